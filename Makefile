@@ -1,0 +1,55 @@
+# cadrun: a CAD scripting runtime with write-and-run. `make help` lists the targets.
+
+GO        ?= go
+PKGS      := ./...
+OUT       ?= out
+BENCHTIME ?= 1s
+
+.DEFAULT_GOAL := help
+
+## help: list the targets
+.PHONY: help
+help:
+	@grep -E '^## ' $(MAKEFILE_LIST) | sed -e 's/^## /  /' | column -t -s ':'
+
+## build: build the cadrun binary into bin/
+.PHONY: build
+build:
+	$(GO) build -o bin/cadrun ./cmd/cadrun
+
+## test: run every test with the race detector
+.PHONY: test
+test:
+	$(GO) test -race -count=1 $(PKGS)
+
+## check: format check, vet, staticcheck, then the tests (run before every commit)
+.PHONY: check
+check: fmt-check vet staticcheck test
+
+.PHONY: fmt-check
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+.PHONY: vet
+vet:
+	$(GO) vet $(PKGS)
+
+.PHONY: staticcheck
+staticcheck:
+	$(GO) tool staticcheck $(PKGS)
+
+## bench: run the benchmarks (BENCHTIME=1s by default)
+.PHONY: bench
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+## demo: render the demo scene to $(OUT)/demo.svg and $(OUT)/demo.png
+.PHONY: demo
+demo:
+	$(GO) run ./cmd/cadrun demo -o $(OUT)
+
+## golden: regenerate golden files in testdata/ (review the diff before committing)
+.PHONY: golden
+golden:
+	UPDATE_GOLDEN=1 $(GO) test -count=1 $(PKGS)

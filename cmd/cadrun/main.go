@@ -1,0 +1,83 @@
+// Command cadrun is the CAD scripting runtime: it runs scripts that draw 2D scenes and
+// renders them headless. Run `cadrun help` for the subcommands.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// errUsage marks a bad command line: the usage is printed and the exit status is 2.
+var errUsage = errors.New("usage")
+
+type command struct {
+	name, summary string
+	run           func(args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"demo", "render the demo scene to SVG and PNG", runDemo},
+		{"version", "print the version", func(_ []string, stdout, _ io.Writer) error {
+			fmt.Fprintln(stdout, "cadrun", version)
+			return nil
+		}},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(args[1:], stdout, stderr)
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, errUsage), errors.Is(err, flag.ErrHelp):
+			return 2
+		default:
+			fmt.Fprintf(stderr, "cadrun %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "cadrun: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: cadrun <command> [flags]\n\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun `cadrun <command> -h` for a command's flags.")
+}
+
+// newFlags returns a flag set that reports errors to stderr and does not exit.
+func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: cadrun %s\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}

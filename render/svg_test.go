@@ -1,0 +1,176 @@
+package render
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/examples"
+	"github.com/cadrun/cadrun/scene"
+)
+
+// checkGolden compares got with a file in testdata/, rewriting it when UPDATE_GOLDEN=1.
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if os.Getenv("UPDATE_GOLDEN") == "1" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading golden file (run with UPDATE_GOLDEN=1 to create it): %v", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs (run with UPDATE_GOLDEN=1 and review the diff):\n%s", path,
+			cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")))
+	}
+}
+
+func mustSVG(t *testing.T, s *scene.Scene, opt SVGOptions) string {
+	t.Helper()
+	b, err := SVG(s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestSVGSmall(t *testing.T) {
+	t.Parallel()
+	s := scene.New()
+	put(t, s, "r", scene.Rect{Center: scene.Vec{X: 0, Y: 5}, Width: 10, Height: 10})
+	red := scene.Color{1, 0, 0, 0.5}
+	if err := s.SetFill("r", &red); err != nil {
+		t.Fatal(err)
+	}
+	v := View{Min: scene.Vec{X: -10, Y: -10}, Max: scene.Vec{X: 10, Y: 10}}
+	got := mustSVG(t, s, SVGOptions{View: &v, Width: 200})
+	// Y is flipped: the rectangle spans y 0..10 in the world, -10..0 in SVG.
+	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-10 -10 20 20" width="200">
+<path data-name="r" d="M -5 0 L 5 0 L 5 -10 L -5 -10 Z" fill="#ff0000" fill-opacity="0.5" stroke="#000000" stroke-width="1" stroke-linejoin="round" stroke-linecap="round"/>
+</svg>
+`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestSVGEscapesNames(t *testing.T) {
+	t.Parallel()
+	s := scene.New()
+	put(t, s, `a"<b>&`, scene.Circle{Radius: 1})
+	if got := mustSVG(t, s, SVGOptions{}); !strings.Contains(got, `data-name="a&#34;&lt;b&gt;&amp;"`) {
+		t.Errorf("name not escaped:\n%s", got)
+	}
+}
+
+// TestSVGArcsMatchGeometry parses the A commands the writer emits for rotated, scaled and
+// mirrored ellipses and checks that their end points and radii describe the true ellipse.
+func TestSVGArcsMatchGeometry(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		rot    float64
+		sx, sy float64
+	}{
+		{"plain", 0, 1, 1},
+		{"rotated", 0.5, 1, 1},
+		{"stretched", 0.3, 2, 0.5},
+		{"mirrored", 1.2, -1, 1.5},
+	}
+	num := regexp.MustCompile(`A ([-\d.]+) ([-\d.]+) ([-\d.]+) ([01]) ([01]) ([-\d.]+) ([-\d.]+)`)
+	for _, c := range cases {
+		s := scene.New()
+		put(t, s, "e", scene.Ellipse{RX: 3, RY: 1})
+		if err := s.Rotate("e", c.rot, scene.SpaceWorld); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Scale("e", c.sx, c.sy, scene.SpaceLocal, nil); err != nil {
+			t.Fatal(err)
+		}
+		e, _ := s.Get("e")
+		m := s.WorldMatrix(e)
+		got := mustSVG(t, s, SVGOptions{})
+		arcs := num.FindAllStringSubmatch(got, -1)
+		if len(arcs) != 2 {
+			t.Fatalf("%s: want a full ellipse as 2 half arcs, got %d in\n%s", c.name, len(arcs), got)
+		}
+		for _, a := range arcs {
+			rx, _ := strconv.ParseFloat(a[1], 64)
+			ry, _ := strconv.ParseFloat(a[2], 64)
+			wantRX := m.Mul(scene.Scaling(3, 1)).MaxScale()
+			if math.Abs(rx-wantRX) > 1e-3 || ry <= 0 || ry > rx {
+				t.Errorf("%s: radii %v %v, want rx %v", c.name, rx, ry, wantRX)
+			}
+			// Both end points lie on the transformed ellipse.
+			x, _ := strconv.ParseFloat(a[6], 64)
+			y, _ := strconv.ParseFloat(a[7], 64)
+			inv, _ := m.Invert()
+			p := inv.Apply(scene.Vec{X: x, Y: -y})
+			if d := math.Abs(p.X*p.X/9 + p.Y*p.Y - 1); d > 1e-3 {
+				t.Errorf("%s: end point (%v,%v) is off the ellipse by %v", c.name, x, y, d)
+			}
+		}
+	}
+}
+
+func TestSVGDeterministic(t *testing.T) {
+	t.Parallel()
+	a := mustSVG(t, demoScene(t), SVGOptions{})
+	b := mustSVG(t, demoScene(t), SVGOptions{})
+	if a != b {
+		t.Error("two renders of the same scene differ")
+	}
+}
+
+func TestSVGGolden(t *testing.T) {
+	t.Parallel()
+	checkGolden(t, "testdata/svg_every_kind.svg", []byte(mustSVG(t, demoScene(t), SVGOptions{})))
+}
+
+func TestSVGEmptyScene(t *testing.T) {
+	t.Parallel()
+	want := "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"-50 -50 100 100\">\n</svg>\n"
+	if diff := cmp.Diff(want, mustSVG(t, scene.New(), SVGOptions{})); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestSVGBadOptions(t *testing.T) {
+	t.Parallel()
+	flat := View{Min: scene.Vec{X: 0, Y: 0}, Max: scene.Vec{X: 10, Y: 0}}
+	if _, err := SVG(scene.New(), SVGOptions{View: &flat}); err == nil || err.Error() != "view must have a positive width and height, got 10 x 0" {
+		t.Errorf("flat view: got %v", err)
+	}
+	if _, err := SVG(scene.New(), SVGOptions{Margin: -1}); err == nil || err.Error() != "margin must be a finite fraction >= 0, got -1" {
+		t.Errorf("negative margin: got %v", err)
+	}
+}
+
+func put(t testing.TB, s *scene.Scene, name string, sh scene.Shape) {
+	t.Helper()
+	if _, err := s.Put(name, sh); err != nil {
+		t.Fatalf("Put(%q): %v", name, err)
+	}
+}
+
+func demoScene(t testing.TB) *scene.Scene {
+	t.Helper()
+	s, err := examples.DemoScene()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

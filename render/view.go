@@ -1,0 +1,67 @@
+// Package render turns a scene into bytes: SVG (vector, byte-stable) and PNG (anti-aliased
+// raster). Both are pure functions of the scene and their options, and both frame the scene
+// the same way (see View), so a PNG is a faithful picture of the SVG.
+package render
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cadrun/cadrun/scene"
+)
+
+// DefaultMargin is the fraction of the larger side of the scene's bounds added around it.
+const DefaultMargin = 0.05
+
+// View is the window of the world a picture shows. World Y points up; pictures have Y down,
+// so a view flips Y.
+type View struct {
+	Min, Max scene.Vec // world coordinates of the lower-left and upper-right corners
+}
+
+// FitView frames the scene's world bounds, grown by margin (a fraction of the larger side,
+// at least one unit so that a single point or line still shows). Half the largest stroke is
+// added first so that strokes are not clipped. An empty scene gets the view -50..50.
+func FitView(s *scene.Scene, margin float64) View {
+	b := s.Bounds()
+	if !b.NonEmpty {
+		return View{Min: scene.Vec{X: -50, Y: -50}, Max: scene.Vec{X: 50, Y: 50}}
+	}
+	stroke := 0.0
+	for it := range s.Paint() {
+		if it.Entity.Style.Stroke != nil {
+			stroke = math.Max(stroke, it.Entity.Style.StrokeWidth/2)
+		}
+	}
+	size := b.Size()
+	pad := math.Max(math.Max(size.X, size.Y)*margin, 1) + stroke
+	return View{Min: b.Min.Sub(scene.Vec{X: pad, Y: pad}), Max: b.Max.Add(scene.Vec{X: pad, Y: pad})}
+}
+
+// Size is the view's width and height in world units.
+func (v View) Size() scene.Vec { return v.Max.Sub(v.Min) }
+
+// Check refuses a view with no area or non-finite corners.
+func (v View) Check() error {
+	sz := v.Size()
+	for _, f := range []float64{v.Min.X, v.Min.Y, v.Max.X, v.Max.Y} {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("view corners must be finite, got %v..%v", v.Min, v.Max)
+		}
+	}
+	if !(sz.X > 0 && sz.Y > 0) {
+		return fmt.Errorf("view must have a positive width and height, got %v x %v", sz.X, sz.Y)
+	}
+	return nil
+}
+
+// ToPixels maps world coordinates to a w×h picture showing the view, Y down, preserving the
+// aspect ratio (the view is centred when the picture's shape differs).
+func (v View) ToPixels(w, h float64) scene.Affine {
+	sz := v.Size()
+	k := math.Min(w/sz.X, h/sz.Y)
+	ox := (w - sz.X*k) / 2
+	oy := (h - sz.Y*k) / 2
+	// x' = (x - minX)·k + ox ; y' = (maxY - y)·k + oy
+	return scene.Affine{A: k, D: -k, E: ox - v.Min.X*k, F: oy + v.Max.Y*k}
+}

@@ -1,0 +1,128 @@
+package scene
+
+// Read-only views of the scene for the tools and the JS query functions. Each is a plain
+// struct with JSON tags, so the MCP tools, the CLI runner and getEntity all answer alike.
+
+import "encoding/json"
+
+// MarshalJSON writes a box as {"min":[x,y],"max":[x,y]}, or null when it is empty.
+func (b Box) MarshalJSON() ([]byte, error) {
+	if !b.NonEmpty {
+		return []byte("null"), nil
+	}
+	return json.Marshal(struct {
+		Min Vec `json:"min"`
+		Max Vec `json:"max"`
+	}{b.Min, b.Max})
+}
+
+// Detail is everything known about one entity.
+type Detail struct {
+	Name           string      `json:"name"`
+	Kind           Kind        `json:"kind"`
+	Parent         string      `json:"parent"`
+	Children       []string    `json:"children,omitempty"`
+	ZRank          int         `json:"zRank"`
+	Geometry       Shape       `json:"geometry,omitempty"`
+	Transform      Transform   `json:"transform"`
+	Style          Style       `json:"style"`
+	LocalBounds    Box         `json:"localBounds"`
+	WorldBounds    Box         `json:"worldBounds"`
+	WorldTransform Affine      `json:"worldTransform"`
+	Text           *TextLayout `json:"textMetrics,omitempty"`
+}
+
+// Detail describes the named entity.
+func (s *Scene) Detail(name string) (Detail, error) {
+	e, err := s.Get(name)
+	if err != nil {
+		return Detail{}, err
+	}
+	d := Detail{
+		Name:           e.Name,
+		Kind:           e.Kind(),
+		Parent:         e.Parent(),
+		ZRank:          s.ZRank(e),
+		Geometry:       e.Shape,
+		Transform:      e.Transform,
+		Style:          e.Style.clone(),
+		LocalBounds:    s.LocalBounds(e),
+		WorldBounds:    s.WorldBounds(e),
+		WorldTransform: s.WorldMatrix(e),
+	}
+	if e.IsGroup() {
+		d.Children = e.Children()
+	}
+	if t, ok := e.Shape.(*Text); ok {
+		m := t.Metrics()
+		d.Text = &m
+	}
+	return d, nil
+}
+
+// Info summarises the scene.
+type Info struct {
+	Entities int `json:"entities"`
+	Shapes   int `json:"shapes"`
+	Groups   int `json:"groups"`
+	Bounds   Box `json:"bounds"`
+}
+
+// Info counts the scene's entities and gives its world bounds.
+func (s *Scene) Info() Info {
+	in := Info{Entities: len(s.byName), Bounds: s.Bounds()}
+	for _, e := range s.byName {
+		if e.IsGroup() {
+			in.Groups++
+		} else {
+			in.Shapes++
+		}
+	}
+	return in
+}
+
+// Node is one entry of the scene tree.
+type Node struct {
+	Name     string `json:"name"`
+	Kind     Kind   `json:"kind"`
+	Children []Node `json:"children,omitempty"`
+}
+
+// Tree is the scene as nested nodes, each level back to front.
+func (s *Scene) Tree() []Node {
+	var build func(list []*Entity) []Node
+	build = func(list []*Entity) []Node {
+		if len(list) == 0 {
+			return nil
+		}
+		out := make([]Node, len(list))
+		for i, e := range list {
+			out[i] = Node{Name: e.Name, Kind: e.Kind(), Children: build(e.children)}
+		}
+		return out
+	}
+	return build(s.roots)
+}
+
+// GroupInfo describes one group.
+type GroupInfo struct {
+	Name     string   `json:"name"`
+	Parent   string   `json:"parent"`
+	Children []string `json:"children"`
+}
+
+// Groups lists every group in tree order.
+func (s *Scene) Groups() []GroupInfo {
+	var out []GroupInfo
+	for _, e := range s.Walk() {
+		if e.IsGroup() {
+			out = append(out, GroupInfo{Name: e.Name, Parent: e.Parent(), Children: e.Children()})
+		}
+	}
+	return out
+}
+
+// MarshalJSON writes the map as [a, b, c, d, e, f] (SVG's matrix order).
+func (m Affine) MarshalJSON() ([]byte, error) {
+	return json.Marshal([6]float64{m.A, m.B, m.C, m.D, m.E, m.F})
+}

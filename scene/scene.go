@@ -1,0 +1,399 @@
+// Package scene is cadrun's 2D model: named entities (shapes and groups) in a tree, each with
+// a transform, a style and a z rank among its siblings; exact bounds; booleans, offsets and
+// other geometry on closed shapes; and a lossless, versioned JSON form.
+//
+// Start with New, draw with Put, arrange with the transform, group and order operations, and
+// hand the scene to the renderers in scene/render. A Scene is not safe for concurrent use;
+// the caller serialises access (a run owns its scene until it returns it).
+package scene
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+)
+
+// Errors returned by scene operations; each is wrapped with the details.
+var (
+	// ErrNotFound is returned when a named entity does not exist.
+	ErrNotFound = errors.New("no such entity")
+	// ErrBadName is returned for an empty or oversized entity name.
+	ErrBadName = errors.New("bad entity name")
+	// ErrBadGeometry is returned for a shape parameter out of its domain (NaN, a zero radius).
+	ErrBadGeometry = errors.New("bad geometry")
+	// ErrBadTransform is returned for a transform that would be singular or not finite.
+	ErrBadTransform = errors.New("bad transform")
+	// ErrNotClosed is returned when an operation needs an area but the shape encloses none.
+	ErrNotClosed = errors.New("shape is not closed")
+	// ErrNotGroup is returned when a group operation names an entity that is not a group.
+	ErrNotGroup = errors.New("not a group")
+	// ErrCycle is returned when grouping would make an entity its own ancestor.
+	ErrCycle = errors.New("group cycle")
+	// ErrLimit is returned when a count or size cap is exceeded; the message names the cap.
+	ErrLimit = errors.New("limit exceeded")
+	// ErrBadOrder is returned for a draw-order mode that cannot be applied.
+	ErrBadOrder = errors.New("bad draw order")
+)
+
+// Caps that keep one script from exhausting the host. They are documented in docs/limits.md.
+const (
+	// MaxEntities caps the entities in one scene.
+	MaxEntities = 1_000_000
+	// MaxVertices caps the vertices of one polygon or polyline.
+	MaxVertices = 1_000_000
+	// MaxNameBytes caps an entity name.
+	MaxNameBytes = 256
+)
+
+// Color is RGBA with each channel in 0..1.
+type Color [4]float64
+
+// Black is opaque black, the default stroke.
+var Black = Color{0, 0, 0, 1}
+
+// Style is how an entity is painted. A nil Fill or Stroke paints nothing. Width is in scene
+// units and is not affected by transforms, like a pen on a plotter.
+type Style struct {
+	Fill        *Color  `json:"fill"`
+	Stroke      *Color  `json:"stroke"`
+	StrokeWidth float64 `json:"strokeWidth"`
+}
+
+// DefaultStyle is the style of a new shape: a black stroke of width 1, no fill.
+func DefaultStyle() Style {
+	c := Black
+	return Style{Stroke: &c, StrokeWidth: 1}
+}
+
+// textStyle is the style of new text: filled black, no stroke, so that the letters read.
+func textStyle() Style {
+	c := Black
+	return Style{Fill: &c, StrokeWidth: 1}
+}
+
+// Transform places an entity in its parent's frame: the local map is
+// translate(T) · translate(Pivot) · rotate(Rotate) · scale(Scale) · translate(-Pivot).
+type Transform struct {
+	Translate Vec     `json:"translate"`
+	Rotate    float64 `json:"rotate"`
+	Scale     Vec     `json:"scale"`
+	Pivot     Vec     `json:"pivot"`
+}
+
+// Matrix is the local affine map of t.
+func (t Transform) Matrix() Affine {
+	m := Translation(t.Translate.Add(t.Pivot)).Mul(Rotation(t.Rotate)).Mul(Scaling(t.Scale.X, t.Scale.Y))
+	return m.Mul(Translation(t.Pivot.Mul(-1)))
+}
+
+// linear is the rotation·scale part of the local map.
+func (t Transform) linear() Affine {
+	return Rotation(t.Rotate).Mul(Scaling(t.Scale.X, t.Scale.Y))
+}
+
+// Entity is a named shape or group. Its fields are read-only outside this package: change an
+// entity through the Scene's operations so that the tree stays consistent.
+type Entity struct {
+	Name      string
+	Shape     Shape // nil for a group
+	Transform Transform
+	Style     Style
+
+	parent   *Entity
+	children []*Entity // back to front
+}
+
+// Kind is the entity's kind.
+func (e *Entity) Kind() Kind {
+	if e.Shape == nil {
+		return KindGroup
+	}
+	return e.Shape.Kind()
+}
+
+// IsGroup reports whether e is a group.
+func (e *Entity) IsGroup() bool { return e.Shape == nil }
+
+// Parent is the name of the enclosing group, or "" at the top level.
+func (e *Entity) Parent() string {
+	if e.parent == nil {
+		return ""
+	}
+	return e.parent.Name
+}
+
+// Children lists a group's members back to front.
+func (e *Entity) Children() []string { return names(e.children) }
+
+// Scene is a tree of named entities.
+type Scene struct {
+	byName map[string]*Entity
+	roots  []*Entity // back to front
+}
+
+// New returns an empty scene.
+func New() *Scene { return &Scene{byName: map[string]*Entity{}} }
+
+// Len is the number of entities, groups included.
+func (s *Scene) Len() int { return len(s.byName) }
+
+// Get returns the named entity.
+func (s *Scene) Get(name string) (*Entity, error) {
+	e, ok := s.byName[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, name)
+	}
+	return e, nil
+}
+
+// Exists reports whether an entity of that name exists.
+func (s *Scene) Exists(name string) bool { _, ok := s.byName[name]; return ok }
+
+// Put draws shape under name. A new name goes on top of the top level with the default style
+// and the pivot at the centre of the shape's bounds; an existing shape of that name is
+// replaced in place, keeping its parent and z rank but taking the new geometry, a fresh
+// transform and the default style.
+func (s *Scene) Put(name string, shape Shape) (*Entity, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	if err := shape.validate(); err != nil {
+		return nil, err
+	}
+	style := DefaultStyle()
+	if shape.Kind() == KindText {
+		style = textStyle()
+	}
+	tr := Transform{Scale: Vec{1, 1}, Pivot: shapeBounds(shape, Identity).Center()}
+	if old, ok := s.byName[name]; ok {
+		if old.IsGroup() {
+			return nil, fmt.Errorf("%w: %q is a group; delete it first or draw under another name", ErrBadName, name)
+		}
+		old.Shape, old.Transform, old.Style = shape, tr, style
+		return old, nil
+	}
+	if len(s.byName) >= MaxEntities {
+		return nil, fmt.Errorf("%w: the scene already has %d entities (MaxEntities)", ErrLimit, MaxEntities)
+	}
+	e := &Entity{Name: name, Shape: shape, Transform: tr, Style: style}
+	s.byName[name] = e
+	s.roots = append(s.roots, e)
+	return e, nil
+}
+
+func checkName(name string) error {
+	if name == "" {
+		return fmt.Errorf("%w: a name must not be empty", ErrBadName)
+	}
+	if len(name) > MaxNameBytes {
+		return fmt.Errorf("%w: name is %d bytes; the limit is %d (MaxNameBytes)", ErrBadName, len(name), MaxNameBytes)
+	}
+	return nil
+}
+
+// Delete removes the named entity; deleting a group removes its whole subtree.
+func (s *Scene) Delete(name string) error {
+	e, err := s.Get(name)
+	if err != nil {
+		return err
+	}
+	s.detach(e)
+	s.forget(e)
+	return nil
+}
+
+func (s *Scene) forget(e *Entity) {
+	delete(s.byName, e.Name)
+	for _, c := range e.children {
+		s.forget(c)
+	}
+}
+
+// siblings returns the slice e lives in.
+func (s *Scene) siblings(e *Entity) *[]*Entity {
+	if e.parent == nil {
+		return &s.roots
+	}
+	return &e.parent.children
+}
+
+// detach removes e from its sibling list, leaving it parentless.
+func (s *Scene) detach(e *Entity) int {
+	list := s.siblings(e)
+	i := indexOf(*list, e)
+	*list = append((*list)[:i], (*list)[i+1:]...)
+	e.parent = nil
+	return i
+}
+
+// attach inserts e into parent's children (nil: top level) at index i (clamped).
+func (s *Scene) attach(e, parent *Entity, i int) {
+	e.parent = parent
+	list := s.siblings(e)
+	i = max(0, min(i, len(*list)))
+	*list = append(*list, nil)
+	copy((*list)[i+1:], (*list)[i:])
+	(*list)[i] = e
+}
+
+func indexOf(list []*Entity, e *Entity) int {
+	for i, x := range list {
+		if x == e {
+			return i
+		}
+	}
+	panic("scene: entity missing from its sibling list: " + e.Name)
+}
+
+func names(list []*Entity) []string {
+	out := make([]string, len(list))
+	for i, e := range list {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// Roots lists the top-level entities back to front.
+func (s *Scene) Roots() []string { return names(s.roots) }
+
+// ZRank is e's index among its siblings, 0 at the back.
+func (s *Scene) ZRank(e *Entity) int { return indexOf(*s.siblings(e), e) }
+
+// WorldMatrix maps e's local coordinates to world coordinates.
+func (s *Scene) WorldMatrix(e *Entity) Affine {
+	m := e.Transform.Matrix()
+	for p := e.parent; p != nil; p = p.parent {
+		m = p.Transform.Matrix().Mul(m)
+	}
+	return m
+}
+
+// parentMatrix maps e's parent frame to world coordinates.
+func parentMatrix(e *Entity) Affine {
+	m := Identity
+	for p := e.parent; p != nil; p = p.parent {
+		m = p.Transform.Matrix().Mul(m)
+	}
+	return m
+}
+
+// LocalBounds is the exact bounds of e's geometry in its own coordinates (before its own
+// transform); a group's are the bounds of its children placed in it.
+func (s *Scene) LocalBounds(e *Entity) Box {
+	if !e.IsGroup() {
+		return shapeBounds(e.Shape, Identity)
+	}
+	var b Box
+	for _, c := range e.children {
+		b.Union(s.boundsUnder(c, c.Transform.Matrix()))
+	}
+	return b
+}
+
+// WorldBounds is the exact world-space bounds of e (a group: of its subtree).
+func (s *Scene) WorldBounds(e *Entity) Box { return s.boundsUnder(e, s.WorldMatrix(e)) }
+
+func (s *Scene) boundsUnder(e *Entity, m Affine) Box {
+	if !e.IsGroup() {
+		return shapeBounds(e.Shape, m)
+	}
+	var b Box
+	for _, c := range e.children {
+		b.Union(s.boundsUnder(c, m.Mul(c.Transform.Matrix())))
+	}
+	return b
+}
+
+// Bounds is the world bounds of the whole scene.
+func (s *Scene) Bounds() Box {
+	var b Box
+	for _, e := range s.roots {
+		b.Union(s.boundsUnder(e, e.Transform.Matrix()))
+	}
+	return b
+}
+
+// Item is one shape ready to paint: its world-space outline and style.
+type Item struct {
+	Entity *Entity
+	World  Affine
+	Path   Path // world coordinates
+}
+
+// Paint yields the shapes back to front, groups flattened in their z order.
+func (s *Scene) Paint() iter.Seq[Item] {
+	return func(yield func(Item) bool) {
+		var walk func(list []*Entity, m Affine) bool
+		walk = func(list []*Entity, m Affine) bool {
+			for _, e := range list {
+				w := m.Mul(e.Transform.Matrix())
+				if e.IsGroup() {
+					if !walk(e.children, w) {
+						return false
+					}
+					continue
+				}
+				if !yield(Item{Entity: e, World: w, Path: e.Shape.Outline().Transform(w)}) {
+					return false
+				}
+			}
+			return true
+		}
+		walk(s.roots, Identity)
+	}
+}
+
+// Walk yields every entity depth-first in z order (a group before its children), with its
+// depth (0 at the top level).
+func (s *Scene) Walk() iter.Seq2[int, *Entity] {
+	return func(yield func(int, *Entity) bool) {
+		var walk func(list []*Entity, depth int) bool
+		walk = func(list []*Entity, depth int) bool {
+			for _, e := range list {
+				if !yield(depth, e) {
+					return false
+				}
+				if !walk(e.children, depth+1) {
+					return false
+				}
+			}
+			return true
+		}
+		walk(s.roots, 0)
+	}
+}
+
+// Clone returns a deep copy of the scene.
+func (s *Scene) Clone() *Scene {
+	c := New()
+	var copyList func(list []*Entity, parent *Entity) []*Entity
+	copyList = func(list []*Entity, parent *Entity) []*Entity {
+		out := make([]*Entity, len(list))
+		for i, e := range list {
+			n := &Entity{Name: e.Name, Shape: e.Shape, Transform: e.Transform, Style: e.Style.clone(), parent: parent}
+			n.children = copyList(e.children, n)
+			c.byName[n.Name] = n
+			out[i] = n
+		}
+		return out
+	}
+	c.roots = copyList(s.roots, nil)
+	return c
+}
+
+func (st Style) clone() Style {
+	if st.Fill != nil {
+		f := *st.Fill
+		st.Fill = &f
+	}
+	if st.Stroke != nil {
+		k := *st.Stroke
+		st.Stroke = &k
+	}
+	return st
+}
+
+func finiteVec(v Vec) bool {
+	return !math.IsNaN(v.X) && !math.IsNaN(v.Y) && !math.IsInf(v.X, 0) && !math.IsInf(v.Y, 0)
+}

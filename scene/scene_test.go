@@ -1,0 +1,358 @@
+package scene
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+var eqApprox = cmpopts.EquateApprox(0, 1e-9)
+
+func mustPut(t *testing.T, s *Scene, name string, sh Shape) *Entity {
+	t.Helper()
+	e, err := s.Put(name, sh)
+	if err != nil {
+		t.Fatalf("Put(%q): %v", name, err)
+	}
+	return e
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func worldBounds(t *testing.T, s *Scene, name string) Box {
+	t.Helper()
+	e, err := s.Get(name)
+	must(t, err)
+	return s.WorldBounds(e)
+}
+
+func box(x0, y0, x1, y1 float64) Box {
+	return Box{Min: Vec{x0, y0}, Max: Vec{x1, y1}, NonEmpty: true}
+}
+
+func TestExactBounds(t *testing.T) {
+	t.Parallel()
+	r2 := math.Sqrt2
+	tests := []struct {
+		name  string
+		shape Shape
+		xf    func(s *Scene)
+		want  Box
+	}{
+		{"circle", Circle{Center: Vec{1, 2}, Radius: 3}, nil, box(-2, -1, 4, 5)},
+		{"rect", Rect{Center: Vec{0, 0}, Width: 4, Height: 2}, nil, box(-2, -1, 2, 1)},
+		{"rect rotated 45°", Rect{Width: 2, Height: 2}, func(s *Scene) { must(t, s.Rotate("x", math.Pi/4, SpaceWorld)) }, box(-r2, -r2, r2, r2)},
+		// A rotated circle keeps its exact box (upstream samples 4 points and gets it wrong).
+		{"circle rotated", Circle{Radius: 1}, func(s *Scene) { must(t, s.Rotate("x", 0.3, SpaceWorld)) }, box(-1, -1, 1, 1)},
+		{"ellipse rotated 90°", Ellipse{RX: 3, RY: 1}, func(s *Scene) { must(t, s.Rotate("x", math.Pi/2, SpaceWorld)) }, box(-1, -3, 1, 3)},
+		// Quarter arc from 0 to π/2: the box is the quarter, not the whole circle.
+		{"arc quarter", Arc{Radius: 2, Start: 0, End: math.Pi / 2}, nil, box(0, 0, 2, 2)},
+		// Arc from -π/4 to π/4 bulges to x=r.
+		{"arc through 0", Arc{Radius: 1, Start: -math.Pi / 4, End: math.Pi / 4}, nil, box(math.Sqrt2/2, -math.Sqrt2/2, 1, math.Sqrt2/2)},
+		{"line", Line{Points: []Vec{{0, 0}, {3, -1}, {1, 5}}}, nil, box(0, -1, 3, 5)},
+		{"polygon scaled", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {2, 0}, {1, 1}}}}}, func(s *Scene) { must(t, s.Scale("x", 2, 3, SpaceWorld, nil)) }, box(-1, -1, 3, 2)},
+		// The curve's extremum at t=0.5 is y=0.5, not the control point's y=1.
+		{"quadratic path", &PathShape{Data: "M 0 0 Q 1 1 2 0"}, nil, box(0, 0, 2, 0.5)},
+		{"cubic path", &PathShape{Data: "M 0 0 C 0 1 1 1 1 0"}, nil, box(0, 0, 1, 0.75)},
+		{"rounded rect", RoundedRect{Width: 4, Height: 2, Radius: 0.5}, nil, box(-2, -1, 2, 1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := New()
+			mustPut(t, s, "x", tt.shape)
+			if tt.xf != nil {
+				tt.xf(s)
+			}
+			if diff := cmp.Diff(tt.want, worldBounds(t, s, "x"), cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+				t.Errorf("bounds mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPutReplacesInPlace(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "a", Circle{Radius: 1})
+	mustPut(t, s, "b", Circle{Radius: 1})
+	mustPut(t, s, "c", Circle{Radius: 1})
+	_, err := s.CreateGroup("g", []string{"b", "c"})
+	must(t, err)
+	must(t, s.Translate("b", Vec{5, 0}, SpaceWorld))
+	mustPut(t, s, "b", Rect{Width: 2, Height: 2})
+	b, _ := s.Get("b")
+	if b.Parent() != "g" || s.ZRank(b) != 0 || b.Kind() != KindRect {
+		t.Errorf("redrawn b: parent %q rank %d kind %s; want g 0 rect", b.Parent(), s.ZRank(b), b.Kind())
+	}
+	if b.Transform.Translate != (Vec{}) {
+		t.Errorf("redrawn b keeps translate %v; a redraw starts from a fresh transform", b.Transform.Translate)
+	}
+	if _, err := s.Put("g", Circle{Radius: 1}); !errors.Is(err, ErrBadName) {
+		t.Errorf("drawing over a group: got %v, want ErrBadName", err)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "c", Circle{Radius: 1})
+	mustPut(t, s, "d", Circle{Radius: 1})
+	_, err := s.CreateGroup("g", []string{"d"})
+	must(t, err)
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"zero radius", put(s, "z", Circle{Radius: 0}), "bad geometry: radius must be a finite number > 0, got 0"},
+		{"nan center", put(s, "z", Circle{Center: Vec{math.NaN(), 0}, Radius: 1}), "bad geometry: center must be finite, got NaN"},
+		{"short line", put(s, "z", Line{Points: []Vec{{0, 0}}}), "bad geometry: a line needs at least 2 points, got 1"},
+		{"empty name", put(s, "", Circle{Radius: 1}), "bad entity name: a name must not be empty"},
+		{"missing", s.Translate("nope", Vec{1, 1}, SpaceWorld), `no such entity: "nope"`},
+		{"zero scale", s.Scale("c", 0, 1, SpaceWorld, nil), "bad transform: scale by (0, 1): factors must be finite and non-zero (a negative factor mirrors)"},
+		{"bad colour", s.SetFill("c", &Color{1, 2, 0, 1}), "bad geometry: colour channel 1 is 2; channels are RGBA in 0..1"},
+		{"not a group", s.AddToGroup("c", "d"), `not a group: "c" is a circle`},
+		{"cycle", s.AddToGroup("g", "g"), `group cycle: adding "g" to "g" would make it its own ancestor`},
+		{"order mode", s.DrawOrder("c", "top"), `bad draw order: unknown mode "top"; use front, back, +N, -N, above:NAME or below:NAME`},
+		{"order not sibling", s.DrawOrder("c", "above:d"), `bad draw order: "c" and "d" are not siblings (parents "" and "g"); z order applies within one group`},
+		{"mirror axis", mirrorErr(s), "bad transform: mirror axis \"z\"; use 'x' (flip left-right) or 'y' (flip up-down)"},
+		{"same arc angles", put(s, "z", Arc{Radius: 1, Start: 1, End: 1}), "bad geometry: start and end angle are equal (1); an arc must sweep"},
+	}
+	for _, tt := range tests {
+		if tt.err == nil || tt.err.Error() != tt.want {
+			t.Errorf("%s: got error %v, want %q", tt.name, tt.err, tt.want)
+		}
+	}
+	if s.Exists("z") {
+		t.Error("a failed Put left an entity behind")
+	}
+}
+
+func put(s *Scene, name string, sh Shape) error { _, err := s.Put(name, sh); return err }
+
+func mirrorErr(s *Scene) error { _, err := s.Mirror("c", "m", "z"); return err }
+
+func TestWorldSpaceInsideRotatedGroup(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "r", Rect{Center: Vec{10, 0}, Width: 2, Height: 2})
+	_, err := s.CreateGroup("g", []string{"r"})
+	must(t, err)
+	must(t, s.SetPivot("g", Vec{0, 0}))
+	must(t, s.Rotate("g", math.Pi/2, SpaceWorld))
+	must(t, s.Scale("g", 2, 2, SpaceLocal, nil))
+	// r now sits at (0, 20) in the world, 4 wide.
+	if diff := cmp.Diff(box(-2, 18, 2, 22), worldBounds(t, s, "r"), eqApprox); diff != "" {
+		t.Fatalf("placement mismatch (-want +got):\n%s", diff)
+	}
+	// A world move goes where the caller sees it, whatever the group's rotation and scale.
+	must(t, s.Translate("r", Vec{5, 0}, SpaceWorld))
+	if diff := cmp.Diff(box(3, 18, 7, 22), worldBounds(t, s, "r"), eqApprox); diff != "" {
+		t.Errorf("world translate mismatch (-want +got):\n%s", diff)
+	}
+	// A local move is in the group's frame: +x local is +y world here, scaled by 2.
+	must(t, s.Translate("r", Vec{1, 0}, SpaceLocal))
+	if diff := cmp.Diff(box(3, 20, 7, 24), worldBounds(t, s, "r"), eqApprox); diff != "" {
+		t.Errorf("local translate mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestGroupingKeepsWorldPlacement(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "a", Rect{Center: Vec{1, 1}, Width: 2, Height: 1})
+	must(t, s.Rotate("a", 0.4, SpaceWorld))
+	mustPut(t, s, "anchor", Circle{Center: Vec{-5, 3}, Radius: 1})
+	_, err := s.CreateGroup("g", []string{"anchor"})
+	must(t, err)
+	must(t, s.Rotate("g", 1.1, SpaceWorld))
+	must(t, s.Scale("g", -1.5, 1.5, SpaceWorld, nil))
+	must(t, s.Translate("g", Vec{7, -2}, SpaceWorld))
+
+	before := worldBounds(t, s, "a")
+	must(t, s.AddToGroup("g", "a"))
+	if diff := cmp.Diff(before, worldBounds(t, s, "a"), eqApprox); diff != "" {
+		t.Errorf("addToGroup moved the entity (-before +after):\n%s", diff)
+	}
+	must(t, s.RemoveFromGroup("g", "a"))
+	if diff := cmp.Diff(before, worldBounds(t, s, "a"), eqApprox); diff != "" {
+		t.Errorf("removeFromGroup moved the entity (-before +after):\n%s", diff)
+	}
+	anchor := worldBounds(t, s, "anchor")
+	must(t, s.Ungroup("g"))
+	if s.Exists("g") {
+		t.Error("ungroup left the group")
+	}
+	if diff := cmp.Diff(anchor, worldBounds(t, s, "anchor"), eqApprox); diff != "" {
+		t.Errorf("ungroup moved a member (-before +after):\n%s", diff)
+	}
+}
+
+func TestDeleteGroupTakesSubtree(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "a", Circle{Radius: 1})
+	mustPut(t, s, "b", Circle{Radius: 1})
+	_, err := s.CreateGroup("inner", []string{"a"})
+	must(t, err)
+	_, err = s.CreateGroup("outer", []string{"inner", "b"})
+	must(t, err)
+	must(t, s.Delete("outer"))
+	if s.Len() != 0 {
+		t.Errorf("after deleting outer, %d entities remain: %v", s.Len(), s.Roots())
+	}
+}
+
+func TestDrawOrder(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, mode string
+		want       []string
+	}{
+		{"B", "front", []string{"A", "C", "D", "B"}},
+		{"C", "back", []string{"C", "A", "B", "D"}},
+		{"A", "+2", []string{"B", "C", "A", "D"}},
+		{"A", "2", []string{"B", "C", "A", "D"}},
+		{"D", "-1", []string{"A", "B", "D", "C"}},
+		{"D", "-9", []string{"D", "A", "B", "C"}},
+		{"A", "above:C", []string{"B", "C", "A", "D"}},
+		{"D", "below:B", []string{"A", "D", "B", "C"}},
+		{"A", "below:D", []string{"B", "C", "A", "D"}},
+		{"D", "above:A", []string{"A", "D", "B", "C"}},
+	}
+	for _, tt := range tests {
+		s := New()
+		for _, n := range []string{"A", "B", "C", "D"} {
+			mustPut(t, s, n, Circle{Radius: 1})
+		}
+		must(t, s.DrawOrder(tt.name, tt.mode))
+		got, err := s.DrawOrderOf("")
+		must(t, err)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("drawOrder(%s, %s) mismatch (-want +got):\n%s", tt.name, tt.mode, diff)
+		}
+	}
+}
+
+func TestDuplicateAndMirror(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "a", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {4, 0}, {0, 2}}}}})
+	mustPut(t, s, "b", Circle{Center: Vec{10, 0}, Radius: 1})
+	_, err := s.CreateGroup("g", []string{"a", "b"})
+	must(t, err)
+	must(t, s.Translate("g", Vec{0, 5}, SpaceWorld))
+	_, err = s.Duplicate("g", "h")
+	must(t, err)
+	h, _ := s.Get("h")
+	if diff := cmp.Diff([]string{"h_0", "h_1"}, h.Children()); diff != "" {
+		t.Errorf("copy members mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(worldBounds(t, s, "a"), worldBounds(t, s, "h_0"), eqApprox); diff != "" {
+		t.Errorf("copy moved (-want +got):\n%s", diff)
+	}
+	if got := s.Roots(); !cmp.Equal(got, []string{"g", "h"}) {
+		t.Errorf("roots = %v; want the copy right above the source", got)
+	}
+
+	_, err = s.Mirror("a", "ma", "x")
+	must(t, err)
+	// a's world box is x 0..4, y 5..7; mirrored left-right about x=2, the right angle moves
+	// from the left end to the right end.
+	if diff := cmp.Diff(worldBounds(t, s, "a"), worldBounds(t, s, "ma"), eqApprox); diff != "" {
+		t.Errorf("mirror changed the box (-want +got):\n%s", diff)
+	}
+	ma, _ := s.Get("ma")
+	corner := s.WorldMatrix(ma).Apply(Vec{0, 0})
+	if diff := cmp.Diff(Vec{4, 5}, corner, eqApprox); diff != "" {
+		t.Errorf("mirrored corner mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestScaleAroundPoint(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "r", Rect{Center: Vec{5, 5}, Width: 2, Height: 2})
+	must(t, s.Rotate("r", 0.7, SpaceWorld))
+	p := Vec{0, 0}
+	e, _ := s.Get("r")
+	inv, _ := s.WorldMatrix(e).Invert()
+	local := inv.Apply(p)
+	must(t, s.Scale("r", 3, 0.5, SpaceWorld, &p))
+	if diff := cmp.Diff(p, s.WorldMatrix(e).Apply(local), eqApprox); diff != "" {
+		t.Errorf("the point scaled around moved (-want +got):\n%s", diff)
+	}
+}
+
+func TestSetPivotKeepsPlacement(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "r", Rect{Center: Vec{5, 5}, Width: 2, Height: 4})
+	must(t, s.Rotate("r", 0.7, SpaceWorld))
+	must(t, s.Scale("r", 2, 1, SpaceWorld, nil))
+	before := worldBounds(t, s, "r")
+	must(t, s.SetPivot("r", Vec{0, 0}))
+	if diff := cmp.Diff(before, worldBounds(t, s, "r"), eqApprox); diff != "" {
+		t.Errorf("setPivot moved the entity (-before +after):\n%s", diff)
+	}
+	// Rotating now turns about the new pivot, which stays put in the world.
+	e, _ := s.Get("r")
+	at := s.WorldMatrix(e).Apply(Vec{0, 0})
+	must(t, s.Rotate("r", 1, SpaceWorld))
+	if diff := cmp.Diff(at, s.WorldMatrix(e).Apply(Vec{0, 0}), eqApprox); diff != "" {
+		t.Errorf("pivot moved under rotation (-want +got):\n%s", diff)
+	}
+}
+
+func TestStyleOnGroupPaintsMembers(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "a", Circle{Radius: 1})
+	_, err := s.CreateGroup("g", []string{"a"})
+	must(t, err)
+	red := Color{1, 0, 0, 1}
+	must(t, s.SetFill("g", &red))
+	must(t, s.SetStroke("g", nil, -1))
+	a, _ := s.Get("a")
+	if a.Style.Fill == nil || *a.Style.Fill != red || a.Style.Stroke != nil || a.Style.StrokeWidth != 1 {
+		t.Errorf("member style = %+v; want red fill, no stroke, width kept", a.Style)
+	}
+}
+
+func TestDefaultPivotIsBoundsCentre(t *testing.T) {
+	t.Parallel()
+	s := New()
+	e := mustPut(t, s, "l", Line{Points: []Vec{{0, 0}, {4, 2}}})
+	if diff := cmp.Diff(Vec{2, 1}, e.Transform.Pivot); diff != "" {
+		t.Errorf("pivot mismatch (-want +got):\n%s", diff)
+	}
+	mustPut(t, s, "c", Circle{Center: Vec{10, 10}, Radius: 1})
+	g, err := s.CreateGroup("g", []string{"l", "c"})
+	must(t, err)
+	if diff := cmp.Diff(Vec{5.5, 5.5}, g.Transform.Pivot); diff != "" {
+		t.Errorf("group pivot mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestCloneIsDeep(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "a", Circle{Radius: 1})
+	c := s.Clone()
+	must(t, c.Translate("a", Vec{1, 0}, SpaceWorld))
+	red := Color{1, 0, 0, 1}
+	must(t, c.SetFill("a", &red))
+	a, _ := s.Get("a")
+	if a.Transform.Translate != (Vec{}) || a.Style.Fill != nil {
+		t.Errorf("changing the clone changed the original: %+v", a)
+	}
+}

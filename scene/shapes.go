@@ -1,0 +1,480 @@
+package scene
+
+// The entity geometries. Each keeps exactly the parameters it was drawn with (so JSON is
+// lossless and getEntity answers in the caller's own terms) and derives its outline on demand.
+
+import (
+	"fmt"
+	"math"
+)
+
+// Kind names an entity type; it is also the "kind" field of the JSON form.
+type Kind string
+
+// Entity kinds.
+const (
+	KindLine        Kind = "line"
+	KindCircle      Kind = "circle"
+	KindRect        Kind = "rect"
+	KindEllipse     Kind = "ellipse"
+	KindRoundedRect Kind = "rounded_rect"
+	KindArc         Kind = "arc"
+	KindPolygon     Kind = "polygon"
+	KindPath        Kind = "path"
+	KindText        Kind = "text"
+	KindGroup       Kind = "group"
+)
+
+// Shape is the geometry of a non-group entity, in the entity's local coordinates.
+// Shapes are immutable once validated: operations replace them rather than edit them.
+type Shape interface {
+	Kind() Kind
+	// Outline is the path drawn for the shape (stroked, and filled when a fill is set).
+	Outline() Path
+	// Region is the closed area the shape encloses, used by booleans, offsets and areas; it
+	// fails for shapes that enclose nothing (an open polyline).
+	Region() (Path, error)
+	validate() error
+}
+
+// Line is an open polyline.
+type Line struct {
+	Points []Vec `json:"points"`
+}
+
+// Circle is a full circle.
+type Circle struct {
+	Center Vec     `json:"center"`
+	Radius float64 `json:"radius"`
+}
+
+// Rect is an axis-aligned rectangle given by its centre, width and height.
+type Rect struct {
+	Center Vec     `json:"center"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Ellipse is an axis-aligned ellipse given by its centre and radii.
+type Ellipse struct {
+	Center Vec     `json:"center"`
+	RX     float64 `json:"rx"`
+	RY     float64 `json:"ry"`
+}
+
+// RoundedRect is a centre-based rectangle with circular corners of radius Radius.
+type RoundedRect struct {
+	Center Vec     `json:"center"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	Radius float64 `json:"radius"`
+}
+
+// Arc is an open circular arc from Start to End (radians, counter-clockwise); as a region
+// it is the pie slice.
+type Arc struct {
+	Center Vec     `json:"center"`
+	Radius float64 `json:"radius"`
+	Start  float64 `json:"start"`
+	End    float64 `json:"end"`
+}
+
+// Polygon is one or more parts, each an outer ring with optional holes. Rings are implicitly
+// closed: the last point is not repeated.
+type Polygon struct {
+	Parts []PolygonPart `json:"parts"`
+}
+
+// PolygonPart is an outer ring and the holes inside it.
+type PolygonPart struct {
+	Outer []Vec   `json:"outer"`
+	Holes [][]Vec `json:"holes,omitempty"`
+}
+
+// PathShape is a shape given by SVG path data (M L H V C S Q T A Z), Y up.
+type PathShape struct {
+	Data string `json:"d"`
+	path Path
+}
+
+// Text is a label turned into outlines from an embedded font; Pos is the anchor on the first
+// line's baseline, Align places the text relative to it.
+type Text struct {
+	Text  string    `json:"text"`
+	Pos   Vec       `json:"pos"`
+	Size  float64   `json:"size"`
+	Align TextAlign `json:"align,omitempty"`
+	Font  string    `json:"font,omitempty"`
+	// layout is computed by validate.
+	layout TextLayout
+}
+
+// Kind implements Shape.
+func (Line) Kind() Kind { return KindLine }
+
+// Kind implements Shape.
+func (Circle) Kind() Kind { return KindCircle }
+
+// Kind implements Shape.
+func (Rect) Kind() Kind { return KindRect }
+
+// Kind implements Shape.
+func (Ellipse) Kind() Kind { return KindEllipse }
+
+// Kind implements Shape.
+func (RoundedRect) Kind() Kind { return KindRoundedRect }
+
+// Kind implements Shape.
+func (Arc) Kind() Kind { return KindArc }
+
+// Kind implements Shape.
+func (Polygon) Kind() Kind { return KindPolygon }
+
+// Kind implements Shape.
+func (*PathShape) Kind() Kind { return KindPath }
+
+// Kind implements Shape.
+func (*Text) Kind() Kind { return KindText }
+
+// Outline implements Shape.
+func (l Line) Outline() Path {
+	var p Path
+	p.Polyline(l.Points, false)
+	return p
+}
+
+// Region implements Shape: an open polyline encloses nothing.
+func (l Line) Region() (Path, error) {
+	return nil, fmt.Errorf("%w: a line is an open polyline; draw a polygon instead", ErrNotClosed)
+}
+
+// Outline implements Shape.
+func (c Circle) Outline() Path {
+	return ellipsePath(c.Center, c.Radius, c.Radius)
+}
+
+// Region implements Shape.
+func (c Circle) Region() (Path, error) { return c.Outline(), nil }
+
+// Outline implements Shape.
+func (e Ellipse) Outline() Path { return ellipsePath(e.Center, e.RX, e.RY) }
+
+// Region implements Shape.
+func (e Ellipse) Region() (Path, error) { return e.Outline(), nil }
+
+func ellipsePath(c Vec, rx, ry float64) Path {
+	var p Path
+	p.MoveTo(Vec{c.X + rx, c.Y})
+	p.ArcTo(c, Vec{rx, 0}, Vec{0, ry}, 0, 2*math.Pi)
+	p.Close()
+	return p
+}
+
+// Outline implements Shape.
+func (r Rect) Outline() Path {
+	hw, hh := r.Width/2, r.Height/2
+	var p Path
+	p.Polyline([]Vec{
+		{r.Center.X - hw, r.Center.Y - hh}, {r.Center.X + hw, r.Center.Y - hh},
+		{r.Center.X + hw, r.Center.Y + hh}, {r.Center.X - hw, r.Center.Y + hh},
+	}, true)
+	return p
+}
+
+// Region implements Shape.
+func (r Rect) Region() (Path, error) { return r.Outline(), nil }
+
+// Outline implements Shape.
+func (r RoundedRect) Outline() Path {
+	hw, hh := r.Width/2, r.Height/2
+	rad := math.Min(r.Radius, math.Min(hw, hh))
+	if rad <= 0 {
+		return Rect{Center: r.Center, Width: r.Width, Height: r.Height}.Outline()
+	}
+	c := r.Center
+	corners := []struct {
+		at    Vec
+		start float64
+	}{
+		{Vec{c.X + hw - rad, c.Y - hh + rad}, -math.Pi / 2},
+		{Vec{c.X + hw - rad, c.Y + hh - rad}, 0},
+		{Vec{c.X - hw + rad, c.Y + hh - rad}, math.Pi / 2},
+		{Vec{c.X - hw + rad, c.Y - hh + rad}, math.Pi},
+	}
+	var p Path
+	p.MoveTo(Vec{c.X - hw + rad, c.Y - hh})
+	for _, k := range corners {
+		p.ArcTo(k.at, Vec{rad, 0}, Vec{0, rad}, k.start, k.start+math.Pi/2)
+	}
+	p.Close()
+	return p
+}
+
+// Region implements Shape.
+func (r RoundedRect) Region() (Path, error) { return r.Outline(), nil }
+
+// Outline implements Shape.
+func (a Arc) Outline() Path {
+	var p Path
+	p.MoveTo(a.Center.Add(Vec{a.Radius * math.Cos(a.Start), a.Radius * math.Sin(a.Start)}))
+	p.ArcTo(a.Center, Vec{a.Radius, 0}, Vec{0, a.Radius}, a.Start, a.sweepEnd())
+	return p
+}
+
+// sweepEnd returns the end angle such that the arc runs counter-clockwise from Start.
+func (a Arc) sweepEnd() float64 {
+	sweep := math.Mod(a.End-a.Start, 2*math.Pi)
+	if sweep <= 0 {
+		sweep += 2 * math.Pi
+	}
+	return a.Start + sweep
+}
+
+// Region implements Shape: the pie slice.
+func (a Arc) Region() (Path, error) {
+	var p Path
+	p.MoveTo(a.Center)
+	p.ArcTo(a.Center, Vec{a.Radius, 0}, Vec{0, a.Radius}, a.Start, a.sweepEnd())
+	p.Close()
+	return p, nil
+}
+
+// Outline implements Shape.
+func (g Polygon) Outline() Path {
+	var p Path
+	for _, part := range g.Parts {
+		p.Polyline(part.Outer, true)
+		for _, h := range part.Holes {
+			p.Polyline(h, true)
+		}
+	}
+	return p
+}
+
+// Region implements Shape.
+func (g Polygon) Region() (Path, error) { return g.Outline(), nil }
+
+// Outline implements Shape.
+func (s *PathShape) Outline() Path { return s.path }
+
+// Region implements Shape: every subpath must be closed.
+func (s *PathShape) Region() (Path, error) {
+	open := false
+	for i, seg := range s.path {
+		if seg.Kind == SegMove && i > 0 && s.path[i-1].Kind != SegClose {
+			open = true
+		}
+	}
+	if n := len(s.path); n == 0 || s.path[n-1].Kind != SegClose {
+		open = true
+	}
+	if open {
+		return nil, fmt.Errorf("%w: path %q has an open subpath; end every subpath with Z", ErrNotClosed, s.Data)
+	}
+	return s.path, nil
+}
+
+// Outline implements Shape.
+func (t *Text) Outline() Path {
+	return t.layout.Path.Transform(Translation(t.Pos))
+}
+
+// Region implements Shape.
+func (t *Text) Region() (Path, error) { return t.Outline(), nil }
+
+// Metrics is the text's layout (width, height, ascent, descent, lines).
+func (t *Text) Metrics() TextLayout { l := t.layout; l.Path = nil; return l }
+
+func (l Line) validate() error {
+	if len(l.Points) < 2 {
+		return fmt.Errorf("%w: a line needs at least 2 points, got %d", ErrBadGeometry, len(l.Points))
+	}
+	return finitePoints("points", l.Points)
+}
+
+func (c Circle) validate() error {
+	if err := finite("center", c.Center.X, c.Center.Y); err != nil {
+		return err
+	}
+	return positive("radius", c.Radius)
+}
+
+func (r Rect) validate() error {
+	if err := finite("center", r.Center.X, r.Center.Y); err != nil {
+		return err
+	}
+	if err := positive("width", r.Width); err != nil {
+		return err
+	}
+	return positive("height", r.Height)
+}
+
+func (e Ellipse) validate() error {
+	if err := finite("center", e.Center.X, e.Center.Y); err != nil {
+		return err
+	}
+	if err := positive("rx", e.RX); err != nil {
+		return err
+	}
+	return positive("ry", e.RY)
+}
+
+func (r RoundedRect) validate() error {
+	if err := (Rect{Center: r.Center, Width: r.Width, Height: r.Height}).validate(); err != nil {
+		return err
+	}
+	if math.IsNaN(r.Radius) || math.IsInf(r.Radius, 0) || r.Radius < 0 {
+		return fmt.Errorf("%w: radius must be a finite number >= 0, got %v", ErrBadGeometry, r.Radius)
+	}
+	return nil
+}
+
+func (a Arc) validate() error {
+	if err := finite("center", a.Center.X, a.Center.Y); err != nil {
+		return err
+	}
+	if err := positive("radius", a.Radius); err != nil {
+		return err
+	}
+	if err := finite("start/end angle", a.Start, a.End); err != nil {
+		return err
+	}
+	if a.Start == a.End {
+		return fmt.Errorf("%w: start and end angle are equal (%v); an arc must sweep", ErrBadGeometry, a.Start)
+	}
+	return nil
+}
+
+func (g Polygon) validate() error {
+	if len(g.Parts) == 0 {
+		return fmt.Errorf("%w: a polygon needs at least one outer ring", ErrBadGeometry)
+	}
+	vertices := 0
+	for _, part := range g.Parts {
+		if len(part.Outer) < 3 {
+			return fmt.Errorf("%w: a polygon ring needs at least 3 points, got %d", ErrBadGeometry, len(part.Outer))
+		}
+		if err := finitePoints("points", part.Outer); err != nil {
+			return err
+		}
+		vertices += len(part.Outer)
+		for i, h := range part.Holes {
+			if len(h) < 3 {
+				return fmt.Errorf("%w: hole %d needs at least 3 points, got %d", ErrBadGeometry, i, len(h))
+			}
+			if err := finitePoints(fmt.Sprintf("hole %d", i), h); err != nil {
+				return err
+			}
+			vertices += len(h)
+		}
+	}
+	if vertices > MaxVertices {
+		return fmt.Errorf("%w: polygon has %d vertices; the limit is %d (MaxVertices)", ErrLimit, vertices, MaxVertices)
+	}
+	return nil
+}
+
+func (s *PathShape) validate() error {
+	p, err := ParsePathData(s.Data)
+	if err != nil {
+		return err
+	}
+	s.path = p
+	return nil
+}
+
+func (t *Text) validate() error {
+	if t.Text == "" {
+		return fmt.Errorf("%w: text must not be empty", ErrBadGeometry)
+	}
+	if err := finite("position", t.Pos.X, t.Pos.Y); err != nil {
+		return err
+	}
+	l, err := LayoutText(t.Text, t.Size, t.Align, t.Font)
+	if err != nil {
+		return err
+	}
+	t.layout = l
+	return nil
+}
+
+func finite(what string, vs ...float64) error {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: %s must be finite, got %v", ErrBadGeometry, what, v)
+		}
+	}
+	return nil
+}
+
+func finitePoints(what string, pts []Vec) error {
+	if len(pts) > MaxVertices {
+		return fmt.Errorf("%w: %s has %d vertices; the limit is %d (MaxVertices)", ErrLimit, what, len(pts), MaxVertices)
+	}
+	for i, p := range pts {
+		if err := finite(fmt.Sprintf("%s[%d]", what, i), p.X, p.Y); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func positive(what string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
+		return fmt.Errorf("%w: %s must be a finite number > 0, got %v", ErrBadGeometry, what, v)
+	}
+	return nil
+}
+
+// boxer is implemented by shapes whose transformed bounds have a closed form, sparing the
+// path construction on the hot paths (scene bounds, view fitting, pivots).
+type boxer interface {
+	boundsUnder(m Affine) Box
+}
+
+// shapeBounds is the exact bounds of sh mapped by m.
+func shapeBounds(sh Shape, m Affine) Box {
+	if b, ok := sh.(boxer); ok {
+		return b.boundsUnder(m)
+	}
+	return sh.Outline().Transform(m).Bounds()
+}
+
+// ellipseBox is the exact box of the ellipse c + (rx cos t, ry sin t) mapped by m.
+func ellipseBox(c Vec, rx, ry float64, m Affine) Box {
+	p := m.Apply(c)
+	hx := math.Hypot(m.A*rx, m.C*ry)
+	hy := math.Hypot(m.B*rx, m.D*ry)
+	return Box{Min: Vec{p.X - hx, p.Y - hy}, Max: Vec{p.X + hx, p.Y + hy}, NonEmpty: true}
+}
+
+func (c Circle) boundsUnder(m Affine) Box { return ellipseBox(c.Center, c.Radius, c.Radius, m) }
+
+func (e Ellipse) boundsUnder(m Affine) Box { return ellipseBox(e.Center, e.RX, e.RY, m) }
+
+func (r Rect) boundsUnder(m Affine) Box {
+	hw, hh := r.Width/2, r.Height/2
+	var b Box
+	for _, d := range [4]Vec{{-hw, -hh}, {hw, -hh}, {hw, hh}, {-hw, hh}} {
+		b.Extend(m.Apply(r.Center.Add(d)))
+	}
+	return b
+}
+
+func (l Line) boundsUnder(m Affine) Box {
+	var b Box
+	for _, p := range l.Points {
+		b.Extend(m.Apply(p))
+	}
+	return b
+}
+
+func (g Polygon) boundsUnder(m Affine) Box {
+	var b Box
+	for _, part := range g.Parts {
+		for _, p := range part.Outer {
+			b.Extend(m.Apply(p))
+		}
+	}
+	return b
+}

@@ -1,0 +1,569 @@
+package scene
+
+// Text becomes outlines here, not a font reference, so that every renderer, boolean and bounds
+// computation treats a label like any other shape and the output never depends on the fonts
+// installed where it is viewed. Only the Go fonts are embedded: they are free, metric-stable
+// across machines and ship with golang.org/x/image, so a layout is byte-identical everywhere.
+//
+// Glyphs are loaded once per font at ppem = units-per-em, where sfnt's 26.6 values are exact
+// font units, then kept in em units (size 1) as float64 and scaled to the requested size at
+// layout time. Loading at the target size instead would round every coordinate to 1/64 of a
+// unit and make small labels lumpy and metrics non-linear in size.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/gobolditalic"
+	"golang.org/x/image/font/gofont/goitalic"
+	"golang.org/x/image/font/gofont/gomono"
+	"golang.org/x/image/font/gofont/gomonobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
+)
+
+// Text limits and conventions.
+const (
+	// DefaultFont is the font used when a text names none.
+	DefaultFont = "sans"
+	// MaxTextRunes caps the runes of one text, so that a runaway script cannot build a
+	// path of millions of segments; the limit is far above any drawing label.
+	MaxTextRunes = 10000
+	// LineSpacing is the baseline-to-baseline distance in multiples of the text size. It is
+	// fixed rather than taken from the font so that line positions are easy to predict
+	// from a script.
+	LineSpacing = 1.2
+	// tabSpaces is the width of a tab stop in spaces; a tab advances to the next stop.
+	tabSpaces = 4
+)
+
+var (
+	// ErrUnknownFont is returned when a font name is not one of FontNames.
+	ErrUnknownFont = errors.New("unknown font")
+	// ErrUnknownAlign is returned when a text alignment is not left, center, right or empty.
+	ErrUnknownAlign = errors.New("unknown text align")
+	// ErrInvalidTextSize is returned when a text size is not a finite number above zero.
+	ErrInvalidTextSize = errors.New("invalid text size")
+	// ErrTextTooLong is returned when a text has more than MaxTextRunes runes.
+	ErrTextTooLong = errors.New("text too long")
+	// ErrMissingGlyph is returned (inside a *GlyphError) when the font cannot draw a rune.
+	// Drawing nothing instead would silently drop characters from a dimension or a label.
+	ErrMissingGlyph = errors.New("missing glyph")
+)
+
+// TextAlign places each line of a text horizontally relative to the anchor.
+type TextAlign string
+
+// Text alignments. The empty TextAlign means AlignLeft.
+const (
+	AlignLeft   TextAlign = "left"   // the line starts at the anchor
+	AlignCenter TextAlign = "center" // the line's advance width is centred on the anchor
+	AlignRight  TextAlign = "right"  // the line ends at the anchor
+)
+
+// alignFactor is the fraction of a line's width it is shifted left by.
+func alignFactor(a TextAlign) (float64, error) {
+	switch a {
+	case "", AlignLeft:
+		return 0, nil
+	case AlignCenter:
+		return 0.5, nil
+	case AlignRight:
+		return 1, nil
+	}
+	return 0, fmt.Errorf("%w %q; use one of: %s, %s, %s", ErrUnknownAlign, string(a), AlignLeft, AlignCenter, AlignRight)
+}
+
+// TextLayout is a text turned into outlines, with its metrics in scene units.
+type TextLayout struct {
+	// Path holds the glyph outlines. The anchor (0,0) is on the first line's baseline; later
+	// lines go down (negative Y). Outer contours run counter-clockwise and holes clockwise,
+	// like the other shapes in scene, so a nonzero fill draws the holes of 'o' and 'A'.
+	Path Path `json:"-"`
+	// Width is the largest line advance width (not the ink width: side bearings and
+	// trailing spaces count, so that alignment does not depend on the letters' shapes).
+	Width float64 `json:"width"`
+	// Height is Ascent + Descent + (Lines-1)*LineSpacing*size.
+	Height float64 `json:"height"`
+	// Ascent is the font's ascent above the first baseline; Descent its descent below the
+	// last baseline, positive.
+	Ascent  float64 `json:"ascent"`
+	Descent float64 `json:"descent"`
+	// Lines is the number of lines: one more than the number of "\n" in the text.
+	Lines int `json:"lines"`
+}
+
+// GlyphError reports a rune that a font cannot draw. errors.Is(err, ErrMissingGlyph) holds.
+type GlyphError struct {
+	Font string
+	Rune rune
+	// Suggestion is a look-alike the font does have, or "" when none is known.
+	Suggestion string
+}
+
+// Error names the font, the rune and its code point, and the suggestion if any.
+func (e *GlyphError) Error() string {
+	msg := fmt.Sprintf("font %q has no glyph for %q (U+%04X)", e.Font, string(e.Rune), e.Rune)
+	if e.Suggestion != "" {
+		msg += fmt.Sprintf("; try %q", e.Suggestion)
+	}
+	return msg
+}
+
+// Unwrap makes errors.Is(err, ErrMissingGlyph) hold.
+func (e *GlyphError) Unwrap() error { return ErrMissingGlyph }
+
+// glyphSubstitutes maps symbols common in drawings that the Go fonts lack to a look-alike;
+// a suggestion is only made when the font has the look-alike.
+var glyphSubstitutes = map[rune]string{
+	'⌀': "Ø", // U+2300 DIAMETER SIGN
+	'∅': "Ø", // U+2205 EMPTY SET, often typed for a diameter
+	'✓': "√", // U+2713 CHECK MARK
+	'✔': "√", // U+2714 HEAVY CHECK MARK
+	'✗': "×", // U+2717 BALLOT X
+	'✘': "×", // U+2718 HEAVY BALLOT X
+	'⇒': "→", // U+21D2 RIGHTWARDS DOUBLE ARROW
+}
+
+// fonts is the one table of embedded fonts. A name maps to its data; the parsed font and
+// glyph cache live in the face and are filled on first use, so a program that draws no
+// text parses nothing.
+var fonts = map[string]*face{
+	"sans":             {name: "sans", data: goregular.TTF},
+	"sans-bold":        {name: "sans-bold", data: gobold.TTF},
+	"sans-italic":      {name: "sans-italic", data: goitalic.TTF},
+	"sans-bold-italic": {name: "sans-bold-italic", data: gobolditalic.TTF},
+	"mono":             {name: "mono", data: gomono.TTF},
+	"mono-bold":        {name: "mono-bold", data: gomonobold.TTF},
+}
+
+// fontNames is the sorted list of names in fonts, for error messages and FontNames.
+var fontNames = func() []string {
+	names := make([]string, 0, len(fonts))
+	for n := range fonts {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}()
+
+// FontNames returns the names LayoutText accepts, sorted.
+func FontNames() []string { return slices.Clone(fontNames) }
+
+func lookupFont(name string) (*face, error) {
+	if name == "" {
+		name = DefaultFont
+	}
+	f, ok := fonts[name]
+	if !ok {
+		return nil, fmt.Errorf("%w %q; use one of: %s", ErrUnknownFont, name, strings.Join(fontNames, ", "))
+	}
+	if err := f.load(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// sfntBufferPool holds sfnt buffers: a Buffer is scratch space that must not be shared by
+// concurrent calls, while a parsed sfnt.Font may be.
+var sfntBufferPool = sync.Pool{New: func() any { return new(sfnt.Buffer) }}
+
+// latin1Runes is the number of runes whose glyphs are cached in a lock-free array: ASCII and
+// Latin-1 cover almost every label (digits, Ø, °, ±, ×, µ), so the common path takes no lock.
+const latin1Runes = 256
+
+// face is one embedded font with its glyph cache. It is safe for concurrent use.
+type face struct {
+	name string
+	data []byte
+
+	once  sync.Once
+	err   error
+	font  *sfnt.Font
+	ppem  fixed.Int26_6 // = units per em, so that sfnt returns exact font units
+	upem  float64
+	space *glyph // the space glyph, also used for whitespace the font lacks
+	// ascent and descent are in em units; descent is positive.
+	ascent, descent float64
+
+	low     [latin1Runes]atomic.Pointer[glyph]
+	mu      sync.RWMutex
+	high    map[rune]*glyph            // runes >= latin1Runes
+	byIndex map[sfnt.GlyphIndex]*glyph // shares outlines between runes mapping to one glyph
+}
+
+// glyph is a loaded glyph in em units (size 1), Y up, origin on the baseline at the pen.
+type glyph struct {
+	index   sfnt.GlyphIndex
+	advance float64
+	outline Path // nil for blank glyphs such as space
+}
+
+// load parses the font once; every later call returns the first result.
+func (f *face) load() error {
+	f.once.Do(func() {
+		f.err = f.parse()
+		if f.err != nil {
+			f.err = fmt.Errorf("parsing font %q: %w", f.name, f.err)
+		}
+	})
+	return f.err
+}
+
+func (f *face) parse() error {
+	sf, err := sfnt.Parse(f.data)
+	if err != nil {
+		return err
+	}
+	f.font = sf
+	f.ppem = fixed.Int26_6(sf.UnitsPerEm())
+	f.upem = float64(sf.UnitsPerEm())
+	f.high = make(map[rune]*glyph)
+	f.byIndex = make(map[sfnt.GlyphIndex]*glyph)
+	b := sfntBufferPool.Get().(*sfnt.Buffer)
+	defer sfntBufferPool.Put(b)
+	m, err := sf.Metrics(b, f.ppem, font.HintingNone)
+	if err != nil {
+		return fmt.Errorf("reading metrics: %w", err)
+	}
+	f.ascent = float64(m.Ascent) / f.upem
+	f.descent = float64(m.Descent) / f.upem
+	space, err := f.glyph(b, ' ')
+	if err != nil {
+		return err
+	}
+	if space == nil {
+		return errors.New("font has no space glyph")
+	}
+	f.space = space
+	return nil
+}
+
+// glyph returns the cached glyph for r, loading it on first use; it returns nil, nil when the
+// font has no glyph for r.
+func (f *face) glyph(b *sfnt.Buffer, r rune) (*glyph, error) {
+	if r >= 0 && r < latin1Runes {
+		if g := f.low[r].Load(); g != nil {
+			return g, nil
+		}
+	} else {
+		f.mu.RLock()
+		g := f.high[r]
+		f.mu.RUnlock()
+		if g != nil {
+			return g, nil
+		}
+	}
+	idx, err := f.font.GlyphIndex(b, r)
+	if err != nil {
+		return nil, fmt.Errorf("looking up %q in font %q: %w", string(r), f.name, err)
+	}
+	if idx == 0 {
+		// Misses are not cached: each one ends a layout with an error, and caching them
+		// would let a stream of odd runes grow the cache without bound.
+		return nil, nil
+	}
+	f.mu.RLock()
+	g := f.byIndex[idx]
+	f.mu.RUnlock()
+	if g == nil {
+		if g, err = f.loadGlyph(b, idx); err != nil {
+			return nil, fmt.Errorf("loading glyph for %q from font %q: %w", string(r), f.name, err)
+		}
+	}
+	// The first goroutine to store wins, so that every caller shares one outline.
+	f.mu.Lock()
+	if old := f.byIndex[idx]; old != nil {
+		g = old
+	} else {
+		f.byIndex[idx] = g
+	}
+	if r >= 0 && r < latin1Runes {
+		f.low[r].Store(g)
+	} else {
+		f.high[r] = g
+	}
+	f.mu.Unlock()
+	return g, nil
+}
+
+func (f *face) loadGlyph(b *sfnt.Buffer, idx sfnt.GlyphIndex) (*glyph, error) {
+	adv, err := f.font.GlyphAdvance(b, idx, f.ppem, font.HintingNone)
+	if err != nil {
+		return nil, err
+	}
+	segs, err := f.font.LoadGlyph(b, idx, f.ppem, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &glyph{index: idx, advance: float64(adv) / f.upem, outline: f.outline(segs)}, nil
+}
+
+// outline converts sfnt segments (font units, Y down) to a Path in em units with Y up, each
+// contour closed and reversed. TrueType winds outer contours clockwise in its Y-up space;
+// reversing makes them counter-clockwise like Rect and the other scene shapes, and keeps holes
+// opposite, which is what a nonzero fill needs.
+func (f *face) outline(segs sfnt.Segments) Path {
+	pt := func(p fixed.Point26_6) Vec {
+		return Vec{float64(p.X) / f.upem, -float64(p.Y) / f.upem}
+	}
+	var p Path
+	var contour Path
+	flush := func() {
+		if len(contour) > 1 {
+			p = appendReversed(p, contour)
+		}
+		contour = contour[:0]
+	}
+	for _, s := range segs {
+		switch s.Op {
+		case sfnt.SegmentOpMoveTo:
+			flush()
+			contour.MoveTo(pt(s.Args[0]))
+		case sfnt.SegmentOpLineTo:
+			contour.LineTo(pt(s.Args[0]))
+		case sfnt.SegmentOpQuadTo:
+			contour.QuadTo(pt(s.Args[0]), pt(s.Args[1]))
+		case sfnt.SegmentOpCubeTo:
+			contour.CubicTo(pt(s.Args[0]), pt(s.Args[1]), pt(s.Args[2]))
+		}
+	}
+	flush()
+	return p
+}
+
+// appendReversed appends the closed contour c (a MoveTo then lines and curves, no Close) to p,
+// traversed backwards, and closes it. The closing edge back to the start is implied by Close,
+// so a final segment that only returns to the start is dropped.
+func appendReversed(p Path, c Path) Path {
+	start := c[0].P[0]
+	if end := c[len(c)-1].End(); end != start {
+		c = append(c, Seg{Kind: SegLine, P: [3]Vec{start}})
+	}
+	p = append(p, Seg{Kind: SegMove, P: [3]Vec{start}})
+	for i := len(c) - 1; i >= 1; i-- {
+		s := c[i]
+		from := c[i-1].End() // where s starts, and where its reverse ends
+		if i == 1 && s.Kind == SegLine {
+			break // the line back to start is the Close
+		}
+		switch s.Kind {
+		case SegLine:
+			p.LineTo(from)
+		case SegQuad:
+			p.QuadTo(s.P[0], from)
+		case SegCubic:
+			p.CubicTo(s.P[1], s.P[0], from)
+		}
+	}
+	p.Close()
+	return p
+}
+
+// kern returns the kerning between two glyphs in em units. The Go fonts carry no kerning
+// today, but honouring it keeps layouts right if they gain some.
+func (f *face) kern(b *sfnt.Buffer, a, c *glyph) (float64, error) {
+	k, err := f.font.Kern(b, a.index, c.index, f.ppem, font.HintingNone)
+	if errors.Is(err, sfnt.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("kerning in font %q: %w", f.name, err)
+	}
+	return float64(k) / f.upem, nil
+}
+
+// placement is a glyph at a pen position on its line, in em units.
+type placement struct {
+	g *glyph
+	x float64
+}
+
+// LayoutText turns text into outlines at the given size (the em size, in scene units) with
+// the named font ("" is DefaultFont; see FontNames).
+//
+// The anchor (0,0) is on the first line's baseline; align shifts each line by its own advance
+// width. Lines are split on "\n" and are LineSpacing*size apart, going down. Kerning from the
+// font is applied. A tab advances to the next stop every four spaces; "\r" is ignored so that
+// CRLF text lays out like LF text; other whitespace the font lacks advances like a space.
+// Any other rune the font lacks, and any other control character, is a *GlyphError rather
+// than a blank, so that a label never silently loses a character; invalid UTF-8 decodes to
+// U+FFFD, which the Go fonts draw.
+func LayoutText(text string, size float64, align TextAlign, fontName string) (TextLayout, error) {
+	return layoutText(text, size, align, fontName, true)
+}
+
+// MeasureText returns the metrics LayoutText would, without building the outlines.
+func MeasureText(text string, size float64, fontName string) (TextLayout, error) {
+	return layoutText(text, size, AlignLeft, fontName, false)
+}
+
+func layoutText(text string, size float64, align TextAlign, fontName string, withPath bool) (TextLayout, error) {
+	if !(size > 0) || math.IsInf(size, 0) {
+		return TextLayout{}, fmt.Errorf("%w %v: must be a finite number > 0", ErrInvalidTextSize, size)
+	}
+	shift, err := alignFactor(align)
+	if err != nil {
+		return TextLayout{}, err
+	}
+	f, err := lookupFont(fontName)
+	if err != nil {
+		return TextLayout{}, err
+	}
+	if n := utf8.RuneCountInString(text); n > MaxTextRunes {
+		return TextLayout{}, fmt.Errorf("%w: %d runes; the limit is %d", ErrTextTooLong, n, MaxTextRunes)
+	}
+	l, err := f.layout(text, size, shift, withPath)
+	if err != nil {
+		return TextLayout{}, err
+	}
+	// A finite but huge size can still overflow once multiplied by a line count or a width;
+	// infinite coordinates would poison every bounds and boolean downstream.
+	if math.IsInf(l.Width, 0) || math.IsInf(l.Height, 0) {
+		return TextLayout{}, fmt.Errorf("%w %v: the text would be too large to represent", ErrInvalidTextSize, size)
+	}
+	return l, nil
+}
+
+func (f *face) layout(text string, size, shift float64, withPath bool) (TextLayout, error) {
+	b := sfntBufferPool.Get().(*sfnt.Buffer)
+	defer sfntBufferPool.Put(b)
+
+	var (
+		placed   []placement
+		lineEnds []int     // index into placed where each line ends
+		widths   []float64 // advance width of each line, em units
+		nsegs    int
+		pen      float64
+		prev     *glyph // for kerning; nil at line start and after a tab
+		maxWidth float64
+		err      error
+	)
+	if withPath {
+		placed = make([]placement, 0, len(text))
+	}
+	endLine := func() {
+		maxWidth = math.Max(maxWidth, pen)
+		lineEnds = append(lineEnds, len(placed))
+		widths = append(widths, pen)
+		pen, prev = 0, nil
+	}
+	tab := tabSpaces * f.space.advance
+	for _, r := range text {
+		switch r {
+		case '\n':
+			endLine()
+			continue
+		case '\r':
+			continue
+		case '\t':
+			pen = (math.Floor(pen/tab) + 1) * tab
+			prev = nil
+			continue
+		}
+		var g *glyph
+		switch {
+		case unicode.IsSpace(r):
+			if g, err = f.glyph(b, r); g == nil && err == nil {
+				g = f.space
+			}
+		case unicode.IsControl(r):
+			// The Go fonts map some controls (NUL) to an empty glyph; drawing nothing
+			// would hide garbage in a label, so they count as missing.
+		default:
+			g, err = f.glyph(b, r)
+		}
+		if err != nil {
+			return TextLayout{}, err
+		}
+		if g == nil {
+			return TextLayout{}, f.missing(b, r)
+		}
+		if prev != nil {
+			k, err := f.kern(b, prev, g)
+			if err != nil {
+				return TextLayout{}, err
+			}
+			pen += k
+		}
+		if withPath && g.outline != nil {
+			placed = append(placed, placement{g: g, x: pen})
+			nsegs += len(g.outline)
+		}
+		pen += g.advance
+		prev = g
+	}
+	endLine()
+
+	lines := len(widths)
+	advance := LineSpacing * size
+	l := TextLayout{
+		Width:   maxWidth * size,
+		Ascent:  f.ascent * size,
+		Descent: f.descent * size,
+		Lines:   lines,
+	}
+	l.Height = l.Ascent + l.Descent + float64(lines-1)*advance
+	if !withPath || nsegs == 0 {
+		return l, nil
+	}
+	// Positions stay in em units until the one multiplication by size: with a power-of-two
+	// units-per-em the em sums are exact, so the layout scales exactly with size.
+	l.Path = make(Path, 0, nsegs)
+	start := 0
+	for line, end := range lineEnds {
+		dx := -shift * widths[line]
+		baseline := -float64(line) * advance
+		for _, pl := range placed[start:end] {
+			x := pl.x + dx
+			for _, s := range pl.g.outline {
+				for j := range segPointCount(s.Kind) {
+					s.P[j] = Vec{(s.P[j].X + x) * size, s.P[j].Y*size + baseline}
+				}
+				l.Path = append(l.Path, s)
+			}
+		}
+		start = end
+	}
+	return l, nil
+}
+
+// segPointCount is how many of Seg.P a glyph segment uses.
+func segPointCount(k SegKind) int {
+	switch k {
+	case SegMove, SegLine:
+		return 1
+	case SegQuad:
+		return 2
+	case SegCubic:
+		return 3
+	}
+	return 0
+}
+
+// missing builds the error for a rune the font lacks, suggesting a look-alike it has.
+func (f *face) missing(b *sfnt.Buffer, r rune) error {
+	e := &GlyphError{Font: f.name, Rune: r}
+	if sub, ok := glyphSubstitutes[r]; ok {
+		has := true
+		for _, sr := range sub {
+			if g, err := f.glyph(b, sr); err != nil || g == nil {
+				has = false
+			}
+		}
+		if has {
+			e.Suggestion = sub
+		}
+	}
+	return e
+}
