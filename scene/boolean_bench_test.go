@@ -1,0 +1,177 @@
+package scene
+
+// Benchmarks for the reference workloads W2 and W3 of BENCH.md, run on the scene API the way
+// a script's calls reach it. The workload builders are shared with boolean_test.go, which
+// checks the same scenes for correctness.
+
+import (
+	"math"
+	"strconv"
+	"testing"
+)
+
+// regularPolygon is the n-gon inscribed in the circle (c, r), first vertex at angle 0.
+func regularPolygon(c Vec, r float64, n int) []Vec {
+	pts := make([]Vec, n)
+	for i := range pts {
+		s, co := math.Sincos(2 * math.Pi * float64(i) / float64(n))
+		pts[i] = Vec{c.X + r*co, c.Y + r*s}
+	}
+	return pts
+}
+
+// w2aScene holds W2 (A): 200 circles of radius 4 as 64-gon polygons on a golden-angle
+// spiral, named c0..c199.
+func w2aScene(tb testing.TB) (*Scene, []string) {
+	s := New()
+	golden := math.Pi * (3 - math.Sqrt(5))
+	names := make([]string, 200)
+	for k := range names {
+		rk := 3 * math.Sqrt(float64(k))
+		sn, cs := math.Sincos(float64(k) * golden)
+		names[k] = "c" + strconv.Itoa(k)
+		if _, err := s.Put(names[k], Polygon{Parts: []PolygonPart{{Outer: regularPolygon(Vec{rk * cs, rk * sn}, 4, 64)}}}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return s, names
+}
+
+// w2bScene holds W2 (B): the plate [0,100]² and a 50 x 50 grid of unit squares with lower
+// left corners (2i+0.5, 2j+0.5), named h0..h2499.
+func w2bScene(tb testing.TB) (*Scene, []string) {
+	s := New()
+	if _, err := s.Put("plate", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {100, 0}, {100, 100}, {0, 100}}}}}); err != nil {
+		tb.Fatal(err)
+	}
+	names := make([]string, 0, 2500)
+	for i := range 50 {
+		for j := range 50 {
+			x, y := 2*float64(i)+0.5, 2*float64(j)+0.5
+			n := "h" + strconv.Itoa(len(names))
+			if _, err := s.Put(n, Polygon{Parts: []PolygonPart{{Outer: []Vec{{x, y}, {x + 1, y}, {x + 1, y + 1}, {x, y + 1}}}}}); err != nil {
+				tb.Fatal(err)
+			}
+			names = append(names, n)
+		}
+	}
+	return s, names
+}
+
+// w3Scene holds W3: the 1,000-vertex star named "star".
+func w3Scene(tb testing.TB) *Scene {
+	s := New()
+	pts := make([]Vec, 1000)
+	for k := range pts {
+		r := 1000.0
+		if k%2 == 1 {
+			r = 900
+		}
+		sn, cs := math.Sincos(float64(k) * 0.36 * math.Pi / 180)
+		pts[k] = Vec{r * cs, r * sn}
+	}
+	if _, err := s.Put("star", Polygon{Parts: []PolygonPart{{Outer: pts}}}); err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+func BenchmarkBooleanW2A(b *testing.B) {
+	s, names := w2aScene(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Boolean(Union, names, nil, "u"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBooleanW2B(b *testing.B) {
+	s, names := w2bScene(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Boolean(Difference, []string{"plate"}, names, "d"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkOffsetW3(b *testing.B) {
+	s := w3Scene(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Offset("star", 2, "out", OffsetOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Offset("star", -2, "in", OffsetOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBooleanPair is the fixed cost of one small operation: two overlapping 64-gons.
+func BenchmarkBooleanPair(b *testing.B) {
+	s := New()
+	for i, c := range []Vec{{0, 0}, {3, 0}} {
+		if _, err := s.Put("c"+strconv.Itoa(i), Polygon{Parts: []PolygonPart{{Outer: regularPolygon(c, 4, 64)}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Boolean(Union, []string{"c0"}, []string{"c1"}, "u"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The same workloads through simplefeatures alone (the fallback path), for comparison with
+// the engine; they are the reason the engine exists.
+
+func BenchmarkBooleanW2ALibrary(b *testing.B) {
+	s, names := w2aScene(b)
+	polys, err := s.collectAreas(names)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := booleanFallback(Union, polys, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBooleanW2BLibrary(b *testing.B) {
+	s, names := w2bScene(b)
+	plate, err := s.collectAreas([]string{"plate"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	holes, err := s.collectAreas(names)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := booleanFallback(Difference, plate, holes); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkOffsetW3Library(b *testing.B) {
+	s := w3Scene(b)
+	star, err := s.areaOf("star")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, d := range []float64{2, -2} {
+			if _, err := offsetFallback(star, d, joinSpec{round: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,912 @@
+package scene
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// boolRect is an axis-aligned rectangle as a Polygon, corners (x0, y0) and (x1, y1).
+func boolRect(x0, y0, x1, y1 float64) Polygon {
+	return Polygon{Parts: []PolygonPart{{Outer: []Vec{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}}}}
+}
+
+func boolPut(t testing.TB, s *Scene, name string, sh Shape) {
+	t.Helper()
+	if _, err := s.Put(name, sh); err != nil {
+		t.Fatalf("Put(%q): %v", name, err)
+	}
+}
+
+func boolArea(t testing.TB, s *Scene, name string) float64 {
+	t.Helper()
+	a, err := s.Area(name)
+	if err != nil {
+		t.Fatalf("Area(%q): %v", name, err)
+	}
+	return a
+}
+
+func boolPolygon(t testing.TB, e *Entity) Polygon {
+	t.Helper()
+	p, ok := e.Shape.(Polygon)
+	if !ok {
+		t.Fatalf("%q is a %s, want a polygon", e.Name, e.Kind())
+	}
+	return p
+}
+
+// flatCircleArea is the area of a circle of radius r as Flatten draws it at DefaultTolerance.
+func flatCircleArea(r float64) float64 {
+	n := float64(ArcSegments(r, 2*math.Pi, DefaultTolerance))
+	return n / 2 * r * r * math.Sin(2*math.Pi/n)
+}
+
+// flatArcArea is the area of a pie slice of radius r and the given sweep as Flatten draws it.
+func flatArcArea(r, sweep float64) float64 {
+	n := float64(ArcSegments(r, sweep, DefaultTolerance))
+	return n / 2 * r * r * math.Sin(sweep/n)
+}
+
+func near(got, want, relTol float64) bool {
+	return math.Abs(got-want) <= relTol*math.Max(1, math.Abs(want))
+}
+
+// checkValid checks the library's validity rules and this package's orientation promise on
+// a result polygon: outer rings counter-clockwise, holes clockwise, no closing point.
+func checkValid(t *testing.T, p Polygon) {
+	t.Helper()
+	polys := make([]ovPoly, len(p.Parts))
+	for i, part := range p.Parts {
+		if ringArea(part.Outer) <= 0 {
+			t.Errorf("part %d: outer ring is not counter-clockwise", i)
+		}
+		for j, h := range part.Holes {
+			if ringArea(h) >= 0 {
+				t.Errorf("part %d: hole %d is not clockwise", i, j)
+			}
+		}
+		for _, r := range append([][]Vec{part.Outer}, part.Holes...) {
+			if r[0] == r[len(r)-1] {
+				t.Errorf("part %d repeats its closing point", i)
+			}
+		}
+		polys[i] = ovPoly{outer: part.Outer, holes: part.Holes}
+	}
+	if err := toGeom(polys).Validate(); err != nil {
+		t.Errorf("result is not a valid multipolygon: %v", err)
+	}
+}
+
+func TestBooleanOverlappingSquares(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		op   BoolOp
+		want Polygon
+	}{
+		{Union, boolRect(0, 0, 1.5, 1)},
+		{Intersect, boolRect(0.5, 0, 1, 1)},
+		{Difference, boolRect(0, 0, 0.5, 1)},
+		{Xor, Polygon{Parts: []PolygonPart{
+			{Outer: []Vec{{0, 0}, {0.5, 0}, {0.5, 1}, {0, 1}}},
+			{Outer: []Vec{{1, 0}, {1.5, 0}, {1.5, 1}, {1, 1}}},
+		}}},
+	}
+	wantArea := map[BoolOp]float64{Union: 1.5, Intersect: 0.5, Difference: 0.5, Xor: 1}
+	for _, tt := range tests {
+		t.Run(tt.op.String(), func(t *testing.T) {
+			t.Parallel()
+			s := New()
+			boolPut(t, s, "a", boolRect(0, 0, 1, 1))
+			boolPut(t, s, "b", Rect{Center: Vec{1, 0.5}, Width: 1, Height: 1})
+			e, err := s.Boolean(tt.op, []string{"a"}, []string{"b"}, "r")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, boolPolygon(t, e), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("%s mismatch (-want +got):\n%s", tt.op, diff)
+			}
+			if got := boolArea(t, s, "r"); got != wantArea[tt.op] {
+				t.Errorf("area = %v, want %v", got, wantArea[tt.op])
+			}
+			if !s.Exists("a") || !s.Exists("b") {
+				t.Error("an input was deleted")
+			}
+			if e.Parent() != "" || e.Style.Fill != nil || e.Style.Stroke == nil {
+				t.Errorf("result is not a top-level shape with the default style: parent %q, style %+v", e.Parent(), e.Style)
+			}
+		})
+	}
+}
+
+func TestBooleanCircleMinusCircle(t *testing.T) {
+	t.Parallel()
+	s := New()
+	boolPut(t, s, "disc", Circle{Radius: 10})
+	boolPut(t, s, "bore", Circle{Center: Vec{1, 0}, Radius: 3})
+	e, err := s.Boolean(Difference, []string{"disc"}, []string{"bore"}, "washer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := boolPolygon(t, e)
+	if len(p.Parts) != 1 || len(p.Parts[0].Holes) != 1 {
+		t.Fatalf("got %d parts (first with %d holes), want 1 part with 1 hole", len(p.Parts), len(p.Parts[0].Holes))
+	}
+	checkValid(t, p)
+	if got, want := boolArea(t, s, "washer"), flatCircleArea(10)-flatCircleArea(3); !near(got, want, 1e-12) {
+		t.Errorf("area = %v, want %v", got, want)
+	}
+}
+
+func TestBooleanDisjointAndDecompose(t *testing.T) {
+	t.Parallel()
+	s := New()
+	boolPut(t, s, "small", boolRect(10, 0, 11, 1))
+	boolPut(t, s, "big", boolRect(0, 0, 2, 2))
+	e, err := s.Boolean(Union, []string{"small", "big"}, nil, "both")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Polygon{Parts: []PolygonPart{boolRect(0, 0, 2, 2).Parts[0], boolRect(10, 0, 11, 1).Parts[0]}}
+	if diff := cmp.Diff(want, boolPolygon(t, e)); diff != "" {
+		t.Errorf("union mismatch (-want +got):\n%s", diff)
+	}
+	names, err := s.Decompose("both", "piece")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"piece_0", "piece_1"}, names); diff != "" {
+		t.Errorf("names mismatch (-want +got):\n%s", diff)
+	}
+	for i, wantArea := range []float64{4, 1} {
+		if got := boolArea(t, s, names[i]); got != wantArea {
+			t.Errorf("%s area = %v, want %v", names[i], got, wantArea)
+		}
+	}
+}
+
+func TestDecomposeRefusesGroup(t *testing.T) {
+	t.Parallel()
+	s := New()
+	boolPut(t, s, "a", boolRect(0, 0, 1, 1))
+	boolPut(t, s, "b", boolRect(5, 0, 6, 1))
+	boolPut(t, s, "inner", boolRect(0, 5, 1, 6))
+	if _, err := s.CreateGroup("p_1", []string{"inner"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Boolean(Union, []string{"a", "b"}, nil, "ab"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Decompose("ab", "p")
+	want := `decomposing "ab": bad entity name: "p_1" is a group; delete it first or draw under another name`
+	if err == nil || err.Error() != want {
+		t.Fatalf("error = %v, want %s", err, want)
+	}
+	if s.Exists("p_0") {
+		t.Error("p_0 was drawn although the decomposition was refused")
+	}
+}
+
+func TestAreaOfShapes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		shape  Shape
+		want   float64
+		relTol float64
+	}{
+		{"quarter arc is a pie slice", Arc{Radius: 10, Start: 0, End: math.Pi / 2}, 25 * math.Pi, 2e-3},
+		{"quarter arc as flattened", Arc{Radius: 10, Start: 0, End: math.Pi / 2}, flatArcArea(10, math.Pi/2), 1e-12},
+		{"circle", Circle{Center: Vec{3, 4}, Radius: 2}, flatCircleArea(2), 1e-12},
+		{"rect", Rect{Width: 3, Height: 2}, 6, 0},
+		{"rounded rect", RoundedRect{Width: 10, Height: 4, Radius: 1}, 40 - (4 - math.Pi), 1e-3},
+		{"polygon with hole", Polygon{Parts: []PolygonPart{{Outer: boolRect(0, 0, 4, 4).Parts[0].Outer, Holes: [][]Vec{{{1, 1}, {1, 2}, {2, 2}, {2, 1}}}}}}, 15, 0},
+		{"overlapping parts are unioned", Polygon{Parts: []PolygonPart{boolRect(0, 0, 2, 1).Parts[0], boolRect(1, 0, 3, 1).Parts[0]}}, 3, 0},
+		// Nonzero fill: a square, a hole wound the other way, an island in the hole wound
+		// like the square, as the ® and © glyphs are built.
+		{"path island in a hole", &PathShape{Data: "M0 0 L10 0 L10 10 L0 10 Z M2 2 L2 8 L8 8 L8 2 Z M4 4 L6 4 L6 6 L4 6 Z"}, 100 - 36 + 4, 0},
+		{"path inner ring wound the same way fills", &PathShape{Data: "M0 0 L10 0 L10 10 L0 10 Z M2 2 L8 2 L8 8 L2 8 Z"}, 100, 0},
+		{"path overlapping rings union", &PathShape{Data: "M0 0 L2 0 L2 1 L0 1 Z M1 0 L3 0 L3 1 L1 1 Z"}, 3, 0},
+		{"clockwise polygon", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {0, 2}, {2, 2}, {2, 0}}}}}, 4, 0},
+		{"degenerate subpath adds nothing", &PathShape{Data: "M0 0 L2 0 L2 2 L0 2 Z M5 5 L6 6 L7 7 Z"}, 4, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := New()
+			boolPut(t, s, "x", tt.shape)
+			if got := boolArea(t, s, "x"); !near(got, tt.want, tt.relTol) {
+				t.Errorf("area = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestBooleanBakesTransforms(t *testing.T) {
+	t.Parallel()
+	s := New()
+	boolPut(t, s, "r", Rect{Center: Vec{5, 5}, Width: 2, Height: 1})
+	if err := s.Scale("r", 2, 2, SpaceWorld, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Rotate("r", 0.5, SpaceWorld); err != nil {
+		t.Fatal(err)
+	}
+	if got := boolArea(t, s, "r"); !near(got, 8, 1e-12) {
+		t.Errorf("area of the scaled rect = %v, want 8", got)
+	}
+	e, err := s.Boolean(Union, []string{"r"}, nil, "copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb, _ := s.Get("r")
+	if diff := cmp.Diff(s.WorldBounds(wb), s.WorldBounds(e), cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+		t.Errorf("result bounds mismatch with the input's world bounds (-want +got):\n%s", diff)
+	}
+
+	// A shape inside a moved group is taken where it is seen.
+	boolPut(t, s, "c", Circle{Radius: 1})
+	if _, err := s.CreateGroup("g", []string{"c"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Translate("g", Vec{10, 0}, SpaceWorld); err != nil {
+		t.Fatal(err)
+	}
+	boolPut(t, s, "probe", Rect{Center: Vec{10, 0}, Width: 1, Height: 1})
+	if _, err := s.Boolean(Intersect, []string{"g"}, []string{"probe"}, "hit"); err != nil {
+		t.Fatal(err)
+	}
+	if got := boolArea(t, s, "hit"); !near(got, 1, 1e-12) {
+		t.Errorf("area of the group ∩ probe = %v, want 1", got)
+	}
+}
+
+func TestBooleanResultReplacesInput(t *testing.T) {
+	t.Parallel()
+	s := New()
+	boolPut(t, s, "a", boolRect(0, 0, 2, 2))
+	boolPut(t, s, "b", boolRect(1, 1, 3, 3))
+	boolPut(t, s, "top", Circle{Center: Vec{10, 10}, Radius: 1})
+	if _, err := s.Boolean(Union, []string{"a"}, []string{"b"}, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if got := boolArea(t, s, "a"); got != 7 {
+		t.Errorf("area of the replaced a = %v, want 7", got)
+	}
+	if diff := cmp.Diff([]string{"a", "b", "top"}, s.Roots()); diff != "" {
+		t.Errorf("draw order mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestBooleanReplacesShapeInGroup(t *testing.T) {
+	t.Parallel()
+	s := New()
+	boolPut(t, s, "a", boolRect(0, 0, 2, 2))
+	boolPut(t, s, "b", boolRect(1, 0, 3, 2))
+	boolPut(t, s, "r", Circle{Radius: 1})
+	if _, err := s.CreateGroup("g", []string{"r"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Translate("g", Vec{100, 50}, SpaceWorld); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Scale("g", -2, 2, SpaceWorld, nil); err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.Boolean(Union, []string{"a"}, []string{"b"}, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Parent() != "g" {
+		t.Errorf("result parent = %q, want it kept in g", e.Parent())
+	}
+	if diff := cmp.Diff(box(0, 0, 3, 2), s.WorldBounds(e), cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+		t.Errorf("world bounds mismatch (-want +got):\n%s", diff)
+	}
+	if got := boolArea(t, s, "r"); !near(got, 6, 1e-12) {
+		t.Errorf("area = %v, want 6", got)
+	}
+	checkValid(t, boolPolygon(t, e))
+}
+
+func TestTextRegion(t *testing.T) {
+	t.Parallel()
+	s := New()
+	boolPut(t, s, "o", &Text{Text: "o", Size: 10})
+	if a := boolArea(t, s, "o"); a <= 0 {
+		t.Fatalf("area of text = %v, want > 0", a)
+	}
+	e, err := s.Boolean(Union, []string{"o"}, nil, "letter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := boolPolygon(t, e)
+	if len(p.Parts) != 1 || len(p.Parts[0].Holes) != 1 {
+		t.Fatalf("'o' has %d parts, the first with %d holes; want 1 part with its hole", len(p.Parts), len(p.Parts[0].Holes))
+	}
+	checkValid(t, p)
+
+	// Mirroring reverses every contour; the nonzero fill does not care.
+	boolPut(t, s, "mirrored", &Text{Text: "o", Size: 10})
+	if err := s.Scale("mirrored", -1, 1, SpaceWorld, nil); err != nil {
+		t.Fatal(err)
+	}
+	e, err = s.Boolean(Union, []string{"mirrored"}, nil, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := boolPolygon(t, e); len(p.Parts) != 1 || len(p.Parts[0].Holes) != 1 {
+		t.Errorf("mirrored 'o' has %d parts, the first with %d holes; want 1 with 1", len(p.Parts), len(p.Parts[0].Holes))
+	}
+	if got, want := boolArea(t, s, "m"), boolArea(t, s, "o"); !near(got, want, 1e-12) {
+		t.Errorf("mirrored area = %v, want %v", got, want)
+	}
+
+	boolPut(t, s, "word", &Text{Text: "Bag", Size: 10})
+	e, err = s.Boolean(Union, []string{"word"}, nil, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = boolPolygon(t, e)
+	holes := 0
+	for _, part := range p.Parts {
+		holes += len(part.Holes)
+	}
+	if len(p.Parts) != 3 || holes != 4 {
+		t.Errorf("'Bag' gives %d parts and %d holes, want 3 and 4 (B has 2, a and g 1 each)", len(p.Parts), holes)
+	}
+	checkValid(t, p)
+}
+
+func TestBooleanErrors(t *testing.T) {
+	t.Parallel()
+	setup := func(t *testing.T) *Scene {
+		s := New()
+		boolPut(t, s, "a", boolRect(0, 0, 1, 1))
+		boolPut(t, s, "far", boolRect(5, 5, 6, 6))
+		boolPut(t, s, "bow", Polygon{Parts: []PolygonPart{{Outer: []Vec{{-1, -1}, {1, 1}, {1, -1}, {-1, 1}}}}})
+		boolPut(t, s, "l", Line{Points: []Vec{{0, 0}, {1, 1}}})
+		boolPut(t, s, "l2", Line{Points: []Vec{{0, 0}, {1, 1}}})
+		boolPut(t, s, "inner", boolRect(0, 0, 1, 1))
+		if _, err := s.CreateGroup("g", []string{"inner", "l2"}); err != nil {
+			t.Fatal(err)
+		}
+		boolPut(t, s, "loop", &PathShape{Data: "M0 0 L4 0 L4 4 L2 -1 L0 4 Z"})
+		return s
+	}
+	tests := []struct {
+		name    string
+		op      BoolOp
+		a, b    []string
+		result  string
+		want    string
+		wantErr error
+	}{
+		{"bow tie", Union, []string{"a", "bow"}, nil, "r",
+			`polygon "bow" is self-intersecting (at or near 0 0); fix the ring order or split it into two polygons`, ErrSelfIntersecting},
+		{"self-crossing path", Union, []string{"loop"}, nil, "r",
+			`path "loop" is self-intersecting (at or near 1.6 0); split the crossing subpath into separate closed subpaths`, ErrSelfIntersecting},
+		{"line", Difference, []string{"a"}, []string{"l"}, "r",
+			`line "l": shape is not closed: a line is an open polyline; draw a polygon instead`, ErrNotClosed},
+		{"line in a group", Union, []string{"g"}, nil, "r",
+			`reading group "g": line "l2": shape is not closed: a line is an open polyline; draw a polygon instead`, ErrNotClosed},
+		{"no overlap", Intersect, []string{"a"}, []string{"far"}, "r",
+			`intersect of "a" and "far": the result would be empty: the shapes do not overlap; move them so that they do, or use union`, ErrEmptyResult},
+		{"all cut away", Difference, []string{"inner"}, []string{"a", "far"}, "r",
+			`difference of "inner" and "a", "far": the result would be empty: the second shapes cover all of the first; check their positions with getEntity`, ErrEmptyResult},
+		{"same area", Xor, []string{"a"}, []string{"inner"}, "r",
+			`xor of "a" and "inner": the result would be empty: the shapes cover exactly the same area`, ErrEmptyResult},
+		{"unknown op", BoolOp(7), []string{"a"}, []string{"far"}, "r",
+			`bad option: unknown boolean operation 7; use union, difference, intersect, xor`, ErrBadOption},
+		{"empty b", Difference, []string{"a"}, nil, "r",
+			`bad option: difference needs at least one shape in its second list`, ErrBadOption},
+		{"missing", Union, []string{"a", "nope"}, nil, "r", `no such entity: "nope"`, ErrNotFound},
+		{"result is a group", Union, []string{"a"}, nil, "g",
+			`bad entity name: "g" is a group; delete it first or draw under another name`, ErrBadName},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := setup(t)
+			before := s.Len()
+			_, err := s.Boolean(tt.op, tt.a, tt.b, tt.result)
+			if err == nil {
+				t.Fatalf("no error, want %s", tt.want)
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("error mismatch (-want +got):\n%s", diff)
+			}
+			if !errors.Is(err, tt.wantErr) {
+				t.Errorf("error %v is not %v", err, tt.wantErr)
+			}
+			if s.Len() != before {
+				t.Errorf("a failed boolean changed the scene: %d entities, had %d", s.Len(), before)
+			}
+		})
+	}
+}
+
+func TestOffset(t *testing.T) {
+	t.Parallel()
+	round32 := 0.5 * 32 * math.Sin(2*math.Pi/32) // a unit circle with 32 chords
+	cut := func(reach float64) float64 {         // corner lost by cutting a 90° miter at reach
+		h := math.Sqrt2 - reach
+		return h * h
+	}
+	tests := []struct {
+		name  string
+		delta float64
+		opt   OffsetOptions
+		want  float64
+	}{
+		{"grow round", 1, OffsetOptions{}, 100 + 40 + round32},
+		{"grow round explicit", 1, OffsetOptions{Join: JoinRound}, 100 + 40 + round32},
+		{"grow miter", 1, OffsetOptions{Join: JoinMiter}, 144},
+		{"grow miter limit 1.2", 1, OffsetOptions{Join: JoinMiter, MiterLimit: 1.2}, 144 - 4*cut(1.2)},
+		{"grow square", 1, OffsetOptions{Join: JoinSquare}, 144 - 4*cut(1)},
+		{"shrink round", -1, OffsetOptions{}, 64},
+		{"shrink miter", -1, OffsetOptions{Join: JoinMiter}, 64},
+		{"zero", 0, OffsetOptions{}, 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := New()
+			boolPut(t, s, "sq", boolRect(0, 0, 10, 10))
+			e, err := s.Offset("sq", tt.delta, "o", tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkValid(t, boolPolygon(t, e))
+			if got := boolArea(t, s, "o"); !near(got, tt.want, 1e-12) {
+				t.Errorf("area = %v, want %v", got, tt.want)
+			}
+			// The library's buffer, the fallback, agrees.
+			join, _ := tt.opt.resolve()
+			lib, err := offsetFallback([]ovPoly{{outer: boolRect(0, 0, 10, 10).Parts[0].Outer}}, tt.delta, join)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := polyArea(lib[0]); !near(got, tt.want, 1e-9) {
+				t.Errorf("library area = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestOffsetHoles(t *testing.T) {
+	t.Parallel()
+	s := New()
+	frame := Polygon{Parts: []PolygonPart{{Outer: boolRect(0, 0, 10, 10).Parts[0].Outer, Holes: [][]Vec{boolRect(4, 4, 6, 6).Parts[0].Outer}}}}
+	boolPut(t, s, "frame", frame)
+	e, err := s.Offset("frame", 0.5, "thick", OffsetOptions{Join: JoinMiter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := boolPolygon(t, e).Parts[0].Holes; len(got) != 1 {
+		t.Fatalf("grown frame has %d holes, want 1", len(got))
+	}
+	if got := boolArea(t, s, "thick"); !near(got, 121-1, 1e-12) {
+		t.Errorf("area = %v, want 120", got)
+	}
+	e, err = s.Offset("frame", 1.5, "closed", OffsetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := boolPolygon(t, e).Parts[0].Holes; len(got) != 0 {
+		t.Errorf("the hole survived growing by more than half its width: %d holes", len(got))
+	}
+	e, err = s.Offset("frame", -0.5, "thin", OffsetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkValid(t, boolPolygon(t, e))
+}
+
+func TestOffsetErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		delta   float64
+		opt     OffsetOptions
+		want    string
+		wantErr error
+	}{
+		{"vanishes", -1.5, OffsetOptions{}, `offsetting "sq" by -1.5: the result would be empty: the shape is nowhere thicker than 3; use a smaller inset`, ErrEmptyResult},
+		{"vanishes exactly", -1, OffsetOptions{Join: JoinMiter}, `offsetting "sq" by -1: the result would be empty: the shape is nowhere thicker than 2; use a smaller inset`, ErrEmptyResult},
+		{"unknown join", 1, OffsetOptions{Join: "bevel"}, `bad option: unknown join "bevel"; use "round", "square" or "miter"`, ErrBadOption},
+		{"bad miter limit", 1, OffsetOptions{Join: JoinMiter, MiterLimit: 0.5}, `bad option: miter limit must be a finite number >= 1 (or 0 for the default 2), got 0.5`, ErrBadOption},
+		{"not finite", math.Inf(1), OffsetOptions{}, `bad geometry: offset distance must be finite, got +Inf`, ErrBadGeometry},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := New()
+			boolPut(t, s, "sq", boolRect(0, 0, 2, 2))
+			_, err := s.Offset("sq", tt.delta, "o", tt.opt)
+			if err == nil {
+				t.Fatalf("no error, want %s", tt.want)
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("error mismatch (-want +got):\n%s", diff)
+			}
+			if !errors.Is(err, tt.wantErr) {
+				t.Errorf("error %v is not %v", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestConvexHullOfL(t *testing.T) {
+	t.Parallel()
+	s := New()
+	boolPut(t, s, "L", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}}}}})
+	e, err := s.ConvexHull("L", "hull")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {2, 0}, {2, 1}, {1, 2}, {0, 2}}}}}
+	if diff := cmp.Diff(want, boolPolygon(t, e)); diff != "" {
+		t.Errorf("hull mismatch (-want +got):\n%s", diff)
+	}
+	if got := boolArea(t, s, "hull"); got != 3.5 {
+		t.Errorf("hull area = %v, want 3.5", got)
+	}
+}
+
+func TestBooleanDeterministic(t *testing.T) {
+	t.Parallel()
+	run := func() []byte {
+		s := New()
+		boolPut(t, s, "disc", Circle{Radius: 5})
+		boolPut(t, s, "bar", Rect{Width: 14, Height: 2})
+		boolPut(t, s, "dot", Circle{Center: Vec{20, 0}, Radius: 1})
+		e, err := s.Boolean(Xor, []string{"disc", "dot"}, []string{"bar"}, "r")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(e.Shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	first, second := run(), run()
+	if diff := cmp.Diff(string(first), string(second)); diff != "" {
+		t.Errorf("two runs differ (-first +second):\n%s", diff)
+	}
+}
+
+func TestBooleanPartOrder(t *testing.T) {
+	t.Parallel()
+	s := New()
+	boolPut(t, s, "right", boolRect(5, 0, 6, 1))
+	boolPut(t, s, "upper", boolRect(0, 5, 1, 6))
+	boolPut(t, s, "left", boolRect(0, 0, 1, 1))
+	boolPut(t, s, "big", boolRect(10, 10, 13, 13))
+	e, err := s.Boolean(Union, []string{"right", "upper", "left", "big"}, nil, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Vec
+	for _, part := range boolPolygon(t, e).Parts {
+		got = append(got, part.Outer[0])
+	}
+	// Largest first, then by lowest x, then lowest y.
+	if diff := cmp.Diff([]Vec{{10, 10}, {0, 0}, {0, 5}, {5, 0}}, got); diff != "" {
+		t.Errorf("part order mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestBooleanDegenerateContacts(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		op        BoolOp
+		a, b      []Polygon
+		wantArea  float64
+		wantParts int
+		wantHoles int
+	}{
+		{"shared edge merges", Union, []Polygon{boolRect(0, 0, 1, 1)}, []Polygon{boolRect(1, 0, 2, 1)}, 2, 1, 0},
+		{"T junction", Union, []Polygon{boolRect(0, 0, 2, 2)}, []Polygon{boolRect(2, 0.5, 3, 1.5)}, 5, 1, 0},
+		{"corner touch stays two", Union, []Polygon{boolRect(0, 0, 1, 1)}, []Polygon{boolRect(1, 1, 2, 2)}, 2, 2, 0},
+		{"edge touch intersects to nothing", Intersect, []Polygon{boolRect(0, 0, 1, 1)}, []Polygon{boolRect(1, 0, 2, 1)}, 0, 0, 0},
+		{"identical", Union, []Polygon{boolRect(0, 0, 1, 1)}, []Polygon{boolRect(0, 0, 1, 1)}, 1, 1, 0},
+		{"ring of squares encloses a hole", Union,
+			[]Polygon{boolRect(0, 0, 3, 1), boolRect(0, 2, 3, 3)}, []Polygon{boolRect(0, 0, 1, 3), boolRect(2, 0, 3, 3)}, 8, 1, 1},
+		{"hole touching its outer at a point", Difference, []Polygon{boolRect(0, 0, 4, 4)}, []Polygon{{Parts: []PolygonPart{{Outer: []Vec{{0, 2}, {2, 1}, {2, 3}}}}}}, 14, 1, 1},
+		{"inner hole touching at a vertex", Difference, []Polygon{boolRect(0, 0, 4, 4)}, []Polygon{{Parts: []PolygonPart{{Outer: []Vec{{1, 1}, {2, 1}, {1, 2}}}}}, {Parts: []PolygonPart{{Outer: []Vec{{2, 1}, {3, 1}, {3, 2}}}}}}, 15, 1, 2},
+		{"overlapping collinear edges", Union, []Polygon{boolRect(0, 0, 3, 1)}, []Polygon{boolRect(1, 1, 2, 2)}, 4, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var pa, pb []ovPoly
+			for _, p := range tt.a {
+				pa = append(pa, ovPoly{outer: p.Parts[0].Outer, holes: p.Parts[0].Holes})
+			}
+			for _, p := range tt.b {
+				pb = append(pb, ovPoly{outer: p.Parts[0].Outer, holes: p.Parts[0].Holes})
+			}
+			in := appendInputs(appendInputs(nil, pa, 0), pb, 1)
+			res, err := overlay(in, func(wa, wb int32) bool { return tt.op.keep(wa > 0, wb > 0) })
+			if err != nil {
+				t.Fatalf("engine: %v", err)
+			}
+			area, holes := 0.0, 0
+			for _, p := range res {
+				area += polyArea(p)
+				holes += len(p.holes)
+			}
+			if area != tt.wantArea || len(res) != tt.wantParts || holes != tt.wantHoles {
+				t.Errorf("got area %v, %d parts, %d holes; want %v, %d, %d", area, len(res), holes, tt.wantArea, tt.wantParts, tt.wantHoles)
+			}
+			if len(res) > 0 {
+				if err := toGeom(res).Validate(); err != nil {
+					t.Errorf("invalid result: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// TestOverlayMatchesLibrary cross-checks the engine against simplefeatures on random
+// scenes: circles, rotated rectangles, and squares on a unit grid, which share edges and
+// vertices exactly.
+func TestOverlayMatchesLibrary(t *testing.T) {
+	t.Parallel()
+	compareWithLibrary(t, 1, 200)
+}
+
+func compareWithLibrary(t *testing.T, seed uint64, trials int) {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	shape := func() ovPoly {
+		switch rng.IntN(3) {
+		case 0:
+			c := Vec{rng.Float64() * 10, rng.Float64() * 10}
+			return ovPoly{outer: regularPolygon(c, 0.5+rng.Float64()*3, 3+rng.IntN(40))}
+		case 1:
+			m := Translation(Vec{rng.Float64() * 10, rng.Float64() * 10}).Mul(Rotation(rng.Float64() * math.Pi))
+			w, h := 0.5+rng.Float64()*4, 0.5+rng.Float64()*4
+			r := []Vec{{0, 0}, {w, 0}, {w, h}, {0, h}}
+			for i := range r {
+				r[i] = m.Apply(r[i])
+			}
+			return ovPoly{outer: r}
+		default:
+			x, y := float64(rng.IntN(10)), float64(rng.IntN(10))
+			w, h := float64(1+rng.IntN(3)), float64(1+rng.IntN(3))
+			return ovPoly{outer: boolRect(x, y, x+w, y+h).Parts[0].Outer}
+		}
+	}
+	for trial := range trials {
+		var pa, pb []ovPoly
+		for range 1 + rng.IntN(6) {
+			pa = append(pa, shape())
+		}
+		for range 1 + rng.IntN(6) {
+			pb = append(pb, shape())
+		}
+		for op := Union; op <= Xor; op++ {
+			in := appendInputs(appendInputs(nil, pa, 0), pb, 1)
+			res, err := overlay(in, func(wa, wb int32) bool { return op.keep(wa > 0, wb > 0) })
+			if err != nil {
+				t.Errorf("trial %d %s: engine: %v", trial, op, err)
+				continue
+			}
+			lib, err := booleanFallback(op, pa, pb)
+			if err != nil {
+				t.Fatalf("trial %d %s: library: %v", trial, op, err)
+			}
+			got, want := 0.0, 0.0
+			for _, p := range res {
+				got += polyArea(p)
+			}
+			for _, p := range lib {
+				want += polyArea(p)
+			}
+			if !near(got, want, 1e-9) {
+				t.Errorf("trial %d %s: area %v, library %v", trial, op, got, want)
+			}
+			if len(res) > 0 {
+				if err := toGeom(res).Validate(); err != nil {
+					t.Errorf("trial %d %s: invalid result: %v", trial, op, err)
+				}
+			}
+		}
+	}
+}
+
+// TestOffsetMatchesLibrary cross-checks offsets of random polygons against the library's
+// buffer, which builds its curves the same way (8 chords per quarter circle).
+func TestOffsetMatchesLibrary(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 100 {
+		// A star-shaped polygon with random radii: convex and concave corners.
+		n := 5 + rng.IntN(30)
+		pts := make([]Vec, n)
+		for k := range pts {
+			r := 2 + rng.Float64()*8
+			sn, cs := math.Sincos(2 * math.Pi * float64(k) / float64(n))
+			pts[k] = Vec{r * cs, r * sn}
+		}
+		area := []ovPoly{{outer: pts}}
+		for _, delta := range []float64{-1.5, -0.3, 0.4, 2} {
+			for _, join := range []joinSpec{{round: true}, {limit: 1}, {limit: 3}} {
+				res, err := offsetPolys(area, delta, join)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lib, err := offsetFallback(area, delta, join)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, want := 0.0, 0.0
+				for _, p := range res {
+					got += polyArea(p)
+				}
+				for _, p := range lib {
+					want += polyArea(p)
+				}
+				// The library simplifies its input by 1% of the distance first, so the two
+				// differ by a little more than rounding.
+				if !near(got, want, 1e-3) {
+					t.Errorf("trial %d delta %v join %+v: area %v, library %v", trial, delta, join, got, want)
+				}
+				if len(res) > 0 {
+					if err := toGeom(res).Validate(); err != nil {
+						t.Errorf("trial %d delta %v: invalid result: %v", trial, delta, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestBooleanW2(t *testing.T) {
+	t.Parallel()
+	t.Run("A", func(t *testing.T) {
+		t.Parallel()
+		s, names := w2aScene(t)
+		e, err := s.Boolean(Union, names, nil, "u")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := boolPolygon(t, e)
+		if len(p.Parts) != 1 || len(p.Parts[0].Holes) != 1 {
+			t.Errorf("got %d outlines, the first with %d holes; want 1 outline with 1 hole", len(p.Parts), len(p.Parts[0].Holes))
+		}
+		if got := boolArea(t, s, "u"); !near(got, 5992.9246, 1e-4) {
+			t.Errorf("area = %.4f, want 5,992.9246 (±0.01%%)", got)
+		}
+		checkValid(t, p)
+	})
+	t.Run("B", func(t *testing.T) {
+		t.Parallel()
+		s, names := w2bScene(t)
+		e, err := s.Boolean(Difference, []string{"plate"}, names, "d")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := boolPolygon(t, e)
+		contours := 0
+		for _, part := range p.Parts {
+			contours += 1 + len(part.Holes)
+		}
+		if contours != 2501 {
+			t.Errorf("got %d contours, want 2,501", contours)
+		}
+		if got := boolArea(t, s, "d"); got != 7500 {
+			t.Errorf("area = %v, want exactly 7500", got)
+		}
+		checkValid(t, p)
+	})
+}
+
+func TestOffsetW3(t *testing.T) {
+	t.Parallel()
+	s := w3Scene(t)
+	if got := boolArea(t, s, "star"); !near(got, 2827414.7845, 1e-10) {
+		t.Errorf("star area = %.4f, want 2,827,414.7845", got)
+	}
+	for _, tt := range []struct {
+		delta, want float64
+	}{{2, 2998954}, {-2, 2659437}} {
+		t.Run(fmt.Sprint(tt.delta), func(t *testing.T) {
+			e, err := s.Offset("star", tt.delta, "o", OffsetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := boolArea(t, s, "o"); math.Abs(got-tt.want) > 2 {
+				t.Errorf("area = %.4f, want %v within 2", got, tt.want)
+			}
+			checkValid(t, boolPolygon(t, e))
+		})
+	}
+}
+
+func TestPutAreaLimit(t *testing.T) {
+	t.Parallel()
+	s := New()
+	huge := regularPolygon(Vec{}, 1000, MaxVertices+1)
+	_, err := s.putArea("r", []ovPoly{{outer: huge}})
+	want := fmt.Sprintf("limit exceeded: the result has %d vertices; the limit is %d (MaxVertices)", MaxVertices+1, MaxVertices)
+	if err == nil || err.Error() != want {
+		t.Fatalf("error = %v, want %s", err, want)
+	}
+}
+
+func TestParseBoolOp(t *testing.T) {
+	t.Parallel()
+	for op := Union; op <= Xor; op++ {
+		got, err := ParseBoolOp(op.String())
+		if err != nil || got != op {
+			t.Errorf("ParseBoolOp(%q) = %v, %v; want %v", op.String(), got, err, op)
+		}
+	}
+	_, err := ParseBoolOp("subtract")
+	want := `bad option: unknown boolean operation "subtract"; use union, difference, intersect, xor`
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %s", err, want)
+	}
+}
+
+// FuzzOverlay feeds the engine rectangles and triangles built from the input bytes, on a
+// coarse grid so that shared edges, touches and collinear overlaps are common. The engine must
+// not panic, and when it answers its area must match the library's.
+func FuzzOverlay(f *testing.F) {
+	f.Add([]byte{0, 0, 4, 4, 2, 0, 6, 4, 1})
+	f.Add([]byte{0, 0, 4, 4, 4, 0, 8, 4, 1, 2, 2, 6, 6, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var pa, pb []ovPoly
+		for len(data) >= 5 {
+			c := func(b byte) float64 { return float64(b%16) / 2 }
+			x0, y0, x1, y1 := c(data[0]), c(data[1]), c(data[2]), c(data[3])
+			var r []Vec
+			if data[4]&2 == 0 {
+				r = []Vec{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
+			} else {
+				r = []Vec{{x0, y0}, {x1, y0}, {x0, y1}}
+			}
+			toA := data[4]&1 == 0
+			data = data[5:]
+			if ringArea(r) == 0 {
+				continue
+			}
+			if p := (ovPoly{outer: orientRing(r, true)}); toA {
+				pa = append(pa, p)
+			} else {
+				pb = append(pb, p)
+			}
+		}
+		for op := Union; op <= Xor; op++ {
+			in := appendInputs(appendInputs(nil, pa, 0), pb, 1)
+			res, err := overlay(in, func(wa, wb int32) bool { return op.keep(wa > 0, wb > 0) })
+			if err != nil {
+				continue // the library takes over
+			}
+			lib, err := booleanFallback(op, pa, pb)
+			if err != nil {
+				continue
+			}
+			got, want := 0.0, 0.0
+			for _, p := range res {
+				got += polyArea(p)
+			}
+			for _, p := range lib {
+				want += polyArea(p)
+			}
+			if !near(got, want, 1e-9) {
+				t.Errorf("%s: area %v, library %v", op, got, want)
+			}
+		}
+	})
+}
