@@ -16,6 +16,9 @@ var version = "dev"
 // errUsage marks a bad command line: the usage is printed and the exit status is 2.
 var errUsage = errors.New("usage")
 
+// errReported marks a failure already explained on stderr: the exit status is 1.
+var errReported = errors.New("reported")
+
 type command struct {
 	name, summary string
 	run           func(args []string, stdout, stderr io.Writer) error
@@ -23,6 +26,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"run", "run a workspace or a script and render it to SVG, PNG or JSON", runRun},
 		{"demo", "render the demo scene to SVG and PNG", runDemo},
 		{"version", "print the version", func(_ []string, stdout, _ io.Writer) error {
 			fmt.Fprintln(stdout, "cadrun", version)
@@ -53,6 +57,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		case errors.Is(err, errUsage), errors.Is(err, flag.ErrHelp):
 			return 2
+		case errors.Is(err, errReported):
+			return 1
 		default:
 			fmt.Fprintf(stderr, "cadrun %s: %v\n", c.name, err)
 			return 1

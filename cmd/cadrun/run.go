@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
+)
+
+func runRun(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", "run [-workspace DIR | FILE.js] [-timeout D] -o out.svg|out.png|out.json", stderr)
+	ws := fs.String("workspace", "", "workspace directory (scene.code.js and modules/); default $CADRUN_HOME, else ~/.cadrun")
+	out := fs.String("o", "", "output file; the extension picks the format: .svg, .png or .json")
+	timeout := fs.Duration("timeout", runtime.DefaultLimits.Timeout, "wall-clock limit for the script")
+	width := fs.Int("width", 0, "PNG width in pixels (default: longest side 1024)")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 1 || (fs.NArg() == 1 && *ws != "") {
+		fmt.Fprintln(stderr, "cadrun run: give a workspace or one FILE.js, not both")
+		fs.Usage()
+		return errUsage
+	}
+	format := strings.ToLower(filepath.Ext(*out))
+	if *out != "" && format != ".svg" && format != ".png" && format != ".json" {
+		fmt.Fprintf(stderr, "cadrun run: output %q must end in .svg, .png or .json\n", *out)
+		return errUsage
+	}
+	src, err := source(*ws, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	res, err := runtime.Run(context.Background(), src, runtime.MainModule, runtime.Options{Limits: runtime.Limits{Timeout: *timeout}})
+	for _, l := range res.Logs {
+		fmt.Fprintln(stderr, l)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	if d, ok := err.(*runtime.Diagnostic); ok {
+		fmt.Fprint(stderr, d.Render())
+		return errReported
+	}
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		info := res.Scene.Info()
+		fmt.Fprintf(stdout, "ok: %d entities in %v\n", info.Entities, res.Duration.Round(10_000))
+		return nil
+	}
+	data, err := encode(res.Scene, format, *width)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, data, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", *out, err)
+	}
+	return nil
+}
+
+// source picks the scripts: one file as main (its folder's modules/ beside it), or a workspace.
+func source(ws, file string) (runtime.Source, error) {
+	if file != "" {
+		content, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", file, err)
+		}
+		w, err := modules.Open(filepath.Dir(file))
+		if err != nil {
+			return nil, err
+		}
+		return runtime.Overlay{Base: w, Name: runtime.MainModule, Content: content}, nil
+	}
+	if ws == "" {
+		ws = os.Getenv("CADRUN_HOME")
+	}
+	if ws == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return nil, fmt.Errorf("finding the default workspace: %w; pass -workspace DIR", err)
+		}
+		ws = filepath.Join(home, ".cadrun")
+	}
+	return modules.Open(ws)
+}
+
+func encode(s *scene.Scene, format string, width int) ([]byte, error) {
+	switch format {
+	case ".svg":
+		return render.SVG(s, render.SVGOptions{})
+	case ".png":
+		return render.PNG(s, render.PNGOptions{Width: width})
+	default:
+		return s.MarshalJSON()
+	}
+}

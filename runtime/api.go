@@ -1,0 +1,398 @@
+package runtime
+
+// The JS API is one table (table.go). This file holds its types, the checks that run at
+// start-up, and the argument readers every binding uses, so that each function's errors
+// name the function, the argument and the value in the same words.
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/cadrun/cadrun/scene"
+)
+
+// Param describes one parameter of an API function.
+type Param struct {
+	Name     string
+	Type     string // TypeScript type, e.g. "number", "string | string[]"
+	Unit     string // "scene units", "radians", "" when unitless
+	Default  string // JS text of the default; "" for a required parameter
+	Optional bool
+	Doc      string
+}
+
+// Func is one API function: its documentation and its implementation.
+type Func struct {
+	Name    string
+	Domain  string
+	Params  []Param
+	Returns string // TypeScript type
+	Doc     string // one line
+	Example string // runnable JS; a test runs every example
+	// Replacement, when set, marks a removed name: calling it throws an error naming the
+	// replacement.
+	Replacement string
+	impl        func(c *call) goja.Value
+}
+
+// Domains in the order the docs list them.
+var Domains = []string{"primitives", "text", "transforms", "groups", "style", "boolean", "geometry", "query", "console"}
+
+// API returns the table, sorted by domain order then name. The slice is shared: do not modify.
+func API() []Func { return sortedTable }
+
+// Lookup finds an API function by name.
+func Lookup(name string) (Func, bool) {
+	f, ok := byName[name]
+	return f, ok
+}
+
+var (
+	sortedTable []Func
+	byName      map[string]Func
+)
+
+func init() {
+	byName = map[string]Func{}
+	domainRank := map[string]int{}
+	for i, d := range Domains {
+		domainRank[d] = i
+	}
+	for _, f := range table {
+		if _, dup := byName[f.Name]; dup {
+			panic("runtime: duplicate API name " + f.Name)
+		}
+		if _, ok := domainRank[f.Domain]; !ok {
+			panic(fmt.Sprintf("runtime: %s has unknown domain %q", f.Name, f.Domain))
+		}
+		if f.Doc == "" || (f.Example == "" && f.Replacement == "") {
+			panic("runtime: " + f.Name + " needs a doc line and an example")
+		}
+		if f.impl == nil && f.Replacement == "" {
+			panic("runtime: " + f.Name + " has no implementation")
+		}
+		byName[f.Name] = f
+	}
+	sortedTable = append([]Func(nil), table...)
+	sort.SliceStable(sortedTable, func(i, j int) bool {
+		a, b := sortedTable[i], sortedTable[j]
+		if a.Domain != b.Domain {
+			return domainRank[a.Domain] < domainRank[b.Domain]
+		}
+		return a.Name < b.Name
+	})
+}
+
+// Signature renders f as "name(a: number, b?: string): boolean".
+func (f Func) Signature() string {
+	var b strings.Builder
+	b.WriteString(f.Name)
+	b.WriteByte('(')
+	for i, p := range f.Params {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(p.Name)
+		if p.Optional {
+			b.WriteByte('?')
+		}
+		b.WriteString(": ")
+		b.WriteString(p.Type)
+	}
+	b.WriteString("): ")
+	b.WriteString(f.Returns)
+	return b.String()
+}
+
+// call is one invocation of an API function from JS.
+type call struct {
+	r    *run
+	fn   *Func
+	args []goja.Value
+}
+
+// fail throws a JS error naming the function; kind is "TypeError" or "RangeError" or "Error".
+func (c *call) fail(kind, format string, args ...any) {
+	msg := c.fn.Name + ": " + fmt.Sprintf(format, args...)
+	vm := c.r.vm
+	var obj *goja.Object
+	switch kind {
+	case "TypeError":
+		obj = vm.NewTypeError(msg)
+	case "RangeError":
+		ctor := vm.Get("RangeError")
+		obj, _ = vm.New(ctor, vm.ToValue(msg))
+	default:
+		obj = vm.NewGoError(fmt.Errorf("%s", msg))
+		_ = obj.Set("name", "Error")
+	}
+	panic(obj)
+}
+
+// check throws a scene error (or any error) as a JS Error naming the function.
+func (c *call) check(err error) {
+	if err != nil {
+		c.fail("Error", "%v", err)
+	}
+}
+
+func (c *call) param(i int) Param {
+	if i < len(c.fn.Params) {
+		return c.fn.Params[i]
+	}
+	return Param{Name: fmt.Sprintf("argument %d", i+1)}
+}
+
+func (c *call) arg(i int) goja.Value {
+	if i < len(c.args) {
+		return c.args[i]
+	}
+	return goja.Undefined()
+}
+
+func (c *call) present(i int) bool {
+	v := c.arg(i)
+	return !goja.IsUndefined(v) && !goja.IsNull(v)
+}
+
+// describe renders a JS value for an error message without running user code.
+func describe(v goja.Value) string {
+	switch {
+	case v == nil || goja.IsUndefined(v):
+		return "undefined"
+	case goja.IsNull(v):
+		return "null"
+	}
+	switch x := v.Export().(type) {
+	case string:
+		if len(x) > 40 {
+			x = x[:40] + "..."
+		}
+		return fmt.Sprintf("%q", x)
+	case int64, float64, bool:
+		return fmt.Sprint(x)
+	case []any:
+		return fmt.Sprintf("an array of %d", len(x))
+	}
+	if o, ok := v.(*goja.Object); ok {
+		if o.ClassName() == "Function" {
+			return "a function"
+		}
+		return "an object"
+	}
+	return "a " + v.ExportType().String()
+}
+
+func (c *call) str(i int) string {
+	v := c.arg(i)
+	s, ok := v.Export().(string)
+	if !ok {
+		c.fail("TypeError", "%s must be a string, got %s", c.param(i).Name, describe(v))
+	}
+	return s
+}
+
+func (c *call) name(i int) string {
+	s := c.str(i)
+	if s == "" {
+		c.fail("TypeError", "%s must not be empty", c.param(i).Name)
+	}
+	return s
+}
+
+func (c *call) num(i int) float64 {
+	v := c.arg(i)
+	var f float64
+	switch x := v.Export().(type) {
+	case int64:
+		f = float64(x)
+	case float64:
+		f = x
+	default:
+		c.fail("TypeError", "%s must be a number, got %s", c.param(i).Name, describe(v))
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		c.fail("RangeError", "%s must be a finite number, got %v", c.param(i).Name, f)
+	}
+	return f
+}
+
+// floats reads an array of finite numbers.
+func (c *call) floats(v goja.Value, what string) []float64 {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ClassName() != "Array" {
+		c.fail("TypeError", "%s must be an array of numbers, got %s", what, describe(v))
+	}
+	n := int(o.Get("length").ToInteger())
+	if n > scene.MaxVertices*2 {
+		c.fail("RangeError", "%s has %d numbers; the limit is %d (MaxVertices points)", what, n, scene.MaxVertices*2)
+	}
+	out := make([]float64, n)
+	for i := range n {
+		e := o.Get(fmt.Sprint(i))
+		f, ok := exportFloat(e)
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+			c.fail("TypeError", "%s[%d] must be a finite number, got %s", what, i, describe(e))
+		}
+		out[i] = f
+	}
+	return out
+}
+
+func exportFloat(v goja.Value) (float64, bool) {
+	if v == nil {
+		return 0, false
+	}
+	switch x := v.Export().(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// points reads a flat [x1,y1,x2,y2,...] array (the upstream form) or an array of [x,y] pairs.
+func (c *call) points(v goja.Value, what string) []scene.Vec {
+	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Array" {
+		if first, ok := o.Get("0").(*goja.Object); ok && first.ClassName() == "Array" {
+			n := int(o.Get("length").ToInteger())
+			out := make([]scene.Vec, n)
+			for i := range n {
+				xy := c.floats(o.Get(fmt.Sprint(i)), fmt.Sprintf("%s[%d]", what, i))
+				if len(xy) != 2 {
+					c.fail("TypeError", "%s[%d] must be a pair [x, y], got %d numbers", what, i, len(xy))
+				}
+				out[i] = scene.Vec{X: xy[0], Y: xy[1]}
+			}
+			return out
+		}
+	}
+	fs := c.floats(v, what)
+	if len(fs)%2 != 0 {
+		c.fail("TypeError", "%s must hold x,y pairs: got %d numbers (an odd count)", what, len(fs))
+	}
+	out := make([]scene.Vec, len(fs)/2)
+	for i := range out {
+		out[i] = scene.Vec{X: fs[2*i], Y: fs[2*i+1]}
+	}
+	return out
+}
+
+// color reads [r, g, b, a] (a optional) with channels in 0..1; null means none.
+func (c *call) color(i int) *scene.Color {
+	v := c.arg(i)
+	if goja.IsNull(v) {
+		return nil
+	}
+	return c.colorValue(v, c.param(i).Name)
+}
+
+func (c *call) colorValue(v goja.Value, what string) *scene.Color {
+	fs := c.floats(v, what)
+	if len(fs) != 3 && len(fs) != 4 {
+		c.fail("TypeError", "%s must be [r, g, b, a] with channels in 0..1, got %d numbers", what, len(fs))
+	}
+	col := scene.Color{fs[0], fs[1], fs[2], 1}
+	if len(fs) == 4 {
+		col[3] = fs[3]
+	}
+	for k, f := range col {
+		if f < 0 || f > 1 {
+			c.fail("RangeError", "%s channel %d is %v; channels are in 0..1 (divide 0..255 values by 255)", what, k, f)
+		}
+	}
+	return &col
+}
+
+// names reads a name or an array of names.
+func (c *call) names(i int) []string {
+	v := c.arg(i)
+	if s, ok := v.Export().(string); ok {
+		return []string{s}
+	}
+	o, ok := v.(*goja.Object)
+	if !ok || o.ClassName() != "Array" {
+		c.fail("TypeError", "%s must be a name or an array of names, got %s", c.param(i).Name, describe(v))
+	}
+	n := int(o.Get("length").ToInteger())
+	out := make([]string, n)
+	for k := range n {
+		s, ok := o.Get(fmt.Sprint(k)).Export().(string)
+		if !ok {
+			c.fail("TypeError", "%s[%d] must be a string, got %s", c.param(i).Name, k, describe(o.Get(fmt.Sprint(k))))
+		}
+		out[k] = s
+	}
+	return out
+}
+
+// opts reads an optional options object; keys not in allowed are an error listing them.
+func (c *call) opts(i int, allowed ...string) *goja.Object {
+	if !c.present(i) {
+		return nil
+	}
+	o, ok := c.arg(i).(*goja.Object)
+	if !ok || o.ClassName() == "Array" {
+		c.fail("TypeError", "%s must be an options object, got %s", c.param(i).Name, describe(c.arg(i)))
+	}
+	for _, k := range o.Keys() {
+		found := false
+		for _, a := range allowed {
+			found = found || a == k
+		}
+		if !found {
+			c.fail("TypeError", "unknown option %q; use %s", k, strings.Join(allowed, ", "))
+		}
+	}
+	return o
+}
+
+// optStr reads a string option (def when absent).
+func (c *call) optStr(o *goja.Object, key, def string) string {
+	if o == nil {
+		return def
+	}
+	v := o.Get(key)
+	if v == nil || goja.IsUndefined(v) {
+		return def
+	}
+	s, ok := v.Export().(string)
+	if !ok {
+		c.fail("TypeError", "option %s must be a string, got %s", key, describe(v))
+	}
+	return s
+}
+
+// optNum reads a number option (def when absent).
+func (c *call) optNum(o *goja.Object, key string, def float64) float64 {
+	if o == nil {
+		return def
+	}
+	v := o.Get(key)
+	if v == nil || goja.IsUndefined(v) {
+		return def
+	}
+	f, ok := exportFloat(v)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+		c.fail("TypeError", "option %s must be a finite number, got %s", key, describe(v))
+	}
+	return f
+}
+
+// space reads the {space} option of a transform.
+func (c *call) space(o *goja.Object) scene.Space {
+	sp, err := scene.ParseSpace(c.optStr(o, "space", ""))
+	c.check(err)
+	return sp
+}
+
+// value converts a Go value (maps, slices, numbers, strings) into a plain JS value.
+func (c *call) value(v any) goja.Value { return c.r.vm.ToValue(v) }
+
+// ok is what drawing and editing functions return, as upstream scripts expect.
+func (c *call) ok() goja.Value { return c.r.vm.ToValue(true) }

@@ -1,0 +1,167 @@
+package runtime
+
+// Diagnostics: every failure of a run becomes one Diagnostic naming the file, line and column,
+// with the source line, a caret and a hint written for whoever reads it next (often an agent).
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Kinds of diagnostic besides the JS error names (TypeError, ReferenceError, ...).
+const (
+	KindSyntax    = "SyntaxError"
+	KindTimeout   = "TimeoutError"
+	KindStack     = "StackOverflowError"
+	KindLimit     = "LimitError"
+	KindModule    = "ModuleError"
+	KindUncaught  = "Error"
+	maxStackShown = 12
+)
+
+// Frame is one JS stack frame.
+type Frame struct {
+	Function string `json:"function"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+}
+
+// Diagnostic is a failed run explained. Line and Column are 1-based; Column counts
+// characters (Unicode code points) from the start of the line. File is the workspace path
+// (scene.code.js, modules/NAME.js), or "" when the failure is not in a file (a timeout
+// outside any frame, a limit).
+type Diagnostic struct {
+	File    string  `json:"file"`
+	Line    int     `json:"line"`
+	Column  int     `json:"column"`
+	Kind    string  `json:"kind"`
+	Message string  `json:"message"`
+	Source  string  `json:"source,omitempty"` // the offending line
+	Hint    string  `json:"hint,omitempty"`
+	Stack   []Frame `json:"stack,omitempty"`
+}
+
+// Error is the one-line form: "modules/house.js:12:7: TypeError: message".
+func (d *Diagnostic) Error() string {
+	var b strings.Builder
+	if d.File != "" {
+		fmt.Fprintf(&b, "%s:%d:%d: ", d.File, d.Line, d.Column)
+	}
+	b.WriteString(d.Kind)
+	b.WriteString(": ")
+	b.WriteString(d.Message)
+	return b.String()
+}
+
+// Render is the full form: the one-line error, the source line with a caret under the
+// column, the hint, and the stack.
+func (d *Diagnostic) Render() string {
+	var b strings.Builder
+	b.WriteString(d.Error())
+	b.WriteByte('\n')
+	if d.Source != "" {
+		prefix := fmt.Sprintf("%5d | ", d.Line)
+		b.WriteString(prefix)
+		b.WriteString(d.Source)
+		b.WriteByte('\n')
+		b.WriteString(strings.Repeat(" ", len(prefix)))
+		b.WriteString(caretPad(d.Source, d.Column))
+		b.WriteString("^\n")
+	}
+	if d.Hint != "" {
+		b.WriteString("hint: ")
+		b.WriteString(d.Hint)
+		b.WriteByte('\n')
+	}
+	if len(d.Stack) > 1 {
+		b.WriteString("stack:\n")
+		for i, f := range d.Stack {
+			if i == maxStackShown {
+				fmt.Fprintf(&b, "    ... %d more\n", len(d.Stack)-i)
+				break
+			}
+			fmt.Fprintf(&b, "    at %s (%s:%d:%d)\n", f.Function, f.File, f.Line, f.Column)
+		}
+	}
+	return b.String()
+}
+
+// caretPad is the whitespace that puts a caret under column col of line, keeping tabs so
+// that the caret lines up however the reader's terminal expands them.
+func caretPad(line string, col int) string {
+	var b strings.Builder
+	n := 1
+	for _, r := range line {
+		if n >= col {
+			break
+		}
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+		n++
+	}
+	return b.String()
+}
+
+// lineOf returns line n (1-based) of src without its line break.
+func lineOf(src []byte, n int) string {
+	for i := 1; i < n; i++ {
+		k := strings.IndexByte(string(src), '\n')
+		if k < 0 {
+			return ""
+		}
+		src = src[k+1:]
+	}
+	if k := strings.IndexByte(string(src), '\n'); k >= 0 {
+		src = src[:k]
+	}
+	return strings.TrimSuffix(string(src), "\r")
+}
+
+// charColumn turns a 1-based byte column into a 1-based character column.
+func charColumn(line string, byteCol int) int {
+	if byteCol-1 > len(line) {
+		return utf8.RuneCountInString(line) + 1
+	}
+	if byteCol < 1 {
+		return 1
+	}
+	return utf8.RuneCountInString(line[:byteCol-1]) + 1
+}
+
+// closest returns the candidate nearest to name by edit distance, or "" when none is close.
+func closest(name string, candidates []string) string {
+	best, bestD := "", len(name)/2+2
+	lname := strings.ToLower(name)
+	for _, c := range candidates {
+		d := editDistance(lname, strings.ToLower(c))
+		if d < bestD || (d == bestD && best != "" && c < best) {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,180 @@
+package runtime
+
+// Turning goja's failures into Diagnostics. Formatting a thrown value must never run user
+// code without bound: the describer reads only data properties, and it runs under a fresh
+// short deadline after the run's own interrupt has been cleared.
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// describeBudget bounds formatting a thrown value (a Proxy's traps are user code).
+const describeBudget = 100 * time.Millisecond
+
+func (r *run) diagnose(err error) *Diagnostic {
+	// A type switch, not errors.As: unwrapping a goja.Exception runs an instanceof check
+	// that can call a user's Proxy trap, outside any deadline.
+	switch e := err.(type) {
+	case *goja.CompilerSyntaxError:
+		d := &Diagnostic{Kind: KindSyntax, Message: e.Message}
+		if e.File != nil {
+			pos := e.File.Position(e.Offset)
+			r.locate(d, pos.Filename, pos.Line, pos.Column)
+		}
+		return d
+	case *goja.InterruptedError:
+		d := &Diagnostic{Kind: KindTimeout,
+			Message: fmt.Sprintf("the run took longer than %v (Limits.Timeout) and was stopped", r.limits.Timeout),
+			Hint:    "look for a loop that never ends, or draw less per run"}
+		if e.Value() != errTimeout {
+			d.Kind, d.Message, d.Hint = KindUncaught, "the run was cancelled", ""
+		}
+		r.placeAtStack(d, e.Stack())
+		return d
+	case *goja.StackOverflowError:
+		d := &Diagnostic{Kind: KindStack,
+			Message: fmt.Sprintf("call stack deeper than %d calls (Limits.MaxCallStack)", r.limits.MaxCallStack),
+			Hint:    "a function calls itself without end; check the recursion's base case"}
+		r.placeAtStack(d, e.Stack())
+		return d
+	case *goja.Exception:
+		kind, msg := r.describeValue(e.Value())
+		d := &Diagnostic{Kind: kind, Message: msg}
+		r.placeAtStack(d, e.Stack())
+		d.Hint = r.hint(d)
+		return d
+	}
+	return &Diagnostic{Kind: KindUncaught, Message: err.Error()}
+}
+
+// describeValue names a thrown value: an Error's name and message, else a description.
+func (r *run) describeValue(v goja.Value) (kind, msg string) {
+	r.vm.ClearInterrupt()
+	t := time.AfterFunc(describeBudget, func() { r.vm.Interrupt(errTimeout) })
+	defer func() {
+		t.Stop()
+		r.vm.ClearInterrupt()
+	}()
+	out, err := r.describe(goja.Undefined(), v)
+	if err != nil {
+		return KindUncaught, "uncaught exception (its value could not be described)"
+	}
+	pair, ok := out.Export().([]any)
+	if !ok || len(pair) != 2 {
+		return KindUncaught, "uncaught exception"
+	}
+	kind, _ = pair[0].(string)
+	msg, _ = pair[1].(string)
+	if kind == "uncaught" {
+		return KindUncaught, "uncaught exception: " + truncate(msg, 200)
+	}
+	return kind, truncate(msg, 2000)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// placeAtStack fills the location from the innermost frame in a workspace file, and the
+// stack from all script frames.
+func (r *run) placeAtStack(d *Diagnostic, frames []goja.StackFrame) {
+	located := false
+	for i, f := range frames {
+		pos := f.Position()
+		if pos.Filename == "" || pos.Line == 0 {
+			continue
+		}
+		fr := Frame{Function: f.FuncName(), File: pos.Filename, Line: pos.Line, Column: pos.Column}
+		if i == len(frames)-1 && fr.Function == "<anonymous>" {
+			fr.Function = "<top level>"
+		}
+		if src := r.sourceOf(pos.Filename); src != nil {
+			line := lineOf(src, pos.Line)
+			fr.Column = charColumn(line, calleeColumn(line, pos.Column))
+		}
+		d.Stack = append(d.Stack, fr)
+		if !located {
+			located = true
+			r.locate(d, pos.Filename, pos.Line, pos.Column)
+		}
+	}
+}
+
+// locate sets file, line, character column and source line from a byte position.
+func (r *run) locate(d *Diagnostic, file string, line, byteCol int) {
+	d.File, d.Line, d.Column = file, line, byteCol
+	if src := r.sourceOf(file); src != nil {
+		d.Source = lineOf(src, line)
+		d.Column = charColumn(d.Source, calleeColumn(d.Source, byteCol))
+	}
+}
+
+// sourceOf returns the bytes of a file of this run by its path.
+func (r *run) sourceOf(path string) []byte {
+	for name, m := range r.modules {
+		if m.path == path {
+			src, _, err := r.src.Read(name)
+			if err == nil {
+				return src
+			}
+		}
+	}
+	return nil
+}
+
+// hint suggests the next step for common mistakes.
+func (r *run) hint(d *Diagnostic) string {
+	switch {
+	case d.Kind == "ReferenceError" && strings.HasSuffix(d.Message, " is not defined"):
+		name := strings.TrimSuffix(d.Message, " is not defined")
+		var names []string
+		for _, f := range table {
+			if f.Replacement == "" {
+				names = append(names, f.Name)
+			}
+		}
+		if c := closest(name, names); c != "" {
+			return fmt.Sprintf("did you mean %s? (%s)", c, byName[c].Signature())
+		}
+		return "declare it, or import the module that defines it (import 'name')"
+	case strings.Contains(d.Message, "no such entity"):
+		return "draw it before using it, and check the spelling; exists(name) tells whether it is there"
+	case strings.Contains(d.Message, "is not a function"):
+		return "check the name and that the module defining it is imported"
+	}
+	return ""
+}
+
+// calleeColumn moves a call's position from its "(" (where goja reports calls) back to the
+// start of the callee, "drawCircle" in "drawCircle(...)" or "h.draw" in "h.draw(...)", which
+// is where a reader looks. Other positions are returned unchanged. Columns are 1-based bytes.
+func calleeColumn(line string, col int) int {
+	i := col - 1
+	if i <= 0 || i >= len(line) || line[i] != '(' {
+		return col
+	}
+	j := i
+	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
+		j--
+	}
+	k := j
+	for k > 0 && isCalleeByte(line[k-1]) {
+		k--
+	}
+	if k == j {
+		return col
+	}
+	return k + 1
+}
+
+func isCalleeByte(c byte) bool {
+	return c == '_' || c == '$' || c == '.' || c >= 0x80 ||
+		('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+}

@@ -1,0 +1,261 @@
+// Package runtime runs cadrun scripts: a fresh goja realm per run, the JS drawing API bound
+// from one table, workspace modules loaded by logical name, limits on time, call depth,
+// console output and source size, and diagnostics that name file, line and column.
+//
+// Start with Run. A run is deterministic: Math.random is seeded the same way each time and
+// Date sees a fixed clock, so the same files always give the same scene.
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/cadrun/cadrun/scene"
+)
+
+// Limits bound one run. The zero value of a field means its default (DefaultLimits).
+type Limits struct {
+	Timeout         time.Duration // wall clock for the whole run
+	MaxCallStack    int           // JS call depth
+	MaxConsoleBytes int           // console output kept; more is cut with a note
+	MaxSourceBytes  int           // per file
+	MaxNesting      int           // bracket nesting in a file, which guards the parser's stack
+	MaxModules      int           // files in one program
+}
+
+// DefaultLimits are documented in docs/limits.md.
+var DefaultLimits = Limits{
+	Timeout:         5 * time.Second,
+	MaxCallStack:    2000,
+	MaxConsoleBytes: 64 << 10,
+	MaxSourceBytes:  500 << 10,
+	MaxNesting:      500,
+	MaxModules:      256,
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.Timeout > 0 {
+		d.Timeout = l.Timeout
+	}
+	if l.MaxCallStack > 0 {
+		d.MaxCallStack = l.MaxCallStack
+	}
+	if l.MaxConsoleBytes > 0 {
+		d.MaxConsoleBytes = l.MaxConsoleBytes
+	}
+	if l.MaxSourceBytes > 0 {
+		d.MaxSourceBytes = l.MaxSourceBytes
+	}
+	if l.MaxNesting > 0 {
+		d.MaxNesting = l.MaxNesting
+	}
+	if l.MaxModules > 0 {
+		d.MaxModules = l.MaxModules
+	}
+	return d
+}
+
+// Options tune a run.
+type Options struct {
+	Limits Limits
+	Seed   uint64 // Math.random seed; runs with the same seed draw the same numbers
+}
+
+// Result is what a run produced. On failure Scene holds what was drawn before the error (for
+// inspection only) and Diagnostic explains the failure.
+type Result struct {
+	Scene      *scene.Scene
+	Logs       []string // console output, one entry per call
+	Warnings   []string
+	Modules    []string // logical names evaluated, in order
+	Diagnostic *Diagnostic
+	Duration   time.Duration
+}
+
+// fixedNow is the clock scripts see: runs must not depend on when they happen.
+var fixedNow = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// errTimeout is the interrupt value of a run that outlived its deadline.
+var errTimeout = errors.New("timeout")
+
+// run is the state of one execution; it lives on one goroutine.
+type run struct {
+	vm       *goja.Runtime
+	scene    *scene.Scene
+	src      Source
+	limits   Limits
+	res      *Result
+	console  int // bytes logged so far
+	cutNoted bool
+	describe  goja.Callable // formats thrown values without calling user code
+	jsonParse goja.Callable // the realm's JSON.parse, captured before user code runs
+	modules   map[string]*loaded
+	declared  map[string]string // top-level let/const/class name -> "file:line"
+	order     []string
+}
+
+// Run executes entry (normally MainModule) from src and returns the scene it drew. The error
+// is the Diagnostic when the script failed, or ctx's error when the caller gave up.
+func Run(ctx context.Context, src Source, entry string, opt Options) (*Result, error) {
+	start := time.Now()
+	r := &run{
+		vm:      goja.New(),
+		scene:   scene.New(),
+		src:     src,
+		limits:  opt.Limits.withDefaults(),
+		modules:  map[string]*loaded{},
+		declared: map[string]string{},
+	}
+	r.res = &Result{Scene: r.scene}
+	r.setup(opt.Seed)
+
+	ctx, cancel := context.WithTimeout(ctx, r.limits.Timeout)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			r.vm.Interrupt(errTimeout)
+		} else {
+			r.vm.Interrupt(ctx.Err())
+		}
+	})
+	err := r.load(entry, nil)
+	stop()
+	r.res.Modules = r.order
+	r.res.Duration = time.Since(start)
+	if err == nil {
+		return r.res, nil
+	}
+	d, ok := err.(*Diagnostic)
+	if !ok {
+		d = r.diagnose(err)
+	}
+	if _, ok := err.(*goja.InterruptedError); ok && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return r.res, ctx.Err()
+	}
+	r.res.Diagnostic = d
+	return r.res, d
+}
+
+// setup makes the realm: API bindings, console, a seeded Math.random, a fixed clock.
+func (r *run) setup(seed uint64) {
+	vm := r.vm
+	vm.SetMaxCallStackSize(r.limits.MaxCallStack)
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	vm.SetRandSource(rng.Float64)
+	vm.SetTimeSource(func() time.Time { return fixedNow })
+	for i := range table {
+		f := &table[i]
+		fn := func(fc goja.FunctionCall) goja.Value {
+			c := call{r: r, fn: f, args: fc.Arguments}
+			if f.Replacement != "" {
+				panic(vm.NewTypeError(f.Name + " is not available; use " + f.Replacement + " instead"))
+			}
+			return f.impl(&c)
+		}
+		if err := vm.Set(f.Name, fn); err != nil {
+			panic(err)
+		}
+	}
+	console := vm.NewObject()
+	for _, level := range []string{"log", "info", "warn", "error", "debug"} {
+		_ = console.Set(level, func(fc goja.FunctionCall) goja.Value {
+			r.log(level, fc.Arguments)
+			return goja.Undefined()
+		})
+	}
+	_ = vm.Set("console", console)
+	// The describer is built before any user code runs, from built-ins the user cannot have
+	// replaced yet; it reads only data properties, so formatting an error never calls a
+	// user's getter or toString.
+	v, err := vm.RunString(describerJS)
+	if err != nil {
+		panic(err)
+	}
+	r.describe, _ = goja.AssertFunction(v)
+	r.jsonParse, _ = goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))
+}
+
+const describerJS = `(function (gopd, gpo, isArr) {
+  function data(o, k) {
+    for (var p = o, i = 0; p !== null && i < 32; p = gpo(p), i++) {
+      var d = gopd(p, k);
+      if (d) return ('value' in d) ? d.value : undefined;
+    }
+    return undefined;
+  }
+  return function (e) {
+    var t = typeof e;
+    if (e === null || (t !== 'object' && t !== 'function')) {
+      return ['uncaught', t === 'symbol' ? 'a symbol' : String(e)];
+    }
+    var name = data(e, 'name'), msg = data(e, 'message');
+    if (typeof name === 'string' && typeof msg === 'string') return [name, msg];
+    return ['uncaught', isArr(e) ? 'an array' : 'an object that is not an Error'];
+  };
+})(Object.getOwnPropertyDescriptor, Object.getPrototypeOf, Array.isArray)`
+
+// log appends console output, up to the limit.
+func (r *run) log(level string, args []goja.Value) {
+	var b strings.Builder
+	if level == "warn" || level == "error" {
+		b.WriteString(level)
+		b.WriteString(": ")
+	}
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(r.format(a))
+	}
+	line := b.String()
+	if r.console+len(line) > r.limits.MaxConsoleBytes {
+		if !r.cutNoted {
+			r.cutNoted = true
+			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("console output passed %d bytes (MaxConsoleBytes); the rest was dropped", r.limits.MaxConsoleBytes))
+		}
+		return
+	}
+	r.console += len(line)
+	r.res.Logs = append(r.res.Logs, line)
+}
+
+// format renders a console argument: strings as they are, other values as JSON when they
+// can be, like a browser console's summary.
+func (r *run) format(v goja.Value) string {
+	if s, ok := v.Export().(string); ok {
+		return s
+	}
+	if o, ok := v.(*goja.Object); ok && o.ClassName() != "Function" {
+		if j, err := o.MarshalJSON(); err == nil {
+			return string(j)
+		}
+	}
+	return v.String()
+}
+
+// put draws shape under the name in argument 0.
+func (c *call) put(sh scene.Shape) goja.Value {
+	_, err := c.r.scene.Put(c.name(0), sh)
+	c.check(err)
+	return c.ok()
+}
+
+// jsonValue turns a Go value into a plain JS object through its JSON form, so that query
+// results look exactly like the tools' JSON answers.
+func (c *call) jsonValue(v any) goja.Value {
+	obj, err := c.r.jsonToJS(v)
+	c.check(err)
+	return obj
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -1,0 +1,243 @@
+package runtime
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+)
+
+func runMain(t *testing.T, src string, lim Limits) (*Result, error) {
+	t.Helper()
+	return Run(context.Background(), MapSource{MainModule: src}, MainModule, Options{Limits: lim})
+}
+
+func TestEveryExampleRuns(t *testing.T) {
+	t.Parallel()
+	for _, f := range API() {
+		if f.Replacement != "" {
+			continue
+		}
+		res, err := runMain(t, f.Example, Limits{})
+		if err != nil {
+			t.Errorf("%s example %q: %v", f.Name, f.Example, err)
+			continue
+		}
+		if res.Scene.Len() == 0 && f.Domain != "query" && f.Domain != "text" && f.Name != "deleteEntity" && f.Name != "fitToViewport" {
+			t.Errorf("%s example drew nothing", f.Name)
+		}
+	}
+}
+
+func TestDrawsScene(t *testing.T) {
+	t.Parallel()
+	res, err := runMain(t, `
+drawRect('plate', 0, 0, 40, 20)
+drawCircle('hole', 10, 0, 3)
+setFill('plate', [0.5, 0.5, 0.5, 1])
+createGroup('part', ['plate', 'hole'])
+translate('part', 100, 0)
+console.log('bounds', getWorldBounds('part'))
+`, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{`bounds {"min":[80,-10],"max":[120,10]}`}, res.Logs); diff != "" {
+		t.Errorf("logs mismatch (-want +got):\n%s", diff)
+	}
+	if res.Scene.Len() != 3 {
+		t.Errorf("scene has %d entities, want 3", res.Scene.Len())
+	}
+}
+
+// TestErrors pins the one-line form of each failure: file, line, character column, kind,
+// message.
+func TestErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ src, want string }{
+		{"drawCircle('c', 0, 0, -1)", "scene.code.js:1:1: Error: drawCircle: bad geometry: radius must be a finite number > 0, got -1"},
+		{"drawCircle('c', 0, 'x', 1)", "scene.code.js:1:1: TypeError: drawCircle: cy must be a number, got \"x\""},
+		{"drawCircle('c', 0, 0)", "scene.code.js:1:1: TypeError: drawCircle: radius must be a number, got undefined"},
+		{"drawCircle('c', 0, 0, Infinity)", "scene.code.js:1:1: RangeError: drawCircle: radius must be a finite number, got +Inf"},
+		{"\n  drawCircel('c', 0, 0, 1)", "scene.code.js:2:3: ReferenceError: drawCircel is not defined"},
+		{"translate('nope', 1, 1)", `scene.code.js:1:1: Error: translate: no such entity: "nope"`},
+		{"drawLine('l', [0, 0, 1])", "scene.code.js:1:1: TypeError: drawLine: points must hold x,y pairs: got 3 numbers (an odd count)"},
+		{"drawCircle('c',0,0,1); setFill('c', [255, 0, 0, 1])", "scene.code.js:1:24: RangeError: setFill: color channel 0 is 255; channels are in 0..1 (divide 0..255 values by 255)"},
+		{"drawCircle('c',0,0,1); translate('c', 1, 1, {spce: 'world'})", `scene.code.js:1:24: TypeError: translate: unknown option "spce"; use space`},
+		{"get_entity('c')", "scene.code.js:1:1: TypeError: get_entity is not available; use getEntity instead"},
+		{"let x = ;", "scene.code.js:1:9: SyntaxError: Unexpected token ;"},
+		{"throw 'plain'", "scene.code.js:1:1: Error: uncaught exception: plain"},
+		{"const é = 1; throw new Error('boom')", "scene.code.js:1:20: Error: boom"},
+	}
+	for _, tt := range tests {
+		_, err := runMain(t, tt.src, Limits{})
+		if err == nil {
+			t.Errorf("%q: no error", tt.src)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			t.Errorf("%q: mismatch (-want +got):\n%s", tt.src, diff)
+		}
+	}
+}
+
+func TestRenderedDiagnostic(t *testing.T) {
+	t.Parallel()
+	_, err := runMain(t, "function wheel(r) {\n\tdrawCirle('w', 0, 0, r)\n}\nwheel(3)\n", Limits{})
+	d, ok := err.(*Diagnostic)
+	if !ok {
+		t.Fatalf("want a *Diagnostic, got %T %v", err, err)
+	}
+	want := "scene.code.js:2:2: ReferenceError: drawCirle is not defined\n" +
+		"    2 | \tdrawCirle('w', 0, 0, r)\n" +
+		"        \t^\n" +
+		"hint: did you mean drawCircle? (drawCircle(name: string, cx: number, cy: number, radius: number): boolean)\n" +
+		"stack:\n" +
+		"    at wheel (scene.code.js:2:2)\n" +
+		"    at <top level> (scene.code.js:4:1)\n"
+	if diff := cmp.Diff(want, d.Render()); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestLimits: each runaway ends with its limit named, within its deadline plus a margin.
+func TestLimits(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, src string
+		lim       Limits
+		want      string
+	}{
+		{"endless loop", "for (;;) {}", Limits{Timeout: 200 * time.Millisecond}, "TimeoutError: the run took longer than 200ms (Limits.Timeout) and was stopped"},
+		{"recursion", "function f(n) { return f(n + 1) + 1 }\nf(0)", Limits{}, "StackOverflowError: call stack deeper than 2000 calls (Limits.MaxCallStack)"},
+		{"hostile toString", "throw {toString() { while (true) {} }}", Limits{Timeout: 200 * time.Millisecond}, "Error: uncaught exception: an object that is not an Error"},
+		{"hostile getter", "const e = new Error('x'); Object.defineProperty(e, 'message', {get() { for (;;) {} }}); throw e", Limits{}, "Error: uncaught exception: an object that is not an Error"},
+		{"hostile proxy", "throw new Proxy({}, {getOwnPropertyDescriptor() { for (;;) {} }, getPrototypeOf() { for (;;) {} }})", Limits{}, "Error: uncaught exception (its value could not be described)"},
+		{"nesting", strings.Repeat("[", 600) + strings.Repeat("]", 600), Limits{}, "LimitError: brackets nested deeper than 500 (MaxNesting)"},
+		{"source size", "// " + strings.Repeat("x", 600<<10), Limits{}, "LimitError: scene.code.js is 614403 bytes; the limit is 512000 (MaxSourceBytes)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			_, err := runMain(t, tt.src, tt.lim)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want %q", err, tt.want)
+			}
+			limit := tt.lim.withDefaults().Timeout + time.Second
+			if el := time.Since(start); el > limit {
+				t.Errorf("took %v, more than the deadline plus a second", el)
+			}
+		})
+	}
+}
+
+func TestConsoleCap(t *testing.T) {
+	t.Parallel()
+	res, err := runMain(t, "for (let i = 0; i < 1000; i++) console.log('line ' + i)", Limits{MaxConsoleBytes: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Logs) == 0 || len(res.Logs) > 20 {
+		t.Errorf("kept %d lines", len(res.Logs))
+	}
+	if diff := cmp.Diff([]string{"console output passed 100 bytes (MaxConsoleBytes); the rest was dropped"}, res.Warnings); diff != "" {
+		t.Errorf("warnings mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	t.Parallel()
+	src := "console.log(Math.random(), Date.now())"
+	a, err := runMain(t, src, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := runMain(t, src, Limits{})
+	if diff := cmp.Diff(a.Logs, b.Logs); diff != "" {
+		t.Errorf("two runs differ (-first +second):\n%s", diff)
+	}
+}
+
+func TestNoHostAccess(t *testing.T) {
+	t.Parallel()
+	for _, g := range []string{"require", "process", "setTimeout", "setInterval", "fetch", "XMLHttpRequest"} {
+		res, err := runMain(t, "console.log(typeof "+g+")", Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Logs[0] != "undefined" {
+			t.Errorf("%s is %s in the sandbox", g, res.Logs[0])
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	_, err := Run(ctx, MapSource{MainModule: "for(;;){}"}, MainModule, Options{})
+	if err != context.Canceled {
+		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
+
+// TestScripts runs the txtar scenarios in testdata/scripts: each holds the files of a
+// workspace (main.js is scene.code.js, modules/NAME.js a module) and either want.err (the
+// rendered diagnostic) or want.logs (console output of a successful run).
+func TestScripts(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/scripts/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := MapSource{}
+			var wantErr, wantLogs *string
+			for _, f := range ar.Files {
+				data := string(f.Data)
+				switch {
+				case f.Name == "main.js":
+					src[MainModule] = data
+				case strings.HasPrefix(f.Name, "modules/"):
+					src[strings.TrimSuffix(strings.TrimPrefix(f.Name, "modules/"), ".js")] = data
+				case f.Name == "want.err":
+					wantErr = &data
+				case f.Name == "want.logs":
+					wantLogs = &data
+				}
+			}
+			res, err := Run(context.Background(), src, MainModule, Options{})
+			switch {
+			case wantErr != nil:
+				d, ok := err.(*Diagnostic)
+				if !ok {
+					t.Fatalf("want a diagnostic, got %v", err)
+				}
+				if diff := cmp.Diff(*wantErr, d.Render()); diff != "" {
+					t.Errorf("diagnostic mismatch (-want +got):\n%s", diff)
+				}
+			case wantLogs != nil:
+				if err != nil {
+					t.Fatalf("run failed: %v", err)
+				}
+				got := strings.Join(res.Logs, "\n") + "\n"
+				if diff := cmp.Diff(*wantLogs, got); diff != "" {
+					t.Errorf("logs mismatch (-want +got):\n%s", diff)
+				}
+			default:
+				t.Fatal("scenario has neither want.err nor want.logs")
+			}
+		})
+	}
+}

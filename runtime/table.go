@@ -1,0 +1,424 @@
+package runtime
+
+// The JS API, one entry per function. Bindings, `lsp describe`, `cadrun types` (.d.ts) and
+// docs/api.md all come from this table; a test runs every example.
+
+import (
+	"math"
+
+	"github.com/dop251/goja"
+
+	"github.com/cadrun/cadrun/scene"
+)
+
+var (
+	pName   = Param{Name: "name", Type: "string", Doc: "unique entity name; an existing name is replaced in place"}
+	pTarget = Param{Name: "name", Type: "string", Doc: "an existing entity"}
+	pX      = Param{Name: "x", Type: "number", Unit: "scene units"}
+	pY      = Param{Name: "y", Type: "number", Unit: "scene units"}
+	pResult = Param{Name: "result", Type: "string", Doc: "name of the polygon entity to create or replace"}
+	pSpace  = Param{Name: "options", Type: "{space?: 'world' | 'local'}", Optional: true, Default: "{space: 'world'}",
+		Doc: "world: amounts as seen on screen; local: in the parent group's frame"}
+)
+
+var table = []Func{
+	// primitives
+	{Name: "drawCircle", Domain: "primitives", Returns: "boolean", Doc: "Draw a circle by centre and radius.",
+		Params:  []Param{pName, {Name: "cx", Type: "number", Unit: "scene units"}, {Name: "cy", Type: "number", Unit: "scene units"}, {Name: "radius", Type: "number", Unit: "scene units"}},
+		Example: "drawCircle('wheel', 0, 0, 10)",
+		impl: func(c *call) goja.Value {
+			return c.put(scene.Circle{Center: scene.Vec{X: c.num(1), Y: c.num(2)}, Radius: c.num(3)})
+		}},
+	{Name: "drawRect", Domain: "primitives", Returns: "boolean", Doc: "Draw an axis-aligned rectangle by its centre, width and height.",
+		Params:  []Param{pName, {Name: "cx", Type: "number", Unit: "scene units", Doc: "centre x"}, {Name: "cy", Type: "number", Unit: "scene units", Doc: "centre y"}, {Name: "width", Type: "number", Unit: "scene units"}, {Name: "height", Type: "number", Unit: "scene units"}},
+		Example: "drawRect('door', 0, 10, 8, 20)",
+		impl: func(c *call) goja.Value {
+			return c.put(scene.Rect{Center: scene.Vec{X: c.num(1), Y: c.num(2)}, Width: c.num(3), Height: c.num(4)})
+		}},
+	{Name: "drawEllipse", Domain: "primitives", Returns: "boolean", Doc: "Draw an axis-aligned ellipse by its centre and radii.",
+		Params:  []Param{pName, {Name: "cx", Type: "number", Unit: "scene units"}, {Name: "cy", Type: "number", Unit: "scene units"}, {Name: "rx", Type: "number", Unit: "scene units"}, {Name: "ry", Type: "number", Unit: "scene units"}},
+		Example: "drawEllipse('pond', 0, 0, 30, 12)",
+		impl: func(c *call) goja.Value {
+			return c.put(scene.Ellipse{Center: scene.Vec{X: c.num(1), Y: c.num(2)}, RX: c.num(3), RY: c.num(4)})
+		}},
+	{Name: "drawRoundedRect", Domain: "primitives", Returns: "boolean", Doc: "Draw a centre-based rectangle with rounded corners.",
+		Params:  []Param{pName, {Name: "cx", Type: "number", Unit: "scene units"}, {Name: "cy", Type: "number", Unit: "scene units"}, {Name: "width", Type: "number", Unit: "scene units"}, {Name: "height", Type: "number", Unit: "scene units"}, {Name: "radius", Type: "number", Unit: "scene units", Doc: "corner radius, clamped to half the shorter side"}},
+		Example: "drawRoundedRect('plate', 0, 0, 80, 40, 5)",
+		impl: func(c *call) goja.Value {
+			return c.put(scene.RoundedRect{Center: scene.Vec{X: c.num(1), Y: c.num(2)}, Width: c.num(3), Height: c.num(4), Radius: c.num(5)})
+		}},
+	{Name: "drawLine", Domain: "primitives", Returns: "boolean", Doc: "Draw an open polyline through the points.",
+		Params:  []Param{pName, {Name: "points", Type: "number[] | [number, number][]", Unit: "scene units", Doc: "flat [x1,y1,x2,y2,...] or [[x,y],...]"}},
+		Example: "drawLine('path', [0, 0, 10, 5, 20, 0])",
+		impl: func(c *call) goja.Value {
+			return c.put(scene.Line{Points: c.points(c.arg(1), "points")})
+		}},
+	{Name: "drawPolygon", Domain: "primitives", Returns: "boolean", Doc: "Draw a closed polygon, optionally with holes.",
+		Params: []Param{pName, {Name: "points", Type: "number[] | [number, number][]", Unit: "scene units", Doc: "outer ring, flat or as pairs; not repeated at the end"},
+			{Name: "holes", Type: "(number[] | [number, number][])[]", Unit: "scene units", Optional: true, Default: "[]", Doc: "rings inside the outer ring"}},
+		Example: "drawPolygon('frame', [-10,-10, 10,-10, 10,10, -10,10], [[-5,-5, -5,5, 5,5, 5,-5]])",
+		impl: func(c *call) goja.Value {
+			part := scene.PolygonPart{Outer: c.points(c.arg(1), "points")}
+			if c.present(2) {
+				o, ok := c.arg(2).(*goja.Object)
+				if !ok || o.ClassName() != "Array" {
+					c.fail("TypeError", "holes must be an array of rings, got %s", describe(c.arg(2)))
+				}
+				n := int(o.Get("length").ToInteger())
+				for k := range n {
+					part.Holes = append(part.Holes, c.points(o.Get(itoa(k)), "holes["+itoa(k)+"]"))
+				}
+			}
+			return c.put(scene.Polygon{Parts: []scene.PolygonPart{part}})
+		}},
+	{Name: "drawArc", Domain: "primitives", Returns: "boolean", Doc: "Draw an open circular arc, counter-clockwise from start to end.",
+		Params: []Param{pName, {Name: "cx", Type: "number", Unit: "scene units"}, {Name: "cy", Type: "number", Unit: "scene units"}, {Name: "radius", Type: "number", Unit: "scene units"},
+			{Name: "startAngle", Type: "number", Unit: "radians"}, {Name: "endAngle", Type: "number", Unit: "radians"}},
+		Example: "drawArc('swing', 0, 0, 20, 0, Math.PI / 2)",
+		impl: func(c *call) goja.Value {
+			return c.put(scene.Arc{Center: scene.Vec{X: c.num(1), Y: c.num(2)}, Radius: c.num(3), Start: c.num(4), End: c.num(5)})
+		}},
+	{Name: "drawBezier", Domain: "primitives", Returns: "boolean", Doc: "Draw a path from SVG path data (M L H V C S Q T A Z, absolute and relative), Y up.",
+		Params:  []Param{pName, {Name: "path", Type: "string", Unit: "scene units", Doc: "SVG path data; end subpaths with Z to make them closed shapes"}},
+		Example: "drawBezier('leaf', 'M 0 0 C 10 20 30 20 40 0 Q 20 -10 0 0 Z')",
+		impl: func(c *call) goja.Value {
+			return c.put(&scene.PathShape{Data: c.str(1)})
+		}},
+
+	// text
+	{Name: "drawText", Domain: "text", Returns: "boolean", Doc: "Draw text as outlines from an embedded font; (x, y) is the start of the first baseline.",
+		Params: []Param{pName, {Name: "text", Type: "string"}, pX, pY, {Name: "fontSize", Type: "number", Unit: "scene units"},
+			{Name: "options", Type: "{align?: 'left' | 'center' | 'right', color?: number[], font?: string}", Optional: true, Default: "{align: 'left', color: [0,0,0,1], font: 'sans'}",
+				Doc: "fonts: sans, sans-bold, sans-italic, sans-bold-italic, mono, mono-bold"}},
+		Example: "drawText('title', 'Ø20 bore', 0, -30, 6, {align: 'center'})",
+		impl: func(c *call) goja.Value {
+			o := c.opts(5, "align", "color", "font")
+			t := &scene.Text{Text: c.str(1), Pos: scene.Vec{X: c.num(2), Y: c.num(3)}, Size: c.num(4),
+				Align: scene.TextAlign(c.optStr(o, "align", "")), Font: c.optStr(o, "font", "")}
+			c.put(t)
+			if o != nil && !goja.IsUndefined(o.Get("color")) && o.Get("color") != nil {
+				c.check(c.r.scene.SetFill(c.str(0), c.colorValue(o.Get("color"), "option color")))
+			}
+			return c.ok()
+		}},
+	{Name: "getTextMetrics", Domain: "text", Returns: "{width: number, height: number, ascent: number, descent: number, lines: number}",
+		Doc:    "Measure text without drawing it.",
+		Params: []Param{{Name: "text", Type: "string"}, {Name: "fontSize", Type: "number", Unit: "scene units"}, {Name: "font", Type: "string", Optional: true, Default: "'sans'"}},
+		Example: "const m = getTextMetrics('Label', 5); console.log(m.width)",
+		impl: func(c *call) goja.Value {
+			font := ""
+			if c.present(2) {
+				font = c.str(2)
+			}
+			m, err := scene.MeasureText(c.str(0), c.num(1), font)
+			c.check(err)
+			return c.value(map[string]any{"width": m.Width, "height": m.Height, "ascent": m.Ascent, "descent": m.Descent, "lines": m.Lines})
+		}},
+
+	// transforms
+	{Name: "translate", Domain: "transforms", Returns: "boolean", Doc: "Move an entity by (dx, dy).",
+		Params:  []Param{pTarget, {Name: "dx", Type: "number", Unit: "scene units"}, {Name: "dy", Type: "number", Unit: "scene units"}, pSpace},
+		Example: "drawCircle('c', 0, 0, 5); translate('c', 10, 0)",
+		impl: func(c *call) goja.Value {
+			o := c.opts(3, "space")
+			c.check(c.r.scene.Translate(c.str(0), scene.Vec{X: c.num(1), Y: c.num(2)}, c.space(o)))
+			return c.ok()
+		}},
+	{Name: "rotate", Domain: "transforms", Returns: "boolean", Doc: "Rotate an entity counter-clockwise about its pivot.",
+		Params:  []Param{pTarget, {Name: "angle", Type: "number", Unit: "radians"}, pSpace},
+		Example: "drawRect('r', 0, 0, 10, 4); rotate('r', Math.PI / 4)",
+		impl: func(c *call) goja.Value {
+			o := c.opts(2, "space")
+			c.check(c.r.scene.Rotate(c.str(0), c.num(1), c.space(o)))
+			return c.ok()
+		}},
+	{Name: "scale", Domain: "transforms", Returns: "boolean", Doc: "Scale an entity along its own axes about its pivot (or a given point); a negative factor mirrors.",
+		Params: []Param{pTarget, {Name: "sx", Type: "number"}, {Name: "sy", Type: "number", Optional: true, Default: "sx"},
+			{Name: "options", Type: "{space?: 'world' | 'local', around?: [number, number] | 'center'}", Optional: true, Default: "{space: 'world'}",
+				Doc: "around: a point that stays fixed (in space), or 'center' for the centre of the world bounds"}},
+		Example: "drawRect('r', 0, 0, 10, 4); scale('r', 2, 2, {around: [0, 0]})",
+		impl: func(c *call) goja.Value {
+			name := c.str(0)
+			sx := c.num(1)
+			sy := sx
+			if c.present(2) {
+				sy = c.num(2)
+			}
+			o := c.opts(3, "space", "around")
+			sp := c.space(o)
+			var around *scene.Vec
+			if o != nil {
+				if v := o.Get("around"); v != nil && !goja.IsUndefined(v) {
+					if s, ok := v.Export().(string); ok {
+						switch s {
+						case "center":
+							e, err := c.r.scene.Get(name)
+							c.check(err)
+							ctr := c.r.scene.WorldBounds(e).Center()
+							around, sp = &ctr, scene.SpaceWorld
+						case "origin", "pivot":
+						default:
+							c.fail("TypeError", "option around must be [x, y], 'center' or 'pivot', got %q", s)
+						}
+					} else {
+						p := c.points(v, "option around")
+						if len(p) != 1 {
+							c.fail("TypeError", "option around must be one point [x, y]")
+						}
+						around = &p[0]
+					}
+				}
+			}
+			c.check(c.r.scene.Scale(name, sx, sy, sp, around))
+			return c.ok()
+		}},
+	{Name: "setPivot", Domain: "transforms", Returns: "boolean", Doc: "Set the point (in the entity's own coordinates) that rotate and scale turn about; the entity does not move.",
+		Params:  []Param{pTarget, {Name: "px", Type: "number", Unit: "scene units"}, {Name: "py", Type: "number", Unit: "scene units"}},
+		Example: "drawRect('arm', 10, 0, 20, 2); setPivot('arm', 0, 0); rotate('arm', 0.5)",
+		impl: func(c *call) goja.Value {
+			c.check(c.r.scene.SetPivot(c.str(0), scene.Vec{X: c.num(1), Y: c.num(2)}))
+			return c.ok()
+		}},
+	{Name: "deleteEntity", Domain: "transforms", Returns: "boolean", Doc: "Delete an entity; deleting a group deletes its members too.",
+		Params: []Param{pTarget}, Example: "drawCircle('tmp', 0, 0, 1); deleteEntity('tmp')",
+		impl: func(c *call) goja.Value {
+			c.check(c.r.scene.Delete(c.str(0)))
+			return c.ok()
+		}},
+	{Name: "duplicate", Domain: "transforms", Returns: "boolean", Doc: "Copy an entity (deeply for a group) under a new name, directly above it; members of a copied group are named newName_0, newName_1, ...",
+		Params:  []Param{{Name: "source", Type: "string"}, {Name: "newName", Type: "string"}},
+		Example: "drawCircle('a', 0, 0, 5); duplicate('a', 'b'); translate('b', 12, 0)",
+		impl: func(c *call) goja.Value {
+			_, err := c.r.scene.Duplicate(c.str(0), c.name(1))
+			c.check(err)
+			return c.ok()
+		}},
+	{Name: "mirror", Domain: "transforms", Returns: "boolean", Doc: "Copy an entity and flip the copy about the centre of the source's world bounds: 'x' flips left-right, 'y' up-down.",
+		Params:  []Param{{Name: "source", Type: "string"}, {Name: "newName", Type: "string"}, {Name: "axis", Type: "'x' | 'y'"}},
+		Example: "drawPolygon('l', [0,0, 10,0, 0,5]); mirror('l', 'r', 'x')",
+		impl: func(c *call) goja.Value {
+			_, err := c.r.scene.Mirror(c.str(0), c.name(1), c.str(2))
+			c.check(err)
+			return c.ok()
+		}},
+
+	// groups
+	{Name: "createGroup", Domain: "groups", Returns: "boolean", Doc: "Make a new group of existing entities; each keeps its place in the world.",
+		Params:  []Param{{Name: "name", Type: "string"}, {Name: "children", Type: "string[]"}},
+		Example: "drawRect('body', 0, 0, 20, 10); drawCircle('wheel', -6, -6, 3); createGroup('car', ['body', 'wheel'])",
+		impl: func(c *call) goja.Value {
+			_, err := c.r.scene.CreateGroup(c.name(0), c.names(1))
+			c.check(err)
+			return c.ok()
+		}},
+	{Name: "addToGroup", Domain: "groups", Returns: "boolean", Doc: "Move an entity into a group on top of its members, keeping its place in the world.",
+		Params:  []Param{{Name: "group", Type: "string"}, {Name: "entity", Type: "string"}},
+		Example: "createGroup('g', []); drawCircle('c', 0, 0, 2); addToGroup('g', 'c')",
+		impl: func(c *call) goja.Value {
+			c.check(c.r.scene.AddToGroup(c.str(0), c.str(1)))
+			return c.ok()
+		}},
+	{Name: "removeFromGroup", Domain: "groups", Returns: "boolean", Doc: "Move an entity out of its group to the group's parent, keeping its place in the world.",
+		Params:  []Param{{Name: "group", Type: "string"}, {Name: "entity", Type: "string"}},
+		Example: "drawCircle('c', 0, 0, 2); createGroup('g', ['c']); removeFromGroup('g', 'c')",
+		impl: func(c *call) goja.Value {
+			c.check(c.r.scene.RemoveFromGroup(c.str(0), c.str(1)))
+			return c.ok()
+		}},
+	{Name: "ungroup", Domain: "groups", Returns: "boolean", Doc: "Dissolve a group; its members take its place, keeping their place in the world.",
+		Params:  []Param{{Name: "group", Type: "string"}},
+		Example: "drawCircle('c', 0, 0, 2); createGroup('g', ['c']); ungroup('g')",
+		impl: func(c *call) goja.Value {
+			c.check(c.r.scene.Ungroup(c.str(0)))
+			return c.ok()
+		}},
+
+	// style
+	{Name: "setFill", Domain: "style", Returns: "boolean", Doc: "Set the fill colour [r, g, b, a] in 0..1 (null removes the fill); on a group, every member.",
+		Params:  []Param{pTarget, {Name: "color", Type: "number[] | null"}},
+		Example: "drawCircle('c', 0, 0, 5); setFill('c', [0.2, 0.5, 0.9, 1])",
+		impl: func(c *call) goja.Value {
+			c.check(c.r.scene.SetFill(c.str(0), c.color(1)))
+			return c.ok()
+		}},
+	{Name: "setStroke", Domain: "style", Returns: "boolean", Doc: "Set the stroke colour (null removes the stroke) and width; on a group, every member.",
+		Params:  []Param{pTarget, {Name: "color", Type: "number[] | null"}, {Name: "width", Type: "number", Unit: "scene units", Optional: true, Default: "unchanged"}},
+		Example: "drawCircle('c', 0, 0, 5); setStroke('c', [1, 0, 0, 1], 0.5)",
+		impl: func(c *call) goja.Value {
+			w := -1.0
+			if c.present(2) {
+				w = c.num(2)
+				if w < 0 {
+					c.fail("RangeError", "width must be >= 0, got %v", w)
+				}
+			}
+			c.check(c.r.scene.SetStroke(c.str(0), c.color(1), w))
+			return c.ok()
+		}},
+	{Name: "drawOrder", Domain: "style", Returns: "boolean", Doc: "Move an entity within its siblings: 'front', 'back', '+N', '-N', 'above:NAME', 'below:NAME'.",
+		Params:  []Param{pTarget, {Name: "mode", Type: "string | number"}},
+		Example: "drawCircle('a', 0, 0, 5); drawCircle('b', 3, 0, 5); drawOrder('a', 'front')",
+		impl: func(c *call) goja.Value {
+			mode, ok := c.arg(1).Export().(string)
+			if !ok {
+				mode = itoa(int(c.num(1)))
+				if c.num(1) > 0 {
+					mode = "+" + mode
+				}
+			}
+			c.check(c.r.scene.DrawOrder(c.str(0), mode))
+			return c.ok()
+		}},
+	{Name: "getDrawOrder", Domain: "style", Returns: "{level: string, order: string[]}", Doc: "List a group's members (or the top level) back to front.",
+		Params:  []Param{{Name: "group", Type: "string", Optional: true, Default: "the top level"}},
+		Example: "drawCircle('a', 0, 0, 5); console.log(getDrawOrder().order)",
+		impl: func(c *call) goja.Value {
+			g, level := "", "root"
+			if c.present(0) {
+				g = c.str(0)
+				level = "group:" + g
+			}
+			order, err := c.r.scene.DrawOrderOf(g)
+			c.check(err)
+			return c.value(map[string]any{"level": level, "order": order})
+		}},
+
+	// boolean
+	booleanFunc("booleanUnion", scene.Union, "Union of closed shapes into one polygon entity; a or b may be arrays of names.", "drawCircle('a', 0, 0, 5); drawCircle('b', 6, 0, 5); booleanUnion('a', 'b', 'u')"),
+	booleanFunc("booleanDifference", scene.Difference, "a minus b as one polygon entity; b may be an array of holes, cut in one operation.", "drawRect('plate', 0, 0, 40, 20); drawCircle('h1', -10, 0, 3); drawCircle('h2', 10, 0, 3); booleanDifference('plate', ['h1', 'h2'], 'cut')"),
+	booleanFunc("booleanIntersect", scene.Intersect, "Intersection of closed shapes as one polygon entity.", "drawCircle('a', 0, 0, 5); drawCircle('b', 6, 0, 5); booleanIntersect('a', 'b', 'lens')"),
+
+	// geometry
+	{Name: "offsetPolygon", Domain: "geometry", Returns: "boolean", Doc: "Grow (delta > 0) or shrink (delta < 0) a closed shape into a polygon entity.",
+		Params: []Param{pTarget, {Name: "delta", Type: "number", Unit: "scene units"}, pResult,
+			{Name: "options", Type: "{joinType?: 'round' | 'square' | 'miter', miterLimit?: number} | string", Optional: true, Default: "{joinType: 'round', miterLimit: 2}"}},
+		Example: "drawRect('r', 0, 0, 20, 10); offsetPolygon('r', 2, 'r_out')",
+		impl: func(c *call) goja.Value {
+			var opt scene.OffsetOptions
+			if s, ok := c.arg(3).Export().(string); ok {
+				opt.Join = scene.JoinType(s)
+			} else {
+				o := c.opts(3, "joinType", "miterLimit")
+				opt.Join = scene.JoinType(c.optStr(o, "joinType", ""))
+				opt.MiterLimit = c.optNum(o, "miterLimit", 0)
+			}
+			_, err := c.r.scene.Offset(c.str(0), c.num(1), c.name(2), opt)
+			c.check(err)
+			return c.ok()
+		}},
+	{Name: "getArea", Domain: "geometry", Returns: "number", Doc: "The world-space area of a closed shape or group.",
+		Params: []Param{pTarget}, Example: "drawRect('r', 0, 0, 20, 10); console.log(getArea('r'))",
+		impl: func(c *call) goja.Value {
+			a, err := c.r.scene.Area(c.str(0))
+			c.check(err)
+			return c.value(a)
+		}},
+	{Name: "convexHull", Domain: "geometry", Returns: "boolean", Doc: "The convex hull of a shape or group as a polygon entity.",
+		Params: []Param{pTarget, pResult}, Example: "drawPolygon('l', [0,0, 20,0, 20,5, 5,5, 5,20, 0,20]); convexHull('l', 'hull')",
+		impl: func(c *call) goja.Value {
+			_, err := c.r.scene.ConvexHull(c.str(0), c.name(1))
+			c.check(err)
+			return c.ok()
+		}},
+	{Name: "decompose", Domain: "geometry", Returns: "string[]", Doc: "Split a shape into its connected parts, named prefix_0, prefix_1, ...; returns the names.",
+		Params:  []Param{pTarget, {Name: "prefix", Type: "string"}},
+		Example: "drawCircle('a', 0, 0, 2); drawCircle('b', 10, 0, 2); booleanUnion('a', 'b', 'ab'); decompose('ab', 'part')",
+		impl: func(c *call) goja.Value {
+			names, err := c.r.scene.Decompose(c.str(0), c.name(1))
+			c.check(err)
+			return c.value(names)
+		}},
+
+	// query
+	{Name: "exists", Domain: "query", Returns: "boolean", Doc: "Whether an entity of that name exists.",
+		Params: []Param{{Name: "name", Type: "string"}}, Example: "if (!exists('c')) drawCircle('c', 0, 0, 1)",
+		impl: func(c *call) goja.Value { return c.value(c.r.scene.Exists(c.str(0))) }},
+	{Name: "getEntity", Domain: "query", Returns: "object", Doc: "Everything about an entity: kind, geometry, transform, style, parent, children, z rank, local and world bounds.",
+		Params: []Param{pTarget}, Example: "drawCircle('c', 0, 0, 1); console.log(getEntity('c').kind)",
+		impl: func(c *call) goja.Value {
+			d, err := c.r.scene.Detail(c.str(0))
+			c.check(err)
+			return c.jsonValue(d)
+		}},
+	{Name: "getWorldBounds", Domain: "query", Returns: "{min: [number, number], max: [number, number]} | null", Doc: "The exact world-space bounds of an entity (null for an empty group).",
+		Params: []Param{pTarget}, Example: "drawCircle('c', 5, 5, 1); console.log(getWorldBounds('c').max)",
+		impl: func(c *call) goja.Value {
+			e, err := c.r.scene.Get(c.str(0))
+			c.check(err)
+			return c.jsonValue(c.r.scene.WorldBounds(e))
+		}},
+	{Name: "getWorldTransform", Domain: "query", Returns: "number[][]", Doc: "The entity's local-to-world matrix, row-major [[a, b, tx], [c, d, ty], [0, 0, 1]].",
+		Params: []Param{pTarget}, Example: "drawCircle('c', 0, 0, 1); translate('c', 3, 4); console.log(getWorldTransform('c')[0][2])",
+		impl: func(c *call) goja.Value {
+			e, err := c.r.scene.Get(c.str(0))
+			c.check(err)
+			m := c.r.scene.WorldMatrix(e)
+			return c.value([][]float64{{m.A, m.C, m.E}, {m.B, m.D, m.F}, {0, 0, 1}})
+		}},
+	{Name: "getWorldPoint", Domain: "query", Returns: "{x: number, y: number}", Doc: "Map a point in the entity's own coordinates to world coordinates.",
+		Params:  []Param{pTarget, pX, pY},
+		Example: "drawRect('r', 0, 0, 10, 2); rotate('r', Math.PI / 2); console.log(getWorldPoint('r', 5, 0).y)",
+		impl: func(c *call) goja.Value {
+			e, err := c.r.scene.Get(c.str(0))
+			c.check(err)
+			p := c.r.scene.WorldMatrix(e).Apply(scene.Vec{X: c.num(1), Y: c.num(2)})
+			return c.value(map[string]any{"x": p.X, "y": p.Y})
+		}},
+	{Name: "fitToViewport", Domain: "query", Returns: "{scale: number, offsetX: number, offsetY: number, viewportWidth: number, viewportHeight: number, code: string}",
+		Doc: "Arithmetic for fitting a real-world size into a viewport with a margin; the scene is not changed.",
+		Params: []Param{{Name: "realWidth", Type: "number", Unit: "real units"}, {Name: "realHeight", Type: "number", Unit: "real units"},
+			{Name: "options", Type: "{viewport?: [number, number], margin?: number}", Optional: true, Default: "{viewport: [1600, 1000], margin: 0.1}"}},
+		Example: "const f = fitToViewport(12000, 8000); console.log(f.scale)",
+		impl:    fitToViewport},
+
+	// removed or never-bound upstream names: they fail with their replacement
+	{Name: "get_entity", Domain: "query", Returns: "object", Doc: "Removed alias.", Replacement: "getEntity"},
+	{Name: "sortByIsoDepth", Domain: "style", Returns: "boolean", Doc: "Never available upstream.", Replacement: "drawOrder"},
+}
+
+func booleanFunc(name string, op scene.BoolOp, doc, example string) Func {
+	return Func{Name: name, Domain: "boolean", Returns: "boolean", Doc: doc, Example: example,
+		Params: []Param{{Name: "a", Type: "string | string[]"}, {Name: "b", Type: "string | string[]", Optional: op == scene.Union}, pResult},
+		impl: func(c *call) goja.Value {
+			a := c.names(0)
+			var b []string
+			result := 2
+			if op == scene.Union && len(c.args) == 2 {
+				result = 1 // booleanUnion([...], result)
+			} else {
+				b = c.names(1)
+			}
+			_, err := c.r.scene.Boolean(op, a, b, c.name(result))
+			c.check(err)
+			return c.ok()
+		}}
+}
+
+func fitToViewport(c *call) goja.Value {
+	w, h := c.num(0), c.num(1)
+	if w <= 0 || h <= 0 {
+		c.fail("RangeError", "realWidth and realHeight must be > 0, got %v and %v", w, h)
+	}
+	o := c.opts(2, "viewport", "margin")
+	vw, vh := 1600.0, 1000.0
+	if o != nil {
+		if v := o.Get("viewport"); v != nil && !goja.IsUndefined(v) {
+			fs := c.floats(v, "option viewport")
+			if len(fs) != 2 || fs[0] <= 0 || fs[1] <= 0 {
+				c.fail("TypeError", "option viewport must be [width, height] > 0")
+			}
+			vw, vh = fs[0], fs[1]
+		}
+	}
+	m := c.optNum(o, "margin", 0.1)
+	if m < 0 || m >= 0.5 {
+		c.fail("RangeError", "option margin must be in 0..0.5 (a fraction of the viewport), got %v", m)
+	}
+	k := math.Min(vw*(1-2*m)/w, vh*(1-2*m)/h)
+	k = math.Round(k*1e6) / 1e6
+	ox := math.Round((vw-w*k)/2*10) / 10
+	oy := math.Round((vh-h*k)/2*10) / 10
+	code := "const SCALE = " + ftoa(k) + "; const S = v => v * SCALE; const OX = " + ftoa(ox) +
+		"; const OY = " + ftoa(oy) + "; const P = (x, y) => [OX + x * SCALE, OY + y * SCALE];"
+	return c.value(map[string]any{"scale": k, "offsetX": ox, "offsetY": oy, "viewportWidth": vw, "viewportHeight": vh, "code": code})
+}
