@@ -44,6 +44,16 @@ staticcheck:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
+## tools: install the Node tools the tests use (TypeScript, pinned in .tools/package-lock.json)
+.PHONY: tools
+tools:
+	cd .tools && npm ci --no-audit --no-fund
+
+## docs: regenerate docs/api.md from the API table
+.PHONY: docs
+docs:
+	UPDATE_GOLDEN=1 $(GO) test -count=1 -run TestReferenceIsCurrent ./runtime/
+
 ## demo: render the demo scene to $(OUT)/demo.svg and $(OUT)/demo.png
 .PHONY: demo
 demo:

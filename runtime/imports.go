@@ -31,6 +31,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // ErrModuleSyntax is wrapped by every *ScanError: the module's import or export syntax is
@@ -153,6 +154,14 @@ const maxPatternDepth = 256
 // error is a *ScanError wrapping ErrModuleSyntax.
 //
 // Destructuring exports (`export const {a, b: [c]} = o`) export every name they bind.
+// Duplicate exported names and duplicate import bindings are errors, as in a module.
+//
+// Known limits, all for code that is not valid in a module anyway or never written: depth is
+// counted in brackets, so `if (x) export const a = 1` is rewritten instead of reported; in
+// braces, `import(...)` directly followed by "{" is taken for a method named import (goja
+// then rejects the import() itself); an anonymous default-exported function or class becomes
+// an expression, so a next line that would continue it (`(f)()`, `[a] = b`) is an error
+// asking for a ";".
 func ScanModule(src string) (*Module, error) {
 	s := &moduleScanner{lx: jsLexer{src: src, regexOK: true}}
 	err := s.run()
@@ -166,7 +175,8 @@ func ScanModule(src string) (*Module, error) {
 	}
 	s.mod.Script = src
 	if s.out != nil {
-		s.mod.Script = string(s.out)
+		// out is never written again: share it rather than copy the source a second time.
+		s.mod.Script = unsafe.String(unsafe.SliceData(s.out), len(s.out))
 	}
 	return &s.mod, nil
 }

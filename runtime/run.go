@@ -175,13 +175,16 @@ func (r *run) setup(seed uint64) {
 	// The describer is built before any user code runs, from built-ins the user cannot have
 	// replaced yet; it reads only data properties, so formatting an error never calls a
 	// user's getter or toString.
-	v, err := vm.RunString(describerJS)
+	v, err := vm.RunProgram(describerProgram)
 	if err != nil {
 		panic(err)
 	}
 	r.describe, _ = goja.AssertFunction(v)
 	r.jsonParse, _ = goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))
 }
+
+// describerProgram is compiled once; programs are safe to share between runtimes.
+var describerProgram = goja.MustCompile("<cadrun>", describerJS, true)
 
 const describerJS = `(function (gopd, gpo, isArr) {
   function data(o, k) {

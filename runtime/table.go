@@ -284,7 +284,7 @@ var table = []Func{
 		}},
 
 	// boolean
-	booleanFunc("booleanUnion", scene.Union, "Union of closed shapes into one polygon entity; a or b may be arrays of names.", "drawCircle('a', 0, 0, 5); drawCircle('b', 6, 0, 5); booleanUnion('a', 'b', 'u')"),
+	booleanFunc("booleanUnion", scene.Union, "Union of closed shapes into one polygon entity; a or b may be arrays of names, and booleanUnion([names], result) unites a list.", "drawCircle('a', 0, 0, 5); drawCircle('b', 6, 0, 5); booleanUnion('a', 'b', 'u')"),
 	booleanFunc("booleanDifference", scene.Difference, "a minus b as one polygon entity; b may be an array of holes, cut in one operation.", "drawRect('plate', 0, 0, 40, 20); drawCircle('h1', -10, 0, 3); drawCircle('h2', 10, 0, 3); booleanDifference('plate', ['h1', 'h2'], 'cut')"),
 	booleanFunc("booleanIntersect", scene.Intersect, "Intersection of closed shapes as one polygon entity.", "drawCircle('a', 0, 0, 5); drawCircle('b', 6, 0, 5); booleanIntersect('a', 'b', 'lens')"),
 
@@ -378,7 +378,7 @@ var table = []Func{
 
 func booleanFunc(name string, op scene.BoolOp, doc, example string) Func {
 	return Func{Name: name, Domain: "boolean", Returns: "boolean", Doc: doc, Example: example,
-		Params: []Param{{Name: "a", Type: "string | string[]"}, {Name: "b", Type: "string | string[]", Optional: op == scene.Union}, pResult},
+		Params: []Param{{Name: "a", Type: "string | string[]"}, {Name: "b", Type: "string | string[]"}, pResult},
 		impl: func(c *call) goja.Value {
 			a := c.names(0)
 			var b []string

@@ -1320,21 +1320,18 @@ func shareCollinearSplits(segs []ovSeg, splits []ovSplit, pairs [][2]int32) []ov
 		}
 	}
 	members := map[int32][]int32{}
-	for v := range parent {
-		members[find(v)] = append(members[find(v)], v)
-	}
+	bySeg := map[int32][]Vec{}
 	for _, pr := range pairs {
 		for _, v := range pr {
-			if _, ok := parent[v]; !ok {
-				parent[v] = v
+			if _, ok := bySeg[v]; !ok {
+				bySeg[v] = nil
 				members[find(v)] = append(members[find(v)], v)
 			}
 		}
 	}
-	bySeg := map[int32][]Vec{}
 	for _, sp := range splits {
-		if _, ok := parent[sp.seg]; ok {
-			bySeg[sp.seg] = append(bySeg[sp.seg], sp.p)
+		if cuts, ok := bySeg[sp.seg]; ok {
+			bySeg[sp.seg] = append(cuts, sp.p)
 		}
 	}
 	for _, group := range members {

@@ -828,7 +828,11 @@ func TestOffsetW3(t *testing.T) {
 			if got := boolArea(t, s, "o"); math.Abs(got-tt.want) > 2 {
 				t.Errorf("area = %.4f, want %v within 2", got, tt.want)
 			}
-			checkValid(t, boolPolygon(t, e))
+			p := boolPolygon(t, e)
+			if len(p.Parts) != 1 || len(p.Parts[0].Holes) != 0 {
+				t.Errorf("got %d outlines, the first with %d holes; want one outline", len(p.Parts), len(p.Parts[0].Holes))
+			}
+			checkValid(t, p)
 		})
 	}
 }

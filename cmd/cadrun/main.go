@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/cadrun/cadrun/runtime"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -27,6 +29,14 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "run a workspace or a script and render it to SVG, PNG or JSON", runRun},
+		{"types", "print TypeScript declarations of the JS API (for editor autocomplete)", func(args []string, stdout, stderr io.Writer) error {
+			fs := newFlags("types", "types > cadrun.d.ts", stderr)
+			if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+				return errUsage
+			}
+			_, err := io.WriteString(stdout, runtime.TypeScript())
+			return err
+		}},
 		{"demo", "render the demo scene to SVG and PNG", runDemo},
 		{"version", "print the version", func(_ []string, stdout, _ io.Writer) error {
 			fmt.Fprintln(stdout, "cadrun", version)

@@ -1,0 +1,59 @@
+package runtime
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestReferenceIsCurrent fails when docs/api.md no longer matches the table; regenerate it
+// with `make docs` (UPDATE_GOLDEN=1).
+func TestReferenceIsCurrent(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join("..", "docs", "api.md")
+	got := Reference()
+	if os.Getenv("UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading %s (run make docs): %v", path, err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("docs/api.md is stale; run make docs (-file +table):\n%s", diff)
+	}
+}
+
+// TestTypeScriptCompiles checks the declarations with the TypeScript compiler when one is
+// installed (`make tools` installs it); the declarations must parse and type-check.
+func TestTypeScriptCompiles(t *testing.T) {
+	t.Parallel()
+	tsc := filepath.Join("..", ".tools", "node_modules", ".bin", "tsc")
+	if !fileExists(tsc) {
+		if os.Getenv("CADRUN_REQUIRE_TOOLS") == "1" {
+			t.Fatal("tsc is missing; make tools installs it")
+		}
+		t.Skip("tsc not installed; run make tools")
+	}
+	dir := t.TempDir()
+	dts := filepath.Join(dir, "cadrun.d.ts")
+	if err := os.WriteFile(dts, []byte(TypeScript()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	use := filepath.Join(dir, "use.ts")
+	if err := os.WriteFile(use, []byte("drawCircle('c', 0, 0, 5);\nconst m = getTextMetrics('x', 4);\nconst w: number = m.width;\nconsole.log(w);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(tsc, "--noEmit", "--strict", "--lib", "es2020", dts, use).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tsc: %v\n%s", err, out)
+	}
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
