@@ -88,13 +88,13 @@ var errTimeout = errors.New("timeout")
 
 // run is the state of one execution; it lives on one goroutine.
 type run struct {
-	vm       *goja.Runtime
-	scene    *scene.Scene
-	src      Source
-	limits   Limits
-	res      *Result
-	console  int // bytes logged so far
-	cutNoted bool
+	vm        *goja.Runtime
+	scene     *scene.Scene
+	src       Source
+	limits    Limits
+	res       *Result
+	console   int // bytes logged so far
+	cutNoted  bool
 	describe  goja.Callable // formats thrown values without calling user code
 	jsonParse goja.Callable // the realm's JSON.parse, captured before user code runs
 	modules   map[string]*loaded
@@ -107,10 +107,10 @@ type run struct {
 func Run(ctx context.Context, src Source, entry string, opt Options) (*Result, error) {
 	start := time.Now()
 	r := &run{
-		vm:      goja.New(),
-		scene:   scene.New(),
-		src:     src,
-		limits:  opt.Limits.withDefaults(),
+		vm:       goja.New(),
+		scene:    scene.New(),
+		src:      src,
+		limits:   opt.Limits.withDefaults(),
 		modules:  map[string]*loaded{},
 		declared: map[string]string{},
 	}

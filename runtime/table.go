@@ -102,8 +102,8 @@ var table = []Func{
 			return c.ok()
 		}},
 	{Name: "getTextMetrics", Domain: "text", Returns: "{width: number, height: number, ascent: number, descent: number, lines: number}",
-		Doc:    "Measure text without drawing it.",
-		Params: []Param{{Name: "text", Type: "string"}, {Name: "fontSize", Type: "number", Unit: "scene units"}, {Name: "font", Type: "string", Optional: true, Default: "'sans'"}},
+		Doc:     "Measure text without drawing it.",
+		Params:  []Param{{Name: "text", Type: "string"}, {Name: "fontSize", Type: "number", Unit: "scene units"}, {Name: "font", Type: "string", Optional: true, Default: "'sans'"}},
 		Example: "const m = getTextMetrics('Label', 5); console.log(m.width)",
 		impl: func(c *call) goja.Value {
 			font := ""

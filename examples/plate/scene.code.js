@@ -37,7 +37,8 @@ dim.centerMark('cm_slot_top', adjust.x, adjust.y + adjust.length / 2, adjust.wid
 dim.centerMark('cm_slot_bottom', adjust.x, adjust.y - adjust.length / 2, adjust.width / 2)
 createGroup('centres', [...marks, 'pcd', 'cm_slot_top', 'cm_slot_bottom'])
 
-// dimensions
+// dimensions; edge is the point on a hole's rim in direction a, where a leader's arrow ends
+const edge = (h, a) => [h.x + h.r * Math.cos(a), h.y + h.r * Math.sin(a)]
 const dims = []
 const add = (name, f) => { f(name); dims.push(name) }
 add('d_width', n => dim.linear(n, [-W / 2, H / 2], [W / 2, H / 2], 12))
@@ -45,10 +46,10 @@ add('d_height', n => dim.linear(n, [W / 2, -H / 2], [W / 2, H / 2], -12))
 add('d_pitch_x', n => dim.linear(n, [corners[0].x, corners[0].y], [corners[1].x, corners[1].y], -(H - (H - 26)) / 2 - 10))
 add('d_boss', n => dim.linear(n, [-W / 2, H / 2], [BOSS[0], H / 2], 4, dim.fmt(BOSS[0] + W / 2)))
 add('d_slot', n => dim.linear(n, [adjust.x, adjust.y - adjust.length / 2], [adjust.x, adjust.y + adjust.length / 2], -16))
-add('c_bolts', n => dim.leader(n, [bolts[1].x - 2.83, bolts[1].y + 2.83], [-78, 44], '6× Ø8 EQ SP ON PCD 64', -1))
-add('c_bore', n => dim.leader(n, [BOSS[0] + 10.6, BOSS[1] - 10.6], [10, -30], 'Ø30 BORE'))
-add('c_corner', n => dim.leader(n, [corners[3].x - 3.5, corners[3].y + 3.5], [46, 48], '4× Ø10'))
-add('c_slot', n => dim.leader(n, [adjust.x + 6, adjust.y - 10], [76, -30], 'SLOT 12 WIDE'))
+add('c_bolts', n => dim.leader(n, edge(bolts[1], Math.PI * 5 / 6), [-100, 27], '6× Ø8 EQ SP\nON PCD 64', -1))
+add('c_bore', n => dim.leader(n, edge(bore, -Math.PI / 4), [0, -34], 'Ø30 BORE'))
+add('c_corner', n => dim.leader(n, edge(corners[1], Math.PI * 3 / 4), [62, -30], '4× Ø10', -1))
+add('c_slot', n => dim.leader(n, edge({x: adjust.x, y: adjust.y + adjust.length / 2, r: adjust.width / 2}, Math.PI * 3 / 4), [38, 42], 'SLOT 12 WIDE', -1))
 createGroup('dimensions', dims)
 drawOrder('centres', 'front')
 drawOrder('dimensions', 'front')
