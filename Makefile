@@ -54,7 +54,7 @@ tools:
 docs:
 	UPDATE_GOLDEN=1 $(GO) test -count=1 -run TestReferenceIsCurrent ./runtime/
 
-## demo: render the demo scene to $(OUT)/demo.svg and $(OUT)/demo.png
+## demo: run the example workspaces and render each to $(OUT)/NAME.svg and $(OUT)/NAME.png
 .PHONY: demo
 demo:
 	$(GO) run ./cmd/cadrun demo -o $(OUT)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -49,7 +50,9 @@ func (w *Workspace) Read(name string) ([]byte, string, error) {
 	if err := CheckName(name); err != nil {
 		return nil, path, err
 	}
-	f, err := w.root.Open(path)
+	// O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; on
+	// a regular file it changes nothing. The mode check below then refuses the FIFO.
+	f, err := w.root.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, path, fmt.Errorf("%w: %q", runtime.ErrModuleNotFound, name)
 	}

@@ -168,7 +168,7 @@ func put(t testing.TB, s *scene.Scene, name string, sh scene.Shape) {
 
 func demoScene(t testing.TB) *scene.Scene {
 	t.Helper()
-	s, err := examples.DemoScene()
+	s, err := examples.KindsScene()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -159,7 +160,8 @@ func (c *call) present(i int) bool {
 	return !goja.IsUndefined(v) && !goja.IsNull(v)
 }
 
-// describe renders a JS value for an error message without running user code.
+// describe renders a JS value for an error message without running user code: objects
+// are named by class only, never exported (exporting reads properties, getters included).
 func describe(v goja.Value) string {
 	switch {
 	case v == nil || goja.IsUndefined(v):
@@ -167,29 +169,41 @@ func describe(v goja.Value) string {
 	case goja.IsNull(v):
 		return "null"
 	}
-	switch x := v.Export().(type) {
-	case string:
-		if len(x) > 40 {
-			x = x[:40] + "..."
-		}
-		return fmt.Sprintf("%q", x)
-	case int64, float64, bool:
-		return fmt.Sprint(x)
-	case []any:
-		return fmt.Sprintf("an array of %d", len(x))
-	}
 	if o, ok := v.(*goja.Object); ok {
-		if o.ClassName() == "Function" {
+		switch o.ClassName() {
+		case "Function":
 			return "a function"
+		case "Array":
+			return "an array"
 		}
 		return "an object"
 	}
-	return "a " + v.ExportType().String()
+	if s, ok := asString(v); ok {
+		if len(s) > 40 {
+			s = s[:40] + "..."
+		}
+		return fmt.Sprintf("%q", s)
+	}
+	return v.String()
+}
+
+// asString returns v's value if v is a primitive string.
+func asString(v goja.Value) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	if _, isObj := v.(*goja.Object); isObj {
+		return "", false
+	}
+	if t := v.ExportType(); t == nil || t.Kind() != reflect.String {
+		return "", false
+	}
+	return v.String(), true
 }
 
 func (c *call) str(i int) string {
 	v := c.arg(i)
-	s, ok := v.Export().(string)
+	s, ok := asString(v)
 	if !ok {
 		c.fail("TypeError", "%s must be a string, got %s", c.param(i).Name, describe(v))
 	}
@@ -206,13 +220,8 @@ func (c *call) name(i int) string {
 
 func (c *call) num(i int) float64 {
 	v := c.arg(i)
-	var f float64
-	switch x := v.Export().(type) {
-	case int64:
-		f = float64(x)
-	case float64:
-		f = x
-	default:
+	f, ok := exportFloat(v)
+	if !ok {
 		c.fail("TypeError", "%s must be a number, got %s", c.param(i).Name, describe(v))
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -243,15 +252,21 @@ func (c *call) floats(v goja.Value, what string) []float64 {
 	return out
 }
 
+// exportFloat returns v's value if v is a primitive number.
 func exportFloat(v goja.Value) (float64, bool) {
 	if v == nil {
 		return 0, false
 	}
-	switch x := v.Export().(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
+	if _, isObj := v.(*goja.Object); isObj {
+		return 0, false
+	}
+	t := v.ExportType()
+	if t == nil {
+		return 0, false
+	}
+	switch t.Kind() {
+	case reflect.Int64, reflect.Float64:
+		return v.ToFloat(), true
 	}
 	return 0, false
 }
@@ -312,7 +327,7 @@ func (c *call) colorValue(v goja.Value, what string) *scene.Color {
 // names reads a name or an array of names.
 func (c *call) names(i int) []string {
 	v := c.arg(i)
-	if s, ok := v.Export().(string); ok {
+	if s, ok := asString(v); ok {
 		return []string{s}
 	}
 	o, ok := v.(*goja.Object)
@@ -322,7 +337,7 @@ func (c *call) names(i int) []string {
 	n := int(o.Get("length").ToInteger())
 	out := make([]string, n)
 	for k := range n {
-		s, ok := o.Get(fmt.Sprint(k)).Export().(string)
+		s, ok := asString(o.Get(fmt.Sprint(k)))
 		if !ok {
 			c.fail("TypeError", "%s[%d] must be a string, got %s", c.param(i).Name, k, describe(o.Get(fmt.Sprint(k))))
 		}
@@ -361,7 +376,7 @@ func (c *call) optStr(o *goja.Object, key, def string) string {
 	if v == nil || goja.IsUndefined(v) {
 		return def
 	}
-	s, ok := v.Export().(string)
+	s, ok := asString(v)
 	if !ok {
 		c.fail("TypeError", "option %s must be a string, got %s", key, describe(v))
 	}

@@ -1,19 +1,22 @@
 package runtime
 
 // Turning goja's failures into Diagnostics. Formatting a thrown value must never run user
-// code without bound: the describer reads only data properties, and it runs under a fresh
-// short deadline after the run's own interrupt has been cleared.
+// code: the describer reads only data properties, and a value with a Proxy anywhere on its
+// prototype chain (whose traps are user code) is not inspected at all. A generous deadline
+// stays as a second line of defence.
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
 	"github.com/dop251/goja"
 )
 
-// describeBudget bounds formatting a thrown value (a Proxy's traps are user code).
-const describeBudget = 100 * time.Millisecond
+// describeBudget bounds formatting a thrown value; it is never reached unless the Proxy
+// check below misses a way for user code to run.
+const describeBudget = 2 * time.Second
 
 func (r *run) diagnose(err error) *Diagnostic {
 	// A type switch, not errors.As: unwrapping a goja.Exception runs an instanceof check
@@ -53,6 +56,9 @@ func (r *run) diagnose(err error) *Diagnostic {
 
 // describeValue names a thrown value: an Error's name and message, else a description.
 func (r *run) describeValue(v goja.Value) (kind, msg string) {
+	if hasProxy(v) {
+		return KindUncaught, "uncaught exception: a Proxy (not inspected)"
+	}
 	r.vm.ClearInterrupt()
 	t := time.AfterFunc(describeBudget, func() { r.vm.Interrupt(errTimeout) })
 	defer func() {
@@ -73,6 +79,22 @@ func (r *run) describeValue(v goja.Value) (kind, msg string) {
 		return KindUncaught, "uncaught exception: " + truncate(msg, 200)
 	}
 	return kind, truncate(msg, 2000)
+}
+
+// hasProxy reports whether v is a Proxy or has one on its prototype chain. Only non-proxy
+// objects are asked for their prototype, so the walk itself runs no trap.
+var proxyType = reflect.TypeOf(goja.Proxy{})
+
+func hasProxy(v goja.Value) bool {
+	o, ok := v.(*goja.Object)
+	for i := 0; ok && o != nil && i < 64; i++ {
+		// ExportType, not Export: exporting an object reads its properties, getters included.
+		if o.ExportType() == proxyType {
+			return true
+		}
+		o = o.Prototype()
+	}
+	return false
 }
 
 func truncate(s string, n int) string {

@@ -233,7 +233,7 @@ func (r *run) log(level string, args []goja.Value) {
 // format renders a console argument: strings as they are, other values as JSON when they
 // can be, like a browser console's summary.
 func (r *run) format(v goja.Value) string {
-	if s, ok := v.Export().(string); ok {
+	if s, ok := asString(v); ok {
 		return s
 	}
 	if o, ok := v.(*goja.Object); ok && o.ClassName() != "Function" {

@@ -116,7 +116,9 @@ func TestLimits(t *testing.T) {
 		{"recursion", "function f(n) { return f(n + 1) + 1 }\nf(0)", Limits{}, "StackOverflowError: call stack deeper than 2000 calls (Limits.MaxCallStack)"},
 		{"hostile toString", "throw {toString() { while (true) {} }}", Limits{Timeout: 200 * time.Millisecond}, "Error: uncaught exception: an object that is not an Error"},
 		{"hostile getter", "const e = new Error('x'); Object.defineProperty(e, 'message', {get() { for (;;) {} }}); throw e", Limits{}, "Error: uncaught exception: an object that is not an Error"},
-		{"hostile proxy", "throw new Proxy({}, {getOwnPropertyDescriptor() { for (;;) {} }, getPrototypeOf() { for (;;) {} }})", Limits{}, "Error: uncaught exception (its value could not be described)"},
+		{"hostile proxy", "throw new Proxy({}, {getOwnPropertyDescriptor() { for (;;) {} }, getPrototypeOf() { for (;;) {} }})", Limits{}, "Error: uncaught exception: a Proxy (not inspected)"},
+		{"getter that loops", "throw {get name() { for (;;) {} }, get message() { for (;;) {} }, get x() { for (;;) {} }}", Limits{}, "Error: uncaught exception: an object that is not an Error"},
+		{"proxy on the chain", "const p = new Proxy({}, {getOwnPropertyDescriptor() { for (;;) {} }}); const e = Object.create(p); throw e", Limits{}, "Error: uncaught exception: a Proxy (not inspected)"},
 		{"nesting", strings.Repeat("[", 600) + strings.Repeat("]", 600), Limits{}, "LimitError: brackets nested deeper than 500 (MaxNesting)"},
 		{"source size", "// " + strings.Repeat("x", 600<<10), Limits{}, "LimitError: scene.code.js is 614403 bytes; the limit is 512000 (MaxSourceBytes)"},
 	}

@@ -3,8 +3,10 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // ErrModuleNotFound is returned by a Source for a logical name it does not hold.
@@ -71,6 +73,31 @@ func (o Overlay) Names() []string {
 	if o.Name != MainModule && !slices.Contains(names, o.Name) {
 		names = append(names, o.Name)
 		slices.Sort(names)
+	}
+	return names
+}
+
+// FSSource reads a workspace laid out in an fs.FS (embedded examples, tests).
+type FSSource struct{ FS fs.FS }
+
+// Read implements Source.
+func (s FSSource) Read(name string) ([]byte, string, error) {
+	path := PathOf(name)
+	b, err := fs.ReadFile(s.FS, path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, path, fmt.Errorf("%w: %q", ErrModuleNotFound, name)
+	}
+	return b, path, err
+}
+
+// Names implements Source.
+func (s FSSource) Names() []string {
+	entries, _ := fs.ReadDir(s.FS, "modules")
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".js"); ok && e.Type().IsRegular() {
+			names = append(names, n)
+		}
 	}
 	return names
 }

@@ -149,7 +149,7 @@ var table = []Func{
 			var around *scene.Vec
 			if o != nil {
 				if v := o.Get("around"); v != nil && !goja.IsUndefined(v) {
-					if s, ok := v.Export().(string); ok {
+					if s, ok := asString(v); ok {
 						switch s {
 						case "center":
 							e, err := c.r.scene.Get(name)
@@ -259,7 +259,7 @@ var table = []Func{
 		Params:  []Param{pTarget, {Name: "mode", Type: "string | number"}},
 		Example: "drawCircle('a', 0, 0, 5); drawCircle('b', 3, 0, 5); drawOrder('a', 'front')",
 		impl: func(c *call) goja.Value {
-			mode, ok := c.arg(1).Export().(string)
+			mode, ok := asString(c.arg(1))
 			if !ok {
 				mode = itoa(int(c.num(1)))
 				if c.num(1) > 0 {
@@ -295,7 +295,7 @@ var table = []Func{
 		Example: "drawRect('r', 0, 0, 20, 10); offsetPolygon('r', 2, 'r_out')",
 		impl: func(c *call) goja.Value {
 			var opt scene.OffsetOptions
-			if s, ok := c.arg(3).Export().(string); ok {
+			if s, ok := asString(c.arg(3)); ok {
 				opt.Join = scene.JoinType(s)
 			} else {
 				o := c.opts(3, "joinType", "miterLimit")

@@ -362,7 +362,7 @@ func (g Polygon) validate() error {
 			if len(h) < 3 {
 				return fmt.Errorf("%w: hole %d needs at least 3 points, got %d", ErrBadGeometry, i, len(h))
 			}
-			if err := finitePoints(fmt.Sprintf("hole %d", i), h); err != nil {
+			if err := finitePoints("hole", h); err != nil {
 				return err
 			}
 			vertices += len(h)
@@ -412,8 +412,8 @@ func finitePoints(what string, pts []Vec) error {
 		return fmt.Errorf("%w: %s has %d vertices; the limit is %d (MaxVertices)", ErrLimit, what, len(pts), MaxVertices)
 	}
 	for i, p := range pts {
-		if err := finite(fmt.Sprintf("%s[%d]", what, i), p.X, p.Y); err != nil {
-			return err
+		if !finiteVec(p) {
+			return finite(fmt.Sprintf("%s[%d]", what, i), p.X, p.Y)
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -8,11 +9,14 @@ import (
 
 	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/runtime"
 )
 
+// runDemo runs every example workspace (embedded in the binary) through the sandbox and
+// writes NAME.svg and NAME.png for each.
 func runDemo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("demo", "demo [-o DIR]", stderr)
-	out := fs.String("o", "out", "directory to write demo.svg and demo.png into (created if missing)")
+	out := fs.String("o", "out", "directory to write NAME.svg and NAME.png into (created if missing)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -20,31 +24,41 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	s, err := examples.DemoScene()
-	if err != nil {
-		return err
-	}
-	svg, err := render.SVG(s, render.SVGOptions{})
-	if err != nil {
-		return fmt.Errorf("rendering SVG: %w", err)
-	}
-	png, err := render.PNG(s, render.PNGOptions{Width: 1024})
-	if err != nil {
-		return fmt.Errorf("rendering PNG: %w", err)
-	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return fmt.Errorf("creating the output directory: %w", err)
 	}
-	files := []struct {
-		name string
-		data []byte
-	}{{"demo.svg", svg}, {"demo.png", png}}
-	for _, f := range files {
-		path := filepath.Join(*out, f.name)
-		if err := os.WriteFile(path, f.data, 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
+	for _, name := range examples.Workspaces() {
+		src, err := examples.Workspace(name)
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", path, len(f.data))
+		res, err := runtime.Run(context.Background(), src, runtime.MainModule, runtime.Options{})
+		if d, ok := err.(*runtime.Diagnostic); ok {
+			fmt.Fprintf(stderr, "example %s:\n%s", name, d.Render())
+			return errReported
+		}
+		if err != nil {
+			return err
+		}
+		svg, err := render.SVG(res.Scene, render.SVGOptions{})
+		if err != nil {
+			return fmt.Errorf("rendering %s to SVG: %w", name, err)
+		}
+		png, err := render.PNG(res.Scene, render.PNGOptions{Width: 1024})
+		if err != nil {
+			return fmt.Errorf("rendering %s to PNG: %w", name, err)
+		}
+		for _, f := range []struct {
+			ext  string
+			data []byte
+		}{{".svg", svg}, {".png", png}} {
+			path := filepath.Join(*out, name+f.ext)
+			if err := os.WriteFile(path, f.data, 0o644); err != nil {
+				return fmt.Errorf("writing %s: %w", path, err)
+			}
+		}
+		fmt.Fprintf(stdout, "%-10s %5d entities in %6.1f ms -> %s.svg, %s.png\n", name, res.Scene.Len(),
+			float64(res.Duration.Microseconds())/1000, filepath.Join(*out, name), filepath.Join(*out, name))
 	}
 	return nil
 }

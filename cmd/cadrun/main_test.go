@@ -15,13 +15,15 @@ func TestDemoWritesSVGAndPNG(t *testing.T) {
 	if code := run([]string{"demo", "-o", dir}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
 	}
-	svg, err := os.ReadFile(filepath.Join(dir, "demo.svg"))
-	if err != nil || !bytes.HasPrefix(svg, []byte("<svg ")) {
-		t.Errorf("demo.svg: %v, starts %q", err, svg[:min(len(svg), 20)])
-	}
-	png, err := os.ReadFile(filepath.Join(dir, "demo.png"))
-	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
-		t.Errorf("demo.png: %v", err)
+	for _, name := range []string{"street", "plate", "floorplan", "pattern", "offset"} {
+		svg, err := os.ReadFile(filepath.Join(dir, name+".svg"))
+		if err != nil || !bytes.HasPrefix(svg, []byte("<svg ")) {
+			t.Errorf("%s.svg: %v", name, err)
+		}
+		png, err := os.ReadFile(filepath.Join(dir, name+".png"))
+		if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
+			t.Errorf("%s.png: %v", name, err)
+		}
 	}
 }
 

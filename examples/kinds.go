@@ -1,6 +1,6 @@
-// Package examples holds cadrun's example content. Until the sandbox runs example
-// workspaces, the demo scene is built here in Go with the scene API; it exercises every
-// entity kind, groups, z order, styles and booleans.
+// Package examples holds cadrun's example content: the example workspaces (embedded; see
+// Workspaces), the reference workloads of the benchmarks, and a scene built in Go that the
+// renderers' golden tests use.
 package examples
 
 import (
@@ -10,9 +10,9 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-// DemoScene builds the demo: a bracket plate with bolt holes cut by a boolean difference, a
-// rotated group of shapes, a curve, an arc and a centred label.
-func DemoScene() (*scene.Scene, error) {
+// KindsScene builds a scene with every entity kind, a rotated group, z order changes and
+// styles, without the sandbox: the renderers' golden tests draw it.
+func KindsScene() (*scene.Scene, error) {
 	s := scene.New()
 	var err error
 	put := func(name string, sh scene.Shape) {

@@ -1,0 +1,154 @@
+package examples_test
+
+// Every folder here with a scene.code.js is an example workspace. Each is run as the CLI
+// runs it and its SVG, scene JSON and console output are compared with the golden files
+// beside it. After an intended change, regenerate them with
+//
+//	UPDATE_GOLDEN=1 go test ./examples/
+//
+// and look at the diff (and a PNG: cadrun run -workspace examples/NAME -o NAME.png).
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/runtime"
+)
+
+// examples lists the example workspaces: the folders holding a scene.code.js.
+func examples(t *testing.T) []string {
+	t.Helper()
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(e.Name(), "scene.code.js")); err == nil {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no example workspaces (folders with a scene.code.js) found")
+	}
+	return dirs
+}
+
+func TestExamples(t *testing.T) {
+	t.Parallel()
+	for _, dir := range examples(t) {
+		t.Run(dir, func(t *testing.T) {
+			t.Parallel()
+			ws, err := modules.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.Close()
+			if len(ws.Names()) == 0 {
+				t.Errorf("%s has no modules in %s/modules/; every example shows modules", dir, dir)
+			}
+
+			res, err := runtime.Run(context.Background(), ws, runtime.MainModule, runtime.Options{})
+			if err != nil {
+				if d, ok := err.(*runtime.Diagnostic); ok {
+					t.Fatalf("%s failed:\n%s", dir, d.Render())
+				}
+				t.Fatalf("%s failed: %v", dir, err)
+			}
+			if len(res.Warnings) > 0 {
+				t.Errorf("warnings: %q", res.Warnings)
+			}
+			// Examples are meant to run in well under a second; the run's own timeout
+			// (runtime.DefaultLimits) is the hard bound, since -race on a loaded machine is slow.
+			t.Logf("%s ran in %v", dir, res.Duration)
+
+			svg, err := render.SVG(res.Scene, render.SVGOptions{})
+			if err != nil {
+				t.Fatalf("rendering SVG: %v", err)
+			}
+			js, err := res.Scene.MarshalJSON()
+			if err != nil {
+				t.Fatalf("marshalling the scene: %v", err)
+			}
+			golden(t, filepath.Join(dir, "expected.svg"), svg)
+			golden(t, filepath.Join(dir, "expected.json"), js)
+			golden(t, filepath.Join(dir, "expected.log"), []byte(strings.Join(res.Logs, "\n")))
+
+			// The PNG is not golden (rasterising is checked in render); this proves it renders.
+			png, err := render.PNG(res.Scene, render.PNGOptions{})
+			if err != nil {
+				t.Fatalf("rendering PNG: %v", err)
+			}
+			if err := os.WriteFile(filepath.Join(t.TempDir(), dir+".png"), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestDeterministic runs each example twice and wants the same scene both times.
+func TestDeterministic(t *testing.T) {
+	t.Parallel()
+	for _, dir := range examples(t) {
+		t.Run(dir, func(t *testing.T) {
+			t.Parallel()
+			ws, err := modules.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.Close()
+			var out [2][]byte
+			for i := range out {
+				res, err := runtime.Run(context.Background(), ws, runtime.MainModule, runtime.Options{})
+				if err != nil {
+					t.Fatalf("run %d: %v", i+1, err)
+				}
+				if out[i], err = res.Scene.MarshalJSON(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if string(out[0]) != string(out[1]) {
+				t.Errorf("two runs of %s drew different scenes", dir)
+			}
+		})
+	}
+}
+
+// golden compares got with the file at path, or rewrites the file when UPDATE_GOLDEN=1.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if os.Getenv("UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v\nrun UPDATE_GOLDEN=1 go test ./examples/ to create it", err)
+	}
+	if string(want) == string(got) {
+		return
+	}
+	diff := cmp.Diff(splitLines(want), splitLines(got))
+	t.Errorf("%s differs (-want +got):\n%s\nif the change is intended, run UPDATE_GOLDEN=1 go test ./examples/ and review the diff", path, diff)
+}
+
+// splitLines cuts a file into lines for a line diff. The SVG and JSON hold one entity per
+// line, and a polygon's line can be thousands of characters long, so lines are also cut
+// before each path command and between JSON points: a changed vertex then shows as itself.
+func splitLines(b []byte) []string {
+	return strings.Split(pointBreaks.Replace(string(b)), "\n")
+}
+
+var pointBreaks = strings.NewReplacer("],[", "],\n[", " M ", "\n M ", " L ", "\n L ", " C ", "\n C ", " Q ", "\n Q ", " A ", "\n A ")
