@@ -17,10 +17,11 @@ help:
 build:
 	$(GO) build -o bin/cadrun ./cmd/cadrun
 
-## test: run every test with the race detector
+## test: run every test with the race detector, then the worker isolation tests without it
 .PHONY: test
 test:
 	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -count=1 -run 'TestPool' ./runtime/
 
 ## check: format check, vet, staticcheck, then the tests (run before every commit)
 .PHONY: check

@@ -33,7 +33,12 @@ func (r *run) diagnose(err error) *Diagnostic {
 		d := &Diagnostic{Kind: KindTimeout,
 			Message: fmt.Sprintf("the run took longer than %v (Limits.Timeout) and was stopped", r.limits.Timeout),
 			Hint:    "look for a loop that never ends, or draw less per run"}
-		if e.Value() != errTimeout {
+		switch e.Value() {
+		case errTimeout:
+		case errMemory:
+			d.Kind, d.Hint = KindLimit, "build less at once, or reuse arrays instead of growing new ones"
+			d.Message = fmt.Sprintf("the run used more than %d MB of memory (Limits.MaxMemory) and was stopped", r.limits.MaxMemory>>20)
+		default:
 			d.Kind, d.Message, d.Hint = KindUncaught, "the run was cancelled", ""
 		}
 		r.placeAtStack(d, e.Stack())

@@ -28,6 +28,7 @@ type Limits struct {
 	MaxSourceBytes  int           // per file
 	MaxNesting      int           // bracket nesting in a file, which guards the parser's stack
 	MaxModules      int           // files in one program
+	MaxMemory       int64         // bytes of heap; enforced when runs go through a Pool
 }
 
 // DefaultLimits are documented in docs/limits.md.
@@ -38,6 +39,7 @@ var DefaultLimits = Limits{
 	MaxSourceBytes:  500 << 10,
 	MaxNesting:      500,
 	MaxModules:      256,
+	MaxMemory:       512 << 20,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -59,6 +61,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxModules > 0 {
 		d.MaxModules = l.MaxModules
+	}
+	if l.MaxMemory > 0 {
+		d.MaxMemory = l.MaxMemory
 	}
 	return d
 }
@@ -83,8 +88,15 @@ type Result struct {
 // fixedNow is the clock scripts see: runs must not depend on when they happen.
 var fixedNow = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// errTimeout is the interrupt value of a run that outlived its deadline.
-var errTimeout = errors.New("timeout")
+// Interrupt values: why a run was stopped.
+var (
+	errTimeout = errors.New("timeout")
+	errMemory  = errors.New("memory")
+)
+
+// nativeGrace is how long past its deadline a run may stay inside native code (a huge
+// String.repeat, a backtracking regular expression) before Run stops waiting for it.
+const nativeGrace = time.Second
 
 // run is the state of one execution; it lives on one goroutine.
 type run struct {
@@ -102,9 +114,39 @@ type run struct {
 	order     []string
 }
 
-// Run executes entry (normally MainModule) from src and returns the scene it drew. The error
-// is the Diagnostic when the script failed, or ctx's error when the caller gave up.
+// Run executes entry (normally MainModule) from src in this process and returns the scene it
+// drew. The error is the Diagnostic when the script failed, or ctx's error when the caller
+// gave up. Run answers within the timeout plus a second even when the script is stuck in
+// native code that cannot be interrupted; the stuck goroutine is then abandoned and runs to
+// its end in the background. Memory is not bounded in process: servers use a Pool, which
+// runs each script in a worker process.
 func Run(ctx context.Context, src Source, entry string, opt Options) (*Result, error) {
+	type outcome struct {
+		res *Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := execute(ctx, src, entry, opt, nil)
+		done <- outcome{res, err}
+	}()
+	limit := opt.Limits.withDefaults().Timeout + nativeGrace
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-timer.C:
+		d := &Diagnostic{Kind: KindTimeout,
+			Message: fmt.Sprintf("the run took longer than %v (Limits.Timeout) and was stopped inside a built-in function", opt.Limits.withDefaults().Timeout),
+			Hint:    "a built-in call (a huge String.repeat or Array, a backtracking regular expression) did not return; make it smaller"}
+		return &Result{Scene: scene.New(), Diagnostic: d}, d
+	}
+}
+
+// execute runs a script on the calling goroutine. watch, when set, is started with the realm
+// and may interrupt it (the worker's memory watchdog); it returns a function that stops it.
+func execute(ctx context.Context, src Source, entry string, opt Options, watch func(vm *goja.Runtime) func()) (*Result, error) {
 	start := time.Now()
 	r := &run{
 		vm:       goja.New(),
@@ -126,6 +168,9 @@ func Run(ctx context.Context, src Source, entry string, opt Options) (*Result, e
 			r.vm.Interrupt(ctx.Err())
 		}
 	})
+	if watch != nil {
+		defer watch(r.vm)()
+	}
 	err := r.load(entry, nil)
 	stop()
 	r.res.Modules = r.order

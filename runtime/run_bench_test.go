@@ -53,3 +53,17 @@ for (let j = 0; j < 100; j++) for (let i = 0; i < 100; i++) {
   translate(n, 10 * i, 10 * j)
 }`)
 }
+
+// BenchmarkTypicalScriptPool is the same script through a warm worker process: the round
+// trip a server pays per run.
+func BenchmarkTypicalScriptPool(b *testing.B) {
+	p := NewPool(PoolOptions{})
+	defer p.Close()
+	ms := MapSource{MainModule: typicalScript}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Run(context.Background(), ms, MainModule, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -46,6 +46,7 @@ func commands() []command {
 }
 
 func main() {
+	runtime.ServeWorkerIfAsked() // a Pool re-runs this binary as its worker processes
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
