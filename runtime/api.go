@@ -28,12 +28,14 @@ type Param struct {
 
 // Func is one API function: its documentation and its implementation.
 type Func struct {
-	Name    string
-	Domain  string
-	Params  []Param
-	Returns string // TypeScript type
-	Doc     string // one line
-	Example string // runnable JS; a test runs every example
+	Name   string
+	Domain string
+	Params []Param
+	// AltParams, when set, is a second accepted argument list (booleanUnion(names, result)).
+	AltParams []Param
+	Returns   string // TypeScript type
+	Doc       string // one line
+	Example   string // runnable JS; a test runs every example
 	// Replacement, when set, marks a removed name: calling it throws an error naming the
 	// replacement.
 	Replacement string
@@ -89,11 +91,21 @@ func init() {
 }
 
 // Signature renders f as "name(a: number, b?: string): boolean".
-func (f Func) Signature() string {
+func (f Func) Signature() string { return f.signature(f.Params) }
+
+// Signatures lists the accepted forms: Signature, then the alternative argument list.
+func (f Func) Signatures() []string {
+	if f.AltParams == nil {
+		return []string{f.Signature()}
+	}
+	return []string{f.Signature(), f.signature(f.AltParams)}
+}
+
+func (f Func) signature(params []Param) string {
 	var b strings.Builder
 	b.WriteString(f.Name)
 	b.WriteByte('(')
-	for i, p := range f.Params {
+	for i, p := range params {
 		if i > 0 {
 			b.WriteString(", ")
 		}

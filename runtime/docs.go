@@ -26,7 +26,10 @@ func Reference() string {
 			fmt.Fprintf(&b, "Not available: use `%s`.\n", f.Replacement)
 			continue
 		}
-		fmt.Fprintf(&b, "`%s`\n\n%s\n", f.Signature(), f.Doc)
+		for _, sig := range f.Signatures() {
+			fmt.Fprintf(&b, "`%s`\n\n", sig)
+		}
+		fmt.Fprintf(&b, "%s\n", f.Doc)
 		if len(f.Params) > 0 {
 			b.WriteString("\n| parameter | type | unit | default | notes |\n|---|---|---|---|---|\n")
 			for _, p := range f.Params {
@@ -62,7 +65,11 @@ func TypeScript() string {
 			}
 			fmt.Fprintf(&b, " * @param %s %s\n", p.Name, note)
 		}
-		fmt.Fprintf(&b, " * @example %s\n */\ndeclare function %s;\n\n", f.Example, f.Signature())
+		fmt.Fprintf(&b, " * @example %s\n */\n", f.Example)
+		for _, sig := range f.Signatures() {
+			fmt.Fprintf(&b, "declare function %s;\n", sig)
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("declare const console: {\n  log(...args: unknown[]): void;\n  info(...args: unknown[]): void;\n  warn(...args: unknown[]): void;\n  error(...args: unknown[]): void;\n  debug(...args: unknown[]): void;\n};\n")
 	return b.String()

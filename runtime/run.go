@@ -200,6 +200,9 @@ func (r *run) setup(seed uint64) {
 		f := &table[i]
 		fn := func(fc goja.FunctionCall) goja.Value {
 			c := call{r: r, fn: f, args: fc.Arguments}
+			if missing := c.missing(f.Params); missing != "" && (f.AltParams == nil || c.missing(f.AltParams) != "") {
+				c.fail("TypeError", "missing argument %s; the call is %s", missing, strings.Join(f.Signatures(), " or "))
+			}
 			if f.Replacement != "" {
 				panic(vm.NewTypeError(f.Name + " is not available; use " + f.Replacement + " instead"))
 			}
@@ -287,6 +290,16 @@ func (r *run) format(v goja.Value) string {
 		}
 	}
 	return v.String()
+}
+
+// missing names the first required parameter of params not given, or "".
+func (c *call) missing(params []Param) string {
+	for i, p := range params {
+		if !p.Optional && goja.IsUndefined(c.arg(i)) {
+			return p.Name
+		}
+	}
+	return ""
 }
 
 // put draws shape under the name in argument 0.

@@ -61,7 +61,7 @@ func TestErrors(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{"drawCircle('c', 0, 0, -1)", "scene.code.js:1:1: Error: drawCircle: bad geometry: radius must be a finite number > 0, got -1"},
 		{"drawCircle('c', 0, 'x', 1)", "scene.code.js:1:1: TypeError: drawCircle: cy must be a number, got \"x\""},
-		{"drawCircle('c', 0, 0)", "scene.code.js:1:1: TypeError: drawCircle: radius must be a number, got undefined"},
+		{"drawCircle('c', 0, 0)", "scene.code.js:1:1: TypeError: drawCircle: missing argument radius; the call is drawCircle(name: string, cx: number, cy: number, radius: number): boolean"},
 		{"drawCircle('c', 0, 0, Infinity)", "scene.code.js:1:1: RangeError: drawCircle: radius must be a finite number, got +Inf"},
 		{"\n  drawCircel('c', 0, 0, 1)", "scene.code.js:2:3: ReferenceError: drawCircel is not defined"},
 		{"translate('nope', 1, 1)", `scene.code.js:1:1: Error: translate: no such entity: "nope"`},
@@ -241,5 +241,55 @@ func TestScripts(t *testing.T) {
 				t.Fatal("scenario has neither want.err nor want.logs")
 			}
 		})
+	}
+}
+
+// TestEveryFunctionRefusesMissingArguments: called with nothing, every function with a
+// required parameter throws an error naming itself and that parameter; none fails silently.
+func TestEveryFunctionRefusesMissingArguments(t *testing.T) {
+	t.Parallel()
+	for _, f := range API() {
+		if f.Replacement != "" || len(f.Params) == 0 || f.Params[0].Optional {
+			continue
+		}
+		_, err := runMain(t, f.Name+"()", Limits{})
+		if err == nil {
+			t.Errorf("%s() succeeded", f.Name)
+			continue
+		}
+		msg := err.(*Diagnostic).Message
+		if !strings.HasPrefix(msg, f.Name+": ") || !strings.Contains(msg, f.Params[0].Name) {
+			t.Errorf("%s(): %q does not name the function and its parameter %q", f.Name, msg, f.Params[0].Name)
+		}
+	}
+}
+
+// TestEveryFunctionRefusesWrongTypes: an object where a string or number belongs is named in
+// the error, for every parameter of every function.
+func TestEveryFunctionRefusesWrongTypes(t *testing.T) {
+	t.Parallel()
+	for _, f := range API() {
+		if f.Replacement != "" {
+			continue
+		}
+		for i, p := range f.Params {
+			if p.Type != "string" && p.Type != "number" {
+				continue
+			}
+			args := make([]string, len(f.Params))
+			for k := range args {
+				args[k] = "'c'"
+			}
+			args[i] = "{}"
+			src := "drawCircle('c', 0, 0, 1); drawRect('r', 0, 0, 1, 1); createGroup('g', ['r']); " + f.Name + "(" + strings.Join(args, ", ") + ")"
+			_, err := runMain(t, src, Limits{})
+			if err == nil {
+				t.Errorf("%s with {} as %s succeeded", f.Name, p.Name)
+				continue
+			}
+			if msg := err.(*Diagnostic).Message; !strings.HasPrefix(msg, f.Name+": ") {
+				t.Errorf("%s with {} as %s: %q does not name the function", f.Name, p.Name, msg)
+			}
+		}
 	}
 }

@@ -377,7 +377,7 @@ var table = []Func{
 }
 
 func booleanFunc(name string, op scene.BoolOp, doc, example string) Func {
-	return Func{Name: name, Domain: "boolean", Returns: "boolean", Doc: doc, Example: example,
+	f := Func{Name: name, Domain: "boolean", Returns: "boolean", Doc: doc, Example: example,
 		Params: []Param{{Name: "a", Type: "string | string[]"}, {Name: "b", Type: "string | string[]"}, pResult},
 		impl: func(c *call) goja.Value {
 			a := c.names(0)
@@ -392,6 +392,10 @@ func booleanFunc(name string, op scene.BoolOp, doc, example string) Func {
 			c.check(err)
 			return c.ok()
 		}}
+	if op == scene.Union {
+		f.AltParams = []Param{{Name: "names", Type: "string[]"}, pResult}
+	}
+	return f
 }
 
 func fitToViewport(c *call) goja.Value {

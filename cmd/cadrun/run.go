@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,10 +21,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "output file; the extension picks the format: .svg, .png or .json")
 	timeout := fs.Duration("timeout", runtime.DefaultLimits.Timeout, "wall-clock limit for the script")
 	width := fs.Int("width", 0, "PNG width in pixels (default: longest side 1024)")
-	if err := fs.Parse(args); err != nil {
+	positional, err := parseInterleaved(fs, args)
+	if err != nil {
 		return errUsage
 	}
-	if fs.NArg() > 1 || (fs.NArg() == 1 && *ws != "") {
+	if len(positional) > 1 || (len(positional) == 1 && *ws != "") {
 		fmt.Fprintln(stderr, "cadrun run: give a workspace or one FILE.js, not both")
 		fs.Usage()
 		return errUsage
@@ -33,7 +35,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "cadrun run: output %q must end in .svg, .png or .json\n", *out)
 		return errUsage
 	}
-	src, err := source(*ws, fs.Arg(0))
+	file := ""
+	if len(positional) == 1 {
+		file = positional[0]
+	}
+	src, err := source(*ws, file)
 	if err != nil {
 		return err
 	}
@@ -100,5 +106,21 @@ func encode(s *scene.Scene, format string, width int) ([]byte, error) {
 		return render.PNG(s, render.PNGOptions{Width: width})
 	default:
 		return s.MarshalJSON()
+	}
+}
+
+// parseInterleaved parses flags given before and after positional arguments
+// (`cadrun run drawing.js -o out.png`), which the flag package alone stops at.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
 }
