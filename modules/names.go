@@ -1,8 +1,10 @@
 // Package modules is the workspace: logical names mapped to files under one root, read and
 // written only through os.Root so that nothing can lead outside it.
 //
-// Start with Open. This first part is read-only: the write-and-run transaction, locking and
-// history build on it.
+// Start with Open. Read and Names make a Workspace a runtime.Source (built-in modules
+// included); Write, Delete and Move change files atomically; Lock orders writers in this
+// process and across processes; List describes the files for the glob tool. The write-and-run
+// transaction and history build on these.
 package modules
 
 import (

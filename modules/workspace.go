@@ -23,19 +23,28 @@ var ErrTooLarge = errors.New("file too large")
 // device, a directory where a file belongs).
 var ErrNotRegular = errors.New("not a regular file")
 
-// Workspace is a workspace directory. It is safe for concurrent use.
+// Workspace is a workspace directory. It is safe for concurrent use; writers that must not
+// interleave (the write-and-run transaction) hold Lock.
 type Workspace struct {
 	root *os.Root
 	dir  string
+	key  string // the cleaned absolute directory: the in-process lock's key
+
+	// fail, when set (tests only), is called before each step of a write and may make the
+	// step fail, so that the clean-up paths can be exercised as root.
+	fail func(step string) error
 }
 
-// Open opens the workspace at dir, which must exist.
+// Open opens the workspace at dir, which must exist. Temp files left by a write that was
+// killed midway are removed, unless another writer holds the workspace lock.
 func Open(dir string) (*Workspace, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("opening workspace: %w", err)
 	}
-	return &Workspace{root: root, dir: dir}, nil
+	w := &Workspace{root: root, dir: dir, key: lockKey(dir)}
+	w.removeLeftovers()
+	return w, nil
 }
 
 // Close releases the workspace.
@@ -44,7 +53,9 @@ func (w *Workspace) Close() error { return w.root.Close() }
 // Dir is the workspace directory as given to Open.
 func (w *Workspace) Dir() string { return w.dir }
 
-// Read implements runtime.Source: main is scene.code.js, NAME is modules/NAME.js.
+// Read implements runtime.Source: main is scene.code.js, NAME is modules/NAME.js, and a
+// built-in module when the workspace has no module of that name (its path is then
+// builtin/NAME.js, which is not a workspace file).
 func (w *Workspace) Read(name string) ([]byte, string, error) {
 	path := runtime.PathOf(name)
 	if err := CheckName(name); err != nil {
@@ -54,6 +65,9 @@ func (w *Workspace) Read(name string) ([]byte, string, error) {
 	// a regular file it changes nothing. The mode check below then refuses the FIFO.
 	f, err := w.root.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
+		if b, ok := builtinSource(name); ok {
+			return b, builtinPath(name), nil
+		}
 		return nil, path, fmt.Errorf("%w: %q", runtime.ErrModuleNotFound, name)
 	}
 	if err != nil {
@@ -77,8 +91,16 @@ func (w *Workspace) Read(name string) ([]byte, string, error) {
 	return b, path, nil
 }
 
-// Names implements runtime.Source: the modules in modules/, sorted.
+// Names implements runtime.Source: the modules in modules/ and the built-in modules, sorted.
 func (w *Workspace) Names() []string {
+	names := append(w.userModules(), BuiltinNames()...)
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// userModules lists the modules in modules/, unsorted. Temp files never qualify: their
+// names start with a dot, which no logical name does.
+func (w *Workspace) userModules() []string {
 	entries, err := fs.ReadDir(w.root.FS(), "modules")
 	if err != nil {
 		return nil
@@ -86,10 +108,9 @@ func (w *Workspace) Names() []string {
 	var names []string
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".js")
-		if ok && e.Type().IsRegular() && CheckName(name) == nil {
+		if ok && e.Type().IsRegular() && CheckName(name) == nil && name != runtime.MainModule {
 			names = append(names, name)
 		}
 	}
-	slices.Sort(names)
 	return names
 }

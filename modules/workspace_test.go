@@ -65,7 +65,7 @@ func TestRead(t *testing.T) {
 	if _, _, err := w.Read("../outside/secret"); !errors.Is(err, ErrBadName) {
 		t.Errorf("traversal: %v", err)
 	}
-	if diff := cmp.Diff([]string{"gears"}, w.Names()); diff != "" {
+	if diff := cmp.Diff([]string{"annotate", "gears", "patterns", "shapes"}, w.Names()); diff != "" {
 		t.Errorf("names mismatch (-want +got):\n%s", diff)
 	}
 	// A symlink leading out of the workspace cannot be followed.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,4 +89,52 @@ func TestRunFailureShowsDiagnostic(t *testing.T) {
 	if code := run([]string{"run", script, "-o", filepath.Join(dir, "out.gif")}, &stdout, &stderr); code != 2 {
 		t.Errorf("unknown output format: exit %d, want 2", code)
 	}
+}
+
+func TestToolRunner(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	call := func(args ...string) (int, map[string]any, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"tool"}, args...), &stdout, &stderr)
+		var reply map[string]any
+		if err := json.Unmarshal(stdout.Bytes(), &reply); err != nil {
+			t.Fatalf("stdout is not one JSON object: %q (%v)", stdout.String(), err)
+		}
+		return code, reply, stderr.String()
+	}
+	code, reply, _ := call("write", "--workspace", ws, "--params", `{"file":"main","code":"drawCircle('c', 0, 0, 5)"}`)
+	if code != 0 || reply["status"] != "success" || reply["error"] != nil {
+		t.Fatalf("write: %d %v", code, reply)
+	}
+	code, reply, _ = call("scene", "--workspace", ws, "--params", `{"command":"info"}`)
+	info := reply["data"].(map[string]any)["info"].(map[string]any)
+	if code != 0 || info["entities"] != 1.0 {
+		t.Errorf("scene info: %d %v", code, reply)
+	}
+	code, reply, _ = call("write", "--workspace", ws, "--params", `{"file":"main","code":"drawCircle('c', 0, 0, -5)"}`)
+	if code != 1 || reply["status"] != "error" || !strings.Contains(reply["error"].(string), "not applied; the file is unchanged") {
+		t.Errorf("failed write: %d %v", code, reply)
+	}
+	if code, reply, _ = call("nope", "--workspace", ws); code != 2 || reply["status"] != "error" {
+		t.Errorf("unknown tool: %d %v", code, reply)
+	}
+	if code, reply, _ = call("--list"); code != 0 || len(reply["data"].([]any)) < 5 {
+		t.Errorf("list: %d %v", code, reply)
+	}
+}
+
+// TestToolClosedStdout: a reply that cannot be written is an error, not a panic.
+func TestToolClosedStdout(t *testing.T) {
+	t.Parallel()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	var stderr bytes.Buffer
+	if code := run([]string{"tool", "--list"}, w, &stderr); code != 1 {
+		t.Errorf("exit %d, want 1; stderr %q", code, stderr.String())
+	}
+	w.Close()
 }

@@ -85,17 +85,26 @@ func source(ws, file string) (runtime.Source, error) {
 		}
 		return runtime.Overlay{Base: w, Name: runtime.MainModule, Content: content}, nil
 	}
-	if ws == "" {
-		ws = os.Getenv("CADRUN_HOME")
+	dir, err := workspaceDir(ws)
+	if err != nil {
+		return nil, err
 	}
-	if ws == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return nil, fmt.Errorf("finding the default workspace: %w; pass -workspace DIR", err)
-		}
-		ws = filepath.Join(home, ".cadrun")
+	return modules.Open(dir)
+}
+
+// workspaceDir resolves the workspace: the flag, else $CADRUN_HOME, else ~/.cadrun.
+func workspaceDir(flagValue string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
 	}
-	return modules.Open(ws)
+	if env := os.Getenv("CADRUN_HOME"); env != "" {
+		return env, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the default workspace: %w; pass -workspace DIR", err)
+	}
+	return filepath.Join(home, ".cadrun"), nil
 }
 
 func encode(s *scene.Scene, format string, width int) ([]byte, error) {

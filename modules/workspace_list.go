@@ -1,0 +1,68 @@
+package modules
+
+import (
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/cadrun/cadrun/runtime"
+)
+
+// Kinds and sources of the files List reports.
+const (
+	KindMain   = "main"
+	KindModule = "module"
+	KindData   = "data"
+
+	SourceUser    = "user"
+	SourceBuiltin = "builtin"
+)
+
+// FileInfo describes one file of the workspace, as the glob tool shows it.
+type FileInfo struct {
+	Name   string // logical name: main, a module's NAME, or a data file's NAME.json
+	Path   string // workspace path (builtin/NAME.js for a built-in module)
+	Kind   string // KindMain, KindModule or KindData
+	Source string // SourceUser or SourceBuiltin
+	Size   int64  // bytes
+}
+
+// List is every file of the workspace: main first (when it exists), then the modules by name,
+// user modules hiding the built-ins they override, then data/NAME.json by name. Temp files,
+// links and anything else that Read would refuse are left out.
+func (w *Workspace) List() []FileInfo {
+	var out []FileInfo
+	if st, err := w.root.Lstat(runtime.PathOf(runtime.MainModule)); err == nil && st.Mode().IsRegular() {
+		out = append(out, FileInfo{Name: runtime.MainModule, Path: runtime.PathOf(runtime.MainModule), Kind: KindMain, Source: SourceUser, Size: st.Size()})
+	}
+	var mods []FileInfo
+	user := map[string]bool{}
+	for _, n := range w.userModules() {
+		st, err := w.root.Lstat(runtime.PathOf(n))
+		if err != nil {
+			continue
+		}
+		user[n] = true
+		mods = append(mods, FileInfo{Name: n, Path: runtime.PathOf(n), Kind: KindModule, Source: SourceUser, Size: st.Size()})
+	}
+	for _, n := range BuiltinNames() {
+		if !user[n] {
+			b, _ := builtinSource(n)
+			mods = append(mods, FileInfo{Name: n, Path: builtinPath(n), Kind: KindModule, Source: SourceBuiltin, Size: int64(len(b))})
+		}
+	}
+	slices.SortFunc(mods, func(a, b FileInfo) int { return strings.Compare(a.Name, b.Name) })
+	out = append(out, mods...)
+	entries, _ := fs.ReadDir(w.root.FS(), "data")
+	for _, e := range entries { // ReadDir sorts by name
+		base, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || !e.Type().IsRegular() || CheckName(base) != nil {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			out = append(out, FileInfo{Name: e.Name(), Path: path.Join("data", e.Name()), Kind: KindData, Source: SourceUser, Size: info.Size()})
+		}
+	}
+	return out
+}

@@ -1,0 +1,301 @@
+package modules
+
+// Writes never touch the target in place: truncating in place is the one way to leave a torn
+// file, and it would follow a hardlink or a symlink to whatever the link names. Instead the new
+// bytes go to a hidden temp file in the same directory, which is fsynced, closed and renamed
+// over the target (the rename replaces a link itself, never what it points to); then the
+// directory is fsynced so that the rename survives a power cut. A reader or a crash sees the
+// old file or the new one, never a mixture, and at most one temp file is left behind, which
+// the next Open removes.
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/cadrun/cadrun/runtime"
+)
+
+// ErrCaseCollision is returned when a new name differs only in case from an existing module:
+// the two would be one file on a case-insensitive filesystem.
+var ErrCaseCollision = errors.New("name differs only in case from an existing module")
+
+// tempPrefix starts every temp file's name: hidden, and never a logical name.
+const tempPrefix = ".cadrun-tmp-"
+
+// newFileMode is the mode of a file a write creates; an existing file keeps its own.
+const newFileMode fs.FileMode = 0o644
+
+// Write replaces the file of a logical name (main or a module) with data, atomically, creating
+// modules/ if needed. created reports that the file did not exist before. A name that differs
+// only in case from an existing module is refused with ErrCaseCollision, and data over
+// MaxReadBytes with ErrTooLarge, before anything is written. Writing a built-in module's name
+// creates a user module, which then wins over the built-in.
+func (w *Workspace) Write(name string, data []byte) (created bool, err error) {
+	if err := CheckName(name); err != nil {
+		return false, err
+	}
+	p := runtime.PathOf(name)
+	if len(data) > MaxReadBytes {
+		return false, fmt.Errorf("writing %s: %w: %d bytes is over %d (MaxReadBytes)", p, ErrTooLarge, len(data), MaxReadBytes)
+	}
+	if err := w.checkCase(name, ""); err != nil {
+		return false, err
+	}
+	mode, exists, err := w.targetMode(p)
+	if err != nil {
+		return false, fmt.Errorf("writing %s: %w", p, err)
+	}
+	if err := w.writeAtomic(p, data, mode); err != nil {
+		return false, fmt.Errorf("writing %s: %w", p, err)
+	}
+	return !exists, nil
+}
+
+// Delete removes the file of a logical name. A built-in module cannot be deleted; deleting a
+// user module that overrides one brings the built-in back.
+func (w *Workspace) Delete(name string) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	p := runtime.PathOf(name)
+	if _, err := w.root.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		if _, ok := builtinSource(name); ok {
+			return fmt.Errorf("deleting %s: %w: %q is a built-in module, which is read-only", p, runtime.ErrModuleNotFound, name)
+		}
+		return fmt.Errorf("deleting %s: %w: %q", p, runtime.ErrModuleNotFound, name)
+	} else if err != nil {
+		return fmt.Errorf("deleting %s: %w", p, err)
+	}
+	if err := w.root.Remove(p); err != nil {
+		return fmt.Errorf("deleting %s: %w", p, err)
+	}
+	if err := w.syncDir(path.Dir(p)); err != nil {
+		return fmt.Errorf("deleting %s: %w", p, err)
+	}
+	return nil
+}
+
+// Move renames the file of logical name from to to. It refuses a to that exists (wrapping
+// fs.ErrExist) or that differs only in case from another module; changing only the case of a
+// name is allowed. Callers that race other writers hold Lock.
+func (w *Workspace) Move(from, to string) error {
+	for _, n := range []string{from, to} {
+		if err := CheckName(n); err != nil {
+			return err
+		}
+	}
+	src, dst := runtime.PathOf(from), runtime.PathOf(to)
+	if from == to {
+		return fmt.Errorf("moving %s: the new name is the same", src)
+	}
+	st, err := w.root.Lstat(src)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("moving %s: %w: %q", src, runtime.ErrModuleNotFound, from)
+	}
+	if err != nil {
+		return fmt.Errorf("moving %s: %w", src, err)
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("moving %s: %w: it is a %s", src, ErrNotRegular, st.Mode().Type())
+	}
+	if err := w.checkCase(to, from); err != nil {
+		return err
+	}
+	// Existence by exact name from the listing: on a case-insensitive filesystem Lstat of
+	// House.js would find house.js, and a case-only rename must still go through.
+	if w.hasEntry(dst) {
+		return fmt.Errorf("moving %s to %s: %w: %s already exists; delete it first or choose another name", src, dst, fs.ErrExist, dst)
+	}
+	if err := w.root.MkdirAll(path.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("moving %s: %w", src, err)
+	}
+	if err := w.root.Rename(src, dst); err != nil {
+		return fmt.Errorf("moving %s: %w", src, err)
+	}
+	for _, d := range uniq(path.Dir(src), path.Dir(dst)) {
+		if err := w.syncDir(d); err != nil {
+			return fmt.Errorf("moving %s: %w", src, err)
+		}
+	}
+	return nil
+}
+
+func uniq(a, b string) []string {
+	if a == b {
+		return []string{a}
+	}
+	return []string{a, b}
+}
+
+// hasEntry reports whether the directory of p lists p's base name exactly.
+func (w *Workspace) hasEntry(p string) bool {
+	entries, err := fs.ReadDir(w.root.FS(), path.Dir(p))
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Name() == path.Base(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkCase refuses a module name that is not in the workspace but differs only in case from
+// a module that is (a user module or a built-in). except is a name to ignore: the module being
+// renamed.
+func (w *Workspace) checkCase(name, except string) error {
+	if name == runtime.MainModule {
+		return nil
+	}
+	var other string
+	for _, n := range w.userModules() {
+		if n == name {
+			return nil // it exists: this is an overwrite, not a new name
+		}
+		if n != except && strings.EqualFold(n, name) {
+			other = runtime.PathOf(n)
+		}
+	}
+	if other == "" {
+		for _, n := range BuiltinNames() {
+			if n != name && strings.EqualFold(n, name) {
+				other = "the built-in module " + builtinPath(n)
+			}
+		}
+	}
+	if other != "" {
+		return fmt.Errorf("%w: %s would collide with %s; use the existing name or choose another", ErrCaseCollision, runtime.PathOf(name), other)
+	}
+	return nil
+}
+
+// targetMode is the mode a write of p gives the new file: an existing regular file's
+// permission bits, else newFileMode. A directory in the way is refused.
+func (w *Workspace) targetMode(p string) (mode fs.FileMode, exists bool, err error) {
+	st, err := w.root.Lstat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return newFileMode, false, nil
+	case err != nil:
+		return 0, false, err
+	case st.IsDir():
+		return 0, true, fmt.Errorf("%w: %s is a directory", ErrNotRegular, p)
+	case st.Mode().IsRegular():
+		return st.Mode().Perm(), true, nil
+	default: // a symlink, FIFO or device: the rename replaces the entry itself
+		return newFileMode, true, nil
+	}
+}
+
+// step runs the test hook, if any, before a step of a write.
+func (w *Workspace) step(name string) error {
+	if w.fail != nil {
+		return w.fail(name)
+	}
+	return nil
+}
+
+// writeAtomic writes data to p through a temp file in p's directory; see the file comment.
+// The temp file is removed on any failure.
+func (w *Workspace) writeAtomic(p string, data []byte, mode fs.FileMode) (err error) {
+	dir := path.Dir(p)
+	if err := w.step("mkdir"); err != nil {
+		return err
+	}
+	if err := w.root.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var suffix [8]byte
+	rand.Read(suffix[:])
+	tmp := path.Join(dir, tempPrefix+hex.EncodeToString(suffix[:]))
+	if err := w.step("create"); err != nil {
+		return err
+	}
+	f, err := w.root.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	renamed := false
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+		if !renamed {
+			w.root.Remove(tmp)
+		}
+	}()
+	// Chmod rather than the OpenFile mode: the umask must not change an existing file's bits.
+	for _, s := range []struct {
+		name string
+		do   func() error
+	}{
+		{"chmod", func() error { return f.Chmod(mode) }},
+		{"write", func() error { _, err := f.Write(data); return err }},
+		{"sync", f.Sync},
+		{"close", func() error { err := f.Close(); f = nil; return err }},
+		{"rename", func() error { return w.root.Rename(tmp, p) }},
+	} {
+		if err := w.step(s.name); err != nil {
+			return err
+		}
+		if err := s.do(); err != nil {
+			return err
+		}
+	}
+	renamed = true
+	if err := w.step("syncdir"); err != nil {
+		return err
+	}
+	return w.syncDir(dir)
+}
+
+// syncDir fsyncs a workspace directory, making the renames and removals in it durable.
+func (w *Workspace) syncDir(dir string) error {
+	d, err := w.root.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("syncing directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// removeLeftovers removes the temp files of writes that were killed midway, in the workspace
+// root and modules/. It runs only when the workspace lock is free right now: a live writer in
+// another process may hold the lock and own the temp file it is filling. Errors are ignored;
+// the next Open tries again.
+func (w *Workspace) removeLeftovers() {
+	dirs := []string{".", "modules"}
+	var found []string
+	for _, d := range dirs {
+		entries, err := fs.ReadDir(w.root.FS(), d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), tempPrefix) && !e.IsDir() {
+				found = append(found, path.Join(d, e.Name()))
+			}
+		}
+	}
+	if len(found) == 0 {
+		return // nothing to do: do not create .cadrun/ in a workspace only read
+	}
+	unlock, err := w.tryLock()
+	if err != nil {
+		return
+	}
+	defer unlock()
+	for _, p := range found {
+		w.root.Remove(p)
+	}
+}

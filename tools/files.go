@@ -1,0 +1,174 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
+)
+
+// ErrEdit is returned when an edit cannot be applied to the current text.
+var ErrEdit = errors.New("edit does not apply")
+
+func init() {
+	register("glob", "List the workspace's files: main, modules (yours and the built-in library) and data, with kind, source and size. pattern filters names with * and ? (e.g. 'house*').", globTool)
+	register("read", "Read a file exactly as stored: file is 'main' or a module name. Read a file in full before you overwrite it; offset and limit (lines, 1-based) read a part, which does not count as read.", readTool)
+	register("write", "Replace a file with code and run the program at once. If the run fails, nothing is written and the error shows file:line:col; on success the answer summarises the scene. Read an existing file first.", writeTool)
+	register("edit", "Replace old_code with new_code in a file (old_code must occur exactly once unless replace_all), or apply edits: [...] in order, all or nothing; then run as write does.", editTool)
+}
+
+// GlobIn filters the listing.
+type GlobIn struct {
+	Pattern string `json:"pattern,omitempty" jsonschema:"a name pattern with * and ?; empty lists everything"`
+}
+
+// GlobOut is the listing.
+type GlobOut struct {
+	Files []modules.FileInfo `json:"files"`
+}
+
+func globTool(_ context.Context, s *Session, in GlobIn) (GlobOut, error) {
+	out := GlobOut{Files: []modules.FileInfo{}}
+	for _, f := range s.srv.ws.List() {
+		if in.Pattern != "" {
+			ok, err := path.Match(in.Pattern, f.Name)
+			if err != nil {
+				return out, fmt.Errorf("%w: pattern %q: %v", ErrBadInput, in.Pattern, err)
+			}
+			if !ok {
+				continue
+			}
+		}
+		out.Files = append(out.Files, f)
+	}
+	return out, nil
+}
+
+// ReadIn names the file and, optionally, a range of lines.
+type ReadIn struct {
+	File   string `json:"file" jsonschema:"'main' or a module name such as 'house_lib'"`
+	Offset int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"how many lines to return"`
+}
+
+// ReadOut is the content.
+type ReadOut struct {
+	File    string `json:"file"`
+	Path    string `json:"path"`
+	Content string `json:"content"`
+	Lines   int    `json:"lines"`
+	Partial bool   `json:"partial,omitempty"`
+}
+
+func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
+	if err := modules.CheckName(in.File); err != nil {
+		return ReadOut{}, err
+	}
+	b, p, err := s.srv.ws.Read(in.File)
+	if errors.Is(err, runtime.ErrModuleNotFound) {
+		return ReadOut{}, fmt.Errorf("%s does not exist; glob lists the files there are", p)
+	}
+	if err != nil {
+		return ReadOut{}, err
+	}
+	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: bytes.Count(b, []byte("\n")) + 1}
+	if in.Offset < 0 || in.Limit < 0 {
+		return ReadOut{}, fmt.Errorf("%w: offset and limit must be >= 0", ErrBadInput)
+	}
+	if in.Offset <= 1 && in.Limit == 0 {
+		s.noteRead(in.File, b)
+		return out, nil
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	from := max(in.Offset, 1) - 1
+	if from >= len(lines) {
+		return ReadOut{}, fmt.Errorf("%w: offset %d is past the end (%d lines)", ErrBadInput, in.Offset, len(lines))
+	}
+	to := len(lines)
+	if in.Limit > 0 {
+		to = min(to, from+in.Limit)
+	}
+	out.Content = strings.Join(lines[from:to], "")
+	out.Partial = true
+	return out, nil
+}
+
+// WriteIn is a whole new file.
+type WriteIn struct {
+	File string `json:"file" jsonschema:"'main' or a module name such as 'house_lib' (no path, no .js)"`
+	Code string `json:"code" jsonschema:"the complete JavaScript source"`
+}
+
+func writeTool(ctx context.Context, s *Session, in WriteIn) (*ChangeResult, error) {
+	return s.commit(ctx, in.File, func([]byte, bool) ([]byte, error) { return []byte(in.Code), nil }, OverwriteWarning)
+}
+
+// Edit is one replacement.
+type Edit struct {
+	OldCode    string `json:"old_code" jsonschema:"the exact text to replace"`
+	NewCode    string `json:"new_code" jsonschema:"the text to put in its place"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence instead of exactly one"`
+}
+
+// EditIn is one edit, or several in order.
+type EditIn struct {
+	File       string `json:"file" jsonschema:"'main' or a module name"`
+	OldCode    string `json:"old_code,omitempty" jsonschema:"the exact text to replace"`
+	NewCode    string `json:"new_code,omitempty" jsonschema:"the text to put in its place"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence"`
+	Edits      []Edit `json:"edits,omitempty" jsonschema:"several edits applied in order, all or nothing"`
+}
+
+func editTool(ctx context.Context, s *Session, in EditIn) (*ChangeResult, error) {
+	edits := in.Edits
+	if len(edits) == 0 {
+		edits = []Edit{{OldCode: in.OldCode, NewCode: in.NewCode, ReplaceAll: in.ReplaceAll}}
+	} else if in.OldCode != "" || in.NewCode != "" {
+		return nil, fmt.Errorf("%w: give old_code/new_code or edits, not both", ErrBadInput)
+	}
+	warn := "Warning: editing a file this session has not read; read it first to see its current text"
+	return s.commit(ctx, in.File, func(current []byte, exists bool) ([]byte, error) {
+		if !exists {
+			return nil, fmt.Errorf("%s does not exist; create it with write", runtime.PathOf(in.File))
+		}
+		return applyEdits(current, edits)
+	}, warn)
+}
+
+// applyEdits applies replacements in order. In a file with CRLF line breaks, "\n" in the
+// edit texts means "\r\n", so that the file keeps its line endings; replacement text is
+// inserted literally ($& and friends mean nothing here).
+func applyEdits(text []byte, edits []Edit) ([]byte, error) {
+	crlf := bytes.Contains(text, []byte("\r\n"))
+	for i, e := range edits {
+		where := ""
+		if len(edits) > 1 {
+			where = fmt.Sprintf("edit %d: ", i)
+		}
+		oldCode, newCode := e.OldCode, e.NewCode
+		if oldCode == "" {
+			return nil, fmt.Errorf("%w: %sold_code is empty; give the exact text to replace", ErrEdit, where)
+		}
+		if crlf {
+			oldCode, newCode = toCRLF(oldCode), toCRLF(newCode)
+		}
+		n := bytes.Count(text, []byte(oldCode))
+		switch {
+		case n == 0:
+			return nil, fmt.Errorf("%w: %sold_code was not found; read the file and copy the text exactly", ErrEdit, where)
+		case n > 1 && !e.ReplaceAll:
+			return nil, fmt.Errorf("%w: %sold_code occurs %d times; add surrounding lines to make it unique, or set replace_all", ErrEdit, where, n)
+		}
+		text = bytes.ReplaceAll(text, []byte(oldCode), []byte(newCode))
+	}
+	return text, nil
+}
+
+func toCRLF(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
+}

@@ -1,0 +1,246 @@
+package tools
+
+// The write-and-run transaction. A change is run against the workspace with the new content
+// overlaid in memory; only a change that runs lands on disk, atomically, and the scene moves
+// to the new state in the same step. Read tracking is per session (per client), by content
+// hash, so that a client never overwrites text it has not seen.
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
+)
+
+// Runner runs a program; *runtime.Pool and InProcess both are one.
+type Runner interface {
+	Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error)
+}
+
+// InProcess runs scripts in this process (tests, benchmarks, one-shot CLI calls).
+type InProcess struct{}
+
+// Run implements Runner.
+func (InProcess) Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error) {
+	return runtime.Run(ctx, src, entry, opt)
+}
+
+// Server holds one workspace's state: the last good scene. It is safe for concurrent use:
+// every transaction holds the workspace lock.
+type Server struct {
+	ws     *modules.Workspace
+	runner Runner
+	opt    runtime.Options
+
+	mu    sync.Mutex // guards scene
+	scene *scene.Scene
+}
+
+// NewServer opens the state of a workspace: the scene comes from running main (an empty
+// scene when main is missing or fails).
+func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
+	s := &Server{ws: ws, runner: runner, opt: opt, scene: scene.New()}
+	if res, err := runner.Run(ctx, ws, runtime.MainModule, opt); err == nil {
+		s.scene = res.Scene
+	}
+	return s
+}
+
+// Scene returns the last good scene; callers must not modify it.
+func (s *Server) Scene() *scene.Scene {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.scene
+}
+
+// Session is one client's view: what it has read.
+type Session struct {
+	srv   *Server
+	mu    sync.Mutex
+	reads map[string][sha256.Size]byte // logical name -> hash of the content read in full
+}
+
+// Session starts a client session.
+func (s *Server) Session() *Session {
+	return &Session{srv: s, reads: map[string][sha256.Size]byte{}}
+}
+
+func (se *Session) noteRead(name string, content []byte) {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	se.reads[name] = sha256.Sum256(content)
+}
+
+func (se *Session) readHash(name string) ([sha256.Size]byte, bool) {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	h, ok := se.reads[name]
+	return h, ok
+}
+
+// ErrNotApplied wraps every failed change: nothing was written.
+var ErrNotApplied = errors.New("not applied; the file is unchanged")
+
+// ErrStale is returned when a file changed on disk since this session read it.
+var ErrStale = errors.New("the file changed since you read it")
+
+// OverwriteWarning is the warning for overwriting a file this session has not read, in the
+// upstream tool's words.
+const OverwriteWarning = "Warning: Overwriting existing file. Consider using read first"
+
+// ChangeResult is the answer to a committed change.
+type ChangeResult struct {
+	File     string     `json:"file"`
+	Created  bool       `json:"created"`
+	Entities int        `json:"entities"`
+	Bounds   scene.Box  `json:"bounds"`
+	Added    []string   `json:"added,omitempty"`
+	Removed  []string   `json:"removed,omitempty"`
+	Changed  []string   `json:"changed,omitempty"`
+	More     *moreCount `json:"more,omitempty"`
+	Logs     []string   `json:"logs,omitempty"`
+	Warnings []string   `json:"warnings,omitempty"`
+	Millis   float64    `json:"ms"`
+}
+
+type moreCount struct {
+	Added   int `json:"added,omitempty"`
+	Removed int `json:"removed,omitempty"`
+	Changed int `json:"changed,omitempty"`
+}
+
+// maxListed caps each of the added/removed/changed lists in an answer.
+const maxListed = 20
+
+// commit runs content as the new version of file and, when it runs, writes it. mutate turns
+// the current bytes into the new ones (for write it ignores them).
+func (se *Session) commit(ctx context.Context, file string, mutate func(current []byte, exists bool) ([]byte, error), warnUnread string) (*ChangeResult, error) {
+	start := time.Now()
+	srv := se.srv
+	if err := modules.CheckName(file); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotApplied, err)
+	}
+	unlock, err := srv.ws.Lock(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("taking the workspace lock: %w", err)
+	}
+	defer unlock()
+
+	current, exists, err := se.userFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var warnings []string
+	if exists {
+		h, read := se.readHash(file)
+		switch {
+		case !read && warnUnread != "":
+			warnings = append(warnings, warnUnread)
+		case read && h != sha256.Sum256(current):
+			return nil, fmt.Errorf("%w: %s changed on disk since this session read it; read it again, then retry (%w)", ErrStale, runtime.PathOf(file), ErrNotApplied)
+		}
+	}
+	next, err := mutate(current, exists)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotApplied, err)
+	}
+	overlay := runtime.Overlay{Base: srv.ws, Name: file, Content: next}
+	res, err := srv.runner.Run(ctx, overlay, runtime.MainModule, srv.opt)
+	if err == nil && file != runtime.MainModule && !slices.Contains(res.Modules, file) {
+		// Not reached from main: run it alone too, so that a broken module is refused.
+		if alone, aerr := srv.runner.Run(ctx, overlay, file, srv.opt); aerr != nil {
+			res, err = alone, aerr
+		}
+	}
+	if err != nil {
+		var d *runtime.Diagnostic
+		if errors.As(err, &d) {
+			return nil, fmt.Errorf("%s\n%w", d.Render(), ErrNotApplied)
+		}
+		return nil, fmt.Errorf("%w: %w", ErrNotApplied, err)
+	}
+	created, err := srv.ws.Write(file, next)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w (%w)", runtime.PathOf(file), err, ErrNotApplied)
+	}
+	se.noteRead(file, next)
+	srv.mu.Lock()
+	old := srv.scene
+	srv.scene = res.Scene
+	srv.mu.Unlock()
+
+	out := &ChangeResult{File: file, Created: created, Logs: res.Logs, Warnings: append(warnings, res.Warnings...)}
+	info := res.Scene.Info()
+	out.Entities, out.Bounds = info.Entities, info.Bounds
+	out.Added, out.Removed, out.Changed, out.More = diffScenes(old, res.Scene)
+	out.Millis = float64(time.Since(start).Microseconds()) / 1000
+	return out, nil
+}
+
+// userFile returns the workspace's own file for a name (not a built-in's text).
+func (se *Session) userFile(name string) ([]byte, bool, error) {
+	for _, f := range se.srv.ws.List() {
+		if f.Name == name && f.Source == modules.SourceUser && f.Kind != modules.KindData {
+			b, _, err := se.srv.ws.Read(name)
+			return b, true, err
+		}
+	}
+	return nil, false, nil
+}
+
+// diffScenes names the entities added, removed and changed between two scenes, each list
+// capped at maxListed with the rest counted.
+func diffScenes(old, cur *scene.Scene) (added, removed, changed []string, more *moreCount) {
+	type state struct {
+		shape     scene.Shape
+		transform scene.Transform
+		style     scene.Style
+		parent    string
+		rank      int
+	}
+	snap := func(s *scene.Scene) map[string]state {
+		m := make(map[string]state, s.Len())
+		for _, e := range s.Walk() {
+			m[e.Name] = state{e.Shape, e.Transform, e.Style, e.Parent(), s.ZRank(e)}
+		}
+		return m
+	}
+	a, b := snap(old), snap(cur)
+	for _, e := range cur.Walk() {
+		prev, ok := a[e.Name]
+		switch {
+		case !ok:
+			added = append(added, e.Name)
+		case !reflect.DeepEqual(prev, b[e.Name]):
+			changed = append(changed, e.Name)
+		}
+	}
+	for _, e := range old.Walk() {
+		if _, ok := b[e.Name]; !ok {
+			removed = append(removed, e.Name)
+		}
+	}
+	var m moreCount
+	added, m.Added = capList(added)
+	removed, m.Removed = capList(removed)
+	changed, m.Changed = capList(changed)
+	if m != (moreCount{}) {
+		more = &m
+	}
+	return added, removed, changed, more
+}
+
+func capList(l []string) ([]string, int) {
+	if len(l) <= maxListed {
+		return l, 0
+	}
+	return l[:maxListed], len(l) - maxListed
+}

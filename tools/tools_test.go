@@ -1,0 +1,235 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
+)
+
+func newSession(t *testing.T, files map[string]string) (*Session, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := modules.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session(), dir
+}
+
+func call[T any](t *testing.T, s *Session, tool string, params any) (T, error) {
+	t.Helper()
+	raw, err := json.Marshal(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Call(context.Background(), tool, raw)
+	var zero T
+	if err != nil {
+		return zero, err
+	}
+	return out.(T), nil
+}
+
+func fileBytes(t *testing.T, dir, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestWriteNewAndOverwrite(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, nil)
+	res, err := call[*ChangeResult](t, s, "write", WriteIn{File: "main", Code: "drawCircle('a', 0, 0, 1)\ndrawRect('b', 5, 0, 2, 2)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Created || res.Entities != 2 || len(res.Warnings) != 0 || !cmp.Equal(res.Added, []string{"a", "b"}) {
+		t.Errorf("first write: %+v", res)
+	}
+	// A second session has not read the file: it gets the upstream warning.
+	other := s.srv.Session()
+	res, err = call[*ChangeResult](t, other, "write", WriteIn{File: "main", Code: "drawCircle('a', 0, 0, 2)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{OverwriteWarning}, res.Warnings); diff != "" {
+		t.Errorf("warnings mismatch (-want +got):\n%s", diff)
+	}
+	if res.Created || !cmp.Equal(res.Changed, []string{"a"}) || !cmp.Equal(res.Removed, []string{"b"}) {
+		t.Errorf("overwrite: %+v", res)
+	}
+	if got := fileBytes(t, dir, "scene.code.js"); got != "drawCircle('a', 0, 0, 2)" {
+		t.Errorf("file = %q", got)
+	}
+}
+
+func TestFailedWriteChangesNothing(t *testing.T) {
+	t.Parallel()
+	orig := "\ufeffdrawCircle('a', 0, 0, 1)\r\n"
+	s, dir := newSession(t, map[string]string{"scene.code.js": orig})
+	before := s.srv.Scene()
+	if _, err := call[ReadOut](t, s, "read", ReadIn{File: "main"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := call[*ChangeResult](t, s, "write", WriteIn{File: "main", Code: "drawCircle('a', 0, 0, 1)\ndrawCirle('b', 0, 0, 1)"})
+	if !errors.Is(err, ErrNotApplied) {
+		t.Fatalf("got %v", err)
+	}
+	want := "scene.code.js:2:1: ReferenceError: drawCirle is not defined"
+	if !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "not applied; the file is unchanged") {
+		t.Errorf("error:\n%s", err)
+	}
+	if got := fileBytes(t, dir, "scene.code.js"); got != orig {
+		t.Errorf("file changed to %q", got)
+	}
+	if s.srv.Scene() != before {
+		t.Error("the scene changed")
+	}
+}
+
+func TestBrokenUnreachableModuleIsRefused(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)"})
+	_, err := call[*ChangeResult](t, s, "write", WriteIn{File: "helpers", Code: "export function f() {}\nf(]"})
+	if !errors.Is(err, ErrNotApplied) || !strings.HasPrefix(err.Error(), "modules/helpers.js:2:3: SyntaxError") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "modules", "helpers.js")); err == nil {
+		t.Error("the broken module was written")
+	}
+}
+
+func TestEdit(t *testing.T) {
+	t.Parallel()
+	orig := "\ufeffdrawCircle('a', 0, 0, 1)\r\ndrawCircle('b', 3, 0, 1)\r\ndrawCircle('c', 6, 0, 1)\r\n"
+	tests := []struct {
+		name string
+		in   EditIn
+		want string // file after, or the error
+		err  bool
+	}{
+		{"once", EditIn{File: "main", OldCode: "'b', 3", NewCode: "'b', 4"}, strings.Replace(orig, "'b', 3", "'b', 4", 1), false},
+		{"crlf kept", EditIn{File: "main", OldCode: "1)\ndrawCircle('b'", NewCode: "2)\ndrawCircle('b'"}, strings.Replace(orig, "1)\r\ndrawCircle('b'", "2)\r\ndrawCircle('b'", 1), false},
+		{"literal dollar", EditIn{File: "main", OldCode: "'c'", NewCode: "'$&c'"}, strings.Replace(orig, "'c'", "'$&c'", 1), false},
+		{"replace all", EditIn{File: "main", OldCode: ", 0, 1)", NewCode: ", 0, 2)", ReplaceAll: true}, strings.ReplaceAll(orig, ", 0, 1)", ", 0, 2)"), false},
+		{"ambiguous", EditIn{File: "main", OldCode: ", 0, 1)", NewCode: "x"}, "edit does not apply: old_code occurs 3 times; add surrounding lines to make it unique, or set replace_all", true},
+		{"empty", EditIn{File: "main", OldCode: "", NewCode: "x"}, "edit does not apply: old_code is empty; give the exact text to replace", true},
+		{"missing", EditIn{File: "main", OldCode: "nope", NewCode: "x"}, "edit does not apply: old_code was not found; read the file and copy the text exactly", true},
+		{"batch fails at 1", EditIn{File: "main", Edits: []Edit{{OldCode: "'a'", NewCode: "'z'"}, {OldCode: "nope", NewCode: "x"}}}, "edit does not apply: edit 1: old_code was not found; read the file and copy the text exactly", true},
+		{"batch", EditIn{File: "main", Edits: []Edit{{OldCode: "'a'", NewCode: "'z'"}, {OldCode: "'z', 0", NewCode: "'z', 9"}}}, strings.Replace(orig, "'a', 0", "'z', 9", 1), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, dir := newSession(t, map[string]string{"scene.code.js": orig})
+			if _, err := call[ReadOut](t, s, "read", ReadIn{File: "main"}); err != nil {
+				t.Fatal(err)
+			}
+			_, err := call[*ChangeResult](t, s, "edit", tt.in)
+			if tt.err {
+				if err == nil || !strings.HasPrefix(err.Error(), "not applied; the file is unchanged: "+tt.want) {
+					t.Errorf("got %v, want %q", err, tt.want)
+				}
+				tt.want = orig
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, fileBytes(t, dir, "scene.code.js")); diff != "" {
+				t.Errorf("file mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestStaleReadIsRefused(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)"})
+	if _, err := call[ReadOut](t, s, "read", ReadIn{File: "main"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte("drawCircle('a', 0, 0, 5)"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := call[*ChangeResult](t, s, "write", WriteIn{File: "main", Code: "drawCircle('a', 0, 0, 2)"})
+	if !errors.Is(err, ErrStale) || !errors.Is(err, ErrNotApplied) {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := call[ReadOut](t, s, "read", ReadIn{File: "main"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call[*ChangeResult](t, s, "write", WriteIn{File: "main", Code: "drawCircle('a', 0, 0, 2)"}); err != nil {
+		t.Errorf("after reading again: %v", err)
+	}
+}
+
+func TestConcurrentWrites(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, nil)
+	codes := []string{"drawCircle('a', 0, 0, 1)", "drawRect('b', 0, 0, 2, 2)"}
+	var wg sync.WaitGroup
+	for _, code := range codes {
+		wg.Go(func() {
+			if _, err := call[*ChangeResult](t, s.srv.Session(), "write", WriteIn{File: "main", Code: code}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	got := fileBytes(t, dir, "scene.code.js")
+	sc := s.srv.Scene()
+	switch got {
+	case codes[0]:
+		if !sc.Exists("a") || sc.Exists("b") {
+			t.Error("scene does not match the file")
+		}
+	case codes[1]:
+		if !sc.Exists("b") || sc.Exists("a") {
+			t.Error("scene does not match the file")
+		}
+	default:
+		t.Errorf("file is %q", got)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	tests := []struct {
+		tool, params, want string
+	}{
+		{"write", `{"file":"main","cod":"x"}`, `bad input: write: json: unknown field "cod"`},
+		{"write", `{"file":"../etc/passwd","code":"x"}`, `not applied; the file is unchanged: bad module name: "../etc/passwd": names are 1-64 letters, digits, '_' or '-', starting with a letter or digit (no paths, no .js)`},
+		{"frob", `{}`, `unknown tool "frob"; the tools are [edit glob read scene write]`},
+		{"scene", `{"command":"explode"}`, `bad input: unknown scene command "explode"; use info, tree, groups, draw_order, entity, svg, json, png`},
+		{"read", `{"file":"nope"}`, `modules/nope.js does not exist; glob lists the files there are`},
+	}
+	for _, tt := range tests {
+		_, err := s.Call(context.Background(), tt.tool, json.RawMessage(tt.params))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s %s: got %v, want %q", tt.tool, tt.params, err, tt.want)
+		}
+	}
+}
