@@ -13,10 +13,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"strings"
+	"syscall"
 
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -299,3 +301,38 @@ func (w *Workspace) removeLeftovers() {
 		w.root.Remove(p)
 	}
 }
+
+// SceneFile is where the last good scene is kept, in the workspace root.
+const SceneFile = "scene.json"
+
+// SaveScene writes the last good scene's JSON atomically.
+func (w *Workspace) SaveScene(data []byte) error {
+	mode, _, err := w.targetMode(SceneFile)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", SceneFile, err)
+	}
+	if err := w.writeAtomic(SceneFile, data, mode); err != nil {
+		return fmt.Errorf("writing %s: %w", SceneFile, err)
+	}
+	return nil
+}
+
+// LoadScene reads the last good scene's JSON; a missing file wraps fs.ErrNotExist.
+func (w *Workspace) LoadScene() ([]byte, error) {
+	f, err := w.root.OpenFile(SceneFile, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s", ErrNotRegular, SceneFile)
+	}
+	return io.ReadAll(io.LimitReader(f, maxSceneBytes))
+}
+
+// maxSceneBytes caps scene.json; a million-entity scene fits well within it.
+const maxSceneBytes = 1 << 30

@@ -105,7 +105,9 @@ type WriteIn struct {
 }
 
 func writeTool(ctx context.Context, s *Session, in WriteIn) (*ChangeResult, error) {
-	return s.commit(ctx, in.File, func([]byte, bool) ([]byte, error) { return []byte(in.Code), nil }, OverwriteWarning)
+	return s.commit(ctx, in.File, func([]byte, bool) (change, error) {
+		return s.writeChange(in.File, []byte(in.Code)), nil
+	}, OverwriteWarning)
 }
 
 // Edit is one replacement.
@@ -132,11 +134,15 @@ func editTool(ctx context.Context, s *Session, in EditIn) (*ChangeResult, error)
 		return nil, fmt.Errorf("%w: give old_code/new_code or edits, not both", ErrBadInput)
 	}
 	warn := "Warning: editing a file this session has not read; read it first to see its current text"
-	return s.commit(ctx, in.File, func(current []byte, exists bool) ([]byte, error) {
+	return s.commit(ctx, in.File, func(current []byte, exists bool) (change, error) {
 		if !exists {
-			return nil, fmt.Errorf("%s does not exist; create it with write", runtime.PathOf(in.File))
+			return change{}, fmt.Errorf("%s does not exist; create it with write", runtime.PathOf(in.File))
 		}
-		return applyEdits(current, edits)
+		next, err := applyEdits(current, edits)
+		if err != nil {
+			return change{}, err
+		}
+		return s.writeChange(in.File, next), nil
 	}, warn)
 }
 

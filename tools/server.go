@@ -44,12 +44,16 @@ type Server struct {
 	scene *scene.Scene
 }
 
-// NewServer opens the state of a workspace: the scene comes from running main (an empty
-// scene when main is missing or fails).
+// NewServer opens the state of a workspace: the scene comes from running main; when main is
+// missing or fails, from scene.json (the last good scene); else it is empty.
 func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
 	s := &Server{ws: ws, runner: runner, opt: opt, scene: scene.New()}
 	if res, err := runner.Run(ctx, ws, runtime.MainModule, opt); err == nil {
 		s.scene = res.Scene
+	} else if b, err := ws.LoadScene(); err == nil {
+		if saved, err := scene.ReadJSON(b); err == nil {
+			s.scene = saved
+		}
 	}
 	return s
 }
@@ -120,9 +124,20 @@ type moreCount struct {
 // maxListed caps each of the added/removed/changed lists in an answer.
 const maxListed = 20
 
-// commit runs content as the new version of file and, when it runs, writes it. mutate turns
-// the current bytes into the new ones (for write it ignores them).
-func (se *Session) commit(ctx context.Context, file string, mutate func(current []byte, exists bool) ([]byte, error), warnUnread string) (*ChangeResult, error) {
+// change is what a tool wants to do to one file, worked out from its current bytes.
+type change struct {
+	src   runtime.Source // the workspace as it would be after the change
+	apply func() (created bool, err error)
+	// next is the file's new content (nil when the file goes away); it counts as read.
+	next []byte
+	// alone names a module to run by itself as well when main does not reach it.
+	alone string
+}
+
+// commit is the write-and-run transaction for one file: under the workspace lock, work out
+// the change from the current bytes (plan), run the program as it would be, and only when it
+// runs apply the change on disk and move to the new scene.
+func (se *Session) commit(ctx context.Context, file string, plan func(current []byte, exists bool) (change, error), warnUnread string) (*ChangeResult, error) {
 	start := time.Now()
 	srv := se.srv
 	if err := modules.CheckName(file); err != nil {
@@ -148,15 +163,17 @@ func (se *Session) commit(ctx context.Context, file string, mutate func(current 
 			return nil, fmt.Errorf("%w: %s changed on disk since this session read it; read it again, then retry (%w)", ErrStale, runtime.PathOf(file), ErrNotApplied)
 		}
 	}
-	next, err := mutate(current, exists)
+	ch, err := plan(current, exists)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNotApplied, err)
 	}
-	overlay := runtime.Overlay{Base: srv.ws, Name: file, Content: next}
-	res, err := srv.runner.Run(ctx, overlay, runtime.MainModule, srv.opt)
-	if err == nil && file != runtime.MainModule && !slices.Contains(res.Modules, file) {
+	res, err := srv.runner.Run(ctx, ch.src, runtime.MainModule, srv.opt)
+	if errors.Is(err, runtime.ErrModuleNotFound) || (err != nil && isMissingMain(err)) {
+		res, err = &runtime.Result{Scene: scene.New()}, nil // no main: an empty scene
+	}
+	if err == nil && ch.alone != "" && ch.alone != runtime.MainModule && !slices.Contains(res.Modules, ch.alone) {
 		// Not reached from main: run it alone too, so that a broken module is refused.
-		if alone, aerr := srv.runner.Run(ctx, overlay, file, srv.opt); aerr != nil {
+		if alone, aerr := srv.runner.Run(ctx, ch.src, ch.alone, srv.opt); aerr != nil {
 			res, err = alone, aerr
 		}
 	}
@@ -167,22 +184,49 @@ func (se *Session) commit(ctx context.Context, file string, mutate func(current 
 		}
 		return nil, fmt.Errorf("%w: %w", ErrNotApplied, err)
 	}
-	created, err := srv.ws.Write(file, next)
+	created, err := ch.apply()
 	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w (%w)", runtime.PathOf(file), err, ErrNotApplied)
+		return nil, fmt.Errorf("%w (%w)", err, ErrNotApplied)
 	}
-	se.noteRead(file, next)
+	if ch.next != nil {
+		se.noteRead(file, ch.next)
+	}
+	var warnSave string
+	if b, err := res.Scene.MarshalJSON(); err == nil {
+		if err := srv.ws.SaveScene(b); err != nil {
+			warnSave = fmt.Sprintf("the change landed, but saving %s failed: %v", modules.SceneFile, err)
+		}
+	}
 	srv.mu.Lock()
 	old := srv.scene
 	srv.scene = res.Scene
 	srv.mu.Unlock()
 
 	out := &ChangeResult{File: file, Created: created, Logs: res.Logs, Warnings: append(warnings, res.Warnings...)}
+	if warnSave != "" {
+		out.Warnings = append(out.Warnings, warnSave)
+	}
 	info := res.Scene.Info()
 	out.Entities, out.Bounds = info.Entities, info.Bounds
 	out.Added, out.Removed, out.Changed, out.More = diffScenes(old, res.Scene)
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
+}
+
+// isMissingMain reports a run that failed only because scene.code.js does not exist.
+func isMissingMain(err error) bool {
+	var d *runtime.Diagnostic
+	return errors.As(err, &d) && d.Kind == runtime.KindModule && d.File == runtime.PathOf(runtime.MainModule) && d.Line == 0
+}
+
+// writeChange replaces (or creates) file with next.
+func (se *Session) writeChange(file string, next []byte) change {
+	return change{
+		src:   runtime.Overlay{Base: se.srv.ws, Name: file, Content: next},
+		apply: func() (bool, error) { return se.srv.ws.Write(file, next) },
+		next:  next,
+		alone: file,
+	}
 }
 
 // userFile returns the workspace's own file for a name (not a built-in's text).

@@ -222,7 +222,7 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"write", `{"file":"main","cod":"x"}`, `bad input: write: json: unknown field "cod"`},
 		{"write", `{"file":"../etc/passwd","code":"x"}`, `not applied; the file is unchanged: bad module name: "../etc/passwd": names are 1-64 letters, digits, '_' or '-', starting with a letter or digit (no paths, no .js)`},
-		{"frob", `{}`, `unknown tool "frob"; the tools are [edit glob read scene write]`},
+		{"frob", `{}`, `unknown tool "frob"; the tools are [delete edit glob move read scene write]`},
 		{"scene", `{"command":"explode"}`, `bad input: unknown scene command "explode"; use info, tree, groups, draw_order, entity, svg, json, png`},
 		{"read", `{"file":"nope"}`, `modules/nope.js does not exist; glob lists the files there are`},
 	}
@@ -231,5 +231,61 @@ func TestBadInput(t *testing.T) {
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%s %s: got %v, want %q", tt.tool, tt.params, err, tt.want)
 		}
+	}
+}
+
+// TestSceneRestoredFromSceneJSON: when main no longer runs, a new server starts from the last
+// good scene, losslessly.
+func TestSceneRestoredFromSceneJSON(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, nil)
+	code := "drawPolygon('p', [0,0, 10,0, 10,10, 0,10], [[2,2, 2,4, 4,4, 4,2]])\nsetPivot('p', 1, 1)\nrotate('p', 0.3)\ndrawBezier('b', 'M 0 0 C 1 2 3 2 4 0 Z')"
+	if _, err := call[*ChangeResult](t, s, "write", WriteIn{File: "main", Code: code}); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := s.srv.Scene().MarshalJSON()
+	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte("syntax error ("), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := modules.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	got, _ := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Scene().MarshalJSON()
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("restored scene mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestDeleteAndMove(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{
+		"scene.code.js":    "import 'gears'\ngear('g')",
+		"modules/gears.js": "function gear(n) { drawCircle(n, 0, 0, 5) }",
+		"modules/spare.js": "const SPARE = 1",
+	})
+	// main imports gears: deleting it would break main, so nothing happens.
+	_, err := call[*ChangeResult](t, s, "delete", DeleteIn{File: "gears"})
+	if !errors.Is(err, ErrNotApplied) || !strings.HasPrefix(err.Error(), "scene.code.js:1:8: ModuleError: module 'gears' not found") {
+		t.Errorf("delete of an imported module: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "modules", "gears.js")); err != nil {
+		t.Error("gears.js is gone")
+	}
+	if _, err := call[*ChangeResult](t, s, "delete", DeleteIn{File: "spare"}); err != nil {
+		t.Errorf("delete of an unused module: %v", err)
+	}
+	if _, err := call[*ChangeResult](t, s, "move", MoveIn{File: "gears", To: "cogs"}); !errors.Is(err, ErrNotApplied) {
+		t.Errorf("move of an imported module: %v", err)
+	}
+	if _, err := call[*ChangeResult](t, s, "write", WriteIn{File: "main", Code: "drawCircle('x', 0, 0, 1)"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call[*ChangeResult](t, s, "move", MoveIn{File: "gears", To: "cogs"}); err != nil {
+		t.Errorf("move of a free module: %v", err)
+	}
+	if got := fileBytes(t, dir, "modules/cogs.js"); got != "function gear(n) { drawCircle(n, 0, 0, 5) }" {
+		t.Errorf("cogs.js = %q", got)
 	}
 }
