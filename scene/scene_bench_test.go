@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/examples"
+	"github.com/cadrun/cadrun/scene"
 )
 
 // BenchmarkBuildW1 builds the 10,000-entity W1 scene; it also reports the live heap the scene
@@ -47,6 +48,24 @@ func BenchmarkJSONW1(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := s.MarshalJSON(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReadJSONW1(b *testing.B) {
+	s, err := examples.W1Scene()
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := s.MarshalJSON()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := scene.ReadJSON(doc); err != nil {
 			b.Fatal(err)
 		}
 	}
