@@ -30,7 +30,9 @@ func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &svgWriter{quantum: quantum(v)}
+	q := quantum(v)
+	w := &svgWriter{quantum: q, decimals: max(0, int(-math.Floor(math.Log10(q))))}
+	w.buf.Grow(256 + 160*s.Len())
 	sz := v.Size()
 	w.buf.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="`)
 	w.nums(v.Min.X, -v.Max.Y, sz.X, sz.Y)
@@ -86,8 +88,9 @@ func quantum(v View) float64 {
 }
 
 type svgWriter struct {
-	buf     bytes.Buffer
-	quantum float64
+	buf      bytes.Buffer
+	quantum  float64
+	decimals int // digits after the point that the quantum needs
 }
 
 func (w *svgWriter) entities(s *scene.Scene, names []string, parent scene.Affine, depth int) {
@@ -134,11 +137,20 @@ func (w *svgWriter) style(st scene.Style) {
 
 // paint writes a colour attribute (and its opacity when not opaque).
 func (w *svgWriter) paint(attr string, c *scene.Color) {
+	w.buf.WriteByte(' ')
+	w.buf.WriteString(attr)
 	if c == nil || c[3] == 0 {
-		fmt.Fprintf(&w.buf, ` %s="none"`, attr)
+		w.buf.WriteString(`="none"`)
 		return
 	}
-	fmt.Fprintf(&w.buf, ` %s="#%02x%02x%02x"`, attr, channel(c[0]), channel(c[1]), channel(c[2]))
+	const hexDigits = "0123456789abcdef"
+	w.buf.WriteString(`="#`)
+	for _, ch := range c[:3] {
+		v := channel(ch)
+		w.buf.WriteByte(hexDigits[v>>4])
+		w.buf.WriteByte(hexDigits[v&15])
+	}
+	w.buf.WriteByte('"')
 	if c[3] < 1 {
 		fmt.Fprintf(&w.buf, ` %s-opacity="%s"`, attr, strconv.FormatFloat(math.Round(c[3]*1000)/1000, 'f', -1, 64))
 	}
@@ -238,9 +250,8 @@ func (w *svgWriter) num(v float64) {
 		w.buf.WriteByte('0')
 		return
 	}
-	decimals := max(0, int(-math.Floor(math.Log10(w.quantum))))
-	b := strconv.AppendFloat(w.buf.AvailableBuffer(), r, 'f', decimals, 64)
-	if decimals > 0 {
+	b := strconv.AppendFloat(w.buf.AvailableBuffer(), r, 'f', w.decimals, 64)
+	if w.decimals > 0 {
 		b = bytes.TrimRight(b, "0")
 		b = bytes.TrimSuffix(b, []byte("."))
 	}

@@ -28,9 +28,9 @@ func FitView(s *scene.Scene, margin float64) View {
 		return View{Min: scene.Vec{X: -50, Y: -50}, Max: scene.Vec{X: 50, Y: 50}}
 	}
 	stroke := 0.0
-	for it := range s.Paint() {
-		if it.Entity.Style.Stroke != nil {
-			stroke = math.Max(stroke, it.Entity.Style.StrokeWidth/2)
+	for _, e := range s.Walk() {
+		if !e.IsGroup() && e.Style.Stroke != nil {
+			stroke = math.Max(stroke, e.Style.StrokeWidth/2)
 		}
 	}
 	size := b.Size()

@@ -29,6 +29,7 @@ type Limits struct {
 	MaxNesting      int           // bracket nesting in a file, which guards the parser's stack
 	MaxModules      int           // files in one program
 	MaxMemory       int64         // bytes of heap; enforced when runs go through a Pool
+	MaxEntities     int           // entities in the scene
 }
 
 // DefaultLimits are documented in docs/limits.md.
@@ -40,6 +41,7 @@ var DefaultLimits = Limits{
 	MaxNesting:      500,
 	MaxModules:      256,
 	MaxMemory:       512 << 20,
+	MaxEntities:     100_000,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -64,6 +66,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxMemory > 0 {
 		d.MaxMemory = l.MaxMemory
+	}
+	if l.MaxEntities > 0 {
+		d.MaxEntities = min(l.MaxEntities, scene.MaxEntities)
 	}
 	return d
 }
@@ -206,7 +211,11 @@ func (r *run) setup(seed uint64) {
 			if f.Replacement != "" {
 				panic(vm.NewTypeError(f.Name + " is not available; use " + f.Replacement + " instead"))
 			}
-			return f.impl(&c)
+			v := f.impl(&c)
+			if r.scene.Len() > r.limits.MaxEntities {
+				c.fail("RangeError", "the scene has more than %d entities (Limits.MaxEntities); draw fewer, or merge shapes with booleanUnion", r.limits.MaxEntities)
+			}
+			return v
 		}
 		if err := vm.Set(f.Name, fn); err != nil {
 			panic(err)

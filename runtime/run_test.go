@@ -119,6 +119,7 @@ func TestLimits(t *testing.T) {
 		{"hostile proxy", "throw new Proxy({}, {getOwnPropertyDescriptor() { for (;;) {} }, getPrototypeOf() { for (;;) {} }})", Limits{}, "Error: uncaught exception: a Proxy (not inspected)"},
 		{"getter that loops", "throw {get name() { for (;;) {} }, get message() { for (;;) {} }, get x() { for (;;) {} }}", Limits{}, "Error: uncaught exception: an object that is not an Error"},
 		{"proxy on the chain", "const p = new Proxy({}, {getOwnPropertyDescriptor() { for (;;) {} }}); const e = Object.create(p); throw e", Limits{}, "Error: uncaught exception: a Proxy (not inspected)"},
+		{"entities", "for (let i = 0; ; i++) drawCircle('c' + i, 0, 0, 1)", Limits{MaxEntities: 50}, "RangeError: drawCircle: the scene has more than 50 entities (Limits.MaxEntities)"},
 		{"nesting", strings.Repeat("[", 600) + strings.Repeat("]", 600), Limits{}, "LimitError: brackets nested deeper than 500 (MaxNesting)"},
 		{"source size", "// " + strings.Repeat("x", 600<<10), Limits{}, "LimitError: scene.code.js is 614403 bytes; the limit is 512000 (MaxSourceBytes)"},
 	}

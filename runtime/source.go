@@ -57,11 +57,15 @@ type Overlay struct {
 	Base    Source
 	Name    string
 	Content []byte
+	Path    string // the path errors show for it; empty means the workspace path of Name
 }
 
 // Read implements Source.
 func (o Overlay) Read(name string) ([]byte, string, error) {
 	if name == o.Name {
+		if o.Path != "" {
+			return o.Content, o.Path, nil
+		}
 		return o.Content, PathOf(name), nil
 	}
 	return o.Base.Read(name)

@@ -79,7 +79,7 @@ func TestRunFailureShowsDiagnostic(t *testing.T) {
 	out := filepath.Join(dir, "out.png")
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"run", script, "-o", out}, &stdout, &stderr)
-	want := "scene.code.js:2:1: ReferenceError: drawCirle is not defined\n    2 | drawCirle('b', 0, 0, 1)\n        ^\nhint: did you mean drawCircle?"
+	want := script + ":2:1: ReferenceError: drawCirle is not defined\n    2 | drawCirle('b', 0, 0, 1)\n        ^\nhint: did you mean drawCircle?"
 	if code != 1 || !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant prefix:\n%s", code, stderr.String(), want)
 	}

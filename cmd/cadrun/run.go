@@ -83,7 +83,7 @@ func source(ws, file string) (runtime.Source, error) {
 		if err != nil {
 			return nil, err
 		}
-		return runtime.Overlay{Base: w, Name: runtime.MainModule, Content: content}, nil
+		return runtime.Overlay{Base: w, Name: runtime.MainModule, Content: content, Path: file}, nil
 	}
 	dir, err := workspaceDir(ws)
 	if err != nil {
