@@ -1,10 +1,7 @@
 package render
 
 import (
-	"bytes"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,30 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/examples"
+	"github.com/cadrun/cadrun/internal/golden"
 	"github.com/cadrun/cadrun/scene"
 )
-
-// checkGolden compares got with a file in testdata/, rewriting it when UPDATE_GOLDEN=1.
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if os.Getenv("UPDATE_GOLDEN") == "1" {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run with UPDATE_GOLDEN=1 to create it): %v", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs (run with UPDATE_GOLDEN=1 and review the diff):\n%s", path,
-			cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")))
-	}
-}
 
 func mustSVG(t *testing.T, s *scene.Scene, opt SVGOptions) string {
 	t.Helper()
@@ -137,7 +113,7 @@ func TestSVGDeterministic(t *testing.T) {
 
 func TestSVGGolden(t *testing.T) {
 	t.Parallel()
-	checkGolden(t, "testdata/svg_every_kind.svg", []byte(mustSVG(t, demoScene(t), SVGOptions{})))
+	golden.Check(t, "testdata/svg_every_kind.svg", []byte(mustSVG(t, demoScene(t), SVGOptions{})))
 }
 
 func TestSVGEmptyScene(t *testing.T) {

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/internal/golden"
 )
 
 // sampleScene holds every entity kind, holes, a custom pivot, nested groups, a changed z
@@ -97,7 +97,7 @@ func TestJSONRoundTripIsLossless(t *testing.T) {
 			t.Errorf("%s: rank/parent %d/%q became %d/%q", e.Name, s.ZRank(e), e.Parent(), back.ZRank(b), b.Parent())
 		}
 	}
-	checkGolden(t, "testdata/scene_sample.json", first)
+	golden.Check(t, "testdata/scene_sample.json", first)
 }
 
 func TestReadJSONErrors(t *testing.T) {
@@ -135,23 +135,6 @@ func TestEmptySceneJSON(t *testing.T) {
 	want := "{\"format\":\"cadrun-scene\",\"version\":1,\"entities\":[\n]}\n"
 	if diff := cmp.Diff(want, string(b)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
-	}
-}
-
-// checkGolden compares got with a file in testdata/, rewriting it when UPDATE_GOLDEN=1.
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if os.Getenv("UPDATE_GOLDEN") == "1" {
-		must(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		must(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run with UPDATE_GOLDEN=1 to create it): %v", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs (run with UPDATE_GOLDEN=1 and review the diff):\n%s", path, cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")))
 	}
 }
 
