@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/cadrun/cadrun/runtime"
@@ -33,6 +34,14 @@ type Workspace struct {
 	// fail, when set (tests only), is called before each step of a write and may make the
 	// step fail, so that the clean-up paths can be exercised as root.
 	fail func(step string) error
+	// historyCap, when set (tests only), replaces MaxHistory.
+	historyCap int
+
+	// The history log as last read or written, so that a commit does not decode the whole
+	// log again when the bytes on disk are the same.
+	histMu    sync.Mutex
+	histRaw   []byte
+	histValue History
 }
 
 // Open opens the workspace at dir, which must exist. Temp files left by a write that was

@@ -272,11 +272,11 @@ func (w *Workspace) syncDir(dir string) error {
 }
 
 // removeLeftovers removes the temp files of writes that were killed midway, in the workspace
-// root and modules/. It runs only when the workspace lock is free right now: a live writer in
-// another process may hold the lock and own the temp file it is filling. Errors are ignored;
-// the next Open tries again.
+// root, modules/ and the history's directories. It runs only when the workspace lock is free
+// right now: a live writer in another process may hold the lock and own the temp file it is
+// filling. Errors are ignored; the next Open tries again.
 func (w *Workspace) removeLeftovers() {
-	dirs := []string{".", "modules"}
+	dirs := []string{".", "modules", historyDir, historyObjects}
 	var found []string
 	for _, d := range dirs {
 		entries, err := fs.ReadDir(w.root.FS(), d)

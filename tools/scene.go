@@ -7,19 +7,22 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/runtime"
 )
 
 func init() {
-	register("scene", "Look at the current scene: command is info, tree, groups, draw_order (group optional), entity (name), svg, json or png (width optional, default 1024).", sceneTool)
+	register("scene", "Look at the current scene: command is info, tree, groups, draw_order (group optional), entity (name), svg, json or png (width optional, default 1024). "+
+		"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name), snapshots lists the names, newest first. "+
+		"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back.", sceneTool)
 }
 
 // sceneCommands are the commands of the scene tool built so far.
-var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png"}
+var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "reset", "undo", "redo", "snapshot", "snapshots"}
 
 // SceneIn selects a view of the scene.
 type SceneIn struct {
-	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json or png"`
-	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity"`
+	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, reset, undo, redo, snapshot or snapshots"`
+	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity; snapshot name, for snapshot (and for undo/redo to go to that snapshot)"`
 	Group   string `json:"group,omitempty" jsonschema:"group name, for draw_order; empty means the top level"`
 	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
 }
@@ -34,9 +37,13 @@ type SceneOut struct {
 	SVG    string          `json:"svg,omitempty"`
 	JSON   json.RawMessage `json:"json,omitempty"`
 	PNG    []byte          `json:"png,omitempty"` // base64 in JSON
+	// Change answers reset, undo and redo, as write answers a change.
+	Change *ChangeResult `json:"change,omitempty"`
+	// History answers snapshot and snapshots.
+	History *HistoryOut `json:"history,omitempty"`
 }
 
-func sceneTool(_ context.Context, s *Session, in SceneIn) (SceneOut, error) {
+func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 	sc := s.srv.Scene()
 	var out SceneOut
 	var err error
@@ -60,6 +67,19 @@ func sceneTool(_ context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.SVG = string(b)
 	case "json":
 		out.JSON, err = sc.MarshalJSON()
+	case "reset":
+		out.Change, err = s.commit(ctx, runtime.MainModule, func([]byte, bool) (change, error) {
+			return s.writeChange(runtime.MainModule, []byte{}), nil
+		}, "")
+	case "undo", "redo":
+		out.Change, err = s.travel(ctx, in.Command == "undo", in.Name)
+	case "snapshot":
+		if in.Name == "" {
+			return out, fmt.Errorf("%w: snapshot needs name", ErrBadInput)
+		}
+		out.History, err = s.snapshot(ctx, in.Name)
+	case "snapshots":
+		out.History = s.snapshots()
 	case "png":
 		w := in.Width
 		if w == 0 {

@@ -113,6 +113,11 @@ type ChangeResult struct {
 	Logs     []string   `json:"logs,omitempty"`
 	Warnings []string   `json:"warnings,omitempty"`
 	Millis   float64    `json:"ms"`
+	// Entry is the history entry the workspace is now at (0 when the history could not be
+	// written; a warning then says why).
+	Entry int `json:"entry,omitempty"`
+	// Restored names the files undo or redo wrote or deleted.
+	Restored []string `json:"restored,omitempty"`
 }
 
 type moreCount struct {
@@ -167,10 +172,7 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNotApplied, err)
 	}
-	res, err := srv.runner.Run(ctx, ch.src, runtime.MainModule, srv.opt)
-	if errors.Is(err, runtime.ErrModuleNotFound) || (err != nil && isMissingMain(err)) {
-		res, err = &runtime.Result{Scene: scene.New()}, nil // no main: an empty scene
-	}
+	res, err := srv.run(ctx, ch.src)
 	if err == nil && ch.alone != "" && ch.alone != runtime.MainModule && !slices.Contains(res.Modules, ch.alone) {
 		// Not reached from main: run it alone too, so that a broken module is refused.
 		if alone, aerr := srv.runner.Run(ctx, ch.src, ch.alone, srv.opt); aerr != nil {
@@ -178,12 +180,11 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		}
 	}
 	if err != nil {
-		var d *runtime.Diagnostic
-		if errors.As(err, &d) {
-			return nil, fmt.Errorf("%s\n%w", d.Render(), ErrNotApplied)
-		}
-		return nil, fmt.Errorf("%w: %w", ErrNotApplied, err)
+		return nil, notApplied(err)
 	}
+	// The files as they were, for the history: the state to come back to when it is not
+	// recorded yet (the first change, or edits made outside cadrun).
+	before, beforeErr := srv.ws.UserFiles()
 	created, err := ch.apply()
 	if err != nil {
 		return nil, fmt.Errorf("%w (%w)", err, ErrNotApplied)
@@ -191,26 +192,59 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	if ch.next != nil {
 		se.noteRead(file, ch.next)
 	}
-	var warnSave string
-	if b, err := res.Scene.MarshalJSON(); err == nil {
-		if err := srv.ws.SaveScene(b); err != nil {
-			warnSave = fmt.Sprintf("the change landed, but saving %s failed: %v", modules.SceneFile, err)
-		}
+	out := &ChangeResult{File: file, Created: created, Warnings: warnings}
+	sceneJSON, old := srv.land(res, out)
+	if beforeErr != nil {
+		before = nil
+	}
+	var warnHistory []string
+	out.Entry, warnHistory = srv.record(before, old, sceneJSON)
+	out.Warnings = append(out.Warnings, warnHistory...)
+	out.Millis = float64(time.Since(start).Microseconds()) / 1000
+	return out, nil
+}
+
+// run runs main from src; a workspace without main draws an empty scene.
+func (srv *Server) run(ctx context.Context, src runtime.Source) (*runtime.Result, error) {
+	res, err := srv.runner.Run(ctx, src, runtime.MainModule, srv.opt)
+	if errors.Is(err, runtime.ErrModuleNotFound) || (err != nil && isMissingMain(err)) {
+		return &runtime.Result{Scene: scene.New()}, nil
+	}
+	return res, err
+}
+
+// notApplied is the error of a change refused because its run failed.
+func notApplied(err error) error {
+	var d *runtime.Diagnostic
+	if errors.As(err, &d) {
+		return fmt.Errorf("%s\n%w", d.Render(), ErrNotApplied)
+	}
+	return fmt.Errorf("%w: %w", ErrNotApplied, err)
+}
+
+// land moves the server to the scene of a run whose files have landed: it saves scene.json,
+// swaps the scene in and fills the summary of out. It returns the scene's JSON (nil when it
+// could not be encoded) and the scene it replaced.
+func (srv *Server) land(res *runtime.Result, out *ChangeResult) (sceneJSON []byte, old *scene.Scene) {
+	out.Logs = res.Logs
+	out.Warnings = append(out.Warnings, res.Warnings...)
+	b, err := res.Scene.MarshalJSON()
+	if err == nil {
+		sceneJSON = b
+		err = srv.ws.SaveScene(b)
+	}
+	if err != nil {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("the change landed, but saving %s failed: %v", modules.SceneFile, err))
 	}
 	srv.mu.Lock()
-	old := srv.scene
+	old = srv.scene
 	srv.scene = res.Scene
 	srv.mu.Unlock()
 
-	out := &ChangeResult{File: file, Created: created, Logs: res.Logs, Warnings: append(warnings, res.Warnings...)}
-	if warnSave != "" {
-		out.Warnings = append(out.Warnings, warnSave)
-	}
 	info := res.Scene.Info()
 	out.Entities, out.Bounds = info.Entities, info.Bounds
 	out.Added, out.Removed, out.Changed, out.More = diffScenes(old, res.Scene)
-	out.Millis = float64(time.Since(start).Microseconds()) / 1000
-	return out, nil
+	return sceneJSON, old
 }
 
 // isMissingMain reports a run that failed only because scene.code.js does not exist.

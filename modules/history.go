@@ -1,0 +1,497 @@
+package modules
+
+// The build history keeps the workspace's user files and the scene after every committed
+// change, so that undo and redo can bring files and scene back together. Contents are stored
+// once each, named by their SHA-256 (objects/<hex>), so that an entry is only a small map of
+// names to hashes and a hundred edits of one module cost a hundred versions of that module,
+// not of the workspace. One log file (log.json) lists the entries and the current position; it
+// is replaced atomically, like every workspace file, so a crash leaves the old log or the new.
+// The history is an aid, never a gate: a log that cannot be read is treated as empty history
+// (the reason is returned for a warning, and the bad file is kept aside), so a damaged log
+// never blocks a write.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cadrun/cadrun/runtime"
+)
+
+// MaxHistory caps the entries kept; the oldest unlabelled entries go first.
+const MaxHistory = 200
+
+// History paths, inside the workspace's internal state directory.
+const (
+	historyDir     = ".cadrun/history"
+	historyLog     = historyDir + "/log.json"
+	historyBadLog  = historyDir + "/log.bad.json"
+	historyObjects = historyDir + "/objects"
+)
+
+// historyVersion is the log format's version; another version reads as no history.
+const historyVersion = 1
+
+// ErrHistory is returned when the history cannot give what was asked: an object is missing
+// or damaged, a label is taken or invalid, an entry does not exist.
+var ErrHistory = errors.New("history")
+
+// HistoryEntry is the workspace after one change: every user file (main and modules) by the
+// hash of its content, and the hash of the scene's JSON.
+type HistoryEntry struct {
+	ID    int               `json:"id"`
+	Files map[string]string `json:"files"` // logical name -> hex SHA-256 of the content
+	Scene string            `json:"scene"` // hex SHA-256 of the scene JSON
+	Label string            `json:"label,omitempty"`
+}
+
+// History is the loaded log of a workspace. Callers hold the workspace lock from LoadHistory
+// to Save, so that no other writer changes the log in between; a History is not safe for
+// concurrent use.
+type History struct {
+	w       *Workspace
+	Entries []HistoryEntry // oldest first
+	Pos     int            // index in Entries of the current state; -1 when Entries is empty
+	nextID  int
+	dropped bool // entries were dropped: unreferenced objects may be left
+	corrupt bool // the log on disk could not be read: keep it aside on Save
+}
+
+type historyFile struct {
+	Version int            `json:"version"`
+	NextID  int            `json:"next_id"`
+	Current int            `json:"current"` // the current entry's id; 0 when there are none
+	Entries []HistoryEntry `json:"entries"`
+}
+
+// LoadHistory reads the history log. A missing log is empty history; a log that cannot be read
+// or does not hold together is empty history too, with warning saying why.
+func (w *Workspace) LoadHistory() (h *History, warning string) {
+	h = &History{w: w, Pos: -1, nextID: 1}
+	b, err := w.root.ReadFile(historyLog)
+	if errors.Is(err, fs.ErrNotExist) {
+		return h, ""
+	}
+	if err == nil {
+		if cached, ok := w.cachedHistory(b); ok {
+			return cached, ""
+		}
+		err = h.decode(b)
+	}
+	if err == nil {
+		w.cacheHistory(b, h)
+	}
+	if err != nil {
+		*h = History{w: w, Pos: -1, nextID: 1, corrupt: true}
+		return h, fmt.Sprintf("the build history in %s could not be read (%v); it starts again from this change, and the old log is kept as %s", historyLog, err, historyBadLog)
+	}
+	return h, ""
+}
+
+// cachedHistory is a copy of the history last read or written, if the log is still raw.
+func (w *Workspace) cachedHistory(raw []byte) (*History, bool) {
+	w.histMu.Lock()
+	defer w.histMu.Unlock()
+	if w.histRaw == nil || !bytes.Equal(raw, w.histRaw) {
+		return nil, false
+	}
+	h := w.histValue
+	// Entries are changed in place (Label) and appended to; their Files maps never change.
+	h.Entries = slices.Clone(h.Entries)
+	return &h, true
+}
+
+func (w *Workspace) cacheHistory(raw []byte, h *History) {
+	w.histMu.Lock()
+	defer w.histMu.Unlock()
+	w.histRaw = raw
+	w.histValue = *h
+	w.histValue.Entries = slices.Clone(h.Entries)
+	w.histValue.dropped = false
+}
+
+func (h *History) decode(b []byte) error {
+	var f historyFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	if f.Version != historyVersion {
+		return fmt.Errorf("version %d, want %d", f.Version, historyVersion)
+	}
+	labels := map[string]bool{}
+	prev := 0
+	for i, e := range f.Entries {
+		if e.ID <= prev || e.ID >= f.NextID {
+			return fmt.Errorf("entry %d: id %d out of order", i, e.ID)
+		}
+		prev = e.ID
+		if !isHash(e.Scene) {
+			return fmt.Errorf("entry %d: bad scene hash %q", e.ID, e.Scene)
+		}
+		for name, hash := range e.Files {
+			if CheckName(name) != nil || !isHash(hash) {
+				return fmt.Errorf("entry %d: bad file %q: %q", e.ID, name, hash)
+			}
+		}
+		if e.Label != "" {
+			if labels[e.Label] {
+				return fmt.Errorf("label %q used twice", e.Label)
+			}
+			labels[e.Label] = true
+		}
+		if e.ID == f.Current {
+			h.Pos = i
+		}
+	}
+	if len(f.Entries) > 0 && h.Pos < 0 {
+		return fmt.Errorf("current entry %d is not in the log", f.Current)
+	}
+	h.Entries, h.nextID = f.Entries, f.NextID
+	return nil
+}
+
+func isHash(s string) bool {
+	if len(s) != 2*sha256.Size {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// hashOf is the object name of data.
+func hashOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// Current is the entry the workspace is at, if any.
+func (h *History) Current() (HistoryEntry, bool) {
+	if h.Pos < 0 {
+		return HistoryEntry{}, false
+	}
+	return h.Entries[h.Pos], true
+}
+
+// Matches reports whether files (logical name -> content) are exactly the files of e.
+func (h *History) Matches(e HistoryEntry, files map[string][]byte) bool {
+	if len(files) != len(e.Files) {
+		return false
+	}
+	for name, b := range files {
+		if e.Files[name] != hashOf(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// Record stores files and scene (the scene's JSON) as a new entry after the current one,
+// which becomes current. Entries after the old current one (the redo tail) are dropped, as
+// editors do, and then the oldest entries beyond the cap. The objects are written at once; the
+// log only on Save.
+func (h *History) Record(files map[string][]byte, scene []byte) (HistoryEntry, error) {
+	e := HistoryEntry{ID: h.nextID, Files: make(map[string]string, len(files))}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		hash, err := h.w.putObject(files[name])
+		if err != nil {
+			return HistoryEntry{}, fmt.Errorf("recording %s: %w", runtime.PathOf(name), err)
+		}
+		e.Files[name] = hash
+	}
+	hash, err := h.w.putObject(scene)
+	if err != nil {
+		return HistoryEntry{}, fmt.Errorf("recording the scene: %w", err)
+	}
+	e.Scene = hash
+	if h.Pos+1 < len(h.Entries) {
+		h.Entries, h.dropped = h.Entries[:h.Pos+1], true
+	}
+	h.Entries = append(h.Entries, e)
+	h.Pos = len(h.Entries) - 1
+	h.nextID++
+	h.trim()
+	return e, nil
+}
+
+// trim drops entries beyond the cap: the oldest unlabelled ones first, then, when labelled
+// entries alone are over the cap, the oldest labelled ones. The current entry stays.
+func (h *History) trim() {
+	limit := h.w.historyCap
+	if limit <= 0 {
+		limit = MaxHistory
+	}
+	for _, labelled := range []bool{false, true} {
+		for i := 0; len(h.Entries) > limit && i < len(h.Entries); {
+			if i == h.Pos || (h.Entries[i].Label != "") != labelled {
+				i++
+				continue
+			}
+			h.Entries = slices.Delete(h.Entries, i, i+1)
+			h.dropped = true
+			if i < h.Pos {
+				h.Pos--
+			}
+		}
+	}
+}
+
+// MoveTo makes entry index i current (for undo and redo), after the files have been restored.
+func (h *History) MoveTo(i int) error {
+	if i < 0 || i >= len(h.Entries) {
+		return fmt.Errorf("%w: no entry at index %d of %d", ErrHistory, i, len(h.Entries))
+	}
+	h.Pos = i
+	return nil
+}
+
+// MaxLabel caps a snapshot's name, in characters.
+const MaxLabel = 64
+
+// Label names the current entry: a checkpoint that is kept while the cap allows. Names are
+// unique, and an entry has one name.
+func (h *History) Label(name string) error {
+	switch {
+	case strings.TrimSpace(name) != name || name == "":
+		return fmt.Errorf("%w: snapshot name %q: give a name without leading or trailing spaces", ErrHistory, name)
+	case utf8.RuneCountInString(name) > MaxLabel || strings.ContainsFunc(name, unicode.IsControl):
+		return fmt.Errorf("%w: snapshot name %q: at most %d characters, no control characters", ErrHistory, name, MaxLabel)
+	case h.Pos < 0:
+		return fmt.Errorf("%w: the history is empty; make a change first", ErrHistory)
+	}
+	if e, ok := h.Find(name); ok {
+		return fmt.Errorf("%w: the snapshot %q already exists (entry %d); choose another name", ErrHistory, name, e.ID)
+	}
+	if cur := h.Entries[h.Pos]; cur.Label != "" {
+		return fmt.Errorf("%w: entry %d is already the snapshot %q; one name per entry", ErrHistory, cur.ID, cur.Label)
+	}
+	h.Entries[h.Pos].Label = name
+	return nil
+}
+
+// Find is the entry labelled name.
+func (h *History) Find(name string) (HistoryEntry, bool) {
+	for _, e := range h.Entries {
+		if e.Label == name {
+			return e, true
+		}
+	}
+	return HistoryEntry{}, false
+}
+
+// Index is the index in Entries of the entry with id, or -1.
+func (h *History) Index(id int) int {
+	return slices.IndexFunc(h.Entries, func(e HistoryEntry) bool { return e.ID == id })
+}
+
+// Snapshots lists the labelled entries, newest first.
+func (h *History) Snapshots() []HistoryEntry {
+	var out []HistoryEntry
+	for i := len(h.Entries) - 1; i >= 0; i-- {
+		if h.Entries[i].Label != "" {
+			out = append(out, h.Entries[i])
+		}
+	}
+	return out
+}
+
+// Files reads the contents of e's files from the objects.
+func (h *History) Files(e HistoryEntry) (map[string][]byte, error) {
+	out := make(map[string][]byte, len(e.Files))
+	for name, hash := range e.Files {
+		b, err := h.w.object(hash)
+		if err != nil {
+			return nil, fmt.Errorf("entry %d, %s: %w", e.ID, runtime.PathOf(name), err)
+		}
+		out[name] = b
+	}
+	return out, nil
+}
+
+// Scene reads e's scene JSON from the objects.
+func (h *History) Scene(e HistoryEntry) ([]byte, error) {
+	b, err := h.w.object(e.Scene)
+	if err != nil {
+		return nil, fmt.Errorf("entry %d, scene: %w", e.ID, err)
+	}
+	return b, nil
+}
+
+// Save writes the log atomically and, when entries were dropped, removes the objects no
+// entry references any more.
+func (h *History) Save() error {
+	if h.corrupt {
+		// Keep the unreadable log for whoever wants to look at it; losing it loses nothing
+		// more than the history already lost.
+		h.w.root.Rename(historyLog, historyBadLog)
+		h.corrupt = false
+	}
+	f := historyFile{Version: historyVersion, NextID: h.nextID, Entries: h.Entries}
+	if f.Entries == nil {
+		f.Entries = []HistoryEntry{}
+	}
+	if cur, ok := h.Current(); ok {
+		f.Current = cur.ID
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if err := h.w.writeAtomic(historyLog, b, newFileMode); err != nil {
+		return fmt.Errorf("writing %s: %w", historyLog, err)
+	}
+	h.w.cacheHistory(b, h)
+	if h.dropped {
+		h.dropped = false
+		return h.collect()
+	}
+	return nil
+}
+
+// collect removes every file in objects/ that no entry references (temp files of killed
+// writes included).
+func (h *History) collect() error {
+	keep := map[string]bool{}
+	for _, e := range h.Entries {
+		keep[e.Scene] = true
+		for _, hash := range e.Files {
+			keep[hash] = true
+		}
+	}
+	entries, err := fs.ReadDir(h.w.root.FS(), historyObjects)
+	if err != nil {
+		return fmt.Errorf("collecting history objects: %w", err)
+	}
+	for _, d := range entries {
+		if !keep[d.Name()] && !d.IsDir() {
+			if err := h.w.root.Remove(path.Join(historyObjects, d.Name())); err != nil {
+				return fmt.Errorf("collecting history objects: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// putObject stores data under its hash, once.
+func (w *Workspace) putObject(data []byte) (string, error) {
+	hash := hashOf(data)
+	p := path.Join(historyObjects, hash)
+	if st, err := w.root.Lstat(p); err == nil && st.Mode().IsRegular() && st.Size() == int64(len(data)) {
+		return hash, nil
+	}
+	if err := w.writeAtomic(p, data, newFileMode); err != nil {
+		return "", fmt.Errorf("writing object %s: %w", hash, err)
+	}
+	return hash, nil
+}
+
+// object reads the object named hash and checks its content against the name.
+func (w *Workspace) object(hash string) ([]byte, error) {
+	if !isHash(hash) {
+		return nil, fmt.Errorf("%w: bad object name %q", ErrHistory, hash)
+	}
+	b, err := w.root.ReadFile(path.Join(historyObjects, hash))
+	if err != nil {
+		return nil, fmt.Errorf("%w: object %s: %w", ErrHistory, hash, err)
+	}
+	if hashOf(b) != hash {
+		return nil, fmt.Errorf("%w: object %s is damaged (its content has another hash)", ErrHistory, hash)
+	}
+	return b, nil
+}
+
+// UserFiles reads the workspace's own files: main and the user modules (no built-ins, no data
+// files), by logical name.
+func (w *Workspace) UserFiles() (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, f := range w.List() {
+		if f.Source != SourceUser || f.Kind == KindData {
+			continue
+		}
+		b, _, err := w.Read(f.Name)
+		if err != nil {
+			return nil, err
+		}
+		out[f.Name] = b
+	}
+	return out, nil
+}
+
+// Restore makes the user files exactly files: it deletes the user files not in files, then
+// writes those whose content differs (deletes first, so that a module renamed in case only
+// comes back). changed names the files deleted or written, sorted. It is not atomic across
+// files: a failure midway leaves some files restored and is reported.
+func (w *Workspace) Restore(files map[string][]byte) (changed []string, err error) {
+	current, err := w.UserFiles()
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(current)) {
+		if _, keep := files[name]; !keep {
+			if err := w.Delete(name); err != nil {
+				return changed, err
+			}
+			changed = append(changed, name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if b, ok := current[name]; ok && string(b) == string(files[name]) {
+			continue
+		}
+		if _, err := w.Write(name, files[name]); err != nil {
+			return changed, err
+		}
+		changed = append(changed, name)
+	}
+	slices.Sort(changed)
+	return changed, nil
+}
+
+// FilesSource is a runtime.Source whose user files are exactly files (logical name ->
+// content): the workspace as a history entry has it. Built-in modules show through where
+// files has no module of their name.
+func FilesSource(files map[string][]byte) runtime.Source { return filesSource(files) }
+
+type filesSource map[string][]byte
+
+// Read implements runtime.Source.
+func (s filesSource) Read(name string) ([]byte, string, error) {
+	if err := CheckName(name); err != nil {
+		return nil, runtime.PathOf(name), err
+	}
+	if b, ok := s[name]; ok {
+		return b, runtime.PathOf(name), nil
+	}
+	if name != runtime.MainModule {
+		if b, ok := builtinSource(name); ok {
+			return b, builtinPath(name), nil
+		}
+	}
+	return nil, runtime.PathOf(name), fmt.Errorf("%w: %q", runtime.ErrModuleNotFound, name)
+}
+
+// Names implements runtime.Source.
+func (s filesSource) Names() []string {
+	names := BuiltinNames()
+	for n := range s {
+		if n != runtime.MainModule {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}

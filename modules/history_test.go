@@ -1,0 +1,277 @@
+package modules
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func files(kv ...string) map[string][]byte {
+	m := map[string][]byte{}
+	for i := 0; i < len(kv); i += 2 {
+		m[kv[i]] = []byte(kv[i+1])
+	}
+	return m
+}
+
+// objects lists the object names in the workspace's history.
+func objects(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(historyObjects)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+func record(t *testing.T, h *History, f map[string][]byte, scene string) HistoryEntry {
+	t.Helper()
+	e, err := h.Record(f, []byte(scene))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Save(); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func ids(h *History) []int {
+	var out []int
+	for _, e := range h.Entries {
+		out = append(out, e.ID)
+	}
+	return out
+}
+
+func TestHistoryRecordAndReload(t *testing.T) {
+	t.Parallel()
+	w, dir := workspace(t, nil)
+	h, warn := w.LoadHistory()
+	if warn != "" || len(h.Entries) != 0 || h.Pos != -1 {
+		t.Fatalf("fresh history: %+v, %q", h, warn)
+	}
+	record(t, h, files(), `{"a":1}`)
+	e2 := record(t, h, files("main", "m1", "gears", "g"), `{"a":2}`)
+	record(t, h, files("main", "m2", "gears", "g"), `{"a":3}`)
+	// gears is stored once; two scenes, two mains, one empty... each content once.
+	if got := len(objects(t, dir)); got != 6 {
+		t.Errorf("%d objects, want 6: %v", got, objects(t, dir))
+	}
+
+	// A new History on the same directory reads the same log.
+	h2, warn := w.LoadHistory()
+	if warn != "" {
+		t.Fatal(warn)
+	}
+	if diff := cmp.Diff(h.Entries, h2.Entries); diff != "" {
+		t.Errorf("reloaded entries mismatch (-want +got):\n%s", diff)
+	}
+	if h2.Pos != 2 {
+		t.Errorf("pos = %d", h2.Pos)
+	}
+	got, err := h2.Files(h2.Entries[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(files("main", "m1", "gears", "g"), got); diff != "" {
+		t.Errorf("files mismatch (-want +got):\n%s", diff)
+	}
+	if sc, err := h2.Scene(e2); err != nil || string(sc) != `{"a":2}` {
+		t.Errorf("scene = %q, %v", sc, err)
+	}
+	if !h2.Matches(e2, files("main", "m1", "gears", "g")) || h2.Matches(e2, files("main", "m1")) {
+		t.Error("Matches is wrong")
+	}
+}
+
+func TestHistoryRedoTailDroppedAndCollected(t *testing.T) {
+	t.Parallel()
+	w, dir := workspace(t, nil)
+	h, _ := w.LoadHistory()
+	record(t, h, files("main", "one"), "s1")
+	record(t, h, files("main", "two"), "s2")
+	record(t, h, files("main", "three"), "s3")
+	if err := h.MoveTo(0); err != nil {
+		t.Fatal(err)
+	}
+	record(t, h, files("main", "four"), "s4")
+	if diff := cmp.Diff([]int{1, 4}, ids(h)); diff != "" {
+		t.Errorf("ids mismatch (-want +got):\n%s", diff)
+	}
+	want := []string{hashOf([]byte("one")), hashOf([]byte("s1")), hashOf([]byte("four")), hashOf([]byte("s4"))}
+	slices.Sort(want)
+	if diff := cmp.Diff(want, objects(t, dir)); diff != "" {
+		t.Errorf("objects mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestHistoryCap(t *testing.T) {
+	t.Parallel()
+	w, dir := workspace(t, nil)
+	w.historyCap = 3
+	h, _ := w.LoadHistory()
+	record(t, h, files("main", "1"), "s")
+	if err := h.Label("first"); err != nil {
+		t.Fatal(err)
+	}
+	for i := 2; i <= 5; i++ {
+		record(t, h, files("main", string(rune('0'+i))), "s")
+	}
+	// The labelled entry 1 is kept; the oldest unlabelled ones go.
+	if diff := cmp.Diff([]int{1, 4, 5}, ids(h)); diff != "" {
+		t.Errorf("ids mismatch (-want +got):\n%s", diff)
+	}
+	if h.Pos != 2 {
+		t.Errorf("pos = %d", h.Pos)
+	}
+	if got := len(objects(t, dir)); got != 4 { // "1", "4", "5", "s"
+		t.Errorf("%d objects: %v", got, objects(t, dir))
+	}
+	// Labelled entries alone over the cap: the oldest labelled go too.
+	for _, name := range []string{"a", "b", "c"} {
+		record(t, h, files("main", name), "s")
+		if err := h.Label(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.Save(); err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, e := range h.Snapshots() {
+		labels = append(labels, e.Label)
+	}
+	if diff := cmp.Diff([]string{"c", "b", "a"}, labels); diff != "" {
+		t.Errorf("labels mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestHistoryLabel(t *testing.T) {
+	t.Parallel()
+	w, _ := workspace(t, nil)
+	h, _ := w.LoadHistory()
+	if err := h.Label("x"); !errors.Is(err, ErrHistory) {
+		t.Errorf("label on empty history: %v", err)
+	}
+	record(t, h, files("main", "1"), "s")
+	for _, bad := range []string{"", " x", "a\nb", strings.Repeat("x", MaxLabel+1)} {
+		if err := h.Label(bad); !errors.Is(err, ErrHistory) {
+			t.Errorf("Label(%q) = %v", bad, err)
+		}
+	}
+	if err := h.Label("door v1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Label("door v2"); err == nil || err.Error() != `history: entry 1 is already the snapshot "door v1"; one name per entry` {
+		t.Errorf("second label: %v", err)
+	}
+	record(t, h, files("main", "2"), "s")
+	if err := h.Label("door v1"); err == nil || err.Error() != `history: the snapshot "door v1" already exists (entry 1); choose another name` {
+		t.Errorf("taken label: %v", err)
+	}
+	if e, ok := h.Find("door v1"); !ok || e.ID != 1 {
+		t.Errorf("Find = %+v, %v", e, ok)
+	}
+}
+
+func TestHistoryCorruptLog(t *testing.T) {
+	t.Parallel()
+	for name, content := range map[string]string{
+		"not json":       "{oops",
+		"future version": `{"version":9,"next_id":1,"current":0,"entries":[]}`,
+		"bad current":    `{"version":1,"next_id":3,"current":7,"entries":[{"id":1,"files":{},"scene":"` + hashOf(nil) + `"}]}`,
+		"bad file name":  `{"version":1,"next_id":3,"current":1,"entries":[{"id":1,"files":{"../x":"` + hashOf(nil) + `"},"scene":"` + hashOf(nil) + `"}]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w, dir := workspace(t, nil)
+			logPath := filepath.Join(dir, filepath.FromSlash(historyLog))
+			if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(logPath, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			h, warn := w.LoadHistory()
+			if !strings.HasPrefix(warn, "the build history in .cadrun/history/log.json could not be read") || len(h.Entries) != 0 {
+				t.Fatalf("got %d entries, warning %q", len(h.Entries), warn)
+			}
+			record(t, h, files("main", "x"), "s")
+			if got := readFile(t, filepath.Join(dir, filepath.FromSlash(historyBadLog))); got != content {
+				t.Errorf("bad log kept as %q", got)
+			}
+			if h2, warn := w.LoadHistory(); warn != "" || len(h2.Entries) != 1 {
+				t.Errorf("after saving: %d entries, %q", len(h2.Entries), warn)
+			}
+		})
+	}
+}
+
+func TestHistoryDamagedObject(t *testing.T) {
+	t.Parallel()
+	w, dir := workspace(t, nil)
+	h, _ := w.LoadHistory()
+	e := record(t, h, files("main", "drawCircle('a',0,0,1)"), "s")
+	p := filepath.Join(dir, filepath.FromSlash(historyObjects), e.Files["main"])
+	if err := os.WriteFile(p, []byte("tampered"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Files(e); !errors.Is(err, ErrHistory) || !strings.Contains(err.Error(), "is damaged") {
+		t.Errorf("got %v", err)
+	}
+	os.Remove(p)
+	if _, err := h.Files(e); !errors.Is(err, ErrHistory) {
+		t.Errorf("missing object: %v", err)
+	}
+}
+
+func TestRestoreAndFilesSource(t *testing.T) {
+	t.Parallel()
+	w, dir := workspace(t, map[string]string{
+		"scene.code.js":    "import 'house'",
+		"modules/house.js": "old",
+		"modules/extra.js": "x",
+		"data/d.json":      "{}",
+	})
+	got, err := w.UserFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(files("main", "import 'house'", "house", "old", "extra", "x"), got); diff != "" {
+		t.Errorf("UserFiles mismatch (-want +got):\n%s", diff)
+	}
+	target := files("main", "import 'house'", "House", "new", "more", "y")
+	src := FilesSource(target)
+	if b, _, err := src.Read("House"); err != nil || string(b) != "new" {
+		t.Errorf("Read(House) = %q, %v", b, err)
+	}
+	if _, _, err := src.Read("extra"); err == nil {
+		t.Error("extra is visible")
+	}
+	if names := src.Names(); !slices.Contains(names, "House") || slices.Contains(names, "extra") || slices.Contains(names, "main") {
+		t.Errorf("Names = %v", names)
+	}
+	changed, err := w.Restore(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"House", "extra", "house", "more"}, changed); diff != "" {
+		t.Errorf("changed mismatch (-want +got):\n%s", diff)
+	}
+	if got, _ := w.UserFiles(); !cmp.Equal(target, got) {
+		t.Errorf("after Restore: %q", got)
+	}
+	if readFile(t, filepath.Join(dir, "data", "d.json")) != "{}" {
+		t.Error("data file touched")
+	}
+}

@@ -1,0 +1,242 @@
+package tools
+
+// Build history: every committed change is recorded (modules.History), and undo and redo are
+// transactions like write: the target entry's files are overlaid in memory, main runs, and only
+// when it runs do the files land and the scene move. The history is never a gate for a
+// write: failing to record only adds a warning. Files changed outside cadrun (an editor, a
+// script) are recorded as an entry of their own before the next change or undo, so that no
+// one's edits can be undone out of existence: redo, or undo to that entry, brings them back.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/scene"
+)
+
+// ErrNothingToUndo is returned by undo at the oldest entry (or with no history).
+var ErrNothingToUndo = errors.New("nothing to undo")
+
+// ErrNothingToRedo is returned by redo at the newest entry.
+var ErrNothingToRedo = errors.New("nothing to redo")
+
+// record adds the workspace as it now is, with sceneJSON, to the history, after a change
+// from before (the files before it; nil when unknown) and the scene old. It answers the new
+// entry's id, or 0 and a warning when the history could not be written.
+func (srv *Server) record(before map[string][]byte, old *scene.Scene, sceneJSON []byte) (int, []string) {
+	h, warn := srv.ws.LoadHistory()
+	var warnings []string
+	if warn != "" {
+		warnings = append(warnings, warn)
+	}
+	fail := func(err error) (int, []string) {
+		return 0, append(warnings, fmt.Sprintf("the change landed, but recording it in the history failed: %v", err))
+	}
+	if sceneJSON == nil {
+		return fail(errors.New("the scene could not be encoded"))
+	}
+	if before != nil {
+		if _, err := catchUp(h, before, old); err != nil {
+			return fail(err)
+		}
+	}
+	now, err := srv.ws.UserFiles()
+	if err != nil {
+		return fail(err)
+	}
+	e, err := h.Record(now, sceneJSON)
+	if err != nil {
+		return fail(err)
+	}
+	if err := h.Save(); err != nil {
+		return fail(err)
+	}
+	return e.ID, warnings
+}
+
+// catchUp records files (with the scene sc) when they are not the current entry: the state
+// before the first recorded change, or edits made outside cadrun. It reports whether it
+// recorded; the caller saves.
+func catchUp(h *modules.History, files map[string][]byte, sc *scene.Scene) (bool, error) {
+	if cur, ok := h.Current(); ok && h.Matches(cur, files) {
+		return false, nil
+	}
+	b, err := sc.MarshalJSON()
+	if err != nil {
+		return false, err
+	}
+	_, err = h.Record(files, b)
+	return err == nil, err
+}
+
+// travel is undo (back one entry), redo (forward one) or, with a snapshot name, either one
+// going straight to that snapshot: a transaction that restores every user file of the target
+// entry together with its scene.
+func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeResult, error) {
+	start := time.Now()
+	srv := se.srv
+	unlock, err := srv.ws.Lock(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("taking the workspace lock: %w", err)
+	}
+	defer unlock()
+
+	h, warn := srv.ws.LoadHistory()
+	var warnings []string
+	if warn != "" {
+		warnings = append(warnings, warn)
+	}
+	disk, err := srv.ws.UserFiles()
+	if err != nil {
+		return nil, fmt.Errorf("%w: reading the workspace: %w", ErrNotApplied, err)
+	}
+	if len(h.Entries) > 0 {
+		cur, _ := h.Current()
+		recorded, err := catchUp(h, disk, srv.Scene())
+		if err == nil && recorded {
+			err = h.Save()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: the files changed outside cadrun since entry %d, and recording them failed (%w); undo would lose them", ErrNotApplied, cur.ID, err)
+		}
+		if recorded {
+			now, _ := h.Current()
+			warnings = append(warnings, fmt.Sprintf("the files had changed outside cadrun since entry %d; that state was recorded as entry %d, which redo brings back", cur.ID, now.ID))
+		}
+	}
+
+	target := h.Pos - 1
+	if !undo {
+		target = h.Pos + 1
+	}
+	switch {
+	case name != "":
+		e, ok := h.Find(name)
+		if !ok {
+			return nil, fmt.Errorf("%w: no snapshot named %q; %s", ErrBadInput, name, snapshotNames(h))
+		}
+		target = h.Index(e.ID)
+	case undo && target < 0:
+		return nil, fmt.Errorf("%w; history has %d entries%s", ErrNothingToUndo, len(h.Entries), atOldest(h))
+	case !undo && target >= len(h.Entries):
+		return nil, fmt.Errorf("%w; history has %d entries and the newest is current", ErrNothingToRedo, len(h.Entries))
+	}
+	entry := h.Entries[target]
+	files, err := h.Files(entry)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotApplied, err)
+	}
+	res, err := srv.run(ctx, modules.FilesSource(files))
+	if err != nil {
+		return nil, fmt.Errorf("entry %d no longer runs:\n%w", entry.ID, notApplied(err))
+	}
+	restored, err := srv.ws.Restore(files)
+	if err != nil {
+		return nil, fmt.Errorf("restoring entry %d failed midway (%w); restored so far: %s. Read the files, then write what is missing", entry.ID, err, strings.Join(restored, ", "))
+	}
+	for _, n := range restored {
+		if b, ok := files[n]; ok {
+			se.noteRead(n, b)
+		}
+	}
+	out := &ChangeResult{Warnings: warnings, Entry: entry.ID, Restored: restored}
+	srv.land(res, out)
+	if err := h.MoveTo(target); err == nil {
+		err = h.Save()
+		if err != nil {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("the files were restored, but saving the history position failed: %v", err))
+		}
+	}
+	out.Millis = float64(time.Since(start).Microseconds()) / 1000
+	return out, nil
+}
+
+func atOldest(h *modules.History) string {
+	if cur, ok := h.Current(); ok {
+		return fmt.Sprintf(", and entry %d, the oldest, is current", cur.ID)
+	}
+	return "; every change you make from now on is recorded"
+}
+
+func snapshotNames(h *modules.History) string {
+	snaps := h.Snapshots()
+	if len(snaps) == 0 {
+		return "there are no snapshots yet; take one with the snapshot command"
+	}
+	names := make([]string, len(snaps))
+	for i, e := range snaps {
+		names[i] = fmt.Sprintf("%q", e.Label)
+	}
+	return "the snapshots are " + strings.Join(names, ", ")
+}
+
+// Snapshot is one named checkpoint.
+type Snapshot struct {
+	Name    string `json:"name"`
+	Entry   int    `json:"entry"`
+	Current bool   `json:"current,omitempty"`
+}
+
+// HistoryOut describes the history: its size, the current entry and the snapshots, newest
+// first.
+type HistoryOut struct {
+	Entries   int        `json:"entries"`
+	Current   int        `json:"current"`
+	Snapshots []Snapshot `json:"snapshots"`
+	Warnings  []string   `json:"warnings,omitempty"`
+}
+
+func describe(h *modules.History, warnings []string) *HistoryOut {
+	out := &HistoryOut{Entries: len(h.Entries), Snapshots: []Snapshot{}, Warnings: warnings}
+	cur, _ := h.Current()
+	out.Current = cur.ID
+	for _, e := range h.Snapshots() {
+		out.Snapshots = append(out.Snapshots, Snapshot{Name: e.Label, Entry: e.ID, Current: e.ID == cur.ID})
+	}
+	return out
+}
+
+// snapshot names the current state: the workspace's files as they are now (recorded first
+// when the history does not have them yet).
+func (se *Session) snapshot(ctx context.Context, name string) (*HistoryOut, error) {
+	srv := se.srv
+	unlock, err := srv.ws.Lock(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("taking the workspace lock: %w", err)
+	}
+	defer unlock()
+	h, warn := srv.ws.LoadHistory()
+	var warnings []string
+	if warn != "" {
+		warnings = append(warnings, warn)
+	}
+	disk, err := srv.ws.UserFiles()
+	if err != nil {
+		return nil, fmt.Errorf("reading the workspace: %w", err)
+	}
+	if _, err := catchUp(h, disk, srv.Scene()); err != nil {
+		return nil, err
+	}
+	if err := h.Label(name); err != nil {
+		return nil, err
+	}
+	if err := h.Save(); err != nil {
+		return nil, err
+	}
+	return describe(h, warnings), nil
+}
+
+// snapshots lists the history; it only reads, so it takes no lock (the log is replaced
+// atomically).
+func (se *Session) snapshots() *HistoryOut {
+	h, warn := se.srv.ws.LoadHistory()
+	var warnings []string
+	if warn != "" {
+		warnings = append(warnings, warn)
+	}
+	return describe(h, warnings)
+}
