@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -137,4 +139,64 @@ func TestToolClosedStdout(t *testing.T) {
 		t.Errorf("exit %d, want 1; stderr %q", code, stderr.String())
 	}
 	w.Close()
+}
+
+// TestToolHelperProcess is not a test: TestTwoProcessesWrite re-runs the test binary with it
+// to get a second process that calls `cadrun tool`.
+func TestToolHelperProcess(t *testing.T) {
+	if os.Getenv("CADRUN_TOOL_HELPER") != "1" {
+		t.Skip("helper process only")
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(os.Getenv("CADRUN_TOOL_ARGS")), &args); err != nil {
+		os.Exit(3)
+	}
+	os.Exit(run(args, os.Stdout, os.Stderr))
+}
+
+// TestTwoProcessesWrite: two processes write main at once; the workspace lock serialises
+// them, so the file ends as one of the two and scene.json is that file's scene.
+func TestTwoProcessesWrite(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	codes := []string{"drawCircle('a', 0, 0, 1)", "drawRect('b', 0, 0, 2, 2)"}
+	errs := make(chan error, len(codes))
+	for _, code := range codes {
+		go func() {
+			params, _ := json.Marshal(map[string]string{"file": "main", "code": code})
+			args, _ := json.Marshal([]string{"tool", "write", "--workspace", ws, "--params", string(params)})
+			cmd := exec.Command(os.Args[0], "-test.run=^TestToolHelperProcess$")
+			cmd.Env = append(os.Environ(), "CADRUN_TOOL_HELPER=1", "CADRUN_TOOL_ARGS="+string(args))
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				err = fmt.Errorf("%v: %s", err, out)
+			}
+			errs <- err
+		}()
+	}
+	for range codes {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	main, err := os.ReadFile(filepath.Join(ws, "scene.code.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile(filepath.Join(ws, "scene.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch string(main) {
+	case codes[0]:
+		if !strings.Contains(string(saved), `"name":"a"`) || strings.Contains(string(saved), `"name":"b"`) {
+			t.Errorf("scene.json does not match main:\n%s", saved)
+		}
+	case codes[1]:
+		if !strings.Contains(string(saved), `"name":"b"`) || strings.Contains(string(saved), `"name":"a"`) {
+			t.Errorf("scene.json does not match main:\n%s", saved)
+		}
+	default:
+		t.Errorf("main is %q", main)
+	}
 }
