@@ -351,7 +351,7 @@ func (h *History) Save() error {
 		return err
 	}
 	b = append(b, '\n')
-	if err := h.w.writeAtomic(historyLog, b, newFileMode); err != nil {
+	if err := h.w.writeDerived(historyLog, b, newFileMode); err != nil {
 		return fmt.Errorf("writing %s: %w", historyLog, err)
 	}
 	h.w.cacheHistory(b, h)
@@ -393,7 +393,7 @@ func (w *Workspace) putObject(data []byte) (string, error) {
 	if st, err := w.root.Lstat(p); err == nil && st.Mode().IsRegular() && st.Size() == int64(len(data)) {
 		return hash, nil
 	}
-	if err := w.writeAtomic(p, data, newFileMode); err != nil {
+	if err := w.writeDerived(p, data, newFileMode); err != nil {
 		return "", fmt.Errorf("writing object %s: %w", hash, err)
 	}
 	return hash, nil

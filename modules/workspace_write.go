@@ -206,7 +206,19 @@ func (w *Workspace) step(name string) error {
 
 // writeAtomic writes data to p through a temp file in p's directory; see the file comment.
 // The temp file is removed on any failure.
-func (w *Workspace) writeAtomic(p string, data []byte, mode fs.FileMode) (err error) {
+func (w *Workspace) writeAtomic(p string, data []byte, mode fs.FileMode) error {
+	return w.replaceFile(p, data, mode, true)
+}
+
+// writeDerived writes data that can be rebuilt (scene.json, history) the same way but
+// without the two fsyncs: a crash still leaves the old or the new bytes, and after a power
+// loss the file may be empty or old, which its readers treat as missing. It keeps the fsync
+// cost of a change to the one file the user wrote.
+func (w *Workspace) writeDerived(p string, data []byte, mode fs.FileMode) error {
+	return w.replaceFile(p, data, mode, false)
+}
+
+func (w *Workspace) replaceFile(p string, data []byte, mode fs.FileMode, durable bool) (err error) {
 	dir := path.Dir(p)
 	if err := w.step("mkdir"); err != nil {
 		return err
@@ -240,7 +252,12 @@ func (w *Workspace) writeAtomic(p string, data []byte, mode fs.FileMode) (err er
 	}{
 		{"chmod", func() error { return f.Chmod(mode) }},
 		{"write", func() error { _, err := f.Write(data); return err }},
-		{"sync", f.Sync},
+		{"sync", func() error {
+			if !durable {
+				return nil
+			}
+			return f.Sync()
+		}},
 		{"close", func() error { err := f.Close(); f = nil; return err }},
 		{"rename", func() error { return w.root.Rename(tmp, p) }},
 	} {
@@ -252,6 +269,9 @@ func (w *Workspace) writeAtomic(p string, data []byte, mode fs.FileMode) (err er
 		}
 	}
 	renamed = true
+	if !durable {
+		return nil
+	}
 	if err := w.step("syncdir"); err != nil {
 		return err
 	}
@@ -311,7 +331,7 @@ func (w *Workspace) SaveScene(data []byte) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", SceneFile, err)
 	}
-	if err := w.writeAtomic(SceneFile, data, mode); err != nil {
+	if err := w.writeDerived(SceneFile, data, mode); err != nil {
 		return fmt.Errorf("writing %s: %w", SceneFile, err)
 	}
 	return nil
