@@ -21,11 +21,11 @@ const (
 
 // FileInfo describes one file of the workspace, as the glob tool shows it.
 type FileInfo struct {
-	Name   string // logical name: main, a module's NAME, or a data file's NAME.json
-	Path   string // workspace path (builtin/NAME.js for a built-in module)
-	Kind   string // KindMain, KindModule or KindData
-	Source string // SourceUser or SourceBuiltin
-	Size   int64  // bytes
+	Name   string `json:"name"`   // logical name: main, a module's NAME, or a data file's NAME.json
+	Path   string `json:"path"`   // workspace path (builtin/NAME.js for a built-in module)
+	Kind   string `json:"kind"`   // KindMain, KindModule or KindData
+	Source string `json:"source"` // SourceUser or SourceBuiltin
+	Size   int64  `json:"size"`   // bytes
 }
 
 // List is every file of the workspace: main first (when it exists), then the modules by name,

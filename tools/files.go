@@ -76,7 +76,7 @@ func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 	if err != nil {
 		return ReadOut{}, err
 	}
-	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: bytes.Count(b, []byte("\n")) + 1}
+	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: lineCount(b)}
 	if in.Offset < 0 || in.Limit < 0 {
 		return ReadOut{}, fmt.Errorf("%w: offset and limit must be >= 0", ErrBadInput)
 	}
@@ -85,6 +85,7 @@ func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 		return out, nil
 	}
 	lines := strings.SplitAfter(string(b), "\n")
+	lines = lines[:out.Lines]
 	from := max(in.Offset, 1) - 1
 	if from >= len(lines) {
 		return ReadOut{}, fmt.Errorf("%w: offset %d is past the end (%d lines)", ErrBadInput, in.Offset, len(lines))
@@ -146,11 +147,23 @@ func editTool(ctx context.Context, s *Session, in EditIn) (*ChangeResult, error)
 	}, warn)
 }
 
-// applyEdits applies replacements in order. In a file with CRLF line breaks, "\n" in the
-// edit texts means "\r\n", so that the file keeps its line endings; replacement text is
-// inserted literally ($& and friends mean nothing here).
+// lineCount counts lines as an editor shows them: a final line break ends the last line
+// rather than starting an empty one.
+func lineCount(b []byte) int {
+	n := bytes.Count(b, []byte("\n"))
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// applyEdits applies replacements in order. In a file whose line breaks are all CRLF, "\n"
+// in the edit texts means "\r\n", so that the file keeps its line endings (a file with mixed
+// endings is edited byte for byte); replacement text is inserted literally ($& and friends
+// mean nothing here).
 func applyEdits(text []byte, edits []Edit) ([]byte, error) {
-	crlf := bytes.Contains(text, []byte("\r\n"))
+	lf := bytes.Count(text, []byte("\n"))
+	crlf := lf > 0 && bytes.Count(text, []byte("\r\n")) == lf
 	for i, e := range edits {
 		where := ""
 		if len(edits) > 1 {

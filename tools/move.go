@@ -11,7 +11,7 @@ import (
 
 func init() {
 	register("delete", "Delete a file. The program runs without it first: if main still imports it, nothing is deleted and the error shows where.", deleteTool)
-	register("move", "Rename a file (a module, or main) to a new name; the program runs with the new name first, so update imports of the old name in the same step.", moveTool)
+	register("move", "Rename a file (a module, or main) to a new name. The program runs with the new name first, so a module that other files import by its old name cannot be moved: write a copy under the new name, point the imports at it, then delete the old one.", moveTool)
 }
 
 // DeleteIn names the file to delete.

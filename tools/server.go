@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -217,7 +218,7 @@ func (srv *Server) run(ctx context.Context, src runtime.Source) (*runtime.Result
 func notApplied(err error) error {
 	var d *runtime.Diagnostic
 	if errors.As(err, &d) {
-		return fmt.Errorf("%s\n%w", d.Render(), ErrNotApplied)
+		return fmt.Errorf("%s\n%w", strings.TrimRight(d.Render(), "\n"), ErrNotApplied)
 	}
 	return fmt.Errorf("%w: %w", ErrNotApplied, err)
 }
