@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -66,6 +67,30 @@ func (w *Workspace) Dir() string { return w.dir }
 // built-in module when the workspace has no module of that name (its path is then
 // builtin/NAME.js, which is not a workspace file).
 func (w *Workspace) Read(name string) ([]byte, string, error) {
+	b, path, truncated, err := w.ReadCapped(name)
+	if err == nil && truncated {
+		return nil, path, fmt.Errorf("%w: %s is over %d bytes (MaxReadBytes)", ErrTooLarge, path, MaxReadBytes)
+	}
+	return b, path, err
+}
+
+// ReadCapped is Read for people and agents looking at a file: a file over MaxReadBytes is
+// not an error but comes back cut at the last whole UTF-8 character within the cap, with
+// truncated set.
+func (w *Workspace) ReadCapped(name string) (b []byte, path string, truncated bool, err error) {
+	b, path, err = w.readRaw(name)
+	if err != nil || len(b) <= MaxReadBytes {
+		return b, path, false, err
+	}
+	cut := MaxReadBytes
+	for cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	return b[:cut], path, true, nil
+}
+
+// readRaw reads up to MaxReadBytes+1 bytes of a name's file (or built-in).
+func (w *Workspace) readRaw(name string) ([]byte, string, error) {
 	path := runtime.PathOf(name)
 	if err := CheckName(name); err != nil {
 		return nil, path, err
@@ -93,9 +118,6 @@ func (w *Workspace) Read(name string) ([]byte, string, error) {
 	b, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
 	if err != nil {
 		return nil, path, err
-	}
-	if len(b) > MaxReadBytes {
-		return nil, path, fmt.Errorf("%w: %s is over %d bytes (MaxReadBytes)", ErrTooLarge, path, MaxReadBytes)
 	}
 	return b, path, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -96,5 +97,19 @@ func TestReadCap(t *testing.T) {
 	w, _ := workspace(t, map[string]string{"modules/big.js": strings.Repeat("x", MaxReadBytes+1)})
 	if _, _, err := w.Read("big"); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("got %v, want ErrTooLarge", err)
+	}
+}
+
+func TestReadCappedKeepsRunes(t *testing.T) {
+	t.Parallel()
+	// "é" is two bytes; put one across the cap.
+	content := strings.Repeat("a", MaxReadBytes-1) + "é" + "tail"
+	w, _ := workspace(t, map[string]string{"modules/big.js": content})
+	b, _, truncated, err := w.ReadCapped("big")
+	if err != nil || !truncated {
+		t.Fatalf("ReadCapped: %v, truncated %v", err, truncated)
+	}
+	if len(b) != MaxReadBytes-1 || !utf8.Valid(b) {
+		t.Errorf("cut at %d bytes, valid UTF-8 %v", len(b), utf8.Valid(b))
 	}
 }

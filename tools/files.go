@@ -58,18 +58,19 @@ type ReadIn struct {
 
 // ReadOut is the content.
 type ReadOut struct {
-	File    string `json:"file"`
-	Path    string `json:"path"`
-	Content string `json:"content"`
-	Lines   int    `json:"lines"`
-	Partial bool   `json:"partial,omitempty"`
+	File      string `json:"file"`
+	Path      string `json:"path"`
+	Content   string `json:"content"`
+	Lines     int    `json:"lines"`
+	Partial   bool   `json:"partial,omitempty"`
+	Truncated string `json:"truncated,omitempty"`
 }
 
 func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 	if err := modules.CheckName(in.File); err != nil {
 		return ReadOut{}, err
 	}
-	b, p, err := s.srv.ws.Read(in.File)
+	b, p, truncated, err := s.srv.ws.ReadCapped(in.File)
 	if errors.Is(err, runtime.ErrModuleNotFound) {
 		return ReadOut{}, fmt.Errorf("%s does not exist; glob lists the files there are", p)
 	}
@@ -77,6 +78,12 @@ func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 		return ReadOut{}, err
 	}
 	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: lineCount(b)}
+	if truncated {
+		// Only the first MaxReadBytes are shown: this is not a full read.
+		out.Truncated = fmt.Sprintf("the file is over %d bytes (MaxReadBytes); this is its start, cut at a whole character", modules.MaxReadBytes)
+		out.Partial = true
+		return out, nil
+	}
 	if in.Offset < 0 || in.Limit < 0 {
 		return ReadOut{}, fmt.Errorf("%w: offset and limit must be >= 0", ErrBadInput)
 	}

@@ -143,7 +143,7 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 			se.noteRead(n, b)
 		}
 	}
-	out := &ChangeResult{Warnings: warnings, Entry: entry.ID, Restored: restored}
+	out := &ChangeResult{Warnings: warnings, Entry: entry.ID, Restored: restored, Files: restored}
 	srv.land(res, out)
 	if err := h.MoveTo(target); err == nil {
 		err = h.Save()

@@ -73,7 +73,7 @@ func TestUndoRedo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &ChangeResult{Entry: 2, Restored: []string{"main"}, Entities: 1, Bounds: out.Change.Bounds, Removed: []string{"b"}, Millis: out.Change.Millis}
+	want := &ChangeResult{Entry: 2, Restored: []string{"main"}, Files: []string{"main"}, Entities: 1, Bounds: out.Change.Bounds, Removed: []string{"b"}, Millis: out.Change.Millis}
 	if diff := cmp.Diff(want, out.Change); diff != "" {
 		t.Errorf("undo answer mismatch (-want +got):\n%s", diff)
 	}

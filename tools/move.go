@@ -52,6 +52,7 @@ func moveTool(ctx context.Context, s *Session, in MoveIn) (*ChangeResult, error)
 			src:   runtime.Overlay{Base: without{Source: s.srv.ws, name: in.File}, Name: in.To, Content: current},
 			apply: func() (bool, error) { return true, s.srv.ws.Move(in.File, in.To) },
 			alone: in.To,
+			also:  []string{in.To},
 		}, nil
 	}, "")
 }

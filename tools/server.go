@@ -43,6 +43,8 @@ type Server struct {
 
 	mu    sync.Mutex // guards scene
 	scene *scene.Scene
+
+	subs subscribers
 }
 
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
@@ -104,6 +106,7 @@ const OverwriteWarning = "Warning: Overwriting existing file. Consider using rea
 // ChangeResult is the answer to a committed change.
 type ChangeResult struct {
 	File     string     `json:"file"`
+	Files    []string   `json:"-"` // every file the change touched, for notifications
 	Created  bool       `json:"created"`
 	Entities int        `json:"entities"`
 	Bounds   scene.Box  `json:"bounds"`
@@ -138,6 +141,8 @@ type change struct {
 	next []byte
 	// alone names a module to run by itself as well when main does not reach it.
 	alone string
+	// also names other files the change touches (a move's new name).
+	also []string
 }
 
 // commit is the write-and-run transaction for one file: under the workspace lock, work out
@@ -193,7 +198,7 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	if ch.next != nil {
 		se.noteRead(file, ch.next)
 	}
-	out := &ChangeResult{File: file, Created: created, Warnings: warnings}
+	out := &ChangeResult{File: file, Created: created, Warnings: warnings, Files: append([]string{file}, ch.also...)}
 	sceneJSON, old := srv.land(res, out)
 	if beforeErr != nil {
 		before = nil
@@ -241,6 +246,7 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult) (sceneJSON []byt
 	old = srv.scene
 	srv.scene = res.Scene
 	srv.mu.Unlock()
+	srv.notify(Change{Files: out.Files, Scene: res.Scene})
 
 	info := res.Scene.Info()
 	out.Entities, out.Bounds = info.Entities, info.Bounds

@@ -289,3 +289,32 @@ func TestDeleteAndMove(t *testing.T) {
 		t.Errorf("cogs.js = %q", got)
 	}
 }
+
+func TestSubscribersSeeLandedChanges(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	ch, stop := s.srv.Subscribe()
+	defer stop()
+	if _, err := call[*ChangeResult](t, s, "write", WriteIn{File: "main", Code: "drawCircle('a', 0, 0, 1)"}); err != nil {
+		t.Fatal(err)
+	}
+	c := <-ch
+	if !cmp.Equal(c.Files, []string{"main"}) || !c.Scene.Exists("a") {
+		t.Errorf("change = %v", c.Files)
+	}
+	// A failed change notifies nobody; a slow reader keeps only the newest change.
+	_, _ = call[*ChangeResult](t, s, "write", WriteIn{File: "main", Code: "oops("})
+	for _, code := range []string{"drawCircle('b', 0, 0, 1)", "drawCircle('c', 0, 0, 1)"} {
+		if _, err := call[*ChangeResult](t, s, "write", WriteIn{File: "main", Code: code}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := <-ch; !c.Scene.Exists("c") {
+		t.Error("the subscriber did not get the newest change")
+	}
+	select {
+	case c := <-ch:
+		t.Errorf("unexpected extra change %v", c.Files)
+	default:
+	}
+}
