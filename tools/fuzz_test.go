@@ -1,0 +1,61 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzToolCall: any parameters to any tool never panic, and a call that fails leaves the
+// workspace's files byte for byte as they were.
+func FuzzToolCall(f *testing.F) {
+	seeds := []struct{ tool, params string }{
+		{"write", `{"file":"main","code":"drawCircle('a', 0, 0, 1)"}`},
+		{"write", `{"file":"main","code":"oops("}`},
+		{"edit", `{"file":"main","old_code":"1)","new_code":"2)"}`},
+		{"edit", `{"file":"main","edits":[{"old_code":"a","new_code":"b"},{"old_code":"","new_code":"c"}]}`},
+		{"read", `{"file":"main","offset":2,"limit":1}`},
+		{"glob", `{"pattern":"[*"}`},
+		{"move", `{"file":"gears","to":"../x"}`},
+		{"delete", `{"file":"gears"}`},
+		{"scene", `{"command":"entity","name":"a"}`},
+		{"scene", `{"command":"undo"}`},
+	}
+	for _, s := range seeds {
+		f.Add(s.tool, s.params)
+	}
+	f.Fuzz(func(t *testing.T, tool, params string) {
+		if tool == "scene" && bytes.Contains([]byte(params), []byte("png")) {
+			return // rendering large pictures is slow and not what this target explores
+		}
+		s, dir := newSession(t, map[string]string{
+			"scene.code.js":    "import 'gears'\ngear('g')\n",
+			"modules/gears.js": "function gear(n) { drawCircle(n, 0, 0, 5) }\n",
+		})
+		before := snapshotDir(t, dir)
+		_, err := s.Call(context.Background(), tool, json.RawMessage(params))
+		if err != nil && !bytes.Equal(before, snapshotDir(t, dir)) {
+			t.Fatalf("%s %s failed (%v) but changed the workspace", tool, params, err)
+		}
+	})
+}
+
+// snapshotDir is the workspace's user files (main and modules), for comparison.
+func snapshotDir(t *testing.T, dir string) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	for _, rel := range []string{"scene.code.js"} {
+		b, _ := os.ReadFile(filepath.Join(dir, rel))
+		out.Write(b)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "modules"))
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dir, "modules", e.Name()))
+		out.WriteString(e.Name())
+		out.Write(b)
+	}
+	return out.Bytes()
+}
