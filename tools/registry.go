@@ -3,7 +3,8 @@
 // inputs and answers.
 //
 // Start with NewServer for a workspace, then Session for each client; call tools with
-// Session.Call (JSON in, JSON-ready value out) or look them up in Tools.
+// Session.Call (JSON in, JSON-ready value out) or look them up in Tools. NewMCPServer serves
+// the same registry over MCP, one Session per client connection.
 package tools
 
 import (
@@ -14,6 +15,8 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ErrBadInput is returned when a tool's parameters do not match its input type.
@@ -28,6 +31,8 @@ type Tool struct {
 	Description string
 	In, Out     reflect.Type // the typed input and output structs, for schemas
 	call        func(ctx context.Context, s *Session, params json.RawMessage) (any, error)
+	// addMCP adds the tool to an MCP server with its typed input and output (see mcp.go).
+	addMCP func(ms *mcp.Server, sessions *mcpSessions)
 }
 
 var registry = map[string]Tool{}
@@ -51,6 +56,7 @@ func register[In, Out any](name, description string, fn func(ctx context.Context
 			}
 			return fn(ctx, s, in)
 		},
+		addMCP: mcpAdder(name, description, fn),
 	}
 }
 

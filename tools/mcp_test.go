@@ -1,0 +1,282 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// newMCP starts an MCP server over a fresh workspace holding files; connect clients to it
+// with connectMCP.
+func newMCP(t *testing.T, files map[string]string) *mcp.Server {
+	t.Helper()
+	s, _ := newSession(t, files)
+	return NewMCPServer(s.srv, "test")
+}
+
+// connectMCP connects one client over in-memory transports (server side first).
+func connectMCP(t *testing.T, ms *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := ms.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+func callMCP(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: protocol error: %v", tool, args, err)
+	}
+	return res
+}
+
+// text is the text of a result's only content.
+func text(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	if len(res.Content) != 1 {
+		t.Fatalf("want one content, got %d: %+v", len(res.Content), res.Content)
+	}
+	c, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("want text content, got %T", res.Content[0])
+	}
+	return c.Text
+}
+
+// structured decodes a result's structured content into T.
+func structured[T any](t *testing.T, res *mcp.CallToolResult) T {
+	t.Helper()
+	var out T
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("structured content %s: %v", b, err)
+	}
+	return out
+}
+
+func TestMCPListTools(t *testing.T) {
+	t.Parallel()
+	cs := connectMCP(t, newMCP(t, nil))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	schemas := map[string]*mcp.Tool{}
+	for _, tool := range res.Tools {
+		got = append(got, tool.Name)
+		schemas[tool.Name] = tool
+	}
+	for _, tool := range Tools() {
+		want = append(want, tool.Name)
+		if schemas[tool.Name].Description != tool.Description {
+			t.Errorf("%s: description %q, want the registry's", tool.Name, schemas[tool.Name].Description)
+		}
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("tools mismatch (-want +got):\n%s", diff)
+	}
+	required := func(name string) []string {
+		b, err := json.Marshal(schemas[name].InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Type     string   `json:"type"`
+			Required []string `json:"required"`
+		}
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Type != "object" {
+			t.Errorf("%s: input schema type %q, want object", name, s.Type)
+		}
+		slices.Sort(s.Required)
+		return s.Required
+	}
+	for name, want := range map[string][]string{
+		"write": {"code", "file"}, "edit": {"file"}, "read": {"file"}, "glob": nil,
+		"move": {"file", "to"}, "delete": {"file"}, "scene": {"command"},
+	} {
+		if diff := cmp.Diff(want, required(name)); diff != "" {
+			t.Errorf("%s: required mismatch (-want +got):\n%s", name, diff)
+		}
+	}
+	// Output schemas only where inference describes the answer exactly (see mcp.go).
+	var withOutput []string
+	for _, tool := range res.Tools {
+		if tool.OutputSchema != nil {
+			withOutput = append(withOutput, tool.Name)
+		}
+	}
+	slices.Sort(withOutput)
+	if diff := cmp.Diff([]string{"glob", "read"}, withOutput); diff != "" {
+		t.Errorf("tools with an output schema mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestMCPWrite(t *testing.T) {
+	t.Parallel()
+	cs := connectMCP(t, newMCP(t, nil))
+	res := callMCP(t, cs, "write", map[string]any{"file": "main", "code": "drawCircle('a', 0, 0, 1)\ndrawRect('b', 5, 0, 2, 2)\n"})
+	if res.IsError {
+		t.Fatalf("write failed: %s", text(t, res))
+	}
+	out := structured[ChangeResult](t, res)
+	if !out.Created || out.Entities != 2 || !cmp.Equal(out.Added, []string{"a", "b"}) {
+		t.Errorf("structured content: %+v", out)
+	}
+	if txt := text(t, res); !strings.Contains(txt, `"entities":2`) {
+		t.Errorf("text content %s does not give the entities", txt)
+	}
+}
+
+func TestMCPFailedWrite(t *testing.T) {
+	t.Parallel()
+	cs := connectMCP(t, newMCP(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)\n"}))
+	callMCP(t, cs, "read", map[string]any{"file": "main"})
+	res := callMCP(t, cs, "write", map[string]any{"file": "main", "code": "drawCircle('a', 0, 0, 1)\ndrawCirle('b', 0, 0, 1)\n"})
+	if !res.IsError {
+		t.Fatalf("a failing write is not an error: %+v", res)
+	}
+	want := "scene.code.js:2:1: ReferenceError: drawCirle is not defined\n" +
+		"    2 | drawCirle('b', 0, 0, 1)\n" +
+		"        ^\n" +
+		"hint: did you mean drawCircle? (drawCircle(name: string, cx: number, cy: number, radius: number): boolean)\n" +
+		"not applied; the file is unchanged"
+	if diff := cmp.Diff(want, text(t, res)); diff != "" {
+		t.Errorf("error text mismatch (-want +got):\n%s", diff)
+	}
+	read := structured[ReadOut](t, callMCP(t, cs, "read", map[string]any{"file": "main"}))
+	if read.Content != "drawCircle('a', 0, 0, 1)\n" {
+		t.Errorf("main after the failed write: %q", read.Content)
+	}
+}
+
+func TestMCPBadArguments(t *testing.T) {
+	t.Parallel()
+	cs := connectMCP(t, newMCP(t, nil))
+	for _, args := range []map[string]any{
+		{"file": "main"},                       // code missing
+		{"file": "main", "code": 42},           // wrong type
+		{"file": "main", "code": "", "x": "y"}, // unknown field
+	} {
+		if res := callMCP(t, cs, "write", args); !res.IsError {
+			t.Errorf("write %v: want an error result, got %+v", args, res)
+		}
+	}
+}
+
+// TestMCPReadTrackingPerClient: each client connection is its own session, so only the client
+// that read main overwrites it without the warning.
+func TestMCPReadTrackingPerClient(t *testing.T) {
+	t.Parallel()
+	ms := newMCP(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)\n"})
+	reader, other := connectMCP(t, ms), connectMCP(t, ms)
+	callMCP(t, reader, "read", map[string]any{"file": "main"})
+	res := callMCP(t, reader, "write", map[string]any{"file": "main", "code": "drawCircle('a', 0, 0, 2)\n"})
+	if got := structured[ChangeResult](t, res).Warnings; len(got) != 0 || res.IsError {
+		t.Errorf("the client that read main: warnings %q, result %+v", got, res)
+	}
+	res = callMCP(t, other, "write", map[string]any{"file": "main", "code": "drawCircle('a', 0, 0, 3)\n"})
+	if diff := cmp.Diff([]string{OverwriteWarning}, structured[ChangeResult](t, res).Warnings); diff != "" {
+		t.Errorf("the client that did not read main: warnings mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestMCPSceneViews(t *testing.T) {
+	t.Parallel()
+	cs := connectMCP(t, newMCP(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)\n"}))
+
+	res := callMCP(t, cs, "scene", map[string]any{"command": "png", "width": 64})
+	if res.IsError || len(res.Content) != 1 {
+		t.Fatalf("png: %+v", res)
+	}
+	img, ok := res.Content[0].(*mcp.ImageContent)
+	if !ok {
+		t.Fatalf("png: want image content, got %T", res.Content[0])
+	}
+	if img.MIMEType != "image/png" || !bytes.HasPrefix(img.Data, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("png: MIME type %q, data starts %q", img.MIMEType, img.Data[:min(8, len(img.Data))])
+	}
+
+	if svg := text(t, callMCP(t, cs, "scene", map[string]any{"command": "svg"})); !strings.Contains(svg, "<svg") {
+		t.Errorf("svg is not an SVG document: %.80q", svg)
+	}
+	sceneJSON := text(t, callMCP(t, cs, "scene", map[string]any{"command": "json"}))
+	if !json.Valid([]byte(sceneJSON)) || !strings.Contains(sceneJSON, `"a"`) {
+		t.Errorf("json is not the scene: %.200q", sceneJSON)
+	}
+	info := structured[struct {
+		Info struct {
+			Entities int `json:"entities"`
+		} `json:"info"`
+	}](t, callMCP(t, cs, "scene", map[string]any{"command": "info"}))
+	if info.Info.Entities != 1 {
+		t.Errorf("info: %+v", info)
+	}
+}
+
+// TestMCPEveryTool calls every tool once: each answer must get past the SDK's output checks
+// (an answer that does not match its output schema is a protocol error).
+func TestMCPEveryTool(t *testing.T) {
+	t.Parallel()
+	cs := connectMCP(t, newMCP(t, map[string]string{
+		"scene.code.js":      "import 'parts'\ndrawCircle('a', 0, 0, 1)\npart('p')\n",
+		"modules/parts.js":   "function part(n) { drawRect(n, 0, 0, 2, 2) }\n",
+		"modules/unused.js":  "drawCircle('u', 0, 0, 1)\n",
+		"modules/unused2.js": "\n",
+	}))
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"glob", map[string]any{}},
+		{"glob", map[string]any{"pattern": "un*"}},
+		{"read", map[string]any{"file": "main"}},
+		{"read", map[string]any{"file": "main", "offset": 2, "limit": 1}},
+		{"write", map[string]any{"file": "main", "code": "import 'parts'\ndrawCircle('a', 0, 0, 2)\npart('p')\n"}},
+		{"edit", map[string]any{"file": "main", "old_code": "0, 2)", "new_code": "0, 3)"}},
+		{"edit", map[string]any{"file": "main", "edits": []map[string]any{{"old_code": "0, 3)", "new_code": "0, 4)"}}}},
+		{"move", map[string]any{"file": "unused", "to": "spare"}},
+		{"delete", map[string]any{"file": "unused2"}},
+		{"scene", map[string]any{"command": "snapshot", "name": "one"}},
+		{"scene", map[string]any{"command": "snapshots"}},
+		{"scene", map[string]any{"command": "tree"}},
+		{"scene", map[string]any{"command": "groups"}},
+		{"scene", map[string]any{"command": "draw_order"}},
+		{"scene", map[string]any{"command": "entity", "name": "p"}},
+		{"scene", map[string]any{"command": "undo"}},
+		{"scene", map[string]any{"command": "redo"}},
+		{"scene", map[string]any{"command": "reset"}},
+		{"scene", map[string]any{"command": "info"}},
+	}
+	for _, c := range calls {
+		if res := callMCP(t, cs, c.tool, c.args); res.IsError {
+			t.Errorf("%s %v: %s", c.tool, c.args, text(t, res))
+		}
+	}
+}
