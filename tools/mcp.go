@@ -45,6 +45,7 @@ func NewMCPServer(srv *Server, version string) *mcp.Server {
 	for _, t := range Tools() {
 		t.addMCP(ms, sessions)
 	}
+	addResources(ms, srv)
 	return ms
 }
 

@@ -133,7 +133,7 @@ func TestMCPListTools(t *testing.T) {
 		}
 	}
 	slices.Sort(withOutput)
-	if diff := cmp.Diff([]string{"glob", "read"}, withOutput); diff != "" {
+	if diff := cmp.Diff([]string{"glob", "lsp", "read"}, withOutput); diff != "" {
 		t.Errorf("tools with an output schema mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -1,0 +1,564 @@
+package tools
+
+// The lsp tool answers questions about the JS API from the one API table (runtime.API), so it
+// cannot drift from what the bindings accept, and about a file's symbols from the same parse
+// the runtime does (runtime.ScanModule, then goja's parser), so that what it lists, and the
+// line:col of a syntax error, are exactly what a run would see.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
+	"github.com/dop251/goja/parser"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
+)
+
+func init() {
+	register("lsp", "Look up the JS API and a file's symbols. operation is domains (the API's domains with their functions), "+
+		"describe (domain: every function of it; or name: one function, with signature, doc and example), "+
+		"schema (name: one function's parameters with type, unit, default and doc) or "+
+		"symbols (file: 'main', a module or a built-in module such as 'shapes': its classes with methods, functions, constants and variables, imports and exports, each with its line).", lspTool)
+}
+
+// lspOperations are the operations of the lsp tool.
+var lspOperations = []string{"domains", "describe", "schema", "symbols"}
+
+// LSPIn is one question.
+type LSPIn struct {
+	Operation string `json:"operation" jsonschema:"domains, describe, schema or symbols"`
+	Domain    string `json:"domain,omitempty" jsonschema:"an API domain such as primitives or boolean, for describe"`
+	Name      string `json:"name,omitempty" jsonschema:"an API function name such as drawCircle, for describe and schema"`
+	File      string `json:"file,omitempty" jsonschema:"'main' or a module name (yours or built-in), for symbols"`
+}
+
+// LSPOut holds the one field the operation fills.
+type LSPOut struct {
+	Domains   []LSPDomain   `json:"domains,omitempty"`
+	Functions []LSPFunction `json:"functions,omitempty"`
+	Schema    *LSPSchema    `json:"schema,omitempty"`
+	Symbols   *LSPSymbols   `json:"symbols,omitempty"`
+}
+
+// LSPDomain is one domain of the API with its functions.
+type LSPDomain struct {
+	Name      string       `json:"name"`
+	Functions []LSPSummary `json:"functions"`
+}
+
+// LSPSummary is a function's name and doc line.
+type LSPSummary struct {
+	Name string `json:"name"`
+	Doc  string `json:"doc"`
+}
+
+// LSPFunction describes one API function.
+type LSPFunction struct {
+	Name       string   `json:"name"`
+	Domain     string   `json:"domain"`
+	Signatures []string `json:"signatures" jsonschema:"the accepted forms, TypeScript style"`
+	Doc        string   `json:"doc"`
+	Example    string   `json:"example,omitempty"`
+	// Replacement marks a removed name: calling it throws an error naming the replacement.
+	Replacement string `json:"replacement,omitempty" jsonschema:"set for a removed name: use this function instead"`
+}
+
+// LSPSchema is one API function in detail.
+type LSPSchema struct {
+	Name         string     `json:"name"`
+	Domain       string     `json:"domain"`
+	Signature    string     `json:"signature"`
+	Doc          string     `json:"doc"`
+	Params       []LSPParam `json:"params"`
+	AltSignature string     `json:"alt_signature,omitempty" jsonschema:"a second accepted argument list"`
+	AltParams    []LSPParam `json:"alt_params,omitempty"`
+	Returns      string     `json:"returns"`
+	Example      string     `json:"example,omitempty"`
+	Replacement  string     `json:"replacement,omitempty" jsonschema:"set for a removed name: use this function instead"`
+}
+
+// LSPParam is one parameter.
+type LSPParam struct {
+	Name     string `json:"name"`
+	Type     string `json:"type" jsonschema:"TypeScript type"`
+	Unit     string `json:"unit,omitempty" jsonschema:"scene units, radians, ...; empty when unitless"`
+	Default  string `json:"default,omitempty" jsonschema:"JS text of the default; empty for a required parameter"`
+	Optional bool   `json:"optional,omitempty"`
+	Doc      string `json:"doc,omitempty"`
+}
+
+// LSPSymbols are a file's top-level declarations. Lines are 1-based.
+type LSPSymbols struct {
+	File      string        `json:"file"`
+	Path      string        `json:"path"`
+	Classes   []LSPClass    `json:"classes,omitempty"`
+	Functions []LSPFunc     `json:"functions,omitempty"`
+	Variables []LSPVariable `json:"variables,omitempty"`
+	Imports   []LSPImport   `json:"imports,omitempty"`
+	Exports   []LSPExport   `json:"exports,omitempty"`
+}
+
+// LSPClass is a top-level class.
+type LSPClass struct {
+	Name    string      `json:"name"`
+	Line    int         `json:"line"`
+	Extends string      `json:"extends,omitempty" jsonschema:"the superclass expression's text"`
+	Methods []LSPMethod `json:"methods,omitempty"`
+}
+
+// LSPMethod is a method of a class (the constructor included).
+type LSPMethod struct {
+	Name   string   `json:"name"`
+	Line   int      `json:"line"`
+	Params []string `json:"params,omitempty" jsonschema:"each parameter's source text: a name, a pattern, a default or ...rest"`
+	Kind   string   `json:"kind,omitempty" jsonschema:"get or set for an accessor; empty for a method"`
+	Static bool     `json:"static,omitempty"`
+}
+
+// LSPFunc is a top-level function declaration.
+type LSPFunc struct {
+	Name   string   `json:"name"`
+	Line   int      `json:"line"`
+	Params []string `json:"params,omitempty" jsonschema:"each parameter's source text: a name, a pattern, a default or ...rest"`
+}
+
+// LSPVariable is a name a top-level const, let or var declares.
+type LSPVariable struct {
+	Name string `json:"name"`
+	Line int    `json:"line"`
+	Kind string `json:"kind" jsonschema:"const, let or var"`
+}
+
+// LSPImport is one import statement.
+type LSPImport struct {
+	From string `json:"from" jsonschema:"the module imported"`
+	Line int    `json:"line"`
+	// Names are the bindings: "House", "House as H", "default as D", "* as ns"; none for
+	// `import 'x'`, which makes every top-level declaration of x visible.
+	Names []string `json:"names,omitempty" jsonschema:"the bindings (House, House as H, * as ns); none for import 'x', which makes all of x visible"`
+}
+
+// LSPExport is one exported name.
+type LSPExport struct {
+	Name    string `json:"name" jsonschema:"the name importers use; * for export * from"`
+	Binding string `json:"binding,omitempty" jsonschema:"the top-level binding (or the name in from) when it differs from name"`
+	From    string `json:"from,omitempty" jsonschema:"for a re-export, the module it comes from"`
+}
+
+func lspTool(_ context.Context, s *Session, in LSPIn) (LSPOut, error) {
+	switch in.Operation {
+	case "domains":
+		return LSPOut{Domains: lspDomains()}, nil
+	case "describe":
+		fns, err := lspDescribe(in.Domain, in.Name)
+		return LSPOut{Functions: fns}, err
+	case "schema":
+		sc, err := lspSchema(in.Name)
+		return LSPOut{Schema: sc}, err
+	case "symbols":
+		sym, err := lspSymbols(s.srv.ws, in.File)
+		return LSPOut{Symbols: sym}, err
+	}
+	return LSPOut{}, fmt.Errorf("%w: unknown lsp operation %q; use %s", ErrBadInput, in.Operation, strings.Join(lspOperations, ", "))
+}
+
+func lspDomains() []LSPDomain {
+	var out []LSPDomain
+	for _, f := range runtime.API() {
+		if f.Replacement != "" {
+			continue // removed names are found by name, not offered
+		}
+		if len(out) == 0 || out[len(out)-1].Name != f.Domain {
+			out = append(out, LSPDomain{Name: f.Domain, Functions: []LSPSummary{}})
+		}
+		d := &out[len(out)-1]
+		d.Functions = append(d.Functions, LSPSummary{Name: f.Name, Doc: f.Doc})
+	}
+	return out
+}
+
+func lspDescribe(domain, name string) ([]LSPFunction, error) {
+	switch {
+	case domain != "" && name != "":
+		return nil, fmt.Errorf("%w: describe takes domain or name, not both", ErrBadInput)
+	case name != "":
+		f, err := lspLookup(name)
+		if err != nil {
+			return nil, err
+		}
+		return []LSPFunction{lspFunction(f)}, nil
+	case domain != "":
+		if !slices.Contains(runtime.Domains, domain) {
+			return nil, fmt.Errorf("%w: unknown domain %q; the domains are %s", ErrBadInput, domain, strings.Join(runtime.Domains, ", "))
+		}
+		var out []LSPFunction
+		for _, f := range runtime.API() {
+			if f.Domain == domain && f.Replacement == "" {
+				out = append(out, lspFunction(f))
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%w: describe needs domain (one of %s) or name", ErrBadInput, strings.Join(runtime.Domains, ", "))
+}
+
+func lspFunction(f runtime.Func) LSPFunction {
+	return LSPFunction{Name: f.Name, Domain: f.Domain, Signatures: f.Signatures(), Doc: f.Doc, Example: f.Example, Replacement: f.Replacement}
+}
+
+func lspSchema(name string) (*LSPSchema, error) {
+	if name == "" {
+		return nil, fmt.Errorf("%w: schema needs name, an API function such as drawCircle", ErrBadInput)
+	}
+	f, err := lspLookup(name)
+	if err != nil {
+		return nil, err
+	}
+	out := &LSPSchema{Name: f.Name, Domain: f.Domain, Signature: f.Signature(), Doc: f.Doc,
+		Params: lspParams(f.Params), Returns: f.Returns, Example: f.Example, Replacement: f.Replacement}
+	if sigs := f.Signatures(); len(sigs) > 1 {
+		out.AltSignature = sigs[1]
+		out.AltParams = lspParams(f.AltParams)
+	}
+	return out, nil
+}
+
+func lspParams(ps []runtime.Param) []LSPParam {
+	out := make([]LSPParam, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, LSPParam{Name: p.Name, Type: p.Type, Unit: p.Unit, Default: p.Default, Optional: p.Optional, Doc: p.Doc})
+	}
+	return out
+}
+
+// lspLookup finds an API function, or says which name was probably meant.
+func lspLookup(name string) (runtime.Func, error) {
+	if f, ok := runtime.Lookup(name); ok {
+		return f, nil
+	}
+	var names []string
+	for _, f := range runtime.API() {
+		if f.Replacement == "" {
+			names = append(names, f.Name)
+		}
+	}
+	if c := closestName(name, names); c != "" {
+		f, _ := runtime.Lookup(c)
+		return runtime.Func{}, fmt.Errorf("%w: unknown API function %q; did you mean %s? (%s)", ErrBadInput, name, c, f.Signature())
+	}
+	return runtime.Func{}, fmt.Errorf("%w: unknown API function %q; lsp domains lists them", ErrBadInput, name)
+}
+
+// closestName returns the candidate nearest to name by edit distance (ignoring case), or ""
+// when none is close; ties go to the first in order.
+func closestName(name string, candidates []string) string {
+	best, bestD := "", len(name)/2+2
+	lname := strings.ToLower(name)
+	for _, c := range candidates {
+		if d := editDistance(lname, strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// lspSymbols reads file through the workspace (a user file, or a built-in module) and lists
+// its top-level declarations.
+func lspSymbols(ws *modules.Workspace, file string) (*LSPSymbols, error) {
+	if file == "" {
+		return nil, fmt.Errorf("%w: symbols needs file, 'main' or a module name", ErrBadInput)
+	}
+	if err := modules.CheckName(file); err != nil {
+		return nil, err
+	}
+	src, path, err := ws.Read(file)
+	if errors.Is(err, runtime.ErrModuleNotFound) {
+		return nil, fmt.Errorf("%s does not exist; glob lists the files there are", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return fileSymbols(file, path, src)
+}
+
+// fileSymbols parses src as the runtime does and lists its symbols. A syntax error is a
+// diagnostic at the error's line:col (in characters), as a run would report it.
+func fileSymbols(file, path string, src []byte) (*LSPSymbols, error) {
+	if d := nestingDiagnostic(src, path, runtime.DefaultLimits.MaxNesting); d != nil {
+		return nil, diagError(d)
+	}
+	mod, err := runtime.ScanModule(string(src))
+	if err != nil {
+		var se *runtime.ScanError
+		if errors.As(err, &se) {
+			line := sourceLine(src, se.Line)
+			return nil, diagError(&runtime.Diagnostic{File: path, Line: se.Line, Column: charCol(line, se.Column), Kind: runtime.KindSyntax, Message: se.Msg, Source: line})
+		}
+		return nil, diagError(&runtime.Diagnostic{File: path, Kind: runtime.KindSyntax, Message: err.Error()})
+	}
+	prog, err := parser.ParseFile(nil, path, mod.Script, 0, parser.WithDisableSourceMaps)
+	if err != nil {
+		var list parser.ErrorList
+		if errors.As(err, &list) && len(list) > 0 {
+			e := list[0]
+			line := sourceLine(src, e.Position.Line)
+			return nil, diagError(&runtime.Diagnostic{File: path, Line: e.Position.Line, Column: charCol(line, e.Position.Column), Kind: runtime.KindSyntax, Message: e.Message, Source: line})
+		}
+		return nil, diagError(&runtime.Diagnostic{File: path, Kind: runtime.KindSyntax, Message: err.Error()})
+	}
+
+	out := &LSPSymbols{File: file, Path: path}
+	w := symbolWalker{prog: prog, script: mod.Script}
+	for _, st := range prog.Body {
+		switch s := st.(type) {
+		case *ast.FunctionDeclaration:
+			if fn := s.Function; fn != nil && fn.Name != nil {
+				out.Functions = append(out.Functions, LSPFunc{Name: string(fn.Name.Name), Line: w.line(fn.Name.Idx), Params: w.params(fn.ParameterList)})
+			}
+		case *ast.ClassDeclaration:
+			if c := s.Class; c != nil && c.Name != nil {
+				out.Classes = append(out.Classes, w.class(c))
+			}
+		case *ast.LexicalDeclaration:
+			out.Variables = append(out.Variables, w.variables(s.Token.String(), s.List)...)
+		case *ast.VariableStatement:
+			out.Variables = append(out.Variables, w.variables("var", s.List)...)
+		}
+	}
+	for _, imp := range mod.Imports {
+		li := LSPImport{From: imp.Spec, Line: imp.Line}
+		for _, b := range imp.Bindings {
+			li.Names = append(li.Names, bindingText(b.Imported, b.Local))
+		}
+		out.Imports = append(out.Imports, li)
+	}
+	for _, e := range mod.Exports {
+		le := LSPExport{Name: e.Exported}
+		if e.Local != e.Exported {
+			le.Binding = e.Local
+		}
+		out.Exports = append(out.Exports, le)
+	}
+	if mod.DefaultExport {
+		out.Exports = append(out.Exports, LSPExport{Name: "default"})
+	}
+	for _, re := range mod.ReExports {
+		if re.Star {
+			out.Exports = append(out.Exports, LSPExport{Name: "*", From: re.Spec})
+		}
+		for _, b := range re.Bindings {
+			le := LSPExport{Name: b.Local, From: re.Spec}
+			if b.Imported != b.Local {
+				le.Binding = b.Imported
+			}
+			out.Exports = append(out.Exports, le)
+		}
+	}
+	return out, nil
+}
+
+// diagError is a diagnostic in full (source line and caret) as a tool error.
+func diagError(d *runtime.Diagnostic) error {
+	return errors.New(strings.TrimRight(d.Render(), "\n"))
+}
+
+func bindingText(imported, local string) string {
+	if imported == local {
+		return local
+	}
+	return imported + " as " + local
+}
+
+// symbolWalker turns goja AST nodes into symbols with lines and source text.
+type symbolWalker struct {
+	prog   *ast.Program
+	script string
+}
+
+// line is the 1-based line of a position.
+func (w symbolWalker) line(idx file.Idx) int { return w.prog.File.Position(int(idx) - 1).Line }
+
+// text is the script's text of a node (the blanked script has the source's offsets).
+func (w symbolWalker) text(n ast.Node) string {
+	from, to := int(n.Idx0())-1, int(n.Idx1())-1
+	if from < 0 || to > len(w.script) || from > to {
+		return ""
+	}
+	return strings.TrimSpace(w.script[from:to])
+}
+
+func (w symbolWalker) params(pl *ast.ParameterList) []string {
+	if pl == nil {
+		return nil
+	}
+	var out []string
+	for _, b := range pl.List {
+		t := w.text(b.Target)
+		if b.Initializer != nil {
+			t += " = " + w.text(b.Initializer)
+		}
+		out = append(out, t)
+	}
+	if pl.Rest != nil {
+		out = append(out, "..."+w.text(pl.Rest))
+	}
+	return out
+}
+
+func (w symbolWalker) class(c *ast.ClassLiteral) LSPClass {
+	out := LSPClass{Name: string(c.Name.Name), Line: w.line(c.Name.Idx)}
+	if c.SuperClass != nil {
+		out.Extends = w.text(c.SuperClass)
+	}
+	for _, el := range c.Body {
+		m, ok := el.(*ast.MethodDefinition)
+		if !ok || m.Body == nil {
+			continue
+		}
+		lm := LSPMethod{Name: w.key(m.Key, m.Computed), Line: w.line(m.Idx), Params: w.params(m.Body.ParameterList), Static: m.Static}
+		if m.Kind == ast.PropertyKindGet || m.Kind == ast.PropertyKindSet {
+			lm.Kind = string(m.Kind)
+		}
+		out.Methods = append(out.Methods, lm)
+	}
+	return out
+}
+
+// key is a method's name: an identifier, a string, #private, or [computed] as written.
+func (w symbolWalker) key(k ast.Expression, computed bool) string {
+	if computed {
+		return "[" + w.text(k) + "]"
+	}
+	switch x := k.(type) {
+	case *ast.StringLiteral:
+		return string(x.Value)
+	case *ast.Identifier:
+		return string(x.Name)
+	case *ast.PrivateIdentifier:
+		return "#" + string(x.Name)
+	}
+	return w.text(k)
+}
+
+func (w symbolWalker) variables(kind string, list []*ast.Binding) []LSPVariable {
+	var out []LSPVariable
+	for _, b := range list {
+		for _, id := range declaredNames(b.Target) {
+			out = append(out, LSPVariable{Name: string(id.Name), Line: w.line(id.Idx), Kind: kind})
+		}
+	}
+	return out
+}
+
+// declaredNames lists the identifiers a binding target declares, destructuring included.
+func declaredNames(t ast.BindingTarget) []*ast.Identifier {
+	switch x := t.(type) {
+	case *ast.Identifier:
+		return []*ast.Identifier{x}
+	case *ast.ArrayPattern:
+		var out []*ast.Identifier
+		for _, e := range x.Elements {
+			if bt, ok := e.(ast.BindingTarget); ok {
+				out = append(out, declaredNames(bt)...)
+			}
+		}
+		if bt, ok := x.Rest.(ast.BindingTarget); ok {
+			out = append(out, declaredNames(bt)...)
+		}
+		return out
+	case *ast.ObjectPattern:
+		var out []*ast.Identifier
+		for _, p := range x.Properties {
+			switch q := p.(type) {
+			case *ast.PropertyShort:
+				out = append(out, &q.Name)
+			case *ast.PropertyKeyed:
+				if bt, ok := q.Value.(ast.BindingTarget); ok {
+					out = append(out, declaredNames(bt)...)
+				}
+			}
+		}
+		if bt, ok := x.Rest.(ast.BindingTarget); ok {
+			out = append(out, declaredNames(bt)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// nestingDiagnostic refuses a source nested deeper than limit before the parser sees it, as
+// the runtime does: goja's recursive-descent parser would otherwise exhaust the stack.
+func nestingDiagnostic(src []byte, path string, limit int) *runtime.Diagnostic {
+	depth, line, col := 0, 1, 0
+	for _, c := range src {
+		col++
+		switch c {
+		case '\n':
+			line, col = line+1, 0
+		case '(', '[', '{':
+			depth++
+			if depth > limit {
+				l := sourceLine(src, line)
+				return &runtime.Diagnostic{File: path, Line: line, Column: charCol(l, col), Kind: runtime.KindLimit,
+					Message: fmt.Sprintf("brackets nested deeper than %d (MaxNesting)", limit), Source: l}
+			}
+		case ')', ']', '}':
+			depth = max(0, depth-1)
+		}
+	}
+	return nil
+}
+
+// sourceLine is line n (1-based) of src without its line break, or "".
+func sourceLine(src []byte, n int) string {
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if j < 0 {
+			return ""
+		}
+		src = src[j+1:]
+	}
+	if j := bytes.IndexByte(src, '\n'); j >= 0 {
+		src = src[:j]
+	}
+	return strings.TrimSuffix(string(src), "\r")
+}
+
+// charCol turns a 1-based byte column into a 1-based character column.
+func charCol(line string, byteCol int) int {
+	if byteCol-1 > len(line) {
+		return utf8.RuneCountInString(line) + 1
+	}
+	if byteCol < 1 {
+		return 1
+	}
+	return utf8.RuneCountInString(line[:byteCol-1]) + 1
+}

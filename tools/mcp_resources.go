@@ -1,0 +1,53 @@
+package tools
+
+// MCP resources: the current scene (as SVG and as scene.json) and the API reference, for
+// clients that attach context by URI rather than by calling a tool. Each read renders the
+// server's last good scene at that moment, so a resource is never staler than the scene tool.
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/runtime"
+)
+
+// The resources' URIs.
+const (
+	ResourceSceneSVG  = "cadrun://scene.svg"
+	ResourceSceneJSON = "cadrun://scene.json"
+	ResourceAPI       = "cadrun://api.md"
+)
+
+// addResources registers the resources of srv on ms.
+func addResources(ms *mcp.Server, srv *Server) {
+	for _, r := range []struct {
+		res  mcp.Resource
+		read func() (string, error)
+	}{
+		{mcp.Resource{URI: ResourceSceneSVG, Name: "scene.svg", MIMEType: "image/svg+xml",
+			Description: "The current scene drawn as SVG (Y up), the last one that ran."},
+			func() (string, error) {
+				b, err := render.SVG(srv.Scene(), render.SVGOptions{})
+				return string(b), err
+			}},
+		{mcp.Resource{URI: ResourceSceneJSON, Name: "scene.json", MIMEType: "application/json",
+			Description: "The current scene as scene.json: every entity with its geometry, transform, style and group (lossless, versioned)."},
+			func() (string, error) {
+				b, err := srv.Scene().MarshalJSON()
+				return string(b), err
+			}},
+		{mcp.Resource{URI: ResourceAPI, Name: "api.md", MIMEType: "text/markdown",
+			Description: "The cadrun JS API reference: every function with its signature, parameters (type, unit, default), doc and example."},
+			func() (string, error) { return runtime.Reference(), nil }},
+	} {
+		ms.AddResource(&r.res, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			text, err := r.read()
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: r.res.MIMEType, Text: text}}}, nil
+		})
+	}
+}
