@@ -2,11 +2,10 @@ package tools
 
 // The MCP server over the registry. Every registry tool is added with mcp.AddTool, so its
 // input schema is inferred from the typed input struct and the SDK validates arguments before
-// a tool runs. Output schemas are advertised only where the inferred schema describes the
-// JSON exactly (see schemaFaithful): the scene types marshal themselves (a Box is null or
-// {"min":[x,y],"max":[x,y]}, a Vec is a pair), and a schema inferred from their Go fields would
-// make the SDK reject the tools' own answers. Those tools are added with an `any` output: no
-// output schema, the answer still comes back as structured content and as JSON text.
+// a tool runs. Every tool also declares an output schema (outputSchema, mcp_schema.go): the
+// inferred schema of its answer, with the scene types that write their own JSON (a Box is null
+// or {"min":[x,y],"max":[x,y]}, a Vec is a pair) described as they marshal. The SDK checks each
+// answer against it and returns it as structured content and as JSON text.
 //
 // Each client connection is one Session, so read tracking ("read before you overwrite") is
 // per client. A tool's error comes back as a tool result with IsError and the full error text
@@ -14,10 +13,8 @@ package tools
 
 import (
 	"context"
-	"encoding"
-	"encoding/json"
+	"fmt"
 	"log/slog"
-	"reflect"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -82,33 +79,32 @@ func (m *mcpSessions) get(ss *mcp.ServerSession) *Session {
 	return se
 }
 
-// mcpAdder returns the function that adds one registry tool to an MCP server.
+// mcpAdder returns the function that adds one registry tool to an MCP server. It panics if
+// the tool's output has no faithful schema (a type with its own JSON form missing from
+// mcpTypeSchemas), which every test that starts a server catches.
 func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context, s *Session, in In) (Out, error)) func(*mcp.Server, *mcpSessions) {
 	return func(ms *mcp.Server, sessions *mcpSessions) {
-		t := &mcp.Tool{Name: name, Description: description}
-		if schemaFaithful(reflect.TypeFor[Out](), map[reflect.Type]bool{}) {
-			mcp.AddTool(ms, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-				out, err := fn(ctx, sessions.get(req.Session), in)
-				return nil, out, err
-			})
-			return
+		schema, err := outputSchema[Out]()
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: %v", name, err))
 		}
-		mcp.AddTool(ms, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		t := &mcp.Tool{Name: name, Description: description, OutputSchema: schema}
+		mcp.AddTool(ms, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 			out, err := fn(ctx, sessions.get(req.Session), in)
 			if err != nil {
-				return nil, nil, err
+				var zero Out
+				return nil, zero, err
 			}
-			if res := mcpContent(out); res != nil {
-				return res, nil, nil
-			}
-			return nil, out, nil
+			return mcpContent(out), out, nil
 		})
 	}
 }
 
-// mcpContent answers the scene's drawings as what they are rather than as JSON fields: png
-// as an image the agent can see, svg and json as plain text. It returns nil for every other
-// answer.
+// mcpContent shows the scene's drawings as what they are rather than as JSON fields: png as
+// an image the agent can see, svg and json as plain text. It returns nil for every other
+// answer. The answer itself still goes out as structured content (a client checks it against
+// the output schema and may refuse a tool with a schema and no structured content), so a png
+// is also there as base64: one copy for the agent to see, one in the declared form.
 func mcpContent(out any) *mcp.CallToolResult {
 	o, ok := out.(SceneOut)
 	if !ok {
@@ -126,50 +122,4 @@ func mcpContent(out any) *mcp.CallToolResult {
 		return nil
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{c}}
-}
-
-var (
-	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
-	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
-)
-
-// schemaFaithful reports whether the schema the SDK infers for t describes the JSON t
-// marshals to: no custom marshalers, no raw bytes, no interfaces (whose schema says nothing).
-func schemaFaithful(t reflect.Type, seen map[reflect.Type]bool) bool {
-	if seen[t] {
-		return true
-	}
-	seen[t] = true
-	for _, m := range []reflect.Type{jsonMarshaler, textMarshaler} {
-		if t.Implements(m) || reflect.PointerTo(t).Implements(m) {
-			return false
-		}
-	}
-	switch t.Kind() {
-	case reflect.Bool, reflect.String,
-		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		return true
-	case reflect.Pointer:
-		return schemaFaithful(t.Elem(), seen)
-	case reflect.Slice:
-		return t.Elem().Kind() != reflect.Uint8 && schemaFaithful(t.Elem(), seen) // []byte is base64
-	case reflect.Array:
-		return schemaFaithful(t.Elem(), seen)
-	case reflect.Map:
-		return t.Key().Kind() == reflect.String && schemaFaithful(t.Elem(), seen)
-	case reflect.Struct:
-		for f := range t.Fields() {
-			if !f.IsExported() || f.Tag.Get("json") == "-" {
-				continue
-			}
-			if !schemaFaithful(f.Type, seen) {
-				return false
-			}
-		}
-		return true
-	default: // interfaces, channels, functions, complex numbers
-		return false
-	}
 }

@@ -7,8 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/cadrun/cadrun/scene"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -125,16 +128,64 @@ func TestMCPListTools(t *testing.T) {
 			t.Errorf("%s: required mismatch (-want +got):\n%s", name, diff)
 		}
 	}
-	// Output schemas only where inference describes the answer exactly (see mcp.go).
-	var withOutput []string
+	// Every tool declares an output schema, rooted at an object as MCP clients expect.
 	for _, tool := range res.Tools {
-		if tool.OutputSchema != nil {
-			withOutput = append(withOutput, tool.Name)
+		b, err := json.Marshal(tool.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(b, &s); err != nil || s.Type != "object" {
+			t.Errorf("%s: output schema %s, want one of type object (%v)", tool.Name, b, err)
 		}
 	}
-	slices.Sort(withOutput)
-	if diff := cmp.Diff([]string{"glob", "lsp", "read"}, withOutput); diff != "" {
-		t.Errorf("tools with an output schema mismatch (-want +got):\n%s", diff)
+}
+
+// TestOutputSchemaOwnJSON: the types that write their own JSON are described as they write
+// it, so both an empty and a real bounding box pass, and a Go-shaped one does not.
+func TestOutputSchemaOwnJSON(t *testing.T) {
+	t.Parallel()
+	resolve := func(s *jsonschema.Schema, err error) *jsonschema.Resolved {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := s.Resolve(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rs
+	}
+	change, sceneOut := resolve(outputSchema[*ChangeResult]()), resolve(outputSchema[SceneOut]())
+	validate := func(rs *jsonschema.Resolved, v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return rs.Validate(m)
+	}
+	for _, b := range []scene.Box{{}, {Min: scene.Vec{X: -1, Y: -2}, Max: scene.Vec{X: 3, Y: 4}, NonEmpty: true}} {
+		if err := validate(change, ChangeResult{File: "main", Bounds: b}); err != nil {
+			t.Errorf("bounds %+v: %v", b, err)
+		}
+	}
+	goShaped := map[string]any{"file": "main", "created": false, "entities": 0, "ms": 1.0,
+		"bounds": map[string]any{"Min": map[string]any{"X": 0, "Y": 0}, "Max": map[string]any{"X": 0, "Y": 0}, "NonEmpty": true}}
+	if err := validate(change, goShaped); err == nil {
+		t.Error("a Go-shaped bounding box passes the schema")
+	}
+	if err := validate(sceneOut, SceneOut{PNG: []byte("\x89PNG"), JSON: json.RawMessage(`{"a":[1]}`)}); err != nil {
+		t.Errorf("scene png and json: %v", err)
+	}
+	type unknown struct{ T time.Time }
+	if _, err := outputSchema[unknown](); err == nil {
+		t.Error("a type with its own JSON form and no schema in mcpTypeSchemas is accepted")
 	}
 }
 

@@ -1,0 +1,95 @@
+package tools
+
+// Output schemas for the MCP tools. A schema inferred from Go fields alone would be wrong for
+// the types that write their own JSON (a scene.Box is null or {"min":[x,y],"max":[x,y]}, not
+// {"Min":{"X":..}}), so inference runs with a type -> schema table giving the JSON form of
+// each such type. outputSchema refuses a type that marshals itself and is not in the table,
+// so a new one cannot slip through with a schema that rejects the tool's own answers.
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/cadrun/cadrun/scene"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// mcpTypeSchemas maps each type with its own JSON form to a schema for that form.
+// An interface field may hold any value; it gets an explicit list of every JSON type rather
+// than the empty schema, which marshals as `true` and which some clients refuse as a property.
+var mcpTypeSchemas = func() map[reflect.Type]*jsonschema.Schema {
+	number := func() *jsonschema.Schema { return &jsonschema.Schema{Type: "number"} }
+	tuple := func(n int) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "array", Items: number(), MinItems: jsonschema.Ptr(n), MaxItems: jsonschema.Ptr(n)}
+	}
+	anyValue := func() *jsonschema.Schema {
+		return &jsonschema.Schema{Types: []string{"null", "boolean", "number", "string", "array", "object"}}
+	}
+	return map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[any]():             anyValue(),
+		reflect.TypeFor[json.RawMessage](): anyValue(),
+		reflect.TypeFor[scene.Vec]():       tuple(2), // [x, y]
+		reflect.TypeFor[scene.Affine]():    tuple(6), // [a, b, c, d, e, f]
+		// null when empty.
+		reflect.TypeFor[scene.Box](): {
+			Types:                []string{"null", "object"},
+			Properties:           map[string]*jsonschema.Schema{"min": tuple(2), "max": tuple(2)},
+			Required:             []string{"min", "max"},
+			AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+		},
+		reflect.TypeFor[[]byte](): {Types: []string{"null", "string"}, ContentEncoding: "base64"},
+	}
+}()
+
+var (
+	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// outputSchema returns the schema of the JSON Out marshals to. A pointer is described by its
+// element (the SDK answers a nil pointer with the element's zero value), so the schema's
+// root is an object for every tool, as MCP clients expect.
+func outputSchema[Out any]() (*jsonschema.Schema, error) {
+	t := reflect.TypeFor[Out]()
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if err := checkSchemaTypes(t, map[reflect.Type]bool{}); err != nil {
+		return nil, fmt.Errorf("output schema of %v: %w", t, err)
+	}
+	return jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: mcpTypeSchemas})
+}
+
+// checkSchemaTypes reports a type reachable from t that writes its own JSON but has no entry
+// in mcpTypeSchemas, or an interface other than any (which would get the empty schema).
+func checkSchemaTypes(t reflect.Type, seen map[reflect.Type]bool) error {
+	if seen[t] || mcpTypeSchemas[t] != nil {
+		return nil
+	}
+	seen[t] = true
+	for _, m := range []reflect.Type{jsonMarshaler, textMarshaler} {
+		if t.Implements(m) || reflect.PointerTo(t).Implements(m) {
+			return fmt.Errorf("%v implements %v but has no schema in mcpTypeSchemas", t, m)
+		}
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return fmt.Errorf("interface %v has no schema in mcpTypeSchemas", t)
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return checkSchemaTypes(t.Elem(), seen)
+	case reflect.Map:
+		return checkSchemaTypes(t.Elem(), seen)
+	case reflect.Struct:
+		for f := range t.Fields() {
+			if !f.IsExported() || f.Tag.Get("json") == "-" {
+				continue
+			}
+			if err := checkSchemaTypes(f.Type, seen); err != nil {
+				return fmt.Errorf("field %s: %w", f.Name, err)
+			}
+		}
+	}
+	return nil
+}
