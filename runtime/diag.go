@@ -133,8 +133,9 @@ func charColumn(line string, byteCol int) int {
 	return utf8.RuneCountInString(line[:byteCol-1]) + 1
 }
 
-// closest returns the candidate nearest to name by edit distance, or "" when none is close.
-func closest(name string, candidates []string) string {
+// Closest returns the candidate nearest to name by edit distance, ignoring case, or "" when
+// none is close enough to suggest ("did you mean ...?").
+func Closest(name string, candidates []string) string {
 	best, bestD := "", len(name)/2+2
 	lname := strings.ToLower(name)
 	for _, c := range candidates {

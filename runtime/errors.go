@@ -167,7 +167,7 @@ func (r *run) hint(d *Diagnostic) string {
 				names = append(names, f.Name)
 			}
 		}
-		if c := closest(name, names); c != "" {
+		if c := Closest(name, names); c != "" {
 			return fmt.Sprintf("did you mean %s? (%s)", c, byName[c].Signature())
 		}
 		return "declare it, or import the module that defines it (import 'name')"

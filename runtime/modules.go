@@ -53,17 +53,9 @@ func (r *run) load(name string, from *importSite) error {
 			Message: fmt.Sprintf("%s is %d bytes; the limit is %d (MaxSourceBytes)", path, len(src), r.limits.MaxSourceBytes),
 			Hint:    "split it into modules"}
 	}
-	if d := checkNesting(src, path, r.limits.MaxNesting); d != nil {
+	mod, prog, d := Parse(src, path, r.limits.MaxNesting)
+	if d != nil {
 		return d
-	}
-	mod, err := ScanModule(string(src))
-	if err != nil {
-		var se *ScanError
-		if errors.As(err, &se) {
-			line := lineOf(src, se.Line)
-			return &Diagnostic{File: path, Line: se.Line, Column: charColumn(line, se.Column), Kind: KindSyntax, Message: se.Msg, Source: line}
-		}
-		return &Diagnostic{File: path, Kind: KindSyntax, Message: err.Error()}
 	}
 	m := &loaded{name: name, path: path, state: loading, ns: r.vm.NewObject()}
 	r.modules[name] = m
@@ -79,7 +71,7 @@ func (r *run) load(name string, from *importSite) error {
 			return err
 		}
 	}
-	prg, err := r.compile(m, mod.Script, src)
+	prg, err := r.compile(m, prog, src)
 	if err != nil {
 		return err
 	}
@@ -143,26 +135,45 @@ func (r *run) missingModule(name string, from *importSite, err error) error {
 	if len(names) == 0 {
 		hint = "there are no modules yet; write modules/" + name + ".js first"
 	}
-	if c := closest(name, names); c != "" {
+	if c := Closest(name, names); c != "" {
 		hint = fmt.Sprintf("did you mean '%s'? %s", c, hint)
 	}
 	return from.diagnostic(KindModule, fmt.Sprintf("module '%s' not found", name), hint)
 }
 
-// compile parses the blanked script and checks its top-level lexical declarations against
-// the files already run: they share one scope, so a clash is an error naming both files.
-func (r *run) compile(m *loaded, script string, src []byte) (*goja.Program, error) {
-	prog, err := parser.ParseFile(nil, m.path, script, 0, parser.WithDisableSourceMaps)
+// Parse reads a file the way a run does: the nesting guard, the import/export scan that
+// blanks module syntax in place, and goja's parser (source maps off, so a comment cannot make
+// it read files). A failure is a Diagnostic at its line and character column.
+func Parse(src []byte, path string, maxNesting int) (*Module, *ast.Program, *Diagnostic) {
+	if d := checkNesting(src, path, maxNesting); d != nil {
+		return nil, nil, d
+	}
+	mod, err := ScanModule(string(src))
+	if err != nil {
+		var se *ScanError
+		if errors.As(err, &se) {
+			line := lineOf(src, se.Line)
+			return nil, nil, &Diagnostic{File: path, Line: se.Line, Column: charColumn(line, se.Column), Kind: KindSyntax, Message: se.Msg, Source: line}
+		}
+		return nil, nil, &Diagnostic{File: path, Kind: KindSyntax, Message: err.Error()}
+	}
+	prog, err := parser.ParseFile(nil, path, mod.Script, 0, parser.WithDisableSourceMaps)
 	if err != nil {
 		var list parser.ErrorList
 		if errors.As(err, &list) && len(list) > 0 {
 			e := list[0]
 			line := lineOf(src, e.Position.Line)
-			return nil, &Diagnostic{File: m.path, Line: e.Position.Line, Column: charColumn(line, e.Position.Column),
+			return nil, nil, &Diagnostic{File: path, Line: e.Position.Line, Column: charColumn(line, e.Position.Column),
 				Kind: KindSyntax, Message: e.Message, Source: line}
 		}
-		return nil, &Diagnostic{File: m.path, Kind: KindSyntax, Message: err.Error()}
+		return nil, nil, &Diagnostic{File: path, Kind: KindSyntax, Message: err.Error()}
 	}
+	return mod, prog, nil
+}
+
+// compile checks a parsed file's top-level lexical declarations against the files already
+// run (they share one scope, so a clash is an error naming both files) and compiles it.
+func (r *run) compile(m *loaded, prog *ast.Program, src []byte) (*goja.Program, error) {
 	for _, d := range topLevelLexical(prog) {
 		pos := prog.File.Position(int(d.idx) - 1)
 		here := fmt.Sprintf("%s:%d", m.path, pos.Line)
@@ -193,7 +204,7 @@ func topLevelLexical(p *ast.Program) []declaration {
 		switch s := st.(type) {
 		case *ast.LexicalDeclaration:
 			for _, b := range s.List {
-				for _, id := range boundNames(b.Target) {
+				for _, id := range BoundNames(b.Target) {
 					out = append(out, declaration{name: string(id.Name), idx: int(id.Idx)})
 				}
 			}
@@ -206,8 +217,8 @@ func topLevelLexical(p *ast.Program) []declaration {
 	return out
 }
 
-// boundNames lists the identifiers a binding target declares, destructuring included.
-func boundNames(t ast.BindingTarget) []*ast.Identifier {
+// BoundNames lists the identifiers a binding target declares, destructuring included.
+func BoundNames(t ast.BindingTarget) []*ast.Identifier {
 	switch x := t.(type) {
 	case *ast.Identifier:
 		return []*ast.Identifier{x}
@@ -215,11 +226,11 @@ func boundNames(t ast.BindingTarget) []*ast.Identifier {
 		var out []*ast.Identifier
 		for _, e := range x.Elements {
 			if bt, ok := e.(ast.BindingTarget); ok {
-				out = append(out, boundNames(bt)...)
+				out = append(out, BoundNames(bt)...)
 			}
 		}
 		if bt, ok := x.Rest.(ast.BindingTarget); ok {
-			out = append(out, boundNames(bt)...)
+			out = append(out, BoundNames(bt)...)
 		}
 		return out
 	case *ast.ObjectPattern:
@@ -230,12 +241,12 @@ func boundNames(t ast.BindingTarget) []*ast.Identifier {
 				out = append(out, &q.Name)
 			case *ast.PropertyKeyed:
 				if bt, ok := q.Value.(ast.BindingTarget); ok {
-					out = append(out, boundNames(bt)...)
+					out = append(out, BoundNames(bt)...)
 				}
 			}
 		}
 		if bt, ok := x.Rest.(ast.BindingTarget); ok {
-			out = append(out, boundNames(bt)...)
+			out = append(out, BoundNames(bt)...)
 		}
 		return out
 	}

@@ -6,17 +6,14 @@ package tools
 // line:col of a syntax error, are exactly what a run would see.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
-	"github.com/dop251/goja/parser"
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
@@ -250,44 +247,11 @@ func lspLookup(name string) (runtime.Func, error) {
 			names = append(names, f.Name)
 		}
 	}
-	if c := closestName(name, names); c != "" {
+	if c := runtime.Closest(name, names); c != "" {
 		f, _ := runtime.Lookup(c)
 		return runtime.Func{}, fmt.Errorf("%w: unknown API function %q; did you mean %s? (%s)", ErrBadInput, name, c, f.Signature())
 	}
 	return runtime.Func{}, fmt.Errorf("%w: unknown API function %q; lsp domains lists them", ErrBadInput, name)
-}
-
-// closestName returns the candidate nearest to name by edit distance (ignoring case), or ""
-// when none is close; ties go to the first in order.
-func closestName(name string, candidates []string) string {
-	best, bestD := "", len(name)/2+2
-	lname := strings.ToLower(name)
-	for _, c := range candidates {
-		if d := editDistance(lname, strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // lspSymbols reads file through the workspace (a user file, or a built-in module) and lists
@@ -312,27 +276,9 @@ func lspSymbols(ws *modules.Workspace, file string) (*LSPSymbols, error) {
 // fileSymbols parses src as the runtime does and lists its symbols. A syntax error is a
 // diagnostic at the error's line:col (in characters), as a run would report it.
 func fileSymbols(file, path string, src []byte) (*LSPSymbols, error) {
-	if d := nestingDiagnostic(src, path, runtime.DefaultLimits.MaxNesting); d != nil {
+	mod, prog, d := runtime.Parse(src, path, runtime.DefaultLimits.MaxNesting)
+	if d != nil {
 		return nil, diagError(d)
-	}
-	mod, err := runtime.ScanModule(string(src))
-	if err != nil {
-		var se *runtime.ScanError
-		if errors.As(err, &se) {
-			line := sourceLine(src, se.Line)
-			return nil, diagError(&runtime.Diagnostic{File: path, Line: se.Line, Column: charCol(line, se.Column), Kind: runtime.KindSyntax, Message: se.Msg, Source: line})
-		}
-		return nil, diagError(&runtime.Diagnostic{File: path, Kind: runtime.KindSyntax, Message: err.Error()})
-	}
-	prog, err := parser.ParseFile(nil, path, mod.Script, 0, parser.WithDisableSourceMaps)
-	if err != nil {
-		var list parser.ErrorList
-		if errors.As(err, &list) && len(list) > 0 {
-			e := list[0]
-			line := sourceLine(src, e.Position.Line)
-			return nil, diagError(&runtime.Diagnostic{File: path, Line: e.Position.Line, Column: charCol(line, e.Position.Column), Kind: runtime.KindSyntax, Message: e.Message, Source: line})
-		}
-		return nil, diagError(&runtime.Diagnostic{File: path, Kind: runtime.KindSyntax, Message: err.Error()})
 	}
 
 	out := &LSPSymbols{File: file, Path: path}
@@ -471,94 +417,9 @@ func (w symbolWalker) key(k ast.Expression, computed bool) string {
 func (w symbolWalker) variables(kind string, list []*ast.Binding) []LSPVariable {
 	var out []LSPVariable
 	for _, b := range list {
-		for _, id := range declaredNames(b.Target) {
+		for _, id := range runtime.BoundNames(b.Target) {
 			out = append(out, LSPVariable{Name: string(id.Name), Line: w.line(id.Idx), Kind: kind})
 		}
 	}
 	return out
-}
-
-// declaredNames lists the identifiers a binding target declares, destructuring included.
-func declaredNames(t ast.BindingTarget) []*ast.Identifier {
-	switch x := t.(type) {
-	case *ast.Identifier:
-		return []*ast.Identifier{x}
-	case *ast.ArrayPattern:
-		var out []*ast.Identifier
-		for _, e := range x.Elements {
-			if bt, ok := e.(ast.BindingTarget); ok {
-				out = append(out, declaredNames(bt)...)
-			}
-		}
-		if bt, ok := x.Rest.(ast.BindingTarget); ok {
-			out = append(out, declaredNames(bt)...)
-		}
-		return out
-	case *ast.ObjectPattern:
-		var out []*ast.Identifier
-		for _, p := range x.Properties {
-			switch q := p.(type) {
-			case *ast.PropertyShort:
-				out = append(out, &q.Name)
-			case *ast.PropertyKeyed:
-				if bt, ok := q.Value.(ast.BindingTarget); ok {
-					out = append(out, declaredNames(bt)...)
-				}
-			}
-		}
-		if bt, ok := x.Rest.(ast.BindingTarget); ok {
-			out = append(out, declaredNames(bt)...)
-		}
-		return out
-	}
-	return nil
-}
-
-// nestingDiagnostic refuses a source nested deeper than limit before the parser sees it, as
-// the runtime does: goja's recursive-descent parser would otherwise exhaust the stack.
-func nestingDiagnostic(src []byte, path string, limit int) *runtime.Diagnostic {
-	depth, line, col := 0, 1, 0
-	for _, c := range src {
-		col++
-		switch c {
-		case '\n':
-			line, col = line+1, 0
-		case '(', '[', '{':
-			depth++
-			if depth > limit {
-				l := sourceLine(src, line)
-				return &runtime.Diagnostic{File: path, Line: line, Column: charCol(l, col), Kind: runtime.KindLimit,
-					Message: fmt.Sprintf("brackets nested deeper than %d (MaxNesting)", limit), Source: l}
-			}
-		case ')', ']', '}':
-			depth = max(0, depth-1)
-		}
-	}
-	return nil
-}
-
-// sourceLine is line n (1-based) of src without its line break, or "".
-func sourceLine(src []byte, n int) string {
-	for i := 1; i < n; i++ {
-		j := bytes.IndexByte(src, '\n')
-		if j < 0 {
-			return ""
-		}
-		src = src[j+1:]
-	}
-	if j := bytes.IndexByte(src, '\n'); j >= 0 {
-		src = src[:j]
-	}
-	return strings.TrimSuffix(string(src), "\r")
-}
-
-// charCol turns a 1-based byte column into a 1-based character column.
-func charCol(line string, byteCol int) int {
-	if byteCol-1 > len(line) {
-		return utf8.RuneCountInString(line) + 1
-	}
-	if byteCol < 1 {
-		return 1
-	}
-	return utf8.RuneCountInString(line[:byteCol-1]) + 1
 }
