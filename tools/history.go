@@ -92,7 +92,7 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 	}
 	disk, err := srv.ws.UserFiles()
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading the workspace: %w", ErrNotApplied, err)
+		return nil, notApplied(fmt.Errorf("reading the workspace: %w", err))
 	}
 	if len(h.Entries) > 0 {
 		cur, _ := h.Current()
@@ -101,7 +101,7 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 			err = h.Save()
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: the files changed outside cadrun since entry %d, and recording them failed (%w); undo would lose them", ErrNotApplied, cur.ID, err)
+			return nil, notApplied(fmt.Errorf("the files changed outside cadrun since entry %d, and recording them failed (%w); undo would lose them", cur.ID, err))
 		}
 		if recorded {
 			now, _ := h.Current()
@@ -122,13 +122,15 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 		target = h.Index(e.ID)
 	case undo && target < 0:
 		return nil, fmt.Errorf("%w; history has %d entries%s", ErrNothingToUndo, len(h.Entries), atOldest(h))
+	case !undo && len(h.Entries) == 0:
+		return nil, fmt.Errorf("%w; there is no history yet (every change that lands is recorded)", ErrNothingToRedo)
 	case !undo && target >= len(h.Entries):
 		return nil, fmt.Errorf("%w; history has %d entries and the newest is current", ErrNothingToRedo, len(h.Entries))
 	}
 	entry := h.Entries[target]
 	files, err := h.Files(entry)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNotApplied, err)
+		return nil, notApplied(err)
 	}
 	res, err := srv.run(ctx, modules.FilesSource(files))
 	if err != nil {

@@ -39,7 +39,7 @@ func deleteTool(ctx context.Context, s *Session, in DeleteIn) (*ChangeResult, er
 
 func moveTool(ctx context.Context, s *Session, in MoveIn) (*ChangeResult, error) {
 	if err := modules.CheckName(in.To); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNotApplied, err)
+		return nil, notApplied(err)
 	}
 	return s.commit(ctx, in.File, func(current []byte, exists bool) (change, error) {
 		if !exists {

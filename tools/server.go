@@ -152,7 +152,7 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	start := time.Now()
 	srv := se.srv
 	if err := modules.CheckName(file); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNotApplied, err)
+		return nil, notApplied(err)
 	}
 	unlock, err := srv.ws.Lock(ctx)
 	if err != nil {
@@ -171,12 +171,12 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		case !read && warnUnread != "":
 			warnings = append(warnings, warnUnread)
 		case read && h != sha256.Sum256(current):
-			return nil, fmt.Errorf("%w: %s changed on disk since this session read it; read it again, then retry (%w)", ErrStale, runtime.PathOf(file), ErrNotApplied)
+			return nil, notApplied(fmt.Errorf("%w: %s changed on disk since this session read it; read it again, then retry", ErrStale, runtime.PathOf(file)))
 		}
 	}
 	ch, err := plan(current, exists)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNotApplied, err)
+		return nil, notApplied(err)
 	}
 	res, err := srv.run(ctx, ch.src)
 	if err == nil && ch.alone != "" && ch.alone != runtime.MainModule && !slices.Contains(res.Modules, ch.alone) {
@@ -193,7 +193,7 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	before, beforeErr := srv.ws.UserFiles()
 	created, err := ch.apply()
 	if err != nil {
-		return nil, fmt.Errorf("%w (%w)", err, ErrNotApplied)
+		return nil, notApplied(err)
 	}
 	if ch.next != nil {
 		se.noteRead(file, ch.next)
@@ -225,7 +225,7 @@ func notApplied(err error) error {
 	if errors.As(err, &d) {
 		return fmt.Errorf("%s\n%w", strings.TrimRight(d.Render(), "\n"), ErrNotApplied)
 	}
-	return fmt.Errorf("%w: %w", ErrNotApplied, err)
+	return fmt.Errorf("%w\n%w", err, ErrNotApplied)
 }
 
 // land moves the server to the scene of a run whose files have landed: it saves scene.json,
