@@ -184,7 +184,7 @@ func (w *svgWriter) path(p scene.Path) {
 		case scene.SegCubic:
 			cmd('C', s.P[0], s.P[1], s.P[2])
 		case scene.SegArc:
-			start := arcAt(s, s.T0)
+			start := s.ArcPoint(s.T0)
 			if start.Sub(cur).Len() > w.quantum {
 				cmd('L', start)
 			}
@@ -196,11 +196,6 @@ func (w *svgWriter) path(p scene.Path) {
 			cur = s.End()
 		}
 	}
-}
-
-func arcAt(s scene.Seg, t float64) scene.Vec {
-	sn, cs := math.Sincos(t)
-	return s.P[0].Add(s.P[1].Mul(cs)).Add(s.P[2].Mul(sn))
 }
 
 // arc writes an elliptical arc segment as SVG A commands, split into pieces of at most half a
@@ -226,7 +221,7 @@ func (w *svgWriter) arc(s scene.Seg, cmd func(byte, ...scene.Vec)) {
 	total := s.T1 - s.T0
 	pieces := int(math.Max(1, math.Ceil(math.Abs(total)/math.Pi-1e-9)))
 	for i := 1; i <= pieces; i++ {
-		end := arcAt(s, s.T0+total*float64(i)/float64(pieces))
+		end := s.ArcPoint(s.T0 + total*float64(i)/float64(pieces))
 		w.buf.WriteString(" A ")
 		w.nums(rx, ry, -phi*180/math.Pi)
 		w.buf.WriteString(" 0 " + sweep + " ")

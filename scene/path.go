@@ -40,6 +40,9 @@ func arcPoint(s Seg, t float64) Vec {
 	return s.P[0].Add(s.P[1].Mul(cs)).Add(s.P[2].Mul(sn))
 }
 
+// ArcPoint is the point of an arc segment at parameter t (see SegArc).
+func (s Seg) ArcPoint(t float64) Vec { return arcPoint(s, t) }
+
 // End returns the point a segment ends at (for SegClose, the zero Vec).
 func (s Seg) End() Vec {
 	switch s.Kind {

@@ -28,11 +28,7 @@ var ErrNothingToRedo = errors.New("nothing to redo")
 // from before (the files before it; nil when unknown) and the scene old. It answers the new
 // entry's id, or 0 and a warning when the history could not be written.
 func (srv *Server) record(before map[string][]byte, old *scene.Scene, sceneJSON []byte) (int, []string) {
-	h, warn := srv.ws.LoadHistory()
-	var warnings []string
-	if warn != "" {
-		warnings = append(warnings, warn)
-	}
+	h, warnings := srv.loadHistory()
 	fail := func(err error) (int, []string) {
 		return 0, append(warnings, fmt.Sprintf("the change landed, but recording it in the history failed: %v", err))
 	}
@@ -85,11 +81,7 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 	}
 	defer unlock()
 
-	h, warn := srv.ws.LoadHistory()
-	var warnings []string
-	if warn != "" {
-		warnings = append(warnings, warn)
-	}
+	h, warnings := srv.loadHistory()
 	disk, err := srv.ws.UserFiles()
 	if err != nil {
 		return nil, notApplied(fmt.Errorf("reading the workspace: %w", err))
@@ -211,11 +203,7 @@ func (se *Session) snapshot(ctx context.Context, name string) (*HistoryOut, erro
 		return nil, fmt.Errorf("taking the workspace lock: %w", err)
 	}
 	defer unlock()
-	h, warn := srv.ws.LoadHistory()
-	var warnings []string
-	if warn != "" {
-		warnings = append(warnings, warn)
-	}
+	h, warnings := srv.loadHistory()
 	disk, err := srv.ws.UserFiles()
 	if err != nil {
 		return nil, fmt.Errorf("reading the workspace: %w", err)
@@ -235,10 +223,15 @@ func (se *Session) snapshot(ctx context.Context, name string) (*HistoryOut, erro
 // snapshots lists the history; it only reads, so it takes no lock (the log is replaced
 // atomically).
 func (se *Session) snapshots() *HistoryOut {
-	h, warn := se.srv.ws.LoadHistory()
-	var warnings []string
-	if warn != "" {
-		warnings = append(warnings, warn)
+	return describe(se.srv.loadHistory())
+}
+
+// loadHistory reads the history; a log that could not be read is empty history with the
+// reason as a warning, never an error that blocks a change.
+func (srv *Server) loadHistory() (*modules.History, []string) {
+	h, warn := srv.ws.LoadHistory()
+	if warn == "" {
+		return h, nil
 	}
-	return describe(h, warnings)
+	return h, []string{warn}
 }

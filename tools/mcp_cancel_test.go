@@ -9,7 +9,6 @@ package tools
 import (
 	"context"
 	"os"
-	"path/filepath"
 	goruntime "runtime"
 	"strconv"
 	"strings"
@@ -18,7 +17,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
 
@@ -36,21 +34,7 @@ const stuck = "for(;;){}\n"
 // newMCPRunner is newMCP with a chosen runner and options; it returns the workspace too.
 func newMCPRunner(t *testing.T, runner Runner, opt runtime.Options, files map[string]string) (*mcp.Server, string) {
 	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ws, err := modules.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
+	ws, dir := newWorkspace(t, files)
 	return NewMCPServer(NewServer(context.Background(), ws, runner, opt), "test"), dir
 }
 

@@ -18,6 +18,13 @@ import (
 
 func newSession(t *testing.T, files map[string]string) (*Session, string) {
 	t.Helper()
+	ws, dir := newWorkspace(t, files)
+	return NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session(), dir
+}
+
+// newWorkspace opens a workspace in a temporary directory holding files (path -> content).
+func newWorkspace(t *testing.T, files map[string]string) (*modules.Workspace, string) {
+	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {
 		p := filepath.Join(dir, name)
@@ -33,7 +40,7 @@ func newSession(t *testing.T, files map[string]string) (*Session, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.Close() })
-	return NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session(), dir
+	return ws, dir
 }
 
 func call[T any](t *testing.T, s *Session, tool string, params any) (T, error) {
