@@ -17,11 +17,16 @@ help:
 build:
 	$(GO) build -o bin/cadrun ./cmd/cadrun
 
-## test: run every test with the race detector, then the worker isolation tests without it
+## test: install what the tests need (.ci/deps), run every test with the race detector, then the worker isolation tests without it
 .PHONY: test
-test:
-	$(GO) test -race -count=1 $(PKGS)
-	$(GO) test -count=1 -run 'TestPool' ./runtime/
+test: deps
+	CADRUN_REQUIRE_TOOLS=1 $(GO) test -race -count=1 $(PKGS)
+	CADRUN_REQUIRE_TOOLS=1 $(GO) test -count=1 -run 'TestPool' ./runtime/
+
+## deps: install the Debian packages and Node tools the tests use (each only when missing)
+.PHONY: deps
+deps:
+	.ci/deps
 
 ## check: format check, vet, staticcheck, then the tests (run before every commit)
 .PHONY: check
@@ -45,10 +50,9 @@ staticcheck:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
-## tools: install the Node tools the tests use (TypeScript, pinned in .tools/package-lock.json)
+## tools: install the Node tools the tests use (same as deps; kept for old habits)
 .PHONY: tools
-tools:
-	cd .tools && npm ci --no-audit --no-fund
+tools: deps
 
 ## docs: regenerate docs/api.md from the API table
 .PHONY: docs

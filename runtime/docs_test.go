@@ -31,15 +31,15 @@ func TestReferenceIsCurrent(t *testing.T) {
 }
 
 // TestTypeScriptCompiles checks the declarations with the TypeScript compiler when one is
-// installed (`make tools` installs it); the declarations must parse and type-check.
+// installed (`make deps` installs it); the declarations must parse and type-check.
 func TestTypeScriptCompiles(t *testing.T) {
 	t.Parallel()
 	tsc := filepath.Join("..", ".tools", "node_modules", ".bin", "tsc")
 	if !fileExists(tsc) {
 		if os.Getenv("CADRUN_REQUIRE_TOOLS") == "1" {
-			t.Fatal("tsc is missing; make tools installs it")
+			t.Fatal("tsc is missing; make deps installs it")
 		}
-		t.Skip("tsc not installed; run make tools")
+		t.Skip("tsc not installed; run make deps")
 	}
 	dir := t.TempDir()
 	dts := filepath.Join(dir, "cadrun.d.ts")

@@ -12,7 +12,7 @@ import (
 
 // TestInteropTypeScriptSDK drives `cadrun mcp` over stdio with the official MCP TypeScript SDK
 // (.tools/mcp-interop.mjs): a client written by someone else must list the tools, write main,
-// see the scene as a PNG image, and get a failing write back as a tool error. `make tools`
+// see the scene as a PNG image, and get a failing write back as a tool error. `make deps`
 // installs the SDK; CI (CADRUN_REQUIRE_TOOLS=1) fails instead of skipping without it.
 func TestInteropTypeScriptSDK(t *testing.T) {
 	t.Parallel()
@@ -31,7 +31,7 @@ func TestInteropTypeScriptSDK(t *testing.T) {
 		missing = append(missing, ".tools/node_modules/@modelcontextprotocol/sdk")
 	}
 	if len(missing) > 0 {
-		msg := "missing " + strings.Join(missing, " and ") + "; run make tools"
+		msg := "missing " + strings.Join(missing, " and ") + "; run make deps"
 		if os.Getenv("CADRUN_REQUIRE_TOOLS") == "1" {
 			t.Fatal(msg)
 		}
