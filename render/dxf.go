@@ -78,7 +78,11 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 	d.collect(s)
 
 	w := &dxfWriter{quantum: d.quantum, decimals: d.decimals, r2000: opt.Version == DXF2000}
-	w.buf = make([]byte, 0, 1024+120*len(d.shapes))
+	size := 2048
+	for i := range d.shapes {
+		size += 100 + 50*len(d.shapes[i].pts)
+	}
+	w.buf = make([]byte, 0, size)
 	// Handles are given out while the body is written; the header needs the next free one
 	// ($HANDSEED), so it is written last and put in front.
 	w.tables(d.layers)
@@ -168,6 +172,7 @@ func (d *dxfDoc) collect(s *scene.Scene) {
 	d.layers = []dxfLayer{{name: "0", color: -1}}
 	layerOf := map[string]int{} // top-level group name -> layer index
 	taken := map[string]bool{"0": true}
+	aciOf := map[scene.Color]int{} // a scene has few colours; the palette search is slow
 	for _, name := range s.Roots() {
 		e, _ := s.Get(name)
 		if !e.IsGroup() {
@@ -183,10 +188,17 @@ func (d *dxfDoc) collect(s *scene.Scene) {
 			layer = layerOf[top.Name]
 		}
 		color := dxfByLayer
-		if c, _ := strokeOf(it.Entity.Style); c != nil {
-			color = nearestACI(*c)
-		} else if c := fillOf(it.Entity.Style); c != nil {
-			color = nearestACI(*c)
+		c, _ := strokeOf(it.Entity.Style)
+		if c == nil {
+			c = fillOf(it.Entity.Style)
+		}
+		if c != nil {
+			aci, ok := aciOf[*c]
+			if !ok {
+				aci = nearestACI(*c)
+				aciOf[*c] = aci
+			}
+			color = aci
 		}
 		if d.layers[layer].color < 0 && color != dxfByLayer {
 			d.layers[layer].color = color
@@ -430,6 +442,12 @@ type dxfWriter struct {
 
 // tag writes a group code, right-aligned in three columns as AutoCAD writes it, and a value.
 func (w *dxfWriter) tag(code int, value string) {
+	w.code(code)
+	w.buf = append(w.buf, value...)
+	w.buf = append(w.buf, '\n')
+}
+
+func (w *dxfWriter) code(code int) {
 	if code < 10 {
 		w.buf = append(w.buf, ' ', ' ')
 	} else if code < 100 {
@@ -437,11 +455,13 @@ func (w *dxfWriter) tag(code int, value string) {
 	}
 	w.buf = strconv.AppendInt(w.buf, int64(code), 10)
 	w.buf = append(w.buf, '\n')
-	w.buf = append(w.buf, value...)
-	w.buf = append(w.buf, '\n')
 }
 
-func (w *dxfWriter) int(code, v int) { w.tag(code, strconv.Itoa(v)) }
+func (w *dxfWriter) int(code, v int) {
+	w.code(code)
+	w.buf = strconv.AppendInt(w.buf, int64(v), 10)
+	w.buf = append(w.buf, '\n')
+}
 
 // coord writes a coordinate rounded to the quantum, without trailing zeros or a negative
 // zero (at least one decimal, as DXF readers expect of reals).
@@ -451,21 +471,24 @@ func (w *dxfWriter) coord(code int, v float64) { w.real(code, v, w.quantum, w.de
 func (w *dxfWriter) angle(code int, v float64) { w.real(code, v, 1e-9, 9) }
 
 func (w *dxfWriter) real(code int, v, quantum float64, decimals int) {
+	w.code(code)
 	r := math.Round(v/quantum) * quantum
 	if r == 0 {
-		w.tag(code, "0.0")
+		w.buf = append(w.buf, "0.0\n"...)
 		return
 	}
-	s := strconv.FormatFloat(r, 'f', decimals, 64)
-	if strings.IndexByte(s, '.') >= 0 {
-		s = strings.TrimRight(s, "0")
-		if strings.HasSuffix(s, ".") {
-			s += "0"
-		}
-	} else {
-		s += ".0"
+	w.buf = strconv.AppendFloat(w.buf, r, 'f', decimals, 64)
+	if decimals == 0 {
+		w.buf = append(w.buf, ".0\n"...)
+		return
 	}
-	w.tag(code, s)
+	for w.buf[len(w.buf)-1] == '0' {
+		w.buf = w.buf[:len(w.buf)-1]
+	}
+	if w.buf[len(w.buf)-1] == '.' {
+		w.buf = append(w.buf, '0')
+	}
+	w.buf = append(w.buf, '\n')
 }
 
 // next gives out the next handle (R2000), as the hex string DXF uses.

@@ -225,3 +225,15 @@ func TestPDFStable(t *testing.T) {
 		}
 	}
 }
+
+func TestPDFNum(t *testing.T) {
+	t.Parallel()
+	got := []string{}
+	for _, v := range []float64{0, -0.0004, 0.0005, 1, -1, 12.5, 0.1 + 0.2, -3.14159, 1234567.8901, 595.2755905511812, -0.02} {
+		got = append(got, pdfNum(v))
+	}
+	want := []string{"0", "0", "0.001", "1", "-1", "12.5", "0.3", "-3.142", "1234567.89", "595.276", "-0.02"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
