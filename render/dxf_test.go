@@ -402,3 +402,34 @@ EOF
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestDXFExamples audits the DXF kept beside each fabrication example (examples/*/
+// expected.dxf) and checks its bounding box against the example's scene (expected.json).
+func TestDXFExamples(t *testing.T) {
+	t.Parallel()
+	paths, err := filepath.Glob(filepath.Join("..", "examples", "*", "expected.dxf"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no examples/*/expected.dxf (%v)", err)
+	}
+	for i, got := range dxfCheck(t, paths...) {
+		js, err := os.ReadFile(filepath.Join(filepath.Dir(paths[i]), "expected.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := scene.ReadJSON(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Errors) > 0 || len(got.Fixes) > 0 {
+			t.Errorf("%s: audit errors %q, fixes %q", paths[i], got.Errors, got.Fixes)
+		}
+		b := s.Bounds()
+		want := []float64{b.Min.X, b.Min.Y, b.Max.X, b.Max.Y}
+		for j := range want {
+			if len(got.BBox) != 4 || math.Abs(got.BBox[j]-want[j]) > DefaultDXFTolerance+1e-6 {
+				t.Errorf("%s: bounding box %v, want the world bounds %v", paths[i], got.BBox, want)
+				break
+			}
+		}
+	}
+}

@@ -73,7 +73,9 @@ func unitInfo(u Unit) (insUnits int, mm float64, err error) {
 }
 
 // strokeOf is the one place the exporters read how a shape is outlined: its colour and its
-// width in scene units, or nil when the shape has no visible stroke.
+// width in scene units, or nil when the shape has no visible stroke. A change to what a
+// stroke without an explicit width means (a hairline of constant width on paper) belongs
+// here; the PDF writer then needs only the width it returns (PDF's 0 w is a hairline).
 func strokeOf(st scene.Style) (*scene.Color, float64) {
 	if st.Stroke == nil || st.Stroke[3] <= 0 || st.StrokeWidth <= 0 {
 		return nil, 0
