@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"sync"
@@ -119,4 +120,43 @@ func TestExportFlags(t *testing.T) {
 			t.Errorf("%q: got %v, want %q", c.args, err, c.want)
 		}
 	}
+}
+
+// FuzzExportOptions: any flag value is either refused with ErrExportOption or accepted as a
+// value the writers take; nothing panics.
+func FuzzExportOptions(f *testing.F) {
+	for _, s := range []string{"1:1", "fit", "2:1", "1:0", "a4", "Letter", "mm", "IN", "12", "R2000", "1e400:1", "NaN:1", ":", ""} {
+		f.Add(s)
+	}
+	s := scene.New()
+	if _, err := s.Put("c", scene.Circle{Radius: 5}); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		check := func(what string, err error) {
+			if err != nil && !errors.Is(err, ErrExportOption) {
+				t.Fatalf("%s(%q): %v is not an ErrExportOption", what, v, err)
+			}
+		}
+		sc, err := ParseScale(v)
+		check("ParseScale", err)
+		if err == nil && !sc.Fit && !(sc.Paper > 0 && !math.IsInf(sc.Paper, 0)) {
+			t.Fatalf("ParseScale(%q) accepted %v", v, sc)
+		}
+		page, err := ParsePage(v)
+		check("ParsePage", err)
+		u, err := ParseUnit(v)
+		check("ParseUnit", err)
+		if err != nil {
+			u = ""
+		}
+		ver, err := ParseDXFVersion(v)
+		check("ParseDXFVersion", err)
+		if _, err := DXF(s, DXFOptions{Version: ver, Unit: u}); err != nil {
+			t.Fatalf("DXF with parsed options: %v", err)
+		}
+		if _, err := PDF(s, PDFOptions{Page: page, Scale: sc, Unit: u}); err != nil && !errors.Is(err, ErrExportOption) {
+			t.Fatalf("PDF with parsed options: %v", err)
+		}
+	})
 }
