@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -205,16 +206,66 @@ func TestDXFGolden(t *testing.T) {
 	}
 }
 
-// TestDXFEveryKindScene checks the renderers' shared scene of every kind, and the units.
+// dxfTransformedScene draws curved shapes under seeded random rotations, uneven and negative
+// scales and nested groups, so that bulge signs, mirrored arcs and flattening are checked
+// against the exact world bounds.
+func dxfTransformedScene(t *testing.T) *scene.Scene {
+	s := scene.New()
+	rng := rand.New(rand.NewPCG(1, 2))
+	shapes := []func(c scene.Vec) scene.Shape{
+		func(c scene.Vec) scene.Shape { return scene.Arc{Center: c, Radius: 4, Start: 0.4, End: 2.9} },
+		func(c scene.Vec) scene.Shape { return scene.Arc{Center: c, Radius: 3, Start: 5, End: 1} },
+		func(c scene.Vec) scene.Shape {
+			return scene.RoundedRect{Center: c, Width: 9, Height: 5, Radius: 1.5}
+		},
+		func(c scene.Vec) scene.Shape { return scene.Circle{Center: c, Radius: 2.5} },
+		func(c scene.Vec) scene.Shape { return scene.Ellipse{Center: c, RX: 4, RY: 2} },
+		func(c scene.Vec) scene.Shape {
+			return &scene.PathShape{Data: fmt.Sprintf("M %g %g a 3 3 0 1 0 6 0 q 2 4 -3 5 Z", c.X, c.Y)}
+		},
+	}
+	var names []string
+	for i := range 36 {
+		name := fmt.Sprint("s", i)
+		put(t, s, name, shapes[i%len(shapes)](scene.Vec{X: float64(i%6) * 15, Y: float64(i/6) * 15}))
+		do(t, s.Rotate(name, rng.Float64()*2*math.Pi, scene.SpaceLocal))
+		sx, sy := 0.5+rng.Float64(), 0.5+rng.Float64()
+		if i%3 == 0 {
+			sy = sx // keeps circles circular
+		}
+		if i%4 == 1 {
+			sx = -sx
+		}
+		do(t, s.Scale(name, sx, sy, scene.SpaceLocal, nil))
+		names = append(names, name)
+	}
+	_, err := s.CreateGroup("inner", names[:12])
+	do(t, err)
+	_, err = s.CreateGroup("outer", []string{"inner", names[12]})
+	do(t, err)
+	do(t, s.Rotate("outer", 0.7, scene.SpaceWorld))
+	do(t, s.Scale("outer", -1, 1, scene.SpaceWorld, nil))
+	return s
+}
+
+// TestDXFEveryKindScene checks the renderers' shared scene of every kind, a scene of
+// transformed curves, and the units.
 func TestDXFEveryKindScene(t *testing.T) {
 	t.Parallel()
-	s, err := examples.KindsScene()
+	kinds, err := examples.KindsScene()
 	if err != nil {
 		t.Fatal(err)
 	}
+	transformed := dxfTransformedScene(t)
 	dir := t.TempDir()
 	var paths []string
-	for _, o := range []DXFOptions{{}, {Version: DXF2000}, {Version: DXF2000, Unit: UnitIn}, {Version: DXF2000, Unit: UnitM, Tolerance: 0.001}} {
+	var scenes []*scene.Scene
+	for i, o := range []DXFOptions{{}, {Version: DXF2000}, {Version: DXF2000, Unit: UnitIn}, {Version: DXF2000, Unit: UnitM, Tolerance: 0.001}, {}, {Version: DXF2000}} {
+		s := kinds
+		if i >= 4 {
+			s = transformed
+		}
+		scenes = append(scenes, s)
 		b, err := DXF(s, o)
 		if err != nil {
 			t.Fatal(err)
@@ -226,9 +277,9 @@ func TestDXFEveryKindScene(t *testing.T) {
 		paths = append(paths, p)
 	}
 	got := dxfCheck(t, paths...)
-	units := []any{nil, 4, 1, 6}
-	b := s.Bounds()
+	units := []any{nil, 4, 1, 6, nil, 4}
 	for i, g := range got {
+		b := scenes[i].Bounds()
 		if len(g.Errors) > 0 || len(g.Fixes) > 0 {
 			t.Errorf("file %d: audit errors %q, fixes %q", i, g.Errors, g.Fixes)
 		}
