@@ -113,7 +113,11 @@ var formats = []Format{
 	{".pdf", func(s *scene.Scene, o Options) ([]byte, error) { return PDF(s, o.PDF) }},
 }
 
-// ByExt picks the writer for an output file by its extension (case-insensitive).
+// ByExt picks the writer for an output file by its extension (case-insensitive). A command
+// that writes files declares the export flags with Options.Flags and then:
+//
+//	f, err := render.ByExt(path) // refuse the command line when err != nil
+//	data, err := f.Render(sc, opts)
 func ByExt(path string) (Format, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	for _, f := range formats {
