@@ -182,21 +182,25 @@ func PDF(s *scene.Scene, opt PDFOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &pdfContent{l: l, gs: map[[2]int]int{}}
-	c.buf = make([]byte, 0, 64+120*s.Len())
-	c.buf = append(c.buf, "1 J 1 j\n"...)
-	for it := range s.Paint() {
-		c.item(it)
-	}
-
+	// The content goes to the compressor in chunks as it is written, so that a large scene
+	// never holds its whole uncompressed stream.
+	const chunk = 64 << 10
 	var stream bytes.Buffer
 	zw, err := zlib.NewWriterLevel(&stream, zlib.BestSpeed)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := zw.Write(c.buf); err != nil {
-		return nil, fmt.Errorf("compressing the PDF content: %w", err)
+	c := &pdfContent{l: l, gs: map[[2]int]int{}}
+	c.buf = make([]byte, 0, chunk+4096)
+	c.buf = append(c.buf, "1 J 1 j\n"...)
+	for it := range s.Paint() {
+		c.item(it)
+		if len(c.buf) >= chunk {
+			zw.Write(c.buf) // a bytes.Buffer never fails; Close reports for the whole stream
+			c.buf = c.buf[:0]
+		}
 	}
+	zw.Write(c.buf)
 	if err := zw.Close(); err != nil {
 		return nil, fmt.Errorf("compressing the PDF content: %w", err)
 	}
