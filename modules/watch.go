@@ -45,6 +45,14 @@ const (
 // ErrBadPoll is returned by Watch for a poll interval outside MinPoll..MaxPoll.
 var ErrBadPoll = errors.New("bad poll interval")
 
+// CheckPoll refuses a poll interval outside MinPoll..MaxPoll (0, no polling, is fine).
+func CheckPoll(d time.Duration) error {
+	if d != 0 && (d < MinPoll || d > MaxPoll) {
+		return fmt.Errorf("%w: %v; give between %v (MinPoll) and %v (MaxPoll)", ErrBadPoll, d, MinPoll, MaxPoll)
+	}
+	return nil
+}
+
 // Changes is what a Watcher noted since the last Take.
 type Changes struct {
 	// Names are the logical names whose files may have changed: main, a module's NAME, or a
@@ -86,8 +94,8 @@ type Watcher struct {
 
 // Watch starts watching the workspace at dir, which must exist.
 func Watch(dir string, opt WatchOptions) (*Watcher, error) {
-	if opt.Poll != 0 && (opt.Poll < MinPoll || opt.Poll > MaxPoll) {
-		return nil, fmt.Errorf("%w: %v; give between %v (MinPoll) and %v (MaxPoll)", ErrBadPoll, opt.Poll, MinPoll, MaxPoll)
+	if err := CheckPoll(opt.Poll); err != nil {
+		return nil, err
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
