@@ -130,15 +130,6 @@ func TestWatchEndToEnd(t *testing.T) {
 		t.Errorf("scene.json: %v, want 3 entities", err)
 	}
 
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Errorf("cadrun watch after Ctrl-C: %v; stderr:\n%s", err, stderr.String())
-	}
-	if !strings.HasPrefix(stderr.String(), "watching "+ws+" for changes; Ctrl-C stops\n") {
-		t.Errorf("stderr:\n%s", stderr.String())
-	}
 	entries, _ := os.ReadDir(ws)
 	var names []string
 	for _, e := range entries {
@@ -146,6 +137,30 @@ func TestWatchEndToEnd(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"scene.code.js", "scene.json"}, names); diff != "" {
 		t.Errorf("workspace files mismatch (-want +got):\n%s", diff) // no temp file left, nothing else written
+	}
+
+	// Another process changing the files through the tools (as an agent over MCP would).
+	tool := exec.Command(bin, "tool", "write", "--workspace", ws, "--params", `{"file":"main","code":"drawCircle('t', 0, 0, 1)\n"}`)
+	if out, err := tool.CombinedOutput(); err != nil {
+		t.Fatalf("cadrun tool write: %v\n%s", err, out)
+	}
+	expectOK("1")
+
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("cadrun watch after Ctrl-C: %v; stderr:\n%s", err, stderr.String())
+	}
+	if want := "watching " + ws + " for changes; Ctrl-C stops\n"; stderr.String() != want {
+		t.Errorf("stderr:\n%s\nwant %q", stderr.String(), want)
+	}
+	var rest []string
+	for l := range lines { // closed when the process's stdout closes
+		rest = append(rest, l)
+	}
+	if len(rest) > 0 {
+		t.Errorf("more output after the tool's write: %q", rest)
 	}
 }
 
