@@ -149,18 +149,18 @@ func TestWatchEndToEnd(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
+	var rest []string
+	for l := range lines { // read to the end before Wait, which closes the pipe
+		rest = append(rest, l)
+	}
+	if len(rest) > 0 {
+		t.Errorf("more output after the tool's write: %q", rest)
+	}
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("cadrun watch after Ctrl-C: %v; stderr:\n%s", err, stderr.String())
 	}
 	if want := "watching " + ws + " for changes; Ctrl-C stops\n"; stderr.String() != want {
 		t.Errorf("stderr:\n%s\nwant %q", stderr.String(), want)
-	}
-	var rest []string
-	for l := range lines { // closed when the process's stdout closes
-		rest = append(rest, l)
-	}
-	if len(rest) > 0 {
-		t.Errorf("more output after the tool's write: %q", rest)
 	}
 }
 
