@@ -159,3 +159,46 @@ func writeAll(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+// TestWatchKernelQueueOverflow: while the watcher is held up, more files are written than the
+// kernel's event queue holds; the kernel drops events and says so, and the watcher asks for a
+// rescan instead of reporting a partial list as the truth.
+func TestWatchKernelQueueOverflow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes tens of thousands of files")
+	}
+	b, err := os.ReadFile("/proc/sys/fs/inotify/max_queued_events")
+	if err != nil {
+		t.Skip("no inotify here")
+	}
+	var queue int
+	if _, err := fmt.Sscan(string(b), &queue); err != nil || queue > 100_000 {
+		t.Skipf("the kernel's event queue holds %q events; too many to fill in a test", b)
+	}
+	dir := t.TempDir()
+	writeAll(t, dir, map[string]string{"modules/a.js": ""})
+	w, err := Watch(dir, WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.mu.Lock() // the watcher's loop stops at its first event, and the kernel's queue fills
+	for i := range queue + 1000 {
+		if err := os.WriteFile(filepath.Join(dir, "modules", fmt.Sprintf("m%06d.js", i)), nil, 0o644); err != nil {
+			w.mu.Unlock()
+			t.Fatal(err)
+		}
+	}
+	w.mu.Unlock()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case <-w.Changed():
+		case <-timeout:
+			t.Fatal("no rescan after the overflow")
+		}
+		if w.Take().Rescan {
+			return
+		}
+	}
+}

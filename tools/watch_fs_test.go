@@ -311,6 +311,9 @@ func TestWatchFileBurst(t *testing.T) {
 	if u.Run != 2 {
 		t.Errorf("the run after the burst was run %d, want 2", u.Run)
 	}
+	r.mu.Lock()
+	t.Logf("notices: %q", r.notices) // whether the queue overflowed depends on the machine
+	r.mu.Unlock()
 }
 
 // TestWatchChangesByTheTools: another process writing through the workspace (an agent over
@@ -347,4 +350,10 @@ func TestWatchPoll(t *testing.T) {
 	if err := r.flush(); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.RemoveAll(r.dir); err != nil {
+		t.Fatal(err)
+	}
+	r.expect(func(u RunUpdate) bool { return u.Diagnostic != nil }, "a run without the folder")
+	writeFiles(t, r.dir, map[string]string{mainFile: circles(2)})
+	r.expectEntities(2)
 }
