@@ -125,10 +125,12 @@ func ByExt(path string) (Format, error) {
 			return f, nil
 		}
 	}
-	return Format{}, fmt.Errorf("%w: output %q must end in %s", ErrExportOption, path, extList())
+	return Format{}, fmt.Errorf("%w: output %q must end in %s", ErrExportOption, path, Extensions())
 }
 
-func extList() string {
+// Extensions lists the output extensions ByExt knows, for messages: ".svg, .png, .json,
+// .dxf or .pdf".
+func Extensions() string {
 	var b strings.Builder
 	for i, f := range formats {
 		switch {

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/scene"
 )
 
 // TestRunExports writes DXF and PDF from `cadrun run` with the export flags.
@@ -80,5 +83,44 @@ func TestRunExportErrors(t *testing.T) {
 	}
 	if diff := cmp.Diff(0, len(entries)); diff != "" {
 		t.Errorf("a refused export wrote files (-want +got):\n%s", diff)
+	}
+}
+
+// TestWatchOutputsExport: watch's -out takes .dxf and .pdf with the export flags, through
+// the same render.ByExt as cadrun run.
+func TestWatchOutputsExport(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := scene.New()
+	if _, err := s.Put("hole", scene.Circle{Radius: 4}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file string
+		opt  render.Options
+		has  string
+	}{
+		{"part.dxf", render.Options{DXF: render.DXFOptions{Version: render.DXF2000}}, "AC1015"},
+		{"part.pdf", render.Options{PDF: render.PDFOptions{Page: "A4"}}, "/MediaBox [0 0 595.276 841.89]"},
+	} {
+		o, err := newOutput(filepath.Join(dir, c.file), c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := o.write(s); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(o.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(c.has)) {
+			t.Errorf("%s does not hold %q", c.file, c.has)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"watch", "-workspace", dir, "-out", filepath.Join(dir, "p.dxf"), "-dxf", "14"}, &stdout, &stderr); code != 2 ||
+		!strings.HasPrefix(stderr.String(), `invalid value "14" for flag -dxf: bad export option: DXF version "14": use 12 or 2000`) {
+		t.Errorf("watch -dxf 14: exit %d, stderr %q", code, stderr.String())
 	}
 }

@@ -30,13 +30,15 @@ func (o *outList) String() string     { return strings.Join(*o, ", ") }
 func (o *outList) Set(v string) error { *o = append(*o, v); return nil }
 
 func runWatch(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("watch", "watch [-workspace DIR] [-out FILE ...] [-poll DURATION] [-timeout D] [-width PX]", stderr)
+	fs := newFlags("watch", "watch [-workspace DIR] [-out FILE ...] [-poll DURATION] [-timeout D] [-width PX] [export flags]", stderr)
 	ws := fs.String("workspace", "", "workspace directory (scene.code.js and modules/); default $CADRUN_HOME, else ~/.cadrun")
 	var outs outList
-	fs.Var(&outs, "out", "after each good run, write the scene to `FILE`; the extension picks the format: .svg, .png or .json (repeat for several)")
+	fs.Var(&outs, "out", "after each good run, write the scene to `FILE`; the extension picks the format: .svg, .png, .json, .dxf or .pdf (repeat for several)")
 	poll := fs.Duration("poll", 0, "compare the files at this interval instead of waiting for OS events (network drives, containers, WSL2); between 20ms and 1m")
 	timeout := fs.Duration("timeout", runtime.DefaultLimits.Timeout, "wall-clock limit for one run")
 	width := fs.Int("width", 0, "PNG width in pixels (default: longest side 1024)")
+	var export render.Options
+	export.Flags(fs)
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -47,7 +49,8 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	}
 	var outputs []output
 	for _, p := range outs {
-		o, err := newOutput(p, *width)
+		export.PNG.Width = *width
+		o, err := newOutput(p, export)
 		if err != nil {
 			fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
 			return errUsage
@@ -192,20 +195,15 @@ type output struct {
 	render func(*scene.Scene) ([]byte, error)
 }
 
-// newOutput picks the renderer of an output file by its extension; a new format is one case
-// here.
-func newOutput(path string, width int) (output, error) {
+// newOutput picks the renderer of an output file by its extension (render.ByExt, as for
+// cadrun run -o), with the export options of the command line.
+func newOutput(path string, opt render.Options) (output, error) {
 	o := output{path: path}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".svg":
-		o.render = func(s *scene.Scene) ([]byte, error) { return render.SVG(s, render.SVGOptions{}) }
-	case ".png":
-		o.render = func(s *scene.Scene) ([]byte, error) { return render.PNG(s, render.PNGOptions{Width: width}) }
-	case ".json":
-		o.render = (*scene.Scene).MarshalJSON
-	default:
-		return o, fmt.Errorf("-out %q: the extension picks the format; use .svg, .png or .json", path)
+	f, err := render.ByExt(path)
+	if err != nil {
+		return o, fmt.Errorf("-out %q: the extension picks the format; use %s", path, render.Extensions())
 	}
+	o.render = func(s *scene.Scene) ([]byte, error) { return f.Render(s, opt) }
 	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return o, fmt.Errorf("-out %q: the directory %s does not exist; create it first", path, filepath.Dir(path))
 	}
