@@ -203,7 +203,7 @@ var table = []Func{
 		}},
 
 	// groups
-	{Name: "createGroup", Domain: "groups", Returns: "boolean", Doc: "Make a new group of existing entities; each keeps its place in the world.",
+	{Name: "createGroup", Domain: "groups", Returns: "boolean", Doc: "Make a new group of existing entities; each keeps its place in the world and its stacking; the group turns about its origin [0, 0].",
 		Params:  []Param{{Name: "name", Type: "string"}, {Name: "children", Type: "string[]"}},
 		Example: "drawRect('body', 0, 0, 20, 10); drawCircle('wheel', -6, -6, 3); createGroup('car', ['body', 'wheel'])",
 		impl: func(c *call) goja.Value {
