@@ -269,18 +269,17 @@ var table = []Func{
 			c.check(c.r.scene.DrawOrder(c.str(0), mode))
 			return c.ok()
 		}},
-	{Name: "getDrawOrder", Domain: "style", Returns: "{level: string, order: string[]}", Doc: "List a group's members (or the top level) back to front.",
+	{Name: "getDrawOrder", Domain: "style", Returns: "{level: string, order: string[], details: {[group: string]: {type: 'Group', children: number}}}", Doc: "List a group's members (or the top level) back to front; details counts the members of each group listed.",
 		Params:  []Param{{Name: "group", Type: "string", Optional: true, Default: "the top level"}},
 		Example: "drawCircle('a', 0, 0, 5); console.log(getDrawOrder().order)",
 		impl: func(c *call) goja.Value {
-			g, level := "", "root"
+			g := ""
 			if c.present(0) {
 				g = c.str(0)
-				level = "group:" + g
 			}
-			order, err := c.r.scene.DrawOrderOf(g)
+			d, err := c.r.scene.DrawOrderDetailOf(g)
 			c.check(err)
-			return c.value(map[string]any{"level": level, "order": order})
+			return c.jsonValue(d)
 		}},
 
 	// boolean
@@ -333,19 +332,30 @@ var table = []Func{
 	{Name: "exists", Domain: "query", Returns: "boolean", Doc: "Whether an entity of that name exists.",
 		Params: []Param{{Name: "name", Type: "string"}}, Example: "if (!exists('c')) drawCircle('c', 0, 0, 1)",
 		impl: func(c *call) goja.Value { return c.value(c.r.scene.Exists(c.str(0))) }},
-	{Name: "getEntity", Domain: "query", Returns: "object", Doc: "Everything about an entity: kind, geometry, transform, style, parent, children, z rank, local and world bounds.",
+	{Name: "getEntity", Domain: "query", Returns: "object", Doc: "Everything about an entity: kind, geometry, transform, style, parent, children, z rank, local and world bounds; also in upstream's shape (type, local.geometry, world.bounds.min_x, world.center, z_order).",
 		Params: []Param{pTarget}, Example: "drawCircle('c', 0, 0, 1); console.log(getEntity('c').kind)",
 		impl: func(c *call) goja.Value {
 			d, err := c.r.scene.Detail(c.str(0))
 			c.check(err)
-			return c.jsonValue(d)
+			v := c.jsonValue(d)
+			upstreamStyle(c.r.vm, v.(*goja.Object), d.Style)
+			return v
 		}},
-	{Name: "getWorldBounds", Domain: "query", Returns: "{min: [number, number], max: [number, number]} | null", Doc: "The exact world-space bounds of an entity (null for an empty group).",
+	{Name: "getWorldBounds", Domain: "query", Returns: "{min: [number, number], max: [number, number], min_x: number, min_y: number, max_x: number, max_y: number} | null",
+		Doc:    "The exact world-space bounds of an entity, as {min, max} points and as min_x..max_y (null for an empty group).",
 		Params: []Param{pTarget}, Example: "drawCircle('c', 5, 5, 1); console.log(getWorldBounds('c').max)",
 		impl: func(c *call) goja.Value {
 			e, err := c.r.scene.Get(c.str(0))
 			c.check(err)
-			return c.jsonValue(c.r.scene.WorldBounds(e))
+			b := c.r.scene.WorldBounds(e)
+			if !b.NonEmpty {
+				return goja.Null()
+			}
+			return c.jsonValue(struct {
+				Min scene.Vec `json:"min"`
+				Max scene.Vec `json:"max"`
+				scene.FlatBox
+			}{b.Min, b.Max, b.Flat()})
 		}},
 	{Name: "getWorldTransform", Domain: "query", Returns: "number[][]", Doc: "The entity's local-to-world matrix, row-major [[a, b, tx], [c, d, ty], [0, 0, 1]].",
 		Params: []Param{pTarget}, Example: "drawCircle('c', 0, 0, 1); translate('c', 3, 4); console.log(getWorldTransform('c')[0][2])",
@@ -425,4 +435,21 @@ func fitToViewport(c *call) goja.Value {
 	code := "const SCALE = " + ftoa(k) + "; const S = v => v * SCALE; const OX = " + ftoa(ox) +
 		"; const OY = " + ftoa(oy) + "; const P = (x, y) => [OX + x * SCALE, OY + y * SCALE];"
 	return c.value(map[string]any{"scale": k, "offsetX": ox, "offsetY": oy, "viewportWidth": vw, "viewportHeight": vh, "code": code})
+}
+
+// upstreamStyle lets a script written for upstream read getEntity(n).style as upstream's
+// {fill: {color}, stroke: {color, width}}: cadrun's fill and stroke arrays get non-enumerable
+// color (and width) properties, so both readings work and the JSON form stays cadrun's.
+func upstreamStyle(vm *goja.Runtime, entity *goja.Object, st scene.Style) {
+	style, ok := entity.Get("style").(*goja.Object)
+	if !ok {
+		return
+	}
+	if fill, ok := style.Get("fill").(*goja.Object); ok {
+		_ = fill.DefineDataProperty("color", fill, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	if stroke, ok := style.Get("stroke").(*goja.Object); ok {
+		_ = stroke.DefineDataProperty("color", stroke, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		_ = stroke.DefineDataProperty("width", vm.ToValue(st.StrokeWidth), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
 }
