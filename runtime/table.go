@@ -242,7 +242,7 @@ var table = []Func{
 			return c.ok()
 		}},
 	{Name: "setStroke", Domain: "style", Returns: "boolean", Doc: "Set the stroke colour (null removes the stroke) and width; on a group, every member.",
-		Params:  []Param{pTarget, {Name: "color", Type: "number[] | null"}, {Name: "width", Type: "number", Unit: "scene units", Optional: true, Default: "unchanged"}},
+		Params:  []Param{pTarget, {Name: "color", Type: "number[] | null"}, {Name: "width", Type: "number", Unit: "scene units", Optional: true, Default: "unchanged", Doc: "a pen in scene units; 0 is a hairline, one pixel on screen whatever the units (new shapes start as hairlines)"}},
 		Example: "drawCircle('c', 0, 0, 5); setStroke('c', [1, 0, 0, 1], 0.5)",
 		impl: func(c *call) goja.Value {
 			w := -1.0

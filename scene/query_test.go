@@ -22,7 +22,7 @@ func TestQueries(t *testing.T) {
 	got, err := json.Marshal(d)
 	must(t, err)
 	want := `{"name":"a","kind":"circle","parent":"g","zRank":0,"geometry":{"center":[1,1],"radius":1},` +
-		`"transform":{"translate":[0,0],"rotate":0,"scale":[1,1],"pivot":[1,1]},"style":{"fill":null,"stroke":[0,0,0,1],"strokeWidth":1},` +
+		`"transform":{"translate":[0,0],"rotate":0,"scale":[1,1],"pivot":[1,1]},"style":{"fill":null,"stroke":[0,0,0,1],"strokeWidth":0},` +
 		`"localBounds":{"min":[0,0],"max":[2,2]},"worldBounds":{"min":[10,0],"max":[12,2]},"worldTransform":[1,0,0,1,10,0],` +
 		// upstream's shape of the same facts
 		`"type":"Circle","local":{"geometry":{"Circle":{"center":[1,1],"radius":1}},` +

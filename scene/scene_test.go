@@ -317,13 +317,14 @@ func TestStyleOnGroupPaintsMembers(t *testing.T) {
 	t.Parallel()
 	s := New()
 	mustPut(t, s, "a", Circle{Radius: 1})
+	must(t, s.SetStroke("a", &Black, 0.5))
 	_, err := s.CreateGroup("g", []string{"a"})
 	must(t, err)
 	red := Color{1, 0, 0, 1}
 	must(t, s.SetFill("g", &red))
 	must(t, s.SetStroke("g", nil, -1))
 	a, _ := s.Get("a")
-	if a.Style.Fill == nil || *a.Style.Fill != red || a.Style.Stroke != nil || a.Style.StrokeWidth != 1 {
+	if a.Style.Fill == nil || *a.Style.Fill != red || a.Style.Stroke != nil || a.Style.StrokeWidth != 0.5 {
 		t.Errorf("member style = %+v; want red fill, no stroke, width kept", a.Style)
 	}
 }
@@ -396,5 +397,24 @@ func TestCloneIsDeep(t *testing.T) {
 	a, _ := s.Get("a")
 	if a.Transform.Translate != (Vec{}) || a.Style.Fill != nil {
 		t.Errorf("changing the clone changed the original: %+v", a)
+	}
+}
+
+// A new shape's stroke is a hairline (no width of its own); a width set with SetStroke is kept
+// in scene units, and width 0 is the hairline again, as in PDF.
+func TestDefaultStrokeIsHairline(t *testing.T) {
+	t.Parallel()
+	s := New()
+	e := mustPut(t, s, "a", Rect{Width: 4, Height: 3})
+	if !e.Style.Hairline() || e.Style.Stroke == nil || *e.Style.Stroke != Black {
+		t.Errorf("new shape style = %+v; want a black hairline", e.Style)
+	}
+	must(t, s.SetStroke("a", &Black, 0.02))
+	if e.Style.Hairline() || e.Style.StrokeWidth != 0.02 {
+		t.Errorf("after setStroke(0.02): %+v", e.Style)
+	}
+	must(t, s.SetStroke("a", &Black, 0))
+	if !e.Style.Hairline() {
+		t.Errorf("after setStroke(0): %+v; want a hairline", e.Style)
 	}
 }
