@@ -89,7 +89,7 @@ var table = []Func{
 	{Name: "drawText", Domain: "text", Returns: "boolean", Doc: "Draw text as outlines from an embedded font; (x, y) is the start of the first baseline.",
 		Params: []Param{pName, {Name: "text", Type: "string"}, pX, pY, {Name: "fontSize", Type: "number", Unit: "scene units"},
 			{Name: "options", Type: "{align?: 'left' | 'center' | 'right', color?: number[], font?: string}", Optional: true, Default: "{align: 'left', color: [0,0,0,1], font: 'sans'}",
-				Doc: "fonts: sans, sans-bold, sans-italic, sans-bold-italic, mono, mono-bold"}},
+				Doc: "fonts: sans (DejaVu Sans, plain zero), sans-bold, sans-italic, sans-bold-italic; mono, mono-bold, go-sans, go-sans-bold, go-sans-italic, go-sans-bold-italic (the Go fonts); or a workspace font, fonts/NAME.ttf|otf|ttc, by NAME"}},
 		Example: "drawText('title', 'Ø20 bore', 0, -30, 6, {align: 'center'})",
 		impl: func(c *call) goja.Value {
 			o := c.opts(5, "align", "color", "font")
