@@ -245,9 +245,12 @@ func (f *face) load() error {
 }
 
 func (f *face) parse() error {
-	sf, err := sfnt.Parse(f.data)
-	if err != nil {
-		return err
+	sf := f.font
+	if sf == nil {
+		var err error
+		if sf, err = sfnt.Parse(f.data); err != nil {
+			return err
+		}
 	}
 	f.font = sf
 	f.ppem = fixed.Int26_6(sf.UnitsPerEm())
@@ -433,6 +436,12 @@ func MeasureText(text string, size float64, fontName string) (TextLayout, error)
 }
 
 func layoutText(text string, size float64, align TextAlign, fontName string, withPath bool) (TextLayout, error) {
+	return layoutWith(text, size, align, func() (*face, error) { return lookupFont(fontName) }, withPath)
+}
+
+// layoutWith lays text out in the face font gives (called after the cheap checks, so that a
+// bad size is reported before a font is looked up).
+func layoutWith(text string, size float64, align TextAlign, font func() (*face, error), withPath bool) (TextLayout, error) {
 	if !(size > 0) || math.IsInf(size, 0) {
 		return TextLayout{}, fmt.Errorf("%w %v: must be a finite number > 0", ErrInvalidTextSize, size)
 	}
@@ -440,7 +449,7 @@ func layoutText(text string, size float64, align TextAlign, fontName string, wit
 	if err != nil {
 		return TextLayout{}, err
 	}
-	f, err := lookupFont(fontName)
+	f, err := font()
 	if err != nil {
 		return TextLayout{}, err
 	}
