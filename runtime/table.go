@@ -95,6 +95,11 @@ var table = []Func{
 			o := c.opts(5, "align", "color", "font")
 			t := &scene.Text{Text: c.str(1), Pos: scene.Vec{X: c.num(2), Y: c.num(3)}, Size: c.num(4),
 				Align: scene.TextAlign(c.optStr(o, "align", "")), Font: c.optStr(o, "font", "")}
+			f, err := c.r.font(t.Font)
+			c.check(err)
+			if f != nil {
+				t.UseFont(f)
+			}
 			c.put(t)
 			if o != nil && !goja.IsUndefined(o.Get("color")) && o.Get("color") != nil {
 				c.check(c.r.scene.SetFill(c.str(0), c.colorValue(o.Get("color"), "option color")))
@@ -103,14 +108,26 @@ var table = []Func{
 		}},
 	{Name: "getTextMetrics", Domain: "text", Returns: "{width: number, height: number, ascent: number, descent: number, lines: number}",
 		Doc:     "Measure text without drawing it.",
-		Params:  []Param{{Name: "text", Type: "string"}, {Name: "fontSize", Type: "number", Unit: "scene units"}, {Name: "font", Type: "string", Optional: true, Default: "'sans'"}},
+		Params:  []Param{{Name: "text", Type: "string"}, {Name: "fontSize", Type: "number", Unit: "scene units"}, {Name: "font", Type: "string | {font?: string}", Optional: true, Default: "'sans'", Doc: "an embedded font or a workspace font (fonts/NAME.ttf|otf|ttc), by name or as {font: NAME}"}},
 		Example: "const m = getTextMetrics('Label', 5); console.log(m.width)",
 		impl: func(c *call) goja.Value {
 			font := ""
 			if c.present(2) {
-				font = c.str(2)
+				if o, ok := c.arg(2).(*goja.Object); ok && o.ClassName() != "Array" {
+					font = c.optStr(c.opts(2, "font"), "font", "") // {font: 'NAME'}, as drawText takes it
+				} else {
+					font = c.str(2)
+				}
 			}
-			m, err := scene.MeasureText(c.str(0), c.num(1), font)
+			text, size := c.str(0), c.num(1)
+			f, err := c.r.font(font)
+			c.check(err)
+			var m scene.TextLayout
+			if f != nil {
+				m, err = f.Measure(text, size)
+			} else {
+				m, err = scene.MeasureText(text, size, font)
+			}
 			c.check(err)
 			return c.value(map[string]any{"width": m.Width, "height": m.Height, "ascent": m.Ascent, "descent": m.Descent, "lines": m.Lines})
 		}},
