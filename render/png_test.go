@@ -585,3 +585,37 @@ func TestPNGHairlineIgnoresUnits(t *testing.T) {
 		}
 	}
 }
+
+// A room drawn in metres with the defaults (a 4 x 3 rectangle, a door arc, a bed and a label)
+// reads: the strokes are hairlines, so the label's ink is what the label alone draws, not a
+// blob of 1-metre-wide pen strokes over it.
+func TestPNGDefaultsReadInMetres(t *testing.T) {
+	t.Parallel()
+	room := scene.New()
+	put(t, room, "room", scene.Rect{Width: 4, Height: 3})
+	put(t, room, "door", scene.Arc{Center: scene.Vec{X: 1, Y: -1.5}, Radius: 0.8, Start: 0, End: math.Pi / 2})
+	put(t, room, "bed", scene.Rect{Center: scene.Vec{X: -1, Y: 0.5}, Width: 1.4, Height: 2})
+	put(t, room, "label", &scene.Text{Text: "Kitchen 12.0 m²", Pos: scene.Vec{X: 0.5, Y: -0.2}, Size: 0.25, Align: scene.AlignCenter})
+	alone := scene.New()
+	put(t, alone, "label", &scene.Text{Text: "Kitchen 12.0 m²", Pos: scene.Vec{X: 0.5, Y: -0.2}, Size: 0.25, Align: scene.AlignCenter})
+	v := View{Min: scene.Vec{X: -2.5, Y: -2}, Max: scene.Vec{X: 2.5, Y: 2}}
+	opt := PNGOptions{View: &v, Width: 500, Height: 400}
+	withRoom, labelOnly := pngRaster(t, room, opt), pngRaster(t, alone, opt)
+	// The label's box: 0.25 m text is 25 px high at 100 px per metre.
+	inkIn := func(img *image.RGBA) float64 {
+		sum := 0.0
+		for y := 205; y < 230; y++ {
+			for x := 250; x < 350; x++ {
+				sum += pngInk(img, x, y)
+			}
+		}
+		return sum
+	}
+	a, b := inkIn(withRoom), inkIn(labelOnly)
+	if b < 100 || math.Abs(a-b) > 0.02*b {
+		t.Errorf("ink over the label: %.0f px with the room drawn, %.0f px for the label alone; the room's strokes must not cover it", a, b)
+	}
+	if total, want := pngTotalInk(withRoom)-pngTotalInk(labelOnly), 2*(400+300)+math.Pi/2*80+2*(140+200); total > 1.3*want {
+		t.Errorf("the room's outlines cover %.0f px; hairlines of about %.0f px expected", total, want)
+	}
+}
