@@ -8,9 +8,13 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 )
 
+// DemoWidth is the width in pixels of the PNGs `cadrun demo` renders; every example's text is
+// legible at that size (legible_test.go).
+const DemoWidth = 1024
+
 // The example workspaces, embedded so that `cadrun demo` needs nothing on disk.
 //
-//go:embed */scene.code.js */modules/*.js
+//go:embed */scene.code.js */modules/*.js */fonts/*.ttf
 var workspaces embed.FS
 
 // Workspaces lists the example workspaces by name, sorted.

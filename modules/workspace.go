@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
 )
 
 // MaxReadBytes caps one file read.
@@ -144,4 +145,68 @@ func (w *Workspace) userModules() []string {
 		}
 	}
 	return names
+}
+
+// ReadFont implements runtime.FontSource: fonts/NAME.ttf, .otf or .ttc, through the same
+// containment as every workspace file (no link leads outside, FIFOs and devices are refused),
+// capped at scene.MaxFontBytes.
+func (w *Workspace) ReadFont(name string) ([]byte, string, error) {
+	if err := CheckName(name); err != nil {
+		return nil, "fonts/" + name, err
+	}
+	for _, ext := range runtime.FontExts {
+		path := "fonts/" + name + ext
+		f, err := w.root.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, path, err
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil {
+			return nil, path, err
+		}
+		if !st.Mode().IsRegular() {
+			return nil, path, fmt.Errorf("%w: %s is a %s", ErrNotRegular, path, st.Mode().Type())
+		}
+		b, err := io.ReadAll(io.LimitReader(f, scene.MaxFontBytes+1))
+		if err != nil {
+			return nil, path, err
+		}
+		if len(b) > scene.MaxFontBytes {
+			return nil, path, fmt.Errorf("%w: %s is over %d bytes (MaxFontBytes)", ErrTooLarge, path, scene.MaxFontBytes)
+		}
+		return b, path, nil
+	}
+	return nil, "fonts/" + name + ".ttf", fmt.Errorf("%w: %q", runtime.ErrFontNotFound, name)
+}
+
+// FontNames implements runtime.FontSource: the fonts in fonts/, by name, sorted.
+func (w *Workspace) FontNames() []string {
+	var names []string
+	for _, f := range w.fontFiles() {
+		names = append(names, f.Name)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// fontFiles lists fonts/NAME.ttf|otf|ttc with valid names, by file name.
+func (w *Workspace) fontFiles() []FileInfo {
+	entries, _ := fs.ReadDir(w.root.FS(), "fonts")
+	var out []FileInfo
+	for _, e := range entries {
+		for _, ext := range runtime.FontExts {
+			base, ok := strings.CutSuffix(e.Name(), ext)
+			if !ok || !e.Type().IsRegular() || CheckName(base) != nil {
+				continue
+			}
+			if info, err := e.Info(); err == nil {
+				out = append(out, FileInfo{Name: base, Path: "fonts/" + e.Name(), Kind: KindFont, Source: SourceUser, Size: info.Size()})
+			}
+		}
+	}
+	return out
 }

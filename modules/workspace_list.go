@@ -14,6 +14,7 @@ const (
 	KindMain   = "main"
 	KindModule = "module"
 	KindData   = "data"
+	KindFont   = "font"
 
 	SourceUser    = "user"
 	SourceBuiltin = "builtin"
@@ -21,15 +22,16 @@ const (
 
 // FileInfo describes one file of the workspace, as the glob tool shows it.
 type FileInfo struct {
-	Name   string `json:"name"`   // logical name: main, a module's NAME, or a data file's NAME.json
+	Name   string `json:"name"`   // logical name: main, a module's NAME, a data file's NAME.json, or a font's NAME
 	Path   string `json:"path"`   // workspace path (builtin/NAME.js for a built-in module)
-	Kind   string `json:"kind"`   // KindMain, KindModule or KindData
+	Kind   string `json:"kind"`   // KindMain, KindModule, KindData or KindFont
 	Source string `json:"source"` // SourceUser or SourceBuiltin
 	Size   int64  `json:"size"`   // bytes
 }
 
 // List is every file of the workspace: main first (when it exists), then the modules by name,
-// user modules hiding the built-ins they override, then data/NAME.json by name. Temp files,
+// user modules hiding the built-ins they override, then data/NAME.json by name, then the
+// fonts, fonts/NAME.ttf|otf|ttc, by file name. Temp files,
 // links and anything else that Read would refuse are left out.
 func (w *Workspace) List() []FileInfo {
 	var out []FileInfo
@@ -64,5 +66,5 @@ func (w *Workspace) List() []FileInfo {
 			out = append(out, FileInfo{Name: e.Name(), Path: path.Join("data", e.Name()), Kind: KindData, Source: SourceUser, Size: info.Size()})
 		}
 	}
-	return out
+	return append(out, w.fontFiles()...)
 }

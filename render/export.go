@@ -73,12 +73,15 @@ func unitInfo(u Unit) (insUnits int, mm float64, err error) {
 }
 
 // strokeOf is the one place the exporters read how a shape is outlined: its colour and its
-// width in scene units, or nil when the shape has no visible stroke. A change to what a
-// stroke without an explicit width means (a hairline of constant width on paper) belongs
-// here; the PDF writer then needs only the width it returns (PDF's 0 w is a hairline).
+// width in scene units, or nil when the shape has no visible stroke. A stroke without a width
+// of its own (scene.Style.Hairline) answers width 0: PDF's `0 w` is the thinnest line the
+// device draws, and DXF has no width at all, so both draw it as a hairline.
 func strokeOf(st scene.Style) (*scene.Color, float64) {
-	if st.Stroke == nil || st.Stroke[3] <= 0 || st.StrokeWidth <= 0 {
+	if st.Stroke == nil || st.Stroke[3] <= 0 || st.StrokeWidth < 0 {
 		return nil, 0
+	}
+	if st.Hairline() {
+		return st.Stroke, 0
 	}
 	return st.Stroke, st.StrokeWidth
 }

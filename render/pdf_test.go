@@ -101,8 +101,11 @@ func TestPDFMatchesPNG(t *testing.T) {
 		pixels := len(ours.Pix) / 4
 		mean := sum / float64(pixels)
 		t.Logf("%s: %d of %d pixels differ by more than 64; mean difference %.2f", name, far, pixels, mean)
-		if float64(far) > 0.01*float64(pixels) || mean > 3 {
-			t.Errorf("%s: the PDF and the PNG disagree: %d of %d pixels differ by more than 64 (at most 1%% may), mean difference %.2f (at most 3)",
+		// Hairlines (strokes with no width of their own) are one device pixel in both, but
+		// poppler and cadrun place and shade that pixel differently along slanted and curved
+		// edges: about 1-1.5% of the pixels of these scenes differ by more than 64.
+		if float64(far) > 0.02*float64(pixels) || mean > 3 {
+			t.Errorf("%s: the PDF and the PNG disagree: %d of %d pixels differ by more than 64 (at most 2%% may), mean difference %.2f (at most 3)",
 				name, far, pixels, mean)
 		}
 	}
@@ -118,7 +121,7 @@ func absInt(v int) int {
 var mediaBox = regexp.MustCompile(`/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]`)
 
 // TestPDFPageAndScale checks the page size for each page and scale: a 100 x 50 rectangle
-// (stroke 1) fits a view of 111 x 61 units (5% margin and half the stroke each side).
+// (a hairline, which adds nothing to the bounds) fits a view of 110 x 60 units (5% margin).
 func TestPDFPageAndScale(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
@@ -132,10 +135,10 @@ func TestPDFPageAndScale(t *testing.T) {
 		opt  PDFOptions
 		want [2]string
 	}{
-		{"fit page 1:1 mm", s, PDFOptions{}, [2]string{mm(111), mm(61)}},
-		{"fit page 1:2", s, PDFOptions{Scale: PDFScale{Paper: 0.5}}, [2]string{mm(55.5), mm(30.5)}},
-		{"fit page in cm", s, PDFOptions{Unit: UnitCM, Scale: PDFScale{Paper: 0.1}}, [2]string{mm(111), mm(61)}},
-		{"fit page in inches", s, PDFOptions{Unit: UnitIn}, [2]string{"7992", "4392"}},
+		{"fit page 1:1 mm", s, PDFOptions{}, [2]string{mm(110), mm(60)}},
+		{"fit page 1:2", s, PDFOptions{Scale: PDFScale{Paper: 0.5}}, [2]string{mm(55), mm(30)}},
+		{"fit page in cm", s, PDFOptions{Unit: UnitCM, Scale: PDFScale{Paper: 0.1}}, [2]string{mm(110), mm(60)}},
+		{"fit page in inches", s, PDFOptions{Unit: UnitIn}, [2]string{"7920", "4320"}},
 		{"A4 landscape 1:1", s, PDFOptions{Page: "A4"}, [2]string{mm(297), mm(210)}},
 		{"A4 portrait 1:1", tall, PDFOptions{Page: "A4"}, [2]string{mm(210), mm(297)}},
 		{"A3 fit", s, PDFOptions{Page: "A3", Scale: PDFScale{Fit: true}}, [2]string{mm(420), mm(297)}},
@@ -188,9 +191,9 @@ func TestPDFBadOptions(t *testing.T) {
 		opt  PDFOptions
 		want string
 	}{
-		{s, PDFOptions{Page: "A4"}, "bad export option: at 1:1 the drawing is 401.0 x 101.0 mm and does not fit on A4 (297.0 x 210.0 mm): use scale fit, a smaller scale (1:N) or a larger page"},
+		{s, PDFOptions{Page: "A4"}, "bad export option: at 1:1 the drawing is 400.0 x 100.0 mm and does not fit on A4 (297.0 x 210.0 mm): use scale fit, a smaller scale (1:N) or a larger page"},
 		{s, PDFOptions{Scale: PDFScale{Fit: true}}, "bad export option: scale fit needs a named page (A4, A3 or Letter); with page fit, give a scale such as 1:1"},
-		{big, PDFOptions{}, "bad export option: at 1:1 the page would be 11001 x 1101 mm; a PDF page side is at most 5080 mm (MaxPDFPageSide): use a smaller scale (1:N) or a named page with scale fit"},
+		{big, PDFOptions{}, "bad export option: at 1:1 the page would be 11000 x 1100 mm; a PDF page side is at most 5080 mm (MaxPDFPageSide): use a smaller scale (1:N) or a named page with scale fit"},
 		{s, PDFOptions{Scale: PDFScale{Paper: 1e-4}}, "bad export option: at 1:10000 the page would be 0.04 x 0.01 mm; a PDF page side is at least 1.06 mm: use a larger scale (N:1)"},
 		{s, PDFOptions{Page: "B5"}, `bad export option: page "B5": use fit, A4, A3 or Letter`},
 		{s, PDFOptions{Unit: "pt"}, `bad export option: unit "pt": use mm, cm, m, in or ft`},

@@ -249,6 +249,9 @@ func preparePNG(s *scene.Scene, tr scene.Affine, scale float64, size image.Point
 	for it := range s.Paint() {
 		st := it.Entity.Style
 		item := pngItem{half: st.StrokeWidth * scale / 2}
+		if st.Hairline() {
+			item.half = 0.5 // one pixel, whatever the drawing's units
+		}
 		if st.Fill != nil && st.Fill[3] > 0 {
 			item.fill = st.Fill
 		}

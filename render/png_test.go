@@ -170,7 +170,7 @@ func TestPNGStrokeWidth(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		width float64 // world units; 5 px each
-	}{{0}, {0.1}, {0.4}, {1}, {2}, {5}}
+	}{{0}, {0.1}, {0.4}, {1}, {2}, {5}} // 0: a hairline
 	for _, tt := range tests {
 		t.Run(fmt.Sprint("width ", tt.width), func(t *testing.T) {
 			t.Parallel()
@@ -182,11 +182,15 @@ func TestPNGStrokeWidth(t *testing.T) {
 			for y := range 100 {
 				across += pngInk(img, 50, y)
 			}
-			if w := tt.width * 5; math.Abs(across-w) > 0.02 {
+			w := tt.width * 5
+			if tt.width == 0 {
+				w = 1 // a hairline: one pixel
+			}
+			if math.Abs(across-w) > 0.02 {
 				t.Errorf("width %v: the stroke covers %.3f px across, want %.3f", tt.width, across, w)
 			}
 			// Round caps: a capsule of length 60 px plus two half discs.
-			r := tt.width * 5 / 2
+			r := w / 2
 			if area, want := pngTotalInk(img), 60*2*r+math.Pi*r*r; math.Abs(area-want) > 0.01*want+0.05 {
 				t.Errorf("width %v: the stroke covers %.2f px², want %.2f", tt.width, area, want)
 			}
@@ -553,5 +557,65 @@ func TestPNGLargePictureStrips(t *testing.T) {
 	want := n / 2 * 900 * 900 * math.Sin(2*math.Pi/n)
 	if math.Abs(total-want) > 2 {
 		t.Errorf("the disc covers %.1f px², want %.1f", total, want)
+	}
+}
+
+// A shape with no stroke width of its own is drawn one pixel wide, whatever the drawing's
+// units: the same room drawn in metres and in millimetres gives the same picture.
+func TestPNGHairlineIgnoresUnits(t *testing.T) {
+	t.Parallel()
+	var imgs []*image.RGBA
+	for _, unit := range []float64{1, 1000} {
+		s := scene.New()
+		put(t, s, "room", scene.Rect{Width: 4 * unit, Height: 3 * unit})
+		v := View{Min: scene.Vec{X: -3 * unit, Y: -3 * unit}, Max: scene.Vec{X: 3 * unit, Y: 3 * unit}}
+		img := pngRaster(t, s, PNGOptions{View: &v})
+		across := 0.0
+		for x := range img.Bounds().Dx() {
+			across += pngInk(img, x, img.Bounds().Dy()/2)
+		}
+		if math.Abs(across-2) > 0.05 {
+			t.Errorf("unit %v: the two walls cover %.3f px across the middle row, want 2 (one pixel each)", unit, across)
+		}
+		imgs = append(imgs, img)
+	}
+	for i := range imgs[0].Pix {
+		if d := int(imgs[0].Pix[i]) - int(imgs[1].Pix[i]); d < -1 || d > 1 {
+			t.Fatalf("the drawing in millimetres differs from the drawing in metres at byte %d: %d and %d", i, imgs[0].Pix[i], imgs[1].Pix[i])
+		}
+	}
+}
+
+// A room drawn in metres with the defaults (a 4 x 3 rectangle, a door arc, a bed and a label)
+// reads: the strokes are hairlines, so the label's ink is what the label alone draws, not a
+// blob of 1-metre-wide pen strokes over it.
+func TestPNGDefaultsReadInMetres(t *testing.T) {
+	t.Parallel()
+	room := scene.New()
+	put(t, room, "room", scene.Rect{Width: 4, Height: 3})
+	put(t, room, "door", scene.Arc{Center: scene.Vec{X: 1, Y: -1.5}, Radius: 0.8, Start: 0, End: math.Pi / 2})
+	put(t, room, "bed", scene.Rect{Center: scene.Vec{X: -1, Y: 0.5}, Width: 1.4, Height: 2})
+	put(t, room, "label", &scene.Text{Text: "Kitchen 12.0 m²", Pos: scene.Vec{X: 0.5, Y: -0.2}, Size: 0.25, Align: scene.AlignCenter})
+	alone := scene.New()
+	put(t, alone, "label", &scene.Text{Text: "Kitchen 12.0 m²", Pos: scene.Vec{X: 0.5, Y: -0.2}, Size: 0.25, Align: scene.AlignCenter})
+	v := View{Min: scene.Vec{X: -2.5, Y: -2}, Max: scene.Vec{X: 2.5, Y: 2}}
+	opt := PNGOptions{View: &v, Width: 500, Height: 400}
+	withRoom, labelOnly := pngRaster(t, room, opt), pngRaster(t, alone, opt)
+	// The label's box: 0.25 m text is 25 px high at 100 px per metre.
+	inkIn := func(img *image.RGBA) float64 {
+		sum := 0.0
+		for y := 205; y < 230; y++ {
+			for x := 250; x < 350; x++ {
+				sum += pngInk(img, x, y)
+			}
+		}
+		return sum
+	}
+	a, b := inkIn(withRoom), inkIn(labelOnly)
+	if b < 100 || math.Abs(a-b) > 0.02*b {
+		t.Errorf("ink over the label: %.0f px with the room drawn, %.0f px for the label alone; the room's strokes must not cover it", a, b)
+	}
+	if total, want := pngTotalInk(withRoom)-pngTotalInk(labelOnly), 2*(400+300)+math.Pi/2*80+2*(140+200); total > 1.3*want {
+		t.Errorf("the room's outlines cover %.0f px; hairlines of about %.0f px expected", total, want)
 	}
 }

@@ -125,14 +125,20 @@ func indent(b *bytes.Buffer, depth int) {
 
 func (w *svgWriter) style(st scene.Style) {
 	w.paint("fill", st.Fill)
-	if st.Stroke == nil || st.StrokeWidth <= 0 {
+	if st.Stroke == nil || st.StrokeWidth < 0 {
 		w.buf.WriteString(` stroke="none"`)
 		return
 	}
 	w.paint("stroke", st.Stroke)
-	w.buf.WriteString(` stroke-width="`)
-	w.num(st.StrokeWidth)
-	w.buf.WriteString(`" stroke-linejoin="round" stroke-linecap="round"`)
+	if st.Hairline() {
+		// one pixel whatever the zoom: vector-effect keeps the width in screen units
+		w.buf.WriteString(` stroke-width="1" vector-effect="non-scaling-stroke"`)
+	} else {
+		w.buf.WriteString(` stroke-width="`)
+		w.num(st.StrokeWidth)
+		w.buf.WriteByte('"')
+	}
+	w.buf.WriteString(` stroke-linejoin="round" stroke-linecap="round"`)
 }
 
 // paint writes a colour attribute (and its opacity when not opaque).

@@ -35,7 +35,7 @@ func TestSVGSmall(t *testing.T) {
 	got := mustSVG(t, s, SVGOptions{View: &v, Width: 200})
 	// Y is flipped: the rectangle spans y 0..10 in the world, -10..0 in SVG.
 	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-10 -10 20 20" width="200">
-<path data-name="r" d="M -5 0 L 5 0 L 5 -10 L -5 -10 Z" fill="#ff0000" fill-opacity="0.5" stroke="#000000" stroke-width="1" stroke-linejoin="round" stroke-linecap="round"/>
+<path data-name="r" d="M -5 0 L 5 0 L 5 -10 L -5 -10 Z" fill="#ff0000" fill-opacity="0.5" stroke="#000000" stroke-width="1" vector-effect="non-scaling-stroke" stroke-linejoin="round" stroke-linecap="round"/>
 </svg>
 `
 	if diff := cmp.Diff(want, got); diff != "" {

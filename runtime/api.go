@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,6 +46,31 @@ type Func struct {
 // Domains in the order the docs list them.
 var Domains = []string{"primitives", "text", "transforms", "groups", "style", "boolean", "geometry", "query", "console"}
 
+// DomainAliases are other names for groups of functions, as upstream's tools name them
+// (upstream lists duplicate and mirror under "utility"); lsp answers them like domains.
+var DomainAliases = map[string][]string{"utility": {"duplicate", "mirror"}}
+
+// Console lists the methods of the console object, the "console" domain. They are not
+// globals, so they are documented here rather than in the table; the runtime binds exactly
+// these (a test holds the two together).
+func Console() []Func { return slices.Clone(consoleMethods) }
+
+var consoleMethods = func() []Func {
+	var out []Func
+	for _, m := range []struct{ name, doc string }{
+		{"debug", "Write a debug line to the run's logs."},
+		{"error", "Write an error line to the run's logs; the run goes on (throw to stop it)."},
+		{"info", "Write an information line to the run's logs."},
+		{"log", "Write the arguments to the run's logs, separated by spaces; objects as JSON."},
+		{"warn", "Write a warning line to the run's logs."},
+	} {
+		out = append(out, Func{Name: "console." + m.name, Domain: "console", Returns: "void", Doc: m.doc,
+			Params:  []Param{{Name: "...args", Type: "unknown[]", Optional: true, Doc: "strings as they are, other values as JSON"}},
+			Example: "drawRect('plate', 0, 0, 20, 10); console." + m.name + "('area', getArea('plate'))"})
+	}
+	return out
+}()
+
 // API returns the table, sorted by domain order then name. The slice is shared: do not modify.
 func API() []Func { return sortedTable }
 
@@ -79,6 +105,13 @@ func init() {
 			panic("runtime: " + f.Name + " has no implementation")
 		}
 		byName[f.Name] = f
+	}
+	for alias, names := range DomainAliases {
+		for _, n := range names {
+			if _, ok := byName[n]; !ok || slices.Contains(Domains, alias) {
+				panic("runtime: domain alias " + alias + " names " + n + ", which is not an API function, or shadows a domain")
+			}
+		}
 	}
 	sortedTable = append([]Func(nil), table...)
 	sort.SliceStable(sortedTable, func(i, j int) bool {

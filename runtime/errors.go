@@ -33,8 +33,10 @@ func (r *run) diagnose(err error) *Diagnostic {
 		d := &Diagnostic{Kind: KindTimeout,
 			Message: fmt.Sprintf("the run took longer than %v (Limits.Timeout) and was stopped", r.limits.Timeout),
 			Hint:    "look for a loop that never ends, or draw less per run"}
+		timeout := false
 		switch e.Value() {
 		case errTimeout:
+			timeout = true
 		case errMemory:
 			d.Kind, d.Hint = KindLimit, "build less at once, or reuse arrays instead of growing new ones"
 			d.Message = fmt.Sprintf("the run used more than %d MB of memory (Limits.MaxMemory) and was stopped", r.limits.MaxMemory>>20)
@@ -42,6 +44,9 @@ func (r *run) diagnose(err error) *Diagnostic {
 			d.Kind, d.Message, d.Hint = KindUncaught, "the run was cancelled", ""
 		}
 		r.placeAtStack(d, e.Stack())
+		if timeout {
+			r.pointAtStuckLoop(d)
+		}
 		return d
 	case *goja.StackOverflowError:
 		d := &Diagnostic{Kind: KindStack,

@@ -867,7 +867,25 @@ func (s *moduleScanner) spec(t jsToken, after string) (string, error) {
 	if t.kind != tString {
 		return "", s.errorAt(t, `expected a module name string after "%s"`, after)
 	}
-	return s.stringValue(t)
+	v, err := s.stringValue(t)
+	return moduleName(v), err
+}
+
+// moduleName turns a standard relative specifier into the module's logical name, so that
+// './gear_lib.js', './gear_lib' and (from main, the true relative path) './modules/gear_lib.js'
+// all import the module gear_lib. Modules live in one folder, so that is the only relative
+// form there is; anything else is kept as written and checked as a name when loaded.
+func moduleName(spec string) string {
+	rest, ok := strings.CutPrefix(spec, "./")
+	if !ok {
+		return spec
+	}
+	rest = strings.TrimPrefix(rest, "modules/")
+	rest = strings.TrimSuffix(rest, ".js")
+	if rest == "" || strings.ContainsAny(rest, "/\\") {
+		return spec
+	}
+	return rest
 }
 
 func (s *moduleScanner) stringValue(t jsToken) (string, error) {

@@ -205,12 +205,12 @@ func topLevelLexical(p *ast.Program) []declaration {
 		case *ast.LexicalDeclaration:
 			for _, b := range s.List {
 				for _, id := range BoundNames(b.Target) {
-					out = append(out, declaration{name: string(id.Name), idx: int(id.Idx)})
+					out = append(out, declaration{name: id.Name.String(), idx: int(id.Idx)})
 				}
 			}
 		case *ast.ClassDeclaration:
 			if s.Class != nil && s.Class.Name != nil {
-				out = append(out, declaration{name: string(s.Class.Name.Name), idx: int(s.Class.Name.Idx)})
+				out = append(out, declaration{name: s.Class.Name.Name.String(), idx: int(s.Class.Name.Idx)})
 			}
 		}
 	}

@@ -117,6 +117,7 @@ type run struct {
 	modules   map[string]*loaded
 	declared  map[string]string // top-level let/const/class name -> "file:line"
 	order     []string
+	fonts     map[string]*scene.Font // workspace fonts loaded by this run (fonts.go)
 }
 
 // Run executes entry (normally MainModule) from src in this process and returns the scene it

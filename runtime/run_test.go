@@ -46,7 +46,7 @@ console.log('bounds', getWorldBounds('part'))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{`bounds {"min":[80,-10],"max":[120,10]}`}, res.Logs); diff != "" {
+	if diff := cmp.Diff([]string{`bounds {"min":[80,-10],"max":[120,10],"min_x":80,"min_y":-10,"max_x":120,"max_y":10}`}, res.Logs); diff != "" {
 		t.Errorf("logs mismatch (-want +got):\n%s", diff)
 	}
 	if res.Scene.Len() != 3 {

@@ -89,12 +89,17 @@ var table = []Func{
 	{Name: "drawText", Domain: "text", Returns: "boolean", Doc: "Draw text as outlines from an embedded font; (x, y) is the start of the first baseline.",
 		Params: []Param{pName, {Name: "text", Type: "string"}, pX, pY, {Name: "fontSize", Type: "number", Unit: "scene units"},
 			{Name: "options", Type: "{align?: 'left' | 'center' | 'right', color?: number[], font?: string}", Optional: true, Default: "{align: 'left', color: [0,0,0,1], font: 'sans'}",
-				Doc: "fonts: sans, sans-bold, sans-italic, sans-bold-italic, mono, mono-bold"}},
+				Doc: "fonts: sans (DejaVu Sans, plain zero), sans-bold, sans-italic, sans-bold-italic; mono, mono-bold, go-sans, go-sans-bold, go-sans-italic, go-sans-bold-italic (the Go fonts); or a workspace font, fonts/NAME.ttf|otf|ttc, by NAME"}},
 		Example: "drawText('title', 'Ø20 bore', 0, -30, 6, {align: 'center'})",
 		impl: func(c *call) goja.Value {
 			o := c.opts(5, "align", "color", "font")
 			t := &scene.Text{Text: c.str(1), Pos: scene.Vec{X: c.num(2), Y: c.num(3)}, Size: c.num(4),
 				Align: scene.TextAlign(c.optStr(o, "align", "")), Font: c.optStr(o, "font", "")}
+			f, err := c.r.font(t.Font)
+			c.check(err)
+			if f != nil {
+				t.UseFont(f)
+			}
 			c.put(t)
 			if o != nil && !goja.IsUndefined(o.Get("color")) && o.Get("color") != nil {
 				c.check(c.r.scene.SetFill(c.str(0), c.colorValue(o.Get("color"), "option color")))
@@ -103,14 +108,26 @@ var table = []Func{
 		}},
 	{Name: "getTextMetrics", Domain: "text", Returns: "{width: number, height: number, ascent: number, descent: number, lines: number}",
 		Doc:     "Measure text without drawing it.",
-		Params:  []Param{{Name: "text", Type: "string"}, {Name: "fontSize", Type: "number", Unit: "scene units"}, {Name: "font", Type: "string", Optional: true, Default: "'sans'"}},
+		Params:  []Param{{Name: "text", Type: "string"}, {Name: "fontSize", Type: "number", Unit: "scene units"}, {Name: "font", Type: "string | {font?: string}", Optional: true, Default: "'sans'", Doc: "an embedded font or a workspace font (fonts/NAME.ttf|otf|ttc), by name or as {font: NAME}"}},
 		Example: "const m = getTextMetrics('Label', 5); console.log(m.width)",
 		impl: func(c *call) goja.Value {
 			font := ""
 			if c.present(2) {
-				font = c.str(2)
+				if o, ok := c.arg(2).(*goja.Object); ok && o.ClassName() != "Array" {
+					font = c.optStr(c.opts(2, "font"), "font", "") // {font: 'NAME'}, as drawText takes it
+				} else {
+					font = c.str(2)
+				}
 			}
-			m, err := scene.MeasureText(c.str(0), c.num(1), font)
+			text, size := c.str(0), c.num(1)
+			f, err := c.r.font(font)
+			c.check(err)
+			var m scene.TextLayout
+			if f != nil {
+				m, err = f.Measure(text, size)
+			} else {
+				m, err = scene.MeasureText(text, size, font)
+			}
 			c.check(err)
 			return c.value(map[string]any{"width": m.Width, "height": m.Height, "ascent": m.Ascent, "descent": m.Descent, "lines": m.Lines})
 		}},
@@ -203,7 +220,7 @@ var table = []Func{
 		}},
 
 	// groups
-	{Name: "createGroup", Domain: "groups", Returns: "boolean", Doc: "Make a new group of existing entities; each keeps its place in the world.",
+	{Name: "createGroup", Domain: "groups", Returns: "boolean", Doc: "Make a new group of existing entities; each keeps its place in the world and its stacking; the group turns about its origin [0, 0].",
 		Params:  []Param{{Name: "name", Type: "string"}, {Name: "children", Type: "string[]"}},
 		Example: "drawRect('body', 0, 0, 20, 10); drawCircle('wheel', -6, -6, 3); createGroup('car', ['body', 'wheel'])",
 		impl: func(c *call) goja.Value {
@@ -242,7 +259,7 @@ var table = []Func{
 			return c.ok()
 		}},
 	{Name: "setStroke", Domain: "style", Returns: "boolean", Doc: "Set the stroke colour (null removes the stroke) and width; on a group, every member.",
-		Params:  []Param{pTarget, {Name: "color", Type: "number[] | null"}, {Name: "width", Type: "number", Unit: "scene units", Optional: true, Default: "unchanged"}},
+		Params:  []Param{pTarget, {Name: "color", Type: "number[] | null"}, {Name: "width", Type: "number", Unit: "scene units", Optional: true, Default: "unchanged", Doc: "a pen in scene units; 0 is a hairline, one pixel on screen whatever the units (new shapes start as hairlines)"}},
 		Example: "drawCircle('c', 0, 0, 5); setStroke('c', [1, 0, 0, 1], 0.5)",
 		impl: func(c *call) goja.Value {
 			w := -1.0
@@ -269,18 +286,17 @@ var table = []Func{
 			c.check(c.r.scene.DrawOrder(c.str(0), mode))
 			return c.ok()
 		}},
-	{Name: "getDrawOrder", Domain: "style", Returns: "{level: string, order: string[]}", Doc: "List a group's members (or the top level) back to front.",
+	{Name: "getDrawOrder", Domain: "style", Returns: "{level: string, order: string[], details: {[group: string]: {type: 'Group', children: number}}}", Doc: "List a group's members (or the top level) back to front; details counts the members of each group listed.",
 		Params:  []Param{{Name: "group", Type: "string", Optional: true, Default: "the top level"}},
 		Example: "drawCircle('a', 0, 0, 5); console.log(getDrawOrder().order)",
 		impl: func(c *call) goja.Value {
-			g, level := "", "root"
+			g := ""
 			if c.present(0) {
 				g = c.str(0)
-				level = "group:" + g
 			}
-			order, err := c.r.scene.DrawOrderOf(g)
+			d, err := c.r.scene.DrawOrderDetailOf(g)
 			c.check(err)
-			return c.value(map[string]any{"level": level, "order": order})
+			return c.jsonValue(d)
 		}},
 
 	// boolean
@@ -333,19 +349,30 @@ var table = []Func{
 	{Name: "exists", Domain: "query", Returns: "boolean", Doc: "Whether an entity of that name exists.",
 		Params: []Param{{Name: "name", Type: "string"}}, Example: "if (!exists('c')) drawCircle('c', 0, 0, 1)",
 		impl: func(c *call) goja.Value { return c.value(c.r.scene.Exists(c.str(0))) }},
-	{Name: "getEntity", Domain: "query", Returns: "object", Doc: "Everything about an entity: kind, geometry, transform, style, parent, children, z rank, local and world bounds.",
+	{Name: "getEntity", Domain: "query", Returns: "object", Doc: "Everything about an entity: kind, geometry, transform, style, parent, children, z rank, local and world bounds; also in upstream's shape (type, local.geometry, world.bounds.min_x, world.center, z_order).",
 		Params: []Param{pTarget}, Example: "drawCircle('c', 0, 0, 1); console.log(getEntity('c').kind)",
 		impl: func(c *call) goja.Value {
 			d, err := c.r.scene.Detail(c.str(0))
 			c.check(err)
-			return c.jsonValue(d)
+			v := c.jsonValue(d)
+			upstreamStyle(c.r.vm, v.(*goja.Object), d.Style)
+			return v
 		}},
-	{Name: "getWorldBounds", Domain: "query", Returns: "{min: [number, number], max: [number, number]} | null", Doc: "The exact world-space bounds of an entity (null for an empty group).",
+	{Name: "getWorldBounds", Domain: "query", Returns: "{min: [number, number], max: [number, number], min_x: number, min_y: number, max_x: number, max_y: number} | null",
+		Doc:    "The exact world-space bounds of an entity, as {min, max} points and as min_x..max_y (null for an empty group).",
 		Params: []Param{pTarget}, Example: "drawCircle('c', 5, 5, 1); console.log(getWorldBounds('c').max)",
 		impl: func(c *call) goja.Value {
 			e, err := c.r.scene.Get(c.str(0))
 			c.check(err)
-			return c.jsonValue(c.r.scene.WorldBounds(e))
+			b := c.r.scene.WorldBounds(e)
+			if !b.NonEmpty {
+				return goja.Null()
+			}
+			return c.jsonValue(struct {
+				Min scene.Vec `json:"min"`
+				Max scene.Vec `json:"max"`
+				scene.FlatBox
+			}{b.Min, b.Max, b.Flat()})
 		}},
 	{Name: "getWorldTransform", Domain: "query", Returns: "number[][]", Doc: "The entity's local-to-world matrix, row-major [[a, b, tx], [c, d, ty], [0, 0, 1]].",
 		Params: []Param{pTarget}, Example: "drawCircle('c', 0, 0, 1); translate('c', 3, 4); console.log(getWorldTransform('c')[0][2])",
@@ -425,4 +452,21 @@ func fitToViewport(c *call) goja.Value {
 	code := "const SCALE = " + ftoa(k) + "; const S = v => v * SCALE; const OX = " + ftoa(ox) +
 		"; const OY = " + ftoa(oy) + "; const P = (x, y) => [OX + x * SCALE, OY + y * SCALE];"
 	return c.value(map[string]any{"scale": k, "offsetX": ox, "offsetY": oy, "viewportWidth": vw, "viewportHeight": vh, "code": code})
+}
+
+// upstreamStyle lets a script written for upstream read getEntity(n).style as upstream's
+// {fill: {color}, stroke: {color, width}}: cadrun's fill and stroke arrays get non-enumerable
+// color (and width) properties, so both readings work and the JSON form stays cadrun's.
+func upstreamStyle(vm *goja.Runtime, entity *goja.Object, st scene.Style) {
+	style, ok := entity.Get("style").(*goja.Object)
+	if !ok {
+		return
+	}
+	if fill, ok := style.Get("fill").(*goja.Object); ok {
+		_ = fill.DefineDataProperty("color", fill, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	if stroke, ok := style.Get("stroke").(*goja.Object); ok {
+		_ = stroke.DefineDataProperty("color", stroke, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		_ = stroke.DefineDataProperty("width", vm.ToValue(st.StrokeWidth), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
 }

@@ -9,8 +9,9 @@ package runtime
 // gets a fresh realm.
 //
 // The protocol is JSON lines on the child's stdin and stdout. The parent sends "run"; the
-// child asks for each module it imports with "read" (so the parent's Source, with its
-// overlays, stays the one source of files) and ends with "result".
+// child asks for each module it imports with "read" and each workspace font with "font" (so
+// the parent's Source, with its overlays, stays the one source of files) and ends with
+// "result".
 
 import (
 	"bufio"
@@ -47,7 +48,7 @@ const (
 const workerMaxStack = 64 << 20
 
 type message struct {
-	Type string `json:"type"` // run, read, file, names, result
+	Type string `json:"type"` // run, read, file, names, font, fonts, result
 
 	Entry   string   `json:"entry,omitempty"`
 	Options *Options `json:"options,omitempty"`
@@ -448,6 +449,8 @@ func (w *worker) run(src Source, entry string, opt Options) (*Result, error) {
 	if err := enc.Encode(message{Type: "run", Entry: entry, Options: &opt}); err != nil {
 		return nil, err
 	}
+	served := map[string]*scene.Font{} // workspace fonts the worker used, to read its scene
+
 	for {
 		var m message
 		if err := w.dec.Decode(&m); err != nil {
@@ -469,13 +472,21 @@ func (w *worker) run(src Source, entry string, opt Options) (*Result, error) {
 			if err := enc.Encode(message{Type: "names", Names: src.Names()}); err != nil {
 				return nil, err
 			}
+		case "font":
+			if err := enc.Encode(serveFont(src, m.Name, served)); err != nil {
+				return nil, err
+			}
+		case "fonts":
+			if err := enc.Encode(message{Type: "fonts", Names: fontNames(src)}); err != nil {
+				return nil, err
+			}
 		case "result":
 			res := &Result{Logs: m.Logs, Warnings: m.Warnings, Modules: m.Modules, Diagnostic: m.Diagnostic, Duration: m.Duration, Scene: scene.New()}
 			if m.Err != "" {
 				return nil, errors.New(m.Err)
 			}
 			if m.Scene != nil {
-				s, err := scene.ReadJSON(m.Scene)
+				s, err := scene.ReadJSONWithFonts(m.Scene, served)
 				if err != nil {
 					return nil, fmt.Errorf("reading the worker's scene: %w", err)
 				}

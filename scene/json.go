@@ -403,7 +403,11 @@ type jsonEntity struct {
 }
 
 // ReadJSON restores a scene written by MarshalJSON, validating every entity.
-func ReadJSON(b []byte) (*Scene, error) {
+func ReadJSON(b []byte) (*Scene, error) { return ReadJSONWithFonts(b, nil) }
+
+// ReadJSONWithFonts is ReadJSON for a scene whose text may use workspace fonts: a text in a
+// font that is not embedded is laid out in fonts[name] (the JSON names the font only).
+func ReadJSONWithFonts(b []byte, fonts map[string]*Font) (*Scene, error) {
 	doc, ok := readJSONFast(b)
 	if !ok {
 		var err error
@@ -411,7 +415,7 @@ func ReadJSON(b []byte) (*Scene, error) {
 			return nil, err
 		}
 	}
-	return doc.build()
+	return doc.build(fonts)
 }
 
 // decodeJSONReflect reads a document with encoding/json: the reader of record, used for
@@ -427,7 +431,7 @@ func decodeJSONReflect(b []byte) (*jsonScene, error) {
 }
 
 // build validates a document and makes its scene.
-func (doc *jsonScene) build() (*Scene, error) {
+func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
 	if doc.Format != JSONFormat {
 		return nil, fmt.Errorf("%w: format is %q, want %q", ErrBadJSON, doc.Format, JSONFormat)
 	}
@@ -440,7 +444,7 @@ func (doc *jsonScene) build() (*Scene, error) {
 	s := &Scene{byName: make(map[string]*Entity, len(doc.Entities))}
 	for i := range doc.Entities {
 		je := &doc.Entities[i]
-		e, err := readEntity(je)
+		e, err := readEntity(je, fonts)
 		if err != nil {
 			return nil, fmt.Errorf("%w: entity %d (%q): %w", ErrBadJSON, i, je.Name, err)
 		}
@@ -469,7 +473,7 @@ func (s *Scene) siblingsOf(parent *Entity) *[]*Entity {
 	return &parent.children
 }
 
-func readEntity(je *jsonEntity) (*Entity, error) {
+func readEntity(je *jsonEntity, fonts map[string]*Font) (*Entity, error) {
 	if err := checkName(je.Name); err != nil {
 		return nil, err
 	}
@@ -502,6 +506,9 @@ func readEntity(je *jsonEntity) (*Entity, error) {
 			return nil, fmt.Errorf("geometry: %w", err)
 		}
 		e.Shape = derefShape(shape)
+	}
+	if t, ok := e.Shape.(*Text); ok && fonts[t.Font] != nil {
+		t.UseFont(fonts[t.Font])
 	}
 	if err := e.Shape.validate(); err != nil {
 		return nil, err

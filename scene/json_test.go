@@ -205,7 +205,7 @@ func readJSONReflect(b []byte) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	return doc.build()
+	return doc.build(nil)
 }
 
 // sceneGen makes random scenes straight from entities, past the validation Put does, so that

@@ -7,6 +7,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -185,7 +186,10 @@ func copyColor(c *Color) *Color {
 }
 
 // CreateGroup makes a new top-level group holding the named entities, each keeping its world
-// placement. The group's pivot is the centre of its children's world bounds.
+// placement. The members keep their stacking: they go into the group in the order they were
+// painted before, whatever order the names are listed in (as upstream keeps them). The group's
+// pivot is its own origin, [0, 0], as upstream's is, so scaling a new group scales its parts
+// about the world origin.
 func (s *Scene) CreateGroup(name string, children []string) (*Entity, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
@@ -209,12 +213,8 @@ func (s *Scene) CreateGroup(name string, children []string) (*Entity, error) {
 	if len(s.byName) >= MaxEntities {
 		return nil, fmt.Errorf("%w: the scene already has %d entities (MaxEntities)", ErrLimit, MaxEntities)
 	}
+	s.sortByPaintOrder(members)
 	g := &Entity{Name: name, Transform: Transform{Scale: Vec{1, 1}}}
-	var b Box
-	for _, e := range members {
-		b.Union(s.WorldBounds(e))
-	}
-	g.Transform.Pivot = b.Center()
 	s.byName[name] = g
 	s.roots = append(s.roots, g)
 	for _, e := range members {
@@ -223,6 +223,24 @@ func (s *Scene) CreateGroup(name string, children []string) (*Entity, error) {
 		}
 	}
 	return g, nil
+}
+
+// sortByPaintOrder sorts entities back to front as the scene paints them (a group at its own
+// place, before its members), comparing their paths of z ranks from the top level.
+func (s *Scene) sortByPaintOrder(list []*Entity) {
+	if len(list) < 2 {
+		return
+	}
+	path := make(map[*Entity][]int, len(list))
+	for _, e := range list {
+		var p []int
+		for x := e; x != nil; x = x.parent {
+			p = append(p, s.ZRank(x))
+		}
+		slices.Reverse(p)
+		path[e] = p
+	}
+	slices.SortStableFunc(list, func(a, b *Entity) int { return slices.Compare(path[a], path[b]) })
 }
 
 // AddToGroup moves entity into group (on top of its members), keeping its world placement.

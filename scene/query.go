@@ -30,6 +30,12 @@ type Detail struct {
 	WorldBounds    Box         `json:"worldBounds"`
 	WorldTransform Affine      `json:"worldTransform"`
 	Text           *TextLayout `json:"textMetrics,omitempty"`
+
+	// Upstream's shape of the same facts (see upstream.go).
+	Type   string     `json:"type"`
+	Local  LocalView  `json:"local"`
+	World  *WorldView `json:"world"`
+	ZOrder int        `json:"z_order"`
 }
 
 // Detail describes the named entity.
@@ -49,7 +55,11 @@ func (s *Scene) Detail(name string) (Detail, error) {
 		LocalBounds:    s.LocalBounds(e),
 		WorldBounds:    s.WorldBounds(e),
 		WorldTransform: s.WorldMatrix(e),
+		Type:           e.UpstreamType(),
 	}
+	d.Local = LocalView{Geometry: UpstreamGeometry(e.Shape), Transform: d.Transform, Bounds: d.LocalBounds, Pivot: d.Transform.Pivot}
+	d.World = worldView(d.WorldBounds)
+	d.ZOrder = d.ZRank
 	if e.IsGroup() {
 		d.Children = e.Children()
 	}

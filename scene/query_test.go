@@ -2,6 +2,7 @@ package scene
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -21,8 +22,12 @@ func TestQueries(t *testing.T) {
 	got, err := json.Marshal(d)
 	must(t, err)
 	want := `{"name":"a","kind":"circle","parent":"g","zRank":0,"geometry":{"center":[1,1],"radius":1},` +
-		`"transform":{"translate":[0,0],"rotate":0,"scale":[1,1],"pivot":[1,1]},"style":{"fill":null,"stroke":[0,0,0,1],"strokeWidth":1},` +
-		`"localBounds":{"min":[0,0],"max":[2,2]},"worldBounds":{"min":[10,0],"max":[12,2]},"worldTransform":[1,0,0,1,10,0]}`
+		`"transform":{"translate":[0,0],"rotate":0,"scale":[1,1],"pivot":[1,1]},"style":{"fill":null,"stroke":[0,0,0,1],"strokeWidth":0},` +
+		`"localBounds":{"min":[0,0],"max":[2,2]},"worldBounds":{"min":[10,0],"max":[12,2]},"worldTransform":[1,0,0,1,10,0],` +
+		// upstream's shape of the same facts
+		`"type":"Circle","local":{"geometry":{"Circle":{"center":[1,1],"radius":1}},` +
+		`"transform":{"translate":[0,0],"rotate":0,"scale":[1,1],"pivot":[1,1]},"bounds":{"min":[0,0],"max":[2,2]},"pivot":[1,1]},` +
+		`"world":{"bounds":{"min_x":10,"min_y":0,"max_x":12,"max_y":2},"center":[11,1]},"z_order":0}`
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("detail mismatch (-want +got):\n%s", diff)
 	}
@@ -46,5 +51,53 @@ func TestQueries(t *testing.T) {
 	empty, _ := json.Marshal(New().Info())
 	if string(empty) != `{"entities":0,"shapes":0,"groups":0,"bounds":null}` {
 		t.Errorf("empty info = %s", empty)
+	}
+}
+
+// Every kind answers upstream's geometry shape; a path becomes a start point and cubic
+// segments, its arcs split into quarter turns.
+func TestUpstreamGeometry(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "l", Line{Points: []Vec{{0, 0}, {1, 2}}})
+	mustPut(t, s, "r", Rect{Center: Vec{1, 2}, Width: 3, Height: 4})
+	mustPut(t, s, "a", Arc{Center: Vec{0, 0}, Radius: 2, Start: 0, End: math.Pi})
+	mustPut(t, s, "p", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {4, 0}, {0, 4}}, Holes: [][]Vec{{{1, 1}, {2, 1}, {1, 2}}}}}})
+	mustPut(t, s, "b", &PathShape{Data: "M 0 0 L 2 0 Q 2 3 0 3 Z"})
+	_, err := s.CreateGroup("g", []string{"l"})
+	must(t, err)
+	want := map[string]string{
+		"l": `{"Line":{"points":[[0,0],[1,2]]}}`,
+		"r": `{"Rect":{"center":[1,2],"height":4,"width":3}}`,
+		"a": `{"Arc":{"center":[0,0],"end_angle":3.141592653589793,"radius":2,"start_angle":0}}`,
+		"p": `{"Polygon":{"holes":[[[1,1],[2,1],[1,2]]],"points":[[0,0],[4,0],[0,4]]}}`,
+		"b": `{"Bezier":{"closed":true,"path":"M 0 0 L 2 0 Q 2 3 0 3 Z","segments":[[[0,0],[2,0],[2,0]],[[2,2],[1.3333333333333333,3],[0,3]]],"start":[0,0]}}`,
+		"g": `"Empty"`,
+	}
+	for name, w := range want {
+		d, err := s.Detail(name)
+		must(t, err)
+		got, err := json.Marshal(d.Local.Geometry)
+		must(t, err)
+		if diff := cmp.Diff(w, string(got)); diff != "" {
+			t.Errorf("%s: geometry mismatch (-want +got):\n%s", name, diff)
+		}
+	}
+	d, err := s.Detail("g")
+	must(t, err)
+	if d.Type != "Group" || d.World == nil || d.World.Center != (Vec{0.5, 1}) {
+		t.Errorf("group: type %q, world %+v; want Group centred at [0.5, 1]", d.Type, d.World)
+	}
+	_, err = s.CreateGroup("empty", nil)
+	must(t, err)
+	if d, _ := s.Detail("empty"); d.World != nil {
+		t.Errorf("empty group: world = %+v; want null as upstream", d.World)
+	}
+	order, err := s.DrawOrderDetailOf("")
+	must(t, err)
+	wantOrder := DrawOrderDetail{Level: "root", Order: []string{"r", "a", "p", "b", "g", "empty"},
+		Details: map[string]GroupCount{"g": {Type: "Group", Children: 1}, "empty": {Type: "Group", Children: 0}}}
+	if diff := cmp.Diff(wantOrder, order); diff != "" {
+		t.Errorf("draw order mismatch (-want +got):\n%s", diff)
 	}
 }

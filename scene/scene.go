@@ -52,24 +52,32 @@ type Color [4]float64
 // Black is opaque black, the default stroke.
 var Black = Color{0, 0, 0, 1}
 
-// Style is how an entity is painted. A nil Fill or Stroke paints nothing. Width is in scene
-// units and is not affected by transforms, like a pen on a plotter.
+// Style is how an entity is painted. A nil Fill or Stroke paints nothing. StrokeWidth is the
+// pen's width in scene units and is not affected by transforms, like a pen on a plotter; 0,
+// the default, is a hairline (see Hairline).
 type Style struct {
 	Fill        *Color  `json:"fill"`
 	Stroke      *Color  `json:"stroke"`
 	StrokeWidth float64 `json:"strokeWidth"`
 }
 
-// DefaultStyle is the style of a new shape: a black stroke of width 1, no fill.
+// Hairline reports whether the stroke has no width of its own. Every renderer reads this one
+// fact: a hairline is the thinnest line the medium draws, of the same width on screen and on
+// paper whatever the drawing's units (one pixel in PNG, a 1px non-scaling stroke in SVG,
+// width 0 in PDF, the default lineweight in DXF), as CAD programs draw a line with no
+// lineweight. A width > 0 is a pen in scene units.
+func (st Style) Hairline() bool { return st.StrokeWidth == 0 }
+
+// DefaultStyle is the style of a new shape: a black hairline stroke, no fill.
 func DefaultStyle() Style {
 	c := Black
-	return Style{Stroke: &c, StrokeWidth: 1}
+	return Style{Stroke: &c}
 }
 
 // textStyle is the style of new text: filled black, no stroke, so that the letters read.
 func textStyle() Style {
 	c := Black
-	return Style{Fill: &c, StrokeWidth: 1}
+	return Style{Fill: &c}
 }
 
 // Transform places an entity in its parent's frame: the local map is

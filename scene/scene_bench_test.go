@@ -2,6 +2,7 @@ package scene_test
 
 import (
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/cadrun/cadrun/examples"
@@ -67,6 +68,32 @@ func BenchmarkReadJSONW1(b *testing.B) {
 	for b.Loop() {
 		if _, err := scene.ReadJSON(doc); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCreateGroupBoxes builds 1,000 isometric boxes the way upstream's crossy_lib does:
+// three faces drawn at the top level, grouped at once (each createGroup sorts its members by
+// their stacking), then the boxes grouped in threes.
+func BenchmarkCreateGroupBoxes(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		s := scene.New()
+		for i := range 1000 {
+			n := "box" + strconv.Itoa(i)
+			for _, face := range []string{"_l", "_r", "_t"} {
+				if _, err := s.Put(n+face, scene.Rect{Width: 1, Height: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if _, err := s.CreateGroup(n, []string{n + "_t", n + "_l", n + "_r"}); err != nil {
+				b.Fatal(err)
+			}
+			if i%3 == 2 {
+				if _, err := s.CreateGroup("trio"+strconv.Itoa(i), []string{n, "box" + strconv.Itoa(i-1), "box" + strconv.Itoa(i-2)}); err != nil {
+					b.Fatal(err)
+				}
+			}
 		}
 	}
 }

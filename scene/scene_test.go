@@ -317,18 +317,21 @@ func TestStyleOnGroupPaintsMembers(t *testing.T) {
 	t.Parallel()
 	s := New()
 	mustPut(t, s, "a", Circle{Radius: 1})
+	must(t, s.SetStroke("a", &Black, 0.5))
 	_, err := s.CreateGroup("g", []string{"a"})
 	must(t, err)
 	red := Color{1, 0, 0, 1}
 	must(t, s.SetFill("g", &red))
 	must(t, s.SetStroke("g", nil, -1))
 	a, _ := s.Get("a")
-	if a.Style.Fill == nil || *a.Style.Fill != red || a.Style.Stroke != nil || a.Style.StrokeWidth != 1 {
+	if a.Style.Fill == nil || *a.Style.Fill != red || a.Style.Stroke != nil || a.Style.StrokeWidth != 0.5 {
 		t.Errorf("member style = %+v; want red fill, no stroke, width kept", a.Style)
 	}
 }
 
-func TestDefaultPivotIsBoundsCentre(t *testing.T) {
+// A shape turns about the centre of its bounds; a group about its own origin, as upstream's
+// groups do, so that upstream libraries that scale a new group "like the body" line up.
+func TestDefaultPivots(t *testing.T) {
 	t.Parallel()
 	s := New()
 	e := mustPut(t, s, "l", Line{Points: []Vec{{0, 0}, {4, 2}}})
@@ -338,8 +341,48 @@ func TestDefaultPivotIsBoundsCentre(t *testing.T) {
 	mustPut(t, s, "c", Circle{Center: Vec{10, 10}, Radius: 1})
 	g, err := s.CreateGroup("g", []string{"l", "c"})
 	must(t, err)
-	if diff := cmp.Diff(Vec{5.5, 5.5}, g.Transform.Pivot); diff != "" {
+	if diff := cmp.Diff(Vec{0, 0}, g.Transform.Pivot); diff != "" {
 		t.Errorf("group pivot mismatch (-want +got):\n%s", diff)
+	}
+	must(t, s.Scale("g", 2, 2, SpaceWorld, nil))
+	c, _ := s.Get("c")
+	if diff := cmp.Diff(Box{Min: Vec{18, 18}, Max: Vec{22, 22}, NonEmpty: true}, s.WorldBounds(c)); diff != "" {
+		t.Errorf("scaled member bounds mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// Members keep their stacking whatever order their names are listed in.
+func TestCreateGroupKeepsStacking(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "bg", Rect{Width: 100, Height: 100})
+	mustPut(t, s, "mid", Rect{Width: 10, Height: 10})
+	mustPut(t, s, "fg", Circle{Radius: 5})
+	_, err := s.CreateGroup("inner", []string{"mid"})
+	must(t, err)
+	must(t, s.DrawOrder("inner", "back"))
+	_, err = s.CreateGroup("pic", []string{"fg", "inner", "bg"})
+	must(t, err)
+	got, err := s.DrawOrderOf("pic")
+	must(t, err)
+	if diff := cmp.Diff([]string{"inner", "bg", "fg"}, got); diff != "" {
+		t.Errorf("group order mismatch (-want +got):\n%s", diff)
+	}
+	// Members from different groups keep the order the scene painted them in.
+	s2 := New()
+	for _, n := range []string{"a", "b", "c", "d"} {
+		mustPut(t, s2, n, Circle{Radius: 1})
+	}
+	_, err = s2.CreateGroup("g1", []string{"a", "c"})
+	must(t, err)
+	_, err = s2.CreateGroup("g2", []string{"b", "d"})
+	must(t, err)
+	_, err = s2.CreateGroup("all", []string{"d", "c", "b", "a"})
+	must(t, err)
+	got, err = s2.DrawOrderOf("all")
+	must(t, err)
+	if diff := cmp.Diff([]string{"a", "c", "b", "d"}, got); diff != "" {
+		t.Errorf("mixed-parent order mismatch (-want +got):\n%s", diff)
 	}
 }
 
@@ -354,5 +397,24 @@ func TestCloneIsDeep(t *testing.T) {
 	a, _ := s.Get("a")
 	if a.Transform.Translate != (Vec{}) || a.Style.Fill != nil {
 		t.Errorf("changing the clone changed the original: %+v", a)
+	}
+}
+
+// A new shape's stroke is a hairline (no width of its own); a width set with SetStroke is kept
+// in scene units, and width 0 is the hairline again, as in PDF.
+func TestDefaultStrokeIsHairline(t *testing.T) {
+	t.Parallel()
+	s := New()
+	e := mustPut(t, s, "a", Rect{Width: 4, Height: 3})
+	if !e.Style.Hairline() || e.Style.Stroke == nil || *e.Style.Stroke != Black {
+		t.Errorf("new shape style = %+v; want a black hairline", e.Style)
+	}
+	must(t, s.SetStroke("a", &Black, 0.02))
+	if e.Style.Hairline() || e.Style.StrokeWidth != 0.02 {
+		t.Errorf("after setStroke(0.02): %+v", e.Style)
+	}
+	must(t, s.SetStroke("a", &Black, 0))
+	if !e.Style.Hairline() {
+		t.Errorf("after setStroke(0): %+v; want a hairline", e.Style)
 	}
 }

@@ -107,6 +107,15 @@ type Text struct {
 	Font  string    `json:"font,omitempty"`
 	// layout is computed by validate.
 	layout TextLayout
+	// face, when set (UseFont), is the workspace font Font names.
+	face *face
+}
+
+// UseFont lays the text out in a workspace font (which Font then names) instead of an
+// embedded one; call it before drawing the text.
+func (t *Text) UseFont(f *Font) {
+	t.face = f.f
+	t.Font = f.Name()
 }
 
 // Kind implements Shape.
@@ -390,7 +399,13 @@ func (t *Text) validate() error {
 	if err := finite("position", t.Pos.X, t.Pos.Y); err != nil {
 		return err
 	}
-	l, err := LayoutText(t.Text, t.Size, t.Align, t.Font)
+	var l TextLayout
+	var err error
+	if t.face != nil {
+		l, err = layoutWith(t.Text, t.Size, t.Align, func() (*face, error) { return t.face, nil }, true)
+	} else {
+		l, err = LayoutText(t.Text, t.Size, t.Align, t.Font)
+	}
 	if err != nil {
 		return err
 	}

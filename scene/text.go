@@ -2,8 +2,11 @@ package scene
 
 // Text becomes outlines here, not a font reference, so that every renderer, boolean and bounds
 // computation treats a label like any other shape and the output never depends on the fonts
-// installed where it is viewed. Only the Go fonts are embedded: they are free, metric-stable
-// across machines and ship with golang.org/x/image, so a layout is byte-identical everywhere.
+// installed where it is viewed. The fonts are embedded, so a layout is byte-identical on every
+// machine: DejaVu Sans (Debian's fonts-dejavu-core 2.37, Bitstream Vera licence, beside it in
+// fonts/) is the default because its zero is plain, so "Ø10" and "80" read right on a
+// mechanical drawing; the Go fonts (golang.org/x/image), whose zero is slashed, stay selectable
+// by name. A workspace may bring its own fonts (LoadFont).
 //
 // Glyphs are loaded once per font at ppem = units-per-em, where sfnt's 26.6 values are exact
 // font units, then kept in em units (size 1) as float64 and scaled to the requested size at
@@ -11,6 +14,7 @@ package scene
 // unit and make small labels lumpy and metrics non-linear in size.
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"math"
@@ -114,8 +118,12 @@ type GlyphError struct {
 // Error names the font, the rune and its code point, and the suggestion if any.
 func (e *GlyphError) Error() string {
 	msg := fmt.Sprintf("font %q has no glyph for %q (U+%04X)", e.Font, string(e.Rune), e.Rune)
-	if e.Suggestion != "" {
+	switch {
+	case e.Suggestion != "":
 		msg += fmt.Sprintf("; try %q", e.Suggestion)
+	case !unicode.IsControl(e.Rune):
+		// Another script (Hangul, CJK, ...): the workspace can bring a font that has it.
+		msg += fmt.Sprintf("; add a font that has U+%04X to fonts/ (fonts/NAME.ttf, .otf or .ttc) and pass {font: 'NAME'}", e.Rune)
 	}
 	return msg
 }
@@ -139,13 +147,29 @@ var glyphSubstitutes = map[rune]string{
 // glyph cache live in the face and are filled on first use, so a program that draws no
 // text parses nothing.
 var fonts = map[string]*face{
-	"sans":             {name: "sans", data: goregular.TTF},
-	"sans-bold":        {name: "sans-bold", data: gobold.TTF},
-	"sans-italic":      {name: "sans-italic", data: goitalic.TTF},
-	"sans-bold-italic": {name: "sans-bold-italic", data: gobolditalic.TTF},
-	"mono":             {name: "mono", data: gomono.TTF},
-	"mono-bold":        {name: "mono-bold", data: gomonobold.TTF},
+	"sans":                {name: "sans", data: dejaVuSans},
+	"sans-bold":           {name: "sans-bold", data: dejaVuSansBold},
+	"sans-italic":         {name: "sans-italic", data: dejaVuSansOblique},
+	"sans-bold-italic":    {name: "sans-bold-italic", data: dejaVuSansBoldOblique},
+	"mono":                {name: "mono", data: gomono.TTF},
+	"mono-bold":           {name: "mono-bold", data: gomonobold.TTF},
+	"go-sans":             {name: "go-sans", data: goregular.TTF},
+	"go-sans-bold":        {name: "go-sans-bold", data: gobold.TTF},
+	"go-sans-italic":      {name: "go-sans-italic", data: goitalic.TTF},
+	"go-sans-bold-italic": {name: "go-sans-bold-italic", data: gobolditalic.TTF},
 }
+
+// The DejaVu Sans faces (fonts/LICENSE-DejaVu.txt).
+var (
+	//go:embed fonts/DejaVuSans.ttf
+	dejaVuSans []byte
+	//go:embed fonts/DejaVuSans-Bold.ttf
+	dejaVuSansBold []byte
+	//go:embed fonts/DejaVuSans-Oblique.ttf
+	dejaVuSansOblique []byte
+	//go:embed fonts/DejaVuSans-BoldOblique.ttf
+	dejaVuSansBoldOblique []byte
+)
 
 // fontNames is the sorted list of names in fonts, for error messages and FontNames.
 var fontNames = func() []string {
@@ -166,7 +190,7 @@ func lookupFont(name string) (*face, error) {
 	}
 	f, ok := fonts[name]
 	if !ok {
-		return nil, fmt.Errorf("%w %q; use one of: %s", ErrUnknownFont, name, strings.Join(fontNames, ", "))
+		return nil, fmt.Errorf("%w %q; use one of: %s, or a workspace font in fonts/", ErrUnknownFont, name, strings.Join(fontNames, ", "))
 	}
 	if err := f.load(); err != nil {
 		return nil, err
@@ -221,9 +245,12 @@ func (f *face) load() error {
 }
 
 func (f *face) parse() error {
-	sf, err := sfnt.Parse(f.data)
-	if err != nil {
-		return err
+	sf := f.font
+	if sf == nil {
+		var err error
+		if sf, err = sfnt.Parse(f.data); err != nil {
+			return err
+		}
 	}
 	f.font = sf
 	f.ppem = fixed.Int26_6(sf.UnitsPerEm())
@@ -409,6 +436,12 @@ func MeasureText(text string, size float64, fontName string) (TextLayout, error)
 }
 
 func layoutText(text string, size float64, align TextAlign, fontName string, withPath bool) (TextLayout, error) {
+	return layoutWith(text, size, align, func() (*face, error) { return lookupFont(fontName) }, withPath)
+}
+
+// layoutWith lays text out in the face font gives (called after the cheap checks, so that a
+// bad size is reported before a font is looked up).
+func layoutWith(text string, size float64, align TextAlign, font func() (*face, error), withPath bool) (TextLayout, error) {
 	if !(size > 0) || math.IsInf(size, 0) {
 		return TextLayout{}, fmt.Errorf("%w %v: must be a finite number > 0", ErrInvalidTextSize, size)
 	}
@@ -416,7 +449,7 @@ func layoutText(text string, size float64, align TextAlign, fontName string, wit
 	if err != nil {
 		return TextLayout{}, err
 	}
-	f, err := lookupFont(fontName)
+	f, err := font()
 	if err != nil {
 		return TextLayout{}, err
 	}

@@ -65,14 +65,19 @@ func TestLayoutTextScalesLinearly(t *testing.T) {
 func TestLayoutTextMetrics(t *testing.T) {
 	t.Parallel()
 	// The Go fonts have ascent 1935 and descent 432 in 2048 units per em; "H" is 1479 units
-	// wide; glyph positions are exact in em units, so these are exact.
-	got, err := MeasureText("HH", 2048, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := TextLayout{Width: 2 * 1479, Height: 1935 + 432, Ascent: 1935, Descent: 432, Lines: 1}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("mismatch (-want +got):\n%s", diff)
+	// wide; DejaVu Sans (the default) has 1901, 483 and 1540. Glyph positions are exact in
+	// em units, so these are exact.
+	for font, want := range map[string]TextLayout{
+		"go-sans": {Width: 2 * 1479, Height: 1935 + 432, Ascent: 1935, Descent: 432, Lines: 1},
+		"":        {Width: 2 * 1540, Height: 1901 + 483, Ascent: 1901, Descent: 483, Lines: 1},
+	} {
+		got, err := MeasureText("HH", 2048, font)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%q: mismatch (-want +got):\n%s", font, diff)
+		}
 	}
 }
 
@@ -186,14 +191,15 @@ func TestLayoutTextErrors(t *testing.T) {
 		want  string
 		is    error
 	}{
-		{"diameter", "⌀10", 5, "", "", `font "sans" has no glyph for "⌀" (U+2300); try "Ø"`, ErrMissingGlyph},
+		{"diameter", "⌀10", 5, "", "go-sans", `font "go-sans" has no glyph for "⌀" (U+2300); try "Ø"`, ErrMissingGlyph},
 		{"empty set", "∅10", 5, "", "mono", `font "mono" has no glyph for "∅" (U+2205); try "Ø"`, ErrMissingGlyph},
-		{"check mark", "ok ✓", 5, "", "sans-bold", `font "sans-bold" has no glyph for "✓" (U+2713); try "√"`, ErrMissingGlyph},
-		{"no suggestion", "☃", 5, "", "", `font "sans" has no glyph for "☃" (U+2603)`, ErrMissingGlyph},
+		{"check mark", "ok ✓", 5, "", "go-sans-bold", `font "go-sans-bold" has no glyph for "✓" (U+2713); try "√"`, ErrMissingGlyph},
+		{"no suggestion", "☃", 5, "", "go-sans", `font "go-sans" has no glyph for "☃" (U+2603); add a font that has U+2603 to fonts/ (fonts/NAME.ttf, .otf or .ttc) and pass {font: 'NAME'}`, ErrMissingGlyph},
+		{"hangul", "안녕", 5, "", "", `font "sans" has no glyph for "안" (U+C548); add a font that has U+C548 to fonts/ (fonts/NAME.ttf, .otf or .ttc) and pass {font: 'NAME'}`, ErrMissingGlyph},
 		{"control", "a\x00", 5, "", "", `font "sans" has no glyph for "\x00" (U+0000)`, ErrMissingGlyph},
-		{"astral", "😀", 5, "", "", `font "sans" has no glyph for "😀" (U+1F600)`, ErrMissingGlyph},
-		{"unknown font", "a", 5, "", "Arial", `unknown font "Arial"; use one of: mono, mono-bold, sans, sans-bold, sans-bold-italic, sans-italic`, ErrUnknownFont},
-		{"serif", "a", 5, "", "serif", `unknown font "serif"; use one of: mono, mono-bold, sans, sans-bold, sans-bold-italic, sans-italic`, ErrUnknownFont},
+		{"astral", "😀", 5, "", "go-sans", `font "go-sans" has no glyph for "😀" (U+1F600); add a font that has U+1F600 to fonts/ (fonts/NAME.ttf, .otf or .ttc) and pass {font: 'NAME'}`, ErrMissingGlyph},
+		{"unknown font", "a", 5, "", "Arial", `unknown font "Arial"; use one of: go-sans, go-sans-bold, go-sans-bold-italic, go-sans-italic, mono, mono-bold, sans, sans-bold, sans-bold-italic, sans-italic, or a workspace font in fonts/`, ErrUnknownFont},
+		{"serif", "a", 5, "", "serif", `unknown font "serif"; use one of: go-sans, go-sans-bold, go-sans-bold-italic, go-sans-italic, mono, mono-bold, sans, sans-bold, sans-bold-italic, sans-italic, or a workspace font in fonts/`, ErrUnknownFont},
 		{"bad align", "a", 5, "middle", "", `unknown text align "middle"; use one of: left, center, right`, ErrUnknownAlign},
 		{"align case", "a", 5, "Left", "", `unknown text align "Left"; use one of: left, center, right`, ErrUnknownAlign},
 		{"zero size", "a", 0, "", "", `invalid text size 0: must be a finite number > 0`, ErrInvalidTextSize},
@@ -237,12 +243,12 @@ func TestLayoutTextAtLimit(t *testing.T) {
 
 func TestLayoutTextGlyphError(t *testing.T) {
 	t.Parallel()
-	_, err := LayoutText("⌀", 1, "", "")
+	_, err := LayoutText("⌀", 1, "", "go-sans")
 	var ge *GlyphError
 	if !errors.As(err, &ge) {
 		t.Fatalf("error %v is not a *GlyphError", err)
 	}
-	want := &GlyphError{Font: "sans", Rune: '⌀', Suggestion: "Ø"}
+	want := &GlyphError{Font: "go-sans", Rune: '⌀', Suggestion: "Ø"}
 	if diff := cmp.Diff(want, ge); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
@@ -283,8 +289,8 @@ func TestLayoutTextLines(t *testing.T) {
 
 func TestLayoutTextWhitespace(t *testing.T) {
 	t.Parallel()
-	space := mustLayout(t, " ", 1, "", "").Width
-	h := mustLayout(t, "H", 1, "", "").Width
+	space := mustLayout(t, " ", 1, "", "go-sans").Width
+	h := mustLayout(t, "H", 1, "", "go-sans").Width
 	for _, tc := range []struct {
 		name, a, b string
 	}{
@@ -294,8 +300,8 @@ func TestLayoutTextWhitespace(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			a := mustLayout(t, tc.a, 3, AlignCenter, "")
-			b := mustLayout(t, tc.b, 3, AlignCenter, "")
+			a := mustLayout(t, tc.a, 3, AlignCenter, "go-sans")
+			b := mustLayout(t, tc.b, 3, AlignCenter, "go-sans")
 			if diff := cmp.Diff(b, a); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
 			}
@@ -304,7 +310,7 @@ func TestLayoutTextWhitespace(t *testing.T) {
 	// A tab after some text advances to the next stop, a multiple of four spaces from the
 	// line start, not by a fixed amount.
 	stop := 4 * space
-	hSegs := len(mustLayout(t, "H", 1, "", "").Path)
+	hSegs := len(mustLayout(t, "H", 1, "", "go-sans").Path)
 	for _, tc := range []struct {
 		text string
 		want float64
@@ -315,7 +321,7 @@ func TestLayoutTextWhitespace(t *testing.T) {
 		{"   ", 3 * space},
 		{"H\u00a0H", 2*h + space}, // the font's own no-break space
 	} {
-		l := mustLayout(t, tc.text, 1, "", "")
+		l := mustLayout(t, tc.text, 1, "", "go-sans")
 		if diff := cmp.Diff(tc.want, l.Width, textApprox); diff != "" {
 			t.Errorf("width of %q mismatch (-want +got):\n%s", tc.text, diff)
 		}
@@ -328,13 +334,18 @@ func TestLayoutTextWhitespace(t *testing.T) {
 func TestLayoutTextKerning(t *testing.T) {
 	t.Parallel()
 	// The Go fonts carry no kerning (no pair of their glyphs has a kern value, checked with
-	// sfnt.Font.Kern over all pairs), so "AV" is exactly "A" then "V". LayoutText still asks
-	// the font for kerning; if a font update adds some, this fails and should become a
-	// test that "AV" is narrower than the sum.
+	// sfnt.Font.Kern over all pairs), so "AV" is exactly "A" then "V"; DejaVu Sans has a kern
+	// table, and LayoutText uses it: "AV" is narrower than "A" and "V" apart.
 	for _, font := range FontNames() {
 		av, _ := MeasureText("AV", 10, font)
 		a, _ := MeasureText("A", 10, font)
 		v, _ := MeasureText("V", 10, font)
+		if strings.HasPrefix(font, "sans") {
+			if av.Width >= a.Width+v.Width {
+				t.Errorf("%s: AV is %v wide, A and V %v: not kerned", font, av.Width, a.Width+v.Width)
+			}
+			continue
+		}
 		if diff := cmp.Diff(a.Width+v.Width, av.Width); diff != "" {
 			t.Errorf("%s: width of AV mismatch (-A+V +AV):\n%s", font, diff)
 		}
@@ -417,7 +428,7 @@ func TestLayoutTextConcurrent(t *testing.T) {
 	texts := []string{"Ø12 H7", "R2.5 ±0.05", "ÀÉÎÕÜ çñß", "Ω π ∞ → √", "M6×1\nDIN 912"}
 	// A fresh face has a cold cache, so the goroutines race to parse it and to load the
 	// same glyphs; every result must match the warm, shared font's.
-	cold := &face{name: "sans", data: goregular.TTF}
+	cold := &face{name: "go-sans", data: goregular.TTF}
 	if err := cold.load(); err != nil {
 		t.Fatal(err)
 	}
@@ -439,7 +450,7 @@ func TestLayoutTextConcurrent(t *testing.T) {
 	wg.Wait()
 	for g, ls := range results {
 		for i, got := range ls {
-			want := mustLayout(t, texts[(g+i)%len(texts)], 2, AlignCenter, "sans")
+			want := mustLayout(t, texts[(g+i)%len(texts)], 2, AlignCenter, "go-sans")
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("goroutine %d layout %d mismatch (-want +got):\n%s", g, i, diff)
 			}
@@ -506,4 +517,26 @@ func FuzzLayoutText(f *testing.F) {
 			t.Errorf("layout %vx%v, measure %vx%v", l.Width, l.Height, m.Width, m.Height)
 		}
 	})
+}
+
+// The default font's zero is plain, two contours (its outside and its counter), so "Ø10" and
+// "80" read right on a drawing where Ø is the diameter sign; the Go fonts' zero is slashed and
+// stays available by name.
+func TestDefaultFontHasPlainZero(t *testing.T) {
+	t.Parallel()
+	contours := func(font string) int {
+		n := 0
+		for _, s := range mustLayout(t, "0", 10, "", font).Path {
+			if s.Kind == SegMove {
+				n++
+			}
+		}
+		return n
+	}
+	if n := contours(""); n != 2 {
+		t.Errorf("the default font's zero has %d contours, want 2 (no slash or dot)", n)
+	}
+	if n := contours("go-sans"); n <= 2 {
+		t.Errorf("go-sans zero has %d contours; the Go fonts' slashed zero has more than 2", n)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -211,6 +212,9 @@ func (se *Session) snapshot(ctx context.Context, name string) (*HistoryOut, erro
 	if _, err := catchUp(h, disk, srv.Scene()); err != nil {
 		return nil, err
 	}
+	if name == "" {
+		name = autoSnapshotName(h)
+	}
 	if err := h.Label(name); err != nil {
 		return nil, err
 	}
@@ -218,6 +222,22 @@ func (se *Session) snapshot(ctx context.Context, name string) (*HistoryOut, erro
 		return nil, err
 	}
 	return describe(h, warnings), nil
+}
+
+// autoSnapshotName names a snapshot taken without a name (upstream's takes none):
+// "snapshot-ID" after the current entry's id, made unique if a user already took that name.
+func autoSnapshotName(h *modules.History) string {
+	base := "snapshot"
+	if h.Pos >= 0 {
+		base += "-" + strconv.Itoa(h.Entries[h.Pos].ID)
+	}
+	name := base
+	for i := 2; ; i++ {
+		if _, taken := h.Find(name); !taken {
+			return name
+		}
+		name = base + "-" + strconv.Itoa(i)
+	}
 }
 
 // snapshots lists the history; it only reads, so it takes no lock (the log is replaced

@@ -240,14 +240,25 @@ func TestSnapshots(t *testing.T) {
 	if _, err := sceneCmd(t, s, "snapshot", "start"); err == nil || err.Error() != `history: the snapshot "start" already exists (entry 1); choose another name` {
 		t.Errorf("taken name: %v", err)
 	}
-	if _, err := sceneCmd(t, s, "snapshot", ""); !errors.Is(err, ErrBadInput) {
+	// Without a name (upstream's snapshot takes none) it is named after its entry; a name a
+	// user took already gets a suffix.
+	if _, err := sceneCmd(t, s, "snapshot", ""); err != nil {
+		t.Errorf("no name: %v", err)
+	}
+	write(t, s, "main", "drawCircle('a', 0, 0, 4)")
+	if _, err := sceneCmd(t, s, "snapshot", "snapshot-5"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, s, "main", "drawCircle('a', 0, 0, 3)")
+	if _, err := sceneCmd(t, s, "snapshot", ""); err != nil {
 		t.Errorf("no name: %v", err)
 	}
 	out, err = sceneCmd(t, s, "snapshots", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = &HistoryOut{Entries: 3, Current: 3, Snapshots: []Snapshot{{Name: "bigger", Entry: 2}, {Name: "start", Entry: 1}}}
+	want = &HistoryOut{Entries: 5, Current: 5, Snapshots: []Snapshot{{Name: "snapshot-5-2", Entry: 5, Current: true}, {Name: "snapshot-5", Entry: 4},
+		{Name: "snapshot-3", Entry: 3}, {Name: "bigger", Entry: 2}, {Name: "start", Entry: 1}}}
 	if diff := cmp.Diff(want, out.History); diff != "" {
 		t.Errorf("snapshots mismatch (-want +got):\n%s", diff)
 	}
@@ -256,7 +267,7 @@ func TestSnapshots(t *testing.T) {
 	if err != nil || res.Change.Entry != 1 || fileBytes(t, dir, "scene.code.js") != "drawCircle('a', 0, 0, 1)" {
 		t.Errorf("undo to start: %+v, %v", res.Change, err)
 	}
-	if _, err := sceneCmd(t, s, "undo", "nope"); err == nil || err.Error() != `bad input: no snapshot named "nope"; the snapshots are "bigger", "start"` {
+	if _, err := sceneCmd(t, s, "undo", "nope"); err == nil || err.Error() != `bad input: no snapshot named "nope"; the snapshots are "snapshot-5-2", "snapshot-5", "snapshot-3", "bigger", "start"` {
 		t.Errorf("unknown snapshot: %v", err)
 	}
 }

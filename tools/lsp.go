@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -169,7 +170,7 @@ func lspTool(_ context.Context, s *Session, in LSPIn) (LSPOut, error) {
 
 func lspDomains() []LSPDomain {
 	var out []LSPDomain
-	for _, f := range runtime.API() {
+	for _, f := range append(runtime.API(), runtime.Console()...) {
 		if f.Replacement != "" {
 			continue // removed names are found by name, not offered
 		}
@@ -179,7 +180,41 @@ func lspDomains() []LSPDomain {
 		d := &out[len(out)-1]
 		d.Functions = append(d.Functions, LSPSummary{Name: f.Name, Doc: f.Doc})
 	}
+	for _, alias := range slices.Sorted(maps.Keys(runtime.DomainAliases)) {
+		d := LSPDomain{Name: alias, Functions: []LSPSummary{}}
+		for _, f := range lspDomainFuncs(alias) {
+			d.Functions = append(d.Functions, LSPSummary{Name: f.Name, Doc: f.Doc})
+		}
+		out = append(out, d)
+	}
 	return out
+}
+
+// lspDomainFuncs lists a domain's live functions (console's methods, an alias's members).
+func lspDomainFuncs(domain string) []runtime.Func {
+	if names, ok := runtime.DomainAliases[domain]; ok {
+		out := make([]runtime.Func, 0, len(names))
+		for _, n := range names {
+			f, _ := runtime.Lookup(n)
+			out = append(out, f)
+		}
+		return out
+	}
+	if domain == "console" {
+		return runtime.Console()
+	}
+	var out []runtime.Func
+	for _, f := range runtime.API() {
+		if f.Domain == domain && f.Replacement == "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// lspDomainNames is every name describe accepts as a domain.
+func lspDomainNames() []string {
+	return append(slices.Clone(runtime.Domains), slices.Sorted(maps.Keys(runtime.DomainAliases))...)
 }
 
 func lspDescribe(domain, name string) ([]LSPFunction, error) {
@@ -193,18 +228,16 @@ func lspDescribe(domain, name string) ([]LSPFunction, error) {
 		}
 		return []LSPFunction{lspFunction(f)}, nil
 	case domain != "":
-		if !slices.Contains(runtime.Domains, domain) {
-			return nil, fmt.Errorf("%w: unknown domain %q; the domains are %s", ErrBadInput, domain, strings.Join(runtime.Domains, ", "))
+		if !slices.Contains(lspDomainNames(), domain) {
+			return nil, fmt.Errorf("%w: unknown domain %q; the domains are %s", ErrBadInput, domain, strings.Join(lspDomainNames(), ", "))
 		}
 		var out []LSPFunction
-		for _, f := range runtime.API() {
-			if f.Domain == domain && f.Replacement == "" {
-				out = append(out, lspFunction(f))
-			}
+		for _, f := range lspDomainFuncs(domain) {
+			out = append(out, lspFunction(f))
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%w: describe needs domain (one of %s) or name", ErrBadInput, strings.Join(runtime.Domains, ", "))
+	return nil, fmt.Errorf("%w: describe needs domain (one of %s) or name", ErrBadInput, strings.Join(lspDomainNames(), ", "))
 }
 
 func lspFunction(f runtime.Func) LSPFunction {
@@ -240,6 +273,11 @@ func lspParams(ps []runtime.Param) []LSPParam {
 func lspLookup(name string) (runtime.Func, error) {
 	if f, ok := runtime.Lookup(name); ok {
 		return f, nil
+	}
+	for _, f := range runtime.Console() {
+		if f.Name == name {
+			return f, nil
+		}
 	}
 	var names []string
 	for _, f := range runtime.API() {
@@ -287,16 +325,18 @@ func fileSymbols(file, path string, src []byte) (*LSPSymbols, error) {
 		switch s := st.(type) {
 		case *ast.FunctionDeclaration:
 			if fn := s.Function; fn != nil && fn.Name != nil {
-				out.Functions = append(out.Functions, LSPFunc{Name: string(fn.Name.Name), Line: w.line(fn.Name.Idx), Params: w.params(fn.ParameterList)})
+				out.Functions = append(out.Functions, LSPFunc{Name: fn.Name.Name.String(), Line: w.line(fn.Name.Idx), Params: w.params(fn.ParameterList)})
 			}
 		case *ast.ClassDeclaration:
 			if c := s.Class; c != nil && c.Name != nil {
 				out.Classes = append(out.Classes, w.class(c))
 			}
 		case *ast.LexicalDeclaration:
-			out.Variables = append(out.Variables, w.variables(s.Token.String(), s.List)...)
+			fns, vars := w.bindings(s.Token.String(), s.List)
+			out.Functions, out.Variables = append(out.Functions, fns...), append(out.Variables, vars...)
 		case *ast.VariableStatement:
-			out.Variables = append(out.Variables, w.variables("var", s.List)...)
+			fns, vars := w.bindings("var", s.List)
+			out.Functions, out.Variables = append(out.Functions, fns...), append(out.Variables, vars...)
 		}
 	}
 	for _, imp := range mod.Imports {
@@ -380,7 +420,7 @@ func (w symbolWalker) params(pl *ast.ParameterList) []string {
 }
 
 func (w symbolWalker) class(c *ast.ClassLiteral) LSPClass {
-	out := LSPClass{Name: string(c.Name.Name), Line: w.line(c.Name.Idx)}
+	out := LSPClass{Name: c.Name.Name.String(), Line: w.line(c.Name.Idx)}
 	if c.SuperClass != nil {
 		out.Extends = w.text(c.SuperClass)
 	}
@@ -405,21 +445,36 @@ func (w symbolWalker) key(k ast.Expression, computed bool) string {
 	}
 	switch x := k.(type) {
 	case *ast.StringLiteral:
-		return string(x.Value)
+		return x.Value.String()
 	case *ast.Identifier:
-		return string(x.Name)
+		return x.Name.String()
 	case *ast.PrivateIdentifier:
-		return "#" + string(x.Name)
+		return "#" + x.Name.String()
 	}
 	return w.text(k)
 }
 
-func (w symbolWalker) variables(kind string, list []*ast.Binding) []LSPVariable {
-	var out []LSPVariable
+// bindings lists the names a const, let or var declares; a name bound to an arrow function
+// or a function expression (const add = (a, b) => a + b) is listed as a function with its
+// parameters.
+func (w symbolWalker) bindings(kind string, list []*ast.Binding) (fns []LSPFunc, vars []LSPVariable) {
 	for _, b := range list {
+		if id, ok := b.Target.(*ast.Identifier); ok {
+			var params *ast.ParameterList
+			switch f := b.Initializer.(type) {
+			case *ast.ArrowFunctionLiteral:
+				params = f.ParameterList
+			case *ast.FunctionLiteral:
+				params = f.ParameterList
+			}
+			if params != nil {
+				fns = append(fns, LSPFunc{Name: id.Name.String(), Line: w.line(id.Idx), Params: w.params(params)})
+				continue
+			}
+		}
 		for _, id := range runtime.BoundNames(b.Target) {
-			out = append(out, LSPVariable{Name: string(id.Name), Line: w.line(id.Idx), Kind: kind})
+			vars = append(vars, LSPVariable{Name: id.Name.String(), Line: w.line(id.Idx), Kind: kind})
 		}
 	}
-	return out
+	return fns, vars
 }

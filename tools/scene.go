@@ -12,7 +12,7 @@ import (
 
 func init() {
 	register("scene", "Look at the current scene: command is info, tree, groups, draw_order (group optional), entity (name), svg, json or png (width optional, default 1024). "+
-		"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name), snapshots lists the names, newest first. "+
+		"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first. "+
 		"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back.", sceneTool)
 }
 
@@ -22,7 +22,7 @@ var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "
 // SceneIn selects a view of the scene.
 type SceneIn struct {
 	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot or snapshots"`
-	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity; snapshot name, for snapshot (and for undo/redo to go to that snapshot)"`
+	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity; snapshot name, for snapshot (none: snapshot-ID) (and for undo/redo to go to that snapshot)"`
 	Group   string `json:"group,omitempty" jsonschema:"group name, for draw_order; empty means the top level"`
 	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
 	// DXFVersion is for dxf: "12" (R12, the default) or "2000".
@@ -79,9 +79,6 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 	case "undo", "redo":
 		out.Change, err = s.travel(ctx, in.Command == "undo", in.Name)
 	case "snapshot":
-		if in.Name == "" {
-			return out, fmt.Errorf("%w: snapshot needs name", ErrBadInput)
-		}
 		out.History, err = s.snapshot(ctx, in.Name)
 	case "snapshots":
 		out.History = s.snapshots()

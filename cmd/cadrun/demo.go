@@ -44,7 +44,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("rendering %s to SVG: %w", name, err)
 		}
-		png, err := render.PNG(res.Scene, render.PNGOptions{Width: 1024})
+		png, err := render.PNG(res.Scene, render.PNGOptions{Width: examples.DemoWidth})
 		if err != nil {
 			return fmt.Errorf("rendering %s to PNG: %w", name, err)
 		}

@@ -67,7 +67,7 @@ func TestRunExportErrors(t *testing.T) {
 		{[]string{"-o", filepath.Join(dir, "part.dxf"), "-dxf", "2004"}, 2,
 			`invalid value "2004" for flag -dxf: bad export option: DXF version "2004": use 12 or 2000`},
 		{[]string{"-o", filepath.Join(dir, "big.pdf"), "-page", "a4"}, 1,
-			"cadrun run: bad export option: at 1:1 the drawing is 401.0 x 101.0 mm and does not fit on A4 (297.0 x 210.0 mm): use scale fit, a smaller scale (1:N) or a larger page"},
+			"cadrun run: bad export option: at 1:1 the drawing is 400.0 x 100.0 mm and does not fit on A4 (297.0 x 210.0 mm): use scale fit, a smaller scale (1:N) or a larger page"},
 	} {
 		var stdout, stderr bytes.Buffer
 		args := append([]string{"run", script}, c.args...)

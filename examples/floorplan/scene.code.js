@@ -66,11 +66,13 @@ createGroup('doors', ['door_front', 'door_living', 'door_study', 'door_bed', 'do
 
 // --- furniture ---------------------------------------------------------------------
 fx.sofa('sofa', 2.4, 0.75, 2.4, 0.9)
+setPivot('sofa', 2.4, 0.75) // groups turn about their origin unless told otherwise
 rotate('sofa', Math.PI)
 fx.table('dining', 5.0, 2.6, 1.6, 0.9, 3)
 fx.counter('counter', [[7.4, 0.06], [12.94, 0.06], [12.94, 0.66], [8.0, 0.66], [8.0, 2.8], [7.4, 2.8]], 0.6)
 fx.sink('sink', 10, 0.36)
 fx.hob('hob', 7.7, 1.8)
+setPivot('hob', 7.7, 1.8)
 rotate('hob', Q)
 fx.bed('bed', 8.75, 7.6, 1.6, 2.0)
 fx.bathtub('tub', 12.55, 6.8, 0.75, 1.7)

@@ -6,7 +6,7 @@ import {star, gear, lShape} from 'shapes'
 
 const INK = [0.15, 0.17, 0.22, 1]
 const title = (name, text, x, y) => drawText(name, text, x, y, 5, {align: 'center', font: 'sans-bold', color: INK})
-const note = (name, text, x, y) => drawText(name, text, x, y, 3.2, {align: 'center', color: [0.35, 0.37, 0.42, 1]})
+const note = (name, text, x, y) => drawText(name, text, x, y, 3.6, {align: 'center', color: [0.35, 0.37, 0.42, 1]})
 const style = (name, fill, stroke, width = 0.5) => {
   setFill(name, fill)
   setStroke(name, stroke, width)

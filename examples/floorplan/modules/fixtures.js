@@ -123,6 +123,7 @@ export function toilet(name, x, y, angle) {
     piece(name + '_bowl', n => drawEllipse(n, x, y, 0.19, 0.26)),
   ]
   createGroup(name, parts)
+  setPivot(name, x, y) // a group turns about its origin unless told otherwise
   rotate(name, angle)
 }
 
@@ -132,6 +133,7 @@ export function basin(name, x, y, angle) {
     piece(name + '_bowl', n => drawEllipse(n, x, y - 0.03, 0.22, 0.15), [0.88, 0.94, 0.98, 1]),
   ]
   createGroup(name, parts)
+  setPivot(name, x, y) // a group turns about its origin unless told otherwise
   rotate(name, angle)
 }
 

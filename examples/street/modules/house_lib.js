@@ -44,7 +44,7 @@ class House {
     this.part('door', () => drawRoundedRect(this.n('door'), doorX, doorH / 2, doorW, doorH, 0.12), door, WALL_LINE)
     this.part('knob', () => drawCircle(this.n('knob'), doorX + doorW * 0.3, doorH * 0.48, 0.06), [0.9, 0.75, 0.3, 1], null)
     if (opts.number !== undefined) {
-      this.part('number', () => drawText(this.n('number'), String(opts.number), doorX, doorH + 0.25, 0.45,
+      this.part('number', () => drawText(this.n('number'), String(opts.number), doorX, doorH + 0.2, 0.8,
         {align: 'center', font: 'sans-bold', color: WALL_LINE}))
     }
 

@@ -1,0 +1,98 @@
+package runtime
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// koreanFont reads a Korean font from Debian's fonts-nanum (.ci/debian-packages); without it
+// the test is skipped, or fails when the setup promised every tool (make test).
+func koreanFont(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("/usr/share/fonts/truetype/nanum/NanumGothic.ttf")
+	if err != nil {
+		if os.Getenv("CADRUN_REQUIRE_TOOLS") == "1" {
+			t.Fatalf("%v: install fonts-nanum (.ci/deps does)", err)
+		}
+		t.Skipf("%v: install fonts-nanum (.ci/deps does)", err)
+	}
+	return string(b)
+}
+
+const koreanScript = `drawText('title', '안녕', 0, 0, 24, {font: 'nanum', align: 'center'})
+const a = getTextMetrics('안녕', 24, {font: 'nanum'})
+const b = getTextMetrics('안녕', 24, 'nanum')
+console.log(a.width > 20, a.width === b.width, getEntity('title').geometry.font)
+`
+
+// Upstream's documented Korean examples work once the workspace brings a font that has
+// Hangul: drawText with {font}, getTextMetrics with the name or {font}.
+func TestWorkspaceFontDrawsKorean(t *testing.T) {
+	t.Parallel()
+	src := MapSource{MainModule: koreanScript, "fonts/nanum.ttf": koreanFont(t)}
+	res, err := Run(context.Background(), src, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"true true nanum"}, res.Logs); diff != "" {
+		t.Errorf("logs mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// Without a font that has Hangul, the error says what to do; a font that does not exist
+// names the embedded fonts and the workspace's own.
+func TestWorkspaceFontErrors(t *testing.T) {
+	t.Parallel()
+	font := koreanFont(t)
+	for _, tc := range []struct {
+		name string
+		src  MapSource
+		want string
+	}{
+		{"no font", MapSource{MainModule: "drawText('title', '안녕', 0, 0, 24)"},
+			`scene.code.js:1:1: Error: drawText: font "sans" has no glyph for "안" (U+C548); add a font that has U+C548 to fonts/ (fonts/NAME.ttf, .otf or .ttc) and pass {font: 'NAME'}`},
+		{"metrics", MapSource{MainModule: "getTextMetrics('안녕', 24)"},
+			`scene.code.js:1:1: Error: getTextMetrics: font "sans" has no glyph for "안" (U+C548); add a font that has U+C548 to fonts/ (fonts/NAME.ttf, .otf or .ttc) and pass {font: 'NAME'}`},
+		{"unknown", MapSource{MainModule: "drawText('t', 'x', 0, 0, 2, {font: 'nanun'})", "fonts/nanum.ttf": font},
+			`scene.code.js:1:1: Error: drawText: unknown font "nanun": not an embedded font (go-sans, go-sans-bold, go-sans-bold-italic, go-sans-italic, mono, mono-bold, sans, sans-bold, sans-bold-italic, sans-italic) and no fonts/nanun.ttf, .otf or .ttc (the workspace has nanum)`},
+		{"not a font", MapSource{MainModule: "drawText('t', 'x', 0, 0, 2, {font: 'junk'})", "fonts/junk.otf": "this is not a font, only text"},
+			`scene.code.js:1:1: Error: drawText: bad font file: font "junk": sfnt: invalid font; use a TrueType or OpenType file (.ttf, .otf) or a collection (.ttc)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Run(context.Background(), tc.src, MainModule, Options{})
+			if err == nil {
+				t.Fatal("the run succeeded")
+			}
+			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
+				t.Errorf("error mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A worker asks its parent for the font and the parent reads the worker's scene with it.
+func TestPoolWorkspaceFont(t *testing.T) {
+	t.Parallel()
+	p := newTestPool(t, 0)
+	src := MapSource{MainModule: koreanScript, "fonts/nanum.ttf": koreanFont(t)}
+	want, err := Run(context.Background(), src, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Run(context.Background(), src, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := want.Scene.MarshalJSON()
+	b, _ := got.Scene.MarshalJSON()
+	if diff := cmp.Diff(string(a), string(b)); diff != "" {
+		t.Errorf("scene mismatch (-in process +worker):\n%s", diff)
+	}
+	if diff := cmp.Diff(want.Logs, got.Logs); diff != "" {
+		t.Errorf("logs mismatch (-in process +worker):\n%s", diff)
+	}
+}

@@ -1,0 +1,189 @@
+package scene
+
+// Upstream's view of an entity. Scripts written for the upstream sandbox read getEntity in
+// upstream's shape (entity.world.center, entity.local.geometry.Circle.radius, entity.type, ...),
+// so Detail carries that shape beside cadrun's own fields: a script written for either reads
+// what it expects, and none gets undefined where upstream gives a value.
+
+import "math"
+
+// UpstreamType is the entity's type as upstream names it ("Circle", "Rect", "Line", "Arc",
+// "Polygon", "Bezier", "Group"; cadrun's own kinds as "Ellipse", "RoundedRect", "Text").
+func (e *Entity) UpstreamType() string {
+	switch e.Kind() {
+	case KindLine:
+		return "Line"
+	case KindCircle:
+		return "Circle"
+	case KindRect:
+		return "Rect"
+	case KindEllipse:
+		return "Ellipse"
+	case KindRoundedRect:
+		return "RoundedRect"
+	case KindArc:
+		return "Arc"
+	case KindPolygon:
+		return "Polygon"
+	case KindPath:
+		return "Bezier"
+	case KindText:
+		return "Text"
+	}
+	return "Group"
+}
+
+// LocalView is upstream's "local" block: the geometry in upstream's terms, the transform,
+// the bounds in the entity's own coordinates and the pivot.
+type LocalView struct {
+	Geometry  any       `json:"geometry"`
+	Transform Transform `json:"transform"`
+	Bounds    Box       `json:"bounds"`
+	Pivot     Vec       `json:"pivot"`
+}
+
+// WorldView is upstream's "world" block: the world bounds as min_x..max_y and their centre.
+type WorldView struct {
+	Bounds FlatBox `json:"bounds"`
+	Center Vec     `json:"center"`
+}
+
+// FlatBox is a box as upstream's documentation writes it, {min_x, min_y, max_x, max_y}.
+type FlatBox struct {
+	MinX float64 `json:"min_x"`
+	MinY float64 `json:"min_y"`
+	MaxX float64 `json:"max_x"`
+	MaxY float64 `json:"max_y"`
+}
+
+// Flat is b as min_x..max_y.
+func (b Box) Flat() FlatBox { return FlatBox{b.Min.X, b.Min.Y, b.Max.X, b.Max.Y} }
+
+// worldView is upstream's world block for a box, nil for an empty one (upstream answers null).
+func worldView(b Box) *WorldView {
+	if !b.NonEmpty {
+		return nil
+	}
+	return &WorldView{Bounds: b.Flat(), Center: b.Center()}
+}
+
+// UpstreamGeometry is the shape as upstream's engine serialises its geometry: one key naming
+// the kind, e.g. {"Circle": {"center": [x, y], "radius": r}}; a group's is "Empty".
+func UpstreamGeometry(s Shape) any {
+	type obj = map[string]any
+	switch g := s.(type) {
+	case nil:
+		return "Empty"
+	case Line:
+		return obj{"Line": obj{"points": g.Points}}
+	case Circle:
+		return obj{"Circle": obj{"center": g.Center, "radius": g.Radius}}
+	case Rect:
+		return obj{"Rect": obj{"center": g.Center, "width": g.Width, "height": g.Height}}
+	case Ellipse:
+		return obj{"Ellipse": obj{"center": g.Center, "rx": g.RX, "ry": g.RY}}
+	case RoundedRect:
+		return obj{"RoundedRect": obj{"center": g.Center, "width": g.Width, "height": g.Height, "radius": g.Radius}}
+	case Arc:
+		return obj{"Arc": obj{"center": g.Center, "radius": g.Radius, "start_angle": g.Start, "end_angle": g.End}}
+	case Polygon:
+		p := obj{"points": []Vec{}}
+		if len(g.Parts) > 0 {
+			p["points"] = g.Parts[0].Outer
+			if len(g.Parts[0].Holes) > 0 {
+				p["holes"] = g.Parts[0].Holes
+			}
+		}
+		if len(g.Parts) > 1 {
+			p["parts"] = g.Parts // a boolean result with several pieces
+		}
+		return obj{"Polygon": p}
+	case *PathShape:
+		start, segs, closed := cubicSegments(g.Outline())
+		return obj{"Bezier": obj{"start": start, "segments": segs, "closed": closed, "path": g.Data}}
+	case *Text:
+		return obj{"Text": obj{"text": g.Text, "position": g.Pos, "font_size": g.Size, "align": g.Align, "font": g.Font}}
+	}
+	return "Empty"
+}
+
+// cubicSegments writes the first subpath of p as upstream's Bézier form: a start point and
+// cubic segments [control1, control2, end]; lines and quadratics are exact cubics, arcs are
+// split into quarter turns at most.
+func cubicSegments(p Path) (start Vec, segs [][3]Vec, closed bool) {
+	segs = [][3]Vec{}
+	cur := Vec{}
+	for i, s := range p {
+		switch s.Kind {
+		case SegMove:
+			if i > 0 {
+				return start, segs, closed
+			}
+			start, cur = s.P[0], s.P[0]
+		case SegLine:
+			segs = append(segs, [3]Vec{cur, s.P[0], s.P[0]})
+			cur = s.P[0]
+		case SegQuad:
+			c1 := cur.Add(s.P[0].Sub(cur).Mul(2.0 / 3))
+			c2 := s.P[1].Add(s.P[0].Sub(s.P[1]).Mul(2.0 / 3))
+			segs = append(segs, [3]Vec{c1, c2, s.P[1]})
+			cur = s.P[1]
+		case SegCubic:
+			segs = append(segs, s.P)
+			cur = s.P[2]
+		case SegArc:
+			if first := arcPoint(s, s.T0); first != cur {
+				segs = append(segs, [3]Vec{cur, first, first})
+			}
+			n := max(1, int(math.Ceil(math.Abs(s.T1-s.T0)/(math.Pi/2))))
+			dt := (s.T1 - s.T0) / float64(n)
+			k := 4.0 / 3 * math.Tan(dt/4)
+			for j := range n {
+				t0, t1 := s.T0+float64(j)*dt, s.T0+float64(j+1)*dt
+				a, b := arcPoint(s, t0), arcPoint(s, t1)
+				da := s.P[2].Mul(math.Cos(t0)).Sub(s.P[1].Mul(math.Sin(t0)))
+				db := s.P[2].Mul(math.Cos(t1)).Sub(s.P[1].Mul(math.Sin(t1)))
+				segs = append(segs, [3]Vec{a.Add(da.Mul(k)), b.Sub(db.Mul(k)), b})
+			}
+			cur = arcPoint(s, s.T1)
+		case SegClose:
+			closed = true
+		}
+	}
+	return start, segs, closed
+}
+
+// DrawOrderDetail is upstream's getDrawOrder answer: the level ("root" or "group:NAME"), the
+// names back to front, and for each group among them its type and member count.
+type DrawOrderDetail struct {
+	Level   string                `json:"level"`
+	Order   []string              `json:"order"`
+	Details map[string]GroupCount `json:"details"`
+}
+
+// GroupCount describes a group in a draw-order answer.
+type GroupCount struct {
+	Type     string `json:"type"`
+	Children int    `json:"children"`
+}
+
+// DrawOrderDetailOf lists a group's members (or, for "", the top level) back to front, as
+// upstream's getDrawOrder answers.
+func (s *Scene) DrawOrderDetailOf(group string) (DrawOrderDetail, error) {
+	list := s.roots
+	level := "root"
+	if group != "" {
+		g, err := s.group(group)
+		if err != nil {
+			return DrawOrderDetail{}, err
+		}
+		list, level = g.children, "group:"+group
+	}
+	d := DrawOrderDetail{Level: level, Order: names(list), Details: map[string]GroupCount{}}
+	for _, e := range list {
+		if e.IsGroup() {
+			d.Details[e.Name] = GroupCount{Type: "Group", Children: len(e.children)}
+		}
+	}
+	return d, nil
+}
