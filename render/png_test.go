@@ -149,8 +149,8 @@ func TestPNGPolygonHoles(t *testing.T) {
 		centre color.RGBA
 	}{
 		{"hole wound opposite stays empty", cw, pngWhite},
-		// Nonzero, as SVG's default fill-rule: the two rings add up.
-		{"hole wound like its outer is filled", ccw, pngBlack},
+		// A hole is a hole whichever way it runs, as in the area operations.
+		{"hole wound like its outer stays empty", ccw, pngWhite},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,11 +20,13 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/peterstace/simplefeatures/geom"
 )
@@ -175,6 +177,7 @@ func booleanPolys(op BoolOp, pa, pb []ovPoly) ([]ovPoly, error) {
 	if err == nil {
 		return res, nil
 	}
+	noteFallback(op.String(), countRings(pa)+countRings(pb))
 	return booleanFallback(op, pa, pb)
 }
 
@@ -259,6 +262,7 @@ func offsetPolys(area []ovPoly, delta float64, join joinSpec) ([]ovPoly, error) 
 	if err == nil {
 		return res, nil
 	}
+	noteFallback("offset", len(in))
 	return offsetFallback(area, delta, join)
 }
 
@@ -275,9 +279,6 @@ func offsetRing(r []Vec, delta float64, join joinSpec, quantum float64) []Vec {
 		l := d.Len()
 		norms[i] = Vec{d.Y / l, -d.X / l}
 	}
-	// Nearly straight corners get one point: the error, about |delta·sin A|, stays far below
-	// DefaultTolerance, and densely flattened curves do not grow a loop at every vertex.
-	const flat = DefaultTolerance / 10
 	out := make([]Vec, 0, 3*n)
 	for i := range n {
 		p := r[i]
@@ -285,8 +286,13 @@ func offsetRing(r []Vec, delta float64, join joinSpec, quantum float64) []Vec {
 		sinA := nk.X*nj.Y - nk.Y*nj.X
 		cosA := nk.X*nj.X + nk.Y*nj.Y
 		switch {
-		case math.Abs(sinA*delta) < flat && cosA > 0:
-			out = append(out, p.Add(nk.Mul(delta)))
+		case cosA > nearlyStraight:
+			// A nearly straight corner (either way) gets the one point where the two moved
+			// edges meet, whatever the join: it is exact for a miter, within 2.5e-4·delta of
+			// a round join's arc (far inside its chords' error), and densely flattened
+			// curves do not grow a loop at every vertex. The test is on the angle alone, so
+			// that the result does not depend on the drawing's units.
+			out = append(out, p.Add(nk.Add(nj).Mul(delta/(1+cosA))))
 		case sinA*delta < 0:
 			out = append(out, p.Add(nk.Mul(delta)), p, p.Add(nj.Mul(delta)))
 		case join.round:
@@ -304,6 +310,10 @@ func offsetRing(r []Vec, delta float64, join joinSpec, quantum float64) []Vec {
 	}
 	return out
 }
+
+// nearlyStraight is the cosine of the turn (2.5°) below which offsetRing joins a corner with
+// one point (Clipper2 uses the same threshold).
+const nearlyStraight = 0.999
 
 // appendMiter adds a miter join, cut square at limit·|delta| from the corner when the miter
 // would reach further (JTS's limited mitre; with limit 1 this is the square join).
@@ -433,7 +443,85 @@ func (s *Scene) putArea(name string, polys []ovPoly) (*Entity, error) {
 		}
 		shape.Parts[i] = part
 	}
-	return s.Put(name, shape)
+	return s.put(name, shape)
+}
+
+// applyHoleRule returns g with every part whose holes overlap each other, or cross or leave
+// its outer ring, replaced by the polygons of its area: the outer ring minus the union of the
+// holes. Parts whose holes already lie inside and apart are kept as drawn, and so is a part
+// with a self-intersecting ring, which the area operations refuse with the place it crosses.
+func applyHoleRule(g Polygon) (Polygon, error) {
+	var parts []PolygonPart
+	for i, part := range g.Parts {
+		if len(part.Holes) == 0 {
+			if parts != nil {
+				parts = append(parts, part)
+			}
+			continue
+		}
+		area, ok := holeRuleArea(part)
+		if ok {
+			if parts != nil {
+				parts = append(parts, part)
+			}
+			continue
+		}
+		if parts == nil {
+			parts = slices.Clone(g.Parts[:i])
+		}
+		sortPolys(area)
+		for _, p := range area {
+			parts = append(parts, PolygonPart{Outer: mapRing(p.outer, Identity, false), Holes: mapRings(p.holes)})
+		}
+	}
+	if parts == nil {
+		return g, nil
+	}
+	if len(parts) == 0 {
+		return Polygon{}, fmt.Errorf("%w: the holes cover all of the polygon; draw smaller holes or none", ErrBadGeometry)
+	}
+	return Polygon{Parts: parts}, nil
+}
+
+func mapRings(rs [][]Vec) [][]Vec {
+	var out [][]Vec
+	for _, r := range rs {
+		out = append(out, mapRing(r, Identity, false))
+	}
+	return out
+}
+
+// holeRuleArea computes the area of a polygon part under the hole rule; ok reports that the
+// part already is that area as drawn (every hole inside its outer ring, the holes apart).
+func holeRuleArea(part PolygonPart) (area []ovPoly, ok bool) {
+	outer := cleanRing(part.Outer)
+	if len(outer) < 3 || collinearRing(outer) {
+		return nil, true
+	}
+	if _, bad := selfCrossing(outer); bad {
+		return nil, true
+	}
+	in := []ovInput{{pts: orientRing(outer, true)}}
+	want := math.Abs(ringArea(outer))
+	for _, h := range part.Holes {
+		h = cleanRing(h)
+		if len(h) < 3 || collinearRing(h) {
+			continue
+		}
+		if _, bad := selfCrossing(h); bad {
+			return nil, true
+		}
+		in = append(in, ovInput{pts: orientRing(h, true), op: 1})
+		want -= math.Abs(ringArea(h))
+	}
+	res, err := overlay(in, func(wo, wh int32) bool { return wo > 0 && wh == 0 })
+	if err != nil {
+		return nil, true // left to the area operations, which fall back or report
+	}
+	if len(res) == 1 && len(res[0].holes) == len(in)-1 && math.Abs(polyArea(res[0])-want) <= 1e-9*math.Abs(ringArea(outer)) {
+		return res, true
+	}
+	return res, false
 }
 
 // mapRing maps a ring into the frame it is stored in and starts it at its lowest-leftmost
@@ -549,6 +637,9 @@ func (s *Scene) collect(e *Entity, m Affine, out []ovPoly) ([]ovPoly, error) {
 	}
 	var rings [][]Vec
 	for _, pl := range path.Transform(m).Flatten(DefaultTolerance) {
+		if err := worldInRange(e, pl.Points); err != nil {
+			return nil, err
+		}
 		r, err := checkedRing(e, cleanRing(pl.Points))
 		if err != nil {
 			return nil, err
@@ -570,6 +661,7 @@ func (s *Scene) collect(e *Entity, m Affine, out []ovPoly) ([]ovPoly, error) {
 	}
 	polys, err := overlay(in, func(w, _ int32) bool { return w != 0 })
 	if err != nil {
+		noteFallback("nonzero fill", len(rings))
 		if polys, err = nonzeroFallback(rings); err != nil {
 			return nil, fmt.Errorf("filling %s %q: %w", e.Kind(), e.Name, err)
 		}
@@ -583,7 +675,20 @@ func worldRing(e *Entity, r []Vec, m Affine) ([]Vec, error) {
 	for i, p := range r {
 		w[i] = m.Apply(p)
 	}
+	if err := worldInRange(e, w); err != nil {
+		return nil, err
+	}
 	return checkedRing(e, cleanRing(w))
+}
+
+// worldInRange refuses world coordinates that transforms carried outside ±MaxCoord.
+func worldInRange(e *Entity, pts []Vec) error {
+	for _, p := range pts {
+		if !(math.Abs(p.X) <= MaxCoord && math.Abs(p.Y) <= MaxCoord) {
+			return fmt.Errorf("%s %q: %w", e.Kind(), e.Name, inRange("its world coordinate", p.X, p.Y))
+		}
+	}
+	return nil
 }
 
 // cleanRing drops repeated points (and points within a rounding error of their neighbour,
@@ -604,7 +709,7 @@ func cleanRing(r []Vec) []Vec {
 
 func nearlyEqual(a, b Vec) bool {
 	const eps = 1e-12
-	scale := max(1, math.Abs(a.X), math.Abs(a.Y))
+	scale := max(math.Abs(a.X), math.Abs(a.Y))
 	return math.Abs(a.X-b.X) <= eps*scale && math.Abs(a.Y-b.Y) <= eps*scale
 }
 
@@ -935,6 +1040,7 @@ type ovGraph struct {
 	pos    []int32 // index of each half-edge in its origin's list
 	face   []int32 // face (cycle of next) of each half-edge
 	nface  int
+	eps    float64 // the precision: result rings no wider than this are dropped
 }
 
 func (g *ovGraph) origin(h int32) int32 {
@@ -1012,78 +1118,164 @@ func (ix *pointIndex) grow() {
 }
 
 // overlay computes the area where keep holds for the winding numbers of the input rings, as
-// non-overlapping polygons with counter-clockwise outer rings and clockwise holes. When its
-// self-check fails it tries once more with vertices that lie within about 1e-11 (relative)
-// of each other merged, which settles most near-coincidences (a square and its copy turned by
-// exactly 90°, whose corners differ in the last bit); errTopology means both attempts failed.
+// non-overlapping polygons with counter-clockwise outer rings and clockwise holes. Points
+// closer than the operands' precision (snapTolerance) are taken as one point: vertices merge
+// with the first vertex seen within it, an edge passing within it of a vertex or crossing
+// point is cut there, and result rings no wider than it are dropped. When its self-check
+// still fails it tries once more at a coarser precision; errTopology means both attempts
+// failed.
 func overlay(in []ovInput, keep windRule) ([]ovPoly, error) {
-	res, err := overlayOnce(in, keep)
+	eps := snapTolerance(in)
+	res, err := overlayOnce(in, keep, eps)
 	if err == nil {
 		return res, nil
 	}
-	return overlayOnce(mergeNearVertices(in), keep)
+	return overlayOnce(in, keep, retryFactor*eps)
 }
 
-// mergeNearVertices moves every vertex onto the first one seen within eps of it.
-func mergeNearVertices(in []ovInput) []ovInput {
-	scale := 1.0
+// Precision of the overlay engine. Two points are one when they are closer (in x and in y)
+// than SnapRelative times the operands' extent (the larger side of their bounding box), or
+// than snapFloat times their largest coordinate magnitude, whichever is larger; the second
+// keeps the tolerance far above the rounding error of computed crossing points. Both are
+// relative, so a drawing scaled by any factor gives the same result scaled.
+const (
+	// SnapRelative is the engine's precision relative to the operands' extent (2^-32, about
+	// 2.3e-10): points closer than that are merged, and result parts or holes no wider than
+	// it are dropped.
+	SnapRelative = 0x1p-32
+	snapFloat    = 0x1p-40
+	// retryFactor coarsens the precision for the engine's second attempt.
+	retryFactor = 64
+)
+
+// snapTolerance is the distance under which the overlay engine takes two points as one.
+func snapTolerance(in []ovInput) float64 {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, r := range in {
 		for _, p := range r.pts {
-			scale = max(scale, math.Abs(p.X), math.Abs(p.Y))
+			x0, x1 = min(x0, p.X), max(x1, p.X)
+			y0, y1 = min(y0, p.Y), max(y1, p.Y)
 		}
 	}
-	eps := scale * 0x1p-36
-	type key struct{ x, y int64 }
-	cells := map[key][]Vec{}
-	canon := func(p Vec) Vec {
-		k := key{int64(math.Floor(p.X / eps)), int64(math.Floor(p.Y / eps))}
-		for dx := int64(-1); dx <= 1; dx++ {
-			for dy := int64(-1); dy <= 1; dy++ {
-				for _, q := range cells[key{k.x + dx, k.y + dy}] {
-					if math.Abs(q.X-p.X) <= eps && math.Abs(q.Y-p.Y) <= eps {
-						return q
-					}
+	if x0 > x1 {
+		return 0
+	}
+	maxAbs := max(-x0, x1, -y0, y1)
+	return max(max(x1-x0, y1-y0)*SnapRelative, maxAbs*snapFloat)
+}
+
+// snapIndex merges points closer than eps: snap returns the first point seen within eps of p
+// (in x and in y), or records p. Cells are 2·eps wide, so the four cells nearest p hold every
+// candidate; the cells live in an open-addressing table, as pointIndex's points.
+type snapIndex struct {
+	eps, inv float64
+	keys     [][2]int64 // cell of each slot
+	heads    []int32    // first point of each slot's cell + 1; 0 is empty
+	mask     uint64
+	used     int
+	next     []int32 // the next point of the same cell, or -1
+	pts      []Vec
+}
+
+func newSnapIndex(eps float64, n int) *snapIndex {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	return &snapIndex{eps: eps, inv: 1 / (2 * eps), keys: make([][2]int64, size), heads: make([]int32, size),
+		mask: uint64(size - 1), next: make([]int32, 0, n), pts: make([]Vec, 0, n)}
+}
+
+// slot is the slot of cell k: the one holding it, or the empty one where it would go.
+func (ix *snapIndex) slot(k [2]int64) uint64 {
+	h := uint64(k[0])*0x9E3779B97F4A7C15 ^ uint64(k[1])*0xC2B2AE3D27D4EB4F
+	h ^= h >> 29
+	for i := h & ix.mask; ; i = (i + 1) & ix.mask {
+		if ix.heads[i] == 0 || ix.keys[i] == k {
+			return i
+		}
+	}
+}
+
+func (ix *snapIndex) snap(p Vec) Vec {
+	fx, fy := p.X*ix.inv, p.Y*ix.inv
+	flx, fly := math.Floor(fx), math.Floor(fy)
+	kx, ky := int64(flx), int64(fly)
+	x0, y0 := kx, ky
+	if fx-flx < 0.5 {
+		x0--
+	}
+	if fy-fly < 0.5 {
+		y0--
+	}
+	for cx := x0; cx <= x0+1; cx++ {
+		for cy := y0; cy <= y0+1; cy++ {
+			for h := ix.heads[ix.slot([2]int64{cx, cy})] - 1; h >= 0; h = ix.next[h] {
+				q := ix.pts[h]
+				if math.Abs(q.X-p.X) <= ix.eps && math.Abs(q.Y-p.Y) <= ix.eps {
+					return q
 				}
 			}
 		}
-		cells[k] = append(cells[k], p)
-		return p
 	}
-	out := make([]ovInput, 0, len(in))
-	for _, r := range in {
-		pts := make([]Vec, 0, len(r.pts))
-		for _, p := range r.pts {
-			if q := canon(p); len(pts) == 0 || pts[len(pts)-1] != q {
-				pts = append(pts, q)
-			}
-		}
-		for len(pts) > 1 && pts[len(pts)-1] == pts[0] {
-			pts = pts[:len(pts)-1]
-		}
-		if len(pts) >= 3 {
-			r.pts = pts
-			out = append(out, r)
-		}
+	if 2*(ix.used+1) > len(ix.heads) {
+		ix.grow()
 	}
-	return out
+	k := [2]int64{kx, ky}
+	i := ix.slot(k)
+	if ix.heads[i] == 0 {
+		ix.used++
+		ix.keys[i] = k
+	}
+	ix.next = append(ix.next, ix.heads[i]-1)
+	ix.pts = append(ix.pts, p)
+	ix.heads[i] = int32(len(ix.pts))
+	return p
 }
 
-func overlayOnce(in []ovInput, keep windRule) ([]ovPoly, error) {
+// grow doubles the table, moving every cell's list as it is.
+func (ix *snapIndex) grow() {
+	keys, heads := ix.keys, ix.heads
+	ix.keys, ix.heads = make([][2]int64, 2*len(keys)), make([]int32, 2*len(heads))
+	ix.mask = uint64(len(ix.heads) - 1)
+	for i, h := range heads {
+		if h != 0 {
+			j := ix.slot(keys[i])
+			ix.keys[j], ix.heads[j] = keys[i], h
+		}
+	}
+}
+
+func overlayOnce(in []ovInput, keep windRule, eps float64) ([]ovPoly, error) {
+	if !(eps > 0) {
+		return nil, nil // every point is the same point: no area
+	}
 	total := 0
 	for _, r := range in {
 		total += len(r.pts)
 	}
+	snap := newSnapIndex(eps, total)
 	ix := newPointIndex(total + total/4)
 	segs := make([]ovSeg, 0, total)
+	ring := make([]Vec, 0, 64)
 	for ri, r := range in {
-		n := len(r.pts)
+		ring = ring[:0]
+		for _, p := range r.pts {
+			if q := snap.snap(p); len(ring) == 0 || ring[len(ring)-1] != q {
+				ring = append(ring, q)
+			}
+		}
+		for len(ring) > 1 && ring[len(ring)-1] == ring[0] {
+			ring = ring[:len(ring)-1]
+		}
+		n := len(ring)
 		if n < 3 {
 			continue
 		}
-		first := ix.id(r.pts[0])
+		first := ix.id(ring[0])
 		ua := first
 		for i := range n {
-			a, b := r.pts[i], r.pts[(i+1)%n]
+			a, b := ring[i], ring[(i+1)%n]
 			ub := first
 			if i+1 < n {
 				ub = ix.id(b)
@@ -1098,10 +1290,11 @@ func overlayOnce(in []ovInput, keep windRule) ([]ovPoly, error) {
 	if len(segs) == 0 {
 		return nil, nil
 	}
-	g := buildGraph(segs, nodeSegments(segs), ix)
+	g := buildGraph(segs, nodeSegments(segs, snap), ix)
 	if len(g.eu) == 0 {
 		return nil, nil
 	}
+	g.eps = eps
 	g.sortAround()
 	g.traceFaces()
 	wind, err := g.windings()
@@ -1120,7 +1313,13 @@ func overlayOnce(in []ovInput, keep windRule) ([]ovPoly, error) {
 // from a uniform grid in which each segment is entered in the cells it passes through (not
 // the cells of its bounding box, which for long diagonal edges are far more); a pair may
 // share several cells, so a meeting point is recorded only by the cell that contains it.
-func nodeSegments(segs []ovSeg) []ovSplit {
+//
+// Within the precision snap.eps, an end of one segment that lies that close to another is a
+// point of the other too, and a crossing point within it of a vertex or of an earlier
+// crossing is that point (snap merges them), so that the graph has no edges shorter than the
+// precision and rings that follow each other to rounding error share their edges exactly.
+func nodeSegments(segs []ovSeg, snap *snapIndex) []ovSplit {
+	eps := snap.eps
 	n := len(segs)
 	box := Box{Min: Vec{segs[0].minX, segs[0].minY}, Max: Vec{segs[0].maxX, segs[0].maxY}, NonEmpty: true}
 	step := max(1, n/1024)
@@ -1138,8 +1337,7 @@ func nodeSegments(segs []ovSeg) []ovSplit {
 	// Cells about as large as a typical segment, but no more than about 4 per segment.
 	c := max(sample[len(sample)/2], math.Sqrt(w*h/float64(4*n)), max(w, h)/float64(4*n))
 	nx, ny := int(w/c)+1, int(h/c)+1
-	scale := max(math.Abs(box.Min.X), math.Abs(box.Min.Y), math.Abs(box.Max.X), math.Abs(box.Max.Y))
-	margin := c*1e-6 + scale*1e-12
+	margin := c*1e-6 + 2*eps
 	col := func(x float64) int { return min(nx-1, max(0, int((x-box.Min.X)/c))) }
 	row := func(y float64) int { return min(ny-1, max(0, int((y-box.Min.Y)/c))) }
 	cellOf := func(p Vec) int32 { return int32(row(p.Y)*nx + col(p.X)) }
@@ -1148,10 +1346,10 @@ func nodeSegments(segs []ovSeg) []ovSplit {
 	entries := make([]entry, 0, 2*n)
 	for i := range segs {
 		s := &segs[i]
-		r0, r1 := row(s.minY), row(s.maxY)
+		r0, r1 := row(s.minY-margin), row(s.maxY+margin)
 		for r := r0; r <= r1; r++ {
 			lo, hi := s.minX, s.maxX
-			if r0 != r1 {
+			if row(s.minY) != row(s.maxY) {
 				// The segment's x-range within this row of cells.
 				ya := max(s.minY, box.Min.Y+float64(r)*c)
 				yb := min(s.maxY, box.Min.Y+float64(r+1)*c)
@@ -1183,6 +1381,17 @@ func nodeSegments(segs []ovSeg) []ovSplit {
 	var collinear [][2]int32 // pairs of segments that overlap along a line
 	var crossings []Vec
 	var cell int32
+	// near reports whether p, not an end of s, lies within eps of s's interior.
+	near := func(p Vec, s *ovSeg) bool {
+		if p == s.a || p == s.b || p.X < s.minX-eps || p.X > s.maxX+eps || p.Y < s.minY-eps || p.Y > s.maxY+eps {
+			return false
+		}
+		d := s.b.Sub(s.a)
+		l2 := d.X*d.X + d.Y*d.Y
+		t := (p.X-s.a.X)*d.X + (p.Y-s.a.Y)*d.Y
+		cross := d.X*(p.Y-s.a.Y) - d.Y*(p.X-s.a.X)
+		return t > 0 && t < l2 && cross*cross <= eps*eps*l2
+	}
 	split := func(i int32, p Vec) {
 		s := &segs[i]
 		if p == s.a || p == s.b || cellOf(p) != cell {
@@ -1196,7 +1405,25 @@ func nodeSegments(segs []ovSeg) []ovSplit {
 			s := &segs[i]
 			for _, j := range in[a+1:] {
 				t := &segs[j]
-				if t.maxX < s.minX || t.minX > s.maxX || t.maxY < s.minY || t.minY > s.maxY || (t.ring == s.ring && !s.cross) {
+				if t.maxX < s.minX-eps || t.minX > s.maxX+eps || t.maxY < s.minY-eps || t.minY > s.maxY+eps {
+					continue
+				}
+				// Ends within the precision of the other segment cut it, even on the same
+				// ring (a ring whose vertex lies that close to another of its edges touches
+				// itself there).
+				if near(t.a, s) {
+					split(i, t.a)
+				}
+				if near(t.b, s) {
+					split(i, t.b)
+				}
+				if near(s.a, t) {
+					split(j, s.a)
+				}
+				if near(s.b, t) {
+					split(j, s.b)
+				}
+				if t.ring == s.ring && !s.cross {
 					continue
 				}
 				p1, p2, q1, q2 := s.a, s.b, t.a, t.b
@@ -1246,30 +1473,28 @@ func nodeSegments(segs []ovSeg) []ovSplit {
 					continue
 				}
 				x := crossPoint(p1, p2, q1, q2)
-				if cellOf(x) == cell {
-					split(i, x)
-					split(j, x)
-					crossings = append(crossings, x)
+				if cellOf(x) != cell {
+					continue
 				}
+				// Computed in its own cell only, so it is recorded once even if snapping
+				// moves it into the next one.
+				x = snap.snap(x)
+				for _, k := range [2]int32{i, j} {
+					if x != segs[k].a && x != segs[k].b {
+						splits = append(splits, ovSplit{seg: k, p: x})
+					}
+				}
+				crossings = append(crossings, x)
 			}
 		}
 	}
 	// A crossing point is rounded, and can land a few ulps on the far side of a third edge
 	// that passes (almost) through it, typically one nearly collinear with a crossed edge;
 	// the pieces would then cross. Such edges are cut at the point too.
-	snap := 1e-12 * max(1, scale)
 	for _, x := range crossings {
 		cell = cellOf(x)
 		for _, i := range list[start[cell]:start[cell+1]] {
-			s := &segs[i]
-			if x.X < s.minX-snap || x.X > s.maxX+snap || x.Y < s.minY-snap || x.Y > s.maxY+snap || x == s.a || x == s.b {
-				continue
-			}
-			d := s.b.Sub(s.a)
-			l2 := d.X*d.X + d.Y*d.Y
-			t := (x.X-s.a.X)*d.X + (x.Y-s.a.Y)*d.Y
-			cross := d.X*(x.Y-s.a.Y) - d.Y*(x.X-s.a.X)
-			if t > 0 && t < l2 && cross*cross <= snap*snap*l2 {
+			if near(x, &segs[i]) {
 				split(i, x)
 			}
 		}
@@ -1712,6 +1937,10 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 			return
 		}
 		r := outRing{pts: pts, area: ringArea(pts), box: ringBox(pts)}
+		// A ring no wider than the precision is rounding noise, not geometry.
+		if math.Abs(r.area) <= g.eps*ringPerimeter(pts) {
+			return
+		}
 		switch {
 		case r.area > 0:
 			shells = append(shells, r)
@@ -1799,6 +2028,14 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 	return polys, nil
 }
 
+func ringPerimeter(r []Vec) float64 {
+	l := 0.0
+	for i, p := range r {
+		l += r[(i+1)%len(r)].Sub(p).Len()
+	}
+	return l
+}
+
 // dropCollinear removes vertices that lie on the straight line through their neighbours.
 func dropCollinear(r []Vec) []Vec {
 	out := r[:0:0]
@@ -1839,6 +2076,21 @@ func windingAt(r []Vec, p Vec) int {
 }
 
 // ---- simplefeatures: conversions and fallbacks ----
+
+// fallbacks counts the operations the overlay engine handed to simplefeatures.
+var fallbacks atomic.Int64
+
+// Fallbacks is how many operations the overlay engine has handed to simplefeatures since the
+// process started, because its topology check failed twice. Each one is also logged (slog,
+// level warning). A fallback gives a right answer more slowly; a count that grows points at a
+// gap in the engine worth a test case.
+func Fallbacks() int64 { return fallbacks.Load() }
+
+func noteFallback(op string, rings int) {
+	fallbacks.Add(1)
+	slog.Warn("geometry: the overlay engine failed its topology check; the operation is redone with simplefeatures",
+		"operation", op, "rings", rings)
+}
 
 func closedXY(r []Vec) []float64 {
 	xy := make([]float64, 0, 2*len(r)+2)
