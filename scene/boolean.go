@@ -1019,6 +1019,7 @@ type ovSeg struct {
 	minX, maxX float64
 	minY, maxY float64
 	ring       int32
+	w          int32 // multiplicity: copies of this segment merged into it, less reversed ones
 	op         uint8
 	cross      bool
 }
@@ -1282,12 +1283,12 @@ func overlayOnce(in []ovInput, keep windRule, eps float64) ([]ovPoly, error) {
 			}
 			if ua != ub {
 				segs = append(segs, ovSeg{a: a, b: b, ua: ua, ub: ub, minX: min(a.X, b.X), maxX: max(a.X, b.X),
-					minY: min(a.Y, b.Y), maxY: max(a.Y, b.Y), ring: int32(ri), op: r.op, cross: r.cross})
+					minY: min(a.Y, b.Y), maxY: max(a.Y, b.Y), ring: int32(ri), w: 1, op: r.op, cross: r.cross})
 			}
 			ua = ub
 		}
 	}
-	if len(segs) == 0 {
+	if segs = mergeCopies(segs, len(ix.pts)); len(segs) == 0 {
 		return nil, nil
 	}
 	g := buildGraph(segs, nodeSegments(segs, snap), ix)
@@ -1306,6 +1307,57 @@ func overlayOnce(in []ovInput, keep windRule, eps float64) ([]ovPoly, error) {
 		inside[f] = keep(w[0], w[1])
 	}
 	return g.boundary(inside)
+}
+
+// mergeCopies turns segments that join the same two vertices for the same operand into one
+// with their summed multiplicity (dropping it when they cancel), so that many copies of a
+// shape, which the snapping makes share their edges, are noded once. Only segments whose ends
+// are both shared with other rings can have copies; a vertex that only continues its ring has
+// two segment ends.
+func mergeCopies(segs []ovSeg, nv int) []ovSeg {
+	ends := make([]uint8, nv)
+	for i := range segs {
+		ends[segs[i].ua] = min(ends[segs[i].ua]+1, 3)
+		ends[segs[i].ub] = min(ends[segs[i].ub]+1, 3)
+	}
+	type key struct {
+		u, v int32
+		op   uint8
+	}
+	var first map[key]int32
+	out := segs[:0]
+	for _, s := range segs {
+		if ends[s.ua] > 2 && ends[s.ub] > 2 {
+			if first == nil {
+				first = map[key]int32{}
+			}
+			k, w := key{s.ua, s.ub, s.op}, s.w
+			if k.u > k.v {
+				k.u, k.v, w = k.v, k.u, -w
+			}
+			if i, ok := first[k]; ok {
+				if out[i].ua == k.u {
+					out[i].w += w
+				} else {
+					out[i].w -= w
+				}
+				out[i].cross = out[i].cross || s.cross
+				continue
+			}
+			first[k] = int32(len(out))
+		}
+		out = append(out, s)
+	}
+	if first == nil {
+		return out
+	}
+	kept := out[:0]
+	for _, s := range out {
+		if s.w != 0 {
+			kept = append(kept, s)
+		}
+	}
+	return kept
 }
 
 // nodeSegments finds every point where two segments meet and is not already an end of the
@@ -1611,6 +1663,7 @@ func buildGraph(segs []ovSeg, splits []ovSplit, ix *pointIndex) *ovGraph {
 	})
 	type piece struct {
 		u, v int32
+		w    int32
 		op   uint8
 	}
 	pieces := make([]piece, 0, len(segs)+2*len(splits))
@@ -1620,12 +1673,12 @@ func buildGraph(segs []ovSeg, splits []ovSplit, ix *pointIndex) *ovGraph {
 		prev := s.ua
 		for ; k < len(splits) && splits[k].seg == int32(i); k++ {
 			if p := ix.id(splits[k].p); p != prev {
-				pieces = append(pieces, piece{prev, p, s.op})
+				pieces = append(pieces, piece{prev, p, s.w, s.op})
 				prev = p
 			}
 		}
 		if prev != s.ub {
-			pieces = append(pieces, piece{prev, s.ub, s.op})
+			pieces = append(pieces, piece{prev, s.ub, s.w, s.op})
 		}
 	}
 	// Two pieces can only coincide where both ends are shared with other pieces: a vertex
@@ -1639,9 +1692,9 @@ func buildGraph(segs []ovSeg, splits []ovSplit, ix *pointIndex) *ovGraph {
 	type pair struct{ u, v int32 }
 	eid := map[pair]int32{}
 	for _, p := range pieces {
-		u, v, step := p.u, p.v, int32(1)
+		u, v, step := p.u, p.v, p.w
 		if u > v {
-			u, v, step = v, u, -1
+			u, v, step = v, u, -step
 		}
 		e := int32(len(g.eu))
 		if ends[u] > 2 && ends[v] > 2 {
