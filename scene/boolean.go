@@ -1144,7 +1144,7 @@ const (
 	// 2.3e-10): points closer than that are merged, and result parts or holes no wider than
 	// it are dropped.
 	SnapRelative = 0x1p-32
-	snapFloat    = 0x1p-40
+	snapFloat    = 0x1p-46
 	// retryFactor coarsens the precision for the engine's second attempt.
 	retryFactor = 64
 )
@@ -1306,8 +1306,44 @@ func overlayOnce(in []ovInput, keep windRule, eps float64) ([]ovPoly, error) {
 	for f, w := range wind {
 		inside[f] = keep(w[0], w[1])
 	}
+
 	return g.boundary(inside)
 }
+
+// endCount tells the vertices where two edges may join the same two vertices: those with
+// more than two edge ends, and those whose two edges lead to the same vertex (a ring that
+// folds back on itself, as snapping can make one). A vertex that only continues one ring
+// has two ends and two different neighbours.
+type endCount struct {
+	ends  []uint8
+	other []int32 // the neighbour through the first edge, + 1
+}
+
+func newEndCount(nv int) endCount {
+	return endCount{ends: make([]uint8, nv), other: make([]int32, nv)}
+}
+
+func (c endCount) add(u, v int32) {
+	c.end(u, v)
+	c.end(v, u)
+}
+
+func (c endCount) end(x, y int32) {
+	switch c.ends[x] {
+	case 0:
+		c.other[x] = y + 1
+		c.ends[x] = 1
+	case 1:
+		c.ends[x] = 2
+		if c.other[x] == y+1 {
+			c.ends[x] = 3 // folds back
+		}
+	default:
+		c.ends[x] = 3
+	}
+}
+
+func (c endCount) shared(x int32) bool { return c.ends[x] > 2 }
 
 // mergeCopies turns segments that join the same two vertices for the same operand into one
 // with their summed multiplicity (dropping it when they cancel), so that many copies of a
@@ -1315,10 +1351,9 @@ func overlayOnce(in []ovInput, keep windRule, eps float64) ([]ovPoly, error) {
 // are both shared with other rings can have copies; a vertex that only continues its ring has
 // two segment ends.
 func mergeCopies(segs []ovSeg, nv int) []ovSeg {
-	ends := make([]uint8, nv)
+	ends := newEndCount(nv)
 	for i := range segs {
-		ends[segs[i].ua] = min(ends[segs[i].ua]+1, 3)
-		ends[segs[i].ub] = min(ends[segs[i].ub]+1, 3)
+		ends.add(segs[i].ua, segs[i].ub)
 	}
 	type key struct {
 		u, v int32
@@ -1327,7 +1362,7 @@ func mergeCopies(segs []ovSeg, nv int) []ovSeg {
 	var first map[key]int32
 	out := segs[:0]
 	for _, s := range segs {
-		if ends[s.ua] > 2 && ends[s.ub] > 2 {
+		if ends.shared(s.ua) && ends.shared(s.ub) {
 			if first == nil {
 				first = map[key]int32{}
 			}
@@ -1683,10 +1718,9 @@ func buildGraph(segs []ovSeg, splits []ovSplit, ix *pointIndex) *ovGraph {
 	}
 	// Two pieces can only coincide where both ends are shared with other pieces: a vertex
 	// that only continues one ring has two piece ends. Only those go through the map.
-	ends := make([]uint8, len(ix.pts))
+	ends := newEndCount(len(ix.pts))
 	for _, p := range pieces {
-		ends[p.u] = min(ends[p.u]+1, 3)
-		ends[p.v] = min(ends[p.v]+1, 3)
+		ends.add(p.u, p.v)
 	}
 	g := &ovGraph{}
 	type pair struct{ u, v int32 }
@@ -1697,7 +1731,7 @@ func buildGraph(segs []ovSeg, splits []ovSplit, ix *pointIndex) *ovGraph {
 			u, v, step = v, u, -step
 		}
 		e := int32(len(g.eu))
-		if ends[u] > 2 && ends[v] > 2 {
+		if ends.shared(u) && ends.shared(v) {
 			if old, ok := eid[pair{u, v}]; ok {
 				g.ed[old][p.op] += step
 				continue

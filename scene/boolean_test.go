@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -913,4 +914,26 @@ func FuzzOverlay(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestBooleanFoldedRing: a copy of a shape with one vertex moved by 9e-10 (just over the
+// precision) is cut at the original's vertex, and folds back on itself there; the two
+// halves of the fold must cancel, not leave the copy's area uncounted.
+func TestBooleanFoldedRing(t *testing.T) {
+	t.Parallel()
+	a := []Vec{{-1.796827537198261, -3.2260818384342125}, {-2.588286568381504, -1.8290026203192515}, {-2.9887088393460757, -2.687825502282673},
+		{-4.514111806464131, -3.467654158963083}, {-3.2479280024122748, -4.539081617094187}, {-2.816951510820416, -5.30777704263358}, {-1.6540763101853586, -3.733749825091146}}
+	b := slices.Clone(a)
+	b[3] = Vec{-4.514111807368002, -3.4676541589009666}
+	s := New()
+	for n, r := range map[string][]Vec{"a": a, "b": b} {
+		if _, err := s.Put(n, Polygon{Parts: []PolygonPart{{Outer: r}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := s.Boolean(Difference, []string{"a"}, []string{"b"}, "r")
+	want := `difference of "a" and "b": the result would be empty: the second shapes cover all of the first; check their positions with getEntity`
+	if err == nil || err.Error() != want {
+		t.Errorf("a - b: error mismatch (-want +got):\n%s", cmp.Diff(want, fmt.Sprint(err)))
+	}
 }
