@@ -186,8 +186,10 @@ func booleanPolys(op BoolOp, pa, pb []ovPoly) ([]ovPoly, error) {
 // placed as Boolean places its result. A shape that shrinks away is an ErrEmptyResult error.
 // Corners are joined as
 // opt.Join says; round joins use 8 segments per quarter circle (32 per full circle, as
-// OpenSCAD, JSCAD and JTS default to and as workload W3 specifies), or more where a large
-// distance needs them to stay within DefaultTolerance of the true arc.
+// OpenSCAD, JSCAD and JTS default to and as workload W3 specifies), or more where a distance
+// large for the shape needs them to stay within OffsetArcRelative of the result's size from
+// the true arc. Nothing depends on the drawing's units: the same shape and distance scaled
+// by any factor give the same result scaled.
 func (s *Scene) Offset(name string, delta float64, result string, opt OffsetOptions) (*Entity, error) {
 	join, err := opt.resolve()
 	if err != nil {
@@ -239,18 +241,33 @@ func (o OffsetOptions) resolve() (joinSpec, error) {
 	return joinSpec{}, fmt.Errorf("%w: unknown join %q; use %q, %q or %q", ErrBadOption, o.Join, JoinRound, JoinSquare, JoinMiter)
 }
 
-// offsetQuadSegments is the number of chords per quarter circle of a round join of radius r:
-// 8, as OpenSCAD's $fn=32, JSCAD and JTS, unless the radius needs more to keep the chords
-// within DefaultTolerance of the arc.
-func offsetQuadSegments(r float64) int {
-	return min(max(8, ArcSegments(r, math.Pi/2, DefaultTolerance)), MaxCurveSegments/4)
+// OffsetArcRelative is how far the chords of a round offset join may stray from the true
+// arc, relative to the size of the result (the shape's extent plus twice the distance).
+const OffsetArcRelative = 1e-3
+
+// offsetQuadSegments is the number of chords per quarter circle of a round join of radius r
+// on a shape of extent size: 8, as OpenSCAD's $fn=32, JSCAD and JTS, unless the radius needs
+// more to keep the chords within OffsetArcRelative of the result's size.
+func offsetQuadSegments(r, size float64) int {
+	return min(max(8, ArcSegments(r, math.Pi/2, (size+2*r)*OffsetArcRelative)), MaxCurveSegments/4)
+}
+
+// areaExtent is the larger side of the bounding box of an area.
+func areaExtent(area []ovPoly) float64 {
+	var b Box
+	for _, p := range area {
+		for _, q := range p.outer {
+			b.Extend(q)
+		}
+	}
+	return max(b.Max.X-b.Min.X, b.Max.Y-b.Min.Y)
 }
 
 func offsetPolys(area []ovPoly, delta float64, join joinSpec) ([]ovPoly, error) {
 	if delta == 0 || len(area) == 0 {
 		return area, nil
 	}
-	quantum := math.Pi / 2 / float64(offsetQuadSegments(math.Abs(delta)))
+	quantum := math.Pi / 2 / float64(offsetQuadSegments(math.Abs(delta), areaExtent(area)))
 	var in []ovInput
 	for _, p := range area {
 		in = append(in, ovInput{pts: offsetRing(p.outer, delta, join, quantum), cross: true})
@@ -297,7 +314,9 @@ func offsetRing(r []Vec, delta float64, join joinSpec, quantum float64) []Vec {
 			out = append(out, p.Add(nk.Mul(delta)), p, p.Add(nj.Mul(delta)))
 		case join.round:
 			a := math.Atan2(sinA, cosA)
-			steps := max(1, int(math.Abs(a)/quantum+0.5))
+			// Rounded to the nearest count, ties (a 45° multiple turn) down whatever the
+			// rounding of a, so that scaled drawings get the same chords.
+			steps := max(1, int(math.Abs(a)/quantum+0.5-1e-9))
 			out = append(out, p.Add(nk.Mul(delta)))
 			for k := 1; k < steps; k++ {
 				sn, cs := math.Sincos(a * float64(k) / float64(steps))
@@ -2330,7 +2349,7 @@ func nonzeroFallback(rings [][]Vec) ([]ovPoly, error) {
 }
 
 func offsetFallback(area []ovPoly, delta float64, join joinSpec) ([]ovPoly, error) {
-	opts := []geom.BufferOption{geom.BufferQuadSegments(offsetQuadSegments(math.Abs(delta)))}
+	opts := []geom.BufferOption{geom.BufferQuadSegments(offsetQuadSegments(math.Abs(delta), areaExtent(area)))}
 	if join.round {
 		opts = append(opts, geom.BufferJoinStyleRound())
 	} else {

@@ -290,6 +290,14 @@ func checkParts(parts []PolygonPart, eps float64) error {
 	return nil
 }
 
+func areaOf(area []ovPoly) float64 {
+	sum := 0.0
+	for _, p := range area {
+		sum += polyArea(p)
+	}
+	return sum
+}
+
 func partsArea(parts []PolygonPart) float64 {
 	sum := 0.0
 	for _, p := range parts {
@@ -322,6 +330,130 @@ func runDifferential(t *testing.T, seed uint64, cases int) {
 		checkBoolean(t, name, dc, op, rng)
 		if t.Failed() {
 			return // one case at a time is enough to read
+		}
+	}
+}
+
+func TestDifferentialOffsets(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(9, 13))
+	for i := range max(1, *geometryCases/3) {
+		dc := genCase(rng)
+		checkOffset(t, fmt.Sprintf("case %d (%s)", i, dc.kind), dc, rng)
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+// checkOffset offsets the union of A by a random distance and join and checks the result
+// against distances from A (points closer than the distance are in a grown shape, points
+// further out are not; for an inset, the other way round), simplefeatures' buffer, the
+// result rules and the same offset scaled.
+func checkOffset(t *testing.T, name string, dc diffCase, rng *rand.Rand) {
+	t.Helper()
+	s, an, _ := diffScene(t, diffCase{kind: dc.kind, a: dc.a})
+	ea, err := s.Boolean(Union, an, nil, "A")
+	if err != nil {
+		if errors.Is(err, ErrEmptyResult) {
+			return
+		}
+		t.Fatalf("%s: %v", name, err)
+	}
+	union := []Polygon{ea.Shape.(Polygon)} // distances are to the union's boundary
+	box, extent := extentOf(dc.a)
+	size := min(box.Max.X-box.Min.X, box.Max.Y-box.Min.Y)
+	delta := size * (0.02 + 0.2*rng.Float64())
+	if rng.IntN(2) == 0 {
+		delta = -delta
+	}
+	opt := OffsetOptions{Join: []JoinType{JoinRound, JoinSquare, JoinMiter}[rng.IntN(3)]}
+	name = fmt.Sprintf("%s offset by %v (%s)", name, delta, opt.Join)
+	e, err := s.Offset("A", delta, "r", opt)
+	var parts []PolygonPart
+	switch {
+	case errors.Is(err, ErrEmptyResult):
+	case err != nil:
+		t.Errorf("%s: %v", name, err)
+		return
+	default:
+		parts = e.Shape.(Polygon).Parts
+	}
+	if err := checkParts(parts, extent*SnapRelative); err != nil {
+		t.Errorf("%s: %v", name, err)
+	}
+	ad := math.Abs(delta)
+	grown := Box{Min: box.Min.Sub(Vec{2 * ad, 2 * ad}), Max: box.Max.Add(Vec{2 * ad, 2 * ad}), NonEmpty: true}
+	for range 60 {
+		p := Vec{grown.Min.X + rng.Float64()*(grown.Max.X-grown.Min.X), grown.Min.Y + rng.Float64()*(grown.Max.Y-grown.Min.Y)}
+		d := boundaryDist(union, p)
+		in := insideDrawn(union, p)
+		got := insideDrawn([]Polygon{{Parts: parts}}, p)
+		// Every join covers the round offset's chords, which stay within 0.5% of the
+		// distance; a round join reaches no further than the distance, a square or miter
+		// join (limit 2) reaches no further than 3 times it.
+		far := 1.01 * ad
+		if opt.Join != JoinRound {
+			far = 3 * ad
+		}
+		var want, sure bool
+		switch {
+		case delta > 0 && in, delta > 0 && d < 0.99*ad:
+			want, sure = true, true
+		case delta > 0 && d > far:
+			want, sure = false, true
+		case delta < 0 && (!in || d < 0.99*ad):
+			want, sure = false, true
+		case delta < 0 && in && d > far:
+			want, sure = true, true
+		}
+		if sure && got != want {
+			t.Errorf("%s: point %v (in A %v, %v from its boundary) is in the result: %v, want %v", name, p, in, d, got, want)
+			return
+		}
+	}
+	pa, err := s.collectAreas([]string{"A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	join, _ := opt.resolve()
+	area := 0.0
+	for _, p := range parts {
+		area += math.Abs(ringArea(p.Outer))
+		for _, h := range p.Holes {
+			area -= math.Abs(ringArea(h))
+		}
+	}
+	if lib, err := offsetFallback(pa, delta, join); err == nil {
+		want := 0.0
+		for _, p := range lib {
+			want += polyArea(p)
+		}
+		// The library simplifies its input by 1% of the distance first.
+		// Insets that leave little are compared relative to the shape they came from.
+		if math.Abs(area-want) > 2e-3*max(area, want, areaOf(pa))+1e-9*extent*extent {
+			t.Errorf("%s: area %v, simplefeatures %v", name, area, want)
+		}
+	}
+	for _, f := range []float64{1e6, 1e-6} {
+		if extent*f > MaxCoord/100 || extent*f < 1e-30 {
+			continue
+		}
+		ss, san, _ := diffScene(t, diffCase{kind: dc.kind, a: mapPolys(dc.a, func(p Vec) Vec { return p.Mul(f) })})
+		if _, err := ss.Boolean(Union, san, nil, "A"); err != nil {
+			t.Errorf("%s scaled by %g: %v", name, f, err)
+			continue
+		}
+		se, err := ss.Offset("A", delta*f, "r", opt)
+		var sparts []PolygonPart
+		if err == nil {
+			sparts = se.Shape.(Polygon).Parts
+		} else if !errors.Is(err, ErrEmptyResult) {
+			t.Errorf("%s scaled by %g: %v", name, f, err)
+			continue
+		}
+		if sarea := partsArea(sparts) / (f * f); len(sparts) != len(parts) || math.Abs(sarea-area) > 1e-8*extent*extent {
+			t.Errorf("%s scaled by %g: %d parts of area %v, unscaled %d parts of area %v", name, f, len(sparts), sarea, len(parts), area)
 		}
 	}
 }
