@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"math"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 
@@ -554,4 +555,28 @@ func TestPNGLargePictureStrips(t *testing.T) {
 	if math.Abs(total-want) > 2 {
 		t.Errorf("the disc covers %.1f px², want %.1f", total, want)
 	}
+}
+
+// TestPNGHoleRule: a polygon is its outer ring minus the union of its holes, as the area
+// operations take it: where two holes overlap stays empty, and a hole crossing the outer
+// ring cuts it.
+func TestPNGHoleRule(t *testing.T) {
+	t.Parallel()
+	rect := func(x0, y0, x1, y1 float64) []scene.Vec {
+		return []scene.Vec{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	}
+	holeA := rect(-6, -3, -2, 3)
+	slices.Reverse(holeA) // clockwise
+	poly := scene.Polygon{Parts: []scene.PolygonPart{{Outer: rect(-8, -8, 8, 8), Holes: [][]scene.Vec{holeA, rect(-4, -3, 0, 3), rect(6, -2, 10, 2)}}}}
+	s := scene.New()
+	pngPut(t, s, "p", poly, pngColor(scene.Black), nil, 0)
+	img := pngRaster(t, s, PNGOptions{})
+	pngCheckPixels(t, img, map[image.Point]color.RGBA{
+		{35, 50}: pngWhite, // both holes
+		{25, 50}: pngWhite, // the first hole
+		{45, 50}: pngWhite, // the second hole
+		{85, 50}: pngWhite, // the hole across the outer ring
+		{65, 25}: pngBlack, // the polygon
+		{85, 25}: pngBlack,
+	})
 }
