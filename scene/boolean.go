@@ -10,11 +10,14 @@ package scene
 // every face the winding number of each operand, and keep the boundary between faces that the
 // operation's rule separates. A union of hundreds of shapes, a plate minus thousands of holes
 // and the nonzero fill of a glyph outline are each one pass, and an offset is the positive
-// fill of the raw offset curves (the Clipper method). The engine checks its own topology
-// (Euler's formula per component, consistent windings, closed boundaries); when a degenerate
-// input fails that check, the engine retries with nearly coincident vertices merged, and then
-// the operation is redone with simplefeatures, which is slower but snaps and retries in its
-// own way. simplefeatures also supplies the convex hull.
+// fill of the raw offset curves (the Clipper method). Points closer than the precision (a
+// fraction SnapRelative of the operands' extent) are one point, so near-coincident input
+// shares edges instead of crossing itself at rounding error, and rings no wider than that are
+// dropped from results. The engine checks its own topology (Euler's formula per component,
+// consistent windings, closed boundaries); when that fails it retries at a coarser precision,
+// and then the operation is redone with simplefeatures, which is slower but snaps in its own
+// way; such fallbacks are logged and counted (Fallbacks). simplefeatures also supplies the
+// convex hull.
 
 import (
 	"cmp"
@@ -627,7 +630,7 @@ func (s *Scene) collect(e *Entity, m Affine, out []ovPoly) ([]ovPoly, error) {
 	}
 	if pg != nil {
 		// Polygon parts map directly: each part is its outer ring minus its holes, and
-		// parts are unioned. Holes are not required to sit inside their outer ring.
+		// parts are unioned. Put has made every part's holes lie inside it and apart.
 		for _, part := range pg.Parts {
 			outer, err := worldRing(e, part.Outer, m)
 			if err != nil {
