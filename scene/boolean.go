@@ -1188,8 +1188,9 @@ func snapTolerance(in []ovInput) float64 {
 }
 
 // snapIndex merges points closer than eps: snap returns the first point seen within eps of p
-// (in x and in y), or records p. Cells are 2·eps wide, so the four cells nearest p hold every
-// candidate; the cells live in an open-addressing table, as pointIndex's points.
+// (in x and in y), or records p. Cells are snapCell·eps wide: p's own cell holds every
+// candidate unless p lies within eps of its side, when the neighbour across is searched too.
+// The cells live in an open-addressing table, as pointIndex's points.
 type snapIndex struct {
 	eps, inv float64
 	keys     [][2]int64 // cell of each slot
@@ -1205,7 +1206,7 @@ func newSnapIndex(eps float64, n int) *snapIndex {
 	for size < 2*n {
 		size *= 2
 	}
-	return &snapIndex{eps: eps, inv: 1 / (2 * eps), keys: make([][2]int64, size), heads: make([]int32, size),
+	return &snapIndex{eps: eps, inv: 1 / (snapCell * eps), keys: make([][2]int64, size), heads: make([]int32, size),
 		mask: uint64(size - 1), next: make([]int32, 0, n), pts: make([]Vec, 0, n)}
 }
 
@@ -1220,19 +1221,28 @@ func (ix *snapIndex) slot(k [2]int64) uint64 {
 	}
 }
 
+// snapCell is the width of a snapIndex cell in units of eps.
+const snapCell = 64
+
 func (ix *snapIndex) snap(p Vec) Vec {
 	fx, fy := p.X*ix.inv, p.Y*ix.inv
 	flx, fly := math.Floor(fx), math.Floor(fy)
 	kx, ky := int64(flx), int64(fly)
-	x0, y0 := kx, ky
-	if fx-flx < 0.5 {
+	// The cells within eps of p: its own, and the neighbour across a side that close.
+	const edge = 1.0 / snapCell
+	x0, x1, y0, y1 := kx, kx, ky, ky
+	if fx-flx <= edge {
 		x0--
+	} else if fx-flx >= 1-edge {
+		x1++
 	}
-	if fy-fly < 0.5 {
+	if fy-fly <= edge {
 		y0--
+	} else if fy-fly >= 1-edge {
+		y1++
 	}
-	for cx := x0; cx <= x0+1; cx++ {
-		for cy := y0; cy <= y0+1; cy++ {
+	for cx := x0; cx <= x1; cx++ {
+		for cy := y0; cy <= y1; cy++ {
 			for h := ix.heads[ix.slot([2]int64{cx, cy})] - 1; h >= 0; h = ix.next[h] {
 				q := ix.pts[h]
 				if math.Abs(q.X-p.X) <= ix.eps && math.Abs(q.Y-p.Y) <= ix.eps {
