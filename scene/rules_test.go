@@ -1,7 +1,9 @@
 package scene
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -98,6 +100,13 @@ func TestHoleRule(t *testing.T) {
 			if err != nil || len(names) != len(tt.stored) {
 				t.Errorf("Decompose = %v, %v; want %d pieces", names, err, len(tt.stored))
 			}
+			// The hull is the hull of the area: a hole across the middle leaves the corners.
+			if _, err := s.ConvexHull("p", "h"); err != nil {
+				t.Fatal(err)
+			}
+			if a, err := s.Area("h"); err != nil || a != 100 {
+				t.Errorf("hull area = %v, %v; want 100", a, err)
+			}
 			// The same area read back from JSON.
 			b, err := s.MarshalJSON()
 			if err != nil {
@@ -116,5 +125,28 @@ func TestHoleRule(t *testing.T) {
 	want := "bad geometry: the holes cover all of the polygon; draw smaller holes or none"
 	if diff := cmp.Diff(want, fmt.Sprint(err)); diff != "" {
 		t.Errorf("holes covering everything: error mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestFallbackIsCountedAndLogged: a fallback to simplefeatures is counted and logged with the
+// operation's name. Not parallel: it swaps the default logger.
+func TestFallbackIsCountedAndLogged(t *testing.T) {
+	var buf bytes.Buffer
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}})))
+	defer slog.SetDefault(old)
+	before := Fallbacks()
+	noteFallback("union", 3)
+	if n := Fallbacks() - before; n != 1 {
+		t.Errorf("Fallbacks grew by %d, want 1", n)
+	}
+	want := `level=WARN msg="geometry: the overlay engine failed its topology check; the operation is redone with simplefeatures" operation=union rings=3` + "\n"
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("log mismatch (-want +got):\n%s", diff)
 	}
 }
