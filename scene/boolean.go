@@ -658,7 +658,8 @@ func (s *Scene) collect(e *Entity, m Affine, out []ovPoly) ([]ovPoly, error) {
 		return nil, fmt.Errorf("%s %q: %w", e.Kind(), e.Name, err)
 	}
 	var rings [][]Vec
-	for _, pl := range path.Transform(m).Flatten(DefaultTolerance) {
+	world := path.Transform(m)
+	for _, pl := range world.Flatten(curveTolerance(world.Bounds())) {
 		if err := worldInRange(e, pl.Points); err != nil {
 			return nil, err
 		}
@@ -689,6 +690,20 @@ func (s *Scene) collect(e *Entity, m Affine, out []ovPoly) ([]ovPoly, error) {
 		}
 	}
 	return append(out, polys...), nil
+}
+
+// CurveRelative is the flattening tolerance of curves in area operations relative to the
+// shape's size (the larger side of its world bounds); it is never coarser than
+// DefaultTolerance. A circle drawn in metres is then flattened as finely as the same circle
+// in millimetres.
+const CurveRelative = 1e-3
+
+func curveTolerance(b Box) float64 {
+	size := max(b.Max.X-b.Min.X, b.Max.Y-b.Min.Y)
+	if !(size > 0) {
+		return DefaultTolerance
+	}
+	return min(DefaultTolerance, size*CurveRelative)
 }
 
 // worldRing maps a polygon ring to world coordinates and checks it.

@@ -45,13 +45,13 @@ func boolPolygon(t testing.TB, e *Entity) Polygon {
 
 // flatCircleArea is the area of a circle of radius r as Flatten draws it at DefaultTolerance.
 func flatCircleArea(r float64) float64 {
-	n := float64(ArcSegments(r, 2*math.Pi, DefaultTolerance))
+	n := float64(ArcSegments(r, 2*math.Pi, min(DefaultTolerance, 2*r*CurveRelative)))
 	return n / 2 * r * r * math.Sin(2*math.Pi/n)
 }
 
 // flatArcArea is the area of a pie slice of radius r and the given sweep as Flatten draws it.
 func flatArcArea(r, sweep float64) float64 {
-	n := float64(ArcSegments(r, sweep, DefaultTolerance))
+	n := float64(ArcSegments(r, sweep, min(DefaultTolerance, r*CurveRelative)))
 	return n / 2 * r * r * math.Sin(sweep/n)
 }
 

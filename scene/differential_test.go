@@ -424,7 +424,9 @@ func checkOffset(t *testing.T, name string, dc diffCase, rng *rand.Rand) {
 			area -= math.Abs(ringArea(h))
 		}
 	}
-	if lib, err := offsetFallback(pa, delta, join); err == nil {
+	// simplefeatures bevels a miter that passes its limit, where cadrun cuts it square at
+	// the limit (JTS's limited mitre), so only round and square joins are compared.
+	if lib, err := offsetFallback(pa, delta, join); err == nil && opt.Join != JoinMiter {
 		want := 0.0
 		for _, p := range lib {
 			want += polyArea(p)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"log/slog"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -148,5 +149,31 @@ func TestFallbackIsCountedAndLogged(t *testing.T) {
 	want := `level=WARN msg="geometry: the overlay engine failed its topology check; the operation is redone with simplefeatures" operation=union rings=3` + "\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("log mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestCurvesFlattenRelative: curves are flattened relative to the shape's size, so a union
+// of circles drawn in metres is the one drawn in millimetres, scaled.
+func TestCurvesFlattenRelative(t *testing.T) {
+	t.Parallel()
+	area := func(unit float64) float64 {
+		s := New()
+		for n, x := range map[string]float64{"a": 0, "b": 4} {
+			if _, err := s.Put(n, Circle{Center: Vec{x * unit, 0}, Radius: 5 * unit}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.Boolean(Union, []string{"a"}, []string{"b"}, "u"); err != nil {
+			t.Fatal(err)
+		}
+		a, err := s.Area("u")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a / (unit * unit)
+	}
+	mm, m := area(1), area(1e-3)
+	if math.Abs(m-mm) > 1e-9*mm {
+		t.Errorf("union of two circles: %v mm² drawn in metres, %v mm² drawn in millimetres; want the same", m, mm)
 	}
 }
