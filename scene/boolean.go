@@ -122,9 +122,10 @@ type OffsetOptions struct {
 // acts as the union of its members, so that a plate minus a hundred holes is one operation;
 // b may be empty for a union. The inputs stay in the scene.
 //
-// Areas are taken in world coordinates with curves flattened to DefaultTolerance. A group is
-// the union of its members; a Polygon is the union of its parts, each its outer ring minus
-// its holes; paths and text fill by the nonzero rule, as they are drawn. A line encloses
+// Areas are taken in world coordinates with curves flattened to CurveRelative of the shape's
+// size (at most DefaultTolerance). A group is the union of its members; a Polygon is the
+// union of its parts, each its outer ring minus the union of its holes; paths and text fill
+// by the nonzero rule, as they are drawn. A line encloses
 // nothing and is an ErrNotClosed error; a ring that crosses or touches itself is an
 // ErrSelfIntersecting error naming where.
 //
@@ -383,7 +384,7 @@ func (s *Scene) ConvexHull(name, result string) (*Entity, error) {
 }
 
 // Area is the area the named entity encloses in world units (a group: of the union of its
-// members), with curves flattened to DefaultTolerance.
+// members), with curves flattened as Boolean flattens them.
 func (s *Scene) Area(name string) (float64, error) {
 	area, err := s.areaOf(name)
 	if err != nil {
