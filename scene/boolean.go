@@ -2057,9 +2057,9 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 		mark[i] = -1
 	}
 	type outRing struct {
-		pts  []Vec
-		area float64
-		box  Box
+		pts       []Vec
+		area, per float64 // signed area, perimeter
+		box       Box
 	}
 	var shells, holes []outRing
 	emit := func(ids []int32) {
@@ -2071,9 +2071,10 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 		if len(pts) < 3 {
 			return
 		}
-		r := outRing{pts: pts, area: ringArea(pts), box: ringBox(pts)}
-		// A ring no wider than the precision is rounding noise, not geometry.
-		if math.Abs(r.area) <= g.eps*ringPerimeter(pts) {
+		r := outRing{pts: pts, area: ringArea(pts), per: ringPerimeter(pts), box: ringBox(pts)}
+		// A ring no wider than the precision (area <= eps·perimeter: a mean width of at
+		// most 2·eps) is rounding noise, not geometry.
+		if math.Abs(r.area) <= g.eps*r.per {
 			return
 		}
 		switch {
@@ -2131,8 +2132,13 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 	}
 	slices.SortFunc(shells, func(a, b outRing) int { return cmp.Compare(a.area, b.area) })
 	polys := make([]ovPoly, len(shells))
+	// net and per are each part's area and the length of its rings, for the same test
+	// on whole parts: an outer ring with a hole that nearly fills it is a sliver too.
+	net := make([]float64, len(shells))
+	per := make([]float64, len(shells))
 	for i, s := range shells {
 		polys[i].outer = s.pts
+		net[i], per[i] = s.area, s.per
 	}
 	for _, h := range holes {
 		var cand []int
@@ -2159,8 +2165,16 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 			return nil, errTopology
 		}
 		polys[owner].holes = append(polys[owner].holes, h.pts)
+		net[owner] += h.area
+		per[owner] += h.per
 	}
-	return polys, nil
+	kept := polys[:0]
+	for i, p := range polys {
+		if net[i] > g.eps*per[i] {
+			kept = append(kept, p)
+		}
+	}
+	return kept, nil
 }
 
 func ringPerimeter(r []Vec) float64 {

@@ -937,3 +937,28 @@ func TestBooleanFoldedRing(t *testing.T) {
 		t.Errorf("a - b: error mismatch (-want +got):\n%s", cmp.Diff(want, fmt.Sprint(err)))
 	}
 }
+
+// TestBooleanThinRingIsEmpty: a square minus a copy inset by less than twice the precision
+// (2·2^-32 of its size) leaves a ring narrower than the precision, which is no result; a
+// wider ring is one.
+func TestBooleanThinRingIsEmpty(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		gap   float64
+		parts int
+	}{{3e-9, 0}, {4.5e-9, 0}, {5e-9, 1}, {1e-6, 1}} {
+		s := New()
+		boolPut(t, s, "a", boolRect(0, 0, 10, 10))
+		boolPut(t, s, "b", boolRect(tt.gap, tt.gap, 10-tt.gap, 10-tt.gap))
+		e, err := s.Boolean(Difference, []string{"a"}, []string{"b"}, "r")
+		parts := 0
+		if err == nil {
+			parts = len(e.Shape.(Polygon).Parts)
+		} else if !errors.Is(err, ErrEmptyResult) {
+			t.Fatal(err)
+		}
+		if parts != tt.parts {
+			t.Errorf("square minus its copy inset by %v: %d parts, want %d", tt.gap, parts, tt.parts)
+		}
+	}
+}

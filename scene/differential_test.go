@@ -274,6 +274,13 @@ func resultOf(s *Scene, op BoolOp, a, b []string) ([]PolygonPart, float64, error
 func checkParts(parts []PolygonPart, eps float64) error {
 	for i, part := range parts {
 		rings := append([][]Vec{part.Outer}, part.Holes...)
+		net, per := 0.0, 0.0
+		for _, r := range rings {
+			net, per = net+ringArea(r), per+ringPerimeter(r)
+		}
+		if net <= eps*per {
+			return fmt.Errorf("part %d is a sliver: area %v, rings %v long", i, net, per)
+		}
 		for j, r := range rings {
 			a := ringArea(r)
 			if (j == 0) != (a > 0) {
