@@ -185,8 +185,7 @@ func snapTolerance(in []ovInput) float64 {
 // The cells live in an open-addressing table, as pointIndex's points.
 type snapIndex struct {
 	eps, inv float64
-	keys     [][2]int64 // cell of each slot
-	heads    []int32    // first point of each slot's cell + 1; 0 is empty
+	heads    []int32 // first point of each slot's cell + 1; 0 is empty
 	mask     uint64
 	used     int
 	next     []int32 // the next point of the same cell, or -1
@@ -198,7 +197,7 @@ func newSnapIndex(eps float64, n int) *snapIndex {
 	for size < 2*n {
 		size *= 2
 	}
-	return &snapIndex{eps: eps, inv: 1 / (snapCell * eps), keys: make([][2]int64, size), heads: make([]int32, size),
+	return &snapIndex{eps: eps, inv: 1 / (snapCell * eps), heads: make([]int32, size),
 		mask: uint64(size - 1), next: make([]int32, 0, n), pts: make([]Vec, 0, n)}
 }
 
@@ -207,10 +206,15 @@ func (ix *snapIndex) slot(k [2]int64) uint64 {
 	h := uint64(k[0])*0x9E3779B97F4A7C15 ^ uint64(k[1])*0xC2B2AE3D27D4EB4F
 	h ^= h >> 29
 	for i := h & ix.mask; ; i = (i + 1) & ix.mask {
-		if ix.heads[i] == 0 || ix.keys[i] == k {
+		if h := ix.heads[i]; h == 0 || ix.cell(ix.pts[h-1]) == k {
 			return i
 		}
 	}
+}
+
+// cell is the cell holding p (every point of a cell's list has the same one).
+func (ix *snapIndex) cell(p Vec) [2]int64 {
+	return [2]int64{int64(math.Floor(p.X * ix.inv)), int64(math.Floor(p.Y * ix.inv))}
 }
 
 // snapCell is the width of a snapIndex cell in units of eps.
@@ -250,7 +254,6 @@ func (ix *snapIndex) snap(p Vec) Vec {
 	i := ix.slot(k)
 	if ix.heads[i] == 0 {
 		ix.used++
-		ix.keys[i] = k
 	}
 	ix.next = append(ix.next, ix.heads[i]-1)
 	ix.pts = append(ix.pts, p)
@@ -260,13 +263,12 @@ func (ix *snapIndex) snap(p Vec) Vec {
 
 // grow doubles the table, moving every cell's list as it is.
 func (ix *snapIndex) grow() {
-	keys, heads := ix.keys, ix.heads
-	ix.keys, ix.heads = make([][2]int64, 2*len(keys)), make([]int32, 2*len(heads))
+	heads := ix.heads
+	ix.heads = make([]int32, 2*len(heads))
 	ix.mask = uint64(len(ix.heads) - 1)
-	for i, h := range heads {
+	for _, h := range heads {
 		if h != 0 {
-			j := ix.slot(keys[i])
-			ix.keys[j], ix.heads[j] = keys[i], h
+			ix.heads[ix.slot(ix.cell(ix.pts[h-1]))] = h
 		}
 	}
 }
