@@ -68,3 +68,9 @@ demo:
 .PHONY: golden
 golden:
 	UPDATE_GOLDEN=1 $(GO) test -count=1 $(PKGS)
+
+## geometry-long: the differential geometry test on 20,000 seeded cases, then 2 minutes of fuzzing
+.PHONY: geometry-long
+geometry-long:
+	$(GO) test -count=1 -timeout 30m -run 'TestDifferential' ./scene/ -geometry.cases=20000
+	$(GO) test -count=1 -run '^$$' -fuzz 'FuzzBoolean' -fuzztime 2m ./scene/

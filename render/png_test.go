@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"math"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 
@@ -149,8 +150,8 @@ func TestPNGPolygonHoles(t *testing.T) {
 		centre color.RGBA
 	}{
 		{"hole wound opposite stays empty", cw, pngWhite},
-		// Nonzero, as SVG's default fill-rule: the two rings add up.
-		{"hole wound like its outer is filled", ccw, pngBlack},
+		// A hole is a hole whichever way it runs, as in the area operations.
+		{"hole wound like its outer stays empty", ccw, pngWhite},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -618,4 +619,28 @@ func TestPNGDefaultsReadInMetres(t *testing.T) {
 	if total, want := pngTotalInk(withRoom)-pngTotalInk(labelOnly), 2*(400+300)+math.Pi/2*80+2*(140+200); total > 1.3*want {
 		t.Errorf("the room's outlines cover %.0f px; hairlines of about %.0f px expected", total, want)
 	}
+}
+
+// TestPNGHoleRule: a polygon is its outer ring minus the union of its holes, as the area
+// operations take it: where two holes overlap stays empty, and a hole crossing the outer
+// ring cuts it.
+func TestPNGHoleRule(t *testing.T) {
+	t.Parallel()
+	rect := func(x0, y0, x1, y1 float64) []scene.Vec {
+		return []scene.Vec{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	}
+	holeA := rect(-6, -3, -2, 3)
+	slices.Reverse(holeA) // clockwise
+	poly := scene.Polygon{Parts: []scene.PolygonPart{{Outer: rect(-8, -8, 8, 8), Holes: [][]scene.Vec{holeA, rect(-4, -3, 0, 3), rect(6, -2, 10, 2)}}}}
+	s := scene.New()
+	pngPut(t, s, "p", poly, pngColor(scene.Black), nil, 0)
+	img := pngRaster(t, s, PNGOptions{})
+	pngCheckPixels(t, img, map[image.Point]color.RGBA{
+		{35, 50}: pngWhite, // both holes
+		{25, 50}: pngWhite, // the first hole
+		{45, 50}: pngWhite, // the second hole
+		{85, 50}: pngWhite, // the hole across the outer ring
+		{65, 25}: pngBlack, // the polygon
+		{85, 25}: pngBlack,
+	})
 }

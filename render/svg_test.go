@@ -150,3 +150,24 @@ func demoScene(t testing.TB) *scene.Scene {
 	}
 	return s
 }
+
+// TestSVGHoleRule: the path of a polygon whose holes overlap and cross its outer ring is its
+// area, an outer ring and one hole, so that any fill rule paints what the area operations
+// take.
+func TestSVGHoleRule(t *testing.T) {
+	t.Parallel()
+	rect := func(x0, y0, x1, y1 float64) []scene.Vec {
+		return []scene.Vec{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	}
+	s := scene.New()
+	put(t, s, "p", scene.Polygon{Parts: []scene.PolygonPart{{Outer: rect(0, 0, 10, 10), Holes: [][]scene.Vec{rect(2, 2, 5, 5), rect(4, 4, 6, 6), rect(8, 4, 12, 6)}}}})
+	v := View{Min: scene.Vec{X: 0, Y: 0}, Max: scene.Vec{X: 10, Y: 10}}
+	got := mustSVG(t, s, SVGOptions{View: &v, Width: 100})
+	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 -10 10 10" width="100">
+<path data-name="p" d="M 0 0 L 10 0 L 10 -4 L 8 -4 L 8 -6 L 10 -6 L 10 -10 L 0 -10 Z M 2 -2 L 2 -5 L 4 -5 L 4 -6 L 6 -6 L 6 -4 L 5 -4 L 5 -2 Z" fill="none" stroke="#000000" stroke-width="1" vector-effect="non-scaling-stroke" stroke-linejoin="round" stroke-linecap="round"/>
+</svg>
+`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -55,7 +55,7 @@ var table = []Func{
 		}},
 	{Name: "drawPolygon", Domain: "primitives", Returns: "boolean", Doc: "Draw a closed polygon, optionally with holes.",
 		Params: []Param{pName, {Name: "points", Type: "number[] | [number, number][]", Unit: "scene units", Doc: "outer ring, flat or as pairs; not repeated at the end"},
-			{Name: "holes", Type: "(number[] | [number, number][])[]", Unit: "scene units", Optional: true, Default: "[]", Doc: "rings inside the outer ring"}},
+			{Name: "holes", Type: "(number[] | [number, number][])[]", Unit: "scene units", Optional: true, Default: "[]", Doc: "rings cut out of the outer ring: the polygon is the outer ring minus their union (they may overlap or cross it)"}},
 		Example: "drawPolygon('frame', [-10,-10, 10,-10, 10,10, -10,10], [[-5,-5, -5,5, 5,5, 5,-5]])",
 		impl: func(c *call) goja.Value {
 			part := scene.PolygonPart{Outer: c.points(c.arg(1), "points")}

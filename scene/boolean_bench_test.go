@@ -175,3 +175,32 @@ func BenchmarkOffsetW3Library(b *testing.B) {
 		}
 	}
 }
+
+// nearCopiesScene holds the case of testdata/repros/10-slow-near-copies.js: 60 copies of a
+// 48-gon of radius 30, each vertex moved by at most 1e-9, named c0..c59.
+func nearCopiesScene(tb testing.TB) (*Scene, []string) {
+	s := New()
+	names := make([]string, 60)
+	for k := range names {
+		pts := make([]Vec, 48)
+		for i := range pts {
+			a := 2 * math.Pi * float64(i) / 48
+			pts[i] = Vec{30*math.Cos(a) + 1e-9*math.Sin(float64(1000*k+7*i)), 30*math.Sin(a) + 1e-9*math.Cos(float64(1300*k+3*i))}
+		}
+		names[k] = "c" + strconv.Itoa(k)
+		if _, err := s.Put(names[k], Polygon{Parts: []PolygonPart{{Outer: pts}}}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return s, names
+}
+
+// BenchmarkUnionNearCopies is repro 10: it must stay well under 50 ms.
+func BenchmarkUnionNearCopies(b *testing.B) {
+	s, names := nearCopiesScene(b)
+	for b.Loop() {
+		if _, err := s.Boolean(Union, names, nil, "u"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,13 +45,13 @@ func boolPolygon(t testing.TB, e *Entity) Polygon {
 
 // flatCircleArea is the area of a circle of radius r as Flatten draws it at DefaultTolerance.
 func flatCircleArea(r float64) float64 {
-	n := float64(ArcSegments(r, 2*math.Pi, DefaultTolerance))
+	n := float64(ArcSegments(r, 2*math.Pi, min(DefaultTolerance, 2*r*CurveRelative)))
 	return n / 2 * r * r * math.Sin(2*math.Pi/n)
 }
 
 // flatArcArea is the area of a pie slice of radius r and the given sweep as Flatten draws it.
 func flatArcArea(r, sweep float64) float64 {
-	n := float64(ArcSegments(r, sweep, DefaultTolerance))
+	n := float64(ArcSegments(r, sweep, min(DefaultTolerance, r*CurveRelative)))
 	return n / 2 * r * r * math.Sin(sweep/n)
 }
 
@@ -913,4 +914,51 @@ func FuzzOverlay(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestBooleanFoldedRing: a copy of a shape with one vertex moved by 9e-10 (just over the
+// precision) is cut at the original's vertex, and folds back on itself there; the two
+// halves of the fold must cancel, not leave the copy's area uncounted.
+func TestBooleanFoldedRing(t *testing.T) {
+	t.Parallel()
+	a := []Vec{{-1.796827537198261, -3.2260818384342125}, {-2.588286568381504, -1.8290026203192515}, {-2.9887088393460757, -2.687825502282673},
+		{-4.514111806464131, -3.467654158963083}, {-3.2479280024122748, -4.539081617094187}, {-2.816951510820416, -5.30777704263358}, {-1.6540763101853586, -3.733749825091146}}
+	b := slices.Clone(a)
+	b[3] = Vec{-4.514111807368002, -3.4676541589009666}
+	s := New()
+	for n, r := range map[string][]Vec{"a": a, "b": b} {
+		if _, err := s.Put(n, Polygon{Parts: []PolygonPart{{Outer: r}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := s.Boolean(Difference, []string{"a"}, []string{"b"}, "r")
+	want := `difference of "a" and "b": the result would be empty: the second shapes cover all of the first; check their positions with getEntity`
+	if err == nil || err.Error() != want {
+		t.Errorf("a - b: error mismatch (-want +got):\n%s", cmp.Diff(want, fmt.Sprint(err)))
+	}
+}
+
+// TestBooleanThinRingIsEmpty: a square minus a copy inset by less than twice the precision
+// (2·2^-32 of its size) leaves a ring narrower than the precision, which is no result; a
+// wider ring is one.
+func TestBooleanThinRingIsEmpty(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		gap   float64
+		parts int
+	}{{3e-9, 0}, {4.5e-9, 0}, {5e-9, 1}, {1e-6, 1}} {
+		s := New()
+		boolPut(t, s, "a", boolRect(0, 0, 10, 10))
+		boolPut(t, s, "b", boolRect(tt.gap, tt.gap, 10-tt.gap, 10-tt.gap))
+		e, err := s.Boolean(Difference, []string{"a"}, []string{"b"}, "r")
+		parts := 0
+		if err == nil {
+			parts = len(e.Shape.(Polygon).Parts)
+		} else if !errors.Is(err, ErrEmptyResult) {
+			t.Fatal(err)
+		}
+		if parts != tt.parts {
+			t.Errorf("square minus its copy inset by %v: %d parts, want %d", tt.gap, parts, tt.parts)
+		}
+	}
 }

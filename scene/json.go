@@ -513,6 +513,12 @@ func readEntity(je *jsonEntity, fonts map[string]*Font) (*Entity, error) {
 	if err := e.Shape.validate(); err != nil {
 		return nil, err
 	}
+	if pg, ok := e.Shape.(Polygon); ok {
+		var err error
+		if e.Shape, err = applyHoleRule(pg); err != nil {
+			return nil, err
+		}
+	}
 	return e, nil
 }
 

@@ -44,6 +44,10 @@ const (
 	MaxVertices = 1_000_000
 	// MaxNameBytes caps an entity name.
 	MaxNameBytes = 256
+	// MaxCoord bounds every coordinate and size a shape is drawn with, and every world
+	// coordinate an area operation reads: |v| <= 1e15. Far below the float range, it keeps
+	// the products the geometry forms finite and exact comparisons exact.
+	MaxCoord = 1e15
 )
 
 // Color is RGBA with each channel in 0..1.
@@ -162,11 +166,30 @@ func (s *Scene) Exists(name string) bool { _, ok := s.byName[name]; return ok }
 // and the pivot at the centre of the shape's bounds; an existing shape of that name is
 // replaced in place, keeping its parent and z rank but taking the new geometry, a fresh
 // transform and the default style.
+//
+// A Polygon is its outer rings minus the union of their holes: holes may overlap each other
+// and cross or lie outside their outer ring, and what lies outside is ignored. A part whose
+// holes do any of that is stored as the area it stands for (the parts and holes a boolean
+// would give), so that every later operation and both renderers see the same area.
 func (s *Scene) Put(name string, shape Shape) (*Entity, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
 	if err := shape.validate(); err != nil {
+		return nil, err
+	}
+	if pg, ok := shape.(Polygon); ok {
+		var err error
+		if shape, err = applyHoleRule(pg); err != nil {
+			return nil, err
+		}
+	}
+	return s.put(name, shape)
+}
+
+// put is Put for shapes already validated and normalised (the area operations' results).
+func (s *Scene) put(name string, shape Shape) (*Entity, error) {
+	if err := checkName(name); err != nil {
 		return nil, err
 	}
 	style := DefaultStyle()

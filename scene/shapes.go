@@ -248,13 +248,15 @@ func (a Arc) Region() (Path, error) {
 	return p, nil
 }
 
-// Outline implements Shape.
+// Outline implements Shape. Outer rings run counter-clockwise and holes clockwise whatever
+// order they were drawn in, so that the nonzero fill the renderers use paints what the area
+// operations take (a scene's holes lie inside their outer ring and apart; see Put).
 func (g Polygon) Outline() Path {
 	var p Path
 	for _, part := range g.Parts {
-		p.Polyline(part.Outer, true)
+		p.Polyline(orientRing(part.Outer, true), true)
 		for _, h := range part.Holes {
-			p.Polyline(h, true)
+			p.Polyline(orientRing(h, false), true)
 		}
 	}
 	return p
@@ -302,14 +304,14 @@ func (l Line) validate() error {
 }
 
 func (c Circle) validate() error {
-	if err := finite("center", c.Center.X, c.Center.Y); err != nil {
+	if err := inRange("center", c.Center.X, c.Center.Y); err != nil {
 		return err
 	}
 	return positive("radius", c.Radius)
 }
 
 func (r Rect) validate() error {
-	if err := finite("center", r.Center.X, r.Center.Y); err != nil {
+	if err := inRange("center", r.Center.X, r.Center.Y); err != nil {
 		return err
 	}
 	if err := positive("width", r.Width); err != nil {
@@ -319,7 +321,7 @@ func (r Rect) validate() error {
 }
 
 func (e Ellipse) validate() error {
-	if err := finite("center", e.Center.X, e.Center.Y); err != nil {
+	if err := inRange("center", e.Center.X, e.Center.Y); err != nil {
 		return err
 	}
 	if err := positive("rx", e.RX); err != nil {
@@ -339,7 +341,7 @@ func (r RoundedRect) validate() error {
 }
 
 func (a Arc) validate() error {
-	if err := finite("center", a.Center.X, a.Center.Y); err != nil {
+	if err := inRange("center", a.Center.X, a.Center.Y); err != nil {
 		return err
 	}
 	if err := positive("radius", a.Radius); err != nil {
@@ -388,6 +390,11 @@ func (s *PathShape) validate() error {
 	if err != nil {
 		return err
 	}
+	if b := p.Bounds(); b.NonEmpty {
+		if err := inRange("path coordinate", b.Min.X, b.Min.Y, b.Max.X, b.Max.Y); err != nil {
+			return err
+		}
+	}
 	s.path = p
 	return nil
 }
@@ -396,7 +403,7 @@ func (t *Text) validate() error {
 	if t.Text == "" {
 		return fmt.Errorf("%w: text must not be empty", ErrBadGeometry)
 	}
-	if err := finite("position", t.Pos.X, t.Pos.Y); err != nil {
+	if err := inRange("position", t.Pos.X, t.Pos.Y); err != nil {
 		return err
 	}
 	var l TextLayout
@@ -422,13 +429,34 @@ func finite(what string, vs ...float64) error {
 	return nil
 }
 
+// inRange checks coordinates: finite and within ±MaxCoord.
+func inRange(what string, vs ...float64) error {
+	if err := finite(what, vs...); err != nil {
+		return err
+	}
+	for _, v := range vs {
+		if math.Abs(v) > MaxCoord {
+			return errRange(what, v)
+		}
+	}
+	return nil
+}
+
+func errRange(what string, v float64) error {
+	return fmt.Errorf("%w: %s is %v, outside the supported coordinate range -%g..%g (MaxCoord); draw in larger units or nearer the origin",
+		ErrBadGeometry, what, v, MaxCoord, MaxCoord)
+}
+
 func finitePoints(what string, pts []Vec) error {
 	if len(pts) > MaxVertices {
 		return fmt.Errorf("%w: %s has %d vertices; the limit is %d (MaxVertices)", ErrLimit, what, len(pts), MaxVertices)
 	}
 	for i, p := range pts {
-		if !finiteVec(p) {
-			return finite(fmt.Sprintf("%s[%d]", what, i), p.X, p.Y)
+		if !finiteVec(p) || math.Abs(p.X) > MaxCoord || math.Abs(p.Y) > MaxCoord {
+			if err := inRange(fmt.Sprintf("%s[%d].x", what, i), p.X); err != nil {
+				return err
+			}
+			return inRange(fmt.Sprintf("%s[%d].y", what, i), p.Y)
 		}
 	}
 	return nil
@@ -437,6 +465,9 @@ func finitePoints(what string, pts []Vec) error {
 func positive(what string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
 		return fmt.Errorf("%w: %s must be a finite number > 0, got %v", ErrBadGeometry, what, v)
+	}
+	if v > MaxCoord {
+		return errRange(what, v)
 	}
 	return nil
 }

@@ -1,0 +1,281 @@
+package scene
+
+// Noding: every point where two segments meet, or come within the precision, becomes a
+// vertex of both.
+
+import (
+	"math"
+	"slices"
+)
+
+// nodeSegments finds every point where two segments meet and is not already an end of the
+// one it lies on: crossings, touches and the ends of collinear overlaps. Candidate pairs come
+// from a uniform grid in which each segment is entered in the cells it passes through (not
+// the cells of its bounding box, which for long diagonal edges are far more); a pair may
+// share several cells, so a meeting point is recorded only by the cell that contains it.
+//
+// Within the precision snap.eps, an end of one segment that lies that close to another is a
+// point of the other too, and a crossing point within it of a vertex or of an earlier
+// crossing is that point (snap merges them), so that the graph has no edges shorter than the
+// precision and rings that follow each other to rounding error share their edges exactly.
+func nodeSegments(segs []ovSeg, snap *snapIndex) []ovSplit {
+	eps := snap.eps
+	n := len(segs)
+	box := Box{Min: Vec{segs[0].minX, segs[0].minY}, Max: Vec{segs[0].maxX, segs[0].maxY}, NonEmpty: true}
+	step := max(1, n/1024)
+	sample := make([]float64, 0, n/step+1)
+	for i := range segs {
+		s := &segs[i]
+		box.Extend(Vec{s.minX, s.minY})
+		box.Extend(Vec{s.maxX, s.maxY})
+		if i%step == 0 {
+			sample = append(sample, max(s.maxX-s.minX, s.maxY-s.minY))
+		}
+	}
+	slices.Sort(sample)
+	w, h := box.Max.X-box.Min.X, box.Max.Y-box.Min.Y
+	// Cells about as large as a typical segment, but no more than about 4 per segment.
+	c := max(sample[len(sample)/2], math.Sqrt(w*h/float64(4*n)), max(w, h)/float64(4*n))
+	nx, ny := int(w/c)+1, int(h/c)+1
+	margin := c*1e-6 + 2*eps
+	col := func(x float64) int { return min(nx-1, max(0, int((x-box.Min.X)/c))) }
+	row := func(y float64) int { return min(ny-1, max(0, int((y-box.Min.Y)/c))) }
+	cellOf := func(p Vec) int32 { return int32(row(p.Y)*nx + col(p.X)) }
+
+	type entry struct{ cell, seg int32 }
+	entries := make([]entry, 0, 2*n)
+	for i := range segs {
+		s := &segs[i]
+		r0, r1 := row(s.minY-margin), row(s.maxY+margin)
+		for r := r0; r <= r1; r++ {
+			lo, hi := s.minX, s.maxX
+			if row(s.minY) != row(s.maxY) {
+				// The segment's x-range within this row of cells.
+				ya := max(s.minY, box.Min.Y+float64(r)*c)
+				yb := min(s.maxY, box.Min.Y+float64(r+1)*c)
+				k := (s.b.X - s.a.X) / (s.b.Y - s.a.Y)
+				xa, xb := s.a.X+(ya-s.a.Y)*k, s.a.X+(yb-s.a.Y)*k
+				lo = max(s.minX, min(xa, xb)-margin)
+				hi = min(s.maxX, max(xa, xb)+margin)
+			}
+			for q := col(lo - margin); q <= col(hi+margin); q++ {
+				entries = append(entries, entry{int32(r*nx + q), int32(i)})
+			}
+		}
+	}
+	start := make([]int32, nx*ny+1)
+	for _, e := range entries {
+		start[e.cell+1]++
+	}
+	for i := range nx * ny {
+		start[i+1] += start[i]
+	}
+	list := make([]int32, len(entries))
+	fill := slices.Clone(start[:nx*ny])
+	for _, e := range entries {
+		list[fill[e.cell]] = e.seg
+		fill[e.cell]++
+	}
+
+	var splits []ovSplit
+	var collinear [][2]int32 // pairs of segments that overlap along a line
+	var crossings []Vec
+	var cell int32
+	// near reports whether p, not an end of s, lies within eps of s's interior.
+	near := func(p Vec, s *ovSeg) bool {
+		if p == s.a || p == s.b || p.X < s.minX-eps || p.X > s.maxX+eps || p.Y < s.minY-eps || p.Y > s.maxY+eps {
+			return false
+		}
+		d := s.b.Sub(s.a)
+		l2 := d.X*d.X + d.Y*d.Y
+		t := (p.X-s.a.X)*d.X + (p.Y-s.a.Y)*d.Y
+		cross := d.X*(p.Y-s.a.Y) - d.Y*(p.X-s.a.X)
+		return t > 0 && t < l2 && cross*cross <= eps*eps*l2
+	}
+	split := func(i int32, p Vec) {
+		s := &segs[i]
+		if p == s.a || p == s.b || cellOf(p) != cell {
+			return
+		}
+		splits = append(splits, ovSplit{seg: i, p: p})
+	}
+	for cell = 0; cell < int32(nx*ny); cell++ {
+		in := list[start[cell]:start[cell+1]]
+		for a, i := range in {
+			s := &segs[i]
+			for _, j := range in[a+1:] {
+				t := &segs[j]
+				if t.maxX < s.minX-eps || t.minX > s.maxX+eps || t.maxY < s.minY-eps || t.minY > s.maxY+eps {
+					continue
+				}
+				// Ends within the precision of the other segment cut it, even on the same
+				// ring (a ring whose vertex lies that close to another of its edges touches
+				// itself there).
+				if near(t.a, s) {
+					split(i, t.a)
+				}
+				if near(t.b, s) {
+					split(i, t.b)
+				}
+				if near(s.a, t) {
+					split(j, s.a)
+				}
+				if near(s.b, t) {
+					split(j, s.b)
+				}
+				if t.ring == s.ring && !s.cross {
+					continue
+				}
+				p1, p2, q1, q2 := s.a, s.b, t.a, t.b
+				o1, o2 := orient2d(p1, p2, q1), orient2d(p1, p2, q2)
+				if (o1 > 0 && o2 > 0) || (o1 < 0 && o2 < 0) {
+					continue
+				}
+				o3, o4 := orient2d(q1, q2, p1), orient2d(q1, q2, p2)
+				if (o3 > 0 && o4 > 0) || (o3 < 0 && o4 < 0) {
+					continue
+				}
+				if o1 == 0 && o2 == 0 {
+					// Collinear: each is cut where the other ends inside it.
+					in1, in2 := strictlyInside(q1, p1, p2), strictlyInside(q2, p1, p2)
+					in3, in4 := strictlyInside(p1, q1, q2), strictlyInside(p2, q1, q2)
+					if in1 {
+						split(i, q1)
+					}
+					if in2 {
+						split(i, q2)
+					}
+					if in3 {
+						split(j, p1)
+					}
+					if in4 {
+						split(j, p2)
+					}
+					if (in1 || in2 || in3 || in4 || (q1 == p1 && q2 == p2) || (q1 == p2 && q2 == p1)) && cellOf(overlapStart(p1, p2, q1, q2)) == cell {
+						collinear = append(collinear, [2]int32{i, j})
+					}
+					continue
+				}
+				if o1 == 0 || o2 == 0 || o3 == 0 || o4 == 0 {
+					// A touch: the end that lies on the other segment is where they meet.
+					if o1 == 0 {
+						split(i, q1)
+					}
+					if o2 == 0 {
+						split(i, q2)
+					}
+					if o3 == 0 {
+						split(j, p1)
+					}
+					if o4 == 0 {
+						split(j, p2)
+					}
+					continue
+				}
+				x := crossPoint(p1, p2, q1, q2)
+				if cellOf(x) != cell {
+					continue
+				}
+				// Computed in its own cell only, so it is recorded once even if snapping
+				// moves it into the next one.
+				x = snap.snap(x)
+				for _, k := range [2]int32{i, j} {
+					if x != segs[k].a && x != segs[k].b {
+						splits = append(splits, ovSplit{seg: k, p: x})
+					}
+				}
+				crossings = append(crossings, x)
+			}
+		}
+	}
+	// A crossing point is rounded, and can land a few ulps on the far side of a third edge
+	// that passes (almost) through it, typically one nearly collinear with a crossed edge;
+	// the pieces would then cross. Such edges are cut at the point too.
+	for _, x := range crossings {
+		cell = cellOf(x)
+		for _, i := range list[start[cell]:start[cell+1]] {
+			if near(x, &segs[i]) {
+				split(i, x)
+			}
+		}
+	}
+	if len(collinear) > 0 {
+		splits = shareCollinearSplits(segs, splits, collinear)
+	}
+	return splits
+}
+
+// overlapStart is a point of the overlap of two collinear segments (the greatest of their
+// lower ends along the line), used to count each overlapping pair in one grid cell only.
+func overlapStart(p1, p2, q1, q2 Vec) Vec {
+	less := func(a, b Vec) bool { return a.X < b.X || (a.X == b.X && a.Y < b.Y) }
+	lo := func(a, b Vec) Vec {
+		if less(b, a) {
+			return b
+		}
+		return a
+	}
+	a, b := lo(p1, p2), lo(q1, q2)
+	if less(a, b) {
+		return b
+	}
+	return a
+}
+
+// shareCollinearSplits copies every cut of a segment onto the segments that overlap it along
+// the same line. A crossing point is computed from the two segments that cross, so an edge
+// crossing two overlapping sides (two squares side by side) gets two points a rounding error
+// apart; unless both sides are cut at both, their pieces would overlap without coinciding.
+func shareCollinearSplits(segs []ovSeg, splits []ovSplit, pairs [][2]int32) []ovSplit {
+	parent := map[int32]int32{}
+	var find func(int32) int32
+	find = func(v int32) int32 {
+		p, ok := parent[v]
+		if !ok || p == v {
+			return v
+		}
+		r := find(p)
+		parent[v] = r
+		return r
+	}
+	for _, pr := range pairs {
+		a, b := find(pr[0]), find(pr[1])
+		if a != b {
+			parent[a] = b
+		}
+	}
+	members := map[int32][]int32{}
+	bySeg := map[int32][]Vec{}
+	for _, pr := range pairs {
+		for _, v := range pr {
+			if _, ok := bySeg[v]; !ok {
+				bySeg[v] = nil
+				members[find(v)] = append(members[find(v)], v)
+			}
+		}
+	}
+	for _, sp := range splits {
+		if cuts, ok := bySeg[sp.seg]; ok {
+			bySeg[sp.seg] = append(cuts, sp.p)
+		}
+	}
+	for _, group := range members {
+		for _, m := range group {
+			s := &segs[m]
+			d := s.b.Sub(s.a)
+			l2 := d.X*d.X + d.Y*d.Y
+			for _, o := range group {
+				if o == m {
+					continue
+				}
+				for _, p := range bySeg[o] {
+					t := (p.X-s.a.X)*d.X + (p.Y-s.a.Y)*d.Y
+					if t > 0 && t < l2 && p != s.a && p != s.b {
+						splits = append(splits, ovSplit{seg: m, p: p})
+					}
+				}
+			}
+		}
+	}
+	return splits
+}
