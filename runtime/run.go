@@ -8,6 +8,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -118,6 +119,7 @@ type run struct {
 	console   int           // bytes logged so far, a line break counted per line
 	cut       string        // the console limit that was reached, or ""
 	dropped   int           // console lines dropped since
+	fatal     *Diagnostic   // set when a call overflowed (see finite.go): the run fails with it
 	describe  goja.Callable // formats thrown values without calling user code
 	jsonParse goja.Callable // the realm's JSON.parse, captured before user code runs
 	modules   map[string]*loaded
@@ -185,6 +187,14 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 	err := r.load(entry, nil)
 	stop()
 	r.noteDropped()
+	if err == nil {
+		if ferr := CheckFinite(r.scene); ferr != nil {
+			err = &Diagnostic{Kind: "RangeError", Message: ferr.Error(), Hint: nonFiniteHint}
+		}
+	}
+	if r.fatal != nil {
+		err = r.fatal
+	}
 	r.res.Modules = r.order
 	r.res.Duration = time.Since(start)
 	if err == nil {
@@ -219,6 +229,7 @@ func (r *run) setup(seed uint64) {
 				panic(vm.NewTypeError(f.Name + " is not available; use " + f.Replacement + " instead"))
 			}
 			v := f.impl(&c)
+			c.checkCall(v)
 			if r.scene.Len() > r.limits.MaxEntities {
 				c.fail("RangeError", "the scene has more than %d entities (Limits.MaxEntities); draw fewer, or merge shapes with booleanUnion", r.limits.MaxEntities)
 			}
@@ -348,6 +359,10 @@ func (c *call) put(sh scene.Shape) goja.Value {
 // results look exactly like the tools' JSON answers.
 func (c *call) jsonValue(v any) goja.Value {
 	obj, err := c.r.jsonToJS(v)
+	var unsupported *json.UnsupportedValueError
+	if errors.As(err, &unsupported) {
+		c.overflow("it would return %s", unsupported.Str)
+	}
 	c.check(err)
 	return obj
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
 )
 
 func init() {
@@ -90,4 +92,22 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		return out, fmt.Errorf("%w: unknown scene command %q; use %s", ErrBadInput, in.Command, strings.Join(sceneCommands, ", "))
 	}
 	return out, err
+}
+
+// loadSavedScene reads the last good scene from scene.json. A scene whose numbers overflow
+// when combined (a finite radius under a finite scale whose product is infinite, written by
+// an older cadrun) is refused like a malformed one: no view could show it.
+func loadSavedScene(ws *modules.Workspace) (*scene.Scene, error) {
+	b, err := ws.LoadScene()
+	if err != nil {
+		return nil, err
+	}
+	s, err := scene.ReadJSON(b)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", modules.SceneFile, err)
+	}
+	if err := runtime.CheckFinite(s); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", modules.SceneFile, err)
+	}
+	return s, nil
 }

@@ -10,6 +10,8 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
 	"reflect"
 	"slices"
 	"strings"
@@ -53,10 +55,10 @@ func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt ru
 	s := &Server{ws: ws, runner: runner, opt: opt, scene: scene.New()}
 	if res, err := runner.Run(ctx, ws, runtime.MainModule, opt); err == nil {
 		s.scene = res.Scene
-	} else if b, err := ws.LoadScene(); err == nil {
-		if saved, err := scene.ReadJSON(b); err == nil {
-			s.scene = saved
-		}
+	} else if saved, err := loadSavedScene(ws); err == nil {
+		s.scene = saved
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		slog.Warn("starting from an empty scene", "err", err)
 	}
 	return s
 }
