@@ -47,12 +47,14 @@ type Server struct {
 	scene *scene.Scene
 
 	subs subscribers
+
+	parses *symbolParses // lsp symbols' parses, bounded (lsp_parse.go)
 }
 
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
 // missing or fails, from scene.json (the last good scene); else it is empty.
 func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
-	s := &Server{ws: ws, runner: runner, opt: opt, scene: scene.New()}
+	s := &Server{ws: ws, runner: runner, opt: opt, scene: scene.New(), parses: newSymbolParses()}
 	if res, err := runner.Run(ctx, ws, runtime.MainModule, opt); err == nil {
 		s.scene = res.Scene
 	} else if saved, err := loadSavedScene(ws); err == nil {
