@@ -2,6 +2,7 @@ package scene
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,5 +47,45 @@ func TestQueries(t *testing.T) {
 	empty, _ := json.Marshal(New().Info())
 	if string(empty) != `{"entities":0,"shapes":0,"groups":0,"bounds":null}` {
 		t.Errorf("empty info = %s", empty)
+	}
+}
+
+func TestSubset(t *testing.T) {
+	s := New()
+	for _, n := range []string{"a", "b", "c", "d"} {
+		if _, err := s.Put(n, Circle{Radius: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.CreateGroup("g", []string{"b", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateGroup("outer", []string{"g"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Translate("outer", Vec{X: 5}, SpaceWorld); err != nil {
+		t.Fatal(err)
+	}
+	names := func(s *Scene) []string {
+		var out []string
+		for d, e := range s.Walk() {
+			out = append(out, fmt.Sprintf("%d:%s", d, e.Name))
+		}
+		return out
+	}
+	sub := s.Subset(func(e *Entity) bool { return e.Name == "c" || e.Name == "d" })
+	if diff := cmp.Diff([]string{"0:a", "0:d", "0:outer", "1:g", "2:b", "2:c"}, names(s)); diff != "" {
+		t.Errorf("the scene changed: mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"0:d", "0:outer", "1:g", "2:c"}, names(sub)); diff != "" {
+		t.Errorf("subset mismatch (-want +got):\n%s", diff)
+	}
+	c, _ := sub.Get("c")
+	orig, _ := s.Get("c")
+	if diff := cmp.Diff(s.WorldBounds(orig), sub.WorldBounds(c)); diff != "" {
+		t.Errorf("c moved: mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"0:outer", "1:g", "2:b", "2:c"}, names(s.Subset(func(e *Entity) bool { return e.Name == "g" }))); diff != "" {
+		t.Errorf("a kept group keeps its members: mismatch (-want +got):\n%s", diff)
 	}
 }
