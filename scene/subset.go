@@ -1,19 +1,19 @@
 package scene
 
 // Subset returns a copy of the scene holding the entities for which keep is true, with the
-// groups that contain them (so that each keeps its world placement and z order) and, for a
-// kept group, its whole subtree. The views of a large scene (a page of its JSON, a region of
+// groups that contain them (so that each keeps its world placement and z order). A kept
+// group's members are kept only when keep says so too. The views of a large scene (a page of its JSON, a region of
 // its drawing, one group) are drawn from such a subset. Shapes are shared, not copied: they
 // are immutable.
 func (s *Scene) Subset(keep func(*Entity) bool) *Scene {
 	c := New()
-	var copyList func(list []*Entity, parent *Entity, all bool) []*Entity
-	copyList = func(list []*Entity, parent *Entity, all bool) []*Entity {
+	var copyList func(list []*Entity, parent *Entity) []*Entity
+	copyList = func(list []*Entity, parent *Entity) []*Entity {
 		var out []*Entity
 		for _, e := range list {
 			n := &Entity{Name: e.Name, Shape: e.Shape, Transform: e.Transform, Style: e.Style.clone(), parent: parent}
-			kept := all || keep(e)
-			n.children = copyList(e.children, n, kept)
+			kept := keep(e)
+			n.children = copyList(e.children, n)
 			if !kept && len(n.children) == 0 {
 				continue
 			}
@@ -22,6 +22,6 @@ func (s *Scene) Subset(keep func(*Entity) bool) *Scene {
 		}
 		return out
 	}
-	c.roots = copyList(s.roots, nil, false)
+	c.roots = copyList(s.roots, nil)
 	return c
 }
