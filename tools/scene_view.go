@@ -372,10 +372,12 @@ func reserve(ctx context.Context, n int64) (func(), error) {
 		return nil, err
 	}
 	return func() {
-		renders.Release(n)
+		// Give the memory back before the next render may take it, so that it is reused
+		// rather than added to.
 		if n >= freeAfter {
 			debug.FreeOSMemory()
 		}
+		renders.Release(n)
 	}, nil
 }
 
