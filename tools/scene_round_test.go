@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,4 +21,55 @@ func TestRoundJSON(t *testing.T) {
 	if diff := cmp.Diff(want, string(roundJSON([]byte(in), 1e-4))); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
+}
+
+// Rounding keeps any JSON valid, with the same structure, and rounding again changes nothing.
+func FuzzRoundJSON(f *testing.F) {
+	f.Add(`{"center":[0.30000000000000004,1e-7],"rotate":0.7853981633974483,"name":"a\"b:[1.5]"}`, 1e-4)
+	f.Add(`[1,2.5,-0.0000001,{"min":[1e300,-1e-300]}]`, 1.0)
+	f.Add(`{"outer":[[1,2],[3,4]],"x":{"points":[]},"s":"\\u00e9"}`, 1e-6)
+	f.Fuzz(func(t *testing.T, in string, q float64) {
+		if !json.Valid([]byte(in)) || !(q > 1e-12 && q < 1e12) {
+			return
+		}
+		q = math.Pow(10, math.Floor(math.Log10(q)))
+		once := roundJSON([]byte(in), q)
+		if !json.Valid(once) {
+			t.Fatalf("%q rounded to invalid JSON %q", in, once)
+		}
+		var a, b any
+		if err := json.Unmarshal([]byte(in), &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(once, &b); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(shape(a), shape(b)); diff != "" {
+			t.Fatalf("structure changed: mismatch (-want +got):\n%s", diff)
+		}
+		if twice := roundJSON(once, q); string(twice) != string(once) {
+			t.Fatalf("rounding again changed %q to %q", once, twice)
+		}
+	})
+}
+
+// shape replaces every number of a decoded JSON value by 0.
+func shape(v any) any {
+	switch x := v.(type) {
+	case float64:
+		return 0
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = shape(e)
+		}
+		return out
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			out[k] = shape(e)
+		}
+		return out
+	}
+	return v
 }
