@@ -25,10 +25,24 @@ var errNonFinite = errors.New("non-finite number")
 // nonFiniteHint is the hint of every overflow diagnostic.
 const nonFiniteHint = "numbers beyond about 1.8e308 overflow to Infinity; keep coordinates, sizes and scale factors small enough that their products and sums stay finite"
 
+// transformCalls change only the transform of the entity they name, never its geometry or
+// its members: its local bounds stay what they were.
+var transformCalls = map[string]bool{"translate": true, "rotate": true, "scale": true, "setPivot": true}
+
+// localCache keeps one entity's local bounds between calls that only transform it, so that
+// moving a large group or polygon in a loop costs its bounds once, not at every step.
+type localCache struct {
+	e   *scene.Entity
+	box scene.Box
+}
+
 // checkCall checks what a call left behind: every entity named by a string argument (or an
 // array of names) and the value it returns.
 func (c *call) checkCall(v goja.Value) {
 	if c.fn.Domain != "query" && c.fn.Domain != "console" {
+		if !transformCalls[c.fn.Name] {
+			c.r.local = localCache{}
+		}
 		for _, a := range c.args {
 			if s, ok := asString(a); ok {
 				c.checkEntity(s)
@@ -50,13 +64,38 @@ func (c *call) checkCall(v goja.Value) {
 }
 
 // checkEntity fails the call when the named entity's placement is no longer finite; a name
-// that is not an entity is skipped.
+// that is not an entity is skipped. Its world bounds are checked through its local bounds:
+// their corners mapped to the world bound every point of it.
 func (c *call) checkEntity(name string) {
-	e, err := c.r.scene.Get(name)
+	s := c.r.scene
+	e, err := s.Get(name)
 	if err != nil {
 		return
 	}
-	if what := nonFiniteEntity(c.r.scene, e, true); what != "" {
+	if what := nonFiniteEntity(s, e, false); what != "" {
+		c.overflow("%s", what)
+	}
+	if c.r.local.e != e {
+		c.r.local = localCache{e: e, box: s.LocalBounds(e)}
+	}
+	lb := c.r.local.box
+	if !lb.NonEmpty {
+		return
+	}
+	m := s.WorldMatrix(e)
+	var wb scene.Box
+	for _, p := range [4]scene.Vec{lb.Min, lb.Max, {X: lb.Min.X, Y: lb.Max.Y}, {X: lb.Max.X, Y: lb.Min.Y}} {
+		q := m.Apply(p)
+		if !finite(q.X, q.Y) {
+			wb = scene.Box{} // not finite: the exact bounds below say how
+			break
+		}
+		wb.Extend(q)
+	}
+	if wb.NonEmpty && finiteBox(wb) {
+		return
+	}
+	if what := nonFiniteEntity(s, e, true); what != "" {
 		c.overflow("%s", what)
 	}
 }

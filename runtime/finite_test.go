@@ -25,6 +25,8 @@ func TestOverflowFailsTheRun(t *testing.T) {
 			`scene.code.js:1:52: RangeError: scale: a number overflowed: the world bounds of "g" are [-Inf, -0.5]..[+Inf, 0.5]`},
 		{"bounds size", "drawRect('r',8.9e307,0,1e307,1); drawRect('s',-8.9e307,0,1e307,1); createGroup('g',['r','s'])",
 			`scene.code.js:1:68: RangeError: createGroup: a number overflowed: the world bounds of "g" are [-9.4e+307, -0.5]..[9.4e+307, 0.5], wider or taller than a number can hold`},
+		{"member scaled between group moves", "drawCircle('c',0,0,1); createGroup('g',['c']); translate('g',1,0); scale('c',1e300); translate('g',1,0); scale('g',1e10)",
+			`scene.code.js:1:106: RangeError: scale: a number overflowed: the world bounds of "g" are [NaN, NaN]..[NaN, NaN]`},
 		{"area", "drawRect('r',0,0,1e200,1e200); getArea('r')",
 			"scene.code.js:1:32: RangeError: getArea: a number overflowed: it would return +Inf"},
 		{"world point", "drawCircle('c',0,0,1); scale('c',1e300); getWorldPoint('c', 1e10, 0)",

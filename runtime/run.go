@@ -120,6 +120,7 @@ type run struct {
 	cut       string        // the console limit that was reached, or ""
 	dropped   int           // console lines dropped since
 	fatal     *Diagnostic   // set when a call overflowed (see finite.go): the run fails with it
+	local     localCache    // the local bounds of the entity last checked (finite.go)
 	describe  goja.Callable // formats thrown values without calling user code
 	jsonParse goja.Callable // the realm's JSON.parse, captured before user code runs
 	modules   map[string]*loaded
