@@ -10,6 +10,7 @@ package tools
 import (
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/cadrun/cadrun/scene"
 )
@@ -25,10 +26,26 @@ var coordinateKeys = map[string]bool{
 const significantDigits = 8
 
 // sceneQuantum is the rounding step for coordinates of s: a millionth of its larger side,
-// as a power of ten (a millionth for an empty scene).
+// as a power of ten (a millionth for an empty scene). Scenes do not change once served, so
+// the last one's quantum is kept: the bounds of a large scene take milliseconds.
 func sceneQuantum(s *scene.Scene) float64 {
+	lastQuantum.mu.Lock()
+	defer lastQuantum.mu.Unlock()
+	if lastQuantum.scene != s {
+		lastQuantum.scene, lastQuantum.q = s, quantumOf(s.Bounds())
+	}
+	return lastQuantum.q
+}
+
+var lastQuantum struct {
+	mu    sync.Mutex
+	scene *scene.Scene
+	q     float64
+}
+
+func quantumOf(b scene.Box) float64 {
 	side := 1.0
-	if b := s.Bounds(); b.NonEmpty {
+	if b.NonEmpty {
 		sz := b.Size()
 		side = math.Max(math.Max(sz.X, sz.Y), 1e-300)
 	}
