@@ -171,7 +171,7 @@ func nextPage(offset, shown, total int, how string) *Omitted {
 	return o
 }
 
-// treeView lists the entities under in.Group (or the whole scene) depth-first, in z order,
+// tree lists the entities under in.Group (or the whole scene) depth-first, in z order,
 // as nested nodes, a page at a time; groups below in.Depth levels show how many members are
 // hidden.
 func (v *view) tree() ([]*TreeNode, *Omitted, error) {

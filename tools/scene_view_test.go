@@ -1,15 +1,18 @@
 package tools
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -37,7 +40,12 @@ drawCircle('u1', 0, -50, 7); drawCircle('u2', 5, -50, 7); booleanUnion('u1', 'u2
 // svg 3.9 MB, json 4.2 MB, a png 1.9 MB, and each twice), and says what it left out.
 func TestSceneViewsFitTheBudget(t *testing.T) {
 	t.Parallel()
-	cs := connectMCP(t, newMCP(t, map[string]string{"scene.code.js": bigScene(100)}))
+	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": bigScene(100)})
+	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
+	if n := srv.Scene().Len(); n != 10103 {
+		t.Fatalf("the scene has %d entities, want 10103", n)
+	}
+	cs := connectMCP(t, NewMCPServer(srv, "test"))
 	for _, args := range []map[string]any{
 		{"command": "info"},
 		{"command": "tree"},
@@ -54,7 +62,7 @@ func TestSceneViewsFitTheBudget(t *testing.T) {
 	} {
 		res := callMCP(t, cs, "scene", args)
 		if res.IsError {
-			t.Errorf("%v: %v", args, res.Content)
+			t.Errorf("%v: %s", args, text(t, res))
 			continue
 		}
 		st, err := json.Marshal(res.StructuredContent)
@@ -86,10 +94,25 @@ func TestSceneViewsFitTheBudget(t *testing.T) {
 	}
 }
 
+// slowRuns gives the large scenes of these tests time to run under the race detector on a
+// busy machine.
+var slowRuns = runtime.Options{Limits: runtime.Limits{Timeout: time.Minute}}
+
+// bigSession is a session on a workspace whose main draws bigScene(rows).
+func bigSession(t *testing.T, rows int) *Session {
+	t.Helper()
+	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": bigScene(rows)})
+	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
+	if srv.Scene().Len() < 100*rows {
+		t.Fatalf("main did not run: %d entities", srv.Scene().Len())
+	}
+	return srv.Session()
+}
+
 // Paging through tree, draw_order and json gives every entity exactly once.
 func TestScenePagesCoverTheScene(t *testing.T) {
 	t.Parallel()
-	s, _ := newSession(t, map[string]string{"scene.code.js": bigScene(30)})
+	s := bigSession(t, 30)
 	want := s.srv.Scene().Len()
 	collect := func(in SceneIn, names func(SceneOut) []string) []string {
 		var all []string
@@ -165,7 +188,7 @@ func TestScenePagesCoverTheScene(t *testing.T) {
 // A page of the tree says where it stops; depth hides the members below it, counted.
 func TestSceneTreePageAndDepth(t *testing.T) {
 	t.Parallel()
-	s, _ := newSession(t, map[string]string{"scene.code.js": bigScene(30)})
+	s := bigSession(t, 30)
 	out, err := call[SceneOut](t, s, "scene", SceneIn{Command: "tree", Depth: 1, Offset: 29})
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +221,7 @@ func TestSceneTreePageAndDepth(t *testing.T) {
 // Numbers are rounded to what the scene's size warrants: no 17-digit floats.
 func TestSceneEntityRounded(t *testing.T) {
 	t.Parallel()
-	s, _ := newSession(t, map[string]string{"scene.code.js": bigScene(30)})
+	s := bigSession(t, 30)
 	out, err := call[SceneOut](t, s, "scene", SceneIn{Command: "entity", Name: "blob"})
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +245,7 @@ func TestSceneEntityRounded(t *testing.T) {
 // What does not fit is named with the way to get it.
 func TestSceneOmittedNotes(t *testing.T) {
 	t.Parallel()
-	s, _ := newSession(t, map[string]string{"scene.code.js": bigScene(30)})
+	s := bigSession(t, 30)
 	out, err := call[SceneOut](t, s, "scene", SceneIn{Command: "svg"})
 	if err != nil {
 		t.Fatal(err)
