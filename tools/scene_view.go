@@ -51,10 +51,12 @@ const freeAfter = 32 << 20
 // process.
 var renders = semaphore.NewWeighted(renderMemory)
 
-// svgBytesPerEntity and jsonBytesPerEntity estimate a render's memory before it is made.
+// svgBytesPerEntity and jsonBytesPerEntity estimate a render's memory before it is made;
+// svgMinBytesPerEntity is the least an entity adds to an SVG (a <path> with its style).
 const (
-	svgBytesPerEntity  = 400
-	jsonBytesPerEntity = 600
+	svgMinBytesPerEntity = 48
+	svgBytesPerEntity    = 400
+	jsonBytesPerEntity   = 600
 )
 
 // Omitted says what an answer left out, and how to get it.
@@ -388,6 +390,12 @@ func (v *view) svg(ctx context.Context) (string, *Omitted, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	ways := fmt.Sprintf("ask for one entity or group (name), a region [minX, minY, maxX, maxY], a png, or a larger max_bytes (up to %d)", MaxAnswerBudget)
+	if least := sc.Len() * svgMinBytesPerEntity; least > v.budget {
+		// Certainly over: not worth drawing only to say so.
+		return "", &Omitted{Total: sc.Len(), Note: fmt.Sprintf("the SVG of %d entities would be at least %d bytes, over the budget of %d: %s",
+			sc.Len(), least, v.budget, ways)}, nil
+	}
 	done, err := reserve(ctx, int64(sc.Len())*svgBytesPerEntity)
 	if err != nil {
 		return "", nil, err
@@ -397,8 +405,8 @@ func (v *view) svg(ctx context.Context) (string, *Omitted, error) {
 	if err != nil || len(b) <= v.budget {
 		return string(b), nil, err
 	}
-	return "", &Omitted{Total: sc.Len(), Note: fmt.Sprintf("the SVG of %d entities is %d bytes, over the budget of %d: ask for one entity or group (name), a region [minX, minY, maxX, maxY], a png, or a larger max_bytes (up to %d)",
-		sc.Len(), len(b), v.budget, MaxAnswerBudget)}, nil
+	return "", &Omitted{Total: sc.Len(), Note: fmt.Sprintf("the SVG of %d entities is %d bytes, over the budget of %d: %s",
+		sc.Len(), len(b), v.budget, ways)}, nil
 }
 
 // sceneJSON writes the selection's entities in scene.json's form, a page at a time: a page is
