@@ -52,11 +52,11 @@ const freeAfter = 32 << 20
 var renders = semaphore.NewWeighted(renderMemory)
 
 // svgBytesPerEntity and jsonBytesPerEntity estimate a render's memory before it is made;
-// svgMinBytesPerEntity is the least an entity adds to an SVG (a <path> with its style).
+// svgMinBytesPerShape is the least a shape adds to an SVG (a <path> with its style).
 const (
-	svgMinBytesPerEntity = 48
-	svgBytesPerEntity    = 400
-	jsonBytesPerEntity   = 600
+	svgMinBytesPerShape = 48
+	svgBytesPerEntity   = 400
+	jsonBytesPerEntity  = 600
 )
 
 // Omitted says what an answer left out, and how to get it.
@@ -391,7 +391,13 @@ func (v *view) svg(ctx context.Context) (string, *Omitted, error) {
 		return "", nil, err
 	}
 	ways := fmt.Sprintf("ask for one entity or group (name), a region [minX, minY, maxX, maxY], a png, or a larger max_bytes (up to %d)", MaxAnswerBudget)
-	if least := sc.Len() * svgMinBytesPerEntity; least > v.budget {
+	shapes := 0
+	for _, e := range sc.Walk() {
+		if !e.IsGroup() {
+			shapes++
+		}
+	}
+	if least := shapes * svgMinBytesPerShape; least > v.budget {
 		// Certainly over: not worth drawing only to say so.
 		return "", &Omitted{Total: sc.Len(), Note: fmt.Sprintf("the SVG of %d entities would be at least %d bytes, over the budget of %d: %s",
 			sc.Len(), least, v.budget, ways)}, nil

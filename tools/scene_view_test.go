@@ -250,7 +250,7 @@ func TestSceneOmittedNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.SVG != "" || out.Omitted == nil || out.Omitted.Note != "the SVG of 3033 entities would be at least 145584 bytes, over the budget of 65536: ask for one entity or group (name), a region [minX, minY, maxX, maxY], a png, or a larger max_bytes (up to 4194304)" {
+	if out.SVG != "" || out.Omitted == nil || out.Omitted.Note != "the SVG of 3033 entities would be at least 144144 bytes, over the budget of 65536: ask for one entity or group (name), a region [minX, minY, maxX, maxY], a png, or a larger max_bytes (up to 4194304)" {
 		t.Errorf("svg: %.100q, %+v", out.SVG, out.Omitted)
 	}
 	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "svg", Name: "row2", MaxBytes: 8000})
