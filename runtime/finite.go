@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/dop251/goja"
 
@@ -36,14 +37,15 @@ type localCache struct {
 	box scene.Box
 }
 
-// checkCall checks what a call left behind: every entity named by a string argument (or an
-// array of names) and the value it returns.
+// checkCall checks what a call left behind: every entity named by a string argument or
+// returned (or by an array of names), and the number it returns.
 func (c *call) checkCall(v goja.Value) {
 	if c.fn.Domain != "query" && c.fn.Domain != "console" {
 		if !transformCalls[c.fn.Name] {
 			c.r.local = localCache{}
 		}
-		for _, a := range c.args {
+		// The names it was given, and those it returns (decompose's parts).
+		for _, a := range append(slices.Clip(c.args), v) { // Clip: never write into goja's stack
 			if s, ok := asString(a); ok {
 				c.checkEntity(s)
 				continue
