@@ -325,8 +325,12 @@ func (w *Workspace) removeLeftovers() {
 // SceneFile is where the last good scene is kept, in the workspace root.
 const SceneFile = "scene.json"
 
-// SaveScene writes the last good scene's JSON atomically.
+// SaveScene writes the last good scene's JSON atomically. A scene over MaxSceneBytes is not
+// written (ErrTooLarge): LoadScene would refuse it.
 func (w *Workspace) SaveScene(data []byte) error {
+	if len(data) > MaxSceneBytes {
+		return fmt.Errorf("writing %s: %w: %d bytes is over %d (MaxSceneBytes)", SceneFile, ErrTooLarge, len(data), MaxSceneBytes)
+	}
 	mode, _, err := w.targetMode(SceneFile)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", SceneFile, err)
@@ -337,7 +341,8 @@ func (w *Workspace) SaveScene(data []byte) error {
 	return nil
 }
 
-// LoadScene reads the last good scene's JSON; a missing file wraps fs.ErrNotExist.
+// LoadScene reads the last good scene's JSON; a missing file wraps fs.ErrNotExist, a file
+// over MaxSceneBytes is refused with ErrTooLarge before any of it is read.
 func (w *Workspace) LoadScene() ([]byte, error) {
 	f, err := w.root.OpenFile(SceneFile, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -351,8 +356,20 @@ func (w *Workspace) LoadScene() ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w: %s", ErrNotRegular, SceneFile)
 	}
-	return io.ReadAll(io.LimitReader(f, maxSceneBytes))
+	tooLarge := func(size int64) error {
+		return fmt.Errorf("%w: %s is %d bytes, over %d (MaxSceneBytes)", ErrTooLarge, SceneFile, size, MaxSceneBytes)
+	}
+	if st.Size() > MaxSceneBytes {
+		return nil, tooLarge(st.Size())
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxSceneBytes+1))
+	if err == nil && len(b) > MaxSceneBytes { // it grew since the stat
+		return nil, tooLarge(int64(len(b)))
+	}
+	return b, err
 }
 
-// maxSceneBytes caps scene.json; a million-entity scene fits well within it.
-const maxSceneBytes = 1 << 30
+// MaxSceneBytes caps scene.json, read at start when main is missing or fails. Reading and
+// decoding a scene costs about four times its size in memory; a 100,000-entity scene of
+// ordinary shapes is about 25 MB.
+const MaxSceneBytes = 128 << 20

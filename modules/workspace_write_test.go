@@ -394,3 +394,27 @@ func TestList(t *testing.T) {
 		t.Errorf("Names mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// A scene.json over MaxSceneBytes is refused from its size, before any of it is read (a
+// 700 MB one used to cost seconds and gigabytes at every start), and none is written.
+func TestSceneCap(t *testing.T) {
+	w, dir := workspace(t, nil)
+	f, err := os.Create(filepath.Join(dir, SceneFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxSceneBytes + 1); err != nil { // sparse: costs no disk
+		t.Fatal(err)
+	}
+	f.Close()
+	_, err = w.LoadScene()
+	want := "file too large: scene.json is 134217729 bytes, over 134217728 (MaxSceneBytes)"
+	if err == nil || err.Error() != want || !errors.Is(err, ErrTooLarge) {
+		t.Errorf("LoadScene: got %v, want %q", err, want)
+	}
+	err = w.SaveScene(make([]byte, MaxSceneBytes+1))
+	want = "writing scene.json: file too large: 134217729 bytes is over 134217728 (MaxSceneBytes)"
+	if err == nil || err.Error() != want {
+		t.Errorf("SaveScene: got %v, want %q", err, want)
+	}
+}

@@ -69,7 +69,10 @@ func PNG(s *scene.Scene, opt PNGOptions) ([]byte, error) {
 	var buf bytes.Buffer
 	// BestSpeed: on the 10,000-entity benchmark (1024×1024) default compression made the file
 	// 7% smaller but took 85 ms more, more than rasterizing the whole scene.
-	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: pngEncoderBuffers{}}
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if img.Rect.Dx()*img.Rect.Dy() <= pngPooledPixels {
+		enc.BufferPool = pngEncoderBuffers{}
+	}
 	if err := enc.Encode(&buf, img); err != nil {
 		return nil, fmt.Errorf("encoding png: %w", err)
 	}
@@ -576,6 +579,12 @@ func pngSame(a, b scene.Vec) bool {
 	d := b.Sub(a)
 	return d.X*d.X+d.Y*d.Y <= 1e-18
 }
+
+// pngPooledPixels is the largest picture whose encoder state is pooled: a pooled
+// png.EncoderBuffer keeps the last image it encoded alive until the pool lets it go, two
+// garbage collections later, which for a large picture is hundreds of megabytes held for
+// nothing.
+const pngPooledPixels = 2048 * 2048
 
 // pngEncoderBuffers lets png.Encoder reuse its compressor state across calls.
 type pngEncoderBuffers struct{}

@@ -8,6 +8,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -24,7 +25,8 @@ import (
 type Limits struct {
 	Timeout         time.Duration // wall clock for the whole run
 	MaxCallStack    int           // JS call depth
-	MaxConsoleBytes int           // console output kept; more is cut with a note
+	MaxConsoleBytes int           // console output kept, counting a line break per line; more is cut with a note
+	MaxConsoleLines int           // console lines kept; more are cut with a note
 	MaxSourceBytes  int           // per file
 	MaxNesting      int           // bracket nesting in a file, which guards the parser's stack
 	MaxModules      int           // files in one program
@@ -37,6 +39,7 @@ var DefaultLimits = Limits{
 	Timeout:         5 * time.Second,
 	MaxCallStack:    2000,
 	MaxConsoleBytes: 64 << 10,
+	MaxConsoleLines: 1000,
 	MaxSourceBytes:  500 << 10,
 	MaxNesting:      500,
 	MaxModules:      256,
@@ -54,6 +57,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxConsoleBytes > 0 {
 		d.MaxConsoleBytes = l.MaxConsoleBytes
+	}
+	if l.MaxConsoleLines > 0 {
+		d.MaxConsoleLines = l.MaxConsoleLines
 	}
 	if l.MaxSourceBytes > 0 {
 		d.MaxSourceBytes = l.MaxSourceBytes
@@ -110,8 +116,11 @@ type run struct {
 	src       Source
 	limits    Limits
 	res       *Result
-	console   int // bytes logged so far
-	cutNoted  bool
+	console   int           // bytes logged so far, a line break counted per line
+	cut       string        // the console limit that was reached, or ""
+	dropped   int           // console lines dropped since
+	fatal     *Diagnostic   // set when a call overflowed (see finite.go): the run fails with it
+	local     localCache    // the local bounds of the entity last checked (finite.go)
 	describe  goja.Callable // formats thrown values without calling user code
 	jsonParse goja.Callable // the realm's JSON.parse, captured before user code runs
 	modules   map[string]*loaded
@@ -179,6 +188,15 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 	}
 	err := r.load(entry, nil)
 	stop()
+	r.noteDropped()
+	if err == nil {
+		if ferr := CheckFinite(r.scene); ferr != nil {
+			err = &Diagnostic{Kind: "RangeError", Message: ferr.Error(), Hint: nonFiniteHint}
+		}
+	}
+	if r.fatal != nil {
+		err = r.fatal
+	}
 	r.res.Modules = r.order
 	r.res.Duration = time.Since(start)
 	if err == nil {
@@ -213,6 +231,7 @@ func (r *run) setup(seed uint64) {
 				panic(vm.NewTypeError(f.Name + " is not available; use " + f.Replacement + " instead"))
 			}
 			v := f.impl(&c)
+			c.checkCall(v)
 			if r.scene.Len() > r.limits.MaxEntities {
 				c.fail("RangeError", "the scene has more than %d entities (Limits.MaxEntities); draw fewer, or merge shapes with booleanUnion", r.limits.MaxEntities)
 			}
@@ -263,8 +282,13 @@ const describerJS = `(function (gopd, gpo, isArr) {
   };
 })(Object.getOwnPropertyDescriptor, Object.getPrototypeOf, Array.isArray)`
 
-// log appends console output, up to the limit.
+// log appends console output, up to the limits. Once a limit is reached every later line is
+// dropped (and not even formatted), so the output kept is a prefix of what was logged.
 func (r *run) log(level string, args []goja.Value) {
+	if r.cut != "" {
+		r.dropped++
+		return
+	}
 	var b strings.Builder
 	if level == "warn" || level == "error" {
 		b.WriteString(level)
@@ -277,15 +301,29 @@ func (r *run) log(level string, args []goja.Value) {
 		b.WriteString(r.format(a))
 	}
 	line := b.String()
-	if r.console+len(line) > r.limits.MaxConsoleBytes {
-		if !r.cutNoted {
-			r.cutNoted = true
-			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("console output passed %d bytes (MaxConsoleBytes); the rest was dropped", r.limits.MaxConsoleBytes))
-		}
+	switch {
+	case len(r.res.Logs) >= r.limits.MaxConsoleLines:
+		r.cut = fmt.Sprintf("%d lines (MaxConsoleLines)", r.limits.MaxConsoleLines)
+	case r.console+len(line)+1 > r.limits.MaxConsoleBytes:
+		r.cut = fmt.Sprintf("%d bytes (MaxConsoleBytes)", r.limits.MaxConsoleBytes)
+	default:
+		r.console += len(line) + 1
+		r.res.Logs = append(r.res.Logs, line)
 		return
 	}
-	r.console += len(line)
-	r.res.Logs = append(r.res.Logs, line)
+	r.dropped++
+}
+
+// noteDropped adds the warning that says how much console output was dropped.
+func (r *run) noteDropped() {
+	if r.cut == "" {
+		return
+	}
+	lines := "lines were"
+	if r.dropped == 1 {
+		lines = "line was"
+	}
+	r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("console output passed %s; the remaining %d %s dropped", r.cut, r.dropped, lines))
 }
 
 // format renders a console argument: strings as they are, other values as JSON when they
@@ -323,6 +361,10 @@ func (c *call) put(sh scene.Shape) goja.Value {
 // results look exactly like the tools' JSON answers.
 func (c *call) jsonValue(v any) goja.Value {
 	obj, err := c.r.jsonToJS(v)
+	var unsupported *json.UnsupportedValueError
+	if errors.As(err, &unsupported) {
+		c.overflow("it would return %s", unsupported.Str)
+	}
 	c.check(err)
 	return obj
 }

@@ -141,14 +141,63 @@ func TestLimits(t *testing.T) {
 
 func TestConsoleCap(t *testing.T) {
 	t.Parallel()
-	res, err := runMain(t, "for (let i = 0; i < 1000; i++) console.log('line ' + i)", Limits{MaxConsoleBytes: 100})
+	cases := []struct {
+		name     string
+		src      string
+		limits   Limits
+		wantLogs []string
+		warning  string
+	}{{
+		// Each line counts its line break: "line 0".."line 9" are 7 bytes each, so 14 fit in
+		// 100 bytes, and a shorter line after the cut is dropped too.
+		name:     "bytes",
+		src:      "for (let i = 0; i < 1000; i++) console.log('line ' + i); console.log('x')",
+		limits:   Limits{MaxConsoleBytes: 100},
+		wantLogs: []string{"line 0", "line 1", "line 2", "line 3", "line 4", "line 5", "line 6", "line 7", "line 8", "line 9", "line 10", "line 11", "line 12"},
+		warning:  "console output passed 100 bytes (MaxConsoleBytes); the remaining 988 lines were dropped",
+	}, {
+		// Empty lines cost their line break, so a flood of them is cut by lines and bytes.
+		name:     "empty lines",
+		src:      "for (let i = 0; i < 5000; i++) console.log('')",
+		limits:   Limits{MaxConsoleLines: 3},
+		wantLogs: []string{"", "", ""},
+		warning:  "console output passed 3 lines (MaxConsoleLines); the remaining 4997 lines were dropped",
+	}, {
+		name:     "one dropped",
+		src:      "console.log('a'); console.log('b')",
+		limits:   Limits{MaxConsoleLines: 1},
+		wantLogs: []string{"a"},
+		warning:  "console output passed 1 lines (MaxConsoleLines); the remaining 1 line was dropped",
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res, err := runMain(t, tc.src, tc.limits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.wantLogs, res.Logs); diff != "" {
+				t.Errorf("logs mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]string{tc.warning}, res.Warnings); diff != "" {
+				t.Errorf("warnings mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// The default limits keep a console flood (3,000,000 empty lines answered 27 MB before lines
+// were capped) to 1,000 lines.
+func TestConsoleFloodDefaultLimits(t *testing.T) {
+	t.Parallel()
+	res, err := runMain(t, "for (let i = 0; i < 5000; i++) console.log('')", Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Logs) == 0 || len(res.Logs) > 20 {
-		t.Errorf("kept %d lines", len(res.Logs))
+	if len(res.Logs) != 1000 {
+		t.Errorf("kept %d lines, want 1000", len(res.Logs))
 	}
-	if diff := cmp.Diff([]string{"console output passed 100 bytes (MaxConsoleBytes); the rest was dropped"}, res.Warnings); diff != "" {
+	if diff := cmp.Diff([]string{"console output passed 1000 lines (MaxConsoleLines); the remaining 4000 lines were dropped"}, res.Warnings); diff != "" {
 		t.Errorf("warnings mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -129,7 +129,7 @@ var table = []Func{
 				m, err = scene.MeasureText(text, size, font)
 			}
 			c.check(err)
-			return c.value(map[string]any{"width": m.Width, "height": m.Height, "ascent": m.Ascent, "descent": m.Descent, "lines": m.Lines})
+			return c.finiteValue(map[string]any{"width": m.Width, "height": m.Height, "ascent": m.Ascent, "descent": m.Descent, "lines": m.Lines})
 		}},
 
 	// transforms
@@ -327,7 +327,7 @@ var table = []Func{
 		impl: func(c *call) goja.Value {
 			a, err := c.r.scene.Area(c.str(0))
 			c.check(err)
-			return c.value(a)
+			return c.finiteValue(a)
 		}},
 	{Name: "convexHull", Domain: "geometry", Returns: "boolean", Doc: "The convex hull of a shape or group as a polygon entity.",
 		Params: []Param{pTarget, pResult}, Example: "drawPolygon('l', [0,0, 20,0, 20,5, 5,5, 5,20, 0,20]); convexHull('l', 'hull')",
@@ -380,7 +380,7 @@ var table = []Func{
 			e, err := c.r.scene.Get(c.str(0))
 			c.check(err)
 			m := c.r.scene.WorldMatrix(e)
-			return c.value([][]float64{{m.A, m.C, m.E}, {m.B, m.D, m.F}, {0, 0, 1}})
+			return c.finiteValue([][]float64{{m.A, m.C, m.E}, {m.B, m.D, m.F}, {0, 0, 1}})
 		}},
 	{Name: "getWorldPoint", Domain: "query", Returns: "{x: number, y: number}", Doc: "Map a point in the entity's own coordinates to world coordinates.",
 		Params:  []Param{pTarget, pX, pY},
@@ -389,7 +389,7 @@ var table = []Func{
 			e, err := c.r.scene.Get(c.str(0))
 			c.check(err)
 			p := c.r.scene.WorldMatrix(e).Apply(scene.Vec{X: c.num(1), Y: c.num(2)})
-			return c.value(map[string]any{"x": p.X, "y": p.Y})
+			return c.finiteValue(map[string]any{"x": p.X, "y": p.Y})
 		}},
 	{Name: "fitToViewport", Domain: "query", Returns: "{scale: number, offsetX: number, offsetY: number, viewportWidth: number, viewportHeight: number, code: string}",
 		Doc: "Arithmetic for fitting a real-world size into a viewport with a margin; the scene is not changed.",
@@ -451,7 +451,7 @@ func fitToViewport(c *call) goja.Value {
 	oy := math.Round((vh-h*k)/2*10) / 10
 	code := "const SCALE = " + ftoa(k) + "; const S = v => v * SCALE; const OX = " + ftoa(ox) +
 		"; const OY = " + ftoa(oy) + "; const P = (x, y) => [OX + x * SCALE, OY + y * SCALE];"
-	return c.value(map[string]any{"scale": k, "offsetX": ox, "offsetY": oy, "viewportWidth": vw, "viewportHeight": vh, "code": code})
+	return c.finiteValue(map[string]any{"scale": k, "offsetX": ox, "offsetY": oy, "viewportWidth": vw, "viewportHeight": vh, "code": code})
 }
 
 // upstreamStyle lets a script written for upstream read getEntity(n).style as upstream's

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 
@@ -99,5 +100,45 @@ func TestUpstreamGeometry(t *testing.T) {
 		Details: map[string]GroupCount{"g": {Type: "Group", Children: 1}, "empty": {Type: "Group", Children: 0}}}
 	if diff := cmp.Diff(wantOrder, order); diff != "" {
 		t.Errorf("draw order mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestSubset(t *testing.T) {
+	s := New()
+	for _, n := range []string{"a", "b", "c", "d"} {
+		if _, err := s.Put(n, Circle{Radius: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.CreateGroup("g", []string{"b", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateGroup("outer", []string{"g"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Translate("outer", Vec{X: 5}, SpaceWorld); err != nil {
+		t.Fatal(err)
+	}
+	names := func(s *Scene) []string {
+		var out []string
+		for d, e := range s.Walk() {
+			out = append(out, fmt.Sprintf("%d:%s", d, e.Name))
+		}
+		return out
+	}
+	sub := s.Subset(func(e *Entity) bool { return e.Name == "c" || e.Name == "d" })
+	if diff := cmp.Diff([]string{"0:a", "0:d", "0:outer", "1:g", "2:b", "2:c"}, names(s)); diff != "" {
+		t.Errorf("the scene changed: mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"0:d", "0:outer", "1:g", "2:c"}, names(sub)); diff != "" {
+		t.Errorf("subset mismatch (-want +got):\n%s", diff)
+	}
+	c, _ := sub.Get("c")
+	orig, _ := s.Get("c")
+	if diff := cmp.Diff(s.WorldBounds(orig), sub.WorldBounds(c)); diff != "" {
+		t.Errorf("c moved: mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"0:outer", "1:g"}, names(s.Subset(func(e *Entity) bool { return e.Name == "g" }))); diff != "" {
+		t.Errorf("a kept group alone: mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -24,6 +24,9 @@ func FuzzToolCall(f *testing.F) {
 		{"scene", `{"command":"entity","name":"a"}`},
 		{"scene", `{"command":"undo"}`},
 		{"scene", `{"command":"dxf","dxf_version":"2000"}`},
+		{"scene", `{"command":"tree","group":"g","offset":1,"depth":2,"max_bytes":600}`},
+		{"scene", `{"command":"json","region":[-1,-1,1,1],"offset":3}`},
+		{"scene", `{"command":"svg","name":"g","max_bytes":100}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.tool, s.params)

@@ -151,7 +151,7 @@ type LSPExport struct {
 	From    string `json:"from,omitempty" jsonschema:"for a re-export, the module it comes from"`
 }
 
-func lspTool(_ context.Context, s *Session, in LSPIn) (LSPOut, error) {
+func lspTool(ctx context.Context, s *Session, in LSPIn) (LSPOut, error) {
 	switch in.Operation {
 	case "domains":
 		return LSPOut{Domains: lspDomains()}, nil
@@ -162,7 +162,7 @@ func lspTool(_ context.Context, s *Session, in LSPIn) (LSPOut, error) {
 		sc, err := lspSchema(in.Name)
 		return LSPOut{Schema: sc}, err
 	case "symbols":
-		sym, err := lspSymbols(s.srv.ws, in.File)
+		sym, err := lspSymbols(ctx, s.srv, in.File)
 		return LSPOut{Symbols: sym}, err
 	}
 	return LSPOut{}, fmt.Errorf("%w: unknown lsp operation %q; use %s", ErrBadInput, in.Operation, strings.Join(lspOperations, ", "))
@@ -293,22 +293,26 @@ func lspLookup(name string) (runtime.Func, error) {
 }
 
 // lspSymbols reads file through the workspace (a user file, or a built-in module) and lists
-// its top-level declarations.
-func lspSymbols(ws *modules.Workspace, file string) (*LSPSymbols, error) {
+// its top-level declarations. The parse is bounded by the run timeout (see lsp_parse.go).
+func lspSymbols(ctx context.Context, srv *Server, file string) (*LSPSymbols, error) {
 	if file == "" {
 		return nil, fmt.Errorf("%w: symbols needs file, 'main' or a module name", ErrBadInput)
 	}
 	if err := modules.CheckName(file); err != nil {
 		return nil, err
 	}
-	src, path, err := ws.Read(file)
+	src, path, err := srv.ws.Read(file)
 	if errors.Is(err, runtime.ErrModuleNotFound) {
 		return nil, fmt.Errorf("%s does not exist; glob lists the files there are", path)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return fileSymbols(file, path, src)
+	timeout := srv.opt.Limits.Timeout
+	if timeout <= 0 {
+		timeout = runtime.DefaultLimits.Timeout
+	}
+	return srv.parses.symbols(ctx, path, src, timeout, func() (*LSPSymbols, error) { return fileSymbols(file, path, src) })
 }
 
 // fileSymbols parses src as the runtime does and lists its symbols. A syntax error is a

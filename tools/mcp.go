@@ -95,16 +95,23 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 				var zero Out
 				return nil, zero, err
 			}
-			return mcpContent(out), out, nil
+			res := mcpContent(out)
+			if o, ok := any(out).(SceneOut); ok && res != nil {
+				// The drawing travels once, in the content; the structured content keeps the
+				// rest (its size, what was left out).
+				o.PNG, o.SVG, o.DXF, o.JSON = nil, "", "", nil
+				out = any(o).(Out)
+			}
+			return res, out, nil
 		})
 	}
 }
 
 // mcpContent shows the scene's drawings as what they are rather than as JSON fields: png as
 // an image the agent can see, svg, json and dxf as plain text. It returns nil for every other
-// answer. The answer itself still goes out as structured content (a client checks it against
-// the output schema and may refuse a tool with a schema and no structured content), so a png
-// is also there as base64: one copy for the agent to see, one in the declared form.
+// answer (the SDK then sends the structured content's JSON as the text). A drawing is sent
+// once: the caller leaves it out of the structured content, which keeps its size and what
+// was left out.
 func mcpContent(out any) *mcp.CallToolResult {
 	o, ok := out.(SceneOut)
 	if !ok {

@@ -23,6 +23,9 @@ const (
 
 // addResources registers the resources of srv on ms.
 func addResources(ms *mcp.Server, srv *Server) {
+	// The scene's resources are whole documents, built under the render memory budget like
+	// the scene tool's drawings, so that concurrent reads of a large scene queue.
+	perEntity := map[string]int64{ResourceSceneSVG: svgBytesPerEntity, ResourceSceneJSON: jsonBytesPerEntity}
 	for _, r := range []struct {
 		res  mcp.Resource
 		read func() (string, error)
@@ -46,7 +49,14 @@ func addResources(ms *mcp.Server, srv *Server) {
 			Description: "The cadrun JS API reference: every function with its signature, parameters (type, unit, default), doc and example."},
 			func() (string, error) { return runtime.Reference(), nil }},
 	} {
-		ms.AddResource(&r.res, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		ms.AddResource(&r.res, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			if n := perEntity[r.res.URI]; n > 0 {
+				done, err := reserve(ctx, int64(srv.Scene().Len())*n)
+				if err != nil {
+					return nil, err
+				}
+				defer done()
+			}
 			text, err := r.read()
 			if err != nil {
 				return nil, err

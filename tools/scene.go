@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
 )
 
 func init() {
-	register("scene", "Look at the current scene: command is info, tree, groups, draw_order (group optional), entity (name), svg, json or png (width optional, default 1024). "+
+	register("scene", "Look at the current scene: command is info, tree (group and depth optional), groups, draw_order (group optional), entity (name), svg, json, dxf (dxf_version 12 or 2000) or png (width optional, default 1024; name or region optional). "+
+		"Every answer fits a byte budget (max_bytes; 64 KB of text, 1 MB for png by default): a longer list comes a page at a time (offset: the nextOffset of the last answer), and what was left out is named in omitted with the way to get it. "+
 		"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first. "+
 		"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back.", sceneTool)
 }
@@ -22,14 +24,19 @@ var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "
 // SceneIn selects a view of the scene.
 type SceneIn struct {
 	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot or snapshots"`
-	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity; snapshot name, for snapshot (none: snapshot-ID) (and for undo/redo to go to that snapshot)"`
-	Group   string `json:"group,omitempty" jsonschema:"group name, for draw_order; empty means the top level"`
+	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity, and for svg, json and png to show only that entity or group; snapshot name, for snapshot (none: snapshot-ID) (and for undo/redo to go to that snapshot)"`
+	Group   string `json:"group,omitempty" jsonschema:"group name, for tree and draw_order; empty means the top level"`
 	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"for tree, groups, draw_order and json: the first item to show (the nextOffset of the previous page)"`
+	Depth   int    `json:"depth,omitempty" jsonschema:"for tree: how many levels to show; 0 shows all"`
+	// Region is a world window [minX, minY, maxX, maxY].
+	Region   []float64 `json:"region,omitempty" jsonschema:"for svg, json and png: the world window [minX, minY, maxX, maxY] to show; only shapes reaching into it are included"`
+	MaxBytes int       `json:"max_bytes,omitempty" jsonschema:"the answer's byte budget; default 65536 (png: 1048576), at most 4194304"`
 	// DXFVersion is for dxf: "12" (R12, the default) or "2000".
 	DXFVersion string `json:"dxf_version,omitempty" jsonschema:"dxf version: 12 (default) or 2000"`
 }
 
-// SceneOut holds the one field the command fills.
+// SceneOut holds the one field the command fills, and what was left out to fit the budget.
 type SceneOut struct {
 	Info   any             `json:"info,omitempty"`
 	Tree   any             `json:"tree,omitempty"`
@@ -38,8 +45,15 @@ type SceneOut struct {
 	Entity any             `json:"entity,omitempty"`
 	SVG    string          `json:"svg,omitempty"`
 	JSON   json.RawMessage `json:"json,omitempty"`
-	PNG    []byte          `json:"png,omitempty"` // base64 in JSON
-	DXF    string          `json:"dxf,omitempty"`
+	// PNG is the picture, base64 in JSON. Over MCP it travels once, as the image content;
+	// the structured content then holds only Image.
+	PNG   []byte     `json:"png,omitempty"`
+	DXF   string     `json:"dxf,omitempty"`
+	Image *ImageInfo `json:"image,omitempty"`
+	// Bytes is the size of the svg or json text; over MCP the text travels once, as the text
+	// content, and the structured content holds only this.
+	Bytes   int      `json:"bytes,omitempty"`
+	Omitted *Omitted `json:"omitted,omitempty"`
 	// Change answers reset, undo and redo, as write answers a change.
 	Change *ChangeResult `json:"change,omitempty"`
 	// History answers snapshot and snapshots.
@@ -49,29 +63,33 @@ type SceneOut struct {
 func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 	sc := s.srv.Scene()
 	var out SceneOut
-	var err error
+	v, err := newView(sc, in)
+	if err != nil {
+		return out, err
+	}
 	switch in.Command {
 	case "info":
-		out.Info = sc.Info()
+		out.Info, err = v.rounded(sc.Info())
 	case "tree":
-		out.Tree = sc.Tree()
+		out.Tree, out.Omitted, err = v.tree()
 	case "groups":
-		out.Groups = sc.Groups()
+		out.Groups, out.Omitted = v.groups()
 	case "draw_order":
-		out.Order, err = sc.DrawOrderOf(in.Group)
+		out.Order, out.Omitted, err = v.drawOrder()
 	case "entity":
 		if in.Name == "" {
 			return out, fmt.Errorf("%w: entity needs name", ErrBadInput)
 		}
-		out.Entity, err = sc.Detail(in.Name)
+		out.Entity, out.Omitted, err = v.entity()
 	case "svg":
-		var b []byte
-		b, err = render.SVG(sc, render.SVGOptions{})
-		out.SVG = string(b)
+		out.SVG, out.Omitted, err = v.svg(ctx)
+		out.Bytes = len(out.SVG)
 	case "json":
-		out.JSON, err = sc.MarshalJSON()
+		out.JSON, out.Omitted, err = v.sceneJSON(ctx)
+		out.Bytes = len(out.JSON)
 	case "dxf":
 		out.DXF, err = sceneDXF(sc, in.DXFVersion)
+		out.Bytes = len(out.DXF)
 	case "reset":
 		out.Change, err = s.commit(ctx, runtime.MainModule, func([]byte, bool) (change, error) {
 			return s.writeChange(runtime.MainModule, []byte{}), nil
@@ -83,13 +101,27 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 	case "snapshots":
 		out.History = s.snapshots()
 	case "png":
-		w := in.Width
-		if w == 0 {
-			w = render.DefaultPNGSide
-		}
-		out.PNG, err = render.PNG(sc, render.PNGOptions{Width: w})
+		out.PNG, out.Image, out.Omitted, err = v.png(ctx)
 	default:
 		return out, fmt.Errorf("%w: unknown scene command %q; use %s", ErrBadInput, in.Command, strings.Join(sceneCommands, ", "))
 	}
 	return out, err
+}
+
+// loadSavedScene reads the last good scene from scene.json. A scene whose numbers overflow
+// when combined (a finite radius under a finite scale whose product is infinite, written by
+// an older cadrun) is refused like a malformed one: no view could show it.
+func loadSavedScene(ws *modules.Workspace) (*scene.Scene, error) {
+	b, err := ws.LoadScene()
+	if err != nil {
+		return nil, err
+	}
+	s, err := scene.ReadJSON(b)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", modules.SceneFile, err)
+	}
+	if err := runtime.CheckFinite(s); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", modules.SceneFile, err)
+	}
+	return s, nil
 }

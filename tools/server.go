@@ -10,6 +10,8 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
 	"reflect"
 	"slices"
 	"strings"
@@ -45,18 +47,20 @@ type Server struct {
 	scene *scene.Scene
 
 	subs subscribers
+
+	parses *symbolParses // lsp symbols' parses, bounded (lsp_parse.go)
 }
 
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
 // missing or fails, from scene.json (the last good scene); else it is empty.
 func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
-	s := &Server{ws: ws, runner: runner, opt: opt, scene: scene.New()}
+	s := &Server{ws: ws, runner: runner, opt: opt, scene: scene.New(), parses: newSymbolParses()}
 	if res, err := runner.Run(ctx, ws, runtime.MainModule, opt); err == nil {
 		s.scene = res.Scene
-	} else if b, err := ws.LoadScene(); err == nil {
-		if saved, err := scene.ReadJSON(b); err == nil {
-			s.scene = saved
-		}
+	} else if saved, err := loadSavedScene(ws); err == nil {
+		s.scene = saved
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		slog.Warn("starting from an empty scene", "err", err)
 	}
 	return s
 }

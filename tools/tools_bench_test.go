@@ -45,3 +45,31 @@ func benchWrite(b *testing.B, dir string) {
 		}
 	}
 }
+
+// BenchmarkSceneViews answers each text view of a 10,000-entity scene (W1 with each row in a
+// group), within the default budget.
+func BenchmarkSceneViews(b *testing.B) {
+	ws, err := modules.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ws.Close()
+	if _, err := ws.Write(runtime.MainModule, []byte(bigScene(100))); err != nil {
+		b.Fatal(err)
+	}
+	s := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
+	for _, in := range []SceneIn{
+		{Command: "info"}, {Command: "tree"}, {Command: "groups"}, {Command: "draw_order", Group: "row5"},
+		{Command: "entity", Name: "blob"}, {Command: "json"}, {Command: "svg", Name: "row5"},
+	} {
+		raw, _ := json.Marshal(in)
+		b.Run(in.Command, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.Call(context.Background(), "scene", raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

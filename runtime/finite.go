@@ -1,0 +1,226 @@
+package runtime
+
+// Every number a run produces must stay finite. Arguments are checked as they are read, but
+// finite arguments can still overflow together (a radius of 1e300 scaled by 1e300, two
+// translations by 1e308), and a scene holding an infinity has no JSON form: it could not be
+// saved, sent from a worker or shown. So after every API call the entities it named are
+// checked in world space (their transform, world matrix and world bounds), and so are the
+// numbers it returns; a value that overflowed fails the run naming the call. The failure
+// cannot be caught by the script, because the scene already holds the value.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/dop251/goja"
+
+	"github.com/cadrun/cadrun/scene"
+)
+
+// errNonFinite interrupts a run whose scene holds a number that overflowed; run.fatal holds
+// the diagnostic.
+var errNonFinite = errors.New("non-finite number")
+
+// nonFiniteHint is the hint of every overflow diagnostic.
+const nonFiniteHint = "numbers beyond about 1.8e308 overflow to Infinity; keep coordinates, sizes and scale factors small enough that their products and sums stay finite"
+
+// transformCalls change only the transform of the entity they name, never its geometry or
+// its members: its local bounds stay what they were.
+var transformCalls = map[string]bool{"translate": true, "rotate": true, "scale": true, "setPivot": true}
+
+// localCache keeps one entity's local bounds between calls that only transform it, so that
+// moving a large group or polygon in a loop costs its bounds once, not at every step.
+type localCache struct {
+	e   *scene.Entity
+	box scene.Box
+}
+
+// checkCall checks what a call left behind: every entity named by a string argument or
+// returned (or by an array of names), and the number it returns.
+func (c *call) checkCall(v goja.Value) {
+	if c.fn.Domain != "query" && c.fn.Domain != "console" {
+		if !transformCalls[c.fn.Name] {
+			c.r.local = localCache{}
+		}
+		// The names it was given, and those it returns (decompose's parts).
+		for _, a := range append(slices.Clip(c.args), v) { // Clip: never write into goja's stack
+			if s, ok := asString(a); ok {
+				c.checkEntity(s)
+				continue
+			}
+			if o, ok := a.(*goja.Object); ok && o.ClassName() == "Array" {
+				n := o.Get("length").ToInteger()
+				for i := range n {
+					if s, ok := asString(o.Get(itoa(int(i)))); ok {
+						c.checkEntity(s)
+					}
+				}
+			}
+		}
+	}
+	if f, ok := exportFloat(v); ok && !finite(f) {
+		c.overflow("it returns %v", f)
+	}
+}
+
+// checkEntity fails the call when the named entity's placement is no longer finite; a name
+// that is not an entity is skipped. Its world bounds are checked through its local bounds:
+// their corners mapped to the world bound every point of it.
+func (c *call) checkEntity(name string) {
+	s := c.r.scene
+	e, err := s.Get(name)
+	if err != nil {
+		return
+	}
+	if what := nonFiniteEntity(s, e, false); what != "" {
+		c.overflow("%s", what)
+	}
+	if c.r.local.e != e {
+		c.r.local = localCache{e: e, box: s.LocalBounds(e)}
+	}
+	lb := c.r.local.box
+	if !lb.NonEmpty {
+		return
+	}
+	m := s.WorldMatrix(e)
+	var wb scene.Box
+	for _, p := range [4]scene.Vec{lb.Min, lb.Max, {X: lb.Min.X, Y: lb.Max.Y}, {X: lb.Max.X, Y: lb.Min.Y}} {
+		q := m.Apply(p)
+		if !finite(q.X, q.Y) {
+			wb = scene.Box{} // not finite: the exact bounds below say how
+			break
+		}
+		wb.Extend(q)
+	}
+	if wb.NonEmpty && finiteBox(wb) {
+		return
+	}
+	if what := nonFiniteEntity(s, e, true); what != "" {
+		c.overflow("%s", what)
+	}
+}
+
+// nonFiniteEntity says what of e is not finite, or "". The world bounds (of the whole subtree,
+// for a group) are checked when bounds is set.
+func nonFiniteEntity(s *scene.Scene, e *scene.Entity, bounds bool) string {
+	t := e.Transform
+	if !finite(t.Translate.X, t.Translate.Y, t.Scale.X, t.Scale.Y, t.Pivot.X, t.Pivot.Y, t.Rotate) {
+		return fmt.Sprintf("the transform of %q is translate [%v, %v], rotate %v, scale [%v, %v], pivot [%v, %v]",
+			e.Name, t.Translate.X, t.Translate.Y, t.Rotate, t.Scale.X, t.Scale.Y, t.Pivot.X, t.Pivot.Y)
+	}
+	if m := s.WorldMatrix(e); !finite(m.A, m.B, m.C, m.D, m.E, m.F) {
+		return fmt.Sprintf("the world transform of %q is [%v, %v, %v, %v, %v, %v]", e.Name, m.A, m.B, m.C, m.D, m.E, m.F)
+	}
+	if !bounds {
+		return ""
+	}
+	if b := s.WorldBounds(e); b.NonEmpty && !finiteBox(b) {
+		return fmt.Sprintf("the world bounds of %q are %s", e.Name, boxText(b))
+	}
+	return ""
+}
+
+// boxText shows a box whose corners or size overflowed.
+func boxText(b scene.Box) string {
+	s := fmt.Sprintf("[%v, %v]..[%v, %v]", b.Min.X, b.Min.Y, b.Max.X, b.Max.Y)
+	if finite(b.Min.X, b.Min.Y, b.Max.X, b.Max.Y) {
+		s += ", wider or taller than a number can hold"
+	}
+	return s
+}
+
+// finiteBox reports whether a box's corners and its size are finite.
+func finiteBox(b scene.Box) bool {
+	sz := b.Size()
+	return finite(b.Min.X, b.Min.Y, b.Max.X, b.Max.Y, sz.X, sz.Y)
+}
+
+// overflow fails the run: the diagnostic is kept and the run interrupted, so that a try/catch
+// around the call cannot let the run go on and land a scene holding an infinity.
+func (c *call) overflow(format string, args ...any) {
+	msg := "a number overflowed: " + fmt.Sprintf(format, args...)
+	r := c.r
+	if r.fatal == nil {
+		d := &Diagnostic{Kind: "RangeError", Message: c.fn.Name + ": " + msg, Hint: nonFiniteHint}
+		r.placeAtStack(d, r.vm.CaptureCallStack(0, nil))
+		r.fatal = d
+		r.vm.Interrupt(errNonFinite)
+	}
+	c.fail("RangeError", "%s", msg)
+}
+
+// finiteValue returns the JS form of v (numbers, maps and slices of them, strings) after
+// checking that every number in it is finite.
+func (c *call) finiteValue(v any) goja.Value {
+	if what := nonFiniteIn(v); what != "" {
+		c.overflow("it would return %s", what)
+	}
+	return c.value(v)
+}
+
+// nonFiniteIn names the first non-finite number in v, or "".
+func nonFiniteIn(v any) string {
+	switch x := v.(type) {
+	case float64:
+		if !finite(x) {
+			return fmt.Sprint(x)
+		}
+	case []float64:
+		for _, f := range x {
+			if !finite(f) {
+				return fmt.Sprint(f)
+			}
+		}
+	case [][]float64:
+		for _, row := range x {
+			if s := nonFiniteIn(row); s != "" {
+				return s
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if s := nonFiniteIn(e); s != "" {
+				return k + " " + s
+			}
+		}
+	}
+	return ""
+}
+
+// CheckFinite reports the first entity of s whose placement is not finite (a transform, a
+// world matrix or world bounds that overflowed), or whose drawing spans more than a float
+// can hold; nil when every number is finite. Runs check each call; this checks a whole
+// scene, once at the end of every run and on scenes read from scene.json.
+func CheckFinite(s *scene.Scene) error {
+	for _, e := range s.Walk() {
+		if what := nonFiniteEntity(s, e, false); what != "" {
+			return fmt.Errorf("%w: %s", errOverflowScene, what)
+		}
+	}
+	// With every world matrix finite, only the bounds are left; they are computed once for
+	// the scene, and per entity only to name the one that overflowed.
+	b := s.Bounds()
+	if !b.NonEmpty || finiteBox(b) {
+		return nil
+	}
+	for _, e := range s.Walk() {
+		if what := nonFiniteEntity(s, e, !e.IsGroup()); what != "" {
+			return fmt.Errorf("%w: %s", errOverflowScene, what)
+		}
+	}
+	return fmt.Errorf("%w: the scene's bounds are %s", errOverflowScene, boxText(b))
+}
+
+// errOverflowScene wraps the errors of CheckFinite.
+var errOverflowScene = errors.New("a number overflowed")
+
+func finite(fs ...float64) bool {
+	for _, f := range fs {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,27 @@
+package scene
+
+// Subset returns a copy of the scene holding the entities for which keep is true, with the
+// groups that contain them (so that each keeps its world placement and z order). A kept
+// group's members are kept only when keep says so too. The views of a large scene (a page of its JSON, a region of
+// its drawing, one group) are drawn from such a subset. Shapes are shared, not copied: they
+// are immutable.
+func (s *Scene) Subset(keep func(*Entity) bool) *Scene {
+	c := New()
+	var copyList func(list []*Entity, parent *Entity) []*Entity
+	copyList = func(list []*Entity, parent *Entity) []*Entity {
+		var out []*Entity
+		for _, e := range list {
+			n := &Entity{Name: e.Name, Shape: e.Shape, Transform: e.Transform, Style: e.Style.clone(), parent: parent}
+			kept := keep(e)
+			n.children = copyList(e.children, n)
+			if !kept && len(n.children) == 0 {
+				continue
+			}
+			c.byName[n.Name] = n
+			out = append(out, n)
+		}
+		return out
+	}
+	c.roots = copyList(s.roots, nil)
+	return c
+}

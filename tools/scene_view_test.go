@@ -1,0 +1,299 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
+)
+
+// bigScene is rows rows of W1 (with 100 rows, an ordinary 10,000-entity scene: a 100 × 100
+// grid of circles and rotated rectangles) with each row in a group, and one boolean result
+// whose vertices are full of 17-digit floats.
+func bigScene(rows int) string {
+	return strings.Replace(bigSceneJS, "ROWS", fmt.Sprint(rows), 1)
+}
+
+const bigSceneJS = `for (let j = 0; j < ROWS; j++) {
+  const row = []
+  for (let i = 0; i < 100; i++) {
+    const k = 100 * j + i, name = 'e' + k
+    if (k % 2 === 0) drawCircle(name, 10 * i, 10 * j, 4)
+    else { drawRect(name, 0, 0, 6, 4); rotate(name, (k % 90) * Math.PI / 180); translate(name, 10 * i, 10 * j) }
+    row.push(name)
+  }
+  createGroup('row' + j, row)
+}
+drawCircle('u1', 0, -50, 7); drawCircle('u2', 5, -50, 7); booleanUnion('u1', 'u2', 'blob')
+`
+
+// Every scene view of a 10,000-entity scene fits its budget (before, tree answered 658 KB,
+// svg 3.9 MB, json 4.2 MB, a png 1.9 MB, and each twice), and says what it left out.
+func TestSceneViewsFitTheBudget(t *testing.T) {
+	t.Parallel()
+	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": bigScene(100)})
+	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
+	if n := srv.Scene().Len(); n != 10103 {
+		t.Fatalf("the scene has %d entities, want 10103", n)
+	}
+	cs := connectMCP(t, NewMCPServer(srv, "test"))
+	for _, args := range []map[string]any{
+		{"command": "info"},
+		{"command": "tree"},
+		{"command": "groups"},
+		{"command": "draw_order", "group": "row3"},
+		{"command": "draw_order"},
+		{"command": "entity", "name": "blob"},
+		{"command": "entity", "name": "row0"},
+		{"command": "svg"},
+		{"command": "svg", "region": []float64{0, 0, 100, 100}},
+		{"command": "json"},
+		{"command": "png"},
+		{"command": "png", "width": 2048},
+	} {
+		res := callMCP(t, cs, "scene", args)
+		if res.IsError {
+			t.Errorf("%v: %s", args, text(t, res))
+			continue
+		}
+		st, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget := DefaultTextBudget
+		if args["command"] == "png" {
+			budget = DefaultImageBudget
+		}
+		for _, c := range res.Content {
+			n := 0
+			switch c := c.(type) {
+			case *mcp.TextContent:
+				n = len(c.Text)
+			case *mcp.ImageContent:
+				n = len(c.Data)
+			}
+			if n > budget {
+				t.Errorf("%v: content of %d bytes, over the budget of %d", args, n, budget)
+			}
+		}
+		if len(st) > DefaultTextBudget {
+			t.Errorf("%v: structured content of %d bytes, over %d", args, len(st), DefaultTextBudget)
+		}
+		if strings.Contains(string(st), `"png":`) || strings.Contains(string(st), `"svg":`) {
+			t.Errorf("%v: the drawing travels twice: structured content %.200s", args, st)
+		}
+	}
+}
+
+// slowRuns gives the large scenes of these tests time to run under the race detector on a
+// busy machine.
+var slowRuns = runtime.Options{Limits: runtime.Limits{Timeout: time.Minute}}
+
+// bigSession is a session on a workspace whose main draws bigScene(rows).
+func bigSession(t *testing.T, rows int) *Session {
+	t.Helper()
+	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": bigScene(rows)})
+	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
+	if srv.Scene().Len() < 100*rows {
+		t.Fatalf("main did not run: %d entities", srv.Scene().Len())
+	}
+	return srv.Session()
+}
+
+// Paging through tree, draw_order and json gives every entity exactly once.
+func TestScenePagesCoverTheScene(t *testing.T) {
+	t.Parallel()
+	s := bigSession(t, 30)
+	want := s.srv.Scene().Len()
+	collect := func(in SceneIn, names func(SceneOut) []string) []string {
+		var all []string
+		for page := 0; ; page++ {
+			if page > 1000 {
+				t.Fatalf("%s: no end to the pages", in.Command)
+			}
+			out, err := call[SceneOut](t, s, "scene", in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := names(out)
+			if len(got) == 0 {
+				t.Fatalf("%s: empty page at offset %d", in.Command, in.Offset)
+			}
+			all = append(all, got...)
+			if out.Omitted == nil || out.Omitted.NextOffset == 0 {
+				return all
+			}
+			in.Offset = out.Omitted.NextOffset
+		}
+	}
+	var walk func([]*TreeNode) []string
+	walk = func(ns []*TreeNode) []string {
+		var out []string
+		for _, n := range ns {
+			out = append(out, n.Name)
+			out = append(out, walk(n.Children)...)
+		}
+		return out
+	}
+	tree := collect(SceneIn{Command: "tree"}, func(o SceneOut) []string { return walk(o.Tree.([]*TreeNode)) })
+	var wantOrder []string
+	for _, e := range s.srv.Scene().Walk() {
+		wantOrder = append(wantOrder, e.Name)
+	}
+	if diff := cmp.Diff(wantOrder, tree); diff != "" {
+		t.Errorf("tree pages mismatch (-want +got):\n%.2000s", diff)
+	}
+	seen := map[string]int{}
+	collect(SceneIn{Command: "json"}, func(o SceneOut) []string {
+		page, err := scene.ReadJSON(o.JSON)
+		if err != nil {
+			t.Fatalf("a json page is not a scene: %v", err)
+		}
+		var names []string
+		for _, e := range page.Walk() {
+			if !e.IsGroup() {
+				seen[e.Name]++
+				names = append(names, e.Name)
+			}
+		}
+		return names
+	})
+	shapes := 0
+	for _, e := range s.srv.Scene().Walk() {
+		if !e.IsGroup() {
+			shapes++
+			if seen[e.Name] != 1 {
+				t.Errorf("json pages hold %q %d times", e.Name, seen[e.Name])
+			}
+		}
+	}
+	if len(seen) != shapes || want != shapes+30 {
+		t.Errorf("json pages hold %d shapes of %d (%d entities)", len(seen), shapes, want)
+	}
+	order := collect(SceneIn{Command: "draw_order"}, func(o SceneOut) []string { return o.Order })
+	if len(order) != 33 { // 30 rows, u1, u2 and the blob
+		t.Errorf("draw_order pages: %d names, want 33", len(order))
+	}
+}
+
+// A page of the tree says where it stops; depth hides the members below it, counted.
+func TestSceneTreePageAndDepth(t *testing.T) {
+	t.Parallel()
+	s := bigSession(t, 30)
+	out, err := call[SceneOut](t, s, "scene", SceneIn{Command: "tree", Depth: 1, Offset: 29})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []*TreeNode{{Name: "row29", Kind: "group", Hidden: 100}, {Name: "u1", Kind: "circle"}, {Name: "u2", Kind: "circle"}, {Name: "blob", Kind: "polygon"}}
+	if diff := cmp.Diff(want, out.Tree); diff != "" {
+		t.Errorf("tree mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(&Omitted{Shown: 4, Total: 33, Note: "items 29..32 of 33; this is the last page"}, out.Omitted); diff != "" {
+		t.Errorf("omitted mismatch (-want +got):\n%s", diff)
+	}
+	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "tree", Group: "row1", Offset: 98})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []*TreeNode{{Name: "e198", Kind: "circle"}, {Name: "e199", Kind: "rect"}}
+	if diff := cmp.Diff(want, out.Tree); diff != "" {
+		t.Errorf("tree of a group mismatch (-want +got):\n%s", diff)
+	}
+	// A page that starts inside a group names the parent of its first nodes.
+	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "tree", Offset: 102, MaxBytes: 600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Tree.([]*TreeNode); len(got) == 0 || got[0].Name != "e100" || got[0].Parent != "row1" {
+		t.Errorf("a page inside a group: %+v", got)
+	}
+}
+
+// Numbers are rounded to what the scene's size warrants: no 17-digit floats.
+func TestSceneEntityRounded(t *testing.T) {
+	t.Parallel()
+	s := bigSession(t, 30)
+	out, err := call[SceneOut](t, s, "scene", SceneIn{Command: "entity", Name: "blob"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := out.Entity.(json.RawMessage)
+	if long := regexp.MustCompile(`\d*\.\d{9,}`).FindAll(b, 3); long != nil {
+		t.Errorf("long numbers in %.300s: %q", b, long)
+	}
+	var d struct {
+		Geometry struct {
+			Parts []struct {
+				Outer [][2]float64 `json:"outer"`
+			} `json:"parts"`
+		} `json:"geometry"`
+	}
+	if err := json.Unmarshal(b, &d); err != nil || len(d.Geometry.Parts) != 1 || len(d.Geometry.Parts[0].Outer) < 10 {
+		t.Errorf("the geometry is not there: %v %.300s", err, b)
+	}
+}
+
+// What does not fit is named with the way to get it.
+func TestSceneOmittedNotes(t *testing.T) {
+	t.Parallel()
+	s := bigSession(t, 30)
+	out, err := call[SceneOut](t, s, "scene", SceneIn{Command: "svg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.SVG != "" || out.Omitted == nil || out.Omitted.Note != "the SVG of 3033 entities would be at least 144144 bytes, over the budget of 65536: ask for one entity or group (name), a region [minX, minY, maxX, maxY], a png, or a larger max_bytes (up to 4194304)" {
+		t.Errorf("svg: %.100q, %+v", out.SVG, out.Omitted)
+	}
+	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "svg", Name: "row2", MaxBytes: 8000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.SVG != "" || out.Omitted == nil || !strings.HasPrefix(out.Omitted.Note, "the SVG of 101 entities is ") ||
+		!strings.HasSuffix(out.Omitted.Note, " bytes, over the budget of 8000: ask for one entity or group (name), a region [minX, minY, maxX, maxY], a png, or a larger max_bytes (up to 4194304)") {
+		t.Errorf("svg of a group over a small budget: %.100q, %+v", out.SVG, out.Omitted)
+	}
+	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "svg", Name: "row2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Omitted != nil || strings.Count(out.SVG, "<path") != 100 {
+		t.Errorf("svg of one group: %d paths, %+v", strings.Count(out.SVG, "<path"), out.Omitted)
+	}
+	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "entity", Name: "blob", MaxBytes: 600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Omitted == nil || !strings.HasPrefix(out.Omitted.Note, "the geometry (") || strings.Contains(string(out.Entity.(json.RawMessage)), `"geometry":{`) {
+		t.Errorf("entity over the budget: %s %+v", out.Entity, out.Omitted)
+	}
+	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "png", MaxBytes: 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Image == nil || out.Image.Bytes > 20000 || out.Image.Width >= 1024 || out.Omitted == nil ||
+		!strings.Contains(out.Omitted.Note, fmt.Sprintf("this one is %d px wide", out.Image.Width)) {
+		t.Errorf("png over the budget: %+v %+v", out.Image, out.Omitted)
+	}
+	for _, bad := range []struct {
+		in   SceneIn
+		want string
+	}{
+		{SceneIn{Command: "tree", Offset: -1}, "bad input: offset -1, depth 0: give 0 or more"},
+		{SceneIn{Command: "svg", Region: []float64{0, 0, 0, 1}}, "bad input: region [0 0 0 1]: give [minX, minY, maxX, maxY] in world units, finite, min below max"},
+		{SceneIn{Command: "json", MaxBytes: MaxAnswerBudget + 1}, "bad input: max_bytes 4194305: give 1..4194304 (MaxAnswerBudget), or leave it out for the default 65536"},
+	} {
+		_, err := call[SceneOut](t, s, "scene", bad.in)
+		if err == nil || err.Error() != bad.want {
+			t.Errorf("%+v: got %v, want %q", bad.in, err, bad.want)
+		}
+	}
+}
