@@ -109,7 +109,10 @@ func Watch(dir string, opt WatchOptions) (*Watcher, error) {
 	w := &Watcher{dir: dir, abs: abs, opt: opt, names: map[string]bool{},
 		changed: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	if opt.Poll > 0 {
-		go w.poll()
+		// The first stamps are taken before Watch returns, so that a save made just after
+		// it is a change, not the starting point.
+		prev, prevRoot := w.stamps()
+		go w.poll(prev, prevRoot)
 		return w, nil
 	}
 	w.fsw, err = fsnotify.NewWatcher()
@@ -362,12 +365,12 @@ type fileStamp struct {
 	ino   uint64
 }
 
-// poll compares the workspace's files with what they were one interval ago.
-func (w *Watcher) poll() {
+// poll compares the workspace's files with what they were one interval ago, starting from
+// the stamps prev and prevRoot.
+func (w *Watcher) poll(prev map[string]fileStamp, prevRoot uint64) {
 	defer close(w.done)
 	t := time.NewTicker(w.opt.Poll)
 	defer t.Stop()
-	prev, prevRoot := w.stamps()
 	for {
 		select {
 		case <-w.stop:
