@@ -13,7 +13,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -137,7 +136,7 @@ func uniq(a, b string) []string {
 
 // hasEntry reports whether the directory of p lists p's base name exactly.
 func (w *Workspace) hasEntry(p string) bool {
-	entries, err := fs.ReadDir(w.root.FS(), path.Dir(p))
+	entries, err := w.readDir(path.Dir(p))
 	if err != nil {
 		return false
 	}
@@ -280,7 +279,7 @@ func (w *Workspace) replaceFile(p string, data []byte, mode fs.FileMode, durable
 
 // syncDir fsyncs a workspace directory, making the renames and removals in it durable.
 func (w *Workspace) syncDir(dir string) error {
-	d, err := w.root.Open(dir)
+	d, err := w.root.OpenFile(dir, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return err
 	}
@@ -299,7 +298,7 @@ func (w *Workspace) removeLeftovers() {
 	dirs := []string{".", "modules", historyDir, historyObjects}
 	var found []string
 	for _, d := range dirs {
-		entries, err := fs.ReadDir(w.root.FS(), d)
+		entries, err := w.readDir(d)
 		if err != nil {
 			continue
 		}
@@ -339,19 +338,7 @@ func (w *Workspace) SaveScene(data []byte) error {
 
 // LoadScene reads the last good scene's JSON; a missing file wraps fs.ErrNotExist.
 func (w *Workspace) LoadScene() ([]byte, error) {
-	f, err := w.root.OpenFile(SceneFile, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s", ErrNotRegular, SceneFile)
-	}
-	return io.ReadAll(io.LimitReader(f, maxSceneBytes))
+	return w.readFile(SceneFile, maxSceneBytes-1)
 }
 
 // maxSceneBytes caps scene.json; a million-entity scene fits well within it.
