@@ -171,3 +171,13 @@ func TestModulesIsAFile(t *testing.T) {
 		t.Errorf("Names mismatch (-want +got):\n%s", diff)
 	}
 }
+
+func TestWriteModulesIsAFile(t *testing.T) {
+	t.Parallel()
+	w, _ := workspace(t, map[string]string{"modules": "not a directory"})
+	_, err := w.Write("house", []byte("const h = 1"))
+	want := "writing modules/house.js: modules is not a directory; rename or remove the file named modules, then write again"
+	if diff := cmp.Diff(want, errText(err)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}

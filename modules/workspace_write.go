@@ -49,10 +49,13 @@ func (w *Workspace) Write(name string, data []byte) (created bool, err error) {
 		return false, err
 	}
 	mode, exists, err := w.targetMode(p)
-	if err != nil {
-		return false, fmt.Errorf("writing %s: %w", p, err)
+	if err == nil {
+		err = w.writeAtomic(p, data, mode)
 	}
-	if err := w.writeAtomic(p, data, mode); err != nil {
+	if errors.Is(err, syscall.ENOTDIR) {
+		return false, fmt.Errorf("writing %s: %s is not a directory; rename or remove the file named %s, then write again", p, path.Dir(p), path.Dir(p))
+	}
+	if err != nil {
 		return false, fmt.Errorf("writing %s: %w", p, err)
 	}
 	return !exists, nil
