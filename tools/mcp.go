@@ -38,6 +38,7 @@ func NewMCPServer(srv *Server, version string) *mcp.Server {
 		// No logging capability: cadrun sends no log messages to clients.
 		Capabilities: &mcp.ServerCapabilities{},
 	})
+	ms.AddReceivingMiddleware(checkToolCalls) // the registry's input check, as on the CLI
 	sessions := &mcpSessions{srv: srv, ms: ms, m: map[*mcp.ServerSession]*Session{}}
 	for _, t := range Tools() {
 		t.addMCP(ms, sessions)
@@ -88,7 +89,7 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 		if err != nil {
 			panic(fmt.Sprintf("tool %s: %v", name, err))
 		}
-		t := &mcp.Tool{Name: name, Description: description, OutputSchema: schema}
+		t := &mcp.Tool{Name: name, Description: description, InputSchema: registry[name].Input, OutputSchema: schema}
 		mcp.AddTool(ms, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 			out, err := fn(ctx, sessions.get(req.Session), in)
 			if err != nil {
