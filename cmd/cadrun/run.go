@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cadrun/cadrun/modules"
@@ -15,10 +17,19 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
+// runSynopsis is run's usage line and what it does.
+const runSynopsis = `run [-workspace DIR | FILE.js] [-timeout D] [-o OUT [-width N]]
+
+Runs main (scene.code.js of the workspace, or FILE.js with the modules/ beside it) in a
+worker process, under the same limits as the MCP server. With -o it writes the scene to OUT,
+in the format its extension names (see -o); without -o it only runs the program and prints a one-line
+summary ("ok: N entities in T"). Console output and warnings go to stderr; a failure prints
+the diagnostic and exits 1.`
+
 func runRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("run", "run [-workspace DIR | FILE.js] [-timeout D] -o out.svg|out.png|out.json", stderr)
+	fs := newFlags("run", runSynopsis, stderr)
 	ws := fs.String("workspace", "", "workspace directory (scene.code.js and modules/); default $CADRUN_HOME, else ~/.cadrun")
-	out := fs.String("o", "", "output file; the extension picks the format: .svg, .png or .json")
+	out := fs.String("o", "", "output file; the extension picks the format: "+strings.Join(outputFormats(), ", ")+" (none: print a summary)")
 	timeout := fs.Duration("timeout", runtime.DefaultLimits.Timeout, "wall-clock limit for the script")
 	width := fs.Int("width", 0, "PNG width in pixels (default: longest side 1024)")
 	positional, err := parseInterleaved(fs, args)
@@ -30,10 +41,12 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	format := strings.ToLower(filepath.Ext(*out))
-	if *out != "" && format != ".svg" && format != ".png" && format != ".json" {
-		fmt.Fprintf(stderr, "cadrun run: output %q must end in .svg, .png or .json\n", *out)
-		return errUsage
+	var enc encoder
+	if *out != "" {
+		if enc, err = encoderFor(*out); err != nil {
+			fmt.Fprintf(stderr, "cadrun run: %v\n", err)
+			return errUsage
+		}
 	}
 	file := ""
 	if len(positional) == 1 {
@@ -43,12 +56,16 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := runtime.Run(context.Background(), src, runtime.MainModule, runtime.Options{Limits: runtime.Limits{Timeout: *timeout}})
-	for _, l := range res.Logs {
-		fmt.Fprintln(stderr, l)
-	}
-	for _, w := range res.Warnings {
-		fmt.Fprintln(stderr, "warning:", w)
+	pool := newPool()
+	defer pool.Close()
+	res, err := pool.Run(context.Background(), src, runtime.MainModule, runtime.Options{Limits: runtime.Limits{Timeout: *timeout}})
+	if res != nil {
+		for _, l := range res.Logs {
+			fmt.Fprintln(stderr, l)
+		}
+		for _, w := range res.Warnings {
+			fmt.Fprintln(stderr, "warning:", w)
+		}
 	}
 	if d, ok := err.(*runtime.Diagnostic); ok {
 		fmt.Fprint(stderr, d.Render())
@@ -57,12 +74,12 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *out == "" {
+	if enc == nil {
 		info := res.Scene.Info()
 		fmt.Fprintf(stdout, "ok: %d entities in %v\n", info.Entities, res.Duration.Round(10_000))
 		return nil
 	}
-	data, err := encode(res.Scene, format, *width)
+	data, err := enc(res.Scene, *width)
 	if err != nil {
 		return err
 	}
@@ -70,6 +87,14 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
 	return nil
+}
+
+// newPool is the worker pool of a one-shot command: scripts run in a worker process, as under
+// `cadrun mcp`, so that a script that exhausts memory or the Go stack ends the worker with a
+// diagnostic, never this process. The worker starts when the first run needs it (no warm-up
+// in the background) and is reused for later runs of the same command.
+func newPool() *runtime.Pool {
+	return runtime.NewPool(runtime.PoolOptions{Lazy: true})
 }
 
 // source picks the scripts: one file as main (its folder's modules/ beside it), or a workspace.
@@ -107,15 +132,27 @@ func workspaceDir(flagValue string) (string, error) {
 	return filepath.Join(home, ".cadrun"), nil
 }
 
-func encode(s *scene.Scene, format string, width int) ([]byte, error) {
-	switch format {
-	case ".svg":
-		return render.SVG(s, render.SVGOptions{})
-	case ".png":
-		return render.PNG(s, render.PNGOptions{Width: width})
-	default:
-		return s.MarshalJSON()
+// encoder renders a scene to an output file's bytes; width is the PNG width (0: default).
+type encoder func(s *scene.Scene, width int) ([]byte, error)
+
+// encoders maps an output file's extension to its format: the one place that choice is made.
+var encoders = map[string]encoder{
+	".svg":  func(s *scene.Scene, _ int) ([]byte, error) { return render.SVG(s, render.SVGOptions{}) },
+	".png":  func(s *scene.Scene, width int) ([]byte, error) { return render.PNG(s, render.PNGOptions{Width: width}) },
+	".json": func(s *scene.Scene, _ int) ([]byte, error) { return s.MarshalJSON() },
+}
+
+// encoderFor picks the encoder for an output path by its extension, in any case.
+func encoderFor(out string) (encoder, error) {
+	if enc, ok := encoders[strings.ToLower(filepath.Ext(out))]; ok {
+		return enc, nil
 	}
+	return nil, fmt.Errorf("output %q must end in %s", out, strings.Join(outputFormats(), ", "))
+}
+
+// outputFormats lists the extensions -o accepts, sorted.
+func outputFormats() []string {
+	return slices.Sorted(maps.Keys(encoders))
 }
 
 // parseInterleaved parses flags given before and after positional arguments
