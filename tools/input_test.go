@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -141,4 +142,31 @@ func errString(err error) string {
 		return "<nil>"
 	}
 	return err.Error()
+}
+
+// FuzzParseParams: any bytes are either refused or parsed to exactly the object that
+// encoding/json reads from them, and the parse never panics.
+func FuzzParseParams(f *testing.F) {
+	for _, s := range []string{
+		`{"file":"main","code":"x"}`, `{"file":"main"} x`, `{"a":1}{"b":2}`, `{"a":{"b":[1,{"c":null}]}}`,
+		`{"a":1,"a":2}`, `{"a":{"b":1,"b":2}}`, "{\"a\":\"\xff\"}", `[1,2]`, `null`, ``, `{"a":`, `{1:2}`, `{"a" 1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, err := parseParams(raw)
+		if err != nil {
+			return
+		}
+		if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+			return
+		}
+		var want map[string]any
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatalf("parseParams accepted %q, which encoding/json refuses: %v", raw, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%q: mismatch (-encoding/json +parseParams):\n%s", raw, diff)
+		}
+	})
 }
