@@ -198,7 +198,7 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema) error {
 				docs = append(docs, at+k+": "+paramDoc(s.Properties[k]))
 			}
 		}
-		return fmt.Errorf("%s is missing (%s)", strings.Join(alts, ", or "), strings.Join(docs, "; "))
+		return fmt.Errorf("give %s (%s)", strings.Join(alts, ", or "), strings.Join(docs, "; "))
 	}
 	for _, k := range sortedKeys(v) {
 		ps := s.Properties[k]

@@ -232,7 +232,7 @@ func TestBadInput(t *testing.T) {
 		{"write", `{"file":"main"}`, `bad input: write: code is missing: the complete JavaScript source ("" empties the file)`},
 		{"write", ``, `bad input: write: file is missing: 'main' or a module name such as 'house_lib' (no path, no .js)`},
 		{"edit", `{"file":"main","old_code":"x"}`, `bad input: edit: new_code is missing: old_code needs new_code, the text to put in its place ("" deletes old_code)`},
-		{"edit", `{"file":"main"}`, `bad input: edit: old_code and new_code, or edits is missing (old_code: the exact text to replace; new_code: the text to put in its place ("" deletes old_code); edits: several edits applied in order, all or nothing)`},
+		{"edit", `{"file":"main"}`, `bad input: edit: give old_code and new_code, or edits (old_code: the exact text to replace; new_code: the text to put in its place ("" deletes old_code); edits: several edits applied in order, all or nothing)`},
 		{"edit", `{"file":"main","edits":[{"old_code":"x"}]}`, `bad input: edit: edits[0].new_code is missing: the text to put in its place ("" deletes old_code)`},
 		// The parameters are one JSON object, read strictly.
 		{"write", `{"file":"main","code":"x"} trailing`, `bad input: write: there is more after the parameters' JSON object (at offset 26: "trailing"); send exactly one object`},
