@@ -359,18 +359,25 @@ func (p *Pool) start() (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// os.Pipe rather than cmd.StdoutPipe, to resize the pipe before the worker writes to it.
+	stdout, childOut, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
+	growPipe(stdout)
+	cmd.Stdout = childOut
 	out := bufio.NewReader(stdout)
 	w := &worker{cmd: cmd, stdin: stdin, out: out, dec: json.NewDecoder(out), stderr: &headBuffer{max: 4096}, waited: make(chan struct{})}
 	cmd.Stderr = w.stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	childOut.Close() // the child has its own copy
+	if err != nil {
+		stdout.Close()
 		return nil, fmt.Errorf("starting a worker: %w", err)
 	}
 	go func() {
 		_ = cmd.Wait()
+		stdout.Close() // what cmd.StdoutPipe would do; reads in flight then fail
 		close(w.waited)
 	}()
 	return w, nil
