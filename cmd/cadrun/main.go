@@ -30,7 +30,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"run", "run a workspace or a script and render it to SVG, PNG or JSON", runRun},
+		{"run", "run a workspace or a script in the sandbox; with -o, render it (" + strings.Join(outputFormats(), " ") + ")", runRun},
 		{"mcp", "serve the tools to MCP clients over stdio, or streamable HTTP with -http", runMCP},
 		{"tool", "call one tool (listed below) and print one JSON reply", runTool},
 		{"types", "print TypeScript declarations of the JS API (for editor autocomplete)", func(args []string, stdout, stderr io.Writer) error {
