@@ -56,12 +56,13 @@ func inputSchema[In any]() (*jsonschema.Schema, *jsonschema.Resolved, error) {
 // schema. Empty parameters (no --params, MCP arguments left out or null) are the empty
 // object.
 func (t *Tool) checkParams(raw []byte) error {
+	schema, resolved := t.schema()
 	v, err := parseParams(raw)
 	if err == nil {
-		err = checkObject("", v, t.Input)
+		err = checkObject("", v, schema)
 	}
 	if err == nil {
-		if verr := t.input.Validate(v); verr != nil {
+		if verr := resolved.Validate(v); verr != nil {
 			err = fmt.Errorf("the parameters do not match the tool's input schema: %v", verr)
 		}
 	}

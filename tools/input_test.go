@@ -67,7 +67,7 @@ func TestMCPAdvertisesTheRegistrySchema(t *testing.T) {
 		return out
 	}
 	for _, tool := range lt.Tools {
-		if diff := cmp.Diff(asJSON(registry[tool.Name].Input), asJSON(tool.InputSchema)); diff != "" {
+		if diff := cmp.Diff(asJSON(registry[tool.Name].Input()), asJSON(tool.InputSchema)); diff != "" {
 			t.Errorf("%s: input schema mismatch (-registry +advertised):\n%s", tool.Name, diff)
 		}
 	}

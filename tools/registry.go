@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,31 +46,40 @@ type Tool struct {
 	Description string
 	Type        string       // TypeRead or TypeEdit
 	In, Out     reflect.Type // the typed input and output structs, for schemas
-	// Input is the input schema every call is checked against, on every entry point
-	// (inferred from In, with the rules between fields that In adds).
-	Input *jsonschema.Schema
-	input *jsonschema.Resolved
-	call  func(ctx context.Context, s *Session, params json.RawMessage) (any, error)
+	// schema is the input schema and its resolved form, inferred on first use: every
+	// cadrun process (each worker too) registers the tools, and most never check an input.
+	schema func() (*jsonschema.Schema, *jsonschema.Resolved)
+	call   func(ctx context.Context, s *Session, params json.RawMessage) (any, error)
 	// addMCP adds the tool to an MCP server with its typed input and output (see mcp.go).
 	addMCP func(ms *mcp.Server, sessions *mcpSessions)
 }
 
 var registry = map[string]*Tool{}
 
-// register adds a tool; a duplicate name, a missing description or type, or an input type
-// without a schema panics at start-up.
+// Input is the input schema every call is checked against, on every entry point (inferred
+// from In, with the rules between fields that In adds).
+func (t Tool) Input() *jsonschema.Schema {
+	s, _ := t.schema()
+	return s
+}
+
+// register adds a tool; a duplicate name or a missing description or type panics at
+// start-up, an input type without a schema at its first use (TestMCPAdvertisesTheRegistrySchema
+// uses every tool's).
 func register[In, Out any](name, description string, fn func(ctx context.Context, s *Session, in In) (Out, error)) {
 	if _, dup := registry[name]; dup || description == "" || toolTypes[name] == "" {
 		panic("tools: duplicate, undocumented or untyped (toolTypes) tool " + name)
 	}
-	schema, resolved, err := inputSchema[In]()
-	if err != nil {
-		panic(fmt.Sprintf("tools: input schema of %s: %v", name, err))
-	}
 	t := &Tool{
 		Name: name, Description: description, Type: toolTypes[name],
 		In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out](),
-		Input: schema, input: resolved,
+		schema: sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Resolved) {
+			schema, resolved, err := inputSchema[In]()
+			if err != nil {
+				panic(fmt.Sprintf("tools: input schema of %s: %v", name, err))
+			}
+			return schema, resolved
+		}),
 		addMCP: mcpAdder(name, description, fn),
 	}
 	t.call = func(ctx context.Context, s *Session, params json.RawMessage) (any, error) {
