@@ -115,9 +115,6 @@ func (w *Workspace) readRaw(name string) ([]byte, string, error) {
 	return b, path, nil
 }
 
-// modulesDir holds the user modules.
-const modulesDir = "modules"
-
 // ErrLinked is returned for a workspace file with more than one hard link: another name,
 // perhaps outside the workspace, shares its content, so reading it could read a file the
 // workspace does not own (os.Root keeps symlinks inside the root, but a hardlink is the file

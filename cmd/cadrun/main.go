@@ -32,6 +32,7 @@ func commands() []command {
 	return []command{
 		{"run", "run a workspace or a script in the sandbox; with -o, render it (" + strings.Join(outputFormats(), " ") + ")", runRun},
 		{"mcp", "serve the tools to MCP clients over stdio, or streamable HTTP with -http", runMCP},
+		{"watch", "run the workspace on every save and print the result; -out writes SVG, PNG or JSON after each good run", runWatch},
 		{"tool", "call one tool (listed below) and print one JSON reply", runTool},
 		{"types", "print TypeScript declarations of the JS API (for editor autocomplete)", func(args []string, stdout, stderr io.Writer) error {
 			fs := newFlags("types", "types > cadrun.d.ts", stderr)
