@@ -181,3 +181,19 @@ func TestWriteModulesIsAFile(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestWatchScanFIFO: the watcher's scan of modules/ and data/ opens them as the workspace
+// does; a FIFO in their place is skipped, not waited on.
+func TestWatchScanFIFO(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mkfifo(t, filepath.Join(dir, "modules"))
+	mkfifo(t, filepath.Join(dir, "data"))
+	w := &Watcher{abs: dir}
+	if got := w.scanDir(modulesDir); got != nil {
+		t.Errorf("scanDir(modules) = %q", got)
+	}
+	if stamps, _ := w.stamps(); len(stamps) != 0 {
+		t.Errorf("stamps = %v", stamps)
+	}
+}
