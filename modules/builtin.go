@@ -46,3 +46,6 @@ func builtinSource(name string) ([]byte, bool) {
 
 // builtinPath is the path a built-in module is shown under; it is not a workspace file.
 func builtinPath(name string) string { return "builtin/" + name + ".js" }
+
+// IsBuiltin reports whether name is a built-in module.
+func IsBuiltin(name string) bool { return slices.Contains(builtinNames, name) }

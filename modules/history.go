@@ -39,6 +39,14 @@ const (
 	historyObjects = historyDir + "/objects"
 )
 
+// Caps on what reading the history takes in: the log (MaxHistory small entries fit in a
+// fraction of it) and one object (a file is at most MaxReadBytes; a scene's JSON is capped
+// like scene.json).
+const (
+	maxHistoryLogBytes = 64 << 20
+	maxObjectBytes     = MaxSceneBytes
+)
+
 // historyVersion is the log format's version; another version reads as no history.
 const historyVersion = 1
 
@@ -78,7 +86,10 @@ type historyFile struct {
 // or does not hold together is empty history too, with warning saying why.
 func (w *Workspace) LoadHistory() (h *History, warning string) {
 	h = &History{w: w, Pos: -1, nextID: 1}
-	b, err := w.root.ReadFile(historyLog)
+	b, err := w.readFile(historyLog, maxHistoryLogBytes)
+	if err == nil && len(b) > maxHistoryLogBytes {
+		err = fmt.Errorf("%w: %s is over %d bytes", ErrTooLarge, historyLog, maxHistoryLogBytes)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return h, ""
 	}
@@ -372,7 +383,7 @@ func (h *History) collect() error {
 			keep[hash] = true
 		}
 	}
-	entries, err := fs.ReadDir(h.w.root.FS(), historyObjects)
+	entries, err := h.w.readDir(historyObjects)
 	if err != nil {
 		return fmt.Errorf("collecting history objects: %w", err)
 	}
@@ -390,7 +401,7 @@ func (h *History) collect() error {
 func (w *Workspace) putObject(data []byte) (string, error) {
 	hash := hashOf(data)
 	p := path.Join(historyObjects, hash)
-	if st, err := w.root.Lstat(p); err == nil && st.Mode().IsRegular() && st.Size() == int64(len(data)) {
+	if st, err := w.root.Lstat(p); err == nil && checkRegular(p, st) == nil && st.Size() == int64(len(data)) {
 		return hash, nil
 	}
 	if err := w.writeDerived(p, data, newFileMode); err != nil {
@@ -404,7 +415,10 @@ func (w *Workspace) object(hash string) ([]byte, error) {
 	if !isHash(hash) {
 		return nil, fmt.Errorf("%w: bad object name %q", ErrHistory, hash)
 	}
-	b, err := w.root.ReadFile(path.Join(historyObjects, hash))
+	b, err := w.readFile(path.Join(historyObjects, hash), maxObjectBytes)
+	if err == nil && len(b) > maxObjectBytes {
+		err = fmt.Errorf("%w: over %d bytes", ErrTooLarge, maxObjectBytes)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: object %s: %w", ErrHistory, hash, err)
 	}

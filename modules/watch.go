@@ -304,12 +304,19 @@ func (w *Watcher) scanRoot() []string {
 	return nil
 }
 
-// scanDir lists the logical names of the files in modules/ or data/.
+// scanDir lists the logical names of the files in modules/ or data/. The directory is opened
+// as the workspace opens it (see Workspace.readDir): a FIFO in its place must not block.
 func (w *Watcher) scanDir(d string) []string {
-	entries, err := os.ReadDir(filepath.Join(w.abs, d))
+	f, err := os.OpenFile(filepath.Join(w.abs, d), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return nil
 	}
+	entries, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return nil
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	var names []string
 	for _, e := range entries {
 		if n, ok := logicalName(d, e.Name()); ok {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -96,31 +97,116 @@ func (w *Workspace) readRaw(name string) ([]byte, string, error) {
 	if err := CheckName(name); err != nil {
 		return nil, path, err
 	}
-	// O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; on
-	// a regular file it changes nothing. The mode check below then refuses the FIFO.
-	f, err := w.root.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, fs.ErrNotExist) {
+	b, err := w.readFile(path, MaxReadBytes)
+	notDir := errors.Is(err, syscall.ENOTDIR) // modules is a file, not a directory
+	if errors.Is(err, fs.ErrNotExist) || notDir {
 		if b, ok := builtinSource(name); ok {
 			return b, builtinPath(name), nil
 		}
+	}
+	switch {
+	case notDir:
+		return nil, path, fmt.Errorf("%s cannot exist: %s is not a directory, so the workspace has no modules of its own; "+
+			"rename or remove the file named %s (built-in modules still import)", path, modulesDir, modulesDir)
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, path, fmt.Errorf("%w: %q", runtime.ErrModuleNotFound, name)
-	}
-	if err != nil {
-		return nil, path, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, path, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, path, fmt.Errorf("%w: %s is a %s", ErrNotRegular, path, st.Mode().Type())
-	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
-	if err != nil {
+	case err != nil:
 		return nil, path, err
 	}
 	return b, path, nil
+}
+
+// ErrLinked is returned for a workspace file with more than one hard link: another name,
+// perhaps outside the workspace, shares its content, so reading it could read a file the
+// workspace does not own (os.Root keeps symlinks inside the root, but a hardlink is the file
+// itself).
+var ErrLinked = errors.New("file has other hard links")
+
+// openFile opens a workspace file for reading. Every read of a file in the workspace, the
+// user's files and derived state alike (scene.json, the history), goes through it. The open
+// never blocks: O_NONBLOCK makes opening a FIFO return at once instead of waiting for a
+// writer (on a regular file it changes nothing). The checks then run on the open descriptor,
+// so a file swapped in between cannot slip past them: a regular file with one link.
+func (w *Workspace) openFile(p string) (*os.File, error) {
+	f, err := w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := checkRegular(p, st); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// checkRegular refuses anything but a regular file with one link.
+func checkRegular(p string, st fs.FileInfo) error {
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s is %s; cadrun reads only regular files there: remove it", ErrNotRegular, p, kindOf(st.Mode()))
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Nlink > 1 {
+		return fmt.Errorf("%w: %s has %d hard links, so it may be a file outside the workspace under a second name; "+
+			"cadrun does not read it: replace it with a copy (cp --remove-destination SOURCE %s), or write it again with the write tool",
+			ErrLinked, p, sys.Nlink, p)
+	}
+	return nil
+}
+
+// kindOf names a file type for errors.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file (" + m.Type().String() + ")"
+}
+
+// readFile reads up to max+1 bytes of the workspace file p through openFile, so that a
+// caller can tell a file over max from one at it.
+func (w *Workspace) readFile(p string, max int64) ([]byte, error) {
+	f, err := w.openFile(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, max+1))
+}
+
+// readDir lists a workspace directory, sorted by name. It is opened like a file, without
+// blocking (a FIFO in a directory's place would otherwise wait for a writer for ever), and
+// O_DIRECTORY refuses anything that is not a directory.
+func (w *Workspace) readDir(p string) ([]fs.DirEntry, error) {
+	d, err := w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	entries, err := d.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
+}
+
+// singleLink reports whether the workspace file p has one link (what openFile will read).
+func (w *Workspace) singleLink(p string) bool {
+	st, err := w.root.Lstat(p)
+	if err != nil {
+		return false
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	return !ok || sys.Nlink <= 1
 }
 
 // Names implements runtime.Source: the modules in modules/ and the built-in modules, sorted.
@@ -133,14 +219,14 @@ func (w *Workspace) Names() []string {
 // userModules lists the modules in modules/, unsorted. Temp files never qualify: their
 // names start with a dot, which no logical name does.
 func (w *Workspace) userModules() []string {
-	entries, err := fs.ReadDir(w.root.FS(), "modules")
+	entries, err := w.readDir(modulesDir)
 	if err != nil {
 		return nil
 	}
 	var names []string
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".js")
-		if ok && e.Type().IsRegular() && CheckName(name) == nil && name != runtime.MainModule {
+		if ok && e.Type().IsRegular() && CheckName(name) == nil && name != runtime.MainModule && w.singleLink(path.Join(modulesDir, e.Name())) {
 			names = append(names, name)
 		}
 	}

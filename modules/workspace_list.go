@@ -1,7 +1,6 @@
 package modules
 
 import (
-	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -35,7 +34,7 @@ type FileInfo struct {
 // links and anything else that Read would refuse are left out.
 func (w *Workspace) List() []FileInfo {
 	var out []FileInfo
-	if st, err := w.root.Lstat(runtime.PathOf(runtime.MainModule)); err == nil && st.Mode().IsRegular() {
+	if st, err := w.root.Lstat(runtime.PathOf(runtime.MainModule)); err == nil && st.Mode().IsRegular() && w.singleLink(runtime.PathOf(runtime.MainModule)) {
 		out = append(out, FileInfo{Name: runtime.MainModule, Path: runtime.PathOf(runtime.MainModule), Kind: KindMain, Source: SourceUser, Size: st.Size()})
 	}
 	var mods []FileInfo
@@ -56,10 +55,10 @@ func (w *Workspace) List() []FileInfo {
 	}
 	slices.SortFunc(mods, func(a, b FileInfo) int { return strings.Compare(a.Name, b.Name) })
 	out = append(out, mods...)
-	entries, _ := fs.ReadDir(w.root.FS(), "data")
+	entries, _ := w.readDir("data")
 	for _, e := range entries { // ReadDir sorts by name
 		base, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !e.Type().IsRegular() || CheckName(base) != nil {
+		if !ok || !e.Type().IsRegular() || CheckName(base) != nil || !w.singleLink(path.Join("data", e.Name())) {
 			continue
 		}
 		if info, err := e.Info(); err == nil {

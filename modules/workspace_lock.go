@@ -108,8 +108,18 @@ func (w *Workspace) flock(ctx context.Context, wait bool) (*os.File, error) {
 	if err := w.root.MkdirAll(filepath.Dir(lockFile), 0o755); err != nil {
 		return nil, err
 	}
-	f, err := w.root.OpenFile(lockFile, os.O_CREATE|os.O_RDWR, 0o644)
+	// Like every workspace file, opened so that a FIFO in its place cannot block, and refused
+	// unless it is a regular file (flock on anything else would not order writers). Its
+	// content is never read, so extra hard links do no harm.
+	f, err := w.root.OpenFile(lockFile, os.O_CREATE|os.O_RDWR|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("%w: %s is %s; remove it (cadrun creates it again)", ErrNotRegular, lockFile, kindOf(st.Mode()))
+		}
 		return nil, err
 	}
 	var tick *time.Ticker

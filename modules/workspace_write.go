@@ -50,10 +50,13 @@ func (w *Workspace) Write(name string, data []byte) (created bool, err error) {
 		return false, err
 	}
 	mode, exists, err := w.targetMode(p)
-	if err != nil {
-		return false, fmt.Errorf("writing %s: %w", p, err)
+	if err == nil {
+		err = w.writeAtomic(p, data, mode)
 	}
-	if err := w.writeAtomic(p, data, mode); err != nil {
+	if errors.Is(err, syscall.ENOTDIR) {
+		return false, fmt.Errorf("writing %s: %s is not a directory; rename or remove the file named %s, then write again", p, path.Dir(p), path.Dir(p))
+	}
+	if err != nil {
 		return false, fmt.Errorf("writing %s: %w", p, err)
 	}
 	return !exists, nil
@@ -137,7 +140,7 @@ func uniq(a, b string) []string {
 
 // hasEntry reports whether the directory of p lists p's base name exactly.
 func (w *Workspace) hasEntry(p string) bool {
-	entries, err := fs.ReadDir(w.root.FS(), path.Dir(p))
+	entries, err := w.readDir(path.Dir(p))
 	if err != nil {
 		return false
 	}
@@ -280,7 +283,7 @@ func (w *Workspace) replaceFile(p string, data []byte, mode fs.FileMode, durable
 
 // syncDir fsyncs a workspace directory, making the renames and removals in it durable.
 func (w *Workspace) syncDir(dir string) error {
-	d, err := w.root.Open(dir)
+	d, err := w.root.OpenFile(dir, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return err
 	}
@@ -299,7 +302,7 @@ func (w *Workspace) removeLeftovers() {
 	dirs := []string{".", "modules", historyDir, historyObjects}
 	var found []string
 	for _, d := range dirs {
-		entries, err := fs.ReadDir(w.root.FS(), d)
+		entries, err := w.readDir(d)
 		if err != nil {
 			continue
 		}
@@ -344,22 +347,17 @@ func (w *Workspace) SaveScene(data []byte) error {
 // LoadScene reads the last good scene's JSON; a missing file wraps fs.ErrNotExist, a file
 // over MaxSceneBytes is refused with ErrTooLarge before any of it is read.
 func (w *Workspace) LoadScene() ([]byte, error) {
-	f, err := w.root.OpenFile(SceneFile, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := w.openFile(SceneFile)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s", ErrNotRegular, SceneFile)
-	}
 	tooLarge := func(size int64) error {
 		return fmt.Errorf("%w: %s is %d bytes, over %d (MaxSceneBytes)", ErrTooLarge, SceneFile, size, MaxSceneBytes)
 	}
-	if st.Size() > MaxSceneBytes {
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if st.Size() > MaxSceneBytes {
 		return nil, tooLarge(st.Size())
 	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxSceneBytes+1))

@@ -133,8 +133,9 @@ type run struct {
 // drew. The error is the Diagnostic when the script failed, or ctx's error when the caller
 // gave up. Run answers within the timeout plus a second even when the script is stuck in
 // native code that cannot be interrupted; the stuck goroutine is then abandoned and runs to
-// its end in the background. Memory is not bounded in process: servers use a Pool, which
-// runs each script in a worker process.
+// its end in the background. Memory and the Go stack are not bounded in process (an
+// allocation the OS refuses or a fatal stack overflow ends the whole process), so every cadrun
+// command runs scripts in a Pool's worker processes; Run is for tests and embedding.
 func Run(ctx context.Context, src Source, entry string, opt Options) (*Result, error) {
 	type outcome struct {
 		res *Result

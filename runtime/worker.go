@@ -11,7 +11,9 @@ package runtime
 // The protocol is JSON lines on the child's stdin and stdout. The parent sends "run"; the
 // child asks for each module it imports with "read" and each workspace font with "font" (so
 // the parent's Source, with its overlays, stays the one source of files) and ends with
-// "result".
+// "result". The result's scene JSON follows the result line as SceneBytes raw bytes rather
+// than inside it: a big scene is megabytes, which a JSON field would make both sides scan
+// again and copy.
 
 import (
 	"bufio"
@@ -59,13 +61,13 @@ type message struct {
 	Missing bool     `json:"missing,omitempty"`
 	Names   []string `json:"names,omitempty"`
 
-	Scene      json.RawMessage `json:"scene,omitempty"`
-	Logs       []string        `json:"logs,omitempty"`
-	Warnings   []string        `json:"warnings,omitempty"`
-	Modules    []string        `json:"modules,omitempty"`
-	Diagnostic *Diagnostic     `json:"diagnostic,omitempty"`
-	Duration   time.Duration   `json:"duration,omitempty"`
-	Err        string          `json:"err,omitempty"`
+	SceneBytes int           `json:"scene_bytes,omitempty"` // the raw scene JSON after the line
+	Logs       []string      `json:"logs,omitempty"`
+	Warnings   []string      `json:"warnings,omitempty"`
+	Modules    []string      `json:"modules,omitempty"`
+	Diagnostic *Diagnostic   `json:"diagnostic,omitempty"`
+	Duration   time.Duration `json:"duration,omitempty"`
+	Err        string        `json:"err,omitempty"`
 }
 
 // ServeWorkerIfAsked turns this process into a worker when it was started as one, and then
@@ -138,6 +140,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64) error {
 		if src.err != nil {
 			return src.err
 		}
+		var sceneJSON []byte
 		if res != nil {
 			reply.Logs, reply.Warnings, reply.Modules, reply.Diagnostic, reply.Duration = res.Logs, res.Warnings, res.Modules, res.Diagnostic, res.Duration
 			if res.Diagnostic == nil {
@@ -145,13 +148,19 @@ func serveWorker(in io.Reader, out io.Writer, mem int64) error {
 				if merr != nil {
 					return merr
 				}
-				reply.Scene = b
+				sceneJSON, reply.SceneBytes = b, len(b)
 			}
 		}
 		if err != nil && reply.Diagnostic == nil {
 			reply.Err = err.Error()
 		}
-		if err := send(reply); err != nil {
+		if err := enc.Encode(reply); err != nil {
+			return err
+		}
+		if _, err := bw.Write(sceneJSON); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
 			return err
 		}
 		// After a big run, give the next one its memory back now rather than inside its
@@ -242,6 +251,9 @@ func (s *remoteSource) Names() []string { return s.ask(message{Type: "names"}).N
 type PoolOptions struct {
 	// Warm is how many idle workers to keep ready (default 1).
 	Warm int
+	// Lazy starts a worker only when a run needs one, and none in the background, for
+	// one-shot commands that run once or twice and exit.
+	Lazy bool
 	// MaxMemory caps each worker's heap (default DefaultLimits.MaxMemory).
 	MaxMemory int64
 	// Command starts a worker; the default re-runs this executable. Tests replace it.
@@ -275,7 +287,9 @@ func NewPool(opt PoolOptions) *Pool {
 		}
 	}
 	p := &Pool{opt: opt}
-	go p.refill()
+	if !opt.Lazy {
+		go p.refill()
+	}
 	return p
 }
 
@@ -333,6 +347,7 @@ func (p *Pool) put(w *worker) {
 type worker struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
+	out    io.Reader // the child's stdout, buffered
 	dec    *json.Decoder
 	stderr *headBuffer
 	waited chan struct{}
@@ -345,17 +360,25 @@ func (p *Pool) start() (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// os.Pipe rather than cmd.StdoutPipe, to resize the pipe before the worker writes to it.
+	stdout, childOut, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	w := &worker{cmd: cmd, stdin: stdin, dec: json.NewDecoder(bufio.NewReader(stdout)), stderr: &headBuffer{max: 4096}, waited: make(chan struct{})}
+	growPipe(stdout)
+	cmd.Stdout = childOut
+	out := bufio.NewReader(stdout)
+	w := &worker{cmd: cmd, stdin: stdin, out: out, dec: json.NewDecoder(out), stderr: &headBuffer{max: 4096}, waited: make(chan struct{})}
 	cmd.Stderr = w.stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	childOut.Close() // the child has its own copy
+	if err != nil {
+		stdout.Close()
 		return nil, fmt.Errorf("starting a worker: %w", err)
 	}
 	go func() {
 		_ = cmd.Wait()
+		stdout.Close() // what cmd.StdoutPipe would do; reads in flight then fail
 		close(w.waited)
 	}()
 	return w, nil
@@ -369,7 +392,9 @@ func (w *worker) kill() {
 // discard kills a worker that cannot be reused and warms a replacement.
 func (p *Pool) discard(w *worker) {
 	w.kill()
-	go p.refill()
+	if !p.opt.Lazy {
+		go p.refill()
+	}
 }
 
 // Run executes entry from src in a worker process. It answers within the run's timeout plus
@@ -485,8 +510,12 @@ func (w *worker) run(src Source, entry string, opt Options) (*Result, error) {
 			if m.Err != "" {
 				return nil, errors.New(m.Err)
 			}
-			if m.Scene != nil {
-				s, err := scene.ReadJSONWithFonts(m.Scene, served)
+			if m.SceneBytes > 0 {
+				b, err := w.readFrame(m.SceneBytes)
+				if err != nil {
+					return nil, fmt.Errorf("reading the worker's scene: %w", err)
+				}
+				s, err := scene.ReadJSONWithFonts(b, served)
 				if err != nil {
 					return nil, fmt.Errorf("reading the worker's scene: %w", err)
 				}
@@ -497,6 +526,28 @@ func (w *worker) run(src Source, entry string, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("unexpected message %q from the worker", m.Type)
 		}
 	}
+}
+
+// maxSceneFrame caps the scene JSON a worker may send; a scene at its entity and vertex caps
+// fits well within it.
+const maxSceneFrame = 1 << 30
+
+// readFrame reads the n raw bytes that follow the last JSON line: first what the decoder has
+// buffered, then the pipe. The decoder then starts again after them.
+func (w *worker) readFrame(n int) ([]byte, error) {
+	if n > maxSceneFrame {
+		return nil, fmt.Errorf("%d bytes is over %d", n, maxSceneFrame)
+	}
+	r := io.MultiReader(w.dec.Buffered(), w.out)
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	// Whatever the old decoder had buffered past the frame is still first in r. MultiReader
+	// flattens nested MultiReaders and drops spent ones, so this does not grow run by run.
+	w.out = r
+	w.dec = json.NewDecoder(r)
+	return b, nil
 }
 
 // headBuffer keeps the first max bytes written to it: a Go fatal error names its cause on

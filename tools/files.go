@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
@@ -109,7 +112,7 @@ func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 // WriteIn is a whole new file.
 type WriteIn struct {
 	File string `json:"file" jsonschema:"'main' or a module name such as 'house_lib' (no path, no .js)"`
-	Code string `json:"code" jsonschema:"the complete JavaScript source"`
+	Code string `json:"code" jsonschema:"the complete JavaScript source (\"\" empties the file)"`
 }
 
 func writeTool(ctx context.Context, s *Session, in WriteIn) (*ChangeResult, error) {
@@ -121,7 +124,7 @@ func writeTool(ctx context.Context, s *Session, in WriteIn) (*ChangeResult, erro
 // Edit is one replacement.
 type Edit struct {
 	OldCode    string `json:"old_code" jsonschema:"the exact text to replace"`
-	NewCode    string `json:"new_code" jsonschema:"the text to put in its place"`
+	NewCode    string `json:"new_code" jsonschema:"the text to put in its place (\"\" deletes old_code)"`
 	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence instead of exactly one"`
 }
 
@@ -129,21 +132,38 @@ type Edit struct {
 type EditIn struct {
 	File       string `json:"file" jsonschema:"'main' or a module name"`
 	OldCode    string `json:"old_code,omitempty" jsonschema:"the exact text to replace"`
-	NewCode    string `json:"new_code,omitempty" jsonschema:"the text to put in its place"`
+	NewCode    string `json:"new_code,omitempty" jsonschema:"the text to put in its place (\"\" deletes old_code)"`
 	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence"`
 	Edits      []Edit `json:"edits,omitempty" jsonschema:"several edits applied in order, all or nothing"`
 }
 
+// amendSchema adds what inference cannot see: old_code and new_code come together (a missing
+// new_code must not read as "", which deletes), and one of them or edits must be given.
+func (EditIn) amendSchema(s *jsonschema.Schema) {
+	s.DependentRequired = map[string][]string{"old_code": {"new_code"}, "new_code": {"old_code"}}
+	s.AnyOf = []*jsonschema.Schema{{Required: []string{"old_code", "new_code"}}, {Required: []string{"edits"}}}
+}
+
 func editTool(ctx context.Context, s *Session, in EditIn) (*ChangeResult, error) {
 	edits := in.Edits
-	if len(edits) == 0 {
+	switch {
+	case len(edits) == 0:
 		edits = []Edit{{OldCode: in.OldCode, NewCode: in.NewCode, ReplaceAll: in.ReplaceAll}}
-	} else if in.OldCode != "" || in.NewCode != "" {
+	case in.OldCode != "" || in.NewCode != "":
 		return nil, fmt.Errorf("%w: give old_code/new_code or edits, not both", ErrBadInput)
 	}
 	warn := "Warning: editing a file this session has not read; read it first to see its current text"
 	return s.commit(ctx, in.File, func(current []byte, exists bool) (change, error) {
+		if !exists && modules.IsBuiltin(in.File) {
+			return change{}, fmt.Errorf("%s is a built-in module (%s), which is read-only; to customise it, read %s and write a copy under a new name "+
+				"(such as my_%s) and import that, or write %s itself to make a workspace module that replaces the built-in",
+				in.File, "builtin/"+in.File+".js", in.File, in.File, in.File)
+		}
 		if !exists {
+			// A file that is there but refused (a hardlink, a FIFO) says why.
+			if _, _, err := s.srv.ws.Read(in.File); errors.Is(err, modules.ErrLinked) || errors.Is(err, modules.ErrNotRegular) {
+				return change{}, err
+			}
 			return change{}, fmt.Errorf("%s does not exist; create it with write", runtime.PathOf(in.File))
 		}
 		next, err := applyEdits(current, edits)
@@ -185,6 +205,9 @@ func applyEdits(text []byte, edits []Edit) ([]byte, error) {
 		}
 		n := bytes.Count(text, []byte(oldCode))
 		switch {
+		case n == 0 && hasLineNumbers(oldCode):
+			return nil, fmt.Errorf("%w: %sold_code was not found, and it looks like it carries line numbers (%q), as cat -n and read tools show them; "+
+				"send the file's text without them", ErrEdit, where, firstLine(oldCode))
 		case n == 0:
 			return nil, fmt.Errorf("%w: %sold_code was not found; read the file and copy the text exactly", ErrEdit, where)
 		case n > 1 && !e.ReplaceAll:
@@ -193,6 +216,30 @@ func applyEdits(text []byte, edits []Edit) ([]byte, error) {
 		text = bytes.ReplaceAll(text, []byte(oldCode), []byte(newCode))
 	}
 	return text, nil
+}
+
+// lineNumberRE matches a line-number prefix as tools show one: spaces, digits, then a tab, an
+// arrow or a colon or bar and a space ("     2\t", "  2→", "2: ", "2 | ").
+var lineNumberRE = regexp.MustCompile(`^\s*\d+(\t|→|: | \| )`)
+
+// hasLineNumbers reports whether every non-empty line of s starts with a line-number prefix.
+func hasLineNumbers(s string) bool {
+	found := false
+	for _, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		if !lineNumberRE.MatchString(l) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return clip([]byte(l), 40)
 }
 
 func toCRLF(s string) string {

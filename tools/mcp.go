@@ -1,8 +1,8 @@
 package tools
 
-// The MCP server over the registry. Every registry tool is added with mcp.AddTool, so its
-// input schema is inferred from the typed input struct and the SDK validates arguments before
-// a tool runs. Every tool also declares an output schema (outputSchema, mcp_schema.go): the
+// The MCP server over the registry. Every registry tool is added with mcp.AddTool and the
+// registry's input schema (tools/input.go); the registry's input check runs first, as a
+// middleware, and the SDK validates against the same schema before a tool runs. Every tool also declares an output schema (outputSchema, mcp_schema.go): the
 // inferred schema of its answer, with the scene types that write their own JSON (a Box is null
 // or {"min":[x,y],"max":[x,y]}, a Vec is a pair) described as they marshal. The SDK checks each
 // answer against it and returns it as structured content and as JSON text.
@@ -38,6 +38,7 @@ func NewMCPServer(srv *Server, version string) *mcp.Server {
 		// No logging capability: cadrun sends no log messages to clients.
 		Capabilities: &mcp.ServerCapabilities{},
 	})
+	ms.AddReceivingMiddleware(checkToolCalls) // the registry's input check, as on the CLI
 	sessions := &mcpSessions{srv: srv, ms: ms, m: map[*mcp.ServerSession]*Session{}}
 	for _, t := range Tools() {
 		t.addMCP(ms, sessions)
@@ -88,7 +89,7 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 		if err != nil {
 			panic(fmt.Sprintf("tool %s: %v", name, err))
 		}
-		t := &mcp.Tool{Name: name, Description: description, OutputSchema: schema}
+		t := &mcp.Tool{Name: name, Description: description, InputSchema: registry[name].Input(), OutputSchema: schema}
 		mcp.AddTool(ms, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 			out, err := fn(ctx, sessions.get(req.Session), in)
 			if err != nil {

@@ -15,7 +15,9 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -25,46 +27,82 @@ var ErrBadInput = errors.New("bad input")
 // ErrUnknownTool is returned for a tool name not in the registry.
 var ErrUnknownTool = errors.New("unknown tool")
 
+// Tool types, for `cadrun tool --list`.
+const (
+	TypeRead = "read" // only looks: never changes a file
+	TypeEdit = "edit" // may change files (and records history)
+)
+
+// toolTypes is the type of every tool; a tool registered without one panics at start-up.
+// scene is an edit tool: undo, redo, reset and snapshot change files or history.
+var toolTypes = map[string]string{
+	"glob": TypeRead, "read": TypeRead, "lsp": TypeRead,
+	"write": TypeEdit, "edit": TypeEdit, "move": TypeEdit, "delete": TypeEdit, "scene": TypeEdit,
+}
+
 // Tool is one registry entry.
 type Tool struct {
 	Name        string
 	Description string
+	Type        string       // TypeRead or TypeEdit
 	In, Out     reflect.Type // the typed input and output structs, for schemas
-	call        func(ctx context.Context, s *Session, params json.RawMessage) (any, error)
+	// schema is the input schema and its resolved form, inferred on first use: every
+	// cadrun process (each worker too) registers the tools, and most never check an input.
+	schema func() (*jsonschema.Schema, *jsonschema.Resolved)
+	call   func(ctx context.Context, s *Session, params json.RawMessage) (any, error)
 	// addMCP adds the tool to an MCP server with its typed input and output (see mcp.go).
 	addMCP func(ms *mcp.Server, sessions *mcpSessions)
 }
 
-var registry = map[string]Tool{}
+var registry = map[string]*Tool{}
 
-// register adds a tool; a duplicate name or a missing description panics at start-up.
+// Input is the input schema every call is checked against, on every entry point (inferred
+// from In, with the rules between fields that In adds).
+func (t Tool) Input() *jsonschema.Schema {
+	s, _ := t.schema()
+	return s
+}
+
+// register adds a tool; a duplicate name or a missing description or type panics at
+// start-up, an input type without a schema at its first use (TestMCPAdvertisesTheRegistrySchema
+// uses every tool's).
 func register[In, Out any](name, description string, fn func(ctx context.Context, s *Session, in In) (Out, error)) {
-	if _, dup := registry[name]; dup || description == "" {
-		panic("tools: duplicate or undocumented tool " + name)
+	if _, dup := registry[name]; dup || description == "" || toolTypes[name] == "" {
+		panic("tools: duplicate, undocumented or untyped (toolTypes) tool " + name)
 	}
-	registry[name] = Tool{
-		Name: name, Description: description,
+	t := &Tool{
+		Name: name, Description: description, Type: toolTypes[name],
 		In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out](),
-		call: func(ctx context.Context, s *Session, params json.RawMessage) (any, error) {
-			var in In
-			if len(bytes.TrimSpace(params)) > 0 {
-				dec := json.NewDecoder(bytes.NewReader(params))
-				dec.DisallowUnknownFields()
-				if err := dec.Decode(&in); err != nil {
-					return nil, fmt.Errorf("%w: %s: %v", ErrBadInput, name, err)
-				}
+		schema: sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Resolved) {
+			schema, resolved, err := inputSchema[In]()
+			if err != nil {
+				panic(fmt.Sprintf("tools: input schema of %s: %v", name, err))
 			}
-			return fn(ctx, s, in)
-		},
+			return schema, resolved
+		}),
 		addMCP: mcpAdder(name, description, fn),
 	}
+	t.call = func(ctx context.Context, s *Session, params json.RawMessage) (any, error) {
+		if err := t.checkParams(params); err != nil {
+			return nil, err
+		}
+		var in In
+		if t := bytes.TrimSpace(params); len(t) > 0 && string(t) != "null" {
+			// Checked above: exact keys, one object; this cannot fail but on a bug.
+			if err := json.Unmarshal(params, &in); err != nil {
+				return nil, fmt.Errorf("%w: %s: %v", ErrBadInput, name, err)
+			}
+		}
+		return fn(ctx, s, in)
+	}
+	registry[name] = t
 }
 
 // Tools lists the registry sorted by name.
 func Tools() []Tool {
 	out := make([]Tool, 0, len(registry))
 	for _, t := range registry {
-		out = append(out, t)
+		out = append(out, *t)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

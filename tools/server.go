@@ -28,7 +28,8 @@ type Runner interface {
 	Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error)
 }
 
-// InProcess runs scripts in this process (tests, benchmarks, one-shot CLI calls).
+// InProcess runs scripts in this process, with runtime.Run's limits (no memory cap; see
+// docs/limits.md): for tests, benchmarks and embedding. Every cadrun command uses a Pool.
 type InProcess struct{}
 
 // Run implements Runner.

@@ -143,7 +143,7 @@ func TestEdit(t *testing.T) {
 		{"literal dollar", EditIn{File: "main", OldCode: "'c'", NewCode: "'$&c'"}, strings.Replace(orig, "'c'", "'$&c'", 1), false},
 		{"replace all", EditIn{File: "main", OldCode: ", 0, 1)", NewCode: ", 0, 2)", ReplaceAll: true}, strings.ReplaceAll(orig, ", 0, 1)", ", 0, 2)"), false},
 		{"ambiguous", EditIn{File: "main", OldCode: ", 0, 1)", NewCode: "x"}, "edit does not apply: old_code occurs 3 times; add surrounding lines to make it unique, or set replace_all", true},
-		{"empty", EditIn{File: "main", OldCode: "", NewCode: "x"}, "edit does not apply: old_code is empty; give the exact text to replace", true},
+		{"new_code alone", EditIn{File: "main", NewCode: "x"}, "bad input: edit: old_code is missing: new_code needs old_code, the exact text to replace", true},
 		{"missing", EditIn{File: "main", OldCode: "nope", NewCode: "x"}, "edit does not apply: old_code was not found; read the file and copy the text exactly", true},
 		{"batch fails at 1", EditIn{File: "main", Edits: []Edit{{OldCode: "'a'", NewCode: "'z'"}, {OldCode: "nope", NewCode: "x"}}}, "edit does not apply: edit 1: old_code was not found; read the file and copy the text exactly", true},
 		{"batch", EditIn{File: "main", Edits: []Edit{{OldCode: "'a'", NewCode: "'z'"}, {OldCode: "'z', 0", NewCode: "'z', 9"}}}, strings.Replace(orig, "'a', 0", "'z', 9", 1), false},
@@ -227,7 +227,22 @@ func TestBadInput(t *testing.T) {
 	tests := []struct {
 		tool, params, want string
 	}{
-		{"write", `{"file":"main","cod":"x"}`, `bad input: write: json: unknown field "cod"`},
+		{"write", `{"file":"main","cod":"x"}`, `bad input: write: unknown parameter "cod"; the parameters are file, code`},
+		// Required parameters are enforced: a missing code must not empty main.
+		{"write", `{"file":"main"}`, `bad input: write: code is missing: the complete JavaScript source ("" empties the file)`},
+		{"write", ``, `bad input: write: file is missing: 'main' or a module name such as 'house_lib' (no path, no .js)`},
+		{"edit", `{"file":"main","old_code":"x"}`, `bad input: edit: new_code is missing: old_code needs new_code, the text to put in its place ("" deletes old_code)`},
+		{"edit", `{"file":"main"}`, `bad input: edit: give old_code and new_code, or edits (old_code: the exact text to replace; new_code: the text to put in its place ("" deletes old_code); edits: several edits applied in order, all or nothing)`},
+		{"edit", `{"file":"main","edits":[{"old_code":"x"}]}`, `bad input: edit: edits[0].new_code is missing: the text to put in its place ("" deletes old_code)`},
+		// The parameters are one JSON object, read strictly.
+		{"write", `{"file":"main","code":"x"} trailing`, `bad input: write: there is more after the parameters' JSON object (at offset 26: "trailing"); send exactly one object`},
+		{"write", `{"file":"main","code":"x"}{"x":1}`, `bad input: write: there is more after the parameters' JSON object (at offset 26: "{\"x\":1}"); send exactly one object`},
+		{"write", `{"FILE":"main","code":"x"}`, `bad input: write: unknown parameter "FILE"; did you mean "file"? (names are case-sensitive)`},
+		{"write", `{"file":"main","code":"a","code":"b"}`, `bad input: write: the key "code" appears twice in one object; send it once`},
+		{"write", "{\"file\":\"main\",\"code\":\"\xff\"}", `bad input: write: the parameters are not valid UTF-8 (offset 23: byte 0xff); send UTF-8 text`},
+		{"write", `[1]`, `bad input: write: the parameters must be a JSON object ({...}), not an array`},
+		{"write", `{"file":"main","code":5}`, `bad input: write: the parameters do not match the tool's input schema: validating root: validating /properties/code: type: 5 has type "integer", want "string"`},
+		{"write", `{"file":"main",`, `bad input: write: the parameters are not valid JSON: they end before the object does`},
 		{"write", `{"file":"../etc/passwd","code":"x"}`, `bad module name: "../etc/passwd": names are 1-64 letters, digits, '_' or '-', starting with a letter or digit (no paths, no .js)` + "\nnot applied; the file is unchanged"},
 		{"frob", `{}`, `unknown tool "frob"; the tools are [delete edit glob lsp move read scene write]`},
 		{"scene", `{"command":"explode"}`, `bad input: unknown scene command "explode"; use info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots`},

@@ -27,12 +27,14 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return fmt.Errorf("creating the output directory: %w", err)
 	}
+	pool := newPool()
+	defer pool.Close()
 	for _, name := range examples.Workspaces() {
 		src, err := examples.Workspace(name)
 		if err != nil {
 			return err
 		}
-		res, err := runtime.Run(context.Background(), src, runtime.MainModule, runtime.Options{})
+		res, err := pool.Run(context.Background(), src, runtime.MainModule, runtime.Options{})
 		if d, ok := err.(*runtime.Diagnostic); ok {
 			fmt.Fprintf(stderr, "example %s:\n%s", name, d.Render())
 			return errReported

@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -28,10 +31,10 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"run", "run a workspace or a script and render it to SVG, PNG, JSON, DXF or PDF", runRun},
+		{"run", "run a workspace or a script in the sandbox; with -o, render it to " + render.Extensions(), runRun},
 		{"mcp", "serve the tools to MCP clients over stdio, or streamable HTTP with -http", runMCP},
-		{"watch", "run the workspace on every save and print the result; -out writes SVG, PNG or JSON after each good run", runWatch},
-		{"tool", "call one tool (glob, read, write, edit, move, delete, scene) and print one JSON reply", runTool},
+		{"watch", "run the workspace on every save and print the result; -out writes " + render.Extensions() + " after each good run", runWatch},
+		{"tool", "call one tool (listed below) and print one JSON reply", runTool},
 		{"types", "print TypeScript declarations of the JS API (for editor autocomplete)", func(args []string, stdout, stderr io.Writer) error {
 			fs := newFlags("types", "types > cadrun.d.ts", stderr)
 			if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
@@ -40,7 +43,7 @@ func commands() []command {
 			_, err := io.WriteString(stdout, runtime.TypeScript())
 			return err
 		}},
-		{"demo", "render the demo scene to SVG and PNG", runDemo},
+		{"demo", "run the example workspaces and render each to SVG and PNG (in out/ by default)", runDemo},
 		{"version", "print the version", func(_ []string, stdout, _ io.Writer) error {
 			fmt.Fprintln(stdout, "cadrun", version)
 			return nil
@@ -88,15 +91,31 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun `cadrun <command> -h` for a command's flags.")
+	fmt.Fprintln(w, "\ntools (cadrun tool NAME --params JSON, and over MCP):")
+	for _, t := range tools.Tools() {
+		fmt.Fprintf(w, "  %-8s %s\n", t.Name, firstSentence(t.Description))
+	}
+	fmt.Fprintln(w, "\nRun `cadrun <command> -h` for a command's flags, `cadrun tool --list` for the tools in full.")
+}
+
+// firstSentence is the text up to its first ". ", for one-line summaries.
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return s
 }
 
 // newFlags returns a flag set that reports errors to stderr and does not exit.
+// The synopsis may go on, after a blank line, with what the command does.
 func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: cadrun %s\n", synopsis)
+		if strings.Contains(synopsis, "\n") {
+			fmt.Fprintln(stderr, "\nflags:")
+		}
 		fs.PrintDefaults()
 	}
 	return fs

@@ -121,7 +121,7 @@ func TestToolRunner(t *testing.T) {
 	if code, reply, _ = call("nope", "--workspace", ws); code != 2 || reply["status"] != "error" {
 		t.Errorf("unknown tool: %d %v", code, reply)
 	}
-	if code, reply, _ = call("--list"); code != 0 || len(reply["data"].([]any)) < 5 {
+	if code, reply, _ = call("--list"); code != 0 || len(reply["data"].(map[string]any)["tools"].([]any)) < 5 {
 		t.Errorf("list: %d %v", code, reply)
 	}
 }

@@ -13,10 +13,19 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 )
 
+// runSynopsis is run's usage line and what it does.
+const runSynopsis = `run [-workspace DIR | FILE.js] [-timeout D] [-o OUT [-width N]]
+
+Runs main (scene.code.js of the workspace, or FILE.js with the modules/ beside it) in a
+worker process, under the same limits as the MCP server. With -o it writes the scene to OUT,
+in the format its extension names (see -o); without -o it only runs the program and prints a one-line
+summary ("ok: N entities in T"). Console output and warnings go to stderr; a failure prints
+the diagnostic and exits 1.`
+
 func runRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("run", "run [-workspace DIR | FILE.js] [-timeout D] -o out.svg|out.png|out.json|out.dxf|out.pdf [export flags]", stderr)
+	fs := newFlags("run", runSynopsis, stderr)
 	ws := fs.String("workspace", "", "workspace directory (scene.code.js and modules/); default $CADRUN_HOME, else ~/.cadrun")
-	out := fs.String("o", "", "output file; the extension picks the format: .svg, .png, .json, .dxf or .pdf")
+	out := fs.String("o", "", "output file; the extension picks the format: "+render.Extensions()+" (none: print a summary)")
 	timeout := fs.Duration("timeout", runtime.DefaultLimits.Timeout, "wall-clock limit for the script")
 	width := fs.Int("width", 0, "PNG width in pixels (default: longest side 1024)")
 	var export render.Options
@@ -45,12 +54,16 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := runtime.Run(context.Background(), src, runtime.MainModule, runtime.Options{Limits: runtime.Limits{Timeout: *timeout}})
-	for _, l := range res.Logs {
-		fmt.Fprintln(stderr, l)
-	}
-	for _, w := range res.Warnings {
-		fmt.Fprintln(stderr, "warning:", w)
+	pool := newPool()
+	defer pool.Close()
+	res, err := pool.Run(context.Background(), src, runtime.MainModule, runtime.Options{Limits: runtime.Limits{Timeout: *timeout}})
+	if res != nil {
+		for _, l := range res.Logs {
+			fmt.Fprintln(stderr, l)
+		}
+		for _, w := range res.Warnings {
+			fmt.Fprintln(stderr, "warning:", w)
+		}
 	}
 	if d, ok := err.(*runtime.Diagnostic); ok {
 		fmt.Fprint(stderr, d.Render())
@@ -73,6 +86,14 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
 	return nil
+}
+
+// newPool is the worker pool of a one-shot command: scripts run in a worker process, as under
+// `cadrun mcp`, so that a script that exhausts memory or the Go stack ends the worker with a
+// diagnostic, never this process. The worker starts when the first run needs it (no warm-up
+// in the background) and is reused for later runs of the same command.
+func newPool() *runtime.Pool {
+	return runtime.NewPool(runtime.PoolOptions{Lazy: true})
 }
 
 // source picks the scripts: one file as main (its folder's modules/ beside it), or a workspace.

@@ -1,0 +1,299 @@
+package tools
+
+// Tool inputs are checked in one place, against one schema per tool, whoever calls: the
+// `cadrun tool` runner through Session.Call, MCP clients through a middleware that runs the
+// same check before the SDK's handler (the SDK then validates against the same schema, which
+// the tool list advertises). Go's JSON decoder alone is too forgiving for inputs that write
+// files: it matches keys regardless of case, keeps the last of two equal keys, turns invalid
+// UTF-8 into U+FFFD and leaves text after the first value unread; and a missing string field
+// is indistinguishable from "" once decoded, so `write {"file":"main"}` would empty main.
+// The parameters are therefore parsed strictly first, then checked against the schema with
+// errors that name the parameter and say what to send, and only then decoded.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxParamsBytes caps one call's parameters: the largest file a write can land
+// (modules.MaxReadBytes) escaped as JSON fits, as does the HTTP transport's body cap.
+const MaxParamsBytes = 4 << 20
+
+// schemaAmender is implemented by input types whose schema needs more than inference gives
+// (a rule between fields).
+type schemaAmender interface {
+	amendSchema(s *jsonschema.Schema)
+}
+
+// inputSchema infers the input schema of In and applies its amendments.
+func inputSchema[In any]() (*jsonschema.Schema, *jsonschema.Resolved, error) {
+	s, err := jsonschema.For[In](nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var in In
+	if a, ok := any(in).(schemaAmender); ok {
+		a.amendSchema(s)
+	}
+	r, err := s.Resolve(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, r, nil
+}
+
+// checkParams parses a call's parameters strictly and checks them against the tool's
+// schema. Empty parameters (no --params, MCP arguments left out or null) are the empty
+// object.
+func (t *Tool) checkParams(raw []byte) error {
+	schema, resolved := t.schema()
+	v, err := parseParams(raw)
+	if err == nil {
+		err = checkObject("", v, schema)
+	}
+	if err == nil {
+		if verr := resolved.Validate(v); verr != nil {
+			err = fmt.Errorf("the parameters do not match the tool's input schema: %v", verr)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrBadInput, t.Name, err)
+	}
+	return nil
+}
+
+// parseParams decodes raw as exactly one JSON object: valid UTF-8, nothing after it, no key
+// twice in any object.
+func parseParams(raw []byte) (map[string]any, error) {
+	if len(raw) > MaxParamsBytes {
+		return nil, fmt.Errorf("the parameters are %d bytes; the limit is %d (MaxParamsBytes)", len(raw), MaxParamsBytes)
+	}
+	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+		return map[string]any{}, nil
+	}
+	if !utf8.Valid(raw) {
+		at := 0
+		for rest := raw; len(rest) > 0; {
+			r, n := utf8.DecodeRune(rest)
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			at, rest = at+n, rest[n:]
+		}
+		return nil, fmt.Errorf("the parameters are not valid UTF-8 (offset %d: byte 0x%02x); send UTF-8 text", at, raw[at])
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	v, err := parseValue(dec)
+	if err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("the parameters are not valid JSON: %v (at offset %d)", err, se.Offset)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nil, errors.New("the parameters are not valid JSON: they end before the object does")
+		}
+		return nil, err
+	}
+	end := dec.InputOffset()
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("there is more after the parameters' JSON object (at offset %d: %q); send exactly one object", end, clip(bytes.TrimSpace(raw[end:]), 20))
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the parameters must be a JSON object ({...}), not %s", jsonKind(v))
+	}
+	return obj, nil
+}
+
+// parseValue reads one JSON value token by token, refusing an object with a key twice.
+func parseValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		obj := map[string]any{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			key := kt.(string)
+			if _, dup := obj[key]; dup {
+				return nil, fmt.Errorf("the key %q appears twice in one object; send it once", key)
+			}
+			if obj[key], err = parseValue(dec); err != nil {
+				return nil, err
+			}
+		}
+		_, err := dec.Token() // '}'
+		return obj, err
+	case json.Delim('['):
+		arr := []any{}
+		for dec.More() {
+			v, err := parseValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, v)
+		}
+		_, err := dec.Token() // ']'
+		return arr, err
+	}
+	return tok, nil
+}
+
+// checkObject checks the keys of v against s, and those of the objects nested in it:
+// unknown keys (with a hint when only the case differs), missing required ones, and
+// parameters that need another. at is the path of v in the parameters ("", "edits[0].").
+func checkObject(at string, v map[string]any, s *jsonschema.Schema) error {
+	if s == nil || s.Properties == nil {
+		return nil
+	}
+	names := propertyNames(s)
+	for _, k := range sortedKeys(v) {
+		if _, ok := s.Properties[k]; ok {
+			continue
+		}
+		for _, n := range names {
+			if strings.EqualFold(n, k) {
+				return fmt.Errorf("unknown parameter %q; did you mean %q? (names are case-sensitive)", at+k, at+n)
+			}
+		}
+		return fmt.Errorf("unknown parameter %q; the parameters are %s", at+k, strings.Join(names, ", "))
+	}
+	for _, k := range s.Required {
+		if _, ok := v[k]; !ok {
+			return fmt.Errorf("%s is missing: %s", at+k, paramDoc(s.Properties[k]))
+		}
+	}
+	for _, k := range sortedKeys(s.DependentRequired) {
+		if _, ok := v[k]; !ok {
+			continue
+		}
+		for _, need := range s.DependentRequired[k] {
+			if _, ok := v[need]; !ok {
+				return fmt.Errorf("%s is missing: %s needs %s, %s", at+need, at+k, at+need, paramDoc(s.Properties[need]))
+			}
+		}
+	}
+	// anyOf alternatives that each only require parameters: one set must be there.
+	if len(s.AnyOf) > 0 && !slices.ContainsFunc(s.AnyOf, func(alt *jsonschema.Schema) bool {
+		return !slices.ContainsFunc(alt.Required, func(k string) bool { _, ok := v[k]; return !ok })
+	}) {
+		var alts, docs []string
+		for _, alt := range s.AnyOf {
+			alts = append(alts, at+strings.Join(alt.Required, " and "+at))
+			for _, k := range alt.Required {
+				docs = append(docs, at+k+": "+paramDoc(s.Properties[k]))
+			}
+		}
+		return fmt.Errorf("give %s (%s)", strings.Join(alts, ", or "), strings.Join(docs, "; "))
+	}
+	for _, k := range sortedKeys(v) {
+		ps := s.Properties[k]
+		switch x := v[k].(type) {
+		case map[string]any:
+			if err := checkObject(at+k+".", x, ps); err != nil {
+				return err
+			}
+		case []any:
+			if ps.Items == nil {
+				continue
+			}
+			for i, e := range x {
+				if m, ok := e.(map[string]any); ok {
+					if err := checkObject(fmt.Sprintf("%s%s[%d].", at, k, i), m, ps.Items); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// paramDoc is a property's description for an error, or its type.
+func paramDoc(s *jsonschema.Schema) string {
+	if s == nil {
+		return "a value"
+	}
+	if s.Description != "" {
+		return s.Description
+	}
+	return "a " + s.Type
+}
+
+// propertyNames lists a schema's properties in declaration order.
+func propertyNames(s *jsonschema.Schema) []string {
+	names := slices.Clone(s.PropertyOrder)
+	for _, k := range sortedKeys(s.Properties) {
+		if !slices.Contains(names, k) {
+			names = append(names, k)
+		}
+	}
+	return names
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "an object"
+}
+
+func clip(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return string(b[:n]) + "..."
+}
+
+// checkToolCalls runs the registry's input check on every tools/call before the SDK's
+// handler, so that MCP clients get the same errors as the command line, as a tool error.
+func checkToolCalls(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
+			if t, ok := registry[r.Params.Name]; ok {
+				if err := t.checkParams(r.Params.Arguments); err != nil {
+					res := &mcp.CallToolResult{}
+					res.SetError(err)
+					return res, nil
+				}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
