@@ -285,6 +285,11 @@ func readLine(br *bufio.Reader, max int) (line []byte, size int, id jsonrpc.ID, 
 		if rerr == bufio.ErrBufferFull {
 			continue
 		}
+		if bytes.HasSuffix(chunk, []byte("\r\n")) {
+			size -= 2
+		} else if bytes.HasSuffix(chunk, []byte("\n")) {
+			size--
+		}
 		buf = bytes.TrimRight(buf, "\r\n")
 		if scan == nil && len(buf) > max {
 			scan = &idScanner{}
