@@ -2,7 +2,8 @@ package tools
 
 // MCP resources: the current scene (as SVG and as scene.json) and the API reference, for
 // clients that attach context by URI rather than by calling a tool. Each read renders the
-// server's last good scene at that moment, so a resource is never staler than the scene tool.
+// server's last good scene at that moment, after a Sync with the files on disk, so a resource
+// is never staler than the scene tool.
 
 import (
 	"context"
@@ -42,7 +43,12 @@ func addResources(ms *mcp.Server, srv *Server) {
 			Description: "The cadrun JS API reference: every function with its signature, parameters (type, unit, default), doc and example."},
 			func() (string, error) { return runtime.Reference(), nil }},
 	} {
-		ms.AddResource(&r.res, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		ms.AddResource(&r.res, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			// The scene follows the files first (another process or an editor may have
+			// changed them); a main that no longer runs leaves the last good scene.
+			if _, err := srv.Sync(ctx); err != nil {
+				return nil, err
+			}
 			text, err := r.read()
 			if err != nil {
 				return nil, err
