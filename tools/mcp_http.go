@@ -128,6 +128,7 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 			}
 			auth.succeed(ip)
 		}
+		admitConn(r)
 		r.Header.Del(callHeader)
 		if r.Method == http.MethodPost {
 			key, done := httpCalls.add(r.Context())

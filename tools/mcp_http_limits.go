@@ -8,10 +8,13 @@ package tools
 //     request and a GET event stream stays open); a keep-alive connection idle for
 //     HTTPIdleTimeout is closed.
 //   - A cap on connections (MaxHTTPConns). At the cap, a new connection does not wait behind
-//     the others: the oldest connection that is not inside a request (never sent a complete
-//     header, or idle between requests) is closed to make room, and only when every
-//     connection is busy with a request is the new one refused. So connections that send
-//     nothing, or too little, cannot keep a client with the token out.
+//     the others: the oldest connection that has not yet brought a request past the token
+//     check (it sent nothing, half a header, or only refused requests) is closed to make room,
+//     at once and without a TIME_WAIT (a reset), and only when every connection belongs to an
+//     admitted client is the new one refused. Connections that send nothing, or too little,
+//     cannot keep a client with the token out, and an admitted client's idle keep-alive
+//     connection is never pulled from under it (its next request would fail); those close
+//     after HTTPIdleTimeout.
 //   - Wrong tokens (authLimiter): after a few in a row from one address, that address is
 //     refused for a while, doubling with each further wrong token, without its token being
 //     looked at, so that guessing is slow. Loopback addresses are exempt: a token guards
@@ -104,9 +107,8 @@ type connLimiter struct {
 }
 
 type connEntry struct {
-	busy  bool      // inside a request handler
-	ever  bool      // has been through a handler once (idle keep-alive when not busy)
-	since time.Time // when it was accepted or last left a handler
+	admitted bool      // a request on it passed the token check
+	since    time.Time // when it was accepted
 }
 
 // Accept implements net.Listener.
@@ -116,39 +118,72 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.mu.Lock()
-		if len(l.conns) >= l.max {
-			victim := l.victimLocked()
-			if victim == nil {
-				l.refused++
-				l.mu.Unlock()
-				c.Close()
-				continue
-			}
-			delete(l.conns, victim)
-			l.evicted++
-			victim.Close()
+		if !l.makeRoom() {
+			reset(c)
+			continue
 		}
+		l.mu.Lock()
 		l.conns[c] = &connEntry{since: time.Now()}
 		l.mu.Unlock()
 		return c, nil
 	}
 }
 
-// victimLocked picks the connection to close for a new one: the oldest that never finished
-// a request header, else the oldest idle keep-alive one, else none.
-func (l *connLimiter) victimLocked() net.Conn {
+// connGrace is how long a new connection is safe from being closed to make room: time for
+// its request to be read (a client that means it sends the request with the connection).
+// At the cap, accepting waits for the oldest connection to be that old, so a flood is
+// accepted at most MaxHTTPConns per connGrace and the rest waits in the kernel's queue.
+const connGrace = 250 * time.Millisecond
+
+// makeRoom makes room for one more connection, closing the oldest one not admitted once it
+// is connGrace old. It reports false when every connection belongs to an admitted client.
+func (l *connLimiter) makeRoom() bool {
+	for {
+		l.mu.Lock()
+		if len(l.conns) < l.max {
+			l.mu.Unlock()
+			return true
+		}
+		victim, age := l.victimLocked()
+		switch {
+		case victim == nil:
+			l.refused++
+			l.mu.Unlock()
+			return false
+		case age >= connGrace:
+			delete(l.conns, victim)
+			l.evicted++
+			l.mu.Unlock()
+			reset(victim)
+			return true
+		}
+		l.mu.Unlock()
+		time.Sleep(connGrace - age)
+	}
+}
+
+// victimLocked picks the connection to close for a new one: the oldest one not admitted, and
+// its age; or none.
+func (l *connLimiter) victimLocked() (net.Conn, time.Duration) {
 	var best net.Conn
 	var bestEntry *connEntry
 	for c, e := range l.conns {
-		if e.busy {
-			continue
-		}
-		if bestEntry == nil || (!e.ever && bestEntry.ever) || (e.ever == bestEntry.ever && e.since.Before(bestEntry.since)) {
+		if !e.admitted && (bestEntry == nil || e.since.Before(bestEntry.since)) {
 			best, bestEntry = c, e
 		}
 	}
-	return best
+	if best == nil {
+		return nil, 0
+	}
+	return best, time.Since(bestEntry.since)
+}
+
+// reset closes c with a reset rather than a FIN, so that it leaves no TIME_WAIT behind.
+func reset(c net.Conn) {
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	c.Close()
 }
 
 func (l *connLimiter) connState(c net.Conn, s http.ConnState) {
@@ -159,21 +194,28 @@ func (l *connLimiter) connState(c net.Conn, s http.ConnState) {
 	}
 }
 
-// track marks a connection busy while a request is inside h.
+type admitKey struct{}
+
+// track lets the handler mark the request's connection as admitted (admitConn).
 func (l *connLimiter) track(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, _ := r.Context().Value(connKey{}).(net.Conn)
-		l.setBusy(c, true)
-		defer l.setBusy(c, false)
-		h.ServeHTTP(w, r)
+		admit := func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			if e, ok := l.conns[c]; ok {
+				e.admitted = true
+			}
+		}
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), admitKey{}, admit)))
 	})
 }
 
-func (l *connLimiter) setBusy(c net.Conn, busy bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if e, ok := l.conns[c]; ok {
-		e.busy, e.ever, e.since = busy, true, time.Now()
+// admitConn marks the connection of r as one of an admitted client (it passed the token
+// check), so that the connection cap does not close it to make room.
+func admitConn(r *http.Request) {
+	if admit, ok := r.Context().Value(admitKey{}).(func()); ok {
+		admit()
 	}
 }
 
