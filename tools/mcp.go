@@ -133,7 +133,7 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 				return nil, zero, err
 			}
 			res := mcpContent(out)
-			if _, isChange := any(out).(*ChangeResult); !isChange && synced.Error != "" {
+			if _, isChange := any(out).(*ChangeResult); !isChange && synced.Error != "" && isSceneView(out) {
 				// A view of the last good scene while main on disk does not run: say so.
 				res = withNote(res, out, synced.Note())
 			}
@@ -158,6 +158,12 @@ func callContext(ctx, stop context.Context, extra *mcp.RequestExtra) (context.Co
 		stopDrop()
 		cancel(nil)
 	}
+}
+
+// isSceneView reports an answer that shows the scene (a scene command that is not a change).
+func isSceneView(out any) bool {
+	o, ok := out.(SceneOut)
+	return ok && o.Change == nil
 }
 
 // withNote adds a note after an answer's content (the JSON text when there is no other).

@@ -45,6 +45,8 @@ type Server struct {
 	mu    sync.Mutex // guards scene and built
 	scene *scene.Scene
 	built fileState // the user files the scene was built from (or last failed to build from)
+	// mainErr is the diagnostic of main as built holds it, when it did not run.
+	mainErr string
 
 	subs subscribers
 }
@@ -60,9 +62,15 @@ func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt ru
 	if readable {
 		src = modules.FilesSource(files)
 	}
-	if res, err := runner.Run(ctx, src, runtime.MainModule, opt); err == nil {
+	res, err := runner.Run(ctx, src, runtime.MainModule, opt)
+	if err == nil {
 		s.scene = res.Scene
-	} else if b, err := ws.LoadScene(); err == nil {
+		return s
+	}
+	if !errors.Is(err, runtime.ErrModuleNotFound) && !isMissingMain(err) {
+		s.mainErr = diagnostic(err)
+	}
+	if b, err := ws.LoadScene(); err == nil {
 		if saved, err := scene.ReadJSON(b); err == nil {
 			s.scene = saved
 		}
@@ -232,7 +240,7 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	sceneJSON, old := srv.land(res, out)
 	now, st, readable := srv.diskFiles()
 	srv.mu.Lock()
-	srv.built = st
+	srv.built, srv.mainErr = st, ""
 	srv.mu.Unlock()
 	if !readable {
 		now = nil

@@ -36,15 +36,21 @@ type SyncResult struct {
 	Removed []string   `json:"removed,omitempty"`
 	Changed []string   `json:"changed,omitempty"`
 	More    *moreCount `json:"more,omitempty"`
-	// Error is the diagnostic of a main that does not run as the files are now; the scene
-	// is then the last good one.
+	// Error is the diagnostic of a main that does not run as the files are now (found by
+	// this sync or an earlier one); the scene is then the last good one.
 	Error string `json:"error,omitempty"`
 }
 
 // Note is the sentence a tool answer carries about a sync that found changes, or "".
 func (r *SyncResult) Note() string {
-	if r == nil || len(r.Files) == 0 {
+	if r == nil {
 		return ""
+	}
+	if len(r.Files) == 0 {
+		if r.Error == "" {
+			return ""
+		}
+		return "main as it is on disk does not run, so the scene is still the last good one:\n" + r.Error
 	}
 	names := make([]string, len(r.Files))
 	for i, n := range r.Files {
@@ -113,7 +119,7 @@ func changedFiles(a, b fileState) []string {
 func (srv *Server) Sync(ctx context.Context) (*SyncResult, error) {
 	_, st, _ := srv.diskFiles()
 	if len(srv.staleFiles(st)) == 0 {
-		return &SyncResult{}, nil
+		return &SyncResult{Error: srv.mainError()}, nil
 	}
 	unlock, err := srv.ws.Lock(ctx)
 	if err != nil {
@@ -122,6 +128,13 @@ func (srv *Server) Sync(ctx context.Context) (*SyncResult, error) {
 	defer unlock()
 	res, _, err := srv.syncLocked(ctx)
 	return res, err
+}
+
+// mainError is the diagnostic of main as it is on disk when it does not run, else "".
+func (srv *Server) mainError() string {
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	return srv.mainErr
 }
 
 // staleFiles names the files that differ from the ones the scene was built from.
@@ -141,6 +154,7 @@ func (srv *Server) syncLocked(ctx context.Context) (*SyncResult, map[string][]by
 	}
 	out := &SyncResult{Files: srv.staleFiles(st)}
 	if len(out.Files) == 0 {
+		out.Error = srv.mainError()
 		return out, files, nil
 	}
 	var src runtime.Source = srv.ws
@@ -152,26 +166,31 @@ func (srv *Server) syncLocked(ctx context.Context) (*SyncResult, map[string][]by
 		return nil, nil, ctx.Err()
 	}
 	if err != nil {
-		out.Error = strings.TrimSuffix(strings.TrimSuffix(notApplied(err).Error(), ErrNotApplied.Error()), "\n")
+		out.Error = diagnostic(err)
 		srv.mu.Lock()
-		srv.built = st // not run again until the files change
+		srv.built, srv.mainErr = st, out.Error // not run again until the files change
 		srv.mu.Unlock()
 		return out, files, nil
 	}
 	out.Ran = true
 	srv.mu.Lock()
 	old := srv.scene
-	srv.scene, srv.built = res.Scene, st
+	srv.scene, srv.built, srv.mainErr = res.Scene, st, ""
 	srv.mu.Unlock()
 	srv.notify(Change{Files: out.Files, Scene: res.Scene})
 	out.Added, out.Removed, out.Changed, out.More = diffScenes(old, res.Scene)
 	return out, files, nil
 }
 
+// diagnostic is the text of a run's failure without the "not applied" line of a change.
+func diagnostic(err error) string {
+	return strings.TrimSuffix(strings.TrimSuffix(notApplied(err).Error(), ErrNotApplied.Error()), "\n")
+}
+
 // setBuilt records the files a scene that just landed was built from.
 func (srv *Server) setBuilt(files map[string][]byte) {
 	st := stateOf(files)
 	srv.mu.Lock()
-	srv.built = st
+	srv.built, srv.mainErr = st, ""
 	srv.mu.Unlock()
 }

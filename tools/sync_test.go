@@ -199,4 +199,16 @@ func TestMCPSceneFollowsTheDisk(t *testing.T) {
 	if !strings.HasPrefix(note, wantPrefix) {
 		t.Errorf("note: %q\nwant it to start with %q", note, wantPrefix)
 	}
+	// And on every view after that, until main runs again.
+	r = callMCP(t, cs, "scene", map[string]any{"command": "tree"})
+	wantPrefix = "note: main as it is on disk does not run, so the scene is still the last good one:\nscene.code.js:"
+	if len(r.Content) != 2 || !strings.HasPrefix(r.Content[1].(*mcp.TextContent).Text, wantPrefix) {
+		t.Errorf("the next view: %+v; want a note starting %q", r.Content, wantPrefix)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte("drawRect('r', 0, 0, 2, 2)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r = callMCP(t, cs, "scene", map[string]any{"command": "info"}); len(r.Content) != 1 {
+		t.Errorf("a view once main runs again: %+v; want no note", r.Content)
+	}
 }
