@@ -101,6 +101,7 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 	sessions := &sessionGate{ms: ms, max: opt.MaxSessions, idle: opt.SessionIdle}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if o := r.Header.Get("Origin"); o != "" && !allowedOrigin(o, r.Host) {
+			w.Header().Set("Connection", "close")
 			http.Error(w, fmt.Sprintf("forbidden: origin %.100q is not this server", o), http.StatusForbidden)
 			return
 		}

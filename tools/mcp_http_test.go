@@ -420,3 +420,34 @@ func TestHTTPIdleAndSlowConnectionsAreClosed(t *testing.T) {
 		t.Errorf("slow body: the server did not close the connection: %v", err)
 	}
 }
+
+// TestHTTPWriteDeadline: a client that sends a request and never reads its answer is cut off
+// once a write has waited the write timeout; the handler's write fails instead of blocking
+// for ever.
+func TestHTTPWriteDeadline(t *testing.T) {
+	t.Parallel()
+	failed := make(chan error, 1)
+	h := writeDeadlines(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		chunk := bytes.Repeat([]byte("x"), 1<<20)
+		for {
+			if _, err := w.Write(chunk); err != nil {
+				failed <- err
+				return
+			}
+		}
+	}), 200*time.Millisecond)
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	c, err := net.Dial("tcp", hs.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n") // and never read
+	select {
+	case err := <-failed:
+		t.Logf("the handler's write failed: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("a client that does not read held the handler for 30 s")
+	}
+}

@@ -212,3 +212,35 @@ func TestMCPSceneFollowsTheDisk(t *testing.T) {
 		t.Errorf("a view once main runs again: %+v; want no note", r.Content)
 	}
 }
+
+// BenchmarkSyncUnchanged is what every MCP call pays to notice outside changes when there
+// are none: hashing the user files of a small workspace.
+func BenchmarkSyncUnchanged(b *testing.B) {
+	files := map[string]string{"scene.code.js": "import 'parts'\ndrawCircle('a', 0, 0, 1)\n"}
+	for i := range 5 {
+		files["modules/part"+strconv.Itoa(i)+".js"] = strings.Repeat("export const x"+strconv.Itoa(i)+" = 1\n", 200)
+	}
+	files["modules/parts.js"] = "import 'part0'\n"
+	dir := b.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ws, err := modules.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ws.Close()
+	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := srv.Sync(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
