@@ -38,6 +38,11 @@ const MaxMessageBytes = mcp.DefaultMaxRequestBodyBytes
 // Use it for one connection; Drain may be called from any goroutine.
 type StdioTransport struct {
 	conn *lineConn
+	// PeerGone, when set before Connect, is asked at the end of the input whether the
+	// client can still read answers. When it cannot (its process is gone), the calls in
+	// flight are cancelled rather than finished: a change whose answer cannot arrive must
+	// not land.
+	PeerGone func() bool
 }
 
 // NewStdioTransport returns a transport reading messages from in and writing them to out,
@@ -60,7 +65,10 @@ func NewStdioTransport(in io.ReadCloser, out io.Writer, maxBytes int, logger *sl
 }
 
 // Connect implements mcp.Transport.
-func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) { return t.conn, nil }
+func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
+	t.conn.peerGone = t.PeerGone
+	return t.conn, nil
+}
 
 // Drain stops reading new messages: the calls already read are answered, then the
 // connection ends as if stdin had closed. Calls in flight are not cancelled here; the caller
@@ -70,10 +78,11 @@ func (t *StdioTransport) Drain() { t.conn.drainOnce.Do(func() { close(t.conn.dra
 // lineConn is the mcp.Connection of a StdioTransport. Read is called by one goroutine; Write
 // and Close may be called concurrently with it and with each other.
 type lineConn struct {
-	in     io.ReadCloser
-	out    io.Writer
-	max    int
-	logger *slog.Logger
+	in       io.ReadCloser
+	out      io.Writer
+	max      int
+	logger   *slog.Logger
+	peerGone func() bool
 
 	incoming chan jsonrpc.Message // from readLoop, in order
 	ended    chan struct{}        // closed by readLoop after its last message was taken
@@ -110,6 +119,11 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		return msg, nil
 	case <-c.ended:
+		if c.peerGone != nil && c.peerGone() {
+			// Nobody can read the answers: end now, which cancels the calls in flight.
+			c.logger.Warn("the client is gone; cancelling the calls in flight")
+			return nil, c.readErr
+		}
 		return nil, c.finish(ctx, c.readErr)
 	case <-c.draining:
 		return nil, c.finish(ctx, io.EOF)

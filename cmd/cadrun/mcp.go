@@ -123,6 +123,10 @@ func runMCP(args []string, _, stderr io.Writer) error {
 func serveMCPStdio(ctx context.Context, ms *mcp.Server, dir string, logger *slog.Logger) error {
 	logger.Info("serving MCP on stdio", "workspace", dir, "version", version, "max_message_bytes", tools.MaxMessageBytes)
 	st := tools.NewStdioTransport(os.Stdin, os.Stdout, 0, logger)
+	st.PeerGone = stdoutGone
+	// A write to a stdout nobody reads fails (and cancels the calls in flight) instead of
+	// killing the process with SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
 	defer context.AfterFunc(ctx, st.Drain)()
 	served := make(chan error, 1)
 	go func() { served <- ms.Run(context.Background(), st) }()

@@ -182,3 +182,48 @@ func TestMCPStdioSIGTERMAnswersTheWrite(t *testing.T) {
 		t.Errorf("a protocol error: %v", got)
 	}
 }
+
+// TestMCPStdioClientGoneCancels: a client process that goes away (stdin and stdout both
+// closed) in the middle of a write that would land cancels it instead: its answer could not
+// arrive, so the change must not land. cadrun exits on its own.
+func TestMCPStdioClientGoneCancels(t *testing.T) {
+	t.Parallel()
+	bin := buildCadrun(t)
+	ws := t.TempDir()
+	const before = "drawCircle('a', 0, 0, 1)\n"
+	if err := os.WriteFile(filepath.Join(ws, "scene.code.js"), []byte(before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "mcp", "-workspace", ws)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stdout)
+	io.WriteString(stdin, rawInit+"\n"+rawInitialized+"\n")
+	if !lines.Scan() {
+		t.Fatalf("no answer to initialize\nstderr:\n%s", stderr.String())
+	}
+	// About a second of work, then a change that would land.
+	slow := "let t = 0; for (let i = 0; i < 2e6; i++) { t += i }\ndrawCircle('late', 0, 0, 1)\n"
+	io.WriteString(stdin, rawCall(2, "write", map[string]any{"file": "main", "code": slow})+"\n")
+	stdout.Close()
+	stdin.Close()
+	cmd.Wait()
+	if b, _ := os.ReadFile(filepath.Join(ws, "scene.code.js")); string(b) != before {
+		t.Errorf("main after the client went away: %q\nstderr:\n%s", b, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "the client is gone; cancelling the calls in flight") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}
