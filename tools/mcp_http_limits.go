@@ -53,7 +53,7 @@ func NewHTTPServer(ln net.Listener, h http.Handler, maxConns int) (*http.Server,
 	if maxConns <= 0 {
 		maxConns = MaxHTTPConns
 	}
-	lim := &connLimiter{Listener: ln, max: maxConns, conns: map[net.Conn]*connEntry{}}
+	lim := &connLimiter{Listener: ln, max: maxConns, conns: map[net.Conn]*connEntry{}, freed: make(chan struct{})}
 	hs := &http.Server{
 		Handler:           lim.track(writeDeadlines(h, HTTPWriteTimeout)),
 		ReadHeaderTimeout: HTTPReadHeaderTimeout,
@@ -102,8 +102,9 @@ type connLimiter struct {
 
 	mu      sync.Mutex
 	conns   map[net.Conn]*connEntry
-	evicted int // connections closed to make room
-	refused int // connections refused because every one was busy
+	freed   chan struct{} // closed (and replaced) when a connection closes
+	evicted int           // connections closed to make room
+	refused int           // connections refused because every one was busy
 }
 
 type connEntry struct {
@@ -157,8 +158,14 @@ func (l *connLimiter) makeRoom() bool {
 			reset(victim)
 			return true
 		}
+		freed := l.freed
 		l.mu.Unlock()
-		time.Sleep(connGrace - age)
+		t := time.NewTimer(connGrace - age)
+		select {
+		case <-freed: // a connection closed: maybe room now
+		case <-t.C:
+		}
+		t.Stop()
 	}
 }
 
@@ -190,6 +197,8 @@ func (l *connLimiter) connState(c net.Conn, s http.ConnState) {
 	if s == http.StateClosed || s == http.StateHijacked {
 		l.mu.Lock()
 		delete(l.conns, c)
+		close(l.freed)
+		l.freed = make(chan struct{})
 		l.mu.Unlock()
 	}
 }
