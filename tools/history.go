@@ -110,8 +110,8 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 			warnings = append(warnings, fmt.Sprintf("the files had changed outside cadrun since entry %d; that state was recorded as entry %d, which redo brings back", cur.ID, now.ID))
 		}
 	}
-	if note := synced.Note(); note != "" && caughtUp == 0 {
-		warnings = append(warnings, note)
+	if len(synced.Files) > 0 && caughtUp == 0 {
+		warnings = append(warnings, synced.Note())
 	}
 
 	target := h.Pos - 1

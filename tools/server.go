@@ -200,8 +200,8 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		return nil, err
 	}
 	var warnings []string
-	if note := synced.Note(); note != "" {
-		warnings = append(warnings, note)
+	if len(synced.Files) > 0 { // news; a main known to be broken is this change's to fix
+		warnings = append(warnings, synced.Note())
 	}
 	if exists {
 		h, read := se.readHash(file)

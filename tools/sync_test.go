@@ -116,6 +116,14 @@ func TestSyncKeepsTheLastGoodScene(t *testing.T) {
 	if n := runner.runs.Load() - before; n != 1 {
 		t.Errorf("main ran %d times for two syncs of one broken file, want 1", n)
 	}
+	// A write that fixes main is not told that main does not run: that was old news.
+	res := write(t, srv.Session(), "main", "drawCircle('a', 0, 0, 2)\n")
+	if diff := cmp.Diff([]string{OverwriteWarning}, res.Warnings); diff != "" {
+		t.Errorf("warnings of the write that fixes main: mismatch (-want +got):\n%s", diff)
+	}
+	if got, err := srv.Sync(context.Background()); err != nil || got.Error != "" {
+		t.Errorf("sync after the fix: %+v, %v", got, err)
+	}
 }
 
 // TestUndoSaysItTakesBackAnotherClientsChange: an undo that takes back a change this client
