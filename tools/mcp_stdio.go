@@ -299,12 +299,17 @@ func readLine(br *bufio.Reader, max int) (line []byte, size int, id jsonrpc.ID, 
 		if rerr == bufio.ErrBufferFull {
 			continue
 		}
+		// The line break ("\n" or "\r\n") is not part of the line, nor of its size.
+		brk := 0
 		if bytes.HasSuffix(chunk, []byte("\r\n")) {
-			size -= 2
+			brk = 2
 		} else if bytes.HasSuffix(chunk, []byte("\n")) {
-			size--
+			brk = 1
 		}
-		buf = bytes.TrimRight(buf, "\r\n")
+		size -= brk
+		if scan == nil {
+			buf = buf[:len(buf)-brk]
+		}
 		if scan == nil && len(buf) > max {
 			scan = &idScanner{}
 			scan.write(buf)

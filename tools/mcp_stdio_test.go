@@ -5,6 +5,7 @@ package tools
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -223,4 +224,64 @@ func TestIDScanner(t *testing.T) {
 			t.Errorf("id of %s = %#v, want %#v", tc.line, got, tc.want)
 		}
 	}
+}
+
+// FuzzReadLine: any input splits into the same lines bufio.Scanner would see, lines over the
+// cap are dropped with their true size, and the id found agrees with a JSON decoder's.
+func FuzzReadLine(f *testing.F) {
+	f.Add([]byte(initLine+"\n"+initializedLine+"\r\n"), 64)
+	f.Add([]byte(`{"params":{"id":1,"s":"\"id\":2"},"id":"x"}`+"\n{"), 10)
+	f.Add([]byte("\n\n[1,2]\n"), 1)
+	f.Fuzz(func(t *testing.T, in []byte, max int) {
+		max = 1 + abs(max)%200
+		br := bufio.NewReaderSize(bytes.NewReader(in), 16)
+		var want []string
+		for l := range strings.Lines(string(in)) {
+			want = append(want, l)
+		}
+		for i := 0; ; i++ {
+			line, size, id, err := readLine(br, max)
+			if i >= len(want) {
+				if err != io.EOF || size != 0 {
+					t.Fatalf("after the last line: %q, %d, %v", line, size, err)
+				}
+				return
+			}
+			text := want[i]
+			if t, ok := strings.CutSuffix(text, "\n"); ok {
+				text = strings.TrimSuffix(t, "\r")
+			}
+			if size != len(text) {
+				t.Fatalf("line %d: size %d, want %d", i, size, len(text))
+			}
+			if len(text) > max {
+				if line != nil {
+					t.Fatalf("line %d of %d bytes over %d kept", i, len(text), max)
+				}
+			} else if string(line) != text {
+				t.Fatalf("line %d: %q, want %q", i, line, text)
+			}
+			var obj map[string]json.RawMessage
+			if json.Unmarshal([]byte(text), &obj) == nil && obj != nil {
+				var v any
+				wantID := jsonrpc.ID{}
+				if raw, ok := obj["id"]; ok && json.Unmarshal(raw, &v) == nil && len(raw) <= maxIDBytes && bytes.Count(bytes.TrimSpace([]byte(text)), []byte(`"id"`)) == 1 {
+					wantID, _ = jsonrpc.MakeID(v)
+				}
+				if bytes.Count([]byte(text), []byte(`"id"`)) == 1 && id != wantID {
+					t.Fatalf("line %q: id %v, want %v", text, id.Raw(), wantID.Raw())
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
