@@ -10,6 +10,11 @@ package tools
 // Each client connection is one Session, so read tracking ("read before you overwrite") is
 // per client. A tool's error comes back as a tool result with IsError and the full error text
 // (the diagnostic), never as a protocol error.
+//
+// Before every call the server syncs its scene with the files on disk (Server.Sync, sync.go).
+// A call's context ends with the client's cancel, with the server's own context (a signal:
+// the call is cancelled and still answered), and over HTTP with the connection that brought
+// it (callContext).
 
 import (
 	"context"
