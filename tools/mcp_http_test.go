@@ -461,3 +461,29 @@ func TestHTTPWriteDeadline(t *testing.T) {
 		t.Fatal("a client that does not read held the handler for 30 s")
 	}
 }
+
+// TestHTTPIdleSessionIsReaped: a session without a request for SessionIdle is closed; its
+// client gets 404 and may start a new one, and the closed session no longer counts against
+// the cap.
+func TestHTTPIdleSessionIsReaped(t *testing.T) {
+	t.Parallel()
+	h, _ := newHTTPHandler(t, HTTPOptions{MaxSessions: 1, SessionIdle: 100 * time.Millisecond}, runtime.Options{}, nil)
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	id := initSession(t, hs.URL, "")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, _, err := post(t, context.Background(), hs.URL, id, "", rpcCall(5, "glob", map[string]any{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode == http.StatusNotFound {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the idle session still answers %d after 10 s", resp.StatusCode)
+		}
+		time.Sleep(150 * time.Millisecond) // idle for longer than SessionIdle
+	}
+	initSession(t, hs.URL, "") // room again under a cap of one
+}
