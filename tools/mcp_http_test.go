@@ -385,8 +385,9 @@ func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// TestHTTPIdleAndSlowConnectionsAreClosed: a connection that sends half a header, and one
-// that sends a whole request body too slowly, are closed by the server's read timeouts.
+// TestHTTPIdleAndSlowConnectionsAreClosed: a connection that sends half a header, one that
+// sends its request body too slowly, and a keep-alive connection left idle are closed by the
+// server's read and idle timeouts.
 func TestHTTPIdleAndSlowConnectionsAreClosed(t *testing.T) {
 	t.Parallel()
 	h, _ := newHTTPHandler(t, HTTPOptions{}, runtime.Options{}, nil)
@@ -396,7 +397,7 @@ func TestHTTPIdleAndSlowConnectionsAreClosed(t *testing.T) {
 	}
 	hs, lim := NewHTTPServer(ln, h, 0)
 	// Shorter timeouts than the real ones, so that the test need not wait 10 s.
-	hs.ReadHeaderTimeout, hs.ReadTimeout = 200*time.Millisecond, 400*time.Millisecond
+	hs.ReadHeaderTimeout, hs.ReadTimeout, hs.IdleTimeout = 200*time.Millisecond, 400*time.Millisecond, 300*time.Millisecond
 	go hs.Serve(lim)
 	t.Cleanup(func() { hs.Close() })
 	addr := ln.Addr().String()
@@ -428,6 +429,28 @@ func TestHTTPIdleAndSlowConnectionsAreClosed(t *testing.T) {
 	}
 	if _, err := io.Copy(io.Discard, c2); err != nil {
 		t.Errorf("slow body: the server did not close the connection: %v", err)
+	}
+
+	// A keep-alive connection left idle after a whole request and answer.
+	c3, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c3.Close()
+	fmt.Fprintf(c3, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", addr, len(httpInit), httpInit)
+	c3.SetReadDeadline(time.Now().Add(5 * time.Second))
+	br := bufio.NewReader(c3)
+	resp, err = http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Close {
+		t.Fatalf("initialize: %d, close %t", resp.StatusCode, resp.Close)
+	}
+	if _, err := io.Copy(io.Discard, br); err != nil {
+		t.Errorf("idle keep-alive: the server did not close the connection: %v", err)
 	}
 }
 
