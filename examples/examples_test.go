@@ -1,8 +1,8 @@
 package examples_test
 
 // Every folder here with a scene.code.js is an example workspace. Each is run as the CLI
-// runs it and its SVG, scene JSON and console output are compared with the golden files
-// beside it. After an intended change, regenerate them with
+// runs it and its SVG, scene JSON and console output (and its DXF, where an expected.dxf
+// is kept) are compared with the golden files beside it. After an intended change, regenerate them with
 //
 //	UPDATE_GOLDEN=1 go test ./examples/
 //
@@ -83,6 +83,14 @@ func TestExamples(t *testing.T) {
 			golden(t, filepath.Join(dir, "expected.svg"), svg)
 			golden(t, filepath.Join(dir, "expected.json"), js)
 			golden(t, filepath.Join(dir, "expected.log"), []byte(strings.Join(res.Logs, "\n")))
+			// A fabrication example keeps its DXF too (R12, as `cadrun run -o NAME.dxf` writes it).
+			if _, err := os.Stat(filepath.Join(dir, "expected.dxf")); err == nil {
+				dxf, err := render.DXF(res.Scene, render.DXFOptions{})
+				if err != nil {
+					t.Fatalf("rendering DXF: %v", err)
+				}
+				golden(t, filepath.Join(dir, "expected.dxf"), dxf)
+			}
 
 			// The PNG is not golden (rasterising is checked in render); this proves it renders.
 			png, err := render.PNG(res.Scene, render.PNGOptions{})

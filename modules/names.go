@@ -4,7 +4,8 @@
 // Start with Open. Read and Names make a Workspace a runtime.Source (built-in modules
 // included); Write, Delete and Move change files atomically; Lock orders writers in this
 // process and across processes; List describes the files for the glob tool. The write-and-run
-// transaction and history build on these.
+// transaction and history build on these. Watch reports changes to the files, for watch
+// mode.
 package modules
 
 import (

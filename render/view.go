@@ -1,6 +1,8 @@
 // Package render turns a scene into bytes: SVG (vector, byte-stable) and PNG (anti-aliased
 // raster). Both are pure functions of the scene and their options, and both frame the scene
-// the same way (see View), so a PNG is a faithful picture of the SVG.
+// the same way (see View), so a PNG is a faithful picture of the SVG. DXF (for laser cutters
+// and CNC) and PDF (for print, to scale) are pure functions too; ByExt picks any of the
+// writers from an output file's name.
 package render
 
 import (

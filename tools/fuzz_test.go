@@ -23,6 +23,7 @@ func FuzzToolCall(f *testing.F) {
 		{"delete", `{"file":"gears"}`},
 		{"scene", `{"command":"entity","name":"a"}`},
 		{"scene", `{"command":"undo"}`},
+		{"scene", `{"command":"dxf","dxf_version":"2000"}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.tool, s.params)

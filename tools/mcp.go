@@ -185,7 +185,7 @@ func withNote(res *mcp.CallToolResult, out any, note string) *mcp.CallToolResult
 }
 
 // mcpContent shows the scene's drawings as what they are rather than as JSON fields: png as
-// an image the agent can see, svg and json as plain text. It returns nil for every other
+// an image the agent can see, svg, json and dxf as plain text. It returns nil for every other
 // answer. The answer itself still goes out as structured content (a client checks it against
 // the output schema and may refuse a tool with a schema and no structured content), so a png
 // is also there as base64: one copy for the agent to see, one in the declared form.
@@ -200,6 +200,8 @@ func mcpContent(out any) *mcp.CallToolResult {
 		c = &mcp.ImageContent{Data: o.PNG, MIMEType: "image/png"} // raw bytes; the SDK encodes them
 	case o.SVG != "":
 		c = &mcp.TextContent{Text: o.SVG}
+	case o.DXF != "":
+		c = &mcp.TextContent{Text: o.DXF}
 	case o.JSON != nil:
 		c = &mcp.TextContent{Text: string(o.JSON)}
 	default:

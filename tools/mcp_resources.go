@@ -1,6 +1,6 @@
 package tools
 
-// MCP resources: the current scene (as SVG and as scene.json) and the API reference, for
+// MCP resources: the current scene (as SVG, as scene.json and as DXF) and the API reference, for
 // clients that attach context by URI rather than by calling a tool. Each read renders the
 // server's last good scene at that moment, after a Sync with the files on disk, so a resource
 // is never staler than the scene tool.
@@ -18,6 +18,7 @@ import (
 const (
 	ResourceSceneSVG  = "cadrun://scene.svg"
 	ResourceSceneJSON = "cadrun://scene.json"
+	ResourceSceneDXF  = "cadrun://scene.dxf"
 	ResourceAPI       = "cadrun://api.md"
 )
 
@@ -39,6 +40,9 @@ func addResources(ms *mcp.Server, srv *Server) {
 				b, err := srv.Scene().MarshalJSON()
 				return string(b), err
 			}},
+		{mcp.Resource{URI: ResourceSceneDXF, Name: "scene.dxf", MIMEType: "image/vnd.dxf",
+			Description: "The current scene as DXF R12 for laser cutters and CNC: outlines in world coordinates, Y up, one layer per top-level group, text as outlines."},
+			func() (string, error) { return sceneDXF(srv.Scene(), "") }},
 		{mcp.Resource{URI: ResourceAPI, Name: "api.md", MIMEType: "text/markdown",
 			Description: "The cadrun JS API reference: every function with its signature, parameters (type, unit, default), doc and example."},
 			func() (string, error) { return runtime.Reference(), nil }},

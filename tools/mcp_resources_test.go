@@ -31,6 +31,7 @@ func TestMCPResources(t *testing.T) {
 	}
 	want := []listed{ // the SDK lists resources sorted by URI
 		{"cadrun://api.md", "api.md", "text/markdown"},
+		{"cadrun://scene.dxf", "scene.dxf", "image/vnd.dxf"},
 		{"cadrun://scene.json", "scene.json", "application/json"},
 		{"cadrun://scene.svg", "scene.svg", "image/svg+xml"},
 	}

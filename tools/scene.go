@@ -17,14 +17,16 @@ func init() {
 }
 
 // sceneCommands are the commands of the scene tool built so far.
-var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "reset", "undo", "redo", "snapshot", "snapshots"}
+var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots"}
 
 // SceneIn selects a view of the scene.
 type SceneIn struct {
-	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, reset, undo, redo, snapshot or snapshots"`
+	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot or snapshots"`
 	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity; snapshot name, for snapshot (and for undo/redo to go to that snapshot)"`
 	Group   string `json:"group,omitempty" jsonschema:"group name, for draw_order; empty means the top level"`
 	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
+	// DXFVersion is for dxf: "12" (R12, the default) or "2000".
+	DXFVersion string `json:"dxf_version,omitempty" jsonschema:"dxf version: 12 (default) or 2000"`
 }
 
 // SceneOut holds the one field the command fills.
@@ -37,6 +39,7 @@ type SceneOut struct {
 	SVG    string          `json:"svg,omitempty"`
 	JSON   json.RawMessage `json:"json,omitempty"`
 	PNG    []byte          `json:"png,omitempty"` // base64 in JSON
+	DXF    string          `json:"dxf,omitempty"`
 	// Change answers reset, undo and redo, as write answers a change.
 	Change *ChangeResult `json:"change,omitempty"`
 	// History answers snapshot and snapshots.
@@ -67,6 +70,8 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.SVG = string(b)
 	case "json":
 		out.JSON, err = sc.MarshalJSON()
+	case "dxf":
+		out.DXF, err = sceneDXF(sc, in.DXFVersion)
 	case "reset":
 		out.Change, err = s.commit(ctx, runtime.MainModule, func([]byte, bool) (change, error) {
 			return s.writeChange(runtime.MainModule, []byte{}), nil

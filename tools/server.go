@@ -44,7 +44,7 @@ type Server struct {
 
 	mu    sync.Mutex // guards scene and built
 	scene *scene.Scene
-	built fileState // the user files the scene was built from (or last failed to build from)
+	built diskState // the user files the scene was built from (or last failed to build from)
 	// mainErr is the diagnostic of main as built holds it, when it did not run.
 	mainErr string
 

@@ -63,12 +63,12 @@ func (r *SyncResult) Note() string {
 	return msg + "; the scene was rebuilt from the files first"
 }
 
-// fileState is the content hash of each user file by logical name; a file that could not be
+// diskState is the content hash of each user file by logical name; a file that could not be
 // read has the zero hash, so that it counts as changed until it reads again.
-type fileState map[string][sha256.Size]byte
+type diskState map[string][sha256.Size]byte
 
-func stateOf(files map[string][]byte) fileState {
-	st := make(fileState, len(files))
+func hashFiles(files map[string][]byte) diskState {
+	st := make(diskState, len(files))
 	for n, b := range files {
 		st[n] = sha256.Sum256(b)
 	}
@@ -77,9 +77,9 @@ func stateOf(files map[string][]byte) fileState {
 
 // diskFiles reads the user files. ok is false when one of them could not be read: the state
 // then marks it, and a run must read the workspace itself to report why.
-func (srv *Server) diskFiles() (files map[string][]byte, st fileState, ok bool) {
+func (srv *Server) diskFiles() (files map[string][]byte, st diskState, ok bool) {
 	files, ok = map[string][]byte{}, true
-	st = fileState{}
+	st = diskState{}
 	for _, f := range srv.ws.List() {
 		if f.Source != modules.SourceUser || f.Kind == modules.KindData {
 			continue
@@ -95,7 +95,7 @@ func (srv *Server) diskFiles() (files map[string][]byte, st fileState, ok bool) 
 }
 
 // changedFiles names the files whose state differs between a and b, sorted.
-func changedFiles(a, b fileState) []string {
+func changedFiles(a, b diskState) []string {
 	var out []string
 	for n, h := range a {
 		if g, ok := b[n]; !ok || g != h {
@@ -138,7 +138,7 @@ func (srv *Server) mainError() string {
 }
 
 // staleFiles names the files that differ from the ones the scene was built from.
-func (srv *Server) staleFiles(st fileState) []string {
+func (srv *Server) staleFiles(st diskState) []string {
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
 	return changedFiles(srv.built, st)
@@ -189,7 +189,7 @@ func diagnostic(err error) string {
 
 // setBuilt records the files a scene that just landed was built from.
 func (srv *Server) setBuilt(files map[string][]byte) {
-	st := stateOf(files)
+	st := hashFiles(files)
 	srv.mu.Lock()
 	srv.built, srv.mainErr = st, ""
 	srv.mu.Unlock()

@@ -28,8 +28,9 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"run", "run a workspace or a script and render it to SVG, PNG or JSON", runRun},
+		{"run", "run a workspace or a script and render it to SVG, PNG, JSON, DXF or PDF", runRun},
 		{"mcp", "serve the tools to MCP clients over stdio, or streamable HTTP with -http", runMCP},
+		{"watch", "run the workspace on every save and print the result; -out writes SVG, PNG or JSON after each good run", runWatch},
 		{"tool", "call one tool (glob, read, write, edit, move, delete, scene) and print one JSON reply", runTool},
 		{"types", "print TypeScript declarations of the JS API (for editor autocomplete)", func(args []string, stdout, stderr io.Writer) error {
 			fs := newFlags("types", "types > cadrun.d.ts", stderr)

@@ -18,7 +18,7 @@ func TestDemoWritesSVGAndPNG(t *testing.T) {
 	if code := run([]string{"demo", "-o", dir}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
 	}
-	for _, name := range []string{"street", "plate", "floorplan", "pattern", "offset"} {
+	for _, name := range []string{"street", "plate", "floorplan", "pattern", "offset", "laser"} {
 		svg, err := os.ReadFile(filepath.Join(dir, name+".svg"))
 		if err != nil || !bytes.HasPrefix(svg, []byte("<svg ")) {
 			t.Errorf("%s.svg: %v", name, err)

@@ -7,20 +7,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/scene"
 )
 
 func runRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("run", "run [-workspace DIR | FILE.js] [-timeout D] -o out.svg|out.png|out.json", stderr)
+	fs := newFlags("run", "run [-workspace DIR | FILE.js] [-timeout D] -o out.svg|out.png|out.json|out.dxf|out.pdf [export flags]", stderr)
 	ws := fs.String("workspace", "", "workspace directory (scene.code.js and modules/); default $CADRUN_HOME, else ~/.cadrun")
-	out := fs.String("o", "", "output file; the extension picks the format: .svg, .png or .json")
+	out := fs.String("o", "", "output file; the extension picks the format: .svg, .png, .json, .dxf or .pdf")
 	timeout := fs.Duration("timeout", runtime.DefaultLimits.Timeout, "wall-clock limit for the script")
 	width := fs.Int("width", 0, "PNG width in pixels (default: longest side 1024)")
+	var export render.Options
+	export.Flags(fs)
 	positional, err := parseInterleaved(fs, args)
 	if err != nil {
 		return errUsage
@@ -30,10 +30,12 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	format := strings.ToLower(filepath.Ext(*out))
-	if *out != "" && format != ".svg" && format != ".png" && format != ".json" {
-		fmt.Fprintf(stderr, "cadrun run: output %q must end in .svg, .png or .json\n", *out)
-		return errUsage
+	var format render.Format
+	if *out != "" {
+		if format, err = render.ByExt(*out); err != nil {
+			fmt.Fprintf(stderr, "cadrun run: %v\n", err)
+			return errUsage
+		}
 	}
 	file := ""
 	if len(positional) == 1 {
@@ -62,7 +64,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "ok: %d entities in %v\n", info.Entities, res.Duration.Round(10_000))
 		return nil
 	}
-	data, err := encode(res.Scene, format, *width)
+	export.PNG.Width = *width
+	data, err := format.Render(res.Scene, export)
 	if err != nil {
 		return err
 	}
@@ -105,17 +108,6 @@ func workspaceDir(flagValue string) (string, error) {
 		return "", fmt.Errorf("finding the default workspace: %w; pass -workspace DIR", err)
 	}
 	return filepath.Join(home, ".cadrun"), nil
-}
-
-func encode(s *scene.Scene, format string, width int) ([]byte, error) {
-	switch format {
-	case ".svg":
-		return render.SVG(s, render.SVGOptions{})
-	case ".png":
-		return render.PNG(s, render.PNGOptions{Width: width})
-	default:
-		return s.MarshalJSON()
-	}
 }
 
 // parseInterleaved parses flags given before and after positional arguments

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/scene"
+)
+
+// TestRunExports writes DXF and PDF from `cadrun run` with the export flags.
+func TestRunExports(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "part.js")
+	code := "drawRoundedRect('plate', 0, 0, 80, 40, 5)\ndrawCircle('hole', 20, 0, 4)\ncreateGroup('cut', ['plate', 'hole'])\n"
+	if err := os.WriteFile(script, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		file string
+		has  []string
+	}{
+		{nil, "part.dxf", []string{"AC1009", "POLYLINE", "VERTEX", "\n 42\n", "CIRCLE\n  8\ncut\n"}},
+		{[]string{"-dxf", "2000", "-units", "in"}, "part2000.DXF", []string{"AC1015", "LWPOLYLINE", "$INSUNITS\n 70\n1\n"}},
+		{nil, "drawing.pdf", []string{"%PDF-1.4", "/MediaBox [0 0 "}},
+		{[]string{"-page", "a4", "-scale", "fit"}, "a4.pdf", []string{"/MediaBox [0 0 841.89 595.276]"}},
+	} {
+		out := filepath.Join(dir, c.file)
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"run", script, "-o", out}, c.args...)
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("run %q: exit %d\n%s", args, code, stderr.String())
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range c.has {
+			if !bytes.Contains(b, []byte(h)) {
+				t.Errorf("%s does not hold %q", c.file, h)
+			}
+		}
+	}
+}
+
+func TestRunExportErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(t.TempDir(), "wide.js")
+	if err := os.WriteFile(script, []byte("drawRect('r', 0, 0, 400, 100)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-o", filepath.Join(dir, "part.dwg")}, 2,
+			`cadrun run: bad export option: output "` + filepath.Join(dir, "part.dwg") + `" must end in .svg, .png, .json, .dxf or .pdf`},
+		{[]string{"-o", filepath.Join(dir, "part.dxf"), "-dxf", "2004"}, 2,
+			`invalid value "2004" for flag -dxf: bad export option: DXF version "2004": use 12 or 2000`},
+		{[]string{"-o", filepath.Join(dir, "big.pdf"), "-page", "a4"}, 1,
+			"cadrun run: bad export option: at 1:1 the drawing is 401.0 x 101.0 mm and does not fit on A4 (297.0 x 210.0 mm): use scale fit, a smaller scale (1:N) or a larger page"},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"run", script}, c.args...)
+		code := run(args, &stdout, &stderr)
+		first, _, _ := strings.Cut(stderr.String(), "\n")
+		if code != c.code || !strings.HasPrefix(first, c.want) {
+			t.Errorf("run %q: exit %d, stderr %q; want %d and %q", c.args, code, stderr.String(), c.code, c.want)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(0, len(entries)); diff != "" {
+		t.Errorf("a refused export wrote files (-want +got):\n%s", diff)
+	}
+}
+
+// TestWatchOutputsExport: watch's -out takes .dxf and .pdf with the export flags, through
+// the same render.ByExt as cadrun run.
+func TestWatchOutputsExport(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := scene.New()
+	if _, err := s.Put("hole", scene.Circle{Radius: 4}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file string
+		opt  render.Options
+		has  string
+	}{
+		{"part.dxf", render.Options{DXF: render.DXFOptions{Version: render.DXF2000}}, "AC1015"},
+		{"part.pdf", render.Options{PDF: render.PDFOptions{Page: "A4"}}, "/MediaBox [0 0 595.276 841.89]"},
+	} {
+		o, err := newOutput(filepath.Join(dir, c.file), c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := o.write(s); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(o.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(c.has)) {
+			t.Errorf("%s does not hold %q", c.file, c.has)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"watch", "-workspace", dir, "-out", filepath.Join(dir, "p.dxf"), "-dxf", "14"}, &stdout, &stderr); code != 2 ||
+		!strings.HasPrefix(stderr.String(), `invalid value "14" for flag -dxf: bad export option: DXF version "14": use 12 or 2000`) {
+		t.Errorf("watch -dxf 14: exit %d, stderr %q", code, stderr.String())
+	}
+}

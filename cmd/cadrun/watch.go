@@ -1,0 +1,256 @@
+package main
+
+// cadrun watch: a person scripts in their own editor and sees every save run. The watching is
+// modules.Watch, the debounce and the runs tools.Watch; this file is the command line, the one
+// line printed per run, and the -out files, written after each good run.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools"
+)
+
+// outList collects repeated -out flags.
+type outList []string
+
+func (o *outList) String() string     { return strings.Join(*o, ", ") }
+func (o *outList) Set(v string) error { *o = append(*o, v); return nil }
+
+func runWatch(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("watch", "watch [-workspace DIR] [-out FILE ...] [-poll DURATION] [-timeout D] [-width PX] [export flags]", stderr)
+	ws := fs.String("workspace", "", "workspace directory (scene.code.js and modules/); default $CADRUN_HOME, else ~/.cadrun")
+	var outs outList
+	fs.Var(&outs, "out", "after each good run, write the scene to `FILE`; the extension picks the format: .svg, .png, .json, .dxf or .pdf (repeat for several)")
+	poll := fs.Duration("poll", 0, "compare the files at this interval instead of waiting for OS events (network drives, containers, WSL2); between 20ms and 1m")
+	timeout := fs.Duration("timeout", runtime.DefaultLimits.Timeout, "wall-clock limit for one run")
+	width := fs.Int("width", 0, "PNG width in pixels (default: longest side 1024)")
+	var export render.Options
+	export.Flags(fs)
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "cadrun watch: unexpected argument %q; the workspace is given with -workspace\n", fs.Arg(0))
+		fs.Usage()
+		return errUsage
+	}
+	var outputs []output
+	for _, p := range outs {
+		export.PNG.Width = *width
+		o, err := newOutput(p, export)
+		if err != nil {
+			fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
+			return errUsage
+		}
+		outputs = append(outputs, o)
+	}
+	if err := modules.CheckPoll(*poll); err != nil {
+		fmt.Fprintf(stderr, "cadrun watch: -poll: %v\n", err)
+		return errUsage
+	}
+	if *timeout <= 0 {
+		fmt.Fprintf(stderr, "cadrun watch: -timeout %v: give a positive duration\n", *timeout)
+		return errUsage
+	}
+	dir, err := workspaceDir(*ws)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating the workspace: %w", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	pool := runtime.NewPool(runtime.PoolOptions{})
+	defer pool.Close()
+	return watch(ctx, watchSetup{
+		dir: dir, poll: *poll, outputs: outputs, runner: pool,
+		options: runtime.Options{Limits: runtime.Limits{Timeout: *timeout}},
+	}, stdout, stderr)
+}
+
+type watchSetup struct {
+	dir     string
+	poll    time.Duration
+	outputs []output
+	runner  tools.Runner
+	options runtime.Options
+}
+
+// watch watches until ctx is done, printing a line per run on stdout and the rest on stderr.
+func watch(ctx context.Context, s watchSetup, stdout, stderr io.Writer) error {
+	w, err := modules.Watch(s.dir, modules.WatchOptions{Poll: s.poll})
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	how := "for changes"
+	if s.poll > 0 {
+		how = fmt.Sprintf("every %v", s.poll)
+	}
+	fmt.Fprintf(stderr, "watching %s %s; Ctrl-C stops\n", s.dir, how)
+	p := printer{out: stdout, color: colorWanted(stdout)}
+	return tools.Watch(ctx, tools.WatchConfig{
+		Open:    func() (runtime.Source, error) { return modules.Open(s.dir) },
+		Feed:    w,
+		Runner:  s.runner,
+		Options: s.options,
+		Publish: func(u tools.RunUpdate) {
+			// The files first: whoever sees the line can open them.
+			for _, o := range s.outputs {
+				if !u.OK() {
+					break
+				}
+				if err := o.write(u.Scene); err != nil {
+					fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
+				}
+			}
+			p.print(u)
+		},
+		Notice: func(msg string) { fmt.Fprintf(stderr, "cadrun watch: %s\n", msg) },
+	})
+}
+
+// printer prints one line per run: `ok  42 entities  3.1 ms`, or the diagnostic with its
+// source line and caret. Console output and warnings come first.
+type printer struct {
+	out   io.Writer
+	color bool
+}
+
+// ANSI colours, used only when stdout is a terminal and NO_COLOR is unset.
+const (
+	ansiGreen = "\x1b[32m"
+	ansiRed   = "\x1b[1;31m"
+	ansiDim   = "\x1b[2m"
+	ansiReset = "\x1b[0m"
+)
+
+func (p printer) paint(code, s string) string {
+	if !p.color {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func (p printer) print(u tools.RunUpdate) {
+	var b strings.Builder
+	for _, l := range u.Logs {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	for _, w := range u.Warnings {
+		b.WriteString(p.paint(ansiRed, "warning:") + " " + w + "\n")
+	}
+	ms := fmt.Sprintf("%.1f ms", float64(u.Duration)/float64(time.Millisecond))
+	switch {
+	case u.OK():
+		fmt.Fprintf(&b, "%s  %d entities  %s\n", p.paint(ansiGreen, "ok"), u.Entities, p.paint(ansiDim, ms))
+	case u.Diagnostic != nil:
+		lines := strings.SplitAfter(u.Diagnostic.Render(), "\n")
+		for i, l := range lines {
+			switch {
+			case i == 0:
+				l = p.paint(ansiRed, strings.TrimSuffix(l, "\n")) + "\n"
+			case strings.HasSuffix(l, "^\n") && u.Diagnostic.Source != "":
+				l = strings.TrimSuffix(l, "^\n") + p.paint(ansiRed, "^") + "\n"
+			}
+			b.WriteString(l)
+		}
+	default:
+		fmt.Fprintf(&b, "%s %v\n", p.paint(ansiRed, "error:"), u.Err)
+	}
+	io.WriteString(p.out, b.String())
+}
+
+// colorWanted reports whether w is a terminal and NO_COLOR is unset (no-color.org).
+func colorWanted(w io.Writer) bool {
+	if os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// output is a file written after each good run.
+type output struct {
+	path   string
+	render func(*scene.Scene) ([]byte, error)
+}
+
+// newOutput picks the renderer of an output file by its extension (render.ByExt, as for
+// cadrun run -o), with the export options of the command line.
+func newOutput(path string, opt render.Options) (output, error) {
+	o := output{path: path}
+	f, err := render.ByExt(path)
+	if err != nil {
+		return o, fmt.Errorf("-out %q: the extension picks the format; use %s", path, render.Extensions())
+	}
+	o.render = func(s *scene.Scene) ([]byte, error) { return f.Render(s, opt) }
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return o, fmt.Errorf("-out %q: the directory %s does not exist; create it first", path, filepath.Dir(path))
+	}
+	return o, nil
+}
+
+func (o output) write(s *scene.Scene) error {
+	data, err := o.render(s)
+	if err != nil {
+		return fmt.Errorf("rendering %s: %w", o.path, err)
+	}
+	if err := writeFileAtomic(o.path, data); err != nil {
+		return fmt.Errorf("writing %s: %w", o.path, err)
+	}
+	return nil
+}
+
+// writeFileAtomic replaces path with data through a temp file in the same directory and a
+// rename, so that a viewer or a build reading the file never sees half of it. The temp name
+// starts with a dot, which the watch ignores when the file is inside the workspace. An
+// existing file keeps its mode.
+func writeFileAtomic(path string, data []byte) (err error) {
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		if !st.Mode().IsRegular() {
+			return errors.New("not a regular file")
+		}
+		mode = st.Mode().Perm()
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".cadrun-tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

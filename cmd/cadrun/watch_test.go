@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools"
+)
+
+// TestWatchEndToEnd builds the binary and runs `cadrun watch` on a workspace: a good save
+// prints one line and writes the -out files, a broken save prints the diagnostic and leaves
+// them (and the file) alone, a fix brings them up to date; Ctrl-C ends it with status 0.
+func TestWatchEndToEnd(t *testing.T) {
+	t.Parallel()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build the binary with")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "cadrun")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ws := filepath.Join(dir, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	main := filepath.Join(ws, "scene.code.js")
+	save := func(content string) {
+		t.Helper()
+		tmp := main + ".tmp~"
+		if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, main); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("drawCircle('a', 0, 0, 1)\n")
+	svg, png, js := filepath.Join(dir, "scene.svg"), filepath.Join(dir, "scene.png"), filepath.Join(ws, "scene.json")
+
+	cmd := exec.Command(bin, "watch", "-workspace", ws, "-out", svg, "-out", png, "-out", js)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	next := func() string {
+		t.Helper()
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("cadrun watch ended; stderr:\n%s", stderr.String())
+			}
+			return l
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no output from cadrun watch; stderr:\n%s", stderr.String())
+		}
+		return ""
+	}
+	okLine := regexp.MustCompile(`^ok  (\d+) entities  \d+\.\d ms$`)
+	expectOK := func(entities string) {
+		t.Helper()
+		l := next()
+		if m := okLine.FindStringSubmatch(l); m == nil || m[1] != entities {
+			t.Fatalf("got %q, want `ok  %s entities  N.N ms`", l, entities)
+		}
+	}
+	expectOK("1")
+	for _, p := range []string{svg, png, js} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("after a good run: %v", err)
+		}
+	}
+
+	save("drawCircle('a', 0, 0, 1)\ndrawRect('b', 0, 0, 4, 2)\n")
+	expectOK("2")
+	goodSVG, _ := os.ReadFile(svg)
+
+	broken := "drawCircle('a', 0, 0, 1)\ndrawCirle('b', 0, 0, 1)\n"
+	save(broken)
+	var got []string
+	for range 4 {
+		got = append(got, next())
+	}
+	want := []string{
+		"scene.code.js:2:1: ReferenceError: drawCirle is not defined",
+		"    2 | drawCirle('b', 0, 0, 1)",
+		"        ^",
+		"hint: did you mean drawCircle? (drawCircle(name: string, cx: number, cy: number, radius: number): boolean)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostic mismatch (-want +got):\n%s", diff)
+	}
+	save("drawRect('b', 0, 0, 4, 2)\ndrawRect('c', 9, 0, 4, 2)\ndrawRect('d', 0, 9, 4, 2)\n")
+	expectOK("3")
+	if after, _ := os.ReadFile(svg); bytes.Equal(after, goodSVG) || !bytes.Contains(after, []byte("<svg")) {
+		t.Errorf("scene.svg was not brought up to date after the fix")
+	}
+	var sc *scene.Scene
+	if b, err := os.ReadFile(js); err != nil {
+		t.Error(err)
+	} else if sc, err = scene.ReadJSON(b); err != nil || sc.Len() != 3 {
+		t.Errorf("scene.json: %v, want 3 entities", err)
+	}
+
+	entries, _ := os.ReadDir(ws)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if diff := cmp.Diff([]string{"scene.code.js", "scene.json"}, names); diff != "" {
+		t.Errorf("workspace files mismatch (-want +got):\n%s", diff) // no temp file left, nothing else written
+	}
+
+	// Another process changing the files through the tools (as an agent over MCP would).
+	tool := exec.Command(bin, "tool", "write", "--workspace", ws, "--params", `{"file":"main","code":"drawCircle('t', 0, 0, 1)\n"}`)
+	if out, err := tool.CombinedOutput(); err != nil {
+		t.Fatalf("cadrun tool write: %v\n%s", err, out)
+	}
+	expectOK("1")
+
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	var rest []string
+	for l := range lines { // read to the end before Wait, which closes the pipe
+		rest = append(rest, l)
+	}
+	if len(rest) > 0 {
+		t.Errorf("more output after the tool's write: %q", rest)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("cadrun watch after Ctrl-C: %v; stderr:\n%s", err, stderr.String())
+	}
+	if want := "watching " + ws + " for changes; Ctrl-C stops\n"; stderr.String() != want {
+		t.Errorf("stderr:\n%s\nwant %q", stderr.String(), want)
+	}
+}
+
+func TestWatchPrinter(t *testing.T) {
+	t.Parallel()
+	d := &runtime.Diagnostic{File: "scene.code.js", Line: 2, Column: 3, Kind: "ReferenceError",
+		Message: "x is not defined", Source: "  x()", Hint: "define x"}
+	for _, tc := range []struct {
+		name  string
+		color bool
+		u     tools.RunUpdate
+		want  string
+	}{
+		{"ok", false, tools.RunUpdate{Entities: 42, Duration: 3140 * time.Microsecond, Logs: []string{"hello"}},
+			"hello\nok  42 entities  3.1 ms\n"},
+		{"ok in colour", true, tools.RunUpdate{Entities: 1, Duration: time.Millisecond},
+			"\x1b[32mok\x1b[0m  1 entities  \x1b[2m1.0 ms\x1b[0m\n"},
+		{"diagnostic", false, tools.RunUpdate{Diagnostic: d},
+			"scene.code.js:2:3: ReferenceError: x is not defined\n    2 |   x()\n          ^\nhint: define x\n"},
+		{"diagnostic in colour", true, tools.RunUpdate{Diagnostic: d, Warnings: []string{"w"}},
+			"\x1b[1;31mwarning:\x1b[0m w\n\x1b[1;31mscene.code.js:2:3: ReferenceError: x is not defined\x1b[0m\n    2 |   x()\n          \x1b[1;31m^\x1b[0m\nhint: define x\n"},
+		{"other failure", false, tools.RunUpdate{Err: errors.New("starting a worker: no memory")},
+			"error: starting a worker: no memory\n"},
+	} {
+		var b strings.Builder
+		printer{out: &b, color: tc.color}.print(tc.u)
+		if diff := cmp.Diff(tc.want, b.String()); diff != "" {
+			t.Errorf("%s: mismatch (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+func TestWatchUsage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"watch", "-workspace", dir, "-out", "scene.gif"}, `cadrun watch: -out "scene.gif": the extension picks the format; use .svg, .png, .json, .dxf or .pdf`},
+		{[]string{"watch", "-workspace", dir, "-out", dir + "/none/scene.svg"}, `cadrun watch: -out "` + dir + `/none/scene.svg": the directory ` + dir + `/none does not exist; create it first`},
+		{[]string{"watch", "-workspace", dir, "-poll", "5ms"}, "cadrun watch: -poll: bad poll interval: 5ms; give between 20ms (MinPoll) and 1m0s (MaxPoll)"},
+		{[]string{"watch", "-workspace", dir, "-timeout", "0s"}, "cadrun watch: -timeout 0s: give a positive duration"},
+		{[]string{"watch", dir}, `cadrun watch: unexpected argument "` + dir + `"; the workspace is given with -workspace`},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(tc.args, &stdout, &stderr); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", tc.args, code)
+		}
+		if first, _, _ := strings.Cut(stderr.String(), "\n"); first != tc.want {
+			t.Errorf("run(%q) stderr:\n%s\nwant first line %q", tc.args, stderr.String(), tc.want)
+		}
+	}
+}
+
+func TestWriteFileAtomic(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "scene.svg")
+	if err := os.WriteFile(p, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileAtomic(p, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	st, _ := os.Stat(p)
+	if string(b) != "new" || st.Mode().Perm() != 0o600 {
+		t.Errorf("got %q mode %v, want \"new\" mode 0600 (kept)", b, st.Mode().Perm())
+	}
+	if err := os.Mkdir(filepath.Join(dir, "d.svg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "d.svg"), []byte("x")); err == nil || err.Error() != "not a regular file" {
+		t.Errorf("writing over a directory: %v, want \"not a regular file\"", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("temp files left behind: %v", entries)
+	}
+}

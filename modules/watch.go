@@ -1,0 +1,428 @@
+package modules
+
+// Watching a workspace. Editors save by rename (write a temp file, rename it over the old
+// one), so a watch on a file's inode is lost at the first save; cadrun watches directories
+// instead: the workspace root, modules/ and data/ (added as they appear, and scanned then,
+// since the files made inside a new directory before its watch exists send no event), plus
+// the root's parent, so that a workspace folder removed and made again is picked up. Events
+// become logical names here, and editors' temp and backup files are dropped before anyone
+// else sees them. What is left is kept as a set that the consumer takes when it is ready: a
+// burst of thousands of events never blocks the reader and never grows a queue.
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/cadrun/cadrun/runtime"
+)
+
+// Watched directories of a workspace, besides its root.
+const (
+	modulesDir = "modules"
+	dataDir    = "data"
+)
+
+// MaxWatchedDirs is how many directories a Watcher watches at most: the root's parent, the
+// root, modules/ and data/. Nothing deeper holds workspace files.
+const MaxWatchedDirs = 4
+
+// Poll intervals a Watcher accepts (WatchOptions.Poll).
+const (
+	MinPoll = 20 * time.Millisecond
+	MaxPoll = time.Minute
+)
+
+// ErrBadPoll is returned by Watch for a poll interval outside MinPoll..MaxPoll.
+var ErrBadPoll = errors.New("bad poll interval")
+
+// CheckPoll refuses a poll interval outside MinPoll..MaxPoll (0, no polling, is fine).
+func CheckPoll(d time.Duration) error {
+	if d != 0 && (d < MinPoll || d > MaxPoll) {
+		return fmt.Errorf("%w: %v; give between %v (MinPoll) and %v (MaxPoll)", ErrBadPoll, d, MinPoll, MaxPoll)
+	}
+	return nil
+}
+
+// Changes is what a Watcher noted since the last Take.
+type Changes struct {
+	// Names are the logical names whose files may have changed: main, a module's NAME, or a
+	// data file's NAME.json (as List names them). Sorted.
+	Names []string
+	// Rescan is set when events may have been lost (the event queue overflowed, a watched
+	// directory went away or came back): any file may have changed.
+	Rescan bool
+	// Reopen is set when the workspace folder was made again: a Workspace opened on the old
+	// one reads nothing now, so open it again.
+	Reopen bool
+	// Errs are failures of the watch itself (a directory that could not be watched); the
+	// watch goes on.
+	Errs []error
+}
+
+// WatchOptions tune a Watcher.
+type WatchOptions struct {
+	// Poll, when set, compares the files' size, time and inode at this interval instead of
+	// relying on OS events, which network drives, containers and WSL2 do not deliver.
+	Poll time.Duration
+}
+
+// Watcher reports changes to a workspace's files. Changed and Take are safe for concurrent
+// use; one consumer is expected.
+type Watcher struct {
+	dir, abs string // as given; absolute, for matching event paths
+	opt      WatchOptions
+	fsw      *fsnotify.Watcher // nil when polling
+
+	mu      sync.Mutex
+	pending Changes
+	names   map[string]bool
+	changed chan struct{}
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+// Watch starts watching the workspace at dir, which must exist.
+func Watch(dir string, opt WatchOptions) (*Watcher, error) {
+	if err := CheckPoll(opt.Poll); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("watching %s: %w", dir, err)
+	}
+	if st, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("watching %s: %w", dir, err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("watching %s: not a directory", dir)
+	}
+	w := &Watcher{dir: dir, abs: abs, opt: opt, names: map[string]bool{},
+		changed: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	if opt.Poll > 0 {
+		go w.poll()
+		return w, nil
+	}
+	w.fsw, err = fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("watching %s: %w; try -poll", dir, err)
+	}
+	// The parent tells us when the root itself is removed or made again. A parent that cannot
+	// be watched (no permission) costs only that.
+	if parent := filepath.Dir(abs); parent != abs {
+		_ = w.fsw.Add(parent)
+	}
+	if err := w.fsw.Add(abs); err != nil {
+		w.fsw.Close()
+		return nil, fmt.Errorf("watching %s: %w; try -poll", dir, err)
+	}
+	for _, d := range []string{modulesDir, dataDir} {
+		w.addDir(d, false)
+	}
+	go w.loop()
+	return w, nil
+}
+
+// Changed receives a value when changes were noted since the last Take.
+func (w *Watcher) Changed() <-chan struct{} { return w.changed }
+
+// Take returns the changes noted since the last call and forgets them.
+func (w *Watcher) Take() Changes {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	c := w.pending
+	c.Names = make([]string, 0, len(w.names))
+	for n := range w.names {
+		c.Names = append(c.Names, n)
+	}
+	slices.Sort(c.Names)
+	w.pending = Changes{}
+	clear(w.names)
+	return c
+}
+
+// Close stops the watch.
+func (w *Watcher) Close() error {
+	select {
+	case <-w.stop:
+		return nil
+	default:
+	}
+	close(w.stop)
+	var err error
+	if w.fsw != nil {
+		err = w.fsw.Close()
+	}
+	<-w.done
+	return err
+}
+
+// note records changes and wakes the consumer.
+func (w *Watcher) note(f func(c *Changes)) {
+	w.mu.Lock()
+	f(&w.pending)
+	w.mu.Unlock()
+	select {
+	case w.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (w *Watcher) noteNames(names ...string) {
+	if len(names) == 0 {
+		return
+	}
+	w.note(func(*Changes) {
+		for _, n := range names {
+			w.names[n] = true
+		}
+	})
+}
+
+func (w *Watcher) loop() {
+	defer close(w.done)
+	for {
+		select {
+		case ev, ok := <-w.fsw.Events:
+			if !ok {
+				return
+			}
+			w.handle(ev)
+		case err, ok := <-w.fsw.Errors:
+			if !ok {
+				return
+			}
+			w.handleErr(err)
+		}
+	}
+}
+
+// handle turns one fsnotify event into logical names, new watches and rescans.
+func (w *Watcher) handle(ev fsnotify.Event) {
+	if ev.Op == fsnotify.Chmod || ev.Op == 0 {
+		return // a mode change (or a delete's link-count change, which a Remove follows)
+	}
+	rel, err := filepath.Rel(w.abs, ev.Name)
+	if err != nil {
+		return
+	}
+	rel = filepath.ToSlash(rel)
+	switch {
+	case rel == ".": // the root itself, from its own watch or its parent's
+		switch {
+		case ev.Has(fsnotify.Create):
+			w.rootCreated()
+		case ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename):
+			// The workspace folder is gone; the parent's watch sees it come back. Everything
+			// the last run read is missing now.
+			w.note(func(c *Changes) { c.Rescan = true })
+		}
+		return
+	case rel == ".." || strings.HasPrefix(rel, "../"):
+		return // a neighbour of the root, seen by the parent's watch
+	}
+	dir, base := "", rel
+	if i := strings.IndexByte(rel, '/'); i >= 0 {
+		dir, base = rel[:i], rel[i+1:]
+		if strings.Contains(base, "/") {
+			return
+		}
+	}
+	if IgnoredName(base) {
+		return
+	}
+	if dir == "" && (base == modulesDir || base == dataDir) {
+		if ev.Has(fsnotify.Create) {
+			w.addDir(base, true)
+		} else if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+			// Every file in it went with it; a rescan covers the names we were told of.
+			w.note(func(c *Changes) { c.Rescan = true })
+		}
+		return
+	}
+	if name, ok := logicalName(dir, base); ok {
+		w.noteNames(name)
+	}
+}
+
+// handleErr deals with an error from fsnotify: an overflow loses events, so everything may
+// have changed.
+func (w *Watcher) handleErr(err error) {
+	if errors.Is(err, fsnotify.ErrEventOverflow) {
+		w.note(func(c *Changes) { c.Rescan = true })
+		return
+	}
+	w.note(func(c *Changes) { c.Errs = append(c.Errs, fmt.Errorf("watching %s: %w", w.dir, err)) })
+}
+
+// rootCreated watches a workspace folder made again, and its directories.
+func (w *Watcher) rootCreated() {
+	if err := w.fsw.Add(w.abs); err != nil {
+		w.note(func(c *Changes) { c.Errs = append(c.Errs, fmt.Errorf("watching %s again: %w", w.dir, err)) })
+		return
+	}
+	w.note(func(c *Changes) { c.Rescan, c.Reopen = true, true })
+	w.noteNames(w.scanRoot()...)
+	for _, d := range []string{modulesDir, dataDir} {
+		w.addDir(d, true)
+	}
+}
+
+// addDir watches modules/ or data/ when it exists and, when scan is set, notes every file in
+// it: files made in a new directory before its watch was added sent no event.
+func (w *Watcher) addDir(d string, scan bool) {
+	p := filepath.Join(w.abs, d)
+	if st, err := os.Lstat(p); err != nil || !st.IsDir() {
+		return
+	}
+	if err := w.fsw.Add(p); err != nil {
+		w.note(func(c *Changes) { c.Errs = append(c.Errs, fmt.Errorf("watching %s: %w", filepath.Join(w.dir, d), err)) })
+		return
+	}
+	if scan {
+		w.noteNames(w.scanDir(d)...)
+	}
+}
+
+// scanRoot lists the logical names of the root's files (main).
+func (w *Watcher) scanRoot() []string {
+	if _, err := os.Lstat(filepath.Join(w.abs, runtime.PathOf(runtime.MainModule))); err == nil {
+		return []string{runtime.MainModule}
+	}
+	return nil
+}
+
+// scanDir lists the logical names of the files in modules/ or data/.
+func (w *Watcher) scanDir(d string) []string {
+	entries, err := os.ReadDir(filepath.Join(w.abs, d))
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if n, ok := logicalName(d, e.Name()); ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// logicalName maps a file in the root, modules/ or data/ to its logical name, if it has one.
+func logicalName(dir, base string) (string, bool) {
+	switch dir {
+	case "":
+		if base == runtime.PathOf(runtime.MainModule) {
+			return runtime.MainModule, true
+		}
+	case modulesDir:
+		if n, ok := strings.CutSuffix(base, ".js"); ok && n != runtime.MainModule && CheckName(n) == nil {
+			return n, true
+		}
+	case dataDir:
+		if n, ok := strings.CutSuffix(base, ".json"); ok && CheckName(n) == nil {
+			return base, true
+		}
+	}
+	return "", false
+}
+
+// IgnoredName reports whether a file name is an editor's or cadrun's temp or backup file,
+// whose events say nothing about the workspace: dotfiles (vim's .x.swp, Emacs's .#x lock,
+// cadrun's own temp files), backups ending in ~, vim's 4913 probe and .swp/.swo files, Emacs's
+// #x# autosaves, and JetBrains' x___jb_tmp___ and x___jb_old___ safe-write files.
+func IgnoredName(base string) bool {
+	switch {
+	case base == "" || strings.HasPrefix(base, "."):
+		return true
+	case strings.HasSuffix(base, "~"), base == "4913":
+		return true
+	case strings.HasSuffix(base, ".swp"), strings.HasSuffix(base, ".swo"), strings.HasSuffix(base, ".swx"):
+		return true
+	case strings.HasPrefix(base, "#") && strings.HasSuffix(base, "#"):
+		return true
+	case strings.Contains(base, "___jb_tmp___"), strings.Contains(base, "___jb_old___"):
+		return true
+	}
+	return false
+}
+
+// fileStamp is what polling compares: a change to any of them is a change to the file.
+type fileStamp struct {
+	size  int64
+	mtime time.Time
+	ino   uint64
+}
+
+// poll compares the workspace's files with what they were one interval ago.
+func (w *Watcher) poll() {
+	defer close(w.done)
+	t := time.NewTicker(w.opt.Poll)
+	defer t.Stop()
+	prev, prevRoot := w.stamps()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-t.C:
+		}
+		cur, root := w.stamps()
+		if root != prevRoot {
+			// The folder was removed or made again (a new inode): open it again, read all.
+			w.note(func(c *Changes) { c.Rescan, c.Reopen = true, root != 0 })
+		}
+		var changed []string
+		for n, s := range cur {
+			if p, ok := prev[n]; !ok || p != s {
+				changed = append(changed, n)
+			}
+		}
+		for n := range prev {
+			if _, ok := cur[n]; !ok {
+				changed = append(changed, n)
+			}
+		}
+		w.noteNames(changed...)
+		prev, prevRoot = cur, root
+	}
+}
+
+// stamps reads the stamps of every workspace file, and the root's inode (0 when missing).
+func (w *Watcher) stamps() (map[string]fileStamp, uint64) {
+	out := map[string]fileStamp{}
+	st, err := os.Stat(w.abs)
+	if err != nil {
+		return out, 0
+	}
+	stampOf := func(name, p string) {
+		if fi, err := os.Lstat(p); err == nil {
+			out[name] = fileStamp{size: fi.Size(), mtime: fi.ModTime(), ino: inode(fi)}
+		}
+	}
+	stampOf(runtime.MainModule, filepath.Join(w.abs, runtime.PathOf(runtime.MainModule)))
+	for _, d := range []string{modulesDir, dataDir} {
+		for _, n := range w.scanDir(d) {
+			base := n
+			if d == modulesDir {
+				base = n + ".js"
+			}
+			stampOf(n, filepath.Join(w.abs, d, base))
+		}
+	}
+	return out, inode(st)
+}
+
+func inode(fi fs.FileInfo) uint64 {
+	if s, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return s.Ino
+	}
+	return 0
+}

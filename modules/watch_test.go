@@ -1,0 +1,204 @@
+package modules
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestIgnoredName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"scene.code.js":                false,
+		".scene.code.js.swp":           true, // vim's swap file
+		"scene.code.js.swp":            true,
+		"scene.code.js~":               true, // backups
+		"4913":                         true, // vim's probe
+		"scene.code.js___jb_tmp___":    true, // JetBrains safe-write
+		"scene.code.js___jb_old___":    true,
+		"#scene.code.js#":              true, // Emacs autosave
+		".#scene.code.js":              true, // Emacs lock
+		".cadrun-tmp-0123456789abcdef": true, // our own temp files
+		".hidden.js":                   true,
+		"house.js":                     false,
+		"4914":                         false,
+		"data#1.json":                  false,
+	} {
+		if got := IgnoredName(name); got != want {
+			t.Errorf("IgnoredName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestLogicalName(t *testing.T) {
+	type result struct {
+		Name string
+		OK   bool
+	}
+	for _, tc := range []struct {
+		dir, base string
+		want      result
+	}{
+		{"", "scene.code.js", result{"main", true}},
+		{"", "scene.json", result{}},
+		{"", "house.js", result{}},
+		{"modules", "house.js", result{"house", true}},
+		{"modules", "main.js", result{}}, // main is reserved
+		{"modules", "bad name.js", result{}},
+		{"modules", "house.ts", result{}},
+		{"data", "sizes.json", result{"sizes.json", true}},
+		{"data", "sizes.js", result{}},
+		{".cadrun", "log.json", result{}},
+	} {
+		n, ok := logicalName(tc.dir, tc.base)
+		if diff := cmp.Diff(tc.want, result{n, ok}); diff != "" {
+			t.Errorf("logicalName(%q, %q) mismatch (-want +got):\n%s", tc.dir, tc.base, diff)
+		}
+	}
+}
+
+// TestWatchOverflowRescans: a lost event queue is a rescan, not an error.
+func TestWatchOverflowRescans(t *testing.T) {
+	w := &Watcher{dir: "ws", names: map[string]bool{}, changed: make(chan struct{}, 1)}
+	w.handleErr(fmt.Errorf("reading events: %w", fsnotify.ErrEventOverflow))
+	w.handleErr(errors.New("no space left on device"))
+	<-w.Changed()
+	got := w.Take()
+	want := Changes{Names: []string{}, Rescan: true, Errs: []error{errors.New("watching ws: no space left on device")}}
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return a.Error() == b.Error() })); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestWatchBadArguments(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		dir  string
+		opt  WatchOptions
+		want string
+	}{
+		{dir, WatchOptions{Poll: time.Millisecond}, "bad poll interval: 1ms; give between 20ms (MinPoll) and 1m0s (MaxPoll)"},
+		{dir, WatchOptions{Poll: time.Hour}, "bad poll interval: 1h0m0s; give between 20ms (MinPoll) and 1m0s (MaxPoll)"},
+		{dir + "/missing", WatchOptions{}, "watching " + dir + "/missing: stat " + dir + "/missing: no such file or directory"},
+	} {
+		w, err := Watch(tc.dir, tc.opt)
+		if err == nil {
+			w.Close()
+			t.Errorf("Watch(%q, %+v) succeeded, want %q", tc.dir, tc.opt, tc.want)
+			continue
+		}
+		if err.Error() != tc.want {
+			t.Errorf("Watch(%q, %+v) = %q, want %q", tc.dir, tc.opt, err, tc.want)
+		}
+	}
+}
+
+// TestWatchReportsLogicalNames: editors' temp files, cadrun's own, internal state and files
+// that are no workspace file say nothing; the files that are come out as logical names. A
+// last write, of a sentinel module, marks the end: events arrive in order.
+func TestWatchReportsLogicalNames(t *testing.T) {
+	dir := t.TempDir()
+	writeAll(t, dir, map[string]string{"scene.code.js": "", "modules/a.js": ""})
+	w, err := Watch(dir, WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	writeAll(t, dir, map[string]string{
+		".scene.code.js.swp":        "",
+		"scene.code.js~":            "",
+		"4913":                      "",
+		"scene.code.js___jb_tmp___": "",
+		"#scene.code.js#":           "",
+		".cadrun-tmp-00":            "",
+		".cadrun/history/log.json":  "",
+		"scene.json":                "",
+		"out.svg":                   "",
+		"modules/.a.js.swp":         "",
+		"modules/a.js~":             "",
+		"modules/main.js":           "",
+		"modules/notes.txt":         "",
+		"scene.code.js":             "drawCircle('a', 0, 0, 1)",
+		"modules/a.js":              "x",
+	})
+	writeAll(t, dir, map[string]string{"data/sizes.json": "{}"}) // data/ is new: scanned
+	writeAll(t, dir, map[string]string{"modules/zz_sentinel.js": ""})
+	got := map[string]bool{}
+	timeout := time.After(10 * time.Second)
+	for !got["zz_sentinel"] {
+		select {
+		case <-w.Changed():
+		case <-timeout:
+			t.Fatalf("no event for the sentinel; got %v", got)
+		}
+		c := w.Take()
+		for _, n := range c.Names {
+			got[n] = true
+		}
+	}
+	want := map[string]bool{"main": true, "a": true, "sizes.json": true, "zz_sentinel": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func writeAll(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for rel, content := range files {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestWatchKernelQueueOverflow: while the watcher is held up, more files are written than the
+// kernel's event queue holds; the kernel drops events and says so, and the watcher asks for a
+// rescan instead of reporting a partial list as the truth.
+func TestWatchKernelQueueOverflow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes tens of thousands of files")
+	}
+	b, err := os.ReadFile("/proc/sys/fs/inotify/max_queued_events")
+	if err != nil {
+		t.Skip("no inotify here")
+	}
+	var queue int
+	if _, err := fmt.Sscan(string(b), &queue); err != nil || queue > 100_000 {
+		t.Skipf("the kernel's event queue holds %q events; too many to fill in a test", b)
+	}
+	dir := t.TempDir()
+	writeAll(t, dir, map[string]string{"modules/a.js": ""})
+	w, err := Watch(dir, WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.mu.Lock() // the watcher's loop stops at its first event, and the kernel's queue fills
+	for i := range queue + 1000 {
+		if err := os.WriteFile(filepath.Join(dir, "modules", fmt.Sprintf("m%06d.js", i)), nil, 0o644); err != nil {
+			w.mu.Unlock()
+			t.Fatal(err)
+		}
+	}
+	w.mu.Unlock()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case <-w.Changed():
+		case <-timeout:
+			t.Fatal("no rescan after the overflow")
+		}
+		if w.Take().Rescan {
+			return
+		}
+	}
+}

@@ -1,0 +1,773 @@
+package render
+
+// The DXF writer is written by hand: a DXF file is tagged text, and a laser cutter or CNC
+// needs only outlines. Every shape is taken in world coordinates (transforms baked in, Y up
+// as in the scene) and written as the simplest entity that is exact for it: a full circle as
+// CIRCLE, an open circular arc as ARC, everything else as a polyline whose circular arcs are
+// bulges (R12 POLYLINE/VERTEX, R2000 LWPOLYLINE). Béziers and non-circular (scaled) arcs are
+// flattened at the tolerance; text is its outlines, so it cuts the same everywhere.
+//
+// Layers are the top-level groups: a shape inside a top-level group "cut" goes on layer
+// "cut"; a shape at the top level goes on layer "0". Colours are the nearest AutoCAD Color
+// Index (ACI) to the stroke (else the fill). Numbers are rounded to a quantum derived from
+// the drawing's size and nothing depends on map order, so the same scene gives the same bytes.
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cadrun/cadrun/scene"
+)
+
+// DXFVersion is the DXF release a file is written for.
+type DXFVersion int
+
+// The DXF versions cadrun writes.
+const (
+	DXF12   DXFVersion = 12   // AC1009, the most widely read
+	DXF2000 DXFVersion = 2000 // AC1015: LWPOLYLINE, $INSUNITS
+)
+
+// DefaultDXFTolerance is the default largest distance, in scene units, between a curve the
+// DXF cannot hold exactly (a Bézier, an ellipse) and the polyline written for it.
+const DefaultDXFTolerance = scene.DefaultTolerance
+
+// ParseDXFVersion reads "12" (or "R12") and "2000" (or "R2000").
+func ParseDXFVersion(s string) (DXFVersion, error) {
+	switch strings.TrimPrefix(strings.ToUpper(s), "R") {
+	case "12":
+		return DXF12, nil
+	case "2000":
+		return DXF2000, nil
+	}
+	return 0, fmt.Errorf("%w: DXF version %q: use 12 or 2000", ErrExportOption, s)
+}
+
+// DXFOptions configure the DXF writer. The zero value writes R12 in millimetres at
+// DefaultDXFTolerance.
+type DXFOptions struct {
+	Version   DXFVersion // 0 means DXF12
+	Unit      Unit       // what one scene unit is; "" means mm. R2000 records it as $INSUNITS
+	Tolerance float64    // flattening tolerance in scene units; 0 means DefaultDXFTolerance
+}
+
+// DXF writes the scene as a DXF document.
+func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
+	if opt.Version == 0 {
+		opt.Version = DXF12
+	}
+	if opt.Version != DXF12 && opt.Version != DXF2000 {
+		return nil, fmt.Errorf("%w: DXF version %d: use 12 or 2000", ErrExportOption, opt.Version)
+	}
+	insUnits, _, err := unitInfo(opt.Unit)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Tolerance == 0 {
+		opt.Tolerance = DefaultDXFTolerance
+	}
+	if !(opt.Tolerance > 0) || math.IsInf(opt.Tolerance, 0) {
+		return nil, fmt.Errorf("%w: tolerance %v must be a number > 0", ErrExportOption, opt.Tolerance)
+	}
+
+	bounds := s.Bounds()
+	d := &dxfDoc{version: opt.Version, tol: opt.Tolerance}
+	d.quantum, d.decimals = dxfQuantum(bounds)
+	d.collect(s)
+
+	w := &dxfWriter{quantum: d.quantum, decimals: d.decimals, r2000: opt.Version == DXF2000}
+	size := 2048
+	for i := range d.shapes {
+		size += 100 + 50*len(d.shapes[i].pts)
+	}
+	w.buf = make([]byte, 0, size)
+	// Handles are given out while the body is written; the header needs the next free one
+	// ($HANDSEED), so it is written last and put in front.
+	w.tables(d.layers)
+	w.blocks()
+	w.section("ENTITIES")
+	for i := range d.shapes {
+		w.shape(&d.shapes[i], d.layers)
+	}
+	w.endsec()
+	if w.r2000 {
+		w.objects()
+	}
+	w.tag(0, "EOF")
+	body := w.buf
+
+	w.buf = make([]byte, 0, 512+len(body))
+	w.header(bounds, insUnits)
+	return append(w.buf, body...), nil
+}
+
+// dxfQuantum is the rounding step of coordinates: a millionth of the drawing's larger side,
+// as a power of ten (as in the SVG), and the digits after the point it needs.
+func dxfQuantum(b scene.Box) (float64, int) {
+	side := 1.0
+	if b.NonEmpty {
+		if sz := b.Size(); math.Max(sz.X, sz.Y) > 0 {
+			side = math.Max(sz.X, sz.Y)
+		}
+	}
+	q := math.Pow(10, math.Floor(math.Log10(side))-6)
+	return q, max(0, int(-math.Floor(math.Log10(q))))
+}
+
+// dxfLayer is a layer: a top-level group, or "0" for shapes at the top level.
+type dxfLayer struct {
+	name  string // as written: see dxfLayerName
+	color int    // ACI of the first shape on it, 7 when it has none
+}
+
+const (
+	dxfByLayer = 256 // ACI meaning "the layer's colour"
+	dxfBlack   = 7   // ACI 7 draws black on paper and on a white background
+)
+
+type dxfShapeKind uint8
+
+const (
+	dxfCircle dxfShapeKind = iota
+	dxfArc
+	dxfPolyline
+)
+
+// dxfShape is one entity to write, in world coordinates.
+type dxfShape struct {
+	kind   dxfShapeKind
+	layer  int // index into the layers
+	color  int // ACI, or dxfByLayer
+	center scene.Vec
+	radius float64
+	a0, a1 float64 // ARC: start and end angle in degrees, counter-clockwise
+	pts    []dxfVertex
+	closed bool
+}
+
+// dxfVertex is a polyline vertex; bulge is tan(θ/4) of the arc to the next vertex (θ > 0
+// counter-clockwise), 0 for a straight segment.
+type dxfVertex struct {
+	p     scene.Vec
+	bulge float64
+}
+
+type dxfDoc struct {
+	version  DXFVersion
+	tol      float64
+	quantum  float64
+	decimals int
+	layers   []dxfLayer
+	shapes   []dxfShape
+}
+
+// collect turns the scene's shapes, back to front, into DXF entities on their layers.
+func (d *dxfDoc) collect(s *scene.Scene) {
+	maxLen := 31 // R12's limit on a layer name
+	if d.version == DXF2000 {
+		maxLen = 255
+	}
+	d.layers = []dxfLayer{{name: "0", color: -1}}
+	layerOf := map[string]int{} // top-level group name -> layer index
+	taken := map[string]bool{"0": true}
+	aciOf := map[scene.Color]int{} // a scene has few colours; the palette search is slow
+	for _, name := range s.Roots() {
+		e, _ := s.Get(name)
+		if !e.IsGroup() {
+			continue
+		}
+		n := dxfLayerName(name, maxLen, taken)
+		layerOf[name] = len(d.layers)
+		d.layers = append(d.layers, dxfLayer{name: n, color: -1})
+	}
+	for it := range s.Paint() {
+		layer := 0
+		if top := topLevel(s, it.Entity); top != it.Entity {
+			layer = layerOf[top.Name]
+		}
+		color := dxfByLayer
+		c, _ := strokeOf(it.Entity.Style)
+		if c == nil {
+			c = fillOf(it.Entity.Style)
+		}
+		if c != nil {
+			aci, ok := aciOf[*c]
+			if !ok {
+				aci = nearestACI(*c)
+				aciOf[*c] = aci
+			}
+			color = aci
+		}
+		if d.layers[layer].color < 0 && color != dxfByLayer {
+			d.layers[layer].color = color
+		}
+		d.addPath(it.Path, layer, color)
+	}
+	for i := range d.layers {
+		if d.layers[i].color < 0 {
+			d.layers[i].color = dxfBlack
+		}
+	}
+}
+
+// topLevel is the top-level ancestor of e (e itself at the top level).
+func topLevel(s *scene.Scene, e *scene.Entity) *scene.Entity {
+	for e.Parent() != "" {
+		p, err := s.Get(e.Parent())
+		if err != nil {
+			break
+		}
+		e = p
+	}
+	return e
+}
+
+// dxfLayerName makes a layer name every DXF reader accepts from a group name: letters,
+// digits, '_', '-' and '$' are kept, anything else becomes '_', the length is capped, and a
+// name already taken (compared without case, as AutoCAD does) gets a suffix _2, _3, ...
+func dxfLayerName(group string, maxLen int, taken map[string]bool) string {
+	b := []byte(group)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '$') {
+			b[i] = '_'
+		}
+	}
+	base := string(b[:min(len(b), maxLen)])
+	name := base
+	for k := 2; taken[strings.ToUpper(name)]; k++ {
+		suffix := "_" + strconv.Itoa(k)
+		name = base[:min(len(base), maxLen-len(suffix))] + suffix
+	}
+	taken[strings.ToUpper(name)] = true
+	return name
+}
+
+// addPath splits a world path into subpaths and adds one entity for each.
+func (d *dxfDoc) addPath(p scene.Path, layer, color int) {
+	start := 0
+	for i := 1; i <= len(p); i++ {
+		if i == len(p) || p[i].Kind == scene.SegMove {
+			if i > start {
+				d.addSubpath(p[start:i], layer, color)
+			}
+			start = i
+		}
+	}
+}
+
+// arcSweep is the signed world sweep of a circular arc segment (> 0 counter-clockwise) and
+// whether the segment is circular at all (an arc under an uneven scale is elliptical).
+func arcSweep(s scene.Seg) (float64, bool) {
+	u, v := s.P[1], s.P[2]
+	ru, rv := u.Len(), v.Len()
+	if math.Abs(ru-rv) > 1e-9*math.Max(ru, rv) || math.Abs(u.X*v.X+u.Y*v.Y) > 1e-9*ru*rv {
+		return 0, false
+	}
+	sweep := s.T1 - s.T0
+	if u.X*v.Y-u.Y*v.X < 0 {
+		sweep = -sweep // the map mirrors: increasing t turns clockwise
+	}
+	return sweep, true
+}
+
+func (d *dxfDoc) near(a, b scene.Vec) bool {
+	return math.Abs(a.X-b.X) <= d.quantum/2 && math.Abs(a.Y-b.Y) <= d.quantum/2
+}
+
+func (d *dxfDoc) addSubpath(p scene.Path, layer, color int) {
+	// A lone circular arc is a CIRCLE (a full turn) or an ARC (open).
+	if len(p) >= 2 && p[0].Kind == scene.SegMove && p[1].Kind == scene.SegArc &&
+		(len(p) == 2 || len(p) == 3 && p[2].Kind == scene.SegClose) {
+		a := p[1]
+		if sweep, ok := arcSweep(a); ok && d.near(p[0].P[0], a.ArcPoint(a.T0)) {
+			r := a.P[1].Len()
+			switch {
+			case math.Abs(sweep) >= 2*math.Pi-1e-9:
+				d.shapes = append(d.shapes, dxfShape{kind: dxfCircle, layer: layer, color: color, center: a.P[0], radius: r})
+				return
+			case len(p) == 2:
+				start := a.ArcPoint(a.T0).Sub(a.P[0])
+				a0 := math.Atan2(start.Y, start.X) * 180 / math.Pi
+				a1 := a0 + sweep*180/math.Pi
+				if sweep < 0 {
+					a0, a1 = a1, a0
+				}
+				d.shapes = append(d.shapes, dxfShape{kind: dxfArc, layer: layer, color: color, center: a.P[0], radius: r,
+					a0: normDegrees(a0), a1: normDegrees(a1)})
+				return
+			}
+		}
+	}
+
+	var pts []dxfVertex
+	closed := false
+	var here scene.Vec
+	add := func(q scene.Vec, bulge float64) {
+		here = q
+		if n := len(pts); n > 0 && d.near(pts[n-1].p, q) {
+			return
+		}
+		if n := len(pts); n > 0 {
+			pts[n-1].bulge = bulge
+		}
+		pts = append(pts, dxfVertex{p: q})
+	}
+	flat := func(seg scene.Seg) {
+		for _, pl := range (scene.Path{{Kind: scene.SegMove, P: [3]scene.Vec{here}}, seg}).Flatten(d.tol) {
+			for _, q := range pl.Points[1:] {
+				add(q, 0)
+			}
+		}
+	}
+	for _, seg := range p {
+		switch seg.Kind {
+		case scene.SegMove, scene.SegLine:
+			add(seg.P[0], 0)
+		case scene.SegQuad, scene.SegCubic:
+			flat(seg)
+		case scene.SegArc:
+			add(seg.ArcPoint(seg.T0), 0)
+			sweep, ok := arcSweep(seg)
+			if !ok {
+				flat(seg)
+				continue
+			}
+			// Pieces of at most half a turn keep every bulge within ±1.
+			n := int(math.Max(1, math.Ceil(math.Abs(sweep)/math.Pi-1e-9)))
+			bulge := math.Tan(sweep / float64(4*n))
+			for i := 1; i <= n; i++ {
+				add(seg.ArcPoint(seg.T0+(seg.T1-seg.T0)*float64(i)/float64(n)), bulge)
+			}
+		case scene.SegClose:
+			closed = true
+		}
+	}
+	if closed && len(pts) > 1 && d.near(pts[len(pts)-1].p, pts[0].p) {
+		// The last segment already ends at the start; the closing segment takes its bulge.
+		pts = pts[:len(pts)-1]
+	}
+	if len(pts) < 2 {
+		return // a point: nothing to cut
+	}
+	d.shapes = append(d.shapes, dxfShape{kind: dxfPolyline, layer: layer, color: color, pts: pts, closed: closed})
+}
+
+// normDegrees maps an angle to [0, 360).
+func normDegrees(a float64) float64 {
+	a = math.Mod(a, 360)
+	if a < 0 {
+		a += 360
+	}
+	if a >= 360-1e-9 {
+		a = 0
+	}
+	return a
+}
+
+// nearestACI is the AutoCAD Color Index closest to c (by RGB distance, alpha ignored). ACI 7
+// stands for black: it prints black on paper.
+func nearestACI(c scene.Color) int {
+	r, g, b := float64(channel(c[0])), float64(channel(c[1])), float64(channel(c[2]))
+	best, bestD := dxfBlack, math.Inf(1)
+	for i := 1; i <= 255; i++ {
+		p := aciPalette[i]
+		if i == dxfBlack {
+			p = [3]uint8{0, 0, 0}
+		}
+		dr, dg, db := r-float64(p[0]), g-float64(p[1]), b-float64(p[2])
+		if d := dr*dr + dg*dg + db*db; d < bestD {
+			best, bestD = i, d
+		}
+	}
+	return best
+}
+
+// aciPalette is the standard ACI colour table: 1-9 are named colours; 10-249 run through
+// 24 hues in steps of 15°, each in five brightnesses, full and half saturation; 250-255 are
+// greys.
+var aciPalette = func() [256][3]uint8 {
+	var p [256][3]uint8
+	copy(p[1:10], [][3]uint8{
+		{255, 0, 0}, {255, 255, 0}, {0, 255, 0}, {0, 255, 255}, {0, 0, 255}, {255, 0, 255},
+		{255, 255, 255}, {128, 128, 128}, {192, 192, 192},
+	})
+	levels := [5]float64{255, 165, 127, 76, 38}
+	for i := 10; i < 250; i++ {
+		hue := float64((i-10)/10) * 15
+		v := levels[(i-10)%10/2]
+		lo := 0.0
+		if i%2 == 1 {
+			lo = math.Floor(v / 2)
+		}
+		// HSV with value v and minimum lo.
+		h := hue / 60
+		f := h - math.Floor(h)
+		up, down := lo+(v-lo)*f, v-(v-lo)*f
+		var rgb [3]float64
+		switch int(h) {
+		case 0:
+			rgb = [3]float64{v, up, lo}
+		case 1:
+			rgb = [3]float64{down, v, lo}
+		case 2:
+			rgb = [3]float64{lo, v, up}
+		case 3:
+			rgb = [3]float64{lo, down, v}
+		case 4:
+			rgb = [3]float64{up, lo, v}
+		default:
+			rgb = [3]float64{v, lo, down}
+		}
+		for k := range rgb {
+			p[i][k] = uint8(math.Floor(rgb[k]))
+		}
+	}
+	for i, g := range [6]uint8{51, 91, 132, 173, 214, 255} {
+		p[250+i] = [3]uint8{g, g, g}
+	}
+	return p
+}()
+
+// dxfWriter appends group code / value pairs.
+type dxfWriter struct {
+	buf      []byte
+	quantum  float64
+	decimals int
+	r2000    bool
+	handle   int // the last handle given out (R2000)
+	modelBR  int // handle of *Model_Space's BLOCK_RECORD, the owner of every entity
+}
+
+// tag writes a group code, right-aligned in three columns as AutoCAD writes it, and a value.
+func (w *dxfWriter) tag(code int, value string) {
+	w.code(code)
+	w.buf = append(w.buf, value...)
+	w.buf = append(w.buf, '\n')
+}
+
+func (w *dxfWriter) code(code int) {
+	if code < 10 {
+		w.buf = append(w.buf, ' ', ' ')
+	} else if code < 100 {
+		w.buf = append(w.buf, ' ')
+	}
+	w.buf = strconv.AppendInt(w.buf, int64(code), 10)
+	w.buf = append(w.buf, '\n')
+}
+
+func (w *dxfWriter) int(code, v int) {
+	w.code(code)
+	w.buf = strconv.AppendInt(w.buf, int64(v), 10)
+	w.buf = append(w.buf, '\n')
+}
+
+// coord writes a coordinate rounded to the quantum, without trailing zeros or a negative
+// zero (at least one decimal, as DXF readers expect of reals).
+func (w *dxfWriter) coord(code int, v float64) { w.real(code, v, w.quantum, w.decimals) }
+
+// angle writes an angle in degrees or a bulge, to 1e-9.
+func (w *dxfWriter) angle(code int, v float64) { w.real(code, v, 1e-9, 9) }
+
+func (w *dxfWriter) real(code int, v, quantum float64, decimals int) {
+	w.code(code)
+	r := math.Round(v/quantum) * quantum
+	if r == 0 {
+		w.buf = append(w.buf, "0.0\n"...)
+		return
+	}
+	w.buf = strconv.AppendFloat(w.buf, r, 'f', decimals, 64)
+	if decimals == 0 {
+		w.buf = append(w.buf, ".0\n"...)
+		return
+	}
+	for w.buf[len(w.buf)-1] == '0' {
+		w.buf = w.buf[:len(w.buf)-1]
+	}
+	if w.buf[len(w.buf)-1] == '.' {
+		w.buf = append(w.buf, '0')
+	}
+	w.buf = append(w.buf, '\n')
+}
+
+// next gives out the next handle (R2000), as the hex string DXF uses.
+func (w *dxfWriter) next() string {
+	w.handle++
+	return strconv.FormatInt(int64(w.handle), 16)
+}
+
+func hexHandle(h int) string { return strconv.FormatInt(int64(h), 16) }
+
+func (w *dxfWriter) section(name string) {
+	w.tag(0, "SECTION")
+	w.tag(2, name)
+}
+
+func (w *dxfWriter) endsec() { w.tag(0, "ENDSEC") }
+
+func (w *dxfWriter) header(b scene.Box, insUnits int) {
+	w.section("HEADER")
+	w.tag(9, "$ACADVER")
+	if w.r2000 {
+		w.tag(1, "AC1015")
+		w.tag(9, "$HANDSEED")
+		w.tag(5, hexHandle(w.handle+1))
+		w.tag(9, "$INSUNITS")
+		w.int(70, insUnits)
+		w.tag(9, "$MEASUREMENT")
+		if insUnits == 1 || insUnits == 2 {
+			w.int(70, 0) // imperial
+		} else {
+			w.int(70, 1)
+		}
+	} else {
+		w.tag(1, "AC1009")
+	}
+	w.tag(9, "$INSBASE")
+	w.point(scene.Vec{})
+	if b.NonEmpty {
+		w.tag(9, "$EXTMIN")
+		w.point(b.Min)
+		w.tag(9, "$EXTMAX")
+		w.point(b.Max)
+	}
+	w.endsec()
+	if w.r2000 {
+		w.section("CLASSES")
+		w.endsec()
+	}
+}
+
+// point writes a 3D point with z = 0 (codes 10, 20, 30).
+func (w *dxfWriter) point(p scene.Vec) {
+	w.coord(10, p.X)
+	w.coord(20, p.Y)
+	w.tag(30, "0.0")
+}
+
+// table opens a symbol table; R2000 gives it a handle, returned for its entries' owner.
+func (w *dxfWriter) table(name string, count int) string {
+	w.tag(0, "TABLE")
+	w.tag(2, name)
+	h := ""
+	if w.r2000 {
+		h = w.next()
+		w.tag(5, h)
+		w.tag(330, "0")
+		w.tag(100, "AcDbSymbolTable")
+	}
+	w.int(70, count)
+	return h
+}
+
+// record opens a table entry: R2000 adds its handle, owner and subclass markers.
+func (w *dxfWriter) record(kind, owner, subclass, name string) {
+	w.tag(0, kind)
+	if w.r2000 {
+		code := 5
+		if kind == "DIMSTYLE" {
+			code = 105 // DIMSTYLE alone keeps its handle under 105
+		}
+		w.tag(code, w.next())
+		w.tag(330, owner)
+		w.tag(100, "AcDbSymbolTableRecord")
+		w.tag(100, subclass)
+	}
+	w.tag(2, name)
+	w.int(70, 0)
+}
+
+func (w *dxfWriter) tables(layers []dxfLayer) {
+	w.section("TABLES")
+	if w.r2000 {
+		t := w.table("VPORT", 1)
+		w.record("VPORT", t, "AcDbViewportTableRecord", "*ACTIVE")
+		w.tag(0, "ENDTAB")
+	}
+
+	linetypes := []string{"CONTINUOUS"}
+	if w.r2000 {
+		linetypes = []string{"ByBlock", "ByLayer", "Continuous"}
+	}
+	t := w.table("LTYPE", len(linetypes))
+	for _, lt := range linetypes {
+		w.record("LTYPE", t, "AcDbLinetypeTableRecord", lt)
+		desc := ""
+		if strings.EqualFold(lt, "continuous") {
+			desc = "Solid line"
+		}
+		w.tag(3, desc)
+		w.int(72, 65)
+		w.int(73, 0)
+		w.tag(40, "0.0")
+	}
+	w.tag(0, "ENDTAB")
+
+	t = w.table("LAYER", len(layers))
+	for _, l := range layers {
+		w.record("LAYER", t, "AcDbLayerTableRecord", l.name)
+		w.int(62, l.color)
+		w.tag(6, linetypes[len(linetypes)-1])
+	}
+	w.tag(0, "ENDTAB")
+
+	if w.r2000 {
+		t = w.table("STYLE", 1)
+		w.record("STYLE", t, "AcDbTextStyleTableRecord", "Standard")
+		w.tag(40, "0.0")
+		w.tag(41, "1.0")
+		w.tag(50, "0.0")
+		w.int(71, 0)
+		w.tag(42, "2.5")
+		w.tag(3, "txt")
+		w.tag(4, "")
+		w.tag(0, "ENDTAB")
+
+		w.table("VIEW", 0)
+		w.tag(0, "ENDTAB")
+		w.table("UCS", 0)
+		w.tag(0, "ENDTAB")
+
+		t = w.table("APPID", 1)
+		w.record("APPID", t, "AcDbRegAppTableRecord", "ACAD")
+		w.tag(0, "ENDTAB")
+
+		t = w.table("DIMSTYLE", 1)
+		w.tag(100, "AcDbDimStyleTable")
+		w.record("DIMSTYLE", t, "AcDbDimStyleTableRecord", "Standard")
+		w.tag(0, "ENDTAB")
+
+		t = w.table("BLOCK_RECORD", 2)
+		w.record("BLOCK_RECORD", t, "AcDbBlockTableRecord", "*Model_Space")
+		w.modelBR = w.handle
+		w.record("BLOCK_RECORD", t, "AcDbBlockTableRecord", "*Paper_Space")
+		w.tag(0, "ENDTAB")
+	}
+	w.endsec()
+}
+
+// blocks writes the BLOCKS section: empty in R12; R2000 needs the two layout blocks.
+func (w *dxfWriter) blocks() {
+	w.section("BLOCKS")
+	if w.r2000 {
+		for i, name := range []string{"*Model_Space", "*Paper_Space"} {
+			owner := hexHandle(w.modelBR + i)
+			w.tag(0, "BLOCK")
+			w.tag(5, w.next())
+			w.tag(330, owner)
+			w.tag(100, "AcDbEntity")
+			if i == 1 {
+				w.int(67, 1)
+			}
+			w.tag(8, "0")
+			w.tag(100, "AcDbBlockBegin")
+			w.tag(2, name)
+			w.int(70, 0)
+			w.point(scene.Vec{})
+			w.tag(3, name)
+			w.tag(1, "")
+			w.tag(0, "ENDBLK")
+			w.tag(5, w.next())
+			w.tag(330, owner)
+			w.tag(100, "AcDbEntity")
+			if i == 1 {
+				w.int(67, 1)
+			}
+			w.tag(8, "0")
+			w.tag(100, "AcDbBlockEnd")
+		}
+	}
+	w.endsec()
+}
+
+// objects writes R2000's OBJECTS section: the root dictionary and its ACAD_GROUP entry.
+func (w *dxfWriter) objects() {
+	w.section("OBJECTS")
+	root := w.next()
+	group := w.next()
+	w.tag(0, "DICTIONARY")
+	w.tag(5, root)
+	w.tag(330, "0")
+	w.tag(100, "AcDbDictionary")
+	w.int(281, 1)
+	w.tag(3, "ACAD_GROUP")
+	w.tag(350, group)
+	w.tag(0, "DICTIONARY")
+	w.tag(5, group)
+	w.tag(330, root)
+	w.tag(100, "AcDbDictionary")
+	w.int(281, 1)
+	w.endsec()
+}
+
+// entity opens an entity: kind, R2000 handle and owner, layer, colour, R2000 subclass.
+func (w *dxfWriter) entity(kind, layer string, color int, subclass string) {
+	w.tag(0, kind)
+	if w.r2000 {
+		w.tag(5, w.next())
+		w.tag(330, hexHandle(w.modelBR))
+		w.tag(100, "AcDbEntity")
+	}
+	w.tag(8, layer)
+	if color != dxfByLayer {
+		w.int(62, color)
+	}
+	if w.r2000 {
+		w.tag(100, subclass)
+	}
+}
+
+func (w *dxfWriter) shape(sh *dxfShape, layers []dxfLayer) {
+	layer := layers[sh.layer].name
+	switch sh.kind {
+	case dxfCircle, dxfArc:
+		kind := "CIRCLE"
+		if sh.kind == dxfArc {
+			kind = "ARC"
+		}
+		w.entity(kind, layer, sh.color, "AcDbCircle")
+		w.point(sh.center)
+		w.coord(40, sh.radius)
+		if sh.kind == dxfArc {
+			if w.r2000 {
+				w.tag(100, "AcDbArc")
+			}
+			w.angle(50, sh.a0)
+			w.angle(51, sh.a1)
+		}
+	case dxfPolyline:
+		flags := 0
+		if sh.closed {
+			flags = 1
+		}
+		if w.r2000 {
+			w.entity("LWPOLYLINE", layer, sh.color, "AcDbPolyline")
+			w.int(90, len(sh.pts))
+			w.int(70, flags)
+			w.tag(43, "0.0")
+			for _, v := range sh.pts {
+				w.coord(10, v.p.X)
+				w.coord(20, v.p.Y)
+				if v.bulge != 0 {
+					w.angle(42, v.bulge)
+				}
+			}
+			return
+		}
+		w.entity("POLYLINE", layer, sh.color, "")
+		w.int(66, 1)
+		w.point(scene.Vec{})
+		w.int(70, flags)
+		for _, v := range sh.pts {
+			w.tag(0, "VERTEX")
+			w.tag(8, layer)
+			w.point(v.p)
+			if v.bulge != 0 {
+				w.angle(42, v.bulge)
+			}
+		}
+		w.tag(0, "SEQEND")
+		w.tag(8, layer)
+	}
+}

@@ -1,0 +1,40 @@
+package tools
+
+// The scene as DXF, for `scene dxf` and the cadrun://scene.dxf resource. A DXF is text an
+// agent can read or hand on, but a large scene makes a large file, so the answer is capped
+// and a bigger drawing is pointed at `cadrun run -o`, which has no cap.
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/scene"
+)
+
+// ErrDXFTooLarge is returned when the scene's DXF is over MaxDXFText.
+var ErrDXFTooLarge = errors.New("dxf too large")
+
+// MaxDXFText caps the DXF that `scene dxf` and cadrun://scene.dxf answer with, in bytes.
+const MaxDXFText = 1 << 20
+
+// sceneDXF writes the scene as DXF of the given version ("" or "12" for R12, "2000").
+func sceneDXF(s *scene.Scene, version string) (string, error) {
+	opt := render.DXFOptions{}
+	if version != "" {
+		v, err := render.ParseDXFVersion(version)
+		if err != nil {
+			return "", fmt.Errorf("%w: dxf_version %q: use 12 or 2000", ErrBadInput, version)
+		}
+		opt.Version = v
+	}
+	b, err := render.DXF(s, opt)
+	if err != nil {
+		return "", err
+	}
+	if len(b) > MaxDXFText {
+		return "", fmt.Errorf("%w: the scene's DXF is %d bytes, over the %d-byte limit of an answer (MaxDXFText); write it to a file instead: cadrun run -workspace DIR -o part.dxf",
+			ErrDXFTooLarge, len(b), MaxDXFText)
+	}
+	return string(b), nil
+}
