@@ -11,11 +11,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -25,10 +27,11 @@ var ErrNothingToUndo = errors.New("nothing to undo")
 // ErrNothingToRedo is returned by redo at the newest entry.
 var ErrNothingToRedo = errors.New("nothing to redo")
 
-// record adds the workspace as it now is, with sceneJSON, to the history, after a change
-// from before (the files before it; nil when unknown) and the scene old. It answers the new
-// entry's id, or 0 and a warning when the history could not be written.
-func (srv *Server) record(before map[string][]byte, old *scene.Scene, sceneJSON []byte) (int, []string) {
+// record adds the workspace as it now is (now: its user files, nil when one could not be
+// read), with sceneJSON, to the history, after a change from before (the files before it;
+// nil when unknown) and the scene old. It answers the new entry's id, or 0 and a warning
+// when the history could not be written.
+func (srv *Server) record(before, now map[string][]byte, old *scene.Scene, sceneJSON []byte) (int, []string) {
 	h, warnings := srv.loadHistory()
 	fail := func(err error) (int, []string) {
 		return 0, append(warnings, fmt.Sprintf("the change landed, but recording it in the history failed: %v", err))
@@ -41,9 +44,9 @@ func (srv *Server) record(before map[string][]byte, old *scene.Scene, sceneJSON 
 			return fail(err)
 		}
 	}
-	now, err := srv.ws.UserFiles()
-	if err != nil {
-		return fail(err)
+	if now == nil {
+		_, err := srv.ws.UserFiles()
+		return fail(fmt.Errorf("reading the workspace: %w", err))
 	}
 	e, err := h.Record(now, sceneJSON)
 	if err != nil {
@@ -82,11 +85,16 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 	}
 	defer unlock()
 
-	h, warnings := srv.loadHistory()
-	disk, err := srv.ws.UserFiles()
+	synced, disk, err := srv.syncLocked(ctx)
 	if err != nil {
+		return nil, notApplied(err)
+	}
+	if disk == nil {
+		_, err := srv.ws.UserFiles()
 		return nil, notApplied(fmt.Errorf("reading the workspace: %w", err))
 	}
+	h, warnings := srv.loadHistory()
+	caughtUp := 0
 	if len(h.Entries) > 0 {
 		cur, _ := h.Current()
 		recorded, err := catchUp(h, disk, srv.Scene())
@@ -98,8 +106,12 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 		}
 		if recorded {
 			now, _ := h.Current()
+			caughtUp = now.ID // this warning says what it is; no second one below
 			warnings = append(warnings, fmt.Sprintf("the files had changed outside cadrun since entry %d; that state was recorded as entry %d, which redo brings back", cur.ID, now.ID))
 		}
+	}
+	if len(synced.Files) > 0 && caughtUp == 0 {
+		warnings = append(warnings, synced.Note())
 	}
 
 	target := h.Pos - 1
@@ -129,9 +141,14 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 	if err != nil {
 		return nil, fmt.Errorf("entry %d no longer runs:\n%w", entry.ID, notApplied(err))
 	}
+	takenBack := slices.DeleteFunc(se.notMine(h, target), func(id int) bool { return id == caughtUp })
 	restored, err := srv.ws.Restore(files)
 	if err != nil {
 		return nil, fmt.Errorf("restoring entry %d failed midway (%w); restored so far: %s. Read the files, then write what is missing", entry.ID, err, strings.Join(restored, ", "))
+	}
+	srv.setBuilt(files)
+	if len(takenBack) > 0 {
+		warnings = append(warnings, takenBackWarning(takenBack, restored))
 	}
 	for _, n := range restored {
 		if b, ok := files[n]; ok {
@@ -148,6 +165,39 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 	}
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
+}
+
+// notMine lists the ids of the entries an undo to index target takes back (those after it,
+// up to the current one) that this session did not make: another client's changes, another
+// process's, or edits made outside cadrun.
+func (se *Session) notMine(h *modules.History, target int) []int {
+	var ids []int
+	for i := target + 1; i <= h.Pos && i < len(h.Entries); i++ {
+		if id := h.Entries[i].ID; !se.didMake(id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+func takenBackWarning(ids []int, restored []string) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.Itoa(id)
+	}
+	what := "entry " + s[0]
+	if len(s) > 1 {
+		what = "entries " + strings.Join(s, ", ")
+	}
+	paths := make([]string, len(restored))
+	for i, n := range restored {
+		paths[i] = runtime.PathOf(n)
+	}
+	files := "no file"
+	if len(paths) > 0 {
+		files = strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("this undo takes back %s, which this client did not make (another client, another process such as cadrun tool, or an editor made it); it restored %s. Redo brings it back", what, files)
 }
 
 func atOldest(h *modules.History) string {
@@ -204,6 +254,9 @@ func (se *Session) snapshot(ctx context.Context, name string) (*HistoryOut, erro
 		return nil, fmt.Errorf("taking the workspace lock: %w", err)
 	}
 	defer unlock()
+	if _, _, err := srv.syncLocked(ctx); err != nil {
+		return nil, err
+	}
 	h, warnings := srv.loadHistory()
 	disk, err := srv.ws.UserFiles()
 	if err != nil {

@@ -10,9 +10,16 @@ package tools
 // Each client connection is one Session, so read tracking ("read before you overwrite") is
 // per client. A tool's error comes back as a tool result with IsError and the full error text
 // (the diagnostic), never as a protocol error.
+//
+// Before every call the server syncs its scene with the files on disk (Server.Sync, sync.go).
+// A call's context ends with the client's cancel, with the server's own context (a signal:
+// the call is cancelled and still answered), and over HTTP with the connection that brought
+// it (callContext).
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -34,7 +41,7 @@ Look at the result with scene: info for a summary, png for an image you can see,
 func NewMCPServer(srv *Server, version string) *mcp.Server {
 	ms := mcp.NewServer(&mcp.Implementation{Name: "cadrun", Title: "cadrun", Version: version}, &mcp.ServerOptions{
 		Instructions: mcpInstructions,
-		Logger:       slog.Default(),
+		Logger:       sdkLogger(slog.Default()),
 		// No logging capability: cadrun sends no log messages to clients.
 		Capabilities: &mcp.ServerCapabilities{},
 	})
@@ -46,6 +53,33 @@ func NewMCPServer(srv *Server, version string) *mcp.Server {
 	addResources(ms, srv)
 	return ms
 }
+
+// sdkLogger is logger with the SDK's INFO records (a line for every session that starts or
+// ends) moved down to DEBUG: a busy HTTP server would otherwise log a line per session.
+func sdkLogger(logger *slog.Logger) *slog.Logger {
+	return slog.New(demoteInfo{logger.Handler()})
+}
+
+type demoteInfo struct{ slog.Handler }
+
+func (h demoteInfo) Enabled(ctx context.Context, l slog.Level) bool {
+	if l == slog.LevelInfo {
+		l = slog.LevelDebug
+	}
+	return h.Handler.Enabled(ctx, l)
+}
+
+func (h demoteInfo) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level == slog.LevelInfo {
+		r.Level = slog.LevelDebug
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h demoteInfo) WithAttrs(as []slog.Attr) slog.Handler {
+	return demoteInfo{h.Handler.WithAttrs(as)}
+}
+func (h demoteInfo) WithGroup(name string) slog.Handler { return demoteInfo{h.Handler.WithGroup(name)} }
 
 // mcpSessions maps each MCP client connection to its Session. It is safe for concurrent use
 // (tool calls are handled concurrently).
@@ -91,9 +125,17 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 		}
 		t := &mcp.Tool{Name: name, Description: description, InputSchema: registry[name].Input(), OutputSchema: schema}
 		mcp.AddTool(ms, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+			var zero Out
+			ctx, cancel := callContext(ctx, sessions.srv.ctx, req.Extra)
+			defer cancel()
+			// The scene follows the files before any answer: another process or an editor
+			// may have changed them. A change syncs again under its own lock.
+			synced, err := sessions.srv.Sync(ctx)
+			if err != nil {
+				return nil, zero, err
+			}
 			out, err := fn(ctx, sessions.get(req.Session), in)
 			if err != nil {
-				var zero Out
 				return nil, zero, err
 			}
 			res := mcpContent(out)
@@ -103,9 +145,50 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 				o.PNG, o.SVG, o.DXF, o.JSON = nil, "", "", nil
 				out = any(o).(Out)
 			}
+			if _, isChange := any(out).(*ChangeResult); !isChange && synced.Error != "" && isSceneView(out) {
+				// A view of the last good scene while main on disk does not run: say so.
+				res = withNote(res, out, synced.Note())
+			}
 			return res, out, nil
 		})
 	}
+}
+
+// callContext is the context of one tool call: the SDK's, ended also when the server stops
+// (stop) and, over HTTP, when the client's connection for this call drops.
+func callContext(ctx, stop context.Context, extra *mcp.RequestExtra) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	stopStop := context.AfterFunc(stop, func() { cancel(errors.New("the server is stopping")) })
+	stopDrop := func() bool { return false }
+	if extra != nil {
+		if dropped, ok := httpCalls.lookup(extra.Header); ok {
+			stopDrop = context.AfterFunc(dropped, func() { cancel(errors.New("the client's connection closed")) })
+		}
+	}
+	return ctx, func() {
+		stopStop()
+		stopDrop()
+		cancel(nil)
+	}
+}
+
+// isSceneView reports an answer that shows the scene (a scene command that is not a change).
+func isSceneView(out any) bool {
+	o, ok := out.(SceneOut)
+	return ok && o.Change == nil
+}
+
+// withNote adds a note after an answer's content (the JSON text when there is no other).
+func withNote(res *mcp.CallToolResult, out any, note string) *mcp.CallToolResult {
+	if res == nil {
+		b, err := json.Marshal(out)
+		if err != nil {
+			return nil
+		}
+		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+	}
+	res.Content = append(res.Content, &mcp.TextContent{Text: "note: " + note})
+	return res
 }
 
 // mcpContent shows the scene's drawings as what they are rather than as JSON fields: png as

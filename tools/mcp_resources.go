@@ -2,7 +2,8 @@ package tools
 
 // MCP resources: the current scene (as SVG, as scene.json and as DXF) and the API reference, for
 // clients that attach context by URI rather than by calling a tool. Each read renders the
-// server's last good scene at that moment, so a resource is never staler than the scene tool.
+// server's last good scene at that moment, after a Sync with the files on disk, so a resource
+// is never staler than the scene tool.
 
 import (
 	"context"
@@ -50,6 +51,11 @@ func addResources(ms *mcp.Server, srv *Server) {
 			func() (string, error) { return runtime.Reference(), nil }},
 	} {
 		ms.AddResource(&r.res, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			// The scene follows the files first (another process or an editor may have
+			// changed them); a main that no longer runs leaves the last good scene.
+			if _, err := srv.Sync(ctx); err != nil {
+				return nil, err
+			}
 			if n := perEntity[r.res.URI]; n > 0 {
 				done, err := reserve(ctx, int64(srv.Scene().Len())*n)
 				if err != nil {

@@ -43,9 +43,13 @@ type Server struct {
 	ws     *modules.Workspace
 	runner Runner
 	opt    runtime.Options
+	ctx    context.Context // its end cancels the MCP calls in flight
 
-	mu    sync.Mutex // guards scene
+	mu    sync.Mutex // guards scene and built
 	scene *scene.Scene
+	built diskState // the user files the scene was built from (or last failed to build from)
+	// mainErr is the diagnostic of main as built holds it, when it did not run.
+	mainErr string
 
 	subs subscribers
 
@@ -53,12 +57,25 @@ type Server struct {
 }
 
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
-// missing or fails, from scene.json (the last good scene); else it is empty.
+// missing or fails, from scene.json (the last good scene); else it is empty. ctx bounds the
+// server's life: when it ends, the MCP calls in flight are cancelled (and still answered).
 func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
-	s := &Server{ws: ws, runner: runner, opt: opt, scene: scene.New(), parses: newSymbolParses()}
-	if res, err := runner.Run(ctx, ws, runtime.MainModule, opt); err == nil {
+	s := &Server{ws: ws, runner: runner, opt: opt, ctx: ctx, scene: scene.New(), parses: newSymbolParses()}
+	files, st, readable := s.diskFiles()
+	s.built = st
+	var src runtime.Source = ws
+	if readable {
+		src = modules.FilesSource(files)
+	}
+	res, err := runner.Run(ctx, src, runtime.MainModule, opt)
+	if err == nil {
 		s.scene = res.Scene
-	} else if saved, err := loadSavedScene(ws); err == nil {
+		return s
+	}
+	if !errors.Is(err, runtime.ErrModuleNotFound) && !isMissingMain(err) {
+		s.mainErr = diagnostic(err)
+	}
+	if saved, err := loadSavedScene(ws); err == nil {
 		s.scene = saved
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		slog.Warn("starting from an empty scene", "err", err)
@@ -73,16 +90,30 @@ func (s *Server) Scene() *scene.Scene {
 	return s.scene
 }
 
-// Session is one client's view: what it has read.
+// Session is one client's view: what it has read, and which history entries its changes
+// made.
 type Session struct {
 	srv   *Server
 	mu    sync.Mutex
 	reads map[string][sha256.Size]byte // logical name -> hash of the content read in full
+	made  map[int]bool                 // history entry ids recorded by this session's changes
 }
 
 // Session starts a client session.
 func (s *Server) Session() *Session {
-	return &Session{srv: s, reads: map[string][sha256.Size]byte{}}
+	return &Session{srv: s, reads: map[string][sha256.Size]byte{}, made: map[int]bool{}}
+}
+
+func (se *Session) noteMade(entry int) {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	se.made[entry] = true
+}
+
+func (se *Session) didMake(entry int) bool {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	return se.made[entry]
 }
 
 func (se *Session) noteRead(name string, content []byte) {
@@ -165,11 +196,18 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	}
 	defer unlock()
 
+	synced, before, err := srv.syncLocked(ctx)
+	if err != nil {
+		return nil, notApplied(err)
+	}
 	current, exists, err := se.userFile(file)
 	if err != nil {
 		return nil, err
 	}
 	var warnings []string
+	if len(synced.Files) > 0 { // news; a main known to be broken is this change's to fix
+		warnings = append(warnings, synced.Note())
+	}
 	if exists {
 		h, read := se.readHash(file)
 		switch {
@@ -193,9 +231,9 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	if err != nil {
 		return nil, notApplied(err)
 	}
-	// The files as they were, for the history: the state to come back to when it is not
-	// recorded yet (the first change, or edits made outside cadrun).
-	before, beforeErr := srv.ws.UserFiles()
+	// before (read by the sync) is the files as they were, for the history: the state to
+	// come back to when it is not recorded yet (the first change, or edits made outside
+	// this server).
 	created, err := ch.apply()
 	if err != nil {
 		return nil, notApplied(err)
@@ -205,12 +243,19 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	}
 	out := &ChangeResult{File: file, Created: created, Warnings: warnings, Files: append([]string{file}, ch.also...)}
 	sceneJSON, old := srv.land(res, out)
-	if beforeErr != nil {
-		before = nil
+	now, st, readable := srv.diskFiles()
+	srv.mu.Lock()
+	srv.built, srv.mainErr = st, ""
+	srv.mu.Unlock()
+	if !readable {
+		now = nil
 	}
 	var warnHistory []string
-	out.Entry, warnHistory = srv.record(before, old, sceneJSON)
+	out.Entry, warnHistory = srv.record(before, now, old, sceneJSON)
 	out.Warnings = append(out.Warnings, warnHistory...)
+	if out.Entry > 0 {
+		se.noteMade(out.Entry)
+	}
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
 }

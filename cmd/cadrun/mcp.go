@@ -10,7 +10,8 @@ package main
 // 127.0.0.1. Any other address needs a bearer token (-token, or $CADRUN_MCP_TOKEN so that it
 // stays out of the process list); without one cadrun refuses to start, because the tools
 // write files and run code. A token given for a loopback address is enforced too. The checks
-// on each request (Origin, token, Host, body size) are in tools/mcp_http.go.
+// on each request (Origin, token, Host, body size, sessions) are in tools/mcp_http.go, the
+// connection limits (timeouts, the connection cap) in tools/mcp_http_limits.go.
 
 import (
 	"context"
@@ -19,7 +20,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -35,15 +35,20 @@ import (
 // tokenEnv holds the bearer token when -token is not given.
 const tokenEnv = "CADRUN_MCP_TOKEN"
 
-// shutdownGrace is how long a stopping HTTP server waits for calls in flight before it
-// closes their connections.
-const shutdownGrace = 2 * time.Second
+// shutdownGrace is how long a stopping server waits for the answers of the calls in flight
+// (cancelled when the signal came) before it exits anyway: an answer that cannot be written
+// in that time (a client that does not read) is lost.
+const shutdownGrace = 5 * time.Second
 
 func runMCP(args []string, _, stderr io.Writer) error {
-	fs := newFlags("mcp", "mcp [-workspace DIR] [-http ADDR [-token T]]", stderr)
+	fs := newFlags("mcp", "mcp [-workspace DIR] [-http ADDR [-token T] [-max-sessions N] [-session-idle D] [-max-conns N]] [-log-level L]", stderr)
 	ws := fs.String("workspace", "", "workspace directory; default $CADRUN_HOME, else ~/.cadrun (created if missing)")
 	httpFlag := fs.String("http", "", "serve streamable HTTP on ADDR (host:port; :PORT means 127.0.0.1) instead of stdio")
 	tokenFlag := fs.String("token", "", "bearer token every HTTP request must carry; required for a non-loopback ADDR (default $"+tokenEnv+")")
+	maxSessions := fs.Int("max-sessions", tools.DefaultMaxSessions, "HTTP: most MCP sessions open at once; a client past it gets 503")
+	sessionIdle := fs.Duration("session-idle", tools.DefaultSessionIdle, "HTTP: close a session after this long without a request")
+	maxConns := fs.Int("max-conns", tools.MaxHTTPConns, "HTTP: most connections open at once")
+	logLevel := fs.String("log-level", "info", "log to stderr from this level up: debug, info, warn or error (debug shows every session)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -51,9 +56,25 @@ func runMCP(args []string, _, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "cadrun mcp: -log-level %q: want debug, info, warn or error\n", *logLevel)
+		return errUsage
+	}
+	if *maxSessions < 1 || *maxConns < 1 || *sessionIdle <= 0 {
+		fmt.Fprintf(stderr, "cadrun mcp: -max-sessions, -max-conns and -session-idle must be positive (got %d, %d, %v)\n", *maxSessions, *maxConns, *sessionIdle)
+		return errUsage
+	}
 	token := *tokenFlag
+	source := "-token"
 	if token == "" {
-		token = os.Getenv(tokenEnv)
+		token, source = os.Getenv(tokenEnv), "$"+tokenEnv
+	}
+	if token != "" {
+		if err := tools.CheckToken(token); err != nil {
+			fmt.Fprintf(stderr, "cadrun mcp: %s: %v\n", source, err)
+			return errUsage
+		}
 	}
 	var addr string
 	if *httpFlag != "" {
@@ -66,7 +87,7 @@ func runMCP(args []string, _, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "cadrun mcp: -token needs -http (stdio has no requests to check)")
 		return errUsage
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(logger)
 
 	dir, err := workspaceDir(*ws)
@@ -84,15 +105,42 @@ func runMCP(args []string, _, stderr io.Writer) error {
 	pool := runtime.NewPool(runtime.PoolOptions{})
 	defer pool.Close()
 
+	// A signal ends ctx: the server's calls in flight are cancelled, and each is answered
+	// (landed or not) before the process exits.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv := tools.NewServer(ctx, w, pool, runtime.Options{})
 	ms := tools.NewMCPServer(srv, version)
 	if addr != "" {
-		return serveMCPHTTP(ctx, ms, addr, token, dir, logger)
+		opt := tools.HTTPOptions{Token: token, MaxSessions: *maxSessions, SessionIdle: *sessionIdle}
+		return serveMCPHTTP(ctx, ms, addr, opt, *maxConns, dir, logger)
 	}
-	logger.Info("serving MCP on stdio", "workspace", dir, "version", version)
-	err = ms.Run(ctx, &mcp.StdioTransport{})
+	return serveMCPStdio(ctx, ms, dir, logger)
+}
+
+// serveMCPStdio serves ms on stdin and stdout until stdin ends or a signal comes; either way
+// the calls already read are answered first.
+func serveMCPStdio(ctx context.Context, ms *mcp.Server, dir string, logger *slog.Logger) error {
+	logger.Info("serving MCP on stdio", "workspace", dir, "version", version, "max_message_bytes", tools.MaxMessageBytes)
+	st := tools.NewStdioTransport(os.Stdin, os.Stdout, 0, logger)
+	st.PeerGone = stdoutGone
+	// A write to a stdout nobody reads fails (and cancels the calls in flight) instead of
+	// killing the process with SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
+	defer context.AfterFunc(ctx, st.Drain)()
+	served := make(chan error, 1)
+	go func() { served <- ms.Run(context.Background(), st) }()
+	var err error
+	select {
+	case err = <-served:
+	case <-ctx.Done():
+		select {
+		case err = <-served:
+		case <-time.After(shutdownGrace):
+			logger.Warn("stopped by a signal before every answer could be written", "waited", shutdownGrace)
+			return nil
+		}
+	}
 	switch {
 	case ctx.Err() != nil:
 		logger.Info("stopped by a signal")
@@ -122,25 +170,21 @@ func httpAddr(addr, token string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-// serveMCPHTTP serves ms on addr until ctx ends (a signal), then stops: calls in flight get
-// shutdownGrace to finish before their connections are closed.
-func serveMCPHTTP(ctx context.Context, ms *mcp.Server, addr, token, dir string, logger *slog.Logger) error {
+// serveMCPHTTP serves ms on addr until ctx ends (a signal), then stops: the calls in flight,
+// cancelled by the signal, get shutdownGrace to answer before their connections are closed.
+func serveMCPHTTP(ctx context.Context, ms *mcp.Server, addr string, opt tools.HTTPOptions, maxConns int, dir string, logger *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listening for MCP over HTTP: %w", err)
 	}
-	hs := &http.Server{
-		Handler: tools.NewMCPHTTPHandler(ms, tools.HTTPOptions{Token: token}),
-		// Headers must arrive promptly; bodies and event streams have no deadline, because a
-		// tool call may run as long as its script's timeout and a GET stream stays open.
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
+	hs, ln := tools.NewHTTPServer(ln, tools.NewMCPHTTPHandler(ms, opt), maxConns)
+	hs.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	// The address as bound (a port of 0 is chosen now); the URL is what clients connect to.
 	logger.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String(), "addr", ln.Addr().String(),
-		"token", token != "", "workspace", dir, "version", version)
+		"token", opt.Token != "", "workspace", dir, "version", version,
+		"max_sessions", opt.MaxSessions, "session_idle", opt.SessionIdle, "max_conns", maxConns)
 	select {
 	case err := <-served:
 		return fmt.Errorf("serving MCP over HTTP: %w", err)

@@ -67,6 +67,30 @@ func TestMCPHTTPNeedsTokenOffLoopback(t *testing.T) {
 	}
 }
 
+// TestMCPHTTPRefusesABlankToken: a token of spaces (from -token or the environment) is
+// refused at start, with the reason, before anything is created.
+func TestMCPHTTPRefusesABlankToken(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		args []string
+		want string
+	}{
+		{env: "   ", want: "cadrun mcp: $" + tokenEnv + ": the token is only whitespace; choose a token of visible characters (for example: openssl rand -hex 32)\n"},
+		{args: []string{"-token", " \t"}, want: "cadrun mcp: -token: the token is only whitespace; choose a token of visible characters (for example: openssl rand -hex 32)\n"},
+	} {
+		t.Setenv(tokenEnv, tc.env)
+		var stdout, stderr strings.Builder
+		ws := filepath.Join(t.TempDir(), "ws")
+		args := append([]string{"mcp", "-workspace", ws, "-http", "0.0.0.0:0"}, tc.args...)
+		if code := run(args, &stdout, &stderr); code != 2 || stderr.String() != tc.want {
+			t.Errorf("run(%q) = %d, stderr %q; want 2 and %q", args, code, stderr.String(), tc.want)
+		}
+		if _, err := os.Stat(ws); !os.IsNotExist(err) {
+			t.Errorf("the workspace was created before the refusal: %v", err)
+		}
+	}
+}
+
 // newHTTPMCP serves a fresh workspace holding files over httptest (a loopback listener).
 func newHTTPMCP(t *testing.T, token string, opt runtime.Options, files map[string]string) (url, dir string) {
 	t.Helper()

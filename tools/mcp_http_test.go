@@ -1,0 +1,512 @@
+package tools
+
+// The HTTP listener's limits, driven with raw HTTP as hostile and careless clients would.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cadrun/cadrun/runtime"
+)
+
+const httpInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
+
+// newHTTPHandler serves a workspace holding files over NewMCPHTTPHandler.
+func newHTTPHandler(t *testing.T, opt HTTPOptions, ropt runtime.Options, files map[string]string) (http.Handler, string) {
+	t.Helper()
+	ws, dir := newWorkspace(t, files)
+	return NewMCPHTTPHandler(NewMCPServer(NewServer(context.Background(), ws, InProcess{}, ropt), "test"), opt), dir
+}
+
+// post sends one JSON-RPC message; it returns the response with its body read.
+func post(t *testing.T, ctx context.Context, url, session, token, body string) (*http.Response, string, error) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp, string(b), err
+}
+
+// initSession starts an MCP session over raw HTTP and returns its id.
+func initSession(t *testing.T, url, token string) string {
+	t.Helper()
+	resp, body, err := post(t, context.Background(), url, "", token, httpInit)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize: %v %v %s", err, resp, body)
+	}
+	id := resp.Header.Get("Mcp-Session-Id")
+	if resp, body, err := post(t, context.Background(), url, id, token, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil || resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("initialized: %v %v %s", err, resp, body)
+	}
+	return id
+}
+
+// TestHTTPBearerSchemeAnyCase: "bearer", "BEARER" and "Bearer" are one scheme; a refusal
+// closes the connection.
+func TestHTTPBearerSchemeAnyCase(t *testing.T) {
+	t.Parallel()
+	h, _ := newHTTPHandler(t, HTTPOptions{Token: "s3cret"}, runtime.Options{}, nil)
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	for _, tc := range []struct {
+		auth string
+		want int
+	}{
+		{"Bearer s3cret", http.StatusOK},
+		{"bearer s3cret", http.StatusOK},
+		{"BEARER  s3cret", http.StatusOK},
+		{"Basic s3cret", http.StatusUnauthorized},
+		{"bearer s3cre", http.StatusUnauthorized},
+		{"bearers3cret", http.StatusUnauthorized},
+	} {
+		resp, body, err := post(t, context.Background(), hs.URL, "", tc.auth, httpInit)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.auth, err)
+		}
+		if resp.StatusCode != tc.want {
+			t.Errorf("Authorization %q: status %d (%s), want %d", tc.auth, resp.StatusCode, body, tc.want)
+		}
+		if tc.want == http.StatusUnauthorized && !resp.Close {
+			t.Errorf("Authorization %q: the refusal keeps the connection open", tc.auth)
+		}
+	}
+}
+
+func TestCheckToken(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ token, err string }{
+		{"s3cret", ""},
+		{"   ", "the token is only whitespace; choose a token of visible characters (for example: openssl rand -hex 32)"},
+		{"\t\n", "the token is only whitespace; choose a token of visible characters (for example: openssl rand -hex 32)"},
+		{"two words", "the token contains spaces or control characters, which an Authorization header cannot carry; use visible characters only (for example: openssl rand -hex 32)"},
+		{"tok\n", "the token contains spaces or control characters, which an Authorization header cannot carry; use visible characters only (for example: openssl rand -hex 32)"},
+	} {
+		got := ""
+		if err := CheckToken(tc.token); err != nil {
+			got = err.Error()
+		}
+		if got != tc.err {
+			t.Errorf("CheckToken(%q) = %q, want %q", tc.token, got, tc.err)
+		}
+	}
+}
+
+// TestAuthLimiter: five wrong tokens in a row are free; then each one refuses the address
+// for twice as long as the one before (1 s, 2 s, ... up to a minute); a right token ends the
+// run; loopback addresses are never refused.
+func TestAuthLimiter(t *testing.T) {
+	t.Parallel()
+	a := newAuthLimiter()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	const ip = "203.0.113.7"
+	for range authFreeFailures {
+		a.fail(ip, now)
+	}
+	if d := a.blocked(ip, now); d != 0 {
+		t.Fatalf("after %d wrong tokens: refused for %v, want not refused", authFreeFailures, d)
+	}
+	var got []time.Duration
+	for range 8 {
+		a.fail(ip, now)
+		got = append(got, a.blocked(ip, now))
+		now = now.Add(a.blocked(ip, now)) // the client waits as told, then tries again
+	}
+	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 32 * time.Second, time.Minute, time.Minute}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("refusals: mismatch (-want +got):\n%s", diff)
+	}
+	a.succeed(ip)
+	a.fail(ip, now)
+	if d := a.blocked(ip, now); d != 0 {
+		t.Errorf("a wrong token after a right one: refused for %v", d)
+	}
+	for range 50 {
+		a.fail("127.0.0.1", now)
+		a.fail("::1", now)
+	}
+	if d := a.blocked("127.0.0.1", now) + a.blocked("::1", now); d != 0 {
+		t.Errorf("loopback refused for %v", d)
+	}
+}
+
+// TestHTTPWrongTokensAreSlowedDown: from a remote address, the sixth wrong token in a row
+// makes the next requests 429 with Retry-After, the right token included, without a look at
+// the token; a request with no token at all is no guess and does not count.
+func TestHTTPWrongTokensAreSlowedDown(t *testing.T) {
+	t.Parallel()
+	h, _ := newHTTPHandler(t, HTTPOptions{Token: "s3cret"}, runtime.Options{}, nil)
+	do := func(auth string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("POST", "http://127.0.0.1:8765/", strings.NewReader(httpInit))
+		req.RemoteAddr = "203.0.113.7:40000"
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	for range 10 {
+		if rec := do(""); rec.Code != http.StatusUnauthorized {
+			t.Fatalf("no token: %d", rec.Code)
+		}
+	}
+	for i := range authFreeFailures + 1 {
+		if rec := do("Bearer guess"); rec.Code != http.StatusUnauthorized {
+			t.Fatalf("wrong token %d: %d %s", i+1, rec.Code, rec.Body)
+		}
+	}
+	rec := do("Bearer s3cret")
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "1" {
+		t.Errorf("the right token during the refusal: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	if want := "too many requests: 6 wrong tokens in a row from this address; try again in 1s\n"; rec.Body.String() != want {
+		t.Errorf("body %q, want %q", rec.Body.String(), want)
+	}
+}
+
+// TestHTTPSessionCap: past MaxSessions a new session is refused with 503 naming the limit;
+// closing one makes room.
+func TestHTTPSessionCap(t *testing.T) {
+	t.Parallel()
+	h, _ := newHTTPHandler(t, HTTPOptions{MaxSessions: 2}, runtime.Options{}, nil)
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	first := initSession(t, hs.URL, "")
+	initSession(t, hs.URL, "")
+	resp, body, err := post(t, context.Background(), hs.URL, "", "", httpInit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "too many MCP sessions: 2 are open, the limit is 2 (-max-sessions); close sessions you no longer use (HTTP DELETE), or wait: a session closes after 10m0s without a request\n"
+	if resp.StatusCode != http.StatusServiceUnavailable || body != want {
+		t.Errorf("a third session: %d %q, want 503 %q", resp.StatusCode, body, want)
+	}
+	req, _ := http.NewRequest("DELETE", hs.URL, nil)
+	req.Header.Set("Mcp-Session-Id", first)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %v %v", err, resp)
+	}
+	initSession(t, hs.URL, "")
+}
+
+// TestSDKInfoLogsAreDebug: the SDK's per-session INFO lines go out at DEBUG; warnings stay.
+func TestSDKInfoLogsAreDebug(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	l := sdkLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	})))
+	l.Info("server session connected", "session_id", "x")
+	l.Warn("something")
+	if got, want := buf.String(), "level=WARN msg=something\n"; got != want {
+		t.Errorf("logged %q, want %q", got, want)
+	}
+	buf.Reset()
+	l = sdkLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	l.Info("server session connected")
+	if !strings.Contains(buf.String(), "level=DEBUG msg=\"server session connected\"") {
+		t.Errorf("at debug level: %q", buf.String())
+	}
+}
+
+// TestHTTPDroppedConnectionCancelsTheCall: a client that closes its connection in the middle
+// of a write (a long loop that would land) cancels it: the write does not land, and the next
+// change, which needs the lock the first held, goes through at once.
+func TestHTTPDroppedConnectionCancelsTheCall(t *testing.T) {
+	t.Parallel()
+	const before = "drawCircle('a', 0, 0, 1)\n"
+	h, dir := newHTTPHandler(t, HTTPOptions{}, runtime.Options{Limits: runtime.Limits{Timeout: time.Minute}}, map[string]string{"scene.code.js": before})
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	session := initSession(t, hs.URL, "")
+
+	ctx, drop := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, drop) // the client goes away mid-run
+	slow := "let t = 0; for (let i = 0; i < 3e8; i++) { t += i } drawCircle('late', 0, 0, 1)\n"
+	if _, _, err := post(t, ctx, hs.URL, session, "", rpcCall(2, "write", map[string]any{"file": "main", "code": slow})); err == nil {
+		t.Fatal("the dropped request answered")
+	}
+	start := time.Now()
+	other := initSession(t, hs.URL, "")
+	resp, body, err := post(t, context.Background(), hs.URL, other, "", rpcCall(2, "write", map[string]any{"file": "m", "code": "export const x = 1\n"}))
+	if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(body, `"entities":1`) {
+		t.Fatalf("the next write: %v %v %s", err, resp, body)
+	}
+	t.Logf("the next write answered %v after the drop", time.Since(start))
+	if got := fileBytes(t, dir, "scene.code.js"); got != before {
+		t.Errorf("main after the dropped write: %q", got)
+	}
+}
+
+func rpcCall(id int, tool string, args map[string]any) string {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{"name": tool, "arguments": args}})
+	return string(b)
+}
+
+// TestHTTPConnectionFlood: 20,000 hostile connections are tried (connections that send
+// nothing, half a header, or a request without the token and then sit idle), while a client
+// with the token connects, initializes and calls a tool. It gets in; the time it took is
+// logged (run with -v to see it).
+func TestHTTPConnectionFlood(t *testing.T) {
+	if testing.Short() {
+		t.Skip("20,000 connections")
+	}
+	h, _ := newHTTPHandler(t, HTTPOptions{Token: "tok"}, runtime.Options{}, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, lim := NewHTTPServer(ln, h, 0)
+	go hs.Serve(lim)
+	t.Cleanup(func() { hs.Close() })
+	addr := ln.Addr().String()
+	url := "http://" + addr
+
+	// The same client without a flood, for comparison.
+	baseline := tokenClientTime(t, url)
+
+	// 64 hostile clients each keep their last 16 connections open (1,024 at a time, four
+	// times the server's cap) and dial the next one at once.
+	const total, workers, held = 20000, 64, 16
+	var tried, refusedByServer atomic.Int64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			var ring []net.Conn
+			defer func() {
+				for _, c := range ring {
+					c.Close()
+				}
+			}()
+			for i := w; i < total; i += workers {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				c, err := net.Dial("tcp", addr)
+				tried.Add(1)
+				if err != nil {
+					refusedByServer.Add(1)
+					continue
+				}
+				switch i % 3 {
+				case 0: // nothing at all
+				case 1: // half a header
+					io.WriteString(c, "POST / HTTP/1.1\r\nHost: "+addr+"\r\n")
+				case 2: // a request without the token, then idle
+					io.WriteString(c, "POST / HTTP/1.1\r\nHost: "+addr+"\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+				}
+				ring = append(ring, c)
+				if len(ring) > held {
+					ring[0].Close()
+					ring = ring[1:]
+				}
+			}
+		})
+	}
+	for tried.Load() < total/4 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	took := tokenClientTime(t, url)
+	during := tried.Load()
+	wg.Wait()
+	close(stop)
+	lim.(*connLimiter).mu.Lock()
+	evicted, refused := lim.(*connLimiter).evicted, lim.(*connLimiter).refused
+	lim.(*connLimiter).mu.Unlock()
+	t.Logf("the client with the token connected and called glob in %v (%v without the flood), with %d hostile connections tried by then (%d in all); the server closed %d idle ones to make room and refused %d; %d dials failed",
+		took, baseline, during, tried.Load(), evicted, refused, refusedByServer.Load())
+}
+
+// tokenClientTime connects a client with the token, initializes and calls glob; it returns
+// how long that took.
+func tokenClientTime(t *testing.T, url string) time.Duration {
+	t.Helper()
+	start := time.Now()
+	tr := &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1, HTTPClient: &http.Client{Transport: bearerRT{"tok"}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "token", Version: "v0"}, nil).Connect(context.Background(), tr, nil)
+	if err != nil {
+		t.Fatalf("the client with the token could not connect after %v: %v", time.Since(start), err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "glob", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("glob: %v %+v", err, res)
+	}
+	return time.Since(start)
+}
+
+type bearerRT struct{ token string }
+
+func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestHTTPIdleAndSlowConnectionsAreClosed: a connection that sends half a header, one that
+// sends its request body too slowly, and a keep-alive connection left idle are closed by the
+// server's read and idle timeouts.
+func TestHTTPIdleAndSlowConnectionsAreClosed(t *testing.T) {
+	t.Parallel()
+	h, _ := newHTTPHandler(t, HTTPOptions{}, runtime.Options{}, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, lim := NewHTTPServer(ln, h, 0)
+	// Shorter timeouts than the real ones, so that the test need not wait 10 s.
+	hs.ReadHeaderTimeout, hs.ReadTimeout, hs.IdleTimeout = 200*time.Millisecond, 400*time.Millisecond, 300*time.Millisecond
+	go hs.Serve(lim)
+	t.Cleanup(func() { hs.Close() })
+	addr := ln.Addr().String()
+
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "POST / HTTP/1.1\r\nHost: "+addr+"\r\n")
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.Copy(io.Discard, c); err != nil {
+		t.Errorf("half a header: the server did not close the connection: %v", err)
+	}
+
+	c2, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	fmt.Fprintf(c2, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n{", addr, len(httpInit))
+	c2.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(c2), nil)
+	if err == nil {
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			t.Errorf("a body that never came: status %d", resp.StatusCode)
+		}
+	}
+	if _, err := io.Copy(io.Discard, c2); err != nil {
+		t.Errorf("slow body: the server did not close the connection: %v", err)
+	}
+
+	// A keep-alive connection left idle after a whole request and answer.
+	c3, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c3.Close()
+	fmt.Fprintf(c3, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", addr, len(httpInit), httpInit)
+	c3.SetReadDeadline(time.Now().Add(5 * time.Second))
+	br := bufio.NewReader(c3)
+	resp, err = http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Close {
+		t.Fatalf("initialize: %d, close %t", resp.StatusCode, resp.Close)
+	}
+	if _, err := io.Copy(io.Discard, br); err != nil {
+		t.Errorf("idle keep-alive: the server did not close the connection: %v", err)
+	}
+}
+
+// TestHTTPWriteDeadline: a client that sends a request and never reads its answer is cut off
+// once a write has waited the write timeout; the handler's write fails instead of blocking
+// for ever.
+func TestHTTPWriteDeadline(t *testing.T) {
+	t.Parallel()
+	failed := make(chan error, 1)
+	h := writeDeadlines(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		chunk := bytes.Repeat([]byte("x"), 1<<20)
+		for {
+			if _, err := w.Write(chunk); err != nil {
+				failed <- err
+				return
+			}
+		}
+	}), 200*time.Millisecond)
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	c, err := net.Dial("tcp", hs.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n") // and never read
+	select {
+	case err := <-failed:
+		t.Logf("the handler's write failed: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("a client that does not read held the handler for 30 s")
+	}
+}
+
+// TestHTTPIdleSessionIsReaped: a session without a request for SessionIdle is closed; its
+// client gets 404 and may start a new one, and the closed session no longer counts against
+// the cap.
+func TestHTTPIdleSessionIsReaped(t *testing.T) {
+	t.Parallel()
+	h, _ := newHTTPHandler(t, HTTPOptions{MaxSessions: 1, SessionIdle: 100 * time.Millisecond}, runtime.Options{}, nil)
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	id := initSession(t, hs.URL, "")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, _, err := post(t, context.Background(), hs.URL, id, "", rpcCall(5, "glob", map[string]any{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode == http.StatusNotFound {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the idle session still answers %d after 10 s", resp.StatusCode)
+		}
+		time.Sleep(150 * time.Millisecond) // idle for longer than SessionIdle
+	}
+	initSession(t, hs.URL, "") // room again under a cap of one
+}
