@@ -13,6 +13,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -32,12 +33,18 @@ Look at the result with scene: info for a summary, png for an image you can see,
 // NewMCPServer returns an MCP server offering every registry tool over srv. Each client
 // connection gets its own Session, created on its first tool call. Logs go to slog.Default.
 func NewMCPServer(srv *Server, version string) *mcp.Server {
+	watch := &resourceWatch{srv: srv}
 	ms := mcp.NewServer(&mcp.Implementation{Name: "cadrun", Title: "cadrun", Version: version}, &mcp.ServerOptions{
 		Instructions: mcpInstructions,
 		Logger:       slog.Default(),
 		// No logging capability: cadrun sends no log messages to clients.
 		Capabilities: &mcp.ServerCapabilities{},
+		// Subscriptions to the scene and the selection (mcp_subscribe.go); the SDK needs both
+		// handlers.
+		SubscribeHandler:   watch.subscribe,
+		UnsubscribeHandler: watch.unsubscribe,
 	})
+	watch.ms = ms
 	sessions := &mcpSessions{srv: srv, ms: ms, m: map[*mcp.ServerSession]*Session{}}
 	for _, t := range Tools() {
 		t.addMCP(ms, sessions)
@@ -90,12 +97,18 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 		}
 		t := &mcp.Tool{Name: name, Description: description, OutputSchema: schema}
 		mcp.AddTool(ms, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-			out, err := fn(ctx, sessions.get(req.Session), in)
+			se := sessions.get(req.Session)
+			out, err := fn(ctx, se, in)
+			note := se.SelectionNote()
 			if err != nil {
 				var zero Out
+				if note != "" {
+					// First, so that a refused change still ends with its last line.
+					err = fmt.Errorf("%s\n\n%w", note, err)
+				}
 				return nil, zero, err
 			}
-			return mcpContent(out), out, nil
+			return withNote(mcpContent(out), out, note), out, nil
 		})
 	}
 }
@@ -122,4 +135,22 @@ func mcpContent(out any) *mcp.CallToolResult {
 		return nil
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{c}}
+}
+
+// withNote adds a note (what the user changed in the viewer) to an answer as a text content
+// of its own after the answer's content; with no content of its own the answer's JSON text
+// comes first, as the SDK would have sent it.
+func withNote(res *mcp.CallToolResult, out any, note string) *mcp.CallToolResult {
+	if note == "" {
+		return res
+	}
+	if res == nil {
+		b, err := json.Marshal(out)
+		if err != nil {
+			return nil // the SDK reports the same error when it marshals the answer
+		}
+		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+	}
+	res.Content = append(res.Content, &mcp.TextContent{Text: note})
+	return res
 }

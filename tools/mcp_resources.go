@@ -6,6 +6,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -18,6 +19,7 @@ const (
 	ResourceSceneSVG  = "cadrun://scene.svg"
 	ResourceSceneJSON = "cadrun://scene.json"
 	ResourceAPI       = "cadrun://api.md"
+	ResourceSelection = "cadrun://selection"
 )
 
 // addResources registers the resources of srv on ms.
@@ -36,6 +38,16 @@ func addResources(ms *mcp.Server, srv *Server) {
 			Description: "The current scene as scene.json: every entity with its geometry, transform, style and group (lossless, versioned)."},
 			func() (string, error) {
 				b, err := srv.Scene().MarshalJSON()
+				return string(b), err
+			}},
+		{mcp.Resource{URI: ResourceSelection, Name: "selection", MIMEType: "application/json",
+			Description: "What the user selected, locked and hidden in the viewer: {selected:[], locked:[], hidden:[]} (entity names)."},
+			func() (string, error) {
+				sel, err := srv.LoadSelection()
+				if err != nil {
+					return "", err
+				}
+				b, err := json.Marshal(sel)
 				return string(b), err
 			}},
 		{mcp.Resource{URI: ResourceAPI, Name: "api.md", MIMEType: "text/markdown",

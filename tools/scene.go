@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -13,15 +14,16 @@ import (
 func init() {
 	register("scene", "Look at the current scene: command is info, tree, groups, draw_order (group optional), entity (name), svg, json or png (width optional, default 1024). "+
 		"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name), snapshots lists the names, newest first. "+
-		"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back.", sceneTool)
+		"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back. "+
+		"selection lists what the user selected, locked and hidden in the viewer.", sceneTool)
 }
 
 // sceneCommands are the commands of the scene tool built so far.
-var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "reset", "undo", "redo", "snapshot", "snapshots"}
+var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "reset", "undo", "redo", "snapshot", "snapshots", "selection"}
 
 // SceneIn selects a view of the scene.
 type SceneIn struct {
-	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, reset, undo, redo, snapshot or snapshots"`
+	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, reset, undo, redo, snapshot, snapshots or selection"`
 	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity; snapshot name, for snapshot (and for undo/redo to go to that snapshot)"`
 	Group   string `json:"group,omitempty" jsonschema:"group name, for draw_order; empty means the top level"`
 	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
@@ -41,6 +43,8 @@ type SceneOut struct {
 	Change *ChangeResult `json:"change,omitempty"`
 	// History answers snapshot and snapshots.
 	History *HistoryOut `json:"history,omitempty"`
+	// Selection answers selection: what the user picked in the viewer.
+	Selection *modules.Selection `json:"selection,omitempty"`
 }
 
 func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
@@ -80,6 +84,8 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.History, err = s.snapshot(ctx, in.Name)
 	case "snapshots":
 		out.History = s.snapshots()
+	case "selection":
+		out.Selection, err = s.selection()
 	case "png":
 		w := in.Width
 		if w == 0 {

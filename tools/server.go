@@ -44,7 +44,8 @@ type Server struct {
 	mu    sync.Mutex // guards scene
 	scene *scene.Scene
 
-	subs subscribers
+	subs     subscribers
+	selWatch selectionWatch
 }
 
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
@@ -73,6 +74,8 @@ type Session struct {
 	srv   *Server
 	mu    sync.Mutex
 	reads map[string][sha256.Size]byte // logical name -> hash of the content read in full
+	// seenSel is the selection as this session's last answer left it (nil: none yet).
+	seenSel *modules.Selection
 }
 
 // Session starts a client session.
@@ -186,6 +189,7 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		}
 	}
 	if err != nil {
+		srv.notify(Change{Files: append([]string{file}, ch.also...), Scene: srv.Scene(), Refused: err})
 		return nil, notApplied(err)
 	}
 	// The files as they were, for the history: the state to come back to when it is not
@@ -246,11 +250,12 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult) (sceneJSON []byt
 	old = srv.scene
 	srv.scene = res.Scene
 	srv.mu.Unlock()
-	srv.notify(Change{Files: out.Files, Scene: res.Scene})
+	srv.notify(Change{Files: out.Files, Scene: res.Scene, Run: res.Duration})
 
 	info := res.Scene.Info()
 	out.Entities, out.Bounds = info.Entities, info.Bounds
 	out.Added, out.Removed, out.Changed, out.More = diffScenes(old, res.Scene)
+	out.Warnings = append(out.Warnings, srv.lockedWarnings(old, res.Scene)...)
 	return sceneJSON, old
 }
 
