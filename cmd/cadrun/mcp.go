@@ -40,9 +40,10 @@ const tokenEnv = "CADRUN_MCP_TOKEN"
 const shutdownGrace = 2 * time.Second
 
 func runMCP(args []string, _, stderr io.Writer) error {
-	fs := newFlags("mcp", "mcp [-workspace DIR] [-http ADDR [-token T]]", stderr)
+	fs := newFlags("mcp", "mcp [-workspace DIR] [-http ADDR] [-serve ADDR] [-token T]", stderr)
 	ws := fs.String("workspace", "", "workspace directory; default $CADRUN_HOME, else ~/.cadrun (created if missing)")
 	httpFlag := fs.String("http", "", "serve streamable HTTP on ADDR (host:port; :PORT means 127.0.0.1) instead of stdio")
+	serveFlag := fs.String("serve", "", "also serve the live viewer on ADDR (host:port; :PORT means 127.0.0.1)")
 	tokenFlag := fs.String("token", "", "bearer token every HTTP request must carry; required for a non-loopback ADDR (default $"+tokenEnv+")")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
@@ -62,9 +63,17 @@ func runMCP(args []string, _, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "cadrun mcp: %v\n", err)
 			return errUsage
 		}
-	} else if *tokenFlag != "" {
-		fmt.Fprintln(stderr, "cadrun mcp: -token needs -http (stdio has no requests to check)")
+	} else if *tokenFlag != "" && *serveFlag == "" {
+		fmt.Fprintln(stderr, "cadrun mcp: -token needs -http or -serve (stdio has no requests to check)")
 		return errUsage
+	}
+	var viewAddr string
+	if *serveFlag != "" {
+		var err error
+		if viewAddr, err = serveAddr(*serveFlag, token); err != nil {
+			fmt.Fprintf(stderr, "cadrun mcp: %v\n", err)
+			return errUsage
+		}
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	slog.SetDefault(logger)
@@ -88,6 +97,16 @@ func runMCP(args []string, _, stderr io.Writer) error {
 	defer stop()
 	srv := tools.NewServer(ctx, w, pool, runtime.Options{})
 	ms := tools.NewMCPServer(srv, version)
+	if viewAddr != "" {
+		vctx, stopViewer := context.WithCancel(ctx)
+		wait, err := startViewer(vctx, srv, viewAddr, token, logger)
+		if err != nil {
+			stopViewer()
+			return err
+		}
+		defer wait()
+		defer stopViewer()
+	}
 	if addr != "" {
 		return serveMCPHTTP(ctx, ms, addr, token, dir, logger)
 	}

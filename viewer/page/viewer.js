@@ -115,11 +115,13 @@
         const root = doc.documentElement;
         if (root.nodeName !== 'svg') throw new Error('the scene SVG did not parse');
         fitBox = root.getAttribute('viewBox').split(/\s+/).map(Number);
-        const nodes = Array.from(root.childNodes, (n) => document.adoptNode(n));
+        // Copy the live list first: adopting a node removes it from root.childNodes.
+        const nodes = Array.from(root.childNodes).map((n) => document.adoptNode(n));
         world.replaceChildren(...nodes);
         byName = new Map();
         for (const el of world.querySelectorAll('[data-name]')) byName.set(el.dataset.name, el);
         hoverEl = null;
+        tip.hidden = true;
         shown = target;
         if (!cam) {
           try { cam = JSON.parse(sessionStorage.getItem(cameraKey)); } catch (_) { cam = null; }
@@ -132,6 +134,7 @@
       }
     } catch (err) {
       console.error(err);
+      window.cadrunError = String((err && err.stack) || err); // for tests and the curious
       setTimeout(loadScene, 1000);
     } finally {
       loading = false;
@@ -321,6 +324,7 @@
   stage.addEventListener('wheel', (e) => {
     if (!cam) return;
     e.preventDefault();
+    hover(null, e);
     const r = stage.getBoundingClientRect();
     // ctrlKey: a trackpad pinch arrives as a wheel event with small deltas.
     zoomAt(e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * (e.ctrlKey ? 0.01 : 0.0015)));
@@ -376,4 +380,5 @@
     es.addEventListener('selection', (e) => { sel = JSON.parse(e.data); showSelection(); });
   }
   connect();
+  window.cadrunState = () => ({ shown, wanted, loading, epoch, camera: cam, selection: sel });
 })();
