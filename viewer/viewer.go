@@ -209,7 +209,12 @@ func (v *Server) Publish(st State) uint64 {
 	}
 	v.cur = next
 	v.wakeLocked()
+	warm := st.Scene != nil && len(v.clients) > 0
 	v.mu.Unlock()
+	if warm {
+		// The tabs will ask for the SVG as soon as the event reaches them: start it now.
+		go next.SVG()
+	}
 	return next.version
 }
 

@@ -1,0 +1,147 @@
+package viewer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/cadrun/cadrun/internal/browsertest"
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/scene"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	browsertest.Close()
+	os.Exit(code)
+}
+
+// page opens the viewer of ts in a new tab and waits for its first scene.
+func page(t testing.TB, url string) (wait func(what, expr string), eval func(expr string) string, tab context.Context) {
+	tab = browsertest.Tab(t, 1000, 700)
+	wait = func(what, expr string) {
+		t.Helper()
+		if _, err := chromedp.Run(tab, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			state, _ := chromedp.Run(tab, chromedp.Evaluate[string](`JSON.stringify(window.cadrunState && window.cadrunState()) + ' ' + window.cadrunError`))
+			t.Fatalf("waiting for %s (%s): %v; page state %s", what, expr, err, state)
+		}
+	}
+	eval = func(expr string) string {
+		t.Helper()
+		s, err := chromedp.Run(tab, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return s
+	}
+	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	wait("the first scene", `document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined`)
+	return wait, eval, tab
+}
+
+// TestPageSelectionControls drives the page's own controls: the tree of groups selects, Hide
+// hides in this page only (the scene keeps the entity), Lock marks it, and a selection made
+// elsewhere (the API, as another process would) shows up.
+func TestPageSelectionControls(t *testing.T) {
+	t.Parallel()
+	v, ts, ws := start(t, Options{})
+	s := circles(t, "gear", "bolt")
+	if _, err := s.CreateGroup("part", []string{"gear"}); err != nil {
+		t.Fatal(err)
+	}
+	v.Publish(State{Scene: s})
+	wait, eval, tab := page(t, ts.URL)
+	wait("the scene", `document.body.dataset.version === '1'`)
+
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#tree span[data-name="part"]`))); err != nil {
+		t.Fatal(err)
+	}
+	wait("the group selected", `document.querySelector('#world [data-name="part"]').classList.contains('sel')`)
+	wait("its details", `document.getElementById('props').innerText.includes('members')`)
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("hide")), chromedp.Click(chromedp.ID("lock"))); err != nil {
+		t.Fatal(err)
+	}
+	wait("hidden and locked", `getComputedStyle(document.querySelector('#world [data-name="part"]')).display === 'none' && document.getElementById('lock').textContent === 'Unlock'`)
+	var sel modules.Selection
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if sel, _ = ws.LoadSelection(); len(sel.Locked) == 1 && len(sel.Hidden) == 1 {
+			break
+		}
+	}
+	want := modules.Selection{Selected: []string{"part"}, Locked: []string{"part"}, Hidden: []string{"part"}}
+	if !sel.Equal(want) {
+		t.Errorf("the workspace holds %v; want %v", sel, want)
+	}
+	if got := eval(`document.getElementById('hiddenlist').innerText.trim()`); got != "part" {
+		t.Errorf("hidden list %q", got)
+	}
+	// Selected elsewhere: the page follows.
+	if _, err := v.SetSelection(modules.Selection{Selected: []string{"bolt"}}); err != nil {
+		t.Fatal(err)
+	}
+	wait("the new selection", `document.querySelector('#world [data-name="bolt"]').classList.contains('sel') && getComputedStyle(document.querySelector('#world [data-name="part"]')).display !== 'none'`)
+	// Fit and 1:1.
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("one"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(`JSON.stringify(window.cadrunState().camera.k)`); got != "1" {
+		t.Errorf("1:1 gives %s pixels per unit", got)
+	}
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("fit"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(`String(window.cadrunState().camera.k > 1)`); got != "true" {
+		t.Errorf("fit on a small scene did not zoom in: %s", eval(`JSON.stringify(window.cadrunState().camera)`))
+	}
+}
+
+// BenchmarkBrowserUpdate10k measures how long a 10,000-shape scene (100 groups) takes from
+// Publish to being in the page of a real headless Chromium: the event, the SVG fetch, parsing
+// and inserting it (ms-to-dom), and until the frame after it is painted (ms-to-paint). Both
+// are read from the page's clock, which is the machine's, as Go's is.
+func BenchmarkBrowserUpdate10k(b *testing.B) {
+	v := New(Options{})
+	ts := httptest.NewServer(v.Handler())
+	defer func() { v.Close(); ts.Close() }()
+	scenes := [2]*scene.Scene{bigScene(b, 0), bigScene(b, 1)}
+	wait, eval, tab := page(b, ts.URL)
+	var toDOM, toPaint []float64
+	i := 0
+	for b.Loop() {
+		at := float64(time.Now().UnixNano()) / 1e6
+		ver := v.Publish(State{Scene: scenes[i%2]})
+		i++
+		wait("the update", fmt.Sprintf(`document.body.dataset.version === '%d' && window.cadrunLoaded.painted > 0`, ver))
+		var got struct{ InDOM, Painted float64 }
+		if err := json.Unmarshal([]byte(eval(`JSON.stringify(window.cadrunLoaded)`)), &got); err != nil {
+			b.Fatal(err)
+		}
+		toDOM, toPaint = append(toDOM, got.InDOM-at), append(toPaint, got.Painted-at)
+		// As a person would see it: the next update comes after the drawing has sharpened.
+		b.StopTimer()
+		wait("the sharp repaint", `!document.getElementById('world').classList.contains('fast')`)
+		if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => r(true), 0))))`, chromedp.EvalAwaitPromise)); err != nil {
+			b.Fatal(err)
+		}
+		time.Sleep(time.Second) // rasterizing happens off the page's thread, after the frame
+		b.StartTimer()
+	}
+	b.ReportMetric(median(toDOM), "ms-to-dom")
+	b.ReportMetric(median(toPaint), "ms-to-paint")
+	b.ReportMetric(slices.Max(toPaint), "max-ms-to-paint")
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
