@@ -70,7 +70,12 @@ func TestViewerWatchesAnAgent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connecting: %v\nstderr:\n%s", err, stderr)
 	}
-	defer cs.Close()
+	closed := false
+	defer func() {
+		if !closed {
+			cs.Close()
+		}
+	}()
 	// The log line travels through a pipe: it may come just after the client connected.
 	urlRE := regexp.MustCompile(`msg="serving the viewer" url=(http://\S+)`)
 	var m []string
@@ -226,4 +231,33 @@ func TestViewerWatchesAnAgent(t *testing.T) {
 	}
 	wait("the selection kept", `document.querySelectorAll('#world .sel').length === 2`)
 	screenshot("viewer-fixed.png")
+
+	// Closing the client ends the server, viewer included, cleanly.
+	closed = true
+	if err := cs.Close(); err != nil {
+		t.Errorf("closing: %v\nstderr:\n%s", err, stderr)
+	}
+	if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
+		t.Errorf("cadrun mcp -serve did not exit cleanly: %v\nstderr:\n%s", cmd.ProcessState, stderr)
+	}
+}
+
+func TestServeAddr(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ addr, token, want, err string }{
+		{":8766", "", "127.0.0.1:8766", ""},
+		{"localhost:0", "", "localhost:0", ""},
+		{"0.0.0.0:8766", "t", "0.0.0.0:8766", ""},
+		{"0.0.0.0:8766", "", "", `-serve "0.0.0.0:8766" is not a loopback address: anyone who reaches it could see the scene and change the selection; set a token with -token T or $CADRUN_MCP_TOKEN (then open http://ADDR/?token=T), or listen on 127.0.0.1`},
+		{"8766", "", "", `-serve "8766": want host:port or :port (address 8766: missing port in address)`},
+	} {
+		got, err := serveAddr(c.addr, c.token)
+		if got != c.want || (err == nil) != (c.err == "") || (err != nil && err.Error() != c.err) {
+			t.Errorf("serveAddr(%q, %q) = %q, %v; want %q, %q", c.addr, c.token, got, err, c.want, c.err)
+		}
+	}
+	var stdout, stderr strings.Builder
+	if code := run([]string{"mcp", "-serve", "10.1.2.3:80"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "is not a loopback address") {
+		t.Errorf("cadrun mcp -serve 10.1.2.3:80 = %d, %q; want 2 and the refusal", code, stderr.String())
+	}
 }
