@@ -36,12 +36,23 @@ func serveAddr(addr, token string) (string, error) {
 // startViewer listens on addr and serves the viewer of srv until ctx ends. It returns once
 // the listener is bound; the returned function waits for the viewer to stop.
 func startViewer(ctx context.Context, srv *tools.Server, addr, token string, logger *slog.Logger) (wait func(), err error) {
+	v, wait, err := listenViewer(ctx, addr, token, srv, logger)
+	if err != nil {
+		return nil, err
+	}
+	follow(ctx, srv, v)
+	return wait, nil
+}
+
+// listenViewer listens on addr (checked by serveAddr) and serves a viewer whose selection is
+// kept by store, until ctx ends. Any command with a scene publishes to the viewer it returns;
+// wait waits for it to stop.
+func listenViewer(ctx context.Context, addr, token string, store viewer.SelectionStore, logger *slog.Logger) (v *viewer.Server, wait func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("listening for the viewer: %w", err)
+		return nil, nil, fmt.Errorf("listening for the viewer: %w", err)
 	}
-	v := viewer.New(viewer.Options{Selection: srv, Token: token, Logger: logger})
-	follow(ctx, srv, v)
+	v = viewer.New(viewer.Options{Selection: store, Token: token, Logger: logger})
 	url := "http://" + ln.Addr().String() + "/"
 	if token != "" {
 		url += "?token=TOKEN"
@@ -54,7 +65,7 @@ func startViewer(ctx context.Context, srv *tools.Server, addr, token string, log
 			logger.Error("the viewer stopped", "err", err)
 		}
 	}()
-	return func() { <-done }, nil
+	return v, func() { <-done }, nil
 }
 
 // follow publishes srv's current scene, then every run, until ctx ends.
