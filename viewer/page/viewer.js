@@ -136,7 +136,11 @@
         fitBox = root.getAttribute('viewBox').split(/\s+/).map(Number);
         const t2 = performance.now();
         moving();
-        world.replaceChildren(...root.childNodes);
+        // Through a fragment, not a spread: a drawing can have more nodes than a call has
+        // room for arguments.
+        const frag = document.createDocumentFragment();
+        while (root.firstChild) frag.appendChild(root.firstChild);
+        world.replaceChildren(frag);
         const t3 = performance.now();
         byName = null;
         marked = [];
