@@ -130,7 +130,8 @@
         // The HTML parser (inline SVG) is many times faster than DOMParser's XML parser on a
         // large drawing: 10,000 paths parse in tens of milliseconds instead of most of a second.
         const tpl = document.createElement('template');
-        tpl.innerHTML = text;
+        // Without the writer's line breaks and indents, which would each become a text node.
+        tpl.innerHTML = text.replace(/>\s+</g, '><');
         const root = tpl.content.querySelector('svg');
         if (!root) throw new Error('the scene SVG did not parse');
         fitBox = root.getAttribute('viewBox').split(/\s+/).map(Number);
