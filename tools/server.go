@@ -189,7 +189,9 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		}
 	}
 	if err != nil {
-		srv.notify(Change{Files: append([]string{file}, ch.also...), Scene: srv.Scene(), Refused: err})
+		if ctx.Err() == nil { // a cancelled call is not a failed run
+			srv.notify(Change{Files: append([]string{file}, ch.also...), Scene: srv.Scene(), Refused: err})
+		}
 		return nil, notApplied(err)
 	}
 	// The files as they were, for the history: the state to come back to when it is not
