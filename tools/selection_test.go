@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -196,5 +197,22 @@ func TestSubscribeRunsSeesRefusedRuns(t *testing.T) {
 	c := <-runs
 	if c.Refused == nil || !strings.HasPrefix(werr.Error(), c.Refused.Error()) || c.Scene != s.srv.Scene() {
 		t.Errorf("refused run: %+v; want the diagnostic of %q and the unchanged scene", c, werr)
+	}
+}
+
+func TestCancelledRunIsNotAFailedRun(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	runs, stop := s.srv.SubscribeRuns()
+	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	if _, err := s.Call(ctx, "write", []byte(`{"file":"main","code":"for (;;) {}"}`)); err == nil {
+		t.Fatal("an endless script landed")
+	}
+	select {
+	case c := <-runs:
+		t.Errorf("a cancelled call was reported as a run: %v", c.Refused)
+	default:
 	}
 }
