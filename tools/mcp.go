@@ -98,8 +98,10 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 		t := &mcp.Tool{Name: name, Description: description, OutputSchema: schema}
 		mcp.AddTool(ms, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 			se := sessions.get(req.Session)
+			outside := outsideNote(se.changedOutside())
 			out, err := fn(ctx, se, in)
-			note := se.SelectionNote()
+			se.snapshotFiles()
+			note := joinNotes(outside, se.SelectionNote())
 			if err != nil {
 				var zero Out
 				if note != "" {
@@ -137,7 +139,8 @@ func mcpContent(out any) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{c}}
 }
 
-// withNote adds a note (what the user changed in the viewer) to an answer as a text content
+// withNote adds a note (files changed by someone else, what the user changed in the viewer)
+// to an answer as a text content
 // of its own after the answer's content; with no content of its own the answer's JSON text
 // comes first, as the SDK would have sent it.
 func withNote(res *mcp.CallToolResult, out any, note string) *mcp.CallToolResult {

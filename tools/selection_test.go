@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -214,5 +216,46 @@ func TestCancelledRunIsNotAFailedRun(t *testing.T) {
 	case c := <-runs:
 		t.Errorf("a cancelled call was reported as a run: %v", c.Refused)
 	default:
+	}
+}
+
+func TestOutsideChangesAreNamed(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)\n"})
+	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	if got := contents(t, callMCP(t, cs, "glob", nil)); len(got) != 1 {
+		t.Fatalf("first call: %q", got)
+	}
+	// An editor adds a module and changes main.
+	if err := os.MkdirAll(filepath.Join(dir, "modules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, code := range map[string]string{"modules/lib.js": "const k = 1\n", "scene.code.js": "drawCircle('a', 0, 0, 2)\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(code), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := contents(t, callMCP(t, cs, "scene", map[string]any{"command": "info"}))
+	want := "changed on disk since your last call (by an editor, another process or another client): modules/lib.js, scene.code.js; read before you edit them"
+	if len(got) != 2 || got[1] != want {
+		t.Fatalf("after an editor's save: %q; want the note %q", got, want)
+	}
+	// Told once; the client's own changes are not news to it.
+	if res := callMCP(t, cs, "read", map[string]any{"file": "main"}); len(contents(t, res)) != 1 {
+		t.Errorf("the note came twice: %q", contents(t, res))
+	}
+	if res := callMCP(t, cs, "write", map[string]any{"file": "main", "code": "drawCircle('b', 0, 0, 1)\n"}); res.IsError || len(contents(t, res)) != 1 {
+		t.Errorf("own write: %q", contents(t, res))
+	}
+	if got := contents(t, callMCP(t, cs, "glob", nil)); len(got) != 1 {
+		t.Errorf("after its own write the client was told: %q", got)
+	}
+	// A deletion by someone else is named too.
+	if err := os.Remove(filepath.Join(dir, "modules/lib.js")); err != nil {
+		t.Fatal(err)
+	}
+	got = contents(t, callMCP(t, cs, "glob", nil))
+	if want := "changed on disk since your last call (by an editor, another process or another client): modules/lib.js; read before you edit them"; len(got) != 2 || got[1] != want {
+		t.Errorf("after a deletion: %q", got)
 	}
 }

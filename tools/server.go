@@ -76,6 +76,8 @@ type Session struct {
 	reads map[string][sha256.Size]byte // logical name -> hash of the content read in full
 	// seenSel is the selection as this session's last answer left it (nil: none yet).
 	seenSel *modules.Selection
+	// seenFiles hashes the user files as this session's last call left them (nil: none yet).
+	seenFiles map[string][sha256.Size]byte
 }
 
 // Session starts a client session.
