@@ -14,8 +14,8 @@ import (
 
 // Change is sent to subscribers after a change lands.
 type Change struct {
-	Files []string     // the logical names the change wrote, moved or deleted
-	Scene *scene.Scene // the new scene; read-only
+	Files []string      // the logical names the change wrote, moved or deleted
+	Scene *scene.Scene  // the new scene; read-only
 	Run   time.Duration // how long the run took
 	// Refused, when set, is why a change's run failed: nothing landed and Scene is the last
 	// good scene, unchanged. Only SubscribeRuns delivers these.
