@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/cadrun/cadrun/internal/browsertest"
@@ -144,4 +146,64 @@ func median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// TestPagePinchAndDrag zooms with two fingers and pans with a drag: the camera follows, and
+// a drag does not select.
+func TestPagePinchAndDrag(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	v.Publish(State{Scene: circles(t, "a", "b", "c")})
+	wait, eval, tab := page(t, ts.URL)
+	wait("the scene", `document.body.dataset.version === '1'`)
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(1000, 700, chromedp.EmulateTouch)); err != nil {
+		t.Fatal(err)
+	}
+	camera := func() (c struct{ Cx, Cy, K float64 }) {
+		t.Helper()
+		if err := json.Unmarshal([]byte(eval(`JSON.stringify(window.cadrunState().camera)`)), &c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	before := camera()
+	touch := func(typ input.DispatchTouchEventType, pts ...[2]float64) {
+		t.Helper()
+		p := input.DispatchTouchEventParams{Type: typ, TouchPoints: []*input.TouchPoint{}}
+		for i, q := range pts {
+			id := float64(i + 1)
+			p.TouchPoints = append(p.TouchPoints, &input.TouchPoint{X: q[0], Y: q[1], ID: &id})
+		}
+		if err := chromedp.Do(tab, chromedp.Func(func(ctx context.Context, tt *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tt, input.DispatchTouchEvent, p)
+			return err
+		})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Two fingers 100 px apart move to 200 px apart: twice the zoom.
+	touch(input.DispatchTouchEventTypeTouchStart, [2]float64{570, 350}, [2]float64{670, 350})
+	touch(input.DispatchTouchEventTypeTouchMove, [2]float64{520, 350}, [2]float64{720, 350})
+	touch(input.DispatchTouchEventTypeTouchEnd)
+	after := camera()
+	if r := after.K / before.K; r < 1.9 || r > 2.1 {
+		t.Errorf("pinch from 100 to 200 px zoomed by %.3f; want 2", r)
+	}
+	// A mouse drag of 100 px to the right moves the view 100/k units to the left.
+	if err := chromedp.Do(tab,
+		chromedp.MouseEvent(chromedp.MousePressed, 500, 600, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseMoved, 550, 600, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseMoved, 600, 600, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseReleased, 600, 600, chromedp.ButtonLeft),
+	); err != nil {
+		t.Fatal(err)
+	}
+	panned := camera()
+	if d := (after.Cx - panned.Cx) * panned.K; d < 99 || d > 101 {
+		t.Errorf("a 100 px drag moved the view %.2f px", d)
+	}
+	// The page marks a click's selection at once (before saving it), so this sees a click.
+	if got := eval(`JSON.stringify(window.cadrunState().selection.selected)`); got != "[]" {
+		t.Errorf("a drag selected %s", got)
+	}
 }
