@@ -98,6 +98,18 @@ func TestPageSelectionControls(t *testing.T) {
 	if got := eval(`JSON.stringify(window.cadrunState().camera.k)`); got != "1" {
 		t.Errorf("1:1 gives %s pixels per unit", got)
 	}
+	// At 1:1 the outline is one pixel wide: a pointer 3 px outside it still names it.
+	at, err := chromedp.Run(tab, chromedp.Evaluate[[]float64](`(() => {
+		const r = document.querySelector('#world [data-name="bolt"]').getBoundingClientRect();
+		return [r.x - 3, r.y + r.height / 2];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tab, chromedp.MouseEvent(chromedp.MouseMoved, at[0], at[1])); err != nil {
+		t.Fatal(err)
+	}
+	wait("the tip near a thin outline", `document.getElementById('tip').textContent === 'bolt · circle'`)
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("fit"))); err != nil {
 		t.Fatal(err)
 	}

@@ -289,6 +289,17 @@
     const el = target && target.closest ? target.closest('[data-name]') : null;
     return el && world.contains(el) ? el : null;
   }
+  // pickAt is the entity painted under a point, or within 4 px of it: an outline drawn at a
+  // fraction of a pixel could not be pointed at otherwise.
+  const near = [[0, 0], [4, 0], [-4, 0], [0, 4], [0, -4], [3, 3], [-3, 3], [3, -3], [-3, -3], [2, 0], [-2, 0], [0, 2], [0, -2]];
+  function pickAt(x, y) {
+    for (const [dx, dy] of near) {
+      const el = entityAt(document.elementFromPoint(x + dx, y + dy));
+      if (el) return el;
+    }
+    return null;
+  }
+
   function hover(el, e) {
     if (hoverEl !== el) {
       if (hoverEl) hoverEl.classList.remove('hover');
@@ -339,13 +350,13 @@
       apply();
       return;
     }
-    hover(entityAt(document.elementFromPoint(e.clientX, e.clientY)), e);
+    hover(pickAt(e.clientX, e.clientY), e);
   });
   const up = (e) => {
     pointers.delete(e.pointerId);
     if (pointers.size < 2) pinch = null;
     if (drag && !drag.moved && e.type === 'pointerup') {
-      const el = entityAt(document.elementFromPoint(e.clientX, e.clientY));
+      const el = pickAt(e.clientX, e.clientY);
       pick(el ? el.dataset.name : '', e.shiftKey);
     }
     drag = null;
