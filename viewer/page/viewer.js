@@ -418,8 +418,9 @@
       eventAt = performance.now();
       entities = d.entities;
       $('st-version').textContent = `scene v${d.version}`;
-      $('st-count').textContent = `${d.entities} ${d.entities === 1 ? 'entity' : 'entities'}`;
-      $('st-run').textContent = `run ${d.run_ms} ms at ${new Date(d.at).toLocaleTimeString()}`;
+      $('st-count').textContent = `${d.entities.toLocaleString('en')} ${d.entities === 1 ? 'entity' : 'entities'}`;
+      const when = new Date(d.at).toLocaleTimeString();
+      $('st-run').textContent = d.run_ms > 0 ? `run ${d.run_ms} ms at ${when}` : `at ${when}`;
       loadScene();
     });
     es.addEventListener('diagnostic', (e) => showDiagnostic(JSON.parse(e.data).diagnostic));
