@@ -154,7 +154,7 @@ type Server struct {
 	done    chan struct{}
 
 	pollOnce sync.Once
-	pngMu    sync.Mutex
+	pngMu    sync.Mutex // one PNG is drawn at a time; guards png, the last one drawn
 	png      struct {
 		version uint64
 		width   int
@@ -199,11 +199,15 @@ func (v *Server) Publish(st State) uint64 {
 	if st.At.IsZero() {
 		st.At = time.Now()
 	}
+	var info scene.Info
+	if st.Scene != nil {
+		info = st.Scene.Info() // outside the lock: exact bounds of a large scene take a while
+	}
 	v.mu.Lock()
 	prev := v.cur
 	next := &snapshot{version: prev.version + 1, diag: st.Diagnostic, run: st.Run, at: st.At}
 	if st.Scene != nil {
-		next.scene, next.sceneVersion, next.info = st.Scene, next.version, st.Scene.Info()
+		next.scene, next.sceneVersion, next.info = st.Scene, next.version, info
 	} else {
 		next.scene, next.sceneVersion, next.info = prev.scene, prev.sceneVersion, prev.info
 	}
