@@ -63,6 +63,10 @@ func TestPageSelectionControls(t *testing.T) {
 	v.Publish(State{Scene: s})
 	wait, eval, tab := page(t, ts.URL)
 	wait("the scene", `document.body.dataset.version === '1'`)
+	// The page drops the writer's per-path round joins and caps and sets them on the drawing.
+	if got := eval(`(s => s.strokeLinejoin + ' ' + s.strokeLinecap)(getComputedStyle(document.querySelector('#world [data-name="gear"]')))`); got != "round round" {
+		t.Errorf("joins and caps: %s; want round round", got)
+	}
 
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#tree span[data-name="part"]`))); err != nil {
 		t.Fatal(err)
