@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"strconv"
@@ -168,6 +169,10 @@ func (v *Server) postSelection(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		http.Error(w, `bad selection: want {"selected":[...],"locked":[...],"hidden":[...]} (entity names): `+err.Error(), http.StatusBadRequest)
+		return
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		http.Error(w, `bad selection: the body holds more than one JSON value; send one {"selected":[...],"locked":[...],"hidden":[...]}`, http.StatusBadRequest)
 		return
 	}
 	saved, err := v.SetSelection(sel)

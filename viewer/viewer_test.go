@@ -290,6 +290,7 @@ func TestSelectionAPI(t *testing.T) {
 
 	for _, c := range []struct{ body, want string }{
 		{`{"selected":[""]}`, "bad selection: selected[0] is empty; give entity names\n"},
+		{`{"selected":["a"]} {}`, `bad selection: the body holds more than one JSON value; send one {"selected":[...],"locked":[...],"hidden":[...]}` + "\n"},
 		{`{"picked":[]}`, "bad selection: want {\"selected\":[...],\"locked\":[...],\"hidden\":[...]} (entity names): json: unknown field \"picked\"\n"},
 	} {
 		if got := post(t, ts.URL+"/api/selection", c.body, 400); got != c.want {
