@@ -127,10 +127,23 @@ func TestPageSelectionControls(t *testing.T) {
 // and inserting it (ms-to-dom), and until the frame after it is painted (ms-to-paint). Both
 // are read from the page's clock, which is the machine's, as Go's is.
 func BenchmarkBrowserUpdate10k(b *testing.B) {
+	benchmarkBrowserUpdate(b, [2]*scene.Scene{bigScene(b, 0), bigScene(b, 1)})
+}
+
+// BenchmarkBrowserEdit10k is BenchmarkBrowserUpdate10k for the usual update: one entity of the
+// 10,000 changes (a circle's radius), so the page keeps every other element as it was.
+func BenchmarkBrowserEdit10k(b *testing.B) {
+	edited := bigScene(b, 0)
+	if _, err := edited.Put("e0_50_50", scene.Circle{Center: scene.Vec{X: 500, Y: 500}, Radius: 4}); err != nil {
+		b.Fatal(err)
+	}
+	benchmarkBrowserUpdate(b, [2]*scene.Scene{bigScene(b, 0), edited})
+}
+
+func benchmarkBrowserUpdate(b *testing.B, scenes [2]*scene.Scene) {
 	v := New(Options{})
 	ts := httptest.NewServer(v.Handler())
 	defer func() { v.Close(); ts.Close() }()
-	scenes := [2]*scene.Scene{bigScene(b, 0), bigScene(b, 1)}
 	wait, eval, tab := page(b, ts.URL)
 	var toDOM, toPaint []float64
 	i := 0
@@ -221,5 +234,41 @@ func TestPagePinchAndDrag(t *testing.T) {
 	// The page marks a click's selection at once (before saving it), so this sees a click.
 	if got := eval(`JSON.stringify(window.cadrunState().selection.selected)`); got != "[]" {
 		t.Errorf("a drag selected %s", got)
+	}
+}
+
+// TestPageKeepsUnchangedElements publishes an edit of one entity: the page swaps that element
+// and keeps every other one (and its selection mark) as it was.
+func TestPageKeepsUnchangedElements(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	s := circles(t, "a", "b", "c")
+	if _, err := s.CreateGroup("part", []string{"b", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	v.Publish(State{Scene: s})
+	wait, eval, _ := page(t, ts.URL)
+	wait("the scene", `document.body.dataset.version === '1'`)
+	if _, err := v.SetSelection(modules.Selection{Selected: []string{"b"}}); err != nil {
+		t.Fatal(err)
+	}
+	wait("the selection", `document.querySelector('#world [data-name="b"]').classList.contains('sel')`)
+	eval(`(() => { for (const el of document.querySelectorAll('#world [data-name]')) el.cadrunOld = true; return '' })()`)
+
+	edited := circles(t, "a", "b", "c")
+	if _, err := edited.CreateGroup("part", []string{"b", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := edited.Put("c", scene.Circle{Center: scene.Vec{X: 20}, Radius: 5}); err != nil {
+		t.Fatal(err)
+	}
+	v.Publish(State{Scene: edited})
+	wait("the edit", `document.body.dataset.version === '2'`)
+	got := eval(`['a', 'part', 'b', 'c'].map(n => {
+		const el = document.querySelector('#world [data-name="' + n + '"]');
+		return n + ':' + (el.cadrunOld ? 'kept' : 'new') + (el.classList.contains('sel') ? ',sel' : '');
+	}).join(' ')`)
+	if want := "a:kept part:kept b:kept,sel c:new"; got != want {
+		t.Errorf("after editing c: %s; want %s", got, want)
 	}
 }

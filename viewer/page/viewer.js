@@ -139,15 +139,11 @@
         if (!root) throw new Error('the scene SVG did not parse');
         fitBox = root.getAttribute('viewBox').split(/\s+/).map(Number);
         const t2 = performance.now();
-        moving();
-        // Through a fragment, not a spread: a drawing can have more nodes than a call has
-        // room for arguments.
-        const frag = document.createDocumentFragment();
-        while (root.firstChild) frag.appendChild(root.firstChild);
-        world.replaceChildren(frag);
+        if (hoverEl) hoverEl.classList.remove('hover');
+        // A large replacement paints fast first; an edit of a few entities repaints only them.
+        if (reconcile(world, root) > fastAbove) moving();
         const t3 = performance.now();
         byName = null;
-        marked = [];
         hoverEl = null;
         tip.hidden = true;
         shown = target;
@@ -171,6 +167,51 @@
     } finally {
       loading = false;
     }
+  }
+
+  // reconcile makes the children of cur (in the page) those of next (just parsed), keeping
+  // every element whose entity did not change: the browser then styles, lays out and paints
+  // only what an edit touched, instead of the whole drawing. It returns the number of
+  // elements it put in.
+  function reconcile(cur, next) {
+    const olds = cur.children, news = Array.from(next.children);
+    let added = 0;
+    if (olds.length === news.length && news.every((n, i) => olds[i].dataset.name === n.dataset.name && olds[i].tagName === n.tagName)) {
+      const pairs = news.map((n, i) => [olds[i], n]); // olds is live: replacing changes it
+      for (const [o, n] of pairs) {
+        if (n.tagName === 'g') added += reconcile(o, n);
+        else if (!sameAttrs(o, n)) { o.replaceWith(n); added++; }
+      }
+      return added;
+    }
+    const have = new Map();
+    for (const o of olds) have.set(o.dataset.name, o);
+    const frag = document.createDocumentFragment();
+    for (const n of news) {
+      const o = have.get(n.dataset.name);
+      if (o && o.tagName === n.tagName && (n.tagName === 'g' || sameAttrs(o, n))) {
+        if (n.tagName === 'g') added += reconcile(o, n);
+        frag.appendChild(o);
+      } else {
+        frag.appendChild(n);
+        added += 1 + n.getElementsByTagName('*').length;
+      }
+    }
+    // Through a fragment, not a spread: a drawing can have more nodes than a call has room for
+    // arguments.
+    cur.replaceChildren(frag);
+    return added;
+  }
+
+  // sameAttrs compares what the server wrote, not the marks the page adds (class, data-hidden).
+  function sameAttrs(o, n) {
+    const na = n.attributes;
+    const marks = (o.hasAttribute('class') ? 1 : 0) + (o.hasAttribute('data-hidden') ? 1 : 0);
+    if (o.attributes.length - marks !== na.length) return false;
+    for (let i = 0; i < na.length; i++) {
+      if (o.getAttribute(na[i].name) !== na[i].value) return false;
+    }
+    return true;
   }
 
   function buildTree() {
