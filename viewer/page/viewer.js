@@ -138,6 +138,12 @@
         const root = tpl.content.querySelector('svg');
         if (!root) throw new Error('the scene SVG did not parse');
         fitBox = root.getAttribute('viewBox').split(/\s+/).map(Number);
+        // Each entity is one line of the writer's output, in document order: remember each
+        // element's line, so that the next update can tell an unchanged entity by comparing
+        // two strings rather than reading its attributes.
+        const lines = text.split('\n').filter((l) => l.includes(' data-name="'));
+        const els = root.querySelectorAll('[data-name]');
+        if (lines.length === els.length) els.forEach((el, i) => { el.cadrunLine = lines[i]; });
         const t2 = performance.now();
         if (hoverEl) hoverEl.classList.remove('hover');
         // A large replacement paints fast first; an edit of a few entities repaints only them.
@@ -176,20 +182,21 @@
   function reconcile(cur, next) {
     const olds = cur.children, news = Array.from(next.children);
     let added = 0;
-    if (olds.length === news.length && news.every((n, i) => olds[i].dataset.name === n.dataset.name && olds[i].tagName === n.tagName)) {
+    const name = (el) => el.getAttribute('data-name');
+    if (olds.length === news.length && news.every((n, i) => olds[i].tagName === n.tagName && name(olds[i]) === name(n))) {
       const pairs = news.map((n, i) => [olds[i], n]); // olds is live: replacing changes it
       for (const [o, n] of pairs) {
         if (n.tagName === 'g') added += reconcile(o, n);
-        else if (!sameAttrs(o, n)) { o.replaceWith(n); added++; }
+        else if (!same(o, n)) { o.replaceWith(n); added++; }
       }
       return added;
     }
     const have = new Map();
-    for (const o of olds) have.set(o.dataset.name, o);
+    for (const o of olds) have.set(name(o), o);
     const frag = document.createDocumentFragment();
     for (const n of news) {
-      const o = have.get(n.dataset.name);
-      if (o && o.tagName === n.tagName && (n.tagName === 'g' || sameAttrs(o, n))) {
+      const o = have.get(name(n));
+      if (o && o.tagName === n.tagName && (n.tagName === 'g' || same(o, n))) {
         if (n.tagName === 'g') added += reconcile(o, n);
         frag.appendChild(o);
       } else {
@@ -203,8 +210,13 @@
     return added;
   }
 
-  // sameAttrs compares what the server wrote, not the marks the page adds (class, data-hidden).
-  function sameAttrs(o, n) {
+  // same tells whether an element in the page still shows the entity of a new element: by the
+  // writer's line for both when known, else by what the server wrote (not by the marks the
+  // page adds, class and data-hidden).
+  function same(o, n) {
+    if (o.cadrunLine !== undefined && n.cadrunLine !== undefined) {
+      return o.cadrunLine === n.cadrunLine;
+    }
     const na = n.attributes;
     const marks = (o.hasAttribute('class') ? 1 : 0) + (o.hasAttribute('data-hidden') ? 1 : 0);
     if (o.attributes.length - marks !== na.length) return false;
@@ -300,13 +312,32 @@
     }));
   }
 
+  // The selection shown follows the server's selection events. A change made here shows at
+  // once and is posted; events that arrive while posts are in flight wait until they are done
+  // (they may predate this tab's change), and the server's event for the change follows.
+  let posting = 0, deferred = null;
   async function post(next) {
     sel = next;
     showSelection();
-    const res = await fetch('api/selection', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(next),
-    });
-    if (res.ok) { sel = await res.json(); showSelection(); } else console.error(await res.text());
+    posting++;
+    try {
+      const res = await fetch('api/selection', {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(next),
+      });
+      if (!res.ok) {
+        console.error(await res.text());
+        const cur = await fetch('api/selection', { cache: 'no-store' });
+        if (cur.ok) deferred = await cur.json();
+      }
+    } finally {
+      posting--;
+      if (posting === 0 && deferred) { sel = deferred; deferred = null; showSelection(); }
+    }
+  }
+  function selectionEvent(next) {
+    if (posting > 0) { deferred = next; return; }
+    sel = next;
+    showSelection();
   }
 
   function pick(name, add) {
@@ -468,7 +499,7 @@
       loadScene();
     });
     es.addEventListener('diagnostic', (e) => showDiagnostic(JSON.parse(e.data).diagnostic));
-    es.addEventListener('selection', (e) => { sel = JSON.parse(e.data); showSelection(); });
+    es.addEventListener('selection', (e) => selectionEvent(JSON.parse(e.data)));
   }
   connect();
   window.cadrunState = () => ({ shown, wanted, loading, epoch, camera: cam, selection: sel });
