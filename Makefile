@@ -20,7 +20,7 @@ build:
 ## test: install what the tests need (.ci/deps), run every test with the race detector, then the worker isolation tests without it
 .PHONY: test
 test: deps
-	CADRUN_REQUIRE_TOOLS=1 $(GO) test -race -count=1 $(PKGS)
+	CADRUN_REQUIRE_TOOLS=1 CADRUN_BROWSER_TESTS=1 $(GO) test -race -count=1 $(PKGS)
 	CADRUN_REQUIRE_TOOLS=1 $(GO) test -count=1 -run 'TestPool' ./runtime/
 
 ## deps: install the Debian packages and Node tools the tests use (each only when missing)

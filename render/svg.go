@@ -22,6 +22,9 @@ type SVGOptions struct {
 	Width      float64      // width attribute in px; 0 leaves it out
 	Height     float64      // height attribute in px; 0 leaves it out
 	Background *scene.Color // a full-size rectangle behind the scene; nil draws none
+	// DataKinds adds data-kind="circle" (the entity's kind) beside every data-name, for
+	// viewers that name what is under the pointer. Off by default, so plain output stays small.
+	DataKinds bool
 }
 
 // SVG writes the scene as an SVG document.
@@ -31,7 +34,7 @@ func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 		return nil, err
 	}
 	q := quantum(v)
-	w := &svgWriter{quantum: q, decimals: max(0, int(-math.Floor(math.Log10(q))))}
+	w := &svgWriter{quantum: q, decimals: max(0, int(-math.Floor(math.Log10(q)))), kinds: opt.DataKinds}
 	w.buf.Grow(256 + 160*s.Len())
 	sz := v.Size()
 	w.buf.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="`)
@@ -91,6 +94,15 @@ type svgWriter struct {
 	buf      bytes.Buffer
 	quantum  float64
 	decimals int // digits after the point that the quantum needs
+	kinds    bool
+}
+
+// kind writes the data-kind attribute when asked for.
+func (w *svgWriter) kind(e *scene.Entity) {
+	if w.kinds {
+		w.buf.WriteString(`" data-kind="`)
+		w.buf.WriteString(string(e.Kind()))
+	}
 }
 
 func (w *svgWriter) entities(s *scene.Scene, names []string, parent scene.Affine, depth int) {
@@ -101,6 +113,7 @@ func (w *svgWriter) entities(s *scene.Scene, names []string, parent scene.Affine
 		if e.IsGroup() {
 			w.buf.WriteString(`<g data-name="`)
 			xml.EscapeText(&w.buf, []byte(e.Name))
+			w.kind(e)
 			w.buf.WriteString("\">\n")
 			w.entities(s, e.Children(), m, depth+1)
 			indent(&w.buf, depth)
@@ -109,6 +122,7 @@ func (w *svgWriter) entities(s *scene.Scene, names []string, parent scene.Affine
 		}
 		w.buf.WriteString(`<path data-name="`)
 		xml.EscapeText(&w.buf, []byte(e.Name))
+		w.kind(e)
 		w.buf.WriteString(`" d="`)
 		w.path(e.Shape.Outline().Transform(m))
 		w.buf.WriteByte('"')

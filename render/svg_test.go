@@ -171,3 +171,26 @@ func TestSVGHoleRule(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+func TestSVGDataKinds(t *testing.T) {
+	t.Parallel()
+	s := scene.New()
+	put(t, s, "hole", scene.Circle{Radius: 1})
+	if _, err := s.CreateGroup("part", []string{"hole"}); err != nil {
+		t.Fatal(err)
+	}
+	v := View{Min: scene.Vec{X: -2, Y: -2}, Max: scene.Vec{X: 2, Y: 2}}
+	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-2 -2 4 4">
+<g data-name="part" data-kind="group">
+ <path data-name="hole" data-kind="circle" d="M 1 0 A 1 1 0 0 1 -1 0 A 1 1 0 0 1 1 0 Z" fill="none" stroke="#000000" stroke-width="1" vector-effect="non-scaling-stroke" stroke-linejoin="round" stroke-linecap="round"/>
+</g>
+</svg>
+`
+	if diff := cmp.Diff(want, mustSVG(t, s, SVGOptions{View: &v, DataKinds: true})); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	// Without the option the output is as before.
+	if got := mustSVG(t, s, SVGOptions{View: &v}); strings.Contains(got, "data-kind") {
+		t.Errorf("data-kind without DataKinds:\n%s", got)
+	}
+}

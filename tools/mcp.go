@@ -39,13 +39,19 @@ Look at the result with scene: info for a summary, png for an image you can see,
 // NewMCPServer returns an MCP server offering every registry tool over srv. Each client
 // connection gets its own Session, created on its first tool call. Logs go to slog.Default.
 func NewMCPServer(srv *Server, version string) *mcp.Server {
+	watch := &resourceWatch{srv: srv}
 	ms := mcp.NewServer(&mcp.Implementation{Name: "cadrun", Title: "cadrun", Version: version}, &mcp.ServerOptions{
 		Instructions: mcpInstructions,
 		Logger:       sdkLogger(slog.Default()),
 		// No logging capability: cadrun sends no log messages to clients.
 		Capabilities: &mcp.ServerCapabilities{},
+		// Subscriptions to the scene and the selection (mcp_subscribe.go); the SDK needs both
+		// handlers.
+		SubscribeHandler:   watch.subscribe,
+		UnsubscribeHandler: watch.unsubscribe,
 	})
 	ms.AddReceivingMiddleware(checkToolCalls) // the registry's input check, as on the CLI
+	watch.ms = ms
 	sessions := &mcpSessions{srv: srv, ms: ms, m: map[*mcp.ServerSession]*Session{}}
 	for _, t := range Tools() {
 		t.addMCP(ms, sessions)
@@ -134,8 +140,16 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 			if err != nil {
 				return nil, zero, err
 			}
-			out, err := fn(ctx, sessions.get(req.Session), in)
+			se := sessions.get(req.Session)
+			outside := outsideNote(se.changedOutside())
+			out, err := fn(ctx, se, in)
+			se.snapshotFiles()
+			note := joinNotes(outside, se.SelectionNote())
 			if err != nil {
+				if note != "" {
+					// First, so that a refused change still ends with its last line.
+					err = fmt.Errorf("%s\n\n%w", note, err)
+				}
 				return nil, zero, err
 			}
 			res := mcpContent(out)
@@ -147,9 +161,9 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 			}
 			if _, isChange := any(out).(*ChangeResult); !isChange && synced.Error != "" && isSceneView(out) {
 				// A view of the last good scene while main on disk does not run: say so.
-				res = withNote(res, out, synced.Note())
+				note = joinNotes("note: "+synced.Note(), note)
 			}
-			return res, out, nil
+			return withNote(res, out, note), out, nil
 		})
 	}
 }
@@ -178,19 +192,6 @@ func isSceneView(out any) bool {
 	return ok && o.Change == nil
 }
 
-// withNote adds a note after an answer's content (the JSON text when there is no other).
-func withNote(res *mcp.CallToolResult, out any, note string) *mcp.CallToolResult {
-	if res == nil {
-		b, err := json.Marshal(out)
-		if err != nil {
-			return nil
-		}
-		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
-	}
-	res.Content = append(res.Content, &mcp.TextContent{Text: "note: " + note})
-	return res
-}
-
 // mcpContent shows the scene's drawings as what they are rather than as JSON fields: png as
 // an image the agent can see, svg, json and dxf as plain text. It returns nil for every other
 // answer (the SDK then sends the structured content's JSON as the text). A drawing is sent
@@ -215,4 +216,23 @@ func mcpContent(out any) *mcp.CallToolResult {
 		return nil
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{c}}
+}
+
+// withNote adds a note (files changed by someone else, what the user changed in the viewer)
+// to an answer as a text content
+// of its own after the answer's content; with no content of its own the answer's JSON text
+// comes first, as the SDK would have sent it.
+func withNote(res *mcp.CallToolResult, out any, note string) *mcp.CallToolResult {
+	if note == "" {
+		return res
+	}
+	if res == nil {
+		b, err := json.Marshal(out)
+		if err != nil {
+			return nil // the SDK reports the same error when it marshals the answer
+		}
+		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+	}
+	res.Content = append(res.Content, &mcp.TextContent{Text: note})
+	return res
 }

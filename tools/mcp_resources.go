@@ -7,6 +7,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -20,6 +21,7 @@ const (
 	ResourceSceneJSON = "cadrun://scene.json"
 	ResourceSceneDXF  = "cadrun://scene.dxf"
 	ResourceAPI       = "cadrun://api.md"
+	ResourceSelection = "cadrun://selection"
 )
 
 // addResources registers the resources of srv on ms.
@@ -46,6 +48,16 @@ func addResources(ms *mcp.Server, srv *Server) {
 		{mcp.Resource{URI: ResourceSceneDXF, Name: "scene.dxf", MIMEType: "image/vnd.dxf",
 			Description: "The current scene as DXF R12 for laser cutters and CNC: outlines in world coordinates, Y up, one layer per top-level group, text as outlines."},
 			func() (string, error) { return sceneDXF(srv.Scene(), "") }},
+		{mcp.Resource{URI: ResourceSelection, Name: "selection", MIMEType: "application/json",
+			Description: "What the user selected, locked and hidden in the viewer: {selected:[], locked:[], hidden:[]} (entity names)."},
+			func() (string, error) {
+				sel, err := srv.LoadSelection()
+				if err != nil {
+					return "", err
+				}
+				b, err := json.Marshal(sel)
+				return string(b), err
+			}},
 		{mcp.Resource{URI: ResourceAPI, Name: "api.md", MIMEType: "text/markdown",
 			Description: "The cadrun JS API reference: every function with its signature, parameters (type, unit, default), doc and example."},
 			func() (string, error) { return runtime.Reference(), nil }},

@@ -34,6 +34,7 @@ func TestMCPResources(t *testing.T) {
 		{"cadrun://scene.dxf", "scene.dxf", "image/vnd.dxf"},
 		{"cadrun://scene.json", "scene.json", "application/json"},
 		{"cadrun://scene.svg", "scene.svg", "image/svg+xml"},
+		{"cadrun://selection", "selection", "application/json"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("resources mismatch (-want +got):\n%s", diff)

@@ -1,30 +1,43 @@
 package tools
 
-// Notifications: watchers and viewers learn of every change that lands. Delivery never blocks
+// Notifications: watchers and viewers learn of every change that lands (and, through
+// SubscribeRuns, of every run that was refused, so that a viewer can show why). Delivery never blocks
 // a transaction: a subscriber that falls behind keeps only the newest change, which is all a
 // viewer needs (the scene it names is the current one).
 
 import (
 	"sync"
+	"time"
 
 	"github.com/cadrun/cadrun/scene"
 )
 
 // Change is sent to subscribers after a change lands.
 type Change struct {
-	Files []string     // the logical names the change wrote, moved or deleted
-	Scene *scene.Scene // the new scene; read-only
+	Files []string      // the logical names the change wrote, moved or deleted
+	Scene *scene.Scene  // the new scene; read-only
+	Run   time.Duration // how long the run took
+	// Refused, when set, is why a change's run failed: nothing landed and Scene is the last
+	// good scene, unchanged. Only SubscribeRuns delivers these.
+	Refused error
 }
 
 type subscribers struct {
 	mu   sync.Mutex
 	next int
 	subs map[int]chan Change
+	runs map[int]bool // subscribers that also get refused runs
 }
 
 // Subscribe returns a channel of landed changes and a function that ends the subscription
 // (and closes the channel). The channel holds one change; a slow reader sees the newest.
-func (s *Server) Subscribe() (<-chan Change, func()) {
+func (s *Server) Subscribe() (<-chan Change, func()) { return s.subscribe(false) }
+
+// SubscribeRuns is Subscribe for viewers: the channel also gets every change whose run failed
+// (Change.Refused set), so that the last run's error can be shown over the last good scene.
+func (s *Server) SubscribeRuns() (<-chan Change, func()) { return s.subscribe(true) }
+
+func (s *Server) subscribe(runs bool) (<-chan Change, func()) {
 	s.subs.mu.Lock()
 	defer s.subs.mu.Unlock()
 	if s.subs.subs == nil {
@@ -34,12 +47,19 @@ func (s *Server) Subscribe() (<-chan Change, func()) {
 	s.subs.next++
 	ch := make(chan Change, 1)
 	s.subs.subs[id] = ch
+	if runs {
+		if s.subs.runs == nil {
+			s.subs.runs = map[int]bool{}
+		}
+		s.subs.runs[id] = true
+	}
 	var once sync.Once
 	return ch, func() {
 		once.Do(func() {
 			s.subs.mu.Lock()
 			defer s.subs.mu.Unlock()
 			delete(s.subs.subs, id)
+			delete(s.subs.runs, id)
 			close(ch)
 		})
 	}
@@ -49,7 +69,10 @@ func (s *Server) Subscribe() (<-chan Change, func()) {
 func (s *Server) notify(c Change) {
 	s.subs.mu.Lock()
 	defer s.subs.mu.Unlock()
-	for _, ch := range s.subs.subs {
+	for id, ch := range s.subs.subs {
+		if c.Refused != nil && !s.subs.runs[id] {
+			continue
+		}
 		select {
 		case ch <- c:
 		default:

@@ -12,18 +12,18 @@ import (
 )
 
 func init() {
-	register("scene", "Look at the current scene: command is info, tree (group and depth optional), groups, draw_order (group optional), entity (name), svg, json, dxf (dxf_version 12 or 2000) or png (width optional, default 1024; name or region optional). "+
+	register("scene", "Look at the current scene: command is info, tree (group and depth optional), groups, draw_order (group optional), entity (name), svg, json, dxf (dxf_version 12 or 2000) or png (width optional, default 1024; name or region optional); selection lists what the user selected, locked and hidden in the viewer. "+
 		"Every answer fits a byte budget (max_bytes; 64 KB of text, 1 MB for png by default): a longer list comes a page at a time (offset: the nextOffset of the last answer), and what was left out is named in omitted with the way to get it. "+
 		"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first. "+
 		"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back.", sceneTool)
 }
 
 // sceneCommands are the commands of the scene tool built so far.
-var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots"}
+var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection"}
 
 // SceneIn selects a view of the scene.
 type SceneIn struct {
-	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot or snapshots"`
+	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots or selection"`
 	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity, and for svg, json and png to show only that entity or group; snapshot name, for snapshot (none: snapshot-ID) (and for undo/redo to go to that snapshot)"`
 	Group   string `json:"group,omitempty" jsonschema:"group name, for tree and draw_order; empty means the top level"`
 	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
@@ -58,6 +58,8 @@ type SceneOut struct {
 	Change *ChangeResult `json:"change,omitempty"`
 	// History answers snapshot and snapshots.
 	History *HistoryOut `json:"history,omitempty"`
+	// Selection answers selection: what the user picked in the viewer.
+	Selection *modules.Selection `json:"selection,omitempty"`
 }
 
 func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
@@ -100,6 +102,8 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.History, err = s.snapshot(ctx, in.Name)
 	case "snapshots":
 		out.History = s.snapshots()
+	case "selection":
+		out.Selection, err = s.selection()
 	case "png":
 		out.PNG, out.Image, out.Omitted, err = v.png(ctx)
 	default:

@@ -51,7 +51,8 @@ type Server struct {
 	// mainErr is the diagnostic of main as built holds it, when it did not run.
 	mainErr string
 
-	subs subscribers
+	subs     subscribers
+	selWatch selectionWatch
 
 	parses *symbolParses // lsp symbols' parses, bounded (lsp_parse.go)
 }
@@ -97,6 +98,10 @@ type Session struct {
 	mu    sync.Mutex
 	reads map[string][sha256.Size]byte // logical name -> hash of the content read in full
 	made  map[int]bool                 // history entry ids recorded by this session's changes
+	// seenSel is the selection as this session's last answer left it (nil: none yet).
+	seenSel *modules.Selection
+	// seenFiles hashes the user files as this session's last call left them (nil: none yet).
+	seenFiles map[string][sha256.Size]byte
 }
 
 // Session starts a client session.
@@ -229,6 +234,9 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		}
 	}
 	if err != nil {
+		if ctx.Err() == nil { // a cancelled call is not a failed run
+			srv.notify(Change{Files: append([]string{file}, ch.also...), Scene: srv.Scene(), Refused: err})
+		}
 		return nil, notApplied(err)
 	}
 	// before (read by the sync) is the files as they were, for the history: the state to
@@ -296,11 +304,12 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult) (sceneJSON []byt
 	old = srv.scene
 	srv.scene = res.Scene
 	srv.mu.Unlock()
-	srv.notify(Change{Files: out.Files, Scene: res.Scene})
+	srv.notify(Change{Files: out.Files, Scene: res.Scene, Run: res.Duration})
 
 	info := res.Scene.Info()
 	out.Entities, out.Bounds = info.Entities, info.Bounds
 	out.Added, out.Removed, out.Changed, out.More = diffScenes(old, res.Scene)
+	out.Warnings = append(out.Warnings, srv.lockedWarnings(old, res.Scene)...)
 	return sceneJSON, old
 }
 

@@ -216,8 +216,12 @@ func TestMCPSceneFollowsTheDisk(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte("drawRect('r', 0, 0, 2, 2)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if r = callMCP(t, cs, "scene", map[string]any{"command": "info"}); len(r.Content) != 1 {
-		t.Errorf("a view once main runs again: %+v; want no note", r.Content)
+	// Once main runs again the scene note goes; what remains is the note that names the
+	// files someone else changed since this client's last call.
+	r = callMCP(t, cs, "scene", map[string]any{"command": "info"})
+	wantNote := "changed on disk since your last call (by an editor, another process or another client): scene.code.js; read before you edit them"
+	if len(r.Content) != 2 || r.Content[1].(*mcp.TextContent).Text != wantNote {
+		t.Errorf("a view once main runs again: %+v; want only the note %q", r.Content, wantNote)
 	}
 }
 

@@ -41,9 +41,10 @@ const tokenEnv = "CADRUN_MCP_TOKEN"
 const shutdownGrace = 5 * time.Second
 
 func runMCP(args []string, _, stderr io.Writer) error {
-	fs := newFlags("mcp", "mcp [-workspace DIR] [-http ADDR [-token T] [-max-sessions N] [-session-idle D] [-max-conns N]] [-log-level L]", stderr)
+	fs := newFlags("mcp", "mcp [-workspace DIR] [-http ADDR [-token T] [-max-sessions N] [-session-idle D] [-max-conns N]] [-serve ADDR] [-log-level L]", stderr)
 	ws := fs.String("workspace", "", "workspace directory; default $CADRUN_HOME, else ~/.cadrun (created if missing)")
 	httpFlag := fs.String("http", "", "serve streamable HTTP on ADDR (host:port; :PORT means 127.0.0.1) instead of stdio")
+	serveFlag := fs.String("serve", "", "also serve the live viewer on ADDR (host:port; :PORT means 127.0.0.1)")
 	tokenFlag := fs.String("token", "", "bearer token every HTTP request must carry; required for a non-loopback ADDR (default $"+tokenEnv+")")
 	maxSessions := fs.Int("max-sessions", tools.DefaultMaxSessions, "HTTP: most MCP sessions open at once; a client past it gets 503")
 	sessionIdle := fs.Duration("session-idle", tools.DefaultSessionIdle, "HTTP: close a session after this long without a request")
@@ -83,9 +84,17 @@ func runMCP(args []string, _, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "cadrun mcp: %v\n", err)
 			return errUsage
 		}
-	} else if *tokenFlag != "" {
-		fmt.Fprintln(stderr, "cadrun mcp: -token needs -http (stdio has no requests to check)")
+	} else if *tokenFlag != "" && *serveFlag == "" {
+		fmt.Fprintln(stderr, "cadrun mcp: -token needs -http or -serve (stdio has no requests to check)")
 		return errUsage
+	}
+	var viewAddr string
+	if *serveFlag != "" {
+		var err error
+		if viewAddr, err = serveAddr(*serveFlag, token); err != nil {
+			fmt.Fprintf(stderr, "cadrun mcp: %v\n", err)
+			return errUsage
+		}
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(logger)
@@ -111,6 +120,16 @@ func runMCP(args []string, _, stderr io.Writer) error {
 	defer stop()
 	srv := tools.NewServer(ctx, w, pool, runtime.Options{})
 	ms := tools.NewMCPServer(srv, version)
+	if viewAddr != "" {
+		vctx, stopViewer := context.WithCancel(ctx)
+		wait, err := startViewer(vctx, srv, viewAddr, token, logger)
+		if err != nil {
+			stopViewer()
+			return err
+		}
+		defer wait()
+		defer stopViewer()
+	}
 	if addr != "" {
 		opt := tools.HTTPOptions{Token: token, MaxSessions: *maxSessions, SessionIdle: *sessionIdle}
 		return serveMCPHTTP(ctx, ms, addr, opt, *maxConns, dir, logger)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/cadrun/cadrun/internal/browsertest"
 	"github.com/cadrun/cadrun/runtime"
 )
 
@@ -11,5 +12,7 @@ import (
 // demo start (they re-run their own executable, which here is the test binary).
 func TestMain(m *testing.M) {
 	runtime.ServeWorkerIfAsked()
-	os.Exit(m.Run())
+	code := m.Run()
+	browsertest.Close() // the one browser the viewer tests share
+	os.Exit(code)
 }

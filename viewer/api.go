@@ -1,0 +1,188 @@
+package viewer
+
+// The HTTP API beside the page. Every answer about the scene names the version it shows in
+// the X-Cadrun-Version header, so a client can tell which state it got. The scene's SVG and
+// JSON are made once per version and shared by every tab.
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/scene"
+)
+
+//go:embed page
+var pageFS embed.FS
+
+// MaxPNGWidth caps GET /api/scene.png?width=; a picture that size is 64 MiB of pixels.
+const MaxPNGWidth = 4096
+
+// Handler serves the page, the API and the events, behind the checks in guard.go.
+func (v *Server) Handler() http.Handler {
+	page, err := fs.Sub(pageFS, "page")
+	if err != nil {
+		panic(err) // the embedded tree is fixed at build time
+	}
+	mux := http.NewServeMux()
+	files := http.FileServerFS(page)
+	mux.Handle("GET /{$}", noStore(files))
+	mux.Handle("GET /viewer.js", noStore(files))
+	mux.Handle("GET /viewer.css", noStore(files))
+	mux.HandleFunc("GET /events", v.serveEvents)
+	mux.HandleFunc("GET /api/scene", v.serveSceneJSON)
+	mux.HandleFunc("GET /api/scene.svg", v.serveSceneSVG)
+	mux.HandleFunc("GET /api/scene.png", v.serveScenePNG)
+	mux.HandleFunc("GET /api/entity", v.serveEntity)
+	mux.HandleFunc("GET /api/selection", v.serveSelection)
+	mux.HandleFunc("POST /api/selection", v.postSelection)
+	return v.guard(mux)
+}
+
+func noStore(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		http.NewResponseController(w).SetWriteDeadline(time.Now().Add(WriteTimeout))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// answer writes a whole answer with the write deadline and the version header.
+func answer(w http.ResponseWriter, s *snapshot, contentType string, body []byte) {
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(WriteTimeout))
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Cache-Control", "no-store")
+	if s != nil {
+		h.Set("X-Cadrun-Version", strconv.FormatUint(s.version, 10))
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.Write(body)
+}
+
+func (v *Server) serveSceneSVG(w http.ResponseWriter, r *http.Request) {
+	s := v.current()
+	b, err := s.SVG()
+	if err != nil {
+		http.Error(w, "rendering the scene: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	answer(w, s, "image/svg+xml", b)
+}
+
+func (v *Server) serveSceneJSON(w http.ResponseWriter, r *http.Request) {
+	s := v.current()
+	b, err := s.JSON()
+	if err != nil {
+		http.Error(w, "encoding the scene: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	answer(w, s, "application/json", b)
+}
+
+func (v *Server) serveScenePNG(w http.ResponseWriter, r *http.Request) {
+	width := render.DefaultPNGSide
+	if q := r.URL.Query().Get("width"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 1 || n > MaxPNGWidth {
+			http.Error(w, fmt.Sprintf("bad width %.40q: give a whole number of pixels from 1 to %d (MaxPNGWidth)", q, MaxPNGWidth), http.StatusBadRequest)
+			return
+		}
+		width = n
+	}
+	s := v.current()
+	// One PNG at a time: each can take tens of megabytes while it is drawn.
+	v.pngMu.Lock()
+	defer v.pngMu.Unlock()
+	if v.png.data == nil || v.png.version != s.sceneVersion || v.png.width != width {
+		b, err := render.PNG(s.scene, render.PNGOptions{Width: width})
+		if err != nil {
+			http.Error(w, "rendering the scene: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		v.png.version, v.png.width, v.png.data = s.sceneVersion, width, b
+	}
+	answer(w, s, "image/png", v.png.data)
+}
+
+// EntityInfo is what the page shows about a selected entity.
+type EntityInfo struct {
+	Name        string      `json:"name"`
+	Kind        scene.Kind  `json:"kind"`
+	Parent      string      `json:"parent"`
+	Children    int         `json:"children,omitempty"`
+	ZRank       int         `json:"zRank"`
+	WorldBounds scene.Box   `json:"worldBounds"`
+	Style       scene.Style `json:"style"`
+}
+
+func (v *Server) serveEntity(w http.ResponseWriter, r *http.Request) {
+	name := r.URL.Query().Get("name")
+	s := v.current()
+	d, err := s.scene.Detail(name)
+	if errors.Is(err, scene.ErrNotFound) {
+		http.Error(w, fmt.Sprintf("no entity %.300q in scene version %d", name, s.sceneVersion), http.StatusNotFound)
+		return
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	b, err := json.Marshal(EntityInfo{Name: d.Name, Kind: d.Kind, Parent: d.Parent, Children: len(d.Children), ZRank: d.ZRank, WorldBounds: d.WorldBounds, Style: d.Style})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	answer(w, s, "application/json", b)
+}
+
+func (v *Server) serveSelection(w http.ResponseWriter, r *http.Request) {
+	sel := v.Selection()
+	if v.opt.Selection != nil {
+		s, err := v.opt.Selection.LoadSelection()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		v.noteSelection(s)
+		sel = s
+	}
+	answer(w, nil, "application/json", selectionJSON(sel))
+}
+
+func (v *Server) postSelection(w http.ResponseWriter, r *http.Request) {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	var sel modules.Selection
+	if err := dec.Decode(&sel); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, fmt.Sprintf("the body is over %d bytes (MaxBodyBytes)", MaxBodyBytes), http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, `bad selection: want {"selected":[...],"locked":[...],"hidden":[...]} (entity names): `+err.Error(), http.StatusBadRequest)
+		return
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		http.Error(w, `bad selection: the body holds more than one JSON value; send one {"selected":[...],"locked":[...],"hidden":[...]}`, http.StatusBadRequest)
+		return
+	}
+	saved, err := v.SetSelection(sel)
+	switch {
+	case errors.Is(err, modules.ErrBadSelection):
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	case err != nil:
+		http.Error(w, "saving the selection: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	answer(w, nil, "application/json", selectionJSON(saved))
+}

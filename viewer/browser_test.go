@@ -1,0 +1,274 @@
+package viewer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/cadrun/cadrun/internal/browsertest"
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/scene"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	browsertest.Close()
+	os.Exit(code)
+}
+
+// page opens the viewer of ts in a new tab and waits for its first scene.
+func page(t testing.TB, url string) (wait func(what, expr string), eval func(expr string) string, tab context.Context) {
+	tab = browsertest.Tab(t, 1000, 700)
+	wait = func(what, expr string) {
+		t.Helper()
+		if _, err := chromedp.Run(tab, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			state, _ := chromedp.Run(tab, chromedp.Evaluate[string](`JSON.stringify(window.cadrunState && window.cadrunState()) + ' ' + window.cadrunError`))
+			t.Fatalf("waiting for %s (%s): %v; page state %s", what, expr, err, state)
+		}
+	}
+	eval = func(expr string) string {
+		t.Helper()
+		s, err := chromedp.Run(tab, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return s
+	}
+	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	wait("the first scene", `document.body.dataset.conn === 'up' && document.body.dataset.version !== undefined`)
+	return wait, eval, tab
+}
+
+// TestPageSelectionControls drives the page's own controls: the tree of groups selects, Hide
+// hides in this page only (the scene keeps the entity), Lock marks it, and a selection made
+// elsewhere (the API, as another process would) shows up.
+func TestPageSelectionControls(t *testing.T) {
+	t.Parallel()
+	v, ts, ws := start(t, Options{})
+	s := circles(t, "gear", "bolt")
+	if _, err := s.CreateGroup("part", []string{"gear"}); err != nil {
+		t.Fatal(err)
+	}
+	v.Publish(State{Scene: s})
+	wait, eval, tab := page(t, ts.URL)
+	wait("the scene", `document.body.dataset.version === '1'`)
+	// The page drops the writer's per-path round joins and caps and sets them on the drawing.
+	if got := eval(`(s => s.strokeLinejoin + ' ' + s.strokeLinecap)(getComputedStyle(document.querySelector('#world [data-name="gear"]')))`); got != "round round" {
+		t.Errorf("joins and caps: %s; want round round", got)
+	}
+
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#tree span[data-name="part"]`))); err != nil {
+		t.Fatal(err)
+	}
+	wait("the group selected", `document.querySelector('#world [data-name="part"]').classList.contains('sel')`)
+	wait("its details", `document.getElementById('props').innerText.includes('members')`)
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("hide")), chromedp.Click(chromedp.ID("lock"))); err != nil {
+		t.Fatal(err)
+	}
+	wait("hidden and locked", `getComputedStyle(document.querySelector('#world [data-name="part"]')).display === 'none' && document.getElementById('lock').textContent === 'Unlock'`)
+	var sel modules.Selection
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if sel, _ = ws.LoadSelection(); len(sel.Locked) == 1 && len(sel.Hidden) == 1 {
+			break
+		}
+	}
+	want := modules.Selection{Selected: []string{"part"}, Locked: []string{"part"}, Hidden: []string{"part"}}
+	if !sel.Equal(want) {
+		t.Errorf("the workspace holds %v; want %v", sel, want)
+	}
+	if got := eval(`document.getElementById('hiddenlist').innerText.trim()`); got != "part" {
+		t.Errorf("hidden list %q", got)
+	}
+	// Selected elsewhere: the page follows.
+	if _, err := v.SetSelection(modules.Selection{Selected: []string{"bolt"}}); err != nil {
+		t.Fatal(err)
+	}
+	wait("the new selection", `document.querySelector('#world [data-name="bolt"]').classList.contains('sel') && getComputedStyle(document.querySelector('#world [data-name="part"]')).display !== 'none'`)
+	// Fit and 1:1.
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("one"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(`JSON.stringify(window.cadrunState().camera.k)`); got != "1" {
+		t.Errorf("1:1 gives %s pixels per unit", got)
+	}
+	// At 1:1 the outline is one pixel wide: a pointer 3 px outside it still names it.
+	at, err := chromedp.Run(tab, chromedp.Evaluate[[]float64](`(() => {
+		const r = document.querySelector('#world [data-name="bolt"]').getBoundingClientRect();
+		return [r.x - 3, r.y + r.height / 2];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tab, chromedp.MouseEvent(chromedp.MouseMoved, at[0], at[1])); err != nil {
+		t.Fatal(err)
+	}
+	wait("the tip near a thin outline", `document.getElementById('tip').textContent === 'bolt · circle'`)
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("fit"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(`String(window.cadrunState().camera.k > 1)`); got != "true" {
+		t.Errorf("fit on a small scene did not zoom in: %s", eval(`JSON.stringify(window.cadrunState().camera)`))
+	}
+}
+
+// BenchmarkBrowserUpdate10k measures how long a 10,000-shape scene (100 groups) takes from
+// Publish to being in the page of a real headless Chromium: the event, the SVG fetch, parsing
+// and inserting it (ms-to-dom), and until the frame after it is painted (ms-to-paint). Both
+// are read from the page's clock, which is the machine's, as Go's is.
+func BenchmarkBrowserUpdate10k(b *testing.B) {
+	benchmarkBrowserUpdate(b, [2]*scene.Scene{bigScene(b, 0), bigScene(b, 1)})
+}
+
+// BenchmarkBrowserEdit10k is BenchmarkBrowserUpdate10k for the usual update: one entity of the
+// 10,000 changes (a circle's radius), so the page keeps every other element as it was.
+func BenchmarkBrowserEdit10k(b *testing.B) {
+	edited := bigScene(b, 0)
+	if _, err := edited.Put("e0_50_50", scene.Circle{Center: scene.Vec{X: 500, Y: 500}, Radius: 4}); err != nil {
+		b.Fatal(err)
+	}
+	benchmarkBrowserUpdate(b, [2]*scene.Scene{bigScene(b, 0), edited})
+}
+
+func benchmarkBrowserUpdate(b *testing.B, scenes [2]*scene.Scene) {
+	v := New(Options{})
+	ts := httptest.NewServer(v.Handler())
+	defer func() { v.Close(); ts.Close() }()
+	wait, eval, tab := page(b, ts.URL)
+	var toDOM, toPaint []float64
+	i := 0
+	for b.Loop() {
+		at := float64(time.Now().UnixNano()) / 1e6
+		ver := v.Publish(State{Scene: scenes[i%2]})
+		i++
+		wait("the update", fmt.Sprintf(`document.body.dataset.version === '%d' && window.cadrunLoaded.painted > 0`, ver))
+		var got struct{ InDOM, Painted float64 }
+		if err := json.Unmarshal([]byte(eval(`JSON.stringify(window.cadrunLoaded)`)), &got); err != nil {
+			b.Fatal(err)
+		}
+		toDOM, toPaint = append(toDOM, got.InDOM-at), append(toPaint, got.Painted-at)
+		// As a person would see it: the next update comes after the drawing has sharpened.
+		b.StopTimer()
+		wait("the sharp repaint", `!document.getElementById('world').classList.contains('fast')`)
+		if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => r(true), 0))))`, chromedp.EvalAwaitPromise)); err != nil {
+			b.Fatal(err)
+		}
+		time.Sleep(time.Second) // rasterizing happens off the page's thread, after the frame
+		b.StartTimer()
+	}
+	b.ReportMetric(median(toDOM), "ms-to-dom")
+	b.ReportMetric(median(toPaint), "ms-to-paint")
+	b.ReportMetric(slices.Max(toPaint), "max-ms-to-paint")
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// TestPagePinchAndDrag zooms with two fingers and pans with a drag: the camera follows, and
+// a drag does not select.
+func TestPagePinchAndDrag(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	v.Publish(State{Scene: circles(t, "a", "b", "c")})
+	wait, eval, tab := page(t, ts.URL)
+	wait("the scene", `document.body.dataset.version === '1'`)
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(1000, 700, chromedp.EmulateTouch)); err != nil {
+		t.Fatal(err)
+	}
+	camera := func() (c struct{ Cx, Cy, K float64 }) {
+		t.Helper()
+		if err := json.Unmarshal([]byte(eval(`JSON.stringify(window.cadrunState().camera)`)), &c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	before := camera()
+	touch := func(typ input.DispatchTouchEventType, pts ...[2]float64) {
+		t.Helper()
+		p := input.DispatchTouchEventParams{Type: typ, TouchPoints: []*input.TouchPoint{}}
+		for i, q := range pts {
+			id := float64(i + 1)
+			p.TouchPoints = append(p.TouchPoints, &input.TouchPoint{X: q[0], Y: q[1], ID: &id})
+		}
+		if err := chromedp.Do(tab, chromedp.Func(func(ctx context.Context, tt *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tt, input.DispatchTouchEvent, p)
+			return err
+		})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Two fingers 100 px apart move to 200 px apart: twice the zoom.
+	touch(input.DispatchTouchEventTypeTouchStart, [2]float64{570, 350}, [2]float64{670, 350})
+	touch(input.DispatchTouchEventTypeTouchMove, [2]float64{520, 350}, [2]float64{720, 350})
+	touch(input.DispatchTouchEventTypeTouchEnd)
+	after := camera()
+	if r := after.K / before.K; r < 1.9 || r > 2.1 {
+		t.Errorf("pinch from 100 to 200 px zoomed by %.3f; want 2", r)
+	}
+	// A mouse drag of 100 px to the right moves the view 100/k units to the left.
+	if err := chromedp.Do(tab,
+		chromedp.MouseEvent(chromedp.MousePressed, 500, 600, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseMoved, 550, 600, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseMoved, 600, 600, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseReleased, 600, 600, chromedp.ButtonLeft),
+	); err != nil {
+		t.Fatal(err)
+	}
+	panned := camera()
+	if d := (after.Cx - panned.Cx) * panned.K; d < 99 || d > 101 {
+		t.Errorf("a 100 px drag moved the view %.2f px", d)
+	}
+	// The page marks a click's selection at once (before saving it), so this sees a click.
+	if got := eval(`JSON.stringify(window.cadrunState().selection.selected)`); got != "[]" {
+		t.Errorf("a drag selected %s", got)
+	}
+}
+
+// TestPageKeepsUnchangedElements publishes an edit of one entity: the page swaps that element
+// and keeps every other one (and its selection mark) as it was.
+func TestPageKeepsUnchangedElements(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	s := circles(t, "a", "b", "c")
+	if _, err := s.CreateGroup("part", []string{"b", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	v.Publish(State{Scene: s})
+	wait, eval, _ := page(t, ts.URL)
+	wait("the scene", `document.body.dataset.version === '1'`)
+	if _, err := v.SetSelection(modules.Selection{Selected: []string{"b"}}); err != nil {
+		t.Fatal(err)
+	}
+	wait("the selection", `document.querySelector('#world [data-name="b"]').classList.contains('sel')`)
+	eval(`(() => { for (const el of document.querySelectorAll('#world [data-name]')) el.cadrunOld = true; return '' })()`)
+
+	edited := circles(t, "a", "b", "c")
+	if _, err := edited.CreateGroup("part", []string{"b", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := edited.Put("c", scene.Circle{Center: scene.Vec{X: 20}, Radius: 5}); err != nil {
+		t.Fatal(err)
+	}
+	v.Publish(State{Scene: edited})
+	wait("the edit", `document.body.dataset.version === '2'`)
+	got := eval(`['a', 'part', 'b', 'c'].map(n => {
+		const el = document.querySelector('#world [data-name="' + n + '"]');
+		return n + ':' + (el.cadrunOld ? 'kept' : 'new') + (el.classList.contains('sel') ? ',sel' : '');
+	}).join(' ')`)
+	if want := "a:kept part:kept b:kept,sel c:new"; got != want {
+		t.Errorf("after editing c: %s; want %s", got, want)
+	}
+}

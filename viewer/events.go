@@ -1,0 +1,125 @@
+package viewer
+
+// Server-sent events at /events. A tab holds one stream; the stream does not queue events:
+// it is woken when anything changes and then sends what differs between the newest state and
+// what it sent last. A tab that connects, or reconnects after a drop, is sent the whole
+// current state at once (scene, diagnostic, selection), so it never has to catch up.
+//
+// Events (each data line is one JSON object; the id is the state's version):
+//
+//	event: scene       {"version","epoch","entities","bounds","run_ms","at"}   fetch /api/scene.svg
+//	event: diagnostic  {"version","diagnostic": {...} | null}                  show or clear the overlay
+//	event: selection   {"selected":[],"locked":[],"hidden":[]}
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/scene"
+)
+
+type client struct {
+	wake chan struct{}
+}
+
+// SceneEvent is the data of a scene event.
+type SceneEvent struct {
+	Version  uint64    `json:"version"`
+	Epoch    string    `json:"epoch"`
+	Entities int       `json:"entities"`
+	Bounds   scene.Box `json:"bounds"`
+	RunMs    float64   `json:"run_ms"`
+	At       time.Time `json:"at"`
+}
+
+// DiagnosticEvent is the data of a diagnostic event.
+type DiagnosticEvent struct {
+	Version    uint64      `json:"version"`
+	Diagnostic *Diagnostic `json:"diagnostic"`
+}
+
+func (v *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	c, err := v.addClient()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	defer v.removeClient(c)
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+
+	var (
+		sentScene, sentState uint64
+		sentSel              = ^uint64(0)
+		first                = true
+	)
+	send := func(b []byte) bool {
+		rc.SetWriteDeadline(time.Now().Add(WriteTimeout))
+		if _, err := w.Write(b); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	beat := time.NewTicker(HeartbeatInterval)
+	defer beat.Stop()
+	for {
+		v.mu.Lock()
+		cur, sel, selVer := v.cur, v.sel, v.selVer
+		v.mu.Unlock()
+		var out []byte
+		if first {
+			out = fmt.Appendf(out, "retry: %d\n\n", RetryMillis)
+		}
+		if first || cur.sceneVersion != sentScene {
+			out = appendEvent(out, "scene", cur.version, SceneEvent{
+				Version: cur.sceneVersion, Epoch: v.epoch, Entities: cur.info.Entities, Bounds: cur.info.Bounds,
+				RunMs: float64(cur.run.Microseconds()) / 1000, At: cur.at,
+			})
+		}
+		if first || cur.version != sentState {
+			out = appendEvent(out, "diagnostic", cur.version, DiagnosticEvent{Version: cur.version, Diagnostic: cur.diag})
+		}
+		if selVer != sentSel {
+			out = appendEvent(out, "selection", cur.version, sel)
+		}
+		sentScene, sentState, sentSel, first = cur.sceneVersion, cur.version, selVer, false
+		if len(out) > 0 && !send(out) {
+			return
+		}
+		select {
+		case <-c.wake:
+		case <-beat.C:
+			if !send([]byte(": heartbeat\n\n")) {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		case <-v.done:
+			return
+		}
+	}
+}
+
+// appendEvent appends one event; data is JSON on one line.
+func appendEvent(out []byte, name string, id uint64, data any) []byte {
+	b, err := json.Marshal(data)
+	if err != nil {
+		b = []byte("null") // unreachable: every event type marshals
+	}
+	out = fmt.Appendf(out, "id: %d\nevent: %s\ndata: ", id, name)
+	out = append(out, b...)
+	return append(out, '\n', '\n')
+}
+
+// selectionJSON is the selection as the API sends it.
+func selectionJSON(s modules.Selection) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}

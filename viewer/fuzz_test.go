@@ -1,0 +1,61 @@
+package viewer
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/cadrun/cadrun/modules"
+)
+
+// FuzzPostSelection sends any body to POST /api/selection: the answer is 200 with the saved
+// selection, or a refusal that leaves the workspace's selection as it was.
+func FuzzPostSelection(f *testing.F) {
+	for _, seed := range []string{
+		`{"selected":["a"],"locked":[],"hidden":["b"]}`,
+		`{"selected":[""]}`,
+		`{"selected":null}`,
+		`{"picked":1}`,
+		`[]`,
+		`{"selected":["a","a","\u00e9"]}`,
+		`{"selected":["a"]} trailing`,
+		"",
+	} {
+		f.Add(seed)
+	}
+	ws, err := modules.Open(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer ws.Close()
+	v := New(Options{Selection: ws})
+	defer v.Close()
+	h := v.Handler()
+	f.Fuzz(func(t *testing.T, body string) {
+		before, err := ws.LoadSelection()
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest("POST", "/api/selection", strings.NewReader(body))
+		req.RemoteAddr = "127.0.0.1:1"
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		after, err := ws.LoadSelection()
+		if err != nil {
+			t.Fatalf("after %q the selection cannot be read: %v", body, err)
+		}
+		switch w.Code {
+		case http.StatusOK:
+			if got := strings.TrimSpace(w.Body.String()); got != string(selectionJSON(after)) {
+				t.Errorf("answered %s, saved %s", got, selectionJSON(after))
+			}
+		case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
+			if !after.Equal(before) {
+				t.Errorf("refused %q (%s) but the selection changed from %v to %v", body, w.Body, before, after)
+			}
+		default:
+			t.Errorf("POST %q: %d %s", body, w.Code, w.Body)
+		}
+	})
+}

@@ -1,0 +1,50 @@
+package viewer
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Timeouts of the viewer's listener; docs/limits.md lists them. There is no whole-request
+// write timeout, because an event stream stays open: each write has WriteTimeout instead.
+const (
+	ReadHeaderTimeout = 5 * time.Second
+	ReadTimeout       = 10 * time.Second
+	IdleTimeout       = 60 * time.Second
+	shutdownGrace     = 2 * time.Second
+)
+
+// Serve serves the viewer on ln until ctx ends; then it ends the event streams, waits up to
+// two seconds for other requests and closes the listener.
+func (v *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           v.Handler(),
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(v.log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		v.Close()
+		return err
+	case <-ctx.Done():
+	}
+	v.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

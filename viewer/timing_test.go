@@ -1,0 +1,92 @@
+package viewer
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/cadrun/cadrun/modules"
+)
+
+// recorder is an http.ResponseWriter whose body can be read while the handler writes.
+type recorder struct {
+	mu   sync.Mutex
+	h    http.Header
+	body strings.Builder
+}
+
+func (r *recorder) Header() http.Header { return r.h }
+func (r *recorder) WriteHeader(int)     {}
+func (r *recorder) Flush()              {}
+func (r *recorder) Write(b []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.body.Write(b)
+}
+func (r *recorder) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.body.String()
+}
+
+// memStore is a SelectionStore another process changes behind the viewer's back.
+type memStore struct {
+	mu  sync.Mutex
+	sel modules.Selection
+}
+
+func (m *memStore) LoadSelection() (modules.Selection, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.sel.Normalize()
+}
+
+func (m *memStore) SaveSelection(s modules.Selection) (modules.Selection, error) {
+	s, err := s.Normalize()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sel = s
+	return s, err
+}
+
+func TestStreamTiming(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := &memStore{}
+		v := New(Options{Selection: store})
+		defer v.Close()
+		w := &recorder{h: http.Header{}}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			v.serveEvents(w, httptest.NewRequest("GET", "/events", nil))
+		}()
+		synctest.Wait()
+		if got := w.String(); !strings.HasPrefix(got, "retry: 1000\n\n") || strings.Count(got, "event: ") != 3 {
+			t.Fatalf("first state:\n%s", got)
+		}
+		// Idle: nothing is sent until the heartbeat is due, then one comment line.
+		time.Sleep(HeartbeatInterval - time.Millisecond)
+		synctest.Wait()
+		if strings.Contains(w.String(), "heartbeat") {
+			t.Fatal("heartbeat before HeartbeatInterval")
+		}
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		if got := strings.Count(w.String(), ": heartbeat\n\n"); got != 1 {
+			t.Fatalf("%d heartbeats after HeartbeatInterval:\n%s", got, w.String())
+		}
+		// Another process selects: the tab hears of it at the next poll.
+		store.SaveSelection(modules.Selection{Selected: []string{"gear"}})
+		time.Sleep(SelectionPoll)
+		synctest.Wait()
+		if !strings.Contains(w.String(), `event: selection`+"\n"+`data: {"selected":["gear"],"locked":[],"hidden":[]}`) {
+			t.Fatalf("no selection event after SelectionPoll:\n%s", w.String())
+		}
+		v.Close()
+		<-done
+	})
+}

@@ -1,0 +1,411 @@
+package viewer
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
+)
+
+// start serves a viewer over a fresh workspace on a loopback test server.
+func start(t *testing.T, opt Options) (*Server, *httptest.Server, *modules.Workspace) {
+	t.Helper()
+	ws, err := modules.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	if opt.Selection == nil {
+		opt.Selection = ws
+	}
+	v := New(opt)
+	ts := httptest.NewServer(v.Handler())
+	t.Cleanup(func() { v.Close(); ts.Close() })
+	return v, ts, ws
+}
+
+func circles(t testing.TB, names ...string) *scene.Scene {
+	t.Helper()
+	s := scene.New()
+	for i, n := range names {
+		if _, err := s.Put(n, scene.Circle{Center: scene.Vec{X: float64(10 * i)}, Radius: 2}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+type event struct{ ID, Name, Data string }
+
+// stream reads server-sent events.
+type stream struct {
+	t    *testing.T
+	r    *bufio.Reader
+	body io.Closer
+}
+
+func openEvents(t *testing.T, url string, header http.Header) *stream {
+	t.Helper()
+	req, err := http.NewRequest("GET", url+"/events", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/event-stream" {
+		b, _ := io.ReadAll(res.Body)
+		t.Fatalf("GET /events: %s %s", res.Status, b)
+	}
+	s := &stream{t: t, r: bufio.NewReader(res.Body), body: res.Body}
+	t.Cleanup(func() { res.Body.Close() })
+	return s
+}
+
+// next returns the next event, skipping retry lines and heartbeats.
+func (s *stream) next() event {
+	s.t.Helper()
+	var e event
+	for {
+		line, err := s.r.ReadString('\n')
+		if err != nil {
+			s.t.Fatalf("reading events: %v", err)
+		}
+		line = strings.TrimSuffix(line, "\n")
+		switch {
+		case line == "":
+			if e.Name != "" {
+				return e
+			}
+		case strings.HasPrefix(line, "id: "):
+			e.ID = line[4:]
+		case strings.HasPrefix(line, "event: "):
+			e.Name = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			e.Data = line[6:]
+		}
+	}
+}
+
+// sceneEvent is the data of a scene event without its clock fields.
+func (s *stream) expect(want ...event) {
+	s.t.Helper()
+	var got []event
+	for range want {
+		e := s.next()
+		if e.Name == "scene" {
+			var d SceneEvent
+			json.Unmarshal([]byte(e.Data), &d)
+			e.Data = fmt.Sprintf("version=%d entities=%d", d.Version, d.Entities)
+		}
+		got = append(got, e)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		s.t.Errorf("events: mismatch (-want +got):\n%s", diff)
+	}
+}
+
+const noSelection = `{"selected":[],"locked":[],"hidden":[]}`
+
+func TestEventsFollowPublishedStates(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	es := openEvents(t, ts.URL, nil)
+	es.expect(
+		event{"0", "scene", "version=0 entities=0"},
+		event{"0", "diagnostic", `{"version":0,"diagnostic":null}`},
+		event{"0", "selection", noSelection},
+	)
+	if got := v.Publish(State{Scene: circles(t, "a", "b"), Run: 3 * time.Millisecond}); got != 1 {
+		t.Errorf("Publish = %d; want version 1", got)
+	}
+	es.expect(
+		event{"1", "scene", "version=1 entities=2"},
+		event{"1", "diagnostic", `{"version":1,"diagnostic":null}`},
+	)
+	// A failed run: the diagnostic over the last good scene, which stays version 1.
+	_, err := runtime.Run(context.Background(), runtime.Overlay{Base: emptySource{}, Name: "main", Content: []byte("drawCirle('x', 0, 0, 1)\n")}, "main", runtime.Options{})
+	v.Publish(State{Diagnostic: DiagnosticOf(err)})
+	e := es.next()
+	var d DiagnosticEvent
+	if err := json.Unmarshal([]byte(e.Data), &d); err != nil {
+		t.Fatal(err)
+	}
+	want := &Diagnostic{File: "scene.code.js", Line: 1, Column: 1, Kind: "ReferenceError", Message: "drawCirle is not defined",
+		Source: "drawCirle('x', 0, 0, 1)", Hint: d.Diagnostic.Hint, Text: err.Error()}
+	if diff := cmp.Diff(event{"2", "diagnostic", ""}, event{e.ID, e.Name, ""}); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, d.Diagnostic); diff != "" || !strings.HasPrefix(d.Diagnostic.Hint, "did you mean drawCircle?") {
+		t.Errorf("diagnostic: mismatch (-want +got):\n%s\nhint %q", diff, d.Diagnostic.Hint)
+	}
+	if b := get(t, ts.URL+"/api/scene.svg", 200); !strings.Contains(b, `data-name="b" data-kind="circle"`) {
+		t.Errorf("after a failed run the SVG is not the last good scene:\n%s", b)
+	}
+	// The next good run clears it.
+	v.Publish(State{Scene: circles(t, "c")})
+	es.expect(
+		event{"3", "scene", "version=3 entities=1"},
+		event{"3", "diagnostic", `{"version":3,"diagnostic":null}`},
+	)
+	// A tab that reconnects gets the whole current state at once.
+	again := openEvents(t, ts.URL, http.Header{"Last-Event-Id": {"1"}})
+	again.expect(
+		event{"3", "scene", "version=3 entities=1"},
+		event{"3", "diagnostic", `{"version":3,"diagnostic":null}`},
+		event{"3", "selection", noSelection},
+	)
+}
+
+// emptySource is a workspace with no files.
+type emptySource struct{}
+
+func (emptySource) Read(name string) ([]byte, string, error) {
+	return nil, runtime.PathOf(name), fmt.Errorf("%w: %q", runtime.ErrModuleNotFound, name)
+}
+func (emptySource) Names() []string { return nil }
+
+func get(t *testing.T, url string, status int) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != status {
+		t.Fatalf("GET %s: %s %s; want %d", url, res.Status, b, status)
+	}
+	return string(b)
+}
+
+func post(t *testing.T, url, body string, status int) string {
+	t.Helper()
+	res, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != status {
+		t.Fatalf("POST %s: %s %s; want %d", url, res.Status, b, status)
+	}
+	return string(b)
+}
+
+func TestAPI(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	s := circles(t, "gear", "bolt")
+	if _, err := s.CreateGroup("part", []string{"gear"}); err != nil {
+		t.Fatal(err)
+	}
+	v.Publish(State{Scene: s})
+
+	svg := get(t, ts.URL+"/api/scene.svg", 200)
+	for _, want := range []string{`<g data-name="part" data-kind="group">`, `<path data-name="gear" data-kind="circle"`} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("scene.svg lacks %s:\n%s", want, svg)
+		}
+	}
+	if got := get(t, ts.URL+"/api/scene", 200); !json.Valid([]byte(got)) || !strings.Contains(got, `"bolt"`) {
+		t.Errorf("scene JSON: %.200s", got)
+	}
+	img, err := png.Decode(strings.NewReader(get(t, ts.URL+"/api/scene.png?width=64", 200)))
+	if err != nil || img.Bounds().Dx() != 64 {
+		t.Errorf("scene.png?width=64: %v, %v", err, img)
+	}
+	for _, w := range []string{"0", "4097", "x"} {
+		want := fmt.Sprintf("bad width %q: give a whole number of pixels from 1 to 4096 (MaxPNGWidth)\n", w)
+		if got := get(t, ts.URL+"/api/scene.png?width="+w, 400); got != want {
+			t.Errorf("width %s: %q; want %q", w, got, want)
+		}
+	}
+	got := get(t, ts.URL+"/api/entity?name=gear", 200)
+	want := `{"name":"gear","kind":"circle","parent":"part","zRank":0,"worldBounds":{"min":[-2,-2],"max":[2,2]},"style":{"fill":null,"stroke":[0,0,0,1],"strokeWidth":0}}`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entity: mismatch (-want +got):\n%s", diff)
+	}
+	if got := get(t, ts.URL+"/api/entity?name=nope", 404); got != "no entity \"nope\" in scene version 1\n" {
+		t.Errorf("missing entity: %q", got)
+	}
+	for _, path := range []string{"/", "/viewer.js", "/viewer.css"} {
+		if b := get(t, ts.URL+path, 200); len(b) < 100 {
+			t.Errorf("%s: %q", path, b)
+		}
+	}
+	get(t, ts.URL+"/nope", 404)
+}
+
+func TestSelectionAPI(t *testing.T) {
+	t.Parallel()
+	v, ts, ws := start(t, Options{})
+	es := openEvents(t, ts.URL, nil)
+	es.expect(event{"0", "scene", "version=0 entities=0"}, event{"0", "diagnostic", `{"version":0,"diagnostic":null}`}, event{"0", "selection", noSelection})
+
+	got := post(t, ts.URL+"/api/selection", `{"selected":["gear","bolt","gear"],"hidden":["grid"]}`, 200)
+	want := `{"selected":["gear","bolt"],"locked":[],"hidden":["grid"]}`
+	if got != want {
+		t.Errorf("POST answer %s; want %s", got, want)
+	}
+	es.expect(event{"0", "selection", want})
+	if sel, err := ws.LoadSelection(); err != nil || string(selectionJSON(sel)) != want {
+		t.Errorf("the workspace holds %s, %v; want %s", selectionJSON(sel), err, want)
+	}
+	if got := get(t, ts.URL+"/api/selection", 200); got != want {
+		t.Errorf("GET %s; want %s", got, want)
+	}
+	// Another process on the same workspace changes it: the viewer notices.
+	other, err := modules.Open(ws.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.SaveSelection(modules.Selection{Locked: []string{"gear"}}); err != nil {
+		t.Fatal(err)
+	}
+	es.expect(event{"0", "selection", `{"selected":[],"locked":["gear"],"hidden":[]}`})
+	if !v.Selection().Equal(modules.Selection{Selected: []string{}, Locked: []string{"gear"}, Hidden: []string{}}) {
+		t.Errorf("Selection() = %v", v.Selection())
+	}
+
+	for _, c := range []struct{ body, want string }{
+		{`{"selected":[""]}`, "bad selection: selected[0] is empty; give entity names\n"},
+		{`{"selected":["a"]} {}`, `bad selection: the body holds more than one JSON value; send one {"selected":[...],"locked":[...],"hidden":[...]}` + "\n"},
+		{`{"picked":[]}`, "bad selection: want {\"selected\":[...],\"locked\":[...],\"hidden\":[...]} (entity names): json: unknown field \"picked\"\n"},
+	} {
+		if got := post(t, ts.URL+"/api/selection", c.body, 400); got != c.want {
+			t.Errorf("POST %s: %q; want %q", c.body, got, c.want)
+		}
+	}
+	big := `{"selected":["` + strings.Repeat("x", MaxBodyBytes) + `"]}`
+	if got := post(t, ts.URL+"/api/selection", big, 413); got != "the body is over 1048576 bytes (MaxBodyBytes)\n" {
+		t.Errorf("big body: %q", got)
+	}
+}
+
+func TestGuard(t *testing.T) {
+	t.Parallel()
+	_, ts, _ := start(t, Options{Token: "s3cret"})
+	do := func(path string, h http.Header) (int, string, *http.Response) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		for k, v := range h {
+			req.Header[k] = v
+		}
+		if host := h.Get("Host"); host != "" {
+			req.Host = host
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b), res
+	}
+	for _, c := range []struct {
+		name   string
+		path   string
+		h      http.Header
+		status int
+		body   string
+	}{
+		{"no token", "/api/selection", nil, 401, "unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN\n"},
+		{"wrong token", "/api/selection", http.Header{"Authorization": {"Bearer nope"}}, 401, "unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN\n"},
+		{"bearer", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}}, 200, noSelection},
+		{"cookie", "/api/selection", http.Header{"Cookie": {tokenCookie + "=s3cret"}}, 200, noSelection},
+		{"foreign host", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}, "Host": {"evil.example:80"}}, 403,
+			"forbidden: host \"evil.example:80\" is not loopback; open the viewer as http://127.0.0.1:PORT/\n"},
+		{"foreign origin", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}, "Origin": {"http://evil.example"}}, 403,
+			"forbidden: origin \"http://evil.example\" is not this server\n"},
+		{"null origin", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}, "Origin": {"null"}}, 403,
+			"forbidden: origin \"null\" is not this server\n"},
+	} {
+		status, body, _ := do(c.path, c.h)
+		if status != c.status || body != c.body {
+			t.Errorf("%s: %d %q; want %d %q", c.name, status, body, c.status, c.body)
+		}
+	}
+	// The page opened with ?token= sets the cookie the page's own requests carry.
+	status, _, res := do("/?token=s3cret", nil)
+	var cookie *http.Cookie
+	for _, c := range res.Cookies() {
+		if c.Name == tokenCookie {
+			cookie = c
+		}
+	}
+	if status != 200 || cookie == nil || cookie.Value != "s3cret" || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
+		t.Errorf("?token=: %d, cookie %+v", status, cookie)
+	}
+}
+
+func TestMaxClients(t *testing.T) {
+	t.Parallel()
+	_, ts, _ := start(t, Options{MaxClients: 2})
+	openEvents(t, ts.URL, nil).next()
+	openEvents(t, ts.URL, nil).next()
+	if got := get(t, ts.URL+"/events", 503); got != "too many viewer tabs: 2 event streams are open (MaxClients); close a tab and reload\n" {
+		t.Errorf("third stream: %q", got)
+	}
+}
+
+func TestServeStopsOnCancel(t *testing.T) {
+	t.Parallel()
+	v := New(Options{})
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- v.Serve(ctx, ln) }()
+	es := openEvents(t, "http://"+ln.Addr().String(), nil)
+	es.next()
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Serve = %v", err)
+	}
+	// The stream ended with the server.
+	if _, err := es.r.ReadString('\n'); err == nil {
+		for {
+			if _, err = es.r.ReadString('\n'); err != nil {
+				break
+			}
+		}
+	}
+	if _, err := http.Get("http://" + ln.Addr().String() + "/"); err == nil {
+		t.Error("the server still answers after Serve returned")
+	}
+}
+
+func TestDiagnosticOf(t *testing.T) {
+	t.Parallel()
+	if DiagnosticOf(nil) != nil {
+		t.Error("DiagnosticOf(nil) is not nil")
+	}
+	err := fmt.Errorf("wrapped: %w", errors.New("plain failure"))
+	want := &Diagnostic{Message: "wrapped: plain failure", Text: "wrapped: plain failure"}
+	if diff := cmp.Diff(want, DiagnosticOf(err)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
