@@ -45,6 +45,8 @@ type Server struct {
 	scene *scene.Scene
 
 	subs subscribers
+
+	jrnl journalHandle // the design journal, opened on first use (journal.go)
 }
 
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
