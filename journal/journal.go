@@ -252,25 +252,18 @@ func (j *Journal) Get(ctx context.Context, ids []int64) (entries []Entry, missin
 	return entries, missing, nil
 }
 
+// MaxRanked is how many of the newest matches of a query are ranked by relevance.
+const MaxRanked = 500
+
 // snippetRunes is how much of an entry's text a listing without a query shows.
 const snippetRunes = 160
 
-// Search finds entries: ranked by full-text relevance when q.Query is set (with a snippet
-// around the match), else the most recent first (with the start of the text). The text
+// Search finds entries: ranked by full-text relevance (bm25) among the MaxRanked newest
+// matches when q.Query is set (with a snippet around the match), else the most recent first (with the start of the text). The text
 // itself is left out; Get returns it.
 func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 	var where []string
 	var args []any
-	from := "entries e"
-	order := "e.created_at_epoch DESC, e.id DESC"
-	snippet := "''"
-	if q.Query != "" {
-		from = "entries_fts JOIN entries e ON e.id = entries_fts.rowid"
-		where = append(where, "entries_fts MATCH ?")
-		args = append(args, ftsQuery(q.Query))
-		order = "entries_fts.rank, e.id DESC"
-		snippet = "snippet(entries_fts, -1, '[', ']', '…', 16)"
-	}
 	add := func(cond string, v any) {
 		where = append(where, cond)
 		args = append(args, v)
@@ -293,12 +286,30 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 	if q.Until != 0 {
 		add("e.created_at_epoch < ?", q.Until)
 	}
-	stmt := "SELECT " + entryColumns + ", " + snippet + " FROM " + from
-	if len(where) > 0 {
-		stmt += " WHERE " + strings.Join(where, " AND ")
+	var stmt string
+	if q.Query == "" {
+		stmt = "SELECT " + entryColumns + ", '' FROM entries e" + whereClause(where) +
+			" ORDER BY e.created_at_epoch DESC, e.id DESC LIMIT ?"
+		args = append(args, q.Limit)
+	} else {
+		// Ranking costs a lookup per match, so only the MaxRanked newest matches (the
+		// filters applied) are ranked: the oldest of them is found in id order, which the
+		// index gives at little cost, and the ranking runs from there on.
+		match := ftsQuery(q.Query)
+		conds := append([]string{"entries_fts MATCH ?"}, where...)
+		condArgs := append([]any{match}, args...)
+		var oldest int64
+		err := j.db.QueryRowContext(ctx, "SELECT entries_fts.rowid FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid"+
+			whereClause(conds)+" ORDER BY entries_fts.rowid DESC LIMIT 1 OFFSET ?", append(condArgs, MaxRanked-1)...).Scan(&oldest)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("searching the journal: %w", err)
+		}
+		stmt = "SELECT " + entryColumns + ", snippet(entries_fts, -1, '[', ']', '…', 16)" +
+			" FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid" +
+			whereClause(append(conds, "entries_fts.rowid >= ?")) +
+			" ORDER BY entries_fts.rank, e.id DESC LIMIT ?"
+		args = append(condArgs, oldest, q.Limit)
 	}
-	stmt += " ORDER BY " + order + " LIMIT ?"
-	args = append(args, q.Limit)
 	rows, err := j.db.QueryContext(ctx, stmt, args...)
 	if err != nil {
 		return nil, fmt.Errorf("searching the journal: %w", err)
@@ -321,6 +332,13 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 		return nil, fmt.Errorf("searching the journal: %w", err)
 	}
 	return out, nil
+}
+
+func whereClause(conds []string) string {
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
 }
 
 // ftsQuery turns what a person types into an FTS5 query that cannot be a syntax error: every
