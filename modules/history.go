@@ -139,7 +139,7 @@ func (h *History) decode(b []byte) error {
 			return fmt.Errorf("entry %d: bad scene hash %q", e.ID, e.Scene)
 		}
 		for name, hash := range e.Files {
-			if CheckName(name) != nil || !isHash(hash) {
+			if CheckFileName(name) != nil || !isHash(hash) {
 				return fmt.Errorf("entry %d: bad file %q: %q", e.ID, name, hash)
 			}
 		}
@@ -414,12 +414,12 @@ func (w *Workspace) object(hash string) ([]byte, error) {
 	return b, nil
 }
 
-// UserFiles reads the workspace's own files: main and the user modules (no built-ins, no data
-// files), by logical name.
+// UserFiles reads the workspace's own files: main, the user modules and the data files (no
+// built-ins), by logical name.
 func (w *Workspace) UserFiles() (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, f := range w.List() {
-		if f.Source != SourceUser || f.Kind == KindData {
+		if f.Source != SourceUser {
 			continue
 		}
 		b, _, err := w.Read(f.Name)
@@ -470,7 +470,7 @@ type filesSource map[string][]byte
 
 // Read implements runtime.Source.
 func (s filesSource) Read(name string) ([]byte, string, error) {
-	if err := CheckName(name); err != nil {
+	if err := CheckFileName(name); err != nil {
 		return nil, runtime.PathOf(name), err
 	}
 	if b, ok := s[name]; ok {
@@ -488,7 +488,7 @@ func (s filesSource) Read(name string) ([]byte, string, error) {
 func (s filesSource) Names() []string {
 	names := BuiltinNames()
 	for n := range s {
-		if n != runtime.MainModule {
+		if n != runtime.MainModule && !IsDataName(n) {
 			names = append(names, n)
 		}
 	}

@@ -1,8 +1,6 @@
 package modules
 
 import (
-	"io/fs"
-	"path"
 	"slices"
 	"strings"
 
@@ -54,15 +52,5 @@ func (w *Workspace) List() []FileInfo {
 	}
 	slices.SortFunc(mods, func(a, b FileInfo) int { return strings.Compare(a.Name, b.Name) })
 	out = append(out, mods...)
-	entries, _ := fs.ReadDir(w.root.FS(), "data")
-	for _, e := range entries { // ReadDir sorts by name
-		base, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !e.Type().IsRegular() || CheckName(base) != nil {
-			continue
-		}
-		if info, err := e.Info(); err == nil {
-			out = append(out, FileInfo{Name: e.Name(), Path: path.Join("data", e.Name()), Kind: KindData, Source: SourceUser, Size: info.Size()})
-		}
-	}
-	return out
+	return append(out, w.listData()...)
 }

@@ -112,8 +112,10 @@ type run struct {
 	res       *Result
 	console   int // bytes logged so far
 	cutNoted  bool
-	describe  goja.Callable // formats thrown values without calling user code
-	jsonParse goja.Callable // the realm's JSON.parse, captured before user code runs
+	describe  goja.Callable         // formats thrown values without calling user code
+	jsonParse goja.Callable         // the realm's JSON.parse, captured before user code runs
+	freeze    goja.Callable         // the realm's Object.freeze, captured likewise (data.go)
+	data      map[string]goja.Value // readJSON's frozen values by data file name (data.go)
 	modules   map[string]*loaded
 	declared  map[string]string // top-level let/const/class name -> "file:line"
 	order     []string
@@ -238,6 +240,7 @@ func (r *run) setup(seed uint64) {
 	}
 	r.describe, _ = goja.AssertFunction(v)
 	r.jsonParse, _ = goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))
+	r.freeze, _ = goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("freeze"))
 }
 
 // describerProgram is compiled once; programs are safe to share between runtimes.

@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -88,7 +89,13 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 		if err != nil {
 			panic(fmt.Sprintf("tool %s: %v", name, err))
 		}
-		t := &mcp.Tool{Name: name, Description: description, OutputSchema: schema}
+		// The input schema is inferred with the same type table, so that a JSON value field
+		// (write's content) accepts any JSON value rather than an array of bytes.
+		in, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: mcpTypeSchemas})
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
+		}
+		t := &mcp.Tool{Name: name, Description: description, InputSchema: in, OutputSchema: schema}
 		mcp.AddTool(ms, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 			out, err := fn(ctx, sessions.get(req.Session), in)
 			if err != nil {

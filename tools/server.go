@@ -153,7 +153,7 @@ type change struct {
 func (se *Session) commit(ctx context.Context, file string, plan func(current []byte, exists bool) (change, error), warnUnread string) (*ChangeResult, error) {
 	start := time.Now()
 	srv := se.srv
-	if err := modules.CheckName(file); err != nil {
+	if err := modules.CheckFileName(file); err != nil {
 		return nil, notApplied(err)
 	}
 	unlock, err := srv.ws.Lock(ctx)
@@ -177,6 +177,9 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		}
 	}
 	ch, err := plan(current, exists)
+	if err == nil {
+		err = checkData(file, &ch) // data.go
+	}
 	if err != nil {
 		return nil, notApplied(err)
 	}
@@ -275,7 +278,7 @@ func (se *Session) writeChange(file string, next []byte) change {
 // userFile returns the workspace's own file for a name (not a built-in's text).
 func (se *Session) userFile(name string) ([]byte, bool, error) {
 	for _, f := range se.srv.ws.List() {
-		if f.Name == name && f.Source == modules.SourceUser && f.Kind != modules.KindData {
+		if f.Name == name && f.Source == modules.SourceUser {
 			b, _, err := se.srv.ws.Read(name)
 			return b, true, err
 		}

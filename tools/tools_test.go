@@ -229,7 +229,7 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"write", `{"file":"main","cod":"x"}`, `bad input: write: json: unknown field "cod"`},
 		{"write", `{"file":"../etc/passwd","code":"x"}`, `bad module name: "../etc/passwd": names are 1-64 letters, digits, '_' or '-', starting with a letter or digit (no paths, no .js)` + "\nnot applied; the file is unchanged"},
-		{"frob", `{}`, `unknown tool "frob"; the tools are [delete edit glob lsp move read scene write]`},
+		{"frob", `{}`, `unknown tool "frob"; the tools are [delete edit glob lsp move read save scene search write]`},
 		{"scene", `{"command":"explode"}`, `bad input: unknown scene command "explode"; use info, tree, groups, draw_order, entity, svg, json, png, reset, undo, redo, snapshot, snapshots`},
 		{"read", `{"file":"nope"}`, `modules/nope.js does not exist; glob lists the files there are`},
 	}
