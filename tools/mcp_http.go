@@ -48,6 +48,8 @@ type HTTPOptions struct {
 	// Token, when not empty, is the bearer token every request must carry. Callers require
 	// one for any listener that is not loopback.
 	Token string
+	// API, when set, serves every path under /api/ (NewJournalAPI), behind the same checks.
+	API http.Handler
 }
 
 // NewMCPHTTPHandler serves ms over streamable HTTP (one endpoint for POST, GET and DELETE)
@@ -76,6 +78,10 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 				http.Error(w, "unauthorized: send Authorization: Bearer TOKEN", http.StatusUnauthorized)
 				return
 			}
+		}
+		if opt.API != nil && strings.HasPrefix(r.URL.Path, "/api/") {
+			opt.API.ServeHTTP(w, r)
+			return
 		}
 		h.ServeHTTP(w, r)
 	})

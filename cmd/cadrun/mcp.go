@@ -89,7 +89,7 @@ func runMCP(args []string, _, stderr io.Writer) error {
 	srv := tools.NewServer(ctx, w, pool, runtime.Options{})
 	ms := tools.NewMCPServer(srv, version)
 	if addr != "" {
-		return serveMCPHTTP(ctx, ms, addr, token, dir, logger)
+		return serveMCPHTTP(ctx, ms, tools.HTTPOptions{Token: token, API: tools.NewJournalAPI(srv)}, addr, dir, logger)
 	}
 	logger.Info("serving MCP on stdio", "workspace", dir, "version", version)
 	err = ms.Run(ctx, &mcp.StdioTransport{})
@@ -124,13 +124,13 @@ func httpAddr(addr, token string) (string, error) {
 
 // serveMCPHTTP serves ms on addr until ctx ends (a signal), then stops: calls in flight get
 // shutdownGrace to finish before their connections are closed.
-func serveMCPHTTP(ctx context.Context, ms *mcp.Server, addr, token, dir string, logger *slog.Logger) error {
+func serveMCPHTTP(ctx context.Context, ms *mcp.Server, opt tools.HTTPOptions, addr, dir string, logger *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listening for MCP over HTTP: %w", err)
 	}
 	hs := &http.Server{
-		Handler: tools.NewMCPHTTPHandler(ms, tools.HTTPOptions{Token: token}),
+		Handler: tools.NewMCPHTTPHandler(ms, opt),
 		// Headers must arrive promptly; bodies and event streams have no deadline, because a
 		// tool call may run as long as its script's timeout and a GET stream stays open.
 		ReadHeaderTimeout: 10 * time.Second,
@@ -140,7 +140,7 @@ func serveMCPHTTP(ctx context.Context, ms *mcp.Server, addr, token, dir string, 
 	go func() { served <- hs.Serve(ln) }()
 	// The address as bound (a port of 0 is chosen now); the URL is what clients connect to.
 	logger.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String(), "addr", ln.Addr().String(),
-		"token", token != "", "workspace", dir, "version", version)
+		"token", opt.Token != "", "workspace", dir, "version", version)
 	select {
 	case err := <-served:
 		return fmt.Errorf("serving MCP over HTTP: %w", err)
