@@ -10,7 +10,7 @@ import (
 
 // The example workspaces, embedded so that `cadrun demo` needs nothing on disk.
 //
-//go:embed */scene.code.js */modules/*.js
+//go:embed */scene.code.js */modules/*.js */data/*.json
 var workspaces embed.FS
 
 // Workspaces lists the example workspaces by name, sorted.

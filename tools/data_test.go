@@ -174,3 +174,25 @@ func TestGlobListsDataInFolders(t *testing.T) {
 		t.Errorf("glob catalog/*: %+v", out.Files)
 	}
 }
+
+// TestExampleBracket runs the example that draws from data: its data matches its schema, and
+// a change that breaks the schema is refused with the place it points at.
+func TestExampleBracket(t *testing.T) {
+	files := map[string]string{}
+	for _, p := range []string{"scene.code.js", "modules/plate_lib.js", "data/bracket.json", "data/bracket.schema.json"} {
+		b, err := os.ReadFile(filepath.Join("..", "examples", "bracket", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[p] = string(b)
+	}
+	s, _ := newSession(t, files)
+	if _, err := call[*ChangeResult](t, s, "edit", map[string]any{"file": "bracket.json", "old_code": `"width": 120`, "new_code": `"width": 140`}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := call[*ChangeResult](t, s, "edit", map[string]any{"file": "bracket.json", "old_code": `"diameter": 14`, "new_code": `"diameter": 0`})
+	want := "invalid data: data/bracket.json does not match data/bracket.schema.json:\ndata/bracket.json:10:36: /holes/2/diameter: exclusiveMinimum: got 0, want 0\nnot applied; the file is unchanged"
+	if diff := cmp.Diff(want, errString(err)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
