@@ -117,3 +117,18 @@ func CheckMoveKinds(from, to string) error {
 	}
 	return nil
 }
+
+// dataDirs lists data/ and its folders, for the clean-up of temp files.
+func (w *Workspace) dataDirs() []string {
+	var dirs []string
+	fs.WalkDir(w.root.FS(), dataDir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			if strings.Count(p, "/") >= MaxDataDepth {
+				return fs.SkipDir
+			}
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	return dirs
+}

@@ -302,7 +302,7 @@ func (w *Workspace) syncDir(dir string) error {
 // right now: a live writer in another process may hold the lock and own the temp file it is
 // filling. Errors are ignored; the next Open tries again.
 func (w *Workspace) removeLeftovers() {
-	dirs := []string{".", "modules", historyDir, historyObjects}
+	dirs := append([]string{".", "modules", historyDir, historyObjects}, w.dataDirs()...)
 	var found []string
 	for _, d := range dirs {
 		entries, err := fs.ReadDir(w.root.FS(), d)
