@@ -143,3 +143,22 @@ func TestSearchFetchByID(t *testing.T) {
 		t.Errorf("an empty workspace linked history entry %d", out.Entries[0].HistoryEntry)
 	}
 }
+
+// TestJournalRefusesLinkedStateFolder: .cadrun/ itself may not be a link out of the workspace.
+func TestJournalRefusesLinkedStateFolder(t *testing.T) {
+	outside := t.TempDir()
+	s, dir := journalSession(t, nil)
+	if err := os.Symlink(outside, filepath.Join(dir, ".cadrun")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := call[journal.Saved](t, s, "save", map[string]any{"title": "t", "text": "x"})
+	if err == nil {
+		t.Fatal("save through a linked .cadrun/ succeeded")
+	}
+	if diff := cmp.Diff("opening the journal: mkdirat .cadrun: statat .cadrun: path escapes from parent", err.Error()); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("files were made outside the workspace: %v", entries)
+	}
+}
