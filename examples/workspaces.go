@@ -14,7 +14,7 @@ const DemoWidth = 1024
 
 // The example workspaces, embedded so that `cadrun demo` needs nothing on disk.
 //
-//go:embed */scene.code.js */modules/*.js */fonts/*.ttf
+//go:embed */scene.code.js */modules/*.js */fonts/*.ttf */data/*.json
 var workspaces embed.FS
 
 // Workspaces lists the example workspaces by name, sorted.

@@ -150,7 +150,7 @@ func (h *History) decode(b []byte) error {
 			return fmt.Errorf("entry %d: bad scene hash %q", e.ID, e.Scene)
 		}
 		for name, hash := range e.Files {
-			if CheckName(name) != nil || !isHash(hash) {
+			if CheckFileName(name) != nil || !isHash(hash) {
 				return fmt.Errorf("entry %d: bad file %q: %q", e.ID, name, hash)
 			}
 		}
@@ -428,12 +428,12 @@ func (w *Workspace) object(hash string) ([]byte, error) {
 	return b, nil
 }
 
-// UserFiles reads the workspace's own files: main and the user modules (no built-ins, no data
-// files), by logical name.
+// UserFiles reads the workspace's own files: main, the user modules and the data files (no
+// built-ins), by logical name.
 func (w *Workspace) UserFiles() (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, f := range w.List() {
-		if f.Source != SourceUser || f.Kind == KindData {
+		if f.Source != SourceUser || f.Kind == KindFont { // fonts are not text; history keeps the program and its data
 			continue
 		}
 		b, _, err := w.Read(f.Name)
@@ -480,11 +480,28 @@ func (w *Workspace) Restore(files map[string][]byte) (changed []string, err erro
 // files has no module of their name.
 func FilesSource(files map[string][]byte) runtime.Source { return filesSource(files) }
 
+// FilesSource is files as a runtime.Source, as the package function is, with the workspace's
+// fonts: a run of exactly these files still draws text in the fonts the workspace brings.
+func (w *Workspace) FilesSource(files map[string][]byte) runtime.Source {
+	return filesWithFonts{filesSource(files), w}
+}
+
+type filesWithFonts struct {
+	filesSource
+	ws *Workspace
+}
+
+// ReadFont implements runtime.FontSource.
+func (f filesWithFonts) ReadFont(name string) ([]byte, string, error) { return f.ws.ReadFont(name) }
+
+// FontNames implements runtime.FontSource.
+func (f filesWithFonts) FontNames() []string { return f.ws.FontNames() }
+
 type filesSource map[string][]byte
 
 // Read implements runtime.Source.
 func (s filesSource) Read(name string) ([]byte, string, error) {
-	if err := CheckName(name); err != nil {
+	if err := CheckFileName(name); err != nil {
 		return nil, runtime.PathOf(name), err
 	}
 	if b, ok := s[name]; ok {
@@ -502,7 +519,7 @@ func (s filesSource) Read(name string) ([]byte, string, error) {
 func (s filesSource) Names() []string {
 	names := BuiltinNames()
 	for n := range s {
-		if n != runtime.MainModule {
+		if n != runtime.MainModule && !IsDataName(n) {
 			names = append(names, n)
 		}
 	}

@@ -2,6 +2,7 @@ package modules
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/runtime"
 )
 
 func files(kv ...string) map[string][]byte {
@@ -247,7 +250,7 @@ func TestRestoreAndFilesSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(files("main", "import 'house'", "house", "old", "extra", "x"), got); diff != "" {
+	if diff := cmp.Diff(files("main", "import 'house'", "house", "old", "extra", "x", "d.json", "{}"), got); diff != "" {
 		t.Errorf("UserFiles mismatch (-want +got):\n%s", diff)
 	}
 	target := files("main", "import 'house'", "House", "new", "more", "y")
@@ -265,13 +268,36 @@ func TestRestoreAndFilesSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"House", "extra", "house", "more"}, changed); diff != "" {
+	if diff := cmp.Diff([]string{"House", "d.json", "extra", "house", "more"}, changed); diff != "" {
 		t.Errorf("changed mismatch (-want +got):\n%s", diff)
 	}
 	if got, _ := w.UserFiles(); !cmp.Equal(target, got) {
 		t.Errorf("after Restore: %q", got)
 	}
-	if readFile(t, filepath.Join(dir, "data", "d.json")) != "{}" {
-		t.Error("data file touched")
+	// Data files are part of the state: one the target does not have is deleted.
+	if _, err := os.Stat(filepath.Join(dir, "data", "d.json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("data/d.json is still there: %v", err)
+	}
+}
+
+// A run of recorded files still finds the workspace's fonts: FilesSource of a workspace is a
+// runtime.FontSource reading them from the workspace.
+func TestFilesSourceHasTheWorkspaceFonts(t *testing.T) {
+	w, dir := workspace(t, nil)
+	if err := os.MkdirAll(filepath.Join(dir, "fonts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fonts", "mine.ttf"), []byte("not really a font"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, ok := w.FilesSource(map[string][]byte{"main": []byte("x")}).(runtime.FontSource)
+	if !ok {
+		t.Fatal("a workspace's FilesSource is not a FontSource")
+	}
+	if diff := cmp.Diff([]string{"mine"}, src.FontNames()); diff != "" {
+		t.Errorf("font names mismatch (-want +got):\n%s", diff)
+	}
+	if b, _, err := src.ReadFont("mine"); err != nil || string(b) != "not really a font" {
+		t.Errorf("ReadFont = %q, %v", b, err)
 	}
 }

@@ -94,7 +94,7 @@ func (w *Workspace) ReadCapped(name string) (b []byte, path string, truncated bo
 // readRaw reads up to MaxReadBytes+1 bytes of a name's file (or built-in).
 func (w *Workspace) readRaw(name string) ([]byte, string, error) {
 	path := runtime.PathOf(name)
-	if err := CheckName(name); err != nil {
+	if err := CheckFileName(name); err != nil {
 		return nil, path, err
 	}
 	b, err := w.readFile(path, MaxReadBytes)

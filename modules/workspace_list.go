@@ -1,7 +1,6 @@
 package modules
 
 import (
-	"path"
 	"slices"
 	"strings"
 
@@ -55,15 +54,5 @@ func (w *Workspace) List() []FileInfo {
 	}
 	slices.SortFunc(mods, func(a, b FileInfo) int { return strings.Compare(a.Name, b.Name) })
 	out = append(out, mods...)
-	entries, _ := w.readDir("data")
-	for _, e := range entries { // ReadDir sorts by name
-		base, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !e.Type().IsRegular() || CheckName(base) != nil || !w.singleLink(path.Join("data", e.Name())) {
-			continue
-		}
-		if info, err := e.Info(); err == nil {
-			out = append(out, FileInfo{Name: e.Name(), Path: path.Join("data", e.Name()), Kind: KindData, Source: SourceUser, Size: info.Size()})
-		}
-	}
-	return append(out, w.fontFiles()...)
+	return append(append(out, w.listData()...), w.fontFiles()...)
 }

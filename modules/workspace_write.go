@@ -39,7 +39,7 @@ const newFileMode fs.FileMode = 0o644
 // MaxReadBytes with ErrTooLarge, before anything is written. Writing a built-in module's name
 // creates a user module, which then wins over the built-in.
 func (w *Workspace) Write(name string, data []byte) (created bool, err error) {
-	if err := CheckName(name); err != nil {
+	if err := CheckFileName(name); err != nil {
 		return false, err
 	}
 	p := runtime.PathOf(name)
@@ -65,7 +65,7 @@ func (w *Workspace) Write(name string, data []byte) (created bool, err error) {
 // Delete removes the file of a logical name. A built-in module cannot be deleted; deleting a
 // user module that overrides one brings the built-in back.
 func (w *Workspace) Delete(name string) error {
-	if err := CheckName(name); err != nil {
+	if err := CheckFileName(name); err != nil {
 		return err
 	}
 	p := runtime.PathOf(name)
@@ -91,9 +91,12 @@ func (w *Workspace) Delete(name string) error {
 // name is allowed. Callers that race other writers hold Lock.
 func (w *Workspace) Move(from, to string) error {
 	for _, n := range []string{from, to} {
-		if err := CheckName(n); err != nil {
+		if err := CheckFileName(n); err != nil {
 			return err
 		}
+	}
+	if err := CheckMoveKinds(from, to); err != nil {
+		return err
 	}
 	src, dst := runtime.PathOf(from), runtime.PathOf(to)
 	if from == to {
@@ -156,6 +159,9 @@ func (w *Workspace) hasEntry(p string) bool {
 // a module that is (a user module or a built-in). except is a name to ignore: the module being
 // renamed.
 func (w *Workspace) checkCase(name, except string) error {
+	if IsDataName(name) {
+		return w.checkDataCase(name, except)
+	}
 	if name == runtime.MainModule {
 		return nil
 	}
@@ -299,7 +305,7 @@ func (w *Workspace) syncDir(dir string) error {
 // right now: a live writer in another process may hold the lock and own the temp file it is
 // filling. Errors are ignored; the next Open tries again.
 func (w *Workspace) removeLeftovers() {
-	dirs := []string{".", "modules", historyDir, historyObjects}
+	dirs := append([]string{".", "modules", historyDir, historyObjects}, w.dataDirs()...)
 	var found []string
 	for _, d := range dirs {
 		entries, err := w.readDir(d)

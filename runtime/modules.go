@@ -44,6 +44,10 @@ func (r *run) load(name string, from *importSite) error {
 	if len(r.modules) >= r.limits.MaxModules {
 		return &Diagnostic{Kind: KindLimit, Message: fmt.Sprintf("the program imports more than %d modules (MaxModules)", r.limits.MaxModules)}
 	}
+	if strings.HasSuffix(name, ".json") && from != nil {
+		return from.diagnostic(KindModule, fmt.Sprintf("'%s' is a data file, which cannot be imported", name),
+			fmt.Sprintf("read it with readJSON('%s')", strings.TrimSuffix(name, ".json")))
+	}
 	src, path, err := r.src.Read(name)
 	if err != nil {
 		return r.missingModule(name, from, err)

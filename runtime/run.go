@@ -116,13 +116,15 @@ type run struct {
 	src       Source
 	limits    Limits
 	res       *Result
-	console   int           // bytes logged so far, a line break counted per line
-	cut       string        // the console limit that was reached, or ""
-	dropped   int           // console lines dropped since
-	fatal     *Diagnostic   // set when a call overflowed (see finite.go): the run fails with it
-	local     localCache    // the local bounds of the entity last checked (finite.go)
-	describe  goja.Callable // formats thrown values without calling user code
-	jsonParse goja.Callable // the realm's JSON.parse, captured before user code runs
+	console   int                   // bytes logged so far, a line break counted per line
+	cut       string                // the console limit that was reached, or ""
+	dropped   int                   // console lines dropped since
+	fatal     *Diagnostic           // set when a call overflowed (see finite.go): the run fails with it
+	local     localCache            // the local bounds of the entity last checked (finite.go)
+	describe  goja.Callable         // formats thrown values without calling user code
+	jsonParse goja.Callable         // the realm's JSON.parse, captured before user code runs
+	freeze    goja.Callable         // the realm's Object.freeze, captured likewise (data.go)
+	data      map[string]goja.Value // readJSON's frozen values by data file name (data.go)
 	modules   map[string]*loaded
 	declared  map[string]string // top-level let/const/class name -> "file:line"
 	order     []string
@@ -259,6 +261,7 @@ func (r *run) setup(seed uint64) {
 	}
 	r.describe, _ = goja.AssertFunction(v)
 	r.jsonParse, _ = goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))
+	r.freeze, _ = goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("freeze"))
 }
 
 // describerProgram is compiled once; programs are safe to share between runtimes.

@@ -22,7 +22,8 @@ func TestEveryExampleRuns(t *testing.T) {
 		if f.Replacement != "" {
 			continue
 		}
-		res, err := runMain(t, f.Example, Limits{})
+		src := MapSource{MainModule: f.Example, "door.json": `{"width": 9, "height": 21}`}
+		res, err := Run(context.Background(), src, MainModule, Options{})
 		if err != nil {
 			t.Errorf("%s example %q: %v", f.Name, f.Example, err)
 			continue

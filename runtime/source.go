@@ -30,6 +30,9 @@ func PathOf(name string) string {
 	if name == MainModule {
 		return "scene.code.js"
 	}
+	if strings.HasSuffix(name, ".json") {
+		return "data/" + name // a data file, NAME.json
+	}
 	return "modules/" + name + ".js"
 }
 

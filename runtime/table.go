@@ -346,6 +346,14 @@ var table = []Func{
 		}},
 
 	// query
+	// data
+	{Name: "readJSON", Domain: "data", Returns: "any", Doc: "Read a data file (data/NAME.json) as a deep-frozen value; the run re-runs when it changes.",
+		Params:  []Param{{Name: "name", Type: "string", Doc: "'door' for data/door.json, 'catalog/items' for data/catalog/items.json"}},
+		Example: "const door = readJSON('door'); drawRect('door', 0, 0, door.width, door.height)",
+		impl: func(c *call) goja.Value {
+			return c.readJSON(c.str(0))
+		}},
+
 	{Name: "exists", Domain: "query", Returns: "boolean", Doc: "Whether an entity of that name exists.",
 		Params: []Param{{Name: "name", Type: "string"}}, Example: "if (!exists('c')) drawCircle('c', 0, 0, 1)",
 		impl: func(c *call) goja.Value { return c.value(c.r.scene.Exists(c.str(0))) }},

@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -20,8 +21,8 @@ var ErrEdit = errors.New("edit does not apply")
 
 func init() {
 	register("glob", "List the workspace's files: main, modules (yours and the built-in library), data and fonts (fonts/NAME.ttf|otf|ttc, for drawText's {font: NAME}), with kind, source and size. pattern filters names with * and ? (e.g. 'house*').", globTool)
-	register("read", "Read a file exactly as stored: file is 'main' or a module name. Read a file in full before you overwrite it; offset and limit (lines, 1-based) read a part, which does not count as read.", readTool)
-	register("write", "Replace a file with code and run the program at once. If the run fails, nothing is written and the error shows file:line:col; on success the answer summarises the scene. Read an existing file first.", writeTool)
+	register("read", "Read a file exactly as stored: file is 'main' or a module name. Read a file in full before you overwrite it; offset and limit (lines, 1-based) read a part, which does not count as read. A data file is 'NAME.json' (data/NAME.json); preview: true shows its structure instead of its text.", readTool)
+	register("write", "Replace a file with code and run the program at once. If the run fails, nothing is written and the error shows file:line:col; on success the answer summarises the scene. Read an existing file first. A data file ('NAME.json', data/NAME.json) takes code (JSON text, stored as is) or content (a JSON object or array) and must match data/NAME.schema.json when that exists; scripts read it with readJSON('NAME').", writeTool)
 	register("edit", "Replace old_code with new_code in a file (old_code must occur exactly once unless replace_all), or apply edits: [...] in order, all or nothing; then run as write does.", editTool)
 }
 
@@ -54,9 +55,11 @@ func globTool(_ context.Context, s *Session, in GlobIn) (GlobOut, error) {
 
 // ReadIn names the file and, optionally, a range of lines.
 type ReadIn struct {
-	File   string `json:"file" jsonschema:"'main' or a module name such as 'house_lib'"`
+	File   string `json:"file" jsonschema:"'main', a module name such as 'house_lib', or a data file such as 'door.json'"`
 	Offset int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"how many lines to return"`
+	// Preview asks for a data file's structure instead of its text (data.go).
+	Preview bool `json:"preview,omitempty" jsonschema:"for a data file: its structure (keys, types, array lengths, a sample of the first items) instead of its text"`
 }
 
 // ReadOut is the content.
@@ -67,11 +70,16 @@ type ReadOut struct {
 	Lines     int    `json:"lines"`
 	Partial   bool   `json:"partial,omitempty"`
 	Truncated string `json:"truncated,omitempty"`
+	// Preview is a data file's structure, when asked for; Content is then empty.
+	Preview json.RawMessage `json:"preview,omitempty"`
 }
 
 func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
-	if err := modules.CheckName(in.File); err != nil {
+	if err := modules.CheckFileName(in.File); err != nil {
 		return ReadOut{}, err
+	}
+	if in.Preview {
+		return previewTool(s, in)
 	}
 	b, p, truncated, err := s.srv.ws.ReadCapped(in.File)
 	if errors.Is(err, runtime.ErrModuleNotFound) {
@@ -111,13 +119,34 @@ func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 
 // WriteIn is a whole new file.
 type WriteIn struct {
-	File string `json:"file" jsonschema:"'main' or a module name such as 'house_lib' (no path, no .js)"`
-	Code string `json:"code" jsonschema:"the complete JavaScript source (\"\" empties the file)"`
+	File string `json:"file" jsonschema:"'main', a module name such as 'house_lib' (no path, no .js), or a data file such as 'door.json' or 'catalog/items.json'"`
+	Code string `json:"code,omitempty" jsonschema:"the complete JavaScript source; for a data file, its JSON text, stored byte for byte"`
+	// Content is a data file's JSON value (data.go).
+	Content json.RawMessage `json:"content,omitempty" jsonschema:"a data file's content as a JSON object or array, stored with 2-space indentation"`
+}
+
+// amendSchema adds what inference cannot see: a write gives code, or (for a data file)
+// content; a missing code must not read as "", which empties the file.
+func (WriteIn) amendSchema(s *jsonschema.Schema) {
+	s.AnyOf = []*jsonschema.Schema{{Required: []string{"code"}}, {Required: []string{"content"}}}
 }
 
 func writeTool(ctx context.Context, s *Session, in WriteIn) (*ChangeResult, error) {
+	next := []byte(in.Code)
+	if in.Code == "" && in.Content == nil {
+		// code is optional in the schema only because a data file may come as content.
+		return nil, notApplied(fmt.Errorf("%w: write: code is required: give the file's complete text (to remove a file, use delete)", ErrBadInput))
+	}
+	if modules.IsDataName(in.File) {
+		var err error
+		if next, err = dataContent(in); err != nil {
+			return nil, notApplied(err)
+		}
+	} else if in.Content != nil {
+		return nil, notApplied(fmt.Errorf("%w: content is for data files (NAME.json); give a script's source as code", ErrBadInput))
+	}
 	return s.commit(ctx, in.File, func([]byte, bool) (change, error) {
-		return s.writeChange(in.File, []byte(in.Code)), nil
+		return s.writeChange(in.File, next), nil
 	}, OverwriteWarning)
 }
 

@@ -137,7 +137,7 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 	if err != nil {
 		return nil, notApplied(err)
 	}
-	res, err := srv.run(ctx, modules.FilesSource(files))
+	res, err := srv.run(ctx, srv.ws.FilesSource(files))
 	if err != nil {
 		return nil, fmt.Errorf("entry %d no longer runs:\n%w", entry.ID, notApplied(err))
 	}

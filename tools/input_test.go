@@ -24,7 +24,7 @@ func TestMCPRequiredParameters(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"write", map[string]any{"file": "main"}, `bad input: write: code is missing: the complete JavaScript source ("" empties the file)`},
+		{"write", map[string]any{"file": "main"}, `bad input: write: give code, or content (code: the complete JavaScript source; for a data file, its JSON text, stored byte for byte; content: a data file's content as a JSON object or array, stored with 2-space indentation)`},
 		{"edit", map[string]any{"file": "main", "old_code": "const x = 10;\n"}, `bad input: edit: new_code is missing: old_code needs new_code, the text to put in its place ("" deletes old_code)`},
 		{"edit", map[string]any{"file": "main", "FILE": "main", "old_code": "a", "new_code": "b"}, `bad input: edit: unknown parameter "FILE"; did you mean "file"? (names are case-sensitive)`},
 	} {
@@ -92,6 +92,7 @@ func TestToolTypes(t *testing.T) {
 	want := map[string]string{
 		"glob": "read", "read": "read", "lsp": "read",
 		"write": "edit", "edit": "edit", "move": "edit", "delete": "edit", "scene": "edit",
+		"search": "read", "save": "edit",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

@@ -70,6 +70,8 @@ type HTTPOptions struct {
 	// SessionIdle is how long a session may go without a request before it is closed (0
 	// means DefaultSessionIdle).
 	SessionIdle time.Duration
+	// API, when set, serves every path under /api/ (NewJournalAPI), behind the same checks.
+	API http.Handler
 }
 
 // callHeader carries, from the HTTP handler to the tool handler, the key under which httpCalls
@@ -144,6 +146,10 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 				}
 				defer release()
 			}
+		}
+		if opt.API != nil && strings.HasPrefix(r.URL.Path, "/api/") {
+			opt.API.ServeHTTP(w, r)
+			return
 		}
 		h.ServeHTTP(w, r)
 	})

@@ -121,7 +121,7 @@ func TestMCPListTools(t *testing.T) {
 		return s.Required
 	}
 	for name, want := range map[string][]string{
-		"write": {"code", "file"}, "edit": {"file"}, "read": {"file"}, "glob": nil,
+		"write": {"file"}, "edit": {"file"}, "read": {"file"}, "glob": nil,
 		"move": {"file", "to"}, "delete": {"file"}, "scene": {"command"},
 	} {
 		if diff := cmp.Diff(want, required(name)); diff != "" {

@@ -38,7 +38,7 @@ func deleteTool(ctx context.Context, s *Session, in DeleteIn) (*ChangeResult, er
 }
 
 func moveTool(ctx context.Context, s *Session, in MoveIn) (*ChangeResult, error) {
-	if err := modules.CheckName(in.To); err != nil {
+	if err := modules.CheckFileName(in.To); err != nil {
 		return nil, notApplied(err)
 	}
 	return s.commit(ctx, in.File, func(current []byte, exists bool) (change, error) {

@@ -38,6 +38,7 @@ const (
 var toolTypes = map[string]string{
 	"glob": TypeRead, "read": TypeRead, "lsp": TypeRead,
 	"write": TypeEdit, "edit": TypeEdit, "move": TypeEdit, "delete": TypeEdit, "scene": TypeEdit,
+	"search": TypeRead, "save": TypeEdit,
 }
 
 // Tool is one registry entry.
@@ -49,7 +50,10 @@ type Tool struct {
 	// schema is the input schema and its resolved form, inferred on first use: every
 	// cadrun process (each worker too) registers the tools, and most never check an input.
 	schema func() (*jsonschema.Schema, *jsonschema.Resolved)
-	call   func(ctx context.Context, s *Session, params json.RawMessage) (any, error)
+	// checksOwn marks a tool that checks its own parameters (save keeps properties it does
+	// not know): the generic input check of every entry point leaves it alone.
+	checksOwn bool
+	call      func(ctx context.Context, s *Session, params json.RawMessage) (any, error)
 	// addMCP adds the tool to an MCP server with its typed input and output (see mcp.go).
 	addMCP func(ms *mcp.Server, sessions *mcpSessions)
 }

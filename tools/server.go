@@ -55,6 +55,8 @@ type Server struct {
 	selWatch selectionWatch
 
 	parses *symbolParses // lsp symbols' parses, bounded (lsp_parse.go)
+
+	jrnl journalHandle // the design journal, opened on first use (journal.go)
 }
 
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
@@ -66,7 +68,7 @@ func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt ru
 	s.built = st
 	var src runtime.Source = ws
 	if readable {
-		src = modules.FilesSource(files)
+		src = s.ws.FilesSource(files)
 	}
 	res, err := runner.Run(ctx, src, runtime.MainModule, opt)
 	if err == nil {
@@ -192,7 +194,7 @@ type change struct {
 func (se *Session) commit(ctx context.Context, file string, plan func(current []byte, exists bool) (change, error), warnUnread string) (*ChangeResult, error) {
 	start := time.Now()
 	srv := se.srv
-	if err := modules.CheckName(file); err != nil {
+	if err := modules.CheckFileName(file); err != nil {
 		return nil, notApplied(err)
 	}
 	unlock, err := srv.ws.Lock(ctx)
@@ -223,6 +225,9 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		}
 	}
 	ch, err := plan(current, exists)
+	if err == nil {
+		err = checkData(file, &ch) // data.go
+	}
 	if err != nil {
 		return nil, notApplied(err)
 	}
@@ -332,7 +337,7 @@ func (se *Session) writeChange(file string, next []byte) change {
 // userFile returns the workspace's own file for a name (not a built-in's text).
 func (se *Session) userFile(name string) ([]byte, bool, error) {
 	for _, f := range se.srv.ws.List() {
-		if f.Name == name && f.Source == modules.SourceUser && f.Kind != modules.KindData {
+		if f.Name == name && f.Source == modules.SourceUser {
 			b, _, err := se.srv.ws.Read(name)
 			return b, true, err
 		}

@@ -81,7 +81,7 @@ func (srv *Server) diskFiles() (files map[string][]byte, st diskState, ok bool) 
 	files, ok = map[string][]byte{}, true
 	st = diskState{}
 	for _, f := range srv.ws.List() {
-		if f.Source != modules.SourceUser || f.Kind == modules.KindData {
+		if f.Source != modules.SourceUser || f.Kind == modules.KindFont { // fonts are read by drawText, not as files of the program
 			continue
 		}
 		b, _, err := srv.ws.Read(f.Name)
@@ -159,7 +159,7 @@ func (srv *Server) syncLocked(ctx context.Context) (*SyncResult, map[string][]by
 	}
 	var src runtime.Source = srv.ws
 	if readable {
-		src = modules.FilesSource(files) // exactly the bytes hashed
+		src = srv.ws.FilesSource(files) // exactly the bytes hashed
 	}
 	res, err := srv.run(ctx, src)
 	if ctx.Err() != nil {

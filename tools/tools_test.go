@@ -227,10 +227,10 @@ func TestBadInput(t *testing.T) {
 	tests := []struct {
 		tool, params, want string
 	}{
-		{"write", `{"file":"main","cod":"x"}`, `bad input: write: unknown parameter "cod"; the parameters are file, code`},
+		{"write", `{"file":"main","cod":"x"}`, `bad input: write: unknown parameter "cod"; the parameters are file, code, content`},
 		// Required parameters are enforced: a missing code must not empty main.
-		{"write", `{"file":"main"}`, `bad input: write: code is missing: the complete JavaScript source ("" empties the file)`},
-		{"write", ``, `bad input: write: file is missing: 'main' or a module name such as 'house_lib' (no path, no .js)`},
+		{"write", `{"file":"main"}`, `bad input: write: give code, or content (code: the complete JavaScript source; for a data file, its JSON text, stored byte for byte; content: a data file's content as a JSON object or array, stored with 2-space indentation)`},
+		{"write", ``, `bad input: write: file is missing: 'main', a module name such as 'house_lib' (no path, no .js), or a data file such as 'door.json' or 'catalog/items.json'`},
 		{"edit", `{"file":"main","old_code":"x"}`, `bad input: edit: new_code is missing: old_code needs new_code, the text to put in its place ("" deletes old_code)`},
 		{"edit", `{"file":"main"}`, `bad input: edit: give old_code and new_code, or edits (old_code: the exact text to replace; new_code: the text to put in its place ("" deletes old_code); edits: several edits applied in order, all or nothing)`},
 		{"edit", `{"file":"main","edits":[{"old_code":"x"}]}`, `bad input: edit: edits[0].new_code is missing: the text to put in its place ("" deletes old_code)`},
@@ -244,7 +244,7 @@ func TestBadInput(t *testing.T) {
 		{"write", `{"file":"main","code":5}`, `bad input: write: the parameters do not match the tool's input schema: validating root: validating /properties/code: type: 5 has type "integer", want "string"`},
 		{"write", `{"file":"main",`, `bad input: write: the parameters are not valid JSON: they end before the object does`},
 		{"write", `{"file":"../etc/passwd","code":"x"}`, `bad module name: "../etc/passwd": names are 1-64 letters, digits, '_' or '-', starting with a letter or digit (no paths, no .js)` + "\nnot applied; the file is unchanged"},
-		{"frob", `{}`, `unknown tool "frob"; the tools are [delete edit glob lsp move read scene write]`},
+		{"frob", `{}`, `unknown tool "frob"; the tools are [delete edit glob lsp move read save scene search write]`},
 		{"scene", `{"command":"explode"}`, `bad input: unknown scene command "explode"; use info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection`},
 		{"read", `{"file":"nope"}`, `modules/nope.js does not exist; glob lists the files there are`},
 	}

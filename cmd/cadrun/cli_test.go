@@ -115,7 +115,7 @@ func TestToolUsageErrorsPrintOneObject(t *testing.T) {
 		want string
 	}{
 		{[]string{"--bogus"}, "usage: flag provided but not defined: -bogus"},
-		{nil, "usage: no tool name; give one of [delete edit glob lsp move read scene write], or --list"},
+		{nil, "usage: no tool name; give one of [delete edit glob lsp move read save scene search write], or --list"},
 		{[]string{"write", "--params", "{}", "--params-file", "x"}, "usage: give --params or --params-file, not both"},
 		{[]string{"write", "read"}, `usage: one tool at a time; got ["write" "read"]`},
 		{[]string{"--list", "write"}, "usage: --list takes no tool name"},
@@ -124,7 +124,7 @@ func TestToolUsageErrorsPrintOneObject(t *testing.T) {
 		{[]string{"write", "--params", `{"file":"main","code":"x"}{"x":1}`}, `bad input: write: there is more after the parameters' JSON object (at offset 26: "{\"x\":1}"); send exactly one object`},
 		{[]string{"write", "--params", `{"FILE":"main","code":"x"}`}, `bad input: write: unknown parameter "FILE"; did you mean "file"? (names are case-sensitive)`},
 		{[]string{"write", "--params", "{\"file\":\"main\",\"code\":\"\xff\"}"}, `bad input: write: the parameters are not valid UTF-8 (offset 23: byte 0xff); send UTF-8 text`},
-		{[]string{"write", "--params", `{"file":"main"}`}, `bad input: write: code is missing: the complete JavaScript source ("" empties the file)`},
+		{[]string{"write", "--params", `{"file":"main"}`}, `bad input: write: give code, or content (code: the complete JavaScript source; for a data file, its JSON text, stored byte for byte; content: a data file's content as a JSON object or array, stored with 2-space indentation)`},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(append([]string{"tool", "--workspace", ws}, tt.args...), &stdout, &stderr)

@@ -131,7 +131,7 @@ func runMCP(args []string, _, stderr io.Writer) error {
 		defer stopViewer()
 	}
 	if addr != "" {
-		opt := tools.HTTPOptions{Token: token, MaxSessions: *maxSessions, SessionIdle: *sessionIdle}
+		opt := tools.HTTPOptions{Token: token, MaxSessions: *maxSessions, SessionIdle: *sessionIdle, API: tools.NewJournalAPI(srv)}
 		return serveMCPHTTP(ctx, ms, addr, opt, *maxConns, dir, logger)
 	}
 	return serveMCPStdio(ctx, ms, dir, logger)

@@ -1,0 +1,373 @@
+// Package journal is the design journal: observations about a design (decisions,
+// discoveries, bug fixes, ...) saved with the reasons behind them and found again by full-text
+// search. Entries live in an embedded SQLite database (.cadrun/journal.db in the workspace)
+// with an FTS5 index, in WAL mode, so that several processes can save and search at once.
+//
+// Start with Open on the path the workspace gives (modules.Workspace.JournalPath); decode a
+// save's parameters with ParseSave, then call Save; Search finds entries, Get fetches them by
+// id. A Journal is safe for concurrent use by many goroutines and many processes.
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, FTS5 included
+)
+
+// ErrBadInput is returned for parameters that break the rules of save or search; the message
+// names the field.
+var ErrBadInput = errors.New("bad input")
+
+// ErrNewerDatabase is returned by Open for a database written by a newer cadrun (its schema
+// version is past the migrations this one knows).
+var ErrNewerDatabase = errors.New("the journal database is newer than this cadrun")
+
+// BusyTimeout is how long a writer waits for another process's write to finish before it
+// gives up with "database is locked".
+const BusyTimeout = 10 * time.Second
+
+// Journal is an open journal database.
+type Journal struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens (creating it if needed) the journal database at path and brings its schema up
+// to date. The caller checks that path is a regular file inside the workspace.
+func Open(ctx context.Context, path string) (*Journal, error) {
+	// _txlock=immediate: every transaction takes the write lock when it begins, so two
+	// writers never both read and then deadlock upgrading; the busy timeout makes the second
+	// one wait instead of failing. synchronous=NORMAL is safe in WAL mode: a crash never
+	// corrupts, a power cut may lose the last saves.
+	dsn := "file:" + path + "?_txlock=immediate" +
+		fmt.Sprintf("&_pragma=busy_timeout(%d)", BusyTimeout.Milliseconds()) +
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("opening the journal: %w", err)
+	}
+	j := &Journal{db: db, path: path}
+	if err := j.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening the journal %s: %w", path, err)
+	}
+	return j, nil
+}
+
+// Close closes the database.
+func (j *Journal) Close() error { return j.db.Close() }
+
+// migrations are the schema's versions, in order: migrations[i] takes a database from
+// version i to i+1 (PRAGMA user_version). Never edit one that has shipped; add the next.
+var migrations = []string{
+	`CREATE TABLE entries (
+		id                INTEGER PRIMARY KEY AUTOINCREMENT,
+		title             TEXT    NOT NULL,
+		text              TEXT    NOT NULL,
+		type              TEXT    NOT NULL,
+		project           TEXT    NOT NULL,
+		memory_session_id TEXT    NOT NULL,
+		facts             TEXT    NOT NULL DEFAULT '[]',
+		concepts          TEXT    NOT NULL DEFAULT '[]',
+		files_read        TEXT    NOT NULL DEFAULT '[]',
+		files_modified    TEXT    NOT NULL DEFAULT '[]',
+		agent             TEXT    NOT NULL DEFAULT '',
+		department        TEXT    NOT NULL DEFAULT '',
+		visibility        TEXT    NOT NULL,
+		extra             TEXT    NOT NULL DEFAULT '{}',
+		history_entry     INTEGER NOT NULL DEFAULT 0,
+		created_at_epoch  INTEGER NOT NULL
+	);
+	CREATE INDEX entries_created ON entries (created_at_epoch DESC, id DESC);
+	CREATE INDEX entries_session ON entries (memory_session_id);
+	CREATE INDEX entries_project ON entries (project, created_at_epoch DESC);
+	CREATE VIRTUAL TABLE entries_fts USING fts5 (
+		title, text, facts, concepts,
+		content = 'entries', content_rowid = 'id', tokenize = 'porter unicode61'
+	);
+	CREATE TRIGGER entries_ai AFTER INSERT ON entries BEGIN
+		INSERT INTO entries_fts (rowid, title, text, facts, concepts)
+		VALUES (new.id, new.title, new.text, new.facts, new.concepts);
+	END;
+	CREATE TRIGGER entries_ad AFTER DELETE ON entries BEGIN
+		INSERT INTO entries_fts (entries_fts, rowid, title, text, facts, concepts)
+		VALUES ('delete', old.id, old.title, old.text, old.facts, old.concepts);
+	END;
+	CREATE TRIGGER entries_au AFTER UPDATE ON entries BEGIN
+		INSERT INTO entries_fts (entries_fts, rowid, title, text, facts, concepts)
+		VALUES ('delete', old.id, old.title, old.text, old.facts, old.concepts);
+		INSERT INTO entries_fts (rowid, title, text, facts, concepts)
+		VALUES (new.id, new.title, new.text, new.facts, new.concepts);
+	END;`,
+}
+
+// SchemaVersion is the schema version this cadrun writes.
+var SchemaVersion = len(migrations)
+
+// migrate applies the migrations the database lacks, each in its own write transaction, so
+// that processes opening the same new database at once apply each exactly once.
+func (j *Journal) migrate(ctx context.Context) error {
+	for {
+		done, err := j.migrateOne(ctx)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+func (j *Journal) migrateOne(ctx context.Context) (done bool, err error) {
+	tx, err := j.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	var v int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return false, err
+	}
+	switch {
+	case v > len(migrations):
+		return false, fmt.Errorf("%w: schema version %d, this cadrun knows up to %d; upgrade cadrun", ErrNewerDatabase, v, len(migrations))
+	case v == len(migrations):
+		return true, nil
+	}
+	if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+		return false, fmt.Errorf("migrating the schema to version %d: %w", v+1, err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+		return false, err
+	}
+	return false, tx.Commit()
+}
+
+// Saved is the answer to a save.
+type Saved struct {
+	ID              int64  `json:"id"`
+	MemorySessionID string `json:"memory_session_id"`
+	CreatedAtEpoch  int64  `json:"created_at_epoch"` // milliseconds since 1970-01-01 UTC
+}
+
+// Save stores one entry, all of it or nothing, linked to the history entry historyEntry (0
+// for none). now stamps it.
+func (j *Journal) Save(ctx context.Context, in *SaveInput, historyEntry int, now time.Time) (Saved, error) {
+	extra, err := json.Marshal(in.Extra)
+	if err != nil {
+		return Saved{}, err
+	}
+	if in.Extra == nil {
+		extra = []byte("{}")
+	}
+	at := now.UnixMilli()
+	res, err := j.db.ExecContext(ctx, `INSERT INTO entries (title, text, type, project, memory_session_id,
+		facts, concepts, files_read, files_modified, agent, department, visibility, extra, history_entry, created_at_epoch)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		in.Title, in.Text, in.Type, in.Project, in.MemorySessionID,
+		list(in.Facts), list(in.Concepts), list(in.FilesRead), list(in.FilesModified),
+		in.Agent, in.Department, in.Visibility, string(extra), historyEntry, at)
+	if err != nil {
+		return Saved{}, fmt.Errorf("saving to the journal: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return Saved{}, err
+	}
+	return Saved{ID: id, MemorySessionID: in.MemorySessionID, CreatedAtEpoch: at}, nil
+}
+
+func list(l []string) string {
+	if len(l) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(l)
+	return string(b)
+}
+
+// Entry is one saved observation as search answers it.
+type Entry struct {
+	ID              int64                      `json:"id"`
+	Title           string                     `json:"title"`
+	Text            string                     `json:"text,omitempty"`
+	Snippet         string                     `json:"snippet,omitempty"`
+	Type            string                     `json:"type"`
+	Project         string                     `json:"project"`
+	MemorySessionID string                     `json:"memory_session_id"`
+	Facts           []string                   `json:"facts,omitempty"`
+	Concepts        []string                   `json:"concepts,omitempty"`
+	FilesRead       []string                   `json:"files_read,omitempty"`
+	FilesModified   []string                   `json:"files_modified,omitempty"`
+	Agent           string                     `json:"agent,omitempty"`
+	Department      string                     `json:"department,omitempty"`
+	Visibility      string                     `json:"visibility"`
+	Extra           map[string]json.RawMessage `json:"extra,omitempty"`
+	HistoryEntry    int                        `json:"history_entry,omitempty"`
+	CreatedAtEpoch  int64                      `json:"created_at_epoch"`
+}
+
+const entryColumns = `e.id, e.title, e.text, e.type, e.project, e.memory_session_id, e.facts, e.concepts,
+	e.files_read, e.files_modified, e.agent, e.department, e.visibility, e.extra, e.history_entry, e.created_at_epoch`
+
+func scanEntry(sc interface{ Scan(...any) error }, more ...any) (Entry, error) {
+	var e Entry
+	var facts, concepts, read, modified, extra string
+	dst := append([]any{&e.ID, &e.Title, &e.Text, &e.Type, &e.Project, &e.MemorySessionID, &facts, &concepts,
+		&read, &modified, &e.Agent, &e.Department, &e.Visibility, &extra, &e.HistoryEntry, &e.CreatedAtEpoch}, more...)
+	if err := sc.Scan(dst...); err != nil {
+		return e, err
+	}
+	for _, f := range []struct {
+		s   string
+		dst any
+	}{{facts, &e.Facts}, {concepts, &e.Concepts}, {read, &e.FilesRead}, {modified, &e.FilesModified}, {extra, &e.Extra}} {
+		if err := json.Unmarshal([]byte(f.s), f.dst); err != nil {
+			return e, fmt.Errorf("entry %d is damaged: %w", e.ID, err)
+		}
+	}
+	if len(e.Extra) == 0 {
+		e.Extra = nil
+	}
+	return e, nil
+}
+
+// Get fetches entries by id, in the order asked, whole; ids that do not exist are listed in
+// missing.
+func (j *Journal) Get(ctx context.Context, ids []int64) (entries []Entry, missing []int64, err error) {
+	for _, id := range ids {
+		row := j.db.QueryRowContext(ctx, "SELECT "+entryColumns+" FROM entries e WHERE e.id = ?", id)
+		e, err := scanEntry(row)
+		if errors.Is(err, sql.ErrNoRows) {
+			missing = append(missing, id)
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading the journal: %w", err)
+		}
+		entries = append(entries, e)
+	}
+	return entries, missing, nil
+}
+
+// MaxRanked is how many of the newest matches of a query are ranked by relevance.
+const MaxRanked = 500
+
+// snippetRunes is how much of an entry's text a listing without a query shows.
+const snippetRunes = 160
+
+// Search finds entries: ranked by full-text relevance (bm25) among the MaxRanked newest
+// matches when q.Query is set (with a snippet around the match), else the most recent first (with the start of the text). The text
+// itself is left out; Get returns it.
+func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
+	var where []string
+	var args []any
+	add := func(cond string, v any) {
+		where = append(where, cond)
+		args = append(args, v)
+	}
+	if q.Type != "" {
+		add("e.type = ?", q.Type)
+	}
+	if q.Project != "" {
+		add("e.project = ?", q.Project)
+	}
+	if q.Concept != "" {
+		add("EXISTS (SELECT 1 FROM json_each(e.concepts) WHERE json_each.value = ?)", q.Concept)
+	}
+	if q.MemorySessionID != "" {
+		add("e.memory_session_id = ?", q.MemorySessionID)
+	}
+	if q.Since != 0 {
+		add("e.created_at_epoch >= ?", q.Since)
+	}
+	if q.Until != 0 {
+		add("e.created_at_epoch < ?", q.Until)
+	}
+	var stmt string
+	if q.Query == "" {
+		stmt = "SELECT " + entryColumns + ", '' FROM entries e" + whereClause(where) +
+			" ORDER BY e.created_at_epoch DESC, e.id DESC LIMIT ?"
+		args = append(args, q.Limit)
+	} else {
+		// Ranking costs a lookup per match, so only the MaxRanked newest matches (the
+		// filters applied) are ranked: the oldest of them is found in id order, which the
+		// index gives at little cost, and the ranking runs from there on.
+		match := ftsQuery(q.Query)
+		conds := append([]string{"entries_fts MATCH ?"}, where...)
+		condArgs := append([]any{match}, args...)
+		var oldest int64
+		err := j.db.QueryRowContext(ctx, "SELECT entries_fts.rowid FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid"+
+			whereClause(conds)+" ORDER BY entries_fts.rowid DESC LIMIT 1 OFFSET ?", append(condArgs, MaxRanked-1)...).Scan(&oldest)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("searching the journal: %w", err)
+		}
+		stmt = "SELECT " + entryColumns + ", snippet(entries_fts, -1, '[', ']', '…', 16)" +
+			" FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid" +
+			whereClause(append(conds, "entries_fts.rowid >= ?")) +
+			" ORDER BY entries_fts.rank, e.id DESC LIMIT ?"
+		args = append(condArgs, oldest, q.Limit)
+	}
+	rows, err := j.db.QueryContext(ctx, stmt, args...)
+	if err != nil {
+		return nil, fmt.Errorf("searching the journal: %w", err)
+	}
+	defer rows.Close()
+	out := []Entry{}
+	for rows.Next() {
+		var snip string
+		e, err := scanEntry(rows, &snip)
+		if err != nil {
+			return nil, err
+		}
+		if q.Query == "" {
+			snip = cut(e.Text, snippetRunes)
+		}
+		e.Snippet, e.Text = snip, ""
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("searching the journal: %w", err)
+	}
+	return out, nil
+}
+
+func whereClause(conds []string) string {
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
+}
+
+// ftsQuery turns what a person types into an FTS5 query that cannot be a syntax error: every
+// word is a quoted phrase (so AND, NEAR, quotes and brackets mean nothing), all must match,
+// and a word ending in * matches as a prefix.
+func ftsQuery(s string) string {
+	var parts []string
+	for _, w := range strings.Fields(s) {
+		prefix := strings.HasSuffix(w, "*")
+		w = strings.TrimRight(w, "*")
+		if w == "" {
+			continue
+		}
+		p := `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
+		if prefix {
+			p += "*"
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return `""`
+	}
+	return strings.Join(parts, " ")
+}
+
+func cut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

@@ -1,0 +1,327 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestMain doubles as the saver process of TestSeveralProcesses: with CADRUN_JOURNAL_SAVER set
+// it saves that many entries to CADRUN_JOURNAL_DB and exits.
+func TestMain(m *testing.M) {
+	if n := os.Getenv("CADRUN_JOURNAL_SAVER"); n != "" {
+		if err := saveMany(os.Getenv("CADRUN_JOURNAL_DB"), os.Getenv("CADRUN_JOURNAL_TAG"), n); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func saveMany(path, tag, count string) error {
+	n, err := strconv.Atoi(count)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	j, err := Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	for i := range n {
+		in, err := ParseSave(fmt.Appendf(nil, `{"title":"%s %d","text":"saved by %s","memory_session_id":"%s"}`, tag, i, tag, tag), "p")
+		if err != nil {
+			return err
+		}
+		if _, err := j.Save(ctx, in, 0, time.Now()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func openTemp(t testing.TB) *Journal {
+	t.Helper()
+	j, err := Open(context.Background(), filepath.Join(t.TempDir(), "journal.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	return j
+}
+
+func save(t testing.TB, j *Journal, params string, at time.Time) Saved {
+	t.Helper()
+	in, err := ParseSave([]byte(params), "house")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := j.Save(context.Background(), in, 7, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestSaveAndGet(t *testing.T) {
+	j := openTemp(t)
+	at := time.UnixMilli(1_700_000_000_123)
+	s := save(t, j, `{"title":"Door width","text":"Doors are 900 mm for wheelchairs","type":"decision","memory_session_id":"s1",
+		"facts":["900 mm"],"concepts":["door","access"],"files_read":["main"],"files_modified":["door_lib"],
+		"agent":"claude","department":"arch","visibility":"public","mood":{"ok":true}}`, at)
+	if diff := cmp.Diff(Saved{ID: 1, MemorySessionID: "s1", CreatedAtEpoch: 1_700_000_000_123}, s); diff != "" {
+		t.Fatalf("mismatch (-want +got):\n%s", diff)
+	}
+	got, missing, err := j.Get(context.Background(), []int64{2, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Entry{{ID: 1, Title: "Door width", Text: "Doors are 900 mm for wheelchairs", Type: "decision", Project: "house",
+		MemorySessionID: "s1", Facts: []string{"900 mm"}, Concepts: []string{"door", "access"}, FilesRead: []string{"main"},
+		FilesModified: []string{"door_lib"}, Agent: "claude", Department: "arch", Visibility: "public",
+		Extra: map[string]json.RawMessage{"mood": json.RawMessage(`{"ok":true}`)}, HistoryEntry: 7, CreatedAtEpoch: 1_700_000_000_123}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]int64{2}, missing); diff != "" {
+		t.Errorf("missing: mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseSaveDefaults(t *testing.T) {
+	in, err := ParseSave([]byte(`{"title":"t","text":"x"}`), "house")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.MemorySessionID) != 36 {
+		t.Errorf("memory_session_id %q is not a generated UUID", in.MemorySessionID)
+	}
+	in.MemorySessionID = ""
+	want := &SaveInput{Title: "t", Text: "x", Type: "discovery", Project: "house", Visibility: "project"}
+	if diff := cmp.Diff(want, in); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseSaveBadInput(t *testing.T) {
+	long := make([]byte, MaxEntryBytes+1)
+	for i := range long {
+		long[i] = ' '
+	}
+	for _, tc := range []struct{ params, want string }{
+		{`{"text":"x"}`, "bad input: title is required: give the observation a short title"},
+		{`{"title":"  ","text":"x"}`, "bad input: title is required: give the observation a short title"},
+		{`{"title":"t"}`, "bad input: text is required: say what was observed and why it matters"},
+		{`{"title":"t","text":"x","type":"idea"}`, `bad input: type "idea" is not one of decision, bugfix, feature, refactor, discovery, change`},
+		{`{"title":"t","text":"x","visibility":"world"}`, `bad input: visibility "world" is not one of private, department, project, public`},
+		{`{"title":"t","text":"x","facts":"one"}`, "bad input: facts must be an array of strings, got a string"},
+		{`{"title":"t","text":"x","concepts":[1]}`, "bad input: concepts must be an array of strings, got an array"},
+		{`{"title":5,"text":"x"}`, "bad input: title must be a string, got a number"},
+		{`[1]`, "bad input: the parameters must be a JSON object with title and text"},
+		{`null`, "bad input: the parameters must be a JSON object with title and text"},
+		{string(long), fmt.Sprintf("bad input: the entry is %d bytes, over %d (MaxEntryBytes); shorten text or split it into several entries", len(long), MaxEntryBytes)},
+	} {
+		_, err := ParseSave([]byte(tc.params), "p")
+		if err == nil {
+			t.Errorf("%.40s: no error", tc.params)
+			continue
+		}
+		if !errors.Is(err, ErrBadInput) {
+			t.Errorf("%.40s: %v is not ErrBadInput", tc.params, err)
+		}
+		if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
+			t.Errorf("%.40s: mismatch (-want +got):\n%s", tc.params, diff)
+		}
+	}
+}
+
+func titles(es []Entry) []string {
+	out := []string{}
+	for _, e := range es {
+		out = append(out, e.Title)
+	}
+	return out
+}
+
+func TestSearch(t *testing.T) {
+	j := openTemp(t)
+	base := time.UnixMilli(1_000_000)
+	save(t, j, `{"title":"Wall thickness","text":"Outer walls are 300 mm thick","type":"decision","concepts":["wall"]}`, base)
+	save(t, j, `{"title":"Door swing","text":"The door swings into the room; walls leave 100 mm","type":"bugfix","concepts":["door"],"memory_session_id":"s2"}`, base.Add(time.Second))
+	save(t, j, `{"title":"Roof","text":"Pitched roof, 30 degrees","project":"shed"}`, base.Add(2*time.Second))
+	for _, tc := range []struct {
+		name string
+		q    Query
+		want []string
+	}{
+		{"recent first", Query{}, []string{"Roof", "Door swing", "Wall thickness"}},
+		{"ranked", Query{Query: "walls"}, []string{"Wall thickness", "Door swing"}},
+		{"all words", Query{Query: "door walls"}, []string{"Door swing"}},
+		{"prefix", Query{Query: "thick*"}, []string{"Wall thickness"}},
+		{"syntax is literal", Query{Query: `(roof" NEAR`}, []string{}},
+		{"quotes are literal", Query{Query: `(roof"`}, []string{"Roof"}},
+		{"type", Query{Type: "bugfix"}, []string{"Door swing"}},
+		{"project", Query{Project: "shed"}, []string{"Roof"}},
+		{"concept", Query{Concept: "wall"}, []string{"Wall thickness"}},
+		{"session", Query{MemorySessionID: "s2"}, []string{"Door swing"}},
+		{"since", Query{Since: 1_001_000}, []string{"Roof", "Door swing"}},
+		{"until", Query{Until: 1_001_000}, []string{"Wall thickness"}},
+		{"limit", Query{Limit: 1}, []string{"Roof"}},
+		{"none", Query{Query: "basement"}, []string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := tc.q
+			if err := q.Check(); err != nil {
+				t.Fatal(err)
+			}
+			got, err := j.Search(context.Background(), &q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, titles(got)); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+	q := Query{Query: "swings"}
+	q.Check()
+	got, _ := j.Search(context.Background(), &q)
+	if diff := cmp.Diff("Door [swing]", got[0].Snippet); diff != "" {
+		t.Errorf("snippet: mismatch (-want +got):\n%s", diff)
+	}
+	if got[0].Text != "" {
+		t.Errorf("search answered the text %q; only a fetch by id does", got[0].Text)
+	}
+}
+
+func TestQueryCheck(t *testing.T) {
+	for _, tc := range []struct {
+		q    Query
+		want string
+	}{
+		{Query{Type: "idea"}, `bad input: type "idea" is not one of decision, bugfix, feature, refactor, discovery, change`},
+		{Query{Limit: -1}, "bad input: limit -1 must be 1 to 100 (MaxSearchLimit)"},
+		{Query{Limit: 101}, "bad input: limit 101 is over 100 (MaxSearchLimit); page with until"},
+		{Query{Since: -5}, "bad input: since and until are milliseconds since 1970 and must be >= 0"},
+		{Query{Since: 5, Until: 5}, "bad input: since 5 must be before until 5"},
+		{Query{IDs: make([]int64, 101)}, "bad input: ids has 101 items, over 100 (MaxFetchIDs)"},
+	} {
+		err := tc.q.Check()
+		if err == nil {
+			t.Errorf("%+v: no error", tc.q)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
+			t.Errorf("mismatch (-want +got):\n%s", diff)
+		}
+	}
+	q := Query{}
+	if err := q.Check(); err != nil || q.Limit != DefaultLimit {
+		t.Errorf("Check() = %v, limit %d; want nil, %d", err, q.Limit, DefaultLimit)
+	}
+}
+
+func TestMigrations(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.db")
+	ctx := context.Background()
+	// Opening at once from several goroutines applies each migration once.
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() {
+			j, err := Open(ctx, path)
+			if err == nil {
+				j.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v int
+	db.QueryRow("PRAGMA user_version").Scan(&v)
+	if v != SchemaVersion {
+		t.Errorf("user_version %d, want %d", v, SchemaVersion)
+	}
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion+1)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, err = Open(ctx, path)
+	want := fmt.Sprintf("opening the journal %s: the journal database is newer than this cadrun: schema version %d, this cadrun knows up to %d; upgrade cadrun", path, SchemaVersion+1, SchemaVersion)
+	if err == nil || err.Error() != want || !errors.Is(err, ErrNewerDatabase) {
+		t.Errorf("Open of a newer database = %v, want %s", err, want)
+	}
+}
+
+// TestSeveralProcesses has three processes save 1,000 entries each into one database at
+// once: every entry lands, with its own id.
+func TestSeveralProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	path := filepath.Join(t.TempDir(), "journal.db")
+	const per = 1000
+	var cmds []*exec.Cmd
+	for i := range 3 {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "CADRUN_JOURNAL_SAVER="+strconv.Itoa(per), "CADRUN_JOURNAL_DB="+path, fmt.Sprintf("CADRUN_JOURNAL_TAG=p%d", i))
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("saver: %v", err)
+		}
+	}
+	j, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	got := map[string]int{}
+	rows, err := j.db.Query("SELECT memory_session_id, count(DISTINCT title), count(DISTINCT id) FROM entries GROUP BY memory_session_id ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		var titles, ids int
+		rows.Scan(&s, &titles, &ids)
+		got[s+" titles"], got[s+" ids"] = titles, ids
+	}
+	want := map[string]int{"p0 titles": per, "p0 ids": per, "p1 titles": per, "p1 ids": per, "p2 titles": per, "p2 ids": per}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	q := Query{Query: "p1"}
+	q.Check()
+	found, err := j.Search(context.Background(), &q)
+	if err != nil || len(found) != DefaultLimit {
+		t.Errorf("search after the saves: %d entries, %v; want %d", len(found), err, DefaultLimit)
+	}
+}

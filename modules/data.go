@@ -1,0 +1,134 @@
+package modules
+
+// Data files: JSON kept beside the scripts (dimensions, part lists), named NAME.json for
+// data/NAME.json and FOLDER/NAME.json for data/FOLDER/NAME.json, every segment following the
+// name rule. They are read and written through the same paths as scripts (Read, Write,
+// Delete, Move), so that containment, atomic writes and the file checks apply to them alike;
+// runtime.PathOf maps the name to its file.
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/cadrun/cadrun/runtime"
+)
+
+// MaxDataDepth caps the folders of a data file's name (catalog/items.json is 2 deep).
+const MaxDataDepth = 8
+
+// SchemaSuffix ends the name of a data file's schema: data/NAME.schema.json is the schema of
+// data/NAME.json.
+const SchemaSuffix = ".schema.json"
+
+// IsDataName reports whether a logical name names a data file (it ends in .json).
+func IsDataName(name string) bool { return strings.HasSuffix(name, ".json") }
+
+// CheckDataName refuses a data file name that breaks the rule, before any filesystem call.
+func CheckDataName(name string) error {
+	base, ok := strings.CutSuffix(name, ".json")
+	segs := strings.Split(base, "/")
+	if ok && len(segs) <= MaxDataDepth {
+		last := &segs[len(segs)-1]
+		*last = strings.TrimSuffix(*last, ".schema")
+		ok = true
+		for _, s := range segs {
+			ok = ok && nameRE.MatchString(s)
+		}
+		if ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %q: a data file is NAME.json or FOLDER/NAME.json (at most %d folders deep, MaxDataDepth; its schema NAME.schema.json), each part 1-64 letters, digits, '_' or '-', starting with a letter or digit", ErrBadName, name, MaxDataDepth-1)
+}
+
+// CheckFileName refuses a name that is neither a logical script name (CheckName) nor a data
+// file name (CheckDataName).
+func CheckFileName(name string) error {
+	if IsDataName(name) {
+		return CheckDataName(name)
+	}
+	return CheckName(name)
+}
+
+// SchemaOf is the name of the schema a data file must validate against; a schema has none.
+func SchemaOf(name string) (string, bool) {
+	if strings.HasSuffix(name, SchemaSuffix) || !IsDataName(name) {
+		return "", false
+	}
+	return strings.TrimSuffix(name, ".json") + SchemaSuffix, true
+}
+
+// listData lists the data files under data/, by name, leaving out anything Read would refuse
+// (links, FIFOs, temp files, names that break the rule).
+func (w *Workspace) listData() []FileInfo {
+	var out []FileInfo
+	fs.WalkDir(w.root.FS(), dataDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel := strings.TrimPrefix(p, dataDir+"/")
+		if d.IsDir() {
+			if p != dataDir && (CheckName(d.Name()) != nil || strings.Count(rel, "/")+1 >= MaxDataDepth) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || CheckDataName(rel) != nil {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			out = append(out, FileInfo{Name: rel, Path: p, Kind: KindData, Source: SourceUser, Size: info.Size()})
+		}
+		return nil
+	})
+	return out
+}
+
+// checkDataCase refuses a new data file whose name differs only in case from a file in the
+// same folder. except is the file being renamed.
+func (w *Workspace) checkDataCase(name, except string) error {
+	p := runtime.PathOf(name)
+	entries, err := fs.ReadDir(w.root.FS(), path.Dir(p))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	var other string
+	for _, e := range entries {
+		switch {
+		case e.Name() == path.Base(p):
+			return nil // it exists: an overwrite
+		case strings.EqualFold(e.Name(), path.Base(p)) && path.Join(path.Dir(p), e.Name()) != runtime.PathOf(except):
+			other = path.Join(path.Dir(p), e.Name())
+		}
+	}
+	if other != "" {
+		return fmt.Errorf("%w: %s would collide with %s; use the existing name or choose another", ErrCaseCollision, p, other)
+	}
+	return nil
+}
+
+// CheckMoveKinds refuses a move that would turn a script into a data file or back.
+func CheckMoveKinds(from, to string) error {
+	if IsDataName(from) != IsDataName(to) {
+		return fmt.Errorf("moving %s to %s: %w: a data file stays a data file (NAME.json) and a script a script", runtime.PathOf(from), runtime.PathOf(to), ErrBadName)
+	}
+	return nil
+}
+
+// dataDirs lists data/ and its folders, for the clean-up of temp files.
+func (w *Workspace) dataDirs() []string {
+	var dirs []string
+	fs.WalkDir(w.root.FS(), dataDir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			if strings.Count(p, "/") >= MaxDataDepth {
+				return fs.SkipDir
+			}
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	return dirs
+}

@@ -1,0 +1,93 @@
+package runtime
+
+// readJSON: a script's one way to read a file. It reads a data file (data/NAME.json) through
+// the run's Source, like an import, so that the data a run read is part of that run (watch
+// mode re-runs when it changes; a tool's overlay shows a data change before it lands). The
+// value is parsed with the realm's own JSON.parse and deep-frozen, so one read can be shared
+// by every caller in the run and no script can change what another sees.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dop251/goja"
+)
+
+// DataName is the logical name of the data file a readJSON argument names: 'door' and
+// 'door.json' are door.json (data/door.json); 'catalog/items' is catalog/items.json.
+func DataName(arg string) string {
+	if strings.HasSuffix(arg, ".json") {
+		return arg
+	}
+	return arg + ".json"
+}
+
+// readJSON returns the frozen value of a data file, reading it on first use in the run.
+func (c *call) readJSON(arg string) goja.Value {
+	r := c.r
+	name := DataName(arg)
+	if v, ok := r.data[name]; ok {
+		return v
+	}
+	b, path, err := r.src.Read(name)
+	switch {
+	case errors.Is(err, ErrModuleNotFound):
+		c.fail("Error", "%s does not exist; write it first (the write tool with file '%s'), or check the name with glob", path, name)
+	case err != nil:
+		c.fail("Error", "reading %s: %v", path, err)
+	}
+	v, perr := r.jsonParse(goja.Undefined(), r.vm.ToValue(string(b)))
+	if perr != nil {
+		c.fail("Error", "%s is not valid JSON: %s", path, JSONSyntaxError(b))
+	}
+	r.deepFreeze(v)
+	if r.data == nil {
+		r.data = map[string]goja.Value{}
+	}
+	r.data[name] = v
+	return v
+}
+
+// deepFreeze freezes v and everything reachable from it (a fresh JSON.parse tree: no cycles).
+func (r *run) deepFreeze(v goja.Value) {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return
+	}
+	for _, k := range o.Keys() {
+		r.deepFreeze(o.Get(k))
+	}
+	if _, err := r.freeze(goja.Undefined(), o); err != nil {
+		panic(err)
+	}
+}
+
+// JSONSyntaxError describes why b is not valid JSON, with the line and column (1-based, in
+// characters) where it goes wrong; "" when b is valid.
+func JSONSyntaxError(b []byte) string {
+	var v any
+	err := json.Unmarshal(b, &v)
+	if err == nil {
+		return ""
+	}
+	var se *json.SyntaxError
+	if strings.Contains(err.Error(), "unexpected end of JSON input") {
+		line, col := LineCol(b, len(b))
+		return fmt.Sprintf("%d:%d: the text ends before the JSON value does", line, col)
+	}
+	if errors.As(err, &se) {
+		line, col := LineCol(b, int(se.Offset)-1)
+		return fmt.Sprintf("%d:%d: %s", line, col, strings.TrimPrefix(se.Error(), "json: "))
+	}
+	return err.Error()
+}
+
+// LineCol is the 1-based line and column (in characters) of byte offset off in b.
+func LineCol(b []byte, off int) (line, col int) {
+	off = max(0, min(off, len(b)))
+	line = 1 + strings.Count(string(b[:off]), "\n")
+	start := strings.LastIndexByte(string(b[:off]), '\n') + 1
+	return line, 1 + len([]rune(string(b[start:off])))
+}

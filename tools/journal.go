@@ -1,0 +1,231 @@
+package tools
+
+// The journal's tools, save and search. save keeps the properties it does not know (a client's
+// own fields travel with the entry), which the generic registry entry refuses, so it is added
+// to the registry by hand here: its parameters are decoded by journal.ParseSave, and over MCP
+// it declares an input schema that allows extra properties.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cadrun/cadrun/journal"
+)
+
+const saveDescription = "Save an observation to the design journal: title and text (required), type (decision, bugfix, feature, refactor, discovery or change; default discovery), project (default: the workspace's folder name), memory_session_id (groups related saves; generated when absent), facts[], concepts[], files_read[], files_modified[], agent, department, visibility (private, department, project or public; default project). Other properties are kept. The entry is linked to the current history entry. Answers {id, memory_session_id, created_at_epoch}."
+
+func init() {
+	if _, dup := registry["save"]; dup {
+		panic("tools: duplicate tool save")
+	}
+	registry["save"] = &Tool{
+		Name: "save", Description: saveDescription, Type: toolTypes["save"], checksOwn: true,
+		In: reflect.TypeFor[SaveIn](), Out: reflect.TypeFor[journal.Saved](),
+		schema: sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Resolved) {
+			s := saveInputSchema()
+			r, err := s.Resolve(nil)
+			if err != nil {
+				panic(fmt.Sprintf("tools: input schema of save: %v", err))
+			}
+			return s, r
+		}),
+		call: func(ctx context.Context, s *Session, params json.RawMessage) (any, error) {
+			return s.srv.Save(ctx, params)
+		},
+		addMCP: addSaveMCP,
+	}
+	register("search", "Search the design journal: query (words, all must match, ranked, with snippets; empty lists the most recent), filters type, project, concept, memory_session_id, since/until (ms since 1970), limit (default 20, at most 100). ids fetches entries whole, text included.", searchTool)
+}
+
+// SaveIn documents save's parameters (its schema); the parameters themselves are decoded by
+// journal.ParseSave, which also keeps unknown properties.
+type SaveIn struct {
+	Title           string   `json:"title" jsonschema:"a short title"`
+	Text            string   `json:"text" jsonschema:"what was observed and why it matters"`
+	Type            string   `json:"type,omitempty" jsonschema:"decision, bugfix, feature, refactor, discovery or change (default discovery)"`
+	Project         string   `json:"project,omitempty" jsonschema:"default: the workspace's folder name"`
+	MemorySessionID string   `json:"memory_session_id,omitempty" jsonschema:"groups related saves; generated when absent"`
+	Facts           []string `json:"facts,omitempty"`
+	Concepts        []string `json:"concepts,omitempty"`
+	FilesRead       []string `json:"files_read,omitempty"`
+	FilesModified   []string `json:"files_modified,omitempty"`
+	Agent           string   `json:"agent,omitempty"`
+	Department      string   `json:"department,omitempty"`
+	Visibility      string   `json:"visibility,omitempty" jsonschema:"private, department, project or public (default project)"`
+}
+
+// saveInputSchema is SaveIn's schema with the enums and required fields spelled out and
+// extra properties allowed.
+func saveInputSchema() *jsonschema.Schema {
+	s, err := jsonschema.For[SaveIn](nil)
+	if err != nil {
+		panic(err)
+	}
+	s.AdditionalProperties = nil
+	s.Required = []string{"title", "text"}
+	for field, values := range map[string][]string{"type": journal.Types, "visibility": journal.Visibilities} {
+		for _, v := range values {
+			s.Properties[field].Enum = append(s.Properties[field].Enum, v)
+		}
+	}
+	return s
+}
+
+func addSaveMCP(ms *mcp.Server, sessions *mcpSessions) {
+	out, err := outputSchema[journal.Saved]()
+	if err != nil {
+		panic(err)
+	}
+	t := &mcp.Tool{Name: "save", Description: saveDescription, InputSchema: saveInputSchema(), OutputSchema: out}
+	ms.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		saved, err := sessions.get(req.Session).srv.Save(ctx, req.Params.Arguments)
+		if err != nil {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+		}
+		b, err := json.Marshal(saved)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{StructuredContent: saved, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+	})
+}
+
+// journalHandle opens the workspace's journal on first use and keeps it open.
+type journalHandle struct {
+	mu sync.Mutex
+	j  *journal.Journal
+}
+
+// journal returns the workspace's journal, opening it on first use; a failure is tried again
+// on the next call.
+func (srv *Server) journal(ctx context.Context) (*journal.Journal, error) {
+	h := &srv.jrnl
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.j != nil {
+		return h.j, nil
+	}
+	p, err := srv.ws.JournalPath()
+	if err != nil {
+		return nil, err
+	}
+	j, err := journal.Open(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	h.j = j
+	return j, nil
+}
+
+// closeJournal closes the journal if it is open (tests; a server otherwise keeps it for its
+// life).
+func (srv *Server) closeJournal() {
+	srv.jrnl.mu.Lock()
+	defer srv.jrnl.mu.Unlock()
+	if srv.jrnl.j != nil {
+		srv.jrnl.j.Close()
+		srv.jrnl.j = nil
+	}
+}
+
+// Save saves a journal entry from save's parameters (a JSON object), linked to the current
+// history entry: the workspace as it is now, recorded first if the history does not have it
+// yet (files changed outside cadrun).
+func (srv *Server) Save(ctx context.Context, params json.RawMessage) (journal.Saved, error) {
+	in, err := journal.ParseSave(params, filepath.Base(absDir(srv.ws.Dir())))
+	if err != nil {
+		return journal.Saved{}, badInput("save", err)
+	}
+	j, err := srv.journal(ctx)
+	if err != nil {
+		return journal.Saved{}, err
+	}
+	entry, err := srv.currentEntry(ctx)
+	if err != nil {
+		return journal.Saved{}, err
+	}
+	return j.Save(ctx, in, entry, time.Now())
+}
+
+// currentEntry is the id of the history entry that holds the workspace as it is now (0 when
+// there are no files to record).
+func (srv *Server) currentEntry(ctx context.Context) (int, error) {
+	unlock, err := srv.ws.Lock(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("taking the workspace lock: %w", err)
+	}
+	defer unlock()
+	h, _ := srv.loadHistory()
+	files, err := srv.ws.UserFiles()
+	if err != nil {
+		return 0, fmt.Errorf("reading the workspace: %w", err)
+	}
+	if len(files) == 0 && len(h.Entries) == 0 {
+		return 0, nil
+	}
+	recorded, err := catchUp(h, files, srv.Scene())
+	if err == nil && recorded {
+		err = h.Save()
+	}
+	if err != nil {
+		return 0, fmt.Errorf("recording the workspace in the history: %w", err)
+	}
+	cur, _ := h.Current()
+	return cur.ID, nil
+}
+
+func absDir(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
+
+// badInput marks a journal input error as the registry's ErrBadInput.
+func badInput(tool string, err error) error {
+	if errors.Is(err, journal.ErrBadInput) {
+		return fmt.Errorf("%w: %s: %s", ErrBadInput, tool, strings.TrimPrefix(err.Error(), journal.ErrBadInput.Error()+": "))
+	}
+	return err
+}
+
+// SearchOut is search's answer: the entries found, and for a fetch by id the ids that do not
+// exist.
+type SearchOut struct {
+	Entries []journal.Entry `json:"entries"`
+	Missing []int64         `json:"missing,omitempty"`
+}
+
+func searchTool(ctx context.Context, s *Session, in journal.Query) (SearchOut, error) {
+	return s.srv.Search(ctx, &in)
+}
+
+// Search runs a journal search, or a fetch by id when q.IDs is set.
+func (srv *Server) Search(ctx context.Context, q *journal.Query) (SearchOut, error) {
+	if err := q.Check(); err != nil {
+		return SearchOut{}, badInput("search", err)
+	}
+	j, err := srv.journal(ctx)
+	if err != nil {
+		return SearchOut{}, err
+	}
+	if len(q.IDs) > 0 {
+		entries, missing, err := j.Get(ctx, q.IDs)
+		if entries == nil {
+			entries = []journal.Entry{}
+		}
+		return SearchOut{Entries: entries, Missing: missing}, err
+	}
+	entries, err := j.Search(ctx, q)
+	return SearchOut{Entries: entries}, err
+}

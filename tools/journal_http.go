@@ -1,0 +1,135 @@
+package tools
+
+// The journal over HTTP, for people and programs that do not speak MCP: POST /api/save and
+// GET /api/search. It is a plain http.Handler with no checks of its own: mount it behind the
+// same Origin, token and size checks as the server it rides on (NewMCPHTTPHandler does, for
+// `cadrun mcp -http`; the viewer's server can mount it the same way).
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cadrun/cadrun/journal"
+)
+
+// MaxAPIBodyBytes caps the body of POST /api/save.
+const MaxAPIBodyBytes = journal.MaxEntryBytes + 4<<10
+
+// searchParams are the query parameters GET /api/search takes.
+var searchParams = []string{"query", "type", "project", "concept", "memory_session_id", "since", "until", "limit", "id"}
+
+// NewJournalAPI serves srv's journal: POST /api/save with save's parameters as a JSON object
+// answers {id, memory_session_id, created_at_epoch}; GET /api/search with search's parameters
+// in the query string (id=N, repeated, fetches entries whole) answers {entries, missing}.
+// Errors are {"error": "..."}: 400 for bad input (naming the field), 404, 405, 413, 500.
+func NewJournalAPI(srv *Server) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/save", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			apiError(w, http.StatusMethodNotAllowed, "use POST with a JSON object body")
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxAPIBodyBytes))
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			apiError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over %d bytes (MaxAPIBodyBytes)", MaxAPIBodyBytes))
+			return
+		}
+		if err != nil {
+			apiError(w, http.StatusBadRequest, "reading the body: "+err.Error())
+			return
+		}
+		saved, err := srv.Save(r.Context(), body)
+		apiAnswer(w, saved, err)
+	})
+	mux.HandleFunc("/api/search", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			apiError(w, http.StatusMethodNotAllowed, "use GET with the parameters in the query string")
+			return
+		}
+		q, err := searchQuery(r)
+		if err != nil {
+			apiError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		out, err := srv.Search(r.Context(), q)
+		apiAnswer(w, out, err)
+	})
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		apiError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %q; there are POST /api/save and GET /api/search", r.URL.Path))
+	})
+	return mux
+}
+
+// searchQuery reads search's parameters from the query string.
+func searchQuery(r *http.Request) (*journal.Query, error) {
+	v := r.URL.Query()
+	for k := range v {
+		if !slices.Contains(searchParams, k) {
+			return nil, fmt.Errorf("bad input: search: unknown parameter %q; the parameters are %s", k, strings.Join(searchParams, ", "))
+		}
+	}
+	q := &journal.Query{Query: v.Get("query"), Type: v.Get("type"), Project: v.Get("project"),
+		Concept: v.Get("concept"), MemorySessionID: v.Get("memory_session_id")}
+	for _, f := range []struct {
+		name string
+		dst  *int64
+	}{{"since", &q.Since}, {"until", &q.Until}} {
+		if s := v.Get(f.name); s != "" {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("bad input: search: %s must be an integer (milliseconds since 1970), got %q", f.name, s)
+			}
+			*f.dst = n
+		}
+	}
+	if s := v.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return nil, fmt.Errorf("bad input: search: limit must be an integer, got %q", s)
+		}
+		q.Limit = n
+	}
+	for _, s := range v["id"] {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad input: search: id must be an integer, got %q", s)
+		}
+		q.IDs = append(q.IDs, n)
+	}
+	return q, nil
+}
+
+func apiAnswer(w http.ResponseWriter, v any, err error) {
+	switch {
+	case errors.Is(err, ErrBadInput):
+		apiError(w, http.StatusBadRequest, err.Error())
+	case err != nil:
+		apiError(w, http.StatusInternalServerError, err.Error())
+	default:
+		writeJSON(w, http.StatusOK, v)
+	}
+}
+
+func apiError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"encoding the answer failed"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}

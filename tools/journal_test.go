@@ -1,0 +1,164 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/journal"
+	"github.com/cadrun/cadrun/modules"
+)
+
+func journalSession(t *testing.T, files map[string]string) (*Session, string) {
+	t.Helper()
+	s, dir := newSession(t, files)
+	t.Cleanup(s.srv.closeJournal)
+	return s, dir
+}
+
+// TestSaveThenSearchOverMCP saves over MCP, with a property save does not know, and finds the
+// entry again over MCP, linked to the history entry of the workspace as it was.
+func TestSaveThenSearchOverMCP(t *testing.T) {
+	s, dir := journalSession(t, map[string]string{"scene.code.js": "drawCircle('c', 0, 0, 1)\n"})
+	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	res := callMCP(t, cs, "save", map[string]any{"title": "Wheel size", "text": "The wheel radius is 1 so that it fits the frame",
+		"type": "decision", "concepts": []string{"wheel"}, "memory_session_id": "s1", "reviewed_by": "ana"})
+	if res.IsError {
+		t.Fatalf("save: %s", text(t, res))
+	}
+	saved := structured[journal.Saved](t, res)
+	if saved.ID != 1 || saved.MemorySessionID != "s1" || saved.CreatedAtEpoch == 0 {
+		t.Errorf("save answered %+v", saved)
+	}
+	res = callMCP(t, cs, "search", map[string]any{"query": "radius frame"})
+	if res.IsError {
+		t.Fatalf("search: %s", text(t, res))
+	}
+	got := structured[SearchOut](t, res)
+	want := SearchOut{Entries: []journal.Entry{{ID: 1, Title: "Wheel size", Snippet: "The wheel [radius] is 1 so that it fits the [frame]",
+		Type: "decision", Project: filepath.Base(dir), MemorySessionID: "s1", Concepts: []string{"wheel"}, Visibility: "project",
+		Extra: map[string]json.RawMessage{"reviewed_by": json.RawMessage(`"ana"`)}, HistoryEntry: 1, CreatedAtEpoch: saved.CreatedAtEpoch}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	// The entry it links to holds the files as they were.
+	h, _ := s.srv.ws.LoadHistory()
+	cur, _ := h.Current()
+	files, err := h.Files(cur)
+	if err != nil || cur.ID != 1 || string(files["main"]) != "drawCircle('c', 0, 0, 1)\n" {
+		t.Errorf("history entry %d holds %q (%v)", cur.ID, files, err)
+	}
+}
+
+func TestSaveBadInputOverMCP(t *testing.T) {
+	s, dir := journalSession(t, nil)
+	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"text": "x"}, "bad input: save: title is required: give the observation a short title"},
+		{map[string]any{"title": "t", "text": "x", "visibility": "everyone"}, `bad input: save: visibility "everyone" is not one of private, department, project, public`},
+	} {
+		res := callMCP(t, cs, "save", tc.args)
+		if !res.IsError {
+			t.Errorf("save %v: not an error", tc.args)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, text(t, res)); diff != "" {
+			t.Errorf("mismatch (-want +got):\n%s", diff)
+		}
+	}
+	res := callMCP(t, cs, "search", map[string]any{"type": "idea"})
+	if diff := cmp.Diff(`bad input: search: type "idea" is not one of decision, bugfix, feature, refactor, discovery, change`, text(t, res)); !res.IsError || diff != "" {
+		t.Errorf("search type idea: mismatch (-want +got):\n%s", diff)
+	}
+	// Nothing was saved.
+	out, err := call[SearchOut](t, s, "search", map[string]any{})
+	if err != nil || len(out.Entries) != 0 {
+		t.Errorf("after bad saves: %+v, %v", out, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "scene.code.js")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a save created files: %v", err)
+	}
+}
+
+// TestJournalRefusesLinks checks that the database is never opened through a symlink or a
+// hard link, which could lead SQLite to a file outside the workspace.
+func TestJournalRefusesLinks(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "elsewhere.db")
+	if err := os.WriteFile(outside, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file string
+		link       func(target, link string) error
+		want       string
+	}{
+		{"symlink", "journal.db", os.Symlink, "opening the journal: not a regular file: .cadrun/journal.db is a L---------; remove it"},
+		{"symlinked wal", "journal.db-wal", os.Symlink, "opening the journal: not a regular file: .cadrun/journal.db-wal is a L---------; remove it"},
+		{"hard link", "journal.db", os.Link, "opening the journal: not a regular file: .cadrun/journal.db has 2 hard links; remove the other links"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, dir := journalSession(t, nil)
+			os.MkdirAll(filepath.Join(dir, ".cadrun"), 0o755)
+			if err := tc.link(outside, filepath.Join(dir, ".cadrun", tc.file)); err != nil {
+				t.Fatal(err)
+			}
+			_, err := call[journal.Saved](t, s, "save", map[string]any{"title": "t", "text": "x"})
+			if err == nil || !errors.Is(err, modules.ErrNotRegular) {
+				t.Fatalf("save through a %s: %v", tc.name, err)
+			}
+			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(outside); len(b) != 0 {
+		t.Errorf("the file outside was written: %d bytes", len(b))
+	}
+}
+
+func TestSearchFetchByID(t *testing.T) {
+	s, _ := journalSession(t, nil)
+	ctx := context.Background()
+	for _, title := range []string{"one", "two"} {
+		if _, err := s.srv.Save(ctx, json.RawMessage(`{"title":"`+title+`","text":"body of `+title+`"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := call[SearchOut](t, s, "search", map[string]any{"ids": []int{2, 9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Entries) != 1 || out.Entries[0].Text != "body of two" || !cmp.Equal(out.Missing, []int64{9}) {
+		t.Errorf("fetch by id: %+v", out)
+	}
+	if out.Entries[0].HistoryEntry != 0 {
+		t.Errorf("an empty workspace linked history entry %d", out.Entries[0].HistoryEntry)
+	}
+}
+
+// TestJournalRefusesLinkedStateFolder: .cadrun/ itself may not be a link out of the workspace.
+func TestJournalRefusesLinkedStateFolder(t *testing.T) {
+	outside := t.TempDir()
+	s, dir := journalSession(t, nil)
+	if err := os.Symlink(outside, filepath.Join(dir, ".cadrun")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := call[journal.Saved](t, s, "save", map[string]any{"title": "t", "text": "x"})
+	if err == nil {
+		t.Fatal("save through a linked .cadrun/ succeeded")
+	}
+	if diff := cmp.Diff("opening the journal: mkdirat .cadrun: statat .cadrun: path escapes from parent", err.Error()); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("files were made outside the workspace: %v", entries)
+	}
+}
