@@ -43,7 +43,7 @@ type Func struct {
 }
 
 // Domains in the order the docs list them.
-var Domains = []string{"primitives", "text", "transforms", "groups", "style", "boolean", "geometry", "query", "console"}
+var Domains = []string{"primitives", "text", "transforms", "groups", "style", "boolean", "geometry", "query", "console", "testing"}
 
 // API returns the table, sorted by domain order then name. The slice is shared: do not modify.
 func API() []Func { return sortedTable }

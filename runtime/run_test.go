@@ -22,10 +22,13 @@ func TestEveryExampleRuns(t *testing.T) {
 		if f.Replacement != "" {
 			continue
 		}
-		res, err := runMain(t, f.Example, Limits{})
+		res, err := Run(context.Background(), MapSource{MainModule: f.Example}, MainModule, Options{Tests: f.Domain == "testing"})
 		if err != nil {
 			t.Errorf("%s example %q: %v", f.Name, f.Example, err)
 			continue
+		}
+		if f.Domain == "testing" && (len(res.Tests) > 0 && res.Tests[0].Failure != nil) {
+			t.Errorf("%s example failed: %v", f.Name, res.Tests[0].Failure)
 		}
 		if res.Scene.Len() == 0 && f.Domain != "query" && f.Domain != "text" && f.Name != "deleteEntity" && f.Name != "fitToViewport" {
 			t.Errorf("%s example drew nothing", f.Name)
