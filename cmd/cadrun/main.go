@@ -29,6 +29,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "run a workspace or a script and render it to SVG, PNG, JSON, DXF or PDF", runRun},
+		{"test", "test workspaces against their __snapshots__/ and run their tests/NAME.test.js scripts", runTest},
 		{"mcp", "serve the tools to MCP clients over stdio, or streamable HTTP with -http", runMCP},
 		{"watch", "run the workspace on every save and print the result; -out writes SVG, PNG or JSON after each good run", runWatch},
 		{"tool", "call one tool (glob, read, write, edit, move, delete, scene) and print one JSON reply", runTool},
