@@ -67,12 +67,25 @@ func DiffScenes(oldJSON, newJSON []byte, tol float64) ([]string, error) {
 			out = append(out, fmt.Sprintf("removed %s %q from %s", e.Kind, e.Name, at(centre(oldScene, e.Name))))
 		}
 	}
+	moves := map[string]scene.Vec{} // how far each entity's centre moved
+	for _, o := range oldEnts {
+		if _, ok := newBy[o.Name]; ok {
+			moves[o.Name] = centre(newScene, o.Name).Sub(centre(oldScene, o.Name))
+		}
+	}
 	for _, o := range oldEnts {
 		n, ok := newBy[o.Name]
 		if !ok {
 			continue
 		}
-		out = append(out, entityChanges(o, n, oldScene, newScene, tol)...)
+		changes := entityChanges(o, n, oldScene, newScene, tol)
+		// A member that only moved, as far as its group did, is told with the group.
+		if p, ok := moves[n.Parent]; ok && n.Parent == o.Parent && len(changes) == 1 && strings.HasPrefix(changes[0], "moved ") {
+			if d := moves[n.Name]; near(d.X, p.X, tol) && near(d.Y, p.Y, tol) {
+				continue
+			}
+		}
+		out = append(out, changes...)
 	}
 	if s := orderChange(oldEnts, newBy, newEnts, oldBy); s != "" {
 		out = append(out, s)
@@ -265,6 +278,27 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
+// rounded is v with its numbers at 4 decimals, for messages.
+func rounded(v any) any {
+	switch x := v.(type) {
+	case float64:
+		return json.Number(num(x))
+	case []any:
+		out := make([]any, len(x))
+		for i := range x {
+			out[i] = rounded(x[i])
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = rounded(e)
+		}
+		return out
+	}
+	return v
+}
+
 func isNumbers(list []any) bool {
 	for _, v := range list {
 		if _, ok := v.(float64); !ok {
@@ -279,7 +313,7 @@ func describeDiff(path string, a, b any) string {
 }
 
 func short(v any) string {
-	b, _ := json.Marshal(v)
+	b, _ := json.Marshal(rounded(v))
 	s := string(b)
 	if len(s) > 60 {
 		s = s[:57] + "..."

@@ -169,16 +169,27 @@ func diffText(old, cur []byte) string {
 		case i >= len(b):
 			return fmt.Sprintf("%d lines removed after line %d", len(a)-len(b), len(b))
 		case a[i] != b[i]:
-			return fmt.Sprintf("differs from line %d: was %s, now %s", i+1, clip(a[i]), clip(b[i]))
+			col := 0
+			for col < len(a[i]) && col < len(b[i]) && a[i][col] == b[i][col] {
+				col++
+			}
+			return fmt.Sprintf("differs from line %d, byte %d: was %s, now %s", i+1, col+1, clip(a[i], col), clip(b[i], col))
 		}
 	}
 }
 
-func clip(s string) string {
-	if len(s) > 80 {
-		s = s[:77] + "..."
+// clip shows the part of a line around byte col, at most 60 bytes.
+func clip(s string, col int) string {
+	start := max(0, col-20)
+	end := min(len(s), start+60)
+	out := s[start:end]
+	if start > 0 {
+		out = "..." + out
 	}
-	return "`" + s + "`"
+	if end < len(s) {
+		out += "..."
+	}
+	return "`" + out + "`"
 }
 
 // diffPNG compares the snapshot picture with the new one and, when they differ and

@@ -101,7 +101,7 @@ func TestTestCommand(t *testing.T) {
 	out, code = cadrun("", "-run", "ws$", "-o", "diff", "-junit", "report.xml", "ws")
 	check("a change", out, code, "FAIL ws\n"+
 		`    added circle "pin" at (-10, 0)`+"\n"+
-		"    scene.svg: differs from line 4: was `</svg>`, now ...\n"+
+		"    scene.svg: differs from line 4, byte 2: was `</svg>`, now ...\n"+
 		"    scene.png: ...\n"+
 		"    wrote diff/ws_scene.old.png\n    wrote diff/ws_scene.new.png\n    wrote diff/ws_scene.diff.png\n"+
 		"0 passed, 1 failed\n", 1)
