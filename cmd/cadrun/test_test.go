@@ -50,7 +50,10 @@ func TestTestCommand(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command(bin, append([]string{"test"}, args...)...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "CI=", env)
+		cmd.Env = append(os.Environ(), "CI=")
+		if env != "" {
+			cmd.Env = append(cmd.Env, env)
+		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
