@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dop251/goja"
@@ -148,4 +149,9 @@ func (r *run) show(v goja.Value) string {
 	return truncate(r.format(v), 500)
 }
 
-func fnum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+// fnum prints a number as JS would write it in source: 1e-9, not 1e-09.
+func fnum(f float64) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	s = strings.Replace(s, "e-0", "e-", 1)
+	return strings.Replace(s, "e+0", "e+", 1)
+}

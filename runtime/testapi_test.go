@@ -31,6 +31,7 @@ func TestTestBlocks(t *testing.T) {
 test('passes', () => {
   assert(plate.width > 0, 'plate has a width')
   assertClose(plate.width, 80.0000001, 1e-3)
+  assertClose(0.1 + 0.2, 0.3, 1e-15)
   assertEqual([1, 2], [1, 2])
 })
 test('assert fails', () => {
@@ -52,11 +53,11 @@ drawRect('after', 0, 0, 1, 1)
 	}
 	want := []testOutcome{
 		{Name: "passes"},
-		{Name: "assert fails", Failure: "scene.code.js:8:3: AssertionError: plate is wide: the condition was false"},
-		{Name: "close fails", Failure: "scene.code.js:11:5: AssertionError: width: got 80, want 81 ± 0.5 (off by 1)"},
-		{Name: "equal fails", Failure: `scene.code.js:13:29: AssertionError: got "base", want "lid"`},
-		{Name: "equal arrays fail", Failure: "scene.code.js:14:35: AssertionError: holes: got [1,2], want [1,3]"},
-		{Name: "throws", Failure: "scene.code.js:15:30: RangeError: bad"},
+		{Name: "assert fails", Failure: "scene.code.js:9:3: AssertionError: plate is wide: the condition was false"},
+		{Name: "close fails", Failure: "scene.code.js:12:5: AssertionError: width: got 80, want 81 ± 0.5 (off by 1)"},
+		{Name: "equal fails", Failure: `scene.code.js:14:29: AssertionError: got "base", want "lid"`},
+		{Name: "equal arrays fail", Failure: "scene.code.js:15:35: AssertionError: holes: got [1,2], want [1,3]"},
+		{Name: "throws", Failure: "scene.code.js:16:30: RangeError: bad"},
 	}
 	if diff := cmp.Diff(want, outcomes(res)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
@@ -78,6 +79,7 @@ func TestTestBlocksOutsideTests(t *testing.T) {
 func TestTestBlockMisuse(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ src, want string }{
+		{"assertClose(1, 1.1, 1e-9)", "scene.code.js:1:1: AssertionError: got 1, want 1.1 ± 1e-9 (off by 0.10000000000000009)"},
 		{"test('a', () => {}); test('a', () => {})", `scene.code.js:1:22: Error: test: a test named "a" already ran in this file; give each test its own name`},
 		{"test('a', 3)", "scene.code.js:1:1: TypeError: test: fn must be a function, got 3"},
 		{"test('', () => {})", "scene.code.js:1:1: TypeError: test: name must not be empty; name the test after what it checks"},
