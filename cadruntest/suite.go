@@ -44,7 +44,7 @@ func Workspaces(dirs []string) ([]string, error) {
 	for _, dir := range dirs {
 		info, err := os.Stat(dir)
 		if err != nil {
-			return nil, fmt.Errorf("no workspace at %q: %w", dir, err)
+			return nil, fmt.Errorf("no workspace at %q: %w; give a workspace folder or a folder of workspaces", dir, err)
 		}
 		if !info.IsDir() {
 			return nil, fmt.Errorf("%q is not a folder; give a workspace folder (scene.code.js, modules/, tests/)", dir)

@@ -179,7 +179,7 @@ func TestWorkspacesErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct{ dir, want string }{
-		{filepath.Join(empty, "nope"), `no workspace at "` + filepath.Join(empty, "nope") + `": stat ` + filepath.Join(empty, "nope") + `: no such file or directory`},
+		{filepath.Join(empty, "nope"), `no workspace at "` + filepath.Join(empty, "nope") + `": stat ` + filepath.Join(empty, "nope") + `: no such file or directory; give a workspace folder or a folder of workspaces`},
 		{file, `"` + file + `" is not a folder; give a workspace folder (scene.code.js, modules/, tests/)`},
 		{empty, `"` + empty + `" holds no workspace: neither it nor its subfolders have scene.code.js or tests/`},
 	} {

@@ -53,7 +53,7 @@ func runTest(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(results) == 0 {
-		return fmt.Errorf("no tests matched -run %q in %s", *runPattern, strings.Join(dirs, " "))
+		return fmt.Errorf("no tests matched -run %q in %s; run without -run to list every test's name", *runPattern, strings.Join(dirs, " "))
 	}
 	written := 0
 	for _, r := range results {
