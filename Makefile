@@ -17,11 +17,17 @@ help:
 build:
 	$(GO) build -o bin/cadrun ./cmd/cadrun
 
-## test: install what the tests need (.ci/deps), run every test with the race detector, then the worker isolation tests without it
+## test: install what the tests need (.ci/deps), run `cadrun test` on the examples, every test with the race detector, then the worker isolation tests without it
 .PHONY: test
-test: deps
+test: deps test-examples
 	CADRUN_REQUIRE_TOOLS=1 CADRUN_BROWSER_TESTS=1 $(GO) test -race -count=1 $(PKGS)
 	CADRUN_REQUIRE_TOOLS=1 $(GO) test -count=1 -run 'TestPool' ./runtime/
+
+## test-examples: `cadrun test` on the example workspaces against their committed __snapshots__/ (CI=true: a missing snapshot fails)
+.PHONY: test-examples
+test-examples:
+	$(GO) build -o bin/cadrun ./cmd/cadrun
+	CI=true bin/cadrun test examples
 
 ## deps: install the Debian packages and Node tools the tests use (each only when missing)
 .PHONY: deps

@@ -6,7 +6,9 @@ package examples_test
 //
 //	UPDATE_GOLDEN=1 go test ./examples/
 //
-// and look at the diff (and a PNG: cadrun run -workspace examples/NAME -o NAME.png).
+// and look at the diff (and a PNG: cadrun run -workspace examples/NAME -o NAME.png). The
+// same scene and SVG sit in each example's __snapshots__/ with its PNG, for `make test`'s
+// `cadrun test examples`; rewrite those with `bin/cadrun test -update examples`.
 
 import (
 	"context"

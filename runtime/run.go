@@ -83,6 +83,9 @@ func (l Limits) withDefaults() Limits {
 type Options struct {
 	Limits Limits
 	Seed   uint64 // Math.random seed; runs with the same seed draw the same numbers
+	// Tests binds test, assert, assertClose and assertEqual (the "testing" domain), for
+	// test scripts run by `cadrun test`; elsewhere they throw an Error saying so.
+	Tests bool `json:",omitempty"`
 }
 
 // Result is what a run produced. On failure Scene holds what was drawn before the error (for
@@ -94,6 +97,7 @@ type Result struct {
 	Modules    []string // logical names evaluated, in order
 	Diagnostic *Diagnostic
 	Duration   time.Duration
+	Tests      []TestResult // the test('name', fn) blocks run, in order (Options.Tests)
 }
 
 // fixedNow is the clock scripts see: runs must not depend on when they happen.
@@ -129,6 +133,9 @@ type run struct {
 	declared  map[string]string // top-level let/const/class name -> "file:line"
 	order     []string
 	fonts     map[string]*scene.Font // workspace fonts loaded by this run (fonts.go)
+	tests     bool                   // Options.Tests
+	inTest    bool                   // inside a test() block
+	testErrs  []testErr
 }
 
 // Run executes entry (normally MainModule) from src in this process and returns the scene it
@@ -173,6 +180,7 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 		limits:   opt.Limits.withDefaults(),
 		modules:  map[string]*loaded{},
 		declared: map[string]string{},
+		tests:    opt.Tests,
 	}
 	r.res = &Result{Scene: r.scene}
 	r.setup(opt.Seed)
@@ -200,6 +208,7 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 	if r.fatal != nil {
 		err = r.fatal
 	}
+	r.diagnoseTests()
 	r.res.Modules = r.order
 	r.res.Duration = time.Since(start)
 	if err == nil {

@@ -23,10 +23,13 @@ func TestEveryExampleRuns(t *testing.T) {
 			continue
 		}
 		src := MapSource{MainModule: f.Example, "door.json": `{"width": 9, "height": 21}`}
-		res, err := Run(context.Background(), src, MainModule, Options{})
+		res, err := Run(context.Background(), src, MainModule, Options{Tests: f.Domain == "testing"})
 		if err != nil {
 			t.Errorf("%s example %q: %v", f.Name, f.Example, err)
 			continue
+		}
+		if f.Domain == "testing" && (len(res.Tests) > 0 && res.Tests[0].Failure != nil) {
+			t.Errorf("%s example failed: %v", f.Name, res.Tests[0].Failure)
 		}
 		if res.Scene.Len() == 0 && f.Domain != "query" && f.Domain != "text" && f.Name != "deleteEntity" && f.Name != "fitToViewport" {
 			t.Errorf("%s example drew nothing", f.Name)

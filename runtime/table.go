@@ -406,6 +406,25 @@ var table = []Func{
 		Example: "const f = fitToViewport(12000, 8000); console.log(f.scale)",
 		impl:    fitToViewport},
 
+	// testing: bound only in test runs (Options.Tests), see testapi.go
+	{Name: "test", Domain: "testing", Returns: "void", Doc: "A named test block in a test script (tests/NAME.test.js, `cadrun test` only): fn runs at once, and a failed assertion in it is reported under the name without stopping the file.",
+		Params:  []Param{{Name: "name", Type: "string", Doc: "unique within the file"}, {Name: "fn", Type: "() => void"}},
+		Example: "test('plate is square', () => { drawRect('p', 0, 0, 10, 10); assertEqual(getEntity('p').kind, 'rect') })",
+		impl:    testBlock},
+	{Name: "assert", Domain: "testing", Returns: "void", Doc: "Fail the test unless cond is truthy (`cadrun test` only).",
+		Params:  []Param{{Name: "cond", Type: "unknown"}, {Name: "message", Type: "string", Optional: true, Doc: "says what should hold"}},
+		Example: "drawCircle('c', 0, 0, 5); assert(exists('c'), 'the circle is drawn')",
+		impl:    assertTrue},
+	{Name: "assertClose", Domain: "testing", Returns: "void", Doc: "Fail the test unless |actual - expected| <= tol (`cadrun test` only).",
+		Params: []Param{{Name: "actual", Type: "number"}, {Name: "expected", Type: "number"}, {Name: "tol", Type: "number", Doc: "largest allowed difference, >= 0"},
+			{Name: "message", Type: "string", Optional: true}},
+		Example: "drawRect('r', 0, 0, 20, 10); assertClose(getArea('r'), 200, 1e-9, 'area')",
+		impl:    assertClose},
+	{Name: "assertEqual", Domain: "testing", Returns: "void", Doc: "Fail the test unless actual === expected; arrays and objects are equal when their JSON is (`cadrun test` only).",
+		Params:  []Param{{Name: "actual", Type: "unknown"}, {Name: "expected", Type: "unknown"}, {Name: "message", Type: "string", Optional: true}},
+		Example: "drawCircle('c', 0, 0, 5); assertEqual(getEntity('c').kind, 'circle')",
+		impl:    assertEqual},
+
 	// removed or never-bound upstream names: they fail with their replacement
 	{Name: "get_entity", Domain: "query", Returns: "object", Doc: "Removed alias.", Replacement: "getEntity"},
 	{Name: "sortByIsoDepth", Domain: "style", Returns: "boolean", Doc: "Never available upstream.", Replacement: "drawOrder"},

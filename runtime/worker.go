@@ -67,6 +67,7 @@ type message struct {
 	Modules    []string      `json:"modules,omitempty"`
 	Diagnostic *Diagnostic   `json:"diagnostic,omitempty"`
 	Duration   time.Duration `json:"duration,omitempty"`
+	Tests      []TestResult  `json:"tests,omitempty"`
 	Err        string        `json:"err,omitempty"`
 }
 
@@ -143,6 +144,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64) error {
 		var sceneJSON []byte
 		if res != nil {
 			reply.Logs, reply.Warnings, reply.Modules, reply.Diagnostic, reply.Duration = res.Logs, res.Warnings, res.Modules, res.Diagnostic, res.Duration
+			reply.Tests = res.Tests
 			if res.Diagnostic == nil {
 				b, merr := res.Scene.MarshalJSON()
 				if merr != nil {
@@ -506,7 +508,7 @@ func (w *worker) run(src Source, entry string, opt Options) (*Result, error) {
 				return nil, err
 			}
 		case "result":
-			res := &Result{Logs: m.Logs, Warnings: m.Warnings, Modules: m.Modules, Diagnostic: m.Diagnostic, Duration: m.Duration, Scene: scene.New()}
+			res := &Result{Logs: m.Logs, Warnings: m.Warnings, Modules: m.Modules, Diagnostic: m.Diagnostic, Duration: m.Duration, Tests: m.Tests, Scene: scene.New()}
 			if m.Err != "" {
 				return nil, errors.New(m.Err)
 			}

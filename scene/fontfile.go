@@ -110,3 +110,15 @@ func parseFont(name string, data []byte) (font *Font, err error) {
 	}
 	return &Font{f: fc}, nil
 }
+
+// Fonts returns the workspace fonts the scene's texts are laid out in, by name: what
+// ReadJSONWithFonts needs to read the scene's JSON back.
+func (s *Scene) Fonts() map[string]*Font {
+	out := map[string]*Font{}
+	for _, e := range s.Walk() {
+		if t, ok := e.Shape.(*Text); ok && t.face != nil {
+			out[t.Font] = &Font{f: t.face}
+		}
+	}
+	return out
+}

@@ -32,6 +32,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "run a workspace or a script in the sandbox; with -o, render it to " + render.Extensions(), runRun},
+		{"test", "test workspaces against their __snapshots__/ and run their tests/NAME.test.js scripts", runTest},
 		{"mcp", "serve the tools to MCP clients over stdio, or streamable HTTP with -http", runMCP},
 		{"watch", "run the workspace on every save and print the result; -out writes " + render.Extensions() + " after each good run", runWatch},
 		{"tool", "call one tool (listed below) and print one JSON reply", runTool},
