@@ -78,16 +78,24 @@ func diffScenes(oldJSON, newJSON []byte, tol float64, fonts map[string]*scene.Fo
 			moves[o.Name] = centre(newScene, o.Name).Sub(centre(oldScene, o.Name))
 		}
 	}
-	for _, o := range oldEnts {
+	told := map[string]bool{}   // entities whose move is told, by themselves or with their group
+	for _, o := range oldEnts { // parents come before their members
 		n, ok := newBy[o.Name]
 		if !ok {
 			continue
 		}
 		changes := entityChanges(o, n, oldScene, newScene, tol)
-		// A member that only moved, as far as its group did, is told with the group.
-		if p, ok := moves[n.Parent]; ok && n.Parent == o.Parent && len(changes) == 1 && strings.HasPrefix(changes[0], "moved ") {
+		// A member that only moved, as far as its group did, is told with the group, when the
+		// group's move is told (a group whose own transform did not change tells nothing).
+		if p, ok := moves[n.Parent]; ok && told[n.Parent] && n.Parent == o.Parent && len(changes) == 1 && strings.HasPrefix(changes[0], "moved ") {
 			if d := moves[n.Name]; near(d.X, p.X, tol) && near(d.Y, p.Y, tol) {
+				told[n.Name] = true
 				continue
+			}
+		}
+		for _, c := range changes {
+			if strings.HasPrefix(c, "moved ") {
+				told[n.Name] = true
 			}
 		}
 		out = append(out, changes...)

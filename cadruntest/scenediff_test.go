@@ -44,10 +44,11 @@ drawCircle('pin', -10, 0, 1)`, []string{`added circle "pin" at (-10, 0)`, `remov
 		{"moved", diffBase + "translate('plate', 3, 4)", []string{`moved rect "plate" by 5 from (0, 0) to (3, 4)`}},
 		{"moved group member", diffBase + "translate('part', 0, -2.5)", []string{
 			`moved group "part" by 2.5 from (10, 0) to (10, -2.5)`}}, // its member's own data is unchanged
-		{"members moved with their group are told once", `drawRect('plate', 0, 0, 40, 20)
+		{"members moved with their group are told once", diffBase + "translate('part', 2, 0)", []string{`moved group "part" by 2 from (10, 0) to (12, 0)`}},
+		{"a member moved inside its group is told", `drawRect('plate', 0, 0, 40, 20)
 drawCircle('hole', 12, 0, 3)
 drawLine('edge', [0, -15, 40, -15])
-createGroup('part', ['hole'])`, []string{`moved group "part" by 2 from (10, 0) to (12, 0)`}},
+createGroup('part', ['hole'])`, []string{`moved circle "hole" by 2 from (10, 0) to (12, 0)`}},
 		{"resized", `drawRect('plate', 0, 0, 50, 20)
 drawCircle('hole', 10, 0, 3)
 drawLine('edge', [0, -15, 40, -15])
