@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools"
+	"github.com/cadrun/cadrun/viewer"
 )
 
 // outList collects repeated -out flags.
@@ -30,10 +32,12 @@ func (o *outList) String() string     { return strings.Join(*o, ", ") }
 func (o *outList) Set(v string) error { *o = append(*o, v); return nil }
 
 func runWatch(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("watch", "watch [-workspace DIR] [-out FILE ...] [-poll DURATION] [-timeout D] [-width PX] [export flags]", stderr)
+	fs := newFlags("watch", "watch [-workspace DIR] [-out FILE ...] [-serve ADDR [-token T]] [-poll DURATION] [-timeout D] [-width PX] [export flags]", stderr)
 	ws := fs.String("workspace", "", "workspace directory (scene.code.js and modules/); default $CADRUN_HOME, else ~/.cadrun")
 	var outs outList
 	fs.Var(&outs, "out", "after each good run, write the scene to `FILE`; the extension picks the format: .svg, .png, .json, .dxf or .pdf (repeat for several)")
+	serveFlag := fs.String("serve", "", "serve the live viewer of the scene on ADDR (host:port; :PORT means 127.0.0.1)")
+	tokenFlag := fs.String("token", "", "token the viewer asks for; required for a non-loopback -serve ADDR (default $"+tokenEnv+")")
 	poll := fs.Duration("poll", 0, "compare the files at this interval instead of waiting for OS events (network drives, containers, WSL2); between 20ms and 1m")
 	timeout := fs.Duration("timeout", runtime.DefaultLimits.Timeout, "wall-clock limit for one run")
 	width := fs.Int("width", 0, "PNG width in pixels (default: longest side 1024)")
@@ -65,6 +69,21 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "cadrun watch: -timeout %v: give a positive duration\n", *timeout)
 		return errUsage
 	}
+	token := strings.TrimSpace(*tokenFlag)
+	if token == "" {
+		token = strings.TrimSpace(os.Getenv(tokenEnv))
+	}
+	var viewAddr string
+	if *serveFlag != "" {
+		var err error
+		if viewAddr, err = serveAddr(*serveFlag, token); err != nil {
+			fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
+			return errUsage
+		}
+	} else if token != "" && *tokenFlag != "" {
+		fmt.Fprintln(stderr, "cadrun watch: -token needs -serve")
+		return errUsage
+	}
 	dir, err := workspaceDir(*ws)
 	if err != nil {
 		return err
@@ -76,10 +95,30 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	pool := runtime.NewPool(runtime.PoolOptions{})
 	defer pool.Close()
-	return watch(ctx, watchSetup{
+	setup := watchSetup{
 		dir: dir, poll: *poll, outputs: outputs, runner: pool,
 		options: runtime.Options{Limits: runtime.Limits{Timeout: *timeout}},
-	}, stdout, stderr)
+	}
+	if viewAddr != "" {
+		// The viewer keeps the selection in the workspace, so that an agent's cadrun mcp on
+		// the same workspace sees what the person selects here.
+		w, err := modules.Open(dir)
+		if err != nil {
+			return err
+		}
+		defer w.Close()
+		logger := slog.New(slog.NewTextHandler(stderr, nil))
+		vctx, stopViewer := context.WithCancel(ctx)
+		v, wait, err := listenViewer(vctx, viewAddr, token, w, logger)
+		if err != nil {
+			stopViewer()
+			return err
+		}
+		defer wait()
+		defer stopViewer()
+		setup.viewer = v
+	}
+	return watch(ctx, setup, stdout, stderr)
 }
 
 type watchSetup struct {
@@ -88,6 +127,7 @@ type watchSetup struct {
 	outputs []output
 	runner  tools.Runner
 	options runtime.Options
+	viewer  *viewer.Server // nil without -serve
 }
 
 // watch watches until ctx is done, printing a line per run on stdout and the rest on stderr.
@@ -119,6 +159,9 @@ func watch(ctx context.Context, s watchSetup, stdout, stderr io.Writer) error {
 				}
 			}
 			p.print(u)
+			if s.viewer != nil {
+				s.viewer.Publish(viewerState(u))
+			}
 		},
 		Notice: func(msg string) { fmt.Fprintf(stderr, "cadrun watch: %s\n", msg) },
 	})
@@ -253,4 +296,17 @@ func writeFileAtomic(path string, data []byte) (err error) {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// viewerState is a run as the viewer shows it: a good run's scene, or why the run failed over
+// the last good scene.
+func viewerState(u tools.RunUpdate) viewer.State {
+	if u.OK() {
+		return viewer.State{Scene: u.Scene, Run: u.Duration}
+	}
+	var err error = u.Diagnostic
+	if u.Diagnostic == nil {
+		err = u.Err
+	}
+	return viewer.State{Diagnostic: viewer.DiagnosticOf(err), Run: u.Duration}
 }
