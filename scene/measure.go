@@ -1,0 +1,528 @@
+package scene
+
+// Measuring: distances, clearances, overlaps, perimeters and centroids, answered from the
+// scene in world coordinates. Curves are flattened as the boolean operations flatten them; a
+// circle drawn under a transform that keeps it a circle is measured exactly.
+//
+// A group is measured as the union of its members: their closed shapes make its area, and
+// the outlines of its open members (lines, arcs) are part of its shape too.
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// MaxMeasureResults caps the lists Clearance and Overlaps answer; the count of everything
+// found comes with them.
+const MaxMeasureResults = 100
+
+// Gap is the distance between two shapes and their closest points: A on the first, B on the
+// second. Distance is 0 when the shapes touch or overlap (or one lies inside the other); A and
+// B are then one point they share.
+type Gap struct {
+	Name     string  `json:"name,omitempty"`
+	Distance float64 `json:"distance"`
+	A        Vec     `json:"a"`
+	B        Vec     `json:"b"`
+}
+
+// Overlap is another entity that shares area with the measured one.
+type Overlap struct {
+	Name string  `json:"name"`
+	Area float64 `json:"area"`
+}
+
+// measured is an entity's shape in world coordinates.
+type measured struct {
+	lines  [][]Vec  // outlines as polylines; a closed one repeats its first point at the end
+	area   []ovPoly // the closed shapes' area (members may overlap); nil when open
+	length float64  // length of the open outlines
+	circle *circleShape
+	box    Box
+}
+
+type circleShape struct {
+	c Vec
+	r float64
+}
+
+// measure reads the named entity's shape for measuring.
+func (s *Scene) measure(name string) (*measured, error) {
+	e, err := s.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	m := &measured{}
+	if err := s.measureInto(e, s.WorldMatrix(e), m); err != nil {
+		return nil, err
+	}
+	if c, ok := e.Shape.(Circle); ok {
+		w := s.WorldMatrix(e)
+		// A similarity (uniform scale, rotation, maybe a mirror) keeps a circle a circle.
+		if sx, sy := w.ApplyVec(Vec{X: 1}), w.ApplyVec(Vec{Y: 1}); sx.Len() == sy.Len() && sx.X*sy.X+sx.Y*sy.Y == 0 {
+			m.circle = &circleShape{w.Apply(c.Center), c.Radius * sx.Len()}
+		}
+	}
+	return m, nil
+}
+
+func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
+	if e.IsGroup() {
+		for _, c := range e.children {
+			if err := s.measureInto(c, m.Mul(c.Transform.Matrix()), out); err != nil {
+				return fmt.Errorf("reading group %q: %w", e.Name, err)
+			}
+		}
+		return nil
+	}
+	world := e.Shape.Outline().Transform(m)
+	b := world.Bounds()
+	closed := true
+	if _, err := e.Shape.Region(); err != nil {
+		if !errors.Is(err, ErrNotClosed) {
+			return fmt.Errorf("%s %q: %w", e.Kind(), e.Name, err)
+		}
+		closed = false
+	}
+	for _, pl := range world.Flatten(curveTolerance(b)) {
+		if err := worldInRange(e, pl.Points); err != nil {
+			return err
+		}
+		pts := pl.Points
+		if pl.Closed && len(pts) > 0 && pts[len(pts)-1] != pts[0] {
+			pts = append(slices.Clone(pts), pts[0])
+		}
+		for _, p := range pts {
+			out.box.Extend(p)
+		}
+		out.lines = append(out.lines, pts)
+		if !closed {
+			out.length += polylineLength(pts)
+		}
+	}
+	if closed {
+		var err error
+		if out.area, err = s.collect(e, m, out.area); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func polylineLength(pts []Vec) float64 {
+	l := 0.0
+	for i := 1; i < len(pts); i++ {
+		l += pts[i].Sub(pts[i-1]).Len()
+	}
+	return l
+}
+
+// Distance is the smallest distance between the shapes of entities a and b in world units,
+// with the closest points. Closed shapes count with their insides: a shape inside another, or
+// overlapping it, is at distance 0.
+func (s *Scene) Distance(a, b string) (Gap, error) {
+	ma, err := s.measure(a)
+	if err != nil {
+		return Gap{}, err
+	}
+	mb, err := s.measure(b)
+	if err != nil {
+		return Gap{}, err
+	}
+	if len(ma.lines) == 0 || len(mb.lines) == 0 {
+		return Gap{}, fmt.Errorf("measuring %q to %q: %w: %s draws nothing to measure from", a, b, ErrEmptyResult, quoteNames(emptyOf(a, ma, b, mb)))
+	}
+	g := gapBetween(ma, mb)
+	g.Name = b
+	return g, nil
+}
+
+func emptyOf(a string, ma *measured, b string, mb *measured) []string {
+	var out []string
+	if len(ma.lines) == 0 {
+		out = append(out, a)
+	}
+	if len(mb.lines) == 0 && b != a {
+		out = append(out, b)
+	}
+	return out
+}
+
+func gapBetween(a, b *measured) Gap {
+	switch {
+	case a.circle != nil && b.circle != nil:
+		d := b.circle.c.Sub(a.circle.c)
+		l := d.Len()
+		if l <= a.circle.r+b.circle.r || l == 0 {
+			p := a.circle.c.Add(d.Mul(a.circle.r / max(l, a.circle.r+b.circle.r)))
+			if l < math.Abs(a.circle.r-b.circle.r) || l == 0 {
+				p = a.circle.c // one inside the other: its centre is in both
+				if b.circle.r < a.circle.r {
+					p = b.circle.c
+				}
+			}
+			return Gap{A: p, B: p}
+		}
+		u := d.Mul(1 / l)
+		return Gap{Distance: l - a.circle.r - b.circle.r, A: a.circle.c.Add(u.Mul(a.circle.r)), B: b.circle.c.Sub(u.Mul(b.circle.r))}
+	case a.circle != nil:
+		return circleGap(a.circle, b, false)
+	case b.circle != nil:
+		return circleGap(b.circle, a, true)
+	}
+	if p, ok := touching(a, b); ok {
+		return Gap{A: p, B: p}
+	}
+	best := Gap{Distance: math.Inf(1)}
+	for _, la := range a.lines {
+		for _, lb := range b.lines {
+			for i := 1; i < len(la); i++ {
+				for j := 1; j < len(lb); j++ {
+					d, pa, pb := segmentGap(la[i-1], la[i], lb[j-1], lb[j])
+					if d < best.Distance {
+						best = Gap{Distance: d, A: pa, B: pb}
+					}
+				}
+			}
+		}
+	}
+	return best
+}
+
+// circleGap measures an exact circle against another shape: the distance from the centre to
+// the shape, less the radius.
+func circleGap(c *circleShape, o *measured, swap bool) Gap {
+	if inArea(c.c, o.area) {
+		return Gap{A: c.c, B: c.c}
+	}
+	best, at := math.Inf(1), Vec{}
+	for _, l := range o.lines {
+		for i := 1; i < len(l); i++ {
+			q := closestOnSegment(c.c, l[i-1], l[i])
+			if d := q.Sub(c.c).Len(); d < best {
+				best, at = d, q
+			}
+		}
+	}
+	if best <= c.r {
+		return Gap{A: at, B: at}
+	}
+	g := Gap{Distance: best - c.r, A: c.c.Add(at.Sub(c.c).Mul(c.r / best)), B: at}
+	if swap {
+		g.A, g.B = g.B, g.A
+	}
+	return g
+}
+
+// touching finds a point two shapes share: where their outlines meet, or a vertex of one
+// inside the other's area.
+func touching(a, b *measured) (Vec, bool) {
+	for _, la := range a.lines {
+		for _, lb := range b.lines {
+			for i := 1; i < len(la); i++ {
+				for j := 1; j < len(lb); j++ {
+					if p, ok := segmentsMeet(la[i-1], la[i], lb[j-1], lb[j]); ok {
+						return p, true
+					}
+				}
+			}
+		}
+	}
+	for _, pair := range [2][2]*measured{{a, b}, {b, a}} {
+		for _, l := range pair[0].lines {
+			if len(l) > 0 && inArea(l[0], pair[1].area) {
+				return l[0], true
+			}
+		}
+	}
+	return Vec{}, false
+}
+
+// inArea reports whether p lies inside any of the polygons (even-odd within each).
+func inArea(p Vec, area []ovPoly) bool {
+	for _, poly := range area {
+		if !inRing(p, poly.outer) {
+			continue
+		}
+		inHole := false
+		for _, h := range poly.holes {
+			if inRing(p, h) {
+				inHole = true
+				break
+			}
+		}
+		if !inHole {
+			return true
+		}
+	}
+	return false
+}
+
+func inRing(p Vec, r []Vec) bool {
+	in := false
+	for i, j := 0, len(r)-1; i < len(r); j, i = i, i+1 {
+		a, b := r[i], r[j]
+		if (a.Y > p.Y) != (b.Y > p.Y) && p.X < a.X+(p.Y-a.Y)*(b.X-a.X)/(b.Y-a.Y) {
+			in = !in
+		}
+	}
+	return in
+}
+
+func closestOnSegment(p, a, b Vec) Vec {
+	d := b.Sub(a)
+	l2 := d.X*d.X + d.Y*d.Y
+	if l2 == 0 {
+		return a
+	}
+	t := ((p.X-a.X)*d.X + (p.Y-a.Y)*d.Y) / l2
+	return a.Add(d.Mul(min(max(t, 0), 1)))
+}
+
+// segmentGap is the distance between segments that do not meet, and their closest points.
+func segmentGap(a1, a2, b1, b2 Vec) (float64, Vec, Vec) {
+	best, pa, pb := math.Inf(1), Vec{}, Vec{}
+	try := func(x, y Vec) {
+		if d := y.Sub(x).Len(); d < best {
+			best, pa, pb = d, x, y
+		}
+	}
+	try(a1, closestOnSegment(a1, b1, b2))
+	try(a2, closestOnSegment(a2, b1, b2))
+	try(closestOnSegment(b1, a1, a2), b1)
+	try(closestOnSegment(b2, a1, a2), b2)
+	return best, pa, pb
+}
+
+// boxGap is a lower bound of the distance between shapes in the two boxes.
+func boxGap(a, b Box) float64 {
+	dx := max(a.Min.X-b.Max.X, b.Min.X-a.Max.X, 0)
+	dy := max(a.Min.Y-b.Max.Y, b.Min.Y-a.Max.Y, 0)
+	return math.Hypot(dx, dy)
+}
+
+// others lists the shapes (not groups) outside the named entity's own subtree, in z order.
+func (s *Scene) othersOf(name string) []string {
+	var out []string
+	for _, e := range s.Walk() {
+		if e.IsGroup() || e.Name == name || s.within(e, name) {
+			continue
+		}
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+// within reports whether e sits (at any depth) in the group named group.
+func (s *Scene) within(e *Entity, group string) bool {
+	for p := e.parent; p != nil; p = p.parent {
+		if p.Name == group {
+			return true
+		}
+	}
+	return false
+}
+
+// Clearance is the smallest gaps between the named entity and others (every shape outside it
+// when others is empty), nearest first, at most limit of them (1..MaxMeasureResults), and the
+// number of entities measured.
+func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, error) {
+	if limit < 1 || limit > MaxMeasureResults {
+		return nil, 0, fmt.Errorf("%w: clearance limit %d is out of range; give 1 to %d", ErrLimit, limit, MaxMeasureResults)
+	}
+	me, err := s.measure(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(others) == 0 {
+		others = s.othersOf(name)
+	}
+	type cand struct {
+		name string
+		m    *measured
+		lb   float64
+	}
+	cands := make([]cand, 0, len(others))
+	for _, o := range others {
+		if o == name {
+			return nil, 0, fmt.Errorf("%w: clearance of %q against itself; leave it out of the list", ErrBadOption, name)
+		}
+		mo, err := s.measure(o)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(mo.lines) == 0 {
+			continue
+		}
+		cands = append(cands, cand{o, mo, boxGap(me.box, mo.box)})
+	}
+	if len(me.lines) == 0 {
+		return nil, len(cands), fmt.Errorf("clearance of %q: %w: it draws nothing to measure from", name, ErrEmptyResult)
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.lb, b.lb) })
+	var gaps []Gap
+	for _, c := range cands {
+		// The boxes' gap is a lower bound: once the list is full and the next box is farther
+		// than its last entry, no later shape can come nearer.
+		if len(gaps) == limit && c.lb > gaps[len(gaps)-1].Distance {
+			break
+		}
+		g := gapBetween(me, c.m)
+		g.Name = c.name
+		i, _ := slices.BinarySearchFunc(gaps, g, func(x, y Gap) int {
+			if x.Distance <= y.Distance {
+				return -1
+			}
+			return 1
+		})
+		gaps = slices.Insert(gaps, i, g)
+		if len(gaps) > limit {
+			gaps = gaps[:limit]
+		}
+	}
+	return gaps, len(cands), nil
+}
+
+// Overlaps lists the shapes outside the named entity that share area with it, with the area
+// they share, largest first, at most MaxMeasureResults of them, and how many there are. Only
+// closed shapes have area: open lines crossing it are not listed (Clearance finds them at 0).
+func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
+	me, err := s.measure(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(me.area) == 0 {
+		return nil, 0, fmt.Errorf("overlaps of %q: %w: it encloses no area; use clearance for open shapes", name, ErrEmptyResult)
+	}
+	var out []Overlap
+	for _, o := range s.othersOf(name) {
+		mo, err := s.measure(o)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(mo.area) == 0 || boxGap(me.box, mo.box) > 0 {
+			continue
+		}
+		res, err := booleanPolys(Intersect, me.area, mo.area)
+		if err != nil {
+			return nil, 0, fmt.Errorf("intersecting %q with %q: %w", name, o, err)
+		}
+		a := 0.0
+		for _, p := range res {
+			a += polyArea(p)
+		}
+		if a > 0 {
+			out = append(out, Overlap{o, a})
+		}
+	}
+	slices.SortStableFunc(out, func(x, y Overlap) int { return cmp.Compare(y.Area, x.Area) })
+	n := len(out)
+	if len(out) > MaxMeasureResults {
+		out = out[:MaxMeasureResults]
+	}
+	return out, n, nil
+}
+
+// Perimeter is the length of the entity's boundary in world units: for a closed shape, its
+// area's boundary (holes included); for an open one, its length; for a group, the boundary of
+// the union of its closed members plus the length of its open ones.
+func (s *Scene) Perimeter(name string) (float64, error) {
+	m, err := s.measure(name)
+	if err != nil {
+		return 0, err
+	}
+	if m.circle != nil {
+		return 2 * math.Pi * m.circle.r, nil
+	}
+	total := m.length
+	if len(m.area) > 0 {
+		area, err := booleanPolys(Union, m.area, nil)
+		if err != nil {
+			return 0, fmt.Errorf("perimeter of %q: %w", name, err)
+		}
+		for _, p := range area {
+			total += ringLength(p.outer)
+			for _, h := range p.holes {
+				total += ringLength(h)
+			}
+		}
+	}
+	return total, nil
+}
+
+func ringLength(r []Vec) float64 {
+	if len(r) < 2 {
+		return 0
+	}
+	return polylineLength(r) + r[0].Sub(r[len(r)-1]).Len()
+}
+
+// Centroid is the entity's centre of mass in world coordinates: area-weighted over its closed
+// shapes (a group: the union of its members' areas); for shapes that enclose no area,
+// length-weighted over their outlines.
+func (s *Scene) Centroid(name string) (Vec, error) {
+	m, err := s.measure(name)
+	if err != nil {
+		return Vec{}, err
+	}
+	if m.circle != nil {
+		return m.circle.c, nil
+	}
+	if len(m.area) > 0 {
+		area, err := booleanPolys(Union, m.area, nil)
+		if err != nil {
+			return Vec{}, fmt.Errorf("centroid of %q: %w", name, err)
+		}
+		var sum Vec
+		total := 0.0
+		for _, p := range area {
+			for k, r := range append([][]Vec{p.outer}, p.holes...) {
+				a, c := ringMoment(r)
+				if k > 0 {
+					a = -math.Abs(a)
+				} else {
+					a = math.Abs(a)
+				}
+				sum = sum.Add(c.Mul(a))
+				total += a
+			}
+		}
+		if total > 0 {
+			return sum.Mul(1 / total), nil
+		}
+	}
+	var sum Vec
+	total := 0.0
+	for _, l := range m.lines {
+		for i := 1; i < len(l); i++ {
+			d := l[i].Sub(l[i-1]).Len()
+			sum = sum.Add(l[i].Add(l[i-1]).Mul(d / 2))
+			total += d
+		}
+	}
+	if total == 0 {
+		return Vec{}, fmt.Errorf("centroid of %q: %w: it has no area and no length", name, ErrEmptyResult)
+	}
+	return sum.Mul(1 / total), nil
+}
+
+// ringMoment is a ring's unsigned area and its centroid, relative to its first point for
+// precision far from the origin.
+func ringMoment(r []Vec) (float64, Vec) {
+	o := r[0]
+	a, cx, cy := 0.0, 0.0, 0.0
+	for i := 1; i+1 < len(r); i++ {
+		p, q := r[i].Sub(o), r[i+1].Sub(o)
+		cr := p.X*q.Y - q.X*p.Y
+		a += cr
+		cx += (p.X + q.X) * cr
+		cy += (p.Y + q.Y) * cr
+	}
+	if a == 0 {
+		return 0, o
+	}
+	return math.Abs(a / 2), Vec{o.X + cx/(3*a), o.Y + cy/(3*a)}
+}

@@ -1,0 +1,220 @@
+package scene
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+var approx = cmpopts.EquateApprox(0, 1e-9)
+
+func measureScene(t *testing.T) *Scene {
+	t.Helper()
+	s := New()
+	put := func(name string, sh Shape) {
+		t.Helper()
+		if _, err := s.Put(name, sh); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("c1", Circle{Center: Vec{0, 0}, Radius: 2})
+	put("c2", Circle{Center: Vec{10, 0}, Radius: 3})
+	put("outer", Rect{Center: Vec{100, 0}, Width: 40, Height: 20})
+	put("inner", Rect{Center: Vec{105, 0}, Width: 10, Height: 4})
+	put("sq1", Rect{Center: Vec{0, 100}, Width: 10, Height: 10})
+	put("sq2", Rect{Center: Vec{6, 103}, Width: 10, Height: 10})
+	put("wire", Line{Points: []Vec{{-5, 50}, {5, 50}}})
+	return s
+}
+
+func TestDistance(t *testing.T) {
+	s := measureScene(t)
+	tests := []struct {
+		a, b string
+		want Gap
+	}{
+		// Two circles: 10 between centres, less radii 2 and 3.
+		{"c1", "c2", Gap{Name: "c2", Distance: 5, A: Vec{2, 0}, B: Vec{7, 0}}},
+		{"c2", "c1", Gap{Name: "c1", Distance: 5, A: Vec{7, 0}, B: Vec{2, 0}}},
+		// A rectangle inside another is at distance 0, at a point of the inner one.
+		{"inner", "outer", Gap{Name: "outer", Distance: 0, A: Vec{100, -2}, B: Vec{100, -2}}},
+		// Overlapping squares meet where their outlines cross.
+		{"sq1", "sq2", Gap{Name: "sq2", Distance: 0, A: Vec{5, 98}, B: Vec{5, 98}}},
+		// A circle to a line: from the centre to the line, less the radius.
+		{"c1", "wire", Gap{Name: "wire", Distance: 48, A: Vec{0, 2}, B: Vec{0, 50}}},
+		{"wire", "sq1", Gap{Name: "sq1", Distance: 45, A: Vec{-5, 50}, B: Vec{-5, 95}}},
+	}
+	for _, tt := range tests {
+		got, err := s.Distance(tt.a, tt.b)
+		if err != nil {
+			t.Fatalf("Distance(%q, %q): %v", tt.a, tt.b, err)
+		}
+		if diff := cmp.Diff(tt.want, got, approx); diff != "" {
+			t.Errorf("Distance(%q, %q) mismatch (-want +got):\n%s", tt.a, tt.b, diff)
+		}
+	}
+	_, err := s.Distance("c1", "nope")
+	if got, want := err.Error(), `no such entity: "nope"`; got != want || !errors.Is(err, ErrNotFound) {
+		t.Errorf("Distance to a missing entity: got %q, want %q", got, want)
+	}
+}
+
+func TestMeasureRotatedGroup(t *testing.T) {
+	s := New()
+	for name, sh := range map[string]Shape{
+		"a":    Rect{Center: Vec{5, 0}, Width: 2, Height: 2},
+		"b":    Circle{Center: Vec{10, 0}, Radius: 1},
+		"post": Rect{Center: Vec{0, 20}, Width: 2, Height: 2},
+	} {
+		if _, err := s.Put(name, sh); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.CreateGroup("g", []string{"a", "b"}); err != nil {
+		t.Fatal(err)
+	}
+	// A quarter turn about the origin puts a at (0, 5) and b at (0, 10).
+	if err := s.Rotate("g", math.Pi/2, SpaceWorld); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.Distance("post", "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// b is still an exact circle: from post's bottom edge (y 19) down to b's top (y 11).
+	want := Gap{Name: "g", Distance: 8, A: Vec{0, 19}, B: Vec{0, 11}}
+	if diff := cmp.Diff(want, g, approx); diff != "" {
+		t.Errorf("Distance(post, g) mismatch (-want +got):\n%s", diff)
+	}
+	gb, err := s.Distance("post", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Gap{Name: "b", Distance: 8, A: Vec{0, 19}, B: Vec{0, 11}}, gb, approx); diff != "" {
+		t.Errorf("Distance(post, b) mismatch (-want +got):\n%s", diff)
+	}
+	c, err := s.Centroid("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Vec{0, 5}, c, approx); diff != "" {
+		t.Errorf("Centroid(a) mismatch (-want +got):\n%s", diff)
+	}
+	p, err := s.Perimeter("b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(2*math.Pi, p, approx); diff != "" {
+		t.Errorf("Perimeter(b) mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestClearance(t *testing.T) {
+	s := measureScene(t)
+	gaps, n, err := s.Clearance("c1", nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Gap{
+		{Name: "c2", Distance: 5, A: Vec{2, 0}, B: Vec{7, 0}},
+		{Name: "wire", Distance: 48, A: Vec{0, 2}, B: Vec{0, 50}},
+	}
+	if diff := cmp.Diff(want, gaps, approx); diff != "" {
+		t.Errorf("Clearance(c1) mismatch (-want +got):\n%s", diff)
+	}
+	if n != 6 {
+		t.Errorf("Clearance(c1) measured %d entities, want 6", n)
+	}
+	gaps, n, err = s.Clearance("sq1", []string{"wire", "sq2"}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []Gap{
+		{Name: "sq2", Distance: 0, A: Vec{5, 98}, B: Vec{5, 98}},
+		{Name: "wire", Distance: 45, A: Vec{-5, 95}, B: Vec{-5, 50}},
+	}
+	if diff := cmp.Diff(want, gaps, approx); diff != "" || n != 2 {
+		t.Errorf("Clearance(sq1, [wire sq2]) (n %d) mismatch (-want +got):\n%s", n, diff)
+	}
+	for _, tt := range []struct {
+		others []string
+		limit  int
+		want   string
+	}{
+		{nil, 0, "limit exceeded: clearance limit 0 is out of range; give 1 to 100"},
+		{[]string{"c1"}, 5, `bad option: clearance of "c1" against itself; leave it out of the list`},
+		{[]string{"gone"}, 5, `no such entity: "gone"`},
+	} {
+		_, _, err := s.Clearance("c1", tt.others, tt.limit)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Clearance(c1, %v, %d): got %v, want %q", tt.others, tt.limit, err, tt.want)
+		}
+	}
+}
+
+func TestOverlaps(t *testing.T) {
+	s := measureScene(t)
+	got, n, err := s.Overlaps("sq1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// sq1 spans x -5..5, y 95..105; sq2 x 1..11, y 98..108: they share 4 by 7.
+	if diff := cmp.Diff([]Overlap{{"sq2", 28}}, got, approx); diff != "" || n != 1 {
+		t.Errorf("Overlaps(sq1) (n %d) mismatch (-want +got):\n%s", n, diff)
+	}
+	got, n, err = s.Overlaps("outer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Overlap{{"inner", 40}}, got, approx); diff != "" || n != 1 {
+		t.Errorf("Overlaps(outer) (n %d) mismatch (-want +got):\n%s", n, diff)
+	}
+	_, _, err = s.Overlaps("wire")
+	if want := `overlaps of "wire": the result would be empty: it encloses no area; use clearance for open shapes`; err == nil || err.Error() != want {
+		t.Errorf("Overlaps(wire): got %v, want %q", err, want)
+	}
+}
+
+func TestPerimeterAndCentroid(t *testing.T) {
+	s := measureScene(t)
+	if _, err := s.CreateGroup("squares", []string{"sq1", "sq2"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put("frame", Polygon{Parts: []PolygonPart{{
+		Outer: []Vec{{200, 0}, {210, 0}, {210, 10}, {200, 10}},
+		Holes: [][]Vec{{{202, 2}, {202, 4}, {204, 4}, {204, 2}}},
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name      string
+		perimeter float64
+		centroid  Vec
+	}{
+		{"c2", 6 * math.Pi, Vec{10, 0}},
+		{"outer", 120, Vec{100, 0}},
+		{"wire", 10, Vec{0, 50}},
+		// The union of the squares: 10x10 + 10x10 - 4x7 = 172, outline 2*(16+13) = 58.
+		{"squares", 58, Vec{(100*0 + 100*6 - 28*3) / 172.0, (100*100 + 100*103 - 28*101.5) / 172.0}},
+		// A 10x10 square less a 2x2 hole: 96 of area, edges 40 + 8.
+		{"frame", 48, Vec{(100*205 - 4*203) / 96.0, (100*5 - 4*3) / 96.0}},
+	} {
+		p, err := s.Perimeter(tt.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := s.Centroid(tt.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.perimeter, p, approx); diff != "" {
+			t.Errorf("Perimeter(%q) mismatch (-want +got):\n%s", tt.name, diff)
+		}
+		if diff := cmp.Diff(tt.centroid, c, approx); diff != "" {
+			t.Errorf("Centroid(%q) mismatch (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
