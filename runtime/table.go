@@ -345,6 +345,52 @@ var table = []Func{
 			return c.value(names)
 		}},
 
+	{Name: "distance", Domain: "geometry", Returns: "{distance: number, a: [number, number], b: [number, number]}",
+		Doc:     "The smallest world-space distance between two entities' shapes, with the closest points a (on the first) and b (on the second); 0 when they touch or overlap, or one is inside a closed other. Groups count as the union of their members; circles are exact, other curves flattened as booleans flatten them.",
+		Params:  []Param{{Name: "a", Type: "string", Doc: "an existing entity"}, {Name: "b", Type: "string", Doc: "an existing entity"}},
+		Example: "drawCircle('a', 0, 0, 2); drawCircle('b', 10, 0, 3); console.log(distance('a', 'b'))",
+		impl: func(c *call) goja.Value {
+			g, err := c.r.scene.Distance(c.str(0), c.str(1))
+			c.check(err)
+			return c.jsonValue(g)
+		}},
+	{Name: "clearance", Domain: "geometry", Returns: "{name: string, distance: number, a: [number, number], b: [number, number]}[]",
+		Doc:     "The gaps between an entity and every other shape (or the ones named), nearest first, at most 100; a is on the entity, b on the other.",
+		Params:  []Param{pTarget, {Name: "others", Type: "string | string[]", Optional: true, Default: "every shape outside name", Doc: "entities to measure against"}},
+		Example: "drawRect('box', 0, 0, 10, 10); drawCircle('pin', 20, 0, 2); drawCircle('far', 90, 0, 2); console.log(clearance('box')[0].name)",
+		impl: func(c *call) goja.Value {
+			var others []string
+			if c.present(1) {
+				others = c.names(1)
+			}
+			gaps, _, err := c.r.scene.Clearance(c.str(0), others, scene.MaxMeasureResults)
+			c.check(err)
+			return c.jsonValue(gaps)
+		}},
+	{Name: "overlaps", Domain: "geometry", Returns: "{name: string, area: number}[]",
+		Doc:     "The shapes outside a closed entity that share area with it, with the shared area, largest first, at most 100.",
+		Params:  []Param{pTarget},
+		Example: "drawRect('a', 0, 0, 10, 10); drawRect('b', 6, 3, 10, 10); console.log(overlaps('a'))",
+		impl: func(c *call) goja.Value {
+			list, _, err := c.r.scene.Overlaps(c.str(0))
+			c.check(err)
+			return c.jsonValue(list)
+		}},
+	{Name: "perimeter", Domain: "geometry", Returns: "number", Doc: "The world-space length of an entity's boundary: a closed shape's edge (holes included), an open shape's length; a group's union of closed members plus its open members.",
+		Params: []Param{pTarget}, Example: "drawRect('r', 0, 0, 20, 10); console.log(perimeter('r'))",
+		impl: func(c *call) goja.Value {
+			p, err := c.r.scene.Perimeter(c.str(0))
+			c.check(err)
+			return c.finiteValue(p)
+		}},
+	{Name: "centroid", Domain: "geometry", Returns: "[number, number]", Doc: "The world-space centre of mass of an entity: area-weighted for closed shapes (a group: the union of its members), length-weighted for open ones.",
+		Params: []Param{pTarget}, Example: "drawPolygon('t', [0,0, 6,0, 0,6]); console.log(centroid('t'))",
+		impl: func(c *call) goja.Value {
+			p, err := c.r.scene.Centroid(c.str(0))
+			c.check(err)
+			return c.jsonValue(p)
+		}},
+
 	// query
 	// data
 	{Name: "readJSON", Domain: "data", Returns: "any", Doc: "Read a data file (data/NAME.json) as a deep-frozen value; the run re-runs when it changes.",

@@ -135,9 +135,7 @@ func (s *Scene) Distance(a, b string) (Gap, error) {
 	if len(ma.lines) == 0 || len(mb.lines) == 0 {
 		return Gap{}, fmt.Errorf("measuring %q to %q: %w: %s draws nothing to measure from", a, b, ErrEmptyResult, quoteNames(emptyOf(a, ma, b, mb)))
 	}
-	g := gapBetween(ma, mb)
-	g.Name = b
-	return g, nil
+	return gapBetween(ma, mb), nil
 }
 
 func emptyOf(a string, ma *measured, b string, mb *measured) []string {

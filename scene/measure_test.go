@@ -37,15 +37,15 @@ func TestDistance(t *testing.T) {
 		want Gap
 	}{
 		// Two circles: 10 between centres, less radii 2 and 3.
-		{"c1", "c2", Gap{Name: "c2", Distance: 5, A: Vec{2, 0}, B: Vec{7, 0}}},
-		{"c2", "c1", Gap{Name: "c1", Distance: 5, A: Vec{7, 0}, B: Vec{2, 0}}},
+		{"c1", "c2", Gap{Distance: 5, A: Vec{2, 0}, B: Vec{7, 0}}},
+		{"c2", "c1", Gap{Distance: 5, A: Vec{7, 0}, B: Vec{2, 0}}},
 		// A rectangle inside another is at distance 0, at a point of the inner one.
-		{"inner", "outer", Gap{Name: "outer", Distance: 0, A: Vec{100, -2}, B: Vec{100, -2}}},
+		{"inner", "outer", Gap{Distance: 0, A: Vec{100, -2}, B: Vec{100, -2}}},
 		// Overlapping squares meet where their outlines cross.
-		{"sq1", "sq2", Gap{Name: "sq2", Distance: 0, A: Vec{5, 98}, B: Vec{5, 98}}},
+		{"sq1", "sq2", Gap{Distance: 0, A: Vec{5, 98}, B: Vec{5, 98}}},
 		// A circle to a line: from the centre to the line, less the radius.
-		{"c1", "wire", Gap{Name: "wire", Distance: 48, A: Vec{0, 2}, B: Vec{0, 50}}},
-		{"wire", "sq1", Gap{Name: "sq1", Distance: 45, A: Vec{-5, 50}, B: Vec{-5, 95}}},
+		{"c1", "wire", Gap{Distance: 48, A: Vec{0, 2}, B: Vec{0, 50}}},
+		{"wire", "sq1", Gap{Distance: 45, A: Vec{-5, 50}, B: Vec{-5, 95}}},
 	}
 	for _, tt := range tests {
 		got, err := s.Distance(tt.a, tt.b)
@@ -85,7 +85,7 @@ func TestMeasureRotatedGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	// b is still an exact circle: from post's bottom edge (y 19) down to b's top (y 11).
-	want := Gap{Name: "g", Distance: 8, A: Vec{0, 19}, B: Vec{0, 11}}
+	want := Gap{Distance: 8, A: Vec{0, 19}, B: Vec{0, 11}}
 	if diff := cmp.Diff(want, g, approx); diff != "" {
 		t.Errorf("Distance(post, g) mismatch (-want +got):\n%s", diff)
 	}
@@ -93,7 +93,7 @@ func TestMeasureRotatedGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(Gap{Name: "b", Distance: 8, A: Vec{0, 19}, B: Vec{0, 11}}, gb, approx); diff != "" {
+	if diff := cmp.Diff(Gap{Distance: 8, A: Vec{0, 19}, B: Vec{0, 11}}, gb, approx); diff != "" {
 		t.Errorf("Distance(post, b) mismatch (-want +got):\n%s", diff)
 	}
 	c, err := s.Centroid("a")

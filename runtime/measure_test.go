@@ -1,0 +1,42 @@
+package runtime
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestMeasureFunctions(t *testing.T) {
+	t.Parallel()
+	src := `drawCircle('a', 0, 0, 2); drawCircle('b', 10, 0, 3)
+drawRect('s1', 0, 100, 10, 10); drawRect('s2', 6, 103, 10, 10)
+drawLine('wire', [-5, 50, 5, 50])
+console.log(JSON.stringify(distance('a', 'b')))
+console.log(JSON.stringify(clearance('a', ['wire', 'b'])))
+console.log(JSON.stringify(clearance('a').map(g => g.name)))
+console.log(JSON.stringify(overlaps('s1')))
+console.log(perimeter('s1'), perimeter('wire'))
+console.log(JSON.stringify(centroid('s1')), JSON.stringify(centroid('wire')))`
+	res, err := runMain(t, src, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`{"distance":5,"a":[2,0],"b":[7,0]}`,
+		`[{"name":"b","distance":5,"a":[2,0],"b":[7,0]},{"name":"wire","distance":48,"a":[0,2],"b":[0,50]}]`,
+		`["b","wire","s1","s2"]`,
+		`[{"name":"s2","area":28}]`,
+		"40 10",
+		"[0,100] [0,50]",
+	}
+	if diff := cmp.Diff(want, res.Logs); diff != "" {
+		t.Errorf("logs mismatch (-want +got):\n%s", diff)
+	}
+	_, err = runMain(t, "drawLine('w', [0, 0, 1, 0]); overlaps('w')", Limits{})
+	if err == nil {
+		t.Fatal("overlaps of a line: no error")
+	}
+	if got, want := err.Error(), `scene.code.js:1:30: Error: overlaps: overlaps of "w": the result would be empty: it encloses no area; use clearance for open shapes`; got != want {
+		t.Errorf("overlaps of a line:\n got %s\nwant %s", got, want)
+	}
+}
