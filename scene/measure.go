@@ -524,3 +524,44 @@ func ringMoment(r []Vec) (float64, Vec) {
 	}
 	return math.Abs(a / 2), Vec{o.X + cx/(3*a), o.Y + cy/(3*a)}
 }
+
+// DistanceToPoint is the smallest distance from the named entity's shape to the world point
+// p: A is the closest point of the shape, B is p. It is 0 when p lies inside a closed shape.
+func (s *Scene) DistanceToPoint(name string, p Vec) (Gap, error) {
+	if err := inRange("the point", p.X, p.Y); err != nil {
+		return Gap{}, err
+	}
+	m, err := s.measure(name)
+	if err != nil {
+		return Gap{}, err
+	}
+	if m.circle != nil {
+		d := p.Sub(m.circle.c)
+		l := d.Len()
+		if l <= m.circle.r {
+			return Gap{A: p, B: p}, nil
+		}
+		return Gap{Distance: l - m.circle.r, A: m.circle.c.Add(d.Mul(m.circle.r / l)), B: p}, nil
+	}
+	if len(m.lines) == 0 {
+		return Gap{}, fmt.Errorf("measuring %q to a point: %w: it draws nothing to measure from", name, ErrEmptyResult)
+	}
+	if inArea(p, m.area) {
+		return Gap{A: p, B: p}, nil
+	}
+	best := Gap{Distance: math.Inf(1)}
+	for _, l := range m.lines {
+		for i := 1; i < len(l); i++ {
+			q := closestOnSegment(p, l[i-1], l[i])
+			if d := p.Sub(q).Len(); d < best.Distance {
+				best = Gap{Distance: d, A: q, B: p}
+			}
+		}
+		if len(l) == 1 {
+			if d := p.Sub(l[0]).Len(); d < best.Distance {
+				best = Gap{Distance: d, A: l[0], B: p}
+			}
+		}
+	}
+	return best, nil
+}

@@ -218,3 +218,29 @@ func TestPerimeterAndCentroid(t *testing.T) {
 		}
 	}
 }
+
+func TestDistanceToPoint(t *testing.T) {
+	s := measureScene(t)
+	for _, tt := range []struct {
+		name string
+		p    Vec
+		want Gap
+	}{
+		{"c1", Vec{0, 5}, Gap{Distance: 3, A: Vec{0, 2}, B: Vec{0, 5}}},
+		{"outer", Vec{100, 0}, Gap{A: Vec{100, 0}, B: Vec{100, 0}}},
+		{"outer", Vec{130, 0}, Gap{Distance: 10, A: Vec{120, 0}, B: Vec{130, 0}}},
+		{"wire", Vec{0, 53}, Gap{Distance: 3, A: Vec{0, 50}, B: Vec{0, 53}}},
+	} {
+		got, err := s.DistanceToPoint(tt.name, tt.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, got, approx); diff != "" {
+			t.Errorf("DistanceToPoint(%q, %v) mismatch (-want +got):\n%s", tt.name, tt.p, diff)
+		}
+	}
+	_, err := s.DistanceToPoint("c1", Vec{math.NaN(), 0})
+	if want := "bad geometry: the point must be finite, got NaN"; err == nil || err.Error() != want {
+		t.Errorf("a NaN point: got %v, want %q", err, want)
+	}
+}
