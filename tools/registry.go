@@ -38,7 +38,7 @@ const (
 var toolTypes = map[string]string{
 	"glob": TypeRead, "read": TypeRead, "lsp": TypeRead,
 	"write": TypeEdit, "edit": TypeEdit, "move": TypeEdit, "delete": TypeEdit, "scene": TypeEdit,
-	"search": TypeRead, "save": TypeEdit,
+	"search": TypeRead, "save": TypeEdit, "measure": TypeRead,
 }
 
 // Tool is one registry entry.

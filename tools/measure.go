@@ -1,0 +1,191 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cadrun/cadrun/scene"
+)
+
+func init() {
+	register("measure", "Measure the current scene in world units, exact for straight edges and circles (other curves are flattened finely). "+
+		"op is distance (name to the entity to, or to point [x, y]; or point [x1, y1, x2, y2] alone), clearance (the nearest gaps from name to every other shape, or to others; limit, default 10), "+
+		"overlaps (the closed shapes sharing area with name, with the shared area), bounds, area, perimeter or centroid (of name). "+
+		"A group counts as the union of its members; closed shapes count with their insides, so a distance is 0 when shapes overlap or one is inside the other. Points a and b are the closest points: a on name, b on the other.", measureTool)
+}
+
+var measureOps = []string{"distance", "clearance", "overlaps", "bounds", "area", "perimeter", "centroid"}
+
+// defaultMeasureLimit is how many gaps or overlaps an answer lists unless limit says otherwise.
+const defaultMeasureLimit = 10
+
+// MeasureIn selects a measurement.
+type MeasureIn struct {
+	Op     string    `json:"op" jsonschema:"distance, clearance, overlaps, bounds, area, perimeter or centroid"`
+	Name   string    `json:"name,omitempty" jsonschema:"the entity or group measured"`
+	To     string    `json:"to,omitempty" jsonschema:"for distance: the other entity"`
+	Point  []float64 `json:"point,omitempty" jsonschema:"for distance: [x, y] to measure name to, or [x1, y1, x2, y2] for two points"`
+	Others []string  `json:"others,omitempty" jsonschema:"for clearance: the entities to measure against (default: every shape outside name)"`
+	Limit  int       `json:"limit,omitempty" jsonschema:"for clearance and overlaps: how many to list, nearest or largest first (default 10, at most 100)"`
+}
+
+// MeasureGap is a distance and its closest points: A on name (or the first point), B on the
+// other.
+type MeasureGap struct {
+	Name     string    `json:"name,omitempty"`
+	Distance float64   `json:"distance"`
+	A        []float64 `json:"a"`
+	B        []float64 `json:"b"`
+}
+
+// MeasureOverlap is a shape sharing area with name.
+type MeasureOverlap struct {
+	Name string  `json:"name"`
+	Area float64 `json:"area"`
+}
+
+// MeasureOut holds the field the op fills. Lists are capped; Count is how many there were.
+type MeasureOut struct {
+	Op        string           `json:"op"`
+	Gap       *MeasureGap      `json:"gap,omitempty"`
+	Gaps      []MeasureGap     `json:"gaps,omitempty"`
+	Overlaps  []MeasureOverlap `json:"overlaps,omitempty"`
+	Count     *int             `json:"count,omitempty"`
+	Bounds    []float64        `json:"bounds,omitempty"` // [minX, minY, maxX, maxY]
+	Area      *float64         `json:"area,omitempty"`
+	Perimeter *float64         `json:"perimeter,omitempty"`
+	Centroid  []float64        `json:"centroid,omitempty"`
+	Note      string           `json:"note,omitempty"`
+}
+
+func measureTool(_ context.Context, s *Session, in MeasureIn) (MeasureOut, error) {
+	sc := s.srv.Scene()
+	out := MeasureOut{Op: in.Op}
+	known := false
+	for _, op := range measureOps {
+		known = known || op == in.Op
+	}
+	if !known {
+		return out, fmt.Errorf("%w: unknown measure op %q; use %s", ErrBadInput, in.Op, strings.Join(measureOps, ", "))
+	}
+	twoPoints := in.Op == "distance" && len(in.Point) == 4 && in.Name == "" && in.To == ""
+	if in.Name == "" && !twoPoints {
+		return out, fmt.Errorf("%w: measure %s needs name, the entity to measure", ErrBadInput, in.Op)
+	}
+	limit := in.Limit
+	if limit == 0 {
+		limit = defaultMeasureLimit
+	}
+	if limit < 1 || limit > scene.MaxMeasureResults {
+		return out, fmt.Errorf("%w: limit %d is out of range; give 1 to %d", ErrBadInput, in.Limit, scene.MaxMeasureResults)
+	}
+	for _, v := range in.Point {
+		if math.Abs(v) > scene.MaxCoord {
+			return out, fmt.Errorf("%w: point coordinate %g is outside the supported range -1e+15..1e+15 (MaxCoord); measure in larger units", ErrBadInput, v)
+		}
+	}
+	q := sceneQuantum(sc)
+	len1 := func(v float64) float64 { return roundTo(v, q) }
+	pt := func(p scene.Vec) []float64 { return []float64{len1(p.X), len1(p.Y)} }
+	gap := func(g scene.Gap) MeasureGap {
+		return MeasureGap{Name: g.Name, Distance: len1(g.Distance), A: pt(g.A), B: pt(g.B)}
+	}
+	switch in.Op {
+	case "distance":
+		var g scene.Gap
+		var err error
+		switch {
+		case twoPoints:
+			a, b := scene.Vec{X: in.Point[0], Y: in.Point[1]}, scene.Vec{X: in.Point[2], Y: in.Point[3]}
+			g = scene.Gap{Distance: b.Sub(a).Len(), A: a, B: b}
+		case in.To != "" && len(in.Point) == 0:
+			g, err = sc.Distance(in.Name, in.To)
+		case in.To == "" && len(in.Point) == 2:
+			g, err = sc.DistanceToPoint(in.Name, scene.Vec{X: in.Point[0], Y: in.Point[1]})
+		default:
+			return out, fmt.Errorf("%w: measure distance takes name and to (two entities), name and point [x, y], or point [x1, y1, x2, y2] alone", ErrBadInput)
+		}
+		if err != nil {
+			return out, err
+		}
+		mg := gap(g)
+		out.Gap = &mg
+	case "clearance":
+		gaps, n, err := sc.Clearance(in.Name, in.Others, limit)
+		if err != nil {
+			return out, err
+		}
+		out.Gaps = make([]MeasureGap, 0, len(gaps))
+		for _, g := range gaps {
+			out.Gaps = append(out.Gaps, gap(g))
+		}
+		out.Count = &n
+		if n > len(gaps) {
+			out.Note = fmt.Sprintf("the %d nearest of %d shapes; limit lists more (at most %d)", len(gaps), n, scene.MaxMeasureResults)
+		}
+	case "overlaps":
+		list, n, err := sc.Overlaps(in.Name)
+		if err != nil {
+			return out, err
+		}
+		out.Overlaps = []MeasureOverlap{}
+		for _, o := range list[:min(limit, len(list))] {
+			out.Overlaps = append(out.Overlaps, MeasureOverlap{o.Name, roundSignificant(o.Area)})
+		}
+		out.Count = &n
+		if n > len(out.Overlaps) {
+			out.Note = fmt.Sprintf("the %d largest of %d overlaps; limit lists more (at most %d)", len(out.Overlaps), n, scene.MaxMeasureResults)
+		}
+	case "bounds":
+		e, err := sc.Get(in.Name)
+		if err != nil {
+			return out, err
+		}
+		b := sc.WorldBounds(e)
+		if !b.NonEmpty {
+			out.Note = fmt.Sprintf("%q is an empty group: it has no bounds", in.Name)
+			break
+		}
+		out.Bounds = []float64{len1(b.Min.X), len1(b.Min.Y), len1(b.Max.X), len1(b.Max.Y)}
+	case "area":
+		a, err := sc.Area(in.Name)
+		if err != nil {
+			return out, err
+		}
+		a = roundSignificant(a)
+		out.Area = &a
+	case "perimeter":
+		p, err := sc.Perimeter(in.Name)
+		if err != nil {
+			return out, err
+		}
+		p = len1(p)
+		out.Perimeter = &p
+	case "centroid":
+		c, err := sc.Centroid(in.Name)
+		if err != nil {
+			return out, err
+		}
+		out.Centroid = pt(c)
+	}
+	return out, nil
+}
+
+// roundTo rounds v to the quantum q (a power of ten), without float noise in its digits.
+func roundTo(v, q float64) float64 {
+	decimals := max(0, int(-math.Floor(math.Log10(q))))
+	r, err := strconv.ParseFloat(strconv.FormatFloat(math.Round(v/q)*q, 'f', decimals, 64), 64)
+	if err != nil || r == 0 {
+		return 0 // also no "-0"
+	}
+	return r
+}
+
+// roundSignificant keeps significantDigits of v.
+func roundSignificant(v float64) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', significantDigits, 64), 64)
+	return r
+}

@@ -1,0 +1,95 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const measureMain = `drawCircle('c1', 0, 0, 2); drawCircle('c2', 10, 0, 3)
+drawRect('outer', 100, 0, 40, 20); drawRect('inner', 105, 0, 10, 4)
+drawRect('sq1', 0, 100, 10, 10); drawRect('sq2', 6, 103, 10, 10)
+drawRect('a', 5, 0, 2, 2); drawCircle('b', 10, 0, 1); createGroup('g', ['a', 'b']); rotate('g', Math.PI / 2)
+drawLine('wire', [-5, 50, 5, 50])
+`
+
+func TestMeasureTool(t *testing.T) {
+	s, _ := newSession(t, map[string]string{"scene.code.js": measureMain})
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{`{"op":"distance","name":"c1","to":"c2"}`, `{"op":"distance","gap":{"distance":5,"a":[2,0],"b":[7,0]}}`},
+		{`{"op":"distance","name":"inner","to":"outer"}`, `{"op":"distance","gap":{"distance":0,"a":[100,-2],"b":[100,-2]}}`},
+		{`{"op":"distance","name":"c1","point":[0,5]}`, `{"op":"distance","gap":{"distance":3,"a":[0,2],"b":[0,5]}}`},
+		{`{"op":"distance","point":[0,0,3,4]}`, `{"op":"distance","gap":{"distance":5,"a":[0,0],"b":[3,4]}}`},
+		// The group turned a quarter: b is now at (0, 10), radius 1.
+		{`{"op":"distance","name":"wire","to":"g"}`, `{"op":"distance","gap":{"distance":39,"a":[0,50],"b":[0,11]}}`},
+		{`{"op":"clearance","name":"c1","limit":2}`, `{"op":"clearance","gaps":[{"name":"a","distance":2,"a":[0,2],"b":[0,4]},{"name":"c2","distance":5,"a":[2,0],"b":[7,0]}],"count":8,"note":"the 2 nearest of 8 shapes; limit lists more (at most 100)"}`},
+		{`{"op":"clearance","name":"c1","others":["wire"]}`, `{"op":"clearance","gaps":[{"name":"wire","distance":48,"a":[0,2],"b":[0,50]}],"count":1}`},
+		{`{"op":"overlaps","name":"sq1"}`, `{"op":"overlaps","overlaps":[{"name":"sq2","area":28}],"count":1}`},
+		{`{"op":"overlaps","name":"c2"}`, `{"op":"overlaps","count":0}`},
+		{`{"op":"bounds","name":"g"}`, `{"op":"bounds","bounds":[-1,4,1,11]}`},
+		{`{"op":"area","name":"outer"}`, `{"op":"area","area":800}`},
+		{`{"op":"perimeter","name":"sq1"}`, `{"op":"perimeter","perimeter":40}`},
+		{`{"op":"perimeter","name":"c2"}`, `{"op":"perimeter","perimeter":18.8496}`},
+		{`{"op":"centroid","name":"a"}`, `{"op":"centroid","centroid":[0,5]}`},
+	}
+	for _, tt := range tests {
+		out, err := s.Call(t.Context(), "measure", json.RawMessage(tt.in))
+		if err != nil {
+			t.Errorf("measure %s: %v", tt.in, err)
+			continue
+		}
+		got, err := json.Marshal(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+			t.Errorf("measure %s mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+func TestMeasureToolErrors(t *testing.T) {
+	s, _ := newSession(t, map[string]string{"scene.code.js": measureMain})
+	tests := []struct{ in, want string }{
+		{`{"op":"volume","name":"c1"}`, `bad input: unknown measure op "volume"; use distance, clearance, overlaps, bounds, area, perimeter, centroid`},
+		{`{"op":"area"}`, `bad input: measure area needs name, the entity to measure`},
+		{`{"op":"distance","name":"c1"}`, `bad input: measure distance takes name and to (two entities), name and point [x, y], or point [x1, y1, x2, y2] alone`},
+		{`{"op":"distance","name":"c1","to":"c9"}`, `no such entity: "c9"`},
+		{`{"op":"clearance","name":"c1","limit":500}`, `bad input: limit 500 is out of range; give 1 to 100`},
+		{`{"op":"distance","point":[0,0,1e16,0]}`, `bad input: point coordinate 1e+16 is outside the supported range -1e+15..1e+15 (MaxCoord); measure in larger units`},
+		{`{"op":"overlaps","name":"wire"}`, `overlaps of "wire": the result would be empty: it encloses no area; use clearance for open shapes`},
+	}
+	for _, tt := range tests {
+		_, err := s.Call(t.Context(), "measure", json.RawMessage(tt.in))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("measure %s: got %v, want %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+// Clearance on a large scene answers the capped list, and small.
+func TestMeasureToolLargeScene(t *testing.T) {
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "drawRect('r%d', %d, %d, 1, 1)\n", i, (i%50)*3, (i/50)*3)
+	}
+	s, _ := newSession(t, map[string]string{"scene.code.js": b.String()})
+	out, err := s.Call(t.Context(), "measure", json.RawMessage(`{"op":"clearance","name":"r0"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := out.(MeasureOut)
+	if len(m.Gaps) != 10 || *m.Count != 1999 || m.Gaps[0].Distance != 2 {
+		t.Errorf("clearance on 2000 shapes: %d gaps of %d, nearest %v", len(m.Gaps), *m.Count, m.Gaps[0])
+	}
+	raw, _ := json.Marshal(out)
+	if len(raw) > 1500 {
+		t.Errorf("clearance answer is %d bytes, want at most 1500", len(raw))
+	}
+}
