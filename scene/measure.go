@@ -171,8 +171,10 @@ func gapBetween(a, b *measured) Gap {
 	case b.circle != nil:
 		return circleGap(b.circle, a, true)
 	}
-	if p, ok := touching(a, b); ok {
-		return Gap{A: p, B: p}
+	if boxGap(a.box, b.box) == 0 {
+		if p, ok := touching(a, b); ok {
+			return Gap{A: p, B: p}
+		}
 	}
 	best := Gap{Distance: math.Inf(1)}
 	for _, la := range a.lines {
@@ -340,7 +342,6 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 	}
 	type cand struct {
 		name string
-		m    *measured
 		lb   float64
 	}
 	cands := make([]cand, 0, len(others))
@@ -348,14 +349,15 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 		if o == name {
 			return nil, 0, fmt.Errorf("%w: clearance of %q against itself; leave it out of the list", ErrBadOption, name)
 		}
-		mo, err := s.measure(o)
+		e, err := s.Get(o)
 		if err != nil {
 			return nil, 0, err
 		}
-		if len(mo.lines) == 0 {
-			continue
+		// The exact world bounds hold every point of the flattened shape: their gap to the
+		// entity's is a lower bound of the distance, found without flattening anything.
+		if b := s.WorldBounds(e); b.NonEmpty {
+			cands = append(cands, cand{o, boxGap(me.box, b)})
 		}
-		cands = append(cands, cand{o, mo, boxGap(me.box, mo.box)})
 	}
 	if len(me.lines) == 0 {
 		return nil, len(cands), fmt.Errorf("clearance of %q: %w: it draws nothing to measure from", name, ErrEmptyResult)
@@ -363,12 +365,19 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.lb, b.lb) })
 	var gaps []Gap
 	for _, c := range cands {
-		// The boxes' gap is a lower bound: once the list is full and the next box is farther
-		// than its last entry, no later shape can come nearer.
+		// Once the list is full and the next lower bound is farther than its last entry, no
+		// later shape can come nearer.
 		if len(gaps) == limit && c.lb > gaps[len(gaps)-1].Distance {
 			break
 		}
-		g := gapBetween(me, c.m)
+		mo, err := s.measure(c.name)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(mo.lines) == 0 {
+			continue
+		}
+		g := gapBetween(me, mo)
 		g.Name = c.name
 		i, _ := slices.BinarySearchFunc(gaps, g, func(x, y Gap) int {
 			if x.Distance <= y.Distance {
@@ -397,11 +406,18 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 	}
 	var out []Overlap
 	for _, o := range s.othersOf(name) {
+		e, err := s.Get(o)
+		if err != nil {
+			return nil, 0, err
+		}
+		if b := s.WorldBounds(e); !b.NonEmpty || boxGap(me.box, b) > 0 {
+			continue
+		}
 		mo, err := s.measure(o)
 		if err != nil {
 			return nil, 0, err
 		}
-		if len(mo.area) == 0 || boxGap(me.box, mo.box) > 0 {
+		if len(mo.area) == 0 {
 			continue
 		}
 		res, err := booleanPolys(Intersect, me.area, mo.area)

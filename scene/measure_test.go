@@ -3,6 +3,7 @@ package scene
 import (
 	"errors"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -242,5 +243,38 @@ func TestDistanceToPoint(t *testing.T) {
 	_, err := s.DistanceToPoint("c1", Vec{math.NaN(), 0})
 	if want := "bad geometry: the point must be finite, got NaN"; err == nil || err.Error() != want {
 		t.Errorf("a NaN point: got %v, want %q", err, want)
+	}
+}
+
+func BenchmarkClearance10k(b *testing.B) {
+	s := New()
+	for i := range 10000 {
+		name := "s" + strconv.Itoa(i)
+		var sh Shape = Rect{Center: Vec{float64(i%100) * 3, float64(i/100) * 3}, Width: 1, Height: 1}
+		if i%2 == 1 {
+			sh = Circle{Center: Vec{float64(i%100) * 3, float64(i/100) * 3}, Radius: 0.5}
+		}
+		if _, err := s.Put(name, sh); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		if _, _, err := s.Clearance("s5050", nil, 10); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkOverlaps10k(b *testing.B) {
+	s := New()
+	for i := range 10000 {
+		if _, err := s.Put("s"+strconv.Itoa(i), Rect{Center: Vec{float64(i%100) * 2, float64(i/100) * 2}, Width: 3, Height: 3}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		if _, _, err := s.Overlaps("s5050"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
