@@ -62,8 +62,12 @@ func (s *Scene) measure(name string) (*measured, error) {
 	if c, ok := e.Shape.(Circle); ok {
 		w := s.WorldMatrix(e)
 		// A similarity (uniform scale, rotation, maybe a mirror) keeps a circle a circle.
-		if sx, sy := w.ApplyVec(Vec{X: 1}), w.ApplyVec(Vec{Y: 1}); sx.Len() == sy.Len() && sx.X*sy.X+sx.Y*sy.Y == 0 {
-			m.circle = &circleShape{w.Apply(c.Center), c.Radius * sx.Len()}
+		// Within rounding: the matrix of a turn by an angle comes out of sin and cos.
+		sx, sy := w.ApplyVec(Vec{X: 1}), w.ApplyVec(Vec{Y: 1})
+		lx, ly := sx.Len(), sy.Len()
+		const eps = 1e-12
+		if math.Abs(lx-ly) <= eps*lx && math.Abs(sx.X*sy.X+sx.Y*sy.Y) <= eps*lx*ly {
+			m.circle = &circleShape{w.Apply(c.Center), c.Radius * (lx + ly) / 2}
 		}
 	}
 	return m, nil

@@ -278,3 +278,42 @@ func BenchmarkOverlaps10k(b *testing.B) {
 		}
 	}
 }
+
+// A circle under a uniform scale and a turn stays exact; under a non-uniform scale it is an
+// ellipse, measured flattened.
+func TestCircleExactUnderSimilarity(t *testing.T) {
+	s := New()
+	for name, sh := range map[string]Shape{
+		"c":  Circle{Center: Vec{0, 0}, Radius: 1},
+		"e":  Circle{Center: Vec{0, 0}, Radius: 1},
+		"pt": Rect{Center: Vec{20, 0}, Width: 2, Height: 2},
+	} {
+		if _, err := s.Put(name, sh); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Scale("c", 3, 3, SpaceWorld, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Rotate("c", 0.3, SpaceWorld); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Scale("e", 3, 1, SpaceWorld, nil); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.Distance("c", "pt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Gap{Distance: 16, A: Vec{3, 0}, B: Vec{19, 0}}, g, approx); diff != "" {
+		t.Errorf("Distance(c, pt) mismatch (-want +got):\n%s", diff)
+	}
+	p, err := s.Perimeter("e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An ellipse of radii 3 and 1 has a perimeter of about 13.3649; flattened, a little less.
+	if p > 13.3650 || p < 13.35 {
+		t.Errorf("Perimeter(e) = %v, want just under 13.3649", p)
+	}
+}
