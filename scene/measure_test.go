@@ -317,3 +317,44 @@ func TestCircleExactUnderSimilarity(t *testing.T) {
 		t.Errorf("Perimeter(e) = %v, want just under 13.3649", p)
 	}
 }
+
+func TestDistancePairLimit(t *testing.T) {
+	s := New()
+	ring := func(cx float64, n int) []Vec {
+		pts := make([]Vec, n)
+		for i := range pts {
+			a := 2 * math.Pi * float64(i) / float64(n)
+			pts[i] = Vec{cx + 10*math.Cos(a), 10 * math.Sin(a)}
+		}
+		return pts
+	}
+	for name, cx := range map[string]float64{"p": 0, "q": 100} {
+		if _, err := s.Put(name, Polygon{Parts: []PolygonPart{{Outer: ring(cx, 8000)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := s.Distance("p", "q")
+	want := `limit exceeded: measuring "p" (8000 edges) to "q" (8000 edges) compares 64000000 pairs of edges, over 10000000 (MaxMeasurePairs); measure simpler parts of them, or decompose them first`
+	if err == nil || err.Error() != want || !errors.Is(err, ErrLimit) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}
+
+func BenchmarkDistance1000x1000(b *testing.B) {
+	s := New()
+	for name, cx := range map[string]float64{"p": 0, "q": 100} {
+		pts := make([]Vec, 1000)
+		for i := range pts {
+			a := 2 * math.Pi * float64(i) / 1000
+			pts[i] = Vec{cx + 10*math.Cos(a), 10 * math.Sin(a)}
+		}
+		if _, err := s.Put(name, Polygon{Parts: []PolygonPart{{Outer: pts}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		if _, err := s.Distance("p", "q"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
