@@ -34,7 +34,8 @@ const mcpInstructions = `cadrun is a CAD scripting runtime: JavaScript files in 
 Read a file before you overwrite or edit it; glob lists the files.
 Conventions: Y points up; angles are radians, counter-clockwise; colours are RGBA in 0..1; rects and ellipses are given by their centre.
 Build each part at the origin, then group it (createGroup) and move the group into place (translate, rotate).
-Look at the result with scene: info for a summary, png for an image you can see, svg or json for the exact drawing.`
+Look at the result with scene: info for a summary, png for an image you can see, svg or json for the exact drawing.
+Check it with measure: distance between two shapes, clearance to the others, overlaps, bounds, area, perimeter, centroid.`
 
 // NewMCPServer returns an MCP server offering every registry tool over srv. Each client
 // connection gets its own Session, created on its first tool call. Logs go to slog.Default.
