@@ -158,10 +158,10 @@ func watch(ctx context.Context, s watchSetup, stdout, stderr io.Writer) error {
 					fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
 				}
 			}
-			p.print(u)
-			if s.viewer != nil {
+			if s.viewer != nil { // before the line, so that whoever sees it finds the viewer current
 				s.viewer.Publish(viewerState(u))
 			}
+			p.print(u)
 		},
 		Notice: func(msg string) { fmt.Fprintf(stderr, "cadrun watch: %s\n", msg) },
 	})
