@@ -83,7 +83,7 @@ func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 	}
 	b, p, truncated, err := s.srv.ws.ReadCapped(in.File)
 	if errors.Is(err, runtime.ErrModuleNotFound) {
-		return ReadOut{}, fmt.Errorf("%s does not exist; glob lists the files there are", p)
+		return ReadOut{}, noFile(s.srv.ws, in.File, globNext)
 	}
 	if err != nil {
 		return ReadOut{}, err
@@ -193,7 +193,7 @@ func editTool(ctx context.Context, s *Session, in EditIn) (*ChangeResult, error)
 			if _, _, err := s.srv.ws.Read(in.File); errors.Is(err, modules.ErrLinked) || errors.Is(err, modules.ErrNotRegular) {
 				return change{}, err
 			}
-			return change{}, fmt.Errorf("%s does not exist; create it with write", runtime.PathOf(in.File))
+			return change{}, noFile(s.srv.ws, in.File, "create it with write")
 		}
 		next, err := applyEdits(current, edits)
 		if err != nil {

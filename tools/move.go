@@ -28,7 +28,7 @@ type MoveIn struct {
 func deleteTool(ctx context.Context, s *Session, in DeleteIn) (*ChangeResult, error) {
 	return s.commit(ctx, in.File, func(_ []byte, exists bool) (change, error) {
 		if !exists {
-			return change{}, fmt.Errorf("%s does not exist; glob lists the files there are", runtime.PathOf(in.File))
+			return change{}, noFile(s.srv.ws, in.File, globNext)
 		}
 		return change{
 			src:   without{Source: s.srv.ws, name: in.File},
@@ -43,7 +43,7 @@ func moveTool(ctx context.Context, s *Session, in MoveIn) (*ChangeResult, error)
 	}
 	return s.commit(ctx, in.File, func(current []byte, exists bool) (change, error) {
 		if !exists {
-			return change{}, fmt.Errorf("%s does not exist; glob lists the files there are", runtime.PathOf(in.File))
+			return change{}, noFile(s.srv.ws, in.File, globNext)
 		}
 		if _, taken, _ := s.userFile(in.To); taken {
 			return change{}, fmt.Errorf("%s already exists; delete it first or choose another name", runtime.PathOf(in.To))

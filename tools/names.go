@@ -1,0 +1,47 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
+)
+
+// fileParams are the input fields (by JSON name) that name a workspace file.
+var fileParams = map[string]bool{"file": true, "to": true}
+
+// withFileNames lets a tool take a file as cadrun's answers print it (scene.code.js,
+// modules/NAME.js, data/NAME.json): every file parameter is turned into its logical name
+// (modules.CleanName) before the tool sees it, on every entry point.
+func withFileNames[In, Out any](fn func(ctx context.Context, s *Session, in In) (Out, error)) func(ctx context.Context, s *Session, in In) (Out, error) {
+	return func(ctx context.Context, s *Session, in In) (Out, error) {
+		v := reflect.ValueOf(&in).Elem()
+		if v.Kind() == reflect.Struct {
+			for i := range v.NumField() {
+				f := v.Type().Field(i)
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				if fileParams[name] && f.Type.Kind() == reflect.String {
+					v.Field(i).SetString(modules.CleanName(v.Field(i).String()))
+				}
+			}
+		}
+		return fn(ctx, s, in)
+	}
+}
+
+// noFile is the error for a file that does not exist: it names the file whose name differs
+// only in case, if there is one, and otherwise says what to do next.
+func noFile(ws *modules.Workspace, name, next string) error {
+	for _, f := range ws.List() {
+		if f.Kind != modules.KindFont && f.Name != name && strings.EqualFold(f.Name, name) {
+			return fmt.Errorf("%s does not exist; did you mean %s? (names are case-sensitive)", runtime.PathOf(name), f.Name)
+		}
+	}
+	return fmt.Errorf("%s does not exist; %s", runtime.PathOf(name), next)
+}
+
+// globNext is what to do about a file that does not exist, for most tools.
+const globNext = "glob lists the files there are"
