@@ -88,16 +88,14 @@ func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 	if err != nil {
 		return ReadOut{}, err
 	}
-	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: lineCount(b)}
-	if truncated {
-		// Only the first MaxReadBytes are shown: this is not a full read.
-		out.Truncated = fmt.Sprintf("the file is over %d bytes (MaxReadBytes); this is its start, cut at a whole character", modules.MaxReadBytes)
-		out.Partial = true
-		return out, nil
-	}
 	if in.Offset < 0 || in.Limit < 0 {
 		return ReadOut{}, fmt.Errorf("%w: offset and limit must be >= 0", ErrBadInput)
 	}
+	if truncated {
+		// A part at a time, up to MaxReadBytes of whole lines: this is not a full read.
+		return readPart(s, in)
+	}
+	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: lineCount(b)}
 	if in.Offset <= 1 && in.Limit == 0 {
 		s.noteRead(in.File, b)
 		return out, nil
@@ -114,6 +112,24 @@ func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 	}
 	out.Content = strings.Join(lines[from:to], "")
 	out.Partial = true
+	return out, nil
+}
+
+// readPart reads a file over MaxReadBytes from in.Offset, and says where to read on.
+func readPart(s *Session, in ReadIn) (ReadOut, error) {
+	from := max(in.Offset, 1)
+	b, p, next, lines, err := s.srv.ws.ReadLines(in.File, from, in.Limit)
+	if err != nil {
+		return ReadOut{}, err
+	}
+	if len(b) == 0 {
+		return ReadOut{}, fmt.Errorf("%w: offset %d is past the end (%d lines)", ErrBadInput, in.Offset, lines)
+	}
+	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: lineCount(b), Partial: true}
+	if next > 0 {
+		out.Truncated = fmt.Sprintf("the file is over %d bytes (MaxReadBytes), so it is read in parts: this is lines %d-%d; read on with offset %d (limit sets how many lines)",
+			modules.MaxReadBytes, from, next-1, next)
+	}
 	return out, nil
 }
 

@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -74,5 +76,45 @@ func TestFileNameCase(t *testing.T) {
 		if diff := cmp.Diff(tt.want, errString(err)); diff != "" {
 			t.Errorf("%s %s: mismatch (-want +got):\n%s", tt.tool, tt.params, diff)
 		}
+	}
+}
+
+// TestReadOverTheCap: a file over MaxReadBytes is read in parts of whole lines, and each part
+// says where to read on.
+func TestReadOverTheCap(t *testing.T) {
+	t.Parallel()
+	var big strings.Builder
+	for i := 1; i <= 6000; i++ {
+		fmt.Fprintf(&big, "// %05d%s\n", i, strings.Repeat("x", 91)) // 100 bytes a line
+	}
+	s, _ := newSession(t, map[string]string{"scene.code.js": "drawCircle('c', 0, 0, 1)\n", "modules/big.js": big.String()})
+	line := func(i int) string { return fmt.Sprintf("// %05d%s\n", i, strings.Repeat("x", 91)) }
+	lines := func(from, to int) string {
+		var b strings.Builder
+		for i := from; i <= to; i++ {
+			b.WriteString(line(i))
+		}
+		return b.String()
+	}
+	tests := []struct {
+		in   ReadIn
+		want ReadOut
+	}{
+		{ReadIn{File: "big"}, ReadOut{Content: lines(1, 5120), Lines: 5120,
+			Truncated: "the file is over 512000 bytes (MaxReadBytes), so it is read in parts: this is lines 1-5120; read on with offset 5121 (limit sets how many lines)"}},
+		{ReadIn{File: "big", Offset: 5121}, ReadOut{Content: lines(5121, 6000), Lines: 880}},
+		{ReadIn{File: "big", Offset: 10, Limit: 3}, ReadOut{Content: lines(10, 12), Lines: 3,
+			Truncated: "the file is over 512000 bytes (MaxReadBytes), so it is read in parts: this is lines 10-12; read on with offset 13 (limit sets how many lines)"}},
+	}
+	for _, tt := range tests {
+		got := mustCall[ReadOut](t, s, "read", tt.in)
+		tt.want.File, tt.want.Path, tt.want.Partial = "big", "modules/big.js", true
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("read %+v: mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+	_, err := call[ReadOut](t, s, "read", ReadIn{File: "big", Offset: 7000})
+	if diff := cmp.Diff("bad input: offset 7000 is past the end (6000 lines)", errString(err)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
