@@ -118,3 +118,15 @@ func TestReadOverTheCap(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestAnswersNotHTMLEscaped: the JSON text of an answer shows <, > and & as they are.
+func TestAnswersNotHTMLEscaped(t *testing.T) {
+	t.Parallel()
+	code := "const r = 2 > 1 && 1 < 2 ? 5 : 1\ndrawCircle('c', 0, 0, r)\n"
+	cs := connectMCP(t, newMCP(t, map[string]string{"scene.code.js": code}))
+	got := text(t, callMCP(t, cs, "read", map[string]any{"file": "main"}))
+	want := `{"file":"main","path":"scene.code.js","content":"const r = 2 > 1 && 1 < 2 ? 5 : 1\ndrawCircle('c', 0, 0, r)\n","lines":2}`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
