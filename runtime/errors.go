@@ -6,8 +6,10 @@ package runtime
 // stays as a second line of defence.
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"time"
 
@@ -172,7 +174,17 @@ func (r *run) hint(d *Diagnostic) string {
 				names = append(names, f.Name)
 			}
 		}
-		if c := Closest(name, names); c != "" {
+		own := declarations(r.sourceOf(d.File))
+		for n := range own {
+			if _, api := byName[n]; !api {
+				names = append(names, n)
+			}
+		}
+		c := Closest(name, names)
+		if where, ok := own[c]; ok {
+			return fmt.Sprintf("did you mean %s? (%s)", c, where)
+		}
+		if c != "" {
 			return fmt.Sprintf("did you mean %s? (%s)", c, byName[c].Signature())
 		}
 		return "declare it, or import the module that defines it (import 'name')"
@@ -209,4 +221,37 @@ func calleeColumn(line string, col int) int {
 func isCalleeByte(c byte) bool {
 	return c == '_' || c == '$' || c == '.' || c >= 0x80 ||
 		('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+}
+
+// declRE finds a file's own top-level names: declarations (function, class, const, let, var)
+// and the names an import brings in ({a, b as c} and default imports).
+var declRE = regexp.MustCompile(`(?m)(?:\b(?:function\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*))|(?:^\s*import\s+([A-Za-z_$][\w$]*)?\s*,?\s*(?:\{([^}]*)\})?\s*from\s*['"]([^'"]+)['"])`)
+
+// declarations maps the names a file declares or imports to where they come from ("declared
+// at line 3", "imported from 'gear_lib'"), for did-you-mean hints on the program's own names.
+func declarations(src []byte) map[string]string {
+	out := map[string]string{}
+	for _, m := range declRE.FindAllSubmatchIndex(src, -1) {
+		line := 1 + bytes.Count(src[:m[0]], []byte("\n"))
+		if m[2] >= 0 {
+			n := string(src[m[2]:m[3]])
+			if _, seen := out[n]; !seen {
+				out[n] = fmt.Sprintf("declared at line %d", line)
+			}
+			continue
+		}
+		from := fmt.Sprintf("imported from '%s'", src[m[8]:m[9]])
+		if m[4] >= 0 {
+			out[string(src[m[4]:m[5]])] = from
+		}
+		if m[6] >= 0 {
+			for _, spec := range strings.Split(string(src[m[6]:m[7]]), ",") {
+				f := strings.Fields(spec)
+				if len(f) > 0 {
+					out[f[len(f)-1]] = from // a, or a as b
+				}
+			}
+		}
+	}
+	return out
 }
