@@ -8,6 +8,7 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
 )
 
 // fileParams are the input fields (by JSON name) that name a workspace file.
@@ -41,6 +42,22 @@ func noFile(ws *modules.Workspace, name, next string) error {
 		}
 	}
 	return fmt.Errorf("%s does not exist; %s", runtime.PathOf(name), next)
+}
+
+// entityCommands are the scene commands whose name is an entity's (undo, redo and snapshot
+// take a snapshot's).
+var entityCommands = []string{"entity", "svg", "json", "png"}
+
+// noEntity is the error for an entity the scene does not have, with the nearest name it has.
+func noEntity(sc *scene.Scene, name string) error {
+	var names []string
+	for _, e := range sc.Walk() {
+		names = append(names, e.Name)
+	}
+	if c := runtime.Closest(name, names); c != "" {
+		return fmt.Errorf("%w: %q; did you mean %q? (scene tree lists the names)", scene.ErrNotFound, name, c)
+	}
+	return fmt.Errorf("%w: %q; scene tree lists the names", scene.ErrNotFound, name)
 }
 
 // globNext is what to do about a file that does not exist, for most tools.

@@ -130,3 +130,25 @@ func TestAnswersNotHTMLEscaped(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestNoSuchEntity: an entity the scene does not have is answered with the nearest name it
+// has.
+func TestNoSuchEntity(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{"scene.code.js": "drawCircle('gear_1', 0, 0, 1)\ndrawCircle('axle', 0, 0, 1)\ncreateGroup('parts', ['gear_1', 'axle'])\n"})
+	tests := []struct {
+		in   SceneIn
+		want string
+	}{
+		{SceneIn{Command: "entity", Name: "gear1"}, `no such entity: "gear1"; did you mean "gear_1"? (scene tree lists the names)`},
+		{SceneIn{Command: "png", Name: "Axle"}, `no such entity: "Axle"; did you mean "axle"? (scene tree lists the names)`},
+		{SceneIn{Command: "draw_order", Group: "part"}, `no such entity: "part"; did you mean "parts"? (scene tree lists the names)`},
+		{SceneIn{Command: "entity", Name: "bolt_17"}, `no such entity: "bolt_17"; scene tree lists the names`},
+	}
+	for _, tt := range tests {
+		_, err := call[SceneOut](t, s, "scene", tt.in)
+		if diff := cmp.Diff(tt.want, errString(err)); diff != "" {
+			t.Errorf("%+v: mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
