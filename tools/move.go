@@ -41,7 +41,7 @@ func moveTool(ctx context.Context, s *Session, in MoveIn) (*ChangeResult, error)
 	if err := modules.CheckFileName(in.To); err != nil {
 		return nil, notApplied(err)
 	}
-	return s.commit(ctx, in.File, func(current []byte, exists bool) (change, error) {
+	res, err := s.commit(ctx, in.File, func(current []byte, exists bool) (change, error) {
 		if !exists {
 			return change{}, noFile(s.srv.ws, in.File, globNext)
 		}
@@ -55,6 +55,10 @@ func moveTool(ctx context.Context, s *Session, in MoveIn) (*ChangeResult, error)
 			also:  []string{in.To},
 		}, nil
 	}, "")
+	if res != nil {
+		res.MovedTo = in.To
+	}
+	return res, err
 }
 
 // without shows a workspace as if one file were gone.

@@ -152,3 +152,32 @@ func TestNoSuchEntity(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeAnswerNames: a move's answer names both files; undo's names no file of its own
+// (restored lists what it wrote).
+func TestChangeAnswerNames(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{"scene.code.js": "drawCircle('c', 0, 0, 1)\n"})
+	answer := func(res *ChangeResult) string {
+		res.Millis = 0
+		b, err := AnswerJSON(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	write(t, s, "spare", "export const x = 1\n")
+	got := answer(mustCall[*ChangeResult](t, s, "move", MoveIn{File: "spare", To: "spare2"}))
+	want := `{"file":"spare","moved_to":"spare2","created":true,"entities":1,"bounds":{"min":[-1,-1],"max":[1,1]},"ms":0,"entry":3}`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("move: mismatch (-want +got):\n%s", diff)
+	}
+	out, err := sceneCmd(t, s, "undo", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = `{"created":false,"entities":1,"bounds":{"min":[-1,-1],"max":[1,1]},"ms":0,"entry":2,"restored":["spare","spare2"]}`
+	if diff := cmp.Diff(want, answer(out.Change)); diff != "" {
+		t.Errorf("undo: mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -148,8 +148,9 @@ const OverwriteWarning = "Warning: Overwriting existing file. Consider using rea
 
 // ChangeResult is the answer to a committed change.
 type ChangeResult struct {
-	File     string     `json:"file"`
-	Files    []string   `json:"-"` // every file the change touched, for notifications
+	File     string     `json:"file,omitempty"`     // the file changed (none for undo and redo: see Restored)
+	MovedTo  string     `json:"moved_to,omitempty"` // a move's new name for File
+	Files    []string   `json:"-"`                  // every file the change touched, for notifications
 	Created  bool       `json:"created"`
 	Entities int        `json:"entities"`
 	Bounds   scene.Box  `json:"bounds"`
