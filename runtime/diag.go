@@ -77,12 +77,21 @@ func (d *Diagnostic) Render() string {
 	}
 	if len(d.Stack) > 1 {
 		b.WriteString("stack:\n")
-		for i, f := range d.Stack {
-			if i == maxStackShown {
+		// A run of identical frames (a runaway recursion) is shown once, with its count.
+		for i, shown := 0, 0; i < len(d.Stack); shown++ {
+			if shown == maxStackShown {
 				fmt.Fprintf(&b, "    ... %d more\n", len(d.Stack)-i)
 				break
 			}
+			f, j := d.Stack[i], i+1
+			for j < len(d.Stack) && d.Stack[j] == f {
+				j++
+			}
 			fmt.Fprintf(&b, "    at %s (%s:%d:%d)\n", f.Function, f.File, f.Line, f.Column)
+			if j-i > 1 {
+				fmt.Fprintf(&b, "    ... the frame above %d more times\n", j-i-1)
+			}
+			i = j
 		}
 	}
 	return b.String()

@@ -1,0 +1,30 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestStackRepeatsCollapsed: a runaway recursion's identical frames are shown once, counted.
+func TestStackRepeatsCollapsed(t *testing.T) {
+	t.Parallel()
+	src := "function down(n) {\n\treturn down(n + 1)\n}\ndown(0)\n"
+	_, err := Run(context.Background(), MapSource{MainModule: src}, MainModule, Options{})
+	d, ok := err.(*Diagnostic)
+	if !ok {
+		t.Fatalf("want a *Diagnostic, got %T %v", err, err)
+	}
+	want := "scene.code.js:2:9: StackOverflowError: call stack deeper than 2000 calls (Limits.MaxCallStack)\n" +
+		"    2 | \treturn down(n + 1)\n" +
+		"        \t       ^\n" +
+		"hint: a function calls itself without end; check the recursion's base case\n" +
+		"stack:\n" +
+		"    at down (scene.code.js:2:9)\n" +
+		"    ... the frame above 1999 more times\n" +
+		"    at <top level> (scene.code.js:4:1)\n"
+	if diff := cmp.Diff(want, d.Render()); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
