@@ -28,3 +28,27 @@ func TestStackRepeatsCollapsed(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestMissingArgumentSaysWhatWasPassed: a missing argument that follows a misplaced one
+// names the misplaced one.
+func TestMissingArgumentSaysWhatWasPassed(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ src, want string }{
+		{"drawCircle('m', [0, 40], 3)", "scene.code.js:1:1: TypeError: drawCircle: missing argument radius (cx is an array, where a number goes; give a point's coordinates as separate numbers); the call is drawCircle(name: string, cx: number, cy: number, radius: number): boolean"},
+		{"drawCircle(0, 40, 3)", "scene.code.js:1:1: TypeError: drawCircle: missing argument radius (name is 0, where a string goes); the call is drawCircle(name: string, cx: number, cy: number, radius: number): boolean"},
+		{"drawCircle('c', 0, 0)", "scene.code.js:1:1: TypeError: drawCircle: missing argument radius; the call is drawCircle(name: string, cx: number, cy: number, radius: number): boolean"},
+	}
+	for _, tt := range tests {
+		_, err := Run(context.Background(), MapSource{MainModule: tt.src}, MainModule, Options{})
+		if diff := cmp.Diff(tt.want, errString(err)); diff != "" {
+			t.Errorf("%q: mismatch (-want +got):\n%s", tt.src, diff)
+		}
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
+}
