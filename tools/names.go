@@ -60,5 +60,22 @@ func noEntity(sc *scene.Scene, name string) error {
 	return fmt.Errorf("%w: %q; scene tree lists the names", scene.ErrNotFound, name)
 }
 
+// upstreamTools are the upstream tool's names that cadrun answers under another name, with
+// what to call instead.
+var upstreamTools = map[string]string{
+	"bash":        `scene, whose commands run nothing but look at the drawing: scene {"command":"info"}, tree, entity, png; files change with write and edit`,
+	"capture":     `scene {"command":"png"} (with name or region to show a part)`,
+	"mama_save":   "save, which records a decision, a note or a fact in the design journal",
+	"mama_search": "search, which searches the design journal",
+}
+
+// upstreamTool is the error for an upstream tool's name, or nil for any other name.
+func upstreamTool(name string) error {
+	if use, ok := upstreamTools[name]; ok {
+		return fmt.Errorf("%w %q: cadrun's tool for this is %s", ErrUnknownTool, name, use)
+	}
+	return nil
+}
+
 // globNext is what to do about a file that does not exist, for most tools.
 const globNext = "glob lists the files there are"

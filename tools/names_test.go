@@ -181,3 +181,21 @@ func TestChangeAnswerNames(t *testing.T) {
 		t.Errorf("undo: mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestUpstreamToolNames: the upstream tool's names are answered with cadrun's equivalent, on
+// the registry and over MCP as a tool result.
+func TestUpstreamToolNames(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	want := `unknown tool "capture": cadrun's tool for this is scene {"command":"png"} (with name or region to show a part)`
+	_, err := s.Call(context.Background(), "capture", json.RawMessage(`{}`))
+	if diff := cmp.Diff(want, errString(err)); diff != "" {
+		t.Errorf("Call: mismatch (-want +got):\n%s", diff)
+	}
+	cs := connectMCP(t, newMCP(t, nil))
+	res := callMCP(t, cs, "mama_save", map[string]any{"x": 1})
+	want = `unknown tool "mama_save": cadrun's tool for this is save, which records a decision, a note or a fact in the design journal`
+	if diff := cmp.Diff(want, text(t, res)); diff != "" || !res.IsError {
+		t.Errorf("MCP: error %v; mismatch (-want +got):\n%s", res.IsError, diff)
+	}
+}

@@ -116,6 +116,9 @@ func Tools() []Tool {
 // Call runs a tool by name with JSON parameters.
 func (s *Session) Call(ctx context.Context, name string, params json.RawMessage) (any, error) {
 	t, ok := registry[name]
+	if err := upstreamTool(name); !ok && err != nil {
+		return nil, err
+	}
 	if !ok {
 		names := make([]string, 0, len(registry))
 		for _, t := range Tools() {
