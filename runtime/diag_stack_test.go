@@ -52,3 +52,29 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+// TestUndefinedReadHint: reading a property of undefined names the expression that was
+// undefined.
+func TestUndefinedReadHint(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ src, want string }{
+		{"const p = {}\nconst w = p.size.width\n", "scene.code.js:2:18: TypeError: Cannot read property 'width' of undefined\n" +
+			"    2 | const w = p.size.width\n" +
+			"                         ^\n" +
+			"hint: p.size is undefined here, so it has no .width; check that p.size is set, and spelt, as you expect\n"},
+		{"const parts = []\ndrawCircle('c', parts[0].x, 0, 1)\n", "scene.code.js:2:26: TypeError: Cannot read property 'x' of undefined\n" +
+			"    2 | drawCircle('c', parts[0].x, 0, 1)\n" +
+			"                                 ^\n" +
+			"hint: parts[0] is undefined here, so it has no .x; check that parts[0] is set, and spelt, as you expect\n"},
+	}
+	for _, tt := range tests {
+		_, err := Run(context.Background(), MapSource{MainModule: tt.src}, MainModule, Options{})
+		d, ok := err.(*Diagnostic)
+		if !ok {
+			t.Fatalf("%q: want a *Diagnostic, got %T %v", tt.src, err, err)
+		}
+		if diff := cmp.Diff(tt.want, d.Render()); diff != "" {
+			t.Errorf("%q: mismatch (-want +got):\n%s", tt.src, diff)
+		}
+	}
+}

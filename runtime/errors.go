@@ -188,6 +188,12 @@ func (r *run) hint(d *Diagnostic) string {
 			return fmt.Sprintf("did you mean %s? (%s)", c, byName[c].Signature())
 		}
 		return "declare it, or import the module that defines it (import 'name')"
+	case d.Kind == "TypeError" && strings.HasPrefix(d.Message, "Cannot read property '"):
+		prop, of, _ := strings.Cut(strings.TrimPrefix(d.Message, "Cannot read property '"), "' of ")
+		if expr := readFrom(d.Source, d.Column); expr != "" {
+			return fmt.Sprintf("%s is %s here, so it has no .%s; check that %s is set, and spelt, as you expect", expr, of, prop, expr)
+		}
+		return ""
 	case strings.Contains(d.Message, "no such entity"):
 		return "draw it before using it, and check the spelling; exists(name) tells whether it is there"
 	case strings.Contains(d.Message, "is not a function"):
@@ -254,4 +260,43 @@ func declarations(src []byte) map[string]string {
 		}
 	}
 	return out
+}
+
+// readFrom is the expression whose property a failed read reached for: in line, the text
+// before the ".prop" at character column col ("p.size" in "p.size.width", "parts[0]" in
+// "parts[0].x"), or "" when it cannot be told.
+func readFrom(line string, col int) string {
+	runes := []rune(line)
+	end := col - 2 // the '.' before the property
+	if col < 3 || end >= len(runes) || runes[end] != '.' {
+		return ""
+	}
+	start := end
+	for start > 0 {
+		c := runes[start-1]
+		switch {
+		case c == ']' || c == ')':
+			open, depth := map[rune]rune{']': '[', ')': '('}[c], 0
+			i := start - 1
+			for ; i >= 0; i-- {
+				if runes[i] == c {
+					depth++
+				} else if runes[i] == open {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if i < 0 {
+				return ""
+			}
+			start = i
+		case c >= 0x80 || isCalleeByte(byte(c)):
+			start--
+		default:
+			return strings.TrimPrefix(string(runes[start:end]), ".")
+		}
+	}
+	return strings.TrimPrefix(string(runes[start:end]), ".")
 }
