@@ -199,3 +199,21 @@ func TestUpstreamToolNames(t *testing.T) {
 		t.Errorf("MCP: error %v; mismatch (-want +got):\n%s", res.IsError, diff)
 	}
 }
+
+// TestRestacked: entities whose only change is their stacking are listed as restacked, not
+// changed.
+func TestRestacked(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	write(t, s, "main", "drawCircle('a', 0, 0, 5); drawCircle('b', 3, 0, 5)\n")
+	res := write(t, s, "main", "drawCircle('a', 0, 0, 6); drawCircle('b', 3, 0, 5); drawOrder('a', 'front')\n")
+	res.Millis = 0
+	got, err := AnswerJSON(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"file":"main","created":false,"entities":2,"bounds":{"min":[-6,-6],"max":[8,6]},"changed":["a"],"restacked":["b"],"ms":0,"entry":3}`
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
