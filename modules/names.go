@@ -12,6 +12,9 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
+
+	"github.com/cadrun/cadrun/runtime"
 )
 
 // ErrBadName is returned for a logical name that breaks the naming rule.
@@ -28,4 +31,30 @@ func CheckName(name string) error {
 		return fmt.Errorf("%w: %q: names are 1-64 letters, digits, '_' or '-', starting with a letter or digit (no paths, no .js)", ErrBadName, name)
 	}
 	return nil
+}
+
+// CleanName turns a file name as cadrun's own answers print it into the logical name it
+// means: scene.code.js and main.js are main, modules/NAME.js, NAME.js and builtin/NAME.js are
+// NAME, data/NAME.json is NAME.json (a leading ./ is dropped). A name that does not become a
+// valid one comes back unchanged, for the checks to refuse in its own words.
+func CleanName(name string) string {
+	n := strings.TrimPrefix(name, "./")
+	switch n {
+	case runtime.PathOf(runtime.MainModule), runtime.MainModule + ".js":
+		return runtime.MainModule
+	}
+	if d, ok := strings.CutPrefix(n, dataDir+"/"); ok && IsDataName(d) {
+		n = d
+	} else if !IsDataName(n) {
+		n = strings.TrimSuffix(n, ".js")
+		if m, ok := strings.CutPrefix(n, "modules/"); ok {
+			n = m
+		} else {
+			n = strings.TrimPrefix(n, "builtin/")
+		}
+	}
+	if CheckFileName(n) != nil {
+		return name
+	}
+	return n
 }

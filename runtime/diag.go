@@ -77,12 +77,21 @@ func (d *Diagnostic) Render() string {
 	}
 	if len(d.Stack) > 1 {
 		b.WriteString("stack:\n")
-		for i, f := range d.Stack {
-			if i == maxStackShown {
+		// A run of identical frames (a runaway recursion) is shown once, with its count.
+		for i, shown := 0, 0; i < len(d.Stack); shown++ {
+			if shown == maxStackShown {
 				fmt.Fprintf(&b, "    ... %d more\n", len(d.Stack)-i)
 				break
 			}
+			f, j := d.Stack[i], i+1
+			for j < len(d.Stack) && d.Stack[j] == f {
+				j++
+			}
 			fmt.Fprintf(&b, "    at %s (%s:%d:%d)\n", f.Function, f.File, f.Line, f.Column)
+			if j-i > 1 {
+				fmt.Fprintf(&b, "    ... the frame above %d more times\n", j-i-1)
+			}
+			i = j
 		}
 	}
 	return b.String()
@@ -133,15 +142,24 @@ func charColumn(line string, byteCol int) int {
 	return utf8.RuneCountInString(line[:byteCol-1]) + 1
 }
 
-// Closest returns the candidate nearest to name by edit distance, ignoring case, or "" when
-// none is close enough to suggest ("did you mean ...?").
+// Closest returns the candidate nearest to name, ignoring case, or "" when none is close
+// enough to suggest ("did you mean ...?"): among those within the edit distance allowed, one
+// that name begins (drawCircle for drawCirc) comes first, then the smallest distance, then the
+// first in sort order.
 func Closest(name string, candidates []string) string {
-	best, bestD := "", len(name)/2+2
+	best, bestD, bestPrefix := "", len(name)/2+2, false
 	lname := strings.ToLower(name)
 	for _, c := range candidates {
-		d := editDistance(lname, strings.ToLower(c))
-		if d < bestD || (d == bestD && best != "" && c < best) {
-			best, bestD = c, d
+		lc := strings.ToLower(c)
+		d := editDistance(lname, lc)
+		if d >= len(name)/2+2 {
+			continue
+		}
+		prefix := strings.HasPrefix(lc, lname)
+		switch {
+		case best == "", prefix && !bestPrefix,
+			prefix == bestPrefix && (d < bestD || (d == bestD && c < best)):
+			best, bestD, bestPrefix = c, d, prefix
 		}
 	}
 	return best

@@ -6,8 +6,10 @@ package runtime
 // stays as a second line of defence.
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"time"
 
@@ -172,10 +174,26 @@ func (r *run) hint(d *Diagnostic) string {
 				names = append(names, f.Name)
 			}
 		}
-		if c := Closest(name, names); c != "" {
+		own := declarations(r.sourceOf(d.File))
+		for n := range own {
+			if _, api := byName[n]; !api {
+				names = append(names, n)
+			}
+		}
+		c := Closest(name, names)
+		if where, ok := own[c]; ok {
+			return fmt.Sprintf("did you mean %s? (%s)", c, where)
+		}
+		if c != "" {
 			return fmt.Sprintf("did you mean %s? (%s)", c, byName[c].Signature())
 		}
 		return "declare it, or import the module that defines it (import 'name')"
+	case d.Kind == "TypeError" && strings.HasPrefix(d.Message, "Cannot read property '"):
+		prop, of, _ := strings.Cut(strings.TrimPrefix(d.Message, "Cannot read property '"), "' of ")
+		if expr := readFrom(d.Source, d.Column); expr != "" {
+			return fmt.Sprintf("%s is %s here, so it has no .%s; check that %s is set, and spelt, as you expect", expr, of, prop, expr)
+		}
+		return ""
 	case strings.Contains(d.Message, "no such entity"):
 		return "draw it before using it, and check the spelling; exists(name) tells whether it is there"
 	case strings.Contains(d.Message, "is not a function"):
@@ -209,4 +227,76 @@ func calleeColumn(line string, col int) int {
 func isCalleeByte(c byte) bool {
 	return c == '_' || c == '$' || c == '.' || c >= 0x80 ||
 		('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+}
+
+// declRE finds a file's own top-level names: declarations (function, class, const, let, var)
+// and the names an import brings in ({a, b as c} and default imports).
+var declRE = regexp.MustCompile(`(?m)(?:\b(?:function\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*))|(?:^\s*import\s+([A-Za-z_$][\w$]*)?\s*,?\s*(?:\{([^}]*)\})?\s*from\s*['"]([^'"]+)['"])`)
+
+// declarations maps the names a file declares or imports to where they come from ("declared
+// at line 3", "imported from 'gear_lib'"), for did-you-mean hints on the program's own names.
+func declarations(src []byte) map[string]string {
+	out := map[string]string{}
+	for _, m := range declRE.FindAllSubmatchIndex(src, -1) {
+		line := 1 + bytes.Count(src[:m[0]], []byte("\n"))
+		if m[2] >= 0 {
+			n := string(src[m[2]:m[3]])
+			if _, seen := out[n]; !seen {
+				out[n] = fmt.Sprintf("declared at line %d", line)
+			}
+			continue
+		}
+		from := fmt.Sprintf("imported from '%s'", src[m[8]:m[9]])
+		if m[4] >= 0 {
+			out[string(src[m[4]:m[5]])] = from
+		}
+		if m[6] >= 0 {
+			for _, spec := range strings.Split(string(src[m[6]:m[7]]), ",") {
+				f := strings.Fields(spec)
+				if len(f) > 0 {
+					out[f[len(f)-1]] = from // a, or a as b
+				}
+			}
+		}
+	}
+	return out
+}
+
+// readFrom is the expression whose property a failed read reached for: in line, the text
+// before the ".prop" at character column col ("p.size" in "p.size.width", "parts[0]" in
+// "parts[0].x"), or "" when it cannot be told.
+func readFrom(line string, col int) string {
+	runes := []rune(line)
+	end := col - 2 // the '.' before the property
+	if col < 3 || end >= len(runes) || runes[end] != '.' {
+		return ""
+	}
+	start := end
+	for start > 0 {
+		c := runes[start-1]
+		switch {
+		case c == ']' || c == ')':
+			open, depth := map[rune]rune{']': '[', ')': '('}[c], 0
+			i := start - 1
+			for ; i >= 0; i-- {
+				if runes[i] == c {
+					depth++
+				} else if runes[i] == open {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if i < 0 {
+				return ""
+			}
+			start = i
+		case c >= 0x80 || isCalleeByte(byte(c)):
+			start--
+		default:
+			return strings.TrimPrefix(string(runes[start:end]), ".")
+		}
+	}
+	return strings.TrimPrefix(string(runes[start:end]), ".")
 }

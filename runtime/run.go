@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -237,7 +238,7 @@ func (r *run) setup(seed uint64) {
 		fn := func(fc goja.FunctionCall) goja.Value {
 			c := call{r: r, fn: f, args: fc.Arguments}
 			if missing := c.missing(f.Params); missing != "" && (f.AltParams == nil || c.missing(f.AltParams) != "") {
-				c.fail("TypeError", "missing argument %s; the call is %s", missing, strings.Join(f.Signatures(), " or "))
+				c.fail("TypeError", "missing argument %s%s; the call is %s", missing, c.misplaced(f.Params), strings.Join(f.Signatures(), " or "))
 			}
 			if f.Replacement != "" {
 				panic(vm.NewTypeError(f.Name + " is not available; use " + f.Replacement + " instead"))
@@ -359,6 +360,41 @@ func (c *call) missing(params []Param) string {
 		if !p.Optional && goja.IsUndefined(c.arg(i)) {
 			return p.Name
 		}
+	}
+	return ""
+}
+
+// misplaced names the first argument given whose kind does not fit its parameter (an array
+// where a number goes), which is most often why a later one is missing: " (cx is an array,
+// where a number goes; ...)", or "".
+func (c *call) misplaced(params []Param) string {
+	for i, p := range params {
+		v := c.arg(i)
+		if goja.IsUndefined(v) {
+			return ""
+		}
+		_, isObj := v.(*goja.Object)
+		var fits bool
+		switch p.Type {
+		case "number":
+			k := reflect.Invalid
+			if !isObj && !goja.IsNull(v) {
+				k = v.ExportType().Kind()
+			}
+			fits = k == reflect.Int64 || k == reflect.Float64
+		case "string":
+			_, fits = asString(v)
+		default:
+			continue
+		}
+		if fits {
+			continue
+		}
+		msg := fmt.Sprintf(" (%s is %s, where a %s goes", p.Name, describe(v), p.Type)
+		if isObj && v.(*goja.Object).ClassName() == "Array" && p.Type == "number" {
+			msg += "; give a point's coordinates as separate numbers"
+		}
+		return msg + ")"
 	}
 	return ""
 }

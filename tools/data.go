@@ -329,7 +329,7 @@ func previewTool(s *Session, in ReadIn) (ReadOut, error) {
 	}
 	b, p, err := s.srv.ws.Read(in.File)
 	if errors.Is(err, runtime.ErrModuleNotFound) {
-		return ReadOut{}, fmt.Errorf("%s does not exist; glob lists the files there are", p)
+		return ReadOut{}, noFile(s.srv.ws, in.File, globNext)
 	}
 	if err != nil {
 		return ReadOut{}, err

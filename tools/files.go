@@ -83,21 +83,19 @@ func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 	}
 	b, p, truncated, err := s.srv.ws.ReadCapped(in.File)
 	if errors.Is(err, runtime.ErrModuleNotFound) {
-		return ReadOut{}, fmt.Errorf("%s does not exist; glob lists the files there are", p)
+		return ReadOut{}, noFile(s.srv.ws, in.File, globNext)
 	}
 	if err != nil {
 		return ReadOut{}, err
 	}
-	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: lineCount(b)}
-	if truncated {
-		// Only the first MaxReadBytes are shown: this is not a full read.
-		out.Truncated = fmt.Sprintf("the file is over %d bytes (MaxReadBytes); this is its start, cut at a whole character", modules.MaxReadBytes)
-		out.Partial = true
-		return out, nil
-	}
 	if in.Offset < 0 || in.Limit < 0 {
 		return ReadOut{}, fmt.Errorf("%w: offset and limit must be >= 0", ErrBadInput)
 	}
+	if truncated {
+		// A part at a time, up to MaxReadBytes of whole lines: this is not a full read.
+		return readPart(s, in)
+	}
+	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: lineCount(b)}
 	if in.Offset <= 1 && in.Limit == 0 {
 		s.noteRead(in.File, b)
 		return out, nil
@@ -114,6 +112,24 @@ func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 	}
 	out.Content = strings.Join(lines[from:to], "")
 	out.Partial = true
+	return out, nil
+}
+
+// readPart reads a file over MaxReadBytes from in.Offset, and says where to read on.
+func readPart(s *Session, in ReadIn) (ReadOut, error) {
+	from := max(in.Offset, 1)
+	b, p, next, lines, err := s.srv.ws.ReadLines(in.File, from, in.Limit)
+	if err != nil {
+		return ReadOut{}, err
+	}
+	if len(b) == 0 {
+		return ReadOut{}, fmt.Errorf("%w: offset %d is past the end (%d lines)", ErrBadInput, in.Offset, lines)
+	}
+	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: lineCount(b), Partial: true}
+	if next > 0 {
+		out.Truncated = fmt.Sprintf("the file is over %d bytes (MaxReadBytes), so it is read in parts: this is lines %d-%d; read on with offset %d (limit sets how many lines)",
+			modules.MaxReadBytes, from, next-1, next)
+	}
 	return out, nil
 }
 
@@ -193,7 +209,7 @@ func editTool(ctx context.Context, s *Session, in EditIn) (*ChangeResult, error)
 			if _, _, err := s.srv.ws.Read(in.File); errors.Is(err, modules.ErrLinked) || errors.Is(err, modules.ErrNotRegular) {
 				return change{}, err
 			}
-			return change{}, fmt.Errorf("%s does not exist; create it with write", runtime.PathOf(in.File))
+			return change{}, noFile(s.srv.ws, in.File, "create it with write")
 		}
 		next, err := applyEdits(current, edits)
 		if err != nil {

@@ -288,6 +288,11 @@ func clip(b []byte, n int) string {
 func checkToolCalls(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
+			if err := upstreamTool(r.Params.Name); err != nil && registry[r.Params.Name] == nil {
+				res := &mcp.CallToolResult{}
+				res.SetError(err)
+				return res, nil
+			}
 			if t, ok := registry[r.Params.Name]; ok && !t.checksOwn {
 				if err := t.checkParams(r.Params.Arguments); err != nil {
 					res := &mcp.CallToolResult{}

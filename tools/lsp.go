@@ -303,7 +303,7 @@ func lspSymbols(ctx context.Context, srv *Server, file string) (*LSPSymbols, err
 	}
 	src, path, err := srv.ws.Read(file)
 	if errors.Is(err, runtime.ErrModuleNotFound) {
-		return nil, fmt.Errorf("%s does not exist; glob lists the files there are", path)
+		return nil, noFile(srv.ws, file, globNext)
 	}
 	if err != nil {
 		return nil, err

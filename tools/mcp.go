@@ -17,6 +17,7 @@ package tools
 // it (callContext).
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -222,18 +223,29 @@ func mcpContent(out any) *mcp.CallToolResult {
 // withNote adds a note (files changed by someone else, what the user changed in the viewer)
 // to an answer as a text content
 // of its own after the answer's content; with no content of its own the answer's JSON text
-// comes first, as the SDK would have sent it.
+// comes first, as the SDK would send it but for HTML escaping (see AnswerJSON).
 func withNote(res *mcp.CallToolResult, out any, note string) *mcp.CallToolResult {
-	if note == "" {
-		return res
-	}
 	if res == nil {
-		b, err := json.Marshal(out)
+		b, err := AnswerJSON(out)
 		if err != nil {
 			return nil // the SDK reports the same error when it marshals the answer
 		}
 		res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 	}
-	res.Content = append(res.Content, &mcp.TextContent{Text: note})
+	if note != "" {
+		res.Content = append(res.Content, &mcp.TextContent{Text: note})
+	}
 	return res
+}
+
+// AnswerJSON is an answer as JSON text for its reader: like json.Marshal, but without
+// escaping <, > and & (a script's `a > b` stays readable; no answer is put into HTML).
+func AnswerJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -28,7 +28,7 @@ type MoveIn struct {
 func deleteTool(ctx context.Context, s *Session, in DeleteIn) (*ChangeResult, error) {
 	return s.commit(ctx, in.File, func(_ []byte, exists bool) (change, error) {
 		if !exists {
-			return change{}, fmt.Errorf("%s does not exist; glob lists the files there are", runtime.PathOf(in.File))
+			return change{}, noFile(s.srv.ws, in.File, globNext)
 		}
 		return change{
 			src:   without{Source: s.srv.ws, name: in.File},
@@ -41,9 +41,9 @@ func moveTool(ctx context.Context, s *Session, in MoveIn) (*ChangeResult, error)
 	if err := modules.CheckFileName(in.To); err != nil {
 		return nil, notApplied(err)
 	}
-	return s.commit(ctx, in.File, func(current []byte, exists bool) (change, error) {
+	res, err := s.commit(ctx, in.File, func(current []byte, exists bool) (change, error) {
 		if !exists {
-			return change{}, fmt.Errorf("%s does not exist; glob lists the files there are", runtime.PathOf(in.File))
+			return change{}, noFile(s.srv.ws, in.File, globNext)
 		}
 		if _, taken, _ := s.userFile(in.To); taken {
 			return change{}, fmt.Errorf("%s already exists; delete it first or choose another name", runtime.PathOf(in.To))
@@ -55,6 +55,10 @@ func moveTool(ctx context.Context, s *Session, in MoveIn) (*ChangeResult, error)
 			also:  []string{in.To},
 		}, nil
 	}, "")
+	if res != nil {
+		res.MovedTo = in.To
+	}
+	return res, err
 }
 
 // without shows a workspace as if one file were gone.

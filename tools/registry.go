@@ -71,6 +71,7 @@ func (t Tool) Input() *jsonschema.Schema {
 // start-up, an input type without a schema at its first use (TestMCPAdvertisesTheRegistrySchema
 // uses every tool's).
 func register[In, Out any](name, description string, fn func(ctx context.Context, s *Session, in In) (Out, error)) {
+	fn = withFileNames(fn)
 	if _, dup := registry[name]; dup || description == "" || toolTypes[name] == "" {
 		panic("tools: duplicate, undocumented or untyped (toolTypes) tool " + name)
 	}
@@ -115,6 +116,9 @@ func Tools() []Tool {
 // Call runs a tool by name with JSON parameters.
 func (s *Session) Call(ctx context.Context, name string, params json.RawMessage) (any, error) {
 	t, ok := registry[name]
+	if err := upstreamTool(name); !ok && err != nil {
+		return nil, err
+	}
 	if !ok {
 		names := make([]string, 0, len(registry))
 		for _, t := range Tools() {

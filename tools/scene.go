@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cadrun/cadrun/modules"
@@ -68,6 +69,12 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 	v, err := newView(sc, in)
 	if err != nil {
 		return out, err
+	}
+	if in.Name != "" && slices.Contains(entityCommands, in.Command) && !sc.Exists(in.Name) {
+		return out, noEntity(sc, in.Name)
+	}
+	if in.Group != "" && (in.Command == "tree" || in.Command == "draw_order") && !sc.Exists(in.Group) {
+		return out, noEntity(sc, in.Group)
 	}
 	switch in.Command {
 	case "info":

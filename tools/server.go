@@ -148,18 +148,21 @@ const OverwriteWarning = "Warning: Overwriting existing file. Consider using rea
 
 // ChangeResult is the answer to a committed change.
 type ChangeResult struct {
-	File     string     `json:"file"`
-	Files    []string   `json:"-"` // every file the change touched, for notifications
-	Created  bool       `json:"created"`
-	Entities int        `json:"entities"`
-	Bounds   scene.Box  `json:"bounds"`
-	Added    []string   `json:"added,omitempty"`
-	Removed  []string   `json:"removed,omitempty"`
-	Changed  []string   `json:"changed,omitempty"`
-	More     *moreCount `json:"more,omitempty"`
-	Logs     []string   `json:"logs,omitempty"`
-	Warnings []string   `json:"warnings,omitempty"`
-	Millis   float64    `json:"ms"`
+	File     string    `json:"file,omitempty"`     // the file changed (none for undo and redo: see Restored)
+	MovedTo  string    `json:"moved_to,omitempty"` // a move's new name for File
+	Files    []string  `json:"-"`                  // every file the change touched, for notifications
+	Created  bool      `json:"created"`
+	Entities int       `json:"entities"`
+	Bounds   scene.Box `json:"bounds"`
+	Added    []string  `json:"added,omitempty"`
+	Removed  []string  `json:"removed,omitempty"`
+	Changed  []string  `json:"changed,omitempty"`
+	// Restacked names the entities whose only change is their place in the stacking.
+	Restacked []string   `json:"restacked,omitempty"`
+	More      *moreCount `json:"more,omitempty"`
+	Logs      []string   `json:"logs,omitempty"`
+	Warnings  []string   `json:"warnings,omitempty"`
+	Millis    float64    `json:"ms"`
 	// Entry is the history entry the workspace is now at (0 when the history could not be
 	// written; a warning then says why).
 	Entry int `json:"entry,omitempty"`
@@ -168,9 +171,10 @@ type ChangeResult struct {
 }
 
 type moreCount struct {
-	Added   int `json:"added,omitempty"`
-	Removed int `json:"removed,omitempty"`
-	Changed int `json:"changed,omitempty"`
+	Added     int `json:"added,omitempty"`
+	Removed   int `json:"removed,omitempty"`
+	Changed   int `json:"changed,omitempty"`
+	Restacked int `json:"restacked,omitempty"`
 }
 
 // maxListed caps each of the added/removed/changed lists in an answer.
@@ -313,7 +317,7 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult) (sceneJSON []byt
 
 	info := res.Scene.Info()
 	out.Entities, out.Bounds = info.Entities, info.Bounds
-	out.Added, out.Removed, out.Changed, out.More = diffScenes(old, res.Scene)
+	out.Added, out.Removed, out.Changed, out.Restacked, out.More = diffScenes(old, res.Scene)
 	out.Warnings = append(out.Warnings, srv.lockedWarnings(old, res.Scene)...)
 	return sceneJSON, old
 }
@@ -347,7 +351,7 @@ func (se *Session) userFile(name string) ([]byte, bool, error) {
 
 // diffScenes names the entities added, removed and changed between two scenes, each list
 // capped at maxListed with the rest counted.
-func diffScenes(old, cur *scene.Scene) (added, removed, changed []string, more *moreCount) {
+func diffScenes(old, cur *scene.Scene) (added, removed, changed, restacked []string, more *moreCount) {
 	type state struct {
 		shape     scene.Shape
 		transform scene.Transform
@@ -369,6 +373,11 @@ func diffScenes(old, cur *scene.Scene) (added, removed, changed []string, more *
 		case !ok:
 			added = append(added, e.Name)
 		case !reflect.DeepEqual(prev, b[e.Name]):
+			now := b[e.Name]
+			if prev.rank, now.rank = 0, 0; reflect.DeepEqual(prev, now) {
+				restacked = append(restacked, e.Name) // only its place in the stacking moved
+				continue
+			}
 			changed = append(changed, e.Name)
 		}
 	}
@@ -381,10 +390,11 @@ func diffScenes(old, cur *scene.Scene) (added, removed, changed []string, more *
 	added, m.Added = capList(added)
 	removed, m.Removed = capList(removed)
 	changed, m.Changed = capList(changed)
+	restacked, m.Restacked = capList(restacked)
 	if m != (moreCount{}) {
 		more = &m
 	}
-	return added, removed, changed, more
+	return added, removed, changed, restacked, more
 }
 
 func capList(l []string) ([]string, int) {

@@ -32,10 +32,12 @@ type SyncResult struct {
 	Ran bool `json:"ran,omitempty"`
 	// Added, Removed and Changed name the entities that moved with it (capped lists, the
 	// rest counted in More).
-	Added   []string   `json:"added,omitempty"`
-	Removed []string   `json:"removed,omitempty"`
-	Changed []string   `json:"changed,omitempty"`
-	More    *moreCount `json:"more,omitempty"`
+	Added   []string `json:"added,omitempty"`
+	Removed []string `json:"removed,omitempty"`
+	Changed []string `json:"changed,omitempty"`
+	// Restacked names the entities whose only change is their place in the stacking.
+	Restacked []string   `json:"restacked,omitempty"`
+	More      *moreCount `json:"more,omitempty"`
 	// Error is the diagnostic of a main that does not run as the files are now (found by
 	// this sync or an earlier one); the scene is then the last good one.
 	Error string `json:"error,omitempty"`
@@ -178,7 +180,7 @@ func (srv *Server) syncLocked(ctx context.Context) (*SyncResult, map[string][]by
 	srv.scene, srv.built, srv.mainErr = res.Scene, st, ""
 	srv.mu.Unlock()
 	srv.notify(Change{Files: out.Files, Scene: res.Scene})
-	out.Added, out.Removed, out.Changed, out.More = diffScenes(old, res.Scene)
+	out.Added, out.Removed, out.Changed, out.Restacked, out.More = diffScenes(old, res.Scene)
 	return out, files, nil
 }
 

@@ -165,7 +165,7 @@ func printError(w io.Writer, msg string, code error) error {
 
 // printReply writes the reply; a closed stdout is reported, never a panic.
 func printReply(w io.Writer, r toolReply) error {
-	b, err := json.Marshal(r)
+	b, err := tools.AnswerJSON(r)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,81 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
+)
+
+// fileParams are the input fields (by JSON name) that name a workspace file.
+var fileParams = map[string]bool{"file": true, "to": true}
+
+// withFileNames lets a tool take a file as cadrun's answers print it (scene.code.js,
+// modules/NAME.js, data/NAME.json): every file parameter is turned into its logical name
+// (modules.CleanName) before the tool sees it, on every entry point.
+func withFileNames[In, Out any](fn func(ctx context.Context, s *Session, in In) (Out, error)) func(ctx context.Context, s *Session, in In) (Out, error) {
+	return func(ctx context.Context, s *Session, in In) (Out, error) {
+		v := reflect.ValueOf(&in).Elem()
+		if v.Kind() == reflect.Struct {
+			for i := range v.NumField() {
+				f := v.Type().Field(i)
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				if fileParams[name] && f.Type.Kind() == reflect.String {
+					v.Field(i).SetString(modules.CleanName(v.Field(i).String()))
+				}
+			}
+		}
+		return fn(ctx, s, in)
+	}
+}
+
+// noFile is the error for a file that does not exist: it names the file whose name differs
+// only in case, if there is one, and otherwise says what to do next.
+func noFile(ws *modules.Workspace, name, next string) error {
+	for _, f := range ws.List() {
+		if f.Kind != modules.KindFont && f.Name != name && strings.EqualFold(f.Name, name) {
+			return fmt.Errorf("%s does not exist; did you mean %s? (names are case-sensitive)", runtime.PathOf(name), f.Name)
+		}
+	}
+	return fmt.Errorf("%s does not exist; %s", runtime.PathOf(name), next)
+}
+
+// entityCommands are the scene commands whose name is an entity's (undo, redo and snapshot
+// take a snapshot's).
+var entityCommands = []string{"entity", "svg", "json", "png"}
+
+// noEntity is the error for an entity the scene does not have, with the nearest name it has.
+func noEntity(sc *scene.Scene, name string) error {
+	var names []string
+	for _, e := range sc.Walk() {
+		names = append(names, e.Name)
+	}
+	if c := runtime.Closest(name, names); c != "" {
+		return fmt.Errorf("%w: %q; did you mean %q? (scene tree lists the names)", scene.ErrNotFound, name, c)
+	}
+	return fmt.Errorf("%w: %q; scene tree lists the names", scene.ErrNotFound, name)
+}
+
+// upstreamTools are the upstream tool's names that cadrun answers under another name, with
+// what to call instead.
+var upstreamTools = map[string]string{
+	"bash":        `scene, whose commands run nothing but look at the drawing: scene {"command":"info"}, tree, entity, png; files change with write and edit`,
+	"capture":     `scene {"command":"png"} (with name or region to show a part)`,
+	"mama_save":   "save, which records a decision, a note or a fact in the design journal",
+	"mama_search": "search, which searches the design journal",
+}
+
+// upstreamTool is the error for an upstream tool's name, or nil for any other name.
+func upstreamTool(name string) error {
+	if use, ok := upstreamTools[name]; ok {
+		return fmt.Errorf("%w %q: cadrun's tool for this is %s", ErrUnknownTool, name, use)
+	}
+	return nil
+}
+
+// globNext is what to do about a file that does not exist, for most tools.
+const globNext = "glob lists the files there are"

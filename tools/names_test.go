@@ -1,0 +1,219 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestFileNamesAsPrinted: a file named the way cadrun's answers print it (its path, or with
+// .js) is the file it obviously means, on every tool that takes one.
+func TestFileNamesAsPrinted(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{
+		"scene.code.js":       "import {gear} from 'gear_lib'\ngear('g')\n",
+		"modules/gear_lib.js": "export function gear(n) { drawCircle(n, 0, 0, 5) }\n",
+		"data/door.json":      `{"w": 1}`,
+	})
+	for _, name := range []string{"gear_lib.js", "modules/gear_lib.js", "./modules/gear_lib.js", "builtin/gear_lib.js"} {
+		out := mustCall[ReadOut](t, s, "read", ReadIn{File: name})
+		if diff := cmp.Diff("gear_lib modules/gear_lib.js", out.File+" "+out.Path); diff != "" {
+			t.Errorf("read %q: mismatch (-want +got):\n%s", name, diff)
+		}
+	}
+	for _, name := range []string{"scene.code.js", "main.js", "./scene.code.js"} {
+		out := mustCall[ReadOut](t, s, "read", ReadIn{File: name})
+		if diff := cmp.Diff("main scene.code.js", out.File+" "+out.Path); diff != "" {
+			t.Errorf("read %q: mismatch (-want +got):\n%s", name, diff)
+		}
+	}
+	out := mustCall[ReadOut](t, s, "read", ReadIn{File: "data/door.json"})
+	if diff := cmp.Diff("door.json data/door.json", out.File+" "+out.Path); diff != "" {
+		t.Errorf("read data/door.json: mismatch (-want +got):\n%s", diff)
+	}
+	res := write(t, s, "main.js", "import {gear} from 'gear_lib'\ngear('h')\n")
+	if diff := cmp.Diff("main", res.File); diff != "" {
+		t.Errorf("write main.js: mismatch (-want +got):\n%s", diff)
+	}
+	mustCall[*ChangeResult](t, s, "edit", EditIn{File: "modules/gear_lib.js", OldCode: "5", NewCode: "6"})
+	mustCall[LSPOut](t, s, "lsp", LSPIn{Operation: "symbols", File: "gear_lib.js"})
+	mustCall[*ChangeResult](t, s, "write", WriteIn{File: "modules/spare.js", Code: "export const x = 1\n"})
+	mustCall[*ChangeResult](t, s, "move", MoveIn{File: "spare.js", To: "modules/spare2.js"})
+	mustCall[*ChangeResult](t, s, "delete", DeleteIn{File: "modules/spare2.js"})
+
+	// What cannot mean a file is still refused in its own words.
+	_, err := call[ReadOut](t, s, "read", ReadIn{File: "modules/../etc/passwd.js"})
+	want := `bad module name: "modules/../etc/passwd.js": names are 1-64 letters, digits, '_' or '-', starting with a letter or digit (no paths, no .js)`
+	if diff := cmp.Diff(want, errString(err)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestFileNameCase: a name that differs only in case from a file is answered with the file's
+// name.
+func TestFileNameCase(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{
+		"scene.code.js":       "drawCircle('c', 0, 0, 1)\n",
+		"modules/Gear_lib.js": "export const x = 1\n",
+	})
+	tests := []struct {
+		tool, params, want string
+	}{
+		{"read", `{"file":"gear_lib"}`, "modules/gear_lib.js does not exist; did you mean Gear_lib? (names are case-sensitive)"},
+		{"read", `{"file":"modules/gear_lib.js"}`, "modules/gear_lib.js does not exist; did you mean Gear_lib? (names are case-sensitive)"},
+		{"edit", `{"file":"gear_lib","old_code":"1","new_code":"2"}`, "modules/gear_lib.js does not exist; did you mean Gear_lib? (names are case-sensitive)\nnot applied; the file is unchanged"},
+		{"delete", `{"file":"gear_lib"}`, "modules/gear_lib.js does not exist; did you mean Gear_lib? (names are case-sensitive)\nnot applied; the file is unchanged"},
+		{"lsp", `{"operation":"symbols","file":"gear_lib"}`, "modules/gear_lib.js does not exist; did you mean Gear_lib? (names are case-sensitive)"},
+		{"read", `{"file":"gear"}`, "modules/gear.js does not exist; glob lists the files there are"},
+	}
+	for _, tt := range tests {
+		_, err := s.Call(context.Background(), tt.tool, json.RawMessage(tt.params))
+		if diff := cmp.Diff(tt.want, errString(err)); diff != "" {
+			t.Errorf("%s %s: mismatch (-want +got):\n%s", tt.tool, tt.params, diff)
+		}
+	}
+}
+
+// TestReadOverTheCap: a file over MaxReadBytes is read in parts of whole lines, and each part
+// says where to read on.
+func TestReadOverTheCap(t *testing.T) {
+	t.Parallel()
+	var big strings.Builder
+	for i := 1; i <= 6000; i++ {
+		fmt.Fprintf(&big, "// %05d%s\n", i, strings.Repeat("x", 91)) // 100 bytes a line
+	}
+	s, _ := newSession(t, map[string]string{"scene.code.js": "drawCircle('c', 0, 0, 1)\n", "modules/big.js": big.String()})
+	line := func(i int) string { return fmt.Sprintf("// %05d%s\n", i, strings.Repeat("x", 91)) }
+	lines := func(from, to int) string {
+		var b strings.Builder
+		for i := from; i <= to; i++ {
+			b.WriteString(line(i))
+		}
+		return b.String()
+	}
+	tests := []struct {
+		in   ReadIn
+		want ReadOut
+	}{
+		{ReadIn{File: "big"}, ReadOut{Content: lines(1, 5120), Lines: 5120,
+			Truncated: "the file is over 512000 bytes (MaxReadBytes), so it is read in parts: this is lines 1-5120; read on with offset 5121 (limit sets how many lines)"}},
+		{ReadIn{File: "big", Offset: 5121}, ReadOut{Content: lines(5121, 6000), Lines: 880}},
+		{ReadIn{File: "big", Offset: 10, Limit: 3}, ReadOut{Content: lines(10, 12), Lines: 3,
+			Truncated: "the file is over 512000 bytes (MaxReadBytes), so it is read in parts: this is lines 10-12; read on with offset 13 (limit sets how many lines)"}},
+	}
+	for _, tt := range tests {
+		got := mustCall[ReadOut](t, s, "read", tt.in)
+		tt.want.File, tt.want.Path, tt.want.Partial = "big", "modules/big.js", true
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("read %+v: mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+	_, err := call[ReadOut](t, s, "read", ReadIn{File: "big", Offset: 7000})
+	if diff := cmp.Diff("bad input: offset 7000 is past the end (6000 lines)", errString(err)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestAnswersNotHTMLEscaped: the JSON text of an answer shows <, > and & as they are.
+func TestAnswersNotHTMLEscaped(t *testing.T) {
+	t.Parallel()
+	code := "const r = 2 > 1 && 1 < 2 ? 5 : 1\ndrawCircle('c', 0, 0, r)\n"
+	cs := connectMCP(t, newMCP(t, map[string]string{"scene.code.js": code}))
+	got := text(t, callMCP(t, cs, "read", map[string]any{"file": "main"}))
+	want := `{"file":"main","path":"scene.code.js","content":"const r = 2 > 1 && 1 < 2 ? 5 : 1\ndrawCircle('c', 0, 0, r)\n","lines":2}`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestNoSuchEntity: an entity the scene does not have is answered with the nearest name it
+// has.
+func TestNoSuchEntity(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{"scene.code.js": "drawCircle('gear_1', 0, 0, 1)\ndrawCircle('axle', 0, 0, 1)\ncreateGroup('parts', ['gear_1', 'axle'])\n"})
+	tests := []struct {
+		in   SceneIn
+		want string
+	}{
+		{SceneIn{Command: "entity", Name: "gear1"}, `no such entity: "gear1"; did you mean "gear_1"? (scene tree lists the names)`},
+		{SceneIn{Command: "png", Name: "Axle"}, `no such entity: "Axle"; did you mean "axle"? (scene tree lists the names)`},
+		{SceneIn{Command: "draw_order", Group: "part"}, `no such entity: "part"; did you mean "parts"? (scene tree lists the names)`},
+		{SceneIn{Command: "entity", Name: "bolt_17"}, `no such entity: "bolt_17"; scene tree lists the names`},
+	}
+	for _, tt := range tests {
+		_, err := call[SceneOut](t, s, "scene", tt.in)
+		if diff := cmp.Diff(tt.want, errString(err)); diff != "" {
+			t.Errorf("%+v: mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+// TestChangeAnswerNames: a move's answer names both files; undo's names no file of its own
+// (restored lists what it wrote).
+func TestChangeAnswerNames(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{"scene.code.js": "drawCircle('c', 0, 0, 1)\n"})
+	answer := func(res *ChangeResult) string {
+		res.Millis = 0
+		b, err := AnswerJSON(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	write(t, s, "spare", "export const x = 1\n")
+	got := answer(mustCall[*ChangeResult](t, s, "move", MoveIn{File: "spare", To: "spare2"}))
+	want := `{"file":"spare","moved_to":"spare2","created":true,"entities":1,"bounds":{"min":[-1,-1],"max":[1,1]},"ms":0,"entry":3}`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("move: mismatch (-want +got):\n%s", diff)
+	}
+	out, err := sceneCmd(t, s, "undo", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = `{"created":false,"entities":1,"bounds":{"min":[-1,-1],"max":[1,1]},"ms":0,"entry":2,"restored":["spare","spare2"]}`
+	if diff := cmp.Diff(want, answer(out.Change)); diff != "" {
+		t.Errorf("undo: mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestUpstreamToolNames: the upstream tool's names are answered with cadrun's equivalent, on
+// the registry and over MCP as a tool result.
+func TestUpstreamToolNames(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	want := `unknown tool "capture": cadrun's tool for this is scene {"command":"png"} (with name or region to show a part)`
+	_, err := s.Call(context.Background(), "capture", json.RawMessage(`{}`))
+	if diff := cmp.Diff(want, errString(err)); diff != "" {
+		t.Errorf("Call: mismatch (-want +got):\n%s", diff)
+	}
+	cs := connectMCP(t, newMCP(t, nil))
+	res := callMCP(t, cs, "mama_save", map[string]any{"x": 1})
+	want = `unknown tool "mama_save": cadrun's tool for this is save, which records a decision, a note or a fact in the design journal`
+	if diff := cmp.Diff(want, text(t, res)); diff != "" || !res.IsError {
+		t.Errorf("MCP: error %v; mismatch (-want +got):\n%s", res.IsError, diff)
+	}
+}
+
+// TestRestacked: entities whose only change is their stacking are listed as restacked, not
+// changed.
+func TestRestacked(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	write(t, s, "main", "drawCircle('a', 0, 0, 5); drawCircle('b', 3, 0, 5)\n")
+	res := write(t, s, "main", "drawCircle('a', 0, 0, 6); drawCircle('b', 3, 0, 5); drawOrder('a', 'front')\n")
+	res.Millis = 0
+	got, err := AnswerJSON(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"file":"main","created":false,"entities":2,"bounds":{"min":[-6,-6],"max":[8,6]},"changed":["a"],"restacked":["b"],"ms":0,"entry":3}`
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
