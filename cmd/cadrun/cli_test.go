@@ -15,6 +15,9 @@ import (
 	"github.com/cadrun/cadrun/tools"
 )
 
+// cliBinaryDir holds the binary cliBinary built, if it did.
+var cliBinaryDir string
+
 // cliBinary builds the real cadrun binary once for the tests that need a whole process (the
 // test binary is built with -race, which cannot cap a worker's address space).
 var cliBinary = sync.OnceValues(func() (string, error) {
@@ -22,6 +25,7 @@ var cliBinary = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	cliBinaryDir = dir // TestMain removes it
 	bin := filepath.Join(dir, "cadrun")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		return "", &buildError{err, out}

@@ -299,15 +299,8 @@ func TestMCPHTTPCancel(t *testing.T) {
 // of its choosing, logs the URL, serves a client, and stops cleanly on SIGINT.
 func TestMCPOverHTTPBinary(t *testing.T) {
 	t.Parallel()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the binary with")
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "cadrun")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCadrun(t)
 	cmd := exec.Command(bin, "mcp", "-workspace", filepath.Join(dir, "ws"), "-http", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), tokenEnv+"=tok")
 	stderr, err := cmd.StderrPipe()

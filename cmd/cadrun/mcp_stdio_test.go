@@ -25,16 +25,16 @@ const (
 	rawInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 )
 
-// buildCadrun builds the binary into a temporary directory.
+// buildCadrun returns the real binary, built once for every test that needs a whole process
+// (cliBinary); without a go command the test is skipped.
 func buildCadrun(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command to build the binary with")
 	}
-	bin := filepath.Join(t.TempDir(), "cadrun")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := cliBinary()
+	if err != nil {
+		t.Fatalf("go build: %v", err)
 	}
 	return bin
 }

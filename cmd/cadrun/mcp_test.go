@@ -19,15 +19,8 @@ import (
 // clean exit.
 func TestMCPOverStdio(t *testing.T) {
 	t.Parallel()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the binary with")
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "cadrun")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCadrun(t)
 	ws := filepath.Join(dir, "ws") // missing: cadrun mcp creates it
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -18,15 +18,8 @@ import (
 // test binary cannot serve) through each outcome of `cadrun test`, comparing whole outputs.
 func TestTestCommand(t *testing.T) {
 	t.Parallel()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the binary with")
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "cadrun")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCadrun(t)
 	files := map[string]string{
 		"ws/scene.code.js":   "import {plate} from 'dims'\ndrawRect('plate', 0, 0, plate.w, plate.h)\ndrawCircle('hole', 10, 0, 3)\n",
 		"ws/modules/dims.js": "export const plate = {w: 40, h: 20}\n",

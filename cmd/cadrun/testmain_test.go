@@ -14,5 +14,8 @@ func TestMain(m *testing.M) {
 	runtime.ServeWorkerIfAsked()
 	code := m.Run()
 	browsertest.Close() // the one browser the viewer tests share
+	if cliBinaryDir != "" {
+		os.RemoveAll(cliBinaryDir)
+	}
 	os.Exit(code)
 }

@@ -25,15 +25,8 @@ import (
 // them (and the file) alone, a fix brings them up to date; Ctrl-C ends it with status 0.
 func TestWatchEndToEnd(t *testing.T) {
 	t.Parallel()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the binary with")
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "cadrun")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCadrun(t)
 	ws := filepath.Join(dir, "ws")
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		t.Fatal(err)
