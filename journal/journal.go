@@ -17,7 +17,8 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, FTS5 included
+	"modernc.org/sqlite" // the "sqlite" database/sql driver, FTS5 included
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrBadInput is returned for parameters that break the rules of save or search; the message
@@ -53,11 +54,33 @@ func Open(ctx context.Context, path string) (*Journal, error) {
 		return nil, fmt.Errorf("opening the journal: %w", err)
 	}
 	j := &Journal{db: db, path: path}
-	if err := j.migrate(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("opening the journal %s: %w", path, err)
+	// The first connections to a new database race to switch it to WAL, and SQLite answers
+	// that race with "database is locked" at once, without its busy handler: try again, for
+	// as long as the busy timeout would have waited.
+	deadline, pause := time.Now().Add(BusyTimeout), 5*time.Millisecond
+	for {
+		err := j.migrate(ctx)
+		if err == nil {
+			return j, nil
+		}
+		if !isBusy(err) || time.Now().After(deadline) {
+			db.Close()
+			return nil, fmt.Errorf("opening the journal %s: %w", path, err)
+		}
+		select {
+		case <-ctx.Done():
+			db.Close()
+			return nil, fmt.Errorf("opening the journal %s: %w", path, ctx.Err())
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 200*time.Millisecond)
 	}
-	return j, nil
+}
+
+// isBusy reports SQLite's "database is locked" (SQLITE_BUSY, with any extended code).
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // Close closes the database.
