@@ -138,12 +138,12 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 			defer cancel()
 			// The scene follows the files before any answer: another process or an editor
 			// may have changed them. A change syncs again under its own lock.
-			synced, err := sessions.srv.Sync(ctx)
+			synced, disk, err := sessions.srv.sync(ctx)
 			if err != nil {
 				return nil, zero, err
 			}
 			se := sessions.get(req.Session)
-			outside := outsideNote(se.changedOutside())
+			outside := outsideNote(se.changedOutside(disk))
 			out, err := fn(ctx, se, in)
 			se.snapshotFiles()
 			note := joinNotes(outside, se.SelectionNote())

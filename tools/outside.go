@@ -2,68 +2,36 @@ package tools
 
 // Files changed by someone else: an editor, another process, another MCP client. Each answer
 // names the files that changed on disk between this client's previous call and this one, so
-// that an agent does not go on editing from a stale picture. The session keeps a hash per user
-// file as its last call left them; changes the call itself makes are taken in after it.
+// that an agent does not go on editing from a stale picture. The session keeps the files'
+// state (diskState, as Sync hashes them) as its last call left them, and compares it with the
+// state the sync before the next call read; changes the call itself makes are taken in after
+// it.
 
 import (
-	"crypto/sha256"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/cadrun/cadrun/runtime"
 )
 
-// fileHashes hashes the workspace's own files (main and user modules) by logical name.
-func (srv *Server) fileHashes() map[string][sha256.Size]byte {
-	files, err := srv.ws.UserFiles()
-	if err != nil {
-		return nil
-	}
-	out := make(map[string][sha256.Size]byte, len(files))
-	for name, b := range files {
-		out[name] = sha256.Sum256(b)
-	}
-	return out
-}
-
-// changedOutside names the files that differ from the snapshot of this session's last call
-// (created, changed or deleted), sorted; nil on a session's first call.
-func (se *Session) changedOutside() []string {
+// changedOutside names the files that differ between the snapshot of this session's last
+// call and cur, the files as the sync before this call read them (created, changed or
+// deleted), sorted; nil on a session's first call.
+func (se *Session) changedOutside(cur diskState) []string {
 	se.mu.Lock()
 	prev := se.seenFiles
 	se.mu.Unlock()
-	if prev == nil {
+	if prev == nil || cur == nil {
 		return nil
 	}
-	cur := se.srv.fileHashes()
-	if cur == nil {
-		return nil
-	}
-	var out []string
-	for name, h := range cur {
-		if old, ok := prev[name]; !ok || old != h {
-			out = append(out, name)
-		}
-	}
-	for name := range prev {
-		if _, ok := cur[name]; !ok {
-			out = append(out, name)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return changedFiles(prev, cur)
 }
 
 // snapshotFiles records the files as this call leaves them.
 func (se *Session) snapshotFiles() {
-	cur := se.srv.fileHashes()
-	if cur == nil {
-		return
-	}
+	_, cur, _ := se.srv.diskFiles()
 	se.mu.Lock()
-	se.seenFiles = maps.Clone(cur)
+	se.seenFiles = cur
 	se.mu.Unlock()
 }
 

@@ -102,8 +102,8 @@ type Session struct {
 	made  map[int]bool                 // history entry ids recorded by this session's changes
 	// seenSel is the selection as this session's last answer left it (nil: none yet).
 	seenSel *modules.Selection
-	// seenFiles hashes the user files as this session's last call left them (nil: none yet).
-	seenFiles map[string][sha256.Size]byte
+	// seenFiles is the user files' state as this session's last call left them (nil: none yet).
+	seenFiles diskState
 }
 
 // Session starts a client session.

@@ -119,17 +119,28 @@ func changedFiles(a, b diskState) []string {
 // The error is only for a lock that could not be taken (ctx ended); a main that does not run
 // is reported in the result.
 func (srv *Server) Sync(ctx context.Context) (*SyncResult, error) {
+	res, _, err := srv.sync(ctx)
+	return res, err
+}
+
+// sync is Sync that also answers the files' state as it read them (nil when one could not be
+// read), so that a tool call compares it with its session's last (outside.go) without
+// reading the workspace again.
+func (srv *Server) sync(ctx context.Context) (*SyncResult, diskState, error) {
 	_, st, _ := srv.diskFiles()
 	if len(srv.staleFiles(st)) == 0 {
-		return &SyncResult{Error: srv.mainError()}, nil
+		return &SyncResult{Error: srv.mainError()}, st, nil
 	}
 	unlock, err := srv.ws.Lock(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("taking the workspace lock: %w", err)
+		return nil, nil, fmt.Errorf("taking the workspace lock: %w", err)
 	}
 	defer unlock()
-	res, _, err := srv.syncLocked(ctx)
-	return res, err
+	res, files, err := srv.syncLocked(ctx)
+	if files == nil {
+		return res, nil, err
+	}
+	return res, hashFiles(files), err
 }
 
 // mainError is the diagnostic of main as it is on disk when it does not run, else "".
