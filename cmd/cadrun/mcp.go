@@ -35,6 +35,22 @@ import (
 // tokenEnv holds the bearer token when -token is not given.
 const tokenEnv = "CADRUN_MCP_TOKEN"
 
+// tokenFrom is the token a command serves with: the -token flag's value, else $CADRUN_MCP_TOKEN,
+// checked by tools.CheckToken (the error names where the bad token came from); "" for none.
+func tokenFrom(flagValue string) (string, error) {
+	token, source := flagValue, "-token"
+	if token == "" {
+		token, source = os.Getenv(tokenEnv), "$"+tokenEnv
+	}
+	if token == "" {
+		return "", nil
+	}
+	if err := tools.CheckToken(token); err != nil {
+		return "", fmt.Errorf("%s: %w", source, err)
+	}
+	return token, nil
+}
+
 // shutdownGrace is how long a stopping server waits for the answers of the calls in flight
 // (cancelled when the signal came) before it exits anyway: an answer that cannot be written
 // in that time (a client that does not read) is lost.
@@ -66,16 +82,10 @@ func runMCP(args []string, _, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "cadrun mcp: -max-sessions, -max-conns and -session-idle must be positive (got %d, %d, %v)\n", *maxSessions, *maxConns, *sessionIdle)
 		return errUsage
 	}
-	token := *tokenFlag
-	source := "-token"
-	if token == "" {
-		token, source = os.Getenv(tokenEnv), "$"+tokenEnv
-	}
-	if token != "" {
-		if err := tools.CheckToken(token); err != nil {
-			fmt.Fprintf(stderr, "cadrun mcp: %s: %v\n", source, err)
-			return errUsage
-		}
+	token, err := tokenFrom(*tokenFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "cadrun mcp: %v\n", err)
+		return errUsage
 	}
 	var addr string
 	if *httpFlag != "" {

@@ -69,9 +69,10 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "cadrun watch: -timeout %v: give a positive duration\n", *timeout)
 		return errUsage
 	}
-	token := strings.TrimSpace(*tokenFlag)
-	if token == "" {
-		token = strings.TrimSpace(os.Getenv(tokenEnv))
+	token, err := tokenFrom(*tokenFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
+		return errUsage
 	}
 	var viewAddr string
 	if *serveFlag != "" {
@@ -80,7 +81,7 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
 			return errUsage
 		}
-	} else if token != "" && *tokenFlag != "" {
+	} else if *tokenFlag != "" {
 		fmt.Fprintln(stderr, "cadrun watch: -token needs -serve")
 		return errUsage
 	}

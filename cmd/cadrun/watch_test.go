@@ -198,6 +198,10 @@ func TestWatchUsage(t *testing.T) {
 		{[]string{"watch", "-workspace", dir, "-poll", "5ms"}, "cadrun watch: -poll: bad poll interval: 5ms; give between 20ms (MinPoll) and 1m0s (MaxPoll)"},
 		{[]string{"watch", "-workspace", dir, "-timeout", "0s"}, "cadrun watch: -timeout 0s: give a positive duration"},
 		{[]string{"watch", dir}, `cadrun watch: unexpected argument "` + dir + `"; the workspace is given with -workspace`},
+		// The token rules are those of cadrun mcp.
+		{[]string{"watch", "-workspace", dir, "-serve", ":0", "-token", "   "}, "cadrun watch: -token: the token is only whitespace; choose a token of visible characters (for example: openssl rand -hex 32)"},
+		{[]string{"watch", "-workspace", dir, "-token", "secret"}, "cadrun watch: -token needs -serve"},
+		{[]string{"watch", "-workspace", dir, "-serve", "0.0.0.0:0"}, `cadrun watch: -serve "0.0.0.0:0" is not a loopback address: anyone who reaches it could see the scene and change the selection; set a token with -token T or $CADRUN_MCP_TOKEN (then open http://ADDR/?token=T), or listen on 127.0.0.1`},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(tc.args, &stdout, &stderr); code != 2 {
