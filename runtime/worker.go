@@ -73,7 +73,8 @@ type message struct {
 
 // ServeWorkerIfAsked turns this process into a worker when it was started as one, and then
 // exits; otherwise it returns at once. Call it first thing in main (and in TestMain of tests
-// that use a Pool).
+// that use a Pool). cadrun's own main calls it earlier still, from the init function of
+// internal/worker, so that a worker skips initialising the packages only the parent uses.
 func ServeWorkerIfAsked() {
 	if os.Getenv(workerEnv) != "1" {
 		return

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	_ "github.com/cadrun/cadrun/internal/worker" // a Pool re-runs this binary as its workers: they serve from this package's init
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools"
@@ -53,7 +54,6 @@ func commands() []command {
 }
 
 func main() {
-	runtime.ServeWorkerIfAsked() // a Pool re-runs this binary as its worker processes
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
