@@ -14,6 +14,12 @@ package runtime
 // "result". The result's scene JSON follows the result line as SceneBytes raw bytes rather
 // than inside it: a big scene is megabytes, which a JSON field would make both sides scan
 // again and copy.
+//
+// A caller that wants only the scene written out (`cadrun run -o`, through Pool.Export) puts
+// an export request in "run". After a good run the worker then sends the result without the
+// scene, writes the scene out itself and sends it as "export" with ExportBytes raw bytes: the
+// scene's JSON is neither written nor read back, and the parent does not render. The timeout
+// covers the script, as it does when the parent renders; the export is the program's own code.
 
 import (
 	"bufio"
@@ -49,11 +55,17 @@ const (
 // nested JSON.parse) fails fast instead of growing to the default gigabyte.
 const workerMaxStack = 64 << 20
 
+// exportRequest asks a worker to write its scene out; Request is the ExportFunc's.
+type exportRequest struct {
+	Request []byte `json:"request"`
+}
+
 type message struct {
 	Type string `json:"type"` // run, read, file, names, font, fonts, result
 
-	Entry   string   `json:"entry,omitempty"`
-	Options *Options `json:"options,omitempty"`
+	Entry   string         `json:"entry,omitempty"`
+	Options *Options       `json:"options,omitempty"`
+	Export  *exportRequest `json:"export,omitempty"` // run: write the scene out (Pool.Export)
 
 	Name    string   `json:"name,omitempty"`
 	Path    string   `json:"path,omitempty"`
@@ -61,21 +73,30 @@ type message struct {
 	Missing bool     `json:"missing,omitempty"`
 	Names   []string `json:"names,omitempty"`
 
-	SceneBytes int           `json:"scene_bytes,omitempty"` // the raw scene JSON after the line
-	Logs       []string      `json:"logs,omitempty"`
-	Warnings   []string      `json:"warnings,omitempty"`
-	Modules    []string      `json:"modules,omitempty"`
-	Diagnostic *Diagnostic   `json:"diagnostic,omitempty"`
-	Duration   time.Duration `json:"duration,omitempty"`
-	Tests      []TestResult  `json:"tests,omitempty"`
-	Err        string        `json:"err,omitempty"`
+	SceneBytes  int           `json:"scene_bytes,omitempty"`  // the raw scene JSON after the line
+	ExportBytes int           `json:"export_bytes,omitempty"` // the raw export after the line
+	Logs        []string      `json:"logs,omitempty"`
+	Warnings    []string      `json:"warnings,omitempty"`
+	Modules     []string      `json:"modules,omitempty"`
+	Diagnostic  *Diagnostic   `json:"diagnostic,omitempty"`
+	Duration    time.Duration `json:"duration,omitempty"`
+	Tests       []TestResult  `json:"tests,omitempty"`
+	Err         string        `json:"err,omitempty"`
 }
 
 // ServeWorkerIfAsked turns this process into a worker when it was started as one, and then
 // exits; otherwise it returns at once. Call it first thing in main (and in TestMain of tests
-// that use a Pool). cadrun's own main calls it earlier still, from the init function of
-// internal/worker, so that a worker skips initialising the packages only the parent uses.
-func ServeWorkerIfAsked() {
+// that use a Pool). Its workers cannot export (Pool.Export); see ServeWorkerWithExport.
+func ServeWorkerIfAsked() { ServeWorkerWithExport(nil) }
+
+// ExportFunc writes a finished scene out, in a worker process, as the request a caller gave
+// Pool.Export asks (the request's form is the ExportFunc's own).
+type ExportFunc func(s *scene.Scene, request []byte) ([]byte, error)
+
+// ServeWorkerWithExport is ServeWorkerIfAsked for a program whose workers also write scenes
+// out for Pool.Export, with export. cadrun calls it from the init function of internal/worker,
+// earlier than main, so that a worker skips initialising the packages only the parent uses.
+func ServeWorkerWithExport(export ExportFunc) {
 	if os.Getenv(workerEnv) != "1" {
 		return
 	}
@@ -84,7 +105,7 @@ func ServeWorkerIfAsked() {
 		mem = DefaultLimits.MaxMemory
 	}
 	capWorker(mem)
-	if err := serveWorker(os.Stdin, os.Stdout, mem); err != nil && !errors.Is(err, io.EOF) {
+	if err := serveWorker(os.Stdin, os.Stdout, mem, export); err != nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintln(os.Stderr, "cadrun worker:", err)
 		os.Exit(1)
 	}
@@ -118,7 +139,7 @@ func vmSize() int64 {
 	return 0
 }
 
-func serveWorker(in io.Reader, out io.Writer, mem int64) error {
+func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) error {
 	dec := json.NewDecoder(bufio.NewReader(in))
 	bw := bufio.NewWriter(out)
 	enc := json.NewEncoder(bw)
@@ -142,11 +163,13 @@ func serveWorker(in io.Reader, out io.Writer, mem int64) error {
 		if src.err != nil {
 			return src.err
 		}
+		// Export only after a good run; a failed one sends what it drew, as Run does.
+		exporting := req.Export != nil && err == nil && res != nil && res.Diagnostic == nil
 		var sceneJSON []byte
 		if res != nil {
 			reply.Logs, reply.Warnings, reply.Modules, reply.Diagnostic, reply.Duration = res.Logs, res.Warnings, res.Modules, res.Diagnostic, res.Duration
 			reply.Tests = res.Tests
-			if res.Diagnostic == nil {
+			if res.Diagnostic == nil && !exporting {
 				b, merr := res.Scene.MarshalJSON()
 				if merr != nil {
 					return merr
@@ -166,6 +189,11 @@ func serveWorker(in io.Reader, out io.Writer, mem int64) error {
 		if err := bw.Flush(); err != nil {
 			return err
 		}
+		if exporting {
+			if err := sendExport(enc, bw, export, res.Scene, req.Export.Request); err != nil {
+				return err
+			}
+		}
 		// After a big run, give the next one its memory back now rather than inside its
 		// own budget; small runs skip the cost.
 		if heapBytes() > mem/4 {
@@ -173,6 +201,30 @@ func serveWorker(in io.Reader, out io.Writer, mem int64) error {
 		}
 	}
 }
+
+// sendExport writes the scene out with export and sends it as one "export" line and its raw
+// bytes; an export that fails sends its error instead.
+func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene.Scene, request []byte) error {
+	reply := message{Type: "export"}
+	var out []byte
+	if export == nil {
+		reply.Err = errNoExport.Error()
+	} else if b, err := export(s, request); err != nil {
+		reply.Err = err.Error()
+	} else {
+		out, reply.ExportBytes = b, len(b)
+	}
+	if err := enc.Encode(reply); err != nil {
+		return err
+	}
+	if _, err := bw.Write(out); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// errNoExport is the export error of a worker that serves without an ExportFunc.
+var errNoExport = errors.New("this program's workers cannot write scenes out: they must be served with runtime.ServeWorkerWithExport")
 
 // memoryWatch samples the heap while a run goes on and interrupts the run past mem. An
 // interrupt only lands when control returns to JS, so a built-in that keeps growing (a
@@ -403,11 +455,69 @@ func (p *Pool) discard(w *worker) {
 // Run executes entry from src in a worker process. It answers within the run's timeout plus
 // a second whatever the script does; a worker that crashed or had to be killed is replaced.
 func (p *Pool) Run(ctx context.Context, src Source, entry string, opt Options) (*Result, error) {
+	res, w, err := p.run(ctx, src, entry, opt, nil)
+	if w != nil {
+		p.put(w)
+	}
+	return res, err
+}
+
+// Export is Run for a caller that wants only the finished scene written out: the worker
+// writes it with the ExportFunc it serves with (ServeWorkerWithExport), given request as is,
+// and sends those bytes instead of the scene, which the parent then neither reads back nor
+// renders. On success res.Scene is empty. A failed run answers as Run does, with no bytes;
+// an export that fails returns its error. The run's timeout covers the script, not the
+// export, as it would not cover a render in the caller; ctx covers both.
+func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options, request []byte) (*Result, []byte, error) {
+	res, w, err := p.run(ctx, src, entry, opt, &exportRequest{request})
+	if w == nil || err != nil {
+		if w != nil {
+			p.put(w)
+		}
+		return res, nil, err
+	}
+	type outcome struct {
+		out []byte
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		out, err := w.export()
+		done <- outcome{out, err}
+	}()
+	select {
+	case o := <-done:
+		var xerr *exportError
+		switch {
+		case o.err == nil:
+			p.put(w)
+			return res, o.out, nil
+		case errors.As(o.err, &xerr):
+			p.put(w)
+			return res, nil, xerr
+		}
+		p.discard(w)
+		return res, nil, fmt.Errorf("writing the scene out in the worker: the worker stopped: %s", firstLine(w.stderr.String(), o.err))
+	case <-ctx.Done():
+		p.discard(w)
+		return nil, nil, ctx.Err()
+	}
+}
+
+// exportError is the error an ExportFunc returned in the worker.
+type exportError struct{ msg string }
+
+func (e *exportError) Error() string { return e.msg }
+
+// run executes entry in a worker and returns the result with the worker, which the caller
+// gives back with put (or discard), or with no worker when it was already replaced. With an
+// export request the worker is returned only after a good run, its export still to read.
+func (p *Pool) run(ctx context.Context, src Source, entry string, opt Options, export *exportRequest) (*Result, *worker, error) {
 	opt.Limits = opt.Limits.withDefaults()
 	opt.Limits.MaxMemory = p.opt.MaxMemory
 	w, err := p.get()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	type outcome struct {
 		res *Result
@@ -415,7 +525,7 @@ func (p *Pool) Run(ctx context.Context, src Source, entry string, opt Options) (
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := w.run(src, entry, opt)
+		res, err := w.run(src, entry, opt, export)
 		done <- outcome{res, err}
 	}()
 	timer := time.NewTimer(opt.Limits.Timeout + nativeGrace)
@@ -424,22 +534,22 @@ func (p *Pool) Run(ctx context.Context, src Source, entry string, opt Options) (
 	case o := <-done:
 		if o.err != nil {
 			p.discard(w)
-			return p.crashed(w, opt, o.err)
+			res, err := p.crashed(w, opt, o.err)
+			return res, nil, err
 		}
-		p.put(w)
 		if o.res.Diagnostic != nil {
-			return o.res, o.res.Diagnostic
+			return o.res, w, o.res.Diagnostic
 		}
-		return o.res, nil
+		return o.res, w, nil
 	case <-timer.C:
 		p.discard(w)
 		d := &Diagnostic{Kind: KindTimeout,
 			Message: fmt.Sprintf("the run took longer than %v (Limits.Timeout) and its worker was stopped inside a built-in function", opt.Limits.Timeout),
 			Hint:    "a built-in call (a huge String.repeat or Array, a backtracking regular expression) did not return; make it smaller"}
-		return &Result{Scene: scene.New(), Diagnostic: d}, d
+		return &Result{Scene: scene.New(), Diagnostic: d}, nil, d
 	case <-ctx.Done():
 		p.discard(w)
-		return nil, ctx.Err()
+		return nil, nil, ctx.Err()
 	}
 }
 
@@ -471,10 +581,10 @@ func firstLine(out string, cause error) string {
 	return cause.Error()
 }
 
-// run speaks the protocol for one script.
-func (w *worker) run(src Source, entry string, opt Options) (*Result, error) {
+// run speaks the protocol for one script, up to its result (an export, if asked, follows).
+func (w *worker) run(src Source, entry string, opt Options, export *exportRequest) (*Result, error) {
 	enc := json.NewEncoder(w.stdin)
-	if err := enc.Encode(message{Type: "run", Entry: entry, Options: &opt}); err != nil {
+	if err := enc.Encode(message{Type: "run", Entry: entry, Options: &opt, Export: export}); err != nil {
 		return nil, err
 	}
 	served := map[string]*scene.Font{} // workspace fonts the worker used, to read its scene
@@ -531,21 +641,47 @@ func (w *worker) run(src Source, entry string, opt Options) (*Result, error) {
 	}
 }
 
-// maxSceneFrame caps the scene JSON a worker may send; a scene at its entity and vertex caps
-// fits well within it.
+// export reads the "export" line that follows a good run's result, and its bytes. An error
+// the ExportFunc returned is an *exportError; any other error means the worker is lost.
+func (w *worker) export() ([]byte, error) {
+	var m message
+	if err := w.dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("reading from the worker: %w", err)
+	}
+	switch {
+	case m.Type != "export":
+		return nil, fmt.Errorf("unexpected message %q from the worker", m.Type)
+	case m.Err != "":
+		return nil, &exportError{m.Err}
+	}
+	b, err := w.readFrame(m.ExportBytes)
+	if err != nil {
+		return nil, fmt.Errorf("reading the worker's export: %w", err)
+	}
+	return b, nil
+}
+
+// maxSceneFrame caps the scene JSON, or the export, a worker may send; a scene at its entity
+// and vertex caps fits well within it.
 const maxSceneFrame = 1 << 30
 
 // readFrame reads the n raw bytes that follow the last JSON line: first what the decoder has
-// buffered, then the pipe. The decoder then starts again after them.
+// buffered, then the pipe. The decoder then starts again after them. The decoder stops at the
+// end of the line's value, before the line break the encoder wrote after it, so that line
+// break is read first and dropped.
 func (w *worker) readFrame(n int) ([]byte, error) {
 	if n > maxSceneFrame {
 		return nil, fmt.Errorf("%d bytes is over %d", n, maxSceneFrame)
 	}
 	r := io.MultiReader(w.dec.Buffered(), w.out)
-	b := make([]byte, n)
+	b := make([]byte, n+1)
 	if _, err := io.ReadFull(r, b); err != nil {
 		return nil, err
 	}
+	if b[0] != '\n' {
+		return nil, fmt.Errorf("the frame does not start on a new line: %q", b[0])
+	}
+	b = b[1:]
 	// Whatever the old decoder had buffered past the frame is still first in r. MultiReader
 	// flattens nested MultiReaders and drops spent ones, so this does not grow run by run.
 	w.out = r

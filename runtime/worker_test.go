@@ -2,18 +2,31 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/scene"
 )
 
 // TestMain lets this test binary serve as the Pool's worker process.
 func TestMain(m *testing.M) {
-	ServeWorkerIfAsked()
+	ServeWorkerWithExport(testExport)
 	os.Exit(m.Run())
+}
+
+// testExport is the tests' ExportFunc: the request, a line break and the scene's JSON; the
+// request "fail" fails.
+func testExport(s *scene.Scene, request []byte) ([]byte, error) {
+	if string(request) == "fail" {
+		return nil, errors.New("cannot write fail")
+	}
+	b, err := s.MarshalJSON()
+	return append(append(request, '\n'), b...), err
 }
 
 func newTestPool(t *testing.T, mem int64) *Pool {
@@ -126,5 +139,50 @@ func TestRunAnswersDespiteNativeCode(t *testing.T) {
 	}
 	if el := time.Since(start); el > 300*time.Millisecond+2*time.Second {
 		t.Errorf("took %v", el)
+	}
+}
+
+// TestPoolExport: the worker writes the scene out itself and sends those bytes, the same as
+// writing out the scene a Run brings back; a failed run answers as Run does; an export error
+// comes back as it is and the worker serves on.
+func TestPoolExport(t *testing.T) {
+	t.Parallel()
+	p := newTestPool(t, 0)
+	src := MapSource{MainModule: "console.log('hi')\n" + typicalScript}
+	want, err := Run(context.Background(), src, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOut, err := testExport(want.Scene, []byte("svg please"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the worker is reused
+		res, out, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(wantOut), string(out)); diff != "" {
+			t.Errorf("export mismatch (-written from Run's scene +written in the worker):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{"hi"}, res.Logs); diff != "" {
+			t.Errorf("logs mismatch (-want +got):\n%s", diff)
+		}
+		if res.Scene.Len() != 0 {
+			t.Errorf("the scene came back too: %d entities", res.Scene.Len())
+		}
+	}
+
+	_, out, err := p.Export(context.Background(), MapSource{MainModule: "drawCircle('c', 0, 0, 1)\nnope()"}, MainModule, Options{}, []byte("svg please"))
+	if err == nil || err.Error() != "scene.code.js:2:1: ReferenceError: nope is not defined" || out != nil {
+		t.Errorf("failed run: got %v and %q; want its diagnostic and no bytes", err, out)
+	}
+
+	_, out, err = p.Export(context.Background(), src, MainModule, Options{}, []byte("fail"))
+	if err == nil || err.Error() != "cannot write fail" || out != nil {
+		t.Errorf("failed export: got %v and %q; want the export's error and no bytes", err, out)
+	}
+	if _, out, err = p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please")); err != nil || string(out) != string(wantOut) {
+		t.Errorf("after a failed export: got %v", err)
 	}
 }

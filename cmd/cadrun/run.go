@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -56,7 +57,35 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	pool := newPool()
 	defer pool.Close()
-	res, err := pool.Run(context.Background(), src, runtime.MainModule, runtime.Options{Limits: runtime.Limits{Timeout: *timeout}})
+	opt := runtime.Options{Limits: runtime.Limits{Timeout: *timeout}}
+	if *out == "" {
+		res, err := pool.Run(context.Background(), src, runtime.MainModule, opt)
+		if err := report(res, err, stderr); err != nil {
+			return err
+		}
+		info := res.Scene.Info()
+		fmt.Fprintf(stdout, "ok: %d entities in %v\n", info.Entities, res.Duration.Round(10_000))
+		return nil
+	}
+	// The worker writes the file's bytes (see Pool.Export): the scene stays where it was made.
+	export.PNG.Width = *width
+	request, err := json.Marshal(render.Request{Ext: format.Ext, Options: export})
+	if err != nil {
+		return err
+	}
+	res, data, err := pool.Export(context.Background(), src, runtime.MainModule, opt, request)
+	if err := report(res, err, stderr); err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, data, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", *out, err)
+	}
+	return nil
+}
+
+// report prints a run's console output and warnings to stderr, and its diagnostic if it
+// failed (then errReported); other errors come back as they are.
+func report(res *runtime.Result, err error, stderr io.Writer) error {
 	if res != nil {
 		for _, l := range res.Logs {
 			fmt.Fprintln(stderr, l)
@@ -69,23 +98,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, d.Render())
 		return errReported
 	}
-	if err != nil {
-		return err
-	}
-	if *out == "" {
-		info := res.Scene.Info()
-		fmt.Fprintf(stdout, "ok: %d entities in %v\n", info.Entities, res.Duration.Round(10_000))
-		return nil
-	}
-	export.PNG.Width = *width
-	data, err := format.Render(res.Scene, export)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(*out, data, 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", *out, err)
-	}
-	return nil
+	return err
 }
 
 // newPool is the worker pool of a one-shot command: scripts run in a worker process, as under

@@ -1,0 +1,61 @@
+package render
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/scene"
+)
+
+// TestExportMatchesRender: a Request that crossed as JSON writes the same bytes as the format's
+// writer called with the options directly, every option set.
+func TestExportMatchesRender(t *testing.T) {
+	t.Parallel()
+	s := scene.New()
+	if _, err := s.Put("plate", scene.RoundedRect{Center: scene.Vec{X: 0, Y: 0}, Width: 80, Height: 40, Radius: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put("hole", scene.Circle{Center: scene.Vec{X: 20, Y: 0}, Radius: 4}); err != nil {
+		t.Fatal(err)
+	}
+	bg := scene.Color{0.1, 0.2, 0.3, 0.5}
+	opts := Options{
+		PNG: PNGOptions{Width: 300, Height: 200, Background: &bg, View: &View{Min: scene.Vec{X: -50, Y: -30}, Max: scene.Vec{X: 50, Y: 30}}, Margin: 3},
+		DXF: DXFOptions{Version: DXF2000, Unit: "in", Tolerance: 0.05},
+		PDF: PDFOptions{Page: "A4", Scale: PDFScale{Paper: 0.5}, Unit: "mm"},
+	}
+	for _, f := range formats {
+		t.Run(f.Ext, func(t *testing.T) {
+			want, err := f.Render(s, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req, err := json.Marshal(Request{Ext: f.Ext, Options: opts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Export(s, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("export mismatch (-render +export):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestExportErrors(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ request, want string }{
+		{`{"Ext": ".dwg"}`, `bad export option: output ".dwg" must end in .svg, .png, .json, .dxf or .pdf`},
+		{`{"Ext": ".svg", "Options": 1}`, "reading the export request: json: cannot unmarshal number into Go struct field Request.Options of type render.Options"},
+	} {
+		_, err := Export(scene.New(), []byte(c.request))
+		if diff := cmp.Diff(c.want, err.Error()); diff != "" {
+			t.Errorf("Export(%s) error mismatch (-want +got):\n%s", c.request, diff)
+		}
+	}
+}
