@@ -348,14 +348,17 @@ func NewPool(opt PoolOptions) *Pool {
 	return p
 }
 
-// Close stops the idle workers; runs in progress finish with their own workers.
+// Close stops the idle workers; runs in progress finish with their own workers. It kills
+// them without waiting for them to end (their exits are collected in the background, or by
+// the system once this process has ended), so that a one-shot command exits as soon as its
+// output is written rather than after the kernel has torn a worker down.
 func (p *Pool) Close() error {
 	p.mu.Lock()
 	idle := p.idle
 	p.idle, p.closed = nil, true
 	p.mu.Unlock()
 	for _, w := range idle {
-		w.kill()
+		_ = w.cmd.Process.Kill()
 	}
 	return nil
 }
