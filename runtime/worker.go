@@ -319,6 +319,7 @@ type PoolOptions struct {
 // worker of its own.
 type Pool struct {
 	opt    PoolOptions
+	plain  bool // the default command: the pool may take the prestarted worker
 	mu     sync.Mutex
 	idle   []*worker
 	closed bool
@@ -332,20 +333,62 @@ func NewPool(opt PoolOptions) *Pool {
 	if opt.MaxMemory <= 0 {
 		opt.MaxMemory = DefaultLimits.MaxMemory
 	}
-	if opt.Command == nil {
-		opt.Command = func() *exec.Cmd {
-			exe, err := os.Executable()
-			if err != nil {
-				exe = os.Args[0]
-			}
-			return exec.Command(exe)
-		}
+	plain := opt.Command == nil
+	if plain {
+		opt.Command = selfCommand
 	}
-	p := &Pool{opt: opt}
+	p := &Pool{opt: opt, plain: plain}
 	if !opt.Lazy {
 		go p.refill()
 	}
 	return p
+}
+
+// selfCommand re-runs this executable, the default worker command.
+func selfCommand() *exec.Cmd {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	return exec.Command(exe)
+}
+
+// prestarted holds the worker PrestartWorker started until a Pool takes it.
+var prestarted struct {
+	sync.Mutex
+	w *worker
+}
+
+// PrestartWorker starts a worker now, with the default command and memory cap, for the first
+// Pool of those defaults that needs a worker to take instead of starting one: a program that
+// knows early that it will run a script overlaps the worker's start-up with its own. cadrun
+// calls it for `run` and `tool` from internal/worker's init function, while the rest of the
+// program is still initialising. A worker no Pool takes ends with the program: its input
+// closes. A failure to start is left for the Pool to meet and report.
+func PrestartWorker() {
+	p := &Pool{opt: PoolOptions{MaxMemory: DefaultLimits.MaxMemory, Command: selfCommand}}
+	w, err := p.start()
+	if err != nil {
+		return
+	}
+	prestarted.Lock()
+	defer prestarted.Unlock()
+	if prestarted.w != nil {
+		prestarted.w.kill()
+	}
+	prestarted.w = w
+}
+
+// takePrestarted returns the prestarted worker if this pool may use it, once.
+func (p *Pool) takePrestarted() *worker {
+	if !p.plain || p.opt.MaxMemory != DefaultLimits.MaxMemory {
+		return nil
+	}
+	prestarted.Lock()
+	defer prestarted.Unlock()
+	w := prestarted.w
+	prestarted.w = nil
+	return w
 }
 
 // Close stops the idle workers; runs in progress finish with their own workers. It kills
@@ -412,6 +455,9 @@ type worker struct {
 }
 
 func (p *Pool) start() (*worker, error) {
+	if w := p.takePrestarted(); w != nil {
+		return w, nil
+	}
 	cmd := p.opt.Command()
 	cmd.Env = append(os.Environ(), workerEnv+"=1", workerMemEnv+"="+strconv.FormatInt(p.opt.MaxMemory, 10))
 	stdin, err := cmd.StdinPipe()

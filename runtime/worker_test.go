@@ -186,3 +186,38 @@ func TestPoolExport(t *testing.T) {
 		t.Errorf("after a failed export: got %v", err)
 	}
 }
+
+// TestPrestartedWorker: the first Pool of the default command and memory cap that needs a
+// worker takes the prestarted one instead of starting its own; a Pool with another cap does
+// not. Not parallel: the prestarted worker is the process's.
+func TestPrestartedWorker(t *testing.T) {
+	PrestartWorker()
+	prestarted.Lock()
+	w := prestarted.w
+	prestarted.Unlock()
+	if w == nil {
+		t.Fatal("no worker was prestarted")
+	}
+	src := MapSource{MainModule: "drawCircle('c', 0, 0, 1)"}
+
+	other := NewPool(PoolOptions{Lazy: true, MaxMemory: 256 << 20})
+	defer other.Close()
+	if _, err := other.Run(context.Background(), src, MainModule, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if other.idle[0] == w {
+		t.Error("a pool with another memory cap took the prestarted worker")
+	}
+
+	p := NewPool(PoolOptions{Lazy: true})
+	defer p.Close()
+	if _, err := p.Run(context.Background(), src, MainModule, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	prestarted.Lock()
+	left := prestarted.w
+	prestarted.Unlock()
+	if left != nil || p.idle[0] != w {
+		t.Error("the pool started a worker of its own instead of taking the prestarted one")
+	}
+}
