@@ -221,3 +221,27 @@ func TestPrestartedWorker(t *testing.T) {
 		t.Error("the pool started a worker of its own instead of taking the prestarted one")
 	}
 }
+
+// TestPoolBigHeapKeepsHeadroom: a run that keeps a large heap live and makes garbage on top
+// stays within MaxMemory, as it did with Go's default GC percentage throughout: the larger
+// percentage a run starts with (smallHeapGCPercent) would let the garbage pass the limit.
+func TestPoolBigHeapKeepsHeadroom(t *testing.T) {
+	t.Parallel()
+	if raceBuild {
+		t.Skip("seconds of allocation under the race detector; `make test` runs the pool tests without -race")
+	}
+	p := newTestPool(t, 256<<20)
+	src := MapSource{MainModule: `const keep = []
+for (let i = 0; i < 80; i++) keep.push(new ArrayBuffer(1 << 20))
+let made = 0
+for (let i = 0; i < 2.5e5; i++) made += ('x' + i).repeat(200).length
+drawCircle('c', 0, 0, 1)
+console.log(keep.length, made >> 20)`}
+	res, err := p.Run(context.Background(), src, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"80 312"}, res.Logs); diff != "" {
+		t.Errorf("logs mismatch (-want +got):\n%s", diff)
+	}
+}
