@@ -113,10 +113,10 @@ func ServeWorkerWithExport(export ExportFunc) {
 }
 
 // capWorker bounds the worker: the GC's soft target (above the watchdog's threshold, so the
-// collector does not thrash before the watchdog acts; see bigHeap) and, as the hard stop, the
-// address space the kernel will give it (what it has now plus room for twice the heap limit).
+// collector does not thrash before the watchdog acts) and, as the hard stop, the address
+// space the kernel will give it (what it has now plus room for twice the heap limit).
 func capWorker(mem int64) {
-	bigHeap(mem)
+	debug.SetMemoryLimit(2 * mem)
 	debug.SetMaxStack(workerMaxStack)
 	if vm := vmSize(); vm > 0 && !raceBuild {
 		limit := uint64(vm + 2*mem + 256<<20)
@@ -228,39 +228,28 @@ var errNoExport = errors.New("this program's workers cannot write scenes out: th
 
 // Garbage collection in a worker. A run's heap starts nearly empty and mostly grows, and with
 // Go's default GOGC of 100 it is collected every few megabytes for little gain: W1 took 3 to 4
-// collections, W2 8 to 9, W3 6, about a tenth of the worker's CPU. So a run starts small:
-// GOGC smallGCPercent, and a soft memory limit of MaxMemory/smallShare, which makes the
-// collector keep the whole process under that however fast the run allocates. Once the heap
-// (live and garbage) passes half of that, the memory watch sets the worker back to big, GOGC
-// 100 and the limit capWorker sets, so a big run has the same headroom under MaxMemory as
-// it had, and meets the limit as it did. A run that grows past the small limit between two
-// samples is collected more often for those 10 ms, never let past it.
+// collections, W2 8 to 9, W3 6, about a tenth of the worker's CPU. So a run starts with GOGC
+// smallGCPercent, and once its heap (live and garbage) passes MaxMemory/smallShare the memory
+// watch sets GOGC back to 100: a big run then has the same headroom under MaxMemory as it
+// had, and meets the limit as it did. Between two samples (10 ms) a run can grow past that
+// share by what it allocates in the meantime, far below MaxMemory. No tighter soft memory
+// limit is set for the small phase: the collector would run back to back whenever memory the
+// heap count does not see (free spans, stacks) kept the process near it.
 const (
 	smallGCPercent = 400
-	smallShare     = 8 // MaxMemory/8: 64 MB by default
+	smallShare     = 16 // MaxMemory/16: 32 MB by default
 	bigGCPercent   = 100
 )
-
-// smallHeap and bigHeap set the worker's collector for a small run and for a big one.
-func smallHeap(mem int64) {
-	debug.SetGCPercent(smallGCPercent)
-	debug.SetMemoryLimit(mem / smallShare)
-}
-
-func bigHeap(mem int64) {
-	debug.SetGCPercent(bigGCPercent)
-	debug.SetMemoryLimit(2 * mem)
-}
 
 // memoryWatch samples the heap while a run goes on and interrupts the run past mem. An
 // interrupt only lands when control returns to JS, so a built-in that keeps growing (a
 // huge Array.fill) is stopped harder: past one and a half times mem the worker exits, and
 // the parent reports the limit. One allocation too big to make at all is refused by the
-// address space limit, which ends the worker the same way. It also starts the run with a
-// small heap and moves it to a big one (see smallGCPercent).
+// address space limit, which ends the worker the same way. It also sets the run's GOGC (see
+// smallGCPercent).
 func memoryWatch(mem int64) func(vm *goja.Runtime) func() {
 	return func(vm *goja.Runtime) func() {
-		smallHeap(mem)
+		debug.SetGCPercent(smallGCPercent)
 		done := make(chan struct{})
 		go func() {
 			tick := time.NewTicker(10 * time.Millisecond)
@@ -279,8 +268,8 @@ func memoryWatch(mem int64) func(vm *goja.Runtime) func() {
 					if heap > mem {
 						vm.Interrupt(errMemory)
 					}
-					if !big && heap > mem/smallShare/2 {
-						bigHeap(mem)
+					if !big && heap > mem/smallShare {
+						debug.SetGCPercent(bigGCPercent)
 						big = true
 					}
 				}
@@ -288,7 +277,7 @@ func memoryWatch(mem int64) func(vm *goja.Runtime) func() {
 		}()
 		return func() {
 			close(done)
-			bigHeap(mem) // what follows the run (an export, the next run's start) is not small
+			debug.SetGCPercent(bigGCPercent) // what follows the run (an export) is not small
 		}
 	}
 }

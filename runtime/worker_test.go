@@ -224,7 +224,7 @@ func TestPrestartedWorker(t *testing.T) {
 
 // TestPoolBigHeapKeepsHeadroom: a run that keeps a large heap live and makes garbage on top
 // stays within MaxMemory, as it did with Go's default GC percentage throughout: the larger
-// percentage a run starts with (smallHeapGCPercent) would let the garbage pass the limit.
+// percentage a run starts with (smallGCPercent), kept, would let the garbage pass the limit.
 func TestPoolBigHeapKeepsHeadroom(t *testing.T) {
 	t.Parallel()
 	if raceBuild {
