@@ -61,7 +61,7 @@ type exportRequest struct {
 }
 
 type message struct {
-	Type string `json:"type"` // run, read, file, names, font, fonts, result
+	Type string `json:"type"` // run, read, file, names, font, fonts, result, export
 
 	Entry   string         `json:"entry,omitempty"`
 	Options *Options       `json:"options,omitempty"`
@@ -163,7 +163,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		if src.err != nil {
 			return src.err
 		}
-		// Export only after a good run; a failed one sends what it drew, as Run does.
+		// Export only after a good run; a failed one answers as it does without a request.
 		exporting := req.Export != nil && err == nil && res != nil && res.Diagnostic == nil
 		var sceneJSON []byte
 		if res != nil {

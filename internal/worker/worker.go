@@ -9,9 +9,9 @@
 // MCP server, SQLite, the JSON Schema validator, which alone compiles its meta-schemas for
 // 4 to 5 ms), and each worker would pay that again on top of its parent. Go initialises
 // packages in import-path order among those whose imports are done (the language
-// specification, "Package initialization"); this package imports only runtime and render, so its init
-// runs as soon as runtime and what runtime needs are ready, and a worker serves and exits
-// from there, before the rest. cmd/cadrun's TestWorkerSkipsUnneededInit keeps it so.
+// specification, "Package initialization"); this package imports only runtime and render,
+// so its init runs as soon as they and what they need are ready, and a worker serves and
+// exits from there, before the rest. cmd/cadrun's TestWorkerSkipsUnneededInit keeps it so.
 //
 // Its workers write scenes out with render.Export, for runtime.Pool.Export (`cadrun run -o`).
 //
