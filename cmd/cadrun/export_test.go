@@ -68,6 +68,9 @@ func TestRunExportErrors(t *testing.T) {
 			`invalid value "2004" for flag -dxf: bad export option: DXF version "2004": use 12 or 2000`},
 		{[]string{"-o", filepath.Join(dir, "big.pdf"), "-page", "a4"}, 1,
 			"cadrun run: bad export option: at 1:1 the drawing is 400.0 x 100.0 mm and does not fit on A4 (297.0 x 210.0 mm): use scale fit, a smaller scale (1:N) or a larger page"},
+		// A scale that overflows cannot cross to the worker as JSON; the writer still says why.
+		{[]string{"-o", filepath.Join(dir, "huge.pdf"), "-scale", "1e300:1e-10"}, 1,
+			"cadrun run: bad export option: scale +Inf must be a number > 0"},
 	} {
 		var stdout, stderr bytes.Buffer
 		args := append([]string{"run", script}, c.args...)

@@ -67,15 +67,25 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "ok: %d entities in %v\n", info.Entities, res.Duration.Round(10_000))
 		return nil
 	}
-	// The worker writes the file's bytes (see Pool.Export): the scene stays where it was made.
 	export.PNG.Width = *width
-	request, err := json.Marshal(render.Request{Ext: format.Ext, Options: export})
-	if err != nil {
-		return err
-	}
-	res, data, err := pool.Export(context.Background(), src, runtime.MainModule, opt, request)
-	if err := report(res, err, stderr); err != nil {
-		return err
+	var data []byte
+	if request, jerr := json.Marshal(render.Request{Ext: format.Ext, Options: export}); jerr == nil {
+		// The worker writes the file's bytes (see Pool.Export): the scene stays where it was made.
+		res, b, err := pool.Export(context.Background(), src, runtime.MainModule, opt, request)
+		if err := report(res, err, stderr); err != nil {
+			return err
+		}
+		data = b
+	} else {
+		// Options JSON cannot carry (a scale that overflowed to +Inf) are refused by the
+		// writer itself, here, after the run, as they always were.
+		res, err := pool.Run(context.Background(), src, runtime.MainModule, opt)
+		if err := report(res, err, stderr); err != nil {
+			return err
+		}
+		if data, err = format.Render(res.Scene, export); err != nil {
+			return err
+		}
 	}
 	if err := os.WriteFile(*out, data, 0o644); err != nil {
 		return fmt.Errorf("writing %s: %w", *out, err)
