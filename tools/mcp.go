@@ -206,6 +206,8 @@ func mcpContent(out any) *mcp.CallToolResult {
 	}
 	var c mcp.Content
 	switch {
+	case o.PNG != nil && o.Diff != nil:
+		return diffContent(o) // scene_diff.go: the lists as text, then the picture
 	case o.PNG != nil:
 		c = &mcp.ImageContent{Data: o.PNG, MIMEType: "image/png"} // raw bytes; the SDK encodes them
 	case o.SVG != "":

@@ -16,11 +16,12 @@ func init() {
 	register("scene", "Look at the current scene: command is info, tree (group and depth optional), groups, draw_order (group optional), entity (name), svg, json, dxf (dxf_version 12 or 2000) or png (width optional, default 1024; name or region optional); selection lists what the user selected, locked and hidden in the viewer. "+
 		"Every answer fits a byte budget (max_bytes; 64 KB of text, 1 MB for png by default): a longer list comes a page at a time (offset: the nextOffset of the last answer), and what was left out is named in omitted with the way to get it. "+
 		"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first. "+
-		"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back.", sceneTool)
+		"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back. "+
+		sceneDiffDescription, sceneTool)
 }
 
 // sceneCommands are the commands of the scene tool built so far.
-var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection"}
+var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection", "diff"}
 
 // SceneIn selects a view of the scene.
 type SceneIn struct {
@@ -35,6 +36,8 @@ type SceneIn struct {
 	MaxBytes int       `json:"max_bytes,omitempty" jsonschema:"the answer's byte budget; default 65536 (png: 1048576), at most 4194304"`
 	// DXFVersion is for dxf: "12" (R12, the default) or "2000".
 	DXFVersion string `json:"dxf_version,omitempty" jsonschema:"dxf version: 12 (default) or 2000"`
+	// Against is for diff (scene_diff.go): a snapshot name, or a negative number of steps.
+	Against json.RawMessage `json:"against,omitempty" jsonschema:"for diff: the state to compare with, a snapshot name or a negative number of steps back (-1, the default, is the entry before the current state)"`
 }
 
 // SceneOut holds the one field the command fills, and what was left out to fit the budget.
@@ -61,6 +64,8 @@ type SceneOut struct {
 	History *HistoryOut `json:"history,omitempty"`
 	// Selection answers selection: what the user picked in the viewer.
 	Selection *modules.Selection `json:"selection,omitempty"`
+	// Diff answers diff, with PNG and Image (scene_diff.go).
+	Diff *DiffOut `json:"diff,omitempty"`
 }
 
 func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
@@ -113,6 +118,8 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.Selection, err = s.selection()
 	case "png":
 		out.PNG, out.Image, out.Omitted, err = v.png(ctx)
+	case "diff":
+		out.Diff, out.PNG, out.Image, out.Omitted, err = s.sceneDiff(ctx, v, in.Against)
 	default:
 		return out, fmt.Errorf("%w: unknown scene command %q; use %s", ErrBadInput, in.Command, strings.Join(sceneCommands, ", "))
 	}

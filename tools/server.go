@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -350,40 +349,16 @@ func (se *Session) userFile(name string) ([]byte, bool, error) {
 }
 
 // diffScenes names the entities added, removed and changed between two scenes, each list
-// capped at maxListed with the rest counted.
+// capped at maxListed with the rest counted. It reads compareScenes (scene_diff.go), as
+// scene diff does.
 func diffScenes(old, cur *scene.Scene) (added, removed, changed, restacked []string, more *moreCount) {
-	type state struct {
-		shape     scene.Shape
-		transform scene.Transform
-		style     scene.Style
-		parent    string
-		rank      int
-	}
-	snap := func(s *scene.Scene) map[string]state {
-		m := make(map[string]state, s.Len())
-		for _, e := range s.Walk() {
-			m[e.Name] = state{e.Shape, e.Transform, e.Style, e.Parent(), s.ZRank(e)}
-		}
-		return m
-	}
-	a, b := snap(old), snap(cur)
-	for _, e := range cur.Walk() {
-		prev, ok := a[e.Name]
-		switch {
-		case !ok:
-			added = append(added, e.Name)
-		case !reflect.DeepEqual(prev, b[e.Name]):
-			now := b[e.Name]
-			if prev.rank, now.rank = 0, 0; reflect.DeepEqual(prev, now) {
-				restacked = append(restacked, e.Name) // only its place in the stacking moved
-				continue
-			}
-			changed = append(changed, e.Name)
-		}
-	}
-	for _, e := range old.Walk() {
-		if _, ok := b[e.Name]; !ok {
-			removed = append(removed, e.Name)
+	d := compareScenes(old, cur)
+	added, removed = d.added, d.removed
+	for _, c := range d.changed {
+		if c.onlyZ() {
+			restacked = append(restacked, c.Name) // only its place in the stacking moved
+		} else {
+			changed = append(changed, c.Name)
 		}
 	}
 	var m moreCount
