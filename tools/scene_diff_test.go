@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/scene"
@@ -243,5 +244,18 @@ func TestSceneDiffOverMCP(t *testing.T) {
 	}
 	if img, ok := res.Content[1].(*mcp.ImageContent); !ok || img.MIMEType != "image/png" {
 		t.Errorf("second content %T, want a png image", res.Content[1])
+	}
+}
+
+// Removing an entity does not restack the ones drawn above it: their place among the
+// entities both scenes have is the same.
+func TestRemovingIsNotRestacking(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	write(t, s, "main", "drawCircle('a', 0, 0, 5); drawCircle('b', 10, 0, 5); drawCircle('c', 20, 0, 5)")
+	got := write(t, s, "main", "drawCircle('b', 10, 0, 5); drawCircle('c', 20, 0, 5)")
+	want := &ChangeResult{File: "main", Entities: 2, Bounds: got.Bounds, Removed: []string{"a"}, Entry: 3, Millis: got.Millis}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(ChangeResult{}), cmpopts.IgnoreFields(ChangeResult{}, "Files")); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
