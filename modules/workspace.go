@@ -45,6 +45,8 @@ type Workspace struct {
 	histMu    sync.Mutex
 	histRaw   []byte
 	histValue History
+
+	sketch sketchCache // sketch.go
 }
 
 // Open opens the workspace at dir, which must exist. Temp files left by a write that was
