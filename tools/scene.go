@@ -17,11 +17,11 @@ func init() {
 		"Every answer fits a byte budget (max_bytes; 64 KB of text, 1 MB for png by default): a longer list comes a page at a time (offset: the nextOffset of the last answer), and what was left out is named in omitted with the way to get it. "+
 		"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first. "+
 		"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back. "+
-		sceneDiffDescription, sceneTool)
+		sceneDiffDescription+" "+sceneSketchDescription, sceneTool)
 }
 
 // sceneCommands are the commands of the scene tool built so far.
-var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection", "diff"}
+var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection", "diff", "sketch"}
 
 // SceneIn selects a view of the scene.
 type SceneIn struct {
@@ -38,6 +38,7 @@ type SceneIn struct {
 	DXFVersion string `json:"dxf_version,omitempty" jsonschema:"dxf version: 12 (default) or 2000"`
 	// Against is for diff (scene_diff.go): a snapshot name, or a negative number of steps.
 	Against json.RawMessage `json:"against,omitempty" jsonschema:"for diff: the state to compare with, a snapshot name or a negative number of steps back (-1, the default, is the entry before the current state)"`
+	Clear   bool            `json:"clear,omitempty" jsonschema:"for sketch: remove every stroke"`
 }
 
 // SceneOut holds the one field the command fills, and what was left out to fit the budget.
@@ -66,10 +67,15 @@ type SceneOut struct {
 	Selection *modules.Selection `json:"selection,omitempty"`
 	// Diff answers diff, with PNG and Image (scene_diff.go).
 	Diff *DiffOut `json:"diff,omitempty"`
+	// Sketch answers sketch (sketch.go).
+	Sketch *SketchOut `json:"sketch,omitempty"`
 }
 
 func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 	sc := s.srv.Scene()
+	if in.Command == "png" {
+		sc = s.srv.sketched(sc) // the user's sketch over the scene (sketch.go)
+	}
 	var out SceneOut
 	v, err := newView(sc, in)
 	if err != nil {
@@ -120,6 +126,8 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.PNG, out.Image, out.Omitted, err = v.png(ctx)
 	case "diff":
 		out.Diff, out.PNG, out.Image, out.Omitted, err = s.sceneDiff(ctx, v, in.Against)
+	case "sketch":
+		out.Sketch, out.Omitted, err = s.sceneSketch(ctx, v, in.Clear)
 	default:
 		return out, fmt.Errorf("%w: unknown scene command %q; use %s", ErrBadInput, in.Command, strings.Join(sceneCommands, ", "))
 	}
