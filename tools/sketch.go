@@ -208,3 +208,15 @@ func (srv *Server) sketched(sc *scene.Scene) *scene.Scene {
 	}
 	return out
 }
+
+// LoadSketch reads the workspace's sketch. With AddStroke and ClearSketch it makes the Server
+// the viewer's sketch store (viewer.SketchStore), as it is its selection store.
+func (srv *Server) LoadSketch() (modules.Sketch, error) { return srv.ws.LoadSketch() }
+
+// AddStroke adds a stroke to the workspace's sketch.
+func (srv *Server) AddStroke(ctx context.Context, st modules.Stroke) (modules.Sketch, error) {
+	return srv.ws.AddStroke(ctx, st)
+}
+
+// ClearSketch removes every stroke of the workspace's sketch.
+func (srv *Server) ClearSketch(ctx context.Context) (int, error) { return srv.ws.ClearSketch(ctx) }

@@ -44,6 +44,7 @@ func (v *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/entity", v.serveEntity)
 	mux.HandleFunc("GET /api/selection", v.serveSelection)
 	mux.HandleFunc("POST /api/selection", v.postSelection)
+	v.sketchRoutes(mux, files) // sketch.go
 	return v.guard(mux)
 }
 

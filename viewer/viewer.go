@@ -69,6 +69,9 @@ type Options struct {
 	Logger *slog.Logger
 	// MaxClients caps the event streams open at once; 0 means DefaultMaxClients.
 	MaxClients int
+	// Sketch keeps the strokes drawn over the scene (sketch.go); nil uses Selection when it
+	// keeps them too (a workspace does), else keeps them in memory only.
+	Sketch SketchStore
 }
 
 // State is one published state: the scene after a run, or a failed run.
@@ -151,6 +154,9 @@ type Server struct {
 	selVer  uint64 // bumped on every selection change
 	clients map[*client]struct{}
 	closed  bool
+
+	sketches SketchStore
+	sketch   sketchState // guarded by mu
 	done    chan struct{}
 
 	pollOnce sync.Once
@@ -178,6 +184,10 @@ func New(opt Options) *Server {
 	}
 	if v.opt.MaxClients <= 0 {
 		v.opt.MaxClients = DefaultMaxClients
+	}
+	v.sketches = sketchStore(opt)
+	if sk, err := v.sketches.LoadSketch(); err == nil {
+		v.sketch.sk = sk
 	}
 	sc := scene.New()
 	v.cur = &snapshot{scene: sc, info: sc.Info(), at: time.Now()}
@@ -267,6 +277,7 @@ func (v *Server) noteSelection(s modules.Selection) {
 // a selection made in another process shows up here.
 func (v *Server) pollSelection() {
 	if v.opt.Selection == nil {
+		v.pollSketches()
 		return
 	}
 	t := time.NewTicker(SelectionPoll)
@@ -283,6 +294,7 @@ func (v *Server) pollSelection() {
 		if idle {
 			continue
 		}
+		v.pollSketch()
 		s, err := v.opt.Selection.LoadSelection()
 		if err != nil {
 			continue // a bad file is reported when a tab asks for it
