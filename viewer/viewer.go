@@ -157,7 +157,7 @@ type Server struct {
 
 	sketches SketchStore
 	sketch   sketchState // guarded by mu
-	done    chan struct{}
+	done     chan struct{}
 
 	pollOnce sync.Once
 	pngMu    sync.Mutex // one PNG is drawn at a time; guards png, the last one drawn
