@@ -154,11 +154,10 @@ type Server struct {
 	selVer  uint64 // bumped on every selection change
 	clients map[*client]struct{}
 	closed  bool
+	done    chan struct{}
+	sketch  sketchState // sketch.go
 
 	sketches SketchStore
-	sketch   sketchState // guarded by mu
-	done     chan struct{}
-
 	pollOnce sync.Once
 	pngMu    sync.Mutex // one PNG is drawn at a time; guards png, the last one drawn
 	png      struct {
