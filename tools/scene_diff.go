@@ -43,8 +43,13 @@ var (
 // unchanged shapes are faint.
 const (
 	diffFillAlpha      = 0.45
-	diffUnchangedAlpha = 0.3
+	diffUnchangedAlpha = 0.45
 )
+
+// diffPenFraction is the pen of a diff picture's coloured hairlines, as a fraction of the
+// larger side of the frame: two pixels at the default size, so that a changed outline stands
+// out from the faint ones.
+const diffPenFraction = 0.002
 
 // diffLegend says what the colours of a diff picture mean.
 const diffLegend = "added: green; removed: red; changed: blue where it is now, light blue where it was; unchanged: faint grey"
@@ -352,7 +357,7 @@ func diffPicture(ctx context.Context, old, cur *scene.Scene, d sceneDelta, width
 	if width < 0 {
 		return nil, nil, win, "", fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
 	}
-	layers := diffLayers(old, cur, d)
+	layers := diffLayers(old, cur, d, math.Max(win.Size().X, win.Size().Y)*diffPenFraction)
 	first, firstWidth := 0, 0
 	for {
 		b, err := drawLayers(ctx, layers, win, width)
@@ -380,7 +385,7 @@ func diffPicture(ctx context.Context, old, cur *scene.Scene, d sceneDelta, width
 // faint; the removed shapes and where the moved or reshaped ones were; the changed shapes
 // where they are now and the added ones. A shape counts as changed when it differs itself or when a
 // group above it moved it.
-func diffLayers(old, cur *scene.Scene, d sceneDelta) [3]*scene.Scene {
+func diffLayers(old, cur *scene.Scene, d sceneDelta, pen float64) [3]*scene.Scene {
 	changed := make(map[string]bool, len(d.changed)) // differs itself
 	for _, c := range d.changed {
 		changed[c.Name] = true
@@ -409,14 +414,14 @@ func diffLayers(old, cur *scene.Scene, d sceneDelta) [3]*scene.Scene {
 		return err != nil || displaced(n) // where it was, when that is not where it is
 	}))
 	top := cur.Subset(shape(func(e *scene.Entity) bool { return added[e.Name] || moves(e) }))
-	recolour(base, func(*scene.Entity) (scene.Color, float64) { return diffUnchanged, diffUnchangedAlpha })
-	recolour(below, func(e *scene.Entity) (scene.Color, float64) {
+	recolour(base, 0, func(*scene.Entity) (scene.Color, float64) { return diffUnchanged, diffUnchangedAlpha })
+	recolour(below, pen, func(e *scene.Entity) (scene.Color, float64) {
 		if cur.Exists(e.Name) {
 			return diffBefore, 1
 		}
 		return diffRemoved, 1
 	})
-	recolour(top, func(e *scene.Entity) (scene.Color, float64) {
+	recolour(top, pen, func(e *scene.Entity) (scene.Color, float64) {
 		if added[e.Name] {
 			return diffAdded, 1
 		}
@@ -426,8 +431,9 @@ func diffLayers(old, cur *scene.Scene, d sceneDelta) [3]*scene.Scene {
 }
 
 // recolour paints every shape of s in the colour pick gives, at its alpha: the outline solid,
-// the fill (where the shape has one) see-through. Stroke widths are kept.
-func recolour(s *scene.Scene, pick func(*scene.Entity) (scene.Color, float64)) {
+// the fill (where the shape has one) see-through. Stroke widths are kept; a hairline gets pen
+// (scene units) when it is not 0.
+func recolour(s *scene.Scene, pen float64, pick func(*scene.Entity) (scene.Color, float64)) {
 	for _, e := range s.Walk() {
 		if e.IsGroup() {
 			continue
@@ -436,6 +442,9 @@ func recolour(s *scene.Scene, pick func(*scene.Entity) (scene.Color, float64)) {
 		stroke := c
 		stroke[3] = alpha
 		e.Style.Stroke = &stroke
+		if e.Style.Hairline() {
+			e.Style.StrokeWidth = pen
+		}
 		if e.Style.Fill != nil {
 			fill := c
 			fill[3] = alpha * diffFillAlpha

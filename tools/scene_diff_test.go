@@ -111,7 +111,7 @@ func TestSceneDiffPicture(t *testing.T) {
 		{"mover now", 30, 50, over(scene.Color{0, 0.35, 1}, 0.45)},
 		{"mover before", 0, 50, over(scene.Color{0.5, 0.7, 1}, 0.45)},
 		{"paint restyled", -50, 0, over(scene.Color{0, 0.35, 1}, 0.45)},
-		{"keep unchanged", 0, 0, over(scene.Color{0.5, 0.5, 0.5}, 0.3*0.45)},
+		{"keep unchanged", 0, 0, over(scene.Color{0.5, 0.5, 0.5}, 0.45*0.45)},
 		{"background", 20, 25, color.RGBA{255, 255, 255, 255}},
 	} {
 		got := pixelAtScene(img, out.Diff.Pixels, tc.x, tc.y)
