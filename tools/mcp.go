@@ -146,7 +146,7 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 			outside := outsideNote(se.changedOutside(disk))
 			out, err := fn(ctx, se, in)
 			se.snapshotFiles()
-			note := joinNotes(outside, se.SelectionNote())
+			note := joinNotes(outside, se.SelectionNote(), se.SketchNote())
 			if err != nil {
 				if note != "" {
 					// First, so that a refused change still ends with its last line.

@@ -103,6 +103,8 @@ type Session struct {
 	seenSel *modules.Selection
 	// seenFiles is the user files' state as this session's last call left them (nil: none yet).
 	seenFiles diskState
+	// seenSketch is the sketch as this session last saw it (nil: none yet; sketch.go).
+	seenSketch *sketchMark
 }
 
 // Session starts a client session.

@@ -62,12 +62,14 @@ func (se *Session) sceneSketch(ctx context.Context, v *view, clear bool) (*Sketc
 		if err != nil {
 			return nil, nil, err
 		}
+		se.sawSketch(modules.Sketch{})
 		return &SketchOut{Strokes: []SketchStroke{}, Cleared: n}, nil, nil
 	}
 	sk, err := ws.LoadSketch()
 	if err != nil {
 		return nil, nil, err
 	}
+	se.sawSketch(sk)
 	box := sketchBounds(sk)
 	all := box
 	all.Union(v.sc.Bounds())
@@ -220,3 +222,41 @@ func (srv *Server) AddStroke(ctx context.Context, st modules.Stroke) (modules.Sk
 
 // ClearSketch removes every stroke of the workspace's sketch.
 func (srv *Server) ClearSketch(ctx context.Context) (int, error) { return srv.ws.ClearSketch(ctx) }
+
+// sketchMark is what a session saw of the sketch: enough to tell a change.
+type sketchMark struct{ strokes, points int }
+
+// sawSketch notes sk as seen by this session: its own reads and clears are not news to it.
+func (se *Session) sawSketch(sk modules.Sketch) {
+	m := sketchMark{len(sk.Strokes), sk.Points()}
+	se.mu.Lock()
+	se.seenSketch = &m
+	se.mu.Unlock()
+}
+
+// SketchNote is the line for this session's next answer when the user drew or cleared strokes
+// in a viewer since the session last looked, or "" when nothing changed. A session that starts
+// while there is a sketch is told once.
+func (se *Session) SketchNote() string {
+	sk, err := se.srv.ws.LoadSketch()
+	if err != nil {
+		return ""
+	}
+	now := sketchMark{len(sk.Strokes), sk.Points()}
+	se.mu.Lock()
+	prev := se.seenSketch
+	se.seenSketch = &now
+	se.mu.Unlock()
+	if prev == nil {
+		prev = &sketchMark{}
+	}
+	switch {
+	case now == *prev:
+		return ""
+	case now.strokes == 0:
+		return "the user cleared the sketch in the viewer"
+	case now.strokes == 1:
+		return "the user sketched over the scene in the viewer: 1 stroke (scene sketch answers it in scene units)"
+	}
+	return fmt.Sprintf("the user sketched over the scene in the viewer: %d strokes (scene sketch answers them in scene units)", now.strokes)
+}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/scene"
@@ -163,5 +164,43 @@ func TestSimplify(t *testing.T) {
 		if got := simplify(tc.in, tc.tol); !cmp.Equal(got, tc.want) {
 			t.Errorf("simplify(%v, %v) = %v, want %v", tc.in, tc.tol, got, tc.want)
 		}
+	}
+}
+
+// The next answer of every MCP client tells it that the user sketched (or cleared the
+// sketch), once; its own scene sketch is not news to it.
+func TestSketchNote(t *testing.T) {
+	t.Parallel()
+	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": "drawRect('plate', 0, 0, 100, 100)"})
+	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
+	cs := connectMCP(t, NewMCPServer(srv, "test"))
+	notes := func() []string {
+		t.Helper()
+		res := callMCP(t, cs, "scene", map[string]any{"command": "info"})
+		var out []string
+		for _, c := range res.Content[1:] {
+			out = append(out, c.(*mcp.TextContent).Text)
+		}
+		return out
+	}
+	if got := notes(); got != nil {
+		t.Errorf("no sketch: notes %q", got)
+	}
+	addStrokes(t, ws, [][2]float64{{0, 0}, {10, 0}}, [][2]float64{{0, 0}, {0, 10}})
+	if diff := cmp.Diff([]string{"the user sketched over the scene in the viewer: 2 strokes (scene sketch answers them in scene units)"}, notes()); diff != "" {
+		t.Errorf("after two strokes: mismatch (-want +got):\n%s", diff)
+	}
+	if got := notes(); got != nil {
+		t.Errorf("told twice: %q", got)
+	}
+	addStrokes(t, ws, [][2]float64{{5, 5}, {10, 10}})
+	if res := callMCP(t, cs, "scene", map[string]any{"command": "sketch"}); len(res.Content) != 1 {
+		t.Errorf("its own scene sketch came with a note: %v", res.Content)
+	}
+	if _, err := ws.ClearSketch(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"the user cleared the sketch in the viewer"}, notes()); diff != "" {
+		t.Errorf("after clearing: mismatch (-want +got):\n%s", diff)
 	}
 }
