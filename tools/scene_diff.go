@@ -139,23 +139,32 @@ type DiffOut struct {
 	Changed []EntityChange `json:"changed"`
 	// Legend says what the picture's colours mean.
 	Legend string `json:"legend"`
-	// Pixels maps the picture's pixels to scene units.
-	Pixels *PixelMap `json:"pixels,omitempty"`
 }
 
-// PixelMap says where a picture's pixels are in the scene: pixel (px, py), counted from the
-// top-left corner with y down, is the scene point (Region[0] + px/Scale, Region[3] - py/Scale).
-type PixelMap struct {
-	Scale  float64    `json:"scale" jsonschema:"pixels per scene unit"`
-	Region [4]float64 `json:"region" jsonschema:"the scene window the picture shows, [minX, minY, maxX, maxY]; pixel (px, py) from the top-left is (minX + px/scale, maxY - py/scale)"`
-}
-
-// pixelMap is the mapping of a w×h picture of win.
-func pixelMap(win render.View, w, h int, q float64) *PixelMap {
-	m := win.ToPixels(float64(w), float64(h))
+// mapPixels fills the pixel mapping of info, a picture of win, as scene png's answers carry
+// it: the scale, the scene point at the top-left pixel, the visible region, and the mapping
+// in words.
+func mapPixels(info *ImageInfo, win render.View) {
+	m := win.ToPixels(float64(info.Width), float64(info.Height))
 	k := m.A
+	minX, maxX := -m.E/k, (float64(info.Width)-m.E)/k
+	minY, maxY := (m.F-float64(info.Height))/k, m.F/k
+	q := quantumOf(scene.Box{Min: scene.Vec{X: minX, Y: minY}, Max: scene.Vec{X: maxX, Y: maxY}, NonEmpty: true})
 	r := func(f float64) float64 { return roundTo(f, q) }
-	return &PixelMap{Scale: roundSignificant(k), Region: [4]float64{r(-m.E / k), r((m.F - float64(h)) / k), r((float64(w) - m.E) / k), r(m.F / k)}}
+	ox, oy := r(minX), r(maxY)
+	info.Scale = roundSignificant(k)
+	info.Origin = []float64{ox, oy}
+	info.Region = []float64{ox, r(minY), r(maxX), oy}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	x := "x - " + f(ox)
+	switch {
+	case ox == 0:
+		x = "x"
+	case ox < 0:
+		x = "x + " + f(-ox)
+	}
+	info.Mapping = fmt.Sprintf("scene (x, y) is at pixel ((%s) * %s, (%s - y) * %s); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
+		x, f(info.Scale), f(oy), f(info.Scale))
 }
 
 // DiffAgainst names the state compared with.
@@ -233,7 +242,7 @@ func (se *Session) sceneDiff(ctx context.Context, v *view, against json.RawMessa
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	out.Pixels = pixelMap(win, info.Width, info.Height, q)
+	mapPixels(info, win)
 	if note != "" {
 		if omitted == nil {
 			omitted = &Omitted{}
@@ -516,7 +525,8 @@ func drawLayers(ctx context.Context, layers [3]*scene.Scene, win render.View, wi
 // sceneDiffDescription is the scene tool's words on diff.
 const sceneDiffDescription = "diff compares the scene with an earlier state (against: a snapshot name, or -N steps back in the history; default -1, the entry before the current state): the entities added, removed and changed (with what changed: geometry, transform, style, z, group; and how far each moved), and a picture of the difference (" + diffLegend + "; width and max_bytes as for png)."
 
-// diffContent is a diff answer over MCP: the lists as JSON text, then the picture.
+// diffContent is a diff answer over MCP: the picture, then the lists and its mapping as JSON
+// text.
 func diffContent(o SceneOut) *mcp.CallToolResult {
 	png := o.PNG
 	o.PNG = nil
@@ -524,5 +534,5 @@ func diffContent(o SceneOut) *mcp.CallToolResult {
 	if err != nil {
 		return nil // the SDK reports the same error when it marshals the answer
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}, &mcp.ImageContent{Data: png, MIMEType: "image/png"}}}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: png, MIMEType: "image/png"}, &mcp.TextContent{Text: string(b)}}}
 }

@@ -32,8 +32,8 @@ func TestSceneDiffFitsTheBudget(t *testing.T) {
 	if res.IsError || len(res.Content) != 2 {
 		t.Fatalf("diff: error %v, %d contents", res.IsError, len(res.Content))
 	}
-	lists := res.Content[0].(*mcp.TextContent).Text
-	img := res.Content[1].(*mcp.ImageContent)
+	img := res.Content[0].(*mcp.ImageContent)
+	lists := res.Content[1].(*mcp.TextContent).Text
 	if len(lists) > DefaultTextBudget || len(img.Data) > DefaultImageBudget {
 		t.Errorf("the lists are %d bytes, the picture %d; want at most %d and %d", len(lists), len(img.Data), DefaultTextBudget, DefaultImageBudget)
 	}

@@ -56,8 +56,9 @@ func TestSceneDiffAnswer(t *testing.T) {
 			{Name: "paint", Kind: scene.KindCircle, What: []string{"style"}},
 		},
 		Legend: diffLegend,
-		Pixels: &PixelMap{Scale: 8.3865684, Region: [4]float64{-60.55, -15.5736, 61.55, 61.5736}},
 	}
+	wantImage := &ImageInfo{Width: 1024, Height: 647, Scale: 8.3865684, Origin: []float64{-60.55, 61.5736}, Region: []float64{-60.55, -15.5736, 61.55, 61.5736},
+		Mapping: "scene (x, y) is at pixel ((x + 60.55) * 8.3865684, (61.5736 - y) * 8.3865684); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner"}
 	for _, against := range []any{nil, "v1", -1, "-1"} {
 		params := map[string]any{"command": "diff"}
 		if against != nil {
@@ -76,8 +77,9 @@ func TestSceneDiffAnswer(t *testing.T) {
 		if out.Omitted != nil {
 			t.Errorf("against %v: omitted %+v, want none", against, out.Omitted)
 		}
-		if out.Image == nil || out.Image.Width != 1024 || out.Image.Height != 647 || out.Image.Bytes != len(out.PNG) {
-			t.Errorf("against %v: image %+v (png %d bytes), want 1024×647", against, out.Image, len(out.PNG))
+		wantImage.Bytes = len(out.PNG)
+		if diff := cmp.Diff(wantImage, out.Image); diff != "" {
+			t.Errorf("against %v: image: mismatch (-want +got):\n%s", against, diff)
 		}
 	}
 }
@@ -114,17 +116,17 @@ func TestSceneDiffPicture(t *testing.T) {
 		{"keep unchanged", 0, 0, over(scene.Color{0.5, 0.5, 0.5}, 0.45*0.45)},
 		{"background", 20, 25, color.RGBA{255, 255, 255, 255}},
 	} {
-		got := pixelAtScene(img, out.Diff.Pixels, tc.x, tc.y)
+		got := pixelAtScene(img, out.Image, tc.x, tc.y)
 		if !nearColour(got, tc.want, 2) {
 			t.Errorf("%s at (%v, %v): pixel %v, want %v", tc.what, tc.x, tc.y, got, tc.want)
 		}
 	}
 }
 
-// pixelAtScene is the picture's colour at the scene point (x, y).
-func pixelAtScene(img image.Image, pm *PixelMap, x, y float64) color.RGBA {
-	px := int(math.Floor((x - pm.Region[0]) * pm.Scale))
-	py := int(math.Floor((pm.Region[3] - y) * pm.Scale))
+// pixelAtScene is the picture's colour at the scene point (x, y), by the answer's mapping.
+func pixelAtScene(img image.Image, info *ImageInfo, x, y float64) color.RGBA {
+	px := int(math.Floor((x - info.Origin[0]) * info.Scale))
+	py := int(math.Floor((info.Origin[1] - y) * info.Scale))
 	return color.RGBAModel.Convert(img.At(px, py)).(color.RGBA)
 }
 
@@ -176,7 +178,7 @@ func TestSceneDiffSteps(t *testing.T) {
 			t.Fatalf("against %v: %v", tc.against, err)
 		}
 		got := *out.Diff
-		got.Legend, got.Pixels = "", nil
+		got.Legend = ""
 		if diff := cmp.Diff(tc.want, &got); diff != "" {
 			t.Errorf("against %v: mismatch (-want +got):\n%s", tc.against, diff)
 		}
@@ -227,12 +229,15 @@ func TestSceneDiffOverMCP(t *testing.T) {
 	if res.IsError || len(res.Content) != 2 {
 		t.Fatalf("diff: error %v, %d contents, want 2", res.IsError, len(res.Content))
 	}
+	if img, ok := res.Content[0].(*mcp.ImageContent); !ok || img.MIMEType != "image/png" {
+		t.Errorf("first content %T, want a png image", res.Content[0])
+	}
 	var got struct {
 		Diff    DiffOut  `json:"diff"`
 		Image   any      `json:"image"`
 		Omitted *Omitted `json:"omitted"`
 	}
-	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &got); err != nil {
+	if err := json.Unmarshal([]byte(res.Content[1].(*mcp.TextContent).Text), &got); err != nil {
 		t.Fatal(err)
 	}
 	if len(got.Diff.Added) != maxListed || got.Diff.Counts != (DiffCounts{Added: 30, Removed: 1}) || got.Image == nil {
@@ -241,9 +246,6 @@ func TestSceneDiffOverMCP(t *testing.T) {
 	wantNote := "added lists 20 of 30 (counts has them all; the picture shows every one; scene entity with name shows one as it is now)"
 	if got.Omitted == nil || got.Omitted.Note != wantNote {
 		t.Errorf("omitted %+v, want the note %q", got.Omitted, wantNote)
-	}
-	if img, ok := res.Content[1].(*mcp.ImageContent); !ok || img.MIMEType != "image/png" {
-		t.Errorf("second content %T, want a png image", res.Content[1])
 	}
 }
 

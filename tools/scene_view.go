@@ -73,6 +73,14 @@ type ImageInfo struct {
 	Width  int `json:"width"`
 	Height int `json:"height"`
 	Bytes  int `json:"bytes"`
+	// Scale is pixels per scene unit, along both axes.
+	Scale float64 `json:"scale,omitempty" jsonschema:"pixels per scene unit, along both axes"`
+	// Origin is the scene point at pixel (0, 0), the picture's top-left corner.
+	Origin []float64 `json:"origin,omitempty" jsonschema:"the scene point [x, y] at pixel (0, 0), the top-left corner"`
+	// Region is the scene window the whole picture shows.
+	Region []float64 `json:"region,omitempty" jsonschema:"the visible region [minX, minY, maxX, maxY] in scene units"`
+	// Mapping is the pixel of a scene point, in words.
+	Mapping string `json:"mapping,omitempty" jsonschema:"how a scene point maps to a pixel"`
 }
 
 // TreeNode is one entity of a tree answer.
