@@ -4,8 +4,9 @@ package runtime
 // file once: so an upstream-style `import 'house_lib'` makes the library's top-level
 // declarations visible to the importer, chains of such imports share one global scope, and
 // standard `import {House} from 'house_lib'` and `import * as h` work on top. The import and
-// export syntax is blanked out in place (ScanModule), so every line and column goja reports
-// is the user's own, with no source map.
+// export syntax is blanked out in place (esm.Scan), so every line and column goja reports
+// is the user's own, with no source map. What a specifier names is decided here
+// (moduleName, then load): esm knows JavaScript, not the workspace.
 
 import (
 	"encoding/json"
@@ -16,6 +17,8 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
+
+	"github.com/cadrun/cadrun/runtime/internal/esm"
 )
 
 type loadState int
@@ -147,19 +150,26 @@ func (r *run) missingModule(name string, from *importSite, err error) error {
 
 // Parse reads a file the way a run does: the nesting guard, the import/export scan that
 // blanks module syntax in place, and goja's parser (source maps off, so a comment cannot make
-// it read files). A failure is a Diagnostic at its line and character column.
-func Parse(src []byte, path string, maxNesting int) (*Module, *ast.Program, *Diagnostic) {
+// it read files). Specifiers come back resolved to module names (moduleName). A failure is a
+// Diagnostic at its line and character column.
+func Parse(src []byte, path string, maxNesting int) (*esm.Module, *ast.Program, *Diagnostic) {
 	if d := checkNesting(src, path, maxNesting); d != nil {
 		return nil, nil, d
 	}
-	mod, err := ScanModule(string(src))
+	mod, err := esm.Scan(string(src))
 	if err != nil {
-		var se *ScanError
+		var se *esm.Error
 		if errors.As(err, &se) {
 			line := lineOf(src, se.Line)
 			return nil, nil, &Diagnostic{File: path, Line: se.Line, Column: charColumn(line, se.Column), Kind: KindSyntax, Message: se.Msg, Source: line}
 		}
 		return nil, nil, &Diagnostic{File: path, Kind: KindSyntax, Message: err.Error()}
+	}
+	for i := range mod.Imports {
+		mod.Imports[i].Spec = moduleName(mod.Imports[i].Spec)
+	}
+	for i := range mod.ReExports {
+		mod.ReExports[i].Spec = moduleName(mod.ReExports[i].Spec)
 	}
 	prog, err := parser.ParseFile(nil, path, mod.Script, 0, parser.WithDisableSourceMaps)
 	if err != nil {
@@ -173,6 +183,23 @@ func Parse(src []byte, path string, maxNesting int) (*Module, *ast.Program, *Dia
 		return nil, nil, &Diagnostic{File: path, Kind: KindSyntax, Message: err.Error()}
 	}
 	return mod, prog, nil
+}
+
+// moduleName turns a standard relative specifier into the module's logical name, so that
+// './gear_lib.js', './gear_lib' and (from main, the true relative path) './modules/gear_lib.js'
+// all import the module gear_lib. Modules live in one folder, so that is the only relative
+// form there is; anything else is kept as written and checked as a name when loaded.
+func moduleName(spec string) string {
+	rest, ok := strings.CutPrefix(spec, "./")
+	if !ok {
+		return spec
+	}
+	rest = strings.TrimPrefix(rest, "modules/")
+	rest = strings.TrimSuffix(rest, ".js")
+	if rest == "" || strings.ContainsAny(rest, "/\\") {
+		return spec
+	}
+	return rest
 }
 
 // compile checks a parsed file's top-level lexical declarations against the files already
@@ -260,7 +287,7 @@ func BoundNames(t ast.BindingTarget) []*ast.Identifier {
 // bindImports makes the names an import statement introduces: a renamed binding, a default
 // import or a namespace becomes a global of that name. A same-named binding needs nothing,
 // since the imported module's declaration is already in the shared scope.
-func (r *run) bindImports(m *loaded, mod *Module, src []byte) error {
+func (r *run) bindImports(m *loaded, mod *esm.Module, src []byte) error {
 	for _, imp := range mod.Imports {
 		dep := r.modules[imp.Spec]
 		for _, b := range imp.Bindings {
@@ -292,7 +319,7 @@ func (r *run) bindImports(m *loaded, mod *Module, src []byte) error {
 }
 
 // collectExports fills the module's namespace from its export statements.
-func (r *run) collectExports(m *loaded, mod *Module) error {
+func (r *run) collectExports(m *loaded, mod *esm.Module) error {
 	for _, e := range mod.Exports {
 		v, err := r.vm.RunString(e.Local)
 		if err != nil {
@@ -301,7 +328,7 @@ func (r *run) collectExports(m *loaded, mod *Module) error {
 		_ = m.ns.Set(e.Exported, v)
 	}
 	if mod.DefaultExport {
-		v, err := r.vm.RunString(DefaultExportVar)
+		v, err := r.vm.RunString(esm.DefaultExportVar)
 		if err != nil {
 			return err
 		}

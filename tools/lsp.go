@@ -2,7 +2,7 @@ package tools
 
 // The lsp tool answers questions about the JS API from the one API table (runtime.API), so it
 // cannot drift from what the bindings accept, and about a file's symbols from the same parse
-// the runtime does (runtime.ScanModule, then goja's parser), so that what it lists, and the
+// the runtime does (runtime.Parse: the import scan, then goja's parser), so that what it lists, and the
 // line:col of a syntax error, are exactly what a run would see.
 
 import (
