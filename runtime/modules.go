@@ -60,7 +60,7 @@ func (r *run) load(name string, from *importSite) error {
 			Message: fmt.Sprintf("%s is %d bytes; the limit is %d (MaxSourceBytes)", path, len(src), r.limits.MaxSourceBytes),
 			Hint:    "split it into modules"}
 	}
-	mod, prog, d := Parse(src, path, r.limits.MaxNesting)
+	mod, prog, d := parse(src, path, r.limits.MaxNesting)
 	if d != nil {
 		return d
 	}
@@ -148,11 +148,11 @@ func (r *run) missingModule(name string, from *importSite, err error) error {
 	return from.diagnostic(KindModule, fmt.Sprintf("module '%s' not found", name), hint)
 }
 
-// Parse reads a file the way a run does: the nesting guard, the import/export scan that
+// parse reads a file the way a run does: the nesting guard, the import/export scan that
 // blanks module syntax in place, and goja's parser (source maps off, so a comment cannot make
 // it read files). Specifiers come back resolved to module names (moduleName). A failure is a
 // Diagnostic at its line and character column.
-func Parse(src []byte, path string, maxNesting int) (*esm.Module, *ast.Program, *Diagnostic) {
+func parse(src []byte, path string, maxNesting int) (*esm.Module, *ast.Program, *Diagnostic) {
 	if d := checkNesting(src, path, maxNesting); d != nil {
 		return nil, nil, d
 	}
@@ -235,7 +235,7 @@ func topLevelLexical(p *ast.Program) []declaration {
 		switch s := st.(type) {
 		case *ast.LexicalDeclaration:
 			for _, b := range s.List {
-				for _, id := range BoundNames(b.Target) {
+				for _, id := range boundNames(b.Target) {
 					out = append(out, declaration{name: id.Name.String(), idx: int(id.Idx)})
 				}
 			}
@@ -248,8 +248,8 @@ func topLevelLexical(p *ast.Program) []declaration {
 	return out
 }
 
-// BoundNames lists the identifiers a binding target declares, destructuring included.
-func BoundNames(t ast.BindingTarget) []*ast.Identifier {
+// boundNames lists the identifiers a binding target declares, destructuring included.
+func boundNames(t ast.BindingTarget) []*ast.Identifier {
 	switch x := t.(type) {
 	case *ast.Identifier:
 		return []*ast.Identifier{x}
@@ -257,11 +257,11 @@ func BoundNames(t ast.BindingTarget) []*ast.Identifier {
 		var out []*ast.Identifier
 		for _, e := range x.Elements {
 			if bt, ok := e.(ast.BindingTarget); ok {
-				out = append(out, BoundNames(bt)...)
+				out = append(out, boundNames(bt)...)
 			}
 		}
 		if bt, ok := x.Rest.(ast.BindingTarget); ok {
-			out = append(out, BoundNames(bt)...)
+			out = append(out, boundNames(bt)...)
 		}
 		return out
 	case *ast.ObjectPattern:
@@ -272,12 +272,12 @@ func BoundNames(t ast.BindingTarget) []*ast.Identifier {
 				out = append(out, &q.Name)
 			case *ast.PropertyKeyed:
 				if bt, ok := q.Value.(ast.BindingTarget); ok {
-					out = append(out, BoundNames(bt)...)
+					out = append(out, boundNames(bt)...)
 				}
 			}
 		}
 		if bt, ok := x.Rest.(ast.BindingTarget); ok {
-			out = append(out, BoundNames(bt)...)
+			out = append(out, boundNames(bt)...)
 		}
 		return out
 	}
