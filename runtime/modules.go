@@ -207,11 +207,13 @@ func moduleName(spec string) string {
 func (r *run) compile(m *loaded, prog *ast.Program, src []byte) (*goja.Program, error) {
 	for _, d := range topLevelLexical(prog) {
 		pos := prog.File.Position(int(d.idx) - 1)
-		here := fmt.Sprintf("%s:%d", m.path, pos.Line)
+		line := lineOf(src, pos.Line)
+		here := Note{File: m.path, Line: pos.Line, Column: charColumn(line, pos.Column), Source: line,
+			Message: fmt.Sprintf("'%s' is first declared here", d.name)}
 		if first, dup := r.declared[d.name]; dup {
-			line := lineOf(src, pos.Line)
-			return nil, &Diagnostic{File: m.path, Line: pos.Line, Column: charColumn(line, pos.Column), Kind: KindSyntax,
-				Message: fmt.Sprintf("'%s' is declared in both %s and %s", d.name, first, here), Source: line,
+			return nil, &Diagnostic{File: here.File, Line: here.Line, Column: here.Column, Kind: KindSyntax,
+				Message: fmt.Sprintf("'%s' is declared in both %s:%d and %s:%d", d.name, first.File, first.Line, here.File, here.Line),
+				Source:  line, Notes: []Note{first},
 				Hint: "all modules share one scope: rename one, or declare it once and import that module"}
 		}
 		r.declared[d.name] = here
