@@ -368,7 +368,7 @@ var scanErrorCases = []struct {
 	{"line after CRLF", "f()\r\nimport {a} frm 'x'", `2:12: expected "from" after import bindings`},
 }
 
-func TestScanModuleErrors(t *testing.T) {
+func TestScanErrors(t *testing.T) {
 	t.Parallel()
 	for _, tc := range scanErrorCases {
 		t.Run(tc.name, func(t *testing.T) {
