@@ -17,12 +17,10 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 )
 
-func init() {
-	register("lsp", "Look up the JS API and a file's symbols. operation is domains (the API's domains with their functions), "+
-		"describe (domain: every function of it; or name: one function, with signature, doc and example), "+
-		"schema (name: one function's parameters with type, unit, default and doc) or "+
-		"symbols (file: 'main', a module or a built-in module such as 'shapes': its classes with methods, functions, constants and variables, imports and exports, each with its line).", lspTool)
-}
+const lspDescription = "Look up the JS API and a file's symbols. operation is domains (the API's domains with their functions), " +
+	"describe (domain: every function of it; or name: one function, with signature, doc and example), " +
+	"schema (name: one function's parameters with type, unit, default and doc) or " +
+	"symbols (file: 'main', a module or a built-in module such as 'shapes': its classes with methods, functions, constants and variables, imports and exports, each with its line)."
 
 // lspOperations are the operations of the lsp tool.
 var lspOperations = []string{"domains", "describe", "schema", "symbols"}
