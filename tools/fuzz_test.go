@@ -27,6 +27,10 @@ func FuzzToolCall(f *testing.F) {
 		{"scene", `{"command":"tree","group":"g","offset":1,"depth":2,"max_bytes":600}`},
 		{"scene", `{"command":"json","region":[-1,-1,1,1],"offset":3}`},
 		{"scene", `{"command":"svg","name":"g","max_bytes":100}`},
+		{"scene", `{"command":"diff","against":-1,"width":64}`},
+		{"scene", `{"command":"diff","against":"v1","max_bytes":100,"width":64}`},
+		{"scene", `{"command":"sketch","max_bytes":600}`},
+		{"scene", `{"command":"sketch","clear":true}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.tool, s.params)
