@@ -201,12 +201,15 @@ func (se *Session) sceneDiff(ctx context.Context, v *view, against json.RawMessa
 	if v.in.MaxBytes == 0 {
 		v.budget = DefaultImageBudget // a picture, as png's
 	}
-	h, _ := srv.loadHistory() // a damaged log is no history: the error below says so
+	h, warnings := srv.loadHistory()
 	disk, err := srv.ws.UserFiles()
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("reading the workspace: %w", err)
 	}
 	ref, err := resolveAgainst(h, against, disk)
+	if err != nil && len(warnings) > 0 {
+		err = fmt.Errorf("%w (%s)", err, strings.Join(warnings, "; ")) // why there is no history
+	}
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}

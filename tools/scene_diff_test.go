@@ -9,6 +9,8 @@ import (
 	"image/color"
 	"image/png"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -193,6 +195,19 @@ func TestSceneDiffErrors(t *testing.T) {
 	want := "bad input: there is no history yet to compare with; every change that lands is recorded, so make one (or take a snapshot) and diff after the next"
 	if err == nil || err.Error() != want || !errors.Is(err, ErrBadInput) {
 		t.Errorf("no history: error %v, want %q", err, want)
+	}
+	// A damaged history log is no history, and the error says why.
+	broken, dir := newSession(t, nil)
+	if err := os.MkdirAll(filepath.Join(dir, ".cadrun", "history"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".cadrun", "history", "log.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = call[SceneOut](t, broken, "scene", map[string]any{"command": "diff"})
+	want = "bad input: there is no history yet to compare with; every change that lands is recorded, so make one (or take a snapshot) and diff after the next (the build history in .cadrun/history/log.json could not be read (unexpected end of JSON input); it starts again from this change, and the old log is kept as .cadrun/history/log.bad.json)"
+	if err == nil || err.Error() != want {
+		t.Errorf("damaged log: error %v, want %q", err, want)
 	}
 	s := diffSession(t)
 	for _, tc := range []struct {

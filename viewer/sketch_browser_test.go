@@ -14,6 +14,9 @@ import (
 	"github.com/cadrun/cadrun/tools"
 )
 
+// The tools server keeps the sketch for `cadrun mcp -serve`'s viewer.
+var _ SketchStore = (*tools.Server)(nil)
+
 // TestPageSketch draws a stroke in a real browser with the pointer: it lands in the
 // workspace's .cadrun/sketch.json in scene units (where the page's camera puts the pointer),
 // scene sketch answers it, the page's Clear sketch clears it, and strokes added and cleared by
