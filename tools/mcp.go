@@ -34,6 +34,7 @@ const mcpInstructions = `cadrun is a CAD scripting runtime: JavaScript files in 
 	`'main' is the program; modules are imported by name. Every write or edit runs the whole program at once; ` +
 	`a change that fails is not applied (the file is unchanged) and the error shows file:line:col with the source line and a hint.
 Read a file before you overwrite or edit it; glob lists the files.
+What changed since an earlier state: scene diff (against: a snapshot name, or -N steps back) answers it in words and a picture. What the user drew by hand over the scene in the viewer: scene sketch (points in scene units, to turn into geometry).
 Conventions: Y points up; angles are radians, counter-clockwise; colours are RGBA in 0..1; rects and ellipses are given by their centre.
 Build each part at the origin, then group it (createGroup) and move the group into place (translate, rotate).
 Look at the result with scene: info for a summary, png for an image you can see, svg or json for the exact drawing.
