@@ -14,10 +14,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/draw"
 	"image/png"
+	"maps"
 	"math"
 	"reflect"
 	"strconv"
@@ -213,7 +215,10 @@ func (se *Session) sceneDiff(ctx context.Context, v *view, against json.RawMessa
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	old, err := entryScene(h, h.Entries[ref.index])
+	old, err := entryScene(h, h.Entries[ref.index], v.sc.Fonts())
+	if errors.Is(err, scene.ErrUnknownFont) { // a font the scene no longer uses
+		old, err = entryScene(h, h.Entries[ref.index], workspaceFonts(srv.ws, v.sc.Fonts()))
+	}
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -345,13 +350,34 @@ func resolveAgainst(h *modules.History, against json.RawMessage, disk map[string
 	return ref, nil
 }
 
-// entryScene reads the scene an entry recorded.
-func entryScene(h *modules.History, e modules.HistoryEntry) (*scene.Scene, error) {
+// workspaceFonts is have with every other font of the workspace that loads.
+func workspaceFonts(ws *modules.Workspace, have map[string]*scene.Font) map[string]*scene.Font {
+	out := maps.Clone(have)
+	if out == nil {
+		out = map[string]*scene.Font{}
+	}
+	for _, name := range ws.FontNames() {
+		if out[name] != nil {
+			continue
+		}
+		if b, _, err := ws.ReadFont(name); err == nil {
+			if f, err := scene.LoadFont(name, b); err == nil {
+				out[name] = f
+			}
+		}
+	}
+	return out
+}
+
+// entryScene reads the scene an entry recorded, its texts in fonts (the workspace fonts the
+// current scene uses; the JSON names a text's font only) so that an unchanged text compares
+// equal.
+func entryScene(h *modules.History, e modules.HistoryEntry, fonts map[string]*scene.Font) (*scene.Scene, error) {
 	b, err := h.Scene(e)
 	if err != nil {
 		return nil, err
 	}
-	s, err := scene.ReadJSON(b)
+	s, err := scene.ReadJSONWithFonts(b, fonts)
 	if err == nil {
 		err = runtime.CheckFinite(s)
 	}

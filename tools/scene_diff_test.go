@@ -276,3 +276,39 @@ func TestRemovingIsNotRestacking(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// A text in a workspace font that did not change is not listed: the old scene is read with
+// the workspace's fonts.
+func TestSceneDiffWorkspaceFont(t *testing.T) {
+	t.Parallel()
+	font, err := os.ReadFile(filepath.Join("..", "scene", "fonts", "DejaVuSans-Oblique.ttf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, dir := newSession(t, nil)
+	if err := os.MkdirAll(filepath.Join(dir, "fonts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fonts", "slanted.ttf"), font, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write(t, s, "main", "drawText('label', 'Hello', 0, 0, 10, {font: 'slanted'}); drawCircle('c', 0, 20, 3)")
+	write(t, s, "main", "drawText('label', 'Hello', 0, 0, 10, {font: 'slanted'}); drawCircle('c', 5, 20, 3)")
+	out, err := call[SceneOut](t, s, "scene", map[string]any{"command": "diff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []EntityChange{{Name: "c", Kind: scene.KindCircle, What: []string{"geometry", "transform"}, Moved: []float64{5, 0}}}
+	if diff := cmp.Diff(want, out.Diff.Changed); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	// The text gone, the old scene still reads in its font.
+	write(t, s, "main", "drawCircle('c', 5, 20, 3)")
+	out, err = call[SceneOut](t, s, "scene", map[string]any{"command": "diff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"label"}, out.Diff.Removed); diff != "" {
+		t.Errorf("removed: mismatch (-want +got):\n%s", diff)
+	}
+}
