@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,6 +77,9 @@ func TestPageSketch(t *testing.T) {
 		t.Errorf("the drag selected %s", got)
 	}
 	wait("the stroke shown", `document.querySelectorAll('#sketchlayer polyline').length === 1 && window.cadrunSketch().version === 1`)
+	if got := eval(`document.getElementById('st-sketch').textContent`); got != " · sketch: 1 stroke" {
+		t.Errorf("status %q", got)
+	}
 
 	// scene sketch answers it: a straight drag is its two ends.
 	srv := tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{})
@@ -119,4 +125,16 @@ func TestPageSketch(t *testing.T) {
 		t.Errorf("scene sketch clear removed %d strokes, want 1", got.Cleared)
 	}
 	wait("cleared by scene sketch", `document.querySelectorAll('#sketchlayer polyline').length === 0`)
+
+	// A full sketch refuses the next stroke, and the page says why.
+	full := `{"strokes":[` + strings.Repeat(`{"points":[[0,0],[1,1]]},`, modules.MaxSketchStrokes-1) + `{"points":[[0,0],[1,1]]}]}`
+	if err := os.WriteFile(filepath.Join(ws.Dir(), modules.SketchFile), []byte(full), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wait("the full sketch", `document.querySelectorAll('#sketchlayer polyline').length === 1000`)
+	if err := chromedp.Do(tab, acts...); err != nil {
+		t.Fatal(err)
+	}
+	wait("the refusal", `document.getElementById('st-sketch').textContent === ' · sketch: not kept: bad sketch: the sketch has 1000 strokes (MaxSketchStrokes); clear it to draw more'`)
+	wait("the refused stroke gone", `document.querySelectorAll('#sketchlayer polyline').length === 1000`)
 }

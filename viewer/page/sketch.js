@@ -15,6 +15,8 @@
   let version = -1;         // of the last sketch event
   let drawing = null;       // {id, points, last: {x, y}, el}
   let loading = Promise.resolve();
+  let refused = '';         // the server's last refusal, shown in the status line
+  const status = $('st-sketch');
 
   const view = () => window.cadrunView;
   function toggle(next) {
@@ -32,6 +34,14 @@
     if (drawing) els.push(drawing.el);
     layer.replaceChildren(...els);
     document.body.dataset.sketchStrokes = String(strokes.length);
+    if (!refused) status.textContent = strokes.length ? ` · sketch: ${strokes.length} ${strokes.length === 1 ? 'stroke' : 'strokes'}` : '';
+  }
+  // say shows why the server refused a stroke (the sketch is full, say) until the next one lands.
+  function say(msg) {
+    refused = msg;
+    status.textContent = msg ? ` · sketch: ${msg}` : '';
+    status.className = msg ? 'down' : '';
+    if (!msg) draw();
   }
   async function load() {
     const res = await fetch('api/sketch', { cache: 'no-store' });
@@ -80,10 +90,13 @@
     draw();
     const res = await fetch('api/sketch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ points: done.points }) });
     if (!res.ok) {
-      const msg = await res.text();
+      const msg = (await res.text()).trim();
       console.error(msg);
       window.cadrunError = msg;
+      say(`not kept: ${msg}`);
       loading = loading.then(load, load);
+    } else if (refused) {
+      say('');
     }
   };
   window.addEventListener('pointerup', up, true);
@@ -92,7 +105,7 @@
   button.addEventListener('click', () => toggle(!on));
   $('sketch-clear').addEventListener('click', async () => {
     strokes = [];
-    draw();
+    say('');
     const res = await fetch('api/sketch/clear', { method: 'POST' });
     if (!res.ok) console.error(await res.text());
   });
