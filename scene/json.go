@@ -1011,11 +1011,11 @@ type field[T any] struct {
 	read func(r *jsonReader, v *T)
 }
 
-// readFields reads an object whose members are among fields (at most 16), in any order, each
+// readFields reads an object whose members are among fields (at most 64), in any order, each
 // at most once; any other key fails, and so does a repeated one (encoding/json would let the
 // last one win, merging some values; that is left to it).
 func readFields[T any](r *jsonReader, v *T, fields []field[T]) {
-	var seen uint16
+	var seen uint64
 	for more := r.objectStart(); more; more = r.objectNext() {
 		k := r.key()
 		i := 0
