@@ -128,7 +128,8 @@ type run struct {
 	local     localCache            // the local bounds of the entity last checked (finite.go)
 	describe  goja.Callable         // formats thrown values without calling user code
 	jsonParse goja.Callable         // the realm's JSON.parse, captured before user code runs
-	freeze    goja.Callable         // the realm's Object.freeze, captured likewise (data.go)
+	freeze    nativeFunc            // the realm's Object.freeze and preventExtensions, captured
+	noExtend  nativeFunc            // likewise, called directly (data_view.go)
 	data      map[string]goja.Value // readJSON's frozen values by data file name (data.go)
 	modules   map[string]*loaded
 	declared  map[string]string // top-level let/const/class name -> "file:line"
@@ -137,6 +138,10 @@ type run struct {
 	tests     bool                   // Options.Tests
 	inTest    bool                   // inside a test() block
 	testErrs  []testErr
+
+	// readJSON's lazy objects by Proxy target, and their traps (data_view.go)
+	dataViews map[*goja.Object]*dataView
+	dataTraps goja.ProxyTrapConfig
 }
 
 // Run executes entry (normally MainModule) from src in this process and returns the scene it
@@ -271,7 +276,9 @@ func (r *run) setup(seed uint64) {
 	}
 	r.describe, _ = goja.AssertFunction(v)
 	r.jsonParse, _ = goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))
-	r.freeze, _ = goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("freeze"))
+	object := vm.Get("Object").ToObject(vm)
+	r.freeze = object.Get("freeze").Export().(nativeFunc)
+	r.noExtend = object.Get("preventExtensions").Export().(nativeFunc)
 }
 
 // describerProgram is compiled once; programs are safe to share between runtimes.
@@ -391,7 +398,7 @@ func (c *call) misplaced(params []Param) string {
 			continue
 		}
 		msg := fmt.Sprintf(" (%s is %s, where a %s goes", p.Name, describe(v), p.Type)
-		if isObj && v.(*goja.Object).ClassName() == "Array" && p.Type == "number" {
+		if isObj && className(v.(*goja.Object)) == "Array" && p.Type == "number" {
 			msg += "; give a point's coordinates as separate numbers"
 		}
 		return msg + ")"
