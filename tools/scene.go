@@ -15,16 +15,16 @@ import (
 func init() {
 	register("scene", "Look at the current scene: command is info, tree (group and depth optional), groups, draw_order (group optional), entity (name), svg, json, dxf (dxf_version 12 or 2000) or png (width optional, default 1024; name or region optional); selection lists what the user selected, locked and hidden in the viewer. "+
 		"Every answer fits a byte budget (max_bytes; 64 KB of text, 1 MB for png by default): a longer list comes a page at a time (offset: the nextOffset of the last answer), and what was left out is named in omitted with the way to get it. "+
-		"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first. "+
+		"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first; restore (journal: ID) brings back the files of the state a journal entry speaks of, as a new change that undo takes back. "+
 		"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back.", sceneTool)
 }
 
 // sceneCommands are the commands of the scene tool built so far.
-var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection"}
+var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection", "restore"}
 
 // SceneIn selects a view of the scene.
 type SceneIn struct {
-	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots or selection"`
+	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection or restore"`
 	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity, and for svg, json and png to show only that entity or group; snapshot name, for snapshot (none: snapshot-ID) (and for undo/redo to go to that snapshot)"`
 	Group   string `json:"group,omitempty" jsonschema:"group name, for tree and draw_order; empty means the top level"`
 	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
@@ -35,6 +35,7 @@ type SceneIn struct {
 	MaxBytes int       `json:"max_bytes,omitempty" jsonschema:"the answer's byte budget; default 65536 (png: 1048576), at most 4194304"`
 	// DXFVersion is for dxf: "12" (R12, the default) or "2000".
 	DXFVersion string `json:"dxf_version,omitempty" jsonschema:"dxf version: 12 (default) or 2000"`
+	Journal    int64  `json:"journal,omitempty" jsonschema:"for restore: the id of a journal entry; its files come back as a new change, which undo takes back"`
 }
 
 // SceneOut holds the one field the command fills, and what was left out to fit the budget.
@@ -109,6 +110,8 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.History, err = s.snapshot(ctx, in.Name)
 	case "snapshots":
 		out.History = s.snapshots()
+	case "restore":
+		out.Change, err = s.restoreJournal(ctx, in.Journal) // journal_restore.go
 	case "selection":
 		out.Selection, err = s.selection()
 	case "png":
