@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,5 +140,30 @@ func TestRestoreJournalRefused(t *testing.T) {
 	want := "the workspace already holds the files of history entry 2 (journal entry 2); there is nothing to restore\nnot applied; the file is unchanged"
 	if err == nil || err.Error() != want {
 		t.Errorf("restoring the current state: %v; want %q", err, want)
+	}
+}
+
+// TestSaveRecordsTheSceneOfOutsideEdits: files changed outside cadrun (cadrun watch's editor)
+// are run before save records them, so the history entry a journal entry links to holds
+// their scene, not the one before them.
+func TestSaveRecordsTheSceneOfOutsideEdits(t *testing.T) {
+	t.Parallel()
+	s, dir := journalSession(t, nil)
+	write(t, s, "main", "drawCircle('a', 0, 0, 1)")
+	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte("drawCircle('b', 0, 0, 1)"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	saveNote(t, s, "edited in an editor")
+	h, _ := s.srv.ws.LoadHistory()
+	cur, _ := h.Current()
+	b, err := h.Scene(cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(sceneJSON(t, s), string(b)); diff != "" {
+		t.Errorf("the scene recorded with the edited files mismatch (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(string(b), `"b"`) {
+		t.Errorf("the recorded scene lacks the editor's entity b: %s", b)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -69,6 +70,9 @@ type Options struct {
 	Logger *slog.Logger
 	// MaxClients caps the event streams open at once; 0 means DefaultMaxClients.
 	MaxClients int
+	// Journal, when set, serves the design journal's POST /api/save and GET /api/search
+	// (tools.NewJournalAPI) behind the viewer's checks.
+	Journal http.Handler
 }
 
 // State is one published state: the scene after a run, or a failed run.
