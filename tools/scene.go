@@ -98,7 +98,7 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.JSON, out.Omitted, err = v.sceneJSON(ctx)
 		out.Bytes = len(out.JSON)
 	case "dxf":
-		out.DXF, err = sceneDXF(sc, in.DXFVersion)
+		out.DXF, out.Omitted, err = v.dxf() // scene_export.go
 		out.Bytes = len(out.DXF)
 	case "reset":
 		out.Change, err = s.commit(ctx, runtime.MainModule, func([]byte, bool) (change, error) {
