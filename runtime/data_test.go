@@ -166,6 +166,9 @@ console.log(out.join()) })()`,
 			"TypeError,TypeError,TypeError,TypeError,TypeError,TypeError,TypeError,TypeError,TypeError,TypeError"},
 		{"a define that changes nothing is accepted", `const d = readJSON('d'); Object.defineProperty(d.l[9], 'i', {value: 9}); Object.freeze(d.l[11]); console.log(d.l[9].i, Object.isFrozen(d.l[11]))`,
 			"9 true"},
+		{"inherited from", `(function () { 'use strict'; const d = readJSON('d'); const o = Object.create(d.w), p = Object.create(d.l[12]); o.mine = 1; o.toString = () => 'o'; let e = 'ok'; try { p.i = 5 } catch (x) { e = x.name }
+console.log(o.mine, String(o), o.k4, Object.keys(o).join(), e, p.i) })()`,
+			"1 o 4 mine,toString TypeError 12"},
 		{"drawing from data", `const p = readJSON('pts'); drawPolygon('ring', p.ring); drawLine('flat', p.flat); drawRect('r', p.ring[1][0], 0, 1, 1); const b = getWorldBounds('ring'); console.log(JSON.stringify([b.min, b.max]))`,
 			`[[0,0],[10,10]]`},
 	} {

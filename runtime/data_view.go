@@ -26,6 +26,7 @@ import (
 type dataView struct {
 	node   *dataNode
 	target *goja.Object
+	proxy  *goja.Object
 	traps  *goja.ProxyTrapConfig // emptied once the target is filled
 	kids   []goja.Value          // the values handed out so far, by position
 }
@@ -50,7 +51,8 @@ func (r *run) dataValue(n *dataNode) goja.Value {
 		v.target = r.vm.NewObject()
 	}
 	r.dataViews[v.target] = v
-	return r.vm.ToValue(r.vm.NewProxy(v.target, v.traps))
+	v.proxy = r.vm.ToValue(r.vm.NewProxy(v.target, v.traps)).(*goja.Object)
+	return v.proxy
 }
 
 // frozenLeaf builds a leaf as a plain frozen object or array.
@@ -185,6 +187,16 @@ func (r *run) newDataTraps() goja.ProxyTrapConfig {
 		}
 		return d.Value == nil || d.Value.SameAs(cur.Value)
 	}
+	set := func(t *goja.Object, k string, val, rcv goja.Value) bool {
+		v := filled(t)
+		ro, ok := rcv.(*goja.Object)
+		if !ok || ro == v.proxy {
+			return false
+		}
+		// An object that inherits from the data (Object.create(data)): with the traps gone,
+		// the set goes the ordinary way, through the frozen target, to the receiver.
+		return ro.Set(k, val) == nil
+	}
 	return goja.ProxyTrapConfig{
 		Get:                      get,
 		GetIdx:                   func(t *goja.Object, i int, rcv goja.Value) goja.Value { return get(t, strconv.Itoa(i), rcv) },
@@ -199,8 +211,8 @@ func (r *run) newDataTraps() goja.ProxyTrapConfig {
 			return define(t, strconv.Itoa(i), d)
 		},
 		DefinePropertySym: func(t *goja.Object, _ *goja.Symbol, _ goja.PropertyDescriptor) bool { filled(t); return false },
-		Set:               func(t *goja.Object, _ string, _, _ goja.Value) bool { filled(t); return false },
-		SetIdx:            func(t *goja.Object, _ int, _, _ goja.Value) bool { filled(t); return false },
+		Set:               set,
+		SetIdx:            func(t *goja.Object, i int, val, rcv goja.Value) bool { return set(t, strconv.Itoa(i), val, rcv) },
 		SetSym:            func(t *goja.Object, _ *goja.Symbol, _, _ goja.Value) bool { filled(t); return false },
 		DeleteProperty:    func(t *goja.Object, k string) bool { return filled(t).own(k) == -1 },
 		DeletePropertyIdx: func(t *goja.Object, i int) bool { return filled(t).own(strconv.Itoa(i)) == -1 },
