@@ -73,16 +73,7 @@ func TestReadJSONErrors(t *testing.T) {
 // decodes it (the first read of these bytes in a process, as in a fresh worker); "every
 // value" reads every value in it, which builds the whole frozen copy.
 func BenchmarkReadJSON100KB(b *testing.B) {
-	var sb strings.Builder
-	sb.WriteString(`{"parts": [`)
-	for i := 0; sb.Len() < 100<<10; i++ {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, `{"id": %d, "name": "part %d", "size": [%d.5, %d.25], "hole": true}`, i, i, i%40, i%17)
-	}
-	sb.WriteString("]}")
-	data := map[string]string{"parts.json": sb.String()}
+	data := map[string]string{"parts.json": partsJSON(100 << 10)}
 	for _, bc := range []struct {
 		name, src string
 		cold      bool
@@ -105,6 +96,41 @@ drawRect('r', 0, 0, w, 10)`, false},
 			}
 		})
 	}
+}
+
+// BenchmarkReadJSON100KBPool is the same through a warm worker process, as every cadrun
+// command runs scripts: the file also crosses the worker's pipe on each run.
+func BenchmarkReadJSON100KBPool(b *testing.B) {
+	p := NewPool(PoolOptions{})
+	defer p.Close()
+	src := MapSource{"parts.json": partsJSON(100 << 10)}
+	for _, bc := range []struct{ name, src string }{
+		{"without", "drawRect('r', 0, 0, 10, 10)"},
+		{"with", "const p = readJSON('parts'); drawRect('r', 0, 0, p.parts.length, 10)"},
+	} {
+		src[MainModule] = bc.src
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := p.Run(context.Background(), src, MainModule, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// partsJSON is a data file of about size bytes: {"parts": [{id, name, size: [w, h], hole}, ...]}.
+func partsJSON(size int) string {
+	var sb strings.Builder
+	sb.WriteString(`{"parts": [`)
+	for i := 0; sb.Len() < size; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"id": %d, "name": "part %d", "size": [%d.5, %d.25], "hole": true}`, i, i, i%40, i%17)
+	}
+	sb.WriteString("]}")
+	return sb.String()
 }
 
 // forgetDataTrees empties the process's cache of decoded data files.
