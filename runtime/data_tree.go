@@ -9,10 +9,12 @@ package runtime
 // builds its frozen JS view of the tree lazily (data_view.go).
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 )
@@ -278,26 +280,29 @@ func (p *dataParser) array() (dataNode, bool) {
 	return n, true
 }
 
-// string reads a JSON string at p.i; escapes are decoded by encoding/json, as JSON.parse
-// decodes them (invalid surrogates become U+FFFD alike).
+// string reads a JSON string at p.i. Escapes and invalid UTF-8 are decoded by encoding/json,
+// as JSON.parse decodes them (a lone surrogate or a stray byte becomes U+FFFD alike).
 func (p *dataParser) string() string {
 	start := p.i
-	p.i++ // "
-	escaped := false
+	p.i++         // "
+	plain := true // no escape, no byte past ASCII
 	for {
-		switch p.b[p.i] {
-		case '\\':
-			escaped = true
+		switch c := p.b[p.i]; {
+		case c == '\\':
+			plain = false
 			p.i += 2
 			continue
-		case '"':
+		case c == '"':
 			p.i++
-			if !escaped {
-				return string(p.b[start+1 : p.i-1])
+			raw := p.b[start+1 : p.i-1]
+			if plain || utf8.Valid(raw) && !bytes.ContainsRune(raw, '\\') {
+				return string(raw)
 			}
 			var s string
 			_ = json.Unmarshal(p.b[start:p.i], &s) // valid: json.Valid said so
 			return s
+		case c >= utf8.RuneSelf:
+			plain = false
 		}
 		p.i++
 	}
