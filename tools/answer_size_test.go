@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Answer budgets, in bytes of the answer's JSON (what `cadrun tool` prints as data, and what an
@@ -152,5 +153,44 @@ func TestSceneDXFBudget(t *testing.T) {
 	want := SceneOut{Omitted: &Omitted{Total: 40, Note: fmt.Sprintf("the DXF of 40 entities is %d bytes, over the budget of 1000: write it to a file (cadrun run -workspace DIR -o part.dxf), or ask with a larger max_bytes (up to 1048576)", len(full.DXF))}}
 	if diff := cmp.Diff(want, cut); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestAnswerSizesOverMCP: the same over MCP, where the model reads the result's content (the
+// answer's JSON as text, a picture as an image): the content fits the same budget. The whole
+// result is about twice that, the structured content repeating the text, as the protocol asks.
+func TestAnswerSizesOverMCP(t *testing.T) {
+	t.Parallel()
+	s, _ := journalSession(t, nil)
+	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	for i, row := range answerSizes {
+		var args map[string]any
+		if err := json.Unmarshal([]byte(row.params), &args); err != nil {
+			t.Fatal(err)
+		}
+		res := callMCP(t, cs, row.tool, args)
+		if res.IsError {
+			t.Fatalf("%d: %s %s: %s", i, row.tool, row.params, text(t, res))
+		}
+		content := 0
+		for _, c := range res.Content {
+			switch c := c.(type) {
+			case *mcp.TextContent:
+				content += len(c.Text)
+			case *mcp.ImageContent:
+				content += (len(c.Data) + 2) / 3 * 4 // as base64, as it travels
+			default:
+				t.Errorf("%s: unexpected content %T", row.tool, c)
+			}
+		}
+		whole, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		what := fmt.Sprintf("%s %s", row.tool, row.params)
+		t.Logf("%7d content %7d result  %s", content, len(whole), what)
+		if content > row.budget {
+			t.Errorf("%s: the content is %d bytes, over its %d:\n%.600s", what, content, row.budget, whole)
+		}
 	}
 }
