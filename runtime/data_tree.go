@@ -27,24 +27,22 @@ type dataNode struct {
 	keys  []string       // an object's keys in first-seen order (a repeated key keeps its last value)
 	kids  []dataNode     // an object's values (by keys) or an array's items
 	index map[string]int // the keys' positions, once an object has more than wideObject keys
-	leaf  bool           // an object or array of at most leafSize primitives
+	size  int            // the values in this one, itself included
+	small bool           // an object or array of at most smallSize values in all
 }
 
-// leafSize is the most items a leaf holds: a small object or array of primitives ({x, y},
-// [r, g, b, a]) is cheaper to build whole than to wrap (see data_view.go).
-const leafSize = 8
+// smallSize is the most values below a small object or array ({x, y}, [r, g, b, a], a
+// catalogue item with a size pair): building one whole and frozen costs less than wrapping it
+// (see data_view.go), and a script that reads one of its values mostly reads the rest.
+const smallSize = 16
 
-// markLeaf marks a finished object or array node that is a leaf.
-func (n *dataNode) markLeaf() {
-	if len(n.kids) > leafSize {
-		return
-	}
+// markSmall counts a finished object or array's values and marks it small when it is.
+func (n *dataNode) markSmall() {
+	n.size = 1
 	for i := range n.kids {
-		if n.kids[i].prim == nil {
-			return
-		}
+		n.size += max(1, n.kids[i].size)
 	}
-	n.leaf = true
+	n.small = n.size-1 <= smallSize
 }
 
 // wideObject is the key count past which an object's keys are found by a map, not a scan.
@@ -229,7 +227,7 @@ func (p *dataParser) object() (dataNode, bool) {
 	}
 	clear(kids)
 	p.keys, p.kids = p.keys[:kbase], p.kids[:base]
-	n.markLeaf()
+	n.markSmall()
 	return n, true
 }
 
@@ -276,7 +274,7 @@ func (p *dataParser) array() (dataNode, bool) {
 	copy(n.kids, kids)
 	clear(kids)
 	p.kids = p.kids[:base]
-	n.markLeaf()
+	n.markSmall()
 	return n, true
 }
 
@@ -316,5 +314,6 @@ func numberValue(f float64) goja.Value { return primitives().ToValue(f) }
 func boolValue(b bool) goja.Value      { return primitives().ToValue(b) }
 
 // nativeFunc is a built-in function as goja exports it: called directly it skips the
-// exception wrapper a goja.Callable adds, which Object.freeze on a plain object never needs.
+// exception wrapper a goja.Callable adds, which Object.preventExtensions on a plain object
+// never needs.
 type nativeFunc = func(goja.FunctionCall) goja.Value

@@ -9,7 +9,8 @@ package runtime
 // target with the object's own properties, read-only and non-configurable, makes it
 // non-extensible, and removes the traps: from then on the Proxy forwards to a frozen target,
 // and the answers are a frozen object's. Object.isFrozen is true, a set fails (a TypeError in
-// strict code, silently otherwise) and Array.isArray sees an array.
+// strict code, silently otherwise) and Array.isArray sees an array. A small object or array
+// (smallSize) is built frozen outright instead: cheaper than a Proxy, and mostly read whole.
 //
 // What differs from a plain frozen copy: the first set, delete or define on a value whose
 // target was never filled fails with the Proxy's wording ("'set' on proxy: trap returned
@@ -36,8 +37,8 @@ func (r *run) dataValue(n *dataNode) goja.Value {
 	if n.prim != nil {
 		return n.prim
 	}
-	if n.leaf {
-		return r.frozenLeaf(n)
+	if n.small {
+		return r.frozenSmall(n)
 	}
 	if r.dataViews == nil {
 		r.dataViews = map[*goja.Object]*dataView{}
@@ -55,25 +56,44 @@ func (r *run) dataValue(n *dataNode) goja.Value {
 	return v.proxy
 }
 
-// frozenLeaf builds a leaf as a plain frozen object or array.
-func (r *run) frozenLeaf(n *dataNode) goja.Value {
-	if n.array {
-		items := make([]any, len(n.kids))
-		for i := range n.kids {
-			items[i] = n.kids[i].prim
+// frozenSmall builds a small object or array whole, frozen, as Object.freeze leaves it.
+func (r *run) frozenSmall(n *dataNode) goja.Value {
+	value := func(k *dataNode) goja.Value {
+		if k.prim != nil {
+			return k.prim
 		}
-		a := r.vm.NewArray(items...)
-		r.freeze(goja.FunctionCall{Arguments: []goja.Value{a}})
-		return a
+		return r.frozenSmall(k)
 	}
-	o := r.vm.NewObject()
-	for i, k := range n.keys {
-		if err := o.DefineDataProperty(k, n.kids[i].prim, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+	var o *goja.Object
+	if n.array {
+		o = r.vm.NewArray()
+	} else {
+		o = r.vm.NewObject()
+	}
+	r.frozen(o, n, func(i int) goja.Value { return value(&n.kids[i]) })
+	return o
+}
+
+// frozen gives o, an empty object or array, the properties of node n (values from value, by
+// position), read-only and non-configurable, and makes it non-extensible: what Object.freeze
+// leaves, without its second walk over the properties (an iterator that allocates per item).
+func (r *run) frozen(o *goja.Object, n *dataNode, value func(i int) goja.Value) {
+	define := func(k string, v goja.Value, enumerable goja.Flag) {
+		if err := o.DefineDataProperty(k, v, goja.FLAG_FALSE, goja.FLAG_FALSE, enumerable); err != nil {
 			panic(err)
 		}
 	}
+	if n.array {
+		for i := range n.kids {
+			define(strconv.Itoa(i), value(i), goja.FLAG_TRUE)
+		}
+		define("length", r.vm.ToValue(len(n.kids)), goja.FLAG_FALSE)
+	} else {
+		for i, k := range n.keys {
+			define(k, value(i), goja.FLAG_TRUE)
+		}
+	}
 	r.noExtend(goja.FunctionCall{Arguments: []goja.Value{o}})
-	return o
 }
 
 // kid is the value at position i of the view, made on first use.
@@ -93,21 +113,7 @@ func (r *run) fill(v *dataView) {
 		return
 	}
 	*v.traps = goja.ProxyTrapConfig{}
-	if v.node.array {
-		for i := range v.node.kids {
-			if err := v.target.Set(strconv.Itoa(i), r.kid(v, i)); err != nil {
-				panic(err)
-			}
-		}
-		r.freeze(goja.FunctionCall{Arguments: []goja.Value{v.target}})
-		return
-	}
-	for i, k := range v.node.keys {
-		if err := v.target.DefineDataProperty(k, r.kid(v, i), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
-			panic(err)
-		}
-	}
-	r.noExtend(goja.FunctionCall{Arguments: []goja.Value{v.target}})
+	r.frozen(v.target, v.node, func(i int) goja.Value { return r.kid(v, i) })
 }
 
 // own is the position of the view's own property k, or -1; "length" of an array is -2.

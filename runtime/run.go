@@ -128,8 +128,7 @@ type run struct {
 	local     localCache            // the local bounds of the entity last checked (finite.go)
 	describe  goja.Callable         // formats thrown values without calling user code
 	jsonParse goja.Callable         // the realm's JSON.parse, captured before user code runs
-	freeze    nativeFunc            // the realm's Object.freeze and preventExtensions, captured
-	noExtend  nativeFunc            // likewise, called directly (data_view.go)
+	noExtend  nativeFunc            // the realm's Object.preventExtensions, captured likewise (data_view.go)
 	data      map[string]goja.Value // readJSON's frozen values by data file name (data.go)
 	modules   map[string]*loaded
 	declared  map[string]string // top-level let/const/class name -> "file:line"
@@ -276,9 +275,7 @@ func (r *run) setup(seed uint64) {
 	}
 	r.describe, _ = goja.AssertFunction(v)
 	r.jsonParse, _ = goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))
-	object := vm.Get("Object").ToObject(vm)
-	r.freeze = object.Get("freeze").Export().(nativeFunc)
-	r.noExtend = object.Get("preventExtensions").Export().(nativeFunc)
+	r.noExtend = vm.Get("Object").ToObject(vm).Get("preventExtensions").Export().(nativeFunc)
 }
 
 // describerProgram is compiled once; programs are safe to share between runtimes.
