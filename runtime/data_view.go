@@ -259,3 +259,9 @@ func className(o *goja.Object) string {
 	}
 	return o.ClassName()
 }
+
+// isDataTarget reports whether t is the target of one of the run's data Proxies.
+func (r *run) isDataTarget(t *goja.Object) bool {
+	_, ok := r.dataViews[t]
+	return ok
+}
