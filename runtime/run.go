@@ -128,7 +128,7 @@ type run struct {
 	local     localCache            // the local bounds of the entity last checked (finite.go)
 	describe  goja.Callable         // formats thrown values without calling user code
 	jsonParse goja.Callable         // the realm's JSON.parse, captured before user code runs
-	freeze    goja.Callable         // the realm's Object.freeze, captured likewise (data.go)
+	noExtend  nativeFunc            // the realm's Object.preventExtensions, captured likewise (data_view.go)
 	data      map[string]goja.Value // readJSON's frozen values by data file name (data.go)
 	modules   map[string]*loaded
 	declared  map[string]Note // top-level let/const/class name -> where it is first declared
@@ -137,6 +137,10 @@ type run struct {
 	tests     bool                   // Options.Tests
 	inTest    bool                   // inside a test() block
 	testErrs  []testErr
+
+	// readJSON's lazy objects by Proxy target, and their traps (data_view.go)
+	dataViews map[*goja.Object]*dataView
+	dataTraps goja.ProxyTrapConfig
 }
 
 // Run executes entry (normally MainModule) from src in this process and returns the scene it
@@ -271,7 +275,7 @@ func (r *run) setup(seed uint64) {
 	}
 	r.describe, _ = goja.AssertFunction(v)
 	r.jsonParse, _ = goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))
-	r.freeze, _ = goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("freeze"))
+	r.noExtend = vm.Get("Object").ToObject(vm).Get("preventExtensions").Export().(nativeFunc)
 }
 
 // describerProgram is compiled once; programs are safe to share between runtimes.
@@ -391,7 +395,7 @@ func (c *call) misplaced(params []Param) string {
 			continue
 		}
 		msg := fmt.Sprintf(" (%s is %s, where a %s goes", p.Name, describe(v), p.Type)
-		if isObj && v.(*goja.Object).ClassName() == "Array" && p.Type == "number" {
+		if isObj && className(v.(*goja.Object)) == "Array" && p.Type == "number" {
 			msg += "; give a point's coordinates as separate numbers"
 		}
 		return msg + ")"

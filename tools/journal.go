@@ -103,7 +103,7 @@ func (srv *Server) closeJournal() {
 
 // Save saves a journal entry from save's parameters (a JSON object), linked to the current
 // history entry: the workspace as it is now, recorded first if the history does not have it
-// yet (files changed outside cadrun).
+// yet (files changed outside cadrun, run first so that their scene is recorded with them).
 func (srv *Server) Save(ctx context.Context, params json.RawMessage) (journal.Saved, error) {
 	in, err := journal.ParseSave(params, filepath.Base(absDir(srv.ws.Dir())))
 	if err != nil {
@@ -128,11 +128,18 @@ func (srv *Server) currentEntry(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("taking the workspace lock: %w", err)
 	}
 	defer unlock()
-	h, _ := srv.loadHistory()
-	files, err := srv.ws.UserFiles()
+	// Files changed outside cadrun are run first (as before any tool answers), so that the
+	// entry recorded for them holds their scene, not the one before them.
+	_, files, err := srv.syncLocked(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("reading the workspace: %w", err)
+		return 0, err
 	}
+	if files == nil {
+		if files, err = srv.ws.UserFiles(); err != nil {
+			return 0, fmt.Errorf("reading the workspace: %w", err)
+		}
+	}
+	h, _ := srv.loadHistory()
 	if len(files) == 0 && len(h.Entries) == 0 {
 		return 0, nil
 	}

@@ -14,16 +14,16 @@ import (
 
 const sceneDescription = "Look at the current scene: command is info, tree (group and depth optional), groups, draw_order (group optional), entity (name), svg, json, dxf (dxf_version 12 or 2000) or png (width optional, default 1024; name or region optional); selection lists what the user selected, locked and hidden in the viewer. " +
 	"Every answer fits a byte budget (max_bytes; 64 KB of text, 1 MB for png by default): a longer list comes a page at a time (offset: the nextOffset of the last answer), and what was left out is named in omitted with the way to get it. " +
-	"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first. " +
+	"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first; restore (journal: ID) brings back the files of the state a journal entry speaks of, as a new change that undo takes back. " +
 	"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back. " +
 	sceneDiffDescription + " " + sceneSketchDescription
 
 // sceneCommands are the commands of the scene tool built so far.
-var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection", "diff", "sketch"}
+var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection", "diff", "sketch", "restore"}
 
 // SceneIn selects a view of the scene.
 type SceneIn struct {
-	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots or selection"`
+	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection or restore"`
 	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity, and for svg, json and png to show only that entity or group; snapshot name, for snapshot (none: snapshot-ID) (and for undo/redo to go to that snapshot)"`
 	Group   string `json:"group,omitempty" jsonschema:"group name, for tree and draw_order; empty means the top level"`
 	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
@@ -37,6 +37,7 @@ type SceneIn struct {
 	// Against is for diff (scene_diff.go): a snapshot name, or a negative number of steps.
 	Against json.RawMessage `json:"against,omitempty" jsonschema:"for diff: the state to compare with, a snapshot name or a negative number of steps back (-1, the default, is the entry before the current state)"`
 	Clear   bool            `json:"clear,omitempty" jsonschema:"for sketch: remove every stroke"`
+	Journal int64           `json:"journal,omitempty" jsonschema:"for restore: the id of a journal entry; its files come back as a new change, which undo takes back"`
 }
 
 // SceneOut holds the one field the command fills, and what was left out to fit the budget.
@@ -106,7 +107,7 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.JSON, out.Omitted, err = v.sceneJSON(ctx)
 		out.Bytes = len(out.JSON)
 	case "dxf":
-		out.DXF, err = sceneDXF(sc, in.DXFVersion)
+		out.DXF, out.Omitted, err = v.dxf() // scene_export.go
 		out.Bytes = len(out.DXF)
 	case "reset":
 		out.Change, err = s.commit(ctx, runtime.MainModule, func([]byte, bool) (change, error) {
@@ -118,6 +119,8 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.History, err = s.snapshot(ctx, in.Name)
 	case "snapshots":
 		out.History = s.snapshots()
+	case "restore":
+		out.Change, err = s.restoreJournal(ctx, in.Journal) // journal_restore.go
 	case "selection":
 		out.Selection, err = s.selection()
 	case "png":

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -72,6 +73,9 @@ type Options struct {
 	// Sketch keeps the strokes drawn over the scene (sketch.go); nil uses Selection when it
 	// keeps them too (a workspace does), else keeps them in memory only.
 	Sketch SketchStore
+	// Journal, when set, serves the design journal's POST /api/save and GET /api/search
+	// (tools.NewJournalAPI) behind the viewer's checks.
+	Journal http.Handler
 }
 
 // State is one published state: the scene after a run, or a failed run.
