@@ -66,6 +66,11 @@ func PNG(s *scene.Scene, opt PNGOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return encodePNG(img)
+}
+
+// encodePNG writes a picture as PNG bytes.
+func encodePNG(img *image.RGBA) ([]byte, error) {
 	var buf bytes.Buffer
 	// BestSpeed: on the 10,000-entity benchmark (1024×1024) default compression made the file
 	// 7% smaller but took 85 ms more, more than rasterizing the whole scene.

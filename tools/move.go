@@ -17,12 +17,14 @@ func init() {
 // DeleteIn names the file to delete.
 type DeleteIn struct {
 	File string `json:"file" jsonschema:"'main' or a module name"`
+	View ViewIn `json:"view,omitzero"` // a picture with the answer (view.go)
 }
 
 // MoveIn names the file and its new name.
 type MoveIn struct {
 	File string `json:"file" jsonschema:"the current name"`
 	To   string `json:"to" jsonschema:"the new name"`
+	View ViewIn `json:"view,omitzero"` // a picture with the answer (view.go)
 }
 
 func deleteTool(ctx context.Context, s *Session, in DeleteIn) (*ChangeResult, error) {

@@ -71,7 +71,7 @@ func (t Tool) Input() *jsonschema.Schema {
 // start-up, an input type without a schema at its first use (TestMCPAdvertisesTheRegistrySchema
 // uses every tool's).
 func register[In, Out any](name, description string, fn func(ctx context.Context, s *Session, in In) (Out, error)) {
-	fn = withFileNames(fn)
+	fn = withView(withFileNames(fn))
 	if _, dup := registry[name]; dup || description == "" || toolTypes[name] == "" {
 		panic("tools: duplicate, undocumented or untyped (toolTypes) tool " + name)
 	}

@@ -35,6 +35,11 @@ type SceneIn struct {
 	MaxBytes int       `json:"max_bytes,omitempty" jsonschema:"the answer's byte budget; default 65536 (png: 1048576), at most 4194304"`
 	// DXFVersion is for dxf: "12" (R12, the default) or "2000".
 	DXFVersion string `json:"dxf_version,omitempty" jsonschema:"dxf version: 12 (default) or 2000"`
+	// Focus, Highlight and Grid mark a png; View asks undo, redo and reset for one (view.go).
+	Focus     Focus     `json:"focus,omitzero"`
+	Highlight Highlight `json:"highlight,omitempty"`
+	Grid      bool      `json:"grid,omitempty"`
+	View      ViewIn    `json:"view,omitzero"`
 }
 
 // SceneOut holds the one field the command fills, and what was left out to fit the budget.
@@ -112,7 +117,7 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 	case "selection":
 		out.Selection, err = s.selection()
 	case "png":
-		out.PNG, out.Image, out.Omitted, err = v.png(ctx)
+		out.PNG, out.Image, out.Omitted, err = v.png(ctx, s.lastLanded)
 	default:
 		return out, fmt.Errorf("%w: unknown scene command %q; use %s", ErrBadInput, in.Command, strings.Join(sceneCommands, ", "))
 	}

@@ -57,6 +57,8 @@ type Server struct {
 	parses *symbolParses // lsp symbols' parses, bounded (lsp_parse.go)
 
 	jrnl journalHandle // the design journal, opened on first use (journal.go)
+
+	changes lastChange // the scenes around the last change, for highlight "changed" (view.go)
 }
 
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
@@ -168,6 +170,8 @@ type ChangeResult struct {
 	Entry int `json:"entry,omitempty"`
 	// Restored names the files undo or redo wrote or deleted.
 	Restored []string `json:"restored,omitempty"`
+	// View is the picture asked for with view (view.go).
+	View *ViewOut `json:"view,omitempty"`
 }
 
 type moreCount struct {
@@ -318,6 +322,7 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult) (sceneJSON []byt
 	info := res.Scene.Info()
 	out.Entities, out.Bounds = info.Entities, info.Bounds
 	out.Added, out.Removed, out.Changed, out.Restacked, out.More = diffScenes(old, res.Scene)
+	srv.changes.note(old, res.Scene, out)
 	out.Warnings = append(out.Warnings, srv.lockedWarnings(old, res.Scene)...)
 	return sceneJSON, old
 }
@@ -352,6 +357,21 @@ func (se *Session) userFile(name string) ([]byte, bool, error) {
 // diffScenes names the entities added, removed and changed between two scenes, each list
 // capped at maxListed with the rest counted.
 func diffScenes(old, cur *scene.Scene) (added, removed, changed, restacked []string, more *moreCount) {
+	added, removed, changed, restacked = sceneDelta(old, cur)
+	var m moreCount
+	added, m.Added = capList(added)
+	removed, m.Removed = capList(removed)
+	changed, m.Changed = capList(changed)
+	restacked, m.Restacked = capList(restacked)
+	if m != (moreCount{}) {
+		more = &m
+	}
+	return added, removed, changed, restacked, more
+}
+
+// sceneDelta names every entity added, removed, changed (shape, transform, style or parent)
+// and restacked (only its z rank moved) between two scenes.
+func sceneDelta(old, cur *scene.Scene) (added, removed, changed, restacked []string) {
 	type state struct {
 		shape     scene.Shape
 		transform scene.Transform
@@ -386,15 +406,7 @@ func diffScenes(old, cur *scene.Scene) (added, removed, changed, restacked []str
 			removed = append(removed, e.Name)
 		}
 	}
-	var m moreCount
-	added, m.Added = capList(added)
-	removed, m.Removed = capList(removed)
-	changed, m.Changed = capList(changed)
-	restacked, m.Restacked = capList(restacked)
-	if m != (moreCount{}) {
-		more = &m
-	}
-	return added, removed, changed, restacked, more
+	return added, removed, changed, restacked
 }
 
 func capList(l []string) ([]string, int) {
