@@ -583,7 +583,7 @@ func fmtRegion(lo, hi scene.Vec) string {
 }
 
 // pictureContent is the MCP content of an answer that carries a picture (scene png, or a
-// change with view): the answer's JSON without the picture, then the picture as an image.
+// change with view): the picture as an image, then the answer's JSON without it.
 // It also returns the answer without the picture, for the structured content; ok is false
 // for an answer without one.
 func pictureContent[Out any](out Out) (*mcp.CallToolResult, Out, bool) {
@@ -614,7 +614,7 @@ func pictureContent[Out any](out Out) (*mcp.CallToolResult, Out, bool) {
 	if err != nil {
 		return nil, out, false
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}, &mcp.ImageContent{Data: png, MIMEType: "image/png"}}}, out, true
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: png, MIMEType: "image/png"}, &mcp.TextContent{Text: string(b)}}}, out, true
 }
 
 // lastLanded is the last change that landed on this session's server, for highlight

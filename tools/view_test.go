@@ -283,7 +283,7 @@ func TestViewErrors(t *testing.T) {
 	}
 }
 
-// TestMCPView: over MCP a view travels once, as image content after the answer's words; the
+// TestMCPView: over MCP a view travels once, as image content before the answer's words; the
 // structured content keeps the rest.
 func TestMCPView(t *testing.T) {
 	t.Parallel()
@@ -300,13 +300,13 @@ func TestMCPView(t *testing.T) {
 		if res.IsError || len(res.Content) != 2 {
 			t.Fatalf("%s: %+v", c.tool, res)
 		}
-		words, ok := res.Content[0].(*mcp.TextContent)
-		if !ok || !strings.Contains(words.Text, `"view":{"image":{"width":`) || strings.Contains(words.Text, `"png"`) {
-			t.Errorf("%s: words %#v", c.tool, res.Content[0])
-		}
-		img, ok := res.Content[1].(*mcp.ImageContent)
+		img, ok := res.Content[0].(*mcp.ImageContent)
 		if !ok || img.MIMEType != "image/png" || !bytes.HasPrefix(img.Data, []byte("\x89PNG")) {
-			t.Errorf("%s: want a png image second, got %#v", c.tool, res.Content[1])
+			t.Errorf("%s: want a png image first, got %#v", c.tool, res.Content[0])
+		}
+		words, ok := res.Content[1].(*mcp.TextContent)
+		if !ok || !strings.Contains(words.Text, `"view":{"image":{"width":`) || strings.Contains(words.Text, `"png"`) {
+			t.Errorf("%s: words %#v", c.tool, res.Content[1])
 		}
 		if st, _ := json.Marshal(res.StructuredContent); bytes.Contains(st, []byte(`"png"`)) || !bytes.Contains(st, []byte(`"mapping"`)) {
 			t.Errorf("%s: structured content %s", c.tool, st)
