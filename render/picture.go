@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/draw"
 	"math"
 	"strconv"
 
@@ -111,12 +110,8 @@ func Draw(s *scene.Scene, opt PNGOptions, m Marks) (*Picture, error) {
 		hl, rings, n := highlightScene(s, m.Highlight, k)
 		if pic.Highlighted = n; n > 0 {
 			fade(img, bg, highlightFade)
-			if err := overlay(img, hl, opt); err != nil {
-				return nil, err
-			}
-			if err := overlay(img, rings, opt); err != nil {
-				return nil, err
-			}
+			overlay(img, hl, v)
+			overlay(img, rings, v)
 		}
 	}
 	if m.Grid {
@@ -124,9 +119,7 @@ func Draw(s *scene.Scene, opt PNGOptions, m Marks) (*Picture, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := overlay(img, g, opt); err != nil {
-			return nil, err
-		}
+		overlay(img, g, v)
 		pic.GridStep = step
 	}
 	if pic.PNG, err = encodePNG(img); err != nil {
@@ -152,28 +145,25 @@ func painted(img *image.RGBA, bg color.RGBA) bool {
 
 // fade moves every pixel the fraction f of the way to bg.
 func fade(img *image.RGBA, bg color.RGBA, f float64) {
-	keep := 1 - f
-	to := [4]float64{float64(bg.R) * f, float64(bg.G) * f, float64(bg.B) * f, float64(bg.A) * f}
+	var lut [4][256]uint8 // by channel, by value: a table is several times faster than the sums
+	for c, to := range [4]uint8{bg.R, bg.G, bg.B, bg.A} {
+		for v := range 256 {
+			lut[c][v] = uint8(math.Round(float64(v)*(1-f) + float64(to)*f))
+		}
+	}
 	for y := range img.Rect.Dy() {
 		row := img.Pix[y*img.Stride : y*img.Stride+4*img.Rect.Dx()]
-		for i := range row {
-			row[i] = uint8(math.Round(float64(row[i])*keep + to[i%4]))
+		for i := 0; i+3 < len(row); i += 4 {
+			row[i], row[i+1], row[i+2], row[i+3] = lut[0][row[i]], lut[1][row[i+1]], lut[2][row[i+2]], lut[3][row[i+3]]
 		}
 	}
 }
 
-// overlay draws s over img, framed as opt frames img.
-func overlay(img *image.RGBA, s *scene.Scene, opt PNGOptions) error {
-	if s.Len() == 0 {
-		return nil
+// overlay paints the marks s over img, which shows view v.
+func overlay(img *image.RGBA, s *scene.Scene, v View) {
+	if s.Len() > 0 {
+		paintOver(img, s, v.ToPixels(float64(img.Rect.Dx()), float64(img.Rect.Dy())))
 	}
-	opt.Background = &scene.Color{} // transparent, so that only the marks are blended in
-	top, err := Raster(s, opt)
-	if err != nil {
-		return err
-	}
-	draw.Draw(img, img.Rect, top, image.Point{}, draw.Over)
-	return nil
 }
 
 // highlightScene is the highlighted shapes of s (with their groups, for their placement)
@@ -300,7 +290,7 @@ func gridScene(vis View, k float64) (*scene.Scene, float64, error) {
 		}
 	}
 	for y := first(vis.Min.Y + 2*size + edge); y <= vis.Max.Y-size-edge; y += step {
-		if err := label(math.Round(y/step)*step, scene.Vec{X: vis.Min.X + edge, Y: y + 3/k}); err != nil {
+		if err := label(math.Round(y/step)*step, scene.Vec{X: vis.Min.X + 2/k, Y: y + 3/k}); err != nil { // the plate from the edge
 			return nil, 0, err
 		}
 	}
