@@ -40,7 +40,7 @@ type SceneIn struct {
 	// Focus, Highlight and Grid mark a png; View asks undo, redo and reset for one (view.go).
 	Focus     Focus     `json:"focus,omitzero"`
 	Highlight Highlight `json:"highlight,omitempty"`
-	Grid      bool      `json:"grid,omitempty"`
+	Grid      bool      `json:"grid,omitempty" jsonschema:"for png: labelled grid lines at a round step in scene units, to read coordinates off the picture"`
 	View      ViewIn    `json:"view,omitzero"`
 }
 
