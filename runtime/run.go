@@ -131,7 +131,7 @@ type run struct {
 	freeze    goja.Callable         // the realm's Object.freeze, captured likewise (data.go)
 	data      map[string]goja.Value // readJSON's frozen values by data file name (data.go)
 	modules   map[string]*loaded
-	declared  map[string]string // top-level let/const/class name -> "file:line"
+	declared  map[string]Note // top-level let/const/class name -> where it is first declared
 	order     []string
 	fonts     map[string]*scene.Font // workspace fonts loaded by this run (fonts.go)
 	tests     bool                   // Options.Tests
@@ -180,7 +180,7 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 		src:      src,
 		limits:   opt.Limits.withDefaults(),
 		modules:  map[string]*loaded{},
-		declared: map[string]string{},
+		declared: map[string]Note{},
 		tests:    opt.Tests,
 	}
 	r.res = &Result{Scene: r.scene}

@@ -19,12 +19,13 @@ import (
 // ErrEdit is returned when an edit cannot be applied to the current text.
 var ErrEdit = errors.New("edit does not apply")
 
-func init() {
-	register("glob", "List the workspace's files: main, modules (yours and the built-in library), data and fonts (fonts/NAME.ttf|otf|ttc, for drawText's {font: NAME}), with kind, source and size. pattern filters names with * and ? (e.g. 'house*').", globTool)
-	register("read", "Read a file exactly as stored: file is 'main' or a module name. Read a file in full before you overwrite it; offset and limit (lines, 1-based) read a part, which does not count as read. A data file is 'NAME.json' (data/NAME.json); preview: true shows its structure instead of its text.", readTool)
-	register("write", "Replace a file with code and run the program at once. If the run fails, nothing is written and the error shows file:line:col; on success the answer summarises the scene. Read an existing file first. A data file ('NAME.json', data/NAME.json) takes code (JSON text, stored as is) or content (a JSON object or array) and must match data/NAME.schema.json when that exists; scripts read it with readJSON('NAME').", writeTool)
-	register("edit", "Replace old_code with new_code in a file (old_code must occur exactly once unless replace_all), or apply edits: [...] in order, all or nothing; then run as write does.", editTool)
-}
+const globDescription = "List the workspace's files: main, modules (yours and the built-in library), data and fonts (fonts/NAME.ttf|otf|ttc, for drawText's {font: NAME}), with kind, source and size. pattern filters names with * and ? (e.g. 'house*')."
+
+const readDescription = "Read a file exactly as stored: file is 'main' or a module name. Read a file in full before you overwrite it; offset and limit (lines, 1-based) read a part, which does not count as read. A data file is 'NAME.json' (data/NAME.json); preview: true shows its structure instead of its text."
+
+const writeDescription = "Replace a file with code and run the program at once. If the run fails, nothing is written and the error shows file:line:col; on success the answer summarises the scene. Read an existing file first. A data file ('NAME.json', data/NAME.json) takes code (JSON text, stored as is) or content (a JSON object or array) and must match data/NAME.schema.json when that exists; scripts read it with readJSON('NAME')."
+
+const editDescription = "Replace old_code with new_code in a file (old_code must occur exactly once unless replace_all), or apply edits: [...] in order, all or nothing; then run as write does."
 
 // GlobIn filters the listing.
 type GlobIn struct {

@@ -25,6 +25,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -128,13 +129,13 @@ func (m *mcpSessions) get(ss *mcp.ServerSession) *Session {
 // mcpAdder returns the function that adds one registry tool to an MCP server. It panics if
 // the tool's output has no faithful schema (a type with its own JSON form missing from
 // mcpTypeSchemas), which every test that starts a server catches.
-func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context, s *Session, in In) (Out, error)) func(*mcp.Server, *mcpSessions) {
+func mcpAdder[In, Out any](name, description string, input func() *jsonschema.Schema, fn func(ctx context.Context, s *Session, in In) (Out, error)) func(*mcp.Server, *mcpSessions) {
 	return func(ms *mcp.Server, sessions *mcpSessions) {
 		schema, err := outputSchema[Out]()
 		if err != nil {
 			panic(fmt.Sprintf("tool %s: %v", name, err))
 		}
-		t := &mcp.Tool{Name: name, Description: description, InputSchema: registry[name].Input(), OutputSchema: schema}
+		t := &mcp.Tool{Name: name, Description: description, InputSchema: input(), OutputSchema: schema}
 		mcp.AddTool(ms, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 			var zero Out
 			ctx, cancel := callContext(ctx, sessions.srv.ctx, req.Extra)
@@ -171,6 +172,29 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 				note = joinNotes("note: "+synced.Note(), note)
 			}
 			return withNote(res, out, note), out, nil
+		})
+	}
+}
+
+// ownInputMCPAdder is mcpAdder for a tool that decodes its own parameters (ownInput): the
+// arguments go to fn as they came, and its error is the tool result's text.
+func ownInputMCPAdder[Out any](name, description string, input func() *jsonschema.Schema, fn func(ctx context.Context, s *Session, params json.RawMessage) (Out, error)) func(*mcp.Server, *mcpSessions) {
+	return func(ms *mcp.Server, sessions *mcpSessions) {
+		out, err := outputSchema[Out]()
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: %v", name, err))
+		}
+		t := &mcp.Tool{Name: name, Description: description, InputSchema: input(), OutputSchema: out}
+		ms.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := fn(ctx, sessions.get(req.Session), req.Params.Arguments)
+			if err != nil {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+			}
+			b, err := json.Marshal(res)
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{StructuredContent: res, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 		})
 	}
 }

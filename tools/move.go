@@ -9,10 +9,9 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 )
 
-func init() {
-	register("delete", "Delete a file. The program runs without it first: if main still imports it, nothing is deleted and the error shows where.", deleteTool)
-	register("move", "Rename a file (a module, or main) to a new name. The program runs with the new name first, so a module that other files import by its old name cannot be moved: write a copy under the new name, point the imports at it, then delete the old one.", moveTool)
-}
+const deleteDescription = "Delete a file. The program runs without it first: if main still imports it, nothing is deleted and the error shows where."
+
+const moveDescription = "Rename a file (a module, or main) to a new name. The program runs with the new name first, so a module that other files import by its old name cannot be moved: write a copy under the new name, point the imports at it, then delete the old one."
 
 // DeleteIn names the file to delete.
 type DeleteIn struct {

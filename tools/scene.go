@@ -12,14 +12,11 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-func init() {
-	register("scene", "Look at the current scene: command is info, tree (group and depth optional), groups, draw_order (group optional), entity (name), svg, json, dxf (dxf_version 12 or 2000) or png (width optional, default 1024; name or region optional); selection lists what the user selected, locked and hidden in the viewer. "+
-		"Every answer fits a byte budget (max_bytes; 64 KB of text, 1 MB for png by default): a longer list comes a page at a time (offset: the nextOffset of the last answer), and what was left out is named in omitted with the way to get it. "+
-		"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first. "+
-		"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back. "+
-		"Pictures: png also takes focus (an entity, a group or a region to frame, with everything around it), highlight (names, or 'changed' for what the last change added or altered; magenta over the rest faded) and grid: true (labelled grid lines in scene units); "+
-		"undo, redo and reset take view as write does. Every picture's image says how pixels map to scene units (scale, origin, region) and says blank when it shows nothing.", sceneTool)
-}
+const sceneDescription = "Look at the current scene: command is info, tree (group and depth optional), groups, draw_order (group optional), entity (name), svg, json, dxf (dxf_version 12 or 2000) or png (width optional, default 1024; name or region optional); selection lists what the user selected, locked and hidden in the viewer. " +
+	"Every answer fits a byte budget (max_bytes; 64 KB of text, 1 MB for png by default): a longer list comes a page at a time (offset: the nextOffset of the last answer), and what was left out is named in omitted with the way to get it. " +
+	"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first. " +
+	"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back. " +
+	scenePicturesDescription // view.go
 
 // sceneCommands are the commands of the scene tool built so far.
 var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection"}

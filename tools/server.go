@@ -357,21 +357,6 @@ func (se *Session) userFile(name string) ([]byte, bool, error) {
 // diffScenes names the entities added, removed and changed between two scenes, each list
 // capped at maxListed with the rest counted.
 func diffScenes(old, cur *scene.Scene) (added, removed, changed, restacked []string, more *moreCount) {
-	added, removed, changed, restacked = sceneDelta(old, cur)
-	var m moreCount
-	added, m.Added = capList(added)
-	removed, m.Removed = capList(removed)
-	changed, m.Changed = capList(changed)
-	restacked, m.Restacked = capList(restacked)
-	if m != (moreCount{}) {
-		more = &m
-	}
-	return added, removed, changed, restacked, more
-}
-
-// sceneDelta names every entity added, removed, changed (shape, transform, style or parent)
-// and restacked (only its z rank moved) between two scenes.
-func sceneDelta(old, cur *scene.Scene) (added, removed, changed, restacked []string) {
 	type state struct {
 		shape     scene.Shape
 		transform scene.Transform
@@ -406,7 +391,15 @@ func sceneDelta(old, cur *scene.Scene) (added, removed, changed, restacked []str
 			removed = append(removed, e.Name)
 		}
 	}
-	return added, removed, changed, restacked
+	var m moreCount
+	added, m.Added = capList(added)
+	removed, m.Removed = capList(removed)
+	changed, m.Changed = capList(changed)
+	restacked, m.Restacked = capList(restacked)
+	if m != (moreCount{}) {
+		more = &m
+	}
+	return added, removed, changed, restacked, more
 }
 
 func capList(l []string) ([]string, int) {

@@ -398,19 +398,47 @@ func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, 
 			p.note = join(p.note, "no change has landed since this server started, so nothing is highlighted as changed")
 			continue
 		}
-		added, removed, changed, _ := sceneDelta(l.before, l.after)
-		for _, m := range slices.Concat(added, changed) {
+		altered, removed := alteredNames(l.before, l.after)
+		for _, m := range altered {
 			addSubtree(p.highlight, sc, m)
 		}
-		if len(added)+len(changed) == 0 {
+		if len(altered) == 0 {
 			gone := ""
-			if len(removed) > 0 {
-				gone = fmt.Sprintf(" (it removed %d, which are not drawn)", len(removed))
+			if removed > 0 {
+				gone = fmt.Sprintf(" (it removed %d, which are not drawn)", removed)
 			}
 			p.note = join(p.note, fmt.Sprintf("%s added or altered no entity%s, so nothing is highlighted as changed", what, gone))
 		}
 	}
 	return nil
+}
+
+// alteredNames names every entity of after that before does not have or has otherwise
+// (shape, transform, style or parent; not only its z rank), and counts the entities of before
+// that after has not: the uncapped added and changed of a change's answer (diffScenes), which
+// TestAlteredNamesAgreeWithTheAnswer holds them to.
+func alteredNames(before, after *scene.Scene) (altered []string, removed int) {
+	type state struct {
+		shape     scene.Shape
+		transform scene.Transform
+		style     scene.Style
+		parent    string
+	}
+	was := make(map[string]state, before.Len())
+	for _, e := range before.Walk() {
+		was[e.Name] = state{e.Shape, e.Transform, e.Style, e.Parent()}
+	}
+	for _, e := range after.Walk() {
+		if prev, ok := was[e.Name]; !ok || !reflect.DeepEqual(prev, state{e.Shape, e.Transform, e.Style, e.Parent()}) {
+			altered = append(altered, e.Name)
+		}
+	}
+	for _, e := range before.Walk() {
+		if !after.Exists(e.Name) {
+			removed++
+		}
+	}
+	return altered, removed
 }
 
 // addSubtree adds name and every member under it to set.
@@ -622,3 +650,7 @@ func pictureContent[Out any](out Out) (*mcp.CallToolResult, Out, bool) {
 func (se *Session) lastLanded() (*landing, string) {
 	return se.srv.changes.landed(), "the last change"
 }
+
+// scenePicturesDescription is the scene tool's description of its pictures.
+const scenePicturesDescription = "Pictures: png also takes focus (an entity, a group or a region to frame, with everything around it), highlight (names, or 'changed' for what the last change added or altered; magenta over the rest faded) and grid: true (labelled grid lines in scene units); " +
+	"undo, redo and reset take view as write does. Every picture's image says how pixels map to scene units (scale, origin, region) and says blank when it shows nothing."

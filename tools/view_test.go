@@ -10,10 +10,12 @@ import (
 	"image/png"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/modules"
@@ -360,5 +362,30 @@ func BenchmarkWriteView(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestAlteredNamesAgreeWithTheAnswer: what a view highlights as changed is what the change's
+// answer lists as added and changed (uncapped, in the same order).
+func TestAlteredNamesAgreeWithTheAnswer(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	for _, code := range []string{
+		plateMain,
+		withPin,
+		"createGroup('g', [])\n" + withPin + "addToGroup('g', 'pin')\n",
+		"createGroup('g', [])\n" + withPin + "addToGroup('g', 'pin')\ntranslate('g', 5, 0)\nsetStroke('hole', [1, 0, 0, 1], 2)\n",
+		"createGroup('g', [])\n" + withPin + "addToGroup('g', 'pin')\ntranslate('g', 5, 0)\ndrawOrder('plate', 'front')\n",
+		plateMain,
+	} {
+		res := write(t, s, "main", code)
+		l := s.srv.changes.of(res)
+		if l == nil {
+			t.Fatalf("%q: no landing kept for its answer", code)
+		}
+		altered, removed := alteredNames(l.before, l.after)
+		if diff := cmp.Diff(slices.Concat(res.Added, res.Changed), altered, cmpopts.EquateEmpty(), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" || removed != len(res.Removed) {
+			t.Errorf("%q: removed %d (answer %v), altered mismatch (-answer +alteredNames):\n%s", code, removed, res.Removed, diff)
+		}
 	}
 }

@@ -92,6 +92,8 @@ type Diagnostic struct {
 	Message string `json:"message"`
 	Source  string `json:"source,omitempty"` // the offending line
 	Hint    string `json:"hint,omitempty"`
+	// Notes are the other places the failure involves, each with its own line and caret.
+	Notes []runtime.Note `json:"notes,omitempty"`
 	// Text is the whole error as a terminal would show it.
 	Text string `json:"text"`
 }
@@ -106,6 +108,7 @@ func DiagnosticOf(err error) *Diagnostic {
 	var rd *runtime.Diagnostic
 	if errors.As(err, &rd) {
 		d.File, d.Line, d.Column, d.Kind, d.Message, d.Source, d.Hint = rd.File, rd.Line, rd.Column, rd.Kind, rd.Message, rd.Source, rd.Hint
+		d.Notes = rd.Notes
 	}
 	return d
 }

@@ -473,8 +473,11 @@
     if (!d) { ov.hidden = true; return; }
     $('diag-loc').textContent = d.file ? `${d.file}:${d.line}:${d.column}` : '';
     $('diag-msg').textContent = d.kind ? `${d.kind}: ${d.message}` : d.message;
-    let src = '';
-    if (d.source) src = `${String(d.line).padStart(5)} | ${d.source}\n        ${' '.repeat(Math.max(0, d.column - 1))}^`;
+    const excerpt = (line, source, column) => source ? `${String(line).padStart(5)} | ${source}\n        ${' '.repeat(Math.max(0, column - 1))}^` : '';
+    // Notes (the first declaration of a name declared twice, ...) follow, each with its line.
+    const parts = [excerpt(d.line, d.source, d.column)];
+    for (const n of d.notes || []) parts.push(`${n.file}:${n.line}:${n.column}: note: ${n.message}`, excerpt(n.line, n.source, n.column));
+    const src = parts.filter(Boolean).join('\n');
     $('diag-src').textContent = src;
     $('diag-src').hidden = !src;
     $('diag-hint').textContent = d.hint ? `hint: ${d.hint}` : '';
