@@ -18,9 +18,10 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-// HighlightColor is the colour highlighted shapes are repainted in: a magenta that drawings
-// rarely use, far from the grid's blue.
-var HighlightColor = scene.Color{0.9, 0, 0.7, 1}
+// HighlightColor is the colour highlighted shapes are repainted in: orange, the selection
+// colour of many CAD and 3D programs, far from the grid's blue (and from the sketch's magenta
+// and scene diff's green, red and blue).
+var HighlightColor = scene.Color{1, 0.5, 0, 1}
 
 // Highlight paint: fills keep HighlightFillAlpha of the colour so that what lies under a
 // large highlighted plate still shows; strokes are opaque and at least highlightStrokePx

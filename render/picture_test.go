@@ -54,7 +54,7 @@ func pixel(img *image.RGBA, pic *Picture, p scene.Vec) color.RGBA {
 	return img.RGBAAt(x, y)
 }
 
-var magenta = pngColor8(HighlightColor)
+var orange = pngColor8(HighlightColor)
 
 // TestDrawWithoutMarksIsPNG: with no marks a picture is PNG's, byte for byte.
 func TestDrawWithoutMarksIsPNG(t *testing.T) {
@@ -119,12 +119,12 @@ func TestDrawHighlight(t *testing.T) {
 		t.Errorf("highlighted %d shapes, want 2", pic.Highlighted)
 	}
 	img := decode(t, pic.PNG)
-	if c := pixel(img, pic, scene.Vec{X: 28, Y: 10}); c != magenta {
-		t.Errorf("ring's edge: %v, want %v", c, magenta)
+	if c := pixel(img, pic, scene.Vec{X: 28, Y: 10}); c != orange {
+		t.Errorf("ring's edge: %v, want %v", c, orange)
 	}
 	// The pin is 0.4 units across, under 1 px: a ring of markRingPx px goes round it.
-	if c := pixel(img, pic, scene.Vec{X: -30 + markRingPx/pic.Scale, Y: -15}); c != magenta {
-		t.Errorf("ring round the pin: %v, want %v", c, magenta)
+	if c := pixel(img, pic, scene.Vec{X: -30 + markRingPx/pic.Scale, Y: -15}); c != orange {
+		t.Errorf("ring round the pin: %v, want %v", c, orange)
 	}
 	faded := func(v float64) uint8 {
 		return uint8(math.Round(math.Round(v*255)*(1-highlightFade) + 255*highlightFade))

@@ -38,7 +38,7 @@ Conventions: Y points up; angles are radians, counter-clockwise; colours are RGB
 Build each part at the origin, then group it (createGroup) and move the group into place (translate, rotate).
 Look at the result with scene: info for a summary, png for an image you can see, svg or json for the exact drawing.
 Check it with measure: distance between two shapes, clearance to the others, overlaps, bounds, area, perimeter, centroid.
-To see a change, add view: true to write, edit, move, delete (or scene undo, redo, reset): the answer then carries a small picture with what the change added or altered in magenta. ` +
+To see a change, add view: true to write, edit, move, delete (or scene undo, redo, reset): the answer then carries a small picture with what the change added or altered in orange. ` +
 	`Ask for it when placement or shape matters (a new part, a move, a layout fix, an undo you want to confirm), not for text-only edits; view: {focus: NAME} frames one part. ` +
 	`scene png takes focus, highlight and grid: true (labelled grid lines, to read coordinates off the picture); every picture says how pixels map to scene units and when it is blank.`
 

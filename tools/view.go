@@ -151,7 +151,7 @@ func init() {
 	highlight := &jsonschema.Schema{
 		Types:       []string{"string", "array"},
 		Items:       &jsonschema.Schema{Type: "string"},
-		Description: fmt.Sprintf("entity or group names to highlight (in magenta, the rest faded); %q stands for what the last change added or altered", changedKeyword),
+		Description: fmt.Sprintf("entity or group names to highlight (in orange, the rest faded); %q stands for what the last change added or altered", changedKeyword),
 	}
 	grid := &jsonschema.Schema{Type: "boolean", Description: "draw labelled grid lines at a round step in scene units, to read coordinates off the picture"}
 	mcpTypeSchemas[reflect.TypeFor[Focus]()] = focus
@@ -652,5 +652,5 @@ func (se *Session) lastLanded() (*landing, string) {
 }
 
 // scenePicturesDescription is the scene tool's description of its pictures.
-const scenePicturesDescription = "Pictures: png also takes focus (an entity, a group or a region to frame, with everything around it), highlight (names, or 'changed' for what the last change added or altered; magenta over the rest faded) and grid: true (labelled grid lines in scene units); " +
+const scenePicturesDescription = "Pictures: png also takes focus (an entity, a group or a region to frame, with everything around it), highlight (names, or 'changed' for what the last change added or altered; orange over the rest faded) and grid: true (labelled grid lines in scene units); " +
 	"undo, redo and reset take view as write does. Every picture's image says how pixels map to scene units (scale, origin, region) and says blank when it shows nothing."

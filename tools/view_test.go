@@ -50,7 +50,7 @@ func at(img image.Image, info *ImageInfo, x, y float64) color.RGBA {
 	return color.RGBAModel.Convert(img.At(px, py)).(color.RGBA)
 }
 
-// isHighlight reports a pixel in the highlight colour (opaque magenta).
+// isHighlight reports a pixel in the highlight colour (opaque orange).
 func isHighlight(c color.RGBA) bool {
 	h := render.HighlightColor
 	near := func(v uint8, f float64) bool { return math.Abs(float64(v)-f*255) <= 2 }
@@ -107,8 +107,8 @@ func TestViewHighlightsTheChange(t *testing.T) {
 		}
 	}
 	// Its inside is the highlight colour at half strength over the faded green.
-	if c := at(img, info, -30, -15); !(c.R > 150 && c.G < 150 && c.B > 150) {
-		t.Errorf("pin inside: pixel %v, want a magenta tint", c)
+	if c := at(img, info, -30, -15); !(c.R > 200 && c.B < 120) {
+		t.Errorf("pin inside: pixel %v, want an orange tint", c)
 	}
 	// The hole did not change: its edge is faded, not highlighted.
 	if c := at(img, info, 28, 10); isHighlight(c) || c.R < 150 {
