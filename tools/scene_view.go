@@ -68,19 +68,19 @@ type Omitted struct {
 	Note       string `json:"note" jsonschema:"what was left out and how to get it"`
 }
 
-// ImageInfo describes a picture sent as an image, and how to read it (view.go).
+// ImageInfo describes a picture sent as an image.
 type ImageInfo struct {
 	Width  int `json:"width"`
 	Height int `json:"height"`
 	Bytes  int `json:"bytes"`
 	// Scale is pixels per scene unit, along both axes.
-	Scale float64 `json:"scale" jsonschema:"pixels per scene unit, along both axes"`
+	Scale float64 `json:"scale,omitempty" jsonschema:"pixels per scene unit, along both axes"`
 	// Origin is the scene point at pixel (0, 0), the picture's top-left corner.
-	Origin []float64 `json:"origin" jsonschema:"the scene point [x, y] at pixel (0, 0), the top-left corner"`
+	Origin []float64 `json:"origin,omitempty" jsonschema:"the scene point [x, y] at pixel (0, 0), the top-left corner"`
 	// Region is the scene window the whole picture shows.
-	Region []float64 `json:"region" jsonschema:"the visible region [minX, minY, maxX, maxY] in scene units"`
+	Region []float64 `json:"region,omitempty" jsonschema:"the visible region [minX, minY, maxX, maxY] in scene units"`
 	// Mapping is the pixel of a scene point, in words.
-	Mapping string `json:"mapping" jsonschema:"how a scene point maps to a pixel"`
+	Mapping string `json:"mapping,omitempty" jsonschema:"how a scene point maps to a pixel"`
 	// Grid is the grid's step in scene units, when a grid is drawn.
 	Grid float64 `json:"grid,omitempty" jsonschema:"the grid step in scene units"`
 	// Highlighted counts the shapes highlighted; Highlight says why none are, when so.

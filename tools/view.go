@@ -379,7 +379,7 @@ func (p *picture) frame(sc *scene.Scene, f Focus, at string) error {
 }
 
 // mark resolves the names to highlight in sc: each entity with its members, and "changed"
-// for what the landing last gives added or altered.
+// for what the landing last gives added or altered (nil: none known).
 func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, string), at string) error {
 	if err := checkHighlight(at, names); err != nil || len(names) == 0 {
 		return err
@@ -394,7 +394,7 @@ func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, 
 			continue
 		}
 		l, what := last()
-		if l == nil || l.after != sc {
+		if l == nil {
 			p.note = join(p.note, "no change has landed since this server started, so nothing is highlighted as changed")
 			continue
 		}
@@ -645,10 +645,14 @@ func pictureContent[Out any](out Out) (*mcp.CallToolResult, Out, bool) {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: png, MIMEType: "image/png"}, &mcp.TextContent{Text: string(b)}}}, out, true
 }
 
-// lastLanded is the last change that landed on this session's server, for highlight
-// "changed" in scene png.
+// lastLanded is the change that landed the server's current scene, for highlight "changed"
+// in scene png; nil when the server has not landed one since it started.
 func (se *Session) lastLanded() (*landing, string) {
-	return se.srv.changes.landed(), "the last change"
+	l := se.srv.changes.landed()
+	if l != nil && l.after != se.srv.Scene() {
+		l = nil // a landing under way: its scene is not the one being drawn
+	}
+	return l, "the last change"
 }
 
 // scenePicturesDescription is the scene tool's description of its pictures.
