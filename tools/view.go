@@ -542,16 +542,14 @@ func (p *picture) info(pic *render.Picture) *ImageInfo {
 	num := func(v float64) float64 { return roundTo(v, q) }
 	scale := roundSignificant(pic.Scale)
 	ox, oy := num(vis.Min.X), num(vis.Max.Y)
-	info := &ImageInfo{
-		Width: pic.Width, Height: pic.Height, Bytes: len(pic.PNG),
-		Scale:  scale,
-		Origin: []float64{ox, oy},
-		Region: []float64{ox, num(vis.Min.Y), num(vis.Max.X), oy},
-		Mapping: fmt.Sprintf("scene (x, y) is at pixel ((%s) * %s, (%s) * %s); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
-			minus("x", ox), fmtNum(scale), fmtNum(oy)+" - y", fmtNum(scale)),
-		Grid:  pic.GridStep,
-		Blank: blankNote(p.base, pic),
-	}
+	info := pngInfo(pic.PNG) // the size as the bytes sent say it
+	info.Scale = scale
+	info.Origin = []float64{ox, oy}
+	info.Region = []float64{ox, num(vis.Min.Y), num(vis.Max.X), oy}
+	info.Mapping = fmt.Sprintf("scene (x, y) is at pixel ((%s) * %s, (%s) * %s); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
+		minus("x", ox), fmtNum(scale), fmtNum(oy)+" - y", fmtNum(scale))
+	info.Grid = pic.GridStep
+	info.Blank = blankNote(p.base, pic)
 	if p.highlight != nil {
 		info.Highlighted = pic.Highlighted
 		info.Highlight = p.note
@@ -559,7 +557,7 @@ func (p *picture) info(pic *render.Picture) *ImageInfo {
 			info.Highlight = "the entities named paint nothing here, so nothing is highlighted"
 		}
 	}
-	return info
+	return &info
 }
 
 // minus writes "name - v" for the mapping sentence, without "- -" or "- 0".
