@@ -9,7 +9,10 @@ package scene
 // SetEscapeHTML(false)); a test compares the two on random scenes. The reader has a fast path
 // for well-formed documents in the layout the writer produces (any whitespace and key order,
 // except that "kind" comes before "geometry"); on anything else it gives up and encoding/json
-// reads the document, so that every error message stays what encoding/json says.
+// reads the document, so that every error message stays what encoding/json says. Both readers
+// take an entity's geometry from one table, shapeKinds: per kind, the fields the fast reader
+// knows and the type encoding/json decodes into; the fast reader's other objects are field
+// tables too, read by one loop (readFields).
 
 import (
 	"bytes"
@@ -496,16 +499,17 @@ func readEntity(je *jsonEntity, fonts map[string]*Font) (*Entity, error) {
 	if je.shape != nil {
 		e.Shape = je.shape
 	} else {
-		shape, err := newShape(je.Kind)
-		if err != nil {
-			return nil, err
+		sk := shapeKindOf(je.Kind)
+		if sk < 0 {
+			return nil, fmt.Errorf("unknown kind %q", je.Kind)
 		}
 		dec := json.NewDecoder(bytes.NewReader(je.Geometry))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(shape); err != nil {
+		shape, err := shapeKinds[sk].decode(dec)
+		if err != nil {
 			return nil, fmt.Errorf("geometry: %w", err)
 		}
-		e.Shape = derefShape(shape)
+		e.Shape = shape
 	}
 	if t, ok := e.Shape.(*Text); ok && fonts[t.Font] != nil {
 		t.UseFont(fonts[t.Font])
@@ -520,56 +524,6 @@ func readEntity(je *jsonEntity, fonts map[string]*Font) (*Entity, error) {
 		}
 	}
 	return e, nil
-}
-
-// newShape returns a pointer to decode a shape of kind into.
-func newShape(k Kind) (any, error) {
-	switch k {
-	case KindLine:
-		return &Line{}, nil
-	case KindCircle:
-		return &Circle{}, nil
-	case KindRect:
-		return &Rect{}, nil
-	case KindEllipse:
-		return &Ellipse{}, nil
-	case KindRoundedRect:
-		return &RoundedRect{}, nil
-	case KindArc:
-		return &Arc{}, nil
-	case KindPolygon:
-		return &Polygon{}, nil
-	case KindPath:
-		return &PathShape{}, nil
-	case KindText:
-		return &Text{}, nil
-	}
-	return nil, fmt.Errorf("unknown kind %q", k)
-}
-
-// derefShape turns the decode target into the Shape value the scene stores.
-func derefShape(v any) Shape {
-	switch x := v.(type) {
-	case *Line:
-		return *x
-	case *Circle:
-		return *x
-	case *Rect:
-		return *x
-	case *Ellipse:
-		return *x
-	case *RoundedRect:
-		return *x
-	case *Arc:
-		return *x
-	case *Polygon:
-		return *x
-	case *PathShape:
-		return x
-	case *Text:
-		return x
-	}
-	panic(fmt.Sprintf("scene: no shape for %T", v))
 }
 
 func checkTransform(t Transform) error {
@@ -604,6 +558,8 @@ type jsonReader struct {
 	b   []byte
 	i   int
 	bad bool
+	// scratch holds, by index in shapeKinds, what that kind's reader keeps between entities.
+	scratch []any
 }
 
 func (r *jsonReader) fail() {
@@ -630,15 +586,6 @@ func (r *jsonReader) expect(c byte) {
 		return
 	}
 	r.i++
-}
-
-// once marks a key as seen in an object, failing on a repeat (encoding/json would let the
-// last one win, merging some values; that is left to it).
-func (r *jsonReader) once(seen *uint16, bit uint16) {
-	if *seen&bit != 0 {
-		r.fail()
-	}
-	*seen |= bit
 }
 
 // objectStart consumes '{' and reports whether a member follows.
@@ -887,23 +834,14 @@ func (r *jsonReader) color() *Color {
 
 func (r *jsonReader) document() *jsonScene {
 	doc := &jsonScene{}
-	var seen uint16
-	for more := r.objectStart(); more; more = r.objectNext() {
-		switch string(r.key()) {
-		case "format":
-			r.once(&seen, 1)
-			doc.Format = string(r.str())
-		case "version":
-			r.once(&seen, 2)
-			doc.Version = r.int()
-		case "entities":
-			r.once(&seen, 4)
-			doc.Entities = r.entities()
-		default:
-			r.fail()
-		}
-	}
+	readFields(r, doc, documentFields)
 	return doc
+}
+
+var documentFields = []field[jsonScene]{
+	{"format", func(r *jsonReader, doc *jsonScene) { doc.Format = string(r.str()) }},
+	{"version", func(r *jsonReader, doc *jsonScene) { doc.Version = r.int() }},
+	{"entities", func(r *jsonReader, doc *jsonScene) { doc.Entities = r.entities() }},
 }
 
 func (r *jsonReader) entities() []jsonEntity {
@@ -918,36 +856,27 @@ func (r *jsonReader) entities() []jsonEntity {
 	return ents
 }
 
-func (r *jsonReader) entity(je *jsonEntity) {
-	const kindSeen = 2
-	var seen uint16
-	for more := r.objectStart(); more; more = r.objectNext() {
-		switch string(r.key()) {
-		case "name":
-			r.once(&seen, 1)
-			je.Name = string(r.str())
-		case "kind":
-			r.once(&seen, kindSeen)
-			je.Kind = kindOf(r.str())
-		case "parent":
-			r.once(&seen, 4)
-			je.Parent = string(r.str())
-		case "geometry":
-			r.once(&seen, 8)
-			if seen&kindSeen == 0 {
-				r.fail() // the kind decides the fields; encoding/json reads this order
-			}
-			je.shape = r.shape(je.Kind)
-		case "transform":
-			r.once(&seen, 16)
-			r.transform(&je.Transform)
-		case "style":
-			r.once(&seen, 32)
-			r.style(&je.Style)
-		default:
+func (r *jsonReader) entity(je *jsonEntity) { readFields(r, je, entityFields) }
+
+var entityFields = []field[jsonEntity]{
+	{"name", func(r *jsonReader, je *jsonEntity) { je.Name = string(r.str()) }},
+	{"kind", func(r *jsonReader, je *jsonEntity) { je.Kind = kindOf(r.str()) }},
+	{"parent", func(r *jsonReader, je *jsonEntity) { je.Parent = string(r.str()) }},
+	{"geometry", func(r *jsonReader, je *jsonEntity) {
+		sk := shapeKindOf(je.Kind)
+		if sk < 0 {
+			// No kind yet (the kind decides the fields; encoding/json reads this order), or
+			// one that is not a shape: its error is left to the reader of record.
 			r.fail()
+			return
 		}
-	}
+		if r.scratch == nil {
+			r.scratch = make([]any, len(shapeKinds))
+		}
+		je.shape = shapeKinds[sk].read(r, &r.scratch[sk])
+	}},
+	{"transform", func(r *jsonReader, je *jsonEntity) { readFields(r, &je.Transform, transformFields) }},
+	{"style", func(r *jsonReader, je *jsonEntity) { readFields(r, &je.Style, styleFields) }},
 }
 
 // kindOf returns the Kind named by s, without allocating for the known kinds.
@@ -960,208 +889,150 @@ func kindOf(s []byte) Kind {
 	return Kind(s)
 }
 
-func (r *jsonReader) transform(t *Transform) {
-	var seen uint16
-	for more := r.objectStart(); more; more = r.objectNext() {
-		switch string(r.key()) {
-		case "translate":
-			r.once(&seen, 1)
-			t.Translate = r.vec()
-		case "rotate":
-			r.once(&seen, 2)
-			t.Rotate = r.num()
-		case "scale":
-			r.once(&seen, 4)
-			t.Scale = r.vec()
-		case "pivot":
-			r.once(&seen, 8)
-			t.Pivot = r.vec()
-		default:
-			r.fail()
+var transformFields = []field[Transform]{
+	{"translate", func(r *jsonReader, t *Transform) { t.Translate = r.vec() }},
+	{"rotate", func(r *jsonReader, t *Transform) { t.Rotate = r.num() }},
+	{"scale", func(r *jsonReader, t *Transform) { t.Scale = r.vec() }},
+	{"pivot", func(r *jsonReader, t *Transform) { t.Pivot = r.vec() }},
+}
+
+var styleFields = []field[Style]{
+	{"fill", func(r *jsonReader, st *Style) { st.Fill = r.color() }},
+	{"stroke", func(r *jsonReader, st *Style) { st.Stroke = r.color() }},
+	{"strokeWidth", func(r *jsonReader, st *Style) { st.StrokeWidth = r.num() }},
+}
+
+// shapeKinds is how the geometry of each shape kind is read: its fields for the fast reader,
+// and the value encoding/json decodes into. Fields left out stay zero, as in encoding/json.
+var shapeKinds = []shapeKind{
+	valueShape(KindLine,
+		field[Line]{"points", func(r *jsonReader, g *Line) { g.Points = r.vecs() }}),
+	valueShape(KindCircle,
+		field[Circle]{"center", func(r *jsonReader, g *Circle) { g.Center = r.vec() }},
+		field[Circle]{"radius", func(r *jsonReader, g *Circle) { g.Radius = r.num() }}),
+	valueShape(KindRect,
+		field[Rect]{"center", func(r *jsonReader, g *Rect) { g.Center = r.vec() }},
+		field[Rect]{"width", func(r *jsonReader, g *Rect) { g.Width = r.num() }},
+		field[Rect]{"height", func(r *jsonReader, g *Rect) { g.Height = r.num() }}),
+	valueShape(KindEllipse,
+		field[Ellipse]{"center", func(r *jsonReader, g *Ellipse) { g.Center = r.vec() }},
+		field[Ellipse]{"rx", func(r *jsonReader, g *Ellipse) { g.RX = r.num() }},
+		field[Ellipse]{"ry", func(r *jsonReader, g *Ellipse) { g.RY = r.num() }}),
+	valueShape(KindRoundedRect,
+		field[RoundedRect]{"center", func(r *jsonReader, g *RoundedRect) { g.Center = r.vec() }},
+		field[RoundedRect]{"width", func(r *jsonReader, g *RoundedRect) { g.Width = r.num() }},
+		field[RoundedRect]{"height", func(r *jsonReader, g *RoundedRect) { g.Height = r.num() }},
+		field[RoundedRect]{"radius", func(r *jsonReader, g *RoundedRect) { g.Radius = r.num() }}),
+	valueShape(KindArc,
+		field[Arc]{"center", func(r *jsonReader, g *Arc) { g.Center = r.vec() }},
+		field[Arc]{"radius", func(r *jsonReader, g *Arc) { g.Radius = r.num() }},
+		field[Arc]{"start", func(r *jsonReader, g *Arc) { g.Start = r.num() }},
+		field[Arc]{"end", func(r *jsonReader, g *Arc) { g.End = r.num() }}),
+	valueShape(KindPolygon,
+		field[Polygon]{"parts", func(r *jsonReader, g *Polygon) { g.Parts = r.parts() }}),
+	pointerShape(KindPath,
+		field[PathShape]{"d", func(r *jsonReader, g *PathShape) { g.Data = string(r.str()) }}),
+	pointerShape(KindText,
+		field[Text]{"text", func(r *jsonReader, g *Text) { g.Text = string(r.str()) }},
+		field[Text]{"pos", func(r *jsonReader, g *Text) { g.Pos = r.vec() }},
+		field[Text]{"size", func(r *jsonReader, g *Text) { g.Size = r.num() }},
+		field[Text]{"align", func(r *jsonReader, g *Text) { g.Align = TextAlign(r.str()) }},
+		field[Text]{"font", func(r *jsonReader, g *Text) { g.Font = string(r.str()) }}),
+}
+
+// shapeKind reads the geometry of one kind of shape: read with the fast reader, decode with
+// encoding/json (into the same type, so that its errors name it).
+type shapeKind struct {
+	kind Kind
+	// read may keep the value it reads into in *scratch, for the next entity of its kind.
+	read   func(r *jsonReader, scratch *any) Shape
+	decode func(dec *json.Decoder) (Shape, error)
+}
+
+// shapeKindOf is the index in shapeKinds of kind k, or -1 when k is not a shape kind.
+func shapeKindOf(k Kind) int {
+	for i := range shapeKinds {
+		if shapeKinds[i].kind == k {
+			return i
 		}
+	}
+	return -1
+}
+
+// valueShape is the entry of a shape the scene stores by value. Its fields are read into a
+// value kept in scratch and reused: a local would escape to the heap (the field decoders are
+// called through function values), one more allocation per entity.
+func valueShape[T Shape](k Kind, fields ...field[T]) shapeKind {
+	return shapeKind{
+		kind: k,
+		read: func(r *jsonReader, scratch *any) Shape {
+			g, _ := (*scratch).(*T)
+			if g == nil {
+				g = new(T)
+				*scratch = g
+			}
+			var zero T
+			*g = zero
+			readFields(r, g, fields)
+			return *g
+		},
+		decode: func(dec *json.Decoder) (Shape, error) {
+			var g T
+			err := dec.Decode(&g)
+			return g, err
+		},
 	}
 }
 
-func (r *jsonReader) style(st *Style) {
-	var seen uint16
-	for more := r.objectStart(); more; more = r.objectNext() {
-		switch string(r.key()) {
-		case "fill":
-			r.once(&seen, 1)
-			st.Fill = r.color()
-		case "stroke":
-			r.once(&seen, 2)
-			st.Stroke = r.color()
-		case "strokeWidth":
-			r.once(&seen, 4)
-			st.StrokeWidth = r.num()
-		default:
-			r.fail()
-		}
+// pointerShape is the entry of a shape the scene stores by pointer.
+func pointerShape[T any, P interface {
+	*T
+	Shape
+}](k Kind, fields ...field[T]) shapeKind {
+	return shapeKind{
+		kind: k,
+		read: func(r *jsonReader, _ *any) Shape {
+			g := P(new(T))
+			readFields(r, (*T)(g), fields)
+			return g
+		},
+		decode: func(dec *json.Decoder) (Shape, error) {
+			g := P(new(T))
+			err := dec.Decode(g)
+			return g, err
+		},
 	}
 }
 
-// shape reads the geometry of a shape of kind k; fields left out stay zero, as in
-// encoding/json. A kind that is not a shape fails, leaving its error to the reader of record.
-func (r *jsonReader) shape(k Kind) Shape {
-	var seen uint16
-	switch k {
-	case KindCircle:
-		var g Circle
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "center":
-				r.once(&seen, 1)
-				g.Center = r.vec()
-			case "radius":
-				r.once(&seen, 2)
-				g.Radius = r.num()
-			default:
-				r.fail()
-			}
+// field is one member of an object the fast reader knows: its key, and how to read its value
+// into the value being built.
+type field[T any] struct {
+	key  string
+	read func(r *jsonReader, v *T)
+}
+
+// readFields reads an object whose members are among fields (at most 64), in any order, each
+// at most once; any other key fails, and so does a repeated one (encoding/json would let the
+// last one win, merging some values; that is left to it).
+func readFields[T any](r *jsonReader, v *T, fields []field[T]) {
+	var seen uint64
+	for more := r.objectStart(); more; more = r.objectNext() {
+		k := r.key()
+		i := 0
+		for i < len(fields) && string(k) != fields[i].key {
+			i++
 		}
-		return g
-	case KindRect:
-		var g Rect
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "center":
-				r.once(&seen, 1)
-				g.Center = r.vec()
-			case "width":
-				r.once(&seen, 2)
-				g.Width = r.num()
-			case "height":
-				r.once(&seen, 4)
-				g.Height = r.num()
-			default:
-				r.fail()
-			}
+		if i == len(fields) {
+			r.fail()
+			return
 		}
-		return g
-	case KindLine:
-		var g Line
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "points":
-				r.once(&seen, 1)
-				g.Points = r.vecs()
-			default:
-				r.fail()
-			}
+		if seen&(1<<i) != 0 {
+			r.fail()
+			return
 		}
-		return g
-	case KindPolygon:
-		var g Polygon
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "parts":
-				r.once(&seen, 1)
-				g.Parts = r.parts()
-			default:
-				r.fail()
-			}
-		}
-		return g
-	case KindEllipse:
-		var g Ellipse
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "center":
-				r.once(&seen, 1)
-				g.Center = r.vec()
-			case "rx":
-				r.once(&seen, 2)
-				g.RX = r.num()
-			case "ry":
-				r.once(&seen, 4)
-				g.RY = r.num()
-			default:
-				r.fail()
-			}
-		}
-		return g
-	case KindRoundedRect:
-		var g RoundedRect
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "center":
-				r.once(&seen, 1)
-				g.Center = r.vec()
-			case "width":
-				r.once(&seen, 2)
-				g.Width = r.num()
-			case "height":
-				r.once(&seen, 4)
-				g.Height = r.num()
-			case "radius":
-				r.once(&seen, 8)
-				g.Radius = r.num()
-			default:
-				r.fail()
-			}
-		}
-		return g
-	case KindArc:
-		var g Arc
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "center":
-				r.once(&seen, 1)
-				g.Center = r.vec()
-			case "radius":
-				r.once(&seen, 2)
-				g.Radius = r.num()
-			case "start":
-				r.once(&seen, 4)
-				g.Start = r.num()
-			case "end":
-				r.once(&seen, 8)
-				g.End = r.num()
-			default:
-				r.fail()
-			}
-		}
-		return g
-	case KindPath:
-		g := &PathShape{}
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "d":
-				r.once(&seen, 1)
-				g.Data = string(r.str())
-			default:
-				r.fail()
-			}
-		}
-		return g
-	case KindText:
-		g := &Text{}
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "text":
-				r.once(&seen, 1)
-				g.Text = string(r.str())
-			case "pos":
-				r.once(&seen, 2)
-				g.Pos = r.vec()
-			case "size":
-				r.once(&seen, 4)
-				g.Size = r.num()
-			case "align":
-				r.once(&seen, 8)
-				g.Align = TextAlign(r.str())
-			case "font":
-				r.once(&seen, 16)
-				g.Font = string(r.str())
-			default:
-				r.fail()
-			}
-		}
-		return g
+		seen |= 1 << i
+		fields[i].read(r, v)
 	}
-	r.fail()
-	return nil
 }
 
 // parts reads a polygon's parts; as with points, [] is empty and non-nil, null is nil.
@@ -1171,28 +1042,22 @@ func (r *jsonReader) parts() []PolygonPart {
 	}
 	parts := []PolygonPart{}
 	for more := r.arrayStart(); more; more = r.arrayNext() {
-		var p PolygonPart
-		var seen uint16
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "outer":
-				r.once(&seen, 1)
-				p.Outer = r.vecs()
-			case "holes":
-				r.once(&seen, 2)
-				if r.null() {
-					p.Holes = nil
-					break
-				}
-				p.Holes = [][]Vec{}
-				for more := r.arrayStart(); more; more = r.arrayNext() {
-					p.Holes = append(p.Holes, r.vecs())
-				}
-			default:
-				r.fail()
-			}
-		}
-		parts = append(parts, p)
+		parts = append(parts, PolygonPart{})
+		readFields(r, &parts[len(parts)-1], partFields)
 	}
 	return parts
+}
+
+var partFields = []field[PolygonPart]{
+	{"outer", func(r *jsonReader, p *PolygonPart) { p.Outer = r.vecs() }},
+	{"holes", func(r *jsonReader, p *PolygonPart) {
+		if r.null() {
+			p.Holes = nil
+			return
+		}
+		p.Holes = [][]Vec{}
+		for more := r.arrayStart(); more; more = r.arrayNext() {
+			p.Holes = append(p.Holes, r.vecs())
+		}
+	}},
 }

@@ -254,9 +254,9 @@ func (a Arc) Region() (Path, error) {
 func (g Polygon) Outline() Path {
 	var p Path
 	for _, part := range g.Parts {
-		p.Polyline(orientRing(part.Outer, true), true)
+		p.Polyline(orientVecs(part.Outer, true), true)
 		for _, h := range part.Holes {
-			p.Polyline(orientRing(h, false), true)
+			p.Polyline(orientVecs(h, false), true)
 		}
 	}
 	return p
