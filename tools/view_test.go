@@ -389,3 +389,28 @@ func TestAlteredNamesAgreeWithTheAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveDeleteView: move and delete take view too; a change that draws nothing new says
+// so instead of highlighting.
+func TestMoveDeleteView(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	write(t, s, "main", plateMain)
+	write(t, s, "extra", "function extra() {}\n")
+	on := ViewIn{On: true, Width: 100}
+	moved := mustCall[*ChangeResult](t, s, "move", MoveIn{File: "extra", To: "spare", View: on})
+	deleted := mustCall[*ChangeResult](t, s, "delete", DeleteIn{File: "spare", View: on})
+	for _, res := range []*ChangeResult{moved, deleted} {
+		want := &ImageInfo{Width: 100, Height: 64, Scale: 0.90909091, Origin: []float64{-55, 35.2}, Region: []float64{-55, -35.2, 55, 35.2},
+			Mapping:   "scene (x, y) is at pixel ((x + 55) * 0.90909091, (35.2 - y) * 0.90909091); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
+			Highlight: "the change added or altered no entity, so nothing is highlighted as changed"}
+		if res.View == nil || res.View.Image == nil {
+			t.Fatalf("%s: view %+v", res.File, res.View)
+		}
+		want.Bytes = res.View.Image.Bytes
+		if diff := cmp.Diff(want, res.View.Image); diff != "" {
+			t.Errorf("%s: image mismatch (-want +got):\n%s", res.File, diff)
+		}
+		decodePNG(t, res.View.PNG, res.View.Image)
+	}
+}
