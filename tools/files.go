@@ -140,6 +140,7 @@ type WriteIn struct {
 	Code string `json:"code,omitempty" jsonschema:"the complete JavaScript source; for a data file, its JSON text, stored byte for byte"`
 	// Content is a data file's JSON value (data.go).
 	Content json.RawMessage `json:"content,omitempty" jsonschema:"a data file's content as a JSON object or array, stored with 2-space indentation"`
+	View    ViewIn          `json:"view,omitzero"` // a picture with the answer (view.go)
 }
 
 // amendSchema adds what inference cannot see: a write gives code, or (for a data file)
@@ -181,6 +182,7 @@ type EditIn struct {
 	NewCode    string `json:"new_code,omitempty" jsonschema:"the text to put in its place (\"\" deletes old_code)"`
 	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence"`
 	Edits      []Edit `json:"edits,omitempty" jsonschema:"several edits applied in order, all or nothing"`
+	View       ViewIn `json:"view,omitzero"` // a picture with the answer (view.go)
 }
 
 // amendSchema adds what inference cannot see: old_code and new_code come together (a missing

@@ -38,7 +38,10 @@ What changed since an earlier state: scene diff (against: a snapshot name, or -N
 Conventions: Y points up; angles are radians, counter-clockwise; colours are RGBA in 0..1; rects and ellipses are given by their centre.
 Build each part at the origin, then group it (createGroup) and move the group into place (translate, rotate).
 Look at the result with scene: info for a summary, png for an image you can see, svg or json for the exact drawing.
-Check it with measure: distance between two shapes, clearance to the others, overlaps, bounds, area, perimeter, centroid.`
+Check it with measure: distance between two shapes, clearance to the others, overlaps, bounds, area, perimeter, centroid.
+To see a change, add view: true to write, edit, move, delete (or scene undo, redo, reset): the answer then carries a small picture with what the change added or altered in orange. ` +
+	`Ask for it when placement or shape matters (a new part, a move, a layout fix, an undo you want to confirm), not for text-only edits; view: {focus: NAME} frames one part. ` +
+	`scene png takes focus, highlight and grid: true (labelled grid lines, to read coordinates off the picture); every picture says how pixels map to scene units and when it is blank.`
 
 // NewMCPServer returns an MCP server offering every registry tool over srv. Each client
 // connection gets its own Session, created on its first tool call. Logs go to slog.Default.
@@ -157,7 +160,9 @@ func mcpAdder[In, Out any](name, description string, input func() *jsonschema.Sc
 				return nil, zero, err
 			}
 			res := mcpContent(out)
-			if o, ok := any(out).(SceneOut); ok && res != nil {
+			if pic, rest, ok := pictureContent(out); ok { // a png or a view: its words and the image (view.go)
+				res, out = pic, rest
+			} else if o, ok := any(out).(SceneOut); ok && res != nil {
 				// The drawing travels once, in the content; the structured content keeps the
 				// rest (its size, what was left out).
 				o.PNG, o.SVG, o.DXF, o.JSON = nil, "", "", nil
@@ -231,8 +236,6 @@ func mcpContent(out any) *mcp.CallToolResult {
 	}
 	var c mcp.Content
 	switch {
-	case o.PNG != nil && o.Diff != nil:
-		return diffContent(o) // scene_diff.go: the lists as text, then the picture
 	case o.PNG != nil:
 		c = &mcp.ImageContent{Data: o.PNG, MIMEType: "image/png"} // raw bytes; the SDK encodes them
 	case o.SVG != "":

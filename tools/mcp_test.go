@@ -263,12 +263,17 @@ func TestMCPSceneViews(t *testing.T) {
 	cs := connectMCP(t, newMCP(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)\n"}))
 
 	res := callMCP(t, cs, "scene", map[string]any{"command": "png", "width": 64})
-	if res.IsError || len(res.Content) != 1 {
+	if res.IsError || len(res.Content) != 2 {
 		t.Fatalf("png: %+v", res)
 	}
 	img, ok := res.Content[0].(*mcp.ImageContent)
 	if !ok {
 		t.Fatalf("png: want image content, got %T", res.Content[0])
+	}
+	// Then the words: how to read the picture.
+	words, ok := res.Content[1].(*mcp.TextContent)
+	if !ok || !strings.Contains(words.Text, `"mapping":"scene (x, y) is at pixel ((x + 2) * 16, (2 - y) * 16)`) {
+		t.Errorf("png: want the image's description second, got %#v", res.Content[1])
 	}
 	if img.MIMEType != "image/png" || !bytes.HasPrefix(img.Data, []byte("\x89PNG\r\n\x1a\n")) {
 		t.Errorf("png: MIME type %q, data starts %q", img.MIMEType, img.Data[:min(8, len(img.Data))])

@@ -16,12 +16,14 @@ const moveDescription = "Rename a file (a module, or main) to a new name. The pr
 // DeleteIn names the file to delete.
 type DeleteIn struct {
 	File string `json:"file" jsonschema:"'main' or a module name"`
+	View ViewIn `json:"view,omitzero"` // a picture with the answer (view.go)
 }
 
 // MoveIn names the file and its new name.
 type MoveIn struct {
 	File string `json:"file" jsonschema:"the current name"`
 	To   string `json:"to" jsonschema:"the new name"`
+	View ViewIn `json:"view,omitzero"` // a picture with the answer (view.go)
 }
 
 func deleteTool(ctx context.Context, s *Session, in DeleteIn) (*ChangeResult, error) {

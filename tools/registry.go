@@ -93,7 +93,7 @@ func (t Tool) Input() *jsonschema.Schema {
 // first use; an input type without one panics then (TestMCPAdvertisesTheRegistrySchema uses
 // every tool's).
 func typed[In, Out any](name, typ, description string, fn func(ctx context.Context, s *Session, in In) (Out, error)) *Tool {
-	fn = withFileNames(fn)
+	fn = withView(withFileNames(fn))
 	t := &Tool{
 		Name: name, Description: description, Type: typ,
 		In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out](),

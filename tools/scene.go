@@ -16,7 +16,8 @@ const sceneDescription = "Look at the current scene: command is info, tree (grou
 	"Every answer fits a byte budget (max_bytes; 64 KB of text, 1 MB for png by default): a longer list comes a page at a time (offset: the nextOffset of the last answer), and what was left out is named in omitted with the way to get it. " +
 	"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first; restore (journal: ID) brings back the files of the state a journal entry speaks of, as a new change that undo takes back. " +
 	"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back. " +
-	sceneDiffDescription + " " + sceneSketchDescription
+	sceneDiffDescription + " " + sceneSketchDescription + " " +
+	scenePicturesDescription // view.go
 
 // sceneCommands are the commands of the scene tool built so far.
 var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection", "diff", "sketch", "restore"}
@@ -38,6 +39,11 @@ type SceneIn struct {
 	Against json.RawMessage `json:"against,omitempty" jsonschema:"for diff: the state to compare with, a snapshot name or a negative number of steps back (-1, the default, is the entry before the current state)"`
 	Clear   bool            `json:"clear,omitempty" jsonschema:"for sketch: remove every stroke"`
 	Journal int64           `json:"journal,omitempty" jsonschema:"for restore: the id of a journal entry; its files come back as a new change, which undo takes back"`
+	// Focus, Highlight and Grid mark a png; View asks undo, redo and reset for one (view.go).
+	Focus     Focus     `json:"focus,omitzero"`
+	Highlight Highlight `json:"highlight,omitempty"`
+	Grid      bool      `json:"grid,omitempty" jsonschema:"for png: labelled grid lines at a round step in scene units, to read coordinates off the picture"`
+	View      ViewIn    `json:"view,omitzero"`
 }
 
 // SceneOut holds the one field the command fills, and what was left out to fit the budget.
@@ -124,7 +130,7 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 	case "selection":
 		out.Selection, err = s.selection()
 	case "png":
-		out.PNG, out.Image, out.Omitted, err = v.png(ctx)
+		out.PNG, out.Image, out.Omitted, err = v.png(ctx, s.lastLanded)
 	case "diff":
 		out.Diff, out.PNG, out.Image, out.Omitted, err = s.sceneDiff(ctx, v, in.Against)
 	case "sketch":

@@ -29,7 +29,6 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The colours of a diff picture, RGBA in 0..1.
@@ -553,15 +552,3 @@ func drawLayers(ctx context.Context, layers [3]*scene.Scene, win render.View, wi
 
 // sceneDiffDescription is the scene tool's words on diff.
 const sceneDiffDescription = "diff compares the scene with an earlier state (against: a snapshot name, or -N steps back in the history; default -1, the entry before the current state): the entities added, removed and changed (with what changed: geometry, transform, style, z, group; and how far each moved), and a picture of the difference (" + diffLegend + "; width and max_bytes as for png)."
-
-// diffContent is a diff answer over MCP: the picture, then the lists and its mapping as JSON
-// text.
-func diffContent(o SceneOut) *mcp.CallToolResult {
-	png := o.PNG
-	o.PNG = nil
-	b, err := AnswerJSON(o)
-	if err != nil {
-		return nil // the SDK reports the same error when it marshals the answer
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: png, MIMEType: "image/png"}, &mcp.TextContent{Text: string(b)}}}
-}

@@ -56,6 +56,8 @@ type Server struct {
 	parses *symbolParses // lsp symbols' parses, bounded (lsp_parse.go)
 
 	jrnl journalHandle // the design journal, opened on first use (journal.go)
+
+	changes lastChange // the scenes around the last change, for highlight "changed" (view.go)
 }
 
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
@@ -169,6 +171,8 @@ type ChangeResult struct {
 	Entry int `json:"entry,omitempty"`
 	// Restored names the files undo or redo wrote or deleted.
 	Restored []string `json:"restored,omitempty"`
+	// View is the picture asked for with view (view.go).
+	View *ViewOut `json:"view,omitempty"`
 }
 
 type moreCount struct {
@@ -319,6 +323,7 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult) (sceneJSON []byt
 	info := res.Scene.Info()
 	out.Entities, out.Bounds = info.Entities, info.Bounds
 	out.Added, out.Removed, out.Changed, out.Restacked, out.More = diffScenes(old, res.Scene)
+	srv.changes.note(old, res.Scene, out)
 	out.Warnings = append(out.Warnings, srv.lockedWarnings(old, res.Scene)...)
 	return sceneJSON, old
 }

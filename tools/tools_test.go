@@ -227,7 +227,7 @@ func TestBadInput(t *testing.T) {
 	tests := []struct {
 		tool, params, want string
 	}{
-		{"write", `{"file":"main","cod":"x"}`, `bad input: write: unknown parameter "cod"; the parameters are file, code, content`},
+		{"write", `{"file":"main","cod":"x"}`, `bad input: write: unknown parameter "cod"; the parameters are file, code, content, view`},
 		// Required parameters are enforced: a missing code must not empty main.
 		{"write", `{"file":"main"}`, `bad input: write: give code, or content (code: the complete JavaScript source; for a data file, its JSON text, stored byte for byte; content: a data file's content as a JSON object or array, stored with 2-space indentation)`},
 		{"write", ``, `bad input: write: file is missing: 'main', a module name such as 'house_lib' (no path, no .js), or a data file such as 'door.json' or 'catalog/items.json'`},
