@@ -11,8 +11,7 @@ package scene
 // except that "kind" comes before "geometry"); on anything else it gives up and encoding/json
 // reads the document, so that every error message stays what encoding/json says. Both readers
 // take an entity's geometry from one table, shapeKinds: per kind, the fields the fast reader
-// knows and the type encoding/json decodes into; the fast reader's other objects are field
-// tables too, read by one loop (readFields).
+// knows (read by one loop, readFields) and the type encoding/json decodes into.
 
 import (
 	"bytes"
@@ -558,8 +557,6 @@ type jsonReader struct {
 	b   []byte
 	i   int
 	bad bool
-	// scratch holds, by index in shapeKinds, what that kind's reader keeps between entities.
-	scratch []any
 }
 
 func (r *jsonReader) fail() {
@@ -586,6 +583,15 @@ func (r *jsonReader) expect(c byte) {
 		return
 	}
 	r.i++
+}
+
+// once marks a key as seen in an object, failing on a repeat (encoding/json would let the
+// last one win, merging some values; that is left to it).
+func (r *jsonReader) once(seen *uint64, bit uint64) {
+	if *seen&bit != 0 {
+		r.fail()
+	}
+	*seen |= bit
 }
 
 // objectStart consumes '{' and reports whether a member follows.
@@ -833,15 +839,14 @@ func (r *jsonReader) color() *Color {
 }
 
 func (r *jsonReader) document() *jsonScene {
-	doc := &jsonScene{}
-	readFields(r, doc, documentFields)
-	return doc
+	doc := readFields(r, jsonScene{}, documentFields)
+	return &doc
 }
 
 var documentFields = []field[jsonScene]{
-	{"format", func(r *jsonReader, doc *jsonScene) { doc.Format = string(r.str()) }},
-	{"version", func(r *jsonReader, doc *jsonScene) { doc.Version = r.int() }},
-	{"entities", func(r *jsonReader, doc *jsonScene) { doc.Entities = r.entities() }},
+	{"format", func(r *jsonReader, doc jsonScene) jsonScene { doc.Format = string(r.str()); return doc }},
+	{"version", func(r *jsonReader, doc jsonScene) jsonScene { doc.Version = r.int(); return doc }},
+	{"entities", func(r *jsonReader, doc jsonScene) jsonScene { doc.Entities = r.entities(); return doc }},
 }
 
 func (r *jsonReader) entities() []jsonEntity {
@@ -856,96 +861,143 @@ func (r *jsonReader) entities() []jsonEntity {
 	return ents
 }
 
-func (r *jsonReader) entity(je *jsonEntity) { readFields(r, je, entityFields) }
-
-var entityFields = []field[jsonEntity]{
-	{"name", func(r *jsonReader, je *jsonEntity) { je.Name = string(r.str()) }},
-	{"kind", func(r *jsonReader, je *jsonEntity) { je.Kind = kindOf(r.str()) }},
-	{"parent", func(r *jsonReader, je *jsonEntity) { je.Parent = string(r.str()) }},
-	{"geometry", func(r *jsonReader, je *jsonEntity) {
-		sk := shapeKindOf(je.Kind)
-		if sk < 0 {
-			// No kind yet (the kind decides the fields; encoding/json reads this order), or
-			// one that is not a shape: its error is left to the reader of record.
+// entity reads an entity object. The envelope of every entity (its own members, transform and
+// style) is read by direct code, the geometry by the table of its kind: the envelope is most of
+// a document's keys, and a call through a function value for each costs a few per cent of
+// reading a large scene.
+func (r *jsonReader) entity(je *jsonEntity) {
+	var seen uint64
+	sk := -1 // the kind's index in shapeKinds
+	for more := r.objectStart(); more; more = r.objectNext() {
+		switch string(r.key()) {
+		case "name":
+			r.once(&seen, 1)
+			je.Name = string(r.str())
+		case "kind":
+			r.once(&seen, 2)
+			je.Kind, sk = kindOf(r.str())
+		case "parent":
+			r.once(&seen, 4)
+			je.Parent = string(r.str())
+		case "geometry":
+			r.once(&seen, 8)
+			if sk < 0 {
+				// No kind yet (the kind decides the fields; encoding/json reads this order),
+				// or one that is not a shape: its error is left to the reader of record.
+				r.fail()
+				return
+			}
+			je.shape = shapeKinds[sk].read(r)
+		case "transform":
+			r.once(&seen, 16)
+			r.transform(&je.Transform)
+		case "style":
+			r.once(&seen, 32)
+			r.style(&je.Style)
+		default:
 			r.fail()
-			return
-		}
-		if r.scratch == nil {
-			r.scratch = make([]any, len(shapeKinds))
-		}
-		je.shape = shapeKinds[sk].read(r, &r.scratch[sk])
-	}},
-	{"transform", func(r *jsonReader, je *jsonEntity) { readFields(r, &je.Transform, transformFields) }},
-	{"style", func(r *jsonReader, je *jsonEntity) { readFields(r, &je.Style, styleFields) }},
-}
-
-// kindOf returns the Kind named by s, without allocating for the known kinds.
-func kindOf(s []byte) Kind {
-	for _, k := range [...]Kind{KindLine, KindCircle, KindRect, KindEllipse, KindRoundedRect, KindArc, KindPolygon, KindPath, KindText, KindGroup} {
-		if string(s) == string(k) {
-			return k
 		}
 	}
-	return Kind(s)
 }
 
-var transformFields = []field[Transform]{
-	{"translate", func(r *jsonReader, t *Transform) { t.Translate = r.vec() }},
-	{"rotate", func(r *jsonReader, t *Transform) { t.Rotate = r.num() }},
-	{"scale", func(r *jsonReader, t *Transform) { t.Scale = r.vec() }},
-	{"pivot", func(r *jsonReader, t *Transform) { t.Pivot = r.vec() }},
+// kindOf returns the Kind named by s, without allocating for the known kinds, and its index
+// in shapeKinds: -1 for a group or an unknown kind.
+func kindOf(s []byte) (Kind, int) {
+	for i := range shapeKinds {
+		if k := shapeKinds[i].kind; string(s) == string(k) {
+			return k, i
+		}
+	}
+	if string(s) == string(KindGroup) {
+		return KindGroup, -1
+	}
+	return Kind(s), -1
 }
 
-var styleFields = []field[Style]{
-	{"fill", func(r *jsonReader, st *Style) { st.Fill = r.color() }},
-	{"stroke", func(r *jsonReader, st *Style) { st.Stroke = r.color() }},
-	{"strokeWidth", func(r *jsonReader, st *Style) { st.StrokeWidth = r.num() }},
+func (r *jsonReader) transform(t *Transform) {
+	var seen uint64
+	for more := r.objectStart(); more; more = r.objectNext() {
+		switch string(r.key()) {
+		case "translate":
+			r.once(&seen, 1)
+			t.Translate = r.vec()
+		case "rotate":
+			r.once(&seen, 2)
+			t.Rotate = r.num()
+		case "scale":
+			r.once(&seen, 4)
+			t.Scale = r.vec()
+		case "pivot":
+			r.once(&seen, 8)
+			t.Pivot = r.vec()
+		default:
+			r.fail()
+		}
+	}
+}
+
+func (r *jsonReader) style(st *Style) {
+	var seen uint64
+	for more := r.objectStart(); more; more = r.objectNext() {
+		switch string(r.key()) {
+		case "fill":
+			r.once(&seen, 1)
+			st.Fill = r.color()
+		case "stroke":
+			r.once(&seen, 2)
+			st.Stroke = r.color()
+		case "strokeWidth":
+			r.once(&seen, 4)
+			st.StrokeWidth = r.num()
+		default:
+			r.fail()
+		}
+	}
 }
 
 // shapeKinds is how the geometry of each shape kind is read: its fields for the fast reader,
 // and the value encoding/json decodes into. Fields left out stay zero, as in encoding/json.
 var shapeKinds = []shapeKind{
 	valueShape(KindLine,
-		field[Line]{"points", func(r *jsonReader, g *Line) { g.Points = r.vecs() }}),
+		field[Line]{"points", func(r *jsonReader, g Line) Line { g.Points = r.vecs(); return g }}),
 	valueShape(KindCircle,
-		field[Circle]{"center", func(r *jsonReader, g *Circle) { g.Center = r.vec() }},
-		field[Circle]{"radius", func(r *jsonReader, g *Circle) { g.Radius = r.num() }}),
+		field[Circle]{"center", func(r *jsonReader, g Circle) Circle { g.Center = r.vec(); return g }},
+		field[Circle]{"radius", func(r *jsonReader, g Circle) Circle { g.Radius = r.num(); return g }}),
 	valueShape(KindRect,
-		field[Rect]{"center", func(r *jsonReader, g *Rect) { g.Center = r.vec() }},
-		field[Rect]{"width", func(r *jsonReader, g *Rect) { g.Width = r.num() }},
-		field[Rect]{"height", func(r *jsonReader, g *Rect) { g.Height = r.num() }}),
+		field[Rect]{"center", func(r *jsonReader, g Rect) Rect { g.Center = r.vec(); return g }},
+		field[Rect]{"width", func(r *jsonReader, g Rect) Rect { g.Width = r.num(); return g }},
+		field[Rect]{"height", func(r *jsonReader, g Rect) Rect { g.Height = r.num(); return g }}),
 	valueShape(KindEllipse,
-		field[Ellipse]{"center", func(r *jsonReader, g *Ellipse) { g.Center = r.vec() }},
-		field[Ellipse]{"rx", func(r *jsonReader, g *Ellipse) { g.RX = r.num() }},
-		field[Ellipse]{"ry", func(r *jsonReader, g *Ellipse) { g.RY = r.num() }}),
+		field[Ellipse]{"center", func(r *jsonReader, g Ellipse) Ellipse { g.Center = r.vec(); return g }},
+		field[Ellipse]{"rx", func(r *jsonReader, g Ellipse) Ellipse { g.RX = r.num(); return g }},
+		field[Ellipse]{"ry", func(r *jsonReader, g Ellipse) Ellipse { g.RY = r.num(); return g }}),
 	valueShape(KindRoundedRect,
-		field[RoundedRect]{"center", func(r *jsonReader, g *RoundedRect) { g.Center = r.vec() }},
-		field[RoundedRect]{"width", func(r *jsonReader, g *RoundedRect) { g.Width = r.num() }},
-		field[RoundedRect]{"height", func(r *jsonReader, g *RoundedRect) { g.Height = r.num() }},
-		field[RoundedRect]{"radius", func(r *jsonReader, g *RoundedRect) { g.Radius = r.num() }}),
+		field[RoundedRect]{"center", func(r *jsonReader, g RoundedRect) RoundedRect { g.Center = r.vec(); return g }},
+		field[RoundedRect]{"width", func(r *jsonReader, g RoundedRect) RoundedRect { g.Width = r.num(); return g }},
+		field[RoundedRect]{"height", func(r *jsonReader, g RoundedRect) RoundedRect { g.Height = r.num(); return g }},
+		field[RoundedRect]{"radius", func(r *jsonReader, g RoundedRect) RoundedRect { g.Radius = r.num(); return g }}),
 	valueShape(KindArc,
-		field[Arc]{"center", func(r *jsonReader, g *Arc) { g.Center = r.vec() }},
-		field[Arc]{"radius", func(r *jsonReader, g *Arc) { g.Radius = r.num() }},
-		field[Arc]{"start", func(r *jsonReader, g *Arc) { g.Start = r.num() }},
-		field[Arc]{"end", func(r *jsonReader, g *Arc) { g.End = r.num() }}),
+		field[Arc]{"center", func(r *jsonReader, g Arc) Arc { g.Center = r.vec(); return g }},
+		field[Arc]{"radius", func(r *jsonReader, g Arc) Arc { g.Radius = r.num(); return g }},
+		field[Arc]{"start", func(r *jsonReader, g Arc) Arc { g.Start = r.num(); return g }},
+		field[Arc]{"end", func(r *jsonReader, g Arc) Arc { g.End = r.num(); return g }}),
 	valueShape(KindPolygon,
-		field[Polygon]{"parts", func(r *jsonReader, g *Polygon) { g.Parts = r.parts() }}),
+		field[Polygon]{"parts", func(r *jsonReader, g Polygon) Polygon { g.Parts = r.parts(); return g }}),
 	pointerShape(KindPath,
-		field[PathShape]{"d", func(r *jsonReader, g *PathShape) { g.Data = string(r.str()) }}),
+		field[PathShape]{"d", func(r *jsonReader, g PathShape) PathShape { g.Data = string(r.str()); return g }}),
 	pointerShape(KindText,
-		field[Text]{"text", func(r *jsonReader, g *Text) { g.Text = string(r.str()) }},
-		field[Text]{"pos", func(r *jsonReader, g *Text) { g.Pos = r.vec() }},
-		field[Text]{"size", func(r *jsonReader, g *Text) { g.Size = r.num() }},
-		field[Text]{"align", func(r *jsonReader, g *Text) { g.Align = TextAlign(r.str()) }},
-		field[Text]{"font", func(r *jsonReader, g *Text) { g.Font = string(r.str()) }}),
+		field[Text]{"text", func(r *jsonReader, g Text) Text { g.Text = string(r.str()); return g }},
+		field[Text]{"pos", func(r *jsonReader, g Text) Text { g.Pos = r.vec(); return g }},
+		field[Text]{"size", func(r *jsonReader, g Text) Text { g.Size = r.num(); return g }},
+		field[Text]{"align", func(r *jsonReader, g Text) Text { g.Align = TextAlign(r.str()); return g }},
+		field[Text]{"font", func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g }}),
 }
 
 // shapeKind reads the geometry of one kind of shape: read with the fast reader, decode with
 // encoding/json (into the same type, so that its errors name it).
 type shapeKind struct {
-	kind Kind
-	// read may keep the value it reads into in *scratch, for the next entity of its kind.
-	read   func(r *jsonReader, scratch *any) Shape
+	kind   Kind
+	read   func(r *jsonReader) Shape
 	decode func(dec *json.Decoder) (Shape, error)
 }
 
@@ -959,22 +1011,13 @@ func shapeKindOf(k Kind) int {
 	return -1
 }
 
-// valueShape is the entry of a shape the scene stores by value. Its fields are read into a
-// value kept in scratch and reused: a local would escape to the heap (the field decoders are
-// called through function values), one more allocation per entity.
+// valueShape is the entry of a shape the scene stores by value.
 func valueShape[T Shape](k Kind, fields ...field[T]) shapeKind {
 	return shapeKind{
 		kind: k,
-		read: func(r *jsonReader, scratch *any) Shape {
-			g, _ := (*scratch).(*T)
-			if g == nil {
-				g = new(T)
-				*scratch = g
-			}
+		read: func(r *jsonReader) Shape {
 			var zero T
-			*g = zero
-			readFields(r, g, fields)
-			return *g
+			return readFields(r, zero, fields)
 		},
 		decode: func(dec *json.Decoder) (Shape, error) {
 			var g T
@@ -991,10 +1034,10 @@ func pointerShape[T any, P interface {
 }](k Kind, fields ...field[T]) shapeKind {
 	return shapeKind{
 		kind: k,
-		read: func(r *jsonReader, _ *any) Shape {
-			g := P(new(T))
-			readFields(r, (*T)(g), fields)
-			return g
+		read: func(r *jsonReader) Shape {
+			var zero T
+			g := readFields(r, zero, fields)
+			return P(&g)
 		},
 		decode: func(dec *json.Decoder) (Shape, error) {
 			g := P(new(T))
@@ -1005,34 +1048,36 @@ func pointerShape[T any, P interface {
 }
 
 // field is one member of an object the fast reader knows: its key, and how to read its value
-// into the value being built.
+// into the value being built. The value goes in and out by copy, not by pointer: through a
+// call to a function value a pointer would make it escape to the heap, one more allocation
+// for every shape read.
 type field[T any] struct {
 	key  string
-	read func(r *jsonReader, v *T)
+	read func(r *jsonReader, v T) T
 }
 
 // readFields reads an object whose members are among fields (at most 64), in any order, each
-// at most once; any other key fails, and so does a repeated one (encoding/json would let the
-// last one win, merging some values; that is left to it).
-func readFields[T any](r *jsonReader, v *T, fields []field[T]) {
+// at most once; any other key fails, and so does a repeated one (as once).
+func readFields[T any](r *jsonReader, v T, fields []field[T]) T {
 	var seen uint64
 	for more := r.objectStart(); more; more = r.objectNext() {
 		k := r.key()
 		i := 0
-		for i < len(fields) && string(k) != fields[i].key {
-			i++
+		for ; i < len(fields); i++ {
+			// Length and first byte first: they tell the keys of every table apart but
+			// "rx" and "ry", and cost no call.
+			if f := fields[i].key; len(f) == len(k) && f[0] == k[0] && string(k) == f {
+				break
+			}
 		}
-		if i == len(fields) {
+		if i == len(fields) || seen&(1<<i) != 0 {
 			r.fail()
-			return
-		}
-		if seen&(1<<i) != 0 {
-			r.fail()
-			return
+			return v
 		}
 		seen |= 1 << i
-		fields[i].read(r, v)
+		v = fields[i].read(r, v)
 	}
+	return v
 }
 
 // parts reads a polygon's parts; as with points, [] is empty and non-nil, null is nil.
@@ -1042,22 +1087,22 @@ func (r *jsonReader) parts() []PolygonPart {
 	}
 	parts := []PolygonPart{}
 	for more := r.arrayStart(); more; more = r.arrayNext() {
-		parts = append(parts, PolygonPart{})
-		readFields(r, &parts[len(parts)-1], partFields)
+		parts = append(parts, readFields(r, PolygonPart{}, partFields))
 	}
 	return parts
 }
 
 var partFields = []field[PolygonPart]{
-	{"outer", func(r *jsonReader, p *PolygonPart) { p.Outer = r.vecs() }},
-	{"holes", func(r *jsonReader, p *PolygonPart) {
+	{"outer", func(r *jsonReader, p PolygonPart) PolygonPart { p.Outer = r.vecs(); return p }},
+	{"holes", func(r *jsonReader, p PolygonPart) PolygonPart {
 		if r.null() {
 			p.Holes = nil
-			return
+			return p
 		}
 		p.Holes = [][]Vec{}
 		for more := r.arrayStart(); more; more = r.arrayNext() {
 			p.Holes = append(p.Holes, r.vecs())
 		}
+		return p
 	}},
 }
