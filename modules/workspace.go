@@ -45,6 +45,8 @@ type Workspace struct {
 	histMu    sync.Mutex
 	histRaw   []byte
 	histValue History
+	histEnc   map[int]encodedEntry // each entry's JSON as the last Save wrote it, by id
+	histSwept bool                 // a Save has removed every unreferenced object once
 }
 
 // Open opens the workspace at dir, which must exist. Temp files left by a write that was

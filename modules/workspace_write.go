@@ -39,6 +39,12 @@ const newFileMode fs.FileMode = 0o644
 // MaxReadBytes with ErrTooLarge, before anything is written. Writing a built-in module's name
 // creates a user module, which then wins over the built-in.
 func (w *Workspace) Write(name string, data []byte) (created bool, err error) {
+	return w.write(name, data, nil)
+}
+
+// write is Write with the user files as the caller read them under the lock (nil: not known),
+// whose names the case check uses instead of a listing of modules/.
+func (w *Workspace) write(name string, data []byte, files map[string][]byte) (created bool, err error) {
 	if err := CheckFileName(name); err != nil {
 		return false, err
 	}
@@ -46,7 +52,7 @@ func (w *Workspace) Write(name string, data []byte) (created bool, err error) {
 	if len(data) > MaxReadBytes {
 		return false, fmt.Errorf("writing %s: %w: %d bytes is over %d (MaxReadBytes)", p, ErrTooLarge, len(data), MaxReadBytes)
 	}
-	if err := w.checkCase(name, ""); err != nil {
+	if err := w.checkCaseAmong(name, "", files); err != nil {
 		return false, err
 	}
 	mode, exists, err := w.targetMode(p)
@@ -159,14 +165,24 @@ func (w *Workspace) hasEntry(p string) bool {
 // a module that is (a user module or a built-in). except is a name to ignore: the module being
 // renamed.
 func (w *Workspace) checkCase(name, except string) error {
+	return w.checkCaseAmong(name, except, nil)
+}
+
+// checkCaseAmong is checkCase with the user files as read under the lock (nil: list
+// modules/ for them).
+func (w *Workspace) checkCaseAmong(name, except string, files map[string][]byte) error {
 	if IsDataName(name) {
 		return w.checkDataCase(name, except)
 	}
 	if name == runtime.MainModule {
 		return nil
 	}
+	mods := moduleNames(files)
+	if files == nil {
+		mods = w.userModules()
+	}
 	var other string
-	for _, n := range w.userModules() {
+	for _, n := range mods {
 		if n == name {
 			return nil // it exists: this is an overwrite, not a new name
 		}
@@ -185,6 +201,17 @@ func (w *Workspace) checkCase(name, except string) error {
 		return fmt.Errorf("%w: %s would collide with %s; use the existing name or choose another", ErrCaseCollision, runtime.PathOf(name), other)
 	}
 	return nil
+}
+
+// moduleNames lists the user modules among files (main and data files left out), unsorted.
+func moduleNames(files map[string][]byte) []string {
+	var names []string
+	for n := range files {
+		if n != runtime.MainModule && !IsDataName(n) {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 // targetMode is the mode a write of p gives the new file: an existing regular file's
