@@ -73,7 +73,7 @@ type History struct {
 	nextID  int
 	dropped bool           // entries were dropped: unreferenced objects may be left
 	gone    []HistoryEntry // the entries dropped, whose objects Save removes when unreferenced
-	corrupt bool // the log on disk could not be read: keep it aside on Save
+	corrupt bool           // the log on disk could not be read: keep it aside on Save
 }
 
 type historyFile struct {
@@ -382,7 +382,7 @@ func (h *History) encode() ([]byte, error) {
 	w.histMu.Lock()
 	defer w.histMu.Unlock()
 	enc := make(map[int]encodedEntry, len(h.Entries))
-	b := fmt.Appendf(nil, `{"version":%d,"next_id":%d,"current":%d,"entries":[`, historyVersion, h.nextID, cur)
+	b := fmt.Appendf(make([]byte, 0, len(w.histRaw)+512), `{"version":%d,"next_id":%d,"current":%d,"entries":[`, historyVersion, h.nextID, cur)
 	for i, e := range h.Entries {
 		c, ok := w.histEnc[e.ID]
 		if !ok || c.e.Label != e.Label || c.e.Scene != e.Scene || !maps.Equal(c.e.Files, e.Files) {
@@ -487,10 +487,7 @@ func (w *Workspace) object(hash string) ([]byte, error) {
 // built-ins), by logical name.
 func (w *Workspace) UserFiles() (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for _, f := range w.List() {
-		if f.Source != SourceUser || f.Kind == KindFont { // fonts are not text; history keeps the program and its data
-			continue
-		}
+	for _, f := range w.ListUser() { // no fonts: they are not text; history keeps the program and its data
 		b, _, err := w.Read(f.Name)
 		if err != nil {
 			return nil, err

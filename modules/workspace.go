@@ -130,20 +130,26 @@ var ErrLinked = errors.New("file has other hard links")
 // writer (on a regular file it changes nothing). The checks then run on the open descriptor,
 // so a file swapped in between cannot slip past them: a regular file with one link.
 func (w *Workspace) openFile(p string) (*os.File, error) {
+	f, _, err := w.openFileStat(p)
+	return f, err
+}
+
+// openFileStat is openFile that also answers the open file's size.
+func (w *Workspace) openFileStat(p string) (*os.File, int64, error) {
 	f, err := w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, 0, err
 	}
 	if err := checkRegular(p, st); err != nil {
 		f.Close()
-		return nil, err
+		return nil, 0, err
 	}
-	return f, nil
+	return f, st.Size(), nil
 }
 
 // checkRegular refuses anything but a regular file with one link.
@@ -179,12 +185,28 @@ func kindOf(m fs.FileMode) string {
 // readFile reads up to max+1 bytes of the workspace file p through openFile, so that a
 // caller can tell a file over max from one at it.
 func (w *Workspace) readFile(p string, max int64) ([]byte, error) {
-	f, err := w.openFile(p)
+	f, size, err := w.openFileStat(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, max+1))
+	// Sized by the stat, one byte over so that the read that sees the end needs no growth; a
+	// file that grew since reads on.
+	b := make([]byte, 0, min(size, max)+1)
+	for int64(len(b)) <= max {
+		n, err := f.Read(b[len(b):min(int64(cap(b)), max+1)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = slices.Grow(b, len(b))
+		}
+	}
+	return b, nil
 }
 
 // readDir lists a workspace directory, sorted by name. It is opened like a file, without

@@ -32,6 +32,16 @@ type FileInfo struct {
 // fonts, fonts/NAME.ttf|otf|ttc, by file name. Temp files,
 // links and anything else that Read would refuse are left out.
 func (w *Workspace) List() []FileInfo {
+	return w.list(true)
+}
+
+// ListUser is List without the built-in modules and the fonts: the workspace's own files of
+// the program and its data, main first, then the modules by name, then the data files.
+func (w *Workspace) ListUser() []FileInfo {
+	return w.list(false)
+}
+
+func (w *Workspace) list(all bool) []FileInfo {
 	var out []FileInfo
 	if st, err := w.root.Lstat(runtime.PathOf(runtime.MainModule)); err == nil && st.Mode().IsRegular() && w.singleLink(runtime.PathOf(runtime.MainModule)) {
 		out = append(out, FileInfo{Name: runtime.MainModule, Path: runtime.PathOf(runtime.MainModule), Kind: KindMain, Source: SourceUser, Size: st.Size()})
@@ -47,12 +57,16 @@ func (w *Workspace) List() []FileInfo {
 		mods = append(mods, FileInfo{Name: n, Path: runtime.PathOf(n), Kind: KindModule, Source: SourceUser, Size: st.Size()})
 	}
 	for _, n := range BuiltinNames() {
-		if !user[n] {
+		if all && !user[n] {
 			b, _ := builtinSource(n)
 			mods = append(mods, FileInfo{Name: n, Path: builtinPath(n), Kind: KindModule, Source: SourceBuiltin, Size: int64(len(b))})
 		}
 	}
 	slices.SortFunc(mods, func(a, b FileInfo) int { return strings.Compare(a.Name, b.Name) })
 	out = append(out, mods...)
-	return append(append(out, w.listData()...), w.fontFiles()...)
+	out = append(out, w.listData()...)
+	if all {
+		out = append(out, w.fontFiles()...)
+	}
+	return out
 }
