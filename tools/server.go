@@ -316,8 +316,12 @@ func isMissingMain(err error) bool {
 	return errors.As(err, &d) && d.Kind == runtime.KindModule && d.File == runtime.PathOf(runtime.MainModule) && d.Line == 0
 }
 
-// sceneJSONOf is the JSON of a run's scene, for scene.json and the history: encoded here.
+// sceneJSONOf is the JSON of a run's scene, for scene.json and the history: the bytes the
+// worker sent when the run had one, else encoded here.
 func sceneJSONOf(res *runtime.Result) ([]byte, error) {
+	if res.SceneJSON != nil {
+		return res.SceneJSON, nil
+	}
 	return res.Scene.MarshalJSON()
 }
 
