@@ -59,19 +59,61 @@ func After(files map[string][]byte, c Change) map[string][]byte {
 	return out
 }
 
-// Apply makes c on disk, as Write, Delete or Move do. before is the user files as the caller
-// read them under the workspace lock (nil when not known): a write checks its name's case
-// against their names instead of listing modules/ again. created reports a file that did not
-// exist before: a write of a new name, or a move (whose new name is new by definition).
-// Callers hold Lock.
+// Apply makes c on disk, as Write, Delete or Move do: Prepare, then Land. before is the user
+// files as the caller read them under the workspace lock (nil when not known): a write checks
+// its name's case against their names instead of listing modules/ again. created reports a
+// file that did not exist before: a write of a new name, or a move (whose new name is new by
+// definition). Callers hold Lock.
 func (w *Workspace) Apply(c Change, before map[string][]byte) (created bool, err error) {
-	switch {
-	case c.Delete:
-		return false, w.Delete(c.Name)
-	case c.MoveTo != "":
-		return true, w.Move(c.Name, c.MoveTo)
+	p, err := w.Prepare(c, before)
+	if err != nil {
+		return false, err
 	}
-	return w.write(c.Name, c.Next, before)
+	return p.Land()
+}
+
+// Prepared is a change made ready before it is decided. For a write every check is done and
+// the new bytes wait, synced to disk, in a hidden temp file beside the file: the slow part of
+// a durable write, which can so overlap the run that decides whether the change lands. Land
+// makes the change; Discard drops it. A delete or a move has nothing to prepare, and Land
+// applies it. Callers hold Lock from Prepare to Land or Discard.
+type Prepared struct {
+	w      *Workspace
+	c      Change
+	before map[string][]byte
+	write  *pendingWrite
+}
+
+// Prepare readies c (see Prepared); a write that would fail (a bad name, too large, a case
+// collision, a directory in the way) fails here, with Apply's error.
+func (w *Workspace) Prepare(c Change, before map[string][]byte) (*Prepared, error) {
+	p := &Prepared{w: w, c: c, before: before}
+	if c.IsWrite() {
+		pw, err := w.prepareWrite(c.Name, c.Next, before)
+		if err != nil {
+			return nil, err
+		}
+		p.write = pw
+	}
+	return p, nil
+}
+
+// Land makes the change; see Apply.
+func (p *Prepared) Land() (created bool, err error) {
+	switch {
+	case p.write != nil:
+		return p.write.land()
+	case p.c.Delete:
+		return false, p.w.Delete(p.c.Name)
+	}
+	return true, p.w.Move(p.c.Name, p.c.MoveTo)
+}
+
+// Discard drops a change that will not land: a prepared write's temp file is removed.
+func (p *Prepared) Discard() {
+	if p.write != nil {
+		p.write.t.remove()
+	}
 }
 
 // ChangeSource is the workspace as c would leave it, for the run that decides whether c may

@@ -200,3 +200,42 @@ func TestHistoryCollectsDroppedObjects(t *testing.T) {
 		t.Errorf("objects mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestPrepareThenLandOrDiscard: a prepared write leaves the file as it was, with its bytes in
+// one temp file; Discard removes that, Land makes it the file.
+func TestPrepareThenLandOrDiscard(t *testing.T) {
+	t.Parallel()
+	w, dir := workspace(t, map[string]string{"modules/house.js": "old"})
+	house := filepath.Join(dir, "modules", "house.js")
+	c := Change{Name: "house", Next: []byte("new")}
+
+	p, err := w.Prepare(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, left := readFile(t, house), len(temps(t, dir)); got != "old" || left != 1 {
+		t.Errorf("prepared: file %q, %d temp files; want \"old\" and 1", got, left)
+	}
+	p.Discard()
+	if got, left := readFile(t, house), temps(t, dir); got != "old" || len(left) != 0 {
+		t.Errorf("discarded: file %q, temp files %v; want \"old\" and none", got, left)
+	}
+
+	p, err = w.Prepare(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, err := p.Land()
+	if err != nil || created {
+		t.Fatalf("Land = %t, %v; want false, nil", created, err)
+	}
+	if got, left := readFile(t, house), temps(t, dir); got != "new" || len(left) != 0 {
+		t.Errorf("landed: file %q, temp files %v; want \"new\" and none", got, left)
+	}
+	if _, err := w.Prepare(Change{Name: "House", Next: []byte("x")}, nil); !errors.Is(err, ErrCaseCollision) {
+		t.Errorf("Prepare of a case collision = %v; want ErrCaseCollision", err)
+	}
+	if left := temps(t, dir); len(left) != 0 {
+		t.Errorf("a refused Prepare left temp files: %v", left)
+	}
+}

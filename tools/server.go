@@ -220,6 +220,13 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	if err != nil {
 		return nil, notApplied(err)
 	}
+	// The change is made ready on disk (a write's bytes synced to a temp file) while the
+	// program runs; only a run that succeeds lets it land.
+	prep := make(chan prepared, 1)
+	go func() {
+		p, err := srv.ws.Prepare(ch, tx.before)
+		prep <- prepared{p, err}
+	}()
 	res, err := srv.run(ctx, src)
 	if alone := runAlone(ch); err == nil && alone != "" && alone != runtime.MainModule && !slices.Contains(res.Modules, alone) {
 		// Not reached from main: run it alone too, so that a broken module is refused.
@@ -227,13 +234,20 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 			res, err = ares, aerr
 		}
 	}
+	ready := <-prep
 	if err != nil {
+		if ready.p != nil {
+			ready.p.Discard()
+		}
 		if ctx.Err() == nil { // a cancelled call is not a failed run
 			srv.notify(Change{Files: ch.Files(), Scene: srv.Scene(), Refused: err})
 		}
 		return nil, notApplied(err)
 	}
-	created, err := srv.ws.Apply(ch, tx.before)
+	if ready.err != nil {
+		return nil, notApplied(ready.err)
+	}
+	created, err := ready.p.Land()
 	if err != nil {
 		return nil, notApplied(err)
 	}
@@ -251,6 +265,12 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	}
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
+}
+
+// prepared is what Workspace.Prepare answered.
+type prepared struct {
+	p   *modules.Prepared
+	err error
 }
 
 // runAlone names the module a change's run also runs by itself when main does not reach it:
