@@ -98,15 +98,33 @@ func (w *Workspace) Prepare(c Change, before map[string][]byte) (*Prepared, erro
 	return p, nil
 }
 
-// Land makes the change; see Apply.
+// Land makes the change, durably; see Apply. It is Put, then Sync.
 func (p *Prepared) Land() (created bool, err error) {
+	if p.write != nil {
+		return p.write.land()
+	}
+	return p.Put()
+}
+
+// Put makes the change visible: a prepared write's bytes are renamed over the file (its
+// directory not yet synced: see Sync); a delete or a move is made, durably.
+func (p *Prepared) Put() (created bool, err error) {
 	switch {
 	case p.write != nil:
-		return p.write.land()
+		return p.write.put()
 	case p.c.Delete:
 		return false, p.w.Delete(p.c.Name)
 	}
 	return true, p.w.Move(p.c.Name, p.c.MoveTo)
+}
+
+// Sync makes a write that Put made durable (it syncs the file's directory), so that a caller
+// can do other work while the disk catches up; it does nothing for a delete or a move.
+func (p *Prepared) Sync() error {
+	if p.write == nil {
+		return nil
+	}
+	return p.write.sync()
 }
 
 // Discard drops a change that will not land: a prepared write's temp file is removed.

@@ -90,6 +90,21 @@ func (pw *pendingWrite) land() (created bool, err error) {
 	return !pw.exists, nil
 }
 
+// put renames the prepared bytes over the file; sync then makes that durable.
+func (pw *pendingWrite) put() (created bool, err error) {
+	if err := pw.t.put(); err != nil {
+		return false, writeError(pw.t.p, err)
+	}
+	return !pw.exists, nil
+}
+
+func (pw *pendingWrite) sync() error {
+	if err := pw.t.sync(); err != nil {
+		return writeError(pw.t.p, err)
+	}
+	return nil
+}
+
 // writeError is the error of a failed write of p.
 func writeError(p string, err error) error {
 	if errors.Is(err, syscall.ENOTDIR) {
@@ -349,9 +364,17 @@ func (w *Workspace) writeTemp(p string, data []byte, mode fs.FileMode, durable b
 	return &tempFile{w: w, tmp: tmp, p: p, durable: durable}, nil
 }
 
-// rename puts the temp file in place of its target (then syncs the directory when durable):
-// the second half of replaceFile. The temp file is removed when the rename fails.
+// rename puts the temp file in place of its target, then syncs the directory when durable:
+// the second half of replaceFile.
 func (t *tempFile) rename() error {
+	if err := t.put(); err != nil {
+		return err
+	}
+	return t.sync()
+}
+
+// put renames the temp file over its target; the temp file is removed when that fails.
+func (t *tempFile) put() error {
 	if err := t.w.step("rename"); err != nil {
 		t.remove()
 		return err
@@ -360,6 +383,11 @@ func (t *tempFile) rename() error {
 		t.remove()
 		return err
 	}
+	return nil
+}
+
+// sync makes a durable write's rename durable: it syncs the directory.
+func (t *tempFile) sync() error {
 	if !t.durable {
 		return nil
 	}

@@ -247,10 +247,13 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	if ready.err != nil {
 		return nil, notApplied(ready.err)
 	}
-	created, err := ready.p.Land()
+	created, err := ready.p.Put()
 	if err != nil {
 		return nil, notApplied(err)
 	}
+	// The rename is made durable while the scene and the history move; the answer waits.
+	durable := make(chan error, 1)
+	go func() { durable <- ready.p.Sync() }()
 	if ch.IsWrite() {
 		se.noteRead(file, ch.Next)
 	}
@@ -262,6 +265,9 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	out.Warnings = append(out.Warnings, warnHistory...)
 	if out.Entry > 0 {
 		se.noteMade(out.Entry)
+	}
+	if err := <-durable; err != nil {
+		return nil, notApplied(err)
 	}
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
