@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"maps"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode"
@@ -385,7 +386,7 @@ func (h *History) encode() ([]byte, error) {
 	b := fmt.Appendf(make([]byte, 0, len(w.histRaw)+512), `{"version":%d,"next_id":%d,"current":%d,"entries":[`, historyVersion, h.nextID, cur)
 	for i, e := range h.Entries {
 		c, ok := w.histEnc[e.ID]
-		if !ok || c.e.Label != e.Label || c.e.Scene != e.Scene || !maps.Equal(c.e.Files, e.Files) {
+		if !ok || c.e.Label != e.Label || c.e.Scene != e.Scene || !sameFiles(c.e.Files, e.Files) {
 			eb, err := json.Marshal(e)
 			if err != nil {
 				return nil, err
@@ -402,6 +403,12 @@ func (h *History) encode() ([]byte, error) {
 	return append(b, "]}\n"...), nil
 }
 
+// sameFiles reports whether two entries' file maps are equal: at once when they are the same
+// map, as an entry's is from one Save to the next (its Files never change).
+func sameFiles(a, b map[string]string) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() || maps.Equal(a, b)
+}
+
 // encodedEntry is an entry with its JSON.
 type encodedEntry struct {
 	e HistoryEntry
@@ -413,30 +420,41 @@ type encodedEntry struct {
 // instead (the objects of an entry whose recording failed midway, temp files of killed
 // writes), so that such leftovers go without a listing on every change of a full history.
 func (h *History) collect(gone []HistoryEntry) error {
+	h.w.histMu.Lock()
+	swept := h.w.histSwept
+	h.w.histSwept = true
+	h.w.histMu.Unlock()
+	if swept {
+		// The gone entries' objects, less those a kept entry still uses.
+		drop := map[string]bool{}
+		for _, e := range gone {
+			drop[e.Scene] = true
+			for _, hash := range e.Files {
+				drop[hash] = true
+			}
+		}
+		for _, e := range h.Entries {
+			if len(drop) == 0 {
+				break
+			}
+			delete(drop, e.Scene)
+			for _, hash := range e.Files {
+				delete(drop, hash)
+			}
+		}
+		for _, hash := range slices.Sorted(maps.Keys(drop)) {
+			if err := h.w.root.Remove(path.Join(historyObjects, hash)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("collecting history objects: %w", err)
+			}
+		}
+		return nil
+	}
 	keep := map[string]bool{}
 	for _, e := range h.Entries {
 		keep[e.Scene] = true
 		for _, hash := range e.Files {
 			keep[hash] = true
 		}
-	}
-	h.w.histMu.Lock()
-	swept := h.w.histSwept
-	h.w.histSwept = true
-	h.w.histMu.Unlock()
-	if swept {
-		for _, e := range gone {
-			for _, hash := range append(slices.Collect(maps.Values(e.Files)), e.Scene) {
-				if keep[hash] {
-					continue
-				}
-				keep[hash] = true // once
-				if err := h.w.root.Remove(path.Join(historyObjects, hash)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return fmt.Errorf("collecting history objects: %w", err)
-				}
-			}
-		}
-		return nil
 	}
 	entries, err := h.w.readDir(historyObjects)
 	if err != nil {

@@ -316,16 +316,24 @@ func (w *Workspace) writeTemp(p string, data []byte, mode fs.FileMode, durable b
 	if err := w.step("mkdir"); err != nil {
 		return nil, err
 	}
-	if err := w.root.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
 	var suffix [8]byte
 	rand.Read(suffix[:])
 	tmp := path.Join(dir, tempPrefix+hex.EncodeToString(suffix[:]))
 	if err := w.step("create"); err != nil {
 		return nil, err
 	}
-	f, err := w.root.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	create := func() (*os.File, error) {
+		return w.root.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	}
+	// The directory is made only when it is missing: it nearly always exists, and making
+	// sure of it costs a walk of every folder on the way.
+	f, err := create()
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := w.root.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		f, err = create()
+	}
 	if err != nil {
 		return nil, err
 	}
