@@ -225,12 +225,18 @@ func (w *Workspace) readDir(p string) ([]fs.DirEntry, error) {
 
 // singleLink reports whether the workspace file p has one link (what openFile will read).
 func (w *Workspace) singleLink(p string) bool {
+	_, ok := w.singleLinkStat(p)
+	return ok
+}
+
+// singleLinkStat is singleLink with the Lstat it made.
+func (w *Workspace) singleLinkStat(p string) (fs.FileInfo, bool) {
 	st, err := w.root.Lstat(p)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	sys, ok := st.Sys().(*syscall.Stat_t)
-	return !ok || sys.Nlink <= 1
+	return st, !ok || sys.Nlink <= 1
 }
 
 // Names implements runtime.Source: the modules in modules/ and the built-in modules, sorted.
@@ -243,18 +249,37 @@ func (w *Workspace) Names() []string {
 // userModules lists the modules in modules/, unsorted. Temp files never qualify: their
 // names start with a dot, which no logical name does.
 func (w *Workspace) userModules() []string {
+	var names []string
+	for _, m := range w.userModuleFiles() {
+		names = append(names, m.name)
+	}
+	return names
+}
+
+// moduleFile is a user module as the listing found it.
+type moduleFile struct {
+	name string
+	size int64
+}
+
+// userModuleFiles lists the modules in modules/ with their sizes, unsorted: regular files
+// with one link, named NAME.js by the name rule (one Lstat each, for both).
+func (w *Workspace) userModuleFiles() []moduleFile {
 	entries, err := w.readDir(modulesDir)
 	if err != nil {
 		return nil
 	}
-	var names []string
+	var out []moduleFile
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".js")
-		if ok && e.Type().IsRegular() && CheckName(name) == nil && name != runtime.MainModule && w.singleLink(path.Join(modulesDir, e.Name())) {
-			names = append(names, name)
+		if !ok || !e.Type().IsRegular() || CheckName(name) != nil || name == runtime.MainModule {
+			continue
+		}
+		if st, ok := w.singleLinkStat(path.Join(modulesDir, e.Name())); ok && st.Mode().IsRegular() {
+			out = append(out, moduleFile{name, st.Size()})
 		}
 	}
-	return names
+	return out
 }
 
 // ReadFont implements runtime.FontSource: fonts/NAME.ttf, .otf or .ttc, through the same

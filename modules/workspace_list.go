@@ -43,18 +43,14 @@ func (w *Workspace) ListUser() []FileInfo {
 
 func (w *Workspace) list(all bool) []FileInfo {
 	var out []FileInfo
-	if st, err := w.root.Lstat(runtime.PathOf(runtime.MainModule)); err == nil && st.Mode().IsRegular() && w.singleLink(runtime.PathOf(runtime.MainModule)) {
+	if st, ok := w.singleLinkStat(runtime.PathOf(runtime.MainModule)); ok && st.Mode().IsRegular() {
 		out = append(out, FileInfo{Name: runtime.MainModule, Path: runtime.PathOf(runtime.MainModule), Kind: KindMain, Source: SourceUser, Size: st.Size()})
 	}
 	var mods []FileInfo
 	user := map[string]bool{}
-	for _, n := range w.userModules() {
-		st, err := w.root.Lstat(runtime.PathOf(n))
-		if err != nil {
-			continue
-		}
-		user[n] = true
-		mods = append(mods, FileInfo{Name: n, Path: runtime.PathOf(n), Kind: KindModule, Source: SourceUser, Size: st.Size()})
+	for _, m := range w.userModuleFiles() {
+		user[m.name] = true
+		mods = append(mods, FileInfo{Name: m.name, Path: runtime.PathOf(m.name), Kind: KindModule, Source: SourceUser, Size: m.size})
 	}
 	for _, n := range BuiltinNames() {
 		if all && !user[n] {
