@@ -9,7 +9,8 @@
 //	drawRect('h', 0, 0, 2, 2)
 //	`)
 //
-// Files writes the same from a map, for tests that build the file set in code. The package
+// Files writes the same from a map, for tests that build the file set in code, and Archive
+// turns an archive into such a map for helpers that take one. The package
 // only writes files: each test package opens the directory its own way (modules.Open), so
 // that the modules package can use it too.
 package testws
@@ -22,6 +23,15 @@ import (
 
 	"golang.org/x/tools/txtar"
 )
+
+// Archive is the files of a txtar archive by path, for helpers that take a map.
+func Archive(archive string) map[string]string {
+	files := map[string]string{}
+	for _, f := range txtar.Parse([]byte(archive)).Files {
+		files[f.Name] = string(f.Data)
+	}
+	return files
+}
 
 // Dir writes the files of a txtar archive into a new t.TempDir() and returns the directory.
 // An archive with no files, or a file name that is absolute or climbs out with "..", fails

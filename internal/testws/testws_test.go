@@ -55,3 +55,12 @@ func TestFiles(t *testing.T) {
 		t.Errorf("files mismatch (-want +got):\n%s", diff)
 	}
 }
+
+func TestArchive(t *testing.T) {
+	t.Parallel()
+	got := Archive("prose\n-- scene.code.js --\nimport 'a'\n-- modules/a.js --\n")
+	want := map[string]string{"scene.code.js": "import 'a'\n", "modules/a.js": ""}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files mismatch (-want +got):\n%s", diff)
+	}
+}
