@@ -223,13 +223,8 @@ func (w *Workspace) readDir(p string) ([]fs.DirEntry, error) {
 	return entries, err
 }
 
-// singleLink reports whether the workspace file p has one link (what openFile will read).
-func (w *Workspace) singleLink(p string) bool {
-	_, ok := w.singleLinkStat(p)
-	return ok
-}
-
-// singleLinkStat is singleLink with the Lstat it made.
+// singleLinkStat reports whether the workspace file p has one link (what openFile will
+// read), with the Lstat it made.
 func (w *Workspace) singleLinkStat(p string) (fs.FileInfo, bool) {
 	st, err := w.root.Lstat(p)
 	if err != nil {
