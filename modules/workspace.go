@@ -39,6 +39,8 @@ type Workspace struct {
 	fail func(step string) error
 	// historyCap, when set (tests only), replaces MaxHistory.
 	historyCap int
+	// onList, when set (tests only), is called with each directory readDir lists.
+	onList func(dir string)
 
 	// The history log as last read or written, so that a commit does not decode the whole
 	// log again when the bytes on disk are the same.
@@ -213,6 +215,9 @@ func (w *Workspace) readFile(p string, max int64) ([]byte, error) {
 // blocking (a FIFO in a directory's place would otherwise wait for a writer for ever), and
 // O_DIRECTORY refuses anything that is not a directory.
 func (w *Workspace) readDir(p string) ([]fs.DirEntry, error) {
+	if w.onList != nil {
+		w.onList(p)
+	}
 	d, err := w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return nil, err

@@ -239,3 +239,29 @@ func TestPrepareThenLandOrDiscard(t *testing.T) {
 		t.Errorf("a refused Prepare left temp files: %v", left)
 	}
 }
+
+// TestTransactionListsModulesOnce: a transaction reads the user files once (one listing of
+// modules/), and applying a write or a delete with those files lists nothing more (the case
+// check of a write's name uses them).
+func TestTransactionListsModulesOnce(t *testing.T) {
+	t.Parallel()
+	for _, c := range []Change{
+		{Name: "house", Next: []byte("drawCircle('h', 0, 0, 2)")},
+		{Name: "roof", Next: []byte("drawCircle('r', 0, 0, 1)")},
+		{Name: "house", Delete: true},
+	} {
+		w, _ := workspace(t, map[string]string{"scene.code.js": "import 'house'", "modules/house.js": "drawCircle('h', 0, 0, 1)", "modules/wall.js": "w"})
+		var listed []string
+		w.onList = func(dir string) { listed = append(listed, dir) }
+		before, err := w.UserFiles()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Apply(c, before); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"modules"}, listed); diff != "" {
+			t.Errorf("%s: listings mismatch (-want +got):\n%s", c.Name, diff)
+		}
+	}
+}
