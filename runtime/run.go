@@ -99,6 +99,9 @@ type Result struct {
 	Diagnostic *Diagnostic
 	Duration   time.Duration
 	Tests      []TestResult // the test('name', fn) blocks run, in order (Options.Tests)
+	// SceneJSON is Scene's JSON as a worker sent it (nil from a run in this process): the
+	// bytes Scene.MarshalJSON gives, so that a caller storing the scene need not encode it.
+	SceneJSON []byte
 }
 
 // fixedNow is the clock scripts see: runs must not depend on when they happen.

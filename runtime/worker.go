@@ -521,7 +521,7 @@ func (w *worker) run(src Source, entry string, opt Options) (*Result, error) {
 				if err != nil {
 					return nil, fmt.Errorf("reading the worker's scene: %w", err)
 				}
-				res.Scene = s
+				res.Scene, res.SceneJSON = s, b
 			}
 			return res, nil
 		default:
@@ -541,6 +541,15 @@ func (w *worker) readFrame(n int) ([]byte, error) {
 		return nil, fmt.Errorf("%d bytes is over %d", n, maxSceneFrame)
 	}
 	r := io.MultiReader(w.dec.Buffered(), w.out)
+	// The frame starts after the newline that ends the message line, which the decoder has
+	// not consumed.
+	var nl [1]byte
+	if _, err := io.ReadFull(r, nl[:]); err != nil {
+		return nil, err
+	}
+	if nl[0] != '\n' {
+		return nil, fmt.Errorf("the frame does not start on a new line (%q)", nl[0])
+	}
 	b := make([]byte, n)
 	if _, err := io.ReadFull(r, b); err != nil {
 		return nil, err

@@ -163,8 +163,8 @@ func writeTool(ctx context.Context, s *Session, in WriteIn) (*ChangeResult, erro
 	} else if in.Content != nil {
 		return nil, notApplied(fmt.Errorf("%w: content is for data files (NAME.json); give a script's source as code", ErrBadInput))
 	}
-	return s.commit(ctx, in.File, func([]byte, bool) (change, error) {
-		return s.writeChange(in.File, next), nil
+	return s.commit(ctx, in.File, func([]byte, bool) (modules.Change, error) {
+		return modules.Change{Name: in.File, Next: next}, nil
 	}, OverwriteWarning)
 }
 
@@ -201,24 +201,24 @@ func editTool(ctx context.Context, s *Session, in EditIn) (*ChangeResult, error)
 		return nil, fmt.Errorf("%w: give old_code/new_code or edits, not both", ErrBadInput)
 	}
 	warn := "Warning: editing a file this session has not read; read it first to see its current text"
-	return s.commit(ctx, in.File, func(current []byte, exists bool) (change, error) {
+	return s.commit(ctx, in.File, func(current []byte, exists bool) (modules.Change, error) {
 		if !exists && modules.IsBuiltin(in.File) {
-			return change{}, fmt.Errorf("%s is a built-in module (%s), which is read-only; to customise it, read %s and write a copy under a new name "+
+			return modules.Change{}, fmt.Errorf("%s is a built-in module (%s), which is read-only; to customise it, read %s and write a copy under a new name "+
 				"(such as my_%s) and import that, or write %s itself to make a workspace module that replaces the built-in",
 				in.File, "builtin/"+in.File+".js", in.File, in.File, in.File)
 		}
 		if !exists {
 			// A file that is there but refused (a hardlink, a FIFO) says why.
 			if _, _, err := s.srv.ws.Read(in.File); errors.Is(err, modules.ErrLinked) || errors.Is(err, modules.ErrNotRegular) {
-				return change{}, err
+				return modules.Change{}, err
 			}
-			return change{}, noFile(s.srv.ws, in.File, "create it with write")
+			return modules.Change{}, noFile(s.srv.ws, in.File, "create it with write")
 		}
 		next, err := applyEdits(current, edits)
 		if err != nil {
-			return change{}, err
+			return modules.Change{}, err
 		}
-		return s.writeChange(in.File, next), nil
+		return modules.Change{Name: in.File, Next: next}, nil
 	}, warn)
 }
 

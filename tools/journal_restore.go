@@ -12,9 +12,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/cadrun/cadrun/modules"
-	"github.com/cadrun/cadrun/runtime"
 )
 
 // restoreJournal restores the files of the history entry journal entry id is linked to.
@@ -36,51 +36,58 @@ func (se *Session) restoreJournal(ctx context.Context, id int64) (*ChangeResult,
 		return nil, fmt.Errorf("%w: journal entry %d was saved in a workspace with no files and no history, so there is no state to restore", ErrBadInput, id)
 	}
 	histID := entries[0].HistoryEntry
-	var restored []string
-	planned := false
-	out, err := se.commit(ctx, runtime.MainModule, func([]byte, bool) (change, error) {
-		h, _ := se.srv.loadHistory()
-		i := h.Index(histID)
-		if i < 0 {
-			return change{}, fmt.Errorf("journal entry %d speaks of history entry %d, which the history no longer holds (it keeps the newest %d entries, snapshots first); take a snapshot to keep a state for good", id, histID, modules.MaxHistory)
-		}
-		files, err := h.Files(h.Entries[i])
-		if err != nil {
-			return change{}, err
-		}
-		current, err := se.srv.ws.UserFiles()
-		if err != nil {
-			return change{}, fmt.Errorf("reading the workspace: %w", err)
-		}
-		differ := differing(current, files)
-		if len(differ) == 0 {
-			return change{}, fmt.Errorf("the workspace already holds the files of history entry %d (journal entry %d); there is nothing to restore", histID, id)
-		}
-		planned = true
-		return change{
-			src: se.srv.ws.FilesSource(files),
-			apply: func() (bool, error) {
-				restored, err = se.srv.ws.Restore(files)
-				if err != nil {
-					return false, fmt.Errorf("restoring history entry %d failed midway (%w); restored so far: %v. Read the files, then write what is missing", histID, err, restored)
-				}
-				for _, n := range restored {
-					if b, ok := files[n]; ok {
-						se.noteRead(n, b)
-					}
-				}
-				return false, nil
-			},
-			also: differ,
-		}, nil
-	}, "")
-	if err != nil && planned && restored == nil {
-		return nil, fmt.Errorf("history entry %d (journal entry %d) no longer runs:\n%w", histID, id, err)
-	}
+
+	start := time.Now()
+	srv := se.srv
+	tx, err := srv.begin(ctx)
 	if err != nil {
-		return nil, err
+		return nil, refused(err)
 	}
-	out.File, out.Restored, out.Files = "", restored, restored
+	defer tx.end()
+	disk, err := tx.files()
+	if err != nil {
+		return nil, notApplied(err)
+	}
+	tx.before = disk
+	h, warnings := tx.history()
+	i := h.Index(histID)
+	if i < 0 {
+		return nil, notApplied(fmt.Errorf("journal entry %d speaks of history entry %d, which the history no longer holds (it keeps the newest %d entries, snapshots first); take a snapshot to keep a state for good", id, histID, modules.MaxHistory))
+	}
+	files, err := h.Files(h.Entries[i])
+	if err != nil {
+		return nil, notApplied(err)
+	}
+	differ := differing(disk, files)
+	if len(differ) == 0 {
+		return nil, notApplied(fmt.Errorf("the workspace already holds the files of history entry %d (journal entry %d); there is nothing to restore", histID, id))
+	}
+	if len(tx.synced.Files) > 0 {
+		warnings = append(warnings, tx.synced.Note())
+	}
+	res, err := srv.run(ctx, srv.ws.FilesSource(files))
+	if err != nil {
+		return nil, fmt.Errorf("history entry %d (journal entry %d) no longer runs:\n%w", histID, id, notApplied(err))
+	}
+	restored, err := srv.ws.RestoreFrom(disk, files)
+	if err != nil {
+		return nil, fmt.Errorf("restoring history entry %d failed midway (%w); restored so far: %v. Read the files, then write what is missing", histID, err, restored)
+	}
+	srv.setBuilt(files)
+	for _, n := range restored {
+		if b, ok := files[n]; ok {
+			se.noteRead(n, b)
+		}
+	}
+	out := &ChangeResult{Warnings: warnings, Restored: restored, Files: restored}
+	sceneJSON, old := srv.land(res, out)
+	var warnHistory []string
+	out.Entry, warnHistory = tx.record(files, old, sceneJSON)
+	out.Warnings = append(out.Warnings, warnHistory...)
+	if out.Entry > 0 {
+		se.noteMade(out.Entry)
+	}
+	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
 }
 

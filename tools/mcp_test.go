@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cadrun/cadrun/internal/testws"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -300,12 +301,18 @@ func TestMCPSceneViews(t *testing.T) {
 // (an answer that does not match its output schema is a protocol error).
 func TestMCPEveryTool(t *testing.T) {
 	t.Parallel()
-	cs := connectMCP(t, newMCP(t, map[string]string{
-		"scene.code.js":      "import 'parts'\ndrawCircle('a', 0, 0, 1)\npart('p')\n",
-		"modules/parts.js":   "function part(n) { drawRect(n, 0, 0, 2, 2) }\n",
-		"modules/unused.js":  "drawCircle('u', 0, 0, 1)\n",
-		"modules/unused2.js": "\n",
-	}))
+	cs := connectMCP(t, newMCP(t, testws.Archive(`a main that imports one module, and two modules nothing imports (to move and delete)
+-- scene.code.js --
+import 'parts'
+drawCircle('a', 0, 0, 1)
+part('p')
+-- modules/parts.js --
+function part(n) { drawRect(n, 0, 0, 2, 2) }
+-- modules/unused.js --
+drawCircle('u', 0, 0, 1)
+-- modules/unused2.js --
+
+`)))
 	calls := []struct {
 		tool string
 		args map[string]any

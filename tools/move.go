@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
@@ -27,14 +26,11 @@ type MoveIn struct {
 }
 
 func deleteTool(ctx context.Context, s *Session, in DeleteIn) (*ChangeResult, error) {
-	return s.commit(ctx, in.File, func(_ []byte, exists bool) (change, error) {
+	return s.commit(ctx, in.File, func(_ []byte, exists bool) (modules.Change, error) {
 		if !exists {
-			return change{}, noFile(s.srv.ws, in.File, globNext)
+			return modules.Change{}, noFile(s.srv.ws, in.File, globNext)
 		}
-		return change{
-			src:   without{Source: s.srv.ws, name: in.File},
-			apply: func() (bool, error) { return false, s.srv.ws.Delete(in.File) },
-		}, nil
+		return modules.Change{Name: in.File, Delete: true}, nil
 	}, "")
 }
 
@@ -42,41 +38,17 @@ func moveTool(ctx context.Context, s *Session, in MoveIn) (*ChangeResult, error)
 	if err := modules.CheckFileName(in.To); err != nil {
 		return nil, notApplied(err)
 	}
-	res, err := s.commit(ctx, in.File, func(current []byte, exists bool) (change, error) {
+	res, err := s.commit(ctx, in.File, func(current []byte, exists bool) (modules.Change, error) {
 		if !exists {
-			return change{}, noFile(s.srv.ws, in.File, globNext)
+			return modules.Change{}, noFile(s.srv.ws, in.File, globNext)
 		}
-		if _, taken, _ := s.userFile(in.To); taken {
-			return change{}, fmt.Errorf("%s already exists; delete it first or choose another name", runtime.PathOf(in.To))
+		if _, taken, _ := s.srv.userFile(in.To); taken {
+			return modules.Change{}, fmt.Errorf("%s already exists; delete it first or choose another name", runtime.PathOf(in.To))
 		}
-		return change{
-			src:   runtime.Overlay{Base: without{Source: s.srv.ws, name: in.File}, Name: in.To, Content: current},
-			apply: func() (bool, error) { return true, s.srv.ws.Move(in.File, in.To) },
-			alone: in.To,
-			also:  []string{in.To},
-		}, nil
+		return modules.Change{Name: in.File, MoveTo: in.To}, nil
 	}, "")
 	if res != nil {
 		res.MovedTo = in.To
 	}
 	return res, err
-}
-
-// without shows a workspace as if one file were gone.
-type without struct {
-	runtime.Source
-	name string
-}
-
-// Read implements runtime.Source.
-func (w without) Read(name string) ([]byte, string, error) {
-	if name == w.name {
-		return nil, runtime.PathOf(name), fmt.Errorf("%w: %q", runtime.ErrModuleNotFound, name)
-	}
-	return w.Source.Read(name)
-}
-
-// Names implements runtime.Source.
-func (w without) Names() []string {
-	return slices.DeleteFunc(w.Source.Names(), func(n string) bool { return n == w.name })
 }

@@ -116,8 +116,8 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.DXF, out.Omitted, err = v.dxf() // scene_export.go
 		out.Bytes = len(out.DXF)
 	case "reset":
-		out.Change, err = s.commit(ctx, runtime.MainModule, func([]byte, bool) (change, error) {
-			return s.writeChange(runtime.MainModule, []byte{}), nil
+		out.Change, err = s.commit(ctx, runtime.MainModule, func([]byte, bool) (modules.Change, error) {
+			return modules.Change{Name: runtime.MainModule, Next: []byte{}}, nil
 		}, "")
 	case "undo", "redo":
 		out.Change, err = s.travel(ctx, in.Command == "undo", in.Name)

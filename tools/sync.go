@@ -19,7 +19,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
 
@@ -82,10 +81,7 @@ func hashFiles(files map[string][]byte) diskState {
 func (srv *Server) diskFiles() (files map[string][]byte, st diskState, ok bool) {
 	files, ok = map[string][]byte{}, true
 	st = diskState{}
-	for _, f := range srv.ws.List() {
-		if f.Source != modules.SourceUser || f.Kind == modules.KindFont { // fonts are read by drawText, not as files of the program
-			continue
-		}
+	for _, f := range srv.ws.ListUser() { // no fonts: drawText reads them, not as files of the program
 		b, _, err := srv.ws.Read(f.Name)
 		if err != nil {
 			st[f.Name], ok = [sha256.Size]byte{}, false

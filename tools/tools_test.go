@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/internal/testws"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -25,16 +26,7 @@ func newSession(t *testing.T, files map[string]string) (*Session, string) {
 // newWorkspace opens a workspace in a temporary directory holding files (path -> content).
 func newWorkspace(t *testing.T, files map[string]string) (*modules.Workspace, string) {
 	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testws.Files(t, files)
 	ws, err := modules.Open(dir)
 	if err != nil {
 		t.Fatal(err)
