@@ -123,27 +123,23 @@ func (srv *Server) Save(ctx context.Context, params json.RawMessage) (journal.Sa
 // currentEntry is the id of the history entry that holds the workspace as it is now (0 when
 // there are no files to record).
 func (srv *Server) currentEntry(ctx context.Context) (int, error) {
-	unlock, err := srv.ws.Lock(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("taking the workspace lock: %w", err)
-	}
-	defer unlock()
-	// Files changed outside cadrun are run first (as before any tool answers), so that the
+	// begin runs files changed outside cadrun first (as before any tool answers), so that the
 	// entry recorded for them holds their scene, not the one before them.
-	_, files, err := srv.syncLocked(ctx)
+	tx, err := srv.begin(ctx)
 	if err != nil {
 		return 0, err
 	}
-	if files == nil {
-		if files, err = srv.ws.UserFiles(); err != nil {
-			return 0, fmt.Errorf("reading the workspace: %w", err)
-		}
+	defer tx.end()
+	files, err := tx.files()
+	if err != nil {
+		return 0, err
 	}
-	h, _ := srv.loadHistory()
+	tx.before = files
+	h, _ := tx.history()
 	if len(files) == 0 && len(h.Entries) == 0 {
 		return 0, nil
 	}
-	recorded, err := catchUp(h, files, srv.Scene())
+	recorded, err := tx.catchUp(srv.Scene())
 	if err == nil && recorded {
 		err = h.Save()
 	}
