@@ -95,14 +95,15 @@ func (p *Path) Polyline(pts []Vec, closed bool) {
 // Transform returns the path mapped by m; curves stay exact.
 func (p Path) Transform(m Affine) Path {
 	out := make(Path, len(p))
-	for i, s := range p {
-		out[i] = s.transform(m)
+	copy(out, p)
+	for i := range out {
+		out[i].transform(m)
 	}
 	return out
 }
 
-// transform maps one segment by m: points move, an arc's axis vectors only turn and scale.
-func (s Seg) transform(m Affine) Seg {
+// transform maps the segment by m: points move, an arc's axis vectors only turn and scale.
+func (s *Seg) transform(m Affine) {
 	switch s.Kind {
 	case SegArc:
 		s.P[0] = m.Apply(s.P[0])
@@ -110,11 +111,8 @@ func (s Seg) transform(m Affine) Seg {
 		s.P[2] = m.ApplyVec(s.P[2])
 	case SegClose:
 	default:
-		for j := range s.P {
-			s.P[j] = m.Apply(s.P[j])
-		}
+		s.P[0], s.P[1], s.P[2] = m.Apply(s.P[0]), m.Apply(s.P[1]), m.Apply(s.P[2])
 	}
-	return s
 }
 
 // AppendOutline appends sh's outline mapped by m to p and returns the extended path: the
@@ -128,7 +126,7 @@ func AppendOutline(p Path, sh Shape, m Affine) Path {
 		p = append(p, sh.Outline()...)
 	}
 	for i := start; i < len(p); i++ {
-		p[i] = p[i].transform(m)
+		p[i].transform(m)
 	}
 	return p
 }
