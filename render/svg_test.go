@@ -250,3 +250,45 @@ func TestSameStyleSeesEveryField(t *testing.T) {
 		t.Errorf("scene.Style's fields changed; make sameStyle compare them all, then update this list: mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestSVGNestedGroups pins the <g> nesting: a group last in its group (both closed at once),
+// an empty group, a moved group's transform reaching its members, and shapes after the groups.
+func TestSVGNestedGroups(t *testing.T) {
+	t.Parallel()
+	s := scene.New()
+	put(t, s, "c", scene.Circle{Radius: 1})
+	put(t, s, "r", scene.Rect{Width: 2, Height: 2})
+	put(t, s, "last", scene.Rect{Center: scene.Vec{X: 5}, Width: 2, Height: 2})
+	for _, g := range []struct {
+		name     string
+		children []string
+	}{{"inner", []string{"c"}}, {"outer", []string{"inner", "r"}}, {"empty", nil}} {
+		if _, err := s.CreateGroup(g.name, g.children); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Translate("outer", scene.Vec{X: -3}, scene.SpaceWorld); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DrawOrder("last", "front"); err != nil {
+		t.Fatal(err)
+	}
+	v := View{Min: scene.Vec{X: -5, Y: -2}, Max: scene.Vec{X: 7, Y: 2}}
+	got := mustSVG(t, s, SVGOptions{View: &v, DataKinds: true})
+	const style = ` fill="none" stroke="#000000" stroke-width="1" vector-effect="non-scaling-stroke" stroke-linejoin="round" stroke-linecap="round"/>`
+	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-5 -2 12 4">
+<g data-name="outer" data-kind="group">
+ <path data-name="r" data-kind="rect" d="M -4 1 L -2 1 L -2 -1 L -4 -1 Z"` + style + `
+ <g data-name="inner" data-kind="group">
+  <path data-name="c" data-kind="circle" d="M -2 0 A 1 1 0 0 1 -4 0 A 1 1 0 0 1 -2 0 Z"` + style + `
+ </g>
+</g>
+<g data-name="empty" data-kind="group">
+</g>
+<path data-name="last" data-kind="rect" d="M 4 1 L 6 1 L 6 -1 L 4 -1 Z"` + style + `
+</svg>
+`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
