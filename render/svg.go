@@ -33,40 +33,40 @@ func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 		return nil, err
 	}
 	w := &svgWriter{coords: newCoordFormat(quantum(v)), kinds: opt.DataKinds}
-	w.b = make([]byte, 0, 256+svgBytesPerEntity*s.Len())
+	b := make([]byte, 0, 256+svgBytesPerEntity*s.Len())
 	sz := v.Size()
-	w.b = append(w.b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="`...)
-	w.nums(v.Min.X, -v.Max.Y)
-	w.b = append(w.b, ' ')
-	w.nums(sz.X, sz.Y)
-	w.b = append(w.b, '"')
+	b = append(b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="`...)
+	b = w.nums(b, v.Min.X, -v.Max.Y)
+	b = append(b, ' ')
+	b = w.nums(b, sz.X, sz.Y)
+	b = append(b, '"')
 	if opt.Width > 0 {
-		w.b = append(w.b, ` width="`...)
-		w.num(opt.Width)
-		w.b = append(w.b, '"')
+		b = append(b, ` width="`...)
+		b = w.coords.append(b, opt.Width)
+		b = append(b, '"')
 	}
 	if opt.Height > 0 {
-		w.b = append(w.b, ` height="`...)
-		w.num(opt.Height)
-		w.b = append(w.b, '"')
+		b = append(b, ` height="`...)
+		b = w.coords.append(b, opt.Height)
+		b = append(b, '"')
 	}
-	w.b = append(w.b, ">\n"...)
+	b = append(b, ">\n"...)
 	if opt.Background != nil {
-		w.b = append(w.b, `<rect x="`...)
-		w.num(v.Min.X)
-		w.b = append(w.b, `" y="`...)
-		w.num(-v.Max.Y)
-		w.b = append(w.b, `" width="`...)
-		w.num(sz.X)
-		w.b = append(w.b, `" height="`...)
-		w.num(sz.Y)
-		w.b = append(w.b, `"`...)
-		w.paint("fill", opt.Background)
-		w.b = append(w.b, "/>\n"...)
+		b = append(b, `<rect x="`...)
+		b = w.coords.append(b, v.Min.X)
+		b = append(b, `" y="`...)
+		b = w.coords.append(b, -v.Max.Y)
+		b = append(b, `" width="`...)
+		b = w.coords.append(b, sz.X)
+		b = append(b, `" height="`...)
+		b = w.coords.append(b, sz.Y)
+		b = append(b, `"`...)
+		b = paint(b, "fill", opt.Background)
+		b = append(b, "/>\n"...)
 	}
-	w.entities(s)
-	w.b = append(w.b, "</svg>\n"...)
-	return w.b, nil
+	b = w.entities(b, s)
+	b = append(b, "</svg>\n"...)
+	return b, nil
 }
 
 // svgBytesPerEntity sizes the output buffer up front: a shape with the default style takes
@@ -94,94 +94,95 @@ func quantum(v View) float64 {
 	return math.Pow(10, math.Floor(math.Log10(math.Max(sz.X, sz.Y)))-6)
 }
 
+// svgWriter holds what the writing of one document reuses. Its methods take the output and
+// return it extended, as append does, so that the hot loop keeps the slice in registers.
 type svgWriter struct {
-	b       []byte
-	coords  coordFormat
-	kinds   bool
-	path    scene.Path // the current shape's world outline, reused from shape to shape
-	started bool       // a command has been written in the current path data
+	coords coordFormat
+	kinds  bool
+	path   scene.Path // the current shape's world outline, reused from shape to shape
 
 	styled      bool        // a style has been written: lastStyle holds it
 	lastStyle   scene.Style // the style written last
-	lastStyleAt [2]int      // where its attributes are in b
-}
-
-// kind writes the data-kind attribute when asked for.
-func (w *svgWriter) kind(e *scene.Entity) {
-	if w.kinds {
-		w.b = append(w.b, `" data-kind="`...)
-		w.b = append(w.b, e.Kind()...)
-	}
+	lastStyleAt [2]int      // where its attributes are in the output
 }
 
 // entities writes the entity tree depth first, a <g> per group; matrices[d] is the world
 // map of the group open at depth d-1 (the identity at the top level).
-func (w *svgWriter) entities(s *scene.Scene) {
+func (w *svgWriter) entities(b []byte, s *scene.Scene) []byte {
 	matrices := []scene.Affine{scene.Identity}
 	open := 0 // groups open
 	for depth, e := range s.Walk() {
 		for ; open > depth; open-- {
-			w.indent(open - 1)
-			w.b = append(w.b, "</g>\n"...)
+			b = indent(b, open-1)
+			b = append(b, "</g>\n"...)
 		}
 		m := matrices[depth].Mul(e.Transform.Matrix())
-		w.indent(depth)
+		b = indent(b, depth)
 		if e.IsGroup() {
-			w.b = append(w.b, `<g data-name="`...)
-			w.name(e.Name)
-			w.kind(e)
-			w.b = append(w.b, "\">\n"...)
+			b = append(b, `<g data-name="`...)
+			b = w.nameAndKind(b, e)
+			b = append(b, "\">\n"...)
 			matrices = append(matrices[:depth+1], m)
 			open++
 			continue
 		}
-		w.b = append(w.b, `<path data-name="`...)
-		w.name(e.Name)
-		w.kind(e)
-		w.b = append(w.b, `" d="`...)
+		b = append(b, `<path data-name="`...)
+		b = w.nameAndKind(b, e)
+		b = append(b, `" d="`...)
 		w.path = scene.AppendOutline(w.path[:0], e.Shape, m)
-		w.pathData(w.path)
-		w.b = append(w.b, '"')
-		w.style(e.Style)
-		w.b = append(w.b, "/>\n"...)
+		b = w.pathData(b, w.path)
+		b = append(b, '"')
+		b = w.style(b, e.Style)
+		b = append(b, "/>\n"...)
 	}
 	for ; open > 0; open-- {
-		w.indent(open - 1)
-		w.b = append(w.b, "</g>\n"...)
+		b = indent(b, open-1)
+		b = append(b, "</g>\n"...)
 	}
+	return b
 }
 
-func (w *svgWriter) indent(depth int) {
+func indent(b []byte, depth int) []byte {
 	for range depth {
-		w.b = append(w.b, ' ')
+		b = append(b, ' ')
 	}
+	return b
 }
 
-// name writes an entity name escaped as xml.EscapeText escapes it; names of plain printable
-// ASCII, the usual kind, are copied as they are.
-func (w *svgWriter) name(s string) {
+// nameAndKind writes the entity's name, escaped as xml.EscapeText escapes it (names of plain
+// printable ASCII, the usual kind, are copied as they are), then its data-kind attribute when
+// asked for.
+func (w *svgWriter) nameAndKind(b []byte, e *scene.Entity) []byte {
+	b = appendEscaped(b, e.Name)
+	if w.kinds {
+		b = append(b, `" data-kind="`...)
+		b = append(b, e.Kind()...)
+	}
+	return b
+}
+
+func appendEscaped(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\'' || c == '&' || c == '<' || c == '>' {
 			var esc bytes.Buffer
 			xml.EscapeText(&esc, []byte(s))
-			w.b = append(w.b, esc.Bytes()...)
-			return
+			return append(b, esc.Bytes()...)
 		}
 	}
-	w.b = append(w.b, s...)
+	return append(b, s...)
 }
 
 // style writes the style attributes. Most shapes share their style with the shape before
 // them, so the attributes written last are kept (as a span of the output) and copied when the
 // next style is the same.
-func (w *svgWriter) style(st scene.Style) {
+func (w *svgWriter) style(b []byte, st scene.Style) []byte {
 	if w.styled && sameStyle(st, w.lastStyle) {
-		w.b = append(w.b, w.b[w.lastStyleAt[0]:w.lastStyleAt[1]]...)
-		return
+		return append(b, b[w.lastStyleAt[0]:w.lastStyleAt[1]]...)
 	}
-	start := len(w.b)
-	w.writeStyle(st)
-	w.styled, w.lastStyle, w.lastStyleAt = true, st, [2]int{start, len(w.b)}
+	start := len(b)
+	b = w.writeStyle(b, st)
+	w.styled, w.lastStyle, w.lastStyleAt = true, st, [2]int{start, len(b)}
+	return b
 }
 
 // sameStyle reports whether a and b are written alike: equal colours and widths give equal
@@ -197,105 +198,103 @@ func sameColor(a, b *scene.Color) bool {
 	return *a == *b
 }
 
-func (w *svgWriter) writeStyle(st scene.Style) {
-	w.paint("fill", st.Fill)
+func (w *svgWriter) writeStyle(b []byte, st scene.Style) []byte {
+	b = paint(b, "fill", st.Fill)
 	if st.Stroke == nil || st.StrokeWidth < 0 {
-		w.b = append(w.b, ` stroke="none"`...)
-		return
+		return append(b, ` stroke="none"`...)
 	}
-	w.paint("stroke", st.Stroke)
+	b = paint(b, "stroke", st.Stroke)
 	if st.Hairline() {
 		// one pixel whatever the zoom: vector-effect keeps the width in screen units
-		w.b = append(w.b, ` stroke-width="1" vector-effect="non-scaling-stroke"`...)
+		b = append(b, ` stroke-width="1" vector-effect="non-scaling-stroke"`...)
 	} else {
-		w.b = append(w.b, ` stroke-width="`...)
-		w.num(st.StrokeWidth)
-		w.b = append(w.b, '"')
+		b = append(b, ` stroke-width="`...)
+		b = w.coords.append(b, st.StrokeWidth)
+		b = append(b, '"')
 	}
-	w.b = append(w.b, ` stroke-linejoin="round" stroke-linecap="round"`...)
+	return append(b, ` stroke-linejoin="round" stroke-linecap="round"`...)
 }
 
 // paint writes a colour attribute (and its opacity when not opaque).
-func (w *svgWriter) paint(attr string, c *scene.Color) {
-	w.b = append(w.b, ' ')
-	w.b = append(w.b, attr...)
+func paint(b []byte, attr string, c *scene.Color) []byte {
+	b = append(b, ' ')
+	b = append(b, attr...)
 	if c == nil || c[3] == 0 {
-		w.b = append(w.b, `="none"`...)
-		return
+		return append(b, `="none"`...)
 	}
 	const hexDigits = "0123456789abcdef"
-	w.b = append(w.b, `="#`...)
+	b = append(b, `="#`...)
 	for _, ch := range c[:3] {
 		v := channel(ch)
-		w.b = append(w.b, hexDigits[v>>4], hexDigits[v&15])
+		b = append(b, hexDigits[v>>4], hexDigits[v&15])
 	}
-	w.b = append(w.b, '"')
+	b = append(b, '"')
 	if c[3] < 1 {
-		w.b = append(w.b, ' ')
-		w.b = append(w.b, attr...)
-		w.b = append(w.b, `-opacity="`...)
-		w.b = appendOpacity(w.b, c[3])
-		w.b = append(w.b, '"')
+		b = append(b, ' ')
+		b = append(b, attr...)
+		b = append(b, `-opacity="`...)
+		b = appendOpacity(b, c[3])
+		b = append(b, '"')
 	}
+	return b
 }
 
 func channel(v float64) uint8 { return uint8(math.Round(math.Max(0, math.Min(1, v)) * 255)) }
 
-// pathData writes the path data with Y negated.
-func (w *svgWriter) pathData(p scene.Path) {
+// pathData writes the path data with Y negated. Commands are separated by spaces; arcs bring
+// their own (see arc).
+func (w *svgWriter) pathData(b []byte, p scene.Path) []byte {
 	var cur scene.Vec
-	w.started = false
+	started := false // a command has been written
+	command := func(b []byte, c byte) []byte {
+		if started {
+			b = append(b, ' ')
+		}
+		started = true
+		return append(b, c)
+	}
 	for _, s := range p {
 		switch s.Kind {
 		case scene.SegMove:
-			w.command('M')
-			w.point(s.P[0])
+			b = command(b, 'M')
+			b = w.point(b, s.P[0])
 		case scene.SegLine:
-			w.command('L')
-			w.point(s.P[0])
+			b = command(b, 'L')
+			b = w.point(b, s.P[0])
 		case scene.SegQuad:
-			w.command('Q')
-			w.point(s.P[0])
-			w.point(s.P[1])
+			b = command(b, 'Q')
+			b = w.point(b, s.P[0])
+			b = w.point(b, s.P[1])
 		case scene.SegCubic:
-			w.command('C')
-			w.point(s.P[0])
-			w.point(s.P[1])
-			w.point(s.P[2])
+			b = command(b, 'C')
+			b = w.point(b, s.P[0])
+			b = w.point(b, s.P[1])
+			b = w.point(b, s.P[2])
 		case scene.SegArc:
-			start := s.ArcPoint(s.T0)
-			if start.Sub(cur).Len() > w.coords.quantum {
-				w.command('L')
-				w.point(start)
+			if start := s.ArcPoint(s.T0); start.Sub(cur).Len() > w.coords.quantum {
+				b = command(b, 'L')
+				b = w.point(b, start)
 			}
-			w.arc(s)
+			b = w.arc(b, s)
 		case scene.SegClose:
-			w.command('Z')
+			b = command(b, 'Z')
 		}
 		if s.Kind != scene.SegClose {
 			cur = s.End()
 		}
 	}
-}
-
-// command starts a path command, after a space unless it is the first.
-func (w *svgWriter) command(c byte) {
-	if w.started {
-		w.b = append(w.b, ' ')
-	}
-	w.started = true
-	w.b = append(w.b, c)
+	return b
 }
 
 // point writes " x y" with y negated.
-func (w *svgWriter) point(q scene.Vec) {
-	w.b = append(w.b, ' ')
-	w.nums(q.X, -q.Y)
+func (w *svgWriter) point(b []byte, q scene.Vec) []byte {
+	b = append(b, ' ')
+	return w.nums(b, q.X, -q.Y)
 }
 
-// arc writes an elliptical arc segment as SVG A commands, split into pieces of at most half a
-// turn so that the large-arc flag is never ambiguous.
-func (w *svgWriter) arc(s scene.Seg) {
+// arc writes an elliptical arc segment as SVG A commands, each after a space, split into
+// pieces of at most half a turn so that the large-arc flag is never ambiguous.
+func (w *svgWriter) arc(b []byte, s scene.Seg) []byte {
 	u, v := s.P[1], s.P[2]
 	// Semi-axes and orientation of the ellipse c + u cos t + v sin t: the singular values and
 	// left singular vector of the matrix [u v].
@@ -317,23 +316,19 @@ func (w *svgWriter) arc(s scene.Seg) {
 	pieces := int(math.Max(1, math.Ceil(math.Abs(total)/math.Pi-1e-9)))
 	for i := 1; i <= pieces; i++ {
 		end := s.ArcPoint(s.T0 + total*float64(i)/float64(pieces))
-		w.b = append(w.b, " A "...)
-		w.nums(rx, ry)
-		w.b = append(w.b, ' ')
-		w.num(-phi * 180 / math.Pi)
-		w.b = append(w.b, flags...)
-		w.nums(end.X, -end.Y)
+		b = append(b, " A "...)
+		b = w.nums(b, rx, ry)
+		b = append(b, ' ')
+		b = w.coords.append(b, -phi*180/math.Pi)
+		b = append(b, flags...)
+		b = w.nums(b, end.X, -end.Y)
 	}
+	return b
 }
 
 // nums writes "x y".
-func (w *svgWriter) nums(x, y float64) {
-	w.num(x)
-	w.b = append(w.b, ' ')
-	w.num(y)
-}
-
-// num writes v rounded to the quantum, without trailing zeros or a negative zero.
-func (w *svgWriter) num(v float64) {
-	w.b = w.coords.append(w.b, v)
+func (w *svgWriter) nums(b []byte, x, y float64) []byte {
+	b = w.coords.append(b, x)
+	b = append(b, ' ')
+	return w.coords.append(b, y)
 }
