@@ -99,7 +99,6 @@ func quantum(v View) float64 {
 type svgWriter struct {
 	coords coordFormat
 	kinds  bool
-	path   scene.Path // the current shape's world outline, reused from shape to shape
 
 	styled      bool        // a style has been written: lastStyle holds it
 	lastStyle   scene.Style // the style written last
@@ -110,7 +109,8 @@ type svgWriter struct {
 // map of the group open at depth d-1 (the identity at the top level).
 func (w *svgWriter) entities(b []byte, s *scene.Scene) []byte {
 	matrices := []scene.Affine{scene.Identity}
-	open := 0 // groups open
+	open := 0           // groups open
+	var path scene.Path // the current shape's world outline, reused from shape to shape
 	for depth, e := range s.Walk() {
 		for ; open > depth; open-- {
 			b = indent(b, open-1)
@@ -129,8 +129,8 @@ func (w *svgWriter) entities(b []byte, s *scene.Scene) []byte {
 		b = append(b, `<path data-name="`...)
 		b = w.nameAndKind(b, e)
 		b = append(b, `" d="`...)
-		w.path = scene.AppendOutline(w.path[:0], e.Shape, m)
-		b = w.pathData(b, w.path)
+		path = scene.AppendOutline(path[:0], e.Shape, m)
+		b = w.pathData(b, path)
 		b = append(b, '"')
 		b = w.style(b, e.Style)
 		b = append(b, "/>\n"...)
