@@ -67,7 +67,8 @@ labels+=("manifold-3d $(version manifold-3d)")
 cmd_manifold() { node "bench/peers/manifold/$1.mjs" "$2"; }
 tools=(cadrun jscad manifold)
 if command -v openscad >/dev/null 2>&1; then
-	labels+=("$(openscad --version 2>&1 | sed -n 's/^OpenSCAD version /OpenSCAD /p')")
+	v=$(openscad --version 2>&1 | sed -n 's/^OpenSCAD version //p')
+	labels+=("OpenSCAD ${v:-(version unknown)}")
 	cmd_openscad() { openscad -q -o "$2" "bench/peers/openscad/$1.scad"; }
 	tools+=(openscad)
 fi
