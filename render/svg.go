@@ -244,7 +244,7 @@ func channel(v float64) uint8 { return uint8(math.Round(math.Max(0, math.Min(1, 
 // pathData writes the path data with Y negated. Commands are separated by spaces; arcs bring
 // their own (see arc).
 func (w *svgWriter) pathData(b []byte, p scene.Path) []byte {
-	var cur scene.Vec
+	last := -1       // the last segment other than a close; an arc starts from its end
 	started := false // a command has been written
 	command := func(b []byte, c byte) []byte {
 		if started {
@@ -253,7 +253,7 @@ func (w *svgWriter) pathData(b []byte, p scene.Path) []byte {
 		started = true
 		return append(b, c)
 	}
-	for _, s := range p {
+	for i, s := range p {
 		switch s.Kind {
 		case scene.SegMove:
 			b = command(b, 'M')
@@ -271,6 +271,10 @@ func (w *svgWriter) pathData(b []byte, p scene.Path) []byte {
 			b = w.point(b, s.P[1])
 			b = w.point(b, s.P[2])
 		case scene.SegArc:
+			var cur scene.Vec
+			if last >= 0 {
+				cur = p[last].End()
+			}
 			if start := s.ArcPoint(s.T0); start.Sub(cur).Len() > w.coords.quantum {
 				b = command(b, 'L')
 				b = w.point(b, start)
@@ -280,7 +284,7 @@ func (w *svgWriter) pathData(b []byte, p scene.Path) []byte {
 			b = command(b, 'Z')
 		}
 		if s.Kind != scene.SegClose {
-			cur = s.End()
+			last = i
 		}
 	}
 	return b
@@ -302,9 +306,9 @@ func (w *svgWriter) arc(b []byte, s scene.Seg) []byte {
 	g, h := (u.Y+v.X)/2, (u.Y-v.X)/2
 	q, r := math.Hypot(e, h), math.Hypot(f, g)
 	rx, ry := q+r, math.Abs(q-r)
-	phi := (math.Atan2(h, e) + math.Atan2(g, f)) / 2
-	if rx-ry <= 1e-12*rx {
-		phi = 0 // a circle has no axis; keep the output free of an arbitrary angle
+	phi := 0.0 // a circle has no axis; keep the output free of an arbitrary angle
+	if !(rx-ry <= 1e-12*rx) {
+		phi = (math.Atan2(h, e) + math.Atan2(g, f)) / 2
 	}
 	// World counter-clockwise (Y up) is clockwise once Y is flipped, which SVG calls sweep 1.
 	ccw := (s.T1 > s.T0) == (u.X*v.Y-u.Y*v.X > 0)
