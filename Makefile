@@ -56,6 +56,11 @@ staticcheck:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
+## bench-peers: W1-W4 as whole processes beside JSCAD, manifold-3d and OpenSCAD and prints medians and ratios (installs the peers, so it needs the network once; not part of test or check)
+.PHONY: bench-peers
+bench-peers:
+	bench/peers/run.sh
+
 ## tools: install the Node tools the tests use (same as deps; kept for old habits)
 .PHONY: tools
 tools: deps

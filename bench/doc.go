@@ -5,5 +5,7 @@
 // Start with `bench/run.sh` (medians of 5 runs in milliseconds, as BENCH.md reports its
 // peers) or `go test ./bench/ -run '^$' -bench .` (the same runs under the Go benchmark
 // harness). TestWorkloads checks that each script computes what BENCH.md says it should.
-// docs/benchmarks.md has the figures.
+// peers/ holds the same workloads written for JSCAD, manifold-3d and OpenSCAD; `make
+// bench-peers` installs them and times all four side by side. docs/benchmarks.md has the
+// figures.
 package bench

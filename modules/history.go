@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"maps"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode"
@@ -71,8 +72,9 @@ type History struct {
 	Entries []HistoryEntry // oldest first
 	Pos     int            // index in Entries of the current state; -1 when Entries is empty
 	nextID  int
-	dropped bool // entries were dropped: unreferenced objects may be left
-	corrupt bool // the log on disk could not be read: keep it aside on Save
+	dropped bool           // entries were dropped: unreferenced objects may be left
+	gone    []HistoryEntry // the entries dropped, whose objects Save removes when unreferenced
+	corrupt bool           // the log on disk could not be read: keep it aside on Save
 }
 
 type historyFile struct {
@@ -128,7 +130,7 @@ func (w *Workspace) cacheHistory(raw []byte, h *History) {
 	w.histRaw = raw
 	w.histValue = *h
 	w.histValue.Entries = slices.Clone(h.Entries)
-	w.histValue.dropped = false
+	w.histValue.dropped, w.histValue.gone = false, nil
 }
 
 func (h *History) decode(b []byte) error {
@@ -229,6 +231,7 @@ func (h *History) Record(files map[string][]byte, scene []byte) (HistoryEntry, e
 	}
 	e.Scene = hash
 	if h.Pos+1 < len(h.Entries) {
+		h.gone = append(h.gone, h.Entries[h.Pos+1:]...)
 		h.Entries, h.dropped = h.Entries[:h.Pos+1], true
 	}
 	h.Entries = append(h.Entries, e)
@@ -251,6 +254,7 @@ func (h *History) trim() {
 				i++
 				continue
 			}
+			h.gone = append(h.gone, h.Entries[i])
 			h.Entries = slices.Delete(h.Entries, i, i+1)
 			h.dropped = true
 			if i < h.Pos {
@@ -350,32 +354,101 @@ func (h *History) Save() error {
 		h.w.root.Rename(historyLog, historyBadLog)
 		h.corrupt = false
 	}
-	f := historyFile{Version: historyVersion, NextID: h.nextID, Entries: h.Entries}
-	if f.Entries == nil {
-		f.Entries = []HistoryEntry{}
-	}
-	if cur, ok := h.Current(); ok {
-		f.Current = cur.ID
-	}
-	b, err := json.Marshal(f)
+	b, err := h.encode()
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
 	if err := h.w.writeDerived(historyLog, b, newFileMode); err != nil {
 		return fmt.Errorf("writing %s: %w", historyLog, err)
 	}
 	h.w.cacheHistory(b, h)
 	if h.dropped {
 		h.dropped = false
-		return h.collect()
+		gone := h.gone
+		h.gone = nil
+		return h.collect(gone)
 	}
 	return nil
 }
 
-// collect removes every file in objects/ that no entry references (temp files of killed
-// writes included).
-func (h *History) collect() error {
+// encode is the log's bytes: json.Marshal of the historyFile, with a newline. Each entry's
+// encoding is kept from the last Save (an entry changes only by its label), so that a change
+// encodes one entry, not the MaxHistory of a full log.
+func (h *History) encode() ([]byte, error) {
+	cur := 0
+	if e, ok := h.Current(); ok {
+		cur = e.ID
+	}
+	w := h.w
+	w.histMu.Lock()
+	defer w.histMu.Unlock()
+	enc := make(map[int]encodedEntry, len(h.Entries))
+	b := fmt.Appendf(make([]byte, 0, len(w.histRaw)+512), `{"version":%d,"next_id":%d,"current":%d,"entries":[`, historyVersion, h.nextID, cur)
+	for i, e := range h.Entries {
+		c, ok := w.histEnc[e.ID]
+		if !ok || c.e.Label != e.Label || c.e.Scene != e.Scene || !sameFiles(c.e.Files, e.Files) {
+			eb, err := json.Marshal(e)
+			if err != nil {
+				return nil, err
+			}
+			c = encodedEntry{e, eb}
+		}
+		enc[e.ID] = c
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, c.b...)
+	}
+	w.histEnc = enc
+	return append(b, "]}\n"...), nil
+}
+
+// sameFiles reports whether two entries' file maps are equal: at once when they are the same
+// map, as an entry's is from one Save to the next (its Files never change).
+func sameFiles(a, b map[string]string) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() || maps.Equal(a, b)
+}
+
+// encodedEntry is an entry with its JSON.
+type encodedEntry struct {
+	e HistoryEntry
+	b []byte
+}
+
+// collect removes the objects of the gone entries that no entry references any more. The
+// first time a Workspace collects, it lists objects/ and removes everything unreferenced
+// instead (the objects of an entry whose recording failed midway, temp files of killed
+// writes), so that such leftovers go without a listing on every change of a full history.
+func (h *History) collect(gone []HistoryEntry) error {
+	h.w.histMu.Lock()
+	swept := h.w.histSwept
+	h.w.histSwept = true
+	h.w.histMu.Unlock()
+	if swept {
+		// The gone entries' objects, less those a kept entry still uses.
+		drop := map[string]bool{}
+		for _, e := range gone {
+			drop[e.Scene] = true
+			for _, hash := range e.Files {
+				drop[hash] = true
+			}
+		}
+		for _, e := range h.Entries {
+			if len(drop) == 0 {
+				break
+			}
+			delete(drop, e.Scene)
+			for _, hash := range e.Files {
+				delete(drop, hash)
+			}
+		}
+		for _, hash := range slices.Sorted(maps.Keys(drop)) {
+			if err := h.w.root.Remove(path.Join(historyObjects, hash)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("collecting history objects: %w", err)
+			}
+		}
+		return nil
+	}
 	keep := map[string]bool{}
 	for _, e := range h.Entries {
 		keep[e.Scene] = true
@@ -432,10 +505,7 @@ func (w *Workspace) object(hash string) ([]byte, error) {
 // built-ins), by logical name.
 func (w *Workspace) UserFiles() (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for _, f := range w.List() {
-		if f.Source != SourceUser || f.Kind == KindFont { // fonts are not text; history keeps the program and its data
-			continue
-		}
+	for _, f := range w.ListUser() { // no fonts: they are not text; history keeps the program and its data
 		b, _, err := w.Read(f.Name)
 		if err != nil {
 			return nil, err
@@ -454,11 +524,19 @@ func (w *Workspace) Restore(files map[string][]byte) (changed []string, err erro
 	if err != nil {
 		return nil, err
 	}
+	return w.RestoreFrom(current, files)
+}
+
+// RestoreFrom is Restore for a caller that holds the workspace lock and has read the user
+// files (current) under it: nothing is read again.
+func (w *Workspace) RestoreFrom(current, files map[string][]byte) (changed []string, err error) {
+	known := maps.Clone(current)
 	for _, name := range slices.Sorted(maps.Keys(current)) {
 		if _, keep := files[name]; !keep {
 			if err := w.Delete(name); err != nil {
 				return changed, err
 			}
+			delete(known, name)
 			changed = append(changed, name)
 		}
 	}
@@ -466,9 +544,10 @@ func (w *Workspace) Restore(files map[string][]byte) (changed []string, err erro
 		if b, ok := current[name]; ok && string(b) == string(files[name]) {
 			continue
 		}
-		if _, err := w.Write(name, files[name]); err != nil {
+		if _, err := w.write(name, files[name], known); err != nil {
 			return changed, err
 		}
+		known[name] = files[name]
 		changed = append(changed, name)
 	}
 	slices.Sort(changed)

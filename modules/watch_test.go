@@ -10,6 +10,8 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/internal/testws"
 )
 
 func TestIgnoredName(t *testing.T) {
@@ -149,15 +151,7 @@ func TestWatchReportsLogicalNames(t *testing.T) {
 
 func writeAll(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testws.Write(t, dir, files)
 }
 
 // TestWatchKernelQueueOverflow: while the watcher is held up, more files are written than the

@@ -39,12 +39,18 @@ type Workspace struct {
 	fail func(step string) error
 	// historyCap, when set (tests only), replaces MaxHistory.
 	historyCap int
+	// onList, when set (tests only), is called with each directory readDir lists.
+	onList func(dir string)
 
 	// The history log as last read or written, so that a commit does not decode the whole
 	// log again when the bytes on disk are the same.
 	histMu    sync.Mutex
 	histRaw   []byte
 	histValue History
+	histEnc   map[int]encodedEntry // each entry's JSON as the last Save wrote it, by id
+	histSwept bool                 // a Save has removed every unreferenced object once
+
+	sketch sketchCache // sketch.go
 }
 
 // Open opens the workspace at dir, which must exist. Temp files left by a write that was
@@ -128,20 +134,26 @@ var ErrLinked = errors.New("file has other hard links")
 // writer (on a regular file it changes nothing). The checks then run on the open descriptor,
 // so a file swapped in between cannot slip past them: a regular file with one link.
 func (w *Workspace) openFile(p string) (*os.File, error) {
+	f, _, err := w.openFileStat(p)
+	return f, err
+}
+
+// openFileStat is openFile that also answers the open file's size.
+func (w *Workspace) openFileStat(p string) (*os.File, int64, error) {
 	f, err := w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, 0, err
 	}
 	if err := checkRegular(p, st); err != nil {
 		f.Close()
-		return nil, err
+		return nil, 0, err
 	}
-	return f, nil
+	return f, st.Size(), nil
 }
 
 // checkRegular refuses anything but a regular file with one link.
@@ -177,18 +189,37 @@ func kindOf(m fs.FileMode) string {
 // readFile reads up to max+1 bytes of the workspace file p through openFile, so that a
 // caller can tell a file over max from one at it.
 func (w *Workspace) readFile(p string, max int64) ([]byte, error) {
-	f, err := w.openFile(p)
+	f, size, err := w.openFileStat(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, max+1))
+	// Sized by the stat, one byte over so that the read that sees the end needs no growth; a
+	// file that grew since reads on.
+	b := make([]byte, 0, min(size, max)+1)
+	for int64(len(b)) <= max {
+		n, err := f.Read(b[len(b):min(int64(cap(b)), max+1)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = slices.Grow(b, len(b))
+		}
+	}
+	return b, nil
 }
 
 // readDir lists a workspace directory, sorted by name. It is opened like a file, without
 // blocking (a FIFO in a directory's place would otherwise wait for a writer for ever), and
 // O_DIRECTORY refuses anything that is not a directory.
 func (w *Workspace) readDir(p string) ([]fs.DirEntry, error) {
+	if w.onList != nil {
+		w.onList(p)
+	}
 	d, err := w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return nil, err
@@ -199,14 +230,15 @@ func (w *Workspace) readDir(p string) ([]fs.DirEntry, error) {
 	return entries, err
 }
 
-// singleLink reports whether the workspace file p has one link (what openFile will read).
-func (w *Workspace) singleLink(p string) bool {
+// singleLinkStat reports whether the workspace file p has one link (what openFile will
+// read), with the Lstat it made.
+func (w *Workspace) singleLinkStat(p string) (fs.FileInfo, bool) {
 	st, err := w.root.Lstat(p)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	sys, ok := st.Sys().(*syscall.Stat_t)
-	return !ok || sys.Nlink <= 1
+	return st, !ok || sys.Nlink <= 1
 }
 
 // Names implements runtime.Source: the modules in modules/ and the built-in modules, sorted.
@@ -219,18 +251,37 @@ func (w *Workspace) Names() []string {
 // userModules lists the modules in modules/, unsorted. Temp files never qualify: their
 // names start with a dot, which no logical name does.
 func (w *Workspace) userModules() []string {
+	var names []string
+	for _, m := range w.userModuleFiles() {
+		names = append(names, m.name)
+	}
+	return names
+}
+
+// moduleFile is a user module as the listing found it.
+type moduleFile struct {
+	name string
+	size int64
+}
+
+// userModuleFiles lists the modules in modules/ with their sizes, unsorted: regular files
+// with one link, named NAME.js by the name rule (one Lstat each, for both).
+func (w *Workspace) userModuleFiles() []moduleFile {
 	entries, err := w.readDir(modulesDir)
 	if err != nil {
 		return nil
 	}
-	var names []string
+	var out []moduleFile
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".js")
-		if ok && e.Type().IsRegular() && CheckName(name) == nil && name != runtime.MainModule && w.singleLink(path.Join(modulesDir, e.Name())) {
-			names = append(names, name)
+		if !ok || !e.Type().IsRegular() || CheckName(name) != nil || name == runtime.MainModule {
+			continue
+		}
+		if st, ok := w.singleLinkStat(path.Join(modulesDir, e.Name())); ok && st.Mode().IsRegular() {
+			out = append(out, moduleFile{name, st.Size()})
 		}
 	}
-	return names
+	return out
 }
 
 // ReadFont implements runtime.FontSource: fonts/NAME.ttf, .otf or .ttc, through the same

@@ -32,27 +32,37 @@ type FileInfo struct {
 // fonts, fonts/NAME.ttf|otf|ttc, by file name. Temp files,
 // links and anything else that Read would refuse are left out.
 func (w *Workspace) List() []FileInfo {
+	return w.list(true)
+}
+
+// ListUser is List without the built-in modules and the fonts: the workspace's own files of
+// the program and its data, main first, then the modules by name, then the data files.
+func (w *Workspace) ListUser() []FileInfo {
+	return w.list(false)
+}
+
+func (w *Workspace) list(all bool) []FileInfo {
 	var out []FileInfo
-	if st, err := w.root.Lstat(runtime.PathOf(runtime.MainModule)); err == nil && st.Mode().IsRegular() && w.singleLink(runtime.PathOf(runtime.MainModule)) {
+	if st, ok := w.singleLinkStat(runtime.PathOf(runtime.MainModule)); ok && st.Mode().IsRegular() {
 		out = append(out, FileInfo{Name: runtime.MainModule, Path: runtime.PathOf(runtime.MainModule), Kind: KindMain, Source: SourceUser, Size: st.Size()})
 	}
 	var mods []FileInfo
 	user := map[string]bool{}
-	for _, n := range w.userModules() {
-		st, err := w.root.Lstat(runtime.PathOf(n))
-		if err != nil {
-			continue
-		}
-		user[n] = true
-		mods = append(mods, FileInfo{Name: n, Path: runtime.PathOf(n), Kind: KindModule, Source: SourceUser, Size: st.Size()})
+	for _, m := range w.userModuleFiles() {
+		user[m.name] = true
+		mods = append(mods, FileInfo{Name: m.name, Path: runtime.PathOf(m.name), Kind: KindModule, Source: SourceUser, Size: m.size})
 	}
 	for _, n := range BuiltinNames() {
-		if !user[n] {
+		if all && !user[n] {
 			b, _ := builtinSource(n)
 			mods = append(mods, FileInfo{Name: n, Path: builtinPath(n), Kind: KindModule, Source: SourceBuiltin, Size: int64(len(b))})
 		}
 	}
 	slices.SortFunc(mods, func(a, b FileInfo) int { return strings.Compare(a.Name, b.Name) })
 	out = append(out, mods...)
-	return append(append(out, w.listData()...), w.fontFiles()...)
+	out = append(out, w.listData()...)
+	if all {
+		out = append(out, w.fontFiles()...)
+	}
+	return out
 }

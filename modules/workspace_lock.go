@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -105,13 +106,19 @@ func releaser(sem chan struct{}, f *os.File) func() {
 // flock opens .cadrun/lock through the root and takes an exclusive flock on it; when wait is
 // set it polls until ctx is done, else it tries once (ErrLocked when held).
 func (w *Workspace) flock(ctx context.Context, wait bool) (*os.File, error) {
-	if err := w.root.MkdirAll(filepath.Dir(lockFile), 0o755); err != nil {
-		return nil, err
-	}
 	// Like every workspace file, opened so that a FIFO in its place cannot block, and refused
 	// unless it is a regular file (flock on anything else would not order writers). Its
-	// content is never read, so extra hard links do no harm.
-	f, err := w.root.OpenFile(lockFile, os.O_CREATE|os.O_RDWR|syscall.O_NONBLOCK, 0o644)
+	// content is never read, so extra hard links do no harm. Its folder is made when missing.
+	open := func() (*os.File, error) {
+		return w.root.OpenFile(lockFile, os.O_CREATE|os.O_RDWR|syscall.O_NONBLOCK, 0o644)
+	}
+	f, err := open()
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := w.root.MkdirAll(filepath.Dir(lockFile), 0o755); err != nil {
+			return nil, err
+		}
+		f, err = open()
+	}
 	if err != nil {
 		return nil, err
 	}

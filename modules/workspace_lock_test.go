@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -91,8 +92,17 @@ func TestHelperProcess(t *testing.T) {
 	os.Exit(0)
 }
 
+// TestLockInProcess runs in a synctest bubble: the lock's waiting is pure timing logic here
+// (a semaphore, a context deadline, a poll), since within one process the semaphore orders
+// the holders and the flock under it is always free. The tests below that take the lock from
+// another process cannot: a bubble's clock stands still while a goroutine waits on a real
+// process or pipe.
 func TestLockInProcess(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testLockInProcess)
+}
+
+func testLockInProcess(t *testing.T) {
 	_, dir := workspace(t, nil)
 	// Two Workspace values on one directory, one spelled differently: they share the lock.
 	w1, err := Open(dir)
@@ -139,7 +149,7 @@ func TestLockInProcess(t *testing.T) {
 				if inside.Add(1) != 1 {
 					overlap.Store(true)
 				}
-				time.Sleep(100 * time.Microsecond)
+				time.Sleep(100 * time.Microsecond) // the bubble's clock: no real wait
 				inside.Add(-1)
 				turns.Add(1)
 				unlock()

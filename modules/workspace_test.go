@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/internal/testws"
 	"github.com/cadrun/cadrun/runtime"
 )
 
@@ -30,16 +31,7 @@ func TestCheckName(t *testing.T) {
 
 func workspace(t *testing.T, files map[string]string) (*Workspace, string) {
 	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testws.Files(t, files)
 	w, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)

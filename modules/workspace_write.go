@@ -39,27 +39,78 @@ const newFileMode fs.FileMode = 0o644
 // MaxReadBytes with ErrTooLarge, before anything is written. Writing a built-in module's name
 // creates a user module, which then wins over the built-in.
 func (w *Workspace) Write(name string, data []byte) (created bool, err error) {
-	if err := CheckFileName(name); err != nil {
+	return w.write(name, data, nil)
+}
+
+// write is Write with the user files as the caller read them under the lock (nil: not known),
+// whose names the case check uses instead of a listing of modules/.
+func (w *Workspace) write(name string, data []byte, files map[string][]byte) (created bool, err error) {
+	pw, err := w.prepareWrite(name, data, files)
+	if err != nil {
 		return false, err
+	}
+	return pw.land()
+}
+
+// pendingWrite is a write whose new bytes wait, synced, in a temp file beside the target.
+type pendingWrite struct {
+	t      *tempFile
+	exists bool
+}
+
+// prepareWrite is the first half of write: every check, and the new bytes written and synced
+// to a temp file. Only land makes them the file.
+func (w *Workspace) prepareWrite(name string, data []byte, files map[string][]byte) (*pendingWrite, error) {
+	if err := CheckFileName(name); err != nil {
+		return nil, err
 	}
 	p := runtime.PathOf(name)
 	if len(data) > MaxReadBytes {
-		return false, fmt.Errorf("writing %s: %w: %d bytes is over %d (MaxReadBytes)", p, ErrTooLarge, len(data), MaxReadBytes)
+		return nil, fmt.Errorf("writing %s: %w: %d bytes is over %d (MaxReadBytes)", p, ErrTooLarge, len(data), MaxReadBytes)
 	}
-	if err := w.checkCase(name, ""); err != nil {
-		return false, err
+	if err := w.checkCaseAmong(name, "", files); err != nil {
+		return nil, err
 	}
 	mode, exists, err := w.targetMode(p)
+	var t *tempFile
 	if err == nil {
-		err = w.writeAtomic(p, data, mode)
-	}
-	if errors.Is(err, syscall.ENOTDIR) {
-		return false, fmt.Errorf("writing %s: %s is not a directory; rename or remove the file named %s, then write again", p, path.Dir(p), path.Dir(p))
+		t, err = w.writeTemp(p, data, mode, true)
 	}
 	if err != nil {
-		return false, fmt.Errorf("writing %s: %w", p, err)
+		return nil, writeError(p, err)
 	}
-	return !exists, nil
+	return &pendingWrite{t: t, exists: exists}, nil
+}
+
+// land renames the prepared bytes over the file and makes the rename durable.
+func (pw *pendingWrite) land() (created bool, err error) {
+	if err := pw.t.rename(); err != nil {
+		return false, writeError(pw.t.p, err)
+	}
+	return !pw.exists, nil
+}
+
+// put renames the prepared bytes over the file; sync then makes that durable.
+func (pw *pendingWrite) put() (created bool, err error) {
+	if err := pw.t.put(); err != nil {
+		return false, writeError(pw.t.p, err)
+	}
+	return !pw.exists, nil
+}
+
+func (pw *pendingWrite) sync() error {
+	if err := pw.t.sync(); err != nil {
+		return writeError(pw.t.p, err)
+	}
+	return nil
+}
+
+// writeError is the error of a failed write of p.
+func writeError(p string, err error) error {
+	if errors.Is(err, syscall.ENOTDIR) {
+		return fmt.Errorf("writing %s: %s is not a directory; rename or remove the file named %s, then write again", p, path.Dir(p), path.Dir(p))
+	}
+	return fmt.Errorf("writing %s: %w", p, err)
 }
 
 // Delete removes the file of a logical name. A built-in module cannot be deleted; deleting a
@@ -159,14 +210,24 @@ func (w *Workspace) hasEntry(p string) bool {
 // a module that is (a user module or a built-in). except is a name to ignore: the module being
 // renamed.
 func (w *Workspace) checkCase(name, except string) error {
+	return w.checkCaseAmong(name, except, nil)
+}
+
+// checkCaseAmong is checkCase with the user files as read under the lock (nil: list
+// modules/ for them).
+func (w *Workspace) checkCaseAmong(name, except string, files map[string][]byte) error {
 	if IsDataName(name) {
 		return w.checkDataCase(name, except)
 	}
 	if name == runtime.MainModule {
 		return nil
 	}
+	mods := moduleNames(files)
+	if files == nil {
+		mods = w.userModules()
+	}
 	var other string
-	for _, n := range w.userModules() {
+	for _, n := range mods {
 		if n == name {
 			return nil // it exists: this is an overwrite, not a new name
 		}
@@ -185,6 +246,17 @@ func (w *Workspace) checkCase(name, except string) error {
 		return fmt.Errorf("%w: %s would collide with %s; use the existing name or choose another", ErrCaseCollision, runtime.PathOf(name), other)
 	}
 	return nil
+}
+
+// moduleNames lists the user modules among files (main and data files left out), unsorted.
+func moduleNames(files map[string][]byte) []string {
+	var names []string
+	for n := range files {
+		if n != runtime.MainModule && !IsDataName(n) {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 // targetMode is the mode a write of p gives the new file: an existing regular file's
@@ -213,12 +285,6 @@ func (w *Workspace) step(name string) error {
 	return nil
 }
 
-// writeAtomic writes data to p through a temp file in p's directory; see the file comment.
-// The temp file is removed on any failure.
-func (w *Workspace) writeAtomic(p string, data []byte, mode fs.FileMode) error {
-	return w.replaceFile(p, data, mode, true)
-}
-
 // writeDerived writes data that can be rebuilt (scene.json, history) the same way but
 // without the two fsyncs: a crash still leaves the old or the new bytes, and after a power
 // loss the file may be empty or old, which its readers treat as missing. It keeps the fsync
@@ -227,30 +293,56 @@ func (w *Workspace) writeDerived(p string, data []byte, mode fs.FileMode) error 
 	return w.replaceFile(p, data, mode, false)
 }
 
-func (w *Workspace) replaceFile(p string, data []byte, mode fs.FileMode, durable bool) (err error) {
-	dir := path.Dir(p)
-	if err := w.step("mkdir"); err != nil {
+func (w *Workspace) replaceFile(p string, data []byte, mode fs.FileMode, durable bool) error {
+	t, err := w.writeTemp(p, data, mode, durable)
+	if err != nil {
 		return err
 	}
-	if err := w.root.MkdirAll(dir, 0o755); err != nil {
-		return err
+	return t.rename()
+}
+
+// tempFile is the first half of a replaceFile: the new bytes, written (and synced when
+// durable) to a hidden temp file beside the target, waiting to be renamed over it.
+type tempFile struct {
+	w       *Workspace
+	tmp, p  string
+	durable bool
+}
+
+// writeTemp writes data to a new temp file in p's directory: the steps of replaceFile up to
+// the rename. The temp file is removed on any failure.
+func (w *Workspace) writeTemp(p string, data []byte, mode fs.FileMode, durable bool) (*tempFile, error) {
+	dir := path.Dir(p)
+	if err := w.step("mkdir"); err != nil {
+		return nil, err
 	}
 	var suffix [8]byte
 	rand.Read(suffix[:])
 	tmp := path.Join(dir, tempPrefix+hex.EncodeToString(suffix[:]))
 	if err := w.step("create"); err != nil {
-		return err
+		return nil, err
 	}
-	f, err := w.root.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	create := func() (*os.File, error) {
+		return w.root.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	}
+	// The directory is made only when it is missing: it nearly always exists, and making
+	// sure of it costs a walk of every folder on the way.
+	f, err := create()
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := w.root.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		f, err = create()
+	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	renamed := false
+	done := false
 	defer func() {
 		if f != nil {
 			f.Close()
 		}
-		if !renamed {
+		if !done {
 			w.root.Remove(tmp)
 		}
 	}()
@@ -268,24 +360,53 @@ func (w *Workspace) replaceFile(p string, data []byte, mode fs.FileMode, durable
 			return f.Sync()
 		}},
 		{"close", func() error { err := f.Close(); f = nil; return err }},
-		{"rename", func() error { return w.root.Rename(tmp, p) }},
 	} {
 		if err := w.step(s.name); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.do(); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	renamed = true
-	if !durable {
-		return nil
-	}
-	if err := w.step("syncdir"); err != nil {
+	done = true
+	return &tempFile{w: w, tmp: tmp, p: p, durable: durable}, nil
+}
+
+// rename puts the temp file in place of its target, then syncs the directory when durable:
+// the second half of replaceFile.
+func (t *tempFile) rename() error {
+	if err := t.put(); err != nil {
 		return err
 	}
-	return w.syncDir(dir)
+	return t.sync()
 }
+
+// put renames the temp file over its target; the temp file is removed when that fails.
+func (t *tempFile) put() error {
+	if err := t.w.step("rename"); err != nil {
+		t.remove()
+		return err
+	}
+	if err := t.w.root.Rename(t.tmp, t.p); err != nil {
+		t.remove()
+		return err
+	}
+	return nil
+}
+
+// sync makes a durable write's rename durable: it syncs the directory.
+func (t *tempFile) sync() error {
+	if !t.durable {
+		return nil
+	}
+	if err := t.w.step("syncdir"); err != nil {
+		return err
+	}
+	return t.w.syncDir(path.Dir(t.p))
+}
+
+// remove removes the temp file: the write will not happen.
+func (t *tempFile) remove() { t.w.root.Remove(t.tmp) }
 
 // syncDir fsyncs a workspace directory, making the renames and removals in it durable.
 func (w *Workspace) syncDir(dir string) error {

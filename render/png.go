@@ -66,6 +66,11 @@ func PNG(s *scene.Scene, opt PNGOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return encodePNG(img)
+}
+
+// encodePNG writes a picture as PNG bytes.
+func encodePNG(img *image.RGBA) ([]byte, error) {
 	var buf bytes.Buffer
 	// BestSpeed: on the 10,000-entity benchmark (1024×1024) default compression made the file
 	// 7% smaller but took 85 ms more, more than rasterizing the whole scene.
@@ -96,8 +101,12 @@ func Raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, error) {
 		bg = pngColor8(*opt.Background)
 	}
 	pngFill(img, bg)
+	paintOver(img, s, v.ToPixels(float64(w), float64(h)))
+	return img, nil
+}
 
-	tr := v.ToPixels(float64(w), float64(h))
+// paintOver paints the scene over img, mapped to pixels by tr.
+func paintOver(img *image.RGBA, s *scene.Scene, tr scene.Affine) {
 	p := pngPainters.Get().(*pngPainter)
 	defer pngPainters.Put(p)
 	p.img, p.scale = img, tr.MaxScale() // the same along both axes
@@ -123,7 +132,6 @@ func Raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, error) {
 	if failed != nil {
 		panic(failed)
 	}
-	return img, nil
 }
 
 // pngSize resolves the picture size from the options and the view's size in world units.

@@ -10,7 +10,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/cadrun/cadrun/scene"
 )
@@ -33,41 +32,46 @@ func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := quantum(v)
-	w := &svgWriter{quantum: q, decimals: max(0, int(-math.Floor(math.Log10(q)))), kinds: opt.DataKinds}
-	w.buf.Grow(256 + 160*s.Len())
+	w := &svgWriter{coords: newCoordFormat(quantum(v)), kinds: opt.DataKinds}
+	b := make([]byte, 0, 256+svgBytesPerEntity*s.Len())
 	sz := v.Size()
-	w.buf.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="`)
-	w.nums(v.Min.X, -v.Max.Y, sz.X, sz.Y)
-	w.buf.WriteByte('"')
+	b = append(b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="`...)
+	b = w.nums(b, v.Min.X, -v.Max.Y)
+	b = append(b, ' ')
+	b = w.nums(b, sz.X, sz.Y)
+	b = append(b, '"')
 	if opt.Width > 0 {
-		w.buf.WriteString(` width="`)
-		w.num(opt.Width)
-		w.buf.WriteByte('"')
+		b = append(b, ` width="`...)
+		b = w.coords.append(b, opt.Width)
+		b = append(b, '"')
 	}
 	if opt.Height > 0 {
-		w.buf.WriteString(` height="`)
-		w.num(opt.Height)
-		w.buf.WriteByte('"')
+		b = append(b, ` height="`...)
+		b = w.coords.append(b, opt.Height)
+		b = append(b, '"')
 	}
-	w.buf.WriteString(">\n")
+	b = append(b, ">\n"...)
 	if opt.Background != nil {
-		w.buf.WriteString(`<rect x="`)
-		w.num(v.Min.X)
-		w.buf.WriteString(`" y="`)
-		w.num(-v.Max.Y)
-		w.buf.WriteString(`" width="`)
-		w.num(sz.X)
-		w.buf.WriteString(`" height="`)
-		w.num(sz.Y)
-		w.buf.WriteString(`"`)
-		w.paint("fill", opt.Background)
-		w.buf.WriteString("/>\n")
+		b = append(b, `<rect x="`...)
+		b = w.coords.append(b, v.Min.X)
+		b = append(b, `" y="`...)
+		b = w.coords.append(b, -v.Max.Y)
+		b = append(b, `" width="`...)
+		b = w.coords.append(b, sz.X)
+		b = append(b, `" height="`...)
+		b = w.coords.append(b, sz.Y)
+		b = append(b, `"`...)
+		b = paint(b, "fill", opt.Background)
+		b = append(b, "/>\n"...)
 	}
-	w.entities(s, s.Roots(), scene.Identity, 0)
-	w.buf.WriteString("</svg>\n")
-	return w.buf.Bytes(), nil
+	b = w.entities(b, s)
+	b = append(b, "</svg>\n"...)
+	return b, nil
 }
+
+// svgBytesPerEntity sizes the output buffer up front: a shape with the default style takes
+// 180 to 250 bytes, so most scenes are written without growing it.
+const svgBytesPerEntity = 240
 
 func resolveView(s *scene.Scene, v *View, margin float64) (View, error) {
 	if v == nil {
@@ -90,137 +94,211 @@ func quantum(v View) float64 {
 	return math.Pow(10, math.Floor(math.Log10(math.Max(sz.X, sz.Y)))-6)
 }
 
+// svgWriter holds what the writing of one document reuses. Its methods take the output and
+// return it extended, as append does, so that the hot loop keeps the slice in registers.
 type svgWriter struct {
-	buf      bytes.Buffer
-	quantum  float64
-	decimals int // digits after the point that the quantum needs
-	kinds    bool
+	coords coordFormat
+	kinds  bool
+
+	styled      bool        // a style has been written: lastStyle holds it
+	lastStyle   scene.Style // the style written last
+	lastStyleAt [2]int      // where its attributes are in the output
 }
 
-// kind writes the data-kind attribute when asked for.
-func (w *svgWriter) kind(e *scene.Entity) {
-	if w.kinds {
-		w.buf.WriteString(`" data-kind="`)
-		w.buf.WriteString(string(e.Kind()))
-	}
-}
-
-func (w *svgWriter) entities(s *scene.Scene, names []string, parent scene.Affine, depth int) {
-	for _, name := range names {
-		e, _ := s.Get(name)
-		m := parent.Mul(e.Transform.Matrix())
-		indent(&w.buf, depth)
+// entities writes the entity tree depth first, a <g> per group; matrices[d] is the world
+// map of the group open at depth d-1 (the identity at the top level).
+func (w *svgWriter) entities(b []byte, s *scene.Scene) []byte {
+	matrices := []scene.Affine{scene.Identity}
+	open := 0           // groups open
+	var path scene.Path // the current shape's world outline, reused from shape to shape
+	for depth, e := range s.Walk() {
+		for ; open > depth; open-- {
+			b = indent(b, open-1)
+			b = append(b, "</g>\n"...)
+		}
+		m := matrices[depth].Mul(e.Transform.Matrix())
+		b = indent(b, depth)
 		if e.IsGroup() {
-			w.buf.WriteString(`<g data-name="`)
-			xml.EscapeText(&w.buf, []byte(e.Name))
-			w.kind(e)
-			w.buf.WriteString("\">\n")
-			w.entities(s, e.Children(), m, depth+1)
-			indent(&w.buf, depth)
-			w.buf.WriteString("</g>\n")
+			b = append(b, `<g data-name="`...)
+			b = w.nameAndKind(b, e)
+			b = append(b, "\">\n"...)
+			matrices = append(matrices[:depth+1], m)
+			open++
 			continue
 		}
-		w.buf.WriteString(`<path data-name="`)
-		xml.EscapeText(&w.buf, []byte(e.Name))
-		w.kind(e)
-		w.buf.WriteString(`" d="`)
-		w.path(e.Shape.Outline().Transform(m))
-		w.buf.WriteByte('"')
-		w.style(e.Style)
-		w.buf.WriteString("/>\n")
+		b = append(b, `<path data-name="`...)
+		b = w.nameAndKind(b, e)
+		b = append(b, `" d="`...)
+		path = scene.AppendOutline(path[:0], e.Shape, m)
+		b = w.pathData(b, path)
+		b = append(b, '"')
+		b = w.style(b, e.Style)
+		b = append(b, "/>\n"...)
 	}
+	for ; open > 0; open-- {
+		b = indent(b, open-1)
+		b = append(b, "</g>\n"...)
+	}
+	return b
 }
 
-func indent(b *bytes.Buffer, depth int) {
+func indent(b []byte, depth int) []byte {
 	for range depth {
-		b.WriteByte(' ')
+		b = append(b, ' ')
 	}
+	return b
 }
 
-func (w *svgWriter) style(st scene.Style) {
-	w.paint("fill", st.Fill)
-	if st.Stroke == nil || st.StrokeWidth < 0 {
-		w.buf.WriteString(` stroke="none"`)
-		return
+// nameAndKind writes the entity's name, escaped as xml.EscapeText escapes it (names of plain
+// printable ASCII, the usual kind, are copied as they are), then its data-kind attribute when
+// asked for.
+func (w *svgWriter) nameAndKind(b []byte, e *scene.Entity) []byte {
+	b = appendEscaped(b, e.Name)
+	if w.kinds {
+		b = append(b, `" data-kind="`...)
+		b = append(b, e.Kind()...)
 	}
-	w.paint("stroke", st.Stroke)
+	return b
+}
+
+func appendEscaped(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\'' || c == '&' || c == '<' || c == '>' {
+			var esc bytes.Buffer
+			xml.EscapeText(&esc, []byte(s))
+			return append(b, esc.Bytes()...)
+		}
+	}
+	return append(b, s...)
+}
+
+// style writes the style attributes. Most shapes share their style with the shape before
+// them, so the attributes written last are kept (as a span of the output) and copied when the
+// next style is the same.
+func (w *svgWriter) style(b []byte, st scene.Style) []byte {
+	if w.styled && sameStyle(st, w.lastStyle) {
+		return append(b, b[w.lastStyleAt[0]:w.lastStyleAt[1]]...)
+	}
+	start := len(b)
+	b = w.writeStyle(b, st)
+	w.styled, w.lastStyle, w.lastStyleAt = true, st, [2]int{start, len(b)}
+	return b
+}
+
+// sameStyle reports whether a and b are written alike: equal colours and widths give equal
+// bytes. It must compare every field of scene.Style (TestSameStyleSeesEveryField).
+func sameStyle(a, b scene.Style) bool {
+	return sameColor(a.Fill, b.Fill) && sameColor(a.Stroke, b.Stroke) && a.StrokeWidth == b.StrokeWidth
+}
+
+func sameColor(a, b *scene.Color) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func (w *svgWriter) writeStyle(b []byte, st scene.Style) []byte {
+	b = paint(b, "fill", st.Fill)
+	if st.Stroke == nil || st.StrokeWidth < 0 {
+		return append(b, ` stroke="none"`...)
+	}
+	b = paint(b, "stroke", st.Stroke)
 	if st.Hairline() {
 		// one pixel whatever the zoom: vector-effect keeps the width in screen units
-		w.buf.WriteString(` stroke-width="1" vector-effect="non-scaling-stroke"`)
+		b = append(b, ` stroke-width="1" vector-effect="non-scaling-stroke"`...)
 	} else {
-		w.buf.WriteString(` stroke-width="`)
-		w.num(st.StrokeWidth)
-		w.buf.WriteByte('"')
+		b = append(b, ` stroke-width="`...)
+		b = w.coords.append(b, st.StrokeWidth)
+		b = append(b, '"')
 	}
-	w.buf.WriteString(` stroke-linejoin="round" stroke-linecap="round"`)
+	return append(b, ` stroke-linejoin="round" stroke-linecap="round"`...)
 }
 
 // paint writes a colour attribute (and its opacity when not opaque).
-func (w *svgWriter) paint(attr string, c *scene.Color) {
-	w.buf.WriteByte(' ')
-	w.buf.WriteString(attr)
+func paint(b []byte, attr string, c *scene.Color) []byte {
+	b = append(b, ' ')
+	b = append(b, attr...)
 	if c == nil || c[3] == 0 {
-		w.buf.WriteString(`="none"`)
-		return
+		return append(b, `="none"`...)
 	}
 	const hexDigits = "0123456789abcdef"
-	w.buf.WriteString(`="#`)
+	b = append(b, `="#`...)
 	for _, ch := range c[:3] {
 		v := channel(ch)
-		w.buf.WriteByte(hexDigits[v>>4])
-		w.buf.WriteByte(hexDigits[v&15])
+		b = append(b, hexDigits[v>>4], hexDigits[v&15])
 	}
-	w.buf.WriteByte('"')
+	b = append(b, '"')
 	if c[3] < 1 {
-		fmt.Fprintf(&w.buf, ` %s-opacity="%s"`, attr, strconv.FormatFloat(math.Round(c[3]*1000)/1000, 'f', -1, 64))
+		b = append(b, ' ')
+		b = append(b, attr...)
+		b = append(b, `-opacity="`...)
+		b = appendOpacity(b, c[3])
+		b = append(b, '"')
 	}
+	return b
 }
 
 func channel(v float64) uint8 { return uint8(math.Round(math.Max(0, math.Min(1, v)) * 255)) }
 
-// path writes the path data with Y negated.
-func (w *svgWriter) path(p scene.Path) {
-	var cur scene.Vec
-	first := true
-	cmd := func(c byte, pts ...scene.Vec) {
-		if !first {
-			w.buf.WriteByte(' ')
+// pathData writes the path data with Y negated. Commands are separated by spaces; arcs bring
+// their own (see arc).
+func (w *svgWriter) pathData(b []byte, p scene.Path) []byte {
+	last := -1       // the last segment other than a close; an arc starts from its end
+	started := false // a command has been written
+	command := func(b []byte, c byte) []byte {
+		if started {
+			b = append(b, ' ')
 		}
-		first = false
-		w.buf.WriteByte(c)
-		for _, q := range pts {
-			w.buf.WriteByte(' ')
-			w.nums(q.X, -q.Y)
-		}
+		started = true
+		return append(b, c)
 	}
-	for _, s := range p {
+	for i, s := range p {
 		switch s.Kind {
 		case scene.SegMove:
-			cmd('M', s.P[0])
+			b = command(b, 'M')
+			b = w.point(b, s.P[0])
 		case scene.SegLine:
-			cmd('L', s.P[0])
+			b = command(b, 'L')
+			b = w.point(b, s.P[0])
 		case scene.SegQuad:
-			cmd('Q', s.P[0], s.P[1])
+			b = command(b, 'Q')
+			b = w.point(b, s.P[0])
+			b = w.point(b, s.P[1])
 		case scene.SegCubic:
-			cmd('C', s.P[0], s.P[1], s.P[2])
+			b = command(b, 'C')
+			b = w.point(b, s.P[0])
+			b = w.point(b, s.P[1])
+			b = w.point(b, s.P[2])
 		case scene.SegArc:
-			start := s.ArcPoint(s.T0)
-			if start.Sub(cur).Len() > w.quantum {
-				cmd('L', start)
+			var cur scene.Vec
+			if last >= 0 {
+				cur = p[last].End()
 			}
-			w.arc(s, cmd)
+			if start := s.ArcPoint(s.T0); start.Sub(cur).Len() > w.coords.quantum {
+				b = command(b, 'L')
+				b = w.point(b, start)
+			}
+			b = w.arc(b, s)
 		case scene.SegClose:
-			cmd('Z')
+			b = command(b, 'Z')
 		}
 		if s.Kind != scene.SegClose {
-			cur = s.End()
+			last = i
 		}
 	}
+	return b
 }
 
-// arc writes an elliptical arc segment as SVG A commands, split into pieces of at most half a
-// turn so that the large-arc flag is never ambiguous.
-func (w *svgWriter) arc(s scene.Seg, cmd func(byte, ...scene.Vec)) {
+// point writes " x y" with y negated.
+func (w *svgWriter) point(b []byte, q scene.Vec) []byte {
+	b = append(b, ' ')
+	return w.nums(b, q.X, -q.Y)
+}
+
+// arc writes an elliptical arc segment as SVG A commands, each after a space, split into
+// pieces of at most half a turn so that the large-arc flag is never ambiguous.
+func (w *svgWriter) arc(b []byte, s scene.Seg) []byte {
 	u, v := s.P[1], s.P[2]
 	// Semi-axes and orientation of the ellipse c + u cos t + v sin t: the singular values and
 	// left singular vector of the matrix [u v].
@@ -228,47 +306,33 @@ func (w *svgWriter) arc(s scene.Seg, cmd func(byte, ...scene.Vec)) {
 	g, h := (u.Y+v.X)/2, (u.Y-v.X)/2
 	q, r := math.Hypot(e, h), math.Hypot(f, g)
 	rx, ry := q+r, math.Abs(q-r)
-	phi := (math.Atan2(h, e) + math.Atan2(g, f)) / 2
-	if rx-ry <= 1e-12*rx {
-		phi = 0 // a circle has no axis; keep the output free of an arbitrary angle
+	phi := 0.0 // a circle has no axis; keep the output free of an arbitrary angle
+	if !(rx-ry <= 1e-12*rx) {
+		phi = (math.Atan2(h, e) + math.Atan2(g, f)) / 2
 	}
 	// World counter-clockwise (Y up) is clockwise once Y is flipped, which SVG calls sweep 1.
 	ccw := (s.T1 > s.T0) == (u.X*v.Y-u.Y*v.X > 0)
-	sweep := "0"
+	flags := " 0 0 "
 	if ccw {
-		sweep = "1"
+		flags = " 0 1 "
 	}
 	total := s.T1 - s.T0
 	pieces := int(math.Max(1, math.Ceil(math.Abs(total)/math.Pi-1e-9)))
 	for i := 1; i <= pieces; i++ {
 		end := s.ArcPoint(s.T0 + total*float64(i)/float64(pieces))
-		w.buf.WriteString(" A ")
-		w.nums(rx, ry, -phi*180/math.Pi)
-		w.buf.WriteString(" 0 " + sweep + " ")
-		w.nums(end.X, -end.Y)
+		b = append(b, " A "...)
+		b = w.nums(b, rx, ry)
+		b = append(b, ' ')
+		b = w.coords.append(b, -phi*180/math.Pi)
+		b = append(b, flags...)
+		b = w.nums(b, end.X, -end.Y)
 	}
+	return b
 }
 
-func (w *svgWriter) nums(vs ...float64) {
-	for i, v := range vs {
-		if i > 0 {
-			w.buf.WriteByte(' ')
-		}
-		w.num(v)
-	}
-}
-
-// num writes v rounded to the quantum, without trailing zeros or a negative zero.
-func (w *svgWriter) num(v float64) {
-	r := math.Round(v/w.quantum) * w.quantum
-	if r == 0 {
-		w.buf.WriteByte('0')
-		return
-	}
-	b := strconv.AppendFloat(w.buf.AvailableBuffer(), r, 'f', w.decimals, 64)
-	if w.decimals > 0 {
-		b = bytes.TrimRight(b, "0")
-		b = bytes.TrimSuffix(b, []byte("."))
-	}
-	w.buf.Write(b)
+// nums writes "x y".
+func (w *svgWriter) nums(b []byte, x, y float64) []byte {
+	b = w.coords.append(b, x)
+	b = append(b, ' ')
+	return w.coords.append(b, y)
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -192,5 +193,102 @@ func TestSVGDataKinds(t *testing.T) {
 	// Without the option the output is as before.
 	if got := mustSVG(t, s, SVGOptions{View: &v}); strings.Contains(got, "data-kind") {
 		t.Errorf("data-kind without DataKinds:\n%s", got)
+	}
+}
+
+// TestSVGRepeatedStyles pins the style attributes of shapes that share a style with the shape
+// before them (written once and copied) and of shapes whose style changes.
+func TestSVGRepeatedStyles(t *testing.T) {
+	t.Parallel()
+	s := scene.New()
+	red := scene.Color{1, 0, 0, 0.25}
+	blue := scene.Color{0, 0, 1, 1}
+	for i, set := range []func(name string) error{
+		func(string) error { return nil },
+		func(string) error { return nil },
+		func(n string) error { return s.SetFill(n, &red) },
+		func(n string) error { return s.SetFill(n, &red) },
+		func(n string) error { return s.SetStroke(n, &blue, 0.5) },
+		func(n string) error { return s.SetStroke(n, &blue, 0) },
+		func(n string) error { return s.SetStroke(n, nil, 0) },
+		func(string) error { return nil },
+	} {
+		name := strconv.Itoa(i)
+		put(t, s, name, scene.Rect{Center: scene.Vec{X: float64(2 * i)}, Width: 1, Height: 1})
+		if err := set(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := View{Min: scene.Vec{X: -1, Y: -1}, Max: scene.Vec{X: 15, Y: 1}}
+	got := mustSVG(t, s, SVGOptions{View: &v})
+	const hair = ` stroke-width="1" vector-effect="non-scaling-stroke" stroke-linejoin="round" stroke-linecap="round"`
+	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-1 -1 16 2">
+<path data-name="0" d="M -0.5 0.5 L 0.5 0.5 L 0.5 -0.5 L -0.5 -0.5 Z" fill="none" stroke="#000000"` + hair + `/>
+<path data-name="1" d="M 1.5 0.5 L 2.5 0.5 L 2.5 -0.5 L 1.5 -0.5 Z" fill="none" stroke="#000000"` + hair + `/>
+<path data-name="2" d="M 3.5 0.5 L 4.5 0.5 L 4.5 -0.5 L 3.5 -0.5 Z" fill="#ff0000" fill-opacity="0.25" stroke="#000000"` + hair + `/>
+<path data-name="3" d="M 5.5 0.5 L 6.5 0.5 L 6.5 -0.5 L 5.5 -0.5 Z" fill="#ff0000" fill-opacity="0.25" stroke="#000000"` + hair + `/>
+<path data-name="4" d="M 7.5 0.5 L 8.5 0.5 L 8.5 -0.5 L 7.5 -0.5 Z" fill="none" stroke="#0000ff" stroke-width="0.5" stroke-linejoin="round" stroke-linecap="round"/>
+<path data-name="5" d="M 9.5 0.5 L 10.5 0.5 L 10.5 -0.5 L 9.5 -0.5 Z" fill="none" stroke="#0000ff"` + hair + `/>
+<path data-name="6" d="M 11.5 0.5 L 12.5 0.5 L 12.5 -0.5 L 11.5 -0.5 Z" fill="none" stroke="none"/>
+<path data-name="7" d="M 13.5 0.5 L 14.5 0.5 L 14.5 -0.5 L 13.5 -0.5 Z" fill="none" stroke="#000000"` + hair + `/>
+</svg>
+`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestSameStyleSeesEveryField fails when scene.Style gains a field, which sameStyle must then
+// compare: two styles that differ only in it would otherwise be written alike.
+func TestSameStyleSeesEveryField(t *testing.T) {
+	t.Parallel()
+	var fields []string
+	for f := range reflect.TypeFor[scene.Style]().Fields() {
+		fields = append(fields, f.Name)
+	}
+	if diff := cmp.Diff([]string{"Fill", "Stroke", "StrokeWidth"}, fields); diff != "" {
+		t.Errorf("scene.Style's fields changed; make sameStyle compare them all, then update this list: mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestSVGNestedGroups pins the <g> nesting: a group last in its group (both closed at once),
+// an empty group, a moved group's transform reaching its members, and shapes after the groups.
+func TestSVGNestedGroups(t *testing.T) {
+	t.Parallel()
+	s := scene.New()
+	put(t, s, "c", scene.Circle{Radius: 1})
+	put(t, s, "r", scene.Rect{Width: 2, Height: 2})
+	put(t, s, "last", scene.Rect{Center: scene.Vec{X: 5}, Width: 2, Height: 2})
+	for _, g := range []struct {
+		name     string
+		children []string
+	}{{"inner", []string{"c"}}, {"outer", []string{"inner", "r"}}, {"empty", nil}} {
+		if _, err := s.CreateGroup(g.name, g.children); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Translate("outer", scene.Vec{X: -3}, scene.SpaceWorld); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DrawOrder("last", "front"); err != nil {
+		t.Fatal(err)
+	}
+	v := View{Min: scene.Vec{X: -5, Y: -2}, Max: scene.Vec{X: 7, Y: 2}}
+	got := mustSVG(t, s, SVGOptions{View: &v, DataKinds: true})
+	const style = ` fill="none" stroke="#000000" stroke-width="1" vector-effect="non-scaling-stroke" stroke-linejoin="round" stroke-linecap="round"/>`
+	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-5 -2 12 4">
+<g data-name="outer" data-kind="group">
+ <path data-name="r" data-kind="rect" d="M -4 1 L -2 1 L -2 -1 L -4 -1 Z"` + style + `
+ <g data-name="inner" data-kind="group">
+  <path data-name="c" data-kind="circle" d="M -2 0 A 1 1 0 0 1 -4 0 A 1 1 0 0 1 -2 0 Z"` + style + `
+ </g>
+</g>
+<g data-name="empty" data-kind="group">
+</g>
+<path data-name="last" data-kind="rect" d="M 4 1 L 6 1 L 6 -1 L 4 -1 Z"` + style + `
+</svg>
+`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }

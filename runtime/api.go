@@ -215,7 +215,7 @@ func describe(v goja.Value) string {
 		return "null"
 	}
 	if o, ok := v.(*goja.Object); ok {
-		switch o.ClassName() {
+		switch className(o) {
 		case "Function":
 			return "a function"
 		case "Array":
@@ -278,7 +278,7 @@ func (c *call) num(i int) float64 {
 // floats reads an array of finite numbers.
 func (c *call) floats(v goja.Value, what string) []float64 {
 	o, ok := v.(*goja.Object)
-	if !ok || o.ClassName() != "Array" {
+	if !ok || className(o) != "Array" {
 		c.fail("TypeError", "%s must be an array of numbers, got %s", what, describe(v))
 	}
 	n := int(o.Get("length").ToInteger())
@@ -318,8 +318,8 @@ func exportFloat(v goja.Value) (float64, bool) {
 
 // points reads a flat [x1,y1,x2,y2,...] array (the upstream form) or an array of [x,y] pairs.
 func (c *call) points(v goja.Value, what string) []scene.Vec {
-	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Array" {
-		if first, ok := o.Get("0").(*goja.Object); ok && first.ClassName() == "Array" {
+	if o, ok := v.(*goja.Object); ok && className(o) == "Array" {
+		if first, ok := o.Get("0").(*goja.Object); ok && className(first) == "Array" {
 			n := int(o.Get("length").ToInteger())
 			out := make([]scene.Vec, n)
 			for i := range n {
@@ -376,7 +376,7 @@ func (c *call) names(i int) []string {
 		return []string{s}
 	}
 	o, ok := v.(*goja.Object)
-	if !ok || o.ClassName() != "Array" {
+	if !ok || className(o) != "Array" {
 		c.fail("TypeError", "%s must be a name or an array of names, got %s", c.param(i).Name, describe(v))
 	}
 	n := int(o.Get("length").ToInteger())
@@ -397,7 +397,7 @@ func (c *call) opts(i int, allowed ...string) *goja.Object {
 		return nil
 	}
 	o, ok := c.arg(i).(*goja.Object)
-	if !ok || o.ClassName() == "Array" {
+	if !ok || className(o) == "Array" {
 		c.fail("TypeError", "%s must be an options object, got %s", c.param(i).Name, describe(c.arg(i)))
 	}
 	for _, k := range o.Keys() {

@@ -3,8 +3,8 @@ package runtime
 // readJSON: a script's one way to read a file. It reads a data file (data/NAME.json) through
 // the run's Source, like an import, so that the data a run read is part of that run (watch
 // mode re-runs when it changes; a tool's overlay shows a data change before it lands). The
-// value is parsed with the realm's own JSON.parse and deep-frozen, so one read can be shared
-// by every caller in the run and no script can change what another sees.
+// value is deep-frozen, so one read can be shared by every caller in the run and no script
+// can change what another sees; data_tree.go decodes it, data_view.go builds it lazily.
 
 import (
 	"encoding/json"
@@ -38,30 +38,16 @@ func (c *call) readJSON(arg string) goja.Value {
 	case err != nil:
 		c.fail("Error", "reading %s: %v", path, err)
 	}
-	v, perr := r.jsonParse(goja.Undefined(), r.vm.ToValue(string(b)))
-	if perr != nil {
+	t, ok := dataTree(b)
+	if !ok {
 		c.fail("Error", "%s is not valid JSON: %s", path, JSONSyntaxError(b))
 	}
-	r.deepFreeze(v)
+	v := r.dataValue(t)
 	if r.data == nil {
 		r.data = map[string]goja.Value{}
 	}
 	r.data[name] = v
 	return v
-}
-
-// deepFreeze freezes v and everything reachable from it (a fresh JSON.parse tree: no cycles).
-func (r *run) deepFreeze(v goja.Value) {
-	o, ok := v.(*goja.Object)
-	if !ok {
-		return
-	}
-	for _, k := range o.Keys() {
-		r.deepFreeze(o.Get(k))
-	}
-	if _, err := r.freeze(goja.Undefined(), o); err != nil {
-		panic(err)
-	}
 }
 
 // JSONSyntaxError describes why b is not valid JSON, with the line and column (1-based, in

@@ -31,7 +31,8 @@ type Frame struct {
 // Diagnostic is a failed run explained. Line and Column are 1-based; Column counts
 // characters (Unicode code points) from the start of the line. File is the workspace path
 // (scene.code.js, modules/NAME.js), or "" when the failure is not in a file (a timeout
-// outside any frame, a limit).
+// outside any frame, a limit). Notes point at other places the failure involves, each with
+// its own line and caret (a name declared twice: the first declaration).
 type Diagnostic struct {
 	File    string  `json:"file"`
 	Line    int     `json:"line"`
@@ -40,7 +41,19 @@ type Diagnostic struct {
 	Message string  `json:"message"`
 	Source  string  `json:"source,omitempty"` // the offending line
 	Hint    string  `json:"hint,omitempty"`
+	Notes   []Note  `json:"notes,omitempty"`
 	Stack   []Frame `json:"stack,omitempty"`
+}
+
+// Note is a second place a Diagnostic points at, located as a Diagnostic is (1-based line,
+// column in characters), with its own message ("'SIZE' is first declared here") and source
+// line.
+type Note struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+	Source  string `json:"source,omitempty"`
 }
 
 // Error is the one-line form: "modules/house.js:12:7: TypeError: message".
@@ -56,19 +69,16 @@ func (d *Diagnostic) Error() string {
 }
 
 // Render is the full form: the one-line error, the source line with a caret under the
-// column, the hint, and the stack.
+// column, each note the same way ("file:line:col: note: message", its line and caret), the
+// hint, and the stack.
 func (d *Diagnostic) Render() string {
 	var b strings.Builder
 	b.WriteString(d.Error())
 	b.WriteByte('\n')
-	if d.Source != "" {
-		prefix := fmt.Sprintf("%5d | ", d.Line)
-		b.WriteString(prefix)
-		b.WriteString(d.Source)
-		b.WriteByte('\n')
-		b.WriteString(strings.Repeat(" ", len(prefix)))
-		b.WriteString(caretPad(d.Source, d.Column))
-		b.WriteString("^\n")
+	writeSource(&b, d.Source, d.Line, d.Column)
+	for _, n := range d.Notes {
+		fmt.Fprintf(&b, "%s:%d:%d: note: %s\n", n.File, n.Line, n.Column, n.Message)
+		writeSource(&b, n.Source, n.Line, n.Column)
 	}
 	if d.Hint != "" {
 		b.WriteString("hint: ")
@@ -95,6 +105,21 @@ func (d *Diagnostic) Render() string {
 		}
 	}
 	return b.String()
+}
+
+// writeSource writes a source line with its number and, under it, a caret at column col;
+// nothing when the line is not known.
+func writeSource(b *strings.Builder, source string, line, col int) {
+	if source == "" {
+		return
+	}
+	prefix := fmt.Sprintf("%5d | ", line)
+	b.WriteString(prefix)
+	b.WriteString(source)
+	b.WriteByte('\n')
+	b.WriteString(strings.Repeat(" ", len(prefix)))
+	b.WriteString(caretPad(source, col))
+	b.WriteString("^\n")
 }
 
 // caretPad is the whitespace that puts a caret under column col of line, keeping tabs so

@@ -68,7 +68,7 @@ func (r *run) diagnose(err error) *Diagnostic {
 
 // describeValue names a thrown value: an Error's name and message, else a description.
 func (r *run) describeValue(v goja.Value) (kind, msg string) {
-	if hasProxy(v) {
+	if hasProxy(v, r.isDataTarget) {
 		return KindUncaught, "uncaught exception: a Proxy (not inspected)"
 	}
 	r.vm.ClearInterrupt()
@@ -93,16 +93,22 @@ func (r *run) describeValue(v goja.Value) (kind, msg string) {
 	return kind, truncate(msg, 2000)
 }
 
-// hasProxy reports whether v is a Proxy or has one on its prototype chain. Only non-proxy
-// objects are asked for their prototype, so the walk itself runs no trap.
+// hasProxy reports whether v is a Proxy or has one on its prototype chain, but for the Proxies
+// whose target plain accepts (readJSON's data, whose traps run no script code: they count as
+// their targets). Only non-proxy objects are asked for their prototype, so the walk itself
+// runs no trap.
 var proxyType = reflect.TypeOf(goja.Proxy{})
 
-func hasProxy(v goja.Value) bool {
+func hasProxy(v goja.Value, plain func(target *goja.Object) bool) bool {
 	o, ok := v.(*goja.Object)
 	for i := 0; ok && o != nil && i < 64; i++ {
 		// ExportType, not Export: exporting an object reads its properties, getters included.
 		if o.ExportType() == proxyType {
-			return true
+			t := o.Export().(goja.Proxy).Target()
+			if t == nil || !plain(t) {
+				return true
+			}
+			o = t
 		}
 		o = o.Prototype()
 	}

@@ -50,7 +50,7 @@ func (c *call) checkCall(v goja.Value) {
 				c.checkEntity(s)
 				continue
 			}
-			if o, ok := a.(*goja.Object); ok && o.ClassName() == "Array" {
+			if o, ok := a.(*goja.Object); ok && className(o) == "Array" {
 				n := o.Get("length").ToInteger()
 				for i := range n {
 					if s, ok := asString(o.Get(itoa(int(i)))); ok {

@@ -92,6 +92,9 @@ func TestPoolWorkspaceFont(t *testing.T) {
 	if diff := cmp.Diff(string(a), string(b)); diff != "" {
 		t.Errorf("scene mismatch (-in process +worker):\n%s", diff)
 	}
+	if diff := cmp.Diff(string(b), string(got.SceneJSON)); diff != "" { // stored as it is
+		t.Errorf("scene JSON mismatch (-encoded +sent):\n%s", diff)
+	}
 	if diff := cmp.Diff(want.Logs, got.Logs); diff != "" {
 		t.Errorf("logs mismatch (-in process +worker):\n%s", diff)
 	}

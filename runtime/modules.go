@@ -4,8 +4,9 @@ package runtime
 // file once: so an upstream-style `import 'house_lib'` makes the library's top-level
 // declarations visible to the importer, chains of such imports share one global scope, and
 // standard `import {House} from 'house_lib'` and `import * as h` work on top. The import and
-// export syntax is blanked out in place (ScanModule), so every line and column goja reports
-// is the user's own, with no source map.
+// export syntax is blanked out in place (esm.Scan), so every line and column goja reports
+// is the user's own, with no source map. What a specifier names is decided here
+// (moduleName, then load): esm knows JavaScript, not the workspace.
 
 import (
 	"encoding/json"
@@ -16,6 +17,8 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
+
+	"github.com/cadrun/cadrun/runtime/internal/esm"
 )
 
 type loadState int
@@ -57,7 +60,7 @@ func (r *run) load(name string, from *importSite) error {
 			Message: fmt.Sprintf("%s is %d bytes; the limit is %d (MaxSourceBytes)", path, len(src), r.limits.MaxSourceBytes),
 			Hint:    "split it into modules"}
 	}
-	mod, prog, d := Parse(src, path, r.limits.MaxNesting)
+	mod, prog, d := parse(src, path, r.limits.MaxNesting)
 	if d != nil {
 		return d
 	}
@@ -145,21 +148,28 @@ func (r *run) missingModule(name string, from *importSite, err error) error {
 	return from.diagnostic(KindModule, fmt.Sprintf("module '%s' not found", name), hint)
 }
 
-// Parse reads a file the way a run does: the nesting guard, the import/export scan that
+// parse reads a file the way a run does: the nesting guard, the import/export scan that
 // blanks module syntax in place, and goja's parser (source maps off, so a comment cannot make
-// it read files). A failure is a Diagnostic at its line and character column.
-func Parse(src []byte, path string, maxNesting int) (*Module, *ast.Program, *Diagnostic) {
+// it read files). Specifiers come back resolved to module names (moduleName). A failure is a
+// Diagnostic at its line and character column.
+func parse(src []byte, path string, maxNesting int) (*esm.Module, *ast.Program, *Diagnostic) {
 	if d := checkNesting(src, path, maxNesting); d != nil {
 		return nil, nil, d
 	}
-	mod, err := ScanModule(string(src))
+	mod, err := esm.Scan(string(src))
 	if err != nil {
-		var se *ScanError
+		var se *esm.Error
 		if errors.As(err, &se) {
 			line := lineOf(src, se.Line)
 			return nil, nil, &Diagnostic{File: path, Line: se.Line, Column: charColumn(line, se.Column), Kind: KindSyntax, Message: se.Msg, Source: line}
 		}
 		return nil, nil, &Diagnostic{File: path, Kind: KindSyntax, Message: err.Error()}
+	}
+	for i := range mod.Imports {
+		mod.Imports[i].Spec = moduleName(mod.Imports[i].Spec)
+	}
+	for i := range mod.ReExports {
+		mod.ReExports[i].Spec = moduleName(mod.ReExports[i].Spec)
 	}
 	prog, err := parser.ParseFile(nil, path, mod.Script, 0, parser.WithDisableSourceMaps)
 	if err != nil {
@@ -175,16 +185,35 @@ func Parse(src []byte, path string, maxNesting int) (*Module, *ast.Program, *Dia
 	return mod, prog, nil
 }
 
+// moduleName turns a standard relative specifier into the module's logical name, so that
+// './gear_lib.js', './gear_lib' and (from main, the true relative path) './modules/gear_lib.js'
+// all import the module gear_lib. Modules live in one folder, so that is the only relative
+// form there is; anything else is kept as written and checked as a name when loaded.
+func moduleName(spec string) string {
+	rest, ok := strings.CutPrefix(spec, "./")
+	if !ok {
+		return spec
+	}
+	rest = strings.TrimPrefix(rest, "modules/")
+	rest = strings.TrimSuffix(rest, ".js")
+	if rest == "" || strings.ContainsAny(rest, "/\\") {
+		return spec
+	}
+	return rest
+}
+
 // compile checks a parsed file's top-level lexical declarations against the files already
 // run (they share one scope, so a clash is an error naming both files) and compiles it.
 func (r *run) compile(m *loaded, prog *ast.Program, src []byte) (*goja.Program, error) {
 	for _, d := range topLevelLexical(prog) {
 		pos := prog.File.Position(int(d.idx) - 1)
-		here := fmt.Sprintf("%s:%d", m.path, pos.Line)
+		line := lineOf(src, pos.Line)
+		here := Note{File: m.path, Line: pos.Line, Column: charColumn(line, pos.Column), Source: line,
+			Message: fmt.Sprintf("'%s' is first declared here", d.name)}
 		if first, dup := r.declared[d.name]; dup {
-			line := lineOf(src, pos.Line)
-			return nil, &Diagnostic{File: m.path, Line: pos.Line, Column: charColumn(line, pos.Column), Kind: KindSyntax,
-				Message: fmt.Sprintf("'%s' is declared in both %s and %s", d.name, first, here), Source: line,
+			return nil, &Diagnostic{File: here.File, Line: here.Line, Column: here.Column, Kind: KindSyntax,
+				Message: fmt.Sprintf("'%s' is declared in both %s:%d and %s:%d", d.name, first.File, first.Line, here.File, here.Line),
+				Source:  line, Notes: []Note{first},
 				Hint: "all modules share one scope: rename one, or declare it once and import that module"}
 		}
 		r.declared[d.name] = here
@@ -208,7 +237,7 @@ func topLevelLexical(p *ast.Program) []declaration {
 		switch s := st.(type) {
 		case *ast.LexicalDeclaration:
 			for _, b := range s.List {
-				for _, id := range BoundNames(b.Target) {
+				for _, id := range boundNames(b.Target) {
 					out = append(out, declaration{name: id.Name.String(), idx: int(id.Idx)})
 				}
 			}
@@ -221,8 +250,8 @@ func topLevelLexical(p *ast.Program) []declaration {
 	return out
 }
 
-// BoundNames lists the identifiers a binding target declares, destructuring included.
-func BoundNames(t ast.BindingTarget) []*ast.Identifier {
+// boundNames lists the identifiers a binding target declares, destructuring included.
+func boundNames(t ast.BindingTarget) []*ast.Identifier {
 	switch x := t.(type) {
 	case *ast.Identifier:
 		return []*ast.Identifier{x}
@@ -230,11 +259,11 @@ func BoundNames(t ast.BindingTarget) []*ast.Identifier {
 		var out []*ast.Identifier
 		for _, e := range x.Elements {
 			if bt, ok := e.(ast.BindingTarget); ok {
-				out = append(out, BoundNames(bt)...)
+				out = append(out, boundNames(bt)...)
 			}
 		}
 		if bt, ok := x.Rest.(ast.BindingTarget); ok {
-			out = append(out, BoundNames(bt)...)
+			out = append(out, boundNames(bt)...)
 		}
 		return out
 	case *ast.ObjectPattern:
@@ -245,12 +274,12 @@ func BoundNames(t ast.BindingTarget) []*ast.Identifier {
 				out = append(out, &q.Name)
 			case *ast.PropertyKeyed:
 				if bt, ok := q.Value.(ast.BindingTarget); ok {
-					out = append(out, BoundNames(bt)...)
+					out = append(out, boundNames(bt)...)
 				}
 			}
 		}
 		if bt, ok := x.Rest.(ast.BindingTarget); ok {
-			out = append(out, BoundNames(bt)...)
+			out = append(out, boundNames(bt)...)
 		}
 		return out
 	}
@@ -260,7 +289,7 @@ func BoundNames(t ast.BindingTarget) []*ast.Identifier {
 // bindImports makes the names an import statement introduces: a renamed binding, a default
 // import or a namespace becomes a global of that name. A same-named binding needs nothing,
 // since the imported module's declaration is already in the shared scope.
-func (r *run) bindImports(m *loaded, mod *Module, src []byte) error {
+func (r *run) bindImports(m *loaded, mod *esm.Module, src []byte) error {
 	for _, imp := range mod.Imports {
 		dep := r.modules[imp.Spec]
 		for _, b := range imp.Bindings {
@@ -292,7 +321,7 @@ func (r *run) bindImports(m *loaded, mod *Module, src []byte) error {
 }
 
 // collectExports fills the module's namespace from its export statements.
-func (r *run) collectExports(m *loaded, mod *Module) error {
+func (r *run) collectExports(m *loaded, mod *esm.Module) error {
 	for _, e := range mod.Exports {
 		v, err := r.vm.RunString(e.Local)
 		if err != nil {
@@ -301,7 +330,7 @@ func (r *run) collectExports(m *loaded, mod *Module) error {
 		_ = m.ns.Set(e.Exported, v)
 	}
 	if mod.DefaultExport {
-		v, err := r.vm.RunString(DefaultExportVar)
+		v, err := r.vm.RunString(esm.DefaultExportVar)
 		if err != nil {
 			return err
 		}

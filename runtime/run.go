@@ -99,6 +99,9 @@ type Result struct {
 	Diagnostic *Diagnostic
 	Duration   time.Duration
 	Tests      []TestResult // the test('name', fn) blocks run, in order (Options.Tests)
+	// SceneJSON is Scene's JSON as a worker sent it (nil from a run in this process): the
+	// bytes Scene.MarshalJSON gives, so that a caller storing the scene need not encode it.
+	SceneJSON []byte
 }
 
 // fixedNow is the clock scripts see: runs must not depend on when they happen.
@@ -128,15 +131,19 @@ type run struct {
 	local     localCache            // the local bounds of the entity last checked (finite.go)
 	describe  goja.Callable         // formats thrown values without calling user code
 	jsonParse goja.Callable         // the realm's JSON.parse, captured before user code runs
-	freeze    goja.Callable         // the realm's Object.freeze, captured likewise (data.go)
+	noExtend  nativeFunc            // the realm's Object.preventExtensions, captured likewise (data_view.go)
 	data      map[string]goja.Value // readJSON's frozen values by data file name (data.go)
 	modules   map[string]*loaded
-	declared  map[string]string // top-level let/const/class name -> "file:line"
+	declared  map[string]Note // top-level let/const/class name -> where it is first declared
 	order     []string
 	fonts     map[string]*scene.Font // workspace fonts loaded by this run (fonts.go)
 	tests     bool                   // Options.Tests
 	inTest    bool                   // inside a test() block
 	testErrs  []testErr
+
+	// readJSON's lazy objects by Proxy target, and their traps (data_view.go)
+	dataViews map[*goja.Object]*dataView
+	dataTraps goja.ProxyTrapConfig
 }
 
 // Run executes entry (normally MainModule) from src in this process and returns the scene it
@@ -180,7 +187,7 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 		src:      src,
 		limits:   opt.Limits.withDefaults(),
 		modules:  map[string]*loaded{},
-		declared: map[string]string{},
+		declared: map[string]Note{},
 		tests:    opt.Tests,
 	}
 	r.res = &Result{Scene: r.scene}
@@ -271,7 +278,7 @@ func (r *run) setup(seed uint64) {
 	}
 	r.describe, _ = goja.AssertFunction(v)
 	r.jsonParse, _ = goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("parse"))
-	r.freeze, _ = goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("freeze"))
+	r.noExtend = vm.Get("Object").ToObject(vm).Get("preventExtensions").Export().(nativeFunc)
 }
 
 // describerProgram is compiled once; programs are safe to share between runtimes.
@@ -391,7 +398,7 @@ func (c *call) misplaced(params []Param) string {
 			continue
 		}
 		msg := fmt.Sprintf(" (%s is %s, where a %s goes", p.Name, describe(v), p.Type)
-		if isObj && v.(*goja.Object).ClassName() == "Array" && p.Type == "number" {
+		if isObj && className(v.(*goja.Object)) == "Array" && p.Type == "number" {
 			msg += "; give a point's coordinates as separate numbers"
 		}
 		return msg + ")"

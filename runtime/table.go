@@ -61,7 +61,7 @@ var table = []Func{
 			part := scene.PolygonPart{Outer: c.points(c.arg(1), "points")}
 			if c.present(2) {
 				o, ok := c.arg(2).(*goja.Object)
-				if !ok || o.ClassName() != "Array" {
+				if !ok || className(o) != "Array" {
 					c.fail("TypeError", "holes must be an array of rings, got %s", describe(c.arg(2)))
 				}
 				n := int(o.Get("length").ToInteger())
@@ -113,7 +113,7 @@ var table = []Func{
 		impl: func(c *call) goja.Value {
 			font := ""
 			if c.present(2) {
-				if o, ok := c.arg(2).(*goja.Object); ok && o.ClassName() != "Array" {
+				if o, ok := c.arg(2).(*goja.Object); ok && className(o) != "Array" {
 					font = c.optStr(c.opts(2, "font"), "font", "") // {font: 'NAME'}, as drawText takes it
 				} else {
 					font = c.str(2)

@@ -24,7 +24,7 @@ func (r *run) pointAtStuckLoop(d *Diagnostic) {
 	if src == nil {
 		return
 	}
-	_, prog, perr := Parse(src, d.File, r.limits.MaxNesting)
+	_, prog, perr := parse(src, d.File, r.limits.MaxNesting)
 	if perr != nil {
 		return
 	}

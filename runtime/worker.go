@@ -706,7 +706,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 				if err != nil {
 					return nil, fmt.Errorf("reading the worker's scene: %w", err)
 				}
-				res.Scene = s
+				res.Scene, res.SceneJSON = s, b
 			}
 			return res, nil
 		default:
@@ -740,22 +740,25 @@ func (w *worker) export() ([]byte, error) {
 const maxSceneFrame = 1 << 30
 
 // readFrame reads the n raw bytes that follow the last JSON line: first what the decoder has
-// buffered, then the pipe. The decoder then starts again after them. The decoder stops at the
-// end of the line's value, before the line break the encoder wrote after it, so that line
-// break is read first and dropped.
+// buffered, then the pipe. The decoder then starts again after them.
 func (w *worker) readFrame(n int) ([]byte, error) {
 	if n > maxSceneFrame {
 		return nil, fmt.Errorf("%d bytes is over %d", n, maxSceneFrame)
 	}
 	r := io.MultiReader(w.dec.Buffered(), w.out)
-	b := make([]byte, n+1)
+	// The frame starts after the newline that ends the message line, which the decoder has
+	// not consumed.
+	var nl [1]byte
+	if _, err := io.ReadFull(r, nl[:]); err != nil {
+		return nil, err
+	}
+	if nl[0] != '\n' {
+		return nil, fmt.Errorf("the frame does not start on a new line (%q)", nl[0])
+	}
+	b := make([]byte, n)
 	if _, err := io.ReadFull(r, b); err != nil {
 		return nil, err
 	}
-	if b[0] != '\n' {
-		return nil, fmt.Errorf("the frame does not start on a new line: %q", b[0])
-	}
-	b = b[1:]
 	// Whatever the old decoder had buffered past the frame is still first in r. MultiReader
 	// flattens nested MultiReaders and drops spent ones, so this does not grow run by run.
 	w.out = r

@@ -245,3 +245,37 @@ console.log(keep.length, made >> 20)`}
 		t.Errorf("logs mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestPoolSceneJSONIsTheScenesJSON: the scene JSON a worker sends, which callers store as it
+// is (scene.json, the history), is byte for byte what the scene it decodes to encodes to.
+func TestPoolSceneJSONIsTheScenesJSON(t *testing.T) {
+	t.Parallel()
+	p := newTestPool(t, 0)
+	src := MapSource{MainModule: typicalScript + `
+drawPolygon('tri', [0, 0, 10, 0, 5, 8], [[4, 2, 6, 2, 5, 4]])
+drawBezier('b', 'M 0 0 C 10 10 20 -10 30 0 Q 40 10 50 0 Z')
+drawText('t', 'Ø 12.5', 0, -30, 4, {align: 'center', color: [1, 0, 0, 1]})
+drawEllipse('e', 0, 50, 10, 4)
+drawRoundedRect('rr', 30, 50, 20, 10, 2)
+rotate('tri', 0.3)
+scale('b', 2, 1)
+translate('e', 1.5, -2.25)
+setStroke('rr', [0, 0, 1, 1], 0.5)
+createGroup('g', ['tri', 'b'])
+drawOrder('e', 'back')
+`}
+	res, err := p.Run(context.Background(), src, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.SceneJSON == nil {
+		t.Fatal("no SceneJSON from the worker")
+	}
+	want, err := res.Scene.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(res.SceneJSON)); diff != "" {
+		t.Errorf("scene JSON mismatch (-encoded +sent):\n%s", diff)
+	}
+}

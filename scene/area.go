@@ -1,27 +1,20 @@
 package scene
 
-// From entities to areas: world-coordinate polygons of shapes, groups, paths and text, the
-// checks on their rings, and the exact predicates and ring measures the engine shares.
+// From entities to areas: world-coordinate polygons of shapes, groups, paths and text, in the
+// overlay engine's points, and the checks on their rings.
 
 import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/big"
 	"slices"
 	"strconv"
+
+	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
-// ovPoly is one polygon of an area: an outer ring and its holes, each closed without
-// repeating its first point. Areas built here have the outer ring counter-clockwise and the
-// holes clockwise, so that the interior is on the left of every ring.
-type ovPoly struct {
-	outer []Vec
-	holes [][]Vec
-}
-
 // areaOf is the area of one entity as non-overlapping polygons.
-func (s *Scene) areaOf(name string) ([]ovPoly, error) {
+func (s *Scene) areaOf(name string) ([]overlay.Polygon, error) {
 	polys, err := s.collectAreas([]string{name})
 	if err != nil {
 		return nil, err
@@ -34,8 +27,8 @@ func (s *Scene) areaOf(name string) ([]ovPoly, error) {
 
 // collectAreas gathers the polygons of the named entities in world coordinates. Polygons of
 // different entities (or parts) may overlap; the operation that uses them unions them.
-func (s *Scene) collectAreas(names []string) ([]ovPoly, error) {
-	var out []ovPoly
+func (s *Scene) collectAreas(names []string) ([]overlay.Polygon, error) {
+	var out []overlay.Polygon
 	for _, n := range names {
 		e, err := s.Get(n)
 		if err != nil {
@@ -48,7 +41,7 @@ func (s *Scene) collectAreas(names []string) ([]ovPoly, error) {
 	return out, nil
 }
 
-func (s *Scene) collect(e *Entity, m Affine, out []ovPoly) ([]ovPoly, error) {
+func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon) ([]overlay.Polygon, error) {
 	if e.IsGroup() {
 		for _, c := range e.children {
 			var err error
@@ -76,14 +69,14 @@ func (s *Scene) collect(e *Entity, m Affine, out []ovPoly) ([]ovPoly, error) {
 			if len(outer) == 0 {
 				continue
 			}
-			p := ovPoly{outer: orientRing(outer, true)}
+			p := overlay.Polygon{Outer: orientRing(outer, true)}
 			for _, h := range part.Holes {
 				hole, err := worldRing(e, h, m)
 				if err != nil {
 					return nil, err
 				}
 				if len(hole) > 0 {
-					p.holes = append(p.holes, orientRing(hole, false))
+					p.Holes = append(p.Holes, orientRing(hole, false))
 				}
 			}
 			out = append(out, p)
@@ -94,7 +87,7 @@ func (s *Scene) collect(e *Entity, m Affine, out []ovPoly) ([]ovPoly, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %q: %w", e.Kind(), e.Name, err)
 	}
-	var rings [][]Vec
+	var rings [][]overlay.Point
 	world := path.Transform(m)
 	for _, pl := range world.Flatten(curveTolerance(world.Bounds())) {
 		if err := worldInRange(e, pl.Points); err != nil {
@@ -112,19 +105,12 @@ func (s *Scene) collect(e *Entity, m Affine, out []ovPoly) ([]ovPoly, error) {
 	case 0:
 		return out, nil
 	case 1:
-		return append(out, ovPoly{outer: orientRing(rings[0], true)}), nil
+		return append(out, overlay.Polygon{Outer: orientRing(rings[0], true)}), nil
 	}
 	// Several subpaths (text, compound paths) fill by the nonzero rule, as they are drawn.
-	in := make([]ovInput, len(rings))
-	for i, r := range rings {
-		in[i] = ovInput{pts: r}
-	}
-	polys, err := overlay(in, func(w, _ int32) bool { return w != 0 })
+	polys, err := overlay.Nonzero(rings)
 	if err != nil {
-		noteFallback("nonzero fill", len(rings))
-		if polys, err = nonzeroFallback(rings); err != nil {
-			return nil, fmt.Errorf("filling %s %q: %w", e.Kind(), e.Name, err)
-		}
+		return nil, fmt.Errorf("filling %s %q: %w", e.Kind(), e.Name, err)
 	}
 	return append(out, polys...), nil
 }
@@ -144,7 +130,7 @@ func curveTolerance(b Box) float64 {
 }
 
 // worldRing maps a polygon ring to world coordinates and checks it.
-func worldRing(e *Entity, r []Vec, m Affine) ([]Vec, error) {
+func worldRing(e *Entity, r []Vec, m Affine) ([]overlay.Point, error) {
 	w := make([]Vec, len(r))
 	for i, p := range r {
 		w[i] = m.Apply(p)
@@ -166,14 +152,14 @@ func worldInRange(e *Entity, pts []Vec) error {
 }
 
 // cleanRing drops repeated points (and points within a rounding error of their neighbour,
-// such as the end of a full arc) and the closing point.
-func cleanRing(r []Vec) []Vec {
-	out := make([]Vec, 0, len(r))
+// such as the end of a full arc) and the closing point, returning the engine's points.
+func cleanRing(r []Vec) []overlay.Point {
+	out := make([]overlay.Point, 0, len(r))
 	for _, p := range r {
-		if len(out) > 0 && nearlyEqual(out[len(out)-1], p) {
+		if len(out) > 0 && nearlyEqual(out[len(out)-1], overlay.Point(p)) {
 			continue
 		}
-		out = append(out, p)
+		out = append(out, overlay.Point(p))
 	}
 	for len(out) > 1 && nearlyEqual(out[len(out)-1], out[0]) {
 		out = out[:len(out)-1]
@@ -181,7 +167,7 @@ func cleanRing(r []Vec) []Vec {
 	return out
 }
 
-func nearlyEqual(a, b Vec) bool {
+func nearlyEqual(a, b overlay.Point) bool {
 	const eps = 1e-12
 	scale := max(math.Abs(a.X), math.Abs(a.Y))
 	return math.Abs(a.X-b.X) <= eps*scale && math.Abs(a.Y-b.Y) <= eps*scale
@@ -191,7 +177,7 @@ func nearlyEqual(a, b Vec) bool {
 // subpath adds nothing under any fill rule), and an ErrSelfIntersecting error naming where it
 // crosses or touches itself otherwise. The place named is the exact crossing; the library's
 // Validate would name the ring's first vertex, which is rarely where the problem is.
-func checkedRing(e *Entity, r []Vec) ([]Vec, error) {
+func checkedRing(e *Entity, r []overlay.Point) ([]overlay.Point, error) {
 	if len(r) < 3 || collinearRing(r) {
 		return nil, nil
 	}
@@ -207,9 +193,9 @@ func checkedRing(e *Entity, r []Vec) ([]Vec, error) {
 		formatCoord(at.X), formatCoord(at.Y), hint)
 }
 
-func collinearRing(r []Vec) bool {
+func collinearRing(r []overlay.Point) bool {
 	for _, p := range r[2:] {
-		if orient2d(r[0], r[1], p) != 0 {
+		if overlay.Orient(r[0], r[1], p) != 0 {
 			return false
 		}
 	}
@@ -225,10 +211,10 @@ func formatCoord(v float64) string {
 
 // selfCrossing reports whether a ring crosses or touches itself and where: non-adjacent
 // edges must not meet at all, adjacent edges only at their shared vertex.
-func selfCrossing(r []Vec) (Vec, bool) {
+func selfCrossing(r []overlay.Point) (overlay.Point, bool) {
 	n := len(r)
-	edge := func(i int) (Vec, Vec) { return r[i], r[(i+1)%n] }
-	test := func(i, j int) (Vec, bool) {
+	edge := func(i int) (overlay.Point, overlay.Point) { return r[i], r[(i+1)%n] }
+	test := func(i, j int) (overlay.Point, bool) {
 		if i > j {
 			i, j = j, i
 		}
@@ -240,10 +226,10 @@ func selfCrossing(r []Vec) (Vec, bool) {
 			if i == 0 && j == n-1 {
 				s, x, y = r[0], r[1], r[n-1]
 			}
-			if orient2d(x, s, y) == 0 && (x.X-s.X)*(y.X-s.X)+(x.Y-s.Y)*(y.Y-s.Y) > 0 {
+			if overlay.Orient(x, s, y) == 0 && (x.X-s.X)*(y.X-s.X)+(x.Y-s.Y)*(y.Y-s.Y) > 0 {
 				return s, true
 			}
-			return Vec{}, false
+			return overlay.Point{}, false
 		}
 		a1, a2 := edge(i)
 		b1, b2 := edge(j)
@@ -276,26 +262,26 @@ func selfCrossing(r []Vec) (Vec, bool) {
 		}
 		active = append(active[:k], i)
 	}
-	return Vec{}, false
+	return overlay.Point{}, false
 }
 
 // segmentsMeet reports whether two segments share any point, and one such point.
-func segmentsMeet(p1, p2, q1, q2 Vec) (Vec, bool) {
-	o1, o2 := orient2d(p1, p2, q1), orient2d(p1, p2, q2)
+func segmentsMeet(p1, p2, q1, q2 overlay.Point) (overlay.Point, bool) {
+	o1, o2 := overlay.Orient(p1, p2, q1), overlay.Orient(p1, p2, q2)
 	if (o1 > 0 && o2 > 0) || (o1 < 0 && o2 < 0) {
-		return Vec{}, false
+		return overlay.Point{}, false
 	}
-	o3, o4 := orient2d(q1, q2, p1), orient2d(q1, q2, p2)
+	o3, o4 := overlay.Orient(q1, q2, p1), overlay.Orient(q1, q2, p2)
 	if (o3 > 0 && o4 > 0) || (o3 < 0 && o4 < 0) {
-		return Vec{}, false
+		return overlay.Point{}, false
 	}
 	if o1 == 0 && o2 == 0 {
-		for _, c := range [][3]Vec{{q1, p1, p2}, {q2, p1, p2}, {p1, q1, q2}, {p2, q1, q2}} {
+		for _, c := range [][3]overlay.Point{{q1, p1, p2}, {q2, p1, p2}, {p1, q1, q2}, {p2, q1, q2}} {
 			if onSegment(c[0], c[1], c[2]) {
 				return c[0], true
 			}
 		}
-		return Vec{}, false
+		return overlay.Point{}, false
 	}
 	switch {
 	case o1 == 0:
@@ -307,68 +293,19 @@ func segmentsMeet(p1, p2, q1, q2 Vec) (Vec, bool) {
 	case o4 == 0:
 		return p2, true
 	}
-	return crossPoint(p1, p2, q1, q2), true
+	return overlay.CrossPoint(p1, p2, q1, q2), true
 }
 
 // onSegment reports whether p, known to be collinear with a and b, lies on the segment ab.
-func onSegment(p, a, b Vec) bool {
+func onSegment(p, a, b overlay.Point) bool {
 	if a.X != b.X {
 		return min(a.X, b.X) <= p.X && p.X <= max(a.X, b.X)
 	}
 	return min(a.Y, b.Y) <= p.Y && p.Y <= max(a.Y, b.Y)
 }
 
-// strictlyInside reports whether p, known to be collinear with a and b, lies on the segment
-// ab and is neither end.
-func strictlyInside(p, a, b Vec) bool {
-	if a.X != b.X {
-		return min(a.X, b.X) < p.X && p.X < max(a.X, b.X)
-	}
-	return min(a.Y, b.Y) < p.Y && p.Y < max(a.Y, b.Y)
-}
-
-// crossPoint is where segments p and q, known to cross properly, cross; it is kept inside
-// both segments' bounding boxes so that rounding cannot move it away from them.
-func crossPoint(p1, p2, q1, q2 Vec) Vec {
-	d1, d2 := p2.Sub(p1), q2.Sub(q1)
-	t := ((q1.X-p1.X)*d2.Y - (q1.Y-p1.Y)*d2.X) / (d1.X*d2.Y - d1.Y*d2.X)
-	x := p1.Add(d1.Mul(t))
-	x.X = min(max(x.X, min(p1.X, p2.X), min(q1.X, q2.X)), max(p1.X, p2.X), max(q1.X, q2.X))
-	x.Y = min(max(x.Y, min(p1.Y, p2.Y), min(q1.Y, q2.Y)), max(p1.Y, p2.Y), max(q1.Y, q2.Y))
-	return x
-}
-
-// orientErrBound is Shewchuk's bound on the rounding error of the float orientation test,
-// relative to the sum of the magnitudes of its two products.
-const orientErrBound = (3 + 16*0x1p-53) * 0x1p-53
-
-// orient2d returns a number whose sign tells where c lies relative to the line a→b: positive
-// on the left, negative on the right, zero on the line. The sign is exact: the float estimate
-// is used when it clears the error bound, exact rational arithmetic otherwise, so that nodes,
-// touches and collinear overlaps are decided consistently everywhere.
-func orient2d(a, b, c Vec) float64 {
-	if c == a || c == b || a == b {
-		return 0 // shared ends are the most common exact zero
-	}
-	abx, aby := b.X-a.X, b.Y-a.Y
-	acx, acy := c.X-a.X, c.Y-a.Y
-	if (abx == 0 || acy == 0) && (aby == 0 || acx == 0) {
-		return 0 // both products are exactly zero: a difference of floats is 0 only when exact
-	}
-	l, r := abx*acy, aby*acx
-	det := l - r
-	bound := orientErrBound * (math.Abs(l) + math.Abs(r))
-	if det > bound || -det > bound {
-		return det
-	}
-	rat := func(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
-	sub := func(u, v float64) *big.Rat { return new(big.Rat).Sub(rat(u), rat(v)) }
-	left := new(big.Rat).Mul(sub(b.X, a.X), sub(c.Y, a.Y))
-	right := new(big.Rat).Mul(sub(b.Y, a.Y), sub(c.X, a.X))
-	return float64(left.Cmp(right))
-}
-
-// ringArea is the signed area of a ring: positive when counter-clockwise (Y up).
+// ringArea is the signed area of a drawn ring: positive when counter-clockwise (Y up). (The
+// engine's rings have overlay.Area.)
 func ringArea(r []Vec) float64 {
 	n := len(r)
 	if n < 3 {
@@ -384,16 +321,18 @@ func ringArea(r []Vec) float64 {
 	return sum / 2
 }
 
-func polyArea(p ovPoly) float64 {
-	a := math.Abs(ringArea(p.outer))
-	for _, h := range p.holes {
-		a -= math.Abs(ringArea(h))
+// polyArea is the area a polygon encloses: its outer ring's less its holes'.
+func polyArea(p overlay.Polygon) float64 {
+	a := math.Abs(overlay.Area(p.Outer))
+	for _, h := range p.Holes {
+		a -= math.Abs(overlay.Area(h))
 	}
 	return a
 }
 
-// orientRing returns r counter-clockwise (ccw) or clockwise, reversing a copy if needed.
-func orientRing(r []Vec, ccw bool) []Vec {
+// orientVecs returns a drawn ring counter-clockwise (ccw) or clockwise, reversing a copy if
+// needed.
+func orientVecs(r []Vec, ccw bool) []Vec {
 	if (ringArea(r) > 0) != ccw {
 		r = slices.Clone(r)
 		slices.Reverse(r)
@@ -401,28 +340,37 @@ func orientRing(r []Vec, ccw bool) []Vec {
 	return r
 }
 
-func ringBox(r []Vec) Box {
+// orientRing returns r counter-clockwise (ccw) or clockwise, reversing a copy if needed.
+func orientRing(r []overlay.Point, ccw bool) []overlay.Point {
+	if (overlay.Area(r) > 0) != ccw {
+		r = slices.Clone(r)
+		slices.Reverse(r)
+	}
+	return r
+}
+
+func ringBox(r []overlay.Point) Box {
 	var b Box
 	for _, p := range r {
-		b.Extend(p)
+		b.Extend(Vec(p))
 	}
 	return b
 }
 
 // sortPolys puts polygons (and each polygon's holes) in a deterministic order: by area,
 // largest first, then by the lowest x, then the lowest y of the bounds.
-func sortPolys(polys []ovPoly) {
+func sortPolys(polys []overlay.Polygon) {
 	for _, p := range polys {
-		if len(p.holes) > 1 {
-			sortByKey(p.holes, func(h []Vec) ringKey { return keyOf(h, math.Abs(ringArea(h))) })
+		if len(p.Holes) > 1 {
+			sortByKey(p.Holes, func(h []overlay.Point) ringKey { return keyOf(h, math.Abs(overlay.Area(h))) })
 		}
 	}
-	sortByKey(polys, func(p ovPoly) ringKey { return keyOf(p.outer, polyArea(p)) })
+	sortByKey(polys, func(p overlay.Polygon) ringKey { return keyOf(p.Outer, polyArea(p)) })
 }
 
 type ringKey struct{ area, minX, minY float64 }
 
-func keyOf(r []Vec, area float64) ringKey {
+func keyOf(r []overlay.Point, area float64) ringKey {
 	b := ringBox(r)
 	return ringKey{area, b.Min.X, b.Min.Y}
 }
@@ -446,22 +394,4 @@ func sortByKey[T any](items []T, key func(T) ringKey) {
 	for i := range ks {
 		items[i] = ks[i].v
 	}
-}
-
-func countRings(polys []ovPoly) int {
-	n := 0
-	for _, p := range polys {
-		n += 1 + len(p.holes)
-	}
-	return n
-}
-
-func appendInputs(in []ovInput, polys []ovPoly, op uint8) []ovInput {
-	for _, p := range polys {
-		in = append(in, ovInput{pts: p.outer, op: op})
-		for _, h := range p.holes {
-			in = append(in, ovInput{pts: h, op: op})
-		}
-	}
-	return in
 }

@@ -5,24 +5,16 @@ package scene
 // Why an overlay engine of our own: simplefeatures (a port of JTS OverlayNG) is robust, but it
 // pays about 45 µs per call and 0.3 µs per segment, which put the reference workloads W2 and
 // W3 (BENCH.md) at two to three times their budgets even as a cascaded union. Every operation
-// here is instead one pass of a small planar-graph engine (overlay): node all ring edges
-// against each other with exact orientation tests, trace the faces of the planar graph, give
-// every face the winding number of each operand, and keep the boundary between faces that the
-// operation's rule separates. A union of hundreds of shapes, a plate minus thousands of holes
-// and the nonzero fill of a glyph outline are each one pass, and an offset is the positive
-// fill of the raw offset curves (the Clipper method). Points closer than the precision (a
-// fraction SnapRelative of the operands' extent) are one point, so near-coincident input
-// shares edges instead of crossing itself at rounding error, and rings no wider than that are
-// dropped from results. The engine checks its own topology (Euler's formula per component,
-// consistent windings, closed boundaries); when that fails it retries at a coarser precision,
-// and then the operation is redone with simplefeatures, which is slower but snaps in its own
-// way; such fallbacks are logged and counted (Fallbacks). simplefeatures also supplies the
-// convex hull.
+// here is instead one pass of a small planar-graph engine, the package internal/overlay: a
+// union of hundreds of shapes, a plate minus thousands of holes and the nonzero fill of a
+// glyph outline are each one pass, and an offset is the positive fill of the raw offset
+// curves. The engine snaps to a precision relative to the operands' extent (SnapRelative),
+// checks its own topology and falls back to simplefeatures when that fails (Fallbacks); its
+// package doc says what it guarantees.
 //
-// Files by stage: area.go reads entities into areas; overlay.go holds the engine's types,
-// snapping and the pass that runs overlay_noding.go, overlay_graph.go (edges, faces,
-// windings) and overlay_boundary.go in turn; offset.go builds offset curves;
-// overlay_fallback.go is the simplefeatures side.
+// What stays here is what is about the scene: which entities an operation reads and how they
+// become areas (area.go), the hole rule of Polygon parts, the names and errors scripts see,
+// the order of result parts, and placing a result in the frame of the shape it replaces.
 
 import (
 	"errors"
@@ -31,6 +23,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
 // Errors returned by the area operations, in addition to the scene errors.
@@ -45,8 +39,19 @@ var (
 	ErrBadOption = errors.New("bad option")
 	// ErrGeometryFailed is returned when neither the overlay engine nor the fallback library
 	// can compute a result (numerical degeneracy); the message carries the library's reason.
-	ErrGeometryFailed = errors.New("geometry operation failed")
+	ErrGeometryFailed = overlay.ErrFailed
 )
+
+// SnapRelative is the engine's precision relative to the operands' extent (2^-32, about
+// 2.3e-10): points closer than that are merged, and result parts or holes no wider than it
+// are dropped.
+const SnapRelative = overlay.SnapRelative
+
+// Fallbacks is how many operations the overlay engine has handed to simplefeatures since the
+// process started, because its topology check failed twice. Each one is also logged (slog,
+// level warning). A fallback gives a right answer more slowly; a count that grows points at a
+// gap in the engine worth a test case.
+func Fallbacks() int64 { return overlay.Fallbacks() }
 
 // BoolOp is a boolean operation on areas.
 type BoolOp int
@@ -79,17 +84,12 @@ func ParseBoolOp(s string) (BoolOp, error) {
 	return 0, fmt.Errorf("%w: unknown boolean operation %q; use %s", ErrBadOption, s, strings.Join(boolOpNames[:], ", "))
 }
 
-func (op BoolOp) keep(a, b bool) bool {
-	switch op {
-	case Union:
-		return a || b
-	case Difference:
-		return a && !b
-	case Intersect:
-		return a && b
-	default:
-		return a != b
-	}
+// boolFuncs are the engine's operations, by BoolOp.
+var boolFuncs = [...]func(a, b []overlay.Polygon) ([]overlay.Polygon, error){
+	Union:      overlay.Union,
+	Difference: overlay.Difference,
+	Intersect:  overlay.Intersect,
+	Xor:        overlay.Xor,
 }
 
 // JoinType is how an offset turns an outer corner.
@@ -172,16 +172,8 @@ var emptyHint = [...]string{
 }
 
 // booleanPolys runs op on two lists of (possibly overlapping) polygons.
-func booleanPolys(op BoolOp, pa, pb []ovPoly) ([]ovPoly, error) {
-	in := make([]ovInput, 0, countRings(pa)+countRings(pb))
-	in = appendInputs(in, pa, 0)
-	in = appendInputs(in, pb, 1)
-	res, err := overlay(in, func(wa, wb int32) bool { return op.keep(wa > 0, wb > 0) })
-	if err == nil {
-		return res, nil
-	}
-	noteFallback(op.String(), countRings(pa)+countRings(pb))
-	return booleanFallback(op, pa, pb)
+func booleanPolys(op BoolOp, pa, pb []overlay.Polygon) ([]overlay.Polygon, error) {
+	return boolFuncs[op](pa, pb)
 }
 
 // ConvexHull draws the convex hull of the named entity's area as the Polygon entity result.
@@ -196,7 +188,7 @@ func (s *Scene) ConvexHull(name, result string) (*Entity, error) {
 	if len(area) == 0 {
 		return nil, fmt.Errorf("taking the hull of %q: %w: the shape encloses no area", name, ErrEmptyResult)
 	}
-	hull := polysFromGeom(toGeom(area).ConvexHull())
+	hull := overlay.ConvexHull(area)
 	if len(hull) == 0 {
 		return nil, fmt.Errorf("taking the hull of %q: %w: the shape encloses no area", name, ErrEmptyResult)
 	}
@@ -238,7 +230,7 @@ func (s *Scene) Decompose(name, prefix string) ([]string, error) {
 		}
 	}
 	for i, p := range area {
-		if _, err := s.putArea(names[i], []ovPoly{p}); err != nil {
+		if _, err := s.putArea(names[i], []overlay.Polygon{p}); err != nil {
 			return names[:i], fmt.Errorf("decomposing %q: %w", name, err)
 		}
 	}
@@ -258,12 +250,12 @@ func (s *Scene) checkResultName(name string) error {
 
 // putArea draws polys as a Polygon named name. A shape being replaced inside a group keeps
 // its place in the group, so the world coordinates are mapped into the group's frame.
-func (s *Scene) putArea(name string, polys []ovPoly) (*Entity, error) {
+func (s *Scene) putArea(name string, polys []overlay.Polygon) (*Entity, error) {
 	sortPolys(polys)
 	vertices := 0
 	for _, p := range polys {
-		vertices += len(p.outer)
-		for _, h := range p.holes {
+		vertices += len(p.Outer)
+		for _, h := range p.Holes {
 			vertices += len(h)
 		}
 	}
@@ -280,8 +272,8 @@ func (s *Scene) putArea(name string, polys []ovPoly) (*Entity, error) {
 	}
 	shape := Polygon{Parts: make([]PolygonPart, len(polys))}
 	for i, p := range polys {
-		part := PolygonPart{Outer: mapRing(p.outer, m, mirror)}
-		for _, h := range p.holes {
+		part := PolygonPart{Outer: mapRing(p.Outer, m, mirror)}
+		for _, h := range p.Holes {
 			part.Holes = append(part.Holes, mapRing(h, m, mirror))
 		}
 		shape.Parts[i] = part
@@ -314,7 +306,7 @@ func applyHoleRule(g Polygon) (Polygon, error) {
 		}
 		sortPolys(area)
 		for _, p := range area {
-			parts = append(parts, PolygonPart{Outer: mapRing(p.outer, Identity, false), Holes: mapRings(p.holes)})
+			parts = append(parts, PolygonPart{Outer: mapRing(p.Outer, Identity, false), Holes: mapRings(p.Holes)})
 		}
 	}
 	if parts == nil {
@@ -326,7 +318,7 @@ func applyHoleRule(g Polygon) (Polygon, error) {
 	return Polygon{Parts: parts}, nil
 }
 
-func mapRings(rs [][]Vec) [][]Vec {
+func mapRings(rs [][]overlay.Point) [][]Vec {
 	var out [][]Vec
 	for _, r := range rs {
 		out = append(out, mapRing(r, Identity, false))
@@ -336,7 +328,7 @@ func mapRings(rs [][]Vec) [][]Vec {
 
 // holeRuleArea computes the area of a polygon part under the hole rule; ok reports that the
 // part already is that area as drawn (every hole inside its outer ring, the holes apart).
-func holeRuleArea(part PolygonPart) (area []ovPoly, ok bool) {
+func holeRuleArea(part PolygonPart) (area []overlay.Polygon, ok bool) {
 	outer := cleanRing(part.Outer)
 	if len(outer) < 3 || collinearRing(outer) {
 		return nil, true
@@ -344,24 +336,24 @@ func holeRuleArea(part PolygonPart) (area []ovPoly, ok bool) {
 	if _, bad := selfCrossing(outer); bad {
 		return nil, true
 	}
-	in := []ovInput{{pts: orientRing(outer, true)}}
-	want := math.Abs(ringArea(outer))
-	for _, h := range part.Holes {
-		h = cleanRing(h)
+	in := []overlay.Ring{{Points: orientRing(outer, true)}}
+	want := math.Abs(overlay.Area(outer))
+	for _, drawn := range part.Holes {
+		h := cleanRing(drawn)
 		if len(h) < 3 || collinearRing(h) {
 			continue
 		}
 		if _, bad := selfCrossing(h); bad {
 			return nil, true
 		}
-		in = append(in, ovInput{pts: orientRing(h, true), op: 1})
-		want -= math.Abs(ringArea(h))
+		in = append(in, overlay.Ring{Points: orientRing(h, true), Operand: 1})
+		want -= math.Abs(overlay.Area(h))
 	}
-	res, err := overlay(in, func(wo, wh int32) bool { return wo > 0 && wh == 0 })
+	res, err := overlay.Overlay(in, func(wo, wh int32) bool { return wo > 0 && wh == 0 })
 	if err != nil {
 		return nil, true // left to the area operations, which fall back or report
 	}
-	if len(res) == 1 && len(res[0].holes) == len(in)-1 && math.Abs(polyArea(res[0])-want) <= 1e-9*math.Abs(ringArea(outer)) {
+	if len(res) == 1 && len(res[0].Holes) == len(in)-1 && math.Abs(polyArea(res[0])-want) <= 1e-9*math.Abs(overlay.Area(outer)) {
 		return res, true
 	}
 	return res, false
@@ -369,10 +361,10 @@ func holeRuleArea(part PolygonPart) (area []ovPoly, ok bool) {
 
 // mapRing maps a ring into the frame it is stored in and starts it at its lowest-leftmost
 // vertex, so that results read the same whatever order the engine traced them in.
-func mapRing(r []Vec, m Affine, mirror bool) []Vec {
+func mapRing(r []overlay.Point, m Affine, mirror bool) []Vec {
 	out := make([]Vec, len(r))
 	for i, p := range r {
-		out[i] = m.Apply(p)
+		out[i] = m.Apply(Vec(p))
 	}
 	if mirror {
 		slices.Reverse(out)

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"testing"
+
+	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
 // regularPolygon is the n-gon inscribed in the circle (c, r), first vertex at angle 0.
@@ -136,7 +138,7 @@ func BenchmarkBooleanW2ALibrary(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := booleanFallback(Union, polys, nil); err != nil {
+		if _, err := libraryBoolean(Union, polys, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -154,7 +156,7 @@ func BenchmarkBooleanW2BLibrary(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := booleanFallback(Difference, plate, holes); err != nil {
+		if _, err := libraryBoolean(Difference, plate, holes); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -169,7 +171,7 @@ func BenchmarkOffsetW3Library(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, d := range []float64{2, -2} {
-			if _, err := offsetFallback(star, d, joinSpec{round: true}); err != nil {
+			if _, err := libraryOffset(star, d, overlay.Join{Round: true}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
 // boolRect is an axis-aligned rectangle as a Polygon, corners (x0, y0) and (x1, y1).
@@ -55,6 +56,35 @@ func flatArcArea(r, sweep float64) float64 {
 	return n / 2 * r * r * math.Sin(sweep/n)
 }
 
+// enginePolygon is a drawn polygon part in the engine's points.
+func enginePolygon(part PolygonPart) overlay.Polygon {
+	p := overlay.Polygon{Outer: enginePoints(part.Outer)}
+	for _, h := range part.Holes {
+		p.Holes = append(p.Holes, enginePoints(h))
+	}
+	return p
+}
+
+func enginePoints(r []Vec) []overlay.Point {
+	out := make([]overlay.Point, len(r))
+	for i, p := range r {
+		out[i] = overlay.Point(p)
+	}
+	return out
+}
+
+// libraryOffset is offsetPolys done by simplefeatures alone, as the engine's fallback does.
+func libraryOffset(area []overlay.Polygon, delta float64, join overlay.Join) ([]overlay.Polygon, error) {
+	join.QuadSegments = offsetQuadSegments(math.Abs(delta), areaExtent(area))
+	return overlay.LibraryOffset(area, delta, join)
+}
+
+// libraryBoolean is booleanPolys done by simplefeatures alone.
+func libraryBoolean(op BoolOp, pa, pb []overlay.Polygon) ([]overlay.Polygon, error) {
+	return overlay.LibraryBoolean([...]overlay.Op{Union: overlay.OpUnion, Difference: overlay.OpDifference,
+		Intersect: overlay.OpIntersect, Xor: overlay.OpXor}[op], pa, pb)
+}
+
 func near(got, want, relTol float64) bool {
 	return math.Abs(got-want) <= relTol*math.Max(1, math.Abs(want))
 }
@@ -63,7 +93,7 @@ func near(got, want, relTol float64) bool {
 // a result polygon: outer rings counter-clockwise, holes clockwise, no closing point.
 func checkValid(t *testing.T, p Polygon) {
 	t.Helper()
-	polys := make([]ovPoly, len(p.Parts))
+	polys := make([]overlay.Polygon, len(p.Parts))
 	for i, part := range p.Parts {
 		if ringArea(part.Outer) <= 0 {
 			t.Errorf("part %d: outer ring is not counter-clockwise", i)
@@ -78,9 +108,9 @@ func checkValid(t *testing.T, p Polygon) {
 				t.Errorf("part %d repeats its closing point", i)
 			}
 		}
-		polys[i] = ovPoly{outer: part.Outer, holes: part.Holes}
+		polys[i] = enginePolygon(part)
 	}
-	if err := toGeom(polys).Validate(); err != nil {
+	if err := overlay.Validate(polys); err != nil {
 		t.Errorf("result is not a valid multipolygon: %v", err)
 	}
 }
@@ -470,7 +500,7 @@ func TestOffset(t *testing.T) {
 			}
 			// The library's buffer, the fallback, agrees.
 			join, _ := tt.opt.resolve()
-			lib, err := offsetFallback([]ovPoly{{outer: boolRect(0, 0, 10, 10).Parts[0].Outer}}, tt.delta, join)
+			lib, err := libraryOffset([]overlay.Polygon{enginePolygon(boolRect(0, 0, 10, 10).Parts[0])}, tt.delta, join)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -605,173 +635,6 @@ func TestBooleanPartOrder(t *testing.T) {
 	}
 }
 
-func TestBooleanDegenerateContacts(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name      string
-		op        BoolOp
-		a, b      []Polygon
-		wantArea  float64
-		wantParts int
-		wantHoles int
-	}{
-		{"shared edge merges", Union, []Polygon{boolRect(0, 0, 1, 1)}, []Polygon{boolRect(1, 0, 2, 1)}, 2, 1, 0},
-		{"T junction", Union, []Polygon{boolRect(0, 0, 2, 2)}, []Polygon{boolRect(2, 0.5, 3, 1.5)}, 5, 1, 0},
-		{"corner touch stays two", Union, []Polygon{boolRect(0, 0, 1, 1)}, []Polygon{boolRect(1, 1, 2, 2)}, 2, 2, 0},
-		{"edge touch intersects to nothing", Intersect, []Polygon{boolRect(0, 0, 1, 1)}, []Polygon{boolRect(1, 0, 2, 1)}, 0, 0, 0},
-		{"identical", Union, []Polygon{boolRect(0, 0, 1, 1)}, []Polygon{boolRect(0, 0, 1, 1)}, 1, 1, 0},
-		{"ring of squares encloses a hole", Union,
-			[]Polygon{boolRect(0, 0, 3, 1), boolRect(0, 2, 3, 3)}, []Polygon{boolRect(0, 0, 1, 3), boolRect(2, 0, 3, 3)}, 8, 1, 1},
-		{"hole touching its outer at a point", Difference, []Polygon{boolRect(0, 0, 4, 4)}, []Polygon{{Parts: []PolygonPart{{Outer: []Vec{{0, 2}, {2, 1}, {2, 3}}}}}}, 14, 1, 1},
-		{"inner hole touching at a vertex", Difference, []Polygon{boolRect(0, 0, 4, 4)}, []Polygon{{Parts: []PolygonPart{{Outer: []Vec{{1, 1}, {2, 1}, {1, 2}}}}}, {Parts: []PolygonPart{{Outer: []Vec{{2, 1}, {3, 1}, {3, 2}}}}}}, 15, 1, 2},
-		{"overlapping collinear edges", Union, []Polygon{boolRect(0, 0, 3, 1)}, []Polygon{boolRect(1, 1, 2, 2)}, 4, 1, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var pa, pb []ovPoly
-			for _, p := range tt.a {
-				pa = append(pa, ovPoly{outer: p.Parts[0].Outer, holes: p.Parts[0].Holes})
-			}
-			for _, p := range tt.b {
-				pb = append(pb, ovPoly{outer: p.Parts[0].Outer, holes: p.Parts[0].Holes})
-			}
-			in := appendInputs(appendInputs(nil, pa, 0), pb, 1)
-			res, err := overlay(in, func(wa, wb int32) bool { return tt.op.keep(wa > 0, wb > 0) })
-			if err != nil {
-				t.Fatalf("engine: %v", err)
-			}
-			area, holes := 0.0, 0
-			for _, p := range res {
-				area += polyArea(p)
-				holes += len(p.holes)
-			}
-			if area != tt.wantArea || len(res) != tt.wantParts || holes != tt.wantHoles {
-				t.Errorf("got area %v, %d parts, %d holes; want %v, %d, %d", area, len(res), holes, tt.wantArea, tt.wantParts, tt.wantHoles)
-			}
-			if len(res) > 0 {
-				if err := toGeom(res).Validate(); err != nil {
-					t.Errorf("invalid result: %v", err)
-				}
-			}
-		})
-	}
-}
-
-// TestOverlayMatchesLibrary cross-checks the engine against simplefeatures on random
-// scenes: circles, rotated rectangles, and squares on a unit grid, which share edges and
-// vertices exactly.
-func TestOverlayMatchesLibrary(t *testing.T) {
-	t.Parallel()
-	compareWithLibrary(t, 1, 200)
-}
-
-func compareWithLibrary(t *testing.T, seed uint64, trials int) {
-	rng := rand.New(rand.NewPCG(seed, 2))
-	shape := func() ovPoly {
-		switch rng.IntN(3) {
-		case 0:
-			c := Vec{rng.Float64() * 10, rng.Float64() * 10}
-			return ovPoly{outer: regularPolygon(c, 0.5+rng.Float64()*3, 3+rng.IntN(40))}
-		case 1:
-			m := Translation(Vec{rng.Float64() * 10, rng.Float64() * 10}).Mul(Rotation(rng.Float64() * math.Pi))
-			w, h := 0.5+rng.Float64()*4, 0.5+rng.Float64()*4
-			r := []Vec{{0, 0}, {w, 0}, {w, h}, {0, h}}
-			for i := range r {
-				r[i] = m.Apply(r[i])
-			}
-			return ovPoly{outer: r}
-		default:
-			x, y := float64(rng.IntN(10)), float64(rng.IntN(10))
-			w, h := float64(1+rng.IntN(3)), float64(1+rng.IntN(3))
-			return ovPoly{outer: boolRect(x, y, x+w, y+h).Parts[0].Outer}
-		}
-	}
-	for trial := range trials {
-		var pa, pb []ovPoly
-		for range 1 + rng.IntN(6) {
-			pa = append(pa, shape())
-		}
-		for range 1 + rng.IntN(6) {
-			pb = append(pb, shape())
-		}
-		for op := Union; op <= Xor; op++ {
-			in := appendInputs(appendInputs(nil, pa, 0), pb, 1)
-			res, err := overlay(in, func(wa, wb int32) bool { return op.keep(wa > 0, wb > 0) })
-			if err != nil {
-				t.Errorf("trial %d %s: engine: %v", trial, op, err)
-				continue
-			}
-			lib, err := booleanFallback(op, pa, pb)
-			if err != nil {
-				t.Fatalf("trial %d %s: library: %v", trial, op, err)
-			}
-			got, want := 0.0, 0.0
-			for _, p := range res {
-				got += polyArea(p)
-			}
-			for _, p := range lib {
-				want += polyArea(p)
-			}
-			if !near(got, want, 1e-9) {
-				t.Errorf("trial %d %s: area %v, library %v", trial, op, got, want)
-			}
-			if len(res) > 0 {
-				if err := toGeom(res).Validate(); err != nil {
-					t.Errorf("trial %d %s: invalid result: %v", trial, op, err)
-				}
-			}
-		}
-	}
-}
-
-// TestOffsetMatchesLibrary cross-checks offsets of random polygons against the library's
-// buffer, which builds its curves the same way (8 chords per quarter circle).
-func TestOffsetMatchesLibrary(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewPCG(3, 4))
-	for trial := range 100 {
-		// A star-shaped polygon with random radii: convex and concave corners.
-		n := 5 + rng.IntN(30)
-		pts := make([]Vec, n)
-		for k := range pts {
-			r := 2 + rng.Float64()*8
-			sn, cs := math.Sincos(2 * math.Pi * float64(k) / float64(n))
-			pts[k] = Vec{r * cs, r * sn}
-		}
-		area := []ovPoly{{outer: pts}}
-		for _, delta := range []float64{-1.5, -0.3, 0.4, 2} {
-			for _, join := range []joinSpec{{round: true}, {limit: 1}, {limit: 3}} {
-				res, err := offsetPolys(area, delta, join)
-				if err != nil {
-					t.Fatal(err)
-				}
-				lib, err := offsetFallback(area, delta, join)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, want := 0.0, 0.0
-				for _, p := range res {
-					got += polyArea(p)
-				}
-				for _, p := range lib {
-					want += polyArea(p)
-				}
-				// The library simplifies its input by 1% of the distance first, so the two
-				// differ by a little more than rounding.
-				if !near(got, want, 1e-3) {
-					t.Errorf("trial %d delta %v join %+v: area %v, library %v", trial, delta, join, got, want)
-				}
-				if len(res) > 0 {
-					if err := toGeom(res).Validate(); err != nil {
-						t.Errorf("trial %d delta %v: invalid result: %v", trial, delta, err)
-					}
-				}
-			}
-		}
-	}
-}
-
 func TestBooleanW2(t *testing.T) {
 	t.Parallel()
 	t.Run("A", func(t *testing.T) {
@@ -842,7 +705,7 @@ func TestPutAreaLimit(t *testing.T) {
 	t.Parallel()
 	s := New()
 	huge := regularPolygon(Vec{}, 1000, MaxVertices+1)
-	_, err := s.putArea("r", []ovPoly{{outer: huge}})
+	_, err := s.putArea("r", []overlay.Polygon{enginePolygon(PolygonPart{Outer: huge})})
 	want := fmt.Sprintf("limit exceeded: the result has %d vertices; the limit is %d (MaxVertices)", MaxVertices+1, MaxVertices)
 	if err == nil || err.Error() != want {
 		t.Fatalf("error = %v, want %s", err, want)
@@ -862,58 +725,6 @@ func TestParseBoolOp(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %s", err, want)
 	}
-}
-
-// FuzzOverlay feeds the engine rectangles and triangles built from the input bytes, on a
-// coarse grid so that shared edges, touches and collinear overlaps are common. The engine must
-// not panic, and when it answers its area must match the library's.
-func FuzzOverlay(f *testing.F) {
-	f.Add([]byte{0, 0, 4, 4, 2, 0, 6, 4, 1})
-	f.Add([]byte{0, 0, 4, 4, 4, 0, 8, 4, 1, 2, 2, 6, 6, 0})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var pa, pb []ovPoly
-		for len(data) >= 5 {
-			c := func(b byte) float64 { return float64(b%16) / 2 }
-			x0, y0, x1, y1 := c(data[0]), c(data[1]), c(data[2]), c(data[3])
-			var r []Vec
-			if data[4]&2 == 0 {
-				r = []Vec{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
-			} else {
-				r = []Vec{{x0, y0}, {x1, y0}, {x0, y1}}
-			}
-			toA := data[4]&1 == 0
-			data = data[5:]
-			if ringArea(r) == 0 {
-				continue
-			}
-			if p := (ovPoly{outer: orientRing(r, true)}); toA {
-				pa = append(pa, p)
-			} else {
-				pb = append(pb, p)
-			}
-		}
-		for op := Union; op <= Xor; op++ {
-			in := appendInputs(appendInputs(nil, pa, 0), pb, 1)
-			res, err := overlay(in, func(wa, wb int32) bool { return op.keep(wa > 0, wb > 0) })
-			if err != nil {
-				continue // the library takes over
-			}
-			lib, err := booleanFallback(op, pa, pb)
-			if err != nil {
-				continue
-			}
-			got, want := 0.0, 0.0
-			for _, p := range res {
-				got += polyArea(p)
-			}
-			for _, p := range lib {
-				want += polyArea(p)
-			}
-			if !near(got, want, 1e-9) {
-				t.Errorf("%s: area %v, library %v", op, got, want)
-			}
-		}
-	})
 }
 
 // TestBooleanFoldedRing: a copy of a shape with one vertex moved by 9e-10 (just over the

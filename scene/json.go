@@ -9,7 +9,9 @@ package scene
 // SetEscapeHTML(false)); a test compares the two on random scenes. The reader has a fast path
 // for well-formed documents in the layout the writer produces (any whitespace and key order,
 // except that "kind" comes before "geometry"); on anything else it gives up and encoding/json
-// reads the document, so that every error message stays what encoding/json says.
+// reads the document, so that every error message stays what encoding/json says. Both readers
+// take an entity's geometry from one table, shapeKinds: per kind, the fields the fast reader
+// knows (read by one loop, readFields) and the type encoding/json decodes into.
 
 import (
 	"bytes"
@@ -496,16 +498,17 @@ func readEntity(je *jsonEntity, fonts map[string]*Font) (*Entity, error) {
 	if je.shape != nil {
 		e.Shape = je.shape
 	} else {
-		shape, err := newShape(je.Kind)
-		if err != nil {
-			return nil, err
+		sk := shapeKindOf(je.Kind)
+		if sk < 0 {
+			return nil, fmt.Errorf("unknown kind %q", je.Kind)
 		}
 		dec := json.NewDecoder(bytes.NewReader(je.Geometry))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(shape); err != nil {
+		shape, err := shapeKinds[sk].decode(dec)
+		if err != nil {
 			return nil, fmt.Errorf("geometry: %w", err)
 		}
-		e.Shape = derefShape(shape)
+		e.Shape = shape
 	}
 	if t, ok := e.Shape.(*Text); ok && fonts[t.Font] != nil {
 		t.UseFont(fonts[t.Font])
@@ -520,56 +523,6 @@ func readEntity(je *jsonEntity, fonts map[string]*Font) (*Entity, error) {
 		}
 	}
 	return e, nil
-}
-
-// newShape returns a pointer to decode a shape of kind into.
-func newShape(k Kind) (any, error) {
-	switch k {
-	case KindLine:
-		return &Line{}, nil
-	case KindCircle:
-		return &Circle{}, nil
-	case KindRect:
-		return &Rect{}, nil
-	case KindEllipse:
-		return &Ellipse{}, nil
-	case KindRoundedRect:
-		return &RoundedRect{}, nil
-	case KindArc:
-		return &Arc{}, nil
-	case KindPolygon:
-		return &Polygon{}, nil
-	case KindPath:
-		return &PathShape{}, nil
-	case KindText:
-		return &Text{}, nil
-	}
-	return nil, fmt.Errorf("unknown kind %q", k)
-}
-
-// derefShape turns the decode target into the Shape value the scene stores.
-func derefShape(v any) Shape {
-	switch x := v.(type) {
-	case *Line:
-		return *x
-	case *Circle:
-		return *x
-	case *Rect:
-		return *x
-	case *Ellipse:
-		return *x
-	case *RoundedRect:
-		return *x
-	case *Arc:
-		return *x
-	case *Polygon:
-		return *x
-	case *PathShape:
-		return x
-	case *Text:
-		return x
-	}
-	panic(fmt.Sprintf("scene: no shape for %T", v))
 }
 
 func checkTransform(t Transform) error {
@@ -634,7 +587,7 @@ func (r *jsonReader) expect(c byte) {
 
 // once marks a key as seen in an object, failing on a repeat (encoding/json would let the
 // last one win, merging some values; that is left to it).
-func (r *jsonReader) once(seen *uint16, bit uint16) {
+func (r *jsonReader) once(seen *uint64, bit uint64) {
 	if *seen&bit != 0 {
 		r.fail()
 	}
@@ -886,24 +839,14 @@ func (r *jsonReader) color() *Color {
 }
 
 func (r *jsonReader) document() *jsonScene {
-	doc := &jsonScene{}
-	var seen uint16
-	for more := r.objectStart(); more; more = r.objectNext() {
-		switch string(r.key()) {
-		case "format":
-			r.once(&seen, 1)
-			doc.Format = string(r.str())
-		case "version":
-			r.once(&seen, 2)
-			doc.Version = r.int()
-		case "entities":
-			r.once(&seen, 4)
-			doc.Entities = r.entities()
-		default:
-			r.fail()
-		}
-	}
-	return doc
+	doc := readFields(r, jsonScene{}, documentFields)
+	return &doc
+}
+
+var documentFields = []field[jsonScene]{
+	{"format", func(r *jsonReader, doc jsonScene) jsonScene { doc.Format = string(r.str()); return doc }},
+	{"version", func(r *jsonReader, doc jsonScene) jsonScene { doc.Version = r.int(); return doc }},
+	{"entities", func(r *jsonReader, doc jsonScene) jsonScene { doc.Entities = r.entities(); return doc }},
 }
 
 func (r *jsonReader) entities() []jsonEntity {
@@ -918,26 +861,33 @@ func (r *jsonReader) entities() []jsonEntity {
 	return ents
 }
 
+// entity reads an entity object. The envelope of every entity (its own members, transform and
+// style) is read by direct code, the geometry by the table of its kind: the envelope is most of
+// a document's keys, and a call through a function value for each costs a few per cent of
+// reading a large scene.
 func (r *jsonReader) entity(je *jsonEntity) {
-	const kindSeen = 2
-	var seen uint16
+	var seen uint64
+	sk := -1 // the kind's index in shapeKinds
 	for more := r.objectStart(); more; more = r.objectNext() {
 		switch string(r.key()) {
 		case "name":
 			r.once(&seen, 1)
 			je.Name = string(r.str())
 		case "kind":
-			r.once(&seen, kindSeen)
-			je.Kind = kindOf(r.str())
+			r.once(&seen, 2)
+			je.Kind, sk = kindOf(r.str())
 		case "parent":
 			r.once(&seen, 4)
 			je.Parent = string(r.str())
 		case "geometry":
 			r.once(&seen, 8)
-			if seen&kindSeen == 0 {
-				r.fail() // the kind decides the fields; encoding/json reads this order
+			if sk < 0 {
+				// No kind yet (the kind decides the fields; encoding/json reads this order),
+				// or one that is not a shape: its error is left to the reader of record.
+				r.fail()
+				return
 			}
-			je.shape = r.shape(je.Kind)
+			je.shape = shapeKinds[sk].read(r)
 		case "transform":
 			r.once(&seen, 16)
 			r.transform(&je.Transform)
@@ -950,18 +900,22 @@ func (r *jsonReader) entity(je *jsonEntity) {
 	}
 }
 
-// kindOf returns the Kind named by s, without allocating for the known kinds.
-func kindOf(s []byte) Kind {
-	for _, k := range [...]Kind{KindLine, KindCircle, KindRect, KindEllipse, KindRoundedRect, KindArc, KindPolygon, KindPath, KindText, KindGroup} {
-		if string(s) == string(k) {
-			return k
+// kindOf returns the Kind named by s, without allocating for the known kinds, and its index
+// in shapeKinds: -1 for a group or an unknown kind.
+func kindOf(s []byte) (Kind, int) {
+	for i := range shapeKinds {
+		if k := shapeKinds[i].kind; string(s) == string(k) {
+			return k, i
 		}
 	}
-	return Kind(s)
+	if string(s) == string(KindGroup) {
+		return KindGroup, -1
+	}
+	return Kind(s), -1
 }
 
 func (r *jsonReader) transform(t *Transform) {
-	var seen uint16
+	var seen uint64
 	for more := r.objectStart(); more; more = r.objectNext() {
 		switch string(r.key()) {
 		case "translate":
@@ -983,7 +937,7 @@ func (r *jsonReader) transform(t *Transform) {
 }
 
 func (r *jsonReader) style(st *Style) {
-	var seen uint16
+	var seen uint64
 	for more := r.objectStart(); more; more = r.objectNext() {
 		switch string(r.key()) {
 		case "fill":
@@ -1001,167 +955,129 @@ func (r *jsonReader) style(st *Style) {
 	}
 }
 
-// shape reads the geometry of a shape of kind k; fields left out stay zero, as in
-// encoding/json. A kind that is not a shape fails, leaving its error to the reader of record.
-func (r *jsonReader) shape(k Kind) Shape {
-	var seen uint16
-	switch k {
-	case KindCircle:
-		var g Circle
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "center":
-				r.once(&seen, 1)
-				g.Center = r.vec()
-			case "radius":
-				r.once(&seen, 2)
-				g.Radius = r.num()
-			default:
-				r.fail()
-			}
+// shapeKinds is how the geometry of each shape kind is read: its fields for the fast reader,
+// and the value encoding/json decodes into. Fields left out stay zero, as in encoding/json.
+var shapeKinds = []shapeKind{
+	valueShape(KindLine,
+		field[Line]{"points", func(r *jsonReader, g Line) Line { g.Points = r.vecs(); return g }}),
+	valueShape(KindCircle,
+		field[Circle]{"center", func(r *jsonReader, g Circle) Circle { g.Center = r.vec(); return g }},
+		field[Circle]{"radius", func(r *jsonReader, g Circle) Circle { g.Radius = r.num(); return g }}),
+	valueShape(KindRect,
+		field[Rect]{"center", func(r *jsonReader, g Rect) Rect { g.Center = r.vec(); return g }},
+		field[Rect]{"width", func(r *jsonReader, g Rect) Rect { g.Width = r.num(); return g }},
+		field[Rect]{"height", func(r *jsonReader, g Rect) Rect { g.Height = r.num(); return g }}),
+	valueShape(KindEllipse,
+		field[Ellipse]{"center", func(r *jsonReader, g Ellipse) Ellipse { g.Center = r.vec(); return g }},
+		field[Ellipse]{"rx", func(r *jsonReader, g Ellipse) Ellipse { g.RX = r.num(); return g }},
+		field[Ellipse]{"ry", func(r *jsonReader, g Ellipse) Ellipse { g.RY = r.num(); return g }}),
+	valueShape(KindRoundedRect,
+		field[RoundedRect]{"center", func(r *jsonReader, g RoundedRect) RoundedRect { g.Center = r.vec(); return g }},
+		field[RoundedRect]{"width", func(r *jsonReader, g RoundedRect) RoundedRect { g.Width = r.num(); return g }},
+		field[RoundedRect]{"height", func(r *jsonReader, g RoundedRect) RoundedRect { g.Height = r.num(); return g }},
+		field[RoundedRect]{"radius", func(r *jsonReader, g RoundedRect) RoundedRect { g.Radius = r.num(); return g }}),
+	valueShape(KindArc,
+		field[Arc]{"center", func(r *jsonReader, g Arc) Arc { g.Center = r.vec(); return g }},
+		field[Arc]{"radius", func(r *jsonReader, g Arc) Arc { g.Radius = r.num(); return g }},
+		field[Arc]{"start", func(r *jsonReader, g Arc) Arc { g.Start = r.num(); return g }},
+		field[Arc]{"end", func(r *jsonReader, g Arc) Arc { g.End = r.num(); return g }}),
+	valueShape(KindPolygon,
+		field[Polygon]{"parts", func(r *jsonReader, g Polygon) Polygon { g.Parts = r.parts(); return g }}),
+	pointerShape(KindPath,
+		field[PathShape]{"d", func(r *jsonReader, g PathShape) PathShape { g.Data = string(r.str()); return g }}),
+	pointerShape(KindText,
+		field[Text]{"text", func(r *jsonReader, g Text) Text { g.Text = string(r.str()); return g }},
+		field[Text]{"pos", func(r *jsonReader, g Text) Text { g.Pos = r.vec(); return g }},
+		field[Text]{"size", func(r *jsonReader, g Text) Text { g.Size = r.num(); return g }},
+		field[Text]{"align", func(r *jsonReader, g Text) Text { g.Align = TextAlign(r.str()); return g }},
+		field[Text]{"font", func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g }}),
+}
+
+// shapeKind reads the geometry of one kind of shape: read with the fast reader, decode with
+// encoding/json (into the same type, so that its errors name it).
+type shapeKind struct {
+	kind   Kind
+	read   func(r *jsonReader) Shape
+	decode func(dec *json.Decoder) (Shape, error)
+}
+
+// shapeKindOf is the index in shapeKinds of kind k, or -1 when k is not a shape kind.
+func shapeKindOf(k Kind) int {
+	for i := range shapeKinds {
+		if shapeKinds[i].kind == k {
+			return i
 		}
-		return g
-	case KindRect:
-		var g Rect
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "center":
-				r.once(&seen, 1)
-				g.Center = r.vec()
-			case "width":
-				r.once(&seen, 2)
-				g.Width = r.num()
-			case "height":
-				r.once(&seen, 4)
-				g.Height = r.num()
-			default:
-				r.fail()
-			}
-		}
-		return g
-	case KindLine:
-		var g Line
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "points":
-				r.once(&seen, 1)
-				g.Points = r.vecs()
-			default:
-				r.fail()
-			}
-		}
-		return g
-	case KindPolygon:
-		var g Polygon
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "parts":
-				r.once(&seen, 1)
-				g.Parts = r.parts()
-			default:
-				r.fail()
-			}
-		}
-		return g
-	case KindEllipse:
-		var g Ellipse
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "center":
-				r.once(&seen, 1)
-				g.Center = r.vec()
-			case "rx":
-				r.once(&seen, 2)
-				g.RX = r.num()
-			case "ry":
-				r.once(&seen, 4)
-				g.RY = r.num()
-			default:
-				r.fail()
-			}
-		}
-		return g
-	case KindRoundedRect:
-		var g RoundedRect
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "center":
-				r.once(&seen, 1)
-				g.Center = r.vec()
-			case "width":
-				r.once(&seen, 2)
-				g.Width = r.num()
-			case "height":
-				r.once(&seen, 4)
-				g.Height = r.num()
-			case "radius":
-				r.once(&seen, 8)
-				g.Radius = r.num()
-			default:
-				r.fail()
-			}
-		}
-		return g
-	case KindArc:
-		var g Arc
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "center":
-				r.once(&seen, 1)
-				g.Center = r.vec()
-			case "radius":
-				r.once(&seen, 2)
-				g.Radius = r.num()
-			case "start":
-				r.once(&seen, 4)
-				g.Start = r.num()
-			case "end":
-				r.once(&seen, 8)
-				g.End = r.num()
-			default:
-				r.fail()
-			}
-		}
-		return g
-	case KindPath:
-		g := &PathShape{}
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "d":
-				r.once(&seen, 1)
-				g.Data = string(r.str())
-			default:
-				r.fail()
-			}
-		}
-		return g
-	case KindText:
-		g := &Text{}
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "text":
-				r.once(&seen, 1)
-				g.Text = string(r.str())
-			case "pos":
-				r.once(&seen, 2)
-				g.Pos = r.vec()
-			case "size":
-				r.once(&seen, 4)
-				g.Size = r.num()
-			case "align":
-				r.once(&seen, 8)
-				g.Align = TextAlign(r.str())
-			case "font":
-				r.once(&seen, 16)
-				g.Font = string(r.str())
-			default:
-				r.fail()
-			}
-		}
-		return g
 	}
-	r.fail()
-	return nil
+	return -1
+}
+
+// valueShape is the entry of a shape the scene stores by value.
+func valueShape[T Shape](k Kind, fields ...field[T]) shapeKind {
+	return shapeKind{
+		kind: k,
+		read: func(r *jsonReader) Shape {
+			var zero T
+			return readFields(r, zero, fields)
+		},
+		decode: func(dec *json.Decoder) (Shape, error) {
+			var g T
+			err := dec.Decode(&g)
+			return g, err
+		},
+	}
+}
+
+// pointerShape is the entry of a shape the scene stores by pointer.
+func pointerShape[T any, P interface {
+	*T
+	Shape
+}](k Kind, fields ...field[T]) shapeKind {
+	return shapeKind{
+		kind: k,
+		read: func(r *jsonReader) Shape {
+			var zero T
+			g := readFields(r, zero, fields)
+			return P(&g)
+		},
+		decode: func(dec *json.Decoder) (Shape, error) {
+			g := P(new(T))
+			err := dec.Decode(g)
+			return g, err
+		},
+	}
+}
+
+// field is one member of an object the fast reader knows: its key, and how to read its value
+// into the value being built. The value goes in and out by copy, not by pointer: through a
+// call to a function value a pointer would make it escape to the heap, one more allocation
+// for every shape read.
+type field[T any] struct {
+	key  string
+	read func(r *jsonReader, v T) T
+}
+
+// readFields reads an object whose members are among fields (at most 64), in any order, each
+// at most once; any other key fails, and so does a repeated one (as once).
+func readFields[T any](r *jsonReader, v T, fields []field[T]) T {
+	var seen uint64
+	for more := r.objectStart(); more; more = r.objectNext() {
+		k := r.key()
+		i := 0
+		for ; i < len(fields); i++ {
+			// Length and first byte first: they tell the keys of every table apart but
+			// "rx" and "ry", and cost no call.
+			if f := fields[i].key; len(f) == len(k) && f[0] == k[0] && string(k) == f {
+				break
+			}
+		}
+		if i == len(fields) || seen&(1<<i) != 0 {
+			r.fail()
+			return v
+		}
+		seen |= 1 << i
+		v = fields[i].read(r, v)
+	}
+	return v
 }
 
 // parts reads a polygon's parts; as with points, [] is empty and non-nil, null is nil.
@@ -1171,28 +1087,22 @@ func (r *jsonReader) parts() []PolygonPart {
 	}
 	parts := []PolygonPart{}
 	for more := r.arrayStart(); more; more = r.arrayNext() {
-		var p PolygonPart
-		var seen uint16
-		for more := r.objectStart(); more; more = r.objectNext() {
-			switch string(r.key()) {
-			case "outer":
-				r.once(&seen, 1)
-				p.Outer = r.vecs()
-			case "holes":
-				r.once(&seen, 2)
-				if r.null() {
-					p.Holes = nil
-					break
-				}
-				p.Holes = [][]Vec{}
-				for more := r.arrayStart(); more; more = r.arrayNext() {
-					p.Holes = append(p.Holes, r.vecs())
-				}
-			default:
-				r.fail()
-			}
-		}
-		parts = append(parts, p)
+		parts = append(parts, readFields(r, PolygonPart{}, partFields))
 	}
 	return parts
+}
+
+var partFields = []field[PolygonPart]{
+	{"outer", func(r *jsonReader, p PolygonPart) PolygonPart { p.Outer = r.vecs(); return p }},
+	{"holes", func(r *jsonReader, p PolygonPart) PolygonPart {
+		if r.null() {
+			p.Holes = nil
+			return p
+		}
+		p.Holes = [][]Vec{}
+		for more := r.arrayStart(); more; more = r.arrayNext() {
+			p.Holes = append(p.Holes, r.vecs())
+		}
+		return p
+	}},
 }

@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
 // MaxMeasureResults caps the lists Clearance and Overlaps answer; the count of everything
@@ -41,10 +43,10 @@ type Overlap struct {
 
 // measured is an entity's shape in world coordinates.
 type measured struct {
-	lines  [][]Vec  // outlines as polylines; a closed one repeats its first point at the end
-	area   []ovPoly // the closed shapes' area (members may overlap); nil when open
-	length float64  // length of the open outlines
-	edges  int      // number of edges in lines
+	lines  [][]Vec           // outlines as polylines; a closed one repeats its first point at the end
+	area   []overlay.Polygon // the closed shapes' area (members may overlap); nil when open
+	length float64           // length of the open outlines
+	edges  int               // number of edges in lines
 	circle *circleShape
 	box    Box
 }
@@ -247,8 +249,8 @@ func touching(a, b *measured) (Vec, bool) {
 		for _, lb := range b.lines {
 			for i := 1; i < len(la); i++ {
 				for j := 1; j < len(lb); j++ {
-					if p, ok := segmentsMeet(la[i-1], la[i], lb[j-1], lb[j]); ok {
-						return p, true
+					if p, ok := segmentsMeet(overlay.Point(la[i-1]), overlay.Point(la[i]), overlay.Point(lb[j-1]), overlay.Point(lb[j])); ok {
+						return Vec(p), true
 					}
 				}
 			}
@@ -265,13 +267,13 @@ func touching(a, b *measured) (Vec, bool) {
 }
 
 // inArea reports whether p lies inside any of the polygons (even-odd within each).
-func inArea(p Vec, area []ovPoly) bool {
+func inArea(p Vec, area []overlay.Polygon) bool {
 	for _, poly := range area {
-		if !inRing(p, poly.outer) {
+		if !inRing(p, poly.Outer) {
 			continue
 		}
 		inHole := false
-		for _, h := range poly.holes {
+		for _, h := range poly.Holes {
 			if inRing(p, h) {
 				inHole = true
 				break
@@ -284,7 +286,7 @@ func inArea(p Vec, area []ovPoly) bool {
 	return false
 }
 
-func inRing(p Vec, r []Vec) bool {
+func inRing(p Vec, r []overlay.Point) bool {
 	in := false
 	for i, j := 0, len(r)-1; i < len(r); j, i = i, i+1 {
 		a, b := r[i], r[j]
@@ -484,8 +486,8 @@ func (s *Scene) Perimeter(name string) (float64, error) {
 			return 0, fmt.Errorf("perimeter of %q: %w", name, err)
 		}
 		for _, p := range area {
-			total += ringLength(p.outer)
-			for _, h := range p.holes {
+			total += ringLength(p.Outer)
+			for _, h := range p.Holes {
 				total += ringLength(h)
 			}
 		}
@@ -493,11 +495,15 @@ func (s *Scene) Perimeter(name string) (float64, error) {
 	return total, nil
 }
 
-func ringLength(r []Vec) float64 {
+func ringLength(r []overlay.Point) float64 {
 	if len(r) < 2 {
 		return 0
 	}
-	return polylineLength(r) + r[0].Sub(r[len(r)-1]).Len()
+	l := 0.0
+	for i := 1; i < len(r); i++ {
+		l += r[i].Sub(r[i-1]).Len()
+	}
+	return l + r[0].Sub(r[len(r)-1]).Len()
 }
 
 // Centroid is the entity's centre of mass in world coordinates: area-weighted over its closed
@@ -519,7 +525,7 @@ func (s *Scene) Centroid(name string) (Vec, error) {
 		var sum Vec
 		total := 0.0
 		for _, p := range area {
-			for k, r := range append([][]Vec{p.outer}, p.holes...) {
+			for k, r := range append([][]overlay.Point{p.Outer}, p.Holes...) {
 				a, c := ringMoment(r)
 				if k > 0 {
 					a = -math.Abs(a)
@@ -551,7 +557,7 @@ func (s *Scene) Centroid(name string) (Vec, error) {
 
 // ringMoment is a ring's unsigned area and its centroid, relative to its first point for
 // precision far from the origin.
-func ringMoment(r []Vec) (float64, Vec) {
+func ringMoment(r []overlay.Point) (float64, Vec) {
 	o := r[0]
 	a, cx, cy := 0.0, 0.0, 0.0
 	for i := 1; i+1 < len(r); i++ {
@@ -562,7 +568,7 @@ func ringMoment(r []Vec) (float64, Vec) {
 		cy += (p.Y + q.Y) * cr
 	}
 	if a == 0 {
-		return 0, o
+		return 0, Vec(o)
 	}
 	return math.Abs(a / 2), Vec{o.X + cx/(3*a), o.Y + cy/(3*a)}
 }

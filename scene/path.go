@@ -95,21 +95,46 @@ func (p *Path) Polyline(pts []Vec, closed bool) {
 // Transform returns the path mapped by m; curves stay exact.
 func (p Path) Transform(m Affine) Path {
 	out := make(Path, len(p))
-	for i, s := range p {
-		switch s.Kind {
-		case SegArc:
-			s.P[0] = m.Apply(s.P[0])
-			s.P[1] = m.ApplyVec(s.P[1])
-			s.P[2] = m.ApplyVec(s.P[2])
-		case SegClose:
-		default:
-			for j := range s.P {
-				s.P[j] = m.Apply(s.P[j])
-			}
-		}
-		out[i] = s
+	copy(out, p)
+	for i := range out {
+		out[i].transform(m)
 	}
 	return out
+}
+
+// transform maps the segment by m: points move, an arc's axis vectors only turn and scale.
+func (s *Seg) transform(m Affine) {
+	switch s.Kind {
+	case SegArc:
+		s.P[0] = m.Apply(s.P[0])
+		s.P[1] = m.ApplyVec(s.P[1])
+		s.P[2] = m.ApplyVec(s.P[2])
+	case SegClose:
+	default:
+		s.P[0], s.P[1], s.P[2] = m.Apply(s.P[0]), m.Apply(s.P[1]), m.Apply(s.P[2])
+	}
+}
+
+// AppendOutline appends sh's outline mapped by m to p and returns the extended path: the
+// segments of sh.Outline().Transform(m), bit for bit, built in p's spare capacity. A writer
+// that reuses one path for every entity draws a scene without an allocation per shape.
+func AppendOutline(p Path, sh Shape, m Affine) Path {
+	start := len(p)
+	if a, ok := sh.(outlineAppender); ok {
+		p = a.appendOutline(p)
+	} else {
+		p = append(p, sh.Outline()...)
+	}
+	for i := start; i < len(p); i++ {
+		p[i].transform(m)
+	}
+	return p
+}
+
+// outlineAppender is implemented by shapes that can build their outline in a given path;
+// their Outline is appendOutline(nil).
+type outlineAppender interface {
+	appendOutline(p Path) Path
 }
 
 // Bounds returns the exact bounding box of the path: curve extrema are found analytically.

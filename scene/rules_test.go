@@ -1,9 +1,7 @@
 package scene
 
 import (
-	"bytes"
 	"fmt"
-	"log/slog"
 	"math"
 	"testing"
 
@@ -126,29 +124,6 @@ func TestHoleRule(t *testing.T) {
 	want := "bad geometry: the holes cover all of the polygon; draw smaller holes or none"
 	if diff := cmp.Diff(want, fmt.Sprint(err)); diff != "" {
 		t.Errorf("holes covering everything: error mismatch (-want +got):\n%s", diff)
-	}
-}
-
-// TestFallbackIsCountedAndLogged: a fallback to simplefeatures is counted and logged with the
-// operation's name. Not parallel: it swaps the default logger.
-func TestFallbackIsCountedAndLogged(t *testing.T) {
-	var buf bytes.Buffer
-	old := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-		if a.Key == slog.TimeKey {
-			return slog.Attr{}
-		}
-		return a
-	}})))
-	defer slog.SetDefault(old)
-	before := Fallbacks()
-	noteFallback("union", 3)
-	if n := Fallbacks() - before; n != 1 {
-		t.Errorf("Fallbacks grew by %d, want 1", n)
-	}
-	want := `level=WARN msg="geometry: the overlay engine failed its topology check; the operation is redone with simplefeatures" operation=union rings=3` + "\n"
-	if diff := cmp.Diff(want, buf.String()); diff != "" {
-		t.Errorf("log mismatch (-want +got):\n%s", diff)
 	}
 }
 

@@ -146,8 +146,9 @@ func (*PathShape) Kind() Kind { return KindPath }
 func (*Text) Kind() Kind { return KindText }
 
 // Outline implements Shape.
-func (l Line) Outline() Path {
-	var p Path
+func (l Line) Outline() Path { return l.appendOutline(nil) }
+
+func (l Line) appendOutline(p Path) Path {
 	p.Polyline(l.Points, false)
 	return p
 }
@@ -158,21 +159,22 @@ func (l Line) Region() (Path, error) {
 }
 
 // Outline implements Shape.
-func (c Circle) Outline() Path {
-	return ellipsePath(c.Center, c.Radius, c.Radius)
-}
+func (c Circle) Outline() Path { return c.appendOutline(nil) }
+
+func (c Circle) appendOutline(p Path) Path { return appendEllipse(p, c.Center, c.Radius, c.Radius) }
 
 // Region implements Shape.
 func (c Circle) Region() (Path, error) { return c.Outline(), nil }
 
 // Outline implements Shape.
-func (e Ellipse) Outline() Path { return ellipsePath(e.Center, e.RX, e.RY) }
+func (e Ellipse) Outline() Path { return e.appendOutline(nil) }
+
+func (e Ellipse) appendOutline(p Path) Path { return appendEllipse(p, e.Center, e.RX, e.RY) }
 
 // Region implements Shape.
 func (e Ellipse) Region() (Path, error) { return e.Outline(), nil }
 
-func ellipsePath(c Vec, rx, ry float64) Path {
-	var p Path
+func appendEllipse(p Path, c Vec, rx, ry float64) Path {
 	p.MoveTo(Vec{c.X + rx, c.Y})
 	p.ArcTo(c, Vec{rx, 0}, Vec{0, ry}, 0, 2*math.Pi)
 	p.Close()
@@ -180,13 +182,15 @@ func ellipsePath(c Vec, rx, ry float64) Path {
 }
 
 // Outline implements Shape.
-func (r Rect) Outline() Path {
+func (r Rect) Outline() Path { return r.appendOutline(nil) }
+
+func (r Rect) appendOutline(p Path) Path {
 	hw, hh := r.Width/2, r.Height/2
-	var p Path
-	p.Polyline([]Vec{
+	corners := [4]Vec{
 		{r.Center.X - hw, r.Center.Y - hh}, {r.Center.X + hw, r.Center.Y - hh},
 		{r.Center.X + hw, r.Center.Y + hh}, {r.Center.X - hw, r.Center.Y + hh},
-	}, true)
+	}
+	p.Polyline(corners[:], true)
 	return p
 }
 
@@ -194,14 +198,16 @@ func (r Rect) Outline() Path {
 func (r Rect) Region() (Path, error) { return r.Outline(), nil }
 
 // Outline implements Shape.
-func (r RoundedRect) Outline() Path {
+func (r RoundedRect) Outline() Path { return r.appendOutline(nil) }
+
+func (r RoundedRect) appendOutline(p Path) Path {
 	hw, hh := r.Width/2, r.Height/2
 	rad := math.Min(r.Radius, math.Min(hw, hh))
 	if rad <= 0 {
-		return Rect{Center: r.Center, Width: r.Width, Height: r.Height}.Outline()
+		return Rect{Center: r.Center, Width: r.Width, Height: r.Height}.appendOutline(p)
 	}
 	c := r.Center
-	corners := []struct {
+	corners := [4]struct {
 		at    Vec
 		start float64
 	}{
@@ -210,7 +216,6 @@ func (r RoundedRect) Outline() Path {
 		{Vec{c.X - hw + rad, c.Y + hh - rad}, math.Pi / 2},
 		{Vec{c.X - hw + rad, c.Y - hh + rad}, math.Pi},
 	}
-	var p Path
 	p.MoveTo(Vec{c.X - hw + rad, c.Y - hh})
 	for _, k := range corners {
 		p.ArcTo(k.at, Vec{rad, 0}, Vec{0, rad}, k.start, k.start+math.Pi/2)
@@ -223,8 +228,9 @@ func (r RoundedRect) Outline() Path {
 func (r RoundedRect) Region() (Path, error) { return r.Outline(), nil }
 
 // Outline implements Shape.
-func (a Arc) Outline() Path {
-	var p Path
+func (a Arc) Outline() Path { return a.appendOutline(nil) }
+
+func (a Arc) appendOutline(p Path) Path {
 	p.MoveTo(a.Center.Add(Vec{a.Radius * math.Cos(a.Start), a.Radius * math.Sin(a.Start)}))
 	p.ArcTo(a.Center, Vec{a.Radius, 0}, Vec{0, a.Radius}, a.Start, a.sweepEnd())
 	return p
@@ -251,12 +257,13 @@ func (a Arc) Region() (Path, error) {
 // Outline implements Shape. Outer rings run counter-clockwise and holes clockwise whatever
 // order they were drawn in, so that the nonzero fill the renderers use paints what the area
 // operations take (a scene's holes lie inside their outer ring and apart; see Put).
-func (g Polygon) Outline() Path {
-	var p Path
+func (g Polygon) Outline() Path { return g.appendOutline(nil) }
+
+func (g Polygon) appendOutline(p Path) Path {
 	for _, part := range g.Parts {
-		p.Polyline(orientRing(part.Outer, true), true)
+		p.Polyline(orientVecs(part.Outer, true), true)
 		for _, h := range part.Holes {
-			p.Polyline(orientRing(h, false), true)
+			p.Polyline(orientVecs(h, false), true)
 		}
 	}
 	return p

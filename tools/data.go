@@ -62,21 +62,20 @@ func dataContent(in WriteIn) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// checkData checks the data files a change touches, as the changed workspace (ch.src) has
+// checkData checks the data files a change touches, as the changed workspace (src) has
 // them: each is JSON; a data file with a schema matches it; a schema compiles and its data
 // file matches it. A script change passes untouched.
-func checkData(file string, ch *change) error {
-	if !modules.IsDataName(file) {
+func checkData(c modules.Change, src runtime.Source) error {
+	if !modules.IsDataName(c.Name) {
 		return nil
 	}
-	ch.alone = "" // a data file is never run as a script
-	for _, name := range ch.also {
-		if err := modules.CheckMoveKinds(file, name); err != nil {
+	if c.MoveTo != "" {
+		if err := modules.CheckMoveKinds(c.Name, c.MoveTo); err != nil {
 			return err
 		}
 	}
-	for _, name := range append([]string{file}, ch.also...) {
-		b, path, err := ch.src.Read(name)
+	for _, name := range c.Files() {
+		b, path, err := src.Read(name)
 		if errors.Is(err, runtime.ErrModuleNotFound) {
 			continue // deleted or moved away
 		}
@@ -92,7 +91,7 @@ func checkData(file string, ch *change) error {
 		} else {
 			data, schema = strings.TrimSuffix(name, modules.SchemaSuffix)+".json", name
 		}
-		if err := validate(ch.src, data, schema); err != nil {
+		if err := validate(src, data, schema); err != nil {
 			return err
 		}
 	}

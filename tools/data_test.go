@@ -81,7 +81,7 @@ func TestBadDataIsRefused(t *testing.T) {
 		{"content for a script", "write", map[string]any{"file": "main", "content": map[string]any{}},
 			"bad input: content is for data files (NAME.json); give a script's source as code\nnot applied; the file is unchanged"},
 		{"the run fails", "write", map[string]any{"file": "door.json", "content": map[string]any{"width": 700, "height": 2000, "extra": 1}, "x": 1},
-			"bad input: write: unknown parameter \"x\"; the parameters are file, code, content"},
+			"bad input: write: unknown parameter \"x\"; the parameters are file, code, content, view"},
 		{"data the drawing cannot use", "write", map[string]any{"file": "door.json", "code": `{"width": 1e400, "height": 1}`},
 			""},
 		{"bad name", "write", map[string]any{"file": "../door.json", "code": "{}"},

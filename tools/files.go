@@ -19,12 +19,13 @@ import (
 // ErrEdit is returned when an edit cannot be applied to the current text.
 var ErrEdit = errors.New("edit does not apply")
 
-func init() {
-	register("glob", "List the workspace's files: main, modules (yours and the built-in library), data and fonts (fonts/NAME.ttf|otf|ttc, for drawText's {font: NAME}), with kind, source and size. pattern filters names with * and ? (e.g. 'house*').", globTool)
-	register("read", "Read a file exactly as stored: file is 'main' or a module name. Read a file in full before you overwrite it; offset and limit (lines, 1-based) read a part, which does not count as read. A data file is 'NAME.json' (data/NAME.json); preview: true shows its structure instead of its text.", readTool)
-	register("write", "Replace a file with code and run the program at once. If the run fails, nothing is written and the error shows file:line:col; on success the answer summarises the scene. Read an existing file first. A data file ('NAME.json', data/NAME.json) takes code (JSON text, stored as is) or content (a JSON object or array) and must match data/NAME.schema.json when that exists; scripts read it with readJSON('NAME').", writeTool)
-	register("edit", "Replace old_code with new_code in a file (old_code must occur exactly once unless replace_all), or apply edits: [...] in order, all or nothing; then run as write does.", editTool)
-}
+const globDescription = "List the workspace's files: main, modules (yours and the built-in library), data and fonts (fonts/NAME.ttf|otf|ttc, for drawText's {font: NAME}), with kind, source and size. pattern filters names with * and ? (e.g. 'house*')."
+
+const readDescription = "Read a file exactly as stored: file is 'main' or a module name. Read a file in full before you overwrite it; offset and limit (lines, 1-based) read a part, which does not count as read. A data file is 'NAME.json' (data/NAME.json); preview: true shows its structure instead of its text."
+
+const writeDescription = "Replace a file with code and run the program at once. If the run fails, nothing is written and the error shows file:line:col; on success the answer summarises the scene. Read an existing file first. A data file ('NAME.json', data/NAME.json) takes code (JSON text, stored as is) or content (a JSON object or array) and must match data/NAME.schema.json when that exists; scripts read it with readJSON('NAME')."
+
+const editDescription = "Replace old_code with new_code in a file (old_code must occur exactly once unless replace_all), or apply edits: [...] in order, all or nothing; then run as write does."
 
 // GlobIn filters the listing.
 type GlobIn struct {
@@ -139,6 +140,7 @@ type WriteIn struct {
 	Code string `json:"code,omitempty" jsonschema:"the complete JavaScript source; for a data file, its JSON text, stored byte for byte"`
 	// Content is a data file's JSON value (data.go).
 	Content json.RawMessage `json:"content,omitempty" jsonschema:"a data file's content as a JSON object or array, stored with 2-space indentation"`
+	View    ViewIn          `json:"view,omitzero"` // a picture with the answer (view.go)
 }
 
 // amendSchema adds what inference cannot see: a write gives code, or (for a data file)
@@ -161,8 +163,8 @@ func writeTool(ctx context.Context, s *Session, in WriteIn) (*ChangeResult, erro
 	} else if in.Content != nil {
 		return nil, notApplied(fmt.Errorf("%w: content is for data files (NAME.json); give a script's source as code", ErrBadInput))
 	}
-	return s.commit(ctx, in.File, func([]byte, bool) (change, error) {
-		return s.writeChange(in.File, next), nil
+	return s.commit(ctx, in.File, func([]byte, bool) (modules.Change, error) {
+		return modules.Change{Name: in.File, Next: next}, nil
 	}, OverwriteWarning)
 }
 
@@ -180,6 +182,7 @@ type EditIn struct {
 	NewCode    string `json:"new_code,omitempty" jsonschema:"the text to put in its place (\"\" deletes old_code)"`
 	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence"`
 	Edits      []Edit `json:"edits,omitempty" jsonschema:"several edits applied in order, all or nothing"`
+	View       ViewIn `json:"view,omitzero"` // a picture with the answer (view.go)
 }
 
 // amendSchema adds what inference cannot see: old_code and new_code come together (a missing
@@ -198,24 +201,24 @@ func editTool(ctx context.Context, s *Session, in EditIn) (*ChangeResult, error)
 		return nil, fmt.Errorf("%w: give old_code/new_code or edits, not both", ErrBadInput)
 	}
 	warn := "Warning: editing a file this session has not read; read it first to see its current text"
-	return s.commit(ctx, in.File, func(current []byte, exists bool) (change, error) {
+	return s.commit(ctx, in.File, func(current []byte, exists bool) (modules.Change, error) {
 		if !exists && modules.IsBuiltin(in.File) {
-			return change{}, fmt.Errorf("%s is a built-in module (%s), which is read-only; to customise it, read %s and write a copy under a new name "+
+			return modules.Change{}, fmt.Errorf("%s is a built-in module (%s), which is read-only; to customise it, read %s and write a copy under a new name "+
 				"(such as my_%s) and import that, or write %s itself to make a workspace module that replaces the built-in",
 				in.File, "builtin/"+in.File+".js", in.File, in.File, in.File)
 		}
 		if !exists {
 			// A file that is there but refused (a hardlink, a FIFO) says why.
 			if _, _, err := s.srv.ws.Read(in.File); errors.Is(err, modules.ErrLinked) || errors.Is(err, modules.ErrNotRegular) {
-				return change{}, err
+				return modules.Change{}, err
 			}
-			return change{}, noFile(s.srv.ws, in.File, "create it with write")
+			return modules.Change{}, noFile(s.srv.ws, in.File, "create it with write")
 		}
 		next, err := applyEdits(current, edits)
 		if err != nil {
-			return change{}, err
+			return modules.Change{}, err
 		}
-		return s.writeChange(in.File, next), nil
+		return modules.Change{Name: in.File, Next: next}, nil
 	}, warn)
 }
 

@@ -27,6 +27,12 @@ func FuzzToolCall(f *testing.F) {
 		{"scene", `{"command":"tree","group":"g","offset":1,"depth":2,"max_bytes":600}`},
 		{"scene", `{"command":"json","region":[-1,-1,1,1],"offset":3}`},
 		{"scene", `{"command":"svg","name":"g","max_bytes":100}`},
+		{"scene", `{"command":"diff","against":-1,"width":64}`},
+		{"scene", `{"command":"diff","against":"v1","max_bytes":100,"width":64}`},
+		{"scene", `{"command":"sketch","max_bytes":600}`},
+		{"scene", `{"command":"sketch","clear":true}`},
+		{"write", `{"file":"main","code":"drawCircle('a', 0, 0, 1)","view":{"width":64,"focus":"a","highlight":"changed","grid":true}}`},
+		{"scene", `{"command":"undo","view":{"width":32,"focus":[-1,-1,1,1],"highlight":["g"]}}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.tool, s.params)

@@ -28,24 +28,24 @@ var ErrNothingToUndo = errors.New("nothing to undo")
 var ErrNothingToRedo = errors.New("nothing to redo")
 
 // record adds the workspace as it now is (now: its user files, nil when one could not be
-// read), with sceneJSON, to the history, after a change from before (the files before it;
-// nil when unknown) and the scene old. It answers the new entry's id, or 0 and a warning
-// when the history could not be written.
-func (srv *Server) record(before, now map[string][]byte, old *scene.Scene, sceneJSON []byte) (int, []string) {
-	h, warnings := srv.loadHistory()
+// read), with sceneJSON, to the history, after a change from the files before it (nil when
+// unknown) and the scene old. It answers the new entry's id, or 0 and a warning when the
+// history could not be written.
+func (tx *txn) record(now map[string][]byte, old *scene.Scene, sceneJSON []byte) (int, []string) {
+	h, warnings := tx.history()
 	fail := func(err error) (int, []string) {
 		return 0, append(warnings, fmt.Sprintf("the change landed, but recording it in the history failed: %v", err))
 	}
 	if sceneJSON == nil {
 		return fail(errors.New("the scene could not be encoded"))
 	}
-	if before != nil {
-		if _, err := catchUp(h, before, old); err != nil {
+	if tx.before != nil {
+		if _, err := tx.catchUp(old); err != nil {
 			return fail(err)
 		}
 	}
 	if now == nil {
-		_, err := srv.ws.UserFiles()
+		_, err := tx.srv.ws.UserFiles()
 		return fail(fmt.Errorf("reading the workspace: %w", err))
 	}
 	e, err := h.Record(now, sceneJSON)
@@ -79,25 +79,22 @@ func catchUp(h *modules.History, files map[string][]byte, sc *scene.Scene) (bool
 func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeResult, error) {
 	start := time.Now()
 	srv := se.srv
-	unlock, err := srv.ws.Lock(ctx)
+	tx, err := srv.begin(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("taking the workspace lock: %w", err)
+		return nil, refused(err)
 	}
-	defer unlock()
+	defer tx.end()
 
-	synced, disk, err := srv.syncLocked(ctx)
+	disk, err := tx.files()
 	if err != nil {
 		return nil, notApplied(err)
 	}
-	if disk == nil {
-		_, err := srv.ws.UserFiles()
-		return nil, notApplied(fmt.Errorf("reading the workspace: %w", err))
-	}
-	h, warnings := srv.loadHistory()
+	tx.before = disk
+	h, warnings := tx.history()
 	caughtUp := 0
 	if len(h.Entries) > 0 {
 		cur, _ := h.Current()
-		recorded, err := catchUp(h, disk, srv.Scene())
+		recorded, err := tx.catchUp(srv.Scene())
 		if err == nil && recorded {
 			err = h.Save()
 		}
@@ -110,8 +107,8 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 			warnings = append(warnings, fmt.Sprintf("the files had changed outside cadrun since entry %d; that state was recorded as entry %d, which redo brings back", cur.ID, now.ID))
 		}
 	}
-	if len(synced.Files) > 0 && caughtUp == 0 {
-		warnings = append(warnings, synced.Note())
+	if len(tx.synced.Files) > 0 && caughtUp == 0 {
+		warnings = append(warnings, tx.synced.Note())
 	}
 
 	target := h.Pos - 1
@@ -142,7 +139,7 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 		return nil, fmt.Errorf("entry %d no longer runs:\n%w", entry.ID, notApplied(err))
 	}
 	takenBack := slices.DeleteFunc(se.notMine(h, target), func(id int) bool { return id == caughtUp })
-	restored, err := srv.ws.Restore(files)
+	restored, err := srv.ws.RestoreFrom(disk, files)
 	if err != nil {
 		return nil, fmt.Errorf("restoring entry %d failed midway (%w); restored so far: %s. Read the files, then write what is missing", entry.ID, err, strings.Join(restored, ", "))
 	}
@@ -249,20 +246,18 @@ func describe(h *modules.History, warnings []string) *HistoryOut {
 // when the history does not have them yet).
 func (se *Session) snapshot(ctx context.Context, name string) (*HistoryOut, error) {
 	srv := se.srv
-	unlock, err := srv.ws.Lock(ctx)
+	tx, err := srv.begin(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("taking the workspace lock: %w", err)
-	}
-	defer unlock()
-	if _, _, err := srv.syncLocked(ctx); err != nil {
 		return nil, err
 	}
-	h, warnings := srv.loadHistory()
-	disk, err := srv.ws.UserFiles()
+	defer tx.end()
+	h, warnings := tx.history()
+	disk, err := tx.files()
 	if err != nil {
-		return nil, fmt.Errorf("reading the workspace: %w", err)
+		return nil, err
 	}
-	if _, err := catchUp(h, disk, srv.Scene()); err != nil {
+	tx.before = disk
+	if _, err := tx.catchUp(srv.Scene()); err != nil {
 		return nil, err
 	}
 	if name == "" {

@@ -1,9 +1,9 @@
 package tools
 
 // The journal's tools, save and search. save keeps the properties it does not know (a client's
-// own fields travel with the entry), which the generic registry entry refuses, so it is added
-// to the registry by hand here: its parameters are decoded by journal.ParseSave, and over MCP
-// it declares an input schema that allows extra properties.
+// own fields travel with the entry), which the generic registry row refuses, so its row is
+// ownInput: its parameters are decoded by journal.ParseSave, and over MCP it declares an
+// input schema that allows extra properties.
 
 import (
 	"context"
@@ -11,41 +11,23 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/journal"
 )
 
 const saveDescription = "Save an observation to the design journal: title and text (required), type (decision, bugfix, feature, refactor, discovery or change; default discovery), project (default: the workspace's folder name), memory_session_id (groups related saves; generated when absent), facts[], concepts[], files_read[], files_modified[], agent, department, visibility (private, department, project or public; default project). Other properties are kept. The entry is linked to the current history entry. Answers {id, memory_session_id, created_at_epoch}."
 
-func init() {
-	if _, dup := registry["save"]; dup {
-		panic("tools: duplicate tool save")
-	}
-	registry["save"] = &Tool{
-		Name: "save", Description: saveDescription, Type: toolTypes["save"], checksOwn: true,
-		In: reflect.TypeFor[SaveIn](), Out: reflect.TypeFor[journal.Saved](),
-		schema: sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Resolved) {
-			s := saveInputSchema()
-			r, err := s.Resolve(nil)
-			if err != nil {
-				panic(fmt.Sprintf("tools: input schema of save: %v", err))
-			}
-			return s, r
-		}),
-		call: func(ctx context.Context, s *Session, params json.RawMessage) (any, error) {
-			return s.srv.Save(ctx, params)
-		},
-		addMCP: addSaveMCP,
-	}
-	register("search", "Search the design journal: query (words, all must match, ranked, with snippets; empty lists the most recent), filters type, project, concept, memory_session_id, since/until (ms since 1970), limit (default 20, at most 100). ids fetches entries whole, text included.", searchTool)
+// saveTool saves an entry; its parameters are decoded by journal.ParseSave (in Server.Save).
+func saveTool(ctx context.Context, s *Session, params json.RawMessage) (journal.Saved, error) {
+	return s.srv.Save(ctx, params)
 }
+
+const searchDescription = "Search the design journal: query (words, all must match, ranked, with snippets; empty lists the most recent), filters type, project, concept, memory_session_id, since/until (ms since 1970), limit (default 20, at most 100). ids fetches entries whole, text included."
 
 // SaveIn documents save's parameters (its schema); the parameters themselves are decoded by
 // journal.ParseSave, which also keeps unknown properties.
@@ -79,25 +61,6 @@ func saveInputSchema() *jsonschema.Schema {
 		}
 	}
 	return s
-}
-
-func addSaveMCP(ms *mcp.Server, sessions *mcpSessions) {
-	out, err := outputSchema[journal.Saved]()
-	if err != nil {
-		panic(err)
-	}
-	t := &mcp.Tool{Name: "save", Description: saveDescription, InputSchema: saveInputSchema(), OutputSchema: out}
-	ms.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		saved, err := sessions.get(req.Session).srv.Save(ctx, req.Params.Arguments)
-		if err != nil {
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
-		}
-		b, err := json.Marshal(saved)
-		if err != nil {
-			return nil, err
-		}
-		return &mcp.CallToolResult{StructuredContent: saved, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
-	})
 }
 
 // journalHandle opens the workspace's journal on first use and keeps it open.
@@ -140,7 +103,7 @@ func (srv *Server) closeJournal() {
 
 // Save saves a journal entry from save's parameters (a JSON object), linked to the current
 // history entry: the workspace as it is now, recorded first if the history does not have it
-// yet (files changed outside cadrun).
+// yet (files changed outside cadrun, run first so that their scene is recorded with them).
 func (srv *Server) Save(ctx context.Context, params json.RawMessage) (journal.Saved, error) {
 	in, err := journal.ParseSave(params, filepath.Base(absDir(srv.ws.Dir())))
 	if err != nil {
@@ -160,20 +123,23 @@ func (srv *Server) Save(ctx context.Context, params json.RawMessage) (journal.Sa
 // currentEntry is the id of the history entry that holds the workspace as it is now (0 when
 // there are no files to record).
 func (srv *Server) currentEntry(ctx context.Context) (int, error) {
-	unlock, err := srv.ws.Lock(ctx)
+	// begin runs files changed outside cadrun first (as before any tool answers), so that the
+	// entry recorded for them holds their scene, not the one before them.
+	tx, err := srv.begin(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("taking the workspace lock: %w", err)
+		return 0, err
 	}
-	defer unlock()
-	h, _ := srv.loadHistory()
-	files, err := srv.ws.UserFiles()
+	defer tx.end()
+	files, err := tx.files()
 	if err != nil {
-		return 0, fmt.Errorf("reading the workspace: %w", err)
+		return 0, err
 	}
+	tx.before = files
+	h, _ := tx.history()
 	if len(files) == 0 && len(h.Entries) == 0 {
 		return 0, nil
 	}
-	recorded, err := catchUp(h, files, srv.Scene())
+	recorded, err := tx.catchUp(srv.Scene())
 	if err == nil && recorded {
 		err = h.Save()
 	}

@@ -1,9 +1,9 @@
 package tools
 
 // The lsp tool answers questions about the JS API from the one API table (runtime.API), so it
-// cannot drift from what the bindings accept, and about a file's symbols from the same parse
-// the runtime does (runtime.ScanModule, then goja's parser), so that what it lists, and the
-// line:col of a syntax error, are exactly what a run would see.
+// cannot drift from what the bindings accept, and about a file's symbols from runtime.Symbols,
+// the same parse a run does, so that what it lists, and the line:col of a syntax error, are
+// exactly what a run would see. goja stays behind runtime: this file only converts.
 
 import (
 	"context"
@@ -13,19 +13,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/file"
-
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
 
-func init() {
-	register("lsp", "Look up the JS API and a file's symbols. operation is domains (the API's domains with their functions), "+
-		"describe (domain: every function of it; or name: one function, with signature, doc and example), "+
-		"schema (name: one function's parameters with type, unit, default and doc) or "+
-		"symbols (file: 'main', a module or a built-in module such as 'shapes': its classes with methods, functions, constants and variables, imports and exports, each with its line).", lspTool)
-}
+const lspDescription = "Look up the JS API and a file's symbols. operation is domains (the API's domains with their functions), " +
+	"describe (domain: every function of it; or name: one function, with signature, doc and example), " +
+	"schema (name: one function's parameters with type, unit, default and doc) or " +
+	"symbols (file: 'main', a module or a built-in module such as 'shapes': its classes with methods, functions, constants and variables, imports and exports, each with its line)."
 
 // lspOperations are the operations of the lsp tool.
 var lspOperations = []string{"domains", "describe", "schema", "symbols"}
@@ -318,59 +313,35 @@ func lspSymbols(ctx context.Context, srv *Server, file string) (*LSPSymbols, err
 // fileSymbols parses src as the runtime does and lists its symbols. A syntax error is a
 // diagnostic at the error's line:col (in characters), as a run would report it.
 func fileSymbols(file, path string, src []byte) (*LSPSymbols, error) {
-	mod, prog, d := runtime.Parse(src, path, runtime.DefaultLimits.MaxNesting)
-	if d != nil {
-		return nil, diagError(d)
+	sym, err := runtime.Symbols(path, src)
+	if err != nil {
+		var d *runtime.Diagnostic
+		if errors.As(err, &d) {
+			return nil, diagError(d)
+		}
+		return nil, err
 	}
-
+	// Each LSP type but LSPClass has its runtime type's fields, adding JSON names and schema
+	// text, so it converts directly (and stops compiling if the two drift apart).
 	out := &LSPSymbols{File: file, Path: path}
-	w := symbolWalker{prog: prog, script: mod.Script}
-	for _, st := range prog.Body {
-		switch s := st.(type) {
-		case *ast.FunctionDeclaration:
-			if fn := s.Function; fn != nil && fn.Name != nil {
-				out.Functions = append(out.Functions, LSPFunc{Name: fn.Name.Name.String(), Line: w.line(fn.Name.Idx), Params: w.params(fn.ParameterList)})
-			}
-		case *ast.ClassDeclaration:
-			if c := s.Class; c != nil && c.Name != nil {
-				out.Classes = append(out.Classes, w.class(c))
-			}
-		case *ast.LexicalDeclaration:
-			fns, vars := w.bindings(s.Token.String(), s.List)
-			out.Functions, out.Variables = append(out.Functions, fns...), append(out.Variables, vars...)
-		case *ast.VariableStatement:
-			fns, vars := w.bindings("var", s.List)
-			out.Functions, out.Variables = append(out.Functions, fns...), append(out.Variables, vars...)
+	for _, c := range sym.Classes {
+		lc := LSPClass{Name: c.Name, Line: c.Line, Extends: c.Extends}
+		for _, m := range c.Methods {
+			lc.Methods = append(lc.Methods, LSPMethod(m))
 		}
+		out.Classes = append(out.Classes, lc)
 	}
-	for _, imp := range mod.Imports {
-		li := LSPImport{From: imp.Spec, Line: imp.Line}
-		for _, b := range imp.Bindings {
-			li.Names = append(li.Names, bindingText(b.Imported, b.Local))
-		}
-		out.Imports = append(out.Imports, li)
+	for _, f := range sym.Functions {
+		out.Functions = append(out.Functions, LSPFunc(f))
 	}
-	for _, e := range mod.Exports {
-		le := LSPExport{Name: e.Exported}
-		if e.Local != e.Exported {
-			le.Binding = e.Local
-		}
-		out.Exports = append(out.Exports, le)
+	for _, v := range sym.Variables {
+		out.Variables = append(out.Variables, LSPVariable(v))
 	}
-	if mod.DefaultExport {
-		out.Exports = append(out.Exports, LSPExport{Name: "default"})
+	for _, i := range sym.Imports {
+		out.Imports = append(out.Imports, LSPImport(i))
 	}
-	for _, re := range mod.ReExports {
-		if re.Star {
-			out.Exports = append(out.Exports, LSPExport{Name: "*", From: re.Spec})
-		}
-		for _, b := range re.Bindings {
-			le := LSPExport{Name: b.Local, From: re.Spec}
-			if b.Imported != b.Local {
-				le.Binding = b.Imported
-			}
-			out.Exports = append(out.Exports, le)
-		}
+	for _, e := range sym.Exports {
+		out.Exports = append(out.Exports, LSPExport(e))
 	}
 	return out, nil
 }
@@ -378,107 +349,4 @@ func fileSymbols(file, path string, src []byte) (*LSPSymbols, error) {
 // diagError is a diagnostic in full (source line and caret) as a tool error.
 func diagError(d *runtime.Diagnostic) error {
 	return errors.New(strings.TrimRight(d.Render(), "\n"))
-}
-
-func bindingText(imported, local string) string {
-	if imported == local {
-		return local
-	}
-	return imported + " as " + local
-}
-
-// symbolWalker turns goja AST nodes into symbols with lines and source text.
-type symbolWalker struct {
-	prog   *ast.Program
-	script string
-}
-
-// line is the 1-based line of a position.
-func (w symbolWalker) line(idx file.Idx) int { return w.prog.File.Position(int(idx) - 1).Line }
-
-// text is the script's text of a node (the blanked script has the source's offsets).
-func (w symbolWalker) text(n ast.Node) string {
-	from, to := int(n.Idx0())-1, int(n.Idx1())-1
-	if from < 0 || to > len(w.script) || from > to {
-		return ""
-	}
-	return strings.TrimSpace(w.script[from:to])
-}
-
-func (w symbolWalker) params(pl *ast.ParameterList) []string {
-	if pl == nil {
-		return nil
-	}
-	var out []string
-	for _, b := range pl.List {
-		t := w.text(b.Target)
-		if b.Initializer != nil {
-			t += " = " + w.text(b.Initializer)
-		}
-		out = append(out, t)
-	}
-	if pl.Rest != nil {
-		out = append(out, "..."+w.text(pl.Rest))
-	}
-	return out
-}
-
-func (w symbolWalker) class(c *ast.ClassLiteral) LSPClass {
-	out := LSPClass{Name: c.Name.Name.String(), Line: w.line(c.Name.Idx)}
-	if c.SuperClass != nil {
-		out.Extends = w.text(c.SuperClass)
-	}
-	for _, el := range c.Body {
-		m, ok := el.(*ast.MethodDefinition)
-		if !ok || m.Body == nil {
-			continue
-		}
-		lm := LSPMethod{Name: w.key(m.Key, m.Computed), Line: w.line(m.Idx), Params: w.params(m.Body.ParameterList), Static: m.Static}
-		if m.Kind == ast.PropertyKindGet || m.Kind == ast.PropertyKindSet {
-			lm.Kind = string(m.Kind)
-		}
-		out.Methods = append(out.Methods, lm)
-	}
-	return out
-}
-
-// key is a method's name: an identifier, a string, #private, or [computed] as written.
-func (w symbolWalker) key(k ast.Expression, computed bool) string {
-	if computed {
-		return "[" + w.text(k) + "]"
-	}
-	switch x := k.(type) {
-	case *ast.StringLiteral:
-		return x.Value.String()
-	case *ast.Identifier:
-		return x.Name.String()
-	case *ast.PrivateIdentifier:
-		return "#" + x.Name.String()
-	}
-	return w.text(k)
-}
-
-// bindings lists the names a const, let or var declares; a name bound to an arrow function
-// or a function expression (const add = (a, b) => a + b) is listed as a function with its
-// parameters.
-func (w symbolWalker) bindings(kind string, list []*ast.Binding) (fns []LSPFunc, vars []LSPVariable) {
-	for _, b := range list {
-		if id, ok := b.Target.(*ast.Identifier); ok {
-			var params *ast.ParameterList
-			switch f := b.Initializer.(type) {
-			case *ast.ArrowFunctionLiteral:
-				params = f.ParameterList
-			case *ast.FunctionLiteral:
-				params = f.ParameterList
-			}
-			if params != nil {
-				fns = append(fns, LSPFunc{Name: id.Name.String(), Line: w.line(id.Idx), Params: w.params(params)})
-				continue
-			}
-		}
-		for _, id := range runtime.BoundNames(b.Target) {
-			vars = append(vars, LSPVariable{Name: id.Name.String(), Line: w.line(id.Idx), Kind: kind})
-		}
-	}
-	return fns, vars
 }

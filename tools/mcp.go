@@ -25,6 +25,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -33,10 +34,14 @@ const mcpInstructions = `cadrun is a CAD scripting runtime: JavaScript files in 
 	`'main' is the program; modules are imported by name. Every write or edit runs the whole program at once; ` +
 	`a change that fails is not applied (the file is unchanged) and the error shows file:line:col with the source line and a hint.
 Read a file before you overwrite or edit it; glob lists the files.
+What changed since an earlier state: scene diff (against: a snapshot name, or -N steps back) answers it in words and a picture. What the user drew by hand over the scene in the viewer: scene sketch (points in scene units, to turn into geometry).
 Conventions: Y points up; angles are radians, counter-clockwise; colours are RGBA in 0..1; rects and ellipses are given by their centre.
 Build each part at the origin, then group it (createGroup) and move the group into place (translate, rotate).
 Look at the result with scene: info for a summary, png for an image you can see, svg or json for the exact drawing.
-Check it with measure: distance between two shapes, clearance to the others, overlaps, bounds, area, perimeter, centroid.`
+Check it with measure: distance between two shapes, clearance to the others, overlaps, bounds, area, perimeter, centroid.
+To see a change, add view: true to write, edit, move, delete (or scene undo, redo, reset): the answer then carries a small picture with what the change added or altered in orange. ` +
+	`Ask for it when placement or shape matters (a new part, a move, a layout fix, an undo you want to confirm), not for text-only edits; view: {focus: NAME} frames one part. ` +
+	`scene png takes focus, highlight and grid: true (labelled grid lines, to read coordinates off the picture); every picture says how pixels map to scene units and when it is blank.`
 
 // NewMCPServer returns an MCP server offering every registry tool over srv. Each client
 // connection gets its own Session, created on its first tool call. Logs go to slog.Default.
@@ -125,13 +130,13 @@ func (m *mcpSessions) get(ss *mcp.ServerSession) *Session {
 // mcpAdder returns the function that adds one registry tool to an MCP server. It panics if
 // the tool's output has no faithful schema (a type with its own JSON form missing from
 // mcpTypeSchemas), which every test that starts a server catches.
-func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context, s *Session, in In) (Out, error)) func(*mcp.Server, *mcpSessions) {
+func mcpAdder[In, Out any](name, description string, input func() *jsonschema.Schema, fn func(ctx context.Context, s *Session, in In) (Out, error)) func(*mcp.Server, *mcpSessions) {
 	return func(ms *mcp.Server, sessions *mcpSessions) {
 		schema, err := outputSchema[Out]()
 		if err != nil {
 			panic(fmt.Sprintf("tool %s: %v", name, err))
 		}
-		t := &mcp.Tool{Name: name, Description: description, InputSchema: registry[name].Input(), OutputSchema: schema}
+		t := &mcp.Tool{Name: name, Description: description, InputSchema: input(), OutputSchema: schema}
 		mcp.AddTool(ms, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 			var zero Out
 			ctx, cancel := callContext(ctx, sessions.srv.ctx, req.Extra)
@@ -146,7 +151,7 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 			outside := outsideNote(se.changedOutside(disk))
 			out, err := fn(ctx, se, in)
 			se.snapshotFiles()
-			note := joinNotes(outside, se.SelectionNote())
+			note := joinNotes(outside, se.SelectionNote(), se.SketchNote())
 			if err != nil {
 				if note != "" {
 					// First, so that a refused change still ends with its last line.
@@ -155,7 +160,9 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 				return nil, zero, err
 			}
 			res := mcpContent(out)
-			if o, ok := any(out).(SceneOut); ok && res != nil {
+			if pic, rest, ok := pictureContent(out); ok { // a png or a view: its words and the image (view.go)
+				res, out = pic, rest
+			} else if o, ok := any(out).(SceneOut); ok && res != nil {
 				// The drawing travels once, in the content; the structured content keeps the
 				// rest (its size, what was left out).
 				o.PNG, o.SVG, o.DXF, o.JSON = nil, "", "", nil
@@ -166,6 +173,29 @@ func mcpAdder[In, Out any](name, description string, fn func(ctx context.Context
 				note = joinNotes("note: "+synced.Note(), note)
 			}
 			return withNote(res, out, note), out, nil
+		})
+	}
+}
+
+// ownInputMCPAdder is mcpAdder for a tool that decodes its own parameters (ownInput): the
+// arguments go to fn as they came, and its error is the tool result's text.
+func ownInputMCPAdder[Out any](name, description string, input func() *jsonschema.Schema, fn func(ctx context.Context, s *Session, params json.RawMessage) (Out, error)) func(*mcp.Server, *mcpSessions) {
+	return func(ms *mcp.Server, sessions *mcpSessions) {
+		out, err := outputSchema[Out]()
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: %v", name, err))
+		}
+		t := &mcp.Tool{Name: name, Description: description, InputSchema: input(), OutputSchema: out}
+		ms.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := fn(ctx, sessions.get(req.Session), req.Params.Arguments)
+			if err != nil {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+			}
+			b, err := json.Marshal(res)
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{StructuredContent: res, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 		})
 	}
 }

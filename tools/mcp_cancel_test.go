@@ -12,6 +12,7 @@ import (
 	goruntime "runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -45,6 +46,26 @@ func newTestPool(t *testing.T) *runtime.Pool {
 	return p
 }
 
+// starting is a Runner that says when the run of the stuck script begins, so that a test
+// acts on that event rather than on a guess of how long it takes. (These tests cannot run in
+// a synctest bubble: the script spins without blocking, and the pool's runs are real
+// processes, so a bubble's clock would never move.)
+type starting struct {
+	Runner
+	started chan struct{}
+	once    sync.Once
+}
+
+func startSignal(r Runner) *starting { return &starting{Runner: r, started: make(chan struct{})} }
+
+// Run implements Runner.
+func (s *starting) Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error) {
+	if b, _, _ := src.Read(entry); string(b) == stuck {
+		s.once.Do(func() { close(s.started) })
+	}
+	return s.Runner.Run(ctx, src, entry, opt)
+}
+
 // TestMCPCancelStopsTheRun: a client cancels a write stuck in an endless loop; the call
 // answers within about a second, the file is unchanged, and the next write lands.
 func TestMCPCancelStopsTheRun(t *testing.T) {
@@ -57,13 +78,18 @@ func TestMCPCancelStopsTheRun(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const before = "drawCircle('a', 0, 0, 1)\n"
-			ms, dir := newMCPRunner(t, tc.runner(t), longRun, map[string]string{"scene.code.js": before})
+			runner := startSignal(tc.runner(t))
+			ms, dir := newMCPRunner(t, runner, longRun, map[string]string{"scene.code.js": before})
 			cs := connectMCP(t, ms)
 			callMCP(t, cs, "read", map[string]any{"file": "main"})
 
 			ctx, cancel := context.WithCancel(context.Background())
-			time.AfterFunc(200*time.Millisecond, cancel)
-			start := time.Now()
+			var start time.Time
+			go func() {
+				<-runner.started
+				start = time.Now()
+				cancel()
+			}()
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "write", Arguments: map[string]any{"file": "main", "code": stuck}})
 			if took := time.Since(start); err == nil || took > 1500*time.Millisecond {
 				t.Fatalf("cancelled write: answered after %v with %v, %+v; want a cancellation within about a second", took, err, res)
@@ -102,7 +128,7 @@ func TestMCPDisconnectLeaksNothing(t *testing.T) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc to count worker processes")
 	}
-	pool := newTestPool(t)
+	pool := startSignal(newTestPool(t))
 	ms, dir := newMCPRunner(t, pool, longRun, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)\n"})
 	waitFor(t, "the warm worker", func() bool { return len(children(t)) == 1 })
 	baseline := goruntime.NumGoroutine()
@@ -122,7 +148,7 @@ func TestMCPDisconnectLeaksNothing(t *testing.T) {
 		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write", Arguments: map[string]any{"file": "main", "code": stuck}})
 		called <- err
 	}()
-	time.Sleep(200 * time.Millisecond) // well inside the loop, on the worker that was warm
+	<-pool.started // the run is on the worker that was warm
 	busy := children(t)
 	if len(busy) != 1 {
 		t.Fatalf("worker processes during the run: %v, want one", busy)
@@ -145,7 +171,8 @@ func TestMCPDisconnectLeaksNothing(t *testing.T) {
 	}
 }
 
-// waitFor polls cond for up to a second.
+// waitFor polls cond for up to a second: what it waits for is another process's end, seen
+// only in /proc, which no event announces to this one.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(time.Second)

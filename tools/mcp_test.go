@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cadrun/cadrun/internal/testws"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -263,12 +264,17 @@ func TestMCPSceneViews(t *testing.T) {
 	cs := connectMCP(t, newMCP(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)\n"}))
 
 	res := callMCP(t, cs, "scene", map[string]any{"command": "png", "width": 64})
-	if res.IsError || len(res.Content) != 1 {
+	if res.IsError || len(res.Content) != 2 {
 		t.Fatalf("png: %+v", res)
 	}
 	img, ok := res.Content[0].(*mcp.ImageContent)
 	if !ok {
 		t.Fatalf("png: want image content, got %T", res.Content[0])
+	}
+	// Then the words: how to read the picture.
+	words, ok := res.Content[1].(*mcp.TextContent)
+	if !ok || !strings.Contains(words.Text, `"mapping":"scene (x, y) is at pixel ((x + 2) * 16, (2 - y) * 16)`) {
+		t.Errorf("png: want the image's description second, got %#v", res.Content[1])
 	}
 	if img.MIMEType != "image/png" || !bytes.HasPrefix(img.Data, []byte("\x89PNG\r\n\x1a\n")) {
 		t.Errorf("png: MIME type %q, data starts %q", img.MIMEType, img.Data[:min(8, len(img.Data))])
@@ -295,12 +301,18 @@ func TestMCPSceneViews(t *testing.T) {
 // (an answer that does not match its output schema is a protocol error).
 func TestMCPEveryTool(t *testing.T) {
 	t.Parallel()
-	cs := connectMCP(t, newMCP(t, map[string]string{
-		"scene.code.js":      "import 'parts'\ndrawCircle('a', 0, 0, 1)\npart('p')\n",
-		"modules/parts.js":   "function part(n) { drawRect(n, 0, 0, 2, 2) }\n",
-		"modules/unused.js":  "drawCircle('u', 0, 0, 1)\n",
-		"modules/unused2.js": "\n",
-	}))
+	cs := connectMCP(t, newMCP(t, testws.Archive(`a main that imports one module, and two modules nothing imports (to move and delete)
+-- scene.code.js --
+import 'parts'
+drawCircle('a', 0, 0, 1)
+part('p')
+-- modules/parts.js --
+function part(n) { drawRect(n, 0, 0, 2, 2) }
+-- modules/unused.js --
+drawCircle('u', 0, 0, 1)
+-- modules/unused2.js --
+
+`)))
 	calls := []struct {
 		tool string
 		args map[string]any

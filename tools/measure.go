@@ -10,12 +10,10 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-func init() {
-	register("measure", "Measure the current scene in world units, exact for straight edges and circles (other curves are flattened finely). "+
-		"op is distance (name to the entity to, or to point [x, y]; or point [x1, y1, x2, y2] alone), clearance (the nearest gaps from name to every other shape, or to others; limit, default 10), "+
-		"overlaps (the closed shapes sharing area with name, with the shared area), bounds, area, perimeter or centroid (of name). "+
-		"A group counts as the union of its members; closed shapes count with their insides, so a distance is 0 when shapes overlap or one is inside the other. Points a and b are the closest points: a on name, b on the other.", measureTool)
-}
+const measureDescription = "Measure the current scene in world units, exact for straight edges and circles (other curves are flattened finely). " +
+	"op is distance (name to the entity to, or to point [x, y]; or point [x1, y1, x2, y2] alone), clearance (the nearest gaps from name to every other shape, or to others; limit, default 10), " +
+	"overlaps (the closed shapes sharing area with name, with the shared area), bounds, area, perimeter or centroid (of name). " +
+	"A group counts as the union of its members; closed shapes count with their insides, so a distance is 0 when shapes overlap or one is inside the other. Points a and b are the closest points: a on name, b on the other."
 
 var measureOps = []string{"distance", "clearance", "overlaps", "bounds", "area", "perimeter", "centroid"}
 

@@ -27,9 +27,14 @@ func (se *Session) changedOutside(cur diskState) []string {
 	return changedFiles(prev, cur)
 }
 
-// snapshotFiles records the files as this call leaves them.
+// snapshotFiles records the files as this call leaves them: as the server last read them (the
+// sync before the call) or left them (a change the call made), without reading them again. A
+// change someone else makes meanwhile is then news in the next answer. The state is shared,
+// never changed in place.
 func (se *Session) snapshotFiles() {
-	_, cur, _ := se.srv.diskFiles()
+	se.srv.mu.Lock()
+	cur := se.srv.built
+	se.srv.mu.Unlock()
 	se.mu.Lock()
 	se.seenFiles = cur
 	se.mu.Unlock()

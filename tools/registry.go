@@ -33,14 +33,6 @@ const (
 	TypeEdit = "edit" // may change files (and records history)
 )
 
-// toolTypes is the type of every tool; a tool registered without one panics at start-up.
-// scene is an edit tool: undo, redo, reset and snapshot change files or history.
-var toolTypes = map[string]string{
-	"glob": TypeRead, "read": TypeRead, "lsp": TypeRead,
-	"write": TypeEdit, "edit": TypeEdit, "move": TypeEdit, "delete": TypeEdit, "scene": TypeEdit,
-	"search": TypeRead, "save": TypeEdit, "measure": TypeRead,
-}
-
 // Tool is one registry entry.
 type Tool struct {
 	Name        string
@@ -58,7 +50,37 @@ type Tool struct {
 	addMCP func(ms *mcp.Server, sessions *mcpSessions)
 }
 
-var registry = map[string]*Tool{}
+// registry is every tool, one row each: name, type, description and handler. A handler is a
+// plain typed function whose input and output structs give the schemas; its description is a
+// const beside it. MCP and the CLI runner both serve exactly these. A duplicate name, or a
+// row without a description or a type, panics at start-up.
+var registry = index([]*Tool{
+	typed("glob", TypeRead, globDescription, globTool),
+	typed("read", TypeRead, readDescription, readTool),
+	typed("write", TypeEdit, writeDescription, writeTool),
+	typed("edit", TypeEdit, editDescription, editTool),
+	typed("delete", TypeEdit, deleteDescription, deleteTool),
+	typed("move", TypeEdit, moveDescription, moveTool),
+	typed("lsp", TypeRead, lspDescription, lspTool),
+	typed("measure", TypeRead, measureDescription, measureTool),
+	// scene is an edit tool: undo, redo, reset and snapshot change files or history.
+	typed("scene", TypeEdit, sceneDescription, sceneTool),
+	// save keeps the properties it does not know, so it checks its own input (journal.go).
+	ownInput[SaveIn]("save", TypeEdit, saveDescription, saveInputSchema, saveTool),
+	typed("search", TypeRead, searchDescription, searchTool),
+})
+
+// index makes the registry from its rows.
+func index(rows []*Tool) map[string]*Tool {
+	out := make(map[string]*Tool, len(rows))
+	for _, t := range rows {
+		if _, dup := out[t.Name]; dup || t.Description == "" || (t.Type != TypeRead && t.Type != TypeEdit) {
+			panic("tools: duplicate, undocumented or untyped tool " + t.Name)
+		}
+		out[t.Name] = t
+	}
+	return out
+}
 
 // Input is the input schema every call is checked against, on every entry point (inferred
 // from In, with the rules between fields that In adds).
@@ -67,16 +89,13 @@ func (t Tool) Input() *jsonschema.Schema {
 	return s
 }
 
-// register adds a tool; a duplicate name or a missing description or type panics at
-// start-up, an input type without a schema at its first use (TestMCPAdvertisesTheRegistrySchema
-// uses every tool's).
-func register[In, Out any](name, description string, fn func(ctx context.Context, s *Session, in In) (Out, error)) {
-	fn = withFileNames(fn)
-	if _, dup := registry[name]; dup || description == "" || toolTypes[name] == "" {
-		panic("tools: duplicate, undocumented or untyped (toolTypes) tool " + name)
-	}
+// typed is the row of a tool whose parameters decode into In. Its input schema is inferred on
+// first use; an input type without one panics then (TestMCPAdvertisesTheRegistrySchema uses
+// every tool's).
+func typed[In, Out any](name, typ, description string, fn func(ctx context.Context, s *Session, in In) (Out, error)) *Tool {
+	fn = withView(withFileNames(fn))
 	t := &Tool{
-		Name: name, Description: description, Type: toolTypes[name],
+		Name: name, Description: description, Type: typ,
 		In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out](),
 		schema: sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Resolved) {
 			schema, resolved, err := inputSchema[In]()
@@ -85,8 +104,8 @@ func register[In, Out any](name, description string, fn func(ctx context.Context
 			}
 			return schema, resolved
 		}),
-		addMCP: mcpAdder(name, description, fn),
 	}
+	t.addMCP = mcpAdder(name, description, t.Input, fn)
 	t.call = func(ctx context.Context, s *Session, params json.RawMessage) (any, error) {
 		if err := t.checkParams(params); err != nil {
 			return nil, err
@@ -100,7 +119,30 @@ func register[In, Out any](name, description string, fn func(ctx context.Context
 		}
 		return fn(ctx, s, in)
 	}
-	registry[name] = t
+	return t
+}
+
+// ownInput is the row of a tool that decodes and checks its own parameters, so the generic
+// input check of every entry point leaves it alone: In documents the parameters, and schema
+// is the input schema it advertises.
+func ownInput[In, Out any](name, typ, description string, schema func() *jsonschema.Schema, fn func(ctx context.Context, s *Session, params json.RawMessage) (Out, error)) *Tool {
+	t := &Tool{
+		Name: name, Description: description, Type: typ, checksOwn: true,
+		In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out](),
+		schema: sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Resolved) {
+			s := schema()
+			r, err := s.Resolve(nil)
+			if err != nil {
+				panic(fmt.Sprintf("tools: input schema of %s: %v", name, err))
+			}
+			return s, r
+		}),
+		call: func(ctx context.Context, s *Session, params json.RawMessage) (any, error) {
+			return fn(ctx, s, params)
+		},
+	}
+	t.addMCP = ownInputMCPAdder(name, description, t.Input, fn)
+	return t
 }
 
 // Tools lists the registry sorted by name.

@@ -12,19 +12,19 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-func init() {
-	register("scene", "Look at the current scene: command is info, tree (group and depth optional), groups, draw_order (group optional), entity (name), svg, json, dxf (dxf_version 12 or 2000) or png (width optional, default 1024; name or region optional); selection lists what the user selected, locked and hidden in the viewer. "+
-		"Every answer fits a byte budget (max_bytes; 64 KB of text, 1 MB for png by default): a longer list comes a page at a time (offset: the nextOffset of the last answer), and what was left out is named in omitted with the way to get it. "+
-		"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first. "+
-		"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back.", sceneTool)
-}
+const sceneDescription = "Look at the current scene: command is info, tree (group and depth optional), groups, draw_order (group optional), entity (name), svg, json, dxf (dxf_version 12 or 2000) or png (width optional, default 1024; name or region optional); selection lists what the user selected, locked and hidden in the viewer. " +
+	"Every answer fits a byte budget (max_bytes; 64 KB of text, 1 MB for png by default): a longer list comes a page at a time (offset: the nextOffset of the last answer), and what was left out is named in omitted with the way to get it. " +
+	"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first; restore (journal: ID) brings back the files of the state a journal entry speaks of, as a new change that undo takes back. " +
+	"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back. " +
+	sceneDiffDescription + " " + sceneSketchDescription + " " +
+	scenePicturesDescription // view.go
 
 // sceneCommands are the commands of the scene tool built so far.
-var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection"}
+var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection", "diff", "sketch", "restore"}
 
 // SceneIn selects a view of the scene.
 type SceneIn struct {
-	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots or selection"`
+	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection or restore"`
 	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity, and for svg, json and png to show only that entity or group; snapshot name, for snapshot (none: snapshot-ID) (and for undo/redo to go to that snapshot)"`
 	Group   string `json:"group,omitempty" jsonschema:"group name, for tree and draw_order; empty means the top level"`
 	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
@@ -35,6 +35,15 @@ type SceneIn struct {
 	MaxBytes int       `json:"max_bytes,omitempty" jsonschema:"the answer's byte budget; default 65536 (png: 1048576), at most 4194304"`
 	// DXFVersion is for dxf: "12" (R12, the default) or "2000".
 	DXFVersion string `json:"dxf_version,omitempty" jsonschema:"dxf version: 12 (default) or 2000"`
+	// Against is for diff (scene_diff.go): a snapshot name, or a negative number of steps.
+	Against json.RawMessage `json:"against,omitempty" jsonschema:"for diff: the state to compare with, a snapshot name or a negative number of steps back (-1, the default, is the entry before the current state)"`
+	Clear   bool            `json:"clear,omitempty" jsonschema:"for sketch: remove every stroke"`
+	Journal int64           `json:"journal,omitempty" jsonschema:"for restore: the id of a journal entry; its files come back as a new change, which undo takes back"`
+	// Focus, Highlight and Grid mark a png; View asks undo, redo and reset for one (view.go).
+	Focus     Focus     `json:"focus,omitzero"`
+	Highlight Highlight `json:"highlight,omitempty"`
+	Grid      bool      `json:"grid,omitempty" jsonschema:"for png: labelled grid lines at a round step in scene units, to read coordinates off the picture"`
+	View      ViewIn    `json:"view,omitzero"`
 }
 
 // SceneOut holds the one field the command fills, and what was left out to fit the budget.
@@ -61,10 +70,17 @@ type SceneOut struct {
 	History *HistoryOut `json:"history,omitempty"`
 	// Selection answers selection: what the user picked in the viewer.
 	Selection *modules.Selection `json:"selection,omitempty"`
+	// Diff answers diff, with PNG and Image (scene_diff.go).
+	Diff *DiffOut `json:"diff,omitempty"`
+	// Sketch answers sketch (sketch.go).
+	Sketch *SketchOut `json:"sketch,omitempty"`
 }
 
 func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 	sc := s.srv.Scene()
+	if in.Command == "png" {
+		sc = s.srv.sketched(sc) // the user's sketch over the scene (sketch.go)
+	}
 	var out SceneOut
 	v, err := newView(sc, in)
 	if err != nil {
@@ -97,11 +113,11 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.JSON, out.Omitted, err = v.sceneJSON(ctx)
 		out.Bytes = len(out.JSON)
 	case "dxf":
-		out.DXF, err = sceneDXF(sc, in.DXFVersion)
+		out.DXF, out.Omitted, err = v.dxf() // scene_export.go
 		out.Bytes = len(out.DXF)
 	case "reset":
-		out.Change, err = s.commit(ctx, runtime.MainModule, func([]byte, bool) (change, error) {
-			return s.writeChange(runtime.MainModule, []byte{}), nil
+		out.Change, err = s.commit(ctx, runtime.MainModule, func([]byte, bool) (modules.Change, error) {
+			return modules.Change{Name: runtime.MainModule, Next: []byte{}}, nil
 		}, "")
 	case "undo", "redo":
 		out.Change, err = s.travel(ctx, in.Command == "undo", in.Name)
@@ -109,10 +125,16 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.History, err = s.snapshot(ctx, in.Name)
 	case "snapshots":
 		out.History = s.snapshots()
+	case "restore":
+		out.Change, err = s.restoreJournal(ctx, in.Journal) // journal_restore.go
 	case "selection":
 		out.Selection, err = s.selection()
 	case "png":
-		out.PNG, out.Image, out.Omitted, err = v.png(ctx)
+		out.PNG, out.Image, out.Omitted, err = v.png(ctx, s.lastLanded)
+	case "diff":
+		out.Diff, out.PNG, out.Image, out.Omitted, err = s.sceneDiff(ctx, v, in.Against)
+	case "sketch":
+		out.Sketch, out.Omitted, err = s.sceneSketch(ctx, v, in.Clear)
 	default:
 		return out, fmt.Errorf("%w: unknown scene command %q; use %s", ErrBadInput, in.Command, strings.Join(sceneCommands, ", "))
 	}

@@ -38,3 +38,14 @@ func sceneDXF(s *scene.Scene, version string) (string, error) {
 	}
 	return string(b), nil
 }
+
+// dxf answers scene dxf: the DXF when it fits the answer's budget (max_bytes, 64 KiB by
+// default, as svg); a bigger one is left out, named with the ways to get it.
+func (v *view) dxf() (string, *Omitted, error) {
+	text, err := sceneDXF(v.sc, v.in.DXFVersion)
+	if err != nil || len(text) <= v.budget {
+		return text, nil, err
+	}
+	return "", &Omitted{Total: v.sc.Len(), Note: fmt.Sprintf("the DXF of %d entities is %d bytes, over the budget of %d: write it to a file (cadrun run -workspace DIR -o part.dxf), or ask with a larger max_bytes (up to %d)",
+		v.sc.Len(), len(text), v.budget, min(MaxAnswerBudget, MaxDXFText))}, nil
+}

@@ -73,6 +73,21 @@ type ImageInfo struct {
 	Width  int `json:"width"`
 	Height int `json:"height"`
 	Bytes  int `json:"bytes"`
+	// Scale is pixels per scene unit, along both axes.
+	Scale float64 `json:"scale,omitempty" jsonschema:"pixels per scene unit, along both axes"`
+	// Origin is the scene point at pixel (0, 0), the picture's top-left corner.
+	Origin []float64 `json:"origin,omitempty" jsonschema:"the scene point [x, y] at pixel (0, 0), the top-left corner"`
+	// Region is the scene window the whole picture shows.
+	Region []float64 `json:"region,omitempty" jsonschema:"the visible region [minX, minY, maxX, maxY] in scene units"`
+	// Mapping is the pixel of a scene point, in words.
+	Mapping string `json:"mapping,omitempty" jsonschema:"how a scene point maps to a pixel"`
+	// Grid is the grid's step in scene units, when a grid is drawn.
+	Grid float64 `json:"grid,omitempty" jsonschema:"the grid step in scene units"`
+	// Highlighted counts the shapes highlighted; Highlight says why none are, when so.
+	Highlighted int    `json:"highlighted,omitempty" jsonschema:"how many shapes are highlighted"`
+	Highlight   string `json:"highlight,omitempty" jsonschema:"a note on what is highlighted"`
+	// Blank says, in words, that the picture shows nothing of the scene, and why.
+	Blank string `json:"blank,omitempty" jsonschema:"set when the picture shows nothing of the scene: why"`
 }
 
 // TreeNode is one entity of a tree answer.
@@ -117,6 +132,12 @@ func newView(sc *scene.Scene, in SceneIn) (*view, error) {
 			ErrBadInput, in.MaxBytes, MaxAnswerBudget, budget)
 	case in.MaxBytes > 0:
 		budget = in.MaxBytes
+	}
+	if in.Command != "png" && (!in.Focus.IsZero() || in.Highlight != nil || in.Grid) {
+		return nil, fmt.Errorf("%w: focus, highlight and grid are for png (and for view with a change); %s draws no picture", ErrBadInput, in.Command)
+	}
+	if !in.Focus.IsZero() && in.Region != nil {
+		return nil, fmt.Errorf("%w: give focus or region, not both: region shows only the shapes reaching into it, focus frames one place with everything around it", ErrBadInput)
 	}
 	if in.Region != nil {
 		r := in.Region
@@ -484,63 +505,25 @@ func (v *view) sceneJSON(ctx context.Context) (json.RawMessage, *Omitted, error)
 }
 
 // png draws the selection as a picture of the asked width (default: the longer side
-// DefaultPNGSide); a picture over the budget is drawn narrower until it fits.
-func (v *view) png(ctx context.Context) ([]byte, *ImageInfo, *Omitted, error) {
+// DefaultPNGSide), framed on focus and marked with highlight and grid; a picture over the
+// budget is drawn narrower until it fits.
+func (v *view) png(ctx context.Context, last func() (*landing, string)) ([]byte, *ImageInfo, *Omitted, error) {
+	base := v.sc
+	if v.in.Name != "" {
+		base = v.sc.Subset(func(e *scene.Entity) bool { return under(v.sc, e, v.in.Name) })
+	}
 	sc, win, err := v.selection()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	width := v.in.Width
-	if width < 0 {
-		return nil, nil, nil, fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
+	p := &picture{base: base, shown: sc, window: win, width: v.in.Width, grid: v.in.Grid, budget: v.budget}
+	if err := p.frame(v.sc, v.in.Focus, "focus"); err != nil {
+		return nil, nil, nil, err
 	}
-	firstBytes, firstWidth := 0, 0
-	for {
-		b, err := v.pngAt(ctx, sc, win, width)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		info := pngInfo(b)
-		if len(b) <= v.budget || info.Width <= minPNGSide {
-			var o *Omitted
-			if firstBytes > 0 {
-				o = &Omitted{Note: fmt.Sprintf("%d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide: ask for a region [minX, minY, maxX, maxY] or one entity or group (name) to see details, or a larger max_bytes (up to %d)",
-					firstWidth, firstBytes, v.budget, info.Width, MaxAnswerBudget)}
-			}
-			return b, &info, o, nil
-		}
-		if firstBytes == 0 {
-			firstBytes, firstWidth = len(b), info.Width
-		}
-		// A PNG's size grows about with its pixel count: aim a little under the budget, and
-		// at most at half the width, so that a few renders find a size that fits.
-		aim := int(float64(info.Width) * math.Sqrt(float64(v.budget)/float64(len(b))) * 0.9)
-		width = max(minPNGSide, min(info.Width/2, aim))
+	if err := p.mark(v.sc, v.in.Highlight, last, "highlight"); err != nil {
+		return nil, nil, nil, err
 	}
-}
-
-// pngAt renders one picture under the render budget.
-func (v *view) pngAt(ctx context.Context, sc *scene.Scene, win *render.View, width int) ([]byte, error) {
-	opt := render.PNGOptions{Width: width, View: win}
-	w, h := float64(width), float64(width)
-	vw := render.FitView(sc, render.DefaultMargin)
-	if win != nil {
-		vw = *win
-	}
-	if sz := vw.Size(); sz.X > 0 && sz.Y > 0 {
-		if width == 0 {
-			side := float64(render.DefaultPNGSide)
-			w, h = side, side
-		} else {
-			h = math.Round(w * sz.Y / sz.X)
-		}
-	}
-	done, err := reserve(ctx, int64(math.Min(w*h*4, renderMemory)))
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	return render.PNG(sc, opt)
+	return p.draw(ctx)
 }
 
 // pngInfo reads a PNG's size from its header.

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -57,6 +56,8 @@ type Server struct {
 	parses *symbolParses // lsp symbols' parses, bounded (lsp_parse.go)
 
 	jrnl journalHandle // the design journal, opened on first use (journal.go)
+
+	changes lastChange // the scenes around the last change, for highlight "changed" (view.go)
 }
 
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
@@ -104,6 +105,8 @@ type Session struct {
 	seenSel *modules.Selection
 	// seenFiles is the user files' state as this session's last call left them (nil: none yet).
 	seenFiles diskState
+	// seenSketch is the sketch as this session last saw it (nil: none yet; sketch.go).
+	seenSketch *sketchMark
 }
 
 // Session starts a client session.
@@ -168,6 +171,8 @@ type ChangeResult struct {
 	Entry int `json:"entry,omitempty"`
 	// Restored names the files undo or redo wrote or deleted.
 	Restored []string `json:"restored,omitempty"`
+	// View is the picture asked for with view (view.go).
+	View *ViewOut `json:"view,omitempty"`
 }
 
 type moreCount struct {
@@ -180,44 +185,28 @@ type moreCount struct {
 // maxListed caps each of the added/removed/changed lists in an answer.
 const maxListed = 20
 
-// change is what a tool wants to do to one file, worked out from its current bytes.
-type change struct {
-	src   runtime.Source // the workspace as it would be after the change
-	apply func() (created bool, err error)
-	// next is the file's new content (nil when the file goes away); it counts as read.
-	next []byte
-	// alone names a module to run by itself as well when main does not reach it.
-	alone string
-	// also names other files the change touches (a move's new name).
-	also []string
-}
-
 // commit is the write-and-run transaction for one file: under the workspace lock, work out
-// the change from the current bytes (plan), run the program as it would be, and only when it
-// runs apply the change on disk and move to the new scene.
-func (se *Session) commit(ctx context.Context, file string, plan func(current []byte, exists bool) (change, error), warnUnread string) (*ChangeResult, error) {
+// the change from the file's current bytes (plan), run the program as the change would leave
+// it, and only when it runs apply the change on disk and move to the new scene.
+func (se *Session) commit(ctx context.Context, file string, plan func(current []byte, exists bool) (modules.Change, error), warnUnread string) (*ChangeResult, error) {
 	start := time.Now()
 	srv := se.srv
 	if err := modules.CheckFileName(file); err != nil {
 		return nil, notApplied(err)
 	}
-	unlock, err := srv.ws.Lock(ctx)
+	tx, err := srv.begin(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("taking the workspace lock: %w", err)
+		return nil, refused(err)
 	}
-	defer unlock()
+	defer tx.end()
 
-	synced, before, err := srv.syncLocked(ctx)
-	if err != nil {
-		return nil, notApplied(err)
-	}
-	current, exists, err := se.userFile(file)
+	current, exists, err := tx.userFile(file)
 	if err != nil {
 		return nil, err
 	}
 	var warnings []string
-	if len(synced.Files) > 0 { // news; a main known to be broken is this change's to fix
-		warnings = append(warnings, synced.Note())
+	if len(tx.synced.Files) > 0 { // news; a main known to be broken is this change's to fix
+		warnings = append(warnings, tx.synced.Note())
 	}
 	if exists {
 		h, read := se.readHash(file)
@@ -229,52 +218,82 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		}
 	}
 	ch, err := plan(current, exists)
+	src := srv.ws.ChangeSource(tx.before, ch)
 	if err == nil {
-		err = checkData(file, &ch) // data.go
+		err = checkData(ch, src) // data.go
 	}
 	if err != nil {
 		return nil, notApplied(err)
 	}
-	res, err := srv.run(ctx, ch.src)
-	if err == nil && ch.alone != "" && ch.alone != runtime.MainModule && !slices.Contains(res.Modules, ch.alone) {
+	// The change is made ready on disk (a write's bytes synced to a temp file) while the
+	// program runs; only a run that succeeds lets it land.
+	prep := make(chan prepared, 1)
+	go func() {
+		p, err := srv.ws.Prepare(ch, tx.before)
+		prep <- prepared{p, err}
+	}()
+	res, err := srv.run(ctx, src)
+	if alone := runAlone(ch); err == nil && alone != "" && alone != runtime.MainModule && !slices.Contains(res.Modules, alone) {
 		// Not reached from main: run it alone too, so that a broken module is refused.
-		if alone, aerr := srv.runner.Run(ctx, ch.src, ch.alone, srv.opt); aerr != nil {
-			res, err = alone, aerr
+		if ares, aerr := srv.runner.Run(ctx, src, alone, srv.opt); aerr != nil {
+			res, err = ares, aerr
 		}
 	}
+	ready := <-prep
 	if err != nil {
+		if ready.p != nil {
+			ready.p.Discard()
+		}
 		if ctx.Err() == nil { // a cancelled call is not a failed run
-			srv.notify(Change{Files: append([]string{file}, ch.also...), Scene: srv.Scene(), Refused: err})
+			srv.notify(Change{Files: ch.Files(), Scene: srv.Scene(), Refused: err})
 		}
 		return nil, notApplied(err)
 	}
-	// before (read by the sync) is the files as they were, for the history: the state to
-	// come back to when it is not recorded yet (the first change, or edits made outside
-	// this server).
-	created, err := ch.apply()
+	if ready.err != nil {
+		return nil, notApplied(ready.err)
+	}
+	created, err := ready.p.Put()
 	if err != nil {
 		return nil, notApplied(err)
 	}
-	if ch.next != nil {
-		se.noteRead(file, ch.next)
+	// The rename is made durable while the scene and the history move; the answer waits.
+	durable := make(chan error, 1)
+	go func() { durable <- ready.p.Sync() }()
+	if ch.IsWrite() {
+		se.noteRead(file, ch.Next)
 	}
-	out := &ChangeResult{File: file, Created: created, Warnings: warnings, Files: append([]string{file}, ch.also...)}
+	out := &ChangeResult{File: file, Created: created, Warnings: warnings, Files: ch.Files()}
 	sceneJSON, old := srv.land(res, out)
-	now, st, readable := srv.diskFiles()
-	srv.mu.Lock()
-	srv.built, srv.mainErr = st, ""
-	srv.mu.Unlock()
-	if !readable {
-		now = nil
-	}
+	now := tx.landed(ch)
 	var warnHistory []string
-	out.Entry, warnHistory = srv.record(before, now, old, sceneJSON)
+	out.Entry, warnHistory = tx.record(now, old, sceneJSON)
 	out.Warnings = append(out.Warnings, warnHistory...)
 	if out.Entry > 0 {
 		se.noteMade(out.Entry)
 	}
+	if err := <-durable; err != nil {
+		return nil, notApplied(err)
+	}
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
+}
+
+// prepared is what Workspace.Prepare answered.
+type prepared struct {
+	p   *modules.Prepared
+	err error
+}
+
+// runAlone names the module a change's run also runs by itself when main does not reach it:
+// the file a write or a move leaves (a data file is never run as a script).
+func runAlone(c modules.Change) string {
+	switch {
+	case c.Delete || modules.IsDataName(c.Name):
+		return ""
+	case c.MoveTo != "":
+		return c.MoveTo
+	}
+	return c.Name
 }
 
 // run runs main from src; a workspace without main draws an empty scene.
@@ -301,7 +320,7 @@ func notApplied(err error) error {
 func (srv *Server) land(res *runtime.Result, out *ChangeResult) (sceneJSON []byte, old *scene.Scene) {
 	out.Logs = res.Logs
 	out.Warnings = append(out.Warnings, res.Warnings...)
-	b, err := res.Scene.MarshalJSON()
+	b, err := sceneJSONOf(res)
 	if err == nil {
 		sceneJSON = b
 		err = srv.ws.SaveScene(b)
@@ -318,6 +337,7 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult) (sceneJSON []byt
 	info := res.Scene.Info()
 	out.Entities, out.Bounds = info.Entities, info.Bounds
 	out.Added, out.Removed, out.Changed, out.Restacked, out.More = diffScenes(old, res.Scene)
+	srv.changes.note(old, res.Scene, out)
 	out.Warnings = append(out.Warnings, srv.lockedWarnings(old, res.Scene)...)
 	return sceneJSON, old
 }
@@ -328,21 +348,21 @@ func isMissingMain(err error) bool {
 	return errors.As(err, &d) && d.Kind == runtime.KindModule && d.File == runtime.PathOf(runtime.MainModule) && d.Line == 0
 }
 
-// writeChange replaces (or creates) file with next.
-func (se *Session) writeChange(file string, next []byte) change {
-	return change{
-		src:   runtime.Overlay{Base: se.srv.ws, Name: file, Content: next},
-		apply: func() (bool, error) { return se.srv.ws.Write(file, next) },
-		next:  next,
-		alone: file,
+// sceneJSONOf is the JSON of a run's scene, for scene.json and the history: the bytes the
+// worker sent when the run had one, else encoded here.
+func sceneJSONOf(res *runtime.Result) ([]byte, error) {
+	if res.SceneJSON != nil {
+		return res.SceneJSON, nil
 	}
+	return res.Scene.MarshalJSON()
 }
 
-// userFile returns the workspace's own file for a name (not a built-in's text).
-func (se *Session) userFile(name string) ([]byte, bool, error) {
-	for _, f := range se.srv.ws.List() {
+// userFile returns the workspace's own file for a name (not a built-in's text), read from
+// the workspace.
+func (srv *Server) userFile(name string) ([]byte, bool, error) {
+	for _, f := range srv.ws.List() {
 		if f.Name == name && f.Source == modules.SourceUser {
-			b, _, err := se.srv.ws.Read(name)
+			b, _, err := srv.ws.Read(name)
 			return b, true, err
 		}
 	}
@@ -350,40 +370,16 @@ func (se *Session) userFile(name string) ([]byte, bool, error) {
 }
 
 // diffScenes names the entities added, removed and changed between two scenes, each list
-// capped at maxListed with the rest counted.
+// capped at maxListed with the rest counted. It reads compareScenes (scene_diff.go), as
+// scene diff does.
 func diffScenes(old, cur *scene.Scene) (added, removed, changed, restacked []string, more *moreCount) {
-	type state struct {
-		shape     scene.Shape
-		transform scene.Transform
-		style     scene.Style
-		parent    string
-		rank      int
-	}
-	snap := func(s *scene.Scene) map[string]state {
-		m := make(map[string]state, s.Len())
-		for _, e := range s.Walk() {
-			m[e.Name] = state{e.Shape, e.Transform, e.Style, e.Parent(), s.ZRank(e)}
-		}
-		return m
-	}
-	a, b := snap(old), snap(cur)
-	for _, e := range cur.Walk() {
-		prev, ok := a[e.Name]
-		switch {
-		case !ok:
-			added = append(added, e.Name)
-		case !reflect.DeepEqual(prev, b[e.Name]):
-			now := b[e.Name]
-			if prev.rank, now.rank = 0, 0; reflect.DeepEqual(prev, now) {
-				restacked = append(restacked, e.Name) // only its place in the stacking moved
-				continue
-			}
-			changed = append(changed, e.Name)
-		}
-	}
-	for _, e := range old.Walk() {
-		if _, ok := b[e.Name]; !ok {
-			removed = append(removed, e.Name)
+	d := compareScenes(old, cur)
+	added, removed = d.added, d.removed
+	for _, c := range d.changed {
+		if c.onlyZ() {
+			restacked = append(restacked, c.Name) // only its place in the stacking moved
+		} else {
+			changed = append(changed, c.Name)
 		}
 	}
 	var m moreCount

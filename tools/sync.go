@@ -19,7 +19,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
 
@@ -82,10 +81,7 @@ func hashFiles(files map[string][]byte) diskState {
 func (srv *Server) diskFiles() (files map[string][]byte, st diskState, ok bool) {
 	files, ok = map[string][]byte{}, true
 	st = diskState{}
-	for _, f := range srv.ws.List() {
-		if f.Source != modules.SourceUser || f.Kind == modules.KindFont { // fonts are read by drawText, not as files of the program
-			continue
-		}
+	for _, f := range srv.ws.ListUser() { // no fonts: drawText reads them, not as files of the program
 		b, _, err := srv.ws.Read(f.Name)
 		if err != nil {
 			st[f.Name], ok = [sha256.Size]byte{}, false
@@ -192,6 +188,7 @@ func (srv *Server) syncLocked(ctx context.Context) (*SyncResult, map[string][]by
 	srv.mu.Unlock()
 	srv.notify(Change{Files: out.Files, Scene: res.Scene})
 	out.Added, out.Removed, out.Changed, out.Restacked, out.More = diffScenes(old, res.Scene)
+	srv.changes.note(old, res.Scene, nil)
 	return out, files, nil
 }
 

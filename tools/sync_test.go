@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cadrun/cadrun/internal/testws"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -233,17 +234,7 @@ func BenchmarkSyncUnchanged(b *testing.B) {
 		files["modules/part"+strconv.Itoa(i)+".js"] = strings.Repeat("export const x"+strconv.Itoa(i)+" = 1\n", 200)
 	}
 	files["modules/parts.js"] = "import 'part0'\n"
-	dir := b.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	ws, err := modules.Open(dir)
+	ws, err := modules.Open(testws.Files(b, files))
 	if err != nil {
 		b.Fatal(err)
 	}

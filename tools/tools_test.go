@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/internal/testws"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -25,16 +26,7 @@ func newSession(t *testing.T, files map[string]string) (*Session, string) {
 // newWorkspace opens a workspace in a temporary directory holding files (path -> content).
 func newWorkspace(t *testing.T, files map[string]string) (*modules.Workspace, string) {
 	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testws.Files(t, files)
 	ws, err := modules.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +219,7 @@ func TestBadInput(t *testing.T) {
 	tests := []struct {
 		tool, params, want string
 	}{
-		{"write", `{"file":"main","cod":"x"}`, `bad input: write: unknown parameter "cod"; the parameters are file, code, content`},
+		{"write", `{"file":"main","cod":"x"}`, `bad input: write: unknown parameter "cod"; the parameters are file, code, content, view`},
 		// Required parameters are enforced: a missing code must not empty main.
 		{"write", `{"file":"main"}`, `bad input: write: give code, or content (code: the complete JavaScript source; for a data file, its JSON text, stored byte for byte; content: a data file's content as a JSON object or array, stored with 2-space indentation)`},
 		{"write", ``, `bad input: write: file is missing: 'main', a module name such as 'house_lib' (no path, no .js), or a data file such as 'door.json' or 'catalog/items.json'`},
@@ -245,7 +237,7 @@ func TestBadInput(t *testing.T) {
 		{"write", `{"file":"main",`, `bad input: write: the parameters are not valid JSON: they end before the object does`},
 		{"write", `{"file":"../etc/passwd","code":"x"}`, `bad module name: "../etc/passwd": names are 1-64 letters, digits, '_' or '-', starting with a letter or digit (no paths, no .js)` + "\nnot applied; the file is unchanged"},
 		{"frob", `{}`, `unknown tool "frob"; the tools are [delete edit glob lsp measure move read save scene search write]`},
-		{"scene", `{"command":"explode"}`, `bad input: unknown scene command "explode"; use info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection`},
+		{"scene", `{"command":"explode"}`, `bad input: unknown scene command "explode"; use info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection, diff, sketch, restore`},
 		{"read", `{"file":"nope"}`, `modules/nope.js does not exist; glob lists the files there are`},
 	}
 	for _, tt := range tests {

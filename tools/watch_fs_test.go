@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cadrun/cadrun/internal/testws"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -77,15 +78,7 @@ func startFSWatch(t *testing.T, opt modules.WatchOptions, files map[string]strin
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testws.Write(t, dir, files)
 	if len(files) == 0 {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)

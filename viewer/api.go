@@ -44,6 +44,11 @@ func (v *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/entity", v.serveEntity)
 	mux.HandleFunc("GET /api/selection", v.serveSelection)
 	mux.HandleFunc("POST /api/selection", v.postSelection)
+	v.sketchRoutes(mux, files) // sketch.go
+	if v.opt.Journal != nil {
+		mux.Handle("/api/save", noStore(v.opt.Journal))
+		mux.Handle("/api/search", noStore(v.opt.Journal))
+	}
 	return v.guard(mux)
 }
 

@@ -10,6 +10,8 @@ package viewer
 //	event: scene       {"version","epoch","entities","bounds","run_ms","at"}   fetch /api/scene.svg
 //	event: diagnostic  {"version","diagnostic": {...} | null}                  show or clear the overlay
 //	event: selection   {"selected":[],"locked":[],"hidden":[]}
+//	event: sketch      {"version","strokes"}                                   fetch /api/sketch
+//	                   (on connecting, only when there is a sketch or it changed)
 
 import (
 	"encoding/json"
@@ -58,6 +60,7 @@ func (v *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	var (
 		sentScene, sentState uint64
 		sentSel              = ^uint64(0)
+		sentSketch           = ^uint64(0)
 		first                = true
 	)
 	send := func(b []byte) bool {
@@ -71,7 +74,7 @@ func (v *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	defer beat.Stop()
 	for {
 		v.mu.Lock()
-		cur, sel, selVer := v.cur, v.sel, v.selVer
+		cur, sel, selVer, sk := v.cur, v.sel, v.selVer, v.sketch
 		v.mu.Unlock()
 		var out []byte
 		if first {
@@ -89,7 +92,10 @@ func (v *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		if selVer != sentSel {
 			out = appendEvent(out, "selection", cur.version, sel)
 		}
-		sentScene, sentState, sentSel, first = cur.sceneVersion, cur.version, selVer, false
+		if sk.ver != sentSketch && (!first || sk.ver > 0 || len(sk.sk.Strokes) > 0) { // nothing to say of no sketch
+			out = appendEvent(out, "sketch", cur.version, SketchEvent{Version: sk.ver, Strokes: len(sk.sk.Strokes)})
+		}
+		sentScene, sentState, sentSel, sentSketch, first = cur.sceneVersion, cur.version, selVer, sk.ver, false
 		if len(out) > 0 && !send(out) {
 			return
 		}

@@ -59,3 +59,61 @@ func FuzzPostSelection(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPostStroke sends any body to POST /api/sketch: the answer is 200 with one more stroke
+// saved, or a refusal that leaves the workspace's sketch as it was.
+func FuzzPostStroke(f *testing.F) {
+	for _, seed := range []string{
+		`{"points":[[0,0],[1,2]]}`,
+		`{"points":[[0,0]]}`,
+		`{"points":[[0,0,1],[1,2]]}`,
+		`{"points":[[0,0],[1e300,2]]}`,
+		`{"points":null}`,
+		`{"pts":1}`,
+		`[]`,
+		`{"points":[[0,0],[1,2]]} trailing`,
+		"",
+	} {
+		f.Add(seed)
+	}
+	ws, err := modules.Open(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer ws.Close()
+	v := New(Options{Selection: ws})
+	defer v.Close()
+	h := v.Handler()
+	f.Fuzz(func(t *testing.T, body string) {
+		before, err := ws.LoadSketch()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(before.Strokes) >= modules.MaxSketchStrokes-1 {
+			if _, err := ws.ClearSketch(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			before, _ = ws.LoadSketch()
+		}
+		req := httptest.NewRequest("POST", "/api/sketch", strings.NewReader(body))
+		req.RemoteAddr = "127.0.0.1:1"
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		after, err := ws.LoadSketch()
+		if err != nil {
+			t.Fatalf("after %q the sketch cannot be read: %v", body, err)
+		}
+		switch w.Code {
+		case http.StatusOK:
+			if len(after.Strokes) != len(before.Strokes)+1 {
+				t.Errorf("answered %s, but the sketch went from %d to %d strokes", w.Body, len(before.Strokes), len(after.Strokes))
+			}
+		case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
+			if len(after.Strokes) != len(before.Strokes) || after.Points() != before.Points() {
+				t.Errorf("refused %q (%s) but the sketch changed", body, w.Body)
+			}
+		default:
+			t.Errorf("POST %q: %d %s", body, w.Code, w.Body)
+		}
+	})
+}

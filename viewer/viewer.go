@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -69,6 +70,12 @@ type Options struct {
 	Logger *slog.Logger
 	// MaxClients caps the event streams open at once; 0 means DefaultMaxClients.
 	MaxClients int
+	// Sketch keeps the strokes drawn over the scene (sketch.go); nil uses Selection when it
+	// keeps them too (a workspace does), else keeps them in memory only.
+	Sketch SketchStore
+	// Journal, when set, serves the design journal's POST /api/save and GET /api/search
+	// (tools.NewJournalAPI) behind the viewer's checks.
+	Journal http.Handler
 }
 
 // State is one published state: the scene after a run, or a failed run.
@@ -92,6 +99,8 @@ type Diagnostic struct {
 	Message string `json:"message"`
 	Source  string `json:"source,omitempty"` // the offending line
 	Hint    string `json:"hint,omitempty"`
+	// Notes are the other places the failure involves, each with its own line and caret.
+	Notes []runtime.Note `json:"notes,omitempty"`
 	// Text is the whole error as a terminal would show it.
 	Text string `json:"text"`
 }
@@ -106,6 +115,7 @@ func DiagnosticOf(err error) *Diagnostic {
 	var rd *runtime.Diagnostic
 	if errors.As(err, &rd) {
 		d.File, d.Line, d.Column, d.Kind, d.Message, d.Source, d.Hint = rd.File, rd.Line, rd.Column, rd.Kind, rd.Message, rd.Source, rd.Hint
+		d.Notes = rd.Notes
 	}
 	return d
 }
@@ -152,7 +162,9 @@ type Server struct {
 	clients map[*client]struct{}
 	closed  bool
 	done    chan struct{}
+	sketch  sketchState // sketch.go
 
+	sketches SketchStore
 	pollOnce sync.Once
 	pngMu    sync.Mutex // one PNG is drawn at a time; guards png, the last one drawn
 	png      struct {
@@ -178,6 +190,10 @@ func New(opt Options) *Server {
 	}
 	if v.opt.MaxClients <= 0 {
 		v.opt.MaxClients = DefaultMaxClients
+	}
+	v.sketches = sketchStore(opt)
+	if sk, err := v.sketches.LoadSketch(); err == nil {
+		v.sketch.sk = sk
 	}
 	sc := scene.New()
 	v.cur = &snapshot{scene: sc, info: sc.Info(), at: time.Now()}
@@ -267,6 +283,7 @@ func (v *Server) noteSelection(s modules.Selection) {
 // a selection made in another process shows up here.
 func (v *Server) pollSelection() {
 	if v.opt.Selection == nil {
+		v.pollSketches()
 		return
 	}
 	t := time.NewTicker(SelectionPoll)
@@ -283,6 +300,7 @@ func (v *Server) pollSelection() {
 		if idle {
 			continue
 		}
+		v.pollSketch()
 		s, err := v.opt.Selection.LoadSelection()
 		if err != nil {
 			continue // a bad file is reported when a tab asks for it

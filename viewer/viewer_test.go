@@ -409,3 +409,24 @@ func TestDiagnosticOf(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// A diagnostic's notes reach the page in its JSON, each with its own location and line.
+func TestDiagnosticOfNotes(t *testing.T) {
+	t.Parallel()
+	_, err := runtime.Run(context.Background(), runtime.MapSource{
+		"main": "import 'a'\nconst SIZE = 3\n",
+		"a":    "let W = 1; const SIZE = 2\n",
+	}, "main", runtime.Options{})
+	b, jerr := json.Marshal(DiagnosticOf(err))
+	if jerr != nil {
+		t.Fatal(jerr)
+	}
+	want := `{"file":"scene.code.js","line":2,"column":7,"kind":"SyntaxError",` +
+		`"message":"'SIZE' is declared in both modules/a.js:1 and scene.code.js:2","source":"const SIZE = 3",` +
+		`"hint":"all modules share one scope: rename one, or declare it once and import that module",` +
+		`"notes":[{"file":"modules/a.js","line":1,"column":18,"message":"'SIZE' is first declared here","source":"let W = 1; const SIZE = 2"}],` +
+		`"text":"scene.code.js:2:7: SyntaxError: 'SIZE' is declared in both modules/a.js:1 and scene.code.js:2"}`
+	if diff := cmp.Diff(want, string(b)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 
 	"github.com/cadrun/cadrun/tools"
 	"github.com/cadrun/cadrun/viewer"
@@ -36,7 +37,7 @@ func serveAddr(addr, token string) (string, error) {
 // startViewer listens on addr and serves the viewer of srv until ctx ends. It returns once
 // the listener is bound; the returned function waits for the viewer to stop.
 func startViewer(ctx context.Context, srv *tools.Server, addr, token string, logger *slog.Logger) (wait func(), err error) {
-	v, wait, err := listenViewer(ctx, addr, token, srv, logger)
+	v, wait, err := listenViewer(ctx, addr, token, srv, tools.NewJournalAPI(srv), logger)
 	if err != nil {
 		return nil, err
 	}
@@ -45,14 +46,14 @@ func startViewer(ctx context.Context, srv *tools.Server, addr, token string, log
 }
 
 // listenViewer listens on addr (checked by serveAddr) and serves a viewer whose selection is
-// kept by store, until ctx ends. Any command with a scene publishes to the viewer it returns;
-// wait waits for it to stop.
-func listenViewer(ctx context.Context, addr, token string, store viewer.SelectionStore, logger *slog.Logger) (v *viewer.Server, wait func(), err error) {
+// kept by store, with the design journal's HTTP API (journal), until ctx ends. Any command
+// with a scene publishes to the viewer it returns; wait waits for it to stop.
+func listenViewer(ctx context.Context, addr, token string, store viewer.SelectionStore, journal http.Handler, logger *slog.Logger) (v *viewer.Server, wait func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("listening for the viewer: %w", err)
 	}
-	v = viewer.New(viewer.Options{Selection: store, Token: token, Logger: logger})
+	v = viewer.New(viewer.Options{Selection: store, Token: token, Logger: logger, Journal: journal})
 	url := "http://" + ln.Addr().String() + "/"
 	if token != "" {
 		url += "?token=TOKEN"

@@ -110,7 +110,10 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 		defer w.Close()
 		logger := slog.New(slog.NewTextHandler(stderr, nil))
 		vctx, stopViewer := context.WithCancel(ctx)
-		v, wait, err := listenViewer(vctx, viewAddr, token, w, logger)
+		// The journal's HTTP API rides on the viewer, as under cadrun mcp -serve; its server
+		// notices the files the watch runs (each save first catches up with them).
+		journal := tools.NewJournalAPI(tools.NewServer(vctx, w, pool, setup.options))
+		v, wait, err := listenViewer(vctx, viewAddr, token, w, journal, logger)
 		if err != nil {
 			stopViewer()
 			return err

@@ -31,6 +31,7 @@
     sharpen = setTimeout(() => world.classList.remove('fast'), 400);
   }
   const cameraKey = 'cadrun.camera';
+  const onCamera = []; // called with #world's transform after every camera change (sketch.js)
 
   // ---- camera ----
   function size() {
@@ -51,6 +52,7 @@
     const tx = w / 2 - cam.k * cam.cx, ty = h / 2 + cam.k * cam.cy;
     moving();
     world.setAttribute('transform', `matrix(${cam.k} 0 0 ${cam.k} ${tx} ${ty})`);
+    for (const f of onCamera) f(world.getAttribute('transform'));
     drawGrid(w, h);
     try { sessionStorage.setItem(cameraKey, JSON.stringify(cam)); } catch (_) { /* private mode */ }
   }
@@ -473,8 +475,11 @@
     if (!d) { ov.hidden = true; return; }
     $('diag-loc').textContent = d.file ? `${d.file}:${d.line}:${d.column}` : '';
     $('diag-msg').textContent = d.kind ? `${d.kind}: ${d.message}` : d.message;
-    let src = '';
-    if (d.source) src = `${String(d.line).padStart(5)} | ${d.source}\n        ${' '.repeat(Math.max(0, d.column - 1))}^`;
+    const excerpt = (line, source, column) => source ? `${String(line).padStart(5)} | ${source}\n        ${' '.repeat(Math.max(0, column - 1))}^` : '';
+    // Notes (the first declaration of a name declared twice, ...) follow, each with its line.
+    const parts = [excerpt(d.line, d.source, d.column)];
+    for (const n of d.notes || []) parts.push(`${n.file}:${n.line}:${n.column}: note: ${n.message}`, excerpt(n.line, n.source, n.column));
+    const src = parts.filter(Boolean).join('\n');
     $('diag-src').textContent = src;
     $('diag-src').hidden = !src;
     $('diag-hint').textContent = d.hint ? `hint: ${d.hint}` : '';
@@ -488,7 +493,7 @@
     es.onerror = () => { conn.textContent = 'reconnecting…'; conn.className = 'down'; document.body.dataset.conn = 'down'; };
     es.addEventListener('scene', (e) => {
       const d = JSON.parse(e.data);
-      if (d.epoch !== epoch) { epoch = d.epoch; shown = -1; }
+      if (d.epoch !== epoch) { epoch = d.epoch; shown = -1; document.dispatchEvent(new Event('cadrun-epoch')); }
       wanted = d.version;
       eventAt = performance.now();
       entities = d.entities;
@@ -500,7 +505,10 @@
     });
     es.addEventListener('diagnostic', (e) => showDiagnostic(JSON.parse(e.data).diagnostic));
     es.addEventListener('selection', (e) => selectionEvent(JSON.parse(e.data)));
+    es.addEventListener('sketch', (e) => document.dispatchEvent(new CustomEvent('cadrun-sketch', { detail: JSON.parse(e.data) })));
   }
   connect();
+  // For sketch.js: the camera's mapping between the stage's pixels and the world.
+  window.cadrunView = { toWorld, toScreen, onCamera: (f) => { onCamera.push(f); if (cam) f(world.getAttribute('transform')); } };
   window.cadrunState = () => ({ shown, wanted, loading, epoch, camera: cam, selection: sel });
 })();

@@ -1,4 +1,4 @@
-package scene
+package overlay
 
 // Boundary: the edges between kept and dropped faces traced into simple rings, slivers below
 // the precision dropped, holes given to the outer rings around them.
@@ -12,7 +12,7 @@ import (
 // boundary traces the half-edges with a kept face on the left and a dropped one on the right
 // into rings, splits rings where they touch themselves, and sorts them into outer rings
 // (counter-clockwise) with the holes (clockwise) they enclose.
-func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
+func (g *graph) boundary(inside []bool) ([]Polygon, error) {
 	isB := func(h int32) bool { return inside[g.face[h]] && !inside[g.face[h^1]] }
 	used := make([]bool, len(g.out))
 	mark := make([]int32, len(g.pts))
@@ -20,13 +20,13 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 		mark[i] = -1
 	}
 	type outRing struct {
-		pts       []Vec
+		pts       []Point
 		area, per float64 // signed area, perimeter
-		box       Box
+		box       box
 	}
 	var shells, holes []outRing
 	emit := func(ids []int32) {
-		pts := make([]Vec, len(ids))
+		pts := make([]Point, len(ids))
 		for i, v := range ids {
 			pts[i] = g.pts[v]
 		}
@@ -34,7 +34,7 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 		if len(pts) < 3 {
 			return
 		}
-		r := outRing{pts: pts, area: ringArea(pts), per: ringPerimeter(pts), box: ringBox(pts)}
+		r := outRing{pts: pts, area: Area(pts), per: ringPerimeter(pts), box: ringBox(pts)}
 		// A ring no wider than the precision (area <= eps·perimeter: a mean width of at
 		// most 2·eps) is rounding noise, not geometry.
 		if math.Abs(r.area) <= g.eps*r.per {
@@ -55,7 +55,7 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 		cycle = cycle[:0]
 		for h := h0; ; {
 			if used[h] {
-				return nil, errTopology
+				return nil, ErrTopology
 			}
 			used[h] = true
 			cycle = append(cycle, g.origin(h))
@@ -64,7 +64,7 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 			deg := g.first[g.origin(o)+1] - g.first[g.origin(o)]
 			for i := int32(0); ; i++ {
 				if i == deg {
-					return nil, errTopology
+					return nil, ErrTopology
 				}
 				if o = g.cw(o); isB(o) {
 					break
@@ -94,19 +94,19 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 		}
 	}
 	slices.SortFunc(shells, func(a, b outRing) int { return cmp.Compare(a.area, b.area) })
-	polys := make([]ovPoly, len(shells))
+	polys := make([]Polygon, len(shells))
 	// net and per are each part's area and the length of its rings, for the same test
 	// on whole parts: an outer ring with a hole that nearly fills it is a sliver too.
 	net := make([]float64, len(shells))
 	per := make([]float64, len(shells))
 	for i, s := range shells {
-		polys[i].outer = s.pts
+		polys[i].Outer = s.pts
 		net[i], per[i] = s.area, s.per
 	}
 	for _, h := range holes {
 		var cand []int
 		for i, s := range shells {
-			if s.box.Min.X <= h.box.Min.X && s.box.Min.Y <= h.box.Min.Y && s.box.Max.X >= h.box.Max.X && s.box.Max.Y >= h.box.Max.Y {
+			if s.box.min.X <= h.box.min.X && s.box.min.Y <= h.box.min.Y && s.box.max.X >= h.box.max.X && s.box.max.Y >= h.box.max.Y {
 				cand = append(cand, i)
 			}
 		}
@@ -125,9 +125,9 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 			}
 		}
 		if owner < 0 {
-			return nil, errTopology
+			return nil, ErrTopology
 		}
-		polys[owner].holes = append(polys[owner].holes, h.pts)
+		polys[owner].Holes = append(polys[owner].Holes, h.pts)
 		net[owner] += h.area
 		per[owner] += h.per
 	}
@@ -140,7 +140,7 @@ func (g *ovGraph) boundary(inside []bool) ([]ovPoly, error) {
 	return kept, nil
 }
 
-func ringPerimeter(r []Vec) float64 {
+func ringPerimeter(r []Point) float64 {
 	l := 0.0
 	for i, p := range r {
 		l += r[(i+1)%len(r)].Sub(p).Len()
@@ -149,19 +149,19 @@ func ringPerimeter(r []Vec) float64 {
 }
 
 // dropCollinear removes vertices that lie on the straight line through their neighbours.
-func dropCollinear(r []Vec) []Vec {
+func dropCollinear(r []Point) []Point {
 	out := r[:0:0]
 	for _, p := range r {
-		for len(out) >= 2 && orient2d(out[len(out)-2], out[len(out)-1], p) == 0 {
+		for len(out) >= 2 && Orient(out[len(out)-2], out[len(out)-1], p) == 0 {
 			out = out[:len(out)-1]
 		}
 		out = append(out, p)
 	}
 	for len(out) >= 3 {
 		n := len(out)
-		if orient2d(out[n-2], out[n-1], out[0]) == 0 {
+		if Orient(out[n-2], out[n-1], out[0]) == 0 {
 			out = out[:n-1]
-		} else if orient2d(out[n-1], out[0], out[1]) == 0 {
+		} else if Orient(out[n-1], out[0], out[1]) == 0 {
 			out = out[1:]
 		} else {
 			break
@@ -171,16 +171,16 @@ func dropCollinear(r []Vec) []Vec {
 }
 
 // windingAt is the winding number of ring r around p (p not on r).
-func windingAt(r []Vec, p Vec) int {
+func windingAt(r []Point, p Point) int {
 	w := 0
 	n := len(r)
 	for i := range n {
 		a, b := r[i], r[(i+1)%n]
 		if a.Y <= p.Y {
-			if b.Y > p.Y && orient2d(a, b, p) > 0 {
+			if b.Y > p.Y && Orient(a, b, p) > 0 {
 				w++
 			}
-		} else if b.Y <= p.Y && orient2d(a, b, p) < 0 {
+		} else if b.Y <= p.Y && Orient(a, b, p) < 0 {
 			w--
 		}
 	}

@@ -1,4 +1,4 @@
-package runtime
+package esm
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// scanCase is one module source and what ScanModule makes of it. In want.Script, each source
+// scanCase is one module source and what Scan makes of it. In want.Script, each source
 // line is rewritten in place, so the two strings are written one under the other.
 type scanCase struct {
 	name string
@@ -235,18 +235,18 @@ var scanCases = []scanCase{
 	{name: "empty", src: "", want: Module{Script: ""}},
 }
 
-func TestScanModule(t *testing.T) {
+func TestScan(t *testing.T) {
 	t.Parallel()
 	for _, tc := range scanCases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := ScanModule(tc.src)
+			got, err := Scan(tc.src)
 			if err != nil {
-				t.Fatalf("ScanModule(%q): %v", tc.src, err)
+				t.Fatalf("Scan(%q): %v", tc.src, err)
 			}
 			checkSameShape(t, tc.src, got.Script)
 			if diff := cmp.Diff(&tc.want, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("ScanModule(%q) mismatch (-want +got):\n%s", tc.src, diff)
+				t.Errorf("Scan(%q) mismatch (-want +got):\n%s", tc.src, diff)
 			}
 			if !tc.notJS {
 				if _, err := parser.ParseFile(nil, "m.js", got.Script, 0); err != nil {
@@ -270,10 +270,10 @@ func checkSameShape(t *testing.T, src, script string) {
 		if (s == '\n') != (o == '\n') || (s == '\r') != (o == '\r') {
 			t.Fatalf("line break changed at byte %d\nsource: %q\nscript: %q", i, src, script)
 		}
-		if isJSLineSep(src, i) && script[i:i+3] != src[i:i+3] {
+		if isLineSep(src, i) && script[i:i+3] != src[i:i+3] {
 			t.Fatalf("U+2028/U+2029 changed at byte %d\nsource: %q\nscript: %q", i, src, script)
 		}
-		if isJSLineSep(script, i) && !isJSLineSep(src, i) {
+		if isLineSep(script, i) && !isLineSep(src, i) {
 			t.Fatalf("new U+2028/U+2029 at byte %d\nsource: %q\nscript: %q", i, src, script)
 		}
 		if s != o && o != ' ' && o != ';' && o != '=' && strings.IndexByte(DefaultExportVar, o) < 0 {
@@ -368,21 +368,21 @@ var scanErrorCases = []struct {
 	{"line after CRLF", "f()\r\nimport {a} frm 'x'", `2:12: expected "from" after import bindings`},
 }
 
-func TestScanModuleErrors(t *testing.T) {
+func TestScanErrors(t *testing.T) {
 	t.Parallel()
 	for _, tc := range scanErrorCases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			m, err := ScanModule(tc.src)
+			m, err := Scan(tc.src)
 			if err == nil {
-				t.Fatalf("ScanModule(%q) = %+v, want error %q", tc.src, m, tc.want)
+				t.Fatalf("Scan(%q) = %+v, want error %q", tc.src, m, tc.want)
 			}
 			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
-				t.Errorf("ScanModule(%q) error mismatch (-want +got):\n%s", tc.src, diff)
+				t.Errorf("Scan(%q) error mismatch (-want +got):\n%s", tc.src, diff)
 			}
-			var se *ScanError
-			if !errors.As(err, &se) || !errors.Is(err, ErrModuleSyntax) {
-				t.Errorf("error %v (%T) is not a *ScanError wrapping ErrModuleSyntax", err, err)
+			var se *Error
+			if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) {
+				t.Errorf("error %v (%T) is not a *Error wrapping ErrSyntax", err, err)
 			}
 		})
 	}
@@ -399,7 +399,7 @@ func TestScriptRunsInGoja(t *testing.T) {
 		"  ; null.boom\n"
 	vm := goja.New()
 	for _, src := range []string{lib, main} {
-		m, err := ScanModule(src)
+		m, err := Scan(src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -425,7 +425,7 @@ func TestScriptRunsInGoja(t *testing.T) {
 	}
 }
 
-func FuzzScanModule(f *testing.F) {
+func FuzzScan(f *testing.F) {
 	for _, tc := range scanCases {
 		f.Add(tc.src)
 	}
@@ -433,11 +433,11 @@ func FuzzScanModule(f *testing.F) {
 		f.Add(tc.src)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		m, err := ScanModule(src)
+		m, err := Scan(src)
 		if err != nil {
-			var se *ScanError
-			if !errors.As(err, &se) || !errors.Is(err, ErrModuleSyntax) {
-				t.Fatalf("error %v (%T) is not a *ScanError wrapping ErrModuleSyntax", err, err)
+			var se *Error
+			if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) {
+				t.Fatalf("error %v (%T) is not a *Error wrapping ErrSyntax", err, err)
 			}
 			if se.Line < 1 || se.Column < 1 {
 				t.Fatalf("error position %d:%d is not 1-based", se.Line, se.Column)
@@ -446,7 +446,7 @@ func FuzzScanModule(f *testing.F) {
 		}
 		checkSameShape(t, src, m.Script)
 		// The rewritten script holds no module syntax, and the lexer reads it the same way.
-		again, err := ScanModule(m.Script)
+		again, err := Scan(m.Script)
 		if err != nil {
 			t.Fatalf("rescanning the rewritten script: %v\nsource: %q\nscript: %q", err, src, m.Script)
 		}
@@ -479,12 +479,12 @@ export const roof%d = {pitch: 30, tiles: [1, 2, 3].map(t => t / 2)}
 	return b.String()
 }
 
-func BenchmarkScanModule(b *testing.B) {
+func BenchmarkScan(b *testing.B) {
 	src := benchModule()
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ScanModule(src); err != nil {
+		if _, err := Scan(src); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package scene
+package overlay
 
 // Noding: every point where two segments meet, or come within the precision, becomes a
 // vertex of both.
@@ -7,6 +7,109 @@ import (
 	"math"
 	"slices"
 )
+
+// segment is one edge of an input ring after snapping, with its bounding box.
+type segment struct {
+	a, b       Point
+	ua, ub     int32 // vertex ids of a and b
+	minX, maxX float64
+	minY, maxY float64
+	ring       int32
+	w          int32 // multiplicity: copies of this segment merged into it, less reversed ones
+	op         uint8
+	cross      bool
+}
+
+// cut is a point p where segment seg is to be cut.
+type cut struct {
+	seg int32
+	p   Point
+}
+
+// endCount tells the vertices where two edges may join the same two vertices: those with
+// more than two edge ends, and those whose two edges lead to the same vertex (a ring that
+// folds back on itself, as snapping can make one). A vertex that only continues one ring
+// has two ends and two different neighbours.
+type endCount struct {
+	ends  []uint8
+	other []int32 // the neighbour through the first edge, + 1
+}
+
+func newEndCount(nv int) endCount {
+	return endCount{ends: make([]uint8, nv), other: make([]int32, nv)}
+}
+
+func (c endCount) add(u, v int32) {
+	c.end(u, v)
+	c.end(v, u)
+}
+
+func (c endCount) end(x, y int32) {
+	switch c.ends[x] {
+	case 0:
+		c.other[x] = y + 1
+		c.ends[x] = 1
+	case 1:
+		c.ends[x] = 2
+		if c.other[x] == y+1 {
+			c.ends[x] = 3 // folds back
+		}
+	default:
+		c.ends[x] = 3
+	}
+}
+
+func (c endCount) shared(x int32) bool { return c.ends[x] > 2 }
+
+// mergeCopies turns segments that join the same two vertices for the same operand into one
+// with their summed multiplicity (dropping it when they cancel), so that many copies of a
+// shape, which the snapping makes share their edges, are noded once. Only segments whose ends
+// are both shared with other rings can have copies; a vertex that only continues its ring has
+// two segment ends.
+func mergeCopies(segs []segment, nv int) []segment {
+	ends := newEndCount(nv)
+	for i := range segs {
+		ends.add(segs[i].ua, segs[i].ub)
+	}
+	type key struct {
+		u, v int32
+		op   uint8
+	}
+	var first map[key]int32
+	out := segs[:0]
+	for _, s := range segs {
+		if ends.shared(s.ua) && ends.shared(s.ub) {
+			if first == nil {
+				first = map[key]int32{}
+			}
+			k, w := key{s.ua, s.ub, s.op}, s.w
+			if k.u > k.v {
+				k.u, k.v, w = k.v, k.u, -w
+			}
+			if i, ok := first[k]; ok {
+				if out[i].ua == k.u {
+					out[i].w += w
+				} else {
+					out[i].w -= w
+				}
+				out[i].cross = out[i].cross || s.cross
+				continue
+			}
+			first[k] = int32(len(out))
+		}
+		out = append(out, s)
+	}
+	if first == nil {
+		return out
+	}
+	kept := out[:0]
+	for _, s := range out {
+		if s.w != 0 {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}
 
 // nodeSegments finds every point where two segments meet and is not already an end of the
 // one it lies on: crossings, touches and the ends of collinear overlaps. Candidate pairs come
@@ -18,29 +121,29 @@ import (
 // point of the other too, and a crossing point within it of a vertex or of an earlier
 // crossing is that point (snap merges them), so that the graph has no edges shorter than the
 // precision and rings that follow each other to rounding error share their edges exactly.
-func nodeSegments(segs []ovSeg, snap *snapIndex) []ovSplit {
+func nodeSegments(segs []segment, snap *snapIndex) []cut {
 	eps := snap.eps
 	n := len(segs)
-	box := Box{Min: Vec{segs[0].minX, segs[0].minY}, Max: Vec{segs[0].maxX, segs[0].maxY}, NonEmpty: true}
+	bounds := box{min: Point{segs[0].minX, segs[0].minY}, max: Point{segs[0].maxX, segs[0].maxY}, nonEmpty: true}
 	step := max(1, n/1024)
 	sample := make([]float64, 0, n/step+1)
 	for i := range segs {
 		s := &segs[i]
-		box.Extend(Vec{s.minX, s.minY})
-		box.Extend(Vec{s.maxX, s.maxY})
+		bounds.extend(Point{s.minX, s.minY})
+		bounds.extend(Point{s.maxX, s.maxY})
 		if i%step == 0 {
 			sample = append(sample, max(s.maxX-s.minX, s.maxY-s.minY))
 		}
 	}
 	slices.Sort(sample)
-	w, h := box.Max.X-box.Min.X, box.Max.Y-box.Min.Y
+	w, h := bounds.max.X-bounds.min.X, bounds.max.Y-bounds.min.Y
 	// Cells about as large as a typical segment, but no more than about 4 per segment.
 	c := max(sample[len(sample)/2], math.Sqrt(w*h/float64(4*n)), max(w, h)/float64(4*n))
 	nx, ny := int(w/c)+1, int(h/c)+1
 	margin := c*1e-6 + 2*eps
-	col := func(x float64) int { return min(nx-1, max(0, int((x-box.Min.X)/c))) }
-	row := func(y float64) int { return min(ny-1, max(0, int((y-box.Min.Y)/c))) }
-	cellOf := func(p Vec) int32 { return int32(row(p.Y)*nx + col(p.X)) }
+	col := func(x float64) int { return min(nx-1, max(0, int((x-bounds.min.X)/c))) }
+	row := func(y float64) int { return min(ny-1, max(0, int((y-bounds.min.Y)/c))) }
+	cellOf := func(p Point) int32 { return int32(row(p.Y)*nx + col(p.X)) }
 
 	type entry struct{ cell, seg int32 }
 	entries := make([]entry, 0, 2*n)
@@ -51,8 +154,8 @@ func nodeSegments(segs []ovSeg, snap *snapIndex) []ovSplit {
 			lo, hi := s.minX, s.maxX
 			if row(s.minY) != row(s.maxY) {
 				// The segment's x-range within this row of cells.
-				ya := max(s.minY, box.Min.Y+float64(r)*c)
-				yb := min(s.maxY, box.Min.Y+float64(r+1)*c)
+				ya := max(s.minY, bounds.min.Y+float64(r)*c)
+				yb := min(s.maxY, bounds.min.Y+float64(r+1)*c)
 				k := (s.b.X - s.a.X) / (s.b.Y - s.a.Y)
 				xa, xb := s.a.X+(ya-s.a.Y)*k, s.a.X+(yb-s.a.Y)*k
 				lo = max(s.minX, min(xa, xb)-margin)
@@ -77,12 +180,12 @@ func nodeSegments(segs []ovSeg, snap *snapIndex) []ovSplit {
 		fill[e.cell]++
 	}
 
-	var splits []ovSplit
+	var splits []cut
 	var collinear [][2]int32 // pairs of segments that overlap along a line
-	var crossings []Vec
+	var crossings []Point
 	var cell int32
 	// near reports whether p, not an end of s, lies within eps of s's interior.
-	near := func(p Vec, s *ovSeg) bool {
+	near := func(p Point, s *segment) bool {
 		if p == s.a || p == s.b || p.X < s.minX-eps || p.X > s.maxX+eps || p.Y < s.minY-eps || p.Y > s.maxY+eps {
 			return false
 		}
@@ -92,12 +195,12 @@ func nodeSegments(segs []ovSeg, snap *snapIndex) []ovSplit {
 		cross := d.X*(p.Y-s.a.Y) - d.Y*(p.X-s.a.X)
 		return t > 0 && t < l2 && cross*cross <= eps*eps*l2
 	}
-	split := func(i int32, p Vec) {
+	split := func(i int32, p Point) {
 		s := &segs[i]
 		if p == s.a || p == s.b || cellOf(p) != cell {
 			return
 		}
-		splits = append(splits, ovSplit{seg: i, p: p})
+		splits = append(splits, cut{seg: i, p: p})
 	}
 	for cell = 0; cell < int32(nx*ny); cell++ {
 		in := list[start[cell]:start[cell+1]]
@@ -127,11 +230,11 @@ func nodeSegments(segs []ovSeg, snap *snapIndex) []ovSplit {
 					continue
 				}
 				p1, p2, q1, q2 := s.a, s.b, t.a, t.b
-				o1, o2 := orient2d(p1, p2, q1), orient2d(p1, p2, q2)
+				o1, o2 := Orient(p1, p2, q1), Orient(p1, p2, q2)
 				if (o1 > 0 && o2 > 0) || (o1 < 0 && o2 < 0) {
 					continue
 				}
-				o3, o4 := orient2d(q1, q2, p1), orient2d(q1, q2, p2)
+				o3, o4 := Orient(q1, q2, p1), Orient(q1, q2, p2)
 				if (o3 > 0 && o4 > 0) || (o3 < 0 && o4 < 0) {
 					continue
 				}
@@ -172,7 +275,7 @@ func nodeSegments(segs []ovSeg, snap *snapIndex) []ovSplit {
 					}
 					continue
 				}
-				x := crossPoint(p1, p2, q1, q2)
+				x := CrossPoint(p1, p2, q1, q2)
 				if cellOf(x) != cell {
 					continue
 				}
@@ -181,7 +284,7 @@ func nodeSegments(segs []ovSeg, snap *snapIndex) []ovSplit {
 				x = snap.snap(x)
 				for _, k := range [2]int32{i, j} {
 					if x != segs[k].a && x != segs[k].b {
-						splits = append(splits, ovSplit{seg: k, p: x})
+						splits = append(splits, cut{seg: k, p: x})
 					}
 				}
 				crossings = append(crossings, x)
@@ -207,9 +310,9 @@ func nodeSegments(segs []ovSeg, snap *snapIndex) []ovSplit {
 
 // overlapStart is a point of the overlap of two collinear segments (the greatest of their
 // lower ends along the line), used to count each overlapping pair in one grid cell only.
-func overlapStart(p1, p2, q1, q2 Vec) Vec {
-	less := func(a, b Vec) bool { return a.X < b.X || (a.X == b.X && a.Y < b.Y) }
-	lo := func(a, b Vec) Vec {
+func overlapStart(p1, p2, q1, q2 Point) Point {
+	less := func(a, b Point) bool { return a.X < b.X || (a.X == b.X && a.Y < b.Y) }
+	lo := func(a, b Point) Point {
 		if less(b, a) {
 			return b
 		}
@@ -226,7 +329,7 @@ func overlapStart(p1, p2, q1, q2 Vec) Vec {
 // the same line. A crossing point is computed from the two segments that cross, so an edge
 // crossing two overlapping sides (two squares side by side) gets two points a rounding error
 // apart; unless both sides are cut at both, their pieces would overlap without coinciding.
-func shareCollinearSplits(segs []ovSeg, splits []ovSplit, pairs [][2]int32) []ovSplit {
+func shareCollinearSplits(segs []segment, splits []cut, pairs [][2]int32) []cut {
 	parent := map[int32]int32{}
 	var find func(int32) int32
 	find = func(v int32) int32 {
@@ -245,7 +348,7 @@ func shareCollinearSplits(segs []ovSeg, splits []ovSplit, pairs [][2]int32) []ov
 		}
 	}
 	members := map[int32][]int32{}
-	bySeg := map[int32][]Vec{}
+	bySeg := map[int32][]Point{}
 	for _, pr := range pairs {
 		for _, v := range pr {
 			if _, ok := bySeg[v]; !ok {
@@ -271,7 +374,7 @@ func shareCollinearSplits(segs []ovSeg, splits []ovSplit, pairs [][2]int32) []ov
 				for _, p := range bySeg[o] {
 					t := (p.X-s.a.X)*d.X + (p.Y-s.a.Y)*d.Y
 					if t > 0 && t < l2 && p != s.a && p != s.b {
-						splits = append(splits, ovSplit{seg: m, p: p})
+						splits = append(splits, cut{seg: m, p: p})
 					}
 				}
 			}

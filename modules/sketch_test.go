@@ -1,0 +1,142 @@
+package modules
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func line(n int) Stroke {
+	st := Stroke{}
+	for i := range n {
+		st.Points = append(st.Points, [2]float64{float64(i), float64(-i)})
+	}
+	return st
+}
+
+// Strokes are appended to .cadrun/sketch.json, read back (by another Workspace value, as
+// another process would), and cleared; the sketch is not one of the user's files.
+func TestSketchAddLoadClear(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := w.AddStroke(ctx, line(2)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.AddStroke(ctx, Stroke{Points: [][2]float64{{0.5, 1}, {2, 3}, {4, 5}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Sketch{Strokes: []Stroke{line(2), {Points: [][2]float64{{0.5, 1}, {2, 3}, {4, 5}}}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, SketchFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wantFile := `{"strokes":[{"points":[[0,0],[1,-1]]},{"points":[[0.5,1],[2,3],[4,5]]}]}` + "\n"; string(b) != wantFile {
+		t.Errorf("%s holds %s, want %s", SketchFile, b, wantFile)
+	}
+	other, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := other.LoadSketch(); err != nil || !cmp.Equal(want, got) {
+		t.Errorf("another workspace value reads %v, %v; want %v", got, err, want)
+	}
+	files, err := w.UserFiles()
+	if err != nil || len(files) != 0 {
+		t.Errorf("user files %v, %v; want none", files, err)
+	}
+	if n, err := other.ClearSketch(ctx); n != 2 || err != nil {
+		t.Errorf("clear: %d, %v; want 2 strokes", n, err)
+	}
+	if got, err := w.LoadSketch(); err != nil || len(got.Strokes) != 0 || got.Strokes == nil {
+		t.Errorf("after clear: %#v, %v; want no strokes", got, err)
+	}
+}
+
+// Every bad stroke is refused with the rule it broke, and the sketch is left as it was.
+func TestSketchRules(t *testing.T) {
+	t.Parallel()
+	w, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		st   Stroke
+		want string
+	}{
+		{line(1), "bad sketch: a stroke has 1 points; give 2 to 10000 (MaxStrokePoints)"},
+		{line(MaxStrokePoints + 1), "bad sketch: a stroke has 10001 points; give 2 to 10000 (MaxStrokePoints)"},
+		{Stroke{Points: [][2]float64{{0, 0}, {math.NaN(), 1}}}, "bad sketch: point 1 is [NaN 1]; give finite scene coordinates within ±1e+15 (MaxCoord)"},
+		{Stroke{Points: [][2]float64{{0, 0}, {2e15, 1}}}, "bad sketch: point 1 is [2e+15 1]; give finite scene coordinates within ±1e+15 (MaxCoord)"},
+	} {
+		if _, err := w.AddStroke(ctx, tc.st); err == nil || err.Error() != tc.want || !errors.Is(err, ErrBadSketch) {
+			t.Errorf("error %v, want %q", err, tc.want)
+		}
+	}
+	for range MaxSketchPoints / MaxStrokePoints {
+		if _, err := w.AddStroke(ctx, line(MaxStrokePoints)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = w.AddStroke(ctx, line(2))
+	if want := "bad sketch: the sketch has 100000 points and this stroke 2, over 100000 (MaxSketchPoints); clear it to draw more"; err == nil || err.Error() != want {
+		t.Errorf("over the points: %v, want %q", err, want)
+	}
+	if s, err := w.LoadSketch(); err != nil || s.Points() != MaxSketchPoints {
+		t.Errorf("after the refusal: %d points, %v", s.Points(), err)
+	}
+}
+
+// A damaged file is an error that says how to clear it, and clearing works.
+func TestSketchDamagedFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".cadrun"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, SketchFile), []byte(`{"strokes":[{"points":[[0,0]]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.LoadSketch()
+	want := "reading .cadrun/sketch.json: stroke 0: bad sketch: a stroke has 1 points; give 2 to 10000 (MaxStrokePoints); clear the sketch (scene sketch with clear, or the viewer's Clear sketch)"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if n, err := w.ClearSketch(context.Background()); n != 0 || err != nil {
+		t.Errorf("clear: %d, %v", n, err)
+	}
+	if s, err := w.LoadSketch(); err != nil || len(s.Strokes) != 0 {
+		t.Errorf("after clear: %v, %v", s, err)
+	}
+	if _, err := w.AddStroke(context.Background(), line(3)); err != nil || !strings.Contains(mustRead(t, filepath.Join(dir, SketchFile)), "[2,-2]") {
+		t.Errorf("add after clear: %v", err)
+	}
+}
+
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,131 @@
+package overlay
+
+// Points and the exact predicates: the orientation test decides every node, touch and
+// collinear overlap, so that the stages agree with each other everywhere.
+
+import (
+	"math"
+	"math/big"
+	"slices"
+)
+
+// Add returns p+q.
+func (p Point) Add(q Point) Point { return Point{p.X + q.X, p.Y + q.Y} }
+
+// Sub returns p-q.
+func (p Point) Sub(q Point) Point { return Point{p.X - q.X, p.Y - q.Y} }
+
+// Mul returns p scaled by k.
+func (p Point) Mul(k float64) Point { return Point{p.X * k, p.Y * k} }
+
+// Len is p's distance from the origin.
+func (p Point) Len() float64 { return math.Hypot(p.X, p.Y) }
+
+// box is an axis-aligned bounding box; the zero box is empty.
+type box struct {
+	min, max Point
+	nonEmpty bool
+}
+
+func (b *box) extend(p Point) {
+	if !b.nonEmpty {
+		*b = box{min: p, max: p, nonEmpty: true}
+		return
+	}
+	b.min.X = math.Min(b.min.X, p.X)
+	b.min.Y = math.Min(b.min.Y, p.Y)
+	b.max.X = math.Max(b.max.X, p.X)
+	b.max.Y = math.Max(b.max.Y, p.Y)
+}
+
+func ringBox(r []Point) box {
+	var b box
+	for _, p := range r {
+		b.extend(p)
+	}
+	return b
+}
+
+// strictlyInside reports whether p, known to be collinear with a and b, lies on the segment
+// ab and is neither end.
+func strictlyInside(p, a, b Point) bool {
+	if a.X != b.X {
+		return min(a.X, b.X) < p.X && p.X < max(a.X, b.X)
+	}
+	return min(a.Y, b.Y) < p.Y && p.Y < max(a.Y, b.Y)
+}
+
+// CrossPoint is where segments p and q, known to cross properly, cross; it is kept inside
+// both segments' bounding boxes so that rounding cannot move it away from them.
+func CrossPoint(p1, p2, q1, q2 Point) Point {
+	d1, d2 := p2.Sub(p1), q2.Sub(q1)
+	t := ((q1.X-p1.X)*d2.Y - (q1.Y-p1.Y)*d2.X) / (d1.X*d2.Y - d1.Y*d2.X)
+	x := p1.Add(d1.Mul(t))
+	x.X = min(max(x.X, min(p1.X, p2.X), min(q1.X, q2.X)), max(p1.X, p2.X), max(q1.X, q2.X))
+	x.Y = min(max(x.Y, min(p1.Y, p2.Y), min(q1.Y, q2.Y)), max(p1.Y, p2.Y), max(q1.Y, q2.Y))
+	return x
+}
+
+// orientErrBound is Shewchuk's bound on the rounding error of the float orientation test,
+// relative to the sum of the magnitudes of its two products.
+const orientErrBound = (3 + 16*0x1p-53) * 0x1p-53
+
+// Orient returns a number whose sign tells where c lies relative to the line a→b: positive
+// on the left, negative on the right, zero on the line. The sign is exact: the float estimate
+// is used when it clears the error bound, exact rational arithmetic otherwise, so that nodes,
+// touches and collinear overlaps are decided consistently everywhere.
+func Orient(a, b, c Point) float64 {
+	if c == a || c == b || a == b {
+		return 0 // shared ends are the most common exact zero
+	}
+	abx, aby := b.X-a.X, b.Y-a.Y
+	acx, acy := c.X-a.X, c.Y-a.Y
+	if (abx == 0 || acy == 0) && (aby == 0 || acx == 0) {
+		return 0 // both products are exactly zero: a difference of floats is 0 only when exact
+	}
+	l, r := abx*acy, aby*acx
+	det := l - r
+	bound := orientErrBound * (math.Abs(l) + math.Abs(r))
+	if det > bound || -det > bound {
+		return det
+	}
+	rat := func(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
+	sub := func(u, v float64) *big.Rat { return new(big.Rat).Sub(rat(u), rat(v)) }
+	left := new(big.Rat).Mul(sub(b.X, a.X), sub(c.Y, a.Y))
+	right := new(big.Rat).Mul(sub(b.Y, a.Y), sub(c.X, a.X))
+	return float64(left.Cmp(right))
+}
+
+// Area is the signed area of a ring: positive when counter-clockwise (Y up).
+func Area(r []Point) float64 {
+	n := len(r)
+	if n < 3 {
+		return 0
+	}
+	// Relative to the first point, to keep precision far from the origin.
+	o := r[0]
+	sum := 0.0
+	for i := 1; i+1 < n; i++ {
+		a, b := r[i].Sub(o), r[i+1].Sub(o)
+		sum += a.X*b.Y - a.Y*b.X
+	}
+	return sum / 2
+}
+
+// orientRing returns r counter-clockwise (ccw) or clockwise, reversing a copy if needed.
+func orientRing(r []Point, ccw bool) []Point {
+	if (Area(r) > 0) != ccw {
+		r = slices.Clone(r)
+		slices.Reverse(r)
+	}
+	return r
+}
+
+// area is the area a polygon encloses: its outer ring's less its holes'.
+func area(p Polygon) float64 {
+	a := math.Abs(Area(p.Outer))
+	for _, h := range p.Holes {
+		a -= math.Abs(Area(h))
+	}
+	return a
+}

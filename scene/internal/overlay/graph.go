@@ -1,0 +1,219 @@
+package overlay
+
+// The planar graph: noded pieces merged into edges, sorted around their vertices, traced into
+// faces.
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// graph is the noded planar graph. Edge e joins eu[e] to ev[e]; its half-edges are 2e
+// (eu→ev) and 2e+1 (ev→eu). ed[e] is, per operand, the winding on the left of eu→ev minus the
+// winding on its right.
+type graph struct {
+	pts    []Point
+	eu, ev []int32
+	ed     [][2]int32
+	first  []int32 // out[first[v]:first[v+1]] are v's outgoing half-edges, counter-clockwise
+	out    []int32
+	pos    []int32 // index of each half-edge in its origin's list
+	face   []int32 // face (cycle of next) of each half-edge
+	nface  int
+	eps    float64 // the precision: result rings no wider than this are dropped
+}
+
+func (g *graph) origin(h int32) int32 {
+	if h&1 == 0 {
+		return g.eu[h>>1]
+	}
+	return g.ev[h>>1]
+}
+
+func (g *graph) delta(h int32) [2]int32 {
+	d := g.ed[h>>1]
+	if h&1 == 1 {
+		return [2]int32{-d[0], -d[1]}
+	}
+	return d
+}
+
+// cw is the outgoing half-edge next clockwise from o around their common origin.
+func (g *graph) cw(o int32) int32 {
+	v := g.origin(o)
+	lo, deg := g.first[v], g.first[v+1]-g.first[v]
+	return g.out[lo+(g.pos[o]-lo+deg-1)%deg]
+}
+
+// buildGraph cuts the segments at their splits and merges the pieces into a graph; pieces on
+// the same two vertices become one edge whose winding steps add up, and an edge whose steps
+// cancel (a side shared by two touching shapes) is dropped, since the faces on its two sides
+// have the same windings.
+func buildGraph(segs []segment, splits []cut, ix *pointIndex) *graph {
+	// Cuts are ordered by their exact coordinates along the segment's main axis, not by a
+	// computed parameter, which can round two cuts a few ulps apart onto the same value. (The
+	// other axis would mislead: a cut on a nearly vertical segment may sit an ulp to either
+	// side of it.)
+	slices.SortFunc(splits, func(a, b cut) int {
+		if c := cmp.Compare(a.seg, b.seg); c != 0 {
+			return c
+		}
+		s := &segs[a.seg]
+		dx, dy := s.b.X-s.a.X, s.b.Y-s.a.Y
+		var c int
+		if math.Abs(dx) >= math.Abs(dy) {
+			c = cmp.Or(cmp.Compare(a.p.X, b.p.X), cmp.Compare(a.p.Y, b.p.Y))
+			if dx < 0 {
+				c = -c
+			}
+		} else {
+			c = cmp.Or(cmp.Compare(a.p.Y, b.p.Y), cmp.Compare(a.p.X, b.p.X))
+			if dy < 0 {
+				c = -c
+			}
+		}
+		return c
+	})
+	type piece struct {
+		u, v int32
+		w    int32
+		op   uint8
+	}
+	pieces := make([]piece, 0, len(segs)+2*len(splits))
+	k := 0
+	for i := range segs {
+		s := &segs[i]
+		prev := s.ua
+		for ; k < len(splits) && splits[k].seg == int32(i); k++ {
+			if p := ix.id(splits[k].p); p != prev {
+				pieces = append(pieces, piece{prev, p, s.w, s.op})
+				prev = p
+			}
+		}
+		if prev != s.ub {
+			pieces = append(pieces, piece{prev, s.ub, s.w, s.op})
+		}
+	}
+	// Two pieces can only coincide where both ends are shared with other pieces: a vertex
+	// that only continues one ring has two piece ends. Only those go through the map.
+	ends := newEndCount(len(ix.pts))
+	for _, p := range pieces {
+		ends.add(p.u, p.v)
+	}
+	g := &graph{}
+	type pair struct{ u, v int32 }
+	eid := map[pair]int32{}
+	for _, p := range pieces {
+		u, v, step := p.u, p.v, p.w
+		if u > v {
+			u, v, step = v, u, -step
+		}
+		e := int32(len(g.eu))
+		if ends.shared(u) && ends.shared(v) {
+			if old, ok := eid[pair{u, v}]; ok {
+				g.ed[old][p.op] += step
+				continue
+			}
+			eid[pair{u, v}] = e
+		}
+		g.eu, g.ev = append(g.eu, u), append(g.ev, v)
+		var d [2]int32
+		d[p.op] = step
+		g.ed = append(g.ed, d)
+	}
+	// Drop edges whose steps cancel, and vertices left without edges.
+	newID := make([]int32, len(ix.pts))
+	for i := range newID {
+		newID[i] = -1
+	}
+	pts := make([]Point, 0, len(ix.pts))
+	n := 0
+	for e := range g.eu {
+		if g.ed[e] == [2]int32{} {
+			continue
+		}
+		u, v := g.eu[e], g.ev[e]
+		if newID[u] < 0 {
+			newID[u] = int32(len(pts))
+			pts = append(pts, ix.pts[u])
+		}
+		if newID[v] < 0 {
+			newID[v] = int32(len(pts))
+			pts = append(pts, ix.pts[v])
+		}
+		g.eu[n], g.ev[n], g.ed[n] = newID[u], newID[v], g.ed[e]
+		n++
+	}
+	g.eu, g.ev, g.ed, g.pts = g.eu[:n], g.ev[:n], g.ed[:n], pts
+	return g
+}
+
+// sortAround lists each vertex's outgoing half-edges counter-clockwise, starting from the
+// direction +x.
+func (g *graph) sortAround() {
+	nv := len(g.pts)
+	g.first = make([]int32, nv+1)
+	for e := range g.eu {
+		g.first[g.eu[e]+1]++
+		g.first[g.ev[e]+1]++
+	}
+	for v := range nv {
+		g.first[v+1] += g.first[v]
+	}
+	g.out = make([]int32, 2*len(g.eu))
+	fill := slices.Clone(g.first[:nv])
+	for h := range int32(2 * len(g.eu)) {
+		v := g.origin(h)
+		g.out[fill[v]] = h
+		fill[v]++
+	}
+	g.pos = make([]int32, len(g.out))
+	for v := range nv {
+		list := g.out[g.first[v]:g.first[v+1]]
+		if len(list) > 1 {
+			o := g.pts[v]
+			upper := func(h int32) bool {
+				d := g.pts[g.origin(h^1)]
+				return d.Y > o.Y || (d.Y == o.Y && d.X > o.X)
+			}
+			slices.SortFunc(list, func(a, b int32) int {
+				ua, ub := upper(a), upper(b)
+				if ua != ub {
+					if ua {
+						return -1
+					}
+					return 1
+				}
+				if s := Orient(o, g.pts[g.origin(a^1)], g.pts[g.origin(b^1)]); s > 0 {
+					return -1
+				} else if s < 0 {
+					return 1
+				}
+				return 0
+			})
+		}
+		for i, h := range list {
+			g.pos[h] = g.first[v] + int32(i)
+		}
+	}
+}
+
+// traceFaces groups the half-edges into faces: the face on the left of h continues with the
+// half-edge next clockwise from h's twin at h's end.
+func (g *graph) traceFaces() {
+	g.face = make([]int32, len(g.out))
+	for i := range g.face {
+		g.face[i] = -1
+	}
+	for h0 := range int32(len(g.face)) {
+		if g.face[h0] >= 0 {
+			continue
+		}
+		f := int32(g.nface)
+		g.nface++
+		for h := h0; g.face[h] < 0; h = g.cw(h ^ 1) {
+			g.face[h] = f
+		}
+	}
+}

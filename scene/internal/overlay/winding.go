@@ -1,0 +1,168 @@
+package overlay
+
+// Windings: every face of the graph gets the winding number of each operand, by stepping
+// across edges from the outer face of each component, whose winding a ray cast gives.
+
+import (
+	"math"
+	"slices"
+)
+
+// windings gives every face the winding numbers of both operands. Within a connected
+// component they follow from one face by stepping across edges; the outer face of each
+// component takes the winding at its leftmost vertex from a ray cast against the rest.
+func (g *graph) windings() ([][2]int32, error) {
+	nv := len(g.pts)
+	comp := make([]int32, nv)
+	for i := range comp {
+		comp[i] = int32(i)
+	}
+	find := func(v int32) int32 {
+		for comp[v] != v {
+			comp[v] = comp[comp[v]]
+			v = comp[v]
+		}
+		return v
+	}
+	for e := range g.eu {
+		a, b := find(g.eu[e]), find(g.ev[e])
+		if a != b {
+			comp[a] = b
+		}
+	}
+	// Euler's formula V - E + F = 2 holds for every component of a plane graph; a noding
+	// failure that leaves two edges crossing breaks it.
+	euler := make(map[int32]int, 8)
+	seed := make(map[int32]int32, 8)
+	for v := range int32(nv) {
+		c := find(v)
+		euler[c]++
+		if s, ok := seed[c]; !ok || g.pts[v].X < g.pts[s].X || (g.pts[v].X == g.pts[s].X && g.pts[v].Y < g.pts[s].Y) {
+			seed[c] = v
+		}
+	}
+	for e := range g.eu {
+		euler[find(g.eu[e])]--
+	}
+	faceSeen := make([]bool, g.nface)
+	for h, f := range g.face {
+		if !faceSeen[f] {
+			faceSeen[f] = true
+			euler[find(g.origin(int32(h)))]++
+		}
+	}
+	for _, x := range euler {
+		if x != 2 {
+			return nil, ErrTopology
+		}
+	}
+	wind := make([][2]int32, g.nface)
+	known := make([]bool, g.nface)
+	ray := g.rayIndex(len(seed))
+	queue := make([]int32, 0, 64)
+	for _, v := range seed {
+		// At the leftmost (then lowest) vertex every edge points right or straight up, so
+		// the outer face is the one left of the last edge before the lower half-plane.
+		list := g.out[g.first[v]:g.first[v+1]]
+		k := len(list)
+		for i, h := range list {
+			d := g.pts[g.origin(h^1)]
+			if !(d.Y > g.pts[v].Y || (d.Y == g.pts[v].Y && d.X > g.pts[v].X)) {
+				k = i
+				break
+			}
+		}
+		h := list[(k+len(list)-1)%len(list)]
+		f := g.face[h]
+		wind[f], known[f] = ray(g.pts[v]), true
+		queue = append(queue[:0], h)
+		for len(queue) > 0 {
+			h0 := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			w := wind[g.face[h0]]
+			h := h0
+			for {
+				d := g.delta(h)
+				t := g.face[h^1]
+				wt := [2]int32{w[0] - d[0], w[1] - d[1]}
+				if !known[t] {
+					wind[t], known[t] = wt, true
+					queue = append(queue, h^1)
+				} else if wind[t] != wt {
+					return nil, ErrTopology
+				}
+				if h = g.cw(h ^ 1); h == h0 {
+					break
+				}
+			}
+		}
+	}
+	return wind, nil
+}
+
+// rayIndex returns the winding at a point that no edge passes through, by casting a ray to
+// the left. For more than a few queries the edges are first bucketed into horizontal bands.
+func (g *graph) rayIndex(queries int) func(Point) [2]int32 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range g.pts {
+		lo, hi = min(lo, p.Y), max(hi, p.Y)
+	}
+	nb := 1
+	if queries > 8 {
+		nb = min(1024, max(1, int(math.Sqrt(float64(len(g.eu))))))
+	}
+	h := (hi - lo) / float64(nb)
+	band := func(y float64) int {
+		if h <= 0 {
+			return 0
+		}
+		return min(nb-1, max(0, int((y-lo)/h)))
+	}
+	first := make([]int32, nb+1)
+	for e := range g.eu {
+		a, b := g.pts[g.eu[e]].Y, g.pts[g.ev[e]].Y
+		if a == b {
+			continue // horizontal edges never cross a horizontal ray
+		}
+		for k := band(min(a, b)); k <= band(max(a, b)); k++ {
+			first[k+1]++
+		}
+	}
+	for k := range nb {
+		first[k+1] += first[k]
+	}
+	list := make([]int32, first[nb])
+	fill := slices.Clone(first[:nb])
+	for e := range int32(len(g.eu)) {
+		a, b := g.pts[g.eu[e]].Y, g.pts[g.ev[e]].Y
+		if a == b {
+			continue
+		}
+		for k := band(min(a, b)); k <= band(max(a, b)); k++ {
+			list[fill[k]] = e
+			fill[k]++
+		}
+	}
+	return func(p Point) [2]int32 {
+		var w [2]int32
+		k := band(p.Y)
+		for _, e := range list[first[k]:first[k+1]] {
+			a, b := g.pts[g.eu[e]], g.pts[g.ev[e]]
+			if (a.Y > p.Y) == (b.Y > p.Y) {
+				continue
+			}
+			d := g.ed[e]
+			// Crossing an edge from its right to its left adds its step. Travelling right
+			// from far away, an upward edge is crossed left to right, a downward one right to
+			// left.
+			if a.Y < b.Y {
+				if Orient(a, b, p) < 0 {
+					w[0], w[1] = w[0]-d[0], w[1]-d[1]
+				}
+			} else if Orient(b, a, p) < 0 {
+				w[0], w[1] = w[0]+d[0], w[1]+d[1]
+			}
+		}
+		return w
+	}
+}

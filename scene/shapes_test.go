@@ -1,0 +1,50 @@
+package scene
+
+import (
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestAppendOutlineMatchesOutline pins AppendOutline to Outline().Transform(m) bit for bit,
+// for every kind and after a path that is already there: the SVG writer relies on it to draw
+// the same bytes without building a path per entity.
+func TestAppendOutlineMatchesOutline(t *testing.T) {
+	t.Parallel()
+	shapes := []Shape{
+		Line{Points: []Vec{{0, 0}, {3.3, 1}, {-2, 7.1}}},
+		Circle{Center: Vec{1.5, -2}, Radius: 4},
+		Rect{Center: Vec{0.1, 0.2}, Width: 6, Height: 4},
+		Ellipse{Center: Vec{-3, 2}, RX: 5, RY: 1.25},
+		RoundedRect{Center: Vec{2, 2}, Width: 10, Height: 6, Radius: 1.5},
+		RoundedRect{Center: Vec{2, 2}, Width: 10, Height: 6},
+		Arc{Center: Vec{1, 1}, Radius: 3, Start: 0.3, End: -2},
+		Polygon{Parts: []PolygonPart{{
+			Outer: []Vec{{0, 0}, {0, 10}, {10, 10}, {10, 0}}, // clockwise: Outline turns it
+			Holes: [][]Vec{{{2, 2}, {4, 2}, {4, 4}, {2, 4}}},
+		}}},
+		&PathShape{Data: "M 0 0 L 5 0 Q 6 1 5 2 C 4 3 2 3 1 2 A 2 1 30 0 1 0 0 Z"},
+		&Text{Text: "Ag", Size: 12},
+	}
+	maps := []Affine{
+		Identity,
+		Translation(Vec{10, -20}).Mul(Rotation(0.7)).Mul(Scaling(-1.5, 0.3)),
+		Rotation(math.Pi / 3).Mul(Translation(Vec{1e-3, 1e5})),
+	}
+	s := New()
+	for i, sh := range shapes {
+		e, err := s.Put(string(rune('a'+i)), sh)
+		if err != nil {
+			t.Fatalf("%T: %v", sh, err)
+		}
+		for _, m := range maps {
+			prefix := Path{{Kind: SegMove, P: [3]Vec{{7, 7}}}, {Kind: SegClose}}
+			want := append(append(Path{}, prefix...), e.Shape.Outline().Transform(m)...)
+			got := AppendOutline(prefix, e.Shape, m)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s under %v: mismatch (-want +got):\n%s", e.Kind(), m, diff)
+			}
+		}
+	}
+}

@@ -1,0 +1,658 @@
+package tools
+
+// Pictures with answers. An agent fixes a drawing well when it sees it, so a change (write,
+// edit, move, delete, and scene undo, redo and reset) takes view: the answer then carries a
+// small picture of the scene the change landed, with what it added or altered highlighted.
+// scene png takes the same marks (focus, highlight, grid). Every picture says in words how
+// its pixels map to scene units, and whether it is blank, because an agent that sees only
+// the pixels cannot tell an empty frame from a wrong one.
+//
+// The view is drawn from the scenes the change itself landed (lastChange.of), not from
+// the server's current scene, so a change landing from another client in between cannot slip
+// into the picture. Its parameters are checked before the change runs; what can only be
+// checked after (a focus naming an entity the change was to create) is reported in the view,
+// since the change has landed by then.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/scene"
+)
+
+// DefaultViewWidth is a view's longer side in pixels unless width says otherwise.
+const DefaultViewWidth = 512
+
+// MaxViewWidth caps a view's longer side: a view is a quick look that comes with every change
+// asked for; scene png draws up to render.MaxPNGSide.
+const MaxViewWidth = 2048
+
+// focusMargin is the margin around a focus, as a fraction of its larger side; focusMinAspect
+// is the least ratio of the window's shorter side to its longer one, so that a thin focus (a
+// line) still shows what is around it.
+const (
+	focusMargin    = 0.2
+	focusMinAspect = 0.25
+)
+
+// changedKeyword is the highlight name that stands for what the last change added or altered.
+const changedKeyword = "changed"
+
+// viewCommands are the scene commands that take view: the ones that change the scene.
+var viewCommands = []string{"undo", "redo", "reset"}
+
+// ViewIn asks for a picture with a change's answer: true, or {width, focus, highlight, grid}.
+type ViewIn struct {
+	On        bool      `json:"-"`
+	Width     int       `json:"width,omitempty"`
+	Focus     Focus     `json:"focus,omitzero"`
+	Highlight Highlight `json:"highlight,omitempty"`
+	Grid      bool      `json:"grid,omitempty"`
+}
+
+// UnmarshalJSON implements json.Unmarshaler: true or false, or an object (which turns the
+// view on).
+func (v *ViewIn) UnmarshalJSON(b []byte) error {
+	var on bool
+	if err := json.Unmarshal(b, &on); err == nil {
+		*v = ViewIn{On: on}
+		return nil
+	}
+	type plain ViewIn
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return fmt.Errorf("view: give true, or {width, focus, highlight, grid}: %v", err)
+	}
+	*v = ViewIn(p)
+	v.On = true
+	return nil
+}
+
+// MarshalJSON implements json.Marshaler: the inverse of UnmarshalJSON.
+func (v ViewIn) MarshalJSON() ([]byte, error) {
+	type plain ViewIn
+	if !v.On || v.Width == 0 && v.Focus.IsZero() && len(v.Highlight) == 0 && !v.Grid {
+		return json.Marshal(v.On)
+	}
+	return json.Marshal(plain(v))
+}
+
+// IsZero reports a view not asked for.
+func (v ViewIn) IsZero() bool { return !v.On }
+
+// Focus is what a picture frames: an entity or group (Name), or a region [minX, minY, maxX,
+// maxY] in scene units.
+type Focus struct {
+	Name   string
+	Region []float64
+}
+
+// UnmarshalJSON implements json.Unmarshaler: a name, or an array of numbers.
+func (f *Focus) UnmarshalJSON(b []byte) error {
+	*f = Focus{}
+	if err := json.Unmarshal(b, &f.Name); err == nil {
+		return nil
+	}
+	if err := json.Unmarshal(b, &f.Region); err != nil {
+		return fmt.Errorf("focus: give an entity or group name, or a region [minX, minY, maxX, maxY]: %v", err)
+	}
+	return nil
+}
+
+// MarshalJSON implements json.Marshaler.
+func (f Focus) MarshalJSON() ([]byte, error) {
+	if f.Region != nil {
+		return json.Marshal(f.Region)
+	}
+	return json.Marshal(f.Name)
+}
+
+// IsZero reports no focus.
+func (f Focus) IsZero() bool { return f.Name == "" && f.Region == nil }
+
+// Highlight names the entities to highlight; "changed" stands for what the last change added
+// or altered. A single name may come as a string.
+type Highlight []string
+
+// UnmarshalJSON implements json.Unmarshaler: a name, or an array of names.
+func (h *Highlight) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*h = Highlight{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return fmt.Errorf("highlight: give entity names, or %q: %v", changedKeyword, err)
+	}
+	*h = many
+	return nil
+}
+
+// The input schemas of the picture parameters, which inference cannot see through their JSON
+// methods. Widths and regions are checked in code, where the error can say what to do.
+func init() {
+	focus := &jsonschema.Schema{
+		Types:       []string{"string", "array"},
+		Items:       &jsonschema.Schema{Type: "number"},
+		Description: "frame the picture on an entity or group (its name), or on a region [minX, minY, maxX, maxY] in scene units, with a margin around it",
+	}
+	highlight := &jsonschema.Schema{
+		Types:       []string{"string", "array"},
+		Items:       &jsonschema.Schema{Type: "string"},
+		Description: fmt.Sprintf("entity or group names to highlight (in orange, the rest faded); %q stands for what the last change added or altered", changedKeyword),
+	}
+	grid := &jsonschema.Schema{Type: "boolean", Description: "draw labelled grid lines at a round step in scene units, to read coordinates off the picture"}
+	mcpTypeSchemas[reflect.TypeFor[Focus]()] = focus
+	mcpTypeSchemas[reflect.TypeFor[Highlight]()] = highlight
+	mcpTypeSchemas[reflect.TypeFor[ViewIn]()] = &jsonschema.Schema{
+		Types: []string{"boolean", "object"},
+		Description: fmt.Sprintf("true, or {width, focus, highlight, grid}: the answer also carries a picture of the scene after the change (%d px on the longer side unless width says, at most %d), "+
+			"with what the change added or altered highlighted (highlight: %q unless given)", DefaultViewWidth, MaxViewWidth, changedKeyword),
+		Properties: map[string]*jsonschema.Schema{
+			"width":     {Type: "integer", Description: fmt.Sprintf("the picture's longer side in pixels, 1..%d (default %d)", MaxViewWidth, DefaultViewWidth)},
+			"focus":     focus,
+			"highlight": highlight,
+			"grid":      grid,
+		},
+		PropertyOrder:        []string{"width", "focus", "highlight", "grid"},
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+	}
+}
+
+// check refuses view parameters that no scene could satisfy (at is the parameter's path).
+func (v ViewIn) check() error {
+	if !v.On {
+		return nil
+	}
+	if v.Width < 0 || v.Width > MaxViewWidth {
+		return fmt.Errorf("%w: view.width %d: give 1..%d pixels (MaxViewWidth), or leave it out for %d; scene png draws larger pictures (up to %d px)",
+			ErrBadInput, v.Width, MaxViewWidth, DefaultViewWidth, render.MaxPNGSide)
+	}
+	if err := v.Focus.check("view.focus"); err != nil {
+		return err
+	}
+	return checkHighlight("view.highlight", v.Highlight)
+}
+
+func (f Focus) check(at string) error {
+	if r := f.Region; r != nil && (len(r) != 4 || !finiteAll(r...) || !(r[0] < r[2] && r[1] < r[3])) {
+		return fmt.Errorf("%w: %s %v: give an entity or group name, or a region [minX, minY, maxX, maxY] in scene units, finite, min below max", ErrBadInput, at, r)
+	}
+	return nil
+}
+
+func checkHighlight(at string, names Highlight) error {
+	if slices.Contains(names, "") {
+		return fmt.Errorf("%w: %s has an empty name: give entity or group names, or %q", ErrBadInput, at, changedKeyword)
+	}
+	return nil
+}
+
+// ViewOut is the picture a change's answer carries when view asks for it.
+type ViewOut struct {
+	// PNG is the picture, base64 in JSON; over MCP it travels once, as image content.
+	PNG   []byte     `json:"png,omitempty"`
+	Image *ImageInfo `json:"image,omitempty"`
+	// Error says why there is no picture; the change itself landed.
+	Error string `json:"error,omitempty"`
+}
+
+// withView gives a tool whose input has a view field its picture: the view is checked before
+// the tool runs, and drawn into the change's answer after it.
+func withView[In, Out any](fn func(ctx context.Context, s *Session, in In) (Out, error)) func(ctx context.Context, s *Session, in In) (Out, error) {
+	t := reflect.TypeFor[In]()
+	field := -1
+	if t.Kind() == reflect.Struct {
+		for i := range t.NumField() {
+			if t.Field(i).Type == reflect.TypeFor[ViewIn]() {
+				field = i
+			}
+		}
+	}
+	if field < 0 {
+		return fn
+	}
+	return func(ctx context.Context, s *Session, in In) (Out, error) {
+		var zero Out
+		v := reflect.ValueOf(in).Field(field).Interface().(ViewIn)
+		if sc, ok := any(in).(SceneIn); ok && v.On && !slices.Contains(viewCommands, sc.Command) {
+			return zero, fmt.Errorf("%w: view is for the scene commands that change the scene (%s); for a picture of the scene as it is, use png (with focus, highlight and grid)",
+				ErrBadInput, strings.Join(viewCommands, ", "))
+		}
+		if err := v.check(); err != nil {
+			return zero, notApplied(err)
+		}
+		out, err := fn(ctx, s, in)
+		if err != nil || !v.On {
+			return out, err
+		}
+		switch o := any(out).(type) {
+		case *ChangeResult:
+			o.View = s.changeView(ctx, v, o)
+		case SceneOut:
+			if o.Change != nil {
+				o.Change.View = s.changeView(ctx, v, o.Change)
+			}
+		}
+		return out, nil
+	}
+}
+
+// changeView draws the scene res landed, with what it added or altered highlighted unless
+// v names what to highlight.
+func (se *Session) changeView(ctx context.Context, v ViewIn, res *ChangeResult) *ViewOut {
+	l := se.srv.changes.of(res)
+	if l == nil {
+		return &ViewOut{Error: fmt.Sprintf("no picture: more than %d changes landed since this one, so its scene is no longer kept; see the scene as it is now with scene png", keptLandings)}
+	}
+	width := v.Width
+	if width == 0 {
+		width = DefaultViewWidth
+	}
+	highlight := v.Highlight
+	if highlight == nil {
+		highlight = Highlight{changedKeyword}
+	}
+	p := &picture{base: l.after, shown: l.after, width: width, longer: true, grid: v.Grid, budget: DefaultImageBudget}
+	err := p.frame(l.after, v.Focus, "view.focus")
+	if err == nil {
+		err = p.mark(l.after, highlight, func() (*landing, string) { return l, "the change" }, "view.highlight")
+	}
+	var b []byte
+	var info *ImageInfo
+	if err == nil {
+		b, info, _, err = p.draw(ctx)
+	}
+	if err != nil {
+		return &ViewOut{Error: fmt.Sprintf("no picture: %v; the change landed: see it with scene png", err)}
+	}
+	return &ViewOut{PNG: b, Image: info}
+}
+
+// landing is a change that landed: the scenes before and after it, and the answer it got
+// (nil for a sync's).
+type landing struct {
+	before, after *scene.Scene
+	res           *ChangeResult
+}
+
+// keptLandings is how many landings lastChange keeps, so that a view finds its own change
+// even when other clients' changes landed right after it. They share their scenes (one's
+// after is the next one's before), so this keeps at most keptLandings+1 scenes alive.
+const keptLandings = 4
+
+// lastChange remembers the last landings, tools' changes and syncs', for views and for
+// highlight "changed". It is safe for concurrent use.
+type lastChange struct {
+	mu   sync.Mutex
+	kept []*landing // oldest first
+}
+
+// note records a landing.
+func (c *lastChange) note(before, after *scene.Scene, res *ChangeResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.kept) == keptLandings {
+		c.kept = slices.Delete(c.kept, 0, 1)
+	}
+	c.kept = append(c.kept, &landing{before: before, after: after, res: res})
+}
+
+// landed returns the last landing, or nil when none has landed since the server started.
+func (c *lastChange) landed() *landing {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.kept) == 0 {
+		return nil
+	}
+	return c.kept[len(c.kept)-1]
+}
+
+// of returns the landing that answered res, or nil when it is no longer kept.
+func (c *lastChange) of(res *ChangeResult) *landing {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range c.kept {
+		if l.res == res {
+			return l
+		}
+	}
+	return nil
+}
+
+// picture is one picture to draw: what it shows, how it is framed, and its marks.
+type picture struct {
+	// base is what a blank picture is judged against: the scene, or the entity asked for.
+	base *scene.Scene
+	// shown is what is drawn: base, or its shapes reaching into a region.
+	shown  *scene.Scene
+	window *render.View // nil: fit shown
+	width  int          // 0: the longer side render.DefaultPNGSide
+	longer bool         // width is the longer side rather than the width
+	// highlight names the entities to highlight (nil: no highlight), with a note on it.
+	highlight map[string]bool
+	note      string
+	grid      bool
+	budget    int
+}
+
+// frame sets the window on focus, looked up in sc.
+func (p *picture) frame(sc *scene.Scene, f Focus, at string) error {
+	if err := f.check(at); err != nil || f.IsZero() {
+		return err
+	}
+	var b scene.Box
+	if f.Name != "" {
+		e, err := sc.Get(f.Name)
+		if err != nil {
+			return noEntity(sc, f.Name)
+		}
+		if b = sc.WorldBounds(e); !b.NonEmpty {
+			return fmt.Errorf("%w: %s %q is an empty group: there is nothing to frame; focus on a shape, or on a region [minX, minY, maxX, maxY]", ErrBadInput, at, f.Name)
+		}
+	} else {
+		r := f.Region
+		b = scene.Box{Min: scene.Vec{X: r[0], Y: r[1]}, Max: scene.Vec{X: r[2], Y: r[3]}, NonEmpty: true}
+	}
+	sz := b.Size()
+	long := math.Max(sz.X, sz.Y)
+	pad := long * focusMargin
+	if long == 0 {
+		pad = 1 // a point: a unit around it
+	}
+	short := long * focusMinAspect
+	grow := scene.Vec{X: pad + math.Max(0, short-sz.X)/2, Y: pad + math.Max(0, short-sz.Y)/2}
+	p.window = &render.View{Min: b.Min.Sub(grow), Max: b.Max.Add(grow)}
+	return nil
+}
+
+// mark resolves the names to highlight in sc: each entity with its members, and "changed"
+// for what the landing last gives added or altered (nil: none known).
+func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, string), at string) error {
+	if err := checkHighlight(at, names); err != nil || len(names) == 0 {
+		return err
+	}
+	p.highlight = map[string]bool{}
+	for _, n := range names {
+		if n != changedKeyword {
+			if !sc.Exists(n) {
+				return noEntity(sc, n)
+			}
+			addSubtree(p.highlight, sc, n)
+			continue
+		}
+		l, what := last()
+		if l == nil {
+			p.note = join(p.note, "no change has landed since this server started, so nothing is highlighted as changed")
+			continue
+		}
+		altered, removed := alteredNames(l.before, l.after)
+		for _, m := range altered {
+			addSubtree(p.highlight, sc, m)
+		}
+		if len(altered) == 0 {
+			gone := ""
+			if removed > 0 {
+				gone = fmt.Sprintf(" (it removed %d, which are not drawn)", removed)
+			}
+			p.note = join(p.note, fmt.Sprintf("%s added or altered no entity%s, so nothing is highlighted as changed", what, gone))
+		}
+	}
+	return nil
+}
+
+// alteredNames names every entity of after that before does not have or has otherwise
+// (shape, transform, style or parent; not only its z rank), and counts the entities of before
+// that after has not: the uncapped added and changed of a change's answer (diffScenes), which
+// TestAlteredNamesAgreeWithTheAnswer holds them to.
+func alteredNames(before, after *scene.Scene) (altered []string, removed int) {
+	type state struct {
+		shape     scene.Shape
+		transform scene.Transform
+		style     scene.Style
+		parent    string
+	}
+	was := make(map[string]state, before.Len())
+	for _, e := range before.Walk() {
+		was[e.Name] = state{e.Shape, e.Transform, e.Style, e.Parent()}
+	}
+	for _, e := range after.Walk() {
+		if prev, ok := was[e.Name]; !ok || !reflect.DeepEqual(prev, state{e.Shape, e.Transform, e.Style, e.Parent()}) {
+			altered = append(altered, e.Name)
+		}
+	}
+	for _, e := range before.Walk() {
+		if !after.Exists(e.Name) {
+			removed++
+		}
+	}
+	return altered, removed
+}
+
+// addSubtree adds name and every member under it to set.
+func addSubtree(set map[string]bool, sc *scene.Scene, name string) {
+	depth := -1
+	for d, e := range sc.Walk() {
+		switch {
+		case depth < 0 && e.Name == name:
+			depth = d
+		case depth >= 0 && d <= depth:
+			set[name] = true
+			return
+		}
+		if depth >= 0 {
+			set[e.Name] = true
+		}
+	}
+	set[name] = true
+}
+
+// draw draws the picture at its width; a picture over the budget is drawn narrower until it
+// fits.
+func (p *picture) draw(ctx context.Context) ([]byte, *ImageInfo, *Omitted, error) {
+	width := p.width
+	if width < 0 {
+		return nil, nil, nil, fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
+	}
+	firstBytes, firstWidth := 0, 0
+	for {
+		pic, err := p.drawAt(ctx, width)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if len(pic.PNG) <= p.budget || max(pic.Width, pic.Height) <= minPNGSide {
+			var o *Omitted
+			if firstBytes > 0 {
+				o = &Omitted{Note: fmt.Sprintf("%d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide: ask for a region [minX, minY, maxX, maxY] or one entity or group (name) to see details, or a larger max_bytes (up to %d)",
+					firstWidth, firstBytes, p.budget, pic.Width, MaxAnswerBudget)}
+			}
+			return pic.PNG, p.info(pic), o, nil
+		}
+		if firstBytes == 0 {
+			firstBytes, firstWidth = len(pic.PNG), pic.Width
+		}
+		// A PNG's size grows about with its pixel count: aim a little under the budget, and
+		// at most at half the size, so that a few renders find a size that fits.
+		side := max(pic.Width, pic.Height)
+		if !p.longer {
+			side = pic.Width
+		}
+		aim := int(float64(side) * math.Sqrt(float64(p.budget)/float64(len(pic.PNG))) * 0.9)
+		width = max(minPNGSide, min(side/2, aim))
+	}
+}
+
+// drawAt renders the picture width pixels wide (or on the longer side) under the render
+// budget.
+func (p *picture) drawAt(ctx context.Context, width int) (*render.Picture, error) {
+	win := p.window
+	if win == nil {
+		fit := render.FitView(p.shown, render.DefaultMargin)
+		win = &fit
+	}
+	opt := render.PNGOptions{Width: width, View: win}
+	w, h := float64(width), float64(width)
+	if sz := win.Size(); sz.X > 0 && sz.Y > 0 {
+		switch {
+		case width == 0:
+			side := float64(render.DefaultPNGSide)
+			w, h = side, side
+		case p.longer && sz.Y > sz.X:
+			opt.Width, opt.Height = 0, width
+			w = math.Round(h * sz.X / sz.Y)
+		default:
+			h = math.Round(w * sz.Y / sz.X)
+		}
+	}
+	var marks render.Marks
+	layers := 1.0
+	if p.highlight != nil {
+		marks.Highlight = func(e *scene.Entity) bool { return p.highlight[e.Name] }
+		layers += 2
+	}
+	if p.grid {
+		marks.Grid = true
+		layers++
+	}
+	done, err := reserve(ctx, int64(math.Min(w*h*4*layers, renderMemory)))
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return render.Draw(p.shown, opt, marks)
+}
+
+// info describes a picture: its size, how its pixels map to scene units, and what is
+// marked or missing.
+func (p *picture) info(pic *render.Picture) *ImageInfo {
+	vis := pic.Visible
+	q := quantumOf(scene.Box{Min: vis.Min, Max: vis.Max, NonEmpty: true})
+	num := func(v float64) float64 { return roundTo(v, q) }
+	scale := roundSignificant(pic.Scale)
+	ox, oy := num(vis.Min.X), num(vis.Max.Y)
+	info := pngInfo(pic.PNG) // the size as the bytes sent say it
+	info.Scale = scale
+	info.Origin = []float64{ox, oy}
+	info.Region = []float64{ox, num(vis.Min.Y), num(vis.Max.X), oy}
+	info.Mapping = fmt.Sprintf("scene (x, y) is at pixel ((%s) * %s, (%s) * %s); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
+		minus("x", ox), fmtNum(scale), fmtNum(oy)+" - y", fmtNum(scale))
+	info.Grid = pic.GridStep
+	info.Blank = blankNote(p.base, pic)
+	if p.highlight != nil {
+		info.Highlighted = pic.Highlighted
+		info.Highlight = p.note
+		if pic.Highlighted == 0 && p.note == "" {
+			info.Highlight = "the entities named paint nothing here, so nothing is highlighted"
+		}
+	}
+	return &info
+}
+
+// minus writes "name - v" for the mapping sentence, without "- -" or "- 0".
+func minus(name string, v float64) string {
+	switch {
+	case v == 0:
+		return name
+	case v < 0:
+		return name + " + " + fmtNum(-v)
+	}
+	return name + " - " + fmtNum(v)
+}
+
+func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// blankNote says why a picture shows nothing of the scene, or "" when it shows something.
+func blankNote(base *scene.Scene, pic *render.Picture) string {
+	if pic.Painted {
+		return ""
+	}
+	shapes, inside := 0, 0
+	var all scene.Box
+	vis := pic.Visible
+	for _, e := range base.Walk() {
+		if e.IsGroup() {
+			continue
+		}
+		shapes++
+		b := base.WorldBounds(e)
+		all.Union(b)
+		if b.NonEmpty && b.Max.X >= vis.Min.X && b.Min.X <= vis.Max.X && b.Max.Y >= vis.Min.Y && b.Min.Y <= vis.Max.Y {
+			inside++
+		}
+	}
+	switch {
+	case shapes == 0:
+		return "blank: nothing is drawn: there are no shapes to draw (main draws nothing, or the group asked for is empty)"
+	case inside == 0:
+		return fmt.Sprintf("blank: nothing is drawn: all %d shapes lie outside the visible region %s; they lie within %s: leave out focus and region, or choose ones that reach into it",
+			shapes, fmtRegion(vis.Min, vis.Max), fmtRegion(all.Min, all.Max))
+	}
+	return fmt.Sprintf("blank: every pixel is the background: the %d shapes in the visible region paint nothing that shows (no fill or stroke, fully transparent, or the background's colour)", inside)
+}
+
+func fmtRegion(lo, hi scene.Vec) string {
+	q := quantumOf(scene.Box{Min: lo, Max: hi, NonEmpty: true})
+	r := func(v float64) string { return fmtNum(roundTo(v, q)) }
+	return "[" + r(lo.X) + ", " + r(lo.Y) + ", " + r(hi.X) + ", " + r(hi.Y) + "]"
+}
+
+// pictureContent is the MCP content of an answer that carries a picture (scene png, or a
+// change with view): the picture as an image, then the answer's JSON without it.
+// It also returns the answer without the picture, for the structured content; ok is false
+// for an answer without one.
+func pictureContent[Out any](out Out) (*mcp.CallToolResult, Out, bool) {
+	var png []byte
+	withoutView := func(c *ChangeResult) *ChangeResult {
+		if c == nil || c.View == nil || c.View.PNG == nil {
+			return c
+		}
+		cp, v := *c, *c.View
+		png, v.PNG = v.PNG, nil
+		cp.View = &v
+		return &cp
+	}
+	switch o := any(out).(type) {
+	case SceneOut:
+		png, o.PNG = o.PNG, nil
+		if png == nil {
+			o.Change = withoutView(o.Change)
+		}
+		out = any(o).(Out)
+	case *ChangeResult:
+		out = any(withoutView(o)).(Out)
+	}
+	if png == nil {
+		return nil, out, false
+	}
+	b, err := AnswerJSON(out)
+	if err != nil {
+		return nil, out, false
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: png, MIMEType: "image/png"}, &mcp.TextContent{Text: string(b)}}}, out, true
+}
+
+// lastLanded is the change that landed the server's current scene, for highlight "changed"
+// in scene png; nil when the server has not landed one since it started.
+func (se *Session) lastLanded() (*landing, string) {
+	l := se.srv.changes.landed()
+	if l != nil && l.after != se.srv.Scene() {
+		l = nil // a landing under way: its scene is not the one being drawn
+	}
+	return l, "the last change"
+}
+
+// scenePicturesDescription is the scene tool's description of its pictures.
+const scenePicturesDescription = "Pictures: png also takes focus (an entity, a group or a region to frame, with everything around it), highlight (names, or 'changed' for what the last change added or altered; orange over the rest faded) and grid: true (labelled grid lines in scene units); " +
+	"undo, redo and reset take view as write does. Every picture's image says how pixels map to scene units (scale, origin, region) and says blank when it shows nothing."
