@@ -101,12 +101,8 @@ func Draw(s *scene.Scene, opt PNGOptions, m Marks) (*Picture, error) {
 	if opt.Background != nil {
 		bg = pngColor8(*opt.Background)
 	}
-	tr := v.ToPixels(float64(w), float64(h))
-	k := tr.A
-	pic := &Picture{Width: w, Height: h, Scale: k, Painted: painted(img, bg), Visible: View{
-		Min: scene.Vec{X: -tr.E / k, Y: (tr.F - float64(h)) / k},
-		Max: scene.Vec{X: (float64(w) - tr.E) / k, Y: tr.F / k},
-	}}
+	vis, k := v.Shown(w, h)
+	pic := &Picture{Width: w, Height: h, Visible: vis, Scale: k, Painted: painted(img, bg)}
 	if m.Highlight != nil {
 		hl, rings, n := highlightScene(s, m.Highlight, k)
 		if pic.Highlighted = n; n > 0 {

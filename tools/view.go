@@ -398,47 +398,20 @@ func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, 
 			p.note = join(p.note, "no change has landed since this server started, so nothing is highlighted as changed")
 			continue
 		}
-		altered, removed := alteredNames(l.before, l.after)
+		d := compareScenes(l.before, l.after)
+		altered := d.altered()
 		for _, m := range altered {
 			addSubtree(p.highlight, sc, m)
 		}
 		if len(altered) == 0 {
 			gone := ""
-			if removed > 0 {
-				gone = fmt.Sprintf(" (it removed %d, which are not drawn)", removed)
+			if len(d.removed) > 0 {
+				gone = fmt.Sprintf(" (it removed %d, which are not drawn)", len(d.removed))
 			}
 			p.note = join(p.note, fmt.Sprintf("%s added or altered no entity%s, so nothing is highlighted as changed", what, gone))
 		}
 	}
 	return nil
-}
-
-// alteredNames names every entity of after that before does not have or has otherwise
-// (shape, transform, style or parent; not only its z rank), and counts the entities of before
-// that after has not: the uncapped added and changed of a change's answer (diffScenes), which
-// TestAlteredNamesAgreeWithTheAnswer holds them to.
-func alteredNames(before, after *scene.Scene) (altered []string, removed int) {
-	type state struct {
-		shape     scene.Shape
-		transform scene.Transform
-		style     scene.Style
-		parent    string
-	}
-	was := make(map[string]state, before.Len())
-	for _, e := range before.Walk() {
-		was[e.Name] = state{e.Shape, e.Transform, e.Style, e.Parent()}
-	}
-	for _, e := range after.Walk() {
-		if prev, ok := was[e.Name]; !ok || !reflect.DeepEqual(prev, state{e.Shape, e.Transform, e.Style, e.Parent()}) {
-			altered = append(altered, e.Name)
-		}
-	}
-	for _, e := range before.Walk() {
-		if !after.Exists(e.Name) {
-			removed++
-		}
-	}
-	return altered, removed
 }
 
 // addSubtree adds name and every member under it to set.
@@ -537,17 +510,8 @@ func (p *picture) drawAt(ctx context.Context, width int) (*render.Picture, error
 // info describes a picture: its size, how its pixels map to scene units, and what is
 // marked or missing.
 func (p *picture) info(pic *render.Picture) *ImageInfo {
-	vis := pic.Visible
-	q := quantumOf(scene.Box{Min: vis.Min, Max: vis.Max, NonEmpty: true})
-	num := func(v float64) float64 { return roundTo(v, q) }
-	scale := roundSignificant(pic.Scale)
-	ox, oy := num(vis.Min.X), num(vis.Max.Y)
 	info := pngInfo(pic.PNG) // the size as the bytes sent say it
-	info.Scale = scale
-	info.Origin = []float64{ox, oy}
-	info.Region = []float64{ox, num(vis.Min.Y), num(vis.Max.X), oy}
-	info.Mapping = fmt.Sprintf("scene (x, y) is at pixel ((%s) * %s, (%s) * %s); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
-		minus("x", ox), fmtNum(scale), fmtNum(oy)+" - y", fmtNum(scale))
+	mapPixels(&info, pic.Visible, pic.Scale)
 	info.Grid = pic.GridStep
 	info.Blank = blankNote(p.base, pic)
 	if p.highlight != nil {
@@ -560,15 +524,25 @@ func (p *picture) info(pic *render.Picture) *ImageInfo {
 	return &info
 }
 
-// minus writes "name - v" for the mapping sentence, without "- -" or "- 0".
-func minus(name string, v float64) string {
+// mapPixels fills the pixel mapping of info, a picture showing the scene window vis at scale
+// pixels per scene unit: the scale, the scene point at the top-left pixel, the visible region,
+// and the mapping in words. Every picture answer (scene png, view, scene diff) says it so.
+func mapPixels(info *ImageInfo, vis render.View, scale float64) {
+	q := quantumOf(scene.Box{Min: vis.Min, Max: vis.Max, NonEmpty: true})
+	num := func(v float64) float64 { return roundTo(v, q) }
+	ox, oy := num(vis.Min.X), num(vis.Max.Y)
+	info.Scale = roundSignificant(scale)
+	info.Origin = []float64{ox, oy}
+	info.Region = []float64{ox, num(vis.Min.Y), num(vis.Max.X), oy}
+	x := "x - " + fmtNum(ox) // without "- -" or "- 0"
 	switch {
-	case v == 0:
-		return name
-	case v < 0:
-		return name + " + " + fmtNum(-v)
+	case ox == 0:
+		x = "x"
+	case ox < 0:
+		x = "x + " + fmtNum(-ox)
 	}
-	return name + " - " + fmtNum(v)
+	info.Mapping = fmt.Sprintf("scene (x, y) is at pixel ((%s) * %s, (%s - y) * %s); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
+		x, fmtNum(info.Scale), fmtNum(oy), fmtNum(info.Scale))
 }
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
