@@ -11,7 +11,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
@@ -52,7 +51,7 @@ func (se *Session) restoreJournal(ctx context.Context, id int64) (*ChangeResult,
 		if err != nil {
 			return change{}, fmt.Errorf("reading the workspace: %w", err)
 		}
-		differ := differing(current, files)
+		differ := changedFiles(hashFiles(current), hashFiles(files))
 		if len(differ) == 0 {
 			return change{}, fmt.Errorf("the workspace already holds the files of history entry %d (journal entry %d); there is nothing to restore", histID, id)
 		}
@@ -82,21 +81,4 @@ func (se *Session) restoreJournal(ctx context.Context, id int64) (*ChangeResult,
 	}
 	out.File, out.Restored, out.Files = "", restored, restored
 	return out, nil
-}
-
-// differing names the files that are not the same in a and b, sorted.
-func differing(a, b map[string][]byte) []string {
-	var out []string
-	for name, x := range a {
-		if y, ok := b[name]; !ok || string(x) != string(y) {
-			out = append(out, name)
-		}
-	}
-	for name := range b {
-		if _, ok := a[name]; !ok {
-			out = append(out, name)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
