@@ -384,13 +384,13 @@ func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, 
 	if err := checkHighlight(at, names); err != nil || len(names) == 0 {
 		return err
 	}
-	p.highlight = map[string]bool{}
+	var roots []string // each highlighted with its members
 	for _, n := range names {
 		if n != changedKeyword {
 			if !sc.Exists(n) {
 				return noEntity(sc, n)
 			}
-			addSubtree(p.highlight, sc, n)
+			roots = append(roots, n)
 			continue
 		}
 		l, what := last()
@@ -400,9 +400,7 @@ func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, 
 		}
 		d := compareScenes(l.before, l.after)
 		altered := d.altered()
-		for _, m := range altered {
-			addSubtree(p.highlight, sc, m)
-		}
+		roots = append(roots, altered...)
 		if len(altered) == 0 {
 			gone := ""
 			if len(d.removed) > 0 {
@@ -411,25 +409,30 @@ func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, 
 			p.note = join(p.note, fmt.Sprintf("%s added or altered no entity%s, so nothing is highlighted as changed", what, gone))
 		}
 	}
+	p.highlight = subtrees(sc, roots)
 	return nil
 }
 
-// addSubtree adds name and every member under it to set.
-func addSubtree(set map[string]bool, sc *scene.Scene, name string) {
-	depth := -1
+// subtrees is the set of roots and every member under them, in one walk of sc (a change
+// may alter every entity of a large scene).
+func subtrees(sc *scene.Scene, roots []string) map[string]bool {
+	set := make(map[string]bool, len(roots))
+	for _, n := range roots {
+		set[n] = true
+	}
+	depth := -1 // the depth of the root being walked under; -1: none
 	for d, e := range sc.Walk() {
-		switch {
-		case depth < 0 && e.Name == name:
+		if depth >= 0 && d <= depth {
+			depth = -1 // out of it
+		}
+		if depth < 0 && set[e.Name] {
 			depth = d
-		case depth >= 0 && d <= depth:
-			set[name] = true
-			return
 		}
 		if depth >= 0 {
 			set[e.Name] = true
 		}
 	}
-	set[name] = true
+	return set
 }
 
 // draw draws the picture at its width; a picture over the budget is drawn narrower until it
