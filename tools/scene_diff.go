@@ -381,29 +381,23 @@ func diffPicture(ctx context.Context, old, cur *scene.Scene, d sceneDelta, width
 		return nil, nil, "", fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
 	}
 	layers := diffLayers(old, cur, d, math.Max(win.Size().X, win.Size().Y)*diffPenFraction)
-	first, firstWidth := 0, 0
-	for {
+	b, first, firstWidth, err := narrowToFit(width, budget, func(width int) ([]byte, []byte, int, int, error) {
 		b, err := drawLayers(ctx, layers, win, width)
-		if err != nil {
-			return nil, nil, "", err
-		}
-		info := pngInfo(b)
-		if len(b) <= budget || info.Width <= minPNGSide {
-			note := ""
-			if first > 0 {
-				note = fmt.Sprintf("%d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide (a larger max_bytes, up to %d, gives a wider one)",
-					firstWidth, first, budget, info.Width, MaxAnswerBudget)
-			}
-			vis, scale := win.Shown(info.Width, info.Height)
-			mapPixels(&info, vis, scale)
-			return b, &info, note, nil
-		}
-		if first == 0 {
-			first, firstWidth = len(b), info.Width
-		}
-		aim := int(float64(info.Width) * math.Sqrt(float64(budget)/float64(len(b))) * 0.9)
-		width = max(minPNGSide, min(info.Width/2, aim))
+		w := pngInfo(b).Width
+		return b, b, w, w, err
+	})
+	if err != nil {
+		return nil, nil, "", err
 	}
+	info := pngInfo(b)
+	note := ""
+	if first > 0 {
+		note = fmt.Sprintf("%d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide (a larger max_bytes, up to %d, gives a wider one)",
+			firstWidth, first, budget, info.Width, MaxAnswerBudget)
+	}
+	vis, scale := win.Shown(info.Width, info.Height)
+	mapPixels(&info, vis, scale)
+	return b, &info, note, nil
 }
 
 // diffLayers are the three scenes of a diff picture, bottom to top: the unchanged shapes,

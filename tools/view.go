@@ -442,30 +442,47 @@ func (p *picture) draw(ctx context.Context) ([]byte, *ImageInfo, *Omitted, error
 	if width < 0 {
 		return nil, nil, nil, fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
 	}
-	firstBytes, firstWidth := 0, 0
-	for {
+	pic, firstBytes, firstWidth, err := narrowToFit(width, p.budget, func(width int) (*render.Picture, []byte, int, int, error) {
 		pic, err := p.drawAt(ctx, width)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, 0, 0, err
 		}
-		if len(pic.PNG) <= p.budget || max(pic.Width, pic.Height) <= minPNGSide {
-			var o *Omitted
-			if firstBytes > 0 {
-				o = &Omitted{Note: fmt.Sprintf("%d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide: ask for a region [minX, minY, maxX, maxY] or one entity or group (name) to see details, or a larger max_bytes (up to %d)",
-					firstWidth, firstBytes, p.budget, pic.Width, MaxAnswerBudget)}
-			}
-			return pic.PNG, p.info(pic), o, nil
+		side := max(pic.Width, pic.Height)
+		if !p.longer {
+			return pic, pic.PNG, pic.Width, side, nil
+		}
+		return pic, pic.PNG, side, side, nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var o *Omitted
+	if firstBytes > 0 {
+		o = &Omitted{Note: fmt.Sprintf("%d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide: ask for a region [minX, minY, maxX, maxY] or one entity or group (name) to see details, or a larger max_bytes (up to %d)",
+			firstWidth, firstBytes, p.budget, pic.Width, MaxAnswerBudget)}
+	}
+	return pic.PNG, p.info(pic), o, nil
+}
+
+// narrowToFit draws at width, then narrower until the PNG fits budget or its longest side is
+// minPNGSide or less. draw answers the picture, its PNG, the side that width sets (the width,
+// or the longer side) and its longest side. When the first drawing was over the budget,
+// firstBytes and firstWidth are its size in bytes and its width in pixels (0 otherwise).
+func narrowToFit[P any](width, budget int, draw func(width int) (P, []byte, int, int, error)) (pic P, firstBytes, firstWidth int, err error) {
+	for {
+		pic, b, side, longest, err := draw(width)
+		if err != nil {
+			return pic, 0, 0, err
+		}
+		if len(b) <= budget || longest <= minPNGSide {
+			return pic, firstBytes, firstWidth, nil
 		}
 		if firstBytes == 0 {
-			firstBytes, firstWidth = len(pic.PNG), pic.Width
+			firstBytes, firstWidth = len(b), pngInfo(b).Width
 		}
 		// A PNG's size grows about with its pixel count: aim a little under the budget, and
 		// at most at half the size, so that a few renders find a size that fits.
-		side := max(pic.Width, pic.Height)
-		if !p.longer {
-			side = pic.Width
-		}
-		aim := int(float64(side) * math.Sqrt(float64(p.budget)/float64(len(pic.PNG))) * 0.9)
+		aim := int(float64(side) * math.Sqrt(float64(budget)/float64(len(b))) * 0.9)
 		width = max(minPNGSide, min(side/2, aim))
 	}
 }
