@@ -84,29 +84,13 @@ type Picture struct {
 // Draw renders the scene as PNG with marks over it. Without marks its PNG is PNG's, byte for
 // byte.
 func Draw(s *scene.Scene, opt PNGOptions, m Marks) (*Picture, error) {
-	v, err := resolveView(s, opt.View, opt.Margin)
+	img, v, bg, err := raster(s, opt)
 	if err != nil {
 		return nil, err
 	}
-	w, h, err := pngSize(v.Size(), opt)
-	if err != nil {
-		return nil, err
-	}
-	opt.View, opt.Width, opt.Height, opt.Scale = &v, w, h, 0
-	img, err := Raster(s, opt)
-	if err != nil {
-		return nil, err
-	}
-	bg := color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
-	if opt.Background != nil {
-		bg = pngColor8(*opt.Background)
-	}
-	tr := v.ToPixels(float64(w), float64(h))
-	k := tr.A
-	pic := &Picture{Width: w, Height: h, Scale: k, Painted: painted(img, bg), Visible: View{
-		Min: scene.Vec{X: -tr.E / k, Y: (tr.F - float64(h)) / k},
-		Max: scene.Vec{X: (float64(w) - tr.E) / k, Y: tr.F / k},
-	}}
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	vis, k := v.Shown(w, h)
+	pic := &Picture{Width: w, Height: h, Visible: vis, Scale: k, Painted: painted(img, bg)}
 	if m.Highlight != nil {
 		hl, rings, n := highlightScene(s, m.Highlight, k)
 		if pic.Highlighted = n; n > 0 {

@@ -87,22 +87,28 @@ func encodePNG(img *image.RGBA) ([]byte, error) {
 // Raster paints the scene into a new RGBA picture (premultiplied alpha). It only reads the
 // scene, which must not change until it returns; renders may run concurrently.
 func Raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, error) {
+	img, _, _, err := raster(s, opt)
+	return img, err
+}
+
+// raster is Raster; it also returns the view drawn and the background painted.
+func raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, View, color.RGBA, error) {
+	bg := color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
 	v, err := resolveView(s, opt.View, opt.Margin)
 	if err != nil {
-		return nil, err
+		return nil, v, bg, err
 	}
 	w, h, err := pngSize(v.Size(), opt)
 	if err != nil {
-		return nil, err
+		return nil, v, bg, err
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	bg := color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
 	if opt.Background != nil {
 		bg = pngColor8(*opt.Background)
 	}
 	pngFill(img, bg)
 	paintOver(img, s, v.ToPixels(float64(w), float64(h)))
-	return img, nil
+	return img, v, bg, nil
 }
 
 // paintOver paints the scene over img, mapped to pixels by tr.

@@ -67,3 +67,15 @@ func (v View) ToPixels(w, h float64) scene.Affine {
 	// x' = (x - minX)·k + ox ; y' = (maxY - y)·k + oy
 	return scene.Affine{A: k, D: -k, E: ox - v.Min.X*k, F: oy + v.Max.Y*k}
 }
+
+// Shown is the scene window a w×h picture of v shows whole (v widened along one axis when the
+// picture's shape differs from it), and the picture's scale in pixels per scene unit: the
+// scene point (x, y) is at pixel ((x-Min.X)·scale, (Max.Y-y)·scale).
+func (v View) Shown(w, h int) (shown View, scale float64) {
+	tr := v.ToPixels(float64(w), float64(h))
+	k := tr.A
+	return View{
+		Min: scene.Vec{X: -tr.E / k, Y: (tr.F - float64(h)) / k},
+		Max: scene.Vec{X: (float64(w) - tr.E) / k, Y: tr.F / k},
+	}, k
+}

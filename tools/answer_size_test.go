@@ -25,6 +25,9 @@ const (
 	pageBudget = 64<<10 + 1024
 	// imageBudget: a picture, base64, only when asked (scene png's default budget is 1 MiB).
 	imageBudget = 4 << 20 / 3
+	// viewBudget: a change with view: the change's answer and a picture of the scene after it
+	// (512 px wide unless asked otherwise, and drawn narrower to fit the image budget).
+	viewBudget = changeBudget + imageBudget
 	// logsBudget: a change whose script logs without end: its console output is cut at
 	// runtime.Limits' MaxConsoleBytes (64 KiB), with a warning saying so.
 	logsBudget = 64<<10 + changeBudget
@@ -32,7 +35,7 @@ const (
 
 // answerSizes is every tool and scene command, in an order that each can run after the one
 // before on one session, with the most bytes its answer may take on a 10,000-entity scene. A
-// new tool or command gets a row.
+// new tool or command gets a row. The workspace also holds a sketch at its caps (fullSketch).
 var answerSizes = []struct {
 	tool   string
 	params string
@@ -42,6 +45,11 @@ var answerSizes = []struct {
 	{"write", `{"file": "grid", "code": "function grid(n, r) { for (let i = 0; i < n; i++) drawCircle('cell_' + i, i % 100, Math.floor(i / 100), r) }"}`, changeBudget, ""},
 	{"write", `{"file": "main", "code": "import 'grid'\ngrid(10000, 0.4)\n"}`, changeBudget, "added 20 of 10000"},
 	{"edit", `{"file": "main", "old_code": "0.4", "new_code": "0.3"}`, changeBudget, "changed 20 of 10000"},
+	{"scene", `{"command": "diff"}`, imageBudget, ""},
+	{"write", `{"file": "main", "code": "import 'grid'\ngrid(10000, 0.35)\n", "view": true}`, viewBudget, "changed 20 of 10000"},
+	{"edit", `{"file": "main", "old_code": "0.35", "new_code": "0.3", "view": {"width": 256, "focus": "cell_0", "highlight": ["cell_1"], "grid": true}}`, viewBudget, "changed 20 of 10000"},
+	{"scene", `{"command": "undo", "view": true}`, viewBudget, "changed 20 of 10000"},
+	{"scene", `{"command": "redo", "view": true}`, viewBudget, "changed 20 of 10000"},
 	{"write", `{"file": "size.json", "content": {"r": 0.3}}`, changeBudget, ""},
 	{"write", `{"file": "spare", "code": "function spare() {}"}`, changeBudget, ""},
 	{"move", `{"file": "spare", "to": "spare2"}`, changeBudget, ""},
@@ -70,6 +78,9 @@ var answerSizes = []struct {
 	{"scene", `{"command": "json"}`, pageBudget, ""},
 	{"scene", `{"command": "dxf"}`, pageBudget, ""},
 	{"scene", `{"command": "png"}`, imageBudget, ""},
+	{"scene", `{"command": "png", "focus": "cell_5000", "highlight": ["changed"], "grid": true}`, imageBudget, ""},
+	{"scene", `{"command": "png", "focus": [0, 0, 10, 10], "highlight": ["cell_0", "cell_101"]}`, imageBudget, ""},
+	{"scene", `{"command": "sketch"}`, pageBudget, ""},
 	{"scene", `{"command": "selection"}`, smallBudget, ""},
 	{"scene", `{"command": "snapshot", "name": "grid"}`, smallBudget, ""},
 	{"scene", `{"command": "snapshots"}`, smallBudget, ""},
@@ -84,6 +95,7 @@ var answerSizes = []struct {
 func TestAnswerSizes(t *testing.T) {
 	t.Parallel()
 	s, _ := journalSession(t, nil)
+	addStrokes(t, s.srv.ws, fullSketch()...)
 	for i, row := range answerSizes {
 		out, err := s.Call(context.Background(), row.tool, json.RawMessage(row.params))
 		if err != nil {
@@ -162,6 +174,7 @@ func TestSceneDXFBudget(t *testing.T) {
 func TestAnswerSizesOverMCP(t *testing.T) {
 	t.Parallel()
 	s, _ := journalSession(t, nil)
+	addStrokes(t, s.srv.ws, fullSketch()...)
 	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
 	for i, row := range answerSizes {
 		var args map[string]any

@@ -11,7 +11,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/cadrun/cadrun/modules"
@@ -58,7 +57,7 @@ func (se *Session) restoreJournal(ctx context.Context, id int64) (*ChangeResult,
 	if err != nil {
 		return nil, notApplied(err)
 	}
-	differ := differing(disk, files)
+	differ := changedFiles(hashFiles(disk), hashFiles(files))
 	if len(differ) == 0 {
 		return nil, notApplied(fmt.Errorf("the workspace already holds the files of history entry %d (journal entry %d); there is nothing to restore", histID, id))
 	}
@@ -89,21 +88,4 @@ func (se *Session) restoreJournal(ctx context.Context, id int64) (*ChangeResult,
 	}
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
-}
-
-// differing names the files that are not the same in a and b, sorted.
-func differing(a, b map[string][]byte) []string {
-	var out []string
-	for name, x := range a {
-		if y, ok := b[name]; !ok || string(x) != string(y) {
-			out = append(out, name)
-		}
-	}
-	for name := range b {
-		if _, ok := a[name]; !ok {
-			out = append(out, name)
-		}
-	}
-	slices.Sort(out)
-	return out
 }

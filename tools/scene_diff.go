@@ -22,6 +22,7 @@ import (
 	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,6 +116,18 @@ func compareScenes(old, cur *scene.Scene) sceneDelta {
 	return d
 }
 
+// altered names what d's newer scene added or altered (not only restacked): the uncapped
+// added and changed of a change's answer (diffScenes), what a view highlights as changed.
+func (d sceneDelta) altered() []string {
+	names := slices.Clone(d.added)
+	for _, c := range d.changed {
+		if !c.onlyZ() {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
 // commonRanks is the place of each entity of s among those of its siblings that other has
 // under the same parent: an entity is restacked when that place changes, not when a sibling
 // below it is added or removed.
@@ -140,32 +153,6 @@ type DiffOut struct {
 	Changed []EntityChange `json:"changed"`
 	// Legend says what the picture's colours mean.
 	Legend string `json:"legend"`
-}
-
-// mapPixels fills the pixel mapping of info, a picture of win, as scene png's answers carry
-// it: the scale, the scene point at the top-left pixel, the visible region, and the mapping
-// in words.
-func mapPixels(info *ImageInfo, win render.View) {
-	m := win.ToPixels(float64(info.Width), float64(info.Height))
-	k := m.A
-	minX, maxX := -m.E/k, (float64(info.Width)-m.E)/k
-	minY, maxY := (m.F-float64(info.Height))/k, m.F/k
-	q := quantumOf(scene.Box{Min: scene.Vec{X: minX, Y: minY}, Max: scene.Vec{X: maxX, Y: maxY}, NonEmpty: true})
-	r := func(f float64) float64 { return roundTo(f, q) }
-	ox, oy := r(minX), r(maxY)
-	info.Scale = roundSignificant(k)
-	info.Origin = []float64{ox, oy}
-	info.Region = []float64{ox, r(minY), r(maxX), oy}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-	x := "x - " + f(ox)
-	switch {
-	case ox == 0:
-		x = "x"
-	case ox < 0:
-		x = "x + " + f(-ox)
-	}
-	info.Mapping = fmt.Sprintf("scene (x, y) is at pixel ((%s) * %s, (%s - y) * %s); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
-		x, f(info.Scale), f(oy), f(info.Scale))
 }
 
 // DiffAgainst names the state compared with.
@@ -245,11 +232,10 @@ func (se *Session) sceneDiff(ctx context.Context, v *view, against json.RawMessa
 	if len(cut) > 0 {
 		omitted = &Omitted{Note: strings.Join(cut, "; ") + " (counts has them all; the picture shows every one; scene entity with name shows one as it is now)"}
 	}
-	png, info, win, note, err := diffPicture(ctx, old, cur, d, v.in.Width, v.budget)
+	png, info, note, err := diffPicture(ctx, old, cur, d, v.in.Width, v.budget)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	mapPixels(info, win)
 	if note != "" {
 		if omitted == nil {
 			omitted = &Omitted{}
@@ -387,35 +373,31 @@ func entryScene(h *modules.History, e modules.HistoryEntry, fonts map[string]*sc
 }
 
 // diffPicture draws the difference in the frame that holds both scenes, at the asked width
-// (0: the longer side render.DefaultPNGSide), narrower until it fits budget. note says when it
-// was drawn narrower.
-func diffPicture(ctx context.Context, old, cur *scene.Scene, d sceneDelta, width, budget int) ([]byte, *ImageInfo, render.View, string, error) {
+// (0: the longer side render.DefaultPNGSide), narrower until it fits budget, with its pixel
+// mapping. note says when it was drawn narrower.
+func diffPicture(ctx context.Context, old, cur *scene.Scene, d sceneDelta, width, budget int) ([]byte, *ImageInfo, string, error) {
 	win := unionView(old, cur)
 	if width < 0 {
-		return nil, nil, win, "", fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
+		return nil, nil, "", fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
 	}
 	layers := diffLayers(old, cur, d, math.Max(win.Size().X, win.Size().Y)*diffPenFraction)
-	first, firstWidth := 0, 0
-	for {
+	b, first, firstWidth, err := narrowToFit(width, budget, func(width int) ([]byte, []byte, int, int, error) {
 		b, err := drawLayers(ctx, layers, win, width)
-		if err != nil {
-			return nil, nil, win, "", err
-		}
-		info := pngInfo(b)
-		if len(b) <= budget || info.Width <= minPNGSide {
-			note := ""
-			if first > 0 {
-				note = fmt.Sprintf("%d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide (a larger max_bytes, up to %d, gives a wider one)",
-					firstWidth, first, budget, info.Width, MaxAnswerBudget)
-			}
-			return b, &info, win, note, nil
-		}
-		if first == 0 {
-			first, firstWidth = len(b), info.Width
-		}
-		aim := int(float64(info.Width) * math.Sqrt(float64(budget)/float64(len(b))) * 0.9)
-		width = max(minPNGSide, min(info.Width/2, aim))
+		w := pngInfo(b).Width
+		return b, b, w, w, err
+	})
+	if err != nil {
+		return nil, nil, "", err
 	}
+	info := pngInfo(b)
+	note := ""
+	if first > 0 {
+		note = fmt.Sprintf("%d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide (a larger max_bytes, up to %d, gives a wider one)",
+			firstWidth, first, budget, info.Width, MaxAnswerBudget)
+	}
+	vis, scale := win.Shown(info.Width, info.Height)
+	mapPixels(&info, vis, scale)
+	return b, &info, note, nil
 }
 
 // diffLayers are the three scenes of a diff picture, bottom to top: the unchanged shapes,

@@ -79,12 +79,7 @@ func BenchmarkSceneSketch(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer ws.Close()
-	for i := range modules.MaxSketchPoints / modules.MaxStrokePoints {
-		y := float64(10 * i)
-		if _, err := ws.AddStroke(context.Background(), modules.Stroke{Points: wobbly(0, y, 1000, y+5, modules.MaxStrokePoints, 0.5)}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	addStrokes(b, ws, fullSketch()...)
 	s := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
 	raw := json.RawMessage(`{"command":"sketch"}`)
 	b.ReportAllocs()

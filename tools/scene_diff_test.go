@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -310,5 +311,32 @@ func TestSceneDiffWorkspaceFont(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"label"}, out.Diff.Removed); diff != "" {
 		t.Errorf("removed: mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// A diff picture over max_bytes is drawn narrower until it fits, and the answer says how wide
+// and how large the first one was.
+func TestSceneDiffPictureNarrowed(t *testing.T) {
+	t.Parallel()
+	s := diffSession(t)
+	full, err := call[SceneOut](t, s, "scene", map[string]any{"command": "diff", "against": "v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := len(full.PNG) / 3
+	out, err := call[SceneOut](t, s, "scene", map[string]any{"command": "diff", "against": "v1", "max_bytes": budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.PNG) > budget || out.Image.Width >= full.Image.Width || out.Image.Bytes != len(out.PNG) {
+		t.Errorf("%d bytes %d px wide (image says %d bytes); want at most %d bytes, narrower than %d px", len(out.PNG), out.Image.Width, out.Image.Bytes, budget, full.Image.Width)
+	}
+	want := &Omitted{Note: fmt.Sprintf("%d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide (a larger max_bytes, up to %d, gives a wider one)",
+		full.Image.Width, len(full.PNG), budget, out.Image.Width, MaxAnswerBudget)}
+	if diff := cmp.Diff(want, out.Omitted); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	if out.Image.Scale >= full.Image.Scale || out.Image.Mapping == "" {
+		t.Errorf("the narrower picture's mapping: scale %v (full %v), %q", out.Image.Scale, full.Image.Scale, out.Image.Mapping)
 	}
 }

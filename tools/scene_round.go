@@ -56,6 +56,18 @@ func quantumOf(b scene.Box) float64 {
 	return q
 }
 
+// roundBox is b with its corners rounded to its own quantum, as scene info rounds them, for a
+// change's answer: 8.3, not 8.299999999999999.
+func roundBox(b scene.Box) scene.Box {
+	if !b.NonEmpty {
+		return b
+	}
+	q := quantumOf(b)
+	r := func(v scene.Vec) scene.Vec { return scene.Vec{X: roundTo(v.X, q), Y: roundTo(v.Y, q)} }
+	b.Min, b.Max = r(b.Min), r(b.Max)
+	return b
+}
+
 // roundJSON returns b (valid JSON) with its numbers rounded: those under a coordinate key to
 // the quantum q, the others to significantDigits. Integers are kept as they are.
 func roundJSON(b []byte, q float64) []byte {

@@ -335,7 +335,7 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult) (sceneJSON []byt
 	srv.notify(Change{Files: out.Files, Scene: res.Scene, Run: res.Duration})
 
 	info := res.Scene.Info()
-	out.Entities, out.Bounds = info.Entities, info.Bounds
+	out.Entities, out.Bounds = info.Entities, roundBox(info.Bounds)
 	out.Added, out.Removed, out.Changed, out.Restacked, out.More = diffScenes(old, res.Scene)
 	srv.changes.note(old, res.Scene, out)
 	out.Warnings = append(out.Warnings, srv.lockedWarnings(old, res.Scene)...)

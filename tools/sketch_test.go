@@ -35,7 +35,18 @@ func wobbly(x0, y0, x1, y1 float64, n int, off float64) [][2]float64 {
 	return pts
 }
 
-func addStrokes(t *testing.T, ws *modules.Workspace, strokes ...[][2]float64) {
+// fullSketch is a sketch at its caps: modules.MaxSketchPoints in strokes of
+// modules.MaxStrokePoints wobbly points, 10 apart.
+func fullSketch() [][][2]float64 {
+	var strokes [][][2]float64
+	for i := range modules.MaxSketchPoints / modules.MaxStrokePoints {
+		y := float64(10 * i)
+		strokes = append(strokes, wobbly(0, y, 1000, y+5, modules.MaxStrokePoints, 0.5))
+	}
+	return strokes
+}
+
+func addStrokes(t testing.TB, ws *modules.Workspace, strokes ...[][2]float64) {
 	t.Helper()
 	for _, st := range strokes {
 		if _, err := ws.AddStroke(context.Background(), modules.Stroke{Points: st}); err != nil {

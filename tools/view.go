@@ -384,13 +384,13 @@ func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, 
 	if err := checkHighlight(at, names); err != nil || len(names) == 0 {
 		return err
 	}
-	p.highlight = map[string]bool{}
+	var roots []string // each highlighted with its members
 	for _, n := range names {
 		if n != changedKeyword {
 			if !sc.Exists(n) {
 				return noEntity(sc, n)
 			}
-			addSubtree(p.highlight, sc, n)
+			roots = append(roots, n)
 			continue
 		}
 		l, what := last()
@@ -398,65 +398,41 @@ func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, 
 			p.note = join(p.note, "no change has landed since this server started, so nothing is highlighted as changed")
 			continue
 		}
-		altered, removed := alteredNames(l.before, l.after)
-		for _, m := range altered {
-			addSubtree(p.highlight, sc, m)
-		}
+		d := compareScenes(l.before, l.after)
+		altered := d.altered()
+		roots = append(roots, altered...)
 		if len(altered) == 0 {
 			gone := ""
-			if removed > 0 {
-				gone = fmt.Sprintf(" (it removed %d, which are not drawn)", removed)
+			if len(d.removed) > 0 {
+				gone = fmt.Sprintf(" (it removed %d, which are not drawn)", len(d.removed))
 			}
 			p.note = join(p.note, fmt.Sprintf("%s added or altered no entity%s, so nothing is highlighted as changed", what, gone))
 		}
 	}
+	p.highlight = subtrees(sc, roots)
 	return nil
 }
 
-// alteredNames names every entity of after that before does not have or has otherwise
-// (shape, transform, style or parent; not only its z rank), and counts the entities of before
-// that after has not: the uncapped added and changed of a change's answer (diffScenes), which
-// TestAlteredNamesAgreeWithTheAnswer holds them to.
-func alteredNames(before, after *scene.Scene) (altered []string, removed int) {
-	type state struct {
-		shape     scene.Shape
-		transform scene.Transform
-		style     scene.Style
-		parent    string
+// subtrees is the set of roots and every member under them, in one walk of sc (a change
+// may alter every entity of a large scene).
+func subtrees(sc *scene.Scene, roots []string) map[string]bool {
+	set := make(map[string]bool, len(roots))
+	for _, n := range roots {
+		set[n] = true
 	}
-	was := make(map[string]state, before.Len())
-	for _, e := range before.Walk() {
-		was[e.Name] = state{e.Shape, e.Transform, e.Style, e.Parent()}
-	}
-	for _, e := range after.Walk() {
-		if prev, ok := was[e.Name]; !ok || !reflect.DeepEqual(prev, state{e.Shape, e.Transform, e.Style, e.Parent()}) {
-			altered = append(altered, e.Name)
-		}
-	}
-	for _, e := range before.Walk() {
-		if !after.Exists(e.Name) {
-			removed++
-		}
-	}
-	return altered, removed
-}
-
-// addSubtree adds name and every member under it to set.
-func addSubtree(set map[string]bool, sc *scene.Scene, name string) {
-	depth := -1
+	depth := -1 // the depth of the root being walked under; -1: none
 	for d, e := range sc.Walk() {
-		switch {
-		case depth < 0 && e.Name == name:
+		if depth >= 0 && d <= depth {
+			depth = -1 // out of it
+		}
+		if depth < 0 && set[e.Name] {
 			depth = d
-		case depth >= 0 && d <= depth:
-			set[name] = true
-			return
 		}
 		if depth >= 0 {
 			set[e.Name] = true
 		}
 	}
-	set[name] = true
+	return set
 }
 
 // draw draws the picture at its width; a picture over the budget is drawn narrower until it
@@ -466,30 +442,47 @@ func (p *picture) draw(ctx context.Context) ([]byte, *ImageInfo, *Omitted, error
 	if width < 0 {
 		return nil, nil, nil, fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
 	}
-	firstBytes, firstWidth := 0, 0
-	for {
+	pic, firstBytes, firstWidth, err := narrowToFit(width, p.budget, func(width int) (*render.Picture, []byte, int, int, error) {
 		pic, err := p.drawAt(ctx, width)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, 0, 0, err
 		}
-		if len(pic.PNG) <= p.budget || max(pic.Width, pic.Height) <= minPNGSide {
-			var o *Omitted
-			if firstBytes > 0 {
-				o = &Omitted{Note: fmt.Sprintf("%d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide: ask for a region [minX, minY, maxX, maxY] or one entity or group (name) to see details, or a larger max_bytes (up to %d)",
-					firstWidth, firstBytes, p.budget, pic.Width, MaxAnswerBudget)}
-			}
-			return pic.PNG, p.info(pic), o, nil
+		side := max(pic.Width, pic.Height)
+		if !p.longer {
+			return pic, pic.PNG, pic.Width, side, nil
+		}
+		return pic, pic.PNG, side, side, nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var o *Omitted
+	if firstBytes > 0 {
+		o = &Omitted{Note: fmt.Sprintf("%d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide: ask for a region [minX, minY, maxX, maxY] or one entity or group (name) to see details, or a larger max_bytes (up to %d)",
+			firstWidth, firstBytes, p.budget, pic.Width, MaxAnswerBudget)}
+	}
+	return pic.PNG, p.info(pic), o, nil
+}
+
+// narrowToFit draws at width, then narrower until the PNG fits budget or its longest side is
+// minPNGSide or less. draw answers the picture, its PNG, the side that width sets (the width,
+// or the longer side) and its longest side. When the first drawing was over the budget,
+// firstBytes and firstWidth are its size in bytes and its width in pixels (0 otherwise).
+func narrowToFit[P any](width, budget int, draw func(width int) (P, []byte, int, int, error)) (pic P, firstBytes, firstWidth int, err error) {
+	for {
+		pic, b, side, longest, err := draw(width)
+		if err != nil {
+			return pic, 0, 0, err
+		}
+		if len(b) <= budget || longest <= minPNGSide {
+			return pic, firstBytes, firstWidth, nil
 		}
 		if firstBytes == 0 {
-			firstBytes, firstWidth = len(pic.PNG), pic.Width
+			firstBytes, firstWidth = len(b), pngInfo(b).Width
 		}
 		// A PNG's size grows about with its pixel count: aim a little under the budget, and
 		// at most at half the size, so that a few renders find a size that fits.
-		side := max(pic.Width, pic.Height)
-		if !p.longer {
-			side = pic.Width
-		}
-		aim := int(float64(side) * math.Sqrt(float64(p.budget)/float64(len(pic.PNG))) * 0.9)
+		aim := int(float64(side) * math.Sqrt(float64(budget)/float64(len(b))) * 0.9)
 		width = max(minPNGSide, min(side/2, aim))
 	}
 }
@@ -537,17 +530,8 @@ func (p *picture) drawAt(ctx context.Context, width int) (*render.Picture, error
 // info describes a picture: its size, how its pixels map to scene units, and what is
 // marked or missing.
 func (p *picture) info(pic *render.Picture) *ImageInfo {
-	vis := pic.Visible
-	q := quantumOf(scene.Box{Min: vis.Min, Max: vis.Max, NonEmpty: true})
-	num := func(v float64) float64 { return roundTo(v, q) }
-	scale := roundSignificant(pic.Scale)
-	ox, oy := num(vis.Min.X), num(vis.Max.Y)
 	info := pngInfo(pic.PNG) // the size as the bytes sent say it
-	info.Scale = scale
-	info.Origin = []float64{ox, oy}
-	info.Region = []float64{ox, num(vis.Min.Y), num(vis.Max.X), oy}
-	info.Mapping = fmt.Sprintf("scene (x, y) is at pixel ((%s) * %s, (%s) * %s); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
-		minus("x", ox), fmtNum(scale), fmtNum(oy)+" - y", fmtNum(scale))
+	mapPixels(&info, pic.Visible, pic.Scale)
 	info.Grid = pic.GridStep
 	info.Blank = blankNote(p.base, pic)
 	if p.highlight != nil {
@@ -560,15 +544,25 @@ func (p *picture) info(pic *render.Picture) *ImageInfo {
 	return &info
 }
 
-// minus writes "name - v" for the mapping sentence, without "- -" or "- 0".
-func minus(name string, v float64) string {
+// mapPixels fills the pixel mapping of info, a picture showing the scene window vis at scale
+// pixels per scene unit: the scale, the scene point at the top-left pixel, the visible region,
+// and the mapping in words. Every picture answer (scene png, view, scene diff) says it so.
+func mapPixels(info *ImageInfo, vis render.View, scale float64) {
+	q := quantumOf(scene.Box{Min: vis.Min, Max: vis.Max, NonEmpty: true})
+	num := func(v float64) float64 { return roundTo(v, q) }
+	ox, oy := num(vis.Min.X), num(vis.Max.Y)
+	info.Scale = roundSignificant(scale)
+	info.Origin = []float64{ox, oy}
+	info.Region = []float64{ox, num(vis.Min.Y), num(vis.Max.X), oy}
+	x := "x - " + fmtNum(ox) // without "- -" or "- 0"
 	switch {
-	case v == 0:
-		return name
-	case v < 0:
-		return name + " + " + fmtNum(-v)
+	case ox == 0:
+		x = "x"
+	case ox < 0:
+		x = "x + " + fmtNum(-ox)
 	}
-	return name + " - " + fmtNum(v)
+	info.Mapping = fmt.Sprintf("scene (x, y) is at pixel ((%s) * %s, (%s - y) * %s); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
+		x, fmtNum(info.Scale), fmtNum(oy), fmtNum(info.Scale))
 }
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

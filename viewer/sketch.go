@@ -21,7 +21,6 @@ import (
 	"net/http"
 	"reflect"
 	"sync"
-	"time"
 
 	"github.com/cadrun/cadrun/modules"
 )
@@ -149,29 +148,6 @@ func (v *Server) noteSketch(sk modules.Sketch) {
 func (v *Server) pollSketch() {
 	if sk, err := v.sketches.LoadSketch(); err == nil {
 		v.noteSketch(sk)
-	}
-}
-
-// pollSketches is pollSelection's loop for a viewer that keeps no selection in a store: the
-// sketch's store may still be shared.
-func (v *Server) pollSketches() {
-	if v.opt.Sketch == nil {
-		return
-	}
-	t := time.NewTicker(SelectionPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-v.done:
-			return
-		case <-t.C:
-		}
-		v.mu.Lock()
-		idle := len(v.clients) == 0
-		v.mu.Unlock()
-		if !idle {
-			v.pollSketch()
-		}
 	}
 }
 

@@ -279,11 +279,11 @@ func (v *Server) noteSelection(s modules.Selection) {
 	v.wakeLocked()
 }
 
-// pollSelection reads the store again every SelectionPoll while a tab is connected, so that
-// a selection made in another process shows up here.
+// pollSelection reads the stores again every SelectionPoll while a tab is connected, so that
+// a selection or a sketch made in another process shows up here. A viewer with neither store
+// shared (no Selection, no Sketch) does not poll.
 func (v *Server) pollSelection() {
-	if v.opt.Selection == nil {
-		v.pollSketches()
+	if v.opt.Selection == nil && v.opt.Sketch == nil {
 		return
 	}
 	t := time.NewTicker(SelectionPoll)
@@ -301,6 +301,9 @@ func (v *Server) pollSelection() {
 			continue
 		}
 		v.pollSketch()
+		if v.opt.Selection == nil {
+			continue
+		}
 		s, err := v.opt.Selection.LoadSelection()
 		if err != nil {
 			continue // a bad file is reported when a tab asks for it
