@@ -43,7 +43,7 @@ func (s *Scene) collectAreas(names []string) ([]overlay.Polygon, error) {
 
 func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon) ([]overlay.Polygon, error) {
 	if e.IsGroup() {
-		for _, c := range e.children {
+		for c := range e.children.all() {
 			var err error
 			if out, err = s.collect(c, m.Mul(c.Transform.Matrix()), out); err != nil {
 				return nil, fmt.Errorf("reading group %q: %w", e.Name, err)

@@ -462,13 +462,13 @@ func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
 			parent = p
 		}
 		s.byName[e.Name] = e
-		s.attach(e, parent, len(*s.siblingsOf(parent)))
+		s.attach(e, parent, s.siblingsOf(parent).len())
 	}
 	return s, nil
 }
 
 // siblingsOf returns the child list of parent (nil: the top level).
-func (s *Scene) siblingsOf(parent *Entity) *[]*Entity {
+func (s *Scene) siblingsOf(parent *Entity) *zlist {
 	if parent == nil {
 		return &s.roots
 	}

@@ -356,7 +356,7 @@ func (g *sceneGen) scene(n int) *Scene {
 			parent = groups[g.rng.IntN(len(groups))]
 		}
 		s.byName[name] = e
-		s.attach(e, parent, g.rng.IntN(len(*s.siblingsOf(parent))+1))
+		s.attach(e, parent, g.rng.IntN(s.siblingsOf(parent).len()+1))
 		if e.Shape == nil {
 			groups = append(groups, e)
 		}

@@ -82,7 +82,7 @@ func (s *Scene) measure(name string) (*measured, error) {
 
 func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
 	if e.IsGroup() {
-		for _, c := range e.children {
+		for c := range e.children.all() {
 			if err := s.measureInto(c, m.Mul(c.Transform.Matrix()), out); err != nil {
 				return fmt.Errorf("reading group %q: %w", e.Name, err)
 			}

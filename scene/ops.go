@@ -160,7 +160,7 @@ func (s *Scene) SetStroke(name string, c *Color, width float64) error {
 // paintSubtree applies a style change to a shape, or to every shape under a group.
 func (s *Scene) paintSubtree(e *Entity, f func(*Style)) {
 	f(&e.Style)
-	for _, c := range e.children {
+	for c := range e.children.all() {
 		s.paintSubtree(c, f)
 	}
 }
@@ -216,9 +216,9 @@ func (s *Scene) CreateGroup(name string, children []string) (*Entity, error) {
 	s.sortByPaintOrder(members)
 	g := &Entity{Name: name, Transform: Transform{Scale: Vec{1, 1}}}
 	s.byName[name] = g
-	s.roots = append(s.roots, g)
+	s.roots.insert(g, s.roots.len())
 	for _, e := range members {
-		if err := s.reparent(e, g, len(g.children)); err != nil {
+		if err := s.reparent(e, g, g.children.len()); err != nil {
 			return nil, err
 		}
 	}
@@ -258,7 +258,7 @@ func (s *Scene) AddToGroup(group, entity string) error {
 			return fmt.Errorf("%w: adding %q to %q would make it its own ancestor", ErrCycle, entity, group)
 		}
 	}
-	return s.reparent(e, g, len(g.children))
+	return s.reparent(e, g, g.children.len())
 }
 
 // RemoveFromGroup moves entity out of group to the group's parent, just above the group,
@@ -286,7 +286,7 @@ func (s *Scene) Ungroup(name string) error {
 		return err
 	}
 	at := s.ZRank(g)
-	for i, c := range append([]*Entity(nil), g.children...) {
+	for i, c := range append([]*Entity(nil), g.children.slice()...) {
 		if err := s.reparent(c, g.parent, at+1+i); err != nil {
 			return err
 		}
@@ -378,7 +378,7 @@ func (s *Scene) Duplicate(src, newName string) (*Entity, error) {
 			return err
 		}
 		copies[name] = true
-		for i, c := range x.children {
+		for i, c := range x.children.slice() {
 			if err := plan(c, name+"_"+strconv.Itoa(i)); err != nil {
 				return err
 			}
@@ -395,9 +395,11 @@ func (s *Scene) Duplicate(src, newName string) (*Entity, error) {
 	clone = func(x *Entity, name string, parent *Entity) *Entity {
 		n := &Entity{Name: name, Shape: x.Shape, Transform: x.Transform, Style: x.Style.clone(), parent: parent}
 		s.byName[name] = n
-		for i, c := range x.children {
-			n.children = append(n.children, clone(c, name+"_"+strconv.Itoa(i), n))
+		kids := make([]*Entity, 0, x.children.len())
+		for i, c := range x.children.slice() {
+			kids = append(kids, clone(c, name+"_"+strconv.Itoa(i), n))
 		}
+		n.children = newZlist(kids)
 		return n
 	}
 	n := clone(e, newName, nil)
@@ -445,12 +447,12 @@ func (s *Scene) DrawOrder(name, mode string) error {
 	if err != nil {
 		return err
 	}
-	list := *s.siblings(e)
+	count := s.siblings(e).len()
 	from := s.ZRank(e)
 	to := from
 	switch {
 	case mode == "front":
-		to = len(list) - 1
+		to = count - 1
 	case mode == "back":
 		to = 0
 	case strings.HasPrefix(mode, "above:") || strings.HasPrefix(mode, "below:"):
@@ -478,7 +480,7 @@ func (s *Scene) DrawOrder(name, mode string) error {
 		if err != nil {
 			return fmt.Errorf("%w: unknown mode %q; use front, back, +N, -N, above:NAME or below:NAME", ErrBadOrder, mode)
 		}
-		to = max(0, min(len(list)-1, from+n))
+		to = max(0, min(count-1, from+n))
 	}
 	parent := e.parent
 	s.detach(e)

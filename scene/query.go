@@ -100,18 +100,18 @@ type Node struct {
 
 // Tree is the scene as nested nodes, each level back to front.
 func (s *Scene) Tree() []Node {
-	var build func(list []*Entity) []Node
-	build = func(list []*Entity) []Node {
-		if len(list) == 0 {
+	var build func(list *zlist) []Node
+	build = func(list *zlist) []Node {
+		if list.len() == 0 {
 			return nil
 		}
-		out := make([]Node, len(list))
-		for i, e := range list {
-			out[i] = Node{Name: e.Name, Kind: e.Kind(), Children: build(e.children)}
+		out := make([]Node, 0, list.len())
+		for e := range list.all() {
+			out = append(out, Node{Name: e.Name, Kind: e.Kind(), Children: build(&e.children)})
 		}
 		return out
 	}
-	return build(s.roots)
+	return build(&s.roots)
 }
 
 // GroupInfo describes one group.

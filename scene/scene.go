@@ -113,7 +113,8 @@ type Entity struct {
 	Style     Style
 
 	parent   *Entity
-	children []*Entity // back to front
+	children zlist // back to front
+	slot     int   // e's place in its parent's children (or the scene's roots); see zlist
 }
 
 // Kind is the entity's kind.
@@ -136,12 +137,12 @@ func (e *Entity) Parent() string {
 }
 
 // Children lists a group's members back to front.
-func (e *Entity) Children() []string { return names(e.children) }
+func (e *Entity) Children() []string { return names(&e.children) }
 
 // Scene is a tree of named entities.
 type Scene struct {
 	byName map[string]*Entity
-	roots  []*Entity // back to front
+	roots  zlist // back to front
 }
 
 // New returns an empty scene.
@@ -209,7 +210,7 @@ func (s *Scene) put(name string, shape Shape) (*Entity, error) {
 	}
 	e := &Entity{Name: name, Shape: shape, Transform: tr, Style: style}
 	s.byName[name] = e
-	s.roots = append(s.roots, e)
+	s.roots.insert(e, s.roots.len())
 	return e, nil
 }
 
@@ -236,13 +237,13 @@ func (s *Scene) Delete(name string) error {
 
 func (s *Scene) forget(e *Entity) {
 	delete(s.byName, e.Name)
-	for _, c := range e.children {
+	for c := range e.children.all() {
 		s.forget(c)
 	}
 }
 
-// siblings returns the slice e lives in.
-func (s *Scene) siblings(e *Entity) *[]*Entity {
+// siblings returns the list e lives in.
+func (s *Scene) siblings(e *Entity) *zlist {
 	if e.parent == nil {
 		return &s.roots
 	}
@@ -250,46 +251,30 @@ func (s *Scene) siblings(e *Entity) *[]*Entity {
 }
 
 // detach removes e from its sibling list, leaving it parentless.
-func (s *Scene) detach(e *Entity) int {
-	list := s.siblings(e)
-	i := indexOf(*list, e)
-	*list = append((*list)[:i], (*list)[i+1:]...)
+func (s *Scene) detach(e *Entity) {
+	s.siblings(e).remove(e)
 	e.parent = nil
-	return i
 }
 
 // attach inserts e into parent's children (nil: top level) at index i (clamped).
 func (s *Scene) attach(e, parent *Entity, i int) {
 	e.parent = parent
-	list := s.siblings(e)
-	i = max(0, min(i, len(*list)))
-	*list = append(*list, nil)
-	copy((*list)[i+1:], (*list)[i:])
-	(*list)[i] = e
+	s.siblings(e).insert(e, i)
 }
 
-func indexOf(list []*Entity, e *Entity) int {
-	for i, x := range list {
-		if x == e {
-			return i
-		}
-	}
-	panic("scene: entity missing from its sibling list: " + e.Name)
-}
-
-func names(list []*Entity) []string {
-	out := make([]string, len(list))
-	for i, e := range list {
-		out[i] = e.Name
+func names(list *zlist) []string {
+	out := make([]string, 0, list.len())
+	for e := range list.all() {
+		out = append(out, e.Name)
 	}
 	return out
 }
 
 // Roots lists the top-level entities back to front.
-func (s *Scene) Roots() []string { return names(s.roots) }
+func (s *Scene) Roots() []string { return names(&s.roots) }
 
 // ZRank is e's index among its siblings, 0 at the back.
-func (s *Scene) ZRank(e *Entity) int { return indexOf(*s.siblings(e), e) }
+func (s *Scene) ZRank(e *Entity) int { return s.siblings(e).rank(e) }
 
 // WorldMatrix maps e's local coordinates to world coordinates.
 func (s *Scene) WorldMatrix(e *Entity) Affine {
@@ -316,7 +301,7 @@ func (s *Scene) LocalBounds(e *Entity) Box {
 		return shapeBounds(e.Shape, Identity)
 	}
 	var b Box
-	for _, c := range e.children {
+	for c := range e.children.all() {
 		b.Union(s.boundsUnder(c, c.Transform.Matrix()))
 	}
 	return b
@@ -330,7 +315,7 @@ func (s *Scene) boundsUnder(e *Entity, m Affine) Box {
 		return shapeBounds(e.Shape, m)
 	}
 	var b Box
-	for _, c := range e.children {
+	for c := range e.children.all() {
 		b.Union(s.boundsUnder(c, m.Mul(c.Transform.Matrix())))
 	}
 	return b
@@ -339,7 +324,7 @@ func (s *Scene) boundsUnder(e *Entity, m Affine) Box {
 // Bounds is the world bounds of the whole scene.
 func (s *Scene) Bounds() Box {
 	var b Box
-	for _, e := range s.roots {
+	for e := range s.roots.all() {
 		b.Union(s.boundsUnder(e, e.Transform.Matrix()))
 	}
 	return b
@@ -355,12 +340,12 @@ type Item struct {
 // Paint yields the shapes back to front, groups flattened in their z order.
 func (s *Scene) Paint() iter.Seq[Item] {
 	return func(yield func(Item) bool) {
-		var walk func(list []*Entity, m Affine) bool
-		walk = func(list []*Entity, m Affine) bool {
-			for _, e := range list {
+		var walk func(list *zlist, m Affine) bool
+		walk = func(list *zlist, m Affine) bool {
+			for e := range list.all() {
 				w := m.Mul(e.Transform.Matrix())
 				if e.IsGroup() {
-					if !walk(e.children, w) {
+					if !walk(&e.children, w) {
 						return false
 					}
 					continue
@@ -371,7 +356,7 @@ func (s *Scene) Paint() iter.Seq[Item] {
 			}
 			return true
 		}
-		walk(s.roots, Identity)
+		walk(&s.roots, Identity)
 	}
 }
 
@@ -379,37 +364,37 @@ func (s *Scene) Paint() iter.Seq[Item] {
 // depth (0 at the top level).
 func (s *Scene) Walk() iter.Seq2[int, *Entity] {
 	return func(yield func(int, *Entity) bool) {
-		var walk func(list []*Entity, depth int) bool
-		walk = func(list []*Entity, depth int) bool {
-			for _, e := range list {
+		var walk func(list *zlist, depth int) bool
+		walk = func(list *zlist, depth int) bool {
+			for e := range list.all() {
 				if !yield(depth, e) {
 					return false
 				}
-				if !walk(e.children, depth+1) {
+				if !walk(&e.children, depth+1) {
 					return false
 				}
 			}
 			return true
 		}
-		walk(s.roots, 0)
+		walk(&s.roots, 0)
 	}
 }
 
 // Clone returns a deep copy of the scene.
 func (s *Scene) Clone() *Scene {
 	c := New()
-	var copyList func(list []*Entity, parent *Entity) []*Entity
-	copyList = func(list []*Entity, parent *Entity) []*Entity {
-		out := make([]*Entity, len(list))
-		for i, e := range list {
+	var copyList func(list *zlist, parent *Entity) zlist
+	copyList = func(list *zlist, parent *Entity) zlist {
+		out := make([]*Entity, 0, list.len())
+		for e := range list.all() {
 			n := &Entity{Name: e.Name, Shape: e.Shape, Transform: e.Transform, Style: e.Style.clone(), parent: parent}
-			n.children = copyList(e.children, n)
+			n.children = copyList(&e.children, n)
 			c.byName[n.Name] = n
-			out[i] = n
+			out = append(out, n)
 		}
-		return out
+		return newZlist(out)
 	}
-	c.roots = copyList(s.roots, nil)
+	c.roots = copyList(&s.roots, nil)
 	return c
 }
 

@@ -7,21 +7,21 @@ package scene
 // are immutable.
 func (s *Scene) Subset(keep func(*Entity) bool) *Scene {
 	c := New()
-	var copyList func(list []*Entity, parent *Entity) []*Entity
-	copyList = func(list []*Entity, parent *Entity) []*Entity {
+	var copyList func(list *zlist, parent *Entity) zlist
+	copyList = func(list *zlist, parent *Entity) zlist {
 		var out []*Entity
-		for _, e := range list {
+		for e := range list.all() {
 			n := &Entity{Name: e.Name, Shape: e.Shape, Transform: e.Transform, Style: e.Style.clone(), parent: parent}
 			kept := keep(e)
-			n.children = copyList(e.children, n)
-			if !kept && len(n.children) == 0 {
+			n.children = copyList(&e.children, n)
+			if !kept && n.children.len() == 0 {
 				continue
 			}
 			c.byName[n.Name] = n
 			out = append(out, n)
 		}
-		return out
+		return newZlist(out)
 	}
-	c.roots = copyList(s.roots, nil)
+	c.roots = copyList(&s.roots, nil)
 	return c
 }

@@ -170,19 +170,19 @@ type GroupCount struct {
 // DrawOrderDetailOf lists a group's members (or, for "", the top level) back to front, as
 // upstream's getDrawOrder answers.
 func (s *Scene) DrawOrderDetailOf(group string) (DrawOrderDetail, error) {
-	list := s.roots
+	list := &s.roots
 	level := "root"
 	if group != "" {
 		g, err := s.group(group)
 		if err != nil {
 			return DrawOrderDetail{}, err
 		}
-		list, level = g.children, "group:"+group
+		list, level = &g.children, "group:"+group
 	}
 	d := DrawOrderDetail{Level: level, Order: names(list), Details: map[string]GroupCount{}}
-	for _, e := range list {
+	for e := range list.all() {
 		if e.IsGroup() {
-			d.Details[e.Name] = GroupCount{Type: "Group", Children: len(e.children)}
+			d.Details[e.Name] = GroupCount{Type: "Group", Children: e.children.len()}
 		}
 	}
 	return d, nil
