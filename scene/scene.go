@@ -342,7 +342,11 @@ func (s *Scene) Paint() iter.Seq[Item] {
 	return func(yield func(Item) bool) {
 		var walk func(list *zlist, m Affine) bool
 		walk = func(list *zlist, m Affine) bool {
-			for e := range list.all() {
+			// A plain loop: an iterator inside this recursive closure would allocate per group.
+			for _, e := range list.items {
+				if e == nil {
+					continue
+				}
 				w := m.Mul(e.Transform.Matrix())
 				if e.IsGroup() {
 					if !walk(&e.children, w) {
@@ -366,7 +370,10 @@ func (s *Scene) Walk() iter.Seq2[int, *Entity] {
 	return func(yield func(int, *Entity) bool) {
 		var walk func(list *zlist, depth int) bool
 		walk = func(list *zlist, depth int) bool {
-			for e := range list.all() {
+			for _, e := range list.items { // see Paint
+				if e == nil {
+					continue
+				}
 				if !yield(depth, e) {
 					return false
 				}
