@@ -13,7 +13,9 @@ package runtime
 // the parent's Source, with its overlays, stays the one source of files) and ends with
 // "result". The result's scene JSON follows the result line as SceneBytes raw bytes rather
 // than inside it: a big scene is megabytes, which a JSON field would make both sides scan
-// again and copy.
+// again and copy. A file of 4 KiB or more is answered with its content's hash, and its bytes
+// follow as a raw frame only when the worker has not kept them from an earlier run
+// (worker_files.go).
 //
 // A caller that wants only the scene written out (`cadrun run -o`, through Pool.Export) puts
 // an export request in "run". After a good run the worker then sends the result without the
