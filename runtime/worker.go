@@ -72,7 +72,7 @@ type message struct {
 	Name    string   `json:"name,omitempty"`
 	Path    string   `json:"path,omitempty"`
 	Content []byte   `json:"content,omitempty"`
-	Hash    string   `json:"hash,omitempty"` // file: the content's SHA-256, sent apart (worker_files.go)
+	Hash    string   `json:"hash,omitempty"` // file: a hash of the content, sent apart (worker_files.go)
 	Missing bool     `json:"missing,omitempty"`
 	Names   []string `json:"names,omitempty"`
 
@@ -677,7 +677,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 		return nil, err
 	}
 	served := map[string]*scene.Font{} // workspace fonts the worker used, to read its scene
-	pending := map[string][]byte{}     // contents sent by hash, by hash, for "content"
+	pending := map[string][]byte{}     // the files answered by hash, for "content"
 
 	for {
 		var m message
