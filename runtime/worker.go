@@ -13,7 +13,9 @@ package runtime
 // the parent's Source, with its overlays, stays the one source of files) and ends with
 // "result". The result's scene JSON follows the result line as SceneBytes raw bytes rather
 // than inside it: a big scene is megabytes, which a JSON field would make both sides scan
-// again and copy.
+// again and copy. A file of 4 KiB or more is answered with its content's hash, and its bytes
+// follow as a raw frame only when the worker has not kept them from an earlier run
+// (worker_files.go).
 //
 // A caller that wants only the scene written out (`cadrun run -o`, through Pool.Export) puts
 // an export request in "run". After a good run the worker then sends the result without the
@@ -61,7 +63,7 @@ type exportRequest struct {
 }
 
 type message struct {
-	Type string `json:"type"` // run, read, file, names, font, fonts, result, export
+	Type string `json:"type"` // run, read, file, content, names, font, fonts, result, export
 
 	Entry   string         `json:"entry,omitempty"`
 	Options *Options       `json:"options,omitempty"`
@@ -70,18 +72,20 @@ type message struct {
 	Name    string   `json:"name,omitempty"`
 	Path    string   `json:"path,omitempty"`
 	Content []byte   `json:"content,omitempty"`
+	Hash    string   `json:"hash,omitempty"` // file: a hash of the content, sent apart (worker_files.go)
 	Missing bool     `json:"missing,omitempty"`
 	Names   []string `json:"names,omitempty"`
 
-	SceneBytes  int           `json:"scene_bytes,omitempty"`  // the raw scene JSON after the line
-	ExportBytes int           `json:"export_bytes,omitempty"` // the raw export after the line
-	Logs        []string      `json:"logs,omitempty"`
-	Warnings    []string      `json:"warnings,omitempty"`
-	Modules     []string      `json:"modules,omitempty"`
-	Diagnostic  *Diagnostic   `json:"diagnostic,omitempty"`
-	Duration    time.Duration `json:"duration,omitempty"`
-	Tests       []TestResult  `json:"tests,omitempty"`
-	Err         string        `json:"err,omitempty"`
+	SceneBytes   int           `json:"scene_bytes,omitempty"`   // the raw scene JSON after the line
+	ContentBytes int           `json:"content_bytes,omitempty"` // the raw file content after the line
+	ExportBytes  int           `json:"export_bytes,omitempty"`  // the raw export after the line
+	Logs         []string      `json:"logs,omitempty"`
+	Warnings     []string      `json:"warnings,omitempty"`
+	Modules      []string      `json:"modules,omitempty"`
+	Diagnostic   *Diagnostic   `json:"diagnostic,omitempty"`
+	Duration     time.Duration `json:"duration,omitempty"`
+	Tests        []TestResult  `json:"tests,omitempty"`
+	Err          string        `json:"err,omitempty"`
 }
 
 // ServeWorkerIfAsked turns this process into a worker when it was started as one, and then
@@ -140,7 +144,8 @@ func vmSize() int64 {
 }
 
 func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) error {
-	dec := json.NewDecoder(bufio.NewReader(in))
+	lines := newLineReader(bufio.NewReader(in))
+	cache := &fileCache{} // file contents the parent sent, kept between runs
 	bw := bufio.NewWriter(out)
 	enc := json.NewEncoder(bw)
 	send := func(m message) error {
@@ -151,13 +156,13 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 	}
 	for {
 		var req message
-		if err := dec.Decode(&req); err != nil {
+		if err := lines.decode(&req); err != nil {
 			return err
 		}
 		if req.Type != "run" || req.Options == nil {
 			return fmt.Errorf("unexpected message %q", req.Type)
 		}
-		src := &remoteSource{dec: dec, send: send}
+		src := &remoteSource{in: lines, send: send, cache: cache}
 		res, err := execute(context.Background(), src, req.Entry, *req.Options, memoryWatch(mem))
 		reply := message{Type: "result"}
 		if src.err != nil {
@@ -291,9 +296,10 @@ func heapBytes() int64 {
 
 // remoteSource asks the parent for files over the worker's pipes.
 type remoteSource struct {
-	dec  *json.Decoder
-	send func(message) error
-	err  error // a broken pipe, reported after the run
+	in    *lineReader
+	send  func(message) error
+	cache *fileCache
+	err   error // a broken pipe, reported after the run
 }
 
 func (s *remoteSource) ask(req message) message {
@@ -305,9 +311,17 @@ func (s *remoteSource) ask(req message) message {
 		return message{Missing: true}
 	}
 	var reply message
-	if err := s.dec.Decode(&reply); err != nil {
+	if err := s.in.decode(&reply); err != nil {
 		s.err = err
 		return message{Missing: true}
+	}
+	if reply.Hash != "" {
+		b, err := s.content(reply.Hash)
+		if err != nil {
+			s.err = err
+			return message{Missing: true}
+		}
+		reply.Content = b
 	}
 	return reply
 }
@@ -473,10 +487,11 @@ func (p *Pool) put(w *worker) {
 type worker struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	out    io.Reader // the child's stdout, buffered
-	dec    *json.Decoder
+	from   *lineReader // the child's stdout, buffered
 	stderr *headBuffer
 	waited chan struct{}
+
+	framedBytes int // file content sent as raw frames, over the worker's life (for tests)
 }
 
 func (p *Pool) start() (*worker, error) {
@@ -497,7 +512,7 @@ func (p *Pool) start() (*worker, error) {
 	growPipe(stdout)
 	cmd.Stdout = childOut
 	out := bufio.NewReader(stdout)
-	w := &worker{cmd: cmd, stdin: stdin, out: out, dec: json.NewDecoder(out), stderr: &headBuffer{max: 4096}, waited: make(chan struct{})}
+	w := &worker{cmd: cmd, stdin: stdin, from: newLineReader(out), stderr: &headBuffer{max: 4096}, waited: make(chan struct{})}
 	cmd.Stderr = w.stderr
 	err = cmd.Start()
 	childOut.Close() // the child has its own copy
@@ -662,10 +677,11 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 		return nil, err
 	}
 	served := map[string]*scene.Font{} // workspace fonts the worker used, to read its scene
+	pending := map[string][]byte{}     // the files answered by hash, for "content"
 
 	for {
 		var m message
-		if err := w.dec.Decode(&m); err != nil {
+		if err := w.from.decode(&m); err != nil {
 			return nil, fmt.Errorf("reading from the worker: %w", err)
 		}
 		switch m.Type {
@@ -677,7 +693,11 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 			} else if err != nil {
 				reply.Err = err.Error()
 			}
-			if err := enc.Encode(reply); err != nil {
+			if err := sendFile(enc, reply, pending); err != nil {
+				return nil, err
+			}
+		case "content":
+			if err := w.sendContent(enc, m.Hash, pending); err != nil {
 				return nil, err
 			}
 		case "names":
@@ -685,7 +705,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 				return nil, err
 			}
 		case "font":
-			if err := enc.Encode(serveFont(src, m.Name, served)); err != nil {
+			if err := sendFile(enc, serveFont(src, m.Name, served), pending); err != nil {
 				return nil, err
 			}
 		case "fonts":
@@ -698,7 +718,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 				return nil, errors.New(m.Err)
 			}
 			if m.SceneBytes > 0 {
-				b, err := w.readFrame(m.SceneBytes)
+				b, err := w.from.frame(m.SceneBytes)
 				if err != nil {
 					return nil, fmt.Errorf("reading the worker's scene: %w", err)
 				}
@@ -719,7 +739,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 // the ExportFunc returned is an *exportError; any other error means the worker is lost.
 func (w *worker) export() ([]byte, error) {
 	var m message
-	if err := w.dec.Decode(&m); err != nil {
+	if err := w.from.decode(&m); err != nil {
 		return nil, fmt.Errorf("reading from the worker: %w", err)
 	}
 	switch {
@@ -728,41 +748,10 @@ func (w *worker) export() ([]byte, error) {
 	case m.Err != "":
 		return nil, &exportError{m.Err}
 	}
-	b, err := w.readFrame(m.ExportBytes)
+	b, err := w.from.frame(m.ExportBytes)
 	if err != nil {
 		return nil, fmt.Errorf("reading the worker's export: %w", err)
 	}
-	return b, nil
-}
-
-// maxSceneFrame caps the scene JSON, or the export, a worker may send; a scene at its entity
-// and vertex caps fits well within it.
-const maxSceneFrame = 1 << 30
-
-// readFrame reads the n raw bytes that follow the last JSON line: first what the decoder has
-// buffered, then the pipe. The decoder then starts again after them.
-func (w *worker) readFrame(n int) ([]byte, error) {
-	if n > maxSceneFrame {
-		return nil, fmt.Errorf("%d bytes is over %d", n, maxSceneFrame)
-	}
-	r := io.MultiReader(w.dec.Buffered(), w.out)
-	// The frame starts after the newline that ends the message line, which the decoder has
-	// not consumed.
-	var nl [1]byte
-	if _, err := io.ReadFull(r, nl[:]); err != nil {
-		return nil, err
-	}
-	if nl[0] != '\n' {
-		return nil, fmt.Errorf("the frame does not start on a new line (%q)", nl[0])
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return nil, err
-	}
-	// Whatever the old decoder had buffered past the frame is still first in r. MultiReader
-	// flattens nested MultiReaders and drops spent ones, so this does not grow run by run.
-	w.out = r
-	w.dec = json.NewDecoder(r)
 	return b, nil
 }
 
