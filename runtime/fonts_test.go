@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -79,11 +80,14 @@ func TestPoolWorkspaceFont(t *testing.T) {
 	t.Parallel()
 	p := newTestPool(t, 0)
 	src := MapSource{MainModule: koreanScript, "fonts/nanum.ttf": koreanFont(t)}
-	want, err := Run(context.Background(), src, MainModule, Options{})
+	// The 4.7 MB font crosses the pipe as JSON inside the run's time: 0.1 s, but seconds under
+	// the race detector on a busy machine. The timeout is not what this tests.
+	opt := Options{Limits: Limits{Timeout: time.Minute}}
+	want, err := Run(context.Background(), src, MainModule, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := p.Run(context.Background(), src, MainModule, Options{})
+	got, err := p.Run(context.Background(), src, MainModule, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,9 @@ package runtime
 // is reported at the last expression before it: the line above the loop. When the reported
 // position lies in no loop, the run cannot have been stuck there, so the diagnostic is moved
 // to the first loop after it in the same function, which is the only place the run can be.
+// A position inside a loop depends on the instruction the interrupt lands on (the body's
+// expression, or the jump back that goja maps to the loop's start), so it is moved to the
+// start of the narrowest loop of the same function around it: the same place every time.
 
 import (
 	"reflect"
@@ -14,8 +17,8 @@ import (
 	"github.com/dop251/goja/file"
 )
 
-// pointAtStuckLoop moves a timeout diagnostic from the statement before a loop that maps to
-// no source position onto that loop.
+// pointAtStuckLoop moves a timeout diagnostic onto the loop the run was stuck in: from the
+// statement before a loop that maps to no source position, or from inside a loop's body.
 func (r *run) pointAtStuckLoop(d *Diagnostic) {
 	if d.File == "" || d.Line == 0 {
 		return
@@ -49,22 +52,26 @@ func (r *run) pointAtStuckLoop(d *Diagnostic) {
 		}
 		return best
 	}
-	for _, l := range loops {
-		if inside(l, at) {
-			return // the position is in a loop: goja mapped it, it is right
-		}
-	}
 	fn := innermost(at)
-	var next *[2]file.Idx
+	// The narrowest loop of the same function around the position, else the first loop of
+	// that function after it.
+	var target *[2]file.Idx
 	for i, l := range loops {
-		if l[0] > at && innermost(l[0]) == fn && (next == nil || l[0] < next[0]) {
-			next = &loops[i]
+		if inside(l, at) && innermost(l[0]) == fn && (target == nil || l[1]-l[0] < target[1]-target[0]) {
+			target = &loops[i]
 		}
 	}
-	if next == nil {
+	if target == nil {
+		for i, l := range loops {
+			if l[0] > at && innermost(l[0]) == fn && (target == nil || l[0] < target[0]) {
+				target = &loops[i]
+			}
+		}
+	}
+	if target == nil {
 		return
 	}
-	pos := prog.File.Position(int(next[0]) - 1)
+	pos := prog.File.Position(int(target[0]) - 1)
 	d.Line, d.Source = pos.Line, lineOf(src, pos.Line)
 	d.Column = charColumn(d.Source, pos.Column)
 	if len(d.Stack) > 0 {
