@@ -237,7 +237,9 @@ let made = 0
 for (let i = 0; i < 2.5e5; i++) made += ('x' + i).repeat(200).length
 drawCircle('c', 0, 0, 1)
 console.log(keep.length, made >> 20)`}
-	res, err := p.Run(context.Background(), src, MainModule, Options{})
+	// It tests the heap, not the timeout: seconds of allocation on a busy machine must not
+	// end it.
+	res, err := p.Run(context.Background(), src, MainModule, Options{Limits: Limits{Timeout: time.Minute}})
 	if err != nil {
 		t.Fatal(err)
 	}
