@@ -89,7 +89,6 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 	if err != nil {
 		return nil, notApplied(err)
 	}
-	tx.before = disk
 	h, warnings := tx.history()
 	caughtUp := 0
 	if len(h.Entries) > 0 {
@@ -252,11 +251,9 @@ func (se *Session) snapshot(ctx context.Context, name string) (*HistoryOut, erro
 	}
 	defer tx.end()
 	h, warnings := tx.history()
-	disk, err := tx.files()
-	if err != nil {
+	if _, err := tx.files(); err != nil {
 		return nil, err
 	}
-	tx.before = disk
 	if _, err := tx.catchUp(srv.Scene()); err != nil {
 		return nil, err
 	}

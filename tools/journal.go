@@ -134,7 +134,6 @@ func (srv *Server) currentEntry(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	tx.before = files
 	h, _ := tx.history()
 	if len(files) == 0 && len(h.Entries) == 0 {
 		return 0, nil

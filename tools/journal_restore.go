@@ -47,7 +47,6 @@ func (se *Session) restoreJournal(ctx context.Context, id int64) (*ChangeResult,
 	if err != nil {
 		return nil, notApplied(err)
 	}
-	tx.before = disk
 	h, warnings := tx.history()
 	i := h.Index(histID)
 	if i < 0 {

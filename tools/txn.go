@@ -70,8 +70,8 @@ func (tx *txn) history() (*modules.History, []string) {
 	return tx.hist, tx.histWarnings
 }
 
-// files is before, or, when it is not known, the error of reading the workspace that says
-// why.
+// files is before; when it is not known, the workspace is read again and what it holds
+// becomes before, or the error of reading it says why.
 func (tx *txn) files() (map[string][]byte, error) {
 	if tx.before != nil {
 		return tx.before, nil
@@ -80,6 +80,7 @@ func (tx *txn) files() (map[string][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the workspace: %w", err)
 	}
+	tx.before = files
 	return files, nil
 }
 
