@@ -459,7 +459,7 @@ func explainPNG(want, got []byte) string {
 	wi, err1 := png.Decode(bytes.NewReader(want))
 	gi, err2 := png.Decode(bytes.NewReader(got))
 	if err := errors.Join(err1, err2); err != nil {
-		return fmt.Sprintf("and does not decode: %v", err)
+		return fmt.Sprintf("the pictures do not decode: %v", err)
 	}
 	d, err := PixelDiff(wi, gi, DiffOptions{})
 	if err != nil {

@@ -11,10 +11,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cadrun/cadrun/internal/golden"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"golang.org/x/image/font/gofont/goregular"
+
+	"github.com/cadrun/cadrun/internal/golden"
 )
 
 // textApprox compares layouts computed along different float paths (scaling, shifting).
