@@ -17,8 +17,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/cadrun/cadrun/internal/golden"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
@@ -82,16 +81,16 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatalf("marshalling the scene: %v", err)
 			}
-			golden(t, filepath.Join(dir, "expected.svg"), svg)
-			golden(t, filepath.Join(dir, "expected.json"), js)
-			golden(t, filepath.Join(dir, "expected.log"), []byte(strings.Join(res.Logs, "\n")))
+			golden.Check(t, filepath.Join(dir, "expected.svg"), svg)
+			golden.Check(t, filepath.Join(dir, "expected.json"), js)
+			golden.Check(t, filepath.Join(dir, "expected.log"), []byte(strings.Join(res.Logs, "\n")))
 			// A fabrication example keeps its DXF too (R12, as `cadrun run -o NAME.dxf` writes it).
 			if _, err := os.Stat(filepath.Join(dir, "expected.dxf")); err == nil {
 				dxf, err := render.DXF(res.Scene, render.DXFOptions{})
 				if err != nil {
 					t.Fatalf("rendering DXF: %v", err)
 				}
-				golden(t, filepath.Join(dir, "expected.dxf"), dxf)
+				golden.Check(t, filepath.Join(dir, "expected.dxf"), dxf)
 			}
 
 			// The PNG is not golden (rasterising is checked in render); this proves it renders.
@@ -133,32 +132,3 @@ func TestDeterministic(t *testing.T) {
 		})
 	}
 }
-
-// golden compares got with the file at path, or rewrites the file when UPDATE_GOLDEN=1.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if os.Getenv("UPDATE_GOLDEN") == "1" {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v\nrun UPDATE_GOLDEN=1 go test ./examples/ to create it", err)
-	}
-	if string(want) == string(got) {
-		return
-	}
-	diff := cmp.Diff(splitLines(want), splitLines(got))
-	t.Errorf("%s differs (-want +got):\n%s\nif the change is intended, run UPDATE_GOLDEN=1 go test ./examples/ and review the diff", path, diff)
-}
-
-// splitLines cuts a file into lines for a line diff. The SVG and JSON hold one entity per
-// line, and a polygon's line can be thousands of characters long, so lines are also cut
-// before each path command and between JSON points: a changed vertex then shows as itself.
-func splitLines(b []byte) []string {
-	return strings.Split(pointBreaks.Replace(string(b)), "\n")
-}
-
-var pointBreaks = strings.NewReplacer("],[", "],\n[", " M ", "\n M ", " L ", "\n L ", " C ", "\n C ", " Q ", "\n Q ", " A ", "\n A ")

@@ -8,13 +8,13 @@ import (
 	"image/color"
 	"image/png"
 	"math"
-	"os"
 	"slices"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/internal/golden"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -451,38 +451,24 @@ func TestPNGGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const path = "testdata/png_mixed.png"
-	if os.Getenv("UPDATE_GOLDEN") == "1" {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run with UPDATE_GOLDEN=1 to create it): %v", err)
-	}
-	if bytes.Equal(want, got) {
-		return
-	}
-	// Say whether the picture or only its encoding changed, to help the review.
+	golden.CheckBinary(t, "testdata/png_mixed.png", got, explainPNG)
+}
+
+// explainPNG says whether the picture or only its encoding changed, to help the review.
+func explainPNG(want, got []byte) string {
 	wi, err1 := png.Decode(bytes.NewReader(want))
 	gi, err2 := png.Decode(bytes.NewReader(got))
 	if err := errors.Join(err1, err2); err != nil {
-		t.Fatalf("%s differs and does not decode: %v", path, err)
+		return fmt.Sprintf("the pictures do not decode: %v", err)
 	}
-	differ := 0
-	if wi.Bounds() == gi.Bounds() {
-		for y := wi.Bounds().Min.Y; y < wi.Bounds().Max.Y; y++ {
-			for x := wi.Bounds().Min.X; x < wi.Bounds().Max.X; x++ {
-				if color.RGBAModel.Convert(wi.At(x, y)) != color.RGBAModel.Convert(gi.At(x, y)) {
-					differ++
-				}
-			}
-		}
+	d, err := PixelDiff(wi, gi, DiffOptions{})
+	if err != nil {
+		return err.Error()
 	}
-	t.Errorf("%s differs: sizes %v and %v, %d pixels differ (run with UPDATE_GOLDEN=1 and look at the picture)",
-		path, wi.Bounds().Size(), gi.Bounds().Size(), differ)
+	if d.Different == 0 && d.AntiAliased == 0 {
+		return "no pixel differs beyond PixelDiff's threshold: only the encoding or faint shades changed"
+	}
+	return fmt.Sprintf("%d pixels differ, %d more only as anti-aliased edges (look at the picture)", d.Different, d.AntiAliased)
 }
 
 func TestPNGDeterministic(t *testing.T) {

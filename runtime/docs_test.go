@@ -6,28 +6,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/cadrun/cadrun/internal/golden"
 )
 
 // TestReferenceIsCurrent fails when docs/api.md no longer matches the table; regenerate it
-// with `make docs` (UPDATE_GOLDEN=1).
+// with `make docs` (UPDATE_GOLDEN=1 for this test alone) or `make golden`.
 func TestReferenceIsCurrent(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join("..", "docs", "api.md")
-	got := Reference()
-	if os.Getenv("UPDATE_GOLDEN") == "1" {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading %s (run make docs): %v", path, err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("docs/api.md is stale; run make docs (-file +table):\n%s", diff)
-	}
+	golden.Check(t, filepath.Join("..", "docs", "api.md"), []byte(Reference()))
 }
 
 // TestTypeScriptCompiles checks the declarations with the TypeScript compiler when one is

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"golang.org/x/image/font/gofont/goregular"
+
+	"github.com/cadrun/cadrun/internal/golden"
 )
 
 // textApprox compares layouts computed along different float paths (scaling, shifting).
@@ -408,19 +409,7 @@ func TestLayoutTextGolden(t *testing.T) {
 	l := mustLayout(t, "Ø8 H7\n±0.1", 10, AlignCenter, "")
 	got := fmt.Sprintf("width %.4f height %.4f ascent %.4f descent %.4f lines %d\n%s",
 		l.Width, l.Height, l.Ascent, l.Descent, l.Lines, dumpTextPath(l.Path))
-	golden := filepath.Join("testdata", "text_label.golden")
-	if os.Getenv("UPDATE_GOLDEN") != "" {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("reading golden file (run with UPDATE_GOLDEN=1 to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("mismatch (-want +got):\n%s", diff)
-	}
+	golden.Check(t, filepath.Join("testdata", "text_label.golden"), []byte(got))
 }
 
 func TestLayoutTextConcurrent(t *testing.T) {
