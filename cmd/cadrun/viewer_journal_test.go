@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -53,22 +50,7 @@ func TestViewerServesTheJournal(t *testing.T) {
 				cmd.Process.Kill()
 				cmd.Wait()
 			}()
-			urls := make(chan string, 1)
-			go func() {
-				re := regexp.MustCompile(`url="?(http://127\.0\.0\.1:\d+)/`)
-				sc := bufio.NewScanner(stderr)
-				for sc.Scan() {
-					if m := re.FindStringSubmatch(sc.Text()); m != nil {
-						urls <- m[1]
-					}
-				}
-			}()
-			var base string
-			select {
-			case base = <-urls:
-			case <-time.After(30 * time.Second):
-				t.Fatalf("cadrun %s -serve did not say where the viewer is", command)
-			}
+			base := viewerURL(t, stderr, "cadrun "+command+" -serve")
 			do := func(method, path, body, tok, origin string) (int, string) {
 				t.Helper()
 				req, err := http.NewRequest(method, base+path, strings.NewReader(body))

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -25,16 +24,7 @@ func TestWatchServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	main := filepath.Join(ws, "scene.code.js")
-	save := func(content string) {
-		t.Helper()
-		tmp := main + ".tmp~"
-		if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(tmp, main); err != nil {
-			t.Fatal(err)
-		}
-	}
+	save := func(content string) { t.Helper(); saveAsEditor(t, main, content) }
 	save("drawCircle('first', 0, 0, 1)\n")
 
 	cmd := exec.Command(bin, "watch", "-workspace", ws, "-serve", "127.0.0.1:0")
@@ -58,22 +48,7 @@ func TestWatchServe(t *testing.T) {
 		}
 		close(lines)
 	}()
-	urls := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/)`)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				urls <- m[1]
-			}
-		}
-	}()
-	var base string
-	select {
-	case base = <-urls:
-	case <-time.After(30 * time.Second):
-		t.Fatal("cadrun watch -serve did not say where the viewer is")
-	}
+	base := viewerURL(t, stderr, "cadrun watch -serve") + "/"
 	waitLine := func(prefix string) {
 		t.Helper()
 		for {

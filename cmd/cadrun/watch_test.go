@@ -32,16 +32,7 @@ func TestWatchEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	main := filepath.Join(ws, "scene.code.js")
-	save := func(content string) {
-		t.Helper()
-		tmp := main + ".tmp~"
-		if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(tmp, main); err != nil {
-			t.Fatal(err)
-		}
-	}
+	save := func(content string) { t.Helper(); saveAsEditor(t, main, content) }
 	save("drawCircle('a', 0, 0, 1)\n")
 	svg, png, js := filepath.Join(dir, "scene.svg"), filepath.Join(dir, "scene.png"), filepath.Join(ws, "scene.json")
 
