@@ -50,22 +50,12 @@ func TestExamples(t *testing.T) {
 	for _, dir := range examples(t) {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
-			ws, err := modules.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ws.Close()
+			ws := openExample(t, dir)
 			if len(ws.Names()) == 0 {
 				t.Errorf("%s has no modules in %s/modules/; every example shows modules", dir, dir)
 			}
 
-			res, err := runtime.Run(context.Background(), ws, runtime.MainModule, runtime.Options{})
-			if err != nil {
-				if d, ok := err.(*runtime.Diagnostic); ok {
-					t.Fatalf("%s failed:\n%s", dir, d.Render())
-				}
-				t.Fatalf("%s failed: %v", dir, err)
-			}
+			res := runExample(t, dir, ws)
 			if len(res.Warnings) > 0 {
 				t.Errorf("warnings: %q", res.Warnings)
 			}
@@ -111,11 +101,7 @@ func TestDeterministic(t *testing.T) {
 	for _, dir := range examples(t) {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
-			ws, err := modules.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ws.Close()
+			ws := openExample(t, dir)
 			var out [2][]byte
 			for i := range out {
 				res, err := runtime.Run(context.Background(), ws, runtime.MainModule, runtime.Options{})
@@ -131,4 +117,29 @@ func TestDeterministic(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openExample opens the example workspace dir for the test, closed when it ends.
+func openExample(t *testing.T, dir string) *modules.Workspace {
+	t.Helper()
+	ws, err := modules.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return ws
+}
+
+// runExample runs the main of example dir's workspace ws; a failed run fails the test with
+// its diagnostic.
+func runExample(t *testing.T, dir string, ws *modules.Workspace) *runtime.Result {
+	t.Helper()
+	res, err := runtime.Run(context.Background(), ws, runtime.MainModule, runtime.Options{})
+	if err != nil {
+		if d, ok := err.(*runtime.Diagnostic); ok {
+			t.Fatalf("%s failed:\n%s", dir, d.Render())
+		}
+		t.Fatalf("%s failed: %v", dir, err)
+	}
+	return res
 }

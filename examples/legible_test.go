@@ -1,14 +1,11 @@
 package examples_test
 
 import (
-	"context"
 	"math"
 	"testing"
 
 	ex "github.com/cadrun/cadrun/examples"
-	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
-	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -23,15 +20,7 @@ func TestExamplesAreLegible(t *testing.T) {
 	for _, dir := range examples(t) {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
-			ws, err := modules.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ws.Close()
-			res, err := runtime.Run(context.Background(), ws, runtime.MainModule, runtime.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runExample(t, dir, openExample(t, dir))
 			view := render.FitView(res.Scene, render.DefaultMargin)
 			perUnit := ex.DemoWidth / view.Size().X
 			for _, e := range res.Scene.Walk() {
