@@ -652,33 +652,31 @@ func (w *dxfWriter) blocks() {
 	w.section("BLOCKS")
 	if w.r2000 {
 		for i, name := range []string{"*Model_Space", "*Paper_Space"} {
-			owner := hexHandle(w.modelBR + i)
-			w.tag(0, "BLOCK")
-			w.tag(5, w.next())
-			w.tag(330, owner)
-			w.tag(100, "AcDbEntity")
-			if i == 1 {
-				w.int(67, 1)
-			}
-			w.tag(8, "0")
-			w.tag(100, "AcDbBlockBegin")
+			owner, paper := hexHandle(w.modelBR+i), i == 1
+			w.blockEntity("BLOCK", owner, paper, "AcDbBlockBegin")
 			w.tag(2, name)
 			w.int(70, 0)
 			w.point(scene.Vec{})
 			w.tag(3, name)
 			w.tag(1, "")
-			w.tag(0, "ENDBLK")
-			w.tag(5, w.next())
-			w.tag(330, owner)
-			w.tag(100, "AcDbEntity")
-			if i == 1 {
-				w.int(67, 1)
-			}
-			w.tag(8, "0")
-			w.tag(100, "AcDbBlockEnd")
+			w.blockEntity("ENDBLK", owner, paper, "AcDbBlockEnd")
 		}
 	}
 	w.endsec()
+}
+
+// blockEntity writes the head a BLOCK and its ENDBLK share: a new handle, the owning block
+// record, the paper-space flag for the paper layout, layer 0 and the entity's subclass.
+func (w *dxfWriter) blockEntity(kind, owner string, paper bool, subclass string) {
+	w.tag(0, kind)
+	w.tag(5, w.next())
+	w.tag(330, owner)
+	w.tag(100, "AcDbEntity")
+	if paper {
+		w.int(67, 1)
+	}
+	w.tag(8, "0")
+	w.tag(100, subclass)
 }
 
 // objects writes R2000's OBJECTS section: the root dictionary and its ACAD_GROUP entry.
