@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/dop251/goja"
 
@@ -30,6 +29,14 @@ const nonFiniteHint = "numbers beyond about 1.8e308 overflow to Infinity; keep c
 // its members: its local bounds stay what they were.
 var transformCalls = map[string]bool{"translate": true, "rotate": true, "scale": true, "setPivot": true}
 
+// The table's entries learn once whether they only transform, so that a call does not look
+// its name up in transformCalls.
+func init() {
+	for i := range table {
+		table[i].transformOnly = transformCalls[table[i].Name]
+	}
+}
+
 // localCache keeps one entity's local bounds between calls that only transform it, so that
 // moving a large group or polygon in a loop costs its bounds once, not at every step.
 type localCache struct {
@@ -41,27 +48,33 @@ type localCache struct {
 // returned (or by an array of names), and the number it returns.
 func (c *call) checkCall(v goja.Value) {
 	if c.fn.Domain != "query" && c.fn.Domain != "console" {
-		if !transformCalls[c.fn.Name] {
+		if !c.fn.transformOnly {
 			c.r.local = localCache{}
 		}
 		// The names it was given, and those it returns (decompose's parts).
-		for _, a := range append(slices.Clip(c.args), v) { // Clip: never write into goja's stack
-			if s, ok := asString(a); ok {
-				c.checkEntity(s)
-				continue
-			}
-			if o, ok := a.(*goja.Object); ok && className(o) == "Array" {
-				n := o.Get("length").ToInteger()
-				for i := range n {
-					if s, ok := asString(o.Get(itoa(int(i)))); ok {
-						c.checkEntity(s)
-					}
-				}
-			}
+		for _, a := range c.args {
+			c.checkNamed(a)
 		}
+		c.checkNamed(v)
 	}
 	if f, ok := exportFloat(v); ok && !finite(f) {
 		c.overflow("it returns %v", f)
+	}
+}
+
+// checkNamed checks the entity a value names: a string, or each string in an array.
+func (c *call) checkNamed(a goja.Value) {
+	if s, ok := asString(a); ok {
+		c.checkEntity(s)
+		return
+	}
+	if o, ok := a.(*goja.Object); ok && className(o) == "Array" {
+		n := o.Get("length").ToInteger()
+		for i := range n {
+			if s, ok := asString(o.Get(itoa(int(i)))); ok {
+				c.checkEntity(s)
+			}
+		}
 	}
 }
 
@@ -70,11 +83,12 @@ func (c *call) checkCall(v goja.Value) {
 // their corners mapped to the world bound every point of it.
 func (c *call) checkEntity(name string) {
 	s := c.r.scene
-	e, err := s.Get(name)
-	if err != nil {
+	e, ok := s.Lookup(name)
+	if !ok {
 		return
 	}
-	if what := nonFiniteEntity(s, e, false); what != "" {
+	m := s.WorldMatrix(e)
+	if what := nonFinitePlaced(s, e, m, false); what != "" {
 		c.overflow("%s", what)
 	}
 	if c.r.local.e != e {
@@ -84,33 +98,55 @@ func (c *call) checkEntity(name string) {
 	if !lb.NonEmpty {
 		return
 	}
-	m := s.WorldMatrix(e)
-	var wb scene.Box
-	for _, p := range [4]scene.Vec{lb.Min, lb.Max, {X: lb.Min.X, Y: lb.Max.Y}, {X: lb.Max.X, Y: lb.Min.Y}} {
-		q := m.Apply(p)
-		if !finite(q.X, q.Y) {
-			wb = scene.Box{} // not finite: the exact bounds below say how
-			break
-		}
-		wb.Extend(q)
-	}
-	if wb.NonEmpty && finiteBox(wb) {
+	if finiteSpan(m.Apply(lb.Min), m.Apply(lb.Max), m.Apply(scene.Vec{X: lb.Min.X, Y: lb.Max.Y}), m.Apply(scene.Vec{X: lb.Max.X, Y: lb.Min.Y})) {
 		return
 	}
-	if what := nonFiniteEntity(s, e, true); what != "" {
+	// Not finite: the exact bounds say how.
+	if what := nonFinitePlaced(s, e, m, true); what != "" {
 		c.overflow("%s", what)
 	}
+}
+
+// finiteSpan reports whether the box around the points has finite corners and a finite size:
+// finiteBox of the box the points extend, without building it.
+func finiteSpan(ps ...scene.Vec) bool {
+	lo, hi := ps[0], ps[0]
+	for _, p := range ps {
+		if !finite(p.X, p.Y) {
+			return false
+		}
+		// Plain comparisons: every number is finite here, and the sign of a zero does not
+		// change whether the size is.
+		if p.X < lo.X {
+			lo.X = p.X
+		}
+		if p.X > hi.X {
+			hi.X = p.X
+		}
+		if p.Y < lo.Y {
+			lo.Y = p.Y
+		}
+		if p.Y > hi.Y {
+			hi.Y = p.Y
+		}
+	}
+	return finite(hi.X-lo.X, hi.Y-lo.Y)
 }
 
 // nonFiniteEntity says what of e is not finite, or "". The world bounds (of the whole subtree,
 // for a group) are checked when bounds is set.
 func nonFiniteEntity(s *scene.Scene, e *scene.Entity, bounds bool) string {
+	return nonFinitePlaced(s, e, s.WorldMatrix(e), bounds)
+}
+
+// nonFinitePlaced is nonFiniteEntity with e's world matrix m already computed.
+func nonFinitePlaced(s *scene.Scene, e *scene.Entity, m scene.Affine, bounds bool) string {
 	t := e.Transform
 	if !finite(t.Translate.X, t.Translate.Y, t.Scale.X, t.Scale.Y, t.Pivot.X, t.Pivot.Y, t.Rotate) {
 		return fmt.Sprintf("the transform of %q is translate [%v, %v], rotate %v, scale [%v, %v], pivot [%v, %v]",
 			e.Name, t.Translate.X, t.Translate.Y, t.Rotate, t.Scale.X, t.Scale.Y, t.Pivot.X, t.Pivot.Y)
 	}
-	if m := s.WorldMatrix(e); !finite(m.A, m.B, m.C, m.D, m.E, m.F) {
+	if !finite(m.A, m.B, m.C, m.D, m.E, m.F) {
 		return fmt.Sprintf("the world transform of %q is [%v, %v, %v, %v, %v, %v]", e.Name, m.A, m.B, m.C, m.D, m.E, m.F)
 	}
 	if !bounds {
