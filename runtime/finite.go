@@ -87,9 +87,14 @@ func (c *call) checkEntity(name string) {
 	if !ok {
 		return
 	}
-	m := s.WorldMatrix(e)
-	if what := nonFinitePlaced(s, e, m, false); what != "" {
-		c.overflow("%s", what)
+	// A top-level entity placed by small numbers needs no matrix: see placeBound.
+	small := e.Parent() == "" && smallTransform(e.Transform)
+	var m scene.Affine
+	if !small {
+		m = s.WorldMatrix(e)
+		if what := nonFinitePlaced(s, e, m, false); what != "" {
+			c.overflow("%s", what)
+		}
 	}
 	if c.r.local.e != e {
 		c.r.local = localCache{e: e, box: s.LocalBounds(e)}
@@ -98,6 +103,12 @@ func (c *call) checkEntity(name string) {
 	if !lb.NonEmpty {
 		return
 	}
+	if small {
+		if within(placeBound, lb.Min.X, lb.Min.Y, lb.Max.X, lb.Max.Y) {
+			return
+		}
+		m = s.WorldMatrix(e)
+	}
 	if finiteSpan(m.Apply(lb.Min), m.Apply(lb.Max), m.Apply(scene.Vec{X: lb.Min.X, Y: lb.Max.Y}), m.Apply(scene.Vec{X: lb.Max.X, Y: lb.Min.Y})) {
 		return
 	}
@@ -105,6 +116,30 @@ func (c *call) checkEntity(name string) {
 	if what := nonFinitePlaced(s, e, m, true); what != "" {
 		c.overflow("%s", what)
 	}
+}
+
+// placeBound bounds the numbers of a placement that cannot overflow. When a top-level
+// entity's translate, rotate, scale and pivot and its local bounds are all within ±placeBound
+// (1e150), its matrix's linear entries are within ±1e150 (cos and sin times a scale), its
+// offset within ±(2e150 + 2e300) (translate + pivot - linear·pivot), and so its world matrix
+// and each corner of its world bounds (linear·corner + offset) are within ±5e300, their
+// spans within ±1e301: finite (a float holds 1.8e308), however the sums are rounded. The
+// check after a call then needs no matrix, and CheckFinite none for such an entity.
+const placeBound = 1e150
+
+// smallTransform reports whether every number of t is within ±placeBound (NaN is not).
+func smallTransform(t scene.Transform) bool {
+	return within(placeBound, t.Translate.X, t.Translate.Y, t.Rotate, t.Scale.X, t.Scale.Y, t.Pivot.X, t.Pivot.Y)
+}
+
+// within reports whether every f is in [-limit, limit]; NaN is not.
+func within(limit float64, fs ...float64) bool {
+	for _, f := range fs {
+		if !(f >= -limit && f <= limit) {
+			return false
+		}
+	}
+	return true
 }
 
 // finiteSpan reports whether the box around the points has finite corners and a finite size:
@@ -230,7 +265,10 @@ func nonFiniteIn(v any) string {
 // can hold; nil when every number is finite. Runs check each call; this checks a whole
 // scene, once at the end of every run and on scenes read from scene.json.
 func CheckFinite(s *scene.Scene) error {
-	for _, e := range s.Walk() {
+	for depth, e := range s.Walk() {
+		if depth == 0 && smallTransform(e.Transform) {
+			continue // finite: see placeBound
+		}
 		if what := nonFiniteEntity(s, e, false); what != "" {
 			return fmt.Errorf("%w: %s", errOverflowScene, what)
 		}
