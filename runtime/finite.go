@@ -132,6 +132,23 @@ func smallTransform(t scene.Transform) bool {
 	return within(placeBound, t.Translate.X, t.Translate.Y, t.Rotate, t.Scale.X, t.Scale.Y, t.Pivot.X, t.Pivot.Y)
 }
 
+// plainShape reports whether e is a shape whose world bounds are its points (or its centre
+// and radii) mapped by its matrix, with no products of coordinates: circles, ellipses,
+// rectangles, lines and polygons. Curves and text are bounded through their outlines, whose
+// control points can lie outside their bounds.
+func plainShape(e *scene.Entity) bool {
+	switch e.Kind() {
+	case scene.KindCircle, scene.KindEllipse, scene.KindRect, scene.KindLine, scene.KindPolygon:
+		return true
+	}
+	return false
+}
+
+// smallBox reports whether b is empty or within ±placeBound.
+func smallBox(b scene.Box) bool {
+	return !b.NonEmpty || within(placeBound, b.Min.X, b.Min.Y, b.Max.X, b.Max.Y)
+}
+
 // within reports whether every f is in [-limit, limit]; NaN is not.
 func within(limit float64, fs ...float64) bool {
 	for _, f := range fs {
@@ -265,13 +282,22 @@ func nonFiniteIn(v any) string {
 // can hold; nil when every number is finite. Runs check each call; this checks a whole
 // scene, once at the end of every run and on scenes read from scene.json.
 func CheckFinite(s *scene.Scene) error {
+	boxed := true // every entity a top-level plain shape placed within placeBound
 	for depth, e := range s.Walk() {
 		if depth == 0 && smallTransform(e.Transform) {
+			boxed = boxed && plainShape(e) && smallBox(s.LocalBounds(e))
 			continue // finite: see placeBound
 		}
+		boxed = false
 		if what := nonFiniteEntity(s, e, false); what != "" {
 			return fmt.Errorf("%w: %s", errOverflowScene, what)
 		}
+	}
+	if boxed {
+		// Each entity's world bounds are its shape's numbers (within placeBound) mapped by its
+		// matrix, as for the check after a call: within ±6e300 (an ellipse adds its hypot
+		// to its centre's), and so is their union, whose size is then finite too.
+		return nil
 	}
 	// With every world matrix finite, only the bounds are left; they are computed once for
 	// the scene, and per entity only to name the one that overflowed.

@@ -119,3 +119,48 @@ func TestPlaceBound(t *testing.T) {
 		})
 	}
 }
+
+// CheckFinite passes a scene of top-level circles, ellipses, rectangles, lines and polygons
+// placed within placeBound without computing its bounds; this pins that the bounds it skips
+// are finite at the extremes: every number of every transform at ±placeBound and every
+// coordinate at ±MaxCoord.
+func TestCheckFiniteAtPlaceBound(t *testing.T) {
+	t.Parallel()
+	const c, p = scene.MaxCoord, placeBound
+	shapes := []struct {
+		name  string
+		shape scene.Shape
+	}{
+		{"circle", scene.Circle{Center: scene.Vec{X: c, Y: -c}, Radius: c}},
+		{"ellipse", scene.Ellipse{Center: scene.Vec{X: -c, Y: c}, RX: c, RY: c / 2}},
+		{"rect", scene.Rect{Center: scene.Vec{X: c, Y: c}, Width: c, Height: c}},
+		{"line", scene.Line{Points: []scene.Vec{{X: -c, Y: -c}, {X: c, Y: c}}}},
+		{"polygon", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: -c, Y: -c}, {X: c, Y: -c}, {X: c, Y: c}}}}}},
+	}
+	s := scene.New()
+	for i, sh := range shapes {
+		sign := float64(1 - 2*(i%2))
+		steps := []error{
+			func() error { _, err := s.Put(sh.name, sh.shape); return err }(),
+			s.SetPivot(sh.name, scene.Vec{X: sign * p, Y: -sign * p}),
+			s.Scale(sh.name, sign*p, -sign*p, scene.SpaceLocal, nil),
+			s.Rotate(sh.name, sign*p, scene.SpaceLocal),
+			s.Translate(sh.name, scene.Vec{X: -sign * p, Y: sign * p}, scene.SpaceLocal),
+		}
+		for _, err := range steps {
+			if err != nil {
+				t.Fatalf("%s: %v", sh.name, err)
+			}
+		}
+		e, _ := s.Lookup(sh.name)
+		if !smallTransform(e.Transform) || !smallBox(s.LocalBounds(e)) {
+			t.Fatalf("%s is not placed within placeBound: %+v", sh.name, e.Transform)
+		}
+	}
+	if err := CheckFinite(s); err != nil {
+		t.Errorf("CheckFinite: %v", err)
+	}
+	if b := s.Bounds(); !b.NonEmpty || !finiteBox(b) {
+		t.Errorf("the scene's bounds are %s: the full check would have failed", boxText(b))
+	}
+}
