@@ -163,6 +163,13 @@ func (s *Scene) Get(name string) (*Entity, error) {
 // Exists reports whether an entity of that name exists.
 func (s *Scene) Exists(name string) bool { _, ok := s.byName[name]; return ok }
 
+// Lookup returns the named entity, or false; unlike Get it builds no error, for callers that
+// ask about many names that may not exist.
+func (s *Scene) Lookup(name string) (*Entity, bool) {
+	e, ok := s.byName[name]
+	return e, ok
+}
+
 // Put draws shape under name. A new name goes on top of the top level with the default style
 // and the pivot at the centre of the shape's bounds; an existing shape of that name is
 // replaced in place, keeping its parent and z rank but taking the new geometry, a fresh
