@@ -129,8 +129,8 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 	sample := make([]float64, 0, n/step+1)
 	for i := range segs {
 		s := &segs[i]
-		bounds.extend(Point{s.minX, s.minY})
-		bounds.extend(Point{s.maxX, s.maxY})
+		bounds.min.X, bounds.min.Y = min(bounds.min.X, s.minX), min(bounds.min.Y, s.minY)
+		bounds.max.X, bounds.max.Y = max(bounds.max.X, s.maxX), max(bounds.max.Y, s.maxY)
 		if i%step == 0 {
 			sample = append(sample, max(s.maxX-s.minX, s.maxY-s.minY))
 		}

@@ -32,13 +32,18 @@ func (g *graph) windings() ([][2]int32, error) {
 	}
 	// Euler's formula V - E + F = 2 holds for every component of a plane graph; a noding
 	// failure that leaves two edges crossing breaks it.
-	euler := make(map[int32]int, 8)
-	seed := make(map[int32]int32, 8)
+	// Per component, by its root: V - E + F, and the seed vertex (+ 1).
+	euler := make([]int32, nv)
+	seedOf := make([]int32, nv)
+	var seeds []int32 // the roots
 	for v := range int32(nv) {
 		c := find(v)
 		euler[c]++
-		if s, ok := seed[c]; !ok || g.pts[v].X < g.pts[s].X || (g.pts[v].X == g.pts[s].X && g.pts[v].Y < g.pts[s].Y) {
-			seed[c] = v
+		if s := seedOf[c] - 1; s < 0 {
+			seeds = append(seeds, c)
+			seedOf[c] = v + 1
+		} else if g.pts[v].X < g.pts[s].X || (g.pts[v].X == g.pts[s].X && g.pts[v].Y < g.pts[s].Y) {
+			seedOf[c] = v + 1
 		}
 	}
 	for e := range g.eu {
@@ -51,16 +56,18 @@ func (g *graph) windings() ([][2]int32, error) {
 			euler[find(g.origin(int32(h)))]++
 		}
 	}
-	for _, x := range euler {
-		if x != 2 {
+	for _, c := range seeds {
+		if euler[c] != 2 {
 			return nil, ErrTopology
 		}
+		seedOf[c]-- // now the seed itself
 	}
 	wind := make([][2]int32, g.nface)
 	known := make([]bool, g.nface)
-	ray := g.rayIndex(len(seed))
+	ray := g.rayIndex(len(seeds))
 	queue := make([]int32, 0, 64)
-	for _, v := range seed {
+	for _, c := range seeds {
+		v := seedOf[c]
 		// At the leftmost (then lowest) vertex every edge points right or straight up, so
 		// the outer face is the one left of the last edge before the lower half-plane.
 		list := g.out[g.first[v]:g.first[v+1]]
@@ -151,10 +158,21 @@ func (g *graph) rayIndex(queries int) func(Point) [2]int32 {
 			if (a.Y > p.Y) == (b.Y > p.Y) {
 				continue
 			}
+			if a.X > p.X && b.X > p.X {
+				continue // the edge passes right of p: the ray misses it
+			}
 			d := g.ed[e]
 			// Crossing an edge from its right to its left adds its step. Travelling right
 			// from far away, an upward edge is crossed left to right, a downward one right to
-			// left.
+			// left. An edge wholly left of p is crossed, which is what Orient would say.
+			if a.X < p.X && b.X < p.X {
+				if a.Y < b.Y {
+					w[0], w[1] = w[0]-d[0], w[1]-d[1]
+				} else {
+					w[0], w[1] = w[0]+d[0], w[1]+d[1]
+				}
+				continue
+			}
 			if a.Y < b.Y {
 				if Orient(a, b, p) < 0 {
 					w[0], w[1] = w[0]-d[0], w[1]-d[1]
