@@ -25,13 +25,23 @@ func (g *graph) boundary(inside []bool) ([]Polygon, error) {
 		box       box
 	}
 	var shells, holes []outRing
+	// The rings' points are cut from shared blocks, since thousands of small rings (a plate
+	// with its holes) would otherwise be thousands of allocations.
+	var block []Point
 	emit := func(ids []int32) {
-		pts := make([]Point, len(ids))
-		for i, v := range ids {
-			pts[i] = g.pts[v]
+		if cap(block)-len(block) < len(ids) {
+			block = make([]Point, 0, max(len(ids), 4096))
 		}
-		pts = dropCollinear(pts)
+		start := len(block)
+		for _, v := range ids {
+			block = append(block, g.pts[v])
+		}
+		// dropCollinear may drop the first points too: move what it keeps to the start.
+		end := start + copy(block[start:], dropCollinear(block[start:]))
+		pts := block[start:end:end]
+		block = block[:end]
 		if len(pts) < 3 {
+			block = block[:start]
 			return
 		}
 		r := outRing{pts: pts, area: Area(pts), per: ringPerimeter(pts), box: ringBox(pts)}
@@ -103,8 +113,11 @@ func (g *graph) boundary(inside []bool) ([]Polygon, error) {
 		polys[i].Outer = s.pts
 		net[i], per[i] = s.area, s.per
 	}
-	for _, h := range holes {
-		var cand []int
+	owners := make([]int32, len(holes))
+	holeCount := make([]int32, len(shells))
+	var cand []int
+	for k, h := range holes {
+		cand = cand[:0]
 		for i, s := range shells {
 			if s.box.min.X <= h.box.min.X && s.box.min.Y <= h.box.min.Y && s.box.max.X >= h.box.max.X && s.box.max.Y >= h.box.max.Y {
 				cand = append(cand, i)
@@ -127,6 +140,16 @@ func (g *graph) boundary(inside []bool) ([]Polygon, error) {
 		if owner < 0 {
 			return nil, ErrTopology
 		}
+		owners[k] = int32(owner)
+		holeCount[owner]++
+	}
+	for i, n := range holeCount {
+		if n > 0 {
+			polys[i].Holes = make([][]Point, 0, n)
+		}
+	}
+	for k, h := range holes {
+		owner := owners[k]
 		polys[owner].Holes = append(polys[owner].Holes, h.pts)
 		net[owner] += h.area
 		per[owner] += h.per
@@ -148,9 +171,10 @@ func ringPerimeter(r []Point) float64 {
 	return l
 }
 
-// dropCollinear removes vertices that lie on the straight line through their neighbours.
+// dropCollinear removes vertices that lie on the straight line through their neighbours,
+// in place: the result shares r's first elements.
 func dropCollinear(r []Point) []Point {
-	out := r[:0:0]
+	out := r[:0]
 	for _, p := range r {
 		for len(out) >= 2 && Orient(out[len(out)-2], out[len(out)-1], p) == 0 {
 			out = out[:len(out)-1]
