@@ -42,8 +42,10 @@ func (g *graph) delta(h int32) [2]int32 {
 // cw is the outgoing half-edge next clockwise from o around their common origin.
 func (g *graph) cw(o int32) int32 {
 	v := g.origin(o)
-	lo, deg := g.first[v], g.first[v+1]-g.first[v]
-	return g.out[lo+(g.pos[o]-lo+deg-1)%deg]
+	if i := g.pos[o]; i > g.first[v] {
+		return g.out[i-1]
+	}
+	return g.out[g.first[v+1]-1] // the list wraps round
 }
 
 // buildGraph cuts the segments at their splits and merges the pieces into a graph; pieces on

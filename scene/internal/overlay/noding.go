@@ -145,39 +145,48 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 	row := func(y float64) int { return min(ny-1, max(0, int((y-bounds.min.Y)/c))) }
 	cellOf := func(p Point) int32 { return int32(row(p.Y)*nx + col(p.X)) }
 
-	type entry struct{ cell, seg int32 }
-	entries := make([]entry, 0, 2*n)
-	for i := range segs {
-		s := &segs[i]
-		r0, r1 := row(s.minY-margin), row(s.maxY+margin)
-		for r := r0; r <= r1; r++ {
-			lo, hi := s.minX, s.maxX
-			if row(s.minY) != row(s.maxY) {
-				// The segment's x-range within this row of cells.
-				ya := max(s.minY, bounds.min.Y+float64(r)*c)
-				yb := min(s.maxY, bounds.min.Y+float64(r+1)*c)
-				k := (s.b.X - s.a.X) / (s.b.Y - s.a.Y)
-				xa, xb := s.a.X+(ya-s.a.Y)*k, s.a.X+(yb-s.a.Y)*k
-				lo = max(s.minX, min(xa, xb)-margin)
-				hi = min(s.maxX, max(xa, xb)+margin)
+	// Each segment is listed in the cells it passes through, in two passes over the same
+	// arithmetic: one counts the cells' lists, the other fills them. start[c] counts up from
+	// the start of cell c's list to its end, which then is where the next list starts.
+	start := make([]int32, nx*ny+1)
+	var list []int32
+	for pass := range 2 {
+		if pass == 1 {
+			for i := range nx * ny {
+				start[i+1] += start[i]
 			}
-			for q := col(lo - margin); q <= col(hi+margin); q++ {
-				entries = append(entries, entry{int32(r*nx + q), int32(i)})
+			list = make([]int32, start[nx*ny])
+		}
+		for i := range segs {
+			s := &segs[i]
+			r0, r1 := row(s.minY-margin), row(s.maxY+margin)
+			for r := r0; r <= r1; r++ {
+				lo, hi := s.minX, s.maxX
+				if row(s.minY) != row(s.maxY) {
+					// The segment's x-range within this row of cells.
+					ya := max(s.minY, bounds.min.Y+float64(r)*c)
+					yb := min(s.maxY, bounds.min.Y+float64(r+1)*c)
+					k := (s.b.X - s.a.X) / (s.b.Y - s.a.Y)
+					xa, xb := s.a.X+(ya-s.a.Y)*k, s.a.X+(yb-s.a.Y)*k
+					lo = max(s.minX, min(xa, xb)-margin)
+					hi = min(s.maxX, max(xa, xb)+margin)
+				}
+				for q := col(lo - margin); q <= col(hi+margin); q++ {
+					if cell := r*nx + q; pass == 0 {
+						start[cell+1]++
+					} else {
+						list[start[cell]] = int32(i)
+						start[cell]++
+					}
+				}
 			}
 		}
 	}
-	start := make([]int32, nx*ny+1)
-	for _, e := range entries {
-		start[e.cell+1]++
-	}
-	for i := range nx * ny {
-		start[i+1] += start[i]
-	}
-	list := make([]int32, len(entries))
-	fill := slices.Clone(start[:nx*ny])
-	for _, e := range entries {
-		list[fill[e.cell]] = e.seg
-		fill[e.cell]++
+	inCell := func(c int32) []int32 {
+		if c == 0 {
+			return list[:start[0]]
+		}
+		return list[start[c-1]:start[c]]
 	}
 
 	var splits []cut
@@ -203,7 +212,7 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 		splits = append(splits, cut{seg: i, p: p})
 	}
 	for cell = 0; cell < int32(nx*ny); cell++ {
-		in := list[start[cell]:start[cell+1]]
+		in := inCell(cell)
 		for a, i := range in {
 			s := &segs[i]
 			for _, j := range in[a+1:] {
@@ -296,7 +305,7 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 	// the pieces would then cross. Such edges are cut at the point too.
 	for _, x := range crossings {
 		cell = cellOf(x)
-		for _, i := range list[start[cell]:start[cell+1]] {
+		for _, i := range inCell(cell) {
 			if near(x, &segs[i]) {
 				split(i, x)
 			}
