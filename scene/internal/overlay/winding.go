@@ -108,88 +108,82 @@ func (g *graph) windings() ([][2]int32, error) {
 }
 
 // rayIndex returns the winding at a point that no edge passes through, by casting a ray to
-// the left. For more than a few queries the edges are first bucketed into horizontal bands.
+// the left. For more than a few queries the edges are first bucketed into horizontal bands;
+// for a few, each scans all edges.
 func (g *graph) rayIndex(queries int) func(Point) [2]int32 {
-	if queries <= 8 {
-		return func(p Point) [2]int32 {
-			var w [2]int32
-			for e := range int32(len(g.eu)) {
-				if a, b := g.pts[g.eu[e]], g.pts[g.ev[e]]; g.rayMeets(a, b, p) {
-					w = g.rayStep(w, e, a, b, p)
-				}
-			}
-			return w
-		}
-	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, p := range g.pts {
-		lo, hi = min(lo, p.Y), max(hi, p.Y)
-	}
-	nb := min(1024, max(1, int(math.Sqrt(float64(len(g.eu))))))
-	h := (hi - lo) / float64(nb)
+	nb, lo, h := 1, 0.0, 0.0
+	var first, list []int32 // band k lists list[first[k]:first[k+1]]; nil: all edges
 	band := func(y float64) int {
 		if h <= 0 {
 			return 0
 		}
 		return min(nb-1, max(0, int((y-lo)/h)))
 	}
-	first := make([]int32, nb+1)
-	for e := range g.eu {
-		a, b := g.pts[g.eu[e]].Y, g.pts[g.ev[e]].Y
-		if a == b {
-			continue // horizontal edges never cross a horizontal ray
+	if queries > 8 {
+		hi := math.Inf(-1)
+		lo = math.Inf(1)
+		for _, p := range g.pts {
+			lo, hi = min(lo, p.Y), max(hi, p.Y)
 		}
-		for k := band(min(a, b)); k <= band(max(a, b)); k++ {
-			first[k+1]++
+		nb = min(1024, max(1, int(math.Sqrt(float64(len(g.eu))))))
+		h = (hi - lo) / float64(nb)
+		first = make([]int32, nb+1)
+		for e := range g.eu {
+			a, b := g.pts[g.eu[e]].Y, g.pts[g.ev[e]].Y
+			if a == b {
+				continue // horizontal edges never cross a horizontal ray
+			}
+			for k := band(min(a, b)); k <= band(max(a, b)); k++ {
+				first[k+1]++
+			}
 		}
-	}
-	for k := range nb {
-		first[k+1] += first[k]
-	}
-	list := make([]int32, first[nb])
-	fill := slices.Clone(first[:nb])
-	for e := range int32(len(g.eu)) {
-		a, b := g.pts[g.eu[e]].Y, g.pts[g.ev[e]].Y
-		if a == b {
-			continue
+		for k := range nb {
+			first[k+1] += first[k]
 		}
-		for k := band(min(a, b)); k <= band(max(a, b)); k++ {
-			list[fill[k]] = e
-			fill[k]++
+		list = make([]int32, first[nb])
+		fill := slices.Clone(first[:nb])
+		for e := range int32(len(g.eu)) {
+			a, b := g.pts[g.eu[e]].Y, g.pts[g.ev[e]].Y
+			if a == b {
+				continue
+			}
+			for k := band(min(a, b)); k <= band(max(a, b)); k++ {
+				list[fill[k]] = e
+				fill[k]++
+			}
 		}
 	}
 	return func(p Point) [2]int32 {
 		var w [2]int32
-		k := band(p.Y)
-		for _, e := range list[first[k]:first[k+1]] {
-			if a, b := g.pts[g.eu[e]], g.pts[g.ev[e]]; g.rayMeets(a, b, p) {
-				w = g.rayStep(w, e, a, b, p)
+		i, end := int32(0), int32(len(g.eu))
+		if list != nil {
+			k := band(p.Y)
+			i, end = first[k], first[k+1]
+		}
+		for ; i < end; i++ {
+			e := i
+			if list != nil {
+				e = list[i]
+			}
+			a, b := g.pts[g.eu[e]], g.pts[g.ev[e]]
+			// The ray takes an edge's lower end and not its upper one, so that a vertex on
+			// it counts once; it misses edges wholly right of p.
+			if (a.Y > p.Y) == (b.Y > p.Y) || (a.X > p.X && b.X > p.X) {
+				continue
+			}
+			d := g.ed[e]
+			// Crossing an edge from its right to its left adds its step. Travelling right
+			// from far away, an upward edge is crossed left to right, a downward one right to
+			// left. An edge wholly left of p is crossed, which is what Orient would say.
+			left := a.X < p.X && b.X < p.X
+			if a.Y < b.Y {
+				if left || Orient(a, b, p) < 0 {
+					w[0], w[1] = w[0]-d[0], w[1]-d[1]
+				}
+			} else if left || Orient(b, a, p) < 0 {
+				w[0], w[1] = w[0]+d[0], w[1]+d[1]
 			}
 		}
 		return w
 	}
-}
-
-// rayMeets is the quick test of the ray cast: false when edge ab lies above, below or right
-// of the ray from p to the left. The ray takes an edge's lower end and not its upper one, so
-// that a vertex on it counts once.
-func (g *graph) rayMeets(a, b, p Point) bool {
-	return (a.Y > p.Y) != (b.Y > p.Y) && (a.X <= p.X || b.X <= p.X)
-}
-
-// rayStep adds to w what edge e from a to b adds to the winding at p, when rayMeets: its
-// step if the ray from p to the left crosses it.
-func (g *graph) rayStep(w [2]int32, e int32, a, b, p Point) [2]int32 {
-	d := g.ed[e]
-	// Crossing an edge from its right to its left adds its step. Travelling right from far
-	// away, an upward edge is crossed left to right, a downward one right to left. An edge
-	// wholly left of p is crossed, which is what Orient would say.
-	if a.Y < b.Y {
-		if (a.X < p.X && b.X < p.X) || Orient(a, b, p) < 0 {
-			w[0], w[1] = w[0]-d[0], w[1]-d[1]
-		}
-	} else if (a.X < p.X && b.X < p.X) || Orient(b, a, p) < 0 {
-		w[0], w[1] = w[0]+d[0], w[1]+d[1]
-	}
-	return w
 }
