@@ -28,7 +28,7 @@ func (s *Scene) areaOf(name string) ([]overlay.Polygon, error) {
 // collectAreas gathers the polygons of the named entities in world coordinates. Polygons of
 // different entities (or parts) may overlap; the operation that uses them unions them.
 func (s *Scene) collectAreas(names []string) ([]overlay.Polygon, error) {
-	var out []overlay.Polygon
+	out := make([]overlay.Polygon, 0, len(names)) // one each, most often
 	for _, n := range names {
 		e, err := s.Get(n)
 		if err != nil {

@@ -8,16 +8,20 @@ import (
 	"slices"
 )
 
-// segment is one edge of an input ring after snapping, with its bounding box.
+// segment is one edge of an input ring after snapping.
 type segment struct {
-	a, b       Point
-	ua, ub     int32 // vertex ids of a and b
-	minX, maxX float64
-	minY, maxY float64
-	ring       int32
-	w          int32 // multiplicity: copies of this segment merged into it, less reversed ones
-	op         uint8
-	cross      bool
+	a, b   Point
+	ua, ub int32 // vertex ids of a and b
+	ring   int32
+	w      int32 // multiplicity: copies of this segment merged into it, less reversed ones
+	op     uint8
+	cross  bool
+}
+
+// bbox is the segment's bounding box. It is computed where needed rather than stored, which
+// would make every segment half as large again.
+func (s *segment) bbox() (minX, minY, maxX, maxY float64) {
+	return min(s.a.X, s.b.X), min(s.a.Y, s.b.Y), max(s.a.X, s.b.X), max(s.a.Y, s.b.Y)
 }
 
 // cut is a point p where segment seg is to be cut.
@@ -124,15 +128,16 @@ func mergeCopies(segs []segment, nv int) []segment {
 func nodeSegments(segs []segment, snap *snapIndex) []cut {
 	eps := snap.eps
 	n := len(segs)
-	bounds := box{min: Point{segs[0].minX, segs[0].minY}, max: Point{segs[0].maxX, segs[0].maxY}, nonEmpty: true}
+	x0, y0, x1, y1 := segs[0].bbox()
+	bounds := box{min: Point{x0, y0}, max: Point{x1, y1}, nonEmpty: true}
 	step := max(1, n/1024)
 	sample := make([]float64, 0, n/step+1)
 	for i := range segs {
-		s := &segs[i]
-		bounds.min.X, bounds.min.Y = min(bounds.min.X, s.minX), min(bounds.min.Y, s.minY)
-		bounds.max.X, bounds.max.Y = max(bounds.max.X, s.maxX), max(bounds.max.Y, s.maxY)
+		minX, minY, maxX, maxY := segs[i].bbox()
+		bounds.min.X, bounds.min.Y = min(bounds.min.X, minX), min(bounds.min.Y, minY)
+		bounds.max.X, bounds.max.Y = max(bounds.max.X, maxX), max(bounds.max.Y, maxY)
 		if i%step == 0 {
-			sample = append(sample, max(s.maxX-s.minX, s.maxY-s.minY))
+			sample = append(sample, max(maxX-minX, maxY-minY))
 		}
 	}
 	slices.Sort(sample)
@@ -159,17 +164,18 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 		}
 		for i := range segs {
 			s := &segs[i]
-			r0, r1 := row(s.minY-margin), row(s.maxY+margin)
+			minX, minY, maxX, maxY := s.bbox()
+			r0, r1 := row(minY-margin), row(maxY+margin)
 			for r := r0; r <= r1; r++ {
-				lo, hi := s.minX, s.maxX
-				if row(s.minY) != row(s.maxY) {
+				lo, hi := minX, maxX
+				if row(minY) != row(maxY) {
 					// The segment's x-range within this row of cells.
-					ya := max(s.minY, bounds.min.Y+float64(r)*c)
-					yb := min(s.maxY, bounds.min.Y+float64(r+1)*c)
+					ya := max(minY, bounds.min.Y+float64(r)*c)
+					yb := min(maxY, bounds.min.Y+float64(r+1)*c)
 					k := (s.b.X - s.a.X) / (s.b.Y - s.a.Y)
 					xa, xb := s.a.X+(ya-s.a.Y)*k, s.a.X+(yb-s.a.Y)*k
-					lo = max(s.minX, min(xa, xb)-margin)
-					hi = min(s.maxX, max(xa, xb)+margin)
+					lo = max(minX, min(xa, xb)-margin)
+					hi = min(maxX, max(xa, xb)+margin)
 				}
 				for q := col(lo - margin); q <= col(hi+margin); q++ {
 					if cell := r*nx + q; pass == 0 {
@@ -195,7 +201,10 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 	var cell int32
 	// near reports whether p, not an end of s, lies within eps of s's interior.
 	near := func(p Point, s *segment) bool {
-		if p == s.a || p == s.b || p.X < s.minX-eps || p.X > s.maxX+eps || p.Y < s.minY-eps || p.Y > s.maxY+eps {
+		if p == s.a || p == s.b {
+			return false
+		}
+		if minX, minY, maxX, maxY := s.bbox(); p.X < minX-eps || p.X > maxX+eps || p.Y < minY-eps || p.Y > maxY+eps {
 			return false
 		}
 		d := s.b.Sub(s.a)
@@ -215,9 +224,11 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 		in := inCell(cell)
 		for a, i := range in {
 			s := &segs[i]
+			sx0, sy0, sx1, sy1 := s.bbox()
+			sx0, sy0, sx1, sy1 = sx0-eps, sy0-eps, sx1+eps, sy1+eps
 			for _, j := range in[a+1:] {
 				t := &segs[j]
-				if t.maxX < s.minX-eps || t.minX > s.maxX+eps || t.maxY < s.minY-eps || t.minY > s.maxY+eps {
+				if tx0, ty0, tx1, ty1 := t.bbox(); tx1 < sx0 || tx0 > sx1 || ty1 < sy0 || ty0 > sy1 {
 					continue
 				}
 				// Ends within the precision of the other segment cut it, even on the same

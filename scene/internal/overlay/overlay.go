@@ -240,8 +240,7 @@ func overlayOnce(in []Ring, keep Rule, eps float64) ([]Polygon, error) {
 				ub = ix.id(b)
 			}
 			if ua != ub {
-				segs = append(segs, segment{a: a, b: b, ua: ua, ub: ub, minX: min(a.X, b.X), maxX: max(a.X, b.X),
-					minY: min(a.Y, b.Y), maxY: max(a.Y, b.Y), ring: int32(ri), w: 1, op: r.Operand, cross: r.SelfCrossing})
+				segs = append(segs, segment{a: a, b: b, ua: ua, ub: ub, ring: int32(ri), w: 1, op: r.Operand, cross: r.SelfCrossing})
 			}
 			ua = ub
 		}
