@@ -5,7 +5,10 @@ package overlay
 
 import (
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // segment is one edge of an input ring after snapping.
@@ -195,10 +198,6 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 		return list[start[c-1]:start[c]]
 	}
 
-	var splits []cut
-	var collinear [][2]int32 // pairs of segments that overlap along a line
-	var crossings []Point
-	var cell int32
 	// near reports whether p, not an end of s, lies within eps of s's interior.
 	near := func(p Point, s *segment) bool {
 		if p == s.a || p == s.b {
@@ -213,96 +212,117 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 		cross := d.X*(p.Y-s.a.Y) - d.Y*(p.X-s.a.X)
 		return t > 0 && t < l2 && cross*cross <= eps*eps*l2
 	}
-	split := func(i int32, p Point) {
-		s := &segs[i]
-		if p == s.a || p == s.b || cellOf(p) != cell {
-			return
+	// scan tests the pairs of cells [lo, hi) and returns what it finds, in order, as events:
+	// the tests are independent of each other, so that ranges of cells can be scanned at
+	// the same time. Only snapping crossing points depends on what came before; that is
+	// left to the replay, in cell order.
+	scan := func(lo, hi int32) []nodeEvent {
+		var ev []nodeEvent
+		for cell := lo; cell < hi; cell++ {
+			split := func(i int32, p Point) {
+				s := &segs[i]
+				if p == s.a || p == s.b || cellOf(p) != cell {
+					return
+				}
+				ev = append(ev, nodeEvent{kind: evCut, i: i, p: p})
+			}
+			in := inCell(cell)
+			for a, i := range in {
+				s := &segs[i]
+				sx0, sy0, sx1, sy1 := s.bbox()
+				sx0, sy0, sx1, sy1 = sx0-eps, sy0-eps, sx1+eps, sy1+eps
+				for _, j := range in[a+1:] {
+					t := &segs[j]
+					if tx0, ty0, tx1, ty1 := t.bbox(); tx1 < sx0 || tx0 > sx1 || ty1 < sy0 || ty0 > sy1 {
+						continue
+					}
+					// Ends within the precision of the other segment cut it, even on the same
+					// ring (a ring whose vertex lies that close to another of its edges touches
+					// itself there).
+					if near(t.a, s) {
+						split(i, t.a)
+					}
+					if near(t.b, s) {
+						split(i, t.b)
+					}
+					if near(s.a, t) {
+						split(j, s.a)
+					}
+					if near(s.b, t) {
+						split(j, s.b)
+					}
+					if t.ring == s.ring && !s.cross {
+						continue
+					}
+					p1, p2, q1, q2 := s.a, s.b, t.a, t.b
+					o1, o2 := Orient(p1, p2, q1), Orient(p1, p2, q2)
+					if (o1 > 0 && o2 > 0) || (o1 < 0 && o2 < 0) {
+						continue
+					}
+					o3, o4 := Orient(q1, q2, p1), Orient(q1, q2, p2)
+					if (o3 > 0 && o4 > 0) || (o3 < 0 && o4 < 0) {
+						continue
+					}
+					if o1 == 0 && o2 == 0 {
+						// Collinear: each is cut where the other ends inside it.
+						in1, in2 := strictlyInside(q1, p1, p2), strictlyInside(q2, p1, p2)
+						in3, in4 := strictlyInside(p1, q1, q2), strictlyInside(p2, q1, q2)
+						if in1 {
+							split(i, q1)
+						}
+						if in2 {
+							split(i, q2)
+						}
+						if in3 {
+							split(j, p1)
+						}
+						if in4 {
+							split(j, p2)
+						}
+						if (in1 || in2 || in3 || in4 || (q1 == p1 && q2 == p2) || (q1 == p2 && q2 == p1)) && cellOf(overlapStart(p1, p2, q1, q2)) == cell {
+							ev = append(ev, nodeEvent{kind: evCollinear, i: i, j: j})
+						}
+						continue
+					}
+					if o1 == 0 || o2 == 0 || o3 == 0 || o4 == 0 {
+						// A touch: the end that lies on the other segment is where they meet.
+						if o1 == 0 {
+							split(i, q1)
+						}
+						if o2 == 0 {
+							split(i, q2)
+						}
+						if o3 == 0 {
+							split(j, p1)
+						}
+						if o4 == 0 {
+							split(j, p2)
+						}
+						continue
+					}
+					// Computed in its own cell only, so it is recorded once even if snapping
+					// moves it into the next one.
+					if x := CrossPoint(p1, p2, q1, q2); cellOf(x) == cell {
+						ev = append(ev, nodeEvent{kind: evCross, i: i, j: j, p: x})
+					}
+				}
+			}
 		}
-		splits = append(splits, cut{seg: i, p: p})
+		return ev
 	}
-	for cell = 0; cell < int32(nx*ny); cell++ {
-		in := inCell(cell)
-		for a, i := range in {
-			s := &segs[i]
-			sx0, sy0, sx1, sy1 := s.bbox()
-			sx0, sy0, sx1, sy1 = sx0-eps, sy0-eps, sx1+eps, sy1+eps
-			for _, j := range in[a+1:] {
-				t := &segs[j]
-				if tx0, ty0, tx1, ty1 := t.bbox(); tx1 < sx0 || tx0 > sx1 || ty1 < sy0 || ty0 > sy1 {
-					continue
-				}
-				// Ends within the precision of the other segment cut it, even on the same
-				// ring (a ring whose vertex lies that close to another of its edges touches
-				// itself there).
-				if near(t.a, s) {
-					split(i, t.a)
-				}
-				if near(t.b, s) {
-					split(i, t.b)
-				}
-				if near(s.a, t) {
-					split(j, s.a)
-				}
-				if near(s.b, t) {
-					split(j, s.b)
-				}
-				if t.ring == s.ring && !s.cross {
-					continue
-				}
-				p1, p2, q1, q2 := s.a, s.b, t.a, t.b
-				o1, o2 := Orient(p1, p2, q1), Orient(p1, p2, q2)
-				if (o1 > 0 && o2 > 0) || (o1 < 0 && o2 < 0) {
-					continue
-				}
-				o3, o4 := Orient(q1, q2, p1), Orient(q1, q2, p2)
-				if (o3 > 0 && o4 > 0) || (o3 < 0 && o4 < 0) {
-					continue
-				}
-				if o1 == 0 && o2 == 0 {
-					// Collinear: each is cut where the other ends inside it.
-					in1, in2 := strictlyInside(q1, p1, p2), strictlyInside(q2, p1, p2)
-					in3, in4 := strictlyInside(p1, q1, q2), strictlyInside(p2, q1, q2)
-					if in1 {
-						split(i, q1)
-					}
-					if in2 {
-						split(i, q2)
-					}
-					if in3 {
-						split(j, p1)
-					}
-					if in4 {
-						split(j, p2)
-					}
-					if (in1 || in2 || in3 || in4 || (q1 == p1 && q2 == p2) || (q1 == p2 && q2 == p1)) && cellOf(overlapStart(p1, p2, q1, q2)) == cell {
-						collinear = append(collinear, [2]int32{i, j})
-					}
-					continue
-				}
-				if o1 == 0 || o2 == 0 || o3 == 0 || o4 == 0 {
-					// A touch: the end that lies on the other segment is where they meet.
-					if o1 == 0 {
-						split(i, q1)
-					}
-					if o2 == 0 {
-						split(i, q2)
-					}
-					if o3 == 0 {
-						split(j, p1)
-					}
-					if o4 == 0 {
-						split(j, p2)
-					}
-					continue
-				}
-				x := CrossPoint(p1, p2, q1, q2)
-				if cellOf(x) != cell {
-					continue
-				}
-				// Computed in its own cell only, so it is recorded once even if snapping
-				// moves it into the next one.
-				x = snap.snap(x)
-				for _, k := range [2]int32{i, j} {
+	var splits []cut
+	var collinear [][2]int32 // pairs of segments that overlap along a line
+	var crossings []Point
+	for _, ev := range scanCells(int32(nx*ny), n, start, scan) {
+		for _, e := range ev {
+			switch e.kind {
+			case evCut:
+				splits = append(splits, cut{seg: e.i, p: e.p})
+			case evCollinear:
+				collinear = append(collinear, [2]int32{e.i, e.j})
+			case evCross:
+				x := snap.snap(e.p)
+				for _, k := range [2]int32{e.i, e.j} {
 					if x != segs[k].a && x != segs[k].b {
 						splits = append(splits, cut{seg: k, p: x})
 					}
@@ -315,10 +335,9 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 	// that passes (almost) through it, typically one nearly collinear with a crossed edge;
 	// the pieces would then cross. Such edges are cut at the point too.
 	for _, x := range crossings {
-		cell = cellOf(x)
-		for _, i := range inCell(cell) {
-			if near(x, &segs[i]) {
-				split(i, x)
+		for _, i := range inCell(cellOf(x)) {
+			if s := &segs[i]; x != s.a && x != s.b && near(x, s) {
+				splits = append(splits, cut{seg: i, p: x})
 			}
 		}
 	}
@@ -326,6 +345,61 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 		splits = shareCollinearSplits(segs, splits, collinear)
 	}
 	return splits
+}
+
+// nodeEvent is what scanning a cell finds: a cut of segment i at p, a collinear overlap of
+// segments i and j, or their crossing at p (before snapping).
+type nodeEvent struct {
+	kind uint8
+	i, j int32
+	p    Point
+}
+
+const (
+	evCut = iota
+	evCollinear
+	evCross
+)
+
+// parallelSegments is the number of segments from which the cells are scanned by several
+// goroutines; below it, starting them costs more than it saves.
+const parallelSegments = 4096
+
+// scanCells runs scan over the cells [0, ncell) and returns its events in cell order. With
+// enough segments and more than one processor, the cells are cut into chunks of about equal
+// numbers of entries (end[c] is where cell c's entries end), scanned by up to GOMAXPROCS
+// goroutines.
+func scanCells(ncell int32, nseg int, end []int32, scan func(lo, hi int32) []nodeEvent) [][]nodeEvent {
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	if nseg < parallelSegments || workers < 2 || ncell < 2 {
+		return [][]nodeEvent{scan(0, ncell)}
+	}
+	chunks := 4 * workers
+	bounds := make([]int32, 0, chunks+1)
+	bounds = append(bounds, 0)
+	total := int64(end[ncell-1])
+	for c := int32(0); c < ncell && len(bounds) < chunks; c++ {
+		if int64(end[c])*int64(chunks) >= total*int64(len(bounds)) {
+			bounds = append(bounds, c+1)
+		}
+	}
+	if bounds[len(bounds)-1] != ncell {
+		bounds = append(bounds, ncell)
+	}
+	out := make([][]nodeEvent, len(bounds)-1)
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	work := func() {
+		for k := int(next.Add(1) - 1); k < len(out); k = int(next.Add(1) - 1) {
+			out[k] = scan(bounds[k], bounds[k+1])
+		}
+	}
+	for range workers - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+	return out
 }
 
 // overlapStart is a point of the overlap of two collinear segments (the greatest of their

@@ -22,7 +22,9 @@
 //     but snaps in its own way; each such fallback is logged and counted (Fallbacks). Overlay
 //     itself returns ErrTopology instead.
 //
-// The functions keep no state but the fallback counter and are safe for concurrent use.
+// The functions keep no state but the fallback counter and are safe for concurrent use. On
+// large inputs the noding scans its grid with up to GOMAXPROCS goroutines and replays what
+// they find in the serial order, so the result is the same on any number of processors.
 // Input rings are read, never changed.
 package overlay
 

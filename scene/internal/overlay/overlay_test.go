@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -283,5 +284,80 @@ func TestFallbackIsCountedAndLogged(t *testing.T) {
 	want := `level=WARN msg="geometry: the overlay engine failed its topology check; the operation is redone with simplefeatures" operation=union rings=3` + "\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("log mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestScanCellsKeepsCellOrder checks that the cells scanned in chunks by several goroutines
+// come back in cell order, each once, whatever the sizes of their lists: the replay of the
+// events depends on it.
+func TestScanCellsKeepsCellOrder(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for _, ncell := range []int32{2, 3, 17, 1000} {
+		end := make([]int32, ncell)
+		total := int32(0)
+		for c := range end {
+			total += int32(c*7%5) * int32(c%3) // some cells empty, some full
+			end[c] = total
+		}
+		scan := func(lo, hi int32) []nodeEvent {
+			var ev []nodeEvent
+			for c := lo; c < hi; c++ {
+				ev = append(ev, nodeEvent{i: c})
+			}
+			return ev
+		}
+		var got []int32
+		for _, ev := range scanCells(ncell, parallelSegments, end, scan) {
+			for _, e := range ev {
+				got = append(got, e.i)
+			}
+		}
+		want := make([]int32, ncell)
+		for c := range want {
+			want[c] = int32(c)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%d cells: mismatch (-want +got):\n%s", ncell, diff)
+		}
+	}
+}
+
+// TestSameResultOnAnyProcessors runs a union big enough for the parallel scan of the cells
+// (many overlapping 64-gons, with crossings, copies moved by about the precision and shared
+// edges) on one processor and on four: the results must be the same to the bit. (Crossing
+// points within the precision of each other snap to the first one found, so an order of the
+// cells other than the serial one changes the result.)
+func TestSameResultOnAnyProcessors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var polys []Polygon
+	for range 120 {
+		c := Point{rng.Float64() * 60, rng.Float64() * 60}
+		ring := regular(c, 2+rng.Float64()*4, 64)
+		polys = append(polys, Polygon{Outer: ring})
+		if rng.IntN(2) == 0 { // copies moved by about the precision, whose edges cross at shallow angles
+			for range 3 {
+				cp := make([]Point, len(ring))
+				for i, p := range ring {
+					cp[i] = Point{p.X + 3e-8*(rng.Float64()-0.5), p.Y + 3e-8*(rng.Float64()-0.5)}
+				}
+				polys = append(polys, Polygon{Outer: cp})
+			}
+		}
+	}
+	for x := range 10 { // squares side by side
+		polys = append(polys, Polygon{Outer: rect(float64(x), -5, float64(x+1), -4)})
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	want, err := Union(polys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GOMAXPROCS(4)
+	got, err := Union(polys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
