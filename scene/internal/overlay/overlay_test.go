@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -359,5 +360,44 @@ func TestSameResultOnAnyProcessors(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestHoleOwnersGrid checks the grid lookup of holeOwners against testing every shell, on
+// squares that overlap and nest, with holes in them.
+func TestHoleOwnersGrid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	ring := func(r []Point) outRing {
+		return outRing{pts: r, area: Area(r), per: ringPerimeter(r), box: ringBox(r)}
+	}
+	var shells, holes []outRing
+	for range 300 {
+		x, y, s := rng.Float64()*100, rng.Float64()*100, 1+rng.Float64()*20
+		shells = append(shells, ring(rect(x, y, x+s, y+s)))
+		for range rng.IntN(3) {
+			hx, hy, hs := x+rng.Float64()*s*0.8, y+rng.Float64()*s*0.8, s*0.1
+			holes = append(holes, ring(rect(hx+hs, hy, hx, hy+hs))) // clockwise
+		}
+	}
+	slices.SortFunc(shells, func(a, b outRing) int { // as boundary sorts them
+		switch {
+		case a.area < b.area:
+			return -1
+		case a.area > b.area:
+			return 1
+		}
+		return 0
+	})
+	grid := newShellGrid(shells)
+	if grid == nil {
+		t.Fatal("no grid for 300 shells")
+	}
+	want, wantOK := holeOwners(shells, holes, nil)
+	got, gotOK := holeOwners(shells, holes, grid)
+	if !wantOK || !gotOK {
+		t.Fatalf("ok: %v by every shell, %v by the grid; want both true", wantOK, gotOK)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("owners mismatch (-want +got):\n%s", diff)
 	}
 }
