@@ -3,10 +3,7 @@ package overlay
 // Windings: every face of the graph gets the winding number of each operand, by stepping
 // across edges from the outer face of each component, whose winding a ray cast gives.
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // windings gives every face the winding numbers of both operands. Within a connected
 // component they follow from one face by stepping across edges; the outer face of each
@@ -108,57 +105,70 @@ func (g *graph) windings() ([][2]int32, error) {
 }
 
 // rayIndex returns the winding at a point that no edge passes through, by casting a ray to
-// the left. For more than a few queries the edges are first bucketed into horizontal bands;
-// for a few, each scans all edges.
+// the left. For more than a few queries the edges are first bucketed into a grid: horizontal
+// bands, and within each band columns by the edge's left end, so that a ray reads only the
+// band's edges that start left of it (an edge that starts right of p is wholly right of it,
+// since a column never decreases as x grows). For a few queries, each scans all edges.
 func (g *graph) rayIndex(queries int) func(Point) [2]int32 {
-	nb, lo, h := 1, 0.0, 0.0
-	var first, list []int32 // band k lists list[first[k]:first[k+1]]; nil: all edges
+	nb, ylo, h := 1, 0.0, 0.0
+	xlo, cw := 0.0, 0.0
+	// Band k, columns 0..m list list[first[k*nb]:first[k*nb+m+1]]; nil: all edges.
+	var first, list []int32
 	band := func(y float64) int {
 		if h <= 0 {
 			return 0
 		}
-		return min(nb-1, max(0, int((y-lo)/h)))
+		return min(nb-1, max(0, int((y-ylo)/h)))
+	}
+	column := func(x float64) int {
+		if cw <= 0 {
+			return 0
+		}
+		return min(nb-1, max(0, int((x-xlo)/cw)))
 	}
 	if queries > 8 {
-		hi := math.Inf(-1)
-		lo = math.Inf(1)
+		yhi, xhi := math.Inf(-1), math.Inf(-1)
+		ylo, xlo = math.Inf(1), math.Inf(1)
 		for _, p := range g.pts {
-			lo, hi = min(lo, p.Y), max(hi, p.Y)
+			ylo, yhi = min(ylo, p.Y), max(yhi, p.Y)
+			xlo, xhi = min(xlo, p.X), max(xhi, p.X)
 		}
 		nb = min(1024, max(1, int(math.Sqrt(float64(len(g.eu))))))
-		h = (hi - lo) / float64(nb)
-		first = make([]int32, nb+1)
-		for e := range g.eu {
-			a, b := g.pts[g.eu[e]].Y, g.pts[g.ev[e]].Y
-			if a == b {
-				continue // horizontal edges never cross a horizontal ray
+		h, cw = (yhi-ylo)/float64(nb), (xhi-xlo)/float64(nb)
+		first = make([]int32, nb*nb+1)
+		for pass := range 2 {
+			if pass == 1 {
+				for c := range nb * nb {
+					first[c+1] += first[c]
+				}
+				list = make([]int32, first[nb*nb])
 			}
-			for k := band(min(a, b)); k <= band(max(a, b)); k++ {
-				first[k+1]++
+			for e := range int32(len(g.eu)) {
+				a, b := g.pts[g.eu[e]], g.pts[g.ev[e]]
+				if a.Y == b.Y {
+					continue // horizontal edges never cross a horizontal ray
+				}
+				m := column(min(a.X, b.X))
+				for k := band(min(a.Y, b.Y)); k <= band(max(a.Y, b.Y)); k++ {
+					if c := k*nb + m; pass == 0 {
+						first[c+1]++
+					} else {
+						list[first[c]] = e
+						first[c]++
+					}
+				}
 			}
 		}
-		for k := range nb {
-			first[k+1] += first[k]
-		}
-		list = make([]int32, first[nb])
-		fill := slices.Clone(first[:nb])
-		for e := range int32(len(g.eu)) {
-			a, b := g.pts[g.eu[e]].Y, g.pts[g.ev[e]].Y
-			if a == b {
-				continue
-			}
-			for k := band(min(a, b)); k <= band(max(a, b)); k++ {
-				list[fill[k]] = e
-				fill[k]++
-			}
-		}
+		// The filling moved each start to the end of its list, the start of the next one.
+		copy(first[1:], first[:nb*nb])
+		first[0] = 0
 	}
 	return func(p Point) [2]int32 {
 		var w [2]int32
 		i, end := int32(0), int32(len(g.eu))
 		if list != nil {
-			k := band(p.Y)
-			i, end = first[k], first[k+1]
+			c := band(p.Y) * nb
+			i, end = first[c], first[c+column(p.X)+1]
 		}
 		for ; i < end; i++ {
 			e := i
