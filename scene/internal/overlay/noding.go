@@ -232,8 +232,11 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 				sx0, sy0, sx1, sy1 := s.bbox()
 				sx0, sy0, sx1, sy1 = sx0-eps, sy0-eps, sx1+eps, sy1+eps
 				for _, j := range in[a+1:] {
+					// t's box misses s's (widened by eps) when both of t's ends are beyond the
+					// same side of it.
 					t := &segs[j]
-					if tx0, ty0, tx1, ty1 := t.bbox(); tx1 < sx0 || tx0 > sx1 || ty1 < sy0 || ty0 > sy1 {
+					if (t.a.X < sx0 && t.b.X < sx0) || (t.a.X > sx1 && t.b.X > sx1) ||
+						(t.a.Y < sy0 && t.b.Y < sy0) || (t.a.Y > sy1 && t.b.Y > sy1) {
 						continue
 					}
 					// Ends within the precision of the other segment cut it, even on the same
