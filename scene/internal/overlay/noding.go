@@ -165,29 +165,36 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 			}
 			list = make([]int32, start[nx*ny])
 		}
+		enter := func(i, r, q0, q1 int) {
+			for q := q0; q <= q1; q++ {
+				if cell := r*nx + q; pass == 0 {
+					start[cell+1]++
+				} else {
+					list[start[cell]] = int32(i)
+					start[cell]++
+				}
+			}
+		}
 		for i := range segs {
 			s := &segs[i]
 			minX, minY, maxX, maxY := s.bbox()
 			r0, r1 := row(minY-margin), row(maxY+margin)
+			if row(minY) == row(maxY) {
+				q0, q1 := col(minX-margin), col(maxX+margin)
+				for r := r0; r <= r1; r++ {
+					enter(i, r, q0, q1)
+				}
+				continue
+			}
+			k := (s.b.X - s.a.X) / (s.b.Y - s.a.Y)
 			for r := r0; r <= r1; r++ {
-				lo, hi := minX, maxX
-				if row(minY) != row(maxY) {
-					// The segment's x-range within this row of cells.
-					ya := max(minY, bounds.min.Y+float64(r)*c)
-					yb := min(maxY, bounds.min.Y+float64(r+1)*c)
-					k := (s.b.X - s.a.X) / (s.b.Y - s.a.Y)
-					xa, xb := s.a.X+(ya-s.a.Y)*k, s.a.X+(yb-s.a.Y)*k
-					lo = max(minX, min(xa, xb)-margin)
-					hi = min(maxX, max(xa, xb)+margin)
-				}
-				for q := col(lo - margin); q <= col(hi+margin); q++ {
-					if cell := r*nx + q; pass == 0 {
-						start[cell+1]++
-					} else {
-						list[start[cell]] = int32(i)
-						start[cell]++
-					}
-				}
+				// The segment's x-range within this row of cells.
+				ya := max(minY, bounds.min.Y+float64(r)*c)
+				yb := min(maxY, bounds.min.Y+float64(r+1)*c)
+				xa, xb := s.a.X+(ya-s.a.Y)*k, s.a.X+(yb-s.a.Y)*k
+				lo := max(minX, min(xa, xb)-margin)
+				hi := min(maxX, max(xa, xb)+margin)
+				enter(i, r, col(lo-margin), col(hi+margin))
 			}
 		}
 	}
