@@ -59,7 +59,7 @@ func buildGraph(segs []segment, splits []cut, ix *pointIndex) *graph {
 		w    int32
 		op   uint8
 	}
-	pieces := make([]piece, 0, len(segs)+2*len(splits))
+	pieces := make([]piece, 0, len(segs)+len(splits)) // each cut adds at most one
 	k := 0
 	for i := range segs {
 		s := &segs[i]

@@ -320,10 +320,15 @@ func nodeSegments(segs []segment, snap *snapIndex) []cut {
 		}
 		return ev
 	}
-	var splits []cut
-	var collinear [][2]int32 // pairs of segments that overlap along a line
+	found := scanCells(int32(nx*ny), n, start, scan)
+	events := 0
+	for _, ev := range found {
+		events += len(ev)
+	}
+	splits := make([]cut, 0, 2*events) // a crossing cuts both its segments
+	var collinear [][2]int32           // pairs of segments that overlap along a line
 	var crossings []Point
-	for _, ev := range scanCells(int32(nx*ny), n, start, scan) {
+	for _, ev := range found {
 		for _, e := range ev {
 			switch e.kind {
 			case evCut:
