@@ -24,8 +24,10 @@ type View struct {
 // FitView frames the scene's world bounds, grown by margin (a fraction of the larger side,
 // at least one unit so that a single point or line still shows). Half the largest stroke is
 // added first so that strokes are not clipped. An empty scene gets the view -50..50.
-func FitView(s *scene.Scene, margin float64) View {
-	b := s.Bounds()
+func FitView(s *scene.Scene, margin float64) View { return fitBounds(s, s.Bounds(), margin) }
+
+// fitBounds is FitView for the scene's bounds b, already known.
+func fitBounds(s *scene.Scene, b scene.Box, margin float64) View {
 	if !b.NonEmpty {
 		return View{Min: scene.Vec{X: -50, Y: -50}, Max: scene.Vec{X: 50, Y: 50}}
 	}

@@ -323,11 +323,42 @@ func (s *Scene) boundsUnder(e *Entity, m Affine) Box {
 
 // Bounds is the world bounds of the whole scene.
 func (s *Scene) Bounds() Box {
-	var b Box
-	for e := range s.roots.all() {
-		b.Union(s.boundsUnder(e, e.Transform.Matrix()))
-	}
+	b, _ := s.bounds(nil)
 	return b
+}
+
+// BoundsAndLocals is Bounds for a writer that must frame the scene before it draws it: the
+// same walk also appends every entity's local map (its Transform.Matrix) to locals, in Walk
+// order, and returns the extended slice. Composing those maps down the tree as the writer
+// walks again gives each entity's world map without computing any matrix twice.
+func (s *Scene) BoundsAndLocals(locals []Affine) (Box, []Affine) {
+	if locals == nil {
+		locals = make([]Affine, 0, s.Len())
+	}
+	return s.bounds(locals)
+}
+
+// bounds walks the tree once in Walk order, composing each entity's map with its parent's
+// as boundsUnder does (a top-level entity's world map is its own map), so that the box is
+// the union of the same shape boxes; it keeps the local maps in locals when locals is not nil.
+func (s *Scene) bounds(locals []Affine) (Box, []Affine) {
+	var b Box
+	world := make([]Affine, 0, 8) // world[d]: the world map of the group open at depth d
+	for depth, e := range s.Walk() {
+		m := e.Transform.Matrix()
+		if locals != nil {
+			locals = append(locals, m)
+		}
+		if depth > 0 {
+			m = world[depth-1].Mul(m)
+		}
+		if e.IsGroup() {
+			world = append(world[:depth], m)
+			continue
+		}
+		b.Union(shapeBounds(e.Shape, m))
+	}
+	return b, locals
 }
 
 // Item is one shape ready to paint: its world-space outline and style.
