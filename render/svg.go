@@ -351,13 +351,20 @@ func (w *svgWriter) arc(b []byte, s scene.Seg) []byte {
 	}
 	total := s.T1 - s.T0
 	pieces := int(math.Max(1, math.Ceil(math.Abs(total)/math.Pi-1e-9)))
+	var head [2]int // where the first piece's " A rx ry phi flags " is in the output
 	for i := 1; i <= pieces; i++ {
 		end := s.ArcPoint(s.T0 + total*float64(i)/float64(pieces))
-		b = append(b, " A "...)
-		b = w.nums(b, rx, ry)
-		b = append(b, ' ')
-		b = w.coords.append(b, -phi*180/math.Pi)
-		b = append(b, flags...)
+		if i == 1 {
+			head[0] = len(b)
+			b = append(b, " A "...)
+			b = w.nums(b, rx, ry)
+			b = append(b, ' ')
+			b = w.coords.append(b, -phi*180/math.Pi)
+			b = append(b, flags...)
+			head[1] = len(b)
+		} else {
+			b = append(b, b[head[0]:head[1]]...) // the pieces differ only in their end points
+		}
 		b = w.nums(b, end.X, -end.Y)
 	}
 	return b
