@@ -286,7 +286,8 @@ func (w *svgWriter) pathData(b []byte, p scene.Path) []byte {
 		started = true
 		return append(b, c)
 	}
-	for i, s := range p {
+	for i := range p {
+		s := &p[i] // a segment is 72 bytes: not copied
 		switch s.Kind {
 		case scene.SegMove:
 			b = command(b, 'M')
@@ -331,7 +332,7 @@ func (w *svgWriter) point(b []byte, q scene.Vec) []byte {
 
 // arc writes an elliptical arc segment as SVG A commands, each after a space, split into
 // pieces of at most half a turn so that the large-arc flag is never ambiguous.
-func (w *svgWriter) arc(b []byte, s scene.Seg) []byte {
+func (w *svgWriter) arc(b []byte, s *scene.Seg) []byte {
 	u, v := s.P[1], s.P[2]
 	// Semi-axes and orientation of the ellipse c + u cos t + v sin t: the singular values and
 	// left singular vector of the matrix [u v].
