@@ -33,9 +33,9 @@ func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 	var v View
 	var err error
 	if opt.View == nil {
-		var b scene.Box
-		b, locals = s.BoundsAndLocals(nil)
-		v, err = fitMargin(s, b, opt.Margin)
+		f := s.Frame(true)
+		locals = f.Locals
+		v, err = fitMargin(f, opt.Margin)
 	} else {
 		v, err = resolveView(s, opt.View, opt.Margin)
 	}
@@ -86,21 +86,21 @@ const svgBytesPerEntity = 240
 // resolveView is v, or when v is nil the view that fits the scene with margin.
 func resolveView(s *scene.Scene, v *View, margin float64) (View, error) {
 	if v == nil {
-		return fitMargin(s, s.Bounds(), margin)
+		return fitMargin(s.Frame(false), margin)
 	}
 	return *v, v.Check()
 }
 
-// fitMargin is FitView for the scene's bounds b, already known, and margin (0 means
+// fitMargin is FitView for a scene's frame, already known, and margin (0 means
 // DefaultMargin), refusing a margin that is not a finite fraction >= 0.
-func fitMargin(s *scene.Scene, b scene.Box, margin float64) (View, error) {
+func fitMargin(f scene.Frame, margin float64) (View, error) {
 	if margin == 0 {
 		margin = DefaultMargin
 	}
 	if margin < 0 || math.IsNaN(margin) || math.IsInf(margin, 0) {
 		return View{}, fmt.Errorf("margin must be a finite fraction >= 0, got %v", margin)
 	}
-	v := fitBounds(s, b, margin)
+	v := fitFrame(f, margin)
 	return v, v.Check()
 }
 
@@ -125,7 +125,7 @@ type svgWriter struct {
 
 // entities writes the entity tree depth first, a <g> per group; matrices[d] is the world
 // map of the group open at depth d-1 (the identity at the top level). locals holds every
-// entity's local map in Walk order (Scene.BoundsAndLocals), or is nil to compute them here.
+// entity's local map in Walk order (scene.Frame), or is nil to compute them here.
 func (w *svgWriter) entities(b []byte, s *scene.Scene, locals []scene.Affine) []byte {
 	matrices := []scene.Affine{scene.Identity}
 	open := 0 // groups open

@@ -294,7 +294,7 @@ func TestSVGNestedGroups(t *testing.T) {
 }
 
 // TestSVGFitDrawsAsAGivenView: a fitted SVG takes every entity's local map from the walk
-// that finds the bounds (Scene.BoundsAndLocals), a given view computes them as it draws; both
+// that finds the bounds (Scene.Frame), a given view computes them as it draws; both
 // must write the same bytes, FitView's frame included, for nested, rotated and mirrored
 // groups as for the workloads' scene.
 func TestSVGFitDrawsAsAGivenView(t *testing.T) {

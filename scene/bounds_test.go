@@ -10,8 +10,8 @@ import (
 )
 
 // treeBounds is the scene's bounds as the recursive walk under WorldBounds finds them: each
-// root's boundsUnder with its own map, unioned. Bounds walks the tree flat instead (so that
-// writers get the local maps from the same walk) and must give the same box, bit for bit.
+// root's boundsUnder with its own map, unioned. Bounds walks the tree flat instead (Frame, so
+// that writers get the local maps from the same walk) and must give the same box, bit for bit.
 func treeBounds(s *Scene) Box {
 	var b Box
 	for e := range s.roots.all() {
@@ -36,43 +36,62 @@ func sameAffine(a, b Affine) bool {
 		sameBits(a.E, b.E) && sameBits(a.F, b.F)
 }
 
-// checkFlatBounds compares Bounds and BoundsAndLocals with treeBounds, and the local maps
-// with each entity's Transform.Matrix in Walk order.
+// checkFlatBounds compares Bounds and Frame with treeBounds, the local maps with each
+// entity's Transform.Matrix in Walk order, and half the frame's stroke width with what the
+// SVG writer's framing found on a walk of its own before Frame (the largest half width).
 func checkFlatBounds(t *testing.T, what string, s *Scene) {
 	t.Helper()
 	want := treeBounds(s)
 	if got := s.Bounds(); !sameBox(got, want) {
 		t.Fatalf("%s: Bounds = %#v, the tree walk gives %#v", what, got, want)
 	}
-	got, locals := s.BoundsAndLocals(nil)
-	if !sameBox(got, want) {
-		t.Fatalf("%s: BoundsAndLocals = %#v, the tree walk gives %#v", what, got, want)
-	}
-	i := 0
-	for _, e := range s.Walk() {
-		if i >= len(locals) {
-			t.Fatalf("%s: %d local maps for %d entities", what, len(locals), s.Len())
+	for _, keep := range []bool{false, true} {
+		f := s.Frame(keep)
+		if !sameBox(f.Bounds, want) {
+			t.Fatalf("%s: Frame(%v).Bounds = %#v, the tree walk gives %#v", what, keep, f.Bounds, want)
 		}
-		if m := e.Transform.Matrix(); !sameAffine(locals[i], m) {
-			t.Fatalf("%s: local map %d (%q) = %#v, its Transform.Matrix is %#v", what, i, e.Name, locals[i], m)
+		halfStroke := 0.0
+		for _, e := range s.Walk() {
+			if !e.IsGroup() && e.Style.Stroke != nil {
+				halfStroke = math.Max(halfStroke, e.Style.StrokeWidth/2)
+			}
 		}
-		i++
-	}
-	if i != len(locals) {
-		t.Fatalf("%s: %d local maps for %d entities", what, len(locals), i)
+		if !sameBits(f.StrokeWidth/2, halfStroke) {
+			t.Fatalf("%s: half of Frame(%v).StrokeWidth is %v, the largest half width %v", what, keep, f.StrokeWidth/2, halfStroke)
+		}
+		if !keep {
+			if f.Locals != nil {
+				t.Fatalf("%s: Frame(false) kept %d local maps", what, len(f.Locals))
+			}
+			continue
+		}
+		i := 0
+		for _, e := range s.Walk() {
+			if i >= len(f.Locals) {
+				t.Fatalf("%s: %d local maps for %d entities", what, len(f.Locals), s.Len())
+			}
+			if m := e.Transform.Matrix(); !sameAffine(f.Locals[i], m) {
+				t.Fatalf("%s: local map %d (%q) = %#v, its Transform.Matrix is %#v", what, i, e.Name, f.Locals[i], m)
+			}
+			i++
+		}
+		if i != len(f.Locals) {
+			t.Fatalf("%s: %d local maps for %d entities", what, len(f.Locals), i)
+		}
 	}
 }
 
 // TestBoundsMatchesTreeWalk draws random scenes through the scene's operations (every kind
 // of shape, polygons with holes, paths with curves and arcs, text; rotated, scaled, mirrored,
 // moved, grouped and nested) and random scenes made straight from entities with numbers at
-// the edges of the float range, and checks the flat walk against the recursive one.
+// the edges of the float range (some not finite), and checks Frame's one walk against the
+// recursive one and the stroke walk it replaces.
 func TestBoundsMatchesTreeWalk(t *testing.T) {
 	t.Parallel()
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 17))
 		checkFlatBounds(t, fmt.Sprintf("drawn scene %d", seed), drawnScene(t, rng))
-		g := sceneGen{rng: rng, plain: true}
+		g := sceneGen{rng: rng, plain: true, nonFinite: seed%4 == 3}
 		checkFlatBounds(t, fmt.Sprintf("generated scene %d", seed), validShapes(t, g.scene(12)))
 	}
 	checkFlatBounds(t, "empty scene", New())

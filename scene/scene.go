@@ -322,32 +322,35 @@ func (s *Scene) boundsUnder(e *Entity, m Affine) Box {
 }
 
 // Bounds is the world bounds of the whole scene.
-func (s *Scene) Bounds() Box {
-	b, _ := s.bounds(nil)
-	return b
+func (s *Scene) Bounds() Box { return s.Frame(false).Bounds }
+
+// Frame is what a writer needs to know of a scene before it draws it, found in one walk of
+// the tree (a walk costs more in memory reads than in arithmetic).
+type Frame struct {
+	Bounds Box // the scene's world bounds, as Bounds gives them
+	// StrokeWidth is the widest StrokeWidth of a shape that has a stroke colour, 0 when none
+	// is wider.
+	StrokeWidth float64
+	// Locals holds every entity's local map (its Transform.Matrix) in Walk order, when asked
+	// for. Composing them down the tree as the writer walks again gives each entity's world
+	// map without computing any matrix twice.
+	Locals []Affine
 }
 
-// BoundsAndLocals is Bounds for a writer that must frame the scene before it draws it: the
-// same walk also appends every entity's local map (its Transform.Matrix) to locals, in Walk
-// order, and returns the extended slice. Composing those maps down the tree as the writer
-// walks again gives each entity's world map without computing any matrix twice.
-func (s *Scene) BoundsAndLocals(locals []Affine) (Box, []Affine) {
-	if locals == nil {
-		locals = make([]Affine, 0, s.Len())
+// Frame walks the tree once in Walk order. It composes each entity's map with its parent's
+// as boundsUnder does (a top-level entity's world map is its own map), so that the bounds are
+// the union of the same shape boxes as the recursive walk under WorldBounds finds; it keeps
+// the local maps when keepLocals is set.
+func (s *Scene) Frame(keepLocals bool) Frame {
+	var f Frame
+	if keepLocals {
+		f.Locals = make([]Affine, 0, s.Len())
 	}
-	return s.bounds(locals)
-}
-
-// bounds walks the tree once in Walk order, composing each entity's map with its parent's
-// as boundsUnder does (a top-level entity's world map is its own map), so that the box is
-// the union of the same shape boxes; it keeps the local maps in locals when locals is not nil.
-func (s *Scene) bounds(locals []Affine) (Box, []Affine) {
-	var b Box
 	world := make([]Affine, 0, 8) // world[d]: the world map of the group open at depth d
 	for depth, e := range s.Walk() {
 		m := e.Transform.Matrix()
-		if locals != nil {
-			locals = append(locals, m)
+		if keepLocals {
+			f.Locals = append(f.Locals, m)
 		}
 		if depth > 0 {
 			m = world[depth-1].Mul(m)
@@ -356,9 +359,12 @@ func (s *Scene) bounds(locals []Affine) (Box, []Affine) {
 			world = append(world[:depth], m)
 			continue
 		}
-		b.Union(shapeBounds(e.Shape, m))
+		f.Bounds.Union(shapeBounds(e.Shape, m))
+		if e.Style.Stroke != nil {
+			f.StrokeWidth = math.Max(f.StrokeWidth, e.Style.StrokeWidth)
+		}
 	}
-	return b, locals
+	return f
 }
 
 // Item is one shape ready to paint: its world-space outline and style.
