@@ -103,15 +103,19 @@ func (p Path) Transform(m Affine) Path {
 }
 
 // transform maps the segment by m: points move, an arc's axis vectors only turn and scale.
+// The points a kind does not use (see SegKind) stay as they are.
 func (s *Seg) transform(m Affine) {
 	switch s.Kind {
+	case SegMove, SegLine:
+		s.P[0] = m.Apply(s.P[0])
+	case SegQuad:
+		s.P[0], s.P[1] = m.Apply(s.P[0]), m.Apply(s.P[1])
+	case SegCubic:
+		s.P[0], s.P[1], s.P[2] = m.Apply(s.P[0]), m.Apply(s.P[1]), m.Apply(s.P[2])
 	case SegArc:
 		s.P[0] = m.Apply(s.P[0])
 		s.P[1] = m.ApplyVec(s.P[1])
 		s.P[2] = m.ApplyVec(s.P[2])
-	case SegClose:
-	default:
-		s.P[0], s.P[1], s.P[2] = m.Apply(s.P[0]), m.Apply(s.P[1]), m.Apply(s.P[2])
 	}
 }
 
