@@ -193,6 +193,10 @@ func cubicExtrema(b *Box, p0, p1, p2, p3 Vec) {
 	}
 }
 
+// maxArcExtrema bounds the extrema arcExtrema visits on each axis: an arc of a scene sweeps
+// at most a full turn, which holds at most three.
+const maxArcExtrema = 4
+
 func arcExtrema(b *Box, s Seg) {
 	b.Extend(arcPoint(s, s.T0))
 	b.Extend(arcPoint(s, s.T1))
@@ -203,9 +207,11 @@ func arcExtrema(b *Box, s Seg) {
 		if coord(s.P[1], axis) == 0 && coord(s.P[2], axis) == 0 {
 			continue
 		}
-		// Every t + kπ inside [lo, hi].
+		// Every t + kπ inside [lo, hi]; the points repeat after two, so at most maxArcExtrema
+		// of them, which also ends the loop where the angles are so large that adding π
+		// leaves them as they are.
 		k := math.Ceil((lo - t) / math.Pi)
-		for tt := t + k*math.Pi; tt <= hi; tt += math.Pi {
+		for n, tt := 0, t+k*math.Pi; tt <= hi && n < maxArcExtrema; n, tt = n+1, tt+math.Pi {
 			b.Extend(arcPoint(s, tt))
 		}
 	}
