@@ -124,9 +124,14 @@ func (s *Seg) transform(m Affine) {
 // that reuses one path for every entity draws a scene without an allocation per shape.
 func AppendOutline(p Path, sh Shape, m Affine) Path {
 	start := len(p)
-	if a, ok := sh.(outlineAppender); ok {
-		p = a.appendOutline(p)
-	} else {
+	switch sh := sh.(type) {
+	case Circle: // the commonest kinds by their type (see shapeBounds)
+		p = sh.appendOutline(p)
+	case Rect:
+		p = sh.appendOutline(p)
+	case outlineAppender:
+		p = sh.appendOutline(p)
+	default:
 		p = append(p, sh.Outline()...)
 	}
 	for i := start; i < len(p); i++ {
