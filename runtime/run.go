@@ -102,6 +102,8 @@ type Result struct {
 	// SceneJSON is Scene's JSON as a worker sent it (nil from a run in this process): the
 	// bytes Scene.MarshalJSON gives, so that a caller storing the scene need not encode it.
 	SceneJSON []byte
+
+	entities int // the scene's entities, counted in a worker that kept it (Pool.Count)
 }
 
 // fixedNow is the clock scripts see: runs must not depend on when they happen.
