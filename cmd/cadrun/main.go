@@ -10,7 +10,8 @@ import (
 	"os"
 	"strings"
 
-	_ "github.com/cadrun/cadrun/internal/worker" // a Pool re-runs this binary as its workers: they serve from this package's init
+	_ "github.com/cadrun/cadrun/internal/prestart" // run and tool start their worker from this package's init, before the rest initialise
+	_ "github.com/cadrun/cadrun/internal/worker"   // a Pool re-runs this binary as its workers: they serve from this package's init
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools"
