@@ -36,6 +36,17 @@ func initOrder(t *testing.T, env []string, args ...string) []string {
 	return inited
 }
 
+// unneeded reports which of pkgs were initialised.
+func unneeded(inited []string, pkgs ...string) []string {
+	var got []string
+	for _, pkg := range pkgs {
+		if slices.Contains(inited, pkg) {
+			got = append(got, pkg)
+		}
+	}
+	return got
+}
+
 // TestWorkerSkipsUnneededInit: a worker process serves from internal/worker's init, so the
 // packages only the parent needs (the tools, MCP, the JSON Schema validator, SQLite, HTTP)
 // are never initialised in it.
@@ -45,21 +56,43 @@ func TestWorkerSkipsUnneededInit(t *testing.T) {
 	if !slices.Contains(inited, "github.com/cadrun/cadrun/runtime") {
 		t.Fatalf("the worker did not initialise runtime; it initialised %q", inited)
 	}
-	var got []string
-	for _, pkg := range []string{
+	got := unneeded(inited,
 		"github.com/cadrun/cadrun/modules",
 		"github.com/cadrun/cadrun/tools",
 		"github.com/modelcontextprotocol/go-sdk/mcp",
 		"github.com/santhosh-tekuri/jsonschema/v6",
 		"modernc.org/sqlite",
 		"net/http",
-	} {
-		if slices.Contains(inited, pkg) {
-			got = append(got, pkg)
-		}
-	}
+	)
 	if diff := cmp.Diff([]string(nil), got); diff != "" {
 		t.Errorf("packages the worker initialised but does not need mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestRunSkipsUnneededInit: `cadrun run` runs from internal/cli's init, so the parent never
+// initialises the packages only the other commands need (the tools, MCP, the JSON Schema
+// validator, SQLite, HTTP), and still writes its file.
+func TestRunSkipsUnneededInit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script, out := filepath.Join(dir, "main.js"), filepath.Join(dir, "out.svg")
+	if err := os.WriteFile(script, []byte("drawRect('r', 0, 0, 10, 20)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inited := initOrder(t, nil, "run", script, "-o", out)
+	if _, err := os.Stat(out); err != nil {
+		t.Fatalf("run wrote no file: %v", err)
+	}
+	got := unneeded(inited,
+		"github.com/cadrun/cadrun/tools",
+		"github.com/modelcontextprotocol/go-sdk/mcp",
+		"github.com/santhosh-tekuri/jsonschema/v6",
+		"modernc.org/sqlite",
+		"net/http",
+		"main",
+	)
+	if diff := cmp.Diff([]string(nil), got); diff != "" {
+		t.Errorf("packages cadrun run initialised but does not need mismatch (-want +got):\n%s", diff)
 	}
 }
 
