@@ -59,11 +59,11 @@ func Self() Command {
 
 // Process is a started worker.
 type Process struct {
-	Stdin     *os.File    // the worker's stdin, to write; closed once the worker has ended
-	Stdout    *os.File    // the worker's stdout, to read; closed once the worker has ended
-	Stderr    *HeadBuffer // the head of the worker's stderr, whole once Done is closed
-	Done      chan struct{}
-	MaxMemory int64 // the cap the worker was given
+	Stdin     *os.File      // the worker's stdin, to write; closed once the worker has ended
+	Stdout    *os.File      // the worker's stdout, to read; closed once the worker has ended
+	Stderr    *HeadBuffer   // the head of the worker's stderr, whole once Done is closed
+	Done      chan struct{} // closed once the worker has ended (see Start)
+	MaxMemory int64         // the cap the worker was given
 
 	proc *os.Process
 }
