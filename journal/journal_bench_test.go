@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cadrun/cadrun/internal/benchtime"
 )
 
 // BenchmarkSave is one save: parse, insert, index.
@@ -15,7 +16,7 @@ func BenchmarkSave(b *testing.B) {
 	j := openTemp(b)
 	ctx := context.Background()
 	params := []byte(`{"title":"Door width","text":"Doors are 900 mm wide so that a wheelchair passes","type":"decision","concepts":["door","access"],"facts":["900 mm"]}`)
-	p := newP50(b)
+	p := benchtime.New(b)
 	for b.Loop() {
 		start := time.Now()
 		in, err := ParseSave(params, "house")
@@ -25,27 +26,9 @@ func BenchmarkSave(b *testing.B) {
 		if _, err := j.Save(ctx, in, 1, time.Now()); err != nil {
 			b.Fatal(err)
 		}
-		p.add(start)
+		p.Add(start)
 	}
-	p.report()
-}
-
-// p50 reports the median time of an iteration beside the mean that ns/op shows.
-type p50 struct {
-	b *testing.B
-	d []time.Duration
-}
-
-func newP50(b *testing.B) *p50 { return &p50{b: b} }
-
-func (p *p50) add(start time.Time) { p.d = append(p.d, time.Since(start)) }
-
-func (p *p50) report() {
-	if len(p.d) == 0 {
-		return
-	}
-	slices.Sort(p.d)
-	p.b.ReportMetric(float64(p.d[len(p.d)/2].Microseconds())/1000, "p50-ms")
+	p.Report()
 }
 
 // BenchmarkSearch10k searches 10,000 entries of 40 words each, drawn from a vocabulary of
@@ -92,8 +75,8 @@ func BenchmarkSearch10k(b *testing.B) {
 		{"recent", Query{}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			p := newP50(b)
-			defer p.report()
+			p := benchtime.New(b)
+			defer p.Report()
 			for b.Loop() {
 				start := time.Now()
 				q := bc.q
@@ -102,7 +85,7 @@ func BenchmarkSearch10k(b *testing.B) {
 				if err != nil || len(got) == 0 {
 					b.Fatalf("%d entries, %v", len(got), err)
 				}
-				p.add(start)
+				p.Add(start)
 			}
 		})
 	}

@@ -4,14 +4,12 @@ package modules
 // change, so that undo and redo can bring files and scene back together. Contents are stored
 // once each, named by their SHA-256 (objects/<hex>), so that an entry is only a small map of
 // names to hashes and a hundred edits of one module cost a hundred versions of that module,
-// not of the workspace. One log file (log.json) lists the entries and the current position; it
-// is replaced atomically, like every workspace file, so a crash leaves the old log or the new.
-// The history is an aid, never a gate: a log that cannot be read is treated as empty history
-// (the reason is returned for a warning, and the bad file is kept aside), so a damaged log
-// never blocks a write.
+// not of the workspace. One log file (log.jsonl, history_log.go) lists the entries and the
+// current position; a change appends a line to it. The history is an aid, never a gate: a
+// log that cannot be read is treated as empty history (the reason is returned for a warning,
+// and the bad file is kept aside), so a damaged log never blocks a write.
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -19,8 +17,8 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
 	"path"
-	"reflect"
 	"slices"
 	"strings"
 	"unicode"
@@ -35,9 +33,11 @@ const MaxHistory = 200
 // History paths, inside the workspace's internal state directory.
 const (
 	historyDir     = ".cadrun/history"
-	historyLog     = historyDir + "/log.json"
-	historyBadLog  = historyDir + "/log.bad.json"
+	historyLog     = historyDir + "/log.jsonl"
 	historyObjects = historyDir + "/objects"
+	// historyLogV1 is the log's first format, one JSON document rewritten on every change:
+	// read when there is no log.jsonl, removed once log.jsonl is written.
+	historyLogV1 = historyDir + "/log.json"
 )
 
 // Caps on what reading the history takes in: the log (MaxHistory small entries fit in a
@@ -48,7 +48,7 @@ const (
 	maxObjectBytes     = MaxSceneBytes
 )
 
-// historyVersion is the log format's version; another version reads as no history.
+// historyVersion is the version of the log's first format (log.json).
 const historyVersion = 1
 
 // ErrHistory is returned when the history cannot give what was asked: an object is missing
@@ -74,9 +74,13 @@ type History struct {
 	nextID  int
 	dropped bool           // entries were dropped: unreferenced objects may be left
 	gone    []HistoryEntry // the entries dropped, whose objects Save removes when unreferenced
-	corrupt bool           // the log on disk could not be read: keep it aside on Save
+	// corrupt is the log on disk that could not be read, kept aside by Save ("" when none).
+	corrupt string
+	base    *logBase // the log on disk as read or last saved; nil when Save writes it whole
+	fromV1  bool     // read from log.json, which Save replaces with log.jsonl
 }
 
+// historyFile is the log's first format (log.json), and the state its records replay to.
 type historyFile struct {
 	Version int            `json:"version"`
 	NextID  int            `json:"next_id"`
@@ -84,56 +88,43 @@ type historyFile struct {
 	Entries []HistoryEntry `json:"entries"`
 }
 
-// LoadHistory reads the history log. A missing log is empty history; a log that cannot be read
-// or does not hold together is empty history too, with warning saying why.
+// LoadHistory reads the history log: log.jsonl, or the first format's log.json when there is
+// none. A missing log is empty history; a log that cannot be read or does not hold together
+// is empty history too, with warning saying why.
 func (w *Workspace) LoadHistory() (h *History, warning string) {
 	h = &History{w: w, Pos: -1, nextID: 1}
-	b, err := w.readFile(historyLog, maxHistoryLogBytes)
-	if err == nil && len(b) > maxHistoryLogBytes {
-		err = fmt.Errorf("%w: %s is over %d bytes", ErrTooLarge, historyLog, maxHistoryLogBytes)
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return h, ""
-	}
-	if err == nil {
-		if cached, ok := w.cachedHistory(b); ok {
-			return cached, ""
+	bad := historyLog
+	found, err := w.readLog(h)
+	if !found {
+		bad = historyLogV1
+		err = h.readV1()
+		if errors.Is(err, fs.ErrNotExist) {
+			return h, ""
 		}
-		err = h.decode(b)
-	}
-	if err == nil {
-		w.cacheHistory(b, h)
 	}
 	if err != nil {
-		*h = History{w: w, Pos: -1, nextID: 1, corrupt: true}
-		return h, fmt.Sprintf("the build history in %s could not be read (%v); it starts again from this change, and the old log is kept as %s", historyLog, err, historyBadLog)
+		*h = History{w: w, Pos: -1, nextID: 1, corrupt: bad}
+		return h, fmt.Sprintf("the build history in %s could not be read (%v); it starts again from this change, and the old log is kept as %s", bad, err, badName(bad))
 	}
 	return h, ""
 }
 
-// cachedHistory is a copy of the history last read or written, if the log is still raw.
-func (w *Workspace) cachedHistory(raw []byte) (*History, bool) {
-	w.histMu.Lock()
-	defer w.histMu.Unlock()
-	if w.histRaw == nil || !bytes.Equal(raw, w.histRaw) {
-		return nil, false
+// badName is where an unreadable log is kept: log.json as log.bad.json.
+func badName(p string) string {
+	dir, file := path.Split(p)
+	name, ext, _ := strings.Cut(file, ".")
+	return dir + name + ".bad." + ext
+}
+
+// readV1 reads the first format's log.json into h.
+func (h *History) readV1() error {
+	b, err := h.w.readFile(historyLogV1, maxHistoryLogBytes)
+	if err == nil && len(b) > maxHistoryLogBytes {
+		err = fmt.Errorf("%w: %s is over %d bytes", ErrTooLarge, historyLogV1, maxHistoryLogBytes)
 	}
-	h := w.histValue
-	// Entries are changed in place (Label) and appended to; their Files maps never change.
-	h.Entries = slices.Clone(h.Entries)
-	return &h, true
-}
-
-func (w *Workspace) cacheHistory(raw []byte, h *History) {
-	w.histMu.Lock()
-	defer w.histMu.Unlock()
-	w.histRaw = raw
-	w.histValue = *h
-	w.histValue.Entries = slices.Clone(h.Entries)
-	w.histValue.dropped, w.histValue.gone = false, nil
-}
-
-func (h *History) decode(b []byte) error {
+	if err != nil {
+		return err
+	}
 	var f historyFile
 	if err := json.Unmarshal(b, &f); err != nil {
 		return err
@@ -141,6 +132,34 @@ func (h *History) decode(b []byte) error {
 	if f.Version != historyVersion {
 		return fmt.Errorf("version %d, want %d", f.Version, historyVersion)
 	}
+	h.fromV1 = true
+	return h.set(f)
+}
+
+// cachedHistory is a copy of the history last read or written, if the log is still that file.
+func (w *Workspace) cachedHistory(key logKey) (*History, bool) {
+	w.histMu.Lock()
+	defer w.histMu.Unlock()
+	if w.histValue == nil || key != w.histKey {
+		return nil, false
+	}
+	h := *w.histValue
+	// Entries are changed in place (Label) and appended to; their Files maps never change.
+	h.Entries = slices.Clone(h.Entries)
+	return &h, true
+}
+
+func (w *Workspace) cacheHistory(key logKey, h *History) {
+	w.histMu.Lock()
+	defer w.histMu.Unlock()
+	c := *h
+	c.Entries = slices.Clone(h.Entries)
+	c.dropped, c.gone = false, nil
+	w.histKey, w.histValue = key, &c
+}
+
+// set checks f, the log's state, and makes it h's.
+func (h *History) set(f historyFile) error {
 	labels := map[string]bool{}
 	prev := 0
 	for i, e := range f.Entries {
@@ -345,23 +364,18 @@ func (h *History) Scene(e HistoryEntry) ([]byte, error) {
 	return b, nil
 }
 
-// Save writes the log atomically and, when entries were dropped, removes the objects no
-// entry references any more.
+// Save writes the log (see history_log.go) and, when entries were dropped, removes the objects
+// no entry references any more.
 func (h *History) Save() error {
-	if h.corrupt {
+	if h.corrupt != "" {
 		// Keep the unreadable log for whoever wants to look at it; losing it loses nothing
 		// more than the history already lost.
-		h.w.root.Rename(historyLog, historyBadLog)
-		h.corrupt = false
+		h.w.root.Rename(h.corrupt, badName(h.corrupt))
+		h.corrupt = ""
 	}
-	b, err := h.encode()
-	if err != nil {
+	if err := h.saveLog(); err != nil {
 		return err
 	}
-	if err := h.w.writeDerived(historyLog, b, newFileMode); err != nil {
-		return fmt.Errorf("writing %s: %w", historyLog, err)
-	}
-	h.w.cacheHistory(b, h)
 	if h.dropped {
 		h.dropped = false
 		gone := h.gone
@@ -369,50 +383,6 @@ func (h *History) Save() error {
 		return h.collect(gone)
 	}
 	return nil
-}
-
-// encode is the log's bytes: json.Marshal of the historyFile, with a newline. Each entry's
-// encoding is kept from the last Save (an entry changes only by its label), so that a change
-// encodes one entry, not the MaxHistory of a full log.
-func (h *History) encode() ([]byte, error) {
-	cur := 0
-	if e, ok := h.Current(); ok {
-		cur = e.ID
-	}
-	w := h.w
-	w.histMu.Lock()
-	defer w.histMu.Unlock()
-	enc := make(map[int]encodedEntry, len(h.Entries))
-	b := fmt.Appendf(make([]byte, 0, len(w.histRaw)+512), `{"version":%d,"next_id":%d,"current":%d,"entries":[`, historyVersion, h.nextID, cur)
-	for i, e := range h.Entries {
-		c, ok := w.histEnc[e.ID]
-		if !ok || c.e.Label != e.Label || c.e.Scene != e.Scene || !sameFiles(c.e.Files, e.Files) {
-			eb, err := json.Marshal(e)
-			if err != nil {
-				return nil, err
-			}
-			c = encodedEntry{e, eb}
-		}
-		enc[e.ID] = c
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, c.b...)
-	}
-	w.histEnc = enc
-	return append(b, "]}\n"...), nil
-}
-
-// sameFiles reports whether two entries' file maps are equal: at once when they are the same
-// map, as an entry's is from one Save to the next (its Files never change).
-func sameFiles(a, b map[string]string) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() || maps.Equal(a, b)
-}
-
-// encodedEntry is an entry with its JSON.
-type encodedEntry struct {
-	e HistoryEntry
-	b []byte
 }
 
 // collect removes the objects of the gone entries that no entry references any more. The
@@ -470,17 +440,53 @@ func (h *History) collect(gone []HistoryEntry) error {
 	return nil
 }
 
-// putObject stores data under its hash, once.
+// putObject stores data under its hash, once. An object is written in place, without a temp
+// file and a rename (each costs a file creation, and a rename over a file on ext4 also starts
+// the write-out at once): its name is its content's hash and every read checks it, so a write
+// cut short reads as damaged, never as another content, and the next put of that content
+// writes it again (its size is wrong). Whatever else is in its place (a file of another size,
+// a link, a directory) is removed first, never written through.
 func (w *Workspace) putObject(data []byte) (string, error) {
 	hash := hashOf(data)
 	p := path.Join(historyObjects, hash)
-	if st, err := w.root.Lstat(p); err == nil && checkRegular(p, st) == nil && st.Size() == int64(len(data)) {
+	st, err := w.root.Lstat(p)
+	if err == nil && checkRegular(p, st) == nil && st.Size() == int64(len(data)) {
 		return hash, nil
 	}
-	if err := w.writeDerived(p, data, newFileMode); err != nil {
+	if err == nil {
+		if err := w.root.RemoveAll(p); err != nil {
+			return "", fmt.Errorf("writing object %s: %w", hash, err)
+		}
+	}
+	if err := w.writeObject(p, data); err != nil {
 		return "", fmt.Errorf("writing object %s: %w", hash, err)
 	}
 	return hash, nil
+}
+
+// writeObject creates the object file p with data; its folder is made when missing.
+func (w *Workspace) writeObject(p string, data []byte) error {
+	create := func() (*os.File, error) {
+		return w.root.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, newFileMode)
+	}
+	f, err := create()
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := w.root.MkdirAll(historyObjects, 0o755); err != nil {
+			return err
+		}
+		f, err = create()
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		w.root.Remove(p)
+	}
+	return err
 }
 
 // object reads the object named hash and checks its content against the name.

@@ -2,6 +2,7 @@ package modules
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -189,28 +190,42 @@ func TestHistoryLabel(t *testing.T) {
 
 func TestHistoryCorruptLog(t *testing.T) {
 	t.Parallel()
-	for name, content := range map[string]string{
-		"not json":       "{oops",
-		"future version": `{"version":9,"next_id":1,"current":0,"entries":[]}`,
-		"bad current":    `{"version":1,"next_id":3,"current":7,"entries":[{"id":1,"files":{},"scene":"` + hashOf(nil) + `"}]}`,
-		"bad file name":  `{"version":1,"next_id":3,"current":1,"entries":[{"id":1,"files":{"../x":"` + hashOf(nil) + `"},"scene":"` + hashOf(nil) + `"}]}`,
+	entry := func(id int, file string) string {
+		return `{"id":` + fmt.Sprint(id) + `,"files":{"` + file + `":"` + hashOf(nil) + `"},"scene":"` + hashOf(nil) + `"}`
+	}
+	for _, tc := range []struct {
+		name, log, content string
+	}{
+		{"not json", historyLogV1, "{oops"},
+		{"future version", historyLogV1, `{"version":9,"next_id":1,"current":0,"entries":[]}`},
+		{"bad current", historyLogV1, `{"version":1,"next_id":3,"current":7,"entries":[` + entry(1, "main") + `]}`},
+		{"bad file name", historyLogV1, `{"version":1,"next_id":3,"current":1,"entries":[` + entry(1, "../x") + `]}`},
+		{"lines: not json", historyLog, "{\"version\":2}\n{oops\n"},
+		{"lines: no version line", historyLog, `{"version":2}`},
+		{"lines: future version", historyLog, "{\"version\":9}\n"},
+		{"lines: first format", historyLog, `{"version":1,"next_id":1,"current":0,"entries":[]}` + "\n"},
+		{"lines: bad current", historyLog, "{\"version\":2}\n{\"add\":[" + entry(1, "main") + "],\"current\":7,\"next_id\":2}\n"},
+		{"lines: drops a missing entry", historyLog, "{\"version\":2}\n{\"drop\":[4],\"current\":0,\"next_id\":5}\n"},
+		{"lines: labels a missing entry", historyLog, "{\"version\":2}\n{\"labels\":[{\"id\":4,\"name\":\"x\"}],\"current\":0,\"next_id\":5}\n"},
+		{"lines: ids out of order", historyLog, "{\"version\":2}\n{\"add\":[" + entry(2, "main") + "," + entry(1, "main") + "],\"current\":1,\"next_id\":3}\n"},
 	} {
-		t.Run(name, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			w, dir := workspace(t, nil)
-			logPath := filepath.Join(dir, filepath.FromSlash(historyLog))
+			logPath := filepath.Join(dir, filepath.FromSlash(tc.log))
 			if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(logPath, []byte(content), 0o644); err != nil {
+			if err := os.WriteFile(logPath, []byte(tc.content), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			h, warn := w.LoadHistory()
-			if !strings.HasPrefix(warn, "the build history in .cadrun/history/log.json could not be read") || len(h.Entries) != 0 {
+			if !strings.HasPrefix(warn, "the build history in "+tc.log+" could not be read") ||
+				!strings.HasSuffix(warn, "the old log is kept as "+badName(tc.log)) || len(h.Entries) != 0 {
 				t.Fatalf("got %d entries, warning %q", len(h.Entries), warn)
 			}
 			record(t, h, files("main", "x"), "s")
-			if got := readFile(t, filepath.Join(dir, filepath.FromSlash(historyBadLog))); got != content {
+			if got := readFile(t, filepath.Join(dir, filepath.FromSlash(badName(tc.log)))); got != tc.content {
 				t.Errorf("bad log kept as %q", got)
 			}
 			if h2, warn := w.LoadHistory(); warn != "" || len(h2.Entries) != 1 {
@@ -299,5 +314,41 @@ func TestFilesSourceHasTheWorkspaceFonts(t *testing.T) {
 	}
 	if b, _, err := src.ReadFont("mine"); err != nil || string(b) != "not really a font" {
 		t.Errorf("ReadFont = %q, %v", b, err)
+	}
+}
+
+// TestPutObjectReplacesWhatIsInItsPlace: an object cut short, a hard link to a file outside
+// the workspace and a directory in an object's place are removed and the object written; the
+// file outside keeps its bytes.
+func TestPutObjectReplacesWhatIsInItsPlace(t *testing.T) {
+	t.Parallel()
+	data := []byte("drawCircle('a', 0, 0, 1)")
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	if err := os.WriteFile(outside, []byte("outside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, put := range map[string]func(p string) error{
+		"cut short": func(p string) error { return os.WriteFile(p, data[:5], 0o644) },
+		"hard link": func(p string) error { return os.Link(outside, p) },
+		"directory": func(p string) error { return os.MkdirAll(filepath.Join(p, "x"), 0o755) },
+	} {
+		w, dir := workspace(t, nil)
+		p := filepath.Join(dir, filepath.FromSlash(historyObjects), hashOf(data))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := put(p); err != nil {
+			t.Fatal(err)
+		}
+		hash, err := w.putObject(data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got, err := w.object(hash); err != nil || string(got) != string(data) {
+			t.Errorf("%s: object reads %q, %v; want %q", name, got, err, data)
+		}
+	}
+	if got := readFile(t, outside); got != "outside" {
+		t.Errorf("the file outside the workspace became %q", got)
 	}
 }

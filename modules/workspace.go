@@ -42,13 +42,12 @@ type Workspace struct {
 	// onList, when set (tests only), is called with each directory readDir or readNames lists.
 	onList func(dir string)
 
-	// The history log as last read or written, so that a commit does not decode the whole
-	// log again when the bytes on disk are the same.
+	// The history as last read or written, with the log file's identity then, so that a
+	// commit neither reads nor decodes the log again while it is the same file.
 	histMu    sync.Mutex
-	histRaw   []byte
-	histValue History
-	histEnc   map[int]encodedEntry // each entry's JSON as the last Save wrote it, by id
-	histSwept bool                 // a Save has removed every unreferenced object once
+	histKey   logKey
+	histValue *History // nil until read or written
+	histSwept bool     // a Save has removed every unreferenced object once
 
 	sketch sketchCache // sketch.go
 }
@@ -194,6 +193,11 @@ func (w *Workspace) readFile(p string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readUpTo(f, size, max)
+}
+
+// readUpTo reads f, size bytes by its stat, up to max and one byte over (a caller checks).
+func readUpTo(f *os.File, size, max int64) ([]byte, error) {
 	// Sized by the stat, one byte over so that the read that sees the end needs no growth; a
 	// file that grew since reads on.
 	b := make([]byte, 0, min(size, max)+1)

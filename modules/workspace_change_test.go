@@ -1,14 +1,17 @@
 package modules
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -134,54 +137,152 @@ func TestChangeSource(t *testing.T) {
 	}
 }
 
-// TestHistoryLogEncoding pins the log's bytes to json.Marshal of the whole log, which the
-// per-entry encoding must keep: labels with characters JSON escapes, a label changed after
-// its entry was saved, an empty log.
-func TestHistoryLogEncoding(t *testing.T) {
+// TestHistoryLogReplays: after every Save, a workspace that has not seen the history (so
+// reads the log from disk) loads the same history; each Save appends one line, until the log
+// holds as many records as the history keeps entries and is written whole again. Labels with
+// characters JSON escapes, a label set after its entry was saved, an undo then a new entry
+// (the redo tail dropped) and entries trimmed at the cap are all replayed.
+func TestHistoryLogReplays(t *testing.T) {
 	t.Parallel()
 	w, dir := workspace(t, nil)
+	w.historyCap = 4
 	h, _ := w.LoadHistory()
-	check := func(what string) {
+	lines := func() int {
 		t.Helper()
-		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(historyLog)))
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(historyLog)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := historyFile{Version: historyVersion, NextID: h.nextID, Entries: h.Entries}
-		if f.Entries == nil {
-			f.Entries = []HistoryEntry{}
-		}
-		if cur, ok := h.Current(); ok {
-			f.Current = cur.ID
-		}
-		want, err := json.Marshal(f)
+		return bytes.Count(b, []byte("\n"))
+	}
+	check := func(what string, wantLines int) {
+		t.Helper()
+		fresh, err := Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(string(want)+"\n", string(got)); diff != "" {
-			t.Errorf("%s: log mismatch (-want +got):\n%s", what, diff)
+		defer fresh.Close()
+		got, warn := fresh.LoadHistory()
+		if warn != "" {
+			t.Fatalf("%s: %s", what, warn)
+		}
+		type state struct {
+			Entries []HistoryEntry
+			Pos     int
+			NextID  int
+		}
+		want := state{h.Entries, h.Pos, h.nextID}
+		if diff := cmp.Diff(want, state{got.Entries, got.Pos, got.nextID}, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: history read back mismatch (-want +got):\n%s", what, diff)
+		}
+		if n := lines(); n != wantLines {
+			t.Errorf("%s: the log has %d lines, want %d", what, n, wantLines)
 		}
 	}
-	if err := h.Save(); err != nil {
-		t.Fatal(err)
+	save := func() {
+		t.Helper()
+		if err := h.Save(); err != nil {
+			t.Fatal(err)
+		}
 	}
-	check("empty")
+	save()
+	check("empty", 2)
 	record(t, h, files("main", "1"), "s1")
-	if err := h.Label("<a & b>"); err != nil {
+	check("one", 3)
+	if err := h.Label("<a & \"b\">\u2028x"); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Save(); err != nil {
-		t.Fatal(err)
-	}
-	check("labelled")
+	save()
+	check("labelled", 4)
+	save()
+	check("saved again without a change", 4)
 	record(t, h, files("main", "2", "m", "x"), "s2")
+	check("two", 5)
 	record(t, h, files("main", "3"), "s3")
-	check("three")
+	check("three (the log had four records: written whole)", 2)
 	if err := h.MoveTo(0); err != nil {
 		t.Fatal(err)
 	}
+	save()
+	check("undone", 3)
 	record(t, h, files("main", "4"), "s4")
-	check("redo tail dropped")
+	check("redo tail dropped", 4)
+	for i := range 3 {
+		record(t, h, files("main", fmt.Sprint(5+i)), "s")
+	}
+	check("trimmed at the cap", 3)
+	if diff := cmp.Diff([]int{1, 5, 6, 7}, ids(h)); diff != "" {
+		t.Errorf("ids mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestHistoryLogTornLine: a line cut short by a writer that stopped midway is ignored, and
+// the next Save writes the log whole rather than append to it.
+func TestHistoryLogTornLine(t *testing.T) {
+	t.Parallel()
+	w, dir := workspace(t, nil)
+	h, _ := w.LoadHistory()
+	record(t, h, files("main", "1"), "s1")
+	logPath := filepath.Join(dir, filepath.FromSlash(historyLog))
+	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"add":[{"id":2,"fi`); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	fresh, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	h2, warn := fresh.LoadHistory()
+	if warn != "" || len(h2.Entries) != 1 {
+		t.Fatalf("with a torn line: %d entries, warning %q; want 1 and none", len(h2.Entries), warn)
+	}
+	record(t, h2, files("main", "2"), "s2")
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte(`"fi{`)) || !bytes.HasSuffix(b, []byte("\n")) || bytes.Count(b, []byte("\n")) != 2 {
+		t.Errorf("the log after a torn line was not written whole:\n%s", b)
+	}
+	h3, warn := w.LoadHistory()
+	if diff := cmp.Diff([]int{1, 2}, ids(h3)); diff != "" || warn != "" {
+		t.Errorf("ids mismatch (-want +got):\n%s%s", diff, warn)
+	}
+}
+
+// TestHistoryLogFirstFormat: a log.json of the first format is read, and replaced by
+// log.jsonl at the first Save.
+func TestHistoryLogFirstFormat(t *testing.T) {
+	t.Parallel()
+	s := hashOf([]byte("s"))
+	w, dir := workspace(t, map[string]string{
+		historyLogV1: `{"version":1,"next_id":3,"current":2,"entries":[{"id":1,"files":{"main":"` + s + `"},"scene":"` + s + `","label":"first"},{"id":2,"files":{},"scene":"` + s + `"}]}`,
+	})
+	h, warn := w.LoadHistory()
+	if warn != "" || h.Pos != 1 || h.nextID != 3 {
+		t.Fatalf("read %+v, warning %q", h, warn)
+	}
+	if e, ok := h.Find("first"); !ok || e.ID != 1 {
+		t.Errorf("Find(first) = %+v, %t", e, ok)
+	}
+	record(t, h, files("main", "x"), "s")
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(historyLogV1))); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("log.json after the first Save: %v; want it gone", err)
+	}
+	fresh, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	h2, warn := fresh.LoadHistory()
+	if diff := cmp.Diff([]int{1, 2, 3}, ids(h2)); diff != "" || warn != "" {
+		t.Errorf("ids mismatch (-want +got):\n%s%s", diff, warn)
+	}
 }
 
 // TestHistoryCollectsDroppedObjects: once a workspace has swept objects/, later Saves remove

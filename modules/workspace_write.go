@@ -461,18 +461,44 @@ const SceneFile = "scene.json"
 // SaveScene writes the last good scene's JSON atomically. A scene over MaxSceneBytes is not
 // written (ErrTooLarge): LoadScene would refuse it.
 func (w *Workspace) SaveScene(data []byte) error {
+	s, err := w.PrepareScene(data)
+	if err != nil {
+		return err
+	}
+	return s.Put()
+}
+
+// SceneWrite is scene.json's next bytes in a temp file beside it, waiting to be renamed over
+// it: a change writes them while its own file is still being made durable, and puts them in
+// place once that file has landed.
+type SceneWrite struct{ t *tempFile }
+
+// PrepareScene writes data to scene.json's temp file; SaveScene's checks apply.
+func (w *Workspace) PrepareScene(data []byte) (*SceneWrite, error) {
 	if len(data) > MaxSceneBytes {
-		return fmt.Errorf("writing %s: %w: %d bytes is over %d (MaxSceneBytes)", SceneFile, ErrTooLarge, len(data), MaxSceneBytes)
+		return nil, fmt.Errorf("writing %s: %w: %d bytes is over %d (MaxSceneBytes)", SceneFile, ErrTooLarge, len(data), MaxSceneBytes)
 	}
 	mode, _, err := w.targetMode(SceneFile)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", SceneFile, err)
+		return nil, fmt.Errorf("writing %s: %w", SceneFile, err)
 	}
-	if err := w.writeDerived(SceneFile, data, mode); err != nil {
+	t, err := w.writeTemp(SceneFile, data, mode, false)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", SceneFile, err)
+	}
+	return &SceneWrite{t}, nil
+}
+
+// Put renames the bytes over scene.json.
+func (s *SceneWrite) Put() error {
+	if err := s.t.rename(); err != nil {
 		return fmt.Errorf("writing %s: %w", SceneFile, err)
 	}
 	return nil
 }
+
+// Discard removes the temp file: the scene will not be saved.
+func (s *SceneWrite) Discard() { s.t.remove() }
 
 // LoadScene reads the last good scene's JSON; a missing file wraps fs.ErrNotExist, a file
 // over MaxSceneBytes is refused with ErrTooLarge before any of it is read.

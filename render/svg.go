@@ -28,7 +28,17 @@ type SVGOptions struct {
 
 // SVG writes the scene as an SVG document.
 func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
-	v, err := resolveView(s, opt.View, opt.Margin)
+	// Fitting the view needs every entity's matrix, and so does drawing: compute each once.
+	var locals []scene.Affine
+	var v View
+	var err error
+	if opt.View == nil {
+		f := s.Frame(true)
+		locals = f.Locals
+		v, err = fitMargin(f, opt.Margin)
+	} else {
+		v, err = resolveView(s, opt.View, opt.Margin)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +74,7 @@ func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 		b = paint(b, "fill", opt.Background)
 		b = append(b, "/>\n"...)
 	}
-	b = w.entities(b, s)
+	b = w.entities(b, s, locals)
 	b = append(b, "</svg>\n"...)
 	return b, nil
 }
@@ -73,18 +83,25 @@ func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 // 180 to 250 bytes, so most scenes are written without growing it.
 const svgBytesPerEntity = 240
 
+// resolveView is v, or when v is nil the view that fits the scene with margin.
 func resolveView(s *scene.Scene, v *View, margin float64) (View, error) {
 	if v == nil {
-		if margin == 0 {
-			margin = DefaultMargin
-		}
-		if margin < 0 || math.IsNaN(margin) || math.IsInf(margin, 0) {
-			return View{}, fmt.Errorf("margin must be a finite fraction >= 0, got %v", margin)
-		}
-		fit := FitView(s, margin)
-		v = &fit
+		return fitMargin(s.Frame(false), margin)
 	}
 	return *v, v.Check()
+}
+
+// fitMargin is FitView for a scene's frame, already known, and margin (0 means
+// DefaultMargin), refusing a margin that is not a finite fraction >= 0.
+func fitMargin(f scene.Frame, margin float64) (View, error) {
+	if margin == 0 {
+		margin = DefaultMargin
+	}
+	if margin < 0 || math.IsNaN(margin) || math.IsInf(margin, 0) {
+		return View{}, fmt.Errorf("margin must be a finite fraction >= 0, got %v", margin)
+	}
+	v := fitFrame(f, margin)
+	return v, v.Check()
 }
 
 // quantum is the rounding step for coordinates: a millionth of the view's larger side, as a
@@ -99,6 +116,7 @@ func quantum(v View) float64 {
 type svgWriter struct {
 	coords coordFormat
 	kinds  bool
+	path   scene.Path // the current shape's world outline, reused from shape to shape
 
 	styled      bool        // a style has been written: lastStyle holds it
 	lastStyle   scene.Style // the style written last
@@ -106,17 +124,25 @@ type svgWriter struct {
 }
 
 // entities writes the entity tree depth first, a <g> per group; matrices[d] is the world
-// map of the group open at depth d-1 (the identity at the top level).
-func (w *svgWriter) entities(b []byte, s *scene.Scene) []byte {
+// map of the group open at depth d-1 (the identity at the top level). locals holds every
+// entity's local map in Walk order (scene.Frame), or is nil to compute them here.
+func (w *svgWriter) entities(b []byte, s *scene.Scene, locals []scene.Affine) []byte {
 	matrices := []scene.Affine{scene.Identity}
-	open := 0           // groups open
-	var path scene.Path // the current shape's world outline, reused from shape to shape
+	open := 0 // groups open
+	i := 0    // the entity's index in Walk order
 	for depth, e := range s.Walk() {
 		for ; open > depth; open-- {
 			b = indent(b, open-1)
 			b = append(b, "</g>\n"...)
 		}
-		m := matrices[depth].Mul(e.Transform.Matrix())
+		var local scene.Affine
+		if locals != nil {
+			local = locals[i]
+		} else {
+			local = e.Transform.Matrix()
+		}
+		i++
+		m := matrices[depth].Mul(local)
 		b = indent(b, depth)
 		if e.IsGroup() {
 			b = append(b, `<g data-name="`...)
@@ -126,20 +152,27 @@ func (w *svgWriter) entities(b []byte, s *scene.Scene) []byte {
 			open++
 			continue
 		}
-		b = append(b, `<path data-name="`...)
-		b = w.nameAndKind(b, e)
-		b = append(b, `" d="`...)
-		path = scene.AppendOutline(path[:0], e.Shape, m)
-		b = w.pathData(b, path)
-		b = append(b, '"')
-		b = w.style(b, e.Style)
-		b = append(b, "/>\n"...)
+		b = w.shape(b, e, m)
 	}
 	for ; open > 0; open-- {
 		b = indent(b, open-1)
 		b = append(b, "</g>\n"...)
 	}
 	return b
+}
+
+// shape writes a shape's <path> element, mapped to the world by m. It is a function of its
+// own, not part of the loop in entities: the loop's body is a closure (a range over an
+// iterator), whose variables live on the heap, and the writing keeps b in registers here.
+func (w *svgWriter) shape(b []byte, e *scene.Entity, m scene.Affine) []byte {
+	b = append(b, `<path data-name="`...)
+	b = w.nameAndKind(b, e)
+	b = append(b, `" d="`...)
+	w.path = scene.AppendOutline(w.path[:0], e.Shape, m)
+	b = w.pathData(b, w.path)
+	b = append(b, '"')
+	b = w.style(b, e.Style)
+	return append(b, "/>\n"...)
 }
 
 func indent(b []byte, depth int) []byte {
@@ -253,7 +286,8 @@ func (w *svgWriter) pathData(b []byte, p scene.Path) []byte {
 		started = true
 		return append(b, c)
 	}
-	for i, s := range p {
+	for i := range p {
+		s := &p[i] // a segment is 72 bytes: not copied
 		switch s.Kind {
 		case scene.SegMove:
 			b = command(b, 'M')
@@ -298,7 +332,7 @@ func (w *svgWriter) point(b []byte, q scene.Vec) []byte {
 
 // arc writes an elliptical arc segment as SVG A commands, each after a space, split into
 // pieces of at most half a turn so that the large-arc flag is never ambiguous.
-func (w *svgWriter) arc(b []byte, s scene.Seg) []byte {
+func (w *svgWriter) arc(b []byte, s *scene.Seg) []byte {
 	u, v := s.P[1], s.P[2]
 	// Semi-axes and orientation of the ellipse c + u cos t + v sin t: the singular values and
 	// left singular vector of the matrix [u v].
@@ -318,13 +352,20 @@ func (w *svgWriter) arc(b []byte, s scene.Seg) []byte {
 	}
 	total := s.T1 - s.T0
 	pieces := int(math.Max(1, math.Ceil(math.Abs(total)/math.Pi-1e-9)))
+	var head [2]int // where the first piece's " A rx ry phi flags " is in the output
 	for i := 1; i <= pieces; i++ {
 		end := s.ArcPoint(s.T0 + total*float64(i)/float64(pieces))
-		b = append(b, " A "...)
-		b = w.nums(b, rx, ry)
-		b = append(b, ' ')
-		b = w.coords.append(b, -phi*180/math.Pi)
-		b = append(b, flags...)
+		if i == 1 {
+			head[0] = len(b)
+			b = append(b, " A "...)
+			b = w.nums(b, rx, ry)
+			b = append(b, ' ')
+			b = w.coords.append(b, -phi*180/math.Pi)
+			b = append(b, flags...)
+			head[1] = len(b)
+		} else {
+			b = append(b, b[head[0]:head[1]]...) // the pieces differ only in their end points
+		}
 		b = w.nums(b, end.X, -end.Y)
 	}
 	return b

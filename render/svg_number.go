@@ -9,6 +9,8 @@ package render
 
 import (
 	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 )
 
@@ -64,47 +66,105 @@ func (f coordFormat) append(b []byte, v float64) []byte {
 	return appendFixed(b, int64(n), f.decimals)
 }
 
-// appendFixed appends n·10^-decimals without trailing zeros after the point (n != 0).
+// appendFixed appends n·10^-decimals without trailing zeros after the point (n != 0). One
+// division splits the integer part from the fraction (by a constant for the usual numbers of
+// decimals, which the compiler turns into a multiplication); the fraction's trailing zeros go
+// first, so that the length is known, and the digits are then written from the last one back,
+// straight into b.
 func appendFixed(b []byte, n int64, decimals int) []byte {
 	u := uint64(n)
 	if n < 0 {
-		b = append(b, '-')
 		u = uint64(-n)
 	}
-	// the digits of u, two at a time, then leading zeros up to decimals+1 digits so that a
-	// value below one gets its "0."
-	var d [64]byte
-	k := len(d)
-	for u >= 100 {
-		q := u / 100
-		r := 2 * (u - 100*q)
-		k -= 2
-		d[k], d[k+1] = digitPairs[r], digitPairs[r+1]
-		u = q
+	var ip, fp uint64 // the integer part and the fraction's decimals digits
+	switch decimals {
+	case 0:
+		ip = u
+	case 1:
+		ip, fp = u/10, u%10
+	case 2:
+		ip, fp = u/100, u%100
+	case 3:
+		ip, fp = u/1e3, u%1e3
+	case 4:
+		ip, fp = u/1e4, u%1e4
+	case 5:
+		ip, fp = u/1e5, u%1e5
+	case 6:
+		ip, fp = u/1e6, u%1e6
+	default:
+		if decimals < len(pow10) {
+			ip, fp = u/pow10[decimals], u%pow10[decimals]
+		} else {
+			fp = u // u < 2^64 < 10^decimals
+		}
 	}
-	if u >= 10 {
-		k -= 2
-		d[k], d[k+1] = digitPairs[2*u], digitPairs[2*u+1]
+	if fp == 0 {
+		decimals = 0
+	}
+	for decimals > 0 && fp%10 == 0 {
+		fp /= 10
+		decimals--
+	}
+	size := decimalLen(ip)
+	if n < 0 {
+		size++
+	}
+	if decimals > 0 {
+		size += 1 + decimals
+	}
+	b = slices.Grow(b, size)
+	start := len(b)
+	b = b[:start+size]
+	i := len(b)
+	for d := decimals; d > 0; d -= 2 {
+		if d == 1 {
+			i--
+			b[i] = byte('0' + fp)
+			break
+		}
+		q := fp / 100
+		r := 2 * (fp - 100*q)
+		i -= 2
+		b[i], b[i+1] = digitPairs[r], digitPairs[r+1]
+		fp = q
+	}
+	if decimals > 0 {
+		i--
+		b[i] = '.'
+	}
+	for ip >= 100 {
+		q := ip / 100
+		r := 2 * (ip - 100*q)
+		i -= 2
+		b[i], b[i+1] = digitPairs[r], digitPairs[r+1]
+		ip = q
+	}
+	if ip >= 10 {
+		i -= 2
+		b[i], b[i+1] = digitPairs[2*ip], digitPairs[2*ip+1]
 	} else {
-		k--
-		d[k] = byte('0' + u)
+		b[i-1] = byte('0' + ip)
 	}
-	for len(d)-k <= decimals {
-		k--
-		d[k] = '0'
-	}
-	point := len(d) - decimals
-	end := len(d)
-	for end > point && d[end-1] == '0' {
-		end--
-	}
-	b = append(b, d[k:point]...)
-	if end > point {
-		b = append(b, '.')
-		b = append(b, d[point:end]...)
+	if n < 0 {
+		b[start] = '-'
 	}
 	return b
 }
+
+// decimalLen is the number of decimal digits of u (1 for 0).
+func decimalLen(u uint64) int {
+	// log10(2) is about 1233/4096: a first guess from the bit length, one too small at most.
+	d := (bits.Len64(u) * 1233) >> 12
+	if d < len(pow10) && u >= pow10[d] {
+		d++
+	}
+	return max(d, 1)
+}
+
+// pow10[i] is 10^i.
+var pow10 = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
+	1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
 // digitPairs holds "00" to "99".
 const digitPairs = "00010203040506070809" +

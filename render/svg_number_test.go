@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
@@ -110,6 +111,63 @@ func TestOpacityMatchesStrconv(t *testing.T) {
 		want := strconv.FormatFloat(math.Round(a*1000)/1000, 'f', -1, 64)
 		if got := string(appendOpacity(nil, a)); got != want {
 			t.Errorf("alpha %v: got %q, want %q", a, got, want)
+		}
+	}
+}
+
+// TestDecimalLen checks the digit count appendFixed sizes its output with, at every power of
+// ten and either side of it.
+func TestDecimalLen(t *testing.T) {
+	t.Parallel()
+	check := func(u uint64) {
+		if got, want := decimalLen(u), len(strconv.FormatUint(u, 10)); got != want {
+			t.Errorf("decimalLen(%d) = %d, want %d", u, got, want)
+		}
+	}
+	check(0)
+	check(math.MaxUint64)
+	for p := uint64(1); ; p *= 10 {
+		check(p - 1)
+		check(p)
+		check(p + 1)
+		if p > math.MaxUint64/10 {
+			break
+		}
+	}
+}
+
+// TestAppendFixedEveryDecimals compares appendFixed with strconv for every number of decimals
+// the writer uses (those with a division by a constant and the others), on random counts
+// with and without trailing zeros.
+func TestAppendFixedEveryDecimals(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(15, 2))
+	for decimals := 0; decimals <= maxFastDecimals; decimals++ {
+		for range 3000 {
+			n := rng.Int64N(2*coordLimit) - coordLimit
+			if k := rng.IntN(8); k > 0 {
+				n = n / int64(math.Pow10(k)) * int64(math.Pow10(k)) // trailing zeros
+			}
+			if n == 0 {
+				continue
+			}
+			want := strconv.FormatInt(n, 10)
+			neg := n < 0
+			if neg {
+				want = want[1:]
+			}
+			if len(want) <= decimals {
+				want = strings.Repeat("0", decimals-len(want)+1) + want
+			}
+			if decimals > 0 {
+				want = strings.TrimRight(strings.TrimRight(want[:len(want)-decimals]+"."+want[len(want)-decimals:], "0"), ".")
+			}
+			if neg {
+				want = "-" + want
+			}
+			if got := string(appendFixed([]byte("x"), n, decimals)); got != "x"+want {
+				t.Fatalf("appendFixed(%d, %d) = %q, want %q", n, decimals, got, "x"+want)
+			}
 		}
 	}
 }

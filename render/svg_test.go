@@ -292,3 +292,42 @@ func TestSVGNestedGroups(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestSVGFitDrawsAsAGivenView: a fitted SVG takes every entity's local map from the walk
+// that finds the bounds (Scene.Frame), a given view computes them as it draws; both
+// must write the same bytes, FitView's frame included, for nested, rotated and mirrored
+// groups as for the workloads' scene.
+func TestSVGFitDrawsAsAGivenView(t *testing.T) {
+	t.Parallel()
+	nested := scene.New()
+	put(t, nested, "c", scene.Ellipse{Center: scene.Vec{X: 1, Y: -2}, RX: 3, RY: 1})
+	put(t, nested, "r", scene.Rect{Width: 2, Height: 4})
+	put(t, nested, "p", &scene.PathShape{Data: "M 0 0 C 1 3 4 -2 5 0 Q 6 2 7 0 A 2 1 30 0 1 9 1 Z"})
+	put(t, nested, "last", scene.Circle{Center: scene.Vec{X: 5}, Radius: 2})
+	for _, step := range []func() error{
+		func() error { _, err := nested.CreateGroup("inner", []string{"c", "p"}); return err },
+		func() error { return nested.Rotate("inner", math.Pi/2, scene.SpaceWorld) },
+		func() error { _, err := nested.CreateGroup("outer", []string{"inner", "r"}); return err },
+		func() error { return nested.Scale("outer", -1, 2, scene.SpaceLocal, nil) },
+		func() error { return nested.Rotate("r", 0.3, scene.SpaceLocal) },
+		func() error { return nested.Translate("outer", scene.Vec{X: -3, Y: 7}, scene.SpaceWorld) },
+		func() error { _, err := nested.CreateGroup("empty", nil); return err },
+	} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w1, err := examples.W1Scene()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*scene.Scene{"nested": nested, "every kind": demoScene(t), "W1": w1} {
+		fit := FitView(s, DefaultMargin)
+		for _, kinds := range []bool{false, true} {
+			want := mustSVG(t, s, SVGOptions{View: &fit, DataKinds: kinds})
+			if diff := cmp.Diff(want, mustSVG(t, s, SVGOptions{DataKinds: kinds})); diff != "" {
+				t.Errorf("%s: mismatch (-given view +fitted):\n%s", name, diff)
+			}
+		}
+	}
+}

@@ -24,17 +24,15 @@ type View struct {
 // FitView frames the scene's world bounds, grown by margin (a fraction of the larger side,
 // at least one unit so that a single point or line still shows). Half the largest stroke is
 // added first so that strokes are not clipped. An empty scene gets the view -50..50.
-func FitView(s *scene.Scene, margin float64) View {
-	b := s.Bounds()
+func FitView(s *scene.Scene, margin float64) View { return fitFrame(s.Frame(false), margin) }
+
+// fitFrame is FitView for a scene's frame, already known.
+func fitFrame(f scene.Frame, margin float64) View {
+	b := f.Bounds
 	if !b.NonEmpty {
 		return View{Min: scene.Vec{X: -50, Y: -50}, Max: scene.Vec{X: 50, Y: 50}}
 	}
-	stroke := 0.0
-	for _, e := range s.Walk() {
-		if !e.IsGroup() && e.Style.Stroke != nil {
-			stroke = math.Max(stroke, e.Style.StrokeWidth/2)
-		}
-	}
+	stroke := f.StrokeWidth / 2
 	size := b.Size()
 	pad := math.Max(math.Max(size.X, size.Y)*margin, 1) + stroke
 	return View{Min: b.Min.Sub(scene.Vec{X: pad, Y: pad}), Max: b.Max.Add(scene.Vec{X: pad, Y: pad})}

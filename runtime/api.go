@@ -41,6 +41,9 @@ type Func struct {
 	// replacement.
 	Replacement string
 	impl        func(c *call) goja.Value
+	// transformOnly is set for the calls that change only the transform of what they name
+	// (finite.go).
+	transformOnly bool
 }
 
 // Domains in the order the docs list them.
@@ -232,12 +235,16 @@ func describe(v goja.Value) string {
 	return v.String()
 }
 
-// asString returns v's value if v is a primitive string.
+// asString returns v's value if v is a primitive string. (A symbol passes too, as its
+// description text: its ExportType is a string's.)
 func asString(v goja.Value) (string, bool) {
-	if v == nil {
+	switch v.(type) {
+	case goja.String:
+		return v.String(), true
+	case nil, *goja.Object:
 		return "", false
 	}
-	if _, isObj := v.(*goja.Object); isObj {
+	if goja.IsNumber(v) {
 		return "", false
 	}
 	if t := v.ExportType(); t == nil || t.Kind() != reflect.String {
@@ -287,7 +294,7 @@ func (c *call) floats(v goja.Value, what string) []float64 {
 	}
 	out := make([]float64, n)
 	for i := range n {
-		e := o.Get(fmt.Sprint(i))
+		e := o.Get(itoa(i))
 		f, ok := exportFloat(e)
 		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
 			c.fail("TypeError", "%s[%d] must be a finite number, got %s", what, i, describe(e))
@@ -299,10 +306,11 @@ func (c *call) floats(v goja.Value, what string) []float64 {
 
 // exportFloat returns v's value if v is a primitive number.
 func exportFloat(v goja.Value) (float64, bool) {
-	if v == nil {
-		return 0, false
+	if goja.IsNumber(v) {
+		return v.ToFloat(), true
 	}
-	if _, isObj := v.(*goja.Object); isObj {
+	switch v.(type) {
+	case nil, *goja.Object, goja.String:
 		return 0, false
 	}
 	t := v.ExportType()
@@ -323,7 +331,7 @@ func (c *call) points(v goja.Value, what string) []scene.Vec {
 			n := int(o.Get("length").ToInteger())
 			out := make([]scene.Vec, n)
 			for i := range n {
-				xy := c.floats(o.Get(fmt.Sprint(i)), fmt.Sprintf("%s[%d]", what, i))
+				xy := c.floats(o.Get(itoa(i)), what+"["+itoa(i)+"]")
 				if len(xy) != 2 {
 					c.fail("TypeError", "%s[%d] must be a pair [x, y], got %d numbers", what, i, len(xy))
 				}
@@ -382,9 +390,9 @@ func (c *call) names(i int) []string {
 	n := int(o.Get("length").ToInteger())
 	out := make([]string, n)
 	for k := range n {
-		s, ok := asString(o.Get(fmt.Sprint(k)))
+		s, ok := asString(o.Get(itoa(k)))
 		if !ok {
-			c.fail("TypeError", "%s[%d] must be a string, got %s", c.param(i).Name, k, describe(o.Get(fmt.Sprint(k))))
+			c.fail("TypeError", "%s[%d] must be a string, got %s", c.param(i).Name, k, describe(o.Get(itoa(k))))
 		}
 		out[k] = s
 	}

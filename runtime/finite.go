@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/dop251/goja"
 
@@ -30,6 +29,14 @@ const nonFiniteHint = "numbers beyond about 1.8e308 overflow to Infinity; keep c
 // its members: its local bounds stay what they were.
 var transformCalls = map[string]bool{"translate": true, "rotate": true, "scale": true, "setPivot": true}
 
+// The table's entries learn once whether they only transform, so that a call does not look
+// its name up in transformCalls.
+func init() {
+	for i := range table {
+		table[i].transformOnly = transformCalls[table[i].Name]
+	}
+}
+
 // localCache keeps one entity's local bounds between calls that only transform it, so that
 // moving a large group or polygon in a loop costs its bounds once, not at every step.
 type localCache struct {
@@ -41,27 +48,33 @@ type localCache struct {
 // returned (or by an array of names), and the number it returns.
 func (c *call) checkCall(v goja.Value) {
 	if c.fn.Domain != "query" && c.fn.Domain != "console" {
-		if !transformCalls[c.fn.Name] {
+		if !c.fn.transformOnly {
 			c.r.local = localCache{}
 		}
 		// The names it was given, and those it returns (decompose's parts).
-		for _, a := range append(slices.Clip(c.args), v) { // Clip: never write into goja's stack
-			if s, ok := asString(a); ok {
-				c.checkEntity(s)
-				continue
-			}
-			if o, ok := a.(*goja.Object); ok && className(o) == "Array" {
-				n := o.Get("length").ToInteger()
-				for i := range n {
-					if s, ok := asString(o.Get(itoa(int(i)))); ok {
-						c.checkEntity(s)
-					}
-				}
-			}
+		for _, a := range c.args {
+			c.checkNamed(a)
 		}
+		c.checkNamed(v)
 	}
 	if f, ok := exportFloat(v); ok && !finite(f) {
 		c.overflow("it returns %v", f)
+	}
+}
+
+// checkNamed checks the entity a value names: a string, or each string in an array.
+func (c *call) checkNamed(a goja.Value) {
+	if s, ok := asString(a); ok {
+		c.checkEntity(s)
+		return
+	}
+	if o, ok := a.(*goja.Object); ok && className(o) == "Array" {
+		n := o.Get("length").ToInteger()
+		for i := range n {
+			if s, ok := asString(o.Get(itoa(int(i)))); ok {
+				c.checkEntity(s)
+			}
+		}
 	}
 }
 
@@ -70,12 +83,18 @@ func (c *call) checkCall(v goja.Value) {
 // their corners mapped to the world bound every point of it.
 func (c *call) checkEntity(name string) {
 	s := c.r.scene
-	e, err := s.Get(name)
-	if err != nil {
+	e, ok := s.Lookup(name)
+	if !ok {
 		return
 	}
-	if what := nonFiniteEntity(s, e, false); what != "" {
-		c.overflow("%s", what)
+	// A top-level entity placed by small numbers needs no matrix: see placeBound.
+	small := e.Parent() == "" && smallTransform(e.Transform)
+	var m scene.Affine
+	if !small {
+		m = s.WorldMatrix(e)
+		if what := nonFinitePlaced(s, e, m, false); what != "" {
+			c.overflow("%s", what)
+		}
 	}
 	if c.r.local.e != e {
 		c.r.local = localCache{e: e, box: s.LocalBounds(e)}
@@ -84,33 +103,102 @@ func (c *call) checkEntity(name string) {
 	if !lb.NonEmpty {
 		return
 	}
-	m := s.WorldMatrix(e)
-	var wb scene.Box
-	for _, p := range [4]scene.Vec{lb.Min, lb.Max, {X: lb.Min.X, Y: lb.Max.Y}, {X: lb.Max.X, Y: lb.Min.Y}} {
-		q := m.Apply(p)
-		if !finite(q.X, q.Y) {
-			wb = scene.Box{} // not finite: the exact bounds below say how
-			break
+	if small {
+		if within(placeBound, lb.Min.X, lb.Min.Y, lb.Max.X, lb.Max.Y) {
+			return
 		}
-		wb.Extend(q)
+		m = s.WorldMatrix(e)
 	}
-	if wb.NonEmpty && finiteBox(wb) {
+	if finiteSpan(m.Apply(lb.Min), m.Apply(lb.Max), m.Apply(scene.Vec{X: lb.Min.X, Y: lb.Max.Y}), m.Apply(scene.Vec{X: lb.Max.X, Y: lb.Min.Y})) {
 		return
 	}
-	if what := nonFiniteEntity(s, e, true); what != "" {
+	// Not finite: the exact bounds say how.
+	if what := nonFinitePlaced(s, e, m, true); what != "" {
 		c.overflow("%s", what)
 	}
+}
+
+// placeBound bounds the numbers of a placement that cannot overflow. When a top-level
+// entity's translate, rotate, scale and pivot and its local bounds are all within ±placeBound
+// (1e150), its matrix's linear entries are within ±1e150 (cos and sin times a scale), its
+// offset within ±(2e150 + 2e300) (translate + pivot - linear·pivot), and so its world matrix
+// and each corner of its world bounds (linear·corner + offset) are within ±5e300, their
+// spans within ±1e301: finite (a float holds 1.8e308), however the sums are rounded. The
+// check after a call then needs no matrix, and CheckFinite none for such an entity.
+const placeBound = 1e150
+
+// smallTransform reports whether every number of t is within ±placeBound (NaN is not).
+func smallTransform(t scene.Transform) bool {
+	return within(placeBound, t.Translate.X, t.Translate.Y, t.Rotate, t.Scale.X, t.Scale.Y, t.Pivot.X, t.Pivot.Y)
+}
+
+// plainShape reports whether e is a shape whose world bounds are its points (or its centre
+// and radii) mapped by its matrix, with no products of coordinates: circles, ellipses,
+// rectangles, lines and polygons. Curves and text are bounded through their outlines, whose
+// control points can lie outside their bounds.
+func plainShape(e *scene.Entity) bool {
+	switch e.Kind() {
+	case scene.KindCircle, scene.KindEllipse, scene.KindRect, scene.KindLine, scene.KindPolygon:
+		return true
+	}
+	return false
+}
+
+// smallBox reports whether b is empty or within ±placeBound.
+func smallBox(b scene.Box) bool {
+	return !b.NonEmpty || within(placeBound, b.Min.X, b.Min.Y, b.Max.X, b.Max.Y)
+}
+
+// within reports whether every f is in [-limit, limit]; NaN is not.
+func within(limit float64, fs ...float64) bool {
+	for _, f := range fs {
+		if !(f >= -limit && f <= limit) {
+			return false
+		}
+	}
+	return true
+}
+
+// finiteSpan reports whether the box around the points has finite corners and a finite size:
+// finiteBox of the box the points extend, without building it.
+func finiteSpan(ps ...scene.Vec) bool {
+	lo, hi := ps[0], ps[0]
+	for _, p := range ps {
+		if !finite(p.X, p.Y) {
+			return false
+		}
+		// Plain comparisons: every number is finite here, and the sign of a zero does not
+		// change whether the size is.
+		if p.X < lo.X {
+			lo.X = p.X
+		}
+		if p.X > hi.X {
+			hi.X = p.X
+		}
+		if p.Y < lo.Y {
+			lo.Y = p.Y
+		}
+		if p.Y > hi.Y {
+			hi.Y = p.Y
+		}
+	}
+	return finite(hi.X-lo.X, hi.Y-lo.Y)
 }
 
 // nonFiniteEntity says what of e is not finite, or "". The world bounds (of the whole subtree,
 // for a group) are checked when bounds is set.
 func nonFiniteEntity(s *scene.Scene, e *scene.Entity, bounds bool) string {
+	return nonFinitePlaced(s, e, s.WorldMatrix(e), bounds)
+}
+
+// nonFinitePlaced is nonFiniteEntity with e's world matrix m already computed.
+func nonFinitePlaced(s *scene.Scene, e *scene.Entity, m scene.Affine, bounds bool) string {
 	t := e.Transform
 	if !finite(t.Translate.X, t.Translate.Y, t.Scale.X, t.Scale.Y, t.Pivot.X, t.Pivot.Y, t.Rotate) {
 		return fmt.Sprintf("the transform of %q is translate [%v, %v], rotate %v, scale [%v, %v], pivot [%v, %v]",
 			e.Name, t.Translate.X, t.Translate.Y, t.Rotate, t.Scale.X, t.Scale.Y, t.Pivot.X, t.Pivot.Y)
 	}
-	if m := s.WorldMatrix(e); !finite(m.A, m.B, m.C, m.D, m.E, m.F) {
+	if !finite(m.A, m.B, m.C, m.D, m.E, m.F) {
 		return fmt.Sprintf("the world transform of %q is [%v, %v, %v, %v, %v, %v]", e.Name, m.A, m.B, m.C, m.D, m.E, m.F)
 	}
 	if !bounds {
@@ -194,10 +282,22 @@ func nonFiniteIn(v any) string {
 // can hold; nil when every number is finite. Runs check each call; this checks a whole
 // scene, once at the end of every run and on scenes read from scene.json.
 func CheckFinite(s *scene.Scene) error {
-	for _, e := range s.Walk() {
+	boxed := true // every entity a top-level plain shape placed within placeBound
+	for depth, e := range s.Walk() {
+		if depth == 0 && smallTransform(e.Transform) {
+			boxed = boxed && plainShape(e) && smallBox(s.LocalBounds(e))
+			continue // finite: see placeBound
+		}
+		boxed = false
 		if what := nonFiniteEntity(s, e, false); what != "" {
 			return fmt.Errorf("%w: %s", errOverflowScene, what)
 		}
+	}
+	if boxed {
+		// Each entity's world bounds are its shape's numbers (within placeBound) mapped by its
+		// matrix, as for the check after a call: within ±6e300 (an ellipse adds its hypot
+		// to its centre's), and so is their union, whose size is then finite too.
+		return nil
 	}
 	// With every world matrix finite, only the bounds are left; they are computed once for
 	// the scene, and per entity only to name the one that overflowed.

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -83,5 +84,83 @@ func TestOverflowThroughWorker(t *testing.T) {
 	want := `scene.code.js:2:25: RangeError: translate: a number overflowed: the transform of "c" is translate [+Inf, 0], rotate 0, scale [1, 1], pivot [0, 0]`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
+	}
+}
+
+// Entities placed by numbers up to placeBound skip the matrix in the check after a call and
+// in CheckFinite; at and past the bound the answers are those of the full check.
+func TestPlaceBound(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, src, want string }{
+		{"scale at the bound", "drawCircle('c',0,0,1e15); scale('c',1e150); console.log(JSON.stringify(getWorldBounds('c')))",
+			`ok: {"min":[-1e+165,-1e+165],"max":[1e+165,1e+165],"min_x":-1e+165,"min_y":-1e+165,"max_x":1e+165,"max_y":1e+165}`},
+		{"scale past the bound", "drawCircle('c',0,0,1e15); scale('c',1e150); scale('c',1e150)",
+			`scene.code.js:1:45: RangeError: scale: a number overflowed: the world bounds of "c" are [-Inf, -Inf]..[+Inf, +Inf]`},
+		{"every number at the bound", "drawRect('r',0,0,1,1); setPivot('r', 1e150, 1e150); scale('r', -1e150); rotate('r', 1e150); translate('r', -1e150, 0); console.log(exists('r'))",
+			"ok: true"},
+		{"group past the bound", "drawCircle('c',0,0,1e15); scale('c',1e200); createGroup('g',['c']); scale('g',1e100)",
+			`scene.code.js:1:45: RangeError: createGroup: a number overflowed: the world bounds of "g" are [NaN, NaN]..[NaN, NaN]`},
+		{"member under a group", "drawCircle('c',0,0,1e15); scale('c',1e140); createGroup('g',['c']); scale('g',1e140); scale('g', 1e10); console.log(exists('c'))",
+			"ok: true"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			res, err := runMain(t, tt.src, Limits{})
+			got := ""
+			if err != nil {
+				got = err.Error()
+			} else {
+				got = "ok: " + strings.Join(res.Logs, "|")
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// CheckFinite passes a scene of top-level circles, ellipses, rectangles, lines and polygons
+// placed within placeBound without computing its bounds; this pins that the bounds it skips
+// are finite at the extremes: every number of every transform at ±placeBound and every
+// coordinate at ±MaxCoord.
+func TestCheckFiniteAtPlaceBound(t *testing.T) {
+	t.Parallel()
+	const c, p = scene.MaxCoord, placeBound
+	shapes := []struct {
+		name  string
+		shape scene.Shape
+	}{
+		{"circle", scene.Circle{Center: scene.Vec{X: c, Y: -c}, Radius: c}},
+		{"ellipse", scene.Ellipse{Center: scene.Vec{X: -c, Y: c}, RX: c, RY: c / 2}},
+		{"rect", scene.Rect{Center: scene.Vec{X: c, Y: c}, Width: c, Height: c}},
+		{"line", scene.Line{Points: []scene.Vec{{X: -c, Y: -c}, {X: c, Y: c}}}},
+		{"polygon", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: -c, Y: -c}, {X: c, Y: -c}, {X: c, Y: c}}}}}},
+	}
+	s := scene.New()
+	for i, sh := range shapes {
+		sign := float64(1 - 2*(i%2))
+		steps := []error{
+			func() error { _, err := s.Put(sh.name, sh.shape); return err }(),
+			s.SetPivot(sh.name, scene.Vec{X: sign * p, Y: -sign * p}),
+			s.Scale(sh.name, sign*p, -sign*p, scene.SpaceLocal, nil),
+			s.Rotate(sh.name, sign*p, scene.SpaceLocal),
+			s.Translate(sh.name, scene.Vec{X: -sign * p, Y: sign * p}, scene.SpaceLocal),
+		}
+		for _, err := range steps {
+			if err != nil {
+				t.Fatalf("%s: %v", sh.name, err)
+			}
+		}
+		e, _ := s.Lookup(sh.name)
+		if !smallTransform(e.Transform) || !smallBox(s.LocalBounds(e)) {
+			t.Fatalf("%s is not placed within placeBound: %+v", sh.name, e.Transform)
+		}
+	}
+	if err := CheckFinite(s); err != nil {
+		t.Errorf("CheckFinite: %v", err)
+	}
+	if b := s.Bounds(); !b.NonEmpty || !finiteBox(b) {
+		t.Errorf("the scene's bounds are %s: the full check would have failed", boxText(b))
 	}
 }

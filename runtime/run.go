@@ -103,6 +103,8 @@ type Result struct {
 	// SceneJSON is Scene's JSON as a worker sent it (nil from a run in this process): the
 	// bytes Scene.MarshalJSON gives, so that a caller storing the scene need not encode it.
 	SceneJSON []byte
+
+	entities int // the scene's entities, counted in a worker that kept it (Pool.Count)
 }
 
 // fixedNow is the clock scripts see: runs must not depend on when they happen.
@@ -129,6 +131,7 @@ type run struct {
 	cut       string                // the console limit that was reached, or ""
 	dropped   int                   // console lines dropped since
 	fatal     *Diagnostic           // set when a call overflowed (see finite.go): the run fails with it
+	calls     []*call               // call records of returned calls, reused (newCall)
 	local     localCache            // the local bounds of the entity last checked (finite.go)
 	describe  goja.Callable         // formats thrown values without calling user code
 	jsonParse goja.Callable         // the realm's JSON.parse, captured before user code runs
@@ -244,18 +247,19 @@ func (r *run) setup(seed uint64) {
 	for i := range table {
 		f := &table[i]
 		fn := func(fc goja.FunctionCall) goja.Value {
-			c := call{r: r, fn: f, args: fc.Arguments}
+			c := r.newCall(f, fc.Arguments)
 			if missing := c.missing(f.Params); missing != "" && (f.AltParams == nil || c.missing(f.AltParams) != "") {
 				c.fail("TypeError", "missing argument %s%s; the call is %s", missing, c.misplaced(f.Params), strings.Join(f.Signatures(), " or "))
 			}
 			if f.Replacement != "" {
 				panic(vm.NewTypeError(f.Name + " is not available; use " + f.Replacement + " instead"))
 			}
-			v := f.impl(&c)
+			v := f.impl(c)
 			c.checkCall(v)
 			if r.scene.Len() > r.limits.MaxEntities {
 				c.fail("RangeError", "the scene has more than %d entities (Limits.MaxEntities); draw fewer, or merge shapes with booleanUnion", r.limits.MaxEntities)
 			}
+			r.endCall(c)
 			return v
 		}
 		if err := vm.Set(f.Name, fn); err != nil {
@@ -405,6 +409,27 @@ func (c *call) misplaced(params []Param) string {
 		return msg + ")"
 	}
 	return ""
+}
+
+// newCall starts a call of f: a call record from those of returned calls, or a new one. A
+// record outlives its call only on the heap (it escapes through the table's impl), so reusing
+// them saves an allocation per call; a call that throws never returns its record, and a call
+// made from inside another (a test block's body, a getter) takes another record.
+func (r *run) newCall(f *Func, args []goja.Value) *call {
+	n := len(r.calls)
+	if n == 0 {
+		return &call{r: r, fn: f, args: args}
+	}
+	c := r.calls[n-1]
+	r.calls = r.calls[:n-1]
+	c.fn, c.args = f, args
+	return c
+}
+
+// endCall gives back the record of a call that returned.
+func (r *run) endCall(c *call) {
+	c.fn, c.args = nil, nil // the arguments live on goja's stack: keep no view of it
+	r.calls = append(r.calls, c)
 }
 
 // put draws shape under the name in argument 0.

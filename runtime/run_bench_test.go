@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"os"
 	"testing"
 )
 
@@ -52,6 +53,16 @@ for (let j = 0; j < 100; j++) for (let i = 0; i < 100; i++) {
   rotate(n, (k % 90) * Math.PI / 180)
   translate(n, 10 * i, 10 * j)
 }`)
+}
+
+// BenchmarkW2 is the reference workload W2 as bench/w2.js has it: 200 polygons built with
+// pts.push, the 2,501 rectangles, the two booleans and 2,701 deletes.
+func BenchmarkW2(b *testing.B) {
+	src, err := os.ReadFile("../bench/w2.js")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRun(b, string(src))
 }
 
 // BenchmarkTypicalScriptPool is the same script through a warm worker process: the round

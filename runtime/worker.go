@@ -51,9 +51,11 @@ import (
 // nested JSON.parse) fails fast instead of growing to the default gigabyte.
 const workerMaxStack = 64 << 20
 
-// exportRequest asks a worker to write its scene out; Request is the ExportFunc's.
+// exportRequest asks a worker to keep its scene and write it out (Request is the
+// ExportFunc's), or only to count its entities (Count, for Pool.Count).
 type exportRequest struct {
-	Request []byte `json:"request"`
+	Request []byte `json:"request,omitempty"`
+	Count   bool   `json:"count,omitempty"`
 }
 
 type message struct {
@@ -71,6 +73,7 @@ type message struct {
 	Names   []string `json:"names,omitempty"`
 
 	SceneBytes   int           `json:"scene_bytes,omitempty"`   // the raw scene JSON after the line
+	Entities     int           `json:"entities,omitempty"`      // the scene's entities, when it stays in the worker
 	ContentBytes int           `json:"content_bytes,omitempty"` // the raw file content after the line
 	ExportBytes  int           `json:"export_bytes,omitempty"`  // the raw export after the line
 	Logs         []string      `json:"logs,omitempty"`
@@ -168,6 +171,9 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		if res != nil {
 			reply.Logs, reply.Warnings, reply.Modules, reply.Diagnostic, reply.Duration = res.Logs, res.Warnings, res.Modules, res.Diagnostic, res.Duration
 			reply.Tests = res.Tests
+			if exporting {
+				reply.Entities = res.Scene.Len()
+			}
 			if res.Diagnostic == nil && !exporting {
 				b, merr := res.Scene.MarshalJSON()
 				if merr != nil {
@@ -188,7 +194,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		if err := bw.Flush(); err != nil {
 			return err
 		}
-		if exporting {
+		if exporting && !req.Export.Count {
 			if err := sendExport(enc, bw, export, res.Scene, req.Export.Request); err != nil {
 				return err
 			}
@@ -495,7 +501,7 @@ func (p *Pool) Run(ctx context.Context, src Source, entry string, opt Options) (
 // an export that fails returns its error. The run's timeout covers the script, not the
 // export, as it would not cover a render in the caller; ctx covers both.
 func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options, request []byte) (*Result, []byte, error) {
-	res, w, err := p.run(ctx, src, entry, opt, &exportRequest{request})
+	res, w, err := p.run(ctx, src, entry, opt, &exportRequest{Request: request})
 	if w == nil || err != nil {
 		if w != nil {
 			p.put(w)
@@ -528,6 +534,20 @@ func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options
 		p.discard(w)
 		return nil, nil, ctx.Err()
 	}
+}
+
+// Count runs entry as Run does, but the scene stays in the worker, which answers only how
+// many entities it has; the Result's Scene is empty. For a caller that needs no more (`cadrun
+// run` without -o): sending a big scene's JSON and reading it back costs more than the run.
+func (p *Pool) Count(ctx context.Context, src Source, entry string, opt Options) (*Result, int, error) {
+	res, w, err := p.run(ctx, src, entry, opt, &exportRequest{Count: true})
+	if w != nil {
+		p.put(w)
+	}
+	if res == nil {
+		return nil, 0, err
+	}
+	return res, res.entities, err
 }
 
 // exportError is the error an ExportFunc returned in the worker.
@@ -650,7 +670,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 				return nil, err
 			}
 		case "result":
-			res := &Result{Logs: m.Logs, Warnings: m.Warnings, Modules: m.Modules, Diagnostic: m.Diagnostic, Duration: m.Duration, Tests: m.Tests, Scene: scene.New()}
+			res := &Result{Logs: m.Logs, Warnings: m.Warnings, Modules: m.Modules, Diagnostic: m.Diagnostic, Duration: m.Duration, Tests: m.Tests, Scene: scene.New(), entities: m.Entities}
 			if m.Err != "" {
 				return nil, errors.New(m.Err)
 			}

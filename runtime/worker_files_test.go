@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -75,5 +76,29 @@ func TestFileCacheBounded(t *testing.T) {
 	}
 	if c.bytes != 1 {
 		t.Errorf("the cache counts %d bytes, want 1", c.bytes)
+	}
+}
+
+// TestPoolCount: Count answers the entity count of the scene a worker kept, with an empty
+// Scene and no scene JSON; a failing run answers its diagnostic as Run does, and the worker
+// serves the next run.
+func TestPoolCount(t *testing.T) {
+	t.Parallel()
+	p := NewPool(PoolOptions{Lazy: true})
+	t.Cleanup(func() { p.Close() })
+	res, n, err := p.Count(context.Background(), MapSource{MainModule: "for (let i = 0; i < 5; i++) drawCircle('c' + i, i, 0, 1)\nconsole.log('drawn')"}, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 5 || res.Scene.Len() != 0 || res.SceneJSON != nil || !cmp.Equal([]string{"drawn"}, res.Logs) {
+		t.Errorf("Count = %d entities, scene of %d, %d bytes of scene JSON, logs %q; want 5, 0, 0, [drawn]", n, res.Scene.Len(), len(res.SceneJSON), res.Logs)
+	}
+	_, _, err = p.Count(context.Background(), MapSource{MainModule: "drawCircle('c', 0, 0, 1)\nthrow new Error('no')"}, MainModule, Options{})
+	var d *Diagnostic
+	if !errors.As(err, &d) || d.Kind != "Error" || d.Message != "no" {
+		t.Errorf("a failing run: %v; want its diagnostic", err)
+	}
+	if _, n, err := p.Count(context.Background(), MapSource{MainModule: "drawRect('r', 0, 0, 1, 1)"}, MainModule, Options{}); err != nil || n != 1 {
+		t.Errorf("the next run: %d, %v; want 1 entity", n, err)
 	}
 }

@@ -28,7 +28,7 @@ func (s *Scene) areaOf(name string) ([]overlay.Polygon, error) {
 // collectAreas gathers the polygons of the named entities in world coordinates. Polygons of
 // different entities (or parts) may overlap; the operation that uses them unions them.
 func (s *Scene) collectAreas(names []string) ([]overlay.Polygon, error) {
-	var out []overlay.Polygon
+	out := make([]overlay.Polygon, 0, len(names)) // one each, most often
 	for _, n := range names {
 		e, err := s.Get(n)
 		if err != nil {
@@ -129,16 +129,24 @@ func curveTolerance(b Box) float64 {
 	return min(DefaultTolerance, size*CurveRelative)
 }
 
-// worldRing maps a polygon ring to world coordinates and checks it.
+// worldRing maps a polygon ring to world coordinates and checks it. It is worldInRange,
+// cleanRing and checkedRing in one pass over the points, without the intermediate copy.
 func worldRing(e *Entity, r []Vec, m Affine) ([]overlay.Point, error) {
-	w := make([]Vec, len(r))
-	for i, p := range r {
-		w[i] = m.Apply(p)
+	out := make([]overlay.Point, 0, len(r))
+	for _, v := range r {
+		p := overlay.Point(m.Apply(v))
+		if !(math.Abs(p.X) <= MaxCoord && math.Abs(p.Y) <= MaxCoord) {
+			return nil, fmt.Errorf("%s %q: %w", e.Kind(), e.Name, inRange("its world coordinate", p.X, p.Y))
+		}
+		if len(out) > 0 && nearlyEqual(out[len(out)-1], p) {
+			continue
+		}
+		out = append(out, p)
 	}
-	if err := worldInRange(e, w); err != nil {
-		return nil, err
+	for len(out) > 1 && nearlyEqual(out[len(out)-1], out[0]) {
+		out = out[:len(out)-1]
 	}
-	return checkedRing(e, cleanRing(w))
+	return checkedRing(e, out)
 }
 
 // worldInRange refuses world coordinates that transforms carried outside ±MaxCoord.
@@ -212,6 +220,9 @@ func formatCoord(v float64) string {
 // selfCrossing reports whether a ring crosses or touches itself and where: non-adjacent
 // edges must not meet at all, adjacent edges only at their shared vertex.
 func selfCrossing(r []overlay.Point) (overlay.Point, bool) {
+	if strictlyConvex(r) {
+		return overlay.Point{}, false
+	}
 	n := len(r)
 	edge := func(i int) (overlay.Point, overlay.Point) { return r[i], r[(i+1)%n] }
 	test := func(i, j int) (overlay.Point, bool) {
@@ -263,6 +274,51 @@ func selfCrossing(r []overlay.Point) (overlay.Point, bool) {
 		active = append(active[:k], i)
 	}
 	return overlay.Point{}, false
+}
+
+// strictlyConvex reports whether r turns the same way, never straight, at every vertex and
+// goes round once: then it is a convex polygon, simple, and selfCrossing has nothing to find.
+// Most rings are (circles, rectangles, regular polygons), and the test is one orientation per
+// vertex instead of a sweep. Going round once is counted exactly: the edges' y-directions,
+// zeros skipped, change sign twice per turn, since each turn is less than a half-turn.
+func strictlyConvex(r []overlay.Point) bool {
+	n := len(r)
+	if n < 3 {
+		return false
+	}
+	var turn float64
+	changes, last := 0, 0
+	for i := range n {
+		a, b, c := r[(i+n-1)%n], r[i], r[(i+1)%n]
+		o := overlay.Orient(a, b, c)
+		if o == 0 || (turn != 0 && (o > 0) != (turn > 0)) {
+			return false
+		}
+		turn = o
+		// A difference of floats is 0 only when they are equal, so its sign is exact.
+		dir := 0
+		if dy := c.Y - b.Y; dy > 0 {
+			dir = 1
+		} else if dy < 0 {
+			dir = -1
+		}
+		if dir != 0 {
+			if last != 0 && dir != last {
+				changes++
+			}
+			last = dir
+		}
+	}
+	// The cyclic sequence closes: the first nonzero direction against the last.
+	for i := range n {
+		if dy := r[(i+1)%n].Y - r[i].Y; dy != 0 {
+			if (dy > 0) != (last > 0) {
+				changes++
+			}
+			break
+		}
+	}
+	return changes == 2
 }
 
 // segmentsMeet reports whether two segments share any point, and one such point.

@@ -273,8 +273,11 @@ func (s *Scene) putArea(name string, polys []overlay.Polygon) (*Entity, error) {
 	shape := Polygon{Parts: make([]PolygonPart, len(polys))}
 	for i, p := range polys {
 		part := PolygonPart{Outer: mapRing(p.Outer, m, mirror)}
-		for _, h := range p.Holes {
-			part.Holes = append(part.Holes, mapRing(h, m, mirror))
+		if len(p.Holes) > 0 {
+			part.Holes = make([][]Vec, len(p.Holes))
+			for k, h := range p.Holes {
+				part.Holes[k] = mapRing(h, m, mirror)
+			}
 		}
 		shape.Parts[i] = part
 	}
@@ -375,7 +378,11 @@ func mapRing(r []overlay.Point, m Affine, mirror bool) []Vec {
 			first = i
 		}
 	}
-	return slices.Concat(out[first:], out[:first])
+	// Rotate left by first, in place.
+	slices.Reverse(out[:first])
+	slices.Reverse(out[first:])
+	slices.Reverse(out)
+	return out
 }
 
 func quoteNames(names []string) string {

@@ -206,3 +206,38 @@ func BenchmarkUnionNearCopies(b *testing.B) {
 		}
 	}
 }
+
+// washersScene holds a 50 x 50 grid of washers, squares of side 2.5 at pitch 3 with a
+// square hole of side 1.5, named w0..w2499: their union has 2,500 outer rings and 2,500
+// holes, each hole inside one of them.
+func washersScene(tb testing.TB) (*Scene, []string) {
+	s := New()
+	names := make([]string, 0, 2500)
+	for i := range 50 {
+		for j := range 50 {
+			x, y := 3*float64(i), 3*float64(j)
+			part := PolygonPart{
+				Outer: []Vec{{x, y}, {x + 2.5, y}, {x + 2.5, y + 2.5}, {x, y + 2.5}},
+				Holes: [][]Vec{{{x + 0.5, y + 0.5}, {x + 0.5, y + 2}, {x + 2, y + 2}, {x + 2, y + 0.5}}},
+			}
+			n := "w" + strconv.Itoa(len(names))
+			if _, err := s.Put(n, Polygon{Parts: []PolygonPart{part}}); err != nil {
+				tb.Fatal(err)
+			}
+			names = append(names, n)
+		}
+	}
+	return s, names
+}
+
+// BenchmarkBooleanWashers is the union of 2,500 washers: as many holes as outer rings, each
+// hole to be given to the one around it.
+func BenchmarkBooleanWashers(b *testing.B) {
+	s, names := washersScene(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Boolean(Union, names, nil, "u"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

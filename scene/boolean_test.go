@@ -395,6 +395,37 @@ func TestTextRegion(t *testing.T) {
 	checkValid(t, p)
 }
 
+// TestStrictlyConvex pins the shortcut of selfCrossing: only rings that turn the same way at
+// every vertex and go round once skip the sweep.
+func TestStrictlyConvex(t *testing.T) {
+	t.Parallel()
+	square := []Vec{{0, 0}, {1, 0}, {1, 1}, {0, 1}}
+	tests := []struct {
+		name string
+		ring []Vec
+		want bool
+	}{
+		{"square", square, true},
+		{"square clockwise", orientVecs(square, false), true},
+		{"64-gon", regularPolygon(Vec{3, -2}, 4, 64), true},
+		{"triangle", []Vec{{0, 0}, {2, 0}, {1, 5}}, true},
+		{"straight vertex", []Vec{{0, 0}, {1, 0}, {2, 0}, {2, 1}}, false},
+		{"concave", []Vec{{0, 0}, {2, 0}, {1, 1}, {2, 2}, {0, 2}}, false},
+		{"pentagram", []Vec{{4, 0}, {-3, 2}, {1, -4}, {1, 4}, {-3, -2}}, false},
+		{"folds back", []Vec{{0, 0}, {2, 0}, {1, 0}, {1, 1}}, false},
+		{"two points", []Vec{{0, 0}, {1, 1}}, false},
+	}
+	for _, tt := range tests {
+		r := make([]overlay.Point, len(tt.ring))
+		for i, v := range tt.ring {
+			r[i] = overlay.Point(v)
+		}
+		if got := strictlyConvex(r); got != tt.want {
+			t.Errorf("%s: strictlyConvex = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestBooleanErrors(t *testing.T) {
 	t.Parallel()
 	setup := func(t *testing.T) *Scene {
@@ -409,6 +440,8 @@ func TestBooleanErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		boolPut(t, s, "loop", &PathShape{Data: "M0 0 L4 0 L4 4 L2 -1 L0 4 Z"})
+		// Turns left at every vertex, as a convex ring does, but goes round twice.
+		boolPut(t, s, "star", Polygon{Parts: []PolygonPart{{Outer: []Vec{{4, 0}, {-3, 2}, {1, -4}, {1, 4}, {-3, -2}}}}})
 		return s
 	}
 	tests := []struct {
@@ -423,6 +456,8 @@ func TestBooleanErrors(t *testing.T) {
 			`polygon "bow" is self-intersecting (at or near 0 0); fix the ring order or split it into two polygons`, ErrSelfIntersecting},
 		{"self-crossing path", Union, []string{"loop"}, nil, "r",
 			`path "loop" is self-intersecting (at or near 1.6 0); split the crossing subpath into separate closed subpaths`, ErrSelfIntersecting},
+		{"pentagram", Union, []string{"star"}, nil, "r",
+			`polygon "star" is self-intersecting (at or near -0.76 1.36); fix the ring order or split it into two polygons`, ErrSelfIntersecting},
 		{"line", Difference, []string{"a"}, []string{"l"}, "r",
 			`line "l": shape is not closed: a line is an open polyline; draw a polygon instead`, ErrNotClosed},
 		{"line in a group", Union, []string{"g"}, nil, "r",

@@ -104,10 +104,28 @@ func (b *Box) Extend(p Vec) {
 		*b = Box{Min: p, Max: p, NonEmpty: true}
 		return
 	}
-	b.Min.X = math.Min(b.Min.X, p.X)
-	b.Min.Y = math.Min(b.Min.Y, p.Y)
-	b.Max.X = math.Max(b.Max.X, p.X)
-	b.Max.Y = math.Max(b.Max.Y, p.Y)
+	b.Min.X = boxMin(b.Min.X, p.X)
+	b.Min.Y = boxMin(b.Min.Y, p.Y)
+	b.Max.X = boxMax(b.Max.X, p.X)
+	b.Max.Y = boxMax(b.Max.Y, p.Y)
+}
+
+// boxMin is math.Min(a, b), compiled inline: bounds extend every point of a scene through
+// here. The built-in min answers as math.Min does but for one case, a NaN beside an infinity
+// (math.Min's -Inf wins over NaN), which is left to math.Min.
+func boxMin(a, b float64) float64 {
+	if m := min(a, b); m == m {
+		return m
+	}
+	return math.Min(a, b)
+}
+
+// boxMax is math.Max(a, b), as boxMin is math.Min.
+func boxMax(a, b float64) float64 {
+	if m := max(a, b); m == m {
+		return m
+	}
+	return math.Max(a, b)
 }
 
 // Union grows b to contain c.

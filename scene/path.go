@@ -103,15 +103,19 @@ func (p Path) Transform(m Affine) Path {
 }
 
 // transform maps the segment by m: points move, an arc's axis vectors only turn and scale.
+// The points a kind does not use (see SegKind) stay as they are.
 func (s *Seg) transform(m Affine) {
 	switch s.Kind {
+	case SegMove, SegLine:
+		s.P[0] = m.Apply(s.P[0])
+	case SegQuad:
+		s.P[0], s.P[1] = m.Apply(s.P[0]), m.Apply(s.P[1])
+	case SegCubic:
+		s.P[0], s.P[1], s.P[2] = m.Apply(s.P[0]), m.Apply(s.P[1]), m.Apply(s.P[2])
 	case SegArc:
 		s.P[0] = m.Apply(s.P[0])
 		s.P[1] = m.ApplyVec(s.P[1])
 		s.P[2] = m.ApplyVec(s.P[2])
-	case SegClose:
-	default:
-		s.P[0], s.P[1], s.P[2] = m.Apply(s.P[0]), m.Apply(s.P[1]), m.Apply(s.P[2])
 	}
 }
 
@@ -120,9 +124,14 @@ func (s *Seg) transform(m Affine) {
 // that reuses one path for every entity draws a scene without an allocation per shape.
 func AppendOutline(p Path, sh Shape, m Affine) Path {
 	start := len(p)
-	if a, ok := sh.(outlineAppender); ok {
-		p = a.appendOutline(p)
-	} else {
+	switch sh := sh.(type) {
+	case Circle: // the commonest kinds by their type (see shapeBounds)
+		p = sh.appendOutline(p)
+	case Rect:
+		p = sh.appendOutline(p)
+	case outlineAppender:
+		p = sh.appendOutline(p)
+	default:
 		p = append(p, sh.Outline()...)
 	}
 	for i := start; i < len(p); i++ {
@@ -189,6 +198,10 @@ func cubicExtrema(b *Box, p0, p1, p2, p3 Vec) {
 	}
 }
 
+// maxArcExtrema bounds the extrema arcExtrema visits on each axis: an arc of a scene sweeps
+// at most a full turn, which holds at most three.
+const maxArcExtrema = 4
+
 func arcExtrema(b *Box, s Seg) {
 	b.Extend(arcPoint(s, s.T0))
 	b.Extend(arcPoint(s, s.T1))
@@ -199,9 +212,11 @@ func arcExtrema(b *Box, s Seg) {
 		if coord(s.P[1], axis) == 0 && coord(s.P[2], axis) == 0 {
 			continue
 		}
-		// Every t + kπ inside [lo, hi].
+		// Every t + kπ inside [lo, hi]; the points repeat after two, so at most maxArcExtrema
+		// of them, which also ends the loop where the angles are so large that adding π
+		// leaves them as they are.
 		k := math.Ceil((lo - t) / math.Pi)
-		for tt := t + k*math.Pi; tt <= hi; tt += math.Pi {
+		for n, tt := 0, t+k*math.Pi; tt <= hi && n < maxArcExtrema; n, tt = n+1, tt+math.Pi {
 			b.Extend(arcPoint(s, tt))
 		}
 	}

@@ -163,6 +163,13 @@ func (s *Scene) Get(name string) (*Entity, error) {
 // Exists reports whether an entity of that name exists.
 func (s *Scene) Exists(name string) bool { _, ok := s.byName[name]; return ok }
 
+// Lookup returns the named entity, or false; unlike Get it builds no error, for callers that
+// ask about many names that may not exist.
+func (s *Scene) Lookup(name string) (*Entity, bool) {
+	e, ok := s.byName[name]
+	return e, ok
+}
+
 // Put draws shape under name. A new name goes on top of the top level with the default style
 // and the pivot at the centre of the shape's bounds; an existing shape of that name is
 // replaced in place, keeping its parent and z rank but taking the new geometry, a fresh
@@ -322,12 +329,49 @@ func (s *Scene) boundsUnder(e *Entity, m Affine) Box {
 }
 
 // Bounds is the world bounds of the whole scene.
-func (s *Scene) Bounds() Box {
-	var b Box
-	for e := range s.roots.all() {
-		b.Union(s.boundsUnder(e, e.Transform.Matrix()))
+func (s *Scene) Bounds() Box { return s.Frame(false).Bounds }
+
+// Frame is what a writer needs to know of a scene before it draws it, found in one walk of
+// the tree (a walk costs more in memory reads than in arithmetic).
+type Frame struct {
+	Bounds Box // the scene's world bounds, as Bounds gives them
+	// StrokeWidth is the widest StrokeWidth of a shape that has a stroke colour, 0 when none
+	// is wider.
+	StrokeWidth float64
+	// Locals holds every entity's local map (its Transform.Matrix) in Walk order, when asked
+	// for. Composing them down the tree as the writer walks again gives each entity's world
+	// map without computing any matrix twice.
+	Locals []Affine
+}
+
+// Frame walks the tree once in Walk order. It composes each entity's map with its parent's
+// as boundsUnder does (a top-level entity's world map is its own map), so that the bounds are
+// the union of the same shape boxes as the recursive walk under WorldBounds finds; it keeps
+// the local maps when keepLocals is set.
+func (s *Scene) Frame(keepLocals bool) Frame {
+	var f Frame
+	if keepLocals {
+		f.Locals = make([]Affine, 0, s.Len())
 	}
-	return b
+	world := make([]Affine, 0, 8) // world[d]: the world map of the group open at depth d
+	for depth, e := range s.Walk() {
+		m := e.Transform.Matrix()
+		if keepLocals {
+			f.Locals = append(f.Locals, m)
+		}
+		if depth > 0 {
+			m = world[depth-1].Mul(m)
+		}
+		if e.IsGroup() {
+			world = append(world[:depth], m)
+			continue
+		}
+		f.Bounds.Union(shapeBounds(e.Shape, m))
+		if e.Style.Stroke != nil {
+			f.StrokeWidth = math.Max(f.StrokeWidth, e.Style.StrokeWidth)
+		}
+	}
+	return f
 }
 
 // Item is one shape ready to paint: its world-space outline and style.

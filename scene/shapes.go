@@ -485,8 +485,15 @@ type boxer interface {
 	boundsUnder(m Affine) Box
 }
 
-// shapeBounds is the exact bounds of sh mapped by m.
+// shapeBounds is the exact bounds of sh mapped by m. The commonest kinds are switched on by
+// their type, which calls their boundsUnder directly, the others through boxer.
 func shapeBounds(sh Shape, m Affine) Box {
+	switch sh := sh.(type) {
+	case Circle:
+		return sh.boundsUnder(m)
+	case Rect:
+		return sh.boundsUnder(m)
+	}
 	if b, ok := sh.(boxer); ok {
 		return b.boundsUnder(m)
 	}

@@ -48,3 +48,28 @@ func TestAppendOutlineMatchesOutline(t *testing.T) {
 		}
 	}
 }
+
+// TestTransformMovesUsedPoints: a mapped segment moves the points its kind uses and leaves
+// the others as they were (a line's second and third are zero, as LineTo makes them).
+func TestTransformMovesUsedPoints(t *testing.T) {
+	t.Parallel()
+	var p Path
+	p.MoveTo(Vec{1, 2})
+	p.LineTo(Vec{3, 4})
+	p.QuadTo(Vec{5, 6}, Vec{7, 8})
+	p.CubicTo(Vec{1, 0}, Vec{0, 1}, Vec{1, 1})
+	p.ArcTo(Vec{2, 2}, Vec{1, 0}, Vec{0, 1}, 0, 1)
+	p.Close()
+	m := Translation(Vec{10, 20})
+	want := Path{
+		{Kind: SegMove, P: [3]Vec{{11, 22}}},
+		{Kind: SegLine, P: [3]Vec{{13, 24}}},
+		{Kind: SegQuad, P: [3]Vec{{15, 26}, {17, 28}}},
+		{Kind: SegCubic, P: [3]Vec{{11, 20}, {10, 21}, {11, 21}}},
+		{Kind: SegArc, P: [3]Vec{{12, 22}, {1, 0}, {0, 1}}, T1: 1},
+		{Kind: SegClose},
+	}
+	if diff := cmp.Diff(want, p.Transform(m)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}

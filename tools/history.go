@@ -152,7 +152,7 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 		}
 	}
 	out := &ChangeResult{Warnings: warnings, Entry: entry.ID, Restored: restored, Files: restored}
-	srv.land(res, out)
+	srv.land(res, out, nil)
 	if err := h.MoveTo(target); err == nil {
 		err = h.Save()
 		if err != nil {

@@ -319,11 +319,11 @@ func TestCorruptHistoryDoesNotBlockWrites(t *testing.T) {
 	t.Parallel()
 	s, dir := newSession(t, nil)
 	write(t, s, "main", "drawCircle('a', 0, 0, 1)")
-	if err := os.WriteFile(filepath.Join(dir, ".cadrun", "history", "log.json"), []byte("{garbage"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ".cadrun", "history", "log.jsonl"), []byte("{garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res := write(t, s, "main", "drawCircle('a', 0, 0, 2)")
-	if len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], "the build history in .cadrun/history/log.json could not be read") {
+	if len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], "the build history in .cadrun/history/log.jsonl could not be read") {
 		t.Errorf("warnings: %q", res.Warnings)
 	}
 	// History starts again: the state before this write, then this write.

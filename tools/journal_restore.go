@@ -78,7 +78,7 @@ func (se *Session) restoreJournal(ctx context.Context, id int64) (*ChangeResult,
 		}
 	}
 	out := &ChangeResult{Warnings: warnings, Restored: restored, Files: restored}
-	sceneJSON, old := srv.land(res, out)
+	sceneJSON, old := srv.land(res, out, nil)
 	var warnHistory []string
 	out.Entry, warnHistory = tx.record(files, old, sceneJSON)
 	out.Warnings = append(out.Warnings, warnHistory...)

@@ -3,11 +3,17 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/modules"
 )
 
 // TestFileNamesAsPrinted: a file named the way cadrun's answers print it (its path, or with
@@ -215,5 +221,35 @@ func TestRestacked(t *testing.T) {
 	want := `{"file":"main","created":false,"entities":2,"bounds":{"min":[-6,-6],"max":[8,6]},"changed":["a"],"restacked":["b"],"ms":0,"entry":3}`
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestRefusedLandingLeavesNoTempFiles: a change whose run succeeds but whose file cannot land
+// (a new name that differs only in case from a module) drops the scene.json written ahead for
+// it: no temp file is left, and scene.json keeps the scene before.
+func TestRefusedLandingLeavesNoTempFiles(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{"modules/Gear_lib.js": "export const x = 1\n"})
+	write(t, s, "main", "drawCircle('c', 0, 0, 1)")
+	before, err := os.ReadFile(filepath.Join(dir, modules.SceneFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Call(context.Background(), "write", json.RawMessage(`{"file":"gear_lib","code":"export const y = 2\n"}`))
+	if !errors.Is(err, modules.ErrCaseCollision) {
+		t.Fatalf("write of gear_lib = %v; want a case collision", err)
+	}
+	var temps []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), ".cadrun-tmp-") {
+			temps = append(temps, p)
+		}
+		return nil
+	})
+	if len(temps) != 0 {
+		t.Errorf("temp files left: %v", temps)
+	}
+	if after, err := os.ReadFile(filepath.Join(dir, modules.SceneFile)); err != nil || string(after) != string(before) {
+		t.Errorf("scene.json changed: %v\n%s", err, after)
 	}
 }

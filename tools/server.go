@@ -239,6 +239,12 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 			res, err = ares, aerr
 		}
 	}
+	// scene.json's next bytes go to their temp file while the change's own file may still be
+	// syncing; they are put in place after it lands.
+	var save *sceneSave
+	if err == nil {
+		save = srv.prepareScene(res)
+	}
 	ready := <-prep
 	if err != nil {
 		if ready.p != nil {
@@ -250,10 +256,12 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		return nil, notApplied(err)
 	}
 	if ready.err != nil {
+		save.discard()
 		return nil, notApplied(ready.err)
 	}
 	created, err := ready.p.Put()
 	if err != nil {
+		save.discard()
 		return nil, notApplied(err)
 	}
 	// The rename is made durable while the scene and the history move; the answer waits.
@@ -263,7 +271,7 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		se.noteRead(file, ch.Next)
 	}
 	out := &ChangeResult{File: file, Created: created, Warnings: warnings, Files: ch.Files()}
-	sceneJSON, old := srv.land(res, out)
+	sceneJSON, old := srv.land(res, out, save)
 	now := tx.landed(ch)
 	var warnHistory []string
 	out.Entry, warnHistory = tx.record(now, old, sceneJSON)
@@ -314,16 +322,18 @@ func notApplied(err error) error {
 	return fmt.Errorf("%w\n%w", err, ErrNotApplied)
 }
 
-// land moves the server to the scene of a run whose files have landed: it saves scene.json,
-// swaps the scene in and fills the summary of out. It returns the scene's JSON (nil when it
-// could not be encoded) and the scene it replaced.
-func (srv *Server) land(res *runtime.Result, out *ChangeResult) (sceneJSON []byte, old *scene.Scene) {
+// land moves the server to the scene of a run whose files have landed: it saves scene.json
+// (from save, or prepared now when save is nil), swaps the scene in and fills the summary of
+// out. It returns the scene's JSON (nil when it could not be encoded) and the scene it replaced.
+func (srv *Server) land(res *runtime.Result, out *ChangeResult, save *sceneSave) (sceneJSON []byte, old *scene.Scene) {
 	out.Logs = res.Logs
 	out.Warnings = append(out.Warnings, res.Warnings...)
-	b, err := sceneJSONOf(res)
+	if save == nil {
+		save = srv.prepareScene(res)
+	}
+	sceneJSON, err := save.json, save.err
 	if err == nil {
-		sceneJSON = b
-		err = srv.ws.SaveScene(b)
+		err = save.w.Put()
 	}
 	if err != nil {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("the change landed, but saving %s failed: %v", modules.SceneFile, err))
@@ -350,6 +360,31 @@ func isMissingMain(err error) bool {
 
 // sceneJSONOf is the JSON of a run's scene, for scene.json and the history: the bytes the
 // worker sent when the run had one, else encoded here.
+// sceneSave is scene.json's next bytes, written ahead to a temp file (prepareScene) for land.
+type sceneSave struct {
+	json []byte // the scene's JSON; nil when it could not be encoded
+	w    *modules.SceneWrite
+	err  error
+}
+
+// prepareScene encodes res's scene and writes it to scene.json's temp file.
+func (srv *Server) prepareScene(res *runtime.Result) *sceneSave {
+	b, err := sceneJSONOf(res)
+	if err != nil {
+		return &sceneSave{err: err}
+	}
+	s := &sceneSave{json: b}
+	s.w, s.err = srv.ws.PrepareScene(b)
+	return s
+}
+
+// discard drops a prepared scene that will not be saved; a nil save is none.
+func (s *sceneSave) discard() {
+	if s != nil && s.w != nil {
+		s.w.Discard()
+	}
+}
+
 func sceneJSONOf(res *runtime.Result) ([]byte, error) {
 	if res.SceneJSON != nil {
 		return res.SceneJSON, nil

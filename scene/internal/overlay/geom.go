@@ -32,10 +32,11 @@ func (b *box) extend(p Point) {
 		*b = box{min: p, max: p, nonEmpty: true}
 		return
 	}
-	b.min.X = math.Min(b.min.X, p.X)
-	b.min.Y = math.Min(b.min.Y, p.Y)
-	b.max.X = math.Max(b.max.X, p.X)
-	b.max.Y = math.Max(b.max.Y, p.Y)
+	// The built-in min and max treat NaN and -0 as math.Min and math.Max do, inline.
+	b.min.X = min(b.min.X, p.X)
+	b.min.Y = min(b.min.Y, p.Y)
+	b.max.X = max(b.max.X, p.X)
+	b.max.Y = max(b.max.Y, p.Y)
 }
 
 func ringBox(r []Point) box {

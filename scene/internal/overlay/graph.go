@@ -42,8 +42,10 @@ func (g *graph) delta(h int32) [2]int32 {
 // cw is the outgoing half-edge next clockwise from o around their common origin.
 func (g *graph) cw(o int32) int32 {
 	v := g.origin(o)
-	lo, deg := g.first[v], g.first[v+1]-g.first[v]
-	return g.out[lo+(g.pos[o]-lo+deg-1)%deg]
+	if i := g.pos[o]; i > g.first[v] {
+		return g.out[i-1]
+	}
+	return g.out[g.first[v+1]-1] // the list wraps round
 }
 
 // buildGraph cuts the segments at their splits and merges the pieces into a graph; pieces on
@@ -51,36 +53,13 @@ func (g *graph) cw(o int32) int32 {
 // cancel (a side shared by two touching shapes) is dropped, since the faces on its two sides
 // have the same windings.
 func buildGraph(segs []segment, splits []cut, ix *pointIndex) *graph {
-	// Cuts are ordered by their exact coordinates along the segment's main axis, not by a
-	// computed parameter, which can round two cuts a few ulps apart onto the same value. (The
-	// other axis would mislead: a cut on a nearly vertical segment may sit an ulp to either
-	// side of it.)
-	slices.SortFunc(splits, func(a, b cut) int {
-		if c := cmp.Compare(a.seg, b.seg); c != 0 {
-			return c
-		}
-		s := &segs[a.seg]
-		dx, dy := s.b.X-s.a.X, s.b.Y-s.a.Y
-		var c int
-		if math.Abs(dx) >= math.Abs(dy) {
-			c = cmp.Or(cmp.Compare(a.p.X, b.p.X), cmp.Compare(a.p.Y, b.p.Y))
-			if dx < 0 {
-				c = -c
-			}
-		} else {
-			c = cmp.Or(cmp.Compare(a.p.Y, b.p.Y), cmp.Compare(a.p.X, b.p.X))
-			if dy < 0 {
-				c = -c
-			}
-		}
-		return c
-	})
+	splits = sortCuts(segs, splits)
 	type piece struct {
 		u, v int32
 		w    int32
 		op   uint8
 	}
-	pieces := make([]piece, 0, len(segs)+2*len(splits))
+	pieces := make([]piece, 0, len(segs)+len(splits)) // each cut adds at most one
 	k := 0
 	for i := range segs {
 		s := &segs[i]
@@ -101,7 +80,7 @@ func buildGraph(segs []segment, splits []cut, ix *pointIndex) *graph {
 	for _, p := range pieces {
 		ends.add(p.u, p.v)
 	}
-	g := &graph{}
+	g := &graph{eu: make([]int32, 0, len(pieces)), ev: make([]int32, 0, len(pieces)), ed: make([][2]int32, 0, len(pieces))}
 	type pair struct{ u, v int32 }
 	eid := map[pair]int32{}
 	for _, p := range pieces {
@@ -149,6 +128,57 @@ func buildGraph(segs []segment, splits []cut, ix *pointIndex) *graph {
 	return g
 }
 
+// sortCuts orders the cuts by segment and along each segment. The cuts are grouped by a
+// counting sort, since most segments have none or one, and each group is sorted by the exact
+// coordinates along the segment's main axis, not by a computed parameter, which can round two
+// cuts a few ulps apart onto the same value. (The other axis would mislead: a cut on a nearly
+// vertical segment may sit an ulp to either side of it.) Cuts that compare equal are the same
+// point, snapped to one representative, so their order does not matter.
+func sortCuts(segs []segment, splits []cut) []cut {
+	if len(splits) < 2 {
+		return splits
+	}
+	start := make([]int32, len(segs)+1)
+	for _, c := range splits {
+		start[c.seg+1]++
+	}
+	for i := range segs {
+		start[i+1] += start[i]
+	}
+	out := make([]cut, len(splits))
+	for _, c := range splits {
+		out[start[c.seg]] = c
+		start[c.seg]++
+	}
+	// start[i] is now the end of segment i's cuts.
+	lo := int32(0)
+	for i := range segs {
+		hi := start[i]
+		if hi-lo > 1 {
+			s := &segs[i]
+			dx, dy := s.b.X-s.a.X, s.b.Y-s.a.Y
+			byX, flip := math.Abs(dx) >= math.Abs(dy), dx < 0
+			if !byX {
+				flip = dy < 0
+			}
+			slices.SortFunc(out[lo:hi], func(a, b cut) int {
+				var c int
+				if byX {
+					c = cmp.Or(cmp.Compare(a.p.X, b.p.X), cmp.Compare(a.p.Y, b.p.Y))
+				} else {
+					c = cmp.Or(cmp.Compare(a.p.Y, b.p.Y), cmp.Compare(a.p.X, b.p.X))
+				}
+				if flip {
+					c = -c
+				}
+				return c
+			})
+		}
+		lo = hi
+	}
+	return out
+}
+
 // sortAround lists each vertex's outgoing half-edges counter-clockwise, starting from the
 // direction +x.
 func (g *graph) sortAround() {
@@ -177,7 +207,7 @@ func (g *graph) sortAround() {
 				d := g.pts[g.origin(h^1)]
 				return d.Y > o.Y || (d.Y == o.Y && d.X > o.X)
 			}
-			slices.SortFunc(list, func(a, b int32) int {
+			ccw := func(a, b int32) int {
 				ua, ub := upper(a), upper(b)
 				if ua != ub {
 					if ua {
@@ -191,7 +221,15 @@ func (g *graph) sortAround() {
 					return 1
 				}
 				return 0
-			})
+			}
+			if len(list) == 2 {
+				// Most vertices; this is what the sort does with two.
+				if ccw(list[1], list[0]) < 0 {
+					list[0], list[1] = list[1], list[0]
+				}
+			} else {
+				slices.SortFunc(list, ccw)
+			}
 		}
 		for i, h := range list {
 			g.pos[h] = g.first[v] + int32(i)

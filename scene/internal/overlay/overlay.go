@@ -22,7 +22,9 @@
 //     but snaps in its own way; each such fallback is logged and counted (Fallbacks). Overlay
 //     itself returns ErrTopology instead.
 //
-// The functions keep no state but the fallback counter and are safe for concurrent use.
+// The functions keep no state but the fallback counter and are safe for concurrent use. On
+// large inputs the noding scans its grid with up to GOMAXPROCS goroutines and replays what
+// they find in the serial order, so the result is the same on any number of processors.
 // Input rings are read, never changed.
 package overlay
 
@@ -240,8 +242,7 @@ func overlayOnce(in []Ring, keep Rule, eps float64) ([]Polygon, error) {
 				ub = ix.id(b)
 			}
 			if ua != ub {
-				segs = append(segs, segment{a: a, b: b, ua: ua, ub: ub, minX: min(a.X, b.X), maxX: max(a.X, b.X),
-					minY: min(a.Y, b.Y), maxY: max(a.Y, b.Y), ring: int32(ri), w: 1, op: r.Operand, cross: r.SelfCrossing})
+				segs = append(segs, segment{a: a, b: b, ua: ua, ub: ub, ring: int32(ri), w: 1, op: r.Operand, cross: r.SelfCrossing})
 			}
 			ua = ub
 		}

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -283,5 +285,119 @@ func TestFallbackIsCountedAndLogged(t *testing.T) {
 	want := `level=WARN msg="geometry: the overlay engine failed its topology check; the operation is redone with simplefeatures" operation=union rings=3` + "\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("log mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestScanCellsKeepsCellOrder checks that the cells scanned in chunks by several goroutines
+// come back in cell order, each once, whatever the sizes of their lists: the replay of the
+// events depends on it.
+func TestScanCellsKeepsCellOrder(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for _, ncell := range []int32{2, 3, 17, 1000} {
+		end := make([]int32, ncell)
+		total := int32(0)
+		for c := range end {
+			total += int32(c*7%5) * int32(c%3) // some cells empty, some full
+			end[c] = total
+		}
+		scan := func(lo, hi int32) []nodeEvent {
+			var ev []nodeEvent
+			for c := lo; c < hi; c++ {
+				ev = append(ev, nodeEvent{i: c})
+			}
+			return ev
+		}
+		var got []int32
+		for _, ev := range scanCells(ncell, parallelSegments, end, scan) {
+			for _, e := range ev {
+				got = append(got, e.i)
+			}
+		}
+		want := make([]int32, ncell)
+		for c := range want {
+			want[c] = int32(c)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%d cells: mismatch (-want +got):\n%s", ncell, diff)
+		}
+	}
+}
+
+// TestSameResultOnAnyProcessors runs a union big enough for the parallel scan of the cells
+// (many overlapping 64-gons, with crossings, copies moved by about the precision and shared
+// edges) on one processor and on four: the results must be the same to the bit. (Crossing
+// points within the precision of each other snap to the first one found, so an order of the
+// cells other than the serial one changes the result.)
+func TestSameResultOnAnyProcessors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var polys []Polygon
+	for range 120 {
+		c := Point{rng.Float64() * 60, rng.Float64() * 60}
+		ring := regular(c, 2+rng.Float64()*4, 64)
+		polys = append(polys, Polygon{Outer: ring})
+		if rng.IntN(2) == 0 { // copies moved by about the precision, whose edges cross at shallow angles
+			for range 3 {
+				cp := make([]Point, len(ring))
+				for i, p := range ring {
+					cp[i] = Point{p.X + 3e-8*(rng.Float64()-0.5), p.Y + 3e-8*(rng.Float64()-0.5)}
+				}
+				polys = append(polys, Polygon{Outer: cp})
+			}
+		}
+	}
+	for x := range 10 { // squares side by side
+		polys = append(polys, Polygon{Outer: rect(float64(x), -5, float64(x+1), -4)})
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	want, err := Union(polys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GOMAXPROCS(4)
+	got, err := Union(polys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestHoleOwnersGrid checks the grid lookup of holeOwners against testing every shell, on
+// squares that overlap and nest, with holes in them.
+func TestHoleOwnersGrid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	ring := func(r []Point) outRing {
+		return outRing{pts: r, area: Area(r), per: ringPerimeter(r), box: ringBox(r)}
+	}
+	var shells, holes []outRing
+	for range 300 {
+		x, y, s := rng.Float64()*100, rng.Float64()*100, 1+rng.Float64()*20
+		shells = append(shells, ring(rect(x, y, x+s, y+s)))
+		for range rng.IntN(3) {
+			hx, hy, hs := x+rng.Float64()*s*0.8, y+rng.Float64()*s*0.8, s*0.1
+			holes = append(holes, ring(rect(hx+hs, hy, hx, hy+hs))) // clockwise
+		}
+	}
+	slices.SortFunc(shells, func(a, b outRing) int { // as boundary sorts them
+		switch {
+		case a.area < b.area:
+			return -1
+		case a.area > b.area:
+			return 1
+		}
+		return 0
+	})
+	grid := newShellGrid(shells)
+	if grid == nil {
+		t.Fatal("no grid for 300 shells")
+	}
+	want, wantOK := holeOwners(shells, holes, nil)
+	got, gotOK := holeOwners(shells, holes, grid)
+	if !wantOK || !gotOK {
+		t.Fatalf("ok: %v by every shell, %v by the grid; want both true", wantOK, gotOK)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("owners mismatch (-want +got):\n%s", diff)
 	}
 }

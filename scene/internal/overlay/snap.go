@@ -75,8 +75,9 @@ func newSnapIndex(eps float64, n int) *snapIndex {
 	for size < 2*n {
 		size *= 2
 	}
+	// Room for a quarter more points than n: the crossings the noding adds, most often.
 	return &snapIndex{eps: eps, inv: 1 / (snapCell * eps), heads: make([]int32, size),
-		mask: uint64(size - 1), next: make([]int32, 0, n), pts: make([]Point, 0, n)}
+		mask: uint64(size - 1), next: make([]int32, 0, n+n/4), pts: make([]Point, 0, n+n/4)}
 }
 
 // slot is the slot of cell k: the one holding it, or the empty one where it would go.

@@ -67,12 +67,11 @@ func Run(args []string, stdout, stderr io.Writer) error {
 	defer pool.Close()
 	opt := runtime.Options{Limits: runtime.Limits{Timeout: *timeout}}
 	if *out == "" {
-		res, err := pool.Run(context.Background(), src, runtime.MainModule, opt)
+		res, n, err := pool.Count(context.Background(), src, runtime.MainModule, opt)
 		if err := report(res, err, stderr); err != nil {
 			return err
 		}
-		info := res.Scene.Info()
-		fmt.Fprintf(stdout, "ok: %d entities in %v\n", info.Entities, res.Duration.Round(10_000))
+		fmt.Fprintf(stdout, "ok: %d entities in %v\n", n, res.Duration.Round(10_000))
 		return nil
 	}
 	export.PNG.Width = *width
