@@ -12,10 +12,10 @@ BENCHTIME ?= 1s
 help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed -e 's/^## /  /' | column -t -s ':'
 
-## build: build the cadrun binary into bin/
+## build: build the cadrun binary into bin/ (static: CGO_ENABLED=0, see docs/decisions.md "Start-up")
 .PHONY: build
 build:
-	$(GO) build -o bin/cadrun ./cmd/cadrun
+	CGO_ENABLED=0 $(GO) build -o bin/cadrun ./cmd/cadrun
 
 ## test: install what the tests need (.ci/deps), run `cadrun test` on the examples, every test with the race detector, then the worker isolation tests without it
 .PHONY: test
@@ -26,7 +26,7 @@ test: deps test-examples
 ## test-examples: `cadrun test` on the example workspaces against their committed __snapshots__/ (CI=true: a missing snapshot fails)
 .PHONY: test-examples
 test-examples:
-	$(GO) build -o bin/cadrun ./cmd/cadrun
+	CGO_ENABLED=0 $(GO) build -o bin/cadrun ./cmd/cadrun
 	CI=true bin/cadrun test examples
 
 ## deps: install the Debian packages and Node tools the tests use (each only when missing)

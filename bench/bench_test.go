@@ -3,7 +3,7 @@ package bench
 // Each benchmark iteration execs the cadrun binary, so that the figures include what a user
 // waits for and an in-process benchmark hides: process start, the Go runtime, building the
 // JS engine, reading the script and writing the SVG. The binary is built once per test
-// process with `go build`, into a temporary directory.
+// process with `go build` (static, as `make build` builds it), into a temporary directory.
 
 import (
 	"bytes"
@@ -101,7 +101,9 @@ func cadrun(tb testing.TB) string {
 	tb.Helper()
 	buildBin.Do(func() {
 		binPath = filepath.Join(tmpDir, "cadrun")
-		out, err := exec.Command("go", "build", "-o", binPath, "github.com/cadrun/cadrun/cmd/cadrun").CombinedOutput()
+		cmd := exec.Command("go", "build", "-o", binPath, "github.com/cadrun/cadrun/cmd/cadrun")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as make build does
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("building cadrun: %v\n%s", err, out)
 		}

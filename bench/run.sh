@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Whole-process timings of the reference workloads W1-W4 (../shared/BENCH.md): builds
-# bin/cadrun once, then runs `bin/cadrun run bench/wN.js -o OUT.svg` as a fresh process RUNS
+# bin/cadrun once (static, as make build does), then runs `bin/cadrun run bench/wN.js -o OUT.svg` as a fresh process RUNS
 # times per workload (after one untimed warm-up run) and prints the median, min and max in
 # milliseconds, beside the fastest peer figure from BENCH.md.
 #
@@ -36,7 +36,7 @@ now_us() {
 }
 
 echo "building bin/cadrun" >&2
-go build -o bin/cadrun ./cmd/cadrun
+CGO_ENABLED=0 go build -o bin/cadrun ./cmd/cadrun # as make build does
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

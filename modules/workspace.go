@@ -39,7 +39,7 @@ type Workspace struct {
 	fail func(step string) error
 	// historyCap, when set (tests only), replaces MaxHistory.
 	historyCap int
-	// onList, when set (tests only), is called with each directory readDir lists.
+	// onList, when set (tests only), is called with each directory readDir or readNames lists.
 	onList func(dir string)
 
 	// The history as last read or written, with the log file's identity then, so that a
@@ -232,6 +232,22 @@ func (w *Workspace) readDir(p string) ([]fs.DirEntry, error) {
 	entries, err := d.ReadDir(-1)
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return entries, err
+}
+
+// readNames lists the names in a workspace directory, unsorted, opened as readDir opens it but
+// without the stat of every entry that ReadDir makes in an os.Root: for a caller that goes by
+// the names alone, such as the sweep for temp files in the folder of `cadrun run FILE.js`,
+// which may be a big one.
+func (w *Workspace) readNames(p string) ([]string, error) {
+	if w.onList != nil {
+		w.onList(p)
+	}
+	d, err := w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.Readdirnames(-1)
 }
 
 // singleLinkStat reports whether the workspace file p has one link (what openFile will

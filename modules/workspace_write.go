@@ -429,13 +429,16 @@ func (w *Workspace) removeLeftovers() {
 	dirs := append([]string{".", "modules", historyDir, historyObjects}, w.dataDirs()...)
 	var found []string
 	for _, d := range dirs {
-		entries, err := w.readDir(d)
+		names, err := w.readNames(d)
 		if err != nil {
 			continue
 		}
-		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), tempPrefix) && !e.IsDir() {
-				found = append(found, path.Join(d, e.Name()))
+		for _, n := range names {
+			if !strings.HasPrefix(n, tempPrefix) {
+				continue
+			}
+			if st, err := w.root.Lstat(path.Join(d, n)); err == nil && !st.IsDir() {
+				found = append(found, path.Join(d, n))
 			}
 		}
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/cadrun/cadrun/internal/workerproc"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -44,7 +45,7 @@ var DefaultLimits = Limits{
 	MaxSourceBytes:  500 << 10,
 	MaxNesting:      500,
 	MaxModules:      256,
-	MaxMemory:       512 << 20,
+	MaxMemory:       workerproc.DefaultMaxMemory, // 512 MB
 	MaxEntities:     100_000,
 }
 

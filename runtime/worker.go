@@ -25,7 +25,6 @@ package runtime
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,13 +43,8 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/cadrun/cadrun/internal/workerproc"
 	"github.com/cadrun/cadrun/scene"
-)
-
-// Environment variables that turn the binary into a worker.
-const (
-	workerEnv    = "CADRUN_WORKER"
-	workerMemEnv = "CADRUN_WORKER_MEMORY"
 )
 
 // workerMaxStack caps a worker's goroutine stacks, so that runaway Go recursion (deeply
@@ -104,10 +98,10 @@ type ExportFunc func(s *scene.Scene, request []byte) ([]byte, error)
 // out for Pool.Export, with export. cadrun calls it from the init function of internal/worker,
 // earlier than main, so that a worker skips initialising the packages only the parent uses.
 func ServeWorkerWithExport(export ExportFunc) {
-	if os.Getenv(workerEnv) != "1" {
+	if !workerproc.IsWorker() {
 		return
 	}
-	mem, _ := strconv.ParseInt(os.Getenv(workerMemEnv), 10, 64)
+	mem, _ := strconv.ParseInt(os.Getenv(workerproc.MemoryEnv), 10, 64)
 	if mem <= 0 {
 		mem = DefaultLimits.MaxMemory
 	}
@@ -389,53 +383,6 @@ func NewPool(opt PoolOptions) *Pool {
 	return p
 }
 
-// selfCommand re-runs this executable, the default worker command.
-func selfCommand() *exec.Cmd {
-	exe, err := os.Executable()
-	if err != nil {
-		exe = os.Args[0]
-	}
-	return exec.Command(exe)
-}
-
-// prestarted holds the worker PrestartWorker started until a Pool takes it.
-var prestarted struct {
-	sync.Mutex
-	w *worker
-}
-
-// PrestartWorker starts a worker now, with the default command and memory cap, for the first
-// Pool of those defaults that needs a worker to take instead of starting one: a program that
-// knows early that it will run a script overlaps the worker's start-up with its own. cadrun
-// calls it for `run` and `tool` from internal/worker's init function, while the rest of the
-// program is still initialising. A worker no Pool takes ends with the program: its input
-// closes. A failure to start is left for the Pool to meet and report.
-func PrestartWorker() {
-	p := &Pool{opt: PoolOptions{MaxMemory: DefaultLimits.MaxMemory, Command: selfCommand}}
-	w, err := p.start()
-	if err != nil {
-		return
-	}
-	prestarted.Lock()
-	defer prestarted.Unlock()
-	if prestarted.w != nil {
-		prestarted.w.kill()
-	}
-	prestarted.w = w
-}
-
-// takePrestarted returns the prestarted worker if this pool may use it, once.
-func (p *Pool) takePrestarted() *worker {
-	if !p.plain || p.opt.MaxMemory != DefaultLimits.MaxMemory {
-		return nil
-	}
-	prestarted.Lock()
-	defer prestarted.Unlock()
-	w := prestarted.w
-	prestarted.w = nil
-	return w
-}
-
 // Close stops the idle workers; runs in progress finish with their own workers. It kills
 // them without waiting for them to end (their exits are collected in the background, or by
 // the system once this process has ended), so that a one-shot command exits as soon as its
@@ -446,7 +393,7 @@ func (p *Pool) Close() error {
 	p.idle, p.closed = nil, true
 	p.mu.Unlock()
 	for _, w := range idle {
-		_ = w.cmd.Process.Kill()
+		w.proc.Kill()
 	}
 	return nil
 }
@@ -491,52 +438,42 @@ func (p *Pool) put(w *worker) {
 
 // worker is one child process.
 type worker struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	from   *lineReader // the child's stdout, buffered
-	stderr *headBuffer
-	waited chan struct{}
+	proc *workerproc.Process
+	from *lineReader // the child's stdout, buffered
 
 	framedBytes int // file content sent as raw frames, over the worker's life (for tests)
 }
 
+// start starts a worker, or takes the prestarted one when this pool runs the default command
+// with the same memory cap.
 func (p *Pool) start() (*worker, error) {
-	if w := p.takePrestarted(); w != nil {
-		return w, nil
+	var proc *workerproc.Process
+	if p.plain {
+		proc = workerproc.Take(p.opt.MaxMemory)
 	}
-	cmd := p.opt.Command()
-	cmd.Env = append(os.Environ(), workerEnv+"=1", workerMemEnv+"="+strconv.FormatInt(p.opt.MaxMemory, 10))
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
+	if proc == nil {
+		cmd := p.opt.Command()
+		if cmd.Err != nil {
+			return nil, fmt.Errorf("starting a worker: %w", cmd.Err)
+		}
+		var err error
+		proc, err = workerproc.Start(workerproc.Command{Path: cmd.Path, Args: cmd.Args, Dir: cmd.Dir, Sys: cmd.SysProcAttr}, p.opt.MaxMemory)
+		if err != nil {
+			return nil, err
+		}
 	}
-	// os.Pipe rather than cmd.StdoutPipe, to resize the pipe before the worker writes to it.
-	stdout, childOut, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	growPipe(stdout)
-	cmd.Stdout = childOut
-	out := bufio.NewReader(stdout)
-	w := &worker{cmd: cmd, stdin: stdin, from: newLineReader(out), stderr: &headBuffer{max: 4096}, waited: make(chan struct{})}
-	cmd.Stderr = w.stderr
-	err = cmd.Start()
-	childOut.Close() // the child has its own copy
-	if err != nil {
-		stdout.Close()
-		return nil, fmt.Errorf("starting a worker: %w", err)
-	}
-	go func() {
-		_ = cmd.Wait()
-		stdout.Close() // what cmd.StdoutPipe would do; reads in flight then fail
-		close(w.waited)
-	}()
-	return w, nil
+	return &worker{proc: proc, from: newLineReader(bufio.NewReader(proc.Stdout))}, nil
 }
 
 func (w *worker) kill() {
-	_ = w.cmd.Process.Kill()
-	<-w.waited
+	w.proc.Kill()
+	<-w.proc.Done
+}
+
+// selfCommand re-runs this executable, the default worker command.
+func selfCommand() *exec.Cmd {
+	self := workerproc.Self()
+	return exec.Command(self.Path, self.Args[1:]...)
 }
 
 // discard kills a worker that cannot be reused and warms a replacement.
@@ -592,7 +529,7 @@ func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options
 			return res, nil, xerr
 		}
 		p.discard(w)
-		return res, nil, fmt.Errorf("writing the scene out in the worker: the worker stopped: %s", firstLine(w.stderr.String(), o.err))
+		return res, nil, fmt.Errorf("writing the scene out in the worker: the worker stopped: %s", firstLine(w.proc.Stderr.String(), o.err))
 	case <-ctx.Done():
 		p.discard(w)
 		return nil, nil, ctx.Err()
@@ -664,7 +601,7 @@ func (p *Pool) run(ctx context.Context, src Source, entry string, opt Options, e
 
 // crashed explains a worker that died in the middle of a run, from what it printed.
 func (p *Pool) crashed(w *worker, opt Options, cause error) (*Result, error) {
-	out := w.stderr.String()
+	out := w.proc.Stderr.String()
 	d := &Diagnostic{Kind: KindUncaught}
 	switch {
 	case strings.Contains(out, "out of memory") || strings.Contains(out, "cannot allocate memory"):
@@ -692,7 +629,7 @@ func firstLine(out string, cause error) string {
 
 // run speaks the protocol for one script, up to its result (an export, if asked, follows).
 func (w *worker) run(src Source, entry string, opt Options, export *exportRequest) (*Result, error) {
-	enc := json.NewEncoder(w.stdin)
+	enc := json.NewEncoder(w.proc.Stdin)
 	if err := enc.Encode(message{Type: "run", Entry: entry, Options: &opt, Export: export}); err != nil {
 		return nil, err
 	}
@@ -773,27 +710,4 @@ func (w *worker) export() ([]byte, error) {
 		return nil, fmt.Errorf("reading the worker's export: %w", err)
 	}
 	return b, nil
-}
-
-// headBuffer keeps the first max bytes written to it: a Go fatal error names its cause on
-// the first lines, before pages of goroutine dumps.
-type headBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	max int
-}
-
-func (t *headBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if room := t.max - t.buf.Len(); room > 0 {
-		t.buf.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
-}
-
-func (t *headBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.buf.String()
 }

@@ -107,7 +107,7 @@ func (w *worker) sendContent(enc *json.Encoder, hash string, pending map[string]
 	if err := enc.Encode(message{Type: "content", ContentBytes: len(b)}); err != nil {
 		return err
 	}
-	if _, err := w.stdin.Write(b); err != nil {
+	if _, err := w.proc.Stdin.Write(b); err != nil {
 		return err
 	}
 	w.framedBytes += len(b)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/internal/workerproc"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -188,13 +189,10 @@ func TestPoolExport(t *testing.T) {
 }
 
 // TestPrestartedWorker: the first Pool of the default command and memory cap that needs a
-// worker takes the prestarted one instead of starting its own; a Pool with another cap does
-// not. Not parallel: the prestarted worker is the process's.
+// worker takes the one workerproc.Prestart started instead of starting its own; a Pool with
+// another cap does not. Not parallel: the prestarted worker is the process's.
 func TestPrestartedWorker(t *testing.T) {
-	PrestartWorker()
-	prestarted.Lock()
-	w := prestarted.w
-	prestarted.Unlock()
+	w := workerproc.Prestart(DefaultLimits.MaxMemory)
 	if w == nil {
 		t.Fatal("no worker was prestarted")
 	}
@@ -205,7 +203,7 @@ func TestPrestartedWorker(t *testing.T) {
 	if _, err := other.Run(context.Background(), src, MainModule, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if other.idle[0] == w {
+	if other.idle[0].proc == w {
 		t.Error("a pool with another memory cap took the prestarted worker")
 	}
 
@@ -214,11 +212,12 @@ func TestPrestartedWorker(t *testing.T) {
 	if _, err := p.Run(context.Background(), src, MainModule, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	prestarted.Lock()
-	left := prestarted.w
-	prestarted.Unlock()
-	if left != nil || p.idle[0] != w {
+	if p.idle[0].proc != w {
 		t.Error("the pool started a worker of its own instead of taking the prestarted one")
+	}
+	if left := workerproc.Take(DefaultLimits.MaxMemory); left != nil {
+		left.Kill()
+		t.Error("the prestarted worker was still there after a pool took it")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cadrun/cadrun/cmd/cadrun/internal/cli"
 	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
@@ -15,19 +16,19 @@ import (
 // runDemo runs every example workspace (embedded in the binary) through the sandbox and
 // writes NAME.svg and NAME.png for each.
 func runDemo(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("demo", "demo [-o DIR]", stderr)
+	fs := cli.NewFlags("demo", "demo [-o DIR]", stderr)
 	out := fs.String("o", "out", "directory to write NAME.svg and NAME.png into (created if missing)")
 	if err := fs.Parse(args); err != nil {
-		return errUsage
+		return cli.ErrUsage
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
-		return errUsage
+		return cli.ErrUsage
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return fmt.Errorf("creating the output directory: %w", err)
 	}
-	pool := newPool()
+	pool := cli.NewPool()
 	defer pool.Close()
 	for _, name := range examples.Workspaces() {
 		src, err := examples.Workspace(name)
@@ -37,7 +38,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		res, err := pool.Run(context.Background(), src, runtime.MainModule, runtime.Options{})
 		if d, ok := err.(*runtime.Diagnostic); ok {
 			fmt.Fprintf(stderr, "example %s:\n%s", name, d.Render())
-			return errReported
+			return cli.ErrReported
 		}
 		if err != nil {
 			return err

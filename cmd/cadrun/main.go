@@ -3,14 +3,14 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	_ "github.com/cadrun/cadrun/internal/worker" // a Pool re-runs this binary as its workers: they serve from this package's init
+	"github.com/cadrun/cadrun/cmd/cadrun/internal/cli" // serves `cadrun run` from its init
+	_ "github.com/cadrun/cadrun/internal/prestart"     // run and tool start their worker from this package's init, before the rest initialise
+	_ "github.com/cadrun/cadrun/internal/worker"       // a Pool re-runs this binary as its workers: they serve from this package's init
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools"
@@ -19,12 +19,6 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-// errUsage marks a bad command line: the usage is printed and the exit status is 2.
-var errUsage = errors.New("usage")
-
-// errReported marks a failure already explained on stderr: the exit status is 1.
-var errReported = errors.New("reported")
-
 type command struct {
 	name, summary string
 	run           func(args []string, stdout, stderr io.Writer) error
@@ -32,15 +26,15 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"run", "run a workspace or a script in the sandbox; with -o, render it to " + render.Extensions(), runRun},
+		{"run", "run a workspace or a script in the sandbox; with -o, render it to " + render.Extensions(), cli.Run},
 		{"test", "test workspaces against their __snapshots__/ and run their tests/NAME.test.js scripts", runTest},
 		{"mcp", "serve the tools to MCP clients over stdio, or streamable HTTP with -http", runMCP},
 		{"watch", "run the workspace on every save and print the result; -out writes " + render.Extensions() + " after each good run", runWatch},
 		{"tool", "call one tool (listed below) and print one JSON reply", runTool},
 		{"types", "print TypeScript declarations of the JS API (for editor autocomplete)", func(args []string, stdout, stderr io.Writer) error {
-			fs := newFlags("types", "types > cadrun.d.ts", stderr)
+			fs := cli.NewFlags("types", "types > cadrun.d.ts", stderr)
 			if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-				return errUsage
+				return cli.ErrUsage
 			}
 			_, err := io.WriteString(stdout, runtime.TypeScript())
 			return err
@@ -69,18 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if c.name != args[0] {
 			continue
 		}
-		err := c.run(args[1:], stdout, stderr)
-		switch {
-		case err == nil:
-			return 0
-		case errors.Is(err, errUsage), errors.Is(err, flag.ErrHelp):
-			return 2
-		case errors.Is(err, errReported):
-			return 1
-		default:
-			fmt.Fprintf(stderr, "cadrun %s: %v\n", c.name, err)
-			return 1
-		}
+		return cli.Status(c.name, c.run(args[1:], stdout, stderr), stderr)
 	}
 	fmt.Fprintf(stderr, "cadrun: unknown command %q\n", args[0])
 	usage(stderr)
@@ -105,19 +88,4 @@ func firstSentence(s string) string {
 		return s[:i+1]
 	}
 	return s
-}
-
-// newFlags returns a flag set that reports errors to stderr and does not exit.
-// The synopsis may go on, after a blank line, with what the command does.
-func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: cadrun %s\n", synopsis)
-		if strings.Contains(synopsis, "\n") {
-			fmt.Fprintln(stderr, "\nflags:")
-		}
-		fs.PrintDefaults()
-	}
-	return fs
 }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cadrun/cadrun/cmd/cadrun/internal/cli"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools"
@@ -57,7 +58,7 @@ func tokenFrom(flagValue string) (string, error) {
 const shutdownGrace = 5 * time.Second
 
 func runMCP(args []string, _, stderr io.Writer) error {
-	fs := newFlags("mcp", "mcp [-workspace DIR] [-http ADDR [-token T] [-max-sessions N] [-session-idle D] [-max-conns N]] [-serve ADDR] [-log-level L]", stderr)
+	fs := cli.NewFlags("mcp", "mcp [-workspace DIR] [-http ADDR [-token T] [-max-sessions N] [-session-idle D] [-max-conns N]] [-serve ADDR] [-log-level L]", stderr)
 	ws := fs.String("workspace", "", "workspace directory; default $CADRUN_HOME, else ~/.cadrun (created if missing)")
 	httpFlag := fs.String("http", "", "serve streamable HTTP on ADDR (host:port; :PORT means 127.0.0.1) instead of stdio")
 	serveFlag := fs.String("serve", "", "also serve the live viewer on ADDR (host:port; :PORT means 127.0.0.1)")
@@ -67,49 +68,49 @@ func runMCP(args []string, _, stderr io.Writer) error {
 	maxConns := fs.Int("max-conns", tools.MaxHTTPConns, "HTTP: most connections open at once")
 	logLevel := fs.String("log-level", "info", "log to stderr from this level up: debug, info, warn or error (debug shows every session)")
 	if err := fs.Parse(args); err != nil {
-		return errUsage
+		return cli.ErrUsage
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
-		return errUsage
+		return cli.ErrUsage
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fmt.Fprintf(stderr, "cadrun mcp: -log-level %q: want debug, info, warn or error\n", *logLevel)
-		return errUsage
+		return cli.ErrUsage
 	}
 	if *maxSessions < 1 || *maxConns < 1 || *sessionIdle <= 0 {
 		fmt.Fprintf(stderr, "cadrun mcp: -max-sessions, -max-conns and -session-idle must be positive (got %d, %d, %v)\n", *maxSessions, *maxConns, *sessionIdle)
-		return errUsage
+		return cli.ErrUsage
 	}
 	token, err := tokenFrom(*tokenFlag)
 	if err != nil {
 		fmt.Fprintf(stderr, "cadrun mcp: %v\n", err)
-		return errUsage
+		return cli.ErrUsage
 	}
 	var addr string
 	if *httpFlag != "" {
 		var err error
 		if addr, err = httpAddr(*httpFlag, token); err != nil {
 			fmt.Fprintf(stderr, "cadrun mcp: %v\n", err)
-			return errUsage
+			return cli.ErrUsage
 		}
 	} else if *tokenFlag != "" && *serveFlag == "" {
 		fmt.Fprintln(stderr, "cadrun mcp: -token needs -http or -serve (stdio has no requests to check)")
-		return errUsage
+		return cli.ErrUsage
 	}
 	var viewAddr string
 	if *serveFlag != "" {
 		var err error
 		if viewAddr, err = serveAddr(*serveFlag, token); err != nil {
 			fmt.Fprintf(stderr, "cadrun mcp: %v\n", err)
-			return errUsage
+			return cli.ErrUsage
 		}
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(logger)
 
-	dir, err := workspaceDir(*ws)
+	dir, err := cli.WorkspaceDir(*ws)
 	if err != nil {
 		return err
 	}

@@ -10,11 +10,12 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/cadruntest"
+	"github.com/cadrun/cadrun/cmd/cadrun/internal/cli"
 	"github.com/cadrun/cadrun/runtime"
 )
 
 func runTest(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("test", "test [-workspace DIR | DIR ...] [-run REGEXP] [-update] [-junit FILE] [-o DIR]", stderr)
+	fs := cli.NewFlags("test", "test [-workspace DIR | DIR ...] [-run REGEXP] [-update] [-junit FILE] [-o DIR]", stderr)
 	var dirs []string
 	fs.Func("workspace", "a workspace, or a folder of workspaces (repeatable; default the current folder)", func(s string) error {
 		dirs = append(dirs, s)
@@ -25,9 +26,9 @@ func runTest(args []string, stdout, stderr io.Writer) error {
 	junit := fs.String("junit", "", "also write the results as JUnit XML to this file")
 	diffDir := fs.String("o", "", "write the old, new and diff pictures of each changed PNG snapshot to this folder")
 	timeout := fs.Duration("timeout", runtime.DefaultLimits.Timeout, "wall-clock limit for each script")
-	positional, err := parseInterleaved(fs, args)
+	positional, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
-		return errUsage
+		return cli.ErrUsage
 	}
 	dirs = append(dirs, positional...)
 	if len(dirs) == 0 {
@@ -42,7 +43,7 @@ func runTest(args []string, stdout, stderr io.Writer) error {
 	if *runPattern != "" {
 		if opt.Run, err = regexp.Compile(*runPattern); err != nil {
 			fmt.Fprintf(stderr, "cadrun test: -run %q is not a regular expression: %v\n", *runPattern, err)
-			return errUsage
+			return cli.ErrUsage
 		}
 	}
 	runner, stop := testRunner()
@@ -71,7 +72,7 @@ func runTest(args []string, stdout, stderr io.Writer) error {
 	passed, failed := cadruntest.Count(results)
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
 	if failed > 0 {
-		return errReported
+		return cli.ErrReported
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/cadrun/cadrun/cmd/cadrun/internal/cli"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools"
@@ -52,7 +53,7 @@ success, 1 when the call failed, 2 for a bad command line or bad parameters.`
 func runTool(args []string, stdout, stderr io.Writer) error {
 	// A closed stdout must give an error exit, not death by SIGPIPE halfway through a call.
 	signal.Ignore(syscall.SIGPIPE)
-	fs := newFlags("tool", toolSynopsis, stderr)
+	fs := cli.NewFlags("tool", toolSynopsis, stderr)
 	list := fs.Bool("list", false, "list the tools with their type (read or edit) and description")
 	params := fs.String("params", "", "the tool's parameters as one JSON object")
 	paramsFile := fs.String("params-file", "", "read the parameters from this file ('-' for stdin), for large or multi-line parameters")
@@ -60,14 +61,14 @@ func runTool(args []string, stdout, stderr io.Writer) error {
 	usageError := func(msg string) error {
 		fmt.Fprintf(stderr, "cadrun tool: %s\n", msg)
 		fs.Usage()
-		return printError(stdout, "usage: "+msg, errUsage)
+		return printError(stdout, "usage: "+msg, cli.ErrUsage)
 	}
-	positional, err := parseInterleaved(fs, args)
+	positional, err := cli.ParseInterleaved(fs, args)
 	switch {
 	case err != nil:
 		// The flag package has printed the error (or, for -h, nothing) and the usage to
 		// stderr; stdout still gets its one JSON object.
-		return printError(stdout, "usage: "+err.Error(), errUsage)
+		return printError(stdout, "usage: "+err.Error(), cli.ErrUsage)
 	case *list && len(positional) > 0:
 		return usageError("--list takes no tool name")
 	case *list:
@@ -92,9 +93,9 @@ func runTool(args []string, stdout, stderr io.Writer) error {
 	}
 	data, err := callTool(positional[0], *ws, raw)
 	if err != nil {
-		code := errReported
+		code := cli.ErrReported
 		if errors.Is(err, tools.ErrUnknownTool) || errors.Is(err, tools.ErrBadInput) {
-			code = errUsage
+			code = cli.ErrUsage
 		}
 		return printError(stdout, err.Error(), code)
 	}
@@ -103,7 +104,7 @@ func runTool(args []string, stdout, stderr io.Writer) error {
 
 // callTool opens the workspace and makes the call in a fresh session.
 func callTool(name, ws string, params []byte) (any, error) {
-	dir, err := workspaceDir(ws)
+	dir, err := cli.WorkspaceDir(ws)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +116,7 @@ func callTool(name, ws string, params []byte) (any, error) {
 		return nil, err
 	}
 	defer w.Close()
-	pool := newPool()
+	pool := cli.NewPool()
 	defer pool.Close()
 	ctx := context.Background()
 	srv := tools.NewServer(ctx, w, pool, runtime.Options{})

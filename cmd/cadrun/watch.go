@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cadrun/cadrun/cmd/cadrun/internal/cli"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
@@ -32,7 +33,7 @@ func (o *outList) String() string     { return strings.Join(*o, ", ") }
 func (o *outList) Set(v string) error { *o = append(*o, v); return nil }
 
 func runWatch(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("watch", "watch [-workspace DIR] [-out FILE ...] [-serve ADDR [-token T]] [-poll DURATION] [-timeout D] [-width PX] [export flags]", stderr)
+	fs := cli.NewFlags("watch", "watch [-workspace DIR] [-out FILE ...] [-serve ADDR [-token T]] [-poll DURATION] [-timeout D] [-width PX] [export flags]", stderr)
 	ws := fs.String("workspace", "", "workspace directory (scene.code.js and modules/); default $CADRUN_HOME, else ~/.cadrun")
 	var outs outList
 	fs.Var(&outs, "out", "after each good run, write the scene to `FILE`; the extension picks the format: .svg, .png, .json, .dxf or .pdf (repeat for several)")
@@ -44,12 +45,12 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	var export render.Options
 	export.Flags(fs)
 	if err := fs.Parse(args); err != nil {
-		return errUsage
+		return cli.ErrUsage
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "cadrun watch: unexpected argument %q; the workspace is given with -workspace\n", fs.Arg(0))
 		fs.Usage()
-		return errUsage
+		return cli.ErrUsage
 	}
 	var outputs []output
 	for _, p := range outs {
@@ -57,35 +58,35 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 		o, err := newOutput(p, export)
 		if err != nil {
 			fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
-			return errUsage
+			return cli.ErrUsage
 		}
 		outputs = append(outputs, o)
 	}
 	if err := modules.CheckPoll(*poll); err != nil {
 		fmt.Fprintf(stderr, "cadrun watch: -poll: %v\n", err)
-		return errUsage
+		return cli.ErrUsage
 	}
 	if *timeout <= 0 {
 		fmt.Fprintf(stderr, "cadrun watch: -timeout %v: give a positive duration\n", *timeout)
-		return errUsage
+		return cli.ErrUsage
 	}
 	token, err := tokenFrom(*tokenFlag)
 	if err != nil {
 		fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
-		return errUsage
+		return cli.ErrUsage
 	}
 	var viewAddr string
 	if *serveFlag != "" {
 		var err error
 		if viewAddr, err = serveAddr(*serveFlag, token); err != nil {
 			fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
-			return errUsage
+			return cli.ErrUsage
 		}
 	} else if *tokenFlag != "" {
 		fmt.Fprintln(stderr, "cadrun watch: -token needs -serve")
-		return errUsage
+		return cli.ErrUsage
 	}
-	dir, err := workspaceDir(*ws)
+	dir, err := cli.WorkspaceDir(*ws)
 	if err != nil {
 		return err
 	}

@@ -4,52 +4,121 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestWorkerSkipsUnneededInit: a worker process serves from internal/worker's init, so the
-// packages only the parent needs (the tools, MCP, the JSON Schema validator, SQLite, HTTP)
-// are never initialised in it. GODEBUG=inittrace=1 makes Go print a line for each package
-// it initialises.
-func TestWorkerSkipsUnneededInit(t *testing.T) {
-	t.Parallel()
+// initOrder runs the real binary with args and env added, GODEBUG=inittrace=1 making Go print a
+// line for each package it initialises, and returns those packages in order.
+func initOrder(t *testing.T, env []string, args ...string) []string {
+	t.Helper()
 	bin, err := cliBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "CADRUN_WORKER=1", "GODEBUG=inittrace=1")
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(append(os.Environ(), env...), "GODEBUG=inittrace=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil { // stdin is empty: the worker ends at once
-		t.Fatalf("worker: %v\n%s", err, stderr.Bytes())
+	if err := cmd.Run(); err != nil { // stdin is empty: a worker ends at once
+		t.Fatalf("cadrun %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
 	}
-	inited := map[string]bool{}
+	var inited []string
 	for _, line := range strings.Split(stderr.String(), "\n") {
 		if f := strings.Fields(line); len(f) > 1 && f[0] == "init" {
-			inited[f[1]] = true
+			inited = append(inited, f[1])
 		}
 	}
-	if !inited["github.com/cadrun/cadrun/runtime"] {
-		t.Fatalf("the worker did not initialise runtime; its trace:\n%s", stderr.Bytes())
-	}
+	return inited
+}
+
+// unneeded reports which of pkgs were initialised.
+func unneeded(inited []string, pkgs ...string) []string {
 	var got []string
-	for _, pkg := range []string{
+	for _, pkg := range pkgs {
+		if slices.Contains(inited, pkg) {
+			got = append(got, pkg)
+		}
+	}
+	return got
+}
+
+// TestWorkerSkipsUnneededInit: a worker process serves from internal/worker's init, so the
+// packages only the parent needs (the tools, MCP, the JSON Schema validator, SQLite, HTTP)
+// are never initialised in it.
+func TestWorkerSkipsUnneededInit(t *testing.T) {
+	t.Parallel()
+	inited := initOrder(t, []string{"CADRUN_WORKER=1"})
+	if !slices.Contains(inited, "github.com/cadrun/cadrun/runtime") {
+		t.Fatalf("the worker did not initialise runtime; it initialised %q", inited)
+	}
+	got := unneeded(inited,
 		"github.com/cadrun/cadrun/modules",
 		"github.com/cadrun/cadrun/tools",
 		"github.com/modelcontextprotocol/go-sdk/mcp",
 		"github.com/santhosh-tekuri/jsonschema/v6",
 		"modernc.org/sqlite",
 		"net/http",
-	} {
-		if inited[pkg] {
+	)
+	if diff := cmp.Diff([]string(nil), got); diff != "" {
+		t.Errorf("packages the worker initialised but does not need mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestRunSkipsUnneededInit: `cadrun run` runs from internal/cli's init, so the parent never
+// initialises the packages only the other commands need (the tools, MCP, the JSON Schema
+// validator, SQLite, HTTP), and still writes its file.
+func TestRunSkipsUnneededInit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script, out := filepath.Join(dir, "main.js"), filepath.Join(dir, "out.svg")
+	if err := os.WriteFile(script, []byte("drawRect('r', 0, 0, 10, 20)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inited := initOrder(t, nil, "run", script, "-o", out)
+	if _, err := os.Stat(out); err != nil {
+		t.Fatalf("run wrote no file: %v", err)
+	}
+	got := unneeded(inited,
+		"github.com/cadrun/cadrun/tools",
+		"github.com/modelcontextprotocol/go-sdk/mcp",
+		"github.com/santhosh-tekuri/jsonschema/v6",
+		"modernc.org/sqlite",
+		"net/http",
+		"main",
+	)
+	if diff := cmp.Diff([]string(nil), got); diff != "" {
+		t.Errorf("packages cadrun run initialised but does not need mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestPrestartRunsEarly: `cadrun run` starts its worker from internal/prestart's init, which
+// Go runs before it initialises unicode (which strings and bytes need), the script engine or
+// anything else of cadrun's: the worker's start-up then overlaps with nearly all of the
+// parent's.
+func TestPrestartRunsEarly(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "main.js")
+	if err := os.WriteFile(script, []byte("drawRect('r', 0, 0, 10, 20)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inited := initOrder(t, nil, "run", script)
+	at := slices.Index(inited, "github.com/cadrun/cadrun/internal/prestart")
+	if at < 0 {
+		t.Fatalf("internal/prestart was not initialised; the parent initialised %q", inited)
+	}
+	var got []string
+	for _, pkg := range inited[:at] {
+		if pkg == "unicode" || strings.HasPrefix(pkg, "github.com/cadrun/") || pkg == "github.com/dop251/goja" {
 			got = append(got, pkg)
 		}
 	}
 	if diff := cmp.Diff([]string(nil), got); diff != "" {
-		t.Errorf("packages the worker initialised but does not need mismatch (-want +got):\n%s", diff)
+		t.Errorf("packages initialised before internal/prestart mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -14,27 +14,14 @@
 // exits from there, before the rest. cmd/cadrun's TestWorkerSkipsUnneededInit keeps it so.
 //
 // Its workers write scenes out with render.Export, for runtime.Pool.Export (`cadrun run -o`).
-//
-// In the parent, the same init starts the worker of a command that runs a script first thing
-// (runtime.PrestartWorker), so that the worker's start-up overlaps with the parent's own: with
-// two cores the parent then initialises the rest of its packages, and reads its flags and
-// files, while the worker gets ready.
+// The parent's side, starting the worker early, is internal/prestart's.
 package worker
 
 import (
-	"os"
-
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 )
 
-// prestartFor are the commands that run a script in a worker as their first act, once: their
-// start-up is what a user waits for. The servers (mcp, watch) warm their workers themselves.
-var prestartFor = map[string]bool{"run": true, "tool": true}
-
 func init() {
 	runtime.ServeWorkerWithExport(render.Export)
-	if len(os.Args) > 1 && prestartFor[os.Args[1]] {
-		runtime.PrestartWorker()
-	}
 }
