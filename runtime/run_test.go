@@ -347,3 +347,26 @@ func TestEveryFunctionRefusesWrongTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsShareNothing: each run gets a realm of its own, made before it (the spare) or for
+// it, never one a script ran in: a global, a changed built-in or a replaced API function of
+// one run is gone in the next, and the seed is the next run's own.
+func TestRunsShareNothing(t *testing.T) {
+	first := MapSource{MainModule: "globalThis.leak = 1; Math.max = () => 7; drawCircle = () => {}; console.log(Math.random())"}
+	next := MapSource{MainModule: "console.log(typeof leak, Math.max(1, 2), typeof drawCircle, Math.random()); drawCircle('c', 0, 0, 1)"}
+	res, err := Run(context.Background(), first, MainModule, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstRandom := res.Logs[0]
+	for i := range 3 {
+		res, err := Run(context.Background(), next, MainModule, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"undefined 2 function " + firstRandom}
+		if diff := cmp.Diff(want, res.Logs); diff != "" || res.Scene.Len() != 1 {
+			t.Errorf("run %d: logs mismatch (-want +got):\n%s(entities: %d)", i, diff, res.Scene.Len())
+		}
+	}
+}

@@ -151,6 +151,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		}
 		return bw.Flush()
 	}
+	spareRealm() // made while the parent sends the first run
 	for {
 		var req message
 		if err := lines.decode(&req); err != nil {
