@@ -260,6 +260,9 @@ func (h *History) appendLog(r logRecord, records int) error {
 		return err
 	}
 	f, err := h.w.root.OpenFile(historyLog, os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return h.writeLog() // removed since it was read: write it whole
+	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", historyLog, err)
 	}

@@ -352,3 +352,25 @@ func TestPutObjectReplacesWhatIsInItsPlace(t *testing.T) {
 		t.Errorf("the file outside the workspace became %q", got)
 	}
 }
+
+// TestHistoryLogRemovedBeforeSave: a log removed after it was read (by hand, while the history
+// was open) is written whole at the next Save, not appended to.
+func TestHistoryLogRemovedBeforeSave(t *testing.T) {
+	t.Parallel()
+	w, dir := workspace(t, nil)
+	h, _ := w.LoadHistory()
+	record(t, h, files("main", "1"), "s1")
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(historyLog))); err != nil {
+		t.Fatal(err)
+	}
+	record(t, h, files("main", "2"), "s2")
+	fresh, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	h2, warn := fresh.LoadHistory()
+	if diff := cmp.Diff([]int{1, 2}, ids(h2)); diff != "" || warn != "" {
+		t.Errorf("ids mismatch (-want +got):\n%s%s", diff, warn)
+	}
+}
