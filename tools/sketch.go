@@ -223,12 +223,16 @@ func (srv *Server) AddStroke(ctx context.Context, st modules.Stroke) (modules.Sk
 // ClearSketch removes every stroke of the workspace's sketch.
 func (srv *Server) ClearSketch(ctx context.Context) (int, error) { return srv.ws.ClearSketch(ctx) }
 
-// sketchMark is what a session saw of the sketch: enough to tell a change.
-type sketchMark struct{ strokes, points int }
+// sketchMark is what a session saw of the sketch: enough to tell a change. err is why it
+// could not be read, when it could not.
+type sketchMark struct {
+	strokes, points int
+	err             string
+}
 
 // sawSketch notes sk as seen by this session: its own reads and clears are not news to it.
 func (se *Session) sawSketch(sk modules.Sketch) {
-	m := sketchMark{len(sk.Strokes), sk.Points()}
+	m := sketchMark{strokes: len(sk.Strokes), points: sk.Points()}
 	se.mu.Lock()
 	se.seenSketch = &m
 	se.mu.Unlock()
@@ -239,10 +243,10 @@ func (se *Session) sawSketch(sk modules.Sketch) {
 // while there is a sketch is told once.
 func (se *Session) SketchNote() string {
 	sk, err := se.srv.ws.LoadSketch()
+	now := sketchMark{strokes: len(sk.Strokes), points: sk.Points()}
 	if err != nil {
-		return ""
+		now = sketchMark{err: err.Error()}
 	}
-	now := sketchMark{len(sk.Strokes), sk.Points()}
 	se.mu.Lock()
 	prev := se.seenSketch
 	se.seenSketch = &now
@@ -253,6 +257,8 @@ func (se *Session) SketchNote() string {
 	switch {
 	case now == *prev:
 		return ""
+	case now.err != "":
+		return fmt.Sprintf("the user's sketch could not be read, so scene png draws the scene without it: %s", now.err)
 	case now.strokes == 0:
 		return "the user cleared the sketch in the viewer"
 	case now.strokes == 1:

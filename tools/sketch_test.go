@@ -182,7 +182,7 @@ func TestSimplify(t *testing.T) {
 // sketch), once; its own scene sketch is not news to it.
 func TestSketchNote(t *testing.T) {
 	t.Parallel()
-	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": "drawRect('plate', 0, 0, 100, 100)"})
+	ws, dir := newWorkspace(t, map[string]string{"scene.code.js": "drawRect('plate', 0, 0, 100, 100)"})
 	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
 	cs := connectMCP(t, NewMCPServer(srv, "test"))
 	notes := func() []string {
@@ -213,5 +213,16 @@ func TestSketchNote(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"the user cleared the sketch in the viewer"}, notes()); diff != "" {
 		t.Errorf("after clearing: mismatch (-want +got):\n%s", diff)
+	}
+	// A sketch file that cannot be read is said once, not dropped without a word.
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(modules.SketchFile)), []byte("{oops"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "the user's sketch could not be read, so scene png draws the scene without it: reading .cadrun/sketch.json: bad sketch: invalid character 'o' looking for beginning of object key string; clear the sketch (scene sketch with clear, or the viewer's Clear sketch)"
+	if diff := cmp.Diff([]string{want}, notes()); diff != "" {
+		t.Errorf("unreadable sketch: mismatch (-want +got):\n%s", diff)
+	}
+	if got := notes(); got != nil {
+		t.Errorf("unreadable sketch told twice: %q", got)
 	}
 }
