@@ -364,12 +364,7 @@ func TestHistoryLogRemovedBeforeSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	record(t, h, files("main", "2"), "s2")
-	fresh, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Close()
-	h2, warn := fresh.LoadHistory()
+	h2, warn := reopenHistory(t, dir)
 	if diff := cmp.Diff([]int{1, 2}, ids(h2)); diff != "" || warn != "" {
 		t.Errorf("ids mismatch (-want +got):\n%s%s", diff, warn)
 	}

@@ -221,10 +221,7 @@ func readUpTo(f *os.File, size, max int64) ([]byte, error) {
 // blocking (a FIFO in a directory's place would otherwise wait for a writer for ever), and
 // O_DIRECTORY refuses anything that is not a directory.
 func (w *Workspace) readDir(p string) ([]fs.DirEntry, error) {
-	if w.onList != nil {
-		w.onList(p)
-	}
-	d, err := w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+	d, err := w.openDir(p)
 	if err != nil {
 		return nil, err
 	}
@@ -239,15 +236,20 @@ func (w *Workspace) readDir(p string) ([]fs.DirEntry, error) {
 // the names alone, such as the sweep for temp files in the folder of `cadrun run FILE.js`,
 // which may be a big one.
 func (w *Workspace) readNames(p string) ([]string, error) {
-	if w.onList != nil {
-		w.onList(p)
-	}
-	d, err := w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+	d, err := w.openDir(p)
 	if err != nil {
 		return nil, err
 	}
 	defer d.Close()
 	return d.Readdirnames(-1)
+}
+
+// openDir opens a workspace directory for listing, as readDir says.
+func (w *Workspace) openDir(p string) (*os.File, error) {
+	if w.onList != nil {
+		w.onList(p)
+	}
+	return w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
 }
 
 // singleLinkStat reports whether the workspace file p has one link (what openFile will

@@ -157,12 +157,7 @@ func TestHistoryLogReplays(t *testing.T) {
 	}
 	check := func(what string, wantLines int) {
 		t.Helper()
-		fresh, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer fresh.Close()
-		got, warn := fresh.LoadHistory()
+		got, warn := reopenHistory(t, dir)
 		if warn != "" {
 			t.Fatalf("%s: %s", what, warn)
 		}
@@ -216,6 +211,18 @@ func TestHistoryLogReplays(t *testing.T) {
 	}
 }
 
+// reopenHistory loads the history of the workspace in dir as a workspace that has not seen it
+// does: from the log on disk. The workspace stays open for the rest of the test.
+func reopenHistory(t *testing.T, dir string) (*History, string) {
+	t.Helper()
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w.LoadHistory()
+}
+
 // TestHistoryLogTornLine: a line cut short by a writer that stopped midway is ignored, and
 // the next Save writes the log whole rather than append to it.
 func TestHistoryLogTornLine(t *testing.T) {
@@ -232,12 +239,7 @@ func TestHistoryLogTornLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	fresh, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Close()
-	h2, warn := fresh.LoadHistory()
+	h2, warn := reopenHistory(t, dir)
 	if warn != "" || len(h2.Entries) != 1 {
 		t.Fatalf("with a torn line: %d entries, warning %q; want 1 and none", len(h2.Entries), warn)
 	}
@@ -274,12 +276,7 @@ func TestHistoryLogFirstFormat(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(historyLogV1))); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("log.json after the first Save: %v; want it gone", err)
 	}
-	fresh, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Close()
-	h2, warn := fresh.LoadHistory()
+	h2, warn := reopenHistory(t, dir)
 	if diff := cmp.Diff([]int{1, 2, 3}, ids(h2)); diff != "" || warn != "" {
 		t.Errorf("ids mismatch (-want +got):\n%s%s", diff, warn)
 	}

@@ -43,14 +43,7 @@ func TestArgumentKinds(t *testing.T) {
 		{"drawCircle('c', 0, 0, 1); translate('c', 1e308, 0); translate('c', 1e308, 0)", `scene.code.js:1:53: RangeError: translate: a number overflowed: the transform of "c" is translate [+Inf, 0], rotate 0, scale [1, 1], pivot [0, 0]`},
 	}
 	for _, tt := range tests {
-		res, err := runMain(t, tt.src, Limits{})
-		got := ""
-		if err != nil {
-			got = err.Error()
-		} else {
-			got = "ok: " + strings.Join(res.Logs, "|")
-		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
+		if diff := cmp.Diff(tt.want, outcome(runMain(t, tt.src, Limits{}))); diff != "" {
 			t.Errorf("%q: mismatch (-want +got):\n%s", tt.src, diff)
 		}
 	}
@@ -79,4 +72,12 @@ scale('c', 2, 2, {get around() { rotate('r', 1); return 'middle' }})`
 	if diff := cmp.Diff(wantLogs, res.Logs); diff != "" {
 		t.Errorf("logs mismatch (-want +got):\n%s", diff)
 	}
+}
+
+// outcome is a run's error, or "ok: " and its console lines joined by "|".
+func outcome(res *Result, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return "ok: " + strings.Join(res.Logs, "|")
 }

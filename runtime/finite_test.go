@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -106,14 +105,7 @@ func TestPlaceBound(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res, err := runMain(t, tt.src, Limits{})
-			got := ""
-			if err != nil {
-				got = err.Error()
-			} else {
-				got = "ok: " + strings.Join(res.Logs, "|")
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, outcome(runMain(t, tt.src, Limits{}))); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
 			}
 		})
