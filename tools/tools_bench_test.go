@@ -30,13 +30,24 @@ func BenchmarkWriteAndRunTmpfs(b *testing.B) {
 	benchWrite(b, dir)
 }
 
-func benchWrite(b *testing.B, dir string) {
+// BenchmarkWriteAndRunPool is BenchmarkWriteAndRun with the script run in a warm worker
+// process, as cadrun mcp and cadrun watch run it: the pipe's round trip and the scene's JSON
+// read back come on top.
+func BenchmarkWriteAndRunPool(b *testing.B) {
+	p := runtime.NewPool(runtime.PoolOptions{})
+	defer p.Close()
+	benchWriteWith(b, b.TempDir(), p)
+}
+
+func benchWrite(b *testing.B, dir string) { benchWriteWith(b, dir, InProcess{}) }
+
+func benchWriteWith(b *testing.B, dir string, runner Runner) {
 	ws, err := modules.Open(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer ws.Close()
-	s := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
+	s := NewServer(context.Background(), ws, runner, runtime.Options{}).Session()
 	i := 0
 	b.ReportAllocs()
 	p := benchtime.New(b)
