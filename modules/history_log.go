@@ -37,6 +37,14 @@ import (
 // history.
 const historyLogVersion = 2
 
+// Caps on replaying a log, so that a damaged or hostile one costs little to refuse: a log that
+// cadrun wrote holds at most MaxHistory records after its last rewrite and at most MaxHistory
+// entries at any point; ten times that is refused as damaged (docs/limits.md).
+const (
+	maxLogRecords = 10 * MaxHistory
+	maxLogEntries = 10 * MaxHistory
+)
+
 // logRecord is one line of the log after the first.
 type logRecord struct {
 	Drop    []int          `json:"drop,omitempty"`
@@ -136,12 +144,18 @@ func (h *History) decodeLog(b []byte) error {
 			torn = true
 			break
 		}
+		if records == maxLogRecords {
+			return fmt.Errorf("more than %d records (maxLogRecords)", maxLogRecords)
+		}
 		var r logRecord
 		if err := json.Unmarshal(text, &r); err != nil {
 			return fmt.Errorf("line %d: %w", line, err)
 		}
 		if err := f.apply(r); err != nil {
 			return fmt.Errorf("line %d: %w", line, err)
+		}
+		if len(f.Entries) > maxLogEntries {
+			return fmt.Errorf("line %d: more than %d entries (maxLogEntries)", line, maxLogEntries)
 		}
 		records++
 	}

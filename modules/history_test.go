@@ -1,6 +1,7 @@
 package modules
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -368,4 +370,62 @@ func TestHistoryLogRemovedBeforeSave(t *testing.T) {
 	if diff := cmp.Diff([]int{1, 2}, ids(h2)); diff != "" || warn != "" {
 		t.Errorf("ids mismatch (-want +got):\n%s%s", diff, warn)
 	}
+}
+
+// TestHistoryLogCaps: a log with more records or more entries than cadrun ever writes is
+// refused as damaged after reading no further than the cap.
+func TestHistoryLogCaps(t *testing.T) {
+	t.Parallel()
+	entry := func(id int) string {
+		return `{"id":` + fmt.Sprint(id) + `,"files":{},"scene":"` + hashOf(nil) + `"}`
+	}
+	var records, entries strings.Builder
+	records.WriteString("{\"version\":2}\n")
+	for range maxLogRecords + 1 {
+		records.WriteString("{\"current\":0,\"next_id\":1}\n")
+	}
+	var adds []string
+	for id := 1; id <= maxLogEntries+1; id++ {
+		adds = append(adds, entry(id))
+	}
+	entries.WriteString("{\"version\":2}\n{\"add\":[" + strings.Join(adds, ",") + "],\"current\":1,\"next_id\":" + fmt.Sprint(maxLogEntries+2) + "}\n")
+	for _, tc := range []struct{ log, want string }{
+		{records.String(), "more than 2000 records (maxLogRecords)"},
+		{entries.String(), "line 2: more than 2000 entries (maxLogEntries)"},
+	} {
+		h := &History{Pos: -1, nextID: 1}
+		if err := h.decodeLog([]byte(tc.log)); err == nil || err.Error() != tc.want {
+			t.Errorf("decodeLog = %v; want %q", err, tc.want)
+		}
+	}
+}
+
+// FuzzHistoryLog: any log either reads as a history that holds together or is refused, never
+// a panic; a history it reads is written whole and reads back the same.
+func FuzzHistoryLog(f *testing.F) {
+	s := hashOf(nil)
+	f.Add([]byte("{\"version\":2}\n{\"add\":[{\"id\":1,\"files\":{\"main\":\"" + s + "\"},\"scene\":\"" + s + "\"}],\"current\":1,\"next_id\":2}\n"))
+	f.Add([]byte("{\"version\":2}\n{\"add\":[{\"id\":1,\"files\":{},\"scene\":\"" + s + "\"},{\"id\":2,\"files\":{},\"scene\":\"" + s + "\"}],\"current\":2,\"next_id\":3}\n{\"drop\":[1],\"labels\":[{\"id\":2,\"name\":\"x\"}],\"current\":2,\"next_id\":3}\n"))
+	f.Add([]byte("{\"version\":2}\n{\"drop\":[7]"))
+	f.Fuzz(func(t *testing.T, log []byte) {
+		h := &History{Pos: -1, nextID: 1}
+		if err := h.decodeLog(log); err != nil {
+			return
+		}
+		r := logRecord{Add: h.Entries, NextID: h.nextID}
+		if e, ok := h.Current(); ok {
+			r.Current = e.ID
+		}
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again := &History{Pos: -1, nextID: 1}
+		if err := again.decodeLog(append([]byte("{\"version\":2}\n"), append(line, '\n')...)); err != nil {
+			t.Fatalf("the log written whole does not read back: %v", err)
+		}
+		if diff := cmp.Diff(h.Entries, again.Entries, cmpopts.EquateEmpty()); diff != "" || h.Pos != again.Pos || h.nextID != again.nextID {
+			t.Errorf("read back mismatch (-want +got):\n%s", diff)
+		}
+	})
 }
