@@ -138,18 +138,12 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 		return nil, fmt.Errorf("entry %d no longer runs:\n%w", entry.ID, notApplied(err))
 	}
 	takenBack := slices.DeleteFunc(se.notMine(h, target), func(id int) bool { return id == caughtUp })
-	restored, err := srv.ws.RestoreFrom(disk, files)
+	restored, err := se.restoreFiles(disk, files)
 	if err != nil {
 		return nil, fmt.Errorf("restoring entry %d failed midway (%w); restored so far: %s. Read the files, then write what is missing", entry.ID, err, strings.Join(restored, ", "))
 	}
-	srv.setBuilt(files)
 	if len(takenBack) > 0 {
 		warnings = append(warnings, takenBackWarning(takenBack, restored))
-	}
-	for _, n := range restored {
-		if b, ok := files[n]; ok {
-			se.noteRead(n, b)
-		}
 	}
 	out := &ChangeResult{Warnings: warnings, Entry: entry.ID, Restored: restored, Files: restored}
 	srv.land(res, out, nil)
@@ -161,6 +155,23 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 	}
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
+}
+
+// restoreFiles writes an entry's files over the files before (disk) once its run went well,
+// for undo, redo and scene restore: the server's scene is then built from them, and the session
+// has read what was written. restored names the files written or removed.
+func (se *Session) restoreFiles(disk, files map[string][]byte) (restored []string, err error) {
+	restored, err = se.srv.ws.RestoreFrom(disk, files)
+	if err != nil {
+		return restored, err
+	}
+	se.srv.setBuilt(files)
+	for _, n := range restored {
+		if b, ok := files[n]; ok {
+			se.noteRead(n, b)
+		}
+	}
+	return restored, nil
 }
 
 // notMine lists the ids of the entries an undo to index target takes back (those after it,

@@ -67,15 +67,9 @@ func (se *Session) restoreJournal(ctx context.Context, id int64) (*ChangeResult,
 	if err != nil {
 		return nil, fmt.Errorf("history entry %d (journal entry %d) no longer runs:\n%w", histID, id, notApplied(err))
 	}
-	restored, err := srv.ws.RestoreFrom(disk, files)
+	restored, err := se.restoreFiles(disk, files)
 	if err != nil {
 		return nil, fmt.Errorf("restoring history entry %d failed midway (%w); restored so far: %v. Read the files, then write what is missing", histID, err, restored)
-	}
-	srv.setBuilt(files)
-	for _, n := range restored {
-		if b, ok := files[n]; ok {
-			se.noteRead(n, b)
-		}
 	}
 	out := &ChangeResult{Warnings: warnings, Restored: restored, Files: restored}
 	sceneJSON, old := srv.land(res, out, nil)
