@@ -75,7 +75,9 @@ func TestStart(t *testing.T) {
 	if err != nil {
 		t.Skip("no sh")
 	}
-	script := `echo "$CADRUN_WORKER $CADRUN_WORKER_MEMORY"; head -c 5000 /dev/zero | tr '\0' e >&2; read line; echo "got $line"`
+	// stderr is written last, after the exchange on stdout, so that nothing but the exchange
+	// runs before it.
+	script := `echo "$CADRUN_WORKER $CADRUN_WORKER_MEMORY"; read line; echo "got $line"; head -c 5000 /dev/zero | tr '\0' e >&2`
 	p, err := Start(Command{Path: sh, Args: []string{"sh", "-c", script}}, 1234)
 	if err != nil {
 		t.Fatal(err)
@@ -87,10 +89,10 @@ func TestStart(t *testing.T) {
 	if _, err := p.Stdin.Write([]byte("hello\n")); err != nil {
 		t.Fatal(err)
 	}
-	line, _ = out.ReadString('\n')
+	line, err = out.ReadString('\n')
 	got = append(got, line)
 	if diff := cmp.Diff([]string{"1 1234\n", "got hello\n"}, got); diff != "" {
-		t.Errorf("the worker's stdout mismatch (-want +got):\n%s", diff)
+		t.Errorf("the worker's stdout mismatch (-want +got):\n%s(the last read: %v; stderr: %q)", diff, err, p.Stderr.String())
 	}
 	<-p.Done
 	if _, err := p.Stdin.Write([]byte("more\n")); err == nil {
