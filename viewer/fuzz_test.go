@@ -12,7 +12,7 @@ import (
 // FuzzPostSelection sends any body to POST /api/selection: the answer is 200 with the saved
 // selection, or a refusal that leaves the workspace's selection as it was.
 func FuzzPostSelection(f *testing.F) {
-	for _, seed := range []string{
+	ws, post := fuzzPost(f,
 		`{"selected":["a"],"locked":[],"hidden":["b"]}`,
 		`{"selected":[""]}`,
 		`{"selected":null}`,
@@ -21,26 +21,13 @@ func FuzzPostSelection(f *testing.F) {
 		`{"selected":["a","a","\u00e9"]}`,
 		`{"selected":["a"]} trailing`,
 		"",
-	} {
-		f.Add(seed)
-	}
-	ws, err := modules.Open(f.TempDir())
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer ws.Close()
-	v := New(Options{Selection: ws})
-	defer v.Close()
-	h := v.Handler()
+	)
 	f.Fuzz(func(t *testing.T, body string) {
 		before, err := ws.LoadSelection()
 		if err != nil {
 			t.Fatal(err)
 		}
-		req := httptest.NewRequest("POST", "/api/selection", strings.NewReader(body))
-		req.RemoteAddr = "127.0.0.1:1"
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, req)
+		w := post("/api/selection", body)
 		after, err := ws.LoadSelection()
 		if err != nil {
 			t.Fatalf("after %q the selection cannot be read: %v", body, err)
@@ -63,7 +50,7 @@ func FuzzPostSelection(f *testing.F) {
 // FuzzPostStroke sends any body to POST /api/sketch: the answer is 200 with one more stroke
 // saved, or a refusal that leaves the workspace's sketch as it was.
 func FuzzPostStroke(f *testing.F) {
-	for _, seed := range []string{
+	ws, post := fuzzPost(f,
 		`{"points":[[0,0],[1,2]]}`,
 		`{"points":[[0,0]]}`,
 		`{"points":[[0,0,1],[1,2]]}`,
@@ -73,17 +60,7 @@ func FuzzPostStroke(f *testing.F) {
 		`[]`,
 		`{"points":[[0,0],[1,2]]} trailing`,
 		"",
-	} {
-		f.Add(seed)
-	}
-	ws, err := modules.Open(f.TempDir())
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer ws.Close()
-	v := New(Options{Selection: ws})
-	defer v.Close()
-	h := v.Handler()
+	)
 	f.Fuzz(func(t *testing.T, body string) {
 		before, err := ws.LoadSketch()
 		if err != nil {
@@ -95,10 +72,7 @@ func FuzzPostStroke(f *testing.F) {
 			}
 			before, _ = ws.LoadSketch()
 		}
-		req := httptest.NewRequest("POST", "/api/sketch", strings.NewReader(body))
-		req.RemoteAddr = "127.0.0.1:1"
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, req)
+		w := post("/api/sketch", body)
 		after, err := ws.LoadSketch()
 		if err != nil {
 			t.Fatalf("after %q the sketch cannot be read: %v", body, err)
@@ -116,4 +90,27 @@ func FuzzPostStroke(f *testing.F) {
 			t.Errorf("POST %q: %d %s", body, w.Code, w.Body)
 		}
 	})
+}
+
+// fuzzPost adds the seeds to f and answers a viewer's workspace (new, empty, closed with f)
+// and a function that POSTs a body to one of the viewer's paths from the local host.
+func fuzzPost(f *testing.F, seeds ...string) (*modules.Workspace, func(path, body string) *httptest.ResponseRecorder) {
+	for _, seed := range seeds {
+		f.Add(seed)
+	}
+	ws, err := modules.Open(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { ws.Close() })
+	v := New(Options{Selection: ws})
+	f.Cleanup(v.Close)
+	h := v.Handler()
+	return ws, func(path, body string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("POST", path, strings.NewReader(body))
+		req.RemoteAddr = "127.0.0.1:1"
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		return w
+	}
 }
