@@ -8,7 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
 
@@ -51,15 +50,7 @@ func TestSceneDiffFitsTheBudget(t *testing.T) {
 // BenchmarkSceneDiff10k compares a 10,000-entity scene with the entry before, where half of
 // it moved, and draws the picture (1024 px).
 func BenchmarkSceneDiff10k(b *testing.B) {
-	ws, err := modules.Open(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ws.Close()
-	if _, err := ws.Write(runtime.MainModule, []byte(bigScene(100))); err != nil {
-		b.Fatal(err)
-	}
-	s := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
+	s, _ := newSession(b, map[string]string{"scene.code.js": bigScene(100)})
 	if _, err := s.Call(context.Background(), "write", json.RawMessage(mustJSON(b, WriteIn{File: "main", Code: movedRows()}))); err != nil {
 		b.Fatal(err)
 	}
@@ -74,11 +65,7 @@ func BenchmarkSceneDiff10k(b *testing.B) {
 
 // BenchmarkSceneSketch answers a sketch at its caps: 10 strokes of 10,000 wobbly points.
 func BenchmarkSceneSketch(b *testing.B) {
-	ws, err := modules.Open(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ws.Close()
+	ws, _ := newWorkspace(b, nil)
 	addStrokes(b, ws, fullSketch()...)
 	s := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
 	raw := json.RawMessage(`{"command":"sketch"}`)

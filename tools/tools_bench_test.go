@@ -67,15 +67,7 @@ func benchWriteWith(b *testing.B, dir string, runner Runner) {
 // BenchmarkSceneViews answers each text view of a 10,000-entity scene (W1 with each row in a
 // group), within the default budget.
 func BenchmarkSceneViews(b *testing.B) {
-	ws, err := modules.Open(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ws.Close()
-	if _, err := ws.Write(runtime.MainModule, []byte(bigScene(100))); err != nil {
-		b.Fatal(err)
-	}
-	s := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
+	s, _ := newSession(b, map[string]string{"scene.code.js": bigScene(100)})
 	for _, in := range []SceneIn{
 		{Command: "info"}, {Command: "tree"}, {Command: "groups"}, {Command: "draw_order", Group: "row5"},
 		{Command: "entity", Name: "blob"}, {Command: "json"}, {Command: "svg", Name: "row5"},

@@ -17,14 +17,14 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 )
 
-func newSession(t *testing.T, files map[string]string) (*Session, string) {
+func newSession(t testing.TB, files map[string]string) (*Session, string) {
 	t.Helper()
 	ws, dir := newWorkspace(t, files)
 	return NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session(), dir
 }
 
 // newWorkspace opens a workspace in a temporary directory holding files (path -> content).
-func newWorkspace(t *testing.T, files map[string]string) (*modules.Workspace, string) {
+func newWorkspace(t testing.TB, files map[string]string) (*modules.Workspace, string) {
 	t.Helper()
 	dir := testws.Files(t, files)
 	ws, err := modules.Open(dir)

@@ -32,7 +32,8 @@ func (b *box) extend(p Point) {
 		*b = box{min: p, max: p, nonEmpty: true}
 		return
 	}
-	// The built-in min and max treat NaN and -0 as math.Min and math.Max do, inline.
+	// The built-in min and max, inline: on the finite coordinates the engine takes they give
+	// math.Min's and math.Max's results (they differ only when an infinity meets a NaN).
 	b.min.X = min(b.min.X, p.X)
 	b.min.Y = min(b.min.Y, p.Y)
 	b.max.X = max(b.max.X, p.X)
