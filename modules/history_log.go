@@ -88,7 +88,7 @@ func keyOf(st fs.FileInfo) logKey {
 // readLog reads log.jsonl into h. ok is false when there is no such file (the caller then
 // tries the first format).
 func (w *Workspace) readLog(h *History) (ok bool, err error) {
-	f, _, err := w.openFileStat(historyLog)
+	f, st, err := w.openFileStat(historyLog)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -96,10 +96,6 @@ func (w *Workspace) readLog(h *History) (ok bool, err error) {
 		return true, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return true, err
-	}
 	key := keyOf(st)
 	if cached, hit := w.cachedHistory(key); hit {
 		*h = *cached

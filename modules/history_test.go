@@ -39,6 +39,19 @@ func objects(t *testing.T, dir string) []string {
 	return out
 }
 
+// checkObjects checks that the history's objects are exactly those of contents.
+func checkObjects(t *testing.T, dir string, contents ...string) {
+	t.Helper()
+	var want []string
+	for _, c := range contents {
+		want = append(want, hashOf([]byte(c)))
+	}
+	slices.Sort(want)
+	if diff := cmp.Diff(want, objects(t, dir)); diff != "" {
+		t.Errorf("objects mismatch (-want +got):\n%s", diff)
+	}
+}
+
 func record(t *testing.T, h *History, f map[string][]byte, scene string) HistoryEntry {
 	t.Helper()
 	e, err := h.Record(f, []byte(scene))
@@ -114,11 +127,7 @@ func TestHistoryRedoTailDroppedAndCollected(t *testing.T) {
 	if diff := cmp.Diff([]int{1, 4}, ids(h)); diff != "" {
 		t.Errorf("ids mismatch (-want +got):\n%s", diff)
 	}
-	want := []string{hashOf([]byte("one")), hashOf([]byte("s1")), hashOf([]byte("four")), hashOf([]byte("s4"))}
-	slices.Sort(want)
-	if diff := cmp.Diff(want, objects(t, dir)); diff != "" {
-		t.Errorf("objects mismatch (-want +got):\n%s", diff)
-	}
+	checkObjects(t, dir, "one", "s1", "four", "s4")
 }
 
 func TestHistoryCap(t *testing.T) {

@@ -137,22 +137,22 @@ func (w *Workspace) openFile(p string) (*os.File, error) {
 	return f, err
 }
 
-// openFileStat is openFile that also answers the open file's size.
-func (w *Workspace) openFileStat(p string) (*os.File, int64, error) {
+// openFileStat is openFile that also answers the open file's stat.
+func (w *Workspace) openFileStat(p string) (*os.File, fs.FileInfo, error) {
 	f, err := w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, nil, err
 	}
 	if err := checkRegular(p, st); err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, nil, err
 	}
-	return f, st.Size(), nil
+	return f, st, nil
 }
 
 // checkRegular refuses anything but a regular file with one link.
@@ -188,12 +188,12 @@ func kindOf(m fs.FileMode) string {
 // readFile reads up to max+1 bytes of the workspace file p through openFile, so that a
 // caller can tell a file over max from one at it.
 func (w *Workspace) readFile(p string, max int64) ([]byte, error) {
-	f, size, err := w.openFileStat(p)
+	f, st, err := w.openFileStat(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readUpTo(f, size, max)
+	return readUpTo(f, st.Size(), max)
 }
 
 // readUpTo reads f, size bytes by its stat, up to max and one byte over (a caller checks).
