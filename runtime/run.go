@@ -167,6 +167,7 @@ func Run(ctx context.Context, src Source, entry string, opt Options) (*Result, e
 	go func() {
 		res, err := execute(ctx, src, entry, opt, nil)
 		done <- outcome{res, err}
+		spareRealm()
 	}()
 	limit := opt.Limits.withDefaults().Timeout + nativeGrace
 	timer := time.NewTimer(limit)
@@ -187,7 +188,6 @@ func Run(ctx context.Context, src Source, entry string, opt Options) (*Result, e
 func execute(ctx context.Context, src Source, entry string, opt Options, watch func(vm *goja.Runtime) func()) (*Result, error) {
 	start := time.Now()
 	r := takeRealm()
-	defer spareRealm()
 	r.scene, r.src, r.limits, r.tests = scene.New(), src, opt.Limits.withDefaults(), opt.Tests
 	r.res = &Result{Scene: r.scene}
 	r.start(opt.Seed)
@@ -235,9 +235,9 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 // setup makes the realm: API bindings, console, a seeded Math.random, a fixed clock.
 // A realm is a run before its script: a goja runtime with the API bound (about 0.14 ms, most
 // of a small run's start). After each run a spare realm is made in the background for the
-// next, so that making one is not on the path of a write (in a worker, it is made while the
-// worker waits for its next run). A realm serves one run and is dropped: no runtime ever sees
-// two scripts.
+// next, so that making one is not on the path of a write: by Run once it has answered, and by
+// a worker when it waits for its next run (not while it writes the last one's scene out). A
+// realm serves one run and is dropped: no runtime ever sees two scripts.
 var spare struct {
 	sync.Mutex
 	r      *run

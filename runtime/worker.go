@@ -151,8 +151,8 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		}
 		return bw.Flush()
 	}
-	spareRealm() // made while the parent sends the first run
 	for {
+		spareRealm() // made while the parent sends the next run
 		var req message
 		if err := lines.decode(&req); err != nil {
 			return err
