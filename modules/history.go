@@ -137,7 +137,7 @@ func (h *History) readV1() error {
 }
 
 // cachedHistory is a copy of the history last read or written, if the log is still that file.
-func (w *Workspace) cachedHistory(key logKey) (*History, bool) {
+func (w *Workspace) cachedHistory(key fileKey) (*History, bool) {
 	w.histMu.Lock()
 	defer w.histMu.Unlock()
 	if w.histValue == nil || key != w.histKey {
@@ -149,7 +149,7 @@ func (w *Workspace) cachedHistory(key logKey) (*History, bool) {
 	return &h, true
 }
 
-func (w *Workspace) cacheHistory(key logKey, h *History) {
+func (w *Workspace) cacheHistory(key fileKey, h *History) {
 	w.histMu.Lock()
 	defer w.histMu.Unlock()
 	c := *h

@@ -19,7 +19,7 @@ package modules
 // (log.json, read when log.jsonl is missing, and removed once log.jsonl is written).
 //
 // Callers hold the workspace lock from LoadHistory to Save, so no other writer appends in
-// between. A workspace remembers the history it last read or wrote with the log's identity
+// between. A workspace remembers the history it last read or wrote with the log's fileKey
 // (inode, size, modification time): a transaction whose log is still that file skips the read.
 
 import (
@@ -30,7 +30,6 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
-	"time"
 )
 
 // historyLogVersion is log.jsonl's format; the first line of another version reads as no
@@ -69,20 +68,6 @@ type logBase struct {
 	nextID  int
 	records int  // records in the file after the version line
 	torn    bool // the file's last line is torn: append nothing to it
-}
-
-// logKey identifies one state of the log file.
-type logKey struct {
-	ino, size uint64
-	mtime     time.Time
-}
-
-func keyOf(st fs.FileInfo) logKey {
-	k := logKey{size: uint64(st.Size()), mtime: st.ModTime()}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		k.ino = uint64(sys.Ino)
-	}
-	return k
 }
 
 // readLog reads log.jsonl into h. ok is false when there is no such file (the caller then

@@ -12,9 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
-	"syscall"
 	"unicode/utf8"
 )
 
@@ -84,7 +82,7 @@ func (s Selection) Equal(o Selection) bool {
 // LoadSelection reads the workspace's selection. A workspace without one has the empty
 // selection; a file that cannot be decoded is an error naming it.
 func (w *Workspace) LoadSelection() (Selection, error) {
-	f, err := w.root.OpenFile(SelectionFile, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, _, err := w.openFileStat(SelectionFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Selection{}.Normalize()
 	}
@@ -92,13 +90,6 @@ func (w *Workspace) LoadSelection() (Selection, error) {
 		return Selection{}, fmt.Errorf("reading %s: %w", SelectionFile, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return Selection{}, fmt.Errorf("reading %s: %w", SelectionFile, err)
-	}
-	if !st.Mode().IsRegular() {
-		return Selection{}, fmt.Errorf("reading %s: %w", SelectionFile, ErrNotRegular)
-	}
 	b, err := io.ReadAll(io.LimitReader(f, maxSelectionBytes+1))
 	if err != nil {
 		return Selection{}, fmt.Errorf("reading %s: %w", SelectionFile, err)

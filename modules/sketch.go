@@ -17,10 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"sync"
-	"syscall"
-	"time"
 
 	"github.com/cadrun/cadrun/scene"
 )
@@ -95,21 +92,18 @@ func (s Sketch) check() error {
 	return nil
 }
 
-// sketchCache is the sketch last read, with the file's inode, size and time then (a write
-// replaces the file, so a new one has another inode).
+// sketchCache is the sketch last read, with the file's key then.
 type sketchCache struct {
-	mu    sync.Mutex
-	ino   uint64
-	size  int64
-	mtime time.Time
-	ok    bool
-	s     Sketch
+	mu  sync.Mutex
+	key fileKey
+	ok  bool
+	s   Sketch
 }
 
 // LoadSketch reads the workspace's sketch. A workspace without one has no strokes; a file
 // that cannot be decoded is an error naming it and how to clear it.
 func (w *Workspace) LoadSketch() (Sketch, error) {
-	f, err := w.root.OpenFile(SketchFile, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, st, err := w.openFileStat(SketchFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Sketch{Strokes: []Stroke{}}, nil
 	}
@@ -117,21 +111,11 @@ func (w *Workspace) LoadSketch() (Sketch, error) {
 		return Sketch{}, fmt.Errorf("reading %s: %w", SketchFile, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return Sketch{}, fmt.Errorf("reading %s: %w", SketchFile, err)
-	}
-	if !st.Mode().IsRegular() {
-		return Sketch{}, fmt.Errorf("reading %s: %w", SketchFile, ErrNotRegular)
-	}
 	c := &w.sketch
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var ino uint64
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		ino = sys.Ino
-	}
-	if c.ok && c.ino == ino && c.size == st.Size() && c.mtime.Equal(st.ModTime()) {
+	key := keyOf(st)
+	if c.ok && c.key == key {
 		return c.s, nil
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxSketchBytes+1))
@@ -153,7 +137,7 @@ func (w *Workspace) LoadSketch() (Sketch, error) {
 			s.Strokes = []Stroke{}
 		}
 	}
-	c.ino, c.size, c.mtime, c.ok, c.s = ino, st.Size(), st.ModTime(), true, s
+	c.key, c.ok, c.s = key, true, s
 	return s, nil
 }
 

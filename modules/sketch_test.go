@@ -140,3 +140,39 @@ func mustRead(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+// TestSketchAndSelectionFilesAreCheckedAsEveryFile: the sketch and the selection are opened as
+// every workspace file is: a FIFO or a second hard link in their place is refused, with what it
+// is, rather than read (or, for the link, read through to a file outside the workspace).
+func TestSketchAndSelectionFilesAreCheckedAsEveryFile(t *testing.T) {
+	t.Parallel()
+	outside := filepath.Join(t.TempDir(), "outside.json")
+	if err := os.WriteFile(outside, []byte(`{"strokes":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []string{SketchFile, SelectionFile} {
+		for kind, put := range map[string]func(p string){
+			" is a named pipe (FIFO)": func(p string) { mkfifo(t, p) },
+			" hard links, so it may be a file outside the workspace": func(p string) {
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Link(outside, p); err != nil {
+					t.Fatal(err)
+				}
+			},
+		} {
+			w, dir := workspace(t, nil)
+			put(filepath.Join(dir, filepath.FromSlash(file)))
+			var err error
+			if file == SketchFile {
+				_, err = w.LoadSketch()
+			} else {
+				_, err = w.LoadSelection()
+			}
+			if err == nil || !strings.Contains(err.Error(), kind) {
+				t.Errorf("%s as %s: %v; want a refusal naming it", file, kind, err)
+			}
+		}
+	}
+}

@@ -45,7 +45,7 @@ type Workspace struct {
 	// The history as last read or written, with the log file's identity then, so that a
 	// commit neither reads nor decodes the log again while it is the same file.
 	histMu    sync.Mutex
-	histKey   logKey
+	histKey   fileKey
 	histValue *History // nil until read or written
 	histSwept bool     // a Save has removed every unreferenced object once
 
@@ -153,6 +153,18 @@ func (w *Workspace) openFileStat(p string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	return f, st, nil
+}
+
+// fileKey identifies one state of a file the workspace reads again and again (the history's
+// log, the sketch): a write replaces the file (another inode) or appends to it (another size
+// and time), so while the key is the same the bytes are the ones read before.
+type fileKey struct {
+	ino, size uint64
+	mtime     int64 // Unix nanoseconds
+}
+
+func keyOf(st fs.FileInfo) fileKey {
+	return fileKey{ino: inode(st), size: uint64(st.Size()), mtime: st.ModTime().UnixNano()}
 }
 
 // checkRegular refuses anything but a regular file with one link.
