@@ -263,14 +263,16 @@ func (h *History) appendLog(r logRecord, records int) error {
 	}
 	defer f.Close()
 	if _, err := f.Write(append(line, '\n')); err != nil {
+		// Part of the line may be there: the next Save writes the log whole rather than
+		// append after it.
+		h.base = nil
 		return fmt.Errorf("writing %s: %w", historyLog, err)
 	}
-	st, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", historyLog, err)
-	}
+	// The record is in: h is the log now, whether or not it can be remembered by its key.
 	h.base = baseOf(h, records)
-	h.w.cacheHistory(keyOf(st), h)
+	if st, err := f.Stat(); err == nil {
+		h.w.cacheHistory(keyOf(st), h)
+	}
 	return nil
 }
 
@@ -291,6 +293,7 @@ func (h *History) writeLog() error {
 		return fmt.Errorf("writing %s: %w", historyLog, err)
 	}
 	if h.fromV1 {
+		// log.jsonl is read first from now on; a log.json that cannot be removed is only left over.
 		h.w.root.Remove(historyLogV1)
 		h.fromV1 = false
 	}
