@@ -172,7 +172,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		if res != nil {
 			reply.Logs, reply.Warnings, reply.Modules, reply.Diagnostic, reply.Duration = res.Logs, res.Warnings, res.Modules, res.Diagnostic, res.Duration
 			reply.Tests = res.Tests
-			if exporting {
+			if exporting && req.Export.Count {
 				reply.Entities = res.Scene.Len()
 			}
 			if res.Diagnostic == nil && !exporting {
