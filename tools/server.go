@@ -79,7 +79,7 @@ func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt ru
 
 // NewServerForCall is NewServer for a process that makes one call (`cadrun tool`): the scene is
 // built as NewServer builds it, but when first needed. A tool that never looks at the scene
-// (glob, read, lsp) never runs main, and a change builds it from the files its transaction
+// (glob, read, lsp, search) never runs main, and a change builds it from the files its transaction
 // reads under the workspace lock, so that the process lists and reads the workspace once.
 func NewServerForCall(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
 	s := newServer(ctx, ws, runner, opt)

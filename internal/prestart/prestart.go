@@ -28,8 +28,9 @@ var prestartFor = map[string]bool{"run": true, "tool": true}
 // ScriptlessTools are the tools a `cadrun tool` call makes without running a script (it builds
 // the scene only when a tool needs it): for them a worker would start for nothing, and on a busy
 // machine its start-up takes the parent's time. cmd/cadrun's TestScriptlessToolsRunNoScript
-// keeps the list true.
-var ScriptlessTools = map[string]bool{"glob": true, "read": true, "lsp": true, "search": true}
+// keeps the list true. A command line that names no tool (--list, a usage error) runs none
+// either.
+var ScriptlessTools = map[string]bool{"": true, "glob": true, "read": true, "lsp": true, "search": true}
 
 // toolFlags are the flags of `cadrun tool` that take a value (the others are booleans).
 var toolFlags = map[string]bool{"params": true, "params-file": true, "workspace": true}
