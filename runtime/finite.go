@@ -29,11 +29,13 @@ const nonFiniteHint = "numbers beyond about 1.8e308 overflow to Infinity; keep c
 // its members: its local bounds stay what they were.
 var transformCalls = map[string]bool{"translate": true, "rotate": true, "scale": true, "setPivot": true}
 
-// The table's entries learn once whether they only transform, so that a call does not look
-// its name up in transformCalls.
+// The table's entries learn once whether they only transform and whether they place what
+// they name, so that a call does not look its name up in transformCalls or compare domains.
 func init() {
 	for i := range table {
-		table[i].transformOnly = transformCalls[table[i].Name]
+		f := &table[i]
+		f.transformOnly = transformCalls[f.Name]
+		f.placesNames = f.Domain != "query" && f.Domain != "console"
 	}
 }
 
@@ -47,13 +49,16 @@ type localCache struct {
 // checkCall checks what a call left behind: every entity named by a string argument or
 // returned (or by an array of names), and the number it returns.
 func (c *call) checkCall(v goja.Value) {
-	if c.fn.Domain != "query" && c.fn.Domain != "console" {
+	if c.fn.placesNames {
 		if !c.fn.transformOnly {
 			c.r.local = localCache{}
 		}
 		// The names it was given, and those it returns (decompose's parts).
 		for _, a := range c.args {
 			c.checkNamed(a)
+		}
+		if v == c.r.valueTrue { // what drawing and editing calls return: no name, no number
+			return
 		}
 		c.checkNamed(v)
 	}
