@@ -141,7 +141,7 @@ func (e *Entity) Children() []string { return names(&e.children) }
 
 // Scene is a tree of named entities.
 type Scene struct {
-	byName map[string]*Entity
+	byName nameIndex
 	roots  zlist // back to front
 
 	// last is the entity Put drew or redrew most recently, while it is in the scene, and
@@ -156,10 +156,10 @@ type Scene struct {
 }
 
 // New returns an empty scene.
-func New() *Scene { return &Scene{byName: map[string]*Entity{}} }
+func New() *Scene { return &Scene{} }
 
 // Len is the number of entities, groups included.
-func (s *Scene) Len() int { return len(s.byName) }
+func (s *Scene) Len() int { return s.byName.len() }
 
 // Get returns the named entity.
 func (s *Scene) Get(name string) (*Entity, error) {
@@ -179,8 +179,7 @@ func (s *Scene) Lookup(name string) (*Entity, bool) {
 	if e := s.last; e != nil && e.Name == name {
 		return e, true
 	}
-	e, ok := s.byName[name]
-	return e, ok
+	return s.byName.get(name)
 }
 
 // Put draws shape under name. A new name goes on top of the top level with the default style
@@ -228,7 +227,17 @@ type drawn struct {
 func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 	box := shapeBounds(shape, Identity)
 	tr := Transform{Scale: Vec{1, 1}, Pivot: box.Center()}
-	if old, ok := s.Lookup(name); ok {
+	var (
+		old *Entity
+		at  int
+		h   uint64
+	)
+	if e := s.last; e != nil && e.Name == name {
+		old = e
+	} else {
+		old, at, h = s.byName.find(name)
+	}
+	if old != nil {
 		if old.IsGroup() {
 			return nil, fmt.Errorf("%w: %q is a group; delete it first or draw under another name", ErrBadName, name)
 		}
@@ -240,7 +249,7 @@ func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 		s.last, s.lastBox = old, box
 		return old, nil
 	}
-	if len(s.byName) >= MaxEntities {
+	if s.byName.len() >= MaxEntities {
 		return nil, fmt.Errorf("%w: the scene already has %d entities (MaxEntities)", ErrLimit, MaxEntities)
 	}
 	d := &drawn{e: Entity{Name: name, Shape: shape, Transform: tr}, color: Black}
@@ -250,7 +259,7 @@ func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 	} else {
 		e.Style.Stroke = &d.color // DefaultStyle
 	}
-	s.byName[name] = e
+	s.byName.addAt(at, h, e)
 	s.roots.insert(e, s.roots.len())
 	s.last, s.lastBox = e, box
 	return e, nil
@@ -278,7 +287,7 @@ func (s *Scene) Delete(name string) error {
 }
 
 func (s *Scene) forget(e *Entity) {
-	delete(s.byName, e.Name)
+	s.byName.remove(e.Name)
 	if e == s.last {
 		s.last = nil
 	}
@@ -481,11 +490,12 @@ func (s *Scene) Clone() *Scene {
 		for e := range list.all() {
 			n := &Entity{Name: e.Name, Shape: e.Shape, Transform: e.Transform, Style: e.Style.clone(), parent: parent}
 			n.children = copyList(&e.children, n)
-			c.byName[n.Name] = n
+			c.byName.add(n)
 			out = append(out, n)
 		}
 		return newZlist(out)
 	}
+	c.byName = newNameIndex(s.Len())
 	c.roots = copyList(&s.roots, nil)
 	return c
 }
