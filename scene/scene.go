@@ -225,7 +225,7 @@ type drawn struct {
 
 // putChecked is put once the name is checked.
 func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
-	box := shapeBounds(shape, Identity)
+	box := localBounds(shape)
 	tr := Transform{Scale: Vec{1, 1}, Pivot: box.Center()}
 	var (
 		old *Entity
@@ -355,7 +355,7 @@ func (s *Scene) LocalBounds(e *Entity) Box {
 		if e == s.last {
 			return s.lastBox
 		}
-		return shapeBounds(e.Shape, Identity)
+		return localBounds(e.Shape)
 	}
 	var b Box
 	for c := range e.children.all() {

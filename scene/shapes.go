@@ -500,6 +500,29 @@ func shapeBounds(sh Shape, m Affine) Box {
 	return sh.Outline().Transform(m).Bounds()
 }
 
+// localBounds is shapeBounds(sh, Identity), the bounds of sh in its own coordinates, which
+// every new shape needs for its pivot. For a circle or rectangle of finite numbers it skips the
+// matrix: mapping x by Identity gives x + 0 (the same x, but a -0 becomes 0), and a circle's
+// half sizes under it are hypot(r, 0) = |r|. The results are the same numbers, bit for bit.
+func localBounds(sh Shape) Box {
+	switch sh := sh.(type) {
+	case Circle:
+		c, r := sh.Center, math.Abs(sh.Radius)
+		if finiteVec(c) && !math.IsInf(r, 0) && !math.IsNaN(r) {
+			x, y := c.X+0, c.Y+0
+			return Box{Min: Vec{x - r, y - r}, Max: Vec{x + r, y + r}, NonEmpty: true}
+		}
+	case Rect:
+		hw, hh := sh.Width/2, sh.Height/2
+		x0, x1 := sh.Center.X-hw+0, sh.Center.X+hw+0
+		y0, y1 := sh.Center.Y-hh+0, sh.Center.Y+hh+0
+		if finiteVec(Vec{x0, y0}) && finiteVec(Vec{x1, y1}) {
+			return Box{Min: Vec{min(x0, x1), min(y0, y1)}, Max: Vec{max(x0, x1), max(y0, y1)}, NonEmpty: true}
+		}
+	}
+	return shapeBounds(sh, Identity)
+}
+
 // ellipseBox is the exact box of the ellipse c + (rx cos t, ry sin t) mapped by m.
 func ellipseBox(c Vec, rx, ry float64, m Affine) Box {
 	p := m.Apply(c)
