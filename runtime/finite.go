@@ -55,7 +55,9 @@ func (c *call) checkCall(v goja.Value) {
 		}
 		// The names it was given, and those it returns (decompose's parts).
 		for _, a := range c.args {
-			c.checkNamed(a)
+			if !goja.IsNumber(a) { // most arguments, and never a name
+				c.checkNamed(a)
+			}
 		}
 		if v == c.r.valueTrue { // what drawing and editing calls return: no name, no number
 			return
