@@ -311,6 +311,9 @@ func (l Line) validate() error {
 }
 
 func (c Circle) validate() error {
+	if inCoordRange(c.Center.X) && inCoordRange(c.Center.Y) && inSizeRange(c.Radius) {
+		return nil // the common case, without the calls that build the messages
+	}
 	if err := inRange("center", c.Center.X, c.Center.Y); err != nil {
 		return err
 	}
@@ -318,6 +321,9 @@ func (c Circle) validate() error {
 }
 
 func (r Rect) validate() error {
+	if inCoordRange(r.Center.X) && inCoordRange(r.Center.Y) && inSizeRange(r.Width) && inSizeRange(r.Height) {
+		return nil // as Circle's
+	}
 	if err := inRange("center", r.Center.X, r.Center.Y); err != nil {
 		return err
 	}
@@ -435,6 +441,12 @@ func finite(what string, vs ...float64) error {
 	}
 	return nil
 }
+
+// inCoordRange reports whether inRange accepts v: finite and within ±MaxCoord (NaN is not).
+func inCoordRange(v float64) bool { return v >= -MaxCoord && v <= MaxCoord }
+
+// inSizeRange reports whether positive accepts v: in (0, MaxCoord] (NaN is not).
+func inSizeRange(v float64) bool { return v > 0 && v <= MaxCoord }
 
 // inRange checks coordinates: finite and within ±MaxCoord.
 func inRange(what string, vs ...float64) error {

@@ -105,3 +105,37 @@ func TestLocalBoundsMatchesIdentity(t *testing.T) {
 		}
 	}
 }
+
+// Circles and rectangles are accepted by a fast test before the checks that word the errors;
+// the two must agree on every value, the edges of the range included.
+func TestValidateFastPathAgrees(t *testing.T) {
+	t.Parallel()
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 1e-300, MaxCoord, -MaxCoord, math.Nextafter(MaxCoord, math.Inf(1)), math.Nextafter(-MaxCoord, math.Inf(-1)), math.Inf(1), math.Inf(-1), math.NaN()}
+	slow := func(center Vec, sizes ...float64) error {
+		if err := inRange("center", center.X, center.Y); err != nil {
+			return err
+		}
+		for _, v := range sizes {
+			if err := positive("size", v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, x := range vals {
+		for _, y := range vals {
+			for _, w := range vals {
+				c := Circle{Center: Vec{x, y}, Radius: w}
+				if got, want := c.validate() == nil, slow(c.Center, w) == nil; got != want {
+					t.Errorf("%#v: validate accepts %v, the checks %v", c, got, want)
+				}
+				for _, h := range vals {
+					r := Rect{Center: Vec{x, y}, Width: w, Height: h}
+					if got, want := r.validate() == nil, slow(r.Center, w, h) == nil; got != want {
+						t.Errorf("%#v: validate accepts %v, the checks %v", r, got, want)
+					}
+				}
+			}
+		}
+	}
+}
