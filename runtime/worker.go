@@ -200,6 +200,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 				return err
 			}
 		}
+		debug.SetGCPercent(bigGCPercent)
 		// After a big run, give the next one its memory back now rather than inside its
 		// own budget; small runs skip the cost.
 		if heapBytes() > mem/4 {
@@ -240,7 +241,11 @@ var errNoExport = errors.New("this program's workers cannot write scenes out: th
 // had, and meets the limit as it did. Between two samples (10 ms) a run can grow past that
 // share by what it allocates in the meantime, far below MaxMemory. No tighter soft memory
 // limit is set for the small phase: the collector would run back to back whenever memory the
-// heap count does not see (free spans, stacks) kept the process near it.
+// heap count does not see (free spans, stacks) kept the process near it. What follows a run
+// in the worker (its scene's JSON, or the export) keeps the run's percentage, and GOGC goes
+// back to 100 once the answer is sent: a small run's export (W1's 2.2 MB SVG) then runs without
+// a collection, where setting 100 as the run ended started one at once (the heap was already
+// past the lower target) that ran beside the export and slowed it by about 2 ms.
 const (
 	smallGCPercent = 400
 	smallShare     = 16 // MaxMemory/16: 32 MB by default
@@ -281,10 +286,7 @@ func memoryWatch(mem int64) func(vm *goja.Runtime) func() {
 				}
 			}
 		}()
-		return func() {
-			close(done)
-			debug.SetGCPercent(bigGCPercent) // what follows the run (an export) is not small
-		}
+		return func() { close(done) }
 	}
 }
 

@@ -3,7 +3,9 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -21,10 +23,19 @@ func TestMain(m *testing.M) {
 }
 
 // testExport is the tests' ExportFunc: the request, a line break and the scene's JSON; the
-// request "fail" fails.
+// request "fail" fails, and "collections" makes 6 MB of garbage and answers how many
+// collections ran meanwhile.
 func testExport(s *scene.Scene, request []byte) ([]byte, error) {
-	if string(request) == "fail" {
+	switch string(request) {
+	case "fail":
 		return nil, errors.New("cannot write fail")
+	case "collections":
+		before := gcCycles()
+		var keep [][]byte
+		for range 6 << 4 {
+			keep = append(keep[:0], make([]byte, 64<<10))
+		}
+		return fmt.Appendf(nil, "%d collections", gcCycles()-before), nil
 	}
 	b, err := s.MarshalJSON()
 	return append(append(request, '\n'), b...), err
@@ -186,6 +197,26 @@ func TestPoolExport(t *testing.T) {
 	if _, out, err = p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please")); err != nil || string(out) != string(wantOut) {
 		t.Errorf("after a failed export: got %v", err)
 	}
+}
+
+// TestPoolExportKeepsTheRunsGC: a small run's export runs under the run's GC percentage: 6 MB
+// of garbage start no collection (GOGC 100 set as the run ended started one).
+func TestPoolExportKeepsTheRunsGC(t *testing.T) {
+	t.Parallel()
+	p := newTestPool(t, 0)
+	_, out, err := p.Export(context.Background(), MapSource{MainModule: typicalScript}, MainModule, Options{}, []byte("collections"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff("0 collections", string(out)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func gcCycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // TestPrestartedWorker: the first Pool of the default command and memory cap that needs a
