@@ -9,7 +9,11 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"math"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/cadrun/cadrun/scene"
 )
@@ -28,22 +32,216 @@ type SVGOptions struct {
 
 // SVG writes the scene as an SVG document.
 func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
-	// Fitting the view needs every entity's matrix, and so does drawing: compute each once.
-	var locals []scene.Affine
-	var v View
+	d, err := newSVGDoc(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, 256+svgBytesPerEntity*len(d.items))
+	if len(d.items) <= svgPieceEntities {
+		return d.piece(d.writer(), b, 0, len(d.items)), nil // no goroutines for a small scene
+	}
+	err = d.write(svgPieceEntities, goruntime.GOMAXPROCS(0), func(p []byte) error {
+		b = append(b, p...)
+		return nil
+	})
+	return b, err
+}
+
+// WriteSVG writes the scene to w as SVG writes it, in pieces of a few hundred kilobytes,
+// each in one Write and in order, as soon as it and those before it are done; the pieces are
+// made on up to GOMAXPROCS goroutines. A write that fails stops it, with that error.
+func WriteSVG(w io.Writer, s *scene.Scene, opt SVGOptions) error {
+	d, err := newSVGDoc(s, opt)
+	if err != nil {
+		return err
+	}
+	return d.write(svgPieceEntities, goruntime.GOMAXPROCS(0), func(p []byte) error {
+		_, err := w.Write(p)
+		return err
+	})
+}
+
+// svgPieceEntities is how many entities one piece of a document holds: W1's 10,000 shapes
+// are ten pieces of about 230 KB.
+const svgPieceEntities = 1024
+
+// svgDoc is a document ready to write in pieces: its entities in Walk order with what each
+// needs to be written apart from those before it.
+type svgDoc struct {
+	opt    SVGOptions
+	v      View
+	coords coordFormat
+	items  []svgItem
+	locals []scene.Affine // every entity's local map in Walk order (scene.Frame), or nil
+	groups []scene.Affine // the world map of each group, by svgItem.parent
+}
+
+// svgItem is an entity in Walk order: its depth, and the index in svgDoc.groups of the group
+// it is in (-1 at the top level).
+type svgItem struct {
+	e      *scene.Entity
+	depth  int32
+	parent int32
+}
+
+// newSVGDoc frames the scene and lists its entities. Fitting the view needs every entity's
+// matrix, and so does drawing: each is computed once.
+func newSVGDoc(s *scene.Scene, opt SVGOptions) (*svgDoc, error) {
+	d := &svgDoc{opt: opt}
 	var err error
 	if opt.View == nil {
 		f := s.Frame(true)
-		locals = f.Locals
-		v, err = fitMargin(f, opt.Margin)
+		d.locals = f.Locals
+		d.v, err = fitMargin(f, opt.Margin)
 	} else {
-		v, err = resolveView(s, opt.View, opt.Margin)
+		d.v, err = resolveView(s, opt.View, opt.Margin)
 	}
 	if err != nil {
 		return nil, err
 	}
-	w := &svgWriter{coords: newCoordFormat(quantum(v)), kinds: opt.DataKinds}
-	b := make([]byte, 0, 256+svgBytesPerEntity*s.Len())
+	d.coords = newCoordFormat(quantum(d.v))
+	d.items = make([]svgItem, 0, s.Len())
+	// A group's world map is the map of the group it is in, or the identity, times its own:
+	// the same products, in the same order, as a walk that writes as it goes.
+	world := []scene.Affine{scene.Identity} // world[d]: the map of the group open at depth d-1
+	parents := []int32{-1}                  // parents[d]: its index in d.groups
+	for depth, e := range s.Walk() {
+		d.items = append(d.items, svgItem{e: e, depth: int32(depth), parent: parents[depth]})
+		if e.IsGroup() {
+			m := world[depth].Mul(d.local(len(d.items) - 1))
+			d.groups = append(d.groups, m)
+			world = append(world[:depth+1], m)
+			parents = append(parents[:depth+1], int32(len(d.groups)-1))
+		}
+	}
+	return d, nil
+}
+
+// local is the local map of the entity at index i.
+func (d *svgDoc) local(i int) scene.Affine {
+	if d.locals != nil {
+		return d.locals[i]
+	}
+	return d.items[i].e.Transform.Matrix()
+}
+
+// write makes the pieces of at most per entities on up to procs goroutines and passes each
+// to emit in order; the first piece starts with the document's head, the last ends with its
+// tail. A piece's buffer is used again once emit returns.
+func (d *svgDoc) write(per, procs int, emit func([]byte) error) error {
+	n := max(1, (len(d.items)+per-1)/per)
+	procs = min(procs, n)
+	bounds := func(i int) (int, int) { return i * per, min(len(d.items), (i+1)*per) }
+	if procs <= 1 {
+		w := d.writer()
+		var b []byte
+		for i := range n {
+			lo, hi := bounds(i)
+			b = d.piece(w, b[:0], lo, hi)
+			if err := emit(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// A goroutine takes a buffer before it takes the next piece, and emit gives the buffer
+	// back, so at most procs+1 pieces wait at once, and the piece emit waits for is always
+	// being made.
+	ready := make([]chan []byte, n)
+	for i := range ready {
+		ready[i] = make(chan []byte, 1)
+	}
+	free := make(chan []byte, procs+1)
+	for range procs + 1 {
+		free <- nil
+	}
+	quit := make(chan struct{})
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range procs {
+		wg.Go(func() {
+			w := d.writer()
+			for {
+				var b []byte
+				select {
+				case b = <-free:
+				case <-quit:
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				lo, hi := bounds(i)
+				ready[i] <- d.piece(w, b[:0], lo, hi)
+			}
+		})
+	}
+	defer wg.Wait()
+	for i := range n {
+		b := <-ready[i]
+		if err := emit(b); err != nil {
+			close(quit)
+			return err
+		}
+		free <- b
+	}
+	return nil
+}
+
+func (d *svgDoc) writer() *svgWriter { return &svgWriter{coords: d.coords, kinds: d.opt.DataKinds} }
+
+// piece writes the entities from index start to end with w, after the document's head when
+// start is 0 and before its tail when end is the last.
+func (d *svgDoc) piece(w *svgWriter, b []byte, start, end int) []byte {
+	if b == nil {
+		b = make([]byte, 0, 256+svgBytesPerEntity*(end-start))
+	}
+	w.styled = false // the style it remembers is in another piece's buffer
+	if start == 0 {
+		b = w.head(b, d.v, d.opt)
+	}
+	open := 0 // groups open after the entity before start
+	if start > 0 {
+		prev := d.items[start-1]
+		open = int(prev.depth)
+		if prev.e.IsGroup() {
+			open++
+		}
+	}
+	for i := start; i < end; i++ {
+		it := d.items[i]
+		depth := int(it.depth)
+		for ; open > depth; open-- {
+			b = indent(b, open-1)
+			b = append(b, "</g>\n"...)
+		}
+		b = indent(b, depth)
+		if it.e.IsGroup() {
+			b = append(b, `<g data-name="`...)
+			b = w.nameAndKind(b, it.e)
+			b = append(b, "\">\n"...)
+			open++
+			continue
+		}
+		parent := scene.Identity
+		if it.parent >= 0 {
+			parent = d.groups[it.parent]
+		}
+		b = w.shape(b, it.e, parent.Mul(d.local(i)))
+	}
+	if end == len(d.items) {
+		for ; open > 0; open-- {
+			b = indent(b, open-1)
+			b = append(b, "</g>\n"...)
+		}
+		b = append(b, "</svg>\n"...)
+	}
+	return b
+}
+
+// head writes the <svg> element's start and the background.
+func (w *svgWriter) head(b []byte, v View, opt SVGOptions) []byte {
 	sz := v.Size()
 	b = append(b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="`...)
 	b = w.nums(b, v.Min.X, -v.Max.Y)
@@ -74,9 +272,7 @@ func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 		b = paint(b, "fill", opt.Background)
 		b = append(b, "/>\n"...)
 	}
-	b = w.entities(b, s, locals)
-	b = append(b, "</svg>\n"...)
-	return b, nil
+	return b
 }
 
 // svgBytesPerEntity sizes the output buffer up front: a shape with the default style takes
@@ -123,47 +319,7 @@ type svgWriter struct {
 	lastStyleAt [2]int      // where its attributes are in the output
 }
 
-// entities writes the entity tree depth first, a <g> per group; matrices[d] is the world
-// map of the group open at depth d-1 (the identity at the top level). locals holds every
-// entity's local map in Walk order (scene.Frame), or is nil to compute them here.
-func (w *svgWriter) entities(b []byte, s *scene.Scene, locals []scene.Affine) []byte {
-	matrices := []scene.Affine{scene.Identity}
-	open := 0 // groups open
-	i := 0    // the entity's index in Walk order
-	for depth, e := range s.Walk() {
-		for ; open > depth; open-- {
-			b = indent(b, open-1)
-			b = append(b, "</g>\n"...)
-		}
-		var local scene.Affine
-		if locals != nil {
-			local = locals[i]
-		} else {
-			local = e.Transform.Matrix()
-		}
-		i++
-		m := matrices[depth].Mul(local)
-		b = indent(b, depth)
-		if e.IsGroup() {
-			b = append(b, `<g data-name="`...)
-			b = w.nameAndKind(b, e)
-			b = append(b, "\">\n"...)
-			matrices = append(matrices[:depth+1], m)
-			open++
-			continue
-		}
-		b = w.shape(b, e, m)
-	}
-	for ; open > 0; open-- {
-		b = indent(b, open-1)
-		b = append(b, "</g>\n"...)
-	}
-	return b
-}
-
-// shape writes a shape's <path> element, mapped to the world by m. It is a function of its
-// own, not part of the loop in entities: the loop's body is a closure (a range over an
-// iterator), whose variables live on the heap, and the writing keeps b in registers here.
+// shape writes a shape's <path> element, mapped to the world by m.
 func (w *svgWriter) shape(b []byte, e *scene.Entity, m scene.Affine) []byte {
 	b = append(b, `<path data-name="`...)
 	b = w.nameAndKind(b, e)
