@@ -19,9 +19,13 @@ package runtime
 //
 // A caller that wants only the scene written out (`cadrun run -o`, through Pool.Export) puts
 // an export request in "run". After a good run the worker then sends the result without the
-// scene, writes the scene out itself and sends it as "export" with ExportBytes raw bytes: the
-// scene's JSON is neither written nor read back, and the parent does not render. The timeout
-// covers the script, as it does when the parent renders; the export is the program's own code.
+// scene and writes the scene out itself: the scene's JSON is neither written nor read back,
+// and the parent does not render. The export is streamed: each piece the ExportFunc writes is
+// sent at once as a "chunk" line with ExportBytes raw bytes, which the parent passes on to its
+// writer (the output file) as they arrive, so that writing the output, the pipe and the file
+// overlap; an "export" line ends it, with the export's error if it failed, and then the parent
+// drops what it had. The timeout covers the script, as it does when the parent renders; the
+// export is the program's own code.
 
 import (
 	"bufio"
@@ -52,14 +56,15 @@ import (
 const workerMaxStack = 64 << 20
 
 // exportRequest asks a worker to keep its scene and write it out (Request is the
-// ExportFunc's), or only to count its entities (Count, for Pool.Count).
+// ExportFunc's), in at most MaxBytes, or only to count its entities (Count, for Pool.Count).
 type exportRequest struct {
-	Request []byte `json:"request,omitempty"`
-	Count   bool   `json:"count,omitempty"`
+	Request  []byte `json:"request,omitempty"`
+	MaxBytes int64  `json:"max_bytes,omitempty"`
+	Count    bool   `json:"count,omitempty"`
 }
 
 type message struct {
-	Type string `json:"type"` // run, read, file, content, names, font, fonts, result, export
+	Type string `json:"type"` // run, read, file, content, names, font, fonts, result, chunk, export
 
 	Entry   string         `json:"entry,omitempty"`
 	Options *Options       `json:"options,omitempty"`
@@ -75,7 +80,7 @@ type message struct {
 	SceneBytes   int           `json:"scene_bytes,omitempty"`   // the raw scene JSON after the line
 	Entities     int           `json:"entities,omitempty"`      // the scene's entities, when it stays in the worker
 	ContentBytes int           `json:"content_bytes,omitempty"` // the raw file content after the line
-	ExportBytes  int           `json:"export_bytes,omitempty"`  // the raw export after the line
+	ExportBytes  int           `json:"export_bytes,omitempty"`  // chunk: the raw piece of the export after the line
 	Logs         []string      `json:"logs,omitempty"`
 	Warnings     []string      `json:"warnings,omitempty"`
 	Modules      []string      `json:"modules,omitempty"`
@@ -90,9 +95,13 @@ type message struct {
 // that use a Pool). Its workers cannot export (Pool.Export); see ServeWorkerWithExport.
 func ServeWorkerIfAsked() { ServeWorkerWithExport(nil) }
 
-// ExportFunc writes a finished scene out, in a worker process, as the request a caller gave
-// Pool.Export asks (the request's form is the ExportFunc's own).
-type ExportFunc func(s *scene.Scene, request []byte) ([]byte, error)
+// ExportFunc writes a finished scene out to w, in a worker process, as the request a caller
+// gave Pool.Export asks (the request's form is the ExportFunc's own). Each Write is sent to
+// the parent at once, so a writer that produces its output in pieces should write each as it
+// is done. A Write fails past the caller's size limit (MaxExportBytes) or when the pipe broke;
+// the ExportFunc then returns that error. An error returned after some bytes were written
+// still fails the whole export: the caller drops what it got.
+type ExportFunc func(w io.Writer, s *scene.Scene, request []byte) error
 
 // ServeWorkerWithExport is ServeWorkerIfAsked for a program whose workers also write scenes
 // out for Pool.Export, with export. cadrun calls it from the init function of internal/worker,
@@ -196,7 +205,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 			return err
 		}
 		if exporting && !req.Export.Count {
-			if err := sendExport(enc, bw, export, res.Scene, req.Export.Request); err != nil {
+			if err := sendExport(enc, bw, export, res.Scene, req.Export); err != nil {
 				return err
 			}
 		}
@@ -209,25 +218,72 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 	}
 }
 
-// sendExport writes the scene out with export and sends it as one "export" line and its raw
-// bytes; an export that fails sends its error instead.
-func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene.Scene, request []byte) error {
+// sendExport writes the scene out with export, sending each piece written as a "chunk" line
+// and its raw bytes, then an "export" line with the export's error if it failed. Only a
+// broken pipe is returned.
+func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene.Scene, req *exportRequest) error {
+	cw := &chunkWriter{enc: enc, bw: bw, max: req.MaxBytes}
+	err := errNoExport
+	if export != nil {
+		err = export(cw, s, req.Request)
+	}
+	if cw.err != nil {
+		return cw.err
+	}
 	reply := message{Type: "export"}
-	var out []byte
-	if export == nil {
-		reply.Err = errNoExport.Error()
-	} else if b, err := export(s, request); err != nil {
+	if err != nil {
 		reply.Err = err.Error()
-	} else {
-		out, reply.ExportBytes = b, len(b)
 	}
 	if err := enc.Encode(reply); err != nil {
 		return err
 	}
-	if _, err := bw.Write(out); err != nil {
-		return err
-	}
 	return bw.Flush()
+}
+
+// chunkWriter sends each Write as a "chunk" line and its bytes, up to max bytes in all.
+type chunkWriter struct {
+	enc   *json.Encoder
+	bw    *bufio.Writer
+	max   int64 // 0: MaxExportBytes
+	total int64
+	err   error // the pipe broke
+}
+
+func (c *chunkWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	max := c.max
+	if max <= 0 {
+		max = MaxExportBytes
+	}
+	if c.total+int64(len(p)) > max {
+		return 0, exportTooLarge(max)
+	}
+	c.total += int64(len(p))
+	if c.err = c.enc.Encode(message{Type: "chunk", ExportBytes: len(p)}); c.err != nil {
+		return 0, c.err
+	}
+	if _, c.err = c.bw.Write(p); c.err != nil {
+		return 0, c.err
+	}
+	if c.err = c.bw.Flush(); c.err != nil {
+		return 0, c.err
+	}
+	return len(p), nil
+}
+
+// MaxExportBytes caps what Pool.Export writes out: the worker refuses to write more, and the
+// parent to read more. A scene at the entity and vertex caps fits well within it as SVG.
+// Tests lower it.
+var MaxExportBytes int64 = 1 << 30
+
+// exportTooLarge is the error of an export past max bytes.
+func exportTooLarge(max int64) error {
+	return fmt.Errorf("the scene written out is over %d bytes (MaxExportBytes): draw fewer or simpler shapes, or write a smaller picture (-width)", max)
 }
 
 // errNoExport is the export error of a worker that serves without an ExportFunc.
@@ -465,7 +521,7 @@ func (p *Pool) start() (*worker, error) {
 			return nil, err
 		}
 	}
-	return &worker{proc: proc, from: newLineReader(bufio.NewReader(proc.Stdout))}, nil
+	return &worker{proc: proc, from: newLineReader(proc.Stdout)}, nil
 }
 
 func (w *worker) kill() {
@@ -500,43 +556,51 @@ func (p *Pool) Run(ctx context.Context, src Source, entry string, opt Options) (
 // Export is Run for a caller that wants only the finished scene written out: the worker
 // writes it with the ExportFunc it serves with (ServeWorkerWithExport), given request as is,
 // and sends those bytes instead of the scene, which the parent then neither reads back nor
-// renders. On success res.Scene is empty. A failed run answers as Run does, with no bytes;
-// an export that fails returns its error. The run's timeout covers the script, not the
-// export, as it would not cover a render in the caller; ctx covers both.
-func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options, request []byte) (*Result, []byte, error) {
-	res, w, err := p.run(ctx, src, entry, opt, &exportRequest{Request: request})
+// renders. The bytes are written to out as they arrive, in pieces: a caller that must not
+// leave half an output behind writes them somewhere it can drop (`cadrun run -o` writes a
+// temp file beside the output). On success res.Scene is empty. A failed run answers as Run
+// does, with nothing written to out; an export that fails, writes more than MaxExportBytes,
+// or cannot be written to out returns its error after part of it may have been written. The
+// run's timeout covers the script, not the export, as it would not cover a render in the
+// caller; ctx covers both. Export has returned before out is closed or removed: no write
+// to out follows its return.
+func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options, request []byte, out io.Writer) (*Result, error) {
+	max := MaxExportBytes
+	res, w, err := p.run(ctx, src, entry, opt, &exportRequest{Request: request, MaxBytes: max})
 	if w == nil || err != nil {
 		if w != nil {
 			p.put(w)
 		}
-		return res, nil, err
+		return res, err
 	}
-	type outcome struct {
-		out []byte
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		out, err := w.export()
-		done <- outcome{out, err}
-	}()
+	done := make(chan error, 1)
+	go func() { done <- w.export(out, max) }()
+	var err2 error
 	select {
-	case o := <-done:
-		var xerr *exportError
-		switch {
-		case o.err == nil:
-			p.put(w)
-			return res, o.out, nil
-		case errors.As(o.err, &xerr):
-			p.put(w)
-			return res, nil, xerr
-		}
-		p.discard(w)
-		return res, nil, fmt.Errorf("writing the scene out in the worker: the worker stopped: %s", firstLine(w.proc.Stderr.String(), o.err))
+	case err2 = <-done:
 	case <-ctx.Done():
 		p.discard(w)
-		return nil, nil, ctx.Err()
+		<-done // the worker is gone: its stream ends, and with it the writes to out
+		return nil, ctx.Err()
 	}
+	var xerr *exportError
+	var oerr *outputError
+	switch {
+	case err2 == nil:
+		p.put(w)
+		return res, nil
+	case errors.As(err2, &xerr):
+		p.put(w)
+		return res, xerr
+	case errors.As(err2, &oerr):
+		p.discard(w) // in the middle of its stream
+		return res, oerr.err
+	case errors.Is(err2, errExportTooLarge):
+		p.discard(w)
+		return res, exportTooLarge(max)
+	}
+	p.discard(w)
+	return res, fmt.Errorf("writing the scene out in the worker: the worker stopped: %s", firstLine(w.proc.Stderr.String(), err2))
 }
 
 // Count runs entry as Run does, but the scene stays in the worker, which answers only how
@@ -695,22 +759,43 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 	}
 }
 
-// export reads the "export" line that follows a good run's result, and its bytes. An error
-// the ExportFunc returned is an *exportError; any other error means the worker is lost.
-func (w *worker) export() ([]byte, error) {
-	var m message
-	if err := w.from.decode(&m); err != nil {
-		return nil, fmt.Errorf("reading from the worker: %w", err)
+// export reads the chunks that follow a good run's result, writing them to out as they
+// come, up to the "export" line that ends them. An error the ExportFunc returned is an
+// *exportError, an error writing to out an *outputError, more than max bytes
+// errExportTooLarge; any other error means the worker is lost.
+func (w *worker) export(out io.Writer, max int64) error {
+	var buf []byte
+	var total int64
+	for {
+		var m message
+		if err := w.from.decode(&m); err != nil {
+			return fmt.Errorf("reading from the worker: %w", err)
+		}
+		switch m.Type {
+		case "chunk":
+			if total += int64(m.ExportBytes); m.ExportBytes < 0 || total > max {
+				return errExportTooLarge
+			}
+			if buf == nil {
+				buf = make([]byte, exportCopyBytes)
+			}
+			if err := w.from.copyFrame(out, m.ExportBytes, buf); err != nil {
+				return err
+			}
+		case "export":
+			if m.Err != "" {
+				return &exportError{m.Err}
+			}
+			return nil
+		default:
+			return fmt.Errorf("unexpected message %q from the worker", m.Type)
+		}
 	}
-	switch {
-	case m.Type != "export":
-		return nil, fmt.Errorf("unexpected message %q from the worker", m.Type)
-	case m.Err != "":
-		return nil, &exportError{m.Err}
-	}
-	b, err := w.from.frame(m.ExportBytes)
-	if err != nil {
-		return nil, fmt.Errorf("reading the worker's export: %w", err)
-	}
-	return b, nil
 }
+
+// exportCopyBytes is the buffer an export passes through on its way from the worker's pipe
+// to the caller's writer.
+const exportCopyBytes = 256 << 10
+
+// errExportTooLarge: the worker sent more than the export's limit.
+var errExportTooLarge = errors.New("export too large")
