@@ -4,6 +4,13 @@ package render
 // <g> elements that mirror the group tree. Paths keep their curves (arcs stay arcs, Béziers
 // stay Béziers), numbers are rounded to a fixed quantum derived from the view size, and
 // nothing depends on map order or the clock, so the same scene gives the same bytes.
+//
+// A big scene is framed and written on GOMAXPROCS goroutines: the entities are listed in
+// Walk order first, with what each needs to be written apart from those before it (its depth
+// and the world map of its group), then cut into pieces of svgPieceEntities written side by
+// side and joined in order. Every number is computed as one walk computes it, so the bytes do
+// not depend on the cutting (TestSVGPiecesMatchOneWriter); WriteSVG hands each piece on as
+// soon as it is done, which lets `cadrun run -o` stream the file from its worker.
 
 import (
 	"bytes"
@@ -30,17 +37,19 @@ type SVGOptions struct {
 	DataKinds bool
 }
 
-// SVG writes the scene as an SVG document.
+// SVG writes the scene as an SVG document, on GOMAXPROCS goroutines when it has more than
+// one piece's entities.
 func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
-	d, err := newSVGDoc(s, opt)
+	procs := svgProcs(s)
+	d, err := newSVGDoc(s, opt, procs)
 	if err != nil {
 		return nil, err
 	}
 	b := make([]byte, 0, 256+svgBytesPerEntity*len(d.items))
-	if len(d.items) <= svgPieceEntities {
-		return d.piece(d.writer(), b, 0, len(d.items)), nil // no goroutines for a small scene
+	if procs <= 1 {
+		return d.piece(d.writer(), b, 0, len(d.items)), nil // one piece, straight into b
 	}
-	err = d.write(svgPieceEntities, goruntime.GOMAXPROCS(0), func(p []byte) error {
+	err = d.write(svgPieceEntities, procs, func(p []byte) error {
 		b = append(b, p...)
 		return nil
 	})
@@ -49,13 +58,15 @@ func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 
 // WriteSVG writes the scene to w as SVG writes it, in pieces of a few hundred kilobytes,
 // each in one Write and in order, as soon as it and those before it are done; the pieces are
-// made on up to GOMAXPROCS goroutines. A write that fails stops it, with that error.
+// made on up to GOMAXPROCS goroutines (one for a scene of one piece). A write that fails stops
+// it, with that error.
 func WriteSVG(w io.Writer, s *scene.Scene, opt SVGOptions) error {
-	d, err := newSVGDoc(s, opt)
+	procs := svgProcs(s)
+	d, err := newSVGDoc(s, opt, procs)
 	if err != nil {
 		return err
 	}
-	return d.write(svgPieceEntities, goruntime.GOMAXPROCS(0), func(p []byte) error {
+	return d.write(svgPieceEntities, procs, func(p []byte) error {
 		_, err := w.Write(p)
 		return err
 	})
@@ -64,6 +75,14 @@ func WriteSVG(w io.Writer, s *scene.Scene, opt SVGOptions) error {
 // svgPieceEntities is how many entities one piece of a document holds: W1's 10,000 shapes
 // are ten pieces of about 230 KB.
 const svgPieceEntities = 1024
+
+// svgProcs is how many goroutines frame and write s: one for a scene of one piece.
+func svgProcs(s *scene.Scene) int {
+	if s.Len() <= svgPieceEntities {
+		return 1
+	}
+	return goruntime.GOMAXPROCS(0)
+}
 
 // svgDoc is a document ready to write in pieces: its entities in Walk order with what each
 // needs to be written apart from those before it.
@@ -84,37 +103,87 @@ type svgItem struct {
 	parent int32
 }
 
-// newSVGDoc frames the scene and lists its entities. Fitting the view needs every entity's
-// matrix, and so does drawing: each is computed once.
-func newSVGDoc(s *scene.Scene, opt SVGOptions) (*svgDoc, error) {
-	d := &svgDoc{opt: opt}
-	var err error
-	if opt.View == nil {
-		f := s.Frame(true)
-		d.locals = f.Locals
-		d.v, err = fitMargin(f, opt.Margin)
-	} else {
-		d.v, err = resolveView(s, opt.View, opt.Margin)
-	}
-	if err != nil {
-		return nil, err
-	}
-	d.coords = newCoordFormat(quantum(d.v))
-	d.items = make([]svgItem, 0, s.Len())
+// newSVGDoc lists the scene's entities and frames it, on up to procs goroutines. Fitting the
+// view needs every entity's matrix, and so does drawing: each is computed once.
+func newSVGDoc(s *scene.Scene, opt SVGOptions, procs int) (*svgDoc, error) {
+	d := &svgDoc{opt: opt, items: make([]svgItem, 0, s.Len())}
 	// A group's world map is the map of the group it is in, or the identity, times its own:
 	// the same products, in the same order, as a walk that writes as it goes.
 	world := []scene.Affine{scene.Identity} // world[d]: the map of the group open at depth d-1
 	parents := []int32{-1}                  // parents[d]: its index in d.groups
+	var tops []int                          // where each top-level entity is in items
 	for depth, e := range s.Walk() {
+		if depth == 0 {
+			tops = append(tops, len(d.items))
+		}
 		d.items = append(d.items, svgItem{e: e, depth: int32(depth), parent: parents[depth]})
 		if e.IsGroup() {
-			m := world[depth].Mul(d.local(len(d.items) - 1))
+			m := world[depth].Mul(e.Transform.Matrix())
 			d.groups = append(d.groups, m)
 			world = append(world[:depth+1], m)
 			parents = append(parents[:depth+1], int32(len(d.groups)-1))
 		}
 	}
+	var err error
+	switch {
+	case opt.View != nil:
+		d.v, err = resolveView(s, opt.View, opt.Margin)
+	case procs > 1 && len(tops) > 1:
+		f := d.frame(s, tops, procs)
+		d.locals = f.Locals
+		d.v, err = fitMargin(f, opt.Margin)
+	default:
+		f := s.Frame(true)
+		d.locals = f.Locals
+		d.v, err = fitMargin(f, opt.Margin)
+	}
+	if err != nil {
+		return nil, err
+	}
+	d.coords = newCoordFormat(quantum(d.v))
 	return d, nil
+}
+
+// frame is s.Frame(true) found on procs goroutines, each over a run of top-level entities
+// with their subtrees (tops holds where each starts in d.items): a top-level entity's
+// WorldBounds composes the maps down its subtree as Frame does, and the union of boxes and
+// the widest stroke do not depend on the order they are taken in (math.Min and math.Max,
+// signed zeros included), so the frame is Frame's to the bit.
+func (d *svgDoc) frame(s *scene.Scene, tops []int, procs int) scene.Frame {
+	f := scene.Frame{Locals: make([]scene.Affine, len(d.items))}
+	parts := make([]scene.Frame, procs)
+	var wg sync.WaitGroup
+	for p := range procs {
+		// The runs split the entities about evenly, at top-level entities.
+		first := len(tops) * p / procs
+		last := len(tops) * (p + 1) / procs
+		if first == last {
+			continue
+		}
+		start, end := tops[first], len(d.items)
+		if last < len(tops) {
+			end = tops[last]
+		}
+		wg.Go(func() {
+			part := &parts[p]
+			for i := start; i < end; i++ {
+				e := d.items[i].e
+				f.Locals[i] = e.Transform.Matrix()
+				if !e.IsGroup() && e.Style.Stroke != nil {
+					part.StrokeWidth = math.Max(part.StrokeWidth, e.Style.StrokeWidth)
+				}
+			}
+			for _, i := range tops[first:last] {
+				part.Bounds.Union(s.WorldBounds(d.items[i].e))
+			}
+		})
+	}
+	wg.Wait()
+	for _, part := range parts {
+		f.Bounds.Union(part.Bounds)
+		f.StrokeWidth = math.Max(f.StrokeWidth, part.StrokeWidth)
+	}
+	return f
 }
 
 // local is the local map of the entity at index i.
