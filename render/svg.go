@@ -19,6 +19,7 @@ import (
 	"io"
 	"math"
 	goruntime "runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -153,10 +154,14 @@ func (d *svgDoc) frame(s *scene.Scene, tops []int, procs int) scene.Frame {
 	f := scene.Frame{Locals: make([]scene.Affine, len(d.items))}
 	parts := make([]scene.Frame, procs)
 	var wg sync.WaitGroup
+	// The runs split the entities about evenly, at top-level entities: run p starts at the
+	// first top-level entity at or past p/procs of the list.
+	at := func(p int) int {
+		i, _ := slices.BinarySearch(tops, len(d.items)*p/procs)
+		return i
+	}
 	for p := range procs {
-		// The runs split the entities about evenly, at top-level entities.
-		first := len(tops) * p / procs
-		last := len(tops) * (p + 1) / procs
+		first, last := at(p), at(p+1)
 		if first == last {
 			continue
 		}
