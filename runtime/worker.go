@@ -24,8 +24,11 @@ package runtime
 // sent at once as a "chunk" line with ExportBytes raw bytes, which the parent passes on to its
 // writer (the output file) as they arrive, so that writing the output, the pipe and the file
 // overlap; an "export" line ends it, with the export's error if it failed, and then the parent
-// drops what it had. The timeout covers the script, as it does when the parent renders; the
-// export is the program's own code.
+// drops what it had. A caller that writes a file may name a new file for the worker to make
+// and write itself (ExportTo.File): the bytes then skip the pipe and the parent altogether, and
+// the "export" line says the file was made (Made) and how many bytes it holds. The timeout
+// covers the script, as it does when the parent renders; the export is the program's own
+// code.
 
 import (
 	"bufio"
@@ -56,10 +59,12 @@ import (
 const workerMaxStack = 64 << 20
 
 // exportRequest asks a worker to keep its scene and write it out (Request is the
-// ExportFunc's), in at most MaxBytes, or only to count its entities (Count, for Pool.Count).
+// ExportFunc's), in at most MaxBytes, to a new file File when it can make it, or only to count
+// its entities (Count, for Pool.Count).
 type exportRequest struct {
 	Request  []byte `json:"request,omitempty"`
 	MaxBytes int64  `json:"max_bytes,omitempty"`
+	File     string `json:"file,omitempty"`
 	Count    bool   `json:"count,omitempty"`
 }
 
@@ -80,7 +85,8 @@ type message struct {
 	SceneBytes   int           `json:"scene_bytes,omitempty"`   // the raw scene JSON after the line
 	Entities     int           `json:"entities,omitempty"`      // the scene's entities, when it stays in the worker
 	ContentBytes int           `json:"content_bytes,omitempty"` // the raw file content after the line
-	ExportBytes  int           `json:"export_bytes,omitempty"`  // chunk: the raw piece of the export after the line
+	ExportBytes  int           `json:"export_bytes,omitempty"`  // chunk: the raw piece of the export after the line; export: the bytes in the file made
+	Made         bool          `json:"made,omitempty"`          // export: the worker made the export's file and wrote it
 	Logs         []string      `json:"logs,omitempty"`
 	Warnings     []string      `json:"warnings,omitempty"`
 	Modules      []string      `json:"modules,omitempty"`
@@ -222,15 +228,31 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 // and its raw bytes, then an "export" line with the export's error if it failed. Only a
 // broken pipe is returned.
 func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene.Scene, req *exportRequest) error {
+	reply := message{Type: "export"}
 	cw := &chunkWriter{enc: enc, bw: bw, max: req.MaxBytes}
-	err := errNoExport
-	if export != nil {
+	var err error
+	switch {
+	case export == nil:
+		err = errNoExport
+	case req.File != "":
+		if f, ferr := os.OpenFile(req.File, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); ferr == nil {
+			fw := &fileWriter{f: f, max: req.MaxBytes}
+			err = export(fw, s, req.Request)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			reply.Made, reply.ExportBytes = true, int(fw.size)
+			break
+		}
+		// A file the worker cannot make (a folder it may not write to) is the parent's to
+		// write: the export streams.
+		fallthrough
+	default:
 		err = export(cw, s, req.Request)
 	}
 	if cw.err != nil {
 		return cw.err
 	}
-	reply := message{Type: "export"}
 	if err != nil {
 		reply.Err = err.Error()
 	}
@@ -274,6 +296,28 @@ func (c *chunkWriter) Write(p []byte) (int, error) {
 		return 0, c.err
 	}
 	return len(p), nil
+}
+
+// fileWriter writes an export to the file the parent named, up to max bytes in all, giving
+// each piece its blocks first (preallocate).
+type fileWriter struct {
+	f    *os.File
+	max  int64 // 0: MaxExportBytes
+	size int64
+}
+
+func (w *fileWriter) Write(p []byte) (int, error) {
+	max := w.max
+	if max <= 0 {
+		max = MaxExportBytes
+	}
+	if w.size+int64(len(p)) > max {
+		return 0, exportTooLarge(max)
+	}
+	preallocate(w.f, w.size, len(p))
+	n, err := w.f.Write(p)
+	w.size += int64(n)
+	return n, err
 }
 
 // MaxExportBytes caps what Pool.Export writes out: the worker refuses to write more, and the
@@ -553,54 +597,70 @@ func (p *Pool) Run(ctx context.Context, src Source, entry string, opt Options) (
 	return res, err
 }
 
+// ExportTo is where Pool.Export writes the export.
+type ExportTo struct {
+	// File, when set, is the path of a file that does not exist yet (a temp file beside the
+	// output): the worker makes it and writes the export there itself when it can, and the
+	// bytes never pass through this process. The caller removes it if the export fails.
+	File string
+	// W gets the export otherwise, in pieces as they arrive.
+	W io.Writer
+}
+
 // Export is Run for a caller that wants only the finished scene written out: the worker
 // writes it with the ExportFunc it serves with (ServeWorkerWithExport), given request as is,
-// and sends those bytes instead of the scene, which the parent then neither reads back nor
-// renders. The bytes are written to out as they arrive, in pieces: a caller that must not
-// leave half an output behind writes them somewhere it can drop (`cadrun run -o` writes a
-// temp file beside the output). On success res.Scene is empty. A failed run answers as Run
-// does, with nothing written to out; an export that fails, writes more than MaxExportBytes,
-// or cannot be written to out returns its error after part of it may have been written. The
-// run's timeout covers the script, not the export, as it would not cover a render in the
-// caller; ctx covers both. Export has returned before out is closed or removed: no write
-// to out follows its return.
-func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options, request []byte, out io.Writer) (*Result, error) {
+// to to.File or, in pieces as they arrive, to to.W, instead of sending the scene, which the
+// parent then neither reads back nor renders. made says whether the export went to to.File.
+// A caller that must not leave half an output behind writes somewhere it can drop (`cadrun
+// run -o` uses a temp file beside the output). On success res.Scene is empty. A failed run
+// answers as Run does, with nothing written; an export that fails, writes more than
+// MaxExportBytes, or cannot be written to to.W returns its error after part of it may have
+// been written. The run's timeout covers the script, not the export, as it would not cover a
+// render in the caller; ctx covers both. No write to to.W follows Export's return.
+func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options, request []byte, to ExportTo) (res *Result, made bool, err error) {
 	max := MaxExportBytes
-	res, w, err := p.run(ctx, src, entry, opt, &exportRequest{Request: request, MaxBytes: max})
+	res, w, err := p.run(ctx, src, entry, opt, &exportRequest{Request: request, MaxBytes: max, File: to.File})
 	if w == nil || err != nil {
 		if w != nil {
 			p.put(w)
 		}
-		return res, err
+		return res, false, err
 	}
-	done := make(chan error, 1)
-	go func() { done <- w.export(out, max) }()
-	var err2 error
+	type outcome struct {
+		made bool
+		err  error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		made, err := w.export(to.W, max)
+		done <- outcome{made, err}
+	}()
+	var o outcome
 	select {
-	case err2 = <-done:
+	case o = <-done:
 	case <-ctx.Done():
 		p.discard(w)
-		<-done // the worker is gone: its stream ends, and with it the writes to out
-		return nil, ctx.Err()
+		<-done // the worker is gone: its stream ends, and with it the writes to to.W
+		return nil, false, ctx.Err()
 	}
 	var xerr *exportError
 	var oerr *outputError
 	switch {
-	case err2 == nil:
+	case o.err == nil:
 		p.put(w)
-		return res, nil
-	case errors.As(err2, &xerr):
+		return res, o.made, nil
+	case errors.As(o.err, &xerr):
 		p.put(w)
-		return res, xerr
-	case errors.As(err2, &oerr):
+		return res, o.made, xerr
+	case errors.As(o.err, &oerr):
 		p.discard(w) // in the middle of its stream
-		return res, oerr.err
-	case errors.Is(err2, errExportTooLarge):
+		return res, false, oerr.err
+	case errors.Is(o.err, errExportTooLarge):
 		p.discard(w)
-		return res, exportTooLarge(max)
+		return res, o.made, exportTooLarge(max)
 	}
 	p.discard(w)
-	return res, fmt.Errorf("writing the scene out in the worker: the worker stopped: %s", firstLine(w.proc.Stderr.String(), err2))
+	return res, false, fmt.Errorf("writing the scene out in the worker: the worker stopped: %s", firstLine(w.proc.Stderr.String(), o.err))
 }
 
 // Count runs entry as Run does, but the scene stays in the worker, which answers only how
@@ -760,35 +820,39 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 }
 
 // export reads the chunks that follow a good run's result, writing them to out as they
-// come, up to the "export" line that ends them. An error the ExportFunc returned is an
-// *exportError, an error writing to out an *outputError, more than max bytes
-// errExportTooLarge; any other error means the worker is lost.
-func (w *worker) export(out io.Writer, max int64) error {
+// come, up to the "export" line that ends them, which says whether the worker wrote the
+// export to a file itself (made). An error the ExportFunc returned is an *exportError, an
+// error writing to out an *outputError, more than max bytes errExportTooLarge; any other
+// error means the worker is lost.
+func (w *worker) export(out io.Writer, max int64) (made bool, err error) {
 	var buf []byte
 	var total int64
 	for {
 		var m message
 		if err := w.from.decode(&m); err != nil {
-			return fmt.Errorf("reading from the worker: %w", err)
+			return false, fmt.Errorf("reading from the worker: %w", err)
 		}
 		switch m.Type {
 		case "chunk":
 			if total += int64(m.ExportBytes); m.ExportBytes < 0 || total > max {
-				return errExportTooLarge
+				return false, errExportTooLarge
 			}
 			if buf == nil {
 				buf = make([]byte, exportCopyBytes)
 			}
 			if err := w.from.copyFrame(out, m.ExportBytes, buf); err != nil {
-				return err
+				return false, err
 			}
 		case "export":
-			if m.Err != "" {
-				return &exportError{m.Err}
+			switch {
+			case m.Err != "":
+				return m.Made, &exportError{m.Err}
+			case int64(m.ExportBytes) > max:
+				return m.Made, errExportTooLarge
 			}
-			return nil
+			return m.Made, nil
 		default:
-			return fmt.Errorf("unexpected message %q from the worker", m.Type)
+			return false, fmt.Errorf("unexpected message %q from the worker", m.Type)
 		}
 	}
 }

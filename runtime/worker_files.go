@@ -11,9 +11,11 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
+	"os"
 	"strconv"
 )
 
@@ -137,7 +139,17 @@ func (l *lineReader) Read(p []byte) (int, error) {
 		l.pending = l.pending[n:]
 		return n, nil
 	}
-	return l.raw.Read(p)
+	return l.readRaw(p)
+}
+
+// readRaw reads the stream. A worker's stdout is closed once the worker has ended, which a
+// read in flight sees as os.ErrClosed rather than the end of the stream it is.
+func (l *lineReader) readRaw(p []byte) (int, error) {
+	n, err := l.raw.Read(p)
+	if errors.Is(err, os.ErrClosed) {
+		err = io.EOF
+	}
+	return n, err
 }
 
 func (l *lineReader) decode(v any) error { return l.dec.Decode(v) }
@@ -153,7 +165,7 @@ func (l *lineReader) frame(n int) ([]byte, error) {
 	}
 	b := make([]byte, n)
 	if err := l.readFrame(n, func(ahead []byte) error { copy(b, ahead); return nil }, func(from int) error {
-		_, err := io.ReadFull(l.raw, b[from:])
+		_, err := io.ReadFull(readerFunc(l.readRaw), b[from:])
 		return err
 	}); err != nil {
 		return nil, err
@@ -178,7 +190,7 @@ func (l *lineReader) readFrame(n int, ahead func([]byte) error, rest func(from i
 	// not consumed.
 	if len(unread) == 0 {
 		var nl [1]byte
-		if _, err := io.ReadFull(l.raw, nl[:]); err != nil {
+		if _, err := io.ReadFull(readerFunc(l.readRaw), nl[:]); err != nil {
 			return err
 		}
 		unread = nl[:]
@@ -213,7 +225,7 @@ func (l *lineReader) copyFrame(dst io.Writer, n int, buf []byte) error {
 	}
 	return l.readFrame(n, write, func(from int) error {
 		for left := n - from; left > 0; {
-			k, err := l.raw.Read(buf[:min(left, len(buf))])
+			k, err := l.readRaw(buf[:min(left, len(buf))])
 			if k > 0 {
 				if err := write(buf[:k]); err != nil {
 					return err
@@ -236,3 +248,7 @@ type outputError struct{ err error }
 
 func (e *outputError) Error() string { return e.err.Error() }
 func (e *outputError) Unwrap() error { return e.err }
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }

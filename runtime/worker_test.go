@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/metrics"
 	"strings"
 	"syscall"
@@ -205,7 +206,7 @@ func TestPoolExport(t *testing.T) {
 	}
 	for range 2 { // the worker is reused
 		var out strings.Builder
-		res, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), &out)
+		res, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +222,7 @@ func TestPoolExport(t *testing.T) {
 	}
 
 	var out strings.Builder
-	_, err := p.Export(context.Background(), MapSource{MainModule: "drawCircle('c', 0, 0, 1)\nnope()"}, MainModule, Options{}, []byte("svg please"), &out)
+	_, _, err := p.Export(context.Background(), MapSource{MainModule: "drawCircle('c', 0, 0, 1)\nnope()"}, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out})
 	if err == nil || err.Error() != "scene.code.js:2:1: ReferenceError: nope is not defined" || out.Len() != 0 {
 		t.Errorf("failed run: got %v and %q; want its diagnostic and no bytes", err, out.String())
 	}
@@ -231,14 +232,44 @@ func TestPoolExport(t *testing.T) {
 		{"fail midway", "cannot write fail midway", ("fail midway" + wantExport(t, src, ""))[:testChunk]},
 	} {
 		var out strings.Builder
-		_, err = p.Export(context.Background(), src, MainModule, Options{}, []byte(c.request), &out)
+		_, _, err = p.Export(context.Background(), src, MainModule, Options{}, []byte(c.request), ExportTo{W: &out})
 		if err == nil || err.Error() != c.err || out.String() != c.out {
 			t.Errorf("export %q: got %v after %q; want %q after %q", c.request, err, out.String(), c.err, c.out)
 		}
 		out.Reset()
-		if _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), &out); err != nil || out.String() != want {
+		if _, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out}); err != nil || out.String() != want {
 			t.Errorf("after export %q: got %v", c.request, err)
 		}
+	}
+}
+
+// TestPoolExportToFile: given a file to make, the worker writes the export there itself and
+// nothing comes through the pipe; an export that fails there says so, and the file made is
+// the caller's to remove; a file the worker cannot make (its folder is missing) has the export
+// streamed to the writer instead.
+func TestPoolExportToFile(t *testing.T) {
+	t.Parallel()
+	p := newTestPool(t, 0)
+	src := MapSource{MainModule: typicalScript}
+	dir := t.TempDir()
+	for _, c := range []struct{ request, err, file string }{
+		{"svg please", "", wantExport(t, src, "svg please")},
+		{"fail midway", "cannot write fail midway", ("fail midway" + wantExport(t, src, ""))[:testChunk]},
+	} {
+		file := filepath.Join(dir, c.request)
+		var out strings.Builder
+		_, made, err := p.Export(context.Background(), src, MainModule, Options{}, []byte(c.request), ExportTo{File: file, W: &out})
+		if !made || (err == nil) != (c.err == "") || (err != nil && err.Error() != c.err) || out.Len() != 0 {
+			t.Errorf("export %q: made %v, error %v, %d bytes streamed; want made, error %q, none streamed", c.request, made, err, out.Len(), c.err)
+		}
+		if b, err := os.ReadFile(file); err != nil || string(b) != c.file {
+			t.Errorf("export %q: the file holds %q (%v); want %q", c.request, b, err, c.file)
+		}
+	}
+	var out strings.Builder
+	_, made, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{File: filepath.Join(dir, "missing", "out"), W: &out})
+	if made || err != nil || out.String() != wantExport(t, src, "svg please") {
+		t.Errorf("a file the worker cannot make: made %v, error %v; want the export streamed", made, err)
 	}
 }
 
@@ -249,7 +280,7 @@ func TestPoolExportWorkerKilled(t *testing.T) {
 	p := newTestPool(t, 0)
 	src := MapSource{MainModule: typicalScript}
 	var out strings.Builder
-	_, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("die midway"), &out)
+	_, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("die midway"), ExportTo{W: &out})
 	const wantErr = "writing the scene out in the worker: the worker stopped: reading from the worker: EOF"
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("got error %v; want %q", err, wantErr)
@@ -258,7 +289,7 @@ func TestPoolExportWorkerKilled(t *testing.T) {
 		t.Errorf("written before the worker died: %q; want %q", out.String(), want)
 	}
 	out.Reset()
-	if _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), &out); err != nil || out.String() != wantExport(t, src, "svg please") {
+	if _, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out}); err != nil || out.String() != wantExport(t, src, "svg please") {
 		t.Errorf("the next export: got %v", err)
 	}
 }
@@ -271,7 +302,7 @@ func TestPoolExportOverTheLimit(t *testing.T) {
 	p := newTestPool(t, 0)
 	src := MapSource{MainModule: typicalScript}
 	var out strings.Builder
-	_, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), &out)
+	_, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out})
 	const wantErr = "the scene written out is over 300 bytes (MaxExportBytes): draw fewer or simpler shapes, or write a smaller picture (-width)"
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("got error %v; want %q", err, wantErr)
@@ -279,9 +310,16 @@ func TestPoolExportOverTheLimit(t *testing.T) {
 	if want := wantExport(t, src, "svg please")[:3*testChunk]; out.String() != want {
 		t.Errorf("written: %q; want the first %d bytes, %q", out.String(), 3*testChunk, want)
 	}
+	file := filepath.Join(t.TempDir(), "out")
+	if _, made, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{File: file, W: &out}); !made || err == nil || err.Error() != wantErr {
+		t.Errorf("to a file: made %v, error %v; want made and %q", made, err, wantErr)
+	}
+	if st, err := os.Stat(file); err != nil || st.Size() != 3*testChunk {
+		t.Errorf("the file made: %v; want %d bytes", err, 3*testChunk)
+	}
 	MaxExportBytes = 1 << 20
 	out.Reset()
-	if _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), &out); err != nil || out.String() != wantExport(t, src, "svg please") {
+	if _, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out}); err != nil || out.String() != wantExport(t, src, "svg please") {
 		t.Errorf("the next export: got %v", err)
 	}
 }
@@ -301,7 +339,7 @@ func TestExportStreamOverTheLimit(t *testing.T) {
 	} {
 		w := &worker{from: newLineReader(strings.NewReader(stream))}
 		var out strings.Builder
-		if err := w.export(&out, c.max); err != c.err || out.String() != c.want {
+		if _, err := w.export(&out, c.max); err != c.err || out.String() != c.want {
 			t.Errorf("limit %d: got %v and %q; want %v and %q", c.max, err, out.String(), c.err, c.want)
 		}
 	}
@@ -313,12 +351,12 @@ func TestPoolExportWriteFails(t *testing.T) {
 	t.Parallel()
 	p := newTestPool(t, 0)
 	src := MapSource{MainModule: typicalScript}
-	_, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), failingWriter{})
+	_, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: failingWriter{}})
 	if err != errDiskFull {
 		t.Errorf("got %v; want %v", err, errDiskFull)
 	}
 	var out strings.Builder
-	if _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), &out); err != nil || out.String() != wantExport(t, src, "svg please") {
+	if _, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out}); err != nil || out.String() != wantExport(t, src, "svg please") {
 		t.Errorf("the next export: got %v", err)
 	}
 }
@@ -335,7 +373,7 @@ func TestPoolExportKeepsTheRunsGC(t *testing.T) {
 	t.Parallel()
 	p := newTestPool(t, 0)
 	var out strings.Builder
-	if _, err := p.Export(context.Background(), MapSource{MainModule: typicalScript}, MainModule, Options{}, []byte("collections"), &out); err != nil {
+	if _, _, err := p.Export(context.Background(), MapSource{MainModule: typicalScript}, MainModule, Options{}, []byte("collections"), ExportTo{W: &out}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff("0 collections", out.String()); diff != "" {

@@ -93,9 +93,10 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	// The worker writes the file's bytes (see Pool.Export): the scene stays where it was made,
-	// and the bytes reach the file as they are made (see output).
-	o := &output{path: *out}
-	res, err := pool.Export(context.Background(), src, runtime.MainModule, opt, request, o)
+	// and the bytes go to a temp file beside the output as they are made (see output).
+	o := newOutput(*out)
+	res, made, err := pool.Export(context.Background(), src, runtime.MainModule, opt, request, o.to())
+	o.made = made
 	if err := report(res, err, stderr); err != nil {
 		o.abort()
 		if o.failed != nil {

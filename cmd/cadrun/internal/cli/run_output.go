@@ -1,10 +1,11 @@
 package cli
 
-// `cadrun run -o` writes the export as it arrives from the worker (runtime.Pool.Export), so
-// that making it, the pipe and the file write overlap; but a run or an export that fails must
-// leave an existing output as it was, as when the file was written only once the whole export
-// had arrived. So the bytes go to a temp file beside the output, made at the first byte, and
-// replace the output only at the end (docs/decisions.md, "The export's way out").
+// `cadrun run -o` has its worker write the export straight into a temp file beside the output
+// (runtime.ExportTo.File), or writes the pieces the worker streams there itself when the
+// worker cannot, so that making the export and writing the file overlap; but a run or an
+// export that fails must leave an existing output as it was, as when the file was written
+// only once the whole export had arrived. So the temp file replaces the output only at the
+// end (docs/decisions.md, "The export's way out").
 
 import (
 	"bytes"
@@ -16,32 +17,41 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"github.com/cadrun/cadrun/runtime"
 )
 
 // output is where `run -o` writes the export.
 type output struct {
 	path string
-	tmp  *os.File     // the temp file beside path, once the first byte came
-	size int64        // the bytes written to it
-	mem  bytes.Buffer // the export when no temp file could be made there
-	err  error        // why not
+	tmp  string   // the temp file beside path: for the worker to make, or made here
+	made bool     // the worker made tmp and wrote the export there
+	f    *os.File // tmp, when this process writes the streamed export there
+	mem  bytes.Buffer
+	err  error // why no temp file could be made here: the export is in mem
 	// failed is the error of the Write that failed (the temp file's: a full disk).
 	failed error
 }
 
-// Write implements io.Writer, for Pool.Export.
+func newOutput(path string) *output { return &output{path: path, tmp: tempName(path)} }
+
+// to is where Pool.Export writes.
+func (o *output) to() runtime.ExportTo { return runtime.ExportTo{File: o.tmp, W: o} }
+
+// Write implements io.Writer, for an export the worker streams.
 func (o *output) Write(p []byte) (int, error) {
-	if o.tmp == nil && o.err == nil {
-		o.tmp, o.err = createTemp(o.path)
+	if o.f == nil && o.err == nil {
+		o.f, o.err = createTemp(o.path)
+		if o.f != nil {
+			o.tmp = o.f.Name()
+		}
 	}
-	if o.tmp == nil {
+	if o.f == nil {
 		// A folder where the output may be written but no file made (or none at all: the
 		// error comes at the end, as it always did) keeps the export in memory.
 		return o.mem.Write(p)
 	}
-	preallocate(o.tmp, o.size, len(p))
-	n, err := o.tmp.Write(p)
-	o.size += int64(n)
+	n, err := o.f.Write(p)
 	if err != nil {
 		o.failed = err
 	}
@@ -56,7 +66,7 @@ func tempName(path string) string {
 }
 
 // createTemp makes a new temp file beside path, with the mode a new output gets (0644 less
-// the umask).
+// the umask), as the worker makes its own.
 func createTemp(path string) (*os.File, error) {
 	for {
 		f, err := os.OpenFile(tempName(path), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
@@ -66,12 +76,13 @@ func createTemp(path string) (*os.File, error) {
 	}
 }
 
-// abort drops what was written: the output stays as it was.
+// abort drops what was written: the output stays as it was. The temp file is removed even
+// when the worker did not say it made it (it may have died after making it).
 func (o *output) abort() {
-	if o.tmp != nil {
-		o.tmp.Close()
-		os.Remove(o.tmp.Name())
+	if o.f != nil {
+		o.f.Close()
 	}
+	os.Remove(o.tmp)
 }
 
 // commit puts the export in place of the output. The temp file is renamed over it when the
@@ -80,28 +91,27 @@ func (o *output) abort() {
 // another owner, a FIFO) the bytes are copied, as writing the file in place always did, so
 // that the link, the owner and the inode stay.
 func (o *output) commit() error {
-	if o.tmp == nil {
+	if !o.made && o.f == nil {
 		return os.WriteFile(o.path, o.mem.Bytes(), 0o644)
 	}
 	defer o.abort() // after a rename there is nothing left to remove
+	if o.f != nil {
+		if err := o.f.Close(); err != nil {
+			return err
+		}
+		o.f = nil
+	}
 	st, err := os.Lstat(o.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err == nil && replaceable(st):
-		if err := o.tmp.Chmod(st.Mode().Perm()); err != nil {
+		if err := os.Chmod(o.tmp, st.Mode().Perm()); err != nil {
 			return err
 		}
 	default:
 		return o.copyInto()
 	}
-	if err := o.tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(o.tmp.Name(), o.path); err != nil {
-		return err
-	}
-	o.tmp = nil
-	return nil
+	return os.Rename(o.tmp, o.path)
 }
 
 // replaceable reports whether a rename over the file loses nothing a write into it keeps.
@@ -112,14 +122,16 @@ func replaceable(st fs.FileInfo) bool {
 
 // copyInto writes the temp file's bytes into the output in place.
 func (o *output) copyInto() error {
-	if _, err := o.tmp.Seek(0, io.SeekStart); err != nil {
+	src, err := os.Open(o.tmp)
+	if err != nil {
 		return err
 	}
+	defer src.Close()
 	f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, o.tmp); err != nil {
+	if _, err := io.Copy(f, src); err != nil {
 		f.Close()
 		return err
 	}

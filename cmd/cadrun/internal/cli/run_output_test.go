@@ -176,22 +176,46 @@ func TestRunOutputReplaces(t *testing.T) {
 	}
 }
 
-// TestRunOutputWriteFails: a write to the temp file that fails (a full disk) is kept, for Run
-// to name the output in its error, and abort leaves no temp file, hidden and named after the
-// output as it was.
+// TestRunOutputWriteFails: a write to the temp file this process makes (when the worker
+// could not) that fails, as on a full disk, is kept for Run to name the output in its error,
+// and abort leaves no temp file; the temp file is hidden and named after the output.
 func TestRunOutputWriteFails(t *testing.T) {
 	t.Parallel()
-	o := &output{path: filepath.Join(t.TempDir(), "part.svg")}
+	o := newOutput(filepath.Join(t.TempDir(), "part.svg"))
 	if _, err := o.Write([]byte("<svg")); err != nil {
 		t.Fatal(err)
 	}
-	o.tmp.Close() // the next write fails, as on a full disk
+	o.f.Close() // the next write fails
 	if _, err := o.Write([]byte("/>")); err == nil || o.failed == nil {
 		t.Fatalf("a write to a closed file did not fail")
 	}
 	o.abort()
 	checkFolder(t, filepath.Dir(o.path), map[string]string{})
-	if !strings.HasPrefix(filepath.Base(o.tmp.Name()), ".part.svg.cadrun-tmp-") {
-		t.Errorf("temp file %s: want it hidden and named after the output", o.tmp.Name())
+	if !strings.HasPrefix(filepath.Base(o.tmp), ".part.svg.cadrun-tmp-") {
+		t.Errorf("temp file %s: want it hidden and named after the output", o.tmp)
 	}
+}
+
+// TestRunOutputInAFolderClosedToNewFiles: when neither the worker nor this process may make a
+// file beside the output, the export streams, is held in memory, and is written into the
+// output at the end, as before.
+func TestRunOutputInAFolderClosedToNewFiles(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() == 0 {
+		t.Skip("root may make files in any folder")
+	}
+	want := wantSVG(t, manyShapes)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "part.svg")
+	if err := os.WriteFile(out, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o755)
+	if stderr, err := runTo(t, manyShapes, out); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	checkFolder(t, dir, map[string]string{"part.svg": want})
 }
