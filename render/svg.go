@@ -42,7 +42,7 @@ type SVGOptions struct {
 // one piece's entities.
 func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 	procs := svgProcs(s)
-	d, err := newSVGDoc(s, opt, procs)
+	d, err := newSVGDoc(s, opt, procs, svgPieceEntities)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 // it, with that error.
 func WriteSVG(w io.Writer, s *scene.Scene, opt SVGOptions) error {
 	procs := svgProcs(s)
-	d, err := newSVGDoc(s, opt, procs)
+	d, err := newSVGDoc(s, opt, procs, svgPieceEntities)
 	if err != nil {
 		return err
 	}
@@ -104,9 +104,10 @@ type svgItem struct {
 	parent int32
 }
 
-// newSVGDoc lists the scene's entities and frames it, on up to procs goroutines. Fitting the
-// view needs every entity's matrix, and so does drawing: each is computed once.
-func newSVGDoc(s *scene.Scene, opt SVGOptions, procs int) (*svgDoc, error) {
+// newSVGDoc lists the scene's entities and frames it, on up to procs goroutines in runs of
+// about per entities. Fitting the view needs every entity's matrix, and so does drawing: each
+// is computed once.
+func newSVGDoc(s *scene.Scene, opt SVGOptions, procs, per int) (*svgDoc, error) {
 	d := &svgDoc{opt: opt, items: make([]svgItem, 0, s.Len())}
 	// A group's world map is the map of the group it is in, or the identity, times its own:
 	// the same products, in the same order, as a walk that writes as it goes.
@@ -130,7 +131,7 @@ func newSVGDoc(s *scene.Scene, opt SVGOptions, procs int) (*svgDoc, error) {
 	case opt.View != nil:
 		d.v, err = resolveView(s, opt.View, opt.Margin)
 	case procs > 1 && len(tops) > 1:
-		f := d.frame(s, tops, procs)
+		f := d.frame(s, tops, procs, per)
 		d.locals = f.Locals
 		d.v, err = fitMargin(f, opt.Margin)
 	default:
@@ -145,32 +146,38 @@ func newSVGDoc(s *scene.Scene, opt SVGOptions, procs int) (*svgDoc, error) {
 	return d, nil
 }
 
-// frame is s.Frame(true) found on procs goroutines, each over a run of top-level entities
-// with their subtrees (tops holds where each starts in d.items): a top-level entity's
-// WorldBounds composes the maps down its subtree as Frame does, and the union of boxes and
-// the widest stroke do not depend on the order they are taken in (math.Min and math.Max,
-// signed zeros included), so the frame is Frame's to the bit.
-func (d *svgDoc) frame(s *scene.Scene, tops []int, procs int) scene.Frame {
+// frame is s.Frame(true) found on procs goroutines (the caller's among them), over runs of
+// top-level entities with their subtrees (tops holds where each starts in d.items): a
+// top-level entity's WorldBounds composes the maps down its subtree as Frame does, and the
+// union of boxes and the widest stroke do not depend on the order they are taken in
+// (math.Min and math.Max, signed zeros included), so the frame is Frame's to the bit. The
+// runs are about per entities each and taken in turn, so that a goroutine the system holds
+// back delays the frame by one run at most.
+func (d *svgDoc) frame(s *scene.Scene, tops []int, procs, per int) scene.Frame {
 	f := scene.Frame{Locals: make([]scene.Affine, len(d.items))}
-	parts := make([]scene.Frame, procs)
-	var wg sync.WaitGroup
-	// The runs split the entities about evenly, at top-level entities: run p starts at the
-	// first top-level entity at or past p/procs of the list.
-	at := func(p int) int {
-		i, _ := slices.BinarySearch(tops, len(d.items)*p/procs)
+	runs := max(1, min(len(tops), (len(d.items)+per-1)/per))
+	// Run r starts at the first top-level entity at or past r/runs of the list.
+	at := func(r int) int {
+		i, _ := slices.BinarySearch(tops, len(d.items)*r/runs)
 		return i
 	}
-	for p := range procs {
-		first, last := at(p), at(p+1)
-		if first == last {
-			continue
-		}
-		start, end := tops[first], len(d.items)
-		if last < len(tops) {
-			end = tops[last]
-		}
-		wg.Go(func() {
-			part := &parts[p]
+	parts := make([]scene.Frame, runs)
+	var next atomic.Int64
+	work := func() {
+		for {
+			r := int(next.Add(1) - 1)
+			if r >= runs {
+				return
+			}
+			first, last := at(r), at(r+1)
+			if first == last {
+				continue
+			}
+			start, end := tops[first], len(d.items)
+			if last < len(tops) {
+				end = tops[last]
+			}
+			part := &parts[r]
 			for i := start; i < end; i++ {
 				e := d.items[i].e
 				f.Locals[i] = e.Transform.Matrix()
@@ -181,8 +188,13 @@ func (d *svgDoc) frame(s *scene.Scene, tops []int, procs int) scene.Frame {
 			for _, i := range tops[first:last] {
 				part.Bounds.Union(s.WorldBounds(d.items[i].e))
 			}
-		})
+		}
 	}
+	var wg sync.WaitGroup
+	for range procs - 1 {
+		wg.Go(work)
+	}
+	work()
 	wg.Wait()
 	for _, part := range parts {
 		f.Bounds.Union(part.Bounds)

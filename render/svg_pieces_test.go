@@ -97,12 +97,12 @@ func TestSVGPiecesMatchOneWriter(t *testing.T) {
 			opt.View = &v
 		}
 		// The reference frames the scene with Scene.Frame and writes it in one piece.
-		ref, err := newSVGDoc(s, opt, 1)
+		ref, err := newSVGDoc(s, opt, 1, svgPieceEntities)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := string(ref.piece(ref.writer(), nil, 0, len(ref.items)))
-		d, err := newSVGDoc(s, opt, 2+r.IntN(3))
+		d, err := newSVGDoc(s, opt, 2+r.IntN(3), 1+r.IntN(10))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +166,7 @@ func BenchmarkSVGW1Pieces(b *testing.B) {
 		b.Run("procs="+strconv.Itoa(procs), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				d, err := newSVGDoc(s, SVGOptions{}, procs)
+				d, err := newSVGDoc(s, SVGOptions{}, procs, svgPieceEntities)
 				if err != nil {
 					b.Fatal(err)
 				}
