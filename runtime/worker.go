@@ -102,11 +102,12 @@ type message struct {
 func ServeWorkerIfAsked() { ServeWorkerWithExport(nil) }
 
 // ExportFunc writes a finished scene out to w, in a worker process, as the request a caller
-// gave Pool.Export asks (the request's form is the ExportFunc's own). Each Write is sent to
-// the parent at once, so a writer that produces its output in pieces should write each as it
-// is done. A Write fails past the caller's size limit (MaxExportBytes) or when the pipe broke;
-// the ExportFunc then returns that error. An error returned after some bytes were written
-// still fails the whole export: the caller drops what it got.
+// gave Pool.Export asks (the request's form is the ExportFunc's own). Each Write goes at once
+// to the file the caller named or to the parent, so a writer that produces its output in
+// pieces should write each as it is done. A Write fails past the caller's size limit
+// (MaxExportBytes), when the disk is full or when the pipe broke; the ExportFunc then returns
+// that error. An error returned after some bytes were written still fails the whole export:
+// the caller drops what it got.
 type ExportFunc func(w io.Writer, s *scene.Scene, request []byte) error
 
 // ServeWorkerWithExport is ServeWorkerIfAsked for a program whose workers also write scenes
@@ -224,9 +225,10 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 	}
 }
 
-// sendExport writes the scene out with export, sending each piece written as a "chunk" line
-// and its raw bytes, then an "export" line with the export's error if it failed. Only a
-// broken pipe is returned.
+// sendExport writes the scene out with export, into the file req names when the worker can
+// make it, else sending each piece written as a "chunk" line and its raw bytes; then an
+// "export" line says whether the file was made and what it holds, or the export's error.
+// Only a broken pipe is returned.
 func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene.Scene, req *exportRequest) error {
 	reply := message{Type: "export"}
 	cw := &chunkWriter{enc: enc, bw: bw, max: req.MaxBytes}
