@@ -105,8 +105,9 @@ type svgItem struct {
 }
 
 // newSVGDoc lists the scene's entities and frames it, on up to procs goroutines in runs of
-// about per entities. Fitting the view needs every entity's matrix, and so does drawing: each
-// is computed once.
+// about per entities. Fitting the view needs every entity's matrix, and so does drawing: the
+// local maps found for the frame are kept for the drawing (on several goroutines,
+// Scene.WorldBounds computes its own once more).
 func newSVGDoc(s *scene.Scene, opt SVGOptions, procs, per int) (*svgDoc, error) {
 	d := &svgDoc{opt: opt, items: make([]svgItem, 0, s.Len())}
 	// A group's world map is the map of the group it is in, or the identity, times its own:
