@@ -276,6 +276,7 @@ func (d *svgDoc) write(per, procs int, emit func([]byte) error) error {
 	return nil
 }
 
+// writer is a fresh writer of the document's numbers, for one goroutine.
 func (d *svgDoc) writer() *svgWriter { return &svgWriter{coords: d.coords, kinds: d.opt.DataKinds} }
 
 // piece writes the entities from index start to end with w, after the document's head when
