@@ -33,10 +33,25 @@ type output struct {
 	failed error
 }
 
-func newOutput(path string) *output { return &output{path: path, tmp: tempName(path)} }
+func newOutput(path string) *output {
+	tmp := tempName(path)
+	if abs, err := filepath.Abs(tmp); err == nil {
+		tmp = abs // the worker's folder need not be this process's
+	}
+	return &output{path: path, tmp: tmp}
+}
+
+// streamed has the worker stream every export, as when it cannot make the temp file; tests
+// set it to check that path.
+var streamed = false
 
 // to is where Pool.Export writes.
-func (o *output) to() runtime.ExportTo { return runtime.ExportTo{File: o.tmp, W: o} }
+func (o *output) to() runtime.ExportTo {
+	if streamed {
+		return runtime.ExportTo{W: o}
+	}
+	return runtime.ExportTo{File: o.tmp, W: o}
+}
 
 // Write implements io.Writer, for an export the worker streams.
 func (o *output) Write(p []byte) (int, error) {

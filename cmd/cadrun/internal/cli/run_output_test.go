@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -101,33 +102,47 @@ func checkFolder(t *testing.T, dir string, want map[string]string) {
 
 // TestRunOutputFailures: an export that fails after part of it was written, whose worker dies
 // in the middle, or that passes MaxExportBytes, leaves the existing output as it was and no
-// temp file beside it, and says why. Not parallel: it sets the environment and the limit.
+// temp file beside it, and says why, whether the worker writes the temp file or streams the
+// export to this process. Not parallel: it sets the environment, the limit and the path.
 func TestRunOutputFailures(t *testing.T) {
-	for _, c := range []struct {
-		env  string
-		max  int64
-		want string
-	}{
-		{"fail midway", 0, "the export failed midway"},
-		{"die midway", 0, "writing the scene out in the worker: the worker stopped: reading from the worker: EOF"},
-		{"", 1000, "the scene written out is over 1000 bytes (MaxExportBytes): draw fewer or simpler shapes, or write a smaller picture (-width)"},
-	} {
-		t.Run(c.want, func(t *testing.T) {
-			t.Setenv(testExportEnv, c.env)
-			if c.max > 0 {
-				defer func(max int64) { runtime.MaxExportBytes = max }(runtime.MaxExportBytes)
-				runtime.MaxExportBytes = c.max
-			}
+	defer func() { streamed = false }()
+	for _, stream := range []bool{false, true} {
+		for _, c := range []struct {
+			env  string
+			max  int64
+			want string
+		}{
+			{"fail midway", 0, "the export failed midway"},
+			{"die midway", 0, "writing the scene out in the worker: the worker stopped: reading from the worker: EOF"},
+			{"", 1000, "the scene written out is over 1000 bytes (MaxExportBytes): draw fewer or simpler shapes, or write a smaller picture (-width)"},
+		} {
+			t.Run(fmt.Sprintf("streamed=%v/%s", stream, c.want), func(t *testing.T) {
+				streamed = stream
+				t.Setenv(testExportEnv, c.env)
+				if c.max > 0 {
+					defer func(max int64) { runtime.MaxExportBytes = max }(runtime.MaxExportBytes)
+					runtime.MaxExportBytes = c.max
+				}
+				dir := t.TempDir()
+				out := filepath.Join(dir, "part.svg")
+				if err := os.WriteFile(out, []byte("the old drawing"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				_, err := runTo(t, manyShapes, out)
+				if err == nil || err.Error() != c.want {
+					t.Errorf("got error %v; want %q", err, c.want)
+				}
+				checkFolder(t, dir, map[string]string{"part.svg": "the old drawing"})
+			})
+		}
+		t.Run(fmt.Sprintf("streamed=%v/good", stream), func(t *testing.T) {
+			streamed = stream
 			dir := t.TempDir()
 			out := filepath.Join(dir, "part.svg")
-			if err := os.WriteFile(out, []byte("the old drawing"), 0o644); err != nil {
-				t.Fatal(err)
+			if stderr, err := runTo(t, manyShapes, out); err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
 			}
-			_, err := runTo(t, manyShapes, out)
-			if err == nil || err.Error() != c.want {
-				t.Errorf("got error %v; want %q", err, c.want)
-			}
-			checkFolder(t, dir, map[string]string{"part.svg": "the old drawing"})
+			checkFolder(t, dir, map[string]string{"part.svg": wantSVG(t, manyShapes)})
 		})
 	}
 }
