@@ -5,10 +5,10 @@ package render
 // stay Béziers), numbers are rounded to a fixed quantum derived from the view size, and
 // nothing depends on map order or the clock, so the same scene gives the same bytes.
 //
-// A big scene is framed and written on GOMAXPROCS goroutines: the entities are listed in
-// Walk order first, with what each needs to be written apart from those before it (its depth
-// and the world map of its group), then cut into pieces of svgPieceEntities written side by
-// side and joined in order. Every number is computed as one walk computes it, so the bytes do
+// A big scene is written on GOMAXPROCS goroutines: it is framed and its entities are listed
+// in Walk order first, with what each needs to be written apart from those before it (its
+// depth and the world map of its group), then cut into pieces of svgPieceEntities written
+// side by side and joined in order. Every number is computed as one walk computes it, so the bytes do
 // not depend on the cutting (TestSVGPiecesMatchOneWriter); WriteSVG hands each piece on as
 // soon as it is done, which lets `cadrun run -o` stream the file from its worker.
 
@@ -19,7 +19,6 @@ import (
 	"io"
 	"math"
 	goruntime "runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -38,17 +37,17 @@ type SVGOptions struct {
 	DataKinds bool
 }
 
-// SVG writes the scene as an SVG document, on GOMAXPROCS goroutines when it has more than
-// one piece's entities.
+// SVG writes the scene as an SVG document; the pieces of one with more than one piece's
+// entities are made on GOMAXPROCS goroutines.
 func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 	procs := svgProcs(s)
-	d, err := newSVGDoc(s, opt, procs, svgPieceEntities)
+	d, err := newSVGDoc(s, opt)
 	if err != nil {
 		return nil, err
 	}
 	b := make([]byte, 0, 256+svgBytesPerEntity*len(d.items))
 	if procs <= 1 {
-		return d.piece(d.writer(), b, 0, len(d.items)), nil // one piece, straight into b
+		return d.piece(d.writer(), b, 0, len(d.items), nil), nil // one piece, straight into b
 	}
 	err = d.write(svgPieceEntities, procs, func(p []byte) error {
 		b = append(b, p...)
@@ -63,7 +62,7 @@ func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 // it, with that error.
 func WriteSVG(w io.Writer, s *scene.Scene, opt SVGOptions) error {
 	procs := svgProcs(s)
-	d, err := newSVGDoc(s, opt, procs, svgPieceEntities)
+	d, err := newSVGDoc(s, opt)
 	if err != nil {
 		return err
 	}
@@ -77,7 +76,7 @@ func WriteSVG(w io.Writer, s *scene.Scene, opt SVGOptions) error {
 // are ten pieces of about 230 KB.
 const svgPieceEntities = 1024
 
-// svgProcs is how many goroutines frame and write s: one for a scene of one piece.
+// svgProcs is how many goroutines write s: one for a scene of one piece.
 func svgProcs(s *scene.Scene) int {
 	if s.Len() <= svgPieceEntities {
 		return 1
@@ -104,21 +103,15 @@ type svgItem struct {
 	parent int32
 }
 
-// newSVGDoc lists the scene's entities and frames it, on up to procs goroutines in runs of
-// about per entities. Fitting the view needs every entity's matrix, and so does drawing: the
-// local maps found for the frame are kept for the drawing (on several goroutines,
-// Scene.WorldBounds computes its own once more).
-func newSVGDoc(s *scene.Scene, opt SVGOptions, procs, per int) (*svgDoc, error) {
+// newSVGDoc lists the scene's entities and frames it. Fitting the view needs every entity's
+// matrix, and so does drawing: the local maps found for the frame are kept for the drawing.
+func newSVGDoc(s *scene.Scene, opt SVGOptions) (*svgDoc, error) {
 	d := &svgDoc{opt: opt, items: make([]svgItem, 0, s.Len())}
 	// A group's world map is the map of the group it is in, or the identity, times its own:
 	// the same products, in the same order, as a walk that writes as it goes.
 	world := []scene.Affine{scene.Identity} // world[d]: the map of the group open at depth d-1
 	parents := []int32{-1}                  // parents[d]: its index in d.groups
-	var tops []int                          // where each top-level entity is in items
 	for depth, e := range s.Walk() {
-		if depth == 0 {
-			tops = append(tops, len(d.items))
-		}
 		d.items = append(d.items, svgItem{e: e, depth: int32(depth), parent: parents[depth]})
 		if e.IsGroup() {
 			m := world[depth].Mul(e.Transform.Matrix())
@@ -131,10 +124,6 @@ func newSVGDoc(s *scene.Scene, opt SVGOptions, procs, per int) (*svgDoc, error) 
 	switch {
 	case opt.View != nil:
 		d.v, err = resolveView(s, opt.View, opt.Margin)
-	case procs > 1 && len(tops) > 1:
-		f := d.frame(s, tops, procs, per)
-		d.locals = f.Locals
-		d.v, err = fitMargin(f, opt.Margin)
 	default:
 		f := s.Frame(true)
 		d.locals = f.Locals
@@ -147,63 +136,6 @@ func newSVGDoc(s *scene.Scene, opt SVGOptions, procs, per int) (*svgDoc, error) 
 	return d, nil
 }
 
-// frame is s.Frame(true) found on procs goroutines (the caller's among them), over runs of
-// top-level entities with their subtrees (tops holds where each starts in d.items): a
-// top-level entity's WorldBounds composes the maps down its subtree as Frame does, and the
-// union of boxes and the widest stroke do not depend on the order they are taken in
-// (math.Min and math.Max, signed zeros included), so the frame is Frame's to the bit. The
-// runs are about per entities each and taken in turn, so that a goroutine the system holds
-// back delays the frame by one run at most.
-func (d *svgDoc) frame(s *scene.Scene, tops []int, procs, per int) scene.Frame {
-	f := scene.Frame{Locals: make([]scene.Affine, len(d.items))}
-	runs := max(1, min(len(tops), (len(d.items)+per-1)/per))
-	// Run r starts at the first top-level entity at or past r/runs of the list.
-	at := func(r int) int {
-		i, _ := slices.BinarySearch(tops, len(d.items)*r/runs)
-		return i
-	}
-	parts := make([]scene.Frame, runs)
-	var next atomic.Int64
-	work := func() {
-		for {
-			r := int(next.Add(1) - 1)
-			if r >= runs {
-				return
-			}
-			first, last := at(r), at(r+1)
-			if first == last {
-				continue
-			}
-			start, end := tops[first], len(d.items)
-			if last < len(tops) {
-				end = tops[last]
-			}
-			part := &parts[r]
-			for i := start; i < end; i++ {
-				e := d.items[i].e
-				f.Locals[i] = e.Transform.Matrix()
-				if !e.IsGroup() && e.Style.Stroke != nil {
-					part.StrokeWidth = math.Max(part.StrokeWidth, e.Style.StrokeWidth)
-				}
-			}
-			for _, i := range tops[first:last] {
-				part.Bounds.Union(s.WorldBounds(d.items[i].e))
-			}
-		}
-	}
-	var wg sync.WaitGroup
-	for range procs - 1 {
-		wg.Go(work)
-	}
-	work()
-	wg.Wait()
-	for _, part := range parts {
-		f.Bounds.Union(part.Bounds)
-		f.StrokeWidth = math.Max(f.StrokeWidth, part.StrokeWidth)
-	}
-	return f
-}
-
 // local is the local map of the entity at index i.
 func (d *svgDoc) local(i int) scene.Affine {
 	if d.locals != nil {
@@ -212,66 +144,101 @@ func (d *svgDoc) local(i int) scene.Affine {
 	return d.items[i].e.Transform.Matrix()
 }
 
-// write makes the pieces of at most per entities on up to procs goroutines and passes each
-// to emit in order; the first piece starts with the document's head, the last ends with its
-// tail. A piece's buffer is used again once emit returns.
+// write makes the pieces of at most per entities and passes each to emit in order, on the
+// caller's goroutine and procs-1 helpers. The caller never waits for a helper: for each piece
+// in turn it takes a helper's copy if one is done, and otherwise makes the piece itself, even
+// one a helper has started (whose copy is then dropped). With the cores free the pieces are
+// made side by side; when other work holds a core, a helper held back costs only the work it
+// did, where a caller waiting for it stalled the whole document. Helpers stay at most
+// 2*procs pieces ahead, and each stops within an entity once the caller is done.
 func (d *svgDoc) write(per, procs int, emit func([]byte) error) error {
 	n := max(1, (len(d.items)+per-1)/per)
 	procs = min(procs, n)
 	bounds := func(i int) (int, int) { return i * per, min(len(d.items), (i+1)*per) }
+	w := d.writer()
+	var mine []byte // the caller's buffer
 	if procs <= 1 {
-		w := d.writer()
-		var b []byte
 		for i := range n {
 			lo, hi := bounds(i)
-			b = d.piece(w, b[:0], lo, hi)
-			if err := emit(b); err != nil {
+			mine = d.piece(w, mine[:0], lo, hi, nil)
+			if err := emit(mine); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	// A goroutine takes a buffer before it takes the next piece, and emit gives the buffer
-	// back, so at most procs+1 pieces wait at once, and the piece emit waits for is always
-	// being made.
-	ready := make([]chan []byte, n)
-	for i := range ready {
-		ready[i] = make(chan []byte, 1)
-	}
-	free := make(chan []byte, procs+1)
-	for range procs + 1 {
-		free <- nil
-	}
-	quit := make(chan struct{})
-	var next atomic.Int64
+	const (
+		free    = iota // nobody has it
+		helping        // a helper is making it
+		helped         // a helper made it: its bytes are in made[i]
+		taken          // the caller makes it, or has passed it
+	)
+	state := make([]atomic.Int32, n)
+	made := make([][]byte, n)
+	buffers := make(chan []byte, 2*procs) // helpers' buffers, back from the caller
+	progress := make(chan struct{}, 1)    // the caller has passed a piece
+	var stop atomic.Bool                  // the caller is done: helpers drop what they make
+	var emitted, next atomic.Int64        // pieces the caller has passed; the next for a helper
+	next.Store(1)
 	var wg sync.WaitGroup
-	for range procs {
+	defer func() {
+		stop.Store(true)
+		close(progress) // wakes the helpers that wait
+		wg.Wait()
+	}()
+	for range procs - 1 {
 		wg.Go(func() {
-			w := d.writer()
-			for {
-				var b []byte
-				select {
-				case b = <-free:
-				case <-quit:
-					return
-				}
+			hw := d.writer()
+			var b []byte
+			for !stop.Load() {
 				i := int(next.Add(1) - 1)
 				if i >= n {
 					return
 				}
+				for int64(i) >= emitted.Load()+int64(2*procs) && !stop.Load() {
+					<-progress // too far ahead: wait for the caller
+				}
+				if !state[i].CompareAndSwap(free, helping) {
+					continue
+				}
+				if b == nil {
+					select {
+					case b = <-buffers:
+					default:
+					}
+				}
 				lo, hi := bounds(i)
-				ready[i] <- d.piece(w, b[:0], lo, hi)
+				b = d.piece(hw, b[:0], lo, hi, &stop)
+				made[i] = b
+				if state[i].CompareAndSwap(helping, helped) {
+					b = nil // the caller's now
+				}
 			}
 		})
 	}
-	defer wg.Wait()
 	for i := range n {
-		b := <-ready[i]
-		if err := emit(b); err != nil {
-			close(quit)
+		var out []byte
+		if state[i].CompareAndSwap(free, taken) || state[i].CompareAndSwap(helping, taken) {
+			lo, hi := bounds(i)
+			mine = d.piece(w, mine[:0], lo, hi, nil)
+			out = mine
+		} else { // helped: state[i] is not set again, and made[i] was set before it
+			out = made[i]
+		}
+		if err := emit(out); err != nil {
 			return err
 		}
-		free <- b
+		if state[i].Load() == helped {
+			select {
+			case buffers <- made[i]:
+			default:
+			}
+		}
+		emitted.Add(1)
+		select {
+		case progress <- struct{}{}:
+		default:
+		}
 	}
 	return nil
 }
@@ -280,8 +247,9 @@ func (d *svgDoc) write(per, procs int, emit func([]byte) error) error {
 func (d *svgDoc) writer() *svgWriter { return &svgWriter{coords: d.coords, kinds: d.opt.DataKinds} }
 
 // piece writes the entities from index start to end with w, after the document's head when
-// start is 0 and before its tail when end is the last.
-func (d *svgDoc) piece(w *svgWriter, b []byte, start, end int) []byte {
+// start is 0 and before its tail when end is the last; it gives up, part written, once stop
+// (when not nil) is set.
+func (d *svgDoc) piece(w *svgWriter, b []byte, start, end int, stop *atomic.Bool) []byte {
 	if b == nil {
 		b = make([]byte, 0, 256+svgBytesPerEntity*(end-start))
 	}
@@ -298,6 +266,9 @@ func (d *svgDoc) piece(w *svgWriter, b []byte, start, end int) []byte {
 		}
 	}
 	for i := start; i < end; i++ {
+		if stop != nil && stop.Load() {
+			return b // nobody wants it any more
+		}
 		it := d.items[i]
 		depth := int(it.depth)
 		for ; open > depth; open-- {

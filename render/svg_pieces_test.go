@@ -82,10 +82,9 @@ func randomScene(t testing.TB, r *rand.Rand, n int) *scene.Scene {
 	return s
 }
 
-// TestSVGPiecesMatchOneWriter: a document framed and written in pieces on several goroutines
-// is byte for byte the document framed by Scene.Frame and written in one go, for random
-// scenes, piece sizes and goroutine counts, fitted or in a given view, with and without data
-// kinds; WriteSVG writes what SVG returns.
+// TestSVGPiecesMatchOneWriter: a document written in pieces on several goroutines is byte for
+// byte the document written in one go, for random scenes, piece sizes and goroutine counts,
+// fitted or in a given view, with and without data kinds; WriteSVG writes what SVG returns.
 func TestSVGPiecesMatchOneWriter(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(15, 3))
@@ -96,19 +95,11 @@ func TestSVGPiecesMatchOneWriter(t *testing.T) {
 			v := View{Min: scene.Vec{X: -50, Y: -60}, Max: scene.Vec{X: 70, Y: 40}}
 			opt.View = &v
 		}
-		// The reference frames the scene with Scene.Frame and writes it in one piece.
-		ref, err := newSVGDoc(s, opt, 1, svgPieceEntities)
+		d, err := newSVGDoc(s, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := string(ref.piece(ref.writer(), nil, 0, len(ref.items)))
-		d, err := newSVGDoc(s, opt, 2+r.IntN(3), 1+r.IntN(10))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.v != ref.v || d.coords != ref.coords {
-			t.Fatalf("scene %d: framed on goroutines as %+v (%+v); want %+v (%+v)", i, d.v, d.coords, ref.v, ref.coords)
-		}
+		want := string(d.piece(d.writer(), nil, 0, len(d.items), nil))
 		for _, per := range []int{1, 2, 3, 7, 1 + r.IntN(len(d.items))} {
 			for _, procs := range []int{1, 2, 5} {
 				var got []byte
@@ -166,7 +157,7 @@ func BenchmarkSVGW1Pieces(b *testing.B) {
 		b.Run("procs="+strconv.Itoa(procs), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				d, err := newSVGDoc(s, SVGOptions{}, procs, svgPieceEntities)
+				d, err := newSVGDoc(s, SVGOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
