@@ -605,7 +605,8 @@ type ExportTo struct {
 	// output): the worker makes it and writes the export there itself when it can, and the
 	// bytes never pass through this process. The caller removes it if the export fails.
 	File string
-	// W gets the export otherwise, in pieces as they arrive.
+	// W gets the export otherwise, in pieces as they arrive. It must be set: the worker may
+	// not be able to make File.
 	W io.Writer
 }
 
