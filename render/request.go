@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/cadrun/cadrun/scene"
 )
@@ -15,16 +16,25 @@ type Request struct {
 	Options Options
 }
 
-// Export writes s as request, a Request in JSON, asks: the runtime.ExportFunc cadrun's
-// workers serve with.
-func Export(s *scene.Scene, request []byte) ([]byte, error) {
+// Export writes s to w as request, a Request in JSON, asks: the runtime.ExportFunc cadrun's
+// workers serve with. An SVG is written in pieces as they are made (WriteSVG), so that its
+// first bytes are on their way while the rest is written; the other formats in one Write.
+func Export(w io.Writer, s *scene.Scene, request []byte) error {
 	var r Request
 	if err := json.Unmarshal(request, &r); err != nil {
-		return nil, fmt.Errorf("reading the export request: %w", err)
+		return fmt.Errorf("reading the export request: %w", err)
 	}
 	f, err := ByExt(r.Ext)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return f.Render(s, r.Options)
+	if f.Ext == ".svg" {
+		return WriteSVG(w, s, SVGOptions{})
+	}
+	b, err := f.Render(s, r.Options)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -36,11 +38,11 @@ func TestExportMatchesRender(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := Export(s, req)
-			if err != nil {
+			var got bytes.Buffer
+			if err := Export(&got, s, req); err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(want, got); diff != "" {
+			if diff := cmp.Diff(want, got.Bytes()); diff != "" {
 				t.Errorf("export mismatch (-render +export):\n%s", diff)
 			}
 		})
@@ -53,7 +55,7 @@ func TestExportErrors(t *testing.T) {
 		{`{"Ext": ".dwg"}`, `bad export option: output ".dwg" must end in .svg, .png, .json, .dxf or .pdf`},
 		{`{"Ext": ".svg", "Options": 1}`, "reading the export request: json: cannot unmarshal number into Go struct field Request.Options of type render.Options"},
 	} {
-		_, err := Export(scene.New(), []byte(c.request))
+		err := Export(io.Discard, scene.New(), []byte(c.request))
 		if diff := cmp.Diff(c.want, err.Error()); diff != "" {
 			t.Errorf("Export(%s) error mismatch (-want +got):\n%s", c.request, diff)
 		}

@@ -4,12 +4,23 @@ package render
 // <g> elements that mirror the group tree. Paths keep their curves (arcs stay arcs, Béziers
 // stay Béziers), numbers are rounded to a fixed quantum derived from the view size, and
 // nothing depends on map order or the clock, so the same scene gives the same bytes.
+//
+// A big scene is written on GOMAXPROCS goroutines: it is framed and its entities are listed
+// in Walk order first, with what each needs to be written apart from those before it (its
+// depth and the world map of its group), then cut into pieces of svgPieceEntities written
+// side by side and joined in order. Every number is computed as one walk computes it, so the bytes do
+// not depend on the cutting (TestSVGPiecesMatchOneWriter); WriteSVG hands each piece on as
+// soon as it is done, which lets `cadrun run -o` stream the file from its worker.
 
 import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"math"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/cadrun/cadrun/scene"
 )
@@ -26,24 +37,270 @@ type SVGOptions struct {
 	DataKinds bool
 }
 
-// SVG writes the scene as an SVG document.
+// SVG writes the scene as an SVG document; the pieces of one with more than one piece's
+// entities are made on GOMAXPROCS goroutines.
 func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
-	// Fitting the view needs every entity's matrix, and so does drawing: compute each once.
-	var locals []scene.Affine
-	var v View
+	procs := svgProcs(s)
+	d, err := newSVGDoc(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, 256+svgBytesPerEntity*len(d.items))
+	if procs <= 1 {
+		return d.piece(d.writer(), b, 0, len(d.items), nil), nil // one piece, straight into b
+	}
+	err = d.write(svgPieceEntities, procs, func(p []byte) error {
+		b = append(b, p...)
+		return nil
+	})
+	return b, err
+}
+
+// WriteSVG writes the scene to w as SVG writes it, in pieces of a few hundred kilobytes,
+// each in one Write and in order, as soon as it and those before it are done; the pieces are
+// made on up to GOMAXPROCS goroutines (one for a scene of one piece). A write that fails stops
+// it, with that error.
+func WriteSVG(w io.Writer, s *scene.Scene, opt SVGOptions) error {
+	procs := svgProcs(s)
+	d, err := newSVGDoc(s, opt)
+	if err != nil {
+		return err
+	}
+	return d.write(svgPieceEntities, procs, func(p []byte) error {
+		_, err := w.Write(p)
+		return err
+	})
+}
+
+// svgPieceEntities is how many entities one piece of a document holds: W1's 10,000 shapes
+// are ten pieces of about 230 KB.
+const svgPieceEntities = 1024
+
+// svgProcs is how many goroutines write s: one for a scene of one piece.
+func svgProcs(s *scene.Scene) int {
+	if s.Len() <= svgPieceEntities {
+		return 1
+	}
+	return goruntime.GOMAXPROCS(0)
+}
+
+// svgDoc is a document ready to write in pieces: its entities in Walk order with what each
+// needs to be written apart from those before it.
+type svgDoc struct {
+	opt    SVGOptions
+	v      View
+	coords coordFormat
+	items  []svgItem
+	locals []scene.Affine // every entity's local map in Walk order (scene.Frame), or nil
+	groups []scene.Affine // the world map of each group, by svgItem.parent
+}
+
+// svgItem is an entity in Walk order: its depth, and the index in svgDoc.groups of the group
+// it is in (-1 at the top level).
+type svgItem struct {
+	e      *scene.Entity
+	depth  int32
+	parent int32
+}
+
+// newSVGDoc lists the scene's entities and frames it. Fitting the view needs every entity's
+// matrix, and so does drawing: the local maps found for the frame are kept for the drawing.
+func newSVGDoc(s *scene.Scene, opt SVGOptions) (*svgDoc, error) {
+	d := &svgDoc{opt: opt, items: make([]svgItem, 0, s.Len())}
+	// A group's world map is the map of the group it is in, or the identity, times its own:
+	// the same products, in the same order, as a walk that writes as it goes.
+	world := []scene.Affine{scene.Identity} // world[d]: the map of the group open at depth d-1
+	parents := []int32{-1}                  // parents[d]: its index in d.groups
+	for depth, e := range s.Walk() {
+		d.items = append(d.items, svgItem{e: e, depth: int32(depth), parent: parents[depth]})
+		if e.IsGroup() {
+			m := world[depth].Mul(e.Transform.Matrix())
+			d.groups = append(d.groups, m)
+			world = append(world[:depth+1], m)
+			parents = append(parents[:depth+1], int32(len(d.groups)-1))
+		}
+	}
 	var err error
-	if opt.View == nil {
+	switch {
+	case opt.View != nil:
+		d.v, err = resolveView(s, opt.View, opt.Margin)
+	default:
 		f := s.Frame(true)
-		locals = f.Locals
-		v, err = fitMargin(f, opt.Margin)
-	} else {
-		v, err = resolveView(s, opt.View, opt.Margin)
+		d.locals = f.Locals
+		d.v, err = fitMargin(f, opt.Margin)
 	}
 	if err != nil {
 		return nil, err
 	}
-	w := &svgWriter{coords: newCoordFormat(quantum(v)), kinds: opt.DataKinds}
-	b := make([]byte, 0, 256+svgBytesPerEntity*s.Len())
+	d.coords = newCoordFormat(quantum(d.v))
+	return d, nil
+}
+
+// local is the local map of the entity at index i.
+func (d *svgDoc) local(i int) scene.Affine {
+	if d.locals != nil {
+		return d.locals[i]
+	}
+	return d.items[i].e.Transform.Matrix()
+}
+
+// write makes the pieces of at most per entities and passes each to emit in order, on the
+// caller's goroutine and procs-1 helpers. The caller never waits for a helper: for each piece
+// in turn it takes a helper's copy if one is done, and otherwise makes the piece itself, even
+// one a helper has started (whose copy is then dropped). With the cores free the pieces are
+// made side by side; when other work holds a core, a helper held back costs only the work it
+// did, where a caller waiting for it stalled the whole document. Helpers stay at most
+// 2*procs pieces ahead, and each stops within an entity once the caller is done.
+func (d *svgDoc) write(per, procs int, emit func([]byte) error) error {
+	n := max(1, (len(d.items)+per-1)/per)
+	procs = min(procs, n)
+	bounds := func(i int) (int, int) { return i * per, min(len(d.items), (i+1)*per) }
+	w := d.writer()
+	var mine []byte // the caller's buffer
+	if procs <= 1 {
+		for i := range n {
+			lo, hi := bounds(i)
+			mine = d.piece(w, mine[:0], lo, hi, nil)
+			if err := emit(mine); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	const (
+		free    = iota // nobody has it
+		helping        // a helper is making it
+		helped         // a helper made it: its bytes are in made[i]
+		taken          // the caller makes it, or has passed it
+	)
+	state := make([]atomic.Int32, n)
+	made := make([][]byte, n)
+	buffers := make(chan []byte, 2*procs) // helpers' buffers, back from the caller
+	progress := make(chan struct{}, 1)    // the caller has passed a piece
+	var stop atomic.Bool                  // the caller is done: helpers drop what they make
+	var emitted, next atomic.Int64        // pieces the caller has passed; the next for a helper
+	next.Store(1)
+	var wg sync.WaitGroup
+	defer func() {
+		stop.Store(true)
+		close(progress) // wakes the helpers that wait
+		wg.Wait()
+	}()
+	for range procs - 1 {
+		wg.Go(func() {
+			hw := d.writer()
+			var b []byte
+			for !stop.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				for int64(i) >= emitted.Load()+int64(2*procs) && !stop.Load() {
+					<-progress // too far ahead: wait for the caller
+				}
+				if !state[i].CompareAndSwap(free, helping) {
+					continue
+				}
+				if b == nil {
+					select {
+					case b = <-buffers:
+					default:
+					}
+				}
+				lo, hi := bounds(i)
+				b = d.piece(hw, b[:0], lo, hi, &stop)
+				made[i] = b
+				if state[i].CompareAndSwap(helping, helped) {
+					b = nil // the caller's now
+				}
+			}
+		})
+	}
+	for i := range n {
+		var out []byte
+		if state[i].CompareAndSwap(free, taken) || state[i].CompareAndSwap(helping, taken) {
+			lo, hi := bounds(i)
+			mine = d.piece(w, mine[:0], lo, hi, nil)
+			out = mine
+		} else { // helped: state[i] is not set again, and made[i] was set before it
+			out = made[i]
+		}
+		if err := emit(out); err != nil {
+			return err
+		}
+		if state[i].Load() == helped {
+			select {
+			case buffers <- made[i]:
+			default:
+			}
+		}
+		emitted.Add(1)
+		select {
+		case progress <- struct{}{}:
+		default:
+		}
+	}
+	return nil
+}
+
+// writer is a fresh writer of the document's numbers, for one goroutine.
+func (d *svgDoc) writer() *svgWriter { return &svgWriter{coords: d.coords, kinds: d.opt.DataKinds} }
+
+// piece writes the entities from index start to end with w, after the document's head when
+// start is 0 and before its tail when end is the last; it gives up, part written, once stop
+// (when not nil) is set.
+func (d *svgDoc) piece(w *svgWriter, b []byte, start, end int, stop *atomic.Bool) []byte {
+	if b == nil {
+		b = make([]byte, 0, 256+svgBytesPerEntity*(end-start))
+	}
+	w.styled = false // the style it remembers is in another piece's buffer
+	if start == 0 {
+		b = w.head(b, d.v, d.opt)
+	}
+	open := 0 // groups open after the entity before start
+	if start > 0 {
+		prev := d.items[start-1]
+		open = int(prev.depth)
+		if prev.e.IsGroup() {
+			open++
+		}
+	}
+	for i := start; i < end; i++ {
+		if stop != nil && stop.Load() {
+			return b // nobody wants it any more
+		}
+		it := d.items[i]
+		depth := int(it.depth)
+		for ; open > depth; open-- {
+			b = indent(b, open-1)
+			b = append(b, "</g>\n"...)
+		}
+		b = indent(b, depth)
+		if it.e.IsGroup() {
+			b = append(b, `<g data-name="`...)
+			b = w.nameAndKind(b, it.e)
+			b = append(b, "\">\n"...)
+			open++
+			continue
+		}
+		parent := scene.Identity
+		if it.parent >= 0 {
+			parent = d.groups[it.parent]
+		}
+		b = w.shape(b, it.e, parent.Mul(d.local(i)))
+	}
+	if end == len(d.items) {
+		for ; open > 0; open-- {
+			b = indent(b, open-1)
+			b = append(b, "</g>\n"...)
+		}
+		b = append(b, "</svg>\n"...)
+	}
+	return b
+}
+
+// head writes the <svg> element's start and the background.
+func (w *svgWriter) head(b []byte, v View, opt SVGOptions) []byte {
 	sz := v.Size()
 	b = append(b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="`...)
 	b = w.nums(b, v.Min.X, -v.Max.Y)
@@ -74,9 +331,7 @@ func SVG(s *scene.Scene, opt SVGOptions) ([]byte, error) {
 		b = paint(b, "fill", opt.Background)
 		b = append(b, "/>\n"...)
 	}
-	b = w.entities(b, s, locals)
-	b = append(b, "</svg>\n"...)
-	return b, nil
+	return b
 }
 
 // svgBytesPerEntity sizes the output buffer up front: a shape with the default style takes
@@ -123,47 +378,7 @@ type svgWriter struct {
 	lastStyleAt [2]int      // where its attributes are in the output
 }
 
-// entities writes the entity tree depth first, a <g> per group; matrices[d] is the world
-// map of the group open at depth d-1 (the identity at the top level). locals holds every
-// entity's local map in Walk order (scene.Frame), or is nil to compute them here.
-func (w *svgWriter) entities(b []byte, s *scene.Scene, locals []scene.Affine) []byte {
-	matrices := []scene.Affine{scene.Identity}
-	open := 0 // groups open
-	i := 0    // the entity's index in Walk order
-	for depth, e := range s.Walk() {
-		for ; open > depth; open-- {
-			b = indent(b, open-1)
-			b = append(b, "</g>\n"...)
-		}
-		var local scene.Affine
-		if locals != nil {
-			local = locals[i]
-		} else {
-			local = e.Transform.Matrix()
-		}
-		i++
-		m := matrices[depth].Mul(local)
-		b = indent(b, depth)
-		if e.IsGroup() {
-			b = append(b, `<g data-name="`...)
-			b = w.nameAndKind(b, e)
-			b = append(b, "\">\n"...)
-			matrices = append(matrices[:depth+1], m)
-			open++
-			continue
-		}
-		b = w.shape(b, e, m)
-	}
-	for ; open > 0; open-- {
-		b = indent(b, open-1)
-		b = append(b, "</g>\n"...)
-	}
-	return b
-}
-
-// shape writes a shape's <path> element, mapped to the world by m. It is a function of its
-// own, not part of the loop in entities: the loop's body is a closure (a range over an
-// iterator), whose variables live on the heap, and the writing keeps b in registers here.
+// shape writes a shape's <path> element, mapped to the world by m.
 func (w *svgWriter) shape(b []byte, e *scene.Entity, m scene.Affine) []byte {
 	b = append(b, `<path data-name="`...)
 	b = w.nameAndKind(b, e)

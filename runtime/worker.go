@@ -19,9 +19,16 @@ package runtime
 //
 // A caller that wants only the scene written out (`cadrun run -o`, through Pool.Export) puts
 // an export request in "run". After a good run the worker then sends the result without the
-// scene, writes the scene out itself and sends it as "export" with ExportBytes raw bytes: the
-// scene's JSON is neither written nor read back, and the parent does not render. The timeout
-// covers the script, as it does when the parent renders; the export is the program's own code.
+// scene and writes the scene out itself: the scene's JSON is neither written nor read back,
+// and the parent does not render. The export is streamed: each piece the ExportFunc writes is
+// sent at once as a "chunk" line with ExportBytes raw bytes, which the parent passes on to its
+// writer (the output file) as they arrive, so that writing the output, the pipe and the file
+// overlap; an "export" line ends it, with the export's error if it failed, and then the parent
+// drops what it had. A caller that writes a file may name a new file for the worker to make
+// and write itself (ExportTo.File): the bytes then skip the pipe and the parent altogether, and
+// the "export" line says the file was made (Made) and how many bytes it holds. The timeout
+// covers the script, as it does when the parent renders; the export is the program's own
+// code.
 
 import (
 	"bufio"
@@ -52,14 +59,17 @@ import (
 const workerMaxStack = 64 << 20
 
 // exportRequest asks a worker to keep its scene and write it out (Request is the
-// ExportFunc's), or only to count its entities (Count, for Pool.Count).
+// ExportFunc's), in at most MaxBytes, to a new file File when it can make it, or only to count
+// its entities (Count, for Pool.Count).
 type exportRequest struct {
-	Request []byte `json:"request,omitempty"`
-	Count   bool   `json:"count,omitempty"`
+	Request  []byte `json:"request,omitempty"`
+	MaxBytes int64  `json:"max_bytes,omitempty"`
+	File     string `json:"file,omitempty"`
+	Count    bool   `json:"count,omitempty"`
 }
 
 type message struct {
-	Type string `json:"type"` // run, read, file, content, names, font, fonts, result, export
+	Type string `json:"type"` // run, read, file, content, names, font, fonts, result, chunk, export
 
 	Entry   string         `json:"entry,omitempty"`
 	Options *Options       `json:"options,omitempty"`
@@ -75,7 +85,8 @@ type message struct {
 	SceneBytes   int           `json:"scene_bytes,omitempty"`   // the raw scene JSON after the line
 	Entities     int           `json:"entities,omitempty"`      // the scene's entities, when it stays in the worker
 	ContentBytes int           `json:"content_bytes,omitempty"` // the raw file content after the line
-	ExportBytes  int           `json:"export_bytes,omitempty"`  // the raw export after the line
+	ExportBytes  int           `json:"export_bytes,omitempty"`  // chunk: the raw piece of the export after the line; export: the bytes in the file made
+	Made         bool          `json:"made,omitempty"`          // export: the worker made the export's file and wrote it
 	Logs         []string      `json:"logs,omitempty"`
 	Warnings     []string      `json:"warnings,omitempty"`
 	Modules      []string      `json:"modules,omitempty"`
@@ -90,9 +101,14 @@ type message struct {
 // that use a Pool). Its workers cannot export (Pool.Export); see ServeWorkerWithExport.
 func ServeWorkerIfAsked() { ServeWorkerWithExport(nil) }
 
-// ExportFunc writes a finished scene out, in a worker process, as the request a caller gave
-// Pool.Export asks (the request's form is the ExportFunc's own).
-type ExportFunc func(s *scene.Scene, request []byte) ([]byte, error)
+// ExportFunc writes a finished scene out to w, in a worker process, as the request a caller
+// gave Pool.Export asks (the request's form is the ExportFunc's own). Each Write goes at once
+// to the file the caller named or to the parent, so a writer that produces its output in
+// pieces should write each as it is done. A Write fails past the caller's size limit
+// (MaxExportBytes), when the disk is full or when the pipe broke; the ExportFunc then returns
+// that error. An error returned after some bytes were written still fails the whole export:
+// the caller drops what it got.
+type ExportFunc func(w io.Writer, s *scene.Scene, request []byte) error
 
 // ServeWorkerWithExport is ServeWorkerIfAsked for a program whose workers also write scenes
 // out for Pool.Export, with export. cadrun calls it from the init function of internal/worker,
@@ -196,10 +212,11 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 			return err
 		}
 		if exporting && !req.Export.Count {
-			if err := sendExport(enc, bw, export, res.Scene, req.Export.Request); err != nil {
+			if err := sendExport(enc, bw, export, res.Scene, req.Export); err != nil {
 				return err
 			}
 		}
+		debug.SetGCPercent(bigGCPercent)
 		// After a big run, give the next one its memory back now rather than inside its
 		// own budget; small runs skip the cost.
 		if heapBytes() > mem/4 {
@@ -208,25 +225,111 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 	}
 }
 
-// sendExport writes the scene out with export and sends it as one "export" line and its raw
-// bytes; an export that fails sends its error instead.
-func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene.Scene, request []byte) error {
+// sendExport writes the scene out with export, into the file req names when the worker can
+// make it, else sending each piece written as a "chunk" line and its raw bytes; then an
+// "export" line says whether the file was made and what it holds, or the export's error.
+// Only a broken pipe is returned.
+func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene.Scene, req *exportRequest) error {
 	reply := message{Type: "export"}
-	var out []byte
-	if export == nil {
-		reply.Err = errNoExport.Error()
-	} else if b, err := export(s, request); err != nil {
+	cw := &chunkWriter{enc: enc, bw: bw, max: req.MaxBytes}
+	var err error
+	switch {
+	case export == nil:
+		err = errNoExport
+	case req.File != "":
+		if f, ferr := os.OpenFile(req.File, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); ferr == nil {
+			fw := &fileWriter{f: f, max: req.MaxBytes}
+			err = export(fw, s, req.Request)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			reply.Made, reply.ExportBytes = true, int(fw.size)
+			break
+		}
+		// A file the worker cannot make (a folder it may not write to) is the parent's to
+		// write: the export streams.
+		fallthrough
+	default:
+		err = export(cw, s, req.Request)
+	}
+	if cw.err != nil {
+		return cw.err
+	}
+	if err != nil {
 		reply.Err = err.Error()
-	} else {
-		out, reply.ExportBytes = b, len(b)
 	}
 	if err := enc.Encode(reply); err != nil {
 		return err
 	}
-	if _, err := bw.Write(out); err != nil {
-		return err
-	}
 	return bw.Flush()
+}
+
+// chunkWriter sends each Write as a "chunk" line and its bytes, up to max bytes in all.
+type chunkWriter struct {
+	enc   *json.Encoder
+	bw    *bufio.Writer
+	max   int64 // 0: MaxExportBytes
+	total int64
+	err   error // the pipe broke
+}
+
+func (c *chunkWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	max := c.max
+	if max <= 0 {
+		max = MaxExportBytes
+	}
+	if c.total+int64(len(p)) > max {
+		return 0, exportTooLarge(max)
+	}
+	c.total += int64(len(p))
+	if c.err = c.enc.Encode(message{Type: "chunk", ExportBytes: len(p)}); c.err != nil {
+		return 0, c.err
+	}
+	if _, c.err = c.bw.Write(p); c.err != nil {
+		return 0, c.err
+	}
+	if c.err = c.bw.Flush(); c.err != nil {
+		return 0, c.err
+	}
+	return len(p), nil
+}
+
+// fileWriter writes an export to the file the parent named, up to max bytes in all, giving
+// each piece its blocks first (preallocate).
+type fileWriter struct {
+	f    *os.File
+	max  int64 // 0: MaxExportBytes
+	size int64
+}
+
+func (w *fileWriter) Write(p []byte) (int, error) {
+	max := w.max
+	if max <= 0 {
+		max = MaxExportBytes
+	}
+	if w.size+int64(len(p)) > max {
+		return 0, exportTooLarge(max)
+	}
+	preallocate(w.f, w.size, len(p))
+	n, err := w.f.Write(p)
+	w.size += int64(n)
+	return n, err
+}
+
+// MaxExportBytes caps what Pool.Export writes out: the worker refuses to write more, and the
+// parent to read more. A scene at the entity and vertex caps fits well within it as SVG.
+// Tests lower it.
+var MaxExportBytes int64 = 1 << 30
+
+// exportTooLarge is the error of an export past max bytes.
+func exportTooLarge(max int64) error {
+	return fmt.Errorf("the scene written out is over %d bytes (MaxExportBytes): draw fewer or simpler shapes, or write a smaller picture (-width)", max)
 }
 
 // errNoExport is the export error of a worker that serves without an ExportFunc.
@@ -240,7 +343,11 @@ var errNoExport = errors.New("this program's workers cannot write scenes out: th
 // had, and meets the limit as it did. Between two samples (10 ms) a run can grow past that
 // share by what it allocates in the meantime, far below MaxMemory. No tighter soft memory
 // limit is set for the small phase: the collector would run back to back whenever memory the
-// heap count does not see (free spans, stacks) kept the process near it.
+// heap count does not see (free spans, stacks) kept the process near it. What follows a run
+// in the worker (its scene's JSON, or the export) keeps the run's percentage, and GOGC goes
+// back to 100 once the answer is sent: a small run's export (W1's 2.2 MB SVG) then runs without
+// a collection, where setting 100 as the run ended started one at once (the heap was already
+// past the lower target) that ran beside the export and slowed it by about 2 ms.
 const (
 	smallGCPercent = 400
 	smallShare     = 16 // MaxMemory/16: 32 MB by default
@@ -281,10 +388,7 @@ func memoryWatch(mem int64) func(vm *goja.Runtime) func() {
 				}
 			}
 		}()
-		return func() {
-			close(done)
-			debug.SetGCPercent(bigGCPercent) // what follows the run (an export) is not small
-		}
+		return func() { close(done) }
 	}
 }
 
@@ -463,7 +567,7 @@ func (p *Pool) start() (*worker, error) {
 			return nil, err
 		}
 	}
-	return &worker{proc: proc, from: newLineReader(bufio.NewReader(proc.Stdout))}, nil
+	return &worker{proc: proc, from: newLineReader(proc.Stdout)}, nil
 }
 
 func (w *worker) kill() {
@@ -495,46 +599,71 @@ func (p *Pool) Run(ctx context.Context, src Source, entry string, opt Options) (
 	return res, err
 }
 
+// ExportTo is where Pool.Export writes the export.
+type ExportTo struct {
+	// File, when set, is the path of a file that does not exist yet (a temp file beside the
+	// output): the worker makes it and writes the export there itself when it can, and the
+	// bytes never pass through this process. The caller removes it if the export fails.
+	File string
+	// W gets the export otherwise, in pieces as they arrive. It must be set: the worker may
+	// not be able to make File.
+	W io.Writer
+}
+
 // Export is Run for a caller that wants only the finished scene written out: the worker
 // writes it with the ExportFunc it serves with (ServeWorkerWithExport), given request as is,
-// and sends those bytes instead of the scene, which the parent then neither reads back nor
-// renders. On success res.Scene is empty. A failed run answers as Run does, with no bytes;
-// an export that fails returns its error. The run's timeout covers the script, not the
-// export, as it would not cover a render in the caller; ctx covers both.
-func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options, request []byte) (*Result, []byte, error) {
-	res, w, err := p.run(ctx, src, entry, opt, &exportRequest{Request: request})
+// to to.File or, in pieces as they arrive, to to.W, instead of sending the scene, which the
+// parent then neither reads back nor renders. made says whether the export went to to.File.
+// A caller that must not leave half an output behind writes somewhere it can drop (`cadrun
+// run -o` uses a temp file beside the output). On success res.Scene is empty. A failed run
+// answers as Run does, with nothing written; an export that fails, writes more than
+// MaxExportBytes, or cannot be written to to.W returns its error after part of it may have
+// been written. The run's timeout covers the script, not the export, as it would not cover a
+// render in the caller; ctx covers both. No write to to.W follows Export's return.
+func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options, request []byte, to ExportTo) (res *Result, made bool, err error) {
+	max := MaxExportBytes
+	res, w, err := p.run(ctx, src, entry, opt, &exportRequest{Request: request, MaxBytes: max, File: to.File})
 	if w == nil || err != nil {
 		if w != nil {
 			p.put(w)
 		}
-		return res, nil, err
+		return res, false, err
 	}
 	type outcome struct {
-		out []byte
-		err error
+		made bool
+		err  error
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		out, err := w.export()
-		done <- outcome{out, err}
+		made, err := w.export(to.W, max)
+		done <- outcome{made, err}
 	}()
+	var o outcome
 	select {
-	case o := <-done:
-		var xerr *exportError
-		switch {
-		case o.err == nil:
-			p.put(w)
-			return res, o.out, nil
-		case errors.As(o.err, &xerr):
-			p.put(w)
-			return res, nil, xerr
-		}
-		p.discard(w)
-		return res, nil, fmt.Errorf("writing the scene out in the worker: the worker stopped: %s", firstLine(w.proc.Stderr.String(), o.err))
+	case o = <-done:
 	case <-ctx.Done():
 		p.discard(w)
-		return nil, nil, ctx.Err()
+		<-done // the worker is gone: its stream ends, and with it the writes to to.W
+		return nil, false, ctx.Err()
 	}
+	var xerr *exportError
+	var oerr *outputError
+	switch {
+	case o.err == nil:
+		p.put(w)
+		return res, o.made, nil
+	case errors.As(o.err, &xerr):
+		p.put(w)
+		return res, o.made, xerr
+	case errors.As(o.err, &oerr):
+		p.discard(w) // in the middle of its stream
+		return res, false, oerr.err
+	case errors.Is(o.err, errExportTooLarge):
+		p.discard(w)
+		return res, o.made, exportTooLarge(max)
+	}
+	p.discard(w)
+	return res, false, fmt.Errorf("writing the scene out in the worker: the worker stopped: %s", firstLine(w.proc.Stderr.String(), o.err))
 }
 
 // Count runs entry as Run does, but the scene stays in the worker, which answers only how
@@ -693,22 +822,47 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 	}
 }
 
-// export reads the "export" line that follows a good run's result, and its bytes. An error
-// the ExportFunc returned is an *exportError; any other error means the worker is lost.
-func (w *worker) export() ([]byte, error) {
-	var m message
-	if err := w.from.decode(&m); err != nil {
-		return nil, fmt.Errorf("reading from the worker: %w", err)
+// export reads the chunks that follow a good run's result, writing them to out as they
+// come, up to the "export" line that ends them, which says whether the worker wrote the
+// export to a file itself (made). An error the ExportFunc returned is an *exportError, an
+// error writing to out an *outputError, more than max bytes errExportTooLarge; any other
+// error means the worker is lost.
+func (w *worker) export(out io.Writer, max int64) (made bool, err error) {
+	var buf []byte
+	var total int64
+	for {
+		var m message
+		if err := w.from.decode(&m); err != nil {
+			return false, fmt.Errorf("reading from the worker: %w", err)
+		}
+		switch m.Type {
+		case "chunk":
+			if total += int64(m.ExportBytes); m.ExportBytes < 0 || total > max {
+				return false, errExportTooLarge
+			}
+			if buf == nil {
+				buf = make([]byte, exportCopyBytes)
+			}
+			if err := w.from.copyFrame(out, m.ExportBytes, buf); err != nil {
+				return false, err
+			}
+		case "export":
+			switch {
+			case m.Err != "":
+				return m.Made, &exportError{m.Err}
+			case int64(m.ExportBytes) > max:
+				return m.Made, errExportTooLarge
+			}
+			return m.Made, nil
+		default:
+			return false, fmt.Errorf("unexpected message %q from the worker", m.Type)
+		}
 	}
-	switch {
-	case m.Type != "export":
-		return nil, fmt.Errorf("unexpected message %q from the worker", m.Type)
-	case m.Err != "":
-		return nil, &exportError{m.Err}
-	}
-	b, err := w.from.frame(m.ExportBytes)
-	if err != nil {
-		return nil, fmt.Errorf("reading the worker's export: %w", err)
-	}
-	return b, nil
 }
+
+// exportCopyBytes is the buffer an export passes through on its way from the worker's pipe
+// to the caller's writer.
+const exportCopyBytes = 256 << 10
+
+// errExportTooLarge: the worker sent more than the export's limit.
+var errExportTooLarge = errors.New("export too large")

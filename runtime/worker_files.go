@@ -11,9 +11,11 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
+	"os"
 	"strconv"
 )
 
@@ -114,43 +116,139 @@ func (w *worker) sendContent(enc *json.Encoder, hash string, pending map[string]
 	return nil
 }
 
-// lineReader reads JSON lines, each of which may be followed by a raw frame of bytes.
+// lineReader reads JSON lines, each of which may be followed by a raw frame of bytes. Its
+// decoder reads through it: first the bytes read past the last frame's end (pending), then
+// the stream. A frame copied out (copyFrame) thus comes straight from the stream once what
+// was read ahead is spent.
 type lineReader struct {
-	r   io.Reader
-	dec *json.Decoder
+	raw     io.Reader
+	pending []byte
+	dec     *json.Decoder
 }
 
-func newLineReader(r io.Reader) *lineReader { return &lineReader{r: r, dec: json.NewDecoder(r)} }
+func newLineReader(r io.Reader) *lineReader {
+	l := &lineReader{raw: r}
+	l.dec = json.NewDecoder(l)
+	return l
+}
+
+// Read serves the decoder: what was read ahead first, then the stream.
+func (l *lineReader) Read(p []byte) (int, error) {
+	if len(l.pending) > 0 {
+		n := copy(p, l.pending)
+		l.pending = l.pending[n:]
+		return n, nil
+	}
+	return l.readRaw(p)
+}
+
+// readRaw reads the stream. A worker's stdout is closed once the worker has ended, which a
+// read in flight sees as os.ErrClosed rather than the end of the stream it is.
+func (l *lineReader) readRaw(p []byte) (int, error) {
+	n, err := l.raw.Read(p)
+	if errors.Is(err, os.ErrClosed) {
+		err = io.EOF
+	}
+	return n, err
+}
 
 func (l *lineReader) decode(v any) error { return l.dec.Decode(v) }
 
-// maxFrame caps a raw frame: the scene JSON, an export or a file's content. A scene at its
-// entity and vertex caps fits well within it.
+// maxFrame caps a raw frame: the scene JSON or a file's content. A scene at its entity and
+// vertex caps fits well within it.
 const maxFrame = 1 << 30
 
-// frame reads the n raw bytes that follow the last JSON line: first what the decoder has
-// buffered, then the pipe. The decoder then starts again after them.
+// frame reads the n raw bytes that follow the last JSON line.
 func (l *lineReader) frame(n int) ([]byte, error) {
 	if n < 0 || n > maxFrame {
 		return nil, fmt.Errorf("a frame of %d bytes is over %d", n, maxFrame)
 	}
-	r := io.MultiReader(l.dec.Buffered(), l.r)
-	// The frame starts after the newline that ends the message line, which the decoder has
-	// not consumed.
-	var nl [1]byte
-	if _, err := io.ReadFull(r, nl[:]); err != nil {
-		return nil, err
-	}
-	if nl[0] != '\n' {
-		return nil, fmt.Errorf("the frame does not start on a new line (%q)", nl[0])
-	}
 	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
+	if err := l.readFrame(n, func(ahead []byte) error { copy(b, ahead); return nil }, func(from int) error {
+		_, err := io.ReadFull(readerFunc(l.readRaw), b[from:])
+		return err
+	}); err != nil {
 		return nil, err
 	}
-	// Whatever the old decoder had buffered past the frame is still first in r. MultiReader
-	// flattens nested MultiReaders and drops spent ones, so this does not grow run by run.
-	l.r = r
-	l.dec = json.NewDecoder(r)
 	return b, nil
 }
+
+// readFrame reads the frame of n bytes after the last JSON line: ahead gets the part the
+// decoder had read ahead (at most n bytes, at the frame's start), then rest reads the frame's
+// bytes from offset from on straight from the stream. The decoder then starts again after the
+// frame.
+func (l *lineReader) readFrame(n int, ahead func([]byte) error, rest func(from int) error) error {
+	// What the decoder holds past the line, then what was pending before it: the frame's
+	// first bytes, maybe more.
+	buffered, err := io.ReadAll(l.dec.Buffered())
+	if err != nil {
+		return err
+	}
+	unread := append(buffered, l.pending...)
+	l.pending = nil
+	// The frame starts after the newline that ends the message line, which the decoder has
+	// not consumed.
+	if len(unread) == 0 {
+		var nl [1]byte
+		if _, err := io.ReadFull(readerFunc(l.readRaw), nl[:]); err != nil {
+			return err
+		}
+		unread = nl[:]
+	}
+	if unread[0] != '\n' {
+		return fmt.Errorf("the frame does not start on a new line (%q)", unread[0])
+	}
+	unread = unread[1:]
+	k := min(n, len(unread))
+	if err := ahead(unread[:k]); err != nil {
+		return err
+	}
+	if k < n {
+		if err := rest(k); err != nil {
+			return err
+		}
+	}
+	l.pending = unread[k:]
+	l.dec = json.NewDecoder(l)
+	return nil
+}
+
+// copyFrame copies the frame of n bytes after the last JSON line to dst as it arrives,
+// through buf. An error writing to dst comes back as an *outputError; any other error is the
+// stream's.
+func (l *lineReader) copyFrame(dst io.Writer, n int, buf []byte) error {
+	write := func(b []byte) error {
+		if _, err := dst.Write(b); err != nil {
+			return &outputError{err}
+		}
+		return nil
+	}
+	return l.readFrame(n, write, func(from int) error {
+		for left := n - from; left > 0; {
+			k, err := l.readRaw(buf[:min(left, len(buf))])
+			if k > 0 {
+				if err := write(buf[:k]); err != nil {
+					return err
+				}
+				left -= k
+			}
+			switch {
+			case err == io.EOF && left > 0:
+				return io.ErrUnexpectedEOF
+			case err != nil && left > 0:
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// outputError is an error writing an export to the caller's writer.
+type outputError struct{ err error }
+
+func (e *outputError) Error() string { return e.err.Error() }
+func (e *outputError) Unwrap() error { return e.err }
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }

@@ -3,8 +3,13 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
+	"path/filepath"
+	"runtime/metrics"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,14 +25,58 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// testExport is the tests' ExportFunc: the request, a line break and the scene's JSON; the
-// request "fail" fails.
-func testExport(s *scene.Scene, request []byte) ([]byte, error) {
-	if string(request) == "fail" {
-		return nil, errors.New("cannot write fail")
+// testExport is the tests' ExportFunc: the request, a line break and the scene's JSON, in
+// pieces of testChunk bytes. The request "fail" fails before writing, "fail midway" and "die
+// midway" after the first piece (the second by killing the worker), and "collections" makes
+// 6 MB of garbage and answers how many collections ran meanwhile.
+func testExport(w io.Writer, s *scene.Scene, request []byte) error {
+	switch string(request) {
+	case "fail":
+		return errors.New("cannot write fail")
+	case "collections":
+		before := gcCycles()
+		var keep [][]byte
+		for range 6 << 4 {
+			keep = append(keep[:0], make([]byte, 64<<10))
+		}
+		_, err := fmt.Fprintf(w, "%d collections", gcCycles()-before)
+		return err
 	}
 	b, err := s.MarshalJSON()
-	return append(append(request, '\n'), b...), err
+	if err != nil {
+		return err
+	}
+	b = append(append(request, '\n'), b...)
+	for i := 0; i < len(b); i += testChunk {
+		if _, err := w.Write(b[i:min(len(b), i+testChunk)]); err != nil {
+			return err
+		}
+		switch string(request) {
+		case "fail midway":
+			return errors.New("cannot write fail midway")
+		case "die midway":
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+	}
+	return nil
+}
+
+// testChunk is the size of testExport's pieces: small, so that one read of the pipe holds
+// several.
+const testChunk = 100
+
+// wantExport is what testExport writes for request from the scene src makes in process.
+func wantExport(t *testing.T, src Source, request string) string {
+	t.Helper()
+	res, err := Run(context.Background(), src, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := testExport(&b, res.Scene, []byte(request)); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 func newTestPool(t *testing.T, mem int64) *Pool {
@@ -144,26 +193,24 @@ func TestRunAnswersDespiteNativeCode(t *testing.T) {
 }
 
 // TestPoolExport: the worker writes the scene out itself and sends those bytes, the same as
-// writing out the scene a Run brings back; a failed run answers as Run does; an export error
-// comes back as it is and the worker serves on.
+// writing out the scene a Run brings back; a failed run answers as Run does, writing nothing;
+// an export error comes back as it is, even after part of the export was written, and the
+// worker serves on.
 func TestPoolExport(t *testing.T) {
 	t.Parallel()
 	p := newTestPool(t, 0)
 	src := MapSource{MainModule: "console.log('hi')\n" + typicalScript}
-	want, err := Run(context.Background(), src, MainModule, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantOut, err := testExport(want.Scene, []byte("svg please"))
-	if err != nil {
-		t.Fatal(err)
+	want := wantExport(t, src, "svg please")
+	if len(want) < 5*testChunk {
+		t.Fatalf("the export is %d bytes: too short to come in several pieces", len(want))
 	}
 	for range 2 { // the worker is reused
-		res, out, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"))
+		var out strings.Builder
+		res, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(string(wantOut), string(out)); diff != "" {
+		if diff := cmp.Diff(want, out.String()); diff != "" {
 			t.Errorf("export mismatch (-written from Run's scene +written in the worker):\n%s", diff)
 		}
 		if diff := cmp.Diff([]string{"hi"}, res.Logs); diff != "" {
@@ -174,18 +221,170 @@ func TestPoolExport(t *testing.T) {
 		}
 	}
 
-	_, out, err := p.Export(context.Background(), MapSource{MainModule: "drawCircle('c', 0, 0, 1)\nnope()"}, MainModule, Options{}, []byte("svg please"))
-	if err == nil || err.Error() != "scene.code.js:2:1: ReferenceError: nope is not defined" || out != nil {
-		t.Errorf("failed run: got %v and %q; want its diagnostic and no bytes", err, out)
+	var out strings.Builder
+	_, _, err := p.Export(context.Background(), MapSource{MainModule: "drawCircle('c', 0, 0, 1)\nnope()"}, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out})
+	if err == nil || err.Error() != "scene.code.js:2:1: ReferenceError: nope is not defined" || out.Len() != 0 {
+		t.Errorf("failed run: got %v and %q; want its diagnostic and no bytes", err, out.String())
 	}
 
-	_, out, err = p.Export(context.Background(), src, MainModule, Options{}, []byte("fail"))
-	if err == nil || err.Error() != "cannot write fail" || out != nil {
-		t.Errorf("failed export: got %v and %q; want the export's error and no bytes", err, out)
+	for _, c := range []struct{ request, err, out string }{
+		{"fail", "cannot write fail", ""},
+		{"fail midway", "cannot write fail midway", ("fail midway" + wantExport(t, src, ""))[:testChunk]},
+	} {
+		var out strings.Builder
+		_, _, err = p.Export(context.Background(), src, MainModule, Options{}, []byte(c.request), ExportTo{W: &out})
+		if err == nil || err.Error() != c.err || out.String() != c.out {
+			t.Errorf("export %q: got %v after %q; want %q after %q", c.request, err, out.String(), c.err, c.out)
+		}
+		out.Reset()
+		if _, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out}); err != nil || out.String() != want {
+			t.Errorf("after export %q: got %v", c.request, err)
+		}
 	}
-	if _, out, err = p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please")); err != nil || string(out) != string(wantOut) {
-		t.Errorf("after a failed export: got %v", err)
+}
+
+// TestPoolExportToFile: given a file to make, the worker writes the export there itself and
+// nothing comes through the pipe; an export that fails there says so, and the file made is
+// the caller's to remove; a file the worker cannot make (its folder is missing) has the export
+// streamed to the writer instead.
+func TestPoolExportToFile(t *testing.T) {
+	t.Parallel()
+	p := newTestPool(t, 0)
+	src := MapSource{MainModule: typicalScript}
+	dir := t.TempDir()
+	for _, c := range []struct{ request, err, file string }{
+		{"svg please", "", wantExport(t, src, "svg please")},
+		{"fail midway", "cannot write fail midway", ("fail midway" + wantExport(t, src, ""))[:testChunk]},
+	} {
+		file := filepath.Join(dir, c.request)
+		var out strings.Builder
+		_, made, err := p.Export(context.Background(), src, MainModule, Options{}, []byte(c.request), ExportTo{File: file, W: &out})
+		if !made || (err == nil) != (c.err == "") || (err != nil && err.Error() != c.err) || out.Len() != 0 {
+			t.Errorf("export %q: made %v, error %v, %d bytes streamed; want made, error %q, none streamed", c.request, made, err, out.Len(), c.err)
+		}
+		if b, err := os.ReadFile(file); err != nil || string(b) != c.file {
+			t.Errorf("export %q: the file holds %q (%v); want %q", c.request, b, err, c.file)
+		}
 	}
+	var out strings.Builder
+	_, made, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{File: filepath.Join(dir, "missing", "out"), W: &out})
+	if made || err != nil || out.String() != wantExport(t, src, "svg please") {
+		t.Errorf("a file the worker cannot make: made %v, error %v; want the export streamed", made, err)
+	}
+}
+
+// TestPoolExportWorkerKilled: a worker that dies in the middle of its export is reported as
+// stopped, what it had sent is all that was written, and the next export gets a new worker.
+func TestPoolExportWorkerKilled(t *testing.T) {
+	t.Parallel()
+	p := newTestPool(t, 0)
+	src := MapSource{MainModule: typicalScript}
+	var out strings.Builder
+	_, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("die midway"), ExportTo{W: &out})
+	const wantErr = "writing the scene out in the worker: the worker stopped: reading from the worker: EOF"
+	if err == nil || err.Error() != wantErr {
+		t.Errorf("got error %v; want %q", err, wantErr)
+	}
+	if want := ("die midway" + wantExport(t, src, ""))[:testChunk]; out.String() != want {
+		t.Errorf("written before the worker died: %q; want %q", out.String(), want)
+	}
+	out.Reset()
+	if _, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out}); err != nil || out.String() != wantExport(t, src, "svg please") {
+		t.Errorf("the next export: got %v", err)
+	}
+}
+
+// TestPoolExportOverTheLimit: an export past MaxExportBytes stops there with an error that
+// names the limit, and the worker serves on. Not parallel: it lowers the limit.
+func TestPoolExportOverTheLimit(t *testing.T) {
+	defer func(max int64) { MaxExportBytes = max }(MaxExportBytes)
+	MaxExportBytes = 3 * testChunk
+	p := newTestPool(t, 0)
+	src := MapSource{MainModule: typicalScript}
+	var out strings.Builder
+	_, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out})
+	const wantErr = "the scene written out is over 300 bytes (MaxExportBytes): draw fewer or simpler shapes, or write a smaller picture (-width)"
+	if err == nil || err.Error() != wantErr {
+		t.Errorf("got error %v; want %q", err, wantErr)
+	}
+	if want := wantExport(t, src, "svg please")[:3*testChunk]; out.String() != want {
+		t.Errorf("written: %q; want the first %d bytes, %q", out.String(), 3*testChunk, want)
+	}
+	file := filepath.Join(t.TempDir(), "out")
+	if _, made, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{File: file, W: &out}); !made || err == nil || err.Error() != wantErr {
+		t.Errorf("to a file: made %v, error %v; want made and %q", made, err, wantErr)
+	}
+	if st, err := os.Stat(file); err != nil || st.Size() != 3*testChunk {
+		t.Errorf("the file made: %v; want %d bytes", err, 3*testChunk)
+	}
+	MaxExportBytes = 1 << 20
+	out.Reset()
+	if _, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out}); err != nil || out.String() != wantExport(t, src, "svg please") {
+		t.Errorf("the next export: got %v", err)
+	}
+}
+
+// TestExportStreamOverTheLimit: the parent reads no more than the limit, whatever a worker
+// sends (a worker that ignored it), and says so.
+func TestExportStreamOverTheLimit(t *testing.T) {
+	t.Parallel()
+	stream := "{\"type\":\"chunk\",\"export_bytes\":5}\nabcde{\"type\":\"chunk\",\"export_bytes\":5}\nfghij{\"type\":\"export\"}\n"
+	for _, c := range []struct {
+		max  int64
+		err  error
+		want string
+	}{
+		{10, nil, "abcdefghij"},
+		{9, errExportTooLarge, "abcde"},
+	} {
+		w := &worker{from: newLineReader(strings.NewReader(stream))}
+		var out strings.Builder
+		if _, err := w.export(&out, c.max); err != c.err || out.String() != c.want {
+			t.Errorf("limit %d: got %v and %q; want %v and %q", c.max, err, out.String(), c.err, c.want)
+		}
+	}
+}
+
+// TestPoolExportWriteFails: an export that cannot be written to the caller's writer returns
+// that error, and the next export gets a new worker.
+func TestPoolExportWriteFails(t *testing.T) {
+	t.Parallel()
+	p := newTestPool(t, 0)
+	src := MapSource{MainModule: typicalScript}
+	_, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: failingWriter{}})
+	if err != errDiskFull {
+		t.Errorf("got %v; want %v", err, errDiskFull)
+	}
+	var out strings.Builder
+	if _, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{W: &out}); err != nil || out.String() != wantExport(t, src, "svg please") {
+		t.Errorf("the next export: got %v", err)
+	}
+}
+
+var errDiskFull = errors.New("no space left on device")
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errDiskFull }
+
+// TestPoolExportKeepsTheRunsGC: a small run's export runs under the run's GC percentage: 6 MB
+// of garbage start no collection (GOGC 100 set as the run ended started one).
+func TestPoolExportKeepsTheRunsGC(t *testing.T) {
+	t.Parallel()
+	p := newTestPool(t, 0)
+	var out strings.Builder
+	if _, _, err := p.Export(context.Background(), MapSource{MainModule: typicalScript}, MainModule, Options{}, []byte("collections"), ExportTo{W: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff("0 collections", out.String()); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func gcCycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // TestPrestartedWorker: the first Pool of the default command and memory cap that needs a

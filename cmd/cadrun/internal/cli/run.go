@@ -75,26 +75,36 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	export.PNG.Width = *width
-	var data []byte
-	if request, jerr := json.Marshal(render.Request{Ext: format.Ext, Options: export}); jerr == nil {
-		// The worker writes the file's bytes (see Pool.Export): the scene stays where it was made.
-		res, b, err := pool.Export(context.Background(), src, runtime.MainModule, opt, request)
-		if err := report(res, err, stderr); err != nil {
-			return err
-		}
-		data = b
-	} else {
+	request, jerr := json.Marshal(render.Request{Ext: format.Ext, Options: export})
+	if jerr != nil {
 		// Options JSON cannot carry (a scale that overflowed to +Inf) are refused by the
 		// writer itself, here, after the run, as they always were.
 		res, err := pool.Run(context.Background(), src, runtime.MainModule, opt)
 		if err := report(res, err, stderr); err != nil {
 			return err
 		}
-		if data, err = format.Render(res.Scene, export); err != nil {
+		data, err := format.Render(res.Scene, export)
+		if err != nil {
 			return err
 		}
+		if err := os.WriteFile(*out, data, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", *out, err)
+		}
+		return nil
 	}
-	if err := os.WriteFile(*out, data, 0o644); err != nil {
+	// The worker writes the file's bytes (see Pool.Export): the scene stays where it was made,
+	// and the bytes go to a temp file beside the output as they are made (see output).
+	o := newOutput(*out)
+	res, made, err := pool.Export(context.Background(), src, runtime.MainModule, opt, request, o.to())
+	o.made = made
+	if err := report(res, err, stderr); err != nil {
+		o.abort()
+		if o.failed != nil {
+			return fmt.Errorf("writing %s: %w", *out, err)
+		}
+		return err
+	}
+	if err := o.commit(); err != nil {
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
 	return nil

@@ -1,0 +1,236 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
+)
+
+// TestMain lets this test binary serve as the worker of the pools Run starts, writing scenes
+// out as cadrun's workers do, or failing as testExportEnv asks.
+func TestMain(m *testing.M) {
+	runtime.ServeWorkerWithExport(testExport)
+	os.Exit(m.Run())
+}
+
+// testExportEnv makes the workers' export fail after its first piece: "fail midway" returns
+// an error, "die midway" kills the worker. The workers inherit it from the test.
+const testExportEnv = "CADRUN_TEST_EXPORT"
+
+func testExport(w io.Writer, s *scene.Scene, request []byte) error {
+	how := os.Getenv(testExportEnv)
+	if how == "" {
+		return render.Export(w, s, request)
+	}
+	return render.Export(writerFunc(func(p []byte) (int, error) {
+		n, err := w.Write(p)
+		switch how {
+		case "fail midway":
+			return n, errors.New("the export failed midway")
+		case "die midway":
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+		return n, err
+	}), s, request)
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// manyShapes draws 3,000 circles: an SVG of three pieces (render's svgPieceEntities).
+const manyShapes = "for (let i = 0; i < 3000; i++) drawCircle('c' + i, i, 0, 0.5)\n"
+
+// runTo runs script with -o out and returns what Run wrote to stderr and its error.
+func runTo(t *testing.T, script, out string) (string, error) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "main.js")
+	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := Run([]string{file, "-o", out}, &stdout, &stderr)
+	return stderr.String(), err
+}
+
+// wantSVG is the SVG of script's scene, written in process.
+func wantSVG(t *testing.T, script string) string {
+	t.Helper()
+	res, err := runtime.Run(t.Context(), runtime.MapSource{runtime.MainModule: script}, runtime.MainModule, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := render.SVG(res.Scene, render.SVGOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// checkFolder fails unless dir holds exactly the files want (name: content): no temp file
+// left behind.
+func checkFolder(t *testing.T, dir string, want map[string]string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[e.Name()] = string(b)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("folder mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestRunOutputFailures: an export that fails after part of it was written, whose worker dies
+// in the middle, or that passes MaxExportBytes, leaves the existing output as it was and no
+// temp file beside it, and says why, whether the worker writes the temp file or streams the
+// export to this process. Not parallel: it sets the environment, the limit and the path.
+func TestRunOutputFailures(t *testing.T) {
+	defer func() { streamed = false }()
+	for _, stream := range []bool{false, true} {
+		for _, c := range []struct {
+			env  string
+			max  int64
+			want string
+		}{
+			{"fail midway", 0, "the export failed midway"},
+			{"die midway", 0, "writing the scene out in the worker: the worker stopped: reading from the worker: EOF"},
+			{"", 1000, "the scene written out is over 1000 bytes (MaxExportBytes): draw fewer or simpler shapes, or write a smaller picture (-width)"},
+		} {
+			t.Run(fmt.Sprintf("streamed=%v/%s", stream, c.want), func(t *testing.T) {
+				streamed = stream
+				t.Setenv(testExportEnv, c.env)
+				if c.max > 0 {
+					defer func(max int64) { runtime.MaxExportBytes = max }(runtime.MaxExportBytes)
+					runtime.MaxExportBytes = c.max
+				}
+				dir := t.TempDir()
+				out := filepath.Join(dir, "part.svg")
+				if err := os.WriteFile(out, []byte("the old drawing"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				_, err := runTo(t, manyShapes, out)
+				if err == nil || err.Error() != c.want {
+					t.Errorf("got error %v; want %q", err, c.want)
+				}
+				checkFolder(t, dir, map[string]string{"part.svg": "the old drawing"})
+			})
+		}
+		t.Run(fmt.Sprintf("streamed=%v/good", stream), func(t *testing.T) {
+			streamed = stream
+			dir := t.TempDir()
+			out := filepath.Join(dir, "part.svg")
+			if stderr, err := runTo(t, manyShapes, out); err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			checkFolder(t, dir, map[string]string{"part.svg": wantSVG(t, manyShapes)})
+		})
+	}
+}
+
+// TestRunOutputReplaces: a good export replaces the output whole; a plain file keeps its
+// permission bits, a symlink stays a link (the file it points to gets the bytes), and a file
+// with another hard link stays one file under both names.
+func TestRunOutputReplaces(t *testing.T) {
+	t.Parallel()
+	want := wantSVG(t, manyShapes)
+	dir := t.TempDir()
+
+	plain := filepath.Join(dir, "plain.svg")
+	if err := os.WriteFile(plain, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	target, link := filepath.Join(dir, "target.svg"), filepath.Join(dir, "link.svg")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("target.svg", link); err != nil {
+		t.Fatal(err)
+	}
+	hard, other := filepath.Join(dir, "hard.svg"), filepath.Join(dir, "other-name.svg")
+	if err := os.WriteFile(hard, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(hard, other); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(dir, "fresh.svg")
+	for _, out := range []string{plain, link, hard, fresh} {
+		if stderr, err := runTo(t, manyShapes, out); err != nil {
+			t.Fatalf("-o %s: %v\n%s", out, err, stderr)
+		}
+	}
+	checkFolder(t, dir, map[string]string{"plain.svg": want, "target.svg": want, "link.svg": want, "hard.svg": want, "other-name.svg": want, "fresh.svg": want})
+	if st, err := os.Stat(plain); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("plain.svg: %v, %v; want mode 0600 kept", st.Mode(), err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("link.svg is no longer a symlink: %v, %v", st.Mode(), err)
+	}
+	if st, err := os.Stat(hard); err != nil || st.Sys().(*syscall.Stat_t).Nlink != 2 {
+		t.Errorf("hard.svg lost its other link: %v", err)
+	}
+}
+
+// TestRunOutputWriteFails: a write to the temp file this process makes (when the worker
+// could not) that fails, as on a full disk, is kept for Run to name the output in its error,
+// and abort leaves no temp file; the temp file is hidden and named after the output.
+func TestRunOutputWriteFails(t *testing.T) {
+	t.Parallel()
+	o := newOutput(filepath.Join(t.TempDir(), "part.svg"))
+	if _, err := o.Write([]byte("<svg")); err != nil {
+		t.Fatal(err)
+	}
+	o.f.Close() // the next write fails
+	if _, err := o.Write([]byte("/>")); err == nil || o.failed == nil {
+		t.Fatalf("a write to a closed file did not fail")
+	}
+	o.abort()
+	checkFolder(t, filepath.Dir(o.path), map[string]string{})
+	if !strings.HasPrefix(filepath.Base(o.tmp), ".part.svg.cadrun-tmp-") {
+		t.Errorf("temp file %s: want it hidden and named after the output", o.tmp)
+	}
+}
+
+// TestRunOutputInAFolderClosedToNewFiles: when neither the worker nor this process may make a
+// file beside the output, the export streams, is held in memory, and is written into the
+// output at the end, as before.
+func TestRunOutputInAFolderClosedToNewFiles(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() == 0 {
+		t.Skip("root may make files in any folder")
+	}
+	want := wantSVG(t, manyShapes)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "part.svg")
+	if err := os.WriteFile(out, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o755)
+	if stderr, err := runTo(t, manyShapes, out); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	checkFolder(t, dir, map[string]string{"part.svg": want})
+}
