@@ -50,6 +50,12 @@ type Workspace struct {
 	histSwept bool     // a Save has removed every unreferenced object once
 
 	sketch sketchCache // sketch.go
+
+	// The old files that swapped writes displaced are removed in the background
+	// (workspace_swap.go); Close waits for them.
+	removing   sync.WaitGroup
+	trashMu    sync.Mutex
+	trashSwept bool // the trash was emptied of an earlier process's leftovers
 }
 
 // Open opens the workspace at dir, which must exist. Temp files left by a write that was
@@ -64,8 +70,11 @@ func Open(dir string) (*Workspace, error) {
 	return w, nil
 }
 
-// Close releases the workspace.
-func (w *Workspace) Close() error { return w.root.Close() }
+// Close releases the workspace, once the removals still running in the background are done.
+func (w *Workspace) Close() error {
+	w.removing.Wait()
+	return w.root.Close()
+}
 
 // Dir is the workspace directory as given to Open.
 func (w *Workspace) Dir() string { return w.dir }

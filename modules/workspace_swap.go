@@ -1,0 +1,90 @@
+package modules
+
+// A rename over an existing file pays, inside the rename, for the old file's end: on ext4 its
+// blocks are freed and its inode released there and then, and for a file whose bytes were not
+// synced (scene.json) the rename also starts writing the new bytes out (ext4's auto_da_alloc),
+// which the directory's fsync running beside it must then wait for. On the disk the write-and-
+// run benchmark runs on, that is 0.1 ms for the user's file and 0.2 ms for scene.json, on the
+// path to the answer. A change under the workspace lock therefore swaps the new file with the
+// old one instead (renameat2 RENAME_EXCHANGE: both entries change in one step, the name never
+// missing), so that the old file lands under the temp file's hidden name; once the directory
+// is synced it is moved to .cadrun/trash and removed there in the background, after the
+// answer. The durability is the rename's: the new bytes are synced before the swap and the
+// directory after it. A filesystem without the exchange, a target that went away, or a trash
+// that cannot be reached falls back to the rename or to removing the old file at once.
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"path"
+	"syscall"
+)
+
+// trashDir holds the old files that swapped writes displaced, until they are removed.
+const trashDir = ".cadrun/trash"
+
+// swapIn puts the temp file in place of its target by exchanging the two, when the target
+// exists; the old file is then under the temp file's name (t.displaced) until dropDisplaced.
+// The directory stays open in t.dir for sync. It reports false when the exchange could not be
+// made: the caller renames instead.
+func (t *tempFile) swapIn() bool {
+	d, err := t.w.root.OpenFile(path.Dir(t.p), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return false
+	}
+	if err := exchange(d, path.Base(t.tmp), path.Base(t.p)); err != nil {
+		d.Close()
+		return false
+	}
+	t.dir, t.displaced = d, true
+	return true
+}
+
+// dropDisplaced moves the old file a swap displaced to the trash, where it is removed in the
+// background; when that move fails the old file is removed at once.
+func (t *tempFile) dropDisplaced() {
+	if !t.displaced {
+		return
+	}
+	t.displaced = false
+	var suffix [8]byte
+	rand.Read(suffix[:])
+	trash := path.Join(trashDir, "old-"+hex.EncodeToString(suffix[:]))
+	err := t.w.root.Rename(t.tmp, trash)
+	if err != nil {
+		if t.w.root.Mkdir(trashDir, 0o755) == nil {
+			err = t.w.root.Rename(t.tmp, trash)
+		}
+	}
+	if err != nil {
+		t.w.root.Remove(t.tmp)
+		return
+	}
+	t.w.removeLater(trash)
+}
+
+// removeLater removes a file of the trash in the background. The first one a Workspace removes
+// also empties the trash of what a process killed before its own removals left there. Close
+// waits for them.
+func (w *Workspace) removeLater(p string) {
+	w.trashMu.Lock()
+	sweep := !w.trashSwept
+	w.trashSwept = true
+	w.trashMu.Unlock()
+	w.removing.Go(func() {
+		w.root.Remove(p)
+		if !sweep {
+			return
+		}
+		d, err := w.root.OpenFile(trashDir, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+		if err != nil {
+			return
+		}
+		names, _ := d.Readdirnames(-1)
+		d.Close()
+		for _, n := range names {
+			w.root.Remove(path.Join(trashDir, n))
+		}
+	})
+}
