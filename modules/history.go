@@ -237,14 +237,19 @@ func (h *History) Matches(e HistoryEntry, files map[string][]byte) bool {
 // log only on Save.
 func (h *History) Record(files map[string][]byte, scene []byte) (HistoryEntry, error) {
 	e := HistoryEntry{ID: h.nextID, Files: make(map[string]string, len(files))}
+	objs, err := h.w.openObjects()
+	if err != nil {
+		return HistoryEntry{}, fmt.Errorf("recording the workspace: opening %s: %w", historyObjects, err)
+	}
+	defer objs.Close()
 	for _, name := range slices.Sorted(maps.Keys(files)) {
-		hash, err := h.w.putObject(files[name])
+		hash, err := putObjectIn(objs, files[name])
 		if err != nil {
 			return HistoryEntry{}, fmt.Errorf("recording %s: %w", runtime.PathOf(name), err)
 		}
 		e.Files[name] = hash
 	}
-	hash, err := h.w.putObject(scene)
+	hash, err := putObjectIn(objs, scene)
 	if err != nil {
 		return HistoryEntry{}, fmt.Errorf("recording the scene: %w", err)
 	}
@@ -440,53 +445,61 @@ func (h *History) collect(gone []HistoryEntry) error {
 	return nil
 }
 
-// putObject stores data under its hash, once. An object is written in place, without a temp
-// file and a rename (each costs a file creation, and a rename over a file on ext4 also starts
-// the write-out at once): its name is its content's hash and every read checks it, so a write
-// cut short reads as damaged, never as another content, and the next put of that content
-// writes it again (its size is wrong). Whatever else is in its place (a file of another size,
-// a link, a directory) is removed first, never written through.
+// putObject stores data under its hash, once (see putObjectIn).
 func (w *Workspace) putObject(data []byte) (string, error) {
+	objs, err := w.openObjects()
+	if err != nil {
+		return "", fmt.Errorf("writing object %s: %w", hashOf(data), err)
+	}
+	defer objs.Close()
+	return putObjectIn(objs, data)
+}
+
+// openObjects opens objects/ as a root of its own, made when missing: a Record stats and
+// creates its objects there by name, one call each, where every call through the workspace's
+// root would open .cadrun, history and objects on the way.
+func (w *Workspace) openObjects() (*os.Root, error) {
+	objs, err := w.root.OpenRoot(historyObjects)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := w.root.MkdirAll(historyObjects, 0o755); err != nil {
+			return nil, err
+		}
+		objs, err = w.root.OpenRoot(historyObjects)
+	}
+	return objs, err
+}
+
+// putObjectIn stores data under its hash in objs (objects/), once. An object is written in
+// place, without a temp file and a rename (each costs a file creation, and a rename over a file
+// on ext4 also starts the write-out at once): its name is its content's hash and every read
+// checks it, so a write cut short reads as damaged, never as another content, and the next put
+// of that content writes it again (its size is wrong). Whatever else is in its place (a file
+// of another size, a link, a directory) is removed first, never written through.
+func putObjectIn(objs *os.Root, data []byte) (string, error) {
 	hash := hashOf(data)
-	p := path.Join(historyObjects, hash)
-	st, err := w.root.Lstat(p)
-	if err == nil && checkRegular(p, st) == nil && st.Size() == int64(len(data)) {
+	st, err := objs.Lstat(hash)
+	if err == nil && checkRegular(hash, st) == nil && st.Size() == int64(len(data)) {
 		return hash, nil
 	}
 	if err == nil {
-		if err := w.root.RemoveAll(p); err != nil {
+		if err := objs.RemoveAll(hash); err != nil {
 			return "", fmt.Errorf("writing object %s: %w", hash, err)
 		}
 	}
-	if err := w.writeObject(p, data); err != nil {
+	f, err := objs.OpenFile(hash, os.O_CREATE|os.O_EXCL|os.O_WRONLY, newFileMode)
+	if err == nil {
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			objs.Remove(hash)
+		}
+	}
+	if err != nil {
 		return "", fmt.Errorf("writing object %s: %w", hash, err)
 	}
 	return hash, nil
-}
-
-// writeObject creates the object file p with data; its folder is made when missing.
-func (w *Workspace) writeObject(p string, data []byte) error {
-	create := func() (*os.File, error) {
-		return w.root.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, newFileMode)
-	}
-	f, err := create()
-	if errors.Is(err, fs.ErrNotExist) {
-		if err := w.root.MkdirAll(historyObjects, 0o755); err != nil {
-			return err
-		}
-		f, err = create()
-	}
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		w.root.Remove(p)
-	}
-	return err
 }
 
 // object reads the object named hash and checks its content against the name.
