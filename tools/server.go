@@ -225,27 +225,14 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	if err != nil {
 		return nil, notApplied(err)
 	}
-	// The change is made ready on disk (a write's bytes synced to a temp file) while the
-	// program runs; only a run that succeeds lets it land.
-	prep := make(chan prepared, 1)
-	go func() {
-		p, err := srv.ws.Prepare(ch, tx.before)
-		prep <- prepared{p, err}
-	}()
-	res, err := srv.run(ctx, src)
-	if alone := runAlone(ch); err == nil && alone != "" && alone != runtime.MainModule && !slices.Contains(res.Modules, alone) {
-		// Not reached from main: run it alone too, so that a broken module is refused.
-		if ares, aerr := srv.runner.Run(ctx, src, alone, srv.opt); aerr != nil {
-			res, err = ares, aerr
-		}
-	}
-	// scene.json's next bytes go to their temp file while the change's own file may still be
-	// syncing; they are put in place after it lands.
-	var save *sceneSave
-	if err == nil {
-		save = srv.prepareScene(res)
-	}
-	ready := <-prep
+	// The program runs while the change is made ready on disk (a write's bytes synced to a
+	// temp file, the first of the two waits for the disk); only a run that succeeds lets it land.
+	ran := make(chan runOutcome, 1)
+	go func() { ran <- srv.runChange(ctx, src, ch) }()
+	var ready prepared
+	ready.p, ready.err = srv.ws.Prepare(ch, tx.before)
+	r := <-ran
+	res, err, save := r.res, r.err, r.save
 	if err != nil {
 		if ready.p != nil {
 			ready.p.Discard()
@@ -264,26 +251,54 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		save.discard()
 		return nil, notApplied(err)
 	}
-	// The rename is made durable while the scene and the history move; the answer waits.
-	durable := make(chan error, 1)
-	go func() { durable <- ready.p.Sync() }()
-	if ch.IsWrite() {
-		se.noteRead(file, ch.Next)
-	}
+	// The directory's sync, which makes the rename durable, is the last wait on the way to the
+	// answer: it starts at once, here, while the scene and the history move beside it.
 	out := &ChangeResult{File: file, Created: created, Warnings: warnings, Files: ch.Files()}
-	sceneJSON, old := srv.land(res, out, save)
-	now := tx.landed(ch)
-	var warnHistory []string
-	out.Entry, warnHistory = tx.record(now, old, sceneJSON)
-	out.Warnings = append(out.Warnings, warnHistory...)
-	if out.Entry > 0 {
-		se.noteMade(out.Entry)
-	}
-	if err := <-durable; err != nil {
+	moved := make(chan struct{})
+	go func() {
+		defer close(moved)
+		if ch.IsWrite() {
+			se.noteRead(file, ch.Next)
+		}
+		sceneJSON, old := srv.land(res, out, save)
+		now := tx.landed(ch)
+		var warnHistory []string
+		out.Entry, warnHistory = tx.record(now, old, sceneJSON)
+		out.Warnings = append(out.Warnings, warnHistory...)
+		if out.Entry > 0 {
+			se.noteMade(out.Entry)
+		}
+	}()
+	err = ready.p.Sync()
+	<-moved
+	if err != nil {
 		return nil, notApplied(err)
 	}
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
+}
+
+// runOutcome is what runChange answered.
+type runOutcome struct {
+	res  *runtime.Result
+	err  error
+	save *sceneSave // scene.json's next bytes, when the run succeeded
+}
+
+// runChange runs main from src, the workspace as change c leaves it, and the module c writes
+// or moves by itself when main does not reach it, so that a broken module is refused. When
+// they run, scene.json's next bytes go to their temp file, to be put in place after c lands.
+func (srv *Server) runChange(ctx context.Context, src runtime.Source, c modules.Change) runOutcome {
+	res, err := srv.run(ctx, src)
+	if alone := runAlone(c); err == nil && alone != "" && alone != runtime.MainModule && !slices.Contains(res.Modules, alone) {
+		if ares, aerr := srv.runner.Run(ctx, src, alone, srv.opt); aerr != nil {
+			res, err = ares, aerr
+		}
+	}
+	if err != nil {
+		return runOutcome{res: res, err: err}
+	}
+	return runOutcome{res: res, save: srv.prepareScene(res)}
 }
 
 // prepared is what Workspace.Prepare answered.
