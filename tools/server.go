@@ -228,7 +228,7 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	// The program runs while the change is made ready on disk (a write's bytes synced to a
 	// temp file, the first of the two waits for the disk); only a run that succeeds lets it land.
 	ran := make(chan runOutcome, 1)
-	go func() { ran <- srv.runChange(ctx, src, ch) }()
+	go func() { ran <- tx.runChange(ctx, src, ch) }()
 	var ready prepared
 	ready.p, ready.err = srv.ws.Prepare(ch, tx.before)
 	r := <-ran
@@ -260,10 +260,14 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 		if ch.IsWrite() {
 			se.noteRead(file, ch.Next)
 		}
-		sceneJSON, old := srv.land(res, out, save)
+		sceneJSON, old := srv.land(res, out, save, r.sum)
 		now := tx.landed(ch)
 		var warnHistory []string
-		out.Entry, warnHistory = tx.record(now, old, sceneJSON)
+		if r.rec != nil {
+			out.Entry, warnHistory = r.rec.save()
+		} else {
+			out.Entry, warnHistory = tx.record(now, old, sceneJSON)
+		}
 		out.Warnings = append(out.Warnings, warnHistory...)
 		if out.Entry > 0 {
 			se.noteMade(out.Entry)
@@ -283,12 +287,20 @@ type runOutcome struct {
 	res  *runtime.Result
 	err  error
 	save *sceneSave // scene.json's next bytes, when the run succeeded
+	sum  *summary   // the answer's account of the new scene, when the run succeeded
+	// rec is the change's history entry, made but not yet in the log; nil when the files
+	// after the change are not known before it lands (a file could not be read).
+	rec *recording
 }
 
 // runChange runs main from src, the workspace as change c leaves it, and the module c writes
 // or moves by itself when main does not reach it, so that a broken module is refused. When
-// they run, scene.json's next bytes go to their temp file, to be put in place after c lands.
-func (srv *Server) runChange(ctx context.Context, src runtime.Source, c modules.Change) runOutcome {
+// they run, it does what the landing needs of the run but not of the disk, while the change's
+// file is still syncing: scene.json's next bytes go to their temp file, the new scene is
+// compared with the one it replaces, and the history entry is made, to be appended to the log
+// once the change has landed.
+func (tx *txn) runChange(ctx context.Context, src runtime.Source, c modules.Change) runOutcome {
+	srv := tx.srv
 	res, err := srv.run(ctx, src)
 	if alone := runAlone(c); err == nil && alone != "" && alone != runtime.MainModule && !slices.Contains(res.Modules, alone) {
 		if ares, aerr := srv.runner.Run(ctx, src, alone, srv.opt); aerr != nil {
@@ -298,7 +310,11 @@ func (srv *Server) runChange(ctx context.Context, src runtime.Source, c modules.
 	if err != nil {
 		return runOutcome{res: res, err: err}
 	}
-	return runOutcome{res: res, save: srv.prepareScene(res)}
+	out := runOutcome{res: res, save: srv.prepareScene(res), sum: srv.summarize(res.Scene)}
+	if tx.before != nil {
+		out.rec = tx.recordAhead(modules.After(tx.before, c), out.sum.old, out.save.json)
+	}
+	return out
 }
 
 // prepared is what Workspace.Prepare answered.
@@ -338,13 +354,17 @@ func notApplied(err error) error {
 }
 
 // land moves the server to the scene of a run whose files have landed: it saves scene.json
-// (from save, or prepared now when save is nil), swaps the scene in and fills the summary of
-// out. It returns the scene's JSON (nil when it could not be encoded) and the scene it replaced.
-func (srv *Server) land(res *runtime.Result, out *ChangeResult, save *sceneSave) (sceneJSON []byte, old *scene.Scene) {
+// (from save, or prepared now when save is nil), swaps the scene in and fills the answer's
+// account of it in out (from sum, or worked out now when sum is nil). It returns the scene's
+// JSON (nil when it could not be encoded) and the scene it replaced.
+func (srv *Server) land(res *runtime.Result, out *ChangeResult, save *sceneSave, sum *summary) (sceneJSON []byte, old *scene.Scene) {
 	out.Logs = res.Logs
 	out.Warnings = append(out.Warnings, res.Warnings...)
 	if save == nil {
 		save = srv.prepareScene(res)
+	}
+	if sum == nil {
+		sum = srv.summarize(res.Scene)
 	}
 	sceneJSON, err := save.json, save.err
 	if err == nil {
@@ -354,17 +374,36 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult, save *sceneSave)
 		out.Warnings = append(out.Warnings, fmt.Sprintf("the change landed, but saving %s failed: %v", modules.SceneFile, err))
 	}
 	srv.mu.Lock()
-	old = srv.scene
 	srv.scene = res.Scene
 	srv.mu.Unlock()
 	srv.notify(Change{Files: out.Files, Scene: res.Scene, Run: res.Duration})
 
-	info := res.Scene.Info()
-	out.Entities, out.Bounds = info.Entities, roundBox(info.Bounds)
-	out.Added, out.Removed, out.Changed, out.Restacked, out.More = diffScenes(old, res.Scene)
-	srv.changes.note(old, res.Scene, out)
-	out.Warnings = append(out.Warnings, srv.lockedWarnings(old, res.Scene)...)
-	return sceneJSON, old
+	out.Entities, out.Bounds = sum.entities, sum.bounds
+	out.Added, out.Removed, out.Changed, out.Restacked, out.More = sum.added, sum.removed, sum.changed, sum.restacked, sum.more
+	srv.changes.note(sum.old, res.Scene, out)
+	out.Warnings = append(out.Warnings, sum.locked...)
+	return sceneJSON, sum.old
+}
+
+// summary is what an answer says of a run's scene against the scene it replaces. Neither one
+// moves under the workspace lock, so a change works it out while its file is still syncing.
+type summary struct {
+	old                                *scene.Scene // the server's scene, which the run's replaces
+	entities                           int
+	bounds                             scene.Box
+	added, removed, changed, restacked []string
+	more                               *moreCount
+	locked                             []string // the warnings for locked entities the run changed
+}
+
+// summarize compares cur with the server's scene. Callers hold the workspace lock.
+func (srv *Server) summarize(cur *scene.Scene) *summary {
+	old := srv.Scene()
+	info := cur.Info()
+	s := &summary{old: old, entities: info.Entities, bounds: roundBox(info.Bounds)}
+	s.added, s.removed, s.changed, s.restacked, s.more = diffScenes(old, cur)
+	s.locked = srv.lockedWarnings(old, cur)
+	return s
 }
 
 // isMissingMain reports a run that failed only because scene.code.js does not exist.
