@@ -78,6 +78,7 @@ type History struct {
 	corrupt string
 	base    *logBase // the log on disk as read or last saved; nil when Save writes it whole
 	fromV1  bool     // read from log.json, which Save replaces with log.jsonl
+	fresh   []string // the objects Record created since the last Save, for Abandon
 }
 
 // historyFile is the log's first format (log.json), and the state its records replay to.
@@ -154,7 +155,7 @@ func (w *Workspace) cacheHistory(key fileKey, h *History) {
 	defer w.histMu.Unlock()
 	c := *h
 	c.Entries = slices.Clone(h.Entries)
-	c.dropped, c.gone = false, nil
+	c.dropped, c.gone, c.fresh = false, nil, nil
 	w.histKey, w.histValue = key, &c
 }
 
@@ -243,13 +244,13 @@ func (h *History) Record(files map[string][]byte, scene []byte) (HistoryEntry, e
 	}
 	defer objs.Close()
 	for _, name := range slices.Sorted(maps.Keys(files)) {
-		hash, err := putObjectIn(objs, files[name])
+		hash, err := h.putObject(objs, files[name])
 		if err != nil {
 			return HistoryEntry{}, fmt.Errorf("recording %s: %w", runtime.PathOf(name), err)
 		}
 		e.Files[name] = hash
 	}
-	hash, err := putObjectIn(objs, scene)
+	hash, err := h.putObject(objs, scene)
 	if err != nil {
 		return HistoryEntry{}, fmt.Errorf("recording the scene: %w", err)
 	}
@@ -263,6 +264,25 @@ func (h *History) Record(files map[string][]byte, scene []byte) (HistoryEntry, e
 	h.nextID++
 	h.trim()
 	return e, nil
+}
+
+// putObject stores data in objs for Record, noting an object it creates.
+func (h *History) putObject(objs *os.Root, data []byte) (string, error) {
+	hash, created, err := putObjectIn(objs, data)
+	if created {
+		h.fresh = append(h.fresh, hash)
+	}
+	return hash, err
+}
+
+// Abandon drops what Record did since the last Save, for a change that records its entry
+// before it knows it will land and then does not land: the objects Record created are
+// removed. The History is not to be used afterwards.
+func (h *History) Abandon() {
+	for _, hash := range h.fresh {
+		h.w.root.Remove(path.Join(historyObjects, hash))
+	}
+	h.fresh = nil
 }
 
 // trim drops entries beyond the cap: the oldest unlabelled ones first, then, when labelled
@@ -378,6 +398,7 @@ func (h *History) Save() error {
 		h.w.root.Rename(h.corrupt, badName(h.corrupt))
 		h.corrupt = ""
 	}
+	h.fresh = nil // kept now, or left unreferenced: either way no longer this History's to remove
 	if err := h.saveLog(); err != nil {
 		return err
 	}
@@ -452,7 +473,8 @@ func (w *Workspace) putObject(data []byte) (string, error) {
 		return "", fmt.Errorf("writing object %s: %w", hashOf(data), err)
 	}
 	defer objs.Close()
-	return putObjectIn(objs, data)
+	hash, _, err := putObjectIn(objs, data)
+	return hash, err
 }
 
 // openObjects opens objects/ as a root of its own, made when missing: a Record stats and
@@ -475,15 +497,16 @@ func (w *Workspace) openObjects() (*os.Root, error) {
 // checks it, so a write cut short reads as damaged, never as another content, and the next put
 // of that content writes it again (its size is wrong). Whatever else is in its place (a file
 // of another size, a link, a directory) is removed first, never written through.
-func putObjectIn(objs *os.Root, data []byte) (string, error) {
-	hash := hashOf(data)
+// created reports an object that was not there.
+func putObjectIn(objs *os.Root, data []byte) (hash string, created bool, err error) {
+	hash = hashOf(data)
 	st, err := objs.Lstat(hash)
 	if err == nil && checkRegular(hash, st) == nil && st.Size() == int64(len(data)) {
-		return hash, nil
+		return hash, false, nil
 	}
 	if err == nil {
 		if err := objs.RemoveAll(hash); err != nil {
-			return "", fmt.Errorf("writing object %s: %w", hash, err)
+			return "", false, fmt.Errorf("writing object %s: %w", hash, err)
 		}
 	}
 	f, err := objs.OpenFile(hash, os.O_CREATE|os.O_EXCL|os.O_WRONLY, newFileMode)
@@ -497,9 +520,9 @@ func putObjectIn(objs *os.Root, data []byte) (string, error) {
 		}
 	}
 	if err != nil {
-		return "", fmt.Errorf("writing object %s: %w", hash, err)
+		return "", false, fmt.Errorf("writing object %s: %w", hash, err)
 	}
-	return hash, nil
+	return hash, true, nil
 }
 
 // object reads the object named hash and checks its content against the name.

@@ -70,6 +70,13 @@ func (tx *txn) recordAhead(now map[string][]byte, old *scene.Scene, sceneJSON []
 	return &recording{h: h, entry: e.ID, warnings: warnings}
 }
 
+// abandon drops the recording of a change that did not land: the objects it created go.
+func (r *recording) abandon() {
+	if r != nil && r.h != nil {
+		r.h.Abandon()
+	}
+}
+
 // save appends the recording to the log: the entry's id, or 0 and a warning when it could not
 // be made or written.
 func (r *recording) save() (int, []string) {

@@ -244,11 +244,13 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	}
 	if ready.err != nil {
 		save.discard()
+		r.rec.abandon()
 		return nil, notApplied(ready.err)
 	}
 	created, err := ready.p.Put()
 	if err != nil {
 		save.discard()
+		r.rec.abandon()
 		return nil, notApplied(err)
 	}
 	// The directory's sync, which makes the rename durable, is the last wait on the way to the
