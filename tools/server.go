@@ -225,58 +225,38 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	if err != nil {
 		return nil, notApplied(err)
 	}
-	// The program runs while the change is made ready on disk (a write's bytes synced to a
-	// temp file, the first of the two waits for the disk); only a run that succeeds lets it land.
-	ran := make(chan runOutcome, 1)
-	go func() { ran <- tx.runChange(ctx, src, ch) }()
-	var ready prepared
-	ready.p, ready.err = srv.ws.Prepare(ch, tx.before)
-	r := <-ran
-	res, err, save := r.res, r.err, r.save
-	if err != nil {
-		if ready.p != nil {
-			ready.p.Discard()
+	// Two goroutines share the change. This one makes the two waits for the disk: the new
+	// bytes synced to a temp file while the program runs, then, once the run has succeeded,
+	// the swap into place and the folder's sync. The other runs the program and does the rest
+	// beside those waits (see landChange), so that the answer waits for the disk and little else.
+	ran := make(chan error, 1)
+	put := make(chan putOutcome, 1)
+	done := make(chan *ChangeResult, 1)
+	go func() {
+		done <- tx.landChange(ctx, src, ch, se, warnings, ran, put)
+	}()
+	p, perr := srv.ws.Prepare(ch, tx.before)
+	if err := <-ran; err != nil {
+		if p != nil {
+			p.Discard()
 		}
+		<-done
 		if ctx.Err() == nil { // a cancelled call is not a failed run
 			srv.notify(Change{Files: ch.Files(), Scene: srv.Scene(), Refused: err})
 		}
 		return nil, notApplied(err)
 	}
-	if ready.err != nil {
-		save.discard()
-		r.rec.abandon()
-		return nil, notApplied(ready.err)
+	created := false
+	if perr == nil {
+		created, perr = p.Put()
 	}
-	created, err := ready.p.Put()
-	if err != nil {
-		save.discard()
-		r.rec.abandon()
-		return nil, notApplied(err)
+	put <- putOutcome{created, perr}
+	if perr != nil {
+		<-done
+		return nil, notApplied(perr)
 	}
-	// The directory's sync, which makes the rename durable, is the last wait on the way to the
-	// answer: it starts at once, here, while the scene and the history move beside it.
-	out := &ChangeResult{File: file, Created: created, Warnings: warnings, Files: ch.Files()}
-	moved := make(chan struct{})
-	go func() {
-		defer close(moved)
-		if ch.IsWrite() {
-			se.noteRead(file, ch.Next)
-		}
-		sceneJSON, old := srv.land(res, out, save, r.sum)
-		now := tx.landed(ch)
-		var warnHistory []string
-		if r.rec != nil {
-			out.Entry, warnHistory = r.rec.save()
-		} else {
-			out.Entry, warnHistory = tx.record(now, old, sceneJSON)
-		}
-		out.Warnings = append(out.Warnings, warnHistory...)
-		if out.Entry > 0 {
-			se.noteMade(out.Entry)
-		}
-	}()
-	err = ready.p.Sync()
-	<-moved
+	err = p.Sync()
+	out := <-done
 	if err != nil {
 		return nil, notApplied(err)
 	}
@@ -284,24 +264,23 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	return out, nil
 }
 
-// runOutcome is what runChange answered.
-type runOutcome struct {
-	res  *runtime.Result
-	err  error
-	save *sceneSave // scene.json's next bytes, when the run succeeded
-	sum  *summary   // the answer's account of the new scene, when the run succeeded
-	// rec is the change's history entry, made but not yet in the log; nil when the files
-	// after the change are not known before it lands (a file could not be read).
-	rec *recording
+// putOutcome says whether a change's file was put in place (Prepared.Put): created, or the
+// error that kept it out.
+type putOutcome struct {
+	created bool
+	err     error
 }
 
-// runChange runs main from src, the workspace as change c leaves it, and the module c writes
-// or moves by itself when main does not reach it, so that a broken module is refused. When
-// they run, it does what the landing needs of the run but not of the disk, while the change's
-// file is still syncing: scene.json's next bytes go to their temp file, the new scene is
-// compared with the one it replaces, and the history entry is made, to be appended to the log
-// once the change has landed.
-func (tx *txn) runChange(ctx context.Context, src runtime.Source, c modules.Change) runOutcome {
+// landChange is the part of a change's transaction that runs beside the waits for the disk
+// (see commit). It runs main from src, the workspace as change c leaves it, and the module c
+// writes or moves by itself when main does not reach it, so that a broken module is refused,
+// and sends the outcome on ran. While c's file may still be syncing it then does what the
+// landing needs of the run but not of the disk: scene.json's next bytes go to their temp file,
+// the new scene is compared with the one it replaces, and the history entry is made with its
+// objects. Once put says the file is in place it swaps scene.json in, moves the server to the
+// new scene and appends the entry to the history's log, and answers the change's result; when
+// the run failed or the file did not land it drops what it made ahead and answers nil.
+func (tx *txn) landChange(ctx context.Context, src runtime.Source, c modules.Change, se *Session, warnings []string, ran chan<- error, put <-chan putOutcome) *ChangeResult {
 	srv := tx.srv
 	res, err := srv.run(ctx, src)
 	if alone := runAlone(c); err == nil && alone != "" && alone != runtime.MainModule && !slices.Contains(res.Modules, alone) {
@@ -309,20 +288,38 @@ func (tx *txn) runChange(ctx context.Context, src runtime.Source, c modules.Chan
 			res, err = ares, aerr
 		}
 	}
+	ran <- err
 	if err != nil {
-		return runOutcome{res: res, err: err}
+		return nil
 	}
-	out := runOutcome{res: res, save: srv.prepareScene(res), sum: srv.summarize(res.Scene)}
+	save, sum := srv.prepareScene(res), srv.summarize(res.Scene)
+	var rec *recording // nil when the files after c are not known before it lands
 	if tx.before != nil {
-		out.rec = tx.recordAhead(modules.After(tx.before, c), out.sum.old, out.save.json)
+		rec = tx.recordAhead(modules.After(tx.before, c), sum.old, save.json)
+	}
+	landed := <-put
+	if landed.err != nil {
+		save.discard()
+		rec.abandon()
+		return nil
+	}
+	if c.IsWrite() {
+		se.noteRead(c.Name, c.Next)
+	}
+	out := &ChangeResult{File: c.Name, Created: landed.created, Warnings: warnings, Files: c.Files()}
+	sceneJSON, old := srv.land(res, out, save, sum)
+	now := tx.landed(c)
+	var warnHistory []string
+	if rec != nil {
+		out.Entry, warnHistory = rec.save()
+	} else {
+		out.Entry, warnHistory = tx.record(now, old, sceneJSON)
+	}
+	out.Warnings = append(out.Warnings, warnHistory...)
+	if out.Entry > 0 {
+		se.noteMade(out.Entry)
 	}
 	return out
-}
-
-// prepared is what Workspace.Prepare answered.
-type prepared struct {
-	p   *modules.Prepared
-	err error
 }
 
 // runAlone names the module a change's run also runs by itself when main does not reach it:
