@@ -55,7 +55,9 @@ type Workspace struct {
 	// (workspace_swap.go); Close waits for them.
 	removing   sync.WaitGroup
 	trashMu    sync.Mutex
-	trashSwept bool // the trash was emptied of an earlier process's leftovers
+	trashFile  *os.File   // the trash folder, open; nil until used
+	trashStale []*os.File // trash folders that stopped working, to close
+	trashSwept bool       // the trash was emptied of an earlier process's leftovers
 }
 
 // Open opens the workspace at dir, which must exist. Temp files left by a write that was
@@ -72,7 +74,7 @@ func Open(dir string) (*Workspace, error) {
 
 // Close releases the workspace, once the removals still running in the background are done.
 func (w *Workspace) Close() error {
-	w.removing.Wait()
+	w.closeTrash()
 	return w.root.Close()
 }
 

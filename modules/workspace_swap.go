@@ -9,13 +9,15 @@ package modules
 // old one instead (renameat2 RENAME_EXCHANGE: both entries change in one step, the name never
 // missing), so that the old file lands under the temp file's hidden name; once the directory
 // is synced it is moved to .cadrun/trash and removed there in the background, after the
-// answer. The durability is the rename's: the new bytes are synced before the swap and the
+// answer (the trash stays open, so that each of those is one call). The durability is the rename's: the new bytes are synced before the swap and the
 // directory after it. A filesystem without the exchange, a target that went away, or a trash
 // that cannot be reached falls back to the rename or to removing the old file at once.
 
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"syscall"
@@ -41,50 +43,93 @@ func (t *tempFile) swapIn() bool {
 	return true
 }
 
-// dropDisplaced moves the old file a swap displaced to the trash, where it is removed in the
-// background; when that move fails the old file is removed at once.
-func (t *tempFile) dropDisplaced() {
+// dropDisplaced moves the old file a swap displaced from its directory dir (open, or nil) to
+// the trash, where it is removed in the background; when that move cannot be made the old file
+// is removed at once.
+func (t *tempFile) dropDisplaced(dir *os.File) {
 	if !t.displaced {
 		return
 	}
 	t.displaced = false
 	var suffix [8]byte
 	rand.Read(suffix[:])
-	trash := path.Join(trashDir, "old-"+hex.EncodeToString(suffix[:]))
-	err := t.w.root.Rename(t.tmp, trash)
-	if err != nil {
-		if t.w.root.Mkdir(trashDir, 0o755) == nil {
-			err = t.w.root.Rename(t.tmp, trash)
+	name := "old-" + hex.EncodeToString(suffix[:])
+	if trash := t.w.trash(); trash != nil && dir != nil {
+		if err := moveAt(dir, path.Base(t.tmp), trash, name); err == nil {
+			t.w.removeLater(trash, name)
+			return
 		}
+		t.w.forgetTrash(trash) // removed or replaced since it was opened: open it again next time
 	}
-	if err != nil {
-		t.w.root.Remove(t.tmp)
-		return
-	}
-	t.w.removeLater(trash)
+	t.w.root.Remove(t.tmp)
 }
 
-// removeLater removes a file of the trash in the background. The first one a Workspace removes
-// also empties the trash of what a process killed before its own removals left there. Close
-// waits for them.
-func (w *Workspace) removeLater(p string) {
+// trash is the trash folder, opened once (and made when missing) and kept open, so that a move
+// into it and a removal in it are one call each; nil when it cannot be opened.
+func (w *Workspace) trash() *os.File {
+	w.trashMu.Lock()
+	defer w.trashMu.Unlock()
+	if w.trashFile != nil {
+		return w.trashFile
+	}
+	open := func() (*os.File, error) {
+		return w.root.OpenFile(trashDir, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+	}
+	d, err := open()
+	if errors.Is(err, fs.ErrNotExist) && w.root.Mkdir(trashDir, 0o755) == nil {
+		d, err = open()
+	}
+	if err != nil {
+		return nil
+	}
+	w.trashFile = d
+	return d
+}
+
+// forgetTrash stops using d, a trash folder that a move into failed; Close closes it.
+func (w *Workspace) forgetTrash(d *os.File) {
+	w.trashMu.Lock()
+	defer w.trashMu.Unlock()
+	if w.trashFile == d {
+		w.trashFile = nil
+		w.trashStale = append(w.trashStale, d)
+	}
+}
+
+// closeTrash waits for the removals in the background and closes the trash folder.
+func (w *Workspace) closeTrash() {
+	w.removing.Wait()
+	w.trashMu.Lock()
+	defer w.trashMu.Unlock()
+	for _, d := range append(w.trashStale, w.trashFile) {
+		if d != nil {
+			d.Close()
+		}
+	}
+	w.trashFile, w.trashStale = nil, nil
+}
+
+// removeLater removes the file name of the trash folder d in the background. The first one a
+// Workspace removes also empties the trash of what a process killed before its own removals
+// left there. Close waits for them.
+func (w *Workspace) removeLater(d *os.File, name string) {
 	w.trashMu.Lock()
 	sweep := !w.trashSwept
 	w.trashSwept = true
 	w.trashMu.Unlock()
 	w.removing.Go(func() {
-		w.root.Remove(p)
+		removeAt(d, name)
 		if !sweep {
 			return
 		}
-		d, err := w.root.OpenFile(trashDir, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+		list, err := w.root.OpenFile(trashDir, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
 		if err != nil {
 			return
 		}
-		names, _ := d.Readdirnames(-1)
-		d.Close()
+		names, _ := list.Readdirnames(-1)
+		list.Close()
 		for _, n := range names {
-			w.root.Remove(path.Join(trashDir, n))
+			removeAt(d, n)
 		}
 	})
 }

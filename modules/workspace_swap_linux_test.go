@@ -82,3 +82,41 @@ func TestPutAfterTheFileWentAway(t *testing.T) {
 		t.Errorf("workspace mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestTrashRemovedMeanwhile: a trash folder removed while the workspace keeps it open is given
+// up (the old file is removed at once) and made again for the next write.
+func TestTrashRemovedMeanwhile(t *testing.T) {
+	t.Parallel()
+	w, dir := workspace(t, map[string]string{"modules/house.js": "v0", ".cadrun/lock": ""})
+	land := func(content string) {
+		t.Helper()
+		p, err := w.Prepare(Change{Name: "house", Next: []byte(content)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Put(); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		if left := temps(t, dir); len(left) != 0 {
+			t.Errorf("after writing %s: temp files %v; want none", content, left)
+		}
+	}
+	land("v1")
+	w.removing.Wait()
+	if err := os.RemoveAll(filepath.Join(dir, ".cadrun", "trash")); err != nil {
+		t.Fatal(err)
+	}
+	land("v2")
+	land("v3")
+	if _, err := os.Stat(filepath.Join(dir, ".cadrun", "trash")); err != nil {
+		t.Errorf("the trash was not made again: %v", err)
+	}
+	w.Close()
+	want := map[string]string{"modules/house.js": "v3", ".cadrun/lock": ""}
+	if diff := cmp.Diff(want, snapshot(t, dir)); diff != "" {
+		t.Errorf("workspace mismatch (-want +got):\n%s", diff)
+	}
+}

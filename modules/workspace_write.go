@@ -406,12 +406,14 @@ func (t *tempFile) put() error {
 // sync makes a durable write's rename durable: it syncs the directory. The old file a swap
 // displaced then goes to the trash.
 func (t *tempFile) sync() error {
-	defer t.dropDisplaced()
 	d := t.dir
 	t.dir = nil
-	if d != nil {
-		defer d.Close()
-	}
+	defer func() {
+		t.dropDisplaced(d)
+		if d != nil {
+			d.Close()
+		}
+	}()
 	if !t.durable {
 		return nil
 	}
