@@ -55,11 +55,14 @@ func (t *tempFile) dropDisplaced(dir *os.File) {
 	rand.Read(suffix[:])
 	name := "old-" + hex.EncodeToString(suffix[:])
 	if trash := t.w.trash(); trash != nil && dir != nil {
-		if err := moveAt(dir, path.Base(t.tmp), trash, name); err == nil {
+		err := moveAt(dir, path.Base(t.tmp), trash, name)
+		if err == nil {
 			t.w.removeLater(trash, name)
 			return
 		}
-		t.w.forgetTrash(trash) // removed or replaced since it was opened: open it again next time
+		if errors.Is(err, fs.ErrNotExist) {
+			t.w.forgetTrash(trash) // removed since it was opened: open it again next time
+		}
 	}
 	t.w.root.Remove(t.tmp)
 }
