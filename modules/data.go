@@ -62,8 +62,9 @@ func SchemaOf(name string) (string, bool) {
 }
 
 // listData lists the data files under data/, by name, leaving out anything Read would refuse
-// (links, FIFOs, temp files, names that break the rule).
-func (w *Workspace) listData() []FileInfo {
+// (links, FIFOs, temp files, names that break the rule). When temps is not nil, the temp
+// files found are added to it.
+func (w *Workspace) listData(temps *[]string) []FileInfo {
 	var out []FileInfo
 	fs.WalkDir(w.root.FS(), dataDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -74,7 +75,11 @@ func (w *Workspace) listData() []FileInfo {
 			if p != dataDir && (CheckName(d.Name()) != nil || strings.Count(rel, "/")+1 >= MaxDataDepth) {
 				return fs.SkipDir
 			}
+			w.listing(p)
 			return nil
+		}
+		if temps != nil && isTemp(d) {
+			*temps = append(*temps, p)
 		}
 		if !d.Type().IsRegular() || CheckDataName(rel) != nil {
 			return nil
@@ -91,6 +96,7 @@ func (w *Workspace) listData() []FileInfo {
 // same folder. except is the file being renamed.
 func (w *Workspace) checkDataCase(name, except string) error {
 	p := runtime.PathOf(name)
+	w.listing(path.Dir(p))
 	entries, err := fs.ReadDir(w.root.FS(), path.Dir(p))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -126,6 +132,7 @@ func (w *Workspace) dataDirs() []string {
 			if strings.Count(p, "/") >= MaxDataDepth {
 				return fs.SkipDir
 			}
+			w.listing(p)
 			dirs = append(dirs, p)
 		}
 		return nil

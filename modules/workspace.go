@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unicode/utf8"
 
@@ -39,8 +40,10 @@ type Workspace struct {
 	fail func(step string) error
 	// historyCap, when set (tests only), replaces MaxHistory.
 	historyCap int
-	// onList, when set (tests only), is called with each directory readDir or readNames lists.
+	// onList, when set (tests only), is called with each directory the workspace lists.
 	onList func(dir string)
+	// sweepPending is set by OpenForCall until ListUserLocked has swept modules/ and data/.
+	sweepPending atomic.Bool
 
 	// The history as last read or written, with the log file's identity then, so that a
 	// commit neither reads nor decodes the log again while it is the same file.
@@ -63,13 +66,43 @@ type Workspace struct {
 // Open opens the workspace at dir, which must exist. Temp files left by a write that was
 // killed midway are removed, unless another writer holds the workspace lock.
 func Open(dir string) (*Workspace, error) {
+	w, err := open(dir)
+	if err != nil {
+		return nil, err
+	}
+	w.removeLeftovers(append([]string{".", modulesDir, historyDir, historyObjects}, w.dataDirs()...))
+	return w, nil
+}
+
+// OpenForCall is Open for a process that makes one tool call (`cadrun tool`), which lists each
+// folder at most once. It removes the temp files of killed writes in the workspace root and
+// the history's folder, as Open does, but leaves the folders a change lists anyway to that
+// change: the first ListUserLocked removes those it finds in modules/ and the data folders
+// (under the lock no live writer can own them), and the history's first collection of
+// objects/ removes everything unreferenced there (no write makes temp files in it). A call
+// that changes nothing leaves them to the next Open; they are hidden files no listing shows.
+func OpenForCall(dir string) (*Workspace, error) {
+	return openForCall(dir, nil)
+}
+
+// openForCall is OpenForCall with the listing hook set from the start (tests).
+func openForCall(dir string, onList func(dir string)) (*Workspace, error) {
+	w, err := open(dir)
+	if err != nil {
+		return nil, err
+	}
+	w.onList = onList
+	w.removeLeftovers([]string{".", historyDir})
+	w.sweepPending.Store(true)
+	return w, nil
+}
+
+func open(dir string) (*Workspace, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("opening workspace: %w", err)
 	}
-	w := &Workspace{root: root, dir: dir, key: lockKey(dir)}
-	w.removeLeftovers()
-	return w, nil
+	return &Workspace{root: root, dir: dir, key: lockKey(dir)}, nil
 }
 
 // Close releases the workspace, once the removals still running in the background are done.
@@ -269,10 +302,21 @@ func (w *Workspace) readNames(p string) ([]string, error) {
 
 // openDir opens a workspace directory for listing, as readDir says.
 func (w *Workspace) openDir(p string) (*os.File, error) {
+	w.listing(p)
+	return w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+}
+
+// listing tells the test hook that the directory p is being listed.
+func (w *Workspace) listing(p string) {
 	if w.onList != nil {
 		w.onList(p)
 	}
-	return w.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+}
+
+// isTemp reports a directory entry that is a write's temp file (a killed write's, when no
+// writer holds the lock).
+func isTemp(e fs.DirEntry) bool {
+	return strings.HasPrefix(e.Name(), tempPrefix) && !e.IsDir()
 }
 
 // singleLinkStat reports whether the workspace file p has one link (what openFile will
@@ -297,7 +341,7 @@ func (w *Workspace) Names() []string {
 // names start with a dot, which no logical name does.
 func (w *Workspace) userModules() []string {
 	var names []string
-	for _, m := range w.userModuleFiles() {
+	for _, m := range w.userModuleFiles(nil) {
 		names = append(names, m.name)
 	}
 	return names
@@ -310,14 +354,18 @@ type moduleFile struct {
 }
 
 // userModuleFiles lists the modules in modules/ with their sizes, unsorted: regular files
-// with one link, named NAME.js by the name rule (one Lstat each, for both).
-func (w *Workspace) userModuleFiles() []moduleFile {
+// with one link, named NAME.js by the name rule (one Lstat each, for both). When temps is not
+// nil, the temp files the listing finds are added to it.
+func (w *Workspace) userModuleFiles(temps *[]string) []moduleFile {
 	entries, err := w.readDir(modulesDir)
 	if err != nil {
 		return nil
 	}
 	var out []moduleFile
 	for _, e := range entries {
+		if temps != nil && isTemp(e) {
+			*temps = append(*temps, path.Join(modulesDir, e.Name()))
+		}
 		name, ok := strings.CutSuffix(e.Name(), ".js")
 		if !ok || !e.Type().IsRegular() || CheckName(name) != nil || name == runtime.MainModule {
 			continue

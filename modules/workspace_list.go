@@ -32,23 +32,41 @@ type FileInfo struct {
 // fonts, fonts/NAME.ttf|otf|ttc, by file name. Temp files,
 // links and anything else that Read would refuse are left out.
 func (w *Workspace) List() []FileInfo {
-	return w.list(true)
+	return w.list(true, nil)
 }
 
 // ListUser is List without the built-in modules and the fonts: the workspace's own files of
 // the program and its data, main first, then the modules by name, then the data files.
 func (w *Workspace) ListUser() []FileInfo {
-	return w.list(false)
+	return w.list(false, nil)
 }
 
-func (w *Workspace) list(all bool) []FileInfo {
+// ListUserLocked is ListUser for a caller that holds the workspace lock and has made no temp
+// file under it yet. On a workspace opened with OpenForCall, the first call also removes the
+// temp files of killed writes that its listing of modules/ and the data folders finds: the
+// sweep Open makes, without a listing of its own.
+func (w *Workspace) ListUserLocked() []FileInfo {
+	if !w.sweepPending.CompareAndSwap(true, false) {
+		return w.list(false, nil)
+	}
+	var temps []string
+	out := w.list(false, &temps)
+	for _, p := range temps {
+		w.root.Remove(p) // errors ignored, as Open's sweep ignores them
+	}
+	return out
+}
+
+// list is List (all) or ListUser; when temps is not nil, the temp files found in modules/ and
+// the data folders are added to it.
+func (w *Workspace) list(all bool, temps *[]string) []FileInfo {
 	var out []FileInfo
 	if st, ok := w.singleLinkStat(runtime.PathOf(runtime.MainModule)); ok && st.Mode().IsRegular() {
 		out = append(out, FileInfo{Name: runtime.MainModule, Path: runtime.PathOf(runtime.MainModule), Kind: KindMain, Source: SourceUser, Size: st.Size()})
 	}
 	var mods []FileInfo
 	user := map[string]bool{}
-	for _, m := range w.userModuleFiles() {
+	for _, m := range w.userModuleFiles(temps) {
 		user[m.name] = true
 		mods = append(mods, FileInfo{Name: m.name, Path: runtime.PathOf(m.name), Kind: KindModule, Source: SourceUser, Size: m.size})
 	}
@@ -60,7 +78,7 @@ func (w *Workspace) list(all bool) []FileInfo {
 	}
 	slices.SortFunc(mods, func(a, b FileInfo) int { return strings.Compare(a.Name, b.Name) })
 	out = append(out, mods...)
-	out = append(out, w.listData()...)
+	out = append(out, w.listData(temps)...)
 	if all {
 		out = append(out, w.fontFiles()...)
 	}

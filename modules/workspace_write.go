@@ -445,12 +445,12 @@ func (w *Workspace) syncDir(dir string) error {
 	return nil
 }
 
-// removeLeftovers removes the temp files of writes that were killed midway, in the workspace
-// root, modules/ and the history's directories. It runs only when the workspace lock is free
-// right now: a live writer in another process may hold the lock and own the temp file it is
-// filling. Errors are ignored; the next Open tries again.
-func (w *Workspace) removeLeftovers() {
-	dirs := append([]string{".", "modules", historyDir, historyObjects}, w.dataDirs()...)
+// removeLeftovers removes the temp files of writes that were killed midway in dirs (Open
+// sweeps the workspace root, modules/, the history's directories and the data folders). It
+// runs only when the workspace lock is free right now: a live writer in another process may
+// hold the lock and own the temp file it is filling. Errors are ignored; the next Open tries
+// again.
+func (w *Workspace) removeLeftovers(dirs []string) {
 	var found []string
 	for _, d := range dirs {
 		names, err := w.readNames(d)

@@ -41,9 +41,9 @@ type Func struct {
 	// replacement.
 	Replacement string
 	impl        func(c *call) goja.Value
-	// transformOnly is set for the calls that change only the transform of what they name
-	// (finite.go).
-	transformOnly bool
+	// transformOnly is set for the calls that change only the transform of what they name,
+	// and placesNames for those whose named entities are checked after the call (finite.go).
+	transformOnly, placesNames bool
 }
 
 // Domains in the order the docs list them.
@@ -238,13 +238,13 @@ func describe(v goja.Value) string {
 // asString returns v's value if v is a primitive string. (A symbol passes too, as its
 // description text: its ExportType is a string's.)
 func asString(v goja.Value) (string, bool) {
+	if goja.IsNumber(v) { // the most common argument, and the cheapest test
+		return "", false
+	}
 	switch v.(type) {
 	case goja.String:
 		return v.String(), true
 	case nil, *goja.Object:
-		return "", false
-	}
-	if goja.IsNumber(v) {
 		return "", false
 	}
 	if t := v.ExportType(); t == nil || t.Kind() != reflect.String {
@@ -463,4 +463,4 @@ func (c *call) space(o *goja.Object) scene.Space {
 func (c *call) value(v any) goja.Value { return c.r.vm.ToValue(v) }
 
 // ok is what drawing and editing functions return, as upstream scripts expect.
-func (c *call) ok() goja.Value { return c.r.vm.ToValue(true) }
+func (c *call) ok() goja.Value { return c.r.valueTrue }

@@ -29,11 +29,13 @@ const nonFiniteHint = "numbers beyond about 1.8e308 overflow to Infinity; keep c
 // its members: its local bounds stay what they were.
 var transformCalls = map[string]bool{"translate": true, "rotate": true, "scale": true, "setPivot": true}
 
-// The table's entries learn once whether they only transform, so that a call does not look
-// its name up in transformCalls.
+// The table's entries learn once whether they only transform and whether they place what
+// they name, so that a call does not look its name up in transformCalls or compare domains.
 func init() {
 	for i := range table {
-		table[i].transformOnly = transformCalls[table[i].Name]
+		f := &table[i]
+		f.transformOnly = transformCalls[f.Name]
+		f.placesNames = f.Domain != "query" && f.Domain != "console"
 	}
 }
 
@@ -47,13 +49,18 @@ type localCache struct {
 // checkCall checks what a call left behind: every entity named by a string argument or
 // returned (or by an array of names), and the number it returns.
 func (c *call) checkCall(v goja.Value) {
-	if c.fn.Domain != "query" && c.fn.Domain != "console" {
+	if c.fn.placesNames {
 		if !c.fn.transformOnly {
 			c.r.local = localCache{}
 		}
 		// The names it was given, and those it returns (decompose's parts).
 		for _, a := range c.args {
-			c.checkNamed(a)
+			if !goja.IsNumber(a) { // most arguments, and never a name
+				c.checkNamed(a)
+			}
+		}
+		if v == c.r.valueTrue { // what drawing and editing calls return: no name, no number
+			return
 		}
 		c.checkNamed(v)
 	}
@@ -104,7 +111,7 @@ func (c *call) checkEntity(name string) {
 		return
 	}
 	if small {
-		if within(placeBound, lb.Min.X, lb.Min.Y, lb.Max.X, lb.Max.Y) {
+		if placedBox(lb) {
 			return
 		}
 		m = s.WorldMatrix(e)
@@ -129,7 +136,8 @@ const placeBound = 1e150
 
 // smallTransform reports whether every number of t is within ±placeBound (NaN is not).
 func smallTransform(t scene.Transform) bool {
-	return within(placeBound, t.Translate.X, t.Translate.Y, t.Rotate, t.Scale.X, t.Scale.Y, t.Pivot.X, t.Pivot.Y)
+	return placed(t.Translate.X) && placed(t.Translate.Y) && placed(t.Rotate) && placed(t.Scale.X) &&
+		placed(t.Scale.Y) && placed(t.Pivot.X) && placed(t.Pivot.Y)
 }
 
 // plainShape reports whether e is a shape whose world bounds are its points (or its centre
@@ -146,17 +154,16 @@ func plainShape(e *scene.Entity) bool {
 
 // smallBox reports whether b is empty or within ±placeBound.
 func smallBox(b scene.Box) bool {
-	return !b.NonEmpty || within(placeBound, b.Min.X, b.Min.Y, b.Max.X, b.Max.Y)
+	return !b.NonEmpty || placedBox(b)
 }
 
-// within reports whether every f is in [-limit, limit]; NaN is not.
-func within(limit float64, fs ...float64) bool {
-	for _, f := range fs {
-		if !(f >= -limit && f <= limit) {
-			return false
-		}
-	}
-	return true
+// placed reports whether f is in [-placeBound, placeBound]; NaN is not. (Written out at each
+// use rather than looped over a slice: the check after every call runs it eleven times.)
+func placed(f float64) bool { return f >= -placeBound && f <= placeBound }
+
+// placedBox reports whether b's corners are within ±placeBound.
+func placedBox(b scene.Box) bool {
+	return placed(b.Min.X) && placed(b.Min.Y) && placed(b.Max.X) && placed(b.Max.Y)
 }
 
 // finiteSpan reports whether the box around the points has finite corners and a finite size:

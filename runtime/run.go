@@ -133,6 +133,7 @@ type run struct {
 	dropped   int                   // console lines dropped since
 	fatal     *Diagnostic           // set when a call overflowed (see finite.go): the run fails with it
 	calls     []*call               // call records of returned calls, reused (newCall)
+	valueTrue goja.Value            // JS true, what drawing and editing calls return
 	local     localCache            // the local bounds of the entity last checked (finite.go)
 	describe  goja.Callable         // formats thrown values without calling user code
 	jsonParse goja.Callable         // the realm's JSON.parse, captured before user code runs
@@ -292,6 +293,7 @@ func (r *run) start(seed uint64) {
 // functions read r's scene, limits and options when they are called, not now.
 func (r *run) bind() {
 	vm := r.vm
+	r.valueTrue = vm.ToValue(true)
 	for i := range table {
 		f := &table[i]
 		fn := func(fc goja.FunctionCall) goja.Value {

@@ -242,7 +242,7 @@ func (s *Scene) checkResultName(name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	if e, ok := s.byName[name]; ok && e.IsGroup() {
+	if e, ok := s.Lookup(name); ok && e.IsGroup() {
 		return fmt.Errorf("%w: %q is a group; delete it first or draw under another name", ErrBadName, name)
 	}
 	return nil
@@ -263,7 +263,7 @@ func (s *Scene) putArea(name string, polys []overlay.Polygon) (*Entity, error) {
 		return nil, fmt.Errorf("%w: the result has %d vertices; the limit is %d (MaxVertices)", ErrLimit, vertices, MaxVertices)
 	}
 	m, mirror := Identity, false
-	if old, ok := s.byName[name]; ok && old.parent != nil {
+	if old, ok := s.Lookup(name); ok && old.parent != nil {
 		inv, ok := parentMatrix(old).Invert()
 		if !ok {
 			return nil, fmt.Errorf("%w: the group holding %q is singular", ErrBadTransform, name)

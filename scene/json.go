@@ -84,7 +84,7 @@ func (v *Vec) UnmarshalJSON(b []byte) error {
 // diffs of scene.json read entity by entity.
 func (s *Scene) MarshalJSON() ([]byte, error) {
 	// About 250 bytes an entity for plain shapes; polygons grow the buffer as they need.
-	b := make([]byte, 0, 64+250*len(s.byName))
+	b := make([]byte, 0, 64+250*s.Len())
 	b = append(b, `{"format":`...)
 	b = appendJSONString(b, JSONFormat)
 	b = append(b, `,"version":`...)
@@ -443,7 +443,7 @@ func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
 	if len(doc.Entities) > MaxEntities {
 		return nil, fmt.Errorf("%w: %d entities; the limit is %d (MaxEntities)", ErrLimit, len(doc.Entities), MaxEntities)
 	}
-	s := &Scene{byName: make(map[string]*Entity, len(doc.Entities))}
+	s := &Scene{byName: newNameIndex(len(doc.Entities))}
 	for i := range doc.Entities {
 		je := &doc.Entities[i]
 		e, err := readEntity(je, fonts)
@@ -455,13 +455,13 @@ func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
 		}
 		var parent *Entity
 		if je.Parent != "" {
-			p, ok := s.byName[je.Parent]
+			p, ok := s.Lookup(je.Parent)
 			if !ok || !p.IsGroup() {
 				return nil, fmt.Errorf("%w: entity %d (%q): parent %q must be a group listed before it", ErrBadJSON, i, je.Name, je.Parent)
 			}
 			parent = p
 		}
-		s.byName[e.Name] = e
+		s.byName.add(e)
 		s.attach(e, parent, s.siblingsOf(parent).len())
 	}
 	return s, nil

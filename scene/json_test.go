@@ -355,7 +355,7 @@ func (g *sceneGen) scene(n int) *Scene {
 		if len(groups) > 0 && g.rng.IntN(2) == 0 {
 			parent = groups[g.rng.IntN(len(groups))]
 		}
-		s.byName[name] = e
+		s.byName.add(e)
 		s.attach(e, parent, g.rng.IntN(s.siblingsOf(parent).len()+1))
 		if e.Shape == nil {
 			groups = append(groups, e)

@@ -210,12 +210,12 @@ func (s *Scene) CreateGroup(name string, children []string) (*Entity, error) {
 		seen[c] = true
 		members = append(members, e)
 	}
-	if len(s.byName) >= MaxEntities {
+	if s.Len() >= MaxEntities {
 		return nil, fmt.Errorf("%w: the scene already has %d entities (MaxEntities)", ErrLimit, MaxEntities)
 	}
 	s.sortByPaintOrder(members)
 	g := &Entity{Name: name, Transform: Transform{Scale: Vec{1, 1}}}
-	s.byName[name] = g
+	s.byName.add(g)
 	s.roots.insert(g, s.roots.len())
 	for _, e := range members {
 		if err := s.reparent(e, g, g.children.len()); err != nil {
@@ -292,7 +292,7 @@ func (s *Scene) Ungroup(name string) error {
 		}
 	}
 	s.detach(g)
-	delete(s.byName, g.Name)
+	s.byName.remove(g.Name)
 	return nil
 }
 
@@ -388,13 +388,13 @@ func (s *Scene) Duplicate(src, newName string) (*Entity, error) {
 	if err := plan(e, newName); err != nil {
 		return nil, err
 	}
-	if len(s.byName)+len(copies) > MaxEntities {
-		return nil, fmt.Errorf("%w: copying would make %d entities (MaxEntities is %d)", ErrLimit, len(s.byName)+len(copies), MaxEntities)
+	if s.Len()+len(copies) > MaxEntities {
+		return nil, fmt.Errorf("%w: copying would make %d entities (MaxEntities is %d)", ErrLimit, s.Len()+len(copies), MaxEntities)
 	}
 	var clone func(x *Entity, name string, parent *Entity) *Entity
 	clone = func(x *Entity, name string, parent *Entity) *Entity {
 		n := &Entity{Name: name, Shape: x.Shape, Transform: x.Transform, Style: x.Style.clone(), parent: parent}
-		s.byName[name] = n
+		s.byName.add(n)
 		kids := make([]*Entity, 0, x.children.len())
 		for i, c := range x.children.slice() {
 			kids = append(kids, clone(c, name+"_"+strconv.Itoa(i), n))

@@ -80,8 +80,8 @@ type Info struct {
 
 // Info counts the scene's entities and gives its world bounds.
 func (s *Scene) Info() Info {
-	in := Info{Entities: len(s.byName), Bounds: s.Bounds()}
-	for _, e := range s.byName {
+	in := Info{Entities: s.Len(), Bounds: s.Bounds()}
+	for e := range s.byName.all() {
 		if e.IsGroup() {
 			in.Groups++
 		} else {

@@ -141,19 +141,29 @@ func (e *Entity) Children() []string { return names(&e.children) }
 
 // Scene is a tree of named entities.
 type Scene struct {
-	byName map[string]*Entity
+	byName nameIndex
 	roots  zlist // back to front
+
+	// last is the entity Put drew or redrew most recently, while it is in the scene, and
+	// lastBox its local bounds, which Put finds for the pivot. A script names the shape it
+	// has just drawn again at once (to move it, to check it), so a look-up of that name is a
+	// string comparison instead of the map's hash and probe, and its bounds are not found
+	// twice. Only Put sets them and only the removal of that entity clears them (an entity
+	// keeps its name, and nothing but Put changes the shape of an entity in a scene), so a
+	// scene that is only read stays safe to share.
+	last    *Entity
+	lastBox Box
 }
 
 // New returns an empty scene.
-func New() *Scene { return &Scene{byName: map[string]*Entity{}} }
+func New() *Scene { return &Scene{} }
 
 // Len is the number of entities, groups included.
-func (s *Scene) Len() int { return len(s.byName) }
+func (s *Scene) Len() int { return s.byName.len() }
 
 // Get returns the named entity.
 func (s *Scene) Get(name string) (*Entity, error) {
-	e, ok := s.byName[name]
+	e, ok := s.Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrNotFound, name)
 	}
@@ -161,13 +171,15 @@ func (s *Scene) Get(name string) (*Entity, error) {
 }
 
 // Exists reports whether an entity of that name exists.
-func (s *Scene) Exists(name string) bool { _, ok := s.byName[name]; return ok }
+func (s *Scene) Exists(name string) bool { _, ok := s.Lookup(name); return ok }
 
 // Lookup returns the named entity, or false; unlike Get it builds no error, for callers that
 // ask about many names that may not exist.
 func (s *Scene) Lookup(name string) (*Entity, bool) {
-	e, ok := s.byName[name]
-	return e, ok
+	if e := s.last; e != nil && e.Name == name {
+		return e, true
+	}
+	return s.byName.get(name)
 }
 
 // Put draws shape under name. A new name goes on top of the top level with the default style
@@ -192,7 +204,7 @@ func (s *Scene) Put(name string, shape Shape) (*Entity, error) {
 			return nil, err
 		}
 	}
-	return s.put(name, shape)
+	return s.putChecked(name, shape)
 }
 
 // put is Put for shapes already validated and normalised (the area operations' results).
@@ -200,24 +212,56 @@ func (s *Scene) put(name string, shape Shape) (*Entity, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	style := DefaultStyle()
-	if shape.Kind() == KindText {
-		style = textStyle()
+	return s.putChecked(name, shape)
+}
+
+// drawn is a new shape entity with room for its default colour, so that drawing a shape
+// allocates one object, not two. The colour stays with the entity when its style later
+// points elsewhere (32 bytes).
+type drawn struct {
+	e     Entity
+	color Color
+}
+
+// putChecked is put once the name is checked.
+func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
+	box := localBounds(shape)
+	tr := Transform{Scale: Vec{1, 1}, Pivot: box.Center()}
+	var (
+		old *Entity
+		at  int
+		h   uint64
+	)
+	if e := s.last; e != nil && e.Name == name {
+		old = e
+	} else {
+		old, at, h = s.byName.find(name)
 	}
-	tr := Transform{Scale: Vec{1, 1}, Pivot: shapeBounds(shape, Identity).Center()}
-	if old, ok := s.byName[name]; ok {
+	if old != nil {
 		if old.IsGroup() {
 			return nil, fmt.Errorf("%w: %q is a group; delete it first or draw under another name", ErrBadName, name)
 		}
+		style := DefaultStyle()
+		if shape.Kind() == KindText {
+			style = textStyle()
+		}
 		old.Shape, old.Transform, old.Style = shape, tr, style
+		s.last, s.lastBox = old, box
 		return old, nil
 	}
-	if len(s.byName) >= MaxEntities {
+	if s.byName.len() >= MaxEntities {
 		return nil, fmt.Errorf("%w: the scene already has %d entities (MaxEntities)", ErrLimit, MaxEntities)
 	}
-	e := &Entity{Name: name, Shape: shape, Transform: tr, Style: style}
-	s.byName[name] = e
+	d := &drawn{e: Entity{Name: name, Shape: shape, Transform: tr}, color: Black}
+	e := &d.e
+	if shape.Kind() == KindText {
+		e.Style.Fill = &d.color // textStyle
+	} else {
+		e.Style.Stroke = &d.color // DefaultStyle
+	}
+	s.byName.addAt(at, h, e)
 	s.roots.insert(e, s.roots.len())
+	s.last, s.lastBox = e, box
 	return e, nil
 }
 
@@ -243,7 +287,10 @@ func (s *Scene) Delete(name string) error {
 }
 
 func (s *Scene) forget(e *Entity) {
-	delete(s.byName, e.Name)
+	s.byName.remove(e.Name)
+	if e == s.last {
+		s.last = nil
+	}
 	for c := range e.children.all() {
 		s.forget(c)
 	}
@@ -305,7 +352,10 @@ func parentMatrix(e *Entity) Affine {
 // transform); a group's are the bounds of its children placed in it.
 func (s *Scene) LocalBounds(e *Entity) Box {
 	if !e.IsGroup() {
-		return shapeBounds(e.Shape, Identity)
+		if e == s.last {
+			return s.lastBox
+		}
+		return localBounds(e.Shape)
 	}
 	var b Box
 	for c := range e.children.all() {
@@ -440,11 +490,12 @@ func (s *Scene) Clone() *Scene {
 		for e := range list.all() {
 			n := &Entity{Name: e.Name, Shape: e.Shape, Transform: e.Transform, Style: e.Style.clone(), parent: parent}
 			n.children = copyList(&e.children, n)
-			c.byName[n.Name] = n
+			c.byName.add(n)
 			out = append(out, n)
 		}
 		return newZlist(out)
 	}
+	c.byName = newNameIndex(s.Len())
 	c.roots = copyList(&s.roots, nil)
 	return c
 }

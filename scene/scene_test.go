@@ -2,6 +2,7 @@ package scene
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -98,6 +99,87 @@ func TestPutReplacesInPlace(t *testing.T) {
 	}
 	if _, err := s.Put("g", Circle{Radius: 1}); !errors.Is(err, ErrBadName) {
 		t.Errorf("drawing over a group: got %v, want ErrBadName", err)
+	}
+}
+
+// The scene answers a look-up of the shape it drew last without its map (Scene.last); every
+// way that entity leaves the scene or changes must be seen by the next look-up and by its
+// local bounds.
+func TestLookupOfTheLastDrawn(t *testing.T) {
+	t.Parallel()
+	s := New()
+	gone := func(name string) {
+		t.Helper()
+		if e, ok := s.Lookup(name); ok || s.Exists(name) {
+			t.Errorf("Lookup(%q) = %v, %v after it left the scene", name, e, ok)
+		}
+		_, err := s.Get(name)
+		if diff := cmp.Diff(`no such entity: "`+name+`"`, fmt.Sprint(err)); diff != "" {
+			t.Errorf("Get(%q) mismatch (-want +got):\n%s", name, diff)
+		}
+	}
+	found := func(name string, want *Entity, bounds Box) {
+		t.Helper()
+		e, ok := s.Lookup(name)
+		if !ok || e != want {
+			t.Fatalf("Lookup(%q) = %p, %v; want %p", name, e, ok, want)
+		}
+		if diff := cmp.Diff(bounds, s.LocalBounds(e)); diff != "" {
+			t.Errorf("LocalBounds(%q) mismatch (-want +got):\n%s", name, diff)
+		}
+	}
+
+	a := mustPut(t, s, "a", Circle{Radius: 1})
+	found("a", a, box(-1, -1, 1, 1))
+	must(t, s.Delete("a"))
+	gone("a")
+	a2 := mustPut(t, s, "a", Rect{Width: 4, Height: 2})
+	if a2 == a {
+		t.Fatal("a shape drawn after a delete reuses the deleted entity")
+	}
+	found("a", a2, box(-2, -1, 2, 1))
+	b := mustPut(t, s, "b", Circle{Center: Vec{5, 0}, Radius: 1})
+	found("a", a2, box(-2, -1, 2, 1))
+	found("b", b, box(4, -1, 6, 1))
+	// Redrawn in place: the same entity, the new shape's bounds.
+	if e := mustPut(t, s, "a", Circle{Radius: 3}); e != a2 {
+		t.Fatal("a redraw made a new entity")
+	}
+	found("a", a2, box(-3, -3, 3, 3))
+	found("b", b, box(4, -1, 6, 1))
+	// Deleted with its group, and by a group dissolved.
+	_, err := s.CreateGroup("g", []string{"a"})
+	must(t, err)
+	must(t, s.Delete("g"))
+	gone("a")
+	gone("g")
+	_, err = s.CreateGroup("h", []string{"b"})
+	must(t, err)
+	must(t, s.Ungroup("h"))
+	gone("h")
+	found("b", b, box(4, -1, 6, 1))
+}
+
+// Each new shape owns its default colour: changing one shape's colour in place changes no other.
+func TestNewShapesOwnTheirColour(t *testing.T) {
+	t.Parallel()
+	s := New()
+	a := mustPut(t, s, "a", Circle{Radius: 1})
+	b := mustPut(t, s, "b", Circle{Radius: 1})
+	txt := &Text{Text: "A", Size: 1}
+	if err := txt.validate(); err != nil {
+		t.Fatal(err)
+	}
+	c := mustPut(t, s, "c", txt)
+	if a.Style.Stroke == b.Style.Stroke || a.Style.Stroke == &Black || a.Style.Fill != nil {
+		t.Fatalf("new shapes' styles %+v and %+v share a colour or have a fill", a.Style, b.Style)
+	}
+	if c.Style.Stroke != nil || c.Style.Fill == nil || *c.Style.Fill != Black {
+		t.Errorf("new text's style = %+v; want a black fill and no stroke", c.Style)
+	}
+	a.Style.Stroke[0] = 1
+	if *b.Style.Stroke != Black || *c.Style.Fill != Black || Black != (Color{0, 0, 0, 1}) {
+		t.Errorf("changing a's colour changed another: b %v, text %v, Black %v", *b.Style.Stroke, *c.Style.Fill, Black)
 	}
 }
 

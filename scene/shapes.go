@@ -311,6 +311,9 @@ func (l Line) validate() error {
 }
 
 func (c Circle) validate() error {
+	if inCoordRange(c.Center.X) && inCoordRange(c.Center.Y) && inSizeRange(c.Radius) {
+		return nil // the common case, without the calls that build the messages
+	}
 	if err := inRange("center", c.Center.X, c.Center.Y); err != nil {
 		return err
 	}
@@ -318,6 +321,9 @@ func (c Circle) validate() error {
 }
 
 func (r Rect) validate() error {
+	if inCoordRange(r.Center.X) && inCoordRange(r.Center.Y) && inSizeRange(r.Width) && inSizeRange(r.Height) {
+		return nil // as Circle's
+	}
 	if err := inRange("center", r.Center.X, r.Center.Y); err != nil {
 		return err
 	}
@@ -436,6 +442,12 @@ func finite(what string, vs ...float64) error {
 	return nil
 }
 
+// inCoordRange reports whether inRange accepts v: finite and within ±MaxCoord (NaN is not).
+func inCoordRange(v float64) bool { return v >= -MaxCoord && v <= MaxCoord }
+
+// inSizeRange reports whether positive accepts v: in (0, MaxCoord] (NaN is not).
+func inSizeRange(v float64) bool { return v > 0 && v <= MaxCoord }
+
 // inRange checks coordinates: finite and within ±MaxCoord.
 func inRange(what string, vs ...float64) error {
 	if err := finite(what, vs...); err != nil {
@@ -498,6 +510,29 @@ func shapeBounds(sh Shape, m Affine) Box {
 		return b.boundsUnder(m)
 	}
 	return sh.Outline().Transform(m).Bounds()
+}
+
+// localBounds is shapeBounds(sh, Identity), the bounds of sh in its own coordinates, which
+// every new shape needs for its pivot. For a circle or rectangle of finite numbers it skips the
+// matrix: mapping x by Identity gives x + 0 (the same x, but a -0 becomes 0), and a circle's
+// half sizes under it are hypot(r, 0) = |r|. The results are the same numbers, bit for bit.
+func localBounds(sh Shape) Box {
+	switch sh := sh.(type) {
+	case Circle:
+		c, r := sh.Center, math.Abs(sh.Radius)
+		if finiteVec(c) && !math.IsInf(r, 0) && !math.IsNaN(r) {
+			x, y := c.X+0, c.Y+0
+			return Box{Min: Vec{x - r, y - r}, Max: Vec{x + r, y + r}, NonEmpty: true}
+		}
+	case Rect:
+		hw, hh := sh.Width/2, sh.Height/2
+		x0, x1 := sh.Center.X-hw+0, sh.Center.X+hw+0
+		y0, y1 := sh.Center.Y-hh+0, sh.Center.Y+hh+0
+		if finiteVec(Vec{x0, y0}) && finiteVec(Vec{x1, y1}) {
+			return Box{Min: Vec{min(x0, x1), min(y0, y1)}, Max: Vec{max(x0, x1), max(y0, y1)}, NonEmpty: true}
+		}
+	}
+	return shapeBounds(sh, Identity)
 }
 
 // ellipseBox is the exact box of the ellipse c + (rx cos t, ry sin t) mapped by m.

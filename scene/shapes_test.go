@@ -2,6 +2,7 @@ package scene
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -71,5 +72,70 @@ func TestTransformMovesUsedPoints(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, p.Transform(m)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// localBounds skips the matrix for circles and rectangles; it must give shapeBounds(sh,
+// Identity) bit for bit (pivots are written to scene JSON), zeros' signs and overflows included.
+func TestLocalBoundsMatchesIdentity(t *testing.T) {
+	t.Parallel()
+	specials := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, -0.3, 1e-310, -1e-310, 1e15, -1e15, 1e308, -1e308, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+	rng := rand.New(rand.NewPCG(3, 5))
+	pick := func() float64 {
+		if rng.IntN(3) == 0 {
+			return specials[rng.IntN(len(specials))]
+		}
+		return (rng.Float64() - 0.5) * math.Pow(10, float64(rng.IntN(40)-20))
+	}
+	bits := func(b Box) [5]uint64 {
+		nb := uint64(0)
+		if b.NonEmpty {
+			nb = 1
+		}
+		return [5]uint64{math.Float64bits(b.Min.X), math.Float64bits(b.Min.Y), math.Float64bits(b.Max.X), math.Float64bits(b.Max.Y), nb}
+	}
+	for i := range 20000 {
+		var sh Shape = Circle{Center: Vec{pick(), pick()}, Radius: pick()}
+		if i%2 == 1 {
+			sh = Rect{Center: Vec{pick(), pick()}, Width: pick(), Height: pick()}
+		}
+		want, got := shapeBounds(sh, Identity), localBounds(sh)
+		if bits(want) != bits(got) {
+			t.Fatalf("%#v: localBounds = %+v, shapeBounds under Identity = %+v", sh, got, want)
+		}
+	}
+}
+
+// Circles and rectangles are accepted by a fast test before the checks that word the errors;
+// the two must agree on every value, the edges of the range included.
+func TestValidateFastPathAgrees(t *testing.T) {
+	t.Parallel()
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 1e-300, MaxCoord, -MaxCoord, math.Nextafter(MaxCoord, math.Inf(1)), math.Nextafter(-MaxCoord, math.Inf(-1)), math.Inf(1), math.Inf(-1), math.NaN()}
+	slow := func(center Vec, sizes ...float64) error {
+		if err := inRange("center", center.X, center.Y); err != nil {
+			return err
+		}
+		for _, v := range sizes {
+			if err := positive("size", v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, x := range vals {
+		for _, y := range vals {
+			for _, w := range vals {
+				c := Circle{Center: Vec{x, y}, Radius: w}
+				if got, want := c.validate() == nil, slow(c.Center, w) == nil; got != want {
+					t.Errorf("%#v: validate accepts %v, the checks %v", c, got, want)
+				}
+				for _, h := range vals {
+					r := Rect{Center: Vec{x, y}, Width: w, Height: h}
+					if got, want := r.validate() == nil, slow(r.Center, w, h) == nil; got != want {
+						t.Errorf("%#v: validate accepts %v, the checks %v", r, got, want)
+					}
+				}
+			}
+		}
 	}
 }

@@ -17,7 +17,7 @@ func (s *Scene) Subset(keep func(*Entity) bool) *Scene {
 			if !kept && n.children.len() == 0 {
 				continue
 			}
-			c.byName[n.Name] = n
+			c.byName.add(n)
 			out = append(out, n)
 		}
 		return newZlist(out)

@@ -1,6 +1,9 @@
 package scene
 
-import "iter"
+import (
+	"iter"
+	"slices"
+)
 
 // zlist is a sibling list, back to front: the top level or a group's members.
 //
@@ -87,6 +90,11 @@ func (l *zlist) remove(e *Entity) {
 func (l *zlist) insert(e *Entity, i int) {
 	if i >= l.len() {
 		e.slot = len(l.items)
+		if len(l.items) == cap(l.items) {
+			// Double: past 256 entries append grows a slice by about a quarter, and a long
+			// list (a scene's top level) would be copied four times over as it fills.
+			l.items = slices.Grow(l.items, max(8, len(l.items)))
+		}
 		l.items = append(l.items, e)
 		return
 	}

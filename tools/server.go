@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cadrun/cadrun/modules"
@@ -59,37 +60,97 @@ type Server struct {
 	jrnl journalHandle // the design journal, opened on first use (journal.go)
 
 	changes lastChange // the scenes around the last change, for highlight "changed" (view.go)
+
+	// pending is set while the scene of a server made by NewServerForCall is not built yet;
+	// building holds the building lock.
+	pending  atomic.Bool
+	building sync.Mutex
 }
 
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
 // missing or fails, from scene.json (the last good scene); else it is empty. ctx bounds the
 // server's life: when it ends, the MCP calls in flight are cancelled (and still answered).
 func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
-	s := &Server{ws: ws, runner: runner, opt: opt, ctx: ctx, scene: scene.New(), parses: newSymbolParses()}
+	s := newServer(ctx, ws, runner, opt)
 	files, st, readable := s.diskFiles()
+	s.scene, s.mainErr = s.build(ctx, files, readable)
 	s.built = st
-	var src runtime.Source = ws
+	return s
+}
+
+// NewServerForCall is NewServer for a process that makes one call (`cadrun tool`): the scene is
+// built as NewServer builds it, but when first needed. A tool that never looks at the scene
+// (glob, read, lsp, search) never runs main, and a change builds it from the files its transaction
+// reads under the workspace lock, so that the process lists and reads the workspace once.
+func NewServerForCall(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
+	s := newServer(ctx, ws, runner, opt)
+	s.pending.Store(true)
+	return s
+}
+
+func newServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
+	return &Server{ws: ws, runner: runner, opt: opt, ctx: ctx, scene: scene.New(), parses: newSymbolParses()}
+}
+
+// build builds the scene from files, as diskFiles read them: by running main, else from
+// scene.json (else empty). mainErr is main's diagnostic when it did not run.
+func (s *Server) build(ctx context.Context, files map[string][]byte, readable bool) (sc *scene.Scene, mainErr string) {
+	var src runtime.Source = s.ws
 	if readable {
 		src = s.ws.FilesSource(files)
 	}
-	res, err := runner.Run(ctx, src, runtime.MainModule, opt)
+	res, err := s.runner.Run(ctx, src, runtime.MainModule, s.opt)
 	if err == nil {
-		s.scene = res.Scene
-		return s
+		return res.Scene, ""
 	}
 	if !errors.Is(err, runtime.ErrModuleNotFound) && !isMissingMain(err) {
-		s.mainErr = diagnostic(err)
+		mainErr = diagnostic(err)
 	}
-	if saved, err := loadSavedScene(ws); err == nil {
-		s.scene = saved
+	if saved, err := loadSavedScene(s.ws); err == nil {
+		return saved, mainErr
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		slog.Warn("starting from an empty scene", "err", err)
 	}
-	return s
+	return scene.New(), mainErr
+}
+
+// buildPending builds the scene of a server made by NewServerForCall, once: from the files a
+// sync has just read when files is given (it reports that it built), else from the files as
+// they are now. A build that ctx cancelled is not kept.
+func (s *Server) buildPending(ctx context.Context, files *diskRead) bool {
+	if !s.pending.Load() {
+		return false
+	}
+	s.building.Lock()
+	defer s.building.Unlock()
+	if !s.pending.Load() {
+		return false
+	}
+	if files == nil {
+		f, st, readable := s.diskFiles()
+		files = &diskRead{f, st, readable}
+	}
+	sc, mainErr := s.build(ctx, files.files, files.readable)
+	if ctx.Err() != nil {
+		return false
+	}
+	s.mu.Lock()
+	s.scene, s.built, s.mainErr = sc, files.st, mainErr
+	s.mu.Unlock()
+	s.pending.Store(false)
+	return true
+}
+
+// diskRead is what diskFiles answered.
+type diskRead struct {
+	files    map[string][]byte
+	st       diskState
+	readable bool
 }
 
 // Scene returns the last good scene; callers must not modify it.
 func (s *Server) Scene() *scene.Scene {
+	s.buildPending(s.ctx, nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.scene

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
 
@@ -79,9 +80,20 @@ func hashFiles(files map[string][]byte) diskState {
 // diskFiles reads the user files. ok is false when one of them could not be read: the state
 // then marks it, and a run must read the workspace itself to report why.
 func (srv *Server) diskFiles() (files map[string][]byte, st diskState, ok bool) {
+	return srv.readFiles(srv.ws.ListUser())
+}
+
+// diskFilesLocked is diskFiles for a caller that holds the workspace lock and has made no temp
+// file under it yet (modules.ListUserLocked).
+func (srv *Server) diskFilesLocked() (files map[string][]byte, st diskState, ok bool) {
+	return srv.readFiles(srv.ws.ListUserLocked())
+}
+
+// readFiles reads the listed files, as diskFiles says.
+func (srv *Server) readFiles(list []modules.FileInfo) (files map[string][]byte, st diskState, ok bool) {
 	files, ok = map[string][]byte{}, true
 	st = diskState{}
-	for _, f := range srv.ws.ListUser() { // no fonts: drawText reads them, not as files of the program
+	for _, f := range list { // no fonts: drawText reads them, not as files of the program
 		b, _, err := srv.ws.Read(f.Name)
 		if err != nil {
 			st[f.Name], ok = [sha256.Size]byte{}, false
@@ -123,7 +135,10 @@ func (srv *Server) Sync(ctx context.Context) (*SyncResult, error) {
 // read), so that a tool call compares it with its session's last (outside.go) without
 // reading the workspace again.
 func (srv *Server) sync(ctx context.Context) (*SyncResult, diskState, error) {
-	_, st, _ := srv.diskFiles()
+	files, st, readable := srv.diskFiles()
+	if srv.pending.Load() && !srv.buildPending(ctx, &diskRead{files, st, readable}) && ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
 	if len(srv.staleFiles(st)) == 0 {
 		return &SyncResult{Error: srv.mainError()}, st, nil
 	}
@@ -157,7 +172,11 @@ func (srv *Server) staleFiles(st diskState) []string {
 // as read (nil when one could not be read), which a transaction records as the state before
 // its change.
 func (srv *Server) syncLocked(ctx context.Context) (*SyncResult, map[string][]byte, error) {
-	files, st, readable := srv.diskFiles()
+	files, st, readable := srv.diskFilesLocked()
+	// A server made by NewServerForCall builds its scene from these files: nothing is stale.
+	if srv.pending.Load() && !srv.buildPending(ctx, &diskRead{files, st, readable}) && ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
 	if !readable {
 		files = nil
 	}

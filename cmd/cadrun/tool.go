@@ -102,7 +102,10 @@ func runTool(args []string, stdout, stderr io.Writer) error {
 	return printReply(stdout, toolReply{Status: "success", Data: data})
 }
 
-// callTool opens the workspace and makes the call in a fresh session.
+// callTool opens the workspace and makes the call in a fresh session. The workspace and the
+// server are opened for one call (modules.OpenForCall, tools.NewServerForCall): the scene is
+// built when the tool first needs it, and a change lists and reads the workspace once, under
+// its lock.
 func callTool(name, ws string, params []byte) (any, error) {
 	dir, err := cli.WorkspaceDir(ws)
 	if err != nil {
@@ -111,7 +114,7 @@ func callTool(name, ws string, params []byte) (any, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating the workspace: %w", err)
 	}
-	w, err := modules.Open(dir)
+	w, err := modules.OpenForCall(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +122,7 @@ func callTool(name, ws string, params []byte) (any, error) {
 	pool := cli.NewPool()
 	defer pool.Close()
 	ctx := context.Background()
-	srv := tools.NewServer(ctx, w, pool, runtime.Options{})
+	srv := tools.NewServerForCall(ctx, w, pool, runtime.Options{})
 	return srv.Session().Call(ctx, name, json.RawMessage(params))
 }
 

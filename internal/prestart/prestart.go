@@ -25,8 +25,51 @@ import (
 // start-up is what a user waits for. The servers (mcp, watch) warm their workers themselves.
 var prestartFor = map[string]bool{"run": true, "tool": true}
 
+// ScriptlessTools are the tools a `cadrun tool` call makes without running a script (it builds
+// the scene only when a tool needs it): for them a worker would start for nothing, and on a busy
+// machine its start-up takes the parent's time. cmd/cadrun's TestScriptlessToolsRunNoScript
+// keeps the list true. A command line that names no tool (--list, a usage error) runs none
+// either.
+var ScriptlessTools = map[string]bool{"": true, "glob": true, "read": true, "lsp": true, "search": true}
+
+// toolFlags are the flags of `cadrun tool` that take a value (the others are booleans).
+var toolFlags = map[string]bool{"params": true, "params-file": true, "workspace": true}
+
 func init() {
-	if len(os.Args) > 1 && prestartFor[os.Args[1]] && !workerproc.IsWorker() {
+	if len(os.Args) > 1 && prestartFor[os.Args[1]] && !workerproc.IsWorker() &&
+		!(os.Args[1] == "tool" && ScriptlessTools[toolName(os.Args[2:])]) {
 		workerproc.Prestart(workerproc.DefaultMaxMemory)
 	}
+}
+
+// toolName is the tool a `cadrun tool` command line names: its first argument that is neither
+// a flag nor a flag's value, as the flag package parses them; "" when there is none.
+func toolName(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return args[i+1]
+			}
+			return ""
+		case len(a) < 2 || a[0] != '-':
+			return a
+		}
+		name := a[1:]
+		if name[0] == '-' {
+			name = name[1:]
+		}
+		hasValue := false
+		for j := 0; j < len(name); j++ {
+			if name[j] == '=' {
+				hasValue = true
+				break
+			}
+		}
+		if !hasValue && toolFlags[name] {
+			i++ // the flag's value
+		}
+	}
+	return ""
 }
