@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -354,9 +353,6 @@ func (tx *txn) landChange(ctx context.Context, src runtime.Source, c modules.Cha
 	if err != nil {
 		return nil
 	}
-	// The call may be waiting for that: let it put the file in place and start the folder's
-	// sync now, before the work below, which can be done beside that sync.
-	goruntime.Gosched()
 	save, sum := srv.prepareScene(res), srv.summarize(res.Scene)
 	var rec *recording // nil when the files after c are not known before it lands
 	if tx.before != nil {
