@@ -78,6 +78,7 @@ type History struct {
 	corrupt string
 	base    *logBase // the log on disk as read or last saved; nil when Save writes it whole
 	fromV1  bool     // read from log.json, which Save replaces with log.jsonl
+	fresh   []string // the objects Record created since the last Save, for Abandon
 }
 
 // historyFile is the log's first format (log.json), and the state its records replay to.
@@ -154,7 +155,7 @@ func (w *Workspace) cacheHistory(key fileKey, h *History) {
 	defer w.histMu.Unlock()
 	c := *h
 	c.Entries = slices.Clone(h.Entries)
-	c.dropped, c.gone = false, nil
+	c.dropped, c.gone, c.fresh = false, nil, nil
 	w.histKey, w.histValue = key, &c
 }
 
@@ -237,14 +238,19 @@ func (h *History) Matches(e HistoryEntry, files map[string][]byte) bool {
 // log only on Save.
 func (h *History) Record(files map[string][]byte, scene []byte) (HistoryEntry, error) {
 	e := HistoryEntry{ID: h.nextID, Files: make(map[string]string, len(files))}
+	objs, err := h.w.openObjects()
+	if err != nil {
+		return HistoryEntry{}, fmt.Errorf("recording the workspace: opening %s: %w", historyObjects, err)
+	}
+	defer objs.Close()
 	for _, name := range slices.Sorted(maps.Keys(files)) {
-		hash, err := h.w.putObject(files[name])
+		hash, err := h.putObject(objs, files[name])
 		if err != nil {
 			return HistoryEntry{}, fmt.Errorf("recording %s: %w", runtime.PathOf(name), err)
 		}
 		e.Files[name] = hash
 	}
-	hash, err := h.w.putObject(scene)
+	hash, err := h.putObject(objs, scene)
 	if err != nil {
 		return HistoryEntry{}, fmt.Errorf("recording the scene: %w", err)
 	}
@@ -258,6 +264,25 @@ func (h *History) Record(files map[string][]byte, scene []byte) (HistoryEntry, e
 	h.nextID++
 	h.trim()
 	return e, nil
+}
+
+// putObject stores data in objs for Record, noting an object it creates.
+func (h *History) putObject(objs *os.Root, data []byte) (string, error) {
+	hash, created, err := putObjectIn(objs, data)
+	if created {
+		h.fresh = append(h.fresh, hash)
+	}
+	return hash, err
+}
+
+// Abandon drops what Record did since the last Save, for a change that records its entry
+// before it knows it will land and then does not land: the objects Record created are
+// removed. The History is not to be used afterwards.
+func (h *History) Abandon() {
+	for _, hash := range h.fresh {
+		h.w.root.Remove(path.Join(historyObjects, hash))
+	}
+	h.fresh = nil
 }
 
 // trim drops entries beyond the cap: the oldest unlabelled ones first, then, when labelled
@@ -373,6 +398,7 @@ func (h *History) Save() error {
 		h.w.root.Rename(h.corrupt, badName(h.corrupt))
 		h.corrupt = ""
 	}
+	h.fresh = nil // kept now, or left unreferenced: either way no longer this History's to remove
 	if err := h.saveLog(); err != nil {
 		return err
 	}
@@ -440,53 +466,63 @@ func (h *History) collect(gone []HistoryEntry) error {
 	return nil
 }
 
-// putObject stores data under its hash, once. An object is written in place, without a temp
-// file and a rename (each costs a file creation, and a rename over a file on ext4 also starts
-// the write-out at once): its name is its content's hash and every read checks it, so a write
-// cut short reads as damaged, never as another content, and the next put of that content
-// writes it again (its size is wrong). Whatever else is in its place (a file of another size,
-// a link, a directory) is removed first, never written through.
+// putObject stores data under its hash, once (see putObjectIn).
 func (w *Workspace) putObject(data []byte) (string, error) {
-	hash := hashOf(data)
-	p := path.Join(historyObjects, hash)
-	st, err := w.root.Lstat(p)
-	if err == nil && checkRegular(p, st) == nil && st.Size() == int64(len(data)) {
-		return hash, nil
+	objs, err := w.openObjects()
+	if err != nil {
+		return "", fmt.Errorf("writing object %s: %w", hashOf(data), err)
 	}
-	if err == nil {
-		if err := w.root.RemoveAll(p); err != nil {
-			return "", fmt.Errorf("writing object %s: %w", hash, err)
-		}
-	}
-	if err := w.writeObject(p, data); err != nil {
-		return "", fmt.Errorf("writing object %s: %w", hash, err)
-	}
-	return hash, nil
+	defer objs.Close()
+	hash, _, err := putObjectIn(objs, data)
+	return hash, err
 }
 
-// writeObject creates the object file p with data; its folder is made when missing.
-func (w *Workspace) writeObject(p string, data []byte) error {
-	create := func() (*os.File, error) {
-		return w.root.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, newFileMode)
-	}
-	f, err := create()
+// openObjects opens objects/ as a root of its own, made when missing: a Record stats and
+// creates its objects there by name, one call each, where every call through the workspace's
+// root would open .cadrun, history and objects on the way.
+func (w *Workspace) openObjects() (*os.Root, error) {
+	objs, err := w.root.OpenRoot(historyObjects)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := w.root.MkdirAll(historyObjects, 0o755); err != nil {
-			return err
+			return nil, err
 		}
-		f, err = create()
+		objs, err = w.root.OpenRoot(historyObjects)
+	}
+	return objs, err
+}
+
+// putObjectIn stores data under its hash in objs (objects/), once. An object is written in
+// place, without a temp file and a rename (each costs a file creation, and a rename over a file
+// on ext4 also starts the write-out at once): its name is its content's hash and every read
+// checks it, so a write cut short reads as damaged, never as another content, and the next put
+// of that content writes it again (its size is wrong). Whatever else is in its place (a file
+// of another size, a link, a directory) is removed first, never written through.
+// created reports an object that was not there.
+func putObjectIn(objs *os.Root, data []byte) (hash string, created bool, err error) {
+	hash = hashOf(data)
+	st, err := objs.Lstat(hash)
+	if err == nil && checkRegular(hash, st) == nil && st.Size() == int64(len(data)) {
+		return hash, false, nil
+	}
+	if err == nil {
+		if err := objs.RemoveAll(hash); err != nil {
+			return "", false, fmt.Errorf("writing object %s: %w", hash, err)
+		}
+	}
+	f, err := objs.OpenFile(hash, os.O_CREATE|os.O_EXCL|os.O_WRONLY, newFileMode)
+	if err == nil {
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			objs.Remove(hash)
+		}
 	}
 	if err != nil {
-		return err
+		return "", false, fmt.Errorf("writing object %s: %w", hash, err)
 	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		w.root.Remove(p)
-	}
-	return err
+	return hash, true, nil
 }
 
 // object reads the object named hash and checks its content against the name.

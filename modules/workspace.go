@@ -53,6 +53,14 @@ type Workspace struct {
 	histSwept bool     // a Save has removed every unreferenced object once
 
 	sketch sketchCache // sketch.go
+
+	// The old files that swapped writes displaced are removed in the background
+	// (workspace_swap.go); Close waits for them.
+	removing   sync.WaitGroup
+	trashMu    sync.Mutex
+	trashFile  *os.File   // the trash folder, open; nil until used
+	trashStale []*os.File // trash folders that stopped working, to close
+	trashSwept bool       // the trash was emptied of an earlier process's leftovers
 }
 
 // Open opens the workspace at dir, which must exist. Temp files left by a write that was
@@ -97,8 +105,11 @@ func open(dir string) (*Workspace, error) {
 	return &Workspace{root: root, dir: dir, key: lockKey(dir)}, nil
 }
 
-// Close releases the workspace.
-func (w *Workspace) Close() error { return w.root.Close() }
+// Close releases the workspace, once the removals still running in the background are done.
+func (w *Workspace) Close() error {
+	w.closeTrash()
+	return w.root.Close()
+}
 
 // Dir is the workspace directory as given to Open.
 func (w *Workspace) Dir() string { return w.dir }

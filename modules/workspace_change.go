@@ -93,6 +93,7 @@ func (w *Workspace) Prepare(c Change, before map[string][]byte) (*Prepared, erro
 		if err != nil {
 			return nil, err
 		}
+		pw.t.swap = pw.exists // Put swaps the old file out (workspace_swap.go)
 		p.write = pw
 	}
 	return p, nil
@@ -101,6 +102,7 @@ func (w *Workspace) Prepare(c Change, before map[string][]byte) (*Prepared, erro
 // Land makes the change, durably; see Apply. It is Put, then Sync.
 func (p *Prepared) Land() (created bool, err error) {
 	if p.write != nil {
+		p.write.t.swap = false // in one go, as Write: the rename replaces the old file
 		return p.write.land()
 	}
 	return p.Put()

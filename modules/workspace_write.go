@@ -307,6 +307,12 @@ type tempFile struct {
 	w       *Workspace
 	tmp, p  string
 	durable bool
+	// swap asks put to exchange the temp file with an existing target rather than rename
+	// over it (workspace_swap.go); displaced then reports the old file under tmp, and dir is
+	// the directory, open for sync.
+	swap      bool
+	displaced bool
+	dir       *os.File
 }
 
 // writeTemp writes data to a new temp file in p's directory: the steps of replaceFile up to
@@ -387,6 +393,9 @@ func (t *tempFile) put() error {
 		t.remove()
 		return err
 	}
+	if t.swap && t.swapIn() {
+		return nil
+	}
 	if err := t.w.root.Rename(t.tmp, t.p); err != nil {
 		t.remove()
 		return err
@@ -394,15 +403,30 @@ func (t *tempFile) put() error {
 	return nil
 }
 
-// sync makes a durable write's rename durable: it syncs the directory.
+// sync makes a durable write's rename durable: it syncs the directory. The old file a swap
+// displaced then goes to the trash.
 func (t *tempFile) sync() error {
+	d := t.dir
+	t.dir = nil
+	defer func() {
+		t.dropDisplaced(d)
+		if d != nil {
+			d.Close()
+		}
+	}()
 	if !t.durable {
 		return nil
 	}
 	if err := t.w.step("syncdir"); err != nil {
 		return err
 	}
-	return t.w.syncDir(path.Dir(t.p))
+	if d == nil {
+		return t.w.syncDir(path.Dir(t.p))
+	}
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("syncing directory %s: %w", path.Dir(t.p), err)
+	}
+	return nil
 }
 
 // remove removes the temp file: the write will not happen.
@@ -465,6 +489,7 @@ func (w *Workspace) SaveScene(data []byte) error {
 	if err != nil {
 		return err
 	}
+	s.t.swap = false // outside a change, no trash: the rename replaces the old file
 	return s.Put()
 }
 
@@ -478,7 +503,7 @@ func (w *Workspace) PrepareScene(data []byte) (*SceneWrite, error) {
 	if len(data) > MaxSceneBytes {
 		return nil, fmt.Errorf("writing %s: %w: %d bytes is over %d (MaxSceneBytes)", SceneFile, ErrTooLarge, len(data), MaxSceneBytes)
 	}
-	mode, _, err := w.targetMode(SceneFile)
+	mode, exists, err := w.targetMode(SceneFile)
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", SceneFile, err)
 	}
@@ -486,6 +511,7 @@ func (w *Workspace) PrepareScene(data []byte) (*SceneWrite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", SceneFile, err)
 	}
+	t.swap = exists
 	return &SceneWrite{t}, nil
 }
 

@@ -32,9 +32,24 @@ var ErrNothingToRedo = errors.New("nothing to redo")
 // unknown) and the scene old. It answers the new entry's id, or 0 and a warning when the
 // history could not be written.
 func (tx *txn) record(now map[string][]byte, old *scene.Scene, sceneJSON []byte) (int, []string) {
+	return tx.recordAhead(now, old, sceneJSON).save()
+}
+
+// recording is a history entry made, its objects written, whose record is not yet in the log:
+// a change makes it while its file syncs, and appends it (save) once the file has landed, so
+// that the log never names files that did not land.
+type recording struct {
+	h        *modules.History
+	entry    int
+	warnings []string
+	failed   bool // the entry could not be made; warnings says why
+}
+
+// recordAhead is record up to the log's append: see record and recording.
+func (tx *txn) recordAhead(now map[string][]byte, old *scene.Scene, sceneJSON []byte) *recording {
 	h, warnings := tx.history()
-	fail := func(err error) (int, []string) {
-		return 0, append(warnings, fmt.Sprintf("the change landed, but recording it in the history failed: %v", err))
+	fail := func(err error) *recording {
+		return &recording{warnings: append(warnings, fmt.Sprintf("the change landed, but recording it in the history failed: %v", err)), failed: true}
 	}
 	if sceneJSON == nil {
 		return fail(errors.New("the scene could not be encoded"))
@@ -52,10 +67,26 @@ func (tx *txn) record(now map[string][]byte, old *scene.Scene, sceneJSON []byte)
 	if err != nil {
 		return fail(err)
 	}
-	if err := h.Save(); err != nil {
-		return fail(err)
+	return &recording{h: h, entry: e.ID, warnings: warnings}
+}
+
+// abandon drops the recording of a change that did not land: the objects it created go.
+func (r *recording) abandon() {
+	if r != nil && r.h != nil {
+		r.h.Abandon()
 	}
-	return e.ID, warnings
+}
+
+// save appends the recording to the log: the entry's id, or 0 and a warning when it could not
+// be made or written.
+func (r *recording) save() (int, []string) {
+	if r.failed {
+		return 0, r.warnings
+	}
+	if err := r.h.Save(); err != nil {
+		return 0, append(r.warnings, fmt.Sprintf("the change landed, but recording it in the history failed: %v", err))
+	}
+	return r.entry, r.warnings
 }
 
 // catchUp records files (with the scene sc) when they are not the current entry: the state
@@ -146,7 +177,7 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 		warnings = append(warnings, takenBackWarning(takenBack, restored))
 	}
 	out := &ChangeResult{Warnings: warnings, Entry: entry.ID, Restored: restored, Files: restored}
-	srv.land(res, out, nil)
+	srv.land(res, out, nil, nil)
 	if err := h.MoveTo(target); err == nil {
 		err = h.Save()
 		if err != nil {

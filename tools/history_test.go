@@ -406,3 +406,31 @@ func TestUndoToEntryThatNoLongerRuns(t *testing.T) {
 		t.Error("scene did not come back")
 	}
 }
+
+// TestRefusedLandingLeavesTheHistory: a change whose run succeeds makes its history entry while
+// its file syncs; when the file then cannot land (a new name that differs only in case from a
+// module), the objects that entry wrote are removed and the log is unchanged.
+func TestRefusedLandingLeavesTheHistory(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{"modules/Gear_lib.js": "export const x = 1\n"})
+	write(t, s, "main", "drawCircle('c', 0, 0, 1)")
+	history := func() []string {
+		var out []string
+		entries, err := os.ReadDir(filepath.Join(dir, ".cadrun", "history", "objects"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			out = append(out, e.Name())
+		}
+		return append(out, fileBytes(t, dir, ".cadrun/history/log.jsonl"))
+	}
+	before := history()
+	_, err := s.Call(context.Background(), "write", []byte(`{"file":"gear_lib","code":"export const y = 2\n"}`))
+	if !errors.Is(err, modules.ErrCaseCollision) {
+		t.Fatalf("write of gear_lib = %v; want a case collision", err)
+	}
+	if diff := cmp.Diff(before, history()); diff != "" {
+		t.Errorf("history mismatch (-want +got):\n%s", diff)
+	}
+}

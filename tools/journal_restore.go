@@ -72,7 +72,7 @@ func (se *Session) restoreJournal(ctx context.Context, id int64) (*ChangeResult,
 		return nil, fmt.Errorf("restoring history entry %d failed midway (%w); restored so far: %v. Read the files, then write what is missing", histID, err, restored)
 	}
 	out := &ChangeResult{Warnings: warnings, Restored: restored, Files: restored}
-	sceneJSON, old := srv.land(res, out, nil)
+	sceneJSON, old := srv.land(res, out, nil, nil)
 	var warnHistory []string
 	out.Entry, warnHistory = tx.record(files, old, sceneJSON)
 	out.Warnings = append(out.Warnings, warnHistory...)

@@ -286,71 +286,101 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	if err != nil {
 		return nil, notApplied(err)
 	}
-	// The change is made ready on disk (a write's bytes synced to a temp file) while the
-	// program runs; only a run that succeeds lets it land.
-	prep := make(chan prepared, 1)
+	// Two goroutines share the change. This one makes the two waits for the disk: the new
+	// bytes synced to a temp file while the program runs, then, once the run has succeeded,
+	// the swap into place and the folder's sync. The other runs the program and does the rest
+	// beside those waits (see landChange), so that the answer waits for the disk and little else.
+	ran := make(chan error, 1)
+	put := make(chan putOutcome, 1)
+	done := make(chan *ChangeResult, 1)
 	go func() {
-		p, err := srv.ws.Prepare(ch, tx.before)
-		prep <- prepared{p, err}
+		done <- tx.landChange(ctx, src, ch, se, warnings, ran, put)
 	}()
-	res, err := srv.run(ctx, src)
-	if alone := runAlone(ch); err == nil && alone != "" && alone != runtime.MainModule && !slices.Contains(res.Modules, alone) {
-		// Not reached from main: run it alone too, so that a broken module is refused.
-		if ares, aerr := srv.runner.Run(ctx, src, alone, srv.opt); aerr != nil {
-			res, err = ares, aerr
+	p, perr := srv.ws.Prepare(ch, tx.before)
+	if err := <-ran; err != nil {
+		if p != nil {
+			p.Discard()
 		}
-	}
-	// scene.json's next bytes go to their temp file while the change's own file may still be
-	// syncing; they are put in place after it lands.
-	var save *sceneSave
-	if err == nil {
-		save = srv.prepareScene(res)
-	}
-	ready := <-prep
-	if err != nil {
-		if ready.p != nil {
-			ready.p.Discard()
-		}
+		<-done
 		if ctx.Err() == nil { // a cancelled call is not a failed run
 			srv.notify(Change{Files: ch.Files(), Scene: srv.Scene(), Refused: err})
 		}
 		return nil, notApplied(err)
 	}
-	if ready.err != nil {
-		save.discard()
-		return nil, notApplied(ready.err)
+	created := false
+	if perr == nil {
+		created, perr = p.Put()
 	}
-	created, err := ready.p.Put()
+	put <- putOutcome{created, perr}
+	if perr != nil {
+		<-done
+		return nil, notApplied(perr)
+	}
+	err = p.Sync()
+	out := <-done
 	if err != nil {
-		save.discard()
-		return nil, notApplied(err)
-	}
-	// The rename is made durable while the scene and the history move; the answer waits.
-	durable := make(chan error, 1)
-	go func() { durable <- ready.p.Sync() }()
-	if ch.IsWrite() {
-		se.noteRead(file, ch.Next)
-	}
-	out := &ChangeResult{File: file, Created: created, Warnings: warnings, Files: ch.Files()}
-	sceneJSON, old := srv.land(res, out, save)
-	now := tx.landed(ch)
-	var warnHistory []string
-	out.Entry, warnHistory = tx.record(now, old, sceneJSON)
-	out.Warnings = append(out.Warnings, warnHistory...)
-	if out.Entry > 0 {
-		se.noteMade(out.Entry)
-	}
-	if err := <-durable; err != nil {
 		return nil, notApplied(err)
 	}
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
 }
 
-// prepared is what Workspace.Prepare answered.
-type prepared struct {
-	p   *modules.Prepared
-	err error
+// putOutcome says whether a change's file was put in place (Prepared.Put): created, or the
+// error that kept it out.
+type putOutcome struct {
+	created bool
+	err     error
+}
+
+// landChange is the part of a change's transaction that runs beside the waits for the disk
+// (see commit). It runs main from src, the workspace as change c leaves it, and the module c
+// writes or moves by itself when main does not reach it, so that a broken module is refused,
+// and sends the outcome on ran. While c's file may still be syncing it then does what the
+// landing needs of the run but not of the disk: scene.json's next bytes go to their temp file,
+// the new scene is compared with the one it replaces, and the history entry is made with its
+// objects. Once put says the file is in place it swaps scene.json in, moves the server to the
+// new scene and appends the entry to the history's log, and answers the change's result; when
+// the run failed or the file did not land it drops what it made ahead and answers nil.
+func (tx *txn) landChange(ctx context.Context, src runtime.Source, c modules.Change, se *Session, warnings []string, ran chan<- error, put <-chan putOutcome) *ChangeResult {
+	srv := tx.srv
+	res, err := srv.run(ctx, src)
+	if alone := runAlone(c); err == nil && alone != "" && alone != runtime.MainModule && !slices.Contains(res.Modules, alone) {
+		if ares, aerr := srv.runner.Run(ctx, src, alone, srv.opt); aerr != nil {
+			res, err = ares, aerr
+		}
+	}
+	ran <- err
+	if err != nil {
+		return nil
+	}
+	save, sum := srv.prepareScene(res), srv.summarize(res.Scene)
+	var rec *recording // nil when the files after c are not known before it lands
+	if tx.before != nil {
+		rec = tx.recordAhead(modules.After(tx.before, c), sum.old, save.json)
+	}
+	landed := <-put
+	if landed.err != nil {
+		save.discard()
+		rec.abandon()
+		return nil
+	}
+	if c.IsWrite() {
+		se.noteRead(c.Name, c.Next)
+	}
+	out := &ChangeResult{File: c.Name, Created: landed.created, Warnings: warnings, Files: c.Files()}
+	sceneJSON, old := srv.land(res, out, save, sum)
+	now := tx.landed(c)
+	var warnHistory []string
+	if rec != nil {
+		out.Entry, warnHistory = rec.save()
+	} else {
+		out.Entry, warnHistory = tx.record(now, old, sceneJSON)
+	}
+	out.Warnings = append(out.Warnings, warnHistory...)
+	if out.Entry > 0 {
+		se.noteMade(out.Entry)
+	}
+	return out
 }
 
 // runAlone names the module a change's run also runs by itself when main does not reach it:
@@ -384,13 +414,17 @@ func notApplied(err error) error {
 }
 
 // land moves the server to the scene of a run whose files have landed: it saves scene.json
-// (from save, or prepared now when save is nil), swaps the scene in and fills the summary of
-// out. It returns the scene's JSON (nil when it could not be encoded) and the scene it replaced.
-func (srv *Server) land(res *runtime.Result, out *ChangeResult, save *sceneSave) (sceneJSON []byte, old *scene.Scene) {
+// (from save, or prepared now when save is nil), swaps the scene in and fills the answer's
+// account of it in out (from sum, or worked out now when sum is nil). It returns the scene's
+// JSON (nil when it could not be encoded) and the scene it replaced.
+func (srv *Server) land(res *runtime.Result, out *ChangeResult, save *sceneSave, sum *summary) (sceneJSON []byte, old *scene.Scene) {
 	out.Logs = res.Logs
 	out.Warnings = append(out.Warnings, res.Warnings...)
 	if save == nil {
 		save = srv.prepareScene(res)
+	}
+	if sum == nil {
+		sum = srv.summarize(res.Scene)
 	}
 	sceneJSON, err := save.json, save.err
 	if err == nil {
@@ -400,17 +434,36 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult, save *sceneSave)
 		out.Warnings = append(out.Warnings, fmt.Sprintf("the change landed, but saving %s failed: %v", modules.SceneFile, err))
 	}
 	srv.mu.Lock()
-	old = srv.scene
 	srv.scene = res.Scene
 	srv.mu.Unlock()
 	srv.notify(Change{Files: out.Files, Scene: res.Scene, Run: res.Duration})
 
-	info := res.Scene.Info()
-	out.Entities, out.Bounds = info.Entities, roundBox(info.Bounds)
-	out.Added, out.Removed, out.Changed, out.Restacked, out.More = diffScenes(old, res.Scene)
-	srv.changes.note(old, res.Scene, out)
-	out.Warnings = append(out.Warnings, srv.lockedWarnings(old, res.Scene)...)
-	return sceneJSON, old
+	out.Entities, out.Bounds = sum.entities, sum.bounds
+	out.Added, out.Removed, out.Changed, out.Restacked, out.More = sum.added, sum.removed, sum.changed, sum.restacked, sum.more
+	srv.changes.note(sum.old, res.Scene, out)
+	out.Warnings = append(out.Warnings, sum.locked...)
+	return sceneJSON, sum.old
+}
+
+// summary is what an answer says of a run's scene against the scene it replaces. Neither one
+// moves under the workspace lock, so a change works it out while its file is still syncing.
+type summary struct {
+	old                                *scene.Scene // the server's scene, which the run's replaces
+	entities                           int
+	bounds                             scene.Box
+	added, removed, changed, restacked []string
+	more                               *moreCount
+	locked                             []string // the warnings for locked entities the run changed
+}
+
+// summarize compares cur with the server's scene. Callers hold the workspace lock.
+func (srv *Server) summarize(cur *scene.Scene) *summary {
+	old := srv.Scene()
+	info := cur.Info()
+	s := &summary{old: old, entities: info.Entities, bounds: roundBox(info.Bounds)}
+	s.added, s.removed, s.changed, s.restacked, s.more = diffScenes(old, cur)
+	s.locked = srv.lockedWarnings(old, cur)
+	return s
 }
 
 // isMissingMain reports a run that failed only because scene.code.js does not exist.
