@@ -84,6 +84,14 @@ torn
 		t.Errorf("write answered %#v; want a change of 1 entity at history entry 3", out)
 	}
 
+	// A data file's write looks for a name that differs only in case among the entries the
+	// change's own listing found: its folder is listed once too.
+	_, listed = oneCall(t, dir, "write", `{"file": "parts.json", "code": "{\"n\": 2}"}`)
+	want = map[string]int{".": 1, ".cadrun/history": 1, "modules": 1, "data": 1}
+	if diff := cmp.Diff(want, listed); diff != "" {
+		t.Errorf("listings of a data file's write mismatch (-want +got):\n%s", diff)
+	}
+
 	_, listed = oneCall(t, dir, "read", `{"file": "a"}`)
 	want = map[string]int{".": 1, ".cadrun/history": 1}
 	if diff := cmp.Diff(want, listed); diff != "" {
@@ -107,4 +115,45 @@ func temps(t *testing.T, dir string) []string {
 		}
 	}
 	return out
+}
+
+// TestDataCaseUnderTheLock: a data file's write made by one call checks its name's case
+// against the names its change's listing found (every entry of the folder, data file or not,
+// and the folders under data/), as a listing of its own would.
+func TestDataCaseUnderTheLock(t *testing.T) {
+	t.Parallel()
+	dir := testws.Dir(t, `data files whose names differ in case
+-- scene.code.js --
+drawRect('r', 0, 0, 1, 1)
+-- data/Parts.json --
+{"n": 1}
+-- data/notes.JSON --
+not a data file
+-- data/sub/Bolt.json --
+{"m": 8}
+`)
+	for _, tc := range []struct{ file, want string }{
+		{"parts.json", "data/parts.json would collide with data/Parts.json"},
+		{"Notes.json", "data/Notes.json would collide with data/notes.JSON"},
+		{"sub/bolt.json", "data/sub/bolt.json would collide with data/sub/Bolt.json"},
+		{"Parts.json", ""},
+		{"other/new.json", ""},
+	} {
+		w, err := modules.OpenForCall(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		srv := tools.NewServerForCall(ctx, w, tools.InProcess{}, runtime.Options{})
+		params, _ := json.Marshal(map[string]string{"file": tc.file, "code": `{"n": 2}`})
+		_, err = srv.Session().Call(ctx, "write", params)
+		w.Close()
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("write %s: error %q; want one saying %q", tc.file, got, tc.want)
+		}
+	}
 }

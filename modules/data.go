@@ -63,12 +63,16 @@ func SchemaOf(name string) (string, bool) {
 
 // listData lists the data files under data/, by name, leaving out anything Read would refuse
 // (links, FIFOs, temp files, names that break the rule). When temps is not nil, the temp
-// files found are added to it.
-func (w *Workspace) listData(temps *[]string) []FileInfo {
+// files found are added to it. When names is not nil, every name in each folder it lists
+// (whatever the entry is) is added to names under the folder's path.
+func (w *Workspace) listData(temps *[]string, names map[string][]string) []FileInfo {
 	var out []FileInfo
 	fs.WalkDir(w.root.FS(), dataDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
+		}
+		if names != nil && p != dataDir {
+			names[path.Dir(p)] = append(names[path.Dir(p)], d.Name())
 		}
 		rel := strings.TrimPrefix(p, dataDir+"/")
 		if d.IsDir() {
@@ -76,6 +80,9 @@ func (w *Workspace) listData(temps *[]string) []FileInfo {
 				return fs.SkipDir
 			}
 			w.listing(p)
+			if names != nil && names[p] == nil {
+				names[p] = []string{}
+			}
 			return nil
 		}
 		if temps != nil && isTemp(d) {
@@ -93,21 +100,33 @@ func (w *Workspace) listData(temps *[]string) []FileInfo {
 }
 
 // checkDataCase refuses a new data file whose name differs only in case from a file in the
-// same folder. except is the file being renamed.
-func (w *Workspace) checkDataCase(name, except string) error {
+// same folder. except is the file being renamed. locked says that the caller holds the lock
+// and read the files under it: the names ListUserLocked found in the folder then serve, and
+// the folder is listed only when that listing did not reach it.
+func (w *Workspace) checkDataCase(name, except string, locked bool) error {
 	p := runtime.PathOf(name)
-	w.listing(path.Dir(p))
-	entries, err := fs.ReadDir(w.root.FS(), path.Dir(p))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	dir := path.Dir(p)
+	names, ok := []string(nil), false
+	if locked {
+		names, ok = w.lockedNames(dir)
+	}
+	if !ok {
+		w.listing(dir)
+		entries, err := fs.ReadDir(w.root.FS(), dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
 	}
 	var other string
-	for _, e := range entries {
+	for _, n := range names {
 		switch {
-		case e.Name() == path.Base(p):
+		case n == path.Base(p):
 			return nil // it exists: an overwrite
-		case strings.EqualFold(e.Name(), path.Base(p)) && path.Join(path.Dir(p), e.Name()) != runtime.PathOf(except):
-			other = path.Join(path.Dir(p), e.Name())
+		case strings.EqualFold(n, path.Base(p)) && path.Join(dir, n) != runtime.PathOf(except):
+			other = path.Join(dir, n)
 		}
 	}
 	if other != "" {

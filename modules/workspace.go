@@ -44,6 +44,11 @@ type Workspace struct {
 	onList func(dir string)
 	// sweepPending is set by OpenForCall until ListUserLocked has swept modules/ and data/.
 	sweepPending atomic.Bool
+	// The names in each data folder as the listing made under the lock now held saw them
+	// (ListUserLocked), so that a data file's write checks its name's case without listing
+	// its folder again; nil when no such listing was made, cleared as the lock is released.
+	lockedMu      sync.Mutex
+	lockedEntries map[string][]string
 
 	// The history as last read or written, with the log file's identity then, so that a
 	// commit neither reads nor decodes the log again while it is the same file.

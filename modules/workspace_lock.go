@@ -72,7 +72,7 @@ func (w *Workspace) Lock(ctx context.Context) (unlock func(), err error) {
 		<-sem
 		return nil, fmt.Errorf("locking workspace: %w", err)
 	}
-	return releaser(sem, f), nil
+	return w.releaser(sem, f), nil
 }
 
 // tryLock takes the lock only if it is free now, or fails with ErrLocked.
@@ -88,13 +88,16 @@ func (w *Workspace) tryLock() (unlock func(), err error) {
 		<-sem
 		return nil, err
 	}
-	return releaser(sem, f), nil
+	return w.releaser(sem, f), nil
 }
 
-func releaser(sem chan struct{}, f *os.File) func() {
+// releaser is the unlock function of a lock taken with sem and f; it also drops what
+// ListUserLocked kept for the lock's holder.
+func (w *Workspace) releaser(sem chan struct{}, f *os.File) func() {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
+			w.setLockedEntries(nil)
 			// Closing the descriptor drops the flock; unlocking first makes that explicit.
 			syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 			f.Close()

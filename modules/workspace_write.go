@@ -217,7 +217,7 @@ func (w *Workspace) checkCase(name, except string) error {
 // modules/ for them).
 func (w *Workspace) checkCaseAmong(name, except string, files map[string][]byte) error {
 	if IsDataName(name) {
-		return w.checkDataCase(name, except)
+		return w.checkDataCase(name, except, files != nil)
 	}
 	if name == runtime.MainModule {
 		return nil
