@@ -30,6 +30,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -131,14 +132,17 @@ func (o *Output) draw() error {
 }
 
 // archiveName is what a txtar workspace may hold.
-var archiveName = regexp.MustCompile(`^(scene\.code\.js|modules/[A-Za-z0-9_-]+\.js|tests/[A-Za-z0-9_-]+\.test\.js)$`)
+// Compiled on first use, not as every cadrun process starts.
+var archiveName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(scene\.code\.js|modules/[A-Za-z0-9_-]+\.js|tests/[A-Za-z0-9_-]+\.test\.js)$`)
+})
 
 // Extract writes the workspace files of a txtar archive (scene.code.js, modules/NAME.js,
 // tests/NAME.test.js) into dir, which it creates.
 func Extract(archive []byte, dir string) error {
 	a := txtar.Parse(archive)
 	for _, f := range a.Files {
-		if !archiveName.MatchString(f.Name) {
+		if !archiveName().MatchString(f.Name) {
 			return fmt.Errorf("archive file %q is not a workspace file: use scene.code.js, modules/NAME.js or tests/NAME.test.js", f.Name)
 		}
 		path := filepath.Join(dir, filepath.FromSlash(f.Name))

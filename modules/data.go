@@ -35,7 +35,7 @@ func CheckDataName(name string) error {
 		*last = strings.TrimSuffix(*last, ".schema")
 		ok = true
 		for _, s := range segs {
-			ok = ok && nameRE.MatchString(s)
+			ok = ok && validName(s)
 		}
 		if ok {
 			return nil

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -237,13 +238,16 @@ func isCalleeByte(c byte) bool {
 
 // declRE finds a file's own top-level names: declarations (function, class, const, let, var)
 // and the names an import brings in ({a, b as c} and default imports).
-var declRE = regexp.MustCompile(`(?m)(?:\b(?:function\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*))|(?:^\s*import\s+([A-Za-z_$][\w$]*)?\s*,?\s*(?:\{([^}]*)\})?\s*from\s*['"]([^'"]+)['"])`)
+// It is compiled on first use: most runs never fail, and a worker's start should not pay for it.
+var declRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:\b(?:function\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*))|(?:^\s*import\s+([A-Za-z_$][\w$]*)?\s*,?\s*(?:\{([^}]*)\})?\s*from\s*['"]([^'"]+)['"])`)
+})
 
 // declarations maps the names a file declares or imports to where they come from ("declared
 // at line 3", "imported from 'gear_lib'"), for did-you-mean hints on the program's own names.
 func declarations(src []byte) map[string]string {
 	out := map[string]string{}
-	for _, m := range declRE.FindAllSubmatchIndex(src, -1) {
+	for _, m := range declRE().FindAllSubmatchIndex(src, -1) {
 		line := 1 + bytes.Count(src[:m[0]], []byte("\n"))
 		if m[2] >= 0 {
 			n := string(src[m[2]:m[3]])
