@@ -73,15 +73,16 @@ type Style struct {
 func (st Style) Hairline() bool { return st.StrokeWidth == 0 }
 
 // DefaultStyle is the style of a new shape: a black hairline stroke, no fill.
-func DefaultStyle() Style {
-	c := Black
-	return Style{Stroke: &c}
-}
+func DefaultStyle() Style { return newStyle(KindRect, new(Color)) }
 
-// textStyle is the style of new text: filled black, no stroke, so that the letters read.
-func textStyle() Style {
-	c := Black
-	return Style{Fill: &c}
+// newStyle is the style a new shape of kind k is drawn with, its colour kept in c (set to
+// black): DefaultStyle, but text is filled, with no stroke, so that the letters read.
+func newStyle(k Kind, c *Color) Style {
+	*c = Black
+	if k == KindText {
+		return Style{Fill: c}
+	}
+	return Style{Stroke: c}
 }
 
 // Transform places an entity in its parent's frame: the local map is
@@ -241,24 +242,16 @@ func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 		if old.IsGroup() {
 			return nil, fmt.Errorf("%w: %q is a group; delete it first or draw under another name", ErrBadName, name)
 		}
-		style := DefaultStyle()
-		if shape.Kind() == KindText {
-			style = textStyle()
-		}
-		old.Shape, old.Transform, old.Style = shape, tr, style
+		old.Shape, old.Transform, old.Style = shape, tr, newStyle(shape.Kind(), new(Color))
 		s.last, s.lastBox = old, box
 		return old, nil
 	}
 	if s.byName.len() >= MaxEntities {
 		return nil, fmt.Errorf("%w: the scene already has %d entities (MaxEntities)", ErrLimit, MaxEntities)
 	}
-	d := &drawn{e: Entity{Name: name, Shape: shape, Transform: tr}, color: Black}
+	d := &drawn{e: Entity{Name: name, Shape: shape, Transform: tr}}
 	e := &d.e
-	if shape.Kind() == KindText {
-		e.Style.Fill = &d.color // textStyle
-	} else {
-		e.Style.Stroke = &d.color // DefaultStyle
-	}
+	e.Style = newStyle(shape.Kind(), &d.color)
 	s.byName.addAt(at, h, e)
 	s.roots.insert(e, s.roots.len())
 	s.last, s.lastBox = e, box
