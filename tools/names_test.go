@@ -225,8 +225,8 @@ func TestRestacked(t *testing.T) {
 }
 
 // TestRefusedLandingLeavesNoTempFiles: a change whose run succeeds but whose file cannot land
-// (a new name that differs only in case from a module) drops the scene.json written ahead for
-// it: no temp file is left, and scene.json keeps the scene before.
+// (a new name that differs only in case from a module) leaves nothing of what was made
+// ahead for it: no temp file, no history object, and scene.json keeps the scene before.
 func TestRefusedLandingLeavesNoTempFiles(t *testing.T) {
 	t.Parallel()
 	s, dir := newSession(t, map[string]string{"modules/Gear_lib.js": "export const x = 1\n"})
@@ -235,6 +235,18 @@ func TestRefusedLandingLeavesNoTempFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	objects := func() []string {
+		entries, err := os.ReadDir(filepath.Join(dir, ".cadrun/history/objects"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	objectsBefore := objects()
 	_, err = s.Call(context.Background(), "write", json.RawMessage(`{"file":"gear_lib","code":"export const y = 2\n"}`))
 	if !errors.Is(err, modules.ErrCaseCollision) {
 		t.Fatalf("write of gear_lib = %v; want a case collision", err)
@@ -251,5 +263,8 @@ func TestRefusedLandingLeavesNoTempFiles(t *testing.T) {
 	}
 	if after, err := os.ReadFile(filepath.Join(dir, modules.SceneFile)); err != nil || string(after) != string(before) {
 		t.Errorf("scene.json changed: %v\n%s", err, after)
+	}
+	if diff := cmp.Diff(objectsBefore, objects()); diff != "" {
+		t.Errorf("history objects mismatch (-before +after):\n%s", diff)
 	}
 }
