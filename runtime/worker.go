@@ -767,9 +767,9 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 	pending := map[string][]byte{}     // the files answered by hash, for "content"
 
 	for {
-		var m message
-		if err := w.from.decode(&m); err != nil {
-			return nil, fmt.Errorf("reading from the worker: %w", err)
+		m, err := w.next()
+		if err != nil {
+			return nil, err
 		}
 		switch m.Type {
 		case "read":
@@ -817,7 +817,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 			}
 			return res, nil
 		default:
-			return nil, fmt.Errorf("unexpected message %q from the worker", m.Type)
+			return nil, unexpected(m)
 		}
 	}
 }
@@ -831,9 +831,9 @@ func (w *worker) export(out io.Writer, max int64) (made bool, err error) {
 	var buf []byte
 	var total int64
 	for {
-		var m message
-		if err := w.from.decode(&m); err != nil {
-			return false, fmt.Errorf("reading from the worker: %w", err)
+		m, err := w.next()
+		if err != nil {
+			return false, err
 		}
 		switch m.Type {
 		case "chunk":
@@ -855,9 +855,24 @@ func (w *worker) export(out io.Writer, max int64) (made bool, err error) {
 			}
 			return m.Made, nil
 		default:
-			return false, fmt.Errorf("unexpected message %q from the worker", m.Type)
+			return false, unexpected(m)
 		}
 	}
+}
+
+// next reads the worker's next message line, for run and export, which then dispatch on its
+// type: an error means the stream broke (the worker died, or sent what is not a message).
+func (w *worker) next() (message, error) {
+	var m message
+	if err := w.from.decode(&m); err != nil {
+		return m, fmt.Errorf("reading from the worker: %w", err)
+	}
+	return m, nil
+}
+
+// unexpected is the error of a message of a type the parent does not await at that point.
+func unexpected(m message) error {
+	return fmt.Errorf("unexpected message %q from the worker", m.Type)
 }
 
 // exportCopyBytes is the buffer an export passes through on its way from the worker's pipe

@@ -345,6 +345,44 @@ func TestExportStreamOverTheLimit(t *testing.T) {
 	}
 }
 
+// TestWorkerStreamCutShort: a worker's stream that ends early (the worker killed, its pipe
+// broken) fails the read with the error that says where: between messages, inside a message
+// line, or inside an export's chunk (after passing on what came of it); a message the parent
+// does not await there is named.
+func TestWorkerStreamCutShort(t *testing.T) {
+	t.Parallel()
+	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0) // takes the "run" line
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devNull.Close()
+	for _, c := range []struct {
+		name, stream string
+		export       bool
+		err, out     string
+	}{
+		{"run, between messages", "", false, "reading from the worker: EOF", ""},
+		{"run, inside a line", `{"type":"res`, false, "reading from the worker: unexpected EOF", ""},
+		{"export, between messages", "{\"type\":\"chunk\",\"export_bytes\":2}\nab", true, "reading from the worker: EOF", "ab"},
+		{"export, inside a line", "{\"type\":\"chunk\",\"export_bytes\":2}\nab{\"type\":\"chu", true, "reading from the worker: unexpected EOF", "ab"},
+		{"export, inside a chunk", "{\"type\":\"chunk\",\"export_bytes\":5}\nabc", true, "unexpected EOF", "abc"},
+		{"run, a message out of place", "{\"type\":\"chunk\"}\n", false, `unexpected message "chunk" from the worker`, ""},
+		{"export, a message out of place", "{\"type\":\"result\"}\n", true, `unexpected message "result" from the worker`, ""},
+	} {
+		w := &worker{from: newLineReader(strings.NewReader(c.stream)), proc: &workerproc.Process{Stdin: devNull}}
+		var out strings.Builder
+		var err error
+		if c.export {
+			_, err = w.export(&out, 1<<20)
+		} else {
+			_, err = w.run(MapSource{}, MainModule, Options{}, nil)
+		}
+		if err == nil || err.Error() != c.err || out.String() != c.out {
+			t.Errorf("%s: got %v after %q; want %q after %q", c.name, err, out.String(), c.err, c.out)
+		}
+	}
+}
+
 // TestPoolExportWriteFails: an export that cannot be written to the caller's writer returns
 // that error, and the next export gets a new worker.
 func TestPoolExportWriteFails(t *testing.T) {
