@@ -347,8 +347,9 @@ func TestExportStreamOverTheLimit(t *testing.T) {
 
 // TestWorkerStreamCutShort: a worker's stream that ends early (the worker killed, its pipe
 // broken) fails the read with the error that says where: between messages, inside a message
-// line, or inside an export's chunk (after passing on what came of it); a message the parent
-// does not await there is named.
+// line, or inside the raw bytes a line announced (a scene, an export's chunk, after passing on
+// what came of it), which is an unexpected EOF even where none of the bytes came; a message
+// the parent does not await there is named.
 func TestWorkerStreamCutShort(t *testing.T) {
 	t.Parallel()
 	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0) // takes the "run" line
@@ -363,6 +364,9 @@ func TestWorkerStreamCutShort(t *testing.T) {
 	}{
 		{"run, between messages", "", false, "reading from the worker: EOF", ""},
 		{"run, inside a line", `{"type":"res`, false, "reading from the worker: unexpected EOF", ""},
+		{"run, inside the scene", "{\"type\":\"result\",\"scene_bytes\":20}\n{\"version\"", false, "reading the worker's scene: unexpected EOF", ""},
+		{"run, before the scene", "{\"type\":\"result\",\"scene_bytes\":20}", false, "reading the worker's scene: unexpected EOF", ""},
+		{"export, before a chunk", "{\"type\":\"chunk\",\"export_bytes\":5}", true, "unexpected EOF", ""},
 		{"export, between messages", "{\"type\":\"chunk\",\"export_bytes\":2}\nab", true, "reading from the worker: EOF", "ab"},
 		{"export, inside a line", "{\"type\":\"chunk\",\"export_bytes\":2}\nab{\"type\":\"chu", true, "reading from the worker: unexpected EOF", "ab"},
 		{"export, inside a chunk", "{\"type\":\"chunk\",\"export_bytes\":5}\nabc", true, "unexpected EOF", "abc"},
