@@ -1,50 +1,20 @@
-//go:build unix
-
 package modules
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-// limitFileSize makes this process's writes past size bytes of any file fail, as a full disk
-// fails them (the kernel's file size limit, RLIMIT_FSIZE: a write that crosses it writes up
-// to the limit, the next gets EFBIG; Go ignores the SIGXFSZ that comes with it), until the
-// returned func is called. The limit holds for the whole process, so a test that sets it must
-// not be parallel (no parallel test runs while a sequential one does) and must lift it before
-// it writes anything else.
-func limitFileSize(t *testing.T, size int64) (lift func()) {
-	t.Helper()
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Skipf("no file size limit here: %v", err)
-	}
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: uint64(size), Max: old.Max}); err != nil {
-		t.Skipf("cannot set the file size limit: %v", err)
-	}
-	lifted := false
-	lift = func() {
-		if lifted {
-			return
-		}
-		lifted = true
-		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-			panic("lifting the file size limit: " + err.Error()) // every later test would fail
-		}
-	}
-	t.Cleanup(lift)
-	return lift
-}
+	"github.com/cadrun/cadrun/internal/fulldisk"
+)
 
 // TestHistoryAppendFails: a Save whose append to the log fails (the disk full before the line,
 // or in the middle of it) returns an error naming the log, and loses nothing: the log on disk
 // still reads as the history before, without a warning, in this workspace and in a new one; and
-// the next change's Save records correctly on top of it. Not parallel: see limitFileSize.
+// the next change's Save records correctly on top of it. Not parallel: see fulldisk.
 func TestHistoryAppendFails(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -63,7 +33,7 @@ func TestHistoryAppendFails(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			lift := limitFileSize(t, int64(len(before))+tc.written)
+			lift := fulldisk.After(t, int64(len(before))+tc.written)
 			err := h.Save()
 			lift()
 			if err == nil || !strings.HasPrefix(err.Error(), "writing "+historyLog+": ") {
@@ -109,7 +79,7 @@ func TestHistoryAppendFails(t *testing.T) {
 
 // TestHistoryRewriteFails: a Save that writes the log whole (it has as many records as the
 // history keeps entries) and cannot, the disk full, leaves the log as it was and no temp file
-// beside it, and the next Save writes it whole. Not parallel: see limitFileSize.
+// beside it, and the next Save writes it whole. Not parallel: see fulldisk.
 func TestHistoryRewriteFails(t *testing.T) {
 	w, dir := workspace(t, nil)
 	w.historyCap = 2
@@ -121,7 +91,7 @@ func TestHistoryRewriteFails(t *testing.T) {
 	if _, err := h.Record(files("main", "3"), []byte("s3")); err != nil {
 		t.Fatal(err)
 	}
-	lift := limitFileSize(t, 10)
+	lift := fulldisk.After(t, 10)
 	err := h.Save()
 	lift()
 	if err == nil || !strings.HasPrefix(err.Error(), "writing "+historyLog+": ") {
