@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/internal/fulldisk"
 	"github.com/cadrun/cadrun/internal/workerproc"
 	"github.com/cadrun/cadrun/scene"
 )
@@ -270,6 +271,27 @@ func TestPoolExportToFile(t *testing.T) {
 	_, made, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{File: filepath.Join(dir, "missing", "out"), W: &out})
 	if made || err != nil || out.String() != wantExport(t, src, "svg please") {
 		t.Errorf("a file the worker cannot make: made %v, error %v; want the export streamed", made, err)
+	}
+}
+
+// TestPoolExportToFileDiskFull: a worker that cannot write the file it made, the disk full,
+// says so with an error that matches ErrExportFile (an ExportFunc's own error does not), and
+// serves on. Not parallel: see fulldisk (the worker, started meanwhile, inherits the limit).
+func TestPoolExportToFileDiskFull(t *testing.T) {
+	p := NewPool(PoolOptions{Lazy: true}) // its worker starts under the limit
+	defer p.Close()
+	src := MapSource{MainModule: typicalScript}
+	dir := t.TempDir()
+	var out strings.Builder
+	lift := fulldisk.After(t, testChunk)
+	_, made, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{File: filepath.Join(dir, "full"), W: &out})
+	lift()
+	if !made || err == nil || !errors.Is(err, ErrExportFile) || !strings.HasSuffix(err.Error(), "file too large") || out.Len() != 0 {
+		t.Errorf("made %v, error %v, %d bytes streamed; want made, an ErrExportFile that says the file is too large, none streamed", made, err, out.Len())
+	}
+	_, made, err = p.Export(context.Background(), src, MainModule, Options{}, []byte("fail midway"), ExportTo{File: filepath.Join(dir, "fail"), W: &out})
+	if !made || err == nil || err.Error() != "cannot write fail midway" || errors.Is(err, ErrExportFile) {
+		t.Errorf("an ExportFunc's own error: made %v, error %v; want made and %q, not an ErrExportFile", made, err, "cannot write fail midway")
 	}
 }
 
