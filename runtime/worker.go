@@ -26,9 +26,9 @@ package runtime
 // overlap; an "export" line ends it, with the export's error if it failed, and then the parent
 // drops what it had. A caller that writes a file may name a new file for the worker to make
 // and write itself (ExportTo.File): the bytes then skip the pipe and the parent altogether, and
-// the "export" line says the file was made (Made) and how many bytes it holds. The timeout
-// covers the script, as it does when the parent renders; the export is the program's own
-// code.
+// the "export" line says the file was made (Made), how many bytes it holds, and whether the
+// export's error was the file's (FileErr: a full disk; ErrExportFile). The timeout covers the
+// script, as it does when the parent renders; the export is the program's own code.
 
 import (
 	"bufio"
@@ -87,6 +87,7 @@ type message struct {
 	ContentBytes int           `json:"content_bytes,omitempty"` // the raw file content after the line
 	ExportBytes  int           `json:"export_bytes,omitempty"`  // chunk: the raw piece of the export after the line; export: the bytes in the file made
 	Made         bool          `json:"made,omitempty"`          // export: the worker made the export's file and wrote it
+	FileErr      bool          `json:"file_err,omitempty"`      // export: Err is the error of writing the file made (a full disk)
 	Logs         []string      `json:"logs,omitempty"`
 	Warnings     []string      `json:"warnings,omitempty"`
 	Modules      []string      `json:"modules,omitempty"`
@@ -240,10 +241,11 @@ func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene
 		if f, ferr := os.OpenFile(req.File, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); ferr == nil {
 			fw := &fileWriter{f: f, max: req.MaxBytes}
 			err = export(fw, s, req.Request)
-			if cerr := f.Close(); err == nil {
-				err = cerr
+			if cerr := f.Close(); err == nil && cerr != nil {
+				err, fw.err = cerr, cerr
 			}
 			reply.Made, reply.ExportBytes = true, int(fw.size)
+			reply.FileErr = err != nil && fw.err != nil
 			break
 		}
 		// A file the worker cannot make (a folder it may not write to) is the parent's to
@@ -306,6 +308,7 @@ type fileWriter struct {
 	f    *os.File
 	max  int64 // 0: MaxExportBytes
 	size int64
+	err  error // the file's write failed (a full disk): the export's error is the file's
 }
 
 func (w *fileWriter) Write(p []byte) (int, error) {
@@ -319,6 +322,9 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 	preallocate(w.f, w.size, len(p))
 	n, err := w.f.Write(p)
 	w.size += int64(n)
+	if err != nil {
+		w.err = err
+	}
 	return n, err
 }
 
@@ -618,8 +624,9 @@ type ExportTo struct {
 // run -o` uses a temp file beside the output). On success res.Scene is empty. A failed run
 // answers as Run does, with nothing written; an export that fails, writes more than
 // MaxExportBytes, or cannot be written to to.W returns its error after part of it may have
-// been written. The run's timeout covers the script, not the export, as it would not cover a
-// render in the caller; ctx covers both. No write to to.W follows Export's return.
+// been written (one that cannot be written to to.File, an error matching ErrExportFile). The
+// run's timeout covers the script, not the export, as it would not cover a render in the
+// caller; ctx covers both. No write to to.W follows Export's return.
 func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options, request []byte, to ExportTo) (res *Result, made bool, err error) {
 	max := MaxExportBytes
 	res, w, err := p.run(ctx, src, entry, opt, &exportRequest{Request: request, MaxBytes: max, File: to.File})
@@ -680,10 +687,21 @@ func (p *Pool) Count(ctx context.Context, src Source, entry string, opt Options)
 	return res, res.entities, err
 }
 
-// exportError is the error an ExportFunc returned in the worker.
-type exportError struct{ msg string }
+// exportError is the error an ExportFunc returned in the worker; file says it failed writing
+// the file the worker made (ErrExportFile).
+type exportError struct {
+	msg  string
+	file bool
+}
 
 func (e *exportError) Error() string { return e.msg }
+
+func (e *exportError) Is(target error) bool { return e.file && target == ErrExportFile }
+
+// ErrExportFile is matched (errors.Is) by Export's error when the worker could not write the
+// file it made (ExportTo.File), as on a full disk: the error names only that file, so that a
+// caller names what it was writing. A caller learns the same of its own to.W from its writer.
+var ErrExportFile = errors.New("writing the export's file")
 
 // run executes entry in a worker and returns the result with the worker, which the caller
 // gives back with put (or discard), or with no worker when it was already replaced. With an
@@ -767,9 +785,9 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 	pending := map[string][]byte{}     // the files answered by hash, for "content"
 
 	for {
-		var m message
-		if err := w.from.decode(&m); err != nil {
-			return nil, fmt.Errorf("reading from the worker: %w", err)
+		m, err := w.next()
+		if err != nil {
+			return nil, err
 		}
 		switch m.Type {
 		case "read":
@@ -817,7 +835,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 			}
 			return res, nil
 		default:
-			return nil, fmt.Errorf("unexpected message %q from the worker", m.Type)
+			return nil, unexpected(m)
 		}
 	}
 }
@@ -831,9 +849,9 @@ func (w *worker) export(out io.Writer, max int64) (made bool, err error) {
 	var buf []byte
 	var total int64
 	for {
-		var m message
-		if err := w.from.decode(&m); err != nil {
-			return false, fmt.Errorf("reading from the worker: %w", err)
+		m, err := w.next()
+		if err != nil {
+			return false, err
 		}
 		switch m.Type {
 		case "chunk":
@@ -849,15 +867,30 @@ func (w *worker) export(out io.Writer, max int64) (made bool, err error) {
 		case "export":
 			switch {
 			case m.Err != "":
-				return m.Made, &exportError{m.Err}
+				return m.Made, &exportError{m.Err, m.FileErr}
 			case int64(m.ExportBytes) > max:
 				return m.Made, errExportTooLarge
 			}
 			return m.Made, nil
 		default:
-			return false, fmt.Errorf("unexpected message %q from the worker", m.Type)
+			return false, unexpected(m)
 		}
 	}
+}
+
+// next reads the worker's next message line, for run and export, which then dispatch on its
+// type: an error means the stream broke (the worker died, or sent what is not a message).
+func (w *worker) next() (message, error) {
+	var m message
+	if err := w.from.decode(&m); err != nil {
+		return m, fmt.Errorf("reading from the worker: %w", err)
+	}
+	return m, nil
+}
+
+// unexpected is the error of a message of a type the parent does not await at that point.
+func unexpected(m message) error {
+	return fmt.Errorf("unexpected message %q from the worker", m.Type)
 }
 
 // exportCopyBytes is the buffer an export passes through on its way from the worker's pipe

@@ -166,6 +166,9 @@ func (l *lineReader) frame(n int) ([]byte, error) {
 	b := make([]byte, n)
 	if err := l.readFrame(n, func(ahead []byte) error { copy(b, ahead); return nil }, func(from int) error {
 		_, err := io.ReadFull(readerFunc(l.readRaw), b[from:])
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF // the line announced n bytes: the stream ended inside the frame
+		}
 		return err
 	}); err != nil {
 		return nil, err
@@ -191,6 +194,9 @@ func (l *lineReader) readFrame(n int, ahead func([]byte) error, rest func(from i
 	if len(unread) == 0 {
 		var nl [1]byte
 		if _, err := io.ReadFull(readerFunc(l.readRaw), nl[:]); err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF // a frame was announced
+			}
 			return err
 		}
 		unread = nl[:]

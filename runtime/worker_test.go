@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/internal/fulldisk"
 	"github.com/cadrun/cadrun/internal/workerproc"
 	"github.com/cadrun/cadrun/scene"
 )
@@ -273,6 +274,27 @@ func TestPoolExportToFile(t *testing.T) {
 	}
 }
 
+// TestPoolExportToFileDiskFull: a worker that cannot write the file it made, the disk full,
+// says so with an error that matches ErrExportFile (an ExportFunc's own error does not), and
+// serves on. Not parallel: see fulldisk (the worker, started meanwhile, inherits the limit).
+func TestPoolExportToFileDiskFull(t *testing.T) {
+	p := NewPool(PoolOptions{Lazy: true}) // its worker starts under the limit
+	defer p.Close()
+	src := MapSource{MainModule: typicalScript}
+	dir := t.TempDir()
+	var out strings.Builder
+	lift := fulldisk.After(t, testChunk)
+	_, made, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("svg please"), ExportTo{File: filepath.Join(dir, "full"), W: &out})
+	lift()
+	if !made || err == nil || !errors.Is(err, ErrExportFile) || !strings.HasSuffix(err.Error(), "file too large") || out.Len() != 0 {
+		t.Errorf("made %v, error %v, %d bytes streamed; want made, an ErrExportFile that says the file is too large, none streamed", made, err, out.Len())
+	}
+	_, made, err = p.Export(context.Background(), src, MainModule, Options{}, []byte("fail midway"), ExportTo{File: filepath.Join(dir, "fail"), W: &out})
+	if !made || err == nil || err.Error() != "cannot write fail midway" || errors.Is(err, ErrExportFile) {
+		t.Errorf("an ExportFunc's own error: made %v, error %v; want made and %q, not an ErrExportFile", made, err, "cannot write fail midway")
+	}
+}
+
 // TestPoolExportWorkerKilled: a worker that dies in the middle of its export is reported as
 // stopped, what it had sent is all that was written, and the next export gets a new worker.
 func TestPoolExportWorkerKilled(t *testing.T) {
@@ -341,6 +363,48 @@ func TestExportStreamOverTheLimit(t *testing.T) {
 		var out strings.Builder
 		if _, err := w.export(&out, c.max); err != c.err || out.String() != c.want {
 			t.Errorf("limit %d: got %v and %q; want %v and %q", c.max, err, out.String(), c.err, c.want)
+		}
+	}
+}
+
+// TestWorkerStreamCutShort: a worker's stream that ends early (the worker killed, its pipe
+// broken) fails the read with the error that says where: between messages, inside a message
+// line, or inside the raw bytes a line announced (a scene, an export's chunk, after passing on
+// what came of it), which is an unexpected EOF even where none of the bytes came; a message
+// the parent does not await there is named.
+func TestWorkerStreamCutShort(t *testing.T) {
+	t.Parallel()
+	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0) // takes the "run" line
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devNull.Close()
+	for _, c := range []struct {
+		name, stream string
+		export       bool
+		err, out     string
+	}{
+		{"run, between messages", "", false, "reading from the worker: EOF", ""},
+		{"run, inside a line", `{"type":"res`, false, "reading from the worker: unexpected EOF", ""},
+		{"run, inside the scene", "{\"type\":\"result\",\"scene_bytes\":20}\n{\"version\"", false, "reading the worker's scene: unexpected EOF", ""},
+		{"run, before the scene", "{\"type\":\"result\",\"scene_bytes\":20}", false, "reading the worker's scene: unexpected EOF", ""},
+		{"export, before a chunk", "{\"type\":\"chunk\",\"export_bytes\":5}", true, "unexpected EOF", ""},
+		{"export, between messages", "{\"type\":\"chunk\",\"export_bytes\":2}\nab", true, "reading from the worker: EOF", "ab"},
+		{"export, inside a line", "{\"type\":\"chunk\",\"export_bytes\":2}\nab{\"type\":\"chu", true, "reading from the worker: unexpected EOF", "ab"},
+		{"export, inside a chunk", "{\"type\":\"chunk\",\"export_bytes\":5}\nabc", true, "unexpected EOF", "abc"},
+		{"run, a message out of place", "{\"type\":\"chunk\"}\n", false, `unexpected message "chunk" from the worker`, ""},
+		{"export, a message out of place", "{\"type\":\"result\"}\n", true, `unexpected message "result" from the worker`, ""},
+	} {
+		w := &worker{from: newLineReader(strings.NewReader(c.stream)), proc: &workerproc.Process{Stdin: devNull}}
+		var out strings.Builder
+		var err error
+		if c.export {
+			_, err = w.export(&out, 1<<20)
+		} else {
+			_, err = w.run(MapSource{}, MainModule, Options{}, nil)
+		}
+		if err == nil || err.Error() != c.err || out.String() != c.out {
+			t.Errorf("%s: got %v after %q; want %q after %q", c.name, err, out.String(), c.err, c.out)
 		}
 	}
 }

@@ -69,14 +69,14 @@ func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon) ([]overlay.P
 			if len(outer) == 0 {
 				continue
 			}
-			p := overlay.Polygon{Outer: orientRing(outer, true)}
+			p := overlay.Polygon{Outer: overlay.OrientRing(outer, true)}
 			for _, h := range part.Holes {
 				hole, err := worldRing(e, h, m)
 				if err != nil {
 					return nil, err
 				}
 				if len(hole) > 0 {
-					p.Holes = append(p.Holes, orientRing(hole, false))
+					p.Holes = append(p.Holes, overlay.OrientRing(hole, false))
 				}
 			}
 			out = append(out, p)
@@ -105,7 +105,7 @@ func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon) ([]overlay.P
 	case 0:
 		return out, nil
 	case 1:
-		return append(out, overlay.Polygon{Outer: orientRing(rings[0], true)}), nil
+		return append(out, overlay.Polygon{Outer: overlay.OrientRing(rings[0], true)}), nil
 	}
 	// Several subpaths (text, compound paths) fill by the nonzero rule, as they are drawn.
 	polys, err := overlay.Nonzero(rings)
@@ -360,51 +360,6 @@ func onSegment(p, a, b overlay.Point) bool {
 	return min(a.Y, b.Y) <= p.Y && p.Y <= max(a.Y, b.Y)
 }
 
-// ringArea is the signed area of a drawn ring: positive when counter-clockwise (Y up). (The
-// engine's rings have overlay.Area.)
-func ringArea(r []Vec) float64 {
-	n := len(r)
-	if n < 3 {
-		return 0
-	}
-	// Relative to the first point, to keep precision far from the origin.
-	o := r[0]
-	sum := 0.0
-	for i := 1; i+1 < n; i++ {
-		a, b := r[i].Sub(o), r[i+1].Sub(o)
-		sum += a.X*b.Y - a.Y*b.X
-	}
-	return sum / 2
-}
-
-// polyArea is the area a polygon encloses: its outer ring's less its holes'.
-func polyArea(p overlay.Polygon) float64 {
-	a := math.Abs(overlay.Area(p.Outer))
-	for _, h := range p.Holes {
-		a -= math.Abs(overlay.Area(h))
-	}
-	return a
-}
-
-// orientVecs returns a drawn ring counter-clockwise (ccw) or clockwise, reversing a copy if
-// needed.
-func orientVecs(r []Vec, ccw bool) []Vec {
-	if (ringArea(r) > 0) != ccw {
-		r = slices.Clone(r)
-		slices.Reverse(r)
-	}
-	return r
-}
-
-// orientRing returns r counter-clockwise (ccw) or clockwise, reversing a copy if needed.
-func orientRing(r []overlay.Point, ccw bool) []overlay.Point {
-	if (overlay.Area(r) > 0) != ccw {
-		r = slices.Clone(r)
-		slices.Reverse(r)
-	}
-	return r
-}
-
 func ringBox(r []overlay.Point) Box {
 	var b Box
 	for _, p := range r {
@@ -421,7 +376,7 @@ func sortPolys(polys []overlay.Polygon) {
 			sortByKey(p.Holes, func(h []overlay.Point) ringKey { return keyOf(h, math.Abs(overlay.Area(h))) })
 		}
 	}
-	sortByKey(polys, func(p overlay.Polygon) ringKey { return keyOf(p.Outer, polyArea(p)) })
+	sortByKey(polys, func(p overlay.Polygon) ringKey { return keyOf(p.Outer, p.Area()) })
 }
 
 type ringKey struct{ area, minX, minY float64 }

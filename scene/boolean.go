@@ -204,7 +204,7 @@ func (s *Scene) Area(name string) (float64, error) {
 	}
 	total := 0.0
 	for _, p := range area {
-		total += polyArea(p)
+		total += p.Area()
 	}
 	return total, nil
 }
@@ -339,7 +339,7 @@ func holeRuleArea(part PolygonPart) (area []overlay.Polygon, ok bool) {
 	if _, bad := selfCrossing(outer); bad {
 		return nil, true
 	}
-	in := []overlay.Ring{{Points: orientRing(outer, true)}}
+	in := []overlay.Ring{{Points: overlay.OrientRing(outer, true)}}
 	want := math.Abs(overlay.Area(outer))
 	for _, drawn := range part.Holes {
 		h := cleanRing(drawn)
@@ -349,14 +349,14 @@ func holeRuleArea(part PolygonPart) (area []overlay.Polygon, ok bool) {
 		if _, bad := selfCrossing(h); bad {
 			return nil, true
 		}
-		in = append(in, overlay.Ring{Points: orientRing(h, true), Operand: 1})
+		in = append(in, overlay.Ring{Points: overlay.OrientRing(h, true), Operand: 1})
 		want -= math.Abs(overlay.Area(h))
 	}
 	res, err := overlay.Overlay(in, func(wo, wh int32) bool { return wo > 0 && wh == 0 })
 	if err != nil {
 		return nil, true // left to the area operations, which fall back or report
 	}
-	if len(res) == 1 && len(res[0].Holes) == len(in)-1 && math.Abs(polyArea(res[0])-want) <= 1e-9*math.Abs(overlay.Area(outer)) {
+	if len(res) == 1 && len(res[0].Holes) == len(in)-1 && math.Abs(res[0].Area()-want) <= 1e-9*math.Abs(overlay.Area(outer)) {
 		return res, true
 	}
 	return res, false

@@ -95,11 +95,11 @@ func checkValid(t *testing.T, p Polygon) {
 	t.Helper()
 	polys := make([]overlay.Polygon, len(p.Parts))
 	for i, part := range p.Parts {
-		if ringArea(part.Outer) <= 0 {
+		if overlay.Area(part.Outer) <= 0 {
 			t.Errorf("part %d: outer ring is not counter-clockwise", i)
 		}
 		for j, h := range part.Holes {
-			if ringArea(h) >= 0 {
+			if overlay.Area(h) >= 0 {
 				t.Errorf("part %d: hole %d is not clockwise", i, j)
 			}
 		}
@@ -406,7 +406,7 @@ func TestStrictlyConvex(t *testing.T) {
 		want bool
 	}{
 		{"square", square, true},
-		{"square clockwise", orientVecs(square, false), true},
+		{"square clockwise", overlay.OrientRing(square, false), true},
 		{"64-gon", regularPolygon(Vec{3, -2}, 4, 64), true},
 		{"triangle", []Vec{{0, 0}, {2, 0}, {1, 5}}, true},
 		{"straight vertex", []Vec{{0, 0}, {1, 0}, {2, 0}, {2, 1}}, false},
@@ -539,7 +539,7 @@ func TestOffset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := polyArea(lib[0]); !near(got, tt.want, 1e-9) {
+			if got := lib[0].Area(); !near(got, tt.want, 1e-9) {
 				t.Errorf("library area = %v, want %v", got, tt.want)
 			}
 		})

@@ -278,13 +278,13 @@ func checkParts(parts []PolygonPart, eps float64) error {
 		rings := append([][]Vec{part.Outer}, part.Holes...)
 		net, per := 0.0, 0.0
 		for _, r := range rings {
-			net, per = net+ringArea(r), per+ringPerimeter(r)
+			net, per = net+overlay.Area(r), per+ringPerimeter(r)
 		}
 		if net <= eps*per {
 			return fmt.Errorf("part %d is a sliver: area %v, rings %v long", i, net, per)
 		}
 		for j, r := range rings {
-			a := ringArea(r)
+			a := overlay.Area(r)
 			if (j == 0) != (a > 0) {
 				return fmt.Errorf("part %d ring %d has signed area %v: outer rings run counter-clockwise, holes clockwise", i, j, a)
 			}
@@ -349,7 +349,7 @@ func ringPerimeter(r []Vec) float64 {
 func areaOf(area []overlay.Polygon) float64 {
 	sum := 0.0
 	for _, p := range area {
-		sum += polyArea(p)
+		sum += p.Area()
 	}
 	return sum
 }
@@ -357,9 +357,9 @@ func areaOf(area []overlay.Polygon) float64 {
 func partsArea(parts []PolygonPart) float64 {
 	sum := 0.0
 	for _, p := range parts {
-		sum += ringArea(p.Outer)
+		sum += overlay.Area(p.Outer)
 		for _, h := range p.Holes {
-			sum += ringArea(h)
+			sum += overlay.Area(h)
 		}
 	}
 	return sum
@@ -475,9 +475,9 @@ func checkOffset(t *testing.T, name string, dc diffCase, rng *rand.Rand) {
 	join, _ := opt.resolve()
 	area := 0.0
 	for _, p := range parts {
-		area += math.Abs(ringArea(p.Outer))
+		area += math.Abs(overlay.Area(p.Outer))
 		for _, h := range p.Holes {
-			area -= math.Abs(ringArea(h))
+			area -= math.Abs(overlay.Area(h))
 		}
 	}
 	// simplefeatures bevels a miter that passes its limit, where cadrun cuts it square at
@@ -485,7 +485,7 @@ func checkOffset(t *testing.T, name string, dc diffCase, rng *rand.Rand) {
 	if lib, err := libraryOffset(pa, delta, join); err == nil && opt.Join != JoinMiter {
 		want := 0.0
 		for _, p := range lib {
-			want += polyArea(p)
+			want += p.Area()
 		}
 		// The library simplifies its input by 1% of the distance first.
 		// Insets that leave little are compared relative to the shape they came from.
@@ -562,7 +562,7 @@ func checkBoolean(t *testing.T, name string, dc diffCase, op BoolOp, rng *rand.R
 	if lib, err := libraryBoolean(op, pa, pb); err == nil {
 		want := 0.0
 		for _, p := range lib {
-			want += polyArea(p)
+			want += p.Area()
 		}
 		if math.Abs(area-want) > 1e-7*extent*extent {
 			t.Errorf("%s %s: area %v, simplefeatures %v", name, op, area, want)

@@ -454,7 +454,7 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 		}
 		a := 0.0
 		for _, p := range res {
-			a += polyArea(p)
+			a += p.Area()
 		}
 		if a > 0 {
 			out = append(out, Overlap{o, a})

@@ -6,6 +6,8 @@ package scene
 import (
 	"fmt"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
 // Kind names an entity type; it is also the "kind" field of the JSON form.
@@ -261,9 +263,9 @@ func (g Polygon) Outline() Path { return g.appendOutline(nil) }
 
 func (g Polygon) appendOutline(p Path) Path {
 	for _, part := range g.Parts {
-		p.Polyline(orientVecs(part.Outer, true), true)
+		p.Polyline(overlay.OrientRing(part.Outer, true), true)
 		for _, h := range part.Holes {
-			p.Polyline(orientVecs(h, false), true)
+			p.Polyline(overlay.OrientRing(h, false), true)
 		}
 	}
 	return p

@@ -70,7 +70,7 @@ func polysFromGeom(g geom.Geometry) []Polygon {
 		if len(r) < 3 || Area(r) == 0 {
 			return nil
 		}
-		return orientRing(r, ccw)
+		return OrientRing(r, ccw)
 	}
 	addPoly := func(p geom.Polygon) {
 		if p.IsEmpty() {
@@ -169,9 +169,9 @@ func nonzeroFallback(rings [][]Point) ([]Polygon, error) {
 	var pos, neg []Polygon
 	for _, r := range rings {
 		if Area(r)*sign > 0 {
-			pos = append(pos, Polygon{Outer: orientRing(r, true)})
+			pos = append(pos, Polygon{Outer: OrientRing(r, true)})
 		} else {
-			neg = append(neg, Polygon{Outer: orientRing(r, true)})
+			neg = append(neg, Polygon{Outer: OrientRing(r, true)})
 		}
 	}
 	return booleanFallback(OpDifference, pos, neg)

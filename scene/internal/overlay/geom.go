@@ -98,24 +98,28 @@ func Orient(a, b, c Point) float64 {
 	return float64(left.Cmp(right))
 }
 
+// XY is any point type of Point's shape: Point, and the scene's Vec, which this package cannot
+// name (the scene imports it), so that a drawn ring and an engine ring share Area and OrientRing.
+type XY interface{ ~struct{ X, Y float64 } }
+
 // Area is the signed area of a ring: positive when counter-clockwise (Y up).
-func Area(r []Point) float64 {
+func Area[P XY](r []P) float64 {
 	n := len(r)
 	if n < 3 {
 		return 0
 	}
 	// Relative to the first point, to keep precision far from the origin.
-	o := r[0]
+	o := Point(r[0])
 	sum := 0.0
 	for i := 1; i+1 < n; i++ {
-		a, b := r[i].Sub(o), r[i+1].Sub(o)
+		a, b := Point(r[i]).Sub(o), Point(r[i+1]).Sub(o)
 		sum += a.X*b.Y - a.Y*b.X
 	}
 	return sum / 2
 }
 
-// orientRing returns r counter-clockwise (ccw) or clockwise, reversing a copy if needed.
-func orientRing(r []Point, ccw bool) []Point {
+// OrientRing returns r counter-clockwise (ccw) or clockwise, reversing a copy if needed.
+func OrientRing[P XY](r []P, ccw bool) []P {
 	if (Area(r) > 0) != ccw {
 		r = slices.Clone(r)
 		slices.Reverse(r)
@@ -123,8 +127,8 @@ func orientRing(r []Point, ccw bool) []Point {
 	return r
 }
 
-// area is the area a polygon encloses: its outer ring's less its holes'.
-func area(p Polygon) float64 {
+// Area is the area p encloses: its outer ring's less its holes'.
+func (p Polygon) Area() float64 {
 	a := math.Abs(Area(p.Outer))
 	for _, h := range p.Holes {
 		a -= math.Abs(Area(h))

@@ -39,7 +39,7 @@ func near(got, want, relTol float64) bool {
 func totalArea(polys []Polygon) float64 {
 	a := 0.0
 	for _, p := range polys {
-		a += area(p)
+		a += p.Area()
 	}
 	return a
 }
@@ -213,7 +213,7 @@ func FuzzOverlay(f *testing.F) {
 			if Area(r) == 0 {
 				continue
 			}
-			if p := (Polygon{Outer: orientRing(r, true)}); toA {
+			if p := (Polygon{Outer: OrientRing(r, true)}); toA {
 				pa = append(pa, p)
 			} else {
 				pb = append(pb, p)

@@ -6,6 +6,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -99,7 +100,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 	o.made = made
 	if err := report(res, err, stderr); err != nil {
 		o.abort()
-		if o.failed != nil {
+		if o.failed != nil || errors.Is(err, runtime.ErrExportFile) {
 			return fmt.Errorf("writing %s: %w", *out, err)
 		}
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/internal/fulldisk"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
@@ -143,6 +144,36 @@ func TestRunOutputFailures(t *testing.T) {
 				t.Fatalf("%v\n%s", err, stderr)
 			}
 			checkFolder(t, dir, map[string]string{"part.svg": wantSVG(t, manyShapes)})
+		})
+	}
+}
+
+// TestRunOutputDiskFull: an export that meets a full disk in the temp file, whether the worker
+// writes it or this process does, leaves the existing output as it was and no temp file
+// beside it, and says so naming the output. Not parallel: see fulldisk (the worker, started
+// meanwhile, inherits the limit).
+func TestRunOutputDiskFull(t *testing.T) {
+	defer func() { streamed = false }()
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprintf("streamed=%v", stream), func(t *testing.T) {
+			streamed = stream
+			dir := t.TempDir()
+			out := filepath.Join(dir, "part.svg")
+			if err := os.WriteFile(out, []byte("the old drawing"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join(t.TempDir(), "main.js")
+			if err := os.WriteFile(file, []byte(manyShapes), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			lift := fulldisk.After(t, 1000)
+			err := Run([]string{file, "-o", out}, &stdout, &stderr)
+			lift()
+			if err == nil || !strings.HasPrefix(err.Error(), "writing "+out+": ") || !strings.HasSuffix(err.Error(), ": file too large") {
+				t.Errorf("got error %v; want one writing %s that says the file is too large", err, out)
+			}
+			checkFolder(t, dir, map[string]string{"part.svg": "the old drawing"})
 		})
 	}
 }
