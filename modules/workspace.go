@@ -110,6 +110,12 @@ func open(dir string) (*Workspace, error) {
 	return &Workspace{root: root, dir: dir, key: lockKey(dir)}, nil
 }
 
+// FailSteps makes fail run before each step of a file's write ("mkdir", "create", "chmod",
+// "write", "sync", "close", "rename", "syncdir"); an error it returns fails that step. It is
+// for tests, here and in the packages that build on a Workspace, of what a failing disk
+// leaves; nil removes it. Set it before the workspace is used.
+func (w *Workspace) FailSteps(fail func(step string) error) { w.fail = fail }
+
 // Close releases the workspace, once the removals still running in the background are done.
 func (w *Workspace) Close() error {
 	w.closeTrash()

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
 )
 
 // TestFileNamesAsPrinted: a file named the way cadrun's answers print it (its path, or with
@@ -266,5 +267,36 @@ func TestRefusedLandingLeavesNoTempFiles(t *testing.T) {
 	}
 	if diff := cmp.Diff(objectsBefore, objects()); diff != "" {
 		t.Errorf("history objects mismatch (-before +after):\n%s", diff)
+	}
+}
+
+// TestFolderSyncFailsAfterLanding: when the folder's sync fails after the file was put in
+// place, the change has landed (the file, the scene, the history), and the answer says so,
+// with a warning that it may not be durable, rather than "not applied".
+func TestFolderSyncFailsAfterLanding(t *testing.T) {
+	t.Parallel()
+	ws, dir := newWorkspace(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)\n"})
+	s := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
+	injected := errors.New("input/output error")
+	ws.FailSteps(func(step string) error {
+		if step == "syncdir" {
+			return injected
+		}
+		return nil
+	})
+	if _, err := call[ReadOut](t, s, "read", ReadIn{File: "main"}); err != nil {
+		t.Fatal(err)
+	}
+	out := write(t, s, "main", "drawCircle('b', 0, 0, 2)\n")
+	want := []string{"the change is in place, but making it durable failed (writing scene.code.js: input/output error): " +
+		"a crash before the disk takes it could bring back the file before; check the disk (full, failing, read-only), then write the file again"}
+	if diff := cmp.Diff(want, out.Warnings); diff != "" {
+		t.Errorf("warnings mismatch (-want +got):\n%s", diff)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "scene.code.js")); string(got) != "drawCircle('b', 0, 0, 2)\n" {
+		t.Errorf("main is %q; want the new code", got)
+	}
+	if out.Entry == 0 || !strings.Contains(sceneJSON(t, s), `"b"`) {
+		t.Errorf("entry %d, scene %s; want the change recorded and its scene current", out.Entry, sceneJSON(t, s))
 	}
 }

@@ -319,7 +319,10 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	err = p.Sync()
 	out := <-done
 	if err != nil {
-		return nil, notApplied(err)
+		// The file is in place and everything after it has followed; only its folder's
+		// entry may not be on the disk yet. Saying "not applied" would be false.
+		out.Warnings = append(out.Warnings, fmt.Sprintf("the change is in place, but making it durable failed (%v): "+
+			"a crash before the disk takes it could bring back the file before; check the disk (full, failing, read-only), then write the file again", err))
 	}
 	out.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return out, nil
