@@ -79,6 +79,9 @@ type History struct {
 	base    *logBase // the log on disk as read or last saved; nil when Save writes it whole
 	fromV1  bool     // read from log.json, which Save replaces with log.jsonl
 	fresh   []string // the objects Record created since the last Save, for Abandon
+	// abandoned is set by Abandon: the entries Record made refer to objects it removed, so
+	// Save refuses to write them.
+	abandoned bool
 }
 
 // historyFile is the log's first format (log.json), and the state its records replay to.
@@ -155,7 +158,7 @@ func (w *Workspace) cacheHistory(key fileKey, h *History) {
 	defer w.histMu.Unlock()
 	c := *h
 	c.Entries = slices.Clone(h.Entries)
-	c.dropped, c.gone, c.fresh = false, nil, nil
+	c.dropped, c.gone, c.fresh, c.abandoned = false, nil, nil, false
 	w.histKey, w.histValue = key, &c
 }
 
@@ -277,12 +280,13 @@ func (h *History) putObject(objs *os.Root, data []byte) (string, error) {
 
 // Abandon drops what Record did since the last Save, for a change that records its entry
 // before it knows it will land and then does not land: the objects Record created are
-// removed. The History is not to be used afterwards.
+// removed. The History is not to be used afterwards: Save fails.
 func (h *History) Abandon() {
 	for _, hash := range h.fresh {
 		h.w.root.Remove(path.Join(historyObjects, hash))
 	}
 	h.fresh = nil
+	h.abandoned = true
 }
 
 // trim drops entries beyond the cap: the oldest unlabelled ones first, then, when labelled
@@ -392,6 +396,9 @@ func (h *History) Scene(e HistoryEntry) ([]byte, error) {
 // Save writes the log (see history_log.go) and, when entries were dropped, removes the objects
 // no entry references any more.
 func (h *History) Save() error {
+	if h.abandoned {
+		return fmt.Errorf("%w: this history's last entry was abandoned; load the history again", ErrHistory)
+	}
 	if h.corrupt != "" {
 		// Keep the unreadable log for whoever wants to look at it; losing it loses nothing
 		// more than the history already lost.

@@ -438,3 +438,26 @@ func FuzzHistoryLog(f *testing.F) {
 		}
 	})
 }
+
+// TestHistoryAbandonedCannotSave: an entry recorded ahead and then abandoned (its change did
+// not land) loses its new objects, and Save refuses to write it, so the log never names an
+// object that is gone; the log on disk keeps the entries before.
+func TestHistoryAbandonedCannotSave(t *testing.T) {
+	t.Parallel()
+	w, dir := workspace(t, nil)
+	h, _ := w.LoadHistory()
+	record(t, h, map[string][]byte{"main": []byte("a")}, "{}")
+	if _, err := h.Record(map[string][]byte{"main": []byte("b")}, []byte(`{"b":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	h.Abandon()
+	checkObjects(t, dir, "a", "{}")
+	err := h.Save()
+	want := "history: this history's last entry was abandoned; load the history again"
+	if diff := cmp.Diff(want, errText(err)); diff != "" {
+		t.Errorf("Save after Abandon mismatch (-want +got):\n%s", diff)
+	}
+	if h2, warn := w.LoadHistory(); warn != "" || len(h2.Entries) != 1 {
+		t.Errorf("history on disk: %d entries, warning %q; want the one saved", len(h2.Entries), warn)
+	}
+}

@@ -61,6 +61,9 @@ func (tx *txn) recordAhead(now map[string][]byte, old *scene.Scene, sceneJSON []
 	}
 	if now == nil {
 		_, err := tx.srv.ws.UserFiles()
+		if err == nil { // readable again a moment later
+			err = errors.New("a file could not be read as the change landed")
+		}
 		return fail(fmt.Errorf("reading the workspace: %w", err))
 	}
 	e, err := h.Record(now, sceneJSON)
