@@ -394,7 +394,8 @@ func (h *History) Scene(e HistoryEntry) ([]byte, error) {
 }
 
 // Save writes the log (see history_log.go) and, when entries were dropped, removes the objects
-// no entry references any more.
+// no entry references any more. Its error is the log's: once the log is written the entry is
+// recorded, and an object that cannot be removed is left for the next collection.
 func (h *History) Save() error {
 	if h.abandoned {
 		return fmt.Errorf("%w: this history's last entry was abandoned; load the history again", ErrHistory)
@@ -413,7 +414,13 @@ func (h *History) Save() error {
 		h.dropped = false
 		gone := h.gone
 		h.gone = nil
-		return h.collect(gone)
+		if err := h.collect(gone); err != nil {
+			// The entry is in the log: it is recorded, whatever is left of the old ones. What
+			// could not be removed waits for the next collection, which lists objects/ again.
+			h.w.histMu.Lock()
+			h.w.histSwept = false
+			h.w.histMu.Unlock()
+		}
 	}
 	return nil
 }
@@ -445,12 +452,13 @@ func (h *History) collect(gone []HistoryEntry) error {
 				delete(drop, hash)
 			}
 		}
+		var first error // one object that cannot go does not keep the others
 		for _, hash := range slices.Sorted(maps.Keys(drop)) {
-			if err := h.w.root.Remove(path.Join(historyObjects, hash)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("collecting history objects: %w", err)
+			if err := h.w.root.Remove(path.Join(historyObjects, hash)); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
+				first = fmt.Errorf("collecting history objects: %w", err)
 			}
 		}
-		return nil
+		return first
 	}
 	keep := map[string]bool{}
 	for _, e := range h.Entries {

@@ -461,3 +461,40 @@ func TestHistoryAbandonedCannotSave(t *testing.T) {
 		t.Errorf("history on disk: %d entries, warning %q; want the one saved", len(h2.Entries), warn)
 	}
 }
+
+// TestHistoryCollectFails: when an old entry's object cannot be removed (here a directory
+// with a file in it stands in its place), the entry's other objects go all the same and Save
+// still succeeds, since the log, and with it the new entry, is written; the next collection
+// lists objects/ again to sweep what is left.
+func TestHistoryCollectFails(t *testing.T) {
+	w, dir := workspace(t, nil)
+	w.historyCap = 1
+	h, _ := w.LoadHistory()
+	record(t, h, map[string][]byte{"main": []byte("a")}, "A")
+	record(t, h, map[string][]byte{"main": []byte("b")}, "B") // drops a: the first, full sweep
+	// b's object, which sorts before B's, cannot be removed.
+	stuck := filepath.Join(dir, ".cadrun/history/objects", hashOf([]byte("b")))
+	if err := os.Remove(stuck); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(stuck, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Record(map[string][]byte{"main": []byte("c")}, []byte("C")); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Save(); err != nil { // drops b's entry, whose file object cannot be removed
+		t.Fatalf("Save with an object that cannot be removed: %v", err)
+	}
+	h2, warn := w.LoadHistory()
+	if cur, ok := h2.Current(); warn != "" || !ok || cur.Scene != hashOf([]byte("C")) {
+		t.Errorf("history after save: current %+v, warning %q; want the entry of c", cur, warn)
+	}
+	w.histMu.Lock()
+	swept := w.histSwept
+	w.histMu.Unlock()
+	if swept {
+		t.Error("the next collection will not list objects/ again")
+	}
+	checkObjects(t, dir, "c", "C", "b") // B's object went all the same; b's place is the directory
+}
