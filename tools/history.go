@@ -43,21 +43,27 @@ type recording struct {
 	entry    int
 	warnings []string
 	failed   bool // the entry could not be made; warnings says why
+	caughtUp bool // an entry for the files before (edits made outside cadrun) was made first
 }
 
 // recordAhead is record up to the log's append: see record and recording.
 func (tx *txn) recordAhead(now map[string][]byte, old *scene.Scene, sceneJSON []byte) *recording {
 	h, warnings := tx.history()
+	r := &recording{h: h, warnings: warnings}
 	fail := func(err error) *recording {
-		return &recording{warnings: append(warnings, fmt.Sprintf("the change landed, but recording it in the history failed: %v", err)), failed: true}
+		r.warnings = append(r.warnings, fmt.Sprintf("the change landed, but recording it in the history failed: %v", err))
+		r.failed = true
+		return r
 	}
 	if sceneJSON == nil {
 		return fail(errors.New("the scene could not be encoded"))
 	}
 	if tx.before != nil {
-		if _, err := tx.catchUp(old); err != nil {
+		caughtUp, err := tx.catchUp(old)
+		if err != nil {
 			return fail(err)
 		}
+		r.caughtUp = caughtUp
 	}
 	if now == nil {
 		_, err := tx.srv.ws.UserFiles()
@@ -70,20 +76,27 @@ func (tx *txn) recordAhead(now map[string][]byte, old *scene.Scene, sceneJSON []
 	if err != nil {
 		return fail(err)
 	}
-	return &recording{h: h, entry: e.ID, warnings: warnings}
+	r.entry = e.ID
+	return r
 }
 
 // abandon drops the recording of a change that did not land: the objects it created go.
 func (r *recording) abandon() {
-	if r != nil && r.h != nil {
+	if r != nil {
 		r.h.Abandon()
 	}
 }
 
 // save appends the recording to the log: the entry's id, or 0 and a warning when it could not
-// be made or written.
+// be made or written. When only the change's own entry failed, the entry for the edits made
+// outside cadrun before it is still saved: they are on disk, and undo must not lose them.
 func (r *recording) save() (int, []string) {
 	if r.failed {
+		if r.caughtUp {
+			if err := r.h.Save(); err != nil {
+				r.warnings = append(r.warnings, fmt.Sprintf("recording the edits made outside cadrun before it failed too: %v", err))
+			}
+		}
 		return 0, r.warnings
 	}
 	if err := r.h.Save(); err != nil {

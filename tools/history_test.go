@@ -7,11 +7,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/internal/fulldisk"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -432,5 +434,41 @@ func TestRefusedLandingLeavesTheHistory(t *testing.T) {
 	}
 	if diff := cmp.Diff(before, history()); diff != "" {
 		t.Errorf("history mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestOutsideEditsRecordedWhenTheChangeIsNot: when a change's own history entry cannot be
+// written (its scene is too large for the disk, here by the file size limit) but the entry
+// for edits made outside cadrun before it can, that entry is still saved: undo can bring
+// those edits back. Not parallel: see fulldisk.
+func TestOutsideEditsRecordedWhenTheChangeIsNot(t *testing.T) {
+	s, dir := newSession(t, nil)
+	write(t, s, "main", "drawCircle('a', 0, 0, 1)\n")
+	outside := "drawCircle('b', 0, 0, 1)\n"
+	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte(outside), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustCall[ReadOut](t, s, "read", ReadIn{File: "main"})
+	fulldisk.After(t, 4<<10)
+	big := "for (let i = 0; i < 200; i++) drawCircle('c' + i, i, 0, 1)\n"
+	out := write(t, s, "main", big)
+	if out.Entry != 0 || !slices.ContainsFunc(out.Warnings, func(w string) bool {
+		return strings.HasPrefix(w, "the change landed, but recording it in the history failed: ")
+	}) {
+		t.Fatalf("entry %d, warnings %q; want no entry and the history's failure", out.Entry, out.Warnings)
+	}
+	ws, err := modules.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	h, warn := ws.LoadHistory()
+	cur, ok := h.Current()
+	if warn != "" || !ok || len(h.Entries) != 3 {
+		t.Fatalf("history: %d entries, warning %q; want the empty workspace, the first write and the outside edit", len(h.Entries), warn)
+	}
+	files, err := h.Files(cur)
+	if err != nil || string(files["main"]) != outside {
+		t.Errorf("current entry's main = %q, %v; want the outside edit", files["main"], err)
 	}
 }
