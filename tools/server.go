@@ -344,6 +344,10 @@ type putOutcome struct {
 // objects. Once put says the file is in place it swaps scene.json in, moves the server to the
 // new scene and appends the entry to the history's log, and answers the change's result; when
 // the run failed or the file did not land it drops what it made ahead and answers nil.
+// "In place" is visible, not yet durable: all of this goes on beside the folder's sync, so
+// viewers hear of the new scene, and the log may name the file, before that sync is done; a
+// crash in between can leave a log entry ahead of the file, which the next change's catch-up
+// records over (see catchUp).
 func (tx *txn) landChange(ctx context.Context, src runtime.Source, c modules.Change, se *Session, warnings []string, ran chan<- error, put <-chan putOutcome) *ChangeResult {
 	srv := tx.srv
 	res, err := srv.run(ctx, src)
