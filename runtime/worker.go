@@ -8,10 +8,10 @@ package runtime
 // diagnostic and starts a fresh worker. Workers are kept warm and reused: every run still
 // gets a fresh realm.
 //
-// The protocol is JSON lines on the child's stdin and stdout. The parent sends "run"; the
-// child asks for each module it imports with "read" and each workspace font with "font" (so
-// the parent's Source, with its overlays, stays the one source of files) and ends with
-// "result". The result's scene JSON follows the result line as SceneBytes raw bytes rather
+// The protocol is JSON lines on the child's stdin and stdout. The parent sends "run", with
+// the answer to the entry file's read already in it (First); the child asks for each module
+// it imports with "read" and each workspace font with "font" (so the parent's Source, with
+// its overlays, stays the one source of files) and ends with "result". The result's scene JSON follows the result line as SceneBytes raw bytes rather
 // than inside it: a big scene is megabytes, which a JSON field would make both sides scan
 // again and copy. A file of 4 KiB or more is answered with its content's hash, and its bytes
 // follow as a raw frame only when the worker has not kept them from an earlier run
@@ -74,6 +74,9 @@ type message struct {
 	Entry   string         `json:"entry,omitempty"`
 	Options *Options       `json:"options,omitempty"`
 	Export  *exportRequest `json:"export,omitempty"` // run: write the scene out (Pool.Export)
+	// First is the entry file's "file" reply, sent with the run: every run reads its entry
+	// first, and answering that read before it is asked saves a round trip of the pipes.
+	First *message `json:"first,omitempty"`
 
 	Name    string   `json:"name,omitempty"`
 	Path    string   `json:"path,omitempty"`
@@ -177,7 +180,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		if req.Type != "run" || req.Options == nil {
 			return fmt.Errorf("unexpected message %q", req.Type)
 		}
-		src := &remoteSource{in: lines, send: send, cache: cache}
+		src := &remoteSource{in: lines, send: send, cache: cache, first: req.First}
 		res, err := execute(context.Background(), src, req.Entry, *req.Options, memoryWatch(mem))
 		reply := message{Type: "result"}
 		if src.err != nil {
@@ -410,21 +413,26 @@ type remoteSource struct {
 	in    *lineReader
 	send  func(message) error
 	cache *fileCache
-	err   error // a broken pipe, reported after the run
+	first *message // the entry's reply, sent with the run; nil once used
+	err   error    // a broken pipe, reported after the run
 }
 
 func (s *remoteSource) ask(req message) message {
 	if s.err != nil {
 		return message{Missing: true}
 	}
-	if err := s.send(req); err != nil {
-		s.err = err
-		return message{Missing: true}
-	}
 	var reply message
-	if err := s.in.decode(&reply); err != nil {
-		s.err = err
-		return message{Missing: true}
+	if f := s.first; f != nil && req.Type == "read" && req.Name == f.Name {
+		reply, s.first = *f, nil
+	} else {
+		if err := s.send(req); err != nil {
+			s.err = err
+			return message{Missing: true}
+		}
+		if err := s.in.decode(&reply); err != nil {
+			s.err = err
+			return message{Missing: true}
+		}
 	}
 	if reply.Hash != "" {
 		b, err := s.content(reply.Hash)
@@ -553,6 +561,7 @@ type worker struct {
 	from *lineReader // the child's stdout, buffered
 
 	framedBytes int // file content sent as raw frames, over the worker's life (for tests)
+	asked       int // the worker's requests (read, content, font ...), over its life (for tests)
 }
 
 // start starts a worker, or takes the prestarted one when this pool runs the default command
@@ -778,27 +787,24 @@ func firstLine(out string, cause error) string {
 // run speaks the protocol for one script, up to its result (an export, if asked, follows).
 func (w *worker) run(src Source, entry string, opt Options, export *exportRequest) (*Result, error) {
 	enc := json.NewEncoder(w.proc.Stdin)
-	if err := enc.Encode(message{Type: "run", Entry: entry, Options: &opt, Export: export}); err != nil {
-		return nil, err
-	}
 	served := map[string]*scene.Font{} // workspace fonts the worker used, to read its scene
 	pending := map[string][]byte{}     // the files answered by hash, for "content"
+	first := sendable(readReply(src, entry), pending)
+	if err := enc.Encode(message{Type: "run", Entry: entry, Options: &opt, Export: export, First: &first}); err != nil {
+		return nil, err
+	}
 
 	for {
 		m, err := w.next()
 		if err != nil {
 			return nil, err
 		}
+		if m.Type != "result" {
+			w.asked++
+		}
 		switch m.Type {
 		case "read":
-			content, path, err := src.Read(m.Name)
-			reply := message{Type: "file", Name: m.Name, Path: path, Content: content}
-			if errors.Is(err, ErrModuleNotFound) {
-				reply.Missing = true
-			} else if err != nil {
-				reply.Err = err.Error()
-			}
-			if err := sendFile(enc, reply, pending); err != nil {
+			if err := enc.Encode(sendable(readReply(src, m.Name), pending)); err != nil {
 				return nil, err
 			}
 		case "content":
@@ -810,7 +816,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 				return nil, err
 			}
 		case "font":
-			if err := sendFile(enc, serveFont(src, m.Name, served), pending); err != nil {
+			if err := enc.Encode(sendable(serveFont(src, m.Name, served), pending)); err != nil {
 				return nil, err
 			}
 		case "fonts":

@@ -88,15 +88,27 @@ func (s *remoteSource) content(hash string) ([]byte, error) {
 	return b, nil
 }
 
-// sendFile answers a worker's "read" or "font" with reply: a small file's content inline, a
-// bigger one's hash, its content kept in pending for the worker's "content" request.
-func sendFile(enc *json.Encoder, reply message, pending map[string][]byte) error {
+// readReply is the "file" reply to a worker's "read" of name from src.
+func readReply(src Source, name string) message {
+	content, path, err := src.Read(name)
+	reply := message{Type: "file", Name: name, Path: path, Content: content}
+	if errors.Is(err, ErrModuleNotFound) {
+		reply.Missing = true
+	} else if err != nil {
+		reply.Err = err.Error()
+	}
+	return reply
+}
+
+// sendable is a "read" or "font" reply as it is sent: a small file's content inline, a bigger
+// one's hash, its content kept in pending for the worker's "content" request.
+func sendable(reply message, pending map[string][]byte) message {
 	if len(reply.Content) >= inlineFileBytes {
 		reply.Hash = contentHash(reply.Content)
 		pending[reply.Hash] = reply.Content
 		reply.Content = nil
 	}
-	return enc.Encode(reply)
+	return reply
 }
 
 // sendContent answers a worker's "content" request with the bytes of a file this run served by

@@ -102,3 +102,34 @@ func TestPoolCount(t *testing.T) {
 		t.Errorf("the next run: %d, %v; want 1 entity", n, err)
 	}
 }
+
+// TestPoolSendsTheEntryWithTheRun: the entry file's content goes with the run, so that a run
+// asks the parent only for what the entry imports; a big entry the worker already holds is
+// not asked for either.
+func TestPoolSendsTheEntryWithTheRun(t *testing.T) {
+	t.Parallel()
+	p := NewPool(PoolOptions{Lazy: true}) // one worker, kept between runs
+	t.Cleanup(func() { p.Close() })
+	big := "// " + strings.Repeat("x", inlineFileBytes) + "\ndrawRect('r', 0, 0, 1, 1)\n"
+	asked := 0
+	for i, step := range []struct {
+		src  MapSource
+		want int // requests from the worker in this run
+	}{
+		{MapSource{MainModule: "drawCircle('c', 0, 0, 1)"}, 0},
+		{MapSource{MainModule: "import { r } from './lib'\ndrawCircle('c', 0, 0, r)", "lib": "export const r = 2"}, 1},
+		{MapSource{MainModule: big}, 1}, // its content, by hash, the first time
+		{MapSource{MainModule: big}, 0}, // kept
+	} {
+		if _, err := p.Run(context.Background(), step.src, MainModule, Options{}); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		p.mu.Lock()
+		w := p.idle[0]
+		p.mu.Unlock()
+		if got := w.asked - asked; got != step.want {
+			t.Errorf("run %d: the worker asked %d times, want %d", i, got, step.want)
+		}
+		asked = w.asked
+	}
+}
