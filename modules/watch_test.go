@@ -196,3 +196,73 @@ func TestWatchKernelQueueOverflow(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchDataFolders: a data file in a folder of data/ (catalog/items.json, as readJSON
+// names it) is a workspace file like any other: a save to it is reported, in a folder that
+// was there at the start, in one made (or moved in) later, and while polling. So is a data
+// file's schema, which the write path checks data against.
+func TestWatchDataFolders(t *testing.T) {
+	for _, opt := range []WatchOptions{{}, {Poll: 20 * time.Millisecond}} {
+		t.Run(fmt.Sprintf("poll=%v", opt.Poll), func(t *testing.T) {
+			dir := t.TempDir()
+			writeAll(t, dir, map[string]string{"scene.code.js": "", "data/catalog/items.json": "{}"})
+			w, err := Watch(dir, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			writeAll(t, dir, map[string]string{
+				"data/catalog/items.json":        `{"n": 1}`,
+				"data/catalog/items.schema.json": `{}`,
+				"data/a/b/c/deep.json":           `{}`,
+				"data/catalog/notes.txt":         "",
+				"data/catalog/.items.json.swp":   "",
+			})
+			want := map[string]bool{"catalog/items.json": true, "catalog/items.schema.json": true, "a/b/c/deep.json": true}
+			got := map[string]bool{}
+			timeout := time.After(10 * time.Second)
+			for len(got) < len(want) {
+				select {
+				case <-w.Changed():
+				case <-timeout:
+					t.Fatalf("got %v, want %v", got, want)
+				}
+				c := w.Take()
+				for _, n := range c.Names {
+					got[n] = true
+				}
+				if len(c.Errs) > 0 {
+					t.Errorf("errors: %v", c.Errs)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestWatchDataFoldersCapped: past MaxWatchedDirs, the folders left out are named once, with
+// what to do, rather than watched without a bound.
+func TestWatchDataFoldersCapped(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range MaxWatchedDirs {
+		files[fmt.Sprintf("data/f%03d/x.json", i)] = "{}"
+	}
+	writeAll(t, dir, files)
+	w, err := Watch(dir, WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if n := len(w.watched) + 2; n != MaxWatchedDirs {
+		t.Errorf("watching %d directories, want %d", n, MaxWatchedDirs)
+	}
+	c := w.Take()
+	want := fmt.Sprintf("watching %s: over %d directories (MaxWatchedDirs); changes to the files in %s and in further folders of data/ are not seen; keep fewer folders in data/",
+		dir, MaxWatchedDirs, filepath.Join(dir, "data", fmt.Sprintf("f%03d", MaxWatchedDirs-3)))
+	if len(c.Errs) != 1 || c.Errs[0].Error() != want {
+		t.Errorf("errors %v, want one: %s", c.Errs, want)
+	}
+}
