@@ -272,3 +272,26 @@ func TestPageKeepsUnchangedElements(t *testing.T) {
 		t.Errorf("after editing c: %s; want %s", got, want)
 	}
 }
+
+// TestPageRefusalOverlay: a refused change shows its error over the last good scene, every
+// line of it (a data file that breaks its schema lists one line per error), and the next good
+// run clears it.
+func TestPageRefusalOverlay(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	v.Publish(State{Scene: circles(t, "a")})
+	wait, eval, _ := page(t, ts.URL)
+	v.Publish(State{Diagnostic: DiagnosticOf(fmt.Errorf("invalid data: data/size.json does not match data/size.schema.json:\n" +
+		"data/size.json:1:7: /r: maximum: got 9, want 5\ndata/size.json:1:15: /s: minimum: got 0, want 1"))})
+	wait("the overlay", `!document.getElementById('overlay').hidden`)
+	want := "invalid data: data/size.json does not match data/size.schema.json:\n" +
+		"data/size.json:1:7: /r: maximum: got 9, want 5\ndata/size.json:1:15: /s: minimum: got 0, want 1"
+	if got := eval(`document.getElementById('diag-msg').innerText`); got != want {
+		t.Errorf("the overlay shows\n%s\nwant\n%s", got, want)
+	}
+	if got := eval(`String(document.querySelectorAll('#world [data-name="a"]').length)`); got != "1" {
+		t.Errorf("the last good scene is gone under the overlay: %s entities named a", got)
+	}
+	v.Publish(State{Scene: circles(t, "a", "b")})
+	wait("the overlay cleared", `document.getElementById('overlay').hidden`)
+}
