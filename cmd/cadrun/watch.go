@@ -93,6 +93,12 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating the workspace: %w", err)
 	}
+	for _, o := range outputs {
+		if err := checkOutPlace(dir, o.path); err != nil {
+			fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
+			return cli.ErrUsage
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	pool := runtime.NewPool(runtime.PoolOptions{})
@@ -256,6 +262,37 @@ func newOutput(path string, opt render.Options) (output, error) {
 		return o, fmt.Errorf("-out %q: the directory %s does not exist; create it first", path, filepath.Dir(path))
 	}
 	return o, nil
+}
+
+// checkOutPlace refuses an -out file where the workspace keeps its own files: modules/, data/
+// (an -out there would overwrite a data file, or become one) and .cadrun/. Elsewhere in the
+// workspace (out/scene.svg, scene.json) is fine. Paths are compared after symbolic links.
+func checkOutPlace(ws, out string) error {
+	root, err := filepath.Abs(ws)
+	if err == nil {
+		root, err = filepath.EvalSymlinks(root)
+	}
+	if err != nil {
+		return nil // the watch itself reports a workspace it cannot open
+	}
+	dir, err := filepath.Abs(filepath.Dir(out))
+	if err == nil {
+		dir, err = filepath.EvalSymlinks(dir)
+	}
+	if err != nil {
+		return nil // newOutput checked that the directory exists
+	}
+	rel, err := filepath.Rel(root, filepath.Join(dir, filepath.Base(out)))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	switch first {
+	case "modules", "data", ".cadrun":
+		return fmt.Errorf("-out %q is in the workspace's %s/, where it would overwrite or become a workspace file; write it outside modules/, data/ and .cadrun/ (for example out/%s)",
+			out, first, filepath.Base(out))
+	}
+	return nil
 }
 
 func (o output) write(s *scene.Scene) error {

@@ -230,3 +230,47 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Errorf("temp files left behind: %v", entries)
 	}
 }
+
+// TestWatchOutNotAWorkspaceFile: an -out file in the workspace's modules/, data/ or .cadrun/
+// is refused before anything runs: in data/ it would overwrite the user's data file (or become
+// one) with the scene. Elsewhere in the workspace, as scene.json or out/, it is fine.
+func TestWatchOutNotAWorkspaceFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	for _, d := range []string{"data/catalog", "modules", ".cadrun"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(ws, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(ws, "data", "bracket.json")
+	if err := os.WriteFile(data, []byte(`{"width": 120}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ out, want string }{
+		{data, `cadrun watch: -out "` + data + `" is in the workspace's data/, where it would overwrite or become a workspace file; write it outside modules/, data/ and .cadrun/ (for example out/bracket.json)`},
+		{filepath.Join(dir, "link", "data", "catalog", "x.json"), `cadrun watch: -out "` + filepath.Join(dir, "link", "data", "catalog", "x.json") + `" is in the workspace's data/, where it would overwrite or become a workspace file; write it outside modules/, data/ and .cadrun/ (for example out/x.json)`},
+		{filepath.Join(ws, "modules", "scene.svg"), `cadrun watch: -out "` + filepath.Join(ws, "modules", "scene.svg") + `" is in the workspace's modules/, where it would overwrite or become a workspace file; write it outside modules/, data/ and .cadrun/ (for example out/scene.svg)`},
+		{filepath.Join(ws, ".cadrun", "scene.png"), `cadrun watch: -out "` + filepath.Join(ws, ".cadrun", "scene.png") + `" is in the workspace's .cadrun/, where it would overwrite or become a workspace file; write it outside modules/, data/ and .cadrun/ (for example out/scene.png)`},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"watch", "-workspace", ws, "-out", tc.out}
+		if code := run(args, &stdout, &stderr); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", args, code)
+		}
+		if first, _, _ := strings.Cut(stderr.String(), "\n"); first != tc.want {
+			t.Errorf("run(%q) stderr:\n%s\nwant first line %q", args, stderr.String(), tc.want)
+		}
+	}
+	if b, _ := os.ReadFile(data); string(b) != `{"width": 120}` {
+		t.Errorf("the data file holds %.80q", b)
+	}
+	for _, out := range []string{filepath.Join(ws, "scene.json"), filepath.Join(dir, "scene.svg")} {
+		if err := checkOutPlace(ws, out); err != nil {
+			t.Errorf("checkOutPlace(%s): %v", out, err)
+		}
+	}
+}
