@@ -52,6 +52,10 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return cli.ErrUsage
 	}
+	if *width < 0 || *width > render.MaxPNGSide {
+		fmt.Fprintf(stderr, "cadrun watch: -width %d: give 1 to %d pixels (MaxPNGSide), or leave it out for %d on the longest side\n", *width, render.MaxPNGSide, render.DefaultPNGSide)
+		return cli.ErrUsage
+	}
 	var outputs []output
 	for _, p := range outs {
 		export.PNG.Width = *width

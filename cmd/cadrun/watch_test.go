@@ -274,3 +274,21 @@ func TestWatchOutNotAWorkspaceFile(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchWidthChecked: a -width no PNG can have is a usage error at the start, not an error
+// printed after every good run while the PNG stays as it was.
+func TestWatchWidthChecked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, w := range []string{"-5", "100000"} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"watch", "-workspace", dir, "-width", w, "-out", filepath.Join(dir, "scene.png")}
+		if code := run(args, &stdout, &stderr); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", args, code)
+		}
+		want := "cadrun watch: -width " + w + ": give 1 to 8192 pixels (MaxPNGSide), or leave it out for 1024 on the longest side"
+		if first, _, _ := strings.Cut(stderr.String(), "\n"); first != want {
+			t.Errorf("run(%q) stderr:\n%s\nwant first line %q", args, stderr.String(), want)
+		}
+	}
+}
