@@ -317,7 +317,8 @@ func watchable(rel string) bool {
 // before its watch was added sent no event.
 func (w *Watcher) addDir(d string, scan bool) {
 	p := filepath.Join(w.abs, filepath.FromSlash(d))
-	if st, err := os.Lstat(p); err != nil || !st.IsDir() {
+	// A link to a directory counts, as the workspace reads through it (and polling does).
+	if st, err := os.Stat(p); err != nil || !st.IsDir() {
 		return
 	}
 	if !w.watched[d] {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -264,5 +265,29 @@ func TestWatchDataFoldersCapped(t *testing.T) {
 		dir, MaxWatchedDirs, filepath.Join(dir, "data", fmt.Sprintf("f%03d", MaxWatchedDirs-3)))
 	if len(c.Errs) != 1 || c.Errs[0].Error() != want {
 		t.Errorf("errors %v, want one: %s", c.Errs, want)
+	}
+}
+
+// TestWatchLinkedModules: modules/ as a symbolic link to a folder in the workspace is read
+// through by runs, and watched through too: a save in it is reported, as when polling.
+func TestWatchLinkedModules(t *testing.T) {
+	dir := t.TempDir()
+	writeAll(t, dir, map[string]string{"scene.code.js": "import 'a'", "lib/a.js": ""})
+	if err := os.Symlink("lib", filepath.Join(dir, "modules")); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Watch(dir, WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	writeAll(t, dir, map[string]string{"lib/a.js": "drawCircle('a', 0, 0, 1)"})
+	select {
+	case <-w.Changed():
+		if got := w.Take().Names; !slices.Equal(got, []string{"a"}) {
+			t.Errorf("got %q, want [a]", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no change reported for a save in the linked modules folder")
 	}
 }
