@@ -279,14 +279,17 @@ func checkOutPlace(ws, out string) error {
 	if err != nil {
 		return nil // the watch itself reports a workspace it cannot open
 	}
-	dir, err := filepath.Abs(filepath.Dir(out))
-	if err == nil {
-		dir, err = filepath.EvalSymlinks(dir)
-	}
+	// The file written: out, or what it links to (writeFileAtomic writes through a link).
+	target, err := filepath.Abs(out)
 	if err != nil {
-		return nil // newOutput checked that the directory exists
+		return nil
 	}
-	rel, err := filepath.Rel(root, filepath.Join(dir, filepath.Base(out)))
+	if t, err := filepath.EvalSymlinks(target); err == nil {
+		target = t
+	} else if dir, err := filepath.EvalSymlinks(filepath.Dir(target)); err == nil {
+		target = filepath.Join(dir, filepath.Base(target))
+	}
+	rel, err := filepath.Rel(root, target)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return nil
 	}
@@ -313,8 +316,14 @@ func (o output) write(s *scene.Scene) error {
 // writeFileAtomic replaces path with data through a temp file in the same directory and a
 // rename, so that a viewer or a build reading the file never sees half of it. The temp name
 // starts with a dot, which the watch ignores when the file is inside the workspace. An
-// existing file keeps its mode.
+// existing file keeps its mode. A symbolic link is written through: the file it names is
+// replaced, and the link stays (renaming over the link would leave its target stale).
 func writeFileAtomic(path string, data []byte) (err error) {
+	if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		if path, err = filepath.EvalSymlinks(path); err != nil {
+			return err
+		}
+	}
 	mode := os.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
 		if !st.Mode().IsRegular() {

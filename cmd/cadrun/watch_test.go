@@ -273,6 +273,13 @@ func TestWatchOutNotAWorkspaceFile(t *testing.T) {
 			t.Errorf("checkOutPlace(%s): %v", out, err)
 		}
 	}
+	// A link outside the workspace to a data file: the file written is the data file.
+	if err := os.Symlink(data, filepath.Join(dir, "out.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkOutPlace(ws, filepath.Join(dir, "out.json")); err == nil {
+		t.Errorf("checkOutPlace(a link to %s) = nil", data)
+	}
 }
 
 // TestWatchWidthChecked: a -width no PNG can have is a usage error at the start, not an error
@@ -289,6 +296,37 @@ func TestWatchWidthChecked(t *testing.T) {
 		want := "cadrun watch: -width " + w + ": give 1 to 8192 pixels (MaxPNGSide), or leave it out for 1024 on the longest side"
 		if first, _, _ := strings.Cut(stderr.String(), "\n"); first != want {
 			t.Errorf("run(%q) stderr:\n%s\nwant first line %q", args, stderr.String(), want)
+		}
+	}
+}
+
+// TestWriteFileAtomicThroughLink: an -out that is a symbolic link (to a folder a web server
+// or another tool reads) is written through: the target gets each picture, and the link
+// stays a link.
+func TestWriteFileAtomicThroughLink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "www"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	target, link := filepath.Join(dir, "www", "scene.svg"), filepath.Join(dir, "scene.svg")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("www", "scene.svg"), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, content := range []string{"new", "newer"} {
+		if err := writeFileAtomic(link, []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(target)
+		st, _ := os.Stat(target)
+		if string(b) != content || st.Mode().Perm() != 0o600 {
+			t.Errorf("the target holds %q mode %v, want %q mode 0600", b, st.Mode().Perm(), content)
+		}
+		if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link is gone: %v %v", st.Mode(), err)
 		}
 	}
 }
