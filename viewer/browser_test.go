@@ -3,6 +3,7 @@ package viewer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -294,4 +295,32 @@ func TestPageRefusalOverlay(t *testing.T) {
 	}
 	v.Publish(State{Scene: circles(t, "a", "b")})
 	wait("the overlay cleared", `document.getElementById('overlay').hidden`)
+}
+
+// saveFails is a selection store that cannot save, as on a full or read-only disk.
+type saveFails struct{ memStore }
+
+func (*saveFails) SaveSelection(modules.Selection) (modules.Selection, error) {
+	return modules.Selection{}, errors.New("no space left on device")
+}
+
+// TestPageSelectionNotKept: a selection the server could not keep is undone in the page, and
+// the status line says why; the agent would not see it.
+func TestPageSelectionNotKept(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{Selection: &saveFails{}})
+	s := circles(t, "gear")
+	if _, err := s.CreateGroup("part", []string{"gear"}); err != nil {
+		t.Fatal(err)
+	}
+	v.Publish(State{Scene: s})
+	wait, eval, tab := page(t, ts.URL)
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#tree span[data-name="part"]`))); err != nil {
+		t.Fatal(err)
+	}
+	wait("the refusal", `document.getElementById('st-sel').textContent !== ''`)
+	if got, want := eval(`document.getElementById('st-sel').textContent`), " · selection not kept: saving the selection: no space left on device"; got != want {
+		t.Errorf("status %q, want %q", got, want)
+	}
+	wait("the selection undone", `window.cadrunState().selection.selected.length === 0`)
 }
