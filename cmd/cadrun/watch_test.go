@@ -330,3 +330,24 @@ func TestWriteFileAtomicThroughLink(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchPrinterControlCharacters: a script's console output and error message reach the
+// terminal with their control characters escaped, so that a script (an agent's, say) cannot
+// clear the person's terminal, retitle it or set their clipboard; the printer's own colours
+// stay.
+func TestWatchPrinterControlCharacters(t *testing.T) {
+	t.Parallel()
+	d := &runtime.Diagnostic{File: "scene.code.js", Line: 1, Column: 1, Kind: "Error", Message: "E\x1b[2Jx"}
+	var b strings.Builder
+	printer{out: &b, color: true}.print(tools.RunUpdate{Diagnostic: d,
+		Logs: []string{"A\x1b]52;c;aGk=\x07B\tC\u009b"}, Warnings: []string{"w\r"}})
+	want := "A\\x1b]52;c;aGk=\\x07B\tC\\x9b\n\x1b[1;31mwarning:\x1b[0m w\\x0d\n\x1b[1;31mscene.code.js:1:1: Error: E\\x1b[2Jx\x1b[0m\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	b.Reset()
+	printer{out: &b}.print(tools.RunUpdate{Err: errors.New("bad \x1b[31m")})
+	if got, want := b.String(), "error: bad \\x1b[31m\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
