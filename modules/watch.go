@@ -279,7 +279,9 @@ func (w *Watcher) handleErr(err error) {
 // rootCreated watches a workspace folder made again, and its directories.
 func (w *Watcher) rootCreated() {
 	if err := w.fsw.Add(w.abs); err != nil {
-		w.note(func(c *Changes) { c.Errs = append(c.Errs, fmt.Errorf("watching %s again: %w", w.dir, err)) })
+		w.note(func(c *Changes) {
+			c.Errs = append(c.Errs, fmt.Errorf("watching %s again: %w; saves in it are not seen: restart with -poll, or raise fs.inotify.max_user_watches", w.dir, err))
+		})
 		return
 	}
 	w.note(func(c *Changes) { c.Rescan, c.Reopen = true, true })
@@ -327,7 +329,10 @@ func (w *Watcher) addDir(d string, scan bool) {
 			return
 		}
 		if err := w.fsw.Add(p); err != nil {
-			w.note(func(c *Changes) { c.Errs = append(c.Errs, fmt.Errorf("watching %s: %w", filepath.Join(w.dir, d), err)) })
+			// Most often the kernel's max_user_watches, which other programs share.
+			w.note(func(c *Changes) {
+				c.Errs = append(c.Errs, fmt.Errorf("watching %s: %w; saves in it are not seen: restart with -poll, or raise fs.inotify.max_user_watches", filepath.Join(w.dir, d), err))
+			})
 			return
 		}
 		w.watched[d] = true

@@ -291,3 +291,23 @@ func TestWatchLinkedModules(t *testing.T) {
 		t.Fatal("no change reported for a save in the linked modules folder")
 	}
 }
+
+// TestWatchAddFails: a folder that cannot be watched (the kernel's watches used up) is named
+// with what to do; the watch goes on without it.
+func TestWatchAddFails(t *testing.T) {
+	dir := t.TempDir()
+	writeAll(t, dir, map[string]string{"modules/a.js": ""})
+	w, err := Watch(dir, WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close() // from now on, every watch added fails
+	w.addDir("data", true)
+	writeAll(t, dir, map[string]string{"data/x.json": "{}"})
+	w.addDir("data", true)
+	c := w.Take()
+	want := "watching " + filepath.Join(dir, "data") + ": fsnotify: watcher already closed; saves in it are not seen: restart with -poll, or raise fs.inotify.max_user_watches"
+	if len(c.Errs) != 1 || c.Errs[0].Error() != want {
+		t.Errorf("errors %v, want one: %s", c.Errs, want)
+	}
+}
