@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -286,6 +287,21 @@ func newOutput(path string, opt render.Options) (output, error) {
 	o.render = func(s *scene.Scene) ([]byte, error) { return f.Render(s, opt) }
 	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return o, fmt.Errorf("-out %q: the directory %s does not exist; create it first", path, filepath.Dir(path))
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		// Every write would fail, after every good run.
+		kind := "not a regular file"
+		switch t := st.Mode().Type(); {
+		case t&fs.ModeDir != 0:
+			kind = "a directory"
+		case t&fs.ModeNamedPipe != 0:
+			kind = "a named pipe (FIFO)"
+		case t&fs.ModeDevice != 0:
+			kind = "a device"
+		case t&fs.ModeSocket != 0:
+			kind = "a socket"
+		}
+		return o, fmt.Errorf("-out %q is %s; give the name of a file to write", path, kind)
 	}
 	return o, nil
 }

@@ -351,3 +351,29 @@ func TestWatchPrinterControlCharacters(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestWatchOutNotAFile: an -out that is a directory or a FIFO is a usage error at the start,
+// not a failed write after every good run.
+func TestWatchOutNotAFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	d := filepath.Join(dir, "scene.svg")
+	if err := os.Mkdir(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "scene.png")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for out, kind := range map[string]string{d: "a directory", fifo: "a named pipe (FIFO)"} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"watch", "-workspace", dir, "-out", out}
+		if code := run(args, &stdout, &stderr); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", args, code)
+		}
+		want := `cadrun watch: -out "` + out + `" is ` + kind + `; give the name of a file to write`
+		if first, _, _ := strings.Cut(stderr.String(), "\n"); first != want {
+			t.Errorf("run(%q) stderr:\n%s\nwant first line %q", args, stderr.String(), want)
+		}
+	}
+}
