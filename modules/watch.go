@@ -2,8 +2,9 @@ package modules
 
 // Watching a workspace. Editors save by rename (write a temp file, rename it over the old
 // one), so a watch on a file's inode is lost at the first save; cadrun watches directories
-// instead: the workspace root, modules/ and data/ (added as they appear, and scanned then,
-// since the files made inside a new directory before its watch exists send no event), plus
+// instead: the workspace root, modules/, data/ and data's folders (data/catalog/items.json is
+// a workspace file too), added as they appear, and scanned then, since the files made inside a
+// new directory before its watch exists send no event; plus
 // the root's parent, so that a workspace folder removed and made again is picked up. Events
 // become logical names here, and editors' temp and backup files are dropped before anyone
 // else sees them. What is left is kept as a set that the consumer takes when it is ready: a
@@ -32,9 +33,10 @@ const (
 	dataDir    = "data"
 )
 
-// MaxWatchedDirs is how many directories a Watcher watches at most: the root's parent, the
-// root, modules/ and data/. Nothing deeper holds workspace files.
-const MaxWatchedDirs = 4
+// MaxWatchedDirs is how many directories a Watcher watches (or, polling, walks) at most: the
+// root's parent, the root, modules/, data/ and the folders of data/ (down to MaxDataDepth-1
+// below it, as data file names go). Past it, the folders left out are named in Changes.Errs.
+const MaxWatchedDirs = 256
 
 // Poll intervals a Watcher accepts (WatchOptions.Poll).
 const (
@@ -83,6 +85,11 @@ type Watcher struct {
 	opt      WatchOptions
 	fsw      *fsnotify.Watcher // nil when polling
 
+	// watched are the directories watched, besides the root and its parent, by path
+	// relative to the root; used on the loop's goroutine only (and by Watch before it).
+	watched map[string]bool
+	capped  bool // the folders past MaxWatchedDirs were reported
+
 	mu      sync.Mutex
 	pending Changes
 	names   map[string]bool
@@ -106,7 +113,7 @@ func Watch(dir string, opt WatchOptions) (*Watcher, error) {
 	} else if !st.IsDir() {
 		return nil, fmt.Errorf("watching %s: not a directory", dir)
 	}
-	w := &Watcher{dir: dir, abs: abs, opt: opt, names: map[string]bool{},
+	w := &Watcher{dir: dir, abs: abs, opt: opt, names: map[string]bool{}, watched: map[string]bool{},
 		changed: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	if opt.Poll > 0 {
 		// The first stamps are taken before Watch returns, so that a save made just after
@@ -234,23 +241,25 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 		return // a neighbour of the root, seen by the parent's watch
 	}
 	dir, base := "", rel
-	if i := strings.IndexByte(rel, '/'); i >= 0 {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
 		dir, base = rel[:i], rel[i+1:]
-		if strings.Contains(base, "/") {
-			return
-		}
 	}
 	if IgnoredName(base) {
 		return
 	}
-	if dir == "" && (base == modulesDir || base == dataDir) {
-		if ev.Has(fsnotify.Create) {
-			w.addDir(base, true)
-		} else if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+	if watchable(rel) {
+		switch {
+		case ev.Has(fsnotify.Create):
+			w.addDir(rel, true)
+			return
+		case w.watched[rel] && (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)):
 			// Every file in it went with it; a rescan covers the names we were told of.
+			w.forget(rel)
 			w.note(func(c *Changes) { c.Rescan = true })
+			return
+		case dir == "":
+			return // modules or data, not a directory
 		}
-		return
 	}
 	if name, ok := logicalName(dir, base); ok {
 		w.noteNames(name)
@@ -270,30 +279,92 @@ func (w *Watcher) handleErr(err error) {
 // rootCreated watches a workspace folder made again, and its directories.
 func (w *Watcher) rootCreated() {
 	if err := w.fsw.Add(w.abs); err != nil {
-		w.note(func(c *Changes) { c.Errs = append(c.Errs, fmt.Errorf("watching %s again: %w", w.dir, err)) })
+		w.note(func(c *Changes) {
+			c.Errs = append(c.Errs, fmt.Errorf("watching %s again: %w; saves in it are not seen: restart with -poll, or raise fs.inotify.max_user_watches", w.dir, err))
+		})
 		return
 	}
 	w.note(func(c *Changes) { c.Rescan, c.Reopen = true, true })
 	w.noteNames(w.scanRoot()...)
+	clear(w.watched) // the old folder's watches went with it
 	for _, d := range []string{modulesDir, dataDir} {
 		w.addDir(d, true)
 	}
 }
 
-// addDir watches modules/ or data/ when it exists and, when scan is set, notes every file in
-// it: files made in a new directory before its watch was added sent no event.
+// watchable reports whether rel (relative to the root) names a directory that may hold
+// workspace files: modules/, data/, or a folder of data/ that a data file name can reach.
+func watchable(rel string) bool {
+	if rel == modulesDir || rel == dataDir {
+		return true
+	}
+	sub, ok := strings.CutPrefix(rel, dataDir+"/")
+	if !ok {
+		return false
+	}
+	segs := strings.Split(sub, "/")
+	if len(segs) >= MaxDataDepth {
+		return false
+	}
+	for _, s := range segs {
+		if CheckName(s) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// addDir watches modules/, data/ or a folder of data/ when it exists (and the folders of data
+// in it) and, when scan is set, notes every file in them: files made in a new directory
+// before its watch was added sent no event.
 func (w *Watcher) addDir(d string, scan bool) {
-	p := filepath.Join(w.abs, d)
-	if st, err := os.Lstat(p); err != nil || !st.IsDir() {
+	p := filepath.Join(w.abs, filepath.FromSlash(d))
+	// A link to a directory counts, as the workspace reads through it (and polling does).
+	if st, err := os.Stat(p); err != nil || !st.IsDir() {
 		return
 	}
-	if err := w.fsw.Add(p); err != nil {
-		w.note(func(c *Changes) { c.Errs = append(c.Errs, fmt.Errorf("watching %s: %w", filepath.Join(w.dir, d), err)) })
-		return
+	if !w.watched[d] {
+		if len(w.watched)+2 >= MaxWatchedDirs {
+			w.over(d)
+			return
+		}
+		if err := w.fsw.Add(p); err != nil {
+			// Most often the kernel's max_user_watches, which other programs share.
+			w.note(func(c *Changes) {
+				c.Errs = append(c.Errs, fmt.Errorf("watching %s: %w; saves in it are not seen: restart with -poll, or raise fs.inotify.max_user_watches", filepath.Join(w.dir, d), err))
+			})
+			return
+		}
+		w.watched[d] = true
 	}
+	names, dirs := w.scanDirs(d)
 	if scan {
-		w.noteNames(w.scanDir(d)...)
+		w.noteNames(names...)
 	}
+	for _, sub := range dirs {
+		w.addDir(sub, scan)
+	}
+}
+
+// forget drops the watches of a directory that went away, and of the folders in it.
+func (w *Watcher) forget(d string) {
+	for k := range w.watched {
+		if k == d || strings.HasPrefix(k, d+"/") {
+			delete(w.watched, k)
+			_ = w.fsw.Remove(filepath.Join(w.abs, filepath.FromSlash(k)))
+		}
+	}
+}
+
+// over reports, once, that folder d is past MaxWatchedDirs and its files are not watched.
+func (w *Watcher) over(d string) {
+	if w.capped {
+		return
+	}
+	w.capped = true
+	err := fmt.Errorf("watching %s: over %d directories (MaxWatchedDirs); changes to the files in %s and in further folders of data/ are not seen; keep fewer folders in data/",
+		w.dir, MaxWatchedDirs, filepath.Join(w.dir, d))
+	w.note(func(c *Changes) { c.Errs = append(c.Errs, err) })
 }
 
 // scanRoot lists the logical names of the root's files (main).
@@ -304,29 +375,42 @@ func (w *Watcher) scanRoot() []string {
 	return nil
 }
 
-// scanDir lists the logical names of the files in modules/ or data/. The directory is opened
-// as the workspace opens it (see Workspace.readDir): a FIFO in its place must not block.
+// scanDir lists the logical names of the files in modules/, data/ or a folder of data/.
 func (w *Watcher) scanDir(d string) []string {
-	f, err := os.OpenFile(filepath.Join(w.abs, d), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+	names, _ := w.scanDirs(d)
+	return names
+}
+
+// scanDirs lists the logical names of the files in modules/, data/ or a folder of data/, and
+// the folders in it that may hold data files. The directory is opened as the workspace opens
+// it (see Workspace.readDir): a FIFO in its place must not block.
+func (w *Watcher) scanDirs(d string) (names, dirs []string) {
+	f, err := os.OpenFile(filepath.Join(w.abs, filepath.FromSlash(d)), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	entries, err := f.ReadDir(-1)
 	f.Close()
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	var names []string
 	for _, e := range entries {
+		if e.IsDir() {
+			if sub := d + "/" + e.Name(); d != modulesDir && watchable(sub) {
+				dirs = append(dirs, sub)
+			}
+			continue
+		}
 		if n, ok := logicalName(d, e.Name()); ok {
 			names = append(names, n)
 		}
 	}
-	return names
+	return names, dirs
 }
 
-// logicalName maps a file in the root, modules/ or data/ to its logical name, if it has one.
+// logicalName maps a file in the root, modules/, data/ or a folder of data/ to its logical
+// name, if it has one: main, a module's NAME, a data file's (or schema's) FOLDER/NAME.json.
 func logicalName(dir, base string) (string, bool) {
 	switch dir {
 	case "":
@@ -337,9 +421,10 @@ func logicalName(dir, base string) (string, bool) {
 		if n, ok := strings.CutSuffix(base, ".js"); ok && n != runtime.MainModule && CheckName(n) == nil {
 			return n, true
 		}
-	case dataDir:
-		if n, ok := strings.CutSuffix(base, ".json"); ok && CheckName(n) == nil {
-			return base, true
+	default:
+		sub, ok := strings.CutPrefix(dir+"/", dataDir+"/")
+		if ok && IsDataName(base) && CheckDataName(sub+base) == nil {
+			return sub + base, true
 		}
 	}
 	return "", false
@@ -418,13 +503,21 @@ func (w *Watcher) stamps() (map[string]fileStamp, uint64) {
 		}
 	}
 	stampOf(runtime.MainModule, filepath.Join(w.abs, runtime.PathOf(runtime.MainModule)))
-	for _, d := range []string{modulesDir, dataDir} {
-		for _, n := range w.scanDir(d) {
-			base := n
-			if d == modulesDir {
-				base = n + ".js"
+	todo, walked := []string{modulesDir, dataDir}, 2
+	for len(todo) > 0 {
+		d := todo[0]
+		todo = todo[1:]
+		names, dirs := w.scanDirs(d)
+		for _, n := range names {
+			stampOf(n, filepath.Join(w.abs, filepath.FromSlash(runtime.PathOf(n))))
+		}
+		for _, sub := range dirs {
+			if walked+2 >= MaxWatchedDirs {
+				w.over(sub)
+				break
 			}
-			stampOf(n, filepath.Join(w.abs, d, base))
+			walked++
+			todo = append(todo, sub)
 		}
 	}
 	return out, inode(st)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -194,5 +195,119 @@ func TestWatchKernelQueueOverflow(t *testing.T) {
 		if w.Take().Rescan {
 			return
 		}
+	}
+}
+
+// TestWatchDataFolders: a data file in a folder of data/ (catalog/items.json, as readJSON
+// names it) is a workspace file like any other: a save to it is reported, in a folder that
+// was there at the start, in one made (or moved in) later, and while polling. So is a data
+// file's schema, which the write path checks data against.
+func TestWatchDataFolders(t *testing.T) {
+	for _, opt := range []WatchOptions{{}, {Poll: 20 * time.Millisecond}} {
+		t.Run(fmt.Sprintf("poll=%v", opt.Poll), func(t *testing.T) {
+			dir := t.TempDir()
+			writeAll(t, dir, map[string]string{"scene.code.js": "", "data/catalog/items.json": "{}"})
+			w, err := Watch(dir, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			writeAll(t, dir, map[string]string{
+				"data/catalog/items.json":        `{"n": 1}`,
+				"data/catalog/items.schema.json": `{}`,
+				"data/a/b/c/deep.json":           `{}`,
+				"data/catalog/notes.txt":         "",
+				"data/catalog/.items.json.swp":   "",
+			})
+			want := map[string]bool{"catalog/items.json": true, "catalog/items.schema.json": true, "a/b/c/deep.json": true}
+			got := map[string]bool{}
+			timeout := time.After(10 * time.Second)
+			for len(got) < len(want) {
+				select {
+				case <-w.Changed():
+				case <-timeout:
+					t.Fatalf("got %v, want %v", got, want)
+				}
+				c := w.Take()
+				for _, n := range c.Names {
+					got[n] = true
+				}
+				if len(c.Errs) > 0 {
+					t.Errorf("errors: %v", c.Errs)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestWatchDataFoldersCapped: past MaxWatchedDirs, the folders left out are named once, with
+// what to do, rather than watched without a bound.
+func TestWatchDataFoldersCapped(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range MaxWatchedDirs {
+		files[fmt.Sprintf("data/f%03d/x.json", i)] = "{}"
+	}
+	writeAll(t, dir, files)
+	w, err := Watch(dir, WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if n := len(w.watched) + 2; n != MaxWatchedDirs {
+		t.Errorf("watching %d directories, want %d", n, MaxWatchedDirs)
+	}
+	c := w.Take()
+	want := fmt.Sprintf("watching %s: over %d directories (MaxWatchedDirs); changes to the files in %s and in further folders of data/ are not seen; keep fewer folders in data/",
+		dir, MaxWatchedDirs, filepath.Join(dir, "data", fmt.Sprintf("f%03d", MaxWatchedDirs-3)))
+	if len(c.Errs) != 1 || c.Errs[0].Error() != want {
+		t.Errorf("errors %v, want one: %s", c.Errs, want)
+	}
+}
+
+// TestWatchLinkedModules: modules/ as a symbolic link to a folder in the workspace is read
+// through by runs, and watched through too: a save in it is reported, as when polling.
+func TestWatchLinkedModules(t *testing.T) {
+	dir := t.TempDir()
+	writeAll(t, dir, map[string]string{"scene.code.js": "import 'a'", "lib/a.js": ""})
+	if err := os.Symlink("lib", filepath.Join(dir, "modules")); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Watch(dir, WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	writeAll(t, dir, map[string]string{"lib/a.js": "drawCircle('a', 0, 0, 1)"})
+	select {
+	case <-w.Changed():
+		if got := w.Take().Names; !slices.Equal(got, []string{"a"}) {
+			t.Errorf("got %q, want [a]", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no change reported for a save in the linked modules folder")
+	}
+}
+
+// TestWatchAddFails: a folder that cannot be watched (the kernel's watches used up) is named
+// with what to do; the watch goes on without it.
+func TestWatchAddFails(t *testing.T) {
+	dir := t.TempDir()
+	writeAll(t, dir, map[string]string{"modules/a.js": ""})
+	w, err := Watch(dir, WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close() // from now on, every watch added fails
+	w.addDir("data", true)
+	writeAll(t, dir, map[string]string{"data/x.json": "{}"})
+	w.addDir("data", true)
+	c := w.Take()
+	want := "watching " + filepath.Join(dir, "data") + ": fsnotify: watcher already closed; saves in it are not seen: restart with -poll, or raise fs.inotify.max_user_watches"
+	if len(c.Errs) != 1 || c.Errs[0].Error() != want {
+		t.Errorf("errors %v, want one: %s", c.Errs, want)
 	}
 }

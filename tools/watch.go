@@ -14,6 +14,11 @@ package tools
 // reads as missing or empty where the last run had content is taken for a save in progress
 // (vim and JetBrains remove the file for a moment; VS Code truncates, then writes) and is
 // given WatchSaveGrace to come back before a run sees it.
+//
+// A data file that a run read and that has a schema (data/NAME.schema.json) is checked against
+// it after the run, as the write path checks it before: a file that does not match fails the
+// run with the same error, so that the watch never shows as good what an agent's write would
+// refuse. The schema is then one of the files the run read, and a save to it runs again.
 
 import (
 	"context"
@@ -252,10 +257,13 @@ func (l *watchLoop) run(ctx context.Context, files []string) {
 	rec := &recordingSource{Source: l.src, read: map[string]fileState{}}
 	start := time.Now()
 	res, err := l.cfg.Runner.Run(ctx, rec, runtime.MainModule, l.cfg.Options)
-	elapsed := time.Since(start)
 	if ctx.Err() != nil {
 		return // stopping: a cancelled run is not news
 	}
+	if derr := checkReadData(rec); derr != nil {
+		err = derr // as the write path, which checks the data before the run
+	}
+	elapsed := time.Since(start)
 	l.runs++
 	l.deps = rec.states()
 	u := RunUpdate{Run: l.runs, Files: files, Duration: elapsed}
@@ -288,6 +296,25 @@ func (l *watchLoop) notice(s string) {
 	}
 }
 
+// checkReadData checks every data file the run read (and found) against its schema, reading
+// the schemas through rec so that they count among the files the run read.
+func checkReadData(rec *recordingSource) error {
+	var data []string
+	for n, st := range rec.states() {
+		if _, ok := modules.SchemaOf(n); ok && !st.missing {
+			data = append(data, n)
+		}
+	}
+	slices.Sort(data)
+	for _, n := range data {
+		schema, _ := modules.SchemaOf(n)
+		if err := validate(rec, n, schema); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // readState reads a file the way a run would and sums it up.
 func readState(src runtime.Source, name string) fileState {
 	b, path, err := src.Read(name)
@@ -301,8 +328,10 @@ func stateOf(b []byte, path string, err error) fileState {
 	return fileState{hash: sha256.Sum256(b), path: path, empty: len(b) == 0}
 }
 
-// recordingSource notes the state of every file a run reads, from the bytes it was given.
-// A Pool reads from other goroutines, hence the lock.
+// recordingSource notes the state of every file a run reads, from the bytes it was given the
+// first time (a file read again after the run, to check it against its schema, may have
+// changed since; the next check then sees that). A Pool reads from other goroutines, hence
+// the lock.
 type recordingSource struct {
 	runtime.Source
 	mu   sync.Mutex
@@ -312,7 +341,9 @@ type recordingSource struct {
 func (r *recordingSource) Read(name string) ([]byte, string, error) {
 	b, path, err := r.Source.Read(name)
 	r.mu.Lock()
-	r.read[name] = stateOf(b, path, err)
+	if _, ok := r.read[name]; !ok {
+		r.read[name] = stateOf(b, path, err)
+	}
 	r.mu.Unlock()
 	return b, path, err
 }
@@ -320,7 +351,7 @@ func (r *recordingSource) Read(name string) ([]byte, string, error) {
 func (r *recordingSource) states() map[string]fileState {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.read
+	return maps.Clone(r.read)
 }
 
 func closeSource(src runtime.Source) {

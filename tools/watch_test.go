@@ -365,3 +365,30 @@ func TestWatchRescanAndReopen(t *testing.T) {
 		}
 	})
 }
+
+// TestWatchChecksDataAgainstItsSchema: a data file main reads that breaks its schema fails the
+// run with the write path's error, and keeps the last good scene, as a write of it through
+// the tools would be refused; a save to the schema runs again, as it is one of the files read.
+func TestWatchChecksDataAgainstItsSchema(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := startWatch(t, InProcess{}, map[string]string{
+			"main":               "const s = readJSON('size'); drawCircle('c', 0, 0, s.r)\n",
+			"size.json":          `{"r": 1}`,
+			"size.schema.json":   `{"type": "object", "properties": {"r": {"type": "number", "maximum": 5}}}`,
+			"unread.json":        `{"r": 50}`,
+			"unread.schema.json": `{"properties": {"r": {"maximum": 5}}}`,
+		})
+		r.save("size.json", `{"r": 9}`)
+		r.sleep(time.Second)
+		r.save("size.schema.json", `{"type": "object", "properties": {"r": {"type": "number", "maximum": 10}}}`)
+		r.sleep(time.Second)
+		want := []string{
+			"0s run 1 v1 : ok 1 entities [scene 1]",
+			"60ms run 2 v1 size.json: error: invalid data: data/size.json does not match data/size.schema.json:\ndata/size.json:1:7: /r: maximum: got 9, want 5 [scene 1]",
+			"1.06s run 3 v2 size.schema.json: ok 1 entities [scene 1]",
+		}
+		if diff := cmp.Diff(want, r.stop(t)); diff != "" {
+			t.Errorf("mismatch (-want +got):\n%s", diff)
+		}
+	})
+}

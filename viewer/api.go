@@ -104,18 +104,22 @@ func (v *Server) serveScenePNG(w http.ResponseWriter, r *http.Request) {
 		width = n
 	}
 	s := v.current()
-	// One PNG at a time: each can take tens of megabytes while it is drawn.
+	// One PNG is drawn at a time: each can take tens of megabytes while it is drawn. It is
+	// sent after the lock is let go, so that a tab that reads slowly, or not at all, holds up
+	// no other tab's picture for WriteTimeout.
 	v.pngMu.Lock()
-	defer v.pngMu.Unlock()
 	if v.png.data == nil || v.png.version != s.sceneVersion || v.png.width != width {
 		b, err := render.PNG(s.scene, render.PNGOptions{Width: width})
 		if err != nil {
+			v.pngMu.Unlock()
 			http.Error(w, "rendering the scene: "+err.Error(), http.StatusBadRequest)
 			return
 		}
 		v.png.version, v.png.width, v.png.data = s.sceneVersion, width, b
 	}
-	answer(w, s, "image/png", v.png.data)
+	data := v.png.data
+	v.pngMu.Unlock()
+	answer(w, s, "image/png", data)
 }
 
 // EntityInfo is what the page shows about a selected entity.

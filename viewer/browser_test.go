@@ -3,6 +3,7 @@ package viewer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -271,4 +272,55 @@ func TestPageKeepsUnchangedElements(t *testing.T) {
 	if want := "a:kept part:kept b:kept,sel c:new"; got != want {
 		t.Errorf("after editing c: %s; want %s", got, want)
 	}
+}
+
+// TestPageRefusalOverlay: a refused change shows its error over the last good scene, every
+// line of it (a data file that breaks its schema lists one line per error), and the next good
+// run clears it.
+func TestPageRefusalOverlay(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	v.Publish(State{Scene: circles(t, "a")})
+	wait, eval, _ := page(t, ts.URL)
+	v.Publish(State{Diagnostic: DiagnosticOf(fmt.Errorf("invalid data: data/size.json does not match data/size.schema.json:\n" +
+		"data/size.json:1:7: /r: maximum: got 9, want 5\ndata/size.json:1:15: /s: minimum: got 0, want 1"))})
+	wait("the overlay", `!document.getElementById('overlay').hidden`)
+	want := "invalid data: data/size.json does not match data/size.schema.json:\n" +
+		"data/size.json:1:7: /r: maximum: got 9, want 5\ndata/size.json:1:15: /s: minimum: got 0, want 1"
+	if got := eval(`document.getElementById('diag-msg').innerText`); got != want {
+		t.Errorf("the overlay shows\n%s\nwant\n%s", got, want)
+	}
+	if got := eval(`String(document.querySelectorAll('#world [data-name="a"]').length)`); got != "1" {
+		t.Errorf("the last good scene is gone under the overlay: %s entities named a", got)
+	}
+	v.Publish(State{Scene: circles(t, "a", "b")})
+	wait("the overlay cleared", `document.getElementById('overlay').hidden`)
+}
+
+// saveFails is a selection store that cannot save, as on a full or read-only disk.
+type saveFails struct{ memStore }
+
+func (*saveFails) SaveSelection(modules.Selection) (modules.Selection, error) {
+	return modules.Selection{}, errors.New("no space left on device")
+}
+
+// TestPageSelectionNotKept: a selection the server could not keep is undone in the page, and
+// the status line says why; the agent would not see it.
+func TestPageSelectionNotKept(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{Selection: &saveFails{}})
+	s := circles(t, "gear")
+	if _, err := s.CreateGroup("part", []string{"gear"}); err != nil {
+		t.Fatal(err)
+	}
+	v.Publish(State{Scene: s})
+	wait, eval, tab := page(t, ts.URL)
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#tree span[data-name="part"]`))); err != nil {
+		t.Fatal(err)
+	}
+	wait("the refusal", `document.getElementById('st-sel').textContent !== ''`)
+	if got, want := eval(`document.getElementById('st-sel').textContent`), " · selection not kept: saving the selection: no space left on device"; got != want {
+		t.Errorf("status %q, want %q", got, want)
+	}
+	wait("the selection undone", `window.cadrunState().selection.selected.length === 0`)
 }

@@ -16,6 +16,8 @@ const (
 	ReadTimeout       = 10 * time.Second
 	IdleTimeout       = 60 * time.Second
 	shutdownGrace     = 2 * time.Second
+	// MaxHeaderBytes caps a request's header; a larger one is answered 431.
+	MaxHeaderBytes = 64 << 10
 )
 
 // Serve serves the viewer on ln until ctx ends; then it ends the event streams, waits up to
@@ -26,7 +28,7 @@ func (v *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
 		IdleTimeout:       IdleTimeout,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(v.log.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)

@@ -3,6 +3,7 @@ package viewer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -137,4 +138,33 @@ func TestPageSketch(t *testing.T) {
 	}
 	wait("the refusal", `document.getElementById('st-sketch').textContent === ' · sketch: not kept: bad sketch: the sketch has 1000 strokes (MaxSketchStrokes); clear it to draw more'`)
 	wait("the refused stroke gone", `document.querySelectorAll('#sketchlayer polyline').length === 1000`)
+}
+
+// clearFails is a sketch store whose clear fails, as on a full or read-only disk.
+type clearFails struct{ memorySketch }
+
+func (*clearFails) ClearSketch(context.Context) (int, error) {
+	return 0, errors.New("no space left on device")
+}
+
+// TestPageSketchClearFails: when Clear sketch is refused, the page says so and shows the
+// strokes again, rather than an empty sketch that the agent still sees.
+func TestPageSketchClearFails(t *testing.T) {
+	t.Parallel()
+	store := &clearFails{}
+	if _, err := store.AddStroke(context.Background(), modules.Stroke{Points: [][2]float64{{0, 0}, {10, 10}}}); err != nil {
+		t.Fatal(err)
+	}
+	v, ts, _ := start(t, Options{Sketch: store})
+	v.Publish(State{Scene: circles(t, "a")})
+	wait, eval, tab := page(t, ts.URL)
+	wait("the stroke", `document.querySelectorAll('#sketchlayer polyline').length === 1`)
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("sketch-clear"))); err != nil {
+		t.Fatal(err)
+	}
+	wait("the refusal", `document.getElementById('st-sketch').textContent.startsWith(' · sketch: not cleared: ')`)
+	wait("the stroke shown again", `document.querySelectorAll('#sketchlayer polyline').length === 1`)
+	if got, want := eval(`document.getElementById('st-sketch').textContent`), " · sketch: not cleared: clearing the sketch: no space left on device"; got != want {
+		t.Errorf("status %q, want %q", got, want)
+	}
 }

@@ -90,3 +90,44 @@ func TestStreamTiming(t *testing.T) {
 		<-done
 	})
 }
+
+// stuckWriter is a tab that never reads: its writes block until it is let go.
+type stuckWriter struct {
+	h       http.Header
+	writing chan struct{}
+	release chan struct{}
+}
+
+func (s *stuckWriter) Header() http.Header { return s.h }
+func (s *stuckWriter) WriteHeader(int)     {}
+func (s *stuckWriter) Write(b []byte) (int, error) {
+	close(s.writing)
+	<-s.release
+	return len(b), nil
+}
+
+// TestPNGNotHeldBySlowTab: while one tab is stuck reading its picture, another tab's picture
+// is drawn and sent; one PNG at a time is drawn, but none waits for another to be read.
+func TestPNGNotHeldBySlowTab(t *testing.T) {
+	v := New(Options{})
+	v.Publish(State{Scene: circles(t, "a", "b")})
+	h := v.Handler()
+	stuck := &stuckWriter{h: http.Header{}, writing: make(chan struct{}), release: make(chan struct{})}
+	defer close(stuck.release)
+	go h.ServeHTTP(stuck, httptest.NewRequest("GET", "/api/scene.png?width=64", nil))
+	<-stuck.writing
+	done := make(chan *httptest.ResponseRecorder)
+	go func() {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/scene.png?width=64", nil))
+		done <- rec
+	}()
+	select {
+	case rec := <-done:
+		if rec.Code != http.StatusOK || rec.Body.Len() == 0 {
+			t.Errorf("second picture: status %d, %d bytes", rec.Code, rec.Body.Len())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second picture waited for the first tab to read its own")
+	}
+}

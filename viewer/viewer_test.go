@@ -430,3 +430,28 @@ func TestDiagnosticOfNotes(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestMaxHeaderBytes: a request header over MaxHeaderBytes is answered 431, not read on.
+func TestMaxHeaderBytes(t *testing.T) {
+	t.Parallel()
+	v := New(Options{})
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go v.Serve(ctx, ln)
+	for _, tc := range []struct{ size, status int }{{MaxHeaderBytes / 2, http.StatusOK}, {MaxHeaderBytes + 8192, http.StatusRequestHeaderFieldsTooLarge}} {
+		req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/api/selection", nil)
+		req.Header.Set("X-Padding", strings.Repeat("x", tc.size))
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != tc.status {
+			t.Errorf("a %d-byte header: status %d, want %d", tc.size, res.StatusCode, tc.status)
+		}
+	}
+}

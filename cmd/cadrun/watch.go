@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -52,6 +53,10 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return cli.ErrUsage
 	}
+	if *width < 0 || *width > render.MaxPNGSide {
+		fmt.Fprintf(stderr, "cadrun watch: -width %d: give 1 to %d pixels (MaxPNGSide), or leave it out for %d on the longest side\n", *width, render.MaxPNGSide, render.DefaultPNGSide)
+		return cli.ErrUsage
+	}
 	var outputs []output
 	for _, p := range outs {
 		export.PNG.Width = *width
@@ -92,6 +97,12 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating the workspace: %w", err)
+	}
+	for _, o := range outputs {
+		if err := checkOutPlace(dir, o.path); err != nil {
+			fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
+			return cli.ErrUsage
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -197,18 +208,18 @@ func (p printer) paint(code, s string) string {
 func (p printer) print(u tools.RunUpdate) {
 	var b strings.Builder
 	for _, l := range u.Logs {
-		b.WriteString(l)
+		b.WriteString(visible(l))
 		b.WriteByte('\n')
 	}
 	for _, w := range u.Warnings {
-		b.WriteString(p.paint(ansiRed, "warning:") + " " + w + "\n")
+		b.WriteString(p.paint(ansiRed, "warning:") + " " + visible(w) + "\n")
 	}
 	ms := fmt.Sprintf("%.1f ms", float64(u.Duration)/float64(time.Millisecond))
 	switch {
 	case u.OK():
 		fmt.Fprintf(&b, "%s  %d entities  %s\n", p.paint(ansiGreen, "ok"), u.Entities, p.paint(ansiDim, ms))
 	case u.Diagnostic != nil:
-		lines := strings.SplitAfter(u.Diagnostic.Render(), "\n")
+		lines := strings.SplitAfter(visible(u.Diagnostic.Render()), "\n")
 		for i, l := range lines {
 			switch {
 			case i == 0:
@@ -219,9 +230,31 @@ func (p printer) print(u tools.RunUpdate) {
 			b.WriteString(l)
 		}
 	default:
-		fmt.Fprintf(&b, "%s %v\n", p.paint(ansiRed, "error:"), u.Err)
+		fmt.Fprintf(&b, "%s %s\n", p.paint(ansiRed, "error:"), visible(u.Err.Error()))
 	}
 	io.WriteString(p.out, b.String())
+}
+
+// visible shows the control characters of a script's text (console output, an error's
+// message, a source line) as escapes, such as \x1b, so that a script cannot drive the
+// terminal: clear it, retitle it, or set the clipboard with an escape sequence. Line breaks
+// and tabs stay.
+func visible(s string) string {
+	control := func(r rune) bool {
+		return r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0))
+	}
+	if !strings.ContainsFunc(s, control) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if control(r) {
+			fmt.Fprintf(&b, `\x%02x`, r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // colorWanted reports whether w is a terminal and NO_COLOR is unset (no-color.org).
@@ -255,7 +288,56 @@ func newOutput(path string, opt render.Options) (output, error) {
 	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return o, fmt.Errorf("-out %q: the directory %s does not exist; create it first", path, filepath.Dir(path))
 	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		// Every write would fail, after every good run.
+		kind := "not a regular file"
+		switch t := st.Mode().Type(); {
+		case t&fs.ModeDir != 0:
+			kind = "a directory"
+		case t&fs.ModeNamedPipe != 0:
+			kind = "a named pipe (FIFO)"
+		case t&fs.ModeDevice != 0:
+			kind = "a device"
+		case t&fs.ModeSocket != 0:
+			kind = "a socket"
+		}
+		return o, fmt.Errorf("-out %q is %s; give the name of a file to write", path, kind)
+	}
 	return o, nil
+}
+
+// checkOutPlace refuses an -out file where the workspace keeps its own files: modules/, data/
+// (an -out there would overwrite a data file, or become one) and .cadrun/. Elsewhere in the
+// workspace (out/scene.svg, scene.json) is fine. Paths are compared after symbolic links.
+func checkOutPlace(ws, out string) error {
+	root, err := filepath.Abs(ws)
+	if err == nil {
+		root, err = filepath.EvalSymlinks(root)
+	}
+	if err != nil {
+		return nil // the watch itself reports a workspace it cannot open
+	}
+	// The file written: out, or what it links to (writeFileAtomic writes through a link).
+	target, err := filepath.Abs(out)
+	if err != nil {
+		return nil
+	}
+	if t, err := filepath.EvalSymlinks(target); err == nil {
+		target = t
+	} else if dir, err := filepath.EvalSymlinks(filepath.Dir(target)); err == nil {
+		target = filepath.Join(dir, filepath.Base(target))
+	}
+	rel, err := filepath.Rel(root, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	switch first {
+	case "modules", "data", ".cadrun":
+		return fmt.Errorf("-out %q is in the workspace's %s/, where it would overwrite or become a workspace file; write it outside modules/, data/ and .cadrun/ (for example out/%s)",
+			out, first, filepath.Base(out))
+	}
+	return nil
 }
 
 func (o output) write(s *scene.Scene) error {
@@ -272,8 +354,14 @@ func (o output) write(s *scene.Scene) error {
 // writeFileAtomic replaces path with data through a temp file in the same directory and a
 // rename, so that a viewer or a build reading the file never sees half of it. The temp name
 // starts with a dot, which the watch ignores when the file is inside the workspace. An
-// existing file keeps its mode.
+// existing file keeps its mode. A symbolic link is written through: the file it names is
+// replaced, and the link stays (renaming over the link would leave its target stale).
 func writeFileAtomic(path string, data []byte) (err error) {
+	if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		if path, err = filepath.EvalSymlinks(path); err != nil {
+			return err
+		}
+	}
 	mode := os.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
 		if !st.Mode().IsRegular() {

@@ -230,3 +230,150 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Errorf("temp files left behind: %v", entries)
 	}
 }
+
+// TestWatchOutNotAWorkspaceFile: an -out file in the workspace's modules/, data/ or .cadrun/
+// is refused before anything runs: in data/ it would overwrite the user's data file (or become
+// one) with the scene. Elsewhere in the workspace, as scene.json or out/, it is fine.
+func TestWatchOutNotAWorkspaceFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	for _, d := range []string{"data/catalog", "modules", ".cadrun"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(ws, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(ws, "data", "bracket.json")
+	if err := os.WriteFile(data, []byte(`{"width": 120}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ out, want string }{
+		{data, `cadrun watch: -out "` + data + `" is in the workspace's data/, where it would overwrite or become a workspace file; write it outside modules/, data/ and .cadrun/ (for example out/bracket.json)`},
+		{filepath.Join(dir, "link", "data", "catalog", "x.json"), `cadrun watch: -out "` + filepath.Join(dir, "link", "data", "catalog", "x.json") + `" is in the workspace's data/, where it would overwrite or become a workspace file; write it outside modules/, data/ and .cadrun/ (for example out/x.json)`},
+		{filepath.Join(ws, "modules", "scene.svg"), `cadrun watch: -out "` + filepath.Join(ws, "modules", "scene.svg") + `" is in the workspace's modules/, where it would overwrite or become a workspace file; write it outside modules/, data/ and .cadrun/ (for example out/scene.svg)`},
+		{filepath.Join(ws, ".cadrun", "scene.png"), `cadrun watch: -out "` + filepath.Join(ws, ".cadrun", "scene.png") + `" is in the workspace's .cadrun/, where it would overwrite or become a workspace file; write it outside modules/, data/ and .cadrun/ (for example out/scene.png)`},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"watch", "-workspace", ws, "-out", tc.out}
+		if code := run(args, &stdout, &stderr); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", args, code)
+		}
+		if first, _, _ := strings.Cut(stderr.String(), "\n"); first != tc.want {
+			t.Errorf("run(%q) stderr:\n%s\nwant first line %q", args, stderr.String(), tc.want)
+		}
+	}
+	if b, _ := os.ReadFile(data); string(b) != `{"width": 120}` {
+		t.Errorf("the data file holds %.80q", b)
+	}
+	for _, out := range []string{filepath.Join(ws, "scene.json"), filepath.Join(dir, "scene.svg")} {
+		if err := checkOutPlace(ws, out); err != nil {
+			t.Errorf("checkOutPlace(%s): %v", out, err)
+		}
+	}
+	// A link outside the workspace to a data file: the file written is the data file.
+	if err := os.Symlink(data, filepath.Join(dir, "out.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkOutPlace(ws, filepath.Join(dir, "out.json")); err == nil {
+		t.Errorf("checkOutPlace(a link to %s) = nil", data)
+	}
+}
+
+// TestWatchWidthChecked: a -width no PNG can have is a usage error at the start, not an error
+// printed after every good run while the PNG stays as it was.
+func TestWatchWidthChecked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, w := range []string{"-5", "100000"} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"watch", "-workspace", dir, "-width", w, "-out", filepath.Join(dir, "scene.png")}
+		if code := run(args, &stdout, &stderr); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", args, code)
+		}
+		want := "cadrun watch: -width " + w + ": give 1 to 8192 pixels (MaxPNGSide), or leave it out for 1024 on the longest side"
+		if first, _, _ := strings.Cut(stderr.String(), "\n"); first != want {
+			t.Errorf("run(%q) stderr:\n%s\nwant first line %q", args, stderr.String(), want)
+		}
+	}
+}
+
+// TestWriteFileAtomicThroughLink: an -out that is a symbolic link (to a folder a web server
+// or another tool reads) is written through: the target gets each picture, and the link
+// stays a link.
+func TestWriteFileAtomicThroughLink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "www"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	target, link := filepath.Join(dir, "www", "scene.svg"), filepath.Join(dir, "scene.svg")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("www", "scene.svg"), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, content := range []string{"new", "newer"} {
+		if err := writeFileAtomic(link, []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(target)
+		st, _ := os.Stat(target)
+		if string(b) != content || st.Mode().Perm() != 0o600 {
+			t.Errorf("the target holds %q mode %v, want %q mode 0600", b, st.Mode().Perm(), content)
+		}
+		if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link is gone: %v %v", st.Mode(), err)
+		}
+	}
+}
+
+// TestWatchPrinterControlCharacters: a script's console output and error message reach the
+// terminal with their control characters escaped, so that a script (an agent's, say) cannot
+// clear the person's terminal, retitle it or set their clipboard; the printer's own colours
+// stay.
+func TestWatchPrinterControlCharacters(t *testing.T) {
+	t.Parallel()
+	d := &runtime.Diagnostic{File: "scene.code.js", Line: 1, Column: 1, Kind: "Error", Message: "E\x1b[2Jx"}
+	var b strings.Builder
+	printer{out: &b, color: true}.print(tools.RunUpdate{Diagnostic: d,
+		Logs: []string{"A\x1b]52;c;aGk=\x07B\tC\u009b"}, Warnings: []string{"w\r"}})
+	want := "A\\x1b]52;c;aGk=\\x07B\tC\\x9b\n\x1b[1;31mwarning:\x1b[0m w\\x0d\n\x1b[1;31mscene.code.js:1:1: Error: E\\x1b[2Jx\x1b[0m\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	b.Reset()
+	printer{out: &b}.print(tools.RunUpdate{Err: errors.New("bad \x1b[31m")})
+	if got, want := b.String(), "error: bad \\x1b[31m\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestWatchOutNotAFile: an -out that is a directory or a FIFO is a usage error at the start,
+// not a failed write after every good run.
+func TestWatchOutNotAFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	d := filepath.Join(dir, "scene.svg")
+	if err := os.Mkdir(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "scene.png")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for out, kind := range map[string]string{d: "a directory", fifo: "a named pipe (FIFO)"} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"watch", "-workspace", dir, "-out", out}
+		if code := run(args, &stdout, &stderr); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", args, code)
+		}
+		want := `cadrun watch: -out "` + out + `" is ` + kind + `; give the name of a file to write`
+		if first, _, _ := strings.Cut(stderr.String(), "\n"); first != want {
+			t.Errorf("run(%q) stderr:\n%s\nwant first line %q", args, stderr.String(), want)
+		}
+	}
+}

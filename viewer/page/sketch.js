@@ -88,17 +88,29 @@
     if (e.type !== 'pointerup' || done.points.length < 2) { draw(); return; }
     strokes = [...strokes, { points: done.points }]; // shown now; the event brings the stored list
     draw();
-    const res = await fetch('api/sketch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ points: done.points }) });
-    if (!res.ok) {
-      const msg = (await res.text()).trim();
-      console.error(msg);
-      window.cadrunError = msg;
+    const msg = await failure(fetch('api/sketch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ points: done.points }) }));
+    if (msg) {
       say(`not kept: ${msg}`);
       loading = loading.then(load, load);
     } else if (refused) {
       say('');
     }
   };
+  // failure waits for a request and says why it failed ('' when it did not): the server's
+  // refusal, or that the server could not be reached.
+  async function failure(request) {
+    let msg;
+    try {
+      const res = await request;
+      if (res.ok) return '';
+      msg = (await res.text()).trim();
+    } catch (err) {
+      msg = `the viewer's server did not answer (${err.message || err}); is cadrun still running?`;
+    }
+    console.error(msg);
+    window.cadrunError = msg;
+    return msg;
+  }
   window.addEventListener('pointerup', up, true);
   window.addEventListener('pointercancel', up, true);
 
@@ -106,8 +118,12 @@
   $('sketch-clear').addEventListener('click', async () => {
     strokes = [];
     say('');
-    const res = await fetch('api/sketch/clear', { method: 'POST' });
-    if (!res.ok) console.error(await res.text());
+    // A clear that did not happen must not look done: the agent still sees those strokes.
+    const msg = await failure(fetch('api/sketch/clear', { method: 'POST' }));
+    if (msg) {
+      say(`not cleared: ${msg}`);
+      reload();
+    }
   });
   window.addEventListener('keydown', (e) => {
     if (e.target.closest && e.target.closest('input, textarea')) return;

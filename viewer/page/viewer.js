@@ -317,20 +317,29 @@
   // The selection shown follows the server's selection events. A change made here shows at
   // once and is posted; events that arrive while posts are in flight wait until they are done
   // (they may predate this tab's change), and the server's event for the change follows.
+  // A change the server did not keep is undone and the status line says why, since the agent
+  // does not see it.
   let posting = 0, deferred = null;
   async function post(next) {
     sel = next;
     showSelection();
     posting++;
+    const said = $('st-sel');
     try {
       const res = await fetch('api/selection', {
         method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(next),
       });
       if (!res.ok) {
-        console.error(await res.text());
+        const msg = (await res.text()).trim();
+        console.error(msg);
+        said.textContent = ` · selection not kept: ${msg}`;
         const cur = await fetch('api/selection', { cache: 'no-store' });
         if (cur.ok) deferred = await cur.json();
+      } else {
+        said.textContent = '';
       }
+    } catch (err) {
+      said.textContent = ` · selection not kept: the viewer's server did not answer (${err.message || err}); is cadrun still running?`;
     } finally {
       posting--;
       if (posting === 0 && deferred) { sel = deferred; deferred = null; showSelection(); }
