@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/cadruntest"
 	"github.com/cadrun/cadrun/tools"
 )
 
@@ -249,5 +250,32 @@ func TestHelpListsEverything(t *testing.T) {
 	run([]string{"run", "-h"}, &stdout, &stderr)
 	if !strings.Contains(stderr.String(), "without -o it only runs the program and prints a one-line\nsummary") {
 		t.Errorf("run -h does not say what happens without -o:\n%s", stderr.String())
+	}
+}
+
+// TestRunPrintsControlCharactersEscaped: `cadrun run` prints a script's console output and its
+// error through the same escaping as `cadrun watch`, so that a script cannot drive the
+// terminal it is run from (clear it, retitle it, set the clipboard).
+func TestRunPrintsControlCharactersEscaped(t *testing.T) {
+	t.Parallel()
+	script := filepath.Join(t.TempDir(), "s.js")
+	code := "console.log('A\\x1b]52;c;aGk=\\x07B\\tC')\nthrow new Error('E\\x1b[2J')\n"
+	if err := os.WriteFile(script, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, _, stderr := cadrun(t, "", "run", script)
+	if status != 1 || !strings.HasPrefix(stderr, "A\\x1b]52;c;aGk=\\x07B\tC\n") || !strings.Contains(stderr, "Error: E\\x1b[2J") || strings.Contains(stderr, "\x1b") {
+		t.Errorf("status %d, stderr %q; want the console line and the error with their escapes shown", status, stderr)
+	}
+}
+
+// TestTestPrintsControlCharactersEscaped: `cadrun test` prints a failing workspace's diagnostic
+// through the same escaping as `cadrun run`.
+func TestTestPrintsControlCharactersEscaped(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	printResult(&b, cadruntest.Result{Name: "w\x1b[2J", Status: cadruntest.StatusFail, Message: "E\x1b]0;x\x07\nline"}, false)
+	if got, want := b.String(), "FAIL w\\x1b[2J\n    E\\x1b]0;x\\x07\n    line\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -92,9 +92,9 @@ func printResult(w io.Writer, r cadruntest.Result, update bool) {
 	case update && r.Written > 0:
 		note = fmt.Sprintf(" (updated %d snapshot files)", r.Written)
 	}
-	fmt.Fprintf(w, "%-4s %s%s\n", r.Status, r.Name, note)
+	fmt.Fprintf(w, "%-4s %s%s\n", r.Status, cli.Visible(r.Name), note)
 	if r.Message != "" {
-		for _, l := range strings.Split(r.Message, "\n") {
+		for _, l := range strings.Split(cli.Visible(r.Message), "\n") {
 			fmt.Fprintf(w, "    %s\n", l)
 		}
 	}

@@ -208,18 +208,18 @@ func (p printer) paint(code, s string) string {
 func (p printer) print(u tools.RunUpdate) {
 	var b strings.Builder
 	for _, l := range u.Logs {
-		b.WriteString(visible(l))
+		b.WriteString(cli.Visible(l))
 		b.WriteByte('\n')
 	}
 	for _, w := range u.Warnings {
-		b.WriteString(p.paint(ansiRed, "warning:") + " " + visible(w) + "\n")
+		b.WriteString(p.paint(ansiRed, "warning:") + " " + cli.Visible(w) + "\n")
 	}
 	ms := fmt.Sprintf("%.1f ms", float64(u.Duration)/float64(time.Millisecond))
 	switch {
 	case u.OK():
 		fmt.Fprintf(&b, "%s  %d entities  %s\n", p.paint(ansiGreen, "ok"), u.Entities, p.paint(ansiDim, ms))
 	case u.Diagnostic != nil:
-		lines := strings.SplitAfter(visible(u.Diagnostic.Render()), "\n")
+		lines := strings.SplitAfter(cli.Visible(u.Diagnostic.Render()), "\n")
 		for i, l := range lines {
 			switch {
 			case i == 0:
@@ -230,31 +230,9 @@ func (p printer) print(u tools.RunUpdate) {
 			b.WriteString(l)
 		}
 	default:
-		fmt.Fprintf(&b, "%s %s\n", p.paint(ansiRed, "error:"), visible(u.Err.Error()))
+		fmt.Fprintf(&b, "%s %s\n", p.paint(ansiRed, "error:"), cli.Visible(u.Err.Error()))
 	}
 	io.WriteString(p.out, b.String())
-}
-
-// visible shows the control characters of a script's text (console output, an error's
-// message, a source line) as escapes, such as \x1b, so that a script cannot drive the
-// terminal: clear it, retitle it, or set the clipboard with an escape sequence. Line breaks
-// and tabs stay.
-func visible(s string) string {
-	control := func(r rune) bool {
-		return r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0))
-	}
-	if !strings.ContainsFunc(s, control) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if control(r) {
-			fmt.Fprintf(&b, `\x%02x`, r)
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // colorWanted reports whether w is a terminal and NO_COLOR is unset (no-color.org).

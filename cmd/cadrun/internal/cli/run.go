@@ -112,18 +112,18 @@ func Run(args []string, stdout, stderr io.Writer) error {
 }
 
 // report prints a run's console output and warnings to stderr, and its diagnostic if it
-// failed (then ErrReported); other errors come back as they are.
+// failed (then ErrReported), all of it through Visible; other errors come back as they are.
 func report(res *runtime.Result, err error, stderr io.Writer) error {
 	if res != nil {
 		for _, l := range res.Logs {
-			fmt.Fprintln(stderr, l)
+			fmt.Fprintln(stderr, Visible(l))
 		}
 		for _, w := range res.Warnings {
-			fmt.Fprintln(stderr, "warning:", w)
+			fmt.Fprintln(stderr, "warning:", Visible(w))
 		}
 	}
 	if d, ok := err.(*runtime.Diagnostic); ok {
-		fmt.Fprint(stderr, d.Render())
+		fmt.Fprint(stderr, Visible(d.Render()))
 		return ErrReported
 	}
 	return err
