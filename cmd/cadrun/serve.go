@@ -8,10 +8,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"syscall"
 
 	"github.com/cadrun/cadrun/tools"
 	"github.com/cadrun/cadrun/viewer"
@@ -49,9 +51,9 @@ func startViewer(ctx context.Context, srv *tools.Server, addr, token string, log
 // kept by store, with the design journal's HTTP API (journal), until ctx ends. Any command
 // with a scene publishes to the viewer it returns; wait waits for it to stop.
 func listenViewer(ctx context.Context, addr, token string, store viewer.SelectionStore, journal http.Handler, logger *slog.Logger) (v *viewer.Server, wait func(), err error) {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(addr, "the viewer")
 	if err != nil {
-		return nil, nil, fmt.Errorf("listening for the viewer: %w", err)
+		return nil, nil, err
 	}
 	v = viewer.New(viewer.Options{Selection: store, Token: token, Logger: logger, Journal: journal})
 	url := "http://" + ln.Addr().String() + "/"
@@ -91,4 +93,16 @@ func follow(ctx context.Context, srv *tools.Server, v *viewer.Server) {
 			}
 		}
 	}()
+}
+
+// listen listens on addr for what; an address in use says what to do about it.
+func listen(addr, what string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("listening for %s: %s is in use by another program: stop it, or give another port (port 0 takes a free one): %w", what, addr, err)
+	case err != nil:
+		return nil, fmt.Errorf("listening for %s: %w", what, err)
+	}
+	return ln, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -246,5 +247,21 @@ func TestServeAddr(t *testing.T) {
 	var stdout, stderr strings.Builder
 	if code := run([]string{"mcp", "-serve", "10.1.2.3:80"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "is not a loopback address") {
 		t.Errorf("cadrun mcp -serve 10.1.2.3:80 = %d, %q; want 2 and the refusal", code, stderr.String())
+	}
+}
+
+// TestListenAddressInUse: a port another program holds is refused saying what to do.
+func TestListenAddressInUse(t *testing.T) {
+	t.Parallel()
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	addr := held.Addr().String()
+	_, err = listen(addr, "the viewer")
+	want := "listening for the viewer: " + addr + " is in use by another program: stop it, or give another port (port 0 takes a free one): "
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("listen on a held port = %v; want it to start %q", err, want)
 	}
 }
