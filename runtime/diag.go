@@ -59,7 +59,13 @@ type Note struct {
 // Error is the one-line form: "modules/house.js:12:7: TypeError: message".
 func (d *Diagnostic) Error() string {
 	var b strings.Builder
-	if d.File != "" {
+	switch { // a place not known (line or column 0) is left out, not printed as 0
+	case d.File == "":
+	case d.Line <= 0:
+		fmt.Fprintf(&b, "%s: ", d.File)
+	case d.Column <= 0:
+		fmt.Fprintf(&b, "%s:%d: ", d.File, d.Line)
+	default:
 		fmt.Fprintf(&b, "%s:%d:%d: ", d.File, d.Line, d.Column)
 	}
 	b.WriteString(d.Kind)

@@ -76,3 +76,22 @@ func TestRenderNotes(t *testing.T) {
 		t.Errorf("one-line form mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestDiagnosticPlaceUnknown: a diagnostic whose line or column is not known (0) names the
+// file, or the file and line, without printing the unknown part as 0.
+func TestDiagnosticPlaceUnknown(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		d    Diagnostic
+		want string
+	}{
+		{Diagnostic{File: "scene.code.js", Kind: KindModule, Message: "scene.code.js does not exist"}, "scene.code.js: ModuleError: scene.code.js does not exist"},
+		{Diagnostic{File: "m.js", Line: 3, Kind: "TypeError", Message: "x"}, "m.js:3: TypeError: x"},
+		{Diagnostic{File: "m.js", Line: 3, Column: 5, Kind: "TypeError", Message: "x"}, "m.js:3:5: TypeError: x"},
+		{Diagnostic{Kind: "Error", Message: "x"}, "Error: x"},
+	} {
+		if got := c.d.Error(); got != c.want {
+			t.Errorf("Error() = %q; want %q", got, c.want)
+		}
+	}
+}

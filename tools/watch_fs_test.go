@@ -276,7 +276,7 @@ func TestWatchWorkspaceRecreated(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := r.expect(func(u RunUpdate) bool { return u.Diagnostic != nil }, "a run without the folder")
-	if got, want := u.Diagnostic.Error(), "scene.code.js:0:0: ModuleError: scene.code.js does not exist"; got != want {
+	if got, want := u.Diagnostic.Error(), "scene.code.js: ModuleError: scene.code.js does not exist"; got != want {
 		t.Errorf("diagnostic %q, want %q", got, want)
 	}
 	writeFiles(t, r.dir, map[string]string{mainFile: "import 'm'\n", "modules/m.js": circles(2)})

@@ -288,7 +288,7 @@ func TestWatchWaitsForAFileMidSave(t *testing.T) {
 			"0s run 1 v1 : ok 1 entities [scene 1]",
 			"260ms run 2 v2 main: ok 2 entities [scene 2]",
 			"1.56s run 3 v3 main: ok 3 entities [scene 3]",
-			"3.06s run 4 v3 main: scene.code.js:0:0: ModuleError: scene.code.js does not exist [scene 3]",
+			"3.06s run 4 v3 main: scene.code.js: ModuleError: scene.code.js does not exist [scene 3]",
 		}
 		if diff := cmp.Diff(want, r.stop(t)); diff != "" {
 			t.Errorf("mismatch (-want +got):\n%s", diff)
