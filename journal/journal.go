@@ -128,6 +128,9 @@ var migrations = []string{
 		INSERT INTO entries_fts (rowid, title, text, facts, concepts)
 		VALUES (new.id, new.title, new.text, new.facts, new.concepts);
 	END;`,
+	// history_state tells the history entry an entry was saved with from another of the same
+	// id in a history started again since (a log damaged or deleted); '' for older entries.
+	`ALTER TABLE entries ADD COLUMN history_state TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the schema version this cadrun writes.
@@ -176,9 +179,18 @@ type Saved struct {
 	CreatedAtEpoch  int64  `json:"created_at_epoch"` // milliseconds since 1970-01-01 UTC
 }
 
-// Save stores one entry, all of it or nothing, linked to the history entry historyEntry (0
-// for none). now stamps it.
-func (j *Journal) Save(ctx context.Context, in *SaveInput, historyEntry int, now time.Time) (Saved, error) {
+// Link is the history entry the workspace was in when an entry was saved.
+type Link struct {
+	Entry int // the history entry's id; 0 when the workspace had no history
+	// State tells that history entry from another of the same id, in a history started
+	// again since (its log damaged or deleted): the caller's fingerprint of the entry's
+	// files. It is "" for entries saved before schema version 2.
+	State string
+}
+
+// Save stores one entry, all of it or nothing, linked to the history entry link names. now
+// stamps it.
+func (j *Journal) Save(ctx context.Context, in *SaveInput, link Link, now time.Time) (Saved, error) {
 	extra, err := json.Marshal(in.Extra)
 	if err != nil {
 		return Saved{}, err
@@ -188,11 +200,11 @@ func (j *Journal) Save(ctx context.Context, in *SaveInput, historyEntry int, now
 	}
 	at := now.UnixMilli()
 	res, err := j.db.ExecContext(ctx, `INSERT INTO entries (title, text, type, project, memory_session_id,
-		facts, concepts, files_read, files_modified, agent, department, visibility, extra, history_entry, created_at_epoch)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		facts, concepts, files_read, files_modified, agent, department, visibility, extra, history_entry, history_state, created_at_epoch)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		in.Title, in.Text, in.Type, in.Project, in.MemorySessionID,
 		list(in.Facts), list(in.Concepts), list(in.FilesRead), list(in.FilesModified),
-		in.Agent, in.Department, in.Visibility, string(extra), historyEntry, at)
+		in.Agent, in.Department, in.Visibility, string(extra), link.Entry, link.State, at)
 	if err != nil {
 		return Saved{}, fmt.Errorf("saving to the journal: %w", err)
 	}
@@ -273,6 +285,19 @@ func (j *Journal) Get(ctx context.Context, ids []int64) (entries []Entry, missin
 		entries = append(entries, e)
 	}
 	return entries, missing, nil
+}
+
+// LinkOf is the history entry entry id was saved with; found is false when there is no such
+// entry.
+func (j *Journal) LinkOf(ctx context.Context, id int64) (link Link, found bool, err error) {
+	err = j.db.QueryRowContext(ctx, "SELECT history_entry, history_state FROM entries WHERE id = ?", id).Scan(&link.Entry, &link.State)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return Link{}, false, nil
+	case err != nil:
+		return Link{}, false, fmt.Errorf("reading the journal: %w", err)
+	}
+	return link, true, nil
 }
 
 // MaxRanked is how many of the newest matches of a query are ranked by relevance.

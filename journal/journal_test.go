@@ -46,7 +46,7 @@ func saveMany(path, tag, count string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := j.Save(ctx, in, 0, time.Now()); err != nil {
+		if _, err := j.Save(ctx, in, Link{}, time.Now()); err != nil {
 			return err
 		}
 	}
@@ -69,7 +69,7 @@ func save(t testing.TB, j *Journal, params string, at time.Time) Saved {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := j.Save(context.Background(), in, 7, at)
+	s, err := j.Save(context.Background(), in, Link{Entry: 7}, at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,5 +323,48 @@ func TestSeveralProcesses(t *testing.T) {
 	found, err := j.Search(context.Background(), &q)
 	if err != nil || len(found) != DefaultLimit {
 		t.Errorf("search after the saves: %d entries, %v; want %d", len(found), err, DefaultLimit)
+	}
+}
+
+// TestLinkFromVersion1: a database of schema version 1 is brought to the current version with
+// its entries, whose link has no state (restore then checks only the id, as before); an entry
+// saved now keeps the state it is given.
+func TestLinkFromVersion1(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "journal.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{migrations[0], "PRAGMA user_version = 1",
+		`INSERT INTO entries (title, text, type, project, memory_session_id, visibility, history_entry, created_at_epoch)
+		 VALUES ('old', 'saved by version 1', 'decision', 'p', 's', 'project', 4, 1)`} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	j, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	in, err := ParseSave([]byte(`{"title":"new","text":"saved now"}`), "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := j.Save(ctx, in, Link{Entry: 5, State: "abc"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		id    int64
+		want  Link
+		found bool
+	}{{1, Link{Entry: 4}, true}, {saved.ID, Link{Entry: 5, State: "abc"}, true}, {99, Link{}, false}} {
+		link, found, err := j.LinkOf(ctx, tc.id)
+		if err != nil || found != tc.found || link != tc.want {
+			t.Errorf("LinkOf(%d) = %+v, %v, %v; want %+v, %v", tc.id, link, found, err, tc.want, tc.found)
+		}
 	}
 }

@@ -7,10 +7,14 @@ package tools
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +22,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cadrun/cadrun/journal"
+	"github.com/cadrun/cadrun/modules"
 )
 
 const saveDescription = "Save an observation to the design journal: title and text (required), type (decision, bugfix, feature, refactor, discovery or change; default discovery), project (default: the workspace's folder name), memory_session_id (groups related saves; generated when absent), facts[], concepts[], files_read[], files_modified[], agent, department, visibility (private, department, project or public; default project). Other properties are kept. The entry is linked to the current history entry. Answers {id, memory_session_id, created_at_epoch}."
@@ -113,40 +118,51 @@ func (srv *Server) Save(ctx context.Context, params json.RawMessage) (journal.Sa
 	if err != nil {
 		return journal.Saved{}, err
 	}
-	entry, err := srv.currentEntry(ctx)
+	link, err := srv.currentEntry(ctx)
 	if err != nil {
 		return journal.Saved{}, err
 	}
-	return j.Save(ctx, in, entry, time.Now())
+	return j.Save(ctx, in, link, time.Now())
 }
 
-// currentEntry is the id of the history entry that holds the workspace as it is now (0 when
-// there are no files to record).
-func (srv *Server) currentEntry(ctx context.Context) (int, error) {
+// currentEntry is the history entry that holds the workspace as it is now (none when there
+// are no files to record).
+func (srv *Server) currentEntry(ctx context.Context) (journal.Link, error) {
 	// begin runs files changed outside cadrun first (as before any tool answers), so that the
 	// entry recorded for them holds their scene, not the one before them.
 	tx, err := srv.begin(ctx)
 	if err != nil {
-		return 0, err
+		return journal.Link{}, err
 	}
 	defer tx.end()
 	files, err := tx.files()
 	if err != nil {
-		return 0, err
+		return journal.Link{}, err
 	}
 	h, _ := tx.history()
 	if len(files) == 0 && len(h.Entries) == 0 {
-		return 0, nil
+		return journal.Link{}, nil
 	}
 	recorded, err := tx.catchUp(srv.Scene())
 	if err == nil && recorded {
 		err = h.Save()
 	}
 	if err != nil {
-		return 0, fmt.Errorf("recording the workspace in the history: %w", err)
+		return journal.Link{}, fmt.Errorf("recording the workspace in the history: %w", err)
 	}
 	cur, _ := h.Current()
-	return cur.ID, nil
+	return journal.Link{Entry: cur.ID, State: historyState(cur)}, nil
+}
+
+// historyState is the fingerprint of a history entry's files that a journal entry keeps
+// with its id: a history started again (its log damaged or deleted) numbers its entries from
+// 1 again, and restore must not take a new entry for the one the journal entry speaks of.
+func historyState(e modules.HistoryEntry) string {
+	h := sha256.New()
+	for _, name := range slices.Sorted(maps.Keys(e.Files)) {
+		fmt.Fprintf(h, "%s\x00%s\n", name, e.Files[name])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func absDir(dir string) string {
