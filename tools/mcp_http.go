@@ -132,6 +132,12 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 			auth.succeed(ip)
 		}
 		admitConn(r)
+		// The journal's API is not MCP: it opens no session, so the session cap is not its
+		// to meet (a save at the cap would be refused as one session too many).
+		if opt.API != nil && strings.HasPrefix(r.URL.Path, "/api/") {
+			opt.API.ServeHTTP(w, r)
+			return
+		}
 		r.Header.Del(callHeader)
 		if r.Method == http.MethodPost {
 			key, done := httpCalls.add(r.Context())
@@ -146,10 +152,6 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 				}
 				defer release()
 			}
-		}
-		if opt.API != nil && strings.HasPrefix(r.URL.Path, "/api/") {
-			opt.API.ServeHTTP(w, r)
-			return
 		}
 		h.ServeHTTP(w, r)
 	})

@@ -223,6 +223,35 @@ func TestHTTPSessionCap(t *testing.T) {
 	initSession(t, hs.URL, "")
 }
 
+// TestHTTPJournalAPIAtTheSessionCap: the journal's API opens no MCP session, so a save and a
+// search are answered when every session is taken.
+func TestHTTPJournalAPIAtTheSessionCap(t *testing.T) {
+	t.Parallel()
+	ws, _ := newWorkspace(t, nil)
+	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
+	t.Cleanup(srv.closeJournal)
+	h := NewMCPHTTPHandler(NewMCPServer(srv, "test"), HTTPOptions{MaxSessions: 1, API: NewJournalAPI(srv)})
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	initSession(t, hs.URL, "")
+	resp, body, err := post(t, context.Background(), hs.URL+"/api/save", "", "", `{"title":"at the cap","text":"saved all the same"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"id":1`) {
+		t.Errorf("POST /api/save with every session taken: %d %s", resp.StatusCode, body)
+	}
+	resp, err = http.Get(hs.URL + "/api/search?query=cap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"title":"at the cap"`) {
+		t.Errorf("GET /api/search with every session taken: %d %s", resp.StatusCode, b)
+	}
+}
+
 // TestSDKInfoLogsAreDebug: the SDK's per-session INFO lines go out at DEBUG; warnings stay.
 func TestSDKInfoLogsAreDebug(t *testing.T) {
 	t.Parallel()
