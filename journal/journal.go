@@ -139,6 +139,12 @@ var SchemaVersion = len(migrations)
 // migrate applies the migrations the database lacks, each in its own write transaction, so
 // that processes opening the same new database at once apply each exactly once.
 func (j *Journal) migrate(ctx context.Context) error {
+	// A database already up to date is read without a transaction, which in WAL mode takes
+	// no lock: opening to search does not wait for another process's write.
+	var v int
+	if err := j.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err == nil && v == len(migrations) {
+		return nil
+	}
 	for {
 		done, err := j.migrateOne(ctx)
 		if err != nil || done {

@@ -368,3 +368,33 @@ func TestLinkFromVersion1(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenWhileAnotherWrites: opening a journal that is up to date, and searching it, do not
+// wait for another connection's write transaction (WAL: readers never wait for a writer).
+func TestOpenWhileAnotherWrites(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "journal.db")
+	w, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	save(t, w, `{"title":"before","text":"saved before the write began"}`, time.Now())
+	tx, err := w.db.BeginTx(ctx, nil) // _txlock=immediate: holds the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	start := time.Now()
+	tctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	r, err := Open(tctx, path)
+	if err != nil {
+		t.Fatalf("Open while another connection writes: %v (after %v)", err, time.Since(start))
+	}
+	defer r.Close()
+	found, err := r.Search(tctx, &Query{Query: "before", Limit: 1})
+	if err != nil || len(found) != 1 {
+		t.Fatalf("Search while another connection writes: %v, %v (after %v)", found, err, time.Since(start))
+	}
+}
