@@ -211,6 +211,10 @@ func (j *Journal) Save(ctx context.Context, in *SaveInput, link Link, now time.T
 		in.Title, in.Text, in.Type, in.Project, in.MemorySessionID,
 		list(in.Facts), list(in.Concepts), list(in.FilesRead), list(in.FilesModified),
 		in.Agent, in.Department, in.Visibility, string(extra), link.Entry, link.State, at)
+	if isBusy(err) {
+		return Saved{}, fmt.Errorf("saving to the journal: another program has held its write lock for over %v (BusyTimeout), "+
+			"so the entry was not saved; try again, or end the program that keeps %s open in a write: %w", BusyTimeout, j.path, err)
+	}
 	if err != nil {
 		return Saved{}, fmt.Errorf("saving to the journal: %w", err)
 	}

@@ -398,3 +398,37 @@ func TestOpenWhileAnotherWrites(t *testing.T) {
 		t.Fatalf("Search while another connection writes: %v, %v (after %v)", found, err, time.Since(start))
 	}
 }
+
+// TestSaveWhileLockedTooLong: a save that waits BusyTimeout for another writer fails naming
+// the limit and what to do.
+func TestSaveWhileLockedTooLong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits BusyTimeout")
+	}
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "journal.db")
+	w, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	tx, err := w.db.BeginTx(ctx, nil) // _txlock=immediate: holds the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	j, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	in, err := ParseSave([]byte(`{"title":"t","text":"x"}`), "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = j.Save(ctx, in, Link{}, time.Now())
+	want := fmt.Sprintf("saving to the journal: another program has held its write lock for over 10s (BusyTimeout), so the entry was not saved; try again, or end the program that keeps %s open in a write: database is locked (5) (SQLITE_BUSY)", path)
+	if err == nil || err.Error() != want {
+		t.Errorf("Save while another writes: %v\nwant %s", err, want)
+	}
+}
