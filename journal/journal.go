@@ -65,7 +65,7 @@ func Open(ctx context.Context, path string) (*Journal, error) {
 		}
 		if !isBusy(err) || time.Now().After(deadline) {
 			db.Close()
-			return nil, fmt.Errorf("opening the journal %s: %w", path, err)
+			return nil, fmt.Errorf("opening the journal %s: %w", path, damaged(path, err))
 		}
 		select {
 		case <-ctx.Done():
@@ -81,6 +81,17 @@ func Open(ctx context.Context, path string) (*Journal, error) {
 func isBusy(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
+// damaged adds to SQLite's "file is not a database" and "database disk image is malformed"
+// what to do about them; other errors are returned as they are.
+func damaged(path string, err error) error {
+	var se *sqlite.Error
+	if !errors.As(err, &se) || (se.Code()&0xff != sqlite3.SQLITE_CORRUPT && se.Code()&0xff != sqlite3.SQLITE_NOTADB) {
+		return err
+	}
+	return fmt.Errorf("%w; the journal file is damaged: stop every cadrun serving this workspace, move %s aside (with its -wal file, if any), and the next save starts a new journal; "+
+		"keep the old one: the sqlite3 program's .recover command reads back what is left of it", err, path)
 }
 
 // Close closes the database.
@@ -216,7 +227,7 @@ func (j *Journal) Save(ctx context.Context, in *SaveInput, link Link, now time.T
 			"so the entry was not saved; try again, or end the program that keeps %s open in a write: %w", BusyTimeout, j.path, err)
 	}
 	if err != nil {
-		return Saved{}, fmt.Errorf("saving to the journal: %w", err)
+		return Saved{}, fmt.Errorf("saving to the journal: %w", damaged(j.path, err))
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
@@ -290,7 +301,7 @@ func (j *Journal) Get(ctx context.Context, ids []int64) (entries []Entry, missin
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("reading the journal: %w", err)
+			return nil, nil, fmt.Errorf("reading the journal: %w", damaged(j.path, err))
 		}
 		entries = append(entries, e)
 	}
@@ -305,7 +316,7 @@ func (j *Journal) LinkOf(ctx context.Context, id int64) (link Link, found bool, 
 	case errors.Is(err, sql.ErrNoRows):
 		return Link{}, false, nil
 	case err != nil:
-		return Link{}, false, fmt.Errorf("reading the journal: %w", err)
+		return Link{}, false, fmt.Errorf("reading the journal: %w", damaged(j.path, err))
 	}
 	return link, true, nil
 }
@@ -360,7 +371,7 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 		err := j.db.QueryRowContext(ctx, "SELECT entries_fts.rowid FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid"+
 			whereClause(conds)+" ORDER BY entries_fts.rowid DESC LIMIT 1 OFFSET ?", append(condArgs, MaxRanked-1)...).Scan(&oldest)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, fmt.Errorf("searching the journal: %w", err)
+			return nil, fmt.Errorf("searching the journal: %w", damaged(j.path, err))
 		}
 		stmt = "SELECT " + entryColumns + ", snippet(entries_fts, -1, '[', ']', '…', 16)" +
 			" FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid" +
@@ -370,7 +381,7 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 	}
 	rows, err := j.db.QueryContext(ctx, stmt, args...)
 	if err != nil {
-		return nil, fmt.Errorf("searching the journal: %w", err)
+		return nil, fmt.Errorf("searching the journal: %w", damaged(j.path, err))
 	}
 	defer rows.Close()
 	out := []Entry{}
@@ -387,7 +398,7 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("searching the journal: %w", err)
+		return nil, fmt.Errorf("searching the journal: %w", damaged(j.path, err))
 	}
 	return out, nil
 }

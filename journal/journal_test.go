@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -430,5 +432,56 @@ func TestSaveWhileLockedTooLong(t *testing.T) {
 	want := fmt.Sprintf("saving to the journal: another program has held its write lock for over 10s (BusyTimeout), so the entry was not saved; try again, or end the program that keeps %s open in a write: database is locked (5) (SQLITE_BUSY)", path)
 	if err == nil || err.Error() != want {
 		t.Errorf("Save while another writes: %v\nwant %s", err, want)
+	}
+}
+
+// TestDamagedFile: a journal file that is not a database, or whose pages are damaged, fails
+// with SQLite's error and what to do about it.
+func TestDamagedFile(t *testing.T) {
+	ctx := context.Background()
+	hint := "; the journal file is damaged: stop every cadrun serving this workspace, move %s aside (with its -wal file, if any), and the next save starts a new journal; keep the old one: the sqlite3 program's .recover command reads back what is left of it"
+
+	notDB := filepath.Join(t.TempDir(), "journal.db")
+	if err := os.WriteFile(notDB, bytes.Repeat([]byte("not a database "), 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(ctx, notDB)
+	if want := fmt.Sprintf("opening the journal %s: file is not a database (26)"+hint, notDB, notDB); err == nil || err.Error() != want {
+		t.Errorf("Open of a file that is not a database: %v\nwant %s", err, want)
+	}
+
+	// Damaged pages: all but the first (the schema) are overwritten.
+	path := filepath.Join(t.TempDir(), "journal.db")
+	j, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		save(t, j, fmt.Sprintf(`{"title":"entry %d","text":"%s"}`, i, strings.Repeat("word ", 100)), time.Now())
+	}
+	if _, err := j.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, int(st.Size())-4096), 4096); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	j, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	_, err = j.Search(ctx, &Query{Query: "word", Limit: 5})
+	if want := fmt.Sprintf("searching the journal: database disk image is malformed: vtable constructor failed: entries_fts (11)"+hint, path); err == nil || err.Error() != want {
+		t.Errorf("Search of a damaged journal: %v\nwant %s", err, want)
 	}
 }
