@@ -206,7 +206,7 @@ type Link struct {
 }
 
 // Save stores one entry, all of it or nothing, linked to the history entry link names. now
-// stamps it.
+// stamps it, or 1 ms after the newest entry when that is later.
 func (j *Journal) Save(ctx context.Context, in *SaveInput, link Link, now time.Time) (Saved, error) {
 	extra, err := json.Marshal(in.Extra)
 	if err != nil {
@@ -215,23 +215,24 @@ func (j *Journal) Save(ctx context.Context, in *SaveInput, link Link, now time.T
 	if in.Extra == nil {
 		extra = []byte("{}")
 	}
-	at := now.UnixMilli()
-	res, err := j.db.ExecContext(ctx, `INSERT INTO entries (title, text, type, project, memory_session_id,
+	// The stamp is at least 1 ms after the newest entry's, so that stamps are unique and in
+	// the order of the saves: a listing paged with until (before the last stamp seen) then
+	// misses none of a burst saved in one millisecond, or saved after the clock was set back.
+	var id, at int64
+	err = j.db.QueryRowContext(ctx, `INSERT INTO entries (title, text, type, project, memory_session_id,
 		facts, concepts, files_read, files_modified, agent, department, visibility, extra, history_entry, history_state, created_at_epoch)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+			max(?, coalesce((SELECT max(created_at_epoch) FROM entries) + 1, 0)))
+		RETURNING id, created_at_epoch`,
 		in.Title, in.Text, in.Type, in.Project, in.MemorySessionID,
 		list(in.Facts), list(in.Concepts), list(in.FilesRead), list(in.FilesModified),
-		in.Agent, in.Department, in.Visibility, string(extra), link.Entry, link.State, at)
+		in.Agent, in.Department, in.Visibility, string(extra), link.Entry, link.State, now.UnixMilli()).Scan(&id, &at)
 	if isBusy(err) {
 		return Saved{}, fmt.Errorf("saving to the journal: another program has held its write lock for over %v (BusyTimeout), "+
 			"so the entry was not saved; try again, or end the program that keeps %s open in a write: %w", BusyTimeout, j.path, err)
 	}
 	if err != nil {
 		return Saved{}, fmt.Errorf("saving to the journal: %w", damaged(j.path, err))
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return Saved{}, err
 	}
 	return Saved{ID: id, MemorySessionID: in.MemorySessionID, CreatedAtEpoch: at}, nil
 }

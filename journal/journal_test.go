@@ -485,3 +485,40 @@ func TestDamagedFile(t *testing.T) {
 		t.Errorf("Search of a damaged journal: %v\nwant %s", err, want)
 	}
 }
+
+// TestPageWithUntil: paging a listing with until set to the last entry's created_at_epoch
+// misses none, even of entries saved in the same millisecond or with the clock set back.
+func TestPageWithUntil(t *testing.T) {
+	j := openTemp(t)
+	at := time.UnixMilli(1_700_000_000_000)
+	const n = 45
+	for i := range n {
+		when := at
+		if i == 30 {
+			when = at.Add(-time.Hour) // the clock was set back
+		}
+		save(t, j, fmt.Sprintf(`{"title":"entry %d","text":"saved in a burst"}`, i), when)
+	}
+	var ids []int64
+	q := Query{Limit: 20}
+	for range n {
+		page, err := j.Search(context.Background(), &q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, e := range page {
+			ids = append(ids, e.ID)
+		}
+		q.Until = page[len(page)-1].CreatedAtEpoch
+	}
+	var want []int64
+	for id := int64(n); id > 0; id-- {
+		want = append(want, id)
+	}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("ids paged with until mismatch (-want +got):\n%s", diff)
+	}
+}
