@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -37,6 +38,7 @@ const BusyTimeout = 10 * time.Second
 type Journal struct {
 	db   *sql.DB
 	path string
+	file os.FileInfo // the database file as opened, for Moved
 }
 
 // Open opens (creating it if needed) the journal database at path and brings its schema up
@@ -61,6 +63,7 @@ func Open(ctx context.Context, path string) (*Journal, error) {
 	for {
 		err := j.migrate(ctx)
 		if err == nil {
+			j.file, _ = os.Stat(path)
 			return j, nil
 		}
 		if !isBusy(err) || time.Now().After(deadline) {
@@ -92,6 +95,17 @@ func damaged(path string, err error) error {
 	}
 	return fmt.Errorf("%w; the journal file is damaged: stop every cadrun serving this workspace, move %s aside (with its -wal file, if any), and the next save starts a new journal; "+
 		"keep the old one: the sqlite3 program's .recover command reads back what is left of it", err, path)
+}
+
+// Moved reports whether the database file j opened is no longer at its path: deleted, moved
+// aside or replaced. SQLite goes on using the file it has open, where no later Open finds it,
+// so the caller closes j and opens the path again.
+func (j *Journal) Moved() bool {
+	if j.file == nil {
+		return false
+	}
+	st, err := os.Stat(j.path)
+	return err != nil || !os.SameFile(st, j.file)
 }
 
 // Close closes the database.

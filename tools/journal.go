@@ -75,11 +75,16 @@ type journalHandle struct {
 }
 
 // journal returns the workspace's journal, opening it on first use; a failure is tried again
-// on the next call.
+// on the next call. A journal file deleted or moved aside since is let go and the path opened
+// again, so that no save goes to a file nobody will open again.
 func (srv *Server) journal(ctx context.Context) (*journal.Journal, error) {
 	h := &srv.jrnl
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.j != nil && h.j.Moved() {
+		h.j.Close()
+		h.j = nil
+	}
 	if h.j != nil {
 		return h.j, nil
 	}

@@ -162,3 +162,26 @@ func TestJournalRefusesLinkedStateFolder(t *testing.T) {
 		t.Errorf("files were made outside the workspace: %v", entries)
 	}
 }
+
+// TestSaveAfterTheJournalFileIsGone: a journal file deleted while the server runs is not
+// written to any more: the next save starts a new journal at the path, where it is found again.
+func TestSaveAfterTheJournalFileIsGone(t *testing.T) {
+	t.Parallel()
+	s, dir := journalSession(t, nil)
+	mustCall[journal.Saved](t, s, "save", map[string]any{"title": "first", "text": "in the old file"})
+	files, err := filepath.Glob(filepath.Join(dir, ".cadrun", "journal.db*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("journal files: %v %v", files, err)
+	}
+	for _, f := range files {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustCall[journal.Saved](t, s, "save", map[string]any{"title": "second", "text": "after the file was deleted"})
+	s.srv.closeJournal() // as a restart would
+	got := mustCall[SearchOut](t, s, "search", journal.Query{})
+	if len(got.Entries) != 1 || got.Entries[0].Title != "second" {
+		t.Errorf("after a restart the journal holds %+v; want the entry saved after the file was deleted", got.Entries)
+	}
+}
