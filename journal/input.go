@@ -78,7 +78,11 @@ func ParseSave(raw []byte, defaultProject string) (*SaveInput, error) {
 			return fmt.Errorf("%w: %s must be a string, got %s", ErrBadInput, field, kindOf(v))
 		}
 		if n := utf8.RuneCountInString(*dst); maxRunes > 0 && n > maxRunes {
-			return fmt.Errorf("%w: %s is %d characters, over %d", ErrBadInput, field, n, maxRunes)
+			limit := "MaxFieldRunes"
+			if maxRunes == MaxTitleRunes {
+				limit = "MaxTitleRunes"
+			}
+			return fmt.Errorf("%w: %s is %d characters, over %d (%s); shorten it", ErrBadInput, field, n, maxRunes, limit)
 		}
 		return nil
 	}

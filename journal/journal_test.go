@@ -522,3 +522,17 @@ func TestPageWithUntil(t *testing.T) {
 		t.Errorf("ids paged with until mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestFieldLimitsNamed: a title or a short field over its length is refused naming the field,
+// the limit and what to do.
+func TestFieldLimitsNamed(t *testing.T) {
+	for _, tc := range []struct{ params, want string }{
+		{fmt.Sprintf(`{"title":"%s","text":"x"}`, strings.Repeat("é", MaxTitleRunes+1)), "bad input: title is 501 characters, over 500 (MaxTitleRunes); shorten it"},
+		{fmt.Sprintf(`{"title":"t","text":"x","agent":"%s"}`, strings.Repeat("a", MaxFieldRunes+1)), "bad input: agent is 201 characters, over 200 (MaxFieldRunes); shorten it"},
+	} {
+		_, err := ParseSave([]byte(tc.params), "p")
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("ParseSave: %v\nwant %s", err, tc.want)
+		}
+	}
+}
