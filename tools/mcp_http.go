@@ -139,6 +139,13 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 			return
 		}
 		r.Header.Del(callHeader)
+		if r.Method == http.MethodPost && r.ContentLength > MaxMessageBytes {
+			// The SDK would refuse it too, without naming the limit; say what stdio says.
+			w.Header().Set("Connection", "close")
+			http.Error(w, fmt.Sprintf("the message is %d bytes, over the %d-byte limit on one message (MaxMessageBytes). "+
+				"Send smaller messages: a file is at most 500 KiB", r.ContentLength, MaxMessageBytes), http.StatusRequestEntityTooLarge)
+			return
+		}
 		if r.Method == http.MethodPost {
 			key, done := httpCalls.add(r.Context())
 			defer done()

@@ -252,6 +252,25 @@ func TestHTTPJournalAPIAtTheSessionCap(t *testing.T) {
 	}
 }
 
+// TestHTTPMessageOverTheLimit: a message over MaxMessageBytes is refused 413 with the words
+// stdio answers it with, naming the limit.
+func TestHTTPMessageOverTheLimit(t *testing.T) {
+	t.Parallel()
+	h, _ := newHTTPHandler(t, HTTPOptions{}, runtime.Options{}, nil)
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write","arguments":{"file":"main","code":"` +
+		strings.Repeat("x", MaxMessageBytes) + `"}}}`
+	resp, body, err := post(t, context.Background(), hs.URL, "", "", big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("the message is %d bytes, over the 4194304-byte limit on one message (MaxMessageBytes). Send smaller messages: a file is at most 500 KiB\n", len(big))
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || body != want {
+		t.Errorf("a message over the limit: %d %q, want 413 %q", resp.StatusCode, body, want)
+	}
+}
+
 // TestSDKInfoLogsAreDebug: the SDK's per-session INFO lines go out at DEBUG; warnings stay.
 func TestSDKInfoLogsAreDebug(t *testing.T) {
 	t.Parallel()
