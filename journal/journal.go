@@ -371,7 +371,10 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 		add("e.created_at_epoch < ?", q.Until)
 	}
 	var stmt string
-	if q.Query == "" {
+	// A query of stars alone ("*") has no word to match: it lists, as no query does, rather
+	// than answer that nothing matches.
+	match := ftsQuery(q.Query)
+	if match == "" {
 		stmt = "SELECT " + entryColumns + ", '' FROM entries e" + whereClause(where) +
 			" ORDER BY e.created_at_epoch DESC, e.id DESC LIMIT ?"
 		args = append(args, q.Limit)
@@ -379,7 +382,6 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 		// Ranking costs a lookup per match, so only the MaxRanked newest matches (the
 		// filters applied) are ranked: the oldest of them is found in id order, which the
 		// index gives at little cost, and the ranking runs from there on.
-		match := ftsQuery(q.Query)
 		conds := append([]string{"entries_fts MATCH ?"}, where...)
 		condArgs := append([]any{match}, args...)
 		var oldest int64
@@ -406,7 +408,7 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		if q.Query == "" {
+		if match == "" {
 			snip = cut(e.Text, snippetRunes)
 		}
 		e.Snippet, e.Text = snip, ""
@@ -427,7 +429,7 @@ func whereClause(conds []string) string {
 
 // ftsQuery turns what a person types into an FTS5 query that cannot be a syntax error: every
 // word is a quoted phrase (so AND, NEAR, quotes and brackets mean nothing), all must match,
-// and a word ending in * matches as a prefix.
+// and a word ending in * matches as a prefix. It is "" when no word is left.
 func ftsQuery(s string) string {
 	var parts []string
 	for _, w := range strings.Fields(s) {
@@ -443,7 +445,7 @@ func ftsQuery(s string) string {
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
-		return `""`
+		return ""
 	}
 	return strings.Join(parts, " ")
 }

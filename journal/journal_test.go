@@ -536,3 +536,24 @@ func TestFieldLimitsNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryOfStarsLists: a query of stars alone ("*", "**") has no word to match and lists the
+// newest entries, as no query does, instead of answering that nothing matches.
+func TestQueryOfStarsLists(t *testing.T) {
+	j := openTemp(t)
+	save(t, j, `{"title":"Roof","text":"Pitched roof, 30 degrees"}`, time.UnixMilli(1_000))
+	save(t, j, `{"title":"Door","text":"Doors are 900 mm"}`, time.UnixMilli(2_000))
+	for _, query := range []string{"*", " ** * "} {
+		got, err := j.Search(context.Background(), &Query{Query: query, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, e := range got {
+			titles = append(titles, e.Title+": "+e.Snippet)
+		}
+		if diff := cmp.Diff([]string{"Door: Doors are 900 mm", "Roof: Pitched roof, 30 degrees"}, titles); diff != "" {
+			t.Errorf("query %q mismatch (-want +got):\n%s", query, diff)
+		}
+	}
+}
