@@ -557,3 +557,15 @@ func TestQueryOfStarsLists(t *testing.T) {
 		}
 	}
 }
+
+// TestDepth: brackets inside strings, escaped quotes included, do not count.
+func TestDepth(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want int
+	}{{`1`, 0}, {`"[[["`, 0}, {`[]`, 1}, {`{"a":[{"b":"]]\"[["}]}`, 3}, {`["\\",[["x"]]]`, 3}} {
+		if got := depth(json.RawMessage(tc.v)); got != tc.want {
+			t.Errorf("depth(%s) = %d, want %d", tc.v, got, tc.want)
+		}
+	}
+}

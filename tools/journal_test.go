@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -183,5 +184,37 @@ func TestSaveAfterTheJournalFileIsGone(t *testing.T) {
 	got := mustCall[SearchOut](t, s, "search", journal.Query{})
 	if len(got.Entries) != 1 || got.Entries[0].Title != "second" {
 		t.Errorf("after a restart the journal holds %+v; want the entry saved after the file was deleted", got.Entries)
+	}
+}
+
+// TestSaveDeepExtraOverMCP: a property save does not know may nest MaxExtraDepth levels, and
+// the entry is then listed over MCP; one level more is refused at save. An entry nested past
+// what MCP clients accept (1,000 levels) had made every search that listed it fail.
+func TestSaveDeepExtraOverMCP(t *testing.T) {
+	s, _ := journalSession(t, nil)
+	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	nested := func(levels int) json.RawMessage {
+		return json.RawMessage(strings.Repeat(`[`, levels) + `"x"` + strings.Repeat(`]`, levels))
+	}
+	res := callMCP(t, cs, "save", map[string]any{"title": "deep", "text": "nested as deep as allowed", "nested": nested(journal.MaxExtraDepth)})
+	if res.IsError {
+		t.Fatalf("save at MaxExtraDepth: %s", text(t, res))
+	}
+	want := `bad input: save: property "nested" nests more than 64 levels deep (MaxExtraDepth); flatten it`
+	res = callMCP(t, cs, "save", map[string]any{"title": "deeper", "text": "nested too deep", "nested": nested(journal.MaxExtraDepth + 1)})
+	if !res.IsError || text(t, res) != want {
+		t.Errorf("save nested %d levels: %s; want %q", journal.MaxExtraDepth+1, text(t, res), want)
+	}
+	// Past what MCP carries at all, as POST /api/save and cadrun tool send it.
+	params := `{"title":"deepest","text":"nested far too deep","nested":` + string(nested(2000)) + `}`
+	if _, err := s.srv.Save(context.Background(), json.RawMessage(params)); err == nil || err.Error() != want {
+		t.Errorf("save nested 2000 levels: %v; want %q", err, want)
+	}
+	res = callMCP(t, cs, "search", map[string]any{})
+	if res.IsError {
+		t.Fatalf("search: %s", text(t, res))
+	}
+	if got := structured[SearchOut](t, res); len(got.Entries) != 1 || got.Entries[0].Title != "deep" {
+		t.Errorf("search listed %+v; want the one entry saved", got.Entries)
 	}
 }
