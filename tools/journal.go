@@ -190,6 +190,8 @@ func badInput(tool string, err error) error {
 type SearchOut struct {
 	Entries []journal.Entry `json:"entries"`
 	Missing []int64         `json:"missing,omitempty"`
+	// Omitted says which entries were left out to keep the answer within MaxAnswerBudget.
+	Omitted *Omitted `json:"omitted,omitempty"`
 }
 
 func searchTool(ctx context.Context, s *Session, in journal.Query) (SearchOut, error) {
@@ -210,8 +212,35 @@ func (srv *Server) Search(ctx context.Context, q *journal.Query) (SearchOut, err
 		if entries == nil {
 			entries = []journal.Entry{}
 		}
-		return SearchOut{Entries: entries, Missing: missing}, err
+		out := SearchOut{Entries: entries, Missing: missing}
+		out.fit(MaxAnswerBudget)
+		return out, err
 	}
 	entries, err := j.Search(ctx, q)
-	return SearchOut{Entries: entries}, err
+	out := SearchOut{Entries: entries}
+	out.fit(MaxAnswerBudget)
+	return out, err
+}
+
+// fit keeps the answer within budget bytes of JSON: an entry may carry up to
+// journal.MaxEntryBytes, so a hundred of them would be 25 MiB. The first entries that fit
+// stay (at least one), and Omitted names the others' ids, to fetch a few at a time.
+func (out *SearchOut) fit(budget int) {
+	size := 64 // the envelope, missing aside
+	for i, e := range out.Entries {
+		b, _ := json.Marshal(e)
+		size += len(b) + 1
+		if size <= budget || i == 0 {
+			continue
+		}
+		var ids []string
+		for _, e := range out.Entries[i:] {
+			ids = append(ids, fmt.Sprint(e.ID))
+		}
+		out.Omitted = &Omitted{Shown: i, Total: len(out.Entries), Note: fmt.Sprintf(
+			"the answer is cut at %d bytes (MaxAnswerBudget); fetch the other entries a few at a time with ids: [%s]",
+			budget, strings.Join(ids, ", "))}
+		out.Entries = out.Entries[:i]
+		return
+	}
 }

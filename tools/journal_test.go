@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -216,5 +217,40 @@ func TestSaveDeepExtraOverMCP(t *testing.T) {
 	}
 	if got := structured[SearchOut](t, res); len(got.Entries) != 1 || got.Entries[0].Title != "deep" {
 		t.Errorf("search listed %+v; want the one entry saved", got.Entries)
+	}
+}
+
+// TestSearchAnswerWithinBudget: entries at MaxEntryBytes would make a listing or a fetch of a
+// hundred 25 MiB; the answer keeps to MaxAnswerBudget, and omitted names the entries left out.
+func TestSearchAnswerWithinBudget(t *testing.T) {
+	t.Parallel()
+	s, _ := journalSession(t, nil)
+	const n = 30
+	facts := make([]string, 100)
+	for i := range facts {
+		facts[i] = strings.Repeat("f", journal.MaxEntryBytes/len(facts)-100)
+	}
+	var ids []int64
+	for i := range n {
+		params, _ := json.Marshal(map[string]any{"title": fmt.Sprintf("big %d", i), "text": "a big entry", "facts": facts})
+		saved, err := s.srv.Save(context.Background(), params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, saved.ID)
+	}
+	for _, q := range []journal.Query{{Limit: n}, {IDs: ids}} {
+		out, err := s.srv.Search(context.Background(), &q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(out)
+		if len(b) > MaxAnswerBudget || out.Omitted == nil || out.Omitted.Shown != len(out.Entries) || out.Omitted.Total != n {
+			t.Fatalf("search %+v: %d bytes, %d entries, omitted %+v", q.IDs != nil, len(b), len(out.Entries), out.Omitted)
+		}
+		left := strings.Count(out.Omitted.Note, ",") + 1
+		if len(out.Entries)+left != n || !strings.Contains(out.Omitted.Note, "(MaxAnswerBudget); fetch the other entries a few at a time with ids: [") {
+			t.Errorf("search %+v: %d entries shown, omitted note %q", q.IDs != nil, len(out.Entries), out.Omitted.Note)
+		}
 	}
 }
