@@ -33,7 +33,7 @@ const (
 	MaxEntryBytes  = 256 << 10 // the save's parameters, encoded
 	MaxTitleRunes  = 500
 	MaxListItems   = 200 // facts, concepts, files_read, files_modified each
-	MaxFieldRunes  = 200 // project, memory_session_id, agent, department, one concept
+	MaxFieldRunes  = 200 // project, memory_session_id, agent, department (list items count only toward MaxEntryBytes)
 	DefaultLimit   = 20
 	MaxSearchLimit = 100
 	MaxQueryRunes  = 1000
