@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -32,11 +33,15 @@ const (
 	MaxEntryBytes  = 256 << 10 // the save's parameters, encoded
 	MaxTitleRunes  = 500
 	MaxListItems   = 200 // facts, concepts, files_read, files_modified each
-	MaxFieldRunes  = 200 // project, memory_session_id, agent, department, one concept
+	MaxFieldRunes  = 200 // project, memory_session_id, agent, department (list items count only toward MaxEntryBytes)
 	DefaultLimit   = 20
 	MaxSearchLimit = 100
 	MaxQueryRunes  = 1000
 	MaxFetchIDs    = 100
+	// MaxExtraDepth caps the nesting of a property save does not know: MCP clients refuse
+	// an answer nested past 1,000 levels, so one entry nested deeper would fail every search
+	// that lists it.
+	MaxExtraDepth = 64
 )
 
 // SaveInput is a checked save.
@@ -78,7 +83,11 @@ func ParseSave(raw []byte, defaultProject string) (*SaveInput, error) {
 			return fmt.Errorf("%w: %s must be a string, got %s", ErrBadInput, field, kindOf(v))
 		}
 		if n := utf8.RuneCountInString(*dst); maxRunes > 0 && n > maxRunes {
-			return fmt.Errorf("%w: %s is %d characters, over %d", ErrBadInput, field, n, maxRunes)
+			limit := "MaxFieldRunes"
+			if maxRunes == MaxTitleRunes {
+				limit = "MaxTitleRunes"
+			}
+			return fmt.Errorf("%w: %s is %d characters, over %d (%s); shorten it", ErrBadInput, field, n, maxRunes, limit)
 		}
 		return nil
 	}
@@ -132,10 +141,41 @@ func ParseSave(raw []byte, defaultProject string) (*SaveInput, error) {
 	if in.MemorySessionID == "" {
 		in.MemorySessionID = newSessionID()
 	}
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		if depth(m[name]) > MaxExtraDepth {
+			return nil, fmt.Errorf("%w: property %q nests more than %d levels deep (MaxExtraDepth); flatten it", ErrBadInput, name, MaxExtraDepth)
+		}
+	}
 	if len(m) > 0 {
 		in.Extra = m
 	}
 	return in, nil
+}
+
+// depth is how deeply a valid JSON value nests arrays and objects (0 for a scalar).
+func depth(v json.RawMessage) int {
+	d, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range v {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			d++
+			deepest = max(deepest, d)
+		case c == ']' || c == '}':
+			d--
+		}
+	}
+	return deepest
 }
 
 // newSessionID is a random (version 4) UUID.

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -37,6 +38,7 @@ const BusyTimeout = 10 * time.Second
 type Journal struct {
 	db   *sql.DB
 	path string
+	file os.FileInfo // the database file as opened, for Moved
 }
 
 // Open opens (creating it if needed) the journal database at path and brings its schema up
@@ -61,11 +63,12 @@ func Open(ctx context.Context, path string) (*Journal, error) {
 	for {
 		err := j.migrate(ctx)
 		if err == nil {
+			j.file, _ = os.Stat(path)
 			return j, nil
 		}
 		if !isBusy(err) || time.Now().After(deadline) {
 			db.Close()
-			return nil, fmt.Errorf("opening the journal %s: %w", path, err)
+			return nil, fmt.Errorf("opening the journal %s: %w", path, damaged(path, err))
 		}
 		select {
 		case <-ctx.Done():
@@ -81,6 +84,28 @@ func Open(ctx context.Context, path string) (*Journal, error) {
 func isBusy(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
+// damaged adds to SQLite's "file is not a database" and "database disk image is malformed"
+// what to do about them; other errors are returned as they are.
+func damaged(path string, err error) error {
+	var se *sqlite.Error
+	if !errors.As(err, &se) || (se.Code()&0xff != sqlite3.SQLITE_CORRUPT && se.Code()&0xff != sqlite3.SQLITE_NOTADB) {
+		return err
+	}
+	return fmt.Errorf("%w; the journal file is damaged: stop every cadrun serving this workspace, move %s aside (with its -wal file, if any), and the next save starts a new journal; "+
+		"keep the old one: the sqlite3 program's .recover command reads back what is left of it", err, path)
+}
+
+// Moved reports whether the database file j opened is no longer at its path: deleted, moved
+// aside or replaced. SQLite goes on using the file it has open, where no later Open finds it,
+// so the caller closes j and opens the path again.
+func (j *Journal) Moved() bool {
+	if j.file == nil {
+		return false
+	}
+	st, err := os.Stat(j.path)
+	return err != nil || !os.SameFile(st, j.file)
 }
 
 // Close closes the database.
@@ -128,6 +153,9 @@ var migrations = []string{
 		INSERT INTO entries_fts (rowid, title, text, facts, concepts)
 		VALUES (new.id, new.title, new.text, new.facts, new.concepts);
 	END;`,
+	// history_state tells the history entry an entry was saved with from another of the same
+	// id in a history started again since (a log damaged or deleted); '' for older entries.
+	`ALTER TABLE entries ADD COLUMN history_state TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the schema version this cadrun writes.
@@ -136,6 +164,12 @@ var SchemaVersion = len(migrations)
 // migrate applies the migrations the database lacks, each in its own write transaction, so
 // that processes opening the same new database at once apply each exactly once.
 func (j *Journal) migrate(ctx context.Context) error {
+	// A database already up to date is read without a transaction, which in WAL mode takes
+	// no lock: opening to search does not wait for another process's write.
+	var v int
+	if err := j.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err == nil && v == len(migrations) {
+		return nil
+	}
 	for {
 		done, err := j.migrateOne(ctx)
 		if err != nil || done {
@@ -176,9 +210,18 @@ type Saved struct {
 	CreatedAtEpoch  int64  `json:"created_at_epoch"` // milliseconds since 1970-01-01 UTC
 }
 
-// Save stores one entry, all of it or nothing, linked to the history entry historyEntry (0
-// for none). now stamps it.
-func (j *Journal) Save(ctx context.Context, in *SaveInput, historyEntry int, now time.Time) (Saved, error) {
+// Link is the history entry the workspace was in when an entry was saved.
+type Link struct {
+	Entry int // the history entry's id; 0 when the workspace had no history
+	// State tells that history entry from another of the same id, in a history started
+	// again since (its log damaged or deleted): the caller's fingerprint of the entry's
+	// files. It is "" for entries saved before schema version 2.
+	State string
+}
+
+// Save stores one entry, all of it or nothing, linked to the history entry link names. now
+// stamps it, or 1 ms after the newest entry when that is later.
+func (j *Journal) Save(ctx context.Context, in *SaveInput, link Link, now time.Time) (Saved, error) {
 	extra, err := json.Marshal(in.Extra)
 	if err != nil {
 		return Saved{}, err
@@ -186,19 +229,24 @@ func (j *Journal) Save(ctx context.Context, in *SaveInput, historyEntry int, now
 	if in.Extra == nil {
 		extra = []byte("{}")
 	}
-	at := now.UnixMilli()
-	res, err := j.db.ExecContext(ctx, `INSERT INTO entries (title, text, type, project, memory_session_id,
-		facts, concepts, files_read, files_modified, agent, department, visibility, extra, history_entry, created_at_epoch)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	// The stamp is at least 1 ms after the newest entry's, so that stamps are unique and in
+	// the order of the saves: a listing paged with until (before the last stamp seen) then
+	// misses none of a burst saved in one millisecond, or saved after the clock was set back.
+	var id, at int64
+	err = j.db.QueryRowContext(ctx, `INSERT INTO entries (title, text, type, project, memory_session_id,
+		facts, concepts, files_read, files_modified, agent, department, visibility, extra, history_entry, history_state, created_at_epoch)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+			max(?, coalesce((SELECT max(created_at_epoch) FROM entries) + 1, 0)))
+		RETURNING id, created_at_epoch`,
 		in.Title, in.Text, in.Type, in.Project, in.MemorySessionID,
 		list(in.Facts), list(in.Concepts), list(in.FilesRead), list(in.FilesModified),
-		in.Agent, in.Department, in.Visibility, string(extra), historyEntry, at)
-	if err != nil {
-		return Saved{}, fmt.Errorf("saving to the journal: %w", err)
+		in.Agent, in.Department, in.Visibility, string(extra), link.Entry, link.State, now.UnixMilli()).Scan(&id, &at)
+	if isBusy(err) {
+		return Saved{}, fmt.Errorf("saving to the journal: another program has held its write lock for over %v (BusyTimeout), "+
+			"so the entry was not saved; try again, or end the program that keeps %s open in a write: %w", BusyTimeout, j.path, err)
 	}
-	id, err := res.LastInsertId()
 	if err != nil {
-		return Saved{}, err
+		return Saved{}, fmt.Errorf("saving to the journal: %w", damaged(j.path, err))
 	}
 	return Saved{ID: id, MemorySessionID: in.MemorySessionID, CreatedAtEpoch: at}, nil
 }
@@ -268,11 +316,24 @@ func (j *Journal) Get(ctx context.Context, ids []int64) (entries []Entry, missin
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("reading the journal: %w", err)
+			return nil, nil, fmt.Errorf("reading the journal: %w", damaged(j.path, err))
 		}
 		entries = append(entries, e)
 	}
 	return entries, missing, nil
+}
+
+// LinkOf is the history entry entry id was saved with; found is false when there is no such
+// entry.
+func (j *Journal) LinkOf(ctx context.Context, id int64) (link Link, found bool, err error) {
+	err = j.db.QueryRowContext(ctx, "SELECT history_entry, history_state FROM entries WHERE id = ?", id).Scan(&link.Entry, &link.State)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return Link{}, false, nil
+	case err != nil:
+		return Link{}, false, fmt.Errorf("reading the journal: %w", damaged(j.path, err))
+	}
+	return link, true, nil
 }
 
 // MaxRanked is how many of the newest matches of a query are ranked by relevance.
@@ -310,7 +371,10 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 		add("e.created_at_epoch < ?", q.Until)
 	}
 	var stmt string
-	if q.Query == "" {
+	// A query of stars alone ("*") has no word to match: it lists, as no query does, rather
+	// than answer that nothing matches.
+	match := ftsQuery(q.Query)
+	if match == "" {
 		stmt = "SELECT " + entryColumns + ", '' FROM entries e" + whereClause(where) +
 			" ORDER BY e.created_at_epoch DESC, e.id DESC LIMIT ?"
 		args = append(args, q.Limit)
@@ -318,14 +382,13 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 		// Ranking costs a lookup per match, so only the MaxRanked newest matches (the
 		// filters applied) are ranked: the oldest of them is found in id order, which the
 		// index gives at little cost, and the ranking runs from there on.
-		match := ftsQuery(q.Query)
 		conds := append([]string{"entries_fts MATCH ?"}, where...)
 		condArgs := append([]any{match}, args...)
 		var oldest int64
 		err := j.db.QueryRowContext(ctx, "SELECT entries_fts.rowid FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid"+
 			whereClause(conds)+" ORDER BY entries_fts.rowid DESC LIMIT 1 OFFSET ?", append(condArgs, MaxRanked-1)...).Scan(&oldest)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, fmt.Errorf("searching the journal: %w", err)
+			return nil, fmt.Errorf("searching the journal: %w", damaged(j.path, err))
 		}
 		stmt = "SELECT " + entryColumns + ", snippet(entries_fts, -1, '[', ']', '…', 16)" +
 			" FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid" +
@@ -335,7 +398,7 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 	}
 	rows, err := j.db.QueryContext(ctx, stmt, args...)
 	if err != nil {
-		return nil, fmt.Errorf("searching the journal: %w", err)
+		return nil, fmt.Errorf("searching the journal: %w", damaged(j.path, err))
 	}
 	defer rows.Close()
 	out := []Entry{}
@@ -345,14 +408,14 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		if q.Query == "" {
+		if match == "" {
 			snip = cut(e.Text, snippetRunes)
 		}
 		e.Snippet, e.Text = snip, ""
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("searching the journal: %w", err)
+		return nil, fmt.Errorf("searching the journal: %w", damaged(j.path, err))
 	}
 	return out, nil
 }
@@ -366,7 +429,7 @@ func whereClause(conds []string) string {
 
 // ftsQuery turns what a person types into an FTS5 query that cannot be a syntax error: every
 // word is a quoted phrase (so AND, NEAR, quotes and brackets mean nothing), all must match,
-// and a word ending in * matches as a prefix.
+// and a word ending in * matches as a prefix. It is "" when no word is left.
 func ftsQuery(s string) string {
 	var parts []string
 	for _, w := range strings.Fields(s) {
@@ -382,7 +445,7 @@ func ftsQuery(s string) string {
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
-		return `""`
+		return ""
 	}
 	return strings.Join(parts, " ")
 }

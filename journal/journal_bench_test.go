@@ -23,7 +23,7 @@ func BenchmarkSave(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := j.Save(ctx, in, 1, time.Now()); err != nil {
+		if _, err := j.Save(ctx, in, Link{Entry: 1}, time.Now()); err != nil {
 			b.Fatal(err)
 		}
 		p.Add(start)

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -46,7 +48,7 @@ func saveMany(path, tag, count string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := j.Save(ctx, in, 0, time.Now()); err != nil {
+		if _, err := j.Save(ctx, in, Link{}, time.Now()); err != nil {
 			return err
 		}
 	}
@@ -69,7 +71,7 @@ func save(t testing.TB, j *Journal, params string, at time.Time) Saved {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := j.Save(context.Background(), in, 7, at)
+	s, err := j.Save(context.Background(), in, Link{Entry: 7}, at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,5 +325,247 @@ func TestSeveralProcesses(t *testing.T) {
 	found, err := j.Search(context.Background(), &q)
 	if err != nil || len(found) != DefaultLimit {
 		t.Errorf("search after the saves: %d entries, %v; want %d", len(found), err, DefaultLimit)
+	}
+}
+
+// TestLinkFromVersion1: a database of schema version 1 is brought to the current version with
+// its entries, whose link has no state (restore then checks only the id, as before); an entry
+// saved now keeps the state it is given.
+func TestLinkFromVersion1(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "journal.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{migrations[0], "PRAGMA user_version = 1",
+		`INSERT INTO entries (title, text, type, project, memory_session_id, visibility, history_entry, created_at_epoch)
+		 VALUES ('old', 'saved by version 1', 'decision', 'p', 's', 'project', 4, 1)`} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	j, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	in, err := ParseSave([]byte(`{"title":"new","text":"saved now"}`), "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := j.Save(ctx, in, Link{Entry: 5, State: "abc"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		id    int64
+		want  Link
+		found bool
+	}{{1, Link{Entry: 4}, true}, {saved.ID, Link{Entry: 5, State: "abc"}, true}, {99, Link{}, false}} {
+		link, found, err := j.LinkOf(ctx, tc.id)
+		if err != nil || found != tc.found || link != tc.want {
+			t.Errorf("LinkOf(%d) = %+v, %v, %v; want %+v, %v", tc.id, link, found, err, tc.want, tc.found)
+		}
+	}
+}
+
+// TestOpenWhileAnotherWrites: opening a journal that is up to date, and searching it, do not
+// wait for another connection's write transaction (WAL: readers never wait for a writer).
+func TestOpenWhileAnotherWrites(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "journal.db")
+	w, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	save(t, w, `{"title":"before","text":"saved before the write began"}`, time.Now())
+	tx, err := w.db.BeginTx(ctx, nil) // _txlock=immediate: holds the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	start := time.Now()
+	tctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	r, err := Open(tctx, path)
+	if err != nil {
+		t.Fatalf("Open while another connection writes: %v (after %v)", err, time.Since(start))
+	}
+	defer r.Close()
+	found, err := r.Search(tctx, &Query{Query: "before", Limit: 1})
+	if err != nil || len(found) != 1 {
+		t.Fatalf("Search while another connection writes: %v, %v (after %v)", found, err, time.Since(start))
+	}
+}
+
+// TestSaveWhileLockedTooLong: a save that waits BusyTimeout for another writer fails naming
+// the limit and what to do.
+func TestSaveWhileLockedTooLong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits BusyTimeout")
+	}
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "journal.db")
+	w, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	tx, err := w.db.BeginTx(ctx, nil) // _txlock=immediate: holds the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	j, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	in, err := ParseSave([]byte(`{"title":"t","text":"x"}`), "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = j.Save(ctx, in, Link{}, time.Now())
+	want := fmt.Sprintf("saving to the journal: another program has held its write lock for over 10s (BusyTimeout), so the entry was not saved; try again, or end the program that keeps %s open in a write: database is locked (5) (SQLITE_BUSY)", path)
+	if err == nil || err.Error() != want {
+		t.Errorf("Save while another writes: %v\nwant %s", err, want)
+	}
+}
+
+// TestDamagedFile: a journal file that is not a database, or whose pages are damaged, fails
+// with SQLite's error and what to do about it.
+func TestDamagedFile(t *testing.T) {
+	ctx := context.Background()
+	hint := "; the journal file is damaged: stop every cadrun serving this workspace, move %s aside (with its -wal file, if any), and the next save starts a new journal; keep the old one: the sqlite3 program's .recover command reads back what is left of it"
+
+	notDB := filepath.Join(t.TempDir(), "journal.db")
+	if err := os.WriteFile(notDB, bytes.Repeat([]byte("not a database "), 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(ctx, notDB)
+	if want := fmt.Sprintf("opening the journal %s: file is not a database (26)"+hint, notDB, notDB); err == nil || err.Error() != want {
+		t.Errorf("Open of a file that is not a database: %v\nwant %s", err, want)
+	}
+
+	// Damaged pages: all but the first (the schema) are overwritten.
+	path := filepath.Join(t.TempDir(), "journal.db")
+	j, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		save(t, j, fmt.Sprintf(`{"title":"entry %d","text":"%s"}`, i, strings.Repeat("word ", 100)), time.Now())
+	}
+	if _, err := j.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, int(st.Size())-4096), 4096); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	j, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	_, err = j.Search(ctx, &Query{Query: "word", Limit: 5})
+	if want := fmt.Sprintf("searching the journal: database disk image is malformed: vtable constructor failed: entries_fts (11)"+hint, path); err == nil || err.Error() != want {
+		t.Errorf("Search of a damaged journal: %v\nwant %s", err, want)
+	}
+}
+
+// TestPageWithUntil: paging a listing with until set to the last entry's created_at_epoch
+// misses none, even of entries saved in the same millisecond or with the clock set back.
+func TestPageWithUntil(t *testing.T) {
+	j := openTemp(t)
+	at := time.UnixMilli(1_700_000_000_000)
+	const n = 45
+	for i := range n {
+		when := at
+		if i == 30 {
+			when = at.Add(-time.Hour) // the clock was set back
+		}
+		save(t, j, fmt.Sprintf(`{"title":"entry %d","text":"saved in a burst"}`, i), when)
+	}
+	var ids []int64
+	q := Query{Limit: 20}
+	for range n {
+		page, err := j.Search(context.Background(), &q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, e := range page {
+			ids = append(ids, e.ID)
+		}
+		q.Until = page[len(page)-1].CreatedAtEpoch
+	}
+	var want []int64
+	for id := int64(n); id > 0; id-- {
+		want = append(want, id)
+	}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("ids paged with until mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestFieldLimitsNamed: a title or a short field over its length is refused naming the field,
+// the limit and what to do.
+func TestFieldLimitsNamed(t *testing.T) {
+	for _, tc := range []struct{ params, want string }{
+		{fmt.Sprintf(`{"title":"%s","text":"x"}`, strings.Repeat("é", MaxTitleRunes+1)), "bad input: title is 501 characters, over 500 (MaxTitleRunes); shorten it"},
+		{fmt.Sprintf(`{"title":"t","text":"x","agent":"%s"}`, strings.Repeat("a", MaxFieldRunes+1)), "bad input: agent is 201 characters, over 200 (MaxFieldRunes); shorten it"},
+	} {
+		_, err := ParseSave([]byte(tc.params), "p")
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("ParseSave: %v\nwant %s", err, tc.want)
+		}
+	}
+}
+
+// TestQueryOfStarsLists: a query of stars alone ("*", "**") has no word to match and lists the
+// newest entries, as no query does, instead of answering that nothing matches.
+func TestQueryOfStarsLists(t *testing.T) {
+	j := openTemp(t)
+	save(t, j, `{"title":"Roof","text":"Pitched roof, 30 degrees"}`, time.UnixMilli(1_000))
+	save(t, j, `{"title":"Door","text":"Doors are 900 mm"}`, time.UnixMilli(2_000))
+	for _, query := range []string{"*", " ** * "} {
+		got, err := j.Search(context.Background(), &Query{Query: query, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, e := range got {
+			titles = append(titles, e.Title+": "+e.Snippet)
+		}
+		if diff := cmp.Diff([]string{"Door: Doors are 900 mm", "Roof: Pitched roof, 30 degrees"}, titles); diff != "" {
+			t.Errorf("query %q mismatch (-want +got):\n%s", query, diff)
+		}
+	}
+}
+
+// TestDepth: brackets inside strings, escaped quotes included, do not count.
+func TestDepth(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want int
+	}{{`1`, 0}, {`"[[["`, 0}, {`[]`, 1}, {`{"a":[{"b":"]]\"[["}]}`, 3}, {`["\\",[["x"]]]`, 3}} {
+		if got := depth(json.RawMessage(tc.v)); got != tc.want {
+			t.Errorf("depth(%s) = %d, want %d", tc.v, got, tc.want)
+		}
 	}
 }

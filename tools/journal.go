@@ -7,10 +7,14 @@ package tools
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +22,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cadrun/cadrun/journal"
+	"github.com/cadrun/cadrun/modules"
 )
 
 const saveDescription = "Save an observation to the design journal: title and text (required), type (decision, bugfix, feature, refactor, discovery or change; default discovery), project (default: the workspace's folder name), memory_session_id (groups related saves; generated when absent), facts[], concepts[], files_read[], files_modified[], agent, department, visibility (private, department, project or public; default project). Other properties are kept. The entry is linked to the current history entry. Answers {id, memory_session_id, created_at_epoch}."
@@ -70,11 +75,16 @@ type journalHandle struct {
 }
 
 // journal returns the workspace's journal, opening it on first use; a failure is tried again
-// on the next call.
+// on the next call. A journal file deleted or moved aside since is let go and the path opened
+// again, so that no save goes to a file nobody will open again.
 func (srv *Server) journal(ctx context.Context) (*journal.Journal, error) {
 	h := &srv.jrnl
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.j != nil && h.j.Moved() {
+		h.j.Close()
+		h.j = nil
+	}
 	if h.j != nil {
 		return h.j, nil
 	}
@@ -113,40 +123,51 @@ func (srv *Server) Save(ctx context.Context, params json.RawMessage) (journal.Sa
 	if err != nil {
 		return journal.Saved{}, err
 	}
-	entry, err := srv.currentEntry(ctx)
+	link, err := srv.currentEntry(ctx)
 	if err != nil {
 		return journal.Saved{}, err
 	}
-	return j.Save(ctx, in, entry, time.Now())
+	return j.Save(ctx, in, link, time.Now())
 }
 
-// currentEntry is the id of the history entry that holds the workspace as it is now (0 when
-// there are no files to record).
-func (srv *Server) currentEntry(ctx context.Context) (int, error) {
+// currentEntry is the history entry that holds the workspace as it is now (none when there
+// are no files to record).
+func (srv *Server) currentEntry(ctx context.Context) (journal.Link, error) {
 	// begin runs files changed outside cadrun first (as before any tool answers), so that the
 	// entry recorded for them holds their scene, not the one before them.
 	tx, err := srv.begin(ctx)
 	if err != nil {
-		return 0, err
+		return journal.Link{}, err
 	}
 	defer tx.end()
 	files, err := tx.files()
 	if err != nil {
-		return 0, err
+		return journal.Link{}, err
 	}
 	h, _ := tx.history()
 	if len(files) == 0 && len(h.Entries) == 0 {
-		return 0, nil
+		return journal.Link{}, nil
 	}
 	recorded, err := tx.catchUp(srv.Scene())
 	if err == nil && recorded {
 		err = h.Save()
 	}
 	if err != nil {
-		return 0, fmt.Errorf("recording the workspace in the history: %w", err)
+		return journal.Link{}, fmt.Errorf("recording the workspace in the history: %w", err)
 	}
 	cur, _ := h.Current()
-	return cur.ID, nil
+	return journal.Link{Entry: cur.ID, State: historyState(cur)}, nil
+}
+
+// historyState is the fingerprint of a history entry's files that a journal entry keeps
+// with its id: a history started again (its log damaged or deleted) numbers its entries from
+// 1 again, and restore must not take a new entry for the one the journal entry speaks of.
+func historyState(e modules.HistoryEntry) string {
+	h := sha256.New()
+	for _, name := range slices.Sorted(maps.Keys(e.Files)) {
+		fmt.Fprintf(h, "%s\x00%s\n", name, e.Files[name])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func absDir(dir string) string {
@@ -169,6 +190,8 @@ func badInput(tool string, err error) error {
 type SearchOut struct {
 	Entries []journal.Entry `json:"entries"`
 	Missing []int64         `json:"missing,omitempty"`
+	// Omitted says which entries were left out to keep the answer within MaxAnswerBudget.
+	Omitted *Omitted `json:"omitted,omitempty"`
 }
 
 func searchTool(ctx context.Context, s *Session, in journal.Query) (SearchOut, error) {
@@ -189,8 +212,35 @@ func (srv *Server) Search(ctx context.Context, q *journal.Query) (SearchOut, err
 		if entries == nil {
 			entries = []journal.Entry{}
 		}
-		return SearchOut{Entries: entries, Missing: missing}, err
+		out := SearchOut{Entries: entries, Missing: missing}
+		out.fit(MaxAnswerBudget)
+		return out, err
 	}
 	entries, err := j.Search(ctx, q)
-	return SearchOut{Entries: entries}, err
+	out := SearchOut{Entries: entries}
+	out.fit(MaxAnswerBudget)
+	return out, err
+}
+
+// fit keeps the answer within budget bytes of JSON: an entry may carry up to
+// journal.MaxEntryBytes, so a hundred of them would be 25 MiB. The first entries that fit
+// stay (at least one), and Omitted names the others' ids, to fetch a few at a time.
+func (out *SearchOut) fit(budget int) {
+	size := 64 // the envelope, missing aside
+	for i, e := range out.Entries {
+		b, _ := json.Marshal(e)
+		size += len(b) + 1
+		if size <= budget || i == 0 {
+			continue
+		}
+		var ids []string
+		for _, e := range out.Entries[i:] {
+			ids = append(ids, fmt.Sprint(e.ID))
+		}
+		out.Omitted = &Omitted{Shown: i, Total: len(out.Entries), Note: fmt.Sprintf(
+			"the answer is cut at %d bytes (MaxAnswerBudget); fetch the other entries a few at a time with ids: [%s]",
+			budget, strings.Join(ids, ", "))}
+		out.Entries = out.Entries[:i]
+		return
+	}
 }

@@ -25,16 +25,16 @@ func (se *Session) restoreJournal(ctx context.Context, id int64) (*ChangeResult,
 	if err != nil {
 		return nil, err
 	}
-	entries, missing, err := j.Get(ctx, []int64{id})
+	link, found, err := j.LinkOf(ctx, id)
 	switch {
 	case err != nil:
 		return nil, err
-	case len(missing) > 0:
+	case !found:
 		return nil, fmt.Errorf("%w: there is no journal entry %d; search lists the entries", ErrBadInput, id)
-	case entries[0].HistoryEntry == 0:
+	case link.Entry == 0:
 		return nil, fmt.Errorf("%w: journal entry %d was saved in a workspace with no files and no history, so there is no state to restore", ErrBadInput, id)
 	}
-	histID := entries[0].HistoryEntry
+	histID := link.Entry
 
 	start := time.Now()
 	srv := se.srv
@@ -51,6 +51,9 @@ func (se *Session) restoreJournal(ctx context.Context, id int64) (*ChangeResult,
 	i := h.Index(histID)
 	if i < 0 {
 		return nil, notApplied(fmt.Errorf("journal entry %d speaks of history entry %d, which the history no longer holds (it keeps the newest %d entries, snapshots first); take a snapshot to keep a state for good", id, histID, modules.MaxHistory))
+	}
+	if link.State != "" && link.State != historyState(h.Entries[i]) {
+		return nil, notApplied(fmt.Errorf("journal entry %d speaks of history entry %d, but the history was started again since (its log was damaged or deleted) and its entry %d holds other files; the state the journal entry speaks of is gone", id, histID, histID))
 	}
 	files, err := h.Files(h.Entries[i])
 	if err != nil {

@@ -102,7 +102,7 @@ func TestRestoreJournalRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gone, err := j.Save(context.Background(), in, 999, time.Now())
+	gone, err := j.Save(context.Background(), in, journal.Link{Entry: 999}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,5 +165,44 @@ func TestSaveRecordsTheSceneOfOutsideEdits(t *testing.T) {
 	}
 	if !strings.Contains(string(b), `"b"`) {
 		t.Errorf("the recorded scene lacks the editor's entity b: %s", b)
+	}
+}
+
+// TestRestoreJournalHistoryStartedAgain: a history started again (its log deleted or damaged)
+// numbers its entries from 1 again; a journal entry linked to an old entry 2 is refused
+// rather than restored to the new, unrelated entry 2.
+func TestRestoreJournalHistoryStartedAgain(t *testing.T) {
+	t.Parallel()
+	s, dir := journalSession(t, nil)
+	write(t, s, "main", "drawCircle('then', 0, 0, 1)")
+	note := saveNote(t, s, "a circle")
+	if err := os.RemoveAll(filepath.Join(dir, ".cadrun", "history")); err != nil {
+		t.Fatal(err)
+	}
+	// Edited outside cadrun, then written: the new history's entry 1 holds the outside edit.
+	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte("drawCircle('outside', 0, 0, 1)"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustCall[ReadOut](t, s, "read", ReadIn{File: "main"})
+	write(t, s, "main", "drawCircle('new 2', 0, 0, 1)")
+	write(t, s, "main", "drawCircle('now', 0, 0, 1)")
+	files, sc := userFiles(t, dir), sceneJSON(t, s)
+
+	_, err := restore(t, s, note.ID)
+	want := "journal entry 1 speaks of history entry 2, but the history was started again since (its log was damaged or deleted) and its entry 2 holds other files; the state the journal entry speaks of is gone\nnot applied; the file is unchanged"
+	if err == nil || err.Error() != want {
+		t.Errorf("restore after the history started again: %v; want %q", err, want)
+	}
+	if diff := cmp.Diff(files, userFiles(t, dir)); diff != "" {
+		t.Errorf("files after the refused restore mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(sc, sceneJSON(t, s)); diff != "" {
+		t.Errorf("scene after the refused restore mismatch (-want +got):\n%s", diff)
+	}
+	// An entry saved in the new history restores as before.
+	again := saveNote(t, s, "the new circle")
+	write(t, s, "main", "drawCircle('later', 0, 0, 1)")
+	if _, err := restore(t, s, again.ID); err != nil {
+		t.Fatal(err)
 	}
 }

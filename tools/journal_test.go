@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -160,5 +162,95 @@ func TestJournalRefusesLinkedStateFolder(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
 		t.Errorf("files were made outside the workspace: %v", entries)
+	}
+}
+
+// TestSaveAfterTheJournalFileIsGone: a journal file deleted while the server runs is not
+// written to any more: the next save starts a new journal at the path, where it is found again.
+func TestSaveAfterTheJournalFileIsGone(t *testing.T) {
+	t.Parallel()
+	s, dir := journalSession(t, nil)
+	mustCall[journal.Saved](t, s, "save", map[string]any{"title": "first", "text": "in the old file"})
+	files, err := filepath.Glob(filepath.Join(dir, ".cadrun", "journal.db*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("journal files: %v %v", files, err)
+	}
+	for _, f := range files {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustCall[journal.Saved](t, s, "save", map[string]any{"title": "second", "text": "after the file was deleted"})
+	s.srv.closeJournal() // as a restart would
+	got := mustCall[SearchOut](t, s, "search", journal.Query{})
+	if len(got.Entries) != 1 || got.Entries[0].Title != "second" {
+		t.Errorf("after a restart the journal holds %+v; want the entry saved after the file was deleted", got.Entries)
+	}
+}
+
+// TestSaveDeepExtraOverMCP: a property save does not know may nest MaxExtraDepth levels, and
+// the entry is then listed over MCP; one level more is refused at save. An entry nested past
+// what MCP clients accept (1,000 levels) had made every search that listed it fail.
+func TestSaveDeepExtraOverMCP(t *testing.T) {
+	s, _ := journalSession(t, nil)
+	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	nested := func(levels int) json.RawMessage {
+		return json.RawMessage(strings.Repeat(`[`, levels) + `"x"` + strings.Repeat(`]`, levels))
+	}
+	res := callMCP(t, cs, "save", map[string]any{"title": "deep", "text": "nested as deep as allowed", "nested": nested(journal.MaxExtraDepth)})
+	if res.IsError {
+		t.Fatalf("save at MaxExtraDepth: %s", text(t, res))
+	}
+	want := `bad input: save: property "nested" nests more than 64 levels deep (MaxExtraDepth); flatten it`
+	res = callMCP(t, cs, "save", map[string]any{"title": "deeper", "text": "nested too deep", "nested": nested(journal.MaxExtraDepth + 1)})
+	if !res.IsError || text(t, res) != want {
+		t.Errorf("save nested %d levels: %s; want %q", journal.MaxExtraDepth+1, text(t, res), want)
+	}
+	// Past what MCP carries at all, as POST /api/save and cadrun tool send it.
+	params := `{"title":"deepest","text":"nested far too deep","nested":` + string(nested(2000)) + `}`
+	if _, err := s.srv.Save(context.Background(), json.RawMessage(params)); err == nil || err.Error() != want {
+		t.Errorf("save nested 2000 levels: %v; want %q", err, want)
+	}
+	res = callMCP(t, cs, "search", map[string]any{})
+	if res.IsError {
+		t.Fatalf("search: %s", text(t, res))
+	}
+	if got := structured[SearchOut](t, res); len(got.Entries) != 1 || got.Entries[0].Title != "deep" {
+		t.Errorf("search listed %+v; want the one entry saved", got.Entries)
+	}
+}
+
+// TestSearchAnswerWithinBudget: entries at MaxEntryBytes would make a listing or a fetch of a
+// hundred 25 MiB; the answer keeps to MaxAnswerBudget, and omitted names the entries left out.
+func TestSearchAnswerWithinBudget(t *testing.T) {
+	t.Parallel()
+	s, _ := journalSession(t, nil)
+	const n = 30
+	facts := make([]string, 100)
+	for i := range facts {
+		facts[i] = strings.Repeat("f", journal.MaxEntryBytes/len(facts)-100)
+	}
+	var ids []int64
+	for i := range n {
+		params, _ := json.Marshal(map[string]any{"title": fmt.Sprintf("big %d", i), "text": "a big entry", "facts": facts})
+		saved, err := s.srv.Save(context.Background(), params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, saved.ID)
+	}
+	for _, q := range []journal.Query{{Limit: n}, {IDs: ids}} {
+		out, err := s.srv.Search(context.Background(), &q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(out)
+		if len(b) > MaxAnswerBudget || out.Omitted == nil || out.Omitted.Shown != len(out.Entries) || out.Omitted.Total != n {
+			t.Fatalf("search %+v: %d bytes, %d entries, omitted %+v", q.IDs != nil, len(b), len(out.Entries), out.Omitted)
+		}
+		left := strings.Count(out.Omitted.Note, ",") + 1
+		if len(out.Entries)+left != n || !strings.Contains(out.Omitted.Note, "(MaxAnswerBudget); fetch the other entries a few at a time with ids: [") {
+			t.Errorf("search %+v: %d entries shown, omitted note %q", q.IDs != nil, len(out.Entries), out.Omitted.Note)
+		}
 	}
 }

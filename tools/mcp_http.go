@@ -17,7 +17,7 @@ package tools
 //     while without a look at its token (authLimiter, mcp_http_limits.go).
 //   - Host: the SDK's DNS-rebinding protection stays on (DisableLocalhostProtection is never
 //     set): a request that arrives on a loopback address with a Host that is not loopback
-//     is refused with 403.
+//     is refused with 403. The journal's API (not the SDK's) is checked the same way here.
 //   - Body size: the SDK caps every request body at mcp.DefaultMaxRequestBodyBytes (4 MiB;
 //     413 past it). A write of a whole file fits with room to spare.
 //
@@ -132,7 +132,28 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 			auth.succeed(ip)
 		}
 		admitConn(r)
+		// The journal's API is not MCP: it opens no session, so the session cap is not its
+		// to meet (a save at the cap would be refused as one session too many).
+		if opt.API != nil && strings.HasPrefix(r.URL.Path, "/api/") {
+			// The SDK's DNS-rebinding check below guards MCP only: the journal gets the same,
+			// or a page whose name was rebound to 127.0.0.1 (its Origin then matches its Host)
+			// could read and write it.
+			if !hostAllowed(r) {
+				w.Header().Set("Connection", "close")
+				apiError(w, http.StatusForbidden, fmt.Sprintf("forbidden: host %.100q is not loopback, and this server listens on loopback; use 127.0.0.1 or localhost", r.Host))
+				return
+			}
+			opt.API.ServeHTTP(w, r)
+			return
+		}
 		r.Header.Del(callHeader)
+		if r.Method == http.MethodPost && r.ContentLength > MaxMessageBytes {
+			// The SDK would refuse it too, without naming the limit; say what stdio says.
+			w.Header().Set("Connection", "close")
+			http.Error(w, fmt.Sprintf("the message is %d bytes, over the %d-byte limit on one message (MaxMessageBytes). "+
+				"Send smaller messages: a file is at most 500 KiB", r.ContentLength, MaxMessageBytes), http.StatusRequestEntityTooLarge)
+			return
+		}
 		if r.Method == http.MethodPost {
 			key, done := httpCalls.add(r.Context())
 			defer done()
@@ -146,10 +167,6 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 				}
 				defer release()
 			}
-		}
-		if opt.API != nil && strings.HasPrefix(r.URL.Path, "/api/") {
-			opt.API.ServeHTTP(w, r)
-			return
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -245,6 +262,23 @@ func (c *callRegistry) lookup(h map[string][]string) (context.Context, bool) {
 		return ended, true
 	}
 	return ctx, true
+}
+
+// hostAllowed reports whether r may be served by its Host: a request that arrived on a
+// loopback address must name a loopback host (DNS-rebinding protection, as the SDK's).
+func hostAllowed(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil {
+		return true
+	}
+	if lh, _, err := net.SplitHostPort(local.String()); err != nil || !IsLoopbackHost(lh) {
+		return true
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return IsLoopbackHost(host)
 }
 
 // remoteIP is the client's IP address, without the port.

@@ -22,6 +22,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cadrun/cadrun/journal"
 	"github.com/cadrun/cadrun/runtime"
 )
 
@@ -221,6 +222,92 @@ func TestHTTPSessionCap(t *testing.T) {
 		t.Fatalf("DELETE: %v %v", err, resp)
 	}
 	initSession(t, hs.URL, "")
+}
+
+// TestHTTPJournalAPIAtTheSessionCap: the journal's API opens no MCP session, so a save and a
+// search are answered when every session is taken.
+func TestHTTPJournalAPIAtTheSessionCap(t *testing.T) {
+	t.Parallel()
+	ws, _ := newWorkspace(t, nil)
+	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
+	t.Cleanup(srv.closeJournal)
+	h := NewMCPHTTPHandler(NewMCPServer(srv, "test"), HTTPOptions{MaxSessions: 1, API: NewJournalAPI(srv)})
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	initSession(t, hs.URL, "")
+	resp, body, err := post(t, context.Background(), hs.URL+"/api/save", "", "", `{"title":"at the cap","text":"saved all the same"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"id":1`) {
+		t.Errorf("POST /api/save with every session taken: %d %s", resp.StatusCode, body)
+	}
+	resp, err = http.Get(hs.URL + "/api/search?query=cap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"title":"at the cap"`) {
+		t.Errorf("GET /api/search with every session taken: %d %s", resp.StatusCode, b)
+	}
+}
+
+// TestHTTPMessageOverTheLimit: a message over MaxMessageBytes is refused 413 with the words
+// stdio answers it with, naming the limit.
+func TestHTTPMessageOverTheLimit(t *testing.T) {
+	t.Parallel()
+	h, _ := newHTTPHandler(t, HTTPOptions{}, runtime.Options{}, nil)
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write","arguments":{"file":"main","code":"` +
+		strings.Repeat("x", MaxMessageBytes) + `"}}}`
+	resp, body, err := post(t, context.Background(), hs.URL, "", "", big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("the message is %d bytes, over the 4194304-byte limit on one message (MaxMessageBytes). Send smaller messages: a file is at most 500 KiB\n", len(big))
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || body != want {
+		t.Errorf("a message over the limit: %d %q, want 413 %q", resp.StatusCode, body, want)
+	}
+}
+
+// TestHTTPJournalAPIRefusesAForeignHost: on a loopback listener the journal's API, like MCP,
+// refuses a Host that is not loopback (a page whose name was rebound to 127.0.0.1 sends its
+// own name, and an Origin that matches it).
+func TestHTTPJournalAPIRefusesAForeignHost(t *testing.T) {
+	t.Parallel()
+	ws, _ := newWorkspace(t, nil)
+	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
+	t.Cleanup(srv.closeJournal)
+	hs := httptest.NewServer(NewMCPHTTPHandler(NewMCPServer(srv, "test"), HTTPOptions{API: NewJournalAPI(srv)}))
+	t.Cleanup(hs.Close)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(hs.URL, "http://"))
+	for _, tc := range []struct {
+		method, path, host string
+		status             int
+	}{
+		{"GET", "/api/search", "evil.example:" + port, http.StatusForbidden},
+		{"POST", "/api/save", "evil.example:" + port, http.StatusForbidden},
+		{"GET", "/api/search", "localhost:" + port, http.StatusOK},
+		{"GET", "/api/search", "127.0.0.1:" + port, http.StatusOK},
+	} {
+		req, _ := http.NewRequest(tc.method, hs.URL+tc.path, strings.NewReader(`{"title":"t","text":"x"}`))
+		req.Host = tc.host
+		req.Header.Set("Origin", "http://"+tc.host)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s %s with Host %s: %d %s; want %d", tc.method, tc.path, tc.host, resp.StatusCode, b, tc.status)
+		}
+	}
+	if out, err := srv.Search(context.Background(), &journal.Query{}); err != nil || len(out.Entries) != 0 {
+		t.Errorf("the journal after the refused save: %+v, %v", out.Entries, err)
+	}
 }
 
 // TestSDKInfoLogsAreDebug: the SDK's per-session INFO lines go out at DEBUG; warnings stay.

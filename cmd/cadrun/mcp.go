@@ -20,6 +20,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -207,7 +208,7 @@ func serveMCPHTTP(ctx context.Context, ms *mcp.Server, addr string, opt tools.HT
 	if err != nil {
 		return fmt.Errorf("listening for MCP over HTTP: %w", err)
 	}
-	hs, ln := tools.NewHTTPServer(ln, tools.NewMCPHTTPHandler(ms, opt), maxConns)
+	hs, ln := tools.NewHTTPServer(ln, endStreams(ctx, tools.NewMCPHTTPHandler(ms, opt)), maxConns)
 	hs.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -223,8 +224,25 @@ func serveMCPHTTP(ctx context.Context, ms *mcp.Server, addr string, opt tools.HT
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
+		logger.Warn("stopped by a signal before every request had finished", "waited", shutdownGrace)
 		hs.Close()
 	}
 	logger.Info("stopped by a signal")
 	return nil
+}
+
+// endStreams ends every GET (a client's event stream, which lasts as long as the client keeps
+// it open) when ctx ends. Shutdown waits for every request to finish: without this, a client
+// that merely stays connected, as MCP clients do, held every stop for the whole shutdownGrace
+// with no call in flight. Answers to calls come on their POSTs, which are left to finish.
+func endStreams(ctx context.Context, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			rctx, cancel := context.WithCancel(r.Context())
+			defer cancel()
+			defer context.AfterFunc(ctx, cancel)()
+			r = r.WithContext(rctx)
+		}
+		h.ServeHTTP(w, r)
+	})
 }

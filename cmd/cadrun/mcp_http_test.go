@@ -357,3 +357,55 @@ func TestMCPOverHTTPBinary(t *testing.T) {
 		t.Errorf("cadrun mcp -http: %v\nstderr:\n%s", err, log.String())
 	}
 }
+
+// TestMCPHTTPStopsWithAClientConnected: a client that stays connected (its event stream open,
+// no call in flight) does not hold the binary's stop for the shutdown grace: the stream is
+// ended at the signal and the server stops with every request finished.
+func TestMCPHTTPStopsWithAClientConnected(t *testing.T) {
+	t.Parallel()
+	bin := buildCadrun(t)
+	cmd := exec.Command(bin, "mcp", "-workspace", filepath.Join(t.TempDir(), "ws"), "-http", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var log strings.Builder
+	var logMu sync.Mutex
+	urls := make(chan string, 1)
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			logMu.Lock()
+			log.WriteString(sc.Text() + "\n")
+			logMu.Unlock()
+			if _, rest, ok := strings.Cut(sc.Text(), " url="); ok {
+				urls <- strings.Fields(rest)[0]
+			}
+		}
+	}()
+	var url string
+	select {
+	case url = <-urls:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no URL logged")
+	}
+	cs := connectHTTP(t, url, "")
+	callHTTP(t, cs, "write", map[string]any{"file": "main", "code": "drawCircle('a', 0, 0, 1)\n"})
+	// The client's event stream (a GET) is open, as after any connect; the session stays.
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	<-drained
+	err = cmd.Wait()
+	logMu.Lock()
+	defer logMu.Unlock()
+	if err != nil || !strings.Contains(log.String(), "stopped by a signal") || strings.Contains(log.String(), "before every request had finished") {
+		t.Errorf("cadrun mcp -http stopped with a client connected: %v\nstderr:\n%s", err, log.String())
+	}
+}
