@@ -204,9 +204,9 @@ func httpAddr(addr, token string) (string, error) {
 // serveMCPHTTP serves ms on addr until ctx ends (a signal), then stops: the calls in flight,
 // cancelled by the signal, get shutdownGrace to answer before their connections are closed.
 func serveMCPHTTP(ctx context.Context, ms *mcp.Server, addr string, opt tools.HTTPOptions, maxConns int, dir string, logger *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(addr, "MCP over HTTP")
 	if err != nil {
-		return fmt.Errorf("listening for MCP over HTTP: %w", err)
+		return err
 	}
 	hs, ln := tools.NewHTTPServer(ln, endStreams(ctx, tools.NewMCPHTTPHandler(ms, opt)), maxConns)
 	hs.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
