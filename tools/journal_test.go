@@ -102,8 +102,8 @@ func TestJournalRefusesLinks(t *testing.T) {
 		link       func(target, link string) error
 		want       string
 	}{
-		{"symlink", "journal.db", os.Symlink, "opening the journal: not a regular file: .cadrun/journal.db is a L---------; remove it"},
-		{"symlinked wal", "journal.db-wal", os.Symlink, "opening the journal: not a regular file: .cadrun/journal.db-wal is a L---------; remove it"},
+		{"symlink", "journal.db", os.Symlink, "opening the journal: not a regular file: .cadrun/journal.db is a symbolic link; remove it"},
+		{"symlinked wal", "journal.db-wal", os.Symlink, "opening the journal: not a regular file: .cadrun/journal.db-wal is a symbolic link; remove it"},
 		{"hard link", "journal.db", os.Link, "opening the journal: not a regular file: .cadrun/journal.db has 2 hard links; remove the other links"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
