@@ -102,9 +102,14 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 	auth := newAuthLimiter()
 	sessions := &sessionGate{ms: ms, max: opt.MaxSessions, idle: opt.SessionIdle}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A refusal is in the form its path promises: the journal's API answers JSON.
+		refuse := http.Error
+		if opt.API != nil && strings.HasPrefix(r.URL.Path, "/api/") {
+			refuse = func(w http.ResponseWriter, msg string, status int) { apiError(w, status, msg) }
+		}
 		if o := r.Header.Get("Origin"); o != "" && !allowedOrigin(o, r.Host) {
 			w.Header().Set("Connection", "close")
-			http.Error(w, fmt.Sprintf("forbidden: origin %.100q is not this server", o), http.StatusForbidden)
+			refuse(w, fmt.Sprintf("forbidden: origin %.100q is not this server", o), http.StatusForbidden)
 			return
 		}
 		if opt.Token != "" {
@@ -113,7 +118,7 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 				secs := int(wait.Round(time.Second) / time.Second)
 				w.Header().Set("Connection", "close")
 				w.Header().Set("Retry-After", fmt.Sprint(max(secs, 1)))
-				http.Error(w, fmt.Sprintf("too many requests: %d wrong tokens in a row from this address; try again in %v", auth.failures(ip), wait.Round(time.Second)), http.StatusTooManyRequests)
+				refuse(w, fmt.Sprintf("too many requests: %d wrong tokens in a row from this address; try again in %v", auth.failures(ip), wait.Round(time.Second)), http.StatusTooManyRequests)
 				return
 			}
 			got, ok := bearerToken(r.Header.Get("Authorization"))
@@ -126,7 +131,7 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 				// and an idle connection is a file descriptor.
 				w.Header().Set("Connection", "close")
 				w.Header().Set("WWW-Authenticate", `Bearer realm="cadrun"`)
-				http.Error(w, "unauthorized: send Authorization: Bearer TOKEN", http.StatusUnauthorized)
+				refuse(w, "unauthorized: send Authorization: Bearer TOKEN", http.StatusUnauthorized)
 				return
 			}
 			auth.succeed(ip)

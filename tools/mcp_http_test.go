@@ -597,3 +597,37 @@ func TestHTTPIdleSessionIsReaped(t *testing.T) {
 	}
 	initSession(t, hs.URL, "") // room again under a cap of one
 }
+
+// TestHTTPJournalAPIRefusalsAreJSON: the checks before the journal's API (origin, token)
+// refuse in the API's own form, {"error": "..."}, as docs/journal.md promises; MCP's paths
+// keep plain text.
+func TestHTTPJournalAPIRefusalsAreJSON(t *testing.T) {
+	t.Parallel()
+	ws, _ := newWorkspace(t, nil)
+	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
+	t.Cleanup(srv.closeJournal)
+	hs := httptest.NewServer(NewMCPHTTPHandler(NewMCPServer(srv, "test"), HTTPOptions{Token: "s3cret", API: NewJournalAPI(srv)}))
+	t.Cleanup(hs.Close)
+	for _, tc := range []struct {
+		path, origin, wantType, wantBody string
+		status                           int
+	}{
+		{"/api/search", "", "application/json", `{"error":"unauthorized: send Authorization: Bearer TOKEN"}` + "\n", http.StatusUnauthorized},
+		{"/api/search", "http://evil.example", "application/json", `{"error":"forbidden: origin \"http://evil.example\" is not this server"}` + "\n", http.StatusForbidden},
+		{"/mcp", "", "text/plain; charset=utf-8", "unauthorized: send Authorization: Bearer TOKEN\n", http.StatusUnauthorized},
+	} {
+		req, _ := http.NewRequest("GET", hs.URL+tc.path, nil)
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != tc.wantType || string(b) != tc.wantBody {
+			t.Errorf("GET %s: %d %q %q; want %d %q %q", tc.path, resp.StatusCode, resp.Header.Get("Content-Type"), b, tc.status, tc.wantType, tc.wantBody)
+		}
+	}
+}

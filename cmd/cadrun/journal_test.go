@@ -115,7 +115,7 @@ func TestJournalEndToEnd(t *testing.T) {
 		{"GET", "/api/save", "", token, 405, `{"error":"use POST with a JSON object body"}`},
 		{"GET", "/api/nothing", "", token, 404, `{"error":"no such endpoint \"/api/nothing\"; there are POST /api/save and GET /api/search"}`},
 		{"POST", "/api/save", strings.Repeat(" ", tools.MaxAPIBodyBytes+1), token, 413, `{"error":"the body is over 266240 bytes (MaxAPIBodyBytes)"}`},
-		{"GET", "/api/search", "", "wrong", 401, "unauthorized: send Authorization: Bearer TOKEN"},
+		{"GET", "/api/search", "", "wrong", 401, `{"error":"unauthorized: send Authorization: Bearer TOKEN"}`},
 	} {
 		code, body := do(tc.method, tc.path, tc.body, tc.token)
 		if code != tc.code || strings.TrimSpace(string(body)) != tc.want {
