@@ -32,7 +32,7 @@ func saveTool(ctx context.Context, s *Session, params json.RawMessage) (journal.
 	return s.srv.Save(ctx, params)
 }
 
-const searchDescription = "Search the design journal: query (words, all must match, ranked, with snippets; empty lists the most recent), filters type, project, concept, memory_session_id, since/until (ms since 1970), limit (default 20, at most 100). ids fetches entries whole, text included."
+const searchDescription = "Search the design journal: query (words, all must match, ranked, with snippets; empty lists the most recent), filters type, project, concept, memory_session_id, since/until (ms since 1970), limit (default 20, at most 100); for the next page, give the last entry's created_at_epoch as until. ids fetches entries whole, text included."
 
 // SaveIn documents save's parameters (its schema); the parameters themselves are decoded by
 // journal.ParseSave, which also keeps unknown properties.
