@@ -299,40 +299,8 @@ func TestMCPHTTPCancel(t *testing.T) {
 // of its choosing, logs the URL, serves a client, and stops cleanly on SIGINT.
 func TestMCPOverHTTPBinary(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	bin := buildCadrun(t)
-	cmd := exec.Command(bin, "mcp", "-workspace", filepath.Join(dir, "ws"), "-http", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), tokenEnv+"=tok")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	var log strings.Builder
-	var logMu sync.Mutex
-	urls := make(chan string, 1)
-	drained := make(chan struct{})
-	go func() {
-		defer close(drained)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			logMu.Lock()
-			log.WriteString(sc.Text() + "\n")
-			logMu.Unlock()
-			if _, rest, ok := strings.Cut(sc.Text(), " url="); ok {
-				urls <- strings.Fields(rest)[0]
-			}
-		}
-	}()
-	var url string
-	select {
-	case url = <-urls:
-	case <-time.After(30 * time.Second):
-		t.Fatal("no URL logged")
-	}
+	b := startMCPHTTP(t, tokenEnv+"=tok")
+	url := b.url
 
 	resp, err := http.Post(url, "application/json", strings.NewReader(initialize))
 	if err != nil {
@@ -346,15 +314,9 @@ func TestMCPOverHTTPBinary(t *testing.T) {
 	callHTTP(t, cs, "write", map[string]any{"file": "main", "code": "drawCircle('a', 0, 0, 1)\n"})
 	cs.Close()
 
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	<-drained
-	err = cmd.Wait()
-	logMu.Lock()
-	defer logMu.Unlock()
-	if err != nil || !strings.Contains(log.String(), "stopped by a signal") || strings.Contains(log.String(), "tok ") {
-		t.Errorf("cadrun mcp -http: %v\nstderr:\n%s", err, log.String())
+	log, err := b.stop(t)
+	if err != nil || !strings.Contains(log, "stopped by a signal") || strings.Contains(log, "tok ") {
+		t.Errorf("cadrun mcp -http: %v\nstderr:\n%s", err, log)
 	}
 }
 
@@ -363,8 +325,32 @@ func TestMCPOverHTTPBinary(t *testing.T) {
 // ended at the signal and the server stops with every request finished.
 func TestMCPHTTPStopsWithAClientConnected(t *testing.T) {
 	t.Parallel()
-	bin := buildCadrun(t)
-	cmd := exec.Command(bin, "mcp", "-workspace", filepath.Join(t.TempDir(), "ws"), "-http", "127.0.0.1:0")
+	b := startMCPHTTP(t)
+	url := b.url
+	cs := connectHTTP(t, url, "")
+	callHTTP(t, cs, "write", map[string]any{"file": "main", "code": "drawCircle('a', 0, 0, 1)\n"})
+	// The client's event stream (a GET) is open, as after any connect; the session stays.
+	log, err := b.stop(t)
+	if err != nil || !strings.Contains(log, "stopped by a signal") || strings.Contains(log, "before every request had finished") {
+		t.Errorf("cadrun mcp -http stopped with a client connected: %v\nstderr:\n%s", err, log)
+	}
+}
+
+// httpBinary is the real binary serving MCP over HTTP on a port of its choosing, at url.
+type httpBinary struct {
+	cmd     *exec.Cmd
+	url     string
+	drained chan struct{} // closed once its stderr has ended
+	mu      sync.Mutex
+	log     strings.Builder
+}
+
+// startMCPHTTP starts `cadrun mcp -http 127.0.0.1:0` on a new workspace, with env added to
+// this process's environment, and waits for the URL it logs.
+func startMCPHTTP(t *testing.T, env ...string) *httpBinary {
+	t.Helper()
+	cmd := exec.Command(buildCadrun(t), "mcp", "-workspace", filepath.Join(t.TempDir(), "ws"), "-http", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -372,40 +358,38 @@ func TestMCPHTTPStopsWithAClientConnected(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill()
-	var log strings.Builder
-	var logMu sync.Mutex
+	t.Cleanup(func() { cmd.Process.Kill() })
+	b := &httpBinary{cmd: cmd, drained: make(chan struct{})}
 	urls := make(chan string, 1)
-	drained := make(chan struct{})
 	go func() {
-		defer close(drained)
+		defer close(b.drained)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			logMu.Lock()
-			log.WriteString(sc.Text() + "\n")
-			logMu.Unlock()
+			b.mu.Lock()
+			b.log.WriteString(sc.Text() + "\n")
+			b.mu.Unlock()
 			if _, rest, ok := strings.Cut(sc.Text(), " url="); ok {
 				urls <- strings.Fields(rest)[0]
 			}
 		}
 	}()
-	var url string
 	select {
-	case url = <-urls:
+	case b.url = <-urls:
 	case <-time.After(30 * time.Second):
 		t.Fatal("no URL logged")
 	}
-	cs := connectHTTP(t, url, "")
-	callHTTP(t, cs, "write", map[string]any{"file": "main", "code": "drawCircle('a', 0, 0, 1)\n"})
-	// The client's event stream (a GET) is open, as after any connect; the session stays.
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	return b
+}
+
+// stop sends SIGINT and waits for the binary to end: its stderr, and its exit error.
+func (b *httpBinary) stop(t *testing.T) (string, error) {
+	t.Helper()
+	if err := b.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	<-drained
-	err = cmd.Wait()
-	logMu.Lock()
-	defer logMu.Unlock()
-	if err != nil || !strings.Contains(log.String(), "stopped by a signal") || strings.Contains(log.String(), "before every request had finished") {
-		t.Errorf("cadrun mcp -http stopped with a client connected: %v\nstderr:\n%s", err, log.String())
-	}
+	<-b.drained
+	err := b.cmd.Wait()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.log.String(), err
 }
