@@ -569,3 +569,45 @@ func TestDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenWhileLockedTooLong: a journal that must be readied (here migrated from version 1)
+// while another program holds its write lock past BusyTimeout fails naming the limit and
+// what to do, not only "database is locked".
+func TestOpenWhileLockedTooLong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits BusyTimeout")
+	}
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "journal.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, stmt := range []string{migrations[0], "PRAGMA user_version = 1"} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil { // holds the write lock
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(ctx, "ROLLBACK")
+	start := time.Now()
+	j, err := Open(ctx, path)
+	if err == nil {
+		j.Close()
+		t.Fatal("Open readied the journal while another program held its write lock")
+	}
+	want := fmt.Sprintf("opening the journal %s: another program has held its write lock for over 10s (BusyTimeout), so it could not be readied; try again, or end the program that keeps it open in a write: ", path)
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Open = %v\nwant it to start %q", err, want)
+	}
+	t.Logf("gave up after %v", time.Since(start).Round(time.Second))
+}
