@@ -225,7 +225,7 @@ func keyOf(st fs.FileInfo) fileKey {
 // checkRegular refuses anything but a regular file with one link.
 func checkRegular(p string, st fs.FileInfo) error {
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%w: %s is %s; cadrun reads only regular files there: remove it", ErrNotRegular, p, kindOf(st.Mode()))
+		return fmt.Errorf("%w: %s is %s; cadrun reads only regular files there: remove it", ErrNotRegular, p, KindOf(st.Mode()))
 	}
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Nlink > 1 {
 		return fmt.Errorf("%w: %s has %d hard links, so it may be a file outside the workspace under a second name; "+
@@ -235,8 +235,8 @@ func checkRegular(p string, st fs.FileInfo) error {
 	return nil
 }
 
-// kindOf names a file type for errors.
-func kindOf(m fs.FileMode) string {
+// KindOf names a file type for errors ("a directory", "a named pipe (FIFO)", ...).
+func KindOf(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"

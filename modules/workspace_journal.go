@@ -28,7 +28,7 @@ func (w *Workspace) JournalPath() (string, error) {
 	if st, err := w.root.Lstat(dir); err != nil {
 		return "", fmt.Errorf("opening the journal: %w", err)
 	} else if !st.IsDir() {
-		return "", fmt.Errorf("opening the journal: %w: %s is %s, not a directory; remove it", ErrNotRegular, dir, kindOf(st.Mode()))
+		return "", fmt.Errorf("opening the journal: %w: %s is %s, not a directory; remove it", ErrNotRegular, dir, KindOf(st.Mode()))
 	}
 	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
 		p := JournalFile + suffix
@@ -40,7 +40,7 @@ func (w *Workspace) JournalPath() (string, error) {
 			return "", fmt.Errorf("opening the journal: %w", err)
 		}
 		if !st.Mode().IsRegular() {
-			return "", fmt.Errorf("opening the journal: %w: %s is %s; remove it", ErrNotRegular, p, kindOf(st.Mode()))
+			return "", fmt.Errorf("opening the journal: %w: %s is %s; remove it", ErrNotRegular, p, KindOf(st.Mode()))
 		}
 		if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Nlink != 1 {
 			return "", fmt.Errorf("opening the journal: %w: %s has %d hard links; remove the other links", ErrNotRegular, p, sys.Nlink)

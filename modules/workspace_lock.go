@@ -128,7 +128,7 @@ func (w *Workspace) flock(ctx context.Context, wait bool) (*os.File, error) {
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
 		f.Close()
 		if err == nil {
-			err = fmt.Errorf("%w: %s is %s; remove it (cadrun creates it again)", ErrNotRegular, lockFile, kindOf(st.Mode()))
+			err = fmt.Errorf("%w: %s is %s; remove it (cadrun creates it again)", ErrNotRegular, lockFile, KindOf(st.Mode()))
 		}
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -268,18 +267,7 @@ func newOutput(path string, opt render.Options) (output, error) {
 	}
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		// Every write would fail, after every good run.
-		kind := "not a regular file"
-		switch t := st.Mode().Type(); {
-		case t&fs.ModeDir != 0:
-			kind = "a directory"
-		case t&fs.ModeNamedPipe != 0:
-			kind = "a named pipe (FIFO)"
-		case t&fs.ModeDevice != 0:
-			kind = "a device"
-		case t&fs.ModeSocket != 0:
-			kind = "a socket"
-		}
-		return o, fmt.Errorf("-out %q is %s; give the name of a file to write", path, kind)
+		return o, fmt.Errorf("-out %q is %s; give the name of a file to write", path, modules.KindOf(st.Mode()))
 	}
 	return o, nil
 }
