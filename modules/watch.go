@@ -375,12 +375,6 @@ func (w *Watcher) scanRoot() []string {
 	return nil
 }
 
-// scanDir lists the logical names of the files in modules/, data/ or a folder of data/.
-func (w *Watcher) scanDir(d string) []string {
-	names, _ := w.scanDirs(d)
-	return names
-}
-
 // scanDirs lists the logical names of the files in modules/, data/ or a folder of data/, and
 // the folders in it that may hold data files. The directory is opened as the workspace opens
 // it (see Workspace.readDir): a FIFO in its place must not block.

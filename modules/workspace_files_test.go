@@ -190,8 +190,8 @@ func TestWatchScanFIFO(t *testing.T) {
 	mkfifo(t, filepath.Join(dir, "modules"))
 	mkfifo(t, filepath.Join(dir, "data"))
 	w := &Watcher{abs: dir}
-	if got := w.scanDir(modulesDir); got != nil {
-		t.Errorf("scanDir(modules) = %q", got)
+	if got, dirs := w.scanDirs(modulesDir); got != nil || dirs != nil {
+		t.Errorf("scanDirs(modules) = %q, %q", got, dirs)
 	}
 	if stamps, _ := w.stamps(); len(stamps) != 0 {
 		t.Errorf("stamps = %v", stamps)
