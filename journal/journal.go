@@ -66,14 +66,14 @@ func Open(ctx context.Context, path string) (*Journal, error) {
 			j.file, _ = os.Stat(path)
 			return j, nil
 		}
-		if isBusy(err) && time.Now().After(deadline) {
+		switch {
+		case !isBusy(err):
+			db.Close()
+			return nil, fmt.Errorf("opening the journal %s: %w", path, damaged(path, err))
+		case time.Now().After(deadline):
 			db.Close()
 			return nil, fmt.Errorf("opening the journal %s: another program has held its write lock for over %v (BusyTimeout), so it could not be readied; "+
 				"try again, or end the program that keeps it open in a write: %w", path, BusyTimeout, err)
-		}
-		if !isBusy(err) {
-			db.Close()
-			return nil, fmt.Errorf("opening the journal %s: %w", path, damaged(path, err))
 		}
 		select {
 		case <-ctx.Done():

@@ -11,9 +11,9 @@ package runtime
 // The protocol is JSON lines on the child's stdin and stdout. The parent sends "run", with
 // the answer to the entry file's read already in it (First); the child asks for each module
 // it imports with "read" and each workspace font with "font" (so the parent's Source, with
-// its overlays, stays the one source of files) and ends with "result". The result's scene JSON follows the result line as SceneBytes raw bytes rather
-// than inside it: a big scene is megabytes, which a JSON field would make both sides scan
-// again and copy. A file of 4 KiB or more is answered with its content's hash, and its bytes
+// its overlays, stays the one source of files) and ends with "result". The result's scene
+// JSON follows the result line as SceneBytes raw bytes rather than inside it: a big scene is
+// megabytes, which a JSON field would make both sides scan again and copy. A file of 4 KiB or more is answered with its content's hash, and its bytes
 // follow as a raw frame only when the worker has not kept them from an earlier run
 // (worker_files.go).
 //

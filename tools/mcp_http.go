@@ -103,8 +103,9 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 	sessions := &sessionGate{ms: ms, max: opt.MaxSessions, idle: opt.SessionIdle}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// A refusal is in the form its path promises: the journal's API answers JSON.
+		isAPI := opt.API != nil && strings.HasPrefix(r.URL.Path, "/api/")
 		refuse := http.Error
-		if opt.API != nil && strings.HasPrefix(r.URL.Path, "/api/") {
+		if isAPI {
 			refuse = func(w http.ResponseWriter, msg string, status int) { apiError(w, status, msg) }
 		}
 		if o := r.Header.Get("Origin"); o != "" && !allowedOrigin(o, r.Host) {
@@ -139,7 +140,7 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 		admitConn(r)
 		// The journal's API is not MCP: it opens no session, so the session cap is not its
 		// to meet (a save at the cap would be refused as one session too many).
-		if opt.API != nil && strings.HasPrefix(r.URL.Path, "/api/") {
+		if isAPI {
 			// The SDK's DNS-rebinding check below guards MCP only: the journal gets the same,
 			// or a page whose name was rebound to 127.0.0.1 (its Origin then matches its Host)
 			// could read and write it.

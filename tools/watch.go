@@ -299,17 +299,12 @@ func (l *watchLoop) notice(s string) {
 // checkReadData checks every data file the run read (and found) against its schema, reading
 // the schemas through rec so that they count among the files the run read.
 func checkReadData(rec *recordingSource) error {
-	var data []string
-	for n, st := range rec.states() {
-		if _, ok := modules.SchemaOf(n); ok && !st.missing {
-			data = append(data, n)
-		}
-	}
-	slices.Sort(data)
-	for _, n := range data {
-		schema, _ := modules.SchemaOf(n)
-		if err := validate(rec, n, schema); err != nil {
-			return err
+	states := rec.states()
+	for _, n := range slices.Sorted(maps.Keys(states)) {
+		if schema, ok := modules.SchemaOf(n); ok && !states[n].missing {
+			if err := validate(rec, n, schema); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
