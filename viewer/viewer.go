@@ -62,9 +62,10 @@ type SelectionStore interface {
 type Options struct {
 	// Selection keeps the selection; nil keeps it in memory only.
 	Selection SelectionStore
-	// Token, when not empty, is required of every request: as "Authorization: Bearer T", as
-	// ?token=T (which then sets a cookie, so that the page's own requests carry it), or as
-	// that cookie. Callers require one for any listener that is not loopback.
+	// Token, when not empty, is required of every request: as "Authorization: Bearer T", or as
+	// ?token=T, which then sets a cookie (a value derived from T, good for the viewer alone:
+	// guard.go) that the page's own requests carry. Callers require one for any listener that
+	// is not loopback.
 	Token string
 	// Logger gets the viewer's warnings; nil means slog.Default().
 	Logger *slog.Logger

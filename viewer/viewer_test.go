@@ -333,7 +333,7 @@ func TestGuard(t *testing.T) {
 		{"no token", "/api/selection", nil, 401, "unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN\n"},
 		{"wrong token", "/api/selection", http.Header{"Authorization": {"Bearer nope"}}, 401, "unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN\n"},
 		{"bearer", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}}, 200, noSelection},
-		{"cookie", "/api/selection", http.Header{"Cookie": {tokenCookie + "=s3cret"}}, 200, noSelection},
+		{"cookie", "/api/selection", http.Header{"Cookie": {tokenCookie + "=" + cookieValue("s3cret")}}, 200, noSelection},
 		{"foreign host", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}, "Host": {"evil.example:80"}}, 403,
 			"forbidden: host \"evil.example:80\" is not loopback; open the viewer as http://127.0.0.1:PORT/\n"},
 		{"foreign origin", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}, "Origin": {"http://evil.example"}}, 403,
@@ -354,8 +354,54 @@ func TestGuard(t *testing.T) {
 			cookie = c
 		}
 	}
-	if status != 200 || cookie == nil || cookie.Value != "s3cret" || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
+	if status != 200 || cookie == nil || cookie.Value != cookieValue("s3cret") || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
 		t.Errorf("?token=: %d, cookie %+v", status, cookie)
+	}
+}
+
+// TestCookieIsNotTheToken: the cookie /?token=T sets opens the viewer and is not T, which is
+// MCP's bearer too: a browser sends the cookie to every port of the host name. It is no bearer
+// for the viewer either, and a cookie that still holds T (an older version's) is replaced.
+func TestCookieIsNotTheToken(t *testing.T) {
+	t.Parallel()
+	_, ts, _ := start(t, Options{Token: "s3cret"})
+	do := func(path string, h http.Header) (int, *http.Cookie) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		req.Header = h
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		for _, c := range res.Cookies() {
+			if c.Name == tokenCookie {
+				return res.StatusCode, c
+			}
+		}
+		return res.StatusCode, nil
+	}
+	status, cookie := do("/?token=s3cret", http.Header{})
+	if status != 200 || cookie == nil {
+		t.Fatalf("?token=: %d, cookie %+v", status, cookie)
+	}
+	if strings.Contains(cookie.Value, "s3cret") {
+		t.Errorf("the cookie holds the token: %q", cookie.Value)
+	}
+	for _, c := range []struct {
+		name      string
+		h         http.Header
+		status    int
+		newCookie bool
+	}{
+		{"the cookie", http.Header{"Cookie": {tokenCookie + "=" + cookie.Value}}, 200, false},
+		{"the cookie as a bearer", http.Header{"Authorization": {"Bearer " + cookie.Value}}, 401, false},
+		{"the token in a cookie", http.Header{"Cookie": {tokenCookie + "=s3cret"}}, 200, true},
+	} {
+		status, set := do("/api/selection", c.h)
+		if status != c.status || (set != nil) != c.newCookie || set != nil && set.Value != cookie.Value {
+			t.Errorf("%s: status %d, cookie set %+v; want %d, set %v", c.name, status, set, c.status, c.newCookie)
+		}
 	}
 }
 
