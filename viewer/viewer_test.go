@@ -52,11 +52,13 @@ func circles(t testing.TB, names ...string) *scene.Scene {
 
 type event struct{ ID, Name, Data string }
 
-// stream reads server-sent events.
+// stream reads server-sent events, and answers pings as the page does.
 type stream struct {
-	t    *testing.T
-	r    *bufio.Reader
-	body io.Closer
+	t      *testing.T
+	r      *bufio.Reader
+	body   io.Closer
+	url    string
+	header http.Header
 }
 
 func openEvents(t *testing.T, url string, header http.Header) *stream {
@@ -76,12 +78,12 @@ func openEvents(t *testing.T, url string, header http.Header) *stream {
 		b, _ := io.ReadAll(res.Body)
 		t.Fatalf("GET /events: %s %s", res.Status, b)
 	}
-	s := &stream{t: t, r: bufio.NewReader(res.Body), body: res.Body}
+	s := &stream{t: t, r: bufio.NewReader(res.Body), body: res.Body, url: url, header: header}
 	t.Cleanup(func() { res.Body.Close() })
 	return s
 }
 
-// next returns the next event, skipping retry lines and heartbeats.
+// next returns the next event, skipping retry lines and heartbeats, and answering pings.
 func (s *stream) next() event {
 	s.t.Helper()
 	var e event
@@ -92,6 +94,9 @@ func (s *stream) next() event {
 		}
 		line = strings.TrimSuffix(line, "\n")
 		switch {
+		case line == "" && e.Name == "ping":
+			s.answer(e.Data)
+			e = event{}
 		case line == "":
 			if e.Name != "" {
 				return e
@@ -103,6 +108,27 @@ func (s *stream) next() event {
 		case strings.HasPrefix(line, "data: "):
 			e.Data = line[6:]
 		}
+	}
+}
+
+// answer answers a ping event's data, as the page does.
+func (s *stream) answer(data string) {
+	s.t.Helper()
+	var p pingEvent
+	if err := json.Unmarshal([]byte(data), &p); err != nil {
+		s.t.Fatalf("ping %s: %v", data, err)
+	}
+	req, _ := http.NewRequest("POST", s.url+"/events/ack?ping="+p.Ping, nil)
+	for k, v := range s.header {
+		req.Header[k] = v
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNoContent {
+		s.t.Fatalf("answering ping %s: %s", p.Ping, res.Status)
 	}
 }
 
@@ -405,13 +431,70 @@ func TestCookieIsNotTheToken(t *testing.T) {
 	}
 }
 
+// TestMaxClients: past MaxClients streams that read (they answered their ping) the next one is
+// refused naming the limit.
 func TestMaxClients(t *testing.T) {
 	t.Parallel()
 	_, ts, _ := start(t, Options{MaxClients: 2})
-	openEvents(t, ts.URL, nil).next()
-	openEvents(t, ts.URL, nil).next()
-	if got := get(t, ts.URL+"/events", 503); got != "too many viewer tabs: 2 event streams are open (MaxClients); close a tab and reload\n" {
+	for range 2 {
+		openEvents(t, ts.URL, nil).next() // answers the ping that comes first
+	}
+	if got := get(t, ts.URL+"/events", 503); got != "too many viewer tabs: 2 event streams are open and reading (MaxClients); close a tab and reload\n" {
 		t.Errorf("third stream: %q", got)
+	}
+}
+
+// TestNonReadersMakeRoom: MaxClients connections that ask for the stream and never read it
+// (the events are too small to fill their socket buffers, so no write blocks) do not keep a
+// tab out: each new tab takes the place of the oldest stream that never answered its ping, and
+// once the tabs have answered theirs, only they are left.
+func TestNonReadersMakeRoom(t *testing.T) {
+	t.Parallel()
+	const max = 8
+	v := New(Options{MaxClients: max})
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go v.Serve(ctx, ln)
+	url := "http://" + ln.Addr().String()
+	for range max {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if _, err := c.Write([]byte("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for v.Clients() < max { // wait for the server to take them all
+		time.Sleep(time.Millisecond)
+	}
+	for i := range max {
+		es := openEvents(t, url, nil)
+		if e := es.next(); e.Name != "scene" { // the ping before it is answered
+			t.Fatalf("tab %d: first event %+v", i, e)
+		}
+		if got := v.Clients(); got != max {
+			t.Fatalf("tab %d: %d streams open, want %d", i, got, max)
+		}
+	}
+	v.mu.Lock()
+	answered := 0
+	for c := range v.clients {
+		if c.answered {
+			answered++
+		}
+	}
+	v.mu.Unlock()
+	if answered != max {
+		t.Errorf("%d of the %d streams left answered their ping; want the tabs alone", answered, max)
+	}
+	if got := get(t, url+"/events", 503); !strings.HasPrefix(got, "too many viewer tabs") {
+		t.Errorf("one more stream: %q", got)
 	}
 }
 
