@@ -80,6 +80,9 @@ type Options struct {
 	Logger *slog.Logger
 	// MaxClients caps the event streams open at once; 0 means DefaultMaxClients.
 	MaxClients int
+	// MaxConns caps the connections Serve holds at once; 0 means DefaultMaxConns. (A server
+	// of the caller's own that mounts Handler sets its own cap.)
+	MaxConns int
 	// Sketch keeps the strokes drawn over the scene (sketch.go); nil uses Selection when it
 	// keeps them too (a workspace does), else keeps them in memory only.
 	Sketch SketchStore
@@ -177,6 +180,7 @@ type Server struct {
 	sketch  sketchState // sketch.go
 
 	sketches SketchStore
+	conns    *connCap // Serve's listener; nil until Serve
 	pollOnce sync.Once
 	pngMu    sync.Mutex // one PNG is drawn at a time; guards png, the last one drawn
 	png      struct {
@@ -203,6 +207,9 @@ func New(opt Options) *Server {
 	}
 	if v.opt.MaxClients <= 0 {
 		v.opt.MaxClients = DefaultMaxClients
+	}
+	if v.opt.MaxConns <= 0 {
+		v.opt.MaxConns = DefaultMaxConns
 	}
 	v.sketches = sketchStore(opt)
 	if sk, err := v.sketches.LoadSketch(); err == nil {
