@@ -17,6 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"strconv"
 	"sync"
 
 	"github.com/cadrun/cadrun/scene"
@@ -35,8 +36,21 @@ const (
 	MaxSketchPoints = 100_000
 )
 
-// maxSketchBytes caps sketch.json when read: MaxSketchPoints points of two long numbers.
-const maxSketchBytes = MaxSketchPoints*2*26 + MaxSketchStrokes*16 + 64
+// SketchDigits is the significant digits a sketch's coordinates are kept to: far finer than
+// a hand draws, and it bounds every number in sketch.json to 20 bytes
+// ("-0.0000012345678901" and "-1.23456789012e-308" are the longest), so that the caps on
+// points keep the file under MaxSketchBytes by construction.
+const SketchDigits = 12
+
+// MaxSketchBytes caps sketch.json, when written and when read. A sketch within the points and
+// strokes caps, at SketchDigits, is at most 4.42 MB (44 bytes a point, 14 a stroke); the cap
+// is a little over that, so a file an older version wrote with longer numbers is still read
+// when it fits. A stroke that would make the file larger is refused naming it.
+const MaxSketchBytes = MaxSketchPoints*2*26 + MaxSketchStrokes*16 + 64
+
+// maxSketchCountBytes bounds how much of a sketch.json over MaxSketchBytes is read to count
+// its strokes when it is cleared: more than any version could write within the caps.
+const maxSketchCountBytes = 4 * MaxSketchBytes
 
 // ErrBadSketch is returned for a stroke or a sketch that breaks a rule: too few or too many
 // points, a coordinate that is not finite or out of range, too many strokes.
@@ -59,6 +73,26 @@ func (s Sketch) Points() int {
 		n += len(st.Points)
 	}
 	return n
+}
+
+// Round returns the stroke with every coordinate kept to SketchDigits significant digits, as
+// it is stored.
+func (st Stroke) Round() Stroke {
+	out := Stroke{Points: make([][2]float64, len(st.Points))}
+	for i, p := range st.Points {
+		out.Points[i] = [2]float64{roundDigits(p[0]), roundDigits(p[1])}
+	}
+	return out
+}
+
+// roundDigits rounds f to SketchDigits significant digits; a value that is not finite is left
+// for Check to refuse.
+func roundDigits(f float64) float64 {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(f, 'g', SketchDigits, 64), 64)
+	if err != nil {
+		return f
+	}
+	return r
 }
 
 // Check checks one stroke.
@@ -118,12 +152,12 @@ func (w *Workspace) LoadSketch() (Sketch, error) {
 	if c.ok && c.key == key {
 		return c.s, nil
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxSketchBytes+1))
+	b, err := io.ReadAll(io.LimitReader(f, MaxSketchBytes+1))
 	if err != nil {
 		return Sketch{}, fmt.Errorf("reading %s: %w", SketchFile, err)
 	}
-	if len(b) > maxSketchBytes {
-		return Sketch{}, fmt.Errorf("reading %s: %w: over %d bytes; clear the sketch (scene sketch with clear, or the viewer's Clear sketch)", SketchFile, ErrTooLarge, maxSketchBytes)
+	if len(b) > MaxSketchBytes {
+		return Sketch{}, fmt.Errorf("reading %s: %w: over %d bytes (MaxSketchBytes); clear the sketch (scene sketch with clear, or the viewer's Clear sketch)", SketchFile, ErrTooLarge, MaxSketchBytes)
 	}
 	s := Sketch{Strokes: []Stroke{}}
 	if len(b) > 0 { // empty: a power cut after the rename of a write without fsync
@@ -141,12 +175,13 @@ func (w *Workspace) LoadSketch() (Sketch, error) {
 	return s, nil
 }
 
-// AddStroke checks st and appends it to the sketch, under the workspace lock. It returns the
-// sketch as saved.
+// AddStroke checks st and appends it to the sketch, under the workspace lock, its coordinates
+// kept to SketchDigits. It returns the sketch as saved.
 func (w *Workspace) AddStroke(ctx context.Context, st Stroke) (Sketch, error) {
 	if err := st.Check(); err != nil {
 		return Sketch{}, err
 	}
+	st = st.Round()
 	unlock, err := w.Lock(ctx)
 	if err != nil {
 		return Sketch{}, err
@@ -163,7 +198,16 @@ func (w *Workspace) AddStroke(ctx context.Context, st Stroke) (Sketch, error) {
 		return Sketch{}, fmt.Errorf("%w: the sketch has %d points and this stroke %d, over %d (MaxSketchPoints); clear it to draw more", ErrBadSketch, s.Points(), len(st.Points), MaxSketchPoints)
 	}
 	next := Sketch{Strokes: append(s.Strokes[:len(s.Strokes):len(s.Strokes)], st)}
-	return next, w.saveSketch(next)
+	b, err := encodeSketch(next)
+	if err != nil {
+		return Sketch{}, err
+	}
+	if len(b) > MaxSketchBytes {
+		// Unreachable at SketchDigits within the caps; kept so that what is stored can always
+		// be read back, whatever an older file holds.
+		return Sketch{}, fmt.Errorf("%w: with this stroke %s would be %d bytes, over %d (MaxSketchBytes); clear the sketch to draw more", ErrBadSketch, SketchFile, len(b), MaxSketchBytes)
+	}
+	return next, w.writeSketch(b)
 }
 
 // ClearSketch removes every stroke, under the workspace lock, and says how many there were.
@@ -174,21 +218,72 @@ func (w *Workspace) ClearSketch(ctx context.Context) (int, error) {
 	}
 	defer unlock()
 	s, err := w.LoadSketch()
-	if err != nil && !errors.Is(err, ErrBadSketch) && !errors.Is(err, ErrTooLarge) {
+	n := len(s.Strokes)
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		n = w.countStrokes() // a file over the cap (an older version's) still has its strokes
+	case err != nil && !errors.Is(err, ErrBadSketch):
 		return 0, err // a damaged file is cleared; an unreadable one is reported
-	}
-	if err == nil && len(s.Strokes) == 0 {
+	case err == nil && n == 0:
 		return 0, nil
 	}
-	return len(s.Strokes), w.saveSketch(Sketch{Strokes: []Stroke{}})
+	b, err := encodeSketch(Sketch{Strokes: []Stroke{}})
+	if err != nil {
+		return 0, err
+	}
+	return n, w.writeSketch(b)
 }
 
-func (w *Workspace) saveSketch(s Sketch) error {
+// countStrokes counts the strokes of a sketch.json too large to load, reading at most
+// maxSketchCountBytes of it a token at a time; it counts the whole strokes before anything it
+// cannot read.
+func (w *Workspace) countStrokes() int {
+	f, _, err := w.openFileStat(SketchFile)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	dec := json.NewDecoder(io.LimitReader(f, maxSketchCountBytes))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return 0
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return 0
+		}
+		if key != "strokes" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return 0
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return 0
+		}
+		n := 0
+		for dec.More() {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				break
+			}
+			n++
+		}
+		return n
+	}
+	return 0
+}
+
+func encodeSketch(s Sketch) ([]byte, error) {
 	b, err := json.Marshal(s)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	b = append(b, '\n')
+	return append(b, '\n'), nil
+}
+
+func (w *Workspace) writeSketch(b []byte) error {
 	if err := w.writeDerived(SketchFile, b, newFileMode); err != nil {
 		return fmt.Errorf("writing %s: %w", SketchFile, err)
 	}

@@ -2,6 +2,7 @@ package modules
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -174,5 +175,115 @@ func TestSketchAndSelectionFilesAreCheckedAsEveryFile(t *testing.T) {
 				t.Errorf("%s as %s: %v; want a refusal naming it", file, kind, err)
 			}
 		}
+	}
+}
+
+// longStroke is a stroke of n points whose coordinates are as long as JSON numbers get.
+func longStroke(n int) Stroke {
+	st := Stroke{}
+	for i := range n {
+		x := -1.2345678901234567e-06 - float64(i)*1e-22
+		st.Points = append(st.Points, [2]float64{x, -1.2345678901234567e-300})
+	}
+	return st
+}
+
+// TestSketchFullOfLongNumbersStaysReadable: a sketch filled to MaxSketchPoints with the longest
+// numbers, every stroke accepted, is read back; before, the tenth such stroke was accepted and
+// left a sketch.json over MaxSketchBytes that every read then refused.
+func TestSketchFullOfLongNumbersStaysReadable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range MaxSketchPoints / MaxStrokePoints {
+		if _, err := w.AddStroke(context.Background(), longStroke(MaxStrokePoints)); err != nil {
+			t.Fatalf("stroke %d: %v", i, err)
+		}
+	}
+	other, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := other.LoadSketch()
+	if err != nil {
+		t.Fatalf("reading back what was accepted: %v", err)
+	}
+	if s.Points() != MaxSketchPoints {
+		t.Errorf("%d points read back, want %d", s.Points(), MaxSketchPoints)
+	}
+	if got, want := s.Strokes[0].Points[1], [2]float64{-1.23456789012e-06, -1.23456789012e-300}; got != want {
+		t.Errorf("a point is kept as %v, want %v (SketchDigits)", got, want)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, SketchFile)); err != nil || fi.Size() > MaxSketchBytes {
+		t.Errorf("%s: %v, %v; want at most %d bytes", SketchFile, fi.Size(), err, MaxSketchBytes)
+	}
+}
+
+// TestSketchClearOverCap: a sketch.json over MaxSketchBytes (an older version wrote numbers
+// of every digit) is cleared, and the clear counts its strokes.
+func TestSketchClearOverCap(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`{"strokes":[`)
+	for i := range 10 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"points":[`)
+		for j := range MaxStrokePoints {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("[-0.0000012345678901234567,-0.0000012345678901234567]")
+		}
+		b.WriteString(`]}`)
+	}
+	b.WriteString("]}\n")
+	if b.Len() <= MaxSketchBytes {
+		t.Fatalf("the file is %d bytes, not over %d", b.Len(), MaxSketchBytes)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".cadrun"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, SketchFile), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.LoadSketch(); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "(MaxSketchBytes); clear the sketch") {
+		t.Errorf("load: %v; want file too large naming MaxSketchBytes", err)
+	}
+	if n, err := w.ClearSketch(context.Background()); n != 10 || err != nil {
+		t.Errorf("clear: %d, %v; want 10 strokes", n, err)
+	}
+	if s, err := w.LoadSketch(); err != nil || len(s.Strokes) != 0 {
+		t.Errorf("after clear: %d strokes, %v", len(s.Strokes), err)
+	}
+}
+
+// TestStrokeRoundLength: a coordinate kept to SketchDigits is at most 20 bytes of JSON, the
+// figure MaxSketchBytes is reasoned from.
+func TestStrokeRoundLength(t *testing.T) {
+	t.Parallel()
+	longest := 0
+	for _, f := range []float64{
+		-1.2345678901234567e-06, -9.999999999999999e-07, -1.2345678901234567e-300, -4.9e-324,
+		-math.MaxFloat64, -1e15, -999999999999999.9, -123456789012.34567, math.Pi * -1e-5, -0.1234567890123456,
+	} {
+		st := Stroke{Points: [][2]float64{{f, f}}}.Round()
+		b, err := json.Marshal(st.Points[0][0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		longest = max(longest, len(b))
+	}
+	if longest > 20 {
+		t.Errorf("a rounded coordinate takes %d bytes of JSON, over 20", longest)
 	}
 }

@@ -38,6 +38,7 @@ func (v *Server) Handler() http.Handler {
 	mux.Handle("GET /viewer.js", noStore(files))
 	mux.Handle("GET /viewer.css", noStore(files))
 	mux.HandleFunc("GET /events", v.serveEvents)
+	mux.HandleFunc("POST /events/ack", v.postAck)
 	mux.HandleFunc("GET /api/scene", v.serveSceneJSON)
 	mux.HandleFunc("GET /api/scene.svg", v.serveSceneSVG)
 	mux.HandleFunc("GET /api/scene.png", v.serveScenePNG)

@@ -324,3 +324,24 @@ func TestPageSelectionNotKept(t *testing.T) {
 	}
 	wait("the selection undone", `window.cadrunState().selection.selected.length === 0`)
 }
+
+// TestPageAnswersPings: the page answers its stream's ping (through the token's cookie and
+// the Origin check), so a real tab is never taken for a client that does not read.
+func TestPageAnswersPings(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{Token: "s3cret"})
+	page(t, ts.URL+"/?token=s3cret")
+	answered := func() bool {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		for c := range v.clients {
+			return c.answered
+		}
+		return false
+	}
+	for deadline := time.Now().Add(10 * time.Second); !answered(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the page did not answer its ping (%d streams open)", v.Clients())
+		}
+	}
+}

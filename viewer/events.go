@@ -12,8 +12,18 @@ package viewer
 //	event: selection   {"selected":[],"locked":[],"hidden":[]}
 //	event: sketch      {"version","strokes"}                                   fetch /api/sketch
 //	                   (on connecting, only when there is a sketch or it changed)
+//	event: ping        {"ping":"NONCE"} (no id)                                POST /events/ack?ping=NONCE
+//
+// Why the ping: a client that opens a stream and never reads it holds one of MaxClients slots,
+// and the events are so small that they never fill the socket's buffers, so no write ever
+// blocks long enough for WriteTimeout to notice. Only a reader can see the ping's random
+// nonce, so a stream whose ping is not answered within PingTimeout is not being read, and is
+// dropped; at MaxClients a new stream also takes the place of the oldest one that never
+// answered. The page answers every ping at once; a dropped tab reconnects by itself.
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -23,8 +33,18 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
+// client is one event stream. Its fields but wake and drop are guarded by the server's mu.
 type client struct {
-	wake chan struct{}
+	wake     chan struct{}
+	drop     chan struct{} // closed when the server ends the stream
+	seq      uint64        // the order streams opened in
+	ping     string        // the nonce of the ping waiting for its answer; "" when none
+	answered bool          // a ping was answered: the stream is read
+}
+
+// pingEvent is the data of a ping event.
+type pingEvent struct {
+	Ping string `json:"ping"`
 }
 
 // SceneEvent is the data of a scene event.
@@ -70,6 +90,22 @@ func (v *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		return rc.Flush() == nil
 	}
+	// ping registers a new ping for c and appends its event; the stream is dropped if it is
+	// not answered within PingTimeout.
+	deadline := time.NewTimer(PingTimeout)
+	defer deadline.Stop()
+	ping := func(out []byte) []byte {
+		var b [16]byte
+		rand.Read(b[:])
+		nonce := hex.EncodeToString(b[:])
+		v.mu.Lock()
+		delete(v.pings, c.ping)
+		c.ping = nonce
+		v.pings[nonce] = c
+		v.mu.Unlock()
+		deadline.Reset(PingTimeout)
+		return appendData(out, "ping", pingEvent{Ping: nonce})
+	}
 	beat := time.NewTicker(HeartbeatInterval)
 	defer beat.Stop()
 	for {
@@ -79,6 +115,7 @@ func (v *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		var out []byte
 		if first {
 			out = fmt.Appendf(out, "retry: %d\n\n", RetryMillis)
+			out = ping(out)
 		}
 		if first || cur.sceneVersion != sentScene {
 			out = appendEvent(out, "scene", cur.version, SceneEvent{
@@ -102,9 +139,28 @@ func (v *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-c.wake:
 		case <-beat.C:
-			if !send([]byte(": heartbeat\n\n")) {
+			v.mu.Lock()
+			waiting := c.ping != ""
+			v.mu.Unlock()
+			beat := []byte(": heartbeat\n\n")
+			if !waiting {
+				beat = ping(nil)
+			}
+			if !send(beat) {
 				return
 			}
+		case <-deadline.C:
+			v.mu.Lock()
+			unanswered := c.ping != ""
+			if unanswered {
+				v.dropLocked(c)
+			}
+			v.mu.Unlock()
+			if unanswered {
+				return
+			}
+		case <-c.drop:
+			return
 		case <-r.Context().Done():
 			return
 		case <-v.done:
@@ -113,13 +169,37 @@ func (v *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// postAck answers a ping (POST /events/ack?ping=NONCE): the stream that sent it is read.
+func (v *Server) postAck(w http.ResponseWriter, r *http.Request) {
+	nonce := r.URL.Query().Get("ping")
+	v.mu.Lock()
+	c, ok := v.pings[nonce]
+	if ok {
+		delete(v.pings, nonce)
+		c.ping, c.answered = "", true
+	}
+	v.mu.Unlock()
+	if !ok {
+		http.Error(w, fmt.Sprintf("no event stream waits for ping %.40q: it was answered already, or its stream was dropped (PingTimeout); open /events again", nonce), http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+}
+
 // appendEvent appends one event; data is JSON on one line.
 func appendEvent(out []byte, name string, id uint64, data any) []byte {
+	return appendData(fmt.Appendf(out, "id: %d\n", id), name, data)
+}
+
+// appendData appends one event without an id, so that the page's last event id stays the
+// version it saw.
+func appendData(out []byte, name string, data any) []byte {
 	b, err := json.Marshal(data)
 	if err != nil {
 		b = []byte("null") // unreachable: every event type marshals
 	}
-	out = fmt.Appendf(out, "id: %d\nevent: %s\ndata: ", id, name)
+	out = fmt.Appendf(out, "event: %s\ndata: ", name)
 	out = append(out, b...)
 	return append(out, '\n', '\n')
 }

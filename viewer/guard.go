@@ -10,12 +10,20 @@ package viewer
 //     EventSource, so the page is opened once as /?token=T, which sets an HttpOnly,
 //     SameSite=Strict cookie that the page's own requests then carry; tools send
 //     "Authorization: Bearer T". Tokens are compared as SHA-256 digests in constant time.
+//     The cookie does not hold the token: the token is MCP's bearer too (-serve shares it with
+//     -http), and a browser sends a cookie to every port of the host name, so any other
+//     service there would receive it. It holds cookieValue(T), an HMAC of the token under a
+//     label of the viewer's own, which opens the viewer (on any restart with the same token)
+//     and nothing else: MCP takes only the token itself. A cookie that still holds the token
+//     (set by an older version) is taken once and replaced.
 //   - Bodies are capped at MaxBodyBytes; the http.Server's read and idle timeouts come from
 //     NewHTTPServer.
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"net/http"
@@ -23,17 +31,36 @@ import (
 	"strings"
 )
 
-// tokenCookie carries the token for the page's own requests.
+// tokenCookie carries cookieValue(token) for the page's own requests.
 const tokenCookie = "cadrun_viewer_token"
 
+// cookieLabel is what the token signs to make the viewer's cookie; changing it ends every
+// cookie given out.
+const cookieLabel = "cadrun viewer cookie v1"
+
+// cookieValue is the viewer's cookie for token: good for the viewer alone, and the token
+// cannot be worked back from it.
+func cookieValue(token string) string {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte(cookieLabel))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
 func (v *Server) guard(next http.Handler) http.Handler {
-	var want [sha256.Size]byte
+	var want, wantCookie [sha256.Size]byte
+	var cookieVal string
 	if v.opt.Token != "" {
 		want = sha256.Sum256([]byte(v.opt.Token))
+		cookieVal = cookieValue(v.opt.Token)
+		wantCookie = sha256.Sum256([]byte(cookieVal))
 	}
-	match := func(got string) bool {
+	equal := func(got string, want [sha256.Size]byte) bool {
 		sum := sha256.Sum256([]byte(got))
 		return got != "" && subtle.ConstantTimeCompare(sum[:], want[:]) == 1
+	}
+	match := func(got string) bool { return equal(got, want) }
+	setCookie := func(w http.ResponseWriter) {
+		http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: cookieVal, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && isLoopbackAddr(la) {
@@ -58,9 +85,9 @@ func (v *Server) guard(next http.Handler) http.Handler {
 				cookie = c.Value
 			}
 			switch {
-			case match(query):
-				http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: query, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-			case match(bearer), match(cookie):
+			case match(query), match(cookie): // the token in a cookie: an older version's, replaced
+				setCookie(w)
+			case match(bearer), equal(cookie, wantCookie):
 			default:
 				w.Header().Set("WWW-Authenticate", `Bearer realm="cadrun viewer"`)
 				http.Error(w, "unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN", http.StatusUnauthorized)

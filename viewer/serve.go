@@ -22,13 +22,25 @@ const (
 
 // Serve serves the viewer on ln until ctx ends; then it ends the event streams, waits up to
 // two seconds for other requests and closes the listener.
+// At most MaxConns connections are held at once (serve_conns.go).
 func (v *Server) Serve(ctx context.Context, ln net.Listener) error {
+	lim := newConnCap(ln, v.opt.MaxConns, func(refused int) {
+		if refused&(refused-1) == 0 { // the 1st, 2nd, 4th, 8th...: a flood does not flood the log
+			v.log.Warn("viewer: connections refused at the cap; raise it with -serve-max-conns if they are real tabs",
+				"refused", refused, "max_conns", v.opt.MaxConns)
+		}
+	})
+	v.mu.Lock()
+	v.conns = lim
+	v.mu.Unlock()
+	ln = lim
 	hs := &http.Server{
 		Handler:           v.Handler(),
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
 		IdleTimeout:       IdleTimeout,
 		MaxHeaderBytes:    MaxHeaderBytes,
+		ConnState:         lim.connState,
 		ErrorLog:          slog.NewLogLogger(v.log.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)

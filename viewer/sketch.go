@@ -167,6 +167,7 @@ func (m *memorySketch) AddStroke(_ context.Context, st modules.Stroke) (modules.
 	if err := st.Check(); err != nil {
 		return modules.Sketch{}, err
 	}
+	st = st.Round() // as a workspace keeps it
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.sk.Strokes) >= modules.MaxSketchStrokes || m.sk.Points()+len(st.Points) > modules.MaxSketchPoints {

@@ -3,6 +3,7 @@ package viewer
 import (
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -65,7 +66,7 @@ func TestStreamTiming(t *testing.T) {
 			v.serveEvents(w, httptest.NewRequest("GET", "/events", nil))
 		}()
 		synctest.Wait()
-		if got := w.String(); !strings.HasPrefix(got, "retry: 1000\n\n") || strings.Count(got, "event: ") != 3 {
+		if got := w.String(); !strings.HasPrefix(got, "retry: 1000\n\n") || strings.Count(got, "event: ") != 4 {
 			t.Fatalf("first state:\n%s", got)
 		}
 		// Idle: nothing is sent until the heartbeat is due, then one comment line.
@@ -88,6 +89,98 @@ func TestStreamTiming(t *testing.T) {
 		}
 		v.Close()
 		<-done
+	})
+}
+
+var pingData = regexp.MustCompile(`event: ping\ndata: \{"ping":"([0-9a-f]{32})"\}\n\n`)
+
+// pings returns the nonces of the pings sent so far.
+func (r *recorder) pings() []string {
+	var out []string
+	for _, m := range pingData.FindAllStringSubmatch(r.String(), -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// TestStreamDroppedWhenPingUnanswered: a stream is pinged as it opens and again every
+// HeartbeatInterval once answered; a ping left unanswered for PingTimeout drops the stream,
+// whose client is then not reading (its writes go through all the same: they are small).
+func TestStreamDroppedWhenPingUnanswered(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		v := New(Options{})
+		defer v.Close()
+		h := v.Handler()
+		ack := func(nonce string) int {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("POST", "/events/ack?ping="+nonce, nil))
+			return rec.Code
+		}
+		open := func() (*recorder, chan struct{}) {
+			w := &recorder{h: http.Header{}}
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				v.serveEvents(w, httptest.NewRequest("GET", "/events", nil))
+			}()
+			synctest.Wait()
+			return w, done
+		}
+		ended := func(done chan struct{}) bool {
+			synctest.Wait()
+			select {
+			case <-done:
+				return true
+			default:
+				return false
+			}
+		}
+
+		// Never read: dropped PingTimeout after it opened, heartbeats meanwhile.
+		quiet, quietDone := open()
+		if got := quiet.pings(); len(got) != 1 {
+			t.Fatalf("pings on opening: %q\n%s", got, quiet.String())
+		}
+		reader, readerDone := open()
+		first := reader.pings()
+		if len(first) != 1 || ack(first[0]) != http.StatusNoContent {
+			t.Fatalf("answering the first ping %q failed", first)
+		}
+		if ack(first[0]) != http.StatusNotFound {
+			t.Error("a ping was answered twice")
+		}
+		time.Sleep(PingTimeout - time.Millisecond)
+		if ended(quietDone) {
+			t.Fatal("dropped before PingTimeout")
+		}
+		time.Sleep(time.Millisecond)
+		if !ended(quietDone) {
+			t.Fatalf("a stream whose ping went unanswered for PingTimeout is still open:\n%s", quiet.String())
+		}
+		if ended(readerDone) || v.Clients() != 1 {
+			t.Fatalf("the stream that answered was dropped too (%d open)", v.Clients())
+		}
+
+		// Answered, then stops reading: pinged again HeartbeatInterval after it opened, then
+		// only heartbeats while that ping waits, and dropped PingTimeout after it.
+		pings := reader.pings()
+		if len(pings) != 2 || !strings.HasSuffix(reader.String(), ": heartbeat\n\n") {
+			t.Fatalf("after %v: %d pings, want 2, then a heartbeat:\n%s", PingTimeout, len(pings), reader.String())
+		}
+		time.Sleep(HeartbeatInterval - time.Millisecond) // to 1 ms before HeartbeatInterval+PingTimeout
+		if ended(readerDone) {
+			t.Fatal("dropped before PingTimeout")
+		}
+		time.Sleep(time.Millisecond)
+		if !ended(readerDone) || v.Clients() != 0 {
+			t.Fatalf("a stream that stopped answering is still open (%d open)", v.Clients())
+		}
+		if got := len(reader.pings()); got != 2 {
+			t.Errorf("%d pings, want 2: none while one waits for its answer", got)
+		}
+		if got := ack(pings[1]); got != http.StatusNotFound {
+			t.Errorf("the ping of a dropped stream answered %d", got)
+		}
 	})
 }
 

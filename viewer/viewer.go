@@ -9,7 +9,8 @@
 //
 // Publishing never waits for a browser: each connected tab is woken and sends the newest state
 // when it can, so a slow tab skips versions rather than holding up the others, and an idle tab
-// costs one heartbeat every HeartbeatInterval.
+// costs one ping and its answer every HeartbeatInterval. A stream whose ping goes unanswered
+// (a client that does not read it) is dropped after PingTimeout (events.go).
 package viewer
 
 import (
@@ -35,20 +36,28 @@ const (
 	DefaultMaxClients = 256
 	// MaxBodyBytes caps a request body (POST /api/selection).
 	MaxBodyBytes = 1 << 20
-	// HeartbeatInterval is how often an idle event stream gets a comment line, so that
-	// proxies keep it open and a dead tab is noticed.
+	// HeartbeatInterval is how often an event stream gets a ping (events.go), or a comment
+	// line while its last ping waits for an answer, so that proxies keep it open and a tab
+	// that stopped reading is found.
 	HeartbeatInterval = 15 * time.Second
+	// PingTimeout is how long a stream's ping may wait for its answer (POST /events/ack)
+	// before the stream is dropped: a client that does not read its stream never sees the
+	// ping. A stream is pinged as it opens, so one that never reads is dropped PingTimeout
+	// after it connects, and one that stops reading within HeartbeatInterval+PingTimeout.
+	PingTimeout = 30 * time.Second
 	// RetryMillis is the reconnection delay the page's EventSource is told to use.
 	RetryMillis = 1000
-	// WriteTimeout bounds one write to a tab (an event, or a whole answer); a tab that does
-	// not read for that long is dropped.
+	// WriteTimeout bounds one write to a tab (an event, or a whole answer). The events are
+	// small, so a stream that is not read fills no buffer and never meets it: PingTimeout
+	// finds those.
 	WriteTimeout = 30 * time.Second
 	// SelectionPoll is how often the workspace's selection is read again, while a tab is
 	// connected, to notice changes made by another process.
 	SelectionPoll = 500 * time.Millisecond
 )
 
-// ErrTooManyClients is returned (as 503) when MaxClients event streams are open.
+// ErrTooManyClients is returned (as 503) when MaxClients event streams are open and every
+// one has answered a ping.
 var ErrTooManyClients = errors.New("too many viewer tabs")
 
 // SelectionStore keeps the selection; *modules.Workspace is one. Implementations are safe for
@@ -62,14 +71,18 @@ type SelectionStore interface {
 type Options struct {
 	// Selection keeps the selection; nil keeps it in memory only.
 	Selection SelectionStore
-	// Token, when not empty, is required of every request: as "Authorization: Bearer T", as
-	// ?token=T (which then sets a cookie, so that the page's own requests carry it), or as
-	// that cookie. Callers require one for any listener that is not loopback.
+	// Token, when not empty, is required of every request: as "Authorization: Bearer T", or as
+	// ?token=T, which then sets a cookie (a value derived from T, good for the viewer alone:
+	// guard.go) that the page's own requests carry. Callers require one for any listener that
+	// is not loopback.
 	Token string
 	// Logger gets the viewer's warnings; nil means slog.Default().
 	Logger *slog.Logger
 	// MaxClients caps the event streams open at once; 0 means DefaultMaxClients.
 	MaxClients int
+	// MaxConns caps the connections Serve holds at once; 0 means DefaultMaxConns. (A server
+	// of the caller's own that mounts Handler sets its own cap.)
+	MaxConns int
 	// Sketch keeps the strokes drawn over the scene (sketch.go); nil uses Selection when it
 	// keeps them too (a workspace does), else keeps them in memory only.
 	Sketch SketchStore
@@ -160,11 +173,14 @@ type Server struct {
 	sel     modules.Selection
 	selVer  uint64 // bumped on every selection change
 	clients map[*client]struct{}
+	pings   map[string]*client // by the ping each waits to have answered
 	closed  bool
+	seq     uint64 // of the last stream opened
 	done    chan struct{}
 	sketch  sketchState // sketch.go
 
 	sketches SketchStore
+	conns    *connCap // Serve's listener; nil until Serve
 	pollOnce sync.Once
 	pngMu    sync.Mutex // one PNG is drawn at a time; guards png, the last one drawn
 	png      struct {
@@ -183,6 +199,7 @@ func New(opt Options) *Server {
 		log:     opt.Logger,
 		epoch:   hex.EncodeToString(e[:]),
 		clients: map[*client]struct{}{},
+		pings:   map[string]*client{},
 		done:    make(chan struct{}),
 	}
 	if v.log == nil {
@@ -190,6 +207,9 @@ func New(opt Options) *Server {
 	}
 	if v.opt.MaxClients <= 0 {
 		v.opt.MaxClients = DefaultMaxClients
+	}
+	if v.opt.MaxConns <= 0 {
+		v.opt.MaxConns = DefaultMaxConns
 	}
 	v.sketches = sketchStore(opt)
 	if sk, err := v.sketches.LoadSketch(); err == nil {
@@ -332,7 +352,10 @@ func (v *Server) Close() {
 	}
 }
 
-// addClient registers a tab, refusing one past MaxClients.
+// addClient registers a tab. Past MaxClients it drops the oldest stream that has never
+// answered a ping, to make room (a tab that reads has answered within milliseconds of
+// connecting; one dropped by mistake reconnects by itself); when every stream has answered
+// one, the new one is refused.
 func (v *Server) addClient() (*client, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -340,18 +363,41 @@ func (v *Server) addClient() (*client, error) {
 		return nil, errors.New("the viewer is shutting down")
 	}
 	if len(v.clients) >= v.opt.MaxClients {
-		return nil, fmt.Errorf("%w: %d event streams are open (MaxClients); close a tab and reload", ErrTooManyClients, len(v.clients))
+		var victim *client
+		for c := range v.clients {
+			if !c.answered && (victim == nil || c.seq < victim.seq) {
+				victim = c
+			}
+		}
+		if victim == nil {
+			return nil, fmt.Errorf("%w: %d event streams are open and reading (MaxClients); close a tab and reload", ErrTooManyClients, len(v.clients))
+		}
+		v.dropLocked(victim)
 	}
-	c := &client{wake: make(chan struct{}, 1)}
+	v.seq++
+	c := &client{wake: make(chan struct{}, 1), drop: make(chan struct{}), seq: v.seq}
 	v.clients[c] = struct{}{}
 	v.pollOnce.Do(func() { go v.pollSelection() })
 	return c, nil
 }
 
+// dropLocked ends c's stream; v.mu is held.
+func (v *Server) dropLocked(c *client) {
+	if _, ok := v.clients[c]; !ok {
+		return
+	}
+	delete(v.clients, c)
+	delete(v.pings, c.ping)
+	close(c.drop)
+}
+
 func (v *Server) removeClient(c *client) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	delete(v.clients, c)
+	if _, ok := v.clients[c]; ok {
+		delete(v.clients, c)
+		delete(v.pings, c.ping)
+	}
 }
 
 // Clients is the number of tabs connected now.

@@ -52,11 +52,13 @@ func circles(t testing.TB, names ...string) *scene.Scene {
 
 type event struct{ ID, Name, Data string }
 
-// stream reads server-sent events.
+// stream reads server-sent events, and answers pings as the page does.
 type stream struct {
-	t    *testing.T
-	r    *bufio.Reader
-	body io.Closer
+	t      *testing.T
+	r      *bufio.Reader
+	body   io.Closer
+	url    string
+	header http.Header
 }
 
 func openEvents(t *testing.T, url string, header http.Header) *stream {
@@ -76,12 +78,12 @@ func openEvents(t *testing.T, url string, header http.Header) *stream {
 		b, _ := io.ReadAll(res.Body)
 		t.Fatalf("GET /events: %s %s", res.Status, b)
 	}
-	s := &stream{t: t, r: bufio.NewReader(res.Body), body: res.Body}
+	s := &stream{t: t, r: bufio.NewReader(res.Body), body: res.Body, url: url, header: header}
 	t.Cleanup(func() { res.Body.Close() })
 	return s
 }
 
-// next returns the next event, skipping retry lines and heartbeats.
+// next returns the next event, skipping retry lines and heartbeats, and answering pings.
 func (s *stream) next() event {
 	s.t.Helper()
 	var e event
@@ -92,6 +94,9 @@ func (s *stream) next() event {
 		}
 		line = strings.TrimSuffix(line, "\n")
 		switch {
+		case line == "" && e.Name == "ping":
+			s.answer(e.Data)
+			e = event{}
 		case line == "":
 			if e.Name != "" {
 				return e
@@ -103,6 +108,27 @@ func (s *stream) next() event {
 		case strings.HasPrefix(line, "data: "):
 			e.Data = line[6:]
 		}
+	}
+}
+
+// answer answers a ping event's data, as the page does.
+func (s *stream) answer(data string) {
+	s.t.Helper()
+	var p pingEvent
+	if err := json.Unmarshal([]byte(data), &p); err != nil {
+		s.t.Fatalf("ping %s: %v", data, err)
+	}
+	req, _ := http.NewRequest("POST", s.url+"/events/ack?ping="+p.Ping, nil)
+	for k, v := range s.header {
+		req.Header[k] = v
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNoContent {
+		s.t.Fatalf("answering ping %s: %s", p.Ping, res.Status)
 	}
 }
 
@@ -333,7 +359,7 @@ func TestGuard(t *testing.T) {
 		{"no token", "/api/selection", nil, 401, "unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN\n"},
 		{"wrong token", "/api/selection", http.Header{"Authorization": {"Bearer nope"}}, 401, "unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN\n"},
 		{"bearer", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}}, 200, noSelection},
-		{"cookie", "/api/selection", http.Header{"Cookie": {tokenCookie + "=s3cret"}}, 200, noSelection},
+		{"cookie", "/api/selection", http.Header{"Cookie": {tokenCookie + "=" + cookieValue("s3cret")}}, 200, noSelection},
 		{"foreign host", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}, "Host": {"evil.example:80"}}, 403,
 			"forbidden: host \"evil.example:80\" is not loopback; open the viewer as http://127.0.0.1:PORT/\n"},
 		{"foreign origin", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}, "Origin": {"http://evil.example"}}, 403,
@@ -354,18 +380,121 @@ func TestGuard(t *testing.T) {
 			cookie = c
 		}
 	}
-	if status != 200 || cookie == nil || cookie.Value != "s3cret" || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
+	if status != 200 || cookie == nil || cookie.Value != cookieValue("s3cret") || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
 		t.Errorf("?token=: %d, cookie %+v", status, cookie)
 	}
 }
 
+// TestCookieIsNotTheToken: the cookie /?token=T sets opens the viewer and is not T, which is
+// MCP's bearer too: a browser sends the cookie to every port of the host name. It is no bearer
+// for the viewer either, and a cookie that still holds T (an older version's) is replaced.
+func TestCookieIsNotTheToken(t *testing.T) {
+	t.Parallel()
+	_, ts, _ := start(t, Options{Token: "s3cret"})
+	do := func(path string, h http.Header) (int, *http.Cookie) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		req.Header = h
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		for _, c := range res.Cookies() {
+			if c.Name == tokenCookie {
+				return res.StatusCode, c
+			}
+		}
+		return res.StatusCode, nil
+	}
+	status, cookie := do("/?token=s3cret", http.Header{})
+	if status != 200 || cookie == nil {
+		t.Fatalf("?token=: %d, cookie %+v", status, cookie)
+	}
+	if strings.Contains(cookie.Value, "s3cret") {
+		t.Errorf("the cookie holds the token: %q", cookie.Value)
+	}
+	for _, c := range []struct {
+		name      string
+		h         http.Header
+		status    int
+		newCookie bool
+	}{
+		{"the cookie", http.Header{"Cookie": {tokenCookie + "=" + cookie.Value}}, 200, false},
+		{"the cookie as a bearer", http.Header{"Authorization": {"Bearer " + cookie.Value}}, 401, false},
+		{"the token in a cookie", http.Header{"Cookie": {tokenCookie + "=s3cret"}}, 200, true},
+	} {
+		status, set := do("/api/selection", c.h)
+		if status != c.status || (set != nil) != c.newCookie || set != nil && set.Value != cookie.Value {
+			t.Errorf("%s: status %d, cookie set %+v; want %d, set %v", c.name, status, set, c.status, c.newCookie)
+		}
+	}
+}
+
+// TestMaxClients: past MaxClients streams that read (they answered their ping) the next one is
+// refused naming the limit.
 func TestMaxClients(t *testing.T) {
 	t.Parallel()
 	_, ts, _ := start(t, Options{MaxClients: 2})
-	openEvents(t, ts.URL, nil).next()
-	openEvents(t, ts.URL, nil).next()
-	if got := get(t, ts.URL+"/events", 503); got != "too many viewer tabs: 2 event streams are open (MaxClients); close a tab and reload\n" {
+	for range 2 {
+		openEvents(t, ts.URL, nil).next() // answers the ping that comes first
+	}
+	if got := get(t, ts.URL+"/events", 503); got != "too many viewer tabs: 2 event streams are open and reading (MaxClients); close a tab and reload\n" {
 		t.Errorf("third stream: %q", got)
+	}
+}
+
+// TestNonReadersMakeRoom: MaxClients connections that ask for the stream and never read it
+// (the events are too small to fill their socket buffers, so no write blocks) do not keep a
+// tab out: each new tab takes the place of the oldest stream that never answered its ping, and
+// once the tabs have answered theirs, only they are left.
+func TestNonReadersMakeRoom(t *testing.T) {
+	t.Parallel()
+	const max = 8
+	v := New(Options{MaxClients: max})
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go v.Serve(ctx, ln)
+	url := "http://" + ln.Addr().String()
+	for range max {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if _, err := c.Write([]byte("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for v.Clients() < max { // wait for the server to take them all
+		time.Sleep(time.Millisecond)
+	}
+	for i := range max {
+		es := openEvents(t, url, nil)
+		if e := es.next(); e.Name != "scene" { // the ping before it is answered
+			t.Fatalf("tab %d: first event %+v", i, e)
+		}
+		if got := v.Clients(); got != max {
+			t.Fatalf("tab %d: %d streams open, want %d", i, got, max)
+		}
+	}
+	v.mu.Lock()
+	answered := 0
+	for c := range v.clients {
+		if c.answered {
+			answered++
+		}
+	}
+	v.mu.Unlock()
+	if answered != max {
+		t.Errorf("%d of the %d streams left answered their ping; want the tabs alone", answered, max)
+	}
+	if got := get(t, url+"/events", 503); !strings.HasPrefix(got, "too many viewer tabs") {
+		t.Errorf("one more stream: %q", got)
 	}
 }
 

@@ -32,6 +32,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools"
+	"github.com/cadrun/cadrun/viewer"
 )
 
 // tokenEnv holds the bearer token when -token is not given.
@@ -59,7 +60,7 @@ func tokenFrom(flagValue string) (string, error) {
 const shutdownGrace = 5 * time.Second
 
 func runMCP(args []string, _, stderr io.Writer) error {
-	fs := cli.NewFlags("mcp", "mcp [-workspace DIR] [-http ADDR [-token T] [-max-sessions N] [-session-idle D] [-max-conns N]] [-serve ADDR] [-log-level L]", stderr)
+	fs := cli.NewFlags("mcp", "mcp [-workspace DIR] [-http ADDR [-token T] [-max-sessions N] [-session-idle D] [-max-conns N]] [-serve ADDR [-serve-max-conns N]] [-log-level L]", stderr)
 	ws := fs.String("workspace", "", "workspace directory; default $CADRUN_HOME, else ~/.cadrun (created if missing)")
 	httpFlag := fs.String("http", "", "serve streamable HTTP on ADDR (host:port; :PORT means 127.0.0.1) instead of stdio")
 	serveFlag := fs.String("serve", "", "also serve the live viewer on ADDR (host:port; :PORT means 127.0.0.1)")
@@ -67,6 +68,7 @@ func runMCP(args []string, _, stderr io.Writer) error {
 	maxSessions := fs.Int("max-sessions", tools.DefaultMaxSessions, "HTTP: most MCP sessions open at once; a client past it gets 503")
 	sessionIdle := fs.Duration("session-idle", tools.DefaultSessionIdle, "HTTP: close a session after this long without a request")
 	maxConns := fs.Int("max-conns", tools.MaxHTTPConns, "HTTP: most connections open at once")
+	serveConns := fs.Int("serve-max-conns", viewer.DefaultMaxConns, "the viewer: most connections open at once")
 	logLevel := fs.String("log-level", "info", "log to stderr from this level up: debug, info, warn or error (debug shows every session)")
 	if err := fs.Parse(args); err != nil {
 		return cli.ErrUsage
@@ -80,8 +82,8 @@ func runMCP(args []string, _, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "cadrun mcp: -log-level %q: want debug, info, warn or error\n", *logLevel)
 		return cli.ErrUsage
 	}
-	if *maxSessions < 1 || *maxConns < 1 || *sessionIdle <= 0 {
-		fmt.Fprintf(stderr, "cadrun mcp: -max-sessions, -max-conns and -session-idle must be positive (got %d, %d, %v)\n", *maxSessions, *maxConns, *sessionIdle)
+	if *maxSessions < 1 || *maxConns < 1 || *sessionIdle <= 0 || *serveConns < 1 {
+		fmt.Fprintf(stderr, "cadrun mcp: -max-sessions, -max-conns, -session-idle and -serve-max-conns must be positive (got %d, %d, %v, %d)\n", *maxSessions, *maxConns, *sessionIdle, *serveConns)
 		return cli.ErrUsage
 	}
 	token, err := tokenFrom(*tokenFlag)
@@ -134,7 +136,7 @@ func runMCP(args []string, _, stderr io.Writer) error {
 	ms := tools.NewMCPServer(srv, version)
 	if viewAddr != "" {
 		vctx, stopViewer := context.WithCancel(ctx)
-		wait, err := startViewer(vctx, srv, viewAddr, token, logger)
+		wait, err := startViewer(vctx, srv, viewAddr, token, *serveConns, logger)
 		if err != nil {
 			stopViewer()
 			return err

@@ -38,8 +38,8 @@ func serveAddr(addr, token string) (string, error) {
 
 // startViewer listens on addr and serves the viewer of srv until ctx ends. It returns once
 // the listener is bound; the returned function waits for the viewer to stop.
-func startViewer(ctx context.Context, srv *tools.Server, addr, token string, logger *slog.Logger) (wait func(), err error) {
-	v, wait, err := listenViewer(ctx, addr, token, srv, tools.NewJournalAPI(srv), logger)
+func startViewer(ctx context.Context, srv *tools.Server, addr, token string, maxConns int, logger *slog.Logger) (wait func(), err error) {
+	v, wait, err := listenViewer(ctx, addr, token, maxConns, srv, tools.NewJournalAPI(srv), logger)
 	if err != nil {
 		return nil, err
 	}
@@ -48,19 +48,20 @@ func startViewer(ctx context.Context, srv *tools.Server, addr, token string, log
 }
 
 // listenViewer listens on addr (checked by serveAddr) and serves a viewer whose selection is
-// kept by store, with the design journal's HTTP API (journal), until ctx ends. Any command
-// with a scene publishes to the viewer it returns; wait waits for it to stop.
-func listenViewer(ctx context.Context, addr, token string, store viewer.SelectionStore, journal http.Handler, logger *slog.Logger) (v *viewer.Server, wait func(), err error) {
+// kept by store, with the design journal's HTTP API (journal), holding at most maxConns
+// connections (-serve-max-conns), until ctx ends. Any command with a scene publishes to the
+// viewer it returns; wait waits for it to stop.
+func listenViewer(ctx context.Context, addr, token string, maxConns int, store viewer.SelectionStore, journal http.Handler, logger *slog.Logger) (v *viewer.Server, wait func(), err error) {
 	ln, err := listen(addr, "the viewer")
 	if err != nil {
 		return nil, nil, err
 	}
-	v = viewer.New(viewer.Options{Selection: store, Token: token, Logger: logger, Journal: journal})
+	v = viewer.New(viewer.Options{Selection: store, Token: token, Logger: logger, Journal: journal, MaxConns: maxConns})
 	url := "http://" + ln.Addr().String() + "/"
 	if token != "" {
 		url += "?token=TOKEN"
 	}
-	logger.Info("serving the viewer", "url", url)
+	logger.Info("serving the viewer", "url", url, "max_conns", maxConns)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

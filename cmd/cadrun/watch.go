@@ -33,12 +33,13 @@ func (o *outList) String() string     { return strings.Join(*o, ", ") }
 func (o *outList) Set(v string) error { *o = append(*o, v); return nil }
 
 func runWatch(args []string, stdout, stderr io.Writer) error {
-	fs := cli.NewFlags("watch", "watch [-workspace DIR] [-out FILE ...] [-serve ADDR [-token T]] [-poll DURATION] [-timeout D] [-width PX] [export flags]", stderr)
+	fs := cli.NewFlags("watch", "watch [-workspace DIR] [-out FILE ...] [-serve ADDR [-token T] [-serve-max-conns N]] [-poll DURATION] [-timeout D] [-width PX] [export flags]", stderr)
 	ws := fs.String("workspace", "", "workspace directory (scene.code.js and modules/); default $CADRUN_HOME, else ~/.cadrun")
 	var outs outList
 	fs.Var(&outs, "out", "after each good run, write the scene to `FILE`; the extension picks the format: .svg, .png, .json, .dxf or .pdf (repeat for several)")
 	serveFlag := fs.String("serve", "", "serve the live viewer of the scene on ADDR (host:port; :PORT means 127.0.0.1)")
 	tokenFlag := fs.String("token", "", "token the viewer asks for; required for a non-loopback -serve ADDR (default $"+tokenEnv+")")
+	serveConns := fs.Int("serve-max-conns", viewer.DefaultMaxConns, "the viewer: most connections open at once")
 	poll := fs.Duration("poll", 0, "compare the files at this interval instead of waiting for OS events (network drives, containers, WSL2); between 20ms and 1m")
 	timeout := fs.Duration("timeout", runtime.DefaultLimits.Timeout, "wall-clock limit for one run")
 	width := fs.Int("width", 0, "PNG width in pixels (default: longest side 1024)")
@@ -90,6 +91,10 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "cadrun watch: -token needs -serve")
 		return cli.ErrUsage
 	}
+	if *serveConns < 1 {
+		fmt.Fprintf(stderr, "cadrun watch: -serve-max-conns must be positive (got %d)\n", *serveConns)
+		return cli.ErrUsage
+	}
 	dir, err := cli.WorkspaceDir(*ws)
 	if err != nil {
 		return err
@@ -124,7 +129,7 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 		// The journal's HTTP API rides on the viewer, as under cadrun mcp -serve; its server
 		// notices the files the watch runs (each save first catches up with them).
 		journal := tools.NewJournalAPI(tools.NewServer(vctx, w, pool, setup.options))
-		v, wait, err := listenViewer(vctx, viewAddr, token, w, journal, logger)
+		v, wait, err := listenViewer(vctx, viewAddr, token, *serveConns, w, journal, logger)
 		if err != nil {
 			stopViewer()
 			return err

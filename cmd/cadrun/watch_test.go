@@ -192,6 +192,7 @@ func TestWatchUsage(t *testing.T) {
 		// The token rules are those of cadrun mcp.
 		{[]string{"watch", "-workspace", dir, "-serve", ":0", "-token", "   "}, "cadrun watch: -token: the token is only whitespace; choose a token of visible characters (for example: openssl rand -hex 32)"},
 		{[]string{"watch", "-workspace", dir, "-token", "secret"}, "cadrun watch: -token needs -serve"},
+		{[]string{"watch", "-workspace", dir, "-serve", ":0", "-serve-max-conns", "0"}, "cadrun watch: -serve-max-conns must be positive (got 0)"},
 		{[]string{"watch", "-workspace", dir, "-serve", "0.0.0.0:0"}, `cadrun watch: -serve "0.0.0.0:0" is not a loopback address: anyone who reaches it could see the scene and change the selection; set a token with -token T or $CADRUN_MCP_TOKEN (then open http://ADDR/?token=T), or listen on 127.0.0.1`},
 	} {
 		var stdout, stderr bytes.Buffer

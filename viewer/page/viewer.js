@@ -515,6 +515,11 @@
     es.addEventListener('diagnostic', (e) => showDiagnostic(JSON.parse(e.data).diagnostic));
     es.addEventListener('selection', (e) => selectionEvent(JSON.parse(e.data)));
     es.addEventListener('sketch', (e) => document.dispatchEvent(new CustomEvent('cadrun-sketch', { detail: JSON.parse(e.data) })));
+    // The server drops a stream whose ping goes unanswered (a client that does not read);
+    // answering shows this one is read. A lost answer only costs a reconnect.
+    es.addEventListener('ping', (e) => {
+      fetch('events/ack?ping=' + encodeURIComponent(JSON.parse(e.data).ping), { method: 'POST', cache: 'no-store' }).catch(() => {});
+    });
   }
   connect();
   // For sketch.js: the camera's mapping between the stage's pixels and the world.
