@@ -158,7 +158,7 @@ func TestSVGMatchesPNGThroughLibrsvg(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := inkAgrees(ours, theirs, 2); err != nil {
+		if err := inkAgrees(ours, theirs, 2, false); err != nil {
 			t.Errorf("%s: librsvg's picture of the SVG and cadrun's PNG disagree: %v", name, err)
 			saveForReview(t, name, "librsvg", theirs, ours)
 		}
@@ -209,7 +209,12 @@ func saveForReview(t *testing.T, name, reader string, theirs, ours *image.RGBA) 
 // pixels: every pixel of one must be explained by the other near it, either by a pixel of
 // about its colour or, for an anti-aliased edge, by lying between the colours found there.
 // Shapes moved, mirrored or bent the wrong way leave pixels nothing near explains.
-func inkAgrees(a, b *image.RGBA, radius int) error {
+//
+// With anyCoverage, a pixel is also explained by a pixel near it of the same ink at another
+// coverage (a colour on the line from white through it): a reader that draws hairlines
+// fainter than a full pixel, as MuPDF does, still has to put them in the same places and in
+// the same colours.
+func inkAgrees(a, b *image.RGBA, radius int, anyCoverage bool) error {
 	if a.Rect != b.Rect {
 		return fmt.Errorf("the pictures are %v and %v", a.Rect, b.Rect)
 	}
@@ -218,7 +223,7 @@ func inkAgrees(a, b *image.RGBA, radius int) error {
 		p, q := pair[0], pair[1]
 		for y := p.Rect.Min.Y; y < p.Rect.Max.Y; y++ {
 			for x := p.Rect.Min.X; x < p.Rect.Max.X; x++ {
-				if explained(p, q, x, y, radius) {
+				if explained(p, q, x, y, radius, anyCoverage) {
 					continue
 				}
 				if far == 0 {
@@ -250,7 +255,7 @@ const (
 )
 
 // explained says whether p's pixel at x, y is matched in q within radius.
-func explained(p, q *image.RGBA, x, y, radius int) bool {
+func explained(p, q *image.RGBA, x, y, radius int, anyCoverage bool) bool {
 	i := p.PixOffset(x, y)
 	c := p.Pix[i : i+3]
 	j := q.PixOffset(x, y)
@@ -267,7 +272,7 @@ func explained(p, q *image.RGBA, x, y, radius int) bool {
 			}
 			k := q.PixOffset(pt.X, pt.Y)
 			d := q.Pix[k : k+3]
-			if near(c, d) {
+			if near(c, d) || anyCoverage && sameInk(c, d) {
 				return true
 			}
 			for ch := range 3 {
@@ -278,6 +283,28 @@ func explained(p, q *image.RGBA, x, y, radius int) bool {
 	}
 	for ch := range 3 {
 		if v := int(c[ch]); v < lo[ch]-inkAAMargin || v > hi[ch]+inkAAMargin {
+			return false
+		}
+	}
+	return true
+}
+
+// sameInk says whether c is d's colour over white at some coverage: white + t (d - white)
+// for a t >= 0, within inkTolerance.
+func sameInk(c, d []byte) bool {
+	var cv, dv [3]float64
+	dd, cd := 0.0, 0.0
+	for ch := range 3 {
+		cv[ch], dv[ch] = float64(c[ch])-255, float64(d[ch])-255
+		dd += dv[ch] * dv[ch]
+		cd += cv[ch] * dv[ch]
+	}
+	if dd < inkTolerance*inkTolerance {
+		return false // d is about white: it explains only white, which near tells
+	}
+	tt := max(0, cd/dd)
+	for ch := range 3 {
+		if math.Abs(cv[ch]-tt*dv[ch]) > inkTolerance {
 			return false
 		}
 	}
