@@ -352,8 +352,8 @@ func (s *Scene) within(e *Entity, group string) bool {
 }
 
 // Clearance is the smallest gaps between the named entity and others (every shape outside it
-// when others is empty), nearest first, at most limit of them (1..MaxMeasureResults), and the
-// number of entities measured.
+// when others is nil; none when it is an empty list), nearest first, at most limit of them
+// (1..MaxMeasureResults), and the number of entities measured. The list is never nil.
 func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, error) {
 	if limit < 1 || limit > MaxMeasureResults {
 		return nil, 0, fmt.Errorf("%w: clearance limit %d is out of range; give 1 to %d", ErrLimit, limit, MaxMeasureResults)
@@ -362,7 +362,7 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 	if err != nil {
 		return nil, 0, err
 	}
-	if len(others) == 0 {
+	if others == nil {
 		others = s.othersOf(name)
 	}
 	type cand struct {
@@ -388,7 +388,7 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 		return nil, len(cands), fmt.Errorf("clearance of %q: %w: it draws nothing to measure from", name, ErrEmptyResult)
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.lb, b.lb) })
-	var gaps []Gap
+	gaps := []Gap{}
 	for _, c := range cands {
 		// Once the list is full and the next lower bound is farther than its last entry, no
 		// later shape can come nearer.
@@ -424,6 +424,7 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 // Overlaps lists the shapes outside the named entity that share area with it, with the area
 // they share, largest first, at most MaxMeasureResults of them, and how many there are. Only
 // closed shapes have area: open lines crossing it are not listed (Clearance finds them at 0).
+// The list is never nil: nothing overlapping is an empty list.
 func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 	me, err := s.measure(name)
 	if err != nil {
@@ -432,7 +433,7 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 	if len(me.area) == 0 {
 		return nil, 0, fmt.Errorf("overlaps of %q: %w: it encloses no area; use clearance for open shapes", name, ErrEmptyResult)
 	}
-	var out []Overlap
+	out := []Overlap{}
 	for _, o := range s.othersOf(name) {
 		e, err := s.Get(o)
 		if err != nil {
