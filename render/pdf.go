@@ -301,8 +301,15 @@ func (c *pdfContent) item(it scene.Item) {
 	}
 	c.path(it.Path)
 	switch {
-	case fill != nil && stroke != nil:
+	case fill != nil && stroke != nil && alpha[1] == 1000:
 		c.buf = append(c.buf, "B\n"...)
+	case fill != nil && stroke != nil:
+		// The PDF specification paints B as a knockout group: a translucent stroke would
+		// replace the fill under it instead of blending with it (MuPDF shows exactly that).
+		// Fill, then stroke the same path again, as the PNG and the SVG paint.
+		c.buf = append(c.buf, "f\n"...)
+		c.path(it.Path)
+		c.buf = append(c.buf, "S\n"...)
 	case fill != nil:
 		c.buf = append(c.buf, "f\n"...)
 	default:

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -238,5 +239,51 @@ func TestPDFNum(t *testing.T) {
 	want := []string{"0", "0", "0.001", "1", "-1", "12.5", "0.3", "-3.142", "1234567.89", "595.276", "-0.02"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestPDFMatchesPNGThroughMuPDF rasterises the PDF of every reader scene and of the PDF's own
+// scenes with MuPDF, a second reader that, unlike poppler, paints a fill and a translucent
+// stroke given in one B operator as the knockout group the PDF specification makes of it, and
+// wants each picture to agree with cadrun's PNG within two pixels.
+func TestPDFMatchesPNGThroughMuPDF(t *testing.T) {
+	t.Parallel()
+	bin, err := exec.LookPath("mutool")
+	if err != nil {
+		needTool(t, "mutool (Debian package mupdf-tools)")
+	}
+	dir := t.TempDir()
+	scenes := readerScenes(t)
+	for name, s := range pdfScenes(t) {
+		scenes["pdf "+name] = s
+	}
+	for _, name := range sortedNames(scenes) {
+		s := scenes[name]
+		b, err := PDF(s, PDFOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		file := strings.ReplaceAll(name, " ", "-")
+		in, out := filepath.Join(dir, file+".pdf"), filepath.Join(dir, file+".png")
+		if err := os.WriteFile(in, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w, h, _ := readerSize(s)
+		if msg, err := exec.Command(bin, "draw", "-q", "-w", strconv.Itoa(w), "-h", strconv.Itoa(h), "-r", "600", "-l", "1", "-o", out, in).CombinedOutput(); err != nil {
+			t.Fatalf("%s: mutool draw: %v\n%s", name, err, msg)
+		}
+		png, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs := decodeRGBA(t, name, png)
+		ours, err := Raster(s, PNGOptions{Width: theirs.Rect.Dx(), Height: theirs.Rect.Dy()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := inkAgrees(ours, theirs, 2, true); err != nil {
+			t.Errorf("%s: MuPDF's picture of the PDF and cadrun's PNG disagree: %v", name, err)
+			saveForReview(t, name, "mupdf", theirs, ours)
+		}
 	}
 }

@@ -559,11 +559,14 @@ func (w *svgWriter) arc(b []byte, s *scene.Seg) []byte {
 	if !(rx-ry <= 1e-12*rx) {
 		phi = (math.Atan2(h, e) + math.Atan2(g, f)) / 2
 	}
-	// World counter-clockwise (Y up) is clockwise once Y is flipped, which SVG calls sweep 1.
+	// SVG's sweep flag 1 is the direction of increasing angle in its own coordinates, where Y
+	// points down: clockwise as seen. Flipping Y keeps the picture as seen, so an arc that
+	// runs counter-clockwise in the world (Y up) still runs counter-clockwise on the screen,
+	// which is sweep 0.
 	ccw := (s.T1 > s.T0) == (u.X*v.Y-u.Y*v.X > 0)
-	flags := " 0 0 "
+	flags := " 0 1 "
 	if ccw {
-		flags = " 0 1 "
+		flags = " 0 0 "
 	}
 	total := s.T1 - s.T0
 	pieces := int(math.Max(1, math.Ceil(math.Abs(total)/math.Pi-1e-9)))

@@ -183,7 +183,7 @@ func TestSVGDataKinds(t *testing.T) {
 	v := View{Min: scene.Vec{X: -2, Y: -2}, Max: scene.Vec{X: 2, Y: 2}}
 	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-2 -2 4 4">
 <g data-name="part" data-kind="group">
- <path data-name="hole" data-kind="circle" d="M 1 0 A 1 1 0 0 1 -1 0 A 1 1 0 0 1 1 0 Z" fill="none" stroke="#000000" stroke-width="1" vector-effect="non-scaling-stroke" stroke-linejoin="round" stroke-linecap="round"/>
+ <path data-name="hole" data-kind="circle" d="M 1 0 A 1 1 0 0 0 -1 0 A 1 1 0 0 0 1 0 Z" fill="none" stroke="#000000" stroke-width="1" vector-effect="non-scaling-stroke" stroke-linejoin="round" stroke-linecap="round"/>
 </g>
 </svg>
 `
@@ -280,7 +280,7 @@ func TestSVGNestedGroups(t *testing.T) {
 <g data-name="outer" data-kind="group">
  <path data-name="r" data-kind="rect" d="M -4 1 L -2 1 L -2 -1 L -4 -1 Z"` + style + `
  <g data-name="inner" data-kind="group">
-  <path data-name="c" data-kind="circle" d="M -2 0 A 1 1 0 0 1 -4 0 A 1 1 0 0 1 -2 0 Z"` + style + `
+  <path data-name="c" data-kind="circle" d="M -2 0 A 1 1 0 0 0 -4 0 A 1 1 0 0 0 -2 0 Z"` + style + `
  </g>
 </g>
 <g data-name="empty" data-kind="group">

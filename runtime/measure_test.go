@@ -16,7 +16,8 @@ console.log(JSON.stringify(clearance('a', ['wire', 'b'])))
 console.log(JSON.stringify(clearance('a').map(g => g.name)))
 console.log(JSON.stringify(overlaps('s1')))
 console.log(perimeter('s1'), perimeter('wire'))
-console.log(JSON.stringify(centroid('s1')), JSON.stringify(centroid('wire')))`
+console.log(JSON.stringify(centroid('s1')), JSON.stringify(centroid('wire')))
+console.log(JSON.stringify(overlaps('a')), overlaps('a').length, JSON.stringify(clearance('a', [])))`
 	res, err := runMain(t, src, Limits{})
 	if err != nil {
 		t.Fatal(err)
@@ -28,6 +29,9 @@ console.log(JSON.stringify(centroid('s1')), JSON.stringify(centroid('wire')))`
 		`[{"name":"s2","area":28}]`,
 		"40 10",
 		"[0,100] [0,50]",
+		// Nothing overlaps: an empty list, not null (whose .length threw); an empty list of
+		// others measures against none, not against everything.
+		"[] 0 []",
 	}
 	if diff := cmp.Diff(want, res.Logs); diff != "" {
 		t.Errorf("logs mismatch (-want +got):\n%s", diff)

@@ -355,7 +355,7 @@ var table = []Func{
 			return c.jsonValue(g)
 		}},
 	{Name: "clearance", Domain: "geometry", Returns: "{name: string, distance: number, a: [number, number], b: [number, number]}[]",
-		Doc:     "The gaps between an entity and every other shape (or the ones named), nearest first, at most 100; a is on the entity, b on the other.",
+		Doc:     "The gaps between an entity and every other shape (or the ones named; an empty list names none and answers []), nearest first, at most 100; a is on the entity, b on the other.",
 		Params:  []Param{pTarget, {Name: "others", Type: "string | string[]", Optional: true, Default: "every shape outside name", Doc: "entities to measure against"}},
 		Example: "drawRect('box', 0, 0, 10, 10); drawCircle('pin', 20, 0, 2); drawCircle('far', 90, 0, 2); console.log(clearance('box')[0].name)",
 		impl: func(c *call) goja.Value {
@@ -368,7 +368,7 @@ var table = []Func{
 			return c.jsonValue(gaps)
 		}},
 	{Name: "overlaps", Domain: "geometry", Returns: "{name: string, area: number}[]",
-		Doc:     "The shapes outside a closed entity that share area with it, with the shared area, largest first, at most 100.",
+		Doc:     "The shapes outside a closed entity that share area with it, with the shared area, largest first, at most 100; [] when none does.",
 		Params:  []Param{pTarget},
 		Example: "drawRect('a', 0, 0, 10, 10); drawRect('b', 6, 3, 10, 10); console.log(overlaps('a'))",
 		impl: func(c *call) goja.Value {

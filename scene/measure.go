@@ -21,8 +21,10 @@ import (
 // found comes with them.
 const MaxMeasureResults = 100
 
-// MaxMeasurePairs caps the pairs of edges one distance compares (the product of the two
-// shapes' edge counts): 1,000 by 1,000 edges take about 70 ms, the cap under a second.
+// MaxMeasurePairs caps the pairs of edges one distance compares. The walk of the two shapes'
+// edge trees compares only edges about as near as the answer (measure_index.go), so the cap
+// is reached only by shapes whose edges are everywhere that near; it keeps such a measure
+// under a second.
 const MaxMeasurePairs = 10_000_000
 
 // Gap is the distance between two shapes and their closest points: A on the first, B on the
@@ -49,6 +51,7 @@ type measured struct {
 	edges  int               // number of edges in lines
 	circle *circleShape
 	box    Box
+	tree   *edgeTree // built on first use
 }
 
 type circleShape struct {
@@ -147,20 +150,7 @@ func (s *Scene) Distance(a, b string) (Gap, error) {
 	if len(ma.lines) == 0 || len(mb.lines) == 0 {
 		return Gap{}, fmt.Errorf("measuring %q to %q: %w: %s draws nothing to measure from", a, b, ErrEmptyResult, quoteNames(emptyOf(a, ma, b, mb)))
 	}
-	if err := checkPairs(a, ma, b, mb); err != nil {
-		return Gap{}, err
-	}
-	return gapBetween(ma, mb), nil
-}
-
-// checkPairs refuses a distance that would compare more than MaxMeasurePairs pairs of edges.
-// A measure against an exact circle is linear and always allowed.
-func checkPairs(a string, ma *measured, b string, mb *measured) error {
-	if ma.circle != nil || mb.circle != nil || ma.edges*mb.edges <= MaxMeasurePairs {
-		return nil
-	}
-	return fmt.Errorf("%w: measuring %q (%d edges) to %q (%d edges) compares %d pairs of edges, over %d (MaxMeasurePairs); measure simpler parts of them, or decompose them first",
-		ErrLimit, a, ma.edges, b, mb.edges, ma.edges*mb.edges, MaxMeasurePairs)
+	return gapBetween(a, ma, b, mb, MaxMeasurePairs)
 }
 
 func emptyOf(a string, ma *measured, b string, mb *measured) []string {
@@ -174,7 +164,9 @@ func emptyOf(a string, ma *measured, b string, mb *measured) []string {
 	return out
 }
 
-func gapBetween(a, b *measured) Gap {
+// gapBetween is the distance between the shapes of entities an and bn, comparing at most
+// maxPairs pairs of edges (an exact circle is measured in linear time, without the cap).
+func gapBetween(an string, a *measured, bn string, b *measured, maxPairs int) (Gap, error) {
 	switch {
 	case a.circle != nil && b.circle != nil:
 		d := b.circle.c.Sub(a.circle.c)
@@ -187,31 +179,58 @@ func gapBetween(a, b *measured) Gap {
 					p = b.circle.c
 				}
 			}
-			return Gap{A: p, B: p}
+			return Gap{A: p, B: p}, nil
 		}
 		u := d.Mul(1 / l)
-		return Gap{Distance: l - a.circle.r - b.circle.r, A: a.circle.c.Add(u.Mul(a.circle.r)), B: b.circle.c.Sub(u.Mul(b.circle.r))}
+		return Gap{Distance: l - a.circle.r - b.circle.r, A: a.circle.c.Add(u.Mul(a.circle.r)), B: b.circle.c.Sub(u.Mul(b.circle.r))}, nil
 	case a.circle != nil:
-		return circleGap(a.circle, b, false)
+		return circleGap(a.circle, b, false), nil
 	case b.circle != nil:
-		return circleGap(b.circle, a, true)
+		return circleGap(b.circle, a, true), nil
+	}
+	w := &edgeWalk{a: a.edgeTree(), b: b.edgeTree(), maxPairs: maxPairs}
+	if len(w.a.edges) == 0 || len(w.b.edges) == 0 {
+		return pointGap(a, b), nil
 	}
 	if boxGap(a.box, b.box) == 0 {
-		if p, ok := touching(a, b); ok {
-			return Gap{A: p, B: p}
+		if !w.meet(0, 0) {
+			return Gap{}, w.errPairs(an, bn)
+		}
+		if w.found {
+			return w.best, nil
+		}
+		if p, ok := inEachOther(a, b); ok {
+			return Gap{A: p, B: p}, nil
+		}
+		w.pairs = 0
+	}
+	if !w.nearest(0, 0) {
+		return Gap{}, w.errPairs(an, bn)
+	}
+	return w.best, nil
+}
+
+// pointGap measures shapes of which one has no edges (an outline of a single point), the
+// plain way: there are few of them.
+func pointGap(a, b *measured) Gap {
+	best := Gap{Distance: math.Inf(1)}
+	each := func(l []Vec, f func(p, q Vec)) {
+		if len(l) == 1 {
+			f(l[0], l[0])
+		}
+		for i := 1; i < len(l); i++ {
+			f(l[i-1], l[i])
 		}
 	}
-	best := Gap{Distance: math.Inf(1)}
 	for _, la := range a.lines {
 		for _, lb := range b.lines {
-			for i := 1; i < len(la); i++ {
-				for j := 1; j < len(lb); j++ {
-					d, pa, pb := segmentGap(la[i-1], la[i], lb[j-1], lb[j])
-					if d < best.Distance {
+			each(la, func(p1, p2 Vec) {
+				each(lb, func(q1, q2 Vec) {
+					if d, pa, pb := segmentGap(p1, p2, q1, q2); d < best.Distance {
 						best = Gap{Distance: d, A: pa, B: pb}
 					}
-				}
-			}
+				})
+			})
 		}
 	}
 	return best
@@ -242,20 +261,9 @@ func circleGap(c *circleShape, o *measured, swap bool) Gap {
 	return g
 }
 
-// touching finds a point two shapes share: where their outlines meet, or a vertex of one
+// inEachOther finds a point two shapes whose outlines do not meet share: a vertex of one
 // inside the other's area.
-func touching(a, b *measured) (Vec, bool) {
-	for _, la := range a.lines {
-		for _, lb := range b.lines {
-			for i := 1; i < len(la); i++ {
-				for j := 1; j < len(lb); j++ {
-					if p, ok := segmentsMeet(overlay.Point(la[i-1]), overlay.Point(la[i]), overlay.Point(lb[j-1]), overlay.Point(lb[j])); ok {
-						return Vec(p), true
-					}
-				}
-			}
-		}
-	}
+func inEachOther(a, b *measured) (Vec, bool) {
 	for _, pair := range [2][2]*measured{{a, b}, {b, a}} {
 		for _, l := range pair[0].lines {
 			if len(l) > 0 && inArea(l[0], pair[1].area) {
@@ -352,8 +360,8 @@ func (s *Scene) within(e *Entity, group string) bool {
 }
 
 // Clearance is the smallest gaps between the named entity and others (every shape outside it
-// when others is empty), nearest first, at most limit of them (1..MaxMeasureResults), and the
-// number of entities measured.
+// when others is nil; none when it is an empty list), nearest first, at most limit of them
+// (1..MaxMeasureResults), and the number of entities measured. The list is never nil.
 func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, error) {
 	if limit < 1 || limit > MaxMeasureResults {
 		return nil, 0, fmt.Errorf("%w: clearance limit %d is out of range; give 1 to %d", ErrLimit, limit, MaxMeasureResults)
@@ -362,7 +370,7 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 	if err != nil {
 		return nil, 0, err
 	}
-	if len(others) == 0 {
+	if others == nil {
 		others = s.othersOf(name)
 	}
 	type cand struct {
@@ -388,7 +396,7 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 		return nil, len(cands), fmt.Errorf("clearance of %q: %w: it draws nothing to measure from", name, ErrEmptyResult)
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.lb, b.lb) })
-	var gaps []Gap
+	gaps := []Gap{}
 	for _, c := range cands {
 		// Once the list is full and the next lower bound is farther than its last entry, no
 		// later shape can come nearer.
@@ -402,10 +410,10 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 		if len(mo.lines) == 0 {
 			continue
 		}
-		if err := checkPairs(name, me, c.name, mo); err != nil {
+		g, err := gapBetween(name, me, c.name, mo, MaxMeasurePairs)
+		if err != nil {
 			return nil, 0, err
 		}
-		g := gapBetween(me, mo)
 		g.Name = c.name
 		i, _ := slices.BinarySearchFunc(gaps, g, func(x, y Gap) int {
 			if x.Distance <= y.Distance {
@@ -424,6 +432,7 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 // Overlaps lists the shapes outside the named entity that share area with it, with the area
 // they share, largest first, at most MaxMeasureResults of them, and how many there are. Only
 // closed shapes have area: open lines crossing it are not listed (Clearance finds them at 0).
+// The list is never nil: nothing overlapping is an empty list.
 func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 	me, err := s.measure(name)
 	if err != nil {
@@ -432,7 +441,7 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 	if len(me.area) == 0 {
 		return nil, 0, fmt.Errorf("overlaps of %q: %w: it encloses no area; use clearance for open shapes", name, ErrEmptyResult)
 	}
-	var out []Overlap
+	out := []Overlap{}
 	for _, o := range s.othersOf(name) {
 		e, err := s.Get(o)
 		if err != nil {

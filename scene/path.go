@@ -7,6 +7,7 @@ package scene
 
 import (
 	"math"
+	"slices"
 )
 
 // SegKind tells what a path segment is.
@@ -83,6 +84,7 @@ func (p *Path) Polyline(pts []Vec, closed bool) {
 	if len(pts) == 0 {
 		return
 	}
+	*p = slices.Grow(*p, len(pts)+1) // a polygon's outline is thousands of segments
 	p.MoveTo(pts[0])
 	for _, q := range pts[1:] {
 		p.LineTo(q)

@@ -85,7 +85,10 @@ func measureTool(_ context.Context, s *Session, in MeasureIn) (MeasureOut, error
 			return out, fmt.Errorf("%w: point coordinate %g is outside the supported range -1e+15..1e+15 (MaxCoord); measure in larger units", ErrBadInput, v)
 		}
 	}
-	q := sceneQuantum(sc)
+	// Each figure is rounded to the size of what it measures, not of the whole scene: in a
+	// scene 2e6 wide, a gap of 0.4 between two small parts is 0.4. The step is a millionth of
+	// the larger side of the measured shapes' (and points') bounds, as a power of ten.
+	q := measureQuantum(sc, in)
 	len1 := func(v float64) float64 { return roundTo(v, q) }
 	pt := func(p scene.Vec) []float64 { return []float64{len1(p.X), len1(p.Y)} }
 	gap := func(g scene.Gap) MeasureGap {
@@ -170,6 +173,24 @@ func measureTool(_ context.Context, s *Session, in MeasureIn) (MeasureOut, error
 		out.Centroid = pt(c)
 	}
 	return out, nil
+}
+
+// measureQuantum is the rounding step of a measure's figures: quantumOf the world bounds of
+// the entities it names and the points it gives.
+func measureQuantum(sc *scene.Scene, in MeasureIn) float64 {
+	var b scene.Box
+	for _, name := range append([]string{in.Name, in.To}, in.Others...) {
+		if e, err := sc.Get(name); err == nil {
+			if eb := sc.WorldBounds(e); eb.NonEmpty {
+				b.Extend(eb.Min)
+				b.Extend(eb.Max)
+			}
+		}
+	}
+	for i := 0; i+1 < len(in.Point); i += 2 {
+		b.Extend(scene.Vec{X: in.Point[i], Y: in.Point[i+1]})
+	}
+	return quantumOf(b)
 }
 
 // roundTo rounds v to the quantum q (a power of ten), without float noise in its digits.

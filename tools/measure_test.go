@@ -35,8 +35,39 @@ func TestMeasureTool(t *testing.T) {
 		{`{"op":"bounds","name":"g"}`, `{"op":"bounds","bounds":[-1,4,1,11]}`},
 		{`{"op":"area","name":"outer"}`, `{"op":"area","area":800}`},
 		{`{"op":"perimeter","name":"sq1"}`, `{"op":"perimeter","perimeter":40}`},
-		{`{"op":"perimeter","name":"c2"}`, `{"op":"perimeter","perimeter":18.8496}`},
+		{`{"op":"perimeter","name":"c2"}`, `{"op":"perimeter","perimeter":18.849556}`},
 		{`{"op":"centroid","name":"a"}`, `{"op":"centroid","centroid":[0,5]}`},
+	}
+	for _, tt := range tests {
+		out, err := s.Call(t.Context(), "measure", json.RawMessage(tt.in))
+		if err != nil {
+			t.Errorf("measure %s: %v", tt.in, err)
+			continue
+		}
+		got, err := json.Marshal(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+			t.Errorf("measure %s mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+// TestMeasureRoundsToWhatItMeasures: in a scene 2e6 wide, the figures of small parts keep
+// their own digits; rounded to a millionth of the scene, every one of them came out 0, 1 or 6.
+func TestMeasureRoundsToWhatItMeasures(t *testing.T) {
+	s, _ := newSession(t, map[string]string{"scene.code.js": `drawRect('big', 0, 0, 2e6, 10)
+drawCircle('p', 0, 100, 1); drawCircle('q', 2.4, 100, 1)
+drawRect('r', 0, 200, 1, 1); drawRect('t', 1.3, 200, 1, 1)
+`})
+	tests := []struct{ in, want string }{
+		{`{"op":"distance","name":"p","to":"q"}`, `{"op":"distance","gap":{"distance":0.4,"a":[1,100],"b":[1.4,100]}}`},
+		{`{"op":"distance","name":"r","to":"t"}`, `{"op":"distance","gap":{"distance":0.3,"a":[0.5,199.5],"b":[0.8,199.5]}}`},
+		{`{"op":"perimeter","name":"p"}`, `{"op":"perimeter","perimeter":6.283185}`},
+		{`{"op":"centroid","name":"t"}`, `{"op":"centroid","centroid":[1.3,200]}`},
+		{`{"op":"distance","point":[0,0,0.3,0.4]}`, `{"op":"distance","gap":{"distance":0.5,"a":[0,0],"b":[0.3,0.4]}}`},
+		{`{"op":"bounds","name":"big"}`, `{"op":"bounds","bounds":[-1000000,-5,1000000,5]}`},
 	}
 	for _, tt := range tests {
 		out, err := s.Call(t.Context(), "measure", json.RawMessage(tt.in))
