@@ -85,7 +85,10 @@ func (c *Checker) Close() {
 // from the calling goroutine's point of view: every read the worker asks for is answered
 // before Check returns, and none after.
 func (c *Checker) Check(ctx context.Context, src Files, data, schema string) error {
-	w, err := c.get()
+	w, err := c.get(ctx)
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if err != nil {
 		return fmt.Errorf("checking %s against %s: %w", runtime.PathOf(data), runtime.PathOf(schema), err)
 	}
@@ -138,7 +141,7 @@ func (c *Checker) Check(ctx context.Context, src Files, data, schema string) err
 	return nil
 }
 
-func (c *Checker) get() (*worker, error) {
+func (c *Checker) get(ctx context.Context) (*worker, error) {
 	c.mu.Lock()
 	w := c.idle
 	c.idle = nil
@@ -150,7 +153,22 @@ func (c *Checker) get() (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &worker{proc: proc, from: json.NewDecoder(bufio.NewReader(proc.Stdout)), to: json.NewEncoder(proc.Stdin)}, nil
+	w = &worker{proc: proc, from: json.NewDecoder(bufio.NewReader(proc.Stdout)), to: json.NewEncoder(proc.Stdin)}
+	var ready wire
+	started := make(chan error, 1)
+	go func() { started <- w.from.Decode(&ready) }()
+	select {
+	case err = <-started:
+	case <-ctx.Done():
+		w.kill()
+		<-started
+		return nil, ctx.Err()
+	}
+	if err != nil || ready.Type != "ready" {
+		w.kill()
+		return nil, fmt.Errorf("starting the schema checker: %s", firstLine(proc.Stderr.String(), fmt.Errorf("it sent %q, not ready (%v)", ready.Type, err)))
+	}
+	return w, nil
 }
 
 func (c *Checker) put(w *worker) {

@@ -2,7 +2,8 @@ package schemacheck
 
 // The worker's side: a child started with CADRUN_WORKER=schema serves checks from this
 // package's init function and exits, never reaching the parent's main. The protocol is JSON
-// values on the child's stdin and stdout: the parent sends "check" (data and schema names);
+// values on the child's stdin and stdout: the child says "ready" once started, so that its
+// start-up does not count against a check's time; the parent sends "check" (data and schema names);
 // the child asks for each file it reads with "read" and is answered "file"; it ends each check
 // with "result". A file's error travels as its text, and the parent keeps the error itself, so
 // that what a check returns is what the caller's Source said.
@@ -29,7 +30,7 @@ const workerRole = "schema"
 
 // wire is one message of the protocol, either way.
 type wire struct {
-	Type    string `json:"type"` // check, read, file, result
+	Type    string `json:"type"` // ready, check, read, file, result
 	Data    string `json:"data,omitempty"`
 	Schema  string `json:"schema,omitempty"`
 	Name    string `json:"name,omitempty"`
@@ -81,6 +82,10 @@ func serve(in io.Reader, out io.Writer) error {
 			return err
 		}
 		return bw.Flush()
+	}
+	// Ready: the parent's clock for a check starts after the worker's start-up.
+	if err := send(wire{Type: "ready"}); err != nil {
+		return err
 	}
 	for {
 		var req wire
