@@ -125,7 +125,7 @@ func ServeWorkerWithExport(export ExportFunc) {
 	if mem <= 0 {
 		mem = DefaultLimits.MaxMemory
 	}
-	capWorker(mem)
+	CapWorker(mem)
 	if err := serveWorker(os.Stdin, os.Stdout, mem, export); err != nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintln(os.Stderr, "cadrun worker:", err)
 		os.Exit(1)
@@ -133,10 +133,13 @@ func ServeWorkerWithExport(export ExportFunc) {
 	os.Exit(0)
 }
 
-// capWorker bounds the worker: the GC's soft target (above the watchdog's threshold, so the
-// collector does not thrash before the watchdog acts) and, as the hard stop, the address
-// space the kernel will give it (what it has now plus room for twice the heap limit).
-func capWorker(mem int64) {
+// CapWorker bounds this process as a worker with a heap cap of mem bytes: the GC's soft
+// target (above the watchdog's threshold, so the collector does not thrash before the
+// watchdog acts), goroutine stacks (workerMaxStack) and, as the hard stop, the address space
+// the kernel will give it (what it has now plus room for twice the heap limit). A script
+// worker calls it as it starts; so does any other kind of worker that must meet the same
+// bounds (the tools' schema checker), which then watches its own heap.
+func CapWorker(mem int64) {
 	debug.SetMemoryLimit(2 * mem)
 	debug.SetMaxStack(workerMaxStack)
 	if vm := vmSize(); vm > 0 && !raceBuild {

@@ -9,29 +9,35 @@ package tools
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/internal/schemacheck"
 )
 
 // ErrInvalidData is returned for a data file that is not JSON or does not match its schema.
-var ErrInvalidData = errors.New("invalid data")
+var ErrInvalidData = schemacheck.ErrInvalidData
 
-// MaxSchemaErrors caps the schema errors one answer lists.
-const MaxSchemaErrors = 50
+// ErrSchemaLimit is returned for a data file or schema whose check passed MaxSchemaTime or
+// MaxSchemaMemory, or nested too deeply for the checker, and was stopped.
+var ErrSchemaLimit = schemacheck.ErrSchemaLimit
 
-// schemaBase is the URL the data folder has for the schema compiler; it names no real file.
-const schemaBase = "cadrun:///data/"
+// Limits of checking data files against schemas (see package schemacheck).
+const (
+	// MaxSchemaErrors caps the schema errors one answer lists.
+	MaxSchemaErrors = schemacheck.MaxSchemaErrors
+	// MaxSchemaTime is the wall-clock time one check of a data file against its schema may
+	// take, the schema's compilation included.
+	MaxSchemaTime = schemacheck.MaxSchemaTime
+	// MaxSchemaMemory caps the heap of the worker process that checks.
+	MaxSchemaMemory = schemacheck.MaxSchemaMemory
+)
 
 // dataContent is the bytes a write stores for a data file: code byte for byte, or content as
 // JSON with 2-space indentation and a final newline. A string holding JSON is parsed, never
@@ -65,7 +71,7 @@ func dataContent(in WriteIn) ([]byte, error) {
 // checkData checks the data files a change touches, as the changed workspace (src) has
 // them: each is JSON; a data file with a schema matches it; a schema compiles and its data
 // file matches it. A script change passes untouched.
-func checkData(c modules.Change, src runtime.Source) error {
+func checkData(ctx context.Context, c modules.Change, src runtime.Source) error {
 	if !modules.IsDataName(c.Name) {
 		return nil
 	}
@@ -91,172 +97,21 @@ func checkData(c modules.Change, src runtime.Source) error {
 		} else {
 			data, schema = strings.TrimSuffix(name, modules.SchemaSuffix)+".json", name
 		}
-		if err := validate(src, data, schema); err != nil {
+		if err := validate(ctx, src, data, schema); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// validate checks data against schema when both exist in src.
-func validate(src runtime.Source, data, schema string) error {
-	sb, spath, err := src.Read(schema)
-	if errors.Is(err, runtime.ErrModuleNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if msg := runtime.JSONSyntaxError(sb); msg != "" {
-		return fmt.Errorf("%w: %s:%s", ErrInvalidData, spath, msg)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(schemaLoader{src})
-	sch, err := c.Compile(schemaBase + schema)
-	if err != nil {
-		return fmt.Errorf("%w: %s is not a usable JSON Schema (2020-12): %v", ErrInvalidData, spath, err)
-	}
-	db, dpath, err := src.Read(data)
-	if errors.Is(err, runtime.ErrModuleNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(db))
-	if err != nil {
-		return fmt.Errorf("%w: %s:%s", ErrInvalidData, dpath, runtime.JSONSyntaxError(db))
-	}
-	err = sch.Validate(inst)
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return err
-	}
-	var lines []string
-	printer := message.NewPrinter(language.English)
-	var leaves func(e *jsonschema.ValidationError)
-	leaves = func(e *jsonschema.ValidationError) {
-		for _, c := range e.Causes {
-			leaves(c)
-		}
-		if len(e.Causes) > 0 {
-			return
-		}
-		ptr := ""
-		for _, seg := range e.InstanceLocation {
-			ptr += "/" + strings.ReplaceAll(strings.ReplaceAll(seg, "~", "~0"), "/", "~1")
-		}
-		line, col := runtime.LineCol(db, pointerOffset(db, ptr))
-		if ptr == "" {
-			ptr = "(the whole value)"
-		}
-		lines = append(lines, fmt.Sprintf("%s:%d:%d: %s: %s", dpath, line, col, ptr, e.ErrorKind.LocalizedString(printer)))
-	}
-	leaves(ve)
-	sort.Strings(lines)
-	lines = sortedUnique(lines)
-	if len(lines) > MaxSchemaErrors {
-		lines = append(lines[:MaxSchemaErrors], fmt.Sprintf("... and %d more (MaxSchemaErrors)", len(lines)-MaxSchemaErrors))
-	}
-	return fmt.Errorf("%w: %s does not match %s:\n%s", ErrInvalidData, dpath, spath, strings.Join(lines, "\n"))
-}
+// schemas checks data files against their schemas for every server and watch of this
+// process, each check in a worker process within MaxSchemaTime and MaxSchemaMemory.
+var schemas = schemacheck.NewChecker(schemacheck.Options{})
 
-func sortedUnique(l []string) []string {
-	out := l[:0]
-	for i, s := range l {
-		if i == 0 || s != l[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// schemaLoader lets the schema compiler read the workspace's data files and nothing else.
-type schemaLoader struct{ src runtime.Source }
-
-func (l schemaLoader) Load(url string) (any, error) {
-	name, ok := strings.CutPrefix(url, schemaBase)
-	if !ok || modules.CheckDataName(name) != nil {
-		return nil, fmt.Errorf("%q is outside the workspace's data files; a $ref may name only data/NAME.json files", url)
-	}
-	b, _, err := l.src.Read(name)
-	if err != nil {
-		return nil, err
-	}
-	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
-}
-
-// pointerOffset is the byte offset in b (valid JSON) of the value a JSON pointer names, or 0.
-func pointerOffset(b []byte, ptr string) int {
-	var want []string
-	if ptr != "" {
-		for _, p := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-			want = append(want, strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~"))
-		}
-	}
-	type frame struct {
-		obj       bool
-		key       string
-		idx       int
-		expectKey bool
-	}
-	var stack []frame
-	at := func() bool {
-		if len(stack) != len(want) {
-			return false
-		}
-		for i, f := range stack {
-			seg := f.key
-			if !f.obj {
-				seg = strconv.Itoa(f.idx)
-			}
-			if seg != want[i] {
-				return false
-			}
-		}
-		return true
-	}
-	done := func() { // a value ended: the parent moves on
-		if n := len(stack); n > 0 {
-			if stack[n-1].obj {
-				stack[n-1].expectKey = true
-			} else {
-				stack[n-1].idx++
-			}
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	for {
-		off := int(dec.InputOffset())
-		for off < len(b) && strings.IndexByte(" \t\r\n,:", b[off]) >= 0 {
-			off++
-		}
-		tok, err := dec.Token()
-		if err != nil {
-			return 0
-		}
-		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
-			stack = stack[:len(stack)-1]
-			done()
-			continue
-		}
-		if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].expectKey {
-			stack[n-1].key, stack[n-1].expectKey = tok.(string), false
-			continue
-		}
-		if at() {
-			return off
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, frame{obj: true, expectKey: true})
-		case json.Delim('['):
-			stack = append(stack, frame{})
-		default:
-			done()
-		}
-	}
+// validate checks data against schema when both exist in src, in a worker process and
+// within the schema limits.
+func validate(ctx context.Context, src runtime.Source, data, schema string) error {
+	return schemas.Check(ctx, src, data, schema)
 }
 
 // Preview limits: how deep the structure is described, how many keys of an object and how

@@ -36,15 +36,3 @@ func FuzzDataWrite(f *testing.F) {
 		}
 	})
 }
-
-// FuzzPointerOffset: any text and pointer give an offset inside the text, never a panic.
-func FuzzPointerOffset(f *testing.F) {
-	f.Add(`{"a":[1,{"b~/c":2}]}`, "/a/1/b~0~1c")
-	f.Add(`[[],[[3]]]`, "/1/0/0")
-	f.Add(`{"a":`, "/a")
-	f.Fuzz(func(t *testing.T, text, ptr string) {
-		if off := pointerOffset([]byte(text), ptr); off < 0 || off > len(text) {
-			t.Fatalf("offset %d outside %d bytes", off, len(text))
-		}
-	})
-}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -187,5 +189,47 @@ func TestExampleBracket(t *testing.T) {
 	want := "invalid data: data/bracket.json does not match data/bracket.schema.json:\ndata/bracket.json:10:36: /holes/2/diameter: exclusiveMinimum: got 0, want 0\nnot applied; the file is unchanged"
 	if diff := cmp.Diff(want, errString(err)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// bombSchema has two anyOf branches that each $ref back into it: checking data nested n deep
+// against it takes time and memory exponential in n (at 18, 8 s and 1.9 GB unbounded).
+const bombSchema = `{"anyOf":[{"type":"array","items":{"$ref":"#"}},{"type":"array","items":{"$ref":"#"}}]}`
+
+// nested is true in n arrays: [[...[true]...]].
+func nested(n int) string { return strings.Repeat("[", n) + "true" + strings.Repeat("]", n) }
+
+// schemaLimit matches the refusal of a check stopped at MaxSchemaTime or MaxSchemaMemory,
+// whichever it meets first on this machine.
+var schemaLimit = regexp.MustCompile(`^schema validation limit exceeded: checking data/d\.json against data/d\.schema\.json ` +
+	`(took longer than 2s \(MaxSchemaTime\)|needed more than 256 MB of memory \(MaxSchemaMemory\)) and was stopped; simplify the schema .*\nnot applied; the file is unchanged$`)
+
+// TestSchemaBombIsRefused: a schema, or a data file, whose check is exponential is refused
+// at the schema limits, naming the limit, and nothing is written. Depth 17 would take an
+// unbounded check about 4 s and 1 GB.
+func TestSchemaBombIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		files  map[string]string
+		params map[string]any
+	}{
+		{"the schema written", map[string]string{"data/d.json": nested(17)},
+			map[string]any{"file": "d.schema.json", "code": bombSchema}},
+		{"the data written", map[string]string{"data/d.schema.json": bombSchema},
+			map[string]any{"file": "d.json", "code": nested(17)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.files["scene.code.js"] = "drawRect('r', 0, 0, 10, 10)\n"
+			s, dir := newSession(t, tc.files)
+			before := userFiles(t, dir)
+			_, err := call[*ChangeResult](t, s, "write", tc.params)
+			if err == nil || !schemaLimit.MatchString(err.Error()) {
+				t.Fatalf("got %v, want an error matching %s", err, schemaLimit)
+			}
+			if diff := cmp.Diff(before, userFiles(t, dir)); diff != "" {
+				t.Errorf("files changed: mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

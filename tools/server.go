@@ -281,7 +281,7 @@ func (se *Session) commit(ctx context.Context, file string, plan func(current []
 	ch, err := plan(current, exists)
 	src := srv.ws.ChangeSource(tx.before, ch)
 	if err == nil {
-		err = checkData(ch, src) // data.go
+		err = checkData(ctx, ch, src) // data.go
 	}
 	if err != nil {
 		return nil, notApplied(err)

@@ -260,7 +260,10 @@ func (l *watchLoop) run(ctx context.Context, files []string) {
 	if ctx.Err() != nil {
 		return // stopping: a cancelled run is not news
 	}
-	if derr := checkReadData(rec); derr != nil {
+	if derr := checkReadData(ctx, rec); derr != nil {
+		if ctx.Err() != nil {
+			return
+		}
 		err = derr // as the write path, which checks the data before the run
 	}
 	elapsed := time.Since(start)
@@ -298,11 +301,11 @@ func (l *watchLoop) notice(s string) {
 
 // checkReadData checks every data file the run read (and found) against its schema, reading
 // the schemas through rec so that they count among the files the run read.
-func checkReadData(rec *recordingSource) error {
+func checkReadData(ctx context.Context, rec *recordingSource) error {
 	states := rec.states()
 	for _, n := range slices.Sorted(maps.Keys(states)) {
 		if schema, ok := modules.SchemaOf(n); ok && !states[n].missing {
-			if err := validate(rec, n, schema); err != nil {
+			if err := validate(ctx, rec, n, schema); err != nil {
 				return err
 			}
 		}

@@ -392,3 +392,30 @@ func TestWatchChecksDataAgainstItsSchema(t *testing.T) {
 		}
 	})
 }
+
+// TestWatchStopsASchemaBomb: a data file whose check against its schema is exponential fails
+// the run at the schema limits, as a write of it would be refused, and the last good scene
+// stays. In the bubble the clock stands still while the check's worker works, so it is the
+// memory limit that stops it.
+func TestWatchStopsASchemaBomb(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := startWatch(t, InProcess{}, map[string]string{
+			"main":          "const d = readJSON('d'); drawCircle('c', 0, 0, d.length)\n",
+			"d.json":        `[[]]`,
+			"d.schema.json": bombSchema,
+		})
+		r.save("d.json", nested(22))
+		r.sleep(time.Second)
+		r.save("d.json", `[[], []]`)
+		r.sleep(time.Second)
+		want := []string{
+			"0s run 1 v1 : ok 1 entities [scene 1]",
+			"60ms run 2 v1 d.json: error: schema validation limit exceeded: checking data/d.json against data/d.schema.json needed more than 256 MB of memory (MaxSchemaMemory) and was stopped; " +
+				"simplify the schema (anyOf or oneOf branches that each $ref back into it make the check exponential in the data's depth; a schema nested hundreds of levels deep is slow to compile) or make the data smaller or shallower [scene 1]",
+			"1.06s run 3 v2 d.json: ok 1 entities [scene 1]",
+		}
+		if diff := cmp.Diff(want, r.stop(t)); diff != "" {
+			t.Errorf("mismatch (-want +got):\n%s", diff)
+		}
+	})
+}

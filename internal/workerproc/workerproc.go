@@ -40,12 +40,15 @@ const stderrHead = 4096
 func IsWorker() bool { return os.Getenv(Env) == "1" }
 
 // Command is the program a worker runs: its path, its arguments (Args[0] its name), the
-// directory it starts in ("" for this process's) and system attributes (nil for none).
+// directory it starts in ("" for this process's), system attributes (nil for none) and
+// KEY=value settings added to its environment after Env and MemoryEnv, so that they win: a
+// worker of another kind than a script runner is started with Env set to its own value.
 type Command struct {
 	Path string
 	Args []string
 	Dir  string
 	Sys  *syscall.SysProcAttr
+	Env  []string
 }
 
 // Self is the default worker command: this executable again, with no arguments.
@@ -90,7 +93,7 @@ func Start(c Command, maxMemory int64) (*Process, error) {
 	}
 	inR, inW, outR, outW, errR, errW := ends[0], ends[1], ends[2], ends[3], ends[4], ends[5]
 	growPipe(outR) // before the worker writes to it
-	env := environ(Env+"=1", MemoryEnv+"="+itoa(maxMemory))
+	env := environ(append([]string{Env + "=1", MemoryEnv + "=" + itoa(maxMemory)}, c.Env...)...)
 	proc, err := os.StartProcess(c.Path, c.Args, &os.ProcAttr{Dir: c.Dir, Env: env, Files: []*os.File{inR, outW, errW}, Sys: c.Sys})
 	if err != nil {
 		closeAll()

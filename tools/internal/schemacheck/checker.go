@@ -1,0 +1,253 @@
+package schemacheck
+
+// The parent's side: a Checker keeps one idle worker between checks and starts another when
+// two checks meet (two workspaces, or a watch beside a server). A worker that passed a
+// limit, or whose check was cancelled, is killed; the next check starts a fresh one.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cadrun/cadrun/internal/workerproc"
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
+)
+
+// Limits of one check: data files and schemas are user input, so checking one is bounded
+// like a script's run. Both cover everything the check does: reading the schema and what it
+// $refs, compiling it (with its check against the JSON Schema meta-schema), validating, and
+// listing the errors.
+const (
+	// MaxSchemaTime is the wall-clock time one check may take.
+	MaxSchemaTime = 2 * time.Second
+	// MaxSchemaMemory caps the heap of the worker that checks; a check passing it ends
+	// the worker.
+	MaxSchemaMemory = 256 << 20
+)
+
+// ErrSchemaLimit is returned for a check that passed MaxSchemaTime or MaxSchemaMemory or
+// nested too deeply, and was stopped.
+var ErrSchemaLimit = errors.New("schema validation limit exceeded")
+
+// Options configure a Checker.
+type Options struct {
+	// Time and Memory bound each check: MaxSchemaTime and MaxSchemaMemory unless set
+	// (tests lower them).
+	Time   time.Duration
+	Memory int64
+	// KeepNone ends each check's worker when the check ends, instead of keeping one for the
+	// next: for callers under testing/synctest, whose bubble must end with no goroutine
+	// left, and which cannot wait while another goroutine waits on a process.
+	KeepNone bool
+}
+
+// Checker checks data files against their schemas in worker processes. It is safe for
+// concurrent use; each check takes a worker of its own.
+type Checker struct {
+	limits  Options
+	command workerproc.Command
+	mu      sync.Mutex
+	idle    *worker
+}
+
+// NewChecker is a Checker with options l; it starts its first worker when a check needs one.
+func NewChecker(l Options) *Checker {
+	if l.Time <= 0 {
+		l.Time = MaxSchemaTime
+	}
+	if l.Memory <= 0 {
+		l.Memory = MaxSchemaMemory
+	}
+	cmd := workerproc.Self()
+	cmd.Env = []string{workerproc.Env + "=" + workerRole}
+	return &Checker{limits: l, command: cmd}
+}
+
+// Close stops the idle worker. A Checker may still be used after it: it starts another.
+func (c *Checker) Close() {
+	c.mu.Lock()
+	w := c.idle
+	c.idle = nil
+	c.mu.Unlock()
+	if w != nil {
+		w.proc.Kill()
+	}
+}
+
+// Check is Validate, run in a worker within the Checker's limits: past them the worker is
+// killed and the error (ErrSchemaLimit) names the limit and what to do. src is read only
+// from the calling goroutine's point of view: every read the worker asks for is answered
+// before Check returns, and none after.
+func (c *Checker) Check(ctx context.Context, src Files, data, schema string) error {
+	w, err := c.get(ctx)
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("checking %s against %s: %w", runtime.PathOf(data), runtime.PathOf(schema), err)
+	}
+	readErrs := map[string]error{}
+	done := make(chan error, 1)
+	var reply wire
+	go func() {
+		var err error
+		reply, err = w.check(src, data, schema, readErrs)
+		done <- err
+	}()
+	timer := time.NewTimer(c.limits.Time)
+	defer timer.Stop()
+	stopped := func(what, next string) error {
+		return fmt.Errorf("%w: checking %s against %s %s and was stopped; %s",
+			ErrSchemaLimit, runtime.PathOf(data), runtime.PathOf(schema), what, next)
+	}
+	const simplify = "simplify the schema (anyOf or oneOf branches that each $ref back into it make the check exponential in the data's depth; a schema nested hundreds of levels deep is slow to compile) or make the data smaller or shallower"
+	select {
+	case err := <-done:
+		if err != nil {
+			w.kill()
+			out := w.proc.Stderr.String()
+			switch {
+			case strings.Contains(out, "out of memory") || strings.Contains(out, "cannot allocate memory"):
+				return stopped(fmt.Sprintf("needed more than %d MB of memory (MaxSchemaMemory)", c.limits.Memory>>20), simplify)
+			case strings.Contains(out, "stack overflow") || strings.Contains(out, "stack exceeds"):
+				return stopped("nested too deeply", "make the schema or the data less deeply nested")
+			}
+			return fmt.Errorf("checking %s against %s: the schema checker stopped unexpectedly: %s", runtime.PathOf(data), runtime.PathOf(schema), firstLine(out, err))
+		}
+	case <-timer.C:
+		w.kill()
+		<-done
+		return stopped(fmt.Sprintf("took longer than %v (MaxSchemaTime)", c.limits.Time), simplify)
+	case <-ctx.Done():
+		w.kill()
+		<-done
+		return ctx.Err()
+	}
+	c.put(w)
+	switch {
+	case reply.ReadErr && readErrs[reply.Name] != nil:
+		return readErrs[reply.Name]
+	case reply.Invalid:
+		return fmt.Errorf("%w: %s", ErrInvalidData, reply.Err)
+	case reply.Err != "":
+		return errors.New(reply.Err)
+	}
+	return nil
+}
+
+func (c *Checker) get(ctx context.Context) (*worker, error) {
+	c.mu.Lock()
+	w := c.idle
+	c.idle = nil
+	c.mu.Unlock()
+	if w != nil {
+		return w, nil
+	}
+	proc, err := workerproc.Start(c.command, c.limits.Memory)
+	if err != nil {
+		return nil, err
+	}
+	w = &worker{proc: proc, from: json.NewDecoder(bufio.NewReader(proc.Stdout)), to: json.NewEncoder(proc.Stdin)}
+	var ready wire
+	started := make(chan error, 1)
+	go func() { started <- w.from.Decode(&ready) }()
+	select {
+	case err = <-started:
+	case <-ctx.Done():
+		w.kill()
+		<-started
+		return nil, ctx.Err()
+	}
+	if err != nil || ready.Type != "ready" {
+		w.kill()
+		return nil, fmt.Errorf("starting the schema checker: %s", firstLine(proc.Stderr.String(), fmt.Errorf("it sent %q, not ready (%v)", ready.Type, err)))
+	}
+	return w, nil
+}
+
+func (c *Checker) put(w *worker) {
+	if c.limits.KeepNone {
+		w.kill()
+		return
+	}
+	c.mu.Lock()
+	old := c.idle
+	c.idle = w
+	c.mu.Unlock()
+	if old != nil {
+		old.proc.Kill()
+	}
+}
+
+// worker is one child process.
+type worker struct {
+	proc *workerproc.Process
+	from *json.Decoder
+	to   *json.Encoder
+}
+
+// kill ends the worker and waits until it has, so that its stderr is whole.
+func (w *worker) kill() {
+	w.proc.Kill()
+	<-w.proc.Done
+}
+
+// check speaks the protocol for one check, answering the worker's reads from src; a read's
+// error other than a missing file is kept in readErrs. An error means the worker is lost.
+func (w *worker) check(src Files, data, schema string, readErrs map[string]error) (wire, error) {
+	if err := w.to.Encode(wire{Type: "check", Data: data, Schema: schema}); err != nil {
+		return wire{}, err
+	}
+	for {
+		var m wire
+		if err := w.from.Decode(&m); err != nil {
+			return wire{}, fmt.Errorf("reading from the schema checker: %w", err)
+		}
+		switch m.Type {
+		case "result":
+			return m, nil
+		case "read":
+			if err := w.to.Encode(serveRead(src, m.Name, readErrs)); err != nil {
+				return wire{}, err
+			}
+		default:
+			return wire{}, fmt.Errorf("unexpected message %q from the schema checker", m.Type)
+		}
+	}
+}
+
+// serveRead answers a worker's read of name: data files only, whatever it asks.
+func serveRead(src Files, name string, readErrs map[string]error) wire {
+	reply := wire{Type: "file", Name: name}
+	if err := modules.CheckDataName(name); err != nil {
+		reply.Err = err.Error()
+		return reply
+	}
+	b, path, err := src.Read(name)
+	reply.Path = path
+	switch {
+	case errors.Is(err, runtime.ErrModuleNotFound):
+		reply.Missing, reply.Err = true, err.Error()
+	case err != nil:
+		reply.Err = err.Error()
+		readErrs[name] = err
+	default:
+		reply.Content = b
+	}
+	return reply
+}
+
+func firstLine(out string, cause error) string {
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return cause.Error()
+}
