@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/examples"
+	"github.com/cadrun/cadrun/internal/inkcheck"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -281,7 +282,7 @@ func TestPDFMatchesPNGThroughMuPDF(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := inkAgrees(ours, theirs, 2, true); err != nil {
+		if err := inkcheck.Agrees(ours, theirs, 2, true); err != nil {
 			t.Errorf("%s: MuPDF's picture of the PDF and cadrun's PNG disagree: %v", name, err)
 			saveForReview(t, name, "mupdf", theirs, ours)
 		}

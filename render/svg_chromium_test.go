@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/cadrun/cadrun/internal/browsertest"
+	"github.com/cadrun/cadrun/internal/inkcheck"
 )
 
 func TestMain(m *testing.M) {
@@ -67,7 +68,7 @@ func TestSVGMatchesPNGThroughChromium(t *testing.T) {
 			t.Fatalf("%s: Chromium's screenshot is %v, cadrun's picture %v (a device scale other than 1?); the page asked for %s x %s",
 				name, theirs.Rect, ours.Rect, strconv.Itoa(wh[0]), strconv.Itoa(wh[1]))
 		}
-		if err := inkAgrees(ours, theirs, 2, false); err != nil {
+		if err := inkcheck.Agrees(ours, theirs, 2, false); err != nil {
 			t.Errorf("%s: Chromium's picture of the SVG and cadrun's PNG disagree: %v", name, err)
 			saveForReview(t, name, "chromium", theirs, ours)
 		}

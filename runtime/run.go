@@ -147,6 +147,10 @@ type run struct {
 	inTest    bool                   // inside a test() block
 	testErrs  []testErr
 
+	redrawn     map[string]*redraw // names a draw call gave again (notes.go)
+	redrawOrder []string
+	booleans    []booleanCall // the boolean operations made, in order (notes.go)
+
 	// readJSON's lazy objects by Proxy target, and their traps (data_view.go)
 	dataViews map[*goja.Object]*dataView
 	dataTraps goja.ProxyTrapConfig
@@ -208,6 +212,8 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 	err := r.load(entry, nil)
 	stop()
 	r.noteDropped()
+	r.noteRedraws()
+	r.noteKeptInputs()
 	if err == nil {
 		if ferr := CheckFinite(r.scene); ferr != nil {
 			err = &Diagnostic{Kind: "RangeError", Message: ferr.Error(), Hint: nonFiniteHint}
@@ -484,7 +490,11 @@ func (r *run) endCall(c *call) {
 
 // put draws shape under the name in argument 0.
 func (c *call) put(sh scene.Shape) goja.Value {
-	_, err := c.r.scene.Put(c.name(0), sh)
+	name := c.name(0)
+	if c.r.scene.Exists(name) {
+		c.noteRedraw(name)
+	}
+	_, err := c.r.scene.Put(name, sh)
 	c.check(err)
 	return c.ok()
 }

@@ -300,9 +300,9 @@ var table = []Func{
 		}},
 
 	// boolean
-	booleanFunc("booleanUnion", scene.Union, "Union of closed shapes into one polygon entity; a or b may be arrays of names, and booleanUnion([names], result) unites a list.", "drawCircle('a', 0, 0, 5); drawCircle('b', 6, 0, 5); booleanUnion('a', 'b', 'u')"),
-	booleanFunc("booleanDifference", scene.Difference, "a minus b as one polygon entity; b may be an array of holes, cut in one operation.", "drawRect('plate', 0, 0, 40, 20); drawCircle('h1', -10, 0, 3); drawCircle('h2', 10, 0, 3); booleanDifference('plate', ['h1', 'h2'], 'cut')"),
-	booleanFunc("booleanIntersect", scene.Intersect, "Intersection of closed shapes as one polygon entity.", "drawCircle('a', 0, 0, 5); drawCircle('b', 6, 0, 5); booleanIntersect('a', 'b', 'lens')"),
+	booleanFunc("booleanUnion", scene.Union, "Union of closed shapes into one polygon entity; a or b may be arrays of names, and booleanUnion([names], result) unites a list. The inputs stay in the scene and still draw (as upstream): deleteEntity them if only the result should show and export.", "drawCircle('a', 0, 0, 5); drawCircle('b', 6, 0, 5); booleanUnion('a', 'b', 'u')"),
+	booleanFunc("booleanDifference", scene.Difference, "a minus b as one polygon entity; b may be an array of holes, cut in one operation. The inputs stay in the scene and still draw (as upstream): deleteEntity them if only the result should show and export.", "drawRect('plate', 0, 0, 40, 20); drawCircle('h1', -10, 0, 3); drawCircle('h2', 10, 0, 3); booleanDifference('plate', ['h1', 'h2'], 'cut')"),
+	booleanFunc("booleanIntersect", scene.Intersect, "Intersection of closed shapes as one polygon entity. The inputs stay in the scene and still draw (as upstream): deleteEntity them if only the result should show and export.", "drawCircle('a', 0, 0, 5); drawCircle('b', 6, 0, 5); booleanIntersect('a', 'b', 'lens')"),
 
 	// geometry
 	{Name: "offsetPolygon", Domain: "geometry", Returns: "boolean", Doc: "Grow (delta > 0) or shrink (delta < 0) a closed shape into a polygon entity.",
@@ -490,6 +490,7 @@ func booleanFunc(name string, op scene.BoolOp, doc, example string) Func {
 			}
 			_, err := c.r.scene.Boolean(op, a, b, c.name(result))
 			c.check(err)
+			c.noteBoolean(append(a, b...), c.name(result))
 			return c.ok()
 		}}
 	if op == scene.Union {

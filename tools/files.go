@@ -150,11 +150,9 @@ func (WriteIn) amendSchema(s *jsonschema.Schema) {
 }
 
 func writeTool(ctx context.Context, s *Session, in WriteIn) (*ChangeResult, error) {
+	// The input schema has already refused a write with neither code nor content
+	// (amendSchema); an explicit "code": "" empties the file on purpose, as upstream allows.
 	next := []byte(in.Code)
-	if in.Code == "" && in.Content == nil {
-		// code is optional in the schema only because a data file may come as content.
-		return nil, notApplied(fmt.Errorf("%w: write: code is required: give the file's complete text (to remove a file, use delete)", ErrBadInput))
-	}
 	if modules.IsDataName(in.File) {
 		var err error
 		if next, err = dataContent(in); err != nil {

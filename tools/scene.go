@@ -24,7 +24,7 @@ var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "
 
 // SceneIn selects a view of the scene.
 type SceneIn struct {
-	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection or restore"`
+	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection, diff, sketch or restore"`
 	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity, and for svg, json and png to show only that entity or group; snapshot name, for snapshot (none: snapshot-ID) (and for undo/redo to go to that snapshot)"`
 	Group   string `json:"group,omitempty" jsonschema:"group name, for tree and draw_order; empty means the top level"`
 	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
@@ -43,6 +43,7 @@ type SceneIn struct {
 	Focus     Focus     `json:"focus,omitzero"`
 	Highlight Highlight `json:"highlight,omitempty"`
 	Grid      bool      `json:"grid,omitempty" jsonschema:"for png: labelled grid lines at a round step in scene units, to read coordinates off the picture"`
+	Geometry  bool      `json:"geometry,omitempty" jsonschema:"for entity: include the vertices of a shape of more than 64 (otherwise its summary stands for them)"`
 	View      ViewIn    `json:"view,omitzero"`
 }
 
@@ -94,7 +95,7 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 	}
 	switch in.Command {
 	case "info":
-		out.Info, err = v.rounded(sc.Info())
+		out.Info, err = v.rounded(infoOf(sc))
 	case "tree":
 		out.Tree, out.Omitted, err = v.tree()
 	case "groups":
@@ -157,4 +158,30 @@ func loadSavedScene(ws *modules.Workspace) (*scene.Scene, error) {
 		return nil, fmt.Errorf("reading %s: %w", modules.SceneFile, err)
 	}
 	return s, nil
+}
+
+// maxInfoNames caps the top-level names scene info lists.
+const maxInfoNames = 50
+
+// infoAnswer is scene info's answer: the counts and bounds, and the names at the top level,
+// back to front, so that an agent knows what to ask about next.
+type infoAnswer struct {
+	scene.Info
+	Top      []string `json:"top"`
+	TopCount int      `json:"top_count"`
+	Note     string   `json:"note,omitempty"`
+}
+
+func infoOf(sc *scene.Scene) infoAnswer {
+	a := infoAnswer{Info: sc.Info(), Top: []string{}}
+	for _, n := range sc.Tree() {
+		a.TopCount++
+		if len(a.Top) < maxInfoNames {
+			a.Top = append(a.Top, n.Name)
+		}
+	}
+	if a.TopCount > len(a.Top) {
+		a.Note = fmt.Sprintf("top lists the first %d of %d top-level names; tree pages through them all", len(a.Top), a.TopCount)
+	}
+	return a
 }

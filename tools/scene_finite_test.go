@@ -35,7 +35,7 @@ func TestOverflowIsNotApplied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(`{"entities":1,"shapes":1,"groups":0,"bounds":{"min":[-1,-1],"max":[1,1]}}`, string(out.Info.(json.RawMessage))); diff != "" {
+	if diff := cmp.Diff(`{"entities":1,"shapes":1,"groups":0,"bounds":{"min":[-1,-1],"max":[1,1]},"top":["c"],"top_count":1}`, string(out.Info.(json.RawMessage))); diff != "" {
 		t.Errorf("info mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -329,26 +329,88 @@ func (v *view) entity() (json.RawMessage, *Omitted, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := v.rounded(d)
-	if err != nil || len(b) <= v.budget {
-		return b, nil, err
-	}
+	a := entityAnswer{Detail: d, Summary: summarize(v.sc, d)}
 	var notes []string
-	if len(d.Children) > maxListedMembers {
-		notes = append(notes, fmt.Sprintf("children lists the first %d of %d members; draw_order with group %q pages through them", maxListedMembers, len(d.Children), d.Name))
-		d.Children = d.Children[:maxListedMembers]
-		if b, err = v.rounded(d); err != nil || len(b) <= v.budget {
-			return b, &Omitted{Note: join(notes...)}, err
+	// A shape of many vertices (a cut panel) is answered by its summary: its vertices cost
+	// kilobytes an agent rarely reads. They come on request.
+	if n := a.Summary.Vertices; n > maxEntityVertices && !v.in.Geometry {
+		notes = append(notes, fmt.Sprintf("the geometry's %d vertices are left out (the summary says what the shape is); ask again with geometry: true for them", n))
+		a.Geometry, a.Local.Geometry = nil, nil
+	}
+	b, err := v.rounded(a)
+	if err != nil || len(b) <= v.budget {
+		return b, omittedNote(notes), err
+	}
+	if len(a.Children) > maxListedMembers {
+		notes = append(notes, fmt.Sprintf("children lists the first %d of %d members; draw_order with group %q pages through them", maxListedMembers, len(a.Children), d.Name))
+		a.Children = a.Children[:maxListedMembers]
+		if b, err = v.rounded(a); err != nil || len(b) <= v.budget {
+			return b, omittedNote(notes), err
 		}
 	}
-	if d.Geometry != nil {
+	if a.Geometry != nil {
 		notes = append(notes, fmt.Sprintf("the geometry (%d bytes) is left out: see it with png or svg and name %q, or ask again with a larger max_bytes (up to %d)", len(b), d.Name, MaxAnswerBudget))
-		d.Geometry = nil
-		d.Local.Geometry = nil // upstream's copy of the same geometry
-		d.Text = nil
-		b, err = v.rounded(d)
+		a.Geometry = nil
+		a.Local.Geometry = nil // upstream's copy of the same geometry
+		a.Text = nil
+		b, err = v.rounded(a)
 	}
-	return b, &Omitted{Note: join(notes...)}, err
+	return b, omittedNote(notes), err
+}
+
+func omittedNote(notes []string) *Omitted {
+	if len(notes) == 0 {
+		return nil
+	}
+	return &Omitted{Note: join(notes...)}
+}
+
+// maxEntityVertices is the most vertices scene entity answers without geometry: true.
+const maxEntityVertices = 64
+
+// entityAnswer is scene entity's answer: the entity's detail (upstream's shape of it, as
+// getEntity gives) and a summary of what it is.
+type entityAnswer struct {
+	scene.Detail
+	Summary entitySummary `json:"summary"`
+}
+
+// entitySummary says what a shape is in a few numbers beside its kind and bounds (in the
+// detail): area and perimeter (for what encloses area), parts, holes and vertices (for
+// polygons, lines and paths), or a group's members.
+type entitySummary struct {
+	Area      *float64 `json:"area,omitempty"`
+	Perimeter *float64 `json:"perimeter,omitempty"`
+	Parts     int      `json:"parts,omitempty"`
+	Holes     int      `json:"holes,omitempty"`
+	Vertices  int      `json:"vertices,omitempty"`
+	Members   int      `json:"members,omitempty"`
+}
+
+func summarize(sc *scene.Scene, d scene.Detail) entitySummary {
+	sum := entitySummary{Members: len(d.Children)}
+	switch g := d.Geometry.(type) {
+	case scene.Polygon:
+		sum.Parts = len(g.Parts)
+		for _, p := range g.Parts {
+			sum.Holes += len(p.Holes)
+			sum.Vertices += len(p.Outer)
+			for _, h := range p.Holes {
+				sum.Vertices += len(h)
+			}
+		}
+	case scene.Line:
+		sum.Vertices = len(g.Points)
+	case *scene.PathShape:
+		sum.Vertices = len(g.Outline())
+	}
+	if a, err := sc.Area(d.Name); err == nil {
+		sum.Area = &a
+	}
+	if p, err := sc.Perimeter(d.Name); err == nil {
+		sum.Perimeter = &p
+	}
+	return sum
 }
 
 // selection is the part of the scene a drawing shows: one entity (with its groups, for its

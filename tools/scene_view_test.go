@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/runtime"
@@ -222,7 +223,7 @@ func TestSceneTreePageAndDepth(t *testing.T) {
 func TestSceneEntityRounded(t *testing.T) {
 	t.Parallel()
 	s := bigSession(t, 30)
-	out, err := call[SceneOut](t, s, "scene", SceneIn{Command: "entity", Name: "blob"})
+	out, err := call[SceneOut](t, s, "scene", SceneIn{Command: "entity", Name: "blob", Geometry: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +269,7 @@ func TestSceneOmittedNotes(t *testing.T) {
 	if out.Omitted != nil || strings.Count(out.SVG, "<path") != 100 {
 		t.Errorf("svg of one group: %d paths, %+v", strings.Count(out.SVG, "<path"), out.Omitted)
 	}
-	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "entity", Name: "blob", MaxBytes: 600})
+	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "entity", Name: "blob", Geometry: true, MaxBytes: 600})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,5 +296,53 @@ func TestSceneOmittedNotes(t *testing.T) {
 		if err == nil || err.Error() != bad.want {
 			t.Errorf("%+v: got %v, want %q", bad.in, err, bad.want)
 		}
+	}
+}
+
+// TestSceneEntitySummary: a shape of many vertices (a panel cut by a boolean) is answered by a
+// summary of what it is, its vertices left out with the way to get them; a circle keeps its
+// geometry; scene info names the top level.
+func TestSceneEntitySummary(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{"scene.code.js": `drawRect('b', 0, 0, 80, 50); drawCircle('h', 10, 0, 4); drawCircle('h2', -10, 0, 4)
+booleanDifference('b', ['h', 'h2'], 'panel'); deleteEntity('b'); deleteEntity('h'); deleteEntity('h2')
+drawCircle('c', 0, 40, 2); createGroup('g', ['c'])`})
+	out, err := call[SceneOut](t, s, "scene", SceneIn{Command: "entity", Name: "panel"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Geometry json.RawMessage `json:"geometry"`
+		Summary  map[string]any  `json:"summary"`
+	}
+	if err := json.Unmarshal(out.Entity.(json.RawMessage), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Geometry != nil {
+		t.Errorf("the panel's geometry is in the answer: %.100s", got.Geometry)
+	}
+	// 4 corners, and two holes of 50 vertices each: the circles flattened for the boolean, so
+	// the area is 4000 less two 50-gons of radius 4 (50.1333 each, π·16 = 50.2655).
+	want := map[string]any{"area": 3899.7334, "perimeter": 310.23242, "parts": 1.0, "holes": 2.0, "vertices": 104.0}
+	if diff := cmp.Diff(want, got.Summary, cmpopts.EquateApprox(0, 1e-6)); diff != "" {
+		t.Errorf("summary mismatch (-want +got):\n%s", diff)
+	}
+	if want := "the geometry's 104 vertices are left out (the summary says what the shape is); ask again with geometry: true for them"; out.Omitted == nil || out.Omitted.Note != want {
+		t.Errorf("omitted: %+v; want the note %q", out.Omitted, want)
+	}
+	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "entity", Name: "panel", Geometry: true})
+	if err != nil || out.Omitted != nil || !strings.Contains(string(out.Entity.(json.RawMessage)), `"geometry":{"parts":[{"outer":[`) {
+		t.Errorf("with geometry: true: %v %+v %.200s", err, out.Omitted, out.Entity)
+	}
+	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "entity", Name: "c"})
+	if err != nil || out.Omitted != nil || !strings.Contains(string(out.Entity.(json.RawMessage)), `"geometry":{"center":[0,40],"radius":2}`) {
+		t.Errorf("a circle: %v %+v %.300s", err, out.Omitted, out.Entity)
+	}
+	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "info"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"entities":3,"shapes":2,"groups":1,"bounds":{"min":[-40,-25],"max":[40,42]},"top":["panel","g"],"top_count":2}`; string(out.Info.(json.RawMessage)) != want {
+		t.Errorf("info: %s\nwant %s", out.Info, want)
 	}
 }

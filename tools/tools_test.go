@@ -248,6 +248,26 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestWriteEmptyCodeEmpties: an explicit "code": "" empties the file on purpose, as upstream
+// allows (a missing code is refused: TestBadInput).
+func TestWriteEmptyCodeEmpties(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{"scene.code.js": "drawCircle('c', 0, 0, 1)"})
+	if _, err := s.Call(context.Background(), "read", json.RawMessage(`{"file":"main"}`)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := call[*ChangeResult](t, s, "write", json.RawMessage(`{"file":"main","code":""}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fileBytes(t, dir, "scene.code.js"); got != "" {
+		t.Errorf("main holds %q; want it empty", got)
+	}
+	if res.Entities != 0 || s.srv.Scene().Exists("c") {
+		t.Errorf("the scene still has %d entities", res.Entities)
+	}
+}
+
 // TestSceneRestoredFromSceneJSON: when main no longer runs, a new server starts from the last
 // good scene, losslessly.
 func TestSceneRestoredFromSceneJSON(t *testing.T) {

@@ -1,13 +1,20 @@
 package viewer
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
+	"math"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,8 +22,11 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/internal/browsertest"
+	"github.com/cadrun/cadrun/internal/inkcheck"
 	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -342,6 +352,76 @@ func TestPageAnswersPings(t *testing.T) {
 	for deadline := time.Now().Add(10 * time.Second); !answered(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the page did not answer its ping (%d streams open)", v.Clients())
+		}
+	}
+}
+
+// TestPageMatchesPNG shows each reader scene in the viewer's page, as a person sees it, and
+// wants the screenshot of the drawing area (grid and labels hidden) to agree with cadrun's
+// own PNG of the same window within two pixels: the page draws the server's SVG in the
+// browser, so a writer's mistake (arcs bent the wrong way) or the page's (a camera that
+// mirrors or shifts) shows here.
+func TestPageMatchesPNG(t *testing.T) {
+	t.Parallel()
+	scenes, err := examples.ReaderScenes(os.DirFS(filepath.Join("..", "examples")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 0, len(scenes))
+	for n := range scenes {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		s := scenes[name]
+		v, ts, _ := start(t, Options{})
+		v.Publish(State{Scene: s})
+		wait, eval, tab := page(t, ts.URL)
+		eval(`(() => { for (const id of ['grid', 'labels']) document.getElementById(id).style.display = 'none'; return '' })()`)
+		wait("a still picture", `!document.getElementById('world').classList.contains('fast')`)
+		var geo struct {
+			X, Y, W, H float64
+			Cam        struct{ CX, CY, K float64 }
+		}
+		js := eval(`JSON.stringify((() => { const r = document.getElementById('stage').getBoundingClientRect(), c = window.cadrunState().camera;
+			return {x: r.x, y: r.y, w: r.width, h: r.height, cam: {cx: c.cx, cy: c.cy, k: c.k}} })())`)
+		if err := json.Unmarshal([]byte(js), &geo); err != nil {
+			t.Fatalf("%s: %v (%s)", name, err, js)
+		}
+		shot, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		img, err := png.Decode(bytes.NewReader(shot))
+		if err != nil {
+			t.Fatalf("%s: decoding the screenshot: %v", name, err)
+		}
+		// The stage's own pixels, inside its border.
+		x0, y0 := int(math.Ceil(geo.X)), int(math.Ceil(geo.Y))
+		w, h := int(math.Floor(geo.X+geo.W))-x0, int(math.Floor(geo.Y+geo.H))-y0
+		theirs := image.NewRGBA(image.Rect(0, 0, w, h))
+		draw.Draw(theirs, theirs.Rect, img, image.Pt(x0, y0), draw.Src)
+		// The world window those pixels show: the camera puts (cx, cy) at the stage's centre,
+		// k pixels to a unit.
+		k := geo.Cam.K
+		left := geo.Cam.CX - (geo.W/2-(float64(x0)-geo.X))/k
+		top := geo.Cam.CY + (geo.H/2-(float64(y0)-geo.Y))/k
+		view := render.View{Min: scene.Vec{X: left, Y: top - float64(h)/k}, Max: scene.Vec{X: left + float64(w)/k, Y: top}}
+		ours, err := render.Raster(s, render.PNGOptions{Width: w, Height: h, View: &view})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Text drawn small: Chromium shades a glyph's thin strokes lighter or darker than
+		// cadrun; the same ink at another coverage counts as the same.
+		if err := inkcheck.Agrees(ours, theirs, 2, true); err != nil {
+			t.Errorf("%s: the viewer's page and cadrun's PNG disagree: %v", name, err)
+			if dir := os.Getenv("CADRUN_READER_OUT"); dir != "" {
+				for who, pic := range map[string]*image.RGBA{"page": theirs, "cadrun": ours} {
+					var b bytes.Buffer
+					_ = png.Encode(&b, pic)
+					_ = os.WriteFile(filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+"."+who+".png"), b.Bytes(), 0o644)
+				}
+			}
 		}
 	}
 }

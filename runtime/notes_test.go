@@ -1,0 +1,90 @@
+package runtime
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestRedrawWarned: a name drawn again replaces the first drawing, as upstream does, and the
+// run says so, naming the name, how often and where; a boolean result written over again (an
+// accumulator) is not a drawing and is not warned about.
+func TestRedrawWarned(t *testing.T) {
+	t.Parallel()
+	src := `for (let i = 0; i < 4; i++) drawCircle('h', i * 5, 0, 1)
+drawRect('r', 0, 0, 1, 1)
+drawRect('r', 0, 0, 2, 1)
+drawCircle('a', 0, 0, 1); drawCircle('b', 1, 0, 1)
+booleanUnion('a', 'b', 'acc'); booleanUnion('acc', 'r', 'acc')
+drawCircle('once', 9, 9, 1)`
+	res, err := runMain(t, src, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tail := "; each drawing replaced the one before, so only the last is in the scene: give each its own name (`name + i` in a loop) to keep them all"
+	want := []string{
+		`"h" was drawn 4 times in this run (drawn again at scene.code.js:1:29 (3 times))` + tail,
+		`"r" was drawn 2 times in this run (drawn again at scene.code.js:3:1)` + tail,
+		`booleans keep their inputs, as upstream's do: the inputs of "acc" (booleanUnion of "a", "b", "r") still draw where the result is, so the picture and every export (DXF, PDF) show both; deleteEntity the inputs if only the result should stay`,
+	}
+	if diff := cmp.Diff(want, res.Warnings); diff != "" {
+		t.Errorf("warnings mismatch (-want +got):\n%s", diff)
+	}
+	if n := res.Scene.Len(); n != 6 {
+		t.Errorf("the scene has %d entities; want 6 (h, r, a, b, acc, once): the semantics changed", n)
+	}
+}
+
+// TestRedrawWarningsCapped: at most maxRedrawNames names and maxRedrawPlaces places each.
+func TestRedrawWarningsCapped(t *testing.T) {
+	t.Parallel()
+	src := "drawRect('p', 0, 0, 1, 1)\ndrawRect('p', 0, 0, 1, 1)\ndrawRect('p', 0, 0, 1, 1)\ndrawRect('p', 0, 0, 1, 1)\ndrawRect('p', 0, 0, 1, 1)\n"
+	for i := range 12 {
+		src += fmt.Sprintf("drawCircle('n%d', 0, 0, 1); drawCircle('n%d', 0, 0, 1)\n", i, i)
+	}
+	res, err := runMain(t, src, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(res.Warnings); got != maxRedrawNames+1 {
+		t.Fatalf("%d warnings; want %d:\n%q", got, maxRedrawNames+1, res.Warnings)
+	}
+	want := `"p" was drawn 5 times in this run (drawn again at scene.code.js:2:1, scene.code.js:3:1, scene.code.js:4:1, 1 more places)` +
+		"; each drawing replaced the one before, so only the last is in the scene: give each its own name (`name + i` in a loop) to keep them all"
+	if diff := cmp.Diff(want, res.Warnings[0]); diff != "" {
+		t.Errorf("first warning mismatch (-want +got):\n%s", diff)
+	}
+	if got, want := res.Warnings[maxRedrawNames], "3 more names were drawn more than once"; got != want {
+		t.Errorf("last warning %q; want %q", got, want)
+	}
+}
+
+// TestKeptInputsWarned: a boolean whose inputs still draw where its result is says so; inputs
+// deleted, or moved away from the result, are not named.
+func TestKeptInputsWarned(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"a plate and its holes kept", `drawRect('blank', 0, 0, 40, 20); drawCircle('h1', -10, 0, 3); drawCircle('h2', 10, 0, 3)
+booleanDifference('blank', ['h1', 'h2'], 'panel')`,
+			[]string{`booleans keep their inputs, as upstream's do: the inputs of "panel" (booleanDifference of "blank", "h1", "h2") still draw where the result is, so the picture and every export (DXF, PDF) show both; deleteEntity the inputs if only the result should stay`}},
+		{"inputs deleted", `drawRect('blank', 0, 0, 40, 20); drawCircle('h', 0, 0, 3)
+booleanDifference('blank', 'h', 'panel'); deleteEntity('blank'); deleteEntity('h')`, nil},
+		{"an input kept without fill or stroke, for its area", `drawCircle('a', 0, 0, 5); drawCircle('b', 6, 0, 5)
+booleanUnion('a', 'b', 'u'); setStroke('a', null); setStroke('b', [0, 0, 0, 0])`, nil},
+		{"the result moved away", `drawCircle('a', 0, 0, 5); drawCircle('b', 6, 0, 5)
+booleanUnion('a', 'b', 'u'); translate('u', 100, 0)`, nil},
+	}
+	for _, tt := range tests {
+		res, err := runMain(t, tt.src, Limits{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if diff := cmp.Diff(tt.want, res.Warnings); diff != "" {
+			t.Errorf("%s: warnings mismatch (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
