@@ -182,7 +182,7 @@ func Closest(name string, candidates []string) string {
 	lname := strings.ToLower(name)
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
-		d := editDistance(lname, lc)
+		d := EditDistance(lname, lc)
 		if d >= len(name)/2+2 {
 			continue
 		}
@@ -196,7 +196,8 @@ func Closest(name string, candidates []string) string {
 	return best
 }
 
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, in bytes.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

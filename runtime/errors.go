@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -202,7 +203,20 @@ func (r *run) hint(d *Diagnostic) string {
 		}
 		return ""
 	case strings.Contains(d.Message, "no such entity"):
-		return "draw it before using it, and check the spelling; exists(name) tells whether it is there"
+		const h = "draw it before using it, and check the spelling; exists(name) tells whether it is there"
+		_, quoted, _ := strings.Cut(d.Message, "no such entity: ")
+		name, err := strconv.Unquote(quoted)
+		if err != nil || r.scene == nil {
+			return h
+		}
+		var names []string
+		for _, e := range r.scene.Walk() {
+			names = append(names, e.Name)
+		}
+		if c := Closest(name, names); c != "" {
+			return fmt.Sprintf("did you mean %q? %s", c, h)
+		}
+		return h
 	case strings.Contains(d.Message, "is not a function"):
 		return "check the name and that the module defining it is imported"
 	}

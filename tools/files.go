@@ -9,6 +9,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -255,7 +256,7 @@ func applyEdits(text []byte, edits []Edit) ([]byte, error) {
 			return nil, fmt.Errorf("%w: %sold_code was not found, and it looks like it carries line numbers (%q), as cat -n and read tools show them; "+
 				"send the file's text without them", ErrEdit, where, firstLine(oldCode))
 		case n == 0:
-			return nil, fmt.Errorf("%w: %sold_code was not found; read the file and copy the text exactly", ErrEdit, where)
+			return nil, fmt.Errorf("%w: %sold_code was not found; %sread the file and copy the text exactly", ErrEdit, where, nearestText(text, []byte(oldCode)))
 		case n > 1 && !e.ReplaceAll:
 			return nil, fmt.Errorf("%w: %sold_code occurs %d times; add surrounding lines to make it unique, or set replace_all", ErrEdit, where, n)
 		}
@@ -290,4 +291,32 @@ func firstLine(s string) string {
 
 func toCRLF(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
+}
+
+// nearestText says where old_code stops matching the file: the longest start of old_code
+// found in the file (at least a few bytes, or its whole first line), the line it is on, and
+// how the two go on from there, or "" when even its start is not in the file. The start is
+// found by halving its length, each step one search of the file.
+func nearestText(text, oldCode []byte) string {
+	lo, hi := 0, len(oldCode) // the start of length lo is in the file; of length hi is not
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if bytes.Contains(text, oldCode[:mid]) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	first, _, _ := bytes.Cut(oldCode, []byte("\n"))
+	if lo < min(8, len(first)) {
+		return ""
+	}
+	at := bytes.Index(text, oldCode[:lo])
+	line := bytes.Count(text[:at], []byte("\n")) + 1
+	from := max(0, lo-20)
+	for from < lo && !utf8.RuneStart(oldCode[from]) {
+		from++
+	}
+	return fmt.Sprintf("its first %d bytes match the file at line %d (ending %q), where the file goes on with %q and old_code with %q; ",
+		lo, line, oldCode[from:lo], clip(text[at+lo:], 20), clip(oldCode[lo:], 20))
 }

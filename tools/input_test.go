@@ -119,7 +119,8 @@ func TestEditHints(t *testing.T) {
 			`edit does not apply: old_code was not found, and it looks like it carries line numbers ("1→drawRect('plate', 0, 0, 60, 40)"), ` +
 				"as cat -n and read tools show them; send the file's text without them\nnot applied; the file is unchanged"},
 		{EditIn{File: "main", OldCode: "drawCircle('hole', 0, 0, 7)", NewCode: "x"},
-			"edit does not apply: old_code was not found; read the file and copy the text exactly\nnot applied; the file is unchanged"},
+			`edit does not apply: old_code was not found; its first 25 bytes match the file at line 2 (ending "ircle('hole', 0, 0, "), where the file goes on with "8)\n" and old_code with "7)"; ` +
+				"read the file and copy the text exactly\nnot applied; the file is unchanged"},
 		{EditIn{File: "shapes", OldCode: "function star", NewCode: "function star2"},
 			"shapes is a built-in module (builtin/shapes.js), which is read-only; to customise it, read shapes and write a copy under a new name " +
 				"(such as my_shapes) and import that, or write shapes itself to make a workspace module that replaces the built-in\n" +

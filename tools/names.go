@@ -36,10 +36,20 @@ func withFileNames[In, Out any](fn func(ctx context.Context, s *Session, in In) 
 // noFile is the error for a file that does not exist: it names the file whose name differs
 // only in case, if there is one, and otherwise says what to do next.
 func noFile(ws *modules.Workspace, name, next string) error {
+	var names []string
 	for _, f := range ws.List() {
-		if f.Kind != modules.KindFont && f.Name != name && strings.EqualFold(f.Name, name) {
+		if f.Kind == modules.KindFont || f.Name == name {
+			continue
+		}
+		if strings.EqualFold(f.Name, name) {
 			return fmt.Errorf("%s does not exist; did you mean %s? (names are case-sensitive)", runtime.PathOf(name), f.Name)
 		}
+		names = append(names, f.Name)
+	}
+	// A file name is suggested for a slip of a key or two ("mian"), not for any name of about
+	// the same length, as an API name is.
+	if c := runtime.Closest(name, names); c != "" && runtime.EditDistance(strings.ToLower(name), strings.ToLower(c)) <= 2 {
+		return fmt.Errorf("%s does not exist; did you mean %s? (%s)", runtime.PathOf(name), c, next)
 	}
 	return fmt.Errorf("%s does not exist; %s", runtime.PathOf(name), next)
 }

@@ -139,6 +139,9 @@ func TestEdit(t *testing.T) {
 		{"missing", EditIn{File: "main", OldCode: "nope", NewCode: "x"}, "edit does not apply: old_code was not found; read the file and copy the text exactly", true},
 		{"batch fails at 1", EditIn{File: "main", Edits: []Edit{{OldCode: "'a'", NewCode: "'z'"}, {OldCode: "nope", NewCode: "x"}}}, "edit does not apply: edit 1: old_code was not found; read the file and copy the text exactly", true},
 		{"batch", EditIn{File: "main", Edits: []Edit{{OldCode: "'a'", NewCode: "'z'"}, {OldCode: "'z', 0", NewCode: "'z', 9"}}}, strings.Replace(orig, "'a', 0", "'z', 9", 1), false},
+		// Near text: where old_code stops matching is named, with the line.
+		{"nearly", EditIn{File: "main", OldCode: "drawCircle('b', 3,0, 1)", NewCode: "x"},
+			`edit does not apply: old_code was not found; its first 18 bytes match the file at line 2 (ending "drawCircle('b', 3,"), where the file goes on with " 0, 1)\r\ndrawCircle('..." and old_code with "0, 1)"; read the file and copy the text exactly`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -244,6 +247,28 @@ func TestBadInput(t *testing.T) {
 		_, err := s.Call(context.Background(), tt.tool, json.RawMessage(tt.params))
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%s %s: got %v, want %q", tt.tool, tt.params, err, tt.want)
+		}
+	}
+}
+
+// TestDidYouMean: a file or entity name one slip away from one that exists is named.
+func TestDidYouMean(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{"scene.code.js": "drawCircle('button1', 0, 0, 1)", "modules/house_lib.js": "export const x = 1"})
+	for _, tt := range []struct{ tool, params, want string }{
+		{"read", `{"file":"mian"}`, `modules/mian.js does not exist; did you mean main? (glob lists the files there are)`},
+		{"read", `{"file":"hose_lib"}`, `modules/hose_lib.js does not exist; did you mean house_lib? (glob lists the files there are)`},
+		{"write", `{"file":"main","code":"drawCircle('button1', 0, 0, 1); getEntity('button0')"}`,
+			"scene.code.js:1:33: Error: getEntity: no such entity: \"button0\"\n    1 | drawCircle('button1', 0, 0, 1); getEntity('button0')\n                                        ^\n" +
+				"hint: did you mean \"button1\"? draw it before using it, and check the spelling; exists(name) tells whether it is there\nnot applied; the file is unchanged"},
+	} {
+		_, err := s.Call(context.Background(), tt.tool, json.RawMessage(tt.params))
+		if err == nil {
+			t.Errorf("%s %s: no error", tt.tool, tt.params)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			t.Errorf("%s %s mismatch (-want +got):\n%s", tt.tool, tt.params, diff)
 		}
 	}
 }
