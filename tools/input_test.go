@@ -92,7 +92,7 @@ func TestToolTypes(t *testing.T) {
 	want := map[string]string{
 		"glob": "read", "read": "read", "lsp": "read",
 		"write": "edit", "edit": "edit", "move": "edit", "delete": "edit", "scene": "edit",
-		"search": "read", "save": "edit", "measure": "read",
+		"search": "read", "save": "edit", "measure": "read", "export": "edit",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

@@ -68,6 +68,8 @@ var registry = index([]*Tool{
 	// save keeps the properties it does not know, so it checks its own input (journal.go).
 	ownInput[SaveIn]("save", TypeEdit, saveDescription, saveInputSchema, saveTool),
 	typed("search", TypeRead, searchDescription, searchTool),
+	// export writes a file, in out/ only, and no history (export.go).
+	typed("export", TypeEdit, exportDescription, exportTool),
 })
 
 // index makes the registry from its rows.

@@ -1,0 +1,48 @@
+package modules
+
+// Exports an agent asks for are written into the workspace's out/ folder and nowhere else: a
+// tool that could name any path would let a client overwrite main, a data file or the
+// history, or reach outside the workspace. The name is checked before any filesystem call; the
+// file is written as every workspace file is (a temp file beside it, synced, renamed over it,
+// through the workspace's root, so that a link cannot lead outside).
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+)
+
+// OutputDir is the folder of the workspace that exports are written to.
+const OutputDir = "out"
+
+// MaxOutputBytes caps one export file.
+const MaxOutputBytes = 256 << 20
+
+// ErrBadOutputName is returned for an export name that is not NAME.EXT with a known
+// extension.
+var ErrBadOutputName = errors.New("bad output name")
+
+var outputName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.(svg|png|pdf|dxf|json)$`)
+
+// WriteOutput writes data to out/NAME.EXT, atomically and durably, and answers the file's
+// path relative to the workspace. name is NAME.EXT (out/NAME.EXT is taken as the same).
+func (w *Workspace) WriteOutput(name string, data []byte) (string, error) {
+	if len(name) > len(OutputDir)+1 && name[:len(OutputDir)+1] == OutputDir+"/" {
+		name = name[len(OutputDir)+1:]
+	}
+	if !outputName.MatchString(name) {
+		return "", fmt.Errorf("%w: %q: give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf or json (exports go to the workspace's out/ folder only)", ErrBadOutputName, name)
+	}
+	p := OutputDir + "/" + name
+	if len(data) > MaxOutputBytes {
+		return "", fmt.Errorf("writing %s: %w: %d bytes is over %d (MaxOutputBytes); export a part of the scene, or a smaller picture", p, ErrTooLarge, len(data), MaxOutputBytes)
+	}
+	mode, _, err := w.targetMode(p)
+	if err != nil {
+		return "", fmt.Errorf("writing %s: %w", p, err)
+	}
+	if err := w.replaceFile(p, data, mode, true); err != nil {
+		return "", writeError(p, err)
+	}
+	return p, nil
+}

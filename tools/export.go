@@ -1,0 +1,142 @@
+package tools
+
+// export writes the scene to a file an agent names, in the workspace's out/ folder: a DXF or
+// PDF for a laser cutter or a print shop without the drawing passing through the agent's
+// context (scene dxf answers the DXF's text; a 22 KB DXF is about 6,000 tokens). The options
+// are `cadrun run -o`'s flags, read by the same flag set (render.Options.Flags), so that the
+// two accept and refuse the same values.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/cadrun/cadrun/render"
+)
+
+const exportDescription = "Write the scene to a file in the workspace's out/ folder (never elsewhere): path 'out/NAME.EXT', EXT svg, png, pdf, dxf or json. Options as cadrun run -o takes them: units (mm, cm, m, in, ft), page and scale (PDF), dxf_version (12 or 2000), tolerance (DXF curves), width (PNG pixels). Answers the path and size; for a DXF, its entities by kind and layer."
+
+// ExportIn says what to write and where.
+type ExportIn struct {
+	Path       string  `json:"path" jsonschema:"out/NAME.EXT, EXT svg, png, pdf, dxf or json; the format follows the extension"`
+	Format     string  `json:"format,omitempty" jsonschema:"svg, png, pdf, dxf or json; must agree with path's extension, which it completes when path has none"`
+	Units      string  `json:"units,omitempty" jsonschema:"what one scene unit is (DXF $INSUNITS, PDF scale): mm (default), cm, m, in or ft"`
+	Page       string  `json:"page,omitempty" jsonschema:"PDF page: fit (default), A4, A3 or Letter"`
+	Scale      string  `json:"scale,omitempty" jsonschema:"PDF scale: 1:1 (default), 1:N, N:1 or fit"`
+	DXFVersion string  `json:"dxf_version,omitempty" jsonschema:"DXF version: 12 (default) or 2000"`
+	Tolerance  float64 `json:"tolerance,omitempty" jsonschema:"DXF: largest distance in scene units between a curve and its polyline (default 0.01)"`
+	Width      int     `json:"width,omitempty" jsonschema:"PNG width in pixels (default 1024)"`
+}
+
+// ExportOut is what was written.
+type ExportOut struct {
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	Bytes  int    `json:"bytes"`
+	// DXF counts a DXF's entities by kind and by layer.
+	DXF *DXFCounts `json:"dxf,omitempty"`
+}
+
+// DXFCounts are the entities of a DXF's ENTITIES section by type and by layer.
+type DXFCounts struct {
+	Entities int            `json:"entities"`
+	ByKind   map[string]int `json:"by_kind"`
+	ByLayer  map[string]int `json:"by_layer"`
+}
+
+// defaultExportWidth is the PNG width of an export that names none.
+const defaultExportWidth = 1024
+
+func exportTool(_ context.Context, s *Session, in ExportIn) (*ExportOut, error) {
+	name := in.Path
+	ext := strings.TrimPrefix(path.Ext(name), ".")
+	switch {
+	case ext == "" && in.Format != "":
+		name += "." + in.Format
+	case in.Format != "" && !strings.EqualFold(in.Format, ext):
+		return nil, fmt.Errorf("%w: export: format %q and path %q disagree; give one, or make them the same", ErrBadInput, in.Format, in.Path)
+	}
+	format, err := render.ByExt(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: export: %v", ErrBadInput, err)
+	}
+	var opts render.Options
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	opts.Flags(fs)
+	for _, o := range []struct{ flag, param, value string }{
+		{"units", "units", in.Units}, {"page", "page", in.Page}, {"scale", "scale", in.Scale}, {"dxf", "dxf_version", in.DXFVersion},
+	} {
+		if o.value == "" {
+			continue
+		}
+		if err := fs.Set(o.flag, o.value); err != nil {
+			return nil, fmt.Errorf("%w: export: %s: %v", ErrBadInput, o.param, err)
+		}
+	}
+	if in.Tolerance != 0 {
+		if err := fs.Set("tolerance", strconv.FormatFloat(in.Tolerance, 'g', -1, 64)); err != nil {
+			return nil, fmt.Errorf("%w: export: tolerance: %v", ErrBadInput, err)
+		}
+	}
+	if in.Width < 0 || in.Width > render.MaxPNGSide {
+		return nil, fmt.Errorf("%w: export: width %d is out of range; give 1 to %d (MaxPNGSide)", ErrBadInput, in.Width, render.MaxPNGSide)
+	}
+	opts.PNG.Width = defaultExportWidth
+	if in.Width > 0 {
+		opts.PNG.Width = in.Width
+	}
+	data, err := format.Render(s.srv.Scene(), opts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.srv.ws.WriteOutput(name, data)
+	if err != nil {
+		return nil, err
+	}
+	out := &ExportOut{Path: p, Format: strings.TrimPrefix(format.Ext, "."), Bytes: len(data)}
+	if format.Ext == ".dxf" {
+		out.DXF = countDXF(data)
+	}
+	return out, nil
+}
+
+// countDXF counts the entities of a DXF's ENTITIES section (group code 0 starts one, 8 is its
+// layer); the entities inside a POLYLINE (VERTEX, SEQEND) are part of it.
+func countDXF(b []byte) *DXFCounts {
+	c := &DXFCounts{ByKind: map[string]int{}, ByLayer: map[string]int{}}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 1<<20)
+	inEntities, prevSection, current := false, false, ""
+	for sc.Scan() {
+		code := strings.TrimSpace(sc.Text())
+		if !sc.Scan() {
+			break
+		}
+		value := strings.TrimSpace(sc.Text())
+		switch {
+		case code == "2" && prevSection:
+			inEntities = value == "ENTITIES"
+		case code == "0" && value == "ENDSEC":
+			inEntities = false
+		case !inEntities:
+		case code == "0" && (value == "VERTEX" || value == "SEQEND"):
+			current = ""
+		case code == "0":
+			current = value
+			c.Entities++
+			c.ByKind[value]++
+		case code == "8" && current != "":
+			c.ByLayer[value]++
+			current = ""
+		}
+		prevSection = code == "0" && value == "SECTION"
+	}
+	return c
+}

@@ -1,0 +1,119 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/modules"
+)
+
+const exportMain = `drawRect('plate', 0, 0, 80, 50); drawCircle('h', 10, 0, 4)
+booleanDifference('plate', 'h', 'cut'); deleteEntity('plate'); deleteEntity('h')
+drawText('t', 'A1', 0, 20, 5); createGroup('engrave', ['t'])`
+
+// TestExport writes each format into out/ and checks it with a reader cadrun did not write
+// where there is one: the DXF's entities counted by ezdxf are those the answer gives.
+func TestExport(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{"scene.code.js": exportMain})
+	magic := map[string]string{"svg": "<svg", "png": "\x89PNG", "pdf": "%PDF-", "dxf": "  0\nSECTION", "json": "{"}
+	for ext, want := range magic {
+		out, err := call[*ExportOut](t, s, "export", ExportIn{Path: "out/part." + ext})
+		if err != nil {
+			t.Fatalf("%s: %v", ext, err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "out", "part."+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Path != "out/part."+ext || out.Bytes != len(b) || out.Format != ext || !strings.HasPrefix(string(b), want) {
+			t.Errorf("%s: answer %+v, file of %d bytes starting %.10q", ext, out, len(b), b)
+		}
+	}
+	out, err := call[*ExportOut](t, s, "export", ExportIn{Path: "out/r2000", Format: "dxf", DXFVersion: "2000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	py := ""
+	for _, p := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(p, "-c", "import ezdxf").Run() == nil {
+			py = p
+			break
+		}
+	}
+	if py == "" {
+		if os.Getenv("CADRUN_REQUIRE_TOOLS") == "1" {
+			t.Fatal("python3 with ezdxf is missing; make deps installs it (.ci/debian-packages)")
+		}
+		t.Skip("python3 with ezdxf is not installed; run make deps")
+	}
+	script := `import ezdxf, json, sys, collections
+d = ezdxf.readfile(sys.argv[1])
+k, l = collections.Counter(), collections.Counter()
+for e in d.modelspace():
+    k[e.dxftype()] += 1
+    l[e.dxf.layer] += 1
+print(json.dumps({"entities": sum(k.values()), "by_kind": k, "by_layer": l}))`
+	got, err := exec.Command(py, "-c", script, filepath.Join(dir, "out", "r2000.dxf")).Output()
+	if err != nil {
+		t.Fatalf("ezdxf: %v", err)
+	}
+	var theirs DXFCounts
+	if err := json.Unmarshal(got, &theirs); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(&theirs, out.DXF); diff != "" {
+		t.Errorf("the answer's counts and ezdxf's differ (-ezdxf +answer):\n%s", diff)
+	}
+	if theirs.ByLayer["engrave"] == 0 || theirs.ByLayer["0"] != 2 {
+		t.Errorf("ezdxf finds the layers %v; want the text on engrave and the cut's two rings on 0", theirs.ByLayer)
+	}
+}
+
+// TestExportRefusals: nothing is written outside out/, and bad options are named.
+func TestExportRefusals(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{"scene.code.js": exportMain, "data/d.json": `{"a": 1}`})
+	for _, tt := range []struct {
+		in   ExportIn
+		want string
+	}{
+		{ExportIn{Path: "data/d.json"}, `bad output name: "data/d.json": give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf or json (exports go to the workspace's out/ folder only)`},
+		{ExportIn{Path: "out/../scene.code.js"}, `bad input: export: bad export option: output "out/../scene.code.js" must end in .svg, .png, .json, .dxf or .pdf`},
+		{ExportIn{Path: "out/../main.svg"}, `bad output name: "../main.svg": give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf or json (exports go to the workspace's out/ folder only)`},
+		{ExportIn{Path: "/etc/x.svg"}, `bad output name: "/etc/x.svg": give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf or json (exports go to the workspace's out/ folder only)`},
+		{ExportIn{Path: "out/p.svg", Format: "pdf"}, `bad input: export: format "pdf" and path "out/p.svg" disagree; give one, or make them the same`},
+		{ExportIn{Path: "out/p.pdf", Units: "furlong"}, `bad input: export: units: bad export option: unit "furlong": use mm, cm, m, in or ft`},
+		{ExportIn{Path: "out/p.png", Width: 9000}, `bad input: export: width 9000 is out of range; give 1 to 8192 (MaxPNGSide)`},
+	} {
+		_, err := call[*ExportOut](t, s, "export", tt.in)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%+v: got %v\nwant %s", tt.in, err, tt.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("out/ exists after refusals only: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "data", "d.json")); string(b) != `{"a": 1}` {
+		t.Errorf("data/d.json changed: %q", b)
+	}
+	// A link in place of out/ cannot lead outside the workspace.
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, modules.OutputDir)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Call(context.Background(), "export", json.RawMessage(`{"path":"out/x.svg"}`)); err == nil {
+		t.Error("an export through a link to outside the workspace landed")
+	}
+	if names, _ := os.ReadDir(outside); len(names) != 0 {
+		t.Errorf("files written outside: %v", names)
+	}
+}
