@@ -1,7 +1,9 @@
 // Package journal is the design journal: observations about a design (decisions,
 // discoveries, bug fixes, ...) saved with the reasons behind them and found again by full-text
 // search. Entries live in an embedded SQLite database (.cadrun/journal.db in the workspace)
-// with an FTS5 index, in WAL mode, so that several processes can save and search at once.
+// with an FTS5 index, with a rollback journal, so that every acknowledged save is in the
+// database file itself; several processes can save and search at once, each write waiting
+// for the one before.
 //
 // Start with Open on the path the workspace gives (modules.Workspace.JournalPath); decode a
 // save's parameters with ParseSave, then call Save; Search finds entries, Get fetches them by
@@ -46,19 +48,28 @@ type Journal struct {
 func Open(ctx context.Context, path string) (*Journal, error) {
 	// _txlock=immediate: every transaction takes the write lock when it begins, so two
 	// writers never both read and then deadlock upgrading; the busy timeout makes the second
-	// one wait instead of failing. synchronous=NORMAL is safe in WAL mode: a crash never
-	// corrupts, a power cut may lose the last saves.
+	// one wait instead of failing.
+	//
+	// journal_mode=TRUNCATE (a rollback journal), not WAL: an acknowledged save must be in
+	// journal.db itself. In WAL mode the entries lived in journal.db-wal until a checkpoint,
+	// so moving journal.db aside (as docs/journal.md allows) left them behind, and SQLite
+	// deleted that WAL when the path was opened again: every entry was lost. A rollback
+	// journal holds data only during a write, and is truncated (not deleted, which costs a
+	// sync of the folder) when the write ends. synchronous=FULL makes each save durable
+	// before it is answered. A database an older cadrun left in WAL mode is switched back
+	// once no other process has it open.
 	dsn := "file:" + path + "?_txlock=immediate" +
 		fmt.Sprintf("&_pragma=busy_timeout(%d)", BusyTimeout.Milliseconds()) +
-		"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
+		"&_pragma=journal_mode(TRUNCATE)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("opening the journal: %w", err)
 	}
 	j := &Journal{db: db, path: path}
-	// The first connections to a new database race to switch it to WAL, and SQLite answers
-	// that race with "database is locked" at once, without its busy handler: try again, for
-	// as long as the busy timeout would have waited.
+	// The first connections to a new database race to set its journal mode (and to switch an
+	// older WAL database back), and SQLite answers that race with "database is locked" at
+	// once, without its busy handler: try again, for as long as the busy timeout would have
+	// waited.
 	deadline, pause := time.Now().Add(BusyTimeout), 5*time.Millisecond
 	for {
 		err := j.migrate(ctx)

@@ -611,3 +611,45 @@ func TestOpenWhileLockedTooLong(t *testing.T) {
 	}
 	t.Logf("gave up after %v", time.Since(start).Round(time.Second))
 }
+
+// TestMovedAsideKeepsEverySave: every save answered is in journal.db itself, so a journal
+// moved aside while it is open (as docs/journal.md allows) holds all of them, and the path
+// opened again starts empty. In WAL mode the saves lived in journal.db-wal, which the next open
+// of the path deleted: the moved file had none.
+func TestMovedAsideKeepsEverySave(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "journal.db")
+	j, err := Open(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		save(t, j, fmt.Sprintf(`{"title":"entry %d","text":"t"}`, i), time.UnixMilli(int64(1_700_000_000_000+i)))
+	}
+	aside := filepath.Join(t.TempDir(), "old.db")
+	if err := os.Rename(p, aside); err != nil {
+		t.Fatal(err)
+	}
+	if !j.Moved() {
+		t.Fatal("Moved: false after the rename")
+	}
+	j.Close()
+	again, err := Open(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, again, `{"title":"after the move","text":"t"}`, time.UnixMilli(1_800_000_000_000))
+	again.Close()
+	old, err := Open(context.Background(), aside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	list, err := old.Search(context.Background(), &Query{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 20 {
+		t.Errorf("the journal moved aside holds %d entries; want the 20 saved in it", len(list))
+	}
+}
