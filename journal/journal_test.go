@@ -201,7 +201,7 @@ func TestSearch(t *testing.T) {
 	q := Query{Query: "swings"}
 	q.Check()
 	got, _ := j.Search(context.Background(), &q)
-	if diff := cmp.Diff("Door [swing]", got[0].Snippet); diff != "" {
+	if diff := cmp.Diff("The door [swings] into the room; walls leave 100 mm", got[0].Snippet); diff != "" {
 		t.Errorf("snippet: mismatch (-want +got):\n%s", diff)
 	}
 	if got[0].Text != "" {
@@ -651,5 +651,25 @@ func TestMovedAsideKeepsEverySave(t *testing.T) {
 	}
 	if len(list) != 20 {
 		t.Errorf("the journal moved aside holds %d entries; want the 20 saved in it", len(list))
+	}
+}
+
+// TestSnippetOf: the snippet is the window around the first match, made in one pass; an entry
+// that repeats the searched word 87,000 times (FTS5's snippet() took 55 s over it) gives a
+// window of snippetTokens words.
+func TestSnippetOf(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ title, text, query, want string }{
+		{"Door", "The door swings into the room", "swing", "The door [swings] into the room"},
+		{"Door", "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty", "seven",
+			"…three four five six [seven] eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen…"},
+		{"Thick walls", "Nothing here", "wall", "Thick [walls]"},
+		{"Roof", "Pitched roof", "pitch*", "[Pitched] roof"},
+		{"Roof", "Pitched roof", "basement", "Pitched roof"},
+		{"", strings.Repeat("zq ", 87000), "zq", strings.TrimSpace(strings.Repeat("[zq] ", 16)) + "…"},
+	} {
+		if got := snippetOf(tc.title, tc.text, tc.query); got != tc.want {
+			t.Errorf("snippetOf(%.20q, %q):\n got %q\nwant %q", tc.text, tc.query, got, tc.want)
+		}
 	}
 }
