@@ -165,7 +165,9 @@ func Extract(archive []byte, dir string) error {
 // snapshot is written (a failure when CI=true); UPDATE_GOLDEN=1 rewrites them.
 func Check(t testing.TB, path string, opt Options) {
 	t.Helper()
-	dir, snapDir, base := path, filepath.Join(path, "__snapshots__"), "scene"
+	// The snapshots live in a folder of their own workspace: the one tested, or for an
+	// archive the folder beside it.
+	dir, snapRoot, base := path, path, "scene"
 	if name, ok := strings.CutSuffix(filepath.Base(path), ".txtar"); ok {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -175,7 +177,7 @@ func Check(t testing.TB, path string, opt Options) {
 		if err := Extract(data, dir); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		snapDir, base = filepath.Join(filepath.Dir(path), "__snapshots__"), name
+		snapRoot, base = filepath.Dir(path), name
 	}
 	opt.Update = opt.Update || os.Getenv("UPDATE_GOLDEN") == "1"
 	opt.CI = opt.CI || os.Getenv("CI") == "true"
@@ -191,7 +193,15 @@ func Check(t testing.TB, path string, opt Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Compare(snapDir, base, out, opt)
+	snaps := ws
+	if snapRoot != dir {
+		if snaps, err = modules.Open(snapRoot); err != nil {
+			t.Fatal(err)
+		}
+		defer snaps.Close()
+	}
+	snapDir := filepath.Join(snapRoot, "__snapshots__")
+	rep, err := Compare(snaps, "__snapshots__", base, out, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

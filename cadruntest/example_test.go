@@ -21,7 +21,13 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	snapshots := filepath.Join(dir, "__snapshots__")
+	// The snapshots are kept in dir's __snapshots__/, read and written through dir as a
+	// workspace (confined, no-follow).
+	snapshots, err := modules.Open(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer snapshots.Close()
 
 	check := func(archive string) {
 		ws := filepath.Join(dir, "ws")
@@ -38,7 +44,7 @@ func Example() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		rep, err := cadruntest.Compare(snapshots, "plate", out, cadruntest.Options{})
+		rep, err := cadruntest.Compare(snapshots, "__snapshots__", "plate", out, cadruntest.Options{})
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -5,8 +5,6 @@ package cadruntest
 // is drawn even when the scene is the same (a renderer change).
 
 import (
-	"github.com/cadrun/cadrun/scene"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -15,10 +13,13 @@ import (
 	"image/png"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/scene"
 )
 
 // Status is a test's outcome, as `cadrun test` prints it.
@@ -42,20 +43,27 @@ type Report struct {
 // Message is the changes, one per line.
 func (r Report) Message() string { return strings.Join(r.Changes, "\n") }
 
-// Compare compares out with the snapshot files snapDir/base.json, .svg and .png. Files
-// missing from a snapshot that has its .json are not compared (delete the .png to stop
+// Compare compares out with the snapshot files snapDir/base.json, .svg and .png of the
+// workspace ws (snapDir is a slash path in it: __snapshots__ or tests/__snapshots__), read and
+// written through the workspace (confined, no-follow, capped: modules.Workspace.ReadSnapshot).
+// Files missing from a snapshot that has its .json are not compared (delete the .png to stop
 // comparing pictures); with no .json at all the snapshot is written, as new. Update
 // rewrites all three.
-func Compare(snapDir, base string, out *Output, opt Options) (Report, error) {
-	paths := snapshotPaths(snapDir, base)
-	oldJSON, err := os.ReadFile(paths[0])
+func Compare(ws *modules.Workspace, snapDir, base string, out *Output, opt Options) (Report, error) {
+	rels := snapshotPaths(snapDir, base)
+	var paths [3]string // as messages show them
+	for i, r := range rels {
+		paths[i] = filepath.Join(ws.Dir(), filepath.FromSlash(r))
+	}
+	oldJSON, err := ws.ReadSnapshot(rels[0])
 	missing := errors.Is(err, fs.ErrNotExist)
-	if err != nil && !missing {
-		return Report{}, fmt.Errorf("reading the snapshot: %w", err)
+	if err != nil && !missing && !opt.Update {
+		// Refused at the open (not a regular file, too large): the test fails saying so.
+		return Report{Status: StatusFail, Changes: []string{err.Error()}}, nil
 	}
 	switch {
 	case opt.Update:
-		n, err := writeSnapshot(paths, out)
+		n, err := writeSnapshot(ws, rels, out)
 		st := StatusOK
 		if missing {
 			st = StatusNew
@@ -63,9 +71,9 @@ func Compare(snapDir, base string, out *Output, opt Options) (Report, error) {
 		return Report{Status: st, Written: n}, err
 	case missing && opt.CI:
 		return Report{Status: StatusFail, Changes: []string{fmt.Sprintf(
-			"no snapshot: %s is missing, and CI=true does not write one; run `cadrun test -update` where the drawing is right and commit %s", paths[0], snapDir)}}, nil
+			"no snapshot: %s is missing, and CI=true does not write one; run `cadrun test -update` where the drawing is right and commit %s", paths[0], filepath.Dir(paths[0]))}}, nil
 	case missing:
-		n, err := writeSnapshot(paths, out)
+		n, err := writeSnapshot(ws, rels, out)
 		return Report{Status: StatusNew, Written: n}, err
 	}
 	var rep Report
@@ -78,14 +86,14 @@ func Compare(snapDir, base string, out *Output, opt Options) (Report, error) {
 		changes = []string{fmt.Sprintf("%s: %v; rewrite it with -update", paths[0], err)}
 	}
 	rep.Changes = changes
-	if old, err := os.ReadFile(paths[1]); err == nil {
+	if old, err := ws.ReadSnapshot(rels[1]); err == nil {
 		if s := diffText(old, out.SVG); s != "" {
 			rep.Changes = append(rep.Changes, filepath.Base(paths[1])+": "+s)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return Report{}, fmt.Errorf("reading the snapshot: %w", err)
+		rep.Changes = append(rep.Changes, err.Error())
 	}
-	if old, err := os.ReadFile(paths[2]); err == nil {
+	if old, err := ws.ReadSnapshot(rels[2]); err == nil {
 		s, images, err := diffPNG(old, out, paths[2], opt)
 		if err != nil {
 			return Report{}, err
@@ -95,7 +103,7 @@ func Compare(snapDir, base string, out *Output, opt Options) (Report, error) {
 			rep.Images = images
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return Report{}, fmt.Errorf("reading the snapshot: %w", err)
+		rep.Changes = append(rep.Changes, err.Error())
 	}
 	rep.Status = StatusOK
 	if len(rep.Changes) > 0 {
@@ -104,17 +112,15 @@ func Compare(snapDir, base string, out *Output, opt Options) (Report, error) {
 	return rep, nil
 }
 
+// snapshotPaths are the slash paths of a snapshot's three files in its workspace.
 func snapshotPaths(dir, base string) [3]string {
-	p := filepath.Join(dir, base)
+	p := path.Join(dir, base)
 	return [3]string{p + ".json", p + ".svg", p + ".png"}
 }
 
-// writeSnapshot writes the three files, and counts those whose bytes changed. An empty
-// scene has no pictures: its old .svg and .png are removed.
-func writeSnapshot(paths [3]string, out *Output) (int, error) {
-	if err := os.MkdirAll(filepath.Dir(paths[0]), 0o755); err != nil {
-		return 0, fmt.Errorf("writing the snapshot: %w", err)
-	}
+// writeSnapshot writes the three files through the workspace, and counts those whose bytes
+// changed. An empty scene has no pictures: its old .svg and .png are removed.
+func writeSnapshot(ws *modules.Workspace, paths [3]string, out *Output) (int, error) {
 	var pngData []byte
 	if out.Image != nil {
 		var err error
@@ -124,12 +130,14 @@ func writeSnapshot(paths [3]string, out *Output) (int, error) {
 	}
 	n := 0
 	for i, data := range [][]byte{out.JSON, out.SVG, pngData} {
-		old, err := os.ReadFile(paths[i])
+		// A file that cannot be read (not there, or not a regular file) is replaced: the
+		// write puts a regular file in its place.
+		old, err := ws.ReadSnapshot(paths[i])
 		exists := err == nil
 		if data == nil {
 			if exists {
 				n++
-				if err := os.Remove(paths[i]); err != nil {
+				if err := ws.RemoveSnapshot(paths[i]); err != nil {
 					return n, err
 				}
 			}
@@ -138,25 +146,12 @@ func writeSnapshot(paths [3]string, out *Output) (int, error) {
 		if exists && bytes.Equal(old, data) {
 			continue
 		}
-		if err := writeFile(paths[i], data); err != nil {
-			return n, err
+		if err := ws.WriteSnapshot(paths[i], data); err != nil {
+			return n, fmt.Errorf("writing the snapshot: %w", err)
 		}
 		n++
 	}
 	return n, nil
-}
-
-// writeFile replaces path in one step, so that an interrupted update leaves the old file.
-func writeFile(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("writing the snapshot: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing the snapshot: %w", err)
-	}
-	return nil
 }
 
 // diffText names the first line where two texts differ, or "".
@@ -203,6 +198,15 @@ func clip(s string, col int) string {
 func diffPNG(old []byte, out *Output, path string, opt Options) (string, []string, error) {
 	if out.Image == nil {
 		return "nothing is drawn any more", nil, nil
+	}
+	// The declared size first: a small file can declare a picture of gigabytes.
+	cfg, err := png.DecodeConfig(bytes.NewReader(old))
+	if err != nil {
+		return fmt.Sprintf("the snapshot cannot be read (%v); rewrite it with -update", err), nil, nil
+	}
+	if cfg.Width > render.MaxPNGSide || cfg.Height > render.MaxPNGSide {
+		return fmt.Sprintf("the snapshot declares a picture of %dx%d pixels, over %d a side (MaxPNGSide); it was not decoded: rewrite it with -update",
+			cfg.Width, cfg.Height, render.MaxPNGSide), nil, nil
 	}
 	img, err := png.Decode(bytes.NewReader(old))
 	if err != nil {

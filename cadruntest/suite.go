@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -119,7 +120,7 @@ func runWorkspace(ctx context.Context, dir string, opt Options) ([]Result, error
 	if _, err := os.Stat(filepath.Join(dir, "scene.code.js")); err == nil && opt.wants(name) {
 		start := time.Now()
 		o, err := render1(ctx, ws, runtime.Options{Limits: opt.Limits}, opt)
-		r, err := judge(name, dir, o, err, filepath.Join(dir, "__snapshots__"), "scene", opt)
+		r, err := judge(ws, name, dir, o, err, "__snapshots__", "scene", opt)
 		if err != nil {
 			return nil, err
 		}
@@ -142,7 +143,7 @@ func runWorkspace(ctx context.Context, dir string, opt Options) ([]Result, error
 }
 
 // judge turns a run into a result: its diagnostic, or its comparison with the snapshot.
-func judge(name, dir string, o *Output, runErr error, snapDir, base string, opt Options) (Result, error) {
+func judge(ws *modules.Workspace, name, dir string, o *Output, runErr error, snapDir, base string, opt Options) (Result, error) {
 	r := Result{Name: name, Workspace: dir}
 	var d *runtime.Diagnostic
 	switch {
@@ -152,7 +153,7 @@ func judge(name, dir string, o *Output, runErr error, snapDir, base string, opt 
 	case runErr != nil:
 		return r, runErr
 	}
-	rep, err := Compare(snapDir, base, o, opt)
+	rep, err := Compare(ws, snapDir, base, o, opt)
 	if err != nil {
 		return r, err
 	}
@@ -167,13 +168,14 @@ func runScript(ctx context.Context, ws *modules.Workspace, dir, path string, opt
 	if lim.MaxSourceBytes == 0 {
 		lim.MaxSourceBytes = runtime.DefaultLimits.MaxSourceBytes
 	}
-	if info, err := os.Stat(path); err == nil && info.Size() > int64(lim.MaxSourceBytes) {
-		return []Result{{Name: name, Workspace: dir, Status: StatusFail,
-			Message: fmt.Sprintf("%s is %d bytes; the limit is %d (MaxSourceBytes); split it into modules", rel, info.Size(), lim.MaxSourceBytes)}}, nil
-	}
-	content, err := os.ReadFile(path)
+	// Read through the workspace: a FIFO or a device named NAME.test.js is refused at once.
+	content, err := ws.ReadTestScript(rel)
 	if err != nil {
-		return nil, err
+		return []Result{{Name: name, Workspace: dir, Status: StatusFail, Message: err.Error()}}, nil
+	}
+	if len(content) > lim.MaxSourceBytes {
+		return []Result{{Name: name, Workspace: dir, Status: StatusFail,
+			Message: fmt.Sprintf("%s is %d bytes; the limit is %d (MaxSourceBytes); split it into modules", rel, len(content), lim.MaxSourceBytes)}}, nil
 	}
 	start := time.Now()
 	src := runtime.Overlay{Base: ws, Name: runtime.MainModule, Content: content, Path: rel}
@@ -191,16 +193,16 @@ func runScript(ctx context.Context, ws *modules.Workspace, dir, path string, opt
 		}
 	}
 	drew := o != nil && o.Scene != nil && o.Scene.Len() > 0
-	snapDir := filepath.Join(dir, "tests", "__snapshots__")
+	snapDir := "tests/__snapshots__"
 	base := strings.TrimSuffix(filepath.Base(path), ".test.js")
-	_, err = os.Stat(snapshotPaths(snapDir, base)[0])
-	hasSnapshot := err == nil
+	_, err = ws.ReadSnapshot(snapshotPaths(snapDir, base)[0])
+	hasSnapshot := !errors.Is(err, fs.ErrNotExist)
 	if !opt.wants(name) {
 		return out, nil
 	}
 	switch {
 	case runErr != nil || drew || hasSnapshot:
-		r, err := judge(name, dir, o, runErr, snapDir, base, opt)
+		r, err := judge(ws, name, dir, o, runErr, snapDir, base, opt)
 		if err != nil {
 			return nil, err
 		}

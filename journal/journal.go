@@ -1,7 +1,9 @@
 // Package journal is the design journal: observations about a design (decisions,
 // discoveries, bug fixes, ...) saved with the reasons behind them and found again by full-text
 // search. Entries live in an embedded SQLite database (.cadrun/journal.db in the workspace)
-// with an FTS5 index, in WAL mode, so that several processes can save and search at once.
+// with an FTS5 index, with a rollback journal, so that every acknowledged save is in the
+// database file itself; several processes can save and search at once, each write waiting
+// for the one before.
 //
 // Start with Open on the path the workspace gives (modules.Workspace.JournalPath); decode a
 // save's parameters with ParseSave, then call Save; Search finds entries, Get fetches them by
@@ -17,6 +19,8 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"modernc.org/sqlite" // the "sqlite" database/sql driver, FTS5 included
 	sqlite3 "modernc.org/sqlite/lib"
@@ -46,19 +50,28 @@ type Journal struct {
 func Open(ctx context.Context, path string) (*Journal, error) {
 	// _txlock=immediate: every transaction takes the write lock when it begins, so two
 	// writers never both read and then deadlock upgrading; the busy timeout makes the second
-	// one wait instead of failing. synchronous=NORMAL is safe in WAL mode: a crash never
-	// corrupts, a power cut may lose the last saves.
+	// one wait instead of failing.
+	//
+	// journal_mode=TRUNCATE (a rollback journal), not WAL: an acknowledged save must be in
+	// journal.db itself. In WAL mode the entries lived in journal.db-wal until a checkpoint,
+	// so moving journal.db aside (as docs/journal.md allows) left them behind, and SQLite
+	// deleted that WAL when the path was opened again: every entry was lost. A rollback
+	// journal holds data only during a write, and is truncated (not deleted, which costs a
+	// sync of the folder) when the write ends. synchronous=FULL makes each save durable
+	// before it is answered. A database an older cadrun left in WAL mode is switched back
+	// once no other process has it open.
 	dsn := "file:" + path + "?_txlock=immediate" +
 		fmt.Sprintf("&_pragma=busy_timeout(%d)", BusyTimeout.Milliseconds()) +
-		"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
+		"&_pragma=journal_mode(TRUNCATE)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("opening the journal: %w", err)
 	}
 	j := &Journal{db: db, path: path}
-	// The first connections to a new database race to switch it to WAL, and SQLite answers
-	// that race with "database is locked" at once, without its busy handler: try again, for
-	// as long as the busy timeout would have waited.
+	// The first connections to a new database race to set its journal mode (and to switch an
+	// older WAL database back), and SQLite answers that race with "database is locked" at
+	// once, without its busy handler: try again, for as long as the busy timeout would have
+	// waited.
 	deadline, pause := time.Now().Add(BusyTimeout), 5*time.Millisecond
 	for {
 		err := j.migrate(ctx)
@@ -351,6 +364,22 @@ const snippetRunes = 160
 // matches when q.Query is set (with a snippet around the match), else the most recent first (with the start of the text). The text
 // itself is left out; Get returns it.
 func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
+	ctx, cancel := context.WithTimeout(ctx, MaxSearchTime)
+	defer cancel()
+	out, err := j.search(ctx, q)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, fmt.Errorf("%w: searching the journal took longer than %v (MaxSearchTime) and was stopped; narrow the search: more words, a type, concept or since", ErrSearchTime, MaxSearchTime)
+	}
+	return out, err
+}
+
+// MaxSearchTime bounds one search, whatever the entries.
+const MaxSearchTime = 5 * time.Second
+
+// ErrSearchTime is returned when a search is stopped at MaxSearchTime.
+var ErrSearchTime = errors.New("search limit exceeded")
+
+func (j *Journal) search(ctx context.Context, q *Query) ([]Entry, error) {
 	var where []string
 	var args []any
 	add := func(cond string, v any) {
@@ -395,7 +424,11 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, fmt.Errorf("searching the journal: %w", damaged(j.path, err))
 		}
-		stmt = "SELECT " + entryColumns + ", snippet(entries_fts, -1, '[', ']', '…', 16)" +
+		// No snippet() here: FTS5 builds it by trying every window around every match, so an
+		// entry that repeats the word took time quadratic in its matches (55 s for one legal
+		// 256 KiB entry), for every match ranked. The snippet is made in Go for the entries
+		// answered, in one pass over the text (snippetOf).
+		stmt = "SELECT " + entryColumns + ", ''" +
 			" FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid" +
 			whereClause(append(conds, "entries_fts.rowid >= ?")) +
 			" ORDER BY entries_fts.rank, e.id DESC LIMIT ?"
@@ -415,6 +448,8 @@ func (j *Journal) Search(ctx context.Context, q *Query) ([]Entry, error) {
 		}
 		if match == "" {
 			snip = cut(e.Text, snippetRunes)
+		} else {
+			snip = snippetOf(e.Title, e.Text, q.Query)
 		}
 		e.Snippet, e.Text = snip, ""
 		out = append(out, e)
@@ -461,4 +496,110 @@ func cut(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// snippetTokens is how many words a snippet shows around the first match.
+const snippetTokens = 16
+
+// snippetOf is the part of an entry around the first word that matches the query, matches in
+// [brackets], "…" where the text goes on: a window of snippetTokens words starting a few
+// before the first match, in the text, else the title. One pass over the text, which stops
+// at the window's end. A word matches a query word that is the same (ignoring case), that it
+// starts with when the query word ends in *, or that it extends by at most three letters (an
+// approximation of the index's Porter stemming: door, doors, doorway is not). With no match
+// found it is the start of the text.
+func snippetOf(title, text, query string) string {
+	var terms []snippetTerm
+	for _, w := range strings.Fields(query) {
+		prefix := strings.HasSuffix(w, "*")
+		if w = strings.ToLower(strings.TrimRight(w, "*")); w != "" {
+			terms = append(terms, snippetTerm{w, prefix})
+		}
+	}
+	for _, field := range []string{text, title} {
+		if s, ok := window(field, terms); ok {
+			return s
+		}
+	}
+	return cut(text, snippetRunes)
+}
+
+type snippetTerm struct {
+	word   string
+	prefix bool
+}
+
+func (t snippetTerm) matches(w string) bool {
+	switch {
+	case len(w) < len(t.word) || !strings.EqualFold(w[:len(t.word)], t.word):
+		return false
+	case t.prefix || len(w) == len(t.word):
+		return true
+	}
+	return len(w)-len(t.word) <= 3
+}
+
+// window finds the first matching word of s and returns the snippet around it.
+func window(s string, terms []snippetTerm) (string, bool) {
+	type word struct {
+		start, end int
+		hit        bool
+	}
+	var words []word // the last few before the first match, then the window
+	first := -1
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			i += n
+			continue
+		}
+		start := i
+		for i < len(s) {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			i += n
+		}
+		w := word{start: start, end: i}
+		for _, t := range terms {
+			if t.matches(s[start:i]) {
+				w.hit = true
+				break
+			}
+		}
+		words = append(words, w)
+		if first < 0 {
+			if w.hit {
+				first = len(words) - 1
+			} else if len(words) > 4 {
+				words = words[1:] // keep the four words before a match
+			}
+			continue
+		}
+		if len(words) == snippetTokens {
+			break
+		}
+	}
+	if first < 0 {
+		return "", false
+	}
+	var b strings.Builder
+	if words[0].start > 0 {
+		b.WriteString("…")
+	}
+	pos := words[0].start
+	for _, w := range words {
+		b.WriteString(s[pos:w.start])
+		if w.hit {
+			b.WriteString("[" + s[w.start:w.end] + "]")
+		} else {
+			b.WriteString(s[w.start:w.end])
+		}
+		pos = w.end
+	}
+	if pos < len(s) {
+		b.WriteString("…")
+	}
+	return b.String(), true
 }

@@ -201,7 +201,7 @@ func TestSearch(t *testing.T) {
 	q := Query{Query: "swings"}
 	q.Check()
 	got, _ := j.Search(context.Background(), &q)
-	if diff := cmp.Diff("Door [swing]", got[0].Snippet); diff != "" {
+	if diff := cmp.Diff("The door [swings] into the room; walls leave 100 mm", got[0].Snippet); diff != "" {
 		t.Errorf("snippet: mismatch (-want +got):\n%s", diff)
 	}
 	if got[0].Text != "" {
@@ -610,4 +610,66 @@ func TestOpenWhileLockedTooLong(t *testing.T) {
 		t.Errorf("Open = %v\nwant it to start %q", err, want)
 	}
 	t.Logf("gave up after %v", time.Since(start).Round(time.Second))
+}
+
+// TestMovedAsideKeepsEverySave: every save answered is in journal.db itself, so a journal
+// moved aside while it is open (as docs/journal.md allows) holds all of them, and the path
+// opened again starts empty. In WAL mode the saves lived in journal.db-wal, which the next open
+// of the path deleted: the moved file had none.
+func TestMovedAsideKeepsEverySave(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "journal.db")
+	j, err := Open(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		save(t, j, fmt.Sprintf(`{"title":"entry %d","text":"t"}`, i), time.UnixMilli(int64(1_700_000_000_000+i)))
+	}
+	aside := filepath.Join(t.TempDir(), "old.db")
+	if err := os.Rename(p, aside); err != nil {
+		t.Fatal(err)
+	}
+	if !j.Moved() {
+		t.Fatal("Moved: false after the rename")
+	}
+	j.Close()
+	again, err := Open(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, again, `{"title":"after the move","text":"t"}`, time.UnixMilli(1_800_000_000_000))
+	again.Close()
+	old, err := Open(context.Background(), aside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	list, err := old.Search(context.Background(), &Query{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 20 {
+		t.Errorf("the journal moved aside holds %d entries; want the 20 saved in it", len(list))
+	}
+}
+
+// TestSnippetOf: the snippet is the window around the first match, made in one pass; an entry
+// that repeats the searched word 87,000 times (FTS5's snippet() took 55 s over it) gives a
+// window of snippetTokens words.
+func TestSnippetOf(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ title, text, query, want string }{
+		{"Door", "The door swings into the room", "swing", "The door [swings] into the room"},
+		{"Door", "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty", "seven",
+			"…three four five six [seven] eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen…"},
+		{"Thick walls", "Nothing here", "wall", "Thick [walls]"},
+		{"Roof", "Pitched roof", "pitch*", "[Pitched] roof"},
+		{"Roof", "Pitched roof", "basement", "Pitched roof"},
+		{"", strings.Repeat("zq ", 87000), "zq", strings.TrimSpace(strings.Repeat("[zq] ", 16)) + "…"},
+	} {
+		if got := snippetOf(tc.title, tc.text, tc.query); got != tc.want {
+			t.Errorf("snippetOf(%.20q, %q):\n got %q\nwant %q", tc.text, tc.query, got, tc.want)
+		}
+	}
 }

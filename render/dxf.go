@@ -171,7 +171,7 @@ func (d *dxfDoc) collect(s *scene.Scene) {
 	}
 	d.layers = []dxfLayer{{name: "0", color: -1}}
 	layerOf := map[string]int{} // top-level group name -> layer index
-	taken := map[string]bool{"0": true}
+	taken := dxfReservedLayers()
 	aciOf := map[scene.Color]int{} // a scene has few colours; the palette search is slow
 	for _, name := range s.Roots() {
 		e, _ := s.Get(name)
@@ -227,12 +227,20 @@ func topLevel(s *scene.Scene, e *scene.Entity) *scene.Entity {
 // dxfLayerName makes a layer name every DXF reader accepts from a group name: letters,
 // digits, '_', '-' and '$' are kept, anything else becomes '_', the length is capped, and a
 // name already taken (compared without case, as AutoCAD does) gets a suffix _2, _3, ...
+// dxfReservedLayers are the layer names no group may take, upper-cased: 0, the layer of
+// shapes at the top level, and DEFPOINTS, AutoCAD's layer that never plots (a group of that
+// name gets defpoints_2, so that what it holds is cut and printed like the rest).
+func dxfReservedLayers() map[string]bool { return map[string]bool{"0": true, "DEFPOINTS": true} }
+
 func dxfLayerName(group string, maxLen int, taken map[string]bool) string {
-	b := []byte(group)
-	for i, c := range b {
+	// One '_' for each character a layer name cannot hold (ÄÖÜ-engrave is ___-engrave, not
+	// one per byte of UTF-8).
+	b := make([]byte, 0, len(group))
+	for _, c := range group {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '$') {
-			b[i] = '_'
+			c = '_'
 		}
+		b = append(b, byte(c))
 	}
 	base := string(b[:min(len(b), maxLen)])
 	name := base

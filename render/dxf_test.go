@@ -26,6 +26,16 @@ type dxfCase struct {
 }
 
 var dxfCases = []dxfCase{
+	{"layer_names", func(t *testing.T, s *scene.Scene) {
+		// A group named defpoints must not land on AutoCAD's non-plotting layer, and a name
+		// in letters a layer cannot hold loses one character to '_' for each, not each byte.
+		put(t, s, "a", scene.Circle{Radius: 2})
+		put(t, s, "b", scene.Circle{Center: scene.Vec{X: 10}, Radius: 2})
+		_, err := s.CreateGroup("defpoints", []string{"a"})
+		do(t, err)
+		_, err = s.CreateGroup("ÄÖÜ-engrave", []string{"b"})
+		do(t, err)
+	}, [][2]string{{"CIRCLE", "defpoints_2"}, {"CIRCLE", "___-engrave"}}},
 	{"line", func(t *testing.T, s *scene.Scene) {
 		put(t, s, "l", scene.Line{Points: []scene.Vec{{X: 0, Y: 0}, {X: 10, Y: 5}, {X: 20, Y: 0}}})
 	}, [][2]string{{"POLYLINE", "0"}}},
@@ -181,9 +191,10 @@ func TestDXFGolden(t *testing.T) {
 			}
 		}
 		layers := []string{"0"}
+		taken := dxfReservedLayers()
 		for _, root := range f.scene.Roots() {
 			if e, _ := f.scene.Get(root); e.IsGroup() {
-				layers = append(layers, dxfLayerName(root, 255, map[string]bool{}))
+				layers = append(layers, dxfLayerName(root, 255, taken))
 			}
 		}
 		if diff := cmp.Diff(dxfChecked{Version: wantVersion, Errors: []string{}, Fixes: []string{}, Layers: layers, Entities: kinds},
@@ -302,12 +313,14 @@ func TestDXFEveryKindScene(t *testing.T) {
 
 func TestDXFLayerNames(t *testing.T) {
 	t.Parallel()
-	taken := map[string]bool{"0": true}
+	taken := dxfReservedLayers()
 	var got []string
-	for _, g := range []string{"cut", "CUT", "en grave/1", "0", strings.Repeat("x", 40), strings.Repeat("x", 40), "Ø"} {
+	for _, g := range []string{"cut", "CUT", "en grave/1", "0", strings.Repeat("x", 40), strings.Repeat("x", 40), "Ø", "ÄÖÜ-engrave", "defpoints", "Defpoints"} {
 		got = append(got, dxfLayerName(g, 31, taken))
 	}
-	want := []string{"cut", "CUT_2", "en_grave_1", "0_2", strings.Repeat("x", 31), strings.Repeat("x", 29) + "_2", "__"}
+	// One '_' per character, not per byte; DEFPOINTS never plots in AutoCAD, so a group of
+	// that name gets another.
+	want := []string{"cut", "CUT_2", "en_grave_1", "0_2", strings.Repeat("x", 31), strings.Repeat("x", 29) + "_2", "_", "___-engrave", "defpoints_2", "Defpoints_3"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -72,9 +73,14 @@ func NewJournalAPI(srv *Server) http.Handler {
 // searchQuery reads search's parameters from the query string.
 func searchQuery(r *http.Request) (*journal.Query, error) {
 	v := r.URL.Query()
-	for k := range v {
+	for _, k := range slices.Sorted(maps.Keys(v)) {
 		if !slices.Contains(searchParams, k) {
 			return nil, fmt.Errorf("bad input: search: unknown parameter %q; the parameters are %s", k, strings.Join(searchParams, ", "))
+		}
+		// One value each, as the JSON input rule has no key twice: query=a&query=b used the
+		// first and dropped the second without a word. Only id repeats, to fetch several.
+		if n := len(v[k]); n > 1 && k != "id" {
+			return nil, fmt.Errorf("bad input: search: %s is given %d times; give it once (only id may repeat)", k, n)
 		}
 	}
 	q := &journal.Query{Query: v.Get("query"), Type: v.Get("type"), Project: v.Get("project"),
@@ -110,7 +116,7 @@ func searchQuery(r *http.Request) (*journal.Query, error) {
 
 func apiAnswer(w http.ResponseWriter, v any, err error) {
 	switch {
-	case errors.Is(err, ErrBadInput):
+	case errors.Is(err, ErrBadInput), errors.Is(err, journal.ErrSearchTime):
 		apiError(w, http.StatusBadRequest, err.Error())
 	case err != nil:
 		apiError(w, http.StatusInternalServerError, err.Error())

@@ -631,3 +631,32 @@ func TestHTTPJournalAPIRefusalsAreJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestJournalAPISearchParameterTwice: a search parameter given twice is refused naming it,
+// where the first was used and the second dropped; id alone repeats.
+func TestJournalAPISearchParameterTwice(t *testing.T) {
+	t.Parallel()
+	ws, _ := newWorkspace(t, nil)
+	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
+	t.Cleanup(srv.closeJournal)
+	hs := httptest.NewServer(NewJournalAPI(srv))
+	t.Cleanup(hs.Close)
+	for _, tc := range []struct {
+		query string
+		code  int
+		body  string
+	}{
+		{"query=a&query=b", 400, `{"error":"bad input: search: query is given 2 times; give it once (only id may repeat)"}`},
+		{"id=1&id=2", 200, `{"entries":[],"missing":[1,2]}`},
+	} {
+		resp, err := http.Get(hs.URL + "/api/search?" + tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.code || strings.TrimSpace(string(b)) != tc.body {
+			t.Errorf("%s: %d %s; want %d %s", tc.query, resp.StatusCode, b, tc.code, tc.body)
+		}
+	}
+}

@@ -127,3 +127,37 @@ func TestWatchOutputsExport(t *testing.T) {
 		t.Errorf("watch -dxf 14: exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// TestRunOutputNotAWorkspaceFile: run -o refuses what watch -out refuses (one rule,
+// modules.CheckOutputPlace): an output in the workspace's data/ replaced the user's data file
+// with the scene's JSON, and exit 0.
+func TestRunOutputNotAWorkspaceFile(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	for name, content := range map[string]string{"scene.code.js": "drawRect('r', 0, 0, 10, 10)\n", "data/d.json": `{"k":1}`} {
+		p := filepath.Join(ws, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, out := range []string{filepath.Join(ws, "data", "d.json"), filepath.Join(ws, ".cadrun", "scene.svg"), filepath.Join(ws, "modules", "x.svg")} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"run", "-workspace", ws, "-o", out}, &stdout, &stderr)
+		first, _, _ := strings.Cut(stderr.String(), "\n")
+		dir := filepath.Base(filepath.Dir(out))
+		want := `cadrun run: -o "` + out + `" is in the workspace's ` + dir + `/, where it would overwrite or become a workspace file; write it outside modules/, data/ and .cadrun/ (for example out/` + filepath.Base(out) + `)`
+		if code != 2 || first != want {
+			t.Errorf("run -o %s: exit %d, stderr %q; want 2 and %q", out, code, stderr.String(), want)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "data", "d.json")); string(b) != `{"k":1}` {
+		t.Errorf("data/d.json now holds %.60q", b)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"run", "-workspace", ws, "-o", filepath.Join(ws, "out.svg")}, &stdout, &stderr); code != 0 {
+		t.Errorf("run -o into the workspace's own folder: exit %d, %s", code, stderr.String())
+	}
+}

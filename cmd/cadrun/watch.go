@@ -102,11 +102,12 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating the workspace: %w", err)
 	}
-	for _, o := range outputs {
-		if err := checkOutPlace(dir, o.path); err != nil {
+	for i, o := range outputs {
+		if err := modules.CheckOutputPlace(dir, "-out", o.path); err != nil {
 			fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
 			return cli.ErrUsage
 		}
+		outputs[i].ws = dir
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -255,6 +256,7 @@ func colorWanted(w io.Writer) bool {
 // output is a file written after each good run.
 type output struct {
 	path   string
+	ws     string // the workspace, whose own folders the file must stay out of at every write
 	render func(*scene.Scene) ([]byte, error)
 }
 
@@ -277,44 +279,17 @@ func newOutput(path string, opt render.Options) (output, error) {
 	return o, nil
 }
 
-// checkOutPlace refuses an -out file where the workspace keeps its own files: modules/, data/
-// (an -out there would overwrite a data file, or become one) and .cadrun/. Elsewhere in the
-// workspace (out/scene.svg, scene.json) is fine. Paths are compared after symbolic links.
-func checkOutPlace(ws, out string) error {
-	root, err := filepath.Abs(ws)
-	if err == nil {
-		root, err = filepath.EvalSymlinks(root)
-	}
-	if err != nil {
-		return nil // the watch itself reports a workspace it cannot open
-	}
-	// The file written: out, or what it links to (writeFileAtomic writes through a link).
-	target, err := filepath.Abs(out)
-	if err != nil {
-		return nil
-	}
-	if t, err := filepath.EvalSymlinks(target); err == nil {
-		target = t
-	} else if dir, err := filepath.EvalSymlinks(filepath.Dir(target)); err == nil {
-		target = filepath.Join(dir, filepath.Base(target))
-	}
-	rel, err := filepath.Rel(root, target)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return nil
-	}
-	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
-	switch first {
-	case "modules", "data", ".cadrun":
-		return fmt.Errorf("-out %q is in the workspace's %s/, where it would overwrite or become a workspace file; write it outside modules/, data/ and .cadrun/ (for example out/%s)",
-			out, first, filepath.Base(out))
-	}
-	return nil
-}
-
 func (o output) write(s *scene.Scene) error {
 	data, err := o.render(s)
 	if err != nil {
 		return fmt.Errorf("rendering %s: %w", o.path, err)
+	}
+	// Checked again at every write: a link swapped in since the start must not lead the
+	// output into modules/, data/ or .cadrun/ (the history log).
+	if o.ws != "" {
+		if err := modules.CheckOutputPlace(o.ws, "-out", o.path); err != nil {
+			return fmt.Errorf("not writing %s: %w", o.path, err)
+		}
 	}
 	if err := writeFileAtomic(o.path, data); err != nil {
 		return fmt.Errorf("writing %s: %w", o.path, err)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools"
@@ -270,16 +272,16 @@ func TestWatchOutNotAWorkspaceFile(t *testing.T) {
 		t.Errorf("the data file holds %.80q", b)
 	}
 	for _, out := range []string{filepath.Join(ws, "scene.json"), filepath.Join(dir, "scene.svg")} {
-		if err := checkOutPlace(ws, out); err != nil {
-			t.Errorf("checkOutPlace(%s): %v", out, err)
+		if err := modules.CheckOutputPlace(ws, "-out", out); err != nil {
+			t.Errorf("CheckOutputPlace(%s): %v", out, err)
 		}
 	}
 	// A link outside the workspace to a data file: the file written is the data file.
 	if err := os.Symlink(data, filepath.Join(dir, "out.json")); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkOutPlace(ws, filepath.Join(dir, "out.json")); err == nil {
-		t.Errorf("checkOutPlace(a link to %s) = nil", data)
+	if err := modules.CheckOutputPlace(ws, "-out", filepath.Join(dir, "out.json")); err == nil {
+		t.Errorf("CheckOutputPlace(a link to %s) = nil", data)
 	}
 }
 
@@ -376,5 +378,47 @@ func TestWatchOutNotAFile(t *testing.T) {
 		if first, _, _ := strings.Cut(stderr.String(), "\n"); first != want {
 			t.Errorf("run(%q) stderr:\n%s\nwant first line %q", args, stderr.String(), want)
 		}
+	}
+}
+
+// TestWatchOutCheckedAtEveryWrite: an -out that passed at the start and is then swapped for a
+// link into .cadrun/ (the history log) is not written through; the log keeps its bytes.
+func TestWatchOutCheckedAtEveryWrite(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	for _, d := range []string{".cadrun/history", "out"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := filepath.Join(ws, ".cadrun", "history", "log.jsonl")
+	if err := os.WriteFile(log, []byte("{\"version\":2}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(ws, "out", "scene.svg")
+	o, err := newOutput(out, render.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.ws = ws
+	s := scene.New()
+	if _, err := s.Put("r", scene.Rect{Width: 1, Height: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.write(s); err != nil {
+		t.Fatalf("the first write: %v", err)
+	}
+	if err := os.Remove(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../.cadrun/history/log.jsonl", out); err != nil {
+		t.Fatal(err)
+	}
+	err = o.write(s)
+	if err == nil || !strings.Contains(err.Error(), `is in the workspace's .cadrun/, where it would overwrite or become a workspace file`) {
+		t.Errorf("the write through the swapped link: %v", err)
+	}
+	if b, _ := os.ReadFile(log); string(b) != "{\"version\":2}\n" {
+		t.Errorf("the history log now holds %.40q", b)
 	}
 }

@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/cadrun/cadrun/internal/workerproc"
+	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -60,6 +62,20 @@ func Run(args []string, stdout, stderr io.Writer) error {
 	if len(positional) == 1 {
 		file = positional[0]
 	}
+	// The output stays out of the workspace's own folders, as watch -out does (one rule,
+	// modules.CheckOutputPlace), checked now and again as the file is written.
+	wsDir := filepath.Dir(file)
+	if file == "" {
+		if wsDir, err = WorkspaceDir(*ws); err != nil {
+			return err
+		}
+	}
+	if *out != "" {
+		if err := modules.CheckOutputPlace(wsDir, "-o", *out); err != nil {
+			fmt.Fprintf(stderr, "cadrun run: %v\n", err)
+			return ErrUsage
+		}
+	}
 	src, err := Source(*ws, file)
 	if err != nil {
 		return err
@@ -88,6 +104,9 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if err := modules.CheckOutputPlace(wsDir, "-o", *out); err != nil {
+			return fmt.Errorf("not writing %s: %w", *out, err)
+		}
 		if err := os.WriteFile(*out, data, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", *out, err)
 		}
@@ -104,6 +123,10 @@ func Run(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("writing %s: %w", *out, err)
 		}
 		return err
+	}
+	if err := modules.CheckOutputPlace(wsDir, "-o", *out); err != nil {
+		o.abort()
+		return fmt.Errorf("not writing %s: %w", *out, err)
 	}
 	if err := o.commit(); err != nil {
 		return fmt.Errorf("writing %s: %w", *out, err)
