@@ -156,7 +156,7 @@ func init() {
 	mcpTypeSchemas[reflect.TypeFor[Focus]()] = focus
 	mcpTypeSchemas[reflect.TypeFor[Highlight]()] = highlight
 	mcpTypeSchemas[reflect.TypeFor[ViewIn]()] = &jsonschema.Schema{
-		Types: []string{"boolean", "object"},
+		Types:       []string{"boolean", "object"},
 		Description: "true, or {width, focus, highlight, grid} as scene png: a picture after the change",
 		// The parts are described once, in the scene tool's focus, highlight and grid: five
 		// tools take view, and a model reads every copy.
