@@ -211,15 +211,15 @@ func kindOf(v json.RawMessage) string {
 
 // Query is a checked search.
 type Query struct {
-	Query           string  `json:"query,omitempty" jsonschema:"words to find (all must match; word* matches a prefix); empty lists the most recent entries"`
-	Type            string  `json:"type,omitempty" jsonschema:"only entries of this type: decision, bugfix, feature, refactor, discovery or change"`
-	Project         string  `json:"project,omitempty" jsonschema:"only entries of this project"`
-	Concept         string  `json:"concept,omitempty" jsonschema:"only entries that list this concept"`
-	MemorySessionID string  `json:"memory_session_id,omitempty" jsonschema:"only entries of this session"`
-	Since           int64   `json:"since,omitempty" jsonschema:"only entries created at or after this time, in milliseconds since 1970 (created_at_epoch)"`
-	Until           int64   `json:"until,omitempty" jsonschema:"only entries created before this time, in milliseconds since 1970"`
-	Limit           int     `json:"limit,omitempty" jsonschema:"how many entries to return: default 20, at most 100"`
-	IDs             []int64 `json:"ids,omitempty" jsonschema:"fetch these entries whole, text included (the other fields are then ignored)"`
+	Query           string  `json:"query,omitempty" jsonschema:"words, all to match (word* a prefix)"`
+	Type            string  `json:"type,omitempty" jsonschema:"decision, bugfix, feature, refactor, discovery or change"`
+	Project         string  `json:"project,omitempty"`
+	Concept         string  `json:"concept,omitempty"`
+	MemorySessionID string  `json:"memory_session_id,omitempty"`
+	Since           int64   `json:"since,omitempty" jsonschema:"ms since 1970, at or after"`
+	Until           int64   `json:"until,omitempty" jsonschema:"ms since 1970, before"`
+	Limit           int     `json:"limit,omitempty" jsonschema:"default 20, at most 100"`
+	IDs             []int64 `json:"ids,omitempty" jsonschema:"fetch these entries whole"`
 }
 
 // Check applies the defaults and refuses what is out of range.

@@ -20,18 +20,18 @@ import (
 	"github.com/cadrun/cadrun/render"
 )
 
-const exportDescription = "Write the scene to a file in the workspace's out/ folder (never elsewhere): path 'out/NAME.EXT', EXT svg, png, pdf, dxf or json. Options as cadrun run -o takes them: units (mm, cm, m, in, ft), page and scale (PDF), dxf_version (12 or 2000), tolerance (DXF curves), width (PNG pixels). Answers the path and size; for a DXF, its entities by kind and layer."
+const exportDescription = "Write the scene to out/NAME.EXT in the workspace (svg, png, pdf, dxf or json; nowhere else), with cadrun run -o's options. Answers the path and size; for a DXF, its entities by kind and layer."
 
 // ExportIn says what to write and where.
 type ExportIn struct {
-	Path       string  `json:"path" jsonschema:"out/NAME.EXT, EXT svg, png, pdf, dxf or json; the format follows the extension"`
-	Format     string  `json:"format,omitempty" jsonschema:"svg, png, pdf, dxf or json; must agree with path's extension, which it completes when path has none"`
-	Units      string  `json:"units,omitempty" jsonschema:"what one scene unit is (DXF $INSUNITS, PDF scale): mm (default), cm, m, in or ft"`
-	Page       string  `json:"page,omitempty" jsonschema:"PDF page: fit (default), A4, A3 or Letter"`
-	Scale      string  `json:"scale,omitempty" jsonschema:"PDF scale: 1:1 (default), 1:N, N:1 or fit"`
-	DXFVersion string  `json:"dxf_version,omitempty" jsonschema:"DXF version: 12 (default) or 2000"`
-	Tolerance  float64 `json:"tolerance,omitempty" jsonschema:"DXF: largest distance in scene units between a curve and its polyline (default 0.01)"`
-	Width      int     `json:"width,omitempty" jsonschema:"PNG width in pixels (default 1024)"`
+	Path       string  `json:"path" jsonschema:"out/NAME.EXT; the extension picks the format"`
+	Format     string  `json:"format,omitempty" jsonschema:"svg, png, pdf, dxf or json, when path has no extension"`
+	Units      string  `json:"units,omitempty" jsonschema:"one scene unit: mm (default), cm, m, in or ft"`
+	Page       string  `json:"page,omitempty" jsonschema:"PDF: fit (default), A4, A3 or Letter"`
+	Scale      string  `json:"scale,omitempty" jsonschema:"PDF: 1:1 (default), 1:N, N:1 or fit"`
+	DXFVersion string  `json:"dxf_version,omitempty" jsonschema:"DXF: 12 (default) or 2000"`
+	Tolerance  float64 `json:"tolerance,omitempty" jsonschema:"DXF: curve tolerance (default 0.01)"`
+	Width      int     `json:"width,omitempty" jsonschema:"PNG: pixels (default 1024)"`
 }
 
 // ExportOut is what was written.

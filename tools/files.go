@@ -20,11 +20,11 @@ import (
 // ErrEdit is returned when an edit cannot be applied to the current text.
 var ErrEdit = errors.New("edit does not apply")
 
-const globDescription = "List the workspace's files: main, modules (yours and the built-in library), data and fonts (fonts/NAME.ttf|otf|ttc, for drawText's {font: NAME}), with kind, source and size. pattern filters names with * and ? (e.g. 'house*')."
+const globDescription = "List the workspace's files (main, modules yours and built-in, data, fonts) with kind, source and size; pattern filters names with * and ?."
 
-const readDescription = "Read a file exactly as stored: file is 'main' or a module name. Read a file in full before you overwrite it; offset and limit (lines, 1-based) read a part, which does not count as read. A data file is 'NAME.json' (data/NAME.json); preview: true shows its structure instead of its text."
+const readDescription = "Read a file exactly as stored ('main', a module, or a data file NAME.json). Read a file in full before overwriting it; offset and limit (lines) read a part. preview: a data file's structure."
 
-const writeDescription = "Replace a file with code and run the program at once. If the run fails, nothing is written and the error shows file:line:col; on success the answer summarises the scene. Read an existing file first. A data file ('NAME.json', data/NAME.json) takes code (JSON text, stored as is) or content (a JSON object or array) and must match data/NAME.schema.json when that exists; scripts read it with readJSON('NAME')."
+const writeDescription = "Replace a file and run the program at once: if the run fails, nothing is written and the error shows file:line:col; else the answer summarises the scene. Read an existing file first. A data file (NAME.json) takes code or content and must match its NAME.schema.json."
 
 const editDescription = "Replace old_code with new_code in a file (old_code must occur exactly once unless replace_all), or apply edits: [...] in order, all or nothing; then run as write does."
 
@@ -61,7 +61,7 @@ type ReadIn struct {
 	Offset int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"how many lines to return"`
 	// Preview asks for a data file's structure instead of its text (data.go).
-	Preview bool `json:"preview,omitempty" jsonschema:"for a data file: its structure (keys, types, array lengths, a sample of the first items) instead of its text"`
+	Preview bool `json:"preview,omitempty" jsonschema:"a data file: its structure (keys, types, lengths, a sample) instead of its text"`
 }
 
 // ReadOut is the content.

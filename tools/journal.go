@@ -25,30 +25,30 @@ import (
 	"github.com/cadrun/cadrun/modules"
 )
 
-const saveDescription = "Save an observation to the design journal: title and text (required), type (decision, bugfix, feature, refactor, discovery or change; default discovery), project (default: the workspace's folder name), memory_session_id (groups related saves; generated when absent), facts[], concepts[], files_read[], files_modified[], agent, department, visibility (private, department, project or public; default project). Other properties are kept. The entry is linked to the current history entry. Answers {id, memory_session_id, created_at_epoch}."
+const saveDescription = "Save an observation to the design journal: title and text are required, the other fields are in the schema, and properties it does not know are kept. The entry is linked to the current history entry. Answers {id, memory_session_id, created_at_epoch}."
 
 // saveTool saves an entry; its parameters are decoded by journal.ParseSave (in Server.Save).
 func saveTool(ctx context.Context, s *Session, params json.RawMessage) (journal.Saved, error) {
 	return s.srv.Save(ctx, params)
 }
 
-const searchDescription = "Search the design journal: query (words, all must match, ranked, with snippets; empty lists the most recent), filters type, project, concept, memory_session_id, since/until (ms since 1970), limit (default 20, at most 100); for the next page, give the last entry's created_at_epoch as until. ids fetches entries whole, text included."
+const searchDescription = "Search the design journal: query words (all must match, ranked, with snippets; empty lists the newest) and filters; for the next page, give the last entry's created_at_epoch as until. ids fetches entries whole."
 
 // SaveIn documents save's parameters (its schema); the parameters themselves are decoded by
 // journal.ParseSave, which also keeps unknown properties.
 type SaveIn struct {
 	Title           string   `json:"title" jsonschema:"a short title"`
 	Text            string   `json:"text" jsonschema:"what was observed and why it matters"`
-	Type            string   `json:"type,omitempty" jsonschema:"decision, bugfix, feature, refactor, discovery or change (default discovery)"`
-	Project         string   `json:"project,omitempty" jsonschema:"default: the workspace's folder name"`
-	MemorySessionID string   `json:"memory_session_id,omitempty" jsonschema:"groups related saves; generated when absent"`
+	Type            string   `json:"type,omitempty" jsonschema:"default discovery"`
+	Project         string   `json:"project,omitempty" jsonschema:"default the workspace's folder name"`
+	MemorySessionID string   `json:"memory_session_id,omitempty" jsonschema:"groups related saves"`
 	Facts           []string `json:"facts,omitempty"`
 	Concepts        []string `json:"concepts,omitempty"`
 	FilesRead       []string `json:"files_read,omitempty"`
 	FilesModified   []string `json:"files_modified,omitempty"`
 	Agent           string   `json:"agent,omitempty"`
 	Department      string   `json:"department,omitempty"`
-	Visibility      string   `json:"visibility,omitempty" jsonschema:"private, department, project or public (default project)"`
+	Visibility      string   `json:"visibility,omitempty" jsonschema:"default project"`
 }
 
 // saveInputSchema is SaveIn's schema with the enums and required fields spelled out and

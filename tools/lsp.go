@@ -17,10 +17,7 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 )
 
-const lspDescription = "Look up the JS API and a file's symbols. operation is domains (the API's domains with their functions), " +
-	"describe (domain: every function of it; or name: one function, with signature, doc and example), " +
-	"schema (name: one function's parameters with type, unit, default and doc) or " +
-	"symbols (file: 'main', a module or a built-in module such as 'shapes': its classes with methods, functions, constants and variables, imports and exports, each with its line)."
+const lspDescription = "Look up the JS API and a file's symbols: domains (every domain's functions), describe (a domain's functions, or one function by name: signature, doc, example), schema (one function's parameters), symbols (a file's classes, functions, constants, imports and exports, with lines)."
 
 // lspOperations are the operations of the lsp tool.
 var lspOperations = []string{"domains", "describe", "schema", "symbols"}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -341,5 +342,36 @@ drawCircle('u', 0, 0, 1)
 		if res := callMCP(t, cs, c.tool, c.args); res.IsError {
 			t.Errorf("%s %v: %s", c.tool, c.args, text(t, res))
 		}
+	}
+}
+
+// MaxModelToolList caps the part of the tool list a model reads: every tool's name,
+// description and input schema, as tools/list sends them. At 47 KB of JSON (about 20 KB of
+// it read by the model, some 12k tokens) the list cost an agent a large share of its context
+// before its first call; the view schema alone was repeated in five tools.
+const MaxModelToolList = 12 << 10
+
+// TestToolListFitsAModel measures the tool list as an MCP client receives it.
+func TestToolListFitsAModel(t *testing.T) {
+	t.Parallel()
+	cs := connectMCP(t, newMCP(t, nil))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	var sizes []string
+	for _, tool := range res.Tools {
+		schema, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(tool.Name) + len(tool.Description) + len(schema)
+		total += n
+		sizes = append(sizes, fmt.Sprintf("%s %d", tool.Name, n))
+	}
+	t.Logf("the model-facing tool list is %d bytes: %s", total, strings.Join(sizes, ", "))
+	if total > MaxModelToolList {
+		t.Errorf("the model-facing tool list is %d bytes, over %d (MaxModelToolList): %s; say it shorter, once", total, MaxModelToolList, strings.Join(sizes, ", "))
 	}
 }

@@ -10,10 +10,8 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-const measureDescription = "Measure the current scene in world units, exact for straight edges and circles (other curves are flattened finely). " +
-	"op is distance (name to the entity to, or to point [x, y]; or point [x1, y1, x2, y2] alone), clearance (the nearest gaps from name to every other shape, or to others; limit, default 10), " +
-	"overlaps (the closed shapes sharing area with name, with the shared area), bounds, area, perimeter or centroid (of name). " +
-	"A group counts as the union of its members; closed shapes count with their insides, so a distance is 0 when shapes overlap or one is inside the other. Points a and b are the closest points: a on name, b on the other."
+const measureDescription = "Measure the scene in world units: distance (name to to, or to point [x, y]; or point [x1, y1, x2, y2]), clearance (nearest gaps from name, to others or every shape), overlaps (shared areas), bounds, area, perimeter or centroid. " +
+	"Groups count as the union of their members, closed shapes with their insides (distance 0 when they overlap); a is on name, b on the other."
 
 var measureOps = []string{"distance", "clearance", "overlaps", "bounds", "area", "perimeter", "centroid"}
 
@@ -23,11 +21,11 @@ const defaultMeasureLimit = 10
 // MeasureIn selects a measurement.
 type MeasureIn struct {
 	Op     string    `json:"op" jsonschema:"distance, clearance, overlaps, bounds, area, perimeter or centroid"`
-	Name   string    `json:"name,omitempty" jsonschema:"the entity or group measured"`
-	To     string    `json:"to,omitempty" jsonschema:"for distance: the other entity"`
-	Point  []float64 `json:"point,omitempty" jsonschema:"for distance: [x, y] to measure name to, or [x1, y1, x2, y2] for two points"`
-	Others []string  `json:"others,omitempty" jsonschema:"for clearance: the entities to measure against (default: every shape outside name)"`
-	Limit  int       `json:"limit,omitempty" jsonschema:"for clearance and overlaps: how many to list, nearest or largest first (default 10, at most 100)"`
+	Name   string    `json:"name,omitempty" jsonschema:"the entity measured"`
+	To     string    `json:"to,omitempty" jsonschema:"distance: the other entity"`
+	Point  []float64 `json:"point,omitempty" jsonschema:"distance: [x, y], or [x1, y1, x2, y2] alone"`
+	Others []string  `json:"others,omitempty" jsonschema:"clearance: the entities to measure against"`
+	Limit  int       `json:"limit,omitempty" jsonschema:"how many to list (default 10, at most 100)"`
 }
 
 // MeasureGap is a distance and its closest points: A on name (or the first point), B on the

@@ -10,7 +10,7 @@ import (
 
 const deleteDescription = "Delete a file. The program runs without it first: if main still imports it, nothing is deleted and the error shows where."
 
-const moveDescription = "Rename a file (a module, or main) to a new name. The program runs with the new name first, so a module that other files import by its old name cannot be moved: write a copy under the new name, point the imports at it, then delete the old one."
+const moveDescription = "Rename a file. The program runs with the new name first, so a module still imported by its old name cannot be moved: copy it, point the imports at the copy, then delete the old one."
 
 // DeleteIn names the file to delete.
 type DeleteIn struct {

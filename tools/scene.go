@@ -12,10 +12,8 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-const sceneDescription = "Look at the current scene: command is info, tree (group and depth optional), groups, draw_order (group optional), entity (name), svg, json, dxf (dxf_version 12 or 2000) or png (width optional, default 1024; name or region optional); selection lists what the user selected, locked and hidden in the viewer. " +
-	"Every answer fits a byte budget (max_bytes; 64 KB of text, 1 MB for png by default): a longer list comes a page at a time (offset: the nextOffset of the last answer), and what was left out is named in omitted with the way to get it. " +
-	"History: every change is recorded; undo and redo restore all files and the scene together (undo or redo with name goes straight to that snapshot), snapshot names the current state (name, or snapshot-ID when none is given), snapshots lists the names, newest first; restore (journal: ID) brings back the files of the state a journal entry speaks of, as a new change that undo takes back. " +
-	"reset empties the scene by writing an empty main (the scene is always what main draws); it is recorded, so undo brings main back. " +
+const sceneDescription = "Look at the scene and its history: info, tree, groups, draw_order, entity, svg, json, dxf, png (an image), selection (what the user picked in the viewer), " +
+	"undo, redo (files and scene together), snapshot, snapshots, restore (journal: ID), reset (empties main). Answers fit max_bytes; lists page with offset; omitted says what was left out. " +
 	sceneDiffDescription + " " + sceneSketchDescription + " " +
 	scenePicturesDescription // view.go
 
@@ -24,26 +22,26 @@ var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "
 
 // SceneIn selects a view of the scene.
 type SceneIn struct {
-	Command string `json:"command" jsonschema:"info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection, diff, sketch or restore"`
-	Name    string `json:"name,omitempty" jsonschema:"entity name, for entity, and for svg, json and png to show only that entity or group; snapshot name, for snapshot (none: snapshot-ID) (and for undo/redo to go to that snapshot)"`
-	Group   string `json:"group,omitempty" jsonschema:"group name, for tree and draw_order; empty means the top level"`
+	Command string `json:"command" jsonschema:"one of the commands the description lists"`
+	Name    string `json:"name,omitempty" jsonschema:"an entity (entity; svg, json, png: only it), or a snapshot (snapshot, undo, redo)"`
+	Group   string `json:"group,omitempty" jsonschema:"for tree and draw_order (default the top level)"`
 	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"for tree, groups, draw_order and json: the first item to show (the nextOffset of the previous page)"`
-	Depth   int    `json:"depth,omitempty" jsonschema:"for tree: how many levels to show; 0 shows all"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"the nextOffset of the last page"`
+	Depth   int    `json:"depth,omitempty" jsonschema:"tree levels (0: all)"`
 	// Region is a world window [minX, minY, maxX, maxY].
-	Region   []float64 `json:"region,omitempty" jsonschema:"for svg, json and png: the world window [minX, minY, maxX, maxY] to show; only shapes reaching into it are included"`
-	MaxBytes int       `json:"max_bytes,omitempty" jsonschema:"the answer's byte budget; default 65536 (png: 1048576), at most 4194304"`
+	Region   []float64 `json:"region,omitempty" jsonschema:"svg, json, png: [minX, minY, maxX, maxY] to show"`
+	MaxBytes int       `json:"max_bytes,omitempty" jsonschema:"the answer's byte budget, at most 4194304"`
 	// DXFVersion is for dxf: "12" (R12, the default) or "2000".
-	DXFVersion string `json:"dxf_version,omitempty" jsonschema:"dxf version: 12 (default) or 2000"`
+	DXFVersion string `json:"dxf_version,omitempty" jsonschema:"12 (default) or 2000"`
 	// Against is for diff (scene_diff.go): a snapshot name, or a negative number of steps.
-	Against json.RawMessage `json:"against,omitempty" jsonschema:"for diff: the state to compare with, a snapshot name or a negative number of steps back (-1, the default, is the entry before the current state)"`
+	Against json.RawMessage `json:"against,omitempty" jsonschema:"for diff: a snapshot name, or -N steps back (default -1)"`
 	Clear   bool            `json:"clear,omitempty" jsonschema:"for sketch: remove every stroke"`
-	Journal int64           `json:"journal,omitempty" jsonschema:"for restore: the id of a journal entry; its files come back as a new change, which undo takes back"`
+	Journal int64           `json:"journal,omitempty" jsonschema:"restore: a journal entry's id"`
 	// Focus, Highlight and Grid mark a png; View asks undo, redo and reset for one (view.go).
 	Focus     Focus     `json:"focus,omitzero"`
 	Highlight Highlight `json:"highlight,omitempty"`
-	Grid      bool      `json:"grid,omitempty" jsonschema:"for png: labelled grid lines at a round step in scene units, to read coordinates off the picture"`
-	Geometry  bool      `json:"geometry,omitempty" jsonschema:"for entity: include the vertices of a shape of more than 64 (otherwise its summary stands for them)"`
+	Grid      bool      `json:"grid,omitempty" jsonschema:"for png: labelled grid lines in scene units"`
+	Geometry  bool      `json:"geometry,omitempty" jsonschema:"for entity: the vertices of a shape of more than 64"`
 	View      ViewIn    `json:"view,omitzero"`
 }
 

@@ -533,4 +533,4 @@ func drawLayers(ctx context.Context, layers [3]*scene.Scene, win render.View, wi
 }
 
 // sceneDiffDescription is the scene tool's words on diff.
-const sceneDiffDescription = "diff compares the scene with an earlier state (against: a snapshot name, or -N steps back in the history; default -1, the entry before the current state): the entities added, removed and changed (with what changed: geometry, transform, style, z, group; and how far each moved), and a picture of the difference (" + diffLegend + "; width and max_bytes as for png)."
+const sceneDiffDescription = "diff compares with an earlier state (against): entities added, removed and changed (what, how far moved), and a picture of the difference."

@@ -30,7 +30,7 @@ const sketchTolerance = 0.002
 const sketchPenFraction = 0.003
 
 // sceneSketchDescription is the scene tool's words on sketch.
-const sceneSketchDescription = "sketch answers the strokes the user drew by hand over the scene in the viewer, as points in scene units, simplified (tolerance in the answer) so a rough sketch can be turned into geometry; png draws them over the scene in magenta; sketch with clear true removes them."
+const sceneSketchDescription = "sketch answers the user's freehand strokes from the viewer in scene units (clear: true removes them)."
 
 // SketchOut answers scene sketch.
 type SketchOut struct {

@@ -146,25 +146,25 @@ func init() {
 	focus := &jsonschema.Schema{
 		Types:       []string{"string", "array"},
 		Items:       &jsonschema.Schema{Type: "number"},
-		Description: "frame the picture on an entity or group (its name), or on a region [minX, minY, maxX, maxY] in scene units, with a margin around it",
+		Description: "png: a name or region to frame",
 	}
 	highlight := &jsonschema.Schema{
 		Types:       []string{"string", "array"},
 		Items:       &jsonschema.Schema{Type: "string"},
-		Description: fmt.Sprintf("entity or group names to highlight (in orange, the rest faded); %q stands for what the last change added or altered", changedKeyword),
+		Description: fmt.Sprintf("png: names in orange (%q: the last change's)", changedKeyword),
 	}
-	grid := &jsonschema.Schema{Type: "boolean", Description: "draw labelled grid lines at a round step in scene units, to read coordinates off the picture"}
 	mcpTypeSchemas[reflect.TypeFor[Focus]()] = focus
 	mcpTypeSchemas[reflect.TypeFor[Highlight]()] = highlight
 	mcpTypeSchemas[reflect.TypeFor[ViewIn]()] = &jsonschema.Schema{
-		Types: []string{"boolean", "object"},
-		Description: fmt.Sprintf("true, or {width, focus, highlight, grid}: the answer also carries a picture of the scene after the change (%d px on the longer side unless width says, at most %d), "+
-			"with what the change added or altered highlighted (highlight: %q unless given)", DefaultViewWidth, MaxViewWidth, changedKeyword),
+		Types:       []string{"boolean", "object"},
+		Description: "true, or {width, focus, highlight, grid} as scene png: a picture after the change",
+		// The parts are described once, in the scene tool's focus, highlight and grid: five
+		// tools take view, and a model reads every copy.
 		Properties: map[string]*jsonschema.Schema{
-			"width":     {Type: "integer", Description: fmt.Sprintf("the picture's longer side in pixels, 1..%d (default %d)", MaxViewWidth, DefaultViewWidth)},
-			"focus":     focus,
-			"highlight": highlight,
-			"grid":      grid,
+			"width":     {Type: "integer"},
+			"focus":     {Types: focus.Types},
+			"highlight": {Types: highlight.Types},
+			"grid":      {Type: "boolean"},
 		},
 		PropertyOrder:        []string{"width", "focus", "highlight", "grid"},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
@@ -648,5 +648,4 @@ func (se *Session) lastLanded() (*landing, string) {
 }
 
 // scenePicturesDescription is the scene tool's description of its pictures.
-const scenePicturesDescription = "Pictures: png also takes focus (an entity, a group or a region to frame, with everything around it), highlight (names, or 'changed' for what the last change added or altered; orange over the rest faded) and grid: true (labelled grid lines in scene units); " +
-	"undo, redo and reset take view as write does. Every picture's image says how pixels map to scene units (scale, origin, region) and says blank when it shows nothing."
+const scenePicturesDescription = "png takes focus, highlight and grid; undo, redo and reset take view as write does. A picture's image says how pixels map to scene units and says blank when it shows nothing."
