@@ -161,7 +161,9 @@ func parse(src []byte, path string, maxNesting int) (*esm.Module, *ast.Program, 
 		var se *esm.Error
 		if errors.As(err, &se) {
 			line := lineOf(src, se.Line)
-			return nil, nil, &Diagnostic{File: path, Line: se.Line, Column: charColumn(line, se.Column), Kind: KindSyntax, Message: se.Msg, Source: line}
+			d := &Diagnostic{File: path, Line: se.Line, Column: charColumn(line, se.Column), Kind: KindSyntax, Message: se.Msg, Source: line}
+			unclosedLiteral(d, src, esm.Offset(string(src), se.Line, se.Column))
+			return nil, nil, d
 		}
 		return nil, nil, &Diagnostic{File: path, Kind: KindSyntax, Message: err.Error()}
 	}
@@ -177,8 +179,9 @@ func parse(src []byte, path string, maxNesting int) (*esm.Module, *ast.Program, 
 		if errors.As(err, &list) && len(list) > 0 {
 			e := list[0]
 			line := lineOf(src, e.Position.Line)
-			return nil, nil, &Diagnostic{File: path, Line: e.Position.Line, Column: charColumn(line, e.Position.Column),
+			d := &Diagnostic{File: path, Line: e.Position.Line, Column: charColumn(line, e.Position.Column),
 				Kind: KindSyntax, Message: e.Message, Source: line}
+			return nil, nil, explainSyntax(d, src, mod.Script, e)
 		}
 		return nil, nil, &Diagnostic{File: path, Kind: KindSyntax, Message: err.Error()}
 	}

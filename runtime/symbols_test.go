@@ -43,9 +43,13 @@ func TestSymbolsSyntaxError(t *testing.T) {
 	if !errors.As(err, &d) {
 		t.Fatalf("got %v (%T), want a *Diagnostic", err, err)
 	}
-	want := "modules/broken.js:2:14: SyntaxError: Unexpected token {\n" +
+	want := "modules/broken.js:2:11: SyntaxError: the ( opened at 2:11 is not closed\n" +
 		"    2 | function f(a {\n" +
-		"                     ^\n"
+		"                  ^\n" +
+		"modules/broken.js:2:14: note: the parser stopped here: Unexpected token {\n" +
+		"    2 | function f(a {\n" +
+		"                     ^\n" +
+		"hint: add ) before \"{\" at 2:14\n"
 	if diff := cmp.Diff(want, d.Render()); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

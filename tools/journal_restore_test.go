@@ -115,7 +115,10 @@ func TestRestoreJournalRefused(t *testing.T) {
 		{42, "bad input: there is no journal entry 42; search lists the entries"},
 		{empty.ID, "bad input: journal entry 1 was saved in a workspace with no files and no history, so there is no state to restore"},
 		{gone.ID, fmt.Sprintf("journal entry %d speaks of history entry 999, which the history no longer holds (it keeps the newest %d entries, snapshots first); take a snapshot to keep a state for good\nnot applied; the file is unchanged", gone.ID, modules.MaxHistory)},
-		{broken.ID, "history entry 3 (journal entry 3) no longer runs:\nscene.code.js:1:21: SyntaxError: Unexpected end of input\n    1 | drawCircle('c', 0, 0\n                            ^\nnot applied; the file is unchanged"},
+		{broken.ID, "history entry 3 (journal entry 3) no longer runs:\n" +
+			"scene.code.js:1:11: SyntaxError: the ( opened at 1:11 is not closed\n    1 | drawCircle('c', 0, 0\n                  ^\n" +
+			"scene.code.js:1:21: note: the parser stopped here: Unexpected end of input\n    1 | drawCircle('c', 0, 0\n                            ^\n" +
+			"hint: add ) at the end of line 1\nnot applied; the file is unchanged"},
 	} {
 		_, err := restore(t, s, tc.id)
 		if err == nil {

@@ -219,7 +219,9 @@ func TestLSP(t *testing.T) {
 			}
 		}},
 		{name: "symbols syntax error", in: LSPIn{Operation: "symbols", File: "broken"},
-			err: "modules/broken.js:2:14: SyntaxError: Unexpected token {\n    2 | function f(a {\n                     ^"},
+			err: "modules/broken.js:2:11: SyntaxError: the ( opened at 2:11 is not closed\n    2 | function f(a {\n                  ^\n" +
+				"modules/broken.js:2:14: note: the parser stopped here: Unexpected token {\n    2 | function f(a {\n                     ^\n" +
+				"hint: add ) before \"{\" at 2:14"},
 		{name: "symbols module syntax error", in: LSPIn{Operation: "symbols", File: "badscan"},
 			err: "modules/badscan.js:2:10: SyntaxError: expected a declaration, \"{\", \"*\" or \"default\" after \"export\"\n    2 |   export = 3\n                 ^"},
 		{name: "symbols too deep", in: LSPIn{Operation: "symbols", File: "deep"},
@@ -266,7 +268,7 @@ func TestMCPLSP(t *testing.T) {
 		}
 	}
 	res := callMCP(t, cs, "lsp", map[string]any{"operation": "symbols", "file": "broken"})
-	if got := text(t, res); !res.IsError || !strings.HasPrefix(got, "modules/broken.js:2:14: SyntaxError: ") {
+	if got := text(t, res); !res.IsError || !strings.HasPrefix(got, "modules/broken.js:2:11: SyntaxError: the ( opened at 2:11 is not closed\n") {
 		t.Errorf("symbols of a broken file: IsError %v, %q", res.IsError, got)
 	}
 	sym := structured[LSPOut](t, callMCP(t, cs, "lsp", map[string]any{"operation": "symbols", "file": "house_lib"}))

@@ -4,7 +4,9 @@
 // runtime's business (runtime/modules.go), and so is every error message's file.
 //
 // Start with Scan: it returns the Module (the rewritten Script, the Imports, Exports and
-// ReExports), or an *Error at a line and byte column.
+// ReExports), or an *Error at a line and byte column. Balance, for a file goja's parser
+// rejects, finds what the file opens and never closes and the list around a place (balance.go),
+// with the same lexer.
 //
 // Why rewrite rather than transpile: goja runs scripts, not ES modules, and the sandbox
 // evaluates every module as a script in one shared realm (DESIGN.md, "The sandbox"). Removing

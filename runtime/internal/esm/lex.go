@@ -50,18 +50,50 @@ const (
 type bracketFrame struct {
 	open       byte // '(', '[', '{' or '$' (a template substitution)
 	regexAfter bool // a "/" right after the closing bracket starts a regular expression
+	call       bool // '(' after a name, ")" or "]": a call's arguments or a function's parameters
 	check      uint8
-	mark       int // for '$': the template's backquote; for a check: where to report it
+	at         int    // the opener's offset ("$" for a substitution)
+	mark       int    // for '$': the template's backquote; for a check: where to report it
+	item       int    // Balance: where the current list item's first token starts; -1 before it
+	saved      [3]int // for '$': lexer.open outside the substitution
+	lostAt     int    // in lexer.lost: the closing bracket that closed over the frame
+}
+
+// Bracket kinds counted in lexer.open.
+const (
+	parenKind = iota
+	squareKind
+	braceKind
+)
+
+func bracketKind(c byte) int {
+	switch c {
+	case '(', ')':
+		return parenKind
+	case '[', ']':
+		return squareKind
+	}
+	return braceKind
 }
 
 type lexer struct {
-	src     string
-	pos     int
-	stack   []bracketFrame
+	src   string
+	pos   int
+	stack []bracketFrame
+	// open counts the frames of each bracket kind above the innermost template substitution
+	// (a '$' frame keeps the counts from below it in saved), so that a closing bracket with
+	// nothing to close is known at once, not by a search down the stack.
+	open    [3]int
 	regexOK bool  // a "/" at pos starts a regular expression
 	prev    token // the last token returned
 	before  token // the token before prev
 	err     *Error
+	errOff  int // the offset err reports
+
+	// track keeps in lost the frames that a closing bracket of an enclosing frame ended
+	// (the "[" in "f([1)"), for Balance.
+	track bool
+	lost  []bracketFrame
 
 	pending    uint8 // a check to run on the next token, from a closed frame
 	pendingPos int
@@ -107,7 +139,7 @@ func (lx *lexer) errorAt(off int, format string, args ...any) *Error {
 
 func (lx *lexer) fail(off int, msg string) {
 	if lx.err == nil {
-		lx.err = lx.errorAt(off, "%s", msg)
+		lx.err, lx.errOff = lx.errorAt(off, "%s", msg), off
 	}
 }
 
@@ -230,9 +262,10 @@ func (lx *lexer) scan(nl bool) token {
 		t.end = lx.stringEnd(i)
 	case c == '`':
 		t.kind, t.end = lx.template(i+1, i)
-	case c == '}' && len(lx.stack) > 0 && lx.stack[len(lx.stack)-1].open == '$':
-		mark := lx.stack[len(lx.stack)-1].mark
-		lx.stack = lx.stack[:len(lx.stack)-1]
+	case c == '}' && lx.open[braceKind] == 0 && lx.substitution() >= 0:
+		// No "{" is open inside the innermost substitution, so this "}" ends it; a "(" or
+		// "[" still open in it is never closed.
+		mark := lx.popTo(lx.substitution(), i).mark
 		t.kind, t.end = lx.template(i+1, mark)
 	case c == '/' && lx.regexOK:
 		t.kind = tRegex
@@ -354,7 +387,7 @@ func (lx *lexer) template(i, mark int) (tokKind, int) {
 			continue
 		case '$':
 			if i+1 < len(src) && src[i+1] == '{' {
-				lx.stack = append(lx.stack, bracketFrame{open: '$', mark: mark})
+				lx.push(bracketFrame{open: '$', at: i, mark: mark})
 				return tTemplateHead, i + 2
 			}
 		}
@@ -427,26 +460,31 @@ func (lx *lexer) after(t token) {
 					cond = true
 				}
 			}
-			lx.stack = append(lx.stack, bracketFrame{open: '(', regexAfter: cond})
+			lx.push(bracketFrame{open: '(', regexAfter: cond, call: !cond && lx.endsOperand(p) && !lx.isWord(p, "switch") && !lx.isWord(p, "catch"), at: t.start})
 		case '[':
-			lx.stack = append(lx.stack, bracketFrame{open: '['})
+			lx.push(bracketFrame{open: '[', at: t.start})
 		case '{':
-			f := bracketFrame{open: '{', regexAfter: lx.startsBlock()}
+			f := bracketFrame{open: '{', regexAfter: lx.startsBlock(), at: t.start}
 			if lx.markBrace && len(lx.stack) == 0 {
 				lx.markBrace = false
 				f.check, f.mark = checkDefaultBody, t.start
 			}
-			lx.stack = append(lx.stack, f)
+			lx.push(f)
 		case ')', ']', '}':
-			n := len(lx.stack)
-			if n == 0 || lx.stack[n-1].open == '$' {
-				// Unbalanced: goja reports it. A "}" here cannot be a substitution's end
-				// (scan took that one), so leave the template frame alone.
+			k := bracketKind(c)
+			if lx.open[k] == 0 {
+				// Nothing to close (within the innermost substitution): goja reports it. A
+				// "}" here cannot be a substitution's end (scan took that one), so the
+				// template frame stays.
 				lx.regexOK = c == '}'
 				break
 			}
-			f := lx.stack[n-1]
-			lx.stack = lx.stack[:n-1]
+			// The nearest frame of this kind; any opened after it are never closed.
+			n := len(lx.stack) - 1
+			for bracketKind(lx.stack[n].open) != k {
+				n--
+			}
+			f := lx.popTo(n, t.start)
 			lx.regexOK = f.regexAfter
 			if f.check != checkNone {
 				lx.pending, lx.pendingPos = f.check, f.mark
@@ -456,6 +494,43 @@ func (lx *lexer) after(t token) {
 		}
 	}
 	lx.before, lx.prev = lx.prev, t
+}
+
+// substitution is the stack index of the innermost template substitution, or -1.
+func (lx *lexer) substitution() int {
+	return len(lx.stack) - 1 - lx.open[parenKind] - lx.open[squareKind] - lx.open[braceKind]
+}
+
+// push opens a frame.
+func (lx *lexer) push(f bracketFrame) {
+	if f.open == '$' {
+		f.saved, lx.open = lx.open, [3]int{}
+	} else {
+		lx.open[bracketKind(f.open)]++
+	}
+	lx.stack = append(lx.stack, f)
+}
+
+// popTo closes the frame at index n of the stack by the bracket at offset at and returns it;
+// the frames above it are never closed (kept in lost when tracking). Each frame is popped
+// once, so the cost over a whole source is linear.
+func (lx *lexer) popTo(n, at int) bracketFrame {
+	if lx.track {
+		for _, f := range lx.stack[n+1:] {
+			f.lostAt = at
+			lx.lost = append(lx.lost, f)
+		}
+	}
+	for i := len(lx.stack) - 1; i >= n; i-- {
+		if f := lx.stack[i]; f.open == '$' {
+			lx.open = f.saved
+		} else {
+			lx.open[bracketKind(f.open)]--
+		}
+	}
+	f := lx.stack[n]
+	lx.stack = lx.stack[:n]
+	return f
 }
 
 // startsBlock reports whether a "{" after lx.prev opens a block (or a function or class
@@ -481,6 +556,10 @@ func (lx *lexer) startsBlock() bool {
 		return false
 	}
 	return true
+}
+
+func (lx *lexer) isWord(t token, w string) bool {
+	return t.kind == tIdent && !t.prop && lx.src[t.start:t.end] == w
 }
 
 // endsOperand reports a token after which an operator, not an operand, is expected.
