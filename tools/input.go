@@ -299,8 +299,21 @@ func checkToolCalls(next mcp.MethodHandler) mcp.MethodHandler {
 					res.SetError(err)
 					return res, nil
 				}
+				ctx = context.WithValue(ctx, rawArgumentsKey{}, r.Params.Arguments)
 			}
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// rawArgumentsKey keys a tool call's arguments as the client sent them, checked, in the
+// call's context: the SDK decodes a typed tool's input through a map, which sorts the keys of
+// every object in it, so a data file written with content lost the order its keys were given
+// in. The tool decodes its input from these bytes instead (mcpAdder).
+type rawArgumentsKey struct{}
+
+// rawArguments is the call's arguments as sent, when the input check saw them.
+func rawArguments(ctx context.Context) (json.RawMessage, bool) {
+	raw, ok := ctx.Value(rawArgumentsKey{}).(json.RawMessage)
+	return raw, ok && len(bytes.TrimSpace(raw)) > 0 && string(bytes.TrimSpace(raw)) != "null"
 }
