@@ -23,6 +23,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cadrun/cadrun/runtime"
 )
 
 // MaxParamsBytes caps one call's parameters: the largest file a write can land
@@ -164,6 +166,7 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema) error {
 		return nil
 	}
 	names := propertyNames(s)
+	var unknown []string // each with what it was most likely meant to be
 	for _, k := range sortedKeys(v) {
 		if _, ok := s.Properties[k]; ok {
 			continue
@@ -173,7 +176,18 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema) error {
 				return fmt.Errorf("unknown parameter %q; did you mean %q? (names are case-sensitive)", at+k, at+n)
 			}
 		}
-		return fmt.Errorf("unknown parameter %q; the parameters are %s", at+k, strings.Join(names, ", "))
+		u := fmt.Sprintf("%q", at+k)
+		if c := runtime.Closest(k, names); c != "" {
+			u += fmt.Sprintf(" (did you mean %q?)", at+c)
+		}
+		unknown = append(unknown, u)
+	}
+	switch len(unknown) {
+	case 0:
+	case 1:
+		return fmt.Errorf("unknown parameter %s; the parameters are %s", unknown[0], strings.Join(names, ", "))
+	default:
+		return fmt.Errorf("unknown parameters %s; the parameters are %s", strings.Join(unknown, ", "), strings.Join(names, ", "))
 	}
 	for _, k := range s.Required {
 		if _, ok := v[k]; !ok {
@@ -299,8 +313,21 @@ func checkToolCalls(next mcp.MethodHandler) mcp.MethodHandler {
 					res.SetError(err)
 					return res, nil
 				}
+				ctx = context.WithValue(ctx, rawArgumentsKey{}, r.Params.Arguments)
 			}
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// rawArgumentsKey keys a tool call's arguments as the client sent them, checked, in the
+// call's context: the SDK decodes a typed tool's input through a map, which sorts the keys of
+// every object in it, so a data file written with content lost the order its keys were given
+// in. The tool decodes its input from these bytes instead (mcpAdder).
+type rawArgumentsKey struct{}
+
+// rawArguments is the call's arguments as sent, when the input check saw them.
+func rawArguments(ctx context.Context) (json.RawMessage, bool) {
+	raw, ok := ctx.Value(rawArgumentsKey{}).(json.RawMessage)
+	return raw, ok && len(bytes.TrimSpace(raw)) > 0 && string(bytes.TrimSpace(raw)) != "null"
 }

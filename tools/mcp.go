@@ -139,6 +139,14 @@ func mcpAdder[In, Out any](name, description string, input func() *jsonschema.Sc
 		t := &mcp.Tool{Name: name, Description: description, InputSchema: input(), OutputSchema: schema}
 		mcp.AddTool(ms, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 			var zero Out
+			if raw, ok := rawArguments(ctx); ok {
+				// The arguments as sent (checked by checkToolCalls), not as the SDK's map
+				// left them: a JSON value in them (write's content) keeps its key order.
+				var sent In
+				if err := json.Unmarshal(raw, &sent); err == nil {
+					in = sent
+				}
+			}
 			ctx, cancel := callContext(ctx, sessions.srv.ctx, req.Extra)
 			defer cancel()
 			// The scene follows the files before any answer: another process or an editor

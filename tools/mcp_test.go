@@ -375,3 +375,21 @@ func TestToolListFitsAModel(t *testing.T) {
 		t.Errorf("the model-facing tool list is %d bytes, over %d (MaxModelToolList): %s; say it shorter, once", total, MaxModelToolList, strings.Join(sizes, ", "))
 	}
 }
+
+// TestMCPWriteContentKeepsKeyOrder: a data file written over MCP with content keeps its keys
+// in the order sent; the SDK's decoding through a map sorted them.
+func TestMCPWriteContentKeepsKeyOrder(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{"scene.code.js": "drawRect('r', 0, 0, 1, 1)"})
+	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write",
+		Arguments: json.RawMessage(`{"file":"d.json","content":{"width":120,"height":80,"depth":{"z":1,"a":2}}}`)})
+	if err != nil || res.IsError {
+		t.Fatalf("write: %v %+v", err, res)
+	}
+	got := fileBytes(t, dir, "data/d.json")
+	want := "{\n  \"width\": 120,\n  \"height\": 80,\n  \"depth\": {\n    \"z\": 1,\n    \"a\": 2\n  }\n}\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("data/d.json mismatch (-want +got):\n%s", diff)
+	}
+}

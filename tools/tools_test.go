@@ -222,7 +222,9 @@ func TestBadInput(t *testing.T) {
 	tests := []struct {
 		tool, params, want string
 	}{
-		{"write", `{"file":"main","cod":"x"}`, `bad input: write: unknown parameter "cod"; the parameters are file, code, content, view`},
+		{"write", `{"file":"main","cod":"x"}`, `bad input: write: unknown parameter "cod" (did you mean "code"?); the parameters are file, code, content, view`},
+		// Every unknown parameter is named, each with what it most likely meant.
+		{"write", `{"fil":"main","cod":"x","zzz":1}`, `bad input: write: unknown parameters "cod" (did you mean "code"?), "fil" (did you mean "file"?), "zzz"; the parameters are file, code, content, view`},
 		// Required parameters are enforced: a missing code must not empty main.
 		{"write", `{"file":"main"}`, `bad input: write: give code, or content (code: the complete JavaScript source; for a data file, its JSON text, stored byte for byte; content: a data file's content as a JSON object or array, stored with 2-space indentation)`},
 		{"write", ``, `bad input: write: file is missing: 'main', a module name such as 'house_lib' (no path, no .js), or a data file such as 'door.json' or 'catalog/items.json'`},

@@ -254,7 +254,7 @@ func TestViewErrors(t *testing.T) {
 		{"delete", `{"file":"main","view":{"highlight":["pin",""]}}`,
 			`bad input: view.highlight has an empty name: give entity or group names, or "changed"` + "\nnot applied; the file is unchanged"},
 		{"write", `{"file":"main","code":"x","view":{"widht":3}}`,
-			`bad input: write: unknown parameter "view.widht"; the parameters are width, focus, highlight, grid`},
+			`bad input: write: unknown parameter "view.widht" (did you mean "view.width"?); the parameters are width, focus, highlight, grid`},
 		{"write", `{"file":"main","code":"x","view":"yes"}`,
 			`bad input: write: the parameters do not match the tool's input schema: validating root: validating /properties/view: type: yes has type "string", want one of "boolean, object"`},
 		{"scene", `{"command":"png","focus":"gaer"}`, `no such entity: "gaer"; did you mean "gear"? (scene tree lists the names)`},
