@@ -274,7 +274,7 @@ func writeDiffImages(dir, name string, old []byte, out *Output, diff *image.RGBA
 	write := func(suffix string, data []byte) error {
 		p := filepath.Join(dir, name+suffix)
 		images = append(images, p)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
+		if err := ReplaceFile(p, data); err != nil {
 			return fmt.Errorf("writing the difference pictures: %w", err)
 		}
 		return nil

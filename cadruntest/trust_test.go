@@ -139,3 +139,30 @@ func TestPNGSnapshotDeclaringGigapixels(t *testing.T) {
 		t.Errorf("results: %+v\nwant the message %q", got, want)
 	}
 }
+
+// TestReplaceFileReplacesALink: the JUnit report and the difference pictures are written by
+// ReplaceFile, which replaces a link planted at the path instead of writing through it.
+func TestReplaceFileReplacesALink(t *testing.T) {
+	t.Parallel()
+	outside := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(outside, []byte("# mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	report := filepath.Join(dir, "report.xml")
+	if err := os.Symlink(outside, report); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReplaceFile(report, []byte("<testsuites/>\n")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "# mine\n" {
+		t.Errorf("the file the link named now holds %q", b)
+	}
+	if st, err := os.Lstat(report); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("report.xml is %v (%v); want a regular file in the link's place", st.Mode(), err)
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 1 {
+		t.Errorf("left in the folder: %v", names)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -104,13 +105,12 @@ func printResult(w io.Writer, r cadruntest.Result, update bool) {
 }
 
 func writeJUnit(path string, results []cadruntest.Result) error {
-	f, err := os.Create(path)
-	if err != nil {
+	var b bytes.Buffer
+	if err := cadruntest.WriteJUnit(&b, results); err != nil {
 		return fmt.Errorf("writing -junit %s: %w", path, err)
 	}
-	if err := cadruntest.WriteJUnit(f, results); err != nil {
-		f.Close()
+	if err := cadruntest.ReplaceFile(path, b.Bytes()); err != nil {
 		return fmt.Errorf("writing -junit %s: %w", path, err)
 	}
-	return f.Close()
+	return nil
 }
