@@ -150,14 +150,15 @@ type checker struct {
 	i     int
 	depth int
 	path  []step   // the keys and indexes from the top to the value being read
-	keys  []string // the keys of the objects open, innermost last
+	keys  [][]byte // the keys of the objects open, innermost last (unescaped ones in b itself)
 }
 
 // step is one element of a path: an object's key, or an array's index when key is unset.
 type step struct {
-	key   string
-	index int
-	isKey bool
+	key      string
+	keyBytes []byte // the checker's key, made a string only for an error
+	index    int
+	isKey    bool
 }
 
 func (c *checker) space() {
@@ -386,17 +387,19 @@ func (c *checker) object() error {
 		if err != nil {
 			return err
 		}
-		key := string(c.b[at+1 : c.i-1])
+		key := c.b[at+1 : c.i-1]
 		if escaped {
-			_ = json.Unmarshal(c.b[at:c.i], &key) // checked: a valid string
+			var k string
+			_ = json.Unmarshal(c.b[at:c.i], &k) // checked: a valid string
+			key = []byte(k)
 		}
 		dup := false
 		if seen != nil {
-			_, dup = seen[key]
-			seen[key] = struct{}{}
+			_, dup = seen[string(key)]
+			seen[string(key)] = struct{}{}
 		} else {
 			for _, k := range c.keys[base:] {
-				if k == key {
+				if bytes.Equal(k, key) {
 					dup = true
 					break
 				}
@@ -405,15 +408,15 @@ func (c *checker) object() error {
 			if len(c.keys)-base > smallObject {
 				seen = make(map[string]struct{}, 2*smallObject)
 				for _, k := range c.keys[base:] {
-					seen[k] = struct{}{}
+					seen[string(k)] = struct{}{}
 				}
 			}
 		}
 		if dup {
 			c.path = c.path[:len(c.path)-1]
-			return &Error{Err: ErrDuplicateKey, Offset: at, Path: c.pathString(), Key: key}
+			return &Error{Err: ErrDuplicateKey, Offset: at, Path: c.pathString(), Key: string(key)}
 		}
-		c.path[len(c.path)-1].key = key
+		c.path[len(c.path)-1].keyBytes = key
 		c.space()
 		if c.i >= len(c.b) || c.b[c.i] != ':' {
 			return c.fail()
@@ -481,6 +484,9 @@ func (c *checker) array() error {
 func (c *checker) pathString() string {
 	var s []byte
 	for _, st := range c.path {
+		if st.isKey {
+			st.key = string(st.keyBytes)
+		}
 		s = appendStep(s, st)
 	}
 	return string(s)

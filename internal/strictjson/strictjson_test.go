@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"strings"
@@ -193,4 +194,35 @@ func walk(t *testing.T, b []byte) (dup bool, deepest int) {
 			expectKey[m-1] = true // an object or array value closed
 		}
 	}
+}
+
+// BenchmarkCheck100KB checks a 100 KB data file of the shape catalogues have (objects of a
+// few keys, number pairs, strings), beside json.Valid on the same bytes.
+func BenchmarkCheck100KB(b *testing.B) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"items": [`)
+	for i := 0; buf.Len() < 100<<10; i++ {
+		if i > 0 {
+			buf.WriteString(", ")
+		}
+		fmt.Fprintf(&buf, `{"id": %d, "name": "part %d é", "size": [%d.5, %d], "tags": ["a", "b"], "ok": true}`, i, i, i, -i)
+	}
+	buf.WriteString(`]}`)
+	data := buf.Bytes()
+	b.Run("Check", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if err := Check(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("json.Valid", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if !json.Valid(data) {
+				b.Fatal("invalid")
+			}
+		}
+	})
 }
