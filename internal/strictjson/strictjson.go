@@ -94,7 +94,10 @@ func (e *Error) Problem() string {
 	case ErrDuplicateKey:
 		return fmt.Sprintf("the key %q appears twice in %s; send it once", e.Key, objectAt(e.Path))
 	case ErrUnknownKey:
-		return fmt.Sprintf("unknown key %q in %s; %s", e.Key, objectAt(e.Path), e.Detail)
+		if e.Path == "" {
+			return fmt.Sprintf("unknown key %q; %s", e.Key, e.Detail)
+		}
+		return fmt.Sprintf("unknown key %q in the object at %s; %s", e.Key, e.Path, e.Detail)
 	case ErrNotObject:
 		return e.Detail
 	}

@@ -78,10 +78,10 @@ func TestDecode(t *testing.T) {
 		{`{"selected":["a"],"points":[{"x":1,"y":2}]}`, "", nil},
 		{`null`, `want a JSON object ({...}), not null`, ErrNotObject},
 		{`[]`, `want a JSON object ({...}), not an array`, ErrNotObject},
-		{`{"selected":["a"],"Selected":["b"]}`, `unknown key "Selected" in one object; did you mean "selected"? (keys are case-sensitive)`, ErrUnknownKey},
+		{`{"selected":["a"],"Selected":["b"]}`, `unknown key "Selected"; did you mean "selected"? (keys are case-sensitive)`, ErrUnknownKey},
 		{`{"points":[{"x":1,"Y":2}]}`, `unknown key "Y" in the object at points[0]; did you mean "y"? (keys are case-sensitive)`, ErrUnknownKey},
-		{`{"picked":[]}`, `unknown key "picked" in one object; the keys are points, selected`, ErrUnknownKey},
-		{`{"skipped":1}`, `unknown key "skipped" in one object; the keys are points, selected`, ErrUnknownKey},
+		{`{"picked":[]}`, `unknown key "picked"; the keys are points, selected`, ErrUnknownKey},
+		{`{"skipped":1}`, `unknown key "skipped"; the keys are points, selected`, ErrUnknownKey},
 		{`{"selected":["a"],"selected":["b"]}`, `the key "selected" appears twice in one object; send it once`, ErrDuplicateKey},
 	} {
 		var got body
