@@ -150,6 +150,38 @@ func TestDataWriteOneInputRule(t *testing.T) {
 	}
 }
 
+// TestSchemaRefOneInputRule: a schema a $ref names, and a data file a schema change checks,
+// follow the one rule for JSON input though the change does not touch them (an editor may
+// have written them): the schema compiler's and validator's own decoding keeps the last of a
+// repeated key.
+func TestSchemaRefOneInputRule(t *testing.T) {
+	s, dir := newSession(t, map[string]string{
+		"scene.code.js":                "drawRect('door', 0, 0, 1, 1)\n",
+		"data/door.json":               `{"width": 900, "height": 2100}`,
+		"data/common/size.schema.json": `{"type": "number", "minimum": 600, "minimum": 0}`,
+		"data/frame.json":              `{"depth": 3, "depth": 4}`,
+	})
+	for _, tc := range []struct{ file, code, want string }{
+		{"door.schema.json", `{"properties":{"width":{"$ref":"common/size.schema.json"}}}`,
+			`invalid data: data/door.schema.json is not a usable JSON Schema (2020-12): failing loading "cadrun:///data/common/size.schema.json": data/common/size.schema.json:1:36: the key "minimum" appears twice in one object; send it once` + "\nnot applied; the file is unchanged"},
+		{"frame.schema.json", `{"properties":{"depth":{"type":"number"}}}`,
+			`invalid data: data/frame.json:1:14: the key "depth" appears twice in one object; send it once` + "\nnot applied; the file is unchanged"},
+	} {
+		before := userFiles(t, dir)
+		_, err := call[*ChangeResult](t, s, "write", map[string]any{"file": tc.file, "code": tc.code})
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s: mismatch (-want +got):\n%s", tc.file, diff)
+		}
+		if diff := cmp.Diff(before, userFiles(t, dir)); diff != "" {
+			t.Errorf("%s: files changed: mismatch (-want +got):\n%s", tc.file, diff)
+		}
+	}
+}
+
 func TestSchemaRefToAnotherDataFile(t *testing.T) {
 	// A $ref may name another data file of the workspace, read as the change would leave it.
 	s, dir := doorSession(t)
