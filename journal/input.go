@@ -1,8 +1,9 @@
 package journal
 
-// Parameters of save and search, checked before anything touches the database. save keeps
-// properties it does not know (a client's own fields) rather than refusing them, so they are
-// decoded by hand from a map instead of into a struct with unknown fields disallowed.
+// Parameters of save and search, checked before anything touches the database. save's
+// parameters pass strictjson's rule first, as every tool's do; save keeps properties it does
+// not know (a client's own fields) rather than refusing them, so they are then decoded by
+// hand from a map instead of into a struct with unknown fields disallowed.
 
 import (
 	"bytes"
@@ -14,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cadrun/cadrun/internal/strictjson"
 )
 
 // Types and visibilities an entry may have.
@@ -67,6 +70,11 @@ type SaveInput struct {
 func ParseSave(raw []byte, defaultProject string) (*SaveInput, error) {
 	if len(raw) > MaxEntryBytes {
 		return nil, fmt.Errorf("%w: the entry is %d bytes, over %d (MaxEntryBytes); shorten text or split it into several entries", ErrBadInput, len(raw), MaxEntryBytes)
+	}
+	// The one rule for JSON input (as every tool's parameters): a repeated key or invalid
+	// UTF-8 would otherwise be saved as the last value or as U+FFFD, not as sent.
+	if err := strictjson.Check(raw); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadInput, err)
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {

@@ -150,6 +150,33 @@ func TestParseSaveBadInput(t *testing.T) {
 	}
 }
 
+// TestParseSaveOneInputRule: save's parameters follow the rule every tool's do
+// (docs/decisions.md, "One input check"): a key given twice, at the top or inside a property
+// save does not know, invalid UTF-8, half a surrogate pair and text after the object are
+// refused, naming the key or the offset, instead of saving the last value or U+FFFD.
+func TestParseSaveOneInputRule(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ params, want string }{
+		{`{"title":"first","title":"second","text":"x"}`, `bad input: the key "title" appears twice in one object; send it once`},
+		{`{"title":"t","text":"x","extra":{"a":[{"k":1,"k":2}]}}`, `bad input: the key "k" appears twice in the object at extra.a[0]; send it once`},
+		{"{\"title\":\"t\",\"text\":\"\xff\"}", `bad input: not valid UTF-8 (offset 21: byte 0xff); send UTF-8 text`},
+		{`{"title":"t","text":"\udc00"}`, `bad input: not valid UTF-8 (offset 21: \udc00 is half of a UTF-16 surrogate pair); escape a character past U+FFFF as both halves (\ud83d\ude00), or send it as UTF-8`},
+		{`{"title":"t","text":"x"} {"title":"u"}`, `bad input: there is more after the JSON value (at offset 24: "{\"title\":\"u\"}"); send exactly one value`},
+	} {
+		_, err := ParseSave([]byte(tc.params), "p")
+		if !errors.Is(err, ErrBadInput) {
+			t.Errorf("%s: %v is not ErrBadInput", tc.params, err)
+		}
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s: mismatch (-want +got):\n%s", tc.params, diff)
+		}
+	}
+}
+
 func titles(es []Entry) []string {
 	out := []string{}
 	for _, e := range es {

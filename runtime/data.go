@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/cadrun/cadrun/internal/strictjson"
 )
 
 // DataName is the logical name of the data file a readJSON argument names: 'door' and
@@ -50,24 +52,25 @@ func (c *call) readJSON(arg string) goja.Value {
 	return v
 }
 
-// JSONSyntaxError describes why b is not valid JSON, with the line and column (1-based, in
-// characters) where it goes wrong; "" when b is valid.
+// JSONSyntaxError describes why b is refused as a data file, with the line and column
+// (1-based, in characters) where it goes wrong; "" when b is accepted. A data file follows
+// the one rule for JSON input (internal/strictjson): besides JSON's syntax, a key given twice
+// and invalid UTF-8 are refused, so that readJSON, the schema check and the write all read
+// the file the same way. A number past float64's range is refused too (JS has no such number).
 func JSONSyntaxError(b []byte) string {
+	if err := strictjson.Check(b); err != nil {
+		var se *strictjson.Error
+		if !errors.As(err, &se) {
+			return err.Error()
+		}
+		line, col := LineCol(b, se.Offset)
+		return fmt.Sprintf("%d:%d: %s", line, col, se.Problem())
+	}
 	var v any
-	err := json.Unmarshal(b, &v)
-	if err == nil {
-		return ""
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err.Error()
 	}
-	var se *json.SyntaxError
-	if strings.Contains(err.Error(), "unexpected end of JSON input") {
-		line, col := LineCol(b, len(b))
-		return fmt.Sprintf("%d:%d: the text ends before the JSON value does", line, col)
-	}
-	if errors.As(err, &se) {
-		line, col := LineCol(b, int(se.Offset)-1)
-		return fmt.Sprintf("%d:%d: %s", line, col, strings.TrimPrefix(se.Error(), "json: "))
-	}
-	return err.Error()
+	return ""
 }
 
 // LineCol is the 1-based line and column (in characters) of byte offset off in b.

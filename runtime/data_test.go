@@ -159,7 +159,7 @@ func TestReadJSONFrozen(t *testing.T) {
 		fmt.Fprintf(&wide, `"k%d": %d`, i, i)
 		fmt.Fprintf(&long, `{"i": %d, "p": [%d, %d]}`, i, i, -i)
 	}
-	wide.WriteString(`, "k3": "again"}`)
+	wide.WriteString(`}`)
 	long.WriteString("]")
 	data := map[string]string{
 		"d.json":    `{"a": {"b": [1, {"c": "x\u00e9\n"}, [2, 3]], "n": null, "t": true, "z": -0}, "w": ` + wide.String() + `, "l": ` + long.String() + `}`,
@@ -170,7 +170,7 @@ func TestReadJSONFrozen(t *testing.T) {
 		{"same as JSON.parse", `const d = readJSON('d'); console.log(JSON.stringify(d) === JSON.stringify(JSON.parse(JSON.stringify(d))), JSON.stringify(d.a))`,
 			`true {"b":[1,{"c":"xé\n"},[2,3]],"n":null,"t":true,"z":0}`},
 		{"values", `const d = readJSON('d'); console.log(d.a.b[1].c, d.a.n, d.a.t, Object.is(d.a.z, -0), d.a.b.length, d.l[19].p[1], d.w.k3, d.w.k19, d.missing, d.l[20])`,
-			"xé\n null true true 3 -19 again 19 undefined undefined"},
+			"xé\n null true true 3 -19 3 19 undefined undefined"},
 		{"identity", `const d = readJSON('d'); console.log(d === readJSON('d.json'), d.a === d.a, d.l[3] === d.l[3], d !== readJSON('copy'))`,
 			"true true true true"},
 		{"frozen everywhere", `const d = readJSON('d'); console.log([d, d.a, d.a.b, d.a.b[1], d.a.b[2], d.w, d.l, d.l[5], d.l[5].p].map(Object.isFrozen).join())`,
@@ -217,8 +217,8 @@ console.log(o.mine, String(o), o.k4, Object.keys(o).join(), e, p.i) })()`,
 func TestReadJSONDecoding(t *testing.T) {
 	t.Parallel()
 	for _, text := range []string{
-		`{"a": 1, "a": 2, "b": {"c": 1, "c": {"d": 2}}}`,
-		`["\ud83d\ude00", "\ud800", "tab\tand \"quotes\" and \\ and \/", "\u0000"]`,
+		`{"a": 1, "b": {"c": 1, "d": {"d": 2}}}`,
+		`["\ud83d\ude00", "\u00e9", "tab\tand \"quotes\" and \\ and \/", "\u0000"]`,
 		`[1e308, -1.5e-7, 123456789012345678901234567890, 0.1, -0, 1E2]`,
 		` { "sp" : [ ] , "o" : { } } `,
 		`"just a string"`, `42`, `null`, `true`,
@@ -234,6 +234,35 @@ console.log(JSON.stringify(d) === JSON.stringify(p), d !== null && typeof d === 
 		}
 		if diff := cmp.Diff([]string{"true true"}, res.Logs); diff != "" {
 			t.Errorf("%s: mismatch (-want +got):\n%s", text, diff)
+		}
+	}
+}
+
+// TestReadJSONOneInputRule: a data file follows the one rule for JSON input (docs/decisions.md,
+// "One input check"): a key given twice, invalid UTF-8, half a surrogate pair and nesting past
+// strictjson.MaxDepth are refused with the line and column, where readJSON had kept the last
+// value, or U+FFFD, as JSON.parse does.
+func TestReadJSONOneInputRule(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ text, want string }{
+		{"{\n  \"width\": 9,\n  \"width\": 10\n}",
+			`scene.code.js:1:1: Error: readJSON: data/d.json is not valid JSON: 3:3: the key "width" appears twice in one object; send it once`},
+		{`{"door": {"frame": [{"depth": 3, "depth": 4}]}}`,
+			`scene.code.js:1:1: Error: readJSON: data/d.json is not valid JSON: 1:34: the key "depth" appears twice in the object at door.frame[0]; send it once`},
+		{"{\"label\": \"caf\xe9\"}",
+			`scene.code.js:1:1: Error: readJSON: data/d.json is not valid JSON: 1:15: not valid UTF-8 (byte 0xe9); send UTF-8 text`},
+		{`["\ud800"]`,
+			`scene.code.js:1:1: Error: readJSON: data/d.json is not valid JSON: 1:3: not valid UTF-8 (\ud800 is half of a UTF-16 surrogate pair); escape a character past U+FFFF as both halves (\ud83d\ude00), or send it as UTF-8`},
+		{strings.Repeat("[", 1001) + strings.Repeat("]", 1001),
+			`scene.code.js:1:1: Error: readJSON: data/d.json is not valid JSON: 1:1001: arrays and objects nest more than 1000 levels deep (strictjson.MaxDepth); flatten the value`},
+	} {
+		_, err := runWithData(t, "readJSON('d')", map[string]string{"d.json": tc.text})
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%.40q: mismatch (-want +got):\n%s", tc.text, diff)
 		}
 	}
 }

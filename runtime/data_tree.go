@@ -9,14 +9,14 @@ package runtime
 // builds its frozen JS view of the tree lazily (data_view.go).
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/dop251/goja"
+
+	"github.com/cadrun/cadrun/internal/strictjson"
 )
 
 // dataNode is one decoded JSON value. A tree is never changed once built, so one tree serves
@@ -24,7 +24,7 @@ import (
 type dataNode struct {
 	prim  goja.Value // a string, number, boolean or null; nil for an object or array
 	array bool
-	keys  []string       // an object's keys in first-seen order (a repeated key keeps its last value)
+	keys  []string       // an object's keys in order (never one twice: strictjson refuses that)
 	kids  []dataNode     // an object's values (by keys) or an array's items
 	index map[string]int // the keys' positions, once an object has more than wideObject keys
 	size  int            // the values in this one, itself included
@@ -64,24 +64,6 @@ func (n *dataNode) find(k string) int {
 	return -1
 }
 
-// add appends a key and its value, or replaces the value of a repeated key in its place.
-func (n *dataNode) add(k string, v dataNode) {
-	if i := n.find(k); i >= 0 {
-		n.kids[i] = v
-		return
-	}
-	n.keys = append(n.keys, k)
-	n.kids = append(n.kids, v)
-	if n.index != nil {
-		n.index[k] = len(n.keys) - 1
-	} else if len(n.keys) > wideObject {
-		n.index = make(map[string]int, 2*len(n.keys))
-		for i, x := range n.keys {
-			n.index[x] = i
-		}
-	}
-}
-
 // dataCacheBytes bounds the bytes of data files whose trees a process keeps (a tree takes
 // about ten times its file's size in memory); past it the cache is emptied and refilled as
 // files are read.
@@ -94,7 +76,8 @@ var dataCache struct {
 }
 
 // dataTree returns the decoded tree of b, from the cache when the same bytes were decoded
-// before; ok is false when b is not valid JSON.
+// before; ok is false when b breaks the one rule for JSON input (strictjson.Check: not
+// JSON, a key twice, invalid UTF-8, too deep) or holds a number past float64's range.
 func dataTree(b []byte) (*dataNode, bool) {
 	dataCache.Lock()
 	t, hit := dataCache.trees[string(b)]
@@ -102,7 +85,7 @@ func dataTree(b []byte) (*dataNode, bool) {
 	if hit {
 		return t, true
 	}
-	if !json.Valid(b) {
+	if strictjson.Check(b) != nil {
 		return nil, false
 	}
 	p := dataParser{b: b}
@@ -126,8 +109,9 @@ func dataTree(b []byte) (*dataNode, bool) {
 	return t, true
 }
 
-// dataParser decodes JSON that json.Valid accepted, so it checks nothing but what Valid does
-// not: that numbers fit a float64. Its depth is bounded by Valid's (10,000 levels).
+// dataParser decodes JSON that strictjson.Check accepted, so it checks nothing but what Check
+// does not: that numbers fit a float64. Its depth is bounded by Check's (strictjson.MaxDepth),
+// and no object has a key twice.
 type dataParser struct {
 	b    []byte
 	i    int
@@ -209,17 +193,11 @@ func (p *dataParser) object() (dataNode, bool) {
 	}
 	n := dataNode{}
 	keys, kids := p.keys[kbase:], p.kids[base:]
-	if unique(keys) {
-		n.keys, n.kids = slices.Clone(keys), slices.Clone(kids)
-		if len(n.keys) > wideObject {
-			n.index = make(map[string]int, len(n.keys))
-			for i, k := range n.keys {
-				n.index[k] = i
-			}
-		}
-	} else {
-		for i, k := range keys {
-			n.add(k, kids[i]) // JSON.parse: the last of a repeated key wins, in the first one's place
+	n.keys, n.kids = slices.Clone(keys), slices.Clone(kids)
+	if len(n.keys) > wideObject {
+		n.index = make(map[string]int, len(n.keys))
+		for i, k := range n.keys {
+			n.index[k] = i
 		}
 	}
 	if n.keys == nil {
@@ -229,26 +207,6 @@ func (p *dataParser) object() (dataNode, bool) {
 	p.keys, p.kids = p.keys[:kbase], p.kids[:base]
 	n.markSmall()
 	return n, true
-}
-
-// unique reports whether no key repeats.
-func unique(keys []string) bool {
-	if len(keys) <= wideObject {
-		for i, k := range keys {
-			if slices.Contains(keys[:i], k) {
-				return false
-			}
-		}
-		return true
-	}
-	seen := make(map[string]struct{}, len(keys))
-	for _, k := range keys {
-		if _, dup := seen[k]; dup {
-			return false
-		}
-		seen[k] = struct{}{}
-	}
-	return true
 }
 
 func (p *dataParser) array() (dataNode, bool) {
@@ -278,29 +236,26 @@ func (p *dataParser) array() (dataNode, bool) {
 	return n, true
 }
 
-// string reads a JSON string at p.i. Escapes and invalid UTF-8 are decoded by encoding/json,
-// as JSON.parse decodes them (a lone surrogate or a stray byte becomes U+FFFD alike).
+// string reads a JSON string at p.i; escapes are decoded by encoding/json. The text is valid
+// UTF-8 with no half surrogate escape (strictjson.Check), so nothing becomes U+FFFD.
 func (p *dataParser) string() string {
 	start := p.i
-	p.i++         // "
-	plain := true // no escape, no byte past ASCII
+	p.i++ // "
+	escaped := false
 	for {
-		switch c := p.b[p.i]; {
-		case c == '\\':
-			plain = false
+		switch p.b[p.i] {
+		case '\\':
+			escaped = true
 			p.i += 2
 			continue
-		case c == '"':
+		case '"':
 			p.i++
-			raw := p.b[start+1 : p.i-1]
-			if plain || utf8.Valid(raw) && !bytes.ContainsRune(raw, '\\') {
-				return string(raw)
+			if !escaped {
+				return string(p.b[start+1 : p.i-1])
 			}
 			var s string
-			_ = json.Unmarshal(p.b[start:p.i], &s) // valid: json.Valid said so
+			_ = json.Unmarshal(p.b[start:p.i], &s) // valid: strictjson.Check said so
 			return s
-		case c >= utf8.RuneSelf:
-			plain = false
 		}
 		p.i++
 	}

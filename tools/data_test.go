@@ -115,6 +115,75 @@ func TestBadDataIsRefused(t *testing.T) {
 	}
 }
 
+// TestDataWriteOneInputRule: a data file or schema written follows the one rule for JSON input
+// (docs/decisions.md, "One input check"), as readJSON reads it: a key given twice or half a
+// surrogate pair is refused with line:col and nothing is written. Such a file had landed, the
+// schema check and the script each keeping the last of the two values.
+func TestDataWriteOneInputRule(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		params map[string]any
+		want   string
+	}{
+		{"code with a key twice", map[string]any{"file": "door.json", "code": "{\n  \"width\": 700,\n  \"height\": 2000,\n  \"width\": 900\n}\n"},
+			"invalid data: data/door.json:4:3: the key \"width\" appears twice in one object; send it once\nnot applied; the file is unchanged"},
+		{"content string with a key twice", map[string]any{"file": "door.json", "content": `{"width":700,"height":2000,"frame":{"depth":3,"depth":4}}`},
+			"invalid data: content is a string that is not JSON text: 1:47: the key \"depth\" appears twice in the object at frame; send it once; give an object or array\nnot applied; the file is unchanged"},
+		{"half a surrogate pair", map[string]any{"file": "door.json", "code": `{"width":700,"height":2000,"label":"\udc00"}`},
+			"invalid data: data/door.json:1:37: not valid UTF-8 (\\udc00 is half of a UTF-16 surrogate pair); escape a character past U+FFFF as both halves (\\ud83d\\ude00), or send it as UTF-8\nnot applied; the file is unchanged"},
+		{"schema with a key twice", map[string]any{"file": "door.schema.json", "code": `{"properties":{"width":{"minimum":1}},"properties":{}}`},
+			"invalid data: data/door.schema.json:1:39: the key \"properties\" appears twice in one object; send it once\nnot applied; the file is unchanged"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, dir := doorSession(t)
+			before := userFiles(t, dir)
+			_, err := call[*ChangeResult](t, s, "write", tc.params)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(before, userFiles(t, dir)); diff != "" {
+				t.Errorf("files changed: mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSchemaRefOneInputRule: a schema a $ref names, and a data file a schema change checks,
+// follow the one rule for JSON input though the change does not touch them (an editor may
+// have written them): the schema compiler's and validator's own decoding keeps the last of a
+// repeated key.
+func TestSchemaRefOneInputRule(t *testing.T) {
+	s, dir := newSession(t, map[string]string{
+		"scene.code.js":                "drawRect('door', 0, 0, 1, 1)\n",
+		"data/door.json":               `{"width": 900, "height": 2100}`,
+		"data/common/size.schema.json": `{"type": "number", "minimum": 600, "minimum": 0}`,
+		"data/frame.json":              `{"depth": 3, "depth": 4}`,
+	})
+	for _, tc := range []struct{ file, code, want string }{
+		{"door.schema.json", `{"properties":{"width":{"$ref":"common/size.schema.json"}}}`,
+			`invalid data: data/door.schema.json is not a usable JSON Schema (2020-12): failing loading "cadrun:///data/common/size.schema.json": data/common/size.schema.json:1:36: the key "minimum" appears twice in one object; send it once` + "\nnot applied; the file is unchanged"},
+		{"frame.schema.json", `{"properties":{"depth":{"type":"number"}}}`,
+			`invalid data: data/frame.json:1:14: the key "depth" appears twice in one object; send it once` + "\nnot applied; the file is unchanged"},
+	} {
+		before := userFiles(t, dir)
+		_, err := call[*ChangeResult](t, s, "write", map[string]any{"file": tc.file, "code": tc.code})
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s: mismatch (-want +got):\n%s", tc.file, diff)
+		}
+		if diff := cmp.Diff(before, userFiles(t, dir)); diff != "" {
+			t.Errorf("%s: files changed: mismatch (-want +got):\n%s", tc.file, diff)
+		}
+	}
+}
+
 func TestSchemaRefToAnotherDataFile(t *testing.T) {
 	// A $ref may name another data file of the workspace, read as the change would leave it.
 	s, dir := doorSession(t)

@@ -4,11 +4,11 @@ package tools
 // `cadrun tool` runner through Session.Call, MCP clients through a middleware that runs the
 // same check before the SDK's handler (the SDK then validates against the same schema, which
 // the tool list advertises). Go's JSON decoder alone is too forgiving for inputs that write
-// files: it matches keys regardless of case, keeps the last of two equal keys, turns invalid
-// UTF-8 into U+FFFD and leaves text after the first value unread; and a missing string field
-// is indistinguishable from "" once decoded, so `write {"file":"main"}` would empty main.
-// The parameters are therefore parsed strictly first, then checked against the schema with
-// errors that name the parameter and say what to send, and only then decoded.
+// files (see internal/strictjson), and a missing string field is indistinguishable from ""
+// once decoded, so `write {"file":"main"}` would empty main. The parameters are therefore
+// checked by strictjson's rule first (one value, UTF-8, no key twice, nothing after), then
+// against the schema with errors that name the parameter and say what to send, keys matched
+// exactly, and only then decoded.
 
 import (
 	"bytes"
@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -24,6 +23,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cadrun/cadrun/internal/strictjson"
 	"github.com/cadrun/cadrun/runtime"
 )
 
@@ -76,8 +76,8 @@ func (t *Tool) checkParams(raw []byte) error {
 	return nil
 }
 
-// parseParams decodes raw as exactly one JSON object: valid UTF-8, nothing after it, no key
-// twice in any object.
+// parseParams decodes raw as exactly one JSON object, by cadrun's one rule for JSON input
+// (internal/strictjson): valid UTF-8, no key twice in any object, nothing after it.
 func parseParams(raw []byte) (map[string]any, error) {
 	if len(raw) > MaxParamsBytes {
 		return nil, fmt.Errorf("the parameters are %d bytes; the limit is %d (MaxParamsBytes)", len(raw), MaxParamsBytes)
@@ -85,77 +85,28 @@ func parseParams(raw []byte) (map[string]any, error) {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 		return map[string]any{}, nil
 	}
-	if !utf8.Valid(raw) {
-		at := 0
-		for rest := raw; len(rest) > 0; {
-			r, n := utf8.DecodeRune(rest)
-			if r == utf8.RuneError && n <= 1 {
-				break
-			}
-			at, rest = at+n, rest[n:]
-		}
-		return nil, fmt.Errorf("the parameters are not valid UTF-8 (offset %d: byte 0x%02x); send UTF-8 text", at, raw[at])
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	v, err := parseValue(dec)
-	if err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return nil, fmt.Errorf("the parameters are not valid JSON: %v (at offset %d)", err, se.Offset)
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+	if err := strictjson.Check(raw); err != nil {
+		var se *strictjson.Error
+		errors.As(err, &se)
+		switch {
+		case errors.Is(err, strictjson.ErrTruncated):
 			return nil, errors.New("the parameters are not valid JSON: they end before the object does")
+		case errors.Is(err, strictjson.ErrTrailing):
+			return nil, fmt.Errorf("there is more after the parameters' JSON object (at offset %d: %q); send exactly one object", se.Offset, se.Detail)
+		case errors.Is(err, strictjson.ErrDuplicateKey):
+			return nil, err
 		}
-		return nil, err
+		return nil, fmt.Errorf("the parameters are %v", err)
 	}
-	end := dec.InputOffset()
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("there is more after the parameters' JSON object (at offset %d: %q); send exactly one object", end, clip(bytes.TrimSpace(raw[end:]), 20))
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, err // a number out of float64's range
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("the parameters must be a JSON object ({...}), not %s", jsonKind(v))
 	}
 	return obj, nil
-}
-
-// parseValue reads one JSON value token by token, refusing an object with a key twice.
-func parseValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch tok {
-	case json.Delim('{'):
-		obj := map[string]any{}
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			key := kt.(string)
-			if _, dup := obj[key]; dup {
-				return nil, fmt.Errorf("the key %q appears twice in one object; send it once", key)
-			}
-			if obj[key], err = parseValue(dec); err != nil {
-				return nil, err
-			}
-		}
-		_, err := dec.Token() // '}'
-		return obj, err
-	case json.Delim('['):
-		arr := []any{}
-		for dec.More() {
-			v, err := parseValue(dec)
-			if err != nil {
-				return nil, err
-			}
-			arr = append(arr, v)
-		}
-		_, err := dec.Token() // ']'
-		return arr, err
-	}
-	return tok, nil
 }
 
 // checkObject checks the keys of v against s, and those of the objects nested in it:

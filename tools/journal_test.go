@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/journal"
 	"github.com/cadrun/cadrun/modules"
@@ -87,6 +90,41 @@ func TestSaveBadInputOverMCP(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "scene.code.js")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a save created files: %v", err)
+	}
+}
+
+// TestSaveOneInputRule: save follows the rule every tool's parameters do (docs/decisions.md,
+// "One input check") over every entry point: `cadrun tool save` (Session.Call), MCP and
+// POST /api/save refuse a key given twice and invalid UTF-8 with the same words, and save
+// nothing. save had kept the last of the two titles, and POST /api/save had stored U+FFFD.
+func TestSaveOneInputRule(t *testing.T) {
+	s, _ := journalSession(t, nil)
+	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	api := NewJournalAPI(s.srv)
+	for _, tc := range []struct{ params, want string }{
+		{`{"title":"first","title":"second","text":"x"}`, `bad input: save: the key "title" appears twice in one object; send it once`},
+		{`{"title":"t","text":"x","facts":["a"],"refs":{"doc":1,"doc":2}}`, `bad input: save: the key "doc" appears twice in the object at refs; send it once`},
+		{"{\"title\":\"t\",\"text\":\"caf\xe9\"}", `bad input: save: not valid UTF-8 (offset 24: byte 0xe9); send UTF-8 text`},
+	} {
+		if _, err := s.Call(context.Background(), "save", json.RawMessage(tc.params)); err == nil || err.Error() != tc.want {
+			t.Errorf("cadrun tool save %s: %v; want %q", tc.params, err, tc.want)
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "save", Arguments: json.RawMessage(tc.params)})
+		if err != nil {
+			t.Fatalf("MCP save %s: protocol error: %v", tc.params, err)
+		}
+		if got := text(t, res); !res.IsError || got != tc.want {
+			t.Errorf("MCP save %s: %q (error %v); want %q", tc.params, got, res.IsError, tc.want)
+		}
+		w := httptest.NewRecorder()
+		api.ServeHTTP(w, httptest.NewRequest("POST", "/api/save", strings.NewReader(tc.params)))
+		want, _ := json.Marshal(map[string]string{"error": tc.want})
+		if w.Code != http.StatusBadRequest || strings.TrimSpace(w.Body.String()) != string(want) {
+			t.Errorf("POST /api/save %s: %d %s; want 400 %s", tc.params, w.Code, w.Body, want)
+		}
+	}
+	if out, err := s.srv.Search(context.Background(), &journal.Query{}); err != nil || len(out.Entries) != 0 {
+		t.Errorf("after the refused saves the journal holds %+v, %v", out.Entries, err)
 	}
 }
 
@@ -206,10 +244,12 @@ func TestSaveDeepExtraOverMCP(t *testing.T) {
 	if !res.IsError || text(t, res) != want {
 		t.Errorf("save nested %d levels: %s; want %q", journal.MaxExtraDepth+1, text(t, res), want)
 	}
-	// Past what MCP carries at all, as POST /api/save and cadrun tool send it.
+	// Past what MCP carries at all, as POST /api/save and cadrun tool send it: refused by the
+	// rule every JSON input follows, before save reads a property.
 	params := `{"title":"deepest","text":"nested far too deep","nested":` + string(nested(2000)) + `}`
-	if _, err := s.srv.Save(context.Background(), json.RawMessage(params)); err == nil || err.Error() != want {
-		t.Errorf("save nested 2000 levels: %v; want %q", err, want)
+	deepest := `bad input: save: arrays and objects nest more than 1000 levels deep (strictjson.MaxDepth); flatten the value`
+	if _, err := s.srv.Save(context.Background(), json.RawMessage(params)); err == nil || err.Error() != deepest {
+		t.Errorf("save nested 2000 levels: %v; want %q", err, deepest)
 	}
 	res = callMCP(t, cs, "search", map[string]any{})
 	if res.IsError {

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cadrun/cadrun/internal/strictjson"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
@@ -168,21 +169,27 @@ func (v *Server) serveSelection(w http.ResponseWriter, r *http.Request) {
 	answer(w, nil, "application/json", selectionJSON(sel))
 }
 
+// decodeBody reads a request body (guard caps it at MaxBodyBytes) and decodes it by the one
+// rule for JSON input: one object, valid UTF-8, no key twice, keys matching the fields
+// exactly, nothing after it. encoding/json alone would store a name that is not UTF-8 as
+// U+FFFD, keep the last of a repeated key and take null for an empty selection.
+func decodeBody(body io.Reader, v any) error {
+	b, err := io.ReadAll(body)
+	if err != nil {
+		return err
+	}
+	return strictjson.Decode(b, v)
+}
+
 func (v *Server) postSelection(w http.ResponseWriter, r *http.Request) {
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
 	var sel modules.Selection
-	if err := dec.Decode(&sel); err != nil {
+	if err := decodeBody(r.Body, &sel); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			http.Error(w, fmt.Sprintf("the body is over %d bytes (MaxBodyBytes)", MaxBodyBytes), http.StatusRequestEntityTooLarge)
 			return
 		}
 		http.Error(w, `bad selection: want {"selected":[...],"locked":[...],"hidden":[...]} (entity names): `+err.Error(), http.StatusBadRequest)
-		return
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		http.Error(w, `bad selection: the body holds more than one JSON value; send one {"selected":[...],"locked":[...],"hidden":[...]}`, http.StatusBadRequest)
 		return
 	}
 	saved, err := v.SetSelection(sel)

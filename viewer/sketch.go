@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"reflect"
 	"sync"
@@ -80,23 +79,17 @@ func (v *Server) serveSketch(w http.ResponseWriter, r *http.Request) {
 }
 
 func (v *Server) postStroke(w http.ResponseWriter, r *http.Request) {
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
 	// Points as lists of any length, so that [x, y, z] is refused, not cut to [x, y].
 	var in struct {
 		Points [][]float64 `json:"points"`
 	}
-	if err := dec.Decode(&in); err != nil {
+	if err := decodeBody(r.Body, &in); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			http.Error(w, fmt.Sprintf("the body is over %d bytes (MaxBodyBytes); send a stroke of fewer points", MaxBodyBytes), http.StatusRequestEntityTooLarge)
 			return
 		}
 		http.Error(w, `bad stroke: want {"points":[[x,y],...]} in scene units: `+err.Error(), http.StatusBadRequest)
-		return
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		http.Error(w, `bad stroke: the body holds more than one JSON value; send one {"points":[[x,y],...]}`, http.StatusBadRequest)
 		return
 	}
 	st := modules.Stroke{Points: make([][2]float64, len(in.Points))}

@@ -53,8 +53,8 @@ func TestSketchAPI(t *testing.T) {
 	for _, c := range []struct{ body, want string }{
 		{`{"points":[[0,0]]}`, "bad sketch: a stroke has 1 points; give 2 to 10000 (MaxStrokePoints)\n"},
 		{`{"points":[[0,0],[1e16,0]]}`, "bad sketch: point 1 is [1e+16 0]; give finite scene coordinates within ±1e+15 (MaxCoord)\n"},
-		{`{"points":[[0,0],[1,1]]} {}`, `bad stroke: the body holds more than one JSON value; send one {"points":[[x,y],...]}` + "\n"},
-		{`{"pts":[]}`, "bad stroke: want {\"points\":[[x,y],...]} in scene units: json: unknown field \"pts\"\n"},
+		{`{"points":[[0,0],[1,1]]} {}`, `bad stroke: want {"points":[[x,y],...]} in scene units: there is more after the JSON value (at offset 24: "{}"); send exactly one value` + "\n"},
+		{`{"pts":[]}`, `bad stroke: want {"points":[[x,y],...]} in scene units: unknown key "pts"; the keys are points` + "\n"},
 		{`{"points":[[0,0,0],[1,1]]}`, "bad stroke: point 0 has 3 numbers; give [x, y] in scene units\n"},
 		{`{"points":"here"}`, "bad stroke: want {\"points\":[[x,y],...]} in scene units: json: cannot unmarshal string into Go struct field .points of type [][]float64\n"},
 	} {

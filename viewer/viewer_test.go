@@ -316,8 +316,8 @@ func TestSelectionAPI(t *testing.T) {
 
 	for _, c := range []struct{ body, want string }{
 		{`{"selected":[""]}`, "bad selection: selected[0] is empty; give entity names\n"},
-		{`{"selected":["a"]} {}`, `bad selection: the body holds more than one JSON value; send one {"selected":[...],"locked":[...],"hidden":[...]}` + "\n"},
-		{`{"picked":[]}`, "bad selection: want {\"selected\":[...],\"locked\":[...],\"hidden\":[...]} (entity names): json: unknown field \"picked\"\n"},
+		{`{"selected":["a"]} {}`, `bad selection: want {"selected":[...],"locked":[...],"hidden":[...]} (entity names): there is more after the JSON value (at offset 18: "{}"); send exactly one value` + "\n"},
+		{`{"picked":[]}`, `bad selection: want {"selected":[...],"locked":[...],"hidden":[...]} (entity names): unknown key "picked"; the keys are hidden, locked, selected` + "\n"},
 	} {
 		if got := post(t, ts.URL+"/api/selection", c.body, 400); got != c.want {
 			t.Errorf("POST %s: %q; want %q", c.body, got, c.want)
@@ -326,6 +326,47 @@ func TestSelectionAPI(t *testing.T) {
 	big := `{"selected":["` + strings.Repeat("x", MaxBodyBytes) + `"]}`
 	if got := post(t, ts.URL+"/api/selection", big, 413); got != "the body is over 1048576 bytes (MaxBodyBytes)\n" {
 		t.Errorf("big body: %q", got)
+	}
+}
+
+// TestBodiesOneInputRule: POST /api/selection and POST /api/sketch read their bodies by the
+// one rule for JSON input (docs/decisions.md, "One input check"): a name that is not UTF-8,
+// a body of null, a key given twice (or twice in another case) are answered 400 with what to
+// send, and change nothing. The selection had stored "\ufffd", cleared everything (its locks
+// too) for null, and kept the last of a repeated key.
+func TestBodiesOneInputRule(t *testing.T) {
+	t.Parallel()
+	_, ts, ws := start(t, Options{})
+	post(t, ts.URL+"/api/selection", `{"selected":["r1"],"locked":["r1"]}`, 200)
+	post(t, ts.URL+"/api/sketch", `{"points":[[0,0],[1,1]]}`, 200)
+	const sel = `bad selection: want {"selected":[...],"locked":[...],"hidden":[...]} (entity names): `
+	const stroke = `bad stroke: want {"points":[[x,y],...]} in scene units: `
+	for _, tc := range []struct{ path, body, want string }{
+		{"/api/selection", "{\"selected\":[\"\xff\"]}", sel + "not valid UTF-8 (offset 14: byte 0xff); send UTF-8 text"},
+		{"/api/selection", `{"selected":["\udc00"]}`, sel + `not valid UTF-8 (offset 14: \udc00 is half of a UTF-16 surrogate pair); escape a character past U+FFFF as both halves (\ud83d\ude00), or send it as UTF-8`},
+		{"/api/selection", `null`, sel + "want a JSON object ({...}), not null"},
+		{"/api/selection", ` [] `, sel + "want a JSON object ({...}), not an array"},
+		{"/api/selection", `{"selected":["a"],"selected":["b"]}`, sel + `the key "selected" appears twice in one object; send it once`},
+		{"/api/selection", `{"selected":["a"],"Selected":["b"]}`, sel + `unknown key "Selected"; did you mean "selected"? (keys are case-sensitive)`},
+		{"/api/sketch", `{"points":[[0,0],[1,1]],"points":[[2,2],[3,3]]}`, stroke + `the key "points" appears twice in one object; send it once`},
+		{"/api/sketch", `null`, stroke + "want a JSON object ({...}), not null"},
+	} {
+		res, err := http.Post(ts.URL+tc.path, "application/json", strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusBadRequest || string(b) != tc.want+"\n" {
+			t.Errorf("POST %s %q: %d %q; want 400 %q", tc.path, tc.body, res.StatusCode, b, tc.want)
+		}
+	}
+	want := `{"selected":["r1"],"locked":["r1"],"hidden":[]}`
+	if got, err := ws.LoadSelection(); err != nil || string(selectionJSON(got)) != want {
+		t.Errorf("after the refusals the selection is %s, %v; want %s", selectionJSON(got), err, want)
+	}
+	if sk, err := ws.LoadSketch(); err != nil || len(sk.Strokes) != 1 || sk.Points() != 2 {
+		t.Errorf("after the refusals the sketch is %+v, %v; want the one stroke", sk, err)
 	}
 }
 

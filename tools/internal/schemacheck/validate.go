@@ -79,6 +79,9 @@ func Validate(src Files, data, schema string) error {
 	if err != nil {
 		return err
 	}
+	if msg := runtime.JSONSyntaxError(db); msg != "" { // a data file the change does not touch
+		return fmt.Errorf("%w: %s:%s", ErrInvalidData, dpath, msg)
+	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(db))
 	if err != nil {
 		return fmt.Errorf("%w: %s:%s", ErrInvalidData, dpath, runtime.JSONSyntaxError(db))
@@ -179,9 +182,14 @@ func (l schemaLoader) Load(url string) (any, error) {
 	if !ok || modules.CheckDataName(name) != nil {
 		return nil, fmt.Errorf("%q is outside the workspace's data files; a $ref may name only data/NAME.json files", url)
 	}
-	b, _, err := l.src.Read(name)
+	b, path, err := l.src.Read(name)
 	if err != nil {
 		return nil, err
+	}
+	// The one rule for JSON input, as for the schema that refers here: the compiler's own
+	// decoder would keep the last of a repeated key.
+	if msg := runtime.JSONSyntaxError(b); msg != "" {
+		return nil, fmt.Errorf("%s:%s", path, msg)
 	}
 	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
 }
