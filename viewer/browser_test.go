@@ -425,3 +425,82 @@ func TestPageMatchesPNG(t *testing.T) {
 		}
 	}
 }
+
+// click clicks the element sel names, failing rather than waiting for good when it is not
+// there or not visible.
+func click(t *testing.T, tab context.Context, sel string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tab, 10*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		t.Fatalf("clicking %s: %v", sel, err)
+	}
+}
+
+// TestPageGridTakesNoPointer: the grid, its labels and the origin mark are drawn over and
+// under the scene but never take the pointer: a shape under the origin's ring or its "0,0"
+// label, or lying on an axis, is named by hover.
+func TestPageGridTakesNoPointer(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	s := scene.New()
+	for _, e := range []struct {
+		name  string
+		shape scene.Shape
+	}{
+		{"ring", scene.Circle{Radius: 5}},                                               // at 1:1, under the origin's ring (5 px)
+		{"ray", scene.Line{Points: []scene.Vec{{}, {X: 40, Y: 40}}}},                    // under the "0,0" label
+		{"rail", scene.Line{Points: []scene.Vec{{X: -60}, {X: -20}}}},                   // on the X axis
+		{"post", scene.Line{Points: []scene.Vec{{Y: -60}, {Y: -20}}}},                   // on the Y axis
+		{"plate", scene.Rect{Center: scene.Vec{X: -60, Y: -60}, Width: 80, Height: 80}}, // edges on grid lines
+	} {
+		if _, err := s.Put(e.name, e.shape); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v.Publish(State{Scene: s})
+	wait, eval, tab := page(t, ts.URL)
+	wait("the scene", `document.body.dataset.version === '1'`)
+	click(t, tab, "#one")
+	wait("1:1", `window.cadrunState().camera.k === 1`)
+	for _, c := range []struct {
+		x, y float64 // in the world
+		want string
+	}{
+		{-5, 0, "ring · circle"},
+		{10, 10, "ray · line"},
+		{15, 15, "ray · line"},
+		{-40, 0, "rail · line"},
+		{0, -40, "post · line"},
+		{-100, -60, "plate · rect"},
+		{-60, -100, "plate · rect"},
+	} {
+		at, err := chromedp.Run(tab, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => {
+			const r = document.getElementById('stage').getBoundingClientRect(), p = window.cadrunView.toScreen(%g, %g);
+			return [r.x + p.x, r.y + p.y];
+		})()`, c.x, c.y)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(tab, chromedp.MouseEvent(chromedp.MouseMoved, at[0], at[1])); err != nil {
+			t.Fatal(err)
+		}
+		got := eval(`document.getElementById('tip').hidden ? '(no tip)' : document.getElementById('tip').textContent`)
+		if got != c.want {
+			t.Errorf("hover at (%g, %g) names %q; want %q", c.x, c.y, got, c.want)
+		}
+	}
+	// Whatever the pointer is over, it is never a line, label or mark of the grid.
+	if got := eval(`(() => {
+		const r = document.getElementById('stage').getBoundingClientRect(), hit = [];
+		for (const el of document.querySelectorAll('#grid > *, #labels > *')) {
+			const b = el.getBoundingClientRect();
+			const x = Math.min(Math.max(b.x + b.width / 2, r.x + 1), r.right - 1), y = Math.min(Math.max(b.y + b.height / 2, r.y + 1), r.bottom - 1);
+			const at = document.elementFromPoint(x, y);
+			if (at && at.closest('#grid, #labels')) hit.push(at.outerHTML);
+		}
+		return hit.length ? hit.length + ' of them, the first ' + hit[0] : '';
+	})()`); got != "" {
+		t.Errorf("the pointer finds parts of the grid: %s", got)
+	}
+}
