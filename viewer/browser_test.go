@@ -18,15 +18,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/internal/browsertest"
 	"github.com/cadrun/cadrun/internal/inkcheck"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -423,5 +426,248 @@ func TestPageMatchesPNG(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// overlayText is what the overlay shows, part by part, as a person reads it.
+func overlayText(t *testing.T, eval func(string) string) map[string]string {
+	t.Helper()
+	var got map[string]string
+	js := eval(`JSON.stringify(Object.fromEntries(['diag-loc', 'diag-msg', 'diag-scene'].map(id => {
+		const el = document.getElementById(id);
+		return [id, !el ? '(missing)' : el.offsetParent === null ? '(hidden)' : el.innerText];
+	})))`)
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// click clicks the element sel names, failing rather than waiting for good when it is not
+// there or not visible.
+func click(t *testing.T, tab context.Context, sel string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tab, 10*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		t.Fatalf("clicking %s: %v", sel, err)
+	}
+}
+
+// TestPageOverlayPlace: the overlay names a diagnostic's place by the parts that are known
+// (a missing main has a file but no line), and says there is no good scene when none was
+// ever shown, as under cadrun watch in an empty workspace; once a scene was shown, it says
+// the drawing is that one.
+func TestPageOverlayPlace(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	_, missing := runtime.Run(context.Background(), runtime.MapSource{}, runtime.MainModule, runtime.Options{})
+	if missing == nil {
+		t.Fatal("running an empty workspace succeeded; want main missing")
+	}
+	v.Publish(State{Diagnostic: DiagnosticOf(missing)})
+	wait, eval, _ := page(t, ts.URL)
+	wait("the overlay", `document.body.dataset.diagnostic === '1'`)
+	want := map[string]string{
+		"diag-loc":   "scene.code.js",
+		"diag-msg":   "ModuleError: scene.code.js does not exist",
+		"diag-scene": "no good scene yet",
+	}
+	if diff := cmp.Diff(want, overlayText(t, eval)); diff != "" {
+		t.Errorf("main missing, no scene yet: mismatch (-want +got):\n%s", diff)
+	}
+
+	v.Publish(State{Diagnostic: DiagnosticOf(&runtime.Diagnostic{File: "modules/a.js", Line: 3, Kind: "SyntaxError", Message: "Unexpected end of input"})})
+	wait("the second error", `document.getElementById('diag-loc').innerText !== 'scene.code.js'`)
+	want = map[string]string{
+		"diag-loc":   "modules/a.js:3",
+		"diag-msg":   "SyntaxError: Unexpected end of input",
+		"diag-scene": "no good scene yet",
+	}
+	if diff := cmp.Diff(want, overlayText(t, eval)); diff != "" {
+		t.Errorf("a line without a column: mismatch (-want +got):\n%s", diff)
+	}
+
+	v.Publish(State{Scene: circles(t, "a")})
+	wait("the scene", `document.body.dataset.version === '3' && document.body.dataset.diagnostic === ''`)
+	v.Publish(State{Diagnostic: DiagnosticOf(missing)})
+	wait("the overlay over a good scene", `document.body.dataset.diagnostic === '1'`)
+	want = map[string]string{
+		"diag-loc":   "scene.code.js",
+		"diag-msg":   "ModuleError: scene.code.js does not exist",
+		"diag-scene": "showing the last good scene",
+	}
+	if diff := cmp.Diff(want, overlayText(t, eval)); diff != "" {
+		t.Errorf("main missing after a good scene: mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestPageOverlayFolds: the overlay folds to one line (its header) and back; it stays folded
+// when the same error comes again (a save that did not fix it, or a reload of the tab), and
+// unfolds for a different error, or for an error that comes back after a good run.
+func TestPageOverlayFolds(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	v.Publish(State{Scene: circles(t, "a")})
+	wait, eval, tab := page(t, ts.URL)
+	wait("the scene", `document.body.dataset.version === '1'`)
+	errA := &runtime.Diagnostic{File: "scene.code.js", Line: 2, Column: 5, Kind: "ReferenceError", Message: "drawCircl is not defined",
+		Source: "    drawCircl('a', 0, 0, 2)", Hint: "did you mean drawCircle?"}
+	v.Publish(State{Diagnostic: DiagnosticOf(errA)})
+	wait("the overlay", `document.body.dataset.diagnostic === '1'`)
+	height := func() float64 {
+		t.Helper()
+		var h float64
+		if err := json.Unmarshal([]byte(eval(`String(document.querySelector('#overlay .box').getBoundingClientRect().height)`)), &h); err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	unfolded := height()
+	click(t, tab, "#diag-fold")
+	wait("folded", `document.getElementById('overlay').dataset.folded === '1'`)
+	folded := height()
+	if folded > 32 || folded >= unfolded {
+		t.Errorf("folded, the overlay is %.0f px high (%.0f unfolded); want one line, at most 32 px", folded, unfolded)
+	}
+	if got, want := eval(`document.querySelector('#overlay .head').innerText.replace(/\s+/g, ' ').trim()`), "▸ scene.code.js:2:5 ReferenceError: drawCircl is not defined"; got != want {
+		t.Errorf("the folded line reads %q; want %q", got, want)
+	}
+
+	// The same error again (another failed save): still folded.
+	ver := v.Publish(State{Diagnostic: DiagnosticOf(errA)})
+	wait("the same error", fmt.Sprintf(`document.body.dataset.diagnosticVersion === '%d'`, ver))
+	if got := eval(`document.getElementById('overlay').dataset.folded`); got != "1" {
+		t.Errorf("the same error again unfolded the overlay (folded=%q)", got)
+	}
+	// A reload of the tab keeps it folded.
+	if err := chromedp.Do(tab, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	wait("the overlay after a reload", `document.body.dataset.diagnostic === '1'`)
+	if got := eval(`document.getElementById('overlay').dataset.folded`); got != "1" {
+		t.Errorf("a reload unfolded the overlay (folded=%q)", got)
+	}
+	// A different error: unfolded.
+	errB := *errA
+	errB.Message = "drawRec is not defined"
+	v.Publish(State{Diagnostic: DiagnosticOf(&errB)})
+	wait("the different error unfolded", `document.getElementById('overlay').dataset.folded === '' && document.getElementById('diag-msg').innerText.includes('drawRec')`)
+	// Folded, then a good run, then the first error once more: unfolded, it is news again.
+	click(t, tab, `#overlay .head`)
+	wait("folded by its header", `document.getElementById('overlay').dataset.folded === '1'`)
+	v.Publish(State{Scene: circles(t, "a", "b")})
+	wait("the overlay cleared", `document.getElementById('overlay').hidden`)
+	v.Publish(State{Diagnostic: DiagnosticOf(&errB)})
+	wait("the overlay again", `!document.getElementById('overlay').hidden`)
+	if got := eval(`document.getElementById('overlay').dataset.folded`); got != "" {
+		t.Errorf("an error after a good run came folded (folded=%q)", got)
+	}
+	// The header unfolds it as well.
+	click(t, tab, "#diag-fold")
+	click(t, tab, "#diag-fold")
+	if got := eval(`document.getElementById('overlay').dataset.folded`); got != "" {
+		t.Errorf("folding twice left folded=%q", got)
+	}
+}
+
+// TestPageOverlayCopiesPlace: the viewer has no editor, so the place an error names is a
+// link that copies file:line:column, relative to the workspace, for the person's editor.
+func TestPageOverlayCopiesPlace(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	v.Publish(State{Scene: circles(t, "a")})
+	wait, eval, tab := page(t, ts.URL)
+	wait("the scene", `document.body.dataset.version === '1'`)
+	// To read the clipboard back.
+	if err := chromedp.Do(tab, chromedp.Func(func(ctx context.Context, tt *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tt, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: "clipboard-read"}, Setting: browser.PermissionSettingGranted, Origin: ts.URL,
+		})
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
+	v.Publish(State{Diagnostic: DiagnosticOf(&runtime.Diagnostic{File: "modules/house_lib.js", Line: 12, Column: 7, Kind: "TypeError", Message: "x is not a function"})})
+	wait("the overlay", `document.body.dataset.diagnostic === '1'`)
+	click(t, tab, "#diag-loc")
+	wait("the copy said", `document.getElementById('diag-copied').innerText !== ''`)
+	got, err := chromedp.Run(tab, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "modules/house_lib.js:12:7"; got != want {
+		t.Errorf("the clipboard holds %q; want %q", got, want)
+	}
+	if got, want := eval(`document.getElementById('diag-copied').innerText`), "copied"; got != want {
+		t.Errorf("the overlay says %q; want %q", got, want)
+	}
+}
+
+// TestPageGridTakesNoPointer: the grid, its labels and the origin mark are drawn over and
+// under the scene but never take the pointer: a shape under the origin's ring or its "0,0"
+// label, or lying on an axis, is named by hover.
+func TestPageGridTakesNoPointer(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	s := scene.New()
+	for _, e := range []struct {
+		name  string
+		shape scene.Shape
+	}{
+		{"ring", scene.Circle{Radius: 5}},                                               // at 1:1, under the origin's ring (5 px)
+		{"ray", scene.Line{Points: []scene.Vec{{}, {X: 40, Y: 40}}}},                    // under the "0,0" label
+		{"rail", scene.Line{Points: []scene.Vec{{X: -60}, {X: -20}}}},                   // on the X axis
+		{"post", scene.Line{Points: []scene.Vec{{Y: -60}, {Y: -20}}}},                   // on the Y axis
+		{"plate", scene.Rect{Center: scene.Vec{X: -60, Y: -60}, Width: 80, Height: 80}}, // edges on grid lines
+	} {
+		if _, err := s.Put(e.name, e.shape); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v.Publish(State{Scene: s})
+	wait, eval, tab := page(t, ts.URL)
+	wait("the scene", `document.body.dataset.version === '1'`)
+	click(t, tab, "#one")
+	wait("1:1", `window.cadrunState().camera.k === 1`)
+	for _, c := range []struct {
+		x, y float64 // in the world
+		want string
+	}{
+		{-5, 0, "ring · circle"},
+		{10, 10, "ray · line"},
+		{15, 15, "ray · line"},
+		{-40, 0, "rail · line"},
+		{0, -40, "post · line"},
+		{-100, -60, "plate · rect"},
+		{-60, -100, "plate · rect"},
+	} {
+		at, err := chromedp.Run(tab, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => {
+			const r = document.getElementById('stage').getBoundingClientRect(), p = window.cadrunView.toScreen(%g, %g);
+			return [r.x + p.x, r.y + p.y];
+		})()`, c.x, c.y)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(tab, chromedp.MouseEvent(chromedp.MouseMoved, at[0], at[1])); err != nil {
+			t.Fatal(err)
+		}
+		got := eval(`document.getElementById('tip').hidden ? '(no tip)' : document.getElementById('tip').textContent`)
+		if got != c.want {
+			t.Errorf("hover at (%g, %g) names %q; want %q", c.x, c.y, got, c.want)
+		}
+	}
+	// Whatever the pointer is over, it is never a line, label or mark of the grid.
+	if got := eval(`(() => {
+		const r = document.getElementById('stage').getBoundingClientRect(), hit = [];
+		for (const el of document.querySelectorAll('#grid > *, #labels > *')) {
+			const b = el.getBoundingClientRect();
+			const x = Math.min(Math.max(b.x + b.width / 2, r.x + 1), r.right - 1), y = Math.min(Math.max(b.y + b.height / 2, r.y + 1), r.bottom - 1);
+			const at = document.elementFromPoint(x, y);
+			if (at && at.closest('#grid, #labels')) hit.push(at.outerHTML);
+		}
+		return hit.length ? hit.length + ' of them, the first ' + hit[0] : '';
+	})()`); got != "" {
+		t.Errorf("the pointer finds parts of the grid: %s", got)
 	}
 }

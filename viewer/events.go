@@ -49,6 +49,8 @@ type pingEvent struct {
 
 // SceneEvent is the data of a scene event.
 type SceneEvent struct {
+	// Version is that of the state that brought the scene; 0 is the empty scene a server
+	// starts with, before any good run, which the page's overlay calls "no good scene yet".
 	Version  uint64    `json:"version"`
 	Epoch    string    `json:"epoch"`
 	Entities int       `json:"entities"`

@@ -103,7 +103,9 @@ type State struct {
 	At time.Time
 }
 
-// Diagnostic is a failed run as the page shows it.
+// Diagnostic is a failed run as the page shows it. What is not known is left out of the
+// JSON (a missing main has a file but no line; 0 is no line or column), and the page names
+// the place by the parts it gets.
 type Diagnostic struct {
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`

@@ -57,7 +57,7 @@
     return { x: e.clientX - r.left, y: e.clientY - r.top };
   }
   window.addEventListener('pointerdown', (e) => {
-    if (!on || e.button !== 0 || !stage.contains(e.target) || !view()) return;
+    if (!on || e.button !== 0 || !stage.contains(e.target) || e.target.closest('#overlay .box') || !view()) return;
     e.stopPropagation();
     e.preventDefault();
     stage.setPointerCapture(e.pointerId);

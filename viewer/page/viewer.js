@@ -401,8 +401,11 @@
     tip.hidden = false;
   }
 
+  // The error overlay is the stage's too, but its header and link take clicks of their own:
+  // a capture here would take them away (and a click on it is no click on empty space).
+  const onOverlay = (e) => e.target.closest && e.target.closest('#overlay .box');
   stage.addEventListener('pointerdown', (e) => {
-    if (e.button !== 0 || !cam) return;
+    if (e.button !== 0 || !cam || onOverlay(e)) return;
     stage.setPointerCapture(e.pointerId);
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (pointers.size === 1) drag = { x: e.clientX, y: e.clientY, moved: false, target: e.target };
@@ -478,22 +481,93 @@
   window.addEventListener('resize', apply);
 
   // ---- events ----
-  function showDiagnostic(d) {
+  // The error overlay. A place is named by the parts that are known: a missing main has a
+  // file and no line, some errors a line and no column (the server leaves out what is 0).
+  const place = (file, line, column) => !file ? '' : !(line > 0) ? file : !(column > 0) ? `${file}:${line}` : `${file}:${line}:${column}`;
+  // Folding is kept for one error (its file, kind and message, not its line, which moves as
+  // the person edits above it) until a different error or a good run, and across reloads of
+  // the tab: a person who folded it while fixing it is not shown it again at every save.
+  const foldKey = 'cadrun.folded';
+  let diag = null;      // the diagnostic shown
+  let copiedTimer = 0;
+  const diagID = (d) => JSON.stringify([d.file || '', d.kind || '', d.message || '']);
+  function fold(on) {
+    const ov = $('overlay');
+    ov.dataset.folded = on ? '1' : '';
+    $('diag-fold').textContent = on ? '▸' : '▾';
+    $('diag-fold').setAttribute('aria-expanded', String(!on));
+    try {
+      if (on && diag) sessionStorage.setItem(foldKey, diagID(diag)); else sessionStorage.removeItem(foldKey);
+    } catch (_) { /* private mode */ }
+  }
+  function sceneNote() {
+    // Scene version 0 is the empty scene a server starts with: no run has succeeded yet.
+    $('diag-scene').textContent = wanted > 0 ? 'showing the last good scene' : 'no good scene yet';
+  }
+  function showDiagnostic(d, version) {
     const ov = $('overlay');
     document.body.dataset.diagnostic = d ? '1' : '';
-    if (!d) { ov.hidden = true; return; }
-    $('diag-loc').textContent = d.file ? `${d.file}:${d.line}:${d.column}` : '';
-    $('diag-msg').textContent = d.kind ? `${d.kind}: ${d.message}` : d.message;
-    const excerpt = (line, source, column) => source ? `${String(line).padStart(5)} | ${source}\n        ${' '.repeat(Math.max(0, column - 1))}^` : '';
+    document.body.dataset.diagnosticVersion = String(version);
+    diag = d;
+    if (!d) {
+      ov.hidden = true;
+      fold(false); // a good run: the next error is news
+      return;
+    }
+    const loc = place(d.file, d.line, d.column);
+    $('diag-loc').textContent = loc;
+    $('diag-loc').hidden = !loc;
+    $('diag-copied').textContent = '';
+    const msg = d.kind ? `${d.kind}: ${d.message}` : d.message;
+    $('diag-msg').textContent = msg;
+    $('diag-sum').textContent = msg.split('\n')[0];
+    const excerpt = (line, source, column) => source && line > 0 ? `${String(line).padStart(5)} | ${source}` + (column > 0 ? `\n        ${' '.repeat(column - 1)}^` : '') : '';
     // Notes (the first declaration of a name declared twice, ...) follow, each with its line.
     const parts = [excerpt(d.line, d.source, d.column)];
-    for (const n of d.notes || []) parts.push(`${n.file}:${n.line}:${n.column}: note: ${n.message}`, excerpt(n.line, n.source, n.column));
+    for (const n of d.notes || []) {
+      const at = place(n.file, n.line, n.column);
+      parts.push(`${at ? at + ': ' : ''}note: ${n.message}`, excerpt(n.line, n.source, n.column));
+    }
     const src = parts.filter(Boolean).join('\n');
     $('diag-src').textContent = src;
     $('diag-src').hidden = !src;
     $('diag-hint').textContent = d.hint ? `hint: ${d.hint}` : '';
+    sceneNote();
+    let folded = '';
+    try { folded = sessionStorage.getItem(foldKey) || ''; } catch (_) { /* private mode */ }
+    fold(folded === diagID(d));
     ov.hidden = false;
   }
+  $('overlay').querySelector('.head').addEventListener('click', (e) => {
+    if (e.target.closest('#diag-loc')) return;
+    fold($('overlay').dataset.folded !== '1');
+  });
+  // The viewer has no editor: the place is copied (relative to the workspace, as the error
+  // names it), for the person to paste into their editor's "go to file" box.
+  $('diag-loc').addEventListener('click', async (e) => {
+    e.preventDefault();
+    const text = e.currentTarget.textContent;
+    const said = $('diag-copied');
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      ok = true;
+    } catch (_) {
+      // No async clipboard: a page served over plain HTTP to another machine is not a secure
+      // context. The old way still works from a click.
+      const ta = document.createElement('textarea');
+      ta.value = text;
+      ta.style.position = 'fixed';
+      ta.style.opacity = '0';
+      document.body.append(ta);
+      ta.select();
+      try { ok = document.execCommand('copy'); } catch (_) { ok = false; }
+      ta.remove();
+    }
+    said.textContent = ok ? 'copied' : 'not copied: select it and copy';
+    clearTimeout(copiedTimer);
+    copiedTimer = setTimeout(() => { said.textContent = ''; }, 3000);
+  });
 
   function connect() {
     const es = new EventSource('events');
@@ -506,13 +580,14 @@
       wanted = d.version;
       eventAt = performance.now();
       entities = d.entities;
-      $('st-version').textContent = `scene v${d.version}`;
+      $('st-version').textContent = d.version > 0 ? `scene v${d.version}` : 'no scene yet';
+      sceneNote();
       $('st-count').textContent = `${d.entities.toLocaleString('en')} ${d.entities === 1 ? 'entity' : 'entities'}`;
       const when = new Date(d.at).toLocaleTimeString();
       $('st-run').textContent = d.run_ms > 0 ? `run ${d.run_ms} ms at ${when}` : `at ${when}`;
       loadScene();
     });
-    es.addEventListener('diagnostic', (e) => showDiagnostic(JSON.parse(e.data).diagnostic));
+    es.addEventListener('diagnostic', (e) => { const d = JSON.parse(e.data); showDiagnostic(d.diagnostic, d.version); });
     es.addEventListener('selection', (e) => selectionEvent(JSON.parse(e.data)));
     es.addEventListener('sketch', (e) => document.dispatchEvent(new CustomEvent('cadrun-sketch', { detail: JSON.parse(e.data) })));
     // The server drops a stream whose ping goes unanswered (a client that does not read);
