@@ -193,3 +193,100 @@ func fontNames(src Source) []string {
 	}
 	return nil
 }
+
+// maxFallbackNotes caps the warnings that say which fonts drew what a text's font lacks.
+const maxFallbackNotes = 5
+
+// fallback returns the fonts that draw the characters of text that main (nil: the embedded
+// font named mainName) lacks: the workspace's fonts first, by name, then the machine's
+// (scene.SystemFallback). A character none has is left to the layout's missing-glyph error.
+// Each new set of fonts used is said in a warning, so that a drawing that depends on the
+// machine's fonts says so.
+func (c *call) fallback(main *scene.Font, mainName, text string) []*scene.Font {
+	r := c.r
+	if main == nil {
+		var err error
+		if main, err = scene.EmbeddedFont(mainName); err != nil {
+			return nil // the layout reports the unknown font
+		}
+	}
+	lacks := main.Lacks(text)
+	if len(lacks) == 0 {
+		return nil
+	}
+	var chain []*scene.Font
+	var drawn [][]rune // what each font of chain draws
+	take := func(f *scene.Font) {
+		var has, left []rune
+		for _, ch := range lacks {
+			if f.Has(ch) {
+				has = append(has, ch)
+			} else {
+				left = append(left, ch)
+			}
+		}
+		if len(has) > 0 {
+			chain, drawn, lacks = append(chain, f), append(drawn, has), left
+		}
+	}
+	for _, name := range fontNames(r.src) {
+		if len(lacks) == 0 {
+			break
+		}
+		if name == main.Name() {
+			continue
+		}
+		if f, err := r.font(name); err == nil && f != nil {
+			take(f)
+		}
+	}
+	if len(lacks) > 0 {
+		for _, f := range scene.SystemFallback(lacks) {
+			take(f)
+		}
+	}
+	c.noteFallback(main.Name(), chain, drawn)
+	return chain
+}
+
+// noteFallback warns, once per font and set of fallback fonts, which fonts drew what main
+// lacks, and where.
+func (c *call) noteFallback(main string, chain []*scene.Font, drawn [][]rune) {
+	r := c.r
+	if len(chain) == 0 {
+		return
+	}
+	var parts []string
+	system := false
+	for i, f := range chain {
+		what := fmt.Sprintf("%q", string(drawn[i][:min(len(drawn[i]), 8)]))
+		if len(drawn[i]) > 8 {
+			what += fmt.Sprintf(" and %d more characters", len(drawn[i])-8)
+		}
+		if path := scene.SystemFontPath(f.Name()); strings.HasPrefix(f.Name(), scene.SystemFontPrefix) {
+			system = true
+			parts = append(parts, fmt.Sprintf("%s in the system font %s (%s)", what, f.Name(), path))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s in the workspace font %s", what, f.Name()))
+		}
+	}
+	key := main + "\x00" + strings.Join(parts, "\x00")
+	if slices.Contains(r.fallbackNotes, key) {
+		return
+	}
+	r.fallbackNotes = append(r.fallbackNotes, key)
+	if len(r.fallbackNotes) > maxFallbackNotes {
+		return
+	}
+	var d Diagnostic
+	r.placeAtStack(&d, r.vm.CaptureCallStack(0, nil))
+	at := ""
+	if d.File != "" {
+		at = fmt.Sprintf(" (%s:%d:%d)", d.File, d.Line, d.Column)
+	}
+	msg := fmt.Sprintf("%s%s: font %q lacks characters, drawn %s", c.fn.Name, at, main, strings.Join(parts, ", "))
+	if system {
+		msg += "; another machine may have another font or none: put the font in fonts/ and pass {font: 'NAME'} to draw the same everywhere"
+	}
+	r.res.Warnings = append(r.res.Warnings, msg)
+}

@@ -2,11 +2,14 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cadrun/cadrun/scene"
 )
 
 // koreanFont reads a Korean font from Debian's fonts-nanum (.ci/debian-packages); without it
@@ -43,8 +46,8 @@ func TestWorkspaceFontDrawsKorean(t *testing.T) {
 	}
 }
 
-// Without a font that has Hangul, the error says what to do; a font that does not exist
-// names the embedded fonts and the workspace's own.
+// Without a font that has a character (U+10FFFD, private use, in no font), the error says
+// what to do; a font that does not exist names the embedded fonts and the workspace's own.
 func TestWorkspaceFontErrors(t *testing.T) {
 	t.Parallel()
 	font := koreanFont(t)
@@ -53,10 +56,10 @@ func TestWorkspaceFontErrors(t *testing.T) {
 		src  MapSource
 		want string
 	}{
-		{"no font", MapSource{MainModule: "drawText('title', '안녕', 0, 0, 24)"},
-			`scene.code.js:1:1: Error: drawText: font "sans" has no glyph for "안" (U+C548); add a font that has U+C548 to fonts/ (fonts/NAME.ttf, .otf or .ttc) and pass {font: 'NAME'}`},
-		{"metrics", MapSource{MainModule: "getTextMetrics('안녕', 24)"},
-			`scene.code.js:1:1: Error: getTextMetrics: font "sans" has no glyph for "안" (U+C548); add a font that has U+C548 to fonts/ (fonts/NAME.ttf, .otf or .ttc) and pass {font: 'NAME'}`},
+		{"no font", MapSource{MainModule: "drawText('title', '안\\u{10FFFD}', 0, 0, 24)"},
+			`scene.code.js:1:1: Error: drawText: font "sans" has no glyph for "\U0010fffd" (U+10FFFD); add a font that has U+10FFFD to fonts/ (fonts/NAME.ttf, .otf or .ttc) and pass {font: 'NAME'}`},
+		{"metrics", MapSource{MainModule: "getTextMetrics('\\u{10FFFD}', 24)", "fonts/nanum.ttf": font},
+			`scene.code.js:1:1: Error: getTextMetrics: font "sans" has no glyph for "\U0010fffd" (U+10FFFD); add a font that has U+10FFFD to fonts/ (fonts/NAME.ttf, .otf or .ttc) and pass {font: 'NAME'}`},
 		{"unknown", MapSource{MainModule: "drawText('t', 'x', 0, 0, 2, {font: 'nanun'})", "fonts/nanum.ttf": font},
 			`scene.code.js:1:1: Error: drawText: unknown font "nanun": not an embedded font (go-sans, go-sans-bold, go-sans-bold-italic, go-sans-italic, mono, mono-bold, sans, sans-bold, sans-bold-italic, sans-italic) and no fonts/nanun.ttf, .otf or .ttc (the workspace has nanum)`},
 		{"not a font", MapSource{MainModule: "drawText('t', 'x', 0, 0, 2, {font: 'junk'})", "fonts/junk.otf": "this is not a font, only text"},
@@ -101,5 +104,62 @@ func TestPoolWorkspaceFont(t *testing.T) {
 	}
 	if diff := cmp.Diff(want.Logs, got.Logs); diff != "" {
 		t.Errorf("logs mismatch (-in process +worker):\n%s", diff)
+	}
+}
+
+// Upstream's Korean examples, with no font in the workspace, draw in a system font (Debian's
+// fonts-nanum here), which the run names; through a worker, the parent reads the scene back
+// with the same font.
+func TestSystemFontDrawsKorean(t *testing.T) {
+	t.Parallel()
+	koreanFont(t)
+	src := MapSource{MainModule: `drawText('title', '안녕', 0, 0, 24)
+const m = getTextMetrics('안녕', 24)
+console.log(m.width > 20, getEntity('title').geometry.fallback[0].startsWith('system:'))
+`}
+	p := newTestPool(t, 0)
+	for name, run := range map[string]func() (*Result, error){
+		"in process": func() (*Result, error) { return Run(context.Background(), src, MainModule, Options{}) },
+		"worker":     func() (*Result, error) { return p.Run(context.Background(), src, MainModule, Options{}) },
+	} {
+		res, err := run()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if diff := cmp.Diff([]string{"true true"}, res.Logs); diff != "" {
+			t.Errorf("%s: logs mismatch (-want +got):\n%s", name, diff)
+		}
+		e, ok := res.Scene.Lookup("title")
+		if !ok {
+			t.Fatalf("%s: no title", name)
+		}
+		txt := e.Shape.(*scene.Text)
+		path := scene.SystemFontPath(txt.Fallback[0])
+		want := fmt.Sprintf(`drawText (scene.code.js:1:1): font "sans" lacks characters, drawn "안녕" in the system font %s (%s); another machine may have another font or none: put the font in fonts/ and pass {font: 'NAME'} to draw the same everywhere`, txt.Fallback[0], path)
+		if diff := cmp.Diff([]string{want}, res.Warnings); diff != "" {
+			t.Errorf("%s: warnings mismatch (-want +got):\n%s", name, diff)
+		}
+		if b := res.Scene.WorldBounds(e); !b.NonEmpty || b.Size().X < 30 {
+			t.Errorf("%s: bounds %+v; want two glyphs' width", name, b)
+		}
+	}
+}
+
+// The workspace's fonts come before the machine's, in name order, and the run says which
+// drew what; a character the workspace lacks still falls back to the machine.
+func TestWorkspaceFontsFallBackFirst(t *testing.T) {
+	t.Parallel()
+	src := MapSource{MainModule: `drawText('t', 'Hi 안녕', 0, 0, 5, {font: 'mono'})
+console.log(JSON.stringify(getEntity('t').geometry.fallback))`, "fonts/nanum.ttf": koreanFont(t)}
+	res, err := Run(context.Background(), src, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{`["nanum"]`}, res.Logs); diff != "" {
+		t.Errorf("logs mismatch (-want +got):\n%s", diff)
+	}
+	want := `drawText (scene.code.js:1:1): font "mono" lacks characters, drawn "안녕" in the workspace font nanum`
+	if diff := cmp.Diff([]string{want}, res.Warnings); diff != "" {
+		t.Errorf("warnings mismatch (-want +got):\n%s", diff)
 	}
 }

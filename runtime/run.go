@@ -143,9 +143,11 @@ type run struct {
 	declared  map[string]Note // top-level let/const/class name -> where it is first declared
 	order     []string
 	fonts     map[string]*scene.Font // workspace fonts loaded by this run (fonts.go)
-	tests     bool                   // Options.Tests
-	inTest    bool                   // inside a test() block
-	testErrs  []testErr
+	// fallbackNotes are the fallback warnings made (fonts.go), to say each once.
+	fallbackNotes []string
+	tests         bool // Options.Tests
+	inTest        bool // inside a test() block
+	testErrs      []testErr
 
 	redrawn     map[string]*redraw // names a draw call gave again (notes.go)
 	redrawOrder []string

@@ -89,7 +89,7 @@ var table = []Func{
 	{Name: "drawText", Domain: "text", Returns: "boolean", Doc: "Draw text as outlines from an embedded font; (x, y) is the start of the first baseline.",
 		Params: []Param{pName, {Name: "text", Type: "string"}, pX, pY, {Name: "fontSize", Type: "number", Unit: "scene units"},
 			{Name: "options", Type: "{align?: 'left' | 'center' | 'right', color?: number[], font?: string}", Optional: true, Default: "{align: 'left', color: [0,0,0,1], font: 'sans'}",
-				Doc: "fonts: sans (DejaVu Sans, plain zero), sans-bold, sans-italic, sans-bold-italic; mono, mono-bold, go-sans, go-sans-bold, go-sans-italic, go-sans-bold-italic (the Go fonts); or a workspace font, fonts/NAME.ttf|otf|ttc, by NAME"}},
+				Doc: "fonts: sans (DejaVu Sans, plain zero), sans-bold, sans-italic, sans-bold-italic; mono, mono-bold, go-sans, go-sans-bold, go-sans-italic, go-sans-bold-italic (the Go fonts); or a workspace font, fonts/NAME.ttf|otf|ttc, by NAME. Characters the font lacks (Hangul, CJK) are drawn in a workspace font, else a system font, which the run names"}},
 		Example: "drawText('title', 'Ø20 bore', 0, -30, 6, {align: 'center'})",
 		impl: func(c *call) goja.Value {
 			o := c.opts(5, "align", "color", "font")
@@ -99,6 +99,9 @@ var table = []Func{
 			c.check(err)
 			if f != nil {
 				t.UseFont(f)
+			}
+			if fb := c.fallback(f, t.Font, t.Text); fb != nil {
+				t.UseFallback(fb)
 			}
 			c.put(t)
 			if o != nil && !goja.IsUndefined(o.Get("color")) && o.Get("color") != nil {
@@ -123,9 +126,16 @@ var table = []Func{
 			f, err := c.r.font(font)
 			c.check(err)
 			var m scene.TextLayout
-			if f != nil {
-				m, err = f.Measure(text, size)
-			} else {
+			fb := c.fallback(f, font, text)
+			switch {
+			case f != nil:
+				m, err = f.Measure(text, size, fb...)
+			case fb != nil:
+				var main *scene.Font
+				if main, err = scene.EmbeddedFont(font); err == nil {
+					m, err = main.Measure(text, size, fb...)
+				}
+			default:
 				m, err = scene.MeasureText(text, size, font)
 			}
 			c.check(err)

@@ -10,7 +10,10 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
+	"unicode"
 
 	"golang.org/x/image/font/sfnt"
 )
@@ -31,9 +34,54 @@ type Font struct{ f *face }
 // Name is the name the font was loaded under (NAME of fonts/NAME.ttf).
 func (f *Font) Name() string { return f.f.name }
 
-// Measure returns the metrics of text in this font, as MeasureText does for the embedded ones.
-func (f *Font) Measure(text string, size float64) (TextLayout, error) {
-	return layoutWith(text, size, AlignLeft, func() (*face, error) { return f.f, nil }, false)
+// Measure returns the metrics of text in this font, and each character it lacks in the first
+// of fallback that has it, as MeasureText does for the embedded fonts alone.
+func (f *Font) Measure(text string, size float64, fallback ...*Font) (TextLayout, error) {
+	return layoutWith(text, size, AlignLeft, func() (*face, error) { return f.f, nil }, faces(fallback), false)
+}
+
+// EmbeddedFont returns an embedded font by name ("" is DefaultFont), as a Font.
+func EmbeddedFont(name string) (*Font, error) {
+	f, err := lookupFont(name)
+	if err != nil {
+		return nil, err
+	}
+	return &Font{f: f}, nil
+}
+
+// Lacks lists, once each and in order, the characters of text that f cannot draw and that
+// a fallback font could: not whitespace, which advances like a space, and not control
+// characters, which are an error in any font.
+func (f *Font) Lacks(text string) []rune {
+	b := sfntBufferPool.Get().(*sfnt.Buffer)
+	defer sfntBufferPool.Put(b)
+	var out []rune
+	for _, r := range text {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || slices.Contains(out, r) {
+			continue
+		}
+		if g, err := f.f.glyph(b, r); err == nil && g == nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Has tells whether f draws r.
+func (f *Font) Has(r rune) bool {
+	b := sfntBufferPool.Get().(*sfnt.Buffer)
+	defer sfntBufferPool.Put(b)
+	g, err := f.f.glyph(b, r)
+	return err == nil && g != nil
+}
+
+// faces unwraps fonts.
+func faces(fonts []*Font) []*face {
+	out := make([]*face, len(fonts))
+	for i, f := range fonts {
+		out[i] = f.f
+	}
+	return out
 }
 
 type fontKey struct {
@@ -111,14 +159,50 @@ func parseFont(name string, data []byte) (font *Font, err error) {
 	return &Font{f: fc}, nil
 }
 
-// Fonts returns the workspace fonts the scene's texts are laid out in, by name: what
-// ReadJSONWithFonts needs to read the scene's JSON back.
+// Fonts returns the workspace and system fonts the scene's texts are laid out in, by name:
+// what ReadJSONWithFonts needs to read the scene's JSON back.
 func (s *Scene) Fonts() map[string]*Font {
 	out := map[string]*Font{}
 	for _, e := range s.Walk() {
-		if t, ok := e.Shape.(*Text); ok && t.face != nil {
+		t, ok := e.Shape.(*Text)
+		if !ok {
+			continue
+		}
+		if t.face != nil {
 			out[t.Font] = &Font{f: t.face}
+		}
+		for i, fb := range t.fallback {
+			out[t.Fallback[i]] = &Font{f: fb}
 		}
 	}
 	return out
+}
+
+// useFontsNamed gives a text read from JSON the fonts it names: its font when fonts holds it
+// (an embedded one is looked up at layout), and each fallback font from fonts, or for a
+// system font from the machine.
+func (t *Text) useFontsNamed(fonts map[string]*Font) error {
+	if f := fonts[t.Font]; f != nil {
+		t.UseFont(f)
+	}
+	if len(t.Fallback) == 0 {
+		return nil
+	}
+	fb := make([]*Font, len(t.Fallback))
+	for i, name := range t.Fallback {
+		fb[i] = fonts[name]
+		if fb[i] != nil {
+			continue
+		}
+		if !strings.HasPrefix(name, SystemFontPrefix) {
+			return fmt.Errorf("%w %q (a fallback font): the workspace has no fonts/%s.ttf, .otf or .ttc", ErrUnknownFont, name, name)
+		}
+		f, err := SystemFontNamed(name)
+		if err != nil {
+			return err
+		}
+		fb[i] = f
+	}
+	t.UseFallback(fb)
+	return nil
 }

@@ -299,6 +299,16 @@ func (w *jsonWriter) shape(b []byte, sh Shape) []byte {
 			b = append(b, `,"font":`...)
 			b = appendJSONString(b, g.Font)
 		}
+		if len(g.Fallback) > 0 {
+			b = append(b, `,"fallback":[`...)
+			for i, name := range g.Fallback {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, name)
+			}
+			b = append(b, ']')
+		}
 	default:
 		// Only pointers to the value shapes get here; the scene never stores them.
 		js, err := marshalCompact(sh)
@@ -510,8 +520,10 @@ func readEntity(je *jsonEntity, fonts map[string]*Font) (*Entity, error) {
 		}
 		e.Shape = shape
 	}
-	if t, ok := e.Shape.(*Text); ok && fonts[t.Font] != nil {
-		t.UseFont(fonts[t.Font])
+	if t, ok := e.Shape.(*Text); ok {
+		if err := t.useFontsNamed(fonts); err != nil {
+			return nil, err
+		}
 	}
 	if err := e.Shape.validate(); err != nil {
 		return nil, err
@@ -821,6 +833,18 @@ func (r *jsonReader) vecs() []Vec {
 	return pts
 }
 
+// strs reads null or an array of strings.
+func (r *jsonReader) strs() []string {
+	if r.null() {
+		return nil
+	}
+	out := []string{}
+	for more := r.arrayStart(); more; more = r.arrayNext() {
+		out = append(out, string(r.str()))
+	}
+	return out
+}
+
 // color reads null or [r, g, b, a].
 func (r *jsonReader) color() *Color {
 	if r.null() {
@@ -990,7 +1014,8 @@ var shapeKinds = []shapeKind{
 		field[Text]{"pos", func(r *jsonReader, g Text) Text { g.Pos = r.vec(); return g }},
 		field[Text]{"size", func(r *jsonReader, g Text) Text { g.Size = r.num(); return g }},
 		field[Text]{"align", func(r *jsonReader, g Text) Text { g.Align = TextAlign(r.str()); return g }},
-		field[Text]{"font", func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g }}),
+		field[Text]{"font", func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g }},
+		field[Text]{"fallback", func(r *jsonReader, g Text) Text { g.Fallback = r.strs(); return g }}),
 }
 
 // shapeKind reads the geometry of one kind of shape: read with the fast reader, decode with

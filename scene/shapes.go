@@ -6,6 +6,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
@@ -107,10 +108,26 @@ type Text struct {
 	Size  float64   `json:"size"`
 	Align TextAlign `json:"align,omitempty"`
 	Font  string    `json:"font,omitempty"`
+	// Fallback names the fonts that draw the characters Font lacks (UseFallback), each
+	// character in the first that has it: workspace fonts by NAME, system fonts as
+	// SystemFontPrefix+NAME.
+	Fallback []string `json:"fallback,omitempty"`
 	// layout is computed by validate.
 	layout TextLayout
 	// face, when set (UseFont), is the workspace font Font names.
 	face *face
+	// fallback holds the fonts Fallback names.
+	fallback []*face
+}
+
+// UseFallback lays out the characters the text's font lacks in the first of fonts that has
+// each, which Fallback then names; call it before drawing the text.
+func (t *Text) UseFallback(fonts []*Font) {
+	t.fallback = faces(fonts)
+	t.Fallback = make([]string, len(fonts))
+	for i, f := range fonts {
+		t.Fallback[i] = f.Name()
+	}
 }
 
 // UseFont lays the text out in a workspace font (which Font then names) instead of an
@@ -423,11 +440,14 @@ func (t *Text) validate() error {
 	}
 	var l TextLayout
 	var err error
-	if t.face != nil {
-		l, err = layoutWith(t.Text, t.Size, t.Align, func() (*face, error) { return t.face, nil }, true)
-	} else {
-		l, err = LayoutText(t.Text, t.Size, t.Align, t.Font)
+	if len(t.Fallback) != len(t.fallback) {
+		return fmt.Errorf("%w: the fallback fonts %s are not loaded", ErrUnknownFont, strings.Join(t.Fallback, ", "))
 	}
+	font := func() (*face, error) { return lookupFont(t.Font) }
+	if t.face != nil {
+		font = func() (*face, error) { return t.face, nil }
+	}
+	l, err = layoutWith(t.Text, t.Size, t.Align, font, t.fallback, true)
 	if err != nil {
 		return err
 	}

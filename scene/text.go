@@ -436,12 +436,13 @@ func MeasureText(text string, size float64, fontName string) (TextLayout, error)
 }
 
 func layoutText(text string, size float64, align TextAlign, fontName string, withPath bool) (TextLayout, error) {
-	return layoutWith(text, size, align, func() (*face, error) { return lookupFont(fontName) }, withPath)
+	return layoutWith(text, size, align, func() (*face, error) { return lookupFont(fontName) }, nil, withPath)
 }
 
-// layoutWith lays text out in the face font gives (called after the cheap checks, so that a
-// bad size is reported before a font is looked up).
-func layoutWith(text string, size float64, align TextAlign, font func() (*face, error), withPath bool) (TextLayout, error) {
+// layoutWith lays text out in the face font gives, and each character it lacks in the first
+// of fallback that has it (font is called after the cheap checks, so that a bad size is
+// reported before a font is looked up).
+func layoutWith(text string, size float64, align TextAlign, font func() (*face, error), fallback []*face, withPath bool) (TextLayout, error) {
 	if !(size > 0) || math.IsInf(size, 0) {
 		return TextLayout{}, fmt.Errorf("%w %v: must be a finite number > 0", ErrInvalidTextSize, size)
 	}
@@ -456,7 +457,7 @@ func layoutWith(text string, size float64, align TextAlign, font func() (*face, 
 	if n := utf8.RuneCountInString(text); n > MaxTextRunes {
 		return TextLayout{}, fmt.Errorf("%w: %d runes; the limit is %d", ErrTextTooLong, n, MaxTextRunes)
 	}
-	l, err := f.layout(text, size, shift, withPath)
+	l, err := f.layout(text, size, shift, withPath, fallback...)
 	if err != nil {
 		return TextLayout{}, err
 	}
@@ -468,7 +469,10 @@ func layoutWith(text string, size float64, align TextAlign, font func() (*face, 
 	return l, nil
 }
 
-func (f *face) layout(text string, size, shift float64, withPath bool) (TextLayout, error) {
+// layout lays text out in f, and each character f lacks in the first of fallback that has
+// it. Kerning applies between two glyphs of one face; the ascent and descent are the largest
+// of the faces that drew.
+func (f *face) layout(text string, size, shift float64, withPath bool, fallback ...*face) (TextLayout, error) {
 	b := sfntBufferPool.Get().(*sfnt.Buffer)
 	defer sfntBufferPool.Put(b)
 
@@ -479,8 +483,11 @@ func (f *face) layout(text string, size, shift float64, withPath bool) (TextLayo
 		nsegs    int
 		pen      float64
 		prev     *glyph // for kerning; nil at line start and after a tab
+		prevFace *face  // the face prev is from
 		maxWidth float64
 		err      error
+		ascent   = f.ascent
+		descent  = f.descent
 	)
 	if withPath {
 		placed = make([]placement, 0, len(text))
@@ -505,6 +512,7 @@ func (f *face) layout(text string, size, shift float64, withPath bool) (TextLayo
 			continue
 		}
 		var g *glyph
+		gf := f
 		switch {
 		case unicode.IsSpace(r):
 			if g, err = f.glyph(b, r); g == nil && err == nil {
@@ -515,6 +523,15 @@ func (f *face) layout(text string, size, shift float64, withPath bool) (TextLayo
 			// would hide garbage in a label, so they count as missing.
 		default:
 			g, err = f.glyph(b, r)
+			for _, fb := range fallback {
+				if g != nil || err != nil {
+					break
+				}
+				if g, err = fb.glyph(b, r); g != nil {
+					gf = fb
+					ascent, descent = math.Max(ascent, fb.ascent), math.Max(descent, fb.descent)
+				}
+			}
 		}
 		if err != nil {
 			return TextLayout{}, err
@@ -522,8 +539,8 @@ func (f *face) layout(text string, size, shift float64, withPath bool) (TextLayo
 		if g == nil {
 			return TextLayout{}, f.missing(b, r)
 		}
-		if prev != nil {
-			k, err := f.kern(b, prev, g)
+		if prev != nil && prevFace == gf {
+			k, err := gf.kern(b, prev, g)
 			if err != nil {
 				return TextLayout{}, err
 			}
@@ -534,7 +551,7 @@ func (f *face) layout(text string, size, shift float64, withPath bool) (TextLayo
 			nsegs += len(g.outline)
 		}
 		pen += g.advance
-		prev = g
+		prev, prevFace = g, gf
 	}
 	endLine()
 
@@ -542,8 +559,8 @@ func (f *face) layout(text string, size, shift float64, withPath bool) (TextLayo
 	advance := LineSpacing * size
 	l := TextLayout{
 		Width:   maxWidth * size,
-		Ascent:  f.ascent * size,
-		Descent: f.descent * size,
+		Ascent:  ascent * size,
+		Descent: descent * size,
 		Lines:   lines,
 	}
 	l.Height = l.Ascent + l.Descent + float64(lines-1)*advance
