@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -105,6 +106,9 @@ func SystemFallback(runes []rune) []*Font {
 	b := sfntBufferPool.Get().(*sfnt.Buffer)
 	defer sfntBufferPool.Put(b)
 	for at := 0; at < len(list) && len(open) > 0; at++ {
+		if systemFonts.faces[at] == nil && !coversAny(list[at].Path, open) {
+			continue
+		}
 		f, err := systemFontAt(at)
 		if err != nil {
 			continue
@@ -142,6 +146,40 @@ func SystemFontPath(name string) string {
 		}
 	}
 	return ""
+}
+
+// coversAny reports whether the font file at path maps any of runes to a glyph, by its
+// character map alone: the file is mapped, not read (mapFile), so that a scan past fonts
+// that lack a character reads a few pages of each rather than every font on the machine.
+// The font that answers is read and parsed for drawing afterwards.
+func coversAny(path string, runes []rune) (covers bool) {
+	data, unmap, err := mapFile(path)
+	if err != nil {
+		return false
+	}
+	defer unmap()
+	// A file cut short while mapped faults on access: a font that cannot be read answers no.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if recover() != nil {
+			covers = false
+		}
+	}()
+	var sf *sfnt.Font
+	if c, err := sfnt.ParseCollection(data); err == nil && c.NumFonts() > 0 {
+		if sf, err = c.Font(0); err != nil {
+			return false
+		}
+	} else if sf, err = sfnt.Parse(data); err != nil {
+		return false
+	}
+	var b sfnt.Buffer
+	for _, r := range runes {
+		if idx, err := sf.GlyphIndex(&b, r); err == nil && idx != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // remember keeps the answer for r, while there is room.

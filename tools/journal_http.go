@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cadrun/cadrun/internal/front"
 	"github.com/cadrun/cadrun/journal"
 )
 
@@ -34,17 +35,17 @@ func NewJournalAPI(srv *Server) http.Handler {
 	mux.HandleFunc("/api/save", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
-			apiError(w, http.StatusMethodNotAllowed, "use POST with a JSON object body")
+			front.APIError(w, http.StatusMethodNotAllowed, "use POST with a JSON object body")
 			return
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxAPIBodyBytes))
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			apiError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over %d bytes (MaxAPIBodyBytes)", MaxAPIBodyBytes))
+			front.APIError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over %d bytes (MaxAPIBodyBytes)", MaxAPIBodyBytes))
 			return
 		}
 		if err != nil {
-			apiError(w, http.StatusBadRequest, "reading the body: "+err.Error())
+			front.APIError(w, http.StatusBadRequest, "reading the body: "+err.Error())
 			return
 		}
 		saved, err := srv.Save(r.Context(), body)
@@ -53,19 +54,19 @@ func NewJournalAPI(srv *Server) http.Handler {
 	mux.HandleFunc("/api/search", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			apiError(w, http.StatusMethodNotAllowed, "use GET with the parameters in the query string")
+			front.APIError(w, http.StatusMethodNotAllowed, "use GET with the parameters in the query string")
 			return
 		}
 		q, err := searchQuery(r)
 		if err != nil {
-			apiError(w, http.StatusBadRequest, err.Error())
+			front.APIError(w, http.StatusBadRequest, err.Error())
 			return
 		}
 		out, err := srv.Search(r.Context(), q)
 		apiAnswer(w, out, err)
 	})
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		apiError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %q; there are POST /api/save and GET /api/search", r.URL.Path))
+		front.APIError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %q; there are POST /api/save and GET /api/search", r.URL.Path))
 	})
 	return mux
 }
@@ -117,16 +118,12 @@ func searchQuery(r *http.Request) (*journal.Query, error) {
 func apiAnswer(w http.ResponseWriter, v any, err error) {
 	switch {
 	case errors.Is(err, ErrBadInput), errors.Is(err, journal.ErrSearchTime):
-		apiError(w, http.StatusBadRequest, err.Error())
+		front.APIError(w, http.StatusBadRequest, err.Error())
 	case err != nil:
-		apiError(w, http.StatusInternalServerError, err.Error())
+		front.APIError(w, http.StatusInternalServerError, err.Error())
 	default:
 		writeJSON(w, http.StatusOK, v)
 	}
-}
-
-func apiError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, map[string]string{"error": msg})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

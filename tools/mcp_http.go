@@ -1,25 +1,11 @@
 package tools
 
-// The MCP server over streamable HTTP. The SDK's handler does the protocol; this file adds
-// what a network listener needs on top of it, in this order:
-//
-//   - Origin: a request that names an Origin must come from a page on this server (the
-//     Origin's host:port is the request's Host) or from a loopback origin (a local client such
-//     as the MCP inspector); anything else, "null" included, is refused with 403. The MCP
-//     transport spec asks servers to validate Origin against DNS rebinding; the SDK checks
-//     only Host, and only its cross-origin filter (deprecated, and for unsafe methods only)
-//     would look at Origin, so cadrun checks it itself, for every method. Non-browser clients
-//     send no Origin and pass.
-//   - Bearer token: when one is set, every request must carry "Authorization: Bearer TOKEN"
-//     (the scheme in any case) or is answered 401 and its connection closed. The comparison
-//     is of SHA-256 digests in constant time, so neither the token's bytes nor its length
-//     leak through timing. An address that keeps sending wrong tokens is refused for a
-//     while without a look at its token (authLimiter, mcp_http_limits.go).
-//   - Host: the SDK's DNS-rebinding protection stays on (DisableLocalhostProtection is never
-//     set): a request that arrives on a loopback address with a Host that is not loopback
-//     is refused with 403. The journal's API (not the SDK's) is checked the same way here.
-//   - Body size: the SDK caps every request body at mcp.DefaultMaxRequestBodyBytes (4 MiB;
-//     413 past it). A write of a whole file fits with room to spare.
+// The MCP server over streamable HTTP. The SDK's handler does the protocol. Every request
+// first passes the front door (internal/front), the one the viewer has too: Host, Origin,
+// bearer token with a back-off for wrong ones, refusals in one form. The SDK's own
+// DNS-rebinding protection stays on as well (DisableLocalhostProtection is never set), and it
+// caps every request body at mcp.DefaultMaxRequestBodyBytes (4 MiB; 413 past it), which a
+// write of a whole file fits with room to spare. This file adds what MCP needs beyond the door:
 //
 //   - Sessions: at most HTTPOptions.MaxSessions at once; a request for one more is answered
 //     503. Idle sessions close after HTTPOptions.SessionIdle.
@@ -28,7 +14,7 @@ package tools
 //     cancels its call, as a cancel would. cadrun keeps no event store, so a dropped stream
 //     can never be resumed and there is nobody left to answer.
 //
-// Connection-level limits (timeouts, the connection cap) are in mcp_http_limits.go.
+// The listener's timeouts and connection cap are in mcp_http_limits.go.
 //
 // Every HTTP session is one MCP ServerSession, so each client gets its own Session (read
 // tracking) through the map in mcp.go, exactly as over stdio; tool calls of different
@@ -37,18 +23,15 @@ package tools
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cadrun/cadrun/internal/front"
 )
 
 // DefaultSessionIdle is how long an HTTP session may stay idle (no request) before the server
@@ -95,60 +78,15 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 		PropagateRequestCancellation: true,
 		// MaxRequestBodyBytes: zero means mcp.DefaultMaxRequestBodyBytes (4 MiB).
 	})
-	var want [sha256.Size]byte
-	if opt.Token != "" {
-		want = sha256.Sum256([]byte(opt.Token))
-	}
-	auth := newAuthLimiter()
+	door := front.New(front.Options{Token: opt.Token, Realm: "cadrun", Hint: "send Authorization: Bearer TOKEN"})
 	sessions := &sessionGate{ms: ms, max: opt.MaxSessions, idle: opt.SessionIdle}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// A refusal is in the form its path promises: the journal's API answers JSON.
-		isAPI := opt.API != nil && strings.HasPrefix(r.URL.Path, "/api/")
-		refuse := http.Error
-		if isAPI {
-			refuse = func(w http.ResponseWriter, msg string, status int) { apiError(w, status, msg) }
-		}
-		if o := r.Header.Get("Origin"); o != "" && !allowedOrigin(o, r.Host) {
-			w.Header().Set("Connection", "close")
-			refuse(w, fmt.Sprintf("forbidden: origin %.100q is not this server", o), http.StatusForbidden)
+		if !door.Admit(w, r) {
 			return
 		}
-		if opt.Token != "" {
-			ip := remoteIP(r)
-			if wait := auth.blocked(ip, time.Now()); wait > 0 {
-				secs := int(wait.Round(time.Second) / time.Second)
-				w.Header().Set("Connection", "close")
-				w.Header().Set("Retry-After", fmt.Sprint(max(secs, 1)))
-				refuse(w, fmt.Sprintf("too many requests: %d wrong tokens in a row from this address; try again in %v", auth.failures(ip), wait.Round(time.Second)), http.StatusTooManyRequests)
-				return
-			}
-			got, ok := bearerToken(r.Header.Get("Authorization"))
-			sum := sha256.Sum256([]byte(got))
-			if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 || !ok {
-				if ok {
-					auth.fail(ip, time.Now())
-				}
-				// Close the connection: a client without the token has nothing more to say,
-				// and an idle connection is a file descriptor.
-				w.Header().Set("Connection", "close")
-				w.Header().Set("WWW-Authenticate", `Bearer realm="cadrun"`)
-				refuse(w, "unauthorized: send Authorization: Bearer TOKEN", http.StatusUnauthorized)
-				return
-			}
-			auth.succeed(ip)
-		}
-		admitConn(r)
 		// The journal's API is not MCP: it opens no session, so the session cap is not its
 		// to meet (a save at the cap would be refused as one session too many).
-		if isAPI {
-			// The SDK's DNS-rebinding check below guards MCP only: the journal gets the same,
-			// or a page whose name was rebound to 127.0.0.1 (its Origin then matches its Host)
-			// could read and write it.
-			if !hostAllowed(r) {
-				w.Header().Set("Connection", "close")
-				apiError(w, http.StatusForbidden, fmt.Sprintf("forbidden: host %.100q is not loopback, and this server listens on loopback; use 127.0.0.1 or localhost", r.Host))
-				return
-			}
+		if opt.API != nil && front.IsAPI(r) {
 			opt.API.ServeHTTP(w, r)
 			return
 		}
@@ -176,28 +114,6 @@ func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
-}
-
-// bearerToken is the token of an Authorization header with the Bearer scheme, in any case
-// ("bearer x" too, RFC 9110 section 11.1).
-func bearerToken(header string) (string, bool) {
-	scheme, token, ok := strings.Cut(header, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return "", false
-	}
-	return strings.TrimLeft(token, " "), true
-}
-
-// CheckToken refuses a token that no client could send as "Authorization: Bearer TOKEN":
-// empty after trimming, or with spaces or control characters in it.
-func CheckToken(token string) error {
-	switch {
-	case strings.TrimSpace(token) == "":
-		return fmt.Errorf("the token is only whitespace; choose a token of visible characters (for example: openssl rand -hex 32)")
-	case strings.IndexFunc(token, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0:
-		return fmt.Errorf("the token contains spaces or control characters, which an Authorization header cannot carry; use visible characters only (for example: openssl rand -hex 32)")
-	}
-	return nil
 }
 
 // sessionGate caps the MCP sessions open at once. A request that would start a session
@@ -268,53 +184,4 @@ func (c *callRegistry) lookup(h map[string][]string) (context.Context, bool) {
 		return ended, true
 	}
 	return ctx, true
-}
-
-// hostAllowed reports whether r may be served by its Host: a request that arrived on a
-// loopback address must name a loopback host (DNS-rebinding protection, as the SDK's).
-func hostAllowed(r *http.Request) bool {
-	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !ok || local == nil {
-		return true
-	}
-	if lh, _, err := net.SplitHostPort(local.String()); err != nil || !IsLoopbackHost(lh) {
-		return true
-	}
-	host := r.Host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	return IsLoopbackHost(host)
-}
-
-// remoteIP is the client's IP address, without the port.
-func remoteIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
-// allowedOrigin reports whether a browser origin may talk to the server reached as host:
-// the same host and port, or a loopback host.
-func allowedOrigin(origin, host string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return false // "null", opaque or malformed origins
-	}
-	if strings.EqualFold(u.Host, host) {
-		return true
-	}
-	return IsLoopbackHost(u.Hostname())
-}
-
-// IsLoopbackHost reports whether a host name (no port) is loopback: "localhost" or a
-// loopback IP address. Names are not resolved.
-func IsLoopbackHost(h string) bool {
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"))
-	return ip != nil && ip.IsLoopback()
 }

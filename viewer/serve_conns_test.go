@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cadrun/cadrun/internal/front"
 )
 
 // serveCapped serves a viewer with MaxConns max on a loopback listener.
@@ -49,7 +51,7 @@ func waitConns(t *testing.T, v *Server, s http.ConnState, n int) {
 		v.mu.Lock()
 		lim := v.conns
 		v.mu.Unlock()
-		if lim != nil && lim.count(s) == n {
+		if lim != nil && lim.Count(s) == n {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -86,7 +88,7 @@ func TestMaxConns(t *testing.T) {
 		}
 		waitConns(t, v, http.StateActive, max)
 		code, body := status(t, addr)
-		if want := "too many connections: 4 are open, the limit is 4 (MaxConns, -serve-max-conns); close some tabs, or try again shortly\n"; code != 503 || body != want {
+		if want := "too many connections: 4 are open, the limit is 4 (MaxConns, -serve-max-conns); close some, or try again shortly\n"; code != 503 || body != want {
 			t.Errorf("past the cap: %d %q; want 503 %q", code, body, want)
 		}
 	})
@@ -121,7 +123,7 @@ func TestMaxConns(t *testing.T) {
 			dial(t, addr, "")
 		}
 		waitConns(t, v, http.StateNew, max)
-		time.Sleep(connGrace) // until they may be closed to make room
+		time.Sleep(front.ConnGrace) // until they may be closed to make room
 		if code, body := status(t, addr); code != 200 {
 			t.Errorf("past the cap with silent connections: %d %q; want 200", code, body)
 		}

@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cadrun/cadrun/internal/front"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
@@ -182,7 +183,7 @@ type Server struct {
 	sketch  sketchState // sketch.go
 
 	sketches SketchStore
-	conns    *connCap // Serve's listener; nil until Serve
+	conns    *front.Listener // Serve's listener; nil until Serve
 	pollOnce sync.Once
 	pngMu    sync.Mutex // one PNG is drawn at a time; guards png, the last one drawn
 	png      struct {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/internal/front"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
@@ -397,15 +399,16 @@ func TestGuard(t *testing.T) {
 		status int
 		body   string
 	}{
-		{"no token", "/api/selection", nil, 401, "unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN\n"},
-		{"wrong token", "/api/selection", http.Header{"Authorization": {"Bearer nope"}}, 401, "unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN\n"},
+		{"no token", "/api/selection", nil, 401, `{"error":"unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN"}` + "\n"},
+		{"no token, page", "/", nil, 401, "unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN\n"},
+		{"wrong token", "/api/selection", http.Header{"Authorization": {"Bearer nope"}}, 401, `{"error":"unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN"}` + "\n"},
 		{"bearer", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}}, 200, noSelection},
 		{"cookie", "/api/selection", http.Header{"Cookie": {tokenCookie + "=" + cookieValue("s3cret")}}, 200, noSelection},
 		{"foreign host", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}, "Host": {"evil.example:80"}}, 403,
-			"forbidden: host \"evil.example:80\" is not loopback; open the viewer as http://127.0.0.1:PORT/\n"},
+			`{"error":"forbidden: host \"evil.example:80\" is not loopback, and this server listens on loopback; use 127.0.0.1 or localhost"}` + "\n"},
 		{"foreign origin", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}, "Origin": {"http://evil.example"}}, 403,
-			"forbidden: origin \"http://evil.example\" is not this server\n"},
-		{"null origin", "/api/selection", http.Header{"Authorization": {"Bearer s3cret"}, "Origin": {"null"}}, 403,
+			`{"error":"forbidden: origin \"http://evil.example\" is not this server"}` + "\n"},
+		{"null origin, page", "/", http.Header{"Authorization": {"Bearer s3cret"}, "Origin": {"null"}}, 403,
 			"forbidden: origin \"null\" is not this server\n"},
 	} {
 		status, body, _ := do(c.path, c.h)
@@ -601,7 +604,7 @@ func TestDiagnosticOfNotes(t *testing.T) {
 	}
 }
 
-// TestMaxHeaderBytes: a request header over MaxHeaderBytes is answered 431, not read on.
+// TestMaxHeaderBytes: a request header over front.MaxHeaderBytes is answered 431, not read on.
 func TestMaxHeaderBytes(t *testing.T) {
 	t.Parallel()
 	v := New(Options{})
@@ -612,7 +615,7 @@ func TestMaxHeaderBytes(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go v.Serve(ctx, ln)
-	for _, tc := range []struct{ size, status int }{{MaxHeaderBytes / 2, http.StatusOK}, {MaxHeaderBytes + 8192, http.StatusRequestHeaderFieldsTooLarge}} {
+	for _, tc := range []struct{ size, status int }{{front.MaxHeaderBytes / 2, http.StatusOK}, {front.MaxHeaderBytes + 8192, http.StatusRequestHeaderFieldsTooLarge}} {
 		req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/api/selection", nil)
 		req.Header.Set("X-Padding", strings.Repeat("x", tc.size))
 		res, err := http.DefaultClient.Do(req)
@@ -623,5 +626,32 @@ func TestMaxHeaderBytes(t *testing.T) {
 		if res.StatusCode != tc.status {
 			t.Errorf("a %d-byte header: status %d, want %d", tc.size, res.StatusCode, tc.status)
 		}
+	}
+}
+
+// TestGuardSlowsWrongTokens: the viewer's door is MCP's: from a remote address, the sixth
+// wrong token in a row refuses the address for a while (429 with Retry-After), the right
+// token included, and the refusal is JSON under /api/.
+func TestGuardSlowsWrongTokens(t *testing.T) {
+	t.Parallel()
+	v := New(Options{Token: "s3cret", Logger: slog.New(slog.DiscardHandler)})
+	h := v.Handler()
+	do := func(token string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", "/api/selection", nil)
+		req.RemoteAddr = "203.0.113.7:4242"
+		req.Header.Set("Authorization", "Bearer "+token)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	for i := range 6 {
+		if rec := do("guess"); rec.Code != http.StatusUnauthorized {
+			t.Fatalf("wrong token %d: %d %s", i+1, rec.Code, rec.Body)
+		}
+	}
+	rec := do("s3cret")
+	want := `{"error":"too many requests: 6 wrong tokens in a row from this address; try again in 1s"}` + "\n"
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "1" || rec.Body.String() != want {
+		t.Errorf("the right token during the refusal: %d, Retry-After %q, %q; want 429, 1, %q", rec.Code, rec.Header().Get("Retry-After"), rec.Body, want)
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/cmd/cadrun/internal/cli"
+	"github.com/cadrun/cadrun/internal/front"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools"
@@ -39,7 +40,7 @@ import (
 const tokenEnv = "CADRUN_MCP_TOKEN"
 
 // tokenFrom is the token a command serves with: the -token flag's value, else $CADRUN_MCP_TOKEN,
-// checked by tools.CheckToken (the error names where the bad token came from); "" for none.
+// checked by front.CheckToken (the error names where the bad token came from); "" for none.
 func tokenFrom(flagValue string) (string, error) {
 	token, source := flagValue, "-token"
 	if token == "" {
@@ -48,7 +49,7 @@ func tokenFrom(flagValue string) (string, error) {
 	if token == "" {
 		return "", nil
 	}
-	if err := tools.CheckToken(token); err != nil {
+	if err := front.CheckToken(token); err != nil {
 		return "", fmt.Errorf("%s: %w", source, err)
 	}
 	return token, nil
@@ -196,7 +197,7 @@ func httpAddr(addr, token string) (string, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	if !tools.IsLoopbackHost(host) && token == "" {
+	if !front.IsLoopbackHost(host) && token == "" {
 		return "", fmt.Errorf("-http %q is not a loopback address: anyone who reaches it could write files and run code; "+
 			"set a token with -token T or $%s (clients then send \"Authorization: Bearer T\"), or listen on 127.0.0.1", addr, tokenEnv)
 	}

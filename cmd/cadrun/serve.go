@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"syscall"
 
+	"github.com/cadrun/cadrun/internal/front"
 	"github.com/cadrun/cadrun/tools"
 	"github.com/cadrun/cadrun/viewer"
 )
@@ -29,7 +30,7 @@ func serveAddr(addr, token string) (string, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	if !tools.IsLoopbackHost(host) && token == "" {
+	if !front.IsLoopbackHost(host) && token == "" {
 		return "", fmt.Errorf("-serve %q is not a loopback address: anyone who reaches it could see the scene and change the selection; "+
 			"set a token with -token T or $%s (then open http://ADDR/?token=T), or listen on 127.0.0.1", addr, tokenEnv)
 	}

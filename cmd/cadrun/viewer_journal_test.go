@@ -94,8 +94,8 @@ func TestViewerServesTheJournal(t *testing.T) {
 				{"GET", "/api/search?since=yesterday", "", token, "", 400, `{"error":"bad input: search: since must be an integer (milliseconds since 1970), got \"yesterday\""}`},
 				{"GET", "/api/save", "", token, "", 405, `{"error":"use POST with a JSON object body"}`},
 				{"POST", "/api/save", strings.Repeat(" ", tools.MaxAPIBodyBytes+1), token, "", 413, `{"error":"the body is over 266240 bytes (MaxAPIBodyBytes)"}`},
-				{"GET", "/api/search", "", "", "", 401, "unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN"},
-				{"POST", "/api/save", `{"title":"t","text":"x"}`, token, "https://example.com", 403, `forbidden: origin "https://example.com" is not this server`},
+				{"GET", "/api/search", "", "", "", 401, `{"error":"unauthorized: open the viewer as /?token=TOKEN, or send Authorization: Bearer TOKEN"}`},
+				{"POST", "/api/save", `{"title":"t","text":"x"}`, token, "https://example.com", 403, `{"error":"forbidden: origin \"https://example.com\" is not this server"}`},
 			} {
 				code, body := do(tc.method, tc.path, tc.body, tc.token, tc.origin)
 				if code != tc.code || body != tc.want {

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package scene
+
+// mapFile reads the file where mapping is not available.
+func mapFile(path string) (data []byte, unmap func(), err error) {
+	data, err = readSystemFont(path)
+	return data, func() {}, err
+}
