@@ -175,7 +175,7 @@ func TestAnswerSizesOverMCP(t *testing.T) {
 	t.Parallel()
 	s, _ := journalSession(t, nil)
 	addStrokes(t, s.srv.ws, fullSketch()...)
-	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	cs := connectMCP(t, s.srv)
 	for i, row := range answerSizes {
 		var args map[string]any
 		if err := json.Unmarshal([]byte(row.params), &args); err != nil {

@@ -12,7 +12,6 @@ package tools
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,7 +20,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/internal/strictjson"
 	"github.com/cadrun/cadrun/runtime"
@@ -41,7 +39,7 @@ type schemaAmender interface {
 func inputSchema[In any]() (*jsonschema.Schema, *jsonschema.Resolved, error) {
 	// The type table of the output schemas: a JSON value field (write's content) accepts any
 	// JSON value rather than an array of bytes.
-	s, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: mcpTypeSchemas})
+	s, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -246,39 +244,4 @@ func clip(b []byte, n int) string {
 		n--
 	}
 	return string(b[:n]) + "..."
-}
-
-// checkToolCalls runs the registry's input check on every tools/call before the SDK's
-// handler, so that MCP clients get the same errors as the command line, as a tool error.
-func checkToolCalls(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
-			if err := upstreamTool(r.Params.Name); err != nil && registry[r.Params.Name] == nil {
-				res := &mcp.CallToolResult{}
-				res.SetError(err)
-				return res, nil
-			}
-			if t, ok := registry[r.Params.Name]; ok && !t.checksOwn {
-				if err := t.checkParams(r.Params.Arguments); err != nil {
-					res := &mcp.CallToolResult{}
-					res.SetError(err)
-					return res, nil
-				}
-				ctx = context.WithValue(ctx, rawArgumentsKey{}, r.Params.Arguments)
-			}
-		}
-		return next(ctx, method, req)
-	}
-}
-
-// rawArgumentsKey keys a tool call's arguments as the client sent them, checked, in the
-// call's context: the SDK decodes a typed tool's input through a map, which sorts the keys of
-// every object in it, so a data file written with content lost the order its keys were given
-// in. The tool decodes its input from these bytes instead (mcpAdder).
-type rawArgumentsKey struct{}
-
-// rawArguments is the call's arguments as sent, when the input check saw them.
-func rawArguments(ctx context.Context) (json.RawMessage, bool) {
-	raw, ok := ctx.Value(rawArgumentsKey{}).(json.RawMessage)
-	return raw, ok && len(bytes.TrimSpace(raw)) > 0 && string(bytes.TrimSpace(raw)) != "null"
 }

@@ -100,9 +100,9 @@ func (srv *Server) journal(ctx context.Context) (*journal.Journal, error) {
 	return j, nil
 }
 
-// closeJournal closes the journal if it is open (tests; a server otherwise keeps it for its
-// life).
-func (srv *Server) closeJournal() {
+// CloseJournal closes the journal if it is open; the next use opens it again. A server
+// otherwise keeps it for its life.
+func (srv *Server) CloseJournal() {
 	srv.jrnl.mu.Lock()
 	defer srv.jrnl.mu.Unlock()
 	if srv.jrnl.j != nil {

@@ -19,7 +19,7 @@ func BenchmarkSaveTool(b *testing.B) {
 	}
 	defer ws.Close()
 	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
-	defer srv.closeJournal()
+	defer srv.CloseJournal()
 	s := srv.Session()
 	if _, err := s.Call(context.Background(), "write", json.RawMessage(`{"file":"main","code":"drawCircle('c', 0, 0, 5)"}`)); err != nil {
 		b.Fatal(err)

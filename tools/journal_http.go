@@ -2,8 +2,8 @@ package tools
 
 // The journal over HTTP, for people and programs that do not speak MCP: POST /api/save and
 // GET /api/search. It is a plain http.Handler with no checks of its own: mount it behind the
-// same Origin, token and size checks as the server it rides on (NewMCPHTTPHandler does, for
-// `cadrun mcp -http`; the viewer's server can mount it the same way).
+// front door (internal/front) of the server it rides on, as `cadrun mcp -http`
+// (mcpserver.NewHTTPHandler) and the viewer do.
 
 import (
 	"encoding/json"

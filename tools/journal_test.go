@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/journal"
 	"github.com/cadrun/cadrun/modules"
@@ -22,7 +21,7 @@ import (
 func journalSession(t *testing.T, files map[string]string) (*Session, string) {
 	t.Helper()
 	s, dir := newSession(t, files)
-	t.Cleanup(s.srv.closeJournal)
+	t.Cleanup(s.srv.CloseJournal)
 	return s, dir
 }
 
@@ -30,7 +29,7 @@ func journalSession(t *testing.T, files map[string]string) (*Session, string) {
 // entry again over MCP, linked to the history entry of the workspace as it was.
 func TestSaveThenSearchOverMCP(t *testing.T) {
 	s, dir := journalSession(t, map[string]string{"scene.code.js": "drawCircle('c', 0, 0, 1)\n"})
-	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	cs := connectMCP(t, s.srv)
 	res := callMCP(t, cs, "save", map[string]any{"title": "Wheel size", "text": "The wheel radius is 1 so that it fits the frame",
 		"type": "decision", "concepts": []string{"wheel"}, "memory_session_id": "s1", "reviewed_by": "ana"})
 	if res.IsError {
@@ -62,7 +61,7 @@ func TestSaveThenSearchOverMCP(t *testing.T) {
 
 func TestSaveBadInputOverMCP(t *testing.T) {
 	s, dir := journalSession(t, nil)
-	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	cs := connectMCP(t, s.srv)
 	for _, tc := range []struct {
 		args map[string]any
 		want string
@@ -99,7 +98,7 @@ func TestSaveBadInputOverMCP(t *testing.T) {
 // nothing. save had kept the last of the two titles, and POST /api/save had stored U+FFFD.
 func TestSaveOneInputRule(t *testing.T) {
 	s, _ := journalSession(t, nil)
-	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	cs := connectMCP(t, s.srv)
 	api := NewJournalAPI(s.srv)
 	for _, tc := range []struct{ params, want string }{
 		{`{"title":"first","title":"second","text":"x"}`, `bad input: save: the key "title" appears twice in one object; send it once`},
@@ -109,10 +108,7 @@ func TestSaveOneInputRule(t *testing.T) {
 		if _, err := s.Call(context.Background(), "save", json.RawMessage(tc.params)); err == nil || err.Error() != tc.want {
 			t.Errorf("cadrun tool save %s: %v; want %q", tc.params, err, tc.want)
 		}
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "save", Arguments: json.RawMessage(tc.params)})
-		if err != nil {
-			t.Fatalf("MCP save %s: protocol error: %v", tc.params, err)
-		}
+		res := callRaw(t, cs, "save", json.RawMessage(tc.params))
 		if got := text(t, res); !res.IsError || got != tc.want {
 			t.Errorf("MCP save %s: %q (error %v); want %q", tc.params, got, res.IsError, tc.want)
 		}
@@ -219,7 +215,7 @@ func TestSaveAfterTheJournalFileIsGone(t *testing.T) {
 		}
 	}
 	mustCall[journal.Saved](t, s, "save", map[string]any{"title": "second", "text": "after the file was deleted"})
-	s.srv.closeJournal() // as a restart would
+	s.srv.CloseJournal() // as a restart would
 	got := mustCall[SearchOut](t, s, "search", journal.Query{})
 	if len(got.Entries) != 1 || got.Entries[0].Title != "second" {
 		t.Errorf("after a restart the journal holds %+v; want the entry saved after the file was deleted", got.Entries)
@@ -231,7 +227,7 @@ func TestSaveAfterTheJournalFileIsGone(t *testing.T) {
 // what MCP clients accept (1,000 levels) had made every search that listed it fail.
 func TestSaveDeepExtraOverMCP(t *testing.T) {
 	s, _ := journalSession(t, nil)
-	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	cs := connectMCP(t, s.srv)
 	nested := func(levels int) json.RawMessage {
 		return json.RawMessage(strings.Repeat(`[`, levels) + `"x"` + strings.Repeat(`]`, levels))
 	}

@@ -3,8 +3,10 @@
 // inputs and answers.
 //
 // Start with NewServer for a workspace, then Session for each client; call tools with
-// Session.Call (JSON in, JSON-ready value out) or look them up in Tools. NewMCPServer serves
-// the same registry over MCP, one Session per client connection.
+// Session.Call (JSON in, JSON-ready value out), or Session.Serve as a long-lived server
+// answers, or look them up in Tools. Package tools/mcpserver serves the same registry over
+// MCP (stdio and HTTP), one Session per client connection; the tools do not know which
+// transport called them.
 package tools
 
 import (
@@ -18,7 +20,6 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ErrBadInput is returned when a tool's parameters do not match its input type.
@@ -46,8 +47,6 @@ type Tool struct {
 	// not know): the generic input check of every entry point leaves it alone.
 	checksOwn bool
 	call      func(ctx context.Context, s *Session, params json.RawMessage) (any, error)
-	// addMCP adds the tool to an MCP server with its typed input and output (see mcp.go).
-	addMCP func(ms *mcp.Server, sessions *mcpSessions)
 }
 
 // registry is every tool, one row each: name, type, description and handler. A handler is a
@@ -107,7 +106,6 @@ func typed[In, Out any](name, typ, description string, fn func(ctx context.Conte
 			return schema, resolved
 		}),
 	}
-	t.addMCP = mcpAdder(name, description, t.Input, fn)
 	t.call = func(ctx context.Context, s *Session, params json.RawMessage) (any, error) {
 		if err := t.checkParams(params); err != nil {
 			return nil, err
@@ -143,7 +141,6 @@ func ownInput[In, Out any](name, typ, description string, schema func() *jsonsch
 			return fn(ctx, s, params)
 		},
 	}
-	t.addMCP = ownInputMCPAdder(name, description, t.Input, fn)
 	return t
 }
 
@@ -159,16 +156,24 @@ func Tools() []Tool {
 
 // Call runs a tool by name with JSON parameters.
 func (s *Session) Call(ctx context.Context, name string, params json.RawMessage) (any, error) {
-	t, ok := registry[name]
-	if err := upstreamTool(name); !ok && err != nil {
+	if err := CheckName(name); err != nil {
 		return nil, err
 	}
-	if !ok {
-		names := make([]string, 0, len(registry))
-		for _, t := range Tools() {
-			names = append(names, t.Name)
-		}
-		return nil, fmt.Errorf("%w %q; the tools are %v", ErrUnknownTool, name, names)
+	return registry[name].call(ctx, s, params)
+}
+
+// CheckName refuses a name that is not a tool's, saying what to call instead (an upstream
+// tool's name says which cadrun tool does its job).
+func CheckName(name string) error {
+	if _, ok := registry[name]; ok {
+		return nil
 	}
-	return t.call(ctx, s, params)
+	if err := upstreamTool(name); err != nil {
+		return err
+	}
+	names := make([]string, 0, len(registry))
+	for _, t := range Tools() {
+		names = append(names, t.Name)
+	}
+	return fmt.Errorf("%w %q; the tools are %v", ErrUnknownTool, name, names)
 }

@@ -23,7 +23,7 @@ func TestSceneDiffFitsTheBudget(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": bigScene(100)})
 	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
-	cs := connectMCP(t, NewMCPServer(srv, "test"))
+	cs := connectMCP(t, srv)
 	if res := callMCP(t, cs, "write", map[string]any{"file": "main", "code": movedRows()}); res.IsError {
 		t.Fatal(text(t, res))
 	}

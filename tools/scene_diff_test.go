@@ -235,7 +235,7 @@ func TestSceneDiffOverMCP(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, nil)
 	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
-	cs := connectMCP(t, NewMCPServer(srv, "test"))
+	cs := connectMCP(t, srv)
 	for _, code := range []string{"drawCircle('a', 0, 0, 5)", "for (let i = 0; i < 30; i++) drawCircle('c' + i, 10 * i, 0, 4)"} {
 		if res := callMCP(t, cs, "write", map[string]any{"file": "main", "code": code}); res.IsError {
 			t.Fatal(text(t, res))

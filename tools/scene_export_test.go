@@ -1,13 +1,10 @@
 package tools
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
@@ -66,11 +63,7 @@ func TestSceneDXFOverMCP(t *testing.T) {
 	if !strings.Contains(got, "AC1015") || !strings.Contains(got, "LWPOLYLINE") {
 		t.Errorf("scene dxf over MCP: %.200q", got)
 	}
-	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: ResourceSceneDXF})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, "AC1009") || !strings.Contains(res.Contents[0].Text, "POLYLINE") {
-		t.Errorf("%s: %+v", ResourceSceneDXF, res.Contents)
+	if got := readResource(t, cs, ResourceSceneDXF); !strings.Contains(got, "AC1009") || !strings.Contains(got, "POLYLINE") {
+		t.Errorf("%s: %.200q", ResourceSceneDXF, got)
 	}
 }

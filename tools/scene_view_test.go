@@ -46,7 +46,7 @@ func TestSceneViewsFitTheBudget(t *testing.T) {
 	if n := srv.Scene().Len(); n != 10103 {
 		t.Fatalf("the scene has %d entities, want 10103", n)
 	}
-	cs := connectMCP(t, NewMCPServer(srv, "test"))
+	cs := connectMCP(t, srv)
 	for _, args := range []map[string]any{
 		{"command": "info"},
 		{"command": "tree"},

@@ -31,7 +31,7 @@ func contents(t *testing.T, res *mcp.CallToolResult) []string {
 func TestSelectionReachesTheAgent(t *testing.T) {
 	t.Parallel()
 	s, _ := newSession(t, map[string]string{"scene.code.js": "drawCircle('gear_1', 0, 0, 5)\ndrawRect('bolt_3', 9, 0, 2, 2)\n"})
-	ms := NewMCPServer(s.srv, "test")
+	ms := s.srv
 	cs := connectMCP(t, ms)
 
 	// Nothing selected: answers carry no note.
@@ -136,57 +136,6 @@ func TestLockedEntityChangeWarns(t *testing.T) {
 	}
 }
 
-func TestResourceSubscriptions(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	s, _ := newSession(t, nil)
-	ms := NewMCPServer(s.srv, "test")
-	updates := make(chan string, 16)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := ms.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, &mcp.ClientOptions{
-		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updates <- req.Params.URI },
-	}).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cs.Close(); ss.Wait() }()
-	if !cs.InitializeResult().Capabilities.Resources.Subscribe {
-		t.Fatal("the server does not announce resource subscriptions")
-	}
-	for _, uri := range []string{ResourceSceneSVG, ResourceSelection} {
-		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
-			t.Fatalf("subscribe %s: %v", uri, err)
-		}
-	}
-	// The client's Subscribe does not wait for the server's answer, so ask the handler.
-	w := &resourceWatch{srv: s.srv, ms: ms}
-	err = w.subscribe(ctx, &mcp.SubscribeRequest{Params: &mcp.SubscribeParams{URI: ResourceAPI}})
-	if want := `bad input: resource "cadrun://api.md" does not announce changes; subscribe to [cadrun://scene.svg cadrun://scene.json cadrun://selection]`; err == nil || err.Error() != want {
-		t.Errorf("subscribing to api.md: %v; want %q", err, want)
-	}
-	if res := callMCP(t, cs, "write", map[string]any{"file": "main", "code": "drawCircle('a', 0, 0, 1)\n"}); res.IsError {
-		t.Fatal(text(t, res))
-	}
-	if got := <-updates; got != ResourceSceneSVG {
-		t.Errorf("after a write: update for %s", got)
-	}
-	if _, err := s.srv.SaveSelection(modules.Selection{Selected: []string{"a"}}); err != nil {
-		t.Fatal(err)
-	}
-	if got := <-updates; got != ResourceSelection {
-		t.Errorf("after selecting: update for %s", got)
-	}
-	for _, uri := range []string{ResourceSceneSVG, ResourceSelection} {
-		if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri}); err != nil {
-			t.Fatalf("unsubscribe %s: %v", uri, err)
-		}
-	}
-}
-
 func TestSubscribeRunsSeesRefusedRuns(t *testing.T) {
 	t.Parallel()
 	s, _ := newSession(t, nil)
@@ -222,7 +171,7 @@ func TestCancelledRunIsNotAFailedRun(t *testing.T) {
 func TestOutsideChangesAreNamed(t *testing.T) {
 	t.Parallel()
 	s, dir := newSession(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)\n"})
-	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	cs := connectMCP(t, s.srv)
 	if got := contents(t, callMCP(t, cs, "glob", nil)); len(got) != 1 {
 		t.Fatalf("first call: %q", got)
 	}

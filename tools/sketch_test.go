@@ -184,7 +184,7 @@ func TestSketchNote(t *testing.T) {
 	t.Parallel()
 	ws, dir := newWorkspace(t, map[string]string{"scene.code.js": "drawRect('plate', 0, 0, 100, 100)"})
 	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
-	cs := connectMCP(t, NewMCPServer(srv, "test"))
+	cs := connectMCP(t, srv)
 	notes := func() []string {
 		t.Helper()
 		res := callMCP(t, cs, "scene", map[string]any{"command": "info"})

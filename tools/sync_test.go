@@ -171,7 +171,7 @@ func TestUndoSaysItTakesBackAnotherClientsChange(t *testing.T) {
 func TestMCPSceneFollowsTheDisk(t *testing.T) {
 	t.Parallel()
 	ws, dir := newWorkspace(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)\n"})
-	cs := connectMCP(t, NewMCPServer(NewServer(context.Background(), ws, InProcess{}, runtime.Options{}), "test"))
+	cs := connectMCP(t, NewServer(context.Background(), ws, InProcess{}, runtime.Options{}))
 	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte("drawCircle('a', 0, 0, 1)\ndrawRect('r', 0, 0, 2, 2)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -187,11 +187,7 @@ func TestMCPSceneFollowsTheDisk(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte("drawCircle('a', 0, 0, 1)\ndrawRect('r', 0, 0, 2, 2)\ndrawRect('s', 5, 0, 2, 2)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: ResourceSceneJSON})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := res.Contents[0].Text; !strings.Contains(got, `"r"`) || !strings.Contains(got, `"s"`) {
+	if got := readResource(t, cs, ResourceSceneJSON); !strings.Contains(got, `"r"`) || !strings.Contains(got, `"s"`) {
 		t.Errorf("scene.json resource after an outside edit: %.300s", got)
 	}
 

@@ -25,7 +25,6 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
@@ -153,9 +152,9 @@ func init() {
 		Items:       &jsonschema.Schema{Type: "string"},
 		Description: fmt.Sprintf("png: names in orange (%q: the last change's)", changedKeyword),
 	}
-	mcpTypeSchemas[reflect.TypeFor[Focus]()] = focus
-	mcpTypeSchemas[reflect.TypeFor[Highlight]()] = highlight
-	mcpTypeSchemas[reflect.TypeFor[ViewIn]()] = &jsonschema.Schema{
+	typeSchemas[reflect.TypeFor[Focus]()] = focus
+	typeSchemas[reflect.TypeFor[Highlight]()] = highlight
+	typeSchemas[reflect.TypeFor[ViewIn]()] = &jsonschema.Schema{
 		Types:       []string{"boolean", "object"},
 		Description: "true, or {width, focus, highlight, grid} as scene png: a picture after the change",
 		// The parts are described once, in the scene tool's focus, highlight and grid: five
@@ -600,41 +599,6 @@ func fmtRegion(lo, hi scene.Vec) string {
 	q := quantumOf(scene.Box{Min: lo, Max: hi, NonEmpty: true})
 	r := func(v float64) string { return fmtNum(roundTo(v, q)) }
 	return "[" + r(lo.X) + ", " + r(lo.Y) + ", " + r(hi.X) + ", " + r(hi.Y) + "]"
-}
-
-// pictureContent is the MCP content of an answer that carries a picture (scene png, or a
-// change with view): the picture as an image, then the answer's JSON without it.
-// It also returns the answer without the picture, for the structured content; ok is false
-// for an answer without one.
-func pictureContent[Out any](out Out) (*mcp.CallToolResult, Out, bool) {
-	var png []byte
-	withoutView := func(c *ChangeResult) *ChangeResult {
-		if c == nil || c.View == nil || c.View.PNG == nil {
-			return c
-		}
-		cp, v := *c, *c.View
-		png, v.PNG = v.PNG, nil
-		cp.View = &v
-		return &cp
-	}
-	switch o := any(out).(type) {
-	case SceneOut:
-		png, o.PNG = o.PNG, nil
-		if png == nil {
-			o.Change = withoutView(o.Change)
-		}
-		out = any(o).(Out)
-	case *ChangeResult:
-		out = any(withoutView(o)).(Out)
-	}
-	if png == nil {
-		return nil, out, false
-	}
-	b, err := AnswerJSON(out)
-	if err != nil {
-		return nil, out, false
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: png, MIMEType: "image/png"}, &mcp.TextContent{Text: string(b)}}}, out, true
 }
 
 // lastLanded is the change that landed the server's current scene, for highlight "changed"

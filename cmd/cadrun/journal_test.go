@@ -15,6 +15,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools"
+	"github.com/cadrun/cadrun/tools/mcpserver"
 )
 
 // TestJournalEndToEnd saves over MCP, then finds the entry over MCP, the CLI and HTTP; the
@@ -28,7 +29,7 @@ func TestJournalEndToEnd(t *testing.T) {
 	t.Cleanup(func() { w.Close() })
 	srv := tools.NewServer(context.Background(), w, tools.InProcess{}, runtime.Options{})
 	const token = "s3cret"
-	hs := httptest.NewServer(tools.NewMCPHTTPHandler(tools.NewMCPServer(srv, "test"), tools.HTTPOptions{Token: token, API: tools.NewJournalAPI(srv)}))
+	hs := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.New(srv, "test"), mcpserver.HTTPOptions{Token: token, API: tools.NewJournalAPI(srv)}))
 	t.Cleanup(hs.Close)
 
 	cs := connectHTTP(t, hs.URL, token)

@@ -10,8 +10,8 @@ package main
 // 127.0.0.1. Any other address needs a bearer token (-token, or $CADRUN_MCP_TOKEN so that it
 // stays out of the process list); without one cadrun refuses to start, because the tools
 // write files and run code. A token given for a loopback address is enforced too. The checks
-// on each request (Origin, token, Host, body size, sessions) are in tools/mcp_http.go, the
-// connection limits (timeouts, the connection cap) in tools/mcp_http_limits.go.
+// on each request (the front door, internal/front; MCP sessions) are in tools/mcpserver/http.go, the
+// connection limits (timeouts, the connection cap) in tools/mcpserver/http_limits.go.
 
 import (
 	"context"
@@ -33,6 +33,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools"
+	"github.com/cadrun/cadrun/tools/mcpserver"
 	"github.com/cadrun/cadrun/viewer"
 )
 
@@ -66,9 +67,9 @@ func runMCP(args []string, _, stderr io.Writer) error {
 	httpFlag := fs.String("http", "", "serve streamable HTTP on ADDR (host:port; :PORT means 127.0.0.1) instead of stdio")
 	serveFlag := fs.String("serve", "", "also serve the live viewer on ADDR (host:port; :PORT means 127.0.0.1)")
 	tokenFlag := fs.String("token", "", "bearer token every HTTP request must carry; required for a non-loopback ADDR (default $"+tokenEnv+")")
-	maxSessions := fs.Int("max-sessions", tools.DefaultMaxSessions, "HTTP: most MCP sessions open at once; a client past it gets 503")
-	sessionIdle := fs.Duration("session-idle", tools.DefaultSessionIdle, "HTTP: close a session after this long without a request")
-	maxConns := fs.Int("max-conns", tools.MaxHTTPConns, "HTTP: most connections open at once")
+	maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "HTTP: most MCP sessions open at once; a client past it gets 503")
+	sessionIdle := fs.Duration("session-idle", mcpserver.DefaultSessionIdle, "HTTP: close a session after this long without a request")
+	maxConns := fs.Int("max-conns", mcpserver.MaxHTTPConns, "HTTP: most connections open at once")
 	serveConns := fs.Int("serve-max-conns", viewer.DefaultMaxConns, "the viewer: most connections open at once")
 	logLevel := fs.String("log-level", "info", "log to stderr from this level up: debug, info, warn or error (debug shows every session)")
 	if err := fs.Parse(args); err != nil {
@@ -134,7 +135,7 @@ func runMCP(args []string, _, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv := tools.NewServer(ctx, w, pool, runtime.Options{})
-	ms := tools.NewMCPServer(srv, version)
+	ms := mcpserver.New(srv, version)
 	if viewAddr != "" {
 		vctx, stopViewer := context.WithCancel(ctx)
 		wait, err := startViewer(vctx, srv, viewAddr, token, *serveConns, logger)
@@ -146,7 +147,7 @@ func runMCP(args []string, _, stderr io.Writer) error {
 		defer stopViewer()
 	}
 	if addr != "" {
-		opt := tools.HTTPOptions{Token: token, MaxSessions: *maxSessions, SessionIdle: *sessionIdle, API: tools.NewJournalAPI(srv)}
+		opt := mcpserver.HTTPOptions{Token: token, MaxSessions: *maxSessions, SessionIdle: *sessionIdle, API: tools.NewJournalAPI(srv)}
 		return serveMCPHTTP(ctx, ms, addr, opt, *maxConns, dir, logger)
 	}
 	return serveMCPStdio(ctx, ms, dir, logger)
@@ -155,8 +156,8 @@ func runMCP(args []string, _, stderr io.Writer) error {
 // serveMCPStdio serves ms on stdin and stdout until stdin ends or a signal comes; either way
 // the calls already read are answered first.
 func serveMCPStdio(ctx context.Context, ms *mcp.Server, dir string, logger *slog.Logger) error {
-	logger.Info("serving MCP on stdio", "workspace", dir, "version", version, "max_message_bytes", tools.MaxMessageBytes)
-	st := tools.NewStdioTransport(os.Stdin, os.Stdout, 0, logger)
+	logger.Info("serving MCP on stdio", "workspace", dir, "version", version, "max_message_bytes", mcpserver.MaxMessageBytes)
+	st := mcpserver.NewStdioTransport(os.Stdin, os.Stdout, 0, logger)
 	st.PeerGone = stdoutGone
 	// A write to a stdout nobody reads fails (and cancels the calls in flight) instead of
 	// killing the process with SIGPIPE.
@@ -206,12 +207,12 @@ func httpAddr(addr, token string) (string, error) {
 
 // serveMCPHTTP serves ms on addr until ctx ends (a signal), then stops: the calls in flight,
 // cancelled by the signal, get shutdownGrace to answer before their connections are closed.
-func serveMCPHTTP(ctx context.Context, ms *mcp.Server, addr string, opt tools.HTTPOptions, maxConns int, dir string, logger *slog.Logger) error {
+func serveMCPHTTP(ctx context.Context, ms *mcp.Server, addr string, opt mcpserver.HTTPOptions, maxConns int, dir string, logger *slog.Logger) error {
 	ln, err := listen(addr, "MCP over HTTP")
 	if err != nil {
 		return err
 	}
-	hs, ln := tools.NewHTTPServer(ln, endStreams(ctx, tools.NewMCPHTTPHandler(ms, opt)), maxConns)
+	hs, ln := mcpserver.NewHTTPServer(ln, endStreams(ctx, mcpserver.NewHTTPHandler(ms, opt)), maxConns)
 	hs.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()

@@ -21,6 +21,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools"
+	"github.com/cadrun/cadrun/tools/mcpserver"
 )
 
 func TestHTTPAddr(t *testing.T) {
@@ -106,7 +107,7 @@ func newHTTPMCP(t *testing.T, token string, opt runtime.Options, files map[strin
 	}
 	t.Cleanup(func() { w.Close() })
 	srv := tools.NewServer(context.Background(), w, tools.InProcess{}, opt)
-	hs := httptest.NewServer(tools.NewMCPHTTPHandler(tools.NewMCPServer(srv, "test"), tools.HTTPOptions{Token: token}))
+	hs := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.New(srv, "test"), mcpserver.HTTPOptions{Token: token}))
 	t.Cleanup(hs.Close)
 	return hs.URL, dir
 }

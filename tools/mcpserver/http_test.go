@@ -1,4 +1,4 @@
-package tools
+package mcpserver
 
 // The HTTP listener's limits, driven with raw HTTP as hostile and careless clients would.
 
@@ -23,6 +23,8 @@ import (
 
 	"github.com/cadrun/cadrun/journal"
 	"github.com/cadrun/cadrun/runtime"
+
+	"github.com/cadrun/cadrun/tools"
 )
 
 const httpInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
@@ -31,7 +33,7 @@ const httpInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 func newHTTPHandler(t *testing.T, opt HTTPOptions, ropt runtime.Options, files map[string]string) (http.Handler, string) {
 	t.Helper()
 	ws, dir := newWorkspace(t, files)
-	return NewMCPHTTPHandler(NewMCPServer(NewServer(context.Background(), ws, InProcess{}, ropt), "test"), opt), dir
+	return NewHTTPHandler(New(tools.NewServer(context.Background(), ws, tools.InProcess{}, ropt), "test"), opt), dir
 }
 
 // post sends one JSON-RPC message; it returns the response with its body read.
@@ -171,9 +173,9 @@ func TestHTTPSessionCap(t *testing.T) {
 func TestHTTPJournalAPIAtTheSessionCap(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, nil)
-	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
-	t.Cleanup(srv.closeJournal)
-	h := NewMCPHTTPHandler(NewMCPServer(srv, "test"), HTTPOptions{MaxSessions: 1, API: NewJournalAPI(srv)})
+	srv := tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{})
+	t.Cleanup(srv.CloseJournal)
+	h := NewHTTPHandler(New(srv, "test"), HTTPOptions{MaxSessions: 1, API: tools.NewJournalAPI(srv)})
 	hs := httptest.NewServer(h)
 	t.Cleanup(hs.Close)
 	initSession(t, hs.URL, "")
@@ -220,9 +222,9 @@ func TestHTTPMessageOverTheLimit(t *testing.T) {
 func TestHTTPJournalAPIRefusesAForeignHost(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, nil)
-	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
-	t.Cleanup(srv.closeJournal)
-	hs := httptest.NewServer(NewMCPHTTPHandler(NewMCPServer(srv, "test"), HTTPOptions{API: NewJournalAPI(srv)}))
+	srv := tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{})
+	t.Cleanup(srv.CloseJournal)
+	hs := httptest.NewServer(NewHTTPHandler(New(srv, "test"), HTTPOptions{API: tools.NewJournalAPI(srv)}))
 	t.Cleanup(hs.Close)
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(hs.URL, "http://"))
 	for _, tc := range []struct {
@@ -513,9 +515,9 @@ func TestHTTPIdleSessionIsReaped(t *testing.T) {
 func TestHTTPJournalAPIRefusalsAreJSON(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, nil)
-	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
-	t.Cleanup(srv.closeJournal)
-	hs := httptest.NewServer(NewMCPHTTPHandler(NewMCPServer(srv, "test"), HTTPOptions{Token: "s3cret", API: NewJournalAPI(srv)}))
+	srv := tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{})
+	t.Cleanup(srv.CloseJournal)
+	hs := httptest.NewServer(NewHTTPHandler(New(srv, "test"), HTTPOptions{Token: "s3cret", API: tools.NewJournalAPI(srv)}))
 	t.Cleanup(hs.Close)
 	for _, tc := range []struct {
 		path, origin, wantType, wantBody string
@@ -546,9 +548,9 @@ func TestHTTPJournalAPIRefusalsAreJSON(t *testing.T) {
 func TestJournalAPISearchParameterTwice(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, nil)
-	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
-	t.Cleanup(srv.closeJournal)
-	hs := httptest.NewServer(NewJournalAPI(srv))
+	srv := tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{})
+	t.Cleanup(srv.CloseJournal)
+	hs := httptest.NewServer(tools.NewJournalAPI(srv))
 	t.Cleanup(hs.Close)
 	for _, tc := range []struct {
 		query string

@@ -1,6 +1,6 @@
 package tools
 
-// Output schemas for the MCP tools. A schema inferred from Go fields alone would be wrong for
+// Output schemas of the tools. A schema inferred from Go fields alone would be wrong for
 // the types that write their own JSON (a scene.Box is null or {"min":[x,y],"max":[x,y]}, not
 // {"Min":{"X":..}}), so inference runs with a type -> schema table giving the JSON form of
 // each such type. outputSchema refuses a type that marshals itself and is not in the table,
@@ -16,10 +16,10 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// mcpTypeSchemas maps each type with its own JSON form to a schema for that form.
+// typeSchemas maps each type with its own JSON form to a schema for that form.
 // An interface field may hold any value; it gets an explicit list of every JSON type rather
 // than the empty schema, which marshals as `true` and which some clients refuse as a property.
-var mcpTypeSchemas = func() map[reflect.Type]*jsonschema.Schema {
+var typeSchemas = func() map[reflect.Type]*jsonschema.Schema {
 	number := func() *jsonschema.Schema { return &jsonschema.Schema{Type: "number"} }
 	tuple := func(n int) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: "array", Items: number(), MinItems: jsonschema.Ptr(n), MaxItems: jsonschema.Ptr(n)}
@@ -48,35 +48,35 @@ var (
 	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
-// outputSchema returns the schema of the JSON Out marshals to. A pointer is described by its
-// element (the SDK answers a nil pointer with the element's zero value), so the schema's
-// root is an object for every tool, as MCP clients expect.
-func outputSchema[Out any]() (*jsonschema.Schema, error) {
-	t := reflect.TypeFor[Out]()
+// OutputSchema returns the schema of the JSON the tool's answer marshals to. A pointer is
+// described by its element, so the schema's root is an object for every tool, as MCP
+// clients expect.
+func (tool Tool) OutputSchema() (*jsonschema.Schema, error) {
+	t := tool.Out
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if err := checkSchemaTypes(t, map[reflect.Type]bool{}); err != nil {
 		return nil, fmt.Errorf("output schema of %v: %w", t, err)
 	}
-	return jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: mcpTypeSchemas})
+	return jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: typeSchemas})
 }
 
 // checkSchemaTypes reports a type reachable from t that writes its own JSON but has no entry
-// in mcpTypeSchemas, or an interface other than any (which would get the empty schema).
+// in typeSchemas, or an interface other than any (which would get the empty schema).
 func checkSchemaTypes(t reflect.Type, seen map[reflect.Type]bool) error {
-	if seen[t] || mcpTypeSchemas[t] != nil {
+	if seen[t] || typeSchemas[t] != nil {
 		return nil
 	}
 	seen[t] = true
 	for _, m := range []reflect.Type{jsonMarshaler, textMarshaler} {
 		if t.Implements(m) || reflect.PointerTo(t).Implements(m) {
-			return fmt.Errorf("%v implements %v but has no schema in mcpTypeSchemas", t, m)
+			return fmt.Errorf("%v implements %v but has no schema in typeSchemas", t, m)
 		}
 	}
 	switch t.Kind() {
 	case reflect.Interface:
-		return fmt.Errorf("interface %v has no schema in mcpTypeSchemas", t)
+		return fmt.Errorf("interface %v has no schema in typeSchemas", t)
 	case reflect.Pointer, reflect.Slice, reflect.Array:
 		return checkSchemaTypes(t.Elem(), seen)
 	case reflect.Map:

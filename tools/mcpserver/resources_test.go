@@ -1,4 +1,4 @@
-package tools
+package mcpserver
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/runtime"
+
+	"github.com/cadrun/cadrun/tools"
 )
 
 func TestMCPResources(t *testing.T) {
@@ -52,14 +54,14 @@ func TestMCPResources(t *testing.T) {
 		return res.Contents[0].Text
 	}
 
-	if got := read(ResourceAPI); got != runtime.Reference() {
+	if got := read(tools.ResourceAPI); got != runtime.Reference() {
 		t.Errorf("api.md is not runtime.Reference(): starts %.80q", got)
 	}
-	svg := read(ResourceSceneSVG)
+	svg := read(tools.ResourceSceneSVG)
 	if !strings.HasPrefix(svg, "<svg") && !strings.HasPrefix(svg, "<?xml") {
 		t.Errorf("scene.svg is not an SVG document: %.80q", svg)
 	}
-	sceneJSON := read(ResourceSceneJSON)
+	sceneJSON := read(tools.ResourceSceneJSON)
 	if !json.Valid([]byte(sceneJSON)) || !strings.Contains(sceneJSON, `"wheel"`) {
 		t.Errorf("scene.json is not the scene: %.200q", sceneJSON)
 	}
@@ -68,10 +70,10 @@ func TestMCPResources(t *testing.T) {
 	if res := callMCP(t, cs, "write", map[string]any{"file": "main", "code": "drawRect('door', 0, 0, 8, 20)\n"}); res.IsError {
 		t.Fatalf("write: %s", text(t, res))
 	}
-	if got := read(ResourceSceneSVG); got == svg {
+	if got := read(tools.ResourceSceneSVG); got == svg {
 		t.Error("scene.svg did not change after a write")
 	}
-	if got := read(ResourceSceneJSON); !strings.Contains(got, `"door"`) || strings.Contains(got, `"wheel"`) {
+	if got := read(tools.ResourceSceneJSON); !strings.Contains(got, `"door"`) || strings.Contains(got, `"wheel"`) {
 		t.Errorf("scene.json after the write: %.200q", got)
 	}
 

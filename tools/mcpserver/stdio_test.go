@@ -1,4 +1,4 @@
-package tools
+package mcpserver
 
 // The stdio framing, driven the way a client process drives `cadrun mcp`: raw lines in,
 // raw lines out, over pipes.
@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +20,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/cadrun/cadrun/runtime"
+
+	"github.com/cadrun/cadrun/tools"
 )
 
 const (
@@ -42,7 +46,7 @@ func newStdioServer(t *testing.T, opt runtime.Options, maxBytes int, files map[s
 	ws, dir := newWorkspace(t, files)
 	ctx, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
-	ms := NewMCPServer(NewServer(ctx, ws, InProcess{}, opt), "test")
+	ms := New(tools.NewServer(ctx, ws, tools.InProcess{}, opt), "test")
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s := &stdioServer{in: inW, lines: make(chan string, 16), done: make(chan error, 1), stop: stop, dir: dir}
@@ -136,8 +140,8 @@ func TestStdioOversizeMessageIsSkipped(t *testing.T) {
 	if got["id"] != float64(9) || got["result"] == nil {
 		t.Errorf("the call after the refusals: %v", got)
 	}
-	if fileBytes := userFiles(t, s.dir); len(fileBytes) != 0 {
-		t.Errorf("the skipped write wrote %v", fileBytes)
+	if _, err := os.Stat(filepath.Join(s.dir, "scene.code.js")); err == nil {
+		t.Errorf("the skipped write wrote %s", fileBytes(t, s.dir, "scene.code.js"))
 	}
 }
 

@@ -1,4 +1,4 @@
-package tools
+package mcpserver
 
 // The MCP listener's limits: timeouts, and the connection cap (front.Listener: at the cap a
 // new connection takes the place of the oldest one that has brought no request past the

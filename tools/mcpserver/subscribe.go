@@ -1,4 +1,4 @@
-package tools
+package mcpserver
 
 // Resource subscriptions: a client that subscribes to cadrun://scene.svg, cadrun://scene.json
 // or cadrun://selection gets notifications/resources/updated when it changes. One goroutine
@@ -14,16 +14,26 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cadrun/cadrun/tools"
 )
 
 // selectionPoll is how often a subscribed server reads the workspace's selection again.
 const selectionPoll = time.Second
 
 // subscribable are the resources that announce changes.
-var subscribable = []string{ResourceSceneSVG, ResourceSceneJSON, ResourceSelection}
+var subscribable = func() []string {
+	var uris []string
+	for _, r := range tools.Resources() {
+		if r.Announced {
+			uris = append(uris, r.URI)
+		}
+	}
+	return uris
+}()
 
 type resourceWatch struct {
-	srv *Server
+	srv *tools.Server
 	ms  *mcp.Server
 
 	mu   sync.Mutex
@@ -33,7 +43,7 @@ type resourceWatch struct {
 
 func (w *resourceWatch) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	if !slices.Contains(subscribable, req.Params.URI) {
-		return fmt.Errorf("%w: resource %q does not announce changes; subscribe to %v", ErrBadInput, req.Params.URI, subscribable)
+		return fmt.Errorf("%w: resource %q does not announce changes; subscribe to %v", tools.ErrBadInput, req.Params.URI, subscribable)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -81,9 +91,9 @@ func (w *resourceWatch) forward(ctx context.Context) {
 			if !ok {
 				return
 			}
-			updated(ResourceSceneSVG, ResourceSceneJSON)
+			updated(tools.ResourceSceneSVG, tools.ResourceSceneJSON)
 		case <-sel:
-			updated(ResourceSelection)
+			updated(tools.ResourceSelection)
 		case <-poll.C:
 			w.srv.LoadSelection()
 		}

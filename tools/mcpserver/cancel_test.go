@@ -1,4 +1,4 @@
-package tools
+package mcpserver
 
 // A client that gives up on a call must get its answer at once and leave nothing behind: the
 // SDK cancels a handler's context when the client cancels the request (notifications/
@@ -19,16 +19,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/tools/internal/schemacheck"
+
+	"github.com/cadrun/cadrun/tools"
 )
 
-// TestMain lets this test binary serve as a Pool's worker process (and, from schemacheck's
-// init, as a schema checker's).
+// TestMain lets this test binary serve as a Pool's worker process.
 func TestMain(m *testing.M) {
 	runtime.ServeWorkerIfAsked()
-	// The watch's tests check data under testing/synctest, whose bubbles must end with no
-	// schema worker kept (schemacheck's own tests keep them).
-	schemas = schemacheck.NewChecker(schemacheck.Options{KeepNone: true})
 	os.Exit(m.Run())
 }
 
@@ -38,10 +35,10 @@ var longRun = runtime.Options{Limits: runtime.Limits{Timeout: time.Minute}}
 const stuck = "for(;;){}\n"
 
 // newMCPRunner is newMCP with a chosen runner and options; it returns the workspace too.
-func newMCPRunner(t *testing.T, runner Runner, opt runtime.Options, files map[string]string) (*mcp.Server, string) {
+func newMCPRunner(t *testing.T, runner tools.Runner, opt runtime.Options, files map[string]string) (*mcp.Server, string) {
 	t.Helper()
 	ws, dir := newWorkspace(t, files)
-	return NewMCPServer(NewServer(context.Background(), ws, runner, opt), "test"), dir
+	return New(tools.NewServer(context.Background(), ws, runner, opt), "test"), dir
 }
 
 func newTestPool(t *testing.T) *runtime.Pool {
@@ -51,19 +48,19 @@ func newTestPool(t *testing.T) *runtime.Pool {
 	return p
 }
 
-// starting is a Runner that says when the run of the stuck script begins, so that a test
+// starting is a tools.Runner that says when the run of the stuck script begins, so that a test
 // acts on that event rather than on a guess of how long it takes. (These tests cannot run in
 // a synctest bubble: the script spins without blocking, and the pool's runs are real
 // processes, so a bubble's clock would never move.)
 type starting struct {
-	Runner
+	tools.Runner
 	started chan struct{}
 	once    sync.Once
 }
 
-func startSignal(r Runner) *starting { return &starting{Runner: r, started: make(chan struct{})} }
+func startSignal(r tools.Runner) *starting { return &starting{Runner: r, started: make(chan struct{})} }
 
-// Run implements Runner.
+// Run implements tools.Runner.
 func (s *starting) Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error) {
 	if b, _, _ := src.Read(entry); string(b) == stuck {
 		s.once.Do(func() { close(s.started) })
@@ -76,10 +73,10 @@ func (s *starting) Run(ctx context.Context, src runtime.Source, entry string, op
 func TestMCPCancelStopsTheRun(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		runner func(t *testing.T) Runner
+		runner func(t *testing.T) tools.Runner
 	}{
-		{"in process", func(*testing.T) Runner { return InProcess{} }},
-		{"pool", func(t *testing.T) Runner { return newTestPool(t) }},
+		{"in process", func(*testing.T) tools.Runner { return tools.InProcess{} }},
+		{"pool", func(t *testing.T) tools.Runner { return newTestPool(t) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const before = "drawCircle('a', 0, 0, 1)\n"
@@ -103,7 +100,7 @@ func TestMCPCancelStopsTheRun(t *testing.T) {
 				t.Errorf("main after the cancelled write: %q", got)
 			}
 			res = callMCP(t, cs, "write", map[string]any{"file": "main", "code": "drawCircle('b', 0, 0, 2)\n"})
-			if res.IsError || structured[ChangeResult](t, res).Entities != 1 {
+			if res.IsError || structured[tools.ChangeResult](t, res).Entities != 1 {
 				t.Fatalf("the write after the cancel: %+v", res)
 			}
 			if got := fileBytes(t, dir, "scene.code.js"); got != "drawCircle('b', 0, 0, 2)\n" {

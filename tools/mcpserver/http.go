@@ -1,4 +1,4 @@
-package tools
+package mcpserver
 
 // The MCP server over streamable HTTP. The SDK's handler does the protocol. Every request
 // first passes the front door (internal/front), the one the viewer has too: Host, Origin,
@@ -14,10 +14,10 @@ package tools
 //     cancels its call, as a cancel would. cadrun keeps no event store, so a dropped stream
 //     can never be resumed and there is nobody left to answer.
 //
-// The listener's timeouts and connection cap are in mcp_http_limits.go.
+// The listener's timeouts and connection cap are in http_limits.go.
 //
 // Every HTTP session is one MCP ServerSession, so each client gets its own Session (read
-// tracking) through the map in mcp.go, exactly as over stdio; tool calls of different
+// tracking) through the map in server.go, exactly as over stdio; tool calls of different
 // clients run concurrently and their changes are serialised by the workspace lock.
 
 import (
@@ -43,7 +43,7 @@ const DefaultSessionIdle = 10 * time.Minute
 // DefaultMaxSessions caps the HTTP sessions open at once.
 const DefaultMaxSessions = 64
 
-// HTTPOptions configure NewMCPHTTPHandler.
+// HTTPOptions configure NewHTTPHandler.
 type HTTPOptions struct {
 	// Token, when not empty, is the bearer token every request must carry. Callers require
 	// one for any listener that is not loopback.
@@ -62,10 +62,10 @@ type HTTPOptions struct {
 // replaced.
 const callHeader = "Cadrun-Call"
 
-// NewMCPHTTPHandler serves ms over streamable HTTP (one endpoint for POST, GET and DELETE)
+// NewHTTPHandler serves ms over streamable HTTP (one endpoint for POST, GET and DELETE)
 // with the checks described at the top of this file. It is safe for concurrent use, as
 // every http.Handler is.
-func NewMCPHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
+func NewHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 	if opt.MaxSessions <= 0 {
 		opt.MaxSessions = DefaultMaxSessions
 	}

@@ -1,4 +1,4 @@
-package tools
+package mcpserver
 
 import (
 	"bytes"
@@ -8,21 +8,22 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/cadrun/cadrun/internal/testws"
-	"github.com/cadrun/cadrun/scene"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cadrun/cadrun/internal/testws"
+	"github.com/cadrun/cadrun/runtime"
+
+	"github.com/cadrun/cadrun/tools"
 )
 
 // newMCP starts an MCP server over a fresh workspace holding files; connect clients to it
 // with connectMCP.
 func newMCP(t *testing.T, files map[string]string) *mcp.Server {
 	t.Helper()
-	s, _ := newSession(t, files)
-	return NewMCPServer(s.srv, "test")
+	return New(newServer(t, files), "test")
 }
 
 // connectMCP connects one client over in-memory transports (server side first).
@@ -94,7 +95,7 @@ func TestMCPListTools(t *testing.T) {
 		got = append(got, tool.Name)
 		schemas[tool.Name] = tool
 	}
-	for _, tool := range Tools() {
+	for _, tool := range tools.Tools() {
 		want = append(want, tool.Name)
 		if schemas[tool.Name].Description != tool.Description {
 			t.Errorf("%s: description %q, want the registry's", tool.Name, schemas[tool.Name].Description)
@@ -145,52 +146,6 @@ func TestMCPListTools(t *testing.T) {
 	}
 }
 
-// TestOutputSchemaOwnJSON: the types that write their own JSON are described as they write
-// it, so both an empty and a real bounding box pass, and a Go-shaped one does not.
-func TestOutputSchemaOwnJSON(t *testing.T) {
-	t.Parallel()
-	resolve := func(s *jsonschema.Schema, err error) *jsonschema.Resolved {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs, err := s.Resolve(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rs
-	}
-	change, sceneOut := resolve(outputSchema[*ChangeResult]()), resolve(outputSchema[SceneOut]())
-	validate := func(rs *jsonschema.Resolved, v any) error {
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		return rs.Validate(m)
-	}
-	for _, b := range []scene.Box{{}, {Min: scene.Vec{X: -1, Y: -2}, Max: scene.Vec{X: 3, Y: 4}, NonEmpty: true}} {
-		if err := validate(change, ChangeResult{File: "main", Bounds: b}); err != nil {
-			t.Errorf("bounds %+v: %v", b, err)
-		}
-	}
-	goShaped := map[string]any{"file": "main", "created": false, "entities": 0, "ms": 1.0,
-		"bounds": map[string]any{"Min": map[string]any{"X": 0, "Y": 0}, "Max": map[string]any{"X": 0, "Y": 0}, "NonEmpty": true}}
-	if err := validate(change, goShaped); err == nil {
-		t.Error("a Go-shaped bounding box passes the schema")
-	}
-	if err := validate(sceneOut, SceneOut{PNG: []byte("\x89PNG"), JSON: json.RawMessage(`{"a":[1]}`)}); err != nil {
-		t.Errorf("scene png and json: %v", err)
-	}
-	type unknown struct{ T time.Time }
-	if _, err := outputSchema[unknown](); err == nil {
-		t.Error("a type with its own JSON form and no schema in mcpTypeSchemas is accepted")
-	}
-}
-
 func TestMCPWrite(t *testing.T) {
 	t.Parallel()
 	cs := connectMCP(t, newMCP(t, nil))
@@ -198,7 +153,7 @@ func TestMCPWrite(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("write failed: %s", text(t, res))
 	}
-	out := structured[ChangeResult](t, res)
+	out := structured[tools.ChangeResult](t, res)
 	if !out.Created || out.Entities != 2 || !cmp.Equal(out.Added, []string{"a", "b"}) {
 		t.Errorf("structured content: %+v", out)
 	}
@@ -223,7 +178,7 @@ func TestMCPFailedWrite(t *testing.T) {
 	if diff := cmp.Diff(want, text(t, res)); diff != "" {
 		t.Errorf("error text mismatch (-want +got):\n%s", diff)
 	}
-	read := structured[ReadOut](t, callMCP(t, cs, "read", map[string]any{"file": "main"}))
+	read := structured[tools.ReadOut](t, callMCP(t, cs, "read", map[string]any{"file": "main"}))
 	if read.Content != "drawCircle('a', 0, 0, 1)\n" {
 		t.Errorf("main after the failed write: %q", read.Content)
 	}
@@ -251,11 +206,11 @@ func TestMCPReadTrackingPerClient(t *testing.T) {
 	reader, other := connectMCP(t, ms), connectMCP(t, ms)
 	callMCP(t, reader, "read", map[string]any{"file": "main"})
 	res := callMCP(t, reader, "write", map[string]any{"file": "main", "code": "drawCircle('a', 0, 0, 2)\n"})
-	if got := structured[ChangeResult](t, res).Warnings; len(got) != 0 || res.IsError {
+	if got := structured[tools.ChangeResult](t, res).Warnings; len(got) != 0 || res.IsError {
 		t.Errorf("the client that read main: warnings %q, result %+v", got, res)
 	}
 	res = callMCP(t, other, "write", map[string]any{"file": "main", "code": "drawCircle('a', 0, 0, 3)\n"})
-	if diff := cmp.Diff([]string{OverwriteWarning}, structured[ChangeResult](t, res).Warnings); diff != "" {
+	if diff := cmp.Diff([]string{tools.OverwriteWarning}, structured[tools.ChangeResult](t, res).Warnings); diff != "" {
 		t.Errorf("the client that did not read main: warnings mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -338,9 +293,42 @@ drawCircle('u', 0, 0, 1)
 		{"scene", map[string]any{"command": "reset"}},
 		{"scene", map[string]any{"command": "info"}},
 	}
+	// Every answer's structured content fits the output schema the tool advertises: the
+	// server sends it as it is, so this is where a schema that drifted from its answer shows.
+	lt, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := map[string]*jsonschema.Resolved{}
+	for _, tool := range lt.Tools {
+		b, err := json.Marshal(tool.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sch jsonschema.Schema
+		if err := json.Unmarshal(b, &sch); err != nil {
+			t.Fatal(err)
+		}
+		if outs[tool.Name], err = sch.Resolve(nil); err != nil {
+			t.Fatalf("%s: output schema: %v", tool.Name, err)
+		}
+	}
 	for _, c := range calls {
-		if res := callMCP(t, cs, c.tool, c.args); res.IsError {
+		res := callMCP(t, cs, c.tool, c.args)
+		if res.IsError {
 			t.Errorf("%s %v: %s", c.tool, c.args, text(t, res))
+			continue
+		}
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := outs[c.tool].Validate(v); err != nil {
+			t.Errorf("%s %v: the answer does not fit its output schema: %v\n%s", c.tool, c.args, err, b)
 		}
 	}
 }
@@ -380,8 +368,8 @@ func TestToolListFitsAModel(t *testing.T) {
 // in the order sent; the SDK's decoding through a map sorted them.
 func TestMCPWriteContentKeepsKeyOrder(t *testing.T) {
 	t.Parallel()
-	s, dir := newSession(t, map[string]string{"scene.code.js": "drawRect('r', 0, 0, 1, 1)"})
-	cs := connectMCP(t, NewMCPServer(s.srv, "test"))
+	ws, dir := newWorkspace(t, map[string]string{"scene.code.js": "drawRect('r', 0, 0, 1, 1)"})
+	cs := connectMCP(t, New(tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{}), "test"))
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write",
 		Arguments: json.RawMessage(`{"file":"d.json","content":{"width":120,"height":80,"depth":{"z":1,"a":2}}}`)})
 	if err != nil || res.IsError {
@@ -391,5 +379,46 @@ func TestMCPWriteContentKeepsKeyOrder(t *testing.T) {
 	want := "{\n  \"width\": 120,\n  \"height\": 80,\n  \"depth\": {\n    \"z\": 1,\n    \"a\": 2\n  }\n}\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("data/d.json mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestMCPAdvertisesTheRegistrySchema: the schema clients see is the one every call is checked
+// against, rules between fields included.
+func TestMCPAdvertisesTheRegistrySchema(t *testing.T) {
+	t.Parallel()
+	cs := connectMCP(t, newMCP(t, nil))
+	lt, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asJSON := func(v any) any {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out any
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	registry := map[string]tools.Tool{}
+	for _, tool := range tools.Tools() {
+		registry[tool.Name] = tool
+	}
+	for _, tool := range lt.Tools {
+		if diff := cmp.Diff(asJSON(registry[tool.Name].Input()), asJSON(tool.InputSchema)); diff != "" {
+			t.Errorf("%s: input schema mismatch (-registry +advertised):\n%s", tool.Name, diff)
+		}
+	}
+	var edit map[string]any
+	for _, tool := range lt.Tools {
+		if tool.Name == "edit" {
+			edit = asJSON(tool.InputSchema).(map[string]any)
+		}
+	}
+	want := map[string]any{"old_code": []any{"new_code"}, "new_code": []any{"old_code"}}
+	if diff := cmp.Diff(want, edit["dependentRequired"]); diff != "" {
+		t.Errorf("edit's dependentRequired mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -1,4 +1,4 @@
-package tools
+package mcpserver
 
 // The MCP server over stdio: newline-delimited JSON-RPC, one message per line. cadrun has its
 // own line framing instead of the SDK's StdioTransport for two reasons:

@@ -1,0 +1,19 @@
+package tools
+
+import (
+	"os"
+	"testing"
+
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/internal/schemacheck"
+)
+
+// TestMain lets this test binary serve as a Pool's worker process (and, from schemacheck's
+// init, as a schema checker's).
+func TestMain(m *testing.M) {
+	runtime.ServeWorkerIfAsked()
+	// The watch's tests check data under testing/synctest, whose bubbles must end with no
+	// schema worker kept (schemacheck's own tests keep them).
+	schemas = schemacheck.NewChecker(schemacheck.Options{KeepNone: true})
+	os.Exit(m.Run())
+}
