@@ -100,7 +100,7 @@ func (se *Session) selection() (*modules.Selection, error) {
 		return nil, err
 	}
 	se.mu.Lock()
-	se.seenSel = &sel
+	se.heard.sel = &sel
 	se.mu.Unlock()
 	return &sel, nil
 }
@@ -114,8 +114,8 @@ func (se *Session) SelectionNote() string {
 		return ""
 	}
 	se.mu.Lock()
-	prev := se.seenSel
-	se.seenSel = &sel
+	prev := se.heard.sel
+	se.heard.sel = &sel
 	se.mu.Unlock()
 	if prev == nil {
 		empty, _ := modules.Selection{}.Normalize()
@@ -169,8 +169,24 @@ func nameList(names []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:maxNoted], ", "), len(names)-maxNoted)
 }
 
-// lockedWarnings names the locked entities a run changed (moved, restyled, redrawn,
-// reordered, regrouped or removed); the change has landed, as upstream lets it.
+// viewerNews is what a session last heard of the viewer: the selection as its last answer
+// left it, and the sketch as it last saw it (nil: nothing yet).
+type viewerNews struct {
+	sel    *modules.Selection
+	sketch *sketchMark
+}
+
+// lockWatcher warns of locked entities a change's run changed.
+type lockWatcher struct{ srv *Server }
+
+// check names the locked entities a run changed (moved, restyled, redrawn, reordered,
+// regrouped or removed); the change lands all the same, as upstream lets it.
+func (w lockWatcher) check(old, cur *scene.Scene) []string { return w.srv.lockedWarnings(old, cur) }
+
+// landed implements sceneWatcher: locks have nothing to do once a scene landed.
+func (lockWatcher) landed(_, _ *scene.Scene, _ *ChangeResult) {}
+
+// lockedWarnings is lockWatcher.check.
 func (srv *Server) lockedWarnings(old, cur *scene.Scene) []string {
 	sel, err := srv.ws.LoadSelection()
 	if err != nil || len(sel.Locked) == 0 {

@@ -51,14 +51,15 @@ type Server struct {
 	// mainErr is the diagnostic of main as built holds it, when it did not run.
 	mainErr string
 
-	subs     subscribers
-	selWatch selectionWatch
+	subs subscribers
+	// watchers are the features that look at each scene a run makes (featureHook).
+	watchers []sceneWatcher
 
-	parses *symbolParses // lsp symbols' parses, bounded (lsp_parse.go)
-
-	jrnl journalHandle // the design journal, opened on first use (journal.go)
-
-	changes lastChange // the scenes around the last change, for highlight "changed" (view.go)
+	// The features' own state, which the transaction does not touch.
+	selWatch selectionWatch // the selection's watchers (selection.go)
+	parses   *symbolParses  // lsp symbols' parses, bounded (lsp_parse.go)
+	jrnl     journalHandle  // the design journal, opened on first use (journal.go)
+	changes  lastChange     // the scenes around the last change, for highlight "changed" (view.go)
 
 	// pending is set while the scene of a server made by NewServerForCall is not built yet;
 	// building holds the building lock.
@@ -88,7 +89,33 @@ func NewServerForCall(ctx context.Context, ws *modules.Workspace, runner Runner,
 }
 
 func newServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
-	return &Server{ws: ws, runner: runner, opt: opt, ctx: ctx, scene: scene.New(), parses: newSymbolParses()}
+	s := &Server{ws: ws, runner: runner, opt: opt, ctx: ctx, scene: scene.New(), parses: newSymbolParses()}
+	s.watchers = []sceneWatcher{lockWatcher{s}, &s.changes}
+	return s
+}
+
+// sceneWatcher is what a feature asks of the write-and-run transaction, which knows no
+// feature: a look at each scene a change's run makes before it lands (warnings for the
+// answer), and word of each scene that lands (out is nil for a sync's).
+type sceneWatcher interface {
+	check(old, cur *scene.Scene) []string
+	landed(old, cur *scene.Scene, out *ChangeResult)
+}
+
+// checkScene asks every watcher about a run's scene, before it lands.
+func (srv *Server) checkScene(old, cur *scene.Scene) []string {
+	var warnings []string
+	for _, w := range srv.watchers {
+		warnings = append(warnings, w.check(old, cur)...)
+	}
+	return warnings
+}
+
+// sceneLanded tells every watcher of a scene that landed.
+func (srv *Server) sceneLanded(old, cur *scene.Scene, out *ChangeResult) {
+	for _, w := range srv.watchers {
+		w.landed(old, cur, out)
+	}
 }
 
 // build builds the scene from files, as diskFiles read them: by running main, else from
@@ -162,12 +189,10 @@ type Session struct {
 	mu    sync.Mutex
 	reads map[string][sha256.Size]byte // logical name -> hash of the content read in full
 	made  map[int]bool                 // history entry ids recorded by this session's changes
-	// seenSel is the selection as this session's last answer left it (nil: none yet).
-	seenSel *modules.Selection
 	// seenFiles is the user files' state as this session's last call left them (nil: none yet).
 	seenFiles diskState
-	// seenSketch is the sketch as this session last saw it (nil: none yet; sketch.go).
-	seenSketch *sketchMark
+	// heard is what this session last heard of the viewer (selection.go, sketch.go).
+	heard viewerNews
 }
 
 // Session starts a client session.
@@ -447,8 +472,8 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult, save *sceneSave,
 
 	out.Entities, out.Bounds = sum.entities, sum.bounds
 	out.Added, out.Removed, out.Changed, out.Restacked, out.More = sum.added, sum.removed, sum.changed, sum.restacked, sum.more
-	srv.changes.note(sum.old, res.Scene, out)
-	out.Warnings = append(out.Warnings, sum.locked...)
+	srv.sceneLanded(sum.old, res.Scene, out)
+	out.Warnings = append(out.Warnings, sum.checked...)
 	return sceneJSON, sum.old
 }
 
@@ -460,7 +485,7 @@ type summary struct {
 	bounds                             scene.Box
 	added, removed, changed, restacked []string
 	more                               *moreCount
-	locked                             []string // the warnings for locked entities the run changed
+	checked                            []string // the watchers' warnings (checkScene)
 }
 
 // summarize compares cur with the server's scene. Callers hold the workspace lock.
@@ -469,7 +494,7 @@ func (srv *Server) summarize(cur *scene.Scene) *summary {
 	info := cur.Info()
 	s := &summary{old: old, entities: info.Entities, bounds: roundBox(info.Bounds)}
 	s.added, s.removed, s.changed, s.restacked, s.more = diffScenes(old, cur)
-	s.locked = srv.lockedWarnings(old, cur)
+	s.checked = srv.checkScene(old, cur)
 	return s
 }
 

@@ -234,7 +234,7 @@ type sketchMark struct {
 func (se *Session) sawSketch(sk modules.Sketch) {
 	m := sketchMark{strokes: len(sk.Strokes), points: sk.Points()}
 	se.mu.Lock()
-	se.seenSketch = &m
+	se.heard.sketch = &m
 	se.mu.Unlock()
 }
 
@@ -248,8 +248,8 @@ func (se *Session) SketchNote() string {
 		now = sketchMark{err: err.Error()}
 	}
 	se.mu.Lock()
-	prev := se.seenSketch
-	se.seenSketch = &now
+	prev := se.heard.sketch
+	se.heard.sketch = &now
 	se.mu.Unlock()
 	if prev == nil {
 		prev = &sketchMark{}

@@ -207,7 +207,7 @@ func (srv *Server) syncLocked(ctx context.Context) (*SyncResult, map[string][]by
 	srv.mu.Unlock()
 	srv.notify(Change{Files: out.Files, Scene: res.Scene})
 	out.Added, out.Removed, out.Changed, out.Restacked, out.More = diffScenes(old, res.Scene)
-	srv.changes.note(old, res.Scene, nil)
+	srv.sceneLanded(old, res.Scene, nil)
 	return out, files, nil
 }
 

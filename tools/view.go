@@ -299,8 +299,11 @@ type lastChange struct {
 	kept []*landing // oldest first
 }
 
-// note records a landing.
-func (c *lastChange) note(before, after *scene.Scene, res *ChangeResult) {
+// check implements sceneWatcher: the last change has no warnings to give.
+func (c *lastChange) check(_, _ *scene.Scene) []string { return nil }
+
+// landed records a landing (a sceneWatcher).
+func (c *lastChange) landed(before, after *scene.Scene, res *ChangeResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.kept) == keptLandings {
@@ -309,8 +312,8 @@ func (c *lastChange) note(before, after *scene.Scene, res *ChangeResult) {
 	c.kept = append(c.kept, &landing{before: before, after: after, res: res})
 }
 
-// landed returns the last landing, or nil when none has landed since the server started.
-func (c *lastChange) landed() *landing {
+// last returns the last landing, or nil when none has landed since the server started.
+func (c *lastChange) last() *landing {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.kept) == 0 {
@@ -604,7 +607,7 @@ func fmtRegion(lo, hi scene.Vec) string {
 // lastLanded is the change that landed the server's current scene, for highlight "changed"
 // in scene png; nil when the server has not landed one since it started.
 func (se *Session) lastLanded() (*landing, string) {
-	l := se.srv.changes.landed()
+	l := se.srv.changes.last()
 	if l != nil && l.after != se.srv.Scene() {
 		l = nil // a landing under way: its scene is not the one being drawn
 	}
