@@ -177,13 +177,13 @@ func describeValue(v any, depth int) any {
 
 // previewTool answers read with preview: a data file's structure, read whole even when it is
 // too big to show (up to the workspace's read cap).
-func previewTool(s *Session, in ReadIn) (ReadOut, error) {
+func previewTool(se *Session, in ReadIn) (ReadOut, error) {
 	if !modules.IsDataName(in.File) {
 		return ReadOut{}, fmt.Errorf("%w: preview is for data files (NAME.json); read %s without it", ErrBadInput, in.File)
 	}
-	b, p, err := s.srv.ws.Read(in.File)
+	b, p, err := se.srv.ws.Read(in.File)
 	if errors.Is(err, runtime.ErrModuleNotFound) {
-		return ReadOut{}, noFile(s.srv.ws, in.File, globNext)
+		return ReadOut{}, noFile(se.srv.ws, in.File, globNext)
 	}
 	if err != nil {
 		return ReadOut{}, err

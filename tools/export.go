@@ -53,7 +53,7 @@ type DXFCounts struct {
 // defaultExportWidth is the PNG width of an export that names none.
 const defaultExportWidth = 1024
 
-func exportTool(_ context.Context, s *Session, in ExportIn) (*ExportOut, error) {
+func exportTool(_ context.Context, se *Session, in ExportIn) (*ExportOut, error) {
 	name := in.Path
 	ext := strings.TrimPrefix(path.Ext(name), ".")
 	switch {
@@ -92,11 +92,11 @@ func exportTool(_ context.Context, s *Session, in ExportIn) (*ExportOut, error) 
 	if in.Width > 0 {
 		opts.PNG.Width = in.Width
 	}
-	data, err := format.Render(s.srv.Scene(), opts)
+	data, err := format.Render(se.srv.Scene(), opts)
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.srv.ws.WriteOutput(name, data)
+	p, err := se.srv.ws.WriteOutput(name, data)
 	if err != nil {
 		return nil, err
 	}

@@ -38,9 +38,9 @@ type GlobOut struct {
 	Files []modules.FileInfo `json:"files"`
 }
 
-func globTool(_ context.Context, s *Session, in GlobIn) (GlobOut, error) {
+func globTool(_ context.Context, se *Session, in GlobIn) (GlobOut, error) {
 	out := GlobOut{Files: []modules.FileInfo{}}
-	for _, f := range s.srv.ws.List() {
+	for _, f := range se.srv.ws.List() {
 		if in.Pattern != "" {
 			ok, err := path.Match(in.Pattern, f.Name)
 			if err != nil {
@@ -76,16 +76,16 @@ type ReadOut struct {
 	Preview json.RawMessage `json:"preview,omitempty"`
 }
 
-func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
+func readTool(_ context.Context, se *Session, in ReadIn) (ReadOut, error) {
 	if err := modules.CheckFileName(in.File); err != nil {
 		return ReadOut{}, err
 	}
 	if in.Preview {
-		return previewTool(s, in)
+		return previewTool(se, in)
 	}
-	b, p, truncated, err := s.srv.ws.ReadCapped(in.File)
+	b, p, truncated, err := se.srv.ws.ReadCapped(in.File)
 	if errors.Is(err, runtime.ErrModuleNotFound) {
-		return ReadOut{}, noFile(s.srv.ws, in.File, globNext)
+		return ReadOut{}, noFile(se.srv.ws, in.File, globNext)
 	}
 	if err != nil {
 		return ReadOut{}, err
@@ -95,11 +95,11 @@ func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 	}
 	if truncated {
 		// A part at a time, up to MaxReadBytes of whole lines: this is not a full read.
-		return readPart(s, in)
+		return readPart(se, in)
 	}
 	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: lineCount(b)}
 	if in.Offset <= 1 && in.Limit == 0 {
-		s.noteRead(in.File, b)
+		se.noteRead(in.File, b)
 		return out, nil
 	}
 	lines := strings.SplitAfter(string(b), "\n")
@@ -118,9 +118,9 @@ func readTool(_ context.Context, s *Session, in ReadIn) (ReadOut, error) {
 }
 
 // readPart reads a file over MaxReadBytes from in.Offset, and says where to read on.
-func readPart(s *Session, in ReadIn) (ReadOut, error) {
+func readPart(se *Session, in ReadIn) (ReadOut, error) {
 	from := max(in.Offset, 1)
-	b, p, next, lines, err := s.srv.ws.ReadLines(in.File, from, in.Limit)
+	b, p, next, lines, err := se.srv.ws.ReadLines(in.File, from, in.Limit)
 	if err != nil {
 		return ReadOut{}, err
 	}
@@ -150,7 +150,7 @@ func (WriteIn) amendSchema(s *jsonschema.Schema) {
 	s.AnyOf = []*jsonschema.Schema{{Required: []string{"code"}}, {Required: []string{"content"}}}
 }
 
-func writeTool(ctx context.Context, s *Session, in WriteIn) (*ChangeResult, error) {
+func writeTool(ctx context.Context, se *Session, in WriteIn) (*ChangeResult, error) {
 	// The input schema has already refused a write with neither code nor content
 	// (amendSchema); an explicit "code": "" empties the file on purpose, as upstream allows.
 	next := []byte(in.Code)
@@ -162,7 +162,7 @@ func writeTool(ctx context.Context, s *Session, in WriteIn) (*ChangeResult, erro
 	} else if in.Content != nil {
 		return nil, notApplied(fmt.Errorf("%w: content is for data files (NAME.json); give a script's source as code", ErrBadInput))
 	}
-	return s.commit(ctx, in.File, func([]byte, bool) (modules.Change, error) {
+	return se.commit(ctx, in.File, func([]byte, bool) (modules.Change, error) {
 		return modules.Change{Name: in.File, Next: next}, nil
 	}, OverwriteWarning)
 }
@@ -191,7 +191,7 @@ func (EditIn) amendSchema(s *jsonschema.Schema) {
 	s.AnyOf = []*jsonschema.Schema{{Required: []string{"old_code", "new_code"}}, {Required: []string{"edits"}}}
 }
 
-func editTool(ctx context.Context, s *Session, in EditIn) (*ChangeResult, error) {
+func editTool(ctx context.Context, se *Session, in EditIn) (*ChangeResult, error) {
 	edits := in.Edits
 	switch {
 	case len(edits) == 0:
@@ -200,7 +200,7 @@ func editTool(ctx context.Context, s *Session, in EditIn) (*ChangeResult, error)
 		return nil, fmt.Errorf("%w: give old_code/new_code or edits, not both", ErrBadInput)
 	}
 	warn := "Warning: editing a file this session has not read; read it first to see its current text"
-	return s.commit(ctx, in.File, func(current []byte, exists bool) (modules.Change, error) {
+	return se.commit(ctx, in.File, func(current []byte, exists bool) (modules.Change, error) {
 		if !exists && modules.IsBuiltin(in.File) {
 			return modules.Change{}, fmt.Errorf("%s is a built-in module (%s), which is read-only; to customise it, read %s and write a copy under a new name "+
 				"(such as my_%s) and import that, or write %s itself to make a workspace module that replaces the built-in",
@@ -208,10 +208,10 @@ func editTool(ctx context.Context, s *Session, in EditIn) (*ChangeResult, error)
 		}
 		if !exists {
 			// A file that is there but refused (a hardlink, a FIFO) says why.
-			if _, _, err := s.srv.ws.Read(in.File); errors.Is(err, modules.ErrLinked) || errors.Is(err, modules.ErrNotRegular) {
+			if _, _, err := se.srv.ws.Read(in.File); errors.Is(err, modules.ErrLinked) || errors.Is(err, modules.ErrNotRegular) {
 				return modules.Change{}, err
 			}
-			return modules.Change{}, noFile(s.srv.ws, in.File, "create it with write")
+			return modules.Change{}, noFile(se.srv.ws, in.File, "create it with write")
 		}
 		next, err := applyEdits(current, edits)
 		if err != nil {

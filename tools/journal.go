@@ -28,8 +28,8 @@ import (
 const saveDescription = "Save an observation to the design journal: title and text are required, the other fields are in the schema, and properties it does not know are kept. The entry is linked to the current history entry. Answers {id, memory_session_id, created_at_epoch}."
 
 // saveTool saves an entry; its parameters are decoded by journal.ParseSave (in Server.Save).
-func saveTool(ctx context.Context, s *Session, params json.RawMessage) (journal.Saved, error) {
-	return s.srv.Save(ctx, params)
+func saveTool(ctx context.Context, se *Session, params json.RawMessage) (journal.Saved, error) {
+	return se.srv.Save(ctx, params)
 }
 
 const searchDescription = "Search the design journal: query words (all must match, ranked, with snippets; empty lists the newest) and filters; for the next page, give the last entry's created_at_epoch as until. ids fetches entries whole."
@@ -194,8 +194,8 @@ type SearchOut struct {
 	Omitted *Omitted `json:"omitted,omitempty"`
 }
 
-func searchTool(ctx context.Context, s *Session, in journal.Query) (SearchOut, error) {
-	return s.srv.Search(ctx, &in)
+func searchTool(ctx context.Context, se *Session, in journal.Query) (SearchOut, error) {
+	return se.srv.Search(ctx, &in)
 }
 
 // Search runs a journal search, or a fetch by id when q.IDs is set.

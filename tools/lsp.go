@@ -143,7 +143,7 @@ type LSPExport struct {
 	From    string `json:"from,omitempty" jsonschema:"for a re-export, the module it comes from"`
 }
 
-func lspTool(ctx context.Context, s *Session, in LSPIn) (LSPOut, error) {
+func lspTool(ctx context.Context, se *Session, in LSPIn) (LSPOut, error) {
 	switch in.Operation {
 	case "domains":
 		return LSPOut{Domains: lspDomains()}, nil
@@ -154,7 +154,7 @@ func lspTool(ctx context.Context, s *Session, in LSPIn) (LSPOut, error) {
 		sc, err := lspSchema(in.Name)
 		return LSPOut{Schema: sc}, err
 	case "symbols":
-		sym, err := lspSymbols(ctx, s.srv, in.File)
+		sym, err := lspSymbols(ctx, se.srv, in.File)
 		return LSPOut{Symbols: sym}, err
 	}
 	return LSPOut{}, fmt.Errorf("%w: unknown lsp operation %q; use %s", ErrBadInput, in.Operation, strings.Join(lspOperations, ", "))

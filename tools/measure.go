@@ -57,8 +57,8 @@ type MeasureOut struct {
 	Note      string           `json:"note,omitempty"`
 }
 
-func measureTool(_ context.Context, s *Session, in MeasureIn) (MeasureOut, error) {
-	sc := s.srv.Scene()
+func measureTool(_ context.Context, se *Session, in MeasureIn) (MeasureOut, error) {
+	sc := se.srv.Scene()
 	out := MeasureOut{Op: in.Op}
 	known := false
 	for _, op := range measureOps {

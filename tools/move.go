@@ -25,24 +25,24 @@ type MoveIn struct {
 	View ViewIn `json:"view,omitzero"` // a picture with the answer (view.go)
 }
 
-func deleteTool(ctx context.Context, s *Session, in DeleteIn) (*ChangeResult, error) {
-	return s.commit(ctx, in.File, func(_ []byte, exists bool) (modules.Change, error) {
+func deleteTool(ctx context.Context, se *Session, in DeleteIn) (*ChangeResult, error) {
+	return se.commit(ctx, in.File, func(_ []byte, exists bool) (modules.Change, error) {
 		if !exists {
-			return modules.Change{}, noFile(s.srv.ws, in.File, globNext)
+			return modules.Change{}, noFile(se.srv.ws, in.File, globNext)
 		}
 		return modules.Change{Name: in.File, Delete: true}, nil
 	}, "")
 }
 
-func moveTool(ctx context.Context, s *Session, in MoveIn) (*ChangeResult, error) {
+func moveTool(ctx context.Context, se *Session, in MoveIn) (*ChangeResult, error) {
 	if err := modules.CheckFileName(in.To); err != nil {
 		return nil, notApplied(err)
 	}
-	res, err := s.commit(ctx, in.File, func(current []byte, exists bool) (modules.Change, error) {
+	res, err := se.commit(ctx, in.File, func(current []byte, exists bool) (modules.Change, error) {
 		if !exists {
-			return modules.Change{}, noFile(s.srv.ws, in.File, globNext)
+			return modules.Change{}, noFile(se.srv.ws, in.File, globNext)
 		}
-		if _, taken, _ := s.srv.userFile(in.To); taken {
+		if _, taken, _ := se.srv.userFile(in.To); taken {
 			return modules.Change{}, fmt.Errorf("%s already exists; delete it first or choose another name", runtime.PathOf(in.To))
 		}
 		return modules.Change{Name: in.File, MoveTo: in.To}, nil

@@ -31,46 +31,46 @@ type subscribers struct {
 
 // Subscribe returns a channel of landed changes and a function that ends the subscription
 // (and closes the channel). The channel holds one change; a slow reader sees the newest.
-func (s *Server) Subscribe() (<-chan Change, func()) { return s.subscribe(false) }
+func (srv *Server) Subscribe() (<-chan Change, func()) { return srv.subscribe(false) }
 
 // SubscribeRuns is Subscribe for viewers: the channel also gets every change whose run failed
 // (Change.Refused set), so that the last run's error can be shown over the last good scene.
-func (s *Server) SubscribeRuns() (<-chan Change, func()) { return s.subscribe(true) }
+func (srv *Server) SubscribeRuns() (<-chan Change, func()) { return srv.subscribe(true) }
 
-func (s *Server) subscribe(runs bool) (<-chan Change, func()) {
-	s.subs.mu.Lock()
-	defer s.subs.mu.Unlock()
-	if s.subs.subs == nil {
-		s.subs.subs = map[int]chan Change{}
+func (srv *Server) subscribe(runs bool) (<-chan Change, func()) {
+	srv.subs.mu.Lock()
+	defer srv.subs.mu.Unlock()
+	if srv.subs.subs == nil {
+		srv.subs.subs = map[int]chan Change{}
 	}
-	id := s.subs.next
-	s.subs.next++
+	id := srv.subs.next
+	srv.subs.next++
 	ch := make(chan Change, 1)
-	s.subs.subs[id] = ch
+	srv.subs.subs[id] = ch
 	if runs {
-		if s.subs.runs == nil {
-			s.subs.runs = map[int]bool{}
+		if srv.subs.runs == nil {
+			srv.subs.runs = map[int]bool{}
 		}
-		s.subs.runs[id] = true
+		srv.subs.runs[id] = true
 	}
 	var once sync.Once
 	return ch, func() {
 		once.Do(func() {
-			s.subs.mu.Lock()
-			defer s.subs.mu.Unlock()
-			delete(s.subs.subs, id)
-			delete(s.subs.runs, id)
+			srv.subs.mu.Lock()
+			defer srv.subs.mu.Unlock()
+			delete(srv.subs.subs, id)
+			delete(srv.subs.runs, id)
 			close(ch)
 		})
 	}
 }
 
 // notify sends c to every subscriber, replacing a change it has not read yet.
-func (s *Server) notify(c Change) {
-	s.subs.mu.Lock()
-	defer s.subs.mu.Unlock()
-	for id, ch := range s.subs.subs {
-		if c.Refused != nil && !s.subs.runs[id] {
+func (srv *Server) notify(c Change) {
+	srv.subs.mu.Lock()
+	defer srv.subs.mu.Unlock()
+	for id, ch := range srv.subs.subs {
+		if c.Refused != nil && !srv.subs.runs[id] {
 			continue
 		}
 		select {

@@ -155,11 +155,11 @@ func Tools() []Tool {
 }
 
 // Call runs a tool by name with JSON parameters.
-func (s *Session) Call(ctx context.Context, name string, params json.RawMessage) (any, error) {
+func (se *Session) Call(ctx context.Context, name string, params json.RawMessage) (any, error) {
 	if err := CheckName(name); err != nil {
 		return nil, err
 	}
-	return registry[name].call(ctx, s, params)
+	return registry[name].call(ctx, se, params)
 }
 
 // CheckName refuses a name that is not a tool's, saying what to call instead (an upstream

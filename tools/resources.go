@@ -71,22 +71,22 @@ func Resources() []Resource {
 // ReadResource reads a resource by URI. The scene follows the files first; a whole document
 // is built under the render memory budget like the scene tool's drawings, so that concurrent
 // reads of a large scene queue.
-func (s *Server) ReadResource(ctx context.Context, uri string) (string, error) {
+func (srv *Server) ReadResource(ctx context.Context, uri string) (string, error) {
 	for _, r := range Resources() {
 		if r.URI != uri {
 			continue
 		}
-		if _, err := s.Sync(ctx); err != nil {
+		if _, err := srv.Sync(ctx); err != nil {
 			return "", err
 		}
 		if r.perEntity > 0 {
-			done, err := reserve(ctx, int64(s.Scene().Len())*r.perEntity)
+			done, err := reserve(ctx, int64(srv.Scene().Len())*r.perEntity)
 			if err != nil {
 				return "", err
 			}
 			defer done()
 		}
-		return r.read(s)
+		return r.read(srv)
 	}
 	return "", fmt.Errorf("%w: no resource %q", ErrBadInput, uri)
 }

@@ -75,10 +75,10 @@ type SceneOut struct {
 	Sketch *SketchOut `json:"sketch,omitempty"`
 }
 
-func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
-	sc := s.srv.Scene()
+func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
+	sc := se.srv.Scene()
 	if in.Command == "png" {
-		sc = s.srv.sketched(sc) // the user's sketch over the scene (sketch.go)
+		sc = se.srv.sketched(sc) // the user's sketch over the scene (sketch.go)
 	}
 	var out SceneOut
 	v, err := newView(sc, in)
@@ -115,25 +115,25 @@ func sceneTool(ctx context.Context, s *Session, in SceneIn) (SceneOut, error) {
 		out.DXF, out.Omitted, err = v.dxf() // scene_export.go
 		out.Bytes = len(out.DXF)
 	case "reset":
-		out.Change, err = s.commit(ctx, runtime.MainModule, func([]byte, bool) (modules.Change, error) {
+		out.Change, err = se.commit(ctx, runtime.MainModule, func([]byte, bool) (modules.Change, error) {
 			return modules.Change{Name: runtime.MainModule, Next: []byte{}}, nil
 		}, "")
 	case "undo", "redo":
-		out.Change, err = s.travel(ctx, in.Command == "undo", in.Name)
+		out.Change, err = se.travel(ctx, in.Command == "undo", in.Name)
 	case "snapshot":
-		out.History, err = s.snapshot(ctx, in.Name)
+		out.History, err = se.snapshot(ctx, in.Name)
 	case "snapshots":
-		out.History = s.snapshots()
+		out.History = se.snapshots()
 	case "restore":
-		out.Change, err = s.restoreJournal(ctx, in.Journal) // journal_restore.go
+		out.Change, err = se.restoreJournal(ctx, in.Journal) // journal_restore.go
 	case "selection":
-		out.Selection, err = s.selection()
+		out.Selection, err = se.selection()
 	case "png":
-		out.PNG, out.Image, out.Omitted, err = v.png(ctx, s.lastLanded)
+		out.PNG, out.Image, out.Omitted, err = v.png(ctx, se.lastLanded)
 	case "diff":
-		out.Diff, out.PNG, out.Image, out.Omitted, err = s.sceneDiff(ctx, v, in.Against)
+		out.Diff, out.PNG, out.Image, out.Omitted, err = se.sceneDiff(ctx, v, in.Against)
 	case "sketch":
-		out.Sketch, out.Omitted, err = s.sceneSketch(ctx, v, in.Clear)
+		out.Sketch, out.Omitted, err = se.sceneSketch(ctx, v, in.Clear)
 	default:
 		return out, fmt.Errorf("%w: unknown scene command %q; use %s", ErrBadInput, in.Command, strings.Join(sceneCommands, ", "))
 	}

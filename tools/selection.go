@@ -31,27 +31,27 @@ type selectionWatch struct {
 
 // LoadSelection reads the workspace's selection; a change since the last read is announced
 // to WatchSelection's channels. It makes the Server a viewer.SelectionStore.
-func (s *Server) LoadSelection() (modules.Selection, error) {
-	sel, err := s.ws.LoadSelection()
+func (srv *Server) LoadSelection() (modules.Selection, error) {
+	sel, err := srv.ws.LoadSelection()
 	if err != nil {
 		return modules.Selection{}, err
 	}
-	s.noteSelection(sel)
+	srv.noteSelection(sel)
 	return sel, nil
 }
 
 // SaveSelection replaces the workspace's selection and announces it.
-func (s *Server) SaveSelection(sel modules.Selection) (modules.Selection, error) {
-	sel, err := s.ws.SaveSelection(sel)
+func (srv *Server) SaveSelection(sel modules.Selection) (modules.Selection, error) {
+	sel, err := srv.ws.SaveSelection(sel)
 	if err != nil {
 		return modules.Selection{}, err
 	}
-	s.noteSelection(sel)
+	srv.noteSelection(sel)
 	return sel, nil
 }
 
-func (s *Server) noteSelection(sel modules.Selection) {
-	w := &s.selWatch
+func (srv *Server) noteSelection(sel modules.Selection) {
+	w := &srv.selWatch
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.last != nil && w.last.Equal(sel) {
@@ -72,8 +72,8 @@ func (s *Server) noteSelection(sel modules.Selection) {
 
 // WatchSelection returns a channel that gets a value when the selection changes (as seen by
 // LoadSelection or SaveSelection), and a function that ends the watch.
-func (s *Server) WatchSelection() (<-chan struct{}, func()) {
-	w := &s.selWatch
+func (srv *Server) WatchSelection() (<-chan struct{}, func()) {
+	w := &srv.selWatch
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.subs == nil {

@@ -120,19 +120,19 @@ func (srv *Server) sceneLanded(old, cur *scene.Scene, out *ChangeResult) {
 
 // build builds the scene from files, as diskFiles read them: by running main, else from
 // scene.json (else empty). mainErr is main's diagnostic when it did not run.
-func (s *Server) build(ctx context.Context, files map[string][]byte, readable bool) (sc *scene.Scene, mainErr string) {
-	var src runtime.Source = s.ws
+func (srv *Server) build(ctx context.Context, files map[string][]byte, readable bool) (sc *scene.Scene, mainErr string) {
+	var src runtime.Source = srv.ws
 	if readable {
-		src = s.ws.FilesSource(files)
+		src = srv.ws.FilesSource(files)
 	}
-	res, err := s.runner.Run(ctx, src, runtime.MainModule, s.opt)
+	res, err := srv.runner.Run(ctx, src, runtime.MainModule, srv.opt)
 	if err == nil {
 		return res.Scene, ""
 	}
 	if !errors.Is(err, runtime.ErrModuleNotFound) && !isMissingMain(err) {
 		mainErr = diagnostic(err)
 	}
-	if saved, err := loadSavedScene(s.ws); err == nil {
+	if saved, err := loadSavedScene(srv.ws); err == nil {
 		return saved, mainErr
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		slog.Warn("starting from an empty scene", "err", err)
@@ -143,27 +143,27 @@ func (s *Server) build(ctx context.Context, files map[string][]byte, readable bo
 // buildPending builds the scene of a server made by NewServerForCall, once: from the files a
 // sync has just read when files is given (it reports that it built), else from the files as
 // they are now. A build that ctx cancelled is not kept.
-func (s *Server) buildPending(ctx context.Context, files *diskRead) bool {
-	if !s.pending.Load() {
+func (srv *Server) buildPending(ctx context.Context, files *diskRead) bool {
+	if !srv.pending.Load() {
 		return false
 	}
-	s.building.Lock()
-	defer s.building.Unlock()
-	if !s.pending.Load() {
+	srv.building.Lock()
+	defer srv.building.Unlock()
+	if !srv.pending.Load() {
 		return false
 	}
 	if files == nil {
-		f, st, readable := s.diskFiles()
+		f, st, readable := srv.diskFiles()
 		files = &diskRead{f, st, readable}
 	}
-	sc, mainErr := s.build(ctx, files.files, files.readable)
+	sc, mainErr := srv.build(ctx, files.files, files.readable)
 	if ctx.Err() != nil {
 		return false
 	}
-	s.mu.Lock()
-	s.scene, s.built, s.mainErr = sc, files.st, mainErr
-	s.mu.Unlock()
-	s.pending.Store(false)
+	srv.mu.Lock()
+	srv.scene, srv.built, srv.mainErr = sc, files.st, mainErr
+	srv.mu.Unlock()
+	srv.pending.Store(false)
 	return true
 }
 
@@ -175,11 +175,11 @@ type diskRead struct {
 }
 
 // Scene returns the last good scene; callers must not modify it.
-func (s *Server) Scene() *scene.Scene {
-	s.buildPending(s.ctx, nil)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.scene
+func (srv *Server) Scene() *scene.Scene {
+	srv.buildPending(srv.ctx, nil)
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	return srv.scene
 }
 
 // Session is one client's view: what it has read, and which history entries its changes
@@ -196,8 +196,8 @@ type Session struct {
 }
 
 // Session starts a client session.
-func (s *Server) Session() *Session {
-	return &Session{srv: s, reads: map[string][sha256.Size]byte{}, made: map[int]bool{}}
+func (srv *Server) Session() *Session {
+	return &Session{srv: srv, reads: map[string][sha256.Size]byte{}, made: map[int]bool{}}
 }
 
 func (se *Session) noteMade(entry int) {
