@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 // Answer budgets, in bytes of the answer's JSON (what `cadrun tool` prints as data, and what an
@@ -132,7 +134,7 @@ func listed(out any) string {
 	if c == nil {
 		return "not a change"
 	}
-	var more moreCount
+	var more engine.MoreCount
 	if c.More != nil {
 		more = *c.More
 	}

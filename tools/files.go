@@ -15,6 +15,7 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 // ErrEdit is returned when an edit cannot be applied to the current text.
@@ -99,7 +100,7 @@ func readTool(_ context.Context, se *Session, in ReadIn) (ReadOut, error) {
 	}
 	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: lineCount(b)}
 	if in.Offset <= 1 && in.Limit == 0 {
-		se.noteRead(in.File, b)
+		se.NoteRead(in.File, b)
 		return out, nil
 	}
 	lines := strings.SplitAfter(string(b), "\n")
@@ -157,14 +158,14 @@ func writeTool(ctx context.Context, se *Session, in WriteIn) (*ChangeResult, err
 	if modules.IsDataName(in.File) {
 		var err error
 		if next, err = dataContent(in); err != nil {
-			return nil, notApplied(err)
+			return nil, engine.NotApplied(err)
 		}
 	} else if in.Content != nil {
-		return nil, notApplied(fmt.Errorf("%w: content is for data files (NAME.json); give a script's source as code", ErrBadInput))
+		return nil, engine.NotApplied(fmt.Errorf("%w: content is for data files (NAME.json); give a script's source as code", ErrBadInput))
 	}
-	return se.commit(ctx, in.File, func([]byte, bool) (modules.Change, error) {
+	return changed(se.Commit(ctx, in.File, func([]byte, bool) (modules.Change, error) {
 		return modules.Change{Name: in.File, Next: next}, nil
-	}, OverwriteWarning)
+	}, OverwriteWarning))
 }
 
 // Edit is one replacement.
@@ -200,7 +201,7 @@ func editTool(ctx context.Context, se *Session, in EditIn) (*ChangeResult, error
 		return nil, fmt.Errorf("%w: give old_code/new_code or edits, not both", ErrBadInput)
 	}
 	warn := "Warning: editing a file this session has not read; read it first to see its current text"
-	return se.commit(ctx, in.File, func(current []byte, exists bool) (modules.Change, error) {
+	return changed(se.Commit(ctx, in.File, func(current []byte, exists bool) (modules.Change, error) {
 		if !exists && modules.IsBuiltin(in.File) {
 			return modules.Change{}, fmt.Errorf("%s is a built-in module (%s), which is read-only; to customise it, read %s and write a copy under a new name "+
 				"(such as my_%s) and import that, or write %s itself to make a workspace module that replaces the built-in",
@@ -218,7 +219,7 @@ func editTool(ctx context.Context, se *Session, in EditIn) (*ChangeResult, error
 			return modules.Change{}, err
 		}
 		return modules.Change{Name: in.File, Next: next}, nil
-	}, warn)
+	}, warn))
 }
 
 // lineCount counts lines as an editor shows them: a final line break ends the last line

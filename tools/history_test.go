@@ -16,6 +16,7 @@ import (
 	"github.com/cadrun/cadrun/internal/fulldisk"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 func mustCall[T any](t *testing.T, s *Session, tool string, params any) T {
@@ -75,7 +76,7 @@ func TestUndoRedo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &ChangeResult{Entry: 2, Restored: []string{"main"}, Files: []string{"main"}, Entities: 1, Bounds: out.Change.Bounds, Removed: []string{"b"}, Millis: out.Change.Millis}
+	want := &ChangeResult{ChangeResult: &engine.ChangeResult{Entry: 2, Restored: []string{"main"}, Files: []string{"main"}, Entities: 1, Bounds: out.Change.Bounds, Removed: []string{"b"}, Millis: out.Change.Millis}}
 	if diff := cmp.Diff(want, out.Change); diff != "" {
 		t.Errorf("undo answer mismatch (-want +got):\n%s", diff)
 	}

@@ -7,14 +7,10 @@ package tools
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -22,7 +18,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cadrun/cadrun/journal"
-	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 const saveDescription = "Save an observation to the design journal: title and text are required, the other fields are in the schema, and properties it does not know are kept. The entry is linked to the current history entry. Answers {id, memory_session_id, created_at_epoch}."
@@ -133,41 +129,11 @@ func (srv *Server) Save(ctx context.Context, params json.RawMessage) (journal.Sa
 // currentEntry is the history entry that holds the workspace as it is now (none when there
 // are no files to record).
 func (srv *Server) currentEntry(ctx context.Context) (journal.Link, error) {
-	// begin runs files changed outside cadrun first (as before any tool answers), so that the
-	// entry recorded for them holds their scene, not the one before them.
-	tx, err := srv.begin(ctx)
-	if err != nil {
+	e, ok, err := srv.Record(ctx)
+	if err != nil || !ok {
 		return journal.Link{}, err
 	}
-	defer tx.end()
-	files, err := tx.files()
-	if err != nil {
-		return journal.Link{}, err
-	}
-	h, _ := tx.history()
-	if len(files) == 0 && len(h.Entries) == 0 {
-		return journal.Link{}, nil
-	}
-	recorded, err := tx.catchUp(srv.Scene())
-	if err == nil && recorded {
-		err = h.Save()
-	}
-	if err != nil {
-		return journal.Link{}, fmt.Errorf("recording the workspace in the history: %w", err)
-	}
-	cur, _ := h.Current()
-	return journal.Link{Entry: cur.ID, State: historyState(cur)}, nil
-}
-
-// historyState is the fingerprint of a history entry's files that a journal entry keeps
-// with its id: a history started again (its log damaged or deleted) numbers its entries from
-// 1 again, and restore must not take a new entry for the one the journal entry speaks of.
-func historyState(e modules.HistoryEntry) string {
-	h := sha256.New()
-	for _, name := range slices.Sorted(maps.Keys(e.Files)) {
-		fmt.Fprintf(h, "%s\x00%s\n", name, e.Files[name])
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return journal.Link{Entry: e.ID, State: engine.EntryState(e)}, nil
 }
 
 func absDir(dir string) string {

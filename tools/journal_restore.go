@@ -11,9 +11,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"time"
-
-	"github.com/cadrun/cadrun/modules"
 )
 
 // restoreJournal restores the files of the history entry journal entry id is linked to.
@@ -34,54 +31,5 @@ func (se *Session) restoreJournal(ctx context.Context, id int64) (*ChangeResult,
 	case link.Entry == 0:
 		return nil, fmt.Errorf("%w: journal entry %d was saved in a workspace with no files and no history, so there is no state to restore", ErrBadInput, id)
 	}
-	histID := link.Entry
-
-	start := time.Now()
-	srv := se.srv
-	tx, err := srv.begin(ctx)
-	if err != nil {
-		return nil, refused(err)
-	}
-	defer tx.end()
-	disk, err := tx.files()
-	if err != nil {
-		return nil, notApplied(err)
-	}
-	h, warnings := tx.history()
-	i := h.Index(histID)
-	if i < 0 {
-		return nil, notApplied(fmt.Errorf("journal entry %d speaks of history entry %d, which the history no longer holds (it keeps the newest %d entries, snapshots first); take a snapshot to keep a state for good", id, histID, modules.MaxHistory))
-	}
-	if link.State != "" && link.State != historyState(h.Entries[i]) {
-		return nil, notApplied(fmt.Errorf("journal entry %d speaks of history entry %d, but the history was started again since (its log was damaged or deleted) and its entry %d holds other files; the state the journal entry speaks of is gone", id, histID, histID))
-	}
-	files, err := h.Files(h.Entries[i])
-	if err != nil {
-		return nil, notApplied(err)
-	}
-	differ := changedFiles(hashFiles(disk), hashFiles(files))
-	if len(differ) == 0 {
-		return nil, notApplied(fmt.Errorf("the workspace already holds the files of history entry %d (journal entry %d); there is nothing to restore", histID, id))
-	}
-	if len(tx.synced.Files) > 0 {
-		warnings = append(warnings, tx.synced.Note())
-	}
-	res, err := srv.run(ctx, srv.ws.FilesSource(files))
-	if err != nil {
-		return nil, fmt.Errorf("history entry %d (journal entry %d) no longer runs:\n%w", histID, id, notApplied(err))
-	}
-	restored, err := se.restoreFiles(disk, files)
-	if err != nil {
-		return nil, fmt.Errorf("restoring history entry %d failed midway (%w); restored so far: %v. Read the files, then write what is missing", histID, err, restored)
-	}
-	out := &ChangeResult{Warnings: warnings, Restored: restored, Files: restored}
-	sceneJSON, old := srv.land(res, out, nil, nil)
-	var warnHistory []string
-	out.Entry, warnHistory = tx.record(files, old, sceneJSON)
-	out.Warnings = append(out.Warnings, warnHistory...)
-	if out.Entry > 0 {
-		se.noteMade(out.Entry)
-	}
-	out.Millis = float64(time.Since(start).Microseconds()) / 1000
-	return out, nil
+	return changed(se.Restore(ctx, link.Entry, link.State, fmt.Sprintf("journal entry %d", id)))
 }

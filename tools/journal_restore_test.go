@@ -13,6 +13,7 @@ import (
 
 	"github.com/cadrun/cadrun/journal"
 	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 func saveNote(t *testing.T, s *Session, title string) journal.Saved {
@@ -43,8 +44,8 @@ func TestRestoreJournal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &ChangeResult{Entry: 7, Restored: []string{"gear", "main", "size.json"}, Files: []string{"gear", "main", "size.json"},
-		Entities: 1, Bounds: out.Change.Bounds, Added: []string{"g"}, Removed: []string{"plate"}, Millis: out.Change.Millis}
+	want := &ChangeResult{ChangeResult: &engine.ChangeResult{Entry: 7, Restored: []string{"gear", "main", "size.json"}, Files: []string{"gear", "main", "size.json"},
+		Entities: 1, Bounds: out.Change.Bounds, Added: []string{"g"}, Removed: []string{"plate"}, Millis: out.Change.Millis}}
 	if diff := cmp.Diff(want, out.Change); diff != "" {
 		t.Errorf("restore answer mismatch (-want +got):\n%s", diff)
 	}
@@ -192,7 +193,7 @@ func TestRestoreJournalHistoryStartedAgain(t *testing.T) {
 	files, sc := userFiles(t, dir), sceneJSON(t, s)
 
 	_, err := restore(t, s, note.ID)
-	want := "journal entry 1 speaks of history entry 2, but the history was started again since (its log was damaged or deleted) and its entry 2 holds other files; the state the journal entry speaks of is gone\nnot applied; the file is unchanged"
+	want := "journal entry 1 speaks of history entry 2, but the history was started again since (its log was damaged or deleted) and its entry 2 holds other files; the state it speaks of is gone\nnot applied; the file is unchanged"
 	if err == nil || err.Error() != want {
 		t.Errorf("restore after the history started again: %v; want %q", err, want)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 const measureDescription = "Measure the scene in world units: distance (name to to, or to point [x, y]; or point [x1, y1, x2, y2]), clearance (nearest gaps from name, to others or every shape), overlaps (shared areas), bounds, area, perimeter or centroid. " +
@@ -87,7 +88,7 @@ func measureTool(_ context.Context, se *Session, in MeasureIn) (MeasureOut, erro
 	// scene 2e6 wide, a gap of 0.4 between two small parts is 0.4. The step is a millionth of
 	// the larger side of the measured shapes' (and points') bounds, as a power of ten.
 	q := measureQuantum(sc, in)
-	len1 := func(v float64) float64 { return roundTo(v, q) }
+	len1 := func(v float64) float64 { return engine.RoundTo(v, q) }
 	pt := func(p scene.Vec) []float64 { return []float64{len1(p.X), len1(p.Y)} }
 	gap := func(g scene.Gap) MeasureGap {
 		return MeasureGap{Name: g.Name, Distance: len1(g.Distance), A: pt(g.A), B: pt(g.B)}
@@ -188,17 +189,7 @@ func measureQuantum(sc *scene.Scene, in MeasureIn) float64 {
 	for i := 0; i+1 < len(in.Point); i += 2 {
 		b.Extend(scene.Vec{X: in.Point[i], Y: in.Point[i+1]})
 	}
-	return quantumOf(b)
-}
-
-// roundTo rounds v to the quantum q (a power of ten), without float noise in its digits.
-func roundTo(v, q float64) float64 {
-	decimals := max(0, int(-math.Floor(math.Log10(q))))
-	r, err := strconv.ParseFloat(strconv.FormatFloat(math.Round(v/q)*q, 'f', decimals, 64), 64)
-	if err != nil || r == 0 {
-		return 0 // also no "-0"
-	}
-	return r
+	return engine.Quantum(b)
 }
 
 // roundSignificant keeps significantDigits of v.

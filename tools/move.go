@@ -6,6 +6,7 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 const deleteDescription = "Delete a file. The program runs without it first: if main still imports it, nothing is deleted and the error shows where."
@@ -26,23 +27,23 @@ type MoveIn struct {
 }
 
 func deleteTool(ctx context.Context, se *Session, in DeleteIn) (*ChangeResult, error) {
-	return se.commit(ctx, in.File, func(_ []byte, exists bool) (modules.Change, error) {
+	return changed(se.Commit(ctx, in.File, func(_ []byte, exists bool) (modules.Change, error) {
 		if !exists {
 			return modules.Change{}, noFile(se.srv.ws, in.File, globNext)
 		}
 		return modules.Change{Name: in.File, Delete: true}, nil
-	}, "")
+	}, ""))
 }
 
 func moveTool(ctx context.Context, se *Session, in MoveIn) (*ChangeResult, error) {
 	if err := modules.CheckFileName(in.To); err != nil {
-		return nil, notApplied(err)
+		return nil, engine.NotApplied(err)
 	}
-	res, err := se.commit(ctx, in.File, func(current []byte, exists bool) (modules.Change, error) {
+	res, err := se.Commit(ctx, in.File, func(current []byte, exists bool) (modules.Change, error) {
 		if !exists {
 			return modules.Change{}, noFile(se.srv.ws, in.File, globNext)
 		}
-		if _, taken, _ := se.srv.userFile(in.To); taken {
+		if _, taken, _ := se.srv.UserFile(in.To); taken {
 			return modules.Change{}, fmt.Errorf("%s already exists; delete it first or choose another name", runtime.PathOf(in.To))
 		}
 		return modules.Change{Name: in.File, MoveTo: in.To}, nil
@@ -50,5 +51,5 @@ func moveTool(ctx context.Context, se *Session, in MoveIn) (*ChangeResult, error
 	if res != nil {
 		res.MovedTo = in.To
 	}
-	return res, err
+	return changed(res, err)
 }

@@ -22,9 +22,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// ErrBadInput is returned when a tool's parameters do not match its input type.
-var ErrBadInput = errors.New("bad input")
-
 // ErrUnknownTool is returned for a tool name not in the registry.
 var ErrUnknownTool = errors.New("unknown tool")
 

@@ -115,15 +115,15 @@ func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
 		out.DXF, out.Omitted, err = v.dxf() // scene_export.go
 		out.Bytes = len(out.DXF)
 	case "reset":
-		out.Change, err = se.commit(ctx, runtime.MainModule, func([]byte, bool) (modules.Change, error) {
+		out.Change, err = changed(se.Commit(ctx, runtime.MainModule, func([]byte, bool) (modules.Change, error) {
 			return modules.Change{Name: runtime.MainModule, Next: []byte{}}, nil
-		}, "")
+		}, ""))
 	case "undo", "redo":
-		out.Change, err = se.travel(ctx, in.Command == "undo", in.Name)
+		out.Change, err = changed(se.Travel(ctx, in.Command == "undo", in.Name))
 	case "snapshot":
-		out.History, err = se.snapshot(ctx, in.Name)
+		out.History, err = se.Snapshot(ctx, in.Name)
 	case "snapshots":
-		out.History = se.snapshots()
+		out.History = se.Snapshots()
 	case "restore":
 		out.Change, err = se.restoreJournal(ctx, in.Journal) // journal_restore.go
 	case "selection":
@@ -138,24 +138,6 @@ func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
 		return out, fmt.Errorf("%w: unknown scene command %q; use %s", ErrBadInput, in.Command, strings.Join(sceneCommands, ", "))
 	}
 	return out, err
-}
-
-// loadSavedScene reads the last good scene from scene.json. A scene whose numbers overflow
-// when combined (a finite radius under a finite scale whose product is infinite, written by
-// an older cadrun) is refused like a malformed one: no view could show it.
-func loadSavedScene(ws *modules.Workspace) (*scene.Scene, error) {
-	b, err := ws.LoadScene()
-	if err != nil {
-		return nil, err
-	}
-	s, err := scene.ReadJSON(b)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", modules.SceneFile, err)
-	}
-	if err := runtime.CheckFinite(s); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", modules.SceneFile, err)
-	}
-	return s, nil
 }
 
 // maxInfoNames caps the top-level names scene info lists.

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 // movedRows is bigScene(100) with every other row moved up by 3: 50 groups changed, and
@@ -42,7 +43,7 @@ func TestSceneDiffFitsTheBudget(t *testing.T) {
 	if err := json.Unmarshal([]byte(lists), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Diff.Counts != (DiffCounts{Changed: 50, Unchanged: 10053}) || len(got.Diff.Changed) != maxListed || !strings.HasPrefix(got.Diff.Changed[0].Name, "row") {
+	if got.Diff.Counts != (DiffCounts{Changed: 50, Unchanged: 10053}) || len(got.Diff.Changed) != engine.MaxListed || !strings.HasPrefix(got.Diff.Changed[0].Name, "row") {
 		t.Errorf("counts %+v, %d listed, first %+v", got.Diff.Counts, len(got.Diff.Changed), got.Diff.Changed[0])
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 const diffBeforeJS = `drawRect('keep', 0, 0, 20, 20); setFill('keep', [0, 0, 0, 1])
@@ -256,8 +257,8 @@ func TestSceneDiffOverMCP(t *testing.T) {
 	if err := json.Unmarshal([]byte(res.Content[1].(*mcp.TextContent).Text), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Diff.Added) != maxListed || got.Diff.Counts != (DiffCounts{Added: 30, Removed: 1}) || got.Image == nil {
-		t.Errorf("diff: %d added listed, counts %+v, image %v; want %d listed of 30 added, 1 removed", len(got.Diff.Added), got.Diff.Counts, got.Image, maxListed)
+	if len(got.Diff.Added) != engine.MaxListed || got.Diff.Counts != (DiffCounts{Added: 30, Removed: 1}) || got.Image == nil {
+		t.Errorf("diff: %d added listed, counts %+v, image %v; want %d listed of 30 added, 1 removed", len(got.Diff.Added), got.Diff.Counts, got.Image, engine.MaxListed)
 	}
 	wantNote := "added lists 20 of 30 (counts has them all; the picture shows every one; scene entity with name shows one as it is now)"
 	if got.Omitted == nil || got.Omitted.Note != wantNote {
@@ -272,8 +273,8 @@ func TestRemovingIsNotRestacking(t *testing.T) {
 	s, _ := newSession(t, nil)
 	write(t, s, "main", "drawCircle('a', 0, 0, 5); drawCircle('b', 10, 0, 5); drawCircle('c', 20, 0, 5)")
 	got := write(t, s, "main", "drawCircle('b', 10, 0, 5); drawCircle('c', 20, 0, 5)")
-	want := &ChangeResult{File: "main", Entities: 2, Bounds: got.Bounds, Removed: []string{"a"}, Entry: 3, Millis: got.Millis}
-	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(ChangeResult{}), cmpopts.IgnoreFields(ChangeResult{}, "Files")); diff != "" {
+	want := &ChangeResult{ChangeResult: &engine.ChangeResult{File: "main", Entities: 2, Bounds: got.Bounds, Removed: []string{"a"}, Entry: 3, Millis: got.Millis}}
+	if diff := cmp.Diff(want.ChangeResult, got.ChangeResult, cmpopts.IgnoreUnexported(engine.ChangeResult{}), cmpopts.IgnoreFields(engine.ChangeResult{}, "Files")); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 // coordinateKeys are the JSON keys whose numbers are coordinates or lengths in scene units.
@@ -32,7 +33,7 @@ func sceneQuantum(s *scene.Scene) float64 {
 	lastQuantum.mu.Lock()
 	defer lastQuantum.mu.Unlock()
 	if lastQuantum.scene != s {
-		lastQuantum.scene, lastQuantum.q = s, quantumOf(s.Bounds())
+		lastQuantum.scene, lastQuantum.q = s, engine.Quantum(s.Bounds())
 	}
 	return lastQuantum.q
 }
@@ -41,31 +42,6 @@ var lastQuantum struct {
 	mu    sync.Mutex
 	scene *scene.Scene
 	q     float64
-}
-
-func quantumOf(b scene.Box) float64 {
-	side := 1.0
-	if b.NonEmpty {
-		sz := b.Size()
-		side = math.Max(math.Max(sz.X, sz.Y), 1e-300)
-	}
-	q := math.Pow(10, math.Floor(math.Log10(side*1e-6)))
-	if q == 0 || math.IsInf(q, 0) || math.IsNaN(q) {
-		return 1e-6
-	}
-	return q
-}
-
-// roundBox is b with its corners rounded to its own quantum, as scene info rounds them, for a
-// change's answer: 8.3, not 8.299999999999999.
-func roundBox(b scene.Box) scene.Box {
-	if !b.NonEmpty {
-		return b
-	}
-	q := quantumOf(b)
-	r := func(v scene.Vec) scene.Vec { return scene.Vec{X: roundTo(v.X, q), Y: roundTo(v.Y, q)} }
-	b.Min, b.Max = r(b.Min), r(b.Max)
-	return b
 }
 
 // roundJSON returns b (valid JSON) with its numbers rounded: those under a coordinate key to

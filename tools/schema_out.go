@@ -12,8 +12,9 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/cadrun/cadrun/scene"
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cadrun/cadrun/scene"
 )
 
 // typeSchemas maps each type with its own JSON form to a schema for that form.

@@ -16,10 +16,8 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/engine"
 )
-
-// maxNoted caps the names listed in one part of a selection note.
-const maxNoted = 10
 
 // selectionWatch tells watchers (resource subscriptions) that the selection changed.
 type selectionWatch struct {
@@ -132,17 +130,17 @@ func selectionNote(prev, cur modules.Selection) string {
 	case len(cur.Selected) == 0:
 		parts = append(parts, "cleared the selection")
 	default:
-		parts = append(parts, "selected "+nameList(cur.Selected))
+		parts = append(parts, "selected "+engine.NameList(cur.Selected))
 	}
 	for _, l := range []struct {
 		prev, cur   []string
 		on, offWord string
 	}{{prev.Locked, cur.Locked, "locked", "unlocked"}, {prev.Hidden, cur.Hidden, "hid", "showed"}} {
 		if added := missing(l.cur, l.prev); len(added) > 0 {
-			parts = append(parts, l.on+" "+nameList(added))
+			parts = append(parts, l.on+" "+engine.NameList(added))
 		}
 		if removed := missing(l.prev, l.cur); len(removed) > 0 {
-			parts = append(parts, l.offWord+" "+nameList(removed))
+			parts = append(parts, l.offWord+" "+engine.NameList(removed))
 		}
 	}
 	if len(parts) == 0 {
@@ -162,13 +160,6 @@ func missing(a, b []string) []string {
 	return out
 }
 
-func nameList(names []string) string {
-	if len(names) <= maxNoted {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:maxNoted], ", "), len(names)-maxNoted)
-}
-
 // viewerNews is what a session last heard of the viewer: the selection as its last answer
 // left it, and the sketch as it last saw it (nil: nothing yet).
 type viewerNews struct {
@@ -179,12 +170,12 @@ type viewerNews struct {
 // lockWatcher warns of locked entities a change's run changed.
 type lockWatcher struct{ srv *Server }
 
-// check names the locked entities a run changed (moved, restyled, redrawn, reordered,
+// Check names the locked entities a run changed (moved, restyled, redrawn, reordered,
 // regrouped or removed); the change lands all the same, as upstream lets it.
-func (w lockWatcher) check(old, cur *scene.Scene) []string { return w.srv.lockedWarnings(old, cur) }
+func (w lockWatcher) Check(old, cur *scene.Scene) []string { return w.srv.lockedWarnings(old, cur) }
 
-// landed implements sceneWatcher: locks have nothing to do once a scene landed.
-func (lockWatcher) landed(_, _ *scene.Scene, _ *ChangeResult) {}
+// Landed implements engine.Watcher: locks have nothing to do once a scene landed.
+func (lockWatcher) Landed(_, _ *scene.Scene, _ *engine.ChangeResult) {}
 
 // lockedWarnings is lockWatcher.check.
 func (srv *Server) lockedWarnings(old, cur *scene.Scene) []string {
@@ -220,10 +211,10 @@ func (srv *Server) lockedWarnings(old, cur *scene.Scene) []string {
 	}
 	var out []string
 	if len(changed) > 0 {
-		out = append(out, fmt.Sprintf("Warning: this change altered locked entities: %s (locked in the viewer; undo with scene undo if that was not meant)", nameList(changed)))
+		out = append(out, fmt.Sprintf("Warning: this change altered locked entities: %s (locked in the viewer; undo with scene undo if that was not meant)", engine.NameList(changed)))
 	}
 	if len(removed) > 0 {
-		out = append(out, fmt.Sprintf("Warning: this change removed locked entities: %s (locked in the viewer; undo with scene undo if that was not meant)", nameList(removed)))
+		out = append(out, fmt.Sprintf("Warning: this change removed locked entities: %s (locked in the viewer; undo with scene undo if that was not meant)", engine.NameList(removed)))
 	}
 	return out
 }

@@ -13,6 +13,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 // Answer is a tool call's answer for a transport to show.
@@ -34,15 +38,15 @@ type Answer struct {
 func (se *Session) Serve(ctx context.Context, name string, params json.RawMessage) (*Answer, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stop := context.AfterFunc(se.srv.ctx, func() { cancel(errors.New("the server is stopping")) })
+	stop := context.AfterFunc(se.srv.Context(), func() { cancel(errors.New("the server is stopping")) })
 	defer stop()
-	synced, disk, err := se.srv.sync(ctx)
+	synced, changed, err := se.BeginCall(ctx)
 	if err != nil {
 		return nil, err
 	}
-	outside := outsideNote(se.changedOutside(disk))
+	outside := outsideNote(changed)
 	out, err := se.Call(ctx, name, params)
-	se.snapshotFiles()
+	se.EndCall()
 	note := joinNotes(outside, se.SelectionNote(), se.SketchNote())
 	if err != nil {
 		if note != "" {
@@ -153,4 +157,27 @@ func AnswerJSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// outsideNote is the answer line for files changed by someone else, or "".
+func outsideNote(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	paths := make([]string, len(names))
+	for i, n := range names {
+		paths[i] = runtime.PathOf(n)
+	}
+	return fmt.Sprintf("changed on disk since your last call (by an editor, another process or another client): %s; read before you edit them", engine.NameList(paths))
+}
+
+// joinNotes joins the non-empty notes, one per line.
+func joinNotes(notes ...string) string {
+	var out []string
+	for _, n := range notes {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 // sketchColour is the colour of the sketch in pictures: magenta, which drawings seldom use.
@@ -77,10 +78,10 @@ func (se *Session) sceneSketch(ctx context.Context, v *view, clear bool) (*Sketc
 	if all.NonEmpty {
 		side = math.Max(math.Max(all.Size().X, all.Size().Y), 1e-9)
 	}
-	q := quantumOf(all)
+	q := engine.Quantum(all)
 	base, _ := strconv.ParseFloat(strconv.FormatFloat(side*sketchTolerance, 'g', 2, 64), 64) // two digits: a round number
 	if box.NonEmpty {
-		box = scene.Box{Min: scene.Vec{X: roundTo(box.Min.X, q), Y: roundTo(box.Min.Y, q)}, Max: scene.Vec{X: roundTo(box.Max.X, q), Y: roundTo(box.Max.Y, q)}, NonEmpty: true}
+		box = scene.Box{Min: scene.Vec{X: engine.RoundTo(box.Min.X, q), Y: engine.RoundTo(box.Min.Y, q)}, Max: scene.Vec{X: engine.RoundTo(box.Max.X, q), Y: engine.RoundTo(box.Max.Y, q)}, NonEmpty: true}
 	}
 	out := &SketchOut{Count: len(sk.Strokes), Points: sk.Points(), Bounds: box}
 	for tol := base; ; tol *= 2 {
@@ -88,7 +89,7 @@ func (se *Session) sceneSketch(ctx context.Context, v *view, clear bool) (*Sketc
 		for _, st := range sk.Strokes {
 			pts := simplify(st.Points, tol)
 			for i := range pts {
-				pts[i] = [2]float64{roundTo(pts[i][0], q), roundTo(pts[i][1], q)}
+				pts[i] = [2]float64{engine.RoundTo(pts[i][0], q), engine.RoundTo(pts[i][1], q)}
 			}
 			out.Strokes = append(out.Strokes, SketchStroke{Points: pts})
 			out.Shown += len(pts)

@@ -28,6 +28,7 @@ import (
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 // DefaultViewWidth is a view's longer side in pixels unless width says otherwise.
@@ -231,7 +232,7 @@ func withView[In, Out any](fn func(ctx context.Context, s *Session, in In) (Out,
 				ErrBadInput, strings.Join(viewCommands, ", "))
 		}
 		if err := v.check(); err != nil {
-			return zero, notApplied(err)
+			return zero, engine.NotApplied(err)
 		}
 		out, err := fn(ctx, s, in)
 		if err != nil || !v.On {
@@ -252,7 +253,7 @@ func withView[In, Out any](fn func(ctx context.Context, s *Session, in In) (Out,
 // changeView draws the scene res landed, with what it added or altered highlighted unless
 // v names what to highlight.
 func (se *Session) changeView(ctx context.Context, v ViewIn, res *ChangeResult) *ViewOut {
-	l := se.srv.changes.of(res)
+	l := se.srv.changes.of(res.ChangeResult)
 	if l == nil {
 		return &ViewOut{Error: fmt.Sprintf("no picture: more than %d changes landed since this one, so its scene is no longer kept; see the scene as it is now with scene png", keptLandings)}
 	}
@@ -284,7 +285,7 @@ func (se *Session) changeView(ctx context.Context, v ViewIn, res *ChangeResult) 
 // (nil for a sync's).
 type landing struct {
 	before, after *scene.Scene
-	res           *ChangeResult
+	res           *engine.ChangeResult
 }
 
 // keptLandings is how many landings lastChange keeps, so that a view finds its own change
@@ -299,11 +300,11 @@ type lastChange struct {
 	kept []*landing // oldest first
 }
 
-// check implements sceneWatcher: the last change has no warnings to give.
-func (c *lastChange) check(_, _ *scene.Scene) []string { return nil }
+// Check implements engine.Watcher: the last change has no warnings to give.
+func (c *lastChange) Check(_, _ *scene.Scene) []string { return nil }
 
-// landed records a landing (a sceneWatcher).
-func (c *lastChange) landed(before, after *scene.Scene, res *ChangeResult) {
+// Landed records a landing (an engine.Watcher).
+func (c *lastChange) Landed(before, after *scene.Scene, res *engine.ChangeResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.kept) == keptLandings {
@@ -323,7 +324,7 @@ func (c *lastChange) last() *landing {
 }
 
 // of returns the landing that answered res, or nil when it is no longer kept.
-func (c *lastChange) of(res *ChangeResult) *landing {
+func (c *lastChange) of(res *engine.ChangeResult) *landing {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, l := range c.kept {
@@ -400,13 +401,13 @@ func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, 
 			p.note = join(p.note, "no change has landed since this server started, so nothing is highlighted as changed")
 			continue
 		}
-		d := compareScenes(l.before, l.after)
-		altered := d.altered()
+		d := engine.Compare(l.before, l.after)
+		altered := d.Altered()
 		roots = append(roots, altered...)
 		if len(altered) == 0 {
 			gone := ""
-			if len(d.removed) > 0 {
-				gone = fmt.Sprintf(" (it removed %d, which are not drawn)", len(d.removed))
+			if len(d.Removed) > 0 {
+				gone = fmt.Sprintf(" (it removed %d, which are not drawn)", len(d.Removed))
 			}
 			p.note = join(p.note, fmt.Sprintf("%s added or altered no entity%s, so nothing is highlighted as changed", what, gone))
 		}
@@ -550,8 +551,8 @@ func (p *picture) info(pic *render.Picture) *ImageInfo {
 // pixels per scene unit: the scale, the scene point at the top-left pixel, the visible region,
 // and the mapping in words. Every picture answer (scene png, view, scene diff) says it so.
 func mapPixels(info *ImageInfo, vis render.View, scale float64) {
-	q := quantumOf(scene.Box{Min: vis.Min, Max: vis.Max, NonEmpty: true})
-	num := func(v float64) float64 { return roundTo(v, q) }
+	q := engine.Quantum(scene.Box{Min: vis.Min, Max: vis.Max, NonEmpty: true})
+	num := func(v float64) float64 { return engine.RoundTo(v, q) }
 	ox, oy := num(vis.Min.X), num(vis.Max.Y)
 	info.Scale = roundSignificant(scale)
 	info.Origin = []float64{ox, oy}
@@ -599,8 +600,8 @@ func blankNote(base *scene.Scene, pic *render.Picture) string {
 }
 
 func fmtRegion(lo, hi scene.Vec) string {
-	q := quantumOf(scene.Box{Min: lo, Max: hi, NonEmpty: true})
-	r := func(v float64) string { return fmtNum(roundTo(v, q)) }
+	q := engine.Quantum(scene.Box{Min: lo, Max: hi, NonEmpty: true})
+	r := func(v float64) string { return fmtNum(engine.RoundTo(v, q)) }
 	return "[" + r(lo.X) + ", " + r(lo.Y) + ", " + r(hi.X) + ", " + r(hi.Y) + "]"
 }
 

@@ -1,4 +1,4 @@
-package tools
+package engine
 
 // Notifications: watchers and viewers learn of every change that lands (and, through
 // SubscribeRuns, of every run that was refused, so that a viewer can show why). Delivery never blocks

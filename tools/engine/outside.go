@@ -1,4 +1,4 @@
-package tools
+package engine
 
 // Files changed by someone else: an editor, another process, another MCP client. Each answer
 // names the files that changed on disk between this client's previous call and this one, so
@@ -8,10 +8,9 @@ package tools
 // it.
 
 import (
+	"context"
 	"fmt"
 	"strings"
-
-	"github.com/cadrun/cadrun/runtime"
 )
 
 // changedOutside names the files that differ between the snapshot of this session's last
@@ -40,25 +39,26 @@ func (se *Session) snapshotFiles() {
 	se.mu.Unlock()
 }
 
-// outsideNote is the answer line for files changed by someone else, or "".
-func outsideNote(names []string) string {
-	if len(names) == 0 {
-		return ""
+// maxNoted caps the names one list of a note names.
+const maxNoted = 10
+
+// NameList names at most maxNoted names, and how many more there are.
+func NameList(names []string) string {
+	if len(names) <= maxNoted {
+		return strings.Join(names, ", ")
 	}
-	paths := make([]string, len(names))
-	for i, n := range names {
-		paths[i] = runtime.PathOf(n)
-	}
-	return fmt.Sprintf("changed on disk since your last call (by an editor, another process or another client): %s; read before you edit them", nameList(paths))
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:maxNoted], ", "), len(names)-maxNoted)
 }
 
-// joinNotes joins the non-empty notes, one per line.
-func joinNotes(notes ...string) string {
-	var out []string
-	for _, n := range notes {
-		if n != "" {
-			out = append(out, n)
-		}
+// BeginCall brings the scene up to date with the files on disk before a client's call
+// (Server.Sync) and names the files someone else changed since this session's last call.
+func (se *Session) BeginCall(ctx context.Context) (synced *SyncResult, outside []string, err error) {
+	synced, disk, err := se.srv.sync(ctx)
+	if err != nil {
+		return nil, nil, err
 	}
-	return strings.Join(out, "\n")
+	return synced, se.changedOutside(disk), nil
 }
+
+// EndCall records the files as the call leaves them, for the next call's BeginCall.
+func (se *Session) EndCall() { se.snapshotFiles() }

@@ -1,4 +1,4 @@
-package tools
+package engine
 
 // Sync: one server is rarely the only writer of its workspace. Another server on the same
 // directory, a `cadrun tool write`, or a person's editor changes the files too, and the scene
@@ -37,7 +37,7 @@ type SyncResult struct {
 	Changed []string `json:"changed,omitempty"`
 	// Restacked names the entities whose only change is their place in the stacking.
 	Restacked []string   `json:"restacked,omitempty"`
-	More      *moreCount `json:"more,omitempty"`
+	More      *MoreCount `json:"more,omitempty"`
 	// Error is the diagnostic of a main that does not run as the files are now (found by
 	// this sync or an earlier one); the scene is then the last good one.
 	Error string `json:"error,omitempty"`
@@ -213,7 +213,7 @@ func (srv *Server) syncLocked(ctx context.Context) (*SyncResult, map[string][]by
 
 // diagnostic is the text of a run's failure without the "not applied" line of a change.
 func diagnostic(err error) string {
-	return strings.TrimSuffix(strings.TrimSuffix(notApplied(err).Error(), ErrNotApplied.Error()), "\n")
+	return strings.TrimSuffix(strings.TrimSuffix(NotApplied(err).Error(), ErrNotApplied.Error()), "\n")
 }
 
 // setBuilt records the files a scene that just landed was built from.

@@ -1,4 +1,4 @@
-package tools
+package engine
 
 // Build history: every committed change is recorded (modules.History), and undo and redo are
 // transactions like write: the target entry's files are overlaid in memory, main runs, and only
@@ -9,8 +9,11 @@ package tools
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -120,10 +123,10 @@ func catchUp(h *modules.History, files map[string][]byte, sc *scene.Scene) (bool
 	return err == nil, err
 }
 
-// travel is undo (back one entry), redo (forward one) or, with a snapshot name, either one
+// Travel is undo (back one entry), redo (forward one) or, with a snapshot name, either one
 // going straight to that snapshot: a transaction that restores every user file of the target
 // entry together with its scene.
-func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeResult, error) {
+func (se *Session) Travel(ctx context.Context, undo bool, name string) (*ChangeResult, error) {
 	start := time.Now()
 	srv := se.srv
 	tx, err := srv.begin(ctx)
@@ -134,7 +137,7 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 
 	disk, err := tx.files()
 	if err != nil {
-		return nil, notApplied(err)
+		return nil, NotApplied(err)
 	}
 	h, warnings := tx.history()
 	caughtUp := 0
@@ -145,7 +148,7 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 			err = h.Save()
 		}
 		if err != nil {
-			return nil, notApplied(fmt.Errorf("the files changed outside cadrun since entry %d, and recording them failed (%w); undo would lose them", cur.ID, err))
+			return nil, NotApplied(fmt.Errorf("the files changed outside cadrun since entry %d, and recording them failed (%w); undo would lose them", cur.ID, err))
 		}
 		if recorded {
 			now, _ := h.Current()
@@ -165,7 +168,7 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 	case name != "":
 		e, ok := h.Find(name)
 		if !ok {
-			return nil, fmt.Errorf("%w: no snapshot named %q; %s", ErrBadInput, name, snapshotNames(h))
+			return nil, fmt.Errorf("%w: no snapshot named %q; %s", ErrBadInput, name, SnapshotNames(h))
 		}
 		target = h.Index(e.ID)
 	case undo && target < 0:
@@ -178,11 +181,11 @@ func (se *Session) travel(ctx context.Context, undo bool, name string) (*ChangeR
 	entry := h.Entries[target]
 	files, err := h.Files(entry)
 	if err != nil {
-		return nil, notApplied(err)
+		return nil, NotApplied(err)
 	}
 	res, err := srv.run(ctx, srv.ws.FilesSource(files))
 	if err != nil {
-		return nil, fmt.Errorf("entry %d no longer runs:\n%w", entry.ID, notApplied(err))
+		return nil, fmt.Errorf("entry %d no longer runs:\n%w", entry.ID, NotApplied(err))
 	}
 	takenBack := slices.DeleteFunc(se.notMine(h, target), func(id int) bool { return id == caughtUp })
 	restored, err := se.restoreFiles(disk, files)
@@ -215,7 +218,7 @@ func (se *Session) restoreFiles(disk, files map[string][]byte) (restored []strin
 	se.srv.setBuilt(files)
 	for _, n := range restored {
 		if b, ok := files[n]; ok {
-			se.noteRead(n, b)
+			se.NoteRead(n, b)
 		}
 	}
 	return restored, nil
@@ -261,7 +264,7 @@ func atOldest(h *modules.History) string {
 	return "; every change you make from now on is recorded"
 }
 
-func snapshotNames(h *modules.History) string {
+func SnapshotNames(h *modules.History) string {
 	snaps := h.Snapshots()
 	if len(snaps) == 0 {
 		return "there are no snapshots yet; take one with the snapshot command"
@@ -299,9 +302,9 @@ func describe(h *modules.History, warnings []string) *HistoryOut {
 	return out
 }
 
-// snapshot names the current state: the workspace's files as they are now (recorded first
+// Snapshot names the current state: the workspace's files as they are now (recorded first
 // when the history does not have them yet).
-func (se *Session) snapshot(ctx context.Context, name string) (*HistoryOut, error) {
+func (se *Session) Snapshot(ctx context.Context, name string) (*HistoryOut, error) {
 	srv := se.srv
 	tx, err := srv.begin(ctx)
 	if err != nil {
@@ -343,18 +346,117 @@ func autoSnapshotName(h *modules.History) string {
 	}
 }
 
-// snapshots lists the history; it only reads, so it takes no lock (the log is replaced
+// Snapshots lists the history; it only reads, so it takes no lock (the log is replaced
 // atomically).
-func (se *Session) snapshots() *HistoryOut {
-	return describe(se.srv.loadHistory())
+func (se *Session) Snapshots() *HistoryOut {
+	return describe(se.srv.LoadHistory())
 }
 
-// loadHistory reads the history; a log that could not be read is empty history with the
+// LoadHistory reads the history; a log that could not be read is empty history with the
 // reason as a warning, never an error that blocks a change.
-func (srv *Server) loadHistory() (*modules.History, []string) {
+func (srv *Server) LoadHistory() (*modules.History, []string) {
 	h, warn := srv.ws.LoadHistory()
 	if warn == "" {
 		return h, nil
 	}
 	return h, []string{warn}
+}
+
+// Restore brings back the files of history entry histID, with their scene, as a transaction
+// (undo and redo go one step; this goes to an entry a reference held elsewhere names, as a
+// journal entry does). from names the reference in errors ("journal entry 5"); state, when
+// not empty, must be the entry's EntryState, so that a history started again since is not
+// taken for the one the reference speaks of.
+func (se *Session) Restore(ctx context.Context, histID int, state, from string) (*ChangeResult, error) {
+
+	start := time.Now()
+	srv := se.srv
+	tx, err := srv.begin(ctx)
+	if err != nil {
+		return nil, refused(err)
+	}
+	defer tx.end()
+	disk, err := tx.files()
+	if err != nil {
+		return nil, NotApplied(err)
+	}
+	h, warnings := tx.history()
+	i := h.Index(histID)
+	if i < 0 {
+		return nil, NotApplied(fmt.Errorf("%s speaks of history entry %d, which the history no longer holds (it keeps the newest %d entries, snapshots first); take a snapshot to keep a state for good", from, histID, modules.MaxHistory))
+	}
+	if state != "" && state != EntryState(h.Entries[i]) {
+		return nil, NotApplied(fmt.Errorf("%s speaks of history entry %d, but the history was started again since (its log was damaged or deleted) and its entry %d holds other files; the state it speaks of is gone", from, histID, histID))
+	}
+	files, err := h.Files(h.Entries[i])
+	if err != nil {
+		return nil, NotApplied(err)
+	}
+	differ := changedFiles(hashFiles(disk), hashFiles(files))
+	if len(differ) == 0 {
+		return nil, NotApplied(fmt.Errorf("the workspace already holds the files of history entry %d (%s); there is nothing to restore", histID, from))
+	}
+	if len(tx.synced.Files) > 0 {
+		warnings = append(warnings, tx.synced.Note())
+	}
+	res, err := srv.run(ctx, srv.ws.FilesSource(files))
+	if err != nil {
+		return nil, fmt.Errorf("history entry %d (%s) no longer runs:\n%w", histID, from, NotApplied(err))
+	}
+	restored, err := se.restoreFiles(disk, files)
+	if err != nil {
+		return nil, fmt.Errorf("restoring history entry %d failed midway (%w); restored so far: %v. Read the files, then write what is missing", histID, err, restored)
+	}
+	out := &ChangeResult{Warnings: warnings, Restored: restored, Files: restored}
+	sceneJSON, old := srv.land(res, out, nil, nil)
+	var warnHistory []string
+	out.Entry, warnHistory = tx.record(files, old, sceneJSON)
+	out.Warnings = append(out.Warnings, warnHistory...)
+	if out.Entry > 0 {
+		se.noteMade(out.Entry)
+	}
+	out.Millis = float64(time.Since(start).Microseconds()) / 1000
+	return out, nil
+}
+
+// Record records the workspace as it is now in the history, when the history does not hold
+// it yet, and answers the entry that holds it; ok is false when there are no files and no
+// history.
+func (srv *Server) Record(ctx context.Context) (e modules.HistoryEntry, ok bool, err error) {
+	// begin runs files changed outside cadrun first (as before any tool answers), so that the
+	// entry recorded for them holds their scene, not the one before them.
+	tx, err := srv.begin(ctx)
+	if err != nil {
+		return modules.HistoryEntry{}, false, err
+	}
+	defer tx.end()
+	files, err := tx.files()
+	if err != nil {
+		return modules.HistoryEntry{}, false, err
+	}
+	h, _ := tx.history()
+	if len(files) == 0 && len(h.Entries) == 0 {
+		return modules.HistoryEntry{}, false, nil
+	}
+	recorded, err := tx.catchUp(srv.Scene())
+	if err == nil && recorded {
+		err = h.Save()
+	}
+	if err != nil {
+		return modules.HistoryEntry{}, false, fmt.Errorf("recording the workspace in the history: %w", err)
+	}
+	cur, _ := h.Current()
+	return cur, true, nil
+}
+
+// EntryState is the fingerprint of a history entry's files, for a reference held elsewhere
+// (a journal entry keeps it with the entry's id): a history started again (its log damaged
+// or deleted) numbers its entries from 1 again, and Restore must not take a new entry for the
+// one the reference speaks of.
+func EntryState(e modules.HistoryEntry) string {
+	h := sha256.New()
+	for _, name := range slices.Sorted(maps.Keys(e.Files)) {
+		fmt.Fprintf(h, "%s\x00%s\n", name, e.Files[name])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -1,4 +1,4 @@
-package tools
+package engine
 
 // Every change (write, edit, move, delete, undo, redo, snapshot) opens the same way: take the
 // workspace lock, bring the scene up to date with the files on disk, and keep the files as
@@ -56,7 +56,7 @@ func refused(err error) error {
 	if _, ok := err.(lockError); ok {
 		return err
 	}
-	return notApplied(err)
+	return NotApplied(err)
 }
 
 // end releases the lock.
@@ -65,7 +65,7 @@ func (tx *txn) end() { tx.unlock() }
 // history is the history log, loaded once per transaction, with the warnings of loading it.
 func (tx *txn) history() (*modules.History, []string) {
 	if tx.hist == nil {
-		tx.hist, tx.histWarnings = tx.srv.loadHistory()
+		tx.hist, tx.histWarnings = tx.srv.LoadHistory()
 	}
 	return tx.hist, tx.histWarnings
 }
@@ -87,7 +87,7 @@ func (tx *txn) files() (map[string][]byte, error) {
 // userFile is the workspace's own file of a name (not a built-in's text) before the change.
 func (tx *txn) userFile(name string) ([]byte, bool, error) {
 	if tx.before == nil {
-		return tx.srv.userFile(name)
+		return tx.srv.UserFile(name)
 	}
 	b, ok := tx.before[name]
 	return b, ok, nil
