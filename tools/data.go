@@ -104,9 +104,10 @@ func checkData(ctx context.Context, c modules.Change, src runtime.Source) error 
 	return nil
 }
 
-// schemas checks data files against their schemas for every server and watch of this
-// process, each check in a worker process within MaxSchemaTime and MaxSchemaMemory.
-var schemas = schemacheck.NewChecker(schemacheck.Options{})
+// schemas checks data files against their schemas for every server of this process, each
+// check in a worker process within MaxSchemaTime and MaxSchemaMemory: the process's shared
+// checker, which the tests replace by one that keeps no worker.
+var schemas = schemacheck.Shared()
 
 // validate checks data against schema when both exist in src, in a worker process and
 // within the schema limits.

@@ -12,8 +12,8 @@ import (
 // init, as a schema checker's).
 func TestMain(m *testing.M) {
 	runtime.ServeWorkerIfAsked()
-	// The watch's tests check data under testing/synctest, whose bubbles must end with no
-	// schema worker kept (schemacheck's own tests keep them).
+	// Tests under testing/synctest must end their bubbles with no schema worker kept
+	// (schemacheck's own tests keep them).
 	schemas = schemacheck.NewChecker(schemacheck.Options{KeepNone: true})
 	os.Exit(m.Run())
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools"
+	"github.com/cadrun/cadrun/tools/watch"
 	"github.com/cadrun/cadrun/viewer"
 )
 
@@ -139,7 +140,7 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 		defer stopViewer()
 		setup.viewer = v
 	}
-	return watch(ctx, setup, stdout, stderr)
+	return watchWorkspace(ctx, setup, stdout, stderr)
 }
 
 type watchSetup struct {
@@ -151,8 +152,8 @@ type watchSetup struct {
 	viewer  *viewer.Server // nil without -serve
 }
 
-// watch watches until ctx is done, printing a line per run on stdout and the rest on stderr.
-func watch(ctx context.Context, s watchSetup, stdout, stderr io.Writer) error {
+// watchWorkspace watches until ctx is done, printing a line per run on stdout and the rest on stderr.
+func watchWorkspace(ctx context.Context, s watchSetup, stdout, stderr io.Writer) error {
 	w, err := modules.Watch(s.dir, modules.WatchOptions{Poll: s.poll})
 	if err != nil {
 		return err
@@ -164,12 +165,12 @@ func watch(ctx context.Context, s watchSetup, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "watching %s %s; Ctrl-C stops\n", s.dir, how)
 	p := printer{out: stdout, color: colorWanted(stdout)}
-	return tools.Watch(ctx, tools.WatchConfig{
+	return watch.Run(ctx, watch.Config{
 		Open:    func() (runtime.Source, error) { return modules.Open(s.dir) },
 		Feed:    w,
 		Runner:  s.runner,
 		Options: s.options,
-		Publish: func(u tools.RunUpdate) {
+		Publish: func(u watch.RunUpdate) {
 			// The files first: whoever sees the line can open them.
 			for _, o := range s.outputs {
 				if !u.OK() {
@@ -210,7 +211,7 @@ func (p printer) paint(code, s string) string {
 	return code + s + ansiReset
 }
 
-func (p printer) print(u tools.RunUpdate) {
+func (p printer) print(u watch.RunUpdate) {
 	var b strings.Builder
 	for _, l := range u.Logs {
 		b.WriteString(cli.Visible(l))
@@ -339,7 +340,7 @@ func writeFileAtomic(path string, data []byte) (err error) {
 
 // viewerState is a run as the viewer shows it: a good run's scene, or why the run failed over
 // the last good scene.
-func viewerState(u tools.RunUpdate) viewer.State {
+func viewerState(u watch.RunUpdate) viewer.State {
 	if u.OK() {
 		return viewer.State{Scene: u.Scene, Run: u.Duration}
 	}

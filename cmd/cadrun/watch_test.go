@@ -19,7 +19,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
-	"github.com/cadrun/cadrun/tools"
+	"github.com/cadrun/cadrun/tools/watch"
 )
 
 // TestWatchEndToEnd builds the binary and runs `cadrun watch` on a workspace: a good save
@@ -157,18 +157,18 @@ func TestWatchPrinter(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		color bool
-		u     tools.RunUpdate
+		u     watch.RunUpdate
 		want  string
 	}{
-		{"ok", false, tools.RunUpdate{Entities: 42, Duration: 3140 * time.Microsecond, Logs: []string{"hello"}},
+		{"ok", false, watch.RunUpdate{Entities: 42, Duration: 3140 * time.Microsecond, Logs: []string{"hello"}},
 			"hello\nok  42 entities  3.1 ms\n"},
-		{"ok in colour", true, tools.RunUpdate{Entities: 1, Duration: time.Millisecond},
+		{"ok in colour", true, watch.RunUpdate{Entities: 1, Duration: time.Millisecond},
 			"\x1b[32mok\x1b[0m  1 entities  \x1b[2m1.0 ms\x1b[0m\n"},
-		{"diagnostic", false, tools.RunUpdate{Diagnostic: d},
+		{"diagnostic", false, watch.RunUpdate{Diagnostic: d},
 			"scene.code.js:2:3: ReferenceError: x is not defined\n    2 |   x()\n          ^\nhint: define x\n"},
-		{"diagnostic in colour", true, tools.RunUpdate{Diagnostic: d, Warnings: []string{"w"}},
+		{"diagnostic in colour", true, watch.RunUpdate{Diagnostic: d, Warnings: []string{"w"}},
 			"\x1b[1;31mwarning:\x1b[0m w\n\x1b[1;31mscene.code.js:2:3: ReferenceError: x is not defined\x1b[0m\n    2 |   x()\n          \x1b[1;31m^\x1b[0m\nhint: define x\n"},
-		{"other failure", false, tools.RunUpdate{Err: errors.New("starting a worker: no memory")},
+		{"other failure", false, watch.RunUpdate{Err: errors.New("starting a worker: no memory")},
 			"error: starting a worker: no memory\n"},
 	} {
 		var b strings.Builder
@@ -342,14 +342,14 @@ func TestWatchPrinterControlCharacters(t *testing.T) {
 	t.Parallel()
 	d := &runtime.Diagnostic{File: "scene.code.js", Line: 1, Column: 1, Kind: "Error", Message: "E\x1b[2Jx"}
 	var b strings.Builder
-	printer{out: &b, color: true}.print(tools.RunUpdate{Diagnostic: d,
+	printer{out: &b, color: true}.print(watch.RunUpdate{Diagnostic: d,
 		Logs: []string{"A\x1b]52;c;aGk=\x07B\tC\u009b"}, Warnings: []string{"w\r"}})
 	want := "A\\x1b]52;c;aGk=\\x07B\tC\\x9b\n\x1b[1;31mwarning:\x1b[0m w\\x0d\n\x1b[1;31mscene.code.js:1:1: Error: E\\x1b[2Jx\x1b[0m\n"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 	b.Reset()
-	printer{out: &b}.print(tools.RunUpdate{Err: errors.New("bad \x1b[31m")})
+	printer{out: &b}.print(watch.RunUpdate{Err: errors.New("bad \x1b[31m")})
 	if got, want := b.String(), "error: bad \\x1b[31m\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}

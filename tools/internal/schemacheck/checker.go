@@ -251,3 +251,10 @@ func firstLine(out string, cause error) string {
 	}
 	return cause.Error()
 }
+
+// shared is the checker of every server and watch in this process: its workers are a cache,
+// started on first use and kept warm.
+var shared = NewChecker(Options{})
+
+// Shared is the process's shared checker.
+func Shared() *Checker { return shared }

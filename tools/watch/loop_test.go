@@ -1,4 +1,4 @@
-package tools
+package watch
 
 // The watch loop's timing and state machine, under testing/synctest: time is the bubble's fake
 // clock, so every run time below is exact. The files live in memory and changes are fed by
@@ -18,6 +18,7 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 // memFiles is a workspace in memory, by logical name; safe for concurrent use.
@@ -107,7 +108,7 @@ type watchRig struct {
 	done    chan struct{}
 }
 
-func startWatch(t *testing.T, runner Runner, files map[string]string) *watchRig {
+func startWatch(t *testing.T, runner engine.Runner, files map[string]string) *watchRig {
 	t.Helper()
 	r := &watchRig{
 		files: &memFiles{files: files},
@@ -119,7 +120,7 @@ func startWatch(t *testing.T, runner Runner, files map[string]string) *watchRig 
 	r.cancel = cancel
 	go func() {
 		defer close(r.done)
-		err := Watch(ctx, WatchConfig{
+		err := Run(ctx, Config{
 			Open: func() (runtime.Source, error) {
 				r.files.mu.Lock()
 				r.files.opens++
@@ -128,6 +129,7 @@ func startWatch(t *testing.T, runner Runner, files map[string]string) *watchRig 
 			},
 			Feed:    r.feed,
 			Runner:  runner,
+			Schemas: schemas,
 			Publish: r.publish,
 			Notice: func(s string) {
 				r.mu.Lock()
@@ -193,7 +195,7 @@ func circles(n int) string {
 
 func TestWatchRunsAfterQuietWindow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, InProcess{}, map[string]string{"main": circles(1)})
+		r := startWatch(t, engine.InProcess{}, map[string]string{"main": circles(1)})
 		r.save("main", circles(2))
 		r.sleep(30 * time.Millisecond)
 		r.save("main", circles(3)) // the quiet window starts again
@@ -209,11 +211,11 @@ func TestWatchRunsAfterQuietWindow(t *testing.T) {
 }
 
 // TestWatchSteadyStreamOfSaves: 1,000 saves within one second (one every 999 µs, so that no
-// save falls on a timer's instant) give a run every WatchMaxDelay, the last one with the final
+// save falls on a timer's instant) give a run every MaxDelay, the last one with the final
 // content.
 func TestWatchSteadyStreamOfSaves(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, InProcess{}, map[string]string{"main": circles(1)})
+		r := startWatch(t, engine.InProcess{}, map[string]string{"main": circles(1)})
 		for i := 1; i <= 1000; i++ {
 			r.sleep(999 * time.Microsecond)
 			r.save("main", circles(1+i%7)+fmt.Sprintf("// save %d\n", i))
@@ -235,7 +237,7 @@ func TestWatchSteadyStreamOfSaves(t *testing.T) {
 // does a module main looked for and did not find, once it appears.
 func TestWatchRunsOnlyForWhatMainReads(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, InProcess{}, map[string]string{
+		r := startWatch(t, engine.InProcess{}, map[string]string{
 			"main":   "import 'a'\nring('r')\n",
 			"a":      "import 'b'\nfunction ring(n) { drawCircle(n, 0, 0, R) }\n",
 			"b":      "const R = 5\n",
@@ -264,11 +266,11 @@ func TestWatchRunsOnlyForWhatMainReads(t *testing.T) {
 }
 
 // TestWatchWaitsForAFileMidSave: vim and JetBrains remove the file for a moment, VS Code
-// truncates it before writing: a file that reads as missing or empty is given WatchSaveGrace
+// truncates it before writing: a file that reads as missing or empty is given SaveGrace
 // to come back, and no run sees it so unless it stays that way.
 func TestWatchWaitsForAFileMidSave(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, InProcess{}, map[string]string{"main": circles(1)})
+		r := startWatch(t, engine.InProcess{}, map[string]string{"main": circles(1)})
 
 		r.files.remove("main") // removed at 0s...
 		r.feed.send(modules.Changes{Names: []string{"main"}})
@@ -300,7 +302,7 @@ func TestWatchWaitsForAFileMidSave(t *testing.T) {
 // last good run; the next good run moves the version on.
 func TestWatchKeepsTheLastGoodScene(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, InProcess{}, map[string]string{"main": circles(2)})
+		r := startWatch(t, engine.InProcess{}, map[string]string{"main": circles(2)})
 		r.save("main", "drawCircle('a', 0, 0, 1)\ndrawCirle('b', 0, 0, 1)\n")
 		r.sleep(time.Second)
 		r.save("main", circles(4))
@@ -347,7 +349,7 @@ func TestWatchOneRunAtATime(t *testing.T) {
 // changed.
 func TestWatchRescanAndReopen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, InProcess{}, map[string]string{"main": "import 'a'\n", "a": circles(1)})
+		r := startWatch(t, engine.InProcess{}, map[string]string{"main": "import 'a'\n", "a": circles(1)})
 		r.feed.send(modules.Changes{Rescan: true}) // nothing changed: no run
 		r.sleep(time.Second)
 		r.files.set("a", circles(3))
@@ -371,7 +373,7 @@ func TestWatchRescanAndReopen(t *testing.T) {
 // the tools would be refused; a save to the schema runs again, as it is one of the files read.
 func TestWatchChecksDataAgainstItsSchema(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, InProcess{}, map[string]string{
+		r := startWatch(t, engine.InProcess{}, map[string]string{
 			"main":               "const s = readJSON('size'); drawCircle('c', 0, 0, s.r)\n",
 			"size.json":          `{"r": 1}`,
 			"size.schema.json":   `{"type": "object", "properties": {"r": {"type": "number", "maximum": 5}}}`,
@@ -399,7 +401,7 @@ func TestWatchChecksDataAgainstItsSchema(t *testing.T) {
 // memory limit that stops it.
 func TestWatchStopsASchemaBomb(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, InProcess{}, map[string]string{
+		r := startWatch(t, engine.InProcess{}, map[string]string{
 			"main":          "const d = readJSON('d'); drawCircle('c', 0, 0, d.length)\n",
 			"d.json":        `[[]]`,
 			"d.schema.json": bombSchema,
@@ -419,3 +421,10 @@ func TestWatchStopsASchemaBomb(t *testing.T) {
 		}
 	})
 }
+
+// bombSchema has two anyOf branches that each $ref back into it: checking data nested n deep
+// takes 2^n steps.
+const bombSchema = `{"anyOf":[{"type":"array","items":{"$ref":"#"}},{"type":"array","items":{"$ref":"#"}}]}`
+
+// nested is n arrays, each holding the next, around true.
+func nested(n int) string { return strings.Repeat("[", n) + "true" + strings.Repeat("]", n) }

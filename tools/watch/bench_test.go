@@ -1,4 +1,4 @@
-package tools
+package watch
 
 // Watch mode as a person feels it: real filesystem events (fsnotify), the debounce, a run in a
 // worker process (runtime.Pool), on the street example (a class module and a row of houses).
@@ -41,7 +41,7 @@ func benchWatch(b *testing.B) (dir, main string, updates chan RunUpdate, stop fu
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		Watch(ctx, WatchConfig{
+		Run(ctx, Config{
 			Open:    func() (runtime.Source, error) { return modules.Open(dir) },
 			Feed:    w,
 			Runner:  pool,

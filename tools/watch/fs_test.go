@@ -1,4 +1,4 @@
-package tools
+package watch
 
 // The watch loop driven by real filesystem events (modules.Watch over fsnotify, or polling),
 // one test per way editors and tools save. Each test waits for the update it expects (no
@@ -18,6 +18,7 @@ import (
 	"github.com/cadrun/cadrun/internal/testws"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 // fsRig is a watch on a real workspace directory.
@@ -47,10 +48,10 @@ func startFSWatch(t *testing.T, opt modules.WatchOptions, files map[string]strin
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		err := Watch(ctx, WatchConfig{
+		err := Run(ctx, Config{
 			Open:   func() (runtime.Source, error) { return modules.Open(dir) },
 			Feed:   w,
-			Runner: InProcess{},
+			Runner: engine.InProcess{},
 			Publish: func(u RunUpdate) {
 				r.mu.Lock()
 				r.all = append(r.all, u)
@@ -315,8 +316,11 @@ func TestWatchChangesByTheTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
-	if _, err := call[*ChangeResult](t, srv.Session(), "write", WriteIn{File: "main", Code: circles(2)}); err != nil {
+	srv := engine.NewServer(context.Background(), ws, engine.InProcess{}, runtime.Options{}, engine.Options{})
+	write := func([]byte, bool) (modules.Change, error) {
+		return modules.Change{Name: "main", Next: []byte(circles(2))}, nil
+	}
+	if _, err := srv.Session().Commit(context.Background(), "main", write, ""); err != nil {
 		t.Fatal(err)
 	}
 	r.expectEntities(2)

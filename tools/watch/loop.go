@@ -1,9 +1,7 @@
-package tools
-
-// The watch loop: what `cadrun watch` does with the changes a modules.Watcher notes. Saves come
-// in bursts (an editor writes a temp file, renames, chmods; a formatter rewrites; git checks
+// Package watch is the watch loop: what `cadrun watch` does with the changes a
+// modules.Watcher notes. Saves come in bursts (an editor writes a temp file, renames, chmods; a formatter rewrites; git checks
 // out twenty files), so a run waits for a short quiet window, but never much longer than
-// WatchMaxDelay after the burst began, so that a steady stream of saves still shows results.
+// MaxDelay after the burst began, so that a steady stream of saves still shows results.
 // One run at a time, on the loop's goroutine: changes that arrive during a run are taken after
 // it, so the next run reads the latest state and none is queued behind another.
 //
@@ -13,12 +11,13 @@ package tools
 // changes nothing, or a change to a module main does not import, costs no run. A file that
 // reads as missing or empty where the last run had content is taken for a save in progress
 // (vim and JetBrains remove the file for a moment; VS Code truncates, then writes) and is
-// given WatchSaveGrace to come back before a run sees it.
+// given SaveGrace to come back before a run sees it.
 //
 // A data file that a run read and that has a schema (data/NAME.schema.json) is checked against
 // it after the run, as the write path checks it before: a file that does not match fails the
 // run with the same error, so that the watch never shows as good what an agent's write would
 // refuse. The schema is then one of the files the run read, and a save to it runs again.
+package watch
 
 import (
 	"context"
@@ -34,18 +33,20 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/engine"
+	"github.com/cadrun/cadrun/tools/internal/schemacheck"
 )
 
 // Watch timing; docs/limits.md lists them.
 const (
-	// WatchQuiet is how long no event must arrive before a run starts.
-	WatchQuiet = 60 * time.Millisecond
-	// WatchMaxDelay caps the wait: a run starts at most this long after the first event of
+	// Quiet is how long no event must arrive before a run starts.
+	Quiet = 60 * time.Millisecond
+	// MaxDelay caps the wait: a run starts at most this long after the first event of
 	// a burst, however long the burst goes on.
-	WatchMaxDelay = 500 * time.Millisecond
-	// WatchSaveGrace is how long a file that reads as missing or empty (where the last run
+	MaxDelay = 500 * time.Millisecond
+	// SaveGrace is how long a file that reads as missing or empty (where the last run
 	// read content) is taken for a save in progress before a run sees it so.
-	WatchSaveGrace = 500 * time.Millisecond
+	SaveGrace = 500 * time.Millisecond
 )
 
 // ChangeFeed is where a watch learns of changes; *modules.Watcher is one. Take is called on
@@ -75,13 +76,13 @@ type RunUpdate struct {
 // OK reports whether the run succeeded.
 func (u RunUpdate) OK() bool { return u.Diagnostic == nil && u.Err == nil }
 
-// WatchConfig sets up a watch.
-type WatchConfig struct {
+// Config sets up a watch.
+type Config struct {
 	// Open opens the workspace to run from; it is called at the start and again when the
 	// workspace folder was made again. A Source that is an io.Closer is closed when replaced.
 	Open    func() (runtime.Source, error)
 	Feed    ChangeFeed
-	Runner  Runner
+	Runner  engine.Runner
 	Options runtime.Options
 	// Publish is called on the loop's goroutine after every run, in order; the next run waits
 	// for it to return.
@@ -89,13 +90,19 @@ type WatchConfig struct {
 	// Notice, when set, is told of events a person watching may want to know of (the watch
 	// itself failing somewhere, a rescan); it is called on the loop's goroutine.
 	Notice func(string)
+	// Schemas checks the data files a run read against their schemas; nil is the process's
+	// shared checker, the one the tools' writes use.
+	Schemas *schemacheck.Checker
 }
 
-// Watch runs main once, then again after every change that matters, until ctx is done. It
+// Run runs main once, then again after every change that matters, until ctx is done. It
 // never writes to the workspace. The error is set only when the workspace could not be
 // opened at the start.
-func Watch(ctx context.Context, cfg WatchConfig) error {
-	l := &watchLoop{cfg: cfg, pending: map[string]bool{}}
+func Run(ctx context.Context, cfg Config) error {
+	l := &watchLoop{cfg: cfg, pending: map[string]bool{}, schemas: cfg.Schemas}
+	if l.schemas == nil {
+		l.schemas = schemacheck.Shared()
+	}
 	src, err := cfg.Open()
 	if err != nil {
 		return err
@@ -135,8 +142,9 @@ type fileState struct {
 func (s fileState) hasContent() bool { return !s.missing && !s.empty }
 
 type watchLoop struct {
-	cfg WatchConfig
-	src runtime.Source
+	cfg     Config
+	src     runtime.Source
+	schemas *schemacheck.Checker
 
 	// What the last run read, by logical name; when deps is nil (no run finished reading), any
 	// change runs.
@@ -185,8 +193,8 @@ func (l *watchLoop) wait(now time.Time) (time.Duration, bool) {
 	if l.first.IsZero() {
 		return 0, false
 	}
-	at := l.last.Add(WatchQuiet)
-	if limit := l.first.Add(WatchMaxDelay); limit.Before(at) {
+	at := l.last.Add(Quiet)
+	if limit := l.first.Add(MaxDelay); limit.Before(at) {
 		at = limit
 	}
 	return max(at.Sub(now), 0), true
@@ -203,10 +211,10 @@ func (l *watchLoop) fire(ctx context.Context) (wait time.Duration, again bool) {
 	changed, saving := l.check()
 	if saving {
 		if l.graceEnd.IsZero() {
-			l.graceEnd = now.Add(WatchSaveGrace)
+			l.graceEnd = now.Add(SaveGrace)
 		}
 		if now.Before(l.graceEnd) {
-			return min(WatchQuiet, l.graceEnd.Sub(now)), true
+			return min(Quiet, l.graceEnd.Sub(now)), true
 		}
 	}
 	if l.rescan {
@@ -260,7 +268,7 @@ func (l *watchLoop) run(ctx context.Context, files []string) {
 	if ctx.Err() != nil {
 		return // stopping: a cancelled run is not news
 	}
-	if derr := checkReadData(ctx, rec); derr != nil {
+	if derr := l.checkReadData(ctx, rec); derr != nil {
 		if ctx.Err() != nil {
 			return
 		}
@@ -301,11 +309,11 @@ func (l *watchLoop) notice(s string) {
 
 // checkReadData checks every data file the run read (and found) against its schema, reading
 // the schemas through rec so that they count among the files the run read.
-func checkReadData(ctx context.Context, rec *recordingSource) error {
+func (l *watchLoop) checkReadData(ctx context.Context, rec *recordingSource) error {
 	states := rec.states()
 	for _, n := range slices.Sorted(maps.Keys(states)) {
 		if schema, ok := modules.SchemaOf(n); ok && !states[n].missing {
-			if err := validate(ctx, rec, n, schema); err != nil {
+			if err := l.schemas.Check(ctx, rec, n, schema); err != nil {
 				return err
 			}
 		}
