@@ -129,16 +129,11 @@ func catchUp(h *modules.History, files map[string][]byte, sc *scene.Scene) (bool
 func (se *Session) Travel(ctx context.Context, undo bool, name string) (*ChangeResult, error) {
 	start := time.Now()
 	srv := se.srv
-	tx, err := srv.begin(ctx)
+	tx, disk, err := srv.beginRestore(ctx)
 	if err != nil {
-		return nil, refused(err)
+		return nil, err
 	}
 	defer tx.end()
-
-	disk, err := tx.files()
-	if err != nil {
-		return nil, NotApplied(err)
-	}
 	h, warnings := tx.history()
 	caughtUp := 0
 	if len(h.Entries) > 0 {
@@ -368,18 +363,13 @@ func (srv *Server) LoadHistory() (*modules.History, []string) {
 // not empty, must be the entry's EntryState, so that a history started again since is not
 // taken for the one the reference speaks of.
 func (se *Session) Restore(ctx context.Context, histID int, state, from string) (*ChangeResult, error) {
-
 	start := time.Now()
 	srv := se.srv
-	tx, err := srv.begin(ctx)
+	tx, disk, err := srv.beginRestore(ctx)
 	if err != nil {
-		return nil, refused(err)
+		return nil, err
 	}
 	defer tx.end()
-	disk, err := tx.files()
-	if err != nil {
-		return nil, NotApplied(err)
-	}
 	h, warnings := tx.history()
 	i := h.Index(histID)
 	if i < 0 {

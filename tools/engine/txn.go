@@ -59,6 +59,21 @@ func refused(err error) error {
 	return NotApplied(err)
 }
 
+// beginRestore is begin for a transaction that restores files (travel, Restore): it also
+// answers the files before it, and its errors are a change's.
+func (srv *Server) beginRestore(ctx context.Context) (*txn, map[string][]byte, error) {
+	tx, err := srv.begin(ctx)
+	if err != nil {
+		return nil, nil, refused(err)
+	}
+	disk, err := tx.files()
+	if err != nil {
+		tx.end()
+		return nil, nil, NotApplied(err)
+	}
+	return tx, disk, nil
+}
+
 // end releases the lock.
 func (tx *txn) end() { tx.unlock() }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cadrun/cadrun/internal/testws"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/internal/mcptest"
 
 	"github.com/cadrun/cadrun/tools"
 )
@@ -56,30 +57,12 @@ func callMCP(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]a
 }
 
 // text is the text of a result's only content.
-func text(t *testing.T, res *mcp.CallToolResult) string {
-	t.Helper()
-	if len(res.Content) != 1 {
-		t.Fatalf("want one content, got %d: %+v", len(res.Content), res.Content)
-	}
-	c, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("want text content, got %T", res.Content[0])
-	}
-	return c.Text
-}
+func text(t *testing.T, res *mcp.CallToolResult) string { t.Helper(); return mcptest.Text(t, res) }
 
 // structured decodes a result's structured content into T.
 func structured[T any](t *testing.T, res *mcp.CallToolResult) T {
 	t.Helper()
-	var out T
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatalf("structured content %s: %v", b, err)
-	}
-	return out
+	return mcptest.Structured[T](t, res)
 }
 
 func TestMCPListTools(t *testing.T) {
