@@ -1,7 +1,7 @@
 package modules_test
 
 // The listings of a `cadrun tool` process, which opens the workspace and the server for one
-// call (modules.OpenForCall, tools.NewServerForCall) and makes it. The test lives outside
+// call (modules.Open with ForOneCall, tools.NewServerForCall) and makes it. The test lives outside
 // package modules because it needs the tools package, which imports modules.
 
 import (
@@ -27,11 +27,11 @@ func oneCall(t *testing.T, dir, tool, params string) (any, map[string]int) {
 	t.Helper()
 	var mu sync.Mutex
 	listed := map[string]int{}
-	w, err := modules.OpenForCallListed(dir, func(d string) {
+	w, err := modules.Open(dir, modules.ForOneCall(), modules.ListedBy(func(d string) {
 		mu.Lock()
 		defer mu.Unlock()
 		listed[d]++
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ not a data file
 		{"Parts.json", ""},
 		{"other/new.json", ""},
 	} {
-		w, err := modules.OpenForCall(dir)
+		w, err := modules.Open(dir, modules.ForOneCall())
 		if err != nil {
 			t.Fatal(err)
 		}

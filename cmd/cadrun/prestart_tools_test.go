@@ -48,7 +48,7 @@ drawRect('door', 0, 0, w, 2)
 -- modules/walls.js --
 export const w = 1
 `)
-		w, err := modules.OpenForCall(dir)
+		w, err := modules.Open(dir, modules.ForOneCall())
 		if err != nil {
 			t.Fatal(err)
 		}
