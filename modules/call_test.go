@@ -37,7 +37,7 @@ func oneCall(t *testing.T, dir, tool, params string) (any, map[string]int) {
 	}
 	defer w.Close()
 	ctx := context.Background()
-	srv := tools.NewServerForCall(ctx, w, tools.InProcess{}, runtime.Options{})
+	srv := tools.NewServerForCall(ctx, w, runtime.InProcess{}, runtime.Options{})
 	out, err := srv.Session().Call(ctx, tool, json.RawMessage(params))
 	if err != nil {
 		t.Fatalf("%s %s: %v", tool, params, err)
@@ -144,7 +144,7 @@ not a data file
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		srv := tools.NewServerForCall(ctx, w, tools.InProcess{}, runtime.Options{})
+		srv := tools.NewServerForCall(ctx, w, runtime.InProcess{}, runtime.Options{})
 		params, _ := json.Marshal(map[string]string{"file": tc.file, "code": `{"n": 2}`})
 		_, err = srv.Session().Call(ctx, "write", params)
 		w.Close()

@@ -23,25 +23,17 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-// Runner runs a program; *runtime.Pool and InProcess both are one.
-type Runner interface {
-	Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error)
-}
+// Runner is runtime.Runner, kept under this name for the MCP files until they move.
+type Runner = runtime.Runner
 
-// InProcess runs scripts in this process, with runtime.Run's limits (no memory cap; see
-// docs/limits.md): for tests, benchmarks and embedding. Every cadrun command uses a Pool.
-type InProcess struct{}
-
-// Run implements Runner.
-func (InProcess) Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error) {
-	return runtime.Run(ctx, src, entry, opt)
-}
+// InProcess is runtime.InProcess, kept under this name for the MCP files until they move.
+type InProcess = runtime.InProcess
 
 // Server holds one workspace's state: the last good scene. It is safe for concurrent use:
 // every transaction holds the workspace lock.
 type Server struct {
 	ws     *modules.Workspace
-	runner Runner
+	runner runtime.Runner
 	opt    runtime.Options
 	ctx    context.Context // its end cancels the MCP calls in flight
 
@@ -69,7 +61,7 @@ type Server struct {
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
 // missing or fails, from scene.json (the last good scene); else it is empty. ctx bounds the
 // server's life: when it ends, the MCP calls in flight are cancelled (and still answered).
-func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
+func NewServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options) *Server {
 	s := newServer(ctx, ws, runner, opt)
 	files, st, readable := s.diskFiles()
 	s.scene, s.mainErr = s.build(ctx, files, readable)
@@ -81,13 +73,13 @@ func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt ru
 // built as NewServer builds it, but when first needed. A tool that never looks at the scene
 // (glob, read, lsp, search) never runs main, and a change builds it from the files its transaction
 // reads under the workspace lock, so that the process lists and reads the workspace once.
-func NewServerForCall(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
+func NewServerForCall(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options) *Server {
 	s := newServer(ctx, ws, runner, opt)
 	s.pending.Store(true)
 	return s
 }
 
-func newServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
+func newServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options) *Server {
 	return &Server{ws: ws, runner: runner, opt: opt, ctx: ctx, scene: scene.New(), parses: newSymbolParses()}
 }
 

@@ -341,7 +341,7 @@ func BenchmarkWriteView(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer ws.Close()
-	s := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
+	s := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}).Session()
 	for _, view := range []ViewIn{{}, {On: true}, {On: true, Grid: true}} {
 		name := "off"
 		if view.On {

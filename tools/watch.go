@@ -81,7 +81,7 @@ type WatchConfig struct {
 	// workspace folder was made again. A Source that is an io.Closer is closed when replaced.
 	Open    func() (runtime.Source, error)
 	Feed    ChangeFeed
-	Runner  Runner
+	Runner  runtime.Runner
 	Options runtime.Options
 	// Publish is called on the loop's goroutine after every run, in order; the next run waits
 	// for it to return.

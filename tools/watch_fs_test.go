@@ -50,7 +50,7 @@ func startFSWatch(t *testing.T, opt modules.WatchOptions, files map[string]strin
 		err := Watch(ctx, WatchConfig{
 			Open:   func() (runtime.Source, error) { return modules.Open(dir) },
 			Feed:   w,
-			Runner: InProcess{},
+			Runner: runtime.InProcess{},
 			Publish: func(u RunUpdate) {
 				r.mu.Lock()
 				r.all = append(r.all, u)
@@ -315,7 +315,7 @@ func TestWatchChangesByTheTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
+	srv := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{})
 	if _, err := call[*ChangeResult](t, srv.Session(), "write", WriteIn{File: "main", Code: circles(2)}); err != nil {
 		t.Fatal(err)
 	}
