@@ -3,7 +3,7 @@ package tools
 // scene diff compares the scene now with the scene of an earlier history entry. The history
 // keeps every entry's scene (modules.History.Scene), so nothing is re-run: the old scene is
 // read back from its JSON and compared entity by entity with the same comparison a write
-// answer's added/removed/changed lists come from (compareScenes), so the two never disagree.
+// answer's added/removed/changed lists come from (scene.Compare), so the two never disagree.
 // The words say what changed of each entity (geometry, transform, style, z, group); the
 // picture shows where: both scenes drawn in one frame, what was added, removed and changed
 // in colours of their own over the unchanged shapes dimmed. The picture is three layers
@@ -56,91 +56,16 @@ const diffPenFraction = 0.002
 // diffLegend says what the colours of a diff picture mean.
 const diffLegend = "added: green; removed: red; changed: blue where it is now, light blue where it was; unchanged: faint grey"
 
-// entityDelta is one entity in both scenes that differs.
-type entityDelta struct {
-	Name string
-	Kind scene.Kind
-	// What lists what differs, in this order: geometry, transform, style, z (its place among
-	// the siblings both scenes have), group (its parent).
-	What []string
-}
-
-// onlyZ reports a change of stacking alone.
-func (d entityDelta) onlyZ() bool { return len(d.What) == 1 && d.What[0] == "z" }
-
-// sceneDelta is what differs between two scenes, in walk order.
-type sceneDelta struct {
-	added   []string // in cur's order
-	removed []string // in old's order
-	changed []entityDelta
-	same    int // entities in both, unchanged
-}
-
-// compareScenes compares two scenes entity by entity (by name).
-func compareScenes(old, cur *scene.Scene) sceneDelta {
-	var d sceneDelta
-	zOld, zCur := commonRanks(old, cur), commonRanks(cur, old)
-	for _, e := range cur.Walk() {
-		o, err := old.Get(e.Name)
-		if err != nil {
-			d.added = append(d.added, e.Name)
-			continue
-		}
-		var what []string
-		if o.Kind() != e.Kind() || !reflect.DeepEqual(o.Shape, e.Shape) {
-			what = append(what, "geometry")
-		}
-		if o.Transform != e.Transform {
-			what = append(what, "transform")
-		}
-		if !reflect.DeepEqual(o.Style, e.Style) {
-			what = append(what, "style")
-		}
-		if zOld[e.Name] != zCur[e.Name] {
-			what = append(what, "z")
-		}
-		if o.Parent() != e.Parent() {
-			what = append(what, "group")
-		}
-		if what == nil {
-			d.same++
-			continue
-		}
-		d.changed = append(d.changed, entityDelta{Name: e.Name, Kind: e.Kind(), What: what})
-	}
-	for _, e := range old.Walk() {
-		if !cur.Exists(e.Name) {
-			d.removed = append(d.removed, e.Name)
-		}
-	}
-	return d
-}
-
 // altered names what d's newer scene added or altered (not only restacked): the uncapped
 // added and changed of a change's answer (diffScenes), what a view highlights as changed.
-func (d sceneDelta) altered() []string {
-	names := slices.Clone(d.added)
-	for _, c := range d.changed {
-		if !c.onlyZ() {
+func altered(d scene.Diff) []string {
+	names := slices.Clone(d.Added)
+	for _, c := range d.Changed {
+		if !c.OnlyZ() {
 			names = append(names, c.Name)
 		}
 	}
 	return names
-}
-
-// commonRanks is the place of each entity of s among those of its siblings that other has
-// under the same parent: an entity is restacked when that place changes, not when a sibling
-// below it is added or removed.
-func commonRanks(s, other *scene.Scene) map[string]int {
-	ranks := make(map[string]int, s.Len())
-	next := map[string]int{}     // parent -> the next rank
-	for _, e := range s.Walk() { // siblings come in z order
-		if o, err := other.Get(e.Name); err == nil && o.Parent() == e.Parent() {
-			ranks[e.Name] = next[e.Parent()]
-			next[e.Parent()]++
-		}
-	}
-	return ranks
 }
 
 // DiffOut answers scene diff.
@@ -209,16 +134,16 @@ func (se *Session) sceneDiff(ctx context.Context, v *view, against json.RawMessa
 		return nil, nil, nil, nil, err
 	}
 	cur := v.sc
-	d := compareScenes(old, cur)
+	d := scene.Compare(old, cur, 0)
 	out := &DiffOut{
 		Against: ref.DiffAgainst,
-		Counts:  DiffCounts{Added: len(d.added), Removed: len(d.removed), Changed: len(d.changed), Unchanged: d.same},
+		Counts:  DiffCounts{Added: len(d.Added), Removed: len(d.Removed), Changed: len(d.Changed), Unchanged: d.Same},
 		Legend:  diffLegend,
 	}
 	var cut []string
-	out.Added, cut = capNamed(d.added, "added", cut)
-	out.Removed, cut = capNamed(d.removed, "removed", cut)
-	changed := d.changed
+	out.Added, cut = capNamed(d.Added, "added", cut)
+	out.Removed, cut = capNamed(d.Removed, "removed", cut)
+	changed := d.Changed
 	if len(changed) > maxListed {
 		cut = append(cut, fmt.Sprintf("changed lists %d of %d", maxListed, len(changed)))
 		changed = changed[:maxListed]
@@ -375,7 +300,7 @@ func entryScene(h *modules.History, e modules.HistoryEntry, fonts map[string]*sc
 // diffPicture draws the difference in the frame that holds both scenes, at the asked width
 // (0: the longer side render.DefaultPNGSide), narrower until it fits budget, with its pixel
 // mapping. note says when it was drawn narrower.
-func diffPicture(ctx context.Context, old, cur *scene.Scene, d sceneDelta, width, budget int) ([]byte, *ImageInfo, string, error) {
+func diffPicture(ctx context.Context, old, cur *scene.Scene, d scene.Diff, width, budget int) ([]byte, *ImageInfo, string, error) {
 	win := unionView(old, cur)
 	if width < 0 {
 		return nil, nil, "", fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
@@ -404,13 +329,13 @@ func diffPicture(ctx context.Context, old, cur *scene.Scene, d sceneDelta, width
 // faint; the removed shapes and where the moved or reshaped ones were; the changed shapes
 // where they are now and the added ones. A shape counts as changed when it differs itself or when a
 // group above it moved it.
-func diffLayers(old, cur *scene.Scene, d sceneDelta, pen float64) [3]*scene.Scene {
-	changed := make(map[string]bool, len(d.changed)) // differs itself
-	for _, c := range d.changed {
+func diffLayers(old, cur *scene.Scene, d scene.Diff, pen float64) [3]*scene.Scene {
+	changed := make(map[string]bool, len(d.Changed)) // differs itself
+	for _, c := range d.Changed {
 		changed[c.Name] = true
 	}
-	added := make(map[string]bool, len(d.added))
-	for _, n := range d.added {
+	added := make(map[string]bool, len(d.Added))
+	for _, n := range d.Added {
 		added[n] = true
 	}
 	// displaced reports a shape of cur drawn elsewhere, or in another shape, than in old.

@@ -518,13 +518,13 @@ func (srv *Server) userFile(name string) ([]byte, bool, error) {
 }
 
 // diffScenes names the entities added, removed and changed between two scenes, each list
-// capped at maxListed with the rest counted. It reads compareScenes (scene_diff.go), as
+// capped at maxListed with the rest counted. It reads scene.Compare, as
 // scene diff does.
 func diffScenes(old, cur *scene.Scene) (added, removed, changed, restacked []string, more *moreCount) {
-	d := compareScenes(old, cur)
-	added, removed = d.added, d.removed
-	for _, c := range d.changed {
-		if c.onlyZ() {
+	d := scene.Compare(old, cur, 0)
+	added, removed = d.Added, d.Removed
+	for _, c := range d.Changed {
+		if c.OnlyZ() {
 			restacked = append(restacked, c.Name) // only its place in the stacking moved
 		} else {
 			changed = append(changed, c.Name)

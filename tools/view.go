@@ -398,13 +398,13 @@ func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, 
 			p.note = join(p.note, "no change has landed since this server started, so nothing is highlighted as changed")
 			continue
 		}
-		d := compareScenes(l.before, l.after)
-		altered := d.altered()
+		d := scene.Compare(l.before, l.after, 0)
+		altered := altered(d)
 		roots = append(roots, altered...)
 		if len(altered) == 0 {
 			gone := ""
-			if len(d.removed) > 0 {
-				gone = fmt.Sprintf(" (it removed %d, which are not drawn)", len(d.removed))
+			if len(d.Removed) > 0 {
+				gone = fmt.Sprintf(" (it removed %d, which are not drawn)", len(d.Removed))
 			}
 			p.note = join(p.note, fmt.Sprintf("%s added or altered no entity%s, so nothing is highlighted as changed", what, gone))
 		}

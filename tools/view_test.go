@@ -21,6 +21,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
 )
 
 // plateMain draws a light blue plate with a hole; the tests add a part to it.
@@ -383,9 +384,9 @@ func TestAlteredAgreesWithTheAnswer(t *testing.T) {
 		if l == nil {
 			t.Fatalf("%q: no landing kept for its answer", code)
 		}
-		d := compareScenes(l.before, l.after)
-		if diff := cmp.Diff(slices.Concat(res.Added, res.Changed), d.altered(), cmpopts.EquateEmpty(), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" || len(d.removed) != len(res.Removed) {
-			t.Errorf("%q: removed %v (answer %v), altered mismatch (-answer +altered):\n%s", code, d.removed, res.Removed, diff)
+		d := scene.Compare(l.before, l.after, 0)
+		if diff := cmp.Diff(slices.Concat(res.Added, res.Changed), altered(d), cmpopts.EquateEmpty(), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" || len(d.Removed) != len(res.Removed) {
+			t.Errorf("%q: removed %v (answer %v), altered mismatch (-answer +altered):\n%s", code, d.Removed, res.Removed, diff)
 		}
 	}
 }
