@@ -14,10 +14,10 @@
 // anti-aliased edge pixels. A missing snapshot is written and reported as new (a failure when
 // Options.CI is set); Options.Update rewrites them.
 //
-// Scripts run through a Runner with every runtime limit. *runtime.Pool is one, running each
-// script in a worker process that also bounds memory; InProcess, the default, runs them in
-// the test's own process and bounds time and size only. A test binary that uses a Pool must
-// call runtime.ServeWorkerIfAsked first thing in TestMain.
+// Scripts run through a runtime.Runner with every runtime limit. *runtime.Pool is one, running
+// each script in a worker process that also bounds memory; runtime.InProcess, the default,
+// runs them in the test's own process and bounds time and size only. A test binary that uses
+// a Pool must call runtime.ServeWorkerIfAsked first thing in TestMain.
 package cadruntest
 
 import (
@@ -41,24 +41,10 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-// Runner runs one script. *runtime.Pool implements it; so does InProcess.
-type Runner interface {
-	Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error)
-}
-
-type inProcess struct{}
-
-func (inProcess) Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error) {
-	return runtime.Run(ctx, src, entry, opt)
-}
-
-// InProcess runs scripts in this process with runtime.Run: every limit but memory.
-var InProcess Runner = inProcess{}
-
 // Options tune rendering and comparing. The zero value runs in process with the default
 // limits and tolerances, and writes missing snapshots.
 type Options struct {
-	Runner    Runner         // nil means InProcess
+	Runner    runtime.Runner // nil means runtime.InProcess
 	Limits    runtime.Limits // zero fields take runtime.DefaultLimits
 	Update    bool           // rewrite every snapshot with what was drawn
 	CI        bool           // a missing snapshot is a failure, not new
@@ -68,9 +54,9 @@ type Options struct {
 	Run       *regexp.Regexp // RunDirs runs only the tests whose names match
 }
 
-func (o Options) runner() Runner {
+func (o Options) runner() runtime.Runner {
 	if o.Runner == nil {
-		return InProcess
+		return runtime.InProcess{}
 	}
 	return o.Runner
 }

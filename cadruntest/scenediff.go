@@ -2,14 +2,15 @@ package cadruntest
 
 // Comparing scenes as data, not as bytes: two scene.json files are the same when they hold
 // the same entities in the same order with numbers within a tolerance, so that a refactor
-// whose arithmetic rounds differently, but moves nothing, passes. A difference is told in
+// whose arithmetic rounds differently, but moves nothing, passes. Which entities differ, and
+// in what, is scene.Compare's answer, the one a change's answer and the scene diff tool give;
+// the words here are this package's own. A difference is told in
 // words a reviewer can check against the picture: which entity was added, removed, moved
 // (and how far), resized, reshaped, restyled, regrouped or drawn in another order.
 
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,24 +54,18 @@ func diffScenes(oldJSON, newJSON []byte, tol float64, fonts map[string]*scene.Fo
 	if err != nil {
 		return nil, fmt.Errorf("reading the new scene: %w", err)
 	}
-	oldBy := map[string]entityJSON{}
-	for _, e := range oldEnts {
-		oldBy[e.Name] = e
-	}
-	newBy := map[string]entityJSON{}
-	for _, e := range newEnts {
-		newBy[e.Name] = e
-	}
+	oldBy, newBy := byName(oldEnts), byName(newEnts)
+	d := scene.Compare(oldScene, newScene, tol)
 	var out []string
-	for _, e := range newEnts {
-		if _, ok := oldBy[e.Name]; !ok {
-			out = append(out, fmt.Sprintf("added %s %q at %s", e.Kind, e.Name, at(centre(newScene, e.Name))))
-		}
+	for _, name := range d.Added {
+		out = append(out, fmt.Sprintf("added %s %q at %s", newBy[name].Kind, name, at(centre(newScene, name))))
 	}
-	for _, e := range oldEnts {
-		if _, ok := newBy[e.Name]; !ok {
-			out = append(out, fmt.Sprintf("removed %s %q from %s", e.Kind, e.Name, at(centre(oldScene, e.Name))))
-		}
+	for _, name := range d.Removed {
+		out = append(out, fmt.Sprintf("removed %s %q from %s", oldBy[name].Kind, name, at(centre(oldScene, name))))
+	}
+	changed := make(map[string]scene.EntityDiff, len(d.Changed))
+	for _, c := range d.Changed {
+		changed[c.Name] = c
 	}
 	moves := map[string]scene.Vec{} // how far each entity's centre moved
 	for _, o := range oldEnts {
@@ -79,12 +74,15 @@ func diffScenes(oldJSON, newJSON []byte, tol float64, fonts map[string]*scene.Fo
 		}
 	}
 	told := map[string]bool{}   // entities whose move is told, by themselves or with their group
+	restacked := false          // an entity's place in the drawing order changed
 	for _, o := range oldEnts { // parents come before their members
-		n, ok := newBy[o.Name]
+		c, ok := changed[o.Name]
 		if !ok {
 			continue
 		}
-		changes := entityChanges(o, n, oldScene, newScene, tol)
+		n := newBy[o.Name]
+		restacked = restacked || c.Has("z") || c.Has("group")
+		changes := entityChanges(o, n, c, oldScene, newScene, tol)
 		// A member that only moved, as far as its group did, is told with the group, when the
 		// group's move is told (a group whose own transform did not change tells nothing).
 		if p, ok := moves[n.Parent]; ok && told[n.Parent] && n.Parent == o.Parent && len(changes) == 1 && strings.HasPrefix(changes[0], "moved ") {
@@ -93,21 +91,32 @@ func diffScenes(oldJSON, newJSON []byte, tol float64, fonts map[string]*scene.Fo
 				continue
 			}
 		}
-		for _, c := range changes {
-			if strings.HasPrefix(c, "moved ") {
+		for _, ch := range changes {
+			if strings.HasPrefix(ch, "moved ") {
 				told[n.Name] = true
 			}
 		}
 		out = append(out, changes...)
 	}
-	if s := orderChange(oldEnts, newBy, newEnts, oldBy); s != "" {
-		out = append(out, s)
+	if restacked {
+		if s := orderChange(oldEnts, newBy, newEnts, oldBy); s != "" {
+			out = append(out, s)
+		}
 	}
 	if len(out) > maxChanges {
 		n := len(out) - maxChanges
 		out = append(out[:maxChanges], fmt.Sprintf("... and %d more changes", n))
 	}
 	return out, nil
+}
+
+// byName indexes entities by name.
+func byName(ents []entityJSON) map[string]entityJSON {
+	by := make(map[string]entityJSON, len(ents))
+	for _, e := range ents {
+		by[e.Name] = e
+	}
+	return by
 }
 
 func readScene(b []byte, fonts map[string]*scene.Font) (*scene.Scene, []entityJSON, error) {
@@ -124,16 +133,21 @@ func readScene(b []byte, fonts map[string]*scene.Font) (*scene.Scene, []entityJS
 	return s, doc.Entities, nil
 }
 
-func entityChanges(o, n entityJSON, os, ns *scene.Scene, tol float64) []string {
+// entityChanges words what c says differs of one entity, o before and n after: the kind, the
+// group, the place and size (or the shape's first difference), the style.
+func entityChanges(o, n entityJSON, c scene.EntityDiff, os, ns *scene.Scene, tol float64) []string {
 	var out []string
 	if o.Kind != n.Kind {
 		return []string{fmt.Sprintf("changed %q from %s to %s", o.Name, o.Kind, n.Kind)}
 	}
-	if o.Parent != n.Parent {
+	if c.Has("group") {
 		out = append(out, fmt.Sprintf("regrouped %s %q from %s to %s", n.Kind, n.Name, group(o.Parent), group(n.Parent)))
 	}
-	shapeDiff := firstDiff("geometry", o.Geometry, n.Geometry, tol)
-	if shapeDiff == "" {
+	shapeDiff := ""
+	if c.Has("geometry") {
+		shapeDiff = firstDiff("geometry", o.Geometry, n.Geometry, tol)
+	}
+	if shapeDiff == "" && c.Has("transform") {
 		shapeDiff = firstDiff("transform", o.Transform, n.Transform, tol)
 	}
 	if shapeDiff != "" {
@@ -152,8 +166,10 @@ func entityChanges(o, n entityJSON, os, ns *scene.Scene, tol float64) []string {
 			out = append(out, fmt.Sprintf("reshaped %s %q: %s", n.Kind, n.Name, shapeDiff))
 		}
 	}
-	if d := firstDiff("", o.Style, n.Style, tol); d != "" {
-		out = append(out, fmt.Sprintf("restyled %s %q: %s", n.Kind, n.Name, d))
+	if c.Has("style") {
+		if d := firstDiff("", o.Style, n.Style, tol); d != "" {
+			out = append(out, fmt.Sprintf("restyled %s %q: %s", n.Kind, n.Name, d))
+		}
 	}
 	return out
 }
@@ -229,10 +245,8 @@ func num(f float64) string {
 	return s
 }
 
-// near reports whether a and b are equal within tol, relative above 1.
-func near(a, b, tol float64) bool {
-	return math.Abs(a-b) <= tol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
-}
+// near reports whether a and b are equal within tol, as the scenes' comparison counts them.
+func near(a, b, tol float64) bool { return scene.NearlyEqual(a, b, tol) }
 
 // firstDiff finds the first difference between two JSON values ("radius 10 -> 12"), or "".
 func firstDiff(path string, a, b any, tol float64) string {

@@ -157,9 +157,9 @@ func TestBuiltinOverride(t *testing.T) {
 	if err != nil || path != "builtin/shapes.js" || !strings.Contains(string(src), "export function star") {
 		t.Fatalf("Read(shapes) = %d bytes, %q, %v", len(src), path, err)
 	}
-	created, err := w.Write("shapes", []byte("export function star() { return 'mine' }"))
+	created, err := w.write("shapes", []byte("export function star() { return 'mine' }"), nil)
 	if err != nil || !created {
-		t.Fatalf("Write(shapes) = %v, %v; want a new user module", created, err)
+		t.Fatalf("write(shapes) = %v, %v; want a new user module", created, err)
 	}
 	res, err := runtime.Run(t.Context(), w, runtime.MainModule, runtime.Options{})
 	if err != nil || fmt.Sprint(res.Logs) != "[mine]" {

@@ -1,7 +1,7 @@
 package modules_test
 
 // The listings of a `cadrun tool` process, which opens the workspace and the server for one
-// call (modules.OpenForCall, tools.NewServerForCall) and makes it. The test lives outside
+// call (modules.Open with ForOneCall, tools.NewServerForCall) and makes it. The test lives outside
 // package modules because it needs the tools package, which imports modules.
 
 import (
@@ -27,17 +27,17 @@ func oneCall(t *testing.T, dir, tool, params string) (any, map[string]int) {
 	t.Helper()
 	var mu sync.Mutex
 	listed := map[string]int{}
-	w, err := modules.OpenForCallListed(dir, func(d string) {
+	w, err := modules.Open(dir, modules.ForOneCall(), modules.ListedBy(func(d string) {
 		mu.Lock()
 		defer mu.Unlock()
 		listed[d]++
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
 	ctx := context.Background()
-	srv := tools.NewServerForCall(ctx, w, tools.InProcess{}, runtime.Options{})
+	srv := tools.NewServerForCall(ctx, w, runtime.InProcess{}, runtime.Options{})
 	out, err := srv.Session().Call(ctx, tool, json.RawMessage(params))
 	if err != nil {
 		t.Fatalf("%s %s: %v", tool, params, err)
@@ -139,12 +139,12 @@ not a data file
 		{"Parts.json", ""},
 		{"other/new.json", ""},
 	} {
-		w, err := modules.OpenForCall(dir)
+		w, err := modules.Open(dir, modules.ForOneCall())
 		if err != nil {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		srv := tools.NewServerForCall(ctx, w, tools.InProcess{}, runtime.Options{})
+		srv := tools.NewServerForCall(ctx, w, runtime.InProcess{}, runtime.Options{})
 		params, _ := json.Marshal(map[string]string{"file": tc.file, "code": `{"n": 2}`})
 		_, err = srv.Session().Call(ctx, "write", params)
 		w.Close()

@@ -2,7 +2,7 @@ package modules
 
 // Data files: JSON kept beside the scripts (dimensions, part lists), named NAME.json for
 // data/NAME.json and FOLDER/NAME.json for data/FOLDER/NAME.json, every segment following the
-// name rule. They are read and written through the same paths as scripts (Read, Write,
+// name rule. They are read and written through the same paths as scripts (Read, Prepare,
 // Delete, Move), so that containment, atomic writes and the file checks apply to them alike;
 // runtime.PathOf maps the name to its file.
 

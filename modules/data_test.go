@@ -27,13 +27,13 @@ func TestCheckDataName(t *testing.T) {
 func TestDataFiles(t *testing.T) {
 	t.Parallel()
 	w, dir := workspace(t, map[string]string{"data/a.json": "{}"})
-	if _, err := w.Write("catalog/items.json", []byte("[]")); err != nil {
+	if _, err := w.write("catalog/items.json", []byte("[]"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if b, p, err := w.Read("catalog/items.json"); err != nil || string(b) != "[]" || p != "data/catalog/items.json" {
 		t.Errorf("Read = %q, %q, %v", b, p, err)
 	}
-	_, err := w.Write("A.json", []byte("{}"))
+	_, err := w.write("A.json", []byte("{}"), nil)
 	want := `name differs only in case from an existing module: data/A.json would collide with data/a.json; use the existing name or choose another`
 	if diff := cmp.Diff(want, errString(err)); diff != "" {
 		t.Errorf("case collision: mismatch (-want +got):\n%s", diff)

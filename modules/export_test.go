@@ -1,7 +1,7 @@
 package modules
 
-// OpenForCallListed is OpenForCall with a hook called with each directory the workspace lists,
-// from its first, for the tests of the external package (call_test.go).
-func OpenForCallListed(dir string, onList func(dir string)) (*Workspace, error) {
-	return openForCall(dir, onList)
+// ListedBy is the OpenOption that calls onList with each directory the workspace lists, from
+// its first, for the tests of the external package (call_test.go).
+func ListedBy(onList func(dir string)) OpenOption {
+	return func(c *openConfig) { c.onList = onList }
 }

@@ -2,8 +2,8 @@
 // written only through os.Root so that nothing can lead outside it.
 //
 // Start with Open. Read and Names make a Workspace a runtime.Source (built-in modules
-// included); Write, Delete and Move change files atomically; Lock orders writers in this
-// process and across processes; List describes the files for the glob tool. The write-and-run
+// included); a Change, made ready by Prepare and made by Put and Sync, writes, deletes or
+// moves a file atomically; Lock orders writers in this process and across processes; List describes the files for the glob tool. The write-and-run
 // transaction and history build on these. Watch reports changes to the files, for watch
 // mode.
 package modules

@@ -42,7 +42,7 @@ type Workspace struct {
 	historyCap int
 	// onList, when set (tests only), is called with each directory the workspace lists.
 	onList func(dir string)
-	// sweepPending is set by OpenForCall until ListUserLocked has swept modules/ and data/.
+	// sweepPending is set by Open(ForOneCall) until ListUserLocked has swept modules/ and data/.
 	sweepPending atomic.Bool
 	// The names in each data folder as the listing made under the lock now held saw them
 	// (ListUserLocked), so that a data file's write checks its name's case without listing
@@ -68,37 +68,43 @@ type Workspace struct {
 	trashSwept bool       // the trash was emptied of an earlier process's leftovers
 }
 
+// An OpenOption changes how Open opens a workspace.
+type OpenOption func(*openConfig)
+
+type openConfig struct {
+	oneCall bool
+	onList  func(dir string) // tests: called with each directory the workspace lists
+}
+
+// ForOneCall opens the workspace for a process that makes one tool call (`cadrun tool`),
+// which lists each folder at most once. Open then removes the temp files of killed writes in
+// the workspace root and the history's folder only, and leaves the folders a change lists
+// anyway to that change: the first ListUserLocked removes those it finds in modules/ and the
+// data folders (under the lock no live writer can own them), and the history's first
+// collection of objects/ removes everything unreferenced there (no write makes temp files in
+// it). A call that changes nothing leaves them to the next Open; they are hidden files no
+// listing shows.
+func ForOneCall() OpenOption { return func(c *openConfig) { c.oneCall = true } }
+
 // Open opens the workspace at dir, which must exist. Temp files left by a write that was
-// killed midway are removed, unless another writer holds the workspace lock.
-func Open(dir string) (*Workspace, error) {
+// killed midway are removed, unless another writer holds the workspace lock; ForOneCall
+// leaves some of them to the call's own listing.
+func Open(dir string, opts ...OpenOption) (*Workspace, error) {
+	var c openConfig
+	for _, o := range opts {
+		o(&c)
+	}
 	w, err := open(dir)
 	if err != nil {
 		return nil, err
+	}
+	w.onList = c.onList
+	if c.oneCall {
+		w.removeLeftovers([]string{".", historyDir})
+		w.sweepPending.Store(true)
+		return w, nil
 	}
 	w.removeLeftovers(append([]string{".", modulesDir, historyDir, historyObjects}, w.dataDirs()...))
-	return w, nil
-}
-
-// OpenForCall is Open for a process that makes one tool call (`cadrun tool`), which lists each
-// folder at most once. It removes the temp files of killed writes in the workspace root and
-// the history's folder, as Open does, but leaves the folders a change lists anyway to that
-// change: the first ListUserLocked removes those it finds in modules/ and the data folders
-// (under the lock no live writer can own them), and the history's first collection of
-// objects/ removes everything unreferenced there (no write makes temp files in it). A call
-// that changes nothing leaves them to the next Open; they are hidden files no listing shows.
-func OpenForCall(dir string) (*Workspace, error) {
-	return openForCall(dir, nil)
-}
-
-// openForCall is OpenForCall with the listing hook set from the start (tests).
-func openForCall(dir string, onList func(dir string)) (*Workspace, error) {
-	w, err := open(dir)
-	if err != nil {
-		return nil, err
-	}
-	w.onList = onList
-	w.removeLeftovers([]string{".", historyDir})
-	w.sweepPending.Store(true)
 	return w, nil
 }
 

@@ -2,8 +2,8 @@ package modules
 
 // A change to one file is a value, not a pair of callbacks: the tool layer works out the
 // change from the files it read under the workspace lock, runs the program against the
-// workspace as the change would leave it (ChangeSource), applies it (Apply) only when that
-// run succeeds, and then knows the files after it as the files before plus the change
+// workspace as the change would leave it (ChangeSource), makes it (Prepare, then Put and
+// Sync) only when that run succeeds, and then knows the files after it as the files before plus the change
 // (After), without reading back what it has just written. The files before are the ones a
 // transaction read once under the lock; nil stands for "not known" (a file could not be
 // read), and every step then asks the workspace itself, as it did before the value existed.
@@ -59,24 +59,11 @@ func After(files map[string][]byte, c Change) map[string][]byte {
 	return out
 }
 
-// Apply makes c on disk, as Write, Delete or Move do: Prepare, then Land. before is the user
-// files as the caller read them under the workspace lock (nil when not known): a write checks
-// its name's case against their names instead of listing modules/ again. created reports a
-// file that did not exist before: a write of a new name, or a move (whose new name is new by
-// definition). Callers hold Lock.
-func (w *Workspace) Apply(c Change, before map[string][]byte) (created bool, err error) {
-	p, err := w.Prepare(c, before)
-	if err != nil {
-		return false, err
-	}
-	return p.Land()
-}
-
 // Prepared is a change made ready before it is decided. For a write every check is done and
 // the new bytes wait, synced to disk, in a hidden temp file beside the file: the slow part of
-// a durable write, which can so overlap the run that decides whether the change lands. Land
-// makes the change; Discard drops it. A delete or a move has nothing to prepare, and Land
-// applies it. Callers hold Lock from Prepare to Land or Discard.
+// a durable write, which can so overlap the run that decides whether the change lands. Put
+// makes the change and Sync makes it durable; Discard drops it. A delete or a move has nothing
+// to prepare, and Put applies it. Callers hold Lock from Prepare to Sync or Discard.
 type Prepared struct {
 	w      *Workspace
 	c      Change
@@ -85,7 +72,9 @@ type Prepared struct {
 }
 
 // Prepare readies c (see Prepared); a write that would fail (a bad name, too large, a case
-// collision, a directory in the way) fails here, with Apply's error.
+// collision, a directory in the way) fails here. before is the user files as the caller read
+// them under the workspace lock (nil when not known): a write checks its name's case against
+// their names instead of listing modules/ again.
 func (w *Workspace) Prepare(c Change, before map[string][]byte) (*Prepared, error) {
 	p := &Prepared{w: w, c: c, before: before}
 	if c.IsWrite() {
@@ -99,17 +88,10 @@ func (w *Workspace) Prepare(c Change, before map[string][]byte) (*Prepared, erro
 	return p, nil
 }
 
-// Land makes the change, durably; see Apply. It is Put, then Sync.
-func (p *Prepared) Land() (created bool, err error) {
-	if p.write != nil {
-		p.write.t.swap = false // in one go, as Write: the rename replaces the old file
-		return p.write.land()
-	}
-	return p.Put()
-}
-
 // Put makes the change visible: a prepared write's bytes are renamed over the file (its
-// directory not yet synced: see Sync); a delete or a move is made, durably.
+// directory not yet synced: see Sync); a delete or a move is made, durably. created reports a
+// file that did not exist before: a write of a new name, or a move (whose new name is new by
+// definition).
 func (p *Prepared) Put() (created bool, err error) {
 	switch {
 	case p.write != nil:

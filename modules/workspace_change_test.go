@@ -39,8 +39,20 @@ func TestAfter(t *testing.T) {
 	}
 }
 
-// TestApplyThenFilesAreAfter pins what the tool layer relies on: the files on disk after
-// Apply are exactly After of the files before, so they need not be read again.
+// apply makes c as a transaction does: Prepare, then Put and Sync.
+func apply(w *Workspace, c Change, before map[string][]byte) (created bool, err error) {
+	p, err := w.Prepare(c, before)
+	if err != nil {
+		return false, err
+	}
+	if created, err = p.Put(); err != nil {
+		return false, err
+	}
+	return created, p.Sync()
+}
+
+// TestApplyThenFilesAreAfter pins what the tool layer relies on: the files on disk after a
+// change is made are exactly After of the files before, so they need not be read again.
 func TestApplyThenFilesAreAfter(t *testing.T) {
 	t.Parallel()
 	for _, c := range []Change{
@@ -56,7 +68,7 @@ func TestApplyThenFilesAreAfter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.Apply(c, before); err != nil {
+		if _, err := apply(w, c, before); err != nil {
 			t.Fatalf("%+v: %v", c, err)
 		}
 		now, err := w.UserFiles()
@@ -76,7 +88,7 @@ func TestApplyRefusesCaseCollisionFromKnownFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = w.Apply(Change{Name: "House", Next: []byte("x")}, before)
+	_, err = apply(w, Change{Name: "House", Next: []byte("x")}, before)
 	want := "name differs only in case from an existing module: modules/House.js would collide with modules/house.js; use the existing name or choose another"
 	if err == nil || err.Error() != want || !errors.Is(err, ErrCaseCollision) {
 		t.Errorf("error = %v, want %q", err, want)
@@ -294,9 +306,9 @@ func TestHistoryCollectsDroppedObjects(t *testing.T) {
 	checkObjects(t, dir, "e", "f", "s", "shared")
 }
 
-// TestPrepareThenLandOrDiscard: a prepared write leaves the file as it was, with its bytes in
-// one temp file; Discard removes that, Land makes it the file.
-func TestPrepareThenLandOrDiscard(t *testing.T) {
+// TestPrepareThenPutOrDiscard: a prepared write leaves the file as it was, with its bytes in
+// one temp file; Discard removes that, Put and Sync make it the file.
+func TestPrepareThenPutOrDiscard(t *testing.T) {
 	t.Parallel()
 	w, dir := workspace(t, map[string]string{"modules/house.js": "old"})
 	house := filepath.Join(dir, "modules", "house.js")
@@ -318,9 +330,12 @@ func TestPrepareThenLandOrDiscard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	created, err := p.Land()
+	created, err := p.Put()
+	if err == nil {
+		err = p.Sync()
+	}
 	if err != nil || created {
-		t.Fatalf("Land = %t, %v; want false, nil", created, err)
+		t.Fatalf("Put, Sync = %t, %v; want false, nil", created, err)
 	}
 	if got, left := readFile(t, house), temps(t, dir); got != "new" || len(left) != 0 {
 		t.Errorf("landed: file %q, temp files %v; want \"new\" and none", got, left)
@@ -350,7 +365,7 @@ func TestTransactionListsModulesOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.Apply(c, before); err != nil {
+		if _, err := apply(w, c, before); err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff([]string{"modules"}, listed); diff != "" {

@@ -144,7 +144,7 @@ func TestHardlinkRefused(t *testing.T) {
 		t.Errorf("List mismatch (-want +got):\n%s", diff)
 	}
 	// Writing breaks the link; the file then reads again.
-	if _, err := w.Write("leak", []byte("const mine = 1")); err != nil {
+	if _, err := w.write("leak", []byte("const mine = 1"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if b, _, err := w.Read("leak"); err != nil || string(b) != "const mine = 1" {
@@ -175,7 +175,7 @@ func TestModulesIsAFile(t *testing.T) {
 func TestWriteModulesIsAFile(t *testing.T) {
 	t.Parallel()
 	w, _ := workspace(t, map[string]string{"modules": "not a directory"})
-	_, err := w.Write("house", []byte("const h = 1"))
+	_, err := w.write("house", []byte("const h = 1"), nil)
 	want := "writing modules/house.js: modules is not a directory; rename or remove the file named modules, then write again"
 	if diff := cmp.Diff(want, errText(err)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

@@ -42,7 +42,7 @@ func (w *Workspace) ListUser() []FileInfo {
 }
 
 // ListUserLocked is ListUser for a caller that holds the workspace lock and has made no temp
-// file under it yet. On a workspace opened with OpenForCall, the first call also removes the
+// file under it yet. On a workspace opened ForOneCall, the first call also removes the
 // temp files of killed writes that its listing of modules/ and the data folders finds: the
 // sweep Open makes, without a listing of its own.
 //

@@ -80,7 +80,7 @@ func TestHelperProcess(t *testing.T) {
 			if i%2 == 1 {
 				data = b
 			}
-			if _, err := w.Write("main", data); err != nil {
+			if _, err := w.write("main", data, nil); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}

@@ -33,17 +33,13 @@ const tempPrefix = ".cadrun-tmp-"
 // newFileMode is the mode of a file a write creates; an existing file keeps its own.
 const newFileMode fs.FileMode = 0o644
 
-// Write replaces the file of a logical name (main or a module) with data, atomically, creating
-// modules/ if needed. created reports that the file did not exist before. A name that differs
-// only in case from an existing module is refused with ErrCaseCollision, and data over
-// MaxReadBytes with ErrTooLarge, before anything is written. Writing a built-in module's name
-// creates a user module, which then wins over the built-in.
-func (w *Workspace) Write(name string, data []byte) (created bool, err error) {
-	return w.write(name, data, nil)
-}
-
-// write is Write with the user files as the caller read them under the lock (nil: not known),
-// whose names the case check uses instead of a listing of modules/.
+// write replaces the file of a logical name (main or a module) with data, atomically, creating
+// modules/ if needed, outside a change (a restore of the history's files). created reports
+// that the file did not exist before. A name that differs only in case from an existing module
+// is refused with ErrCaseCollision, and data over MaxReadBytes with ErrTooLarge, before
+// anything is written. Writing a built-in module's name creates a user module, which then wins
+// over the built-in. files is the user files as the caller read them under the lock (nil: not
+// known), whose names the case check uses instead of a listing of modules/.
 func (w *Workspace) write(name string, data []byte, files map[string][]byte) (created bool, err error) {
 	pw, err := w.prepareWrite(name, data, files)
 	if err != nil {
@@ -482,23 +478,13 @@ func (w *Workspace) removeLeftovers(dirs []string) {
 // SceneFile is where the last good scene is kept, in the workspace root.
 const SceneFile = "scene.json"
 
-// SaveScene writes the last good scene's JSON atomically. A scene over MaxSceneBytes is not
-// written (ErrTooLarge): LoadScene would refuse it.
-func (w *Workspace) SaveScene(data []byte) error {
-	s, err := w.PrepareScene(data)
-	if err != nil {
-		return err
-	}
-	s.t.swap = false // outside a change, no trash: the rename replaces the old file
-	return s.Put()
-}
-
 // SceneWrite is scene.json's next bytes in a temp file beside it, waiting to be renamed over
 // it: a change writes them while its own file is still being made durable, and puts them in
 // place once that file has landed.
 type SceneWrite struct{ t *tempFile }
 
-// PrepareScene writes data to scene.json's temp file; SaveScene's checks apply.
+// PrepareScene writes data, the last good scene's JSON, to scene.json's temp file. A scene
+// over MaxSceneBytes is not written (ErrTooLarge): LoadScene would refuse it.
 func (w *Workspace) PrepareScene(data []byte) (*SceneWrite, error) {
 	if len(data) > MaxSceneBytes {
 		return nil, fmt.Errorf("writing %s: %w: %d bytes is over %d (MaxSceneBytes)", SceneFile, ErrTooLarge, len(data), MaxSceneBytes)

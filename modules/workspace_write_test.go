@@ -71,20 +71,20 @@ func TestWrite(t *testing.T) {
 	w, dir := workspace(t, nil)
 	// Bytes are kept exactly: a BOM, CRLF line ends, a lone CR, no final newline.
 	content := "\ufeffdrawCircle('c', 0, 0, 1)\r\n// end\rx"
-	created, err := w.Write("main", []byte(content))
+	created, err := w.write("main", []byte(content), nil)
 	if err != nil || !created {
-		t.Fatalf("Write(main) = %v, %v; want created", created, err)
+		t.Fatalf("write(main) = %v, %v; want created", created, err)
 	}
 	if got := readFile(t, filepath.Join(dir, "scene.code.js")); got != content {
 		t.Errorf("scene.code.js = %q, want %q", got, content)
 	}
-	created, err = w.Write("main", []byte("drawCircle('d', 0, 0, 2)\r\n"))
+	created, err = w.write("main", []byte("drawCircle('d', 0, 0, 2)\r\n"), nil)
 	if err != nil || created {
-		t.Fatalf("overwrite: Write(main) = %v, %v; want not created", created, err)
+		t.Fatalf("overwrite: write(main) = %v, %v; want not created", created, err)
 	}
 	// A module's write creates modules/.
-	if created, err := w.Write("gears", []byte("export const G = 1\r\n")); err != nil || !created {
-		t.Fatalf("Write(gears) = %v, %v", created, err)
+	if created, err := w.write("gears", []byte("export const G = 1\r\n"), nil); err != nil || !created {
+		t.Fatalf("write(gears) = %v, %v", created, err)
 	}
 	src, path, err := w.Read("gears")
 	if err != nil || string(src) != "export const G = 1\r\n" || path != "modules/gears.js" {
@@ -97,13 +97,13 @@ func TestWrite(t *testing.T) {
 		t.Errorf("temp files left: %v", got)
 	}
 	// The biggest file that can be read back is accepted; one byte more is refused.
-	if _, err := w.Write("big", []byte(strings.Repeat("x", MaxReadBytes))); err != nil {
+	if _, err := w.write("big", []byte(strings.Repeat("x", MaxReadBytes)), nil); err != nil {
 		t.Errorf("writing MaxReadBytes: %v", err)
 	}
 	if _, _, err := w.Read("big"); err != nil {
 		t.Errorf("reading back MaxReadBytes: %v", err)
 	}
-	if _, err := w.Write("huge", []byte(strings.Repeat("x", MaxReadBytes+1))); !errors.Is(err, ErrTooLarge) {
+	if _, err := w.write("huge", []byte(strings.Repeat("x", MaxReadBytes+1)), nil); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("writing MaxReadBytes+1: %v; want ErrTooLarge", err)
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "modules", "huge.js")); !errors.Is(err, fs.ErrNotExist) {
@@ -120,7 +120,7 @@ func TestWriteKeepsMode(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]fs.FileMode{"main": 0o600, "tool": 0o755} {
-		if _, err := w.Write(name, []byte("new")); err != nil {
+		if _, err := w.write(name, []byte("new"), nil); err != nil {
 			t.Fatal(err)
 		}
 		st, err := os.Stat(filepath.Join(dir, runtime.PathOf(name)))
@@ -138,8 +138,8 @@ func TestWriteEscapes(t *testing.T) {
 	for _, bad := range []string{"..", "../x", "/etc/passwd", "a/b", "x.js", ".cadrun-tmp-0", ""} {
 		w, dir := workspace(t, nil)
 		before := snapshot(t, filepath.Dir(dir))
-		if _, err := w.Write(bad, []byte("x")); !errors.Is(err, ErrBadName) {
-			t.Errorf("Write(%q) = %v; want ErrBadName", bad, err)
+		if _, err := w.write(bad, []byte("x"), nil); !errors.Is(err, ErrBadName) {
+			t.Errorf("write(%q) = %v; want ErrBadName", bad, err)
 		}
 		if err := w.Delete(bad); !errors.Is(err, ErrBadName) {
 			t.Errorf("Delete(%q) = %v; want ErrBadName", bad, err)
@@ -148,7 +148,7 @@ func TestWriteEscapes(t *testing.T) {
 			t.Errorf("Move(main, %q) = %v; want ErrBadName", bad, err)
 		}
 		if diff := cmp.Diff(before, snapshot(t, filepath.Dir(dir))); diff != "" {
-			t.Errorf("Write(%q) changed files (-before +after):\n%s", bad, diff)
+			t.Errorf("write(%q) changed files (-before +after):\n%s", bad, diff)
 		}
 	}
 }
@@ -165,8 +165,8 @@ func TestWriteSymlinkedModulesDir(t *testing.T) {
 	}
 	before := snapshot(t, outside)
 	for _, name := range []string{"x", "new"} {
-		if _, err := w.Write(name, []byte("inside")); err == nil {
-			t.Errorf("Write(%q) through a modules/ symlink out of the workspace succeeded", name)
+		if _, err := w.write(name, []byte("inside"), nil); err == nil {
+			t.Errorf("write(%q) through a modules/ symlink out of the workspace succeeded", name)
 		}
 	}
 	if err := w.Delete("x"); err == nil {
@@ -196,9 +196,9 @@ func TestWriteReplacesLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"sym", "hard"} {
-		created, err := w.Write(name, []byte("inside "+name))
+		created, err := w.write(name, []byte("inside "+name), nil)
 		if err != nil || created {
-			t.Errorf("Write(%q) = %v, %v; want an overwrite", name, created, err)
+			t.Errorf("write(%q) = %v, %v; want an overwrite", name, created, err)
 		}
 		p := filepath.Join(dir, "modules", name+".js")
 		st, err := os.Lstat(p)
@@ -229,7 +229,7 @@ func TestWriteFailure(t *testing.T) {
 				}
 				return nil
 			}
-			_, err := w.Write(name, []byte("new"))
+			_, err := w.write(name, []byte("new"), nil)
 			if !errors.Is(err, injected) {
 				t.Errorf("%s/%s: Write = %v; want the injected error", step, name, err)
 			}
@@ -299,20 +299,20 @@ func TestCaseCollision(t *testing.T) {
 	t.Parallel()
 	w, dir := workspace(t, map[string]string{"modules/house.js": "old"})
 	before := snapshot(t, dir)
-	_, err := w.Write("House", []byte("new"))
+	_, err := w.write("House", []byte("new"), nil)
 	if !errors.Is(err, ErrCaseCollision) || !strings.Contains(err.Error(), "modules/house.js") {
-		t.Errorf("Write(House) = %v; want ErrCaseCollision naming modules/house.js", err)
+		t.Errorf("write(House) = %v; want ErrCaseCollision naming modules/house.js", err)
 	}
-	if _, err := w.Write("SHAPES", []byte("new")); !errors.Is(err, ErrCaseCollision) || !strings.Contains(err.Error(), "builtin/shapes.js") {
-		t.Errorf("Write(SHAPES) = %v; want ErrCaseCollision naming the built-in", err)
+	if _, err := w.write("SHAPES", []byte("new"), nil); !errors.Is(err, ErrCaseCollision) || !strings.Contains(err.Error(), "builtin/shapes.js") {
+		t.Errorf("write(SHAPES) = %v; want ErrCaseCollision naming the built-in", err)
 	}
 	if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
 		t.Errorf("a refused write changed files (-before +after):\n%s", diff)
 	}
-	if _, err := w.Write("house", []byte("new")); err != nil {
+	if _, err := w.write("house", []byte("new"), nil); err != nil {
 		t.Errorf("overwriting house: %v", err)
 	}
-	if _, err := w.Write("a", []byte("a")); err != nil {
+	if _, err := w.write("a", []byte("a"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Move("a", "HOUSE"); !errors.Is(err, ErrCaseCollision) {
@@ -412,9 +412,9 @@ func TestSceneCap(t *testing.T) {
 	if err == nil || err.Error() != want || !errors.Is(err, ErrTooLarge) {
 		t.Errorf("LoadScene: got %v, want %q", err, want)
 	}
-	err = w.SaveScene(make([]byte, MaxSceneBytes+1))
+	_, err = w.PrepareScene(make([]byte, MaxSceneBytes+1))
 	want = "writing scene.json: file too large: 134217729 bytes is over 134217728 (MaxSceneBytes)"
 	if err == nil || err.Error() != want {
-		t.Errorf("SaveScene: got %v, want %q", err, want)
+		t.Errorf("PrepareScene: got %v, want %q", err, want)
 	}
 }

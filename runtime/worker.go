@@ -476,6 +476,23 @@ type PoolOptions struct {
 	Command func() *exec.Cmd
 }
 
+// Runner runs a program: the entry module of src, with opt's limits. *Pool runs it in a worker
+// process, which also bounds memory; InProcess runs it in this process. Run may be called
+// from several goroutines at once.
+type Runner interface {
+	Run(ctx context.Context, src Source, entry string, opt Options) (*Result, error)
+}
+
+// InProcess runs programs in this process with Run: every limit but memory (see
+// docs/limits.md). It is for tests, benchmarks and embedding; every cadrun command uses a
+// Pool.
+type InProcess struct{}
+
+// Run implements Runner.
+func (InProcess) Run(ctx context.Context, src Source, entry string, opt Options) (*Result, error) {
+	return Run(ctx, src, entry, opt)
+}
+
 // Pool runs scripts in worker processes. It is safe for concurrent use; each run takes a
 // worker of its own.
 type Pool struct {

@@ -307,7 +307,7 @@ func TestHistorySurvivesRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	s2 := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
+	s2 := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}).Session()
 	out, err := sceneCmd(t, s2, "undo", "")
 	if err != nil || out.Change.Entry != 2 || fileBytes(t, dir, "scene.code.js") != "drawCircle('a', 0, 0, 1)" {
 		t.Fatalf("undo after restart: %+v, %v", out.Change, err)

@@ -18,7 +18,7 @@ func BenchmarkSaveTool(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer ws.Close()
-	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
+	srv := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{})
 	defer srv.CloseJournal()
 	s := srv.Session()
 	if _, err := s.Call(context.Background(), "write", json.RawMessage(`{"file":"main","code":"drawCircle('c', 0, 0, 5)"}`)); err != nil {

@@ -78,7 +78,7 @@ func TestLSPSymbolsNestedArrowsBounded(t *testing.T) {
 	ws, _ := newWorkspace(t, map[string]string{
 		"modules/deep.js": "export const f = " + strings.Repeat("x => ", 10000) + "1\n",
 	})
-	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{Limits: runtime.Limits{Timeout: time.Millisecond}})
+	srv := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{Limits: runtime.Limits{Timeout: time.Millisecond}})
 	_, err := call[LSPOut](t, srv.Session(), "lsp", LSPIn{Operation: "symbols", File: "deep"})
 	if !errors.Is(err, ErrParseTimeout) {
 		t.Errorf("got %v, want ErrParseTimeout", err)

@@ -276,7 +276,7 @@ func TestRefusedLandingLeavesNoTempFiles(t *testing.T) {
 func TestFolderSyncFailsAfterLanding(t *testing.T) {
 	t.Parallel()
 	ws, dir := newWorkspace(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)\n"})
-	s := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
+	s := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}).Session()
 	injected := errors.New("input/output error")
 	ws.FailSteps(func(step string) error {
 		if step == "syncdir" {

@@ -114,7 +114,7 @@ func runScenario(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.Close() })
-	srv := NewServer(t.Context(), ws, InProcess{}, runtime.Options{})
+	srv := NewServer(t.Context(), ws, runtime.InProcess{}, runtime.Options{})
 	sessions := map[string]*Session{}
 
 	if calls != nil {

@@ -122,7 +122,7 @@ func (se *Session) sceneDiff(ctx context.Context, v *view, against json.RawMessa
 		return nil, nil, nil, nil, err
 	}
 	cur := v.sc
-	d := engine.Compare(old, cur)
+	d := scene.Compare(old, cur, 0)
 	out := &DiffOut{
 		Against: ref.DiffAgainst,
 		Counts:  DiffCounts{Added: len(d.Added), Removed: len(d.Removed), Changed: len(d.Changed), Unchanged: d.Same},
@@ -288,7 +288,7 @@ func entryScene(h *modules.History, e modules.HistoryEntry, fonts map[string]*sc
 // diffPicture draws the difference in the frame that holds both scenes, at the asked width
 // (0: the longer side render.DefaultPNGSide), narrower until it fits budget, with its pixel
 // mapping. note says when it was drawn narrower.
-func diffPicture(ctx context.Context, old, cur *scene.Scene, d engine.Delta, width, budget int) ([]byte, *ImageInfo, string, error) {
+func diffPicture(ctx context.Context, old, cur *scene.Scene, d scene.Diff, width, budget int) ([]byte, *ImageInfo, string, error) {
 	win := unionView(old, cur)
 	if width < 0 {
 		return nil, nil, "", fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
@@ -317,7 +317,7 @@ func diffPicture(ctx context.Context, old, cur *scene.Scene, d engine.Delta, wid
 // faint; the removed shapes and where the moved or reshaped ones were; the changed shapes
 // where they are now and the added ones. A shape counts as changed when it differs itself or when a
 // group above it moved it.
-func diffLayers(old, cur *scene.Scene, d engine.Delta, pen float64) [3]*scene.Scene {
+func diffLayers(old, cur *scene.Scene, d scene.Diff, pen float64) [3]*scene.Scene {
 	changed := make(map[string]bool, len(d.Changed)) // differs itself
 	for _, c := range d.Changed {
 		changed[c.Name] = true

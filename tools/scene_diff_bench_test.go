@@ -23,7 +23,7 @@ func movedRows() string {
 func TestSceneDiffFitsTheBudget(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": bigScene(100)})
-	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
+	srv := NewServer(context.Background(), ws, runtime.InProcess{}, slowRuns)
 	cs := connectMCP(t, srv)
 	if res := callMCP(t, cs, "write", map[string]any{"file": "main", "code": movedRows()}); res.IsError {
 		t.Fatal(text(t, res))
@@ -68,7 +68,7 @@ func BenchmarkSceneDiff10k(b *testing.B) {
 func BenchmarkSceneSketch(b *testing.B) {
 	ws, _ := newWorkspace(b, nil)
 	addStrokes(b, ws, fullSketch()...)
-	s := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
+	s := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}).Session()
 	raw := json.RawMessage(`{"command":"sketch"}`)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/engine"
 )
@@ -235,7 +236,7 @@ func TestSceneDiffErrors(t *testing.T) {
 func TestSceneDiffOverMCP(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, nil)
-	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
+	srv := NewServer(context.Background(), ws, runtime.InProcess{}, slowRuns)
 	cs := connectMCP(t, srv)
 	for _, code := range []string{"drawCircle('a', 0, 0, 5)", "for (let i = 0; i < 30; i++) drawCircle('c' + i, 10 * i, 0, 4)"} {
 		if res := callMCP(t, cs, "write", map[string]any{"file": "main", "code": code}); res.IsError {

@@ -42,7 +42,7 @@ drawCircle('u1', 0, -50, 7); drawCircle('u2', 5, -50, 7); booleanUnion('u1', 'u2
 func TestSceneViewsFitTheBudget(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": bigScene(100)})
-	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
+	srv := NewServer(context.Background(), ws, runtime.InProcess{}, slowRuns)
 	if n := srv.Scene().Len(); n != 10103 {
 		t.Fatalf("the scene has %d entities, want 10103", n)
 	}
@@ -103,7 +103,7 @@ var slowRuns = runtime.Options{Limits: runtime.Limits{Timeout: time.Minute}}
 func bigSession(t *testing.T, rows int) *Session {
 	t.Helper()
 	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": bigScene(rows)})
-	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
+	srv := NewServer(context.Background(), ws, runtime.InProcess{}, slowRuns)
 	if srv.Scene().Len() < 100*rows {
 		t.Fatalf("main did not run: %d entities", srv.Scene().Len())
 	}

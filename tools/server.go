@@ -14,12 +14,6 @@ import (
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
-// Runner runs a program; *runtime.Pool and InProcess both are one.
-type Runner = engine.Runner
-
-// InProcess runs scripts in this process (engine.InProcess).
-type InProcess = engine.InProcess
-
 // The engine's answers and errors, as the tools give them.
 type (
 	SyncResult = engine.SyncResult
@@ -56,19 +50,19 @@ type Server struct {
 
 // NewServer opens the state of a workspace (engine.NewServer): the scene comes from running
 // main, else from scene.json, else it is empty. ctx bounds the server's life.
-func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
+func NewServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options) *Server {
 	return newServer(ctx, ws, runner, opt, engine.NewServer)
 }
 
 // NewServerForCall is NewServer for a process that makes one call (`cadrun tool`): the scene
 // is built when first needed (engine.NewServerForCall).
-func NewServerForCall(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options) *Server {
+func NewServerForCall(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options) *Server {
 	return newServer(ctx, ws, runner, opt, engine.NewServerForCall)
 }
 
-type opener func(context.Context, *modules.Workspace, engine.Runner, runtime.Options, engine.Options) *engine.Server
+type opener func(context.Context, *modules.Workspace, runtime.Runner, runtime.Options, engine.Options) *engine.Server
 
-func newServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options, open opener) *Server {
+func newServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options, open opener) *Server {
 	srv := &Server{ws: ws, opt: opt, parses: newSymbolParses()}
 	srv.Server = open(ctx, ws, runner, opt, engine.Options{
 		Watchers:    []engine.Watcher{lockWatcher{srv}, &srv.changes},

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -60,7 +61,7 @@ func addStrokes(t testing.TB, ws *modules.Workspace, strokes ...[][2]float64) {
 func TestSceneSketch(t *testing.T) {
 	t.Parallel()
 	ws, dir := newWorkspace(t, map[string]string{"scene.code.js": "drawRect('plate', 0, 0, 100, 100)"})
-	s := NewServer(context.Background(), ws, InProcess{}, slowRuns).Session()
+	s := NewServer(context.Background(), ws, runtime.InProcess{}, slowRuns).Session()
 	addStrokes(t, ws,
 		wobbly(-40, 0, 40, 0, 200, 0.1),
 		append(wobbly(-30, -30, -30, 30, 100, 0.1), wobbly(-30, 30, 30, 30, 100, 0.1)[1:]...),
@@ -109,7 +110,7 @@ func TestSceneSketch(t *testing.T) {
 func TestSceneSketchBudget(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": "drawRect('plate', 0, 0, 100, 100)"})
-	s := NewServer(context.Background(), ws, InProcess{}, slowRuns).Session()
+	s := NewServer(context.Background(), ws, runtime.InProcess{}, slowRuns).Session()
 	var spiral [][2]float64
 	for i := range 2000 {
 		a := float64(i) * 0.05
@@ -136,7 +137,7 @@ func TestSceneSketchBudget(t *testing.T) {
 func TestScenePNGShowsTheSketch(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": "drawRect('plate', 0, 0, 100, 100); setFill('plate', [0.9, 0.9, 0.9, 1])"})
-	s := NewServer(context.Background(), ws, InProcess{}, slowRuns).Session()
+	s := NewServer(context.Background(), ws, runtime.InProcess{}, slowRuns).Session()
 	pixel := func() color.RGBA {
 		t.Helper()
 		out, err := call[SceneOut](t, s, "scene", map[string]any{"command": "png"})
@@ -183,7 +184,7 @@ func TestSimplify(t *testing.T) {
 func TestSketchNote(t *testing.T) {
 	t.Parallel()
 	ws, dir := newWorkspace(t, map[string]string{"scene.code.js": "drawRect('plate', 0, 0, 100, 100)"})
-	srv := NewServer(context.Background(), ws, InProcess{}, slowRuns)
+	srv := NewServer(context.Background(), ws, runtime.InProcess{}, slowRuns)
 	cs := connectMCP(t, srv)
 	notes := func() []string {
 		t.Helper()

@@ -37,8 +37,8 @@ func twoServers(t *testing.T, files map[string]string) (a, b *Server, dir string
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { wsB.Close() })
-	a = NewServer(context.Background(), wsA, InProcess{}, runtime.Options{})
-	b = NewServer(context.Background(), wsB, InProcess{}, runtime.Options{})
+	a = NewServer(context.Background(), wsA, runtime.InProcess{}, runtime.Options{})
+	b = NewServer(context.Background(), wsB, runtime.InProcess{}, runtime.Options{})
 	return a, b, dir
 }
 
@@ -171,7 +171,7 @@ func TestUndoSaysItTakesBackAnotherClientsChange(t *testing.T) {
 func TestMCPSceneFollowsTheDisk(t *testing.T) {
 	t.Parallel()
 	ws, dir := newWorkspace(t, map[string]string{"scene.code.js": "drawCircle('a', 0, 0, 1)\n"})
-	cs := connectMCP(t, NewServer(context.Background(), ws, InProcess{}, runtime.Options{}))
+	cs := connectMCP(t, NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}))
 	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte("drawCircle('a', 0, 0, 1)\ndrawRect('r', 0, 0, 2, 2)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func BenchmarkSyncUnchanged(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer ws.Close()
-	srv := NewServer(context.Background(), ws, InProcess{}, runtime.Options{})
+	srv := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{})
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := srv.Sync(context.Background()); err != nil {

@@ -39,9 +39,9 @@ func BenchmarkWriteAndRunPool(b *testing.B) {
 	benchWriteWith(b, b.TempDir(), p)
 }
 
-func benchWrite(b *testing.B, dir string) { benchWriteWith(b, dir, InProcess{}) }
+func benchWrite(b *testing.B, dir string) { benchWriteWith(b, dir, runtime.InProcess{}) }
 
-func benchWriteWith(b *testing.B, dir string, runner Runner) {
+func benchWriteWith(b *testing.B, dir string, runner runtime.Runner) {
 	ws, err := modules.Open(dir)
 	if err != nil {
 		b.Fatal(err)

@@ -20,7 +20,7 @@ import (
 func newSession(t testing.TB, files map[string]string) (*Session, string) {
 	t.Helper()
 	ws, dir := newWorkspace(t, files)
-	return NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session(), dir
+	return NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}).Session(), dir
 }
 
 // newWorkspace opens a workspace in a temporary directory holding files (path -> content).
@@ -313,7 +313,7 @@ func TestSceneRestoredFromSceneJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	got, _ := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Scene().MarshalJSON()
+	got, _ := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}).Scene().MarshalJSON()
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("restored scene mismatch (-want +got):\n%s", diff)
 	}

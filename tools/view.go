@@ -401,10 +401,10 @@ func (p *picture) mark(sc *scene.Scene, names Highlight, last func() (*landing, 
 			p.note = join(p.note, "no change has landed since this server started, so nothing is highlighted as changed")
 			continue
 		}
-		d := engine.Compare(l.before, l.after)
-		altered := d.Altered()
-		roots = append(roots, altered...)
-		if len(altered) == 0 {
+		d := scene.Compare(l.before, l.after, 0)
+		changed := altered(d)
+		roots = append(roots, changed...)
+		if len(changed) == 0 {
 			gone := ""
 			if len(d.Removed) > 0 {
 				gone = fmt.Sprintf(" (it removed %d, which are not drawn)", len(d.Removed))
@@ -617,3 +617,15 @@ func (se *Session) lastLanded() (*landing, string) {
 
 // scenePicturesDescription is the scene tool's description of its pictures.
 const scenePicturesDescription = "png takes focus, highlight and grid; undo, redo and reset take view as write does. A picture's image says how pixels map to scene units and says blank when it shows nothing."
+
+// altered names what d's newer scene added or altered (not only restacked): the uncapped
+// added and changed of a change's answer, what a view highlights as changed.
+func altered(d scene.Diff) []string {
+	names := slices.Clone(d.Added)
+	for _, c := range d.Changed {
+		if !c.OnlyZ() {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}

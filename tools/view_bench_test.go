@@ -17,7 +17,7 @@ func BenchmarkWriteViewAllChanged(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer ws.Close()
-	s := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
+	s := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}).Session()
 	var raw [2]json.RawMessage
 	for i, dy := range []string{"1", "2"} {
 		raw[i] = mustJSON(b, WriteIn{File: "main", Code: bigScene(100) + "for (let j = 0; j < 100; j++) translate('row' + j, 0, " + dy + ")\n", View: ViewIn{On: true}})

@@ -21,7 +21,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/tools/engine"
+	"github.com/cadrun/cadrun/scene"
 )
 
 // plateMain draws a light blue plate with a hole; the tests add a part to it.
@@ -342,7 +342,7 @@ func BenchmarkWriteView(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer ws.Close()
-	s := NewServer(context.Background(), ws, InProcess{}, runtime.Options{}).Session()
+	s := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}).Session()
 	for _, view := range []ViewIn{{}, {On: true}, {On: true, Grid: true}} {
 		name := "off"
 		if view.On {
@@ -384,8 +384,8 @@ func TestAlteredAgreesWithTheAnswer(t *testing.T) {
 		if l == nil {
 			t.Fatalf("%q: no landing kept for its answer", code)
 		}
-		d := engine.Compare(l.before, l.after)
-		if diff := cmp.Diff(slices.Concat(res.Added, res.Changed), d.Altered(), cmpopts.EquateEmpty(), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" || len(d.Removed) != len(res.Removed) {
+		d := scene.Compare(l.before, l.after, 0)
+		if diff := cmp.Diff(slices.Concat(res.Added, res.Changed), altered(d), cmpopts.EquateEmpty(), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" || len(d.Removed) != len(res.Removed) {
 			t.Errorf("%q: removed %v (answer %v), altered mismatch (-answer +altered):\n%s", code, d.Removed, res.Removed, diff)
 		}
 	}

@@ -83,7 +83,7 @@ func TestPageSketch(t *testing.T) {
 	}
 
 	// scene sketch answers it: a straight drag is its two ends.
-	srv := tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{})
+	srv := tools.NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{})
 	sketch := func(params string) *tools.SketchOut {
 		t.Helper()
 		out, err := srv.Session().Call(context.Background(), "scene", json.RawMessage(params))

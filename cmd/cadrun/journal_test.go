@@ -27,7 +27,7 @@ func TestJournalEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	srv := tools.NewServer(context.Background(), w, tools.InProcess{}, runtime.Options{})
+	srv := tools.NewServer(context.Background(), w, runtime.InProcess{}, runtime.Options{})
 	const token = "s3cret"
 	hs := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.New(srv, "test"), mcpserver.HTTPOptions{Token: token, API: tools.NewJournalAPI(srv)}))
 	t.Cleanup(hs.Close)

@@ -106,7 +106,7 @@ func newHTTPMCP(t *testing.T, token string, opt runtime.Options, files map[strin
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	srv := tools.NewServer(context.Background(), w, tools.InProcess{}, opt)
+	srv := tools.NewServer(context.Background(), w, runtime.InProcess{}, opt)
 	hs := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.New(srv, "test"), mcpserver.HTTPOptions{Token: token}))
 	t.Cleanup(hs.Close)
 	return hs.URL, dir

@@ -18,7 +18,7 @@ type countingRunner struct{ runs atomic.Int32 }
 
 func (c *countingRunner) Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error) {
 	c.runs.Add(1)
-	return tools.InProcess{}.Run(ctx, src, entry, opt)
+	return runtime.InProcess{}.Run(ctx, src, entry, opt)
 }
 
 // TestScriptlessToolsRunNoScript: `cadrun tool` starts no worker ahead for the tools in
@@ -48,7 +48,7 @@ drawRect('door', 0, 0, w, 2)
 -- modules/walls.js --
 export const w = 1
 `)
-		w, err := modules.OpenForCall(dir)
+		w, err := modules.Open(dir, modules.ForOneCall())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -80,7 +80,7 @@ func runTest(args []string, stdout, stderr io.Writer) error {
 
 // testRunner is what runs the tests' scripts: worker processes with every limit, as the
 // MCP server runs them. It returns the function that stops it.
-func testRunner() (cadruntest.Runner, func()) {
+func testRunner() (runtime.Runner, func()) {
 	p := runtime.NewPool(runtime.PoolOptions{Warm: goruntime.GOMAXPROCS(0)})
 	return p, func() { p.Close() }
 }

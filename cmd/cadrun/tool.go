@@ -103,7 +103,7 @@ func runTool(args []string, stdout, stderr io.Writer) error {
 }
 
 // callTool opens the workspace and makes the call in a fresh session. The workspace and the
-// server are opened for one call (modules.OpenForCall, tools.NewServerForCall): the scene is
+// server are opened for one call (modules.Open with ForOneCall, tools.NewServerForCall): the scene is
 // built when the tool first needs it, and a change lists and reads the workspace once, under
 // its lock.
 func callTool(name, ws string, params []byte) (any, error) {
@@ -114,7 +114,7 @@ func callTool(name, ws string, params []byte) (any, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating the workspace: %w", err)
 	}
-	w, err := modules.OpenForCall(dir)
+	w, err := modules.Open(dir, modules.ForOneCall())
 	if err != nil {
 		return nil, err
 	}

@@ -147,7 +147,7 @@ type watchSetup struct {
 	dir     string
 	poll    time.Duration
 	outputs []output
-	runner  tools.Runner
+	runner  runtime.Runner
 	options runtime.Options
 	viewer  *viewer.Server // nil without -serve
 }

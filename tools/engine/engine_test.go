@@ -41,7 +41,7 @@ func newTestServer(t *testing.T, files map[string]string, hooks Options) (*Serve
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.Close() })
-	return NewServer(context.Background(), ws, InProcess{}, runtime.Options{}, hooks), dir
+	return NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}, hooks), dir
 }
 
 func write(name, code string) func([]byte, bool) (modules.Change, error) {

@@ -30,25 +30,11 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-// Runner runs a program; *runtime.Pool and InProcess both are one.
-type Runner interface {
-	Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error)
-}
-
-// InProcess runs scripts in this process, with runtime.Run's limits (no memory cap; see
-// docs/limits.md): for tests, benchmarks and embedding. Every cadrun command uses a Pool.
-type InProcess struct{}
-
-// Run implements Runner.
-func (InProcess) Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error) {
-	return runtime.Run(ctx, src, entry, opt)
-}
-
 // Server holds one workspace's state: the last good scene. It is safe for concurrent use:
 // every transaction holds the workspace lock.
 type Server struct {
 	ws     *modules.Workspace
-	runner Runner
+	runner runtime.Runner
 	opt    runtime.Options
 	ctx    context.Context // its end cancels the MCP calls in flight
 
@@ -79,7 +65,7 @@ type Options struct {
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
 // missing or fails, from scene.json (the last good scene); else it is empty. ctx bounds the
 // server's life: when it ends, the MCP calls in flight are cancelled (and still answered).
-func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options, hooks Options) *Server {
+func NewServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options, hooks Options) *Server {
 	s := newServer(ctx, ws, runner, opt, hooks)
 	files, st, readable := s.diskFiles()
 	s.scene, s.mainErr = s.build(ctx, files, readable)
@@ -91,13 +77,13 @@ func NewServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt ru
 // built as NewServer builds it, but when first needed. A tool that never looks at the scene
 // (glob, read, lsp, search) never runs main, and a change builds it from the files its transaction
 // reads under the workspace lock, so that the process lists and reads the workspace once.
-func NewServerForCall(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options, hooks Options) *Server {
+func NewServerForCall(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options, hooks Options) *Server {
 	s := newServer(ctx, ws, runner, opt, hooks)
 	s.pending.Store(true)
 	return s
 }
 
-func newServer(ctx context.Context, ws *modules.Workspace, runner Runner, opt runtime.Options, hooks Options) *Server {
+func newServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options, hooks Options) *Server {
 	return &Server{ws: ws, runner: runner, opt: opt, ctx: ctx, scene: scene.New(), hooks: hooks}
 }
 
@@ -565,10 +551,9 @@ func (srv *Server) UserFile(name string) ([]byte, bool, error) {
 }
 
 // diffScenes names the entities added, removed and changed between two scenes, each list
-// capped at MaxListed with the rest counted. It reads Compare (compare.go), as scene diff
-// does.
+// capped at MaxListed with the rest counted. It reads scene.Compare, as scene diff does.
 func diffScenes(old, cur *scene.Scene) (added, removed, changed, restacked []string, more *MoreCount) {
-	d := Compare(old, cur)
+	d := scene.Compare(old, cur, 0)
 	added, removed = d.Added, d.Removed
 	for _, c := range d.Changed {
 		if c.OnlyZ() {

@@ -35,7 +35,7 @@ var longRun = runtime.Options{Limits: runtime.Limits{Timeout: time.Minute}}
 const stuck = "for(;;){}\n"
 
 // newMCPRunner is newMCP with a chosen runner and options; it returns the workspace too.
-func newMCPRunner(t *testing.T, runner tools.Runner, opt runtime.Options, files map[string]string) (*mcp.Server, string) {
+func newMCPRunner(t *testing.T, runner runtime.Runner, opt runtime.Options, files map[string]string) (*mcp.Server, string) {
 	t.Helper()
 	ws, dir := newWorkspace(t, files)
 	return New(tools.NewServer(context.Background(), ws, runner, opt), "test"), dir
@@ -48,19 +48,21 @@ func newTestPool(t *testing.T) *runtime.Pool {
 	return p
 }
 
-// starting is a tools.Runner that says when the run of the stuck script begins, so that a test
+// starting is a runtime.Runner that says when the run of the stuck script begins, so that a test
 // acts on that event rather than on a guess of how long it takes. (These tests cannot run in
 // a synctest bubble: the script spins without blocking, and the pool's runs are real
 // processes, so a bubble's clock would never move.)
 type starting struct {
-	tools.Runner
+	runtime.Runner
 	started chan struct{}
 	once    sync.Once
 }
 
-func startSignal(r tools.Runner) *starting { return &starting{Runner: r, started: make(chan struct{})} }
+func startSignal(r runtime.Runner) *starting {
+	return &starting{Runner: r, started: make(chan struct{})}
+}
 
-// Run implements tools.Runner.
+// Run implements runtime.Runner.
 func (s *starting) Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error) {
 	if b, _, _ := src.Read(entry); string(b) == stuck {
 		s.once.Do(func() { close(s.started) })
@@ -73,10 +75,10 @@ func (s *starting) Run(ctx context.Context, src runtime.Source, entry string, op
 func TestMCPCancelStopsTheRun(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		runner func(t *testing.T) tools.Runner
+		runner func(t *testing.T) runtime.Runner
 	}{
-		{"in process", func(*testing.T) tools.Runner { return tools.InProcess{} }},
-		{"pool", func(t *testing.T) tools.Runner { return newTestPool(t) }},
+		{"in process", func(*testing.T) runtime.Runner { return runtime.InProcess{} }},
+		{"pool", func(t *testing.T) runtime.Runner { return newTestPool(t) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const before = "drawCircle('a', 0, 0, 1)\n"

@@ -29,7 +29,7 @@ func newWorkspace(t testing.TB, files map[string]string) (*modules.Workspace, st
 func newServer(t testing.TB, files map[string]string) *tools.Server {
 	t.Helper()
 	ws, _ := newWorkspace(t, files)
-	return tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{})
+	return tools.NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{})
 }
 
 // fileBytes is a workspace file's content.

@@ -33,7 +33,7 @@ const httpInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 func newHTTPHandler(t *testing.T, opt HTTPOptions, ropt runtime.Options, files map[string]string) (http.Handler, string) {
 	t.Helper()
 	ws, dir := newWorkspace(t, files)
-	return NewHTTPHandler(New(tools.NewServer(context.Background(), ws, tools.InProcess{}, ropt), "test"), opt), dir
+	return NewHTTPHandler(New(tools.NewServer(context.Background(), ws, runtime.InProcess{}, ropt), "test"), opt), dir
 }
 
 // post sends one JSON-RPC message; it returns the response with its body read.
@@ -173,7 +173,7 @@ func TestHTTPSessionCap(t *testing.T) {
 func TestHTTPJournalAPIAtTheSessionCap(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, nil)
-	srv := tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{})
+	srv := tools.NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{})
 	t.Cleanup(srv.CloseJournal)
 	h := NewHTTPHandler(New(srv, "test"), HTTPOptions{MaxSessions: 1, API: tools.NewJournalAPI(srv)})
 	hs := httptest.NewServer(h)
@@ -222,7 +222,7 @@ func TestHTTPMessageOverTheLimit(t *testing.T) {
 func TestHTTPJournalAPIRefusesAForeignHost(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, nil)
-	srv := tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{})
+	srv := tools.NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{})
 	t.Cleanup(srv.CloseJournal)
 	hs := httptest.NewServer(NewHTTPHandler(New(srv, "test"), HTTPOptions{API: tools.NewJournalAPI(srv)}))
 	t.Cleanup(hs.Close)
@@ -515,7 +515,7 @@ func TestHTTPIdleSessionIsReaped(t *testing.T) {
 func TestHTTPJournalAPIRefusalsAreJSON(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, nil)
-	srv := tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{})
+	srv := tools.NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{})
 	t.Cleanup(srv.CloseJournal)
 	hs := httptest.NewServer(NewHTTPHandler(New(srv, "test"), HTTPOptions{Token: "s3cret", API: tools.NewJournalAPI(srv)}))
 	t.Cleanup(hs.Close)
@@ -548,7 +548,7 @@ func TestHTTPJournalAPIRefusalsAreJSON(t *testing.T) {
 func TestJournalAPISearchParameterTwice(t *testing.T) {
 	t.Parallel()
 	ws, _ := newWorkspace(t, nil)
-	srv := tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{})
+	srv := tools.NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{})
 	t.Cleanup(srv.CloseJournal)
 	hs := httptest.NewServer(tools.NewJournalAPI(srv))
 	t.Cleanup(hs.Close)

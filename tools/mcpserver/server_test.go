@@ -352,7 +352,7 @@ func TestToolListFitsAModel(t *testing.T) {
 func TestMCPWriteContentKeepsKeyOrder(t *testing.T) {
 	t.Parallel()
 	ws, dir := newWorkspace(t, map[string]string{"scene.code.js": "drawRect('r', 0, 0, 1, 1)"})
-	cs := connectMCP(t, New(tools.NewServer(context.Background(), ws, tools.InProcess{}, runtime.Options{}), "test"))
+	cs := connectMCP(t, New(tools.NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}), "test"))
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write",
 		Arguments: json.RawMessage(`{"file":"d.json","content":{"width":120,"height":80,"depth":{"z":1,"a":2}}}`)})
 	if err != nil || res.IsError {

@@ -46,7 +46,7 @@ func newStdioServer(t *testing.T, opt runtime.Options, maxBytes int, files map[s
 	ws, dir := newWorkspace(t, files)
 	ctx, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
-	ms := New(tools.NewServer(ctx, ws, tools.InProcess{}, opt), "test")
+	ms := New(tools.NewServer(ctx, ws, runtime.InProcess{}, opt), "test")
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s := &stdioServer{in: inW, lines: make(chan string, 16), done: make(chan error, 1), stop: stop, dir: dir}

@@ -51,7 +51,7 @@ func startFSWatch(t *testing.T, opt modules.WatchOptions, files map[string]strin
 		err := Run(ctx, Config{
 			Open:   func() (runtime.Source, error) { return modules.Open(dir) },
 			Feed:   w,
-			Runner: engine.InProcess{},
+			Runner: runtime.InProcess{},
 			Publish: func(u RunUpdate) {
 				r.mu.Lock()
 				r.all = append(r.all, u)
@@ -316,7 +316,7 @@ func TestWatchChangesByTheTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	srv := engine.NewServer(context.Background(), ws, engine.InProcess{}, runtime.Options{}, engine.Options{})
+	srv := engine.NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}, engine.Options{})
 	write := func([]byte, bool) (modules.Change, error) {
 		return modules.Change{Name: "main", Next: []byte(circles(2))}, nil
 	}

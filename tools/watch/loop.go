@@ -33,7 +33,6 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
-	"github.com/cadrun/cadrun/tools/engine"
 	"github.com/cadrun/cadrun/tools/internal/schemacheck"
 )
 
@@ -82,7 +81,7 @@ type Config struct {
 	// workspace folder was made again. A Source that is an io.Closer is closed when replaced.
 	Open    func() (runtime.Source, error)
 	Feed    ChangeFeed
-	Runner  engine.Runner
+	Runner  runtime.Runner
 	Options runtime.Options
 	// Publish is called on the loop's goroutine after every run, in order; the next run waits
 	// for it to return.

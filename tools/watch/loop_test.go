@@ -18,7 +18,6 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/tools/engine"
 )
 
 // memFiles is a workspace in memory, by logical name; safe for concurrent use.
@@ -108,7 +107,7 @@ type watchRig struct {
 	done    chan struct{}
 }
 
-func startWatch(t *testing.T, runner engine.Runner, files map[string]string) *watchRig {
+func startWatch(t *testing.T, runner runtime.Runner, files map[string]string) *watchRig {
 	t.Helper()
 	r := &watchRig{
 		files: &memFiles{files: files},
@@ -195,7 +194,7 @@ func circles(n int) string {
 
 func TestWatchRunsAfterQuietWindow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, engine.InProcess{}, map[string]string{"main": circles(1)})
+		r := startWatch(t, runtime.InProcess{}, map[string]string{"main": circles(1)})
 		r.save("main", circles(2))
 		r.sleep(30 * time.Millisecond)
 		r.save("main", circles(3)) // the quiet window starts again
@@ -215,7 +214,7 @@ func TestWatchRunsAfterQuietWindow(t *testing.T) {
 // content.
 func TestWatchSteadyStreamOfSaves(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, engine.InProcess{}, map[string]string{"main": circles(1)})
+		r := startWatch(t, runtime.InProcess{}, map[string]string{"main": circles(1)})
 		for i := 1; i <= 1000; i++ {
 			r.sleep(999 * time.Microsecond)
 			r.save("main", circles(1+i%7)+fmt.Sprintf("// save %d\n", i))
@@ -237,7 +236,7 @@ func TestWatchSteadyStreamOfSaves(t *testing.T) {
 // does a module main looked for and did not find, once it appears.
 func TestWatchRunsOnlyForWhatMainReads(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, engine.InProcess{}, map[string]string{
+		r := startWatch(t, runtime.InProcess{}, map[string]string{
 			"main":   "import 'a'\nring('r')\n",
 			"a":      "import 'b'\nfunction ring(n) { drawCircle(n, 0, 0, R) }\n",
 			"b":      "const R = 5\n",
@@ -270,7 +269,7 @@ func TestWatchRunsOnlyForWhatMainReads(t *testing.T) {
 // to come back, and no run sees it so unless it stays that way.
 func TestWatchWaitsForAFileMidSave(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, engine.InProcess{}, map[string]string{"main": circles(1)})
+		r := startWatch(t, runtime.InProcess{}, map[string]string{"main": circles(1)})
 
 		r.files.remove("main") // removed at 0s...
 		r.feed.send(modules.Changes{Names: []string{"main"}})
@@ -302,7 +301,7 @@ func TestWatchWaitsForAFileMidSave(t *testing.T) {
 // last good run; the next good run moves the version on.
 func TestWatchKeepsTheLastGoodScene(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, engine.InProcess{}, map[string]string{"main": circles(2)})
+		r := startWatch(t, runtime.InProcess{}, map[string]string{"main": circles(2)})
 		r.save("main", "drawCircle('a', 0, 0, 1)\ndrawCirle('b', 0, 0, 1)\n")
 		r.sleep(time.Second)
 		r.save("main", circles(4))
@@ -349,7 +348,7 @@ func TestWatchOneRunAtATime(t *testing.T) {
 // changed.
 func TestWatchRescanAndReopen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, engine.InProcess{}, map[string]string{"main": "import 'a'\n", "a": circles(1)})
+		r := startWatch(t, runtime.InProcess{}, map[string]string{"main": "import 'a'\n", "a": circles(1)})
 		r.feed.send(modules.Changes{Rescan: true}) // nothing changed: no run
 		r.sleep(time.Second)
 		r.files.set("a", circles(3))
@@ -373,7 +372,7 @@ func TestWatchRescanAndReopen(t *testing.T) {
 // the tools would be refused; a save to the schema runs again, as it is one of the files read.
 func TestWatchChecksDataAgainstItsSchema(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, engine.InProcess{}, map[string]string{
+		r := startWatch(t, runtime.InProcess{}, map[string]string{
 			"main":               "const s = readJSON('size'); drawCircle('c', 0, 0, s.r)\n",
 			"size.json":          `{"r": 1}`,
 			"size.schema.json":   `{"type": "object", "properties": {"r": {"type": "number", "maximum": 5}}}`,
@@ -401,7 +400,7 @@ func TestWatchChecksDataAgainstItsSchema(t *testing.T) {
 // memory limit that stops it.
 func TestWatchStopsASchemaBomb(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startWatch(t, engine.InProcess{}, map[string]string{
+		r := startWatch(t, runtime.InProcess{}, map[string]string{
 			"main":          "const d = readJSON('d'); drawCircle('c', 0, 0, d.length)\n",
 			"d.json":        `[[]]`,
 			"d.schema.json": bombSchema,
