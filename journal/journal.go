@@ -428,9 +428,9 @@ func (j *Journal) search(ctx context.Context, q *Query) ([]Entry, error) {
 			return nil, fmt.Errorf("searching the journal: %w", damaged(j.path, err))
 		}
 		// No snippet() here: FTS5 builds it by trying every window around every match, so an
-		// entry that repeats the word took time quadratic in its matches (55 s for one legal
-		// 256 KiB entry), for every match ranked. The snippet is made in Go for the entries
-		// answered, in one pass over the text (snippetOf).
+		// entry that repeats the word took time quadratic in its matches, for every match
+		// ranked. The snippet is made in Go for the entries answered, in one pass over the
+		// text (snippetOf).
 		stmt = "SELECT " + entryColumns + ", ''" +
 			" FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid" +
 			whereClause(append(conds, "entries_fts.rowid >= ?")) +

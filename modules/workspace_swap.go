@@ -3,15 +3,15 @@ package modules
 // A rename over an existing file pays, inside the rename, for the old file's end: on ext4 its
 // blocks are freed and its inode released there and then, and for a file whose bytes were not
 // synced (scene.json) the rename also starts writing the new bytes out (ext4's auto_da_alloc),
-// which the directory's fsync running beside it must then wait for. On the disk the write-and-
-// run benchmark runs on, that is 0.1 ms for the user's file and 0.2 ms for scene.json, on the
-// path to the answer. A change under the workspace lock therefore swaps the new file with the
-// old one instead (renameat2 RENAME_EXCHANGE: both entries change in one step, the name never
-// missing), so that the old file lands under the temp file's hidden name; once the directory
-// is synced it is moved to .cadrun/trash and removed there in the background, after the
-// answer (the trash stays open, so that each of those is one call). The durability is the rename's: the new bytes are synced before the swap and the
-// directory after it. A filesystem without the exchange, a target that went away, or a trash
-// that cannot be reached falls back to the rename or to removing the old file at once.
+// which the directory's fsync running beside it must then wait for, on the path to the answer.
+// A change under the workspace lock therefore swaps the new file with the old one instead
+// (renameat2 RENAME_EXCHANGE: both entries change in one step, the name never missing), so
+// that the old file lands under the temp file's hidden name; once the directory is synced it
+// is moved to .cadrun/trash and removed there in the background, after the answer (the trash
+// stays open, so that each of those is one call). The durability is the rename's: the new
+// bytes are synced before the swap and the directory after it. A filesystem without the
+// exchange, a target that went away, or a trash that cannot be reached falls back to the
+// rename or to removing the old file at once.
 
 import (
 	"crypto/rand"

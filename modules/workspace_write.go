@@ -536,6 +536,6 @@ func (w *Workspace) LoadScene() ([]byte, error) {
 }
 
 // MaxSceneBytes caps scene.json, read at start when main is missing or fails. Reading and
-// decoding a scene costs about four times its size in memory; a 100,000-entity scene of
-// ordinary shapes is about 25 MB.
+// decoding a scene costs a few times its size in memory, so the cap bounds that memory while
+// leaving room for scenes of hundreds of thousands of ordinary shapes.
 const MaxSceneBytes = 128 << 20

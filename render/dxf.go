@@ -224,14 +224,14 @@ func topLevel(s *scene.Scene, e *scene.Entity) *scene.Entity {
 	return e
 }
 
-// dxfLayerName makes a layer name every DXF reader accepts from a group name: letters,
-// digits, '_', '-' and '$' are kept, anything else becomes '_', the length is capped, and a
-// name already taken (compared without case, as AutoCAD does) gets a suffix _2, _3, ...
 // dxfReservedLayers are the layer names no group may take, upper-cased: 0, the layer of
 // shapes at the top level, and DEFPOINTS, AutoCAD's layer that never plots (a group of that
 // name gets defpoints_2, so that what it holds is cut and printed like the rest).
 func dxfReservedLayers() map[string]bool { return map[string]bool{"0": true, "DEFPOINTS": true} }
 
+// dxfLayerName makes a layer name every DXF reader accepts from a group name: letters,
+// digits, '_', '-' and '$' are kept, anything else becomes '_', the length is capped, and a
+// name already taken (compared without case, as AutoCAD does) gets a suffix _2, _3, ...
 func dxfLayerName(group string, maxLen int, taken map[string]bool) string {
 	// One '_' for each character a layer name cannot hold (ÄÖÜ-engrave is ___-engrave, not
 	// one per byte of UTF-8).

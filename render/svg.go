@@ -73,7 +73,7 @@ func WriteSVG(w io.Writer, s *scene.Scene, opt SVGOptions) error {
 }
 
 // svgPieceEntities is how many entities one piece of a document holds: W1's 10,000 shapes
-// are ten pieces of about 230 KB.
+// are ten pieces.
 const svgPieceEntities = 1024
 
 // svgProcs is how many goroutines write s: one for a scene of one piece.

@@ -83,13 +83,14 @@ func Lookup(name string) (Func, bool) {
 	return f, ok
 }
 
-var (
-	sortedTable []Func
-	byName      map[string]Func
-)
+// byName indexes the table by name, and sortedTable is the table sorted by domain order then
+// name. A malformed table (a name twice, an unknown domain, no doc line or example, no
+// implementation, a bad domain alias) panics as the package initialises, so that every test
+// catches it.
+var byName, sortedTable = indexTable()
 
-func init() {
-	byName = map[string]Func{}
+func indexTable() (map[string]Func, []Func) {
+	byName := map[string]Func{}
 	domainRank := map[string]int{}
 	for i, d := range Domains {
 		domainRank[d] = i
@@ -116,14 +117,15 @@ func init() {
 			}
 		}
 	}
-	sortedTable = append([]Func(nil), table...)
-	sort.SliceStable(sortedTable, func(i, j int) bool {
-		a, b := sortedTable[i], sortedTable[j]
+	sorted := append([]Func(nil), table...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
 		if a.Domain != b.Domain {
 			return domainRank[a.Domain] < domainRank[b.Domain]
 		}
 		return a.Name < b.Name
 	})
+	return byName, sorted
 }
 
 // Signature renders f as "name(a: number, b?: string): boolean".

@@ -1,12 +1,12 @@
 package runtime
 
-// readJSON's decoding. JSON.parse followed by a deep Object.freeze took about 20 ms for a
-// 100 KB file: goja's parser reads encoding/json tokens one interface value at a time, and
-// the freeze read every key back out of every object. Instead a data file is decoded once on
-// the Go side into a dataNode tree, its strings, numbers, booleans and null already goja
-// values (primitives belong to no realm), and kept in a small process-wide cache keyed by
-// the file's bytes: a warm worker decodes a file once, not once per run. Each run then
-// builds its frozen JS view of the tree lazily (data_view.go).
+// readJSON's decoding. JSON.parse followed by a deep Object.freeze was slow: goja's parser
+// reads encoding/json tokens one interface value at a time, and the freeze read every key back
+// out of every object. Instead a data file is decoded once on the Go side into a dataNode
+// tree, its strings, numbers, booleans and null already goja values (primitives belong to no
+// realm), and kept in a small process-wide cache keyed by the file's bytes: a warm worker
+// decodes a file once, not once per run. Each run then builds its frozen JS view of the tree
+// lazily (data_view.go).
 
 import (
 	"encoding/json"

@@ -1,16 +1,16 @@
 package runtime
 
 // readJSON's values are built lazily. Building even a frozen copy eagerly costs a goja object
-// per JSON object and array, milliseconds for a 100 KB file, most of it for items a script
-// never reads. So each object and array of the data is a Proxy whose target starts empty and
-// whose get and has traps answer from the Go tree; a child's Proxy is made the first time it
-// is read, once per run, so data.a === data.a. Everything else a script can ask of an object
-// (its keys, property descriptors, extensibility; a set, delete or define) first fills the
-// target with the object's own properties, read-only and non-configurable, makes it
-// non-extensible, and removes the traps: from then on the Proxy forwards to a frozen target,
-// and the answers are a frozen object's. Object.isFrozen is true, a set fails (a TypeError in
-// strict code, silently otherwise) and Array.isArray sees an array. A small object or array
-// (smallSize) is built frozen outright instead: cheaper than a Proxy, and mostly read whole.
+// per JSON object and array, most of it for items a script never reads. So each object and
+// array of the data is a Proxy whose target starts empty and whose get and has traps answer
+// from the Go tree; a child's Proxy is made the first time it is read, once per run, so data.a
+// === data.a. Everything else a script can ask of an object (its keys, property descriptors,
+// extensibility; a set, delete or define) first fills the target with the object's own
+// properties, read-only and non-configurable, makes it non-extensible, and removes the traps:
+// from then on the Proxy forwards to a frozen target, and the answers are a frozen object's.
+// Object.isFrozen is true, a set fails (a TypeError in strict code, silently otherwise) and
+// Array.isArray sees an array. A small object or array (smallSize) is built frozen outright
+// instead: cheaper than a Proxy, and mostly read whole.
 //
 // What differs from a plain frozen copy: the first set, delete or define on a value whose
 // target was never filled fails with the Proxy's wording ("'set' on proxy: trap returned

@@ -95,12 +95,13 @@ func (r *run) describeValue(v goja.Value) (kind, msg string) {
 	return kind, truncate(msg, 2000)
 }
 
+// proxyType is the type a Proxy's ExportType reports.
+var proxyType = reflect.TypeOf(goja.Proxy{})
+
 // hasProxy reports whether v is a Proxy or has one on its prototype chain, but for the Proxies
 // whose target plain accepts (readJSON's data, whose traps run no script code: they count as
 // their targets). Only non-proxy objects are asked for their prototype, so the walk itself
 // runs no trap.
-var proxyType = reflect.TypeOf(goja.Proxy{})
-
 func hasProxy(v goja.Value, plain func(target *goja.Object) bool) bool {
 	o, ok := v.(*goja.Object)
 	for i := 0; ok && o != nil && i < 64; i++ {

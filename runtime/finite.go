@@ -29,14 +29,16 @@ const nonFiniteHint = "numbers beyond about 1.8e308 overflow to Infinity; keep c
 // its members: its local bounds stay what they were.
 var transformCalls = map[string]bool{"translate": true, "rotate": true, "scale": true, "setPivot": true}
 
-// The table's entries learn once whether they only transform and whether they place what
-// they name, so that a call does not look its name up in transformCalls or compare domains.
-func init() {
-	for i := range table {
-		f := &table[i]
+// withCallFlags returns t with each entry told once whether it only transforms and whether
+// it places what it names, so that a call does not look its name up in transformCalls or
+// compare domains.
+func withCallFlags(t []Func) []Func {
+	for i := range t {
+		f := &t[i]
 		f.transformOnly = transformCalls[f.Name]
 		f.placesNames = f.Domain != "query" && f.Domain != "console"
 	}
+	return t
 }
 
 // localCache keeps one entity's local bounds between calls that only transform it, so that

@@ -71,9 +71,8 @@ func (r *run) font(name string) (*scene.Font, error) {
 	return f, nil
 }
 
-// MapSource holds fonts under "fonts/NAME.ttf" (or .otf, .ttc) keys.
-
-// ReadFont implements FontSource.
+// ReadFont implements FontSource: a MapSource holds fonts under "fonts/NAME.ttf" (or .otf,
+// .ttc) keys.
 func (m MapSource) ReadFont(name string) ([]byte, string, error) {
 	for _, ext := range FontExts {
 		if b, ok := m["fonts/"+name+ext]; ok {

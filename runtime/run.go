@@ -241,12 +241,13 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 	return r.res, d
 }
 
-// setup makes the realm: API bindings, console, a seeded Math.random, a fixed clock.
-// A realm is a run before its script: a goja runtime with the API bound (about 0.14 ms, most
-// of a small run's start). After each run a spare realm is made in the background for the
-// next, so that making one is not on the path of a write: by Run once it has answered, and by
-// a worker when it waits for its next run (not while it writes the last one's scene out). A
-// realm serves one run and is dropped: no runtime ever sees two scripts.
+// spare is the realm made ahead for the next run. A realm is a run before its script: a goja
+// runtime with the API, console and helpers bound (newRealm), most of a small run's start; start
+// then gives it the run's limits, seeded Math.random and fixed clock. After each run a spare
+// realm is made in the background for the next, so that making one is not on the path of a
+// write: by Run once it has answered, and by a worker when it waits for its next run (not while
+// it writes the last one's scene out). A realm serves one run and is dropped: no runtime ever
+// sees two scripts.
 var spare struct {
 	sync.Mutex
 	r      *run

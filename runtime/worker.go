@@ -348,18 +348,18 @@ func exportTooLarge(max int64) error {
 var errNoExport = errors.New("this program's workers cannot write scenes out: they must be served with runtime.ServeWorkerWithExport")
 
 // Garbage collection in a worker. A run's heap starts nearly empty and mostly grows, and with
-// Go's default GOGC of 100 it is collected every few megabytes for little gain: W1 took 3 to 4
-// collections, W2 8 to 9, W3 6, about a tenth of the worker's CPU. So a run starts with GOGC
+// Go's default GOGC of 100 it is collected every few megabytes for little gain: several
+// collections a run, a noticeable share of the worker's CPU. So a run starts with GOGC
 // smallGCPercent, and once its heap (live and garbage) passes MaxMemory/smallShare the memory
-// watch sets GOGC back to 100: a big run then has the same headroom under MaxMemory as it
-// had, and meets the limit as it did. Between two samples (10 ms) a run can grow past that
-// share by what it allocates in the meantime, far below MaxMemory. No tighter soft memory
-// limit is set for the small phase: the collector would run back to back whenever memory the
-// heap count does not see (free spans, stacks) kept the process near it. What follows a run
-// in the worker (its scene's JSON, or the export) keeps the run's percentage, and GOGC goes
-// back to 100 once the answer is sent: a small run's export (W1's 2.2 MB SVG) then runs without
-// a collection, where setting 100 as the run ended started one at once (the heap was already
-// past the lower target) that ran beside the export and slowed it by about 2 ms.
+// watch sets GOGC back to 100: a big run then has the same headroom under MaxMemory as it had,
+// and meets the limit as it did. Between two samples (10 ms) a run can grow past that share by
+// what it allocates in the meantime, far below MaxMemory. No tighter soft memory limit is set
+// for the small phase: the collector would run back to back whenever memory the heap count
+// does not see (free spans, stacks) kept the process near it. What follows a run in the worker
+// (its scene's JSON, or the export) keeps the run's percentage, and GOGC goes back to 100 once
+// the answer is sent: a small run's export (W1's SVG) then runs without a collection, where
+// setting 100 as the run ended started one at once (the heap was already past the lower
+// target) that ran beside the export and slowed it.
 const (
 	smallGCPercent = 400
 	smallShare     = 16 // MaxMemory/16: 32 MB by default

@@ -1,13 +1,13 @@
 package runtime
 
 // Files through the worker's pipe. A warm worker runs the same scripts and reads the same data
-// files run after run, and a file's content in a JSON line costs base64 both ways: 1-2.5 ms for
-// a 100 KB data file, every run. So a file of at least inlineFileBytes is answered with a hash
-// of its content instead ("file" with Hash). The worker keeps the contents it was sent in a
-// cache keyed by that hash (fileCache); when it lacks one it asks "content" with the hash, and
-// the parent sends the bytes as a raw frame after a "content" line (ContentBytes), as results
-// send the scene. A changed file has a new hash, so its new content is always sent. The worker
-// still reads nothing itself: every byte comes from the parent's Source.
+// files run after run, and a file's content in a JSON line costs base64 both ways, every run.
+// So a file of at least inlineFileBytes is answered with a hash of its content instead ("file"
+// with Hash). The worker keeps the contents it was sent in a cache keyed by that hash
+// (fileCache); when it lacks one it asks "content" with the hash, and the parent sends the
+// bytes as a raw frame after a "content" line (ContentBytes), as results send the scene. A
+// changed file has a new hash, so its new content is always sent. The worker still reads
+// nothing itself: every byte comes from the parent's Source.
 
 import (
 	"encoding/json"
@@ -28,10 +28,11 @@ const inlineFileBytes = 4 << 10
 const workerFileCacheBytes = 8 << 20
 
 // contentSeeds key contentHash: 128 bits, from seeds made at random when the process starts.
-// SHA-256 took 0.14 ms for 100 KB, on every run; these take 0.03 ms. The hashes only have to
-// agree between a parent and its own workers, which take them as given (a worker never hashes),
-// and nobody outside the process knows the seeds, so no file can be made to collide with
-// another; by chance two differ in 128 bits but for one in 2^64 or so of the pairs.
+// It is maphash rather than SHA-256, which is several times slower and runs on every run. The
+// hashes only have to agree between a parent and its own workers, which take them as given (a
+// worker never hashes), and nobody outside the process knows the seeds, so no file can be made
+// to collide with another; by chance two differ in 128 bits but for one in 2^64 or so of the
+// pairs.
 var contentSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
 // contentHash names a file's content in the protocol.

@@ -3,14 +3,13 @@ package scene
 // Booleans, offsets, convex hulls and areas of closed shapes, all in world coordinates.
 //
 // Why an overlay engine of our own: simplefeatures (a port of JTS OverlayNG) is robust, but it
-// pays about 45 µs per call and 0.3 µs per segment, which put the reference workloads W2 and
-// W3 (BENCH.md) at two to three times their budgets even as a cascaded union. Every operation
-// here is instead one pass of a small planar-graph engine, the package internal/overlay: a
-// union of hundreds of shapes, a plate minus thousands of holes and the nonzero fill of a
-// glyph outline are each one pass, and an offset is the positive fill of the raw offset
-// curves. The engine snaps to a precision relative to the operands' extent (SnapRelative),
-// checks its own topology and falls back to simplefeatures when that fails (Fallbacks); its
-// package doc says what it guarantees.
+// pays too much per call and per segment: the reference workloads W2 and W3 (BENCH.md) were
+// over their budgets even as a cascaded union. Every operation here is instead one pass of a
+// small planar-graph engine, the package internal/overlay: a union of hundreds of shapes, a
+// plate minus thousands of holes and the nonzero fill of a glyph outline are each one pass,
+// and an offset is the positive fill of the raw offset curves. The engine snaps to a precision
+// relative to the operands' extent (SnapRelative), checks its own topology and falls back to
+// simplefeatures when that fails (Fallbacks); its package doc says what it guarantees.
 //
 // What stays here is what is about the scene: which entities an operation reads and how they
 // become areas (area.go), the hole rule of Polygon parts, the names and errors scripts see,

@@ -4,8 +4,8 @@ package scene
 // stores what each entity was drawn with, never derived data, so that scene -> JSON -> scene
 // -> JSON gives the same bytes. The layout is documented in docs/scene-json.md.
 //
-// Both directions are hand-written, because through reflection a 10,000-entity scene took
-// about 35 ms to write and 110 ms to read. The writer produces exactly the bytes encoding/json did (with
+// Both directions are hand-written, because through reflection a large scene was several times
+// slower to write and to read. The writer produces exactly the bytes encoding/json did (with
 // SetEscapeHTML(false)); a test compares the two on random scenes. The reader has a fast path
 // for well-formed documents in the layout the writer produces (any whitespace and key order,
 // except that "kind" comes before "geometry"); on anything else it gives up and encoding/json

@@ -337,7 +337,7 @@ func boxGap(a, b Box) float64 {
 	return math.Hypot(dx, dy)
 }
 
-// others lists the shapes (not groups) outside the named entity's own subtree, in z order.
+// othersOf lists the shapes (not groups) outside the named entity's own subtree, in z order.
 func (s *Scene) othersOf(name string) []string {
 	var out []string
 	for _, e := range s.Walk() {

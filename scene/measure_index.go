@@ -3,10 +3,10 @@ package scene
 // The distance between two shapes, and whether they touch, are found through a tree of boxes
 // over each shape's edges, walked in pairs: a pair of boxes farther apart than the best
 // distance found (or, for touching, apart at all) is never opened. Comparing every edge with
-// every other made two 1,000-edge polygons take 35 ms and refused two of 3,200; with the trees
-// they take a few microseconds more than it takes to build them. The cap on work
-// (MaxMeasurePairs) counts the pairs of edges actually compared, so it bounds real work: only
-// shapes whose edges are all about as near to each other as the answer reach it.
+// every other was quadratic, and large polygons met the cap on work; with the trees a distance
+// costs little more than building them. The cap on work (MaxMeasurePairs) counts the pairs of
+// edges actually compared, so it bounds real work: only shapes whose edges are all about as
+// near to each other as the answer reach it.
 //
 // Ties keep the answer of the plain double loop: of the pairs of edges at the smallest
 // distance (or of those that meet), the first in the shapes' own edge order wins, so that the

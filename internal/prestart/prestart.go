@@ -9,7 +9,7 @@
 // two start-ups should overlap. Go initialises packages in import-path order among those whose
 // imports are done (the language specification, "Package initialization"); this package
 // imports only internal/workerproc, which imports only the standard library's process and
-// file calls, so its init runs about a millisecond into the process, long before the script
+// file calls, so its init runs among the first of the process, long before the script
 // runtime that internal/worker imports is ready. The worker it starts is the one a Pool would
 // start (workerproc.Start); the command's first Pool takes it. cmd/cadrun's
 // TestPrestartRunsEarly keeps it so.

@@ -6,8 +6,8 @@
 //
 // Why in an init function rather than first thing in main: a worker needs only the script
 // runtime, but by the time main runs Go has initialised every package the binary links (the
-// MCP server, SQLite, the JSON Schema validator, which alone compiles its meta-schemas for
-// 4 to 5 ms), and each worker would pay that again on top of its parent. Go initialises
+// MCP server, SQLite, the JSON Schema validator, which alone compiles its meta-schemas at
+// start), and each worker would pay that again on top of its parent. Go initialises
 // packages in import-path order among those whose imports are done (the language
 // specification, "Package initialization"); this package imports only runtime and render,
 // so its init runs as soon as they and what they need are ready, and a worker serves and

@@ -10,8 +10,7 @@
 // before the script engine and the renderers are. Go initialises packages in import-path
 // order among those whose imports are done, so strings, strconv (and os/exec, by way of
 // path/filepath) wait until the packages that sort before them and are ready have initialised:
-// half the program's, in a millisecond or two. The first Pool of the same memory cap takes
-// that worker (Take).
+// half the program's. The first Pool of the same memory cap takes that worker (Take).
 package workerproc
 
 import (

@@ -4,7 +4,7 @@
 // Why run lives here, and serves from this package's init function rather than from main:
 // by the time main runs, Go has initialised every package the binary links, among them the
 // MCP server, SQLite and the JSON Schema validator the tools check data files with, whose
-// meta-schemas alone take 5 to 6 ms to compile, a third of a small run's whole process. Go
+// meta-schemas alone are a large share of a small run's whole process to compile. Go
 // initialises packages in import-path order among those whose imports are done (the
 // language specification, "Package initialization"); this package imports only modules,
 // runtime and render of cadrun's, so its init runs right after they are ready, before the
