@@ -2,7 +2,7 @@ package tools
 
 // export writes the scene to a file an agent names, in the workspace's out/ folder: a DXF or
 // PDF for a laser cutter or a print shop without the drawing passing through the agent's
-// context (scene dxf answers the DXF's text; a 22 KB DXF is about 6,000 tokens). The options
+// context (scene dxf answers the DXF's text, thousands of tokens for a plain part). The options
 // are `cadrun run -o`'s flags, read by the same flag set (render.Options.Flags), so that the
 // two accept and refuse the same values.
 

@@ -1,7 +1,7 @@
 package tools
 
 // lsp symbols parses a file in the server, and goja's parser is superlinear on some inputs (a
-// chain of 22,000 nested arrow functions, which a write accepts, takes about two seconds).
+// deep chain of nested arrow functions, which a write accepts, takes seconds).
 // A parse cannot be interrupted, so it is bounded the way runs in process are: the caller
 // waits at most the run timeout, then the parse is abandoned and finishes in the background.
 // What stops abandoned parses from piling up is that at most two parses run at a time (so one

@@ -28,7 +28,7 @@ const significantDigits = 8
 
 // sceneQuantum is the rounding step for coordinates of s: a millionth of its larger side,
 // as a power of ten (a millionth for an empty scene). Scenes do not change once served, so
-// the last one's quantum is kept: the bounds of a large scene take milliseconds.
+// the last one's quantum is kept: the bounds of a large scene are not free.
 func sceneQuantum(s *scene.Scene) float64 {
 	lastQuantum.mu.Lock()
 	defer lastQuantum.mu.Unlock()

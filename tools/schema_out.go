@@ -10,6 +10,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -28,7 +29,7 @@ var typeSchemas = func() map[reflect.Type]*jsonschema.Schema {
 	anyValue := func() *jsonschema.Schema {
 		return &jsonschema.Schema{Types: []string{"null", "boolean", "number", "string", "array", "object"}}
 	}
-	return map[reflect.Type]*jsonschema.Schema{
+	m := map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[any]():             anyValue(),
 		reflect.TypeFor[json.RawMessage](): anyValue(),
 		reflect.TypeFor[scene.Vec]():       tuple(2), // [x, y]
@@ -42,6 +43,8 @@ var typeSchemas = func() map[reflect.Type]*jsonschema.Schema {
 		},
 		reflect.TypeFor[[]byte](): {Types: []string{"null", "string"}, ContentEncoding: "base64"},
 	}
+	maps.Copy(m, viewSchemas()) // view.go
+	return m
 }()
 
 var (

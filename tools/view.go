@@ -140,9 +140,10 @@ func (h *Highlight) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// The input schemas of the picture parameters, which inference cannot see through their JSON
-// methods. Widths and regions are checked in code, where the error can say what to do.
-func init() {
+// viewSchemas are the input schemas of the picture parameters, which inference cannot see
+// through their JSON methods (typeSchemas takes them in). Widths and regions are checked in
+// code, where the error can say what to do.
+func viewSchemas() map[reflect.Type]*jsonschema.Schema {
 	focus := &jsonschema.Schema{
 		Types:       []string{"string", "array"},
 		Items:       &jsonschema.Schema{Type: "number"},
@@ -153,9 +154,7 @@ func init() {
 		Items:       &jsonschema.Schema{Type: "string"},
 		Description: fmt.Sprintf("png: names in orange (%q: the last change's)", changedKeyword),
 	}
-	typeSchemas[reflect.TypeFor[Focus]()] = focus
-	typeSchemas[reflect.TypeFor[Highlight]()] = highlight
-	typeSchemas[reflect.TypeFor[ViewIn]()] = &jsonschema.Schema{
+	view := &jsonschema.Schema{
 		Types:       []string{"boolean", "object"},
 		Description: "true, or {width, focus, highlight, grid} as scene png: a picture after the change",
 		// The parts are described once, in the scene tool's focus, highlight and grid: five
@@ -168,6 +167,11 @@ func init() {
 		},
 		PropertyOrder:        []string{"width", "focus", "highlight", "grid"},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+	}
+	return map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[Focus]():     focus,
+		reflect.TypeFor[Highlight](): highlight,
+		reflect.TypeFor[ViewIn]():    view,
 	}
 }
 

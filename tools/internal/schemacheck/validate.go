@@ -3,8 +3,8 @@
 //
 // Why a process: a schema is user input, and validating with it is not bounded by its size.
 // Two anyOf branches that each $ref back into the schema make the check exponential in the
-// data's depth (90 bytes of schema over 45 bytes of data took 8 s and 1.9 GB at depth 18, and
-// ran out of memory at 22), and a validator cannot be interrupted, nor its memory capped, in
+// data's depth (a few dozen bytes of each can take seconds and gigabytes), and a validator
+// cannot be interrupted, nor its memory capped, in
 // the process that called it. So a Checker runs each check in a child process (this
 // executable again, started with CADRUN_WORKER=schema) under the same kind of bounds as a
 // script's worker (a heap cap, an address-space cap, a stack cap) and a deadline, and kills
