@@ -102,7 +102,7 @@ func parseParams(raw []byte) (map[string]any, error) {
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("the parameters must be a JSON object ({...}), not %s", jsonKind(v))
+		return nil, fmt.Errorf("the parameters must be a JSON object ({...}), not %s", strictjson.Kind(v))
 	}
 	return obj, nil
 }
@@ -218,22 +218,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case []any:
-		return "an array"
-	case string:
-		return "a string"
-	case float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return "an object"
 }
 
 func clip(b []byte, n int) string {

@@ -32,7 +32,7 @@ func Decode(b []byte, v any) error {
 			return err
 		}
 		if _, ok := tree.(map[string]any); !ok {
-			return &Error{Err: ErrNotObject, Detail: fmt.Sprintf("want a JSON object ({...}), not %s", kind(tree))}
+			return &Error{Err: ErrNotObject, Detail: fmt.Sprintf("want a JSON object ({...}), not %s", Kind(tree))}
 		}
 		if err := exactKeys(nil, tree, t.Elem()); err != nil {
 			return err
@@ -134,7 +134,9 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-func kind(v any) string {
+// Kind names the JSON kind of a decoded value ("an array", "a string", "null", ...), for
+// errors that say what was given.
+func Kind(v any) string {
 	switch v.(type) {
 	case []any:
 		return "an array"
