@@ -332,7 +332,7 @@ var table = withCallFlags([]Func{
 			c.check(err)
 			return c.ok()
 		}},
-	{Name: "getArea", Domain: "geometry", Returns: "number", Doc: "The world-space area of a closed shape or group.",
+	{Name: "getArea", Domain: "geometry", Returns: "number", Doc: "The world-space area of a closed shape or group; exact for a circle, an ellipse, a rounded rectangle or an arc's pie slice.",
 		Params: []Param{pTarget}, Example: "drawRect('r', 0, 0, 20, 10); console.log(getArea('r'))",
 		impl: func(c *call) goja.Value {
 			a, err := c.r.scene.Area(c.str(0))

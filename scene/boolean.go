@@ -195,8 +195,14 @@ func (s *Scene) ConvexHull(name, result string) (*Entity, error) {
 }
 
 // Area is the area the named entity encloses in world units (a group: of the union of its
-// members), with curves flattened as Boolean flattens them.
+// members). A circle's, an ellipse's and a rounded rectangle's is exact (exact.go); other
+// curves are flattened as Boolean flattens them.
 func (s *Scene) Area(name string) (float64, error) {
+	if e, err := s.Get(name); err == nil && !e.IsGroup() {
+		if ex, ok := exactOf(e.Shape, s.WorldMatrix(e)); ok && ex.closed {
+			return ex.area, nil
+		}
+	}
 	area, err := s.areaOf(name)
 	if err != nil {
 		return 0, err

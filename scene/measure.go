@@ -50,6 +50,7 @@ type measured struct {
 	length float64           // length of the open outlines
 	edges  int               // number of edges in lines
 	circle *circleShape
+	exact  *exactShape // a single shape's closed forms (exact.go); nil for groups and others
 	box    Box
 	tree   *edgeTree // built on first use
 }
@@ -69,15 +70,16 @@ func (s *Scene) measure(name string) (*measured, error) {
 	if err := s.measureInto(e, s.WorldMatrix(e), m); err != nil {
 		return nil, err
 	}
-	if c, ok := e.Shape.(Circle); ok {
+	if !e.IsGroup() {
 		w := s.WorldMatrix(e)
-		// A similarity (uniform scale, rotation, maybe a mirror) keeps a circle a circle.
-		// Within rounding: the matrix of a turn by an angle comes out of sin and cos.
-		sx, sy := w.ApplyVec(Vec{X: 1}), w.ApplyVec(Vec{Y: 1})
-		lx, ly := sx.Len(), sy.Len()
-		const eps = 1e-12
-		if math.Abs(lx-ly) <= eps*lx && math.Abs(sx.X*sy.X+sx.Y*sy.Y) <= eps*lx*ly {
-			m.circle = &circleShape{w.Apply(c.Center), c.Radius * (lx + ly) / 2}
+		if ex, ok := exactOf(e.Shape, w); ok {
+			m.exact = &ex
+		}
+		if c, ok := e.Shape.(Circle); ok {
+			// A similarity keeps a circle a circle, which distances use.
+			if scale, ok := similarityScale(w); ok {
+				m.circle = &circleShape{w.Apply(c.Center), c.Radius * scale}
+			}
 		}
 	}
 	return m, nil
@@ -485,8 +487,8 @@ func (s *Scene) Perimeter(name string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if m.circle != nil {
-		return 2 * math.Pi * m.circle.r, nil
+	if m.exact != nil && m.exact.perimeterKnown {
+		return m.exact.perimeter, nil
 	}
 	total := m.length
 	if len(m.area) > 0 {
@@ -523,8 +525,8 @@ func (s *Scene) Centroid(name string) (Vec, error) {
 	if err != nil {
 		return Vec{}, err
 	}
-	if m.circle != nil {
-		return m.circle.c, nil
+	if m.exact != nil {
+		return m.exact.centroid, nil
 	}
 	if len(m.area) > 0 {
 		area, err := booleanPolys(Union, m.area, nil)

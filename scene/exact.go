@@ -1,0 +1,119 @@
+package scene
+
+// Closed forms of a shape's area, perimeter and centroid, for the measurements of a single
+// shape: a circle's area is πr², not a 50-gon's. An affine map multiplies every area by the
+// absolute value of its determinant and takes a centre to a centre, so areas and centroids
+// of circles, ellipses and rounded rectangles stay exact under any transform. A circle or an
+// ellipse maps to an ellipse whose semi-axes are the singular values of the map times its
+// radii, whose perimeter is computed (ellipsePerimeter) rather than sampled; a rounded
+// rectangle keeps an exact perimeter under a similarity, where its corners stay circular.
+// Groups and boolean results are measured from their flattened outlines until their arcs are
+// kept exact.
+
+import "math"
+
+// exactShape is a shape's closed-form measures in world units.
+type exactShape struct {
+	area      float64 // 0 for an open shape
+	perimeter float64 // for an open shape: its length
+	centroid  Vec
+	// closed tells a shape with an area from an open one (an arc).
+	closed bool
+	// perimeterKnown is false where only the area and centroid have a closed form.
+	perimeterKnown bool
+}
+
+// exactOf returns the closed-form measures of a shape drawn under the world map w, or false
+// for a shape that has none here (polygons and paths measure exactly from their edges).
+func exactOf(shape Shape, w Affine) (exactShape, bool) {
+	det := math.Abs(w.A*w.D - w.B*w.C)
+	switch g := shape.(type) {
+	case Circle:
+		a, b := ellipseAxes(w, g.Radius, g.Radius)
+		return exactShape{area: math.Pi * g.Radius * g.Radius * det, perimeter: ellipsePerimeter(a, b),
+			centroid: w.Apply(g.Center), closed: true, perimeterKnown: true}, true
+	case Ellipse:
+		a, b := ellipseAxes(w, g.RX, g.RY)
+		return exactShape{area: math.Pi * g.RX * g.RY * det, perimeter: ellipsePerimeter(a, b),
+			centroid: w.Apply(g.Center), closed: true, perimeterKnown: true}, true
+	case RoundedRect:
+		rad := math.Max(0, math.Min(g.Radius, math.Min(g.Width, g.Height)/2))
+		out := exactShape{area: (g.Width*g.Height - (4-math.Pi)*rad*rad) * det, centroid: w.Apply(g.Center), closed: true}
+		if s, ok := similarityScale(w); ok {
+			out.perimeter = (2*(g.Width+g.Height) - 8*rad + 2*math.Pi*rad) * s
+			out.perimeterKnown = true
+		}
+		return out, true
+	case Arc:
+		// An arc's area is its pie slice (Arc.Region); its centroid lies on the bisector at
+		// 4r·sin(θ/2)/(3θ) from the centre.
+		sweep := g.sweepEnd() - g.Start
+		mid := g.Start + sweep/2
+		d := 4 * g.Radius * math.Sin(sweep/2) / (3 * sweep)
+		out := exactShape{area: g.Radius * g.Radius * sweep / 2 * det, centroid: w.Apply(g.Center.Add(Vec{d * math.Cos(mid), d * math.Sin(mid)})), closed: true}
+		if sc, ok := similarityScale(w); ok {
+			out.perimeter, out.perimeterKnown = (2*g.Radius+g.Radius*sweep)*sc, true
+			if sweep >= 2*math.Pi*(1-1e-12) { // a whole disc: the two radii are one line inside it
+				out.perimeter = 2 * math.Pi * g.Radius * sc
+			}
+		}
+		return out, true
+	}
+	return exactShape{}, false
+}
+
+// similarityScale is the scale of w when w is a similarity (a uniform scale, a turn, maybe a
+// mirror), within rounding: a turn's matrix comes out of sine and cosine.
+func similarityScale(w Affine) (float64, bool) {
+	sx, sy := w.ApplyVec(Vec{X: 1}), w.ApplyVec(Vec{Y: 1})
+	lx, ly := sx.Len(), sy.Len()
+	const eps = 1e-12
+	if math.Abs(lx-ly) <= eps*lx && math.Abs(sx.X*sy.X+sx.Y*sy.Y) <= eps*lx*ly {
+		return (lx + ly) / 2, true
+	}
+	return 0, false
+}
+
+// ellipseAxes are the semi-axes of the image under w of the ellipse with radii rx, ry along
+// x and y: the singular values of w's linear part times diag(rx, ry).
+func ellipseAxes(w Affine, rx, ry float64) (a, b float64) {
+	// The columns of M = L·diag(rx, ry).
+	m11, m21 := w.A*rx, w.B*rx
+	m12, m22 := w.C*ry, w.D*ry
+	// The singular values of a 2×2 matrix are Q+R and |Q−R|, with Q and R the lengths of
+	// its similarity and anti-similarity parts: no cancellation, unlike the route through the
+	// determinant.
+	e, f := (m11+m22)/2, (m11-m22)/2
+	g, h := (m21+m12)/2, (m21-m12)/2
+	q, r := math.Hypot(e, h), math.Hypot(f, g)
+	return q + r, math.Abs(q - r)
+}
+
+// ellipsePerimeter is the perimeter of an ellipse with semi-axes a and b, to the precision of
+// a float64: 4a·E(k) with k² = 1 − (b/a)², the complete elliptic integral of the second kind
+// computed by the arithmetic-geometric mean, which converges quadratically.
+func ellipsePerimeter(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if b == a {
+		return 2 * math.Pi * a
+	}
+	if b == 0 {
+		return 4 * a
+	}
+	// E(k) = K(k)·(1 − Σ 2^(n−1)·c_n²), K(k) = π / (2·AGM(1, k')), c_0 = k.
+	x, y := 1.0, b/a
+	c := math.Sqrt(math.Max(0, 1-y*y))
+	sum, pow := c*c/2, 0.5
+	for range 64 {
+		if math.Abs(x-y) <= 1e-17*x {
+			break
+		}
+		c = (x - y) / 2
+		x, y = (x+y)/2, math.Sqrt(x*y)
+		pow *= 2
+		sum += pow * c * c
+	}
+	return 4 * a * (math.Pi / (2 * x)) * (1 - sum)
+}

@@ -1,0 +1,94 @@
+package scene
+
+import (
+	"math"
+	"testing"
+)
+
+// A circle, an ellipse, a rounded rectangle and an arc's pie slice are measured in closed
+// form, under any transform for areas and centroids, and for perimeters under any transform
+// that keeps their curves what they are (an ellipse's perimeter from the elliptic integral).
+func TestExactMeasures(t *testing.T) {
+	t.Parallel()
+	// The perimeter of the ellipse with semi-axes 3 and 1, from the complete elliptic
+	// integral of the second kind (12·E(k), k² = 8/9), to 17 digits.
+	const ellipse31 = 13.364893220555258
+	turnScale := func(s *Scene, name string, turn, scale float64) {
+		t.Helper()
+		if err := s.Rotate(name, turn, SpaceLocal); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Scale(name, scale, scale, SpaceLocal, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Translate(name, Vec{100, -50}, SpaceWorld); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name            string
+		shape           Shape
+		turn, scale     float64
+		stretch         Vec // applied after, when not zero
+		area, perimeter float64
+		centroid        Vec
+	}{
+		{name: "circle", shape: Circle{Center: Vec{1, 2}, Radius: 2}, area: 4 * math.Pi, perimeter: 4 * math.Pi, centroid: Vec{1, 2}},
+		{name: "circle turned and scaled", shape: Circle{Center: Vec{0, 0}, Radius: 2}, turn: 0.3, scale: 3,
+			area: 36 * math.Pi, perimeter: 12 * math.Pi, centroid: Vec{100, -50}},
+		{name: "circle stretched into an ellipse", shape: Circle{Radius: 1}, stretch: Vec{3, 1},
+			area: 3 * math.Pi, perimeter: ellipse31},
+		{name: "ellipse", shape: Ellipse{RX: 3, RY: 1}, area: 3 * math.Pi, perimeter: ellipse31},
+		{name: "ellipse turned", shape: Ellipse{RX: 3, RY: 1}, turn: 1.1, scale: 2,
+			area: 12 * math.Pi, perimeter: 2 * ellipse31, centroid: Vec{100, -50}},
+		{name: "rounded rect", shape: RoundedRect{Width: 10, Height: 6, Radius: 2},
+			area: 60 - (4-math.Pi)*4, perimeter: 32 - 16 + 4*math.Pi},
+		{name: "rounded rect, radius past the half side", shape: RoundedRect{Width: 10, Height: 4, Radius: 9},
+			area: 40 - (4-math.Pi)*4, perimeter: 28 - 16 + 4*math.Pi},
+		{name: "quarter arc's pie slice", shape: Arc{Radius: 3, Start: 0, End: math.Pi / 2},
+			area: 9 * math.Pi / 4, perimeter: 6 + 1.5*math.Pi, centroid: Vec{4 / math.Pi, 4 / math.Pi}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := New()
+			if _, err := s.Put("x", tc.shape); err != nil {
+				t.Fatal(err)
+			}
+			if tc.turn != 0 || tc.scale != 0 {
+				turnScale(s, "x", tc.turn, tc.scale)
+			}
+			if tc.stretch != (Vec{}) {
+				if err := s.Scale("x", tc.stretch.X, tc.stretch.Y, SpaceLocal, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			area, err := s.Area("x")
+			if err != nil || !near(area, tc.area, 1e-14) {
+				t.Errorf("area %v (%v), want %v", area, err, tc.area)
+			}
+			per, err := s.Perimeter("x")
+			if err != nil || !near(per, tc.perimeter, 1e-14) {
+				t.Errorf("perimeter %v (%v), want %v", per, err, tc.perimeter)
+			}
+			c, err := s.Centroid("x")
+			if err != nil || c.Sub(tc.centroid).Len() > 1e-12*math.Max(1, tc.centroid.Len()) {
+				t.Errorf("centroid %v (%v), want %v", c, err, tc.centroid)
+			}
+		})
+	}
+}
+
+func TestEllipsePerimeter(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ a, b, want float64 }{
+		{1, 1, 2 * math.Pi},
+		{3, 1, 13.364893220555258},
+		{1, 3, 13.364893220555258},
+		{1, 0, 4},
+		{1e6, 1, 4e6 * (1 + 1e-12*(math.Log(4e6)-0.5)/2)}, // nearly flat: 4a(1 + (b/a)²(ln(4a/b) − ½)/2)
+	} {
+		if got := ellipsePerimeter(tc.a, tc.b); !near(got, tc.want, 1e-14) {
+			t.Errorf("ellipsePerimeter(%v, %v) = %.17g, want %.17g", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
