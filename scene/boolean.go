@@ -195,11 +195,11 @@ func (s *Scene) ConvexHull(name, result string) (*Entity, error) {
 }
 
 // Area is the area the named entity encloses in world units (a group: of the union of its
-// members). A circle's, an ellipse's and a rounded rectangle's is exact (exact.go); other
-// curves are flattened as Boolean flattens them.
+// members). A circle's, an ellipse's and a rounded rectangle's is exact, and a group's of such
+// shapes lying apart (exact.go); other curves are flattened as Boolean flattens them.
 func (s *Scene) Area(name string) (float64, error) {
-	if e, err := s.Get(name); err == nil && !e.IsGroup() {
-		if ex, ok := exactOf(e.Shape, s.WorldMatrix(e)); ok && ex.closed {
+	if e, err := s.Get(name); err == nil {
+		if ex, _ := s.exactEntity(e); ex != nil && ex.closed {
 			return ex.area, nil
 		}
 	}

@@ -117,3 +117,73 @@ func ellipsePerimeter(a, b float64) float64 {
 	}
 	return 4 * a * (math.Pi / (2 * x)) * (1 - sum)
 }
+
+// maxExactMembers caps the members of a group measured in closed form: the test that they
+// lie apart compares every pair of their bounds.
+const maxExactMembers = 64
+
+// exactEntity returns the closed-form measures of an entity: a shape's (exactOf), or a
+// group's when every member has them, encloses an area and lies apart from the others (their
+// world bounds do not meet), so that the union of their areas is their sum. A group of one
+// member is that member. circle is the entity's one circle when it is a circle (or a group
+// of one) drawn under a similarity, for distances.
+func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *circleShape) {
+	type leaf struct {
+		e *Entity
+		w Affine
+	}
+	var leaves []leaf
+	var walk func(e *Entity, w Affine) bool
+	walk = func(e *Entity, w Affine) bool {
+		if !e.IsGroup() {
+			leaves = append(leaves, leaf{e, w})
+			return len(leaves) <= maxExactMembers
+		}
+		for c := range e.children.all() {
+			if !walk(c, w.Mul(c.Transform.Matrix())) {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(e, s.WorldMatrix(e)) || len(leaves) == 0 {
+		return nil, nil
+	}
+	if len(leaves) == 1 {
+		l := leaves[0]
+		x, ok := exactOf(l.e.Shape, l.w)
+		if !ok {
+			return nil, nil
+		}
+		if c, isCircle := l.e.Shape.(Circle); isCircle {
+			if scale, ok := similarityScale(l.w); ok {
+				circle = &circleShape{l.w.Apply(c.Center), c.Radius * scale}
+			}
+		}
+		return &x, circle
+	}
+	sum := exactShape{closed: true, perimeterKnown: true}
+	var moment Vec
+	boxes := make([]Box, len(leaves))
+	for i, l := range leaves {
+		x, ok := exactOf(l.e.Shape, l.w)
+		if !ok || !x.closed {
+			return nil, nil
+		}
+		boxes[i] = shapeBounds(l.e.Shape, l.w)
+		for _, b := range boxes[:i] {
+			if boxesMeet(b, boxes[i]) {
+				return nil, nil
+			}
+		}
+		sum.area += x.area
+		sum.perimeter += x.perimeter
+		sum.perimeterKnown = sum.perimeterKnown && x.perimeterKnown
+		moment = moment.Add(x.centroid.Mul(x.area))
+	}
+	if sum.area == 0 {
+		return nil, nil
+	}
+	sum.centroid = moment.Mul(1 / sum.area)
+	return &sum, nil
+}

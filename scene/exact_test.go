@@ -92,3 +92,56 @@ func TestEllipsePerimeter(t *testing.T) {
 		}
 	}
 }
+
+// A group of shapes with closed forms that lie apart is measured as their sum, exactly; a
+// group of one is its member, distances included; members that meet are measured from their
+// flattened union, which counts their overlap once.
+func TestExactGroups(t *testing.T) {
+	t.Parallel()
+	s := New()
+	put := func(name string, sh Shape) {
+		t.Helper()
+		if _, err := s.Put(name, sh); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("a", Circle{Center: Vec{0, 0}, Radius: 1})
+	put("b", Ellipse{Center: Vec{10, 0}, RX: 3, RY: 1})
+	put("c", Circle{Center: Vec{0, 0}, Radius: 2})
+	put("d", Circle{Center: Vec{1, 0}, Radius: 1})
+	put("p", Circle{Center: Vec{-10, 0}, Radius: 1})
+	for _, g := range []struct {
+		name    string
+		members []string
+	}{{"apart", []string{"a", "b"}}, {"one", []string{"c"}}} {
+		if _, err := s.CreateGroup(g.name, g.members); err != nil {
+			t.Fatal(err)
+		}
+	}
+	area, _ := s.Area("apart")
+	per, _ := s.Perimeter("apart")
+	cen, _ := s.Centroid("apart")
+	if want := 4 * math.Pi; !near(area, want, 1e-15) {
+		t.Errorf("area of two apart: %v, want %v", area, want)
+	}
+	if want := 2*math.Pi + 13.364893220555258; !near(per, want, 1e-14) {
+		t.Errorf("perimeter of two apart: %v, want %v", per, want)
+	}
+	if want := (Vec{7.5, 0}); cen.Sub(want).Len() > 1e-12 {
+		t.Errorf("centroid of two apart: %v, want %v", cen, want)
+	}
+	gap, err := s.Distance("one", "p")
+	if err != nil || gap.Distance != 7 {
+		t.Errorf("distance from a group of one circle: %+v (%v), want exactly 7", gap, err)
+	}
+	if _, err := s.CreateGroup("meet", []string{"d"}); err != nil {
+		t.Fatal(err)
+	}
+	put("e", Circle{Center: Vec{2, 0}, Radius: 1})
+	if err := s.AddToGroup("meet", "e"); err != nil {
+		t.Fatal(err)
+	}
+	if area, _ := s.Area("meet"); area >= 2*math.Pi || area < 2*math.Pi-1.3 {
+		t.Errorf("area of two circles that overlap: %v; want their union's, under 2π", area)
+	}
+}

@@ -70,18 +70,7 @@ func (s *Scene) measure(name string) (*measured, error) {
 	if err := s.measureInto(e, s.WorldMatrix(e), m); err != nil {
 		return nil, err
 	}
-	if !e.IsGroup() {
-		w := s.WorldMatrix(e)
-		if ex, ok := exactOf(e.Shape, w); ok {
-			m.exact = &ex
-		}
-		if c, ok := e.Shape.(Circle); ok {
-			// A similarity keeps a circle a circle, which distances use.
-			if scale, ok := similarityScale(w); ok {
-				m.circle = &circleShape{w.Apply(c.Center), c.Radius * scale}
-			}
-		}
-	}
+	m.exact, m.circle = s.exactEntity(e)
 	return m, nil
 }
 
