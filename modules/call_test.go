@@ -1,7 +1,7 @@
 package modules_test
 
 // The listings of a `cadrun tool` process, which opens the workspace and the server for one
-// call (modules.Open with ForOneCall, tools.NewServerForCall) and makes it. The test lives outside
+// call (modules.Open with ForOneCall, tools.NewServer with tools.ForOneCall) and makes it. The test lives outside
 // package modules because it needs the tools package, which imports modules.
 
 import (
@@ -37,7 +37,7 @@ func oneCall(t *testing.T, dir, tool, params string) (any, map[string]int) {
 	}
 	defer w.Close()
 	ctx := context.Background()
-	srv := tools.NewServerForCall(ctx, w, runtime.InProcess{}, runtime.Options{})
+	srv := tools.NewServer(ctx, w, runtime.InProcess{}, runtime.Options{}, tools.ForOneCall())
 	out, err := srv.Session().Call(ctx, tool, json.RawMessage(params))
 	if err != nil {
 		t.Fatalf("%s %s: %v", tool, params, err)
@@ -144,7 +144,7 @@ not a data file
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		srv := tools.NewServerForCall(ctx, w, runtime.InProcess{}, runtime.Options{})
+		srv := tools.NewServer(ctx, w, runtime.InProcess{}, runtime.Options{}, tools.ForOneCall())
 		params, _ := json.Marshal(map[string]string{"file": tc.file, "code": `{"n": 2}`})
 		_, err = srv.Session().Call(ctx, "write", params)
 		w.Close()

@@ -49,27 +49,27 @@ type Server struct {
 }
 
 // NewServer opens the state of a workspace (engine.NewServer): the scene comes from running
-// main, else from scene.json, else it is empty. ctx bounds the server's life.
-func NewServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options) *Server {
-	return newServer(ctx, ws, runner, opt, engine.NewServer)
-}
-
-// NewServerForCall is NewServer for a process that makes one call (`cadrun tool`): the scene
-// is built when first needed (engine.NewServerForCall).
-func NewServerForCall(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options) *Server {
-	return newServer(ctx, ws, runner, opt, engine.NewServerForCall)
-}
-
-type opener func(context.Context, *modules.Workspace, runtime.Runner, runtime.Options, engine.Options) *engine.Server
-
-func newServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options, open opener) *Server {
+// main, else from scene.json, else it is empty. ctx bounds the server's life. ForOneCall
+// builds the scene when first needed, for a process that makes one call.
+func NewServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options, opts ...ServerOption) *Server {
 	srv := &Server{ws: ws, opt: opt, parses: newSymbolParses()}
-	srv.Server = open(ctx, ws, runner, opt, engine.Options{
+	hooks := engine.Options{
 		Watchers:    []engine.Watcher{lockWatcher{srv}, &srv.changes},
 		CheckChange: checkData, // data.go
-	})
+	}
+	for _, o := range opts {
+		o(&hooks)
+	}
+	srv.Server = engine.NewServer(ctx, ws, runner, opt, hooks)
 	return srv
 }
+
+// ServerOption changes how NewServer opens a server.
+type ServerOption func(*engine.Options)
+
+// ForOneCall opens a server for a process that makes one call (`cadrun tool`): the scene is
+// built when first needed (engine.Options.OneCall).
+func ForOneCall() ServerOption { return func(o *engine.Options) { o.OneCall = true } }
 
 // Session is one client's view: the engine's (what it read, which entries it made) and what
 // it last heard of the viewer.

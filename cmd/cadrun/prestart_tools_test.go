@@ -54,7 +54,7 @@ export const w = 1
 		}
 		defer w.Close()
 		var runner countingRunner
-		srv := tools.NewServerForCall(context.Background(), w, &runner, runtime.Options{})
+		srv := tools.NewServer(context.Background(), w, &runner, runtime.Options{}, tools.ForOneCall())
 		if _, err := srv.Session().Call(context.Background(), name, json.RawMessage(p)); err != nil {
 			t.Errorf("%s %s: %v", name, p, err)
 		}

@@ -103,7 +103,7 @@ func runTool(args []string, stdout, stderr io.Writer) error {
 }
 
 // callTool opens the workspace and makes the call in a fresh session. The workspace and the
-// server are opened for one call (modules.Open with ForOneCall, tools.NewServerForCall): the scene is
+// server are opened for one call (modules.ForOneCall, tools.ForOneCall): the scene is
 // built when the tool first needs it, and a change lists and reads the workspace once, under
 // its lock.
 func callTool(name, ws string, params []byte) (any, error) {
@@ -122,7 +122,7 @@ func callTool(name, ws string, params []byte) (any, error) {
 	pool := cli.NewPool()
 	defer pool.Close()
 	ctx := context.Background()
-	srv := tools.NewServerForCall(ctx, w, pool, runtime.Options{})
+	srv := tools.NewServer(ctx, w, pool, runtime.Options{}, tools.ForOneCall())
 	return srv.Session().Call(ctx, name, json.RawMessage(params))
 }
 

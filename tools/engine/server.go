@@ -47,7 +47,7 @@ type Server struct {
 	subs  subscribers
 	hooks Options // what the features ask of each change
 
-	// pending is set while the scene of a server made by NewServerForCall is not built yet;
+	// pending is set while the scene of a server made with OneCall is not built yet;
 	// building holds the building lock.
 	pending  atomic.Bool
 	building sync.Mutex
@@ -60,26 +60,26 @@ type Options struct {
 	// CheckChange, when set, checks a change against the workspace it leaves (src) before
 	// it runs: a refusal is the change's error (data files against their schemas).
 	CheckChange func(ctx context.Context, c modules.Change, src runtime.Source) error
+	// OneCall is for a process that makes one call (`cadrun tool`): the scene is built as it
+	// is otherwise, but when first needed. A tool that never looks at the scene (glob, read,
+	// lsp, search) never runs main, and a change builds it from the files its transaction
+	// reads under the workspace lock, so that the process lists and reads the workspace once.
+	OneCall bool
 }
 
 // NewServer opens the state of a workspace: the scene comes from running main; when main is
-// missing or fails, from scene.json (the last good scene); else it is empty. ctx bounds the
-// server's life: when it ends, the MCP calls in flight are cancelled (and still answered).
+// missing or fails, from scene.json (the last good scene); else it is empty (with
+// hooks.OneCall, when first needed). ctx bounds the server's life: when it ends, the calls in
+// flight are cancelled (and still answered).
 func NewServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options, hooks Options) *Server {
 	s := newServer(ctx, ws, runner, opt, hooks)
+	if hooks.OneCall {
+		s.pending.Store(true)
+		return s
+	}
 	files, st, readable := s.diskFiles()
 	s.scene, s.mainErr = s.build(ctx, files, readable)
 	s.built = st
-	return s
-}
-
-// NewServerForCall is NewServer for a process that makes one call (`cadrun tool`): the scene is
-// built as NewServer builds it, but when first needed. A tool that never looks at the scene
-// (glob, read, lsp, search) never runs main, and a change builds it from the files its transaction
-// reads under the workspace lock, so that the process lists and reads the workspace once.
-func NewServerForCall(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options, hooks Options) *Server {
-	s := newServer(ctx, ws, runner, opt, hooks)
-	s.pending.Store(true)
 	return s
 }
 
@@ -110,8 +110,8 @@ func (srv *Server) checkScene(old, cur *scene.Scene) []string {
 	return warnings
 }
 
-// sceneLanded tells every watcher of a scene that landed.
-func (srv *Server) sceneLanded(old, cur *scene.Scene, out *ChangeResult) {
+// tellWatchers tells every watcher of a scene that landed.
+func (srv *Server) tellWatchers(old, cur *scene.Scene, out *ChangeResult) {
 	for _, w := range srv.hooks.Watchers {
 		w.Landed(old, cur, out)
 	}
@@ -139,7 +139,7 @@ func (srv *Server) build(ctx context.Context, files map[string][]byte, readable 
 	return scene.New(), mainErr
 }
 
-// buildPending builds the scene of a server made by NewServerForCall, once: from the files a
+// buildPending builds the scene of a server made with OneCall, once: from the files a
 // sync has just read when files is given (it reports that it built), else from the files as
 // they are now. A build that ctx cancelled is not kept.
 func (srv *Server) buildPending(ctx context.Context, files *diskRead) bool {
@@ -314,12 +314,12 @@ func (se *Session) Commit(ctx context.Context, file string, plan func(current []
 	// Two goroutines share the change. This one makes the two waits for the disk: the new
 	// bytes synced to a temp file while the program runs, then, once the run has succeeded,
 	// the swap into place and the folder's sync. The other runs the program and does the rest
-	// beside those waits (see landChange), so that the answer waits for the disk and little else.
+	// beside those waits (see runChange), so that the answer waits for the disk and little else.
 	ran := make(chan error, 1)
 	put := make(chan putOutcome, 1)
 	done := make(chan *ChangeResult, 1)
 	go func() {
-		done <- tx.landChange(ctx, src, ch, se, warnings, ran, put)
+		done <- tx.runChange(ctx, src, ch, se, warnings, ran, put)
 	}()
 	p, perr := srv.ws.Prepare(ch, tx.before)
 	if err := <-ran; err != nil {
@@ -360,7 +360,7 @@ type putOutcome struct {
 	err     error
 }
 
-// landChange is the part of a change's transaction that runs beside the waits for the disk
+// runChange is the part of a change's transaction that runs beside the waits for the disk
 // (see commit). It runs main from src, the workspace as change c leaves it, and the module c
 // writes or moves by itself when main does not reach it, so that a broken module is refused,
 // and sends the outcome on ran. While c's file may still be syncing it then does what the
@@ -373,7 +373,7 @@ type putOutcome struct {
 // viewers hear of the new scene, and the log may name the file, before that sync is done; a
 // crash in between can leave a log entry ahead of the file, which the next change's catch-up
 // records over (see catchUp).
-func (tx *txn) landChange(ctx context.Context, src runtime.Source, c modules.Change, se *Session, warnings []string, ran chan<- error, put <-chan putOutcome) *ChangeResult {
+func (tx *txn) runChange(ctx context.Context, src runtime.Source, c modules.Change, se *Session, warnings []string, ran chan<- error, put <-chan putOutcome) *ChangeResult {
 	srv := tx.srv
 	res, err := srv.run(ctx, src)
 	if alone := runAlone(c); err == nil && alone != "" && alone != runtime.MainModule && !slices.Contains(res.Modules, alone) {
@@ -401,7 +401,7 @@ func (tx *txn) landChange(ctx context.Context, src runtime.Source, c modules.Cha
 	}
 	out := &ChangeResult{File: c.Name, Created: landed.created, Warnings: warnings, Files: c.Files()}
 	sceneJSON, old := srv.land(res, out, save, sum)
-	now := tx.landed(c)
+	now := tx.filesAfter(c)
 	var warnHistory []string
 	if rec != nil {
 		out.Entry, warnHistory = rec.save()
@@ -472,7 +472,7 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult, save *sceneSave,
 
 	out.Entities, out.Bounds = sum.entities, sum.bounds
 	out.Added, out.Removed, out.Changed, out.Restacked, out.More = sum.added, sum.removed, sum.changed, sum.restacked, sum.more
-	srv.sceneLanded(sum.old, res.Scene, out)
+	srv.tellWatchers(sum.old, res.Scene, out)
 	out.Warnings = append(out.Warnings, sum.checked...)
 	return sceneJSON, sum.old
 }

@@ -173,7 +173,7 @@ func (srv *Server) staleFiles(st diskState) []string {
 // its change.
 func (srv *Server) syncLocked(ctx context.Context) (*SyncResult, map[string][]byte, error) {
 	files, st, readable := srv.diskFilesLocked()
-	// A server made by NewServerForCall builds its scene from these files: nothing is stale.
+	// A server made with OneCall builds its scene from these files: nothing is stale.
 	if srv.pending.Load() && !srv.buildPending(ctx, &diskRead{files, st, readable}) && ctx.Err() != nil {
 		return nil, nil, ctx.Err()
 	}
@@ -207,7 +207,7 @@ func (srv *Server) syncLocked(ctx context.Context) (*SyncResult, map[string][]by
 	srv.mu.Unlock()
 	srv.notify(Change{Files: out.Files, Scene: res.Scene})
 	out.Added, out.Removed, out.Changed, out.Restacked, out.More = diffScenes(old, res.Scene)
-	srv.sceneLanded(old, res.Scene, nil)
+	srv.tellWatchers(old, res.Scene, nil)
 	return out, files, nil
 }
 

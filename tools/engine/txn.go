@@ -115,10 +115,10 @@ func (tx *txn) catchUp(sc *scene.Scene) (bool, error) {
 	return catchUp(h, tx.before, sc)
 }
 
-// landed moves the server's record of the files its scene was built from to the workspace
+// filesAfter moves the server's record of the files its scene was built from to the workspace
 // after change c, and answers those files (nil when one could not be read): before plus c,
 // or, when before is not known, the files read again.
-func (tx *txn) landed(c modules.Change) map[string][]byte {
+func (tx *txn) filesAfter(c modules.Change) map[string][]byte {
 	srv := tx.srv
 	if tx.before == nil {
 		now, st, readable := srv.diskFiles()
