@@ -3,6 +3,8 @@ package scene
 import (
 	"math"
 	"testing"
+
+	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
 // A circle, an ellipse, a rounded rectangle and an arc's pie slice are measured in closed
@@ -144,4 +146,85 @@ func TestExactGroups(t *testing.T) {
 	if area, _ := s.Area("meet"); area >= 2*math.Pi || area < 2*math.Pi-1.3 {
 		t.Errorf("area of two circles that overlap: %v; want their union's, under 2π", area)
 	}
+}
+
+// The offset of a circle, a rectangle or a rounded rectangle drawn upright is that shape
+// again, exact; turned, or with a square join on a sharp corner, it is the engine's polygon.
+func TestExactOffsets(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		shape Shape
+		turn  float64
+		delta float64
+		opt   OffsetOptions
+		want  Shape // nil: a polygon
+	}{
+		{"circle grows", Circle{Center: Vec{1, 2}, Radius: 2}, 0.4, 0.5, OffsetOptions{}, Circle{Center: Vec{1, 2}, Radius: 2.5}},
+		{"circle shrinks", Circle{Center: Vec{1, 2}, Radius: 2}, 0, -0.5, OffsetOptions{}, Circle{Center: Vec{1, 2}, Radius: 1.5}},
+		{"rect grows round", Rect{Center: Vec{0, 0}, Width: 10, Height: 4}, 0, 1, OffsetOptions{}, RoundedRect{Width: 12, Height: 6, Radius: 1}},
+		{"rect grows mitered", Rect{Width: 10, Height: 4}, 0, 1, OffsetOptions{Join: JoinMiter}, Rect{Width: 12, Height: 6}},
+		{"rect grows square", Rect{Width: 10, Height: 4}, 0, 1, OffsetOptions{Join: JoinSquare}, nil},
+		{"rect shrinks", Rect{Width: 10, Height: 4}, 0, -1, OffsetOptions{}, Rect{Width: 8, Height: 2}},
+		{"rounded rect grows", RoundedRect{Width: 10, Height: 4, Radius: 1}, 0, 2, OffsetOptions{Join: JoinSquare}, RoundedRect{Width: 14, Height: 8, Radius: 3}},
+		{"rounded rect shrinks past its radius", RoundedRect{Width: 10, Height: 4, Radius: 1}, 0, -1.5, OffsetOptions{}, Rect{Width: 7, Height: 1}},
+		{"turned rect", Rect{Width: 10, Height: 4}, 0.3, 1, OffsetOptions{}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := New()
+			if _, err := s.Put("x", tc.shape); err != nil {
+				t.Fatal(err)
+			}
+			if tc.turn != 0 {
+				if err := s.Rotate("x", tc.turn, SpaceLocal); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e, err := s.Offset("x", tc.delta, "o", tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == nil {
+				if _, ok := e.Shape.(Polygon); !ok {
+					t.Errorf("result %T %+v; want a polygon", e.Shape, e.Shape)
+				}
+				return
+			}
+			if e.Shape != tc.want {
+				t.Errorf("result %T %+v; want %+v", e.Shape, e.Shape, tc.want)
+			}
+			// The exact result agrees with the engine's flattened one.
+			flat, err := offsetPolys(mustArea(t, s, "x"), tc.delta, mustJoin(t, tc.opt))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := s.Area("o")
+			want := 0.0
+			for _, p := range flat {
+				want += p.Area()
+			}
+			if !near(got, want, 5e-3) { // the engine offsets the circle's chords
+				t.Errorf("area %v; the engine's flattened offset has %v", got, want)
+			}
+		})
+	}
+}
+
+func mustArea(t *testing.T, s *Scene, name string) []overlay.Polygon {
+	t.Helper()
+	a, err := s.areaOf(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func mustJoin(t *testing.T, o OffsetOptions) overlay.Join {
+	t.Helper()
+	j, err := o.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
 }

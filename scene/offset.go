@@ -30,6 +30,9 @@ func (s *Scene) Offset(name string, delta float64, result string, opt OffsetOpti
 	if err := s.checkResultName(result); err != nil {
 		return nil, err
 	}
+	if shape, ok := s.exactOffset(name, delta, join, result); ok {
+		return s.put(result, shape)
+	}
 	area, err := s.areaOf(name)
 	if err != nil {
 		return nil, err
@@ -96,4 +99,73 @@ func offsetPolys(area []overlay.Polygon, delta float64, join overlay.Join) ([]ov
 	}
 	join.QuadSegments = offsetQuadSegments(math.Abs(delta), areaExtent(area))
 	return overlay.Offset(area, delta, join)
+}
+
+// exactOffset is the offset of a circle, a rectangle or a rounded rectangle when it is that
+// shape again, drawn where putArea would place the result: a circle grows or shrinks into a
+// circle; a rectangle grows into a rounded rectangle with round joins (into a rectangle with
+// miter joins), and shrinks into a rectangle; a rounded rectangle's corners keep their
+// centres, their radius grown or shrunk by the distance (to a sharp corner when it would go
+// below zero). Only when the shape is drawn upright under a uniform scale (a circle: under any
+// similarity); otherwise, and for a result that would vanish, false, and the engine's offset
+// answers.
+func (s *Scene) exactOffset(name string, delta float64, join overlay.Join, result string) (Shape, bool) {
+	e, ok := s.Lookup(name)
+	if !ok || e.IsGroup() {
+		return nil, false
+	}
+	place := Identity // from world coordinates into the result's parent, as putArea places
+	if old, ok := s.Lookup(result); ok && old.parent != nil {
+		inv, ok := parentMatrix(old).Invert()
+		if !ok {
+			return nil, false
+		}
+		place = inv
+	}
+	ps, ok := similarityScale(place)
+	if !ok {
+		return nil, false
+	}
+	m := place.Mul(s.WorldMatrix(e))
+	d := delta * ps // the distance in the result's units
+	switch g := e.Shape.(type) {
+	case Circle:
+		sc, ok := similarityScale(m)
+		if r := g.Radius*sc + d; ok && r > 0 {
+			return Circle{Center: m.Apply(g.Center), Radius: r}, true
+		}
+	case Rect:
+		return uprightOffset(m, g.Center, g.Width, g.Height, 0, d, join)
+	case RoundedRect:
+		rad := math.Max(0, math.Min(g.Radius, math.Min(g.Width, g.Height)/2))
+		return uprightOffset(m, g.Center, g.Width, g.Height, rad, d, join)
+	}
+	return nil, false
+}
+
+// uprightOffset offsets a rectangle of corner radius rad (0: sharp) drawn under m by d, when
+// m keeps it upright (a uniform scale, maybe a half turn or a mirror, and a move).
+func uprightOffset(m Affine, c Vec, w, h, rad, d float64, join overlay.Join) (Shape, bool) {
+	if m.B != 0 || m.C != 0 || math.Abs(m.A) != math.Abs(m.D) || m.A == 0 {
+		return nil, false
+	}
+	sc := math.Abs(m.A)
+	w, h, rad = w*sc+2*d, h*sc+2*d, rad*sc
+	if w <= 0 || h <= 0 {
+		return nil, false
+	}
+	center := m.Apply(c)
+	switch {
+	case rad > 0 || (d > 0 && join.Round):
+		// A rounded corner's arc keeps its centre; a sharp corner grows a round join of
+		// radius d about it.
+		if r := rad + d; r > 0 {
+			return RoundedRect{Center: center, Width: w, Height: h, Radius: r}, true
+		}
+		return Rect{Center: center, Width: w, Height: h}, true
+	case d < 0 || join.MiterLimit >= math.Sqrt2:
+		// Shrinking keeps sharp corners sharp, and a miter that reaches a right angle's tip too.
+		return Rect{Center: center, Width: w, Height: h}, true
+	}
+	return nil, false // a square join cuts the corners
 }
