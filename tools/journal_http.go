@@ -6,7 +6,6 @@ package tools
 // (mcpserver.NewHTTPHandler) and the viewer do.
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -122,17 +121,6 @@ func apiAnswer(w http.ResponseWriter, v any, err error) {
 	case err != nil:
 		front.APIError(w, http.StatusInternalServerError, err.Error())
 	default:
-		writeJSON(w, http.StatusOK, v)
+		front.WriteJSON(w, http.StatusOK, v)
 	}
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"error":"encoding the answer failed"}`)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
 }

@@ -169,10 +169,19 @@ func IsAPI(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/")
 
 // APIError answers a JSON API request with status and {"error": msg}.
 func APIError(w http.ResponseWriter, status int, msg string) {
+	WriteJSON(w, status, map[string]string{"error": msg})
+}
+
+// WriteJSON answers a JSON API request with status and v as JSON, never cached; a v that
+// cannot be encoded is a 500 saying so.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"encoding the answer failed"}`)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	b, _ := json.Marshal(map[string]string{"error": msg})
 	w.Write(append(b, '\n'))
 }
 
