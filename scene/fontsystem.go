@@ -53,13 +53,13 @@ type SystemFont struct {
 // systemFonts is the process's cache of the machine's fonts: the list, found once; the
 // answer for each character asked (the index of the font that has it, or -1); and the fonts
 // that answered, parsed. It is a cache of facts about the machine, never of a run's state.
-var systemFonts struct {
+var systemFonts = struct {
 	once  sync.Once
 	list  []SystemFont
 	mu    sync.Mutex
 	byRun map[rune]int
 	faces map[int]*Font
-}
+}{byRun: map[rune]int{}, faces: map[int]*Font{}}
 
 // SystemFonts lists the machine's fonts in the order fallback tries them.
 func SystemFonts() []SystemFont {
@@ -90,10 +90,6 @@ func SystemFallback(runes []rune) []*Font {
 	list := SystemFonts()
 	systemFonts.mu.Lock()
 	defer systemFonts.mu.Unlock()
-	if systemFonts.byRun == nil {
-		systemFonts.byRun = map[rune]int{}
-		systemFonts.faces = map[int]*Font{}
-	}
 	var answered []int // indexes into list
 	var open []rune    // runes not answered yet
 	for _, r := range runes {
@@ -193,10 +189,6 @@ func remember(r rune, at int) {
 // (the caller keeps it in faces) and again each time it is tried if not, so that the fonts
 // tried on the way hold no memory; the caller holds systemFonts.mu.
 func systemFontAt(at int) (*Font, error) {
-	if systemFonts.faces == nil {
-		systemFonts.byRun = map[rune]int{}
-		systemFonts.faces = map[int]*Font{}
-	}
 	if f := systemFonts.faces[at]; f != nil {
 		return f, nil
 	}
