@@ -198,10 +198,8 @@ func (s *Scene) ConvexHull(name, result string) (*Entity, error) {
 // members). A circle's, an ellipse's and a rounded rectangle's is exact, and a group's of such
 // shapes lying apart (exact.go); other curves are flattened as Boolean flattens them.
 func (s *Scene) Area(name string) (float64, error) {
-	if e, err := s.Get(name); err == nil {
-		if ex, _ := s.exactEntity(e); ex != nil && ex.closed {
-			return ex.area, nil
-		}
+	if ex := s.exactNamed(name); ex != nil && ex.closed {
+		return ex.area, nil
 	}
 	area, err := s.areaOf(name)
 	if err != nil {
@@ -267,14 +265,11 @@ func (s *Scene) putArea(name string, polys []overlay.Polygon) (*Entity, error) {
 	if vertices > MaxVertices {
 		return nil, fmt.Errorf("%w: the result has %d vertices; the limit is %d (MaxVertices)", ErrLimit, vertices, MaxVertices)
 	}
-	m, mirror := Identity, false
-	if old, ok := s.Lookup(name); ok && old.parent != nil {
-		inv, ok := parentMatrix(old).Invert()
-		if !ok {
-			return nil, fmt.Errorf("%w: the group holding %q is singular", ErrBadTransform, name)
-		}
-		m, mirror = inv, inv.Det() < 0
+	m, err := s.resultPlace(name)
+	if err != nil {
+		return nil, err
 	}
+	mirror := m.Det() < 0
 	shape := Polygon{Parts: make([]PolygonPart, len(polys))}
 	for i, p := range polys {
 		part := PolygonPart{Outer: mapRing(p.Outer, m, mirror)}
@@ -287,6 +282,21 @@ func (s *Scene) putArea(name string, polys []overlay.Polygon) (*Entity, error) {
 		shape.Parts[i] = part
 	}
 	return s.put(name, shape)
+}
+
+// resultPlace maps world coordinates into the frame a result named name is drawn in: the
+// group that holds an entity of that name already (it is replaced in place), else the top
+// level.
+func (s *Scene) resultPlace(name string) (Affine, error) {
+	old, ok := s.Lookup(name)
+	if !ok || old.parent == nil {
+		return Identity, nil
+	}
+	inv, ok := parentMatrix(old).Invert()
+	if !ok {
+		return Identity, fmt.Errorf("%w: the group holding %q is singular", ErrBadTransform, name)
+	}
+	return inv, nil
 }
 
 // applyHoleRule returns g with every part whose holes overlap each other, or cross or leave

@@ -118,6 +118,17 @@ func ellipsePerimeter(a, b float64) float64 {
 	return 4 * a * (math.Pi / (2 * x)) * (1 - sum)
 }
 
+// exactNamed is the named entity's closed-form measures (exactEntity), or nil when it has
+// none or does not exist (the flattened measure then answers, or says why).
+func (s *Scene) exactNamed(name string) *exactShape {
+	e, err := s.Get(name)
+	if err != nil {
+		return nil
+	}
+	ex, _ := s.exactEntity(e)
+	return ex
+}
+
 // maxExactMembers caps the members of a group measured in closed form: the test that they
 // lie apart compares every pair of their bounds.
 const maxExactMembers = 64
@@ -129,57 +140,59 @@ const maxExactMembers = 64
 // of one) drawn under a similarity, for distances.
 func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *circleShape) {
 	type leaf struct {
-		e *Entity
-		w Affine
+		x   exactShape
+		box Box // in world coordinates
 	}
 	var leaves []leaf
 	var walk func(e *Entity, w Affine) bool
 	walk = func(e *Entity, w Affine) bool {
-		if !e.IsGroup() {
-			leaves = append(leaves, leaf{e, w})
-			return len(leaves) <= maxExactMembers
+		if e.IsGroup() {
+			for c := range e.children.all() {
+				if !walk(c, w.Mul(c.Transform.Matrix())) {
+					return false
+				}
+			}
+			return true
 		}
-		for c := range e.children.all() {
-			if !walk(c, w.Mul(c.Transform.Matrix())) {
-				return false
+		x, ok := exactOf(e.Shape, w)
+		if !ok || len(leaves) == maxExactMembers {
+			return false
+		}
+		// A shape that transforms carried outside ±MaxCoord is refused by the flattened
+		// measures, which say so; its closed forms could overflow.
+		b := shapeBounds(e.Shape, w)
+		if inRange("", b.Min.X, b.Min.Y, b.Max.X, b.Max.Y) != nil {
+			return false
+		}
+		if c, isCircle := e.Shape.(Circle); isCircle {
+			if scale, ok := similarityScale(w); ok {
+				circle = &circleShape{w.Apply(c.Center), c.Radius * scale}
 			}
 		}
+		leaves = append(leaves, leaf{x, b})
 		return true
 	}
 	if !walk(e, s.WorldMatrix(e)) || len(leaves) == 0 {
 		return nil, nil
 	}
 	if len(leaves) == 1 {
-		l := leaves[0]
-		x, ok := exactOf(l.e.Shape, l.w)
-		if !ok {
-			return nil, nil
-		}
-		if c, isCircle := l.e.Shape.(Circle); isCircle {
-			if scale, ok := similarityScale(l.w); ok {
-				circle = &circleShape{l.w.Apply(c.Center), c.Radius * scale}
-			}
-		}
-		return &x, circle
+		return &leaves[0].x, circle
 	}
 	sum := exactShape{closed: true, perimeterKnown: true}
 	var moment Vec
-	boxes := make([]Box, len(leaves))
 	for i, l := range leaves {
-		x, ok := exactOf(l.e.Shape, l.w)
-		if !ok || !x.closed {
+		if !l.x.closed {
 			return nil, nil
 		}
-		boxes[i] = shapeBounds(l.e.Shape, l.w)
-		for _, b := range boxes[:i] {
-			if boxesMeet(b, boxes[i]) {
+		for _, o := range leaves[:i] {
+			if boxesMeet(o.box, l.box) {
 				return nil, nil
 			}
 		}
-		sum.area += x.area
-		sum.perimeter += x.perimeter
-		sum.perimeterKnown = sum.perimeterKnown && x.perimeterKnown
-		moment = moment.Add(x.centroid.Mul(x.area))
+		sum.area += l.x.area
+		sum.perimeter += l.x.perimeter
+		sum.perimeterKnown = sum.perimeterKnown && l.x.perimeterKnown
+		moment = moment.Add(l.x.centroid.Mul(l.x.area))
 	}
 	if sum.area == 0 {
 		return nil, nil

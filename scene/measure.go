@@ -50,7 +50,6 @@ type measured struct {
 	length float64           // length of the open outlines
 	edges  int               // number of edges in lines
 	circle *circleShape
-	exact  *exactShape // a single shape's closed forms (exact.go); nil for groups and others
 	box    Box
 	tree   *edgeTree // built on first use
 }
@@ -70,7 +69,7 @@ func (s *Scene) measure(name string) (*measured, error) {
 	if err := s.measureInto(e, s.WorldMatrix(e), m); err != nil {
 		return nil, err
 	}
-	m.exact, m.circle = s.exactEntity(e)
+	_, m.circle = s.exactEntity(e)
 	return m, nil
 }
 
@@ -472,12 +471,12 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 // area's boundary (holes included); for an open one, its length; for a group, the boundary of
 // the union of its closed members plus the length of its open ones.
 func (s *Scene) Perimeter(name string) (float64, error) {
+	if ex := s.exactNamed(name); ex != nil && ex.perimeterKnown {
+		return ex.perimeter, nil
+	}
 	m, err := s.measure(name)
 	if err != nil {
 		return 0, err
-	}
-	if m.exact != nil && m.exact.perimeterKnown {
-		return m.exact.perimeter, nil
 	}
 	total := m.length
 	if len(m.area) > 0 {
@@ -510,12 +509,12 @@ func ringLength(r []overlay.Point) float64 {
 // shapes (a group: the union of its members' areas); for shapes that enclose no area,
 // length-weighted over their outlines.
 func (s *Scene) Centroid(name string) (Vec, error) {
+	if ex := s.exactNamed(name); ex != nil {
+		return ex.centroid, nil
+	}
 	m, err := s.measure(name)
 	if err != nil {
 		return Vec{}, err
-	}
-	if m.exact != nil {
-		return m.exact.centroid, nil
 	}
 	if len(m.area) > 0 {
 		area, err := booleanPolys(Union, m.area, nil)

@@ -114,13 +114,9 @@ func (s *Scene) exactOffset(name string, delta float64, join overlay.Join, resul
 	if !ok || e.IsGroup() {
 		return nil, false
 	}
-	place := Identity // from world coordinates into the result's parent, as putArea places
-	if old, ok := s.Lookup(result); ok && old.parent != nil {
-		inv, ok := parentMatrix(old).Invert()
-		if !ok {
-			return nil, false
-		}
-		place = inv
+	place, err := s.resultPlace(result) // where putArea would draw it
+	if err != nil {
+		return nil, false
 	}
 	ps, ok := similarityScale(place)
 	if !ok {
