@@ -14,17 +14,8 @@ import (
 // styles, without the sandbox: the renderers' golden tests draw it.
 func KindsScene() (*scene.Scene, error) {
 	s := scene.New()
-	var err error
-	put := func(name string, sh scene.Shape) {
-		if err == nil {
-			_, err = s.Put(name, sh)
-		}
-	}
-	do := func(e error) {
-		if err == nil {
-			err = e
-		}
-	}
+	b := &builder{s: s}
+	put, do := b.put, b.do
 	put("line", scene.Line{Points: []scene.Vec{{X: -40, Y: -30}, {X: -20, Y: -20}, {X: 0, Y: -30}}})
 	put("circle", scene.Circle{Center: scene.Vec{X: -30, Y: 10}, Radius: 8})
 	put("rect", scene.Rect{Center: scene.Vec{X: 0, Y: 10}, Width: 16, Height: 10})
@@ -43,12 +34,36 @@ func KindsScene() (*scene.Scene, error) {
 	do(s.SetStroke("wave", &scene.Color{0.8, 0, 0.4, 1}, 1.5))
 	do(s.Rotate("rect", math.Pi/6, scene.SpaceWorld))
 	do(s.DrawOrder("circle", "front"))
-	if err == nil {
-		_, err = s.CreateGroup("shapes", []string{"ellipse", "rounded"})
-	}
+	b.then(func() error { _, err := s.CreateGroup("shapes", []string{"ellipse", "rounded"}); return err })
 	do(s.Rotate("shapes", 0.2, scene.SpaceWorld))
-	if err != nil {
-		return nil, fmt.Errorf("building the demo scene: %w", err)
+	if b.err != nil {
+		return nil, fmt.Errorf("building the demo scene: %w", b.err)
 	}
 	return s, nil
+}
+
+// builder draws a scene in Go and keeps the first error, so that a scene reads as its calls:
+// after a failure the rest are skipped.
+type builder struct {
+	s   *scene.Scene
+	err error
+}
+
+// put draws a shape.
+func (b *builder) put(name string, sh scene.Shape) {
+	b.then(func() error { _, err := b.s.Put(name, sh); return err })
+}
+
+// do keeps the error of a call already made, when it is the first.
+func (b *builder) do(err error) {
+	if b.err == nil {
+		b.err = err
+	}
+}
+
+// then makes a call unless an earlier one failed.
+func (b *builder) then(f func() error) {
+	if b.err == nil {
+		b.err = f()
+	}
 }

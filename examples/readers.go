@@ -18,17 +18,8 @@ import (
 // pie slices cut by a boolean, and a group that mirrors its children.
 func CurvesScene() (*scene.Scene, error) {
 	s := scene.New()
-	var err error
-	put := func(name string, sh scene.Shape) {
-		if err == nil {
-			_, err = s.Put(name, sh)
-		}
-	}
-	do := func(e error) {
-		if err == nil {
-			err = e
-		}
-	}
+	b := &builder{s: s}
+	put, do := b.put, b.do
 	red, blue, green := &scene.Color{0.85, 0.1, 0.1, 1}, &scene.Color{0.1, 0.3, 0.9, 1}, &scene.Color{0.1, 0.6, 0.2, 1}
 	put("rr", scene.RoundedRect{Center: scene.Vec{X: -60, Y: 30}, Width: 40, Height: 25, Radius: 8})
 	do(s.SetFill("rr", blue))
@@ -49,9 +40,10 @@ func CurvesScene() (*scene.Scene, error) {
 	do(s.SetFill("bez", &scene.Color{0.9, 0.7, 0.1, 1}))
 	put("slice", scene.Arc{Center: scene.Vec{X: -50, Y: -45}, Radius: 14, Start: 0.4, End: 2.2})
 	put("disc", scene.Circle{Center: scene.Vec{X: -40, Y: -45}, Radius: 9})
-	if err == nil {
-		_, err = s.Boolean(scene.Difference, []string{"slice"}, []string{"disc"}, "cut")
-	}
+	b.then(func() error {
+		_, err := s.Boolean(scene.Difference, []string{"slice"}, []string{"disc"}, "cut")
+		return err
+	})
 	do(s.SetFill("cut", blue))
 	do(s.Delete("slice"))
 	do(s.Delete("disc"))
@@ -59,13 +51,11 @@ func CurvesScene() (*scene.Scene, error) {
 	put("g-arc", scene.Arc{Center: scene.Vec{X: 60, Y: -45}, Radius: 9, Start: 0, End: 1.9})
 	do(s.SetStroke("g-arc", red, 2))
 	put("g-rr", scene.RoundedRect{Center: scene.Vec{X: 60, Y: -45}, Width: 14, Height: 9, Radius: 3})
-	if err == nil {
-		_, err = s.CreateGroup("g", []string{"g-arc", "g-rr"})
-	}
+	b.then(func() error { _, err := s.CreateGroup("g", []string{"g-arc", "g-rr"}); return err })
 	do(s.Scale("g", 1, -1, scene.SpaceWorld, nil))
 	do(s.Rotate("g", 0.3, scene.SpaceWorld))
-	if err != nil {
-		return nil, fmt.Errorf("building the curve probe: %w", err)
+	if b.err != nil {
+		return nil, fmt.Errorf("building the curve probe: %w", b.err)
 	}
 	return s, nil
 }
