@@ -15,7 +15,13 @@ import (
 
 // areaOf is the area of one entity as non-overlapping polygons.
 func (s *Scene) areaOf(name string) ([]overlay.Polygon, error) {
-	polys, err := s.collectAreas([]string{name})
+	return s.areaWithArcs(name, nil)
+}
+
+// areaWithArcs is areaOf recording the circular arcs the area was flattened from in src (when
+// not nil), so that a result drawn from it keeps them (arcfit.go).
+func (s *Scene) areaWithArcs(name string, src *arcSources) ([]overlay.Polygon, error) {
+	polys, err := s.collectAreas([]string{name}, src)
 	if err != nil {
 		return nil, err
 	}
@@ -25,27 +31,28 @@ func (s *Scene) areaOf(name string) ([]overlay.Polygon, error) {
 	return booleanPolys(Union, polys, nil)
 }
 
-// collectAreas gathers the polygons of the named entities in world coordinates. Polygons of
-// different entities (or parts) may overlap; the operation that uses them unions them.
-func (s *Scene) collectAreas(names []string) ([]overlay.Polygon, error) {
+// collectAreas gathers the polygons of the named entities in world coordinates, and the arcs
+// they were flattened from in src when it is not nil. Polygons of different entities (or
+// parts) may overlap; the operation that uses them unions them.
+func (s *Scene) collectAreas(names []string, src *arcSources) ([]overlay.Polygon, error) {
 	out := make([]overlay.Polygon, 0, len(names)) // one each, most often
 	for _, n := range names {
 		e, err := s.Get(n)
 		if err != nil {
 			return nil, err
 		}
-		if out, err = s.collect(e, s.WorldMatrix(e), out); err != nil {
+		if out, err = s.collect(e, s.WorldMatrix(e), out, src); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon) ([]overlay.Polygon, error) {
+func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon, src *arcSources) ([]overlay.Polygon, error) {
 	if e.IsGroup() {
 		for c := range e.children.all() {
 			var err error
-			if out, err = s.collect(c, m.Mul(c.Transform.Matrix()), out); err != nil {
+			if out, err = s.collect(c, m.Mul(c.Transform.Matrix()), out, src); err != nil {
 				return nil, fmt.Errorf("reading group %q: %w", e.Name, err)
 			}
 		}
@@ -58,7 +65,9 @@ func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon) ([]overlay.P
 	case *Polygon:
 		pg = sh
 	}
-	if pg != nil {
+	// A polygon with arc edges is read through its outline, as curved shapes are: outer
+	// rings run counter-clockwise and holes clockwise, so its nonzero fill is its area.
+	if pg != nil && !pg.HasArcs() {
 		// Polygon parts map directly: each part is its outer ring minus its holes, and
 		// parts are unioned. Put has made every part's holes lie inside it and apart.
 		for _, part := range pg.Parts {
@@ -89,7 +98,9 @@ func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon) ([]overlay.P
 	}
 	var rings [][]overlay.Point
 	world := path.Transform(m)
-	for _, pl := range world.Flatten(curveTolerance(world.Bounds())) {
+	tol := curveTolerance(world.Bounds())
+	src.addPath(world, tol)
+	for _, pl := range world.Flatten(tol) {
 		if err := worldInRange(e, pl.Points); err != nil {
 			return nil, err
 		}

@@ -145,11 +145,12 @@ func (s *Scene) Boolean(op BoolOp, a, b []string, result string) (*Entity, error
 	if len(b) == 0 && op != Union {
 		return nil, fmt.Errorf("%w: %s needs at least one shape in its second list", ErrBadOption, op)
 	}
-	pa, err := s.collectAreas(a)
+	src := &arcSources{}
+	pa, err := s.collectAreas(a, src)
 	if err != nil {
 		return nil, err
 	}
-	pb, err := s.collectAreas(b)
+	pb, err := s.collectAreas(b, src)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +161,8 @@ func (s *Scene) Boolean(op BoolOp, a, b []string, result string) (*Entity, error
 	if len(res) == 0 {
 		return nil, fmt.Errorf("%s of %s and %s: %w: %s", op, quoteNames(a), quoteNames(b), ErrEmptyResult, emptyHint[op])
 	}
-	return s.putArea(result, res)
+	src.index(max(areaExtent(pa), areaExtent(pb)))
+	return s.putArea(result, res, src)
 }
 
 var emptyHint = [...]string{
@@ -180,7 +182,8 @@ func (s *Scene) ConvexHull(name, result string) (*Entity, error) {
 	if err := s.checkResultName(result); err != nil {
 		return nil, err
 	}
-	area, err := s.areaOf(name)
+	src := &arcSources{}
+	area, err := s.areaWithArcs(name, src)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +194,8 @@ func (s *Scene) ConvexHull(name, result string) (*Entity, error) {
 	if len(hull) == 0 {
 		return nil, fmt.Errorf("taking the hull of %q: %w: the shape encloses no area", name, ErrEmptyResult)
 	}
-	return s.putArea(result, hull)
+	src.index(areaExtent(area))
+	return s.putArea(result, hull, src)
 }
 
 // Area is the area the named entity encloses in world units (a group: of the union of its
@@ -217,13 +221,15 @@ func (s *Scene) Area(name string) (float64, error) {
 // existing shape of one of those names is replaced in place; a group of such a name is refused
 // before anything is drawn.
 func (s *Scene) Decompose(name, prefix string) ([]string, error) {
-	area, err := s.areaOf(name)
+	src := &arcSources{}
+	area, err := s.areaWithArcs(name, src)
 	if err != nil {
 		return nil, err
 	}
 	if len(area) == 0 {
 		return nil, fmt.Errorf("decomposing %q: %w: the shape encloses no area", name, ErrEmptyResult)
 	}
+	src.index(areaExtent(area))
 	sortPolys(area)
 	names := make([]string, len(area))
 	for i := range area {
@@ -233,7 +239,7 @@ func (s *Scene) Decompose(name, prefix string) ([]string, error) {
 		}
 	}
 	for i, p := range area {
-		if _, err := s.putArea(names[i], []overlay.Polygon{p}); err != nil {
+		if _, err := s.putArea(names[i], []overlay.Polygon{p}, src); err != nil {
 			return names[:i], fmt.Errorf("decomposing %q: %w", name, err)
 		}
 	}
@@ -251,9 +257,11 @@ func (s *Scene) checkResultName(name string) error {
 	return nil
 }
 
-// putArea draws polys as a Polygon named name. A shape being replaced inside a group keeps
-// its place in the group, so the world coordinates are mapped into the group's frame.
-func (s *Scene) putArea(name string, polys []overlay.Polygon) (*Entity, error) {
+// putArea draws polys as a Polygon named name, their chords on an arc of src (which may be
+// nil) made arcs again. A shape being replaced inside a group keeps its place in the group, so
+// the world coordinates are mapped into the group's frame; a group that stretches unevenly
+// would make the arcs elliptical, so there the result keeps its chords.
+func (s *Scene) putArea(name string, polys []overlay.Polygon, src *arcSources) (*Entity, error) {
 	sortPolys(polys)
 	vertices := 0
 	for _, p := range polys {
@@ -270,13 +278,24 @@ func (s *Scene) putArea(name string, polys []overlay.Polygon) (*Entity, error) {
 		return nil, err
 	}
 	mirror := m.Det() < 0
+	if _, ok := similarityScale(m); !ok {
+		src = nil
+	}
 	shape := Polygon{Parts: make([]PolygonPart, len(polys))}
 	for i, p := range polys {
-		part := PolygonPart{Outer: mapRing(p.Outer, m, mirror)}
+		var part PolygonPart
+		part.Outer, part.OuterBulges = mapBulgedRing(src, p.Outer, m, mirror)
 		if len(p.Holes) > 0 {
 			part.Holes = make([][]Vec, len(p.Holes))
 			for k, h := range p.Holes {
-				part.Holes[k] = mapRing(h, m, mirror)
+				var bul []float64
+				part.Holes[k], bul = mapBulgedRing(src, h, m, mirror)
+				if bul != nil {
+					if part.HoleBulges == nil {
+						part.HoleBulges = make([][]float64, len(p.Holes))
+					}
+					part.HoleBulges[k] = bul
+				}
 			}
 		}
 		shape.Parts[i] = part
@@ -377,6 +396,45 @@ func holeRuleArea(part PolygonPart) (area []overlay.Polygon, ok bool) {
 	return res, false
 }
 
+// mapBulgedRing is mapRing for a result ring whose chords on an arc of src become arcs: the
+// bulges turn with a mirror and move with the ring's start.
+func mapBulgedRing(src *arcSources, r []overlay.Point, m Affine, mirror bool) ([]Vec, []float64) {
+	pts, bul := src.fit(r)
+	if bul == nil {
+		return mapRing(r, m, mirror), nil
+	}
+	for i, p := range pts {
+		pts[i] = m.Apply(p)
+	}
+	if mirror {
+		for i := range bul {
+			bul[i] = -bul[i]
+		}
+		pts, bul = reverseBulged(pts, bul)
+	}
+	first := lowestLeftmost(pts)
+	return rotateLeft(pts, first), rotateLeft(bul, first)
+}
+
+// lowestLeftmost is the index of the point with the lowest x, then the lowest y.
+func lowestLeftmost(pts []Vec) int {
+	first := 0
+	for i, p := range pts {
+		if q := pts[first]; p.X < q.X || (p.X == q.X && p.Y < q.Y) {
+			first = i
+		}
+	}
+	return first
+}
+
+// rotateLeft rotates s left by k in place and returns it.
+func rotateLeft[T any](s []T, k int) []T {
+	slices.Reverse(s[:k])
+	slices.Reverse(s[k:])
+	slices.Reverse(s)
+	return s
+}
+
 // mapRing maps a ring into the frame it is stored in and starts it at its lowest-leftmost
 // vertex, so that results read the same whatever order the engine traced them in.
 func mapRing(r []overlay.Point, m Affine, mirror bool) []Vec {
@@ -387,17 +445,7 @@ func mapRing(r []overlay.Point, m Affine, mirror bool) []Vec {
 	if mirror {
 		slices.Reverse(out)
 	}
-	first := 0
-	for i, p := range out {
-		if q := out[first]; p.X < q.X || (p.X == q.X && p.Y < q.Y) {
-			first = i
-		}
-	}
-	// Rotate left by first, in place.
-	slices.Reverse(out[:first])
-	slices.Reverse(out[first:])
-	slices.Reverse(out)
-	return out
+	return rotateLeft(out, lowestLeftmost(out))
 }
 
 func quoteNames(names []string) string {

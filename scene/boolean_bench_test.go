@@ -132,7 +132,7 @@ func BenchmarkBooleanPair(b *testing.B) {
 
 func BenchmarkBooleanW2ALibrary(b *testing.B) {
 	s, names := w2aScene(b)
-	polys, err := s.collectAreas(names)
+	polys, err := s.collectAreas(names, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -146,11 +146,11 @@ func BenchmarkBooleanW2ALibrary(b *testing.B) {
 
 func BenchmarkBooleanW2BLibrary(b *testing.B) {
 	s, names := w2bScene(b)
-	plate, err := s.collectAreas([]string{"plate"})
+	plate, err := s.collectAreas([]string{"plate"}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	holes, err := s.collectAreas(names)
+	holes, err := s.collectAreas(names, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

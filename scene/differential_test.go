@@ -468,7 +468,7 @@ func checkOffset(t *testing.T, name string, dc diffCase, rng *rand.Rand) {
 			return
 		}
 	}
-	pa, err := s.collectAreas([]string{"A"})
+	pa, err := s.collectAreas([]string{"A"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -551,11 +551,11 @@ func checkBoolean(t *testing.T, name string, dc diffCase, op BoolOp, rng *rand.R
 		}
 	}
 	// simplefeatures on the same areas.
-	pa, err := s.collectAreas(an)
+	pa, err := s.collectAreas(an, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb, err := s.collectAreas(bn)
+	pb, err := s.collectAreas(bn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,10 +7,14 @@ package scene
 // ellipse maps to an ellipse whose semi-axes are the singular values of the map times its
 // radii, whose perimeter is computed (ellipsePerimeter) rather than sampled; a rounded
 // rectangle keeps an exact perimeter under a similarity, where its corners stay circular.
-// Groups and boolean results are measured from their flattened outlines until their arcs are
-// kept exact.
+// A polygon with arc edges (a boolean, offset or fillet result that kept its arcs) is measured
+// from its lines and arcs.
 
-import "math"
+import (
+	"math"
+
+	"github.com/cadrun/cadrun/scene/internal/overlay"
+)
 
 // exactShape is a shape's closed-form measures in world units.
 type exactShape struct {
@@ -58,8 +62,65 @@ func exactOf(shape Shape, w Affine) (exactShape, bool) {
 			}
 		}
 		return out, true
+	case Polygon:
+		return exactPolygon(g, w)
+	case *Polygon:
+		return exactPolygon(*g, w)
 	}
 	return exactShape{}, false
+}
+
+// exactPolygon is the closed-form measures of a polygon with arc edges whose parts lie apart
+// (at most maxExactMembers of them), from its rings' segments (bulge.go); a polygon without
+// arcs, or whose parts may overlap, has none here.
+func exactPolygon(g Polygon, w Affine) (exactShape, bool) {
+	if !g.HasArcs() || len(g.Parts) > maxExactMembers {
+		return exactShape{}, false
+	}
+	// Parts lie apart when their bounds do not meet, or when one lies within the bounds of a
+	// hole of the other (a result's island in a hole).
+	boxes := make([]Box, len(g.Parts))
+	holes := make([][]Box, len(g.Parts))
+	for i, part := range g.Parts {
+		boxes[i] = Polygon{Parts: []PolygonPart{{Outer: part.Outer, OuterBulges: part.OuterBulges}}}.Outline().Bounds()
+		for k, h := range part.Holes {
+			holes[i] = append(holes[i], Polygon{Parts: []PolygonPart{{Outer: h, OuterBulges: part.holeBulges(k)}}}.Outline().Bounds())
+		}
+	}
+	for i := range boxes {
+		for j, o := range boxes[:i] {
+			if boxesMeet(o, boxes[i]) && !insideAny(boxes[i], holes[j]) && !insideAny(o, holes[i]) &&
+				!partsApart(g.Parts[i], g.Parts[j]) {
+				return exactShape{}, false
+			}
+		}
+	}
+	var area, length float64
+	var moment Vec
+	ring := func(pts []Vec, bul []float64, sign float64) {
+		a, m := bulgedMoment(pts, bul)
+		if a < 0 {
+			a, m = -a, m.Mul(-1)
+		}
+		area += sign * a
+		moment = moment.Add(m.Mul(sign))
+		length += bulgedLength(pts, bul)
+	}
+	for _, part := range g.Parts {
+		ring(part.Outer, part.OuterBulges, 1)
+		for k, h := range part.Holes {
+			ring(h, part.holeBulges(k), -1)
+		}
+	}
+	if !(area > 0) {
+		return exactShape{}, false
+	}
+	det := math.Abs(w.A*w.D - w.B*w.C)
+	out := exactShape{area: area * det, centroid: w.Apply(moment.Mul(1 / area)), closed: true}
+	if sc, ok := similarityScale(w); ok {
+		out.perimeter, out.perimeterKnown = length*sc, true
+	}
+	return out, true
 }
 
 // similarityScale is the scale of w when w is a similarity (a uniform scale, a turn, maybe a
@@ -199,4 +260,38 @@ func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *circleShape) {
 	}
 	sum.centroid = moment.Mul(1 / sum.area)
 	return &sum, nil
+}
+
+// partsApart reports whether two parts whose bounds meet share no area: their flattened
+// areas add up to the area of their union.
+func partsApart(a, b PolygonPart) bool {
+	flat := func(p PolygonPart) []overlay.Polygon {
+		out := Polygon{Parts: []PolygonPart{p}}.Outline()
+		pls := out.Flatten(curveTolerance(out.Bounds()))
+		poly := overlay.Polygon{Outer: overlay.OrientRing(cleanRing(pls[0].Points), true)}
+		for _, pl := range pls[1:] {
+			poly.Holes = append(poly.Holes, overlay.OrientRing(cleanRing(pl.Points), false))
+		}
+		return []overlay.Polygon{poly}
+	}
+	pa, pb := flat(a), flat(b)
+	u, err := booleanPolys(Union, pa, pb)
+	if err != nil {
+		return false
+	}
+	sum, union := pa[0].Area()+pb[0].Area(), 0.0
+	for _, p := range u {
+		union += p.Area()
+	}
+	return math.Abs(sum-union) <= 1e-9*sum
+}
+
+// insideAny reports whether b lies within one of boxes.
+func insideAny(b Box, boxes []Box) bool {
+	for _, o := range boxes {
+		if o.Min.X <= b.Min.X && o.Min.Y <= b.Min.Y && b.Max.X <= o.Max.X && b.Max.Y <= o.Max.Y {
+			return true
+		}
+	}
+	return false
 }

@@ -23,10 +23,14 @@ import (
 	"unicode/utf8"
 )
 
-// Format identifies the document; Version is bumped on any incompatible change.
+// Format identifies the document; Version is bumped on any incompatible change. A document
+// is written as version 1 unless a polygon has arc edges (bulges), which version 2 added, so
+// that scenes without them read the same in a cadrun that knows only version 1.
 const (
 	JSONFormat  = "cadrun-scene"
-	JSONVersion = 1
+	JSONVersion = 2
+	// jsonVersionNoArcs is the version of a document without bulges.
+	jsonVersionNoArcs = 1
 )
 
 // ErrBadJSON is returned when a scene document cannot be read; the message says where.
@@ -79,6 +83,24 @@ func (v *Vec) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// jsonVersion is the version a document of the scene is written as: the oldest that holds
+// everything in it.
+func (s *Scene) jsonVersion() int {
+	for _, e := range s.Walk() {
+		switch g := e.Shape.(type) {
+		case Polygon:
+			if g.HasArcs() {
+				return JSONVersion
+			}
+		case *Polygon:
+			if g.HasArcs() {
+				return JSONVersion
+			}
+		}
+	}
+	return jsonVersionNoArcs
+}
+
 // MarshalJSON writes the scene: entities depth-first in z order, each group before its
 // members, so that the order alone restores every z rank. Each entity is one line, so that
 // diffs of scene.json read entity by entity.
@@ -88,7 +110,7 @@ func (s *Scene) MarshalJSON() ([]byte, error) {
 	b = append(b, `{"format":`...)
 	b = appendJSONString(b, JSONFormat)
 	b = append(b, `,"version":`...)
-	b = strconv.AppendInt(b, JSONVersion, 10)
+	b = strconv.AppendInt(b, int64(s.jsonVersion()), 10)
 	b = append(b, `,"entities":[`...)
 	var w jsonWriter
 	first := true
@@ -146,6 +168,21 @@ func (w *jsonWriter) vec(b []byte, v Vec) []byte {
 }
 
 // vecs writes a point list; nil is null, as encoding/json writes a nil slice.
+// nums writes null or an array of numbers.
+func (w *jsonWriter) nums(b []byte, fs []float64) []byte {
+	if fs == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, f := range fs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = w.num(b, f)
+	}
+	return append(b, ']')
+}
+
 func (w *jsonWriter) vecs(b []byte, pts []Vec) []byte {
 	if pts == nil {
 		return append(b, "null"...)
@@ -244,6 +281,20 @@ func (w *jsonWriter) shape(b []byte, sh Shape) []byte {
 						b = append(b, ',')
 					}
 					b = w.vecs(b, h)
+				}
+				b = append(b, ']')
+			}
+			if part.OuterBulges != nil {
+				b = append(b, `,"outerBulges":`...)
+				b = w.nums(b, part.OuterBulges)
+			}
+			if len(part.HoleBulges) > 0 {
+				b = append(b, `,"holeBulges":[`...)
+				for k, h := range part.HoleBulges {
+					if k > 0 {
+						b = append(b, ',')
+					}
+					b = w.nums(b, h)
 				}
 				b = append(b, ']')
 			}
@@ -447,8 +498,8 @@ func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
 	if doc.Format != JSONFormat {
 		return nil, fmt.Errorf("%w: format is %q, want %q", ErrBadJSON, doc.Format, JSONFormat)
 	}
-	if doc.Version != JSONVersion {
-		return nil, fmt.Errorf("%w: version %d is not supported; this cadrun reads version %d", ErrBadJSON, doc.Version, JSONVersion)
+	if doc.Version < jsonVersionNoArcs || doc.Version > JSONVersion {
+		return nil, fmt.Errorf("%w: version %d is not supported; this cadrun reads versions %d to %d", ErrBadJSON, doc.Version, jsonVersionNoArcs, JSONVersion)
 	}
 	if len(doc.Entities) > MaxEntities {
 		return nil, fmt.Errorf("%w: %d entities; the limit is %d (MaxEntities)", ErrLimit, len(doc.Entities), MaxEntities)
@@ -822,6 +873,18 @@ func (r *jsonReader) null() bool {
 
 // vecs reads a point list; [] is an empty, non-nil list and null is nil, as encoding/json
 // makes them.
+// nums reads null or an array of numbers.
+func (r *jsonReader) nums() []float64 {
+	if r.null() {
+		return nil
+	}
+	fs := []float64{}
+	for more := r.arrayStart(); more; more = r.arrayNext() {
+		fs = append(fs, r.num())
+	}
+	return fs
+}
+
 func (r *jsonReader) vecs() []Vec {
 	if r.null() {
 		return nil
@@ -1127,6 +1190,18 @@ var partFields = []field[PolygonPart]{
 		p.Holes = [][]Vec{}
 		for more := r.arrayStart(); more; more = r.arrayNext() {
 			p.Holes = append(p.Holes, r.vecs())
+		}
+		return p
+	}},
+	{"outerBulges", func(r *jsonReader, p PolygonPart) PolygonPart { p.OuterBulges = r.nums(); return p }},
+	{"holeBulges", func(r *jsonReader, p PolygonPart) PolygonPart {
+		if r.null() {
+			p.HoleBulges = nil
+			return p
+		}
+		p.HoleBulges = [][]float64{}
+		for more := r.arrayStart(); more; more = r.arrayNext() {
+			p.HoleBulges = append(p.HoleBulges, r.nums())
 		}
 		return p
 	}},

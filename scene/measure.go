@@ -110,7 +110,7 @@ func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
 	}
 	if closed {
 		var err error
-		if out.area, err = s.collect(e, m, out.area); err != nil {
+		if out.area, err = s.collect(e, m, out.area, nil); err != nil {
 			return err
 		}
 	}

@@ -44,7 +44,7 @@ func (s *Scene) Offset(name string, delta float64, result string, opt OffsetOpti
 	if len(res) == 0 {
 		return nil, fmt.Errorf("offsetting %q by %v: %w: the shape is nowhere thicker than %v; use a smaller inset", name, delta, ErrEmptyResult, 2*math.Abs(delta))
 	}
-	return s.putArea(result, res)
+	return s.putArea(result, res, nil)
 }
 
 // resolve gives the engine's join for the options; the number of chords of a round join

@@ -6,6 +6,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/cadrun/cadrun/scene/internal/overlay"
@@ -92,6 +93,14 @@ type Polygon struct {
 type PolygonPart struct {
 	Outer []Vec   `json:"outer"`
 	Holes [][]Vec `json:"holes,omitempty"`
+	// OuterBulges, when set, makes edges of Outer circular arcs: one bulge per edge, edge i
+	// running from Outer[i] to the next point (the last edge closes the ring), tan(sweep/4),
+	// positive counter-clockwise, 0 straight (bulge.go). Booleans, offsets and fillets keep
+	// circles, arcs and rounded corners this way.
+	OuterBulges []float64 `json:"outerBulges,omitempty"`
+	// HoleBulges holds the bulges of each hole as OuterBulges does for Outer; a hole past its
+	// end or given none is straight.
+	HoleBulges [][]float64 `json:"holeBulges,omitempty"`
 }
 
 // PathShape is a shape given by SVG path data (M L H V C S Q T A Z), Y up.
@@ -280,9 +289,16 @@ func (g Polygon) Outline() Path { return g.appendOutline(nil) }
 
 func (g Polygon) appendOutline(p Path) Path {
 	for _, part := range g.Parts {
-		p.Polyline(overlay.OrientRing(part.Outer, true), true)
-		for _, h := range part.Holes {
-			p.Polyline(overlay.OrientRing(h, false), true)
+		if !part.hasArcs() {
+			p.Polyline(overlay.OrientRing(part.Outer, true), true)
+			for _, h := range part.Holes {
+				p.Polyline(overlay.OrientRing(h, false), true)
+			}
+			continue
+		}
+		p = appendBulgedRing(p, part.Outer, part.OuterBulges, true)
+		for k, h := range part.Holes {
+			p = appendBulgedRing(p, h, part.holeBulges(k), false)
 		}
 	}
 	return p
@@ -394,18 +410,27 @@ func (g Polygon) validate() error {
 	}
 	vertices := 0
 	for _, part := range g.Parts {
-		if len(part.Outer) < 3 {
-			return fmt.Errorf("%w: a polygon ring needs at least 3 points, got %d", ErrBadGeometry, len(part.Outer))
+		if len(part.Outer) < minRingPoints(part.OuterBulges) {
+			return fmt.Errorf("%w: a polygon ring needs at least 3 points (2 when an edge is an arc), got %d", ErrBadGeometry, len(part.Outer))
 		}
 		if err := finitePoints("points", part.Outer); err != nil {
 			return err
 		}
+		if err := checkBulges("the outer ring", part.Outer, part.OuterBulges); err != nil {
+			return err
+		}
+		if len(part.HoleBulges) > len(part.Holes) {
+			return fmt.Errorf("%w: %d holes and bulges for %d; give bulges for at most each hole", ErrBadGeometry, len(part.Holes), len(part.HoleBulges))
+		}
 		vertices += len(part.Outer)
 		for i, h := range part.Holes {
-			if len(h) < 3 {
-				return fmt.Errorf("%w: hole %d needs at least 3 points, got %d", ErrBadGeometry, i, len(h))
+			if len(h) < minRingPoints(part.holeBulges(i)) {
+				return fmt.Errorf("%w: hole %d needs at least 3 points (2 when an edge is an arc), got %d", ErrBadGeometry, i, len(h))
 			}
 			if err := finitePoints("hole", h); err != nil {
+				return err
+			}
+			if err := checkBulges("hole "+strconv.Itoa(i), h, part.holeBulges(i)); err != nil {
 				return err
 			}
 			vertices += len(h)
@@ -415,6 +440,15 @@ func (g Polygon) validate() error {
 		return fmt.Errorf("%w: polygon has %d vertices; the limit is %d (MaxVertices)", ErrLimit, vertices, MaxVertices)
 	}
 	return nil
+}
+
+// minRingPoints is the fewest points a ring with these bulges needs: 2 when an edge is an arc
+// (a lens, a circle), 3 otherwise.
+func minRingPoints(bulges []float64) int {
+	if hasBulge(bulges) {
+		return 2
+	}
+	return 3
 }
 
 func (s *PathShape) validate() error {
@@ -587,6 +621,9 @@ func (l Line) boundsUnder(m Affine) Box {
 }
 
 func (g Polygon) boundsUnder(m Affine) Box {
+	if g.HasArcs() {
+		return g.Outline().Transform(m).Bounds()
+	}
 	var b Box
 	for _, part := range g.Parts {
 		for _, p := range part.Outer {

@@ -1,0 +1,426 @@
+package scene
+
+// Arcs through the overlay engine. The engine works on polylines, so every circular arc of an
+// operand (a circle, an arc, a rounded corner, an arc edge of a polygon) is flattened into
+// chords on the way in, and the source arc of each is recorded here with exactly how it was
+// flattened. On the way out, an edge of a result ring whose two ends lie on one chord of a
+// recorded arc is a piece of that arc: consecutive such edges become one arc of the source
+// circle again, and the vertex where an arc meets a line or another arc is moved from the
+// crossing of the chords to the true crossing of the circle and the line or circle. A result
+// is thus made of lines and arcs of the operands' circles, exact to float precision, at the
+// cost of one pass over its vertices.
+//
+// Ellipses, Béziers and arcs under an uneven scale stay flattened as before. A ring whose
+// refitted area strays from its flattened area by more than the flattening allows keeps its
+// chords (a safety net that should never be needed).
+
+import (
+	"math"
+	"slices"
+
+	"github.com/cadrun/cadrun/scene/internal/overlay"
+)
+
+// flatArc is a circular arc as it was flattened: n chords of equal sweep from a0.
+type flatArc struct {
+	circArc
+	n int
+	// step is the sweep of one chord and sag its sagitta, the furthest a point of a chord
+	// lies from the circle.
+	step, sag float64
+	box       Box
+}
+
+// chordEnd is the end of chord j (0 <= j <= n).
+func (a *flatArc) chordEnd(j int) Vec { return a.at(a.step * float64(j)) }
+
+// arcSources is the set of circular arcs the operands of an area operation were flattened
+// from, with a grid to find those near a point.
+type arcSources struct {
+	arcs []flatArc
+	// grid maps a cell to the arcs whose boxes meet it; cell is the cell size (0: none yet).
+	grid map[[2]int64][]int32
+	cell float64
+	// eps is how far from a chord a result vertex may lie and still be on it: a few times
+	// the engine's precision.
+	eps float64
+}
+
+// addPath records the circular arcs of a world path that Flatten(tol) turns into chords.
+func (src *arcSources) addPath(p Path, tol float64) {
+	if src == nil {
+		return
+	}
+	for i := range p {
+		s := &p[i]
+		if s.Kind != SegArc {
+			continue
+		}
+		u, v := s.P[1], s.P[2]
+		ru, rv := u.Len(), v.Len()
+		if math.Abs(ru-rv) > 1e-12*ru || math.Abs(u.X*v.X+u.Y*v.Y) > 1e-12*ru*rv || ru == 0 {
+			continue // elliptical: left flattened
+		}
+		// The point at parameter t lies at angle atan2(u) + t, or - t where the map mirrors.
+		sign := 1.0
+		if u.X*v.Y-u.Y*v.X < 0 {
+			sign = -1
+		}
+		n := ArcSegments(max(ru, rv), math.Abs(s.T1-s.T0), tol)
+		a0 := math.Atan2(u.Y, u.X) + sign*s.T0
+		sweep := sign * (s.T1 - s.T0)
+		arc := flatArc{circArc: circArc{c: s.P[0], r: ru, a0: a0, sweep: sweep}, n: n, step: sweep / float64(n)}
+		arc.sag = ru * (1 - math.Cos(arc.step/2))
+		arc.box = Box{Min: Vec{s.P[0].X - ru, s.P[0].Y - ru}, Max: Vec{s.P[0].X + ru, s.P[0].Y + ru}, NonEmpty: true}
+		src.arcs = append(src.arcs, arc)
+	}
+}
+
+// index builds the grid and sets the tolerance from the operands' extent.
+func (src *arcSources) index(extent float64) {
+	src.eps = 256 * SnapRelative * extent
+	if len(src.arcs) == 0 {
+		return
+	}
+	// The cell is the median arc's box, so that most arcs meet a few cells; an arc far
+	// larger meets many, up to a cap past which the cell grows.
+	sizes := make([]float64, len(src.arcs))
+	for i := range src.arcs {
+		sizes[i] = 2 * src.arcs[i].r
+	}
+	src.cell = max(median(sizes), extent/4096, 1e-300)
+	for {
+		cells := 0.0
+		for i := range src.arcs {
+			b := src.arcs[i].box
+			cells += (math.Floor(b.Max.X/src.cell) - math.Floor(b.Min.X/src.cell) + 1) *
+				(math.Floor(b.Max.Y/src.cell) - math.Floor(b.Min.Y/src.cell) + 1)
+		}
+		if cells <= 16*float64(len(src.arcs))+1024 {
+			break
+		}
+		src.cell *= 2
+	}
+	src.grid = make(map[[2]int64][]int32, 4*len(src.arcs))
+	for i := range src.arcs {
+		b := src.arcs[i].box
+		x0, y0 := src.key(b.Min)
+		x1, y1 := src.key(b.Max)
+		for x := x0; x <= x1; x++ {
+			for y := y0; y <= y1; y++ {
+				src.grid[[2]int64{x, y}] = append(src.grid[[2]int64{x, y}], int32(i))
+			}
+		}
+	}
+}
+
+func (src *arcSources) key(p Vec) (int64, int64) {
+	return int64(math.Floor(p.X / src.cell)), int64(math.Floor(p.Y / src.cell))
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// onChord reports the chord of arc a that both p and q lie on, or -1.
+func (src *arcSources) onChord(a *flatArc, p, q Vec) int {
+	jp0, jp1 := src.chordsAt(a, p)
+	if jp0 < 0 {
+		return -1
+	}
+	jq0, jq1 := src.chordsAt(a, q)
+	for _, j := range [2]int{jp0, jp1} {
+		if j >= 0 && (j == jq0 || j == jq1) {
+			return j
+		}
+	}
+	return -1
+}
+
+// chordsAt is the chords of a that p lies on (two at a chord's end), -1 for none.
+func (src *arcSources) chordsAt(a *flatArc, p Vec) (int, int) {
+	d := p.Sub(a.c).Len()
+	if d > a.r+src.eps || d < a.r-a.sag-src.eps {
+		return -1, -1
+	}
+	// The angle from the arc's start, in the arc's direction, in chords.
+	t := math.Remainder(math.Atan2(p.Y-a.c.Y, p.X-a.c.X)-a.a0, 2*math.Pi)
+	if a.sweep < 0 {
+		t = -t
+	}
+	if t < -math.Abs(a.step) {
+		t += 2 * math.Pi
+	}
+	x := t / math.Abs(a.step)
+	j := int(math.Floor(x))
+	found := [2]int{-1, -1}
+	k := 0
+	full := math.Abs(a.sweep) >= 2*math.Pi-1e-9
+	for _, c := range [3]int{j - 1, j, j + 1} {
+		if full {
+			c = (c%a.n + a.n) % a.n // a full circle's chords wrap around
+		}
+		if c < 0 || c >= a.n || k == 2 || k == 1 && found[0] == c {
+			continue
+		}
+		if distToSegment(p, a.chordEnd(c), a.chordEnd(c+1)) <= src.eps {
+			found[k] = c
+			k++
+		}
+	}
+	return found[0], found[1]
+}
+
+// distToSegment is the distance from p to the segment ab.
+func distToSegment(p, a, b Vec) float64 { return p.Sub(closestOnSegment(p, a, b)).Len() }
+
+// arcOf is the arc whose chord the edge pq lies on, or -1.
+func (src *arcSources) arcOf(p, q Vec) int {
+	if src.grid == nil {
+		return -1
+	}
+	for _, i := range src.grid[cellOf(src, p.Add(q).Mul(0.5))] {
+		if src.onChord(&src.arcs[i], p, q) >= 0 {
+			return int(i)
+		}
+	}
+	return -1
+}
+
+func cellOf(src *arcSources, p Vec) [2]int64 {
+	x, y := src.key(p)
+	return [2]int64{x, y}
+}
+
+// fit turns a result ring (in world coordinates) into points and bulges: runs of edges on a
+// source arc become arcs, their ends moved onto the true crossings. bulges is nil when no edge
+// is an arc.
+func (src *arcSources) fit(r []overlay.Point) ([]Vec, []float64) {
+	pts := make([]Vec, len(r))
+	for i, p := range r {
+		pts[i] = Vec(p)
+	}
+	n := len(pts)
+	if src == nil || src.grid == nil || n < 3 {
+		return pts, nil
+	}
+	lab := make([]int, n) // lab[i]: the source arc of edge i (pts[i] to pts[i+1]), or -1
+	onArc := false
+	for i := range n {
+		lab[i] = src.arcOf(pts[i], pts[(i+1)%n])
+		onArc = onArc || lab[i] >= 0
+	}
+	if !onArc {
+		return pts, nil
+	}
+	// Start at the beginning of a run, so that no run wraps around the end.
+	first := -1
+	for i := range n {
+		if lab[i] != lab[(i+n-1)%n] {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return src.wholeCircle(&src.arcs[lab[0]], bulgedSignOf(r))
+	}
+	out := make([]Vec, 0, n)
+	bul := make([]float64, 0, n)
+	for k := 0; k < n; {
+		i := (first + k) % n
+		start := src.junction(pts, lab, i)
+		if lab[i] < 0 {
+			out = append(out, start)
+			bul = append(bul, 0)
+			k++
+			continue
+		}
+		// The run of edges on arc lab[i], from vertex i to vertex e.
+		m := 1
+		for k+m < n && lab[(i+m)%n] == lab[i] {
+			m++
+		}
+		e := (i + m) % n
+		end := src.junction(pts, lab, e)
+		a := &src.arcs[lab[i]]
+		sweep := 0.0
+		for j := range m {
+			sweep += turnAbout(a.c, pts[(i+j)%n], pts[(i+j+1)%n])
+		}
+		sweep += turnAbout(a.c, pts[e], end) - turnAbout(a.c, pts[i], start)
+		out, bul = appendArc(out, bul, a, start, sweep)
+		k += m
+	}
+	out, bul = dropShortEdges(out, bul, src.eps)
+	if len(out) < minRingPoints(bul) || !src.agrees(r, out, bul) {
+		return pts, nil
+	}
+	return out, bul
+}
+
+// bulgedSignOf is 1 for a counter-clockwise ring, -1 for a clockwise one.
+func bulgedSignOf(r []overlay.Point) float64 {
+	if overlay.Area(r) < 0 {
+		return -1
+	}
+	return 1
+}
+
+// wholeCircle is a ring that is all of arc a's circle: two half turns from its leftmost point,
+// counter-clockwise when sign is positive.
+func (src *arcSources) wholeCircle(a *flatArc, sign float64) ([]Vec, []float64) {
+	l, r := Vec{a.c.X - a.r, a.c.Y}, Vec{a.c.X + a.r, a.c.Y}
+	return []Vec{l, r}, []float64{sign, sign}
+}
+
+// turnAbout is the signed angle from p to q seen from c, in (-π, π].
+func turnAbout(c, p, q Vec) float64 {
+	u, v := p.Sub(c), q.Sub(c)
+	return math.Atan2(u.X*v.Y-u.Y*v.X, u.X*v.X+u.Y*v.Y)
+}
+
+// appendArc adds the arc of a's circle from start sweeping sweep, as edges of at most half a
+// turn; the point it ends at is the next one added.
+func appendArc(out []Vec, bul []float64, a *flatArc, start Vec, sweep float64) ([]Vec, []float64) {
+	pieces := max(1, int(math.Ceil(math.Abs(sweep)/math.Pi-1e-9)))
+	k := math.Tan(sweep / float64(4*pieces))
+	a0 := math.Atan2(start.Y-a.c.Y, start.X-a.c.X)
+	out = append(out, start)
+	bul = append(bul, k)
+	for i := 1; i < pieces; i++ {
+		sn, cs := math.Sincos(a0 + sweep*float64(i)/float64(pieces))
+		out = append(out, Vec{a.c.X + a.r*cs, a.c.Y + a.r*sn})
+		bul = append(bul, k)
+	}
+	return out, bul
+}
+
+// junction is where vertex v of the ring truly lies: where the arcs or lines of the edges
+// before and after it cross. A vertex between two lines, or inside a run of one arc, stays.
+func (src *arcSources) junction(pts []Vec, lab []int, v int) Vec {
+	n := len(pts)
+	before, after := lab[(v+n-1)%n], lab[v]
+	p := pts[v]
+	if before == after || before < 0 && after < 0 {
+		return p
+	}
+	var got Vec
+	var ok bool
+	switch {
+	case before >= 0 && after >= 0:
+		got, ok = circlesCross(&src.arcs[before], &src.arcs[after], p)
+	case before >= 0:
+		got, ok = lineCrossesCircle(&src.arcs[before], p, pts[(v+1)%n], p)
+	default:
+		got, ok = lineCrossesCircle(&src.arcs[after], pts[(v+n-1)%n], p, p)
+	}
+	// The true crossing lies within a chord's sagitta (and the precision) of the vertex; a
+	// crossing further away is the other root or a tangency gone wrong: the vertex is then
+	// put on the circle of the arc instead.
+	limit := 0.0
+	for _, l := range [2]int{before, after} {
+		if l >= 0 {
+			limit = max(limit, src.arcs[l].sag)
+		}
+	}
+	if ok && got.Sub(p).Len() <= 4*limit+src.eps {
+		return got
+	}
+	a := &src.arcs[max(before, after)]
+	d := p.Sub(a.c)
+	if l := d.Len(); l > 0 {
+		return a.c.Add(d.Mul(a.r / l))
+	}
+	return p
+}
+
+// circlesCross is the crossing of the circles of a and b nearest p.
+func circlesCross(a, b *flatArc, p Vec) (Vec, bool) {
+	d := b.c.Sub(a.c)
+	l := d.Len()
+	if l == 0 {
+		return Vec{}, false
+	}
+	x := (l*l + a.r*a.r - b.r*b.r) / (2 * l)
+	h2 := a.r*a.r - x*x
+	if h2 < 0 {
+		h2 = 0 // tangent, or as near as rounding allows
+	}
+	h := math.Sqrt(h2)
+	u := d.Mul(1 / l)
+	base := a.c.Add(u.Mul(x))
+	n := Vec{-u.Y, u.X}
+	c1, c2 := base.Add(n.Mul(h)), base.Sub(n.Mul(h))
+	if c2.Sub(p).Len() < c1.Sub(p).Len() {
+		return c2, true
+	}
+	return c1, true
+}
+
+// lineCrossesCircle is the crossing of the line through q0 and q1 with a's circle nearest p.
+func lineCrossesCircle(a *flatArc, q0, q1, p Vec) (Vec, bool) {
+	d := q1.Sub(q0)
+	l := d.Len()
+	if l == 0 {
+		return Vec{}, false
+	}
+	u := d.Mul(1 / l)
+	// The foot of the centre on the line, and half the chord the line cuts.
+	f := q0.Add(u.Mul(a.c.Sub(q0).X*u.X + a.c.Sub(q0).Y*u.Y))
+	h2 := a.r*a.r - f.Sub(a.c).Len()*f.Sub(a.c).Len()
+	if h2 < 0 {
+		h2 = 0
+	}
+	h := math.Sqrt(h2)
+	c1, c2 := f.Add(u.Mul(h)), f.Sub(u.Mul(h))
+	if c2.Sub(p).Len() < c1.Sub(p).Len() {
+		return c2, true
+	}
+	return c1, true
+}
+
+// dropShortEdges merges vertices closer than eps to the next: a straight edge between two
+// that moved onto one crossing is dropped, and an arc keeps its bulge.
+func dropShortEdges(pts []Vec, bul []float64, eps float64) ([]Vec, []float64) {
+	for i := 0; len(pts) > 2 && i < len(pts); {
+		j := (i + 1) % len(pts)
+		if pts[i].Sub(pts[j]).Len() > eps {
+			i++
+			continue
+		}
+		if bul[i] == 0 || bul[j] != 0 {
+			// Drop edge i (its start merges into the next vertex).
+			pts = append(pts[:i], pts[i+1:]...)
+			bul = append(bul[:i], bul[i+1:]...)
+		} else {
+			pts = append(pts[:j], pts[j+1:]...)
+			bul = append(bul[:j], bul[j+1:]...)
+			if j < i {
+				i--
+			}
+		}
+	}
+	if !hasBulge(bul) {
+		bul = nil
+	}
+	return pts, bul
+}
+
+// agrees reports whether the fitted ring encloses what the flattened one did, within what
+// flattening may take: each chord cuts off at most its sagitta times its length.
+func (src *arcSources) agrees(r []overlay.Point, pts []Vec, bul []float64) bool {
+	flat := overlay.Area(r)
+	fitted := bulgedArea(pts, bul)
+	var slack float64
+	for i := range r {
+		p, q := Vec(r[i]), Vec(r[(i+1)%len(r)])
+		slack += q.Sub(p).Len()
+	}
+	maxSag := 0.0
+	for i := range src.arcs {
+		maxSag = max(maxSag, src.arcs[i].sag)
+	}
+	return math.Abs(fitted-flat) <= 2*(maxSag+src.eps)*slack && (fitted > 0) == (flat > 0)
+}
