@@ -56,10 +56,13 @@ console.log('entities', getDrawOrder().order.length)`,
 	},
 	{
 		name: "W3", script: "w3.js",
-		// BENCH.md: "about 2,998,954 and 2,659,437 (peers agree within 2 units)".
+		// BENCH.md gives about 2,998,954 and 2,659,437 for joins of 32 chords to a circle;
+		// cadrun's round joins are exact arcs, which give the closed form (the star, a strip
+		// of 2 along each edge, the joins' sectors and the strips' overlaps at the corners;
+		// roundOffsetArea in scene's tests): 19 units more and less.
 		check: `console.log('out', getArea('w3_out'))
 console.log('in', getArea('w3_in'))`,
-		want: []want{{"out", 2998954, 2, 0}, {"in", 2659437, 2, 0}},
+		want: []want{{"out", 2998973.4956, 1e-3, 0}, {"in", 2659418.0060, 1e-3, 0}},
 	},
 	{
 		name: "W4", script: "w4.js",

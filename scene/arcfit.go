@@ -68,12 +68,16 @@ func (src *arcSources) addPath(p Path, tol float64) {
 		}
 		n := ArcSegments(max(ru, rv), math.Abs(s.T1-s.T0), tol)
 		a0 := math.Atan2(u.Y, u.X) + sign*s.T0
-		sweep := sign * (s.T1 - s.T0)
-		arc := flatArc{circArc: circArc{c: s.P[0], r: ru, a0: a0, sweep: sweep}, n: n, step: sweep / float64(n)}
-		arc.sag = ru * (1 - math.Cos(arc.step/2))
-		arc.box = Box{Min: Vec{s.P[0].X - ru, s.P[0].Y - ru}, Max: Vec{s.P[0].X + ru, s.P[0].Y + ru}, NonEmpty: true}
-		src.arcs = append(src.arcs, arc)
+		src.addArc(circArc{c: s.P[0], r: ru, a0: a0, sweep: sign * (s.T1 - s.T0)}, n)
 	}
+}
+
+// addArc records an arc flattened into n chords of equal sweep.
+func (src *arcSources) addArc(a circArc, n int) {
+	arc := flatArc{circArc: a, n: n, step: a.sweep / float64(n)}
+	arc.sag = a.r * (1 - math.Cos(arc.step/2))
+	arc.box = Box{Min: Vec{a.c.X - a.r, a.c.Y - a.r}, Max: Vec{a.c.X + a.r, a.c.Y + a.r}, NonEmpty: true}
+	src.arcs = append(src.arcs, arc)
 }
 
 // index builds the grid and sets the tolerance from the operands' extent.
@@ -344,11 +348,7 @@ func circlesCross(a, b *flatArc, p Vec) (Vec, bool) {
 		return Vec{}, false
 	}
 	x := (l*l + a.r*a.r - b.r*b.r) / (2 * l)
-	h2 := a.r*a.r - x*x
-	if h2 < 0 {
-		h2 = 0 // tangent, or as near as rounding allows
-	}
-	h := math.Sqrt(h2)
+	h := tangentHalf(a.r, x)
 	u := d.Mul(1 / l)
 	base := a.c.Add(u.Mul(x))
 	n := Vec{-u.Y, u.X}
@@ -369,16 +369,25 @@ func lineCrossesCircle(a *flatArc, q0, q1, p Vec) (Vec, bool) {
 	u := d.Mul(1 / l)
 	// The foot of the centre on the line, and half the chord the line cuts.
 	f := q0.Add(u.Mul(a.c.Sub(q0).X*u.X + a.c.Sub(q0).Y*u.Y))
-	h2 := a.r*a.r - f.Sub(a.c).Len()*f.Sub(a.c).Len()
-	if h2 < 0 {
-		h2 = 0
-	}
-	h := math.Sqrt(h2)
+	h := tangentHalf(a.r, f.Sub(a.c).Len())
 	c1, c2 := f.Add(u.Mul(h)), f.Sub(u.Mul(h))
 	if c2.Sub(p).Len() < c1.Sub(p).Len() {
 		return c2, true
 	}
 	return c1, true
+}
+
+// tangentHalf is half the chord a line at distance d from the centre cuts from a circle of
+// radius r. Where the line is tangent to within rounding (an arc meeting a line or another arc
+// smoothly, as a fillet does), the square root would turn a rounding error of d into a
+// visible shift along the line; the half chord is then 0, the tangent point, which lies within
+// 5e-13 of the radius of the circle.
+func tangentHalf(r, d float64) float64 {
+	h2 := r*r - d*d
+	if h2 < 1e-12*r*r {
+		return 0
+	}
+	return math.Sqrt(h2)
 }
 
 // dropShortEdges merges vertices closer than eps to the next: a straight edge between two

@@ -122,8 +122,13 @@ func bulgedMoment(pts []Vec, bulges []float64) (float64, Vec) {
 	var area float64
 	var m Vec
 	n := len(pts)
+	if n == 0 {
+		return 0, m
+	}
+	// Relative to the first point, so that a ring far from the origin loses no digits.
+	o := pts[0]
 	for i := range n {
-		p, q := pts[i], pts[(i+1)%n]
+		p, q := pts[i].Sub(o), pts[(i+1)%n].Sub(o)
 		cr := p.X*q.Y - q.X*p.Y
 		area += cr / 2
 		m.X += (p.X + q.X) * cr / 6
@@ -135,7 +140,7 @@ func bulgedMoment(pts []Vec, bulges []float64) (float64, Vec) {
 			m = m.Add(arc.segmentCentroid().Mul(sa))
 		}
 	}
-	return area, m
+	return area, m.Add(o.Mul(area))
 }
 
 // bulgedLength is the length of a closed ring with bulges.

@@ -33,18 +33,28 @@ func (s *Scene) Offset(name string, delta float64, result string, opt OffsetOpti
 	if shape, ok := s.exactOffset(name, delta, join, result); ok {
 		return s.put(result, shape)
 	}
-	area, err := s.areaOf(name)
+	src := &arcSources{}
+	area, err := s.areaWithArcs(name, src)
 	if err != nil {
 		return nil, err
 	}
-	res, err := offsetPolys(area, delta, join)
-	if err != nil {
-		return nil, fmt.Errorf("offsetting %q by %v: %w", name, delta, err)
+	if delta == 0 || len(area) == 0 {
+		src.index(areaExtent(area))
+		return s.putArea(result, area, src)
+	}
+	res, rsrc, ok := offsetArcs(area, src, delta, join)
+	if !ok {
+		// The engine gave up on the curve with arcs: the flattened area's offset, which
+		// falls back to the library when it must.
+		if res, err = offsetPolys(area, delta, join); err != nil {
+			return nil, fmt.Errorf("offsetting %q by %v: %w", name, delta, err)
+		}
+		rsrc = nil
 	}
 	if len(res) == 0 {
 		return nil, fmt.Errorf("offsetting %q by %v: %w: the shape is nowhere thicker than %v; use a smaller inset", name, delta, ErrEmptyResult, 2*math.Abs(delta))
 	}
-	return s.putArea(result, res, nil)
+	return s.putArea(result, res, rsrc)
 }
 
 // resolve gives the engine's join for the options; the number of chords of a round join

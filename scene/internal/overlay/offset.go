@@ -90,6 +90,12 @@ func offsetRing(r []Point, delta float64, join Join, quantum float64) []Point {
 // one point (Clipper2 uses the same threshold).
 const nearlyStraight = 0.999
 
+// MiterJoin appends to out the miter join at corner p between edges of outward normals nk
+// and nj (cosA their dot product), as Offset joins corners, for offsets built elsewhere.
+func MiterJoin(out []Point, p, nk, nj Point, cosA, delta, limit float64) []Point {
+	return appendMiter(out, p, nk, nj, cosA, delta, limit)
+}
+
 // appendMiter adds a miter join, cut square at limit·|delta| from the corner when the miter
 // would reach further (JTS's limited mitre; with limit 1 this is the square join).
 func appendMiter(out []Point, p, nk, nj Point, cosA, delta, limit float64) []Point {

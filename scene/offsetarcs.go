@@ -1,0 +1,205 @@
+package scene
+
+// Offsets that keep arcs. The area is read with its circular arcs (arcfit.go), so that every
+// ring is lines and arcs; the raw offset curve of such a ring (the Clipper construction, as
+// internal/overlay/offset.go builds it from points) moves each line by the distance along its
+// outward normal, turns each arc into the concentric arc of its radius plus or minus the
+// distance, and joins outer corners with an exact arc about the corner (a round join) or a
+// miter, inner corners with a loop through the corner. The curve is flattened for the engine
+// with every arc recorded, the engine takes its positive fill, and the result's chords on
+// those arcs become arcs again. So the offset of a polygon has exact round corners, that of a
+// rounded shape keeps its arcs' centres, and a hole's offset is a circle.
+
+import (
+	"math"
+
+	"github.com/cadrun/cadrun/scene/internal/overlay"
+)
+
+// offsetArcs offsets an area read with its arcs in src by delta; false means the engine gave
+// up and the caller should offset the flattened area as before.
+func offsetArcs(area []overlay.Polygon, src *arcSources, delta float64, join overlay.Join) ([]overlay.Polygon, *arcSources, bool) {
+	src.index(areaExtent(area))
+	out := &arcSources{}
+	tol := curveTolerance(areaBox(area)) // the raw curve is flattened as finely as the area was
+	var rings []overlay.Ring
+	add := func(r []overlay.Point) {
+		pts, bul := src.fit(r)
+		if raw := out.rawOffset(pts, bul, delta, join, tol); len(raw) >= 3 {
+			rings = append(rings, overlay.Ring{Points: raw, SelfCrossing: true})
+		}
+	}
+	for _, p := range area {
+		add(p.Outer)
+		for _, h := range p.Holes {
+			add(h)
+		}
+	}
+	res, err := overlay.Overlay(rings, func(w, _ int32) bool { return w > 0 })
+	if err != nil {
+		return nil, nil, false
+	}
+	var all []overlay.Point
+	for _, r := range rings {
+		all = append(all, r.Points...)
+	}
+	out.index(areaExtent([]overlay.Polygon{{Outer: all}}))
+	return res, out, true
+}
+
+// areaBox is the bounding box of an area's outer rings.
+func areaBox(area []overlay.Polygon) Box {
+	var b Box
+	for _, p := range area {
+		for _, q := range p.Outer {
+			b.Extend(Vec(q))
+		}
+	}
+	return b
+}
+
+// offsetEdge is one edge of a ring of lines and arcs, with its outward normals at both ends.
+type offsetEdge struct {
+	p, q       Vec
+	arc        *circArc // nil for a line
+	nStart, nE Vec      // outward unit normals at p and q
+}
+
+// ringEdges are the edges of a ring whose interior lies on its left.
+func ringEdges(pts []Vec, bul []float64) []offsetEdge {
+	n := len(pts)
+	edges := make([]offsetEdge, 0, n)
+	for i := range n {
+		p, q := pts[i], pts[(i+1)%n]
+		if p == q {
+			continue
+		}
+		e := offsetEdge{p: p, q: q}
+		if k := bulgeOf(bul, i); k != 0 {
+			a := edgeArc(p, q, k)
+			e.arc = &a
+			// Counter-clockwise, the centre is on the left: outward is away from it.
+			sign := math.Copysign(1, a.sweep)
+			e.nStart = p.Sub(a.c).Mul(sign / a.r)
+			e.nE = q.Sub(a.c).Mul(sign / a.r)
+		} else {
+			d := q.Sub(p)
+			l := d.Len()
+			e.nStart = Vec{d.Y / l, -d.X / l}
+			e.nE = e.nStart
+		}
+		edges = append(edges, e)
+	}
+	return edges
+}
+
+// rawOffset is the raw offset curve of a ring of lines and arcs, flattened at tol, with each
+// arc it holds recorded in src.
+func (src *arcSources) rawOffset(pts []Vec, bul []float64, delta float64, join overlay.Join, tol float64) []overlay.Point {
+	edges := ringEdges(pts, bul)
+	n := len(edges)
+	// An arc the offset takes past its centre is offset as its chords (collapsedArc); the
+	// joins at its ends then see its end chords, as the engine's offset would.
+	for i := range edges {
+		if e := &edges[i]; e.arc != nil && offsetRadius(*e.arc, delta) < -1e-9*e.arc.r {
+			e.nStart, e.nE = e.arc.chordNormals(tol)
+		}
+	}
+	out := make([]overlay.Point, 0, 4*n)
+	put := func(v Vec) {
+		if p := overlay.Point(v); len(out) == 0 || out[len(out)-1] != p {
+			out = append(out, p)
+		}
+	}
+	for i := range edges {
+		prev, e := &edges[(i+n-1)%n], &edges[i]
+		src.join(put, e.p, prev.nE, e.nStart, delta, join, tol)
+		if e.arc == nil {
+			put(e.p.Add(e.nStart.Mul(delta)))
+			put(e.q.Add(e.nE.Mul(delta)))
+			continue
+		}
+		a := *e.arc
+		switch r := offsetRadius(a, delta); {
+		case r < -1e-9*a.r:
+			// An arc the offset passes the centre of: its chords, each corner looped back
+			// through its vertex, as the engine's offset does for any polyline.
+			src.collapsedArc(put, a, delta, tol)
+		case r <= 1e-9*a.r:
+			// An arc the offset reaches the centre of (a closing by a round join's own
+			// radius): the centre, a sharp corner again.
+			put(a.c)
+		default:
+			src.flattenArc(put, circArc{c: a.c, r: r, a0: a.a0, sweep: a.sweep}, tol)
+		}
+	}
+	for len(out) > 1 && out[len(out)-1] == out[0] {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// join adds the join at corner p between an edge ending with outward normal nk and one
+// starting with nj.
+func (src *arcSources) join(put func(Vec), p, nk, nj Vec, delta float64, join overlay.Join, tol float64) {
+	sinA := nk.X*nj.Y - nk.Y*nj.X
+	cosA := nk.X*nj.X + nk.Y*nj.Y
+	switch {
+	case cosA > 1-1e-12:
+		// The edges meet smoothly (a line tangent to an arc): their offsets meet too.
+	case sinA*delta < 0:
+		put(p.Add(nk.Mul(delta)))
+		put(p)
+	case join.Round:
+		start := nk.Mul(math.Copysign(1, delta))
+		src.flattenArc(put, circArc{c: p, r: math.Abs(delta), a0: math.Atan2(start.Y, start.X), sweep: math.Atan2(sinA, cosA)}, tol)
+	default:
+		for _, q := range overlay.MiterJoin(nil, overlay.Point(p), overlay.Point(nk), overlay.Point(nj), cosA, delta, join.MiterLimit) {
+			put(Vec(q))
+		}
+	}
+}
+
+// flattenArc adds an arc's chords' ends and records the arc.
+func (src *arcSources) flattenArc(put func(Vec), a circArc, tol float64) {
+	n := ArcSegments(a.r, math.Abs(a.sweep), tol)
+	src.addArc(a, n)
+	for k := 0; k <= n; k++ {
+		put(a.at(a.sweep * float64(k) / float64(n)))
+	}
+}
+
+// collapsedArc adds the offset of a concave arc's chords as the engine offsets a polyline:
+// each chord moved along its normal, each corner between two looped through its vertex.
+func (src *arcSources) collapsedArc(put func(Vec), a circArc, delta float64, tol float64) {
+	n := ArcSegments(a.r, math.Abs(a.sweep), tol)
+	v := a.at(0)
+	for k := 1; k <= n; k++ {
+		w := a.at(a.sweep * float64(k) / float64(n))
+		d := w.Sub(v)
+		l := d.Len()
+		nrm := Vec{d.Y / l, -d.X / l}
+		if k > 1 {
+			put(v)
+		}
+		put(v.Add(nrm.Mul(delta)))
+		put(w.Add(nrm.Mul(delta)))
+		v = w
+	}
+}
+
+// chordNormals are the outward normals of the first and last chords collapsedArc cuts the arc
+// into.
+func (a circArc) chordNormals(tol float64) (Vec, Vec) {
+	n := ArcSegments(a.r, math.Abs(a.sweep), tol)
+	normal := func(k int) Vec {
+		d := a.at(a.sweep * float64(k+1) / float64(n)).Sub(a.at(a.sweep * float64(k) / float64(n)))
+		l := d.Len()
+		return Vec{d.Y / l, -d.X / l}
+	}
+	return normal(0), normal(n - 1)
+}
+
+// offsetRadius is the radius of an arc's offset by delta: larger for an arc that bulges
+// outward (counter-clockwise on a ring with its inside on the left) when the area grows.
+func offsetRadius(a circArc, delta float64) float64 { return a.r + delta*math.Copysign(1, a.sweep) }
