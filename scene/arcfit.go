@@ -25,22 +25,23 @@ import (
 type flatArc struct {
 	circArc
 	n int
-	// step is the sweep of one chord and sag its sagitta, the furthest a point of a chord
-	// lies from the circle.
-	step, sag float64
-	box       Box
+	// step is the sweep of one chord, sag its sagitta (the furthest a point of a chord lies
+	// from the circle) and inner the distance from the centre to a chord's middle.
+	step, sag, inner float64
+	box              Box
 }
-
-// chordEnd is the end of chord j (0 <= j <= n).
-func (a *flatArc) chordEnd(j int) Vec { return a.at(a.step * float64(j)) }
 
 // arcSources is the set of circular arcs the operands of an area operation were flattened
 // from, with a grid to find those near a point.
 type arcSources struct {
 	arcs []flatArc
-	// grid maps a cell to the arcs whose boxes meet it; cell is the cell size (0: none yet).
-	grid map[[2]int64][]int32
-	cell float64
+	// grid maps a cell to the arcs whose boxes meet it, as a range of cellArcs; cell is the
+	// cell size (0: none yet).
+	grid     map[[2]int64]cellRange
+	cellArcs []int32
+	cell     float64
+	// maxSag is the largest sagitta of the arcs' chords.
+	maxSag float64
 	// eps is how far from a chord a result vertex may lie and still be on it: a few times
 	// the engine's precision.
 	eps float64
@@ -75,7 +76,8 @@ func (src *arcSources) addPath(p Path, tol float64) {
 // addArc records an arc flattened into n chords of equal sweep.
 func (src *arcSources) addArc(a circArc, n int) {
 	arc := flatArc{circArc: a, n: n, step: a.sweep / float64(n)}
-	arc.sag = a.r * (1 - math.Cos(arc.step/2))
+	arc.inner = a.r * math.Cos(arc.step/2)
+	arc.sag = a.r - arc.inner
 	arc.box = Box{Min: Vec{a.c.X - a.r, a.c.Y - a.r}, Max: Vec{a.c.X + a.r, a.c.Y + a.r}, NonEmpty: true}
 	src.arcs = append(src.arcs, arc)
 }
@@ -105,17 +107,54 @@ func (src *arcSources) index(extent float64) {
 		}
 		src.cell *= 2
 	}
-	src.grid = make(map[[2]int64][]int32, 4*len(src.arcs))
+	// Two passes: count the arcs of each cell, then place them, so that the cells share one
+	// slice.
+	src.grid = make(map[[2]int64]cellRange, 4*len(src.arcs))
+	src.eachCell(func(k [2]int64, _ int32) {
+		r := src.grid[k]
+		r.n++
+		src.grid[k] = r
+	})
+	next := int32(0)
+	for k, r := range src.grid {
+		r.start, next = next, next+r.n
+		r.n = 0
+		src.grid[k] = r
+	}
+	src.cellArcs = make([]int32, next)
+	src.eachCell(func(k [2]int64, i int32) {
+		r := src.grid[k]
+		src.cellArcs[r.start+r.n] = i
+		r.n++
+		src.grid[k] = r
+	})
+	for i := range src.arcs {
+		src.maxSag = max(src.maxSag, src.arcs[i].sag)
+	}
+}
+
+// cellRange is where a cell's arcs lie in cellArcs.
+type cellRange struct{ start, n int32 }
+
+// eachCell calls f for every cell an arc's box meets, arcs in order.
+func (src *arcSources) eachCell(f func(k [2]int64, arc int32)) {
 	for i := range src.arcs {
 		b := src.arcs[i].box
 		x0, y0 := src.key(b.Min)
 		x1, y1 := src.key(b.Max)
 		for x := x0; x <= x1; x++ {
 			for y := y0; y <= y1; y++ {
-				src.grid[[2]int64{x, y}] = append(src.grid[[2]int64{x, y}], int32(i))
+				f([2]int64{x, y}, int32(i))
 			}
 		}
 	}
+}
+
+// near is the arcs whose boxes meet p's cell.
+func (src *arcSources) near(p Vec) []int32 {
+	x, y := src.key(p)
+	r := src.grid[[2]int64{x, y}]
+	return src.cellArcs[r.start : r.start+r.n]
 }
 
 func (src *arcSources) key(p Vec) (int64, int64) {
@@ -128,16 +167,44 @@ func median(v []float64) float64 {
 	return s[len(s)/2]
 }
 
-// onChord reports the chord of arc a that both p and q lie on, or -1.
-func (src *arcSources) onChord(a *flatArc, p, q Vec) int {
-	jp0, jp1 := src.chordsAt(a, p)
-	if jp0 < 0 {
-		return -1
+// vertexHits is what a result vertex lies on: up to maxHits arcs (two where arcs meet, more
+// where join arcs crowd), and on each up to two chords (two where it is a chord's end).
+type vertexHits struct {
+	n   int
+	arc [maxHits]int32
+	j   [maxHits][2]int32
+}
+
+const maxHits = 4
+
+// hitsAt finds the arcs and chords p lies on.
+func (src *arcSources) hitsAt(p Vec) vertexHits {
+	var h vertexHits
+	for _, i := range src.near(p) {
+		j0, j1 := src.chordsAt(&src.arcs[i], p)
+		if j0 < 0 {
+			continue
+		}
+		h.arc[h.n], h.j[h.n] = i, [2]int32{int32(j0), int32(j1)}
+		if h.n++; h.n == maxHits {
+			break
+		}
 	}
-	jq0, jq1 := src.chordsAt(a, q)
-	for _, j := range [2]int{jp0, jp1} {
-		if j >= 0 && (j == jq0 || j == jq1) {
-			return j
+	return h
+}
+
+// common is the arc whose one chord both vertices lie on, or -1.
+func common(a, b *vertexHits) int {
+	for x := range a.n {
+		for y := range b.n {
+			if a.arc[x] != b.arc[y] {
+				continue
+			}
+			for _, j := range a.j[x] {
+				if j >= 0 && (j == b.j[y][0] || j == b.j[y][1]) {
+					return int(a.arc[x])
+				}
+			}
 		}
 	}
 	return -1
@@ -145,57 +212,47 @@ func (src *arcSources) onChord(a *flatArc, p, q Vec) int {
 
 // chordsAt is the chords of a that p lies on (two at a chord's end), -1 for none.
 func (src *arcSources) chordsAt(a *flatArc, p Vec) (int, int) {
-	d := p.Sub(a.c).Len()
-	if d > a.r+src.eps || d < a.r-a.sag-src.eps {
+	dx, dy := p.X-a.c.X, p.Y-a.c.Y
+	d2, hi, lo := dx*dx+dy*dy, a.r+src.eps, max(0, a.r-a.sag-src.eps)
+	if d2 > hi*hi || d2 < lo*lo {
 		return -1, -1
 	}
 	// The angle from the arc's start, in the arc's direction, in chords.
-	t := math.Remainder(math.Atan2(p.Y-a.c.Y, p.X-a.c.X)-a.a0, 2*math.Pi)
+	t := math.Remainder(math.Atan2(dy, dx)-a.a0, 2*math.Pi)
 	if a.sweep < 0 {
 		t = -t
 	}
-	if t < -math.Abs(a.step) {
+	step := math.Abs(a.step)
+	if t < -step {
 		t += 2 * math.Pi
 	}
-	x := t / math.Abs(a.step)
+	x := t / step
 	j := int(math.Floor(x))
+	d := math.Sqrt(d2)
+	slack := src.eps / max(d, src.eps) / step // the precision, in chords at this radius
 	found := [2]int{-1, -1}
 	k := 0
 	full := math.Abs(a.sweep) >= 2*math.Pi-1e-9
-	for _, c := range [3]int{j - 1, j, j + 1} {
-		if full {
-			c = (c%a.n + a.n) % a.n // a full circle's chords wrap around
-		}
-		if c < 0 || c >= a.n || k == 2 || k == 1 && found[0] == c {
+	for c := j - 1; c <= j+1 && k < 2; c++ {
+		// p must lie within chord c's sector, and on its line: at angle off from the
+		// chord's middle, the line is r·cos(step/2)/cos(off) from the centre.
+		if x < float64(c)-slack || x > float64(c+1)+slack {
 			continue
 		}
-		if distToSegment(p, a.chordEnd(c), a.chordEnd(c+1)) <= src.eps {
-			found[k] = c
+		idx := c
+		if full {
+			idx = (c%a.n + a.n) % a.n // a full circle's chords wrap around
+		}
+		if idx < 0 || idx >= a.n || k == 1 && found[0] == idx {
+			continue
+		}
+		off := (x - float64(c) - 0.5) * step
+		if math.Abs(d*math.Cos(off)-a.inner) <= src.eps {
+			found[k] = idx
 			k++
 		}
 	}
 	return found[0], found[1]
-}
-
-// distToSegment is the distance from p to the segment ab.
-func distToSegment(p, a, b Vec) float64 { return p.Sub(closestOnSegment(p, a, b)).Len() }
-
-// arcOf is the arc whose chord the edge pq lies on, or -1.
-func (src *arcSources) arcOf(p, q Vec) int {
-	if src.grid == nil {
-		return -1
-	}
-	for _, i := range src.grid[cellOf(src, p.Add(q).Mul(0.5))] {
-		if src.onChord(&src.arcs[i], p, q) >= 0 {
-			return int(i)
-		}
-	}
-	return -1
-}
-
-func cellOf(src *arcSources, p Vec) [2]int64 {
-	x, y := src.key(p)
-	return [2]int64{x, y}
 }
 
 // fit turns a result ring (in world coordinates) into points and bulges: runs of edges on a
@@ -210,10 +267,14 @@ func (src *arcSources) fit(r []overlay.Point) ([]Vec, []float64) {
 	if src == nil || src.grid == nil || n < 3 {
 		return pts, nil
 	}
+	hits := make([]vertexHits, n)
+	for i, p := range pts {
+		hits[i] = src.hitsAt(p)
+	}
 	lab := make([]int, n) // lab[i]: the source arc of edge i (pts[i] to pts[i+1]), or -1
 	onArc := false
 	for i := range n {
-		lab[i] = src.arcOf(pts[i], pts[(i+1)%n])
+		lab[i] = common(&hits[i], &hits[(i+1)%n])
 		onArc = onArc || lab[i] >= 0
 	}
 	if !onArc {
@@ -427,9 +488,5 @@ func (src *arcSources) agrees(r []overlay.Point, pts []Vec, bul []float64) bool 
 		p, q := Vec(r[i]), Vec(r[(i+1)%len(r)])
 		slack += q.Sub(p).Len()
 	}
-	maxSag := 0.0
-	for i := range src.arcs {
-		maxSag = max(maxSag, src.arcs[i].sag)
-	}
-	return math.Abs(fitted-flat) <= 2*(maxSag+src.eps)*slack && (fitted > 0) == (flat > 0)
+	return math.Abs(fitted-flat) <= 2*(src.maxSag+src.eps)*slack && (fitted > 0) == (flat > 0)
 }

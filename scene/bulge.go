@@ -252,3 +252,24 @@ func checkBulges(what string, pts []Vec, bulges []float64) error {
 	}
 	return nil
 }
+
+// arcBounds is the exact bounds of a polygon with arc edges mapped by m: its outer rings'
+// vertices, and each arc's extremes (arcExtrema on the arc as a path segment, exact under any
+// map).
+func (g Polygon) arcBounds(m Affine) Box {
+	var b Box
+	for _, part := range g.Parts {
+		n := len(part.Outer)
+		for i, p := range part.Outer {
+			b.Extend(m.Apply(p))
+			q := part.Outer[(i+1)%n]
+			if k := bulgeOf(part.OuterBulges, i); k != 0 && p != q {
+				a := edgeArc(p, q, k)
+				s := Seg{Kind: SegArc, P: [3]Vec{a.c, {a.r, 0}, {0, a.r}}, T0: a.a0, T1: a.a0 + a.sweep}
+				s.transform(m)
+				arcExtrema(&b, s)
+			}
+		}
+	}
+	return b
+}

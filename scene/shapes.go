@@ -622,7 +622,7 @@ func (l Line) boundsUnder(m Affine) Box {
 
 func (g Polygon) boundsUnder(m Affine) Box {
 	if g.HasArcs() {
-		return g.Outline().Transform(m).Bounds()
+		return g.arcBounds(m)
 	}
 	var b Box
 	for _, part := range g.Parts {
