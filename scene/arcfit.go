@@ -280,6 +280,7 @@ func (src *arcSources) fit(r []overlay.Point) ([]Vec, []float64) {
 	if !onArc {
 		return pts, nil
 	}
+	src.settle(pts, lab)
 	// Start at the beginning of a run, so that no run wraps around the end.
 	first := -1
 	for i := range n {
@@ -371,6 +372,25 @@ func (src *arcSources) junction(pts []Vec, lab []int, v int) Vec {
 	if before == after || before < 0 && after < 0 {
 		return p
 	}
+	if got, ok := src.crossing(pts, lab, v); ok {
+		return got
+	}
+	// No true crossing near: the vertex goes onto the circle of the arc.
+	a := &src.arcs[max(before, after)]
+	d := p.Sub(a.c)
+	if l := d.Len(); l > 0 {
+		return a.c.Add(d.Mul(a.r / l))
+	}
+	return p
+}
+
+// crossing is the true crossing of the arcs or lines before and after vertex v (at least one
+// an arc), and whether it lies near the vertex: within a chord's sagitta (and the precision).
+// A crossing further away is the other root, or there is none: the two do not cross here.
+func (src *arcSources) crossing(pts []Vec, lab []int, v int) (Vec, bool) {
+	n := len(pts)
+	before, after := lab[(v+n-1)%n], lab[v]
+	p := pts[v]
 	var got Vec
 	var ok bool
 	switch {
@@ -381,24 +401,48 @@ func (src *arcSources) junction(pts []Vec, lab []int, v int) Vec {
 	default:
 		got, ok = lineCrossesCircle(&src.arcs[after], pts[(v+n-1)%n], p, p)
 	}
-	// The true crossing lies within a chord's sagitta (and the precision) of the vertex; a
-	// crossing further away is the other root or a tangency gone wrong: the vertex is then
-	// put on the circle of the arc instead.
 	limit := 0.0
 	for _, l := range [2]int{before, after} {
 		if l >= 0 {
 			limit = max(limit, src.arcs[l].sag)
 		}
 	}
-	if ok && got.Sub(p).Len() <= 4*limit+src.eps {
-		return got
+	return got, ok && got.Sub(p).Len() <= 4*limit+src.eps
+}
+
+// settle gives a run of edges on one arc the arc before it when the run meets its
+// neighbours where no true crossing is: two arcs closer than their chords' sagittas (the
+// joins of corners a hair apart) make the flattened boundary switch between them at chord
+// crossings, where the true boundary stays on one.
+func (src *arcSources) settle(pts []Vec, lab []int) {
+	n := len(lab)
+	for changed := true; changed; {
+		changed = false
+		for i := range n {
+			a, b := lab[(i+n-1)%n], lab[i]
+			if a < 0 || b < 0 || a == b {
+				continue // i does not start a run of an arc after another arc
+			}
+			m := 1
+			for m < n && lab[(i+m)%n] == b {
+				m++
+			}
+			e := (i + m) % n
+			if lab[e] < 0 || m == n {
+				continue
+			}
+			if _, near := src.crossing(pts, lab, i); near {
+				continue
+			}
+			if _, near := src.crossing(pts, lab, e); near {
+				continue
+			}
+			for k := range m {
+				lab[(i+k)%n] = a
+			}
+			changed = true
+		}
 	}
-	a := &src.arcs[max(before, after)]
-	d := p.Sub(a.c)
-	if l := d.Len(); l > 0 {
-		return a.c.Add(d.Mul(a.r / l))
-	}
-	return p
 }
 
 // circlesCross is the crossing of the circles of a and b nearest p.

@@ -96,6 +96,9 @@ func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon, src *arcSour
 	if err != nil {
 		return nil, fmt.Errorf("%s %q: %w", e.Kind(), e.Name, err)
 	}
+	if pg != nil {
+		return s.collectArcPolygon(e, path, m, out, src)
+	}
 	var rings [][]overlay.Point
 	world := path.Transform(m)
 	tol := curveTolerance(world.Bounds())
@@ -120,6 +123,31 @@ func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon, src *arcSour
 	}
 	// Several subpaths (text, compound paths) fill by the nonzero rule, as they are drawn.
 	polys, err := overlay.Nonzero(rings)
+	if err != nil {
+		return nil, fmt.Errorf("filling %s %q: %w", e.Kind(), e.Name, err)
+	}
+	return append(out, polys...), nil
+}
+
+// collectArcPolygon adds the area of a polygon with arc edges, whose outline is path. Its
+// rings are simple as arcs, but where two arcs meet in a thin cusp (an inset's spike between
+// two round joins) their chords may cross: the rings are filled as the engine fills raw
+// offset curves, by the positive winding of rings that may cross themselves, which is the
+// polygon's area (outer rings run counter-clockwise, holes clockwise).
+func (s *Scene) collectArcPolygon(e *Entity, path Path, m Affine, out []overlay.Polygon, src *arcSources) ([]overlay.Polygon, error) {
+	world := path.Transform(m)
+	tol := curveTolerance(world.Bounds())
+	src.addPath(world, tol)
+	var rings []overlay.Ring
+	for _, pl := range world.Flatten(tol) {
+		if err := worldInRange(e, pl.Points); err != nil {
+			return nil, err
+		}
+		if r := cleanRing(pl.Points); len(r) >= 3 {
+			rings = append(rings, overlay.Ring{Points: r, SelfCrossing: true})
+		}
+	}
+	polys, err := overlay.Overlay(rings, func(w, _ int32) bool { return w > 0 })
 	if err != nil {
 		return nil, fmt.Errorf("filling %s %q: %w", e.Kind(), e.Name, err)
 	}

@@ -365,12 +365,17 @@ func partsArea(parts []PolygonPart) float64 {
 	return sum
 }
 
-// flatParts is parts with their arc edges flattened (flatPart), for the checks that read
-// points.
-func flatParts(parts []PolygonPart) []PolygonPart {
-	out := make([]PolygonPart, len(parts))
-	for i, p := range parts {
-		out[i] = flatPart(p)
+// areaParts is the named entity's area as the area operations read it (arcs flattened), as
+// polygon parts, for the checks that read points.
+func areaParts(t *testing.T, s *Scene, name string) []PolygonPart {
+	t.Helper()
+	polys, err := s.areaOf(name)
+	if err != nil {
+		t.Fatalf("reading %q back: %v", name, err)
+	}
+	out := make([]PolygonPart, len(polys))
+	for i, p := range polys {
+		out[i] = PolygonPart{Outer: mapRing(p.Outer, Identity, false), Holes: mapRings(p.Holes)}
 	}
 	return out
 }
@@ -446,8 +451,11 @@ func checkOffset(t *testing.T, name string, dc diffCase, rng *rand.Rand) {
 		parts = e.Shape.(Polygon).Parts
 	}
 	area := partsArea(parts)
-	parts = flatParts(parts) // round joins are arcs
-	if err := checkParts(parts, extent*SnapRelative); err != nil {
+	read := parts
+	if parts != nil {
+		read = areaParts(t, s, "r") // as the area operations read it, round joins flattened
+	}
+	if err := checkParts(read, extent*SnapRelative); err != nil {
 		t.Errorf("%s: %v", name, err)
 	}
 	ad := math.Abs(delta)
@@ -456,7 +464,7 @@ func checkOffset(t *testing.T, name string, dc diffCase, rng *rand.Rand) {
 		p := Vec{grown.Min.X + rng.Float64()*(grown.Max.X-grown.Min.X), grown.Min.Y + rng.Float64()*(grown.Max.Y-grown.Min.Y)}
 		d := boundaryDist(union, p)
 		in := insideDrawn(union, p)
-		got := insideDrawn([]Polygon{{Parts: parts}}, p)
+		got := insideDrawn([]Polygon{{Parts: read}}, p)
 		// Every join covers the round offset's chords, which stay within 0.5% of the
 		// distance; a round join reaches no further than the distance, a square or miter
 		// join (limit 2) reaches no further than 3 times it.

@@ -21,7 +21,10 @@ import (
 func offsetArcs(area []overlay.Polygon, src *arcSources, delta float64, join overlay.Join) ([]overlay.Polygon, *arcSources, bool) {
 	src.index(areaExtent(area))
 	out := &arcSources{}
-	tol := curveTolerance(areaBox(area)) // the raw curve is flattened as finely as the area was
+	// The raw curve's chords only carry the topology to the engine (its arcs come back
+	// exact), so they are as fine relative to the result's size whatever the units, as the
+	// engine's own offset flattens its joins.
+	tol := (areaExtent(area) + 2*math.Abs(delta)) * OffsetArcRelative
 	var rings []overlay.Ring
 	add := func(r []overlay.Point) {
 		pts, bul := src.fit(r)
@@ -47,16 +50,6 @@ func offsetArcs(area []overlay.Polygon, src *arcSources, delta float64, join ove
 	return res, out, true
 }
 
-// areaBox is the bounding box of an area's outer rings.
-func areaBox(area []overlay.Polygon) Box {
-	var b Box
-	for _, p := range area {
-		for _, q := range p.Outer {
-			b.Extend(Vec(q))
-		}
-	}
-	return b
-}
 
 // offsetEdge is one edge of a ring of lines and arcs, with its outward normals at both ends.
 type offsetEdge struct {
@@ -162,7 +155,7 @@ func (src *arcSources) join(put func(Vec), p, nk, nj Vec, delta float64, join ov
 
 // flattenArc adds an arc's chords' ends and records the arc.
 func (src *arcSources) flattenArc(put func(Vec), a circArc, tol float64) {
-	n := ArcSegments(a.r, math.Abs(a.sweep), tol)
+	n := rawSegments(a, tol)
 	src.addArc(a, n)
 	for k := 0; k <= n; k++ {
 		put(a.at(a.sweep * float64(k) / float64(n)))
@@ -172,7 +165,7 @@ func (src *arcSources) flattenArc(put func(Vec), a circArc, tol float64) {
 // collapsedArc adds the offset of a concave arc's chords as the engine offsets a polyline:
 // each chord moved along its normal, each corner between two looped through its vertex.
 func (src *arcSources) collapsedArc(put func(Vec), a circArc, delta float64, tol float64) {
-	n := ArcSegments(a.r, math.Abs(a.sweep), tol)
+	n := rawSegments(a, tol)
 	v := a.at(0)
 	for k := 1; k <= n; k++ {
 		w := a.at(a.sweep * float64(k) / float64(n))
@@ -191,7 +184,7 @@ func (src *arcSources) collapsedArc(put func(Vec), a circArc, delta float64, tol
 // chordNormals are the outward normals of the first and last chords collapsedArc cuts the arc
 // into.
 func (a circArc) chordNormals(tol float64) (Vec, Vec) {
-	n := ArcSegments(a.r, math.Abs(a.sweep), tol)
+	n := rawSegments(a, tol)
 	normal := func(k int) Vec {
 		d := a.at(a.sweep * float64(k+1) / float64(n)).Sub(a.at(a.sweep * float64(k) / float64(n)))
 		l := d.Len()
@@ -203,3 +196,10 @@ func (a circArc) chordNormals(tol float64) (Vec, Vec) {
 // offsetRadius is the radius of an arc's offset by delta: larger for an arc that bulges
 // outward (counter-clockwise on a ring with its inside on the left) when the area grows.
 func offsetRadius(a circArc, delta float64) float64 { return a.r + delta*math.Copysign(1, a.sweep) }
+
+// rawSegments is how many chords an arc of the raw offset curve becomes: within tol, and at
+// least 8 to a quarter turn (as the engine's round joins), so that arcs a little apart stay
+// apart in the flattened curve.
+func rawSegments(a circArc, tol float64) int {
+	return max(ArcSegments(a.r, math.Abs(a.sweep), tol), int(math.Ceil(math.Abs(a.sweep)/(math.Pi/16)-1e-9)))
+}
