@@ -50,7 +50,6 @@ func offsetArcs(area []overlay.Polygon, src *arcSources, delta float64, join ove
 	return res, out, true
 }
 
-
 // offsetEdge is one edge of a ring of lines and arcs, with its outward normals at both ends.
 type offsetEdge struct {
 	p, q       Vec
