@@ -1,0 +1,97 @@
+package scene
+
+import (
+	"math"
+	"testing"
+)
+
+// A plate with rounded corners minus round holes and a rounded slot, all apart, is its blank
+// less its cut-outs: area, perimeter and centroid in closed form, to 1e-12.
+func TestPlateMinusHolesExact(t *testing.T) {
+	t.Parallel()
+	s := New()
+	blank := RoundedRect{Center: Vec{0, 0}, Width: 180, Height: 110, Radius: 12}
+	boolPut(t, s, "blank", blank)
+	type hole struct {
+		name string
+		sh   Shape
+	}
+	holes := []hole{
+		{"bore", Circle{Center: Vec{-30, 0}, Radius: 15}},
+		{"slot", RoundedRect{Center: Vec{52, 0}, Width: 12, Height: 36, Radius: 6}},
+	}
+	for i := range 6 {
+		a := math.Pi/2 + float64(i)*math.Pi/3
+		holes = append(holes, hole{"bolt" + string(rune('0'+i)), Circle{Center: Vec{-30 + 32*math.Cos(a), 32 * math.Sin(a)}, Radius: 4}})
+	}
+	for i, c := range []Vec{{-77, -42}, {77, -42}, {77, 42}, {-77, 42}} {
+		holes = append(holes, hole{"corner" + string(rune('0'+i)), Circle{Center: c, Radius: 5}})
+	}
+	var names []string
+	ex, _ := exactOf(blank, Identity)
+	wantArea, wantPer, moment := ex.area, ex.perimeter, ex.centroid.Mul(ex.area)
+	for _, h := range holes {
+		boolPut(t, s, h.name, h.sh)
+		names = append(names, h.name)
+		x, _ := exactOf(h.sh, Identity)
+		wantArea -= x.area
+		wantPer += x.perimeter
+		moment = moment.Sub(x.centroid.Mul(x.area))
+	}
+	e, err := s.Boolean(Difference, []string{"blank"}, names, "part")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := boolPolygon(t, e)
+	if len(p.Parts) != 1 || len(p.Parts[0].Holes) != len(holes) || len(p.Parts[0].Outer) != 8 {
+		t.Fatalf("got %d parts, %d holes, %d outer vertices; want 1, %d, 8", len(p.Parts), len(p.Parts[0].Holes), len(p.Parts[0].Outer), len(holes))
+	}
+	area, _ := s.Area("part")
+	per, _ := s.Perimeter("part")
+	cen, _ := s.Centroid("part")
+	if !near(area, wantArea, 1e-12) || !near(per, wantPer, 1e-12) || cen.Sub(moment.Mul(1/wantArea)).Len() > 1e-12*180 {
+		t.Errorf("area %v perimeter %v centroid %v; want %v, %v, %v", area, per, cen, wantArea, wantPer, moment.Mul(1/wantArea))
+	}
+}
+
+// Where an arc meets a line or another arc, the result's vertex is their true crossing.
+func TestArcJunctionsExact(t *testing.T) {
+	t.Parallel()
+	s := New()
+	boolPut(t, s, "c", Circle{Radius: 10})
+	boolPut(t, s, "sq", boolRect(-7.5, -7.5, 7.5, 7.5))
+	boolPut(t, s, "d", Circle{Center: Vec{12, 0}, Radius: 10})
+	e, err := s.Boolean(Intersect, []string{"c"}, []string{"sq"}, "cap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := boolPolygon(t, e).Parts[0]
+	for i, v := range part.Outer {
+		onCircle := math.Abs(v.Len()-10) <= 1e-12*10
+		onSquare := math.Abs(math.Max(math.Abs(v.X), math.Abs(v.Y))-7.5) <= 1e-12*10
+		if !onCircle || !onSquare {
+			t.Errorf("vertex %d %v: on the circle %v, on the square %v", i, v, onCircle, onSquare)
+		}
+	}
+	// The circle less the four segments the square's sides cut off.
+	h := math.Sqrt(100 - 7.5*7.5)
+	seg := 100*math.Acos(7.5/10) - 7.5*h // one circular segment beyond a side
+	if got, want := boolArea(t, s, "cap"), 100*math.Pi-4*seg; !near(got, want, 1e-12) {
+		t.Errorf("circle ∩ square area %v, want %v", got, want)
+	}
+	e, err = s.Boolean(Union, []string{"c"}, []string{"d"}, "lens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	part = boolPolygon(t, e).Parts[0]
+	for i, v := range part.Outer {
+		if r0, r1 := v.Len(), v.Sub(Vec{12, 0}).Len(); math.Abs(r0-10) > 1e-12*10 && math.Abs(r1-10) > 1e-12*10 {
+			t.Errorf("vertex %d %v lies on neither circle", i, v)
+		}
+	}
+	// Two discs of radius 10, 12 apart: 2πr² less the lens they share.
+	lens := 2*100*math.Acos(6.0/10) - 6*2*8
+	if got, want := boolArea(t, s, "lens"), 200*math.Pi-lens; !near(got, want, 1e-12) {
+		t.Errorf("union area %v, want %v", got, want)
+	}
+}
