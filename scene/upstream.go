@@ -93,6 +93,13 @@ func UpstreamGeometry(s Shape) any {
 			if len(g.Parts[0].Holes) > 0 {
 				p["holes"] = g.Parts[0].Holes
 			}
+			// Upstream has no arc edges; a result that kept its arcs says where they are.
+			if g.Parts[0].OuterBulges != nil {
+				p["bulges"] = g.Parts[0].OuterBulges
+			}
+			if g.Parts[0].HoleBulges != nil {
+				p["holeBulges"] = g.Parts[0].HoleBulges
+			}
 		}
 		if len(g.Parts) > 1 {
 			p["parts"] = g.Parts // a boolean result with several pieces
