@@ -1,8 +1,9 @@
 package scene
 
 // Measuring: distances, clearances, overlaps, perimeters and centroids, answered from the
-// scene in world coordinates. Curves are flattened as the boolean operations flatten them; a
-// circle drawn under a transform that keeps it a circle is measured exactly.
+// scene in world coordinates. Distances are measured on the shapes' lines and circular arcs
+// exactly (measure_arcs.go); other curves, and the areas overlaps and perimeters add up, are
+// flattened as the boolean operations flatten them.
 //
 // A group is measured as the union of its members: their closed shapes make its area, and
 // the outlines of its open members (lines, arcs) are part of its shape too.
@@ -48,10 +49,13 @@ type measured struct {
 	lines  [][]Vec           // outlines as polylines; a closed one repeats its first point at the end
 	area   []overlay.Polygon // the closed shapes' area (members may overlap); nil when open
 	length float64           // length of the open outlines
-	edges  int               // number of edges in lines
-	circle *circleShape
-	box    Box
-	tree   *edgeTree // built on first use
+	bound  boundary          // the outlines as lines and arcs, for distances
+	// regions holds each closed shape's region as rings of lines and arcs, for inside
+	// tests; each fills by the nonzero rule.
+	regions [][][]edge
+	circle  *circleShape
+	box     Box
+	tree    *edgeTree // built on first use
 }
 
 type circleShape struct {
@@ -84,14 +88,27 @@ func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
 	}
 	world := e.Shape.Outline().Transform(m)
 	b := world.Bounds()
+	tol := curveTolerance(b)
 	closed := true
-	if _, err := e.Shape.Region(); err != nil {
+	region, err := e.Shape.Region()
+	if err != nil {
 		if !errors.Is(err, ErrNotClosed) {
 			return fmt.Errorf("%s %q: %w", e.Kind(), e.Name, err)
 		}
 		closed = false
 	}
-	for _, pl := range world.Flatten(curveTolerance(b)) {
+	ringsFrom := len(out.bound.rings)
+	out.bound.addPath(world, tol)
+	if closed {
+		if _, pie := e.Shape.(Arc); pie { // its region is the pie slice, its outline the arc
+			var bd boundary
+			bd.addPath(region.Transform(m), tol)
+			out.regions = append(out.regions, bd.rings)
+		} else {
+			out.regions = append(out.regions, out.bound.rings[ringsFrom:])
+		}
+	}
+	for _, pl := range world.Flatten(tol) {
 		if err := worldInRange(e, pl.Points); err != nil {
 			return err
 		}
@@ -103,7 +120,6 @@ func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
 			out.box.Extend(p)
 		}
 		out.lines = append(out.lines, pts)
-		out.edges += max(len(pts)-1, 0)
 		if !closed {
 			out.length += polylineLength(pts)
 		}
@@ -173,10 +189,6 @@ func gapBetween(an string, a *measured, bn string, b *measured, maxPairs int) (G
 		}
 		u := d.Mul(1 / l)
 		return Gap{Distance: l - a.circle.r - b.circle.r, A: a.circle.c.Add(u.Mul(a.circle.r)), B: b.circle.c.Sub(u.Mul(b.circle.r))}, nil
-	case a.circle != nil:
-		return circleGap(a.circle, b, false), nil
-	case b.circle != nil:
-		return circleGap(b.circle, a, true), nil
 	}
 	w := &edgeWalk{a: a.edgeTree(), b: b.edgeTree(), maxPairs: maxPairs}
 	if len(w.a.edges) == 0 || len(w.b.edges) == 0 {
@@ -226,73 +238,17 @@ func pointGap(a, b *measured) Gap {
 	return best
 }
 
-// circleGap measures an exact circle against another shape: the distance from the centre to
-// the shape, less the radius.
-func circleGap(c *circleShape, o *measured, swap bool) Gap {
-	if inArea(c.c, o.area) {
-		return Gap{A: c.c, B: c.c}
-	}
-	best, at := math.Inf(1), Vec{}
-	for _, l := range o.lines {
-		for i := 1; i < len(l); i++ {
-			q := closestOnSegment(c.c, l[i-1], l[i])
-			if d := q.Sub(c.c).Len(); d < best {
-				best, at = d, q
-			}
-		}
-	}
-	if best <= c.r {
-		return Gap{A: at, B: at}
-	}
-	g := Gap{Distance: best - c.r, A: c.c.Add(at.Sub(c.c).Mul(c.r / best)), B: at}
-	if swap {
-		g.A, g.B = g.B, g.A
-	}
-	return g
-}
-
-// inEachOther finds a point two shapes whose outlines do not meet share: a vertex of one
-// inside the other's area.
+// inEachOther finds a point two shapes whose outlines do not meet share: the start of an
+// outline of one inside the other's area.
 func inEachOther(a, b *measured) (Vec, bool) {
 	for _, pair := range [2][2]*measured{{a, b}, {b, a}} {
-		for _, l := range pair[0].lines {
-			if len(l) > 0 && inArea(l[0], pair[1].area) {
-				return l[0], true
+		for _, p := range pair[0].bound.starts {
+			if pair[1].insideRegion(p) {
+				return p, true
 			}
 		}
 	}
 	return Vec{}, false
-}
-
-// inArea reports whether p lies inside any of the polygons (even-odd within each).
-func inArea(p Vec, area []overlay.Polygon) bool {
-	for _, poly := range area {
-		if !inRing(p, poly.Outer) {
-			continue
-		}
-		inHole := false
-		for _, h := range poly.Holes {
-			if inRing(p, h) {
-				inHole = true
-				break
-			}
-		}
-		if !inHole {
-			return true
-		}
-	}
-	return false
-}
-
-func inRing(p Vec, r []overlay.Point) bool {
-	in := false
-	for i, j := 0, len(r)-1; i < len(r); j, i = i, i+1 {
-		a, b := r[i], r[j]
-		if (a.Y > p.Y) != (b.Y > p.Y) && p.X < a.X+(p.Y-a.Y)*(b.X-a.X)/(b.Y-a.Y) {
-			in = !in
-		}
-	}
-	return in
 }
 
 func closestOnSegment(p, a, b Vec) Vec {
@@ -422,6 +378,8 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 // Overlaps lists the shapes outside the named entity that share area with it, with the area
 // they share, largest first, at most MaxMeasureResults of them, and how many there are. Only
 // closed shapes have area: open lines crossing it are not listed (Clearance finds them at 0).
+// The areas are those of the flattened shapes; a shape that shares area with it only on the
+// exact arcs, less than the flattening resolves, is listed with the area 0.
 // The list is never nil: nothing overlapping is an empty list.
 func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 	me, err := s.measure(name)
@@ -455,7 +413,9 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 		for _, p := range res {
 			a += p.Area()
 		}
-		if a > 0 {
+		// The flattened overlay misses an overlap thinner than its chords' sag; the exact
+		// boundaries find it, and it is listed with the area 0 the overlay resolves.
+		if a > 0 || shareArea(me, mo, MaxMeasurePairs) {
 			out = append(out, Overlap{o, a})
 		}
 	}
@@ -593,17 +553,17 @@ func (s *Scene) DistanceToPoint(name string, p Vec) (Gap, error) {
 	if len(m.lines) == 0 {
 		return Gap{}, fmt.Errorf("measuring %q to a point: %w: it draws nothing to measure from", name, ErrEmptyResult)
 	}
-	if inArea(p, m.area) {
+	if m.insideRegion(p) {
 		return Gap{A: p, B: p}, nil
 	}
 	best := Gap{Distance: math.Inf(1)}
-	for _, l := range m.lines {
-		for i := 1; i < len(l); i++ {
-			q := closestOnSegment(p, l[i-1], l[i])
-			if d := p.Sub(q).Len(); d < best.Distance {
-				best = Gap{Distance: d, A: q, B: p}
-			}
+	for i := range m.bound.edges {
+		q := closestOnEdge(p, &m.bound.edges[i])
+		if d := p.Sub(q).Len(); d < best.Distance {
+			best = Gap{Distance: d, A: q, B: p}
 		}
+	}
+	for _, l := range m.lines {
 		if len(l) == 1 {
 			if d := p.Sub(l[0]).Len(); d < best.Distance {
 				best = Gap{Distance: d, A: l[0], B: p}

@@ -12,18 +12,15 @@ package scene
 // distance (or of those that meet), the first in the shapes' own edge order wins, so that the
 // closest points reported do not depend on how the tree was cut.
 
-import (
-	"fmt"
-
-	"github.com/cadrun/cadrun/scene/internal/overlay"
-)
+import "fmt"
 
 // edgeLeaf is how many edges a leaf of the tree holds.
 const edgeLeaf = 8
 
 type edge struct {
 	a, b Vec
-	key  [2]int // the edge's place in the shape's own order: its outline, its index there
+	key  [2]int   // the edge's place in the shape's own order: its outline, its index there
+	arc  *circArc // the arc from a to b, or nil for a line (measure_arcs.go)
 }
 
 type edgeNode struct {
@@ -46,12 +43,7 @@ func (m *measured) edgeTree() *edgeTree {
 	if m.tree != nil {
 		return m.tree
 	}
-	t := &edgeTree{edges: make([]edge, 0, m.edges)}
-	for k, l := range m.lines {
-		for i := 1; i < len(l); i++ {
-			t.edges = append(t.edges, edge{l[i-1], l[i], [2]int{k, i}})
-		}
-	}
+	t := &edgeTree{edges: m.bound.edges}
 	if len(t.edges) > 0 {
 		t.nodes = make([]edgeNode, 0, 2*len(t.edges)/edgeLeaf+2)
 		t.build(0, len(t.edges))
@@ -69,6 +61,9 @@ func (t *edgeTree) build(lo, hi int) int {
 		for _, e := range t.edges[lo:hi] {
 			box.Extend(e.a)
 			box.Extend(e.b)
+			if e.arc != nil {
+				extendArcBox(&box, e.arc)
+			}
 		}
 		t.nodes[i].box = box
 		return i
@@ -130,9 +125,11 @@ func (w *edgeWalk) nearest(i, j int) bool {
 		if w.pairs > w.maxPairs {
 			return false
 		}
-		for _, ea := range w.a.edges[na.lo:na.hi] {
-			for _, eb := range w.b.edges[nb.lo:nb.hi] {
-				d, pa, pb := segmentGap(ea.a, ea.b, eb.a, eb.b)
+		for ia := na.lo; ia < na.hi; ia++ {
+			ea := &w.a.edges[ia]
+			for ib := nb.lo; ib < nb.hi; ib++ {
+				eb := &w.b.edges[ib]
+				d, pa, pb := edgeGap(ea, eb)
 				k := pairKey(ea.key, eb.key)
 				if !w.found || d < w.best.Distance || d == w.best.Distance && pairLess(k, w.bestKey) {
 					w.best, w.bestKey, w.found = Gap{Distance: d, A: pa, B: pb}, k, true
@@ -168,14 +165,16 @@ func (w *edgeWalk) meet(i, j int) bool {
 		if w.pairs > w.maxPairs {
 			return false
 		}
-		for _, ea := range w.a.edges[na.lo:na.hi] {
-			for _, eb := range w.b.edges[nb.lo:nb.hi] {
+		for ia := na.lo; ia < na.hi; ia++ {
+			ea := &w.a.edges[ia]
+			for ib := nb.lo; ib < nb.hi; ib++ {
+				eb := &w.b.edges[ib]
 				k := pairKey(ea.key, eb.key)
 				if w.found && !pairLess(k, w.bestKey) {
 					continue
 				}
-				if p, ok := segmentsMeet(overlay.Point(ea.a), overlay.Point(ea.b), overlay.Point(eb.a), overlay.Point(eb.b)); ok {
-					w.best, w.bestKey, w.found = Gap{A: Vec(p), B: Vec(p)}, k, true
+				if p, ok := edgesMeet(ea, eb); ok {
+					w.best, w.bestKey, w.found = Gap{A: p, B: p}, k, true
 				}
 			}
 		}
