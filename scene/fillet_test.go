@@ -276,6 +276,17 @@ func TestFilletUnevenGroup(t *testing.T) {
 	if want := 2 * (100 - (4-math.Pi)*4); !near(boolArea(t, s, "f"), want, 1e-12) {
 		t.Errorf("area %v, want %v", boolArea(t, s, "f"), want)
 	}
+	// Turned inside the stretch, the square is sheared, which no transform of a result holds;
+	// in place it is still cut.
+	if err := s.Rotate("r", math.Pi/4, SpaceLocal); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Fillet("r", 2, CornerOptions{Result: "f2"}); !errors.Is(err, ErrBadTransform) || !strings.Contains(err.Error(), `placing the result "f2"`) {
+		t.Errorf("sheared result: error %v, want a bad transform placing it", err)
+	}
+	if _, err := s.Fillet("r", 2, CornerOptions{}); err != nil {
+		t.Errorf("sheared, in place: %v", err)
+	}
 }
 
 // TestFilletBooleanResult fillets the outer corners of a plate minus a bore: the bore's arcs
@@ -323,4 +334,36 @@ func TestRoundedRectPolygon(t *testing.T) {
 func boxNear(a, b Box, tol float64) bool {
 	scale := max(1, b.Max.Sub(b.Min).Len())
 	return a.Min.Sub(b.Min).Len() <= tol*scale && a.Max.Sub(b.Max).Len() <= tol*scale
+}
+
+// TestFilletJSON checks that cut polygons read back from scene.json as they were written,
+// arcs on the outer ring only, on a hole only, and on both.
+func TestFilletJSON(t *testing.T) {
+	t.Parallel()
+	s := New()
+	framed := Polygon{Parts: []PolygonPart{{Outer: boolRect(0, 0, 10, 10).Parts[0].Outer, Holes: [][]Vec{{{3, 3}, {3, 7}, {7, 7}, {7, 3}}}}}}
+	boolPut(t, s, "outer", framed)
+	boolPut(t, s, "hole", framed)
+	boolPut(t, s, "both", framed)
+	for name, corners := range map[string][]int{"outer": {0, 1}, "hole": {5}, "both": nil} {
+		if _, err := s.Fillet(name, 1, CornerOptions{Corners: corners}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc, err := s.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(doc)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, doc)
+	}
+	if again, _ := back.MarshalJSON(); string(again) != string(doc) {
+		t.Errorf("round trip differs:\n%s\n%s", doc, again)
+	}
+	for _, name := range []string{"outer", "hole", "both"} {
+		if a, b := boolArea(t, s, name), boolArea(t, back, name); a != b {
+			t.Errorf("%s: area %v read back as %v", name, a, b)
+		}
+	}
 }
