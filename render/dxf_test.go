@@ -59,6 +59,12 @@ var dxfCases = []dxfCase{
 	{"rounded_rect", func(t *testing.T, s *scene.Scene) {
 		put(t, s, "r", scene.RoundedRect{Width: 30, Height: 20, Radius: 4})
 	}, [][2]string{{"POLYLINE", "0"}}},
+	{"filleted_rect", func(t *testing.T, s *scene.Scene) {
+		// Fillets are bulges: one closed polyline, its corners exact quarter circles.
+		put(t, s, "r", scene.Rect{Center: scene.Vec{X: 5, Y: 2}, Width: 30, Height: 20})
+		_, err := s.Fillet("r", 4, scene.CornerOptions{})
+		do(t, err)
+	}, [][2]string{{"POLYLINE", "0"}}},
 	{"arc", func(t *testing.T, s *scene.Scene) {
 		put(t, s, "a", scene.Arc{Center: scene.Vec{X: 1, Y: 1}, Radius: 10, Start: 0, End: 3 * math.Pi / 2})
 	}, [][2]string{{"ARC", "0"}}},

@@ -454,6 +454,30 @@ func (c *call) optNum(o *goja.Object, key string, def float64) float64 {
 	return f
 }
 
+// optIndices reads an option that lists whole numbers (nil when absent); an empty list is an
+// error, since leaving the option out is how a script asks for every one.
+func (c *call) optIndices(o *goja.Object, key string) []int {
+	if o == nil {
+		return nil
+	}
+	v := o.Get(key)
+	if v == nil || goja.IsUndefined(v) {
+		return nil
+	}
+	fs := c.floats(v, "option "+key)
+	if len(fs) == 0 {
+		c.fail("RangeError", "option %s is empty; leave it out to take every one", key)
+	}
+	out := make([]int, len(fs))
+	for i, f := range fs {
+		if f != math.Trunc(f) || math.Abs(f) > math.MaxInt32 {
+			c.fail("TypeError", "option %s[%d] must be a whole number, got %v", key, i, f)
+		}
+		out[i] = int(f)
+	}
+	return out
+}
+
 // space reads the {space} option of a transform.
 func (c *call) space(o *goja.Object) scene.Space {
 	sp, err := scene.ParseSpace(c.optStr(o, "space", ""))

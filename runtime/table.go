@@ -332,6 +332,10 @@ var table = withCallFlags([]Func{
 			c.check(err)
 			return c.ok()
 		}},
+	cornerFunc("fillet", "radius", "Round corners of a polygon, rectangle or rounded rectangle with exact tangent arcs (kept as arcs in measures and DXF). By default every corner between two straight edges, convex or concave; corners next to an arc edge and straight (180°) ones are skipped, and refused when listed. Corners are numbered as getEntity lists the points: part 0's outer ring, its holes, then the next part (a rectangle from its bottom-left corner, counter-clockwise). A radius that would run past the middle of an edge shared with another filleted corner, or past the end of one, is refused with the largest that fits. The radius is in the shape's own coordinates; without a result the shape changes in place, keeping its transform and style.",
+		"drawRect('plate', 0, 0, 40, 20); fillet('plate', 3)"),
+	cornerFunc("chamfer", "distance", "Bevel corners of a polygon, rectangle or rounded rectangle: each corner becomes a straight edge between the points at distance along its two edges. Corners are chosen, numbered and limited as fillet's, with the distance for the radius.",
+		"drawPolygon('l', [0,0, 20,0, 20,5, 5,5, 5,20, 0,20]); chamfer('l', 1, {corners: [0, 1, 2, 4, 5], result: 'l_cut'})"),
 	{Name: "getArea", Domain: "geometry", Returns: "number", Doc: "The world-space area of a closed shape or group; exact for a circle, an ellipse, a rounded rectangle or an arc's pie slice.",
 		Params: []Param{pTarget}, Example: "drawRect('r', 0, 0, 20, 10); console.log(getArea('r'))",
 		impl: func(c *call) goja.Value {
@@ -507,6 +511,25 @@ func booleanFunc(name string, op scene.BoolOp, doc, example string) Func {
 		f.AltParams = []Param{{Name: "names", Type: "string[]"}, pResult}
 	}
 	return f
+}
+
+// cornerFunc is fillet or chamfer: a shape, a size and {corners, result}.
+func cornerFunc(name, size, doc, example string) Func {
+	return Func{Name: name, Domain: "geometry", Returns: "boolean", Doc: doc, Example: example,
+		Params: []Param{pTarget, {Name: size, Type: "number", Unit: "scene units"},
+			{Name: "options", Type: "{corners?: number[], result?: string}", Optional: true, Default: "every corner between two straight edges, in place",
+				Doc: "corners: vertex indices across the rings; result: draw the result as this entity and keep the input"}},
+		impl: func(c *call) goja.Value {
+			o := c.opts(2, "corners", "result")
+			opt := scene.CornerOptions{Corners: c.optIndices(o, "corners"), Result: c.optStr(o, "result", "")}
+			cut := c.r.scene.Fillet
+			if name == "chamfer" {
+				cut = c.r.scene.Chamfer
+			}
+			_, err := cut(c.str(0), c.num(1), opt)
+			c.check(err)
+			return c.ok()
+		}}
 }
 
 func fitToViewport(c *call) goja.Value {
