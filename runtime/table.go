@@ -336,7 +336,7 @@ var table = withCallFlags([]Func{
 		"drawRect('plate', 0, 0, 40, 20); fillet('plate', 3)"),
 	cornerFunc("chamfer", "distance", "Bevel corners of a polygon, rectangle or rounded rectangle: each corner becomes a straight edge between the points at distance along its two edges. Corners are chosen, numbered and limited as fillet's, with the distance for the radius.",
 		"drawPolygon('l', [0,0, 20,0, 20,5, 5,5, 5,20, 0,20]); chamfer('l', 1, {corners: [0, 1, 2, 4, 5], result: 'l_cut'})"),
-	{Name: "getArea", Domain: "geometry", Returns: "number", Doc: "The world-space area of a closed shape or group; exact for a circle, an ellipse, a rounded rectangle or an arc's pie slice.",
+	{Name: "getArea", Domain: "geometry", Returns: "number", Doc: "The world-space area of a closed shape or group; exact for a circle, an ellipse, a rounded rectangle, an arc's pie slice, and a boolean, offset or fillet result whose curves are circles (their arcs are kept exact).",
 		Params: []Param{pTarget}, Example: "drawRect('r', 0, 0, 20, 10); console.log(getArea('r'))",
 		impl: func(c *call) goja.Value {
 			a, err := c.r.scene.Area(c.str(0))
@@ -360,7 +360,7 @@ var table = withCallFlags([]Func{
 		}},
 
 	{Name: "distance", Domain: "geometry", Returns: "{distance: number, a: [number, number], b: [number, number]}",
-		Doc:     "The smallest world-space distance between two entities' shapes, with the closest points a (on the first) and b (on the second); 0 when they touch or overlap, or one is inside a closed other. Groups count as the union of their members; circles are exact, other curves flattened as booleans flatten them.",
+		Doc:     "The smallest world-space distance between two entities' shapes, with the closest points a (on the first) and b (on the second); 0 when they touch or overlap, or one is inside a closed other. Groups count as the union of their members; lines and circular arcs (circles, arcs, rounded corners, the arcs booleans and offsets keep) are exact, ellipses and Béziers flattened as booleans flatten them.",
 		Params:  []Param{{Name: "a", Type: "string", Doc: "an existing entity"}, {Name: "b", Type: "string", Doc: "an existing entity"}},
 		Example: "drawCircle('a', 0, 0, 2); drawCircle('b', 10, 0, 3); console.log(distance('a', 'b'))",
 		impl: func(c *call) goja.Value {
