@@ -70,7 +70,7 @@ tools: deps
 docs:
 	UPDATE_GOLDEN=1 $(GO) test -count=1 -run TestReferenceIsCurrent ./runtime/
 
-## demo: run the example workspaces and render each to $(OUT)/NAME.svg and $(OUT)/NAME.png
+## demo: run the example workspaces and render each to $(OUT)/NAME.svg, NAME.png and NAME.dxf
 .PHONY: demo
 demo:
 	$(GO) run ./cmd/cadrun demo -o $(OUT)

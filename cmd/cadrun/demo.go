@@ -14,10 +14,10 @@ import (
 )
 
 // runDemo runs every example workspace (embedded in the binary) through the sandbox and
-// writes NAME.svg and NAME.png for each.
+// writes NAME.svg, NAME.png and NAME.dxf for each.
 func runDemo(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlags("demo", "demo [-o DIR]", stderr)
-	out := fs.String("o", "out", "directory to write NAME.svg and NAME.png into (created if missing)")
+	out := fs.String("o", "out", "directory to write NAME.svg, NAME.png and NAME.dxf into (created if missing)")
 	if err := fs.Parse(args); err != nil {
 		return cli.ErrUsage
 	}
@@ -51,17 +51,24 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("rendering %s to PNG: %w", name, err)
 		}
+		// A DXF too, as a cutter or a CAD program would take the drawing (R12, as
+		// `cadrun run -o NAME.dxf` writes it).
+		dxf, err := render.DXF(res.Scene, render.DXFOptions{})
+		if err != nil {
+			return fmt.Errorf("rendering %s to DXF: %w", name, err)
+		}
 		for _, f := range []struct {
 			ext  string
 			data []byte
-		}{{".svg", svg}, {".png", png}} {
+		}{{".svg", svg}, {".png", png}, {".dxf", dxf}} {
 			path := filepath.Join(*out, name+f.ext)
 			if err := os.WriteFile(path, f.data, 0o644); err != nil {
 				return fmt.Errorf("writing %s: %w", path, err)
 			}
 		}
-		fmt.Fprintf(stdout, "%-10s %5d entities in %6.1f ms -> %s.svg, %s.png\n", name, res.Scene.Len(),
-			float64(res.Duration.Microseconds())/1000, filepath.Join(*out, name), filepath.Join(*out, name))
+		base := filepath.Join(*out, name)
+		fmt.Fprintf(stdout, "%-10s %5d entities in %6.1f ms -> %s.svg, .png, .dxf\n", name, res.Scene.Len(),
+			float64(res.Duration.Microseconds())/1000, base)
 	}
 	return nil
 }

@@ -11,14 +11,14 @@ import (
 	"testing"
 )
 
-func TestDemoWritesSVGAndPNG(t *testing.T) {
+func TestDemoWritesSVGPNGAndDXF(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "out")
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"demo", "-o", dir}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
 	}
-	for _, name := range []string{"street", "plate", "floorplan", "pattern", "offset", "laser"} {
+	for _, name := range []string{"street", "plate", "floorplan", "pattern", "offset", "laser", "panel"} {
 		svg, err := os.ReadFile(filepath.Join(dir, name+".svg"))
 		if err != nil || !bytes.HasPrefix(svg, []byte("<svg ")) {
 			t.Errorf("%s.svg: %v", name, err)
@@ -26,6 +26,10 @@ func TestDemoWritesSVGAndPNG(t *testing.T) {
 		png, err := os.ReadFile(filepath.Join(dir, name+".png"))
 		if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
 			t.Errorf("%s.png: %v", name, err)
+		}
+		dxf, err := os.ReadFile(filepath.Join(dir, name+".dxf"))
+		if err != nil || !bytes.HasPrefix(bytes.TrimLeft(dxf, " "), []byte("0\nSECTION\n")) || !bytes.HasSuffix(dxf, []byte("EOF\n")) {
+			t.Errorf("%s.dxf: %v %.20q", name, err, dxf)
 		}
 	}
 }
