@@ -167,6 +167,45 @@ func median(v []float64) float64 {
 	return s[len(s)/2]
 }
 
+// label finds the source arc of each edge of a ring (pts[i] to pts[i+1]), -1 for none, and
+// whether any edge lies on an arc. Most edges continue the arc of the edge before, which is
+// tried first; the arcs near both ends are looked up only when it does not hold.
+func (src *arcSources) label(pts []Vec) ([]int, bool) {
+	n := len(pts)
+	lab := make([]int, n)
+	hits := make([]vertexHits, n)
+	found := make([]bool, n)
+	at := func(i int) *vertexHits {
+		if !found[i] {
+			hits[i], found[i] = src.hitsAt(pts[i]), true
+		}
+		return &hits[i]
+	}
+	onArc, prev := false, -1
+	// The chords of arc prev that vertex i lies on, when known (known is then true).
+	var c0, c1 int
+	known := false
+	for i := range n {
+		j := (i + 1) % n
+		if prev >= 0 {
+			a := &src.arcs[prev]
+			if !known {
+				c0, c1 = src.chordsAt(a, pts[i])
+			}
+			q0, q1 := src.chordsAt(a, pts[j])
+			if c0 >= 0 && q0 >= 0 && (c0 == q0 || c0 == q1 || c1 >= 0 && (c1 == q0 || c1 == q1)) {
+				lab[i] = prev
+				c0, c1, known = q0, q1, true
+				continue
+			}
+		}
+		lab[i] = common(at(i), at(j))
+		prev, known = lab[i], false
+		onArc = onArc || prev >= 0
+	}
+	return lab, onArc
+}
+
 // vertexHits is what a result vertex lies on: up to maxHits arcs (two where arcs meet, more
 // where join arcs crowd), and on each up to two chords (two where it is a chord's end).
 type vertexHits struct {
@@ -267,16 +306,7 @@ func (src *arcSources) fit(r []overlay.Point) ([]Vec, []float64) {
 	if src == nil || src.grid == nil || n < 3 {
 		return pts, nil
 	}
-	hits := make([]vertexHits, n)
-	for i, p := range pts {
-		hits[i] = src.hitsAt(p)
-	}
-	lab := make([]int, n) // lab[i]: the source arc of edge i (pts[i] to pts[i+1]), or -1
-	onArc := false
-	for i := range n {
-		lab[i] = common(&hits[i], &hits[(i+1)%n])
-		onArc = onArc || lab[i] >= 0
-	}
+	lab, onArc := src.label(pts)
 	if !onArc {
 		return pts, nil
 	}
