@@ -95,3 +95,22 @@ func TestArcJunctionsExact(t *testing.T) {
 		t.Errorf("union area %v, want %v", got, want)
 	}
 }
+
+// The area two shapes share keeps their arcs: a circle inside a square shares all of its
+// area, and two discs their lens, in closed form.
+func TestOverlapAreaExact(t *testing.T) {
+	t.Parallel()
+	s := New()
+	boolPut(t, s, "sq", boolRect(-5, -5, 5, 5))
+	boolPut(t, s, "c", Circle{Radius: 2})
+	boolPut(t, s, "d", Circle{Center: Vec{12, 20}, Radius: 10})
+	boolPut(t, s, "e", Circle{Center: Vec{24, 20}, Radius: 10})
+	got, _, err := s.Overlaps("sq")
+	if err != nil || len(got) != 1 || !near(got[0].Area, 4*math.Pi, 1e-14) {
+		t.Errorf("circle in a square: %v %v, want area 4π", got, err)
+	}
+	lens := 2*100*math.Acos(6.0/10) - 6*2*8
+	if got, _, err := s.Overlaps("d"); err != nil || len(got) != 1 || !near(got[0].Area, lens, 1e-12) {
+		t.Errorf("two discs: %v %v, want their lens %v", got, err, lens)
+	}
+}

@@ -53,9 +53,11 @@ type measured struct {
 	// regions holds each closed shape's region as rings of lines and arcs, for inside
 	// tests; each fills by the nonzero rule.
 	regions [][][]edge
-	circle  *circleShape
-	box     Box
-	tree    *edgeTree // built on first use
+	// arcs are the circular arcs area was flattened from, so that a shared area is exact.
+	arcs   arcSources
+	circle *circleShape
+	box    Box
+	tree   *edgeTree // built on first use
 }
 
 type circleShape struct {
@@ -126,7 +128,7 @@ func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
 	}
 	if closed {
 		var err error
-		if out.area, err = s.collect(e, m, out.area, nil); err != nil {
+		if out.area, err = s.collect(e, m, out.area, &out.arcs); err != nil {
 			return err
 		}
 	}
@@ -409,10 +411,7 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 		if err != nil {
 			return nil, 0, fmt.Errorf("intersecting %q with %q: %w", name, o, err)
 		}
-		a := 0.0
-		for _, p := range res {
-			a += p.Area()
-		}
+		a := sharedArea(res, me, mo)
 		// The flattened overlay misses an overlap thinner than its chords' sag; the exact
 		// boundaries find it, and it is listed with the area 0 the overlay resolves.
 		if a > 0 || shareArea(me, mo, MaxMeasurePairs) {
@@ -425,6 +424,30 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 		out = out[:MaxMeasureResults]
 	}
 	return out, n, nil
+}
+
+// sharedArea is the area of the intersection res of two measured shapes, its chords on their
+// circles' arcs made arcs again (arcfit.go), so that the overlap of circles is exact.
+func sharedArea(res []overlay.Polygon, a, b *measured) float64 {
+	if len(res) == 0 || len(a.arcs.arcs)+len(b.arcs.arcs) == 0 {
+		total := 0.0
+		for _, p := range res {
+			total += p.Area()
+		}
+		return total
+	}
+	src := &arcSources{arcs: append(slices.Clip(a.arcs.arcs), b.arcs.arcs...)}
+	src.index(max(areaExtent(a.area), areaExtent(b.area)))
+	total := 0.0
+	for _, p := range res {
+		pts, bul := src.fit(p.Outer)
+		total += math.Abs(bulgedArea(pts, bul))
+		for _, h := range p.Holes {
+			pts, bul := src.fit(h)
+			total -= math.Abs(bulgedArea(pts, bul))
+		}
+	}
+	return total
 }
 
 // Perimeter is the length of the entity's boundary in world units: for a closed shape, its
