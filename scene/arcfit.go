@@ -42,6 +42,9 @@ type arcSources struct {
 	cell     float64
 	// maxSag is the largest sagitta of the arcs' chords.
 	maxSag float64
+	// hull is set for a convex hull, whose lines touch its arcs: a vertex between an arc and
+	// a line is the line's point of tangency, not a crossing.
+	hull bool
 	// eps is how far from a chord a result vertex may lie and still be on it: a few times
 	// the engine's precision.
 	eps float64
@@ -402,6 +405,11 @@ func (src *arcSources) junction(pts []Vec, lab []int, v int) Vec {
 	if before == after || before < 0 && after < 0 {
 		return p
 	}
+	if src.hull {
+		if got, ok := src.tangentPoint(pts, lab, v); ok {
+			return got
+		}
+	}
 	if got, ok := src.crossing(pts, lab, v); ok {
 		return got
 	}
@@ -412,6 +420,63 @@ func (src *arcSources) junction(pts []Vec, lab []int, v int) Vec {
 		return a.c.Add(d.Mul(a.r / l))
 	}
 	return p
+}
+
+// tangentPoint is where the line before or after vertex v (the other side an arc) touches
+// that arc, on a convex hull running counter-clockwise: the line is tangent to its arc and
+// to the arc or the vertex at its other end, with both on its left. false where the line
+// has no arc, or the tangent cannot be drawn (one circle inside the other).
+func (src *arcSources) tangentPoint(pts []Vec, lab []int, v int) (Vec, bool) {
+	n := len(pts)
+	before, after := lab[(v+n-1)%n], lab[v]
+	switch {
+	case before >= 0 && after < 0:
+		// Arc A, then the line to vertex w, after which arc B or a plain vertex.
+		a := &src.arcs[before]
+		w := (v + 1) % n
+		if b := lab[w]; b >= 0 && b != before {
+			nrm, ok := outerTangent(a, &src.arcs[b])
+			return a.c.Add(nrm.Mul(a.r)), ok
+		}
+		nrm, ok := tangentFrom(a, pts[w], -1)
+		return a.c.Add(nrm.Mul(a.r)), ok
+	case before < 0 && after >= 0:
+		// A line from vertex u, before which arc A or a plain vertex, then arc B.
+		b := &src.arcs[after]
+		u := (v + n - 1) % n
+		if a := lab[(u+n-1)%n]; a >= 0 && a != after {
+			nrm, ok := outerTangent(&src.arcs[a], b)
+			return b.c.Add(nrm.Mul(b.r)), ok
+		}
+		nrm, ok := tangentFrom(b, pts[u], 1)
+		return b.c.Add(nrm.Mul(b.r)), ok
+	}
+	return Vec{}, false
+}
+
+// outerTangent is the outward normal (to the right of the way from a to b) of the line that
+// touches the circles of a and b with both on its left.
+func outerTangent(a, b *flatArc) (Vec, bool) {
+	d := b.c.Sub(a.c)
+	l := d.Len()
+	if l == 0 || math.Abs(a.r-b.r) > l {
+		return Vec{}, false
+	}
+	th := math.Atan2(d.Y, d.X) - math.Acos((a.r-b.r)/l)
+	return Vec{math.Cos(th), math.Sin(th)}, true
+}
+
+// tangentFrom is the outward normal at the point where a line through p touches a's circle
+// with the circle on its left: the line runs from the circle to p when side is -1, from p to
+// the circle when side is 1.
+func tangentFrom(a *flatArc, p Vec, side float64) (Vec, bool) {
+	d := p.Sub(a.c)
+	l := d.Len()
+	if l <= a.r {
+		return Vec{}, false
+	}
+	th := math.Atan2(d.Y, d.X) + side*math.Acos(a.r/l)
+	return Vec{math.Cos(th), math.Sin(th)}, true
 }
 
 // crossing is the true crossing of the arcs or lines before and after vertex v (at least one

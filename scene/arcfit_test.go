@@ -114,3 +114,32 @@ func TestOverlapAreaExact(t *testing.T) {
 		t.Errorf("two discs: %v %v, want their lens %v", got, err, lens)
 	}
 }
+
+// The convex hull of two circles is two arcs joined by their common tangents: its area and
+// perimeter in closed form.
+func TestHullOfCirclesExact(t *testing.T) {
+	t.Parallel()
+	s := New()
+	boolPut(t, s, "a", Circle{Radius: 10})
+	boolPut(t, s, "b", Circle{Center: Vec{30, 0}, Radius: 5})
+	g, err := s.CreateGroup("pair", []string{"a", "b"})
+	if err != nil || g == nil {
+		t.Fatal(err)
+	}
+	e, err := s.ConvexHull("pair", "hull")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := boolPolygon(t, e).Parts[0]
+	// The tangents leave the centres' line at the angle whose cosine is (10 − 5)/30: each
+	// is 30·sin of it long, and the arcs sweep 2(π − α) on the big circle and 2α on the small.
+	alpha := math.Acos(5.0 / 30)
+	tan := 30 * math.Sin(alpha)
+	wantPer := 2*tan + 10*2*(math.Pi-alpha) + 5*2*alpha
+	wantArea := 100*(math.Pi-alpha) + 25*alpha + 2*(0.5*tan*(10+5))
+	per, _ := s.Perimeter("hull")
+	area, _ := s.Area("hull")
+	if !near(per, wantPer, 1e-12) || !near(area, wantArea, 1e-12) {
+		t.Errorf("hull perimeter %v area %v, want %v, %v (%d vertices, bulges %v)", per, area, wantPer, wantArea, len(p.Outer), p.OuterBulges)
+	}
+}

@@ -195,6 +195,7 @@ func (s *Scene) ConvexHull(name, result string) (*Entity, error) {
 		return nil, fmt.Errorf("taking the hull of %q: %w: the shape encloses no area", name, ErrEmptyResult)
 	}
 	src.index(areaExtent(area))
+	src.hull = true // its lines touch its arcs
 	return s.putArea(result, hull, src)
 }
 
