@@ -323,7 +323,18 @@ func (src *arcSources) fit(r []overlay.Point) ([]Vec, []float64) {
 		}
 	}
 	if first < 0 {
-		return src.wholeCircle(&src.arcs[lab[0]], bulgedSignOf(r))
+		// Every edge on one circle: a whole circle when the ring goes once around its
+		// centre; otherwise a sliver between chords that cross (two arcs a hair apart),
+		// which keeps its chords.
+		a := &src.arcs[lab[0]]
+		turn := 0.0
+		for i := range n {
+			turn += turnAbout(a.c, pts[i], pts[(i+1)%n])
+		}
+		if math.Abs(math.Abs(turn)-2*math.Pi) > 1e-6 {
+			return pts, nil
+		}
+		return src.wholeCircle(a, bulgedSignOf(r))
 	}
 	out := make([]Vec, 0, n)
 	bul := make([]float64, 0, n)
@@ -480,8 +491,9 @@ func tangentFrom(a *flatArc, p Vec, side float64) (Vec, bool) {
 }
 
 // crossing is the true crossing of the arcs or lines before and after vertex v (at least one
-// an arc), and whether it lies near the vertex: within a chord's sagitta (and the precision).
-// A crossing further away is the other root, or there is none: the two do not cross here.
+// an arc), and whether it lies near the vertex: as near as the chords' stray from the arc
+// allows (and the precision). A crossing further away is the other root, or there is none:
+// the two do not cross here.
 func (src *arcSources) crossing(pts []Vec, lab []int, v int) (Vec, bool) {
 	n := len(pts)
 	before, after := lab[(v+n-1)%n], lab[v]
@@ -496,13 +508,17 @@ func (src *arcSources) crossing(pts []Vec, lab []int, v int) (Vec, bool) {
 	default:
 		got, ok = lineCrossesCircle(&src.arcs[after], pts[(v+n-1)%n], p, p)
 	}
+	// The chords stray from their arc by its sagitta; where a line or arc crosses it at a
+	// shallow angle, that moves the crossing along the line by up to the half chord a line
+	// a sagitta deep cuts from the circle, √(2·r·sag).
 	limit := 0.0
 	for _, l := range [2]int{before, after} {
 		if l >= 0 {
-			limit = max(limit, src.arcs[l].sag)
+			a := &src.arcs[l]
+			limit = max(limit, 4*a.sag+2*math.Sqrt(2*a.r*a.sag))
 		}
 	}
-	return got, ok && got.Sub(p).Len() <= 4*limit+src.eps
+	return got, ok && got.Sub(p).Len() <= limit+src.eps
 }
 
 // settle gives a run of edges on one arc the arc before it when the run meets its

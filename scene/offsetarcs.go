@@ -90,13 +90,6 @@ func ringEdges(pts []Vec, bul []float64) []offsetEdge {
 func (src *arcSources) rawOffset(pts []Vec, bul []float64, delta float64, join overlay.Join, tol float64) []overlay.Point {
 	edges := ringEdges(pts, bul)
 	n := len(edges)
-	// An arc the offset takes past its centre is offset as its chords (collapsedArc); the
-	// joins at its ends then see its end chords, as the engine's offset would.
-	for i := range edges {
-		if e := &edges[i]; e.arc != nil && offsetRadius(*e.arc, delta) < -1e-9*e.arc.r {
-			e.nStart, e.nE = e.arc.chordNormals(tol)
-		}
-	}
 	out := make([]overlay.Point, 0, 4*n)
 	put := func(v Vec) {
 		if p := overlay.Point(v); len(out) == 0 || out[len(out)-1] != p {
@@ -114,9 +107,13 @@ func (src *arcSources) rawOffset(pts []Vec, bul []float64, delta float64, join o
 		a := *e.arc
 		switch r := offsetRadius(a, delta); {
 		case r < -1e-9*a.r:
-			// An arc the offset passes the centre of: its chords, each corner looped back
-			// through its vertex, as the engine's offset does for any polyline.
-			src.collapsedArc(put, a, delta, tol)
+			// An arc the offset passes the centre of is a corner at its centre, offset by
+			// the rest of the distance: the ends' offsets looped through the centre, as the
+			// engine loops an inner corner through its vertex (a rounded corner inset by
+			// more than its radius is a sharp one inset by the rest).
+			put(e.p.Add(e.nStart.Mul(delta)))
+			put(a.c)
+			put(e.q.Add(e.nE.Mul(delta)))
 		case r <= 1e-9*a.r:
 			// An arc the offset reaches the centre of (a closing by a round join's own
 			// radius): the centre, a sharp corner again.
@@ -159,37 +156,6 @@ func (src *arcSources) flattenArc(put func(Vec), a circArc, tol float64) {
 	for k := 0; k <= n; k++ {
 		put(a.at(a.sweep * float64(k) / float64(n)))
 	}
-}
-
-// collapsedArc adds the offset of a concave arc's chords as the engine offsets a polyline:
-// each chord moved along its normal, each corner between two looped through its vertex.
-func (src *arcSources) collapsedArc(put func(Vec), a circArc, delta float64, tol float64) {
-	n := rawSegments(a, tol)
-	v := a.at(0)
-	for k := 1; k <= n; k++ {
-		w := a.at(a.sweep * float64(k) / float64(n))
-		d := w.Sub(v)
-		l := d.Len()
-		nrm := Vec{d.Y / l, -d.X / l}
-		if k > 1 {
-			put(v)
-		}
-		put(v.Add(nrm.Mul(delta)))
-		put(w.Add(nrm.Mul(delta)))
-		v = w
-	}
-}
-
-// chordNormals are the outward normals of the first and last chords collapsedArc cuts the arc
-// into.
-func (a circArc) chordNormals(tol float64) (Vec, Vec) {
-	n := rawSegments(a, tol)
-	normal := func(k int) Vec {
-		d := a.at(a.sweep * float64(k+1) / float64(n)).Sub(a.at(a.sweep * float64(k) / float64(n)))
-		l := d.Len()
-		return Vec{d.Y / l, -d.X / l}
-	}
-	return normal(0), normal(n - 1)
 }
 
 // offsetRadius is the radius of an arc's offset by delta: larger for an arc that bulges
