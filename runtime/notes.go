@@ -1,7 +1,8 @@
 package runtime
 
 // What a run says about the drawing beside what it drew: warnings for what is legal, kept as
-// upstream does it, and most often a mistake.
+// upstream does it, and most often a mistake. What the finished drawing itself shows (boolean
+// inputs left under their results, among others) is the drawing lint's, scene.Lint.
 //
 // Drawing a name that exists replaces that entity in place, as upstream does, and scripts
 // rely on it. But a loop that draws one name (`for (...) drawCircle('h', x, 0, 1)`) leaves one
@@ -15,11 +16,6 @@ import (
 
 	"github.com/cadrun/cadrun/scene"
 )
-
-// Booleans keep their inputs, as upstream's do: a panel cut from a blank still draws the
-// blank and every hole under the result, and its DXF has each outline twice. The run notes
-// each boolean's inputs, and at the end names the results whose inputs are still there and
-// still draw where the result is.
 
 // Caps on what the redraw warnings list: names, and places per name.
 const (
@@ -87,81 +83,17 @@ func (r *run) noteRedraws() {
 	}
 }
 
-// maxKeptResults caps the boolean results the kept-inputs warning names.
-const maxKeptResults = 5
-
-// booleanCall is a boolean operation the run made: its function, inputs and result.
-type booleanCall struct {
-	fn     string
-	inputs []string
-	result string
-}
-
-// noteBoolean records a boolean operation that succeeded.
+// noteBoolean records a boolean operation that succeeded, for the result's Booleans: the
+// scene keeps no record of how a shape was made, and the drawing lint (scene.Lint) names the
+// results whose inputs still draw under them.
 func (c *call) noteBoolean(inputs []string, result string) {
-	c.r.booleans = append(c.r.booleans, booleanCall{c.fn.Name, slices.Clone(inputs), result})
+	c.r.res.Booleans = append(c.r.res.Booleans, scene.BooleanOp{Fn: c.fn.Name, Inputs: slices.Clone(inputs), Result: result})
 }
 
-// noteKeptInputs adds one warning naming the boolean results whose inputs are still in the
-// scene and overlap them. A result made again from itself (an accumulator,
-// booleanUnion('acc', 'r', 'acc')) has the inputs of every operation that made it.
-func (r *run) noteKeptInputs() {
-	last := map[string]int{}
-	inputs := map[string][]string{}
-	for i, b := range r.booleans {
-		last[b.result] = i
-		inputs[b.result] = append(inputs[b.result], b.inputs...)
+// noteLint adds the drawing lint's findings to the warnings, one line each, when the options
+// ask for them (Options.Lint).
+func (r *run) noteLint() {
+	for _, f := range r.scene.Lint(scene.LintOptions{Booleans: r.res.Booleans}) {
+		r.res.Warnings = append(r.res.Warnings, "lint: "+f.String())
 	}
-	var kept []string
-	n := 0
-	for i, b := range r.booleans {
-		if last[b.result] != i {
-			continue
-		}
-		res, ok := r.scene.Lookup(b.result)
-		if !ok {
-			continue
-		}
-		rb := r.scene.WorldBounds(res)
-		var still []string
-		for _, in := range inputs[b.result] {
-			e, ok := r.scene.Lookup(in)
-			if !ok || in == b.result || slices.Contains(still, in) {
-				continue
-			}
-			if ib := r.scene.WorldBounds(e); draws(e) && boxesOverlap(rb, ib) {
-				still = append(still, fmt.Sprintf("%q", in))
-			}
-		}
-		if len(still) == 0 {
-			continue
-		}
-		n++
-		if len(kept) < maxKeptResults {
-			kept = append(kept, fmt.Sprintf("%q (%s of %s)", b.result, b.fn, strings.Join(still, ", ")))
-		}
-	}
-	if n == 0 {
-		return
-	}
-	list := strings.Join(kept, ", ")
-	if n > len(kept) {
-		list += fmt.Sprintf(" and %d more", n-len(kept))
-	}
-	r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("booleans keep their inputs, as upstream's do: the inputs of %s still draw where the result is, so the picture and every export (DXF, PDF) show both; deleteEntity the inputs if only the result should stay", list))
-}
-
-// draws reports whether an entity shows: a group, or a shape with a visible fill or stroke
-// (an input styled with neither is kept on purpose, for its area).
-func draws(e *scene.Entity) bool {
-	if e.IsGroup() {
-		return true
-	}
-	st := e.Style
-	return st.Fill != nil && st.Fill[3] > 0 || st.Stroke != nil && st.Stroke[3] > 0
-}
-
-// boxesOverlap reports whether two non-empty boxes share a point.
-func boxesOverlap(a, b scene.Box) bool {
-	return a.NonEmpty && b.NonEmpty && a.Min.X <= b.Max.X && b.Min.X <= a.Max.X && a.Min.Y <= b.Max.Y && b.Min.Y <= a.Max.Y
 }

@@ -1,15 +1,18 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene"
 	"github.com/google/go-cmp/cmp"
 )
 
 // TestRedrawWarned: a name drawn again replaces the first drawing, as upstream does, and the
 // run says so, naming the name, how often and where; a boolean result written over again (an
-// accumulator) is not a drawing and is not warned about.
+// accumulator) is not a drawing and is not warned about (its inputs still drawn are the drawing
+// lint's: TestKeptInputsLinted).
 func TestRedrawWarned(t *testing.T) {
 	t.Parallel()
 	src := `for (let i = 0; i < 4; i++) drawCircle('h', i * 5, 0, 1)
@@ -26,7 +29,6 @@ drawCircle('once', 9, 9, 1)`
 	want := []string{
 		`"h" was drawn 4 times in this run (drawn again at scene.code.js:1:29 (3 times))` + tail,
 		`"r" was drawn 2 times in this run (drawn again at scene.code.js:3:1)` + tail,
-		`booleans keep their inputs, as upstream's do: the inputs of "acc" (booleanUnion of "a", "b", "r") still draw where the result is, so the picture and every export (DXF, PDF) show both; deleteEntity the inputs if only the result should stay`,
 	}
 	if diff := cmp.Diff(want, res.Warnings); diff != "" {
 		t.Errorf("warnings mismatch (-want +got):\n%s", diff)
@@ -60,9 +62,11 @@ func TestRedrawWarningsCapped(t *testing.T) {
 	}
 }
 
-// TestKeptInputsWarned: a boolean whose inputs still draw where its result is says so; inputs
-// deleted, or moved away from the result, are not named.
-func TestKeptInputsWarned(t *testing.T) {
+// TestKeptInputsLinted: a run reports its booleans, and the drawing lint reads them: a
+// boolean whose inputs still draw where its result is is a finding, in the words the run's
+// warning had; inputs deleted, hidden or moved away from the result are not named. With
+// Options.Lint the findings are also the run's warnings.
+func TestKeptInputsLinted(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name, src string
@@ -70,7 +74,10 @@ func TestKeptInputsWarned(t *testing.T) {
 	}{
 		{"a plate and its holes kept", `drawRect('blank', 0, 0, 40, 20); drawCircle('h1', -10, 0, 3); drawCircle('h2', 10, 0, 3)
 booleanDifference('blank', ['h1', 'h2'], 'panel')`,
-			[]string{`booleans keep their inputs, as upstream's do: the inputs of "panel" (booleanDifference of "blank", "h1", "h2") still draw where the result is, so the picture and every export (DXF, PDF) show both; deleteEntity the inputs if only the result should stay`}},
+			[]string{`boolean-inputs: booleans keep their inputs, as upstream's do: the inputs of "panel" (booleanDifference of "blank", "h1", "h2") still draw where the result is, so the picture and every export (DXF, PDF) show both; deleteEntity the inputs if only the result should stay (at 0, 0)`}},
+		{"an accumulator", `drawRect('r', 0, 0, 2, 1); drawCircle('a', 0, 0, 1); drawCircle('b', 1, 0, 1)
+booleanUnion('a', 'b', 'acc'); booleanUnion('acc', 'r', 'acc')`,
+			[]string{`boolean-inputs: booleans keep their inputs, as upstream's do: the inputs of "acc" (booleanUnion of "a", "b", "r") still draw where the result is, so the picture and every export (DXF, PDF) show both; deleteEntity the inputs if only the result should stay (at 0.5, 0)`}},
 		{"inputs deleted", `drawRect('blank', 0, 0, 40, 20); drawCircle('h', 0, 0, 3)
 booleanDifference('blank', 'h', 'panel'); deleteEntity('blank'); deleteEntity('h')`, nil},
 		{"an input kept without fill or stroke, for its area", `drawCircle('a', 0, 0, 5); drawCircle('b', 6, 0, 5)
@@ -83,8 +90,24 @@ booleanUnion('a', 'b', 'u'); translate('u', 100, 0)`, nil},
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if diff := cmp.Diff(tt.want, res.Warnings); diff != "" {
-			t.Errorf("%s: warnings mismatch (-want +got):\n%s", tt.name, diff)
+		if len(res.Warnings) != 0 {
+			t.Errorf("%s: warnings %q without Options.Lint; want none", tt.name, res.Warnings)
 		}
+		var got []string
+		for _, f := range res.Scene.Lint(scene.LintOptions{Booleans: res.Booleans}) {
+			if f.Rule == scene.RuleBooleanInputs {
+				got = append(got, f.String())
+			}
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: findings mismatch (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	res, err := Run(context.Background(), MapSource{MainModule: tests[0].src}, MainModule, Options{Lint: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"lint: " + tests[0].want[0]}, res.Warnings); diff != "" {
+		t.Errorf("warnings with Options.Lint mismatch (-want +got):\n%s", diff)
 	}
 }

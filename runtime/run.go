@@ -89,6 +89,9 @@ type Options struct {
 	// Tests binds test, assert, assertClose and assertEqual (the "testing" domain), for
 	// test scripts run by `cadrun test`; elsewhere they throw an Error saying so.
 	Tests bool `json:",omitempty"`
+	// Lint adds the drawing lint's findings (scene.Lint) to a good run's warnings, for
+	// callers that never see the scene (`cadrun run`, which leaves it in the worker).
+	Lint bool `json:",omitempty"`
 }
 
 // Result is what a run produced. On failure Scene holds what was drawn before the error (for
@@ -101,6 +104,9 @@ type Result struct {
 	Diagnostic *Diagnostic
 	Duration   time.Duration
 	Tests      []TestResult // the test('name', fn) blocks run, in order (Options.Tests)
+	// Booleans are the boolean operations the run made, in order, for the drawing lint
+	// (scene.LintOptions.Booleans): the scene does not keep them.
+	Booleans []scene.BooleanOp
 	// SceneJSON is Scene's JSON as a worker sent it (nil from a run in this process): the
 	// bytes Scene.MarshalJSON gives, so that a caller storing the scene need not encode it.
 	SceneJSON []byte
@@ -151,7 +157,6 @@ type run struct {
 
 	redrawn     map[string]*redraw // names a draw call gave again (notes.go)
 	redrawOrder []string
-	booleans    []booleanCall // the boolean operations made, in order (notes.go)
 
 	// readJSON's lazy objects by Proxy target, and their traps (data_view.go)
 	dataViews map[*goja.Object]*dataView
@@ -215,11 +220,13 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 	stop()
 	r.noteDropped()
 	r.noteRedraws()
-	r.noteKeptInputs()
 	if err == nil {
 		if ferr := CheckFinite(r.scene); ferr != nil {
 			err = &Diagnostic{Kind: "RangeError", Message: ferr.Error(), Hint: nonFiniteHint}
 		}
+	}
+	if err == nil && opt.Lint {
+		r.noteLint()
 	}
 	if r.fatal != nil {
 		err = r.fatal

@@ -85,19 +85,20 @@ type message struct {
 	Missing bool     `json:"missing,omitempty"`
 	Names   []string `json:"names,omitempty"`
 
-	SceneBytes   int           `json:"scene_bytes,omitempty"`   // the raw scene JSON after the line
-	Entities     int           `json:"entities,omitempty"`      // the scene's entities, when it stays in the worker
-	ContentBytes int           `json:"content_bytes,omitempty"` // the raw file content after the line
-	ExportBytes  int           `json:"export_bytes,omitempty"`  // chunk: the raw piece of the export after the line; export: the bytes in the file made
-	Made         bool          `json:"made,omitempty"`          // export: the worker made the export's file and wrote it
-	FileErr      bool          `json:"file_err,omitempty"`      // export: Err is the error of writing the file made (a full disk)
-	Logs         []string      `json:"logs,omitempty"`
-	Warnings     []string      `json:"warnings,omitempty"`
-	Modules      []string      `json:"modules,omitempty"`
-	Diagnostic   *Diagnostic   `json:"diagnostic,omitempty"`
-	Duration     time.Duration `json:"duration,omitempty"`
-	Tests        []TestResult  `json:"tests,omitempty"`
-	Err          string        `json:"err,omitempty"`
+	SceneBytes   int               `json:"scene_bytes,omitempty"`   // the raw scene JSON after the line
+	Entities     int               `json:"entities,omitempty"`      // the scene's entities, when it stays in the worker
+	ContentBytes int               `json:"content_bytes,omitempty"` // the raw file content after the line
+	ExportBytes  int               `json:"export_bytes,omitempty"`  // chunk: the raw piece of the export after the line; export: the bytes in the file made
+	Made         bool              `json:"made,omitempty"`          // export: the worker made the export's file and wrote it
+	FileErr      bool              `json:"file_err,omitempty"`      // export: Err is the error of writing the file made (a full disk)
+	Logs         []string          `json:"logs,omitempty"`
+	Warnings     []string          `json:"warnings,omitempty"`
+	Modules      []string          `json:"modules,omitempty"`
+	Diagnostic   *Diagnostic       `json:"diagnostic,omitempty"`
+	Duration     time.Duration     `json:"duration,omitempty"`
+	Tests        []TestResult      `json:"tests,omitempty"`
+	Booleans     []scene.BooleanOp `json:"booleans,omitempty"`
+	Err          string            `json:"err,omitempty"`
 }
 
 // ServeWorkerIfAsked turns this process into a worker when it was started as one, and then
@@ -194,7 +195,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		var sceneJSON []byte
 		if res != nil {
 			reply.Logs, reply.Warnings, reply.Modules, reply.Diagnostic, reply.Duration = res.Logs, res.Warnings, res.Modules, res.Diagnostic, res.Duration
-			reply.Tests = res.Tests
+			reply.Tests, reply.Booleans = res.Tests, res.Booleans
 			if exporting && req.Export.Count {
 				reply.Entities = res.Scene.Len()
 			}
@@ -844,7 +845,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 				return nil, err
 			}
 		case "result":
-			res := &Result{Logs: m.Logs, Warnings: m.Warnings, Modules: m.Modules, Diagnostic: m.Diagnostic, Duration: m.Duration, Tests: m.Tests, Scene: scene.New(), entities: m.Entities}
+			res := &Result{Logs: m.Logs, Warnings: m.Warnings, Modules: m.Modules, Diagnostic: m.Diagnostic, Duration: m.Duration, Tests: m.Tests, Booleans: m.Booleans, Scene: scene.New(), entities: m.Entities}
 			if m.Err != "" {
 				return nil, errors.New(m.Err)
 			}

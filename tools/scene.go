@@ -14,11 +14,11 @@ import (
 
 const sceneDescription = "Look at the scene and its history: info, tree, groups, draw_order, entity, svg, json, dxf, png (an image), selection (what the user picked in the viewer), " +
 	"undo, redo (files and scene together), snapshot, snapshots, restore (journal: ID), reset (empties main). Answers fit max_bytes; lists page with offset; omitted says what was left out. " +
-	sceneDiffDescription + " " + sceneSketchDescription + " " +
+	sceneDiffDescription + " " + sceneSketchDescription + " " + sceneLintDescription + " " +
 	scenePicturesDescription // view.go
 
 // sceneCommands are the commands of the scene tool built so far.
-var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection", "diff", "sketch", "restore"}
+var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "svg", "json", "png", "dxf", "reset", "undo", "redo", "snapshot", "snapshots", "selection", "diff", "sketch", "restore", "lint"}
 
 // SceneIn selects a view of the scene.
 type SceneIn struct {
@@ -73,10 +73,12 @@ type SceneOut struct {
 	Diff *DiffOut `json:"diff,omitempty"`
 	// Sketch answers sketch (sketch.go).
 	Sketch *SketchOut `json:"sketch,omitempty"`
+	// Lint answers lint: the drawing lint's findings, one line each (scene_lint.go).
+	Lint []string `json:"lint,omitempty"`
 }
 
 func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
-	sc := se.srv.Scene()
+	sc, booleans := se.srv.SceneAndBooleans()
 	if in.Command == "png" {
 		sc = se.srv.sketched(sc) // the user's sketch over the scene (sketch.go)
 	}
@@ -134,6 +136,8 @@ func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
 		out.Diff, out.PNG, out.Image, out.Omitted, err = se.sceneDiff(ctx, v, in.Against)
 	case "sketch":
 		out.Sketch, out.Omitted, err = se.sceneSketch(ctx, v, in.Clear)
+	case "lint":
+		out.Lint, out.Omitted = v.lint(booleans)
 	default:
 		return out, fmt.Errorf("%w: unknown scene command %q; use %s", ErrBadInput, in.Command, strings.Join(sceneCommands, ", "))
 	}

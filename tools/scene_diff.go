@@ -446,4 +446,4 @@ func drawLayers(ctx context.Context, layers [3]*scene.Scene, win render.View, wi
 }
 
 // sceneDiffDescription is the scene tool's words on diff.
-const sceneDiffDescription = "diff compares with an earlier state (against): entities added, removed and changed (what, how far moved), and a picture of the difference."
+const sceneDiffDescription = "diff compares with an earlier state (against): entities added, removed, changed (how far moved), a picture."

@@ -32,6 +32,9 @@ var (
 // OverwriteWarning is the warning for overwriting a file a session has not read.
 const OverwriteWarning = engine.OverwriteWarning
 
+// MaxLintListed caps the drawing-lint findings a change's answer lists; scene lint lists all.
+const MaxLintListed = engine.MaxLintListed
+
 // ErrBadInput is returned when a tool's parameters do not match its input type.
 var ErrBadInput = engine.ErrBadInput
 

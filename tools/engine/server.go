@@ -38,9 +38,12 @@ type Server struct {
 	opt    runtime.Options
 	ctx    context.Context // its end cancels the MCP calls in flight
 
-	mu    sync.Mutex // guards scene and built
+	mu    sync.Mutex // guards scene, booleans and built
 	scene *scene.Scene
-	built diskState // the user files the scene was built from (or last failed to build from)
+	// booleans are the boolean operations of the run that made scene, for the drawing lint
+	// (none when the scene came from scene.json).
+	booleans []scene.BooleanOp
+	built    diskState // the user files the scene was built from (or last failed to build from)
 	// mainErr is the diagnostic of main as built holds it, when it did not run.
 	mainErr string
 
@@ -78,7 +81,7 @@ func NewServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner
 		return s
 	}
 	files, st, readable := s.diskFiles()
-	s.scene, s.mainErr = s.build(ctx, files, readable)
+	s.scene, s.booleans, s.mainErr = s.build(ctx, files, readable)
 	s.built = st
 	return s
 }
@@ -118,25 +121,26 @@ func (srv *Server) tellWatchers(old, cur *scene.Scene, out *ChangeResult) {
 }
 
 // build builds the scene from files, as diskFiles read them: by running main, else from
-// scene.json (else empty). mainErr is main's diagnostic when it did not run.
-func (srv *Server) build(ctx context.Context, files map[string][]byte, readable bool) (sc *scene.Scene, mainErr string) {
+// scene.json (else empty), with the run's boolean operations. mainErr is main's diagnostic
+// when it did not run.
+func (srv *Server) build(ctx context.Context, files map[string][]byte, readable bool) (sc *scene.Scene, booleans []scene.BooleanOp, mainErr string) {
 	var src runtime.Source = srv.ws
 	if readable {
 		src = srv.ws.FilesSource(files)
 	}
 	res, err := srv.runner.Run(ctx, src, runtime.MainModule, srv.opt)
 	if err == nil {
-		return res.Scene, ""
+		return res.Scene, res.Booleans, ""
 	}
 	if !errors.Is(err, runtime.ErrModuleNotFound) && !isMissingMain(err) {
 		mainErr = diagnostic(err)
 	}
 	if saved, err := LoadSavedScene(srv.ws); err == nil {
-		return saved, mainErr
+		return saved, nil, mainErr
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		slog.Warn("starting from an empty scene", "err", err)
 	}
-	return scene.New(), mainErr
+	return scene.New(), nil, mainErr
 }
 
 // buildPending builds the scene of a server made with OneCall, once: from the files a
@@ -155,12 +159,12 @@ func (srv *Server) buildPending(ctx context.Context, files *diskRead) bool {
 		f, st, readable := srv.diskFiles()
 		files = &diskRead{f, st, readable}
 	}
-	sc, mainErr := srv.build(ctx, files.files, files.readable)
+	sc, booleans, mainErr := srv.build(ctx, files.files, files.readable)
 	if ctx.Err() != nil {
 		return false
 	}
 	srv.mu.Lock()
-	srv.scene, srv.built, srv.mainErr = sc, files.st, mainErr
+	srv.scene, srv.booleans, srv.built, srv.mainErr = sc, booleans, files.st, mainErr
 	srv.mu.Unlock()
 	srv.pending.Store(false)
 	return true
@@ -175,10 +179,18 @@ type diskRead struct {
 
 // Scene returns the last good scene; callers must not modify it.
 func (srv *Server) Scene() *scene.Scene {
+	sc, _ := srv.SceneAndBooleans()
+	return sc
+}
+
+// SceneAndBooleans returns the last good scene and the boolean operations of the run that
+// made it (none when it came from scene.json), for the drawing lint; callers must modify
+// neither.
+func (srv *Server) SceneAndBooleans() (*scene.Scene, []scene.BooleanOp) {
 	srv.buildPending(srv.ctx, nil)
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
-	return srv.scene
+	return srv.scene, srv.booleans
 }
 
 // Session is one client's view: what it has read, and which history entries its changes
@@ -252,7 +264,10 @@ type ChangeResult struct {
 	More      *MoreCount `json:"more,omitempty"`
 	Logs      []string   `json:"logs,omitempty"`
 	Warnings  []string   `json:"warnings,omitempty"`
-	Millis    float64    `json:"ms"`
+	// Lint is what the drawing lint found in the scene, one line each, at most MaxLintListed
+	// and a line saying how many more (lint.go).
+	Lint   []string `json:"lint,omitempty"`
+	Millis float64  `json:"ms"`
 	// Entry is the history entry the workspace is now at (0 when the history could not be
 	// written; a warning then says why).
 	Entry int `json:"entry,omitempty"`
@@ -466,10 +481,11 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult, save *sceneSave,
 		out.Warnings = append(out.Warnings, fmt.Sprintf("the change landed, but saving %s failed: %v", modules.SceneFile, err))
 	}
 	srv.mu.Lock()
-	srv.scene = res.Scene
+	srv.scene, srv.booleans = res.Scene, res.Booleans
 	srv.mu.Unlock()
 	srv.notify(Change{Files: out.Files, Scene: res.Scene, Run: res.Duration})
 
+	out.Lint = LintLines(res.Scene.Lint(scene.LintOptions{Booleans: res.Booleans}), MaxLintListed)
 	out.Entities, out.Bounds = sum.entities, sum.bounds
 	out.Added, out.Removed, out.Changed, out.Restacked, out.More = sum.added, sum.removed, sum.changed, sum.restacked, sum.more
 	srv.tellWatchers(sum.old, res.Scene, out)

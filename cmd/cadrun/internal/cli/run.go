@@ -82,7 +82,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 	}
 	pool := NewPool()
 	defer pool.Close()
-	opt := runtime.Options{Limits: runtime.Limits{Timeout: *timeout}}
+	opt := runtime.Options{Limits: runtime.Limits{Timeout: *timeout}, Lint: true} // the drawing lint's findings are warnings too
 	if *out == "" {
 		res, n, err := pool.Count(context.Background(), src, runtime.MainModule, opt)
 		if err := report(res, err, stderr); err != nil {

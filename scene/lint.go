@@ -1,0 +1,820 @@
+package scene
+
+// The drawing lint reads a finished scene as a checker in a drawing office reads a sheet: size
+// labels against the shapes they label, texts over each other or over outlines, text too
+// small to read on paper, outlines a laser would cut twice or that end in mid-air, and boolean
+// inputs left under their results. It is a pure function of a scene (and of the boolean
+// operations the run that made it reported, which the scene does not keep), so that every
+// entry point (the write answers, `scene lint`, `cadrun run`) says the same thing. A finding
+// never blocks anything. The rules and their thresholds are in docs/lint.md.
+//
+// Each rule visits every entity once and looks at neighbours through a grid of world boxes
+// (lintGrid), never at every pair, so a 10,000-entity scene lints in milliseconds. Rules are
+// listed in lintRules; a new one (the dimension rule, when dimensions exist) is one more entry.
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// DefaultMinTextMM is the smallest text height on paper, in millimetres, that the lint lets
+// pass when LintOptions.MinTextMM is not set: 2.5 mm, the smallest lettering ISO 3098 uses
+// on drawings.
+const DefaultMinTextMM = 2.5
+
+// LintOptions tune the lint.
+type LintOptions struct {
+	// MinTextMM is the smallest text height on paper, in mm; 0 means DefaultMinTextMM.
+	MinTextMM float64
+	// UnitMM is the length of one scene unit in millimetres (10 for a drawing in cm); 0
+	// means 1, the exporters' default unit. Labels in mm ("12 mm") are read through it.
+	UnitMM float64
+	// Scale is the export scale, paper over real (0.5 for 1:2); 0 means 1:1. A text's
+	// height on paper is its height in scene units times UnitMM times Scale.
+	Scale float64
+	// Booleans are the boolean operations of the run that made the scene, in order; the
+	// scene keeps no record of them, so without them the boolean rule finds nothing.
+	Booleans []BooleanOp
+}
+
+// BooleanOp is one boolean operation a run made: its function, its inputs and its result.
+type BooleanOp struct {
+	Fn     string   `json:"fn"`
+	Inputs []string `json:"inputs"`
+	Result string   `json:"result"`
+}
+
+// Finding is one thing the lint noticed: the rule, the entities it concerns and where.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Entities []string `json:"entities"`
+	At       Vec      `json:"at"` // a world point on or near the entities, to look at
+	Message  string   `json:"message"`
+}
+
+// String is the finding on one line: `rule: message (at x, y)`.
+func (f Finding) String() string {
+	return fmt.Sprintf("%s: %s (at %s, %s)", f.Rule, f.Message, lintNum(f.At.X), lintNum(f.At.Y))
+}
+
+// lintNum prints a coordinate with at most 4 decimals, no trailing zeros.
+func lintNum(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 4, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
+// Lint rule names, in the order findings come.
+const (
+	RuleSizeLabel     = "size-label"
+	RuleTextOverlap   = "text-overlap"
+	RuleTextSmall     = "text-small"
+	RuleDuplicate     = "duplicate"
+	RuleZeroLength    = "zero-length"
+	RuleOpenCut       = "open-cut"
+	RuleBooleanInputs = "boolean-inputs"
+)
+
+// lintRules are the rules, run in this order.
+var lintRules = []func(*linter){
+	(*linter).sizeLabels,
+	(*linter).textOverlaps,
+	(*linter).smallText,
+	(*linter).duplicates,
+	(*linter).zeroLength,
+	(*linter).openCuts,
+	(*linter).keptInputs,
+}
+
+// Lint checks the drawing and answers what it found, rule by rule, each rule's findings in
+// paint order.
+func (s *Scene) Lint(opts LintOptions) []Finding {
+	l := newLinter(s, opts)
+	for _, rule := range lintRules {
+		rule(l)
+	}
+	return l.found
+}
+
+// lintShape is a shape entity as the rules see it, in world coordinates.
+type lintShape struct {
+	e      *Entity
+	world  Affine
+	box    Box
+	layer  string // the top-level group it is in, "" at the top level
+	draws  bool   // it has a visible fill or stroke
+	closed bool   // it encloses an area (an arc does not: it is cut as an arc)
+	outln  []Polyline
+	text   int // its place among the texts, for a text
+}
+
+// linter holds the scene read once for all rules.
+type linter struct {
+	s      *Scene
+	opts   LintOptions
+	shapes []*lintShape
+	texts  []*lintShape
+	grid   lintGrid
+	tol    float64 // what counts as the same point: a millionth of the drawing's size
+	found  []Finding
+}
+
+func newLinter(s *Scene, opts LintOptions) *linter {
+	if opts.MinTextMM <= 0 {
+		opts.MinTextMM = DefaultMinTextMM
+	}
+	if !(opts.UnitMM > 0) {
+		opts.UnitMM = 1
+	}
+	if !(opts.Scale > 0) {
+		opts.Scale = 1
+	}
+	l := &linter{s: s, opts: opts}
+	world := make([]Affine, 0, 8)
+	layers := make([]string, 0, 8)
+	var all Box
+	for depth, e := range s.Walk() {
+		m := e.Transform.Matrix()
+		if depth > 0 {
+			m = world[depth-1].Mul(m)
+		}
+		layer := ""
+		if depth > 0 {
+			layer = layers[0]
+		}
+		if e.IsGroup() {
+			world = append(world[:depth], m)
+			if depth == 0 {
+				layers = append(layers[:0], e.Name)
+			} else {
+				layers = append(layers[:depth], layers[0])
+			}
+			continue
+		}
+		sh := &lintShape{e: e, world: m, box: lintBounds(e.Shape, m), layer: layer, draws: draws(e), closed: encloses(e.Shape)}
+		all.Union(sh.box)
+		l.shapes = append(l.shapes, sh)
+		if e.Kind() == KindText {
+			sh.text = len(l.texts)
+			l.texts = append(l.texts, sh)
+		}
+	}
+	size := max(all.Size().X, all.Size().Y)
+	l.tol = max(size*1e-6, 1e-9)
+	l.grid = newLintGrid(all, l.shapes)
+	return l
+}
+
+// lintBounds is shapeBounds, found for a text that is not turned from its glyphs' own box
+// instead of from every glyph moved (the bulk of the lint's time on a scene of labels).
+func lintBounds(sh Shape, m Affine) Box {
+	t, ok := sh.(*Text)
+	if !ok || m.B != 0 || m.C != 0 {
+		return shapeBounds(sh, m)
+	}
+	b := t.layout.Path.Bounds()
+	if !b.NonEmpty {
+		return b
+	}
+	var out Box
+	out.Extend(m.Apply(b.Min.Add(t.Pos)))
+	out.Extend(m.Apply(b.Max.Add(t.Pos)))
+	return out
+}
+
+// encloses reports whether a shape's outline is closed: a line's or an arc's is not (an arc
+// is cut as an arc, though its region is the pie slice), nor a path's with an open subpath.
+func encloses(sh Shape) bool {
+	switch sh.(type) {
+	case Line, Arc:
+		return false
+	case *PathShape:
+		_, err := sh.Region()
+		return err == nil
+	}
+	return true
+}
+
+// draws reports whether an entity shows: a group, or a shape with a visible fill or stroke
+// (a shape styled with neither is kept on purpose, for its area, and is never seen).
+func draws(e *Entity) bool {
+	if e.IsGroup() {
+		return true
+	}
+	st := e.Style
+	return st.Fill != nil && st.Fill[3] > 0 || st.Stroke != nil && st.Stroke[3] > 0
+}
+
+func (l *linter) add(rule string, at Vec, msg string, entities ...string) {
+	l.found = append(l.found, Finding{Rule: rule, Entities: entities, At: at, Message: msg})
+}
+
+// outline is sh's world outline as polylines, flattened once.
+func (l *linter) outline(sh *lintShape) []Polyline {
+	if sh.outln == nil {
+		sh.outln = sh.e.Shape.Outline().Transform(sh.world).Flatten(curveTolerance(sh.box))
+	}
+	return sh.outln
+}
+
+// scaleOf is how much m enlarges lengths, on average over directions of area: sqrt|det|.
+func scaleOf(m Affine) float64 { return math.Sqrt(math.Abs(m.Det())) }
+
+// boxesOverlap reports whether two non-empty boxes share a point.
+func boxesOverlap(a, b Box) bool {
+	return a.NonEmpty && b.NonEmpty && a.Min.X <= b.Max.X && b.Min.X <= a.Max.X && a.Min.Y <= b.Max.Y && b.Min.Y <= a.Max.Y
+}
+
+// grow is b with margin d on every side.
+func grow(b Box, d float64) Box {
+	return Box{Min: Vec{b.Min.X - d, b.Min.Y - d}, Max: Vec{b.Max.X + d, b.Max.Y + d}, NonEmpty: b.NonEmpty}
+}
+
+// --- rule: size labels ---------------------------------------------------------------
+
+// labelReach is how far from a label's bounds, in heights of its text, the shape it labels
+// may lie.
+const labelReach = 3
+
+// claim is one size a text states.
+type claim struct {
+	kind   byte // 'D' diameter, 'R' radius, 'B' bounds a x b, 'L' length (mm)
+	a, b   float64
+	tolA   float64
+	tolB   float64
+	phrase string
+}
+
+var (
+	reDiameter = regexp.MustCompile(`[Ø⌀∅]\s?(\d+(?:\.\d+)?)`)
+	reRadius   = regexp.MustCompile(`(?:^|[^\pL\d])R\s?(\d+(?:\.\d+)?)`)
+	reBounds   = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?[x×X]\s?(\d+(?:\.\d+)?)(\s?mm\b)?`)
+	reLength   = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?mm\b`)
+)
+
+// halfDigit is half a unit of the number's last digit: the tolerance of a stated value.
+func halfDigit(num string) float64 {
+	if i := strings.IndexByte(num, '.'); i >= 0 {
+		return 0.5 * math.Pow(10, -float64(len(num)-i-1))
+	}
+	return 0.5
+}
+
+// claims reads the sizes a text states; mm is the length of a millimetre in scene units.
+func claims(text string, mm float64) []claim {
+	var out []claim
+	num := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
+	for _, m := range reDiameter.FindAllStringSubmatch(text, -1) {
+		out = append(out, claim{kind: 'D', a: num(m[1]), tolA: halfDigit(m[1]), phrase: m[0]})
+	}
+	for _, m := range reRadius.FindAllStringSubmatch(text, -1) {
+		out = append(out, claim{kind: 'R', a: num(m[1]), tolA: halfDigit(m[1]), phrase: strings.TrimSpace(strings.TrimLeft(m[0], " ([,;:"))})
+	}
+	rest := text
+	for _, m := range reBounds.FindAllStringSubmatch(text, -1) {
+		k := 1.0
+		if m[3] != "" {
+			k = mm
+		}
+		out = append(out, claim{kind: 'B', a: num(m[1]) * k, b: num(m[2]) * k, tolA: halfDigit(m[1]) * k, tolB: halfDigit(m[2]) * k, phrase: m[0]})
+		rest = strings.Replace(rest, m[0], " ", 1)
+	}
+	for _, m := range reLength.FindAllStringSubmatch(rest, -1) {
+		out = append(out, claim{kind: 'L', a: num(m[1]) * mm, tolA: halfDigit(m[1]) * mm, phrase: m[0]})
+	}
+	return out
+}
+
+// nearValue reports whether v is the stated value within its tolerance.
+func nearValue(v, want, tol float64) bool { return math.Abs(v-want) <= tol*(1+1e-9) }
+
+// sizeLabels checks each text that states a size against the shapes near it: it passes when
+// one of them measures what it says, and otherwise names the nearest that could.
+func (l *linter) sizeLabels() {
+	mm := 1 / l.opts.UnitMM // a millimetre in scene units
+	for _, t := range l.texts {
+		tx := t.e.Shape.(*Text)
+		cs := claims(tx.Text, mm)
+		if len(cs) == 0 {
+			continue
+		}
+		h := tx.Size * scaleOf(t.world)
+		reach := grow(t.box, labelReach*h)
+		var cands []*lintShape
+		l.grid.each(reach, func(o *lintShape) {
+			if o != t && o.e.Kind() != KindText && boxesOverlap(reach, o.box) {
+				cands = append(cands, o)
+			}
+		})
+		for _, c := range cs {
+			l.checkClaim(t, c, cands)
+		}
+	}
+}
+
+// checkClaim checks one claim against the shapes near its text.
+func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape) {
+	var best *lintShape
+	var bestGap, bestCentre float64
+	var bestSays string
+	for _, o := range cands {
+		ok, fits, says := l.measures(o, c)
+		if ok {
+			return
+		}
+		if !fits {
+			continue
+		}
+		g, cd := boxGap(t.box, o.box), t.box.Center().Sub(o.box.Center()).Len()
+		if best == nil || g < bestGap || g == bestGap && cd < bestCentre {
+			best, bestGap, bestCentre, bestSays = o, g, cd, says
+		}
+	}
+	if best == nil {
+		return
+	}
+	l.add(RuleSizeLabel, t.box.Center(), fmt.Sprintf("text %q says %s, but the nearest %s %q measures %s", t.e.Name, c.phrase, best.e.Kind(), best.e.Name, bestSays), t.e.Name, best.e.Name)
+}
+
+// measures reports whether shape o measures what c states (ok), whether o is a shape c could
+// be about (fits), and what o measures in c's terms (says).
+func (l *linter) measures(o *lintShape, c claim) (ok, fits bool, says string) {
+	sz := o.box.Size()
+	switch c.kind {
+	case 'D', 'R':
+		radii := l.radii(o)
+		if len(radii) == 0 {
+			return false, false, ""
+		}
+		k, sign := 1.0, "R"
+		if c.kind == 'D' {
+			k, sign = 2, "Ø"
+		}
+		var list []string
+		for _, r := range radii {
+			if nearValue(k*r, c.a, c.tolA) {
+				return true, true, ""
+			}
+			if len(list) < 3 {
+				list = append(list, sign+lintNum(k*r))
+			}
+		}
+		return false, true, strings.Join(list, ", ")
+	case 'B':
+		if !o.closed {
+			return false, false, ""
+		}
+		ok := nearValue(sz.X, c.a, c.tolA) && nearValue(sz.Y, c.b, c.tolB) || nearValue(sz.X, c.b, c.tolB) && nearValue(sz.Y, c.a, c.tolA)
+		return ok, true, lintNum(sz.X) + " x " + lintNum(sz.Y)
+	default: // 'L'
+		lengths := []float64{sz.X, sz.Y}
+		if ln, isLine := o.e.Shape.(Line); isLine {
+			lengths = append(lengths, polylineLength(worldPoints(ln.Points, o.world)))
+		}
+		for _, v := range lengths {
+			if nearValue(v, c.a, c.tolA) {
+				return true, true, ""
+			}
+		}
+		says := "width " + lintNum(sz.X) + ", height " + lintNum(sz.Y)
+		if len(lengths) > 2 {
+			says = "length " + lintNum(lengths[2])
+		}
+		if l.opts.UnitMM != 1 {
+			says += " scene units"
+		}
+		return false, true, says
+	}
+}
+
+// radii lists the world radii of o's circular parts: a circle's, an arc's, a rounded
+// rectangle's corners, a polygon's arc edges. A shape stretched unevenly has none.
+func (l *linter) radii(o *lintShape) []float64 {
+	k, ok := similarityScale(o.world)
+	if !ok {
+		return nil
+	}
+	switch sh := o.e.Shape.(type) {
+	case Circle:
+		return []float64{sh.Radius * k}
+	case Arc:
+		return []float64{sh.Radius * k}
+	case Ellipse:
+		if sh.RX == sh.RY {
+			return []float64{sh.RX * k}
+		}
+	case RoundedRect:
+		if sh.Radius > 0 {
+			return []float64{sh.Radius * k}
+		}
+	case Polygon:
+		var out []float64
+		addRing := func(ring []Vec, bulges []float64) {
+			for i := range ring {
+				if b := bulgeOf(bulges, i); b != 0 && len(out) < 64 {
+					r := edgeArc(ring[i], ring[(i+1)%len(ring)], b).r * k
+					if !slices.ContainsFunc(out, func(x float64) bool { return math.Abs(x-r) <= 1e-9*r }) {
+						out = append(out, r)
+					}
+				}
+			}
+		}
+		for _, p := range sh.Parts {
+			addRing(p.Outer, p.OuterBulges)
+			for j, h := range p.Holes {
+				addRing(h, p.holeBulges(j))
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func worldPoints(pts []Vec, m Affine) []Vec {
+	out := make([]Vec, len(pts))
+	for i, p := range pts {
+		out[i] = m.Apply(p)
+	}
+	return out
+}
+
+// --- rule: overlapping text ----------------------------------------------------------
+
+// textOverlaps finds texts whose glyph bounds overlap another text's, and texts an outline
+// crosses. A text inside a filled shape is a label on a part and passes; an outline line
+// through the letters is what makes them hard to read. Touching does not count: each text's
+// bounds are shrunk by a twentieth of its height first.
+func (l *linter) textOverlaps() {
+	for _, t := range l.texts {
+		if !t.draws {
+			continue
+		}
+		h := t.e.Shape.(*Text).Size * scaleOf(t.world)
+		inner := grow(t.box, -h/20)
+		if inner.Min.X >= inner.Max.X || inner.Min.Y >= inner.Max.Y {
+			continue
+		}
+		var texts, crossed []string
+		l.grid.each(inner, func(o *lintShape) {
+			if o == t || !o.draws || !boxesOverlap(inner, o.box) {
+				return
+			}
+			if o.e.Kind() == KindText {
+				// Each pair once: the later text in paint order reports it.
+				if o.text < t.text {
+					texts = append(texts, fmt.Sprintf("%q", o.e.Name))
+				}
+				return
+			}
+			if l.crosses(o, inner) {
+				crossed = append(crossed, fmt.Sprintf("%q", o.e.Name))
+			}
+		})
+		if len(texts) > 0 {
+			l.add(RuleTextOverlap, t.box.Center(), fmt.Sprintf("text %q overlaps text %s", t.e.Name, strings.Join(texts, ", ")), append([]string{t.e.Name}, unquote(texts)...)...)
+		}
+		if len(crossed) > 0 {
+			l.add(RuleTextOverlap, t.box.Center(), fmt.Sprintf("the outline of %s crosses text %q", strings.Join(crossed, ", "), t.e.Name), append([]string{t.e.Name}, unquote(crossed)...)...)
+		}
+	}
+}
+
+func unquote(qs []string) []string {
+	out := make([]string, len(qs))
+	for i, q := range qs {
+		out[i], _ = strconv.Unquote(q)
+	}
+	return out
+}
+
+// crosses reports whether o's outline passes through the inside of box b.
+func (l *linter) crosses(o *lintShape, b Box) bool {
+	for _, pl := range l.outline(o) {
+		pts := pl.Points
+		n := len(pts)
+		for i := 0; i+1 < n || pl.Closed && i < n && n > 1; i++ {
+			if segmentInBox(pts[i], pts[(i+1)%n], b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// segmentInBox reports whether the segment pq meets the inside of b (Liang–Barsky clipping).
+func segmentInBox(p, q Vec, b Box) bool {
+	t0, t1 := 0.0, 1.0
+	d := q.Sub(p)
+	clip := func(den, num float64) bool { // the segment's part with den·t <= num
+		if den == 0 {
+			return num > 0
+		}
+		t := num / den
+		if den > 0 {
+			t1 = min(t1, t)
+		} else {
+			t0 = max(t0, t)
+		}
+		return t0 < t1
+	}
+	return clip(-d.X, p.X-b.Min.X) && clip(d.X, b.Max.X-p.X) && clip(-d.Y, p.Y-b.Min.Y) && clip(d.Y, b.Max.Y-p.Y)
+}
+
+// --- rule: small text ----------------------------------------------------------------
+
+// smallText finds texts whose height on paper, at the export scale, is under the minimum.
+func (l *linter) smallText() {
+	for _, t := range l.texts {
+		if !t.draws {
+			continue
+		}
+		paper := t.e.Shape.(*Text).Size * scaleOf(t.world) * l.opts.UnitMM * l.opts.Scale
+		if paper < l.opts.MinTextMM*(1-1e-9) {
+			l.add(RuleTextSmall, t.box.Center(), fmt.Sprintf("text %q is %s mm high on paper, under the %s mm minimum", t.e.Name, lintNum(paper), lintNum(l.opts.MinTextMM)), t.e.Name)
+		}
+	}
+}
+
+// --- rules: double cuts, zero-length lines, open outlines on cut layers -----------------
+
+// duplicates finds shapes of the same kind with the same world outline (within the
+// linter's tolerance): drawn twice, they are cut twice. Candidates share a cell of a hash of
+// their boxes' corners, so the rule costs one look-up per shape.
+func (l *linter) duplicates() {
+	type key struct {
+		kind           Kind
+		x0, y0, x1, y1 int64
+	}
+	q := 4 * l.tol
+	cell := func(v float64) int64 { return int64(math.Floor(v / q)) }
+	seen := map[key][]*lintShape{}
+	for _, sh := range l.shapes {
+		if !sh.box.NonEmpty || !sh.draws {
+			continue
+		}
+		k := key{sh.e.Kind(), cell(sh.box.Min.X), cell(sh.box.Min.Y), cell(sh.box.Max.X), cell(sh.box.Max.Y)}
+		var twin *lintShape
+		for dx := int64(-1); dx <= 1 && twin == nil; dx++ {
+			for dy := int64(-1); dy <= 1 && twin == nil; dy++ {
+				for _, o := range seen[key{k.kind, k.x0 + dx, k.y0 + dy, k.x1 + dx, k.y1 + dy}] {
+					if l.sameOutline(o, sh) {
+						twin = o
+						break
+					}
+				}
+			}
+		}
+		if twin != nil {
+			l.add(RuleDuplicate, sh.box.Center(), fmt.Sprintf("%s %q lies exactly on %s %q: drawn twice, it is cut twice", sh.e.Kind(), sh.e.Name, twin.e.Kind(), twin.e.Name), twin.e.Name, sh.e.Name)
+			continue
+		}
+		seen[k] = append(seen[k], sh)
+	}
+}
+
+// sameOutline reports whether a and b have the same world outline within the tolerance:
+// the same polylines, point for point, whatever point each closed one starts at and
+// whichever way it runs.
+func (l *linter) sameOutline(a, b *lintShape) bool {
+	if math.Abs(a.box.Min.X-b.box.Min.X) > l.tol || math.Abs(a.box.Min.Y-b.box.Min.Y) > l.tol ||
+		math.Abs(a.box.Max.X-b.box.Max.X) > l.tol || math.Abs(a.box.Max.Y-b.box.Max.Y) > l.tol {
+		return false
+	}
+	pa, pb := l.outline(a), l.outline(b)
+	if len(pa) != len(pb) {
+		return false
+	}
+	for i := range pa {
+		if !l.samePolyline(pa[i], pb[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (l *linter) samePolyline(a, b Polyline) bool {
+	x, y := a.Points, b.Points
+	if a.Closed != b.Closed || len(x) != len(y) || len(x) == 0 {
+		return false
+	}
+	n := len(x)
+	same := func(i Vec, j Vec) bool { return i.Sub(j).Len() <= l.tol }
+	try := func(shift int, dir int) bool {
+		for i := range n {
+			if !same(x[i], y[((shift+dir*i)%n+n)%n]) {
+				return false
+			}
+		}
+		return true
+	}
+	if !a.Closed {
+		return try(0, 1) || try(n-1, -1)
+	}
+	for s := range n {
+		if same(x[0], y[s]) && (try(s, 1) || try(s, -1)) {
+			return true
+		}
+	}
+	return false
+}
+
+// zeroLength finds lines whose points all lie on one spot: nothing to see, and a cutter
+// plunges there.
+func (l *linter) zeroLength() {
+	for _, sh := range l.shapes {
+		ln, ok := sh.e.Shape.(Line)
+		if !ok {
+			continue
+		}
+		if polylineLength(worldPoints(ln.Points, sh.world)) <= l.tol {
+			l.add(RuleZeroLength, sh.box.Center(), fmt.Sprintf("line %q has zero length", sh.e.Name), sh.e.Name)
+		}
+	}
+}
+
+// cutLayer matches the layer names meant for cutting: a top-level group whose name has a word
+// starting with "cut" (cut, cuts, cutting, laser_cut, Cut-Outer).
+var cutLayer = regexp.MustCompile(`(?i)(^|[^a-z])cut`)
+
+// IsCutLayer reports whether a layer (a top-level group's name) is meant for cutting.
+func IsCutLayer(name string) bool { return cutLayer.MatchString(name) }
+
+// openCuts finds open outlines on a cut layer that end in mid-air: a line or arc (or open
+// path) with an end that meets no end of another open outline on that layer. Outlines that
+// chain end to end into a closed loop, the way a profile is often drawn, pass.
+func (l *linter) openCuts() {
+	type end struct {
+		sh *lintShape
+		p  Vec
+	}
+	var ends []end
+	for _, sh := range l.shapes {
+		if sh.closed || sh.layer == "" || !sh.draws || !IsCutLayer(sh.layer) || sh.e.Kind() == KindText {
+			continue
+		}
+		for _, pl := range l.outline(sh) {
+			if !pl.Closed && len(pl.Points) > 0 {
+				ends = append(ends, end{sh, pl.Points[0]}, end{sh, pl.Points[len(pl.Points)-1]})
+			}
+		}
+	}
+	q := 4 * l.tol
+	cell := func(p Vec) [2]int64 { return [2]int64{int64(math.Floor(p.X / q)), int64(math.Floor(p.Y / q))} }
+	at := map[[2]int64][]int{}
+	for i, e := range ends {
+		c := cell(e.p)
+		at[c] = append(at[c], i)
+	}
+	reported := map[*lintShape]bool{}
+	for i, e := range ends {
+		if reported[e.sh] || l.endMeets(i, e.p, func(j int) Vec { return ends[j].p }, at, cell(e.p)) {
+			continue
+		}
+		reported[e.sh] = true
+		l.add(RuleOpenCut, e.p, fmt.Sprintf("%s %q on cut layer %q is open and its end meets nothing: the cut stops there", e.sh.e.Kind(), e.sh.e.Name, e.sh.layer), e.sh.e.Name)
+	}
+}
+
+// endMeets reports whether end i at p meets another end (the other end of its own outline
+// too: then the outline closes on itself) within the tolerance, looking in p's cell and its
+// neighbours.
+func (l *linter) endMeets(i int, p Vec, pos func(int) Vec, at map[[2]int64][]int, c [2]int64) bool {
+	for dx := int64(-1); dx <= 1; dx++ {
+		for dy := int64(-1); dy <= 1; dy++ {
+			for _, j := range at[[2]int64{c[0] + dx, c[1] + dy}] {
+				if j != i && pos(j).Sub(p).Len() <= l.tol {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// --- rule: boolean inputs kept ---------------------------------------------------------
+
+// keptInputs finds boolean results whose inputs are still in the scene, still drawn, and
+// overlap them: booleans keep their inputs, as upstream's do, so the picture and every export
+// show both. A result made again from itself (an accumulator, booleanUnion('acc', 'r', 'acc'))
+// has the inputs of every operation that made it.
+func (l *linter) keptInputs() {
+	ops := l.opts.Booleans
+	last := map[string]int{}
+	inputs := map[string][]string{}
+	for i, b := range ops {
+		last[b.Result] = i
+		inputs[b.Result] = append(inputs[b.Result], b.Inputs...)
+	}
+	for i, b := range ops {
+		if last[b.Result] != i {
+			continue
+		}
+		res, ok := l.s.Lookup(b.Result)
+		if !ok {
+			continue
+		}
+		rb := l.s.WorldBounds(res)
+		var still []string
+		for _, in := range inputs[b.Result] {
+			e, ok := l.s.Lookup(in)
+			if !ok || in == b.Result || slices.Contains(still, in) {
+				continue
+			}
+			if draws(e) && boxesOverlap(rb, l.s.WorldBounds(e)) {
+				still = append(still, in)
+			}
+		}
+		if len(still) == 0 {
+			continue
+		}
+		quoted := make([]string, len(still))
+		for k, in := range still {
+			quoted[k] = fmt.Sprintf("%q", in)
+		}
+		l.add(RuleBooleanInputs, rb.Center(), fmt.Sprintf("booleans keep their inputs, as upstream's do: the inputs of %q (%s of %s) still draw where the result is, so the picture and every export (DXF, PDF) show both; deleteEntity the inputs if only the result should stay",
+			b.Result, b.Fn, strings.Join(quoted, ", ")), append([]string{b.Result}, still...)...)
+	}
+}
+
+// --- the grid -------------------------------------------------------------------------
+
+// lintGrid finds the shapes whose boxes may meet a box: a uniform grid over the scene with
+// about one shape per cell. A shape spanning more than maxLintCells cells is kept in a list
+// of large ones that every query also visits, so that one huge plate does not fill the grid.
+type lintGrid struct {
+	box   Box
+	n     int // cells per side
+	cw    Vec // a cell's size
+	cells [][]int
+	large []int
+	all   []*lintShape
+	mark  []int // the query that last visited each shape, against visiting it twice
+	query int
+}
+
+const maxLintCells = 64
+
+func newLintGrid(box Box, shapes []*lintShape) lintGrid {
+	g := lintGrid{box: box, all: shapes, mark: make([]int, len(shapes))}
+	g.n = max(1, int(math.Sqrt(float64(len(shapes)))))
+	sz := box.Size()
+	g.cw = Vec{max(sz.X/float64(g.n), 1e-300), max(sz.Y/float64(g.n), 1e-300)}
+	g.cells = make([][]int, g.n*g.n)
+	for i, sh := range shapes {
+		if !sh.box.NonEmpty {
+			continue
+		}
+		x0, y0, x1, y1 := g.span(sh.box)
+		if (x1-x0+1)*(y1-y0+1) > maxLintCells {
+			g.large = append(g.large, i)
+			continue
+		}
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				g.cells[y*g.n+x] = append(g.cells[y*g.n+x], i)
+			}
+		}
+	}
+	return g
+}
+
+// span is the range of cells b covers, clamped to the grid.
+func (g *lintGrid) span(b Box) (x0, y0, x1, y1 int) {
+	c := func(v, lo, w float64) int {
+		i := math.Floor((v - lo) / w)
+		return int(min(max(i, 0), float64(g.n-1)))
+	}
+	return c(b.Min.X, g.box.Min.X, g.cw.X), c(b.Min.Y, g.box.Min.Y, g.cw.Y), c(b.Max.X, g.box.Min.X, g.cw.X), c(b.Max.Y, g.box.Min.Y, g.cw.Y)
+}
+
+// each calls f once for every shape that may meet b (callers test the boxes).
+func (g *lintGrid) each(b Box, f func(*lintShape)) {
+	if !b.NonEmpty || len(g.all) == 0 {
+		return
+	}
+	g.query++
+	visit := func(i int) {
+		if g.mark[i] != g.query {
+			g.mark[i] = g.query
+			f(g.all[i])
+		}
+	}
+	for _, i := range g.large {
+		visit(i)
+	}
+	x0, y0, x1, y1 := g.span(b)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			for _, i := range g.cells[y*g.n+x] {
+				visit(i)
+			}
+		}
+	}
+}

@@ -1,0 +1,236 @@
+package scene
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// lintCase is a drawing and the findings one rule should make of it.
+type lintCase struct {
+	name string
+	rule string
+	opts LintOptions
+	draw func(t *testing.T, s *Scene)
+	want [][]string // the entities of each finding of rule, in order
+}
+
+func TestLintRules(t *testing.T) {
+	t.Parallel()
+	text := func(s string, x, y, size float64) *Text { return &Text{Text: s, Pos: Vec{x, y}, Size: size} }
+	group := func(t *testing.T, s *Scene, name string, members ...string) {
+		t.Helper()
+		if _, err := s.CreateGroup(name, members); err != nil {
+			t.Fatal(err)
+		}
+	}
+	square := func(t *testing.T, s *Scene, prefix string, x0, y0, side float64) []string {
+		var names []string
+		pts := []Vec{{x0, y0}, {x0 + side, y0}, {x0 + side, y0 + side}, {x0, y0 + side}}
+		for i := range pts {
+			n := fmt.Sprintf("%s%d", prefix, i)
+			mustPut(t, s, n, Line{Points: []Vec{pts[i], pts[(i+1)%4]}})
+			names = append(names, n)
+		}
+		return names
+	}
+	unionOf := []BooleanOp{{Fn: "booleanUnion", Inputs: []string{"a", "b"}, Result: "r"}}
+	cases := []lintCase{
+		{name: "diameter label on a smaller hole", rule: RuleSizeLabel, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "hole", Circle{Radius: 5})
+			mustPut(t, s, "label", text("Ø8", 7, 0, 3))
+		}, want: [][]string{{"label", "hole"}}},
+		{name: "diameter label on its hole", rule: RuleSizeLabel, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "hole", Circle{Radius: 4})
+			mustPut(t, s, "label", text("⌀8", 6, 0, 3))
+		}},
+		{name: "diameter label beside a plate and its hole", rule: RuleSizeLabel, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "plate", Rect{Width: 100, Height: 60})
+			mustPut(t, s, "hole", Circle{Center: Vec{20, 0}, Radius: 3})
+			mustPut(t, s, "label", text("Ø6", 25, 0, 3))
+		}},
+		{name: "radius label on a rounded corner", rule: RuleSizeLabel, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "plate", RoundedRect{Width: 40, Height: 20, Radius: 2})
+			mustPut(t, s, "label", text("R3", 15, 5, 3))
+		}, want: [][]string{{"label", "plate"}}},
+		{name: "radius label on its arc", rule: RuleSizeLabel, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "bend", Arc{Radius: 5, Start: 0, End: math.Pi / 2})
+			mustPut(t, s, "label", text("R5", 4, 4, 2.5))
+		}},
+		{name: "bounds label on a rectangle measuring otherwise", rule: RuleSizeLabel, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "blank", Rect{Width: 40, Height: 20})
+			mustPut(t, s, "label", text("40×25", -10, 0, 3))
+		}, want: [][]string{{"label", "blank"}}},
+		{name: "bounds label on its rectangle, either order", rule: RuleSizeLabel, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "blank", Rect{Width: 40, Height: 20})
+			mustPut(t, s, "label", text("20 x 40", -10, 0, 3))
+		}},
+		{name: "mm label against every length of a shape", rule: RuleSizeLabel, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "blank", Rect{Width: 40, Height: 20})
+			mustPut(t, s, "label", text("12 mm", -10, 0, 3))
+		}, want: [][]string{{"label", "blank"}}},
+		{name: "mm label on a height, in cm", rule: RuleSizeLabel, opts: LintOptions{UnitMM: 10}, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "blank", Rect{Width: 4, Height: 2})
+			mustPut(t, s, "label", text("20 mm", -1, 0, 0.3))
+		}},
+		{name: "text that states no size", rule: RuleSizeLabel, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "hole", Circle{Radius: 5})
+			mustPut(t, s, "label", text("Rev B, 2 holes", 7, 0, 3))
+		}},
+
+		{name: "texts on each other", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "a", text("PART A", 0, 0, 5))
+			mustPut(t, s, "b", text("PART B", 3, 1, 5))
+		}, want: [][]string{{"b", "a"}}},
+		{name: "texts apart", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "a", text("PART A", 0, 0, 5))
+			mustPut(t, s, "b", text("PART B", 0, 20, 5))
+		}},
+		{name: "an outline through a text", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "a", text("PART A", 0, 0, 5))
+			mustPut(t, s, "edge", Line{Points: []Vec{{-5, 1.5}, {50, 1.5}}})
+		}, want: [][]string{{"a", "edge"}}},
+		{name: "a label on a filled part", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "part", Rect{Center: Vec{10, 2}, Width: 60, Height: 30})
+			must(t, s.SetFill("part", &Color{0.8, 0.8, 0.8, 1}))
+			mustPut(t, s, "a", text("PART A", 0, 0, 5))
+		}},
+
+		{name: "text under 2.5 mm at 1:1", rule: RuleTextSmall, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "note", text("note", 0, 0, 2))
+		}, want: [][]string{{"note"}}},
+		{name: "text of 2.5 mm", rule: RuleTextSmall, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "note", text("note", 0, 0, 2.5))
+		}},
+		{name: "text shrunk by its group", rule: RuleTextSmall, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "note", text("note", 0, 0, 3))
+			group(t, s, "g", "note")
+			must(t, s.Scale("g", 0.5, 0.5, SpaceLocal, nil))
+		}, want: [][]string{{"note"}}},
+		{name: "text at a scale of 1:2", rule: RuleTextSmall, opts: LintOptions{Scale: 0.5}, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "note", text("note", 0, 0, 4))
+		}, want: [][]string{{"note"}}},
+		{name: "text in cm", rule: RuleTextSmall, opts: LintOptions{UnitMM: 10}, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "note", text("note", 0, 0, 0.3))
+		}},
+		{name: "a minimum set", rule: RuleTextSmall, opts: LintOptions{MinTextMM: 5}, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "note", text("note", 0, 0, 3))
+		}, want: [][]string{{"note"}}},
+
+		{name: "a hole drawn twice", rule: RuleDuplicate, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "h1", Circle{Center: Vec{10, 10}, Radius: 3})
+			mustPut(t, s, "h2", Circle{Center: Vec{0, 0}, Radius: 3})
+			must(t, s.Translate("h2", Vec{10, 10}, SpaceWorld))
+		}, want: [][]string{{"h1", "h2"}}},
+		{name: "a rectangle drawn again as a polygon from another corner", rule: RuleDuplicate, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "r", Rect{Width: 4, Height: 2})
+			mustPut(t, s, "p", Polygon{Parts: []PolygonPart{{Outer: []Vec{{2, 1}, {-2, 1}, {-2, -1}, {2, -1}}}}})
+			mustPut(t, s, "q", Polygon{Parts: []PolygonPart{{Outer: []Vec{{-2, 1}, {-2, -1}, {2, -1}, {2, 1}}}}})
+		}, want: [][]string{{"p", "q"}}},
+		{name: "holes apart", rule: RuleDuplicate, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "h1", Circle{Center: Vec{10, 10}, Radius: 3})
+			mustPut(t, s, "h2", Circle{Center: Vec{10, 10}, Radius: 3.1})
+			mustPut(t, s, "h3", Circle{Center: Vec{10, 20}, Radius: 3})
+		}},
+
+		{name: "a line of no length", rule: RuleZeroLength, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "dot", Line{Points: []Vec{{1, 1}, {1, 1}}})
+		}, want: [][]string{{"dot"}}},
+		{name: "a short line", rule: RuleZeroLength, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "tick", Line{Points: []Vec{{1, 1}, {1, 1.1}}})
+		}},
+
+		{name: "an open line on a cut layer", rule: RuleOpenCut, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "slot", Line{Points: []Vec{{0, 0}, {10, 0}, {10, 5}}})
+			group(t, s, "laser_cut", "slot")
+		}, want: [][]string{{"slot"}}},
+		{name: "lines that close a square on a cut layer", rule: RuleOpenCut, draw: func(t *testing.T, s *Scene) {
+			group(t, s, "cut", square(t, s, "e", 0, 0, 10)...)
+		}},
+		{name: "an open line on an engraving layer", rule: RuleOpenCut, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "slot", Line{Points: []Vec{{0, 0}, {10, 0}}})
+			group(t, s, "engrave", "slot")
+		}},
+		{name: "a polyline that closes on itself", rule: RuleOpenCut, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "tri", Line{Points: []Vec{{0, 0}, {10, 0}, {5, 5}, {0, 0}}})
+			group(t, s, "Cut", "tri")
+		}},
+
+		{name: "a boolean's inputs under its result", rule: RuleBooleanInputs, opts: LintOptions{Booleans: unionOf}, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "a", Circle{Radius: 5})
+			mustPut(t, s, "b", Circle{Center: Vec{5, 0}, Radius: 5})
+			mustPut(t, s, "r", Rect{Center: Vec{2.5, 0}, Width: 20, Height: 10})
+		}, want: [][]string{{"r", "a", "b"}}},
+		{name: "a boolean's inputs deleted or hidden", rule: RuleBooleanInputs, opts: LintOptions{Booleans: unionOf}, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "a", Circle{Radius: 5})
+			must(t, s.SetStroke("a", nil, 0))
+			mustPut(t, s, "r", Rect{Center: Vec{2.5, 0}, Width: 20, Height: 10})
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			s := New()
+			c.draw(t, s)
+			var got [][]string
+			for _, f := range s.Lint(c.opts) {
+				if f.Rule == c.rule {
+					got = append(got, f.Entities)
+				}
+				if !strings.HasPrefix(f.String(), f.Rule+": ") || strings.Contains(f.String(), "\n") {
+					t.Errorf("finding %q is not one line starting with its rule", f)
+				}
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("%s findings mismatch (-want +got):\n%s\nall: %q", c.rule, diff, s.Lint(c.opts))
+			}
+		})
+	}
+}
+
+// TestLintFindingText pins how a finding reads.
+func TestLintFindingText(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "hole", Circle{Radius: 5})
+	mustPut(t, s, "label", &Text{Text: "Ø8", Pos: Vec{7, 0}, Size: 3})
+	got := s.Lint(LintOptions{})
+	if len(got) != 1 {
+		t.Fatalf("Lint = %q, want one finding", got)
+	}
+	want := `size-label: text "label" says Ø8, but the nearest circle "hole" measures Ø10 (at `
+	if !strings.HasPrefix(got[0].String(), want) {
+		t.Errorf("finding = %q, want it to start %q", got[0], want)
+	}
+}
+
+// BenchmarkLint lints a 10,000-entity scene: a grid of plates, each with a hole, a size label
+// (right or wrong) and every tenth hole drawn twice.
+func BenchmarkLint(b *testing.B) {
+	s := New()
+	n := 0
+	put := func(name string, sh Shape) {
+		if _, err := s.Put(name, sh); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	for i := 0; n < 10_000; i++ {
+		x, y := float64(i%50)*40, float64(i/50)*40
+		put(fmt.Sprintf("plate%d", i), RoundedRect{Center: Vec{x, y}, Width: 30, Height: 30, Radius: 2})
+		put(fmt.Sprintf("hole%d", i), Circle{Center: Vec{x, y}, Radius: 4})
+		put(fmt.Sprintf("label%d", i), &Text{Text: fmt.Sprintf("Ø%d", 8+i%2), Pos: Vec{x + 5, y + 5}, Size: 3})
+		if i%10 == 0 {
+			put(fmt.Sprintf("again%d", i), Circle{Center: Vec{x, y}, Radius: 4})
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if len(s.Lint(LintOptions{})) == 0 {
+			b.Fatal("no findings")
+		}
+	}
+}

@@ -1,0 +1,30 @@
+package tools
+
+// The scene tool's lint command: every finding of the drawing lint (scene.Lint) on the
+// current scene, one line each, a page at a time; a change's answer lists only the first few.
+
+import (
+	"github.com/cadrun/cadrun/scene"
+)
+
+// sceneLintDescription is the lint command's part of the scene tool's description.
+const sceneLintDescription = "lint: all drawing-lint findings (writes show 10)."
+
+// lint lists the drawing lint's findings on the scene, a page at a time.
+func (v *view) lint(booleans []scene.BooleanOp) ([]string, *Omitted) {
+	all := v.sc.Lint(scene.LintOptions{Booleans: booleans})
+	total := len(all)
+	offset := min(v.in.Offset, total)
+	out := []string{}
+	used := 0
+	for _, f := range all[offset:] {
+		line := f.String()
+		n := size(line) + 1
+		if len(out) > 0 && !v.fits(used, n) {
+			break
+		}
+		used += n
+		out = append(out, line)
+	}
+	return out, nextPage(offset, len(out), total, "")
+}
