@@ -50,7 +50,7 @@ type Report struct {
 	Kinds    map[string]int `json:"kinds"`             // imported entities by DXF kind (block contents counted once)
 	Layers   map[string]int `json:"layers"`            // imported top-level entities by layer
 	Blocks   int            `json:"blocks"`            // block functions written
-	Drawn    int            `json:"drawn"`             // entities the module draws with every INSERT expanded
+	Expanded int            `json:"expanded"`          // the file's entities with every INSERT expanded, skipped ones included: what MaxDrawnEntities bounds
 	Skipped  map[string]int `json:"skipped,omitempty"` // "KIND: why" -> count
 }
 
@@ -154,7 +154,7 @@ func (g *gen) checkBlocks() error {
 	if total > MaxDrawnEntities {
 		return fmt.Errorf("%w: the drawing has over %d entities once its blocks are expanded (MaxDrawnEntities)", ErrRefused, MaxDrawnEntities)
 	}
-	g.rep.Drawn = total
+	g.rep.Expanded = total
 	return nil
 }
 
@@ -409,4 +409,14 @@ func (g *gen) flush() {
 		g.out.WriteString(l)
 	}
 	g.after = nil
+}
+
+// ModuleName is the module name a file imports as by default: its base name without the
+// extension, made a valid name (letters, digits, _ and -).
+func ModuleName(file string) string {
+	base := file[strings.LastIndexAny(file, `/\`)+1:]
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return (&gen{names: map[string]bool{}}).unique(base, "imported")
 }
