@@ -30,6 +30,7 @@ func commands() []command {
 		{"test", "test workspaces against their __snapshots__/ and run their tests/NAME.test.js scripts", runTest},
 		{"mcp", "serve the tools to MCP clients over stdio, or streamable HTTP with -http", runMCP},
 		{"watch", "run the workspace on every save and print the result; -out writes " + render.Extensions() + " after each good run", runWatch},
+		{"import", "turn a DXF file into a module of draw* calls, written as the write tool writes", runImport},
 		{"tool", "call one tool (listed below) and print one JSON reply", runTool},
 		{"types", "print TypeScript declarations of the JS API (for editor autocomplete)", func(args []string, stdout, stderr io.Writer) error {
 			fs := cli.NewFlags("types", "types > cadrun.d.ts", stderr)

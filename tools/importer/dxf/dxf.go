@@ -1,0 +1,509 @@
+// Package dxf reads ASCII DXF files (R12 through R2018) into entities with the line each
+// started on: what the importer needs to turn a drawing into code, and nothing more. It knows
+// the file's structure (sections, tables, blocks, entities, polyline vertices) but not what
+// an entity means; tools/importer interprets the group codes of the kinds it supports.
+//
+// The input is untrusted: its size, its entity count and the time it takes are bounded by
+// Limits, and a file that breaks the format is refused with the line it failed on.
+package dxf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Limits bound what a file may ask of the reader. The zero value of a field means its
+// default (DefaultLimits).
+type Limits struct {
+	MaxBytes    int           // file size
+	MaxEntities int           // entities in the ENTITIES and BLOCKS sections, vertices included
+	MaxTime     time.Duration // wall-clock time to read the file
+}
+
+// DefaultLimits are the limits of `cadrun import`; docs/limits.md lists them.
+var DefaultLimits = Limits{MaxBytes: 20 << 20, MaxEntities: 200_000, MaxTime: 5 * time.Second}
+
+func (l Limits) orDefault() Limits {
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultLimits.MaxBytes
+	}
+	if l.MaxEntities <= 0 {
+		l.MaxEntities = DefaultLimits.MaxEntities
+	}
+	if l.MaxTime <= 0 {
+		l.MaxTime = DefaultLimits.MaxTime
+	}
+	return l
+}
+
+// Errors a file is refused with; each is wrapped in a *SyntaxError or a message naming the
+// limit.
+var (
+	// ErrBinary is returned for a binary DXF file, which this reader does not read.
+	ErrBinary = errors.New("binary DXF is not supported: save the drawing as ASCII DXF (in most CAD programs: Save As, DXF, ASCII) and import that")
+	// ErrLimit is returned when a file exceeds one of its Limits.
+	ErrLimit = errors.New("over a limit")
+	// ErrSyntax is returned when a file breaks the DXF format.
+	ErrSyntax = errors.New("malformed DXF")
+)
+
+// SyntaxError is a file that breaks the format, at a 1-based line.
+type SyntaxError struct {
+	Line int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// Unwrap makes errors.Is(err, ErrSyntax) hold.
+func (e *SyntaxError) Unwrap() error { return ErrSyntax }
+
+// Pair is one group: a code and its value, with the line of the code.
+type Pair struct {
+	Code  int
+	Value string
+	Line  int
+}
+
+// Entity is one entity: its kind (LINE, CIRCLE, ...), its groups in file order, and for a
+// POLYLINE its VERTEX entities.
+type Entity struct {
+	Kind     string
+	Line     int
+	Pairs    []Pair
+	Vertices []*Entity
+}
+
+// Block is a block definition: its name, base point and entities.
+type Block struct {
+	Name       string
+	Line       int
+	BaseX      float64
+	BaseY      float64
+	Entities   []*Entity
+	xrefOrFlag int
+}
+
+// Layer is a layer table entry.
+type Layer struct {
+	Name      string
+	Color     int // ACI; negative when the layer is off
+	TrueColor int // 24-bit RGB from code 420, or -1
+}
+
+// Drawing is a read file.
+type Drawing struct {
+	InsUnits   int // $INSUNITS, 0 when absent (unitless)
+	Layers     map[string]Layer
+	Blocks     map[string]*Block
+	BlockOrder []string // block names in file order
+	Entities   []*Entity
+	Lines      int // lines in the file
+}
+
+// binarySentinel opens every binary DXF file.
+var binarySentinel = []byte("AutoCAD Binary DXF")
+
+// Read reads an ASCII DXF file within the limits.
+func Read(data []byte, lim Limits) (*Drawing, error) {
+	lim = lim.orDefault()
+	if len(data) > lim.MaxBytes {
+		return nil, fmt.Errorf("%w: the file is %d bytes, over the %d-byte limit on imported files (MaxBytes)", ErrLimit, len(data), lim.MaxBytes)
+	}
+	if bytes.HasPrefix(data, binarySentinel) {
+		return nil, ErrBinary
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	r := &reader{data: data, lim: lim, deadline: time.Now().Add(lim.MaxTime)}
+	d := &Drawing{Layers: map[string]Layer{}, Blocks: map[string]*Block{}}
+	if err := r.drawing(d); err != nil {
+		return nil, err
+	}
+	d.Lines = r.line
+	return d, nil
+}
+
+// reader walks the file pair by pair; peeked holds a pair read ahead.
+type reader struct {
+	data     []byte
+	pos      int
+	line     int
+	lim      Limits
+	deadline time.Time
+	pairs    int
+	count    int // entities read
+	peeked   *Pair
+}
+
+// nextLine returns the next line without its line ending, or false at the end.
+func (r *reader) nextLine() (string, bool) {
+	if r.pos >= len(r.data) {
+		return "", false
+	}
+	rest := r.data[r.pos:]
+	i := bytes.IndexByte(rest, '\n')
+	var l []byte
+	if i < 0 {
+		l, r.pos = rest, len(r.data)
+	} else {
+		l, r.pos = rest[:i], r.pos+i+1
+	}
+	r.line++
+	return string(bytes.TrimSuffix(l, []byte("\r"))), true
+}
+
+// next reads one pair. At the end of the file it returns a SyntaxError: every well-formed
+// file ends with 0 EOF, which the caller stops at.
+func (r *reader) next() (Pair, error) {
+	if r.peeked != nil {
+		p := *r.peeked
+		r.peeked = nil
+		return p, nil
+	}
+	r.pairs++
+	if r.pairs%4096 == 0 && time.Now().After(r.deadline) {
+		return Pair{}, fmt.Errorf("%w: reading took over %v (MaxTime) by line %d", ErrLimit, r.lim.MaxTime, r.line)
+	}
+	codeText, ok := r.nextLine()
+	if !ok {
+		return Pair{}, &SyntaxError{r.line + 1, "the file ends without 0 EOF (is it truncated?)"}
+	}
+	line := r.line
+	code, err := strconv.Atoi(strings.TrimSpace(codeText))
+	if err != nil || code < 0 || code > 1071 {
+		return Pair{}, &SyntaxError{line, fmt.Sprintf("expected a group code (an integer 0-1071), got %q", clip(codeText))}
+	}
+	value, ok := r.nextLine()
+	if !ok {
+		return Pair{}, &SyntaxError{line + 1, fmt.Sprintf("the file ends after group code %d, before its value (is it truncated?)", code)}
+	}
+	if code != 1 && code != 3 {
+		value = strings.TrimSpace(value)
+	}
+	return Pair{Code: code, Value: value, Line: line}, nil
+}
+
+func (r *reader) unread(p Pair) { r.peeked = &p }
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
+// drawing reads sections until 0 EOF.
+func (r *reader) drawing(d *Drawing) error {
+	for {
+		p, err := r.next()
+		if err != nil {
+			return err
+		}
+		if p.Code != 0 {
+			// A comment (999), or a group some writers leave between sections (dxflib
+			// closes the HEADER early and writes variables after it): skipped, as CAD
+			// programs skip them.
+			continue
+		}
+		switch p.Value {
+		case "EOF":
+			return nil
+		case "SECTION":
+		case "ENDSEC": // the end of a section some writer closed twice
+			continue
+		default:
+			return &SyntaxError{p.Line, fmt.Sprintf("expected 0 SECTION or 0 EOF, got 0 %s", clip(p.Value))}
+		}
+		name, err := r.next()
+		if err != nil {
+			return err
+		}
+		if name.Code != 2 {
+			return &SyntaxError{name.Line, fmt.Sprintf("expected 2 and the section's name, got group code %d", name.Code)}
+		}
+		switch name.Value {
+		case "HEADER":
+			err = r.header(d)
+		case "TABLES":
+			err = r.tables(d)
+		case "BLOCKS":
+			err = r.blocks(d)
+		case "ENTITIES":
+			d.Entities, err = r.entities("ENDSEC")
+		default:
+			err = r.skipSection()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// skipSection reads up to 0 ENDSEC.
+func (r *reader) skipSection() error {
+	for {
+		p, err := r.next()
+		if err != nil {
+			return err
+		}
+		if p.Code == 0 && p.Value == "ENDSEC" {
+			return nil
+		}
+	}
+}
+
+// header reads $INSUNITS; the rest of the header is skipped.
+func (r *reader) header(d *Drawing) error {
+	variable := ""
+	for {
+		p, err := r.next()
+		if err != nil {
+			return err
+		}
+		switch {
+		case p.Code == 0 && p.Value == "ENDSEC":
+			return nil
+		case p.Code == 9:
+			variable = p.Value
+		case variable == "$INSUNITS" && p.Code == 70:
+			if d.InsUnits, err = Int(p); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// tables reads the LAYER table's names and colours; other tables are skipped.
+func (r *reader) tables(d *Drawing) error {
+	var layer *Layer
+	flush := func() {
+		if layer != nil && layer.Name != "" {
+			d.Layers[layer.Name] = *layer
+		}
+		layer = nil
+	}
+	table := ""
+	for {
+		p, err := r.next()
+		if err != nil {
+			return err
+		}
+		switch {
+		case p.Code == 0 && p.Value == "ENDSEC":
+			flush()
+			return nil
+		case p.Code == 0:
+			flush()
+			if p.Value == "LAYER" && table == "LAYER" {
+				layer = &Layer{Color: 7, TrueColor: -1}
+			}
+			if p.Value == "TABLE" {
+				t, err := r.next()
+				if err != nil {
+					return err
+				}
+				table = t.Value
+			}
+		case layer != nil && p.Code == 2:
+			layer.Name = p.Value
+		case layer != nil && p.Code == 62:
+			if layer.Color, err = Int(p); err != nil {
+				return err
+			}
+		case layer != nil && p.Code == 420:
+			if layer.TrueColor, err = Int(p); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// blocks reads block definitions.
+func (r *reader) blocks(d *Drawing) error {
+	for {
+		p, err := r.next()
+		if err != nil {
+			return err
+		}
+		if p.Code != 0 {
+			return &SyntaxError{p.Line, fmt.Sprintf("expected 0 BLOCK or 0 ENDSEC, got group code %d", p.Code)}
+		}
+		switch p.Value {
+		case "ENDSEC":
+			return nil
+		case "BLOCK":
+		default:
+			return &SyntaxError{p.Line, fmt.Sprintf("expected 0 BLOCK or 0 ENDSEC, got 0 %s", clip(p.Value))}
+		}
+		b := &Block{Line: p.Line}
+		for {
+			q, err := r.next()
+			if err != nil {
+				return err
+			}
+			if q.Code == 0 {
+				r.unread(q)
+				break
+			}
+			switch q.Code {
+			case 2:
+				b.Name = q.Value
+			case 10:
+				b.BaseX, err = Float(q)
+			case 20:
+				b.BaseY, err = Float(q)
+			case 70:
+				b.xrefOrFlag, err = Int(q)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if b.Entities, err = r.entities("ENDBLK"); err != nil {
+			return err
+		}
+		// ENDBLK's own groups run to the next 0.
+		if err := r.skipGroups(); err != nil {
+			return err
+		}
+		if b.Name == "" {
+			return &SyntaxError{b.Line, "a BLOCK without a name (group 2)"}
+		}
+		if _, dup := d.Blocks[b.Name]; !dup {
+			d.BlockOrder = append(d.BlockOrder, b.Name)
+		}
+		d.Blocks[b.Name] = b
+	}
+}
+
+// skipGroups reads groups up to (not including) the next 0.
+func (r *reader) skipGroups() error {
+	for {
+		p, err := r.next()
+		if err != nil {
+			return err
+		}
+		if p.Code == 0 {
+			r.unread(p)
+			return nil
+		}
+	}
+}
+
+// entities reads entities up to 0 end (ENDSEC or ENDBLK), which it consumes. A POLYLINE
+// takes the VERTEX entities after it up to its SEQEND; an INSERT's ATTRIBs are dropped.
+func (r *reader) entities(end string) ([]*Entity, error) {
+	var out []*Entity
+	for {
+		p, err := r.next()
+		if err != nil {
+			return nil, err
+		}
+		if p.Code != 0 {
+			return nil, &SyntaxError{p.Line, fmt.Sprintf("expected 0 and an entity's kind, got group code %d", p.Code)}
+		}
+		if p.Value == end {
+			return out, nil
+		}
+		if p.Value == "ENDSEC" || p.Value == "EOF" || p.Value == "SECTION" {
+			return nil, &SyntaxError{p.Line, fmt.Sprintf("0 %s before 0 %s", p.Value, end)}
+		}
+		e, err := r.entity(p)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Kind {
+		case "VERTEX", "SEQEND", "ATTRIB":
+			// Loose parts of a sequence: a POLYLINE or an INSERT with attributes owns them.
+			if e.Kind == "VERTEX" && len(out) > 0 && out[len(out)-1].Kind == "POLYLINE" {
+				pl := out[len(out)-1]
+				pl.Vertices = append(pl.Vertices, e)
+			}
+			continue
+		}
+		out = append(out, e)
+	}
+}
+
+// entity reads the groups of one entity whose 0 pair is p.
+func (r *reader) entity(p Pair) (*Entity, error) {
+	r.count++
+	if r.count > r.lim.MaxEntities {
+		return nil, fmt.Errorf("%w: line %d: the file has over %d entities (MaxEntities)", ErrLimit, p.Line, r.lim.MaxEntities)
+	}
+	e := &Entity{Kind: p.Value, Line: p.Line}
+	for {
+		q, err := r.next()
+		if err != nil {
+			return nil, err
+		}
+		if q.Code == 0 {
+			r.unread(q)
+			return e, nil
+		}
+		e.Pairs = append(e.Pairs, q)
+	}
+}
+
+// Float is the value of a real-valued group.
+func Float(p Pair) (float64, error) {
+	v, err := strconv.ParseFloat(p.Value, 64)
+	if err != nil || v != v || v > 1e300 || v < -1e300 {
+		return 0, &SyntaxError{p.Line + 1, fmt.Sprintf("group %d needs a finite number, got %q", p.Code, clip(p.Value))}
+	}
+	return v, nil
+}
+
+// Int is the value of an integer-valued group.
+func Int(p Pair) (int, error) {
+	v, err := strconv.Atoi(p.Value)
+	if err != nil {
+		return 0, &SyntaxError{p.Line + 1, fmt.Sprintf("group %d needs an integer, got %q", p.Code, clip(p.Value))}
+	}
+	return v, nil
+}
+
+// Anonymous reports whether the block is anonymous (a name starting with *, such as a
+// dimension's or a hatch's block).
+func (b *Block) Anonymous() bool { return strings.HasPrefix(b.Name, "*") }
+
+// Xref reports whether the block refers to another file, whose geometry this file lacks.
+func (b *Block) Xref() bool { return b.xrefOrFlag&4 != 0 }
+
+// First is the entity's first group with the code.
+func (e *Entity) First(code int) (Pair, bool) {
+	for _, p := range e.Pairs {
+		if p.Code == code {
+			return p, true
+		}
+	}
+	return Pair{}, false
+}
+
+// Str is the value of the first group with the code, or def.
+func (e *Entity) Str(code int, def string) string {
+	if p, ok := e.First(code); ok {
+		return p.Value
+	}
+	return def
+}
+
+// Num is the number in the first group with the code, or def when there is none.
+func (e *Entity) Num(code int, def float64) (float64, error) {
+	if p, ok := e.First(code); ok {
+		return Float(p)
+	}
+	return def, nil
+}
+
+// IntOr is the integer in the first group with the code, or def when there is none.
+func (e *Entity) IntOr(code int, def int) (int, error) {
+	if p, ok := e.First(code); ok {
+		return Int(p)
+	}
+	return def, nil
+}

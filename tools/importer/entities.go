@@ -1,0 +1,476 @@
+package importer
+
+// What each DXF entity becomes. Points are in the entity's object coordinate system (OCS);
+// a drawing seen from below (extrusion 0,0,-1, which CAD programs write for mirrored
+// shapes) is mirrored in x, and any other extrusion is skipped as not in the XY plane.
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/cadrun/cadrun/tools/importer/dxf"
+)
+
+// entity writes the calls for one entity named by the JS expression name, and reports whether
+// it drew anything.
+func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
+	flip, ok, err := g.planar(e)
+	if err != nil || !ok {
+		return false, err
+	}
+	var call string
+	switch e.Kind {
+	case "LINE":
+		call, err = g.line(e, name)
+	case "CIRCLE":
+		call, err = g.circle(e, name, flip)
+	case "ARC":
+		call, err = g.arc(e, name, flip)
+	case "LWPOLYLINE":
+		call, err = g.lwpolyline(e, name, flip)
+	case "POLYLINE":
+		call, err = g.polyline(e, name, flip)
+	case "TEXT", "MTEXT":
+		call, err = g.text(e, name, flip)
+	case "INSERT":
+		call, err = g.insert(e, name, flip)
+	case "POINT":
+		g.skip(e.Kind, "a point has no size; cadrun draws no dots")
+	default:
+		g.skip(e.Kind, "not supported yet")
+	}
+	if err != nil || call == "" {
+		return false, err
+	}
+	g.rep.Kinds[e.Kind]++
+	for _, l := range strings.Split(strings.TrimSuffix(call, "\n"), "\n") {
+		g.out.WriteString(indent + l + "\n")
+	}
+	if c, ok, err := entityColor(e); err != nil {
+		return false, err
+	} else if ok && e.Kind != "INSERT" {
+		// After the layer's colour, which would paint over it.
+		g.after = append(g.after, fmt.Sprintf("%ssetStroke(%s, %s);\n", indent, name, c))
+	}
+	return true, nil
+}
+
+// entityColor is an entity's own colour: true colour (420), else an ACI (62) other than
+// BYLAYER (256) and BYBLOCK (0).
+func entityColor(e *dxf.Entity) (string, bool, error) {
+	if p, ok := e.First(420); ok {
+		c, err := dxf.Int(p)
+		return rgba(trueColor(c)), err == nil, err
+	}
+	aci, err := e.IntOr(62, 256)
+	if err != nil || aci <= 0 || aci >= 256 {
+		return "", false, err
+	}
+	return rgba(dxf.ACI(aci)), true, nil
+}
+
+// planar reads the extrusion: flip when it is (0, 0, -1); not ok (skipped) when it leaves
+// the XY plane.
+func (g *gen) planar(e *dxf.Entity) (flip, ok bool, err error) {
+	var n [3]float64
+	for i, code := range []int{210, 220, 230} {
+		def := 0.0
+		if i == 2 {
+			def = 1
+		}
+		if n[i], err = e.Num(code, def); err != nil {
+			return false, false, err
+		}
+	}
+	if math.Abs(n[0]) > 1e-9 || math.Abs(n[1]) > 1e-9 || n[2] == 0 {
+		g.skip(e.Kind, "not in the XY plane (its extrusion direction is tilted)")
+		return false, false, nil
+	}
+	return n[2] < 0, true, nil
+}
+
+// nums reads the groups' numbers, with defaults.
+func nums(e *dxf.Entity, codes []int, defs []float64) ([]float64, error) {
+	out := make([]float64, len(codes))
+	for i, c := range codes {
+		var err error
+		if out[i], err = e.Num(c, defs[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (g *gen) line(e *dxf.Entity, name string) (string, error) {
+	v, err := nums(e, []int{10, 20, 11, 21}, []float64{0, 0, 0, 0})
+	if err != nil {
+		return "", err
+	}
+	if v[0] == v[2] && v[1] == v[3] {
+		g.skip(e.Kind, "zero length")
+		return "", nil
+	}
+	return fmt.Sprintf("drawLine(%s, [%s, %s, %s, %s]);", name, num(v[0]), num(v[1]), num(v[2]), num(v[3])), nil
+}
+
+// mirrorX negates x for a flipped entity.
+func mirrorX(x float64, flip bool) float64 {
+	if flip {
+		return -x
+	}
+	return x
+}
+
+func (g *gen) circle(e *dxf.Entity, name string, flip bool) (string, error) {
+	v, err := nums(e, []int{10, 20, 40}, []float64{0, 0, 0})
+	if err != nil {
+		return "", err
+	}
+	if !(v[2] > 0) {
+		g.skip(e.Kind, "radius not positive")
+		return "", nil
+	}
+	return fmt.Sprintf("drawCircle(%s, %s, %s, %s);", name, num(mirrorX(v[0], flip)), num(v[1]), num(v[2])), nil
+}
+
+func (g *gen) arc(e *dxf.Entity, name string, flip bool) (string, error) {
+	v, err := nums(e, []int{10, 20, 40, 50, 51}, []float64{0, 0, 0, 0, 360})
+	if err != nil {
+		return "", err
+	}
+	if !(v[2] > 0) {
+		g.skip(e.Kind, "radius not positive")
+		return "", nil
+	}
+	start, end := degrees(num(v[3])), degrees(num(v[4]))
+	if flip { // seen from below: a → 180° - a, and the sweep runs the other way
+		start, end = "(180 - "+num(v[4])+") * deg", "(180 - "+num(v[3])+") * deg" // exact in the code, not pre-computed
+	}
+	return fmt.Sprintf("drawArc(%s, %s, %s, %s, %s, %s);", name, num(mirrorX(v[0], flip)), num(v[1]), num(v[2]), start, end), nil
+}
+
+// vertex is a polyline vertex with the bulge of the edge after it.
+type vertex struct{ x, y, bulge float64 }
+
+func (g *gen) lwpolyline(e *dxf.Entity, name string, flip bool) (string, error) {
+	var vs []vertex
+	for _, p := range e.Pairs {
+		var err error
+		switch {
+		case p.Code == 10:
+			var x float64
+			x, err = dxf.Float(p)
+			vs = append(vs, vertex{x: x})
+		case len(vs) == 0:
+		case p.Code == 20:
+			vs[len(vs)-1].y, err = dxf.Float(p)
+		case p.Code == 42:
+			vs[len(vs)-1].bulge, err = dxf.Float(p)
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	flags, err := e.IntOr(70, 0)
+	if err != nil {
+		return "", err
+	}
+	return g.poly(e, name, vs, flags&1 != 0, flip), nil
+}
+
+func (g *gen) polyline(e *dxf.Entity, name string, flip bool) (string, error) {
+	flags, err := e.IntOr(70, 0)
+	if err != nil {
+		return "", err
+	}
+	if flags&(8|16|64) != 0 {
+		g.skip(e.Kind, "a 3D polyline or mesh")
+		return "", nil
+	}
+	var vs []vertex
+	for _, v := range e.Vertices {
+		f, err := v.IntOr(70, 0)
+		if err != nil {
+			return "", err
+		}
+		if f&16 != 0 { // a spline frame's control point, not on the curve
+			continue
+		}
+		xyb, err := nums(v, []int{10, 20, 42}, []float64{0, 0, 0})
+		if err != nil {
+			return "", err
+		}
+		vs = append(vs, vertex{xyb[0], xyb[1], xyb[2]})
+	}
+	if flags&4 != 0 {
+		g.skip(e.Kind, "a spline-fit polyline, imported by its fit points")
+	}
+	return g.poly(e, name, vs, flags&1 != 0, flip), nil
+}
+
+// poly draws a polyline: drawLine or drawPolygon when straight, else a path whose arcs are
+// SVG A commands (exact circular arcs).
+func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) string {
+	// A closing vertex that repeats the first is dropped; a closed ring needs 3 vertices.
+	if closed && len(vs) > 1 && vs[0].x == vs[len(vs)-1].x && vs[0].y == vs[len(vs)-1].y {
+		vs = vs[:len(vs)-1]
+	}
+	if len(vs) < 2 || closed && len(vs) < 3 && !anyBulge(vs) {
+		g.skip(e.Kind, "fewer than 2 distinct vertices")
+		return ""
+	}
+	for i := range vs {
+		vs[i].x = mirrorX(vs[i].x, flip)
+		if flip {
+			vs[i].bulge = -vs[i].bulge
+		}
+	}
+	edges := len(vs) - 1
+	if closed {
+		edges = len(vs)
+	}
+	if !anyBulge(vs[:edges]) {
+		pts := make([]string, 0, 2*len(vs))
+		for _, v := range vs {
+			pts = append(pts, num(v.x), num(v.y))
+		}
+		fn := "drawLine"
+		if closed {
+			fn = "drawPolygon"
+		}
+		return fmt.Sprintf("%s(%s, [%s]);", fn, name, strings.Join(pts, ", "))
+	}
+	var d strings.Builder
+	fmt.Fprintf(&d, "M %s %s", num(vs[0].x), num(vs[0].y))
+	for i := range edges {
+		p, q := vs[i], vs[(i+1)%len(vs)]
+		if p.bulge == 0 || p.x == q.x && p.y == q.y {
+			if closed && i == edges-1 {
+				break // Z draws the closing line
+			}
+			fmt.Fprintf(&d, " L %s %s", num(q.x), num(q.y))
+			continue
+		}
+		// bulge = tan(sweep/4); the radius is chord (1 + b²) / (4 |b|).
+		b := math.Abs(p.bulge)
+		r := math.Hypot(q.x-p.x, q.y-p.y) * (1 + b*b) / (4 * b)
+		large, sweep := 0, 0
+		if b > 1 {
+			large = 1
+		}
+		if p.bulge > 0 {
+			sweep = 1 // counter-clockwise, Y up
+		}
+		fmt.Fprintf(&d, " A %s %s 0 %d %d %s %s", derived(r), derived(r), large, sweep, num(q.x), num(q.y))
+	}
+	if closed {
+		d.WriteString(" Z")
+	}
+	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(d.String()))
+}
+
+func anyBulge(vs []vertex) bool {
+	for _, v := range vs {
+		if v.bulge != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// text draws TEXT and MTEXT as plain text: the height is the font size, the rotation turns
+// it about its insertion point; MTEXT's formatting codes are stripped.
+func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
+	v, err := nums(e, []int{10, 20, 40, 50, 11, 21}, []float64{0, 0, 0, 0, 0, 0})
+	if err != nil {
+		return "", err
+	}
+	x, y, h, rot := v[0], v[1], v[2], v[3]
+	var s, align string
+	if e.Kind == "TEXT" {
+		s = plainText(e.Str(1, ""))
+		switch h72, _ := e.IntOr(72, 0); h72 {
+		case 1, 4:
+			align = "center"
+		case 2:
+			align = "right"
+		}
+		if align != "" || func() bool { v73, _ := e.IntOr(73, 0); return v73 != 0 }() {
+			if _, ok := e.First(11); ok {
+				x, y = v[4], v[5]
+			}
+		}
+	} else {
+		var chunks []string
+		for _, p := range e.Pairs {
+			if p.Code == 3 {
+				chunks = append(chunks, p.Value)
+			}
+		}
+		s = plainMText(strings.Join(chunks, "") + e.Str(1, ""))
+		if _, ok := e.First(11); ok && e.Str(50, "") == "" { // direction vector instead of an angle
+			rot = math.Atan2(v[5], v[4]) * 180 / math.Pi
+		}
+		switch att, _ := e.IntOr(71, 1); (att - 1) % 3 {
+		case 1:
+			align = "center"
+		case 2:
+			align = "right"
+		}
+		y -= h // the insertion point is the top of the text (for attachments 1-3); x, y is a baseline
+	}
+	if strings.TrimSpace(s) == "" {
+		g.skip(e.Kind, "no text")
+		return "", nil
+	}
+	if !(h > 0) {
+		g.skip(e.Kind, "height not positive")
+		return "", nil
+	}
+	x = mirrorX(x, flip)
+	opts := ""
+	if align != "" {
+		opts = fmt.Sprintf(", {align: '%s'}", align)
+	}
+	call := fmt.Sprintf("drawText(%s, %s, %s, %s, %s%s);", name, jsString(s), num(x), num(y), num(h), opts)
+	if rot != 0 {
+		call += fmt.Sprintf("\nsetPivot(%s, %s, %s);\nrotate(%s, %s);", name, num(x), num(y), name, degrees(derived(rot)))
+	}
+	return call, nil
+}
+
+// plainText replaces TEXT's %% codes: %%c Ø, %%d °, %%p ±, %%% %, %%nnn a character; %%u and
+// %%o (underline, overline) are dropped.
+func plainText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' || i+2 >= len(s) || s[i+1] != '%' {
+			b.WriteByte(s[i])
+			continue
+		}
+		c := s[i+2]
+		i += 2
+		switch c | 0x20 {
+		case 'c':
+			b.WriteString("Ø")
+		case 'd':
+			b.WriteString("°")
+		case 'p':
+			b.WriteString("±")
+		case 'u', 'o', 'k':
+		case '%':
+			b.WriteByte('%')
+		default:
+			j := i
+			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			if j > i {
+				n := 0
+				fmt.Sscan(s[i:j], &n)
+				b.WriteRune(rune(n))
+				i = j - 1
+			} else {
+				b.WriteString("%%")
+				b.WriteByte(c)
+			}
+		}
+	}
+	return b.String()
+}
+
+// plainMText strips MTEXT's formatting: \P is a new line, \~ a space, \\ \{ \} the
+// characters; {} groups, \f...; \H...; \C...; and the other codes go; \S a^b; stacks as a/b.
+func plainMText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '{' || c == '}':
+			continue
+		case c != '\\' || i+1 >= len(s):
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'P', 'n':
+			b.WriteByte('\n')
+		case '~':
+			b.WriteByte(' ')
+		case '\\', '{', '}':
+			b.WriteByte(s[i])
+		case 'S':
+			end := strings.IndexByte(s[i:], ';')
+			if end < 0 {
+				end = len(s) - i
+			}
+			b.WriteString(strings.NewReplacer("^", "/", "#", "/").Replace(s[i+1 : i+end]))
+			i += end
+		case 'L', 'l', 'O', 'o', 'K', 'k':
+		case 'U':
+			if i+1 < len(s) && s[i+1] == '+' && i+6 <= len(s) {
+				var r rune
+				if _, err := fmt.Sscanf(s[i+2:i+6], "%04x", &r); err == nil {
+					b.WriteRune(r)
+					i += 5
+				}
+			}
+		default: // \f...; \H...; \C...; \A...; \T...; \Q...; \W...; and the rest end with ;
+			if end := strings.IndexByte(s[i:], ';'); end >= 0 {
+				i += end
+			}
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// insert calls the block's function and places its group.
+func (g *gen) insert(e *dxf.Entity, name string, flip bool) (string, error) {
+	block := e.Str(2, "")
+	b, ok := g.d.Blocks[block]
+	switch {
+	case !ok:
+		g.skip(e.Kind, "its block is not defined in the file")
+		return "", nil
+	case b.Xref():
+		g.skip(e.Kind, "its block is an external reference")
+		return "", nil
+	}
+	v, err := nums(e, []int{10, 20, 41, 42, 50}, []float64{0, 0, 1, 1, 0})
+	if err != nil {
+		return "", err
+	}
+	x, sx, rot := v[0], v[2], v[4]
+	if flip { // seen from below: mirror the whole placement in x
+		x, sx, rot = -x, -sx, -rot
+	}
+	if v[2] == 0 || v[3] == 0 {
+		g.skip(e.Kind, "scaled by zero")
+		return "", nil
+	}
+	if cols, _ := e.IntOr(70, 1); cols > 1 {
+		g.skip(e.Kind, "an array insert (MINSERT): only its first copy is imported")
+	} else if rows, _ := e.IntOr(71, 1); rows > 1 {
+		g.skip(e.Kind, "an array insert (MINSERT): only its first copy is imported")
+	}
+	fn := g.funcs[block]
+	call := name
+	if strings.HasPrefix(name, "name + ") { // inside a block: the insert's group needs a name of its own
+		call = "unique('" + strings.TrimPrefix(fn, "block") + "')"
+		call = fmt.Sprintf("const %s = %s(%s);", "g"+strings.Trim(strings.TrimPrefix(name, "name + '-"), "'"), fn, call)
+		name = "g" + strings.Trim(strings.TrimPrefix(name, "name + '-"), "'")
+	} else {
+		call = fmt.Sprintf("%s(%s);", fn, name)
+	}
+	return fmt.Sprintf("%s\nplace(%s, %s, %s, %s, %s, %s, %s, %s);", call, name, num(x), num(v[1]), num(sx), num(v[3]), degrees(num(rot)), num(b.BaseX), num(b.BaseY)), nil
+}
+
+// degrees writes an angle the file gives in degrees as radians in the code.
+func degrees(d string) string {
+	if d == "0" {
+		return "0"
+	}
+	return d + " * deg"
+}

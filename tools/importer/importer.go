@@ -1,0 +1,422 @@
+// Package importer turns drawings made elsewhere into cadrun modules: a module of readable
+// draw* calls that an agent or a person edits like any other code. A DXF file is read by
+// tools/importer/dxf; this package decides what each entity becomes:
+//
+//   - a layer is a group named after it, its colour the group's stroke;
+//   - a block is one JS function that draws its entities into a group, and each INSERT calls
+//     it and places the group (base point, scale, rotation) with setPivot, scale, rotate and
+//     translate;
+//   - coordinates are written as the file writes them (the shortest decimal that reads back as
+//     the same number), angles in the file's degrees times `deg`, so the module holds the
+//     file's own precision and exports back to the same geometry.
+//
+// Whatever it cannot bring in is skipped and counted with the reason, in the Report.
+package importer
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/importer/dxf"
+)
+
+// MaxBlockDepth is how deeply blocks may insert blocks.
+const MaxBlockDepth = 16
+
+// MaxDrawnEntities is how many entities the module may draw once every INSERT is expanded:
+// the sandbox's own entity limit, checked before the module is written.
+var MaxDrawnEntities = runtime.DefaultLimits.MaxEntities
+
+// ErrRefused is returned for a file that is read but cannot be imported (a block that inserts
+// itself, nesting or expansion over the limits).
+var ErrRefused = errors.New("cannot import")
+
+// Options say what to import.
+type Options struct {
+	Source string     // the file's name, for the module's header comment
+	Layers []string   // import only these layers (all when empty)
+	Limits dxf.Limits // the reader's limits; zero fields take dxf.DefaultLimits
+}
+
+// Report says what an import made and what it skipped.
+type Report struct {
+	Units    string         `json:"units"`             // from $INSUNITS, e.g. "mm"; "unitless" when absent
+	InsUnits int            `json:"insunits"`          // the raw $INSUNITS code
+	Kinds    map[string]int `json:"kinds"`             // imported entities by DXF kind (block contents counted once)
+	Layers   map[string]int `json:"layers"`            // imported top-level entities by layer
+	Blocks   int            `json:"blocks"`            // block functions written
+	Expanded int            `json:"expanded"`          // the file's entities with every INSERT expanded, skipped ones included: what MaxDrawnEntities bounds
+	Skipped  map[string]int `json:"skipped,omitempty"` // "KIND: why" -> count
+}
+
+// DXF reads a DXF file and returns the module's source and the report.
+func DXF(data []byte, opt Options) (string, *Report, error) {
+	d, err := dxf.Read(data, opt.Limits)
+	if err != nil {
+		return "", nil, err
+	}
+	g := newGen(d, opt)
+	if err := g.checkBlocks(); err != nil {
+		return "", nil, err
+	}
+	if err := g.module(); err != nil {
+		return "", nil, err
+	}
+	if n, max := g.out.Len(), runtime.DefaultLimits.MaxSourceBytes; n > max {
+		return "", nil, fmt.Errorf("%w: the module would be %d bytes, over the %d-byte limit on a script (MaxSourceBytes); import a few layers at a time (-layers)", ErrRefused, n, max)
+	}
+	return g.out.String(), g.rep, nil
+}
+
+// units names the $INSUNITS codes.
+var units = map[int]string{0: "unitless", 1: "in", 2: "ft", 3: "mi", 4: "mm", 5: "cm", 6: "m", 7: "km",
+	8: "microinch", 9: "mil", 10: "yd", 11: "angstrom", 12: "nm", 13: "micron", 14: "dm", 15: "dam",
+	16: "hm", 17: "Gm", 18: "au", 19: "ly", 20: "pc"}
+
+// UnitName is the name of a $INSUNITS code.
+func UnitName(code int) string {
+	if u, ok := units[code]; ok {
+		return u
+	}
+	return fmt.Sprintf("unknown ($INSUNITS %d)", code)
+}
+
+// gen writes the module.
+type gen struct {
+	d     *dxf.Drawing
+	opt   Options
+	rep   *Report
+	out   strings.Builder
+	funcs map[string]string // block name -> JS function name
+	names map[string]bool   // entity and group names used, lower-cased
+	used  map[string]bool   // blocks some INSERT reaches
+	drawn map[string]int    // block -> entities it draws, expanded
+	keep  map[string]bool   // layers to import; nil for all
+	after []string          // colour calls that must follow the group's
+}
+
+func newGen(d *dxf.Drawing, opt Options) *gen {
+	g := &gen{d: d, opt: opt, funcs: map[string]string{}, names: map[string]bool{}, used: map[string]bool{}, drawn: map[string]int{},
+		rep: &Report{Units: UnitName(d.InsUnits), InsUnits: d.InsUnits, Kinds: map[string]int{}, Layers: map[string]int{}, Skipped: map[string]int{}}}
+	if len(opt.Layers) > 0 {
+		g.keep = map[string]bool{}
+		for _, l := range opt.Layers {
+			g.keep[l] = true
+		}
+	}
+	return g
+}
+
+func (g *gen) skip(kind, why string) { g.rep.Skipped[kind+": "+why]++ }
+
+// checkBlocks refuses a block that inserts itself, nesting deeper than MaxBlockDepth, and a
+// drawing that expands to over MaxDrawnEntities; it finds the blocks in use.
+func (g *gen) checkBlocks() error {
+	var visit func(name string, path []string) (int, error)
+	visit = func(name string, path []string) (int, error) {
+		if n, ok := g.drawn[name]; ok {
+			return n, nil
+		}
+		if i := slices.Index(path, name); i >= 0 {
+			return 0, fmt.Errorf("%w: block %q inserts itself (%s)", ErrRefused, name, strings.Join(append(path[i:], name), " -> "))
+		}
+		if len(path) >= MaxBlockDepth {
+			return 0, fmt.Errorf("%w: blocks nest over %d deep (MaxBlockDepth): %s", ErrRefused, MaxBlockDepth, strings.Join(append(path, name), " -> "))
+		}
+		g.used[name] = true
+		n := 0
+		for _, e := range g.d.Blocks[name].Entities {
+			k, err := g.countEntity(e, append(path, name), visit)
+			if err != nil {
+				return 0, err
+			}
+			n = min(n+k, MaxDrawnEntities+1)
+		}
+		g.drawn[name] = n
+		return n, nil
+	}
+	total := 0
+	for _, e := range g.d.Entities {
+		if !g.layerKept(e) {
+			continue
+		}
+		k, err := g.countEntity(e, nil, visit)
+		if err != nil {
+			return err
+		}
+		total = min(total+k, MaxDrawnEntities+1)
+	}
+	if total > MaxDrawnEntities {
+		return fmt.Errorf("%w: the drawing has over %d entities once its blocks are expanded (MaxDrawnEntities)", ErrRefused, MaxDrawnEntities)
+	}
+	g.rep.Expanded = total
+	return nil
+}
+
+// countEntity is how many entities e draws (an INSERT: its block's, plus its group).
+func (g *gen) countEntity(e *dxf.Entity, path []string, visit func(string, []string) (int, error)) (int, error) {
+	if e.Kind != "INSERT" {
+		return 1, nil
+	}
+	b, ok := g.d.Blocks[e.Str(2, "")]
+	if !ok || b.Xref() {
+		return 0, nil
+	}
+	n, err := visit(b.Name, path)
+	if err != nil {
+		return 0, fmt.Errorf("%w (the INSERT on line %d)", err, e.Line)
+	}
+	return n + 1, nil
+}
+
+func (g *gen) layerKept(e *dxf.Entity) bool {
+	return g.keep == nil || g.keep[e.Str(8, "0")]
+}
+
+// module writes the whole module: header, helpers, block functions, then the layers.
+func (g *gen) module() error {
+	src := g.opt.Source
+	if src == "" {
+		src = "a DXF file"
+	}
+	fmt.Fprintf(&g.out, "// Imported from %s by `cadrun import`. Units: %s.\n", jsComment(src), g.rep.Units)
+	g.out.WriteString("// Coordinates are the file's own numbers; angles are the file's degrees times deg.\n\n")
+	g.out.WriteString("const deg = Math.PI / 180;\nlet serial = 0;\n\n")
+	g.out.WriteString("// unique is a fresh name for one insert of a block.\nfunction unique(base) {\n  serial += 1;\n  return base + '-' + serial;\n}\n\n")
+	g.out.WriteString("// place puts a block's group where an INSERT puts it: the block's base point (bx, by) at\n" +
+		"// (x, y), scaled by (sx, sy) and turned by angle about it.\n" +
+		"function place(name, x, y, sx, sy, angle, bx, by) {\n" +
+		"  setPivot(name, bx, by);\n  if (sx !== 1 || sy !== 1) scale(name, sx, sy, {space: 'local'});\n" +
+		"  if (angle !== 0) rotate(name, angle, {space: 'local'});\n  translate(name, x - bx, y - by, {space: 'local'});\n}\n")
+	for _, name := range g.d.BlockOrder {
+		if g.used[name] {
+			g.funcs[name] = g.funcName(name)
+		}
+	}
+	for _, name := range g.d.BlockOrder {
+		if g.used[name] {
+			if err := g.block(g.d.Blocks[name]); err != nil {
+				return err
+			}
+		}
+	}
+	return g.layers()
+}
+
+// block writes one block's function.
+func (g *gen) block(b *dxf.Block) error {
+	g.rep.Blocks++
+	fmt.Fprintf(&g.out, "\n// block %s\nfunction %s(name) {\n", jsComment(b.Name), g.funcs[b.Name])
+	var members []string
+	for i, e := range b.Entities {
+		member := "name + '-" + strconv.Itoa(i+1) + "'"
+		ok, err := g.entity(e, member, "  ")
+		if err != nil {
+			return err
+		}
+		if ok && e.Kind == "INSERT" {
+			members = append(members, "g"+strconv.Itoa(i+1)) // the insert's own group (insert)
+		} else if ok {
+			members = append(members, member)
+		}
+	}
+	g.flush()
+	fmt.Fprintf(&g.out, "  createGroup(name, [%s]);\n  return name;\n}\n", strings.Join(members, ", "))
+	return nil
+}
+
+// layers writes the top-level entities layer by layer (in the order layers first appear),
+// each layer a group with its colour.
+func (g *gen) layers() error {
+	byLayer := map[string][]*dxf.Entity{}
+	var order []string
+	for _, e := range g.d.Entities {
+		if !g.layerKept(e) {
+			continue
+		}
+		l := e.Str(8, "0")
+		if _, ok := byLayer[l]; !ok {
+			order = append(order, l)
+		}
+		byLayer[l] = append(byLayer[l], e)
+	}
+	for _, l := range order {
+		group := g.unique(l, "layer")
+		fmt.Fprintf(&g.out, "\n// layer %s\n", jsComment(l))
+		var members []string
+		counts := map[string]int{}
+		for _, e := range byLayer[l] {
+			counts[e.Kind]++
+			name := g.unique(group+"-"+strings.ToLower(e.Kind)+strconv.Itoa(counts[e.Kind]), "e")
+			ok, err := g.entity(e, jsString(name), "")
+			if err != nil {
+				return err
+			}
+			if ok {
+				members = append(members, jsString(name))
+				g.rep.Layers[l]++
+			}
+		}
+		if len(members) == 0 {
+			g.after = nil
+			continue
+		}
+		fmt.Fprintf(&g.out, "createGroup(%s, [%s]);\n", jsString(group), strings.Join(members, ", "))
+		if c, ok := g.layerColor(l); ok {
+			fmt.Fprintf(&g.out, "setStroke(%s, %s);\n", jsString(group), c)
+		}
+		g.flush()
+	}
+	return nil
+}
+
+// layerColor is the layer's colour as a JS RGBA array; black (ACI 7, the default) is left
+// to cadrun's default stroke.
+func (g *gen) layerColor(l string) (string, bool) {
+	layer, ok := g.d.Layers[l]
+	if !ok {
+		return "", false
+	}
+	if layer.TrueColor >= 0 {
+		return rgba(trueColor(layer.TrueColor)), true
+	}
+	aci := layer.Color
+	if aci < 0 {
+		aci = -aci // a layer that is off keeps its colour with the sign flipped
+	}
+	if aci == 7 || aci < 1 || aci > 255 {
+		return "", false
+	}
+	return rgba(dxf.ACI(aci)), true
+}
+
+func trueColor(c int) [3]uint8 { return [3]uint8{uint8(c >> 16), uint8(c >> 8), uint8(c)} }
+
+func rgba(c [3]uint8) string {
+	ch := func(v uint8) string { return strconv.FormatFloat(math.Round(float64(v)/255*1000)/1000, 'f', -1, 64) }
+	return "[" + ch(c[0]) + ", " + ch(c[1]) + ", " + ch(c[2]) + ", 1]"
+}
+
+// funcName is a JS function name for a block, unique among the module's names.
+func (g *gen) funcName(block string) string {
+	var b strings.Builder
+	b.WriteString("block")
+	upper := true
+	for _, r := range block {
+		switch {
+		case r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'):
+			if upper && r >= 'a' && r <= 'z' {
+				r -= 'a' - 'A'
+			}
+			b.WriteRune(r)
+			upper = false
+		default:
+			upper = true
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	name := b.String()
+	for i := 2; g.names["fn:"+strings.ToLower(name)]; i++ {
+		name = b.String() + strconv.Itoa(i)
+	}
+	g.names["fn:"+strings.ToLower(name)] = true
+	return name
+}
+
+// unique makes s a valid scene name (^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$) not used before,
+// case-insensitively; fallback stands for a name with no usable character.
+func (g *gen) unique(s, fallback string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	name := strings.TrimLeft(b.String(), "_-")
+	if name == "" {
+		name = fallback
+	}
+	if len(name) > 56 {
+		name = name[:56]
+	}
+	base := name
+	for i := 2; g.names[strings.ToLower(name)]; i++ {
+		name = base + "_" + strconv.Itoa(i)
+	}
+	g.names[strings.ToLower(name)] = true
+	return name
+}
+
+// jsString quotes s as a JS string literal.
+func jsString(s string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for _, r := range s {
+		switch {
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r < 0x20 || r == 0x2028 || r == 0x2029 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// jsComment makes s safe inside a line comment.
+func jsComment(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x2028 || r == 0x2029 {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// num writes a number the file gave: the shortest decimal that reads back as the same value.
+func num(v float64) string {
+	if v == 0 {
+		return "0" // no -0 in the code
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// derived writes a number cadrun worked out (an arc's radius from a bulge): 12 significant
+// digits, far below any drawing's precision and free of float noise.
+func derived(v float64) string {
+	s := strconv.FormatFloat(v, 'g', 12, 64)
+	f, _ := strconv.ParseFloat(s, 64)
+	return num(f)
+}
+
+// flush writes the colour calls held back.
+func (g *gen) flush() {
+	for _, l := range g.after {
+		g.out.WriteString(l)
+	}
+	g.after = nil
+}
+
+// ModuleName is the module name a file imports as by default: its base name without the
+// extension, made a valid name (letters, digits, _ and -).
+func ModuleName(file string) string {
+	base := file[strings.LastIndexAny(file, `/\`)+1:]
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return (&gen{names: map[string]bool{}}).unique(base, "imported")
+}
