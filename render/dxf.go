@@ -7,8 +7,11 @@ package render
 // bulges (R12 POLYLINE/VERTEX, R2000 LWPOLYLINE). Béziers and non-circular (scaled) arcs are
 // flattened at the tolerance; text is its outlines, so it cuts the same everywhere.
 //
-// Layers are the top-level groups: a shape inside a top-level group "cut" goes on layer
-// "cut"; a shape at the top level goes on layer "0". Colours are the nearest AutoCAD Color
+// Layers are the scene's layers (createLayer) and the top-level groups: a shape put on a layer
+// goes on it; otherwise a shape inside a top-level group "cut" goes on layer "cut", and a
+// shape at the top level on layer "0". Linetypes are written to the LTYPE table as the
+// scene's dash patterns, one entry per linetype and scale used (DASHED, DASHED_X0_5); a
+// shape whose linetype is its layer's says nothing and so is BYLAYER. Colours are the nearest AutoCAD Color
 // Index (ACI) to the stroke (else the fill). Numbers are rounded to a quantum derived from
 // the drawing's size and nothing depends on map order, so the same scene gives the same bytes.
 
@@ -61,7 +64,7 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 	if opt.Version != DXF12 && opt.Version != DXF2000 {
 		return nil, fmt.Errorf("%w: DXF version %d: use 12 or 2000", ErrExportOption, opt.Version)
 	}
-	insUnits, _, err := unitInfo(opt.Unit)
+	insUnits, mm, err := unitInfo(opt.Unit)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +76,7 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 	}
 
 	bounds := s.Bounds()
-	d := &dxfDoc{version: opt.Version, tol: opt.Tolerance}
+	d := &dxfDoc{version: opt.Version, tol: opt.Tolerance, mm: mm}
 	d.quantum, d.decimals = dxfQuantum(bounds)
 	d.collect(s)
 
@@ -85,7 +88,7 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 	w.buf = make([]byte, 0, size)
 	// Handles are given out while the body is written; the header needs the next free one
 	// ($HANDSEED), so it is written last and put in front.
-	w.tables(d.layers)
+	w.tables(d.layers, d.linetypes)
 	w.blocks()
 	w.section("ENTITIES")
 	for i := range d.shapes {
@@ -118,8 +121,17 @@ func dxfQuantum(b scene.Box) (float64, int) {
 
 // dxfLayer is a layer: a top-level group, or "0" for shapes at the top level.
 type dxfLayer struct {
-	name  string // as written: see dxfLayerName
-	color int    // ACI of the first shape on it, 7 when it has none
+	name       string // as written: see dxfLayerName
+	color      int    // ACI of the first shape on it, 7 when it has none
+	linetype   string // LTYPE name; "" is continuous
+	noPlot     bool
+	lineweight int // R2000's lineweight in hundredths of a millimetre; -3 is the default
+}
+
+// dxfLinetype is an LTYPE table entry: a scene linetype at a scale.
+type dxfLinetype struct {
+	name, doc string
+	pattern   []float64 // DXF's signed lengths in scene units: dashes > 0, gaps < 0, dots 0
 }
 
 const (
@@ -137,14 +149,15 @@ const (
 
 // dxfShape is one entity to write, in world coordinates.
 type dxfShape struct {
-	kind   dxfShapeKind
-	layer  int // index into the layers
-	color  int // ACI, or dxfByLayer
-	center scene.Vec
-	radius float64
-	a0, a1 float64 // ARC: start and end angle in degrees, counter-clockwise
-	pts    []dxfVertex
-	closed bool
+	kind     dxfShapeKind
+	layer    int    // index into the layers
+	color    int    // ACI, or dxfByLayer
+	linetype string // LTYPE name; "" is BYLAYER
+	center   scene.Vec
+	radius   float64
+	a0, a1   float64 // ARC: start and end angle in degrees, counter-clockwise
+	pts      []dxfVertex
+	closed   bool
 }
 
 // dxfVertex is a polyline vertex; bulge is tan(θ/4) of the arc to the next vertex (θ > 0
@@ -155,12 +168,14 @@ type dxfVertex struct {
 }
 
 type dxfDoc struct {
-	version  DXFVersion
-	tol      float64
-	quantum  float64
-	decimals int
-	layers   []dxfLayer
-	shapes   []dxfShape
+	version   DXFVersion
+	tol       float64
+	mm        float64 // millimetres in a scene unit
+	linetypes []dxfLinetype
+	quantum   float64
+	decimals  int
+	layers    []dxfLayer
+	shapes    []dxfShape
 }
 
 // collect turns the scene's shapes, back to front, into DXF entities on their layers.
@@ -173,6 +188,21 @@ func (d *dxfDoc) collect(s *scene.Scene) {
 	layerOf := map[string]int{} // top-level group name -> layer index
 	taken := dxfReservedLayers()
 	aciOf := map[scene.Color]int{} // a scene has few colours; the palette search is slow
+	sceneLayer := map[string]int{} // scene layer name -> layer index
+	for _, l := range s.Layers() {
+		sceneLayer[l.Name] = len(d.layers)
+		dl := dxfLayer{name: dxfLayerName(l.Name, maxLen, taken), color: -1, noPlot: !l.Plot, lineweight: -3}
+		if l.Color != nil {
+			dl.color = nearestACI(*l.Color)
+		}
+		if l.Linetype != "" {
+			dl.linetype = d.linetype(l.Linetype, 0)
+		}
+		if l.Lineweight > 0 {
+			dl.lineweight = dxfLineweight(l.Lineweight * d.mm)
+		}
+		d.layers = append(d.layers, dl)
+	}
 	for _, name := range s.Roots() {
 		e, _ := s.Get(name)
 		if !e.IsGroup() {
@@ -180,17 +210,29 @@ func (d *dxfDoc) collect(s *scene.Scene) {
 		}
 		n := dxfLayerName(name, maxLen, taken)
 		layerOf[name] = len(d.layers)
-		d.layers = append(d.layers, dxfLayer{name: n, color: -1})
+		d.layers = append(d.layers, dxfLayer{name: n, color: -1, lineweight: -3})
 	}
+	d.layers[0].lineweight = -3
 	for it := range s.Paint() {
+		drawn := s.Drawn(it.Entity)
+		st := drawn.Style
 		layer := 0
-		if top := topLevel(s, it.Entity); top != it.Entity {
+		if st.Layer != "" {
+			layer = sceneLayer[st.Layer]
+		} else if top := topLevel(s, it.Entity); top != it.Entity {
 			layer = layerOf[top.Name]
 		}
+		linetype := ""
+		if !drawn.ByLayer && st.Linetype != "" {
+			linetype = d.linetype(st.Linetype, st.LinetypeScale)
+		}
 		color := dxfByLayer
-		c, _ := strokeOf(it.Entity.Style)
+		c, _ := strokeOf(st)
 		if c == nil {
-			c = fillOf(it.Entity.Style)
+			c = fillOf(st)
+		}
+		if l, ok := s.Layer(st.Layer); ok && l.Color != nil && !st.ColorSet {
+			c = nil // the layer's colour: BYLAYER
 		}
 		if c != nil {
 			aci, ok := aciOf[*c]
@@ -203,13 +245,59 @@ func (d *dxfDoc) collect(s *scene.Scene) {
 		if d.layers[layer].color < 0 && color != dxfByLayer {
 			d.layers[layer].color = color
 		}
+		first := len(d.shapes)
 		d.addPath(it.Path, layer, color)
+		for i := first; i < len(d.shapes); i++ {
+			d.shapes[i].linetype = linetype
+		}
 	}
 	for i := range d.layers {
 		if d.layers[i].color < 0 {
 			d.layers[i].color = dxfBlack
 		}
 	}
+}
+
+// linetype is the LTYPE name of a scene linetype at a scale (0 means 1), added to the table
+// on first use: the linetype's name in capitals, with _X and the scale for a scale other
+// than 1 (R12 has no entity linetype scale, so each scale is a linetype of its own).
+func (d *dxfDoc) linetype(name string, scale float64) string {
+	if scale == 0 {
+		scale = 1
+	}
+	lt, err := scene.LookupLinetype(name)
+	if err != nil || len(lt.Pattern) == 0 {
+		return "CONTINUOUS"
+	}
+	n := strings.ToUpper(name)
+	if scale != 1 {
+		n += "_X" + strings.ReplaceAll(strconv.FormatFloat(scale, 'f', -1, 64), ".", "_")
+	}
+	for _, e := range d.linetypes {
+		if e.name == n {
+			return n
+		}
+	}
+	pattern := make([]float64, len(lt.Pattern))
+	for i, v := range lt.Pattern {
+		pattern[i] = v * scale
+	}
+	d.linetypes = append(d.linetypes, dxfLinetype{name: n, doc: lt.Doc, pattern: pattern})
+	return n
+}
+
+// dxfLineweights are the lineweights DXF allows, in hundredths of a millimetre.
+var dxfLineweights = []int{0, 5, 9, 13, 15, 18, 20, 25, 30, 35, 40, 50, 53, 60, 70, 80, 90, 100, 106, 120, 140, 158, 200, 211}
+
+// dxfLineweight is the allowed lineweight nearest to a width in millimetres.
+func dxfLineweight(mm float64) int {
+	best := 0
+	for _, v := range dxfLineweights {
+		if math.Abs(float64(v)-mm*100) < math.Abs(float64(best)-mm*100) {
+			best = v
+		}
+	}
+	return best
 }
 
 // topLevel is the top-level ancestor of e (e itself at the top level).
@@ -586,7 +674,7 @@ func (w *dxfWriter) record(kind, owner, subclass, name string) {
 	w.int(70, 0)
 }
 
-func (w *dxfWriter) tables(layers []dxfLayer) {
+func (w *dxfWriter) tables(layers []dxfLayer, used []dxfLinetype) {
 	w.section("TABLES")
 	if w.r2000 {
 		t := w.table("VPORT", 1)
@@ -598,7 +686,7 @@ func (w *dxfWriter) tables(layers []dxfLayer) {
 	if w.r2000 {
 		linetypes = []string{"ByBlock", "ByLayer", "Continuous"}
 	}
-	t := w.table("LTYPE", len(linetypes))
+	t := w.table("LTYPE", len(linetypes)+len(used))
 	for _, lt := range linetypes {
 		w.record("LTYPE", t, "AcDbLinetypeTableRecord", lt)
 		desc := ""
@@ -610,13 +698,42 @@ func (w *dxfWriter) tables(layers []dxfLayer) {
 		w.int(73, 0)
 		w.tag(40, "0.0")
 	}
+	for _, lt := range used {
+		w.record("LTYPE", t, "AcDbLinetypeTableRecord", lt.name)
+		w.tag(3, lt.doc)
+		w.int(72, 65)
+		w.int(73, len(lt.pattern))
+		total := 0.0
+		for _, v := range lt.pattern {
+			total += math.Abs(v)
+		}
+		w.real(40, total, 1e-9, 9)
+		for _, v := range lt.pattern {
+			w.real(49, v, 1e-9, 9)
+			if w.r2000 {
+				w.int(74, 0) // a plain dash: no shape or text in it
+			}
+		}
+	}
 	w.tag(0, "ENDTAB")
 
 	t = w.table("LAYER", len(layers))
 	for _, l := range layers {
 		w.record("LAYER", t, "AcDbLayerTableRecord", l.name)
 		w.int(62, l.color)
-		w.tag(6, linetypes[len(linetypes)-1])
+		lt := linetypes[len(linetypes)-1]
+		if l.linetype != "" {
+			lt = l.linetype
+		}
+		w.tag(6, lt)
+		if w.r2000 {
+			if l.noPlot {
+				w.int(290, 0)
+			}
+			if l.lineweight != -3 {
+				w.int(370, l.lineweight)
+			}
+		}
 	}
 	w.tag(0, "ENDTAB")
 
@@ -708,7 +825,7 @@ func (w *dxfWriter) objects() {
 }
 
 // entity opens an entity: kind, R2000 handle and owner, layer, colour, R2000 subclass.
-func (w *dxfWriter) entity(kind, layer string, color int, subclass string) {
+func (w *dxfWriter) entity(kind, layer string, color int, linetype, subclass string) {
 	w.tag(0, kind)
 	if w.r2000 {
 		w.tag(5, w.next())
@@ -716,6 +833,9 @@ func (w *dxfWriter) entity(kind, layer string, color int, subclass string) {
 		w.tag(100, "AcDbEntity")
 	}
 	w.tag(8, layer)
+	if linetype != "" {
+		w.tag(6, linetype)
+	}
 	if color != dxfByLayer {
 		w.int(62, color)
 	}
@@ -732,7 +852,7 @@ func (w *dxfWriter) shape(sh *dxfShape, layers []dxfLayer) {
 		if sh.kind == dxfArc {
 			kind = "ARC"
 		}
-		w.entity(kind, layer, sh.color, "AcDbCircle")
+		w.entity(kind, layer, sh.color, sh.linetype, "AcDbCircle")
 		w.point(sh.center)
 		w.coord(40, sh.radius)
 		if sh.kind == dxfArc {
@@ -748,7 +868,7 @@ func (w *dxfWriter) shape(sh *dxfShape, layers []dxfLayer) {
 			flags = 1
 		}
 		if w.r2000 {
-			w.entity("LWPOLYLINE", layer, sh.color, "AcDbPolyline")
+			w.entity("LWPOLYLINE", layer, sh.color, sh.linetype, "AcDbPolyline")
 			w.int(90, len(sh.pts))
 			w.int(70, flags)
 			w.tag(43, "0.0")
@@ -761,7 +881,7 @@ func (w *dxfWriter) shape(sh *dxfShape, layers []dxfLayer) {
 			}
 			return
 		}
-		w.entity("POLYLINE", layer, sh.color, "")
+		w.entity("POLYLINE", layer, sh.color, sh.linetype, "")
 		w.int(66, 1)
 		w.point(scene.Vec{})
 		w.int(70, flags)

@@ -194,7 +194,11 @@ func PDF(s *scene.Scene, opt PDFOptions) ([]byte, error) {
 	c.buf = make([]byte, 0, chunk+4096)
 	c.buf = append(c.buf, "1 J 1 j\n"...)
 	for it := range s.Paint() {
-		c.item(it)
+		drawn := s.Drawn(it.Entity)
+		if !drawn.Plot {
+			continue // on a layer that is not plotted
+		}
+		c.item(it, drawn.Style)
 		if len(c.buf) >= chunk {
 			zw.Write(c.buf) // a bytes.Buffer never fails; Close reports for the whole stream
 			c.buf = c.buf[:0]
@@ -251,11 +255,13 @@ type pdfContent struct {
 	fill, stroke string // current colour operands
 	width        float64
 	widthSet     bool
+	dash         string // the current dash operator's operands; "" is the initial solid line
 }
 
-func (c *pdfContent) item(it scene.Item) {
-	fill := fillOf(it.Entity.Style)
-	stroke, width := strokeOf(it.Entity.Style)
+// item paints one shape with its drawn style (scene.Scene.Drawn).
+func (c *pdfContent) item(it scene.Item, st scene.Style) {
+	fill := fillOf(st)
+	stroke, width := strokeOf(st)
 	if fill == nil && stroke == nil {
 		return
 	}
@@ -298,6 +304,14 @@ func (c *pdfContent) item(it scene.Item) {
 			c.buf = append(c.buf, pdfNum(w)...)
 			c.buf = append(c.buf, " w\n"...)
 		}
+		if dash := c.dashOperands(scene.Dashes(st.Linetype, st.LinetypeScale)); dash != c.dash {
+			c.dash = dash
+			if dash == "" {
+				dash = "[] 0"
+			}
+			c.buf = append(c.buf, dash...)
+			c.buf = append(c.buf, " d\n"...)
+		}
 	}
 	c.path(it.Path)
 	switch {
@@ -315,6 +329,22 @@ func (c *pdfContent) item(it scene.Item) {
 	default:
 		c.buf = append(c.buf, "S\n"...)
 	}
+}
+
+// dashOperands is the operands of the d operator for a dash pattern in scene units, in
+// points on the page; "" for a solid line.
+func (c *pdfContent) dashOperands(dashes []float64) string {
+	if dashes == nil {
+		return ""
+	}
+	b := []byte{'['}
+	for i, v := range dashes {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, pdfNum(v*c.l.k)...)
+	}
+	return string(append(b, "] 0"...))
 }
 
 // pdfColor is the operands of an rg/RG operator: three channels rounded to 1/255, as in the

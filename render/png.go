@@ -246,6 +246,7 @@ type pngPainter struct {
 // pngItem is one shape ready to rasterize.
 type pngItem struct {
 	lines        []scene.Polyline // the outline flattened, in pixels
+	dashes       []scene.Polyline // the dashes of a stroke with a linetype, in pixels; nil: lines
 	box          scene.Box        // pixel bounds of the outline
 	fill, stroke *scene.Color     // nil when not painted
 	half         float64          // half the stroke width, in pixels
@@ -263,7 +264,11 @@ const pngBatch = 128
 func preparePNG(s *scene.Scene, tr scene.Affine, scale float64, size image.Point, out chan<- []pngItem, stop <-chan struct{}) {
 	batch := make([]pngItem, 0, pngBatch)
 	for it := range s.Paint() {
-		st := it.Entity.Style
+		drawn := s.Drawn(it.Entity)
+		if !drawn.Plot {
+			continue // on a layer that is not plotted
+		}
+		st := drawn.Style
 		item := pngItem{half: st.StrokeWidth * scale / 2}
 		if st.Hairline() {
 			item.half = 0.5 // one pixel, whatever the drawing's units
@@ -293,6 +298,12 @@ func preparePNG(s *scene.Scene, tr scene.Affine, scale float64, size image.Point
 				l.Points[i] = tr.Apply(q)
 			}
 		}
+		if d := drawn.Dashes(); d != nil && item.stroke != nil {
+			for i := range d {
+				d[i] *= scale
+			}
+			item.dashes = dashPolylines(item.lines, d)
+		}
 		batch = append(batch, item)
 		if len(batch) == pngBatch {
 			select {
@@ -309,6 +320,70 @@ func preparePNG(s *scene.Scene, tr scene.Affine, scale float64, size image.Point
 		case <-stop:
 		}
 	}
+}
+
+// pngDot is the length, in pixels, of the dash drawn for a dot (a dash of length 0): its
+// round caps make it a dot of the stroke's width.
+const pngDot = 1e-3
+
+// dashPolylines cuts polylines into their dashes: pattern is dash, gap, dash, ... lengths in
+// the polylines' units, starting afresh at each polyline as SVG and PDF start it at each
+// subpath. A pattern whose lengths sum to less than a thousandth of a pixel is drawn solid.
+func dashPolylines(lines []scene.Polyline, pattern []float64) []scene.Polyline {
+	total := 0.0
+	for _, v := range pattern {
+		total += v
+	}
+	if total < 1e-3 {
+		return lines
+	}
+	var out []scene.Polyline
+	for _, l := range lines {
+		pts := l.Points
+		if l.Closed && len(pts) > 1 {
+			pts = append(pts[:len(pts):len(pts)], pts[0])
+		}
+		k, left := 0, pattern[0] // the pattern's element, and what is left of it
+		var cur []scene.Vec      // the dash being drawn
+		for i := 1; i < len(pts); i++ {
+			a, b := pts[i-1], pts[i]
+			seg := b.Sub(a)
+			n := seg.Len()
+			if n == 0 {
+				continue
+			}
+			u := seg.Mul(1 / n)
+			pos := 0.0
+			for {
+				on := k%2 == 0
+				if on && cur == nil {
+					cur = []scene.Vec{a.Add(u.Mul(pos))}
+				}
+				if left > n-pos {
+					left -= n - pos
+					if on {
+						cur = append(cur, b)
+					}
+					break
+				}
+				pos += left
+				if on {
+					end := a.Add(u.Mul(pos))
+					if left == 0 && len(cur) == 1 {
+						end = a.Add(u.Mul(pos + pngDot))
+					}
+					out = append(out, scene.Polyline{Points: append(cur, end)})
+					cur = nil
+				}
+				k = (k + 1) % len(pattern)
+				left = pattern[k]
+			}
+		}
+		if len(cur) > 1 {
+			out = append(out, scene.Polyline{Points: cur})
+		}
+	}
+	return out
 }
 
 // pad is how far the item's paint reaches beyond its outline, in pixels: anti-aliasing
@@ -342,7 +417,11 @@ func (p *pngPainter) layer(it *pngItem, pad float64, c scene.Color, stroke bool)
 	for y := r.Min.Y; y < r.Max.Y; y += rows {
 		strip := image.Rect(r.Min.X, y, r.Max.X, min(y+rows, r.Max.Y))
 		p.begin(strip)
-		for _, l := range it.lines {
+		lines := it.lines
+		if stroke && it.dashes != nil {
+			lines = it.dashes
+		}
+		for _, l := range lines {
 			if stroke {
 				p.strokeLine(l, it.half)
 			} else {

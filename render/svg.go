@@ -87,6 +87,7 @@ func svgProcs(s *scene.Scene) int {
 // svgDoc is a document ready to write in pieces: its entities in Walk order with what each
 // needs to be written apart from those before it.
 type svgDoc struct {
+	s      *scene.Scene
 	opt    SVGOptions
 	v      View
 	coords coordFormat
@@ -106,7 +107,7 @@ type svgItem struct {
 // newSVGDoc lists the scene's entities and frames it. Fitting the view needs every entity's
 // matrix, and so does drawing: the local maps found for the frame are kept for the drawing.
 func newSVGDoc(s *scene.Scene, opt SVGOptions) (*svgDoc, error) {
-	d := &svgDoc{opt: opt, items: make([]svgItem, 0, s.Len())}
+	d := &svgDoc{s: s, opt: opt, items: make([]svgItem, 0, s.Len())}
 	// A group's world map is the map of the group it is in, or the identity, times its own:
 	// the same products, in the same order, as a walk that writes as it goes.
 	world := []scene.Affine{scene.Identity} // world[d]: the map of the group open at depth d-1
@@ -283,11 +284,15 @@ func (d *svgDoc) piece(w *svgWriter, b []byte, start, end int, stop *atomic.Bool
 			open++
 			continue
 		}
+		drawn := d.s.Drawn(it.e)
+		if !drawn.Plot {
+			continue // on a layer that is not plotted
+		}
 		parent := scene.Identity
 		if it.parent >= 0 {
 			parent = d.groups[it.parent]
 		}
-		b = w.shape(b, it.e, parent.Mul(d.local(i)))
+		b = w.shape(b, it.e, parent.Mul(d.local(i)), drawn.Style)
 	}
 	if end == len(d.items) {
 		for ; open > 0; open-- {
@@ -379,14 +384,14 @@ type svgWriter struct {
 }
 
 // shape writes a shape's <path> element, mapped to the world by m.
-func (w *svgWriter) shape(b []byte, e *scene.Entity, m scene.Affine) []byte {
+func (w *svgWriter) shape(b []byte, e *scene.Entity, m scene.Affine, st scene.Style) []byte {
 	b = append(b, `<path data-name="`...)
 	b = w.nameAndKind(b, e)
 	b = append(b, `" d="`...)
 	w.path = scene.AppendOutline(w.path[:0], e.Shape, m)
 	b = w.pathData(b, w.path)
 	b = append(b, '"')
-	b = w.style(b, e.Style)
+	b = w.style(b, st)
 	return append(b, "/>\n"...)
 }
 
@@ -436,7 +441,8 @@ func (w *svgWriter) style(b []byte, st scene.Style) []byte {
 // sameStyle reports whether a and b are written alike: equal colours and widths give equal
 // bytes. It must compare every field of scene.Style (TestSameStyleSeesEveryField).
 func sameStyle(a, b scene.Style) bool {
-	return sameColor(a.Fill, b.Fill) && sameColor(a.Stroke, b.Stroke) && a.StrokeWidth == b.StrokeWidth
+	return sameColor(a.Fill, b.Fill) && sameColor(a.Stroke, b.Stroke) && a.StrokeWidth == b.StrokeWidth &&
+		a.Linetype == b.Linetype && a.LinetypeScale == b.LinetypeScale && a.Layer == b.Layer && a.ColorSet == b.ColorSet
 }
 
 func sameColor(a, b *scene.Color) bool {
@@ -458,6 +464,17 @@ func (w *svgWriter) writeStyle(b []byte, st scene.Style) []byte {
 	} else {
 		b = append(b, ` stroke-width="`...)
 		b = w.coords.append(b, st.StrokeWidth)
+		b = append(b, '"')
+	}
+	if dashes := scene.Dashes(st.Linetype, st.LinetypeScale); dashes != nil {
+		// In scene units, as the width: librsvg keeps them so under non-scaling-stroke too.
+		b = append(b, ` stroke-dasharray="`...)
+		for i, v := range dashes {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = w.coords.append(b, v)
+		}
 		b = append(b, '"')
 	}
 	return append(b, ` stroke-linejoin="round" stroke-linecap="round"`...)

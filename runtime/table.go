@@ -282,6 +282,52 @@ var table = withCallFlags([]Func{
 			c.check(c.r.scene.SetStroke(c.str(0), c.color(1), w))
 			return c.ok()
 		}},
+	{Name: "setLinetype", Domain: "style", Returns: "boolean", Doc: "Draw an entity's stroke with a dash pattern (see the table of linetypes in docs/scripting.md); on a group, every member without a linetype of its own. The lengths are in scene units, like the stroke width, and not scaled by transforms.",
+		Params: []Param{pTarget, {Name: "type", Type: "'continuous' | 'dashed' | 'hidden' | 'center' | 'phantom' | 'dot'", Doc: "dashed is 6 on, 3 off at scale 1"},
+			{Name: "options", Type: "{scale?: number}", Optional: true, Default: "{scale: 1}", Doc: "scale: multiplies every dash and gap, > 0"}},
+		Example: "drawLine('axis', [-20, 0, 20, 0]); setLinetype('axis', 'center', {scale: 0.5})",
+		impl: func(c *call) goja.Value {
+			o := c.opts(2, "scale")
+			k := c.optNum(o, "scale", 1)
+			if k <= 0 {
+				c.fail("RangeError", "option scale must be > 0, got %v", k)
+			}
+			c.check(c.r.scene.SetLinetype(c.str(0), c.str(1), k))
+			return c.ok()
+		}},
+	{Name: "createLayer", Domain: "style", Returns: "boolean", Doc: "Create a layer (or redefine one of that name): entities put on it with setLayer take its colour, linetype and lineweight where they set none; plot: false leaves them out of SVG, PNG and PDF but keeps them in DXF, not plotted.",
+		Params: []Param{{Name: "layer", Type: "string", Doc: "the layer's name, as DXF writes it"},
+			{Name: "options", Type: "{color?: number[], linetype?: string, lineweight?: number, plot?: boolean}", Optional: true, Default: "{linetype: 'continuous', lineweight: 0, plot: true}",
+				Doc: "color: replaces the colours of entities whose colours were never set (unset: they keep theirs); linetype: as setLinetype; lineweight: stroke width in scene units for entities drawn as hairlines"}},
+		Example: "createLayer('hidden', {color: [0, 0, 1, 1], linetype: 'hidden'}); drawLine('edge', [0, 0, 30, 0]); setLayer('edge', 'hidden')",
+		impl: func(c *call) goja.Value {
+			o := c.opts(1, "color", "linetype", "lineweight", "plot")
+			l := scene.Layer{Name: c.str(0), Linetype: c.optStr(o, "linetype", ""), Lineweight: c.optNum(o, "lineweight", 0), Plot: true}
+			if o != nil {
+				if v := o.Get("color"); v != nil && !goja.IsUndefined(v) && !goja.IsNull(v) {
+					l.Color = c.colorValue(v, "option color")
+				}
+				if v := o.Get("plot"); v != nil && !goja.IsUndefined(v) {
+					b, ok := v.Export().(bool)
+					if !ok {
+						c.fail("TypeError", "option plot must be true or false, got %s", describe(v))
+					}
+					l.Plot = b
+				}
+			}
+			if l.Lineweight < 0 {
+				c.fail("RangeError", "option lineweight must be >= 0, got %v", l.Lineweight)
+			}
+			c.check(c.r.scene.CreateLayer(l))
+			return c.ok()
+		}},
+	{Name: "setLayer", Domain: "style", Returns: "boolean", Doc: "Put an entity on a layer made by createLayer ('' takes it off); on a group, every member without a layer of its own. In DXF the entity goes on that layer instead of its top-level group's.",
+		Params:  []Param{pTarget, {Name: "layer", Type: "string"}},
+		Example: "createLayer('notes', {plot: false}); drawCircle('c', 0, 0, 5); setLayer('c', 'notes')",
+		impl: func(c *call) goja.Value {
+			c.check(c.r.scene.SetLayer(c.str(0), c.str(1)))
+			return c.ok()
+		}},
 	{Name: "drawOrder", Domain: "style", Returns: "boolean", Doc: "Move an entity within its siblings: 'front', 'back', '+N', '-N', 'above:NAME', 'below:NAME'.",
 		Params:  []Param{pTarget, {Name: "mode", Type: "string | number"}},
 		Example: "drawCircle('a', 0, 0, 5); drawCircle('b', 3, 0, 5); drawOrder('a', 'front')",

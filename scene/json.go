@@ -24,13 +24,17 @@ import (
 )
 
 // Format identifies the document; Version is bumped on any incompatible change. A document
-// is written as version 1 unless a polygon has arc edges (bulges), which version 2 added, so
-// that scenes without them read the same in a cadrun that knows only version 1.
+// is written as the lowest version that holds it: 1, or 2 when a polygon has arc edges
+// (bulges), or 3 when it has layers or linetypes (the layer table and the style's drafting
+// fields), so that scenes without them read the same in a cadrun that knows only the older
+// versions.
 const (
 	JSONFormat  = "cadrun-scene"
-	JSONVersion = 2
-	// jsonVersionNoArcs is the version of a document without bulges.
+	JSONVersion = 3
+	// jsonVersionNoArcs is the version of a document without bulges or drafting.
 	jsonVersionNoArcs = 1
+	// jsonVersionArcs is the version of a document with bulges but no drafting.
+	jsonVersionArcs = 2
 )
 
 // ErrBadJSON is returned when a scene document cannot be read; the message says where.
@@ -86,15 +90,18 @@ func (v *Vec) UnmarshalJSON(b []byte) error {
 // jsonVersion is the version a document of the scene is written as: the oldest that holds
 // everything in it.
 func (s *Scene) jsonVersion() int {
+	if s.usesDrafting() {
+		return JSONVersion
+	}
 	for _, e := range s.Walk() {
 		switch g := e.Shape.(type) {
 		case Polygon:
 			if g.HasArcs() {
-				return JSONVersion
+				return jsonVersionArcs
 			}
 		case *Polygon:
 			if g.HasArcs() {
-				return JSONVersion
+				return jsonVersionArcs
 			}
 		}
 	}
@@ -110,9 +117,17 @@ func (s *Scene) MarshalJSON() ([]byte, error) {
 	b = append(b, `{"format":`...)
 	b = appendJSONString(b, JSONFormat)
 	b = append(b, `,"version":`...)
-	b = strconv.AppendInt(b, int64(s.jsonVersion()), 10)
-	b = append(b, `,"entities":[`...)
+	version := s.jsonVersion()
+	b = strconv.AppendInt(b, int64(version), 10)
 	var w jsonWriter
+	w.drafting = version >= JSONVersion
+	if len(s.layers) > 0 {
+		b = w.layers(b, s.layers)
+		if w.err != nil {
+			return nil, fmt.Errorf("encoding the layers: %w", w.err)
+		}
+	}
+	b = append(b, `,"entities":[`...)
 	first := true
 	for _, e := range s.Walk() {
 		if !first {
@@ -134,6 +149,36 @@ func (s *Scene) MarshalJSON() ([]byte, error) {
 // for that value; the caller stops there.
 type jsonWriter struct {
 	err error
+	// drafting is set for a version 3 document: only it writes colorSet, which says
+	// nothing in a scene without layers (see docs/scene-json.md).
+	drafting bool
+}
+
+// layers writes the layer table as encoding/json writes []Layer.
+func (w *jsonWriter) layers(b []byte, ls []Layer) []byte {
+	b = append(b, `,"layers":[`...)
+	for i := range ls {
+		l := &ls[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = appendJSONString(b, l.Name)
+		b = append(b, `,"color":`...)
+		b = w.color(b, l.Color)
+		if l.Linetype != "" {
+			b = append(b, `,"linetype":`...)
+			b = appendJSONString(b, l.Linetype)
+		}
+		if l.Lineweight != 0 {
+			b = append(b, `,"lineweight":`...)
+			b = w.num(b, l.Lineweight)
+		}
+		b = append(b, `,"plot":`...)
+		b = strconv.AppendBool(b, l.Plot)
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 // refuse records the error encoding/json gives for v, which it cannot encode.
@@ -239,7 +284,30 @@ func (w *jsonWriter) entity(b []byte, e *Entity) []byte {
 	b = w.color(b, e.Style.Stroke)
 	b = append(b, `,"strokeWidth":`...)
 	b = w.num(b, e.Style.StrokeWidth)
+	if st := &e.Style; st.Linetype != "" || st.LinetypeScale != 0 || st.Layer != "" || st.ColorSet && w.drafting {
+		b = w.draftingFields(b, st)
+	}
 	return append(b, "}}"...)
+}
+
+// draftingFields writes a style's drafting fields, each left out when empty as omitempty does.
+func (w *jsonWriter) draftingFields(b []byte, st *Style) []byte {
+	if st.Linetype != "" {
+		b = append(b, `,"linetype":`...)
+		b = appendJSONString(b, st.Linetype)
+	}
+	if st.LinetypeScale != 0 {
+		b = append(b, `,"linetypeScale":`...)
+		b = w.num(b, st.LinetypeScale)
+	}
+	if st.Layer != "" {
+		b = append(b, `,"layer":`...)
+		b = appendJSONString(b, st.Layer)
+	}
+	if st.ColorSet && w.drafting {
+		b = append(b, `,"colorSet":true`...)
+	}
+	return b
 }
 
 // shape writes a geometry as encoding/json wrote the shape struct: fields in declaration
@@ -449,6 +517,7 @@ func (s *Scene) UnmarshalJSON(b []byte) error {
 type jsonScene struct {
 	Format   string       `json:"format"`
 	Version  int          `json:"version"`
+	Layers   []Layer      `json:"layers,omitempty"`
 	Entities []jsonEntity `json:"entities"`
 }
 
@@ -505,6 +574,9 @@ func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
 		return nil, fmt.Errorf("%w: %d entities; the limit is %d (MaxEntities)", ErrLimit, len(doc.Entities), MaxEntities)
 	}
 	s := &Scene{byName: newNameIndex(len(doc.Entities))}
+	if err := s.readLayers(doc.Layers); err != nil {
+		return nil, err
+	}
 	for i := range doc.Entities {
 		je := &doc.Entities[i]
 		e, err := readEntity(je, fonts)
@@ -522,10 +594,47 @@ func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
 			}
 			parent = p
 		}
+		if err := s.checkDrafting(e.Style); err != nil {
+			return nil, fmt.Errorf("%w: entity %d (%q): %w", ErrBadJSON, i, je.Name, err)
+		}
 		s.byName.add(e)
 		s.attach(e, parent, s.siblingsOf(parent).len())
 	}
+	s.drafting = s.usesDrafting()
 	return s, nil
+}
+
+// readLayers validates a document's layer table and makes it the scene's.
+func (s *Scene) readLayers(ls []Layer) error {
+	if len(ls) > MaxLayers {
+		return fmt.Errorf("%w: %d layers; the limit is %d (MaxLayers)", ErrLimit, len(ls), MaxLayers)
+	}
+	for i := range ls {
+		if err := ls[i].validate(); err != nil {
+			return fmt.Errorf("%w: layer %d: %w", ErrBadJSON, i, err)
+		}
+		if s.layer(ls[i].Name) != nil {
+			return fmt.Errorf("%w: layer %d: the name %q is used twice", ErrBadJSON, i, ls[i].Name)
+		}
+		s.layers = append(s.layers, ls[i])
+	}
+	return nil
+}
+
+// checkDrafting validates a style's drafting fields read from a document.
+func (s *Scene) checkDrafting(st Style) error {
+	if st.Linetype != "" {
+		if _, err := LookupLinetype(st.Linetype); err != nil {
+			return err
+		}
+	}
+	if math.IsNaN(st.LinetypeScale) || math.IsInf(st.LinetypeScale, 0) || st.LinetypeScale < 0 {
+		return fmt.Errorf("%w: linetype scale must be a number > 0, got %v", ErrBadGeometry, st.LinetypeScale)
+	}
+	if st.Layer != "" && s.layer(st.Layer) == nil {
+		return fmt.Errorf("%w: %q is not in the layer table", ErrNoLayer, st.Layer)
+	}
+	return nil
 }
 
 // siblingsOf returns the child list of parent (nil: the top level).
@@ -933,7 +1042,43 @@ func (r *jsonReader) document() *jsonScene {
 var documentFields = []field[jsonScene]{
 	{"format", func(r *jsonReader, doc jsonScene) jsonScene { doc.Format = string(r.str()); return doc }},
 	{"version", func(r *jsonReader, doc jsonScene) jsonScene { doc.Version = r.int(); return doc }},
+	{"layers", func(r *jsonReader, doc jsonScene) jsonScene { doc.Layers = r.layers(); return doc }},
 	{"entities", func(r *jsonReader, doc jsonScene) jsonScene { doc.Entities = r.entities(); return doc }},
+}
+
+// layers reads the layer table; null is nil, as encoding/json reads it.
+func (r *jsonReader) layers() []Layer {
+	if r.null() {
+		return nil
+	}
+	ls := []Layer{}
+	for more := r.arrayStart(); more; more = r.arrayNext() {
+		ls = append(ls, readFields(r, Layer{}, layerFields))
+	}
+	return ls
+}
+
+var layerFields = []field[Layer]{
+	{"name", func(r *jsonReader, l Layer) Layer { l.Name = string(r.str()); return l }},
+	{"color", func(r *jsonReader, l Layer) Layer { l.Color = r.color(); return l }},
+	{"linetype", func(r *jsonReader, l Layer) Layer { l.Linetype = string(r.str()); return l }},
+	{"lineweight", func(r *jsonReader, l Layer) Layer { l.Lineweight = r.num(); return l }},
+	{"plot", func(r *jsonReader, l Layer) Layer { l.Plot = r.bool(); return l }},
+}
+
+// bool reads true or false.
+func (r *jsonReader) bool() bool {
+	r.peek()
+	switch {
+	case bytes.HasPrefix(r.b[r.i:], []byte("true")):
+		r.i += 4
+		return true
+	case bytes.HasPrefix(r.b[r.i:], []byte("false")):
+		r.i += 5
+		return false
+	}
+	r.fail()
+	return false
 }
 
 func (r *jsonReader) entities() []jsonEntity {
@@ -1036,6 +1181,18 @@ func (r *jsonReader) style(st *Style) {
 		case "strokeWidth":
 			r.once(&seen, 4)
 			st.StrokeWidth = r.num()
+		case "linetype":
+			r.once(&seen, 8)
+			st.Linetype = string(r.str())
+		case "linetypeScale":
+			r.once(&seen, 16)
+			st.LinetypeScale = r.num()
+		case "layer":
+			r.once(&seen, 32)
+			st.Layer = string(r.str())
+		case "colorSet":
+			r.once(&seen, 64)
+			st.ColorSet = r.bool()
 		default:
 			r.fail()
 		}

@@ -107,7 +107,7 @@ func TestReadJSONErrors(t *testing.T) {
 	}{
 		{"not json", `{`, "bad scene JSON: unexpected EOF"},
 		{"format", `{"format":"x","version":1,"entities":[]}`, `bad scene JSON: format is "x", want "cadrun-scene"`},
-		{"version", `{"format":"cadrun-scene","version":9,"entities":[]}`, "bad scene JSON: version 9 is not supported; this cadrun reads versions 1 to 2"},
+		{"version", `{"format":"cadrun-scene","version":9,"entities":[]}`, "bad scene JSON: version 9 is not supported; this cadrun reads versions 1 to 3"},
 		{"kind", `{"format":"cadrun-scene","version":1,"entities":[{"name":"a","kind":"blob","transform":{"translate":[0,0],"rotate":0,"scale":[1,1],"pivot":[0,0]},"style":{"fill":null,"stroke":null,"strokeWidth":1}}]}`,
 			`bad scene JSON: entity 0 ("a"): unknown kind "blob"`},
 		{"geometry", `{"format":"cadrun-scene","version":1,"entities":[{"name":"a","kind":"circle","geometry":{"center":[0,0],"radius":-1},"transform":{"translate":[0,0],"rotate":0,"scale":[1,1],"pivot":[0,0]},"style":{"fill":null,"stroke":null,"strokeWidth":1}}]}`,
@@ -172,12 +172,24 @@ func FuzzReadJSON(f *testing.F) {
 // byte, errors included.
 func marshalJSONReflect(s *Scene) ([]byte, error) {
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "{\"format\":%q,\"version\":%d,\"entities\":[", JSONFormat, s.jsonVersion())
+	version := s.jsonVersion()
+	fmt.Fprintf(&buf, "{\"format\":%q,\"version\":%d", JSONFormat, version)
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
+	if len(s.layers) > 0 {
+		buf.WriteString(`,"layers":`)
+		if err := enc.Encode(s.layers); err != nil {
+			return nil, fmt.Errorf("encoding the layers: %w", err)
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+	}
+	buf.WriteString(`,"entities":[`)
 	first := true
 	for _, e := range s.Walk() {
 		je := jsonEntity{Name: e.Name, Kind: e.Kind(), Parent: e.Parent(), Transform: e.Transform, Style: e.Style}
+		if version < JSONVersion {
+			je.Style.ColorSet = false // only a document with drafting says it
+		}
 		if e.Shape != nil {
 			g, err := marshalCompact(e.Shape)
 			if err != nil {
@@ -339,6 +351,23 @@ func (g *sceneGen) shape() Shape {
 	return nil // a group
 }
 
+// drafting gives a style random drafting fields, and the scene the layer they name.
+func (g *sceneGen) drafting(s *Scene, st *Style) {
+	if g.rng.IntN(2) == 0 {
+		st.Linetype = Linetypes[g.rng.IntN(len(Linetypes))].Name
+		st.LinetypeScale = math.Abs(g.num())
+	}
+	st.ColorSet = g.rng.IntN(2) == 0
+	if g.rng.IntN(2) == 0 {
+		name := g.str()
+		if s.layer(name) == nil {
+			s.layers = append(s.layers, Layer{Name: name, Color: g.color(), Linetype: Linetypes[g.rng.IntN(len(Linetypes))].Name,
+				Lineweight: math.Abs(g.num()), Plot: g.rng.IntN(2) == 0})
+		}
+		st.Layer = name
+	}
+}
+
 // scene makes up to n entities, groups nested at random.
 func (g *sceneGen) scene(n int) *Scene {
 	s := New()
@@ -351,6 +380,9 @@ func (g *sceneGen) scene(n int) *Scene {
 		e := &Entity{Name: name, Shape: g.shape(),
 			Transform: Transform{Translate: g.vec(), Rotate: g.num(), Scale: g.vec(), Pivot: g.vec()},
 			Style:     Style{Fill: g.color(), Stroke: g.color(), StrokeWidth: g.num()}}
+		if g.rng.IntN(3) == 0 {
+			g.drafting(s, &e.Style)
+		}
 		var parent *Entity
 		if len(groups) > 0 && g.rng.IntN(2) == 0 {
 			parent = groups[g.rng.IntN(len(groups))]

@@ -132,7 +132,7 @@ func (s *Scene) SetFill(name string, c *Color) error {
 	if err := checkColor(c); err != nil {
 		return err
 	}
-	s.paintSubtree(e, func(st *Style) { st.Fill = copyColor(c) })
+	s.paintSubtree(e, func(st *Style) { st.Fill, st.ColorSet = copyColor(c), true })
 	return nil
 }
 
@@ -149,7 +149,7 @@ func (s *Scene) SetStroke(name string, c *Color, width float64) error {
 		return fmt.Errorf("%w: stroke width must be finite, got %v", ErrBadGeometry, width)
 	}
 	s.paintSubtree(e, func(st *Style) {
-		st.Stroke = copyColor(c)
+		st.Stroke, st.ColorSet = copyColor(c), true
 		if width >= 0 {
 			st.StrokeWidth = width
 		}

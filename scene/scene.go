@@ -59,10 +59,22 @@ var Black = Color{0, 0, 0, 1}
 // Style is how an entity is painted. A nil Fill or Stroke paints nothing. StrokeWidth is the
 // pen's width in scene units and is not affected by transforms, like a pen on a plotter; 0,
 // the default, is a hairline (see Hairline).
+//
+// The drafting fields (see linetype.go) are resolved when the scene is drawn (Scene.Drawn):
+// an empty Linetype or Layer takes the nearest group's, then the layer's.
 type Style struct {
 	Fill        *Color  `json:"fill"`
 	Stroke      *Color  `json:"stroke"`
 	StrokeWidth float64 `json:"strokeWidth"`
+	// Linetype names a linetype of Linetypes; "" has none of its own.
+	Linetype string `json:"linetype,omitempty"`
+	// LinetypeScale multiplies the linetype's pattern; 0 means 1.
+	LinetypeScale float64 `json:"linetypeScale,omitempty"`
+	// Layer names a layer of the scene's table; "" is on none of its own.
+	Layer string `json:"layer,omitempty"`
+	// ColorSet records that the script set the fill or stroke colour, which a layer's
+	// colour then leaves alone; a new shape's default colours take the layer's.
+	ColorSet bool `json:"colorSet,omitempty"`
 }
 
 // Hairline reports whether the stroke has no width of its own. Every renderer reads this one
@@ -154,6 +166,12 @@ type Scene struct {
 	// scene that is only read stays safe to share.
 	last    *Entity
 	lastBox Box
+
+	// layers is the layer table in creation order (at most MaxLayers, found by a scan).
+	layers []Layer
+	// drafting is set once a linetype or a layer has been used, so that a scene without
+	// them is drawn without resolving any (Scene.Drawn).
+	drafting bool
 }
 
 // New returns an empty scene.
@@ -490,6 +508,7 @@ func (s *Scene) Clone() *Scene {
 	}
 	c.byName = newNameIndex(s.Len())
 	c.roots = copyList(&s.roots, nil)
+	c.layers, c.drafting = cloneLayers(s.layers), s.drafting
 	return c
 }
 

@@ -1,0 +1,284 @@
+package scene
+
+// Linetypes and layers are drafting properties, not geometry: they change how a stroke is
+// drawn, never the outline, so every measure and boolean ignores them. A linetype is one of a
+// fixed set of dash patterns (the ones every CAD program ships, as in AutoCAD's acad.lin);
+// a layer is a named row of a table in the scene that entities point to by name, so that one
+// change to the row changes every entity on it. Both are resolved when the scene is drawn
+// (Scene.Drawn), never copied into the entities.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Errors of the drafting properties.
+var (
+	// ErrBadLinetype is returned for a linetype name that is not in Linetypes.
+	ErrBadLinetype = errors.New("unknown linetype")
+	// ErrNoLayer is returned when an entity is put on a layer that was not created.
+	ErrNoLayer = errors.New("no such layer")
+)
+
+// MaxLayers caps the layers of one scene; it is documented in docs/limits.md.
+const MaxLayers = 1000
+
+// Linetype is a named dash pattern.
+type Linetype struct {
+	Name string
+	// Pattern is the dash pattern at scale 1, in scene units: dashes (> 0) and gaps (< 0)
+	// alternating from a dash, as DXF writes them; a dash of 0 is a dot. Empty: continuous.
+	Pattern []float64
+	Doc     string
+}
+
+// Linetypes are the linetypes a stroke may have: acad.lin's patterns (given there in inches)
+// times 12, which makes a dashed line 6 on, 3 off, the size that reads on a drawing in
+// millimetres at 1:1. A scale multiplies every length.
+var Linetypes = []Linetype{
+	{Name: "continuous", Doc: "Solid line"},
+	{Name: "dashed", Pattern: []float64{6, -3}, Doc: "Dashed __ __ __"},
+	{Name: "hidden", Pattern: []float64{3, -1.5}, Doc: "Hidden _ _ _ _"},
+	{Name: "center", Pattern: []float64{15, -3, 3, -3}, Doc: "Center ____ _ ____ _"},
+	{Name: "phantom", Pattern: []float64{15, -3, 3, -3, 3, -3}, Doc: "Phantom ____ _ _ ____"},
+	{Name: "dot", Pattern: []float64{0, -3}, Doc: "Dot . . . ."},
+}
+
+// LinetypeNames lists the linetype names, for messages and docs.
+func LinetypeNames() []string {
+	out := make([]string, len(Linetypes))
+	for i, lt := range Linetypes {
+		out[i] = lt.Name
+	}
+	return out
+}
+
+// LookupLinetype returns the named linetype.
+func LookupLinetype(name string) (Linetype, error) {
+	for _, lt := range Linetypes {
+		if lt.Name == name {
+			return lt, nil
+		}
+	}
+	return Linetype{}, fmt.Errorf("%w %q: use one of %s", ErrBadLinetype, name, strings.Join(LinetypeNames(), ", "))
+}
+
+// Dashes is the dash pattern of a linetype at a scale as lengths without signs (dash, gap,
+// dash, gap, ...), as SVG, PDF and the rasteriser take it; nil for a continuous line or an
+// unknown name.
+func Dashes(name string, scale float64) []float64 {
+	lt, err := LookupLinetype(name)
+	if err != nil || len(lt.Pattern) == 0 {
+		return nil
+	}
+	if scale <= 0 {
+		scale = 1
+	}
+	out := make([]float64, len(lt.Pattern))
+	for i, v := range lt.Pattern {
+		out[i] = math.Abs(v) * scale
+	}
+	return out
+}
+
+// Layer is a row of the scene's layer table. An entity on it takes its colour, linetype and
+// lineweight where the entity sets none; Plot false keeps it out of pictures and prints.
+type Layer struct {
+	Name string `json:"name"`
+	// Color replaces the colours of entities on the layer whose colours were never set (see
+	// Style.ColorSet); nil leaves them as they are.
+	Color *Color `json:"color"`
+	// Linetype is the linetype of entities on the layer that have none of their own; ""
+	// is continuous.
+	Linetype string `json:"linetype,omitempty"`
+	// Lineweight is the stroke width, in scene units, of entities on the layer whose stroke
+	// has no width of its own (a hairline); 0 leaves them hairlines.
+	Lineweight float64 `json:"lineweight,omitempty"`
+	Plot       bool    `json:"plot"`
+}
+
+// validate checks a layer's properties.
+func (l *Layer) validate() error {
+	if err := checkName(l.Name); err != nil {
+		return fmt.Errorf("layer %q: %w", l.Name, err)
+	}
+	if err := checkColor(l.Color); err != nil {
+		return fmt.Errorf("layer %q: %w", l.Name, err)
+	}
+	if l.Linetype != "" {
+		if _, err := LookupLinetype(l.Linetype); err != nil {
+			return fmt.Errorf("layer %q: %w", l.Name, err)
+		}
+	}
+	if math.IsNaN(l.Lineweight) || math.IsInf(l.Lineweight, 0) || l.Lineweight < 0 || l.Lineweight > MaxCoord {
+		return fmt.Errorf("%w: layer %q: lineweight must be a number >= 0, got %v", ErrBadGeometry, l.Name, l.Lineweight)
+	}
+	return nil
+}
+
+// Layers lists the layer table in the order the layers were created.
+func (s *Scene) Layers() []Layer {
+	out := make([]Layer, len(s.layers))
+	for i, l := range s.layers {
+		out[i] = l.clone()
+	}
+	return out
+}
+
+// Layer returns the named layer.
+func (s *Scene) Layer(name string) (Layer, bool) {
+	if l := s.layer(name); l != nil {
+		return l.clone(), true
+	}
+	return Layer{}, false
+}
+
+func (s *Scene) layer(name string) *Layer {
+	for i := range s.layers {
+		if s.layers[i].Name == name {
+			return &s.layers[i]
+		}
+	}
+	return nil
+}
+
+func (l Layer) clone() Layer {
+	l.Color = copyColor(l.Color)
+	return l
+}
+
+// CreateLayer adds a layer to the table, or redefines the layer of that name in place (the
+// entities on it follow).
+func (s *Scene) CreateLayer(l Layer) error {
+	if err := l.validate(); err != nil {
+		return err
+	}
+	l = l.clone()
+	if old := s.layer(l.Name); old != nil {
+		*old = l
+		return nil
+	}
+	if len(s.layers) >= MaxLayers {
+		return fmt.Errorf("%w: the scene already has %d layers (MaxLayers)", ErrLimit, MaxLayers)
+	}
+	s.layers = append(s.layers, l)
+	s.drafting = true
+	return nil
+}
+
+// SetLayer puts an entity on a layer; on a group, the group's members without a layer of
+// their own are on it too. "" takes the entity off its layer.
+func (s *Scene) SetLayer(name, layer string) error {
+	e, err := s.Get(name)
+	if err != nil {
+		return err
+	}
+	if layer != "" && s.layer(layer) == nil {
+		return fmt.Errorf("%w: %q; create it first with createLayer(%q, {...})", ErrNoLayer, layer, layer)
+	}
+	e.Style.Layer = layer
+	s.drafting = s.drafting || layer != ""
+	return nil
+}
+
+// SetLinetype gives an entity a linetype at a scale (0 means 1); on a group, the group's
+// members without a linetype of their own are drawn with it. "" removes it.
+func (s *Scene) SetLinetype(name, linetype string, scale float64) error {
+	e, err := s.Get(name)
+	if err != nil {
+		return err
+	}
+	if linetype != "" {
+		if _, err := LookupLinetype(linetype); err != nil {
+			return err
+		}
+	}
+	if math.IsNaN(scale) || math.IsInf(scale, 0) || scale < 0 || scale > MaxCoord {
+		return fmt.Errorf("%w: linetype scale must be a number > 0, got %v", ErrBadGeometry, scale)
+	}
+	if scale == 1 || linetype == "" {
+		scale = 0 // 1 is the default; storing it as 0 keeps one form for one meaning
+	}
+	e.Style.Linetype, e.Style.LinetypeScale = linetype, scale
+	s.drafting = s.drafting || linetype != ""
+	return nil
+}
+
+// Drawn is how an entity is drawn once its groups and its layer are taken into account.
+type Drawn struct {
+	// Style is the entity's style with its layer's colour and lineweight applied where it
+	// sets none, and its Linetype, LinetypeScale and Layer resolved: its own, else its
+	// nearest group's, else (the linetype) its layer's.
+	Style Style
+	// Plot is false when the entity's layer is not plotted: pictures and prints leave it out.
+	Plot bool
+	// ByLayer reports that the linetype is the layer's (DXF writes BYLAYER).
+	ByLayer bool
+}
+
+// Dashes is the drawn dash pattern (see the function Dashes); nil for a continuous line.
+func (d Drawn) Dashes() []float64 { return Dashes(d.Style.Linetype, d.Style.LinetypeScale) }
+
+// Drawn resolves e's drafting properties. A scene that has never had a linetype or a layer
+// answers e's own style at once.
+func (s *Scene) Drawn(e *Entity) Drawn {
+	d := Drawn{Style: e.Style, Plot: true}
+	if !s.drafting {
+		return d
+	}
+	st := &d.Style
+	for p := e.parent; p != nil && (st.Linetype == "" || st.Layer == ""); p = p.parent {
+		if st.Linetype == "" {
+			st.Linetype, st.LinetypeScale = p.Style.Linetype, p.Style.LinetypeScale
+		}
+		if st.Layer == "" {
+			st.Layer = p.Style.Layer
+		}
+	}
+	l := s.layer(st.Layer)
+	if l == nil {
+		return d
+	}
+	d.Plot = l.Plot
+	if st.Linetype == "" && l.Linetype != "" {
+		st.Linetype, st.LinetypeScale, d.ByLayer = l.Linetype, 0, true
+	}
+	if l.Color != nil && !st.ColorSet {
+		if st.Stroke != nil {
+			st.Stroke = l.Color
+		}
+		if st.Fill != nil {
+			st.Fill = l.Color
+		}
+	}
+	if st.Hairline() && l.Lineweight > 0 {
+		st.StrokeWidth = l.Lineweight
+	}
+	return d
+}
+
+// usesDrafting reports whether any entity or the layer table holds a drafting property,
+// which JSON version 3 added.
+func (s *Scene) usesDrafting() bool {
+	if len(s.layers) > 0 {
+		return true
+	}
+	for _, e := range s.Walk() {
+		if e.Style.Linetype != "" || e.Style.LinetypeScale != 0 || e.Style.Layer != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// cloneLayers copies the layer table.
+func cloneLayers(ls []Layer) []Layer {
+	out := slices.Clone(ls)
+	for i := range out {
+		out[i] = out[i].clone()
+	}
+	return out
+}
