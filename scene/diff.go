@@ -59,7 +59,7 @@ func Compare(old, cur *Scene, tol float64) Diff {
 		if !equalWithin(o.Transform, e.Transform, tol) {
 			what = append(what, "transform")
 		}
-		if !equalWithin(o.Style, e.Style, tol) {
+		if !sameStyle(o.Style, e.Style, tol) {
 			what = append(what, "style")
 		}
 		if zOld[e.Name] != zCur[e.Name] {
@@ -104,6 +104,14 @@ func NearlyEqual(a, b, tol float64) bool {
 }
 
 // equalWithin is reflect.DeepEqual with floating-point numbers equal within tol.
+// sameStyle compares two styles as a reader sees them: ColorSet is bookkeeping for layer
+// colours, which a document without layers does not keep, so a scene read back from one
+// still compares equal to the scene that wrote it.
+func sameStyle(a, b Style, tol float64) bool {
+	a.ColorSet, b.ColorSet = false, false
+	return equalWithin(a, b, tol)
+}
+
 func equalWithin(a, b any, tol float64) bool {
 	if tol == 0 {
 		return reflect.DeepEqual(a, b)
