@@ -143,3 +143,17 @@ func TestHullOfCirclesExact(t *testing.T) {
 		t.Errorf("hull perimeter %v area %v, want %v, %v (%d vertices, bulges %v)", per, area, wantPer, wantArea, len(p.Outer), p.OuterBulges)
 	}
 }
+
+// A path of lines and circular arcs (a slot, as an imported DXF outline draws it) is measured
+// in closed form.
+func TestArcPathExact(t *testing.T) {
+	t.Parallel()
+	s := New()
+	// A slot 20 long between the centres of its round ends, 6 wide.
+	boolPut(t, s, "slot", &PathShape{Data: "M 0 -3 L 20 -3 A 3 3 0 0 1 20 3 L 0 3 A 3 3 0 0 1 0 -3 Z"})
+	area, _ := s.Area("slot")
+	per, _ := s.Perimeter("slot")
+	if !near(area, 120+9*math.Pi, 1e-14) || !near(per, 40+6*math.Pi, 1e-14) {
+		t.Errorf("slot area %v perimeter %v, want %v and %v", area, per, 120+9*math.Pi, 40+6*math.Pi)
+	}
+}

@@ -66,6 +66,10 @@ func exactOf(shape Shape, w Affine) (exactShape, bool) {
 		return exactPolygon(g, w)
 	case *Polygon:
 		return exactPolygon(*g, w)
+	case *PathShape:
+		if ring, ok := arcRing(g); ok {
+			return exactPolygon(ring, w)
+		}
 	}
 	return exactShape{}, false
 }
@@ -294,4 +298,71 @@ func insideAny(b Box, boxes []Box) bool {
 		}
 	}
 	return false
+}
+
+// arcRing is a path of one closed subpath of lines and circular arcs (an imported DXF outline,
+// a slot drawn with A commands) as a polygon with arc edges, so that it is measured in closed
+// form; false for anything else (Béziers, elliptical arcs, several subpaths), which the
+// flattened measures answer.
+func arcRing(p *PathShape) (Polygon, bool) {
+	path := p.path
+	if len(path) < 3 || path[0].Kind != SegMove || path[len(path)-1].Kind != SegClose {
+		return Polygon{}, false
+	}
+	pts := []Vec{path[0].P[0]}
+	var bul []float64
+	here := path[0].P[0]
+	lineTo := func(q Vec) {
+		if q != here {
+			bul = append(bul, 0)
+			pts = append(pts, q)
+			here = q
+		}
+	}
+	for _, seg := range path[1 : len(path)-1] {
+		switch seg.Kind {
+		case SegLine:
+			lineTo(seg.P[0])
+		case SegArc:
+			sweep, ok := circularSweep(seg)
+			if !ok {
+				return Polygon{}, false
+			}
+			lineTo(seg.ArcPoint(seg.T0))
+			n := max(1, int(math.Ceil(math.Abs(sweep)/math.Pi-1e-9)))
+			for i := 1; i <= n; i++ {
+				bul = append(bul, math.Tan(sweep/float64(4*n)))
+				q := seg.ArcPoint(seg.T0 + (seg.T1-seg.T0)*float64(i)/float64(n))
+				pts = append(pts, q)
+				here = q
+			}
+		default:
+			return Polygon{}, false
+		}
+	}
+	// The last point closes onto the first: its edge is the closing one.
+	if n := len(pts); n > 1 && nearlyEqual(overlay.Point(pts[n-1]), overlay.Point(pts[0])) {
+		pts = pts[:n-1]
+	} else {
+		bul = append(bul, 0)
+	}
+	if len(pts) < 2 || len(bul) != len(pts) || !hasBulge(bul) {
+		return Polygon{}, false
+	}
+	return Polygon{Parts: []PolygonPart{{Outer: pts, OuterBulges: bul}}}, true
+}
+
+// circularSweep is the signed sweep of an arc segment that is a circle's (its axes equal and
+// square), counter-clockwise positive.
+func circularSweep(s Seg) (float64, bool) {
+	u, v := s.P[1], s.P[2]
+	ru, rv := u.Len(), v.Len()
+	if ru == 0 || math.Abs(ru-rv) > 1e-12*ru || math.Abs(u.X*v.X+u.Y*v.Y) > 1e-12*ru*rv {
+		return 0, false
+	}
+	sweep := s.T1 - s.T0
+	if u.X*v.Y-u.Y*v.X < 0 {
+		sweep = -sweep
+	}
+	return sweep, math.Abs(sweep) <= 2*math.Pi+1e-9
 }
