@@ -116,7 +116,7 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	defer pool.Close()
 	setup := watchSetup{
 		dir: dir, poll: *poll, outputs: outputs, runner: pool,
-		options: runtime.Options{Limits: runtime.Limits{Timeout: *timeout}},
+		options: runtime.Options{Limits: runtime.Limits{Timeout: *timeout}, Lint: true}, // findings print as warnings, as cadrun run prints them
 	}
 	if viewAddr != "" {
 		// The viewer keeps the selection in the workspace, so that an agent's cadrun mcp on
