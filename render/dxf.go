@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cadrun/cadrun/internal/aci"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -468,7 +469,7 @@ func nearestACI(c scene.Color) int {
 	r, g, b := float64(channel(c[0])), float64(channel(c[1])), float64(channel(c[2]))
 	best, bestD := dxfBlack, math.Inf(1)
 	for i := 1; i <= 255; i++ {
-		p := aciPalette[i]
+		p := aci.RGB(i)
 		if i == dxfBlack {
 			p = [3]uint8{0, 0, 0}
 		}
@@ -479,52 +480,6 @@ func nearestACI(c scene.Color) int {
 	}
 	return best
 }
-
-// aciPalette is the standard ACI colour table: 1-9 are named colours; 10-249 run through
-// 24 hues in steps of 15°, each in five brightnesses, full and half saturation; 250-255 are
-// greys.
-var aciPalette = func() [256][3]uint8 {
-	var p [256][3]uint8
-	copy(p[1:10], [][3]uint8{
-		{255, 0, 0}, {255, 255, 0}, {0, 255, 0}, {0, 255, 255}, {0, 0, 255}, {255, 0, 255},
-		{255, 255, 255}, {128, 128, 128}, {192, 192, 192},
-	})
-	levels := [5]float64{255, 165, 127, 76, 38}
-	for i := 10; i < 250; i++ {
-		hue := float64((i-10)/10) * 15
-		v := levels[(i-10)%10/2]
-		lo := 0.0
-		if i%2 == 1 {
-			lo = math.Floor(v / 2)
-		}
-		// HSV with value v and minimum lo.
-		h := hue / 60
-		f := h - math.Floor(h)
-		up, down := lo+(v-lo)*f, v-(v-lo)*f
-		var rgb [3]float64
-		switch int(h) {
-		case 0:
-			rgb = [3]float64{v, up, lo}
-		case 1:
-			rgb = [3]float64{down, v, lo}
-		case 2:
-			rgb = [3]float64{lo, v, up}
-		case 3:
-			rgb = [3]float64{lo, down, v}
-		case 4:
-			rgb = [3]float64{up, lo, v}
-		default:
-			rgb = [3]float64{v, lo, down}
-		}
-		for k := range rgb {
-			p[i][k] = uint8(math.Floor(rgb[k]))
-		}
-	}
-	for i, g := range [6]uint8{51, 91, 132, 173, 214, 255} {
-		p[250+i] = [3]uint8{g, g, g}
-	}
-	return p
-}()
 
 // dxfWriter appends group code / value pairs.
 type dxfWriter struct {

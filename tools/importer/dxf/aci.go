@@ -1,58 +1,12 @@
 package dxf
 
-import "math"
+import "github.com/cadrun/cadrun/internal/aci"
 
 // ACI is the RGB colour of an AutoCAD Color Index (1-255). ACI 7 is white on a dark screen and
 // black on paper; it is given as black, as it prints. Out of range gives black.
 func ACI(i int) [3]uint8 {
-	if i < 1 || i > 255 || i == 7 {
+	if i == 7 {
 		return [3]uint8{}
 	}
-	return aciPalette[i]
-}
-
-// aciPalette is the standard ACI table: 1-9 are named colours; 10-249 run through 24 hues in
-// steps of 15°, each in five brightnesses at full and half saturation; 250-255 are greys.
-var aciPalette = func() [256][3]uint8 {
-	var p [256][3]uint8
-	copy(p[1:10], [][3]uint8{
-		{255, 0, 0}, {255, 255, 0}, {0, 255, 0}, {0, 255, 255}, {0, 0, 255}, {255, 0, 255},
-		{255, 255, 255}, {128, 128, 128}, {192, 192, 192},
-	})
-	levels := [5]float64{255, 165, 127, 76, 38}
-	for i := 10; i < 250; i++ {
-		v := levels[(i-10)%10/2]
-		lo := 0.0
-		if i%2 == 1 {
-			lo = math.Floor(v / 2)
-		}
-		p[i] = hsv(float64((i-10)/10)*15, v, lo)
-	}
-	for i, g := range [6]uint8{51, 91, 132, 173, 214, 255} {
-		p[250+i] = [3]uint8{g, g, g}
-	}
-	return p
-}()
-
-// hsv is the colour of hue (degrees) at value v with minimum channel lo (0-255).
-func hsv(hue, v, lo float64) [3]uint8 {
-	h := hue / 60
-	f := h - math.Floor(h)
-	up, down := lo+(v-lo)*f, v-(v-lo)*f
-	var rgb [3]float64
-	switch int(h) {
-	case 0:
-		rgb = [3]float64{v, up, lo}
-	case 1:
-		rgb = [3]float64{down, v, lo}
-	case 2:
-		rgb = [3]float64{lo, v, up}
-	case 3:
-		rgb = [3]float64{lo, down, v}
-	case 4:
-		rgb = [3]float64{up, lo, v}
-	default:
-		rgb = [3]float64{v, lo, down}
-	}
-	return [3]uint8{uint8(rgb[0]), uint8(rgb[1]), uint8(rgb[2])}
+	return aci.RGB(i)
 }
