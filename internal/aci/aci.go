@@ -2,7 +2,10 @@
 // DXF writer (the nearest index to a colour) and the DXF importer (the colour of an index).
 package aci
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // RGB is the colour of index i (1-255) as the standard table gives it: 1-9 are named colours
 // (7 is white, which a screen shows as white and paper prints as black); 10-249 run through 24
@@ -12,11 +15,19 @@ func RGB(i int) [3]uint8 {
 	if i < 1 || i > 255 {
 		return [3]uint8{}
 	}
+	built.Do(build)
 	return palette[i]
 }
 
-var palette = func() [256][3]uint8 {
-	var p [256][3]uint8
+// The table is built on first use, not at start-up: cadrun's first initialiser must be the
+// one that starts a worker (internal/prestart), which this package would otherwise precede.
+var (
+	built   sync.Once
+	palette [256][3]uint8
+)
+
+func build() {
+	p := &palette
 	copy(p[1:10], [][3]uint8{
 		{255, 0, 0}, {255, 255, 0}, {0, 255, 0}, {0, 255, 255}, {0, 0, 255}, {255, 0, 255},
 		{255, 255, 255}, {128, 128, 128}, {192, 192, 192},
@@ -33,8 +44,7 @@ var palette = func() [256][3]uint8 {
 	for i, g := range [6]uint8{51, 91, 132, 173, 214, 255} {
 		p[250+i] = [3]uint8{g, g, g}
 	}
-	return p
-}()
+}
 
 // hsv is the colour of hue (degrees) at value v with minimum channel lo (0-255).
 func hsv(hue, v, lo float64) [3]uint8 {
