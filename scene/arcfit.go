@@ -60,19 +60,12 @@ func (src *arcSources) addPath(p Path, tol float64) {
 		if s.Kind != SegArc {
 			continue
 		}
-		u, v := s.P[1], s.P[2]
-		ru, rv := u.Len(), v.Len()
-		if math.Abs(ru-rv) > 1e-12*ru || math.Abs(u.X*v.X+u.Y*v.Y) > 1e-12*ru*rv || ru == 0 {
+		a, ok := circleOf(*s)
+		if !ok {
 			continue // elliptical: left flattened
 		}
-		// The point at parameter t lies at angle atan2(u) + t, or - t where the map mirrors.
-		sign := 1.0
-		if u.X*v.Y-u.Y*v.X < 0 {
-			sign = -1
-		}
-		n := ArcSegments(max(ru, rv), math.Abs(s.T1-s.T0), tol)
-		a0 := math.Atan2(u.Y, u.X) + sign*s.T0
-		src.addArc(circArc{c: s.P[0], r: ru, a0: a0, sweep: sign * (s.T1 - s.T0)}, n)
+		// As many chords as Flatten cuts it into.
+		src.addArc(a, ArcSegments(max(s.P[1].Len(), s.P[2].Len()), math.Abs(s.T1-s.T0), tol))
 	}
 }
 

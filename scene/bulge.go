@@ -31,6 +31,28 @@ func (a circArc) at(t float64) Vec {
 	return Vec{a.c.X + a.r*cs, a.c.Y + a.r*sn}
 }
 
+// circularTolerance is how far (relative) an arc's two axis vectors may differ in length or
+// from a right angle and still be taken as a circle: a turn's matrix comes out of sine and
+// cosine.
+const circularTolerance = 1e-12
+
+// circleOf is an arc segment as an arc of its circle (radius the length of its first axis),
+// starting at the world angle of its first point and sweeping counter-clockwise when positive,
+// or false for an arc that is elliptical: axes of different lengths, or not square, beyond
+// circularTolerance. Under a mirror the angle runs against the parameter.
+func circleOf(s Seg) (circArc, bool) {
+	u, v := s.P[1], s.P[2]
+	ru, rv := u.Len(), v.Len()
+	if ru == 0 || math.Abs(ru-rv) > circularTolerance*ru || math.Abs(u.X*v.X+u.Y*v.Y) > circularTolerance*ru*rv {
+		return circArc{}, false
+	}
+	o := 1.0
+	if u.X*v.Y-u.Y*v.X < 0 {
+		o = -1
+	}
+	return circArc{c: s.P[0], r: ru, a0: math.Atan2(u.Y, u.X) + o*s.T0, sweep: o * (s.T1 - s.T0)}, true
+}
+
 // edgeArc is the arc of the edge from p to q with bulge k (k != 0, p != q).
 func edgeArc(p, q Vec, k float64) circArc {
 	sweep := 4 * math.Atan(k)

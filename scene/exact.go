@@ -336,8 +336,9 @@ func arcRing(p *PathShape) (Polygon, bool) {
 		case SegLine:
 			lineTo(seg.P[0])
 		case SegArc:
-			sweep, ok := circularSweep(seg)
-			if !ok {
+			a, ok := circleOf(seg)
+			sweep := a.sweep
+			if !ok || math.Abs(sweep) > 2*math.Pi+1e-9 {
 				return Polygon{}, false
 			}
 			lineTo(seg.ArcPoint(seg.T0))
@@ -362,19 +363,4 @@ func arcRing(p *PathShape) (Polygon, bool) {
 		return Polygon{}, false
 	}
 	return Polygon{Parts: []PolygonPart{{Outer: pts, OuterBulges: bul}}}, true
-}
-
-// circularSweep is the signed sweep of an arc segment that is a circle's (its axes equal and
-// square), counter-clockwise positive.
-func circularSweep(s Seg) (float64, bool) {
-	u, v := s.P[1], s.P[2]
-	ru, rv := u.Len(), v.Len()
-	if ru == 0 || math.Abs(ru-rv) > 1e-12*ru || math.Abs(u.X*v.X+u.Y*v.Y) > 1e-12*ru*rv {
-		return 0, false
-	}
-	sweep := s.T1 - s.T0
-	if u.X*v.Y-u.Y*v.X < 0 {
-		sweep = -sweep
-	}
-	return sweep, math.Abs(sweep) <= 2*math.Pi+1e-9
 }

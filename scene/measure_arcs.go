@@ -20,11 +20,6 @@ import (
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
-// circularTolerance is how far (relative) an arc's two axis vectors may differ in length or
-// from a right angle and still be measured as a circle: a turn's matrix comes out of sine and
-// cosine.
-const circularTolerance = 1e-12
-
 // boundary collects a shape's outline as edges (lines and arc pieces) in world coordinates.
 type boundary struct {
 	edges  []edge
@@ -105,12 +100,10 @@ func (bd *boundary) addPath(p Path, tol float64) {
 	finish(false)
 }
 
-// isCircular reports whether an arc segment traces a circle: axis vectors of one length at a
-// right angle.
+// isCircular reports whether an arc segment traces a circle (circleOf).
 func isCircular(s Seg) bool {
-	u, v := s.P[1], s.P[2]
-	lu, lv := u.Len(), v.Len()
-	return lu > 0 && math.Abs(lu-lv) <= circularTolerance*lu && math.Abs(dot(u, v)) <= circularTolerance*lu*lv
+	_, ok := circleOf(s)
+	return ok
 }
 
 // circularPiece is the part of a circular arc segment from parameter t0 to t1, as an arc of
