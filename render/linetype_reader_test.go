@@ -45,14 +45,15 @@ func dashedScene(t *testing.T) *scene.Scene {
 
 // checkDashRuns finds the dashed line in a picture (the row with the most dark pixels, the
 // "note" line being left out) and holds its runs to the pattern: 10 dashes, each 6 units plus
-// the round caps (6.5), with gaps of 3 less the caps (2.5), to within 0.35 units. The scale
-// comes from the ink's own extent, 87.5 units, so the check needs no knowledge of the
+// the round caps (caps: the line's width, 0.5, or 0 for a hairline, whose one-pixel caps are
+// within the tolerance), with gaps of 3 less the caps, to within 0.35 units. The scale comes
+// from the ink's own extent, 87 units plus the caps, so the check needs no knowledge of the
 // reader's placement. It also checks that no row holds a line of ink longer than a dash,
 // which the not-plotted "note" line would be.
 func checkDashRuns(t *testing.T, reader string, img interface {
 	Bounds() image.Rectangle
 	At(x, y int) color.Color
-}) {
+}, caps float64) {
 	t.Helper()
 	b := img.Bounds()
 	dark := func(x, y int) bool {
@@ -100,11 +101,11 @@ func checkDashRuns(t *testing.T, reader string, img interface {
 		t.Errorf("%s: row %d has %d runs %v, want 10 dashes and 9 gaps", reader, bestRow, len(runs), runs)
 		return
 	}
-	k := float64(x1-x0+1) / 87.5 // pixels a unit
+	k := float64(x1-x0+1) / (87 + caps) // pixels a unit
 	for i, r := range runs {
-		want := 6.5
+		want := 6 + caps
 		if i%2 == 1 {
-			want = 2.5
+			want = 3 - caps
 		}
 		if got := float64(r) / k; math.Abs(got-want) > 0.35 {
 			t.Errorf("%s: run %d is %.2f units, want %v (runs in pixels %v, %.2f pixels a unit)", reader, i, got, want, runs, k)
@@ -133,7 +134,7 @@ func TestDashesThroughLibrsvg(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rsvg-convert: %v", err)
 	}
-	checkDashRuns(t, "librsvg", decodeRGBA(t, "dashed", out))
+	checkDashRuns(t, "librsvg", decodeRGBA(t, "dashed", out), 0.5)
 }
 
 func TestDashesThroughPoppler(t *testing.T) {
@@ -154,7 +155,7 @@ func TestDashesThroughPoppler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkDashRuns(t, "poppler", decodeRGBA(t, "dashed", f))
+	checkDashRuns(t, "poppler", decodeRGBA(t, "dashed", f), 0.5)
 }
 
 func TestDashesInPNG(t *testing.T) {
@@ -168,7 +169,7 @@ func TestDashesInPNG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkDashRuns(t, "image/png", img)
+	checkDashRuns(t, "image/png", img, 0.5)
 }
 
 // TestDraftingDXFThroughEzdxf reads the DXF of the dashed scene, R12 and R2000, with ezdxf:

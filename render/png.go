@@ -326,61 +326,18 @@ func preparePNG(s *scene.Scene, tr scene.Affine, scale float64, size image.Point
 // round caps make it a dot of the stroke's width.
 const pngDot = 1e-3
 
-// dashPolylines cuts polylines into their dashes: pattern is dash, gap, dash, ... lengths in
-// the polylines' units, starting afresh at each polyline as SVG and PDF start it at each
-// subpath. A pattern whose lengths sum to less than a thousandth of a pixel is drawn solid.
+// dashPolylines cuts polylines into their dashes (scene.Path.Dash): pattern is dash, gap,
+// dash, ... lengths in the polylines' units, starting afresh at each polyline as SVG and PDF
+// start it at each subpath. A dot becomes a dash pngDot long.
 func dashPolylines(lines []scene.Polyline, pattern []float64) []scene.Polyline {
-	total := 0.0
-	for _, v := range pattern {
-		total += v
-	}
-	if total < 1e-3 {
-		return lines
-	}
-	var out []scene.Polyline
+	var p scene.Path
 	for _, l := range lines {
-		pts := l.Points
-		if l.Closed && len(pts) > 1 {
-			pts = append(pts[:len(pts):len(pts)], pts[0])
-		}
-		k, left := 0, pattern[0] // the pattern's element, and what is left of it
-		var cur []scene.Vec      // the dash being drawn
-		for i := 1; i < len(pts); i++ {
-			a, b := pts[i-1], pts[i]
-			seg := b.Sub(a)
-			n := seg.Len()
-			if n == 0 {
-				continue
-			}
-			u := seg.Mul(1 / n)
-			pos := 0.0
-			for {
-				on := k%2 == 0
-				if on && cur == nil {
-					cur = []scene.Vec{a.Add(u.Mul(pos))}
-				}
-				if left > n-pos {
-					left -= n - pos
-					if on {
-						cur = append(cur, b)
-					}
-					break
-				}
-				pos += left
-				if on {
-					end := a.Add(u.Mul(pos))
-					if left == 0 && len(cur) == 1 {
-						end = a.Add(u.Mul(pos + pngDot))
-					}
-					out = append(out, scene.Polyline{Points: append(cur, end)})
-					cur = nil
-				}
-				k = (k + 1) % len(pattern)
-				left = pattern[k]
-			}
-		}
-		if len(cur) > 1 {
-			out = append(out, scene.Polyline{Points: cur})
+		p.Polyline(l.Points, l.Closed)
+	}
+	out := p.Dash(pattern, 1).Flatten(1)
+	for i, l := range out {
+		if len(l.Points) == 1 {
+			out[i].Points = append(l.Points, l.Points[0].Add(scene.Vec{X: pngDot}))
 		}
 	}
 	return out

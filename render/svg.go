@@ -385,14 +385,50 @@ type svgWriter struct {
 
 // shape writes a shape's <path> element, mapped to the world by m.
 func (w *svgWriter) shape(b []byte, e *scene.Entity, m scene.Affine, st scene.Style) []byte {
+	w.path = scene.AppendOutline(w.path[:0], e.Shape, m)
+	if dashes := scene.Dashes(st.Linetype, st.LinetypeScale); dashes != nil && st.Hairline() && st.Stroke != nil {
+		return w.dashedHairline(b, e, st, dashes)
+	}
 	b = append(b, `<path data-name="`...)
 	b = w.nameAndKind(b, e)
 	b = append(b, `" d="`...)
-	w.path = scene.AppendOutline(w.path[:0], e.Shape, m)
 	b = w.pathData(b, w.path)
 	b = append(b, '"')
 	b = w.style(b, st)
 	return append(b, "/>\n"...)
+}
+
+// dashedHairline writes a shape whose hairline stroke has a linetype: its dashes as geometry,
+// since under vector-effect="non-scaling-stroke" Chromium lays a dash array out in screen
+// pixels where librsvg keeps it in user units (scene/dash.go). A fill is a second path of the
+// whole outline under it, the two in one <g> of the shape's name, on one line as the viewer
+// reads every entity.
+func (w *svgWriter) dashedHairline(b []byte, e *scene.Entity, st scene.Style, dashes []float64) []byte {
+	stroke := st
+	stroke.Fill, stroke.Linetype, stroke.LinetypeScale = nil, "", 0
+	dashed := w.path.Dash(dashes, 100*w.coords.quantum) // Béziers within a ten-thousandth of the view
+	if st.Fill == nil {
+		b = append(b, `<path data-name="`...)
+		b = w.nameAndKind(b, e)
+		b = append(b, `" d="`...)
+		b = w.pathData(b, dashed)
+		b = append(b, '"')
+		b = w.style(b, stroke)
+		return append(b, "/>\n"...)
+	}
+	fill := st
+	fill.Stroke, fill.Linetype, fill.LinetypeScale = nil, "", 0
+	b = append(b, `<g data-name="`...)
+	b = w.nameAndKind(b, e)
+	b = append(b, `"><path d="`...)
+	b = w.pathData(b, w.path)
+	b = append(b, '"')
+	b = w.style(b, fill)
+	b = append(b, `/><path d="`...)
+	b = w.pathData(b, dashed)
+	b = append(b, '"')
+	b = w.style(b, stroke)
+	return append(b, "/></g>\n"...)
 }
 
 func indent(b []byte, depth int) []byte {
@@ -466,8 +502,8 @@ func (w *svgWriter) writeStyle(b []byte, st scene.Style) []byte {
 		b = w.coords.append(b, st.StrokeWidth)
 		b = append(b, '"')
 	}
-	if dashes := scene.Dashes(st.Linetype, st.LinetypeScale); dashes != nil {
-		// In scene units, as the width: librsvg keeps them so under non-scaling-stroke too.
+	if dashes := scene.Dashes(st.Linetype, st.LinetypeScale); dashes != nil && !st.Hairline() {
+		// In scene units, as the width. A hairline's dashes are geometry (dashedHairline).
 		b = append(b, ` stroke-dasharray="`...)
 		for i, v := range dashes {
 			if i > 0 {
