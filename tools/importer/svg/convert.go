@@ -496,6 +496,13 @@ func (c *converter) prim(e *element, p scene.Path, m scene.Affine, st style) Pri
 				return Prim{Call: "drawRoundedRect", X: ctr.X, Y: ctr.Y, W: size.X, H: size.Y, R: rx}
 			}
 		}
+		if rx, ry := c.cornerRadii(e, st); rx == 0 || ry == 0 { // turned or skewed: its corners
+			var pts []scene.Vec
+			for _, s := range w[:4] {
+				pts = append(pts, s.P[0])
+			}
+			return Prim{Call: "drawPolygon", Points: pts}
+		}
 	case "line", "polyline", "polygon":
 		var pts []scene.Vec
 		for _, s := range w {
@@ -528,6 +535,13 @@ func (c *converter) cornerRadii(e *element, st style) (float64, float64) {
 // axisScale tells whether m keeps axes axis-aligned (no rotation but by quarter turns, no
 // skew), and by how much it scales the x and y of the element's own coordinates.
 func axisScale(m scene.Affine) (kx, ky float64, ok bool) {
+	// A turn by a quarter leaves 6e-17 where its cosine is 0.
+	tiny := 1e-12 * m.MaxScale()
+	for _, v := range []*float64{&m.A, &m.B, &m.C, &m.D} {
+		if math.Abs(*v) < tiny {
+			*v = 0
+		}
+	}
 	switch {
 	case m.B == 0 && m.C == 0:
 		return math.Abs(m.A), math.Abs(m.D), m.A != 0 && m.D != 0
