@@ -19,25 +19,27 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools/importer"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
+	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
-const importSynopsis = `import FILE [-workspace DIR] [-module NAME] [-layers L1,L2]
+const importSynopsis = `import FILE [-workspace DIR] [-module NAME] [-layers L1,L2] [-units mm]
 
-Reads an ASCII DXF file and writes modules/NAME.js: one function per block, a group per layer,
-draw* calls with the file's own numbers. The write runs main first and lands only if it
+Reads an ASCII DXF or an SVG file (told apart by content) and writes modules/NAME.js: one
+function per block or symbol, a group per layer or <g>, draw* calls with the file's own numbers. The write runs main first and lands only if it
 succeeds; undo takes it back. Prints what was imported and what was skipped, with why.`
 
 func runImport(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlags("import", importSynopsis, stderr)
 	ws := fs.String("workspace", "", "workspace directory; default $CADRUN_HOME, else ~/.cadrun")
 	module := fs.String("module", "", "the module to write (modules/NAME.js); default the file's name")
-	layers := fs.String("layers", "", "import only these layers, comma-separated")
+	layers := fs.String("layers", "", "import only these layers, comma-separated (DXF)")
+	units := fs.String("units", "mm", "the scene unit an SVG with a width and height is drawn in: mm, cm, in, pt or px")
 	positional, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return cli.ErrUsage
 	}
 	if len(positional) != 1 {
-		fmt.Fprintf(stderr, "cadrun import: give one DXF file; got %q\n", positional)
+		fmt.Fprintf(stderr, "cadrun import: give one DXF or SVG file; got %q\n", positional)
 		fs.Usage()
 		return cli.ErrUsage
 	}
@@ -46,11 +48,11 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opt := importer.Options{Source: filepath.Base(file)}
+	opt := importer.Options{Source: filepath.Base(file), Units: *units}
 	if *layers != "" {
 		opt.Layers = strings.Split(*layers, ",")
 	}
-	code, rep, err := importer.DXF(data, opt)
+	code, rep, err := importer.Read(filepath.Base(file), data, opt)
 	if err != nil {
 		return fmt.Errorf("importing %s: %w", file, err)
 	}
@@ -78,7 +80,7 @@ func readImport(file string) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file; give a DXF file", file)
+		return nil, fmt.Errorf("%s is not a regular file; give a DXF or SVG file", file)
 	}
 	f, err := os.Open(file)
 	if err != nil {
@@ -86,7 +88,7 @@ func readImport(file string) ([]byte, error) {
 	}
 	defer f.Close()
 	// One byte over the limit lets the reader refuse the file, naming the limit.
-	return io.ReadAll(io.LimitReader(f, int64(dxf.DefaultLimits.MaxBytes)+1))
+	return io.ReadAll(io.LimitReader(f, int64(max(dxf.DefaultLimits.MaxBytes, svg.DefaultLimits.MaxBytes))+1))
 }
 
 // importBounds runs the module alone and returns the world bounds of what it draws.
@@ -105,8 +107,13 @@ func importBounds(code string) (string, error) {
 }
 
 func printImport(w io.Writer, name string, rep *importer.Report, bounds string) {
-	fmt.Fprintf(w, "wrote modules/%s.js: %d layers, %d block functions\n", name, len(rep.Layers), rep.Blocks)
-	fmt.Fprintf(w, "units: %s ($INSUNITS %d)\nbounds: %s\n", rep.Units, rep.InsUnits, bounds)
+	if rep.Format == "svg" {
+		fmt.Fprintf(w, "wrote modules/%s.js: %d top-level groups, %d symbol functions\n", name, len(rep.Layers), rep.Blocks)
+		fmt.Fprintf(w, "units: %s\nbounds: %s\n", rep.Units, bounds)
+	} else {
+		fmt.Fprintf(w, "wrote modules/%s.js: %d layers, %d block functions\n", name, len(rep.Layers), rep.Blocks)
+		fmt.Fprintf(w, "units: %s ($INSUNITS %d)\nbounds: %s\n", rep.Units, rep.InsUnits, bounds)
+	}
 	fmt.Fprintf(w, "entities: %s\n", counts(rep.Kinds))
 	fmt.Fprintf(w, "layers: %s\n", counts(rep.Layers))
 	if len(rep.Skipped) > 0 {

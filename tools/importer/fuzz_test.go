@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cadrun/cadrun/tools/importer/dxf"
+	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
 // FuzzDXF: any input is imported or refused, never a panic, within the reader's time limit.
@@ -13,5 +14,14 @@ func FuzzDXF(f *testing.F) {
 	f.Add([]byte("0\nSECTION\n2\nBLOCKS\n0\nBLOCK\n2\nB\n10\n1\n20\n1\n0\nCIRCLE\n40\n1\n0\nENDBLK\n0\nENDSEC\n0\nSECTION\n2\nENTITIES\n0\nINSERT\n2\nB\n50\n30\n0\nMTEXT\n1\n{\\fA;x}\\P\\S1^2;\n40\n2\n0\nENDSEC\n0\nEOF\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _, _ = DXF(data, Options{Limits: dxf.Limits{MaxTime: time.Second}})
+	})
+}
+
+// FuzzSVG: any input is imported or refused, never a panic, within the reader's time limit.
+func FuzzSVG(f *testing.F) {
+	f.Add([]byte(`<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10"><g id="a" transform="rotate(30 5 5)"><rect width="4" height="2" rx="1"/><path d="m0 0 c1 2 3 4 5 6 a2 1 30 1 0 4 4z"/></g><use href="#a" x="3"/></svg>`))
+	f.Add([]byte(`<svg><defs><symbol id="s"><circle r="1" style="fill:#abc;stroke:rgb(1,2,3)"/><use href="#s"/></symbol></defs><use href="#s"/><text x="1 2" font-size="2em">x</text><polygon points="1,2 3"/></svg>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _, _ = SVG(data, Options{SVGLimits: svg.Limits{MaxTime: time.Second}})
 	})
 }

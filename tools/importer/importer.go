@@ -23,6 +23,7 @@ import (
 
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
+	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
 // MaxBlockDepth is how deeply blocks may insert blocks.
@@ -41,15 +42,20 @@ type Options struct {
 	Source string     // the file's name, for the module's header comment
 	Layers []string   // import only these layers (all when empty)
 	Limits dxf.Limits // the reader's limits; zero fields take dxf.DefaultLimits
+	// Units is the scene unit an SVG file with a size (width and height) is drawn in: mm
+	// (the default), cm, in, pt or px. A DXF file keeps its own numbers.
+	Units     string
+	SVGLimits svg.Limits // the SVG reader's limits; zero fields take svg.DefaultLimits
 }
 
 // Report says what an import made and what it skipped.
 type Report struct {
-	Units    string         `json:"units"`             // from $INSUNITS, e.g. "mm"; "unitless" when absent
+	Format   string         `json:"format"`            // "dxf" or "svg"
+	Units    string         `json:"units"`             // DXF: from $INSUNITS, e.g. "mm", "unitless" when absent; SVG: the -units unit, or "user units" for a drawing without a size
 	InsUnits int            `json:"insunits"`          // the raw $INSUNITS code
 	Kinds    map[string]int `json:"kinds"`             // imported entities by DXF kind (block contents counted once)
-	Layers   map[string]int `json:"layers"`            // imported top-level entities by layer
-	Blocks   int            `json:"blocks"`            // block functions written
+	Layers   map[string]int `json:"layers"`            // imported top-level entities by layer (SVG: by top-level group, "(top level)" for shapes outside any)
+	Blocks   int            `json:"blocks"`            // block (SVG: symbol) functions written
 	Expanded int            `json:"expanded"`          // the file's entities with every INSERT expanded, skipped ones included: what MaxDrawnEntities bounds
 	Skipped  map[string]int `json:"skipped,omitempty"` // "KIND: why" -> count
 }
@@ -102,7 +108,7 @@ type gen struct {
 
 func newGen(d *dxf.Drawing, opt Options) *gen {
 	g := &gen{d: d, opt: opt, funcs: map[string]string{}, names: map[string]bool{}, used: map[string]bool{}, drawn: map[string]int{},
-		rep: &Report{Units: UnitName(d.InsUnits), InsUnits: d.InsUnits, Kinds: map[string]int{}, Layers: map[string]int{}, Skipped: map[string]int{}}}
+		rep: &Report{Format: "dxf", Units: UnitName(d.InsUnits), InsUnits: d.InsUnits, Kinds: map[string]int{}, Layers: map[string]int{}, Skipped: map[string]int{}}}
 	if len(opt.Layers) > 0 {
 		g.keep = map[string]bool{}
 		for _, l := range opt.Layers {

@@ -1,0 +1,709 @@
+package svg
+
+// From elements to the drawing: each shape's outline is built as a scene.Path in the
+// element's own coordinates and mapped by the whole transform down to it (the document's
+// scale and Y flip included), so curves stay exact; then the simplest call that draws it
+// exactly is chosen (a circle stays a circle under a similarity, a rect stays a rect while
+// its axes stay axis-aligned, anything else becomes a path).
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cadrun/cadrun/scene"
+)
+
+// Drawing is a read SVG file.
+type Drawing struct {
+	Units   string         // the scene unit the drawing is in ("mm"), or "user units"
+	Scale   float64        // scene units per SVG user unit
+	Items   []*Item        // the top-level items, in document order
+	Symbols []*Symbol      // the symbols <use> places, in the order first used
+	Kinds   map[string]int // items made, by SVG element (a symbol's counted once)
+	Skipped map[string]int // "ELEMENT: why" -> count
+	Drawn   int            // shapes and groups with every <use> expanded
+}
+
+// ItemKind tells what an Item is.
+type ItemKind int
+
+// Item kinds.
+const (
+	Group ItemKind = iota // a <g> (or <a>, nested <svg>): Children
+	Shape                 // one drawn shape: Prim
+	Use                   // a <use> that places a Symbol
+)
+
+// Item is a group, a shape or a placed symbol.
+type Item struct {
+	Kind     ItemKind
+	Element  string // the SVG element it came from: "rect", "path", "g", "use", ...
+	Line     int
+	ID       string // inkscape:label, else id; "" when neither
+	Prim     Prim
+	Fill     *Color  // nil: none
+	Stroke   *Color  // nil: none
+	Width    float64 // stroke width in scene units; 0 a hairline
+	Children []*Item
+	Symbol   *Symbol
+	Place    Placement
+}
+
+// Prim is a shape in scene coordinates: one of the calls cadrun draws with.
+type Prim struct {
+	Call   string      // drawCircle, drawEllipse, drawRect, drawRoundedRect, drawLine, drawPolygon, drawBezier, drawText
+	X, Y   float64     // centre (circle, ellipse, rects) or the text's start
+	W, H   float64     // width and height (rects), radii (ellipse)
+	R      float64     // radius (circle, rounded rect)
+	Points []scene.Vec // drawLine, drawPolygon
+	Path   string      // drawBezier: path data, Y up
+	Text   string      // drawText
+	Size   float64     // font size
+	Align  string      // "", "center", "right"
+	Angle  float64     // the text's rotation in radians, counter-clockwise
+	Bold   bool
+}
+
+// Placement puts a symbol's group: scaled by (SX, SY), turned by Angle (radians,
+// counter-clockwise) and moved by (X, Y), all about the symbol's origin.
+type Placement struct{ X, Y, SX, SY, Angle float64 }
+
+// Symbol is what a <use> places: drawn once in its own coordinates (Y up) by a function.
+type Symbol struct {
+	ID    string // the referenced element's id
+	Line  int
+	Items []*Item
+	Drawn int // shapes and groups it draws, nested uses expanded
+}
+
+// Options say how to read a file.
+type Options struct {
+	Units  string // the scene unit for a drawing with a size (width, height): mm, cm, in, pt, px; default mm
+	Limits Limits
+}
+
+// Read reads an SVG file within the limits.
+func Read(data []byte, opt Options) (*Drawing, error) {
+	lim := opt.Limits.orDefault()
+	deadline := time.Now().Add(lim.MaxTime)
+	root, err := parse(data, lim, deadline)
+	if err != nil {
+		return nil, err
+	}
+	units := opt.Units
+	if units == "" {
+		units = "mm"
+	}
+	if _, ok := unitsPerInch[units]; !ok || units == "" {
+		return nil, fmt.Errorf("unknown units %q: use mm, cm, in, pt or px", units)
+	}
+	c := &converter{lim: lim, deadline: deadline, ids: map[string]*element{}, symbols: map[string]*Symbol{},
+		d: &Drawing{Kinds: map[string]int{}, Skipped: map[string]int{}}}
+	c.index(root)
+	sx, sy := c.documentScale(root, units)
+	m := scene.Scaling(sx, -sy) // Y up
+	st := initialStyle().child(root)
+	items, err := c.children(root, m, st)
+	if err != nil {
+		return nil, err
+	}
+	c.d.Items = items
+	c.d.Drawn = c.drawn
+	return c.d, nil
+}
+
+type converter struct {
+	lim      Limits
+	deadline time.Time
+	ids      map[string]*element
+	symbols  map[string]*Symbol // by element id and the style and scale it is drawn with
+	uses     []string           // the ids of the <use>s being expanded, outermost first
+	drawn    int
+	steps    int
+	d        *Drawing
+}
+
+// index finds every element with an id (the first of a repeated id wins, as in browsers).
+func (c *converter) index(e *element) {
+	if id := e.attr("id"); id != "" {
+		if _, ok := c.ids[id]; !ok {
+			c.ids[id] = e
+		}
+	}
+	for _, ch := range e.children {
+		c.index(ch)
+	}
+}
+
+// documentScale is scene units per user unit: from width and height when the root gives
+// them (px at 96 to the inch), else 1 (user units are scene units).
+func (c *converter) documentScale(root *element, units string) (sx, sy float64) {
+	w, okw := length(root.attr("width"), 16)
+	h, okh := length(root.attr("height"), 16)
+	if !okw && !okh {
+		c.d.Units, c.d.Scale = "user units", 1
+		return 1, 1
+	}
+	perPx := unitsPerInch[units] / 96
+	c.d.Units = units
+	vb, okvb := viewBox(root.attr("viewBox"))
+	if !okvb {
+		c.d.Scale = perPx
+		return perPx, perPx
+	}
+	if !okw {
+		w = h * vb[2] / vb[3]
+	}
+	if !okh {
+		h = w * vb[3] / vb[2]
+	}
+	sx, sy = w/vb[2]*perPx, h/vb[3]*perPx
+	if !strings.HasPrefix(strings.TrimSpace(root.attr("preserveAspectRatio")), "none") {
+		sx = min(sx, sy)
+		sy = sx
+	}
+	c.d.Scale = sx
+	return sx, sy
+}
+
+// viewBox reads "minx miny width height" with a positive size.
+func viewBox(v string) ([4]float64, bool) {
+	n, err := numbers(v)
+	if err != nil || len(n) != 4 || !(n[2] > 0) || !(n[3] > 0) {
+		return [4]float64{}, false
+	}
+	return [4]float64{n[0], n[1], n[2], n[3]}, true
+}
+
+// viewport maps a viewBox into a box of width w and height h at (x, y), centred and fitted
+// (preserveAspectRatio's default, xMidYMid meet).
+func viewport(vb [4]float64, x, y, w, h float64) scene.Affine {
+	s := min(w/vb[2], h/vb[3])
+	tx := x + (w-vb[2]*s)/2 - vb[0]*s
+	ty := y + (h-vb[3]*s)/2 - vb[1]*s
+	return scene.Affine{A: s, D: s, E: tx, F: ty}
+}
+
+func (c *converter) skip(elem, why string) { c.d.Skipped[elem+": "+why]++ }
+
+// ignored are elements that draw nothing and are passed over without a note.
+var ignored = map[string]bool{"title": true, "desc": true, "metadata": true, "namedview": true, "defs": true,
+	"symbol": true, "linearGradient": true, "radialGradient": true, "stop": true, "clipPath": true,
+	"mask": true, "filter": true, "marker": true, "pattern": true, "perspective": true}
+
+// unsupported are elements skipped with a note saying why.
+var unsupported = map[string]string{
+	"image":         "raster images are not imported",
+	"foreignObject": "foreign content is not imported",
+	"style":         "CSS stylesheets are not applied; only style attributes and presentation attributes are",
+	"script":        "scripts are not run",
+	"textPath":      "text on a path is not imported",
+}
+
+// children converts e's children, mapped by m, inheriting st.
+func (c *converter) children(e *element, m scene.Affine, st style) ([]*Item, error) {
+	var out []*Item
+	for _, ch := range e.children {
+		it, err := c.element(ch, m, st)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, it...)
+	}
+	return out, nil
+}
+
+// element converts one element (and what it holds) to items.
+func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, error) {
+	c.steps++
+	if c.steps%1024 == 0 && time.Now().After(c.deadline) {
+		return nil, &LineError{e.line, fmt.Errorf("%w: converting took over %v (MaxTime)", ErrLimit, c.lim.MaxTime)}
+	}
+	if e.space != "" && e.space != "http://www.w3.org/2000/svg" || ignored[e.name] {
+		return nil, nil
+	}
+	if why, ok := unsupported[e.name]; ok {
+		c.skip(e.name, why)
+		return nil, nil
+	}
+	st := parent.child(e)
+	if !st.display {
+		c.skip(e.name, "display:none")
+		return nil, nil
+	}
+	for _, a := range []string{"clip-path", "mask", "filter"} {
+		if v := e.attr(a); v != "" && v != "none" {
+			c.skip(e.name, a+" is not applied")
+		}
+	}
+	if t := e.attr("transform"); t != "" {
+		tm, err := parseTransform(t)
+		if err != nil {
+			return nil, &LineError{e.line, fmt.Errorf("%w: %v", ErrSyntax, err)}
+		}
+		m = m.Mul(tm)
+	}
+	switch e.name {
+	case "g", "a", "switch":
+		return c.group(e, m, st)
+	case "svg":
+		x, y := c.num(e, "x"), c.num(e, "y")
+		m = m.Mul(scene.Translation(scene.Vec{X: x, Y: y}))
+		if vb, ok := viewBox(e.attr("viewBox")); ok {
+			w, okw := length(e.attr("width"), st.fontSize)
+			h, okh := length(e.attr("height"), st.fontSize)
+			if okw && okh {
+				m = m.Mul(viewport(vb, 0, 0, w, h))
+			}
+		}
+		return c.group(e, m, st)
+	case "use":
+		return c.use(e, m, st)
+	case "text":
+		return c.text(e, m, st)
+	}
+	p, err := c.outline(e, st)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	if !st.visible {
+		c.skip(e.name, "visibility:hidden")
+		return nil, nil
+	}
+	it := c.shape(e, p, m, st)
+	if it == nil {
+		return nil, nil
+	}
+	return c.made(it)
+}
+
+// made counts a new item against MaxDrawn.
+func (c *converter) made(it *Item) ([]*Item, error) {
+	c.drawn++
+	if it.Kind == Use {
+		c.drawn += it.Symbol.Drawn
+	}
+	if c.drawn > c.lim.MaxDrawn {
+		return nil, &LineError{it.Line, fmt.Errorf("%w: the drawing has over %d shapes and groups once its <use> elements are expanded (MaxDrawn)", ErrRefused, c.lim.MaxDrawn)}
+	}
+	c.d.Kinds[it.Element]++
+	return []*Item{it}, nil
+}
+
+func (c *converter) group(e *element, m scene.Affine, st style) ([]*Item, error) {
+	kids, err := c.children(e, m, st)
+	if err != nil || len(kids) == 0 {
+		return nil, err
+	}
+	return c.made(&Item{Kind: Group, Element: e.name, Line: e.line, ID: label(e), Children: kids})
+}
+
+// label is an element's name for the scene: its Inkscape label, else its id.
+func label(e *element) string {
+	if l := e.attr("label"); l != "" {
+		return l
+	}
+	return e.attr("id")
+}
+
+// num reads a length attribute in user units; 0 when absent or unreadable.
+func (c *converter) num(e *element, name string) float64 {
+	v, ok := e.attrs[name]
+	if !ok {
+		return 0
+	}
+	f, ok := length(v, 16)
+	if !ok {
+		// A list (text's x="1 2 3") takes its first number.
+		if n, err := numbers(v); err == nil && len(n) > 0 {
+			return n[0]
+		}
+		c.skip(e.name, fmt.Sprintf("%s=%q not understood, taken as 0", name, clip(v)))
+		return 0
+	}
+	return f
+}
+
+// outline is a basic shape's or a path's outline in its own coordinates; nil (with a note)
+// when it draws nothing.
+func (c *converter) outline(e *element, st style) (scene.Path, error) {
+	var p scene.Path
+	switch e.name {
+	case "path":
+		return c.pathData(e, e.attr("d"))
+	case "rect":
+		x, y, w, h := c.num(e, "x"), c.num(e, "y"), c.num(e, "width"), c.num(e, "height")
+		if !(w > 0 && h > 0) {
+			c.skip(e.name, "width or height not positive")
+			return nil, nil
+		}
+		rx, okx := length(e.attr("rx"), st.fontSize)
+		ry, oky := length(e.attr("ry"), st.fontSize)
+		switch {
+		case !okx && oky:
+			rx = ry
+		case okx && !oky:
+			ry = rx
+		}
+		rx, ry = math.Max(0, math.Min(rx, w/2)), math.Max(0, math.Min(ry, h/2))
+		if rx == 0 || ry == 0 {
+			p.Polyline([]scene.Vec{{X: x, Y: y}, {X: x + w, Y: y}, {X: x + w, Y: y + h}, {X: x, Y: y + h}}, true)
+			return p, nil
+		}
+		// Clockwise as seen (Y down), corners as quarter ellipses.
+		corner := func(cx, cy, t0 float64) {
+			p.ArcTo(scene.Vec{X: cx, Y: cy}, scene.Vec{X: rx}, scene.Vec{Y: ry}, t0, t0+math.Pi/2)
+		}
+		p.MoveTo(scene.Vec{X: x + rx, Y: y})
+		p.LineTo(scene.Vec{X: x + w - rx, Y: y})
+		corner(x+w-rx, y+ry, -math.Pi/2)
+		p.LineTo(scene.Vec{X: x + w, Y: y + h - ry})
+		corner(x+w-rx, y+h-ry, 0)
+		p.LineTo(scene.Vec{X: x + rx, Y: y + h})
+		corner(x+rx, y+h-ry, math.Pi/2)
+		p.LineTo(scene.Vec{X: x, Y: y + ry})
+		corner(x+rx, y+ry, math.Pi)
+		p.Close()
+		return p, nil
+	case "circle", "ellipse":
+		cx, cy := c.num(e, "cx"), c.num(e, "cy")
+		rx, ry := c.num(e, "r"), c.num(e, "r")
+		if e.name == "ellipse" {
+			rx, ry = c.num(e, "rx"), c.num(e, "ry")
+		}
+		if !(rx > 0 && ry > 0) {
+			c.skip(e.name, "radius not positive")
+			return nil, nil
+		}
+		p.MoveTo(scene.Vec{X: cx + rx, Y: cy})
+		p.ArcTo(scene.Vec{X: cx, Y: cy}, scene.Vec{X: rx}, scene.Vec{Y: ry}, 0, 2*math.Pi)
+		p.Close()
+		return p, nil
+	case "line":
+		a := scene.Vec{X: c.num(e, "x1"), Y: c.num(e, "y1")}
+		b := scene.Vec{X: c.num(e, "x2"), Y: c.num(e, "y2")}
+		if a == b {
+			c.skip(e.name, "zero length")
+			return nil, nil
+		}
+		p.Polyline([]scene.Vec{a, b}, false)
+		return p, nil
+	case "polyline", "polygon":
+		v := e.attr("points")
+		if len(v) > c.lim.MaxPathBytes {
+			return nil, &LineError{e.line, fmt.Errorf("%w: the points are %d bytes, over the %d-byte limit on one path (MaxPathBytes)", ErrLimit, len(v), c.lim.MaxPathBytes)}
+		}
+		n, err := numbers(v)
+		if err != nil {
+			return nil, &LineError{e.line, fmt.Errorf("%w: points: %v", ErrSyntax, err)}
+		}
+		if len(n)/2 > c.lim.MaxPathSegments {
+			return nil, &LineError{e.line, fmt.Errorf("%w: %d points, over the %d-segment limit on one path (MaxPathSegments)", ErrLimit, len(n)/2, c.lim.MaxPathSegments)}
+		}
+		pts := make([]scene.Vec, 0, len(n)/2)
+		for i := 0; i+1 < len(n); i += 2 {
+			pts = append(pts, scene.Vec{X: n[i], Y: n[i+1]})
+		}
+		if len(pts) < 2 {
+			c.skip(e.name, "fewer than 2 points")
+			return nil, nil
+		}
+		p.Polyline(pts, e.name == "polygon")
+		return p, nil
+	}
+	c.skip(e.name, "not an SVG element cadrun imports")
+	return nil, nil
+}
+
+// pathData parses a d attribute within the limits; malformed data is refused with its line.
+func (c *converter) pathData(e *element, d string) (scene.Path, error) {
+	if len(d) > c.lim.MaxPathBytes {
+		return nil, &LineError{e.line, fmt.Errorf("%w: the path data is %d bytes, over the %d-byte limit on one path (MaxPathBytes)", ErrLimit, len(d), c.lim.MaxPathBytes)}
+	}
+	cmds := 0
+	for i := 0; i < len(d); i++ {
+		if b := d[i] | 0x20; b >= 'a' && b <= 'z' && b != 'e' {
+			cmds++
+		}
+	}
+	if cmds > c.lim.MaxPathSegments {
+		return nil, &LineError{e.line, fmt.Errorf("%w: the path has %d commands, over the %d-segment limit on one path (MaxPathSegments)", ErrLimit, cmds, c.lim.MaxPathSegments)}
+	}
+	p, err := scene.ParsePathData(d)
+	if err != nil {
+		return nil, &LineError{e.line, fmt.Errorf("%w: <path d>: %v", ErrSyntax, err)}
+	}
+	if len(p) > c.lim.MaxPathSegments {
+		return nil, &LineError{e.line, fmt.Errorf("%w: the path has %d segments, over the %d-segment limit on one path (MaxPathSegments)", ErrLimit, len(p), c.lim.MaxPathSegments)}
+	}
+	if len(p) == 0 {
+		c.skip(e.name, "empty path data")
+		return nil, nil
+	}
+	return p, nil
+}
+
+// shape makes the item for an outline p of element e mapped by m.
+func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *Item {
+	it := &Item{Kind: Shape, Element: e.name, Line: e.line, ID: label(e), Fill: st.fillColor(), Stroke: st.strokeColor()}
+	if st.fillURL {
+		c.skip(e.name, "a gradient or pattern fill is drawn as none (or its fallback colour)")
+	}
+	if st.strokeURL {
+		c.skip(e.name, "a gradient or pattern stroke is drawn as none (or its fallback colour)")
+	}
+	if st.evenOdd && it.Fill != nil {
+		c.skip(e.name, "fill-rule:evenodd is drawn with cadrun's nonzero rule")
+	}
+	if it.Stroke != nil && !st.nonScaling {
+		it.Width = st.strokeWidth * math.Sqrt(math.Abs(m.Det()))
+	}
+	if e.name == "line" || e.name == "polyline" {
+		it.Fill = nil // an open line has no inside
+	}
+	it.Prim = c.prim(e, p, m, st)
+	return it
+}
+
+// prim chooses the call that draws p mapped by m exactly.
+func (c *converter) prim(e *element, p scene.Path, m scene.Affine, st style) Prim {
+	w := p.Transform(m)
+	kx, ky, aligned := axisScale(m)
+	switch e.name {
+	case "circle":
+		if sx, sy, _, ok := similarity(m); ok && math.Abs(math.Abs(sx)-math.Abs(sy)) <= 1e-12*math.Abs(sx) {
+			ctr := w[1].P[0]
+			return Prim{Call: "drawCircle", X: ctr.X, Y: ctr.Y, R: c.num(e, "r") * math.Abs(sx)}
+		}
+		fallthrough
+	case "ellipse":
+		if aligned {
+			ctr := w[1].P[0]
+			return Prim{Call: "drawEllipse", X: ctr.X, Y: ctr.Y, W: math.Abs(w[1].P[1].X + w[1].P[2].X), H: math.Abs(w[1].P[1].Y + w[1].P[2].Y)}
+		}
+	case "rect":
+		if aligned {
+			b := w.Bounds()
+			ctr, size := b.Center(), b.Size()
+			rx, ry := c.cornerRadii(e, st)
+			switch rx, ry = rx*kx, ry*ky; {
+			case rx == 0 || ry == 0:
+				return Prim{Call: "drawRect", X: ctr.X, Y: ctr.Y, W: size.X, H: size.Y}
+			case math.Abs(rx-ry) <= 1e-12*rx:
+				return Prim{Call: "drawRoundedRect", X: ctr.X, Y: ctr.Y, W: size.X, H: size.Y, R: rx}
+			}
+		}
+		if rx, ry := c.cornerRadii(e, st); rx == 0 || ry == 0 { // turned or skewed: its corners
+			var pts []scene.Vec
+			for _, s := range w[:4] {
+				pts = append(pts, s.P[0])
+			}
+			return Prim{Call: "drawPolygon", Points: pts}
+		}
+	case "line", "polyline", "polygon":
+		var pts []scene.Vec
+		for _, s := range w {
+			if s.Kind == scene.SegMove || s.Kind == scene.SegLine {
+				pts = append(pts, s.P[0])
+			}
+		}
+		if e.name == "polygon" {
+			return Prim{Call: "drawPolygon", Points: pts}
+		}
+		return Prim{Call: "drawLine", Points: pts}
+	}
+	return Prim{Call: "drawBezier", Path: pathString(w)}
+}
+
+// cornerRadii are a rect's rx and ry after SVG's defaults and clamping.
+func (c *converter) cornerRadii(e *element, st style) (float64, float64) {
+	w, h := c.num(e, "width"), c.num(e, "height")
+	rx, okx := length(e.attr("rx"), st.fontSize)
+	ry, oky := length(e.attr("ry"), st.fontSize)
+	switch {
+	case !okx && oky:
+		rx = ry
+	case okx && !oky:
+		ry = rx
+	}
+	return math.Max(0, math.Min(rx, w/2)), math.Max(0, math.Min(ry, h/2))
+}
+
+// axisScale tells whether m keeps axes axis-aligned (no rotation but by quarter turns, no
+// skew), and by how much it scales the x and y of the element's own coordinates.
+func axisScale(m scene.Affine) (kx, ky float64, ok bool) {
+	// A turn by a quarter leaves 6e-17 where its cosine is 0.
+	tiny := 1e-12 * m.MaxScale()
+	for _, v := range []*float64{&m.A, &m.B, &m.C, &m.D} {
+		if math.Abs(*v) < tiny {
+			*v = 0
+		}
+	}
+	switch {
+	case m.B == 0 && m.C == 0:
+		return math.Abs(m.A), math.Abs(m.D), m.A != 0 && m.D != 0
+	case m.A == 0 && m.D == 0:
+		return math.Abs(m.B), math.Abs(m.C), m.B != 0 && m.C != 0
+	}
+	return 0, 0, false
+}
+
+// text makes a drawText item: the text's characters (its tspans' too) with white space
+// collapsed, at x, y, the font size scaled by the transform and turned with it.
+func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) {
+	var b strings.Builder
+	var gather func(*element)
+	gather = func(t *element) {
+		b.WriteString(t.text.String())
+		b.WriteByte(' ')
+		for _, ch := range t.children {
+			if ch.name == "tspan" && ch.attr("x") != "" {
+				b.WriteByte('\n')
+			}
+			gather(ch)
+		}
+	}
+	gather(e)
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.Join(strings.Fields(l), " ")
+	}
+	s := strings.TrimSpace(strings.Join(lines, "\n"))
+	if s == "" {
+		c.skip(e.name, "no text")
+		return nil, nil
+	}
+	if !st.visible {
+		c.skip(e.name, "visibility:hidden")
+		return nil, nil
+	}
+	x, y := c.num(e, "x"), c.num(e, "y")
+	if len(e.children) > 0 && e.attr("x") == "" {
+		// Inkscape puts the position on the first tspan.
+		x, y = c.num(e.children[0], "x"), c.num(e.children[0], "y")
+	}
+	sx, sy, angle, ok := similarity(m)
+	if !ok || math.Abs(math.Abs(sx)-math.Abs(sy)) > 1e-9*math.Abs(sx) || sy > 0 {
+		c.skip(e.name, "a skewed, stretched or mirrored text is drawn upright at its size")
+		if sx == 0 {
+			sx = math.Sqrt(math.Abs(m.Det()))
+		}
+	}
+	at := m.Apply(scene.Vec{X: x, Y: y})
+	align := map[string]string{"middle": "center", "end": "right"}[st.anchor]
+	it := &Item{Kind: Shape, Element: e.name, Line: e.line, ID: label(e), Fill: st.fillColor(), Stroke: st.strokeColor(),
+		Prim: Prim{Call: "drawText", X: at.X, Y: at.Y, Text: s, Size: st.fontSize * math.Abs(sx), Align: align, Angle: angle, Bold: st.fontFamilyBold}}
+	if it.Stroke != nil && !st.nonScaling {
+		it.Width = st.strokeWidth * math.Abs(sx)
+	}
+	return c.made(it)
+}
+
+// use places what a <use> references: a Symbol placed by its group when the placement has
+// no skew, else the referenced content drawn in place with the whole transform.
+func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
+	ref := strings.TrimSpace(e.attr("href"))
+	id, ok := strings.CutPrefix(ref, "#")
+	target := c.ids[id]
+	if !ok || target == nil {
+		c.skip(e.name, "its reference is not an element of this file")
+		return nil, nil
+	}
+	for i, u := range c.uses {
+		if u == id {
+			chain := append(append([]string{}, c.uses[i:]...), id)
+			return nil, &LineError{e.line, fmt.Errorf("%w: <use> of #%s uses itself (%s)", ErrRefused, id, strings.Join(chain, " -> "))}
+		}
+	}
+	if len(c.uses) >= c.lim.MaxUseDepth {
+		return nil, &LineError{e.line, fmt.Errorf("%w: <use> elements nest over %d deep (MaxUseDepth): %s", ErrRefused, c.lim.MaxUseDepth, strings.Join(append(c.uses, id), " -> "))}
+	}
+	c.uses = append(c.uses, id)
+	defer func() { c.uses = c.uses[:len(c.uses)-1] }()
+	m = m.Mul(scene.Translation(scene.Vec{X: c.num(e, "x"), Y: c.num(e, "y")}))
+	// What the symbol's own content is drawn in: its viewBox fitted to the use's size.
+	var inner scene.Affine = scene.Identity
+	if target.name == "symbol" {
+		if vb, ok := viewBox(target.attr("viewBox")); ok {
+			w, okw := length(e.attr("width"), st.fontSize)
+			h, okh := length(e.attr("height"), st.fontSize)
+			if !okw || !okh {
+				w, h = vb[2], vb[3]
+			}
+			inner = viewport(vb, 0, 0, w, h)
+		}
+	}
+	full := m.Mul(inner)
+	flip := scene.Scaling(1, -1)
+	_, _, _, ok = similarity(full)
+	if !ok {
+		// A skewed placement cannot be a group's transform: draw the content in place.
+		items, err := c.content(target, full, st)
+		if err != nil || len(items) == 0 {
+			return nil, err
+		}
+		return c.made(&Item{Kind: Group, Element: e.name, Line: e.line, ID: label(e), Children: items})
+	}
+	// The symbol is drawn Y up at the placement's mean scale (so that its stroke widths are
+	// right in scene units); the group's transform undoes that and places it.
+	scale := math.Sqrt(math.Abs(full.Det()))
+	sym, err := c.symbol(target, id, st, scale)
+	if err != nil || sym == nil {
+		return nil, err
+	}
+	place := full.Mul(flip).Mul(scene.Scaling(1/scale, 1/scale))
+	sx, sy, angle, _ := similarity(place)
+	return c.made(&Item{Kind: Use, Element: e.name, Line: e.line, ID: label(e), Symbol: sym,
+		Place: Placement{X: place.E, Y: place.F, SX: sx, SY: sy, Angle: angle}})
+}
+
+// content converts what a <use> shows of target: a symbol's or svg's children, else the
+// element itself.
+func (c *converter) content(target *element, m scene.Affine, st style) ([]*Item, error) {
+	if target.name == "symbol" {
+		return c.children(target, m, st.child(target))
+	}
+	return c.element(target, m, st)
+}
+
+// symbol is the Symbol drawing target with the style a <use> passes down and at the scale it
+// is placed (stroke widths are in scene units, not scaled by a group's transform): built
+// once for each such pair.
+func (c *converter) symbol(target *element, id string, st style, scale float64) (*Symbol, error) {
+	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
+		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, strconv.FormatFloat(scale, 'g', 12, 64))
+	if s, ok := c.symbols[key]; ok {
+		return s, nil
+	}
+	before := c.drawn
+	kinds := c.d.Kinds
+	c.d.Kinds = map[string]int{}
+	items, err := c.content(target, scene.Scaling(scale, -scale), st)
+	symKinds := c.d.Kinds
+	c.d.Kinds = kinds
+	if err != nil {
+		return nil, err
+	}
+	for k, n := range symKinds {
+		c.d.Kinds[k] += n
+	}
+	drawn := c.drawn - before
+	c.drawn = before
+	if len(items) == 0 {
+		return nil, nil
+	}
+	s := &Symbol{ID: id, Line: target.line, Items: items, Drawn: drawn}
+	c.symbols[key] = s
+	c.d.Symbols = append(c.d.Symbols, s)
+	return s, nil
+}
+
+func colorKey(c *Color) string {
+	if c == nil {
+		return "none"
+	}
+	return fmt.Sprint(*c)
+}

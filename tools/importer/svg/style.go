@@ -1,0 +1,267 @@
+package svg
+
+// Styles: the presentation attributes and the style attribute (which wins), inherited down the
+// tree as SVG inherits them. Only what cadrun can draw is kept: fill, stroke, stroke width,
+// opacity, display, font size and text anchor. Colours are named, #rgb, #rrggbb or rgb(); a
+// paint cadrun cannot draw (a gradient or pattern, url(#...)) is none, counted as skipped.
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"golang.org/x/image/colornames"
+)
+
+// Color is an RGBA colour with channels in 0..1, as cadrun takes them.
+type Color [4]float64
+
+// style is the inherited style at an element.
+type style struct {
+	fill, stroke   *Color // nil: none
+	strokeWidth    float64
+	nonScaling     bool // vector-effect: non-scaling-stroke (a hairline)
+	fillOpacity    float64
+	strokeOpacity  float64
+	opacity        float64 // not inherited: the product of the ancestors' and the element's
+	fontSize       float64
+	anchor         string
+	display        bool
+	visible        bool
+	evenOdd        bool
+	fillURL        bool // the fill was a url(#...) paint
+	strokeURL      bool
+	fillCurrent    bool
+	strokeCurrent  bool
+	color          Color // currentColor
+	fontFamilyBold bool
+}
+
+// initialStyle is SVG's initial style: black fill, no stroke, width 1, 16px text.
+func initialStyle() style {
+	black := Color{0, 0, 0, 1}
+	return style{fill: &black, strokeWidth: 1, fillOpacity: 1, strokeOpacity: 1, opacity: 1,
+		fontSize: 16, display: true, visible: true, color: black}
+}
+
+// properties are an element's own style declarations: the presentation attributes, then the
+// style attribute over them.
+func properties(e *element) map[string]string {
+	p := map[string]string{}
+	for _, k := range []string{"fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity", "opacity",
+		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight"} {
+		if v, ok := e.attrs[k]; ok {
+			p[k] = strings.TrimSpace(v)
+		}
+	}
+	for _, decl := range strings.Split(e.attr("style"), ";") {
+		k, v, ok := strings.Cut(decl, ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important"))
+		p[strings.ToLower(strings.TrimSpace(k))] = v
+	}
+	return p
+}
+
+// child is the style of element e inside a parent styled s.
+func (s style) child(e *element) style {
+	p := properties(e)
+	s.opacity *= opacity(p["opacity"], 1)
+	s.display = p["display"] != "none"
+	if v, ok := p["color"]; ok {
+		if c, ok := parseColor(v); ok {
+			s.color = c
+		}
+	}
+	if v, ok := p["fill"]; ok && v != "inherit" {
+		s.fill, s.fillURL, s.fillCurrent = paint(v, s.color)
+	}
+	if v, ok := p["stroke"]; ok && v != "inherit" {
+		s.stroke, s.strokeURL, s.strokeCurrent = paint(v, s.color)
+	}
+	if v, ok := p["stroke-width"]; ok {
+		if w, ok := length(v, s.fontSize); ok && w >= 0 {
+			s.strokeWidth = w
+		}
+	}
+	if v, ok := p["fill-opacity"]; ok {
+		s.fillOpacity = opacity(v, s.fillOpacity)
+	}
+	if v, ok := p["stroke-opacity"]; ok {
+		s.strokeOpacity = opacity(v, s.strokeOpacity)
+	}
+	if v, ok := p["visibility"]; ok && v != "inherit" {
+		s.visible = v == "visible"
+	}
+	if v, ok := p["font-size"]; ok {
+		if f, ok := length(v, s.fontSize); ok && f > 0 {
+			s.fontSize = f
+		}
+	}
+	if v, ok := p["text-anchor"]; ok && v != "inherit" {
+		s.anchor = v
+	}
+	if v, ok := p["fill-rule"]; ok && v != "inherit" {
+		s.evenOdd = v == "evenodd"
+	}
+	if v, ok := p["font-weight"]; ok && v != "inherit" {
+		s.fontFamilyBold = v == "bold" || v == "bolder" || v >= "600" && len(v) == 3
+	}
+	s.nonScaling = p["vector-effect"] == "non-scaling-stroke"
+	return s
+}
+
+// paint reads a fill or stroke value: a colour, none, currentColor, or url(#...) (drawn as
+// none: gradients and patterns are not imported).
+func paint(v string, current Color) (c *Color, url, isCurrent bool) {
+	switch {
+	case v == "none" || v == "transparent":
+		return nil, false, false
+	case strings.HasPrefix(v, "url("):
+		// url(#g) fallback: a colour after the url is used when the reference fails.
+		if i := strings.IndexByte(v, ')'); i >= 0 {
+			if fb, ok := parseColor(strings.TrimSpace(v[i+1:])); ok {
+				return &fb, true, false
+			}
+		}
+		return nil, true, false
+	case v == "currentColor":
+		c := current
+		return &c, false, true
+	}
+	col, ok := parseColor(v)
+	if !ok {
+		return nil, false, false
+	}
+	return &col, false, false
+}
+
+// parseColor reads a colour keyword, #rgb, #rrggbb, #rgba, #rrggbbaa or rgb()/rgba() with
+// numbers or percentages.
+func parseColor(v string) (Color, bool) {
+	v = strings.TrimSpace(v)
+	lv := strings.ToLower(v)
+	if strings.HasPrefix(lv, "#") {
+		h := lv[1:]
+		if len(h) == 3 || len(h) == 4 {
+			var b strings.Builder
+			for _, r := range h {
+				b.WriteRune(r)
+				b.WriteRune(r)
+			}
+			h = b.String()
+		}
+		if len(h) != 6 && len(h) != 8 {
+			return Color{}, false
+		}
+		n, err := strconv.ParseUint(h, 16, 64)
+		if err != nil {
+			return Color{}, false
+		}
+		if len(h) == 6 {
+			n = n<<8 | 0xff
+		}
+		return Color{float64(n>>24&0xff) / 255, float64(n>>16&0xff) / 255, float64(n>>8&0xff) / 255, float64(n&0xff) / 255}, true
+	}
+	if strings.HasPrefix(lv, "rgb(") || strings.HasPrefix(lv, "rgba(") {
+		in := lv[strings.IndexByte(lv, '(')+1:]
+		in = strings.TrimSuffix(strings.TrimSpace(in), ")")
+		parts := strings.FieldsFunc(in, func(r rune) bool { return r == ',' || r == ' ' || r == '/' })
+		if len(parts) != 3 && len(parts) != 4 {
+			return Color{}, false
+		}
+		c := Color{0, 0, 0, 1}
+		for i, p := range parts {
+			scale := 255.0
+			if i == 3 {
+				scale = 1
+			}
+			if strings.HasSuffix(p, "%") {
+				p, scale = strings.TrimSuffix(p, "%"), 100
+			}
+			f, err := strconv.ParseFloat(p, 64)
+			if err != nil || math.IsNaN(f) {
+				return Color{}, false
+			}
+			c[i] = math.Max(0, math.Min(1, f/scale))
+		}
+		return c, true
+	}
+	if rgba, ok := colornames.Map[lv]; ok {
+		return Color{float64(rgba.R) / 255, float64(rgba.G) / 255, float64(rgba.B) / 255, 1}, true
+	}
+	return Color{}, false
+}
+
+// opacity reads a number in 0..1 or a percentage; def when it does not parse.
+func opacity(v string, def float64) float64 {
+	if v == "" {
+		return def
+	}
+	scale := 1.0
+	if strings.HasSuffix(v, "%") {
+		v, scale = strings.TrimSuffix(v, "%"), 100
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(f) {
+		return def
+	}
+	return math.Max(0, math.Min(1, f/scale))
+}
+
+// unitsPerInch is how many of each unit make an inch (CSS: 96 px to the inch).
+var unitsPerInch = map[string]float64{"px": 96, "": 96, "in": 1, "mm": 25.4, "cm": 2.54, "pt": 72, "pc": 6, "q": 101.6}
+
+// length reads a length in user units (px); em is the font size, a percentage is refused.
+func length(v string, em float64) (float64, bool) {
+	v = strings.TrimSpace(v)
+	num, unit := splitUnit(v)
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	switch unit {
+	case "em":
+		return f * em, true
+	case "ex":
+		return f * em / 2, true
+	case "%":
+		return 0, false
+	}
+	per, ok := unitsPerInch[unit]
+	if !ok {
+		return 0, false
+	}
+	return f * 96 / per, true
+}
+
+// splitUnit splits "12.5mm" into "12.5" and "mm".
+func splitUnit(v string) (string, string) {
+	i := len(v)
+	for i > 0 && (v[i-1] >= 'a' && v[i-1] <= 'z' || v[i-1] >= 'A' && v[i-1] <= 'Z' || v[i-1] == '%') {
+		i--
+	}
+	return v[:i], strings.ToLower(v[i:])
+}
+
+// fillColor is the fill as drawn (opacities applied), nil for none.
+func (s style) fillColor() *Color { return withAlpha(s.fill, s.fillOpacity*s.opacity) }
+
+// strokeColor is the stroke as drawn, nil for none.
+func (s style) strokeColor() *Color { return withAlpha(s.stroke, s.strokeOpacity*s.opacity) }
+
+func withAlpha(c *Color, a float64) *Color {
+	if c == nil || c[3]*a == 0 {
+		return nil
+	}
+	out := *c
+	out[3] *= a
+	return &out
+}
+
+func (c Color) String() string {
+	return fmt.Sprintf("rgba(%g, %g, %g, %g)", c[0], c[1], c[2], c[3])
+}

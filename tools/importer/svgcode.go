@@ -1,0 +1,249 @@
+package importer
+
+// What an SVG drawing becomes: tools/importer/svg has already composed every transform into
+// the coordinates (Y up, in the chosen units), so this writes one call per shape with its
+// fill and stroke, a group per <g>, and a function per symbol that <use> places, as a DXF
+// block is.
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/importer/svg"
+)
+
+// Read imports a DXF or an SVG file, told apart by its content (an SVG file starts with
+// "<", after any byte-order mark and white space); name is the file's name, for the module's
+// header comment, and opt.Source is set from it when empty.
+func Read(name string, data []byte, opt Options) (string, *Report, error) {
+	if opt.Source == "" {
+		opt.Source = name
+	}
+	if IsSVG(data) {
+		return SVG(data, opt)
+	}
+	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		return "", nil, fmt.Errorf("%w: the file is gzip-compressed (an .svgz?); decompress it and import the .svg", ErrRefused)
+	}
+	return DXF(data, opt)
+}
+
+// IsSVG tells whether data is an XML document (an SVG file) rather than a DXF file.
+func IsSVG(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = bytes.TrimLeft(data, " \t\r\n")
+	return bytes.HasPrefix(data, []byte("<"))
+}
+
+// SVG reads an SVG file and returns the module's source and the report.
+func SVG(data []byte, opt Options) (string, *Report, error) {
+	d, err := svg.Read(data, svg.Options{Units: opt.Units, Limits: opt.SVGLimits})
+	if err != nil {
+		return "", nil, err
+	}
+	if d.Drawn > MaxDrawnEntities {
+		return "", nil, fmt.Errorf("%w: the drawing has over %d entities once its <use> elements are expanded (MaxDrawnEntities)", ErrRefused, MaxDrawnEntities)
+	}
+	g := newSVGGen(d, opt)
+	g.module()
+	if n, max := g.out.Len(), runtime.DefaultLimits.MaxSourceBytes; n > max {
+		return "", nil, fmt.Errorf("%w: the module would be %d bytes, over the %d-byte limit on a script (MaxSourceBytes); split the drawing into a few files", ErrRefused, n, max)
+	}
+	return g.out.String(), g.rep, nil
+}
+
+type svgGen struct {
+	*gen
+	d     *svg.Drawing
+	funcs map[*svg.Symbol]string
+}
+
+func newSVGGen(d *svg.Drawing, opt Options) *svgGen {
+	rep := &Report{Format: "svg", Units: d.Units, Kinds: d.Kinds, Layers: map[string]int{}, Skipped: d.Skipped, Expanded: d.Drawn}
+	return &svgGen{gen: &gen{opt: opt, rep: rep, names: map[string]bool{}, funcs: map[string]string{}}, d: d, funcs: map[*svg.Symbol]string{}}
+}
+
+// module writes the header, the helper and symbol functions, then the items.
+func (g *svgGen) module() {
+	src := g.opt.Source
+	if src == "" {
+		src = "an SVG file"
+	}
+	scale := ""
+	if g.d.Units != "user units" {
+		scale = fmt.Sprintf(" (one SVG user unit is %s %s)", svg.Num(g.d.Scale), g.d.Units)
+	}
+	fmt.Fprintf(&g.out, "// Imported from %s by `cadrun import`. Units: %s%s.\n", jsComment(src), g.d.Units, scale)
+	g.out.WriteString("// Y points up: the file's y is negated, and its transforms are worked into the coordinates.\n")
+	g.out.WriteString("\nconst deg = Math.PI / 180;\n")
+	if len(g.d.Symbols) > 0 {
+		g.out.WriteString("\n")
+		g.out.WriteString("// place puts a symbol's group where a <use> puts it: scaled by (sx, sy), turned by angle\n" +
+			"// and moved to (x, y), all about the symbol's origin.\n" +
+			"function place(name, x, y, sx, sy, angle) {\n" +
+			"  setPivot(name, 0, 0);\n  if (sx !== 1 || sy !== 1) scale(name, sx, sy, {space: 'local'});\n" +
+			"  if (angle !== 0) rotate(name, angle, {space: 'local'});\n  translate(name, x, y, {space: 'local'});\n}\n")
+	}
+	for _, s := range g.d.Symbols {
+		g.funcs[s] = g.funcName(s.ID)
+	}
+	for _, s := range g.d.Symbols {
+		g.rep.Blocks++
+		fmt.Fprintf(&g.out, "\n// symbol #%s (line %d)\nfunction %s(name) {\n", jsComment(s.ID), s.Line, strings.Replace(g.funcs[s], "block", "symbol", 1))
+		members := g.inner(s.Items, "name", "  ")
+		fmt.Fprintf(&g.out, "  createGroup(name, [%s]);\n  return name;\n}\n", strings.Join(members, ", "))
+	}
+	g.out.WriteString("\n")
+	counts := map[string]int{}
+	for _, it := range g.d.Items {
+		name := g.topName(it, counts)
+		g.item(it, jsString(name), "", func(child *svg.Item) string { return jsString(g.topName(child, counts)) })
+		if it.Kind == svg.Group {
+			g.rep.Layers[name] = len(it.Children)
+		} else {
+			g.rep.Layers[topLevel]++
+		}
+	}
+	if g.rep.Layers[topLevel] == 0 {
+		delete(g.rep.Layers, topLevel)
+	}
+}
+
+// topName is a top-level item's scene name: its label or id, else its element and a count.
+func (g *svgGen) topName(it *svg.Item, counts map[string]int) string {
+	if it.ID != "" {
+		return g.unique(it.ID, it.Element)
+	}
+	counts[it.Element]++
+	return g.unique(it.Element+strconv.Itoa(counts[it.Element]), it.Element)
+}
+
+// inner writes the items of a symbol function, named base + '-1', '-2', ...; it returns
+// their names.
+func (g *svgGen) inner(items []*svg.Item, base, indent string) []string {
+	var names []string
+	for i, it := range items {
+		name := base + " + '-" + strconv.Itoa(i+1) + "'"
+		if base != "name" {
+			name = strings.TrimSuffix(base, "'") + "-" + strconv.Itoa(i+1) + "'"
+		}
+		g.item(it, name, indent, nil)
+		names = append(names, name)
+	}
+	return names
+}
+
+// item writes one item named by the JS expression name; child names the members of a
+// group (nil inside a symbol function, where they are derived from name).
+func (g *svgGen) item(it *svg.Item, name, indent string, child func(*svg.Item) string) {
+	w := func(format string, args ...any) { fmt.Fprintf(&g.out, indent+format+"\n", args...) }
+	switch it.Kind {
+	case svg.Group:
+		var members []string
+		if child == nil {
+			members = g.inner(it.Children, name, indent)
+		} else {
+			for _, c := range it.Children {
+				n := child(c)
+				g.item(c, n, indent, child)
+				members = append(members, n)
+			}
+		}
+		w("createGroup(%s, [%s]);", name, strings.Join(members, ", "))
+	case svg.Use:
+		p := it.Place
+		w("%s(%s);", strings.Replace(g.funcs[it.Symbol], "block", "symbol", 1), name)
+		w("place(%s, %s, %s, %s, %s, %s);", name, svg.Num(p.X), svg.Num(p.Y), svg.Num(p.SX), svg.Num(p.SY), angle(p.Angle))
+	case svg.Shape:
+		w("%s", g.call(it.Prim, name))
+		g.style(it, name, w)
+	}
+}
+
+// call is the draw call for a shape.
+func (g *svgGen) call(p svg.Prim, name string) string {
+	n := svg.Num
+	switch p.Call {
+	case "drawCircle":
+		return fmt.Sprintf("drawCircle(%s, %s, %s, %s);", name, n(p.X), n(p.Y), n(p.R))
+	case "drawEllipse":
+		return fmt.Sprintf("drawEllipse(%s, %s, %s, %s, %s);", name, n(p.X), n(p.Y), n(p.W), n(p.H))
+	case "drawRect":
+		return fmt.Sprintf("drawRect(%s, %s, %s, %s, %s);", name, n(p.X), n(p.Y), n(p.W), n(p.H))
+	case "drawRoundedRect":
+		return fmt.Sprintf("drawRoundedRect(%s, %s, %s, %s, %s, %s);", name, n(p.X), n(p.Y), n(p.W), n(p.H), n(p.R))
+	case "drawLine", "drawPolygon":
+		pts := make([]string, 0, 2*len(p.Points))
+		for _, q := range p.Points {
+			pts = append(pts, n(q.X), n(q.Y))
+		}
+		return fmt.Sprintf("%s(%s, [%s]);", p.Call, name, strings.Join(pts, ", "))
+	case "drawText":
+		var opts []string
+		if p.Align != "" {
+			opts = append(opts, "align: '"+p.Align+"'")
+		}
+		if p.Bold {
+			opts = append(opts, "font: 'sans-bold'")
+		}
+		o := ""
+		if len(opts) > 0 {
+			o = ", {" + strings.Join(opts, ", ") + "}"
+		}
+		s := fmt.Sprintf("drawText(%s, %s, %s, %s, %s%s);", name, jsString(p.Text), n(p.X), n(p.Y), n(p.Size), o)
+		if p.Angle != 0 {
+			s += fmt.Sprintf("\nsetPivot(%s, %s, %s);\nrotate(%s, %s);", name, n(p.X), n(p.Y), name, angle(p.Angle))
+		}
+		return s
+	}
+	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(p.Path))
+}
+
+// style writes the calls that give a shape the file's fill and stroke where they differ from
+// a new shape's (a black hairline and no fill; text filled black with no stroke).
+func (g *svgGen) style(it *svg.Item, name string, w func(string, ...any)) {
+	black := svg.Color{0, 0, 0, 1}
+	if it.Prim.Call == "drawText" {
+		switch {
+		case it.Fill == nil:
+			w("setFill(%s, null);", name)
+		case *it.Fill != black:
+			w("setFill(%s, %s);", name, color(*it.Fill))
+		}
+		if it.Stroke != nil {
+			w("setStroke(%s, %s, %s);", name, color(*it.Stroke), svg.Num(it.Width))
+		}
+		return
+	}
+	if it.Fill != nil {
+		w("setFill(%s, %s);", name, color(*it.Fill))
+	}
+	switch {
+	case it.Stroke == nil:
+		w("setStroke(%s, null);", name)
+	case *it.Stroke != black || it.Width != 0:
+		w("setStroke(%s, %s, %s);", name, color(*it.Stroke), svg.Num(it.Width))
+	}
+}
+
+// color is an RGBA array with channels to three decimals.
+func color(c svg.Color) string {
+	ch := func(v float64) string { return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64) }
+	return "[" + ch(c[0]) + ", " + ch(c[1]) + ", " + ch(c[2]) + ", " + ch(c[3]) + "]"
+}
+
+// angle writes radians as degrees times deg, or 0.
+func angle(rad float64) string {
+	d := svg.Num(rad * 180 / math.Pi)
+	if d == "0" {
+		return "0"
+	}
+	return d + " * deg"
+}
+
+// topLevel is the Report.Layers key of the shapes outside any top-level group.
+const topLevel = "(top level)"
