@@ -5,7 +5,8 @@ package render
 // as in the scene) and written as the simplest entity that is exact for it: a full circle as
 // CIRCLE, an open circular arc as ARC, everything else as a polyline whose circular arcs are
 // bulges (R12 POLYLINE/VERTEX, R2000 LWPOLYLINE). Béziers and non-circular (scaled) arcs are
-// flattened at the tolerance; text is its outlines, so it cuts the same everywhere.
+// flattened at the tolerance; text is its outlines, so it cuts the same everywhere, or on
+// request TEXT and MTEXT entities (dxf_text.go).
 //
 // Layers are the scene's layers (createLayer) and the top-level groups: a shape put on a layer
 // goes on it; otherwise a shape inside a top-level group "cut" goes on layer "cut", and a
@@ -50,11 +51,12 @@ func ParseDXFVersion(s string) (DXFVersion, error) {
 }
 
 // DXFOptions configure the DXF writer. The zero value writes R12 in millimetres at
-// DefaultDXFTolerance.
+// DefaultDXFTolerance, text as outlines.
 type DXFOptions struct {
 	Version   DXFVersion // 0 means DXF12
 	Unit      Unit       // what one scene unit is; "" means mm. R2000 records it as $INSUNITS
 	Tolerance float64    // flattening tolerance in scene units; 0 means DefaultDXFTolerance
+	Text      DXFText    // how text is written; "" means DXFTextOutlines
 }
 
 // DXF writes the scene as a DXF document.
@@ -75,9 +77,14 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 	if !(opt.Tolerance > 0) || math.IsInf(opt.Tolerance, 0) {
 		return nil, fmt.Errorf("%w: tolerance %v must be a number > 0", ErrExportOption, opt.Tolerance)
 	}
+	switch opt.Text {
+	case "", DXFTextOutlines, DXFTextEntities:
+	default:
+		return nil, fmt.Errorf("%w: DXF text %q: use outlines or entities", ErrExportOption, opt.Text)
+	}
 
 	bounds := s.Bounds()
-	d := &dxfDoc{version: opt.Version, tol: opt.Tolerance, mm: mm}
+	d := &dxfDoc{version: opt.Version, tol: opt.Tolerance, mm: mm, textEntities: opt.Text == DXFTextEntities}
 	d.quantum, d.decimals = dxfQuantum(bounds)
 	d.collect(s)
 
@@ -89,11 +96,11 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 	w.buf = make([]byte, 0, size)
 	// Handles are given out while the body is written; the header needs the next free one
 	// ($HANDSEED), so it is written last and put in front.
-	w.tables(d.layers, d.linetypes)
+	w.tables(d.layers, d.linetypes, d.styles)
 	w.blocks()
 	w.section("ENTITIES")
 	for i := range d.shapes {
-		w.shape(&d.shapes[i], d.layers)
+		w.shape(&d.shapes[i], d.layers, d.styles)
 	}
 	w.endsec()
 	if w.r2000 {
@@ -146,6 +153,8 @@ const (
 	dxfCircle dxfShapeKind = iota
 	dxfArc
 	dxfPolyline
+	dxfTextLine // TEXT
+	dxfMText    // MTEXT
 )
 
 // dxfShape is one entity to write, in world coordinates.
@@ -159,6 +168,7 @@ type dxfShape struct {
 	a0, a1   float64 // ARC: start and end angle in degrees, counter-clockwise
 	pts      []dxfVertex
 	closed   bool
+	text     *dxfTextShape // TEXT and MTEXT
 }
 
 // dxfVertex is a polyline vertex; bulge is tan(θ/4) of the arc to the next vertex (θ > 0
@@ -177,6 +187,10 @@ type dxfDoc struct {
 	decimals  int
 	layers    []dxfLayer
 	shapes    []dxfShape
+	// textEntities writes texts as TEXT and MTEXT on the styles (dxf_text.go).
+	textEntities bool
+	styles       []dxfStyle
+	styleNames   map[string]bool // the style names taken, upper-cased
 }
 
 // collect turns the scene's shapes, back to front, into DXF entities on their layers.
@@ -245,6 +259,9 @@ func (d *dxfDoc) collect(s *scene.Scene) {
 		}
 		if d.layers[layer].color < 0 && color != dxfByLayer {
 			d.layers[layer].color = color
+		}
+		if t, ok := it.Entity.Shape.(*scene.Text); ok && d.textEntities && d.addText(t, it.World, layer, color) {
+			continue
 		}
 		first := len(d.shapes)
 		d.addPath(it.Path, layer, color)
@@ -591,10 +608,13 @@ func (w *dxfWriter) header(b scene.Box, insUnits int) {
 }
 
 // point writes a 3D point with z = 0 (codes 10, 20, 30).
-func (w *dxfWriter) point(p scene.Vec) {
-	w.coord(10, p.X)
-	w.coord(20, p.Y)
-	w.tag(30, "0.0")
+func (w *dxfWriter) point(p scene.Vec) { w.pointAt(10, p) }
+
+// pointAt writes a 3D point with z = 0 under codes code, code+10 and code+20.
+func (w *dxfWriter) pointAt(code int, p scene.Vec) {
+	w.coord(code, p.X)
+	w.coord(code+10, p.Y)
+	w.tag(code+20, "0.0")
 }
 
 // table opens a symbol table; R2000 gives it a handle, returned for its entries' owner.
@@ -629,7 +649,7 @@ func (w *dxfWriter) record(kind, owner, subclass, name string) {
 	w.int(70, 0)
 }
 
-func (w *dxfWriter) tables(layers []dxfLayer, used []dxfLinetype) {
+func (w *dxfWriter) tables(layers []dxfLayer, used []dxfLinetype, styles []dxfStyle) {
 	w.section("TABLES")
 	if w.r2000 {
 		t := w.table("VPORT", 1)
@@ -692,17 +712,21 @@ func (w *dxfWriter) tables(layers []dxfLayer, used []dxfLinetype) {
 	}
 	w.tag(0, "ENDTAB")
 
-	if w.r2000 {
-		t = w.table("STYLE", 1)
-		w.record("STYLE", t, "AcDbTextStyleTableRecord", "Standard")
-		w.tag(40, "0.0")
-		w.tag(41, "1.0")
-		w.tag(50, "0.0")
-		w.int(71, 0)
-		w.tag(42, "2.5")
-		w.tag(3, "txt")
-		w.tag(4, "")
+	// R2000 always has the Standard style; R12 has a STYLE table only for text entities.
+	if w.r2000 || len(styles) > 0 {
+		t = w.table("STYLE", 1+len(styles))
+		standard := "STANDARD"
+		if w.r2000 {
+			standard = "Standard"
+		}
+		w.styleRecord(t, standard, "txt")
+		for _, s := range styles {
+			w.styleRecord(t, s.name, s.file)
+		}
 		w.tag(0, "ENDTAB")
+	}
+
+	if w.r2000 {
 
 		w.table("VIEW", 0)
 		w.tag(0, "ENDTAB")
@@ -799,9 +823,11 @@ func (w *dxfWriter) entity(kind, layer string, color int, linetype, subclass str
 	}
 }
 
-func (w *dxfWriter) shape(sh *dxfShape, layers []dxfLayer) {
+func (w *dxfWriter) shape(sh *dxfShape, layers []dxfLayer, styles []dxfStyle) {
 	layer := layers[sh.layer].name
 	switch sh.kind {
+	case dxfTextLine, dxfMText:
+		w.text(sh, layer, styles)
 	case dxfCircle, dxfArc:
 		kind := "CIRCLE"
 		if sh.kind == dxfArc {

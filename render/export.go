@@ -147,12 +147,17 @@ func Extensions() string {
 	return b.String()
 }
 
-// Flags registers the export flags on fs, writing into o: -dxf, -units, -tolerance, -page
-// and -scale. The PNG width stays with each command.
+// Flags registers the export flags on fs, writing into o: -dxf, -dxf-text, -units,
+// -tolerance, -page and -scale. The PNG width stays with each command.
 func (o *Options) Flags(fs *flag.FlagSet) {
 	fs.Func("dxf", "DXF version: 12 (R12, the default: POLYLINE with bulges) or 2000 (R2000: LWPOLYLINE and $INSUNITS)", func(s string) error {
 		v, err := ParseDXFVersion(s)
 		o.DXF.Version = v
+		return err
+	})
+	fs.Func("dxf-text", "DXF text: outlines (the default: glyph outlines, for cutting) or entities (TEXT and MTEXT with a STYLE naming the font, for editing; a mirrored, unevenly scaled or sheared text stays outlines)", func(s string) error {
+		t, err := ParseDXFText(s)
+		o.DXF.Text = t
 		return err
 	})
 	fs.Func("units", "what one scene unit is, for DXF $INSUNITS and PDF scale: mm (default), cm, m, in or ft", func(s string) error {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/image/font/gofont/goregular"
 )
 
 // koreanFontPath is a Korean font from Debian's fonts-nanum (listed in .ci/debian-packages).
@@ -111,4 +112,31 @@ func FuzzLoadFont(f *testing.F) {
 			_, _ = font.Measure("안녕 Hg0", 3)
 		}
 	})
+}
+
+// TestFontFile: a text names its font's file, for writers that name a font (DXF STYLE): the
+// published file of an embedded font, NAME and the extension its data's signature says for a
+// workspace font, and nothing for a font that is not at hand.
+func TestFontFile(t *testing.T) {
+	t.Parallel()
+	ttf, err := LoadFont("plate", goregular.TTF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	workspace := &Text{Text: "a", Size: 1}
+	workspace.UseFont(ttf)
+	for _, c := range []struct {
+		text *Text
+		want string
+	}{
+		{&Text{}, "DejaVuSans.ttf"},
+		{&Text{Font: "sans-bold-italic"}, "DejaVuSans-BoldOblique.ttf"},
+		{&Text{Font: "go-sans-bold"}, "Go-Bold.ttf"},
+		{workspace, "plate.ttf"},
+		{&Text{Font: "missing"}, ""},
+	} {
+		if got := c.text.FontFile(); got != c.want {
+			t.Errorf("font %q: FontFile %q, want %q", c.text.Font, got, c.want)
+		}
+	}
 }

@@ -338,6 +338,32 @@ func (t *Text) Region() (Path, error) { return t.Outline(), nil }
 // Metrics is the text's layout (width, height, ascent, descent, lines).
 func (t *Text) Metrics() TextLayout { l := t.layout; l.Path = nil; return l }
 
+// FontFile is the file name of the text's font, for a writer that names the font instead of
+// drawing its outlines (a DXF STYLE): DejaVuSans.ttf for the default font, NAME.ttf, .otf or
+// .ttc (by the data's signature) for a workspace font, and "" when the font is not at hand.
+func (t *Text) FontFile() string {
+	f := t.face
+	if f == nil {
+		name := t.Font
+		if name == "" {
+			name = DefaultFont
+		}
+		if f = fonts[name]; f == nil {
+			return ""
+		}
+	}
+	if f.file != "" {
+		return f.file
+	}
+	switch sig := string(f.data[:min(4, len(f.data))]); sig {
+	case "OTTO":
+		return f.name + ".otf"
+	case "ttcf":
+		return f.name + ".ttc"
+	}
+	return f.name + ".ttf"
+}
+
 func (l Line) validate() error {
 	if len(l.Points) < 2 {
 		return fmt.Errorf("%w: a line needs at least 2 points, got %d", ErrBadGeometry, len(l.Points))

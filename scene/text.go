@@ -147,16 +147,16 @@ var glyphSubstitutes = map[rune]string{
 // glyph cache live in the face and are filled on first use, so a program that draws no
 // text parses nothing.
 var fonts = map[string]*face{
-	"sans":                {name: "sans", data: dejaVuSans},
-	"sans-bold":           {name: "sans-bold", data: dejaVuSansBold},
-	"sans-italic":         {name: "sans-italic", data: dejaVuSansOblique},
-	"sans-bold-italic":    {name: "sans-bold-italic", data: dejaVuSansBoldOblique},
-	"mono":                {name: "mono", data: gomono.TTF},
-	"mono-bold":           {name: "mono-bold", data: gomonobold.TTF},
-	"go-sans":             {name: "go-sans", data: goregular.TTF},
-	"go-sans-bold":        {name: "go-sans-bold", data: gobold.TTF},
-	"go-sans-italic":      {name: "go-sans-italic", data: goitalic.TTF},
-	"go-sans-bold-italic": {name: "go-sans-bold-italic", data: gobolditalic.TTF},
+	"sans":                {name: "sans", file: "DejaVuSans.ttf", data: dejaVuSans},
+	"sans-bold":           {name: "sans-bold", file: "DejaVuSans-Bold.ttf", data: dejaVuSansBold},
+	"sans-italic":         {name: "sans-italic", file: "DejaVuSans-Oblique.ttf", data: dejaVuSansOblique},
+	"sans-bold-italic":    {name: "sans-bold-italic", file: "DejaVuSans-BoldOblique.ttf", data: dejaVuSansBoldOblique},
+	"mono":                {name: "mono", file: "Go-Mono.ttf", data: gomono.TTF},
+	"mono-bold":           {name: "mono-bold", file: "Go-Mono-Bold.ttf", data: gomonobold.TTF},
+	"go-sans":             {name: "go-sans", file: "Go-Regular.ttf", data: goregular.TTF},
+	"go-sans-bold":        {name: "go-sans-bold", file: "Go-Bold.ttf", data: gobold.TTF},
+	"go-sans-italic":      {name: "go-sans-italic", file: "Go-Italic.ttf", data: goitalic.TTF},
+	"go-sans-bold-italic": {name: "go-sans-bold-italic", file: "Go-Bold-Italic.ttf", data: gobolditalic.TTF},
 }
 
 // The DejaVu Sans faces (fonts/LICENSE-DejaVu.txt).
@@ -209,6 +209,10 @@ const latin1Runes = 256
 // face is one embedded font with its glyph cache. It is safe for concurrent use.
 type face struct {
 	name string
+	// file is the font's file name as the font's makers publish it (DejaVuSans.ttf), for
+	// writers that name a font rather than draw it (DXF STYLE); "" for a workspace font,
+	// whose file name FontFile works out from its data.
+	file string
 	data []byte
 
 	once  sync.Once

@@ -20,16 +20,17 @@ import (
 	"github.com/cadrun/cadrun/render"
 )
 
-const exportDescription = "Write the scene to out/NAME.EXT in the workspace (svg, png, pdf, dxf or json; nowhere else), with cadrun run -o's options. Answers the path and size; for a DXF, its entities by kind and layer."
+const exportDescription = "Write the scene only to the workspace's out/NAME.EXT, with cadrun run -o's options. Answers path, size and a DXF's entities by kind and layer."
 
 // ExportIn says what to write and where.
 type ExportIn struct {
-	Path       string  `json:"path" jsonschema:"out/NAME.EXT; the extension picks the format"`
-	Format     string  `json:"format,omitempty" jsonschema:"svg, png, pdf, dxf or json, when path has no extension"`
+	Path       string  `json:"path" jsonschema:"out/NAME.EXT: svg, png, pdf, dxf or json"`
+	Format     string  `json:"format,omitempty" jsonschema:"when path has no extension"`
 	Units      string  `json:"units,omitempty" jsonschema:"one scene unit: mm (default), cm, m, in or ft"`
 	Page       string  `json:"page,omitempty" jsonschema:"PDF: fit (default), A4, A3 or Letter"`
 	Scale      string  `json:"scale,omitempty" jsonschema:"PDF: 1:1 (default), 1:N, N:1 or fit"`
 	DXFVersion string  `json:"dxf_version,omitempty" jsonschema:"DXF: 12 (default) or 2000"`
+	DXFText    string  `json:"dxf_text,omitempty" jsonschema:"DXF: outlines (default) or entities"`
 	Tolerance  float64 `json:"tolerance,omitempty" jsonschema:"DXF: curve tolerance (default 0.01)"`
 	Width      int     `json:"width,omitempty" jsonschema:"PNG: pixels (default 1024)"`
 }
@@ -72,6 +73,7 @@ func exportTool(_ context.Context, se *Session, in ExportIn) (*ExportOut, error)
 	opts.Flags(fs)
 	for _, o := range []struct{ flag, param, value string }{
 		{"units", "units", in.Units}, {"page", "page", in.Page}, {"scale", "scale", in.Scale}, {"dxf", "dxf_version", in.DXFVersion},
+		{"dxf-text", "dxf_text", in.DXFText},
 	} {
 		if o.value == "" {
 			continue

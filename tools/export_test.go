@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,6 +77,16 @@ print(json.dumps({"entities": sum(k.values()), "by_kind": k, "by_layer": l}))`
 	if theirs.ByLayer["engrave"] == 0 || theirs.ByLayer["0"] != 2 {
 		t.Errorf("ezdxf finds the layers %v; want the text on engrave and the cut's two rings on 0", theirs.ByLayer)
 	}
+	if out.DXF.ByKind["TEXT"] != 0 {
+		t.Errorf("the default DXF has text entities: %v", out.DXF.ByKind)
+	}
+	out, err = call[*ExportOut](t, s, "export", ExportIn{Path: "out/text.dxf", DXFText: "entities"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]int{"TEXT": 1, "POLYLINE": 1, "CIRCLE": 1}; !maps.Equal(out.DXF.ByKind, want) || out.DXF.ByLayer["engrave"] != 1 {
+		t.Errorf("dxf_text entities: %+v, want %v and the TEXT on engrave", out.DXF, want)
+	}
 }
 
 // TestExportRefusals: nothing is written outside out/, and bad options are named.
@@ -92,6 +103,7 @@ func TestExportRefusals(t *testing.T) {
 		{ExportIn{Path: "/etc/x.svg"}, `bad output name: "/etc/x.svg": give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf or json (exports go to the workspace's out/ folder only)`},
 		{ExportIn{Path: "out/p.svg", Format: "pdf"}, `bad input: export: format "pdf" and path "out/p.svg" disagree; give one, or make them the same`},
 		{ExportIn{Path: "out/p.pdf", Units: "furlong"}, `bad input: export: units: bad export option: unit "furlong": use mm, cm, m, in or ft`},
+		{ExportIn{Path: "out/p.dxf", DXFText: "glyphs"}, `bad input: export: dxf_text: bad export option: DXF text "glyphs": use outlines or entities`},
 		{ExportIn{Path: "out/p.png", Width: 9000}, `bad input: export: width 9000 is out of range; give 1 to 8192 (MaxPNGSide)`},
 	} {
 		_, err := call[*ExportOut](t, s, "export", tt.in)

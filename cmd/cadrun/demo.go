@@ -16,8 +16,14 @@ import (
 // runDemo runs every example workspace (embedded in the binary) through the sandbox and
 // writes NAME.svg, NAME.png and NAME.dxf for each.
 func runDemo(args []string, stdout, stderr io.Writer) error {
-	fs := cli.NewFlags("demo", "demo [-o DIR]", stderr)
+	fs := cli.NewFlags("demo", "demo [-o DIR] [-dxf-text outlines|entities]", stderr)
 	out := fs.String("o", "out", "directory to write NAME.svg, NAME.png and NAME.dxf into (created if missing)")
+	var dxfOpt render.DXFOptions
+	fs.Func("dxf-text", "DXF text: outlines (the default, for cutting) or entities (TEXT and MTEXT with a STYLE, for editing)", func(s string) error {
+		t, err := render.ParseDXFText(s)
+		dxfOpt.Text = t
+		return err
+	})
 	if err := fs.Parse(args); err != nil {
 		return cli.ErrUsage
 	}
@@ -53,7 +59,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		}
 		// A DXF too, as a cutter or a CAD program would take the drawing (R12, as
 		// `cadrun run -o NAME.dxf` writes it).
-		dxf, err := render.DXF(res.Scene, render.DXFOptions{})
+		dxf, err := render.DXF(res.Scene, dxfOpt)
 		if err != nil {
 			return fmt.Errorf("rendering %s to DXF: %w", name, err)
 		}

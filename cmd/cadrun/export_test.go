@@ -18,7 +18,7 @@ func TestRunExports(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	script := filepath.Join(dir, "part.js")
-	code := "drawRoundedRect('plate', 0, 0, 80, 40, 5)\ndrawCircle('hole', 20, 0, 4)\ncreateGroup('cut', ['plate', 'hole'])\n"
+	code := "drawRoundedRect('plate', 0, 0, 80, 40, 5)\ndrawCircle('hole', 20, 0, 4)\ncreateGroup('cut', ['plate', 'hole'])\ndrawText('label', 'P1', 0, 30, 5)\n"
 	if err := os.WriteFile(script, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -29,6 +29,7 @@ func TestRunExports(t *testing.T) {
 	}{
 		{nil, "part.dxf", []string{"AC1009", "POLYLINE", "VERTEX", "\n 42\n", "CIRCLE\n  8\ncut\n"}},
 		{[]string{"-dxf", "2000", "-units", "in"}, "part2000.DXF", []string{"AC1015", "LWPOLYLINE", "$INSUNITS\n 70\n1\n"}},
+		{[]string{"-dxf", "2000", "-dxf-text", "entities"}, "text.dxf", []string{"\nTEXT\n", "\nP1\n", "\nDejaVuSans.ttf\n"}},
 		{nil, "drawing.pdf", []string{"%PDF-1.4", "/MediaBox [0 0 "}},
 		{[]string{"-page", "a4", "-scale", "fit"}, "a4.pdf", []string{"/MediaBox [0 0 841.89 595.276]"}},
 	} {
@@ -66,6 +67,8 @@ func TestRunExportErrors(t *testing.T) {
 			`cadrun run: bad export option: output "` + filepath.Join(dir, "part.dwg") + `" must end in .svg, .png, .json, .dxf or .pdf`},
 		{[]string{"-o", filepath.Join(dir, "part.dxf"), "-dxf", "2004"}, 2,
 			`invalid value "2004" for flag -dxf: bad export option: DXF version "2004": use 12 or 2000`},
+		{[]string{"-o", filepath.Join(dir, "part.dxf"), "-dxf-text", "glyphs"}, 2,
+			`invalid value "glyphs" for flag -dxf-text: bad export option: DXF text "glyphs": use outlines or entities`},
 		{[]string{"-o", filepath.Join(dir, "big.pdf"), "-page", "a4"}, 1,
 			"cadrun run: bad export option: at 1:1 the drawing is 400.0 x 100.0 mm and does not fit on A4 (297.0 x 210.0 mm): use scale fit, a smaller scale (1:N) or a larger page"},
 		// A scale that overflows cannot cross to the worker as JSON; the writer still says why.
