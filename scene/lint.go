@@ -219,7 +219,7 @@ func (l *linter) add(rule string, at Vec, msg string, entities ...string) {
 // outline is sh's world outline as polylines, flattened once.
 func (l *linter) outline(sh *lintShape) []Polyline {
 	if sh.outln == nil {
-		sh.outln = sh.e.Shape.Outline().Transform(sh.world).Flatten(curveTolerance(sh.box))
+		sh.outln = AppendOutline(nil, sh.e.Shape, sh.world).Flatten(curveTolerance(sh.box))
 	}
 	return sh.outln
 }
