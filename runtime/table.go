@@ -21,7 +21,7 @@ var (
 		Doc: "world: amounts as seen on screen; local: in the parent group's frame"}
 )
 
-var table = withCallFlags([]Func{
+var table = withCallFlags(append([]Func{
 	// primitives
 	{Name: "drawCircle", Domain: "primitives", Returns: "boolean", Doc: "Draw a circle by centre and radius.",
 		Params:  []Param{pName, {Name: "cx", Type: "number", Unit: "scene units"}, {Name: "cy", Type: "number", Unit: "scene units"}, {Name: "radius", Type: "number", Unit: "scene units"}},
@@ -534,7 +534,7 @@ var table = withCallFlags([]Func{
 	// removed or never-bound upstream names: they fail with their replacement
 	{Name: "get_entity", Domain: "query", Returns: "object", Doc: "Removed alias.", Replacement: "getEntity"},
 	{Name: "sortByIsoDepth", Domain: "style", Returns: "boolean", Doc: "Never available upstream.", Replacement: "drawOrder"},
-})
+}, dimFuncs...))
 
 func booleanFunc(name string, op scene.BoolOp, doc, example string) Func {
 	f := Func{Name: name, Domain: "boolean", Returns: "boolean", Doc: doc, Example: example,

@@ -26,15 +26,18 @@ import (
 // Format identifies the document; Version is bumped on any incompatible change. A document
 // is written as the lowest version that holds it: 1, or 2 when a polygon has arc edges
 // (bulges), or 3 when it has layers or linetypes (the layer table and the style's drafting
-// fields), so that scenes without them read the same in a cadrun that knows only the older
-// versions.
+// fields), or 4 when it has dimensions, so that scenes without them read the same in a cadrun
+// that knows only the older versions.
 const (
 	JSONFormat  = "cadrun-scene"
-	JSONVersion = 3
+	JSONVersion = 4
 	// jsonVersionNoArcs is the version of a document without bulges or drafting.
 	jsonVersionNoArcs = 1
 	// jsonVersionArcs is the version of a document with bulges but no drafting.
 	jsonVersionArcs = 2
+	// jsonVersionDrafting is the version of a document with layers or linetypes but no
+	// dimensions.
+	jsonVersionDrafting = 3
 )
 
 // ErrBadJSON is returned when a scene document cannot be read; the message says where.
@@ -90,22 +93,25 @@ func (v *Vec) UnmarshalJSON(b []byte) error {
 // jsonVersion is the version a document of the scene is written as: the oldest that holds
 // everything in it.
 func (s *Scene) jsonVersion() int {
+	version := jsonVersionNoArcs
 	if s.usesDrafting() {
-		return JSONVersion
+		version = jsonVersionDrafting
 	}
 	for _, e := range s.Walk() {
 		switch g := e.Shape.(type) {
+		case *Dimension:
+			return JSONVersion
 		case Polygon:
 			if g.HasArcs() {
-				return jsonVersionArcs
+				version = max(version, jsonVersionArcs)
 			}
 		case *Polygon:
 			if g.HasArcs() {
-				return jsonVersionArcs
+				version = max(version, jsonVersionArcs)
 			}
 		}
 	}
-	return jsonVersionNoArcs
+	return version
 }
 
 // MarshalJSON writes the scene: entities depth-first in z order, each group before its
@@ -120,7 +126,7 @@ func (s *Scene) MarshalJSON() ([]byte, error) {
 	version := s.jsonVersion()
 	b = strconv.AppendInt(b, int64(version), 10)
 	var w jsonWriter
-	w.drafting = version >= JSONVersion
+	w.drafting = version >= jsonVersionDrafting
 	if len(s.layers) > 0 {
 		b = w.layers(b, s.layers)
 		if w.err != nil {
@@ -1236,6 +1242,16 @@ var shapeKinds = []shapeKind{
 		field[Text]{"align", func(r *jsonReader, g Text) Text { g.Align = TextAlign(r.str()); return g }},
 		field[Text]{"font", func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g }},
 		field[Text]{"fallback", func(r *jsonReader, g Text) Text { g.Fallback = r.strs(); return g }}),
+	pointerShape(KindDimension,
+		field[Dimension]{"type", func(r *jsonReader, g Dimension) Dimension { g.Type = DimType(r.str()); return g }},
+		field[Dimension]{"points", func(r *jsonReader, g Dimension) Dimension { g.Points = r.vecs(); return g }},
+		field[Dimension]{"offset", func(r *jsonReader, g Dimension) Dimension { g.Offset = r.num(); return g }},
+		field[Dimension]{"radius", func(r *jsonReader, g Dimension) Dimension { g.Radius = r.num(); return g }},
+		field[Dimension]{"angle", func(r *jsonReader, g Dimension) Dimension { g.Angle = r.num(); return g }},
+		field[Dimension]{"text", func(r *jsonReader, g Dimension) Dimension { g.Text = string(r.str()); return g }},
+		field[Dimension]{"precision", func(r *jsonReader, g Dimension) Dimension { g.Precision = r.int(); return g }},
+		field[Dimension]{"units", func(r *jsonReader, g Dimension) Dimension { g.Units = string(r.str()); return g }},
+		field[Dimension]{"size", func(r *jsonReader, g Dimension) Dimension { g.Size = r.num(); return g }}),
 }
 
 // shapeKind reads the geometry of one kind of shape: read with the fast reader, decode with

@@ -10,7 +10,7 @@ package scene
 //
 // Each rule visits every entity once and looks at neighbours through a grid of world boxes
 // (lintGrid), never at every pair, so a 10,000-entity scene lints in milliseconds. Rules are
-// listed in lintRules; a new one (the dimension rule, when dimensions exist) is one more entry.
+// listed in lintRules; a new one is one more entry.
 
 import (
 	"fmt"
@@ -80,6 +80,7 @@ const (
 	RuleZeroLength    = "zero-length"
 	RuleOpenCut       = "open-cut"
 	RuleBooleanInputs = "boolean-inputs"
+	RuleDimensionText = "dimension-text"
 )
 
 // lintRules are the rules, run in this order.
@@ -91,6 +92,7 @@ var lintRules = []func(*linter){
 	(*linter).zeroLength,
 	(*linter).openCuts,
 	(*linter).keptInputs,
+	(*linter).dimensionTexts,
 }
 
 // Lint checks the drawing and answers what it found, rule by rule, each rule's findings in
@@ -193,7 +195,7 @@ func lintBounds(sh Shape, m Affine) Box {
 // is cut as an arc, though its region is the pie slice), nor a path's with an open subpath.
 func encloses(sh Shape) bool {
 	switch sh.(type) {
-	case Line, Arc:
+	case Line, Arc, *Dimension:
 		return false
 	case *PathShape:
 		_, err := sh.Region()
@@ -219,7 +221,7 @@ func (l *linter) add(rule string, at Vec, msg string, entities ...string) {
 // outline is sh's world outline as polylines, flattened once.
 func (l *linter) outline(sh *lintShape) []Polyline {
 	if sh.outln == nil {
-		sh.outln = sh.e.Shape.Outline().Transform(sh.world).Flatten(curveTolerance(sh.box))
+		sh.outln = AppendOutline(nil, sh.e.Shape, sh.world).Flatten(curveTolerance(sh.box))
 	}
 	return sh.outln
 }
@@ -815,6 +817,35 @@ func (g *lintGrid) each(b Box, f func(*lintShape)) {
 			for _, i := range g.cells[y*g.n+x] {
 				visit(i)
 			}
+		}
+	}
+}
+
+// dimNumber finds the numbers a dimension's text states: digits with an optional decimal part
+// (a point or a comma).
+var dimNumber = regexp.MustCompile(`\d+(?:[.,]\d+)?`)
+
+// dimensionTexts finds dimensions whose text override states a number and none of its numbers
+// is the measured value at the dimension's precision. A text with "<>" shows the measured
+// value and passes; so does one with no number ("see note").
+func (l *linter) dimensionTexts() {
+	for _, sh := range l.shapes {
+		d, ok := sh.e.Shape.(*Dimension)
+		if !ok || d.Text == "" || strings.Contains(d.Text, "<>") {
+			continue
+		}
+		nums := dimNumber.FindAllString(d.Text, -1)
+		if len(nums) == 0 {
+			continue
+		}
+		says := FormatDimValue(d.Measured(sh.world), d.Precision)
+		matches := false
+		for _, n := range nums {
+			v, err := strconv.ParseFloat(strings.ReplaceAll(n, ",", "."), 64)
+			matches = matches || err == nil && FormatDimValue(v, d.Precision) == says
+		}
+		if !matches {
+			l.add(RuleDimensionText, sh.box.Center(), fmt.Sprintf("dimension %q says %q, but it measures %s; use '<>' in its text to show the measured value", sh.e.Name, d.Text, says), sh.e.Name)
 		}
 	}
 }

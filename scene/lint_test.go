@@ -169,6 +169,20 @@ func TestLintRules(t *testing.T) {
 			must(t, s.SetStroke("a", nil, 0))
 			mustPut(t, s, "r", Rect{Center: Vec{2.5, 0}, Width: 20, Height: 10})
 		}},
+		{name: "a dimension whose text states another length", rule: RuleDimensionText, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {40, 0}}, Offset: 5, Text: "45", Precision: 2, Size: 2.5})
+		}, want: [][]string{{"w"}}},
+		{name: "a dimension scaled away from its text", rule: RuleDimensionText, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {40, 0}}, Offset: 5, Text: "40", Precision: 2, Size: 2.5})
+			group(t, s, "g", "w")
+			must(t, s.Scale("g", 2, 2, SpaceWorld, nil))
+		}, want: [][]string{{"w"}}},
+		{name: "dimensions whose texts state what they measure", rule: RuleDimensionText, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {40, 0}}, Offset: 5, Text: "40.0 mm", Precision: 2, Size: 2.5})
+			mustPut(t, s, "d", &Dimension{Type: DimDiameter, Points: []Vec{{0, 0}}, Radius: 4, Text: "4x Ø8 H7", Precision: 2, Size: 2.5})
+			mustPut(t, s, "kept", &Dimension{Type: DimRadius, Points: []Vec{{0, 0}}, Radius: 4, Text: "<> typ.", Precision: 2, Size: 2.5})
+			mustPut(t, s, "note", &Dimension{Type: DimRadius, Points: []Vec{{0, 0}}, Radius: 4, Text: "see note", Precision: 2, Size: 2.5})
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

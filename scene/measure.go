@@ -88,7 +88,7 @@ func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
 		}
 		return nil
 	}
-	world := e.Shape.Outline().Transform(m)
+	world := AppendOutline(nil, e.Shape, m)
 	b := world.Bounds()
 	tol := curveTolerance(b)
 	closed := true

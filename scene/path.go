@@ -122,11 +122,14 @@ func (s *Seg) transform(m Affine) {
 }
 
 // AppendOutline appends sh's outline mapped by m to p and returns the extended path: the
-// segments of sh.Outline().Transform(m), bit for bit, built in p's spare capacity. A writer
+// segments of sh.Outline().Transform(m), bit for bit, built in p's spare capacity; a
+// dimension's is its layout under m, which keeps its text upright and its arrows their size. A writer
 // that reuses one path for every entity draws a scene without an allocation per shape.
 func AppendOutline(p Path, sh Shape, m Affine) Path {
 	start := len(p)
 	switch sh := sh.(type) {
+	case *Dimension: // laid out in world space (dimension.go)
+		return append(p, sh.worldOutline(m)...)
 	case Circle: // the commonest kinds by their type (see shapeBounds)
 		p = sh.appendOutline(p)
 	case Rect:

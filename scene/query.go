@@ -30,6 +30,10 @@ type Detail struct {
 	WorldBounds    Box         `json:"worldBounds"`
 	WorldTransform Affine      `json:"worldTransform"`
 	Text           *TextLayout `json:"textMetrics,omitempty"`
+	// Measured and DisplayText are a dimension's value under its world transform (a length
+	// in world units, an angle in degrees) and the text it shows.
+	Measured    *float64 `json:"measured,omitempty"`
+	DisplayText string   `json:"displayText,omitempty"`
 
 	// Upstream's shape of the same facts (see upstream.go).
 	Type   string     `json:"type"`
@@ -66,6 +70,10 @@ func (s *Scene) Detail(name string) (Detail, error) {
 	if t, ok := e.Shape.(*Text); ok {
 		m := t.Metrics()
 		d.Text = &m
+	}
+	if dim, ok := e.Shape.(*Dimension); ok {
+		v := dim.Measured(d.WorldTransform)
+		d.Measured, d.DisplayText = &v, dim.DisplayText(d.WorldTransform)
 	}
 	return d, nil
 }

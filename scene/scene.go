@@ -88,11 +88,15 @@ func (st Style) Hairline() bool { return st.StrokeWidth == 0 }
 func DefaultStyle() Style { return newStyle(KindRect, new(Color)) }
 
 // newStyle is the style a new shape of kind k is drawn with, its colour kept in c (set to
-// black): DefaultStyle, but text is filled, with no stroke, so that the letters read.
+// black): DefaultStyle, but text is filled, with no stroke, so that the letters read, and a
+// dimension is both, so that its lines stroke and its arrows and letters fill.
 func newStyle(k Kind, c *Color) Style {
 	*c = Black
-	if k == KindText {
+	switch k {
+	case KindText:
 		return Style{Fill: c}
+	case KindDimension:
+		return Style{Stroke: c, Fill: c}
 	}
 	return Style{Stroke: c}
 }
@@ -459,7 +463,7 @@ func (s *Scene) Paint() iter.Seq[Item] {
 					}
 					continue
 				}
-				if !yield(Item{Entity: e, World: w, Path: e.Shape.Outline().Transform(w)}) {
+				if !yield(Item{Entity: e, World: w, Path: AppendOutline(nil, e.Shape, w)}) {
 					return false
 				}
 			}

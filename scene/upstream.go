@@ -8,7 +8,8 @@ package scene
 import "math"
 
 // UpstreamType is the entity's type as upstream names it ("Circle", "Rect", "Line", "Arc",
-// "Polygon", "Bezier", "Group"; cadrun's own kinds as "Ellipse", "RoundedRect", "Text").
+// "Polygon", "Bezier", "Group"; cadrun's own kinds as "Ellipse", "RoundedRect", "Text",
+// "Dimension").
 func (e *Entity) UpstreamType() string {
 	switch e.Kind() {
 	case KindLine:
@@ -29,6 +30,8 @@ func (e *Entity) UpstreamType() string {
 		return "Bezier"
 	case KindText:
 		return "Text"
+	case KindDimension:
+		return "Dimension"
 	}
 	return "Group"
 }
@@ -110,6 +113,8 @@ func UpstreamGeometry(s Shape) any {
 		return obj{"Bezier": obj{"start": start, "segments": segs, "closed": closed, "path": g.Data}}
 	case *Text:
 		return obj{"Text": obj{"text": g.Text, "position": g.Pos, "font_size": g.Size, "align": g.Align, "font": g.Font}}
+	case *Dimension:
+		return obj{"Dimension": g}
 	}
 	return "Empty"
 }

@@ -1,0 +1,427 @@
+package scene
+
+// Dimensions. A dimension keeps the points it measures and draws itself as one path: the
+// extension lines and the dimension line as open subpaths (no area), the arrowheads as closed
+// triangles and the text as glyph outlines. Its default style strokes and fills that path in
+// black, so every writer draws it as it draws any shape.
+//
+// A dimension measures and lays itself out in world space: its defining points are mapped by
+// the entity's world transform first, and then the value is measured, the text set upright
+// and the arrows sized in world units (the text height is a pen-like size, as a stroke width
+// is, and not scaled by groups). So a dimension in a scaled group states the scaled size, and
+// one in a rotated or mirrored group still reads left to right. The writers get the world
+// path through AppendOutline and the bounds through boundsUnder; Outline is the layout under
+// the identity map.
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// KindDimension is the kind of a dimension entity.
+const KindDimension Kind = "dimension"
+
+// DimType is what a dimension measures.
+type DimType string
+
+// Dimension types.
+const (
+	DimAligned    DimType = "aligned"    // the distance between two points
+	DimHorizontal DimType = "horizontal" // their distance along the entity's x axis
+	DimVertical   DimType = "vertical"   // their distance along the entity's y axis
+	DimRadius     DimType = "radius"     // a circle's or arc's radius
+	DimDiameter   DimType = "diameter"   // a circle's or arc's diameter
+	DimAngle      DimType = "angle"      // the angle at a centre from one point to another
+)
+
+// Dimension defaults and proportions, after ISO 129 and the ISO-25 style of CAD programs: the
+// arrow is as long as the text is high, a third as wide; extension lines start a quarter of
+// the text height off the measured point and run half of it past the dimension line; the text
+// stands a quarter of its height clear of the line.
+const (
+	DefaultDimSize      = 2.5
+	DefaultDimPrecision = 2
+	// MaxDimPrecision caps the digits after the point (float64 holds about 15 to 17).
+	MaxDimPrecision = 8
+	dimArrowLen     = 1.0 // × size
+	dimArrowWidth   = 1.0 / 3
+	dimExtGap       = 0.25 // × size, from the measured point
+	dimExtOver      = 0.5  // × size, past the dimension line
+	dimTextGap      = 0.25 // × size, between the text and the line
+)
+
+// Dimension is a measurement drawn as a CAD dimension. Points holds its defining points in
+// local coordinates: for a linear dimension (aligned, horizontal, vertical) the two measured
+// points; for a radius or diameter the centre; for an angle the centre and the two points
+// whose rays bound it (counter-clockwise from the first).
+type Dimension struct {
+	Type   DimType `json:"type"`
+	Points []Vec   `json:"points"`
+	// Offset is how far a linear dimension's line stands from the measured points, measured
+	// from the one further that way: positive to the left of the direction of measurement
+	// (above a horizontal dimension from left to right), negative to the right.
+	Offset float64 `json:"offset,omitempty"`
+	// Radius is the circle's radius for a radius or diameter dimension and the radius of the
+	// dimension arc for an angle.
+	Radius float64 `json:"radius,omitempty"`
+	// Angle is the direction of a radius or diameter dimension's line (radians).
+	Angle float64 `json:"angle,omitempty"`
+	// Text, when set, replaces the displayed text; "<>" in it stands for the measured text.
+	Text string `json:"text,omitempty"`
+	// Precision is the number of digits after the decimal point, 0 to MaxDimPrecision.
+	Precision int `json:"precision"`
+	// Units is appended to the number (" mm"), before a text override sees it.
+	Units string `json:"units,omitempty"`
+	// Size is the text height in world units; the arrows and gaps follow it.
+	Size float64 `json:"size"`
+}
+
+// Kind implements Shape.
+func (*Dimension) Kind() Kind { return KindDimension }
+
+// Outline implements Shape: the dimension laid out where the identity map puts it.
+func (d *Dimension) Outline() Path { return d.worldOutline(Identity) }
+
+// Region implements Shape: a dimension is an annotation, not an area.
+func (d *Dimension) Region() (Path, error) {
+	return nil, fmt.Errorf("%w: a dimension is an annotation and encloses nothing; use the shape it measures", ErrNotClosed)
+}
+
+func (d *Dimension) boundsUnder(m Affine) Box { return d.worldOutline(m).Bounds() }
+
+// IsLinear reports whether d measures a distance between two points.
+func (d *Dimension) IsLinear() bool {
+	return d.Type == DimAligned || d.Type == DimHorizontal || d.Type == DimVertical
+}
+
+func (d *Dimension) validate() error {
+	want := map[DimType]int{DimAligned: 2, DimHorizontal: 2, DimVertical: 2, DimRadius: 1, DimDiameter: 1, DimAngle: 3}[d.Type]
+	if want == 0 {
+		return fmt.Errorf("%w: dimension type %q is not aligned, horizontal, vertical, radius, diameter or angle", ErrBadGeometry, d.Type)
+	}
+	if len(d.Points) != want {
+		return fmt.Errorf("%w: a %s dimension needs %d points, got %d", ErrBadGeometry, d.Type, want, len(d.Points))
+	}
+	if err := finitePoints("points", d.Points); err != nil {
+		return err
+	}
+	if err := inRange("offset", d.Offset); err != nil {
+		return err
+	}
+	if err := finite("angle", d.Angle); err != nil {
+		return err
+	}
+	if err := positive("size", d.Size); err != nil {
+		return err
+	}
+	if d.Precision < 0 || d.Precision > MaxDimPrecision {
+		return fmt.Errorf("%w: precision must be 0 to %d digits, got %d", ErrBadGeometry, MaxDimPrecision, d.Precision)
+	}
+	switch {
+	case d.IsLinear() && d.Points[0] == d.Points[1]:
+		return fmt.Errorf("%w: the two points of a %s dimension coincide at %v; measure between two different points", ErrBadGeometry, d.Type, d.Points[0])
+	case d.Type == DimAngle && (d.Points[1] == d.Points[0] || d.Points[2] == d.Points[0]):
+		return fmt.Errorf("%w: a point of an angle dimension coincides with its centre; give points away from the centre", ErrBadGeometry)
+	case !d.IsLinear():
+		if err := positive("radius", d.Radius); err != nil {
+			return err
+		}
+	}
+	// A glyph the font lacks fails here, not when the dimension is drawn.
+	if _, err := LayoutText(d.textFor("0"), d.Size, AlignCenter, ""); err != nil {
+		return fmt.Errorf("dimension text: %w", err)
+	}
+	return nil
+}
+
+// Measured is the value the dimension states under the world map m: a length in world units,
+// or an angle in degrees.
+func (d *Dimension) Measured(m Affine) float64 {
+	switch d.Type {
+	case DimRadius, DimDiameter:
+		c, p := d.radial(m)
+		r := p.Sub(c).Len()
+		if d.Type == DimDiameter {
+			return 2 * r
+		}
+		return r
+	case DimAngle:
+		_, _, _, sweep := d.angular(m)
+		return sweep * 180 / math.Pi
+	}
+	p1, p2, u, _ := d.linear(m)
+	return math.Abs(dot(p2.Sub(p1), u))
+}
+
+// DisplayText is the text the dimension shows under the world map m.
+func (d *Dimension) DisplayText(m Affine) string {
+	return d.textFor(FormatDimValue(d.Measured(m), d.Precision))
+}
+
+// textFor is the displayed text when the measured number reads num.
+func (d *Dimension) textFor(num string) string {
+	v := num + d.Units
+	switch d.Type {
+	case DimRadius:
+		v = "R" + v
+	case DimDiameter:
+		v = "Ø" + v
+	case DimAngle:
+		v = num + "°" + d.Units
+	}
+	if d.Text == "" {
+		return v
+	}
+	return strings.ReplaceAll(d.Text, "<>", v)
+}
+
+// FormatDimValue writes v with prec digits after the point, then drops trailing zeros and a
+// trailing point, as CAD programs do by default (12.50 reads 12.5, 40.00 reads 40).
+func FormatDimValue(v float64, prec int) string {
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// linear maps a linear dimension's points by m and returns them, the unit direction u it
+// measures along, and a point q on the dimension line.
+func (d *Dimension) linear(m Affine) (p1, p2, u, q Vec) {
+	a, b := d.Points[0], d.Points[1]
+	lu := b.Sub(a)
+	switch d.Type {
+	case DimHorizontal:
+		lu = Vec{1, 0}
+	case DimVertical:
+		lu = Vec{0, 1}
+	}
+	lu = lu.Mul(1 / lu.Len())
+	ln := Vec{-lu.Y, lu.X}
+	// The line stands Offset beyond the point further in the offset's direction.
+	base := a
+	if (dot(b.Sub(a), ln) > 0) == (d.Offset >= 0) {
+		base = b
+	}
+	lq := base.Add(ln.Mul(d.Offset))
+	u = unit(m.ApplyVec(lu))
+	return m.Apply(a), m.Apply(b), u, m.Apply(lq)
+}
+
+// radial maps a radius or diameter dimension by m: the centre and the point on the circle
+// in the dimension's direction.
+func (d *Dimension) radial(m Affine) (c, p Vec) {
+	c0 := d.Points[0]
+	dir := Vec{math.Cos(d.Angle), math.Sin(d.Angle)}
+	return m.Apply(c0), m.Apply(c0.Add(dir.Mul(d.Radius)))
+}
+
+// angular maps an angle dimension by m: the centre, the arc's radius, the direction of the
+// first ray and the sweep counter-clockwise (in world space) to the second, in (0, 2π). A
+// mirroring map turns the local counter-clockwise sweep clockwise, so the rays swap.
+func (d *Dimension) angular(m Affine) (c Vec, r, start, sweep float64) {
+	c = m.Apply(d.Points[0])
+	a, b := m.Apply(d.Points[1]).Sub(c), m.Apply(d.Points[2]).Sub(c)
+	if m.Det() < 0 {
+		a, b = b, a
+	}
+	start = math.Atan2(a.Y, a.X)
+	sweep = math.Mod(math.Atan2(b.Y, b.X)-start, 2*math.Pi)
+	if sweep <= 0 {
+		sweep += 2 * math.Pi
+	}
+	return c, d.Radius * math.Sqrt(math.Abs(m.Det())), start, sweep
+}
+
+// worldOutline is the whole dimension drawn in world space under m.
+func (d *Dimension) worldOutline(m Affine) Path {
+	var p Path
+	switch d.Type {
+	case DimRadius, DimDiameter:
+		p = d.drawRadial(p, m)
+	case DimAngle:
+		p = d.drawAngle(p, m)
+	default:
+		p = d.drawLinear(p, m)
+	}
+	return p
+}
+
+func (d *Dimension) drawLinear(p Path, m Affine) Path {
+	h := d.Size
+	p1, p2, u, q := d.linear(m)
+	n := Vec{-u.Y, u.X}
+	f1 := q.Add(u.Mul(dot(p1.Sub(q), u)))
+	f2 := q.Add(u.Mul(dot(p2.Sub(q), u)))
+	p = extension(p, p1, f1, h)
+	p = extension(p, p2, f2, h)
+	dir := unit(f2.Sub(f1))
+	if f1 == f2 {
+		dir = u
+	}
+	p = dimLine(p, f1, f2, dir, h, f2.Sub(f1).Len())
+	return d.label(p, f1.Add(f2).Mul(0.5), dir, n, h, m)
+}
+
+// extension draws the extension line from the measured point p to its foot f on the
+// dimension line: a gap off p, and a little past f. A point on the line needs none.
+func extension(p Path, from, foot Vec, h float64) Path {
+	v := foot.Sub(from)
+	l := v.Len()
+	if l <= dimExtGap*h {
+		return p
+	}
+	v = v.Mul(1 / l)
+	p.MoveTo(from.Add(v.Mul(dimExtGap * h)))
+	p.LineTo(foot.Add(v.Mul(dimExtOver * h)))
+	return p
+}
+
+// dimLine draws the dimension line from a to b (direction dir, length l) with arrows at both
+// ends pointing at the extension lines: inside when they fit, else outside pointing in, with
+// the line run out past them.
+func dimLine(p Path, a, b, dir Vec, h, l float64) Path {
+	al := dimArrowLen * h
+	if l >= 2.5*al {
+		p.MoveTo(a)
+		p.LineTo(b)
+		p = arrow(p, a, dir.Mul(-1), h)
+		return arrow(p, b, dir, h)
+	}
+	p.MoveTo(a.Sub(dir.Mul(2 * al)))
+	p.LineTo(b.Add(dir.Mul(2 * al)))
+	p = arrow(p, a, dir, h)
+	return arrow(p, b, dir.Mul(-1), h)
+}
+
+// arrow draws a closed arrowhead with its tip at tip, pointing along the unit vector dir.
+func arrow(p Path, tip, dir Vec, h float64) Path {
+	base := tip.Sub(dir.Mul(dimArrowLen * h))
+	side := Vec{-dir.Y, dir.X}.Mul(dimArrowWidth * h / 2)
+	p.MoveTo(tip)
+	p.LineTo(base.Add(side))
+	p.LineTo(base.Sub(side))
+	p.Close()
+	return p
+}
+
+// label sets the displayed text centred on at, along the line direction dir, on the side of
+// the line the unit normal side points to, turned so that it reads left to right or bottom
+// to top.
+func (d *Dimension) label(p Path, at, dir, side Vec, h float64, m Affine) Path {
+	l, err := LayoutText(d.DisplayText(m), h, AlignCenter, "")
+	if err != nil {
+		return p // validate laid the same glyphs out
+	}
+	if dir.X < -1e-9 || (math.Abs(dir.X) <= 1e-9 && dir.Y < 0) {
+		dir = dir.Mul(-1)
+	}
+	up := Vec{-dir.Y, dir.X}
+	base := at.Add(side.Mul(dimTextGap * h))
+	if dot(up, side) < 0 { // the letters' tops face the line: move the baseline out past them
+		base = at.Add(side.Mul(dimTextGap*h + l.Ascent))
+	}
+	place := Translation(base).Mul(Affine{A: dir.X, B: dir.Y, C: -dir.Y, D: dir.X})
+	return append(p, l.Path.Transform(place)...)
+}
+
+func (d *Dimension) drawRadial(p Path, m Affine) Path {
+	h := d.Size
+	c, e := d.radial(m)
+	v := e.Sub(c)
+	u := unit(v)
+	n := Vec{-u.Y, u.X}
+	start := c
+	if d.Type == DimDiameter {
+		start = c.Sub(v)
+	}
+	l, _ := MeasureText(d.DisplayText(m), h, "")
+	inside := e.Sub(start).Len() >= l.Width+2.5*dimArrowLen*h
+	if inside {
+		p.MoveTo(start)
+		p.LineTo(e)
+		p = arrow(p, e, u, h)
+		if d.Type == DimDiameter {
+			p = arrow(p, start, u.Mul(-1), h)
+		}
+		return d.label(p, start.Add(e).Mul(0.5), u, n, h, m)
+	}
+	// Too small for the text: the line runs out past the circle, the arrows point in from
+	// outside, and the text stands over the line's outer run.
+	out := dimArrowLen*h*2 + l.Width
+	p.MoveTo(start)
+	p.LineTo(e.Add(u.Mul(out)))
+	p = arrow(p, e, u.Mul(-1), h)
+	if d.Type == DimDiameter {
+		p.MoveTo(start)
+		p.LineTo(start.Sub(u.Mul(2 * dimArrowLen * h)))
+		p = arrow(p, start, u, h)
+	}
+	return d.label(p, e.Add(u.Mul(dimArrowLen*h*1.5+l.Width/2)), u, n, h, m)
+}
+
+func (d *Dimension) drawAngle(p Path, m Affine) Path {
+	h := d.Size
+	c, r, start, sweep := d.angular(m)
+	ray := func(t float64) Vec { return Vec{math.Cos(t), math.Sin(t)} }
+	pa, pb := m.Apply(d.Points[1]), m.Apply(d.Points[2])
+	if m.Det() < 0 {
+		pa, pb = pb, pa
+	}
+	p = radialExtension(p, c, pa, ray(start), r, h)
+	p = radialExtension(p, c, pb, ray(start+sweep), r, h)
+	// The arc out and back again: a stroke with no area, so the fill paints nothing there.
+	u, v := Vec{r, 0}, Vec{0, r}
+	p.MoveTo(c.Add(ray(start).Mul(r)))
+	p.ArcTo(c, u, v, start, start+sweep)
+	p.ArcTo(c, u, v, start+sweep, start)
+	t0 := Vec{math.Sin(start), -math.Cos(start)} // the tangent leaving the arc backwards
+	e := start + sweep
+	t1 := Vec{-math.Sin(e), math.Cos(e)}
+	if r*sweep >= 2.5*dimArrowLen*h {
+		p = arrow(p, c.Add(ray(start).Mul(r)), t0, h)
+		p = arrow(p, c.Add(ray(e).Mul(r)), t1, h)
+	} else {
+		p = arrow(p, c.Add(ray(start).Mul(r)), t0.Mul(-1), h)
+		p = arrow(p, c.Add(ray(e).Mul(r)), t1.Mul(-1), h)
+	}
+	mid := start + sweep/2
+	out := ray(mid)
+	// The text is straight and the arc curves away under its ends: stand it off by the
+	// arc's rise over the text's half width, so that its corners clear the arc too.
+	l, _ := MeasureText(d.DisplayText(m), h, "")
+	half := min(l.Width/2, r)
+	rise := r - math.Sqrt(r*r-half*half)
+	return d.label(p, c.Add(out.Mul(r+rise)), Vec{-out.Y, out.X}, out, h, m)
+}
+
+// radialExtension draws the extension line of an angle dimension along the unit ray dir from
+// the centre c: from a gap off the point pt to a little past the arc of radius r.
+func radialExtension(p Path, c, pt, dir Vec, r, h float64) Path {
+	dist := pt.Sub(c).Len()
+	switch {
+	case math.Abs(dist-r) <= dimExtGap*h:
+		return p
+	case dist < r:
+		p.MoveTo(c.Add(dir.Mul(dist + dimExtGap*h)))
+		p.LineTo(c.Add(dir.Mul(r + dimExtOver*h)))
+	default:
+		p.MoveTo(c.Add(dir.Mul(dist - dimExtGap*h)))
+		p.LineTo(c.Add(dir.Mul(r - dimExtOver*h)))
+	}
+	return p
+}
+
+// unit is v scaled to length 1 (v itself when it has none).
+func unit(v Vec) Vec {
+	l := v.Len()
+	if l == 0 {
+		return v
+	}
+	return v.Mul(1 / l)
+}

@@ -1,0 +1,197 @@
+package scene
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// dimSample draws one dimension of each type about a 40 × 20 rectangle and a circle of
+// radius 5 at (10, 5), all of them in one group that is then rotated and scaled by 2.
+func dimSample(t *testing.T) *Scene {
+	t.Helper()
+	s := New()
+	dims := map[string]*Dimension{
+		"d_aligned": {Type: DimAligned, Points: []Vec{{0, 0}, {30, 40}}, Offset: 5},
+		"d_h":       {Type: DimHorizontal, Points: []Vec{{0, 0}, {40, 20}}, Offset: 8},
+		"d_v":       {Type: DimVertical, Points: []Vec{{40, 0}, {40, 20}}, Offset: -8},
+		"d_r":       {Type: DimRadius, Points: []Vec{{10, 5}}, Radius: 5, Angle: math.Pi / 4},
+		"d_dia":     {Type: DimDiameter, Points: []Vec{{10, 5}}, Radius: 5, Angle: 0.3, Text: "<> H7"},
+		"d_ang":     {Type: DimAngle, Points: []Vec{{0, 0}, {10, 0}, {10, 10}}, Radius: 8},
+	}
+	names := []string{"d_aligned", "d_h", "d_v", "d_r", "d_dia", "d_ang"}
+	for _, n := range names {
+		d := dims[n]
+		d.Precision, d.Size = DefaultDimPrecision, DefaultDimSize
+		if _, err := s.Put(n, d); err != nil {
+			t.Fatalf("Put(%q): %v", n, err)
+		}
+	}
+	if _, err := s.CreateGroup("g", names); err != nil {
+		t.Fatal(err)
+	}
+	must(t, s.Rotate("g", 0.7, SpaceWorld))
+	must(t, s.Scale("g", 2, 2, SpaceWorld, nil))
+	return s
+}
+
+func TestDimensionMeasuresUnderItsGroup(t *testing.T) {
+	t.Parallel()
+	s := dimSample(t)
+	want := map[string]struct {
+		v    float64
+		text string
+	}{
+		"d_aligned": {100, "100"},
+		"d_h":       {80, "80"},
+		"d_v":       {40, "40"},
+		"d_r":       {10, "R10"},
+		"d_dia":     {20, "Ø20 H7"},
+		"d_ang":     {45, "45°"},
+	}
+	for name, w := range want {
+		d, err := s.Detail(name)
+		must(t, err)
+		if d.Measured == nil || math.Abs(*d.Measured-w.v) > 1e-9 {
+			t.Errorf("%s: measured %v, want %v", name, d.Measured, w.v)
+		}
+		if d.DisplayText != w.text {
+			t.Errorf("%s: text %q, want %q", name, d.DisplayText, w.text)
+		}
+		if d.Kind != KindDimension || d.Type != "Dimension" {
+			t.Errorf("%s: kind %q type %q", name, d.Kind, d.Type)
+		}
+	}
+}
+
+func TestDimensionMirroredAngleKeepsItsSweep(t *testing.T) {
+	t.Parallel()
+	d := &Dimension{Type: DimAngle, Points: []Vec{{0, 0}, {10, 0}, {0, 10}}, Radius: 5, Precision: 2, Size: 1}
+	must(t, d.validate())
+	if got := d.Measured(Scaling(-1, 1)); math.Abs(got-90) > 1e-9 {
+		t.Errorf("mirrored: %v°, want 90°", got)
+	}
+	if got := d.Measured(Scaling(1, 3)); math.Abs(got-90) > 1e-9 {
+		t.Errorf("stretched: %v°, want 90°", got)
+	}
+}
+
+func TestFormatDimValue(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		v    float64
+		prec int
+		want string
+	}{{12.5, 2, "12.5"}, {40, 2, "40"}, {12.345, 2, "12.35"}, {0.0001, 2, "0"}, {-0.0001, 2, "0"}, {3.14159, 0, "3"}, {1234.5678, 3, "1234.568"}} {
+		if got := FormatDimValue(c.v, c.prec); got != c.want {
+			t.Errorf("FormatDimValue(%v, %d) = %q, want %q", c.v, c.prec, got, c.want)
+		}
+	}
+}
+
+func TestDimensionJSONRoundTrip(t *testing.T) {
+	t.Parallel()
+	s := dimSample(t)
+	first, err := s.MarshalJSON()
+	must(t, err)
+	if !strings.Contains(string(first), `"version":4`) {
+		t.Errorf("a scene with dimensions is not version 4:\n%.80s", first)
+	}
+	back, err := ReadJSON(first)
+	must(t, err)
+	second, err := back.MarshalJSON()
+	must(t, err)
+	if diff := cmp.Diff(string(first), string(second)); diff != "" {
+		t.Fatalf("scene -> JSON -> scene -> JSON changed (-first +second):\n%s", diff)
+	}
+	a, _ := s.Detail("d_dia")
+	b, _ := back.Detail("d_dia")
+	if *a.Measured != *b.Measured || a.DisplayText != b.DisplayText || a.WorldBounds != b.WorldBounds {
+		t.Errorf("read back: %v %q %v, want %v %q %v", *b.Measured, b.DisplayText, b.WorldBounds, *a.Measured, a.DisplayText, a.WorldBounds)
+	}
+}
+
+func TestDimensionStyleAndRegion(t *testing.T) {
+	t.Parallel()
+	s := New()
+	e, err := s.Put("d", &Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {10, 0}}, Offset: 3, Precision: 2, Size: 2.5})
+	must(t, err)
+	if e.Style.Fill == nil || e.Style.Stroke == nil || *e.Style.Fill != Black || *e.Style.Stroke != Black {
+		t.Errorf("default style %+v, want black stroke and fill", e.Style)
+	}
+	if _, err := e.Shape.Region(); err == nil || !strings.Contains(err.Error(), ErrNotClosed.Error()) {
+		t.Errorf("Region: %v, want ErrNotClosed", err)
+	}
+}
+
+func TestDimensionValidate(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		d    Dimension
+		want string
+	}{
+		{Dimension{Type: "slant", Points: []Vec{{0, 0}, {1, 0}}, Size: 1}, `dimension type "slant" is not`},
+		{Dimension{Type: DimAligned, Points: []Vec{{1, 1}, {1, 1}}, Size: 1}, "coincide"},
+		{Dimension{Type: DimAngle, Points: []Vec{{0, 0}, {0, 0}, {1, 0}}, Radius: 1, Size: 1}, "coincides with its centre"},
+		{Dimension{Type: DimRadius, Points: []Vec{{0, 0}}, Size: 1}, "radius must be"},
+		{Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {1, 0}}, Size: 0}, "size must be"},
+		{Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {1, 0}}, Size: 1, Precision: 9}, "precision must be 0 to 8"},
+	} {
+		err := c.d.validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.d, err, c.want)
+		}
+	}
+}
+
+// The pieces land where a drafter puts them: the dimension line at the offset, the arrow
+// tips on the extension lines, the text centred above the line and upright, the extension
+// lines off the measured points by a gap and past the line by an overshoot.
+func TestDimensionLinearLayout(t *testing.T) {
+	t.Parallel()
+	d := &Dimension{Type: DimHorizontal, Points: []Vec{{0, 0}, {40, 0}}, Offset: 10, Precision: 2, Size: 2.5}
+	must(t, d.validate())
+	p := d.Outline()
+	subs := subpaths(p)
+	// ext 1, ext 2, line, two arrows, then the glyphs "4" and "0".
+	if len(subs) < 7 {
+		t.Fatalf("%d subpaths, want at least 7", len(subs))
+	}
+	wantOpen := [][2]Vec{{{0, 0.625}, {0, 11.25}}, {{40, 0.625}, {40, 11.25}}, {{0, 10}, {40, 10}}}
+	for i, w := range wantOpen {
+		if got := [2]Vec{subs[i][0].P[0], subs[i][1].P[0]}; got != w {
+			t.Errorf("subpath %d runs %v, want %v", i, got, w)
+		}
+	}
+	if tip := subs[3][0].P[0]; tip != (Vec{0, 10}) {
+		t.Errorf("first arrow tip at %v, want (0, 10)", tip)
+	}
+	if base := subs[3][1].P[0]; base.X != 2.5 {
+		t.Errorf("first arrow points the wrong way: base at %v", base)
+	}
+	var text Path
+	for _, sp := range subs[5:] {
+		text = append(text, sp...)
+	}
+	b := text.Bounds()
+	if c := (b.Min.X + b.Max.X) / 2; math.Abs(c-20) > 0.5 {
+		t.Errorf("text centred at x = %v, want 20", c)
+	}
+	if b.Min.Y < 10.5 || b.Max.Y > 10.625+2.5 {
+		t.Errorf("text spans y %v..%v, want just above the line at 10", b.Min.Y, b.Max.Y)
+	}
+}
+
+// subpaths splits p at its moves.
+func subpaths(p Path) []Path {
+	var out []Path
+	for _, s := range p {
+		if s.Kind == SegMove {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], s)
+	}
+	return out
+}
