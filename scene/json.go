@@ -25,8 +25,8 @@ import (
 
 // Format identifies the document; Version is bumped on any incompatible change. A document
 // is written as the lowest version that holds it: 1, or 2 when a polygon has arc edges
-// (bulges), or 3 when it has layers or linetypes (the layer table and the style's drafting
-// fields), so that scenes without them read the same in a cadrun that knows only the older
+// (bulges), or 3 when it has layers, linetypes or hatches (the layer table and the style's
+// drafting fields), so that scenes without them read the same in a cadrun that knows only the older
 // versions.
 const (
 	JSONFormat  = "cadrun-scene"
@@ -284,7 +284,7 @@ func (w *jsonWriter) entity(b []byte, e *Entity) []byte {
 	b = w.color(b, e.Style.Stroke)
 	b = append(b, `,"strokeWidth":`...)
 	b = w.num(b, e.Style.StrokeWidth)
-	if st := &e.Style; st.Linetype != "" || st.LinetypeScale != 0 || st.Layer != "" || st.ColorSet && w.drafting {
+	if st := &e.Style; st.Linetype != "" || st.LinetypeScale != 0 || st.Layer != "" || st.Hatch != "" || st.ColorSet && w.drafting {
 		b = w.draftingFields(b, st)
 	}
 	return append(b, "}}"...)
@@ -306,6 +306,27 @@ func (w *jsonWriter) draftingFields(b []byte, st *Style) []byte {
 	}
 	if st.ColorSet && w.drafting {
 		b = append(b, `,"colorSet":true`...)
+	}
+	return w.hatchFields(b, st)
+}
+
+// hatchFields writes a style's hatch fields, each left out when empty as omitempty does.
+func (w *jsonWriter) hatchFields(b []byte, st *Style) []byte {
+	if st.Hatch != "" {
+		b = append(b, `,"hatch":`...)
+		b = appendJSONString(b, st.Hatch)
+	}
+	if st.HatchAngle != 0 {
+		b = append(b, `,"hatchAngle":`...)
+		b = w.num(b, st.HatchAngle)
+	}
+	if st.HatchScale != 0 {
+		b = append(b, `,"hatchScale":`...)
+		b = w.num(b, st.HatchScale)
+	}
+	if st.HatchColor != nil {
+		b = append(b, `,"hatchColor":`...)
+		b = w.color(b, st.HatchColor)
 	}
 	return b
 }
@@ -597,6 +618,9 @@ func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
 		if err := s.checkDrafting(e.Style); err != nil {
 			return nil, fmt.Errorf("%w: entity %d (%q): %w", ErrBadJSON, i, je.Name, err)
 		}
+		if e.Style.Hatch != "" && !e.IsGroup() && !Hatchable(e) {
+			return nil, fmt.Errorf("%w: entity %d (%q): %w: a %s cannot be hatched", ErrBadJSON, i, je.Name, ErrNotClosed, e.Kind())
+		}
 		s.byName.add(e)
 		s.attach(e, parent, s.siblingsOf(parent).len())
 	}
@@ -634,7 +658,7 @@ func (s *Scene) checkDrafting(st Style) error {
 	if st.Layer != "" && s.layer(st.Layer) == nil {
 		return fmt.Errorf("%w: %q is not in the layer table", ErrNoLayer, st.Layer)
 	}
-	return nil
+	return checkHatch(st)
 }
 
 // siblingsOf returns the child list of parent (nil: the top level).
@@ -1193,6 +1217,18 @@ func (r *jsonReader) style(st *Style) {
 		case "colorSet":
 			r.once(&seen, 64)
 			st.ColorSet = r.bool()
+		case "hatch":
+			r.once(&seen, 128)
+			st.Hatch = string(r.str())
+		case "hatchAngle":
+			r.once(&seen, 256)
+			st.HatchAngle = r.num()
+		case "hatchScale":
+			r.once(&seen, 512)
+			st.HatchScale = r.num()
+		case "hatchColor":
+			r.once(&seen, 1024)
+			st.HatchColor = r.color()
 		default:
 			r.fail()
 		}
