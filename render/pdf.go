@@ -182,6 +182,10 @@ func PDF(s *scene.Scene, opt PDFOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	hatches, err := s.Hatches()
+	if err != nil {
+		return nil, err
+	}
 	// The content goes to the compressor in chunks as it is written, so that a large scene
 	// never holds its whole uncompressed stream.
 	const chunk = 64 << 10
@@ -199,6 +203,9 @@ func PDF(s *scene.Scene, opt PDFOptions) ([]byte, error) {
 			continue // on a layer that is not plotted
 		}
 		c.item(it, drawn.Style)
+		if h, ok := hatches[it.Entity]; ok {
+			c.hatch(it, h)
+		}
 		if len(c.buf) >= chunk {
 			zw.Write(c.buf) // a bytes.Buffer never fails; Close reports for the whole stream
 			c.buf = c.buf[:0]

@@ -147,7 +147,7 @@ func fade(img *image.RGBA, bg color.RGBA, f float64) {
 // overlay paints the marks s over img, which shows view v.
 func overlay(img *image.RGBA, s *scene.Scene, v View) {
 	if s.Len() > 0 {
-		paintOver(img, s, v.ToPixels(float64(img.Rect.Dx()), float64(img.Rect.Dy())))
+		paintOver(img, s, v.ToPixels(float64(img.Rect.Dx()), float64(img.Rect.Dy())), nil) // marks have no hatches
 	}
 }
 

@@ -106,13 +106,18 @@ func raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, View, color.RGBA, erro
 	if opt.Background != nil {
 		bg = pngColor8(*opt.Background)
 	}
+	hatches, err := s.Hatches()
+	if err != nil {
+		return nil, v, bg, err
+	}
 	pngFill(img, bg)
-	paintOver(img, s, v.ToPixels(float64(w), float64(h)))
+	paintOver(img, s, v.ToPixels(float64(w), float64(h)), hatches)
 	return img, v, bg, nil
 }
 
-// paintOver paints the scene over img, mapped to pixels by tr.
-func paintOver(img *image.RGBA, s *scene.Scene, tr scene.Affine) {
+// paintOver paints the scene over img, mapped to pixels by tr, with the hatches of
+// scene.Scene.Hatches.
+func paintOver(img *image.RGBA, s *scene.Scene, tr scene.Affine, hatches map[*scene.Entity]scene.Hatching) {
 	p := pngPainters.Get().(*pngPainter)
 	defer pngPainters.Put(p)
 	p.img, p.scale = img, tr.MaxScale() // the same along both axes
@@ -127,7 +132,7 @@ func paintOver(img *image.RGBA, s *scene.Scene, tr scene.Affine) {
 	go func() {
 		defer close(batches)
 		defer func() { failed = recover() }() // re-raised below, on the caller's goroutine
-		preparePNG(s, tr, p.scale, img.Rect.Size(), batches, stop)
+		preparePNG(s, tr, p.scale, img.Rect.Size(), hatches, batches, stop)
 	}()
 	for batch := range batches {
 		for i := range batch {
@@ -259,59 +264,28 @@ const pngMaxCells = 1 << 20
 // costs little per item.
 const pngBatch = 128
 
-// preparePNG sends the scene's visible items in z order, flattened and mapped by tr, until
-// done or stop is closed.
-func preparePNG(s *scene.Scene, tr scene.Affine, scale float64, size image.Point, out chan<- []pngItem, stop <-chan struct{}) {
-	batch := make([]pngItem, 0, pngBatch)
+// preparePNG sends the scene's visible items in z order, flattened and mapped by tr, each
+// shape followed by its hatch, until done or stop is closed.
+func preparePNG(s *scene.Scene, tr scene.Affine, scale float64, size image.Point, hatches map[*scene.Entity]scene.Hatching, out chan<- []pngItem, stop <-chan struct{}) {
+	batch := make([]pngItem, 0, pngBatch+1)
 	for it := range s.Paint() {
 		drawn := s.Drawn(it.Entity)
 		if !drawn.Plot {
 			continue // on a layer that is not plotted
 		}
-		st := drawn.Style
-		item := pngItem{half: st.StrokeWidth * scale / 2}
-		if st.Hairline() {
-			item.half = 0.5 // one pixel, whatever the drawing's units
+		if item, ok := preparePNGShape(it, drawn, tr, scale, size); ok {
+			batch = append(batch, item)
 		}
-		if st.Fill != nil && st.Fill[3] > 0 {
-			item.fill = st.Fill
+		if h, ok := hatches[it.Entity]; ok {
+			batch = appendPNGHatch(batch, it, h, tr, scale, size)
 		}
-		if st.Stroke != nil && st.Stroke[3] > 0 && item.half > 0 {
-			item.stroke = st.Stroke
-		}
-		if item.fill == nil && item.stroke == nil {
-			continue
-		}
-		// Bounds and flattening work on the world path, and only the flattened points are
-		// mapped to pixels, in place: mapping the path first would copy it for nothing.
-		if wb := it.Path.Bounds(); wb.NonEmpty {
-			for _, c := range [4]scene.Vec{wb.Min, wb.Max, {X: wb.Min.X, Y: wb.Max.Y}, {X: wb.Max.X, Y: wb.Min.Y}} {
-				item.box.Extend(tr.Apply(c))
-			}
-		}
-		if _, ok := pixelBox(item.box, item.pad(), size); !ok {
-			continue // entirely outside the picture: skip the flattening too
-		}
-		item.lines = it.Path.Flatten(pngTolerance / scale)
-		for _, l := range item.lines {
-			for i, q := range l.Points {
-				l.Points[i] = tr.Apply(q)
-			}
-		}
-		if d := drawn.Dashes(); d != nil && item.stroke != nil {
-			for i := range d {
-				d[i] *= scale
-			}
-			item.dashes = dashPolylines(item.lines, d)
-		}
-		batch = append(batch, item)
-		if len(batch) == pngBatch {
+		if len(batch) >= pngBatch {
 			select {
 			case out <- batch:
 			case <-stop:
 				return
 			}
-			batch = make([]pngItem, 0, pngBatch)
+			batch = make([]pngItem, 0, pngBatch+1)
 		}
 	}
 	if len(batch) > 0 {
@@ -320,6 +294,48 @@ func preparePNG(s *scene.Scene, tr scene.Affine, scale float64, size image.Point
 		case <-stop:
 		}
 	}
+}
+
+// preparePNGShape is one shape's item, flattened and mapped by tr; false when it paints
+// nothing in the picture.
+func preparePNGShape(it scene.Item, drawn scene.Drawn, tr scene.Affine, scale float64, size image.Point) (pngItem, bool) {
+	st := drawn.Style
+	item := pngItem{half: st.StrokeWidth * scale / 2}
+	if st.Hairline() {
+		item.half = 0.5 // one pixel, whatever the drawing's units
+	}
+	if st.Fill != nil && st.Fill[3] > 0 {
+		item.fill = st.Fill
+	}
+	if st.Stroke != nil && st.Stroke[3] > 0 && item.half > 0 {
+		item.stroke = st.Stroke
+	}
+	if item.fill == nil && item.stroke == nil {
+		return item, false
+	}
+	// Bounds and flattening work on the world path, and only the flattened points are
+	// mapped to pixels, in place: mapping the path first would copy it for nothing.
+	if wb := it.Path.Bounds(); wb.NonEmpty {
+		for _, c := range [4]scene.Vec{wb.Min, wb.Max, {X: wb.Min.X, Y: wb.Max.Y}, {X: wb.Max.X, Y: wb.Min.Y}} {
+			item.box.Extend(tr.Apply(c))
+		}
+	}
+	if _, ok := pixelBox(item.box, item.pad(), size); !ok {
+		return item, false // entirely outside the picture: skip the flattening too
+	}
+	item.lines = it.Path.Flatten(pngTolerance / scale)
+	for _, l := range item.lines {
+		for i, q := range l.Points {
+			l.Points[i] = tr.Apply(q)
+		}
+	}
+	if d := drawn.Dashes(); d != nil && item.stroke != nil {
+		for i := range d {
+			d[i] *= scale
+		}
+		item.dashes = dashPolylines(item.lines, d)
+	}
+	return item, true
 }
 
 // pngDot is the length, in pixels, of the dash drawn for a dot (a dash of length 0): its

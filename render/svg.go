@@ -94,6 +94,8 @@ type svgDoc struct {
 	items  []svgItem
 	locals []scene.Affine // every entity's local map in Walk order (scene.Frame), or nil
 	groups []scene.Affine // the world map of each group, by svgItem.parent
+	// hatches are the hatched shapes' hatches (scene.Scene.Hatches), read by every piece.
+	hatches map[*scene.Entity]scene.Hatching
 }
 
 // svgItem is an entity in Walk order: its depth, and the index in svgDoc.groups of the group
@@ -108,6 +110,10 @@ type svgItem struct {
 // matrix, and so does drawing: the local maps found for the frame are kept for the drawing.
 func newSVGDoc(s *scene.Scene, opt SVGOptions) (*svgDoc, error) {
 	d := &svgDoc{s: s, opt: opt, items: make([]svgItem, 0, s.Len())}
+	var err error
+	if d.hatches, err = s.Hatches(); err != nil {
+		return nil, err
+	}
 	// A group's world map is the map of the group it is in, or the identity, times its own:
 	// the same products, in the same order, as a walk that writes as it goes.
 	world := []scene.Affine{scene.Identity} // world[d]: the map of the group open at depth d-1
@@ -121,7 +127,6 @@ func newSVGDoc(s *scene.Scene, opt SVGOptions) (*svgDoc, error) {
 			parents = append(parents[:depth+1], int32(len(d.groups)-1))
 		}
 	}
-	var err error
 	switch {
 	case opt.View != nil:
 		d.v, err = resolveView(s, opt.View, opt.Margin)
@@ -293,6 +298,9 @@ func (d *svgDoc) piece(w *svgWriter, b []byte, start, end int, stop *atomic.Bool
 			parent = d.groups[it.parent]
 		}
 		b = w.shape(b, it.e, parent.Mul(d.local(i)), drawn.Style)
+		if h, ok := d.hatches[it.e]; ok {
+			b = w.hatch(b[:len(b)-1], it.e, h) // on the shape's line, which the viewer keys on
+		}
 	}
 	if end == len(d.items) {
 		for ; open > 0; open-- {
@@ -431,6 +439,37 @@ func (w *svgWriter) dashedHairline(b []byte, e *scene.Entity, st scene.Style, da
 	return append(b, "/></g>\n"...)
 }
 
+// hatch writes a shape's hatch as a <path> after the shape's, marked data-hatch (not
+// data-name, which names one element per entity) and transparent to the pointer, so that
+// the viewer's hover and selection find the shape. A solid hatch fills the shape's outline,
+// still in w.path; the others stroke their segments as hairlines with round caps, which make
+// a zero-length segment a dot.
+func (w *svgWriter) hatch(b []byte, e *scene.Entity, h scene.Hatching) []byte {
+	b = append(b, `<path data-hatch="`...)
+	b = appendEscaped(b, e.Name)
+	b = append(b, `" d="`...)
+	if h.Solid {
+		b = w.pathData(b, w.path)
+		b = append(b, '"')
+		b = paint(b, "fill", &h.Color)
+		b = append(b, ` stroke="none"`...)
+	} else {
+		for i, s := range h.Segments {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, 'M')
+			b = w.point(b, s[0])
+			b = append(b, " L"...)
+			b = w.point(b, s[1])
+		}
+		b = append(b, `" fill="none"`...)
+		b = paint(b, "stroke", &h.Color)
+		b = append(b, ` stroke-width="1" vector-effect="non-scaling-stroke" stroke-linecap="round"`...)
+	}
+	return append(b, " pointer-events=\"none\"/>\n"...)
+}
+
 func indent(b []byte, depth int) []byte {
 	for range depth {
 		b = append(b, ' ')
@@ -478,7 +517,8 @@ func (w *svgWriter) style(b []byte, st scene.Style) []byte {
 // bytes. It must compare every field of scene.Style (TestSameStyleSeesEveryField).
 func sameStyle(a, b scene.Style) bool {
 	return sameColor(a.Fill, b.Fill) && sameColor(a.Stroke, b.Stroke) && a.StrokeWidth == b.StrokeWidth &&
-		a.Linetype == b.Linetype && a.LinetypeScale == b.LinetypeScale && a.Layer == b.Layer && a.ColorSet == b.ColorSet
+		a.Linetype == b.Linetype && a.LinetypeScale == b.LinetypeScale && a.Layer == b.Layer && a.ColorSet == b.ColorSet &&
+		a.Hatch == b.Hatch && a.HatchAngle == b.HatchAngle && a.HatchScale == b.HatchScale && sameColor(a.HatchColor, b.HatchColor)
 }
 
 func sameColor(a, b *scene.Color) bool {

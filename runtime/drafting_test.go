@@ -64,3 +64,47 @@ console.log(s.linetype, s.linetypeScale, getEntity('b').style.linetype, getEntit
 		}
 	}
 }
+
+// TestSetHatch runs setHatch from a script: what getEntity answers, the hatch a group's
+// member gets, and the refusals a script sees.
+func TestSetHatch(t *testing.T) {
+	t.Parallel()
+	src := `drawRect('a', 0, 0, 20, 10); drawCircle('b', 30, 0, 5); drawLine('l', [0, 20, 10, 20])
+createGroup('g', ['a', 'b', 'l'])
+setHatch('g', 'ansi31', {angle: Math.PI / 2, scale: 2, color: [1, 0, 0, 1]}); setHatch('b', 'solid')
+const s = getEntity('g').style
+console.log(s.hatch, s.hatchScale, getEntity('b').style.hatch)`
+	res, err := runMain(t, src, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"ansi31 2 solid"}, res.Logs); diff != "" {
+		t.Errorf("logs mismatch (-want +got):\n%s", diff)
+	}
+	hs, err := res.Scene.Hatches()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for e, h := range hs {
+		got[e.Name] = h.Pattern
+	}
+	if diff := cmp.Diff(map[string]string{"a": "ansi31", "b": "solid"}, got); diff != "" {
+		t.Errorf("hatched shapes mismatch (-want +got):\n%s", diff)
+	}
+	for _, c := range []struct{ src, want string }{
+		{"drawLine('l', [0, 0, 1, 0]); setHatch('l', 'ansi31')",
+			`scene.code.js:1:30: Error: setHatch: shape is not closed: a hatch fills an area, and line "l" encloses none; hatch a closed shape (a polygon, a rect, a circle, a path ending in Z)`},
+		{"drawRect('r', 0, 0, 1, 1); setHatch('r', 'brick')",
+			`scene.code.js:1:28: Error: setHatch: unknown hatch pattern "brick": use one of solid, ansi31, ansi37, dots, or 'none' to remove it`},
+		{"drawRect('r', 0, 0, 1, 1); setHatch('r', 'dots', {scale: -1})",
+			"scene.code.js:1:28: RangeError: setHatch: option scale must be > 0, got -1"},
+		{"drawRect('r', 0, 0, 1000, 1000); setHatch('r', 'ansi31', {scale: 0.001})",
+			`scene.code.js:1:34: Error: setHatch: limit exceeded: hatching "r" with ansi31 at scale 0.001 makes more than 200000 segments in the scene (MaxHatchSegments); use a larger scale in setHatch`},
+	} {
+		_, err := runMain(t, c.src, Limits{})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s:\n got %v\nwant %s", c.src, err, c.want)
+		}
+	}
+}

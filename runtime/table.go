@@ -295,6 +295,26 @@ var table = withCallFlags(append([]Func{
 			c.check(c.r.scene.SetLinetype(c.str(0), c.str(1), k))
 			return c.ok()
 		}},
+	{Name: "setHatch", Domain: "style", Returns: "boolean", Doc: "Hatch a closed shape's area (holes left out), drawn over its fill (see the table of hatch patterns in docs/scripting.md); on a group, every closed member without a hatch of its own. 'none' or '' removes it; a line, an arc or an open path is refused. The spacing is in scene units (ansi31's lines are 3.175 apart at scale 1) and not scaled by transforms; a scene's hatches are capped at 200,000 segments (MaxHatchSegments).",
+		Params: []Param{pTarget, {Name: "pattern", Type: "'solid' | 'ansi31' | 'ansi37' | 'dots' | 'none'", Doc: "solid fills; ansi31 is lines at 45°, ansi37 crossed lines, dots a grid of dots"},
+			{Name: "options", Type: "{angle?: number, scale?: number, color?: number[]}", Optional: true, Default: "{angle: 0, scale: 1}",
+				Doc: "angle: turns the pattern, in radians; scale: multiplies its spacing, > 0; color: the hatch's colour (unset: the stroke's)"}},
+		Example: "drawRect('section', 0, 0, 40, 20); setHatch('section', 'ansi31', {scale: 2})",
+		impl: func(c *call) goja.Value {
+			o := c.opts(2, "angle", "scale", "color")
+			k := c.optNum(o, "scale", 1)
+			if k <= 0 {
+				c.fail("RangeError", "option scale must be > 0, got %v", k)
+			}
+			var col *scene.Color
+			if o != nil {
+				if v := o.Get("color"); v != nil && !goja.IsUndefined(v) && !goja.IsNull(v) {
+					col = c.colorValue(v, "option color")
+				}
+			}
+			c.check(c.r.scene.SetHatch(c.str(0), c.str(1), c.optNum(o, "angle", 0), k, col))
+			return c.ok()
+		}},
 	{Name: "createLayer", Domain: "style", Returns: "boolean", Doc: "Create a layer (or redefine one of that name): entities put on it with setLayer take its colour, linetype and lineweight where they set none; plot: false leaves them out of SVG, PNG and PDF but keeps them in DXF, not plotted.",
 		Params: []Param{{Name: "layer", Type: "string", Doc: "the layer's name, as DXF writes it"},
 			{Name: "options", Type: "{color?: number[], linetype?: string, lineweight?: number, plot?: boolean}", Optional: true, Default: "{linetype: 'continuous', lineweight: 0, plot: true}",

@@ -26,8 +26,8 @@ import (
 // Format identifies the document; Version is bumped on any incompatible change. A document
 // is written as the lowest version that holds it: 1, or 2 when a polygon has arc edges
 // (bulges), or 3 when it has layers or linetypes (the layer table and the style's drafting
-// fields), or 4 when it has dimensions, so that scenes without them read the same in a cadrun
-// that knows only the older versions.
+// fields), or 4 when it has dimensions or hatches, so that scenes without them read the same
+// in a cadrun that knows only the older versions.
 const (
 	JSONFormat  = "cadrun-scene"
 	JSONVersion = 4
@@ -36,7 +36,7 @@ const (
 	// jsonVersionArcs is the version of a document with bulges but no drafting.
 	jsonVersionArcs = 2
 	// jsonVersionDrafting is the version of a document with layers or linetypes but no
-	// dimensions.
+	// dimensions or hatches.
 	jsonVersionDrafting = 3
 )
 
@@ -98,6 +98,9 @@ func (s *Scene) jsonVersion() int {
 		version = jsonVersionDrafting
 	}
 	for _, e := range s.Walk() {
+		if e.Style.Hatch != "" {
+			return JSONVersion
+		}
 		switch g := e.Shape.(type) {
 		case *Dimension:
 			return JSONVersion
@@ -290,7 +293,7 @@ func (w *jsonWriter) entity(b []byte, e *Entity) []byte {
 	b = w.color(b, e.Style.Stroke)
 	b = append(b, `,"strokeWidth":`...)
 	b = w.num(b, e.Style.StrokeWidth)
-	if st := &e.Style; st.Linetype != "" || st.LinetypeScale != 0 || st.Layer != "" || st.ColorSet && w.drafting {
+	if st := &e.Style; st.Linetype != "" || st.LinetypeScale != 0 || st.Layer != "" || st.Hatch != "" || st.ColorSet && w.drafting {
 		b = w.draftingFields(b, st)
 	}
 	return append(b, "}}"...)
@@ -312,6 +315,27 @@ func (w *jsonWriter) draftingFields(b []byte, st *Style) []byte {
 	}
 	if st.ColorSet && w.drafting {
 		b = append(b, `,"colorSet":true`...)
+	}
+	return w.hatchFields(b, st)
+}
+
+// hatchFields writes a style's hatch fields, each left out when empty as omitempty does.
+func (w *jsonWriter) hatchFields(b []byte, st *Style) []byte {
+	if st.Hatch != "" {
+		b = append(b, `,"hatch":`...)
+		b = appendJSONString(b, st.Hatch)
+	}
+	if st.HatchAngle != 0 {
+		b = append(b, `,"hatchAngle":`...)
+		b = w.num(b, st.HatchAngle)
+	}
+	if st.HatchScale != 0 {
+		b = append(b, `,"hatchScale":`...)
+		b = w.num(b, st.HatchScale)
+	}
+	if st.HatchColor != nil {
+		b = append(b, `,"hatchColor":`...)
+		b = w.color(b, st.HatchColor)
 	}
 	return b
 }
@@ -603,6 +627,9 @@ func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
 		if err := s.checkDrafting(e.Style); err != nil {
 			return nil, fmt.Errorf("%w: entity %d (%q): %w", ErrBadJSON, i, je.Name, err)
 		}
+		if e.Style.Hatch != "" && !e.IsGroup() && !Hatchable(e) {
+			return nil, fmt.Errorf("%w: entity %d (%q): %w: a %s cannot be hatched", ErrBadJSON, i, je.Name, ErrNotClosed, e.Kind())
+		}
 		s.byName.add(e)
 		s.attach(e, parent, s.siblingsOf(parent).len())
 	}
@@ -640,7 +667,7 @@ func (s *Scene) checkDrafting(st Style) error {
 	if st.Layer != "" && s.layer(st.Layer) == nil {
 		return fmt.Errorf("%w: %q is not in the layer table", ErrNoLayer, st.Layer)
 	}
-	return nil
+	return checkHatch(st)
 }
 
 // siblingsOf returns the child list of parent (nil: the top level).
@@ -1199,6 +1226,18 @@ func (r *jsonReader) style(st *Style) {
 		case "colorSet":
 			r.once(&seen, 64)
 			st.ColorSet = r.bool()
+		case "hatch":
+			r.once(&seen, 128)
+			st.Hatch = string(r.str())
+		case "hatchAngle":
+			r.once(&seen, 256)
+			st.HatchAngle = r.num()
+		case "hatchScale":
+			r.once(&seen, 512)
+			st.HatchScale = r.num()
+		case "hatchColor":
+			r.once(&seen, 1024)
+			st.HatchColor = r.color()
 		default:
 			r.fail()
 		}

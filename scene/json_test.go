@@ -358,6 +358,13 @@ func (g *sceneGen) drafting(s *Scene, st *Style) {
 		st.LinetypeScale = math.Abs(g.num())
 	}
 	st.ColorSet = g.rng.IntN(2) == 0
+	if g.rng.IntN(3) == 0 {
+		st.Hatch = HatchPatterns[g.rng.IntN(len(HatchPatterns))].Name
+		st.HatchAngle, st.HatchScale = g.num(), math.Abs(g.num())
+		if g.rng.IntN(2) == 0 {
+			st.HatchColor = g.color()
+		}
+	}
 	if g.rng.IntN(2) == 0 {
 		name := g.str()
 		if s.layer(name) == nil {

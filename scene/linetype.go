@@ -210,7 +210,7 @@ func (s *Scene) SetLinetype(name, linetype string, scale float64) error {
 // Drawn is how an entity is drawn once its groups and its layer are taken into account.
 type Drawn struct {
 	// Style is the entity's style with its layer's colour and lineweight applied where it
-	// sets none, and its Linetype, LinetypeScale and Layer resolved: its own, else its
+	// sets none, and its Linetype, LinetypeScale, hatch and Layer resolved: its own, else its
 	// nearest group's, else (the linetype) its layer's.
 	Style Style
 	// Plot is false when the entity's layer is not plotted: pictures and prints leave it out.
@@ -230,9 +230,12 @@ func (s *Scene) Drawn(e *Entity) Drawn {
 		return d
 	}
 	st := &d.Style
-	for p := e.parent; p != nil && (st.Linetype == "" || st.Layer == ""); p = p.parent {
+	for p := e.parent; p != nil && (st.Linetype == "" || st.Layer == "" || st.Hatch == ""); p = p.parent {
 		if st.Linetype == "" {
 			st.Linetype, st.LinetypeScale = p.Style.Linetype, p.Style.LinetypeScale
+		}
+		if st.Hatch == "" {
+			st.Hatch, st.HatchAngle, st.HatchScale, st.HatchColor = p.Style.Hatch, p.Style.HatchAngle, p.Style.HatchScale, p.Style.HatchColor
 		}
 		if st.Layer == "" {
 			st.Layer = p.Style.Layer
@@ -260,14 +263,14 @@ func (s *Scene) Drawn(e *Entity) Drawn {
 	return d
 }
 
-// usesDrafting reports whether any entity or the layer table holds a drafting property,
-// which JSON version 3 added.
+// usesDrafting reports whether any entity or the layer table holds a drafting property
+// (a layer, a linetype, a hatch), which JSON version 3 added.
 func (s *Scene) usesDrafting() bool {
 	if len(s.layers) > 0 {
 		return true
 	}
 	for _, e := range s.Walk() {
-		if e.Style.Linetype != "" || e.Style.LinetypeScale != 0 || e.Style.Layer != "" {
+		if st := &e.Style; st.Linetype != "" || st.LinetypeScale != 0 || st.Layer != "" || st.Hatch != "" {
 			return true
 		}
 	}

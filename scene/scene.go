@@ -75,6 +75,14 @@ type Style struct {
 	// ColorSet records that the script set the fill or stroke colour, which a layer's
 	// colour then leaves alone; a new shape's default colours take the layer's.
 	ColorSet bool `json:"colorSet,omitempty"`
+	// Hatch names a pattern of HatchPatterns; "" has none of its own.
+	Hatch string `json:"hatch,omitempty"`
+	// HatchAngle turns the hatch pattern, in radians counter-clockwise.
+	HatchAngle float64 `json:"hatchAngle,omitempty"`
+	// HatchScale multiplies the hatch pattern's lengths; 0 means 1.
+	HatchScale float64 `json:"hatchScale,omitempty"`
+	// HatchColor is the hatch's colour; nil draws it in the stroke's.
+	HatchColor *Color `json:"hatchColor,omitempty"`
 }
 
 // Hairline reports whether the stroke has no width of its own. Every renderer reads this one
@@ -525,6 +533,7 @@ func (st Style) clone() Style {
 		k := *st.Stroke
 		st.Stroke = &k
 	}
+	st.HatchColor = copyColor(st.HatchColor)
 	return st
 }
 

@@ -184,7 +184,8 @@
   function reconcile(cur, next) {
     const olds = cur.children, news = Array.from(next.children);
     let added = 0;
-    const name = (el) => el.getAttribute('data-name');
+    // A hatch (written after its shape, without a data-name) is keyed apart from the names.
+    const name = (el) => el.getAttribute('data-name') ?? '\u0000' + el.getAttribute('data-hatch');
     if (olds.length === news.length && news.every((n, i) => olds[i].tagName === n.tagName && name(olds[i]) === name(n))) {
       const pairs = news.map((n, i) => [olds[i], n]); // olds is live: replacing changes it
       for (const [o, n] of pairs) {
