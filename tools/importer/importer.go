@@ -16,6 +16,7 @@ package importer
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -40,12 +41,13 @@ var ErrRefused = errors.New("cannot import")
 type Options struct {
 	Source string     // the file's name, for the module's header comment
 	Layers []string   // import only these layers (all when empty)
+	Units  string     // the drawing's units when the file names none or the wrong ones (UnitName's names); not converted
 	Limits dxf.Limits // the reader's limits; zero fields take dxf.DefaultLimits
 }
 
 // Report says what an import made and what it skipped.
 type Report struct {
-	Units    string         `json:"units"`             // from $INSUNITS, e.g. "mm"; "unitless" when absent
+	Units    string         `json:"units"`             // Options.Units, else from $INSUNITS, e.g. "mm"; "unitless" when absent
 	InsUnits int            `json:"insunits"`          // the raw $INSUNITS code
 	Kinds    map[string]int `json:"kinds"`             // imported entities by DXF kind (block contents counted once)
 	Layers   map[string]int `json:"layers"`            // imported top-level entities by layer
@@ -54,8 +56,14 @@ type Report struct {
 	Skipped  map[string]int `json:"skipped,omitempty"` // "KIND: why" -> count
 }
 
+// ErrUnits is returned for Options.Units that name no unit.
+var ErrUnits = errors.New("unknown units")
+
 // DXF reads a DXF file and returns the module's source and the report.
 func DXF(data []byte, opt Options) (string, *Report, error) {
+	if err := checkUnits(opt.Units); err != nil {
+		return "", nil, err
+	}
 	d, err := dxf.Read(data, opt.Limits)
 	if err != nil {
 		return "", nil, err
@@ -77,6 +85,15 @@ func DXF(data []byte, opt Options) (string, *Report, error) {
 var units = map[int]string{0: "unitless", 1: "in", 2: "ft", 3: "mi", 4: "mm", 5: "cm", 6: "m", 7: "km",
 	8: "microinch", 9: "mil", 10: "yd", 11: "angstrom", 12: "nm", 13: "micron", 14: "dm", 15: "dam",
 	16: "hm", 17: "Gm", 18: "au", 19: "ly", 20: "pc"}
+
+// checkUnits refuses a units option that names no unit.
+func checkUnits(u string) error {
+	if u == "" || slices.Contains(slices.Collect(maps.Values(units)), u) {
+		return nil
+	}
+	names := slices.Sorted(maps.Values(units))
+	return fmt.Errorf("%w %q: give one of %s", ErrUnits, u, strings.Join(names, ", "))
+}
 
 // UnitName is the name of a $INSUNITS code.
 func UnitName(code int) string {
@@ -101,8 +118,12 @@ type gen struct {
 }
 
 func newGen(d *dxf.Drawing, opt Options) *gen {
+	u := opt.Units
+	if u == "" {
+		u = UnitName(d.InsUnits)
+	}
 	g := &gen{d: d, opt: opt, funcs: map[string]string{}, names: map[string]bool{}, used: map[string]bool{}, drawn: map[string]int{},
-		rep: &Report{Units: UnitName(d.InsUnits), InsUnits: d.InsUnits, Kinds: map[string]int{}, Layers: map[string]int{}, Skipped: map[string]int{}}}
+		rep: &Report{Units: u, InsUnits: d.InsUnits, Kinds: map[string]int{}, Layers: map[string]int{}, Skipped: map[string]int{}}}
 	if len(opt.Layers) > 0 {
 		g.keep = map[string]bool{}
 		for _, l := range opt.Layers {
