@@ -20,7 +20,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 )
 
-const exportDescription = "Write the scene to out/NAME.EXT in the workspace (svg, png, pdf, dxf or json; nowhere else), with cadrun run -o's options. Answers the path and size; for a DXF, its entities by kind and layer."
+const exportDescription = "Write the scene to out/NAME.EXT in the workspace (nowhere else), with cadrun run -o's options. Answers the path and size; for a DXF, its entities by kind and layer."
 
 // ExportIn says what to write and where.
 type ExportIn struct {
