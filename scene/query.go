@@ -16,6 +16,22 @@ func (b Box) MarshalJSON() ([]byte, error) {
 	}{b.Min, b.Max})
 }
 
+// UnmarshalJSON reads what MarshalJSON writes: null is the empty box.
+func (b *Box) UnmarshalJSON(data []byte) error {
+	var v *struct {
+		Min Vec `json:"min"`
+		Max Vec `json:"max"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*b = Box{}
+	if v != nil {
+		*b = Box{Min: v.Min, Max: v.Max, NonEmpty: true}
+	}
+	return nil
+}
+
 // Detail is everything known about one entity.
 type Detail struct {
 	Name           string      `json:"name"`

@@ -21,11 +21,11 @@ import (
 // ErrEdit is returned when an edit cannot be applied to the current text.
 var ErrEdit = errors.New("edit does not apply")
 
-const globDescription = "List the workspace's files (main, modules yours and built-in, data, fonts) with kind, source and size; pattern filters names with * and ?."
+const globDescription = "List the workspace's files (main, modules yours and built-in, data, fonts) with kind, source and size."
 
-const readDescription = "Read a file exactly as stored ('main', a module, or a data file NAME.json). Read a file in full before overwriting it; offset and limit (lines) read a part. preview: a data file's structure."
+const readDescription = "Read a file exactly as stored. Read a file in full before overwriting it; offset and limit (lines) read a part."
 
-const writeDescription = "Replace a file and run the program at once: if the run fails, nothing is written and the error shows file:line:col; else the answer summarises the scene. Read an existing file first. A data file (NAME.json) takes code or content and must match its NAME.schema.json."
+const writeDescription = "Replace a file and run the program at once: if the run fails, nothing is written and the error shows file:line:col; else the answer summarises the scene. Read an existing file first. A data file (NAME.json) must match its NAME.schema.json."
 
 const editDescription = "Replace old_code with new_code in a file (old_code must occur exactly once unless replace_all), or apply edits: [...] in order, all or nothing; then run as write does."
 
@@ -172,7 +172,7 @@ func writeTool(ctx context.Context, se *Session, in WriteIn) (*ChangeResult, err
 type Edit struct {
 	OldCode    string `json:"old_code" jsonschema:"the exact text to replace"`
 	NewCode    string `json:"new_code" jsonschema:"the text to put in its place (\"\" deletes old_code)"`
-	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence instead of exactly one"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence"`
 }
 
 // EditIn is one edit, or several in order.

@@ -33,6 +33,9 @@ func FuzzToolCall(f *testing.F) {
 		{"scene", `{"command":"sketch","clear":true}`},
 		{"write", `{"file":"main","code":"drawCircle('a', 0, 0, 1)","view":{"width":64,"focus":"a","highlight":"changed","grid":true}}`},
 		{"scene", `{"command":"undo","view":{"width":32,"focus":[-1,-1,1,1],"highlight":["g"]}}`},
+		{"import", `{"content":"0\nSECTION\n2\nENTITIES\n0\nCIRCLE\n10\n1\n20\n1\n40\n2\n0\nENDSEC\n0\nEOF\n","module":"part","layers":["0"],"units":"mm"}`},
+		{"import", `{"content":"0\nSECTION\n2\nENTITIES\n0\nCIRCLE\n10\nx\n","module":"main"}`},
+		{"import", `{"path":"../scene.code.js","format":"svg"}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.tool, s.params)

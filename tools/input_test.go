@@ -54,7 +54,7 @@ func TestToolTypes(t *testing.T) {
 	want := map[string]string{
 		"glob": "read", "read": "read", "lsp": "read",
 		"write": "edit", "edit": "edit", "move": "edit", "delete": "edit", "scene": "edit",
-		"search": "read", "save": "edit", "measure": "read", "export": "edit",
+		"search": "read", "save": "edit", "measure": "read", "export": "edit", "import": "edit",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

@@ -17,7 +17,7 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 )
 
-const lspDescription = "Look up the JS API and a file's symbols: domains (every domain's functions), describe (a domain's functions, or one function by name: signature, doc, example), schema (one function's parameters), symbols (a file's classes, functions, constants, imports and exports, with lines)."
+const lspDescription = "Look up the JS API and a file's symbols: domains (every domain's functions), describe (a domain's functions, or one function by name: signature, doc, example), schema (one function's parameters), symbols (a file's declarations, imports and exports, with lines)."
 
 // lspOperations are the operations of the lsp tool.
 var lspOperations = []string{"domains", "describe", "schema", "symbols"}

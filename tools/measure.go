@@ -11,7 +11,7 @@ import (
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
-const measureDescription = "Measure the scene in world units: distance (name to to, or to point [x, y]; or point [x1, y1, x2, y2]), clearance (nearest gaps from name, to others or every shape), overlaps (shared areas), bounds, area, perimeter or centroid. " +
+const measureDescription = "Measure the scene in world units: distance (name to to or point), clearance (nearest gaps from name, to others or every shape), overlaps (shared areas), bounds, area, perimeter or centroid. " +
 	"Groups count as the union of their members, closed shapes with their insides (distance 0 when they overlap); a is on name, b on the other. " +
 	"Circles and arcs are exact."
 

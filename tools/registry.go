@@ -66,6 +66,8 @@ var registry = index([]*Tool{
 	typed("search", TypeRead, searchDescription, searchTool),
 	// export writes a file, in out/ only, and no history (export.go).
 	typed("export", TypeEdit, exportDescription, exportTool),
+	// import writes modules/NAME.js through write's transaction (import.go).
+	typed("import", TypeEdit, importDescription, importTool),
 })
 
 // index makes the registry from its rows.

@@ -13,7 +13,7 @@ import (
 )
 
 const sceneDescription = "Look at the scene and its history: info, tree, groups, draw_order, entity, svg, json, dxf, png (an image), selection (what the user picked in the viewer), " +
-	"undo, redo (files and scene together), snapshot, snapshots, restore (journal: ID), reset (empties main). Answers fit max_bytes; lists page with offset; omitted says what was left out. " +
+	"undo, redo (files and scene together), snapshot, snapshots, restore, reset (empties main). omitted says what an answer left out. " +
 	sceneDiffDescription + " " + sceneSketchDescription + " " + sceneLintDescription + " " +
 	scenePicturesDescription // view.go
 

@@ -42,8 +42,9 @@ var ErrBadInput = engine.ErrBadInput
 // the features'. It is safe for concurrent use.
 type Server struct {
 	*engine.Server
-	ws  *modules.Workspace
-	opt runtime.Options
+	ws     *modules.Workspace
+	opt    runtime.Options
+	runner runtime.Runner // for a run beside a change's (import.go)
 
 	selWatch selectionWatch // the selection's watchers (selection.go)
 	parses   *symbolParses  // lsp symbols' parses, bounded (lsp_parse.go)
@@ -55,7 +56,7 @@ type Server struct {
 // main, else from scene.json, else it is empty. ctx bounds the server's life. ForOneCall
 // builds the scene when first needed, for a process that makes one call.
 func NewServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options, opts ...ServerOption) *Server {
-	srv := &Server{ws: ws, opt: opt, parses: newSymbolParses()}
+	srv := &Server{ws: ws, opt: opt, runner: runner, parses: newSymbolParses()}
 	hooks := engine.Options{
 		Watchers:    []engine.Watcher{lockWatcher{srv}, &srv.changes},
 		CheckChange: checkData, // data.go

@@ -156,7 +156,7 @@ func viewSchemas() map[reflect.Type]*jsonschema.Schema {
 	}
 	view := &jsonschema.Schema{
 		Types:       []string{"boolean", "object"},
-		Description: "true, or {width, focus, highlight, grid} as scene png: a picture after the change",
+		Description: "a picture after the change (as scene png)",
 		// The parts are described once, in the scene tool's focus, highlight and grid: five
 		// tools take view, and a model reads every copy.
 		Properties: map[string]*jsonschema.Schema{
@@ -620,7 +620,7 @@ func (se *Session) lastLanded() (*landing, string) {
 }
 
 // scenePicturesDescription is the scene tool's description of its pictures.
-const scenePicturesDescription = "png takes focus, highlight and grid; undo, redo and reset take view as write does. A picture's image says how pixels map to scene units, and blank if it shows nothing."
+const scenePicturesDescription = "undo, redo and reset take view as write does. A picture's image says how pixels map to scene units, and blank if it shows nothing."
 
 // altered names what d's newer scene added or altered (not only restacked): the uncapped
 // added and changed of a change's answer, what a view highlights as changed.

@@ -120,7 +120,7 @@ func TestToolUsageErrorsPrintOneObject(t *testing.T) {
 		want string
 	}{
 		{[]string{"--bogus"}, "usage: flag provided but not defined: -bogus"},
-		{nil, "usage: no tool name; give one of [delete edit export glob lsp measure move read save scene search write], or --list"},
+		{nil, "usage: no tool name; give one of [delete edit export glob import lsp measure move read save scene search write], or --list"},
 		{[]string{"write", "--params", "{}", "--params-file", "x"}, "usage: give --params or --params-file, not both"},
 		{[]string{"write", "read"}, `usage: one tool at a time; got ["write" "read"]`},
 		{[]string{"--list", "write"}, "usage: --list takes no tool name"},

@@ -1,28 +1,24 @@
 package main
 
-// `cadrun import FILE` turns a drawing into a module and writes it with the write tool, so
-// that the import is one write-and-run transaction: main runs, nothing lands if it fails, and
-// one undo takes it back.
+// `cadrun import FILE` turns a drawing into a module through the same code as the import tool
+// (tools.Session.Import), so that it is one write-and-run transaction (main runs, nothing
+// lands if it fails, one undo takes it back), refuses what the tool refuses in the same words
+// and prints the tool's answer as text. FILE is any file the user names; the tool reads only
+// from the workspace's imports/ folder.
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/cadrun/cadrun/cmd/cadrun/internal/cli"
-	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/tools/importer"
-	"github.com/cadrun/cadrun/tools/importer/dxf"
-	"github.com/cadrun/cadrun/tools/importer/svg"
+	"github.com/cadrun/cadrun/tools"
 )
 
-const importSynopsis = `import FILE [-workspace DIR] [-module NAME] [-layers L1,L2] [-units mm]
+const importSynopsis = `import FILE [-workspace DIR] [-module NAME] [-layers L1,L2] [-units U]
 
 Reads an ASCII DXF or an SVG file (told apart by content) and writes modules/NAME.js: one
 function per block or symbol, a group per layer or <g>, draw* calls with the file's own numbers. The write runs main first and lands only if it
@@ -32,8 +28,8 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlags("import", importSynopsis, stderr)
 	ws := fs.String("workspace", "", "workspace directory; default $CADRUN_HOME, else ~/.cadrun")
 	module := fs.String("module", "", "the module to write (modules/NAME.js); default the file's name")
-	layers := fs.String("layers", "", "import only these layers, comma-separated (DXF)")
-	units := fs.String("units", "mm", "the scene unit an SVG with a width and height is drawn in: mm, cm, in, pt or px")
+	layers := fs.String("layers", "", "import only these layers, comma-separated")
+	units := fs.String("units", "", "a DXF's units when the file names none or the wrong ones (mm, in, ...), not converted; the unit an SVG with a width and height is drawn in (mm, the default, cm, in, pt or px)")
 	positional, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
 		return cli.ErrUsage
@@ -48,32 +44,26 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opt := importer.Options{Source: filepath.Base(file), Units: *units}
+	in := tools.ImportIn{Module: *module, Units: *units}
 	if *layers != "" {
-		opt.Layers = strings.Split(*layers, ",")
+		in.Layers = strings.Split(*layers, ",")
 	}
-	code, rep, err := importer.Read(filepath.Base(file), data, opt)
+	out, err := inSession(*ws, func(ctx context.Context, se *tools.Session) (*tools.ImportOut, error) {
+		return se.Import(ctx, data, file, in)
+	})
+	if errors.Is(err, tools.ErrBadInput) {
+		fmt.Fprintf(stderr, "cadrun import: %v\n", err)
+		return cli.ErrUsage
+	}
 	if err != nil {
-		return fmt.Errorf("importing %s: %w", file, err)
+		return err
 	}
-	name := *module
-	if name == "" {
-		name = importer.ModuleName(file)
-	}
-	bounds, err := importBounds(code)
-	if err != nil {
-		return fmt.Errorf("importing %s: the module does not run: %w", file, err)
-	}
-	params, _ := json.Marshal(map[string]string{"file": name, "code": code})
-	if _, err := callTool("write", *ws, params); err != nil {
-		return fmt.Errorf("writing modules/%s.js: %w", name, err)
-	}
-	printImport(stdout, name, rep, bounds)
+	fmt.Fprint(stdout, out.Text())
 	return nil
 }
 
 // readImport reads the file to import: a regular file (a FIFO would block), at most the
-// reader's size limit.
+// importer's size limit and one byte over, so that the importer refuses it naming the limit.
 func readImport(file string) ([]byte, error) {
 	st, err := os.Stat(file)
 	if err != nil {
@@ -87,52 +77,5 @@ func readImport(file string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	// One byte over the limit lets the reader refuse the file, naming the limit.
-	return io.ReadAll(io.LimitReader(f, int64(max(dxf.DefaultLimits.MaxBytes, svg.DefaultLimits.MaxBytes))+1))
-}
-
-// importBounds runs the module alone and returns the world bounds of what it draws.
-func importBounds(code string) (string, error) {
-	pool := cli.NewPool()
-	defer pool.Close()
-	res, err := pool.Run(context.Background(), runtime.MapSource{runtime.MainModule: code}, runtime.MainModule, runtime.Options{})
-	if err != nil {
-		return "", err
-	}
-	b := res.Scene.Bounds()
-	if !b.NonEmpty {
-		return "empty", nil
-	}
-	return fmt.Sprintf("[%g, %g] to [%g, %g]", b.Min.X, b.Min.Y, b.Max.X, b.Max.Y), nil
-}
-
-func printImport(w io.Writer, name string, rep *importer.Report, bounds string) {
-	if rep.Format == "svg" {
-		fmt.Fprintf(w, "wrote modules/%s.js: %d top-level groups, %d symbol functions\n", name, len(rep.Layers), rep.Blocks)
-		fmt.Fprintf(w, "units: %s\nbounds: %s\n", rep.Units, bounds)
-	} else {
-		fmt.Fprintf(w, "wrote modules/%s.js: %d layers, %d block functions\n", name, len(rep.Layers), rep.Blocks)
-		fmt.Fprintf(w, "units: %s ($INSUNITS %d)\nbounds: %s\n", rep.Units, rep.InsUnits, bounds)
-	}
-	fmt.Fprintf(w, "entities: %s\n", counts(rep.Kinds))
-	fmt.Fprintf(w, "layers: %s\n", counts(rep.Layers))
-	if len(rep.Skipped) > 0 {
-		fmt.Fprintln(w, "skipped:")
-		for _, k := range slices.Sorted(maps.Keys(rep.Skipped)) {
-			fmt.Fprintf(w, "  %d %s\n", rep.Skipped[k], k)
-		}
-	}
-	fmt.Fprintf(w, "add `import '%s'` to main (scene.code.js) to draw it there\n", name)
-}
-
-// counts lists a count map as "KEY N, KEY N" in key order.
-func counts(m map[string]int) string {
-	if len(m) == 0 {
-		return "none"
-	}
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
-	}
-	return strings.Join(parts, ", ")
+	return io.ReadAll(io.LimitReader(f, tools.MaxImportBytes+1))
 }

@@ -1,10 +1,19 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools"
+	"github.com/cadrun/cadrun/tools/mcpserver"
 )
 
 // smallDXF is an R12 file with a layer, a circle and a bulged polyline.
@@ -73,5 +82,85 @@ func TestImportWritesAModule(t *testing.T) {
 	}
 	if status, _, _ := cadrun(t, "", "import", "-workspace", ws); status != 2 {
 		t.Errorf("no file: exit %d, want 2", status)
+	}
+}
+
+// TestImportRefusedAlikeEverywhere: the import tool over MCP (the SDK's client, in memory)
+// and through `cadrun tool import` refuse the same inputs with the same message; `cadrun
+// import FILE`, which reads the file the user names and then goes through the same code,
+// says the same about the drawing and the options.
+func TestImportRefusedAlikeEverywhere(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	dir := t.TempDir()
+	malformed := "0\nSECTION\n2\nENTITIES\n0\nCIRCLE\n10\nabc\n0\nENDSEC\n0\nEOF\n"
+	for name, content := range map[string]string{"imports/ok.dxf": smallDXF, "imports/bad.dxf": malformed} {
+		if err := os.MkdirAll(filepath.Join(ws, "imports"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outside := filepath.Join(dir, "bad.dxf")
+	if err := os.WriteFile(outside, []byte(malformed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(ws, "imports", "link.dxf")); err != nil {
+		t.Fatal(err)
+	}
+	w, err := modules.Open(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := mcpserver.New(tools.NewServer(ctx, w, runtime.InProcess{}, runtime.Options{}), "test").Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Wait()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	for _, c := range []struct {
+		params string
+		cli    []string // the same refusal by `cadrun import`, when it has one
+		want   string   // what all of them say
+	}{
+		{`{"path":"bad.dxf"}`, []string{"import", outside}, `line 8: group 10 needs a finite number, got "abc"`},
+		{`{"path":"../bad.dxf"}`, nil, `bad input: import: bad import path: "../bad.dxf": give a file in the workspace's imports/ folder`},
+		{`{"path":"link.dxf"}`, nil, "reading imports/link.dxf: not a regular file: imports/link.dxf is a symbolic link, and it leads outside the workspace"},
+		{`{"path":"ok.dxf","module":"main"}`, []string{"import", outside, "-module", "main"}, `bad input: import: module "main" is the scene's main program`},
+		{`{"path":"ok.dxf","units":"furlong"}`, []string{"import", outside, "-units", "furlong"}, `bad input: import: unknown units "furlong": give one of`},
+		{`{"path":"ok.dxf","module":"a/b"}`, []string{"import", outside, "-module", "a/b"}, `bad input: import: module: bad module name: "a/b"`},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "import", Arguments: json.RawMessage(c.params)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mcpMsg := res.Content[0].(*mcp.TextContent).Text
+		if !res.IsError || !strings.Contains(mcpMsg, c.want) {
+			t.Errorf("MCP import %s: error %v, %q; want %q", c.params, res.IsError, mcpMsg, c.want)
+		}
+		status, stdout, _ := cadrun(t, "", "tool", "import", "--workspace", ws, "--params", c.params)
+		var reply struct{ Error string }
+		if err := json.Unmarshal([]byte(stdout), &reply); err != nil || status == 0 || reply.Error != mcpMsg {
+			t.Errorf("cadrun tool import %s: exit %d, %q; MCP said %q", c.params, status, reply.Error, mcpMsg)
+		}
+		if c.cli == nil {
+			continue
+		}
+		status, _, stderr := cadrun(t, "", append(c.cli, "-workspace", ws)...)
+		if status == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("cadrun %q: exit %d, %s; want %q", c.cli, status, stderr, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ws, "modules")); !os.IsNotExist(err) {
+		t.Errorf("refused imports made modules/: %v", err)
 	}
 }

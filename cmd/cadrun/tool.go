@@ -107,23 +107,32 @@ func runTool(args []string, stdout, stderr io.Writer) error {
 // built when the tool first needs it, and a change lists and reads the workspace once, under
 // its lock.
 func callTool(name, ws string, params []byte) (any, error) {
+	return inSession(ws, func(ctx context.Context, se *tools.Session) (any, error) {
+		return se.Call(ctx, name, json.RawMessage(params))
+	})
+}
+
+// inSession opens the workspace and a server for one call, as callTool says, and calls fn
+// with a fresh session.
+func inSession[T any](ws string, fn func(ctx context.Context, se *tools.Session) (T, error)) (T, error) {
+	var zero T
 	dir, err := cli.WorkspaceDir(ws)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating the workspace: %w", err)
+		return zero, fmt.Errorf("creating the workspace: %w", err)
 	}
 	w, err := modules.Open(dir, modules.ForOneCall())
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	defer w.Close()
 	pool := cli.NewPool()
 	defer pool.Close()
 	ctx := context.Background()
 	srv := tools.NewServer(ctx, w, pool, runtime.Options{}, tools.ForOneCall())
-	return srv.Session().Call(ctx, name, json.RawMessage(params))
+	return fn(ctx, srv.Session())
 }
 
 // readParams reads --params-file: a file, or stdin for "-", at most tools.MaxParamsBytes.

@@ -16,6 +16,7 @@ package importer
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -39,19 +40,20 @@ var ErrRefused = errors.New("cannot import")
 
 // Options say what to import.
 type Options struct {
-	Source string     // the file's name, for the module's header comment
-	Layers []string   // import only these layers (all when empty)
-	Limits dxf.Limits // the reader's limits; zero fields take dxf.DefaultLimits
-	// Units is the scene unit an SVG file with a size (width and height) is drawn in: mm
-	// (the default), cm, in, pt or px. A DXF file keeps its own numbers.
+	Source string   // the file's name, for the module's header comment
+	Layers []string // import only these layers (all when empty)
+	// Units are the drawing's units. A DXF keeps its own numbers: Units names them when the
+	// file names none or the wrong ones (UnitName's names), without converting. An SVG file
+	// with a size (width and height) is drawn in them: mm (the default), cm, in, pt or px.
 	Units     string
+	Limits    dxf.Limits // the DXF reader's limits; zero fields take dxf.DefaultLimits
 	SVGLimits svg.Limits // the SVG reader's limits; zero fields take svg.DefaultLimits
 }
 
 // Report says what an import made and what it skipped.
 type Report struct {
 	Format   string         `json:"format"`            // "dxf" or "svg"
-	Units    string         `json:"units"`             // DXF: from $INSUNITS, e.g. "mm", "unitless" when absent; SVG: the -units unit, or "user units" for a drawing without a size
+	Units    string         `json:"units"`             // DXF: Options.Units, else from $INSUNITS, e.g. "mm", "unitless" when absent; SVG: the unit it is drawn in, or "user units" for a drawing without a size
 	InsUnits int            `json:"insunits"`          // the raw $INSUNITS code
 	Kinds    map[string]int `json:"kinds"`             // imported entities by DXF kind (block contents counted once)
 	Layers   map[string]int `json:"layers"`            // imported top-level entities by layer (SVG: by top-level group, "(top level)" for shapes outside any)
@@ -60,8 +62,15 @@ type Report struct {
 	Skipped  map[string]int `json:"skipped,omitempty"` // "KIND: why" -> count
 }
 
+// ErrUnits is returned for Options.Units that name no unit (the SVG reader's error, so that
+// both formats refuse alike).
+var ErrUnits = svg.ErrUnits
+
 // DXF reads a DXF file and returns the module's source and the report.
 func DXF(data []byte, opt Options) (string, *Report, error) {
+	if err := checkUnits(opt.Units); err != nil {
+		return "", nil, err
+	}
 	d, err := dxf.Read(data, opt.Limits)
 	if err != nil {
 		return "", nil, err
@@ -83,6 +92,15 @@ func DXF(data []byte, opt Options) (string, *Report, error) {
 var units = map[int]string{0: "unitless", 1: "in", 2: "ft", 3: "mi", 4: "mm", 5: "cm", 6: "m", 7: "km",
 	8: "microinch", 9: "mil", 10: "yd", 11: "angstrom", 12: "nm", 13: "micron", 14: "dm", 15: "dam",
 	16: "hm", 17: "Gm", 18: "au", 19: "ly", 20: "pc"}
+
+// checkUnits refuses a units option that names no unit.
+func checkUnits(u string) error {
+	if u == "" || slices.Contains(slices.Collect(maps.Values(units)), u) {
+		return nil
+	}
+	names := slices.Sorted(maps.Values(units))
+	return fmt.Errorf("%w %q: give one of %s", ErrUnits, u, strings.Join(names, ", "))
+}
 
 // UnitName is the name of a $INSUNITS code.
 func UnitName(code int) string {
@@ -107,8 +125,12 @@ type gen struct {
 }
 
 func newGen(d *dxf.Drawing, opt Options) *gen {
+	u := opt.Units
+	if u == "" {
+		u = UnitName(d.InsUnits)
+	}
 	g := &gen{d: d, opt: opt, funcs: map[string]string{}, names: map[string]bool{}, used: map[string]bool{}, drawn: map[string]int{},
-		rep: &Report{Format: "dxf", Units: UnitName(d.InsUnits), InsUnits: d.InsUnits, Kinds: map[string]int{}, Layers: map[string]int{}, Skipped: map[string]int{}}}
+		rep: &Report{Format: "dxf", Units: u, InsUnits: d.InsUnits, Kinds: map[string]int{}, Layers: map[string]int{}, Skipped: map[string]int{}}}
 	if len(opt.Layers) > 0 {
 		g.keep = map[string]bool{}
 		for _, l := range opt.Layers {

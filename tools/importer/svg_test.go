@@ -22,10 +22,20 @@ import (
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
+// read imports a drawing as every entry point does: its format found by Format, read by
+// Import.
+func read(name string, data []byte, opt Options) (string, *Report, error) {
+	f, err := Format("", name, data)
+	if err != nil {
+		return "", nil, err
+	}
+	return Import(f, data, opt)
+}
+
 // svgRun imports an SVG file and runs the module as main.
 func svgRun(t *testing.T, data string, opt Options) (*scene.Scene, *Report, string) {
 	t.Helper()
-	code, rep, err := Read("test.svg", []byte(data), opt)
+	code, rep, err := read("test.svg", []byte(data), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +195,7 @@ func TestSVGRefusals(t *testing.T) {
 		if c.name == "units" {
 			opt.Units = "furlong"
 		}
-		_, _, err := Read("x.svg", []byte(c.file), opt)
+		_, _, err := read("x.svg", []byte(c.file), opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}

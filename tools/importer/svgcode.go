@@ -6,7 +6,6 @@ package importer
 // block is.
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -15,29 +14,6 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
-
-// Read imports a DXF or an SVG file, told apart by its content (an SVG file starts with
-// "<", after any byte-order mark and white space); name is the file's name, for the module's
-// header comment, and opt.Source is set from it when empty.
-func Read(name string, data []byte, opt Options) (string, *Report, error) {
-	if opt.Source == "" {
-		opt.Source = name
-	}
-	if IsSVG(data) {
-		return SVG(data, opt)
-	}
-	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
-		return "", nil, fmt.Errorf("%w: the file is gzip-compressed (an .svgz?); decompress it and import the .svg", ErrRefused)
-	}
-	return DXF(data, opt)
-}
-
-// IsSVG tells whether data is an XML document (an SVG file) rather than a DXF file.
-func IsSVG(data []byte) bool {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	data = bytes.TrimLeft(data, " \t\r\n")
-	return bytes.HasPrefix(data, []byte("<"))
-}
 
 // SVG reads an SVG file and returns the module's source and the report.
 func SVG(data []byte, opt Options) (string, *Report, error) {

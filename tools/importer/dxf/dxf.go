@@ -112,7 +112,8 @@ var binarySentinel = []byte("AutoCAD Binary DXF")
 func Read(data []byte, lim Limits) (*Drawing, error) {
 	lim = lim.orDefault()
 	if len(data) > lim.MaxBytes {
-		return nil, fmt.Errorf("%w: the file is %d bytes, over the %d-byte limit on imported files (MaxBytes)", ErrLimit, len(data), lim.MaxBytes)
+		// Callers read at most one byte over the limit, so the size is not the file's.
+		return nil, fmt.Errorf("%w: the file is over the %d-byte limit on imported files (MaxBytes)", ErrLimit, lim.MaxBytes)
 	}
 	if bytes.HasPrefix(data, binarySentinel) {
 		return nil, ErrBinary

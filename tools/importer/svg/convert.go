@@ -7,6 +7,7 @@ package svg
 // its axes stay axis-aligned, anything else becomes a path).
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -85,6 +86,9 @@ type Options struct {
 	Limits Limits
 }
 
+// ErrUnits is returned for Options.Units that name no unit an SVG is drawn in.
+var ErrUnits = errors.New("unknown units")
+
 // Read reads an SVG file within the limits.
 func Read(data []byte, opt Options) (*Drawing, error) {
 	lim := opt.Limits.orDefault()
@@ -98,7 +102,7 @@ func Read(data []byte, opt Options) (*Drawing, error) {
 		units = "mm"
 	}
 	if _, ok := unitsPerInch[units]; !ok || units == "" {
-		return nil, fmt.Errorf("unknown units %q: use mm, cm, in, pt or px", units)
+		return nil, fmt.Errorf("%w %q: use mm, cm, in, pt or px", ErrUnits, units)
 	}
 	c := &converter{lim: lim, deadline: deadline, ids: map[string]*element{}, symbols: map[string]*Symbol{},
 		d: &Drawing{Kinds: map[string]int{}, Skipped: map[string]int{}}}

@@ -1,0 +1,172 @@
+package tools
+
+// import turns a drawing made elsewhere (tools/importer) into modules/NAME.js and lands it
+// through the write transaction (Session.Commit): main runs, nothing lands if the run fails,
+// and one undo takes it back. The tool, the CLI runner and `cadrun import FILE` all go through
+// Session.Import, so that they refuse the same drawings with the same words and answer the
+// same summary (ImportOut, and ImportOut.Text for people). An agent names a file in the
+// workspace's imports/ folder (modules.ReadImport: confined, capped, no FIFOs, no link out)
+// or gives the file's text.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/engine"
+	"github.com/cadrun/cadrun/tools/importer"
+	"github.com/cadrun/cadrun/tools/importer/dxf"
+	"github.com/cadrun/cadrun/tools/importer/svg"
+)
+
+const importDescription = "Make modules/NAME.js of draw* calls from a drawing (DXF), landed as write lands code. Answers entities by kind and layer, bounds, units, what was skipped and why."
+
+// ImportIn says what to import and how.
+type ImportIn struct {
+	Path    string   `json:"path,omitempty" jsonschema:"a file in imports/"`
+	Content string   `json:"content,omitempty" jsonschema:"or the file's text"`
+	Format  string   `json:"format,omitempty" jsonschema:"dxf or svg; default: sniffed"`
+	Module  string   `json:"module,omitempty" jsonschema:"default: the file's name"`
+	Layers  []string `json:"layers,omitempty"`
+	Units   string   `json:"units,omitempty" jsonschema:"the file's units, if it names none"`
+}
+
+// ImportOut is what an import made: the importer's report, the bounds of what the module
+// draws by itself, and the write's own answer.
+type ImportOut struct {
+	Module string `json:"module"` // modules/NAME.js
+	*importer.Report
+	Bounds scene.Box     `json:"bounds"`
+	Write  *ChangeResult `json:"write"`
+}
+
+// MaxImportBytes caps a drawing read from imports/: the importer's own limit, which it
+// refuses a file over, naming it.
+var MaxImportBytes = int64(max(dxf.DefaultLimits.MaxBytes, svg.DefaultLimits.MaxBytes))
+
+func importTool(ctx context.Context, se *Session, in ImportIn) (*ImportOut, error) {
+	switch {
+	case (in.Path == "") == (in.Content == ""):
+		return nil, fmt.Errorf("%w: import: give path (a file in imports/) or content (the file's text), one of them", ErrBadInput)
+	case in.Content != "" && in.Module == "":
+		return nil, fmt.Errorf("%w: import: give module, the name of the module to write, with content", ErrBadInput)
+	}
+	data, file := []byte(in.Content), ""
+	if in.Path != "" {
+		var err error
+		data, file, err = se.srv.ws.ReadImport(in.Path, MaxImportBytes)
+		switch {
+		case errors.Is(err, modules.ErrBadImportPath):
+			return nil, fmt.Errorf("%w: import: %v", ErrBadInput, err)
+		case err != nil:
+			return nil, engine.NotApplied(err)
+		}
+	}
+	return se.Import(ctx, data, file, in)
+}
+
+// Import turns data, the drawing in file ("" for text given inline), into the module that
+// in names (by default the file's name) and lands it as write does. in.Path and in.Content
+// are not read.
+func (se *Session) Import(ctx context.Context, data []byte, file string, in ImportIn) (*ImportOut, error) {
+	name, err := importModule(file, in.Module)
+	if err != nil {
+		return nil, err
+	}
+	source, base := file, path.Base(file)
+	if file == "" {
+		source, base = "the content given", ""
+	}
+	format, err := importer.Format(in.Format, file, data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: import: %v", ErrBadInput, err)
+	}
+	code, rep, err := importer.Import(format, data, importer.Options{Source: base, Layers: in.Layers, Units: in.Units})
+	switch {
+	case errors.Is(err, importer.ErrUnits) || errors.Is(err, importer.ErrFormat):
+		return nil, fmt.Errorf("%w: import: %v", ErrBadInput, err)
+	case err != nil:
+		return nil, engine.NotApplied(fmt.Errorf("importing %s: %w", source, err))
+	}
+	res, err := se.srv.runner.Run(ctx, runtime.MapSource{name: code}, name, se.srv.opt)
+	if err != nil {
+		return nil, engine.NotApplied(fmt.Errorf("importing %s: the module does not run by itself: %w", source, err))
+	}
+	write, err := changed(se.Commit(ctx, name, func([]byte, bool) (modules.Change, error) {
+		return modules.Change{Name: name, Next: []byte(code)}, nil
+	}, OverwriteWarning))
+	if err != nil {
+		return nil, err
+	}
+	return &ImportOut{Module: runtime.PathOf(name), Report: rep, Bounds: engine.RoundBox(res.Scene.Bounds()), Write: write}, nil
+}
+
+// importModule is the module an import writes: the one named, else the file's name. It must
+// be a module's name, not main's or a data file's.
+func importModule(file, module string) (string, error) {
+	if module == "" {
+		module = importer.ModuleName(file)
+	}
+	if err := modules.CheckName(module); err != nil {
+		return "", fmt.Errorf("%w: import: module: %v", ErrBadInput, err)
+	}
+	if module == runtime.MainModule {
+		return "", fmt.Errorf("%w: import: module %q is the scene's main program; give module, a name for the drawing's own module", ErrBadInput, module)
+	}
+	return module, nil
+}
+
+// Text is the summary `cadrun import` prints: what was written, the units, bounds, entities
+// by kind and layer, and what was skipped with why.
+func (o *ImportOut) Text() string {
+	var b strings.Builder
+	if o.Format == "svg" {
+		fmt.Fprintf(&b, "wrote %s: %d top-level groups, %d symbol functions\n", o.Module, len(o.Layers), o.Blocks)
+		fmt.Fprintf(&b, "units: %s\n", o.Units)
+	} else {
+		fmt.Fprintf(&b, "wrote %s: %d layers, %d block functions\n", o.Module, len(o.Layers), o.Blocks)
+		if o.Units == importer.UnitName(o.InsUnits) {
+			fmt.Fprintf(&b, "units: %s ($INSUNITS %d)\n", o.Units, o.InsUnits)
+		} else {
+			fmt.Fprintf(&b, "units: %s (as given; the file's $INSUNITS is %d)\n", o.Units, o.InsUnits)
+		}
+	}
+	bounds := "empty"
+	if o.Bounds.NonEmpty {
+		bounds = fmt.Sprintf("[%g, %g] to [%g, %g]", o.Bounds.Min.X, o.Bounds.Min.Y, o.Bounds.Max.X, o.Bounds.Max.Y)
+	}
+	fmt.Fprintf(&b, "bounds: %s\n", bounds)
+	fmt.Fprintf(&b, "entities: %s\n", counts(o.Kinds))
+	fmt.Fprintf(&b, "layers: %s\n", counts(o.Layers))
+	if len(o.Skipped) > 0 {
+		b.WriteString("skipped:\n")
+		for _, k := range slices.Sorted(maps.Keys(o.Skipped)) {
+			fmt.Fprintf(&b, "  %d %s\n", o.Skipped[k], k)
+		}
+	}
+	for _, w := range o.Write.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	name := strings.TrimSuffix(path.Base(o.Module), ".js")
+	fmt.Fprintf(&b, "add `import '%s'` to main (scene.code.js) to draw it there\n", name)
+	return b.String()
+}
+
+// counts lists a count map as "KEY N, KEY N" in key order.
+func counts(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}

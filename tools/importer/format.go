@@ -1,0 +1,60 @@
+package importer
+
+// The one place a drawing's format is chosen: every entry point (`cadrun import`, the import
+// tool over MCP and the CLI runner) names the format, or lets Format find it, and reads the
+// drawing through Import, so that a format added here reaches all of them.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// ErrFormat is returned for a drawing in a format the importer does not read.
+var ErrFormat = errors.New("unknown drawing format")
+
+// formats are the formats Import reads, by name (the file extension without the dot).
+var formats = []string{"dxf", "svg"}
+
+// Format names the format of a drawing: format when given, else the extension of the file's
+// name, else what data looks like (a DXF opens with a group code, an SVG with '<').
+func Format(format, name string, data []byte) (string, error) {
+	if format == "" {
+		format = strings.TrimPrefix(path.Ext(name), ".")
+	}
+	if format == "" {
+		return sniff(data), nil
+	}
+	format = strings.ToLower(format)
+	if !slices.Contains(formats, format) {
+		return "", fmt.Errorf("%w %q: import reads %s", ErrFormat, format, strings.Join(formats, " and "))
+	}
+	return format, nil
+}
+
+// sniff tells a drawing's format from its first bytes.
+func sniff(data []byte) string {
+	data = bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if bytes.HasPrefix(data, []byte("<")) {
+		return "svg"
+	}
+	return "dxf"
+}
+
+// Import reads a drawing in format (as Format names it) and returns the module's source and
+// the report.
+func Import(format string, data []byte, opt Options) (string, *Report, error) {
+	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		return "", nil, fmt.Errorf("%w: the file is gzip-compressed (an .svgz?); decompress it and import the .svg", ErrRefused)
+	}
+	switch format {
+	case "dxf":
+		return DXF(data, opt)
+	case "svg":
+		return SVG(data, opt)
+	}
+	return "", nil, fmt.Errorf("%w %q: import reads %s", ErrFormat, format, strings.Join(formats, " and "))
+}
