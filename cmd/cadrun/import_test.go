@@ -164,3 +164,34 @@ func TestImportRefusedAlikeEverywhere(t *testing.T) {
 		t.Errorf("refused imports made modules/: %v", err)
 	}
 }
+
+// TestImportSVG: `cadrun import` reads an SVG file through the same command and transaction,
+// told from DXF by its extension, its shapes in millimetres with Y up.
+func TestImportSVG(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	file := filepath.Join(t.TempDir(), "logo.svg")
+	svg := `<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="20mm" viewBox="0 0 40 20">` +
+		`<g id="marks"><circle cx="10" cy="5" r="4" fill="red"/><rect x="20" y="2" width="15" height="10"/></g></svg>`
+	if err := os.WriteFile(file, []byte(svg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, stdout, stderr := cadrun(t, "", "import", file, "-workspace", ws)
+	if status != 0 {
+		t.Fatalf("exit %d: %s %s", status, stdout, stderr)
+	}
+	for _, want := range []string{
+		"wrote modules/logo.js: 1 top-level groups, 0 symbol functions\n",
+		"units: mm\n",
+		"bounds: [6, -12] to [35, -1]\n",
+		"layers: marks 2\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if status, _, stderr := cadrun(t, "", "import", file, "-workspace", ws, "-module", "logo2", "-units", "furlong"); status != 2 ||
+		!strings.Contains(stderr, `unknown units "furlong": use mm, cm, in, pt or px`) {
+		t.Errorf("bad units: exit %d, %s", status, stderr)
+	}
+}
