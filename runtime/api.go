@@ -454,6 +454,22 @@ func (c *call) optNum(o *goja.Object, key string, def float64) float64 {
 	return f
 }
 
+// optBool reads a true-or-false option (def when absent).
+func (c *call) optBool(o *goja.Object, key string, def bool) bool {
+	if o == nil {
+		return def
+	}
+	v := o.Get(key)
+	if v == nil || goja.IsUndefined(v) {
+		return def
+	}
+	b, ok := v.Export().(bool)
+	if !ok {
+		c.fail("TypeError", "option %s must be true or false, got %s", key, describe(v))
+	}
+	return b
+}
+
 // optIndices reads an option that lists whole numbers (nil when absent); an empty list is an
 // error, since leaving the option out is how a script asks for every one.
 func (c *call) optIndices(o *goja.Object, key string) []int {

@@ -77,12 +77,12 @@ var dimFuncs = []Func{
 func dimRadial(name string, typ scene.DimType, doc, example string) Func {
 	return Func{Name: name, Domain: "dimensions", Returns: "boolean", Doc: doc,
 		Params: []Param{pName, {Name: "circle", Type: "string", Doc: "a circle or an arc"},
-			{Name: "options", Type: "{angle?: number, " + dimOptionsType + "}", Optional: true,
-				Default: "{angle: an arc's middle, else π/4, precision: 2, size: 2.5}",
-				Doc:     "angle: direction of the dimension line from the centre, in radians; " + dimOptionsDoc}},
+			{Name: "options", Type: "{angle?: number, outside?: boolean, " + dimOptionsType + "}", Optional: true,
+				Default: "{angle: an arc's middle, else π/4, outside: false, precision: 2, size: 2.5}",
+				Doc:     "angle: direction of the dimension line from the centre, in radians; outside: the text outside the circle even where it fits inside; " + dimOptionsDoc}},
 		Example: example,
 		impl: func(c *call) goja.Value {
-			o := c.opts(2, append([]string{"angle"}, dimOptionKeys...)...)
+			o := c.opts(2, append([]string{"angle", "outside"}, dimOptionKeys...)...)
 			target := c.str(1)
 			e, ok := c.r.scene.Lookup(target)
 			if !ok {
@@ -115,6 +115,7 @@ func dimRadial(name string, typ scene.DimType, doc, example string) Func {
 			d := &scene.Dimension{Type: typ, Points: []scene.Vec{m.Apply(centre)}, Radius: r * k, Angle: math.Atan2(dir.Y, dir.X)}
 			c.dimOptions(o, d)
 			d.Angle = c.optNum(o, "angle", d.Angle)
+			d.Outside = c.optBool(o, "outside", false)
 			return c.putDim(d, o)
 		}}
 }

@@ -327,13 +327,7 @@ var table = withCallFlags(append([]Func{
 				if v := o.Get("color"); v != nil && !goja.IsUndefined(v) && !goja.IsNull(v) {
 					l.Color = c.colorValue(v, "option color")
 				}
-				if v := o.Get("plot"); v != nil && !goja.IsUndefined(v) {
-					b, ok := v.Export().(bool)
-					if !ok {
-						c.fail("TypeError", "option plot must be true or false, got %s", describe(v))
-					}
-					l.Plot = b
-				}
+				l.Plot = c.optBool(o, "plot", l.Plot)
 			}
 			if l.Lineweight < 0 {
 				c.fail("RangeError", "option lineweight must be >= 0, got %v", l.Lineweight)

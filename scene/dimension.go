@@ -68,6 +68,9 @@ type Dimension struct {
 	Radius float64 `json:"radius,omitempty"`
 	// Angle is the direction of a radius or diameter dimension's line (radians).
 	Angle float64 `json:"angle,omitempty"`
+	// Outside puts a radius or diameter dimension's text outside the circle, on the line run
+	// on past it, even where it would fit inside.
+	Outside bool `json:"outside,omitempty"`
 	// Text, when set, replaces the displayed text; "<>" in it stands for the measured text.
 	Text string `json:"text,omitempty"`
 	// Precision is the number of digits after the decimal point, 0 to MaxDimPrecision.
@@ -240,19 +243,39 @@ func (d *Dimension) angular(m Affine) (c Vec, r, start, sweep float64) {
 
 // worldOutline is the whole dimension drawn in world space under m.
 func (d *Dimension) worldOutline(m Affine) Path {
-	var p Path
-	switch d.Type {
-	case DimRadius, DimDiameter:
-		p = d.drawRadial(p, m)
-	case DimAngle:
-		p = d.drawAngle(p, m)
-	default:
-		p = d.drawLinear(p, m)
-	}
+	p, _ := d.layout(m)
 	return p
 }
 
-func (d *Dimension) drawLinear(p Path, m Affine) Path {
+// DimText is where a dimension's text stands: its glyphs' box in the text's own frame, and
+// the map from that frame to the world (a turn and a move), for the lint's overlap rule.
+type DimText struct {
+	Box   Box
+	Place Affine
+}
+
+// TextUnder is where the dimension's text stands under the world map m.
+func (d *Dimension) TextUnder(m Affine) DimText {
+	_, t := d.layout(m)
+	return t
+}
+
+// layout draws the dimension in world space under m and says where its text stands.
+func (d *Dimension) layout(m Affine) (Path, DimText) {
+	var p Path
+	var t DimText
+	switch d.Type {
+	case DimRadius, DimDiameter:
+		p = d.drawRadial(p, m, &t)
+	case DimAngle:
+		p = d.drawAngle(p, m, &t)
+	default:
+		p = d.drawLinear(p, m, &t)
+	}
+	return p, t
+}
+
+func (d *Dimension) drawLinear(p Path, m Affine, t *DimText) Path {
 	h := d.Size
 	p1, p2, u, q := d.linear(m)
 	n := Vec{-u.Y, u.X}
@@ -265,7 +288,7 @@ func (d *Dimension) drawLinear(p Path, m Affine) Path {
 		dir = u
 	}
 	p = dimLine(p, f1, f2, dir, h, f2.Sub(f1).Len())
-	return d.label(p, f1.Add(f2).Mul(0.5), dir, n, h, m)
+	return d.label(p, t, f1.Add(f2).Mul(0.5), dir, n, h, m)
 }
 
 // extension draws the extension line from the measured point p to its foot f on the
@@ -313,7 +336,7 @@ func arrow(p Path, tip, dir Vec, h float64) Path {
 // label sets the displayed text centred on at, along the line direction dir, on the side of
 // the line the unit normal side points to, turned so that it reads left to right or bottom
 // to top.
-func (d *Dimension) label(p Path, at, dir, side Vec, h float64, m Affine) Path {
+func (d *Dimension) label(p Path, t *DimText, at, dir, side Vec, h float64, m Affine) Path {
 	l, err := LayoutText(d.DisplayText(m), h, AlignCenter, "")
 	if err != nil {
 		return p // validate laid the same glyphs out
@@ -327,10 +350,11 @@ func (d *Dimension) label(p Path, at, dir, side Vec, h float64, m Affine) Path {
 		base = at.Add(side.Mul(dimTextGap*h + l.Ascent))
 	}
 	place := Translation(base).Mul(Affine{A: dir.X, B: dir.Y, C: -dir.Y, D: dir.X})
+	*t = DimText{Box: l.Path.Bounds(), Place: place}
 	return append(p, l.Path.Transform(place)...)
 }
 
-func (d *Dimension) drawRadial(p Path, m Affine) Path {
+func (d *Dimension) drawRadial(p Path, m Affine, t *DimText) Path {
 	h := d.Size
 	c, e := d.radial(m)
 	v := e.Sub(c)
@@ -341,17 +365,29 @@ func (d *Dimension) drawRadial(p Path, m Affine) Path {
 		start = c.Sub(v)
 	}
 	l, _ := MeasureText(d.DisplayText(m), h, "")
-	inside := e.Sub(start).Len() >= l.Width+2.5*dimArrowLen*h
-	if inside {
+	need := l.Width + 2.5*dimArrowLen*h
+	// The text stands between the centre and the curve when it fits there, off the centre
+	// where the centre lines cross and another diameter of the same centre would put its own.
+	if v.Len() >= need && !d.Outside {
 		p.MoveTo(start)
 		p.LineTo(e)
 		p = arrow(p, e, u, h)
 		if d.Type == DimDiameter {
 			p = arrow(p, start, u.Mul(-1), h)
 		}
-		return d.label(p, start.Add(e).Mul(0.5), u, n, h, m)
+		return d.label(p, t, c.Add(e).Mul(0.5), u, n, h, m)
 	}
-	// Too small for the text: the line runs out past the circle, the arrows point in from
+	// A diameter whose arrows fit inside but whose text does not on a half: the line crosses
+	// the circle with the arrows inside and runs on out past it to the text.
+	if d.Type == DimDiameter && e.Sub(start).Len() >= 2.5*dimArrowLen*h {
+		run := dimArrowLen*h + l.Width
+		p.MoveTo(start)
+		p.LineTo(e.Add(u.Mul(run)))
+		p = arrow(p, e, u, h)
+		p = arrow(p, start, u.Mul(-1), h)
+		return d.label(p, t, e.Add(u.Mul(dimArrowLen*h*0.5+l.Width/2)), u, n, h, m)
+	}
+	// Too small for the arrows: the line runs out past the circle, the arrows point in from
 	// outside, and the text stands over the line's outer run.
 	out := dimArrowLen*h*2 + l.Width
 	p.MoveTo(start)
@@ -362,10 +398,10 @@ func (d *Dimension) drawRadial(p Path, m Affine) Path {
 		p.LineTo(start.Sub(u.Mul(2 * dimArrowLen * h)))
 		p = arrow(p, start, u, h)
 	}
-	return d.label(p, e.Add(u.Mul(dimArrowLen*h*1.5+l.Width/2)), u, n, h, m)
+	return d.label(p, t, e.Add(u.Mul(dimArrowLen*h*1.5+l.Width/2)), u, n, h, m)
 }
 
-func (d *Dimension) drawAngle(p Path, m Affine) Path {
+func (d *Dimension) drawAngle(p Path, m Affine, t *DimText) Path {
 	h := d.Size
 	c, r, start, sweep := d.angular(m)
 	ray := func(t float64) Vec { return Vec{math.Cos(t), math.Sin(t)} }
@@ -397,7 +433,7 @@ func (d *Dimension) drawAngle(p Path, m Affine) Path {
 	l, _ := MeasureText(d.DisplayText(m), h, "")
 	half := min(l.Width/2, r)
 	rise := r - math.Sqrt(r*r-half*half)
-	return d.label(p, c.Add(out.Mul(r+rise)), Vec{-out.Y, out.X}, out, h, m)
+	return d.label(p, t, c.Add(out.Mul(r+rise)), Vec{-out.Y, out.X}, out, h, m)
 }
 
 // radialExtension draws the extension line of an angle dimension along the unit ray dir from

@@ -17,7 +17,7 @@ func dimSample(t *testing.T) *Scene {
 		"d_aligned": {Type: DimAligned, Points: []Vec{{0, 0}, {30, 40}}, Offset: 5},
 		"d_h":       {Type: DimHorizontal, Points: []Vec{{0, 0}, {40, 20}}, Offset: 8},
 		"d_v":       {Type: DimVertical, Points: []Vec{{40, 0}, {40, 20}}, Offset: -8},
-		"d_r":       {Type: DimRadius, Points: []Vec{{10, 5}}, Radius: 5, Angle: math.Pi / 4},
+		"d_r":       {Type: DimRadius, Points: []Vec{{10, 5}}, Radius: 5, Angle: math.Pi / 4, Outside: true},
 		"d_dia":     {Type: DimDiameter, Points: []Vec{{10, 5}}, Radius: 5, Angle: 0.3, Text: "<> H7"},
 		"d_ang":     {Type: DimAngle, Points: []Vec{{0, 0}, {10, 0}, {10, 10}}, Radius: 8},
 	}

@@ -1287,6 +1287,7 @@ var shapeKinds = []shapeKind{
 		field[Dimension]{"offset", func(r *jsonReader, g Dimension) Dimension { g.Offset = r.num(); return g }},
 		field[Dimension]{"radius", func(r *jsonReader, g Dimension) Dimension { g.Radius = r.num(); return g }},
 		field[Dimension]{"angle", func(r *jsonReader, g Dimension) Dimension { g.Angle = r.num(); return g }},
+		field[Dimension]{"outside", func(r *jsonReader, g Dimension) Dimension { g.Outside = r.bool(); return g }},
 		field[Dimension]{"text", func(r *jsonReader, g Dimension) Dimension { g.Text = string(r.str()); return g }},
 		field[Dimension]{"precision", func(r *jsonReader, g Dimension) Dimension { g.Precision = r.int(); return g }},
 		field[Dimension]{"units", func(r *jsonReader, g Dimension) Dimension { g.Units = string(r.str()); return g }},

@@ -114,7 +114,11 @@ type lintShape struct {
 	draws  bool   // it has a visible fill or stroke
 	closed bool   // it encloses an area (an arc does not: it is cut as an arc)
 	outln  []Polyline
-	text   int // its place among the texts, for a text
+	text   int // its place among the texts, for a text or a dimension
+	// frame is where a text's letters stand: their box in the text's own frame (turned with
+	// it) and the map from that frame to the world. A text's is its world box, unturned.
+	frame DimText
+	size  float64 // a text's or a dimension text's height in world units
 }
 
 // linter holds the scene read once for all rules.
@@ -163,8 +167,12 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 		sh := &lintShape{e: e, world: m, box: lintBounds(e.Shape, m), layer: layer, draws: draws(e), closed: encloses(e.Shape)}
 		all.Union(sh.box)
 		l.shapes = append(l.shapes, sh)
-		if e.Kind() == KindText {
-			sh.text = len(l.texts)
+		switch g := e.Shape.(type) {
+		case *Text:
+			sh.text, sh.frame, sh.size = len(l.texts), DimText{Box: sh.box, Place: Identity}, g.Size*scaleOf(m)
+			l.texts = append(l.texts, sh)
+		case *Dimension:
+			sh.text, sh.frame, sh.size = len(l.texts), g.TextUnder(m), g.Size
 			l.texts = append(l.texts, sh)
 		}
 	}
@@ -302,7 +310,10 @@ func nearValue(v, want, tol float64) bool { return math.Abs(v-want) <= tol*(1+1e
 func (l *linter) sizeLabels() {
 	mm := 1 / l.opts.UnitMM // a millimetre in scene units
 	for _, t := range l.texts {
-		tx := t.e.Shape.(*Text)
+		tx, ok := t.e.Shape.(*Text)
+		if !ok {
+			continue // a dimension's text is its own rule's (dimensionTexts)
+		}
 		cs := claims(tx.Text, mm)
 		if len(cs) == 0 {
 			continue
@@ -311,7 +322,7 @@ func (l *linter) sizeLabels() {
 		reach := grow(t.box, labelReach*h)
 		var cands []*lintShape
 		l.grid.each(reach, func(o *lintShape) {
-			if o != t && o.e.Kind() != KindText && boxesOverlap(reach, o.box) {
+			if o != t && o.size == 0 && boxesOverlap(reach, o.box) {
 				cands = append(cands, o)
 			}
 		})
@@ -449,43 +460,86 @@ func worldPoints(pts []Vec, m Affine) []Vec {
 
 // --- rule: overlapping text ----------------------------------------------------------
 
-// textOverlaps finds texts whose glyph bounds overlap another text's, and texts an outline
-// crosses. A text inside a filled shape is a label on a part and passes; an outline line
-// through the letters is what makes them hard to read. Touching does not count: each text's
-// bounds are shrunk by a twentieth of its height first.
+// textOverlaps finds texts (and dimension texts) whose letters' box overlaps another text's,
+// and texts an outline crosses. A text inside a filled shape is a label on a part and passes;
+// an outline line through the letters is what makes them hard to read. Touching does not
+// count: each text's box is shrunk by a twentieth of its height first. A dimension's text is
+// held to the box its letters stand in, turned with them, and its own lines do not count.
 func (l *linter) textOverlaps() {
 	for _, t := range l.texts {
 		if !t.draws {
 			continue
 		}
-		h := t.e.Shape.(*Text).Size * scaleOf(t.world)
-		inner := grow(t.box, -h/20)
+		inner := grow(t.frame.Box, -t.size/20)
 		if inner.Min.X >= inner.Max.X || inner.Min.Y >= inner.Max.Y {
 			continue
 		}
+		toLocal, ok := t.frame.Place.Invert()
+		if !ok {
+			continue
+		}
 		var texts, crossed []string
-		l.grid.each(inner, func(o *lintShape) {
-			if o == t || !o.draws || !boxesOverlap(inner, o.box) {
+		l.grid.each(worldBox(inner, t.frame.Place), func(o *lintShape) {
+			if o == t || !o.draws {
 				return
 			}
-			if o.e.Kind() == KindText {
-				// Each pair once: the later text in paint order reports it.
-				if o.text < t.text {
-					texts = append(texts, fmt.Sprintf("%q", o.e.Name))
+			if o.size > 0 {
+				if framesOverlap(inner, toLocal, o) {
+					// Each pair once: the later text in paint order reports it.
+					if o.text < t.text {
+						texts = append(texts, fmt.Sprintf("%q", o.e.Name))
+					}
+					return
 				}
-				return
+				if o.e.Kind() == KindText {
+					return
+				}
+				// a dimension whose text is clear of t: its lines may still cross t
 			}
-			if l.crosses(o, inner) {
+			if l.crosses(o, inner, toLocal) {
 				crossed = append(crossed, fmt.Sprintf("%q", o.e.Name))
 			}
 		})
+		at := worldBox(t.frame.Box, t.frame.Place).Center()
 		if len(texts) > 0 {
-			l.add(RuleTextOverlap, t.box.Center(), fmt.Sprintf("text %q overlaps text %s", t.e.Name, strings.Join(texts, ", ")), append([]string{t.e.Name}, unquote(texts)...)...)
+			l.add(RuleTextOverlap, at, fmt.Sprintf("text %q overlaps text %s", t.e.Name, strings.Join(texts, ", ")), append([]string{t.e.Name}, unquote(texts)...)...)
 		}
 		if len(crossed) > 0 {
-			l.add(RuleTextOverlap, t.box.Center(), fmt.Sprintf("the outline of %s crosses text %q", strings.Join(crossed, ", "), t.e.Name), append([]string{t.e.Name}, unquote(crossed)...)...)
+			l.add(RuleTextOverlap, at, fmt.Sprintf("the outline of %s crosses text %q", strings.Join(crossed, ", "), t.e.Name), append([]string{t.e.Name}, unquote(crossed)...)...)
 		}
 	}
+}
+
+// worldBox is the world bounds of box b in a frame placed by m.
+func worldBox(b Box, m Affine) Box {
+	var out Box
+	for _, q := range boxCorners(b) {
+		out.Extend(m.Apply(q))
+	}
+	return out
+}
+
+// boxCorners are b's corners in order round it.
+func boxCorners(b Box) [4]Vec {
+	return [4]Vec{b.Min, {X: b.Max.X, Y: b.Min.Y}, b.Max, {X: b.Min.X, Y: b.Max.Y}}
+}
+
+// framesOverlap reports whether text o's letters' box meets the inside of box in, in the
+// frame toLocal maps the world to: an edge of o's box crosses it, or one box holds the other.
+func framesOverlap(in Box, toLocal Affine, o *lintShape) bool {
+	m := toLocal.Mul(o.frame.Place)
+	c := boxCorners(o.frame.Box)
+	for i := range c {
+		if segmentInBox(m.Apply(c[i]), m.Apply(c[(i+1)%4]), in) {
+			return true
+		}
+	}
+	back, ok := m.Invert()
+	if !ok {
+		return false
+	}
+	q, b := back.Apply(in.Center()), o.frame.Box // o holds all of in
+	return b.Min.X < q.X && q.X < b.Max.X && b.Min.Y < q.Y && q.Y < b.Max.Y
 }
 
 func unquote(qs []string) []string {
@@ -496,13 +550,14 @@ func unquote(qs []string) []string {
 	return out
 }
 
-// crosses reports whether o's outline passes through the inside of box b.
-func (l *linter) crosses(o *lintShape, b Box) bool {
+// crosses reports whether o's outline passes through the inside of box b, in the frame
+// toLocal maps the world to.
+func (l *linter) crosses(o *lintShape, b Box, toLocal Affine) bool {
 	for _, pl := range l.outline(o) {
 		pts := pl.Points
 		n := len(pts)
 		for i := 0; i+1 < n || pl.Closed && i < n && n > 1; i++ {
-			if segmentInBox(pts[i], pts[(i+1)%n], b) {
+			if segmentInBox(toLocal.Apply(pts[i]), toLocal.Apply(pts[(i+1)%n]), b) {
 				return true
 			}
 		}
@@ -537,7 +592,7 @@ func (l *linter) smallText() {
 		if !t.draws {
 			continue
 		}
-		paper := t.e.Shape.(*Text).Size * scaleOf(t.world) * l.opts.UnitMM * l.opts.Scale
+		paper := t.size * l.opts.UnitMM * l.opts.Scale
 		if paper < l.opts.MinTextMM*(1-1e-9) {
 			l.add(RuleTextSmall, t.box.Center(), fmt.Sprintf("text %q is %s mm high on paper, under the %s mm minimum", t.e.Name, lintNum(paper), lintNum(l.opts.MinTextMM)), t.e.Name)
 		}
@@ -658,7 +713,7 @@ func (l *linter) openCuts() {
 	}
 	var ends []end
 	for _, sh := range l.shapes {
-		if sh.closed || sh.layer == "" || !sh.draws || !IsCutLayer(sh.layer) || sh.e.Kind() == KindText {
+		if sh.closed || sh.layer == "" || !sh.draws || !IsCutLayer(sh.layer) || sh.size > 0 {
 			continue
 		}
 		for _, pl := range l.outline(sh) {

@@ -93,6 +93,22 @@ func TestLintRules(t *testing.T) {
 			mustPut(t, s, "a", text("PART A", 0, 0, 5))
 			mustPut(t, s, "edge", Line{Points: []Vec{{-5, 1.5}, {50, 1.5}}})
 		}, want: [][]string{{"a", "edge"}}},
+		{name: "a line through a dimension's text", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {40, 0}}, Offset: 5, Precision: 2, Size: 2.5})
+			mustPut(t, s, "edge", Line{Points: []Vec{{20, -10}, {20, 20}}})
+		}, want: [][]string{{"w", "edge"}}},
+		{name: "a dimension's text on a text", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "a", text("NOTE", 17, 5.5, 2.5))
+			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {40, 0}}, Offset: 5, Precision: 2, Size: 2.5})
+		}, want: [][]string{{"w", "a"}}},
+		{name: "dimensions clear of each other and of the lines", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
+			mustPut(t, s, "plate", Rect{Center: Vec{20, 10}, Width: 40, Height: 20})
+			mustPut(t, s, "w", &Dimension{Type: DimHorizontal, Points: []Vec{{0, 20}, {40, 20}}, Offset: 8, Precision: 2, Size: 2.5})
+			mustPut(t, s, "h", &Dimension{Type: DimVertical, Points: []Vec{{40, 0}, {40, 20}}, Offset: -8, Precision: 2, Size: 2.5})
+			mustPut(t, s, "d", &Dimension{Type: DimDiameter, Points: []Vec{{10, 10}}, Radius: 4, Angle: math.Pi / 4, Precision: 2, Size: 2.5})
+			// a line that passes the box of the turned diameter's text, but not its letters
+			mustPut(t, s, "near", Line{Points: []Vec{{15.3, 14.4}, {15.7, 14.4}}})
+		}},
 		{name: "a label on a filled part", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
 			mustPut(t, s, "part", Rect{Center: Vec{10, 2}, Width: 60, Height: 30})
 			must(t, s.SetFill("part", &Color{0.8, 0.8, 0.8, 1}))
