@@ -1,12 +1,16 @@
 // A mounting plate: a rounded blank with a bolt circle around a centre bore, four corner
-// holes and an adjusting slot, all cut in one boolean difference, then dimensioned.
+// holes and an adjusting slot, all cut in one boolean difference; dimensioned, with centre
+// lines and a hatched section A-A below the plan.
 import {polarArray, gridArray, slot} from 'holes'
-import * as dim from 'dims'
+import {layers, centerMark, centerCircle} from 'drafting'
 
-const W = 180, H = 110, R = 12 // plate, mm
-const BOSS = [-30, 0]          // centre of the bolt circle
+const W = 180, H = 110, R = 12, T = 6 // plate and thickness, mm
+const BOSS = [-30, 0]                 // centre of the bolt circle
 const PCD = 64
+const TEXT = 3.5                      // dimension text height, mm on paper at 1:1
+layers()
 
+// the plan: the blank less its holes and slot
 drawRoundedRect('blank', 0, 0, W, H, R)
 const bore = {name: 'bore', x: BOSS[0], y: BOSS[1], r: 15}
 drawCircle(bore.name, bore.x, bore.y, bore.r)
@@ -14,44 +18,69 @@ const bolts = polarArray('bolt', BOSS[0], BOSS[1], PCD, 6, 4, Math.PI / 2)
 const corners = gridArray('corner', 0, 0, 2, 2, W - 26, H - 26, 5)
 const adjust = slot('slot', 52, 0, 36, 12, Math.PI / 2)
 
+// dimensions of the holes, taken from the cutters before they go
+const dim = {size: TEXT, layer: 'dims'}
+dimDiameter('d_bore', 'bore', {...dim, angle: -0.25, text: '<> H7'})
+dimDiameter('d_bolts', 'bolt1', {...dim, angle: Math.PI * 5 / 6, text: '6× <>'})
+dimDiameter('d_corner', 'corner0', {...dim, angle: 0, text: '4× <>'})
+
 const cutters = [bore, ...bolts, ...corners].map(h => h.name).concat(adjust.name)
 booleanDifference('blank', cutters, 'part')
 cutters.forEach(deleteEntity)
 deleteEntity('blank')
-setFill('part', [0.74, 0.78, 0.83, 1])
-setStroke('part', [0.15, 0.17, 0.2, 1], 0.6)
+setLayer('part', 'outline')
+setFill('part', [0.86, 0.88, 0.91, 1])
 
 const area = getArea('part')
 console.log(`plate ${W} x ${H}, ${cutters.length} cut-outs in one difference`)
 console.log(`net area ${area.toFixed(1)} mm², ${(100 * area / (W * H)).toFixed(1)}% of the bounding rectangle`)
 console.log(`part has ${getEntity('part').geometry.parts[0].holes.length} holes`)
 
-// centre marks, the pitch circle and the slot's axis
-const marks = []
-for (const h of [bore, ...bolts, ...corners]) {
-  dim.centerMark('cm_' + h.name, h.x, h.y, h.r)
-  marks.push('cm_' + h.name)
-}
-dim.chainCircle('pcd', BOSS[0], BOSS[1], PCD / 2)
-dim.centerMark('cm_slot_top', adjust.x, adjust.y + adjust.length / 2, adjust.width / 2)
-dim.centerMark('cm_slot_bottom', adjust.x, adjust.y - adjust.length / 2, adjust.width / 2)
-createGroup('centres', [...marks, 'pcd', 'cm_slot_top', 'cm_slot_bottom'])
+// centre lines: a mark on every hole and the slot's ends, the pitch circle
+const marks = [bore, ...bolts, ...corners].map(h => {
+  centerMark('cm_' + h.name, h.x, h.y, h.r)
+  return 'cm_' + h.name
+})
+centerMark('cm_slot_top', adjust.x, adjust.y + adjust.length / 2, adjust.width / 2)
+centerMark('cm_slot_bottom', adjust.x, adjust.y - adjust.length / 2, adjust.width / 2)
+centerCircle('pcd', BOSS[0], BOSS[1], PCD / 2)
+createGroup('centres', [...marks, 'cm_slot_top', 'cm_slot_bottom', 'pcd'])
 
-// dimensions; edge is the point on a hole's rim in direction a, where a leader's arrow ends
-const edge = (h, a) => [h.x + h.r * Math.cos(a), h.y + h.r * Math.sin(a)]
-const dims = []
-const add = (name, f) => { f(name); dims.push(name) }
-add('d_width', n => dim.linear(n, [-W / 2, H / 2], [W / 2, H / 2], 12))
-add('d_height', n => dim.linear(n, [W / 2, -H / 2], [W / 2, H / 2], -12))
-add('d_pitch_x', n => dim.linear(n, [corners[0].x, corners[0].y], [corners[1].x, corners[1].y], -(H - (H - 26)) / 2 - 10))
-add('d_boss', n => dim.linear(n, [-W / 2, H / 2], [BOSS[0], H / 2], 4, dim.fmt(BOSS[0] + W / 2)))
-add('d_slot', n => dim.linear(n, [adjust.x, adjust.y - adjust.length / 2], [adjust.x, adjust.y + adjust.length / 2], -16))
-add('c_bolts', n => dim.leader(n, edge(bolts[1], Math.PI * 5 / 6), [-100, 27], '6× Ø8 EQ SP\nON PCD 64', -1))
-add('c_bore', n => dim.leader(n, edge(bore, -Math.PI / 4), [0, -34], 'Ø30 BORE'))
-add('c_corner', n => dim.leader(n, edge(corners[1], Math.PI * 3 / 4), [62, -30], '4× Ø10', -1))
-add('c_slot', n => dim.leader(n, edge({x: adjust.x, y: adjust.y + adjust.length / 2, r: adjust.width / 2}, Math.PI * 3 / 4), [38, 42], 'SLOT 12 WIDE', -1))
-createGroup('dimensions', dims)
-drawOrder('centres', 'front')
+// overall and positional dimensions
+const top = H / 2, right = W / 2
+dimLinear('d_width', [-right, top - R], [right, top - R], {...dim, direction: 'horizontal', offset: 22})
+dimLinear('d_height', [right - R, -top], [right - R, top], {...dim, direction: 'vertical', offset: -28})
+dimLinear('d_boss', [-right, top - R], [BOSS[0], BOSS[1]], {...dim, direction: 'horizontal', offset: 6})
+dimLinear('d_pitch', [corners[0].x, corners[0].y], [corners[1].x, corners[1].y], {...dim, direction: 'horizontal', offset: -(top - 42) - 10})
+const slotTop = adjust.y + adjust.length / 2
+dimLinear('d_slot', [adjust.x, adjust.y - adjust.length / 2], [adjust.x, slotTop], {...dim, direction: 'vertical', offset: -12})
+dimLinear('d_slot_w', [adjust.x - adjust.width / 2, slotTop], [adjust.x + adjust.width / 2, slotTop], {...dim, direction: 'horizontal', offset: 14})
+dimDiameter('d_pcd', 'pcd', {...dim, angle: Math.PI * 0.38, outside: true, text: 'PCD <>'})
+dimAngle('a_bolts', [BOSS[0], BOSS[1]], [bolts[0].x, bolts[0].y], [bolts[1].x, bolts[1].y], {...dim, radius: PCD / 2 + 9})
+
+// section A-A along y = 0, drawn below the plan: the plate's thickness where the cut passes
+// through solid metal, between the bore and the slot
+const SY = -top - 42
+const solid = [[-right, bore.x - bore.r], [bore.x + bore.r, adjust.x - adjust.width / 2], [adjust.x + adjust.width / 2, right]]
+const pieces = solid.map(([x0, x1], i) => {
+  drawRect(`sec${i}`, (x0 + x1) / 2, SY, x1 - x0, T)
+  return `sec${i}`
+})
+createGroup('section', pieces)
+setLayer('section', 'section')
+setHatch('section', 'ansi31', {scale: 0.6})
+centerMark('cm_sec_bore', bore.x, SY, 0)
+dimLinear('d_thick', [right, SY - T / 2], [right, SY + T / 2], {...dim, direction: 'vertical', offset: -10})
+drawLine('cut_line', [-right - 8, 0, -right - 2, 0])
+drawLine('cut_line2', [right + 2, 0, right + 8, 0])
+for (const n of ['cut_line', 'cut_line2']) { setLayer(n, 'notes'); setStroke(n, [0.15, 0.17, 0.2, 1], 0.6) }
+drawText('cut_a', 'A', -right - 6, 2, TEXT, {align: 'center'})
+drawText('cut_a2', 'A', right + 6, 2, TEXT, {align: 'center'})
+drawText('sec_title', 'SECTION A-A', 0, SY - T / 2 - 9, TEXT, {align: 'center', font: 'sans-bold'})
+
+// the dimensions over the part and its centre lines
+createGroup('dimensions', ['d_bore', 'd_bolts', 'd_corner', 'd_width', 'd_height', 'd_boss', 'd_pitch', 'd_slot', 'd_slot_w', 'd_pcd', 'a_bolts', 'd_thick'])
 drawOrder('dimensions', 'front')
 
-drawText('title', 'MOUNTING PLATE  —  6 mm AL 6061  —  scale 1:1', 0, -H / 2 - 22, 5, {align: 'center', font: 'sans-bold'})
+drawText('title', 'MOUNTING PLATE  —  6 mm AL 6061  —  scale 1:1', 0, SY - 24, 5, {align: 'center', font: 'sans-bold'})
+for (const n of ['cut_a', 'cut_a2', 'sec_title', 'title']) setLayer(n, 'notes')
