@@ -288,3 +288,37 @@ func TestPDFMatchesPNGThroughMuPDF(t *testing.T) {
 		}
 	}
 }
+
+func TestPaperMM(t *testing.T) {
+	s := scene.New()
+	if _, err := s.Put("r", scene.Rect{Width: 400, Height: 100}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		ext  string
+		o    Options
+		s    *scene.Scene
+		want float64
+		ok   bool
+	}{
+		{".pdf", Options{}, nil, 1, true},
+		{".pdf", Options{PDF: PDFOptions{Scale: PDFScale{Paper: 0.5}, Unit: UnitCM}}, nil, 5, true},
+		{".pdf", Options{PDF: PDFOptions{Page: "A4", Scale: PDFScale{Fit: true}}}, nil, 0, false},
+		{".dxf", Options{DXF: DXFOptions{Unit: UnitIn}}, nil, 25.4, true},
+		{".svg", Options{}, nil, 0, false},
+		{".png", Options{}, nil, 0, false},
+	} {
+		got, ok := PaperMM(c.s, c.ext, c.o)
+		if ok != c.ok || math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%s %+v: %v %v, want %v %v", c.ext, c.o, got, ok, c.want, c.ok)
+		}
+	}
+	// Fitted to A4 landscape's 297 mm less its margins, the 400-unit drawing and its margin
+	// take under a millimetre a unit: what the page's own layout says.
+	o := Options{PDF: PDFOptions{Page: "A4", Scale: PDFScale{Fit: true}}}
+	got, ok := PaperMM(s, ".pdf", o)
+	l, err := pdfPlace(s, o.PDF)
+	if err != nil || !ok || got != l.k/ptPerMM || !(got > 0.5 && got < 0.75) {
+		t.Errorf("A4 fit: %v %v, the layout's %v (%v)", got, ok, l.k/ptPerMM, err)
+	}
+}

@@ -91,9 +91,10 @@ func (c *call) noteBoolean(inputs []string, result string) {
 }
 
 // noteLint adds the drawing lint's findings to the warnings, one line each, when the options
-// ask for them (Options.Lint).
-func (r *run) noteLint() {
-	for _, f := range r.scene.Lint(scene.LintOptions{Booleans: r.res.Booleans}) {
+// ask for them (Options.Lint), texts held to their height on paper at paperMM millimetres a
+// scene unit (0: 1:1 in millimetres).
+func (r *run) noteLint(paperMM float64) {
+	for _, f := range r.scene.Lint(scene.LintOptions{Booleans: r.res.Booleans, UnitMM: paperMM}) {
 		r.res.Warnings = append(r.res.Warnings, "lint: "+f.String())
 	}
 }

@@ -92,6 +92,9 @@ type Options struct {
 	// Lint adds the drawing lint's findings (scene.Lint) to a good run's warnings, for
 	// callers that never see the scene (`cadrun run`, which leaves it in the worker).
 	Lint bool `json:",omitempty"`
+	// PaperMM is how many millimetres of paper a scene unit takes in the output the run is
+	// for (render.PaperMM), which the lint holds texts' heights to; 0 is 1:1 in millimetres.
+	PaperMM float64 `json:",omitempty"`
 }
 
 // Result is what a run produced. On failure Scene holds what was drawn before the error (for
@@ -226,7 +229,7 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 		}
 	}
 	if err == nil && opt.Lint {
-		r.noteLint()
+		r.noteLint(opt.PaperMM)
 	}
 	if r.fatal != nil {
 		err = r.fatal

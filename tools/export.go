@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/engine"
 )
 
 const exportDescription = "Write the scene only to the workspace's out/NAME.EXT, with cadrun run -o's options. Answers path, size and a DXF's entities by kind and layer."
@@ -42,6 +44,9 @@ type ExportOut struct {
 	Bytes  int    `json:"bytes"`
 	// DXF counts a DXF's entities by kind and by layer.
 	DXF *DXFCounts `json:"dxf,omitempty"`
+	// Lint lists the texts under the lint's minimum height on this output's paper (a PDF at
+	// its scale, a DXF at full size), which a write's lint, at 1:1 in millimetres, cannot see.
+	Lint []string `json:"lint,omitempty"`
 }
 
 // DXFCounts are the entities of a DXF's ENTITIES section by type and by layer.
@@ -94,7 +99,8 @@ func exportTool(_ context.Context, se *Session, in ExportIn) (*ExportOut, error)
 	if in.Width > 0 {
 		opts.PNG.Width = in.Width
 	}
-	data, err := format.Render(se.srv.Scene(), opts)
+	sc := se.srv.Scene()
+	data, err := format.Render(sc, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +112,22 @@ func exportTool(_ context.Context, se *Session, in ExportIn) (*ExportOut, error)
 	if format.Ext == ".dxf" {
 		out.DXF = countDXF(data)
 	}
+	if mm, ok := render.PaperMM(sc, format.Ext, opts); ok {
+		out.Lint = smallTexts(sc, mm)
+	}
 	return out, nil
+}
+
+// smallTexts are the lint's text-small findings on paper at mm millimetres a scene unit,
+// at most MaxLintListed of them and a line saying how many more.
+func smallTexts(sc *scene.Scene, mm float64) []string {
+	var small []scene.Finding
+	for _, f := range sc.Lint(scene.LintOptions{UnitMM: mm}) {
+		if f.Rule == scene.RuleTextSmall {
+			small = append(small, f)
+		}
+	}
+	return engine.LintLines(small, MaxLintListed)
 }
 
 // countDXF counts the entities of a DXF's ENTITIES section (group code 0 starts one, 8 is its

@@ -129,3 +129,28 @@ func TestExportRefusals(t *testing.T) {
 		t.Errorf("files written outside: %v", names)
 	}
 }
+
+// TestExportLintsTextOnItsPaper: a 5-unit text reads at 1:1 in millimetres, so writes raise
+// nothing, but a PDF at 1:4 puts it 1.25 mm high, under the 2.5 mm minimum, and the export's
+// answer says so; a PNG has no paper and says nothing.
+func TestExportLintsTextOnItsPaper(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{"scene.code.js": exportMain})
+	out, err := call[*ExportOut](t, s, "export", ExportIn{Path: "out/quarter.pdf", Scale: "1:4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `text-small: text "t" is 1.25 mm high on paper, under the 2.5 mm minimum`
+	if len(out.Lint) != 1 || !strings.HasPrefix(out.Lint[0], want) {
+		t.Errorf("PDF at 1:4: lint %q, want one finding %q", out.Lint, want)
+	}
+	for _, in := range []ExportIn{{Path: "out/full.pdf"}, {Path: "out/part.png"}, {Path: "out/part.dxf", Units: "cm"}} {
+		out, err := call[*ExportOut](t, s, "export", in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Lint) != 0 {
+			t.Errorf("%s: lint %q, want none", in.Path, out.Lint)
+		}
+	}
+}

@@ -164,3 +164,32 @@ func TestRunOutputNotAWorkspaceFile(t *testing.T) {
 		t.Errorf("run -o into the workspace's own folder: exit %d, %s", code, stderr.String())
 	}
 }
+
+// TestRunLintsTextOnItsPaper: `cadrun run -o part.pdf -scale 1:4` warns of a 5-unit text
+// that is 1.25 mm high on that paper; at 1:1 it warns of nothing.
+func TestRunLintsTextOnItsPaper(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "part.js")
+	if err := os.WriteFile(script, []byte("drawRect('plate', 0, 0, 80, 40)\ndrawText('label', 'P1', 0, 30, 5)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const small = `lint: text-small: text "label" is 1.25 mm high on paper`
+	for _, c := range []struct {
+		args []string
+		warn bool
+	}{
+		{[]string{"-o", filepath.Join(dir, "quarter.pdf"), "-scale", "1:4"}, true},
+		{[]string{"-o", filepath.Join(dir, "full.pdf")}, false},
+		{[]string{"-o", filepath.Join(dir, "full.png")}, false},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"run", script}, c.args...)
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("run %q: exit %d\n%s", args, code, stderr.String())
+		}
+		if got := strings.Contains(stderr.String(), small); got != c.warn {
+			t.Errorf("run %q: warns of the small text %v, want %v:\n%s", args, got, c.warn, stderr.String())
+		}
+	}
+}

@@ -59,6 +59,7 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 		return cli.ErrUsage
 	}
 	var outputs []output
+	paperMM := 0.0 // the smallest paper a scene unit takes among the outputs, for the lint
 	for _, p := range outs {
 		export.PNG.Width = *width
 		o, err := newOutput(p, export)
@@ -67,6 +68,11 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 			return cli.ErrUsage
 		}
 		outputs = append(outputs, o)
+		if f, err := render.ByExt(p); err == nil {
+			if mm, ok := render.PaperMM(nil, f.Ext, export); ok && (paperMM == 0 || mm < paperMM) {
+				paperMM = mm
+			}
+		}
 	}
 	if err := modules.CheckPoll(*poll); err != nil {
 		fmt.Fprintf(stderr, "cadrun watch: -poll: %v\n", err)
@@ -116,7 +122,7 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	defer pool.Close()
 	setup := watchSetup{
 		dir: dir, poll: *poll, outputs: outputs, runner: pool,
-		options: runtime.Options{Limits: runtime.Limits{Timeout: *timeout}, Lint: true}, // findings print as warnings, as cadrun run prints them
+		options: runtime.Options{Limits: runtime.Limits{Timeout: *timeout}, Lint: true, PaperMM: paperMM}, // findings print as warnings, as cadrun run prints them
 	}
 	if viewAddr != "" {
 		// The viewer keeps the selection in the workspace, so that an agent's cadrun mcp on

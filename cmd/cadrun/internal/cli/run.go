@@ -92,6 +92,9 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	export.PNG.Width = *width
+	if mm, ok := render.PaperMM(nil, format.Ext, export); ok {
+		opt.PaperMM = mm // the lint's text heights on the PDF's or DXF's paper
+	}
 	request, jerr := json.Marshal(render.Request{Ext: format.Ext, Options: export})
 	if jerr != nil {
 		// Options JSON cannot carry (a scale that overflowed to +Inf) are refused by the
