@@ -94,6 +94,13 @@ func (d *Dimension) Region() (Path, error) {
 
 func (d *Dimension) boundsUnder(m Affine) Box { return d.worldOutline(m).Bounds() }
 
+// isNote reports whether e is a dimension: an annotation of its group's shapes, not one of
+// them, which a group's measures (area, perimeter, centroid, distances) leave out.
+func isNote(e *Entity) bool {
+	_, ok := e.Shape.(*Dimension)
+	return ok
+}
+
 // IsLinear reports whether d measures a distance between two points.
 func (d *Dimension) IsLinear() bool {
 	return d.Type == DimAligned || d.Type == DimHorizontal || d.Type == DimVertical

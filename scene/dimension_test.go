@@ -195,3 +195,28 @@ func subpaths(p Path) []Path {
 	}
 	return out
 }
+
+// TestGroupMeasuresLeaveDimensionsOut: a circle grouped with its diameter dimension measures
+// as the circle alone: area, perimeter, centroid and the distance to another shape.
+func TestGroupMeasuresLeaveDimensionsOut(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "hole", Circle{Center: Vec{10, 0}, Radius: 5})
+	mustPut(t, s, "d", &Dimension{Type: DimDiameter, Points: []Vec{{10, 0}}, Radius: 5, Angle: 0.3, Precision: 2, Size: 2.5, Outside: true})
+	if _, err := s.CreateGroup("g", []string{"hole", "d"}); err != nil {
+		t.Fatal(err)
+	}
+	mustPut(t, s, "wall", Line{Points: []Vec{{30, -20}, {30, 20}}})
+	area, err := s.Area("g")
+	must(t, err)
+	per, err := s.Perimeter("g")
+	must(t, err)
+	c, err := s.Centroid("g")
+	must(t, err)
+	gap, err := s.Distance("g", "wall")
+	must(t, err)
+	if math.Abs(area-25*math.Pi) > 1e-9 || math.Abs(per-10*math.Pi) > 1e-9 || c.Sub(Vec{10, 0}).Len() > 1e-9 || math.Abs(gap.Distance-15) > 1e-9 {
+		t.Errorf("area %v, perimeter %v, centroid %v, distance to the wall %v; want the circle's: %v, %v, [10 0], 15",
+			area, per, c, gap.Distance, 25*math.Pi, 10*math.Pi)
+	}
+}

@@ -213,6 +213,9 @@ func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *circleShape) {
 	walk = func(e *Entity, w Affine) bool {
 		if e.IsGroup() {
 			for c := range e.children.all() {
+				if isNote(c) {
+					continue
+				}
 				if !walk(c, w.Mul(c.Transform.Matrix())) {
 					return false
 				}

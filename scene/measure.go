@@ -82,6 +82,9 @@ func (s *Scene) measure(name string) (*measured, error) {
 func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
 	if e.IsGroup() {
 		for c := range e.children.all() {
+			if isNote(c) {
+				continue
+			}
 			if err := s.measureInto(c, m.Mul(c.Transform.Matrix()), out); err != nil {
 				return fmt.Errorf("reading group %q: %w", e.Name, err)
 			}
