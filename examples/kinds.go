@@ -67,3 +67,41 @@ func (b *builder) then(f func() error) {
 		b.err = f()
 	}
 }
+
+// DraftingScene builds a scene of the drafting entities and properties: a dimension of every
+// type, a plate hatched with each pattern, and dashed and centre lines, some as hairlines.
+// The readers' tests draw it through librsvg, Chromium and poppler beside cadrun's PNG.
+func DraftingScene() (*scene.Scene, error) {
+	s := scene.New()
+	b := &builder{s: s}
+	put, do := b.put, b.do
+	for i, pattern := range []string{"solid", "ansi31", "ansi37", "dots"} {
+		name := "plate_" + pattern
+		x := float64(i) * 30
+		put(name, scene.Polygon{Parts: []scene.PolygonPart{{
+			Outer: []scene.Vec{{X: x, Y: 0}, {X: x + 24, Y: 0}, {X: x + 24, Y: 16}, {X: x, Y: 16}},
+			Holes: [][]scene.Vec{{{X: x + 8, Y: 8}, {X: x + 16, Y: 8}}}, HoleBulges: [][]float64{{1, 1}},
+		}}})
+		b.then(func() error { return s.SetHatch(name, pattern, 0, 1, &scene.Color{0.1, 0.3, 0.65, 1}) })
+	}
+	const size = 3
+	put("d_aligned", &scene.Dimension{Type: scene.DimAligned, Points: []scene.Vec{{X: 0, Y: 16}, {X: 24, Y: 16}}, Offset: 6, Precision: 2, Size: size})
+	put("d_vertical", &scene.Dimension{Type: scene.DimVertical, Points: []scene.Vec{{X: 114, Y: 0}, {X: 114, Y: 16}}, Offset: -8, Precision: 2, Size: size})
+	put("d_horizontal", &scene.Dimension{Type: scene.DimHorizontal, Points: []scene.Vec{{X: 30, Y: 0}, {X: 84, Y: 0}}, Offset: -8, Precision: 2, Size: size})
+	put("hole", scene.Circle{Center: scene.Vec{X: 20, Y: -40}, Radius: 10})
+	put("d_diameter", &scene.Dimension{Type: scene.DimDiameter, Points: []scene.Vec{{X: 20, Y: -40}}, Radius: 10, Angle: 0.5, Text: "<> H7", Precision: 2, Size: size})
+	put("d_radius", &scene.Dimension{Type: scene.DimRadius, Points: []scene.Vec{{X: 20, Y: -40}}, Radius: 10, Angle: -2.2, Precision: 2, Size: size})
+	put("legs", scene.Line{Points: []scene.Vec{{X: 90, Y: -30}, {X: 60, Y: -50}, {X: 95, Y: -55}}})
+	put("d_angle", &scene.Dimension{Type: scene.DimAngle, Points: []scene.Vec{{X: 60, Y: -50}, {X: 95, Y: -55}, {X: 90, Y: -30}}, Radius: 25, Precision: 1, Size: size})
+	put("dashed", scene.Line{Points: []scene.Vec{{X: 0, Y: -70}, {X: 110, Y: -70}}})
+	do(s.SetLinetype("dashed", "dashed", 1))
+	put("center", scene.Line{Points: []scene.Vec{{X: 0, Y: -76}, {X: 110, Y: -76}}})
+	do(s.SetStroke("center", &scene.Color{0.75, 0.2, 0.2, 1}, 0.4))
+	do(s.SetLinetype("center", "center", 0.5))
+	put("hidden_circle", scene.Circle{Center: scene.Vec{X: 20, Y: -40}, Radius: 14})
+	do(s.SetLinetype("hidden_circle", "hidden", 0.5))
+	if b.err != nil {
+		return nil, fmt.Errorf("building the drafting scene: %w", b.err)
+	}
+	return s, nil
+}

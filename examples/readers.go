@@ -74,7 +74,11 @@ func ReaderScenes(examples fs.FS) (map[string]*scene.Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]*scene.Scene{"curves": curves, "kinds": kinds}
+	drafting, err := DraftingScene()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*scene.Scene{"curves": curves, "kinds": kinds, "drafting": drafting}
 	files, err := fs.Glob(examples, "*/expected.json")
 	if err != nil || len(files) == 0 {
 		return nil, fmt.Errorf("no example scenes (*/expected.json) found: %v", err)

@@ -445,29 +445,42 @@ func (w *svgWriter) dashedHairline(b []byte, e *scene.Entity, st scene.Style, da
 // still in w.path; the others stroke their segments as hairlines with round caps, which make
 // a zero-length segment a dot.
 func (w *svgWriter) hatch(b []byte, e *scene.Entity, h scene.Hatching) []byte {
-	b = append(b, `<path data-hatch="`...)
-	b = appendEscaped(b, e.Name)
-	b = append(b, `" d="`...)
 	if h.Solid {
+		b = w.hatchStart(b, e)
 		b = w.pathData(b, w.path)
 		b = append(b, '"')
 		b = paint(b, "fill", &h.Color)
-		b = append(b, ` stroke="none"`...)
-	} else {
-		for i, s := range h.Segments {
-			if i > 0 {
-				b = append(b, ' ')
-			}
-			b = append(b, 'M')
-			b = w.point(b, s[0])
-			b = append(b, " L"...)
-			b = w.point(b, s[1])
+		b = append(b, ` stroke="none" pointer-events="none"/>`...)
+		return append(b, '\n')
+	}
+	lines, dots := hatchPaths(h)
+	for _, part := range []struct {
+		p     scene.Path
+		width string
+	}{{lines, "1"}, {dots, svgHatchDot}} {
+		if len(part.p) == 0 {
+			continue
 		}
+		b = w.hatchStart(b, e)
+		b = w.pathData(b, part.p)
 		b = append(b, `" fill="none"`...)
 		b = paint(b, "stroke", &h.Color)
-		b = append(b, ` stroke-width="1" vector-effect="non-scaling-stroke" stroke-linecap="round"`...)
+		b = append(b, ` stroke-width="`...)
+		b = append(b, part.width...)
+		b = append(b, `" vector-effect="non-scaling-stroke" stroke-linecap="round" pointer-events="none"/>`...)
 	}
-	return append(b, " pointer-events=\"none\"/>\n"...)
+	return append(b, '\n')
+}
+
+// svgHatchDot is the diameter, in screen pixels, of a hatch dot in an SVG: as in a PNG
+// (pngHatchDot), since a one-pixel dot fades into its neighbours.
+const svgHatchDot = "2"
+
+// hatchStart opens a hatch's <path>, marked with its shape's name.
+func (w *svgWriter) hatchStart(b []byte, e *scene.Entity) []byte {
+	b = append(b, `<path data-hatch="`...)
+	b = appendEscaped(b, e.Name)
+	return append(b, `" d="`...)
 }
 
 func indent(b []byte, depth int) []byte {

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,13 +39,18 @@ func readerScenes(t *testing.T) map[string]*scene.Scene {
 // readerWidth is the width in pixels at which the readers' pictures and cadrun's are compared.
 const readerWidth = 480
 
-// hairlinesAsPixels rewrites the hairlines of an SVG (one screen pixel whatever the zoom,
-// through vector-effect, which librsvg ignores) as strokes one pixel wide in user units at
-// the given pixels per unit, so that a reader without vector-effect draws what a browser does.
+// hairlinesAsPixels rewrites the strokes of an SVG sized in screen pixels (hairlines, one
+// pixel whatever the zoom, and hatch dots, through vector-effect, which librsvg ignores) as
+// strokes of that many pixels in user units at the given pixels per unit, so that a reader
+// without vector-effect draws what a browser does.
 func hairlinesAsPixels(svg []byte, pxPerUnit float64) []byte {
-	w := strconv.FormatFloat(1/pxPerUnit, 'g', 6, 64)
-	return bytes.ReplaceAll(svg, []byte(`stroke-width="1" vector-effect="non-scaling-stroke"`), []byte(`stroke-width="`+w+`"`))
+	return screenStroke.ReplaceAllFunc(svg, func(m []byte) []byte {
+		px, _ := strconv.ParseFloat(string(screenStroke.FindSubmatch(m)[1]), 64)
+		return []byte(`stroke-width="` + strconv.FormatFloat(px/pxPerUnit, 'g', 6, 64) + `"`)
+	})
 }
+
+var screenStroke = regexp.MustCompile(`stroke-width="([0-9.]+)" vector-effect="non-scaling-stroke"`)
 
 // readerSize is the picture size the readers and cadrun's PNG are compared at, and the
 // pixels per world unit.
