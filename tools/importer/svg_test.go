@@ -219,8 +219,8 @@ func useBomb(n int) string {
 }
 
 // TestSVGExamplesRoundTrip renders every example workspace to SVG with cadrun's own writer,
-// imports it and compares: the same number of shapes (text comes back as the path of its
-// outlines, as the SVG has it) and the same world bounds within 1e-6 of the size, the
+// imports it and compares: a shape for each path the SVG holds (text comes back as the path
+// of its outlines, a hatch as the path of its lines, as the SVG has them) and the same world bounds within 1e-6 of the size, the
 // quantum the SVG writer rounds its numbers to being far finer than that.
 func TestSVGExamplesRoundTrip(t *testing.T) {
 	t.Parallel()
@@ -238,7 +238,7 @@ func TestSVGExamplesRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		s, _, code := svgRun(t, string(b), Options{})
-		if got, want := shapes(s), shapes(res.Scene); got != want {
+		if got, want := shapes(s), svgPaths(res.Scene); got != want {
 			t.Errorf("%s: %d shapes, want %d", name, got, want)
 		}
 		want, got := res.Scene.Bounds(), s.Bounds()
@@ -255,6 +255,21 @@ func shapes(s *scene.Scene) int {
 	for _, e := range s.Walk() {
 		if e.Kind() != scene.KindGroup {
 			n++
+		}
+	}
+	return n
+}
+
+// svgPaths is the number of paths cadrun's SVG writer draws a scene with: one a shape, and
+// one more for a hatch (a second path over the shape, data-hatch).
+func svgPaths(s *scene.Scene) int {
+	n := 0
+	for _, e := range s.Walk() {
+		if e.Kind() != scene.KindGroup {
+			n++
+			if s.Drawn(e).Style.Hatch != "" {
+				n++
+			}
 		}
 	}
 	return n
