@@ -60,10 +60,7 @@ func TestDashesThroughLibreCAD(t *testing.T) {
 func checkDashRatio(t *testing.T, reader string, img *image.RGBA, ratio float64) {
 	t.Helper()
 	b := img.Bounds()
-	dark := func(x, y int) bool {
-		r, g, bl, _ := img.At(x, y).RGBA()
-		return r < 0x6000 && g < 0x6000 && bl < 0x6000
-	}
+	dark := darkPixel(img)
 	bestRow, best := -1, 0
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		n := 0

@@ -56,10 +56,7 @@ func checkDashRuns(t *testing.T, reader string, img interface {
 }, caps float64) {
 	t.Helper()
 	b := img.Bounds()
-	dark := func(x, y int) bool {
-		r, g, bl, _ := img.At(x, y).RGBA()
-		return r < 0x6000 && g < 0x6000 && bl < 0x6000
-	}
+	dark := darkPixel(img)
 	bestRow, best := -1, 0
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		n, run, longest := 0, 0, 0
@@ -110,6 +107,15 @@ func checkDashRuns(t *testing.T, reader string, img interface {
 		if got := float64(r) / k; math.Abs(got-want) > 0.35 {
 			t.Errorf("%s: run %d is %.2f units, want %v (runs in pixels %v, %.2f pixels a unit)", reader, i, got, want, runs, k)
 		}
+	}
+}
+
+// darkPixel reports whether a pixel of img is dark in every channel: ink, not a light
+// colour or the paper.
+func darkPixel(img interface{ At(x, y int) color.Color }) func(x, y int) bool {
+	return func(x, y int) bool {
+		r, g, bl, _ := img.At(x, y).RGBA()
+		return r < 0x6000 && g < 0x6000 && bl < 0x6000
 	}
 }
 

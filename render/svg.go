@@ -397,10 +397,15 @@ func (w *svgWriter) shape(b []byte, e *scene.Entity, m scene.Affine, st scene.St
 	if dashes := scene.Dashes(st.Linetype, st.LinetypeScale); dashes != nil && st.Hairline() && st.Stroke != nil {
 		return w.dashedHairline(b, e, st, dashes)
 	}
+	return w.namedPath(b, e, w.path, st)
+}
+
+// namedPath writes the <path> element of entity e: the path p in style st.
+func (w *svgWriter) namedPath(b []byte, e *scene.Entity, p scene.Path, st scene.Style) []byte {
 	b = append(b, `<path data-name="`...)
 	b = w.nameAndKind(b, e)
 	b = append(b, `" d="`...)
-	b = w.pathData(b, w.path)
+	b = w.pathData(b, p)
 	b = append(b, '"')
 	b = w.style(b, st)
 	return append(b, "/>\n"...)
@@ -416,13 +421,7 @@ func (w *svgWriter) dashedHairline(b []byte, e *scene.Entity, st scene.Style, da
 	stroke.Fill, stroke.Linetype, stroke.LinetypeScale = nil, "", 0
 	dashed := w.path.Dash(dashes, 100*w.coords.quantum) // Béziers within a ten-thousandth of the view
 	if st.Fill == nil {
-		b = append(b, `<path data-name="`...)
-		b = w.nameAndKind(b, e)
-		b = append(b, `" d="`...)
-		b = w.pathData(b, dashed)
-		b = append(b, '"')
-		b = w.style(b, stroke)
-		return append(b, "/>\n"...)
+		return w.namedPath(b, e, dashed, stroke)
 	}
 	fill := st
 	fill.Stroke, fill.Linetype, fill.LinetypeScale = nil, "", 0
