@@ -82,10 +82,11 @@ func DXF(data []byte, opt Options) (string, *Report, error) {
 	if err := g.module(); err != nil {
 		return "", nil, err
 	}
-	if n, max := g.out.Len(), runtime.DefaultLimits.MaxSourceBytes; n > max {
+	code := foldRuns(g.out.String())
+	if n, max := len(code), runtime.DefaultLimits.MaxSourceBytes; n > max {
 		return "", nil, fmt.Errorf("%w: the module would be %d bytes, over the %d-byte limit on a script (MaxSourceBytes); import a few layers at a time (-layers)", ErrRefused, n, max)
 	}
-	return g.out.String(), g.rep, nil
+	return code, g.rep, nil
 }
 
 // units names the $INSUNITS codes.

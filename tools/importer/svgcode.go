@@ -26,10 +26,11 @@ func SVG(data []byte, opt Options) (string, *Report, error) {
 	}
 	g := newSVGGen(d, opt)
 	g.module()
-	if n, max := g.out.Len(), runtime.DefaultLimits.MaxSourceBytes; n > max {
+	code := foldRuns(g.out.String())
+	if n, max := len(code), runtime.DefaultLimits.MaxSourceBytes; n > max {
 		return "", nil, fmt.Errorf("%w: the module would be %d bytes, over the %d-byte limit on a script (MaxSourceBytes); split the drawing into a few files", ErrRefused, n, max)
 	}
-	return g.out.String(), g.rep, nil
+	return code, g.rep, nil
 }
 
 type svgGen struct {
