@@ -1,6 +1,10 @@
 package render
 
-import "github.com/cadrun/cadrun/scene"
+import (
+	"math"
+
+	"github.com/cadrun/cadrun/scene"
+)
 
 // PaperMM is how many millimetres of paper one scene unit takes in an output of the format
 // whose extension is ext, written with o: a PDF's unit times its scale (the scale its page
@@ -9,6 +13,12 @@ import "github.com/cadrun/cadrun/scene"
 // formats without a paper size (SVG, PNG, JSON), for a fit without its scene, and for options
 // the writer refuses.
 func PaperMM(s *scene.Scene, ext string, o Options) (float64, bool) {
+	mm, ok := paperMM(s, ext, o)
+	return mm, ok && mm > 0 && !math.IsInf(mm, 0)
+}
+
+// paperMM is PaperMM before its answer is held to a finite length.
+func paperMM(s *scene.Scene, ext string, o Options) (float64, bool) {
 	switch ext {
 	case ".pdf":
 		if o.PDF.Scale.Fit {

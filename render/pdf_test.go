@@ -322,3 +322,9 @@ func TestPaperMM(t *testing.T) {
 		t.Errorf("A4 fit: %v %v, the layout's %v (%v)", got, ok, l.k/ptPerMM, err)
 	}
 }
+
+func TestPaperMMOverflow(t *testing.T) {
+	if mm, ok := PaperMM(nil, ".pdf", Options{PDF: PDFOptions{Scale: PDFScale{Paper: math.Inf(1)}}}); ok {
+		t.Errorf("an infinite scale gives paper %v", mm)
+	}
+}
