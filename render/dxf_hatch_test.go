@@ -260,3 +260,59 @@ func TestDXFHatchCap(t *testing.T) {
 		}
 	}
 }
+
+// TestDXFHatchCurvesThroughEzdxf reads, R12 and R2000, hatches on shapes whose outlines are
+// not all arcs: an ellipse and a closed Bézier path (flattened at the tolerance), the text
+// "A8" (five loops: two outer, three holes), and a filleted rectangle mirrored (so that its
+// outline turns clockwise) in a turned group. Both audits find nothing to fix; R2000 has a
+// HATCH for each, whose external paths less its holes enclose the shape's area: to a
+// thousandth for the flattened ones, and to 1e-5 for the fillet, whose turned vertices are
+// rounded, as the outline's are, to a millionth of the drawing's size (hatchScene's vertices
+// lie on that grid, which makes its areas exact).
+func TestDXFHatchCurvesThroughEzdxf(t *testing.T) {
+	t.Parallel()
+	s := scene.New()
+	put(t, s, "ellipse", scene.Ellipse{RX: 20, RY: 10})
+	put(t, s, "bezier", &scene.PathShape{Data: "M 30 0 C 35 10 45 10 50 0 Q 55 -5 60 0 A 5 5 0 0 1 70 0 L 70 -10 Z"})
+	put(t, s, "txt", &scene.Text{Text: "A8", Pos: scene.Vec{Y: 20}, Size: 10})
+	put(t, s, "r", scene.Rect{Center: scene.Vec{X: -40}, Width: 20, Height: 10})
+	_, err := s.Fillet("r", 2, scene.CornerOptions{})
+	do(t, err)
+	_, err = s.Mirror("r", "mirrored", "x")
+	do(t, err)
+	do(t, s.Delete("r"))
+	_, err = s.CreateGroup("turned", []string{"mirrored"})
+	do(t, err)
+	do(t, s.Rotate("turned", 0.5, scene.SpaceWorld))
+	names := []string{"ellipse", "bezier", "txt", "turned"}
+	for _, n := range names {
+		do(t, s.SetHatch(n, "ansi31", 0.2, 0.5, nil))
+	}
+	paths := map[string]int{"ellipse": 1, "bezier": 1, "txt": 5, "turned": 1}
+	got := readHatches(t, s, DXF12, DXF2000)
+	for _, g := range got {
+		if len(g.Errors) > 0 || len(g.Fixes) > 0 {
+			t.Errorf("audit: errors %v, fixes %v", g.Errors, g.Fixes)
+		}
+	}
+	hatches := got[1].Hatches
+	if len(hatches) != len(names) {
+		t.Fatalf("%d HATCH entities, want %d", len(hatches), len(names))
+	}
+	for i, n := range names {
+		h := hatches[i]
+		want, err := s.Area(n)
+		do(t, err)
+		area := 0.0
+		for _, p := range h.Paths {
+			area += math.Abs(p.Area) * float64(2*(p.Flags&1)-1)
+		}
+		tol := 1e-3
+		if n == "turned" {
+			tol = 1e-5
+		}
+		if len(h.Paths) != paths[n] || math.Abs(area-want) > tol*want {
+			t.Errorf("%s: %d paths enclosing %.12g; want %d enclosing %.12g", n, len(h.Paths), area, paths[n], want)
+		}
+	}
+}
