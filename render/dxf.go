@@ -6,7 +6,8 @@ package render
 // CIRCLE, an open circular arc as ARC, everything else as a polyline whose circular arcs are
 // bulges (R12 POLYLINE/VERTEX, R2000 LWPOLYLINE). Béziers and non-circular (scaled) arcs are
 // flattened at the tolerance; text is its outlines, so it cuts the same everywhere, or on
-// request TEXT and MTEXT entities (dxf_text.go).
+// request TEXT and MTEXT entities (dxf_text.go). A hatched shape is followed by its HATCH
+// (R2000) or its pattern's lines (R12) (dxf_hatch.go).
 //
 // Layers are the scene's layers (createLayer) and the top-level groups: a shape put on a layer
 // goes on it; otherwise a shape inside a top-level group "cut" goes on layer "cut", and a
@@ -86,6 +87,9 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 	bounds := s.Bounds()
 	d := &dxfDoc{version: opt.Version, tol: opt.Tolerance, mm: mm, textEntities: opt.Text == DXFTextEntities}
 	d.quantum, d.decimals = dxfQuantum(bounds)
+	if d.hatches, err = s.Hatches(); err != nil {
+		return nil, err
+	}
 	d.collect(s)
 
 	w := &dxfWriter{quantum: d.quantum, decimals: d.decimals, r2000: opt.Version == DXF2000}
@@ -155,6 +159,7 @@ const (
 	dxfPolyline
 	dxfTextLine // TEXT
 	dxfMText    // MTEXT
+	dxfHatch    // HATCH, or R12's LINEs and POINTs (dxf_hatch.go)
 )
 
 // dxfShape is one entity to write, in world coordinates.
@@ -169,6 +174,7 @@ type dxfShape struct {
 	pts      []dxfVertex
 	closed   bool
 	text     *dxfTextShape // TEXT and MTEXT
+	hatch    *dxfHatchShape
 }
 
 // dxfVertex is a polyline vertex; bulge is tan(θ/4) of the arc to the next vertex (θ > 0
@@ -191,6 +197,7 @@ type dxfDoc struct {
 	textEntities bool
 	styles       []dxfStyle
 	styleNames   map[string]bool // the style names taken, upper-cased
+	hatches      map[*scene.Entity]scene.Hatching
 }
 
 // collect turns the scene's shapes, back to front, into DXF entities on their layers.
@@ -260,14 +267,14 @@ func (d *dxfDoc) collect(s *scene.Scene) {
 		if d.layers[layer].color < 0 && color != dxfByLayer {
 			d.layers[layer].color = color
 		}
-		if t, ok := it.Entity.Shape.(*scene.Text); ok && d.textEntities && d.addText(t, it.World, layer, color) {
-			continue
+		if t, ok := it.Entity.Shape.(*scene.Text); !ok || !d.textEntities || !d.addText(t, it.World, layer, color) {
+			first := len(d.shapes)
+			d.addPath(it.Path, layer, color)
+			for i := first; i < len(d.shapes); i++ {
+				d.shapes[i].linetype = linetype
+			}
 		}
-		first := len(d.shapes)
-		d.addPath(it.Path, layer, color)
-		for i := first; i < len(d.shapes); i++ {
-			d.shapes[i].linetype = linetype
-		}
+		d.addHatch(it, st, layer, color)
 	}
 	for i := range d.layers {
 		if d.layers[i].color < 0 {
@@ -415,8 +422,17 @@ func (d *dxfDoc) addSubpath(p scene.Path, layer, color int) {
 		}
 	}
 
-	var pts []dxfVertex
-	closed := false
+	pts, closed := d.vertices(p)
+	if len(pts) < 2 {
+		return // a point: nothing to cut
+	}
+	d.shapes = append(d.shapes, dxfShape{kind: dxfPolyline, layer: layer, color: color, pts: pts, closed: closed})
+}
+
+// vertices is a world subpath as polyline vertices, circular arcs as bulges of at most half
+// a turn, other curves flattened at the tolerance, and whether it is closed (its closing
+// segment is then the last vertex's to the first).
+func (d *dxfDoc) vertices(p scene.Path) (pts []dxfVertex, closed bool) {
 	var here scene.Vec
 	add := func(q scene.Vec, bulge float64) {
 		here = q
@@ -462,10 +478,7 @@ func (d *dxfDoc) addSubpath(p scene.Path, layer, color int) {
 		// The last segment already ends at the start; the closing segment takes its bulge.
 		pts = pts[:len(pts)-1]
 	}
-	if len(pts) < 2 {
-		return // a point: nothing to cut
-	}
-	d.shapes = append(d.shapes, dxfShape{kind: dxfPolyline, layer: layer, color: color, pts: pts, closed: closed})
+	return pts, closed
 }
 
 // normDegrees maps an angle to [0, 360).
@@ -828,6 +841,8 @@ func (w *dxfWriter) shape(sh *dxfShape, layers []dxfLayer, styles []dxfStyle) {
 	switch sh.kind {
 	case dxfTextLine, dxfMText:
 		w.text(sh, layer, styles)
+	case dxfHatch:
+		w.hatch(sh, layer)
 	case dxfCircle, dxfArc:
 		kind := "CIRCLE"
 		if sh.kind == dxfArc {
