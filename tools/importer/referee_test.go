@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,4 +143,27 @@ func runModule(code string) (*scene.Scene, error) {
 		return nil, err
 	}
 	return res.Scene, nil
+}
+
+// importedKinds are the DXF kinds an import drew, but the texts, which the referee leaves out.
+func importedKinds(rep *Report) []string {
+	var kinds []string
+	for _, k := range slices.Sorted(maps.Keys(rep.Kinds)) {
+		if k != "TEXT" && k != "MTEXT" {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds
+}
+
+// geometryBounds is the world bounds of a scene's shapes but its texts (their extents depend
+// on the font).
+func geometryBounds(s *scene.Scene) scene.Box {
+	var all scene.Box
+	for _, e := range s.Walk() {
+		if !e.IsGroup() && e.Kind() != scene.KindText {
+			all.Union(s.WorldBounds(e))
+		}
+	}
+	return all
 }
