@@ -212,11 +212,15 @@ func (g *gen) polyline(e *dxf.Entity, name string, flip bool) (string, error) {
 // poly draws a polyline: drawLine or drawPolygon when straight, else a path whose arcs are
 // SVG A commands (exact circular arcs).
 func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) string {
-	// A closing vertex that repeats the first is dropped; a closed ring needs 3 vertices.
+	// A closing vertex that repeats the first is dropped.
 	if closed && len(vs) > 1 && vs[0].x == vs[len(vs)-1].x && vs[0].y == vs[len(vs)-1].y {
 		vs = vs[:len(vs)-1]
 	}
-	if len(vs) < 2 || closed && len(vs) < 3 && !anyBulge(vs) {
+	// A closed straight polyline of two vertices runs there and back: CAD programs draw the line.
+	if closed && len(vs) == 2 && !anyBulge(vs) {
+		closed = false
+	}
+	if len(vs) < 2 {
 		g.skip(e.Kind, "fewer than 2 distinct vertices")
 		return ""
 	}
