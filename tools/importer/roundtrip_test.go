@@ -56,7 +56,7 @@ func TestDXFRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			ref.send(f, []string{"LINE", "CIRCLE", "ARC", "LWPOLYLINE", "POLYLINE"})
-			trips = append(trips, trip{name: name, version: v, file: f, want: res.Scene, written: subpaths(res.Scene)})
+			trips = append(trips, trip{name: name, version: v, file: f, want: res.Scene, written: subpaths(res.Scene) + hatchEntities(t, res.Scene, v)})
 		}
 	}
 	got := ref.results(t)
@@ -77,7 +77,7 @@ func TestDXFRoundTrip(t *testing.T) {
 		for _, n := range file.Entities {
 			entities += n
 		}
-		if n := shapes(s); entities != tr.written || n != entities || len(rep.Skipped) > 0 {
+		if n := shapes(s); entities != tr.written || n != entities-rep.Skipped[hatchSkip] || len(rep.Skipped) > 0 && (len(rep.Skipped) > 1 || rep.Skipped[hatchSkip] == 0) {
 			t.Errorf("%s: %d subpaths in the scene, %d entities written, %d shapes imported (skipped %v)", label, tr.written, entities, n, rep.Skipped)
 		}
 		size := boxSize(tr.want.Bounds())
@@ -156,6 +156,32 @@ func subpaths(s *scene.Scene) int {
 					n++
 				}
 				drawn = true
+			}
+		}
+	}
+	return n
+}
+
+// hatchSkip is the importer's reason for a HATCH it does not draw.
+const hatchSkip = "HATCH: not supported yet"
+
+// hatchEntities is the number of entities of the scene's hatches the DXF writer writes: in
+// R2000 a HATCH each, in R12 the hatch's lines as LINEs (its dots are POINTs, which the
+// referee does not count and the importer does not draw).
+func hatchEntities(t *testing.T, s *scene.Scene, v render.DXFVersion) int {
+	t.Helper()
+	hs, err := s.Hatches()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v == render.DXF2000 {
+		return len(hs)
+	}
+	n := 0
+	for _, h := range hs {
+		for _, seg := range h.Segments {
+			if seg[0] != seg[1] {
+				n++
 			}
 		}
 	}
