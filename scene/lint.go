@@ -479,8 +479,9 @@ func (l *linter) textOverlaps() {
 			continue
 		}
 		var texts, crossed []string
-		l.grid.each(worldBox(inner, t.frame.Place), func(o *lintShape) {
-			if o == t || !o.draws {
+		reach := worldBox(inner, t.frame.Place)
+		l.grid.each(reach, func(o *lintShape) {
+			if o == t || !o.draws || !boxesOverlap(reach, o.box) {
 				return
 			}
 			if o.size > 0 {
