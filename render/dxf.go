@@ -88,7 +88,7 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 	d.quantum, d.decimals = dxfQuantum(bounds)
 	d.collect(s)
 
-	w := &dxfWriter{quantum: d.quantum, decimals: d.decimals, r2000: opt.Version == DXF2000}
+	w := &dxfWriter{quantum: d.quantum, decimals: d.decimals, r2000: opt.Version == DXF2000, dims: &d.dims}
 	size := 2048
 	for i := range d.shapes {
 		size += 100 + 50*len(d.shapes[i].pts)
@@ -97,7 +97,7 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 	// Handles are given out while the body is written; the header needs the next free one
 	// ($HANDSEED), so it is written last and put in front.
 	w.tables(d.layers, d.linetypes, d.styles)
-	w.blocks()
+	w.blocks(d.layers, d.styles)
 	w.section("ENTITIES")
 	for i := range d.shapes {
 		w.shape(&d.shapes[i], d.layers, d.styles)
@@ -153,8 +153,9 @@ const (
 	dxfCircle dxfShapeKind = iota
 	dxfArc
 	dxfPolyline
-	dxfTextLine // TEXT
-	dxfMText    // MTEXT
+	dxfTextLine  // TEXT
+	dxfMText     // MTEXT
+	dxfDimension // DIMENSION (R2000, dxf_dimension.go)
 )
 
 // dxfShape is one entity to write, in world coordinates.
@@ -169,6 +170,7 @@ type dxfShape struct {
 	pts      []dxfVertex
 	closed   bool
 	text     *dxfTextShape // TEXT and MTEXT
+	dim      int           // DIMENSION: index into the document's dimensions
 }
 
 // dxfVertex is a polyline vertex; bulge is tan(θ/4) of the arc to the next vertex (θ > 0
@@ -191,6 +193,7 @@ type dxfDoc struct {
 	textEntities bool
 	styles       []dxfStyle
 	styleNames   map[string]bool // the style names taken, upper-cased
+	dims         dxfDims         // R2000's DIMENSION entities (dxf_dimension.go)
 }
 
 // collect turns the scene's shapes, back to front, into DXF entities on their layers.
@@ -261,6 +264,10 @@ func (d *dxfDoc) collect(s *scene.Scene) {
 			d.layers[layer].color = color
 		}
 		if t, ok := it.Entity.Shape.(*scene.Text); ok && d.textEntities && d.addText(t, it.World, layer, color) {
+			continue
+		}
+		if dim, ok := it.Entity.Shape.(*scene.Dimension); ok && d.version == DXF2000 {
+			d.addDimension(dim, it.World, it.Path, layer, color, linetype)
 			continue
 		}
 		first := len(d.shapes)
@@ -506,6 +513,8 @@ type dxfWriter struct {
 	r2000    bool
 	handle   int // the last handle given out (R2000)
 	modelBR  int // handle of *Model_Space's BLOCK_RECORD, the owner of every entity
+	block    int // handle of the BLOCK_RECORD whose block is being written; 0 in the ENTITIES
+	dims     *dxfDims
 }
 
 // tag writes a group code, right-aligned in three columns as AutoCAD writes it, and a value.
@@ -589,6 +598,7 @@ func (w *dxfWriter) header(b scene.Box, insUnits int) {
 		} else {
 			w.int(70, 1)
 		}
+		w.dimHeader()
 	} else {
 		w.tag(1, "AC1009")
 	}
@@ -737,22 +747,21 @@ func (w *dxfWriter) tables(layers []dxfLayer, used []dxfLinetype, styles []dxfSt
 		w.record("APPID", t, "AcDbRegAppTableRecord", "ACAD")
 		w.tag(0, "ENDTAB")
 
-		t = w.table("DIMSTYLE", 1)
-		w.tag(100, "AcDbDimStyleTable")
-		w.record("DIMSTYLE", t, "AcDbDimStyleTableRecord", "Standard")
-		w.tag(0, "ENDTAB")
+		w.dimStyles()
 
-		t = w.table("BLOCK_RECORD", 2)
+		t = w.table("BLOCK_RECORD", 2+len(w.dims.list))
 		w.record("BLOCK_RECORD", t, "AcDbBlockTableRecord", "*Model_Space")
 		w.modelBR = w.handle
 		w.record("BLOCK_RECORD", t, "AcDbBlockTableRecord", "*Paper_Space")
+		w.dimBlockRecords(t)
 		w.tag(0, "ENDTAB")
 	}
 	w.endsec()
 }
 
-// blocks writes the BLOCKS section: empty in R12; R2000 needs the two layout blocks.
-func (w *dxfWriter) blocks() {
+// blocks writes the BLOCKS section: empty in R12; R2000 needs the two layout blocks, and
+// has a block for each dimension.
+func (w *dxfWriter) blocks(layers []dxfLayer, styles []dxfStyle) {
 	w.section("BLOCKS")
 	if w.r2000 {
 		for i, name := range []string{"*Model_Space", "*Paper_Space"} {
@@ -765,6 +774,7 @@ func (w *dxfWriter) blocks() {
 			w.tag(1, "")
 			w.blockEntity("ENDBLK", owner, paper, "AcDbBlockEnd")
 		}
+		w.dimBlocks(layers, styles)
 	}
 	w.endsec()
 }
@@ -803,12 +813,17 @@ func (w *dxfWriter) objects() {
 	w.endsec()
 }
 
-// entity opens an entity: kind, R2000 handle and owner, layer, colour, R2000 subclass.
+// entity opens an entity: kind, R2000 handle and owner (the model space or the block being
+// written), layer, colour, R2000 subclass.
 func (w *dxfWriter) entity(kind, layer string, color int, linetype, subclass string) {
 	w.tag(0, kind)
 	if w.r2000 {
+		owner := w.modelBR
+		if w.block != 0 {
+			owner = w.block
+		}
 		w.tag(5, w.next())
-		w.tag(330, hexHandle(w.modelBR))
+		w.tag(330, hexHandle(owner))
 		w.tag(100, "AcDbEntity")
 	}
 	w.tag(8, layer)
@@ -828,6 +843,8 @@ func (w *dxfWriter) shape(sh *dxfShape, layers []dxfLayer, styles []dxfStyle) {
 	switch sh.kind {
 	case dxfTextLine, dxfMText:
 		w.text(sh, layer, styles)
+	case dxfDimension:
+		w.dimension(sh, layers)
 	case dxfCircle, dxfArc:
 		kind := "CIRCLE"
 		if sh.kind == dxfArc {
