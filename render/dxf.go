@@ -6,7 +6,8 @@ package render
 // CIRCLE, an open circular arc as ARC, everything else as a polyline whose circular arcs are
 // bulges (R12 POLYLINE/VERTEX, R2000 LWPOLYLINE). Béziers and non-circular (scaled) arcs are
 // flattened at the tolerance; text is its outlines, so it cuts the same everywhere, or on
-// request TEXT and MTEXT entities (dxf_text.go).
+// request TEXT and MTEXT entities (dxf_text.go). R2000 writes a dimension as a DIMENSION
+// whose block holds its drawing (dxf_dimension.go).
 //
 // Layers are the scene's layers (createLayer) and the top-level groups: a shape put on a layer
 // goes on it; otherwise a shape inside a top-level group "cut" goes on layer "cut", and a
