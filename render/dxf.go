@@ -7,7 +7,8 @@ package render
 // bulges (R12 POLYLINE/VERTEX, R2000 LWPOLYLINE). Béziers and non-circular (scaled) arcs are
 // flattened at the tolerance; text is its outlines, so it cuts the same everywhere, or on
 // request TEXT and MTEXT entities (dxf_text.go). A hatched shape is followed by its HATCH
-// (R2000) or its pattern's lines (R12) (dxf_hatch.go).
+// (R2000) or its pattern's lines (R12) (dxf_hatch.go). R2000 writes a dimension as a
+// DIMENSION whose block holds its drawing (dxf_dimension.go).
 //
 // Layers are the scene's layers (createLayer) and the top-level groups: a shape put on a layer
 // goes on it; otherwise a shape inside a top-level group "cut" goes on layer "cut", and a
@@ -92,7 +93,7 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 	}
 	d.collect(s)
 
-	w := &dxfWriter{quantum: d.quantum, decimals: d.decimals, r2000: opt.Version == DXF2000}
+	w := &dxfWriter{quantum: d.quantum, decimals: d.decimals, r2000: opt.Version == DXF2000, dims: &d.dims}
 	size := 2048
 	for i := range d.shapes {
 		size += 100 + 50*len(d.shapes[i].pts)
@@ -101,7 +102,7 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 	// Handles are given out while the body is written; the header needs the next free one
 	// ($HANDSEED), so it is written last and put in front.
 	w.tables(d.layers, d.linetypes, d.styles)
-	w.blocks()
+	w.blocks(d.layers, d.styles)
 	w.section("ENTITIES")
 	for i := range d.shapes {
 		w.shape(&d.shapes[i], d.layers, d.styles)
@@ -157,9 +158,10 @@ const (
 	dxfCircle dxfShapeKind = iota
 	dxfArc
 	dxfPolyline
-	dxfTextLine // TEXT
-	dxfMText    // MTEXT
-	dxfHatch    // HATCH, or R12's LINEs and POINTs (dxf_hatch.go)
+	dxfTextLine  // TEXT
+	dxfMText     // MTEXT
+	dxfHatch     // HATCH, or R12's LINEs and POINTs (dxf_hatch.go)
+	dxfDimension // DIMENSION (R2000, dxf_dimension.go)
 )
 
 // dxfShape is one entity to write, in world coordinates.
@@ -175,6 +177,7 @@ type dxfShape struct {
 	closed   bool
 	text     *dxfTextShape // TEXT and MTEXT
 	hatch    *dxfHatchShape
+	dim      int // DIMENSION: index into the document's dimensions
 }
 
 // dxfVertex is a polyline vertex; bulge is tan(θ/4) of the arc to the next vertex (θ > 0
@@ -198,6 +201,7 @@ type dxfDoc struct {
 	styles       []dxfStyle
 	styleNames   map[string]bool // the style names taken, upper-cased
 	hatches      map[*scene.Entity]scene.Hatching
+	dims         dxfDims // R2000's DIMENSION entities (dxf_dimension.go)
 }
 
 // collect turns the scene's shapes, back to front, into DXF entities on their layers.
@@ -267,7 +271,12 @@ func (d *dxfDoc) collect(s *scene.Scene) {
 		if d.layers[layer].color < 0 && color != dxfByLayer {
 			d.layers[layer].color = color
 		}
-		if t, ok := it.Entity.Shape.(*scene.Text); !ok || !d.textEntities || !d.addText(t, it.World, layer, color) {
+		dim, isDim := it.Entity.Shape.(*scene.Dimension)
+		switch t, isText := it.Entity.Shape.(*scene.Text); {
+		case isText && d.textEntities && d.addText(t, it.World, layer, color):
+		case isDim && d.version == DXF2000:
+			d.addDimension(dim, it.World, it.Path, layer, color, linetype)
+		default:
 			first := len(d.shapes)
 			d.addPath(it.Path, layer, color)
 			for i := first; i < len(d.shapes); i++ {
@@ -519,6 +528,8 @@ type dxfWriter struct {
 	r2000    bool
 	handle   int // the last handle given out (R2000)
 	modelBR  int // handle of *Model_Space's BLOCK_RECORD, the owner of every entity
+	block    int // handle of the BLOCK_RECORD whose block is being written; 0 in the ENTITIES
+	dims     *dxfDims
 }
 
 // tag writes a group code, right-aligned in three columns as AutoCAD writes it, and a value.
@@ -602,6 +613,7 @@ func (w *dxfWriter) header(b scene.Box, insUnits int) {
 		} else {
 			w.int(70, 1)
 		}
+		w.dimHeader()
 	} else {
 		w.tag(1, "AC1009")
 	}
@@ -750,22 +762,21 @@ func (w *dxfWriter) tables(layers []dxfLayer, used []dxfLinetype, styles []dxfSt
 		w.record("APPID", t, "AcDbRegAppTableRecord", "ACAD")
 		w.tag(0, "ENDTAB")
 
-		t = w.table("DIMSTYLE", 1)
-		w.tag(100, "AcDbDimStyleTable")
-		w.record("DIMSTYLE", t, "AcDbDimStyleTableRecord", "Standard")
-		w.tag(0, "ENDTAB")
+		w.dimStyles()
 
-		t = w.table("BLOCK_RECORD", 2)
+		t = w.table("BLOCK_RECORD", 2+len(w.dims.list))
 		w.record("BLOCK_RECORD", t, "AcDbBlockTableRecord", "*Model_Space")
 		w.modelBR = w.handle
 		w.record("BLOCK_RECORD", t, "AcDbBlockTableRecord", "*Paper_Space")
+		w.dimBlockRecords(t)
 		w.tag(0, "ENDTAB")
 	}
 	w.endsec()
 }
 
-// blocks writes the BLOCKS section: empty in R12; R2000 needs the two layout blocks.
-func (w *dxfWriter) blocks() {
+// blocks writes the BLOCKS section: empty in R12; R2000 needs the two layout blocks, and
+// has a block for each dimension.
+func (w *dxfWriter) blocks(layers []dxfLayer, styles []dxfStyle) {
 	w.section("BLOCKS")
 	if w.r2000 {
 		for i, name := range []string{"*Model_Space", "*Paper_Space"} {
@@ -778,6 +789,7 @@ func (w *dxfWriter) blocks() {
 			w.tag(1, "")
 			w.blockEntity("ENDBLK", owner, paper, "AcDbBlockEnd")
 		}
+		w.dimBlocks(layers, styles)
 	}
 	w.endsec()
 }
@@ -816,12 +828,17 @@ func (w *dxfWriter) objects() {
 	w.endsec()
 }
 
-// entity opens an entity: kind, R2000 handle and owner, layer, colour, R2000 subclass.
+// entity opens an entity: kind, R2000 handle and owner (the model space or the block being
+// written), layer, colour, R2000 subclass.
 func (w *dxfWriter) entity(kind, layer string, color int, linetype, subclass string) {
 	w.tag(0, kind)
 	if w.r2000 {
+		owner := w.modelBR
+		if w.block != 0 {
+			owner = w.block
+		}
 		w.tag(5, w.next())
-		w.tag(330, hexHandle(w.modelBR))
+		w.tag(330, hexHandle(owner))
 		w.tag(100, "AcDbEntity")
 	}
 	w.tag(8, layer)
@@ -843,6 +860,8 @@ func (w *dxfWriter) shape(sh *dxfShape, layers []dxfLayer, styles []dxfStyle) {
 		w.text(sh, layer, styles)
 	case dxfHatch:
 		w.hatch(sh, layer)
+	case dxfDimension:
+		w.dimension(sh, layers)
 	case dxfCircle, dxfArc:
 		kind := "CIRCLE"
 		if sh.kind == dxfArc {

@@ -52,6 +52,15 @@ const (
 	dimTextGap      = 0.25 // × size, between the text and the line
 )
 
+// The proportions above as exported figures, for writers that describe the style a
+// dimension is drawn in (a DXF DIMSTYLE), each a multiple of the text height.
+const (
+	DimArrowLength   = dimArrowLen // the arrowhead's length
+	DimExtensionGap  = dimExtGap   // from the measured point to its extension line
+	DimExtensionOver = dimExtOver  // the extension line past the dimension line
+	DimTextGap       = dimTextGap  // between the text and the dimension line
+)
+
 // Dimension is a measurement drawn as a CAD dimension. Points holds its defining points in
 // local coordinates: for a linear dimension (aligned, horizontal, vertical) the two measured
 // points; for a radius or diameter the centre; for an angle the centre and the two points
@@ -163,6 +172,45 @@ func (d *Dimension) Measured(m Affine) float64 {
 	}
 	p1, p2, u, _ := d.linear(m)
 	return math.Abs(dot(p2.Sub(p1), u))
+}
+
+// DimPoints are a dimension's defining points in world space, as a CAD program's DIMENSION
+// entity keeps them and measures from them again.
+type DimPoints struct {
+	// A and B: a linear dimension's measured points; an angle's points on its first and
+	// second ray (counter-clockwise in world space); a radius's centre and a diameter's far
+	// side of the circle, then the point on the circle the line ends at.
+	A, B Vec
+	// Centre is an angle's vertex and a radius's or diameter's centre.
+	Centre Vec
+	// Line is a point on the dimension line: a linear dimension's foot of B, an angle's
+	// point in the middle of its arc.
+	Line Vec
+	// Dir is the unit direction a linear dimension measures along.
+	Dir Vec
+}
+
+// Defining is the dimension's defining points under the world map m (see DimPoints).
+func (d *Dimension) Defining(m Affine) DimPoints {
+	switch d.Type {
+	case DimRadius, DimDiameter:
+		c, e := d.radial(m)
+		a := c
+		if d.Type == DimDiameter {
+			a = c.Sub(e.Sub(c))
+		}
+		return DimPoints{A: a, B: e, Centre: c}
+	case DimAngle:
+		c, r, start, sweep := d.angular(m)
+		a, b := m.Apply(d.Points[1]), m.Apply(d.Points[2])
+		if m.Det() < 0 {
+			a, b = b, a
+		}
+		mid := start + sweep/2
+		return DimPoints{A: a, B: b, Centre: c, Line: c.Add(Vec{math.Cos(mid), math.Sin(mid)}.Mul(r))}
+	}
+	p1, p2, u, q := d.linear(m)
+	return DimPoints{A: p1, B: p2, Line: q.Add(u.Mul(dot(p2.Sub(q), u))), Dir: u}
 }
 
 // DisplayText is the text the dimension shows under the world map m.
@@ -342,12 +390,19 @@ func arrow(p Path, tip, dir Vec, h float64) Path {
 
 // label sets the displayed text centred on at, along the line direction dir, on the side of
 // the line the unit normal side points to, turned so that it reads left to right or bottom
-// to top.
+// to top, and tells t where it stands.
 func (d *Dimension) label(p Path, t *DimText, at, dir, side Vec, h float64, m Affine) Path {
 	l, err := LayoutText(d.DisplayText(m), h, AlignCenter, "")
 	if err != nil {
 		return p // validate laid the same glyphs out
 	}
+	place := labelPlace(l, at, dir, side, h)
+	*t = DimText{Box: l.Path.Bounds(), Place: place}
+	return append(p, l.Path.Transform(place)...)
+}
+
+// labelPlace is the map from the text's layout to where label sets it.
+func labelPlace(l TextLayout, at, dir, side Vec, h float64) Affine {
 	if dir.X < -1e-9 || (math.Abs(dir.X) <= 1e-9 && dir.Y < 0) {
 		dir = dir.Mul(-1)
 	}
@@ -356,10 +411,15 @@ func (d *Dimension) label(p Path, t *DimText, at, dir, side Vec, h float64, m Af
 	if dot(up, side) < 0 { // the letters' tops face the line: move the baseline out past them
 		base = at.Add(side.Mul(dimTextGap*h + l.Ascent))
 	}
-	place := Translation(base).Mul(Affine{A: dir.X, B: dir.Y, C: -dir.Y, D: dir.X})
-	*t = DimText{Box: l.Path.Bounds(), Place: place}
-	return append(p, l.Path.Transform(place)...)
+	return Translation(base).Mul(Affine{A: dir.X, B: dir.Y, C: -dir.Y, D: dir.X})
 }
+
+// LabelPlace is where the dimension sets its text under the world map m: the map, a turn
+// and a move, from the text laid out centred on the origin's baseline
+// (LayoutText(DisplayText(m), Size, AlignCenter, "")) to world space. Its outline is the
+// end of the dimension's world outline; a writer that sets the text as text of its own (a
+// DXF TEXT) places it with this map.
+func (d *Dimension) LabelPlace(m Affine) Affine { return d.TextUnder(m).Place }
 
 func (d *Dimension) drawRadial(p Path, m Affine, t *DimText) Path {
 	h := d.Size
