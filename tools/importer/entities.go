@@ -35,6 +35,18 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 		call, err = g.text(e, name, flip)
 	case "INSERT":
 		call, err = g.insert(e, name, flip)
+	case "DIMENSION":
+		call, err = g.dimension(e, name, flip)
+	case "ELLIPSE":
+		call, err = g.ellipse(e, name, flip)
+	case "SPLINE":
+		call, err = g.splineCall(e, name, flip)
+	case "SOLID", "TRACE":
+		call, err = g.solid(e, name, flip)
+	case "3DFACE":
+		call, err = g.face(e, name)
+	case "HATCH":
+		call, err = g.hatch(e, name, flip)
 	case "POINT":
 		g.skip(e.Kind, "a point has no size; cadrun draws no dots")
 	default:
@@ -430,7 +442,8 @@ func plainMText(s string) string {
 	return strings.TrimSpace(b.String())
 }
 
-// insert calls the block's function and places its group.
+// insert calls the block's function and places its group; an array insert (MINSERT: column
+// and row counts in 70 and 71) calls it once per copy through array.
 func (g *gen) insert(e *dxf.Entity, name string, flip bool) (string, error) {
 	block := e.Str(2, "")
 	b, ok := g.d.Blocks[block]
@@ -442,33 +455,76 @@ func (g *gen) insert(e *dxf.Entity, name string, flip bool) (string, error) {
 		g.skip(e.Kind, "its block is an external reference")
 		return "", nil
 	}
-	v, err := nums(e, []int{10, 20, 41, 42, 50}, []float64{0, 0, 1, 1, 0})
+	v, err := nums(e, []int{10, 20, 41, 42, 50, 44, 45}, []float64{0, 0, 1, 1, 0, 0, 0})
 	if err != nil {
 		return "", err
 	}
-	x, sx, rot := v[0], v[2], v[4]
+	pl := placement{x: v[0], y: v[1], sx: v[2], sy: v[3], rot: v[4], dx: v[5], dy: v[6]}
 	if flip { // seen from below: mirror the whole placement in x
-		x, sx, rot = -x, -sx, -rot
+		pl.x, pl.sx, pl.rot, pl.dx = -pl.x, -pl.sx, -pl.rot, -pl.dx
 	}
 	if v[2] == 0 || v[3] == 0 {
 		g.skip(e.Kind, "scaled by zero")
 		return "", nil
 	}
-	if cols, _ := e.IntOr(70, 1); cols > 1 {
-		g.skip(e.Kind, "an array insert (MINSERT): only its first copy is imported")
-	} else if rows, _ := e.IntOr(71, 1); rows > 1 {
-		g.skip(e.Kind, "an array insert (MINSERT): only its first copy is imported")
+	if pl.cols, pl.rows, err = arrayCounts(e); err != nil {
+		return "", err
 	}
-	fn := g.funcs[block]
-	call := name
-	if strings.HasPrefix(name, "name + ") { // inside a block: the insert's group needs a name of its own
-		call = "unique('" + strings.TrimPrefix(fn, "block") + "')"
-		call = fmt.Sprintf("const %s = %s(%s);", "g"+strings.Trim(strings.TrimPrefix(name, "name + '-"), "'"), fn, call)
-		name = "g" + strings.Trim(strings.TrimPrefix(name, "name + '-"), "'")
-	} else {
-		call = fmt.Sprintf("%s(%s);", fn, name)
+	return g.callBlock(b, name, pl), nil
+}
+
+// dimension draws a DIMENSION as its block (the anonymous *D block named in group 2), which
+// holds the lines, arrows and text a CAD program drew for it, placed as the file has it.
+func (g *gen) dimension(e *dxf.Entity, name string, _ bool) (string, error) {
+	b, ok := g.d.Blocks[e.Str(2, "")]
+	if !ok || b.Xref() {
+		g.skip(e.Kind, "its block (group 2) is not in the file")
+		return "", nil
 	}
-	return fmt.Sprintf("%s\nplace(%s, %s, %s, %s, %s, %s, %s, %s);", call, name, num(x), num(v[1]), num(sx), num(v[3]), degrees(num(rot)), num(b.BaseX), num(b.BaseY)), nil
+	g.note(e.Kind, "imported as its block's geometry (lines, arrows, text), not as a cadrun dimension")
+	return g.callBlock(b, name, placement{sx: 1, sy: 1, cols: 1, rows: 1}), nil
+}
+
+// placement is where an INSERT puts its block: at (x, y), scaled by (sx, sy), turned by rot
+// degrees, in cols × rows copies dx and dy apart (turned with it).
+type placement struct {
+	x, y, sx, sy, rot, dx, dy float64
+	cols, rows                int
+}
+
+// arrayCounts reads an INSERT's column and row counts (70, 71); below 1 counts as 1.
+func arrayCounts(e *dxf.Entity) (cols, rows int, err error) {
+	if cols, err = e.IntOr(70, 1); err != nil {
+		return 0, 0, err
+	}
+	if rows, err = e.IntOr(71, 1); err != nil {
+		return 0, 0, err
+	}
+	return max(cols, 1), max(rows, 1), nil
+}
+
+// callBlock writes the call of b's function for an insert named by the JS expression name.
+func (g *gen) callBlock(b *dxf.Block, name string, pl placement) string {
+	fn := g.funcs[b.Name]
+	inBlock := strings.HasPrefix(name, "name + ")
+	target := name
+	if inBlock { // inside a block: the insert's group needs a name of its own
+		target = "g" + strings.Trim(strings.TrimPrefix(name, "name + '-"), "'")
+		name = "unique('" + strings.TrimPrefix(fn, "block") + "')"
+	}
+	at := fmt.Sprintf("%s, %s, %s, %s, %s, %s, %s", num(pl.x), num(pl.y), num(pl.sx), num(pl.sy), degrees(num(pl.rot)), num(b.BaseX), num(b.BaseY))
+	if pl.cols > 1 || pl.rows > 1 {
+		call := fmt.Sprintf("array(%s, %s, %d, %d, %s, %s, %s);", name, fn, pl.cols, pl.rows, num(pl.dx), num(pl.dy), at)
+		if inBlock {
+			call = fmt.Sprintf("const %s = %s", target, call)
+		}
+		return call
+	}
+	call := fmt.Sprintf("%s(%s);", fn, name)
+	if inBlock {
+		call = fmt.Sprintf("const %s = %s", target, call)
+	}
+	return fmt.Sprintf("%s\nplace(%s, %s);", call, target, at)
 }
 
 // degrees writes an angle the file gives in degrees as radians in the code.

@@ -12,6 +12,15 @@ import (
 func FuzzDXF(f *testing.F) {
 	f.Add([]byte("0\nSECTION\n2\nENTITIES\n0\nLWPOLYLINE\n8\nA\n70\n1\n10\n0\n20\n0\n42\n1\n10\n1\n20\n0\n0\nENDSEC\n0\nEOF\n"))
 	f.Add([]byte("0\nSECTION\n2\nBLOCKS\n0\nBLOCK\n2\nB\n10\n1\n20\n1\n0\nCIRCLE\n40\n1\n0\nENDBLK\n0\nENDSEC\n0\nSECTION\n2\nENTITIES\n0\nINSERT\n2\nB\n50\n30\n0\nMTEXT\n1\n{\\fA;x}\\P\\S1^2;\n40\n2\n0\nENDSEC\n0\nEOF\n"))
+	ents := func(body string) []byte {
+		return []byte("0\nSECTION\n2\nBLOCKS\n0\nBLOCK\n2\n*D1\n0\nLINE\n11\n1\n0\nENDBLK\n0\nENDSEC\n0\nSECTION\n2\nENTITIES\n" + body + "0\nENDSEC\n0\nEOF\n")
+	}
+	f.Add(ents("0\nELLIPSE\n10\n1\n20\n2\n11\n3\n21\n4\n40\n0.5\n41\n1\n42\n5\n230\n-1\n"))
+	f.Add(ents("0\nSPLINE\n70\n1\n71\n2\n40\n0\n40\n0\n40\n0\n40\n1\n40\n1\n40\n1\n41\n2\n10\n0\n20\n0\n10\n1\n20\n1\n10\n2\n20\n0\n"))
+	f.Add(ents("0\nSOLID\n10\n0\n20\n0\n11\n1\n21\n0\n12\n0\n22\n1\n13\n1\n23\n1\n0\n3DFACE\n11\n1\n22\n1\n"))
+	f.Add(ents("0\nHATCH\n2\nANSI31\n70\n0\n91\n2\n92\n3\n72\n1\n73\n1\n93\n3\n10\n0\n20\n0\n42\n1\n10\n4\n20\n0\n10\n4\n20\n4\n97\n0\n" +
+		"92\n0\n93\n2\n72\n3\n10\n2\n20\n2\n11\n1\n21\n0\n40\n0.5\n50\n0\n51\n360\n73\n0\n72\n4\n94\n1\n73\n0\n74\n0\n95\n4\n96\n2\n40\n0\n40\n0\n40\n1\n40\n1\n10\n3\n20\n2\n10\n2\n20\n2\n97\n0\n52\n30\n41\n2\n"))
+	f.Add(ents("0\nDIMENSION\n2\n*D1\n0\nINSERT\n2\n*D1\n70\n3\n71\n2\n44\n5\n45\n5\n50\n30\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _, _ = DXF(data, Options{Limits: dxf.Limits{MaxTime: time.Second}})
 	})

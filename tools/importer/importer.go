@@ -60,6 +60,9 @@ type Report struct {
 	Blocks   int            `json:"blocks"`            // block (SVG: symbol) functions written
 	Expanded int            `json:"expanded"`          // the file's entities with every INSERT expanded, skipped ones included: what MaxDrawnEntities bounds
 	Skipped  map[string]int `json:"skipped,omitempty"` // "KIND: why" -> count
+	// Notes are entities imported as something other than themselves: "KIND: how" -> count
+	// (a DIMENSION as its block's geometry, a rational SPLINE flattened to lines).
+	Notes map[string]int `json:"notes,omitempty"`
 }
 
 // ErrUnits is returned for Options.Units that name no unit (the SVG reader's error, so that
@@ -113,16 +116,17 @@ func UnitName(code int) string {
 
 // gen writes the module.
 type gen struct {
-	d     *dxf.Drawing
-	opt   Options
-	rep   *Report
-	out   strings.Builder
-	funcs map[string]string // block name -> JS function name
-	names map[string]bool   // entity and group names used, lower-cased
-	used  map[string]bool   // blocks some INSERT reaches
-	drawn map[string]int    // block -> entities it draws, expanded
-	keep  map[string]bool   // layers to import; nil for all
-	after []string          // colour calls that must follow the group's
+	d      *dxf.Drawing
+	opt    Options
+	rep    *Report
+	out    strings.Builder
+	funcs  map[string]string // block name -> JS function name
+	names  map[string]bool   // entity and group names used, lower-cased
+	used   map[string]bool   // blocks some INSERT reaches
+	drawn  map[string]int    // block -> entities it draws, expanded
+	keep   map[string]bool   // layers to import; nil for all
+	after  []string          // colour calls that must follow the group's
+	arrays bool              // some INSERT is an array (MINSERT): the module needs array
 }
 
 func newGen(d *dxf.Drawing, opt Options) *gen {
@@ -142,6 +146,14 @@ func newGen(d *dxf.Drawing, opt Options) *gen {
 }
 
 func (g *gen) skip(kind, why string) { g.rep.Skipped[kind+": "+why]++ }
+
+// note counts an entity imported as something other than itself, with how.
+func (g *gen) note(kind, how string) {
+	if g.rep.Notes == nil {
+		g.rep.Notes = map[string]int{}
+	}
+	g.rep.Notes[kind+": "+how]++
+}
 
 // checkBlocks refuses a block that inserts itself, nesting deeper than MaxBlockDepth, and a
 // drawing that expands to over MaxDrawnEntities; it finds the blocks in use.
@@ -189,7 +201,7 @@ func (g *gen) checkBlocks() error {
 
 // countEntity is how many entities e draws (an INSERT: its block's, plus its group).
 func (g *gen) countEntity(e *dxf.Entity, path []string, visit func(string, []string) (int, error)) (int, error) {
-	if e.Kind != "INSERT" {
+	if e.Kind != "INSERT" && e.Kind != "DIMENSION" {
 		return 1, nil
 	}
 	b, ok := g.d.Blocks[e.Str(2, "")]
@@ -198,9 +210,23 @@ func (g *gen) countEntity(e *dxf.Entity, path []string, visit func(string, []str
 	}
 	n, err := visit(b.Name, path)
 	if err != nil {
-		return 0, fmt.Errorf("%w (the INSERT on line %d)", err, e.Line)
+		return 0, fmt.Errorf("%w (the %s on line %d)", err, e.Kind, e.Line)
 	}
-	return n + 1, nil
+	if e.Kind == "DIMENSION" {
+		return n + 1, nil
+	}
+	cols, rows, err := arrayCounts(e)
+	if err != nil {
+		return 0, err
+	}
+	if cols == 1 && rows == 1 {
+		return n + 1, nil
+	}
+	// An array insert: a group per copy and one around them.
+	g.arrays = true
+	limit := MaxDrawnEntities + 1
+	copies := min(cols, limit) * min(rows, limit)
+	return min(copies, limit)*(n+1) + 1, nil
 }
 
 func (g *gen) layerKept(e *dxf.Entity) bool {
@@ -222,6 +248,16 @@ func (g *gen) module() error {
 		"function place(name, x, y, sx, sy, angle, bx, by) {\n" +
 		"  setPivot(name, bx, by);\n  if (sx !== 1 || sy !== 1) scale(name, sx, sy, {space: 'local'});\n" +
 		"  if (angle !== 0) rotate(name, angle, {space: 'local'});\n  translate(name, x - bx, y - by, {space: 'local'});\n}\n")
+	if g.arrays {
+		g.out.WriteString("\n// array draws an array insert (MINSERT): cols × rows copies of a block, each placed as\n" +
+			"// place places one and moved by the column and row spacings (dx, dy) turned with the insert.\n" +
+			"function array(name, block, cols, rows, dx, dy, x, y, sx, sy, angle, bx, by) {\n" +
+			"  const copies = [];\n  const c = Math.cos(angle), s = Math.sin(angle);\n" +
+			"  for (let r = 0; r < rows; r++) {\n    for (let k = 0; k < cols; k++) {\n" +
+			"      const copy = block(name + '-' + (r * cols + k + 1));\n" +
+			"      place(copy, x + k * dx * c - r * dy * s, y + k * dx * s + r * dy * c, sx, sy, angle, bx, by);\n" +
+			"      copies.push(copy);\n    }\n  }\n  createGroup(name, copies);\n  return name;\n}\n")
+	}
 	for _, name := range g.d.BlockOrder {
 		if g.used[name] {
 			g.funcs[name] = g.funcName(name)
@@ -248,7 +284,7 @@ func (g *gen) block(b *dxf.Block) error {
 		if err != nil {
 			return err
 		}
-		if ok && e.Kind == "INSERT" {
+		if ok && (e.Kind == "INSERT" || e.Kind == "DIMENSION") {
 			members = append(members, "g"+strconv.Itoa(i+1)) // the insert's own group (insert)
 		} else if ok {
 			members = append(members, member)

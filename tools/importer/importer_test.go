@@ -129,7 +129,7 @@ func TestEveryKindFromEzdxf(t *testing.T) {
 	if !strings.Contains(code, "'Hello Ø5'") || !strings.Contains(code, "'Bold\\nline2'") {
 		t.Errorf("text not plain:\n%s", code)
 	}
-	if rep.Units != "mm" || rep.Blocks != 2 || rep.Kinds["INSERT"] != 3 || rep.Skipped["POINT: a point has no size; cadrun draws no dots"] != 1 || rep.Skipped["ELLIPSE: not supported yet"] != 1 {
+	if rep.Units != "mm" || rep.Blocks != 2 || rep.Kinds["INSERT"] != 3 || rep.Skipped["POINT: a point has no size; cadrun draws no dots"] != 1 || rep.Kinds["ELLIPSE"] != 1 {
 		t.Errorf("report %+v", rep)
 	}
 	e, _ := s.Get("arcs-arc1")

@@ -16,8 +16,9 @@ a block's group on its insert's layer.
 The box is exact for lines, circles, arcs (and polyline bulges, which ezdxf turns into arcs)
 and ellipses: ezdxf.bbox.extents approximates an arc by cubic Béziers and overshoots a
 quadrant point inside a Bézier by up to 1.7e-4 of the radius, far more than the importer's
-tolerance, so those kinds are measured here from their extreme points. Other kinds fall back
-to ezdxf.bbox.extents.
+tolerance, so those kinds are measured here from their extreme points. A spline is measured
+from a flattening within 1e-9 of its size, since ezdxf's box flattens it coarsely and falls
+inside its extremes. Other kinds fall back to ezdxf.bbox.extents.
 """
 
 import json
@@ -58,7 +59,9 @@ def ellipse_points(e):
     c, major = Vec3(e.dxf.center), Vec3(e.dxf.major_axis)
     minor = Vec3(e.dxf.extrusion).cross(major).normalize(major.magnitude * e.dxf.ratio)
     t0, t1 = e.dxf.start_param, e.dxf.end_param
-    span = (t1 - t0) % math.tau or math.tau
+    span = (t1 - t0) % math.tau
+    if span < 1e-9:  # a whole ellipse: 0 to 2π, written a hair over or under
+        span = math.tau
     ts = [t0, t0 + span]
     for k in (0, 1):  # x, then y: d/dt (major cos t + minor sin t) = 0
         t = math.atan2(minor[k], major[k])
@@ -90,6 +93,12 @@ def points(e, kinds):
         return arc_points(e, e.dxf.start_angle, e.dxf.end_angle) if e.dxf.radius > 0 else []
     if kind == "ELLIPSE":
         return ellipse_points(e)
+    if kind == "SPLINE" and len(e.control_points) > 1:
+        # ezdxf's box flattens coarsely and falls short of a curve's extremes by up to
+        # 4e-4 of its size; flattened finely, the chords reach them within 1e-9.
+        cps = e.control_points
+        size = max(max(p[k] for p in cps) - min(p[k] for p in cps) for k in (0, 1))
+        return list(e.flattening(max(size * 1e-9, 1e-12)))
     if kind in ("LWPOLYLINE", "POLYLINE"):
         if kind == "POLYLINE" and (e.is_3d_polyline or e.is_polygon_mesh or e.is_poly_face_mesh):
             return []
