@@ -124,7 +124,7 @@ func importModule(file, module string) (string, error) {
 }
 
 // Text is the summary `cadrun import` prints: what was written, the units, bounds, entities
-// by kind and layer, and what was skipped with why.
+// by kind and layer, what was skipped with why, and what came in as something else.
 func (o *ImportOut) Text() string {
 	var b strings.Builder
 	if o.Format == "svg" {
@@ -145,10 +145,16 @@ func (o *ImportOut) Text() string {
 	fmt.Fprintf(&b, "bounds: %s\n", bounds)
 	fmt.Fprintf(&b, "entities: %s\n", counts(o.Kinds))
 	fmt.Fprintf(&b, "layers: %s\n", counts(o.Layers))
-	if len(o.Skipped) > 0 {
-		b.WriteString("skipped:\n")
-		for _, k := range slices.Sorted(maps.Keys(o.Skipped)) {
-			fmt.Fprintf(&b, "  %d %s\n", o.Skipped[k], k)
+	for _, list := range []struct {
+		title string
+		m     map[string]int
+	}{{"skipped", o.Skipped}, {"notes", o.Notes}} {
+		if len(list.m) == 0 {
+			continue
+		}
+		b.WriteString(list.title + ":\n")
+		for _, k := range slices.Sorted(maps.Keys(list.m)) {
+			fmt.Fprintf(&b, "  %d %s\n", list.m[k], k)
 		}
 	}
 	for _, w := range o.Write.Warnings {

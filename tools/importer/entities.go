@@ -65,6 +65,15 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 		// After the layer's colour, which would paint over it.
 		g.after = append(g.after, fmt.Sprintf("%ssetStroke(%s, %s);\n", indent, name, c))
 	}
+	if e.Kind != "INSERT" && e.Kind != "DIMENSION" {
+		scale, err := e.Num(48, 1)
+		if err != nil {
+			return false, err
+		}
+		if c := g.linetypeCall(e.Kind, e.Str(6, ""), name, scale); c != "" {
+			g.after = append(g.after, indent+c)
+		}
+	}
 	return true, nil
 }
 

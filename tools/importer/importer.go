@@ -335,6 +335,7 @@ func (g *gen) layers() error {
 		if c, ok := g.layerColor(l); ok {
 			fmt.Fprintf(&g.out, "setStroke(%s, %s);\n", jsString(group), c)
 		}
+		g.out.WriteString(g.linetypeCall("LAYER", g.d.Layers[l].Linetype, jsString(group), 1))
 		g.flush()
 	}
 	return nil

@@ -91,8 +91,9 @@ type Block struct {
 // Layer is a layer table entry.
 type Layer struct {
 	Name      string
-	Color     int // ACI; negative when the layer is off
-	TrueColor int // 24-bit RGB from code 420, or -1
+	Color     int    // ACI; negative when the layer is off
+	TrueColor int    // 24-bit RGB from code 420, or -1
+	Linetype  string // its LTYPE's name (code 6), "" when none
 }
 
 // Drawing is a read file.
@@ -319,6 +320,8 @@ func (r *reader) tables(d *Drawing) error {
 			if layer.TrueColor, err = Int(p); err != nil {
 				return err
 			}
+		case layer != nil && p.Code == 6:
+			layer.Linetype = p.Value
 		}
 	}
 }
