@@ -78,3 +78,36 @@ func (w *Workspace) linkOnPath(p string) string {
 	}
 	return ""
 }
+
+// MaxImportsListed caps the drawings List names in imports/, so that a folder of thousands
+// does not swell every listing.
+const MaxImportsListed = 200
+
+// importFiles lists the drawings in imports/ that ReadImport would read by name (regular
+// files whose path keeps CheckImportPath's rule), in path order, at most MaxImportsListed.
+func (w *Workspace) importFiles() []FileInfo {
+	var out []FileInfo
+	fs.WalkDir(w.root.FS(), ImportDir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || len(out) == MaxImportsListed {
+			return fs.SkipDir
+		}
+		if p == ImportDir {
+			return nil
+		}
+		rel := strings.TrimPrefix(p, ImportDir+"/")
+		if _, cerr := CheckImportPath(rel); cerr != nil {
+			if e.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !e.Type().IsRegular() {
+			return nil // folders are walked; links and other kinds are not read
+		}
+		if info, err := e.Info(); err == nil {
+			out = append(out, FileInfo{Name: p, Path: p, Kind: KindImport, Source: SourceUser, Size: info.Size()})
+		}
+		return nil
+	})
+	return out
+}

@@ -13,6 +13,8 @@ const (
 	KindModule = "module"
 	KindData   = "data"
 	KindFont   = "font"
+	// KindImport is a drawing in imports/ for the import tool; its Name is its path.
+	KindImport = "import"
 
 	SourceUser    = "user"
 	SourceBuiltin = "builtin"
@@ -22,14 +24,15 @@ const (
 type FileInfo struct {
 	Name   string `json:"name"`   // logical name: main, a module's NAME, a data file's NAME.json, or a font's NAME
 	Path   string `json:"path"`   // workspace path (builtin/NAME.js for a built-in module)
-	Kind   string `json:"kind"`   // KindMain, KindModule, KindData or KindFont
+	Kind   string `json:"kind"`   // KindMain, KindModule, KindData, KindFont or KindImport
 	Source string `json:"source"` // SourceUser or SourceBuiltin
 	Size   int64  `json:"size"`   // bytes
 }
 
 // List is every file of the workspace: main first (when it exists), then the modules by name,
 // user modules hiding the built-ins they override, then data/NAME.json by name, then the
-// fonts, fonts/NAME.ttf|otf|ttc, by file name. Temp files,
+// fonts, fonts/NAME.ttf|otf|ttc, by file name, then the drawings in imports/ by path (at
+// most MaxImportsListed). Temp files,
 // links and anything else that Read would refuse are left out.
 func (w *Workspace) List() []FileInfo {
 	return w.list(true, nil, nil)
@@ -106,6 +109,7 @@ func (w *Workspace) list(all bool, temps *[]string, names map[string][]string) [
 	out = append(out, w.listData(temps, names)...)
 	if all {
 		out = append(out, w.fontFiles()...)
+		out = append(out, w.importFiles()...)
 	}
 	return out
 }

@@ -302,3 +302,35 @@ func TestSchemaBombIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestGlobListsImports: glob names the drawings in imports/ that the import tool reads by
+// path (kind import), folders included, and leaves out what it would refuse: a dot file, a
+// link, a name against the rule.
+func TestGlobListsImports(t *testing.T) {
+	s, dir := newSession(t, map[string]string{"imports/plan.dxf": "0\nEOF\n", "imports/logos/mark.svg": "<svg/>",
+		"imports/.hidden.dxf": "", "imports/bad|name.dxf": ""})
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "imports", "link.dxf")); err != nil {
+		t.Fatal(err)
+	}
+	out, err := call[GlobOut](t, s, "glob", map[string]any{"pattern": "imports/*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range out.Files {
+		got = append(got, f.Name+" "+f.Kind)
+	}
+	if diff := cmp.Diff([]string{"imports/plan.dxf import"}, got); diff != "" {
+		t.Errorf("glob imports/*: mismatch (-want +got):\n%s", diff)
+	}
+	out, _ = call[GlobOut](t, s, "glob", nil)
+	var imports []string
+	for _, f := range out.Files {
+		if f.Kind == "import" {
+			imports = append(imports, f.Path)
+		}
+	}
+	if diff := cmp.Diff([]string{"imports/logos/mark.svg", "imports/plan.dxf"}, imports); diff != "" {
+		t.Errorf("glob: imports mismatch (-want +got):\n%s", diff)
+	}
+}

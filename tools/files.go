@@ -21,7 +21,7 @@ import (
 // ErrEdit is returned when an edit cannot be applied to the current text.
 var ErrEdit = errors.New("edit does not apply")
 
-const globDescription = "List the workspace's files (main, modules yours and built-in, data, fonts) with kind, source and size."
+const globDescription = "List the workspace's files (main, modules yours and built-in, data, fonts, imports) with kind, source and size."
 
 const readDescription = "Read a file exactly as stored. Read a file in full before overwriting it; offset and limit (lines) read a part."
 

@@ -38,7 +38,7 @@ func withFileNames[In, Out any](fn func(ctx context.Context, s *Session, in In) 
 func noFile(ws *modules.Workspace, name, next string) error {
 	var names []string
 	for _, f := range ws.List() {
-		if f.Kind == modules.KindFont || f.Name == name {
+		if f.Kind == modules.KindFont || f.Kind == modules.KindImport || f.Name == name {
 			continue
 		}
 		if strings.EqualFold(f.Name, name) {
