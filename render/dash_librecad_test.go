@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
@@ -19,39 +16,14 @@ import (
 // so the lengths cannot be held to the scene's; ezdxf checks those (TestDraftingDXFThroughEzdxf).
 func TestDashesThroughLibreCAD(t *testing.T) {
 	t.Parallel()
-	bin := librecad(t)
-	ppm := pdftoppm(t)
 	s := scene.New()
 	put(t, s, "dashed", scene.Line{Points: []scene.Vec{{X: 0}, {X: 87}}})
 	if err := s.SetLinetype("dashed", "dashed", 1); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	var dxfs []string
-	for _, v := range []DXFVersion{DXF12, DXF2000} {
-		b, err := DXF(s, DXFOptions{Version: v})
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Join(dir, fmt.Sprintf("dashed.r%d.dxf", v))
-		if err := os.WriteFile(name, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		dxfs = append(dxfs, name)
-	}
-	librecadPrint(t, bin, dir, dxfs)
-	for _, v := range []DXFVersion{DXF12, DXF2000} {
-		base := filepath.Join(dir, fmt.Sprintf("dashed.r%d", v))
-		out, err := exec.Command(ppm, "-png", "-singlefile", "-aa", "no", "-aaVector", "no",
-			"-scale-to-x", "1600", "-scale-to-y", "-1", base+".pdf", base).CombinedOutput()
-		if err != nil {
-			t.Fatalf("pdftoppm: %v\n%s", err, out)
-		}
-		png, err := os.ReadFile(base + ".png")
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkDashRatio(t, fmt.Sprintf("LibreCAD R%d", v), decodeRGBA(t, "dashed", png), 2)
+	versions := []DXFVersion{DXF12, DXF2000}
+	for i, pic := range librecadPictures(t, s, 1600, versions...) {
+		checkDashRatio(t, fmt.Sprintf("LibreCAD R%d", versions[i]), pic, 2)
 	}
 }
 

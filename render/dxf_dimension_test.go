@@ -254,41 +254,13 @@ func checkDimension(t *testing.T, name string, g ezdxfDim, w dimWant, index int,
 // none half way between the middle and either end.
 func TestDimensionDXFThroughLibreCAD(t *testing.T) {
 	t.Parallel()
-	bin := librecad(t)
-	ppm := pdftoppm(t)
 	s := scene.New()
 	if _, err := s.Put("w", &scene.Dimension{Type: scene.DimHorizontal, Points: []scene.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}},
 		Offset: 10, Size: scene.DefaultDimSize, Precision: scene.DefaultDimPrecision}); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	var dxfs []string
-	for _, v := range []DXFVersion{DXF2000, DXF12} {
-		b, err := DXF(s, DXFOptions{Version: v})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := filepath.Join(dir, fmt.Sprintf("dim.r%d.dxf", v))
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		dxfs = append(dxfs, f)
-	}
-	librecadPrint(t, bin, dir, dxfs)
-	for _, f := range dxfs {
-		base := strings.TrimSuffix(f, ".dxf")
-		t.Run(filepath.Base(base), func(t *testing.T) {
-			out, err := exec.Command(ppm, "-png", "-singlefile", "-aa", "no", "-aaVector", "no",
-				"-scale-to-x", fmt.Sprint(librecadPixelWidth), "-scale-to-y", "-1", base+".pdf", base).CombinedOutput()
-			if err != nil {
-				t.Fatalf("pdftoppm: %v\n%s", err, out)
-			}
-			png, err := os.ReadFile(base + ".png")
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkDimensionInk(t, decodeRGBA(t, base, png))
-		})
+	for i, pic := range librecadPictures(t, s, librecadPixelWidth, DXF2000, DXF12) {
+		t.Run([]string{"R2000", "R12"}[i], func(t *testing.T) { checkDimensionInk(t, pic) })
 	}
 }
 

@@ -1,12 +1,8 @@
 package render
 
 import (
-	"fmt"
 	"image"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
@@ -20,8 +16,6 @@ import (
 // and the hole, but for its outline, has none.
 func TestDXFHatchThroughLibreCAD(t *testing.T) {
 	t.Parallel()
-	bin := librecad(t)
-	ppm := pdftoppm(t)
 	s := scene.New()
 	put(t, s, "r", scene.Rect{Width: 100, Height: 60})
 	put(t, s, "h", scene.Circle{Radius: 15})
@@ -31,27 +25,8 @@ func TestDXFHatchThroughLibreCAD(t *testing.T) {
 	do(t, s.Delete("h"))
 	do(t, s.SetHatch("plate", "ansi31", 0, 1, nil))
 
-	dir := t.TempDir()
-	var bases, dxfs []string
-	for _, v := range []DXFVersion{DXF12, DXF2000} {
-		b, err := DXF(s, DXFOptions{Version: v})
-		do(t, err)
-		base := filepath.Join(dir, fmt.Sprintf("plate.r%d", v))
-		do(t, os.WriteFile(base+".dxf", b, 0o644))
-		bases, dxfs = append(bases, base), append(dxfs, base+".dxf")
-	}
-	librecadPrint(t, bin, dir, dxfs)
-	for i, base := range bases {
-		t.Run([]string{"R12", "R2000"}[i], func(t *testing.T) {
-			out, err := exec.Command(ppm, "-png", "-singlefile", "-aa", "no", "-aaVector", "no",
-				"-scale-to-x", fmt.Sprint(librecadPixelWidth), "-scale-to-y", "-1", base+".pdf", base).CombinedOutput()
-			if err != nil {
-				t.Fatalf("pdftoppm: %v\n%s", err, out)
-			}
-			png, err := os.ReadFile(base + ".png")
-			do(t, err)
-			checkLibreCADHatch(t, decodeRGBA(t, "plate", png))
-		})
+	for i, pic := range librecadPictures(t, s, librecadPixelWidth, DXF12, DXF2000) {
+		t.Run([]string{"R12", "R2000"}[i], func(t *testing.T) { checkLibreCADHatch(t, pic) })
 	}
 }
 

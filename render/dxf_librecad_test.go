@@ -265,3 +265,41 @@ func pixels(d float64) string {
 	}
 	return fmt.Sprintf("%.2f pixels", d)
 }
+
+// librecadPictures writes the scene's DXF in each version, has LibreCAD print them all in one
+// run and poppler rasterise each page without anti-aliasing, width pixels wide, and answers
+// the pictures in the order of versions.
+func librecadPictures(t *testing.T, s *scene.Scene, width int, versions ...DXFVersion) []*image.RGBA {
+	t.Helper()
+	bin := librecad(t)
+	ppm := pdftoppm(t)
+	dir := t.TempDir()
+	var dxfs []string
+	for _, v := range versions {
+		b, err := DXF(s, DXFOptions{Version: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, fmt.Sprintf("drawing.r%d.dxf", v))
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dxfs = append(dxfs, f)
+	}
+	librecadPrint(t, bin, dir, dxfs)
+	pics := make([]*image.RGBA, len(dxfs))
+	for i, f := range dxfs {
+		base := strings.TrimSuffix(f, ".dxf")
+		out, err := exec.Command(ppm, "-png", "-singlefile", "-aa", "no", "-aaVector", "no",
+			"-scale-to-x", fmt.Sprint(width), "-scale-to-y", "-1", base+".pdf", base).CombinedOutput()
+		if err != nil {
+			t.Fatalf("pdftoppm: %v\n%s", err, out)
+		}
+		png, err := os.ReadFile(base + ".png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pics[i] = decodeRGBA(t, filepath.Base(base), png)
+	}
+	return pics
+}

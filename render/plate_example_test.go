@@ -2,11 +2,7 @@ package render
 
 import (
 	"context"
-	"fmt"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/cadrun/cadrun/examples"
@@ -69,34 +65,8 @@ func TestPlateExampleDXFThroughEzdxf(t *testing.T) {
 // DIMENSION, HATCH, LTYPE and LAYER entries cadrun wrote without an error dialog.
 func TestPlateExampleDXFThroughLibreCAD(t *testing.T) {
 	t.Parallel()
-	bin := librecad(t)
-	ppm := pdftoppm(t)
 	s := plateScene(t)
-	dir := t.TempDir()
-	var dxfs []string
-	for _, v := range []DXFVersion{DXF2000, DXF12} {
-		b, err := DXF(s, DXFOptions{Version: v})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := filepath.Join(dir, fmt.Sprintf("plate.r%d.dxf", v))
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		dxfs = append(dxfs, f)
-	}
-	librecadPrint(t, bin, dir, dxfs)
-	for _, f := range dxfs {
-		base := f[:len(f)-len(".dxf")]
-		out, err := exec.Command(ppm, "-png", "-singlefile", "-scale-to-x", "600", "-scale-to-y", "-1", base+".pdf", base).CombinedOutput()
-		if err != nil {
-			t.Fatalf("pdftoppm: %v\n%s", err, out)
-		}
-		png, err := os.ReadFile(base + ".png")
-		if err != nil {
-			t.Fatal(err)
-		}
-		pic := decodeRGBA(t, base, png)
+	for i, pic := range librecadPictures(t, s, 600, DXF2000, DXF12) {
 		dark := darkPixel(pic)
 		ink := 0
 		b := pic.Bounds()
@@ -108,7 +78,7 @@ func TestPlateExampleDXFThroughLibreCAD(t *testing.T) {
 			}
 		}
 		if ink < b.Dx()*b.Dy()/200 {
-			t.Errorf("%s: LibreCAD's page has %d dark pixels of %d: the drawing is missing", filepath.Base(f), ink, b.Dx()*b.Dy())
+			t.Errorf("R%d: LibreCAD's page has %d dark pixels of %d: the drawing is missing", []int{2000, 12}[i], ink, b.Dx()*b.Dy())
 		}
 	}
 }
