@@ -8,7 +8,6 @@ package render
 // each pixel's centre, leaving out only the pixels within one pixel of the region's edge.
 
 import (
-	"encoding/json"
 	"fmt"
 	"image"
 	"math"
@@ -303,19 +302,7 @@ func (g dxfGeometry) polylines() []dxfEntity {
 // dxfGeometryOf reads the files' geometry with ezdxf.
 func dxfGeometryOf(t *testing.T, files ...string) []dxfGeometry {
 	t.Helper()
-	py := ezdxf(t)
-	out, err := exec.Command(py, append([]string{filepath.Join("testdata", "dxfgeometry.py")}, files...)...).Output()
-	if err != nil {
-		msg := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			msg = string(ee.Stderr)
-		}
-		t.Fatalf("ezdxf: %v\n%s", err, msg)
-	}
-	var got []dxfGeometry
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("reading ezdxf's report: %v\n%s", err, out)
-	}
+	got := ezdxfReport[dxfGeometry](t, "dxfgeometry.py", files...)
 	return got
 }
 

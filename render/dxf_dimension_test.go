@@ -1,12 +1,10 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"image"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -139,7 +137,7 @@ type ezdxfDimReport struct {
 // (testdata/dxfdimension.py).
 func readDimensions(t *testing.T, s *scene.Scene, opts ...DXFOptions) []ezdxfDimReport {
 	t.Helper()
-	py := ezdxf(t)
+	ezdxf(t) // skip before the files are written
 	dir := t.TempDir()
 	var files []string
 	for i, opt := range opts {
@@ -153,18 +151,7 @@ func readDimensions(t *testing.T, s *scene.Scene, opts ...DXFOptions) []ezdxfDim
 		}
 		files = append(files, f)
 	}
-	out, err := exec.Command(py, append([]string{filepath.Join("testdata", "dxfdimension.py")}, files...)...).Output()
-	if err != nil {
-		msg := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			msg = string(ee.Stderr)
-		}
-		t.Fatalf("ezdxf: %v\n%s", err, msg)
-	}
-	var got []ezdxfDimReport
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("reading ezdxf's report: %v\n%s", err, out)
-	}
+	got := ezdxfReport[ezdxfDimReport](t, "dxfdimension.py", files...)
 	return got
 }
 

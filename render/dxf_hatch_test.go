@@ -1,11 +1,9 @@
 package render
 
 import (
-	"encoding/json"
 	"errors"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -92,7 +90,7 @@ type dxfHatchReport struct {
 // readHatches writes the scene's DXF in each version and returns what ezdxf reads of each.
 func readHatches(t *testing.T, s *scene.Scene, versions ...DXFVersion) []dxfHatchReport {
 	t.Helper()
-	py := ezdxf(t)
+	ezdxf(t) // skip before the files are written
 	dir := t.TempDir()
 	var files []string
 	for _, v := range versions {
@@ -102,18 +100,7 @@ func readHatches(t *testing.T, s *scene.Scene, versions ...DXFVersion) []dxfHatc
 		do(t, os.WriteFile(f, b, 0o644))
 		files = append(files, f)
 	}
-	out, err := exec.Command(py, append([]string{filepath.Join("testdata", "dxfhatch.py")}, files...)...).Output()
-	if err != nil {
-		msg := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			msg = string(ee.Stderr)
-		}
-		t.Fatalf("ezdxf: %v\n%s", err, msg)
-	}
-	var got []dxfHatchReport
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("reading ezdxf's report: %v\n%s", err, out)
-	}
+	got := ezdxfReport[dxfHatchReport](t, "dxfhatch.py", files...)
 	return got
 }
 

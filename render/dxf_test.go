@@ -1,12 +1,10 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -125,19 +123,7 @@ type dxfChecked struct {
 // dxfCheck audits the files with ezdxf and reads them back.
 func dxfCheck(t *testing.T, files ...string) []dxfChecked {
 	t.Helper()
-	py := ezdxf(t)
-	out, err := exec.Command(py, append([]string{filepath.Join("testdata", "dxfcheck.py")}, files...)...).Output()
-	if err != nil {
-		msg := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			msg = string(ee.Stderr)
-		}
-		t.Fatalf("ezdxf: %v\n%s", err, msg)
-	}
-	var got []dxfChecked
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("reading ezdxf's report: %v\n%s", err, out)
-	}
+	got := ezdxfReport[dxfChecked](t, "dxfcheck.py", files...)
 	for i := range got {
 		// ezdxf adds its own Defpoints layer on loading; it is not in the file.
 		got[i].Layers = strings.Fields(strings.ReplaceAll(" "+strings.Join(got[i].Layers, " ")+" ", " Defpoints ", " "))

@@ -1,12 +1,10 @@
 package render
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,18 +35,7 @@ type dxfTextRead struct {
 
 func dxfTextCheck(t *testing.T, files ...string) []dxfTextRead {
 	t.Helper()
-	out, err := exec.Command(ezdxf(t), append([]string{filepath.Join("testdata", "dxftext.py")}, files...)...).Output()
-	if err != nil {
-		msg := ""
-		if ee, ok := err.(*exec.ExitError); ok {
-			msg = string(ee.Stderr)
-		}
-		t.Fatalf("ezdxf: %v\n%s", err, msg)
-	}
-	var got []dxfTextRead
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("reading ezdxf's report: %v\n%s", err, out)
-	}
+	got := ezdxfReport[dxfTextRead](t, "dxftext.py", files...)
 	return got
 }
 

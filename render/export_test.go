@@ -1,12 +1,14 @@
 package render
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"io"
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -46,6 +48,25 @@ func ezdxf(t *testing.T) string {
 		needTool(t, "python3 with ezdxf (Debian package python3-ezdxf)")
 	}
 	return ezdxfPython
+}
+
+// ezdxfReport runs the script in testdata (one of the ezdxf readers, which print a JSON list
+// with an element per file) over files and decodes its report into a []T.
+func ezdxfReport[T any](t *testing.T, script string, files ...string) []T {
+	t.Helper()
+	out, err := exec.Command(ezdxf(t), append([]string{filepath.Join("testdata", script)}, files...)...).Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = string(ee.Stderr)
+		}
+		t.Fatalf("ezdxf (%s): %v\n%s", script, err, msg)
+	}
+	var got []T
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("reading ezdxf's report (%s): %v\n%s", script, err, out)
+	}
+	return got
 }
 
 func pdftoppm(t *testing.T) string {
