@@ -387,21 +387,6 @@ func (d *dxfDoc) addPath(p scene.Path, layer, color int) {
 	}
 }
 
-// arcSweep is the signed world sweep of a circular arc segment (> 0 counter-clockwise) and
-// whether the segment is circular at all (an arc under an uneven scale is elliptical).
-func arcSweep(s scene.Seg) (float64, bool) {
-	u, v := s.P[1], s.P[2]
-	ru, rv := u.Len(), v.Len()
-	if math.Abs(ru-rv) > 1e-9*math.Max(ru, rv) || math.Abs(u.X*v.X+u.Y*v.Y) > 1e-9*ru*rv {
-		return 0, false
-	}
-	sweep := s.T1 - s.T0
-	if u.X*v.Y-u.Y*v.X < 0 {
-		sweep = -sweep // the map mirrors: increasing t turns clockwise
-	}
-	return sweep, true
-}
-
 func (d *dxfDoc) near(a, b scene.Vec) bool {
 	return math.Abs(a.X-b.X) <= d.quantum/2 && math.Abs(a.Y-b.Y) <= d.quantum/2
 }
@@ -411,7 +396,7 @@ func (d *dxfDoc) addSubpath(p scene.Path, layer, color int) {
 	if len(p) >= 2 && p[0].Kind == scene.SegMove && p[1].Kind == scene.SegArc &&
 		(len(p) == 2 || len(p) == 3 && p[2].Kind == scene.SegClose) {
 		a := p[1]
-		if sweep, ok := arcSweep(a); ok && d.near(p[0].P[0], a.ArcPoint(a.T0)) {
+		if sweep, ok := a.CircularSweep(); ok && d.near(p[0].P[0], a.ArcPoint(a.T0)) {
 			r := a.P[1].Len()
 			switch {
 			case math.Abs(sweep) >= 2*math.Pi-1e-9:
@@ -468,7 +453,7 @@ func (d *dxfDoc) vertices(p scene.Path) (pts []dxfVertex, closed bool) {
 			flat(seg)
 		case scene.SegArc:
 			add(seg.ArcPoint(seg.T0), 0)
-			sweep, ok := arcSweep(seg)
+			sweep, ok := seg.CircularSweep()
 			if !ok {
 				flat(seg)
 				continue

@@ -53,6 +53,13 @@ func circleOf(s Seg) (circArc, bool) {
 	return circArc{c: s.P[0], r: ru, a0: math.Atan2(u.Y, u.X) + o*s.T0, sweep: o * (s.T1 - s.T0)}, true
 }
 
+// CircularSweep reports whether an arc segment traces a circle (the one test, circleOf), and
+// its sweep in the world: positive counter-clockwise.
+func (s Seg) CircularSweep() (float64, bool) {
+	a, ok := circleOf(s)
+	return a.sweep, ok
+}
+
 // edgeArc is the arc of the edge from p to q with bulge k (k != 0, p != q).
 func edgeArc(p, q Vec, k float64) circArc {
 	sweep := 4 * math.Atan(k)

@@ -117,12 +117,10 @@ func (d *dasher) line(a, b Vec) {
 	d.walk(n, at, func(_, s1 float64) { d.out.LineTo(at(s1)) })
 }
 
-// arc dashes an arc segment: exactly when it is circular (its axes of one length and square),
-// else along its chords.
+// arc dashes an arc segment: exactly when it is circular (circleOf), else along its chords.
 func (d *dasher) arc(s Seg) {
-	r := s.P[1].Len()
-	circular := math.Abs(s.P[2].Len()-r) <= 1e-12*r && math.Abs(s.P[1].X*s.P[2].X+s.P[1].Y*s.P[2].Y) <= 1e-12*r*r
-	if !circular || r == 0 {
+	a, circular := circleOf(s)
+	if !circular {
 		pts := (Path{{Kind: SegMove, P: [3]Vec{arcPoint(s, s.T0)}}, s}).Flatten(d.tol)
 		for _, l := range pts {
 			for i := 1; i < len(l.Points); i++ {
@@ -135,8 +133,8 @@ func (d *dasher) arc(s Seg) {
 	if s.T1 < s.T0 {
 		dir = -1
 	}
-	param := func(at float64) float64 { return s.T0 + dir*at/r }
-	d.walk(r*math.Abs(s.T1-s.T0), func(at float64) Vec { return arcPoint(s, param(at)) }, func(s0, s1 float64) {
+	param := func(at float64) float64 { return s.T0 + dir*at/a.r }
+	d.walk(math.Abs(a.sweep)*a.r, func(at float64) Vec { return arcPoint(s, param(at)) }, func(s0, s1 float64) {
 		d.out = append(d.out, Seg{Kind: SegArc, P: s.P, T0: param(s0), T1: param(s1)})
 	})
 }
