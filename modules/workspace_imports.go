@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"regexp"
 	"strings"
 )
@@ -47,19 +48,35 @@ func CheckImportPath(rel string) (string, error) {
 // ReadImport reads a file in imports/ (CheckImportPath's rule) up to max bytes and one byte
 // over, so that the importer refuses a file over its limit, naming the limit. It answers
 // the bytes and the file's path from the workspace root.
+//
+// A drawing in imports/ is one of the files themselves: a symbolic link on its path is
+// refused, wherever it leads (os.Root keeps a link inside the workspace, but a link to
+// scene.code.js or .cadrun/ would read that file, and the importer's refusal would show its
+// first line), and so is a file with other hard links (openFile's rule).
 func (w *Workspace) ReadImport(rel string, max int64) ([]byte, string, error) {
 	p, err := CheckImportPath(rel)
 	if err != nil {
 		return nil, "", err
 	}
-	b, err := w.readFile(p, max)
+	if link := w.linkOnPath(p); link != "" {
+		return nil, p, fmt.Errorf("reading %s: %w: %s is a symbolic link; copy the drawing itself into %s/ (links are not followed there, wherever they lead)",
+			p, ErrNotRegular, link, ImportDir)
+	}
+	seen, lerr := w.root.Lstat(p)
+	f, st, err := w.openFileStat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, p, fmt.Errorf("reading %s: no such file; put the drawing in the workspace's %s/ folder (%s/%s)", p, ImportDir, w.dir, ImportDir)
-	case err != nil && w.linkOnPath(p) != "":
-		return nil, p, fmt.Errorf("reading %s: %w: %s is a symbolic link, and it leads outside the workspace or to no file; copy the drawing itself into %s/",
-			p, ErrNotRegular, w.linkOnPath(p), ImportDir)
 	case err != nil:
+		return nil, p, fmt.Errorf("reading %s: %w", p, err)
+	}
+	defer f.Close()
+	if lerr != nil || !os.SameFile(seen, st) {
+		// A link put in the file's place between the look and the open.
+		return nil, p, fmt.Errorf("reading %s: %w: the file changed while it was opened; import it again", p, ErrNotRegular)
+	}
+	b, err := readUpTo(f, st.Size(), max)
+	if err != nil {
 		return nil, p, fmt.Errorf("reading %s: %w", p, err)
 	}
 	return b, p, nil
@@ -104,7 +121,8 @@ func (w *Workspace) importFiles() []FileInfo {
 		if !e.Type().IsRegular() {
 			return nil // folders are walked; links and other kinds are not read
 		}
-		if info, err := e.Info(); err == nil {
+		// A file with other hard links is left out, as ReadImport refuses it.
+		if info, ok := w.singleLinkStat(p); ok && info != nil {
 			out = append(out, FileInfo{Name: p, Path: p, Kind: KindImport, Source: SourceUser, Size: info.Size()})
 		}
 		return nil

@@ -9,6 +9,7 @@ package modules
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"regexp"
 )
 
@@ -37,6 +38,9 @@ func (w *Workspace) WriteOutput(name string, data []byte) (string, error) {
 	if len(data) > MaxOutputBytes {
 		return "", fmt.Errorf("writing %s: %w: %d bytes is over %d (MaxOutputBytes); export a part of the scene, or a smaller picture", p, ErrTooLarge, len(data), MaxOutputBytes)
 	}
+	if err := w.checkOutputDir(); err != nil {
+		return "", fmt.Errorf("writing %s: %w", p, err)
+	}
 	mode, _, err := w.targetMode(p)
 	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", p, err)
@@ -45,4 +49,23 @@ func (w *Workspace) WriteOutput(name string, data []byte) (string, error) {
 		return "", writeError(p, err)
 	}
 	return p, nil
+}
+
+// checkOutputDir refuses an out/ that is not a folder of the workspace itself: through a
+// link (out -> data, as a cloned repository can ship it) an export would replace a data file
+// or a module, outside any write transaction and its history. os.Root keeps such a link
+// inside the workspace, but does not refuse it. A missing out/ is made by the write.
+func (w *Workspace) checkOutputDir() error {
+	st, err := w.root.Lstat(OutputDir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case st.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%w: %s is a symbolic link; exports go to a real %s/ folder of the workspace: remove the link (cadrun makes the folder)", ErrNotRegular, OutputDir, OutputDir)
+	case !st.IsDir():
+		return fmt.Errorf("%w: %s is %s, not a folder; exports go to the workspace's %s/ folder: move it away", ErrNotRegular, OutputDir, KindOf(st.Mode()), OutputDir)
+	}
+	return nil
 }

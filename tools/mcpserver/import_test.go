@@ -117,10 +117,10 @@ func TestMCPImportRefusals(t *testing.T) {
 		{map[string]any{"path": "../ok.dxf"}, badPath("../ok.dxf")},
 		{map[string]any{"path": "imports/../scene.code.js"}, badPath("../scene.code.js")},
 		{map[string]any{"path": outside}, badPath(outside)},
-		{map[string]any{"path": "imports/link.dxf"}, "reading imports/link.dxf: not a regular file: imports/link.dxf is a symbolic link, " +
-			"and it leads outside the workspace or to no file; copy the drawing itself into imports/" + notApplied},
-		{map[string]any{"path": "away/secret.dxf"}, "reading imports/away/secret.dxf: not a regular file: imports/away is a symbolic link, " +
-			"and it leads outside the workspace or to no file; copy the drawing itself into imports/" + notApplied},
+		{map[string]any{"path": "imports/link.dxf"}, "reading imports/link.dxf: not a regular file: imports/link.dxf is a symbolic link; " +
+			"copy the drawing itself into imports/ (links are not followed there, wherever they lead)" + notApplied},
+		{map[string]any{"path": "away/secret.dxf"}, "reading imports/away/secret.dxf: not a regular file: imports/away is a symbolic link; " +
+			"copy the drawing itself into imports/ (links are not followed there, wherever they lead)" + notApplied},
 		{map[string]any{"path": "pipe.dxf"}, "reading imports/pipe.dxf: not a regular file: imports/pipe.dxf is a named pipe (FIFO); cadrun reads only regular files there: remove it" + notApplied},
 		{map[string]any{"path": "big.dxf"}, "importing imports/big.dxf: over a limit: the file is over the 20971520-byte limit on imported files (MaxBytes)" + notApplied},
 		{map[string]any{"content": "0\nSECTION\n2\nENTITIES\n0\nCIRCLE\n10\nabc\n0\nENDSEC\n0\nEOF\n", "module": "m"},
