@@ -31,13 +31,17 @@ type Limits struct {
 	MaxPathSegments int           // segments in one path
 	MaxUseDepth     int           // <use> within <use>
 	MaxDrawn        int           // shapes and groups once every <use> is expanded
+	MaxSegments     int           // path segments converted in all, each conversion counted
 	MaxTime         time.Duration // wall-clock time to read and convert the file
 }
 
-// DefaultLimits are the limits of `cadrun import`; docs/limits.md lists them.
+// DefaultLimits are the limits of `cadrun import`; docs/limits.md lists them. MaxSegments
+// follows the module the drawing becomes: a segment takes at least 4 bytes of it (" L 0 0",
+// or " M 0 0 Z" for two), so a module under the sandbox's 500 KiB (MaxSourceBytes) holds
+// fewer than 130,000, and a conversion over 200,000 could only end in a module refused.
 var DefaultLimits = Limits{MaxBytes: 20 << 20, MaxElements: 200_000, MaxDepth: 64,
 	MaxPathBytes: scene.MaxPathDataBytes, MaxPathSegments: scene.MaxPathSegments,
-	MaxUseDepth: 16, MaxDrawn: 100_000, MaxTime: 5 * time.Second}
+	MaxUseDepth: 16, MaxDrawn: 100_000, MaxSegments: 200_000, MaxTime: 5 * time.Second}
 
 func (l Limits) orDefault() Limits {
 	d := DefaultLimits
@@ -53,6 +57,7 @@ func (l Limits) orDefault() Limits {
 	pick(&l.MaxPathSegments, d.MaxPathSegments)
 	pick(&l.MaxUseDepth, d.MaxUseDepth)
 	pick(&l.MaxDrawn, d.MaxDrawn)
+	pick(&l.MaxSegments, d.MaxSegments)
 	if l.MaxTime <= 0 {
 		l.MaxTime = d.MaxTime
 	}
@@ -133,7 +138,7 @@ func parse(data []byte, lim Limits, deadline time.Time) (*element, error) {
 			}
 		case xml.StartElement:
 			count++
-			if count%1024 == 0 && time.Now().After(deadline) {
+			if time.Now().After(deadline) {
 				return nil, &LineError{line, fmt.Errorf("%w: reading took over %v (MaxTime)", ErrLimit, lim.MaxTime)}
 			}
 			if count > lim.MaxElements {
