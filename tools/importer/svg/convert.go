@@ -28,6 +28,9 @@ type Drawing struct {
 	// Segments are the path segments converted: a symbol's once however often it is
 	// placed, a skewed <use>'s content again for each (MaxSegments).
 	Segments int
+	// ShapeBytes is the text the shapes are written with: path data, points and
+	// characters (MaxShapeBytes).
+	ShapeBytes int
 }
 
 // ItemKind tells what an Item is.
@@ -307,25 +310,50 @@ func (c *converter) inTime(line int) error {
 // converted counts the n segments of element e's path against MaxSegments, which bounds
 // the conversion by the module it can make: a symbol is converted once for each style it is
 // placed with and a skewed <use>'s content once for each, so a few uses of a long path
-// would otherwise be converted and written over and over. It is refused at the <use> being
-// expanded, where there is one.
+// would otherwise be converted and written over and over.
 func (c *converter) converted(e *element, n int) error {
 	c.d.Segments += n
-	if c.d.Segments <= c.lim.MaxSegments {
-		return c.inTime(e.line)
+	if c.d.Segments > c.lim.MaxSegments {
+		return c.over(e.name, e.line, fmt.Errorf("%w: the drawing's paths come to over %d segments converted, more than a module can hold (MaxSegments)", ErrLimit, c.lim.MaxSegments))
 	}
-	over := fmt.Errorf("%w: the drawing's paths come to over %d segments converted (MaxSegments)", ErrLimit, c.lim.MaxSegments)
-	k := len(c.uses)
-	if k == 0 {
-		return &LineError{e.line, fmt.Errorf("%w, more than a module can hold; split the drawing into a few files", over)}
-	}
-	return &LineError{c.useLines[k-1], fmt.Errorf("%w (<%s> at line %d, drawn again for the <use> of #%s); "+
-		"a symbol is converted once for each style its <use>s pass down, a skewed <use> draws its content again: "+
-		"give the <use>s one style and no skew, or split the drawing into a few files", over, e.name, e.line, c.uses[k-1])}
+	return c.inTime(e.line)
 }
 
-// made counts a new item against MaxDrawn.
+// written counts the text a shape is written with (path data, points, characters) against
+// MaxShapeBytes as it is made, so that the drawing held for the module never holds more than
+// the module may (200,000 segments under a turn held 15 MB of path data, 30 times the
+// module's limit, for a module then refused).
+func (c *converter) written(it *Item) error {
+	n := len(it.Prim.Path) + len(it.Prim.Text)
+	for _, q := range it.Prim.Points {
+		n += len(Num(q.X)) + len(Num(q.Y)) + 4 // ", " after each
+	}
+	c.d.ShapeBytes += n
+	if c.d.ShapeBytes > c.lim.MaxShapeBytes {
+		return c.over(it.Element, it.Line, fmt.Errorf("%w: the shapes' path data, points and text come to over %d bytes, more than a module may hold (MaxShapeBytes)", ErrLimit, c.lim.MaxShapeBytes))
+	}
+	return c.inTime(it.Line)
+}
+
+// over is a budget's refusal at the <use> being expanded, where there is one, naming the
+// element that passed it.
+func (c *converter) over(elem string, line int, err error) error {
+	k := len(c.uses)
+	if k == 0 {
+		return &LineError{line, fmt.Errorf("%w; split the drawing into a few files", err)}
+	}
+	return &LineError{c.useLines[k-1], fmt.Errorf("%w (<%s> at line %d, drawn for the <use> of #%s); "+
+		"a symbol is converted once for each style its <use>s pass down, a skewed <use> draws its content again: "+
+		"give the <use>s one style and no skew, or split the drawing into a few files", err, elem, line, c.uses[k-1])}
+}
+
+// made counts a new item against MaxDrawn, and a shape's text against MaxShapeBytes.
 func (c *converter) made(it *Item) ([]*Item, error) {
+	if it.Kind == Shape {
+		if err := c.written(it); err != nil {
+			return nil, err
+		}
+	}
 	c.drawn++
 	if it.Kind == Use {
 		c.drawn += it.Symbol.Drawn

@@ -37,14 +37,18 @@ func TestUseScalesOneSymbol(t *testing.T) {
 	if d.Segments != 1001 {
 		t.Errorf("%d segments converted, want the path's 1,001 once", d.Segments)
 	}
+	if n := len(d.Symbols[0].Items[0].Prim.Path); d.ShapeBytes != n {
+		t.Errorf("%d bytes of shapes written, want the path's %d once", d.ShapeBytes, n)
+	}
 }
 
-// TestMaxSegments: what cannot be placed by a group's transform (a skewed <use>, a symbol
-// under another style) is converted again for each <use>, and all the segments converted
-// count against MaxSegments, refused at the <use> that passes it.
-func TestMaxSegments(t *testing.T) {
+// TestConversionBudgets: what cannot be placed by a group's transform (a skewed <use>, a
+// symbol under another style) is converted again for each <use>; the segments converted count
+// against MaxSegments and the text written against MaxShapeBytes, refused at the <use> that
+// passes them.
+func TestConversionBudgets(t *testing.T) {
 	t.Parallel()
-	path := `<path id="p" d="M0 0` + strings.Repeat(" L1 2", 99) + `"/>` // 100 segments
+	path := `<path id="p" d="M0 0` + strings.Repeat(" L1 2", 99) + `"/>` // 100 segments, 698 bytes written unskewed
 	uses := func(attr string) string {
 		var b strings.Builder
 		for i := range 30 {
@@ -52,17 +56,30 @@ func TestMaxSegments(t *testing.T) {
 		}
 		return b.String()
 	}
-	for _, c := range []struct{ name, body, want string }{
-		{"scales", "<defs>" + path + "</defs>" + uses(`transform="scale(%d)"`), ""},
-		{"skews", "<defs>" + path + "</defs>" + uses(`transform="skewX(%d)"`),
-			"line 12: over a limit: the drawing's paths come to over 1000 segments converted (MaxSegments) (<path> at line 1, drawn again for the <use> of #p)"},
-		{"styles", "<defs>" + path + "</defs>" + uses(`fill="#%02x0000"`),
-			"line 12: over a limit: the drawing's paths come to over 1000 segments converted (MaxSegments) (<path> at line 1, drawn again for the <use> of #p)"},
-		{"paths", strings.Repeat("\n"+path, 11), "line 12: over a limit: the drawing's paths come to over 1000 segments converted (MaxSegments), more than a module can hold; split the drawing into a few files"},
-		{"polylines", strings.Repeat("\n<polyline points=\""+strings.Repeat("0 0 ", 100)+"\"/>", 11), "line 12: over a limit: the drawing's paths come to over 1000 segments converted (MaxSegments), more than a module can hold; split the drawing into a few files"},
+	const (
+		segs      = "line 12: over a limit: the drawing's paths come to over 1000 segments converted, more than a module can hold (MaxSegments)"
+		bytes     = ": over a limit: the shapes' path data, points and text come to over 2000 bytes, more than a module may hold (MaxShapeBytes)"
+		inUse     = " (<path> at line 1, drawn for the <use> of #p); a symbol is converted once for each style"
+		splitting = "; split the drawing into a few files"
+	)
+	segments, text := Limits{MaxSegments: 1000}, Limits{MaxShapeBytes: 2000}
+	for _, c := range []struct {
+		name, body string
+		lim        Limits
+		want       string
+	}{
+		{"scales", "<defs>" + path + "</defs>" + uses(`transform="scale(%d)"`), segments, ""},
+		{"scales' text", "<defs>" + path + "</defs>" + uses(`transform="scale(%d)"`), text, ""},
+		{"skews", "<defs>" + path + "</defs>" + uses(`transform="skewX(%d)"`), segments, segs + inUse},
+		{"styles", "<defs>" + path + "</defs>" + uses(`fill="#%02x0000"`), segments, segs + inUse},
+		{"paths", strings.Repeat("\n"+path, 11), segments, segs + splitting},
+		{"polylines", strings.Repeat("\n<polyline points=\""+strings.Repeat("0 0 ", 100)+"\"/>", 11), segments, segs + splitting},
+		{"skews' text", "<defs>" + path + "</defs>" + uses(`transform="skewX(%d)"`), text, "line 3" + bytes + inUse},
+		{"styles' text", "<defs>" + path + "</defs>" + uses(`fill="#%02x0000"`), text, "line 4" + bytes + inUse},
+		{"text", strings.Repeat("\n<text>"+strings.Repeat("x", 600)+"</text>", 4), text, "line 5" + bytes + splitting},
 	} {
 		file := `<svg xmlns="http://www.w3.org/2000/svg">` + c.body + "</svg>"
-		_, err := Read([]byte(file), Options{Limits: Limits{MaxSegments: 1000}})
+		_, err := Read([]byte(file), Options{Limits: c.lim})
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)

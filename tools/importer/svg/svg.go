@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -32,16 +33,19 @@ type Limits struct {
 	MaxUseDepth     int           // <use> within <use>
 	MaxDrawn        int           // shapes and groups once every <use> is expanded
 	MaxSegments     int           // path segments converted in all, each conversion counted
+	MaxShapeBytes   int           // the shapes' path data, points and text, in all
 	MaxTime         time.Duration // wall-clock time to read and convert the file
 }
 
 // DefaultLimits are the limits of `cadrun import`; docs/limits.md lists them. MaxSegments
-// follows the module the drawing becomes: a segment takes at least 4 bytes of it (" L 0 0",
-// or " M 0 0 Z" for two), so a module under the sandbox's 500 KiB (MaxSourceBytes) holds
-// fewer than 130,000, and a conversion over 200,000 could only end in a module refused.
+// and MaxShapeBytes follow the module the drawing becomes, which the sandbox takes up to
+// MaxSourceBytes: the shapes' text goes into it as it is, and a segment takes at least 4
+// bytes of it (" L 0 0", or " M 0 0 Z" for two), so such a module holds fewer than 130,000
+// and a conversion of over 200,000 could only end in a module refused.
 var DefaultLimits = Limits{MaxBytes: 20 << 20, MaxElements: 200_000, MaxDepth: 64,
 	MaxPathBytes: scene.MaxPathDataBytes, MaxPathSegments: scene.MaxPathSegments,
-	MaxUseDepth: 16, MaxDrawn: 100_000, MaxSegments: 200_000, MaxTime: 5 * time.Second}
+	MaxUseDepth: 16, MaxDrawn: 100_000, MaxSegments: 200_000,
+	MaxShapeBytes: runtime.DefaultLimits.MaxSourceBytes, MaxTime: 5 * time.Second}
 
 func (l Limits) orDefault() Limits {
 	d := DefaultLimits
@@ -58,6 +62,7 @@ func (l Limits) orDefault() Limits {
 	pick(&l.MaxUseDepth, d.MaxUseDepth)
 	pick(&l.MaxDrawn, d.MaxDrawn)
 	pick(&l.MaxSegments, d.MaxSegments)
+	pick(&l.MaxShapeBytes, d.MaxShapeBytes)
 	if l.MaxTime <= 0 {
 		l.MaxTime = d.MaxTime
 	}
