@@ -3,10 +3,11 @@
 // are drawn once and placed by each <use>, and what was skipped with why. It knows SVG's
 // structure, transforms and styles but not cadrun's API; tools/importer writes the calls.
 //
-// The input is untrusted: its size, element count, nesting depth, path data and the time it
-// takes are bounded by Limits; a DOCTYPE that declares entities is refused (entity expansion
-// is how a small file becomes a huge one), and a file that is not well-formed XML is refused
-// with the line it failed on.
+// The input is untrusted: its size, element count, nesting depth, path data, the segments
+// converted and the text written for them (a <use> can ask for its content again), and the
+// time it takes are bounded by Limits; a DOCTYPE that declares entities is refused (entity
+// expansion is how a small file becomes a huge one), and a file that is not well-formed XML
+// is refused with the line it failed on.
 package svg
 
 import (
