@@ -114,6 +114,44 @@ func TestSVGElements(t *testing.T) {
 	}
 }
 
+// TestSVGUseScales: a symbol is written once and placed at every scale its <use>s give it,
+// nested uses too; its stroke widths, which a group's scale leaves alone, are multiplied by
+// the factor each placement passes, so that each comes out as the file scales it.
+func TestSVGUseScales(t *testing.T) {
+	t.Parallel()
+	s, rep, code := svgRun(t, doc(`<defs><g id="s"><circle r="1" stroke="red" stroke-width="0.5" fill="none"/></g>
+		<g id="t"><use href="#s" transform="scale(3)"/><rect width="1" height="1" stroke="blue" stroke-width="0.25"/></g></defs>
+		<use href="#s"/><use href="#s" transform="translate(10 0) scale(2)"/>
+		<use href="#t" transform="translate(20 0) scale(0.5)"/><use href="#t" transform="translate(30 0) rotate(90) scale(4)"/>`), Options{})
+	if rep.Blocks != 2 || strings.Count(code, "function symbol") != 2 {
+		t.Errorf("%d symbols written, want 2 (one for #s, one for #t)\n%s", rep.Blocks, code)
+	}
+	for _, c := range []struct {
+		name  string
+		want  scene.Box
+		width float64
+	}{
+		{"use1-1-1", box(-1, -1, 1, 1), 0.5},
+		{"use2-1-1", box(8, -2, 12, 2), 1},
+		{"use3-1-1-1-1", box(18.5, -1.5, 21.5, 1.5), 0.75},
+		{"use3-1-2", box(20, -0.5, 20.5, 0), 0.125},
+		{"use4-1-1-1-1", box(18, -12, 42, 12), 6},
+		{"use4-1-2", box(26, -4, 30, 0), 1},
+	} {
+		e, err := s.Get(c.name)
+		if err != nil {
+			t.Errorf("%v\n%s", err, code)
+			continue
+		}
+		if got := s.WorldBounds(e); boxOff(got, c.want) > 1e-9 {
+			t.Errorf("%s: bounds %v, want %v", c.name, got, c.want)
+		}
+		if got := s.Drawn(e).Style.StrokeWidth; math.Abs(got-c.width) > 1e-9 {
+			t.Errorf("%s: stroke width %g, want %g", c.name, got, c.width)
+		}
+	}
+}
+
 // TestSVGUnits: a drawing with a size is in -units (px at 96 to the inch); one without is in
 // its own user units.
 func TestSVGUnits(t *testing.T) {

@@ -37,6 +37,7 @@ type svgGen struct {
 	*gen
 	d     *svg.Drawing
 	funcs map[*svg.Symbol]string
+	k     string // "k" in a symbol function whose stroke widths its placement multiplies
 }
 
 func newSVGGen(d *svg.Drawing, opt Options) *svgGen {
@@ -70,10 +71,17 @@ func (g *svgGen) module() {
 	}
 	for _, s := range g.d.Symbols {
 		g.rep.Blocks++
-		fmt.Fprintf(&g.out, "\n// symbol #%s (line %d)\nfunction %s(name) {\n", jsComment(s.ID), s.Line, strings.Replace(g.funcs[s], "block", "symbol", 1))
+		params := "name"
+		if g.k = ""; s.Widths {
+			// Stroke widths are not scaled by the group's transform: k, the placement's
+			// scale over the symbol's, scales them.
+			params, g.k = "name, k", "k"
+		}
+		fmt.Fprintf(&g.out, "\n// symbol #%s (line %d)\nfunction %s(%s) {\n", jsComment(s.ID), s.Line, strings.Replace(g.funcs[s], "block", "symbol", 1), params)
 		members := g.inner(s.Items, "name", "  ")
 		fmt.Fprintf(&g.out, "  createGroup(name, [%s]);\n  return name;\n}\n", strings.Join(members, ", "))
 	}
+	g.k = ""
 	g.out.WriteString("\n")
 	counts := map[string]int{}
 	for _, it := range g.d.Items {
@@ -133,7 +141,11 @@ func (g *svgGen) item(it *svg.Item, name, indent string, child func(*svg.Item) s
 		w("createGroup(%s, [%s]);", name, strings.Join(members, ", "))
 	case svg.Use:
 		p := it.Place
-		w("%s(%s);", strings.Replace(g.funcs[it.Symbol], "block", "symbol", 1), name)
+		k := ""
+		if it.Symbol.Widths {
+			k = ", " + g.width(p.K)
+		}
+		w("%s(%s%s);", strings.Replace(g.funcs[it.Symbol], "block", "symbol", 1), name, k)
 		w("place(%s, %s, %s, %s, %s, %s);", name, svg.Num(p.X), svg.Num(p.Y), svg.Num(p.SX), svg.Num(p.SY), angle(p.Angle))
 	case svg.Shape:
 		w("%s", g.call(it.Prim, name))
@@ -192,7 +204,7 @@ func (g *svgGen) style(it *svg.Item, name string, w func(string, ...any)) {
 			w("setFill(%s, %s);", name, color(*it.Fill))
 		}
 		if it.Stroke != nil {
-			w("setStroke(%s, %s, %s);", name, color(*it.Stroke), svg.Num(it.Width))
+			w("setStroke(%s, %s, %s);", name, color(*it.Stroke), g.width(it.Width))
 		}
 		return
 	}
@@ -203,7 +215,20 @@ func (g *svgGen) style(it *svg.Item, name string, w func(string, ...any)) {
 	case it.Stroke == nil:
 		w("setStroke(%s, null);", name)
 	case *it.Stroke != black || it.Width != 0:
-		w("setStroke(%s, %s, %s);", name, color(*it.Stroke), svg.Num(it.Width))
+		w("setStroke(%s, %s, %s);", name, color(*it.Stroke), g.width(it.Width))
+	}
+}
+
+// width is a stroke width (or a placement's factor of them), times k in a symbol function
+// that takes it.
+func (g *svgGen) width(v float64) string {
+	switch n := svg.Num(v); {
+	case g.k == "" || n == "0":
+		return n
+	case n == "1":
+		return g.k
+	default:
+		return n + " * " + g.k
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +25,12 @@ type Drawing struct {
 	Kinds   map[string]int // items made, by SVG element (a symbol's counted once)
 	Skipped map[string]int // "ELEMENT: why" -> count
 	Drawn   int            // shapes and groups with every <use> expanded
+	// Segments are the path segments converted: a symbol's once however often it is
+	// placed, a skewed <use>'s content again for each (MaxSegments).
+	Segments int
+	// ShapeBytes is the text the shapes are written with: path data, points and
+	// characters (MaxShapeBytes).
+	ShapeBytes int
 }
 
 // ItemKind tells what an Item is.
@@ -69,15 +74,23 @@ type Prim struct {
 }
 
 // Placement puts a symbol's group: scaled by (SX, SY), turned by Angle (radians,
-// counter-clockwise) and moved by (X, Y), all about the symbol's origin.
-type Placement struct{ X, Y, SX, SY, Angle float64 }
+// counter-clockwise) and moved by (X, Y), all about the symbol's origin. K multiplies the
+// symbol's stroke widths, which a group's scale leaves alone: the placement's mean scale
+// over the one the symbol is drawn at (1 at the symbol's first use).
+type Placement struct{ X, Y, SX, SY, Angle, K float64 }
 
-// Symbol is what a <use> places: drawn once in its own coordinates (Y up) by a function.
+// Symbol is what a <use> places: drawn once in its own coordinates (Y up) by a function,
+// at the mean scale of its first placement, and placed by every <use> that passes it the
+// same style, whatever their scales.
 type Symbol struct {
 	ID    string // the referenced element's id
 	Line  int
 	Items []*Item
-	Drawn int // shapes and groups it draws, nested uses expanded
+	Drawn int     // shapes and groups it draws, nested uses expanded
+	Scale float64 // the mean scale it is drawn at, scene units per unit of its content
+	// Widths tells that it has stroke widths (its own shapes' or its uses' symbols'),
+	// which each placement multiplies by its K.
+	Widths bool
 }
 
 // Options say how to read a file.
@@ -123,10 +136,10 @@ type converter struct {
 	lim      Limits
 	deadline time.Time
 	ids      map[string]*element
-	symbols  map[string]*Symbol // by element id and the style and scale it is drawn with
+	symbols  map[string]*Symbol // by element id and the style it is drawn with
 	uses     []string           // the ids of the <use>s being expanded, outermost first
+	useLines []int              // and their lines
 	drawn    int
-	steps    int
 	d        *Drawing
 }
 
@@ -222,9 +235,9 @@ func (c *converter) children(e *element, m scene.Affine, st style) ([]*Item, err
 
 // element converts one element (and what it holds) to items.
 func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, error) {
-	c.steps++
-	if c.steps%1024 == 0 && time.Now().After(c.deadline) {
-		return nil, &LineError{e.line, fmt.Errorf("%w: converting took over %v (MaxTime)", ErrLimit, c.lim.MaxTime)}
+	// Each element is checked, not every so many: one can stand for a whole symbol's content.
+	if err := c.inTime(e.line); err != nil {
+		return nil, err
 	}
 	if e.space != "" && e.space != "http://www.w3.org/2000/svg" || ignored[e.name] {
 		return nil, nil
@@ -284,8 +297,63 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 	return c.made(it)
 }
 
-// made counts a new item against MaxDrawn.
+// inTime refuses the file once converting it has taken MaxTime; it is asked at each element
+// and after each path's segments (converted and written), so that no refusal waits on more
+// than one path's work.
+func (c *converter) inTime(line int) error {
+	if time.Now().After(c.deadline) {
+		return &LineError{line, fmt.Errorf("%w: converting took over %v (MaxTime)", ErrLimit, c.lim.MaxTime)}
+	}
+	return nil
+}
+
+// converted counts the n segments of element e's path against MaxSegments, which bounds
+// the conversion by the module it can make: a symbol is converted once for each style it is
+// placed with and a skewed <use>'s content once for each, so a few uses of a long path
+// would otherwise be converted and written over and over.
+func (c *converter) converted(e *element, n int) error {
+	c.d.Segments += n
+	if c.d.Segments > c.lim.MaxSegments {
+		return c.over(e.name, e.line, fmt.Errorf("%w: the drawing's paths come to over %d segments converted, more than a module can hold (MaxSegments)", ErrLimit, c.lim.MaxSegments))
+	}
+	return c.inTime(e.line)
+}
+
+// written counts the text a shape is written with (path data, points, characters) against
+// MaxShapeBytes as it is made, so that the drawing held for the module never holds more than
+// the module may (200,000 segments under a turn held 15 MB of path data, 30 times the
+// module's limit, for a module then refused).
+func (c *converter) written(it *Item) error {
+	n := len(it.Prim.Path) + len(it.Prim.Text)
+	for _, q := range it.Prim.Points {
+		n += len(Num(q.X)) + len(Num(q.Y)) + 4 // ", " after each
+	}
+	c.d.ShapeBytes += n
+	if c.d.ShapeBytes > c.lim.MaxShapeBytes {
+		return c.over(it.Element, it.Line, fmt.Errorf("%w: the shapes' path data, points and text come to over %d bytes, more than a module may hold (MaxShapeBytes)", ErrLimit, c.lim.MaxShapeBytes))
+	}
+	return c.inTime(it.Line)
+}
+
+// over is a budget's refusal at the <use> being expanded, where there is one, naming the
+// element that passed it.
+func (c *converter) over(elem string, line int, err error) error {
+	k := len(c.uses)
+	if k == 0 {
+		return &LineError{line, fmt.Errorf("%w; split the drawing into a few files", err)}
+	}
+	return &LineError{c.useLines[k-1], fmt.Errorf("%w (<%s> at line %d, drawn for the <use> of #%s); "+
+		"a symbol is converted once for each style its <use>s pass down, a skewed <use> draws its content again: "+
+		"give the <use>s one style and no skew, or split the drawing into a few files", err, elem, line, c.uses[k-1])}
+}
+
+// made counts a new item against MaxDrawn, and a shape's text against MaxShapeBytes.
 func (c *converter) made(it *Item) ([]*Item, error) {
+	if it.Kind == Shape {
+		if err := c.written(it); err != nil {
+			return nil, err
+		}
+	}
 	c.drawn++
 	if it.Kind == Use {
 		c.drawn += it.Symbol.Drawn
@@ -416,7 +484,7 @@ func (c *converter) outline(e *element, st style) (scene.Path, error) {
 			return nil, nil
 		}
 		p.Polyline(pts, e.name == "polygon")
-		return p, nil
+		return p, c.converted(e, len(p))
 	}
 	c.skip(e.name, "not an SVG element cadrun imports")
 	return nil, nil
@@ -447,7 +515,7 @@ func (c *converter) pathData(e *element, d string) (scene.Path, error) {
 		c.skip(e.name, "empty path data")
 		return nil, nil
 	}
-	return p, nil
+	return p, c.converted(e, len(p))
 }
 
 // shape makes the item for an outline p of element e mapped by m.
@@ -625,8 +693,8 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	if len(c.uses) >= c.lim.MaxUseDepth {
 		return nil, &LineError{e.line, fmt.Errorf("%w: <use> elements nest over %d deep (MaxUseDepth): %s", ErrRefused, c.lim.MaxUseDepth, strings.Join(append(c.uses, id), " -> "))}
 	}
-	c.uses = append(c.uses, id)
-	defer func() { c.uses = c.uses[:len(c.uses)-1] }()
+	c.uses, c.useLines = append(c.uses, id), append(c.useLines, e.line)
+	defer func() { c.uses, c.useLines = c.uses[:len(c.uses)-1], c.useLines[:len(c.useLines)-1] }()
 	m = m.Mul(scene.Translation(scene.Vec{X: c.num(e, "x"), Y: c.num(e, "y")}))
 	// What the symbol's own content is drawn in: its viewBox fitted to the use's size.
 	var inner scene.Affine = scene.Identity
@@ -651,17 +719,19 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 		}
 		return c.made(&Item{Kind: Group, Element: e.name, Line: e.line, ID: label(e), Children: items})
 	}
-	// The symbol is drawn Y up at the placement's mean scale (so that its stroke widths are
-	// right in scene units); the group's transform undoes that and places it.
+	// The symbol is drawn Y up at its first placement's mean scale (so that its stroke widths
+	// are right in scene units there); the group's transform undoes that and places it, and
+	// a placement at another scale multiplies the widths by K: the symbol's content is
+	// converted and written once, whatever the scales it is placed at.
 	scale := math.Sqrt(math.Abs(full.Det()))
 	sym, err := c.symbol(target, id, st, scale)
 	if err != nil || sym == nil {
 		return nil, err
 	}
-	place := full.Mul(flip).Mul(scene.Scaling(1/scale, 1/scale))
+	place := full.Mul(flip).Mul(scene.Scaling(1/sym.Scale, 1/sym.Scale))
 	sx, sy, angle, _ := similarity(place)
 	return c.made(&Item{Kind: Use, Element: e.name, Line: e.line, ID: label(e), Symbol: sym,
-		Place: Placement{X: place.E, Y: place.F, SX: sx, SY: sy, Angle: angle}})
+		Place: Placement{X: place.E, Y: place.F, SX: sx, SY: sy, Angle: angle, K: scale / sym.Scale}})
 }
 
 // content converts what a <use> shows of target: a symbol's or svg's children, else the
@@ -673,12 +743,11 @@ func (c *converter) content(target *element, m scene.Affine, st style) ([]*Item,
 	return c.element(target, m, st)
 }
 
-// symbol is the Symbol drawing target with the style a <use> passes down and at the scale it
-// is placed (stroke widths are in scene units, not scaled by a group's transform): built
-// once for each such pair.
+// symbol is the Symbol drawing target with the style a <use> passes down: built once for
+// each, at the scale of the first <use> that places it.
 func (c *converter) symbol(target *element, id string, st style, scale float64) (*Symbol, error) {
-	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
-		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, strconv.FormatFloat(scale, 'g', 12, 64))
+	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
+		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize)
 	if s, ok := c.symbols[key]; ok {
 		return s, nil
 	}
@@ -699,10 +768,24 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 	if len(items) == 0 {
 		return nil, nil
 	}
-	s := &Symbol{ID: id, Line: target.line, Items: items, Drawn: drawn}
+	s := &Symbol{ID: id, Line: target.line, Items: items, Drawn: drawn, Scale: scale, Widths: widths(items)}
 	c.symbols[key] = s
 	c.d.Symbols = append(c.d.Symbols, s)
 	return s, nil
+}
+
+// widths tells whether any of items is stroked with a width of its own, or places a symbol
+// that is.
+func widths(items []*Item) bool {
+	for _, it := range items {
+		switch {
+		case it.Kind == Shape && it.Stroke != nil && it.Width != 0,
+			it.Kind == Group && widths(it.Children),
+			it.Kind == Use && it.Symbol.Widths:
+			return true
+		}
+	}
+	return false
 }
 
 func colorKey(c *Color) string {

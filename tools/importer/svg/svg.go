@@ -3,10 +3,11 @@
 // are drawn once and placed by each <use>, and what was skipped with why. It knows SVG's
 // structure, transforms and styles but not cadrun's API; tools/importer writes the calls.
 //
-// The input is untrusted: its size, element count, nesting depth, path data and the time it
-// takes are bounded by Limits; a DOCTYPE that declares entities is refused (entity expansion
-// is how a small file becomes a huge one), and a file that is not well-formed XML is refused
-// with the line it failed on.
+// The input is untrusted: its size, element count, nesting depth, path data, the segments
+// converted and the text written for them (a <use> can ask for its content again), and the
+// time it takes are bounded by Limits; a DOCTYPE that declares entities is refused (entity
+// expansion is how a small file becomes a huge one), and a file that is not well-formed XML
+// is refused with the line it failed on.
 package svg
 
 import (
@@ -18,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -31,13 +33,20 @@ type Limits struct {
 	MaxPathSegments int           // segments in one path
 	MaxUseDepth     int           // <use> within <use>
 	MaxDrawn        int           // shapes and groups once every <use> is expanded
+	MaxSegments     int           // path segments converted in all, each conversion counted
+	MaxShapeBytes   int           // the shapes' path data, points and text, in all
 	MaxTime         time.Duration // wall-clock time to read and convert the file
 }
 
-// DefaultLimits are the limits of `cadrun import`; docs/limits.md lists them.
+// DefaultLimits are the limits of `cadrun import`; docs/limits.md lists them. MaxSegments
+// and MaxShapeBytes follow the module the drawing becomes, which the sandbox takes up to
+// MaxSourceBytes: the shapes' text goes into it as it is, and a segment takes at least 4
+// bytes of it (" L 0 0", or " M 0 0 Z" for two), so such a module holds fewer than 130,000
+// and a conversion of over 200,000 could only end in a module refused.
 var DefaultLimits = Limits{MaxBytes: 20 << 20, MaxElements: 200_000, MaxDepth: 64,
 	MaxPathBytes: scene.MaxPathDataBytes, MaxPathSegments: scene.MaxPathSegments,
-	MaxUseDepth: 16, MaxDrawn: 100_000, MaxTime: 5 * time.Second}
+	MaxUseDepth: 16, MaxDrawn: 100_000, MaxSegments: 200_000,
+	MaxShapeBytes: runtime.DefaultLimits.MaxSourceBytes, MaxTime: 5 * time.Second}
 
 func (l Limits) orDefault() Limits {
 	d := DefaultLimits
@@ -53,6 +62,8 @@ func (l Limits) orDefault() Limits {
 	pick(&l.MaxPathSegments, d.MaxPathSegments)
 	pick(&l.MaxUseDepth, d.MaxUseDepth)
 	pick(&l.MaxDrawn, d.MaxDrawn)
+	pick(&l.MaxSegments, d.MaxSegments)
+	pick(&l.MaxShapeBytes, d.MaxShapeBytes)
 	if l.MaxTime <= 0 {
 		l.MaxTime = d.MaxTime
 	}
@@ -133,7 +144,7 @@ func parse(data []byte, lim Limits, deadline time.Time) (*element, error) {
 			}
 		case xml.StartElement:
 			count++
-			if count%1024 == 0 && time.Now().After(deadline) {
+			if time.Now().After(deadline) {
 				return nil, &LineError{line, fmt.Errorf("%w: reading took over %v (MaxTime)", ErrLimit, lim.MaxTime)}
 			}
 			if count > lim.MaxElements {
