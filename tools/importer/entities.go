@@ -7,7 +7,9 @@ package importer
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 )
@@ -345,6 +347,10 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 		}
 		y -= h // the insertion point is the top of the text (for attachments 1-3); x, y is a baseline
 	}
+	s, dropped := dropControls(s)
+	if dropped > 0 {
+		g.note(e.Kind, "control characters (from %%nnn, \\U+nnnn or the file) dropped: no font draws them")
+	}
 	if strings.TrimSpace(s) == "" {
 		g.skip(e.Kind, "no text")
 		return "", nil
@@ -365,8 +371,9 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	return call, nil
 }
 
-// plainText replaces TEXT's %% codes: %%c Ø, %%d °, %%p ±, %%% %, %%nnn a character; %%u and
-// %%o (underline, overline) are dropped.
+// plainText replaces TEXT's %% codes: %%c Ø, %%d °, %%p ±, %%% %, %%nnn the character of
+// decimal code nnn (%%065 is A: a leading 0 is not octal); %%u and %%o (underline, overline)
+// are dropped.
 func plainText(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -392,8 +399,7 @@ func plainText(s string) string {
 				j++
 			}
 			if j > i {
-				n := 0
-				fmt.Sscan(s[i:j], &n)
+				n, _ := strconv.Atoi(s[i:j]) // at most three digits
 				b.WriteRune(rune(n))
 				i = j - 1
 			} else {
@@ -403,6 +409,21 @@ func plainText(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// dropControls takes out the control characters a text may hold (a %%nnn or \U+nnnn code
+// below 32, or the file's own bytes), which no font draws and drawText refuses; a line break
+// stays. It returns how many it dropped.
+func dropControls(s string) (string, int) {
+	dropped := 0
+	out := strings.Map(func(r rune) rune {
+		if r != '\n' && unicode.IsControl(r) {
+			dropped++
+			return -1
+		}
+		return r
+	}, s)
+	return out, dropped
 }
 
 // plainMText strips MTEXT's formatting: \P is a new line, \~ a space, \\ \{ \} the
@@ -501,15 +522,24 @@ type placement struct {
 	cols, rows                int
 }
 
-// arrayCounts reads an INSERT's column and row counts (70, 71); below 1 counts as 1.
+// arrayCounts reads an INSERT's column and row counts (70, 71); 0 counts as 1. A count
+// below 0 is refused: the counts size the array, so they are never trusted.
 func arrayCounts(e *dxf.Entity) (cols, rows int, err error) {
-	if cols, err = e.IntOr(70, 1); err != nil {
-		return 0, 0, err
+	counts := [2]int{1, 1}
+	for i, what := range [2]string{"columns", "rows"} {
+		p, ok := e.First(70 + i)
+		if !ok {
+			continue
+		}
+		if counts[i], err = dxf.Int(p); err != nil {
+			return 0, 0, err
+		}
+		if counts[i] < 0 {
+			return 0, 0, fmt.Errorf("%w: line %d: an %s with %d %s (group %d); a count must be 0 or more (0 and 1 are one), and every copy counts against MaxDrawnEntities",
+				ErrRefused, p.Line+1, e.Kind, counts[i], what, p.Code)
+		}
 	}
-	if rows, err = e.IntOr(71, 1); err != nil {
-		return 0, 0, err
-	}
-	return max(cols, 1), max(rows, 1), nil
+	return max(counts[0], 1), max(counts[1], 1), nil
 }
 
 // callBlock writes the call of b's function for an insert named by the JS expression name.

@@ -1,0 +1,90 @@
+package importer
+
+// Hostile files: what a file makes the importer compute is bounded like a run. Counts read
+// from the file are never trusted, and a text's character codes never fail an import.
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// entitiesDXF is a DXF file of the ENTITIES given (and a block B holding a circle).
+func entitiesDXF(body string) []byte {
+	return []byte("0\nSECTION\n2\nBLOCKS\n0\nBLOCK\n2\nB\n0\nCIRCLE\n40\n1\n0\nENDBLK\n0\nENDSEC\n0\nSECTION\n2\nENTITIES\n" + body + "0\nENDSEC\n0\nEOF\n")
+}
+
+// TestHostileCounts: a count the file declares that sizes a loop or an allocation is refused
+// when below 0, naming the line of the value and the cap, never trusted (a HATCH with -5
+// vertices made a slice of negative capacity and the process died).
+func TestHostileCounts(t *testing.T) {
+	t.Parallel()
+	// The ENTITIES section's first entity opens on line 21.
+	hatch := "0\nHATCH\n8\n0\n2\nSOLID\n70\n1\n91\n"
+	for _, c := range []struct{ name, body, want string }{
+		{"polyline vertices", hatch + "1\n92\n2\n72\n0\n73\n1\n93\n-5\n",
+			"cannot import: line 38: a HATCH with -5 vertices in a boundary path (group 93); a count must be 0 to 100000 (MaxHatchEdges)"},
+		{"edges", hatch + "1\n92\n0\n93\n-1\n",
+			"cannot import: line 34: a HATCH with -1 edges in a boundary path (group 93); a count must be 0 to 100000 (MaxHatchEdges)"},
+		{"paths", hatch + "-2\n",
+			"cannot import: line 30: a HATCH with -2 boundary paths (group 91); a count must be 0 to 10000 (MaxHatchPaths)"},
+		{"spline knots", hatch + "1\n92\n0\n93\n1\n72\n4\n94\n3\n73\n0\n74\n0\n95\n-4\n96\n4\n",
+			"cannot import: line 44: a HATCH with -4 knots in a spline edge (group 95); a count must be 0 to 5011 (MaxSplineKnots)"},
+		{"spline control points", hatch + "1\n92\n0\n93\n1\n72\n4\n94\n3\n73\n0\n74\n0\n95\n4\n96\n-4\n",
+			"cannot import: line 46: a HATCH with -4 control points in a spline edge (group 96); a count must be 0 to 5000 (MaxSplineControlPoints)"},
+		{"array columns", "0\nINSERT\n2\nB\n70\n-3\n71\n2\n",
+			"cannot import: line 26: an INSERT with -3 columns (group 70); a count must be 0 or more (0 and 1 are one), and every copy counts against MaxDrawnEntities"},
+		{"array rows", "0\nINSERT\n2\nB\n70\n2\n71\n-9223372036854775808\n",
+			"cannot import: line 28: an INSERT with -9223372036854775808 rows (group 71); a count must be 0 or more (0 and 1 are one), and every copy counts against MaxDrawnEntities"},
+	} {
+		_, _, err := DXF(entitiesDXF(c.body), Options{})
+		if err == nil || !errors.Is(err, ErrRefused) || err.Error() != c.want {
+			t.Errorf("%s:\n got %v\nwant %s", c.name, err, c.want)
+		}
+	}
+}
+
+// TestHatchCountOverTheData: a count larger than the groups that follow is bad layout,
+// skipped, and reads no further than the data.
+func TestHatchCountOverTheData(t *testing.T) {
+	t.Parallel()
+	_, rep, err := DXF(entitiesDXF("0\nHATCH\n8\n0\n2\nSOLID\n70\n1\n91\n10000\n92\n2\n72\n0\n93\n100000\n10\n0\n20\n0\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]int{"HATCH: its boundary data is not laid out as DXF lays it out": 1}, rep.Skipped); diff != "" {
+		t.Errorf("skipped mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestPercentCodes: TEXT's %%nnn is a decimal character code (a leading 0 is not octal), and
+// a code that is a control character is dropped and noted, never a failed import.
+func TestPercentCodes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"X%%065Y", "XAY"}, {"it%%039s", "it's"}, {"%%037", "%"}, {"%%0659", "A9"}, {"%%c10 %%d %%p%%%", "Ø10 ° ±%"},
+		{"%%65", "A"}, {"%%x", "%%x"},
+	} {
+		if got := plainText(c.in); got != c.want {
+			t.Errorf("plainText(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	code, rep, err := DXF(entitiesDXF("0\nTEXT\n40\n2.5\n1\na%%009b%%000c\n0\nMTEXT\n40\n2.5\n1\nd\\U+0003e\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"'abc'", "'de'"} {
+		if !strings.Contains(code, want) {
+			t.Errorf("the module has no %s:\n%s", want, code)
+		}
+	}
+	note := "control characters (from %%nnn, \\U+nnnn or the file) dropped: no font draws them"
+	if diff := cmp.Diff(map[string]int{"TEXT: " + note: 1, "MTEXT: " + note: 1}, rep.Notes); diff != "" {
+		t.Errorf("notes mismatch (-want +got):\n%s", diff)
+	}
+	if _, err := runModule(code); err != nil {
+		t.Error(err)
+	}
+}
