@@ -1,7 +1,8 @@
 package importer
 
 // Hostile files: what a file makes the importer compute is bounded like a run. Counts read
-// from the file are never trusted, and a text's character codes never fail an import.
+// from the file are never trusted, a text's character codes never fail an import, and every
+// number written into code is finite and within the scene's range.
 
 import (
 	"errors"
@@ -82,6 +83,56 @@ func TestPercentCodes(t *testing.T) {
 	}
 	note := "control characters (from %%nnn, \\U+nnnn or the file) dropped: no font draws them"
 	if diff := cmp.Diff(map[string]int{"TEXT: " + note: 1, "MTEXT: " + note: 1}, rep.Notes); diff != "" {
+		t.Errorf("notes mismatch (-want +got):\n%s", diff)
+	}
+	if _, err := runModule(code); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestNumbersInRange: every number written into code is finite and, as a coordinate, size or
+// scale, within MaxCoord; otherwise the file is refused naming the value, what it is, the line
+// and the limit (a DXF linetype DASHED_Xinf wrote {scale: +Inf}, an SVG of nested scales
+// drawEllipse('circle1', +Inf, NaN, NaN, NaN)).
+func TestNumbersInRange(t *testing.T) {
+	t.Parallel()
+	const outside = "is outside the scene's range -1e+15..1e+15 (MaxCoord); save the drawing in larger units, or nearer the origin"
+	for _, c := range []struct{ name, body, want string }{
+		{"line", "0\nLINE\n10\n0\n20\n0\n11\n1e20\n21\n1\n", "line 21: LINE: a coordinate of 1e+20 " + outside},
+		{"circle", "0\nCIRCLE\n10\n0\n20\n0\n40\n2e15\n", "line 21: CIRCLE: a radius of 2e+15 " + outside},
+		{"bulge", "0\nLWPOLYLINE\n70\n0\n10\n0\n20\n0\n42\n1e-300\n10\n1\n20\n0\n", "line 21: LWPOLYLINE: an arc's radius (from a bulge) of 2.4999999999999998e+299 " + outside},
+		{"insert scale", "0\nINSERT\n2\nB\n41\n1e200\n", "line 21: INSERT: a scale of 1e+200 " + outside},
+		{"text height", "0\nTEXT\n1\nx\n40\n1e100\n", "line 21: TEXT: a text height of 1e+100 " + outside},
+		{"linetype scale", "0\nLINE\n6\nDASHED_X2\n48\n1e300\n11\n1\n", "line 21: LINE: a linetype scale (DASHED_X2 times group 48) of 2e+300 " + outside},
+		{"hatch arc edge", "0\nHATCH\n2\nSOLID\n70\n1\n91\n1\n92\n0\n93\n1\n72\n2\n10\n9e14\n20\n0\n40\n9e14\n50\n0\n51\n360\n73\n1\n",
+			"line 21: HATCH: a point (1.8e+15, 0) " + outside},
+		{"spline", "0\nSPLINE\n71\n1\n40\n0\n40\n0\n40\n1\n40\n1\n10\n0\n20\n0\n10\n-3e15\n20\n0\n", "line 21: SPLINE: a point (-3e+15, 0) " + outside},
+	} {
+		_, _, err := DXF(entitiesDXF(c.body), Options{})
+		if want := "cannot import: " + c.want; err == nil || err.Error() != want {
+			t.Errorf("%s:\n got %v\nwant %s", c.name, err, want)
+		}
+	}
+	svgFile := `<svg xmlns="http://www.w3.org/2000/svg"><g transform="scale(1e300)"><g transform="scale(1e300)"><circle r="1" cx="1" cy="0"/></g></g></svg>`
+	_, _, err := SVG([]byte(svgFile), Options{})
+	if want := "cannot import: line 1: <circle>: a coordinate of +Inf " + outside; err == nil || err.Error() != want {
+		t.Errorf("svg:\n got %v\nwant %s", err, want)
+	}
+}
+
+// TestLinetypeScaleNotANumber: a linetype of cadrun's own form whose scale is not a finite
+// positive number is drawn as that linetype, unscaled, and noted.
+func TestLinetypeScaleNotANumber(t *testing.T) {
+	t.Parallel()
+	code, rep, err := DXF(entitiesDXF("0\nLINE\n8\n0\n6\nDASHED_Xinf\n11\n1\n21\n1\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(code, "setLinetype('0-line1', 'dashed');") {
+		t.Errorf("the line is not dashed unscaled:\n%s", code)
+	}
+	want := map[string]int{"LINE: linetype DASHED_Xinf: its scale is not a finite positive number, drawn dashed unscaled": 1}
+	if diff := cmp.Diff(want, rep.Notes); diff != "" {
 		t.Errorf("notes mismatch (-want +got):\n%s", diff)
 	}
 	if _, err := runModule(code); err != nil {

@@ -53,6 +53,7 @@ type pathWriter struct {
 	started bool
 	cur     vec
 	eps     float64 // how close two points must be to count as one
+	err     error   // a point or radius outside MaxCoord: the caller refuses the entity
 }
 
 // pseg is one command: op (M, L, A, Q or C), its points (the end last), whether the file gave
@@ -78,6 +79,22 @@ func (w *pathWriter) pt(p vec, given bool) string {
 func (w *pathWriter) add(s pseg) {
 	w.subs[len(w.subs)-1] = append(w.subs[len(w.subs)-1], s)
 	w.cur = s.pts[len(s.pts)-1]
+	if w.err != nil {
+		return
+	}
+	for _, p := range s.pts {
+		if !inCoordRange(p.x) || !inCoordRange(p.y) {
+			w.err = entityError(fmt.Sprintf("a point (%s, %s) %s", fmtNum(p.x), fmtNum(p.y), outsideMaxCoord))
+			return
+		}
+	}
+}
+
+// radius refuses an arc's radius outside MaxCoord, as add refuses a point.
+func (w *pathWriter) radius(r float64) {
+	if w.err == nil && !inCoordRange(r) {
+		w.err = checkNums("a radius", r)
+	}
 }
 
 // moveTo starts a subpath.
@@ -128,6 +145,14 @@ func (w *pathWriter) close() {
 
 // empty reports whether nothing was drawn.
 func (w *pathWriter) empty() bool { return len(w.subs) == 0 }
+
+// data is the path data, or why it cannot be drawn (a refusal add noted).
+func (w *pathWriter) data() (string, error) {
+	if w.err != nil {
+		return "", w.err
+	}
+	return w.String(), nil
+}
 
 // String is the path data.
 func (w *pathWriter) String() string {
@@ -227,6 +252,8 @@ func (w *pathWriter) ellipseArc(c, m vec, ratio, t0, sweep float64) {
 	}
 	w.reach(at(t0), false)
 	a := math.Hypot(m.x, m.y)
+	w.radius(a)
+	w.radius(a * ratio) // a HATCH's ellipse edge may give a ratio over 1
 	rot := math.Atan2(m.y, mirrorX(m.x, w.flip)) * 180 / math.Pi
 	n := 1
 	if math.Abs(sweep) > 2*math.Pi-1e-9 {
@@ -289,6 +316,12 @@ func (g *gen) ellipse(e *dxf.Entity, name string, flip bool) (string, error) {
 		g.skip(e.Kind, "major axis not positive or axis ratio not in (0, 1]")
 		return "", nil
 	}
+	if err := checkNums("a coordinate", c.x, c.y, m.x, m.y); err != nil {
+		return "", err
+	}
+	if err := checkNums("a radius", a); err != nil {
+		return "", err
+	}
 	sweep := math.Mod(v[6]-v[5], 2*math.Pi)
 	if sweep < 0 {
 		sweep += 2 * math.Pi
@@ -303,7 +336,11 @@ func (g *gen) ellipse(e *dxf.Entity, name string, flip bool) (string, error) {
 	}
 	w := &pathWriter{flip: flip, eps: 1e-9 * a}
 	w.ellipseArc(c, m, ratio, v[5], sweep)
-	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(w.String())), nil
+	d, err := w.data()
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(d)), nil
 }
 
 // spline is a B-spline: its degree, knots, and control points with their weights.
@@ -545,8 +582,13 @@ func (g *gen) splineCall(e *dxf.Entity, name string, flip bool) (string, error) 
 	}
 	// A SPLINE's points are in world coordinates (no OCS): flip plays no part.
 	w := &pathWriter{eps: 1e-12 * s.size()}
-	if s.draw(w) {
+	flat := s.draw(w)
+	d, err := w.data()
+	if err != nil {
+		return "", err
+	}
+	if flat {
 		g.note(e.Kind, fmt.Sprintf("rational or of degree over 3: flattened to lines within %g of its size (SplineTolerance)", SplineTolerance))
 	}
-	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(w.String())), nil
+	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(d)), nil
 }

@@ -55,7 +55,7 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 		g.skip(e.Kind, "not supported yet")
 	}
 	if err != nil || call == "" {
-		return false, err
+		return false, refuseEntity(e.Kind, e.Line, err)
 	}
 	g.rep.Kinds[e.Kind]++
 	for _, l := range strings.Split(strings.TrimSuffix(call, "\n"), "\n") {
@@ -72,7 +72,11 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if c := g.linetypeCall(e.Kind, e.Str(6, ""), name, scale); c != "" {
+		c, err := g.linetypeCall(e.Kind, e.Str(6, ""), name, scale)
+		if err != nil {
+			return false, refuseEntity(e.Kind, e.Line, err)
+		}
+		if c != "" {
 			g.after = append(g.after, indent+c)
 		}
 	}
@@ -130,6 +134,9 @@ func (g *gen) line(e *dxf.Entity, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := checkNums("a coordinate", v...); err != nil {
+		return "", err
+	}
 	if v[0] == v[2] && v[1] == v[3] {
 		g.skip(e.Kind, "zero length")
 		return "", nil
@@ -150,6 +157,12 @@ func (g *gen) circle(e *dxf.Entity, name string, flip bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := checkNums("a coordinate", v[0], v[1]); err != nil {
+		return "", err
+	}
+	if err := checkNums("a radius", v[2]); err != nil {
+		return "", err
+	}
 	if !(v[2] > 0) {
 		g.skip(e.Kind, "radius not positive")
 		return "", nil
@@ -160,6 +173,12 @@ func (g *gen) circle(e *dxf.Entity, name string, flip bool) (string, error) {
 func (g *gen) arc(e *dxf.Entity, name string, flip bool) (string, error) {
 	v, err := nums(e, []int{10, 20, 40, 50, 51}, []float64{0, 0, 0, 0, 360})
 	if err != nil {
+		return "", err
+	}
+	if err := checkNums("a coordinate", v[0], v[1]); err != nil {
+		return "", err
+	}
+	if err := checkNums("a radius", v[2]); err != nil {
 		return "", err
 	}
 	if !(v[2] > 0) {
@@ -199,7 +218,7 @@ func (g *gen) lwpolyline(e *dxf.Entity, name string, flip bool) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	return g.poly(e, name, vs, flags&1 != 0, flip), nil
+	return g.poly(e, name, vs, flags&1 != 0, flip)
 }
 
 func (g *gen) polyline(e *dxf.Entity, name string, flip bool) (string, error) {
@@ -229,12 +248,17 @@ func (g *gen) polyline(e *dxf.Entity, name string, flip bool) (string, error) {
 	if flags&4 != 0 {
 		g.skip(e.Kind, "a spline-fit polyline, imported by its fit points")
 	}
-	return g.poly(e, name, vs, flags&1 != 0, flip), nil
+	return g.poly(e, name, vs, flags&1 != 0, flip)
 }
 
 // poly draws a polyline: drawLine or drawPolygon when straight, else a path whose arcs are
 // SVG A commands (exact circular arcs).
-func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) string {
+func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) (string, error) {
+	for _, v := range vs {
+		if err := checkNums("a vertex's coordinate", v.x, v.y); err != nil {
+			return "", err
+		}
+	}
 	// A closing vertex that repeats the first is dropped.
 	if closed && len(vs) > 1 && vs[0].x == vs[len(vs)-1].x && vs[0].y == vs[len(vs)-1].y {
 		vs = vs[:len(vs)-1]
@@ -245,7 +269,7 @@ func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) s
 	}
 	if len(vs) < 2 {
 		g.skip(e.Kind, "fewer than 2 distinct vertices")
-		return ""
+		return "", nil
 	}
 	for i := range vs {
 		vs[i].x = mirrorX(vs[i].x, flip)
@@ -266,7 +290,7 @@ func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) s
 		if closed {
 			fn = "drawPolygon"
 		}
-		return fmt.Sprintf("%s(%s, [%s]);", fn, name, strings.Join(pts, ", "))
+		return fmt.Sprintf("%s(%s, [%s]);", fn, name, strings.Join(pts, ", ")), nil
 	}
 	var d strings.Builder
 	fmt.Fprintf(&d, "M %s %s", num(vs[0].x), num(vs[0].y))
@@ -282,6 +306,9 @@ func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) s
 		// bulge = tan(sweep/4); the radius is chord (1 + b²) / (4 |b|).
 		b := math.Abs(p.bulge)
 		r := math.Hypot(q.x-p.x, q.y-p.y) * (1 + b*b) / (4 * b)
+		if err := checkNums("an arc's radius (from a bulge)", r); err != nil {
+			return "", err
+		}
 		large, sweep := 0, 0
 		if b > 1 {
 			large = 1
@@ -294,7 +321,7 @@ func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) s
 	if closed {
 		d.WriteString(" Z")
 	}
-	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(d.String()))
+	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(d.String())), nil
 }
 
 func anyBulge(vs []vertex) bool {
@@ -358,6 +385,12 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	if !(h > 0) {
 		g.skip(e.Kind, "height not positive")
 		return "", nil
+	}
+	if err := checkNums("a coordinate", x, y); err != nil {
+		return "", err
+	}
+	if err := checkNums("a text height", h); err != nil {
+		return "", err
 	}
 	x = mirrorX(x, flip)
 	opts := ""
@@ -497,6 +530,18 @@ func (g *gen) insert(e *dxf.Entity, name string, flip bool) (string, error) {
 		g.skip(e.Kind, "scaled by zero")
 		return "", nil
 	}
+	if err := checkNums("a coordinate", v[0], v[1]); err != nil {
+		return "", err
+	}
+	if err := checkNums("a scale", v[2], v[3]); err != nil {
+		return "", err
+	}
+	if err := checkNums("an array spacing", v[5], v[6]); err != nil {
+		return "", err
+	}
+	if err := checkNums(fmt.Sprintf("block %s's base point coordinate", b.Name), b.BaseX, b.BaseY); err != nil {
+		return "", err
+	}
 	if pl.cols, pl.rows, err = arrayCounts(e); err != nil {
 		return "", err
 	}
@@ -510,6 +555,9 @@ func (g *gen) dimension(e *dxf.Entity, name string, _ bool) (string, error) {
 	if !ok || b.Xref() {
 		g.skip(e.Kind, "its block (group 2) is not in the file")
 		return "", nil
+	}
+	if err := checkNums(fmt.Sprintf("block %s's base point coordinate", b.Name), b.BaseX, b.BaseY); err != nil {
+		return "", err
 	}
 	g.note(e.Kind, "imported as its block's geometry (lines, arrows, text), not as a cadrun dimension")
 	return g.callBlock(b, name, placement{sx: 1, sy: 1, cols: 1, rows: 1}), nil

@@ -39,6 +39,11 @@ func corners(e *dxf.Entity) (pts [4]vec, four bool, err error) {
 	if !has4 {
 		pts[3] = pts[2]
 	}
+	for _, p := range pts {
+		if err := checkNums("a corner's coordinate", p.x, p.y); err != nil {
+			return pts, false, err
+		}
+	}
 	return pts, pts[3] != pts[2], nil
 }
 
@@ -204,9 +209,12 @@ func (g *gen) hatch(e *dxf.Entity, name string, flip bool) (string, error) {
 			return "", err
 		}
 		w.close()
-		if c.bad {
+		if c.bad || w.err != nil {
 			break
 		}
+	}
+	if w.err != nil {
+		return "", w.err
 	}
 	if c.bad {
 		g.skip(e.Kind, "its boundary data is not laid out as DXF lays it out")
@@ -217,8 +225,12 @@ func (g *gen) hatch(e *dxf.Entity, name string, flip bool) (string, error) {
 		return "", nil
 	}
 	w.orient()
-	call := fmt.Sprintf("drawBezier(%s, %s);", name, jsString(w.String()))
-	if !fillable(w.String()) {
+	d, err := w.data()
+	if err != nil {
+		return "", err
+	}
+	call := fmt.Sprintf("drawBezier(%s, %s);", name, jsString(d))
+	if !fillable(d) {
 		g.skip(e.Kind, "its boundary crosses itself, which cadrun cannot fill or hatch: the boundary is kept, unfilled")
 		return call, nil
 	}
@@ -247,6 +259,9 @@ func (g *gen) hatch(e *dxf.Entity, name string, flip bool) (string, error) {
 		opts = append(opts, "angle: "+degrees(num(angle)))
 	}
 	if scale != 1 && scale > 0 {
+		if err := checkNums("a pattern scale", scale); err != nil {
+			return "", err
+		}
 		opts = append(opts, "scale: "+num(scale))
 	}
 	if len(opts) == 0 {
@@ -304,7 +319,7 @@ func (g *gen) boundary(c *cursor, w *pathWriter, line int) error {
 			if err := g.edge(c, w, line); err != nil {
 				return err
 			}
-			if c.bad {
+			if c.bad || w.err != nil {
 				break
 			}
 		}
@@ -334,6 +349,7 @@ func (g *gen) bulgedRing(w *pathWriter, vs []vertex) {
 		// bulge = tan(sweep/4); as in poly.
 		b := math.Abs(p.bulge)
 		r := math.Hypot(q.x-p.x, q.y-p.y) * (1 + b*b) / (4 * b)
+		w.radius(r)
 		large, sweep := 0, 0
 		if b > 1 {
 			large = 1

@@ -335,7 +335,8 @@ func (g *gen) layers() error {
 		if c, ok := g.layerColor(l); ok {
 			fmt.Fprintf(&g.out, "setStroke(%s, %s);\n", jsString(group), c)
 		}
-		g.out.WriteString(g.linetypeCall("LAYER", g.d.Layers[l].Linetype, jsString(group), 1))
+		c, _ := g.linetypeCall("LAYER", g.d.Layers[l].Linetype, jsString(group), 1) // at scale 1, always in range
+		g.out.WriteString(c)
 		g.flush()
 	}
 	return nil

@@ -25,7 +25,9 @@ func SVG(data []byte, opt Options) (string, *Report, error) {
 		return "", nil, fmt.Errorf("%w: the drawing has over %d entities once its <use> elements are expanded (MaxDrawnEntities)", ErrRefused, MaxDrawnEntities)
 	}
 	g := newSVGGen(d, opt)
-	g.module()
+	if err := g.module(); err != nil {
+		return "", nil, err
+	}
 	code := foldRuns(g.out.String())
 	if n, max := len(code), runtime.DefaultLimits.MaxSourceBytes; n > max {
 		return "", nil, fmt.Errorf("%w: the module would be %d bytes, over the %d-byte limit on a script (MaxSourceBytes); split the drawing into a few files", ErrRefused, n, max)
@@ -37,6 +39,7 @@ type svgGen struct {
 	*gen
 	d     *svg.Drawing
 	funcs map[*svg.Symbol]string
+	bad   error // the first number out of range (checkItem), which refuses the file
 }
 
 func newSVGGen(d *svg.Drawing, opt Options) *svgGen {
@@ -45,7 +48,7 @@ func newSVGGen(d *svg.Drawing, opt Options) *svgGen {
 }
 
 // module writes the header, the helper and symbol functions, then the items.
-func (g *svgGen) module() {
+func (g *svgGen) module() error {
 	src := g.opt.Source
 	if src == "" {
 		src = "an SVG file"
@@ -77,6 +80,9 @@ func (g *svgGen) module() {
 	g.out.WriteString("\n")
 	counts := map[string]int{}
 	for _, it := range g.d.Items {
+		if g.bad != nil {
+			return g.bad
+		}
 		name := g.topName(it, counts)
 		g.item(it, jsString(name), "", func(child *svg.Item) string { return jsString(g.topName(child, counts)) })
 		if it.Kind == svg.Group {
@@ -88,6 +94,7 @@ func (g *svgGen) module() {
 	if g.rep.Layers[topLevel] == 0 {
 		delete(g.rep.Layers, topLevel)
 	}
+	return g.bad
 }
 
 // topName is a top-level item's scene name: its label or id, else its element and a count.
@@ -117,6 +124,11 @@ func (g *svgGen) inner(items []*svg.Item, base, indent string) []string {
 // item writes one item named by the JS expression name; child names the members of a
 // group (nil inside a symbol function, where they are derived from name).
 func (g *svgGen) item(it *svg.Item, name, indent string, child func(*svg.Item) string) {
+	if g.bad == nil {
+		if err := checkItem(it); err != nil {
+			g.bad = fmt.Errorf("%w: line %d: <%s>: %v", ErrRefused, it.Line, it.Element, err)
+		}
+	}
 	w := func(format string, args ...any) { fmt.Fprintf(&g.out, indent+format+"\n", args...) }
 	switch it.Kind {
 	case svg.Group:
@@ -224,3 +236,52 @@ func angle(rad float64) string {
 
 // topLevel is the Report.Layers key of the shapes outside any top-level group.
 const topLevel = "(top level)"
+
+// checkItem refuses an item whose numbers the module cannot hold: the reader composes every
+// transform into them, so nested scales can carry a shape past MaxCoord or overflow to +Inf.
+func checkItem(it *svg.Item) error {
+	switch it.Kind {
+	case svg.Use:
+		p := it.Place
+		if err := checkNums("a coordinate", p.X, p.Y); err != nil {
+			return err
+		}
+		if err := checkNums("an angle", p.Angle); err != nil {
+			return err
+		}
+		return checkNums("a scale", p.SX, p.SY)
+	case svg.Shape:
+		p := it.Prim
+		if err := checkNums("a coordinate", p.X, p.Y); err != nil {
+			return err
+		}
+		if err := checkNums("a size", p.W, p.H, p.R, p.Size); err != nil {
+			return err
+		}
+		if err := checkNums("an angle", p.Angle); err != nil {
+			return err
+		}
+		if err := checkNums("a stroke width", it.Width); err != nil {
+			return err
+		}
+		for _, q := range p.Points {
+			if err := checkNums("a coordinate", q.X, q.Y); err != nil {
+				return err
+			}
+		}
+		return checkPathData(p.Path)
+	}
+	return nil
+}
+
+// checkPathData refuses path data that holds a number out of range (+Inf and NaN included).
+func checkPathData(d string) error {
+	for _, f := range strings.FieldsFunc(d, func(r rune) bool { return r == ' ' || r == ',' }) {
+		if v, err := strconv.ParseFloat(f, 64); err == nil || strings.ContainsAny(f, "0123456789") {
+			if err := checkNums("a coordinate", v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
