@@ -17,6 +17,14 @@ import (
 // entity writes the calls for one entity named by the JS expression name, and reports whether
 // it drew anything.
 func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
+	// The writer refuses once the module passes its budget, and the clock once the import
+	// passes its MaxTime: either ends the import at the next entity.
+	if err := g.out.Err(); err != nil {
+		return false, err
+	}
+	if err := g.clock.step(); err != nil {
+		return false, err
+	}
 	flip, ok, err := g.planar(e)
 	if err != nil || !ok {
 		return false, err

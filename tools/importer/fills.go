@@ -203,7 +203,7 @@ func (g *gen) hatch(e *dxf.Entity, name string, flip bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	w := &pathWriter{flip: flip, eps: 1e-9}
+	w := &pathWriter{flip: flip, eps: 1e-9, clock: g.clock}
 	for range n {
 		if err := g.boundary(c, w, e.Line); err != nil {
 			return "", err
@@ -224,7 +224,9 @@ func (g *gen) hatch(e *dxf.Entity, name string, flip bool) (string, error) {
 		g.skip(e.Kind, "no boundary paths")
 		return "", nil
 	}
-	w.orient()
+	if err := w.orient(); err != nil {
+		return "", err
+	}
 	d, err := w.data()
 	if err != nil {
 		return "", err
@@ -491,8 +493,8 @@ func (g *gen) edge(c *cursor, w *pathWriter, line int) error {
 			c.bad = true
 			return nil
 		}
-		if s.draw(w) {
-			g.note("HATCH", fmt.Sprintf("a rational spline edge: flattened to lines within %g of its size (SplineTolerance)", SplineTolerance))
+		if flat, coarse := s.draw(w); flat {
+			g.note("HATCH", flatNote("a rational spline edge", coarse))
 		}
 	default:
 		c.bad = true

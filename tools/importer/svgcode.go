@@ -11,12 +11,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
 // SVG reads an SVG file and returns the module's source and the report.
 func SVG(data []byte, opt Options) (string, *Report, error) {
+	// One clock from the start of reading: MaxTime bounds the whole conversion.
+	maxTime := opt.SVGLimits.MaxTime
+	if maxTime <= 0 {
+		maxTime = svg.DefaultLimits.MaxTime
+	}
+	clock := newBudget(maxTime)
 	d, err := svg.Read(data, svg.Options{Units: opt.Units, Limits: opt.SVGLimits})
 	if err != nil {
 		return "", nil, err
@@ -24,13 +29,13 @@ func SVG(data []byte, opt Options) (string, *Report, error) {
 	if d.Drawn > MaxDrawnEntities {
 		return "", nil, fmt.Errorf("%w: the drawing has over %d entities once its <use> elements are expanded (MaxDrawnEntities)", ErrRefused, MaxDrawnEntities)
 	}
-	g := newSVGGen(d, opt)
+	g := newSVGGen(d, opt, clock)
 	if err := g.module(); err != nil {
 		return "", nil, err
 	}
-	code := foldRuns(g.out.String())
-	if n, max := len(code), runtime.DefaultLimits.MaxSourceBytes; n > max {
-		return "", nil, fmt.Errorf("%w: the module would be %d bytes, over the %d-byte limit on a script (MaxSourceBytes); split the drawing into a few files", ErrRefused, n, max)
+	code, err := fold(g.out.String(), "split the drawing into a few files", clock)
+	if err != nil {
+		return "", nil, err
 	}
 	return code, g.rep, nil
 }
@@ -42,9 +47,10 @@ type svgGen struct {
 	bad   error // the first number out of range (checkItem), which refuses the file
 }
 
-func newSVGGen(d *svg.Drawing, opt Options) *svgGen {
+func newSVGGen(d *svg.Drawing, opt Options, clock *budget) *svgGen {
 	rep := &Report{Format: "svg", Units: d.Units, Kinds: d.Kinds, Layers: map[string]int{}, Skipped: d.Skipped, Expanded: d.Drawn}
-	return &svgGen{gen: &gen{opt: opt, rep: rep, names: map[string]bool{}, funcs: map[string]string{}}, d: d, funcs: map[*svg.Symbol]string{}}
+	out := newCodeWriter(MaxUnfoldedBytes, " before folding", "MaxUnfoldedBytes", "split the drawing into a few files", clock)
+	return &svgGen{gen: &gen{opt: opt, rep: rep, clock: clock, out: out, names: map[string]bool{}, funcs: map[string]string{}}, d: d, funcs: map[*svg.Symbol]string{}}
 }
 
 // module writes the header, the helper and symbol functions, then the items.
@@ -57,7 +63,7 @@ func (g *svgGen) module() error {
 	if g.d.Units != "user units" {
 		scale = fmt.Sprintf(" (one SVG user unit is %s %s)", svg.Num(g.d.Scale), g.d.Units)
 	}
-	fmt.Fprintf(&g.out, "// Imported from %s by `cadrun import`. Units: %s%s.\n", jsComment(src), g.d.Units, scale)
+	fmt.Fprintf(g.out, "// Imported from %s by `cadrun import`. Units: %s%s.\n", jsComment(src), g.d.Units, scale)
 	g.out.WriteString("// Y points up: the file's y is negated, and its transforms are worked into the coordinates.\n")
 	g.out.WriteString("\nconst deg = Math.PI / 180;\n")
 	if len(g.d.Symbols) > 0 {
@@ -73,15 +79,18 @@ func (g *svgGen) module() error {
 	}
 	for _, s := range g.d.Symbols {
 		g.rep.Blocks++
-		fmt.Fprintf(&g.out, "\n// symbol #%s (line %d)\nfunction %s(name) {\n", jsComment(s.ID), s.Line, strings.Replace(g.funcs[s], "block", "symbol", 1))
+		fmt.Fprintf(g.out, "\n// symbol #%s (line %d)\nfunction %s(name) {\n", jsComment(s.ID), s.Line, strings.Replace(g.funcs[s], "block", "symbol", 1))
 		members := g.inner(s.Items, "name", "  ")
-		fmt.Fprintf(&g.out, "  createGroup(name, [%s]);\n  return name;\n}\n", strings.Join(members, ", "))
+		fmt.Fprintf(g.out, "  createGroup(name, [%s]);\n  return name;\n}\n", strings.Join(members, ", "))
 	}
 	g.out.WriteString("\n")
 	counts := map[string]int{}
 	for _, it := range g.d.Items {
 		if g.bad != nil {
 			return g.bad
+		}
+		if err := g.out.Err(); err != nil {
+			return err
 		}
 		name := g.topName(it, counts)
 		g.item(it, jsString(name), "", func(child *svg.Item) string { return jsString(g.topName(child, counts)) })
@@ -94,7 +103,10 @@ func (g *svgGen) module() error {
 	if g.rep.Layers[topLevel] == 0 {
 		delete(g.rep.Layers, topLevel)
 	}
-	return g.bad
+	if g.bad != nil {
+		return g.bad
+	}
+	return g.out.Err()
 }
 
 // topName is a top-level item's scene name: its label or id, else its element and a count.
@@ -129,7 +141,7 @@ func (g *svgGen) item(it *svg.Item, name, indent string, child func(*svg.Item) s
 			g.bad = fmt.Errorf("%w: line %d: <%s>: %v", ErrRefused, it.Line, it.Element, err)
 		}
 	}
-	w := func(format string, args ...any) { fmt.Fprintf(&g.out, indent+format+"\n", args...) }
+	w := func(format string, args ...any) { fmt.Fprintf(g.out, indent+format+"\n", args...) }
 	switch it.Kind {
 	case svg.Group:
 		var members []string
