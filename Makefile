@@ -17,11 +17,13 @@ help:
 build:
 	CGO_ENABLED=0 $(GO) build -o bin/cadrun ./cmd/cadrun
 
-## test: install what the tests need (.ci/deps), run `cadrun test` on the examples, every test with the race detector, then the worker isolation tests without it
+## test: install what the tests need (.ci/deps), run `cadrun test` on the examples, every test with the race detector, then the worker isolation tests without it and 4 s of fuzzing of each importer (FuzzDXF, FuzzSVG)
 .PHONY: test
 test: deps test-examples
 	CADRUN_REQUIRE_TOOLS=1 CADRUN_BROWSER_TESTS=1 $(GO) test -race -count=1 $(PKGS)
 	CADRUN_REQUIRE_TOOLS=1 $(GO) test -count=1 -run 'TestPool' ./runtime/
+	$(GO) test -run '^$$' -fuzz '^FuzzDXF$$' -fuzztime 4s ./tools/importer/
+	$(GO) test -run '^$$' -fuzz '^FuzzSVG$$' -fuzztime 4s ./tools/importer/
 
 ## test-examples: `cadrun test` on the example workspaces against their committed __snapshots__/ (CI=true: a missing snapshot fails)
 .PHONY: test-examples

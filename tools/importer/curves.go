@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 )
 
@@ -53,6 +54,13 @@ type pathWriter struct {
 	started bool
 	cur     vec
 	eps     float64 // how close two points must be to count as one
+	// segs counts the segments (moves and closes included, as the scene counts them);
+	// clock is the import's MaxTime. Past scene.MaxPathSegments, past the clock or at a point
+	// outside MaxCoord, err holds why and the caller refuses the entity.
+	segs  int
+	clock *budget
+	err   error
+	tests int // point-in-ring tests orient made: its work, for the tests
 }
 
 // pseg is one command: op (M, L, A, Q or C), its points (the end last), whether the file gave
@@ -78,6 +86,28 @@ func (w *pathWriter) pt(p vec, given bool) string {
 func (w *pathWriter) add(s pseg) {
 	w.subs[len(w.subs)-1] = append(w.subs[len(w.subs)-1], s)
 	w.cur = s.pts[len(s.pts)-1]
+	if w.err != nil {
+		return
+	}
+	w.segs++
+	for _, p := range s.pts {
+		if !inCoordRange(p.x) || !inCoordRange(p.y) {
+			w.err = entityError(fmt.Sprintf("a point (%s, %s) %s", fmtNum(p.x), fmtNum(p.y), outsideMaxCoord))
+			return
+		}
+	}
+	if w.segs > scene.MaxPathSegments {
+		w.err = entityError(fmt.Sprintf("its path would be over %d segments (MaxPathSegments); simplify it, or split it in the program that drew it", scene.MaxPathSegments))
+		return
+	}
+	w.err = w.clock.step()
+}
+
+// radius refuses an arc's radius outside MaxCoord, as add refuses a point.
+func (w *pathWriter) radius(r float64) {
+	if w.err == nil && !inCoordRange(r) {
+		w.err = checkNums("a radius", r)
+	}
 }
 
 // moveTo starts a subpath.
@@ -117,6 +147,7 @@ func (w *pathWriter) lineTo(p vec, given bool) { w.add(pseg{op: 'L', pts: []vec{
 // close ends the subpath with Z.
 func (w *pathWriter) close() {
 	if w.started {
+		w.segs++ // Z
 		w.closed[len(w.closed)-1] = true
 		sub := w.subs[len(w.subs)-1]
 		if start := sub[0].pts[0]; len(sub) > 1 && w.cur.near(start, w.eps) {
@@ -128,6 +159,19 @@ func (w *pathWriter) close() {
 
 // empty reports whether nothing was drawn.
 func (w *pathWriter) empty() bool { return len(w.subs) == 0 }
+
+// data is the path data, or why it cannot be drawn: a refusal add noted, or data over
+// scene.MaxPathDataBytes, which the scene would refuse.
+func (w *pathWriter) data() (string, error) {
+	if w.err != nil {
+		return "", w.err
+	}
+	d := w.String()
+	if len(d) > scene.MaxPathDataBytes {
+		return "", entityError(fmt.Sprintf("its path data would be %d bytes, over %d (MaxPathDataBytes); simplify it, or split it in the program that drew it", len(d), scene.MaxPathDataBytes))
+	}
+	return d, nil
+}
 
 // String is the path data.
 func (w *pathWriter) String() string {
@@ -155,12 +199,32 @@ func (w *pathWriter) String() string {
 // orient turns the closed subpaths so that they fill as DXF fills a HATCH, by the even-odd
 // rule, under cadrun's nonzero rule: a ring inside an even number of others runs
 // counter-clockwise (as drawn, after the mirror), one inside an odd number clockwise.
-func (w *pathWriter) orient() {
+//
+// A ring's depth is how many others hold its first point. Only a ring whose bounding box
+// holds the point can, so the rings are filed by box in a grid about as many cells as rings,
+// and each point is tested against the rings of its own cell whose box holds it: near-linear
+// for rings side by side, as a HATCH of many holes has them. Rings nested in each other are
+// tested against all that hold them, as they must be; the clock bounds that.
+func (w *pathWriter) orient() error {
 	rings := make([][]vec, len(w.subs))
+	boxes := make([]bbox, len(w.subs))
+	all := emptyBBox()
 	for i, sub := range w.subs {
 		for _, s := range sub {
 			rings[i] = append(rings[i], s.samples...)
 			rings[i] = append(rings[i], s.pts[len(s.pts)-1])
+		}
+		boxes[i] = boxOf(rings[i])
+		if w.closed[i] {
+			all = all.union(boxes[i])
+		}
+	}
+	grid := newRingGrid(all, len(rings))
+	for i := range rings {
+		if w.closed[i] {
+			if err := grid.file(i, boxes[i], w.clock); err != nil {
+				return err
+			}
 		}
 	}
 	for i, r := range rings {
@@ -168,8 +232,15 @@ func (w *pathWriter) orient() {
 			continue
 		}
 		depth := 0
-		for j, o := range rings {
-			if j != i && w.closed[j] && inside(o, r[0]) {
+		for _, j := range grid.at(r[0]) {
+			if j == i || !boxes[j].holds(r[0]) {
+				continue
+			}
+			w.tests++
+			if err := w.clock.step(); err != nil {
+				return err
+			}
+			if inside(rings[j], r[0]) {
 				depth++
 			}
 		}
@@ -178,6 +249,77 @@ func (w *pathWriter) orient() {
 			w.subs[i] = reversed(w.subs[i])
 		}
 	}
+	return nil
+}
+
+// bbox is an axis-aligned bounding box.
+type bbox struct{ lo, hi vec }
+
+func emptyBBox() bbox { return bbox{vec{math.Inf(1), math.Inf(1)}, vec{math.Inf(-1), math.Inf(-1)}} }
+
+func boxOf(ps []vec) bbox {
+	b := emptyBBox()
+	for _, p := range ps {
+		b = b.union(bbox{p, p})
+	}
+	return b
+}
+
+func (b bbox) union(o bbox) bbox {
+	return bbox{vec{math.Min(b.lo.x, o.lo.x), math.Min(b.lo.y, o.lo.y)}, vec{math.Max(b.hi.x, o.hi.x), math.Max(b.hi.y, o.hi.y)}}
+}
+
+func (b bbox) holds(p vec) bool {
+	return p.x >= b.lo.x && p.x <= b.hi.x && p.y >= b.lo.y && p.y <= b.hi.y
+}
+
+// maxGridSide caps the ring grid at maxGridSide² cells.
+const maxGridSide = 1024
+
+// ringGrid files rings by the cells their boxes cover.
+type ringGrid struct {
+	all   bbox
+	side  int
+	cells [][]int
+}
+
+// newRingGrid is a grid over all of about n cells.
+func newRingGrid(all bbox, n int) *ringGrid {
+	side := min(max(1, int(math.Ceil(math.Sqrt(float64(n))))), maxGridSide)
+	return &ringGrid{all: all, side: side, cells: make([][]int, side*side)}
+}
+
+// cell is the column or row of v along [lo, hi], clamped to the grid.
+func (g *ringGrid) cell(v, lo, hi float64) int {
+	if !(hi > lo) {
+		return 0
+	}
+	k := int((v - lo) / (hi - lo) * float64(g.side))
+	return min(max(k, 0), g.side-1)
+}
+
+// file puts ring i into every cell its bbox b covers.
+func (g *ringGrid) file(i int, b bbox, clock *budget) error {
+	x0, x1 := g.cell(b.lo.x, g.all.lo.x, g.all.hi.x), g.cell(b.hi.x, g.all.lo.x, g.all.hi.x)
+	y0, y1 := g.cell(b.lo.y, g.all.lo.y, g.all.hi.y), g.cell(b.hi.y, g.all.lo.y, g.all.hi.y)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			g.cells[y*g.side+x] = append(g.cells[y*g.side+x], i)
+			if err := clock.step(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// at is the rings filed in p's cell.
+func (g *ringGrid) at(p vec) []int {
+	if !g.all.holds(p) {
+		return nil
+	}
+	x, y := g.cell(p.x, g.all.lo.x, g.all.hi.x), g.cell(p.y, g.all.lo.y, g.all.hi.y)
+	return g.cells[y*g.side+x]
 }
 
 // reversed is a subpath run backwards.
@@ -227,6 +369,8 @@ func (w *pathWriter) ellipseArc(c, m vec, ratio, t0, sweep float64) {
 	}
 	w.reach(at(t0), false)
 	a := math.Hypot(m.x, m.y)
+	w.radius(a)
+	w.radius(a * ratio) // a HATCH's ellipse edge may give a ratio over 1
 	rot := math.Atan2(m.y, mirrorX(m.x, w.flip)) * 180 / math.Pi
 	n := 1
 	if math.Abs(sweep) > 2*math.Pi-1e-9 {
@@ -289,6 +433,12 @@ func (g *gen) ellipse(e *dxf.Entity, name string, flip bool) (string, error) {
 		g.skip(e.Kind, "major axis not positive or axis ratio not in (0, 1]")
 		return "", nil
 	}
+	if err := checkNums("a coordinate", c.x, c.y, m.x, m.y); err != nil {
+		return "", err
+	}
+	if err := checkNums("a radius", a); err != nil {
+		return "", err
+	}
 	sweep := math.Mod(v[6]-v[5], 2*math.Pi)
 	if sweep < 0 {
 		sweep += 2 * math.Pi
@@ -301,9 +451,13 @@ func (g *gen) ellipse(e *dxf.Entity, name string, flip bool) (string, error) {
 		}
 		return call, nil
 	}
-	w := &pathWriter{flip: flip, eps: 1e-9 * a}
+	w := &pathWriter{flip: flip, eps: 1e-9 * a, clock: g.clock}
 	w.ellipseArc(c, m, ratio, v[5], sweep)
-	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(w.String())), nil
+	d, err := w.data()
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(d)), nil
 }
 
 // spline is a B-spline: its degree, knots, and control points with their weights.
@@ -435,13 +589,37 @@ func casteljau(p []hpt, t float64) vec {
 // maxFlatSteps caps the lines one flattened Bézier piece becomes.
 const maxFlatSteps = 256
 
+// MaxSplineLines is the most lines one flattened spline becomes. The tolerance sets how many
+// each piece needs; where they add up to more, every piece gets its share of this many
+// (at least one line), so that a spline's code grows with its control points, not with
+// how finely they ask to be drawn: a 110 KB entity cannot become megabytes of code.
+const MaxSplineLines = 4096
+
 // draw writes the spline into w: exact Béziers when it can, else lines within
-// SplineTolerance; it reports whether it flattened.
-func (s *spline) draw(w *pathWriter) (flattened bool) {
+// SplineTolerance, or within MaxSplineLines when that is coarser (coarse); it reports
+// whether it flattened.
+func (s *spline) draw(w *pathWriter) (flattened, coarse bool) {
 	pieces := s.beziers()
 	exact := s.degree <= 3 && !s.rational()
-	tol := SplineTolerance * s.size()
-	for _, piece := range pieces {
+	var steps []int
+	if !exact {
+		tol := SplineTolerance * s.size()
+		steps = make([]int, len(pieces))
+		total := 0
+		for i, piece := range pieces {
+			steps[i] = flatSteps(piece, tol)
+			total += steps[i]
+		}
+		if coarse = total > MaxSplineLines; coarse {
+			for i := range steps {
+				steps[i] = max(1, steps[i]*MaxSplineLines/total)
+			}
+		}
+	}
+	for i, piece := range pieces {
+		if w.err != nil {
+			break
+		}
 		if exact {
 			pts := make([]vec, len(piece))
 			for i, h := range piece {
@@ -451,15 +629,23 @@ func (s *spline) draw(w *pathWriter) (flattened bool) {
 			continue
 		}
 		w.reach(piece[0].project(), false)
-		n := flatSteps(piece, tol)
-		for i := 1; i <= n; i++ {
-			w.lineTo(casteljau(piece, float64(i)/float64(n)), false)
+		n := steps[i]
+		for k := 1; k <= n; k++ {
+			w.lineTo(casteljau(piece, float64(k)/float64(n)), false)
 		}
 	}
 	if s.closed {
 		w.close()
 	}
-	return !exact
+	return !exact, coarse
+}
+
+// flatNote says how a spline was flattened, for the report.
+func flatNote(what string, coarse bool) string {
+	if coarse {
+		return fmt.Sprintf("%s: flattened to at most %d lines (MaxSplineLines), coarser than SplineTolerance", what, MaxSplineLines)
+	}
+	return fmt.Sprintf("%s: flattened to lines within %g of its size (SplineTolerance)", what, SplineTolerance)
 }
 
 // size is the diagonal of the control points' bounding box.
@@ -544,9 +730,14 @@ func (g *gen) splineCall(e *dxf.Entity, name string, flip bool) (string, error) 
 		return "", nil
 	}
 	// A SPLINE's points are in world coordinates (no OCS): flip plays no part.
-	w := &pathWriter{eps: 1e-12 * s.size()}
-	if s.draw(w) {
-		g.note(e.Kind, fmt.Sprintf("rational or of degree over 3: flattened to lines within %g of its size (SplineTolerance)", SplineTolerance))
+	w := &pathWriter{eps: 1e-12 * s.size(), clock: g.clock}
+	flat, coarse := s.draw(w)
+	d, err := w.data()
+	if err != nil {
+		return "", err
 	}
-	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(w.String())), nil
+	if flat {
+		g.note(e.Kind, flatNote("rational or of degree over 3", coarse))
+	}
+	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(d)), nil
 }

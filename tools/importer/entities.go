@@ -7,7 +7,9 @@ package importer
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 )
@@ -15,6 +17,14 @@ import (
 // entity writes the calls for one entity named by the JS expression name, and reports whether
 // it drew anything.
 func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
+	// The writer refuses once the module passes its budget, and the clock once the import
+	// passes its MaxTime: either ends the import at the next entity.
+	if err := g.out.Err(); err != nil {
+		return false, err
+	}
+	if err := g.clock.step(); err != nil {
+		return false, err
+	}
 	flip, ok, err := g.planar(e)
 	if err != nil || !ok {
 		return false, err
@@ -53,7 +63,7 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 		g.skip(e.Kind, "not supported yet")
 	}
 	if err != nil || call == "" {
-		return false, err
+		return false, refuseEntity(e.Kind, e.Line, err)
 	}
 	g.rep.Kinds[e.Kind]++
 	for _, l := range strings.Split(strings.TrimSuffix(call, "\n"), "\n") {
@@ -70,7 +80,11 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if c := g.linetypeCall(e.Kind, e.Str(6, ""), name, scale); c != "" {
+		c, err := g.linetypeCall(e.Kind, e.Str(6, ""), name, scale)
+		if err != nil {
+			return false, refuseEntity(e.Kind, e.Line, err)
+		}
+		if c != "" {
 			g.after = append(g.after, indent+c)
 		}
 	}
@@ -128,6 +142,9 @@ func (g *gen) line(e *dxf.Entity, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := checkNums("a coordinate", v...); err != nil {
+		return "", err
+	}
 	if v[0] == v[2] && v[1] == v[3] {
 		g.skip(e.Kind, "zero length")
 		return "", nil
@@ -148,6 +165,12 @@ func (g *gen) circle(e *dxf.Entity, name string, flip bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := checkNums("a coordinate", v[0], v[1]); err != nil {
+		return "", err
+	}
+	if err := checkNums("a radius", v[2]); err != nil {
+		return "", err
+	}
 	if !(v[2] > 0) {
 		g.skip(e.Kind, "radius not positive")
 		return "", nil
@@ -158,6 +181,12 @@ func (g *gen) circle(e *dxf.Entity, name string, flip bool) (string, error) {
 func (g *gen) arc(e *dxf.Entity, name string, flip bool) (string, error) {
 	v, err := nums(e, []int{10, 20, 40, 50, 51}, []float64{0, 0, 0, 0, 360})
 	if err != nil {
+		return "", err
+	}
+	if err := checkNums("a coordinate", v[0], v[1]); err != nil {
+		return "", err
+	}
+	if err := checkNums("a radius", v[2]); err != nil {
 		return "", err
 	}
 	if !(v[2] > 0) {
@@ -197,7 +226,7 @@ func (g *gen) lwpolyline(e *dxf.Entity, name string, flip bool) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	return g.poly(e, name, vs, flags&1 != 0, flip), nil
+	return g.poly(e, name, vs, flags&1 != 0, flip)
 }
 
 func (g *gen) polyline(e *dxf.Entity, name string, flip bool) (string, error) {
@@ -227,12 +256,17 @@ func (g *gen) polyline(e *dxf.Entity, name string, flip bool) (string, error) {
 	if flags&4 != 0 {
 		g.skip(e.Kind, "a spline-fit polyline, imported by its fit points")
 	}
-	return g.poly(e, name, vs, flags&1 != 0, flip), nil
+	return g.poly(e, name, vs, flags&1 != 0, flip)
 }
 
 // poly draws a polyline: drawLine or drawPolygon when straight, else a path whose arcs are
 // SVG A commands (exact circular arcs).
-func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) string {
+func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) (string, error) {
+	for _, v := range vs {
+		if err := checkNums("a vertex's coordinate", v.x, v.y); err != nil {
+			return "", err
+		}
+	}
 	// A closing vertex that repeats the first is dropped.
 	if closed && len(vs) > 1 && vs[0].x == vs[len(vs)-1].x && vs[0].y == vs[len(vs)-1].y {
 		vs = vs[:len(vs)-1]
@@ -243,7 +277,7 @@ func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) s
 	}
 	if len(vs) < 2 {
 		g.skip(e.Kind, "fewer than 2 distinct vertices")
-		return ""
+		return "", nil
 	}
 	for i := range vs {
 		vs[i].x = mirrorX(vs[i].x, flip)
@@ -264,7 +298,7 @@ func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) s
 		if closed {
 			fn = "drawPolygon"
 		}
-		return fmt.Sprintf("%s(%s, [%s]);", fn, name, strings.Join(pts, ", "))
+		return fmt.Sprintf("%s(%s, [%s]);", fn, name, strings.Join(pts, ", ")), nil
 	}
 	var d strings.Builder
 	fmt.Fprintf(&d, "M %s %s", num(vs[0].x), num(vs[0].y))
@@ -280,6 +314,9 @@ func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) s
 		// bulge = tan(sweep/4); the radius is chord (1 + b²) / (4 |b|).
 		b := math.Abs(p.bulge)
 		r := math.Hypot(q.x-p.x, q.y-p.y) * (1 + b*b) / (4 * b)
+		if err := checkNums("an arc's radius (from a bulge)", r); err != nil {
+			return "", err
+		}
 		large, sweep := 0, 0
 		if b > 1 {
 			large = 1
@@ -292,7 +329,7 @@ func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) s
 	if closed {
 		d.WriteString(" Z")
 	}
-	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(d.String()))
+	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(d.String())), nil
 }
 
 func anyBulge(vs []vertex) bool {
@@ -345,6 +382,10 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 		}
 		y -= h // the insertion point is the top of the text (for attachments 1-3); x, y is a baseline
 	}
+	s, dropped := dropControls(s)
+	if dropped > 0 {
+		g.note(e.Kind, "control characters (from %%nnn, \\U+nnnn or the file) dropped: no font draws them")
+	}
 	if strings.TrimSpace(s) == "" {
 		g.skip(e.Kind, "no text")
 		return "", nil
@@ -352,6 +393,12 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	if !(h > 0) {
 		g.skip(e.Kind, "height not positive")
 		return "", nil
+	}
+	if err := checkNums("a coordinate", x, y); err != nil {
+		return "", err
+	}
+	if err := checkNums("a text height", h); err != nil {
+		return "", err
 	}
 	x = mirrorX(x, flip)
 	opts := ""
@@ -365,8 +412,9 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	return call, nil
 }
 
-// plainText replaces TEXT's %% codes: %%c Ø, %%d °, %%p ±, %%% %, %%nnn a character; %%u and
-// %%o (underline, overline) are dropped.
+// plainText replaces TEXT's %% codes: %%c Ø, %%d °, %%p ±, %%% %, %%nnn the character of
+// decimal code nnn (%%065 is A: a leading 0 is not octal); %%u and %%o (underline, overline)
+// are dropped.
 func plainText(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -392,8 +440,7 @@ func plainText(s string) string {
 				j++
 			}
 			if j > i {
-				n := 0
-				fmt.Sscan(s[i:j], &n)
+				n, _ := strconv.Atoi(s[i:j]) // at most three digits
 				b.WriteRune(rune(n))
 				i = j - 1
 			} else {
@@ -403,6 +450,21 @@ func plainText(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// dropControls takes out the control characters a text may hold (a %%nnn or \U+nnnn code
+// below 32, or the file's own bytes), which no font draws and drawText refuses; a line break
+// stays. It returns how many it dropped.
+func dropControls(s string) (string, int) {
+	dropped := 0
+	out := strings.Map(func(r rune) rune {
+		if r != '\n' && unicode.IsControl(r) {
+			dropped++
+			return -1
+		}
+		return r
+	}, s)
+	return out, dropped
 }
 
 // plainMText strips MTEXT's formatting: \P is a new line, \~ a space, \\ \{ \} the
@@ -476,6 +538,18 @@ func (g *gen) insert(e *dxf.Entity, name string, flip bool) (string, error) {
 		g.skip(e.Kind, "scaled by zero")
 		return "", nil
 	}
+	if err := checkNums("a coordinate", v[0], v[1]); err != nil {
+		return "", err
+	}
+	if err := checkNums("a scale", v[2], v[3]); err != nil {
+		return "", err
+	}
+	if err := checkNums("an array spacing", v[5], v[6]); err != nil {
+		return "", err
+	}
+	if err := checkNums(fmt.Sprintf("block %s's base point coordinate", b.Name), b.BaseX, b.BaseY); err != nil {
+		return "", err
+	}
 	if pl.cols, pl.rows, err = arrayCounts(e); err != nil {
 		return "", err
 	}
@@ -490,6 +564,9 @@ func (g *gen) dimension(e *dxf.Entity, name string, _ bool) (string, error) {
 		g.skip(e.Kind, "its block (group 2) is not in the file")
 		return "", nil
 	}
+	if err := checkNums(fmt.Sprintf("block %s's base point coordinate", b.Name), b.BaseX, b.BaseY); err != nil {
+		return "", err
+	}
 	g.note(e.Kind, "imported as its block's geometry (lines, arrows, text), not as a cadrun dimension")
 	return g.callBlock(b, name, placement{sx: 1, sy: 1, cols: 1, rows: 1}), nil
 }
@@ -501,15 +578,24 @@ type placement struct {
 	cols, rows                int
 }
 
-// arrayCounts reads an INSERT's column and row counts (70, 71); below 1 counts as 1.
+// arrayCounts reads an INSERT's column and row counts (70, 71); 0 counts as 1. A count
+// below 0 is refused: the counts size the array, so they are never trusted.
 func arrayCounts(e *dxf.Entity) (cols, rows int, err error) {
-	if cols, err = e.IntOr(70, 1); err != nil {
-		return 0, 0, err
+	counts := [2]int{1, 1}
+	for i, what := range [2]string{"columns", "rows"} {
+		p, ok := e.First(70 + i)
+		if !ok {
+			continue
+		}
+		if counts[i], err = dxf.Int(p); err != nil {
+			return 0, 0, err
+		}
+		if counts[i] < 0 {
+			return 0, 0, fmt.Errorf("%w: line %d: an %s with %d %s (group %d); a count must be 0 or more (0 and 1 are one), and every copy counts against MaxDrawnEntities",
+				ErrRefused, p.Line+1, e.Kind, counts[i], what, p.Code)
+		}
 	}
-	if rows, err = e.IntOr(71, 1); err != nil {
-		return 0, 0, err
-	}
-	return max(cols, 1), max(rows, 1), nil
+	return max(counts[0], 1), max(counts[1], 1), nil
 }
 
 // callBlock writes the call of b's function for an insert named by the JS expression name.

@@ -39,6 +39,11 @@ func corners(e *dxf.Entity) (pts [4]vec, four bool, err error) {
 	if !has4 {
 		pts[3] = pts[2]
 	}
+	for _, p := range pts {
+		if err := checkNums("a corner's coordinate", p.x, p.y); err != nil {
+			return pts, false, err
+		}
+	}
 	return pts, pts[3] != pts[2], nil
 }
 
@@ -152,6 +157,21 @@ func (c *cursor) has(code int) bool { return !c.bad && c.i < len(c.pairs) && c.p
 func (c *cursor) num(code int) (float64, error) { return dxf.Float(c.want(code)) }
 func (c *cursor) int(code int) (int, error)     { return dxf.Int(c.want(code)) }
 
+// count reads a count (code) of what a HATCH holds. A count sizes the loops that read what
+// follows, so it is never trusted: one below 0 or over max is refused naming the line and
+// the cap (limit). A count the data does not bear out (fewer groups follow) marks it bad.
+func (c *cursor) count(code int, what string, max int, limit string) (int, error) {
+	p := c.want(code)
+	n, err := dxf.Int(p)
+	switch {
+	case err != nil || c.bad:
+		return 0, err
+	case n < 0 || n > max:
+		return 0, fmt.Errorf("%w: line %d: a HATCH with %d %s (group %d); a count must be 0 to %d (%s)", ErrRefused, p.Line+1, n, what, code, max, limit)
+	}
+	return n, nil
+}
+
 // point reads groups code and code+10.
 func (c *cursor) point(code int) (vec, error) {
 	x, err := c.num(code)
@@ -179,19 +199,22 @@ func (g *gen) hatch(e *dxf.Entity, name string, flip bool) (string, error) {
 		return "", nil
 	}
 	c := &cursor{pairs: e.Pairs, i: start}
-	n, err := c.int(91)
+	n, err := c.count(91, "boundary paths", MaxHatchPaths, "MaxHatchPaths")
 	if err != nil {
 		return "", err
 	}
-	if n > MaxHatchPaths {
-		return "", fmt.Errorf("%w: line %d: a HATCH with %d boundary paths, over the %d allowed (MaxHatchPaths)", ErrRefused, e.Line, n, MaxHatchPaths)
-	}
-	w := &pathWriter{flip: flip, eps: 1e-9}
+	w := &pathWriter{flip: flip, eps: 1e-9, clock: g.clock}
 	for range n {
 		if err := g.boundary(c, w, e.Line); err != nil {
 			return "", err
 		}
 		w.close()
+		if c.bad || w.err != nil {
+			break
+		}
+	}
+	if w.err != nil {
+		return "", w.err
 	}
 	if c.bad {
 		g.skip(e.Kind, "its boundary data is not laid out as DXF lays it out")
@@ -201,9 +224,15 @@ func (g *gen) hatch(e *dxf.Entity, name string, flip bool) (string, error) {
 		g.skip(e.Kind, "no boundary paths")
 		return "", nil
 	}
-	w.orient()
-	call := fmt.Sprintf("drawBezier(%s, %s);", name, jsString(w.String()))
-	if !fillable(w.String()) {
+	if err := w.orient(); err != nil {
+		return "", err
+	}
+	d, err := w.data()
+	if err != nil {
+		return "", err
+	}
+	call := fmt.Sprintf("drawBezier(%s, %s);", name, jsString(d))
+	if !fillable(d) {
 		g.skip(e.Kind, "its boundary crosses itself, which cadrun cannot fill or hatch: the boundary is kept, unfilled")
 		return call, nil
 	}
@@ -232,6 +261,9 @@ func (g *gen) hatch(e *dxf.Entity, name string, flip bool) (string, error) {
 		opts = append(opts, "angle: "+degrees(num(angle)))
 	}
 	if scale != 1 && scale > 0 {
+		if err := checkNums("a pattern scale", scale); err != nil {
+			return "", err
+		}
 		opts = append(opts, "scale: "+num(scale))
 	}
 	if len(opts) == 0 {
@@ -258,15 +290,15 @@ func (g *gen) boundary(c *cursor, w *pathWriter, line int) error {
 			}
 		}
 		_ = closed // a boundary is always closed
-		count, err := c.int(93)
+		count, err := c.count(93, "vertices in a boundary path", MaxHatchEdges, "MaxHatchEdges")
 		if err != nil {
 			return err
 		}
-		if count > MaxHatchEdges {
-			return fmt.Errorf("%w: line %d: a HATCH boundary of %d vertices, over the %d allowed (MaxHatchEdges)", ErrRefused, line, count, MaxHatchEdges)
-		}
 		vs := make([]vertex, 0, min(count, 64))
 		for range count {
+			if c.bad {
+				break
+			}
 			p, err := c.point(10)
 			if err != nil {
 				return err
@@ -281,16 +313,16 @@ func (g *gen) boundary(c *cursor, w *pathWriter, line int) error {
 		}
 		g.bulgedRing(w, vs)
 	} else {
-		count, err := c.int(93)
+		count, err := c.count(93, "edges in a boundary path", MaxHatchEdges, "MaxHatchEdges")
 		if err != nil {
 			return err
-		}
-		if count > MaxHatchEdges {
-			return fmt.Errorf("%w: line %d: a HATCH boundary of %d edges, over the %d allowed (MaxHatchEdges)", ErrRefused, line, count, MaxHatchEdges)
 		}
 		for range count {
 			if err := g.edge(c, w, line); err != nil {
 				return err
+			}
+			if c.bad || w.err != nil {
+				break
 			}
 		}
 	}
@@ -319,6 +351,7 @@ func (g *gen) bulgedRing(w *pathWriter, vs []vertex) {
 		// bulge = tan(sweep/4); as in poly.
 		b := math.Abs(p.bulge)
 		r := math.Hypot(q.x-p.x, q.y-p.y) * (1 + b*b) / (4 * b)
+		w.radius(r)
 		large, sweep := 0, 0
 		if b > 1 {
 			large = 1
@@ -413,22 +446,21 @@ func (g *gen) edge(c *cursor, w *pathWriter, line int) error {
 			return err
 		}
 		c.skip(73, 74) // rational and periodic: the weights and knots say as much
-		nk, err := c.int(95)
+		nk, err := c.count(95, "knots in a spline edge", MaxSplineKnots, "MaxSplineKnots")
 		if err != nil {
 			return err
 		}
-		nc, err := c.int(96)
+		nc, err := c.count(96, "control points in a spline edge", MaxSplineControlPoints, "MaxSplineControlPoints")
 		if err != nil {
 			return err
 		}
 		if err := splineCaps("HATCH spline edge", line, nc, nk, s.degree); err != nil {
 			return err
 		}
-		if nk < 0 || nc < 0 {
-			c.bad = true
-			return nil
-		}
 		for range nk {
+			if c.bad {
+				return nil
+			}
 			k, err := c.num(40)
 			if err != nil {
 				return err
@@ -436,6 +468,9 @@ func (g *gen) edge(c *cursor, w *pathWriter, line int) error {
 			s.knots = append(s.knots, k)
 		}
 		for range nc {
+			if c.bad {
+				return nil
+			}
 			p, err := c.point(10)
 			if err != nil {
 				return err
@@ -458,8 +493,8 @@ func (g *gen) edge(c *cursor, w *pathWriter, line int) error {
 			c.bad = true
 			return nil
 		}
-		if s.draw(w) {
-			g.note("HATCH", fmt.Sprintf("a rational spline edge: flattened to lines within %g of its size (SplineTolerance)", SplineTolerance))
+		if flat, coarse := s.draw(w); flat {
+			g.note("HATCH", flatNote("a rational spline edge", coarse))
 		}
 	default:
 		c.bad = true

@@ -12,6 +12,7 @@ package importer
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -136,13 +137,52 @@ func (c call) follows(last call) bool {
 	return true
 }
 
+// fold folds the module (foldRuns) into a writer that holds the result to the sandbox's
+// MaxSourceBytes as it is written; hint says what to do with a file whose module is over it.
+func fold(code, hint string, clock *budget) (string, error) {
+	w := newCodeWriter(runtime.DefaultLimits.MaxSourceBytes, ", the limit on a script", "MaxSourceBytes", hint, clock)
+	foldInto(w, code)
+	if err := w.Err(); err != nil {
+		return "", err
+	}
+	return w.String(), nil
+}
+
 // foldRuns rewrites the module's runs of similar calls as loops over their data, and the
 // group lists of their names with names().
 func foldRuns(code string) string {
+	w := newCodeWriter(math.MaxInt, "", "", "", nil)
+	foldInto(w, code)
+	return w.String()
+}
+
+// foldInto writes code folded into w, line by line, so that w refuses as soon as the folded
+// text passes its budget.
+func foldInto(w *codeWriter, code string) {
 	lines := strings.Split(code, "\n")
-	var out []string
+	started := false // a line is written
+	blank := 0       // empty lines held back: the names helper goes after the last other line
+	emit := func(ls ...string) {
+		for _, l := range ls {
+			if l == "" {
+				blank++
+				continue
+			}
+			for ; blank > 0; blank-- {
+				if started {
+					w.WriteString("\n")
+				}
+				started = true
+			}
+			if started {
+				w.WriteString("\n")
+			}
+			w.WriteString(l)
+			started = true
+		}
+	}
 	usedNames := false
-	for i := 0; i < len(lines); {
+	for i := 0; i < len(lines) && w.Err() == nil; {
 		first, ok := parseCall(lines[i])
 		j := i + 1
 		if ok {
@@ -159,7 +199,7 @@ func foldRuns(code string) string {
 		if !ok || j-i < minRun {
 			line, used := foldNames(lines[i])
 			usedNames = usedNames || used
-			out = append(out, line)
+			emit(line)
 			i++
 			continue
 		}
@@ -168,19 +208,22 @@ func foldRuns(code string) string {
 			c, _ := parseCall(l)
 			run = append(run, c)
 		}
-		out = append(out, loop(run)...)
+		emit(loop(run)...)
 		i = j
 	}
 	if usedNames {
-		for len(out) > 0 && out[len(out)-1] == "" {
-			out = out[:len(out)-1]
-		}
-		out = append(out, "", "// names lists the names prefix + from, ..., prefix + to.",
+		blank = 0
+		emit("", "// names lists the names prefix + from, ..., prefix + to.",
 			"function names(prefix, from, to) {",
 			"  return Array.from({length: to - from + 1}, (_, k) => prefix + (from + k));",
 			"}", "")
 	}
-	return strings.Join(out, "\n")
+	for ; blank > 0; blank-- {
+		if started {
+			w.WriteString("\n")
+		}
+		started = true
+	}
 }
 
 // loop writes a run as a table of the numbers that vary and one call in a for loop.

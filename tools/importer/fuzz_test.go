@@ -1,6 +1,8 @@
 package importer
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,6 +23,20 @@ func FuzzDXF(f *testing.F) {
 	f.Add(ents("0\nHATCH\n2\nANSI31\n70\n0\n91\n2\n92\n3\n72\n1\n73\n1\n93\n3\n10\n0\n20\n0\n42\n1\n10\n4\n20\n0\n10\n4\n20\n4\n97\n0\n" +
 		"92\n0\n93\n2\n72\n3\n10\n2\n20\n2\n11\n1\n21\n0\n40\n0.5\n50\n0\n51\n360\n73\n0\n72\n4\n94\n1\n73\n0\n74\n0\n95\n4\n96\n2\n40\n0\n40\n0\n40\n1\n40\n1\n10\n3\n20\n2\n10\n2\n20\n2\n97\n0\n52\n30\n41\n2\n"))
 	f.Add(ents("0\nDIMENSION\n2\n*D1\n0\nINSERT\n2\n*D1\n70\n3\n71\n2\n44\n5\n45\n5\n50\n30\n"))
+	// Hostile files: a negative vertex count; a spline of degree 4 flattened; a HATCH of many
+	// rings; a linetype scale of inf and a coordinate past MaxCoord; %%nnn codes.
+	f.Add([]byte("0\nSECTION\n2\nENTITIES\n0\nHATCH\n8\n0\n2\nSOLID\n70\n1\n71\n0\n91\n1\n92\n2\n72\n0\n73\n1\n93\n-5\n0\nENDSEC\n0\nEOF\n"))
+	f.Add(entitiesDXF(splineDXF(40, 4)))
+	var rings strings.Builder
+	rings.WriteString("0\nHATCH\n8\n0\n2\nSOLID\n70\n1\n71\n0\n91\n16\n")
+	for k := range 16 {
+		rings.WriteString("92\n2\n72\n0\n73\n1\n93\n4\n")
+		x, y := k%4*10, k/4*10
+		fmt.Fprintf(&rings, "10\n%d\n20\n%d\n10\n%d\n20\n%d\n10\n%d\n20\n%d\n10\n%d\n20\n%d\n97\n0\n", x, y, x+4, y, x+4, y+4, x, y+4)
+	}
+	f.Add(entitiesDXF(rings.String() + "75\n0\n76\n1\n98\n0\n"))
+	f.Add(entitiesDXF("0\nLINE\n8\n0\n6\nDASHED_Xinf\n10\n0\n20\n0\n11\n1\n21\n1\n0\nLINE\n11\n1e20\n"))
+	f.Add(entitiesDXF("0\nTEXT\n40\n2.5\n1\nX%%065Y it%%039s %%000\n0\nMTEXT\n40\n2\n1\na\\U+0003b\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _, _ = DXF(data, Options{Limits: dxf.Limits{MaxTime: time.Second}})
 	})

@@ -74,20 +74,29 @@ func DXF(data []byte, opt Options) (string, *Report, error) {
 	if err := checkUnits(opt.Units); err != nil {
 		return "", nil, err
 	}
+	// One clock from the start of reading: MaxTime bounds the whole conversion.
+	maxTime := opt.Limits.MaxTime
+	if maxTime <= 0 {
+		maxTime = dxf.DefaultLimits.MaxTime
+	}
+	clock := newBudget(maxTime)
 	d, err := dxf.Read(data, opt.Limits)
 	if err != nil {
 		return "", nil, err
 	}
-	g := newGen(d, opt)
+	g := newGen(d, opt, clock)
 	if err := g.checkBlocks(); err != nil {
 		return "", nil, err
 	}
 	if err := g.module(); err != nil {
 		return "", nil, err
 	}
-	code := foldRuns(g.out.String())
-	if n, max := len(code), runtime.DefaultLimits.MaxSourceBytes; n > max {
-		return "", nil, fmt.Errorf("%w: the module would be %d bytes, over the %d-byte limit on a script (MaxSourceBytes); import a few layers at a time (-layers)", ErrRefused, n, max)
+	if err := g.out.Err(); err != nil {
+		return "", nil, err
+	}
+	code, err := fold(g.out.String(), "import a few layers at a time (-layers)", clock)
+	if err != nil {
+		return "", nil, err
 	}
 	return code, g.rep, nil
 }
@@ -119,7 +128,8 @@ type gen struct {
 	d      *dxf.Drawing
 	opt    Options
 	rep    *Report
-	out    strings.Builder
+	out    *codeWriter       // the module as written, before folding
+	clock  *budget           // the import's MaxTime
 	funcs  map[string]string // block name -> JS function name
 	names  map[string]bool   // entity and group names used, lower-cased
 	used   map[string]bool   // blocks some INSERT reaches
@@ -129,12 +139,12 @@ type gen struct {
 	arrays bool              // some INSERT is an array (MINSERT): the module needs array
 }
 
-func newGen(d *dxf.Drawing, opt Options) *gen {
+func newGen(d *dxf.Drawing, opt Options, clock *budget) *gen {
 	u := opt.Units
 	if u == "" {
 		u = UnitName(d.InsUnits)
 	}
-	g := &gen{d: d, opt: opt, funcs: map[string]string{}, names: map[string]bool{}, used: map[string]bool{}, drawn: map[string]int{},
+	g := &gen{d: d, opt: opt, clock: clock, out: newCodeWriter(MaxUnfoldedBytes, " before folding", "MaxUnfoldedBytes", "import a few layers at a time (-layers)", clock), funcs: map[string]string{}, names: map[string]bool{}, used: map[string]bool{}, drawn: map[string]int{},
 		rep: &Report{Format: "dxf", Units: u, InsUnits: d.InsUnits, Kinds: map[string]int{}, Layers: map[string]int{}, Skipped: map[string]int{}}}
 	if len(opt.Layers) > 0 {
 		g.keep = map[string]bool{}
@@ -239,7 +249,7 @@ func (g *gen) module() error {
 	if src == "" {
 		src = "a DXF file"
 	}
-	fmt.Fprintf(&g.out, "// Imported from %s by `cadrun import`. Units: %s.\n", jsComment(src), g.rep.Units)
+	fmt.Fprintf(g.out, "// Imported from %s by `cadrun import`. Units: %s.\n", jsComment(src), g.rep.Units)
 	g.out.WriteString("// Coordinates are the file's own numbers; angles are the file's degrees times deg.\n\n")
 	g.out.WriteString("const deg = Math.PI / 180;\nlet serial = 0;\n\n")
 	g.out.WriteString("// unique is a fresh name for one insert of a block.\nfunction unique(base) {\n  serial += 1;\n  return base + '-' + serial;\n}\n\n")
@@ -276,7 +286,7 @@ func (g *gen) module() error {
 // block writes one block's function.
 func (g *gen) block(b *dxf.Block) error {
 	g.rep.Blocks++
-	fmt.Fprintf(&g.out, "\n// block %s\nfunction %s(name) {\n", jsComment(b.Name), g.funcs[b.Name])
+	fmt.Fprintf(g.out, "\n// block %s\nfunction %s(name) {\n", jsComment(b.Name), g.funcs[b.Name])
 	var members []string
 	for i, e := range b.Entities {
 		member := "name + '-" + strconv.Itoa(i+1) + "'"
@@ -291,7 +301,7 @@ func (g *gen) block(b *dxf.Block) error {
 		}
 	}
 	g.flush()
-	fmt.Fprintf(&g.out, "  createGroup(name, [%s]);\n  return name;\n}\n", strings.Join(members, ", "))
+	fmt.Fprintf(g.out, "  createGroup(name, [%s]);\n  return name;\n}\n", strings.Join(members, ", "))
 	return nil
 }
 
@@ -312,7 +322,7 @@ func (g *gen) layers() error {
 	}
 	for _, l := range order {
 		group := g.unique(l, "layer")
-		fmt.Fprintf(&g.out, "\n// layer %s\n", jsComment(l))
+		fmt.Fprintf(g.out, "\n// layer %s\n", jsComment(l))
 		var members []string
 		counts := map[string]int{}
 		for _, e := range byLayer[l] {
@@ -331,11 +341,12 @@ func (g *gen) layers() error {
 			g.after = nil
 			continue
 		}
-		fmt.Fprintf(&g.out, "createGroup(%s, [%s]);\n", jsString(group), strings.Join(members, ", "))
+		fmt.Fprintf(g.out, "createGroup(%s, [%s]);\n", jsString(group), strings.Join(members, ", "))
 		if c, ok := g.layerColor(l); ok {
-			fmt.Fprintf(&g.out, "setStroke(%s, %s);\n", jsString(group), c)
+			fmt.Fprintf(g.out, "setStroke(%s, %s);\n", jsString(group), c)
 		}
-		g.out.WriteString(g.linetypeCall("LAYER", g.d.Layers[l].Linetype, jsString(group), 1))
+		c, _ := g.linetypeCall("LAYER", g.d.Layers[l].Linetype, jsString(group), 1) // at scale 1, always in range
+		g.out.WriteString(c)
 		g.flush()
 	}
 	return nil

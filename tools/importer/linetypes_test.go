@@ -10,19 +10,23 @@ import (
 func TestLinetypeOf(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		in    string
-		base  string
-		scale float64
-		ok    bool
+		in       string
+		base     string
+		scale    float64
+		ok       bool
+		unscaled bool
 	}{
-		{"CONTINUOUS", "", 1, true}, {"ByLayer", "", 1, true}, {"", "", 1, true},
-		{"DASHED", "dashed", 1, true}, {"hidden2", "hidden", 0.5, true}, {"CENTERX2", "center", 2, true},
-		{"DASHED_X0_5", "dashed", 0.5, true}, {"PHANTOM", "phantom", 1, true}, {"DOT", "dot", 1, true},
-		{"BORDER", "", 0, false}, {"DASHED_Xabc", "", 0, false},
+		{"CONTINUOUS", "", 1, true, false}, {"ByLayer", "", 1, true, false}, {"", "", 1, true, false},
+		{"DASHED", "dashed", 1, true, false}, {"hidden2", "hidden", 0.5, true, false}, {"CENTERX2", "center", 2, true, false},
+		{"DASHED_X0_5", "dashed", 0.5, true, false}, {"PHANTOM", "phantom", 1, true, false}, {"DOT", "dot", 1, true, false},
+		{"BORDER", "", 0, false, false}, {"DASHED_Xabc", "", 0, false, false},
+		// A scale that is a number but not a finite positive one: the linetype, unscaled.
+		{"DASHED_Xinf", "dashed", 1, true, true}, {"DASHED_XNaN", "dashed", 1, true, true}, {"DASHED_X0", "dashed", 1, true, true},
+		{"DASHED_X-2", "dashed", 1, true, true}, {"DASHED_X1e999", "dashed", 1, true, true}, {"DASHED_X1e16", "dashed", 1, true, true},
 	} {
-		base, scale, ok := linetypeOf(c.in)
-		if base != c.base || scale != c.scale || ok != c.ok {
-			t.Errorf("%q: %q %v %v, want %q %v %v", c.in, base, scale, ok, c.base, c.scale, c.ok)
+		base, scale, ok, unscaled := linetypeOf(c.in)
+		if base != c.base || scale != c.scale || ok != c.ok || unscaled != c.unscaled {
+			t.Errorf("%q: %q %v %v %v, want %q %v %v %v", c.in, base, scale, ok, unscaled, c.base, c.scale, c.ok, c.unscaled)
 		}
 	}
 }

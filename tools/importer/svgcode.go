@@ -11,12 +11,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
 // SVG reads an SVG file and returns the module's source and the report.
 func SVG(data []byte, opt Options) (string, *Report, error) {
+	// One clock from the start of reading: MaxTime bounds the whole conversion.
+	maxTime := opt.SVGLimits.MaxTime
+	if maxTime <= 0 {
+		maxTime = svg.DefaultLimits.MaxTime
+	}
+	clock := newBudget(maxTime)
 	d, err := svg.Read(data, svg.Options{Units: opt.Units, Limits: opt.SVGLimits})
 	if err != nil {
 		return "", nil, err
@@ -24,11 +29,13 @@ func SVG(data []byte, opt Options) (string, *Report, error) {
 	if d.Drawn > MaxDrawnEntities {
 		return "", nil, fmt.Errorf("%w: the drawing has over %d entities once its <use> elements are expanded (MaxDrawnEntities)", ErrRefused, MaxDrawnEntities)
 	}
-	g := newSVGGen(d, opt)
-	g.module()
-	code := foldRuns(g.out.String())
-	if n, max := len(code), runtime.DefaultLimits.MaxSourceBytes; n > max {
-		return "", nil, fmt.Errorf("%w: the module would be %d bytes, over the %d-byte limit on a script (MaxSourceBytes); split the drawing into a few files", ErrRefused, n, max)
+	g := newSVGGen(d, opt, clock)
+	if err := g.module(); err != nil {
+		return "", nil, err
+	}
+	code, err := fold(g.out.String(), "split the drawing into a few files", clock)
+	if err != nil {
+		return "", nil, err
 	}
 	return code, g.rep, nil
 }
@@ -38,15 +45,17 @@ type svgGen struct {
 	d     *svg.Drawing
 	funcs map[*svg.Symbol]string
 	k     string // "k" in a symbol function whose stroke widths its placement multiplies
+	bad   error  // the first number out of range (checkItem), which refuses the file
 }
 
-func newSVGGen(d *svg.Drawing, opt Options) *svgGen {
+func newSVGGen(d *svg.Drawing, opt Options, clock *budget) *svgGen {
 	rep := &Report{Format: "svg", Units: d.Units, Kinds: d.Kinds, Layers: map[string]int{}, Skipped: d.Skipped, Expanded: d.Drawn}
-	return &svgGen{gen: &gen{opt: opt, rep: rep, names: map[string]bool{}, funcs: map[string]string{}}, d: d, funcs: map[*svg.Symbol]string{}}
+	out := newCodeWriter(MaxUnfoldedBytes, " before folding", "MaxUnfoldedBytes", "split the drawing into a few files", clock)
+	return &svgGen{gen: &gen{opt: opt, rep: rep, clock: clock, out: out, names: map[string]bool{}, funcs: map[string]string{}}, d: d, funcs: map[*svg.Symbol]string{}}
 }
 
 // module writes the header, the helper and symbol functions, then the items.
-func (g *svgGen) module() {
+func (g *svgGen) module() error {
 	src := g.opt.Source
 	if src == "" {
 		src = "an SVG file"
@@ -55,7 +64,7 @@ func (g *svgGen) module() {
 	if g.d.Units != "user units" {
 		scale = fmt.Sprintf(" (one SVG user unit is %s %s)", svg.Num(g.d.Scale), g.d.Units)
 	}
-	fmt.Fprintf(&g.out, "// Imported from %s by `cadrun import`. Units: %s%s.\n", jsComment(src), g.d.Units, scale)
+	fmt.Fprintf(g.out, "// Imported from %s by `cadrun import`. Units: %s%s.\n", jsComment(src), g.d.Units, scale)
 	g.out.WriteString("// Y points up: the file's y is negated, and its transforms are worked into the coordinates.\n")
 	g.out.WriteString("\nconst deg = Math.PI / 180;\n")
 	if len(g.d.Symbols) > 0 {
@@ -77,14 +86,20 @@ func (g *svgGen) module() {
 			// scale over the symbol's, scales them.
 			params, g.k = "name, k", "k"
 		}
-		fmt.Fprintf(&g.out, "\n// symbol #%s (line %d)\nfunction %s(%s) {\n", jsComment(s.ID), s.Line, strings.Replace(g.funcs[s], "block", "symbol", 1), params)
+		fmt.Fprintf(g.out, "\n// symbol #%s (line %d)\nfunction %s(%s) {\n", jsComment(s.ID), s.Line, strings.Replace(g.funcs[s], "block", "symbol", 1), params)
 		members := g.inner(s.Items, "name", "  ")
-		fmt.Fprintf(&g.out, "  createGroup(name, [%s]);\n  return name;\n}\n", strings.Join(members, ", "))
+		fmt.Fprintf(g.out, "  createGroup(name, [%s]);\n  return name;\n}\n", strings.Join(members, ", "))
 	}
 	g.k = ""
 	g.out.WriteString("\n")
 	counts := map[string]int{}
 	for _, it := range g.d.Items {
+		if g.bad != nil {
+			return g.bad
+		}
+		if err := g.out.Err(); err != nil {
+			return err
+		}
 		name := g.topName(it, counts)
 		g.item(it, jsString(name), "", func(child *svg.Item) string { return jsString(g.topName(child, counts)) })
 		if it.Kind == svg.Group {
@@ -96,6 +111,10 @@ func (g *svgGen) module() {
 	if g.rep.Layers[topLevel] == 0 {
 		delete(g.rep.Layers, topLevel)
 	}
+	if g.bad != nil {
+		return g.bad
+	}
+	return g.out.Err()
 }
 
 // topName is a top-level item's scene name: its label or id, else its element and a count.
@@ -125,7 +144,12 @@ func (g *svgGen) inner(items []*svg.Item, base, indent string) []string {
 // item writes one item named by the JS expression name; child names the members of a
 // group (nil inside a symbol function, where they are derived from name).
 func (g *svgGen) item(it *svg.Item, name, indent string, child func(*svg.Item) string) {
-	w := func(format string, args ...any) { fmt.Fprintf(&g.out, indent+format+"\n", args...) }
+	if g.bad == nil {
+		if err := checkItem(it); err != nil {
+			g.bad = fmt.Errorf("%w: line %d: <%s>: %v", ErrRefused, it.Line, it.Element, err)
+		}
+	}
+	w := func(format string, args ...any) { fmt.Fprintf(g.out, indent+format+"\n", args...) }
 	switch it.Kind {
 	case svg.Group:
 		var members []string
@@ -249,3 +273,52 @@ func angle(rad float64) string {
 
 // topLevel is the Report.Layers key of the shapes outside any top-level group.
 const topLevel = "(top level)"
+
+// checkItem refuses an item whose numbers the module cannot hold: the reader composes every
+// transform into them, so nested scales can carry a shape past MaxCoord or overflow to +Inf.
+func checkItem(it *svg.Item) error {
+	switch it.Kind {
+	case svg.Use:
+		p := it.Place
+		if err := checkNums("a coordinate", p.X, p.Y); err != nil {
+			return err
+		}
+		if err := checkNums("an angle", p.Angle); err != nil {
+			return err
+		}
+		return checkNums("a scale", p.SX, p.SY)
+	case svg.Shape:
+		p := it.Prim
+		if err := checkNums("a coordinate", p.X, p.Y); err != nil {
+			return err
+		}
+		if err := checkNums("a size", p.W, p.H, p.R, p.Size); err != nil {
+			return err
+		}
+		if err := checkNums("an angle", p.Angle); err != nil {
+			return err
+		}
+		if err := checkNums("a stroke width", it.Width); err != nil {
+			return err
+		}
+		for _, q := range p.Points {
+			if err := checkNums("a coordinate", q.X, q.Y); err != nil {
+				return err
+			}
+		}
+		return checkPathData(p.Path)
+	}
+	return nil
+}
+
+// checkPathData refuses path data that holds a number out of range (+Inf and NaN included).
+func checkPathData(d string) error {
+	for _, f := range strings.FieldsFunc(d, func(r rune) bool { return r == ' ' || r == ',' }) {
+		if v, err := strconv.ParseFloat(f, 64); err == nil || strings.ContainsAny(f, "0123456789") {
+			if err := checkNums("a coordinate", v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
