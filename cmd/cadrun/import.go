@@ -16,7 +16,6 @@ import (
 
 	"github.com/cadrun/cadrun/cmd/cadrun/internal/cli"
 	"github.com/cadrun/cadrun/tools"
-	"github.com/cadrun/cadrun/tools/importer" // a worker of the conversion serves from its init
 )
 
 const importSynopsis = `import FILE [-workspace DIR] [-module NAME] [-layers L1,L2] [-units U]
@@ -45,7 +44,6 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	importer.Shared().Warm() // the conversion's worker starts while the workspace opens
 	in := tools.ImportIn{Module: *module, Units: *units}
 	if *layers != "" {
 		in.Layers = strings.Split(*layers, ",")

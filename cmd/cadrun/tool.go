@@ -20,7 +20,6 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools"
-	"github.com/cadrun/cadrun/tools/importer"
 )
 
 // toolReply is the one JSON object `cadrun tool` prints.
@@ -85,9 +84,6 @@ func runTool(args []string, stdout, stderr io.Writer) error {
 		return usageError(fmt.Sprintf("one tool at a time; got %q", positional))
 	case *params != "" && *paramsFile != "":
 		return usageError("give --params or --params-file, not both")
-	}
-	if positional[0] == "import" {
-		importer.Shared().Warm() // the conversion's worker starts while the workspace opens
 	}
 	raw := []byte(*params)
 	if *paramsFile != "" {

@@ -181,7 +181,6 @@ type Pool struct {
 	command workerproc.Command
 	mu      sync.Mutex
 	idle    *worker
-	warming chan *worker // a worker Warm is starting, nil once it has or when none is
 }
 
 // NewPool is a Pool of workers of kind k, each job bounded by l (Time and Memory must be set);
@@ -201,18 +200,11 @@ func (p *Pool) Limits() Limits { return p.limits }
 // Close stops the idle worker. A Pool may still be used after it: it starts another.
 func (p *Pool) Close() {
 	p.mu.Lock()
-	w, warming := p.idle, p.warming
-	p.idle, p.warming = nil, nil
+	w := p.idle
+	p.idle = nil
 	p.mu.Unlock()
 	if w != nil {
 		w.proc.Kill()
-	}
-	if warming != nil {
-		go func() {
-			if w := <-warming; w != nil {
-				w.proc.Kill()
-			}
-		}()
 	}
 }
 
@@ -262,67 +254,30 @@ func (p *Pool) Call(ctx context.Context, talk func(c *Conn) error) error {
 	return nil
 }
 
-// Warm starts a worker in the background for the next job, unless one is idle or starting: a
-// one-shot command that knows it will run a job overlaps the worker's start-up with its own
-// work. A worker that fails to start is left for the job to meet and report.
-func (p *Pool) Warm() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.idle != nil || p.warming != nil {
-		return
-	}
-	ch := make(chan *worker, 1)
-	p.warming = ch
-	go func() {
-		w, err := p.start(context.Background())
-		if err != nil {
-			w = nil
-		}
-		ch <- w
-	}()
-}
-
 func (p *Pool) get(ctx context.Context) (*worker, error) {
 	p.mu.Lock()
-	w, warming := p.idle, p.warming
-	p.idle, p.warming = nil, nil
+	w := p.idle
+	p.idle = nil
 	p.mu.Unlock()
 	if w != nil {
-		if warming != nil { // an idle worker came back while another was starting
-			go func() {
-				if w := <-warming; w != nil {
-					p.put(w)
-				}
-			}()
-		}
 		return w, nil
-	}
-	if warming != nil {
-		select {
-		case w = <-warming:
-			if w != nil {
-				return w, nil
-			}
-		case <-ctx.Done():
-			go func() {
-				if w := <-warming; w != nil {
-					p.put(w)
-				}
-			}()
-			return nil, ctx.Err()
-		}
 	}
 	return p.start(ctx)
 }
 
-// start starts a worker and waits until it is ready.
+// start starts a worker, or takes the one started ahead for this kind and heap cap
+// (workerproc.PrestartRole), and waits until it is ready.
 func (p *Pool) start(ctx context.Context) (*worker, error) {
-	proc, err := workerproc.Start(p.command, p.limits.Memory)
-	if err != nil {
-		return nil, err
+	proc := workerproc.TakeRole(p.kind.Role, p.limits.Memory)
+	if proc == nil {
+		var err error
+		if proc, err = workerproc.Start(p.command, p.limits.Memory); err != nil {
+			return nil, err
+		}
 	}
 	w := &worker{proc: proc, conn: &Conn{dec: json.NewDecoder(bufio.NewReader(proc.Stdout)), enc: json.NewEncoder(proc.Stdin)}}
 	var r ready
+	var err error
 	started := make(chan error, 1)
 	go func() { started <- w.conn.Receive(&r) }()
 	select {

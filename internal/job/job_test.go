@@ -122,17 +122,3 @@ func TestCallCancelled(t *testing.T) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
 }
-
-// TestWarm: a worker warmed ahead serves the next job, and warming twice starts one.
-func TestWarm(t *testing.T) {
-	t.Parallel()
-	p := NewPool(testKind, Limits{Time: time.Minute, Memory: 32 << 20})
-	defer p.Close()
-	p.Warm()
-	p.Warm()
-	for range 2 {
-		if got, err := do(context.Background(), p, msg{Do: "ask", Arg: "x"}); err != nil || got != "xx" {
-			t.Errorf("got %q, %v; want xx", got, err)
-		}
-	}
-}

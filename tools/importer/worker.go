@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/cadrun/cadrun/internal/job"
+	"github.com/cadrun/cadrun/internal/workerproc"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
@@ -31,8 +32,9 @@ const (
 	// the worker has the file, so it sits inside this one; it is what bounds an Import in
 	// process (tests, fuzzers).
 	MaxImportTime = 5 * time.Second
-	// MaxImportMemory caps the heap of the worker that imports: a run's MaxMemory.
-	MaxImportMemory = 512 << 20
+	// MaxImportMemory caps the heap of the worker that imports: a run's MaxMemory, which
+	// internal/prestart starts `cadrun import`'s worker with.
+	MaxImportMemory = workerproc.DefaultMaxMemory
 )
 
 // PoolOptions configure a Pool.
@@ -64,10 +66,6 @@ func NewPool(o PoolOptions) *Pool {
 	}
 	return &Pool{jobs: job.NewPool(kind, job.Limits{Time: o.Time, Memory: o.Memory, KeepNone: o.KeepNone})}
 }
-
-// Warm starts a worker for the next import in the background (see job.Pool.Warm): `cadrun
-// import` overlaps its start-up with opening the workspace.
-func (p *Pool) Warm() { p.jobs.Warm() }
 
 // Close stops the idle worker. A Pool may still be used after it: it starts another.
 func (p *Pool) Close() { p.jobs.Close() }
