@@ -194,9 +194,6 @@ func NewPool(k Kind, l Limits) *Pool {
 	return &Pool{kind: k, limits: l, command: cmd}
 }
 
-// Limits are the Pool's limits.
-func (p *Pool) Limits() Limits { return p.limits }
-
 // Close stops the idle worker. A Pool may still be used after it: it starts another.
 func (p *Pool) Close() {
 	p.mu.Lock()
