@@ -6,7 +6,8 @@ package tools
 // Session.Import, so that they refuse the same drawings with the same words and answer the
 // same summary (ImportOut, and ImportOut.Text for people). An agent names a file in the
 // workspace's imports/ folder (modules.ReadImport: confined, capped, no FIFOs, no link out)
-// or gives the file's text.
+// or gives the file's text. The conversion runs in a worker process (importer.Pool), so that
+// no drawing can take the server down.
 
 import (
 	"context"
@@ -51,6 +52,11 @@ type ImportOut struct {
 // refuses a file over, naming it.
 var MaxImportBytes = int64(max(dxf.DefaultLimits.MaxBytes, svg.DefaultLimits.MaxBytes))
 
+// imports converts drawings for every server and command of this process, each in a worker
+// process within importer.MaxImportTime and MaxImportMemory (a file is user input, and its
+// conversion may panic or blow up): the process's shared pool, which tests replace.
+var imports = importer.Shared()
+
 func importTool(ctx context.Context, se *Session, in ImportIn) (*ImportOut, error) {
 	switch {
 	case (in.Path == "") == (in.Content == ""):
@@ -88,10 +94,12 @@ func (se *Session) Import(ctx context.Context, data []byte, file string, in Impo
 	if err != nil {
 		return nil, fmt.Errorf("%w: import: %v", ErrBadInput, err)
 	}
-	code, rep, err := importer.Import(format, data, importer.Options{Source: base, Layers: in.Layers, Units: in.Units})
+	code, rep, err := imports.Import(ctx, format, data, importer.Options{Source: base, Layers: in.Layers, Units: in.Units})
 	switch {
 	case errors.Is(err, importer.ErrUnits) || errors.Is(err, importer.ErrFormat):
 		return nil, fmt.Errorf("%w: import: %v", ErrBadInput, err)
+	case err != nil && ctx.Err() != nil:
+		return nil, err
 	case err != nil:
 		return nil, engine.NotApplied(fmt.Errorf("importing %s: %w", source, err))
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools"
+	_ "github.com/cadrun/cadrun/tools/importer" // an import's worker converts the drawing: it serves from this package's init
 )
 
 // version is set at build time with -ldflags "-X main.version=...".

@@ -47,25 +47,43 @@ func unneeded(inited []string, pkgs ...string) []string {
 	return got
 }
 
-// TestWorkerSkipsUnneededInit: a worker process serves from internal/worker's init, so the
-// packages only the parent needs (the tools, MCP, the JSON Schema validator, SQLite, HTTP)
-// are never initialised in it.
+// TestWorkerSkipsUnneededInit: each kind of worker process serves from its package's init (a
+// script worker from internal/worker's, a schema checker from schemacheck's, an importer from
+// tools/importer's), so the packages only the parent needs (the tools, MCP, SQLite, HTTP, and
+// the JSON Schema validator where the worker does not validate) are never initialised in it.
 func TestWorkerSkipsUnneededInit(t *testing.T) {
 	t.Parallel()
-	inited := initOrder(t, []string{"CADRUN_WORKER=1"})
-	if !slices.Contains(inited, "github.com/cadrun/cadrun/runtime") {
-		t.Fatalf("the worker did not initialise runtime; it initialised %q", inited)
-	}
-	got := unneeded(inited,
-		"github.com/cadrun/cadrun/modules",
+	parentOnly := []string{
 		"github.com/cadrun/cadrun/tools",
 		"github.com/modelcontextprotocol/go-sdk/mcp",
-		"github.com/santhosh-tekuri/jsonschema/v6",
 		"modernc.org/sqlite",
 		"net/http",
-	)
-	if diff := cmp.Diff([]string(nil), got); diff != "" {
-		t.Errorf("packages the worker initialised but does not need mismatch (-want +got):\n%s", diff)
+	}
+	// Each worker exits 0 from its package's init (its stdin is empty), so Go never reports
+	// that package initialised; the parent's main would have printed the usage and exited 2.
+	for _, tc := range []struct {
+		role   string // CADRUN_WORKER
+		serves string // the package it serves from
+		needs  string // a package it must have initialised first
+		also   []string
+	}{
+		{"1", "github.com/cadrun/cadrun/internal/worker", "github.com/cadrun/cadrun/runtime",
+			[]string{"github.com/cadrun/cadrun/modules", "github.com/santhosh-tekuri/jsonschema/v6"}},
+		{"schema", "github.com/cadrun/cadrun/tools/internal/schemacheck", "github.com/santhosh-tekuri/jsonschema/v6", nil},
+		{"import", "github.com/cadrun/cadrun/tools/importer", "github.com/cadrun/cadrun/tools/importer/svg",
+			[]string{"github.com/santhosh-tekuri/jsonschema/v6"}},
+	} {
+		t.Run(tc.role, func(t *testing.T) {
+			t.Parallel()
+			inited := initOrder(t, []string{"CADRUN_WORKER=" + tc.role})
+			if !slices.Contains(inited, tc.needs) || slices.Contains(inited, tc.serves) {
+				t.Fatalf("the worker did not serve from %s's init, after %s's; it initialised %q", tc.serves, tc.needs, inited)
+			}
+			got := unneeded(inited, append(slices.Clone(parentOnly), tc.also...)...)
+			if diff := cmp.Diff([]string(nil), got); diff != "" {
+				t.Errorf("packages the worker initialised but does not need mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -1,5 +1,5 @@
-// Package prestart starts the worker of a cadrun command that runs a script first thing, from
-// its init function, as early in the process as Go allows. Import it for its side effect from
+// Package prestart starts the worker of a cadrun command that runs a script first thing (and
+// the importer's, for an import), from its init function, as early in the process as Go allows. Import it for its side effect from
 // the main package, and from no other:
 //
 //	import _ "github.com/cadrun/cadrun/internal/prestart"
@@ -23,7 +23,13 @@ import (
 
 // prestartFor are the commands that run a script in a worker as their first act, once: their
 // start-up is what a user waits for. The servers (mcp, watch) warm their workers themselves.
-var prestartFor = map[string]bool{"run": true, "tool": true}
+// `cadrun import` runs the module and main after the conversion.
+var prestartFor = map[string]bool{"run": true, "tool": true, "import": true}
+
+// importRole is the role of the worker that converts a drawing (tools/importer), which `cadrun
+// import` and `cadrun tool import` start here too, with the heap cap that
+// importer.MaxImportMemory is.
+const importRole = "import"
 
 // ScriptlessTools are the tools a `cadrun tool` call makes without running a script (it builds
 // the scene only when a tool needs it): for them a worker would start for nothing, and on a busy
@@ -36,10 +42,32 @@ var ScriptlessTools = map[string]bool{"": true, "glob": true, "read": true, "lsp
 var toolFlags = map[string]bool{"params": true, "params-file": true, "workspace": true}
 
 func init() {
-	if len(os.Args) > 1 && prestartFor[os.Args[1]] && !workerproc.IsWorker() &&
-		!(os.Args[1] == "tool" && ScriptlessTools[toolName(os.Args[2:])]) {
-		workerproc.Prestart(workerproc.DefaultMaxMemory)
+	if workerproc.IsWorker() {
+		return
 	}
+	for _, role := range roles(os.Args[1:]) {
+		workerproc.PrestartRole(role, workerproc.DefaultMaxMemory)
+	}
+}
+
+// roles are the workers a command line starts ahead, by role: the importer's first, whose
+// start-up the conversion waits on before any script runs.
+func roles(args []string) []string {
+	if len(args) == 0 || !prestartFor[args[0]] {
+		return nil
+	}
+	tool := ""
+	if args[0] == "tool" {
+		tool = toolName(args[1:])
+	}
+	var r []string
+	if args[0] == "import" || tool == "import" {
+		r = append(r, importRole)
+	}
+	if !(args[0] == "tool" && ScriptlessTools[tool]) {
+		r = append(r, "1")
+	}
+	return r
 }
 
 // toolName is the tool a `cadrun tool` command line names: its first argument that is neither

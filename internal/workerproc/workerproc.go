@@ -169,25 +169,34 @@ func itoa(n int64) string {
 // Kill stops the worker without waiting for it to end (Done says when it has).
 func (p *Process) Kill() { _ = p.proc.Kill() }
 
-// prestarted holds the worker Prestart started until a Pool takes it.
+// prestarted holds the workers PrestartRole started until a Pool takes them, one per role.
 var prestarted struct {
 	sync.Mutex
-	p *Process
+	p map[string]*Process
 }
 
-// Prestart starts a worker of this executable now, with a heap cap of maxMemory bytes, for
-// the first caller of Take with the same cap: a program that knows early that it will run a
-// script overlaps the worker's start-up with its own. A worker nobody takes ends with the
-// program: its input closes. A failure to start is left for the Pool to meet and report (nil
-// is returned). The process returned stays for Take; it is returned only to be recognised.
-func Prestart(maxMemory int64) *Process {
-	p, err := Start(Self(), maxMemory)
+// Prestart starts a script worker of this executable now (PrestartRole with role "1").
+func Prestart(maxMemory int64) *Process { return PrestartRole("1", maxMemory) }
+
+// PrestartRole starts a worker of this executable now, Env set to role and with a heap cap of
+// maxMemory bytes, for the first caller of TakeRole with the same role and cap: a program that
+// knows early that it will run a script (or a job of another kind) overlaps the worker's
+// start-up with its own. A worker nobody takes ends with the program: its input closes. A
+// failure to start is left for the Pool to meet and report (nil is returned). The process
+// returned stays for TakeRole; it is returned only to be recognised.
+func PrestartRole(role string, maxMemory int64) *Process {
+	c := Self()
+	c.Env = []string{Env + "=" + role}
+	p, err := Start(c, maxMemory)
 	if err != nil {
 		return nil
 	}
 	prestarted.Lock()
-	old := prestarted.p
-	prestarted.p = p
+	if prestarted.p == nil {
+		prestarted.p = map[string]*Process{}
+	}
+	old := prestarted.p[role]
+	prestarted.p[role] = p
 	prestarted.Unlock()
 	if old != nil {
 		old.Kill()
@@ -196,15 +205,20 @@ func Prestart(maxMemory int64) *Process {
 	return p
 }
 
-// Take returns the prestarted worker if it has a heap cap of maxMemory bytes, once; else nil.
-func Take(maxMemory int64) *Process {
+// Take returns the prestarted script worker if it has a heap cap of maxMemory bytes, once;
+// else nil.
+func Take(maxMemory int64) *Process { return TakeRole("1", maxMemory) }
+
+// TakeRole returns the prestarted worker of role if it has a heap cap of maxMemory bytes,
+// once; else nil.
+func TakeRole(role string, maxMemory int64) *Process {
 	prestarted.Lock()
 	defer prestarted.Unlock()
-	p := prestarted.p
+	p := prestarted.p[role]
 	if p == nil || p.MaxMemory != maxMemory {
 		return nil
 	}
-	prestarted.p = nil
+	delete(prestarted.p, role)
 	return p
 }
 

@@ -103,19 +103,25 @@ func TestStart(t *testing.T) {
 	}
 }
 
-// TestTake: the prestarted worker goes to the first caller with its memory cap, once.
+// TestTake: a prestarted worker goes to the first caller with its role and memory cap, once.
 func TestTake(t *testing.T) {
-	p := &Process{MaxMemory: 1}
+	p, q := &Process{MaxMemory: 1}, &Process{MaxMemory: 1}
 	prestarted.Lock()
-	prestarted.p = p
+	prestarted.p = map[string]*Process{"1": p, "import": q}
 	prestarted.Unlock()
 	if got := Take(2); got != nil {
 		t.Error("Take with another memory cap took the prestarted worker")
+	}
+	if got := TakeRole("schema", 1); got != nil {
+		t.Error("TakeRole of another role took a prestarted worker")
 	}
 	if got := Take(1); got != p {
 		t.Error("Take with the same memory cap did not take the prestarted worker")
 	}
 	if got := Take(1); got != nil {
 		t.Error("the prestarted worker was taken twice")
+	}
+	if got := TakeRole("import", 1); got != q {
+		t.Error("TakeRole did not take the prestarted worker of its role")
 	}
 }

@@ -1,20 +1,17 @@
 package schemacheck
 
-// The parent's side: a Checker keeps one idle worker between checks and starts another when
-// two checks meet (two workspaces, or a watch beside a server). A worker that passed a
-// limit, or whose check was cancelled, is killed; the next check starts a fresh one.
+// The parent's side: a Checker is a job.Pool of schema checkers, which keeps one idle worker
+// between checks and starts another when two checks meet (two workspaces, or a watch beside a
+// server). A worker that passed a limit, or whose check was cancelled, is killed; the next
+// check starts a fresh one.
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-	"sync"
 	"time"
 
-	"github.com/cadrun/cadrun/internal/workerproc"
+	"github.com/cadrun/cadrun/internal/job"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -50,10 +47,7 @@ type Options struct {
 // Checker checks data files against their schemas in worker processes. It is safe for
 // concurrent use; each check takes a worker of its own.
 type Checker struct {
-	limits  Options
-	command workerproc.Command
-	mu      sync.Mutex
-	idle    *worker
+	pool *job.Pool
 }
 
 // NewChecker is a Checker with options l; it starts its first worker when a check needs one.
@@ -64,73 +58,45 @@ func NewChecker(l Options) *Checker {
 	if l.Memory <= 0 {
 		l.Memory = MaxSchemaMemory
 	}
-	cmd := workerproc.Self()
-	cmd.Env = []string{workerproc.Env + "=" + workerRole}
-	return &Checker{limits: l, command: cmd}
+	return &Checker{pool: job.NewPool(kind, job.Limits{Time: l.Time, Memory: l.Memory, KeepNone: l.KeepNone})}
 }
 
 // Close stops the idle worker. A Checker may still be used after it: it starts another.
-func (c *Checker) Close() {
-	c.mu.Lock()
-	w := c.idle
-	c.idle = nil
-	c.mu.Unlock()
-	if w != nil {
-		w.proc.Kill()
-	}
-}
+func (c *Checker) Close() { c.pool.Close() }
 
 // Check is Validate, run in a worker within the Checker's limits: past them the worker is
 // killed and the error (ErrSchemaLimit) names the limit and what to do. src is read only
 // from the calling goroutine's point of view: every read the worker asks for is answered
 // before Check returns, and none after.
 func (c *Checker) Check(ctx context.Context, src Files, data, schema string) error {
-	w, err := c.get(ctx)
-	if err != nil && ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if err != nil {
-		return fmt.Errorf("checking %s against %s: %w", runtime.PathOf(data), runtime.PathOf(schema), err)
-	}
 	readErrs := map[string]error{}
-	done := make(chan error, 1)
 	var reply wire
-	go func() {
+	err := c.pool.Call(ctx, func(conn *job.Conn) error {
 		var err error
-		reply, err = w.check(src, data, schema, readErrs)
-		done <- err
-	}()
-	timer := time.NewTimer(c.limits.Time)
-	defer timer.Stop()
+		reply, err = check(conn, src, data, schema, readErrs)
+		return err
+	})
 	stopped := func(what, next string) error {
 		return fmt.Errorf("%w: checking %s against %s %s and was stopped; %s",
 			ErrSchemaLimit, runtime.PathOf(data), runtime.PathOf(schema), what, next)
 	}
 	const simplify = "simplify the schema (anyOf or oneOf branches that each $ref back into it make the check exponential in the data's depth; a schema nested hundreds of levels deep is slow to compile) or make the data smaller or shallower"
-	select {
-	case err := <-done:
-		if err != nil {
-			w.kill()
-			out := w.proc.Stderr.String()
-			switch {
-			case strings.Contains(out, "out of memory") || strings.Contains(out, "cannot allocate memory"):
-				return stopped(fmt.Sprintf("needed more than %d MB of memory (MaxSchemaMemory)", c.limits.Memory>>20), simplify)
-			case strings.Contains(out, "stack overflow") || strings.Contains(out, "stack exceeds"):
-				return stopped("nested too deeply", "make the schema or the data less deeply nested")
-			}
-			return fmt.Errorf("checking %s against %s: the schema checker stopped unexpectedly: %s", runtime.PathOf(data), runtime.PathOf(schema), firstLine(out, err))
-		}
-	case <-timer.C:
-		w.kill()
-		<-done
-		return stopped(fmt.Sprintf("took longer than %v (MaxSchemaTime)", c.limits.Time), simplify)
-	case <-ctx.Done():
-		w.kill()
-		<-done
-		return ctx.Err()
-	}
-	c.put(w)
+	var se *job.StoppedError
 	switch {
+	case errors.As(err, &se):
+		switch se.Limit {
+		case job.Time:
+			return stopped(fmt.Sprintf("took longer than %v (MaxSchemaTime)", se.Limits.Time), simplify)
+		case job.Memory:
+			return stopped(fmt.Sprintf("needed more than %d MB of memory (MaxSchemaMemory)", se.Limits.Memory>>20), simplify)
+		case job.Stack:
+			return stopped("nested too deeply", "make the schema or the data less deeply nested")
+		}
+		return fmt.Errorf("checking %s against %s: the schema checker stopped unexpectedly: %s", runtime.PathOf(data), runtime.PathOf(schema), se.Cause)
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		return fmt.Errorf("checking %s against %s: %w", runtime.PathOf(data), runtime.PathOf(schema), err)
 	case reply.ReadErr && readErrs[reply.Name] != nil:
 		return readErrs[reply.Name]
 	case reply.Invalid:
@@ -141,79 +107,22 @@ func (c *Checker) Check(ctx context.Context, src Files, data, schema string) err
 	return nil
 }
 
-func (c *Checker) get(ctx context.Context) (*worker, error) {
-	c.mu.Lock()
-	w := c.idle
-	c.idle = nil
-	c.mu.Unlock()
-	if w != nil {
-		return w, nil
-	}
-	proc, err := workerproc.Start(c.command, c.limits.Memory)
-	if err != nil {
-		return nil, err
-	}
-	w = &worker{proc: proc, from: json.NewDecoder(bufio.NewReader(proc.Stdout)), to: json.NewEncoder(proc.Stdin)}
-	var ready wire
-	started := make(chan error, 1)
-	go func() { started <- w.from.Decode(&ready) }()
-	select {
-	case err = <-started:
-	case <-ctx.Done():
-		w.kill()
-		<-started
-		return nil, ctx.Err()
-	}
-	if err != nil || ready.Type != "ready" {
-		w.kill()
-		return nil, fmt.Errorf("starting the schema checker: %s", firstLine(proc.Stderr.String(), fmt.Errorf("it sent %q, not ready (%v)", ready.Type, err)))
-	}
-	return w, nil
-}
-
-func (c *Checker) put(w *worker) {
-	if c.limits.KeepNone {
-		w.kill()
-		return
-	}
-	c.mu.Lock()
-	old := c.idle
-	c.idle = w
-	c.mu.Unlock()
-	if old != nil {
-		old.proc.Kill()
-	}
-}
-
-// worker is one child process.
-type worker struct {
-	proc *workerproc.Process
-	from *json.Decoder
-	to   *json.Encoder
-}
-
-// kill ends the worker and waits until it has, so that its stderr is whole.
-func (w *worker) kill() {
-	w.proc.Kill()
-	<-w.proc.Done
-}
-
 // check speaks the protocol for one check, answering the worker's reads from src; a read's
 // error other than a missing file is kept in readErrs. An error means the worker is lost.
-func (w *worker) check(src Files, data, schema string, readErrs map[string]error) (wire, error) {
-	if err := w.to.Encode(wire{Type: "check", Data: data, Schema: schema}); err != nil {
+func check(conn *job.Conn, src Files, data, schema string, readErrs map[string]error) (wire, error) {
+	if err := conn.Send(wire{Type: "check", Data: data, Schema: schema}); err != nil {
 		return wire{}, err
 	}
 	for {
 		var m wire
-		if err := w.from.Decode(&m); err != nil {
+		if err := conn.Receive(&m); err != nil {
 			return wire{}, fmt.Errorf("reading from the schema checker: %w", err)
 		}
 		switch m.Type {
 		case "result":
 			return m, nil
 		case "read":
-			if err := w.to.Encode(serveRead(src, m.Name, readErrs)); err != nil {
+			if err := conn.Send(serveRead(src, m.Name, readErrs)); err != nil {
 				return wire{}, err
 			}
 		default:
@@ -241,15 +150,6 @@ func serveRead(src Files, name string, readErrs map[string]error) wire {
 		reply.Content = b
 	}
 	return reply
-}
-
-func firstLine(out string, cause error) string {
-	for _, l := range strings.Split(out, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return cause.Error()
 }
 
 // shared is the checker of every server and watch in this process: its workers are a cache,

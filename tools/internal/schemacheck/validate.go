@@ -8,7 +8,7 @@
 // the process that called it. So a Checker runs each check in a child process (this
 // executable again, started with CADRUN_WORKER=schema) under the same kind of bounds as a
 // script's worker (a heap cap, an address-space cap, a stack cap) and a deadline, and kills
-// it past them. The child asks the parent for every file it reads, so the caller's Source,
+// it past them: a kind of internal/job's bounded jobs. The child asks the parent for every file it reads, so the caller's Source,
 // with its overlays, stays the one source of files, and the child reads nothing itself.
 //
 // Why a package of its own: the child serves from this package's init function, which runs
