@@ -106,7 +106,7 @@ func raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, View, color.RGBA, erro
 	if opt.Background != nil {
 		bg = pngColor8(*opt.Background)
 	}
-	hatches, err := s.Hatches()
+	hatches, err := budgeted(s)
 	if err != nil {
 		return nil, v, bg, err
 	}
