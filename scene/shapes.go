@@ -6,6 +6,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -328,8 +329,18 @@ func (s *PathShape) Region() (Path, error) {
 }
 
 // Outline implements Shape.
-func (t *Text) Outline() Path {
-	return t.layout.Path.Transform(Translation(t.Pos))
+func (t *Text) Outline() Path { return t.appendOutline(nil) }
+
+// appendOutline builds the outline in p, so that a writer drawing a text of a million
+// segments copies its layout once, not twice (the moved copy, then the copy appended).
+func (t *Text) appendOutline(p Path) Path {
+	m := Translation(t.Pos)
+	p = slices.Grow(p, len(t.layout.Path))
+	for _, s := range t.layout.Path {
+		s.transform(m)
+		p = append(p, s)
+	}
+	return p
 }
 
 // Region implements Shape.
