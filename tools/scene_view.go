@@ -59,6 +59,20 @@ const (
 	jsonBytesPerEntity  = 600
 )
 
+// textBytesPerSegment is what a picture takes for each outline segment of its texts, over
+// the bytes of its entity: a text is one entity of any number of segments (up to
+// scene.MaxTextSegments), each drawn from a world outline of its own (72 bytes), flattened,
+// and written out or rasterised: SVG allocates about 260 bytes a segment, PNG 280, and the
+// estimate leaves room above both.
+const textBytesPerSegment = 350
+
+// drawingMemory estimates the memory of drawing sc, perEntity bytes an entity and
+// textBytesPerSegment a segment of its texts' outlines, so that a scene of few texts in a
+// font of 11,000-point letters waits for as much of the render budget as it takes.
+func drawingMemory(sc *scene.Scene, perEntity int64) int64 {
+	return int64(sc.Len())*perEntity + int64(sc.TextSegments())*textBytesPerSegment
+}
+
 // Omitted says what an answer left out, and how to get it.
 type Omitted struct {
 	Shown int `json:"shown" jsonschema:"items in this answer (entities, groups or names)"`
@@ -486,7 +500,7 @@ func (v *view) svg(ctx context.Context) (string, *Omitted, error) {
 		return "", &Omitted{Total: sc.Len(), Note: fmt.Sprintf("the SVG of %d entities would be at least %d bytes, over the budget of %d: %s",
 			sc.Len(), least, v.budget, ways)}, nil
 	}
-	done, err := reserve(ctx, int64(sc.Len())*svgBytesPerEntity)
+	done, err := reserve(ctx, drawingMemory(sc, svgBytesPerEntity))
 	if err != nil {
 		return "", nil, err
 	}

@@ -373,3 +373,30 @@ drawCircle('c', 0, 40, 2); createGroup('g', ['c'])`})
 		t.Errorf("info: %s\nwant %s", out.Info, want)
 	}
 }
+
+// TestDrawingMemoryCountsTextOutlines holds the render budget's estimate to a text's outline
+// segments, not its one entity: a label of 2,000 letters is about 36,000 segments, which a
+// picture draws at about 350 bytes each, where 400 bytes an entity counted 400.
+func TestDrawingMemoryCountsTextOutlines(t *testing.T) {
+	t.Parallel()
+	sc := scene.New()
+	if _, err := sc.Put("box", scene.Rect{Width: 10, Height: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := drawingMemory(sc, svgBytesPerEntity), int64(svgBytesPerEntity); got != want {
+		t.Errorf("a rectangle: %d bytes, want %d", got, want)
+	}
+	if _, err := sc.Put("label", &scene.Text{Text: strings.Repeat("Ø20 H7 ", 286), Size: 5}); err != nil {
+		t.Fatal(err)
+	}
+	segs := sc.TextSegments()
+	if segs < 20_000 {
+		t.Fatalf("2,000 letters of DejaVu Sans have %d segments; want over 20,000", segs)
+	}
+	if got, want := drawingMemory(sc, svgBytesPerEntity), 2*int64(svgBytesPerEntity)+int64(segs)*textBytesPerSegment; got != want {
+		t.Errorf("with the label: %d bytes, want %d", got, want)
+	}
+	if got, want := drawingMemory(sc, 0), int64(segs)*textBytesPerSegment; got != want {
+		t.Errorf("a picture's geometry: %d bytes, want %d", got, want)
+	}
+}
