@@ -346,6 +346,16 @@ func (t *Text) appendOutline(p Path) Path {
 // Region implements Shape.
 func (t *Text) Region() (Path, error) { return t.Outline(), nil }
 
+// boundsUnder implements boxer: the outline is built once and mapped in place, where
+// Outline().Transform(m) copied a text of a million segments twice to measure it.
+func (t *Text) boundsUnder(m Affine) Box {
+	p := t.appendOutline(nil)
+	for i := range p {
+		p[i].transform(m)
+	}
+	return p.Bounds()
+}
+
 // Metrics is the text's layout (width, height, ascent, descent, lines).
 func (t *Text) Metrics() TextLayout { l := t.layout; l.Path = nil; return l }
 
