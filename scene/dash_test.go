@@ -185,4 +185,9 @@ func TestDashLimit(t *testing.T) {
 	// A shape that draws no stroke, or is on a layer that does not plot, makes no dashes.
 	must(t, s.SetStroke("a", nil, 0))
 	must(t, s.CheckDashes())
+	must(t, s.SetStroke("a", &Black, 0))
+	limited(t, s.CheckDashes(), "a", "dot", 1)
+	must(t, s.CreateLayer(Layer{Name: "notes", Plot: false}))
+	must(t, s.SetLayer("a", "notes"))
+	must(t, s.CheckDashes())
 }
