@@ -52,11 +52,13 @@ const freeAfter = 32 << 20
 var renders = semaphore.NewWeighted(renderMemory)
 
 // svgBytesPerEntity and jsonBytesPerEntity estimate a render's memory before it is made;
-// svgMinBytesPerShape is the least a shape adds to an SVG (a <path> with its style).
+// svgMinBytesPerShape is the least a shape adds to an SVG (a <path> with its style), and
+// svgMinBytesPerSegment the least a segment of a text's outline adds to its path data (" Z").
 const (
-	svgMinBytesPerShape = 48
-	svgBytesPerEntity   = 400
-	jsonBytesPerEntity  = 600
+	svgMinBytesPerShape   = 48
+	svgMinBytesPerSegment = 2
+	svgBytesPerEntity     = 400
+	jsonBytesPerEntity    = 600
 )
 
 // textBytesPerSegment is what a picture takes for each outline segment of its texts, over
@@ -495,7 +497,7 @@ func (v *view) svg(ctx context.Context) (string, *Omitted, error) {
 			shapes++
 		}
 	}
-	if least := shapes * svgMinBytesPerShape; least > v.budget {
+	if least := shapes*svgMinBytesPerShape + sc.TextSegments()*svgMinBytesPerSegment; least > v.budget {
 		// Certainly over: not worth drawing only to say so.
 		return "", &Omitted{Total: sc.Len(), Note: fmt.Sprintf("the SVG of %d entities would be at least %d bytes, over the budget of %d: %s",
 			sc.Len(), least, v.budget, ways)}, nil

@@ -400,3 +400,24 @@ func TestDrawingMemoryCountsTextOutlines(t *testing.T) {
 		t.Errorf("a picture's geometry: %d bytes, want %d", got, want)
 	}
 }
+
+// TestSceneSVGCountsTextOutlines leaves out, without drawing it, the SVG of one label whose
+// outline alone is over the budget: its 40,000 segments write at least 2 bytes each, where 48
+// bytes an entity put it at 48.
+func TestSceneSVGCountsTextOutlines(t *testing.T) {
+	t.Parallel()
+	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": "drawText('label', 'Ø20 H7 '.repeat(400), 0, 0, 5)\n"})
+	srv := NewServer(context.Background(), ws, runtime.InProcess{}, slowRuns)
+	segs := srv.Scene().TextSegments()
+	if svgMinBytesPerShape+2*segs <= DefaultTextBudget {
+		t.Fatalf("main did not run, or the label has only %d segments", segs)
+	}
+	out, err := call[SceneOut](t, srv.Session(), "scene", SceneIn{Command: "svg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("the SVG of 1 entities would be at least %d bytes, over the budget of 65536: ", svgMinBytesPerShape+2*segs)
+	if out.SVG != "" || out.Omitted == nil || !strings.HasPrefix(out.Omitted.Note, want) {
+		t.Errorf("svg: %.100q, %+v; want a note starting %q", out.SVG, out.Omitted, want)
+	}
+}
