@@ -44,7 +44,7 @@ fb.save(out)
 func spikyFont(t *testing.T, glyphs, points int) *Font {
 	t.Helper()
 	py := ""
-	for _, p := range []string{"python3", "/usr/bin/python3"} {
+	for _, p := range []string{"/usr/bin/python3", "python3"} { // the system's first: Debian's package
 		if exec.Command(p, "-c", "import fontTools").Run() == nil {
 			py = p
 			break
