@@ -222,9 +222,10 @@ func (p Path) DashCount(pattern []float64) float64 {
 
 // dashBudget counts the dashes of a scene's strokes against MaxDashSegments.
 type dashBudget struct {
-	s    *Scene
-	left float64
-	path Path // the outline of the shape being counted, reused
+	s     *Scene
+	count float64 // the dashes counted so far
+	limit float64 // the count past which add fails
+	path  Path    // the outline of the shape being counted, reused
 }
 
 // add counts e's dashes (those of its members, for a group), failing with the first shape
@@ -247,15 +248,14 @@ func (b *dashBudget) add(e *Entity) error {
 		return nil
 	}
 	b.path = AppendOutline(b.path[:0], e.Shape, b.s.WorldMatrix(e))
-	n := b.path.DashCount(pattern)
-	if n > b.left {
+	b.count += b.path.DashCount(pattern)
+	if b.count > b.limit {
 		scale := d.Style.LinetypeScale
 		if scale == 0 {
 			scale = 1
 		}
 		return fmt.Errorf("%w: dashing %q with %s at scale %v makes more than %d dashes and dots in the scene (MaxDashSegments); use a larger scale in setLinetype, or shorter lines", ErrLimit, e.Name, d.Style.Linetype, scale, MaxDashSegments)
 	}
-	b.left -= n
 	return nil
 }
 
@@ -263,7 +263,7 @@ func (b *dashBudget) add(e *Entity) error {
 // its members, for a group) pass MaxDashSegments; the rest of the scene is counted when it
 // is drawn (CheckDashes), since a transform or a layer changes its count.
 func (s *Scene) checkDashCount(e *Entity) error {
-	b := dashBudget{s: s, left: MaxDashSegments}
+	b := dashBudget{s: s, limit: MaxDashSegments}
 	return b.add(e)
 }
 
@@ -272,14 +272,27 @@ func (s *Scene) checkDashCount(e *Entity) error {
 // so that a shape scaled up after its linetype was set fails the same way in SVG, PNG, PDF
 // and DXF, whether the writer cuts the dashes or leaves them to the reader.
 func (s *Scene) CheckDashes() error {
+	_, err := s.countDashes(MaxDashSegments)
+	return err
+}
+
+// DashSegments is how many dashes and dots the scene's strokes make (CheckDashes counts
+// them), for an estimate of what a picture of it takes.
+func (s *Scene) DashSegments() float64 {
+	n, _ := s.countDashes(math.Inf(1))
+	return n
+}
+
+// countDashes counts the scene's dashes, failing past limit.
+func (s *Scene) countDashes(limit float64) (float64, error) {
 	if !s.drafting {
-		return nil
+		return 0, nil
 	}
-	b := dashBudget{s: s, left: MaxDashSegments}
+	b := dashBudget{s: s, limit: limit}
 	for c := range s.roots.all() {
 		if err := b.add(c); err != nil {
-			return err
+			return b.count, err
 		}
 	}
-	return nil
+	return b.count, nil
 }

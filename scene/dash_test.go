@@ -174,6 +174,9 @@ func TestDashLimit(t *testing.T) {
 	must(t, err)
 	must(t, s.SetLinetype("a", "dot", 0))
 	must(t, s.CheckDashes())
+	if n, want := s.DashSegments(), float64(3*MaxDashSegments/4+1+1); n != want {
+		t.Errorf("the scene counts %v dashes, want %v (a's and short's dots)", n, want)
+	}
 	_, err = s.Put("b", Line{Points: []Vec{{}, {X: length}}})
 	must(t, err)
 	must(t, s.SetLinetype("b", "dot", 0))

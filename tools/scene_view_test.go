@@ -421,3 +421,19 @@ func TestSceneSVGCountsTextOutlines(t *testing.T) {
 		t.Errorf("svg: %.100q, %+v; want a note starting %q", out.SVG, out.Omitted, want)
 	}
 }
+
+// TestDrawingMemoryCountsDashes holds the render budget's estimate to the dashes a picture
+// cuts: a dotted line 300,000 long is one entity of 100,001 dots, about 110 MB to draw.
+func TestDrawingMemoryCountsDashes(t *testing.T) {
+	t.Parallel()
+	sc := scene.New()
+	if _, err := sc.Put("l", scene.Line{Points: []scene.Vec{{}, {X: 3e5}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.SetLinetype("l", "dot", 0); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := drawingMemory(sc, svgBytesPerEntity), int64(svgBytesPerEntity)+100_001*dashBytes; got != want {
+		t.Errorf("a dotted line: %d bytes, want %d", got, want)
+	}
+}
