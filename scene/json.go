@@ -633,7 +633,7 @@ func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
 		if n := textSegments(e.Shape); n > 0 {
 			// Each text is laid out as it is read: past the budget the reading stops,
 			// holding at most the budget and the one text over it.
-			if err := s.checkTextSegments(e.Name, n, nil); err != nil {
+			if err := s.checkTextSegments(e.Name, e.Shape, n, nil); err != nil {
 				return nil, fmt.Errorf("%w: entity %d: %w", ErrBadJSON, i, err)
 			}
 		}

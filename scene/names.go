@@ -162,11 +162,18 @@ func (t *nameIndex) all() iter.Seq[*Entity] {
 	}
 }
 
-// textSegments is the outline segments of a text's layout (MaxTextSegments); 0 for other
-// shapes.
+// textSegments is the outline segments of a text's layout, or of a dimension's text
+// (MaxTextSegments); 0 for other shapes.
 func textSegments(sh Shape) int {
-	if t, ok := sh.(*Text); ok && t != nil {
-		return len(t.layout.Path)
+	switch sh := sh.(type) {
+	case *Text:
+		if sh != nil {
+			return len(sh.layout.Path)
+		}
+	case *Dimension:
+		if sh != nil {
+			return sh.textSegs
+		}
 	}
 	return 0
 }

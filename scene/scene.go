@@ -272,7 +272,7 @@ func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 		return nil, fmt.Errorf("%w: %q is a group; delete it first or draw under another name", ErrBadName, name)
 	}
 	if n := textSegments(shape); n > 0 {
-		if err := s.checkTextSegments(name, n, old); err != nil {
+		if err := s.checkTextSegments(name, shape, n, old); err != nil {
 			return nil, err
 		}
 	}
@@ -298,9 +298,10 @@ func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 // they hold in memory, at 72 bytes a segment, and what a picture of them flattens.
 func (s *Scene) TextSegments() int { return s.byName.textSegs }
 
-// checkTextSegments refuses a text of n outline segments under name when the scene's texts
-// would pass MaxTextSegments with it (in place of old, the entity it is drawn over, if any).
-func (s *Scene) checkTextSegments(name string, n int, old *Entity) error {
+// checkTextSegments refuses a text (or a dimension) sh of n outline segments under name when
+// the scene's texts would pass MaxTextSegments with it (in place of old, the entity it is drawn
+// over, if any).
+func (s *Scene) checkTextSegments(name string, sh Shape, n int, old *Entity) error {
 	total := s.byName.textSegs + n
 	if old != nil {
 		total -= textSegments(old.Shape)
@@ -308,7 +309,11 @@ func (s *Scene) checkTextSegments(name string, n int, old *Entity) error {
 	if total <= MaxTextSegments {
 		return nil
 	}
-	return fmt.Errorf("%w: the text %q has %d outline segments, which would make the scene's texts %d, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, name, n, total, MaxTextSegments)
+	what := fmt.Sprintf("the text %q has", name)
+	if sh.Kind() == KindDimension {
+		what = fmt.Sprintf("the text of dimension %q has", name)
+	}
+	return fmt.Errorf("%w: %s %d outline segments, which would make the scene's texts %d, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, what, n, total, MaxTextSegments)
 }
 
 func checkName(name string) error {

@@ -145,3 +145,23 @@ func TestGlyphCacheBounded(t *testing.T) {
 		t.Errorf("the face keeps %d segments of glyphs; want some, at most %d (maxCachedGlyphSegments)", cached, maxCachedGlyphSegments)
 	}
 }
+
+// TestDimensionTextsCountAgainstTextSegments counts a dimension's text, laid out again each
+// time it is drawn, with the scene's texts: six dimensions of 9,800-character texts pass
+// MaxTextSegments, the sixth refused naming it.
+func TestDimensionTextsCountAgainstTextSegments(t *testing.T) {
+	t.Parallel()
+	s := New()
+	text := strings.Repeat("Ø20 H7 ", 1400) + "<>"
+	var err error
+	var i int
+	for i = 0; i < 10 && err == nil; i++ {
+		_, err = s.Put(fmt.Sprintf("d%d", i), &Dimension{Type: DimHorizontal, Points: []Vec{{}, {X: 10}}, Offset: 5, Size: 2.5, Text: text})
+	}
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), fmt.Sprintf("the text of dimension %q has", fmt.Sprintf("d%d", i-1))) || !strings.Contains(err.Error(), "(MaxTextSegments)") {
+		t.Fatalf("after %d dimensions: %v; want the MaxTextSegments limit naming the last", i, err)
+	}
+	if n := s.TextSegments(); n > MaxTextSegments || n < MaxTextSegments/2 {
+		t.Errorf("the scene counts %d segments of text", n)
+	}
+}
