@@ -88,7 +88,7 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 	bounds := s.Bounds()
 	d := &dxfDoc{version: opt.Version, tol: opt.Tolerance, mm: mm, textEntities: opt.Text == DXFTextEntities}
 	d.quantum, d.decimals = dxfQuantum(bounds)
-	if d.hatches, err = s.Hatches(); err != nil {
+	if d.hatches, err = budgeted(s); err != nil {
 		return nil, err
 	}
 	d.collect(s)

@@ -182,7 +182,7 @@ func PDF(s *scene.Scene, opt PDFOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	hatches, err := s.Hatches()
+	hatches, err := budgeted(s)
 	if err != nil {
 		return nil, err
 	}

@@ -102,14 +102,15 @@ func raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, View, color.RGBA, erro
 	if err != nil {
 		return nil, v, bg, err
 	}
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	if opt.Background != nil {
 		bg = pngColor8(*opt.Background)
 	}
-	hatches, err := s.Hatches()
+	// Checked before the pixels are made, so that a scene over a budget costs none of them.
+	hatches, err := budgeted(s)
 	if err != nil {
 		return nil, v, bg, err
 	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	pngFill(img, bg)
 	paintOver(img, s, v.ToPixels(float64(w), float64(h)), hatches)
 	return img, v, bg, nil

@@ -111,7 +111,7 @@ type svgItem struct {
 func newSVGDoc(s *scene.Scene, opt SVGOptions) (*svgDoc, error) {
 	d := &svgDoc{s: s, opt: opt, items: make([]svgItem, 0, s.Len())}
 	var err error
-	if d.hatches, err = s.Hatches(); err != nil {
+	if d.hatches, err = budgeted(s); err != nil {
 		return nil, err
 	}
 	// A group's world map is the map of the group it is in, or the identity, times its own:

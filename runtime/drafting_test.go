@@ -57,6 +57,16 @@ console.log(s.linetype, s.linetypeScale, getEntity('b').style.linetype, getEntit
 			`scene.code.js:1:1: TypeError: createLayer: unknown option "colour"; use color, linetype, lineweight, plot`},
 		{"for (let i = 0; i <= 1000; i++) createLayer('l' + i)",
 			"scene.code.js:1:33: Error: createLayer: limit exceeded: the scene already has 1000 layers (MaxLayers)"},
+		{"drawLine('l', [0, 0, 1e9, 0]); setLinetype('l', 'dot')",
+			`scene.code.js:1:32: Error: setLinetype: limit exceeded: dashing "l" with dot at scale 1 makes more than 200000 dashes and dots in the scene (MaxDashSegments); use a larger scale in setLinetype, or shorter lines`},
+		{"drawLine('l', [0, 0, 1, 0]); setLinetype('l', 'dot', {scale: 1e-12})",
+			`scene.code.js:1:30: Error: setLinetype: limit exceeded: dashing "l" with dot at scale 1e-12 makes more than 200000 dashes and dots in the scene (MaxDashSegments); use a larger scale in setLinetype, or shorter lines`},
+		{"createLayer('d', {linetype: 'dot'}); drawLine('l', [0, 0, 1e9, 0]); setLayer('l', 'd')",
+			`scene.code.js:1:69: Error: setLayer: limit exceeded: dashing "l" with dot at scale 1 makes more than 200000 dashes and dots in the scene (MaxDashSegments); use a larger scale in setLinetype, or shorter lines`},
+		{"drawLine('l', [0, 0, 1e5, 0]); setLinetype('l', 'dot'); scale('l', 1e4)",
+			`LimitError: limit exceeded: dashing "l" with dot at scale 1 makes more than 200000 dashes and dots in the scene (MaxDashSegments); use a larger scale in setLinetype, or shorter lines`},
+		{"for (let i = 0; i < 5; i++) { drawLine('l' + i, [0, i, 2e5, i]); setLinetype('l' + i, 'dot') }",
+			`LimitError: limit exceeded: dashing "l2" with dot at scale 1 makes more than 200000 dashes and dots in the scene (MaxDashSegments); use a larger scale in setLinetype, or shorter lines`},
 	} {
 		_, err := runMain(t, c.src, Limits{})
 		if err == nil || err.Error() != c.want {

@@ -228,6 +228,14 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 			err = &Diagnostic{Kind: "RangeError", Message: ferr.Error(), Hint: nonFiniteHint}
 		}
 	}
+	if err == nil {
+		// setLinetype and setLayer check the shape they are given; what the scene's dashed
+		// strokes make together, scaled or grouped since, is known once the script is done,
+		// and is refused here rather than in every picture of it.
+		if derr := r.scene.CheckDashes(); derr != nil {
+			err = &Diagnostic{Kind: KindLimit, Message: derr.Error(), Hint: dashHint}
+		}
+	}
 	if err == nil && opt.Lint {
 		r.noteLint(opt.PaperMM)
 	}
@@ -250,6 +258,9 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 	r.res.Diagnostic = d
 	return r.res, d
 }
+
+// dashHint is the hint of a scene whose dashes pass scene.MaxDashSegments.
+const dashHint = "a dash pattern's lengths are in scene units and a transform does not scale them: give long or scaled-up lines a larger linetype scale (setLinetype(name, type, {scale})), or fewer shapes a linetype"
 
 // spare is the realm made ahead for the next run. A realm is a run before its script: a goja
 // runtime with the API, console and helpers bound (newRealm), most of a small run's start; start

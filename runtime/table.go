@@ -86,7 +86,7 @@ var table = withCallFlags(append([]Func{
 		}},
 
 	// text
-	{Name: "drawText", Domain: "text", Returns: "boolean", Doc: "Draw text as outlines from an embedded font; (x, y) is the start of the first baseline.",
+	{Name: "drawText", Domain: "text", Returns: "boolean", Doc: "Draw text as outlines from an embedded font; (x, y) is the start of the first baseline. A scene's texts are capped at 1,000,000 outline segments together (MaxTextSegments; DejaVu Sans draws a letter in about 18).",
 		Params: []Param{pName, {Name: "text", Type: "string"}, pX, pY, {Name: "fontSize", Type: "number", Unit: "scene units"},
 			{Name: "options", Type: "{align?: 'left' | 'center' | 'right', color?: number[], font?: string}", Optional: true, Default: "{align: 'left', color: [0,0,0,1], font: 'sans'}",
 				Doc: "fonts: sans (DejaVu Sans, plain zero), sans-bold, sans-italic, sans-bold-italic; mono, mono-bold, go-sans, go-sans-bold, go-sans-italic, go-sans-bold-italic (the Go fonts); or a workspace font, fonts/NAME.ttf|otf|ttc, by NAME. Characters the font lacks (Hangul, CJK) are drawn in a workspace font, else a system font, which the run names"}},
@@ -282,7 +282,7 @@ var table = withCallFlags(append([]Func{
 			c.check(c.r.scene.SetStroke(c.str(0), c.color(1), w))
 			return c.ok()
 		}},
-	{Name: "setLinetype", Domain: "style", Returns: "boolean", Doc: "Draw an entity's stroke with a dash pattern (see the table of linetypes in docs/scripting.md); on a group, every member without a linetype of its own. The lengths are in scene units, like the stroke width, and not scaled by transforms.",
+	{Name: "setLinetype", Domain: "style", Returns: "boolean", Doc: "Draw an entity's stroke with a dash pattern (see the table of linetypes in docs/scripting.md); on a group, every member without a linetype of its own. The lengths are in scene units, like the stroke width, and not scaled by transforms; a scene's dashes and dots are capped at 200,000 (MaxDashSegments).",
 		Params: []Param{pTarget, {Name: "type", Type: "'continuous' | 'dashed' | 'hidden' | 'center' | 'phantom' | 'dot'", Doc: "dashed is 6 on, 3 off at scale 1"},
 			{Name: "options", Type: "{scale?: number}", Optional: true, Default: "{scale: 1}", Doc: "scale: multiplies every dash and gap, > 0"}},
 		Example: "drawLine('axis', [-20, 0, 20, 0]); setLinetype('axis', 'center', {scale: 0.5})",

@@ -7,7 +7,10 @@ package scene
 // strokes the same way. Lines and circular arcs are cut exactly (a circular arc's length is
 // its radius times its sweep); Béziers and elliptical arcs are flattened first.
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Dash is the path's dashes under pattern (dash, gap, dash, ... lengths without signs, as
 // Dashes gives them), each an open subpath, the pattern starting afresh at each subpath as SVG
@@ -137,4 +140,159 @@ func (d *dasher) arc(s Seg) {
 	d.walk(math.Abs(a.sweep)*a.r, func(at float64) Vec { return arcPoint(s, param(at)) }, func(s0, s1 float64) {
 		d.out = append(d.out, Seg{Kind: SegArc, P: s.P, T0: param(s0), T1: param(s1)})
 	})
+}
+
+// MaxDashSegments caps the dashes and dots the linetypes of one scene make, as
+// MaxHatchSegments caps its hatches: a pattern tiny beside its line (a dotted line 1e9 long,
+// a linetype scale of 1e-12) would otherwise have a writer cut millions of dashes, a few
+// hundred bytes each, in the process that draws the picture. It is documented in
+// docs/limits.md.
+const MaxDashSegments = 200_000
+
+// DashCount is how many dashes and dots Dash cuts p into under pattern, at most, counted
+// from the lengths alone so that nothing is cut to learn it: per subpath, each whole period
+// draws each of the pattern's dashes once, and the rest of the length those that start in
+// it. A Bézier counts the length of its control polygon and an elliptical arc that of a
+// circle of its larger radius, which are never shorter than the curve. Lengths are in p's
+// units, so the count is the same whatever a picture's scale: the writers cut a world path
+// by a pattern in scene units (SVG) or both scaled to pixels (PNG).
+func (p Path) DashCount(pattern []float64) float64 {
+	total, on := 0.0, 0
+	for i, v := range pattern {
+		total += v
+		if i%2 == 0 {
+			on++
+		}
+	}
+	if len(pattern) == 0 || !(total > 0) || math.IsInf(total, 0) {
+		return 0 // Dash gives p back: no dashes
+	}
+	count, n := 0.0, 0.0 // n is the length of the subpath so far
+	flush := func() {
+		if n > 0 {
+			periods := math.Floor(n / total)
+			count += periods * float64(on)
+			rest, pos := n-periods*total, 0.0
+			for i, v := range pattern {
+				if pos > rest {
+					break
+				}
+				if i%2 == 0 {
+					count++
+				}
+				pos += v
+			}
+		}
+		n = 0
+	}
+	var start, here Vec
+	leg := func(to Vec) {
+		n += to.Sub(here).Len()
+		here = to
+	}
+	for _, s := range p {
+		switch s.Kind {
+		case SegMove:
+			flush()
+			start, here = s.P[0], s.P[0]
+		case SegLine:
+			leg(s.P[0])
+		case SegQuad:
+			leg(s.P[0])
+			leg(s.P[1])
+		case SegCubic:
+			leg(s.P[0])
+			leg(s.P[1])
+			leg(s.P[2])
+		case SegArc:
+			leg(arcPoint(s, s.T0))
+			if a, ok := circleOf(s); ok {
+				n += math.Abs(a.sweep) * a.r
+			} else {
+				n += math.Hypot(s.P[1].Len(), s.P[2].Len()) * math.Abs(s.T1-s.T0)
+			}
+			here = s.End()
+		case SegClose:
+			leg(start)
+		}
+	}
+	flush()
+	return count
+}
+
+// dashBudget counts the dashes of a scene's strokes against MaxDashSegments.
+type dashBudget struct {
+	s     *Scene
+	count float64 // the dashes counted so far
+	limit float64 // the count past which add fails
+	path  Path    // the outline of the shape being counted, reused
+}
+
+// add counts e's dashes (those of its members, for a group), failing with the first shape
+// that passes the budget.
+func (b *dashBudget) add(e *Entity) error {
+	if e.IsGroup() {
+		for c := range e.children.all() {
+			if err := b.add(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	d := b.s.Drawn(e)
+	if !d.Plot || d.Style.Stroke == nil {
+		return nil
+	}
+	pattern := d.Dashes()
+	if pattern == nil {
+		return nil
+	}
+	b.path = AppendOutline(b.path[:0], e.Shape, b.s.WorldMatrix(e))
+	b.count += b.path.DashCount(pattern)
+	if b.count > b.limit {
+		scale := d.Style.LinetypeScale
+		if scale == 0 {
+			scale = 1
+		}
+		return fmt.Errorf("%w: dashing %q with %s at scale %v makes more than %d dashes and dots in the scene (MaxDashSegments); use a larger scale in setLinetype, or shorter lines", ErrLimit, e.Name, d.Style.Linetype, scale, MaxDashSegments)
+	}
+	return nil
+}
+
+// checkDashCount refuses the drafting properties just given to e when its dashes (those of
+// its members, for a group) pass MaxDashSegments; the rest of the scene is counted when it
+// is drawn (CheckDashes), since a transform or a layer changes its count.
+func (s *Scene) checkDashCount(e *Entity) error {
+	b := dashBudget{s: s, limit: MaxDashSegments}
+	return b.add(e)
+}
+
+// CheckDashes fails when the dashes and dots of the scene's strokes together pass
+// MaxDashSegments, naming the shape where they did. Every writer checks it before it draws,
+// so that a shape scaled up after its linetype was set fails the same way in SVG, PNG, PDF
+// and DXF, whether the writer cuts the dashes or leaves them to the reader.
+func (s *Scene) CheckDashes() error {
+	_, err := s.countDashes(MaxDashSegments)
+	return err
+}
+
+// DashSegments is how many dashes and dots the scene's strokes make (CheckDashes counts
+// them), for an estimate of what a picture of it takes.
+func (s *Scene) DashSegments() float64 {
+	n, _ := s.countDashes(math.Inf(1))
+	return n
+}
+
+// countDashes counts the scene's dashes, failing past limit.
+func (s *Scene) countDashes(limit float64) (float64, error) {
+	if !s.drafting {
+		return 0, nil
+	}
+	b := dashBudget{s: s, limit: limit}
+	for c := range s.roots.all() {
+		if err := b.add(c); err != nil {
+			return b.count, err
+		}
+	}
+	return b.count, nil
 }

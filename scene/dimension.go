@@ -88,6 +88,12 @@ type Dimension struct {
 	Units string `json:"units,omitempty"`
 	// Size is the text height in world units; the arrows and gaps follow it.
 	Size float64 `json:"size"`
+
+	// textSegs is the outline segments of the text as laid out with the number 0 (validate),
+	// what the dimension counts against MaxTextSegments: its text is laid out again each time
+	// it is drawn or measured, so a scene of long dimension texts costs every picture as much
+	// as a scene of texts.
+	textSegs int
 }
 
 // Kind implements Shape.
@@ -149,9 +155,11 @@ func (d *Dimension) validate() error {
 		}
 	}
 	// A glyph the font lacks fails here, not when the dimension is drawn.
-	if _, err := LayoutText(d.textFor("0"), d.Size, AlignCenter, ""); err != nil {
+	l, err := LayoutText(d.textFor("0"), d.Size, AlignCenter, "")
+	if err != nil {
 		return fmt.Errorf("dimension text: %w", err)
 	}
+	d.textSegs = len(l.Path)
 	return nil
 }
 

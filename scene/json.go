@@ -630,6 +630,13 @@ func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
 		if e.Style.Hatch != "" && !e.IsGroup() && !Hatchable(e) {
 			return nil, fmt.Errorf("%w: entity %d (%q): %w: a %s cannot be hatched", ErrBadJSON, i, je.Name, ErrNotClosed, e.Kind())
 		}
+		if n := textSegments(e.Shape); n > 0 {
+			// Each text is laid out as it is read: past the budget the reading stops,
+			// holding at most the budget and the one text over it.
+			if err := s.checkTextSegments(e.Name, e.Shape, n, nil); err != nil {
+				return nil, fmt.Errorf("%w: entity %d: %w", ErrBadJSON, i, err)
+			}
+		}
 		s.byName.add(e)
 		s.attach(e, parent, s.siblingsOf(parent).len())
 	}

@@ -170,7 +170,8 @@ func (s *Scene) CreateLayer(l Layer) error {
 }
 
 // SetLayer puts an entity on a layer; on a group, the group's members without a layer of
-// their own are on it too. "" takes the entity off its layer.
+// their own are on it too. "" takes the entity off its layer. A layer whose linetype would
+// make the entity's dashes pass MaxDashSegments is refused.
 func (s *Scene) SetLayer(name, layer string) error {
 	e, err := s.Get(name)
 	if err != nil {
@@ -179,13 +180,19 @@ func (s *Scene) SetLayer(name, layer string) error {
 	if layer != "" && s.layer(layer) == nil {
 		return fmt.Errorf("%w: %q; create it first with createLayer(%q, {...})", ErrNoLayer, layer, layer)
 	}
+	old, wasDrafting := e.Style, s.drafting
 	e.Style.Layer = layer
 	s.drafting = s.drafting || layer != ""
+	if err := s.checkDashCount(e); err != nil {
+		e.Style, s.drafting = old, wasDrafting
+		return err
+	}
 	return nil
 }
 
 // SetLinetype gives an entity a linetype at a scale (0 means 1); on a group, the group's
-// members without a linetype of their own are drawn with it. "" removes it.
+// members without a linetype of their own are drawn with it. "" removes it. A linetype whose
+// dashes would pass MaxDashSegments is refused.
 func (s *Scene) SetLinetype(name, linetype string, scale float64) error {
 	e, err := s.Get(name)
 	if err != nil {
@@ -202,8 +209,13 @@ func (s *Scene) SetLinetype(name, linetype string, scale float64) error {
 	if scale == 1 || linetype == "" {
 		scale = 0 // 1 is the default; storing it as 0 keeps one form for one meaning
 	}
+	old, wasDrafting := e.Style, s.drafting
 	e.Style.Linetype, e.Style.LinetypeScale = linetype, scale
 	s.drafting = s.drafting || linetype != ""
+	if err := s.checkDashCount(e); err != nil {
+		e.Style, s.drafting = old, wasDrafting
+		return err
+	}
 	return nil
 }
 

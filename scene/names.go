@@ -19,6 +19,9 @@ import (
 type nameIndex struct {
 	slots []nameSlot // a power of two long, or empty
 	n     int        // the entities indexed
+	// textSegs is the outline segments of the indexed texts, kept as entities come and go,
+	// so that drawing a text checks the scene's total (MaxTextSegments) at once.
+	textSegs int
 }
 
 type nameSlot struct {
@@ -98,6 +101,7 @@ func (t *nameIndex) addAt(at int, h uint64, e *Entity) {
 	}
 	t.slots[at] = nameSlot{hash: h, e: e}
 	t.n++
+	t.textSegs += textSegments(e.Shape)
 }
 
 // add indexes e, whose name is missing.
@@ -132,6 +136,7 @@ func (t *nameIndex) remove(name string) {
 	if !ok {
 		return
 	}
+	t.textSegs -= textSegments(t.slots[hole].e.Shape)
 	// Shift back every later slot of the run that may sit in the hole: one whose home (the
 	// slot its hash points at) is not cyclically after the hole, so that it is still found.
 	mask := len(t.slots) - 1
@@ -155,4 +160,20 @@ func (t *nameIndex) all() iter.Seq[*Entity] {
 			}
 		}
 	}
+}
+
+// textSegments is the outline segments of a text's layout, or of a dimension's text
+// (MaxTextSegments); 0 for other shapes.
+func textSegments(sh Shape) int {
+	switch sh := sh.(type) {
+	case *Text:
+		if sh != nil {
+			return len(sh.layout.Path)
+		}
+	case *Dimension:
+		if sh != nil {
+			return sh.textSegs
+		}
+	}
+	return 0
 }

@@ -369,6 +369,7 @@ func (s *Scene) Duplicate(src, newName string) (*Entity, error) {
 		return nil, fmt.Errorf("%w: %q already exists; choose a new name for the copy", ErrBadName, newName)
 	}
 	copies := map[string]bool{}
+	segs := 0 // the copied texts' outline segments
 	var plan func(x *Entity, name string) error
 	plan = func(x *Entity, name string) error {
 		if copies[name] || (s.Exists(name) && name != newName) {
@@ -378,6 +379,7 @@ func (s *Scene) Duplicate(src, newName string) (*Entity, error) {
 			return err
 		}
 		copies[name] = true
+		segs += textSegments(x.Shape)
 		for i, c := range x.children.slice() {
 			if err := plan(c, name+"_"+strconv.Itoa(i)); err != nil {
 				return err
@@ -390,6 +392,9 @@ func (s *Scene) Duplicate(src, newName string) (*Entity, error) {
 	}
 	if s.Len()+len(copies) > MaxEntities {
 		return nil, fmt.Errorf("%w: copying would make %d entities (MaxEntities is %d)", ErrLimit, s.Len()+len(copies), MaxEntities)
+	}
+	if total := s.byName.textSegs + segs; total > MaxTextSegments {
+		return nil, fmt.Errorf("%w: copying %q would make the scene's texts %d outline segments, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, src, total, MaxTextSegments)
 	}
 	var clone func(x *Entity, name string, parent *Entity) *Entity
 	clone = func(x *Entity, name string, parent *Entity) *Entity {

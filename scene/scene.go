@@ -268,10 +268,16 @@ func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 	} else {
 		old, at, h = s.byName.find(name)
 	}
-	if old != nil {
-		if old.IsGroup() {
-			return nil, fmt.Errorf("%w: %q is a group; delete it first or draw under another name", ErrBadName, name)
+	if old != nil && old.IsGroup() {
+		return nil, fmt.Errorf("%w: %q is a group; delete it first or draw under another name", ErrBadName, name)
+	}
+	if n := textSegments(shape); n > 0 {
+		if err := s.checkTextSegments(name, shape, n, old); err != nil {
+			return nil, err
 		}
+	}
+	if old != nil {
+		s.byName.textSegs += textSegments(shape) - textSegments(old.Shape)
 		old.Shape, old.Transform, old.Style = shape, tr, newStyle(shape.Kind(), new(Color))
 		s.last, s.lastBox = old, box
 		return old, nil
@@ -286,6 +292,28 @@ func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 	s.roots.insert(e, s.roots.len())
 	s.last, s.lastBox = e, box
 	return e, nil
+}
+
+// TextSegments is the outline segments of the scene's texts together (MaxTextSegments): what
+// they hold in memory, at 72 bytes a segment, and what a picture of them flattens.
+func (s *Scene) TextSegments() int { return s.byName.textSegs }
+
+// checkTextSegments refuses a text (or a dimension) sh of n outline segments under name when
+// the scene's texts would pass MaxTextSegments with it (in place of old, the entity it is drawn
+// over, if any).
+func (s *Scene) checkTextSegments(name string, sh Shape, n int, old *Entity) error {
+	total := s.byName.textSegs + n
+	if old != nil {
+		total -= textSegments(old.Shape)
+	}
+	if total <= MaxTextSegments {
+		return nil
+	}
+	what := fmt.Sprintf("the text %q has", name)
+	if sh.Kind() == KindDimension {
+		what = fmt.Sprintf("the text of dimension %q has", name)
+	}
+	return fmt.Errorf("%w: %s %d outline segments, which would make the scene's texts %d, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, what, n, total, MaxTextSegments)
 }
 
 func checkName(name string) error {

@@ -6,6 +6,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -328,12 +329,32 @@ func (s *PathShape) Region() (Path, error) {
 }
 
 // Outline implements Shape.
-func (t *Text) Outline() Path {
-	return t.layout.Path.Transform(Translation(t.Pos))
+func (t *Text) Outline() Path { return t.appendOutline(nil) }
+
+// appendOutline builds the outline in p, so that a writer drawing a text of a million
+// segments copies its layout once, not twice (the moved copy, then the copy appended).
+func (t *Text) appendOutline(p Path) Path {
+	m := Translation(t.Pos)
+	p = slices.Grow(p, len(t.layout.Path))
+	for _, s := range t.layout.Path {
+		s.transform(m)
+		p = append(p, s)
+	}
+	return p
 }
 
 // Region implements Shape.
 func (t *Text) Region() (Path, error) { return t.Outline(), nil }
+
+// boundsUnder implements boxer: the outline is built once and mapped in place, where
+// Outline().Transform(m) copied a text of a million segments twice to measure it.
+func (t *Text) boundsUnder(m Affine) Box {
+	p := t.appendOutline(nil)
+	for i := range p {
+		p[i].transform(m)
+	}
+	return p.Bounds()
+}
 
 // Metrics is the text's layout (width, height, ascent, descent, lines).
 func (t *Text) Metrics() TextLayout { l := t.layout; l.Path = nil; return l }

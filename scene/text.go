@@ -43,6 +43,13 @@ const (
 	// MaxTextRunes caps the runes of one text, so that a runaway script cannot build a
 	// path of millions of segments; the limit is far above any drawing label.
 	MaxTextRunes = 10000
+	// MaxTextSegments caps the outline segments (lines and curves, about one for each point of
+	// the font's outlines) of one scene's texts together, so that what a scene's texts hold
+	// follows the budget, not the font: a workspace font of 11,000-point letters would
+	// otherwise make two 100-letter labels 2.2 million segments, 160 MB held by every process
+	// that reads the scene. DejaVu Sans draws a letter in 18 segments on average, so the limit
+	// is about 55,000 letters.
+	MaxTextSegments = 1_000_000
 	// LineSpacing is the baseline-to-baseline distance in multiples of the text size. It is
 	// fixed rather than taken from the font so that line positions are easy to predict
 	// from a script.
@@ -228,7 +235,15 @@ type face struct {
 	mu      sync.RWMutex
 	high    map[rune]*glyph            // runes >= latin1Runes
 	byIndex map[sfnt.GlyphIndex]*glyph // shares outlines between runes mapping to one glyph
+	cached  int                        // the outline segments in byIndex, under mu
 }
+
+// maxCachedGlyphSegments caps the outline segments of the glyphs one face keeps (7 MB,
+// where the ASCII letters of DejaVu Sans take about 1,700 segments), as MaxTextSegments
+// caps a scene's texts: a process that lays out text in many workspace fonts over its life
+// (a server) would otherwise keep every glyph it ever drew, a CJK font's 65,000 glyphs
+// hundreds of megabytes. Past it a glyph is loaded for each layout and dropped.
+const maxCachedGlyphSegments = 100_000
 
 // glyph is a loaded glyph in em units (size 1), Y up, origin on the baseline at the pen.
 type glyph struct {
@@ -316,8 +331,12 @@ func (f *face) glyph(b *sfnt.Buffer, r rune) (*glyph, error) {
 	f.mu.Lock()
 	if old := f.byIndex[idx]; old != nil {
 		g = old
+	} else if f.cached+len(g.outline) > maxCachedGlyphSegments {
+		f.mu.Unlock()
+		return g, nil // not kept (maxCachedGlyphSegments)
 	} else {
 		f.byIndex[idx] = g
+		f.cached += len(g.outline)
 	}
 	if r >= 0 && r < latin1Runes {
 		f.low[r].Store(g)
@@ -553,6 +572,11 @@ func (f *face) layout(text string, size, shift float64, withPath bool, fallback 
 		if withPath && g.outline != nil {
 			placed = append(placed, placement{g: g, x: pen})
 			nsegs += len(g.outline)
+			if nsegs > MaxTextSegments {
+				// Counted as the glyphs are placed, so that a text over the budget is
+				// refused before its outlines are built.
+				return TextLayout{}, fmt.Errorf("%w: the text's outlines have more than %d segments (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, MaxTextSegments)
+			}
 		}
 		pen += g.advance
 		prev, prevFace = g, gf

@@ -529,3 +529,22 @@ func TestDefaultFontHasPlainZero(t *testing.T) {
 		t.Errorf("go-sans zero has %d contours; the Go fonts' slashed zero has more than 2", n)
 	}
 }
+
+// TestTextOutlineCopiedOnce holds a text's outline and bounds, now built in one copy of its
+// layout, to what copying it twice gave, bit for bit, under the maps a scene puts on it.
+func TestTextOutlineCopiedOnce(t *testing.T) {
+	t.Parallel()
+	tx := &Text{Text: "Ø20 H7\nR5", Size: 3.5, Pos: Vec{X: 12.25, Y: -7}, Align: AlignCenter}
+	if err := tx.validate(); err != nil {
+		t.Fatal(err)
+	}
+	twice := tx.layout.Path.Transform(Translation(tx.Pos))
+	if got := tx.Outline(); !slices.Equal(got, twice) {
+		t.Errorf("the outline differs from the layout moved to its place")
+	}
+	for _, m := range []Affine{Identity, Rotation(0.3), Scaling(-2, 0.5).Mul(Translation(Vec{X: 1e6, Y: 3}))} {
+		if got, want := shapeBounds(tx, m), twice.Transform(m).Bounds(); got != want {
+			t.Errorf("bounds under %v: %+v, want %+v", m, got, want)
+		}
+	}
+}

@@ -80,7 +80,7 @@ func (srv *Server) ReadResource(ctx context.Context, uri string) (string, error)
 			return "", err
 		}
 		if r.perEntity > 0 {
-			done, err := reserve(ctx, int64(srv.Scene().Len())*r.perEntity)
+			done, err := reserve(ctx, drawingMemory(srv.Scene(), r.perEntity))
 			if err != nil {
 				return "", err
 			}

@@ -413,7 +413,13 @@ func drawLayers(ctx context.Context, layers [3]*scene.Scene, win render.View, wi
 			w, h = math.Max(1, math.Round(side*sz.X/sz.Y)), side
 		}
 	}
-	done, err := reserve(ctx, int64(math.Min(w*h*4*2, renderMemory)))
+	geometry := int64(0)
+	for _, l := range layers {
+		if l != nil {
+			geometry += drawingMemory(l, 0)
+		}
+	}
+	done, err := reserve(ctx, int64(math.Min(w*h*4*2, renderMemory))+geometry)
 	if err != nil {
 		return nil, err
 	}

@@ -52,12 +52,34 @@ const freeAfter = 32 << 20
 var renders = semaphore.NewWeighted(renderMemory)
 
 // svgBytesPerEntity and jsonBytesPerEntity estimate a render's memory before it is made;
-// svgMinBytesPerShape is the least a shape adds to an SVG (a <path> with its style).
+// svgMinBytesPerShape is the least a shape adds to an SVG (a <path> with its style), and
+// svgMinBytesPerSegment the least a segment of a text's outline adds to its path data (" Z").
 const (
-	svgMinBytesPerShape = 48
-	svgBytesPerEntity   = 400
-	jsonBytesPerEntity  = 600
+	svgMinBytesPerShape   = 48
+	svgMinBytesPerSegment = 2
+	svgBytesPerEntity     = 400
+	jsonBytesPerEntity    = 600
 )
+
+// textBytesPerSegment is what a picture takes for each outline segment of its texts, over
+// the bytes of its entity: a text is one entity of any number of segments (up to
+// scene.MaxTextSegments), each drawn from a world outline of its own (72 bytes), flattened,
+// and written out or rasterised: SVG allocates about 260 bytes a segment, PNG 280, and the
+// estimate leaves room above both.
+const textBytesPerSegment = 350
+
+// dashBytes is what a picture takes for each dash or dot of its linetypes
+// (scene.MaxDashSegments), which the SVG writer cuts as geometry for hairlines and the PNG
+// writer for every dashed stroke: about 1,000 bytes allocated a dash in SVG, 1,100 in PNG.
+const dashBytes = 1100
+
+// drawingMemory estimates the memory of drawing sc, perEntity bytes an entity,
+// textBytesPerSegment a segment of its texts' outlines and dashBytes a dash, so that a scene
+// of few texts in a font of 11,000-point letters, or of a few long dotted lines, waits for as
+// much of the render budget as it takes.
+func drawingMemory(sc *scene.Scene, perEntity int64) int64 {
+	return int64(sc.Len())*perEntity + int64(sc.TextSegments())*textBytesPerSegment + int64(sc.DashSegments())*dashBytes
+}
 
 // Omitted says what an answer left out, and how to get it.
 type Omitted struct {
@@ -481,12 +503,12 @@ func (v *view) svg(ctx context.Context) (string, *Omitted, error) {
 			shapes++
 		}
 	}
-	if least := shapes * svgMinBytesPerShape; least > v.budget {
+	if least := shapes*svgMinBytesPerShape + sc.TextSegments()*svgMinBytesPerSegment; least > v.budget {
 		// Certainly over: not worth drawing only to say so.
 		return "", &Omitted{Total: sc.Len(), Note: fmt.Sprintf("the SVG of %d entities would be at least %d bytes, over the budget of %d: %s",
 			sc.Len(), least, v.budget, ways)}, nil
 	}
-	done, err := reserve(ctx, int64(sc.Len())*svgBytesPerEntity)
+	done, err := reserve(ctx, drawingMemory(sc, svgBytesPerEntity))
 	if err != nil {
 		return "", nil, err
 	}

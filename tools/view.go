@@ -526,7 +526,7 @@ func (p *picture) drawAt(ctx context.Context, width int) (*render.Picture, error
 		marks.Grid = true
 		layers++
 	}
-	done, err := reserve(ctx, int64(math.Min(w*h*4*layers, renderMemory)))
+	done, err := reserve(ctx, int64(math.Min(w*h*4*layers, renderMemory))+drawingMemory(p.shown, 0))
 	if err != nil {
 		return nil, err
 	}
