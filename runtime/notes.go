@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cadrun/cadrun/scene"
 )
@@ -90,11 +91,20 @@ func (c *call) noteBoolean(inputs []string, result string) {
 	c.r.res.Booleans = append(c.r.res.Booleans, scene.BooleanOp{Fn: c.fn.Name, Inputs: slices.Clone(inputs), Result: result})
 }
 
-// noteLint adds the drawing lint's findings to the warnings, one line each, when the options
-// ask for them (Options.Lint), texts held to their height on paper at paperMM millimetres a
-// scene unit (0: 1:1 in millimetres).
-func (r *run) noteLint(paperMM float64) {
-	for _, f := range r.scene.Lint(scene.LintOptions{Booleans: r.res.Booleans, UnitMM: paperMM}) {
-		r.res.Warnings = append(r.res.Warnings, "lint: "+f.String())
+// lint answers the drawing lint's findings in the result, when the options ask for them
+// (Options.Lint), texts held to their height on paper at paperMM millimetres a scene unit (0:
+// 1:1 in millimetres). The lint stops at deadline, the run's: the parent waits for a worker
+// only a little past it.
+func (r *run) lint(paperMM float64, deadline time.Time) {
+	r.res.Lint = r.scene.Lint(scene.LintOptions{Booleans: r.res.Booleans, UnitMM: paperMM, Deadline: deadline})
+}
+
+// AllWarnings are the run's warnings and then its lint findings (Options.Lint), one line
+// each, as `cadrun run` and `cadrun watch` print them.
+func (res *Result) AllWarnings() []string {
+	out := slices.Clip(res.Warnings)
+	for _, f := range res.Lint {
+		out = append(out, "lint: "+f.String())
 	}
+	return out
 }

@@ -3,7 +3,9 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cadrun/cadrun/scene"
 	"github.com/google/go-cmp/cmp"
@@ -65,7 +67,8 @@ func TestRedrawWarningsCapped(t *testing.T) {
 // TestKeptInputsLinted: a run reports its booleans, and the drawing lint reads them: a
 // boolean whose inputs still draw where its result is is a finding, in the words the run's
 // warning had; inputs deleted, hidden or moved away from the result are not named. With
-// Options.Lint the findings are also the run's warnings.
+// Options.Lint the run answers the findings (Result.Lint), which AllWarnings adds to the
+// warnings.
 func TestKeptInputsLinted(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -107,7 +110,49 @@ booleanUnion('a', 'b', 'u'); translate('u', 100, 0)`, nil},
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"lint: " + tests[0].want[0]}, res.Warnings); diff != "" {
-		t.Errorf("warnings with Options.Lint mismatch (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]string{tests[0].want[0]}, lintLines(res.Lint)); diff != "" || len(res.Warnings) != 0 {
+		t.Errorf("findings with Options.Lint mismatch (-want +got):\n%s\nwarnings %q, want none", diff, res.Warnings)
+	}
+	if diff := cmp.Diff([]string{"lint: " + tests[0].want[0]}, res.AllWarnings()); diff != "" {
+		t.Errorf("all warnings with Options.Lint mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func lintLines(found []scene.Finding) []string {
+	var out []string
+	for _, f := range found {
+		out = append(out, f.String())
+	}
+	return out
+}
+
+// TestPoolLintsInTheWorker: with Options.Lint a run lints its scene in the worker and answers
+// the findings themselves, in Result.Lint, not as warnings; 12,000 texts drawn over each other
+// (72 million pairs, which took the server 2 GB) are linted within the lint's budget, the last
+// finding saying where it stopped, and the run is good.
+func TestPoolLintsInTheWorker(t *testing.T) {
+	t.Parallel()
+	p := newTestPool(t, 0)
+	const texts = "for (let i = 0; i < 12000; i++) drawText('t'+i, 'WWWWWWWWWW', (i%100)*0.1, Math.floor(i/100)*0.1, 5)\n"
+	res, err := p.Run(context.Background(), MapSource{MainModule: texts}, MainModule, Options{Lint: true, Limits: Limits{Timeout: time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Lint); n < 2 || n > scene.MaxLintFindings+2 {
+		t.Fatalf("%d findings; want the first texts' and a note", n)
+	}
+	last := res.Lint[len(res.Lint)-1]
+	if !scene.IsLintNote(last) || !strings.Contains(last.Message, "(MaxLintChecks) in rule text-overlap") {
+		t.Errorf("last finding %q; want the note that the lint stopped at MaxLintChecks", last)
+	}
+	first := `text-overlap: text "t1" overlaps text "t0" (at `
+	if got := res.Lint[0].String(); !strings.HasPrefix(got, first) {
+		t.Errorf("first finding %q; want it to start %q", got, first)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings %q; want the findings in Result.Lint only", res.Warnings[:min(3, len(res.Warnings))])
+	}
+	if got := res.AllWarnings(); len(got) != len(res.Lint) || got[0] != "lint: "+res.Lint[0].String() {
+		t.Errorf("AllWarnings = %q...; want a line for each finding", got[:min(3, len(got))])
 	}
 }

@@ -89,8 +89,11 @@ type Options struct {
 	// Tests binds test, assert, assertClose and assertEqual (the "testing" domain), for
 	// test scripts run by `cadrun test`; elsewhere they throw an Error saying so.
 	Tests bool `json:",omitempty"`
-	// Lint adds the drawing lint's findings (scene.Lint) to a good run's warnings, for
-	// callers that never see the scene (`cadrun run`, which leaves it in the worker).
+	// Lint has a good run lint its scene where it ran (scene.Lint, in the worker) and answer
+	// the findings in Result.Lint: for callers that never see the scene (`cadrun run`, which
+	// leaves it in the worker) and for the write path, which must not compute in the server
+	// what a script made it. The lint stops at the run's deadline, the start plus
+	// Limits.Timeout, saying so in its last finding, so that it never makes a good run fail.
 	Lint bool `json:",omitempty"`
 	// PaperMM is how many millimetres of paper a scene unit takes in the output the run is
 	// for (render.PaperMM), which the lint holds texts' heights to; 0 is 1:1 in millimetres.
@@ -110,6 +113,8 @@ type Result struct {
 	// Booleans are the boolean operations the run made, in order, for the drawing lint
 	// (scene.LintOptions.Booleans): the scene does not keep them.
 	Booleans []scene.BooleanOp
+	// Lint is what the drawing lint found in the scene, when Options.Lint asked for it.
+	Lint []scene.Finding
 	// SceneJSON is Scene's JSON as a worker sent it (nil from a run in this process): the
 	// bytes Scene.MarshalJSON gives, so that a caller storing the scene need not encode it.
 	SceneJSON []byte
@@ -229,7 +234,8 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 		}
 	}
 	if err == nil && opt.Lint {
-		r.noteLint(opt.PaperMM)
+		deadline, _ := ctx.Deadline()
+		r.lint(opt.PaperMM, deadline)
 	}
 	if r.fatal != nil {
 		err = r.fatal

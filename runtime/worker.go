@@ -98,6 +98,7 @@ type message struct {
 	Duration     time.Duration     `json:"duration,omitempty"`
 	Tests        []TestResult      `json:"tests,omitempty"`
 	Booleans     []scene.BooleanOp `json:"booleans,omitempty"`
+	Lint         []scene.Finding   `json:"lint,omitempty"` // result: the lint's findings (Options.Lint)
 	Err          string            `json:"err,omitempty"`
 }
 
@@ -195,7 +196,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		var sceneJSON []byte
 		if res != nil {
 			reply.Logs, reply.Warnings, reply.Modules, reply.Diagnostic, reply.Duration = res.Logs, res.Warnings, res.Modules, res.Diagnostic, res.Duration
-			reply.Tests, reply.Booleans = res.Tests, res.Booleans
+			reply.Tests, reply.Booleans, reply.Lint = res.Tests, res.Booleans, res.Lint
 			if exporting && req.Export.Count {
 				reply.Entities = res.Scene.Len()
 			}
@@ -845,7 +846,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 				return nil, err
 			}
 		case "result":
-			res := &Result{Logs: m.Logs, Warnings: m.Warnings, Modules: m.Modules, Diagnostic: m.Diagnostic, Duration: m.Duration, Tests: m.Tests, Booleans: m.Booleans, Scene: scene.New(), entities: m.Entities}
+			res := &Result{Logs: m.Logs, Warnings: m.Warnings, Modules: m.Modules, Diagnostic: m.Diagnostic, Duration: m.Duration, Tests: m.Tests, Booleans: m.Booleans, Lint: m.Lint, Scene: scene.New(), entities: m.Entities}
 			if m.Err != "" {
 				return nil, errors.New(m.Err)
 			}
