@@ -234,7 +234,7 @@ func (l *linter) notes() {
 	case "deadline":
 		l.found = append(l.found, Finding{Rule: RuleLintLimit, Message: fmt.Sprintf(
 			"the lint stopped at the run's time limit (Limits.Timeout) after %d checks in rule %s, so the rules that compare shapes (%s) looked at only part of the drawing; "+
-				"make the script faster or give the run more time, or spread out texts and outlines drawn over each other",
+				"the script took most of the run's time: make it faster (cadrun run and watch take -timeout), or spread out texts and outlines drawn over each other",
 			l.checks, l.stopped, comparing)})
 	}
 }
