@@ -149,6 +149,9 @@ func TestPoolLintsInTheWorker(t *testing.T) {
 	if got := res.Lint[0].String(); !strings.HasPrefix(got, first) {
 		t.Errorf("first finding %q; want it to start %q", got, first)
 	}
+	if want := res.Scene.Lint(scene.LintOptions{Booleans: res.Booleans}); !cmp.Equal(want, res.Lint) {
+		t.Errorf("the worker's findings are not those of its scene linted here: %d against %d", len(res.Lint), len(want))
+	}
 	if len(res.Warnings) != 0 {
 		t.Errorf("warnings %q; want the findings in Result.Lint only", res.Warnings[:min(3, len(res.Warnings))])
 	}
