@@ -478,7 +478,7 @@ func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape) {
 	if best == nil || l.stopped != "" {
 		return // nothing could be meant, or what was measured is not all there is
 	}
-	l.add(RuleSizeLabel, t.box.Center(), fmt.Sprintf("text %q says %s, but the nearest %s %q measures %s", t.e.Name, c.phrase, best.e.Kind(), best.e.Name, bestSays), t.e.Name, best.e.Name)
+	l.add(RuleSizeLabel, t.box.Center(), fmt.Sprintf("text %q says %s, but the nearest %s %q measures %s", t.e.Name, clipRunes(c.phrase, maxQuotedRunes), best.e.Kind(), best.e.Name, bestSays), t.e.Name, best.e.Name)
 }
 
 // measures reports whether shape o measures what c states (ok), whether o is a shape c could
@@ -653,6 +653,22 @@ func (l *linter) textOverlaps() {
 			l.add(RuleTextOverlap, at, fmt.Sprintf("the outline of %s crosses text %q", crossed, t.e.Name), append([]string{t.e.Name}, crossed.names...)...)
 		}
 	}
+}
+
+// maxQuotedRunes caps what a finding quotes of a text (a dimension's, a label's size), so
+// that a finding stays a line: a text may be 10,000 runes (MaxTextRunes).
+const maxQuotedRunes = 100
+
+// clipRunes is s cut to n runes, an ellipsis marking the cut.
+func clipRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "…"
+		}
+		i++
+	}
+	return s
 }
 
 // named is the entities a finding names, at most maxLintNamed of them, and how many in all.
@@ -1096,7 +1112,7 @@ func (l *linter) dimensionTexts() {
 			matches = matches || err == nil && FormatDimValue(v, d.Precision) == says
 		}
 		if !matches {
-			l.add(RuleDimensionText, sh.box.Center(), fmt.Sprintf("dimension %q says %q, but it measures %s; use '<>' in its text to show the measured value", sh.e.Name, d.Text, says), sh.e.Name)
+			l.add(RuleDimensionText, sh.box.Center(), fmt.Sprintf("dimension %q says %q, but it measures %s; use '<>' in its text to show the measured value", sh.e.Name, clipRunes(d.Text, maxQuotedRunes), says), sh.e.Name)
 		}
 	}
 }

@@ -316,6 +316,22 @@ func TestLintBounds(t *testing.T) {
 	}
 }
 
+// TestLintQuotesLittle: a finding quotes at most maxQuotedRunes of a dimension's text, so
+// that it stays a line whatever the text.
+func TestLintQuotesLittle(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "d", &Dimension{Type: DimRadius, Points: []Vec{{0, 0}}, Radius: 4, Text: "R5 " + strings.Repeat("é", 5000), Precision: 2, Size: 2.5})
+	found := s.Lint(LintOptions{Rules: []string{RuleDimensionText}})
+	want := `dimension "d" says "R5 ` + strings.Repeat("é", 97) + `…", but it measures`
+	if len(found) != 1 || !strings.HasPrefix(found[0].Message, want) {
+		t.Errorf("findings %q; want one starting %q", found, want)
+	}
+	if got, want := clipRunes("abc", 3), "abc"; got != want {
+		t.Errorf("clipRunes(abc, 3) = %q, want %q", got, want)
+	}
+}
+
 // TestLintRulesOnly: LintOptions.Rules runs only the rules named.
 func TestLintRulesOnly(t *testing.T) {
 	t.Parallel()
