@@ -91,12 +91,24 @@ func (c *call) noteBoolean(inputs []string, result string) {
 	c.r.res.Booleans = append(c.r.res.Booleans, scene.BooleanOp{Fn: c.fn.Name, Inputs: slices.Clone(inputs), Result: result})
 }
 
-// lint answers the drawing lint's findings in the result, when the options ask for them
-// (Options.Lint), texts held to their height on paper at paperMM millimetres a scene unit (0:
-// 1:1 in millimetres). The lint stops at deadline, the run's: the parent waits for a worker
-// only a little past it.
-func (r *run) lint(paperMM float64, deadline time.Time) {
-	r.res.Lint = r.scene.Lint(scene.LintOptions{Booleans: r.res.Booleans, UnitMM: paperMM, Deadline: deadline})
+// MaxLintTime is how long a run's lint (Options.Lint) may take after its script: the lint
+// stops there, saying so in its last finding, if scene.MaxLintChecks has not stopped it
+// before (about half a second of checks on an idle machine). The caller's wait for the run
+// (Limits.Timeout and a second) grows by as much once the script is done, so that the lint
+// never takes time the script's scene needs to come back, and never makes a good run fail.
+const MaxLintTime = 2 * time.Second
+
+// lintHold, when set, is called as a lint starts: a test's seam to make the lint take time.
+var lintHold func()
+
+// lintRun lints a good run's scene into res.Lint (Options.Lint), texts held to their height
+// on paper at opt.PaperMM millimetres a scene unit (0: 1:1 in millimetres), and stops at
+// MaxLintTime from now.
+func lintRun(res *Result, opt Options) {
+	if lintHold != nil {
+		lintHold()
+	}
+	res.Lint = res.Scene.Lint(scene.LintOptions{Booleans: res.Booleans, UnitMM: opt.PaperMM, Deadline: time.Now().Add(MaxLintTime)})
 }
 
 // AllWarnings are the run's warnings and then its lint findings (Options.Lint), one line

@@ -70,8 +70,8 @@ type LintOptions struct {
 	// MaxFindings caps the findings kept; 0 means MaxLintFindings.
 	MaxFindings int
 	// Deadline, when set, stops the rules that compare shapes at that time, as the budget
-	// does: a lint in a run's worker ends with the run's time (runtime's Limits.Timeout).
-	// Findings then depend on the machine's speed; the budget alone does not.
+	// does: a run's lint has its own time after the script (runtime's MaxLintTime), which the
+	// note names. Findings then depend on the machine's speed; the budget alone does not.
 	Deadline time.Time
 }
 
@@ -233,8 +233,8 @@ func (l *linter) notes() {
 			l.opts.MaxChecks, l.stopped, comparing)})
 	case "deadline":
 		l.found = append(l.found, Finding{Rule: RuleLintLimit, Message: fmt.Sprintf(
-			"the lint stopped at the run's time limit (Limits.Timeout) after %d checks in rule %s, so the rules that compare shapes (%s) looked at only part of the drawing; "+
-				"the script took most of the run's time: make it faster (cadrun run and watch take -timeout), or spread out texts and outlines drawn over each other",
+			"the lint stopped at its time limit (MaxLintTime) after %d checks in rule %s, so the rules that compare shapes (%s) looked at only part of the drawing; "+
+				"the machine is busy, or texts or outlines are drawn over each other by the thousand: spread them out or draw fewer",
 			l.checks, l.stopped, comparing)})
 	}
 }

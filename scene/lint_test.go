@@ -285,7 +285,7 @@ func TestLintBounds(t *testing.T) {
 		{"budget", LintOptions{MaxChecks: 10_000}, 18, []string{"the lint stopped after 10000 checks (MaxLintChecks) in rule text-overlap"}},
 		{"findings", LintOptions{MaxFindings: 5}, 5, []string{"294 more findings were not kept (MaxLintFindings): these are the first 5"}},
 		{"both", LintOptions{MaxChecks: 10_000, MaxFindings: 5}, 5, []string{"13 more findings were not kept (MaxLintFindings)", "(MaxLintChecks)"}},
-		{"deadline", LintOptions{Deadline: time.Now().Add(-time.Second)}, 0, []string{"the lint stopped at the run's time limit (Limits.Timeout) after 1 checks in rule text-overlap"}},
+		{"deadline", LintOptions{Deadline: time.Now().Add(-time.Second)}, 0, []string{"the lint stopped at its time limit (MaxLintTime) after 1 checks in rule text-overlap"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
