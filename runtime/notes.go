@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cadrun/cadrun/scene"
 )
@@ -90,11 +91,32 @@ func (c *call) noteBoolean(inputs []string, result string) {
 	c.r.res.Booleans = append(c.r.res.Booleans, scene.BooleanOp{Fn: c.fn.Name, Inputs: slices.Clone(inputs), Result: result})
 }
 
-// noteLint adds the drawing lint's findings to the warnings, one line each, when the options
-// ask for them (Options.Lint), texts held to their height on paper at paperMM millimetres a
-// scene unit (0: 1:1 in millimetres).
-func (r *run) noteLint(paperMM float64) {
-	for _, f := range r.scene.Lint(scene.LintOptions{Booleans: r.res.Booleans, UnitMM: paperMM}) {
-		r.res.Warnings = append(r.res.Warnings, "lint: "+f.String())
+// MaxLintTime is how long a run's lint (Options.Lint) may take after its script: the lint
+// stops there, saying so in its last finding, if scene.MaxLintChecks has not stopped it
+// before (about half a second of checks on an idle machine). The caller's wait for the run
+// (Limits.Timeout and a second) grows by as much once the script is done, so that the lint
+// never takes time the script's scene needs to come back, and never makes a good run fail.
+const MaxLintTime = 2 * time.Second
+
+// lintHold, when set, is called as a lint starts: a test's seam to make the lint take time.
+var lintHold func()
+
+// lintRun lints a good run's scene into res.Lint (Options.Lint), texts held to their height
+// on paper at opt.PaperMM millimetres a scene unit (0: 1:1 in millimetres), and stops at
+// MaxLintTime from now.
+func lintRun(res *Result, opt Options) {
+	if lintHold != nil {
+		lintHold()
 	}
+	res.Lint = res.Scene.Lint(scene.LintOptions{Booleans: res.Booleans, UnitMM: opt.PaperMM, Deadline: time.Now().Add(MaxLintTime)})
+}
+
+// AllWarnings are the run's warnings and then its lint findings (Options.Lint), one line
+// each, as `cadrun run` and `cadrun watch` print them.
+func (res *Result) AllWarnings() []string {
+	out := slices.Clip(res.Warnings)
+	for _, f := range res.Lint {
+		out = append(out, "lint: "+f.String())
+	}
+	return out
 }

@@ -3,7 +3,10 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/cadrun/cadrun/scene"
 	"github.com/google/go-cmp/cmp"
@@ -65,7 +68,8 @@ func TestRedrawWarningsCapped(t *testing.T) {
 // TestKeptInputsLinted: a run reports its booleans, and the drawing lint reads them: a
 // boolean whose inputs still draw where its result is is a finding, in the words the run's
 // warning had; inputs deleted, hidden or moved away from the result are not named. With
-// Options.Lint the findings are also the run's warnings.
+// Options.Lint the run answers the findings (Result.Lint), which AllWarnings adds to the
+// warnings.
 func TestKeptInputsLinted(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -107,7 +111,75 @@ booleanUnion('a', 'b', 'u'); translate('u', 100, 0)`, nil},
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"lint: " + tests[0].want[0]}, res.Warnings); diff != "" {
-		t.Errorf("warnings with Options.Lint mismatch (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]string{tests[0].want[0]}, lintLines(res.Lint)); diff != "" || len(res.Warnings) != 0 {
+		t.Errorf("findings with Options.Lint mismatch (-want +got):\n%s\nwarnings %q, want none", diff, res.Warnings)
 	}
+	if diff := cmp.Diff([]string{"lint: " + tests[0].want[0]}, res.AllWarnings()); diff != "" {
+		t.Errorf("all warnings with Options.Lint mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func lintLines(found []scene.Finding) []string {
+	var out []string
+	for _, f := range found {
+		out = append(out, f.String())
+	}
+	return out
+}
+
+// TestPoolLintsInTheWorker: with Options.Lint a run lints its scene in the worker and answers
+// the findings themselves, in Result.Lint, not as warnings; 12,000 texts drawn over each other
+// (72 million pairs, which took the server 2 GB) are linted within the lint's budget (or its
+// time, on a slow machine or under the race detector), the last finding saying where it
+// stopped, and the run is good.
+func TestPoolLintsInTheWorker(t *testing.T) {
+	t.Parallel()
+	p := newTestPool(t, 0)
+	const texts = "for (let i = 0; i < 12000; i++) drawText('t'+i, 'WWWWWWWWWW', (i%100)*0.1, Math.floor(i/100)*0.1, 5)\n"
+	res, err := p.Run(context.Background(), MapSource{MainModule: texts}, MainModule, Options{Lint: true, Limits: Limits{Timeout: time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Lint); n < 1 || n > scene.MaxLintFindings+2 {
+		t.Fatalf("%d findings; want the first texts' and a note", n)
+	}
+	last := res.Lint[len(res.Lint)-1]
+	if !scene.IsLintNote(last) || !strings.Contains(last.Message, "in rule text-overlap") {
+		t.Fatalf("last finding %q; want the note that the lint stopped", last)
+	}
+	if strings.Contains(last.Message, "(MaxLintTime)") {
+		t.Logf("the lint stopped at its time, %d findings: a slow machine", len(res.Lint)-1)
+	} else {
+		first := `text-overlap: text "t1" overlaps text "t0" (at `
+		if got := res.Lint[0].String(); !strings.HasPrefix(got, first) || !strings.Contains(last.Message, "(MaxLintChecks)") {
+			t.Errorf("first finding %q, last %q; want the first to start %q and the last to name MaxLintChecks", got, last, first)
+		}
+		if want := res.Scene.Lint(scene.LintOptions{Booleans: res.Booleans}); !cmp.Equal(want, res.Lint) {
+			t.Errorf("the worker's findings are not those of its scene linted here: %d against %d", len(res.Lint), len(want))
+		}
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings %q; want the findings in Result.Lint only", res.Warnings[:min(3, len(res.Warnings))])
+	}
+	if got := res.AllWarnings(); len(got) != len(res.Lint) || got[0] != "lint: "+res.Lint[0].String() {
+		t.Errorf("AllWarnings = %q...; want a line for each finding", got[:min(3, len(got))])
+	}
+}
+
+// TestLintTimeIsItsOwn: a run's lint comes after the script, and the wait for the run grows by
+// the lint's own time once the script is done, so a lint that takes longer than what is left
+// of the run's timeout and its second of grace does not make a good run a TimeoutError. In a
+// synctest bubble the lint's time passes on the bubble's clock.
+func TestLintTimeIsItsOwn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		lintHold = func() { time.Sleep(nativeGrace + time.Second/2) } // past the timeout and its grace
+		defer func() { lintHold = nil }()
+		res, err := Run(context.Background(), MapSource{MainModule: "drawText('a', 'x', 0, 0, 1)\n"}, MainModule, Options{Lint: true, Limits: Limits{Timeout: time.Second / 2}})
+		if err != nil {
+			t.Fatalf("a good run whose lint took %v: %v", nativeGrace+time.Second/2, err)
+		}
+		if len(res.Lint) != 1 || res.Lint[0].Rule != scene.RuleTextSmall {
+			t.Errorf("findings %q; want the small text's", res.Lint)
+		}
+	})
 }

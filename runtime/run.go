@@ -89,8 +89,13 @@ type Options struct {
 	// Tests binds test, assert, assertClose and assertEqual (the "testing" domain), for
 	// test scripts run by `cadrun test`; elsewhere they throw an Error saying so.
 	Tests bool `json:",omitempty"`
-	// Lint adds the drawing lint's findings (scene.Lint) to a good run's warnings, for
-	// callers that never see the scene (`cadrun run`, which leaves it in the worker).
+	// Lint has a good run lint its scene where it ran (scene.Lint, in the worker) and answer
+	// the findings in Result.Lint: for callers that never see the scene (`cadrun run`, which
+	// leaves it in the worker) and for the write path, which must not compute in the server
+	// what a script made it. The lint has its own time after the script, MaxLintTime, which
+	// the caller's wait for the run grows by when the script is done; it stops there (or at
+	// scene.MaxLintChecks), saying so in its last finding, so that it never makes a good run
+	// fail.
 	Lint bool `json:",omitempty"`
 	// PaperMM is how many millimetres of paper a scene unit takes in the output the run is
 	// for (render.PaperMM), which the lint holds texts' heights to; 0 is 1:1 in millimetres.
@@ -110,6 +115,8 @@ type Result struct {
 	// Booleans are the boolean operations the run made, in order, for the drawing lint
 	// (scene.LintOptions.Booleans): the scene does not keep them.
 	Booleans []scene.BooleanOp
+	// Lint is what the drawing lint found in the scene, when Options.Lint asked for it.
+	Lint []scene.Finding
 	// SceneJSON is Scene's JSON as a worker sent it (nil from a run in this process): the
 	// bytes Scene.MarshalJSON gives, so that a caller storing the scene need not encode it.
 	SceneJSON []byte
@@ -179,22 +186,32 @@ func Run(ctx context.Context, src Source, entry string, opt Options) (*Result, e
 		err error
 	}
 	done := make(chan outcome, 1)
+	ran := make(chan struct{}, 1)
 	go func() {
 		res, err := execute(ctx, src, entry, opt, nil)
+		if err == nil && opt.Lint {
+			ran <- struct{}{}
+			lintRun(res, opt)
+		}
 		done <- outcome{res, err}
 		spareRealm()
 	}()
 	limit := opt.Limits.withDefaults().Timeout + nativeGrace
+	deadline := time.Now().Add(limit)
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
-	select {
-	case o := <-done:
-		return o.res, o.err
-	case <-timer.C:
-		d := &Diagnostic{Kind: KindTimeout,
-			Message: fmt.Sprintf("the run took longer than %v (Limits.Timeout) and was stopped inside a built-in function", opt.Limits.withDefaults().Timeout),
-			Hint:    "a built-in call (a huge String.repeat or Array, a backtracking regular expression) did not return; make it smaller"}
-		return &Result{Scene: scene.New(), Diagnostic: d}, d
+	for {
+		select {
+		case <-ran: // the script is done: the lint's time is its own (lintRun)
+			timer.Reset(time.Until(deadline) + MaxLintTime)
+		case o := <-done:
+			return o.res, o.err
+		case <-timer.C:
+			d := &Diagnostic{Kind: KindTimeout,
+				Message: fmt.Sprintf("the run took longer than %v (Limits.Timeout) and was stopped inside a built-in function", opt.Limits.withDefaults().Timeout),
+				Hint:    "a built-in call (a huge String.repeat or Array, a backtracking regular expression) did not return; make it smaller"}
+			return &Result{Scene: scene.New(), Diagnostic: d}, d
+		}
 	}
 }
 
@@ -235,9 +252,6 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 		if derr := r.scene.CheckDashes(); derr != nil {
 			err = &Diagnostic{Kind: KindLimit, Message: derr.Error(), Hint: dashHint}
 		}
-	}
-	if err == nil && opt.Lint {
-		r.noteLint(opt.PaperMM)
 	}
 	if r.fatal != nil {
 		err = r.fatal

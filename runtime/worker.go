@@ -11,7 +11,10 @@ package runtime
 // The protocol is JSON lines on the child's stdin and stdout. The parent sends "run", with
 // the answer to the entry file's read already in it (First); the child asks for each module
 // it imports with "read" and each workspace font with "font" (so the parent's Source, with
-// its overlays, stays the one source of files) and ends with "result". The result's scene
+// its overlays, stays the one source of files) and ends with "result". A run asked to lint
+// (Options.Lint) says "ran" when its script is done and before it lints: the parent's wait
+// then grows by the lint's own time (MaxLintTime), so that the lint never eats the time the
+// scene needs to come back. The result's scene
 // JSON follows the result line as SceneBytes raw bytes rather than inside it: a big scene is
 // megabytes, which a JSON field would make both sides scan again and copy. A file of 4 KiB or more is answered with its content's hash, and its bytes
 // follow as a raw frame only when the worker has not kept them from an earlier run
@@ -69,7 +72,7 @@ type exportRequest struct {
 }
 
 type message struct {
-	Type string `json:"type"` // run, read, file, content, names, font, fonts, result, chunk, export
+	Type string `json:"type"` // run, read, file, content, names, font, fonts, ran, result, chunk, export
 
 	Entry   string         `json:"entry,omitempty"`
 	Options *Options       `json:"options,omitempty"`
@@ -98,6 +101,7 @@ type message struct {
 	Duration     time.Duration     `json:"duration,omitempty"`
 	Tests        []TestResult      `json:"tests,omitempty"`
 	Booleans     []scene.BooleanOp `json:"booleans,omitempty"`
+	Lint         []scene.Finding   `json:"lint,omitempty"` // result: the lint's findings (Options.Lint)
 	Err          string            `json:"err,omitempty"`
 }
 
@@ -190,12 +194,19 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		if src.err != nil {
 			return src.err
 		}
+		if err == nil && req.Options.Lint {
+			// The script is done: the parent's wait grows by the lint's own time.
+			if err := send(message{Type: "ran"}); err != nil {
+				return err
+			}
+			lintRun(res, *req.Options)
+		}
 		// Export only after a good run; a failed one answers as it does without a request.
 		exporting := req.Export != nil && err == nil && res != nil && res.Diagnostic == nil
 		var sceneJSON []byte
 		if res != nil {
 			reply.Logs, reply.Warnings, reply.Modules, reply.Diagnostic, reply.Duration = res.Logs, res.Warnings, res.Modules, res.Diagnostic, res.Duration
-			reply.Tests, reply.Booleans = res.Tests, res.Booleans
+			reply.Tests, reply.Booleans, reply.Lint = res.Tests, res.Booleans, res.Lint
 			if exporting && req.Export.Count {
 				reply.Entities = res.Scene.Len()
 			}
@@ -748,32 +759,38 @@ func (p *Pool) run(ctx context.Context, src Source, entry string, opt Options, e
 		err error
 	}
 	done := make(chan outcome, 1)
+	ran := make(chan struct{}, 1)
 	go func() {
-		res, err := w.run(src, entry, opt, export)
+		res, err := w.run(src, entry, opt, export, ran)
 		done <- outcome{res, err}
 	}()
+	deadline := time.Now().Add(opt.Limits.Timeout + nativeGrace)
 	timer := time.NewTimer(opt.Limits.Timeout + nativeGrace)
 	defer timer.Stop()
-	select {
-	case o := <-done:
-		if o.err != nil {
+	for {
+		select {
+		case <-ran: // the script is done: the lint's time is its own (Options.Lint)
+			timer.Reset(time.Until(deadline) + MaxLintTime)
+		case o := <-done:
+			if o.err != nil {
+				p.discard(w)
+				res, err := p.crashed(w, opt, o.err)
+				return res, nil, err
+			}
+			if o.res.Diagnostic != nil {
+				return o.res, w, o.res.Diagnostic
+			}
+			return o.res, w, nil
+		case <-timer.C:
 			p.discard(w)
-			res, err := p.crashed(w, opt, o.err)
-			return res, nil, err
+			d := &Diagnostic{Kind: KindTimeout,
+				Message: fmt.Sprintf("the run took longer than %v (Limits.Timeout) and its worker was stopped inside a built-in function", opt.Limits.Timeout),
+				Hint:    "a built-in call (a huge String.repeat or Array, a backtracking regular expression) did not return; make it smaller"}
+			return &Result{Scene: scene.New(), Diagnostic: d}, nil, d
+		case <-ctx.Done():
+			p.discard(w)
+			return nil, nil, ctx.Err()
 		}
-		if o.res.Diagnostic != nil {
-			return o.res, w, o.res.Diagnostic
-		}
-		return o.res, w, nil
-	case <-timer.C:
-		p.discard(w)
-		d := &Diagnostic{Kind: KindTimeout,
-			Message: fmt.Sprintf("the run took longer than %v (Limits.Timeout) and its worker was stopped inside a built-in function", opt.Limits.Timeout),
-			Hint:    "a built-in call (a huge String.repeat or Array, a backtracking regular expression) did not return; make it smaller"}
-		return &Result{Scene: scene.New(), Diagnostic: d}, nil, d
-	case <-ctx.Done():
-		p.discard(w)
-		return nil, nil, ctx.Err()
 	}
 }
 
@@ -806,7 +823,8 @@ func firstLine(out string, cause error) string {
 }
 
 // run speaks the protocol for one script, up to its result (an export, if asked, follows).
-func (w *worker) run(src Source, entry string, opt Options, export *exportRequest) (*Result, error) {
+// ran hears when the script is done and the worker lints its scene (Options.Lint).
+func (w *worker) run(src Source, entry string, opt Options, export *exportRequest, ran chan<- struct{}) (*Result, error) {
 	enc := json.NewEncoder(w.proc.Stdin)
 	served := map[string]*scene.Font{} // workspace fonts the worker used, to read its scene
 	pending := map[string][]byte{}     // the files answered by hash, for "content"
@@ -820,10 +838,15 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 		if err != nil {
 			return nil, err
 		}
-		if m.Type != "result" {
+		if m.Type != "result" && m.Type != "ran" {
 			w.asked++
 		}
 		switch m.Type {
+		case "ran":
+			select {
+			case ran <- struct{}{}:
+			default:
+			}
 		case "read":
 			if err := enc.Encode(sendable(readReply(src, m.Name), pending)); err != nil {
 				return nil, err
@@ -845,7 +868,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 				return nil, err
 			}
 		case "result":
-			res := &Result{Logs: m.Logs, Warnings: m.Warnings, Modules: m.Modules, Diagnostic: m.Diagnostic, Duration: m.Duration, Tests: m.Tests, Booleans: m.Booleans, Scene: scene.New(), entities: m.Entities}
+			res := &Result{Logs: m.Logs, Warnings: m.Warnings, Modules: m.Modules, Diagnostic: m.Diagnostic, Duration: m.Duration, Tests: m.Tests, Booleans: m.Booleans, Lint: m.Lint, Scene: scene.New(), entities: m.Entities}
 			if m.Err != "" {
 				return nil, errors.New(m.Err)
 			}

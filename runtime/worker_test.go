@@ -401,7 +401,7 @@ func TestWorkerStreamCutShort(t *testing.T) {
 		if c.export {
 			_, err = w.export(&out, 1<<20)
 		} else {
-			_, err = w.run(MapSource{}, MainModule, Options{}, nil)
+			_, err = w.run(MapSource{}, MainModule, Options{}, nil, nil)
 		}
 		if err == nil || err.Error() != c.err || out.String() != c.out {
 			t.Errorf("%s: got %v after %q; want %q after %q", c.name, err, out.String(), c.err, c.out)

@@ -11,6 +11,13 @@ package scene
 // Each rule visits every entity once and looks at neighbours through a grid of world boxes
 // (lintGrid), never at every pair, so a 10,000-entity scene lints in milliseconds. Rules are
 // listed in lintRules; a new one is one more entry.
+//
+// A drawing can still put every shape next to every other (12,000 texts drawn over each
+// other): the rules that compare shapes count what they compare (a pair looked at, an edge
+// or a point compared) against one budget, MaxLintChecks, and stop where it runs out, and the
+// lint keeps at most MaxLintFindings findings, each naming at most maxLintNamed others. So the
+// lint is bounded in time and memory wherever it runs, and it says where it stopped, as a last
+// finding of rule lint-limit, rather than block or fail anything.
 
 import (
 	"fmt"
@@ -19,12 +26,29 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // DefaultMinTextMM is the smallest text height on paper, in millimetres, that the lint lets
 // pass when LintOptions.MinTextMM is not set: 2.5 mm, the smallest lettering ISO 3098 uses
 // on drawings.
 const DefaultMinTextMM = 2.5
+
+// MaxLintChecks bounds the work of one lint: the grid cells, the pairs of shapes, the outline
+// edges and the points the rules that compare shapes with each other (size-label,
+// text-overlap, duplicate, open-cut, boolean-inputs) look at, together. An ordinary drawing
+// makes a few dozen per entity (BenchmarkLint's 10,000 entities make about 200,000); texts
+// drawn over each other make one per pair (12,000 of them, 72 million). Past it those rules
+// stop, in about half a second, and a last finding says so (RuleLintLimit).
+const MaxLintChecks = 20_000_000
+
+// MaxLintFindings caps the findings one lint keeps; the rest are counted in a last finding
+// (RuleLintLimit).
+const MaxLintFindings = 10_000
+
+// maxLintNamed caps the other entities one finding names (the texts a text overlaps, the
+// outlines that cross it); the rest are counted in its message.
+const maxLintNamed = 10
 
 // LintOptions tune the lint.
 type LintOptions struct {
@@ -39,6 +63,16 @@ type LintOptions struct {
 	// Booleans are the boolean operations of the run that made the scene, in order; the
 	// scene keeps no record of them, so without them the boolean rule finds nothing.
 	Booleans []BooleanOp
+	// Rules, when set, are the only rules run (RuleTextSmall, ...); nil runs them all.
+	Rules []string
+	// MaxChecks is the budget of comparisons; 0 means MaxLintChecks.
+	MaxChecks int
+	// MaxFindings caps the findings kept; 0 means MaxLintFindings.
+	MaxFindings int
+	// Deadline, when set, stops the rules that compare shapes at that time, as the budget
+	// does: a run's lint has its own time after the script (runtime's MaxLintTime), which the
+	// note names. Findings then depend on the machine's speed; the budget alone does not.
+	Deadline time.Time
 }
 
 // BooleanOp is one boolean operation a run made: its function, its inputs and its result.
@@ -56,8 +90,12 @@ type Finding struct {
 	Message  string   `json:"message"`
 }
 
-// String is the finding on one line: `rule: message (at x, y)`.
+// String is the finding on one line: `rule: message (at x, y)`; a note of the lint about
+// itself (RuleLintLimit), which concerns no entity, has no place.
 func (f Finding) String() string {
+	if f.Rule == RuleLintLimit {
+		return f.Rule + ": " + f.Message
+	}
 	return fmt.Sprintf("%s: %s (at %s, %s)", f.Rule, f.Message, lintNum(f.At.X), lintNum(f.At.Y))
 }
 
@@ -81,29 +119,44 @@ const (
 	RuleOpenCut       = "open-cut"
 	RuleBooleanInputs = "boolean-inputs"
 	RuleDimensionText = "dimension-text"
+	// RuleLintLimit is the lint's note about itself, last: it stopped at MaxLintChecks or
+	// its deadline, or kept only MaxLintFindings findings.
+	RuleLintLimit = "lint-limit"
 )
 
 // lintRules are the rules, run in this order.
-var lintRules = []func(*linter){
-	(*linter).sizeLabels,
-	(*linter).textOverlaps,
-	(*linter).smallText,
-	(*linter).duplicates,
-	(*linter).zeroLength,
-	(*linter).openCuts,
-	(*linter).keptInputs,
-	(*linter).dimensionTexts,
+var lintRules = []struct {
+	name string
+	run  func(*linter)
+}{
+	{RuleSizeLabel, (*linter).sizeLabels},
+	{RuleTextOverlap, (*linter).textOverlaps},
+	{RuleTextSmall, (*linter).smallText},
+	{RuleDuplicate, (*linter).duplicates},
+	{RuleZeroLength, (*linter).zeroLength},
+	{RuleOpenCut, (*linter).openCuts},
+	{RuleBooleanInputs, (*linter).keptInputs},
+	{RuleDimensionText, (*linter).dimensionTexts},
 }
 
 // Lint checks the drawing and answers what it found, rule by rule, each rule's findings in
-// paint order.
+// paint order, at most LintOptions.MaxFindings of them, and then a finding of rule
+// RuleLintLimit for each bound the lint met.
 func (s *Scene) Lint(opts LintOptions) []Finding {
 	l := newLinter(s, opts)
 	for _, rule := range lintRules {
-		rule(l)
+		if opts.Rules == nil || slices.Contains(opts.Rules, rule.name) {
+			l.rule = rule.name
+			rule.run(l)
+		}
 	}
+	l.notes()
 	return l.found
 }
+
+// IsLintNote reports whether f is the lint's note about itself (RuleLintLimit), which a list
+// cut short still shows.
+func IsLintNote(f Finding) bool { return f.Rule == RuleLintLimit }
 
 // lintShape is a shape entity as the rules see it, in world coordinates.
 type lintShape struct {
@@ -130,6 +183,60 @@ type linter struct {
 	grid   lintGrid
 	tol    float64 // what counts as the same point: a millionth of the drawing's size
 	found  []Finding
+	more   int // findings past opts.MaxFindings, counted and not kept
+
+	rule      string // the rule running, for the note of where the lint stopped
+	checks    int    // comparisons made (spend)
+	clock     int    // checks at which the deadline is looked at next
+	stopped   string // the rule in which the budget or the deadline ran out; "" while neither has
+	stoppedBy string // "budget" or "deadline"
+}
+
+// lintClockChecks is how many checks pass between two looks at the deadline.
+const lintClockChecks = 4096
+
+// spend counts n comparisons against the budget and reports whether the rules that compare
+// shapes may go on; once the budget or the deadline runs out they stop, for good.
+func (l *linter) spend(n int) bool {
+	if l.stopped != "" {
+		return false
+	}
+	l.checks += n
+	switch {
+	case l.checks > l.opts.MaxChecks:
+		l.stopped, l.stoppedBy = l.rule, "budget"
+	case l.checks >= l.clock && !l.opts.Deadline.IsZero():
+		l.clock = l.checks + lintClockChecks
+		if !time.Now().Before(l.opts.Deadline) {
+			l.stopped, l.stoppedBy = l.rule, "deadline"
+		}
+	}
+	return l.stopped == ""
+}
+
+// comparing are the rules that compare shapes with each other, which share the budget.
+const comparing = "size-label, text-overlap, duplicate, open-cut, boolean-inputs"
+
+// notes adds the lint's notes about itself, last: where it stopped, and how many findings it
+// did not keep.
+func (l *linter) notes() {
+	if l.more > 0 {
+		l.found = append(l.found, Finding{Rule: RuleLintLimit, Message: fmt.Sprintf(
+			"%d more findings were not kept (MaxLintFindings): these are the first %d; fix them and run again to see the rest",
+			l.more, l.opts.MaxFindings)})
+	}
+	switch l.stoppedBy {
+	case "budget":
+		l.found = append(l.found, Finding{Rule: RuleLintLimit, Message: fmt.Sprintf(
+			"the lint stopped after %d checks (MaxLintChecks) in rule %s, so the rules that compare shapes (%s) looked at only part of the drawing; "+
+				"texts or outlines drawn over each other by the thousand make the most checks: spread them out or draw fewer",
+			l.opts.MaxChecks, l.stopped, comparing)})
+	case "deadline":
+		l.found = append(l.found, Finding{Rule: RuleLintLimit, Message: fmt.Sprintf(
+			"the lint stopped at its time limit (MaxLintTime) after %d checks in rule %s, so the rules that compare shapes (%s) looked at only part of the drawing; "+
+				"the machine is busy, or texts or outlines are drawn over each other by the thousand: spread them out or draw fewer",
+			l.checks, l.stopped, comparing)})
+	}
 }
 
 func newLinter(s *Scene, opts LintOptions) *linter {
@@ -141,6 +248,12 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 	}
 	if !(opts.Scale > 0) {
 		opts.Scale = 1
+	}
+	if opts.MaxChecks <= 0 {
+		opts.MaxChecks = MaxLintChecks
+	}
+	if opts.MaxFindings <= 0 {
+		opts.MaxFindings = MaxLintFindings
 	}
 	l := &linter{s: s, opts: opts}
 	world := make([]Affine, 0, 8)
@@ -222,7 +335,12 @@ func draws(e *Entity) bool {
 	return st.Fill != nil && st.Fill[3] > 0 || st.Stroke != nil && st.Stroke[3] > 0
 }
 
+// add keeps a finding, or counts it past the cap.
 func (l *linter) add(rule string, at Vec, msg string, entities ...string) {
+	if len(l.found) >= l.opts.MaxFindings {
+		l.more++
+		return
+	}
 	l.found = append(l.found, Finding{Rule: rule, Entities: entities, At: at, Message: msg})
 }
 
@@ -321,12 +439,16 @@ func (l *linter) sizeLabels() {
 		h := tx.Size * scaleOf(t.world)
 		reach := grow(t.box, labelReach*h)
 		var cands []*lintShape
-		l.grid.each(reach, func(o *lintShape) {
+		l.near(reach, func(o *lintShape) bool {
 			if o != t && o.size == 0 && boxesOverlap(reach, o.box) {
 				cands = append(cands, o)
 			}
+			return true
 		})
 		for _, c := range cs {
+			if l.stopped != "" {
+				return
+			}
 			l.checkClaim(t, c, cands)
 		}
 	}
@@ -338,6 +460,9 @@ func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape) {
 	var bestGap, bestCentre float64
 	var bestSays string
 	for _, o := range cands {
+		if !l.spend(1) {
+			return
+		}
 		ok, fits, says := l.measures(o, c)
 		if ok {
 			return
@@ -350,10 +475,10 @@ func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape) {
 			best, bestGap, bestCentre, bestSays = o, g, cd, says
 		}
 	}
-	if best == nil {
-		return
+	if best == nil || l.stopped != "" {
+		return // nothing could be meant, or what was measured is not all there is
 	}
-	l.add(RuleSizeLabel, t.box.Center(), fmt.Sprintf("text %q says %s, but the nearest %s %q measures %s", t.e.Name, c.phrase, best.e.Kind(), best.e.Name, bestSays), t.e.Name, best.e.Name)
+	l.add(RuleSizeLabel, t.box.Center(), fmt.Sprintf("text %q says %s, but the nearest %s %q measures %s", t.e.Name, clipRunes(c.phrase, maxQuotedRunes), best.e.Kind(), best.e.Name, bestSays), t.e.Name, best.e.Name)
 }
 
 // measures reports whether shape o measures what c states (ok), whether o is a shape c could
@@ -388,7 +513,7 @@ func (l *linter) measures(o *lintShape, c claim) (ok, fits bool, says string) {
 		return ok, true, lintNum(sz.X) + " x " + lintNum(sz.Y)
 	default: // 'L'
 		lengths := []float64{sz.X, sz.Y}
-		if ln, isLine := o.e.Shape.(Line); isLine {
+		if ln, isLine := o.e.Shape.(Line); isLine && l.spend(len(ln.Points)) {
 			lengths = append(lengths, polylineLength(worldPoints(ln.Points, o.world)))
 		}
 		for _, v := range lengths {
@@ -428,6 +553,16 @@ func (l *linter) radii(o *lintShape) []float64 {
 			return []float64{sh.Radius * k}
 		}
 	case Polygon:
+		n := 0
+		for _, p := range sh.Parts {
+			n += len(p.Outer)
+			for _, h := range p.Holes {
+				n += len(h)
+			}
+		}
+		if !l.spend(n) {
+			return nil
+		}
 		var out []float64
 		addRing := func(ring []Vec, bulges []float64) {
 			for i := range ring {
@@ -478,37 +613,90 @@ func (l *linter) textOverlaps() {
 		if !ok {
 			continue
 		}
-		var texts, crossed []string
+		var texts, crossed named
 		reach := worldBox(inner, t.frame.Place)
-		l.grid.each(reach, func(o *lintShape) {
+		l.near(reach, func(o *lintShape) bool {
 			if o == t || !o.draws || !boxesOverlap(reach, o.box) {
-				return
+				return true
 			}
 			if o.size > 0 {
-				if framesOverlap(inner, toLocal, o) {
-					// Each pair once: the later text in paint order reports it.
-					if o.text < t.text {
-						texts = append(texts, fmt.Sprintf("%q", o.e.Name))
-					}
-					return
+				// Each pair of texts once: the later text in paint order reports it, so a
+				// later text is not looked at (a dimension is, for its lines).
+				isText := o.e.Kind() == KindText
+				if isText && o.text > t.text {
+					return true
 				}
-				if o.e.Kind() == KindText {
-					return
+				if framesOverlap(inner, toLocal, o) {
+					if o.text < t.text {
+						texts.add(o.e.Name)
+					}
+					return true
+				}
+				if isText {
+					return true
 				}
 				// a dimension whose text is clear of t: its lines may still cross t
 			}
 			if l.crosses(o, inner, toLocal) {
-				crossed = append(crossed, fmt.Sprintf("%q", o.e.Name))
+				crossed.add(o.e.Name)
 			}
+			return true
 		})
-		at := worldBox(t.frame.Box, t.frame.Place).Center()
-		if len(texts) > 0 {
-			l.add(RuleTextOverlap, at, fmt.Sprintf("text %q overlaps text %s", t.e.Name, strings.Join(texts, ", ")), append([]string{t.e.Name}, unquote(texts)...)...)
+		if l.stopped != "" {
+			return // t was not compared with everything near it
 		}
-		if len(crossed) > 0 {
-			l.add(RuleTextOverlap, at, fmt.Sprintf("the outline of %s crosses text %q", strings.Join(crossed, ", "), t.e.Name), append([]string{t.e.Name}, unquote(crossed)...)...)
+		at := worldBox(t.frame.Box, t.frame.Place).Center()
+		if texts.n > 0 {
+			l.add(RuleTextOverlap, at, fmt.Sprintf("text %q overlaps text %s", t.e.Name, texts), append([]string{t.e.Name}, texts.names...)...)
+		}
+		if crossed.n > 0 {
+			l.add(RuleTextOverlap, at, fmt.Sprintf("the outline of %s crosses text %q", crossed, t.e.Name), append([]string{t.e.Name}, crossed.names...)...)
 		}
 	}
+}
+
+// maxQuotedRunes caps what a finding quotes of a text (a dimension's, a label's size), so
+// that a finding stays a line: a text may be 10,000 runes (MaxTextRunes).
+const maxQuotedRunes = 100
+
+// clipRunes is s cut to n runes, an ellipsis marking the cut.
+func clipRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "…"
+		}
+		i++
+	}
+	return s
+}
+
+// named is the entities a finding names, at most maxLintNamed of them, and how many in all.
+type named struct {
+	names []string
+	n     int
+}
+
+func (nm *named) add(name string) {
+	if nm.n < maxLintNamed {
+		nm.names = append(nm.names, name)
+	}
+	nm.n++
+}
+
+// String is the names quoted, then how many more there are: `"a", "b" and 3 more`.
+func (nm named) String() string {
+	var b strings.Builder
+	for i, n := range nm.names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(n))
+	}
+	if more := nm.n - len(nm.names); more > 0 {
+		fmt.Fprintf(&b, " and %d more", more)
+	}
+	return b.String()
 }
 
 // worldBox is the world bounds of box b in a frame placed by m.
@@ -543,20 +731,15 @@ func framesOverlap(in Box, toLocal Affine, o *lintShape) bool {
 	return b.Min.X < q.X && q.X < b.Max.X && b.Min.Y < q.Y && q.Y < b.Max.Y
 }
 
-func unquote(qs []string) []string {
-	out := make([]string, len(qs))
-	for i, q := range qs {
-		out[i], _ = strconv.Unquote(q)
-	}
-	return out
-}
-
 // crosses reports whether o's outline passes through the inside of box b, in the frame
 // toLocal maps the world to.
 func (l *linter) crosses(o *lintShape, b Box, toLocal Affine) bool {
 	for _, pl := range l.outline(o) {
 		pts := pl.Points
 		n := len(pts)
+		if !l.spend(n) {
+			return false
+		}
 		for i := 0; i+1 < n || pl.Closed && i < n && n > 1; i++ {
 			if segmentInBox(toLocal.Apply(pts[i]), toLocal.Apply(pts[(i+1)%n]), b) {
 				return true
@@ -622,12 +805,18 @@ func (l *linter) duplicates() {
 		for dx := int64(-1); dx <= 1 && twin == nil; dx++ {
 			for dy := int64(-1); dy <= 1 && twin == nil; dy++ {
 				for _, o := range seen[key{k.kind, k.x0 + dx, k.y0 + dy, k.x1 + dx, k.y1 + dy}] {
+					if !l.spend(1) {
+						return
+					}
 					if l.sameOutline(o, sh) {
 						twin = o
 						break
 					}
 				}
 			}
+		}
+		if l.stopped != "" {
+			return
 		}
 		if twin != nil {
 			l.add(RuleDuplicate, sh.box.Center(), fmt.Sprintf("%s %q lies exactly on %s %q: drawn twice, it is cut twice", sh.e.Kind(), sh.e.Name, twin.e.Kind(), twin.e.Name), twin.e.Name, sh.e.Name)
@@ -665,6 +854,9 @@ func (l *linter) samePolyline(a, b Polyline) bool {
 	n := len(x)
 	same := func(i Vec, j Vec) bool { return i.Sub(j).Len() <= l.tol }
 	try := func(shift int, dir int) bool {
+		if !l.spend(n) {
+			return false
+		}
 		for i := range n {
 			if !same(x[i], y[((shift+dir*i)%n+n)%n]) {
 				return false
@@ -674,6 +866,9 @@ func (l *linter) samePolyline(a, b Polyline) bool {
 	}
 	if !a.Closed {
 		return try(0, 1) || try(n-1, -1)
+	}
+	if !l.spend(n) {
+		return false
 	}
 	for s := range n {
 		if same(x[0], y[s]) && (try(s, 1) || try(s, -1)) {
@@ -735,6 +930,9 @@ func (l *linter) openCuts() {
 		if reported[e.sh] || l.endMeets(i, e.p, func(j int) Vec { return ends[j].p }, at, cell(e.p)) {
 			continue
 		}
+		if l.stopped != "" {
+			return // the end met nothing it was compared with, but it was not compared with all
+		}
 		reported[e.sh] = true
 		l.add(RuleOpenCut, e.p, fmt.Sprintf("%s %q on cut layer %q is open and its end meets nothing: the cut stops there", e.sh.e.Kind(), e.sh.e.Name, e.sh.layer), e.sh.e.Name)
 	}
@@ -747,6 +945,9 @@ func (l *linter) endMeets(i int, p Vec, pos func(int) Vec, at map[[2]int64][]int
 	for dx := int64(-1); dx <= 1; dx++ {
 		for dy := int64(-1); dy <= 1; dy++ {
 			for _, j := range at[[2]int64{c[0] + dx, c[1] + dy}] {
+				if !l.spend(1) {
+					return false
+				}
 				if j != i && pos(j).Sub(p).Len() <= l.tol {
 					return true
 				}
@@ -779,25 +980,25 @@ func (l *linter) keptInputs() {
 			continue
 		}
 		rb := l.s.WorldBounds(res)
-		var still []string
+		var still named
+		looked := map[string]bool{b.Result: true}
 		for _, in := range inputs[b.Result] {
-			e, ok := l.s.Lookup(in)
-			if !ok || in == b.Result || slices.Contains(still, in) {
+			if looked[in] {
 				continue
 			}
-			if draws(e) && boxesOverlap(rb, l.s.WorldBounds(e)) {
-				still = append(still, in)
+			looked[in] = true
+			if !l.spend(1) {
+				return
+			}
+			if e, ok := l.s.Lookup(in); ok && draws(e) && boxesOverlap(rb, l.s.WorldBounds(e)) {
+				still.add(in)
 			}
 		}
-		if len(still) == 0 {
+		if still.n == 0 {
 			continue
 		}
-		quoted := make([]string, len(still))
-		for k, in := range still {
-			quoted[k] = fmt.Sprintf("%q", in)
-		}
 		l.add(RuleBooleanInputs, rb.Center(), fmt.Sprintf("booleans keep their inputs, as upstream's do: the inputs of %q (%s of %s) still draw where the result is, so the picture and every export (DXF, PDF) show both; deleteEntity the inputs if only the result should stay",
-			b.Result, b.Fn, strings.Join(quoted, ", ")), append([]string{b.Result}, still...)...)
+			b.Result, b.Fn, still), append([]string{b.Result}, still.names...)...)
 	}
 }
 
@@ -852,26 +1053,36 @@ func (g *lintGrid) span(b Box) (x0, y0, x1, y1 int) {
 	return c(b.Min.X, g.box.Min.X, g.cw.X), c(b.Min.Y, g.box.Min.Y, g.cw.Y), c(b.Max.X, g.box.Min.X, g.cw.X), c(b.Max.Y, g.box.Min.Y, g.cw.Y)
 }
 
-// each calls f once for every shape that may meet b (callers test the boxes).
-func (g *lintGrid) each(b Box, f func(*lintShape)) {
+// near calls f once for every shape that may meet b (callers test the boxes), until f
+// returns false or the budget runs out: each cell looked in and each shape found is a check.
+func (l *linter) near(b Box, f func(*lintShape) bool) {
+	g := &l.grid
 	if !b.NonEmpty || len(g.all) == 0 {
 		return
 	}
 	g.query++
-	visit := func(i int) {
+	visit := func(i int) bool {
 		if g.mark[i] != g.query {
 			g.mark[i] = g.query
-			f(g.all[i])
+			return l.spend(1) && f(g.all[i])
 		}
+		return true
 	}
 	for _, i := range g.large {
-		visit(i)
+		if !visit(i) {
+			return
+		}
 	}
 	x0, y0, x1, y1 := g.span(b)
+	if !l.spend((x1 - x0 + 1) * (y1 - y0 + 1)) {
+		return
+	}
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
 			for _, i := range g.cells[y*g.n+x] {
-				visit(i)
+				if !visit(i) {
+					return
+				}
 			}
 		}
 	}
@@ -901,7 +1112,7 @@ func (l *linter) dimensionTexts() {
 			matches = matches || err == nil && FormatDimValue(v, d.Precision) == says
 		}
 		if !matches {
-			l.add(RuleDimensionText, sh.box.Center(), fmt.Sprintf("dimension %q says %q, but it measures %s; use '<>' in its text to show the measured value", sh.e.Name, d.Text, says), sh.e.Name)
+			l.add(RuleDimensionText, sh.box.Center(), fmt.Sprintf("dimension %q says %q, but it measures %s; use '<>' in its text to show the measured value", sh.e.Name, clipRunes(d.Text, maxQuotedRunes), says), sh.e.Name)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -234,6 +235,114 @@ func TestLintFindingText(t *testing.T) {
 	want := `size-label: text "label" says Ø8, but the nearest circle "hole" measures Ø10 (at `
 	if !strings.HasPrefix(got[0].String(), want) {
 		t.Errorf("finding = %q, want it to start %q", got[0], want)
+	}
+}
+
+// overlappingTexts draws n texts over each other, as a one-line loop of a script can: every
+// text overlaps every other, n·(n-1)/2 pairs.
+func overlappingTexts(t *testing.T, n int) *Scene {
+	s := New()
+	for i := range n {
+		mustPut(t, s, fmt.Sprintf("t%d", i), &Text{Text: "WWWWWWWWWW", Pos: Vec{float64(i%100) * 0.1, float64(i/100) * 0.1}, Size: 5})
+	}
+	return s
+}
+
+// TestLintOverlappingTextsBounded: texts drawn over each other make a finding each, naming
+// at most maxLintNamed of the others and counting the rest, so that the findings grow with
+// the texts, not with their pairs (a finding naming every earlier text made 12,000 texts
+// take 2 GB).
+func TestLintOverlappingTextsBounded(t *testing.T) {
+	t.Parallel()
+	const n = 2000
+	found := overlappingTexts(t, n).Lint(LintOptions{})
+	names, bytes := 0, 0
+	for _, f := range found {
+		names += len(f.Entities)
+		bytes += len(f.Message)
+	}
+	if names > 11*n || bytes > 200*n {
+		t.Errorf("the findings of %d overlapping texts name %d entities in %d bytes; want at most %d names, %d bytes", n, names, bytes, 11*n, 200*n)
+	}
+	want := `text-overlap: text "t11" overlaps text "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9" and 1 more (at `
+	if len(found) < 11 || !strings.HasPrefix(found[10].String(), want) || len(found[10].Entities) != 11 {
+		t.Errorf("the 11th finding is %v; want it to start %q and name 11 entities", found[min(10, len(found)-1)], want)
+	}
+}
+
+// TestLintBounds: the lint stops at its budget of checks, its deadline and its cap on
+// findings, whichever comes first, and says so in a last finding naming the limit.
+func TestLintBounds(t *testing.T) {
+	t.Parallel()
+	texts := overlappingTexts(t, 300) // 44,850 pairs
+	tests := []struct {
+		name     string
+		opts     LintOptions
+		findings int      // before the notes
+		notes    []string // what each note says, in part
+	}{
+		{"whole", LintOptions{}, 299, nil},
+		{"budget", LintOptions{MaxChecks: 10_000}, 18, []string{"the lint stopped after 10000 checks (MaxLintChecks) in rule text-overlap"}},
+		{"findings", LintOptions{MaxFindings: 5}, 5, []string{"294 more findings were not kept (MaxLintFindings): these are the first 5"}},
+		{"both", LintOptions{MaxChecks: 10_000, MaxFindings: 5}, 5, []string{"13 more findings were not kept (MaxLintFindings)", "(MaxLintChecks)"}},
+		{"deadline", LintOptions{Deadline: time.Now().Add(-time.Second)}, 0, []string{"the lint stopped at its time limit (MaxLintTime) after 1 checks in rule text-overlap"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			found := texts.Lint(tt.opts)
+			var notes []string
+			for _, f := range found {
+				if IsLintNote(f) {
+					notes = append(notes, f.String())
+				} else if len(notes) > 0 {
+					t.Errorf("finding %q comes after a note; notes come last", f)
+				}
+			}
+			if got := len(found) - len(notes); got != tt.findings {
+				t.Errorf("%d findings, want %d", got, tt.findings)
+			}
+			if len(notes) != len(tt.notes) {
+				t.Fatalf("notes %q; want %d", notes, len(tt.notes))
+			}
+			for i, want := range tt.notes {
+				if !strings.Contains(notes[i], want) || !strings.HasPrefix(notes[i], RuleLintLimit+": ") {
+					t.Errorf("note %q; want it to say %q", notes[i], want)
+				}
+			}
+			if again := texts.Lint(tt.opts); tt.opts.Deadline.IsZero() && !cmp.Equal(found, again) {
+				t.Errorf("a second lint found otherwise: the budget must make it the same every time")
+			}
+		})
+	}
+}
+
+// TestLintQuotesLittle: a finding quotes at most maxQuotedRunes of a dimension's text, so
+// that it stays a line whatever the text.
+func TestLintQuotesLittle(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "d", &Dimension{Type: DimRadius, Points: []Vec{{0, 0}}, Radius: 4, Text: "R5 " + strings.Repeat("é", 5000), Precision: 2, Size: 2.5})
+	found := s.Lint(LintOptions{Rules: []string{RuleDimensionText}})
+	want := `dimension "d" says "R5 ` + strings.Repeat("é", 97) + `…", but it measures`
+	if len(found) != 1 || !strings.HasPrefix(found[0].Message, want) {
+		t.Errorf("findings %q; want one starting %q", found, want)
+	}
+	if got, want := clipRunes("abc", 3), "abc"; got != want {
+		t.Errorf("clipRunes(abc, 3) = %q, want %q", got, want)
+	}
+}
+
+// TestLintRulesOnly: LintOptions.Rules runs only the rules named.
+func TestLintRulesOnly(t *testing.T) {
+	t.Parallel()
+	s := overlappingTexts(t, 3)
+	mustPut(t, s, "small", &Text{Text: "x", Pos: Vec{100, 100}, Size: 1})
+	var got []string
+	for _, f := range s.Lint(LintOptions{Rules: []string{RuleTextSmall}}) {
+		got = append(got, f.Rule)
+	}
+	if diff := cmp.Diff([]string{RuleTextSmall}, got); diff != "" {
+		t.Errorf("rules mismatch (-want +got):\n%s", diff)
 	}
 }
 

@@ -119,15 +119,10 @@ func exportTool(_ context.Context, se *Session, in ExportIn) (*ExportOut, error)
 }
 
 // smallTexts are the lint's text-small findings on paper at mm millimetres a scene unit,
-// at most MaxLintListed of them and a line saying how many more.
+// at most MaxLintListed of them and a line saying how many more. Only that rule runs: it looks
+// at each text once, so the export's lint costs no comparisons of shapes in the server.
 func smallTexts(sc *scene.Scene, mm float64) []string {
-	var small []scene.Finding
-	for _, f := range sc.Lint(scene.LintOptions{UnitMM: mm}) {
-		if f.Rule == scene.RuleTextSmall {
-			small = append(small, f)
-		}
-	}
-	return engine.LintLines(small, MaxLintListed)
+	return engine.LintLines(sc.Lint(scene.LintOptions{UnitMM: mm, Rules: []string{scene.RuleTextSmall}}), MaxLintListed)
 }
 
 // countDXF counts the entities of a DXF's ENTITIES section (group code 0 starts one, 8 is its

@@ -78,7 +78,11 @@ type SceneOut struct {
 }
 
 func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
-	sc, booleans := se.srv.SceneAndBooleans()
+	sc := se.srv.Scene()
+	var found []scene.Finding
+	if in.Command == "lint" {
+		sc, found = se.srv.Lint() // the findings kept with the scene (scene_lint.go)
+	}
 	if in.Command == "png" {
 		sc = se.srv.sketched(sc) // the user's sketch over the scene (sketch.go)
 	}
@@ -137,7 +141,7 @@ func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
 	case "sketch":
 		out.Sketch, out.Omitted, err = se.sceneSketch(ctx, v, in.Clear)
 	case "lint":
-		out.Lint, out.Omitted = v.lint(booleans)
+		out.Lint, out.Omitted = v.lint(found)
 	default:
 		return out, fmt.Errorf("%w: unknown scene command %q; use %s", ErrBadInput, in.Command, strings.Join(sceneCommands, ", "))
 	}

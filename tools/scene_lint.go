@@ -2,6 +2,9 @@ package tools
 
 // The scene tool's lint command: every finding of the drawing lint (scene.Lint) on the
 // current scene, one line each, a page at a time; a change's answer lists only the first few.
+// The findings are those the run that made the scene found in its worker, kept with the
+// scene (engine.Server.Lint), so that asking computes nothing and agrees with the change's
+// answer; there are at most scene.MaxLintFindings of them and the lint's notes.
 
 import (
 	"github.com/cadrun/cadrun/scene"
@@ -11,8 +14,7 @@ import (
 const sceneLintDescription = "lint: all drawing-lint findings (writes show 10)."
 
 // lint lists the drawing lint's findings on the scene, a page at a time.
-func (v *view) lint(booleans []scene.BooleanOp) ([]string, *Omitted) {
-	all := v.sc.Lint(scene.LintOptions{Booleans: booleans})
+func (v *view) lint(all []scene.Finding) ([]string, *Omitted) {
 	total := len(all)
 	offset := min(v.in.Offset, total)
 	out := []string{}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -92,5 +93,100 @@ func TestCheckChange(t *testing.T) {
 	}
 	if srv.Scene().Len() != 0 {
 		t.Errorf("the refused change landed")
+	}
+}
+
+// markingRunner runs in this process and answers, as a good run's lint, a finding of its own:
+// an answer that lists it was made from the run's findings, not by a lint in the server. It
+// records whether each run was asked to lint.
+type markingRunner struct {
+	mu    sync.Mutex
+	asked []bool
+}
+
+var marker = scene.Finding{Rule: "marker", Message: "linted where the script ran"}
+
+func (r *markingRunner) Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error) {
+	r.mu.Lock()
+	r.asked = append(r.asked, opt.Lint)
+	r.mu.Unlock()
+	res, err := runtime.InProcess{}.Run(ctx, src, entry, opt)
+	if err == nil {
+		res.Lint = []scene.Finding{marker}
+	}
+	return res, err
+}
+
+// TestWriteLintFromTheRun: a change's answer lists the lint findings its run made where it ran
+// (runtime.Options.Lint, in the worker under a Pool): the server lints nothing itself, which
+// took it 2 GB for 12,000 texts drawn over each other.
+func TestWriteLintFromTheRun(t *testing.T) {
+	t.Parallel()
+	dir := testws.Files(t, nil)
+	ws, err := modules.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	r := &markingRunner{}
+	srv := NewServer(context.Background(), ws, r, runtime.Options{}, Options{})
+	texts := "drawText('a', 'WWWW', 0, 0, 5)\ndrawText('b', 'WWWW', 1, 0, 5)\n" // they overlap
+	res, err := srv.Session().Commit(context.Background(), "main", write("main", texts), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{marker.String()}, res.Lint); diff != "" {
+		t.Errorf("the answer's lint mismatch (-want +got):\n%s", diff)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, lint := range r.asked {
+		if !lint {
+			t.Errorf("run %d was not asked to lint", i)
+		}
+	}
+}
+
+// TestLintKeptWithTheScene: the server keeps the findings of the run that made its scene, at
+// its start, a change and a sync alike, for `scene lint`; a scene no run made (scene.json,
+// when main does not run) is linted when asked.
+func TestLintKeptWithTheScene(t *testing.T) {
+	t.Parallel()
+	texts := "drawText('a', 'WWWW', 0, 0, 5)\ndrawText('b', 'WWWW', 1, 0, 5)\n"
+	dir := testws.Files(t, map[string]string{"scene.code.js": texts})
+	ws, err := modules.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	srv := NewServer(context.Background(), ws, &markingRunner{}, runtime.Options{}, Options{})
+	want := []scene.Finding{marker}
+	if _, got := srv.Lint(); !cmp.Equal(want, got) {
+		t.Errorf("at the start: %q; want the run's %q", got, want)
+	}
+	if _, err := srv.Session().Commit(context.Background(), "main", write("main", texts+"drawCircle('c', 100, 100, 1)\n"), OverwriteWarning); err != nil {
+		t.Fatal(err)
+	}
+	if _, got := srv.Lint(); !cmp.Equal(want, got) {
+		t.Errorf("after a change: %q; want the run's %q", got, want)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte(texts), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := srv.Sync(context.Background()); err != nil || !s.Ran {
+		t.Fatalf("sync: %+v, %v; want a run", s, err)
+	}
+	if _, got := srv.Lint(); !cmp.Equal(want, got) {
+		t.Errorf("after a sync: %q; want the run's %q", got, want)
+	}
+
+	// main no longer runs: a new server starts from scene.json, the change's scene.
+	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte("drawText(\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again := NewServer(context.Background(), ws, &markingRunner{}, runtime.Options{}, Options{})
+	sc, got := again.Lint()
+	if sc.Len() != 3 || len(got) != 1 || got[0].Rule != scene.RuleTextOverlap {
+		t.Errorf("a scene from scene.json (%d entities): %q; want its text-overlap", sc.Len(), got)
 	}
 }

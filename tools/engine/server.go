@@ -38,12 +38,13 @@ type Server struct {
 	opt    runtime.Options
 	ctx    context.Context // its end cancels the MCP calls in flight
 
-	mu    sync.Mutex // guards scene, booleans and built
+	mu    sync.Mutex // guards scene, lint and built
 	scene *scene.Scene
-	// booleans are the boolean operations of the run that made scene, for the drawing lint
-	// (none when the scene came from scene.json).
-	booleans []scene.BooleanOp
-	built    diskState // the user files the scene was built from (or last failed to build from)
+	// lint is what the drawing lint found in scene: made with it by its run, in the worker
+	// (runtime.Options.Lint), so that the server computes no lint on a write or a sync; nil
+	// for a scene no run made (from scene.json), which Lint lints once when asked.
+	lint  []scene.Finding
+	built diskState // the user files the scene was built from (or last failed to build from)
 	// mainErr is the diagnostic of main as built holds it, when it did not run.
 	mainErr string
 
@@ -81,12 +82,13 @@ func NewServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner
 		return s
 	}
 	files, st, readable := s.diskFiles()
-	s.scene, s.booleans, s.mainErr = s.build(ctx, files, readable)
+	s.scene, s.lint, s.mainErr = s.build(ctx, files, readable)
 	s.built = st
 	return s
 }
 
 func newServer(ctx context.Context, ws *modules.Workspace, runner runtime.Runner, opt runtime.Options, hooks Options) *Server {
+	opt.Lint = true // every run lints its scene where it runs (lint.go)
 	return &Server{ws: ws, runner: runner, opt: opt, ctx: ctx, scene: scene.New(), hooks: hooks}
 }
 
@@ -121,16 +123,16 @@ func (srv *Server) tellWatchers(old, cur *scene.Scene, out *ChangeResult) {
 }
 
 // build builds the scene from files, as diskFiles read them: by running main, else from
-// scene.json (else empty), with the run's boolean operations. mainErr is main's diagnostic
-// when it did not run.
-func (srv *Server) build(ctx context.Context, files map[string][]byte, readable bool) (sc *scene.Scene, booleans []scene.BooleanOp, mainErr string) {
+// scene.json (else empty), with the run's lint (nil when no run made it). mainErr is main's
+// diagnostic when it did not run.
+func (srv *Server) build(ctx context.Context, files map[string][]byte, readable bool) (sc *scene.Scene, lint []scene.Finding, mainErr string) {
 	var src runtime.Source = srv.ws
 	if readable {
 		src = srv.ws.FilesSource(files)
 	}
 	res, err := srv.runner.Run(ctx, src, runtime.MainModule, srv.opt)
 	if err == nil {
-		return res.Scene, res.Booleans, ""
+		return res.Scene, lintOf(res), ""
 	}
 	if !errors.Is(err, runtime.ErrModuleNotFound) && !isMissingMain(err) {
 		mainErr = diagnostic(err)
@@ -159,12 +161,12 @@ func (srv *Server) buildPending(ctx context.Context, files *diskRead) bool {
 		f, st, readable := srv.diskFiles()
 		files = &diskRead{f, st, readable}
 	}
-	sc, booleans, mainErr := srv.build(ctx, files.files, files.readable)
+	sc, lint, mainErr := srv.build(ctx, files.files, files.readable)
 	if ctx.Err() != nil {
 		return false
 	}
 	srv.mu.Lock()
-	srv.scene, srv.booleans, srv.built, srv.mainErr = sc, booleans, files.st, mainErr
+	srv.scene, srv.lint, srv.built, srv.mainErr = sc, lint, files.st, mainErr
 	srv.mu.Unlock()
 	srv.pending.Store(false)
 	return true
@@ -179,18 +181,10 @@ type diskRead struct {
 
 // Scene returns the last good scene; callers must not modify it.
 func (srv *Server) Scene() *scene.Scene {
-	sc, _ := srv.SceneAndBooleans()
-	return sc
-}
-
-// SceneAndBooleans returns the last good scene and the boolean operations of the run that
-// made it (none when it came from scene.json), for the drawing lint; callers must modify
-// neither.
-func (srv *Server) SceneAndBooleans() (*scene.Scene, []scene.BooleanOp) {
 	srv.buildPending(srv.ctx, nil)
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
-	return srv.scene, srv.booleans
+	return srv.scene
 }
 
 // Session is one client's view: what it has read, and which history entries its changes
@@ -392,7 +386,9 @@ func (tx *txn) runChange(ctx context.Context, src runtime.Source, c modules.Chan
 	srv := tx.srv
 	res, err := srv.run(ctx, src)
 	if alone := runAlone(c); err == nil && alone != "" && alone != runtime.MainModule && !slices.Contains(res.Modules, alone) {
-		if ares, aerr := srv.runner.Run(ctx, src, alone, srv.opt); aerr != nil {
+		opt := srv.opt
+		opt.Lint = false // only main's scene is linted
+		if ares, aerr := srv.runner.Run(ctx, src, alone, opt); aerr != nil {
 			res, err = ares, aerr
 		}
 	}
@@ -480,12 +476,13 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult, save *sceneSave,
 	if err != nil {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("the change landed, but saving %s failed: %v", modules.SceneFile, err))
 	}
+	lint := lintOf(res)
 	srv.mu.Lock()
-	srv.scene, srv.booleans = res.Scene, res.Booleans
+	srv.scene, srv.lint = res.Scene, lint
 	srv.mu.Unlock()
 	srv.notify(Change{Files: out.Files, Scene: res.Scene, Run: res.Duration})
 
-	out.Lint = LintLines(res.Scene.Lint(scene.LintOptions{Booleans: res.Booleans}), MaxLintListed)
+	out.Lint = LintLines(lint, MaxLintListed)
 	out.Entities, out.Bounds = sum.entities, sum.bounds
 	out.Added, out.Removed, out.Changed, out.Restacked, out.More = sum.added, sum.removed, sum.changed, sum.restacked, sum.more
 	srv.tellWatchers(sum.old, res.Scene, out)

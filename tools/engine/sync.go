@@ -203,7 +203,7 @@ func (srv *Server) syncLocked(ctx context.Context) (*SyncResult, map[string][]by
 	out.Ran = true
 	srv.mu.Lock()
 	old := srv.scene
-	srv.scene, srv.booleans, srv.built, srv.mainErr = res.Scene, res.Booleans, st, ""
+	srv.scene, srv.lint, srv.built, srv.mainErr = res.Scene, lintOf(res), st, ""
 	srv.mu.Unlock()
 	srv.notify(Change{Files: out.Files, Scene: res.Scene})
 	out.Added, out.Removed, out.Changed, out.Restacked, out.More = diffScenes(old, res.Scene)

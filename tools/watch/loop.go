@@ -278,7 +278,7 @@ func (l *watchLoop) run(ctx context.Context, files []string) {
 	l.deps = rec.states()
 	u := RunUpdate{Run: l.runs, Files: files, Duration: elapsed}
 	if res != nil {
-		u.Logs, u.Warnings = res.Logs, res.Warnings
+		u.Logs, u.Warnings = res.Logs, res.AllWarnings()
 	}
 	var d *runtime.Diagnostic
 	switch {

@@ -144,7 +144,7 @@ func report(res *runtime.Result, err error, stderr io.Writer) error {
 		for _, l := range res.Logs {
 			fmt.Fprintln(stderr, Visible(l))
 		}
-		for _, w := range res.Warnings {
+		for _, w := range res.AllWarnings() {
 			fmt.Fprintln(stderr, "warning:", Visible(w))
 		}
 	}
