@@ -135,7 +135,7 @@ func lintLines(found []scene.Finding) []string {
 func TestPoolLintsInTheWorker(t *testing.T) {
 	t.Parallel()
 	p := newTestPool(t, 0)
-	const texts = "for (let i = 0; i < 12000; i++) drawText('t'+i, 'WWWWWWWWWW', (i%100)*0.1, Math.floor(i/100)*0.1, 5)\n"
+	const texts = "for (let i = 0; i < 12000; i++) drawText('t'+i, 'WWWW', (i%100)*0.1, Math.floor(i/100)*0.1, 5)\n" // under MaxTextSegments
 	res, err := p.Run(context.Background(), MapSource{MainModule: texts}, MainModule, Options{Lint: true, Limits: Limits{Timeout: time.Minute}})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,9 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/cadrun/cadrun/tools/importer/dxf"
+	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
 // ErrFormat is returned for a drawing in a format the importer does not read.
@@ -47,8 +50,8 @@ func sniff(data []byte) string {
 // Import reads a drawing in format (as Format names it) and returns the module's source and
 // the report.
 func Import(format string, data []byte, opt Options) (string, *Report, error) {
-	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
-		return "", nil, fmt.Errorf("%w: the file is gzip-compressed (an .svgz?); decompress it and import the .svg", ErrRefused)
+	if err := precheck(format, data, opt); err != nil {
+		return "", nil, err
 	}
 	switch format {
 	case "dxf":
@@ -57,4 +60,20 @@ func Import(format string, data []byte, opt Options) (string, *Report, error) {
 		return SVG(data, opt)
 	}
 	return "", nil, fmt.Errorf("%w %q: import reads %s", ErrFormat, format, strings.Join(formats, " and "))
+}
+
+// precheck refuses what needs no reading: a gzip-compressed file, and one over its format's
+// size limit. Pool.Import checks it before the bytes go to a worker, so that a file over the
+// limit is refused at once rather than after 20 MiB have crossed the pipe.
+func precheck(format string, data []byte, opt Options) error {
+	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		return fmt.Errorf("%w: the file is gzip-compressed (an .svgz?); decompress it and import the .svg", ErrRefused)
+	}
+	switch format {
+	case "dxf":
+		return dxf.CheckSize(len(data), opt.Limits)
+	case "svg":
+		return svg.CheckSize(len(data), opt.SVGLimits)
+	}
+	return nil
 }

@@ -113,6 +113,9 @@ func (e *remoteError) Is(target error) bool { return slices.Contains(e.is, targe
 // naming the limit or the failure and what to do; an error of the file's is what Import in
 // process says, word for word, and wraps the same sentinels.
 func (p *Pool) Import(ctx context.Context, format string, data []byte, opt Options) (string, *Report, error) {
+	if err := precheck(format, data, opt); err != nil {
+		return "", nil, err
+	}
 	var res importResult
 	err := p.jobs.Call(ctx, func(c *job.Conn) error {
 		if err := c.Send(importRequest{Format: format, Data: data, Opt: opt}); err != nil {

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -146,5 +147,30 @@ func TestPoolCancelled(t *testing.T) {
 	cancel()
 	if _, _, err := p.Import(ctx, "dxf", bigDXF(90_000), Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
+
+// TestPoolRefusesUnreadFirst: a file over its format's size limit, or gzip-compressed, is
+// refused in the caller's process, as Import refuses it, before any byte goes to a worker:
+// with a time limit no worker could meet, the answer is still the file's own.
+func TestPoolRefusesUnreadFirst(t *testing.T) {
+	t.Parallel()
+	p := NewPool(PoolOptions{Time: time.Nanosecond, KeepNone: true})
+	defer p.Close()
+	big := bytes.Repeat([]byte("0\n"), 64)
+	for _, c := range []struct {
+		format string
+		data   []byte
+		opt    Options
+	}{
+		{"dxf", big, Options{Limits: dxf.Limits{MaxBytes: 100}}},
+		{"svg", big, Options{SVGLimits: svg.Limits{MaxBytes: 100}}},
+		{"svg", []byte{0x1f, 0x8b, 8, 0}, Options{}},
+	} {
+		_, _, want := Import(c.format, c.data, c.opt)
+		_, _, got := p.Import(context.Background(), c.format, c.data, c.opt)
+		if want == nil || got == nil || got.Error() != want.Error() {
+			t.Errorf("%s of %d bytes: pool %v; want Import's %v", c.format, len(c.data), got, want)
+		}
 	}
 }

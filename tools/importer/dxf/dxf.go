@@ -109,12 +109,21 @@ type Drawing struct {
 // binarySentinel opens every binary DXF file.
 var binarySentinel = []byte("AutoCAD Binary DXF")
 
+// CheckSize refuses a file of n bytes over lim's MaxBytes: the first thing Read does, and what
+// a caller that hands the bytes on (to the importer's worker) checks before it does.
+func CheckSize(n int, lim Limits) error {
+	if lim = lim.orDefault(); n > lim.MaxBytes {
+		// Callers read at most one byte over the limit, so the size is not the file's.
+		return fmt.Errorf("%w: the file is over the %d-byte limit on imported files (MaxBytes)", ErrLimit, lim.MaxBytes)
+	}
+	return nil
+}
+
 // Read reads an ASCII DXF file within the limits.
 func Read(data []byte, lim Limits) (*Drawing, error) {
 	lim = lim.orDefault()
-	if len(data) > lim.MaxBytes {
-		// Callers read at most one byte over the limit, so the size is not the file's.
-		return nil, fmt.Errorf("%w: the file is over the %d-byte limit on imported files (MaxBytes)", ErrLimit, lim.MaxBytes)
+	if err := CheckSize(len(data), lim); err != nil {
+		return nil, err
 	}
 	if bytes.HasPrefix(data, binarySentinel) {
 		return nil, ErrBinary

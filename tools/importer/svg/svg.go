@@ -108,10 +108,19 @@ type element struct {
 
 func (e *element) attr(name string) string { return e.attrs[name] }
 
+// CheckSize refuses a file of n bytes over lim's MaxBytes: the first thing Read does, and what
+// a caller that hands the bytes on (to the importer's worker) checks before it does.
+func CheckSize(n int, lim Limits) error {
+	if lim = lim.orDefault(); n > lim.MaxBytes {
+		return fmt.Errorf("%w: the file is %d bytes, over the %d-byte limit on imported files (MaxBytes)", ErrLimit, n, lim.MaxBytes)
+	}
+	return nil
+}
+
 // parse reads the XML into a tree of elements, within the limits.
 func parse(data []byte, lim Limits, deadline time.Time) (*element, error) {
-	if len(data) > lim.MaxBytes {
-		return nil, fmt.Errorf("%w: the file is %d bytes, over the %d-byte limit on imported files (MaxBytes)", ErrLimit, len(data), lim.MaxBytes)
+	if err := CheckSize(len(data), lim); err != nil {
+		return nil, err
 	}
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.Strict = true
