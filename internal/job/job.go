@@ -50,10 +50,19 @@ type Kind struct {
 	Name string
 }
 
+// DefaultWorkers is how many workers of one Pool may run jobs at once unless its Limits say
+// otherwise: with a heap cap each, it bounds what one kind of job can take of the machine
+// however many clients ask at once (64 MCP sessions importing together would otherwise start
+// 64 workers of 512 MB).
+const DefaultWorkers = 2
+
 // Limits bound each job of a Pool.
 type Limits struct {
 	Time   time.Duration // wall-clock time from the request sent to the result read
 	Memory int64         // the worker's heap cap in bytes
+	// Workers is how many jobs run at once (DefaultWorkers when 0); a job past it waits for
+	// one to end, until its context ends. Its time starts once it has a worker.
+	Workers int
 	// KeepNone ends each job's worker when the job ends, instead of keeping one for the
 	// next: for callers under testing/synctest, whose bubble must end with no goroutine left,
 	// and which cannot wait while another goroutine waits on a process.
@@ -179,6 +188,7 @@ type Pool struct {
 	kind    Kind
 	limits  Limits
 	command workerproc.Command
+	slots   chan struct{} // one token per job running: Limits.Workers
 	mu      sync.Mutex
 	idle    *worker
 }
@@ -189,9 +199,12 @@ func NewPool(k Kind, l Limits) *Pool {
 	if l.Time <= 0 || l.Memory <= 0 {
 		panic(fmt.Sprintf("job.NewPool(%q): limits %+v: Time and Memory must be set", k.Role, l))
 	}
+	if l.Workers <= 0 {
+		l.Workers = DefaultWorkers
+	}
 	cmd := workerproc.Self()
 	cmd.Env = []string{workerproc.Env + "=" + k.Role}
-	return &Pool{kind: k, limits: l, command: cmd}
+	return &Pool{kind: k, limits: l, command: cmd, slots: make(chan struct{}, l.Workers)}
 }
 
 // Close stops the idle worker. A Pool may still be used after it: it starts another.
@@ -209,8 +222,15 @@ func (p *Pool) Close() {
 // reads the result, through c, and returns nil once it has the result. Past the time limit,
 // on ctx's end, or when talk fails (the worker ended: it passed its heap cap, or panicked),
 // the worker is killed and Call returns a *StoppedError naming the limit, or ctx's error; talk
-// has returned by then. An error starting the worker is returned as it is.
+// has returned by then. An error starting the worker is returned as it is. While Limits.Workers
+// jobs are running, Call waits for one of them to end (or for ctx's).
 func (p *Pool) Call(ctx context.Context, talk func(c *Conn) error) error {
+	select {
+	case p.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-p.slots }()
 	w, err := p.get(ctx)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -120,5 +121,70 @@ func TestCallCancelled(t *testing.T) {
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
+
+// TestCallWaitsForAWorker: past Limits.Workers jobs at once, a job waits for one to end
+// (never two workers busy with Workers 1), and gives up when its context ends while it
+// waits.
+func TestCallWaitsForAWorker(t *testing.T) {
+	t.Parallel()
+	p := NewPool(testKind, Limits{Time: time.Minute, Memory: 32 << 20, Workers: 1})
+	defer p.Close()
+	var mu sync.Mutex
+	busy, most := 0, 0
+	enter := func() {
+		mu.Lock()
+		busy++
+		most = max(most, busy)
+		mu.Unlock()
+	}
+	leave := func() {
+		mu.Lock()
+		busy--
+		mu.Unlock()
+	}
+	held, secondIn := make(chan struct{}), make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		first <- p.Call(context.Background(), func(c *Conn) error {
+			enter()
+			defer leave()
+			close(held)
+			// Held until the second job runs beside it (a Pool without the cap) or long
+			// enough that it would have.
+			select {
+			case <-secondIn:
+			case <-time.After(time.Second):
+			}
+			if err := c.Send(msg{Do: "echo", Arg: "a"}); err != nil {
+				return err
+			}
+			var m msg
+			return c.Receive(&m)
+		})
+	}()
+	<-held
+	// A job whose context ends while it waits gives up without a worker.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := p.Call(ctx, func(*Conn) error { t.Error("a job whose context ended ran"); return nil }); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("waiting job: got %v, want context.DeadlineExceeded", err)
+	}
+	err := p.Call(context.Background(), func(c *Conn) error {
+		enter()
+		defer leave()
+		close(secondIn)
+		if err := c.Send(msg{Do: "echo", Arg: "b"}); err != nil {
+			return err
+		}
+		var m msg
+		return c.Receive(&m)
+	})
+	if err != nil || <-first != nil {
+		t.Fatalf("jobs: %v", err)
+	}
+	if most != 1 {
+		t.Errorf("%d jobs ran at once; want 1 (Workers)", most)
 	}
 }
