@@ -1,0 +1,105 @@
+package manifold
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkCubeMinusCylinder is the measure of a call: a 64-segment cylinder drilled
+// through a cube, volume read.
+func BenchmarkCubeMinusCylinder(b *testing.B) {
+	ctx := context.Background()
+	k := newKernel(b, Options{})
+	ok := must(b)
+	for b.Loop() {
+		c := ok(k.Cube(ctx, 10, 10, 10, true))
+		h := ok(k.Cylinder(ctx, 20, 3, 3, 64, true))
+		d := ok(k.Boolean(ctx, Difference, c, h))
+		if _, err := d.Volume(ctx); err != nil {
+			b.Fatal(err)
+		}
+		c.Free(ctx)
+		h.Free(ctx)
+		d.Free(ctx)
+	}
+}
+
+func BenchmarkCube(b *testing.B) {
+	ctx := context.Background()
+	k := newKernel(b, Options{})
+	ok := must(b)
+	for b.Loop() {
+		ok(k.Cube(ctx, 10, 10, 10, true)).Free(ctx)
+	}
+}
+
+func BenchmarkCubeMinusCylinderNoInterrupt(b *testing.B) {
+	ctx := context.Background()
+	k := newKernel(b, Options{NoInterrupt: true})
+	ok := must(b)
+	for b.Loop() {
+		c := ok(k.Cube(ctx, 10, 10, 10, true))
+		h := ok(k.Cylinder(ctx, 20, 3, 3, 64, true))
+		d := ok(k.Boolean(ctx, Difference, c, h))
+		if _, err := d.Volume(ctx); err != nil {
+			b.Fatal(err)
+		}
+		c.Free(ctx)
+		h.Free(ctx)
+		d.Free(ctx)
+	}
+}
+
+// BenchmarkCompile is what a fresh process pays before its first solid: compiling the wasm
+// without a cache, or reading the compiled code from the on-disk cache (filled first), then
+// (FirstCall) starting an instance and making a cube.
+func BenchmarkCompile(b *testing.B) {
+	requireKernel(b)
+	ctx := context.Background()
+	for _, mode := range []struct {
+		name          string
+		interruptible bool
+	}{{"interruptible", true}, {"no-interrupt", false}} {
+		b.Run("cold/"+mode.name, func(b *testing.B) {
+			for b.Loop() {
+				e, err := compile(ctx, "", mode.interruptible)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = e.rt.Close(ctx)
+			}
+		})
+		dir := b.TempDir()
+		e, err := compile(ctx, dir, mode.interruptible)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = e.rt.Close(ctx)
+		b.Run("cached/"+mode.name, func(b *testing.B) {
+			for b.Loop() {
+				e, err := compile(ctx, dir, mode.interruptible)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = e.rt.Close(ctx)
+			}
+		})
+		b.Run("first-call/"+mode.name, func(b *testing.B) {
+			for b.Loop() {
+				e, err := compile(ctx, dir, mode.interruptible)
+				if err != nil {
+					b.Fatal(err)
+				}
+				k := &Kernel{e: e, max: MaxKernelMemory}
+				s, err := k.Cube(ctx, 1, 1, 1, false)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.Volume(ctx); err != nil {
+					b.Fatal(err)
+				}
+				_ = e.rt.Close(ctx)
+			}
+		})
+	}
+}
