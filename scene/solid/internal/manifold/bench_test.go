@@ -103,3 +103,21 @@ func BenchmarkCompile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkInstantiate is what a fresh instance costs (after a failure, or per kernel):
+// starting the module and running its registrations.
+func BenchmarkInstantiate(b *testing.B) {
+	requireKernel(b)
+	ctx := context.Background()
+	e, err := compiled(ctx, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		in, err := e.instantiate(ctx, MaxKernelMemory)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = in.mod.Close(ctx)
+	}
+}

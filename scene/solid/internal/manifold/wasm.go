@@ -32,13 +32,16 @@ const (
 //go:embed wasm
 var wasmFS embed.FS
 
+// wasmSource is where wasmBytes reads; a test swaps in a folder without the wasm.
+var wasmSource fs.FS = wasmFS
+
 // ErrNoKernel is returned by New when the binary was built without manifold.wasm (a plain
 // `go build` of a fresh checkout, where make did not fetch it).
 var ErrNoKernel = errors.New("this binary was built without the solids kernel (manifold.wasm is missing); build it with `make build`, which fetches manifold-3d " + Version + " from npm")
 
 // wasmBytes returns the embedded wasm, or ErrNoKernel.
 func wasmBytes() ([]byte, error) {
-	b, err := fs.ReadFile(wasmFS, "wasm/manifold.wasm")
+	b, err := fs.ReadFile(wasmSource, "wasm/manifold.wasm")
 	if err != nil || len(b) == 0 {
 		return nil, ErrNoKernel
 	}

@@ -1,10 +1,13 @@
 package manifold
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
+	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // requireKernel skips a test on a binary built without the wasm (a plain `go test` of a fresh
@@ -44,5 +47,15 @@ func TestEmbeddedWasm(t *testing.T) {
 	requireKernel(t)
 	if got := wasmDigest(); got != WasmSHA256 {
 		t.Errorf("embedded manifold.wasm has SHA-256 %s, want %s (WasmSHA256, manifold-3d %s); run make kernel", got, WasmSHA256, Version)
+	}
+}
+
+// TestNoKernel: a binary built without the wasm says so, and how to build one with it.
+func TestNoKernel(t *testing.T) {
+	wasmSource = fstest.MapFS{"wasm/README.md": {Data: []byte("no wasm here")}}
+	defer func() { wasmSource = wasmFS }()
+	_, err := compile(context.Background(), "", true)
+	if !errors.Is(err, ErrNoKernel) || !strings.Contains(err.Error(), "make build") {
+		t.Errorf("compiling without the wasm: %v, want ErrNoKernel saying to run make build", err)
 	}
 }
