@@ -121,3 +121,49 @@ func BenchmarkInstantiate(b *testing.B) {
 		_ = in.mod.Close(ctx)
 	}
 }
+
+// w5 is BENCH.md's workload W5: a 120 x 80 x 6 plate centred at the origin minus 200
+// 64-segment holes of radius 2, plus ten 2 x 80 x 10 ribs on top, read back as a mesh.
+func w5(tb testing.TB, ctx context.Context, k *Kernel) (*Solid, Mesh) {
+	ok := must(tb)
+	parts := []*Solid{ok(k.Cube(ctx, 120, 80, 6, true))}
+	for i := range 20 {
+		for j := range 10 {
+			hole := ok(k.Cylinder(ctx, 10, 2, 2, 64, true))
+			parts = append(parts, ok(hole.Translate(ctx, -57+6*float64(i), -36+8*float64(j), 0)))
+			hole.Free(ctx)
+		}
+	}
+	drilled := ok(k.Boolean(ctx, Difference, parts...))
+	parts = []*Solid{drilled}
+	for r := range 10 {
+		rib := ok(k.Cube(ctx, 2, 80, 10, true))
+		parts = append(parts, ok(rib.Translate(ctx, -54+12*float64(r), 0, 8)))
+		rib.Free(ctx)
+	}
+	plate := ok(k.Boolean(ctx, Union, parts...))
+	for _, p := range parts {
+		p.Free(ctx)
+	}
+	m, err := plate.Mesh(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return plate, m
+}
+
+func BenchmarkW5(b *testing.B) {
+	ctx := context.Background()
+	for _, mode := range []struct {
+		name string
+		opts Options
+	}{{"interruptible", Options{}}, {"no-interrupt", Options{NoInterrupt: true}}} {
+		b.Run(mode.name, func(b *testing.B) {
+			k := newKernel(b, mode.opts)
+			for b.Loop() {
+				s, _ := w5(b, ctx, k)
+				s.Free(ctx)
+			}
+		})
+	}
+}

@@ -397,3 +397,23 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestW5 checks BENCH.md's solid workload against its closed form and manifold-3d's triangle
+// count (52,532, from Node).
+func TestW5(t *testing.T) {
+	ctx := context.Background()
+	k := newKernel(t, Options{NoInterrupt: true})
+	s, m := w5(t, ctx, k)
+	defer s.Free(ctx)
+	want := 120*80*6 - 200*ngonArea(64, 2)*6 + 10*2*80*10
+	v, err := s.Volume(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel := math.Abs(v-want) / want; rel > 1e-9 {
+		t.Errorf("W5's volume %.10g, want %.10g", v, want)
+	}
+	if got := len(m.Triangles) / 3; got != 52532 {
+		t.Errorf("W5 has %d triangles, manifold-3d in Node 52,532", got)
+	}
+}
