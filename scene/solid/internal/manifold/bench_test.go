@@ -2,6 +2,7 @@ package manifold
 
 import (
 	"context"
+	"math"
 	"testing"
 )
 
@@ -165,5 +166,20 @@ func BenchmarkW5(b *testing.B) {
 				s.Free(ctx)
 			}
 		})
+	}
+}
+
+// BenchmarkExtrudeManyPoints extrudes a 10,000-point contour: the cost of passing points in.
+func BenchmarkExtrudeManyPoints(b *testing.B) {
+	ctx := context.Background()
+	k := newKernel(b, Options{})
+	ring := make([]float64, 0, 20000)
+	for j := range 10000 {
+		a := 2 * math.Pi * float64(j) / 10000
+		ring = append(ring, 50*math.Cos(a), 50*math.Sin(a))
+	}
+	ok := must(b)
+	for b.Loop() {
+		ok(k.Extrude(ctx, Polygons{ring}, 5, 0, 0, [2]float64{1, 1})).Free(ctx)
 	}
 }

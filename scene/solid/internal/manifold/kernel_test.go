@@ -417,3 +417,38 @@ func TestW5(t *testing.T) {
 		t.Errorf("W5 has %d triangles, manifold-3d in Node 52,532", got)
 	}
 }
+
+// TestVectorLayout: points go into a Vector_vec2 by writing its storage, which holds while a
+// std::vector is (begin, end, capacity) with 16-byte points; the slower path is then unused.
+func TestVectorLayout(t *testing.T) {
+	ctx := context.Background()
+	k := newKernel(t, Options{})
+	err := k.with(ctx, func(in *instance) error {
+		vec, err := in.construct(ctx, "Vector_vec2")
+		if err != nil {
+			return err
+		}
+		zero, free, err := in.newValue(ctx, "vec2", 0, 0)
+		if err != nil {
+			return err
+		}
+		defer free()
+		if err := in.fillVec2(ctx, vec, zero, []float64{1, 2, 3, 4, 5, 6}); err != nil {
+			return err
+		}
+		if begin, end := in.u32(vec), in.u32(vec+4); end-begin != 48 {
+			t.Errorf("a Vector_vec2 of 3 points spans %d bytes from its begin pointer, want 48", end-begin)
+		}
+		r, fn, err := in.callMethod(ctx, "Vector_vec2", "size", vec)
+		if err != nil {
+			return err
+		}
+		if n, _ := in.fromWire(fn.types[0], r); n != 3 {
+			t.Errorf("the vector's size is %v, want 3", n)
+		}
+		return in.destroy(ctx, "Vector_vec2", vec)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -239,12 +239,21 @@ func (in *instance) crossSectionPolygons(ctx context.Context, p Polygons) (uint3
 	return out, func() { _ = in.destroy(ctx, "Vector2_vec2", out) }, nil
 }
 
-// polygons builds a Vector2_vec2 point by point.
+// polygons builds a Vector2_vec2. Each contour is a Vector_vec2 resized to its length in one
+// call, whose points are then written straight into the vector's storage: a std::vector is
+// three pointers (begin, end, capacity) in libc++, and a vec2 two doubles. The layout is
+// checked on every vector (end - begin must be 16 bytes a point); where it does not hold, the
+// points go in one push_back each, five calls a point instead of none.
 func (in *instance) polygons(ctx context.Context, p Polygons) (uint32, error) {
 	outer, err := in.construct(ctx, "Vector2_vec2")
 	if err != nil {
 		return 0, err
 	}
+	zero, freeZero, err := in.newValue(ctx, "vec2", 0, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer freeZero()
 	for _, ring := range p {
 		if len(ring)%2 != 0 {
 			_ = in.destroy(ctx, "Vector2_vec2", outer)
@@ -254,16 +263,8 @@ func (in *instance) polygons(ctx context.Context, p Polygons) (uint32, error) {
 		if err != nil {
 			return 0, err
 		}
-		for j := 0; j < len(ring); j += 2 {
-			v, free, err := in.newValue(ctx, "vec2", ring[j], ring[j+1])
-			if err != nil {
-				return 0, err
-			}
-			_, _, err = in.callMethod(ctx, "Vector_vec2", "push_back", vec, uint64(v))
-			free()
-			if err != nil {
-				return 0, err
-			}
+		if err := in.fillVec2(ctx, vec, zero, ring); err != nil {
+			return 0, err
 		}
 		_, _, err = in.callMethod(ctx, "Vector2_vec2", "push_back", outer, uint64(vec))
 		_ = in.destroy(ctx, "Vector_vec2", vec) // push_back copied it
@@ -272,6 +273,36 @@ func (in *instance) polygons(ctx context.Context, p Polygons) (uint32, error) {
 		}
 	}
 	return outer, nil
+}
+
+// fillVec2 puts the points of ring (x, y pairs) into the empty Vector_vec2 at vec.
+func (in *instance) fillVec2(ctx context.Context, vec, zero uint32, ring []float64) error {
+	n := uint32(len(ring) / 2)
+	if n == 0 {
+		return nil
+	}
+	if _, _, err := in.callMethod(ctx, "Vector_vec2", "resize", vec, uint64(n), uint64(zero)); err != nil {
+		return err
+	}
+	if begin, end := in.u32(vec), in.u32(vec+4); end-begin == 16*n {
+		b := in.bytes(begin, 16*n)
+		for k, x := range ring {
+			binary.LittleEndian.PutUint64(b[8*k:], math.Float64bits(x))
+		}
+		return nil
+	}
+	for j := range n {
+		v, free, err := in.newValue(ctx, "vec2", ring[2*j], ring[2*j+1])
+		if err != nil {
+			return err
+		}
+		_, _, err = in.callMethod(ctx, "Vector_vec2", "set", vec, uint64(j), uint64(v))
+		free()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Translate, Rotate (degrees about X, then Y, then Z), Scale and Mirror (about the plane
