@@ -452,3 +452,57 @@ func TestVectorLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestMinGap: the gap between two boxes is the distance between their facing sides.
+func TestMinGap(t *testing.T) {
+	ctx := context.Background()
+	k := newKernel(t, Options{})
+	ok := must(t)
+	a := ok(k.Cube(ctx, 2, 2, 2, false))
+	b := ok(ok(k.Cube(ctx, 2, 2, 2, false)).Translate(ctx, 5, 0, 0))
+	for _, c := range []struct {
+		search, want float64
+	}{{10, 3}, {1, 1}} {
+		got, err := a.MinGap(ctx, b, c.search)
+		if err != nil || math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("gap searched to %v: %v, %v; want %v", c.search, got, err, c.want)
+		}
+	}
+}
+
+// FuzzFromMesh: any mesh is a solid, ErrInvalid or ErrKernel, never a panic, and the kernel
+// answers the next call.
+func FuzzFromMesh(f *testing.F) {
+	requireKernel(f)
+	f.Add([]byte{0, 0, 0, 1, 0, 0, 0, 1, 0}, []byte{0, 1, 2})
+	f.Add([]byte{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, []byte{0, 2, 1, 0, 1, 3, 1, 2, 3, 0, 3, 2})
+	k, err := New(context.Background(), Options{MaxMemory: 64 << 20})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, coords, indices []byte) {
+		ctx := context.Background()
+		m := Mesh{}
+		for _, c := range coords[:len(coords)/3*3] {
+			m.Vertices = append(m.Vertices, float32(int8(c)))
+		}
+		for _, i := range indices[:len(indices)/3*3] {
+			m.Triangles = append(m.Triangles, uint32(i))
+		}
+		s, err := k.FromMesh(ctx, m)
+		switch {
+		case err == nil:
+			if _, err := s.Volume(ctx); err != nil {
+				t.Fatal(err)
+			}
+			s.Free(ctx)
+		case !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrKernel) && !errors.Is(err, ErrMemoryLimit):
+			t.Fatalf("FromMesh: %v", err)
+		}
+		c, err := k.Cube(ctx, 1, 1, 1, false)
+		if err != nil {
+			t.Fatalf("the next call: %v", err)
+		}
+		c.Free(ctx)
+	})
+}

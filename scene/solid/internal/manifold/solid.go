@@ -3,6 +3,7 @@ package manifold
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 )
@@ -451,6 +452,24 @@ func (s *Solid) number(ctx context.Context, name string) (float64, error) {
 			return err
 		}
 		r, fn, err := in.callMethod(ctx, "Manifold", name, s.ptr)
+		if err != nil {
+			return err
+		}
+		x, err = in.fromWire(fn.types[0], r)
+		return err
+	})
+	return x, err
+}
+
+// MinGap is the smallest distance between the two solids' surfaces when it is below search,
+// else search (manifold looks no further); 0 when they touch or overlap.
+func (s *Solid) MinGap(ctx context.Context, other *Solid, search float64) (float64, error) {
+	var x float64
+	err := s.k.with(ctx, func(in *instance) error {
+		if err := errors.Join(s.live(in), other.live(in)); err != nil {
+			return ErrStale
+		}
+		r, fn, err := in.callMethod(ctx, "Manifold", "minGap", s.ptr, uint64(other.ptr), api64(search))
 		if err != nil {
 			return err
 		}
