@@ -298,10 +298,11 @@ func emvalInvoke(_ context.Context, in *instance, s []uint64) {
 	default:
 		in.fault(fmt.Errorf("%w: it called JavaScript (invoker kind %d), which this host does not do", ErrKernel, inv.kind))
 	}
-	s[0] = api64(in.returnWire(inv.ret, rv))
+	s[0] = f64Wire(in.returnWire(inv.ret, rv))
 }
 
-func api64(x float64) uint64 { return math.Float64bits(x) }
+// f64Wire is a double as a wasm argument or result.
+func f64Wire(x float64) uint64 { return math.Float64bits(x) }
 
 // readArg reads one argument slot as embind's readValueFromPointer does.
 func (in *instance) readArg(raw, ptr uint32) any {

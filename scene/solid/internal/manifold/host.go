@@ -73,11 +73,10 @@ type class struct {
 }
 
 type valueObject struct {
-	name      string
-	ctor      fnRef
-	dtor      fnRef
-	fields    []valueField
-	finalized bool
+	name   string
+	ctor   fnRef
+	dtor   fnRef
+	fields []valueField
 }
 
 type valueField struct {
@@ -96,6 +95,7 @@ type registry struct {
 	funcs   map[string]map[int]*callable
 	classes map[string]*class
 	values  map[uint32]*valueObject // by raw type, until finalized
+	byName  map[string]uint32       // a finalized value type's raw type, by name
 	enums   map[string]map[string]int64
 	enumOf  map[uint32]string
 }
@@ -106,6 +106,7 @@ func newRegistry() *registry {
 		funcs:   map[string]map[int]*callable{},
 		classes: map[string]*class{},
 		values:  map[uint32]*valueObject{},
+		byName:  map[string]uint32{},
 		enums:   map[string]map[string]int64{},
 		enumOf:  map[uint32]string{},
 	}
@@ -431,8 +432,8 @@ func regFinalizeValueObject(_ context.Context, in *instance, s []uint64) {
 	if v == nil {
 		return
 	}
-	v.finalized = true
 	in.reg.types[raw] = &wireType{name: v.name, kind: kindValue, value: v}
+	in.reg.byName[v.name] = raw
 }
 
 // Calls into the module.
@@ -523,7 +524,7 @@ func (in *instance) fail(ctx context.Context, err error) error {
 	return err
 }
 
-// callable looks a registered function up by name and argument count (the return value and,
+// lookup finds a registered function by name and argument count (the return value and,
 // for a method, the object count as arguments, as embind counts them).
 func (in *instance) lookup(className, name string, argCount int) (*callable, error) {
 	var byCount map[int]*callable
@@ -587,10 +588,8 @@ func (in *instance) destroy(ctx context.Context, className string, ptr uint32) e
 // from a result, then deleted.
 
 func (in *instance) valueNamed(name string) (*valueObject, uint32, error) {
-	for raw, t := range in.reg.types {
-		if t.kind == kindValue && t.value.name == name {
-			return t.value, raw, nil
-		}
+	if raw, ok := in.reg.byName[name]; ok {
+		return in.reg.types[raw].value, raw, nil
 	}
 	return nil, 0, fmt.Errorf("%w: this wasm registers no value type %q", ErrKernel, name)
 }

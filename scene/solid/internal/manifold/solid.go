@@ -121,12 +121,12 @@ func (k *Kernel) Cube(ctx context.Context, x, y, z float64, center bool) (*Solid
 // Cylinder is a cylinder (or cone, rHigh != rLow) along Z from 0 to height, or centred on the
 // origin, with segments sides (0: manifold's default for the radius).
 func (k *Kernel) Cylinder(ctx context.Context, height, rLow, rHigh float64, segments int, center bool) (*Solid, error) {
-	return k.fromFunc(ctx, "_Cylinder", api64(height), api64(rLow), api64(rHigh), intWire(segments), boolWire(center))
+	return k.fromFunc(ctx, "_Cylinder", f64Wire(height), f64Wire(rLow), f64Wire(rHigh), intWire(segments), boolWire(center))
 }
 
 // Sphere is a sphere of radius r centred on the origin (segments around its equator).
 func (k *Kernel) Sphere(ctx context.Context, r float64, segments int) (*Solid, error) {
-	return k.fromFunc(ctx, "_Sphere", api64(r), intWire(segments))
+	return k.fromFunc(ctx, "_Sphere", f64Wire(r), intWire(segments))
 }
 
 func (k *Kernel) fromFunc(ctx context.Context, name string, args ...uint64) (*Solid, error) {
@@ -188,7 +188,7 @@ func (k *Kernel) Extrude(ctx context.Context, p Polygons, height float64, divisi
 			return err
 		}
 		defer freeScale()
-		r, _, err := in.callFunc(ctx, "_Extrude", uint64(polys), api64(height), intWire(divisions), api64(twist), uint64(scale))
+		r, _, err := in.callFunc(ctx, "_Extrude", uint64(polys), f64Wire(height), intWire(divisions), f64Wire(twist), uint64(scale))
 		if err != nil {
 			return err
 		}
@@ -208,7 +208,7 @@ func (k *Kernel) Revolve(ctx context.Context, p Polygons, segments int, degrees 
 			return err
 		}
 		defer free()
-		r, _, err := in.callFunc(ctx, "_Revolve", uint64(polys), intWire(segments), api64(degrees))
+		r, _, err := in.callFunc(ctx, "_Revolve", uint64(polys), intWire(segments), f64Wire(degrees))
 		if err != nil {
 			return err
 		}
@@ -321,7 +321,7 @@ func (s *Solid) Mirror(ctx context.Context, nx, ny, nz float64) (*Solid, error) 
 }
 
 func (s *Solid) Rotate(ctx context.Context, x, y, z float64) (*Solid, error) {
-	return s.method(ctx, "_Rotate", api64(x), api64(y), api64(z))
+	return s.method(ctx, "_Rotate", f64Wire(x), f64Wire(y), f64Wire(z))
 }
 
 // Hull is the solid's convex hull.
@@ -469,7 +469,7 @@ func (s *Solid) MinGap(ctx context.Context, other *Solid, search float64) (float
 		if err := errors.Join(s.live(in), other.live(in)); err != nil {
 			return ErrStale
 		}
-		r, fn, err := in.callMethod(ctx, "Manifold", "minGap", s.ptr, uint64(other.ptr), api64(search))
+		r, fn, err := in.callMethod(ctx, "Manifold", "minGap", s.ptr, uint64(other.ptr), f64Wire(search))
 		if err != nil {
 			return err
 		}
