@@ -4,6 +4,10 @@ GO        ?= go
 PKGS      := ./...
 OUT       ?= out
 BENCHTIME ?= 1s
+# The solids kernel: manifold's wasm from the npm package pinned in its lock file, placed
+# where `go build` embeds it. Every target that builds or tests depends on it.
+KERNEL    := scene/solid/internal/manifold
+WASM      := $(KERNEL)/wasm/manifold.wasm
 
 .DEFAULT_GOAL := help
 
@@ -12,14 +16,14 @@ BENCHTIME ?= 1s
 help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed -e 's/^## /  /' | column -t -s ':'
 
-## build: build the cadrun binary into bin/ (static: CGO_ENABLED=0, see docs/decisions.md "Start-up")
+## build: build the cadrun binary into bin/ (static: CGO_ENABLED=0, see docs/decisions.md "Start-up"), with the solids kernel
 .PHONY: build
-build:
+build: kernel
 	CGO_ENABLED=0 $(GO) build -o bin/cadrun ./cmd/cadrun
 
 ## test: install what the tests need (.ci/deps), run `cadrun test` on the examples, every test with the race detector, then the worker isolation tests without it and 4 s of fuzzing of each importer (FuzzDXF, FuzzSVG)
 .PHONY: test
-test: deps test-examples
+test: kernel deps test-examples
 	CADRUN_REQUIRE_TOOLS=1 CADRUN_BROWSER_TESTS=1 $(GO) test -race -count=1 $(PKGS)
 	CADRUN_REQUIRE_TOOLS=1 $(GO) test -count=1 -run 'TestPool' ./runtime/
 	$(GO) test -run '^$$' -fuzz '^FuzzDXF$$' -fuzztime 4s ./tools/importer/
@@ -27,9 +31,17 @@ test: deps test-examples
 
 ## test-examples: `cadrun test` on the example workspaces against their committed __snapshots__/ (CI=true: a missing snapshot fails)
 .PHONY: test-examples
-test-examples:
+test-examples: kernel
 	CGO_ENABLED=0 $(GO) build -o bin/cadrun ./cmd/cadrun
 	CI=true bin/cadrun test examples
+
+## kernel: fetch manifold's wasm (npm ci of the lock file in scene/solid/internal/manifold/npm, integrity-checked) and place it where go build embeds it; redone only when the lock file changes
+.PHONY: kernel
+kernel: $(WASM)
+
+$(WASM): $(KERNEL)/npm/package-lock.json
+	cd $(KERNEL)/npm && npm ci --omit=optional --ignore-scripts --no-audit --no-fund --loglevel=error
+	cp $(KERNEL)/npm/node_modules/manifold-3d/manifold.wasm $@
 
 ## deps: install the Debian packages and Node tools the tests use (each only when missing)
 .PHONY: deps
@@ -46,16 +58,16 @@ fmt-check:
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 .PHONY: vet
-vet:
+vet: kernel
 	$(GO) vet $(PKGS)
 
 .PHONY: staticcheck
-staticcheck:
+staticcheck: kernel
 	$(GO) tool staticcheck $(PKGS)
 
 ## bench: run the benchmarks (BENCHTIME=1s by default)
 .PHONY: bench
-bench:
+bench: kernel
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
 ## bench-peers: W1-W4 as whole processes beside JSCAD, manifold-3d and OpenSCAD and prints medians and ratios (installs the peers, so it needs the network once; not part of test or check)
@@ -69,21 +81,21 @@ tools: deps
 
 ## docs: regenerate docs/api.md from the API table
 .PHONY: docs
-docs:
+docs: kernel
 	UPDATE_GOLDEN=1 $(GO) test -count=1 -run TestReferenceIsCurrent ./runtime/
 
 ## demo: run the example workspaces and render each to $(OUT)/NAME.svg, NAME.png and NAME.dxf
 .PHONY: demo
-demo:
+demo: kernel
 	$(GO) run ./cmd/cadrun demo -o $(OUT)
 
 ## golden: regenerate golden files in testdata/ (review the diff before committing)
 .PHONY: golden
-golden:
+golden: kernel
 	UPDATE_GOLDEN=1 $(GO) test -count=1 $(PKGS)
 
 ## geometry-long: the differential geometry test on 20,000 seeded cases, then 2 minutes of fuzzing
 .PHONY: geometry-long
-geometry-long:
+geometry-long: kernel
 	$(GO) test -count=1 -timeout 30m -run 'TestDifferential' ./scene/ -geometry.cases=20000
 	$(GO) test -count=1 -run '^$$' -fuzz 'FuzzBoolean' -fuzztime 2m ./scene/
