@@ -49,11 +49,7 @@ func (v *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	v.Close()
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		hs.Close()
-	}
+	front.Shutdown(hs, lim, shutdownGrace)
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

@@ -212,12 +212,12 @@ func serveMCPHTTP(ctx context.Context, ms *mcp.Server, addr string, opt mcpserve
 	if err != nil {
 		return err
 	}
-	hs, ln := mcpserver.NewHTTPServer(ln, endStreams(ctx, mcpserver.NewHTTPHandler(ms, opt)), maxConns)
+	hs, fl := mcpserver.NewHTTPServer(ln, endStreams(ctx, mcpserver.NewHTTPHandler(ms, opt)), maxConns)
 	hs.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(fl) }()
 	// The address as bound (a port of 0 is chosen now); the URL is what clients connect to.
-	logger.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String(), "addr", ln.Addr().String(),
+	logger.Info("serving MCP over HTTP", "url", "http://"+fl.Addr().String(), "addr", fl.Addr().String(),
 		"token", opt.Token != "", "workspace", dir, "version", version,
 		"max_sessions", opt.MaxSessions, "session_idle", opt.SessionIdle, "max_conns", maxConns)
 	select {
@@ -225,11 +225,8 @@ func serveMCPHTTP(ctx context.Context, ms *mcp.Server, addr string, opt mcpserve
 		return fmt.Errorf("serving MCP over HTTP: %w", err)
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
+	if err := front.Shutdown(hs, fl, shutdownGrace); err != nil {
 		logger.Warn("stopped by a signal before every request had finished", "waited", shutdownGrace)
-		hs.Close()
 	}
 	logger.Info("stopped by a signal")
 	return nil

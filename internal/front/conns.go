@@ -274,3 +274,48 @@ func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter 
 
 // MaxHeaderBytes caps a request's header on every listener; a larger one is answered 431.
 const MaxHeaderBytes = 64 << 10
+
+// Shutdown stops hs, served on l, as http.Server.Shutdown does (the listener closed, idle
+// connections closed, requests in flight left to finish), within grace; past it every
+// connection is closed and Shutdown reports ctx's error. One difference: a connection that
+// has brought no request yet is closed once it is ConnGrace old. http.Server counts such a
+// connection as busy for its first 5 s, and HTTP clients open spares they may never use, so a
+// client that merely stayed connected held every stop for that long.
+func Shutdown(hs *http.Server, l *Listener, grace time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(ConnGrace / 2)
+		defer t.Stop()
+		for {
+			l.closeSilent(ConnGrace)
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	err := hs.Shutdown(ctx)
+	close(done)
+	if err != nil {
+		hs.Close()
+	}
+	return err
+}
+
+// closeSilent resets the connections that have brought no request in their first age.
+func (l *Listener) closeSilent(age time.Duration) {
+	l.mu.Lock()
+	var silent []net.Conn
+	for c, ci := range l.conns {
+		if ci.state == http.StateNew && time.Since(ci.since) >= age {
+			silent = append(silent, c)
+		}
+	}
+	l.mu.Unlock()
+	for _, c := range silent {
+		reset(c)
+	}
+}
