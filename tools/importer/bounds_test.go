@@ -128,7 +128,8 @@ func TestUnfoldedBudget(t *testing.T) {
 	for i := range 50_000 {
 		fmt.Fprintf(&b, "0\nLINE\n8\nL%d\n10\n%d\n20\n0\n11\n%d\n21\n1\n", i%2, i, i)
 	}
-	_, _, err := DXF(entitiesDXF(b.String()), Options{})
+	// MaxTime is not under test: time enough for the race detector on a busy machine.
+	_, _, err := DXF(entitiesDXF(b.String()), Options{Limits: dxf.Limits{MaxTime: 2 * time.Minute}})
 	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "before folding (MaxUnfoldedBytes)") {
 		t.Errorf("got %v, want a refusal naming MaxUnfoldedBytes", err)
 	}
