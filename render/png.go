@@ -150,8 +150,15 @@ func paintOver(ctx context.Context, img *image.RGBA, s *scene.Scene, tr scene.Af
 	// Two stages on two goroutines: walking the scene and flattening runs ahead of outlining
 	// and rasterizing. Items stay in z order, so the picture is the same as a serial render's.
 	batches := make(chan []pngItem, 8)
-	stop := make(chan struct{}) // closed if painting panics, so that the walk ends too
-	defer close(stop)
+	stop := make(chan struct{}) // closed if painting fails or panics, so that the walk ends too
+	stopped := false
+	halt := func() {
+		if !stopped {
+			stopped = true
+			close(stop)
+		}
+	}
+	defer halt()
 	var failed any
 	go func() {
 		defer close(batches)
@@ -170,7 +177,11 @@ func paintOver(ctx context.Context, img *image.RGBA, s *scene.Scene, tr scene.Af
 			}
 		}
 		if err != nil {
-			break // the deferred close(stop) ends the walk
+			// End the walk and wait for it, so that failed is read after it is written.
+			halt()
+			for range batches {
+			}
+			break
 		}
 	}
 	if failed != nil {

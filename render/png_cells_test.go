@@ -95,3 +95,29 @@ func TestRasterRefused(t *testing.T) {
 		})
 	}
 }
+
+// countdown is a context that is done once Err has been asked for after more calls.
+type countdown struct {
+	context.Context
+	calls, after int
+}
+
+func (c *countdown) Err() error {
+	if c.calls++; c.calls > c.after {
+		return context.Canceled
+	}
+	return nil
+}
+
+// A call cancelled while its picture is drawn stops at the next shape: of 100 lines, the
+// sixth is never drawn when the context is done after five.
+func TestRasterStopsBetweenShapes(t *testing.T) {
+	ctx := &countdown{Context: context.Background(), after: 5}
+	_, err := Raster(pngDiagonals(t, 100), PNGOptions{Width: 100, Height: 100, View: pngSquareView(), Context: ctx})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Raster: %v; want %v", err, context.Canceled)
+	}
+	if ctx.calls != 6 {
+		t.Errorf("the context was asked %d times; want 6 (once before each shape drawn, and once to stop)", ctx.calls)
+	}
+}
