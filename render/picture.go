@@ -9,6 +9,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -95,8 +96,12 @@ func Draw(s *scene.Scene, opt PNGOptions, m Marks) (*Picture, error) {
 		hl, rings, n := highlightScene(s, m.Highlight, k)
 		if pic.Highlighted = n; n > 0 {
 			fade(img, bg, highlightFade)
-			overlay(img, hl, v)
-			overlay(img, rings, v)
+			if err := overlay(opt.Context, img, hl, v); err != nil {
+				return nil, err
+			}
+			if err := overlay(opt.Context, img, rings, v); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if m.Grid {
@@ -104,7 +109,9 @@ func Draw(s *scene.Scene, opt PNGOptions, m Marks) (*Picture, error) {
 		if err != nil {
 			return nil, err
 		}
-		overlay(img, g, v)
+		if err := overlay(opt.Context, img, g, v); err != nil {
+			return nil, err
+		}
 		pic.GridStep = step
 	}
 	if pic.PNG, err = encodePNG(img); err != nil {
@@ -144,11 +151,13 @@ func fade(img *image.RGBA, bg color.RGBA, f float64) {
 	}
 }
 
-// overlay paints the marks s over img, which shows view v.
-func overlay(img *image.RGBA, s *scene.Scene, v View) {
-	if s.Len() > 0 {
-		paintOver(img, s, v.ToPixels(float64(img.Rect.Dx()), float64(img.Rect.Dy())), nil) // marks have no hatches
+// overlay paints the marks s over img, which shows view v, under a MaxRasterCells of their own
+// and until ctx (nil: never) is done.
+func overlay(ctx context.Context, img *image.RGBA, s *scene.Scene, v View) error {
+	if s.Len() == 0 {
+		return nil
 	}
+	return paintOver(ctx, img, s, v.ToPixels(float64(img.Rect.Dx()), float64(img.Rect.Dy())), nil) // marks have no hatches
 }
 
 // highlightScene is the highlighted shapes of s (with their groups, for their placement)

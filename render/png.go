@@ -15,6 +15,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -33,6 +34,19 @@ const MaxPNGSide = 8192
 
 // DefaultPNGSide is the longer side of a PNG when neither a size nor a scale is given.
 const DefaultPNGSide = 1024
+
+// MaxRasterCells caps the rasterizer cells one picture's fills and strokes cover in all: each
+// is cleared, accumulated and blended over its own pixel box (strip by strip), so a picture's
+// time follows this sum, not its entity count or its size alone. 2^29 is 512 shapes each
+// covering a whole 1,024-px picture, or 8 covering an 8,192-px one: a few seconds of drawing.
+const MaxRasterCells = 1 << 29
+
+// maxRasterCells is MaxRasterCells; a test lowers it.
+var maxRasterCells int64 = MaxRasterCells
+
+// ErrRasterCells is returned when drawing a picture would rasterize more than
+// MaxRasterCells cells; the message says what to change.
+var ErrRasterCells = errors.New("picture too costly to draw")
 
 // pngTolerance is the largest distance, in pixels, between a curve (or a round join or cap)
 // and the chords that stand for it: below what anti-aliasing can show.
@@ -58,6 +72,9 @@ type PNGOptions struct {
 	View *View
 	// Margin is used when View is nil; 0 means DefaultMargin.
 	Margin float64
+	// Context, when not nil, is checked between shapes: once it is done, drawing stops and
+	// its error is returned. A picture may take seconds, and its caller may have gone.
+	Context context.Context
 }
 
 // PNG renders the scene as PNG bytes. The same scene and options give the same bytes.
@@ -112,37 +129,65 @@ func raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, View, color.RGBA, erro
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	pngFill(img, bg)
-	paintOver(img, s, v.ToPixels(float64(w), float64(h)), hatches)
+	if err := paintOver(opt.Context, img, s, v.ToPixels(float64(w), float64(h)), hatches); err != nil {
+		return nil, v, bg, err
+	}
 	return img, v, bg, nil
 }
 
 // paintOver paints the scene over img, mapped to pixels by tr, with the hatches of
-// scene.Scene.Hatches.
-func paintOver(img *image.RGBA, s *scene.Scene, tr scene.Affine, hatches map[*scene.Entity]scene.Hatching) {
+// scene.Scene.Hatches. It stops at the first shape that would take the cells rasterized past
+// maxRasterCells, or once ctx (nil: never) is done, and returns why.
+func paintOver(ctx context.Context, img *image.RGBA, s *scene.Scene, tr scene.Affine, hatches map[*scene.Entity]scene.Hatching) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	p := pngPainters.Get().(*pngPainter)
 	defer pngPainters.Put(p)
-	p.img, p.scale = img, tr.MaxScale() // the same along both axes
+	p.img, p.scale, p.cells = img, tr.MaxScale(), 0 // the same scale along both axes
 	defer func() { p.img = nil }()
 
 	// Two stages on two goroutines: walking the scene and flattening runs ahead of outlining
 	// and rasterizing. Items stay in z order, so the picture is the same as a serial render's.
 	batches := make(chan []pngItem, 8)
-	stop := make(chan struct{}) // closed if painting panics, so that the walk ends too
-	defer close(stop)
+	stop := make(chan struct{}) // closed if painting fails or panics, so that the walk ends too
+	stopped := false
+	halt := func() {
+		if !stopped {
+			stopped = true
+			close(stop)
+		}
+	}
+	defer halt()
 	var failed any
 	go func() {
 		defer close(batches)
 		defer func() { failed = recover() }() // re-raised below, on the caller's goroutine
 		preparePNG(s, tr, p.scale, img.Rect.Size(), hatches, batches, stop)
 	}()
+	var err error
 	for batch := range batches {
 		for i := range batch {
-			p.paint(&batch[i])
+			if err = ctx.Err(); err != nil {
+				err = fmt.Errorf("drawing the picture: %w", err)
+				break
+			}
+			if err = p.paint(&batch[i]); err != nil {
+				break
+			}
+		}
+		if err != nil {
+			// End the walk and wait for it, so that failed is read after it is written.
+			halt()
+			for range batches {
+			}
+			break
 		}
 	}
 	if failed != nil {
 		panic(failed)
 	}
+	return err
 }
 
 // pngSize resolves the picture size from the options and the view's size in world units.
@@ -234,6 +279,12 @@ type pngPainter struct {
 	img   *image.RGBA
 	scale float64 // pixels per world unit
 
+	// cells counts the rasterizer cells covered so far in this picture (maxRasterCells).
+	cells int64
+	// measuring makes contour widen ext, in rasterizer space, instead of adding to z.
+	measuring bool
+	ext       scene.Box
+
 	z   vector.Rasterizer
 	src image.Uniform
 	off scene.Vec // image position of the rasterizer's (0, 0)
@@ -257,6 +308,10 @@ type pngItem struct {
 	fill, stroke *scene.Color     // nil when not painted
 	half         float64          // half the stroke width, in pixels
 }
+
+// pngNarrow narrows the strips of a large box to what they cover (pngPainter.layer); a test
+// turns it off to compare the pixels.
+var pngNarrow = true
 
 // pngMaxCells caps the cells of one rasterizer (see pngPainter.layer).
 const pngMaxCells = 1 << 20
@@ -370,41 +425,103 @@ func (it *pngItem) pad() float64 {
 }
 
 // paint fills and then strokes one item.
-func (p *pngPainter) paint(it *pngItem) {
+func (p *pngPainter) paint(it *pngItem) error {
 	if it.fill != nil {
-		p.layer(it, 1, *it.fill, false)
+		if err := p.layer(it, 1, *it.fill, false); err != nil {
+			return err
+		}
 	}
 	if it.stroke != nil {
-		p.layer(it, it.pad(), *it.stroke, true)
+		return p.layer(it, it.pad(), *it.stroke, true)
 	}
+	return nil
+}
+
+// spend counts the cells of r against maxRasterCells before they are rasterized.
+func (p *pngPainter) spend(r image.Rectangle) error {
+	p.cells += int64(r.Dx()) * int64(r.Dy())
+	if p.cells > maxRasterCells {
+		return fmt.Errorf("%w: its fills and strokes cover more than %d pixels in all, counting each shape over its pixel box (MaxRasterCells); "+
+			"use a smaller width or scale, or a region that shows fewer large shapes, or draw fewer shapes over each other",
+			ErrRasterCells, maxRasterCells)
+	}
+	return nil
 }
 
 // layer rasterizes the fill or the stroke of it and blends it in colour c. A large box is
 // done in horizontal strips so that the rasterizer's buffers (8 bytes a cell once a side
 // passes 512) stay within pngMaxCells however big the picture.
-func (p *pngPainter) layer(it *pngItem, pad float64, c scene.Color, stroke bool) {
+func (p *pngPainter) layer(it *pngItem, pad float64, c scene.Color, stroke bool) error {
 	r, ok := pixelBox(it.box, pad, p.img.Rect.Size())
 	if !ok {
-		return
+		return nil
+	}
+	lines := it.lines
+	if stroke && it.dashes != nil {
+		lines = it.dashes
 	}
 	rows := max(1, pngMaxCells/r.Dx())
 	for y := r.Min.Y; y < r.Max.Y; y += rows {
 		strip := image.Rect(r.Min.X, y, r.Max.X, min(y+rows, r.Max.Y))
-		p.begin(strip)
-		lines := it.lines
-		if stroke && it.dashes != nil {
-			lines = it.dashes
-		}
-		for _, l := range lines {
-			if stroke {
-				p.strokeLine(l, it.half)
-			} else {
-				p.contour(l.Points)
+		if strip != r && pngNarrow {
+			// A box drawn in strips is narrowed, strip by strip, to what the outline covers
+			// in its rows, so that a long thin stroke (a diagonal line, the rim of a large
+			// circle) costs about its own area rather than its box's. A box drawn whole is
+			// left as it is, and so are its pixels.
+			p.measuring = true
+			p.outline(lines, stroke, it.half, strip)
+			p.measuring = false
+			if strip = p.covered(strip); strip.Empty() {
+				continue
 			}
 		}
+		if err := p.spend(strip); err != nil {
+			return err
+		}
+		p.begin(strip)
+		p.outline(lines, stroke, it.half, strip)
 		p.draw(strip, c)
 	}
+	return nil
 }
+
+// outline adds the fill or the stroke of lines to the rasterizer, readied for the pixels in r
+// (or, while measuring, only widens p.ext).
+func (p *pngPainter) outline(lines []scene.Polyline, stroke bool, half float64, r image.Rectangle) {
+	if p.measuring {
+		p.off = scene.Vec{X: float64(r.Min.X), Y: float64(r.Min.Y)}
+		p.lim = scene.Vec{X: float64(r.Dx() + 1), Y: float64(r.Dy() + 1)}
+		p.ext = scene.Box{}
+	}
+	for _, l := range lines {
+		if stroke {
+			p.strokeLine(l, half)
+		} else {
+			p.contour(l.Points)
+		}
+	}
+}
+
+// covered is the part of r, which p.ext was measured in, that the measured contours can
+// paint: the columns they reach, a pixel more on each side, and all of r's rows.
+func (p *pngPainter) covered(r image.Rectangle) image.Rectangle {
+	if !p.ext.NonEmpty {
+		return image.Rectangle{}
+	}
+	x0 := max(r.Min.X, r.Min.X+int(math.Floor(p.ext.Min.X))-1)
+	x1 := min(r.Max.X, r.Min.X+int(math.Ceil(p.ext.Max.X))+1)
+	// At most 512 cells a side the rasterizer switches to fixed-point sums, which round
+	// thin strokes otherwise: keep the strip as wide as that, within r.
+	if short := pngFloatSide - (x1 - x0); short > 0 {
+		x0 = max(r.Min.X, x0-short/2-1)
+		x1 = min(r.Max.X, x0+pngFloatSide)
+		x0 = max(r.Min.X, x1-pngFloatSide)
+	}
+	return image.Rect(x0, r.Min.Y, x1, r.Max.Y)
+}
+
+// pngFloatSide is the narrowest side that keeps golang.org/x/image/vector in floating point.
+const pngFloatSide = 513
 
 // pixelBox is b grown by pad and clipped to a picture of the given size, in whole pixels;
 // false when empty.
@@ -465,6 +582,12 @@ func (p *pngPainter) contour(pts []scene.Vec) {
 		if len(loc) < 3 {
 			return
 		}
+	}
+	if p.measuring {
+		for _, q := range loc {
+			p.ext.Extend(q)
+		}
+		return
 	}
 	p.z.MoveTo(float32(loc[0].X), float32(loc[0].Y))
 	for _, q := range loc[1:] {

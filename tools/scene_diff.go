@@ -427,7 +427,7 @@ func drawLayers(ctx context.Context, layers [3]*scene.Scene, win render.View, wi
 	clear := scene.Color{0, 0, 0, 0}
 	var img *image.RGBA
 	for i, l := range layers {
-		opt := render.PNGOptions{Width: int(w), Height: int(h), View: &win}
+		opt := render.PNGOptions{Width: int(w), Height: int(h), View: &win, Context: ctx}
 		if i > 0 {
 			if l.Len() == 0 {
 				continue

@@ -502,7 +502,7 @@ func (p *picture) drawAt(ctx context.Context, width int) (*render.Picture, error
 		fit := render.FitView(p.shown, render.DefaultMargin)
 		win = &fit
 	}
-	opt := render.PNGOptions{Width: width, View: win}
+	opt := render.PNGOptions{Width: width, View: win, Context: ctx}
 	w, h := float64(width), float64(width)
 	if sz := win.Size(); sz.X > 0 && sz.Y > 0 {
 		switch {

@@ -111,7 +111,7 @@ func (v *Server) serveScenePNG(w http.ResponseWriter, r *http.Request) {
 	// no other tab's picture for WriteTimeout.
 	v.pngMu.Lock()
 	if v.png.data == nil || v.png.version != s.sceneVersion || v.png.width != width {
-		b, err := render.PNG(s.scene, render.PNGOptions{Width: width})
+		b, err := render.PNG(s.scene, render.PNGOptions{Width: width, Context: r.Context()})
 		if err != nil {
 			v.pngMu.Unlock()
 			http.Error(w, "rendering the scene: "+err.Error(), http.StatusBadRequest)
