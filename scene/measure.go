@@ -93,7 +93,9 @@ func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
 	}
 	world := AppendOutline(nil, e.Shape, m)
 	b := world.Bounds()
-	tol := curveTolerance(b)
+	// addPath flattens a segment at a time: the path's point budget is taken here, for
+	// the whole outline (MaxFlattenPoints).
+	tol := world.BudgetTolerance(curveTolerance(b), MaxFlattenPoints)
 	closed := true
 	region, err := e.Shape.Region()
 	if err != nil {
