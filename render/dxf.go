@@ -19,6 +19,7 @@ package render
 // the drawing's size and nothing depends on map order, so the same scene gives the same bytes.
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -92,6 +93,10 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 		return nil, err
 	}
 	d.collect(s)
+	if d.points > MaxDXFPoints {
+		return nil, fmt.Errorf("%w: the DXF passes %d polyline vertices (MaxDXFPoints) at tolerance %g; raise the tolerance, simplify the curves, or export a part of the scene",
+			ErrDXFPoints, MaxDXFPoints, d.tol)
+	}
 
 	w := &dxfWriter{quantum: d.quantum, decimals: d.decimals, r2000: opt.Version == DXF2000, dims: &d.dims}
 	size := 2048
@@ -202,7 +207,19 @@ type dxfDoc struct {
 	styleNames   map[string]bool // the style names taken, upper-cased
 	hatches      map[*scene.Entity]scene.Hatching
 	dims         dxfDims // R2000's DIMENSION entities (dxf_dimension.go)
+	// points counts the polyline vertices made, against MaxDXFPoints: past it nothing more
+	// is flattened, and DXF refuses the scene.
+	points int
 }
+
+// MaxDXFPoints caps the polyline vertices of one DXF, counted as the curves are flattened
+// (about 50 bytes of DXF each): each curve segment is bounded by scene.MaxCurveSegments, but
+// not the whole, and a fine tolerance, a long Bézier path or a huge text would otherwise
+// build gigabytes before the file's size could be checked.
+const MaxDXFPoints = 2_000_000
+
+// ErrDXFPoints is a DXF refused for passing MaxDXFPoints.
+var ErrDXFPoints = errors.New("DXF over its vertex budget")
 
 // collect turns the scene's shapes, back to front, into DXF entities on their layers.
 func (d *dxfDoc) collect(s *scene.Scene) {
@@ -429,6 +446,9 @@ func (d *dxfDoc) addSubpath(p scene.Path, layer, color int) {
 func (d *dxfDoc) vertices(p scene.Path) (pts []dxfVertex, closed bool) {
 	var here scene.Vec
 	add := func(q scene.Vec, bulge float64) {
+		if d.points++; d.points > MaxDXFPoints {
+			return // refused by DXF; the rest is not worth making
+		}
 		here = q
 		if n := len(pts); n > 0 && d.near(pts[n-1].p, q) {
 			return
@@ -439,6 +459,9 @@ func (d *dxfDoc) vertices(p scene.Path) (pts []dxfVertex, closed bool) {
 		pts = append(pts, dxfVertex{p: q})
 	}
 	flat := func(seg scene.Seg) {
+		if d.points > MaxDXFPoints {
+			return
+		}
 		for _, pl := range (scene.Path{{Kind: scene.SegMove, P: [3]scene.Vec{here}}, seg}).Flatten(d.tol) {
 			for _, q := range pl.Points[1:] {
 				add(q, 0)

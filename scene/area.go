@@ -101,7 +101,8 @@ func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon, src *arcSour
 	}
 	var rings [][]overlay.Point
 	world := path.Transform(m)
-	tol := curveTolerance(world.Bounds())
+	// The arcs are recorded at the tolerance Flatten will use (MaxFlattenPoints).
+	tol := world.BudgetTolerance(curveTolerance(world.Bounds()), MaxFlattenPoints)
 	src.addPath(world, tol)
 	for _, pl := range world.Flatten(tol) {
 		if err := worldInRange(e, pl.Points); err != nil {
@@ -136,7 +137,8 @@ func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon, src *arcSour
 // polygon's area (outer rings run counter-clockwise, holes clockwise).
 func (s *Scene) collectArcPolygon(e *Entity, path Path, m Affine, out []overlay.Polygon, src *arcSources) ([]overlay.Polygon, error) {
 	world := path.Transform(m)
-	tol := curveTolerance(world.Bounds())
+	// The arcs are recorded at the tolerance Flatten will use (MaxFlattenPoints).
+	tol := world.BudgetTolerance(curveTolerance(world.Bounds()), MaxFlattenPoints)
 	src.addPath(world, tol)
 	var rings []overlay.Ring
 	for _, pl := range world.Flatten(tol) {

@@ -25,6 +25,9 @@ func (p Path) Dash(pattern []float64, tol float64) Path {
 	if len(pattern) == 0 || !(total > 0) || math.IsInf(total, 0) {
 		return p
 	}
+	// The curves are flattened a segment at a time, so the path's point budget is
+	// taken here, for the whole path (MaxFlattenPoints).
+	tol = p.BudgetTolerance(tol, MaxFlattenPoints)
 	d := dasher{pattern: pattern, tol: tol}
 	var start, here Vec
 	for _, s := range p {

@@ -279,7 +279,7 @@ func partsApart(a, b PolygonPart) bool {
 	slack := 0.0
 	flat := func(p PolygonPart) []overlay.Polygon {
 		out := Polygon{Parts: []PolygonPart{p}}.Outline()
-		tol := curveTolerance(out.Bounds())
+		tol := out.BudgetTolerance(curveTolerance(out.Bounds()), MaxFlattenPoints) // the slack is Flatten's
 		pls := out.Flatten(tol)
 		poly := overlay.Polygon{Outer: overlay.OrientRing(cleanRing(pls[0].Points), true)}
 		slack += tol * bulgedLength(p.Outer, p.OuterBulges)

@@ -344,10 +344,20 @@ func (l *linter) add(rule string, at Vec, msg string, entities ...string) {
 	l.found = append(l.found, Finding{Rule: rule, Entities: entities, At: at, Message: msg})
 }
 
-// outline is sh's world outline as polylines, flattened once.
+// outline is sh's world outline as polylines, flattened once. The points it makes are
+// checks too, counted before they are made: a long Bézier path is a million points
+// (MaxFlattenPoints) that no comparison counted; none once the budget is spent.
 func (l *linter) outline(sh *lintShape) []Polyline {
 	if sh.outln == nil {
-		sh.outln = AppendOutline(nil, sh.e.Shape, sh.world).Flatten(curveTolerance(sh.box))
+		if l.stopped != "" {
+			return nil
+		}
+		p := AppendOutline(nil, sh.e.Shape, sh.world)
+		tol := p.BudgetTolerance(curveTolerance(sh.box), MaxFlattenPoints)
+		if !l.spend(p.FlattenPoints(tol)) {
+			return nil
+		}
+		sh.outln = p.Flatten(tol)
 	}
 	return sh.outln
 }

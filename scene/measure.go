@@ -28,6 +28,11 @@ const MaxMeasureResults = 100
 // under a second.
 const MaxMeasurePairs = 10_000_000
 
+// MaxMeasurePoints caps the points of outline one measure flattens, all its shapes together
+// (a group's members each up to MaxFlattenPoints), counted from their segments before any
+// point is made: about 100 bytes of edges and polylines a point.
+const MaxMeasurePoints = 4_000_000
+
 // Gap is the distance between two shapes and their closest points: A on the first, B on the
 // second. Distance is 0 when the shapes touch or overlap (or one lies inside the other); A and
 // B are then one point they share.
@@ -58,6 +63,9 @@ type measured struct {
 	circle *circleShape
 	box    Box
 	tree   *edgeTree // built on first use
+	// points counts the outline points flattened so far, against maxPoints (0 means
+	// MaxMeasurePoints).
+	points, maxPoints int
 }
 
 type circleShape struct {
@@ -93,7 +101,14 @@ func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
 	}
 	world := AppendOutline(nil, e.Shape, m)
 	b := world.Bounds()
-	tol := curveTolerance(b)
+	// addPath flattens a segment at a time: the path's point budget is taken here, for
+	// the whole outline (MaxFlattenPoints).
+	tol := world.BudgetTolerance(curveTolerance(b), MaxFlattenPoints)
+	limit := cmp.Or(out.maxPoints, MaxMeasurePoints)
+	if out.points += world.FlattenPoints(tol); out.points > limit {
+		return fmt.Errorf("%w: measuring %s %q flattens more than %d points of outline (MaxMeasurePoints); measure its parts one at a time, or simplify its curves",
+			ErrLimit, e.Kind(), e.Name, limit)
+	}
 	closed := true
 	region, err := e.Shape.Region()
 	if err != nil {

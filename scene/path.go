@@ -269,6 +269,12 @@ const (
 	// MaxCurveSegments caps the chords one curve segment (or one full turn of an arc) becomes.
 	MaxCurveSegments = 4096
 	minCurveSegments = 1
+	// MaxFlattenPoints caps the points one path becomes when it is flattened as a whole.
+	// MaxCurveSegments bounds a segment, not a path: 50,000 cubics of 1 MB of path data
+	// would be 200 million points at a fine tolerance. A path that would pass it is
+	// flattened at a coarser tolerance instead (BudgetTolerance): pictures, measures and
+	// lints of it stay answers, a little less exact, rather than refusals.
+	MaxFlattenPoints = 1_000_000
 )
 
 // Polyline is a flattened subpath.
@@ -277,8 +283,59 @@ type Polyline struct {
 	Closed bool
 }
 
-// Flatten turns the path into polylines whose chords stay within tol of the curves.
+// Flatten turns the path into polylines whose chords stay within tol of the curves, or
+// within the coarser tolerance that keeps them to MaxFlattenPoints (BudgetTolerance).
 func (p Path) Flatten(tol float64) []Polyline {
+	return p.flatten(p.BudgetTolerance(tol, MaxFlattenPoints))
+}
+
+// FlattenPoints is how many points Flatten(tol) would make of the path, at most: one a
+// move, line or close, and a curve's chords. It costs a walk of the segments, none of the
+// points.
+func (p Path) FlattenPoints(tol float64) int {
+	n := 0
+	var here, first Vec
+	for _, s := range p {
+		switch s.Kind {
+		case SegMove:
+			n++
+			first = s.P[0]
+		case SegClose:
+			n++
+			here = first
+			continue
+		case SegQuad:
+			n += curveSegments(here.Sub(s.P[0].Mul(2)).Add(s.P[1]).Len()*2, tol)
+		case SegCubic:
+			dd := math.Max(here.Sub(s.P[0].Mul(2)).Add(s.P[1]).Len(), s.P[0].Sub(s.P[1].Mul(2)).Add(s.P[2]).Len())
+			n += curveSegments(6*dd, tol)
+		case SegArc:
+			n += 1 + ArcSegments(math.Max(s.P[1].Len(), s.P[2].Len()), math.Abs(s.T1-s.T0), tol)
+		default:
+			n++
+		}
+		here = s.End()
+	}
+	return n
+}
+
+// BudgetTolerance is tol, or the coarser tolerance at which the path flattens to at most
+// max points (FlattenPoints) where tol would pass it. The chord count goes as 1/sqrt(tol),
+// so each step coarsens by the square of the excess; a path whose segments alone pass max
+// keeps the coarsest tolerance tried, one chord a curve being as few as it gets.
+func (p Path) BudgetTolerance(tol float64, max int) float64 {
+	for range 8 {
+		n := p.FlattenPoints(tol)
+		if n <= max || tol <= 0 || math.IsInf(tol, 0) || math.IsNaN(tol) {
+			return tol
+		}
+		r := float64(n) / float64(max)
+		tol *= math.Max(4, r*r)
+	}
+	return tol
+}
+
+func (p Path) flatten(tol float64) []Polyline {
 	var out []Polyline
 	var cur *Polyline
 	var here Vec

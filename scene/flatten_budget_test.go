@@ -1,0 +1,125 @@
+package scene
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// cusps is a path of n cubics that each fold back on themselves, h units tall: at a fine
+// tolerance every one of them is MaxCurveSegments chords.
+func cusps(t *testing.T, n int, h string) Path {
+	t.Helper()
+	p, err := ParsePathData("M 0 0" + strings.Repeat(" c 0 "+h+" 0 -"+h+" 0 0", n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func points(pls []Polyline) int {
+	n := 0
+	for _, pl := range pls {
+		n += len(pl.Points)
+	}
+	return n
+}
+
+// TestFlattenPointBudget flattens paths whose curves alone would pass MaxFlattenPoints: the
+// points made stay within it (the tolerance coarsened), counted, not timed.
+func TestFlattenPointBudget(t *testing.T) {
+	t.Parallel()
+	big := cusps(t, 1000, "350") // 1,000 × 4,096 chords at 1e-6
+	for _, c := range []struct {
+		name string
+		make func() int
+	}{
+		{"Flatten", func() int { return points(big.Flatten(1e-6)) }},
+		{"Dash", func() int { return len(big.Dash([]float64{1e9, 1}, 1e-6)) }},
+	} {
+		if n := c.make(); n > MaxFlattenPoints+len(big) {
+			t.Errorf("%s of %d cubics made %d points, want at most %d (MaxFlattenPoints)", c.name, len(big)-1, n, MaxFlattenPoints)
+		}
+	}
+	if n := big.FlattenPoints(big.BudgetTolerance(1e-6, MaxFlattenPoints)); n > MaxFlattenPoints {
+		t.Errorf("FlattenPoints at the budget's tolerance = %d, want at most %d", n, MaxFlattenPoints)
+	}
+}
+
+// TestFlattenWithinBudgetUnchanged checks that ordinary paths flatten exactly as at their
+// tolerance, and that FlattenPoints counts what Flatten makes.
+func TestFlattenWithinBudgetUnchanged(t *testing.T) {
+	t.Parallel()
+	for _, d := range []string{
+		"M 0 0 C 10 20 30 -20 40 0 Q 50 10 60 0 Z",
+		"M 0 0 L 10 0 A 5 5 0 0 1 10 10 Z M 20 20 c 0 350 0 -350 0 0",
+		"M 0 0 A 10 4 30 1 1 5 5 L 0 5 Z C 1 1 2 2 3 3",
+	} {
+		p, err := ParsePathData(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tol := range []float64{1, 0.01, 1e-6} {
+			if got, want := p.Flatten(tol), p.flatten(tol); !reflect.DeepEqual(got, want) {
+				t.Errorf("%q at %g: Flatten differs from the tolerance's flattening", d, tol)
+			}
+			if got := p.BudgetTolerance(tol, MaxFlattenPoints); got != tol {
+				t.Errorf("%q at %g: BudgetTolerance = %g, want the tolerance kept", d, tol, got)
+			}
+			if n, made := p.FlattenPoints(tol), points(p.flatten(tol)); made > n {
+				t.Errorf("%q at %g: Flatten made %d points, FlattenPoints counted %d", d, tol, made, n)
+			}
+		}
+	}
+}
+
+// TestLintCountsOutlinePoints lints an open Bézier path of 1,000 cusps on a cut layer, a
+// quarter of a million points of outline that the open-cut rule flattens and no comparison
+// counts: the points are checks, so a budget of 10,000 stops the lint there, naming it.
+func TestLintCountsOutlinePoints(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "w0", &PathShape{Data: "M 0 0" + strings.Repeat(" c 0 350 0 -350 0 0", 1000)})
+	if _, err := s.CreateGroup("cut", []string{"w0"}); err != nil {
+		t.Fatal(err)
+	}
+	found := s.Lint(LintOptions{MaxChecks: 10_000})
+	if len(found) == 0 || !strings.Contains(found[len(found)-1].String(), "stopped after 10000 checks (MaxLintChecks) in rule open-cut") {
+		t.Errorf("lint = %v, want it stopped by MaxLintChecks in open-cut", found)
+	}
+}
+
+// TestMeasurePointBudget measures a group whose members' outlines together pass the
+// measure's point budget: refused naming MaxMeasurePoints, counted before the points are
+// made; within the budget the group is measured.
+func TestMeasurePointBudget(t *testing.T) {
+	t.Parallel()
+	s := New()
+	var names []string
+	for i := range 4 {
+		name := fmt.Sprintf("w%d", i)
+		mustPut(t, s, name, &PathShape{Data: "M 0 0" + strings.Repeat(" c 0 350 0 -350 0 0", 100)})
+		names = append(names, name)
+	}
+	if _, err := s.CreateGroup("g", names); err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.Get("g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		max int
+		ok  bool
+	}{{1_000_000, true}, {50_000, false}} {
+		err := s.measureInto(e, s.WorldMatrix(e), &measured{maxPoints: c.max})
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("budget %d: %v", c.max, err)
+		case !c.ok && (!errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "(MaxMeasurePoints)")):
+			t.Errorf("budget %d: err = %v, want ErrLimit naming MaxMeasurePoints", c.max, err)
+		}
+	}
+}
