@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"strconv"
 	"strings"
@@ -59,7 +60,7 @@ type DXFCounts struct {
 // defaultExportWidth is the PNG width of an export that names none.
 const defaultExportWidth = 1024
 
-func exportTool(_ context.Context, se *Session, in ExportIn) (*ExportOut, error) {
+func exportTool(ctx context.Context, se *Session, in ExportIn) (*ExportOut, error) {
 	name := in.Path
 	ext := strings.TrimPrefix(path.Ext(name), ".")
 	switch {
@@ -100,7 +101,12 @@ func exportTool(_ context.Context, se *Session, in ExportIn) (*ExportOut, error)
 		opts.PNG.Width = in.Width
 	}
 	sc := se.srv.Scene()
+	done, err := reserve(ctx, exportMemory(sc, format.Ext, opts.PNG.Width))
+	if err != nil {
+		return nil, err
+	}
 	data, err := format.Render(sc, opts)
+	done()
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +122,22 @@ func exportTool(_ context.Context, se *Session, in ExportIn) (*ExportOut, error)
 		out.Lint = smallTexts(sc, mm)
 	}
 	return out, nil
+}
+
+// exportMemory estimates the memory of writing sc in the format of extension ext: its drawing
+// (drawingMemory, svgBytesPerEntity an entity) and, for a PNG width pixels wide, its pixels at
+// the height the scene's frame gives it, so that an export waits for the render budget every
+// picture of the server shares (renderMemory) as scene png does.
+func exportMemory(sc *scene.Scene, ext string, width int) int64 {
+	n := drawingMemory(sc, svgBytesPerEntity)
+	if ext != ".png" {
+		return n
+	}
+	w, h := float64(width), float64(width)
+	if sz := render.FitView(sc, render.DefaultMargin).Size(); sz.X > 0 && sz.Y > 0 {
+		h = math.Min(render.MaxPNGSide, math.Max(1, math.Round(w*sz.Y/sz.X)))
+	}
+	return n + int64(math.Min(w*h*4, renderMemory))
 }
 
 // smallTexts are the lint's text-small findings on paper at mm millimetres a scene unit,

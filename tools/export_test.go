@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/scene"
 )
 
 const exportMain = `drawRect('plate', 0, 0, 80, 50); drawCircle('h', 10, 0, 4)
@@ -151,6 +154,60 @@ func TestExportLintsTextOnItsPaper(t *testing.T) {
 		}
 		if len(out.Lint) != 0 {
 			t.Errorf("%s: lint %q, want none", in.Path, out.Lint)
+		}
+	}
+}
+
+// TestExportWaitsForRenderMemory holds an export to the render budget every picture of the
+// server shares: with all of it taken, an export of any format waits for its share, and one
+// whose call ends while it waits answers the call's end and writes nothing, where it used to
+// draw an 8,192-px PNG's 256 MiB of pixels beside every other picture.
+func TestExportWaitsForRenderMemory(t *testing.T) {
+	s, dir := newSession(t, map[string]string{"scene.code.js": exportMain})
+	if err := renders.Acquire(context.Background(), renderMemory); err != nil {
+		t.Fatal(err)
+	}
+	defer renders.Release(renderMemory)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, in := range []ExportIn{
+		{Path: "out/big.png", Width: 8192},
+		{Path: "out/part.svg"},
+		{Path: "out/part.pdf"},
+		{Path: "out/part.dxf"},
+	} {
+		out, err := exportTool(ctx, s, in)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %+v, %v; want it to wait and answer %v", in.Path, out, err, context.Canceled)
+		}
+		if _, err := os.Stat(filepath.Join(dir, in.Path)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: written (%v); want nothing", in.Path, err)
+		}
+	}
+}
+
+// TestExportMemory estimates a PNG export by its pixels at the height the scene's frame gives
+// it, and any export by its drawing.
+func TestExportMemory(t *testing.T) {
+	t.Parallel()
+	sc := scene.New()
+	if _, err := sc.Put("wide", scene.Rect{Width: 200, Height: 100}); err != nil {
+		t.Fatal(err)
+	}
+	draw := drawingMemory(sc, svgBytesPerEntity)
+	fit := render.FitView(sc, render.DefaultMargin).Size()
+	for _, tt := range []struct {
+		ext   string
+		width int
+		want  int64
+	}{
+		{".svg", 1024, draw},
+		{".dxf", 1024, draw},
+		{".png", 1000, draw + 4*1000*int64(math.Round(1000*fit.Y/fit.X))},
+		{".png", 8192, draw + 4*8192*int64(math.Round(8192*fit.Y/fit.X))},
+	} {
+		if got := exportMemory(sc, tt.ext, tt.width); got != tt.want {
+			t.Errorf("%s %d px: %d bytes, want %d", tt.ext, tt.width, got, tt.want)
 		}
 	}
 }

@@ -68,17 +68,96 @@ const (
 // estimate leaves room above both.
 const textBytesPerSegment = 350
 
+// vertexBytes is what a picture takes for each vertex of its lines, polygons and paths (a
+// path's segment counts as one), over the bytes of its entity: a polyline of a million
+// vertices is one entity drawn from a world outline of 72 bytes a segment, written out or
+// rasterised: SVG and PDF allocate about 180 bytes a vertex, PNG 260 to 280, DXF 380, and the
+// estimate leaves room above them all. svgMinBytesPerVertex is the least a vertex adds to an
+// SVG's path data ("L0 0").
+const (
+	vertexBytes          = 400
+	svgMinBytesPerVertex = 4
+)
+
 // dashBytes is what a picture takes for each dash or dot of its linetypes
 // (scene.MaxDashSegments), which the SVG writer cuts as geometry for hairlines and the PNG
 // writer for every dashed stroke: about 1,000 bytes allocated a dash in SVG, 1,100 in PNG.
 const dashBytes = 1100
 
-// drawingMemory estimates the memory of drawing sc, perEntity bytes an entity,
-// textBytesPerSegment a segment of its texts' outlines and dashBytes a dash, so that a scene
-// of few texts in a font of 11,000-point letters, or of a few long dotted lines, waits for as
-// much of the render budget as it takes.
+// drawingMemory estimates the memory of drawing sc, perEntity bytes an entity, vertexBytes a
+// vertex of its shapes, textBytesPerSegment a segment of its texts' outlines and dashBytes a
+// dash, so that a scene of a few polylines of a million vertices, of few texts in a font of
+// 11,000-point letters, or of a few long dotted lines, waits for as much of the render budget
+// as it takes.
 func drawingMemory(sc *scene.Scene, perEntity int64) int64 {
-	return int64(sc.Len())*perEntity + int64(sc.TextSegments())*textBytesPerSegment + int64(sc.DashSegments())*dashBytes
+	return int64(sc.Len())*perEntity + int64(vertices(sc))*vertexBytes +
+		int64(sc.TextSegments())*textBytesPerSegment + int64(sc.DashSegments())*dashBytes
+}
+
+// vertices counts the points the shapes of sc are drawn through: a line's points, a polygon's
+// rings, a path's segments. Shapes of a fixed size (circles, rectangles, arcs) count none, as
+// their entity's bytes cover them; texts and dimensions are counted by their outline segments
+// (scene.Scene.TextSegments).
+func vertices(sc *scene.Scene) int {
+	n := 0
+	for _, e := range sc.Walk() {
+		points, segs := shapeVertices(e.Shape)
+		n += points + segs
+	}
+	return n
+}
+
+// shapeVertices counts the points of a line or a polygon, and the segments of a path.
+func shapeVertices(sh scene.Shape) (points, segs int) {
+	polygon := func(g scene.Polygon) int {
+		n := 0
+		for _, p := range g.Parts {
+			n += len(p.Outer)
+			for _, h := range p.Holes {
+				n += len(h)
+			}
+		}
+		return n
+	}
+	switch sh := sh.(type) {
+	case scene.Line:
+		return len(sh.Points), 0
+	case *scene.Line:
+		return len(sh.Points), 0
+	case scene.Polygon:
+		return polygon(sh), 0
+	case *scene.Polygon:
+		return polygon(*sh), 0
+	case *scene.PathShape:
+		return 0, len(sh.Outline()) // the path held, not a copy
+	}
+	return 0, 0
+}
+
+// svgLeastBytes is the least the SVG of sc can be: svgMinBytesPerShape a shape drawn,
+// svgMinBytesPerVertex a point of its lines and polygons, svgMinBytesPerSegment a segment of
+// its paths and its texts' outlines. A shape on a layer not plotted is not written, and a
+// dashed hairline writes only its dashes (counted apart, scene.MaxDashSegments), so neither
+// counts its points.
+func svgLeastBytes(sc *scene.Scene) int {
+	least := sc.TextSegments() * svgMinBytesPerSegment
+	for _, e := range sc.Walk() {
+		if e.IsGroup() {
+			continue
+		}
+		drawn := sc.Drawn(e)
+		if !drawn.Plot {
+			continue
+		}
+		least += svgMinBytesPerShape
+		st := drawn.Style
+		if scene.Dashes(st.Linetype, st.LinetypeScale) != nil && st.Hairline() && st.Stroke != nil && st.Fill == nil {
+			continue
+		}
+		points, segs := shapeVertices(e.Shape)
+		least += points*svgMinBytesPerVertex + segs*svgMinBytesPerSegment
+	}
+	return least
 }
 
 // Omitted says what an answer left out, and how to get it.
@@ -497,13 +576,7 @@ func (v *view) svg(ctx context.Context) (string, *Omitted, error) {
 		return "", nil, err
 	}
 	ways := fmt.Sprintf("ask for one entity or group (name), a region [minX, minY, maxX, maxY], a png, or a larger max_bytes (up to %d)", MaxAnswerBudget)
-	shapes := 0
-	for _, e := range sc.Walk() {
-		if !e.IsGroup() {
-			shapes++
-		}
-	}
-	if least := shapes*svgMinBytesPerShape + sc.TextSegments()*svgMinBytesPerSegment; least > v.budget {
+	if least := svgLeastBytes(sc); least > v.budget {
 		// Certainly over: not worth drawing only to say so.
 		return "", &Omitted{Total: sc.Len(), Note: fmt.Sprintf("the SVG of %d entities would be at least %d bytes, over the budget of %d: %s",
 			sc.Len(), least, v.budget, ways)}, nil

@@ -252,7 +252,7 @@ func TestSceneOmittedNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.SVG != "" || out.Omitted == nil || out.Omitted.Note != "the SVG of 3033 entities would be at least 144144 bytes, over the budget of 65536: ask for one entity or group (name), a region [minX, minY, maxX, maxY], a png, or a larger max_bytes (up to 4194304)" {
+	if out.SVG != "" || out.Omitted == nil || out.Omitted.Note != "the SVG of 3033 entities would be at least 144160 bytes, over the budget of 65536: ask for one entity or group (name), a region [minX, minY, maxX, maxY], a png, or a larger max_bytes (up to 4194304)" {
 		t.Errorf("svg: %.100q, %+v", out.SVG, out.Omitted)
 	}
 	out, err = call[SceneOut](t, s, "scene", SceneIn{Command: "svg", Name: "row2", MaxBytes: 8000})
@@ -433,7 +433,52 @@ func TestDrawingMemoryCountsDashes(t *testing.T) {
 	if err := sc.SetLinetype("l", "dot", 0); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := drawingMemory(sc, svgBytesPerEntity), int64(svgBytesPerEntity)+100_001*dashBytes; got != want {
+	if got, want := drawingMemory(sc, svgBytesPerEntity), int64(svgBytesPerEntity)+2*vertexBytes+100_001*dashBytes; got != want {
 		t.Errorf("a dotted line: %d bytes, want %d", got, want)
+	}
+}
+
+// TestDrawingMemoryCountsVertices holds the render budget's estimate to the points a picture
+// is drawn through, not its entities: a polyline of 100,000 vertices, a polygon of as many and
+// a path of 3 segments, where 400 bytes an entity counted 1,200 bytes for all three.
+func TestDrawingMemoryCountsVertices(t *testing.T) {
+	t.Parallel()
+	pts := make([]scene.Vec, 100_000)
+	for i := range pts {
+		pts[i] = scene.Vec{X: float64(i % 1000), Y: float64(i / 1000)}
+	}
+	sc := scene.New()
+	for name, sh := range map[string]scene.Shape{
+		"line":    scene.Line{Points: pts},
+		"polygon": scene.Polygon{Parts: []scene.PolygonPart{{Outer: pts}}},
+		"path":    &scene.PathShape{Data: "M0 0 L10 0 L10 10"},
+		"circle":  scene.Circle{Radius: 5},
+	} {
+		if _, err := sc.Put(name, sh); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := drawingMemory(sc, svgBytesPerEntity), 4*int64(svgBytesPerEntity)+(2*100_000+3)*vertexBytes; got != want {
+		t.Errorf("%d bytes, want %d", got, want)
+	}
+}
+
+// TestSceneSVGCountsVertices leaves out, without drawing it, the SVG of a polyline whose
+// points alone are over the budget: 20,000 points of at least 4 bytes each, where 48 bytes an
+// entity put it at 48 and the whole SVG was written to learn it was over.
+func TestSceneSVGCountsVertices(t *testing.T) {
+	t.Parallel()
+	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": "const p = []; for (let i = 0; i < 20000; i++) p.push(i, i % 7);\ndrawLine('l', p);\n"})
+	srv := NewServer(context.Background(), ws, runtime.InProcess{}, slowRuns)
+	if srv.Scene().Len() != 1 {
+		t.Fatal("main did not run")
+	}
+	out, err := call[SceneOut](t, srv.Session(), "scene", SceneIn{Command: "svg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("the SVG of 1 entities would be at least %d bytes, over the budget of 65536: ", svgMinBytesPerShape+20_000*svgMinBytesPerVertex)
+	if out.SVG != "" || out.Omitted == nil || !strings.HasPrefix(out.Omitted.Note, want) {
+		t.Errorf("svg: %.100q, %+v; want a note starting %q", out.SVG, out.Omitted, want)
 	}
 }
