@@ -101,6 +101,7 @@ func exportTool(ctx context.Context, se *Session, in ExportIn) (*ExportOut, erro
 		opts.PNG.Width = in.Width
 	}
 	sc := se.srv.Scene()
+	opts.PNG.Context = ctx // a cancelled call stops drawing between shapes
 	done, err := reserve(ctx, exportMemory(sc, format.Ext, opts.PNG.Width))
 	if err != nil {
 		return nil, err
