@@ -8,10 +8,11 @@ package engine
 // it ran in (runtime.Options.Lint, which the server always sets), under the run's deadline and
 // the lint's own budget (scene.MaxLintChecks), and the server keeps the findings with the
 // scene. Only a scene no run made (read from scene.json when main does not run) is linted
-// here, once, when asked, under the same budget.
+// here, once, when asked, under the same budget and runtime.MaxLintTime.
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
@@ -63,7 +64,8 @@ func (srv *Server) Lint() (*scene.Scene, []scene.Finding) {
 	if found != nil {
 		return sc, found
 	}
-	found = sc.Lint(scene.LintOptions{})
+	// In the server, so under the time a run's lint has in its worker as well as the budget.
+	found = sc.Lint(scene.LintOptions{Deadline: time.Now().Add(runtime.MaxLintTime)})
 	srv.mu.Lock()
 	if srv.scene == sc && srv.lint == nil {
 		srv.lint = found
