@@ -27,10 +27,13 @@ import (
 // is written as the lowest version that holds it: 1, or 2 when a polygon has arc edges
 // (bulges), or 3 when it has layers or linetypes (the layer table and the style's drafting
 // fields), or 4 when it has dimensions or hatches, so that scenes without them read the same
-// in a cadrun that knows only the older versions.
+// in a cadrun that knows only the older versions, or 5 when it has solids.
 const (
 	JSONFormat  = "cadrun-scene"
-	JSONVersion = 4
+	JSONVersion = 5
+	// jsonVersionDimensions is the version of a document with dimensions or hatches but no
+	// solids.
+	jsonVersionDimensions = 4
 	// jsonVersionNoArcs is the version of a document without bulges or drafting.
 	jsonVersionNoArcs = 1
 	// jsonVersionArcs is the version of a document with bulges but no drafting.
@@ -97,13 +100,18 @@ func (s *Scene) jsonVersion() int {
 	if s.usesDrafting() {
 		version = jsonVersionDrafting
 	}
+	if s.byName.triangles > 0 {
+		return JSONVersion
+	}
 	for _, e := range s.Walk() {
 		if e.Style.Hatch != "" {
-			return JSONVersion
+			return jsonVersionDimensions
 		}
 		switch g := e.Shape.(type) {
-		case *Dimension:
+		case *Solid:
 			return JSONVersion
+		case *Dimension:
+			return jsonVersionDimensions
 		case Polygon:
 			if g.HasArcs() {
 				version = max(version, jsonVersionArcs)
@@ -634,6 +642,11 @@ func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
 			// Each text is laid out as it is read: past the budget the reading stops,
 			// holding at most the budget and the one text over it.
 			if err := s.checkTextSegments(e.Name, e.Shape, n, nil); err != nil {
+				return nil, fmt.Errorf("%w: entity %d: %w", ErrBadJSON, i, err)
+			}
+		}
+		if n := solidTriangles(e.Shape); n > 0 {
+			if err := s.checkTriangles(e.Name, n, nil); err != nil {
 				return nil, fmt.Errorf("%w: entity %d: %w", ErrBadJSON, i, err)
 			}
 		}
@@ -1299,6 +1312,14 @@ var shapeKinds = []shapeKind{
 		field[Dimension]{"precision", func(r *jsonReader, g Dimension) Dimension { g.Precision = r.int(); return g }},
 		field[Dimension]{"units", func(r *jsonReader, g Dimension) Dimension { g.Units = string(r.str()); return g }},
 		field[Dimension]{"size", func(r *jsonReader, g Dimension) Dimension { g.Size = r.num(); return g }}),
+	{kind: KindSolid,
+		// A solid's mesh is base64 in an object of its own: the reader of record reads it.
+		read: func(r *jsonReader) Shape { r.fail(); return nil },
+		decode: func(dec *json.Decoder) (Shape, error) {
+			g := new(Solid)
+			err := dec.Decode(g)
+			return g, err
+		}},
 }
 
 // shapeKind reads the geometry of one kind of shape: read with the fast reader, decode with

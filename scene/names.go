@@ -22,6 +22,9 @@ type nameIndex struct {
 	// textSegs is the outline segments of the indexed texts, kept as entities come and go,
 	// so that drawing a text checks the scene's total (MaxTextSegments) at once.
 	textSegs int
+	// triangles is the triangles of the indexed solids' meshes (MaxSceneTriangles), kept the
+	// same way.
+	triangles int
 }
 
 type nameSlot struct {
@@ -102,6 +105,7 @@ func (t *nameIndex) addAt(at int, h uint64, e *Entity) {
 	t.slots[at] = nameSlot{hash: h, e: e}
 	t.n++
 	t.textSegs += textSegments(e.Shape)
+	t.triangles += solidTriangles(e.Shape)
 }
 
 // add indexes e, whose name is missing.
@@ -137,6 +141,7 @@ func (t *nameIndex) remove(name string) {
 		return
 	}
 	t.textSegs -= textSegments(t.slots[hole].e.Shape)
+	t.triangles -= solidTriangles(t.slots[hole].e.Shape)
 	// Shift back every later slot of the run that may sit in the hole: one whose home (the
 	// slot its hash points at) is not cyclically after the hole, so that it is still found.
 	mask := len(t.slots) - 1

@@ -369,7 +369,7 @@ func (s *Scene) Duplicate(src, newName string) (*Entity, error) {
 		return nil, fmt.Errorf("%w: %q already exists; choose a new name for the copy", ErrBadName, newName)
 	}
 	copies := map[string]bool{}
-	segs := 0 // the copied texts' outline segments
+	segs, tris := 0, 0 // the copied texts' outline segments, the copied solids' triangles
 	var plan func(x *Entity, name string) error
 	plan = func(x *Entity, name string) error {
 		if copies[name] || (s.Exists(name) && name != newName) {
@@ -380,6 +380,7 @@ func (s *Scene) Duplicate(src, newName string) (*Entity, error) {
 		}
 		copies[name] = true
 		segs += textSegments(x.Shape)
+		tris += solidTriangles(x.Shape)
 		for i, c := range x.children.slice() {
 			if err := plan(c, name+"_"+strconv.Itoa(i)); err != nil {
 				return err
@@ -395,6 +396,9 @@ func (s *Scene) Duplicate(src, newName string) (*Entity, error) {
 	}
 	if total := s.byName.textSegs + segs; total > MaxTextSegments {
 		return nil, fmt.Errorf("%w: copying %q would make the scene's texts %d outline segments, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, src, total, MaxTextSegments)
+	}
+	if total := s.byName.triangles + tris; total > MaxSceneTriangles {
+		return nil, fmt.Errorf("%w: copying %q would make the scene's solids %d triangles, over %d (MaxSceneTriangles); copy fewer solids, or make them with fewer segments", ErrLimit, src, total, MaxSceneTriangles)
 	}
 	var clone func(x *Entity, name string, parent *Entity) *Entity
 	clone = func(x *Entity, name string, parent *Entity) *Entity {

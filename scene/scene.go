@@ -105,6 +105,9 @@ func newStyle(k Kind, c *Color) Style {
 		return Style{Fill: c}
 	case KindDimension:
 		return Style{Stroke: c, Fill: c}
+	case KindSolid:
+		*c = SolidColor
+		return Style{Fill: c}
 	}
 	return Style{Stroke: c}
 }
@@ -276,8 +279,14 @@ func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 			return nil, err
 		}
 	}
+	if n := solidTriangles(shape); n > 0 {
+		if err := s.checkTriangles(name, n, old); err != nil {
+			return nil, err
+		}
+	}
 	if old != nil {
 		s.byName.textSegs += textSegments(shape) - textSegments(old.Shape)
+		s.byName.triangles += solidTriangles(shape) - solidTriangles(old.Shape)
 		old.Shape, old.Transform, old.Style = shape, tr, newStyle(shape.Kind(), new(Color))
 		s.last, s.lastBox = old, box
 		return old, nil
