@@ -1,0 +1,184 @@
+package solid
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/cadrun/cadrun/scene"
+)
+
+// session starts a session for a test, skipping when the binary has no kernel.
+func session(t *testing.T) *Session {
+	t.Helper()
+	ss := New(Options{})
+	if _, err := ss.kernel(context.Background()); errors.Is(err, ErrNoKernel) {
+		t.Skip(err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close(context.Background()) })
+	return ss
+}
+
+func put(t *testing.T, sc *scene.Scene, name string, sh scene.Shape) {
+	t.Helper()
+	if _, err := sc.Put(name, sh); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func near(t *testing.T, what string, got, want, rel float64) {
+	t.Helper()
+	if math.Abs(got-want) > rel*math.Abs(want) {
+		t.Errorf("%s = %.15g, want %.15g (within %g relative; off by %.3g)", what, got, want, rel, math.Abs(got-want)/math.Abs(want))
+	}
+}
+
+// TestExtrudedPlate: a rounded plate with filleted corners and two holes, extruded. Its
+// volume is the profile's exact area times the height; the mesh's agrees to the facets.
+func TestExtrudedPlate(t *testing.T) {
+	ss := session(t)
+	ctx := context.Background()
+	sc := scene.New()
+	const w, h, r, hole, thick = 80.0, 40.0, 6.0, 4.0, 5.0
+	put(t, sc, "outline", scene.RoundedRect{Center: scene.Vec{}, Width: w, Height: h, Radius: r})
+	put(t, sc, "h1", scene.Circle{Center: scene.Vec{X: -25}, Radius: hole})
+	put(t, sc, "h2", scene.Circle{Center: scene.Vec{X: 25}, Radius: hole})
+	if _, err := sc.Boolean(scene.Difference, []string{"outline"}, []string{"h1", "h2"}, "plate"); err != nil {
+		t.Fatal(err)
+	}
+	sd, err := ss.Extrude(ctx, sc, "plate", thick, ExtrudeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	area := w*h - (4-math.Pi)*r*r - 2*math.Pi*hole*hole
+	m := Measure(Placed{Solid: sd, World: scene.Identity3})
+	if !m.VolumeExact || !m.SurfaceExact {
+		t.Fatalf("an extrusion of a profile with arcs has closed forms: %+v", m)
+	}
+	near(t, "volume", m.Volume, area*thick, 1e-12)
+	perimeter := 2*(w+h) - 8*r + 2*math.Pi*r + 2*2*math.Pi*hole
+	near(t, "surface", m.Surface, 2*area+perimeter*thick, 1e-12)
+	v, _ := meshMeasures(sd.Mesh, scene.Identity3)
+	near(t, "the mesh's volume", v, area*thick, 2e-4)
+	box := sd.Bounds3(scene.Identity3)
+	if box.Min[2] != 0 || box.Max[2] != thick || math.Abs(box.Max[0]-w/2) > 1e-5 {
+		t.Errorf("bounds %v", box)
+	}
+}
+
+// TestRevolvedRing: a circle of radius r at distance R from the axis, turned a whole turn,
+// is a torus of volume 2π²Rr² (Pappus); half a turn is half of it.
+func TestRevolvedRing(t *testing.T) {
+	ss := session(t)
+	ctx := context.Background()
+	sc := scene.New()
+	const R, r = 20.0, 3.0
+	put(t, sc, "section", scene.Circle{Center: scene.Vec{X: R, Y: 5}, Radius: r})
+	for _, turn := range []float64{0, math.Pi} {
+		sd, err := ss.Revolve(ctx, sc, "section", RevolveOptions{Angle: turn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 2 * math.Pi * math.Pi * R * r * r
+		if turn != 0 {
+			want /= 2
+		}
+		m := Measure(Placed{Solid: sd, World: scene.Identity3})
+		if !m.VolumeExact {
+			t.Fatal("a revolved circle's volume is Pappus'")
+		}
+		near(t, "volume", m.Volume, want, 1e-12)
+		v, _ := meshMeasures(sd.Mesh, scene.Identity3)
+		// The chords of the section and of the turn lie within the default tolerance, 0.01.
+		near(t, "the mesh's volume", v, want, 1e-2)
+		if b := sd.Bounds3(scene.Identity3); math.Abs(b.Max[2]-(5+r)) > DefaultAbsTolerance || math.Abs(b.Min[2]-(5-r)) > DefaultAbsTolerance {
+			t.Errorf("the profile's Y becomes Z: bounds %v", b)
+		}
+	}
+	put(t, sc, "across", scene.Circle{Center: scene.Vec{X: 1}, Radius: 3})
+	if _, err := ss.Revolve(ctx, sc, "across", RevolveOptions{}); !errors.Is(err, scene.ErrBadGeometry) {
+		t.Errorf("a profile across the axis: %v", err)
+	}
+}
+
+// TestBoxMinusPrism: a box minus an n-gon cylinder is, on its mesh, exactly the box minus the
+// n-gon prism.
+func TestBoxMinusPrism(t *testing.T) {
+	ss := session(t)
+	ctx := context.Background()
+	sc := scene.New()
+	box, err := ss.Box(ctx, scene.Vec3{0, 0, 0}, 40, 30, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, r = 12, 5.0
+	cyl, err := ss.Cylinder(ctx, scene.Vec3{3, -2, 0}, r, r, 20, Facets{Segments: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, sc, "box", box)
+	put(t, sc, "pin", cyl)
+	translateZ(t, sc, "pin")
+	a, ok, err := Lookup(sc, []string{"box"})
+	if !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	b, _, _ := Lookup(sc, []string{"pin"})
+	cut, err := ss.Boolean(ctx, Difference, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Measure(Placed{Solid: cut, World: scene.Identity3})
+	if m.VolumeExact {
+		t.Error("a boolean's volume is measured on its mesh")
+	}
+	prism := n / 2.0 * r * r * math.Sin(2*math.Pi/n) * 10
+	near(t, "volume", m.Volume, 40*30*10-prism, 1e-6)
+	// A boolean's result is the next one's operand with no copy back into the kernel.
+	put(t, sc, "cut", cut)
+	c, _, _ := Lookup(sc, []string{"cut"})
+	if _, own, err := ss.operand(ctx, c[0].Solid, c[0].World); err != nil || own {
+		t.Errorf("the kept copy was not reused: own %v, %v", own, err)
+	}
+	gap, err := ss.Gap(ctx, a[0], b[0])
+	if err != nil || gap != 0 {
+		t.Errorf("the box and its pin touch: gap %v, %v", gap, err)
+	}
+	over, err := ss.Overlap(ctx, a[0], b[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "interference", over, prism, 1e-6)
+}
+
+// translateZ moves the pin nowhere in z; it checks that a placement the tree gives (a 2D move)
+// reaches the boolean.
+func translateZ(t *testing.T, sc *scene.Scene, name string) {
+	t.Helper()
+	if err := sc.Translate(name, scene.Vec{X: 0, Y: 0}, scene.SpaceWorld); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMixedRefused(t *testing.T) {
+	ss := session(t)
+	sc := scene.New()
+	b, err := ss.Box(context.Background(), scene.Vec3{}, 1, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, sc, "cube", b)
+	put(t, sc, "disc", scene.Circle{Radius: 1})
+	if _, _, err := Lookup(sc, []string{"cube", "disc"}); !errors.Is(err, ErrMixed) {
+		t.Errorf("a solid with a 2D shape: %v", err)
+	}
+	if _, ok, err := Lookup(sc, []string{"disc"}); ok || err != nil {
+		t.Errorf("2D shapes alone go to the 2D operation: %v %v", ok, err)
+	}
+	if _, err := ss.Sphere(context.Background(), scene.Vec3{}, 1, Facets{Segments: 1e9}); !errors.Is(err, scene.ErrLimit) {
+		t.Errorf("1e9 segments: %v", err)
+	}
+}
