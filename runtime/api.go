@@ -47,7 +47,7 @@ type Func struct {
 }
 
 // Domains in the order the docs list them.
-var Domains = []string{"primitives", "text", "dimensions", "transforms", "groups", "style", "boolean", "geometry", "query", "data", "console", "testing"}
+var Domains = []string{"primitives", "text", "dimensions", "solids", "transforms", "groups", "style", "boolean", "geometry", "query", "data", "console", "testing"}
 
 // DomainAliases are other names for groups of functions, as upstream's tools name them
 // (upstream lists duplicate and mirror under "utility"); lsp answers them like domains.

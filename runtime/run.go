@@ -22,6 +22,7 @@ import (
 
 	"github.com/cadrun/cadrun/internal/workerproc"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/solid"
 )
 
 // Limits bound one run. The zero value of a field means its default (DefaultLimits).
@@ -141,6 +142,13 @@ const nativeGrace = time.Second
 type run struct {
 	vm        *goja.Runtime
 	scene     *scene.Scene
+	// ctx is the run's context (its timeout), which the solids kernel's calls honour.
+	ctx context.Context
+	// solids is the run's solids session, made at the first solid (solids.go); inWorker is
+	// set in a worker process, which is stopped from outside past its time, so the kernel
+	// may run without checking the context inside a call.
+	solids   *solid.Session
+	inWorker bool
 	src       Source
 	limits    Limits
 	res       *Result
@@ -226,6 +234,8 @@ func execute(ctx context.Context, src Source, entry string, opt Options, watch f
 
 	ctx, cancel := context.WithTimeout(ctx, r.limits.Timeout)
 	defer cancel()
+	r.ctx, r.inWorker = ctx, watch != nil
+	defer r.closeSolids()
 	stop := context.AfterFunc(ctx, func() {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			r.vm.Interrupt(errTimeout)

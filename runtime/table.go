@@ -143,24 +143,44 @@ var table = withCallFlags(append([]Func{
 		}},
 
 	// transforms
-	{Name: "translate", Domain: "transforms", Returns: "boolean", Doc: "Move an entity by (dx, dy).",
-		Params:  []Param{pTarget, {Name: "dx", Type: "number", Unit: "scene units"}, {Name: "dy", Type: "number", Unit: "scene units"}, pSpace},
+	{Name: "translate", Domain: "transforms", Returns: "boolean", Doc: "Move an entity by (dx, dy), and a solid (or a group of solids) also by dz; a 2D shape stays in the plane z = 0.",
+		Params: []Param{pTarget, {Name: "dx", Type: "number", Unit: "scene units"}, {Name: "dy", Type: "number", Unit: "scene units"},
+			{Name: "dz", Type: "number", Unit: "scene units", Optional: true, Default: "0", Doc: "solids only"}, pSpace},
 		Example: "drawCircle('c', 0, 0, 5); translate('c', 10, 0)",
 		impl: func(c *call) goja.Value {
-			o := c.opts(3, "space")
-			c.check(c.r.scene.Translate(c.str(0), scene.Vec{X: c.num(1), Y: c.num(2)}, c.space(o)))
+			name := c.str(0)
+			d := scene.Vec{X: c.num(1), Y: c.num(2)}
+			dz, at := c.optionalNumber(3)
+			o := c.opts(at, "space")
+			sp := c.space(o)
+			if dz != 0 {
+				c.check(c.r.scene.Place3(name, scene.Translation3(scene.Vec3{0, 0, dz})))
+			}
+			c.check(c.r.scene.Translate(name, d, sp))
 			return c.ok()
 		}},
-	{Name: "rotate", Domain: "transforms", Returns: "boolean", Doc: "Rotate an entity counter-clockwise about its pivot.",
-		Params:  []Param{pTarget, {Name: "angle", Type: "number", Unit: "radians"}, pSpace},
+	{Name: "rotate", Domain: "transforms", Returns: "boolean", Doc: "Rotate an entity counter-clockwise about its pivot; a solid (or a group of solids) also about the x or y axis, or any axis, through the centre of its 3D bounds.",
+		Params: []Param{pTarget, {Name: "angle", Type: "number", Unit: "radians"},
+			{Name: "options", Type: "{space?: 'world' | 'local', axis?: 'x' | 'y' | 'z' | [number, number, number]}", Optional: true, Default: "{space: 'world', axis: 'z'}",
+				Doc: "space: as translate's; axis: the direction turned about, counter-clockwise looking down it (solids only, but 'z')"}},
 		Example: "drawRect('r', 0, 0, 10, 4); rotate('r', Math.PI / 4)",
 		impl: func(c *call) goja.Value {
-			o := c.opts(2, "space")
-			c.check(c.r.scene.Rotate(c.str(0), c.num(1), c.space(o)))
+			o := c.opts(2, "space", "axis")
+			name, angle := c.str(0), c.num(1)
+			axis, ok := c.axis(o)
+			if ok {
+				c.check(c.r.scene.Place3(name, c.about(name, rotation3(axis, angle))))
+				return c.ok()
+			}
+			if axis[2] < 0 {
+				angle = -angle
+			}
+			c.check(c.r.scene.Rotate(name, angle, c.space(o)))
 			return c.ok()
 		}},
-	{Name: "scale", Domain: "transforms", Returns: "boolean", Doc: "Scale an entity along its own axes about its pivot (or a given point); a negative factor mirrors.",
+	{Name: "scale", Domain: "transforms", Returns: "boolean", Doc: "Scale an entity along its own axes about its pivot (or a given point); a negative factor mirrors. A solid (or a group of solids) also scales along z by sz, about the middle of its 3D bounds.",
 		Params: []Param{pTarget, {Name: "sx", Type: "number"}, {Name: "sy", Type: "number", Optional: true, Default: "sx"},
+			{Name: "sz", Type: "number", Optional: true, Default: "1", Doc: "solids only"},
 			{Name: "options", Type: "{space?: 'world' | 'local', around?: [number, number] | 'center'}", Optional: true, Default: "{space: 'world'}",
 				Doc: "around: a point that stays fixed (in space), or 'center' for the centre of the world bounds"}},
 		Example: "drawRect('r', 0, 0, 10, 4); scale('r', 2, 2, {around: [0, 0]})",
@@ -168,10 +188,24 @@ var table = withCallFlags(append([]Func{
 			name := c.str(0)
 			sx := c.num(1)
 			sy := sx
+			at := 2
 			if c.present(2) {
-				sy = c.num(2)
+				if _, isObj := c.arg(2).(*goja.Object); !isObj {
+					sy, at = c.num(2), 3
+				}
 			}
-			o := c.opts(3, "space", "around")
+			sz, at := c.optionalNumber(at)
+			if sz == 0 {
+				sz = 1
+			}
+			o := c.opts(at, "space", "around")
+			if sz != 1 {
+				e, err := c.r.scene.Get(name)
+				c.check(err)
+				z := c.r.scene.WorldBounds3(e).Center()[2]
+				m := scene.Translation3(scene.Vec3{0, 0, z}).Mul(scene.Affine3{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, sz, 0}).Mul(scene.Translation3(scene.Vec3{0, 0, -z}))
+				c.check(c.r.scene.Place3(name, m))
+			}
 			sp := c.space(o)
 			var around *scene.Vec
 			if o != nil {
@@ -220,10 +254,13 @@ var table = withCallFlags(append([]Func{
 			c.check(err)
 			return c.ok()
 		}},
-	{Name: "mirror", Domain: "transforms", Returns: "boolean", Doc: "Copy an entity and flip the copy about the centre of the source's world bounds: 'x' flips left-right, 'y' up-down.",
-		Params:  []Param{{Name: "source", Type: "string"}, {Name: "newName", Type: "string"}, {Name: "axis", Type: "'x' | 'y'"}},
+	{Name: "mirror", Domain: "transforms", Returns: "boolean", Doc: "Copy an entity and flip the copy about the centre of the source's world bounds: 'x' flips left-right, 'y' up-down, 'z' (solids) top-bottom.",
+		Params:  []Param{{Name: "source", Type: "string"}, {Name: "newName", Type: "string"}, {Name: "axis", Type: "'x' | 'y' | 'z'"}},
 		Example: "drawPolygon('l', [0,0, 10,0, 0,5]); mirror('l', 'r', 'x')",
 		impl: func(c *call) goja.Value {
+			if c.str(2) == "z" {
+				return c.mirrorZ(c.str(0), c.name(1))
+			}
 			_, err := c.r.scene.Mirror(c.str(0), c.name(1), c.str(2))
 			c.check(err)
 			return c.ok()
@@ -406,6 +443,12 @@ var table = withCallFlags(append([]Func{
 	{Name: "convexHull", Domain: "geometry", Returns: "boolean", Doc: "The convex hull of a shape or group as a polygon entity.",
 		Params: []Param{pTarget, pResult}, Example: "drawPolygon('l', [0,0, 20,0, 20,5, 5,5, 5,20, 0,20]); convexHull('l', 'hull')",
 		impl: func(c *call) goja.Value {
+			if ps, ok := c.solidsOf(c.str(0)); ok {
+				result := c.name(1)
+				sd, err := c.r.solidSession().Hull(c.r.ctx, ps)
+				c.check(err)
+				return c.putSolid(result, sd)
+			}
 			_, err := c.r.scene.ConvexHull(c.str(0), c.name(1))
 			c.check(err)
 			return c.ok()
@@ -424,6 +467,9 @@ var table = withCallFlags(append([]Func{
 		Params:  []Param{{Name: "a", Type: "string", Doc: "an existing entity"}, {Name: "b", Type: "string", Doc: "an existing entity"}},
 		Example: "drawCircle('a', 0, 0, 2); drawCircle('b', 10, 0, 3); console.log(distance('a', 'b'))",
 		impl: func(c *call) goja.Value {
+			if v, ok := c.solidDistance(c.str(0), c.str(1)); ok {
+				return v
+			}
 			g, err := c.r.scene.Distance(c.str(0), c.str(1))
 			c.check(err)
 			return c.jsonValue(g)
@@ -437,6 +483,9 @@ var table = withCallFlags(append([]Func{
 			if c.present(1) {
 				others = c.names(1)
 			}
+			if v, ok := c.solidClearance(c.str(0), others, c.present(1)); ok {
+				return v
+			}
 			gaps, _, err := c.r.scene.Clearance(c.str(0), others, scene.MaxMeasureResults)
 			c.check(err)
 			return c.jsonValue(gaps)
@@ -446,6 +495,9 @@ var table = withCallFlags(append([]Func{
 		Params:  []Param{pTarget},
 		Example: "drawRect('a', 0, 0, 10, 10); drawRect('b', 6, 3, 10, 10); console.log(overlaps('a'))",
 		impl: func(c *call) goja.Value {
+			if v, ok := c.solidOverlaps(c.str(0)); ok {
+				return v
+			}
 			list, _, err := c.r.scene.Overlaps(c.str(0))
 			c.check(err)
 			return c.jsonValue(list)
@@ -482,6 +534,10 @@ var table = withCallFlags(append([]Func{
 		impl: func(c *call) goja.Value {
 			d, err := c.r.scene.Detail(c.str(0))
 			c.check(err)
+			if d.Solid != nil {
+				m, _ := c.solidMeasures(d.Name)
+				d.Solid.Volume, d.Solid.SurfaceArea, d.Solid.VolumeExact, d.Solid.SurfaceExact = m.Volume, m.Surface, m.VolumeExact, m.SurfaceExact
+			}
 			v := c.jsonValue(d)
 			upstreamStyle(c.r.vm, v.(*goja.Object), d.Style)
 			return v
@@ -548,7 +604,7 @@ var table = withCallFlags(append([]Func{
 	// removed or never-bound upstream names: they fail with their replacement
 	{Name: "get_entity", Domain: "query", Returns: "object", Doc: "Removed alias.", Replacement: "getEntity"},
 	{Name: "sortByIsoDepth", Domain: "style", Returns: "boolean", Doc: "Never available upstream.", Replacement: "drawOrder"},
-}, dimFuncs...))
+}, append(dimFuncs, solidFuncs...)...))
 
 func booleanFunc(name string, op scene.BoolOp, doc, example string) Func {
 	f := Func{Name: name, Domain: "boolean", Returns: "boolean", Doc: doc, Example: example,
@@ -561,6 +617,9 @@ func booleanFunc(name string, op scene.BoolOp, doc, example string) Func {
 				result = 1 // booleanUnion([...], result)
 			} else {
 				b = c.names(1)
+			}
+			if c.solidBoolean(op, a, b, c.name(result)) {
+				return c.ok()
 			}
 			_, err := c.r.scene.Boolean(op, a, b, c.name(result))
 			c.check(err)

@@ -277,6 +277,9 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 			}
 			continue
 		}
+		if e.Kind() == KindSolid {
+			continue // the lint reads the sheet; a solid is not drawn on it
+		}
 		sh := &lintShape{e: e, world: m, box: lintBounds(e.Shape, m), layer: layer, draws: draws(e), closed: encloses(e.Shape)}
 		all.Union(sh.box)
 		l.shapes = append(l.shapes, sh)

@@ -307,10 +307,22 @@ func boxGap(a, b Box) float64 {
 func (s *Scene) othersOf(name string) []string {
 	var out []string
 	for _, e := range s.Walk() {
-		if e.IsGroup() || e.Name == name || s.within(e, name) {
+		if e.IsGroup() || e.Name == name || s.within(e, name) || e.Kind() == KindSolid {
 			continue
 		}
 		out = append(out, e.Name)
+	}
+	return out
+}
+
+// OtherSolids lists the solids outside the named entity, in Walk order: what a solid's
+// clearance and overlaps are measured against, as othersOf lists a shape's.
+func (s *Scene) OtherSolids(name string) []string {
+	var out []string
+	for _, e := range s.Walk() {
+		if e.Kind() == KindSolid && e.Name != name && !s.within(e, name) {
+			out = append(out, e.Name)
+		}
 	}
 	return out
 }

@@ -50,6 +50,8 @@ type Detail struct {
 	// in world units, an angle in degrees) and the text it shows.
 	Measured    *float64 `json:"measured,omitempty"`
 	DisplayText string   `json:"displayText,omitempty"`
+	// Solid tells of a solid, whose geometry (its mesh) is left out.
+	Solid *SolidDetail `json:"solid,omitempty"`
 
 	// Upstream's shape of the same facts (see upstream.go).
 	Type   string     `json:"type"`
@@ -91,7 +93,28 @@ func (s *Scene) Detail(name string) (Detail, error) {
 		v := dim.Measured(d.WorldTransform)
 		d.Measured, d.DisplayText = &v, dim.DisplayText(d.WorldTransform)
 	}
+	if sd, ok := e.Shape.(*Solid); ok {
+		d.Geometry, d.Local.Geometry = nil, nil
+		d.Solid = &SolidDetail{Bounds: sd.Bounds3(Lift(d.WorldTransform)), Triangles: sd.Mesh.NumTriangles(),
+			Vertices: sd.Mesh.NumVertices(), Recipe: sd.Recipe, Place: sd.Place}
+	}
 	return d, nil
+}
+
+// SolidDetail is what Detail tells of a solid: its world box in 3D, its mesh's size, what made
+// it and its own placement. Its measures are scene/solid's (solid.Measure).
+type SolidDetail struct {
+	Bounds    Box3    `json:"bounds"`
+	Triangles int     `json:"triangles"`
+	Vertices  int     `json:"vertices"`
+	Recipe    Recipe  `json:"recipe"`
+	Place     Affine3 `json:"place"`
+	// The measures are filled in by the caller that measures the solid; VolumeExact and
+	// SurfaceExact say they are closed forms of the recipe, not measures of the mesh.
+	Volume       float64 `json:"volume"`
+	SurfaceArea  float64 `json:"surfaceArea"`
+	VolumeExact  bool    `json:"volumeExact"`
+	SurfaceExact bool    `json:"surfaceExact"`
 }
 
 // Info summarises the scene.

@@ -365,3 +365,85 @@ func (s *Solid) UnmarshalJSON(b []byte) error {
 	*s = Solid{Mesh: m, Place: j.Place, Recipe: j.Recipe}
 	return nil
 }
+
+// MarshalJSON writes a box as {"min": [x, y, z], "max": [x, y, z]}, or null when empty.
+func (b Box3) MarshalJSON() ([]byte, error) {
+	if !b.NonEmpty {
+		return []byte("null"), nil
+	}
+	return json.Marshal(struct {
+		Min Vec3 `json:"min"`
+		Max Vec3 `json:"max"`
+	}{b.Min, b.Max})
+}
+
+// WorldBounds3 is the 3D world box of an entity's solids (a group: of its subtree's), empty
+// when it holds none.
+func (s *Scene) WorldBounds3(e *Entity) Box3 {
+	var b Box3
+	var walk func(e *Entity, m Affine)
+	walk = func(e *Entity, m Affine) {
+		if sd, ok := e.Shape.(*Solid); ok {
+			b.Union(sd.Bounds3(Lift(m)))
+		}
+		for c := range e.children.all() {
+			walk(c, m.Mul(c.Transform.Matrix()))
+		}
+	}
+	walk(e, s.WorldMatrix(e))
+	return b
+}
+
+// Place3 moves, turns, scales or mirrors the named solid, or every solid of the named group,
+// by the world map m. A solid takes it into its own placement, conjugated by the tree's maps
+// above it, so that its world map becomes m after what it was. A group that holds 2D shapes is
+// refused: they lie in the plane z = 0, and the 2D transforms move them.
+func (s *Scene) Place3(name string, m Affine3) error {
+	e, err := s.Get(name)
+	if err != nil {
+		return err
+	}
+	for _, x := range m {
+		if !(math.Abs(x) <= MaxCoord) {
+			return fmt.Errorf("%w: the map holds %v; it must be finite", ErrBadTransform, x)
+		}
+	}
+	if m.Det() == 0 {
+		return fmt.Errorf("%w: the map is singular (it would flatten the solid)", ErrBadTransform)
+	}
+	var solids []*Entity
+	var shapes []string
+	var walk func(e *Entity)
+	walk = func(e *Entity) {
+		switch {
+		case e.IsGroup():
+			for c := range e.children.all() {
+				walk(c)
+			}
+		case e.Kind() == KindSolid:
+			solids = append(solids, e)
+		default:
+			shapes = append(shapes, e.Name)
+		}
+	}
+	walk(e)
+	if len(shapes) > 0 {
+		return fmt.Errorf("%w: %q holds the 2D shape %q, which lies in the plane z = 0 and cannot move out of it; move the solids alone, or extrude the shape first", ErrBadTransform, name, shapes[0])
+	}
+	for _, c := range solids {
+		lw := Lift(s.WorldMatrix(c))
+		inv, ok := lw.Invert()
+		if !ok {
+			return fmt.Errorf("%w: the transform above %q is singular", ErrBadTransform, c.Name)
+		}
+		sd := c.Shape.(*Solid).Placed(inv.Mul(m).Mul(lw))
+		if err := sd.validate(); err != nil {
+			return fmt.Errorf("placing %q: %w", c.Name, err)
+		}
+		c.Shape = sd
+		if c == s.last {
+			s.lastBox = localBounds(sd)
+		}
+	}
+	return nil
+}
