@@ -140,15 +140,15 @@ const nativeGrace = time.Second
 
 // run is the state of one execution; it lives on one goroutine.
 type run struct {
-	vm        *goja.Runtime
-	scene     *scene.Scene
+	vm    *goja.Runtime
+	scene *scene.Scene
 	// ctx is the run's context (its timeout), which the solids kernel's calls honour.
 	ctx context.Context
 	// solids is the run's solids session, made at the first solid (solids.go); inWorker is
 	// set in a worker process, which is stopped from outside past its time, so the kernel
 	// may run without checking the context inside a call.
-	solids   *solid.Session
-	inWorker bool
+	solids    *solid.Session
+	inWorker  bool
 	src       Source
 	limits    Limits
 	res       *Result
