@@ -9,6 +9,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/solid"
 )
 
 var (
@@ -532,12 +533,8 @@ var table = withCallFlags(append([]Func{
 	{Name: "getEntity", Domain: "query", Returns: "object", Doc: "Everything about an entity: kind, geometry, transform, style, parent, children, z rank, local and world bounds; also in upstream's shape (type, local.geometry, world.bounds.min_x, world.center, z_order).",
 		Params: []Param{pTarget}, Example: "drawCircle('c', 0, 0, 1); console.log(getEntity('c').kind)",
 		impl: func(c *call) goja.Value {
-			d, err := c.r.scene.Detail(c.str(0))
+			d, err := solid.Detail(c.r.scene, c.str(0))
 			c.check(err)
-			if d.Solid != nil {
-				m, _ := c.solidMeasures(d.Name)
-				d.Solid.Volume, d.Solid.SurfaceArea, d.Solid.VolumeExact, d.Solid.SurfaceExact = m.Volume, m.Surface, m.VolumeExact, m.SurfaceExact
-			}
 			v := c.jsonValue(d)
 			upstreamStyle(c.r.vm, v.(*goja.Object), d.Style)
 			return v

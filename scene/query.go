@@ -123,6 +123,11 @@ type Info struct {
 	Shapes   int `json:"shapes"`
 	Groups   int `json:"groups"`
 	Bounds   Box `json:"bounds"`
+	// Solids counts the solids (among the shapes), Triangles their meshes' triangles and
+	// Bounds3 their world box in 3D; all are left out of a scene without solids.
+	Solids    int   `json:"solids,omitempty"`
+	Triangles int   `json:"triangles,omitempty"`
+	Bounds3   *Box3 `json:"bounds3,omitempty"`
 }
 
 // Info counts the scene's entities and gives its world bounds.
@@ -134,6 +139,17 @@ func (s *Scene) Info() Info {
 		} else {
 			in.Shapes++
 		}
+		if e.Kind() == KindSolid {
+			in.Solids++
+		}
+	}
+	if in.Solids > 0 {
+		in.Triangles = s.byName.triangles
+		var b Box3
+		for _, it := range s.Solids() {
+			b.Union(it.Entity.Shape.(*Solid).Bounds3(Lift(s.WorldMatrix(it.Entity))))
+		}
+		in.Bounds3 = &b
 	}
 	return in
 }

@@ -11,18 +11,18 @@ import (
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
-const measureDescription = "Measure the scene in world units: distance (name to to or point), clearance (nearest gaps from name, to others or every shape), overlaps (shared areas), bounds, area, perimeter or centroid. " +
+const measureDescription = "Measure the scene in world units: distance (name to to or point), clearance (nearest gaps from name, to others or every shape), overlaps (shared areas), bounds, area, perimeter or centroid; for solids volume and surfaceArea, and distance, clearance and overlaps (shared volumes) between solids. " +
 	"Groups count as the union of their members, closed shapes with their insides (distance 0 when they overlap); a is on name, b on the other. " +
 	"Circles and arcs are exact."
 
-var measureOps = []string{"distance", "clearance", "overlaps", "bounds", "area", "perimeter", "centroid"}
+var measureOps = []string{"distance", "clearance", "overlaps", "bounds", "area", "perimeter", "centroid", "volume", "surfaceArea"}
 
 // defaultMeasureLimit is how many gaps or overlaps an answer lists unless limit says otherwise.
 const defaultMeasureLimit = 10
 
 // MeasureIn selects a measurement.
 type MeasureIn struct {
-	Op     string    `json:"op" jsonschema:"distance, clearance, overlaps, bounds, area, perimeter or centroid"`
+	Op     string    `json:"op" jsonschema:"distance, clearance, overlaps, bounds, area, perimeter, centroid, volume or surfaceArea"`
 	Name   string    `json:"name,omitempty" jsonschema:"the entity measured"`
 	To     string    `json:"to,omitempty" jsonschema:"distance: the other entity"`
 	Point  []float64 `json:"point,omitempty" jsonschema:"distance: [x, y], or [x1, y1, x2, y2] alone"`
@@ -39,10 +39,11 @@ type MeasureGap struct {
 	B        []float64 `json:"b"`
 }
 
-// MeasureOverlap is a shape sharing area with name.
+// MeasureOverlap is a shape sharing area with name, or a solid sharing volume with it.
 type MeasureOverlap struct {
-	Name string  `json:"name"`
-	Area float64 `json:"area"`
+	Name   string  `json:"name"`
+	Area   float64 `json:"area,omitempty"`
+	Volume float64 `json:"volume,omitempty"`
 }
 
 // MeasureOut holds the field the op fills. Lists are capped; Count is how many there were.
@@ -53,13 +54,17 @@ type MeasureOut struct {
 	Overlaps  []MeasureOverlap `json:"overlaps,omitempty"`
 	Count     *int             `json:"count,omitempty"`
 	Bounds    []float64        `json:"bounds,omitempty"` // [minX, minY, maxX, maxY]
+	// Bounds3 is a solid's (or a group's solids') world box: [minX, minY, minZ, maxX, maxY, maxZ].
+	Bounds3     []float64 `json:"bounds3,omitempty"`
+	Volume      *float64  `json:"volume,omitempty"`
+	SurfaceArea *float64  `json:"surfaceArea,omitempty"`
 	Area      *float64         `json:"area,omitempty"`
 	Perimeter *float64         `json:"perimeter,omitempty"`
 	Centroid  []float64        `json:"centroid,omitempty"`
 	Note      string           `json:"note,omitempty"`
 }
 
-func measureTool(_ context.Context, se *Session, in MeasureIn) (MeasureOut, error) {
+func measureTool(ctx context.Context, se *Session, in MeasureIn) (MeasureOut, error) {
 	sc := se.srv.Scene()
 	out := MeasureOut{Op: in.Op}
 	known := false
@@ -93,6 +98,9 @@ func measureTool(_ context.Context, se *Session, in MeasureIn) (MeasureOut, erro
 	pt := func(p scene.Vec) []float64 { return []float64{len1(p.X), len1(p.Y)} }
 	gap := func(g scene.Gap) MeasureGap {
 		return MeasureGap{Name: g.Name, Distance: len1(g.Distance), A: pt(g.A), B: pt(g.B)}
+	}
+	if done, err := measureSolids(ctx, sc, in, limit, len1, &out); done || err != nil {
+		return out, err
 	}
 	switch in.Op {
 	case "distance":
@@ -134,7 +142,7 @@ func measureTool(_ context.Context, se *Session, in MeasureIn) (MeasureOut, erro
 		}
 		out.Overlaps = []MeasureOverlap{}
 		for _, o := range list[:min(limit, len(list))] {
-			out.Overlaps = append(out.Overlaps, MeasureOverlap{o.Name, roundSignificant(o.Area)})
+			out.Overlaps = append(out.Overlaps, MeasureOverlap{Name: o.Name, Area: roundSignificant(o.Area)})
 		}
 		out.Count = &n
 		if n > len(out.Overlaps) {
@@ -151,6 +159,9 @@ func measureTool(_ context.Context, se *Session, in MeasureIn) (MeasureOut, erro
 			break
 		}
 		out.Bounds = []float64{len1(b.Min.X), len1(b.Min.Y), len1(b.Max.X), len1(b.Max.Y)}
+		if b3 := sc.WorldBounds3(e); b3.NonEmpty {
+			out.Bounds3 = []float64{len1(b3.Min[0]), len1(b3.Min[1]), len1(b3.Min[2]), len1(b3.Max[0]), len1(b3.Max[1]), len1(b3.Max[2])}
+		}
 	case "area":
 		a, err := sc.Area(in.Name)
 		if err != nil {

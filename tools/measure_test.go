@@ -88,7 +88,7 @@ drawRect('r', 0, 200, 1, 1); drawRect('t', 1.3, 200, 1, 1)
 func TestMeasureToolErrors(t *testing.T) {
 	s, _ := newSession(t, map[string]string{"scene.code.js": measureMain})
 	tests := []struct{ in, want string }{
-		{`{"op":"volume","name":"c1"}`, `bad input: unknown measure op "volume"; use distance, clearance, overlaps, bounds, area, perimeter, centroid`},
+		{`{"op":"mass","name":"c1"}`, `bad input: unknown measure op "mass"; use distance, clearance, overlaps, bounds, area, perimeter, centroid, volume, surfaceArea`},
 		{`{"op":"area"}`, `bad input: measure area needs name, the entity to measure`},
 		{`{"op":"distance","name":"c1"}`, `bad input: measure distance takes name and to (two entities), name and point [x, y], or point [x1, y1, x2, y2] alone`},
 		{`{"op":"distance","name":"c1","to":"c9"}`, `no such entity: "c9"`},
@@ -122,5 +122,51 @@ func TestMeasureToolLargeScene(t *testing.T) {
 	raw, _ := json.Marshal(out)
 	if len(raw) > 1500 {
 		t.Errorf("clearance answer is %d bytes, want at most 1500", len(raw))
+	}
+}
+
+// TestMeasureSolids: the measure tool on solids, over the last good scene: closed-form
+// volumes, a boolean's measured on its mesh and said so, gaps and shared volumes by the kernel.
+func TestMeasureSolids(t *testing.T) {
+	s, _ := newSession(t, map[string]string{"scene.code.js": `drawBox('a', 0, 0, 0, 10, 10, 10)
+drawBox('b', 8, 0, 0, 10, 10, 10)
+drawBox('far', 0, 0, 30, 10, 10, 10)
+booleanDifference('a', 'b', 'cut')
+drawCircle('disc', 50, 0, 1)
+`})
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{`{"op":"volume","name":"a"}`, `{"op":"volume","volume":1000}`},
+		{`{"op":"surfaceArea","name":"a"}`, `{"op":"surfaceArea","surfaceArea":600}`},
+		{`{"op":"volume","name":"cut"}`, `{"op":"volume","volume":800,"note":"measured on the mesh (a 3D boolean's result, or a placement that is not a similarity): the facets' volume, not the curved solid's"}`},
+		{`{"op":"bounds","name":"far"}`, `{"op":"bounds","bounds":[-5,-5,5,5],"bounds3":[-5,-5,25,5,5,35]}`},
+		{`{"op":"distance","name":"a","to":"far"}`, `{"op":"distance","gap":{"distance":20,"a":null,"b":null},"note":"between solids the distance alone is measured, not its closest points"}`},
+		{`{"op":"overlaps","name":"a"}`, `{"op":"overlaps","overlaps":[{"name":"cut","volume":800},{"name":"b","volume":200}],"count":2}`},
+		{`{"op":"clearance","name":"far","others":["a"]}`, `{"op":"clearance","gaps":[{"name":"a","distance":20,"a":null,"b":null}],"count":1}`},
+	}
+	for _, tt := range tests {
+		out, err := s.Call(t.Context(), "measure", json.RawMessage(tt.in))
+		if err != nil {
+			t.Errorf("measure %s: %v", tt.in, err)
+			continue
+		}
+		got, err := json.Marshal(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+			t.Errorf("measure %s mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+	for in, want := range map[string]string{
+		`{"op":"volume","name":"disc"}`:            "not a solid",
+		`{"op":"distance","name":"disc","to":"a"}`: "two solids or two 2D shapes",
+		`{"op":"area","name":"a"}`:                 "is a solid",
+	} {
+		if _, err := s.Call(t.Context(), "measure", json.RawMessage(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("measure %s: %v, want %q", in, err, want)
+		}
 	}
 }

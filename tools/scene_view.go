@@ -20,6 +20,7 @@ import (
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/solid"
 )
 
 // Answer budgets, in bytes.
@@ -426,7 +427,7 @@ func (v *view) drawOrder() ([]string, *Omitted, error) {
 // entity describes one entity; over the budget, a group's member list is cut, then the
 // geometry is left out.
 func (v *view) entity() (json.RawMessage, *Omitted, error) {
-	d, err := v.sc.Detail(v.in.Name)
+	d, err := solid.Detail(v.sc, v.in.Name)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -86,3 +86,19 @@ func dot(a, b scene.Vec3) float64    { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] 
 func cross(a, b scene.Vec3) scene.Vec3 {
 	return scene.Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }
+
+// Detail is the scene's Detail of the named entity with a solid's measures filled in.
+func Detail(sc *scene.Scene, name string) (scene.Detail, error) {
+	d, err := sc.Detail(name)
+	if err != nil || d.Solid == nil {
+		return d, err
+	}
+	e, err := sc.Get(name)
+	if err != nil {
+		return d, err
+	}
+	sd := e.Shape.(*scene.Solid)
+	m := Measure(Placed{Name: name, Solid: sd, World: sd.World(d.WorldTransform)})
+	d.Solid.Volume, d.Solid.SurfaceArea, d.Solid.VolumeExact, d.Solid.SurfaceExact = m.Volume, m.Surface, m.VolumeExact, m.SurfaceExact
+	return d, nil
+}

@@ -1,0 +1,193 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/solid"
+)
+
+// The measure tool on solids. Volumes and areas are read from the recipe or the mesh in Go;
+// gaps and shared volumes need the kernel, which runs here in the server on the last good
+// scene, one measure at a time (solidMeasures), within a run's time and the kernel's memory
+// cap (docs/limits.md, "Inside the server").
+var solidMeasures = make(chan struct{}, 1)
+
+// measureSolids answers the measure ops on solids; done is false when name is not a solid
+// (or, for distance, neither name nor to is), so that the 2D measure answers.
+func measureSolids(ctx context.Context, sc *scene.Scene, in MeasureIn, limit int, len1 func(float64) float64, out *MeasureOut) (done bool, err error) {
+	if in.Name == "" {
+		return false, nil
+	}
+	me, ok, err := solid.Lookup(sc, []string{in.Name})
+	if err != nil {
+		return true, err
+	}
+	if !ok {
+		if in.Op == "volume" || in.Op == "surfaceArea" {
+			return true, fmt.Errorf("%w: %q is not a solid and holds none; %s measures solids (area measures a 2D shape)", ErrBadInput, in.Name, in.Op)
+		}
+		if in.Op == "distance" && in.To != "" {
+			if _, okTo, _ := solid.Lookup(sc, []string{in.To}); okTo {
+				return true, fmt.Errorf("%w: distance measures between two solids or two 2D shapes; %q is a 2D shape and %q a solid", solid.ErrMixed, in.Name, in.To)
+			}
+		}
+		return false, nil
+	}
+	switch in.Op {
+	case "volume", "surfaceArea":
+		var m solid.Measures
+		m.VolumeExact, m.SurfaceExact = true, true
+		for _, p := range me {
+			pm := solid.Measure(p)
+			m.Volume += pm.Volume
+			m.Surface += pm.Surface
+			m.VolumeExact, m.SurfaceExact = m.VolumeExact && pm.VolumeExact, m.SurfaceExact && pm.SurfaceExact
+		}
+		v, exact := m.Volume, m.VolumeExact
+		if in.Op == "surfaceArea" {
+			v, exact = m.Surface, m.SurfaceExact
+		}
+		v = roundSignificant(v)
+		if in.Op == "volume" {
+			out.Volume = &v
+		} else {
+			out.SurfaceArea = &v
+		}
+		if !exact {
+			out.Note = "measured on the mesh (a 3D boolean's result, or a placement that is not a similarity): the facets' " + in.Op + ", not the curved solid's"
+		}
+		return true, nil
+	case "distance", "clearance", "overlaps":
+		return true, withKernel(ctx, func(ctx context.Context, ss *solid.Session) error {
+			return measureSolidPairs(ctx, ss, sc, in, me, limit, len1, out)
+		})
+	case "area", "perimeter", "centroid":
+		return true, fmt.Errorf("%w: %q is a solid; measure volume, surfaceArea or bounds", ErrBadInput, in.Name)
+	}
+	return false, nil
+}
+
+// withKernel runs f with a solids session of its own, one at a time in this process, under a
+// run's time.
+func withKernel(ctx context.Context, f func(context.Context, *solid.Session) error) error {
+	select {
+	case solidMeasures <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-solidMeasures }()
+	ctx, cancel := context.WithTimeout(ctx, runtime.DefaultLimits.Timeout)
+	defer cancel()
+	ss := solid.New(solid.Options{})
+	defer ss.Close(ctx)
+	if err := f(ctx, ss); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: measuring between solids took longer than %v (Limits.Timeout); measure fewer or simpler solids", scene.ErrLimit, runtime.DefaultLimits.Timeout)
+		}
+		return err
+	}
+	return nil
+}
+
+func measureSolidPairs(ctx context.Context, ss *solid.Session, sc *scene.Scene, in MeasureIn, me []solid.Placed, limit int, len1 func(float64) float64, out *MeasureOut) error {
+	gapTo := func(ps []solid.Placed) (float64, error) {
+		best := math.Inf(1)
+		for _, x := range me {
+			for _, y := range ps {
+				g, err := ss.Gap(ctx, x, y)
+				if err != nil {
+					return 0, err
+				}
+				best = math.Min(best, g)
+			}
+		}
+		return best, nil
+	}
+	lookup := func(name string) ([]solid.Placed, error) {
+		ps, ok, err := solid.Lookup(sc, []string{name})
+		if err == nil && !ok {
+			err = fmt.Errorf("%w: %q is a solid and %q is not; solids are measured against solids", solid.ErrMixed, in.Name, name)
+		}
+		return ps, err
+	}
+	switch in.Op {
+	case "distance":
+		if in.To == "" {
+			return fmt.Errorf("%w: measure distance from a solid takes to, another solid", ErrBadInput)
+		}
+		ps, err := lookup(in.To)
+		if err != nil {
+			return err
+		}
+		g, err := gapTo(ps)
+		if err != nil {
+			return err
+		}
+		out.Gap = &MeasureGap{Distance: len1(g)}
+		out.Note = "between solids the distance alone is measured, not its closest points"
+	case "clearance":
+		others := in.Others
+		if others == nil {
+			others = sc.OtherSolids(in.Name)
+		}
+		for _, o := range others {
+			ps, err := lookup(o)
+			if err != nil {
+				return err
+			}
+			g, err := gapTo(ps)
+			if err != nil {
+				return err
+			}
+			out.Gaps = append(out.Gaps, MeasureGap{Name: o, Distance: len1(g)})
+		}
+		slices.SortStableFunc(out.Gaps, func(a, b MeasureGap) int { return cmpFloat(a.Distance, b.Distance) })
+		n := len(out.Gaps)
+		out.Count = &n
+		out.Gaps = out.Gaps[:min(limit, n)]
+		if out.Gaps == nil {
+			out.Gaps = []MeasureGap{}
+		}
+	case "overlaps":
+		out.Overlaps = []MeasureOverlap{}
+		for _, o := range sc.OtherSolids(in.Name) {
+			ps, err := lookup(o)
+			if err != nil {
+				return err
+			}
+			v := 0.0
+			for _, x := range me {
+				for _, y := range ps {
+					ov, err := ss.Overlap(ctx, x, y)
+					if err != nil {
+						return err
+					}
+					v += ov
+				}
+			}
+			if v > 0 {
+				out.Overlaps = append(out.Overlaps, MeasureOverlap{Name: o, Volume: roundSignificant(v)})
+			}
+		}
+		slices.SortStableFunc(out.Overlaps, func(a, b MeasureOverlap) int { return cmpFloat(b.Volume, a.Volume) })
+		n := len(out.Overlaps)
+		out.Count = &n
+		out.Overlaps = out.Overlaps[:min(limit, n)]
+	}
+	return nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
