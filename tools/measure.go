@@ -48,20 +48,20 @@ type MeasureOverlap struct {
 
 // MeasureOut holds the field the op fills. Lists are capped; Count is how many there were.
 type MeasureOut struct {
-	Op        string           `json:"op"`
-	Gap       *MeasureGap      `json:"gap,omitempty"`
-	Gaps      []MeasureGap     `json:"gaps,omitempty"`
-	Overlaps  []MeasureOverlap `json:"overlaps,omitempty"`
-	Count     *int             `json:"count,omitempty"`
-	Bounds    []float64        `json:"bounds,omitempty"` // [minX, minY, maxX, maxY]
+	Op       string           `json:"op"`
+	Gap      *MeasureGap      `json:"gap,omitempty"`
+	Gaps     []MeasureGap     `json:"gaps,omitempty"`
+	Overlaps []MeasureOverlap `json:"overlaps,omitempty"`
+	Count    *int             `json:"count,omitempty"`
+	Bounds   []float64        `json:"bounds,omitempty"` // [minX, minY, maxX, maxY]
 	// Bounds3 is a solid's (or a group's solids') world box: [minX, minY, minZ, maxX, maxY, maxZ].
 	Bounds3     []float64 `json:"bounds3,omitempty"`
 	Volume      *float64  `json:"volume,omitempty"`
 	SurfaceArea *float64  `json:"surfaceArea,omitempty"`
-	Area      *float64         `json:"area,omitempty"`
-	Perimeter *float64         `json:"perimeter,omitempty"`
-	Centroid  []float64        `json:"centroid,omitempty"`
-	Note      string           `json:"note,omitempty"`
+	Area        *float64  `json:"area,omitempty"`
+	Perimeter   *float64  `json:"perimeter,omitempty"`
+	Centroid    []float64 `json:"centroid,omitempty"`
+	Note        string    `json:"note,omitempty"`
 }
 
 func measureTool(ctx context.Context, se *Session, in MeasureIn) (MeasureOut, error) {
