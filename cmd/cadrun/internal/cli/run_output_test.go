@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 // an error, "die midway" kills the worker. The workers inherit it from the test.
 const testExportEnv = "CADRUN_TEST_EXPORT"
 
-func testExport(w io.Writer, s *scene.Scene, request []byte) error {
+func testExport(w io.Writer, s *scene.Scene, request []byte) ([]string, error) {
 	how := os.Getenv(testExportEnv)
 	if how == "" {
 		return render.Export(w, s, request)
