@@ -82,7 +82,9 @@ func WriteThreeMF(w io.Writer, s *scene.Scene, opt ThreeMFOptions) error {
 	if err != nil {
 		return err
 	}
-	zw := zip.NewWriter(w)
+	// The zip writes in small pieces; w (a worker's pipe) gets them stlChunk at a time.
+	out := bufio.NewWriterSize(w, stlChunk)
+	zw := zip.NewWriter(out)
 	entry := func(name string) (io.Writer, error) {
 		return zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: zipTime})
 	}
@@ -107,7 +109,10 @@ func WriteThreeMF(w io.Writer, s *scene.Scene, opt ThreeMFOptions) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	return zw.Close()
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return out.Flush()
 }
 
 // writeModel writes the model's XML to bw, whose error the caller reads at Flush.
