@@ -10,6 +10,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -85,6 +86,9 @@ func WriteThreeMF(w io.Writer, s *scene.Scene, opt ThreeMFOptions) error {
 	// The zip writes in small pieces; w (a worker's pipe) gets them stlChunk at a time.
 	out := bufio.NewWriterSize(w, stlChunk)
 	zw := zip.NewWriter(out)
+	// Deflate's fastest level: the default took six times as long on a large model (2.5 s
+	// against 0.4 s for 522,240 triangles, BenchmarkSolidFiles) for a file a fifth smaller.
+	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, flate.BestSpeed) })
 	entry := func(name string) (io.Writer, error) {
 		return zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: zipTime})
 	}

@@ -64,9 +64,9 @@ type DXFCounts struct {
 const defaultExportWidth = 1024
 
 // meshFileBytesPerTriangle is what writing an STL or a 3MF allocates a triangle of the scene's
-// solids: an STL 57 bytes (its 50 and the world vertices), a 3MF 43 (the world vertices, the
-// map that shares them, the compressed text), measured on a 400,000-triangle prism; the
-// estimate leaves room for meshes whose text compresses less.
+// solids: an STL 57 bytes (its 50 and the world vertices), a 3MF 65 (the world vertices, the
+// map that shares them, the compressed text), measured on a sphere of 522,240 triangles
+// (render.BenchmarkSolidFiles); the estimate leaves room above both.
 const meshFileBytesPerTriangle = 100
 
 func exportTool(ctx context.Context, se *Session, in ExportIn) (*ExportOut, error) {
