@@ -31,8 +31,8 @@ package runtime
 // and write itself (ExportTo.File): the bytes then skip the pipe and the parent altogether, and
 // the "export" line says the file was made (Made), how many bytes it holds, and whether the
 // export's error was the file's (FileErr: a full disk; ErrExportFile); after a good export it
-// carries the export's warnings. The timeout covers the
-// script, as it does when the parent renders; the export is the program's own code.
+// carries the export's warnings. The timeout covers the script, as it does when the parent
+// renders; the export is the program's own code.
 
 import (
 	"bufio"
