@@ -2,14 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -251,5 +255,63 @@ func TestWatchOutputsSolids(t *testing.T) {
 		if b, err := os.ReadFile(o.path); err != nil || !strings.HasPrefix(string(b), c.magic) {
 			t.Errorf("%s: %v, starts %.10q", c.file, err, b)
 		}
+	}
+}
+
+// solidRunner answers every run with a scene of one solid and one 2D shape: the script API
+// that makes solids is not this test's.
+type solidRunner struct{}
+
+func (solidRunner) Run(context.Context, runtime.Source, string, runtime.Options) (*runtime.Result, error) {
+	s := scene.New()
+	m := &scene.Mesh{Vertices: []float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, Triangles: []uint32{0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3}}
+	if _, err := s.Put("tetra", &scene.Solid{Mesh: m, Place: scene.Identity3}); err != nil {
+		return nil, err
+	}
+	if _, err := s.Put("hole", scene.Circle{Radius: 4}); err != nil {
+		return nil, err
+	}
+	return &runtime.Result{Scene: s}, nil
+}
+
+// TestWatchWarnsOfWhatOutputsLeaveOut: the line of a run shows, as warnings, what each -out
+// file left out, named by the file.
+func TestWatchWarnsOfWhatOutputsLeaveOut(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "scene.code.js"), []byte("// solids\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var outputs []output
+	for _, name := range []string{"part.svg", "part.stl"} {
+		o, err := newOutput(filepath.Join(dir, name), render.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		outputs = append(outputs, o)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- watchWorkspace(ctx, watchSetup{dir: ws, outputs: outputs, runner: solidRunner{}}, stdout, io.Discard)
+	}()
+	for !strings.Contains(stdout.String(), "entities") {
+		select {
+		case err := <-done:
+			t.Fatalf("the watch ended: %v\n%s", err, stdout.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	want := "warning: " + filepath.Join(dir, "part.svg") + ": left out 1 solid (tetra): SVG draws 2D shapes only; write .stl, .3mf or .png to see them\n" +
+		"warning: " + filepath.Join(dir, "part.stl") + ": left out 1 shape that is not a solid (hole): STL holds solids only; write .svg, .pdf, .dxf or .png to see them\n" +
+		"ok  2 entities"
+	if got := stdout.String(); !strings.HasPrefix(got, want) {
+		t.Errorf("the watch printed %q, want it to start %q", got, want)
 	}
 }
