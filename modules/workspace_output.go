@@ -23,7 +23,7 @@ const MaxOutputBytes = 256 << 20
 // extension.
 var ErrBadOutputName = errors.New("bad output name")
 
-var outputName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.(svg|png|pdf|dxf|json)$`)
+var outputName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.(svg|png|pdf|dxf|json|stl|3mf)$`)
 
 // WriteOutput writes data to out/NAME.EXT, atomically and durably, and answers the file's
 // path relative to the workspace. name is NAME.EXT (out/NAME.EXT is taken as the same).
@@ -32,7 +32,7 @@ func (w *Workspace) WriteOutput(name string, data []byte) (string, error) {
 		name = name[len(OutputDir)+1:]
 	}
 	if !outputName.MatchString(name) {
-		return "", fmt.Errorf("%w: %q: give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf or json (exports go to the workspace's out/ folder only)", ErrBadOutputName, name)
+		return "", fmt.Errorf("%w: %q: give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf, json, stl or 3mf (exports go to the workspace's out/ folder only)", ErrBadOutputName, name)
 	}
 	p := OutputDir + "/" + name
 	if len(data) > MaxOutputBytes {

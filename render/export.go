@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -97,23 +98,32 @@ func fillOf(st scene.Style) *scene.Color {
 // Options gather the options of every writer, so that one set of command-line flags (see
 // Flags) serves any output format; each writer reads only its own part.
 type Options struct {
-	PNG PNGOptions
-	DXF DXFOptions
-	PDF PDFOptions
+	PNG     PNGOptions
+	DXF     DXFOptions
+	PDF     PDFOptions
+	ThreeMF ThreeMFOptions
 }
 
 // Format is an output format chosen by a file's extension.
 type Format struct {
-	Ext    string // ".svg", ".png", ".json", ".dxf" or ".pdf"
+	Ext    string // ".svg", ".png", ".json", ".dxf", ".pdf", ".stl" or ".3mf"
 	Render func(*scene.Scene, Options) ([]byte, error)
+	// write, when set, writes what Render makes in pieces as they are made (Export).
+	write func(io.Writer, *scene.Scene, Options) error
+	holds holds // what the format holds of a scene (LeftOut)
 }
 
 var formats = []Format{
-	{".svg", func(s *scene.Scene, _ Options) ([]byte, error) { return SVG(s, SVGOptions{}) }},
-	{".png", func(s *scene.Scene, o Options) ([]byte, error) { return PNG(s, o.PNG) }},
-	{".json", func(s *scene.Scene, _ Options) ([]byte, error) { return s.MarshalJSON() }},
-	{".dxf", func(s *scene.Scene, o Options) ([]byte, error) { return DXF(s, o.DXF) }},
-	{".pdf", func(s *scene.Scene, o Options) ([]byte, error) { return PDF(s, o.PDF) }},
+	{Ext: ".svg", Render: func(s *scene.Scene, _ Options) ([]byte, error) { return SVG(s, SVGOptions{}) },
+		write: func(w io.Writer, s *scene.Scene, _ Options) error { return WriteSVG(w, s, SVGOptions{}) }, holds: holdsFlat},
+	{Ext: ".png", Render: func(s *scene.Scene, o Options) ([]byte, error) { return PNG(s, o.PNG) }},
+	{Ext: ".json", Render: func(s *scene.Scene, _ Options) ([]byte, error) { return s.MarshalJSON() }},
+	{Ext: ".dxf", Render: func(s *scene.Scene, o Options) ([]byte, error) { return DXF(s, o.DXF) }, holds: holdsFlat},
+	{Ext: ".pdf", Render: func(s *scene.Scene, o Options) ([]byte, error) { return PDF(s, o.PDF) }, holds: holdsFlat},
+	{Ext: ".stl", Render: func(s *scene.Scene, _ Options) ([]byte, error) { return STL(s) },
+		write: func(w io.Writer, s *scene.Scene, _ Options) error { return WriteSTL(w, s) }, holds: holdsSolids},
+	{Ext: ".3mf", Render: func(s *scene.Scene, o Options) ([]byte, error) { return ThreeMF(s, o.ThreeMF) },
+		write: func(w io.Writer, s *scene.Scene, o Options) error { return WriteThreeMF(w, s, o.ThreeMF) }, holds: holdsSolids},
 }
 
 // ByExt picks the writer for an output file by its extension (case-insensitive). A command
@@ -132,7 +142,7 @@ func ByExt(path string) (Format, error) {
 }
 
 // Extensions lists the output extensions ByExt knows, for messages: ".svg, .png, .json,
-// .dxf or .pdf".
+// .dxf, .pdf, .stl or .3mf".
 func Extensions() string {
 	var b strings.Builder
 	for i, f := range formats {
@@ -160,9 +170,9 @@ func (o *Options) Flags(fs *flag.FlagSet) {
 		o.DXF.Text = t
 		return err
 	})
-	fs.Func("units", "what one scene unit is, for DXF $INSUNITS and PDF scale: mm (default), cm, m, in or ft", func(s string) error {
+	fs.Func("units", "what one scene unit is, for DXF $INSUNITS, PDF scale and the 3MF's unit: mm (default), cm, m, in or ft", func(s string) error {
 		u, err := ParseUnit(s)
-		o.DXF.Unit, o.PDF.Unit = u, u
+		o.DXF.Unit, o.PDF.Unit, o.ThreeMF.Unit = u, u, u
 		return err
 	})
 	fs.Func("tolerance", "DXF: largest distance in scene units between a Bézier or ellipse and the polyline written for it (default 0.01)", func(s string) error {

@@ -82,8 +82,10 @@ func TestByExt(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
 	put(t, s, "c", scene.Circle{Radius: 5})
+	put(t, s, "cube", &scene.Solid{Mesh: unitCube(), Place: scene.Identity3})
 	for _, c := range []struct{ path, magic string }{
 		{"a.svg", "<svg"}, {"b.PNG", "\x89PNG"}, {"c.json", "{"}, {"d.dxf", "  0\nSECTION"}, {"dir.x/e.pdf", "%PDF-1.4"},
+		{"f.STL", "binary STL written by cadrun"}, {"g.3mf", "PK\x03\x04"},
 	} {
 		f, err := ByExt(c.path)
 		if err != nil {
@@ -98,7 +100,7 @@ func TestByExt(t *testing.T) {
 		}
 	}
 	_, err := ByExt("part.dwg")
-	want := `bad export option: output "part.dwg" must end in .svg, .png, .json, .dxf or .pdf`
+	want := `bad export option: output "part.dwg" must end in .svg, .png, .json, .dxf, .pdf, .stl or .3mf`
 	if err == nil || err.Error() != want || !errors.Is(err, ErrExportOption) {
 		t.Errorf("ByExt(part.dwg) = %v, want %q", err, want)
 	}
@@ -114,8 +116,9 @@ func TestExportFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Options{
-		DXF: DXFOptions{Version: DXF2000, Unit: UnitIn, Tolerance: 0.5},
-		PDF: PDFOptions{Page: "A3", Scale: PDFScale{Paper: 0.5}, Unit: UnitIn},
+		DXF:     DXFOptions{Version: DXF2000, Unit: UnitIn, Tolerance: 0.5},
+		PDF:     PDFOptions{Page: "A3", Scale: PDFScale{Paper: 0.5}, Unit: UnitIn},
+		ThreeMF: ThreeMFOptions{Unit: UnitIn},
 	}
 	if diff := cmp.Diff(want, o); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

@@ -16,25 +16,33 @@ type Request struct {
 	Options Options
 }
 
-// Export writes s to w as request, a Request in JSON, asks: the runtime.ExportFunc cadrun's
-// workers serve with. An SVG is written in pieces as they are made (WriteSVG), so that its
-// first bytes are on their way while the rest is written; the other formats in one Write.
-func Export(w io.Writer, s *scene.Scene, request []byte) error {
+// Export writes s to w as request, a Request in JSON, asks, and answers the warning of what
+// the file leaves out (Format.LeftOut): the runtime.ExportFunc cadrun's workers serve with.
+// An SVG, an STL and a 3MF are written in pieces as they are made (WriteSVG, WriteSTL,
+// WriteThreeMF), so that the first bytes are on their way while the rest is written; the
+// other formats in one Write.
+func Export(w io.Writer, s *scene.Scene, request []byte) (warnings []string, err error) {
 	var r Request
 	if err := json.Unmarshal(request, &r); err != nil {
-		return fmt.Errorf("reading the export request: %w", err)
+		return nil, fmt.Errorf("reading the export request: %w", err)
 	}
 	f, err := ByExt(r.Ext)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if f.Ext == ".svg" {
-		return WriteSVG(w, s, SVGOptions{})
+	if f.write != nil {
+		err = f.write(w, s, r.Options)
+	} else {
+		var b []byte
+		if b, err = f.Render(s, r.Options); err == nil {
+			_, err = w.Write(b)
+		}
 	}
-	b, err := f.Render(s, r.Options)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = w.Write(b)
-	return err
+	if l := f.LeftOut(s); l != "" {
+		warnings = append(warnings, l)
+	}
+	return warnings, nil
 }

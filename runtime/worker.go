@@ -30,8 +30,9 @@ package runtime
 // drops what it had. A caller that writes a file may name a new file for the worker to make
 // and write itself (ExportTo.File): the bytes then skip the pipe and the parent altogether, and
 // the "export" line says the file was made (Made), how many bytes it holds, and whether the
-// export's error was the file's (FileErr: a full disk; ErrExportFile). The timeout covers the
-// script, as it does when the parent renders; the export is the program's own code.
+// export's error was the file's (FileErr: a full disk; ErrExportFile); after a good export it
+// carries the export's warnings. The timeout covers the script, as it does when the parent
+// renders; the export is the program's own code.
 
 import (
 	"bufio"
@@ -116,8 +117,9 @@ func ServeWorkerIfAsked() { ServeWorkerWithExport(nil) }
 // pieces should write each as it is done. A Write fails past the caller's size limit
 // (MaxExportBytes), when the disk is full or when the pipe broke; the ExportFunc then returns
 // that error. An error returned after some bytes were written still fails the whole export:
-// the caller drops what it got.
-type ExportFunc func(w io.Writer, s *scene.Scene, request []byte) error
+// the caller drops what it got. The warnings of an export that succeeds (what the file leaves
+// out of the scene) join the run's (Result.Warnings).
+type ExportFunc func(w io.Writer, s *scene.Scene, request []byte) (warnings []string, err error)
 
 // ServeWorkerWithExport is ServeWorkerIfAsked for a program whose workers also write scenes
 // out for Pool.Export, with export. cadrun calls it from the init function of internal/worker,
@@ -251,6 +253,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene.Scene, req *exportRequest) error {
 	reply := message{Type: "export"}
 	cw := &chunkWriter{enc: enc, bw: bw, max: req.MaxBytes}
+	var warnings []string
 	var err error
 	switch {
 	case export == nil:
@@ -258,7 +261,7 @@ func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene
 	case req.File != "":
 		if f, ferr := os.OpenFile(req.File, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); ferr == nil {
 			fw := &fileWriter{f: f, max: req.MaxBytes}
-			err = export(fw, s, req.Request)
+			warnings, err = export(fw, s, req.Request)
 			if cerr := f.Close(); err == nil && cerr != nil {
 				err, fw.err = cerr, cerr
 			}
@@ -270,13 +273,15 @@ func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene
 		// write: the export streams.
 		fallthrough
 	default:
-		err = export(cw, s, req.Request)
+		warnings, err = export(cw, s, req.Request)
 	}
 	if cw.err != nil {
 		return cw.err
 	}
 	if err != nil {
 		reply.Err = err.Error()
+	} else {
+		reply.Warnings = warnings
 	}
 	if err := enc.Encode(reply); err != nil {
 		return err
@@ -662,7 +667,8 @@ type ExportTo struct {
 // to to.File or, in pieces as they arrive, to to.W, instead of sending the scene, which the
 // parent then neither reads back nor renders. made says whether the export went to to.File.
 // A caller that must not leave half an output behind writes somewhere it can drop (`cadrun
-// run -o` uses a temp file beside the output). On success res.Scene is empty. A failed run
+// run -o` uses a temp file beside the output). On success res.Scene is empty and
+// res.Warnings ends with the export's own (what the file leaves out). A failed run
 // answers as Run does, with nothing written; an export that fails, writes more than
 // MaxExportBytes, or cannot be written to to.W returns its error after part of it may have
 // been written (one that cannot be written to to.File, an error matching ErrExportFile). The
@@ -678,13 +684,14 @@ func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options
 		return res, false, err
 	}
 	type outcome struct {
-		made bool
-		err  error
+		made     bool
+		warnings []string
+		err      error
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		made, err := w.export(to.W, max)
-		done <- outcome{made, err}
+		made, warnings, err := w.export(to.W, max)
+		done <- outcome{made, warnings, err}
 	}()
 	var o outcome
 	select {
@@ -699,6 +706,7 @@ func (p *Pool) Export(ctx context.Context, src Source, entry string, opt Options
 	switch {
 	case o.err == nil:
 		p.put(w)
+		res.Warnings = append(res.Warnings, o.warnings...)
 		return res, o.made, nil
 	case errors.As(o.err, &xerr):
 		p.put(w)
@@ -892,38 +900,38 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 
 // export reads the chunks that follow a good run's result, writing them to out as they
 // come, up to the "export" line that ends them, which says whether the worker wrote the
-// export to a file itself (made). An error the ExportFunc returned is an *exportError, an
-// error writing to out an *outputError, more than max bytes errExportTooLarge; any other
-// error means the worker is lost.
-func (w *worker) export(out io.Writer, max int64) (made bool, err error) {
+// export to a file itself (made) and the export's warnings. An error the ExportFunc returned
+// is an *exportError, an error writing to out an *outputError, more than max bytes
+// errExportTooLarge; any other error means the worker is lost.
+func (w *worker) export(out io.Writer, max int64) (made bool, warnings []string, err error) {
 	var buf []byte
 	var total int64
 	for {
 		m, err := w.next()
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		switch m.Type {
 		case "chunk":
 			if total += int64(m.ExportBytes); m.ExportBytes < 0 || total > max {
-				return false, errExportTooLarge
+				return false, nil, errExportTooLarge
 			}
 			if buf == nil {
 				buf = make([]byte, exportCopyBytes)
 			}
 			if err := w.from.copyFrame(out, m.ExportBytes, buf); err != nil {
-				return false, err
+				return false, nil, err
 			}
 		case "export":
 			switch {
 			case m.Err != "":
-				return m.Made, &exportError{m.Err, m.FileErr}
+				return m.Made, nil, &exportError{m.Err, m.FileErr}
 			case int64(m.ExportBytes) > max:
-				return m.Made, errExportTooLarge
+				return m.Made, nil, errExportTooLarge
 			}
-			return m.Made, nil
+			return m.Made, m.Warnings, nil
 		default:
-			return false, unexpected(m)
+			return false, nil, unexpected(m)
 		}
 	}
 }

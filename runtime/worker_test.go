@@ -29,8 +29,22 @@ func TestMain(m *testing.M) {
 // testExport is the tests' ExportFunc: the request, a line break and the scene's JSON, in
 // pieces of testChunk bytes. The request "fail" fails before writing, "fail midway" and "die
 // midway" after the first piece (the second by killing the worker), and "collections" makes
-// 6 MB of garbage and answers how many collections ran meanwhile.
-func testExport(w io.Writer, s *scene.Scene, request []byte) error {
+// 6 MB of garbage and answers how many collections ran meanwhile. The request "warn" writes
+// as any other and answers testWarning.
+func testExport(w io.Writer, s *scene.Scene, request []byte) ([]string, error) {
+	if err := testExportBytes(w, s, request); err != nil {
+		return nil, err
+	}
+	if string(request) == "warn" {
+		return []string{testWarning}, nil
+	}
+	return nil, nil
+}
+
+// testWarning is the warning of testExport's request "warn".
+const testWarning = "the export left something out"
+
+func testExportBytes(w io.Writer, s *scene.Scene, request []byte) error {
 	switch string(request) {
 	case "fail":
 		return errors.New("cannot write fail")
@@ -74,7 +88,7 @@ func wantExport(t *testing.T, src Source, request string) string {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := testExport(&b, res.Scene, []byte(request)); err != nil {
+	if _, err := testExport(&b, res.Scene, []byte(request)); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -244,6 +258,24 @@ func TestPoolExport(t *testing.T) {
 	}
 }
 
+// TestPoolExportWarnings: the warnings of an export (what its file leaves out) follow the
+// run's own, whether the worker streams the export or writes its file itself.
+func TestPoolExportWarnings(t *testing.T) {
+	t.Parallel()
+	p := newTestPool(t, 0)
+	src := MapSource{MainModule: "drawCircle('c', 0, 0, 1)\ndrawCircle('c', 0, 0, 2)\n"}
+	file := filepath.Join(t.TempDir(), "out")
+	for _, to := range []ExportTo{{W: io.Discard}, {File: file, W: io.Discard}} {
+		res, _, err := p.Export(context.Background(), src, MainModule, Options{}, []byte("warn"), to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Warnings) != 2 || !strings.Contains(res.Warnings[0], `"c" was drawn 2 times`) || res.Warnings[1] != testWarning {
+			t.Errorf("export to %+v: warnings %q; want the run's redraw warning, then %q", to, res.Warnings, testWarning)
+		}
+	}
+}
+
 // TestPoolExportToFile: given a file to make, the worker writes the export there itself and
 // nothing comes through the pipe; an export that fails there says so, and the file made is
 // the caller's to remove; a file the worker cannot make (its folder is missing) has the export
@@ -361,7 +393,7 @@ func TestExportStreamOverTheLimit(t *testing.T) {
 	} {
 		w := &worker{from: newLineReader(strings.NewReader(stream))}
 		var out strings.Builder
-		if _, err := w.export(&out, c.max); err != c.err || out.String() != c.want {
+		if _, _, err := w.export(&out, c.max); err != c.err || out.String() != c.want {
 			t.Errorf("limit %d: got %v and %q; want %v and %q", c.max, err, out.String(), c.err, c.want)
 		}
 	}
@@ -399,7 +431,7 @@ func TestWorkerStreamCutShort(t *testing.T) {
 		var out strings.Builder
 		var err error
 		if c.export {
-			_, err = w.export(&out, 1<<20)
+			_, _, err = w.export(&out, 1<<20)
 		} else {
 			_, err = w.run(MapSource{}, MainModule, Options{}, nil, nil)
 		}

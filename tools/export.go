@@ -23,13 +23,13 @@ import (
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
-const exportDescription = "Write the scene only to the workspace's out/NAME.EXT, with cadrun run -o's options. Answers path, size and a DXF's entities by kind and layer."
+const exportDescription = "Write the scene only to the workspace's out/NAME.EXT, with cadrun run -o's options: a drawing (svg, pdf, dxf), a picture (png), the scene (json) or its solids (stl, 3mf). Answers path, size, a DXF's entities by kind and layer, and what the file leaves out."
 
 // ExportIn says what to write and where.
 type ExportIn struct {
-	Path       string  `json:"path" jsonschema:"out/NAME.EXT: svg, png, pdf, dxf or json"`
+	Path       string  `json:"path" jsonschema:"out/NAME.EXT: svg, png, pdf, dxf, json, stl or 3mf"`
 	Format     string  `json:"format,omitempty" jsonschema:"when path has no extension"`
-	Units      string  `json:"units,omitempty" jsonschema:"one scene unit: mm (default), cm, m, in or ft"`
+	Units      string  `json:"units,omitempty" jsonschema:"one scene unit (DXF, PDF, 3MF): mm (default), cm, m, in or ft"`
 	Page       string  `json:"page,omitempty" jsonschema:"PDF: fit (default), A4, A3 or Letter"`
 	Scale      string  `json:"scale,omitempty" jsonschema:"PDF: 1:1 (default), 1:N, N:1 or fit"`
 	DXFVersion string  `json:"dxf_version,omitempty" jsonschema:"DXF: 12 (default) or 2000"`
@@ -48,6 +48,9 @@ type ExportOut struct {
 	// Lint lists the texts under the lint's minimum height on this output's paper (a PDF at
 	// its scale, a DXF at full size), which a write's lint, at 1:1 in millimetres, cannot see.
 	Lint []string `json:"lint,omitempty"`
+	// Warnings say what the file leaves out: the solids of a drawing, the 2D shapes of an STL
+	// or a 3MF (render.Format.LeftOut).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // DXFCounts are the entities of a DXF's ENTITIES section by type and by layer.
@@ -59,6 +62,12 @@ type DXFCounts struct {
 
 // defaultExportWidth is the PNG width of an export that names none.
 const defaultExportWidth = 1024
+
+// meshFileBytesPerTriangle is what writing an STL or a 3MF allocates a triangle of the scene's
+// solids: an STL 57 bytes (its 50 and the world vertices), a 3MF 65 (the world vertices, the
+// map that shares them, the compressed text), measured on a sphere of 522,240 triangles
+// (render.BenchmarkSolidFiles); the estimate leaves room above both.
+const meshFileBytesPerTriangle = 100
 
 func exportTool(ctx context.Context, se *Session, in ExportIn) (*ExportOut, error) {
 	name := in.Path
@@ -116,6 +125,9 @@ func exportTool(ctx context.Context, se *Session, in ExportIn) (*ExportOut, erro
 		return nil, err
 	}
 	out := &ExportOut{Path: p, Format: strings.TrimPrefix(format.Ext, "."), Bytes: len(data)}
+	if l := format.LeftOut(sc); l != "" {
+		out.Warnings = []string{l}
+	}
 	if format.Ext == ".dxf" {
 		out.DXF = countDXF(data)
 	}
@@ -126,14 +138,19 @@ func exportTool(ctx context.Context, se *Session, in ExportIn) (*ExportOut, erro
 }
 
 // exportMemory estimates the memory of writing sc in the format of extension ext: its drawing
-// (drawingMemory, svgBytesPerEntity an entity) and, for a PNG width pixels wide, its pixels at
-// the height the scene's frame gives it, so that an export waits for the render budget every
-// picture of the server shares (renderMemory) as scene png does.
+// (drawingMemory, svgBytesPerEntity an entity), an STL's or a 3MF's triangles
+// (meshFileBytesPerTriangle each) and, for a PNG width pixels wide, its pixels at the height
+// the scene's frame gives it, so that an export waits for the render budget every picture of
+// the server shares (renderMemory) as scene png does.
 func exportMemory(sc *scene.Scene, ext string, width int) int64 {
-	n := drawingMemory(sc, svgBytesPerEntity)
-	if ext != ".png" {
-		return n
+	switch ext {
+	case ".stl", ".3mf":
+		return int64(sc.SceneTriangles())*meshFileBytesPerTriangle + int64(sc.Len())*svgBytesPerEntity
+	case ".png":
+	default:
+		return drawingMemory(sc, svgBytesPerEntity)
 	}
+	n := drawingMemory(sc, svgBytesPerEntity)
 	w, h := float64(width), float64(width)
 	if sz := render.FitView(sc, render.DefaultMargin).Size(); sz.X > 0 && sz.Y > 0 {
 		h = math.Min(render.MaxPNGSide, math.Max(1, math.Round(w*sz.Y/sz.X)))

@@ -43,8 +43,11 @@ func sceneDXF(s *scene.Scene, version string) (string, error) {
 // default, as svg); a bigger one is left out, named with the ways to get it.
 func (v *view) dxf() (string, *Omitted, error) {
 	text, err := sceneDXF(v.sc, v.in.DXFVersion)
-	if err != nil || len(text) <= v.budget {
-		return text, nil, err
+	if err != nil {
+		return "", nil, err
+	}
+	if len(text) <= v.budget {
+		return text, solidsLeftOut(v.sc, ".dxf"), nil
 	}
 	return "", &Omitted{Total: v.sc.Len(), Note: fmt.Sprintf("the DXF of %d entities is %d bytes, over the budget of %d: write it to a file (cadrun run -workspace DIR -o part.dxf), or ask with a larger max_bytes (up to %d)",
 		v.sc.Len(), len(text), v.budget, min(MaxAnswerBudget, MaxDXFText))}, nil

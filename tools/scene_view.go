@@ -588,11 +588,29 @@ func (v *view) svg(ctx context.Context) (string, *Omitted, error) {
 	}
 	b, err := render.SVG(sc, render.SVGOptions{View: win})
 	done()
-	if err != nil || len(b) <= v.budget {
-		return string(b), nil, err
+	if err != nil {
+		return "", nil, err
+	}
+	if len(b) <= v.budget {
+		return string(b), solidsLeftOut(sc, ".svg"), nil
 	}
 	return "", &Omitted{Total: sc.Len(), Note: fmt.Sprintf("the SVG of %d entities is %d bytes, over the budget of %d: %s",
 		sc.Len(), len(b), v.budget, ways)}, nil
+}
+
+// solidsLeftOut is the Omitted of a drawing (svg, dxf) of sc that leaves out its solids,
+// naming them (render.Format.LeftOut); nil when sc has none.
+func solidsLeftOut(sc *scene.Scene, ext string) *Omitted {
+	f, err := render.ByExt(ext)
+	if err != nil {
+		return nil
+	}
+	note := f.LeftOut(sc)
+	if note == "" {
+		return nil
+	}
+	n := len(sc.Solids())
+	return &Omitted{Shown: sc.Len() - n, Total: sc.Len(), Note: note}
 }
 
 // sceneJSON writes the selection's entities in scene.json's form, a page at a time: a page is

@@ -2,14 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/render"
+	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 )
 
@@ -64,7 +68,7 @@ func TestRunExportErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-o", filepath.Join(dir, "part.dwg")}, 2,
-			`cadrun run: bad export option: output "` + filepath.Join(dir, "part.dwg") + `" must end in .svg, .png, .json, .dxf or .pdf`},
+			`cadrun run: bad export option: output "` + filepath.Join(dir, "part.dwg") + `" must end in .svg, .png, .json, .dxf, .pdf, .stl or .3mf`},
 		{[]string{"-o", filepath.Join(dir, "part.dxf"), "-dxf", "2004"}, 2,
 			`invalid value "2004" for flag -dxf: bad export option: DXF version "2004": use 12 or 2000`},
 		{[]string{"-o", filepath.Join(dir, "part.dxf"), "-dxf-text", "glyphs"}, 2,
@@ -113,7 +117,7 @@ func TestWatchOutputsExport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := o.write(s); err != nil {
+		if _, err := o.write(s); err != nil {
 			t.Fatal(err)
 		}
 		b, err := os.ReadFile(o.path)
@@ -191,5 +195,123 @@ func TestRunLintsTextOnItsPaper(t *testing.T) {
 		if got := strings.Contains(stderr.String(), small); got != c.warn {
 			t.Errorf("run %q: warns of the small text %v, want %v:\n%s", args, got, c.warn, stderr.String())
 		}
+	}
+}
+
+// TestRunSolidFileNeedsSolids: run -o part.stl of a drawing without solids fails, saying what
+// STL holds and how to make a solid, and writes nothing.
+func TestRunSolidFileNeedsSolids(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "flat.js")
+	if err := os.WriteFile(script, []byte("drawCircle('c', 0, 0, 5)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"part.stl", "part.3mf"} {
+		out := filepath.Join(dir, name)
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"run", script, "-o", out}, &stdout, &stderr)
+		format := strings.ToUpper(filepath.Ext(name)[1:])
+		want := "cadrun run: no solids: the scene has no solid to write; " + format + " holds only solids: make one (extrude, revolve, drawBox, drawCylinder, drawSphere), or write .svg, .pdf, .dxf or .png for a 2D drawing\n"
+		if code != 1 || stderr.String() != want {
+			t.Errorf("run -o %s: exit %d, stderr %q; want 1 and %q", name, code, stderr.String(), want)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("run -o %s wrote a file: %v", name, err)
+		}
+	}
+}
+
+// TestWatchOutputsSolids: watch -out writes the solids as STL and 3MF, and each output answers
+// what it leaves out (a drawing the solids, a mesh file the 2D shapes), which the run's line
+// shows as a warning.
+func TestWatchOutputsSolids(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := scene.New()
+	m := &scene.Mesh{Vertices: []float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, Triangles: []uint32{0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3}}
+	if _, err := s.Put("tetra", &scene.Solid{Mesh: m, Place: scene.Identity3}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put("hole", scene.Circle{Radius: 4}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ file, magic, leftOut string }{
+		{"part.stl", "binary STL", "left out 1 shape that is not a solid (hole): STL holds solids only; write .svg, .pdf, .dxf or .png to see them"},
+		{"part.3mf", "PK", "left out 1 shape that is not a solid (hole): 3MF holds solids only; write .svg, .pdf, .dxf or .png to see them"},
+		{"part.svg", "<svg", "left out 1 solid (tetra): SVG draws 2D shapes only; write .stl, .3mf or .png to see them"},
+	} {
+		o, err := newOutput(filepath.Join(dir, c.file), render.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		leftOut, err := o.write(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if leftOut != c.leftOut {
+			t.Errorf("%s: left out %q, want %q", c.file, leftOut, c.leftOut)
+		}
+		if b, err := os.ReadFile(o.path); err != nil || !strings.HasPrefix(string(b), c.magic) {
+			t.Errorf("%s: %v, starts %.10q", c.file, err, b)
+		}
+	}
+}
+
+// solidRunner answers every run with a scene of one solid and one 2D shape: the script API
+// that makes solids is not this test's.
+type solidRunner struct{}
+
+func (solidRunner) Run(context.Context, runtime.Source, string, runtime.Options) (*runtime.Result, error) {
+	s := scene.New()
+	m := &scene.Mesh{Vertices: []float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, Triangles: []uint32{0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3}}
+	if _, err := s.Put("tetra", &scene.Solid{Mesh: m, Place: scene.Identity3}); err != nil {
+		return nil, err
+	}
+	if _, err := s.Put("hole", scene.Circle{Radius: 4}); err != nil {
+		return nil, err
+	}
+	return &runtime.Result{Scene: s}, nil
+}
+
+// TestWatchWarnsOfWhatOutputsLeaveOut: the line of a run shows, as warnings, what each -out
+// file left out, named by the file.
+func TestWatchWarnsOfWhatOutputsLeaveOut(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "scene.code.js"), []byte("// solids\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var outputs []output
+	for _, name := range []string{"part.svg", "part.stl"} {
+		o, err := newOutput(filepath.Join(dir, name), render.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		outputs = append(outputs, o)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- watchWorkspace(ctx, watchSetup{dir: ws, outputs: outputs, runner: solidRunner{}}, stdout, io.Discard)
+	}()
+	for !strings.Contains(stdout.String(), "entities") {
+		select {
+		case err := <-done:
+			t.Fatalf("the watch ended: %v\n%s", err, stdout.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	want := "warning: " + filepath.Join(dir, "part.svg") + ": left out 1 solid (tetra): SVG draws 2D shapes only; write .stl, .3mf or .png to see them\n" +
+		"warning: " + filepath.Join(dir, "part.stl") + ": left out 1 shape that is not a solid (hole): STL holds solids only; write .svg, .pdf, .dxf or .png to see them\n" +
+		"ok  2 entities"
+	if got := stdout.String(); !strings.HasPrefix(got, want) {
+		t.Errorf("the watch printed %q, want it to start %q", got, want)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -37,7 +38,7 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlags("watch", "watch [-workspace DIR] [-out FILE ...] [-serve ADDR [-token T] [-serve-max-conns N]] [-poll DURATION] [-timeout D] [-width PX] [export flags]", stderr)
 	ws := fs.String("workspace", "", "workspace directory (scene.code.js and modules/); default $CADRUN_HOME, else ~/.cadrun")
 	var outs outList
-	fs.Var(&outs, "out", "after each good run, write the scene to `FILE`; the extension picks the format: .svg, .png, .json, .dxf or .pdf (repeat for several)")
+	fs.Var(&outs, "out", "after each good run, write the scene to `FILE`; the extension picks the format: "+render.Extensions()+" (repeat for several)")
 	serveFlag := fs.String("serve", "", "serve the live viewer of the scene on ADDR (host:port; :PORT means 127.0.0.1)")
 	tokenFlag := fs.String("token", "", "token the viewer asks for; required for a non-loopback -serve ADDR (default $"+tokenEnv+")")
 	serveConns := fs.Int("serve-max-conns", viewer.DefaultMaxConns, "the viewer: most connections open at once")
@@ -177,13 +178,18 @@ func watchWorkspace(ctx context.Context, s watchSetup, stdout, stderr io.Writer)
 		Runner:  s.runner,
 		Options: s.options,
 		Publish: func(u watch.RunUpdate) {
-			// The files first: whoever sees the line can open them.
+			// The files first: whoever sees the line can open them. What a file leaves out
+			// (the solids of an SVG) is a warning of the run that wrote it.
 			for _, o := range s.outputs {
 				if !u.OK() {
 					break
 				}
-				if err := o.write(u.Scene); err != nil {
+				leftOut, err := o.write(u.Scene)
+				if err != nil {
 					fmt.Fprintf(stderr, "cadrun watch: %v\n", err)
+				}
+				if leftOut != "" {
+					u.Warnings = append(slices.Clip(u.Warnings), o.path+": "+leftOut)
 				}
 			}
 			if s.viewer != nil { // before the line, so that whoever sees it finds the viewer current
@@ -264,18 +270,19 @@ func colorWanted(w io.Writer) bool {
 type output struct {
 	path   string
 	ws     string // the workspace, whose own folders the file must stay out of at every write
-	render func(*scene.Scene) ([]byte, error)
+	format render.Format
+	opt    render.Options
 }
 
 // newOutput picks the renderer of an output file by its extension (render.ByExt, as for
 // cadrun run -o), with the export options of the command line.
 func newOutput(path string, opt render.Options) (output, error) {
-	o := output{path: path}
+	o := output{path: path, opt: opt}
 	f, err := render.ByExt(path)
 	if err != nil {
 		return o, fmt.Errorf("-out %q: the extension picks the format; use %s", path, render.Extensions())
 	}
-	o.render = func(s *scene.Scene) ([]byte, error) { return f.Render(s, opt) }
+	o.format = f
 	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return o, fmt.Errorf("-out %q: the directory %s does not exist; create it first", path, filepath.Dir(path))
 	}
@@ -286,22 +293,23 @@ func newOutput(path string, opt render.Options) (output, error) {
 	return o, nil
 }
 
-func (o output) write(s *scene.Scene) error {
-	data, err := o.render(s)
+// write writes the file, and answers what it leaves out of s (render.Format.LeftOut).
+func (o output) write(s *scene.Scene) (leftOut string, err error) {
+	data, err := o.format.Render(s, o.opt)
 	if err != nil {
-		return fmt.Errorf("rendering %s: %w", o.path, err)
+		return "", fmt.Errorf("rendering %s: %w", o.path, err)
 	}
 	// Checked again at every write: a link swapped in since the start must not lead the
 	// output into modules/, data/ or .cadrun/ (the history log).
 	if o.ws != "" {
 		if err := modules.CheckOutputPlace(o.ws, "-out", o.path); err != nil {
-			return fmt.Errorf("not writing %s: %w", o.path, err)
+			return "", fmt.Errorf("not writing %s: %w", o.path, err)
 		}
 	}
 	if err := writeFileAtomic(o.path, data); err != nil {
-		return fmt.Errorf("writing %s: %w", o.path, err)
+		return "", fmt.Errorf("writing %s: %w", o.path, err)
 	}
-	return nil
+	return o.format.LeftOut(s), nil
 }
 
 // writeFileAtomic replaces path with data through a temp file in the same directory and a

@@ -186,7 +186,7 @@ func TestWatchUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"watch", "-workspace", dir, "-out", "scene.gif"}, `cadrun watch: -out "scene.gif": the extension picks the format; use .svg, .png, .json, .dxf or .pdf`},
+		{[]string{"watch", "-workspace", dir, "-out", "scene.gif"}, `cadrun watch: -out "scene.gif": the extension picks the format; use .svg, .png, .json, .dxf, .pdf, .stl or .3mf`},
 		{[]string{"watch", "-workspace", dir, "-out", dir + "/none/scene.svg"}, `cadrun watch: -out "` + dir + `/none/scene.svg": the directory ` + dir + `/none does not exist; create it first`},
 		{[]string{"watch", "-workspace", dir, "-poll", "5ms"}, "cadrun watch: -poll: bad poll interval: 5ms; give between 20ms (MinPoll) and 1m0s (MaxPoll)"},
 		{[]string{"watch", "-workspace", dir, "-timeout", "0s"}, "cadrun watch: -timeout 0s: give a positive duration"},
@@ -405,7 +405,7 @@ func TestWatchOutCheckedAtEveryWrite(t *testing.T) {
 	if _, err := s.Put("r", scene.Rect{Width: 1, Height: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if err := o.write(s); err != nil {
+	if _, err := o.write(s); err != nil {
 		t.Fatalf("the first write: %v", err)
 	}
 	if err := os.Remove(out); err != nil {
@@ -414,7 +414,7 @@ func TestWatchOutCheckedAtEveryWrite(t *testing.T) {
 	if err := os.Symlink("../.cadrun/history/log.jsonl", out); err != nil {
 		t.Fatal(err)
 	}
-	err = o.write(s)
+	_, err = o.write(s)
 	if err == nil || !strings.Contains(err.Error(), `is in the workspace's .cadrun/, where it would overwrite or become a workspace file`) {
 		t.Errorf("the write through the swapped link: %v", err)
 	}

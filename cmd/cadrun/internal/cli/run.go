@@ -113,6 +113,9 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		if err := os.WriteFile(*out, data, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", *out, err)
 		}
+		if l := format.LeftOut(res.Scene); l != "" {
+			fmt.Fprintln(stderr, "warning:", Visible(l)) // as the worker's export says it
+		}
 		return nil
 	}
 	// The worker writes the file's bytes (see Pool.Export): the scene stays where it was made,

@@ -27,12 +27,21 @@ func TestMain(m *testing.M) {
 }
 
 // testExportEnv makes the workers' export fail after its first piece: "fail midway" returns
-// an error, "die midway" kills the worker. The workers inherit it from the test.
+// an error, "die midway" kills the worker; "solid" adds a solid, a tetrahedron, to the scene
+// before it is written (the script API that makes solids is not these tests'). The workers
+// inherit it from the test.
 const testExportEnv = "CADRUN_TEST_EXPORT"
 
-func testExport(w io.Writer, s *scene.Scene, request []byte) error {
+func testExport(w io.Writer, s *scene.Scene, request []byte) ([]string, error) {
 	how := os.Getenv(testExportEnv)
-	if how == "" {
+	switch how {
+	case "":
+		return render.Export(w, s, request)
+	case "solid":
+		m := &scene.Mesh{Vertices: []float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, Triangles: []uint32{0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3}}
+		if _, err := s.Put("tetra", &scene.Solid{Mesh: m, Place: scene.Identity3}); err != nil {
+			return nil, err
+		}
 		return render.Export(w, s, request)
 	}
 	return render.Export(writerFunc(func(p []byte) (int, error) {
@@ -264,4 +273,27 @@ func TestRunOutputInAFolderClosedToNewFiles(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	checkFolder(t, dir, map[string]string{"part.svg": want})
+}
+
+// TestRunWarnsOfWhatTheFileLeavesOut: run -o prints what its file leaves out as a warning,
+// said by the worker that wrote it: an SVG the solids, an STL the 2D shapes. Not parallel: it
+// sets the environment.
+func TestRunWarnsOfWhatTheFileLeavesOut(t *testing.T) {
+	t.Setenv(testExportEnv, "solid")
+	for _, c := range []struct{ file, magic, warning string }{
+		{"part.svg", "<svg", "warning: left out 1 solid (tetra): SVG draws 2D shapes only; write .stl, .3mf or .png to see them\n"},
+		{"part.stl", "binary STL", "warning: left out 1 shape that is not a solid (c): STL holds solids only; write .svg, .pdf, .dxf or .png to see them\n"},
+	} {
+		out := filepath.Join(t.TempDir(), c.file)
+		stderr, err := runTo(t, "drawCircle('c', 0, 0, 1)\n", out)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", c.file, err, stderr)
+		}
+		if stderr != c.warning {
+			t.Errorf("%s: stderr %q, want %q", c.file, stderr, c.warning)
+		}
+		if b, err := os.ReadFile(out); err != nil || !strings.HasPrefix(string(b), c.magic) {
+			t.Errorf("%s: %v, starts %.10q", c.file, err, b)
+		}
+	}
 }
