@@ -6,18 +6,21 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/cadrun/cadrun/cmd/cadrun/internal/cli"
 	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
 )
 
 // runDemo runs every example workspace (embedded in the binary) through the sandbox and
-// writes NAME.svg, NAME.png and NAME.dxf for each.
+// writes NAME.svg, NAME.png and NAME.dxf for each drawing, NAME.stl, NAME.3mf and NAME.png for
+// each part made of solids.
 func runDemo(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlags("demo", "demo [-o DIR] [-dxf-text outlines|entities]", stderr)
-	out := fs.String("o", "out", "directory to write NAME.svg, NAME.png and NAME.dxf into (created if missing)")
+	out := fs.String("o", "out", "directory to write NAME.svg, NAME.png and NAME.dxf (a part made of solids: NAME.stl, NAME.3mf and NAME.png) into (created if missing)")
 	var dxfOpt render.DXFOptions
 	fs.Func("dxf-text", "DXF text: outlines (the default, for cutting) or entities (TEXT and MTEXT with a STYLE, for editing)", func(s string) error {
 		t, err := render.ParseDXFText(s)
@@ -49,32 +52,56 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		svg, err := render.SVG(res.Scene, render.SVGOptions{})
+		files, err := demoFiles(name, res.Scene, dxfOpt)
 		if err != nil {
-			return fmt.Errorf("rendering %s to SVG: %w", name, err)
+			return err
 		}
-		png, err := render.PNG(res.Scene, render.PNGOptions{Width: examples.DemoWidth})
-		if err != nil {
-			return fmt.Errorf("rendering %s to PNG: %w", name, err)
-		}
-		// A DXF too, as a cutter or a CAD program would take the drawing (R12, as
-		// `cadrun run -o NAME.dxf` writes it).
-		dxf, err := render.DXF(res.Scene, dxfOpt)
-		if err != nil {
-			return fmt.Errorf("rendering %s to DXF: %w", name, err)
-		}
-		for _, f := range []struct {
-			ext  string
-			data []byte
-		}{{".svg", svg}, {".png", png}, {".dxf", dxf}} {
+		exts := make([]string, len(files))
+		for i, f := range files {
 			path := filepath.Join(*out, name+f.ext)
 			if err := os.WriteFile(path, f.data, 0o644); err != nil {
 				return fmt.Errorf("writing %s: %w", path, err)
 			}
+			exts[i] = f.ext
 		}
 		base := filepath.Join(*out, name)
-		fmt.Fprintf(stdout, "%-10s %5d entities in %6.1f ms -> %s.svg, .png, .dxf\n", name, res.Scene.Len(),
-			float64(res.Duration.Microseconds())/1000, base)
+		fmt.Fprintf(stdout, "%-12s %5d entities in %6.1f ms -> %s%s\n", name, res.Scene.Len(),
+			float64(res.Duration.Microseconds())/1000, base, strings.Join(exts, ", "))
 	}
 	return nil
+}
+
+type demoFile struct {
+	ext  string
+	data []byte
+}
+
+// demoFiles renders an example: a drawing to SVG, PNG and DXF (R12, as `cadrun run -o
+// NAME.dxf` writes it, for a cutter or a CAD program); a part made of solids to STL and 3MF,
+// to print, and PNG, its shaded view.
+func demoFiles(name string, sc *scene.Scene, dxfOpt render.DXFOptions) ([]demoFile, error) {
+	png, err := render.PNG(sc, render.PNGOptions{Width: examples.DemoWidth})
+	if err != nil {
+		return nil, fmt.Errorf("rendering %s to PNG: %w", name, err)
+	}
+	if len(sc.Solids()) > 0 {
+		stl, err := render.STL(sc)
+		if err != nil {
+			return nil, fmt.Errorf("writing %s as STL: %w", name, err)
+		}
+		tmf, err := render.ThreeMF(sc, render.ThreeMFOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("writing %s as 3MF: %w", name, err)
+		}
+		return []demoFile{{".stl", stl}, {".3mf", tmf}, {".png", png}}, nil
+	}
+	svg, err := render.SVG(sc, render.SVGOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("rendering %s to SVG: %w", name, err)
+	}
+	dxf, err := render.DXF(sc, dxfOpt)
+	if err != nil {
+		return nil, fmt.Errorf("rendering %s to DXF: %w", name, err)
+	}
+	return []demoFile{{".svg", svg}, {".png", png}, {".dxf", dxf}}, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -30,6 +31,22 @@ func TestDemoWritesSVGPNGAndDXF(t *testing.T) {
 		dxf, err := os.ReadFile(filepath.Join(dir, name+".dxf"))
 		if err != nil || !bytes.HasPrefix(bytes.TrimLeft(dxf, " "), []byte("0\nSECTION\n")) || !bytes.HasSuffix(dxf, []byte("EOF\n")) {
 			t.Errorf("%s.dxf: %v %.20q", name, err, dxf)
+		}
+	}
+	// The parts made of solids come as STL (binary: an 80-byte header, a count, 50 bytes a
+	// triangle), 3MF (a zip) and PNG; the readers that check them are in render.
+	for _, name := range []string{"anglebracket", "knob"} {
+		stl, err := os.ReadFile(filepath.Join(dir, name+".stl"))
+		if err != nil || len(stl) < 84 || len(stl) != 84+50*int(binary.LittleEndian.Uint32(stl[80:])) {
+			t.Errorf("%s.stl: %v, %d bytes", name, err, len(stl))
+		}
+		tmf, err := os.ReadFile(filepath.Join(dir, name+".3mf"))
+		if err != nil || !bytes.HasPrefix(tmf, []byte("PK\x03\x04")) {
+			t.Errorf("%s.3mf: %v", name, err)
+		}
+		png, err := os.ReadFile(filepath.Join(dir, name+".png"))
+		if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
+			t.Errorf("%s.png: %v", name, err)
 		}
 	}
 }
