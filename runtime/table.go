@@ -147,7 +147,8 @@ var table = withCallFlags(append([]Func{
 	{Name: "translate", Domain: "transforms", Returns: "boolean", Doc: "Move an entity by (dx, dy), and a solid (or a group of solids) also by dz; a 2D shape stays in the plane z = 0.",
 		Params: []Param{pTarget, {Name: "dx", Type: "number", Unit: "scene units"}, {Name: "dy", Type: "number", Unit: "scene units"},
 			{Name: "dz", Type: "number", Unit: "scene units", Optional: true, Default: "0", Doc: "solids only"}, pSpace},
-		Example: "drawCircle('c', 0, 0, 5); translate('c', 10, 0)",
+		AltParams: []Param{pTarget, {Name: "dx", Type: "number", Unit: "scene units"}, {Name: "dy", Type: "number", Unit: "scene units"}, pSpace},
+		Example:   "drawCircle('c', 0, 0, 5); translate('c', 10, 0)",
 		impl: func(c *call) goja.Value {
 			name := c.str(0)
 			d := scene.Vec{X: c.num(1), Y: c.num(2)}
