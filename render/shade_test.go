@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -143,6 +144,7 @@ func TestShadeCubeHexagonArea(t *testing.T) {
 	if math.Abs(got-want)/want > 0.03 {
 		t.Fatalf("the cube covers %.0f pixels, want %.0f (√3·k², k = %.2f) within 3%%", got, want, k)
 	}
+	t.Logf("the cube covers %.0f pixels, √3·k² is %.0f (%+.2f%%)", got, want, 100*(got-want)/want)
 }
 
 func TestShadeBoxFaces(t *testing.T) {
@@ -292,12 +294,14 @@ func TestShadeRefusedAndCancelled(t *testing.T) {
 	maxRasterCells = 1000
 	_, err := PNG(s, PNGOptions{Width: 200})
 	maxRasterCells = old
-	if !errors.Is(err, ErrRasterCells) {
-		t.Fatalf("over the budget: %v", err)
+	want := "picture too costly to draw: its solids' faces and edges cover 268762 samples (9 a pixel), over 1000 (MaxRasterCells); " +
+		"use a smaller width or scale, or show fewer solids or coarser ones (fewer segments)"
+	if !errors.Is(err, ErrRasterCells) || err.Error() != want {
+		t.Fatalf("over the budget:\n got %v\nwant %s", err, want)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := PNG(s, PNGOptions{Width: 200, Context: ctx}); !errors.Is(err, context.Canceled) {
+	if _, err := PNG(s, PNGOptions{Width: 200, Context: ctx}); !errors.Is(err, context.Canceled) || err.Error() != "drawing the picture: context canceled" {
 		t.Fatalf("cancelled: %v", err)
 	}
 }
@@ -410,5 +414,43 @@ func TestShadeDrawMarks(t *testing.T) {
 	}
 	if c := at(scene.Vec3{0.5, 0.5, 1}); !(c.R > 200 && c.G > 200 && c.B > 200) {
 		t.Errorf("the other box's top is %v, want faded towards white", c)
+	}
+}
+
+// A part far from the origin is drawn as the same part at the origin: the depth buffer counts
+// from the solids' middle, so float32 keeps its digits for the part. Here a box stands a
+// tenth of a unit behind another, which float32 depths counted from the origin would not
+// tell apart a million units away.
+func TestShadeFarFromOrigin(t *testing.T) {
+	var pics []*image.RGBA
+	for _, at := range []scene.Vec3{{}, {1e6, -1e6, 1e6}} {
+		s := scene.New()
+		putSolid(t, s, "front", boxMesh(scene.Vec3{}, scene.Vec3{2, 2, 2}), scene.Translation3(at))
+		putSolid(t, s, "back", boxMesh(scene.Vec3{0.5, 0.5, 0.5}, scene.Vec3{2.2, 2.2, 2.2}), scene.Translation3(add3(at, scale3(isoForward, 0.1))))
+		pics = append(pics, shadePNG(t, s, PNGOptions{Width: 300}, fmt.Sprint("far", at[0])))
+	}
+	a, b := pics[0], pics[1]
+	if a.Rect != b.Rect {
+		t.Fatalf("sizes %v and %v", a.Rect, b.Rect)
+	}
+	if n := pngDiffPixels(a, b); n > a.Rect.Dx()*a.Rect.Dy()/100 {
+		t.Fatalf("the part far from the origin differs from the one at it in %d pixels", n)
+	}
+}
+
+func add3(a, b scene.Vec3) scene.Vec3 { return scene.Vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
+
+// A solid whose mesh is empty draws nothing and fails nothing.
+func TestShadeEmptyMesh(t *testing.T) {
+	s := scene.New()
+	putSolid(t, s, "none", &scene.Mesh{}, scene.Identity3)
+	for _, v := range []*View{nil, {Min: scene.Vec{X: -1, Y: -1}, Max: scene.Vec{X: 1, Y: 1}}} {
+		pic, err := Draw(s, PNGOptions{Width: 50, View: v}, Marks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pic.Painted || !pic.Isometric {
+			t.Fatalf("an empty solid: painted %v, isometric %v", pic.Painted, pic.Isometric)
+		}
 	}
 }
