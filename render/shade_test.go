@@ -454,3 +454,15 @@ func TestShadeEmptyMesh(t *testing.T) {
 		}
 	}
 }
+
+// The background option holds for a picture of solids: transparent around the part, the
+// part opaque.
+func TestShadeTransparentBackground(t *testing.T) {
+	s := scene.New()
+	putSolid(t, s, "cube", boxMesh(scene.Vec3{}, scene.Vec3{1, 1, 1}), scene.Identity3)
+	img := shadePNG(t, s, PNGOptions{Width: 100, Background: &scene.Color{}}, "transparent")
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	if corner, middle := img.RGBAAt(0, 0), img.RGBAAt(w/2, h/2); corner.A != 0 || middle.A != 255 {
+		t.Fatalf("corner %v, middle %v: want transparent around an opaque part", corner, middle)
+	}
+}
