@@ -242,6 +242,18 @@ func (j *shadeJob) addScene(s *scene.Scene, solids []scene.SolidItem, f isoFrame
 	// The map to samples is a rotation and a scale (a turn of the world, and the flip of y
 	// undone by the turn's handedness), so the light and the faces' normals can meet there.
 	j.light = normalize3(sub3(sm.Apply(shadeLight), sm.Apply(scene.Vec3{})))
+	// Every vertex is kept, and about half the triangles face the camera: sized once, the
+	// arrays are not copied as they grow (a million triangles would copy tens of megabytes).
+	nv, nt := 0, 0
+	for _, it := range solids {
+		if keep == nil || keep(it.Entity) {
+			m := it.Entity.Shape.(*scene.Solid).Mesh
+			nv, nt = nv+m.NumVertices(), nt+m.NumTriangles()
+		}
+	}
+	j.pts = make([]float32, 0, 3*nv)
+	j.tris = make([]uint32, 0, 3*(nt/2+1))
+	j.cols = make([]uint32, 0, nt/2+1)
 	for _, it := range solids {
 		if keep != nil && !keep(it.Entity) {
 			continue
