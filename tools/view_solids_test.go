@@ -33,3 +33,21 @@ func TestPictureOfSolidsMapping(t *testing.T) {
 		t.Errorf("region %v does not frame the cube's plan, 0..10 on both axes", r)
 	}
 }
+
+// The render budget's estimate counts a solid's triangles, which its picture is drawn from:
+// a solid is one entity of up to scene.MaxSolidTriangles.
+func TestDrawingMemoryCountsTriangles(t *testing.T) {
+	t.Parallel()
+	m := &scene.Mesh{}
+	for i := range 8 {
+		m.Vertices = append(m.Vertices, float32(i&1), float32(i>>1&1), float32(i>>2&1))
+	}
+	m.Triangles = []uint32{0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5}
+	sc := scene.New()
+	if _, err := sc.Put("cube", &scene.Solid{Mesh: m, Place: scene.Identity3}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := drawingMemory(sc, svgBytesPerEntity), int64(svgBytesPerEntity)+12*triangleBytes; got != want {
+		t.Errorf("%d bytes, want %d", got, want)
+	}
+}
