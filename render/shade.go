@@ -158,8 +158,9 @@ type shadeJob struct {
 	tris []uint32
 	cols []uint32
 	// segs are the lines drawn over the faces: the solids' edges and the 2D shapes.
-	segs   []shadeSeg
-	styles []shadeStyle
+	segs       []shadeSeg
+	styles     []shadeStyle
+	styleIndex map[shadeStyle]uint32
 
 	cost int64 // samples the triangles and lines cover, counted against maxRasterCells
 
@@ -263,22 +264,22 @@ func (j *shadeJob) addScene(s *scene.Scene, solids []scene.SolidItem, f isoFrame
 			continue
 		}
 		st := drawn.Style
-		face := j.bg // no fill: the faces hide what is behind them, in the background's colour
+		face, shaded := j.bg, false // no fill: the faces hide what is behind them, in the background's colour
 		if st.Fill != nil && st.Fill[3] > 0 {
-			face = [4]uint8{opaque8(st.Fill[0]), opaque8(st.Fill[1]), opaque8(st.Fill[2]), 0xff}
+			face, shaded = [4]uint8{opaque8(st.Fill[0]), opaque8(st.Fill[1]), opaque8(st.Fill[2]), 0xff}, true
 		}
 		if override != nil {
-			face = [4]uint8{opaque8(override[0]), opaque8(override[1]), opaque8(override[2]), 0xff}
+			face, shaded = [4]uint8{opaque8(override[0]), opaque8(override[1]), opaque8(override[2]), 0xff}, true
 		}
 		edge := shadeEdgeColor
 		if st.Stroke != nil && st.Stroke[3] > 0 {
 			edge = *st.Stroke
 		}
-		j.addSolid(it.Entity.Shape.(*scene.Solid).Mesh, sm.Mul(it.World), face, edge)
+		j.addSolid(it.Entity.Shape.(*scene.Solid).Mesh, sm.Mul(it.World), face, shaded, edge)
 		n++
 	}
 	// The 2D shapes, as lines in the plane z = 0, in their stroke's colour (else their fill's).
-	tol := pngTolerance / (toPx.A * float64(j.ss))
+	tol := pngTolerance / toPx.A
 	half := float32(linePx * float64(j.ss) / 2)
 	for it := range s.Paint() {
 		if _, ok := it.Entity.Shape.(*scene.Solid); ok || len(it.Path) == 0 {
@@ -325,16 +326,20 @@ const shadeLineEps = 1.5
 
 func opaque8(v float64) uint8 { return uint8(math.Round(pngClamp01(v) * 0xff)) }
 
-// style adds a line style and returns its index.
+// style adds a line style, once, and returns its index.
 func (j *shadeJob) style(c scene.Color, half float32) uint32 {
 	p := pngColor8(c)
-	for i, st := range j.styles {
-		if st.c == [4]uint8{p.R, p.G, p.B, p.A} && st.half == half {
-			return uint32(i)
-		}
+	st := shadeStyle{c: [4]uint8{p.R, p.G, p.B, p.A}, half: half}
+	if i, ok := j.styleIndex[st]; ok {
+		return i
 	}
-	j.styles = append(j.styles, shadeStyle{c: [4]uint8{p.R, p.G, p.B, p.A}, half: half})
-	return uint32(len(j.styles) - 1)
+	if j.styleIndex == nil {
+		j.styleIndex = map[shadeStyle]uint32{}
+	}
+	i := uint32(len(j.styles))
+	j.styles = append(j.styles, st)
+	j.styleIndex[st] = i
+	return i
 }
 
 // addSeg adds a piece of line from a to b (samples and depth), counting the samples it paints.
@@ -354,9 +359,9 @@ func (j *shadeJob) addSeg(a, b scene.Vec3, eps float64, style uint32) {
 	j.cost += int64(math.Min(l+2*half, float64(j.w+j.h))*(2*half+2)) + 1
 }
 
-// addSolid adds a mesh mapped to samples by m: its front-facing triangles shaded in face,
-// and its silhouette and feature edges in edge.
-func (j *shadeJob) addSolid(mesh *scene.Mesh, m scene.Affine3, face [4]uint8, edge scene.Color) {
+// addSolid adds a mesh mapped to samples by m: its front-facing triangles in face, shaded
+// when shaded is set, and its silhouette and feature edges in edge.
+func (j *shadeJob) addSolid(mesh *scene.Mesh, m scene.Affine3, face [4]uint8, shaded bool, edge scene.Color) {
 	base := uint32(len(j.pts) / 3)
 	nv := mesh.NumVertices()
 	for i := range uint32(nv) {
@@ -400,7 +405,7 @@ func (j *shadeJob) addSolid(mesh *scene.Mesh, m scene.Affine3, face [4]uint8, ed
 		front[t] = true
 		shade := shadeAmbient + (1-shadeAmbient)*math.Max(0, dot3(n, light))
 		col := [4]uint8{face[0], face[1], face[2], face[3]}
-		if face != j.bg {
+		if shaded {
 			for i := range 3 {
 				col[i] = uint8(math.Round(float64(face[i]) * shade))
 			}

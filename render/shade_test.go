@@ -466,3 +466,22 @@ func TestShadeTransparentBackground(t *testing.T) {
 		t.Fatalf("corner %v, middle %v: want transparent around an opaque part", corner, middle)
 	}
 }
+
+// A solid in the background's colour is still shaded: its faces are told apart.
+func TestShadeWhiteSolid(t *testing.T) {
+	s := scene.New()
+	putSolid(t, s, "box", boxMesh(scene.Vec3{}, scene.Vec3{4, 3, 2}), scene.Identity3)
+	if err := s.SetFill("box", &scene.Color{1, 1, 1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := isoFrameOf(s.Solids(), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := shadePNG(t, s, PNGOptions{Width: 300}, "white")
+	top := isoPixel(f, img.Rect.Dx(), img.Rect.Dy(), scene.Vec3{2, 1.5, 2})
+	right := isoPixel(f, img.Rect.Dx(), img.Rect.Dy(), scene.Vec3{4, 1.5, 1})
+	if a, b := img.RGBAAt(int(top.X), int(top.Y)), img.RGBAAt(int(right.X), int(right.Y)); a == b || a == pngWhite {
+		t.Fatalf("a white box's top %v and right %v: want two shades, neither the background", a, b)
+	}
+}
