@@ -46,8 +46,31 @@ const shadeAmbient = 0.35
 // (30° or less), its rims are.
 const shadeFeatureDeg = 30
 
-// shadeEdgeColor is the colour of a solid's edges when its style has no stroke.
+// shadeEdgeColor is the colour of a solid's edges when its style has no stroke. On a part
+// whose colour is darker than shadeDarkFace (its luminance) the edges would not show, so
+// they are drawn in its colour taken shadeDarkEdgeLift of the way to white instead.
 var shadeEdgeColor = scene.Color{0.12, 0.13, 0.15, 1}
+
+const (
+	shadeDarkFace     = 0.3
+	shadeDarkEdgeLift = 0.5
+)
+
+// edgeColor is the colour of the edges of a solid in style st.
+func edgeColor(st scene.Style) scene.Color {
+	if st.Stroke != nil && st.Stroke[3] > 0 {
+		return *st.Stroke
+	}
+	if f := st.Fill; f != nil && f[3] > 0 && 0.2126*f[0]+0.7152*f[1]+0.0722*f[2] < shadeDarkFace {
+		var c scene.Color
+		for i := range 3 {
+			c[i] = f[i] + (1-f[i])*shadeDarkEdgeLift
+		}
+		c[3] = 1
+		return c
+	}
+	return shadeEdgeColor
+}
 
 // Widths, in pixels: a solid's edges, and the scene's 2D shapes drawn in the plane z = 0.
 const (
@@ -271,10 +294,7 @@ func (j *shadeJob) addScene(s *scene.Scene, solids []scene.SolidItem, f isoFrame
 		if override != nil {
 			face, shaded = [4]uint8{opaque8(override[0]), opaque8(override[1]), opaque8(override[2]), 0xff}, true
 		}
-		edge := shadeEdgeColor
-		if st.Stroke != nil && st.Stroke[3] > 0 {
-			edge = *st.Stroke
-		}
+		edge := edgeColor(st)
 		j.addSolid(it.Entity.Shape.(*scene.Solid).Mesh, sm.Mul(it.World), face, shaded, edge)
 		n++
 	}

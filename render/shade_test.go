@@ -485,3 +485,29 @@ func TestShadeWhiteSolid(t *testing.T) {
 		t.Fatalf("a white box's top %v and right %v: want two shades, neither the background", a, b)
 	}
 }
+
+// The edges of a dark part are drawn lighter than its faces, where dark edges would not show.
+func TestShadeDarkPartEdges(t *testing.T) {
+	s := scene.New()
+	putSolid(t, s, "box", boxMesh(scene.Vec3{}, scene.Vec3{1, 1, 1}), scene.Identity3)
+	if err := s.SetFill("box", &scene.Color{0.1, 0.1, 0.12, 1}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := isoFrameOf(s.Solids(), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := shadePNG(t, s, PNGOptions{Width: 300}, "dark")
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	lum := func(c color.RGBA) int { return int(c.R) + int(c.G) + int(c.B) }
+	// The edge between the top and the front, and the top beside it.
+	q := isoPixel(f, w, h, scene.Vec3{0.5, 0, 1})
+	edge := 0
+	for dy := -1; dy <= 1; dy++ {
+		edge = max(edge, lum(img.RGBAAt(int(q.X), int(q.Y)+dy)))
+	}
+	face := isoPixel(f, w, h, scene.Vec3{0.5, 0.5, 1})
+	if top := lum(img.RGBAAt(int(face.X), int(face.Y))); edge < top+100 {
+		t.Fatalf("a dark box's edge is %d bright, its top %d: the edge does not stand out", edge, top)
+	}
+}
