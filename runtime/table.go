@@ -465,14 +465,24 @@ var table = withCallFlags(append([]Func{
 		}},
 
 	{Name: "distance", Domain: "geometry", Returns: "{distance: number, a: [number, number], b: [number, number]}",
-		Doc:     "The smallest world-space distance between two entities' shapes, with the closest points a (on the first) and b (on the second); 0 when they touch or overlap, or one is inside a closed other. Groups count as the union of their members; lines and circular arcs (circles, arcs, rounded corners, the arcs booleans and offsets keep) are exact, ellipses and Béziers flattened as booleans flatten them.",
-		Params:  []Param{{Name: "a", Type: "string", Doc: "an existing entity"}, {Name: "b", Type: "string", Doc: "an existing entity"}},
-		Example: "drawCircle('a', 0, 0, 2); drawCircle('b', 10, 0, 3); console.log(distance('a', 'b'))",
+		Doc: "The smallest world-space distance between two entities' shapes, with the closest points a (on the first) and b (on the second); 0 when they touch or overlap, or one is inside a closed other. {boundary: true} measures between the outlines instead: a hole inside a panel is as far as its edge is from the panel's edge. {from: 'center'} measures from the first's centre (a circle's or arc's centre, else its centroid) to the second's outline. Groups count as the union of their members; lines and circular arcs (circles, arcs, rounded corners, the arcs booleans and offsets keep) are exact, ellipses and Béziers flattened as booleans flatten them.",
+		Params: []Param{{Name: "a", Type: "string", Doc: "an existing entity"}, {Name: "b", Type: "string", Doc: "an existing entity"},
+			{Name: "options", Type: "{boundary?: boolean, from?: 'edge' | 'center'}", Optional: true, Default: "{boundary: false, from: 'edge'}", Doc: "boundary: outline to outline; from 'center': the first's centre to the second's outline"}},
+		Example: "drawRect('panel', 50, 30, 100, 60); drawCircle('hole', 10, 12, 5); console.log(distance('hole', 'panel', {boundary: true}).distance, distance('hole', 'panel', {from: 'center'}).distance)",
 		impl: func(c *call) goja.Value {
+			o := c.opts(2, "boundary", "from")
+			opt := scene.DistanceOptions{Boundary: c.optBool(o, "boundary", false), From: scene.DistanceFrom(c.optStr(o, "from", ""))}
+			if opt != (scene.DistanceOptions{}) {
+				for _, n := range []string{c.str(0), c.str(1)} {
+					if _, solid := c.solidsOf(n); solid {
+						c.fail("Error", "%v: boundary and from measure 2D outlines; %q is a solid, and distance between solids takes no options", scene.ErrBadOption, n)
+					}
+				}
+			}
 			if v, ok := c.solidDistance(c.str(0), c.str(1)); ok {
 				return v
 			}
-			g, err := c.r.scene.Distance(c.str(0), c.str(1))
+			g, err := c.r.scene.DistanceWith(c.str(0), c.str(1), opt)
 			c.check(err)
 			return c.jsonValue(g)
 		}},
