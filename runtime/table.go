@@ -89,13 +89,13 @@ var table = withCallFlags(append([]Func{
 	// text
 	{Name: "drawText", Domain: "text", Returns: "boolean", Doc: "Draw text as outlines from an embedded font; (x, y) is the start of the first baseline. A scene's texts are capped at 1,000,000 outline segments together (MaxTextSegments; DejaVu Sans draws a letter in about 18).",
 		Params: []Param{pName, {Name: "text", Type: "string"}, pX, pY, {Name: "fontSize", Type: "number", Unit: "scene units"},
-			{Name: "options", Type: "{align?: 'left' | 'center' | 'right', color?: number[], font?: string}", Optional: true, Default: "{align: 'left', color: [0,0,0,1], font: 'sans'}",
-				Doc: "fonts: sans (DejaVu Sans, plain zero), sans-bold, sans-italic, sans-bold-italic; mono, mono-bold, go-sans, go-sans-bold, go-sans-italic, go-sans-bold-italic (the Go fonts); or a workspace font, fonts/NAME.ttf|otf|ttc, by NAME. Characters the font lacks (Hangul, CJK) are drawn in a workspace font, else a system font, which the run names"}},
+			{Name: "options", Type: "{align?: 'left' | 'center' | 'right', color?: number[], font?: string, lint?: boolean}", Optional: true, Default: "{align: 'left', color: [0,0,0,1], font: 'sans', lint: true}",
+				Doc: "fonts: sans (DejaVu Sans, plain zero), sans-bold, sans-italic, sans-bold-italic; mono, mono-bold, go-sans, go-sans-bold, go-sans-italic, go-sans-bold-italic (the Go fonts); or a workspace font, fonts/NAME.ttf|otf|ttc, by NAME. Characters the font lacks (Hangul, CJK) are drawn in a workspace font, else a system font, which the run names. lint: false keeps the size-label lint from reading the text (a note whose numbers are not sizes of the shapes near it)"}},
 		Example: "drawText('title', 'Ø20 bore', 0, -30, 6, {align: 'center'})",
 		impl: func(c *call) goja.Value {
-			o := c.opts(5, "align", "color", "font")
+			o := c.opts(5, "align", "color", "font", "lint")
 			t := &scene.Text{Text: c.str(1), Pos: scene.Vec{X: c.num(2), Y: c.num(3)}, Size: c.num(4),
-				Align: scene.TextAlign(c.optStr(o, "align", "")), Font: c.optStr(o, "font", "")}
+				Align: scene.TextAlign(c.optStr(o, "align", "")), Font: c.optStr(o, "font", ""), NoLint: !c.optBool(o, "lint", true)}
 			f, err := c.r.font(t.Font)
 			c.check(err)
 			if f != nil {
