@@ -336,7 +336,7 @@ var table = withCallFlags(append([]Func{
 		}},
 	{Name: "setHatch", Domain: "style", Returns: "boolean", Doc: "Hatch a closed shape's area (holes left out), drawn over its fill (see the table of hatch patterns in docs/scripting.md); on a group, every closed member without a hatch of its own. 'none' or '' removes it; a line, an arc or an open path is refused. The spacing is in scene units (ansi31's lines are 3.175 apart at scale 1) and not scaled by transforms; a scene's hatches are capped at 200,000 segments (MaxHatchSegments).",
 		Params: []Param{pTarget, {Name: "pattern", Type: "'solid' | 'ansi31' | 'ansi37' | 'dots' | 'none'", Doc: "solid fills; ansi31 is lines at 45°, ansi37 crossed lines, dots a grid of dots"},
-			{Name: "options", Type: "{angle?: number, scale?: number, color?: number[]}", Optional: true, Default: "{angle: 0, scale: 1}",
+			{Name: "options", Type: "{angle?: number /* radians */, scale?: number, color?: number[]}", Optional: true, Default: "{angle: 0, scale: 1}",
 				Doc: "angle: turns the pattern, in radians; scale: multiplies its spacing, > 0; color: the hatch's colour (unset: the stroke's)"}},
 		Example: "drawRect('section', 0, 0, 40, 20); setHatch('section', 'ansi31', {scale: 2})",
 		impl: func(c *call) goja.Value {
@@ -351,7 +351,7 @@ var table = withCallFlags(append([]Func{
 					col = c.colorValue(v, "option color")
 				}
 			}
-			c.check(c.r.scene.SetHatch(c.str(0), c.str(1), c.optNum(o, "angle", 0), k, col))
+			c.check(c.r.scene.SetHatch(c.str(0), c.str(1), c.optAngle(o, "angle", 0), k, col))
 			return c.ok()
 		}},
 	{Name: "createLayer", Domain: "style", Returns: "boolean", Doc: "Create a layer (or redefine one of that name): entities put on it with setLayer take its colour, linetype and lineweight where they set none; plot: false leaves them out of SVG, PNG and PDF but keeps them in DXF, not plotted.",

@@ -1315,7 +1315,8 @@ var shapeKinds = []shapeKind{
 		field[Dimension]{"text", func(r *jsonReader, g Dimension) Dimension { g.Text = string(r.str()); return g }},
 		field[Dimension]{"precision", func(r *jsonReader, g Dimension) Dimension { g.Precision = r.int(); return g }},
 		field[Dimension]{"units", func(r *jsonReader, g Dimension) Dimension { g.Units = string(r.str()); return g }},
-		field[Dimension]{"size", func(r *jsonReader, g Dimension) Dimension { g.Size = r.num(); return g }}),
+		field[Dimension]{"size", func(r *jsonReader, g Dimension) Dimension { g.Size = r.num(); return g }},
+		field[Dimension]{"textAt", func(r *jsonReader, g Dimension) Dimension { v := r.vec(); g.TextAt = &v; return g }}),
 	{kind: KindSolid,
 		// A solid's mesh is base64 in an object of its own: the reader of record reads it.
 		read: func(r *jsonReader) Shape { r.fail(); return nil },
