@@ -88,3 +88,20 @@ dimLinear('width', [0, 20], [40, 20], {direction: 'horizontal', offset: 8, textA
 		t.Errorf("textAt of two points: got %v, want %s", err, want)
 	}
 }
+
+// TestAngleNotesCapped: past maxAngleNotes places, one last warning says more were not noted.
+func TestAngleNotesCapped(t *testing.T) {
+	t.Parallel()
+	src := "drawRect('r', 0, 0, 10, 4)\n" + strings.Repeat("rotate('r', 90)\n", maxAngleNotes+2)
+	res, err := Run(context.Background(), MapSource{MainModule: src}, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Warnings); n != maxAngleNotes+1 {
+		t.Fatalf("%d warnings, want %d: %q", n, maxAngleNotes+1, res.Warnings)
+	}
+	want := "more angles past a whole turn were given at other places, not noted (at most 5 such notes a run, maxAngleNotes): look for degrees given where radians go"
+	if got := res.Warnings[maxAngleNotes]; got != want {
+		t.Errorf("last warning:\n got %s\nwant %s", got, want)
+	}
+}

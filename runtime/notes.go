@@ -111,7 +111,11 @@ func (c *call) noteAngle(what string, v float64) {
 		return
 	}
 	r.angleNotes = append(r.angleNotes, key)
-	if len(r.angleNotes) > maxAngleNotes {
+	switch n := len(r.angleNotes); {
+	case n == maxAngleNotes+1:
+		r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("more angles past a whole turn were given at other places, not noted (at most %d such notes a run, maxAngleNotes): look for degrees given where radians go", maxAngleNotes))
+		return
+	case n > maxAngleNotes:
 		return
 	}
 	num := strconv.FormatFloat(v, 'g', -1, 64)
