@@ -102,6 +102,11 @@ type Options struct {
 	DXF     DXFOptions
 	PDF     PDFOptions
 	ThreeMF ThreeMFOptions
+	// Layers, when not empty, keeps only the shapes on these layers of the scene's table
+	// (SelectLayers), so that one scene gives a cut-only DXF and a dimensioned PDF. The
+	// caller selects them before it renders, and says what the file leaves out of the
+	// selection (Format.LeftOut), not of the scene.
+	Layers []string `json:",omitempty"`
 }
 
 // Format is an output format chosen by a file's extension.
@@ -158,8 +163,13 @@ func Extensions() string {
 }
 
 // Flags registers the export flags on fs, writing into o: -dxf, -dxf-text, -units,
-// -tolerance, -page and -scale. The PNG width stays with each command.
+// -tolerance, -page, -scale and -layers. The PNG width stays with each command.
 func (o *Options) Flags(fs *flag.FlagSet) {
+	fs.Func("layers", "write only the shapes on these layers of the scene (createLayer), names separated by commas: -layers cut for a laser's DXF", func(s string) error {
+		l, err := ParseLayers(s)
+		o.Layers = l
+		return err
+	})
 	fs.Func("dxf", "DXF version: 12 (R12, the default: POLYLINE with bulges) or 2000 (R2000: LWPOLYLINE and $INSUNITS)", func(s string) error {
 		v, err := ParseDXFVersion(s)
 		o.DXF.Version = v

@@ -30,6 +30,9 @@ func Export(w io.Writer, s *scene.Scene, request []byte) (warnings []string, err
 	if err != nil {
 		return nil, err
 	}
+	if s, err = SelectLayers(s, r.Options.Layers); err != nil {
+		return nil, err
+	}
 	if f.write != nil {
 		err = f.write(w, s, r.Options)
 	} else {

@@ -153,6 +153,9 @@ func (f Func) signature(params []Param) string {
 		}
 		b.WriteString(": ")
 		b.WriteString(p.Type)
+		if p.Unit == "radians" {
+			b.WriteString(" /* radians */") // an angle says its unit where it is given
+		}
 	}
 	b.WriteString("): ")
 	b.WriteString(f.Returns)

@@ -15,11 +15,11 @@ import (
 )
 
 // dimOptionKeys are the options every dimension function takes.
-var dimOptionKeys = []string{"text", "precision", "units", "size", "color", "layer"}
+var dimOptionKeys = []string{"text", "precision", "units", "size", "textAt", "color", "layer"}
 
-const dimOptionsType = "text?: string, precision?: number, units?: string, size?: number, color?: number[], layer?: string"
+const dimOptionsType = "text?: string, precision?: number, units?: string, size?: number, textAt?: [number, number], color?: number[], layer?: string"
 
-const dimOptionsDoc = "text replaces the measured text ('<>' stands for it: '<> H7'); precision: digits after the point (0 to 8), trailing zeros dropped; units: appended to the number (' mm'); size: text height in scene units (arrows and gaps follow it); color: stroke and fill; layer: as setLayer"
+const dimOptionsDoc = "text replaces the measured text ('<>' stands for it: '<> H7'); precision: digits after the point (0 to 8), trailing zeros dropped; units: appended to the number (' mm'); size: text height in scene units (arrows and gaps follow it); textAt: the point [x, y] the text's middle stands at, in place of the middle of its line (the lines stay, the text keeps their direction); color: stroke and fill; layer: as setLayer"
 
 var pDimPoint = func(name string) Param {
 	return Param{Name: name, Type: "[number, number] | string", Unit: "scene units",
@@ -28,11 +28,11 @@ var pDimPoint = func(name string) Param {
 
 var dimFuncs = []Func{
 	{Name: "dimLinear", Domain: "dimensions", Returns: "boolean",
-		Doc: "Dimension the distance between two points (aligned with them, or along x or y), drawn with extension lines, arrows and the measured value; it measures its points under its world transform on every run.",
+		Doc: "Dimension the distance between two points (aligned with them, or along x or y), drawn with extension lines, arrows and the measured value; it measures its points under its world transform on every run. A positive offset puts the dimension line above a horizontal dimension, left of a vertical one, and left of the direction from a to b for an aligned one (above, for a to the left of b); a negative offset, the other side.",
 		Params: []Param{pName, pDimPoint("a"), pDimPoint("b"),
 			{Name: "options", Type: "{offset?: number, direction?: 'aligned' | 'horizontal' | 'vertical', " + dimOptionsType + "}", Optional: true,
 				Default: "{offset: 3 * size, direction: 'aligned', precision: 2, size: 2.5}",
-				Doc:     "offset: distance of the dimension line from the measured point further that way, positive to the left of a to b (above, for a horizontal one drawn left to right); " + dimOptionsDoc}},
+				Doc:     "offset: distance of the dimension line from the measured point further that way: positive above a horizontal dimension (whichever way a to b runs), left of a vertical one, left of a to b for an aligned one; " + dimOptionsDoc}},
 		Example: "drawRect('plate', 20, 10, 40, 20); dimLinear('width', [0, 20], [40, 20], {direction: 'horizontal', offset: 8})",
 		impl: func(c *call) goja.Value {
 			o := c.opts(3, append([]string{"offset", "direction"}, dimOptionKeys...)...)
@@ -77,7 +77,7 @@ var dimFuncs = []Func{
 func dimRadial(name string, typ scene.DimType, doc, example string) Func {
 	return Func{Name: name, Domain: "dimensions", Returns: "boolean", Doc: doc,
 		Params: []Param{pName, {Name: "circle", Type: "string", Doc: "a circle or an arc"},
-			{Name: "options", Type: "{angle?: number, outside?: boolean, " + dimOptionsType + "}", Optional: true,
+			{Name: "options", Type: "{angle?: number /* radians */, outside?: boolean, " + dimOptionsType + "}", Optional: true,
 				Default: "{angle: an arc's middle, else π/4, outside: false, precision: 2, size: 2.5}",
 				Doc:     "angle: direction of the dimension line from the centre, in radians; outside: the text outside the circle even where it fits inside; " + dimOptionsDoc}},
 		Example: example,
@@ -114,7 +114,7 @@ func dimRadial(name string, typ scene.DimType, doc, example string) Func {
 			dir := m.ApplyVec(scene.Vec{X: math.Cos(angle), Y: math.Sin(angle)})
 			d := &scene.Dimension{Type: typ, Points: []scene.Vec{m.Apply(centre)}, Radius: r * k, Angle: math.Atan2(dir.Y, dir.X)}
 			c.dimOptions(o, d)
-			d.Angle = c.optNum(o, "angle", d.Angle)
+			d.Angle = c.optAngle(o, "angle", d.Angle)
 			d.Outside = c.optBool(o, "outside", false)
 			return c.putDim(d, o)
 		}}
@@ -189,6 +189,16 @@ func (c *call) dimOptions(o *goja.Object, d *scene.Dimension) {
 		c.fail("RangeError", "option precision must be a whole number of digits from 0 to %d, got %v", scene.MaxDimPrecision, p)
 	}
 	d.Precision = int(p)
+	if o == nil {
+		return
+	}
+	if v := o.Get("textAt"); v != nil && !goja.IsUndefined(v) {
+		pts := c.points(v, "option textAt")
+		if len(pts) != 1 {
+			c.fail("TypeError", "option textAt must be one point [x, y], got %d points", len(pts))
+		}
+		d.TextAt = &pts[0]
+	}
 }
 
 // putDim draws d under argument 0's name and applies the color and layer options.

@@ -44,3 +44,38 @@ console.log(JSON.stringify(overlaps('a')), overlaps('a').length, JSON.stringify(
 		t.Errorf("overlaps of a line:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestBoundaryDistanceOption: distance's options measure a hole inside a panel by its edge
+// and by its centre, where the regions alone answer 0.
+func TestBoundaryDistanceOption(t *testing.T) {
+	t.Parallel()
+	src := `drawRect('panel', 50, 30, 100, 60); drawCircle('hole', 10, 12, 5)
+console.log(JSON.stringify(distance('hole', 'panel')))
+console.log(JSON.stringify(distance('hole', 'panel', {boundary: true})))
+console.log(JSON.stringify(distance('hole', 'panel', {from: 'center'})))
+console.log(JSON.stringify(distance('hole', 'panel', {boundary: true, from: 'edge'})))`
+	res, err := runMain(t, src, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`{"distance":0,"a":[15,12],"b":[15,12]}`,
+		`{"distance":5,"a":[5,12],"b":[0,12]}`,
+		`{"distance":10,"a":[10,12],"b":[0,12]}`,
+		`{"distance":5,"a":[5,12],"b":[0,12]}`,
+	}
+	if diff := cmp.Diff(want, res.Logs); diff != "" {
+		t.Errorf("logs mismatch (-want +got):\n%s", diff)
+	}
+	for _, tt := range []struct{ src, want string }{
+		{`drawRect('p', 0, 0, 10, 10); drawCircle('h', 0, 0, 1); distance('h', 'p', {from: 'middle'})`,
+			`scene.code.js:1:56: Error: distance: bad option: unknown distance from "middle"; use "edge" (the outline) or "center" (the centre)`},
+		{`drawRect('p', 0, 0, 10, 10); drawCircle('h', 0, 0, 1); distance('h', 'p', {boundry: true})`,
+			`scene.code.js:1:56: TypeError: distance: unknown option "boundry"; use boundary, from`},
+	} {
+		_, err := runMain(t, tt.src, Limits{})
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s:\n got %v\nwant %s", tt.src, err, tt.want)
+		}
+	}
+}

@@ -11,9 +11,13 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dop251/goja"
 
 	"github.com/cadrun/cadrun/scene"
 )
@@ -82,6 +86,63 @@ func (r *run) noteRedraws() {
 		r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("%q was drawn %d times in this run (drawn%s); each drawing replaced the one before, so only the last is in the scene: give each its own name (`name + i` in a loop) to keep them all",
 			name, rd.times, where))
 	}
+}
+
+// maxAngleNotes caps the warnings about angles past a whole turn, one per place in the
+// script.
+const maxAngleNotes = 5
+
+// noteAngle warns, once per place in the script, of an angle in radians past a whole turn:
+// dimDiameter(..., {angle: 45}) meant degrees, and was drawn at 45 radians without a word.
+// A turn of more than 2π is legal, and drawn as asked.
+func (c *call) noteAngle(what string, v float64) {
+	if !(math.Abs(v) > 2*math.Pi*(1+1e-9)) {
+		return
+	}
+	r := c.r
+	var d Diagnostic
+	r.placeAtStack(&d, r.vm.CaptureCallStack(0, nil))
+	at := ""
+	if d.File != "" {
+		at = fmt.Sprintf(" (%s:%d:%d)", d.File, d.Line, d.Column)
+	}
+	key := c.fn.Name + at + "\x00" + what
+	if slices.Contains(r.angleNotes, key) {
+		return
+	}
+	r.angleNotes = append(r.angleNotes, key)
+	switch n := len(r.angleNotes); {
+	case n == maxAngleNotes+1:
+		r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("more angles past a whole turn were given at other places, not noted (at most %d such notes a run, maxAngleNotes): look for degrees given where radians go", maxAngleNotes))
+		return
+	case n > maxAngleNotes:
+		return
+	}
+	num := strconv.FormatFloat(v, 'g', -1, 64)
+	r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("%s%s: %s %s is in radians, more than a whole turn (2π is 6.283); for %s° write %s * Math.PI / 180",
+		c.fn.Name, at, what, num, num, num))
+}
+
+// noteAngleArgs notes the arguments of the call that are angles in radians (Param.Unit).
+func (c *call) noteAngleArgs() {
+	for i, p := range c.fn.Params {
+		if p.Unit != "radians" || i >= len(c.args) {
+			continue
+		}
+		if v, ok := exportFloat(c.args[i]); ok {
+			c.noteAngle(p.Name, v)
+		}
+	}
+}
+
+// optAngle reads an option that is an angle in radians (def when absent), noting one past a
+// whole turn.
+func (c *call) optAngle(o *goja.Object, key string, def float64) float64 {
+	v := c.optNum(o, key, def)
+	if o != nil && v != def {
+		c.noteAngle("option "+key, v)
+	}
+	return v
 }
 
 // noteBoolean records a boolean operation that succeeded, for the result's Booleans: the

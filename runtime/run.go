@@ -169,9 +169,12 @@ type run struct {
 	fonts     map[string]*scene.Font // workspace fonts loaded by this run (fonts.go)
 	// fallbackNotes are the fallback warnings made (fonts.go), to say each once.
 	fallbackNotes []string
-	tests         bool // Options.Tests
-	inTest        bool // inside a test() block
-	testErrs      []testErr
+	// angleNotes are the places an angle past a whole turn was noted (notes.go), to say each
+	// once.
+	angleNotes []string
+	tests      bool // Options.Tests
+	inTest     bool // inside a test() block
+	testErrs   []testErr
 
 	redrawn     map[string]*redraw // names a draw call gave again (notes.go)
 	redrawOrder []string
@@ -358,6 +361,7 @@ func (r *run) bind() {
 			if f.Replacement != "" {
 				panic(vm.NewTypeError(f.Name + " is not available; use " + f.Replacement + " instead"))
 			}
+			c.noteAngleArgs()
 			v := f.impl(c)
 			c.checkCall(v)
 			if r.scene.Len() > r.limits.MaxEntities {

@@ -61,7 +61,7 @@ var solidFuncs = []Func{
 	{Name: "revolve", Domain: "solids", Returns: "boolean",
 		Doc: "Make a solid by turning a closed 2D shape, which must lie at x >= 0, about the Y axis; the Y axis becomes the solid's Z axis (manifold's convention), and the turn starts from the XZ plane counter-clockwise seen from above. Its volume is Pappus' (the profile's exact area times the path of its centroid).",
 		Params: []Param{{Name: "name", Type: "string", Doc: "the closed 2D entity to turn"}, {Name: "result", Type: "string", Doc: "name of the solid to create or replace"},
-			{Name: "options", Type: "{angle?: number, " + facetsType + "}", Optional: true, Default: "{angle: 2 * Math.PI}",
+			{Name: "options", Type: "{angle?: number /* radians */, " + facetsType + "}", Optional: true, Default: "{angle: 2 * Math.PI}",
 				Doc: "angle: radians to turn, up to a whole turn; " + facetsDoc}},
 		Example: "drawRect('section', 12, 0, 4, 10); revolve('section', 'ring')",
 		impl: func(c *call) goja.Value {

@@ -89,13 +89,13 @@ var table = withCallFlags(append([]Func{
 	// text
 	{Name: "drawText", Domain: "text", Returns: "boolean", Doc: "Draw text as outlines from an embedded font; (x, y) is the start of the first baseline. A scene's texts are capped at 1,000,000 outline segments together (MaxTextSegments; DejaVu Sans draws a letter in about 18).",
 		Params: []Param{pName, {Name: "text", Type: "string"}, pX, pY, {Name: "fontSize", Type: "number", Unit: "scene units"},
-			{Name: "options", Type: "{align?: 'left' | 'center' | 'right', color?: number[], font?: string}", Optional: true, Default: "{align: 'left', color: [0,0,0,1], font: 'sans'}",
-				Doc: "fonts: sans (DejaVu Sans, plain zero), sans-bold, sans-italic, sans-bold-italic; mono, mono-bold, go-sans, go-sans-bold, go-sans-italic, go-sans-bold-italic (the Go fonts); or a workspace font, fonts/NAME.ttf|otf|ttc, by NAME. Characters the font lacks (Hangul, CJK) are drawn in a workspace font, else a system font, which the run names"}},
+			{Name: "options", Type: "{align?: 'left' | 'center' | 'right', color?: number[], font?: string, lint?: boolean}", Optional: true, Default: "{align: 'left', color: [0,0,0,1], font: 'sans', lint: true}",
+				Doc: "fonts: sans (DejaVu Sans, plain zero), sans-bold, sans-italic, sans-bold-italic; mono, mono-bold, go-sans, go-sans-bold, go-sans-italic, go-sans-bold-italic (the Go fonts); or a workspace font, fonts/NAME.ttf|otf|ttc, by NAME. Characters the font lacks (Hangul, CJK) are drawn in a workspace font, else a system font, which the run names. lint: false keeps the size-label lint from reading the text (a note whose numbers are not sizes of the shapes near it)"}},
 		Example: "drawText('title', 'Ø20 bore', 0, -30, 6, {align: 'center'})",
 		impl: func(c *call) goja.Value {
-			o := c.opts(5, "align", "color", "font")
+			o := c.opts(5, "align", "color", "font", "lint")
 			t := &scene.Text{Text: c.str(1), Pos: scene.Vec{X: c.num(2), Y: c.num(3)}, Size: c.num(4),
-				Align: scene.TextAlign(c.optStr(o, "align", "")), Font: c.optStr(o, "font", "")}
+				Align: scene.TextAlign(c.optStr(o, "align", "")), Font: c.optStr(o, "font", ""), NoLint: !c.optBool(o, "lint", true)}
 			f, err := c.r.font(t.Font)
 			c.check(err)
 			if f != nil {
@@ -336,7 +336,7 @@ var table = withCallFlags(append([]Func{
 		}},
 	{Name: "setHatch", Domain: "style", Returns: "boolean", Doc: "Hatch a closed shape's area (holes left out), drawn over its fill (see the table of hatch patterns in docs/scripting.md); on a group, every closed member without a hatch of its own. 'none' or '' removes it; a line, an arc or an open path is refused. The spacing is in scene units (ansi31's lines are 3.175 apart at scale 1) and not scaled by transforms; a scene's hatches are capped at 200,000 segments (MaxHatchSegments).",
 		Params: []Param{pTarget, {Name: "pattern", Type: "'solid' | 'ansi31' | 'ansi37' | 'dots' | 'none'", Doc: "solid fills; ansi31 is lines at 45°, ansi37 crossed lines, dots a grid of dots"},
-			{Name: "options", Type: "{angle?: number, scale?: number, color?: number[]}", Optional: true, Default: "{angle: 0, scale: 1}",
+			{Name: "options", Type: "{angle?: number /* radians */, scale?: number, color?: number[]}", Optional: true, Default: "{angle: 0, scale: 1}",
 				Doc: "angle: turns the pattern, in radians; scale: multiplies its spacing, > 0; color: the hatch's colour (unset: the stroke's)"}},
 		Example: "drawRect('section', 0, 0, 40, 20); setHatch('section', 'ansi31', {scale: 2})",
 		impl: func(c *call) goja.Value {
@@ -351,7 +351,7 @@ var table = withCallFlags(append([]Func{
 					col = c.colorValue(v, "option color")
 				}
 			}
-			c.check(c.r.scene.SetHatch(c.str(0), c.str(1), c.optNum(o, "angle", 0), k, col))
+			c.check(c.r.scene.SetHatch(c.str(0), c.str(1), c.optAngle(o, "angle", 0), k, col))
 			return c.ok()
 		}},
 	{Name: "createLayer", Domain: "style", Returns: "boolean", Doc: "Create a layer (or redefine one of that name): entities put on it with setLayer take its colour, linetype and lineweight where they set none; plot: false leaves them out of SVG, PNG and PDF but keeps them in DXF, not plotted.",
@@ -465,14 +465,24 @@ var table = withCallFlags(append([]Func{
 		}},
 
 	{Name: "distance", Domain: "geometry", Returns: "{distance: number, a: [number, number], b: [number, number]}",
-		Doc:     "The smallest world-space distance between two entities' shapes, with the closest points a (on the first) and b (on the second); 0 when they touch or overlap, or one is inside a closed other. Groups count as the union of their members; lines and circular arcs (circles, arcs, rounded corners, the arcs booleans and offsets keep) are exact, ellipses and Béziers flattened as booleans flatten them.",
-		Params:  []Param{{Name: "a", Type: "string", Doc: "an existing entity"}, {Name: "b", Type: "string", Doc: "an existing entity"}},
-		Example: "drawCircle('a', 0, 0, 2); drawCircle('b', 10, 0, 3); console.log(distance('a', 'b'))",
+		Doc: "The smallest world-space distance between two entities' shapes, with the closest points a (on the first) and b (on the second); 0 when they touch or overlap, or one is inside a closed other. {boundary: true} measures between the outlines instead: a hole inside a panel is as far as its edge is from the panel's edge. {from: 'center'} measures from the first's centre (a circle's or arc's centre, else its centroid) to the second's outline. Groups count as the union of their members; lines and circular arcs (circles, arcs, rounded corners, the arcs booleans and offsets keep) are exact, ellipses and Béziers flattened as booleans flatten them.",
+		Params: []Param{{Name: "a", Type: "string", Doc: "an existing entity"}, {Name: "b", Type: "string", Doc: "an existing entity"},
+			{Name: "options", Type: "{boundary?: boolean, from?: 'edge' | 'center'}", Optional: true, Default: "{boundary: false, from: 'edge'}", Doc: "boundary: outline to outline; from 'center': the first's centre to the second's outline"}},
+		Example: "drawRect('panel', 50, 30, 100, 60); drawCircle('hole', 10, 12, 5); console.log(distance('hole', 'panel', {boundary: true}).distance, distance('hole', 'panel', {from: 'center'}).distance)",
 		impl: func(c *call) goja.Value {
+			o := c.opts(2, "boundary", "from")
+			opt := scene.DistanceOptions{Boundary: c.optBool(o, "boundary", false), From: scene.DistanceFrom(c.optStr(o, "from", ""))}
+			if opt != (scene.DistanceOptions{}) {
+				for _, n := range []string{c.str(0), c.str(1)} {
+					if _, solid := c.solidsOf(n); solid {
+						c.fail("Error", "%v: boundary and from measure 2D outlines; %q is a solid, and distance between solids takes no options", scene.ErrBadOption, n)
+					}
+				}
+			}
 			if v, ok := c.solidDistance(c.str(0), c.str(1)); ok {
 				return v
 			}
-			g, err := c.r.scene.Distance(c.str(0), c.str(1))
+			g, err := c.r.scene.DistanceWith(c.str(0), c.str(1), opt)
 			c.check(err)
 			return c.jsonValue(g)
 		}},

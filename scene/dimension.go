@@ -88,6 +88,10 @@ type Dimension struct {
 	Units string `json:"units,omitempty"`
 	// Size is the text height in world units; the arrows and gaps follow it.
 	Size float64 `json:"size"`
+	// TextAt, when set, is where the text's middle stands, in the frame of Points, in place
+	// of the middle of the dimension line (or of the arc, or the radial line's run); the text
+	// keeps its turn along the line, and the lines stay where they are.
+	TextAt *Vec `json:"textAt,omitempty"`
 
 	// textSegs is the outline segments of the text as laid out with the number 0 (validate),
 	// what the dimension counts against MaxTextSegments: its text is laid out again each time
@@ -140,6 +144,11 @@ func (d *Dimension) validate() error {
 	}
 	if err := positive("size", d.Size); err != nil {
 		return err
+	}
+	if d.TextAt != nil {
+		if err := finitePoints("textAt", []Vec{*d.TextAt}); err != nil {
+			return err
+		}
 	}
 	if d.Precision < 0 || d.Precision > MaxDimPrecision {
 		return fmt.Errorf("%w: precision must be 0 to %d digits, got %d", ErrBadGeometry, MaxDimPrecision, d.Precision)
@@ -405,6 +414,9 @@ func (d *Dimension) label(p Path, t *DimText, at, dir, side Vec, h float64, m Af
 		return p // validate laid the same glyphs out
 	}
 	place := labelPlace(l, at, dir, side, h)
+	if d.TextAt != nil {
+		place = labelAt(l, m.Apply(*d.TextAt), dir)
+	}
 	*t = DimText{Box: l.Path.Bounds(), Place: place}
 	return append(p, l.Path.Transform(place)...)
 }
@@ -420,6 +432,16 @@ func labelPlace(l TextLayout, at, dir, side Vec, h float64) Affine {
 		base = at.Add(side.Mul(dimTextGap*h + l.Ascent))
 	}
 	return Translation(base).Mul(Affine{A: dir.X, B: dir.Y, C: -dir.Y, D: dir.X})
+}
+
+// labelAt is the map from the text's layout to a text whose middle stands at at, turned
+// along dir as labelPlace turns it (TextAt).
+func labelAt(l TextLayout, at, dir Vec) Affine {
+	if dir.X < -1e-9 || (math.Abs(dir.X) <= 1e-9 && dir.Y < 0) {
+		dir = dir.Mul(-1)
+	}
+	mid := l.Path.Bounds().Center()
+	return Translation(at).Mul(Affine{A: dir.X, B: dir.Y, C: -dir.Y, D: dir.X}).Mul(Translation(mid.Mul(-1)))
 }
 
 // LabelPlace is where the dimension sets its text under the world map m: the map, a turn

@@ -220,3 +220,52 @@ func TestGroupMeasuresLeaveDimensionsOut(t *testing.T) {
 			area, per, c, gap.Distance, 25*math.Pi, 10*math.Pi)
 	}
 }
+
+// TestDimensionTextAt: textAt sets the text's middle where it says, in the dimension's frame,
+// turned along its line, for every kind of dimension; the lines stay, and scene.json keeps it.
+func TestDimensionTextAt(t *testing.T) {
+	t.Parallel()
+	at := Vec{30, 12}
+	dims := map[string]*Dimension{
+		"horizontal": {Type: DimHorizontal, Points: []Vec{{0, 0}, {40, 0}}, Offset: 8, Size: 2.5, Precision: 2, TextAt: &at},
+		"diameter":   {Type: DimDiameter, Points: []Vec{{0, 0}}, Radius: 10, Angle: math.Pi / 4, Size: 2.5, Precision: 2, TextAt: &at},
+		"angle":      {Type: DimAngle, Points: []Vec{{0, 0}, {30, 0}, {20, 20}}, Radius: 15, Size: 2.5, Precision: 2, TextAt: &at},
+	}
+	s := New()
+	for name, d := range dims {
+		if _, err := s.Put(name, d); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Translate(name, Vec{X: 100}, SpaceWorld); err != nil {
+			t.Fatal(err)
+		}
+		e, _ := s.Get(name)
+		m := s.WorldMatrix(e)
+		tu := d.TextUnder(m)
+		if got, want := tu.Place.Apply(tu.Box.Center()), m.Apply(at); cmp.Diff(want, got, approx) != "" {
+			t.Errorf("%s: the text's middle is at %v, want %v", name, got, want)
+		}
+		// The lines are the outline before the text's glyphs, and stay where they were.
+		plain := *d
+		plain.TextAt = nil
+		l, err := LayoutText(d.DisplayText(m), d.Size, AlignCenter, "")
+		must(t, err)
+		withText, without := d.worldOutline(m), plain.worldOutline(m)
+		lines := len(without) - len(l.Path)
+		if len(withText) != len(without) || cmp.Diff(without[:lines], withText[:lines]) != "" {
+			t.Errorf("%s: the lines moved with the text", name)
+		}
+	}
+	b, err := s.MarshalJSON()
+	must(t, err)
+	if !strings.Contains(string(b), `"textAt":[30,12]`) {
+		t.Errorf("scene.json does not keep textAt:\n%s", b)
+	}
+	back, err := ReadJSON(b)
+	must(t, err)
+	again, err := back.MarshalJSON()
+	must(t, err)
+	if diff := cmp.Diff(string(b), string(again)); diff != "" {
+		t.Errorf("scene -> JSON -> scene -> JSON changed (-first +second):\n%s", diff)
+	}
+}

@@ -466,6 +466,9 @@ func (w *jsonWriter) shape(b []byte, sh Shape) []byte {
 			}
 			b = append(b, ']')
 		}
+		if g.NoLint {
+			b = append(b, `,"noLint":true`...)
+		}
 	default:
 		// Only pointers to the value shapes get here; the scene never stores them.
 		js, err := marshalCompact(sh)
@@ -1300,7 +1303,8 @@ var shapeKinds = []shapeKind{
 		field[Text]{"size", func(r *jsonReader, g Text) Text { g.Size = r.num(); return g }},
 		field[Text]{"align", func(r *jsonReader, g Text) Text { g.Align = TextAlign(r.str()); return g }},
 		field[Text]{"font", func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g }},
-		field[Text]{"fallback", func(r *jsonReader, g Text) Text { g.Fallback = r.strs(); return g }}),
+		field[Text]{"fallback", func(r *jsonReader, g Text) Text { g.Fallback = r.strs(); return g }},
+		field[Text]{"noLint", func(r *jsonReader, g Text) Text { g.NoLint = r.bool(); return g }}),
 	pointerShape(KindDimension,
 		field[Dimension]{"type", func(r *jsonReader, g Dimension) Dimension { g.Type = DimType(r.str()); return g }},
 		field[Dimension]{"points", func(r *jsonReader, g Dimension) Dimension { g.Points = r.vecs(); return g }},
@@ -1311,7 +1315,8 @@ var shapeKinds = []shapeKind{
 		field[Dimension]{"text", func(r *jsonReader, g Dimension) Dimension { g.Text = string(r.str()); return g }},
 		field[Dimension]{"precision", func(r *jsonReader, g Dimension) Dimension { g.Precision = r.int(); return g }},
 		field[Dimension]{"units", func(r *jsonReader, g Dimension) Dimension { g.Units = string(r.str()); return g }},
-		field[Dimension]{"size", func(r *jsonReader, g Dimension) Dimension { g.Size = r.num(); return g }}),
+		field[Dimension]{"size", func(r *jsonReader, g Dimension) Dimension { g.Size = r.num(); return g }},
+		field[Dimension]{"textAt", func(r *jsonReader, g Dimension) Dimension { v := r.vec(); g.TextAt = &v; return g }}),
 	{kind: KindSolid,
 		// A solid's mesh is base64 in an object of its own: the reader of record reads it.
 		read: func(r *jsonReader) Shape { r.fail(); return nil },

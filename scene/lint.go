@@ -398,6 +398,9 @@ var (
 	reRadius   = regexp.MustCompile(`(?:^|[^\pL\d])R\s?(\d+(?:\.\d+)?)`)
 	reBounds   = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?[x×X]\s?(\d+(?:\.\d+)?)(\s?mm\b)?`)
 	reLength   = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?mm\b`)
+	// reGeneralNote finds a note about several shapes, or the whole sheet, rather than a
+	// label beside one: "6 HOLES Ø10 EQ SP", "4x Ø6", "R2 TYP", "ALL FILLETS R1".
+	reGeneralNote = regexp.MustCompile(`(?i)\b\d+\s?[x×]\s?[Ø⌀∅R]|\b\d+\s?(?:holes?|slots?|places|pl|off)\b|\beq\.?\s?sp|\btyp(?:ical)?\b|\ball\b`)
 )
 
 // halfDigit is half a unit of the number's last digit: the tolerance of a stated value.
@@ -437,38 +440,56 @@ func claims(text string, mm float64) []claim {
 func nearValue(v, want, tol float64) bool { return math.Abs(v-want) <= tol*(1+1e-9) }
 
 // sizeLabels checks each text that states a size against the shapes near it: it passes when
-// one of them measures what it says, and otherwise names the nearest that could.
+// one of them measures what it says, and otherwise names the nearest that could. A general
+// note ("6 HOLES Ø10 EQ SP") speaks of shapes anywhere on the sheet, and is checked against
+// them all; a text drawn with lint: false (Text.NoLint) is not read.
 func (l *linter) sizeLabels() {
 	mm := 1 / l.opts.UnitMM // a millimetre in scene units
+	var sheet []*lintShape  // every shape a general note may speak of, gathered once
 	for _, t := range l.texts {
 		tx, ok := t.e.Shape.(*Text)
-		if !ok {
+		if !ok || tx.NoLint {
 			continue // a dimension's text is its own rule's (dimensionTexts)
 		}
 		cs := claims(tx.Text, mm)
 		if len(cs) == 0 {
 			continue
 		}
-		h := tx.Size * scaleOf(t.world)
-		reach := grow(t.box, labelReach*h)
+		general := reGeneralNote.MatchString(tx.Text)
 		var cands []*lintShape
-		l.near(reach, func(o *lintShape) bool {
-			if o != t && o.size == 0 && boxesOverlap(reach, o.box) {
-				cands = append(cands, o)
+		if general {
+			if sheet == nil {
+				sheet = make([]*lintShape, 0, len(l.shapes))
+				for _, o := range l.shapes {
+					if o.size == 0 {
+						sheet = append(sheet, o)
+					}
+				}
 			}
-			return true
-		})
+			cands = sheet
+		} else {
+			h := tx.Size * scaleOf(t.world)
+			reach := grow(t.box, labelReach*h)
+			l.near(reach, func(o *lintShape) bool {
+				if o != t && o.size == 0 && boxesOverlap(reach, o.box) {
+					cands = append(cands, o)
+				}
+				return true
+			})
+		}
 		for _, c := range cs {
 			if l.stopped != "" {
 				return
 			}
-			l.checkClaim(t, c, cands)
+			l.checkClaim(t, c, cands, general)
 		}
 	}
 }
 
-// checkClaim checks one claim against the shapes near its text.
-func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape) {
+// checkClaim checks one claim against the shapes near its text (of a general note, against
+// every shape). The nearest is found by the distance to its outline, not to its box: a label
+// beside a hole inside a ring lies in the ring's box, and far from the ring.
+func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape, general bool) {
 	var best *lintShape
 	var bestGap, bestCentre float64
 	var bestSays string
@@ -483,7 +504,7 @@ func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape) {
 		if !fits {
 			continue
 		}
-		g, cd := boxGap(t.box, o.box), t.box.Center().Sub(o.box.Center()).Len()
+		g, cd := l.labelGap(t.box, o), t.box.Center().Sub(o.box.Center()).Len()
 		if best == nil || g < bestGap || g == bestGap && cd < bestCentre {
 			best, bestGap, bestCentre, bestSays = o, g, cd, says
 		}
@@ -491,7 +512,55 @@ func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape) {
 	if best == nil || l.stopped != "" {
 		return // nothing could be meant, or what was measured is not all there is
 	}
-	l.add(RuleSizeLabel, t.box.Center(), fmt.Sprintf("text %q says %s, but the nearest %s %q measures %s", t.e.Name, clipRunes(c.phrase, maxQuotedRunes), best.e.Kind(), best.e.Name, bestSays), t.e.Name, best.e.Name)
+	but := "but the nearest"
+	if general {
+		but = "but no shape in the drawing measures that; the nearest"
+	}
+	l.add(RuleSizeLabel, t.box.Center(), fmt.Sprintf("text %q says %s, %s %s %q measures %s", t.e.Name, clipRunes(c.phrase, maxQuotedRunes), but, best.e.Kind(), best.e.Name, bestSays), t.e.Name, best.e.Name)
+}
+
+// labelGap is how far the box b of a label lies from o's outline: 0 where the outline passes
+// through it. A circle is measured in closed form; other shapes on their flattened outline
+// (outline, counted against the budget), or on their box once the budget is spent.
+func (l *linter) labelGap(b Box, o *lintShape) float64 {
+	if c, ok := o.e.Shape.(Circle); ok {
+		if k, ok := similarityScale(o.world); ok {
+			cen, r := o.world.Apply(c.Center), c.Radius*k
+			near, far := boxGap(b, Box{Min: cen, Max: cen, NonEmpty: true}), 0.0
+			for _, p := range boxCorners(b) {
+				far = max(far, p.Sub(cen).Len())
+			}
+			if near <= r && r <= far {
+				return 0
+			}
+			return min(math.Abs(near-r), math.Abs(far-r))
+		}
+	}
+	best := math.Inf(1)
+	for _, pl := range l.outline(o) {
+		pts := pl.Points
+		n := len(pts)
+		if !l.spend(n) {
+			break
+		}
+		if n == 1 {
+			best = min(best, boxGap(b, Box{Min: pts[0], Max: pts[0], NonEmpty: true}))
+		}
+		for i := 0; i+1 < n || pl.Closed && i < n && n > 1; i++ {
+			p, q := pts[i], pts[(i+1)%n]
+			if segmentInBox(p, q, b) {
+				return 0
+			}
+			best = min(best, boxGap(b, Box{Min: p, Max: p, NonEmpty: true}), boxGap(b, Box{Min: q, Max: q, NonEmpty: true}))
+			for _, corner := range boxCorners(b) {
+				best = min(best, closestOnSegment(corner, p, q).Sub(corner).Len())
+			}
+		}
+	}
+	if math.IsInf(best, 1) {
+		return boxGap(b, o.box)
+	}
+	return best
 }
 
 // measures reports whether shape o measures what c states (ok), whether o is a shape c could

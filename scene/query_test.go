@@ -142,3 +142,30 @@ func TestSubset(t *testing.T) {
 		t.Errorf("a kept group alone: mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestSubsetKeepsLayers: a subset draws its shapes as the scene does: a shape on a layer of
+// a red centre line is red and dashed in a picture of a region, not black and solid.
+func TestSubsetKeepsLayers(t *testing.T) {
+	s := New()
+	red := &Color{1, 0, 0, 1}
+	if err := s.CreateLayer(Layer{Name: "axis", Color: red, Linetype: "center", Plot: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"axis", "edge"} {
+		if _, err := s.Put(n, Line{Points: []Vec{{0, 0}, {10, 0}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SetLayer("axis", "axis"); err != nil {
+		t.Fatal(err)
+	}
+	sub := s.Subset(func(e *Entity) bool { return e.Name == "axis" })
+	e, _ := s.Get("axis")
+	se, _ := sub.Get("axis")
+	if diff := cmp.Diff(s.Drawn(e), sub.Drawn(se)); diff != "" {
+		t.Errorf("the subset draws axis otherwise (-scene +subset):\n%s", diff)
+	}
+	if diff := cmp.Diff(s.Layers(), sub.Layers()); diff != "" {
+		t.Errorf("the subset's layers (-scene +subset):\n%s", diff)
+	}
+}

@@ -122,6 +122,9 @@ type Text struct {
 	// character in the first that has it: workspace fonts by NAME, system fonts as
 	// SystemFontPrefix+NAME.
 	Fallback []string `json:"fallback,omitempty"`
+	// NoLint keeps the size-label lint from reading the text (drawText's lint: false): a
+	// note whose numbers are not sizes of the shapes near it.
+	NoLint bool `json:"noLint,omitempty"`
 	// layout is computed by validate.
 	layout TextLayout
 	// face, when set (UseFont), is the workspace font Font names.

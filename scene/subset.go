@@ -23,5 +23,8 @@ func (s *Scene) Subset(keep func(*Entity) bool) *Scene {
 		return newZlist(out)
 	}
 	c.roots = copyList(&s.roots, nil)
+	// The layer table goes with the shapes: a shape on a layer draws in its colour and
+	// linetype in a picture of a part of the scene as in the whole.
+	c.layers, c.drafting = cloneLayers(s.layers), s.drafting
 	return c
 }

@@ -23,19 +23,20 @@ import (
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
-const exportDescription = "Write the scene only to the workspace's out/NAME.EXT, with cadrun run -o's options: a drawing (svg, pdf, dxf), a picture (png), the scene (json) or its solids (stl, 3mf). Answers path, size, a DXF's entities by kind and layer, and what the file leaves out."
+const exportDescription = "Write the scene only to the workspace's out/NAME.EXT, with cadrun run -o's options: a drawing (svg, pdf, dxf), a picture (png), the scene (json) or its solids (stl, 3mf); layers keeps only the shapes on those layers (a cut-only DXF, a dimensioned PDF). Answers path, size, a DXF's entities by kind and layer, and what the file leaves out."
 
 // ExportIn says what to write and where.
 type ExportIn struct {
-	Path       string  `json:"path" jsonschema:"out/NAME.EXT: svg, png, pdf, dxf, json, stl or 3mf"`
-	Format     string  `json:"format,omitempty" jsonschema:"when path has no extension"`
-	Units      string  `json:"units,omitempty" jsonschema:"one scene unit (DXF, PDF, 3MF): mm (default), cm, m, in or ft"`
-	Page       string  `json:"page,omitempty" jsonschema:"PDF: fit (default), A4, A3 or Letter"`
-	Scale      string  `json:"scale,omitempty" jsonschema:"PDF: 1:1 (default), 1:N, N:1 or fit"`
-	DXFVersion string  `json:"dxf_version,omitempty" jsonschema:"DXF: 12 (default) or 2000"`
-	DXFText    string  `json:"dxf_text,omitempty" jsonschema:"DXF: outlines (default) or entities"`
-	Tolerance  float64 `json:"tolerance,omitempty" jsonschema:"DXF: curve tolerance (default 0.01)"`
-	Width      int     `json:"width,omitempty" jsonschema:"PNG: pixels (default 1024)"`
+	Path       string   `json:"path" jsonschema:"out/NAME.EXT: svg, png, pdf, dxf, json, stl or 3mf"`
+	Format     string   `json:"format,omitempty" jsonschema:"when path has no extension"`
+	Units      string   `json:"units,omitempty" jsonschema:"one scene unit (DXF, PDF, 3MF): mm (default), cm, m, in or ft"`
+	Page       string   `json:"page,omitempty" jsonschema:"PDF: fit (default), A4, A3 or Letter"`
+	Scale      string   `json:"scale,omitempty" jsonschema:"PDF: 1:1 (default), 1:N, N:1 or fit"`
+	DXFVersion string   `json:"dxf_version,omitempty" jsonschema:"DXF: 12 (default) or 2000"`
+	DXFText    string   `json:"dxf_text,omitempty" jsonschema:"DXF: outlines (default) or entities"`
+	Tolerance  float64  `json:"tolerance,omitempty" jsonschema:"DXF: curve tolerance (default 0.01)"`
+	Width      int      `json:"width,omitempty" jsonschema:"PNG: pixels (default 1024)"`
+	Layers     []string `json:"layers,omitempty" jsonschema:"only the shapes on these layers of the scene (createLayer): [\"cut\"] for a laser's DXF"`
 }
 
 // ExportOut is what was written.
@@ -109,7 +110,17 @@ func exportTool(ctx context.Context, se *Session, in ExportIn) (*ExportOut, erro
 	if in.Width > 0 {
 		opts.PNG.Width = in.Width
 	}
-	sc := se.srv.Scene()
+	// The names are taken as given, not through -layers' commas: a layer's name may hold one.
+	for _, l := range in.Layers {
+		if l == "" {
+			return nil, fmt.Errorf("%w: export: layers holds an empty name; give the names of the scene's layers", ErrBadInput)
+		}
+	}
+	opts.Layers = in.Layers
+	sc, err := render.SelectLayers(se.srv.Scene(), opts.Layers)
+	if err != nil {
+		return nil, fmt.Errorf("%w: export: %v", ErrBadInput, err)
+	}
 	opts.PNG.Context = ctx // a cancelled call stops drawing between shapes
 	done, err := reserve(ctx, exportMemory(sc, format.Ext, opts.PNG.Width))
 	if err != nil {

@@ -214,3 +214,54 @@ func TestExportMemory(t *testing.T) {
 		}
 	}
 }
+
+// layeredMain is a panel cut on one layer, dimensioned on another, its label on none.
+const layeredMain = `createLayer('cut', {color: [1, 0, 0, 1]}); createLayer('dims', {color: [0, 0, 1, 1]})
+drawRect('panel', 0, 0, 80, 50); drawCircle('hole', 20, 0, 4); createGroup('outline', ['panel', 'hole']); setLayer('outline', 'cut')
+dimLinear('width', [-40, 25], [40, 25], {direction: 'horizontal', offset: 8}); setLayer('width', 'dims')
+drawText('label', 'P1', 0, -10, 5)`
+
+// TestExportByLayer: layers keeps the shapes on those layers (a group's members by its
+// layer), so that one scene gives a cut-only DXF; a layer the scene lacks is refused naming
+// those it has.
+func TestExportByLayer(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{"scene.code.js": layeredMain})
+	tests := []struct {
+		in   ExportIn
+		want string
+	}{
+		{ExportIn{Path: "out/cut.dxf", Layers: []string{"cut"}},
+			`{"path":"out/cut.dxf","format":"dxf","bytes":921,"dxf":{"entities":2,"by_kind":{"CIRCLE":1,"POLYLINE":1},"by_layer":{"cut":2}}}`},
+		{ExportIn{Path: "out/both.dxf", Layers: []string{"dims", "cut"}, DXFVersion: "2000"},
+			`{"path":"out/both.dxf","format":"dxf","bytes":8638,"dxf":{"entities":3,"by_kind":{"CIRCLE":1,"DIMENSION":1,"LWPOLYLINE":1},"by_layer":{"cut":2,"dims":1}}}`},
+	}
+	for _, tt := range tests {
+		out, err := call[*ExportOut](t, s, "export", tt.in)
+		if err != nil {
+			t.Errorf("export %+v: %v", tt.in, err)
+			continue
+		}
+		got, _ := json.Marshal(out)
+		if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+			t.Errorf("export %+v mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+	for _, tt := range []struct {
+		layers []string
+		want   string
+	}{
+		{[]string{"cut", "engrave"}, `bad input: export: bad export option: layer "engrave" is not in the scene; its layers are cut, dims`},
+		{[]string{""}, `bad input: export: layers holds an empty name; give the names of the scene's layers`},
+	} {
+		_, err := call[*ExportOut](t, s, "export", ExportIn{Path: "out/x.dxf", Layers: tt.layers})
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("export layers %q: got %v, want %q", tt.layers, err, tt.want)
+		}
+	}
+	plain, _ := newSession(t, map[string]string{"scene.code.js": exportMain})
+	_, err := call[*ExportOut](t, plain, "export", ExportIn{Path: "out/x.dxf", Layers: []string{"cut"}})
+	if want := `bad input: export: bad export option: layer "cut" is not in the scene; the scene has no layers: createLayer makes one and setLayer puts shapes on it`; err == nil || err.Error() != want {
+		t.Errorf("export layers of a scene without: got %v, want %q", err, want)
+	}
+}

@@ -12,7 +12,8 @@ import (
 )
 
 const measureDescription = "Measure the scene in world units: distance (name to to or point), clearance (nearest gaps from name, to others or every shape), overlaps (shared areas), bounds, area, perimeter or centroid; for solids volume and surfaceArea, and distance, clearance and overlaps (shared volumes) between solids. " +
-	"Groups count as the union of their members, closed shapes with their insides (distance 0 when they overlap); a is on name, b on the other. " +
+	"Groups count as the union of their members, closed shapes with their insides (distance 0 when they overlap, or one lies inside the other); a is on name, b on the other. " +
+	"boundary: true measures a distance between outlines (a hole inside a panel: the hole's edge to the panel's edge); from: \"center\" measures from name's centre (a circle's or arc's centre, else its centroid) to the other's outline. " +
 	"Circles and arcs are exact."
 
 var measureOps = []string{"distance", "clearance", "overlaps", "bounds", "area", "perimeter", "centroid", "volume", "surfaceArea"}
@@ -27,7 +28,11 @@ type MeasureIn struct {
 	To     string    `json:"to,omitempty" jsonschema:"distance: the other entity"`
 	Point  []float64 `json:"point,omitempty" jsonschema:"distance: [x, y], or [x1, y1, x2, y2] alone"`
 	Others []string  `json:"others,omitempty" jsonschema:"clearance: the entities to measure against"`
-	Limit  int       `json:"limit,omitempty" jsonschema:"how many to list (default 10, at most 100)"`
+	// Boundary and From measure a distance between outlines: a shape inside a closed other
+	// is otherwise at 0 from it.
+	Boundary bool   `json:"boundary,omitempty" jsonschema:"distance: between outlines, not regions (a hole inside a panel: edge to edge)"`
+	From     string `json:"from,omitempty" jsonschema:"distance: edge (default) or center, name's centre to the other's outline"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"how many to list (default 10, at most 100)"`
 }
 
 // MeasureGap is a distance and its closest points: A on name (or the first point), B on the
@@ -99,6 +104,9 @@ func measureTool(ctx context.Context, se *Session, in MeasureIn) (MeasureOut, er
 	gap := func(g scene.Gap) MeasureGap {
 		return MeasureGap{Name: g.Name, Distance: len1(g.Distance), A: pt(g.A), B: pt(g.B)}
 	}
+	if (in.Boundary || in.From != "") && (in.Op != "distance" || twoPoints) {
+		return out, fmt.Errorf("%w: boundary and from are options of distance between an entity and another or a point; leave them out of %s", ErrBadInput, in.Op)
+	}
 	if done, err := measureSolids(ctx, sc, in, limit, len1, &out); done || err != nil {
 		return out, err
 	}
@@ -106,14 +114,15 @@ func measureTool(ctx context.Context, se *Session, in MeasureIn) (MeasureOut, er
 	case "distance":
 		var g scene.Gap
 		var err error
+		opt := scene.DistanceOptions{Boundary: in.Boundary, From: scene.DistanceFrom(in.From)}
 		switch {
 		case twoPoints:
 			a, b := scene.Vec{X: in.Point[0], Y: in.Point[1]}, scene.Vec{X: in.Point[2], Y: in.Point[3]}
 			g = scene.Gap{Distance: b.Sub(a).Len(), A: a, B: b}
 		case in.To != "" && len(in.Point) == 0:
-			g, err = sc.Distance(in.Name, in.To)
+			g, err = sc.DistanceWith(in.Name, in.To, opt)
 		case in.To == "" && len(in.Point) == 2:
-			g, err = sc.DistanceToPoint(in.Name, scene.Vec{X: in.Point[0], Y: in.Point[1]})
+			g, err = sc.DistanceToPointWith(in.Name, scene.Vec{X: in.Point[0], Y: in.Point[1]}, opt)
 		default:
 			return out, fmt.Errorf("%w: measure distance takes name and to (two entities), name and point [x, y], or point [x1, y1, x2, y2] alone", ErrBadInput)
 		}

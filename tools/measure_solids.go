@@ -63,6 +63,9 @@ func measureSolids(ctx context.Context, sc *scene.Scene, in MeasureIn, limit int
 		}
 		return true, nil
 	case "distance", "clearance", "overlaps":
+		if in.Boundary || in.From != "" {
+			return true, fmt.Errorf("%w: %q is a solid; boundary and from measure 2D outlines, and a distance between solids takes neither", ErrBadInput, in.Name)
+		}
 		return true, withKernel(ctx, func(ctx context.Context, ss *solid.Session) error {
 			return measureSolidPairs(ctx, ss, sc, in, me, limit, len1, out)
 		})

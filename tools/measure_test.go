@@ -170,3 +170,42 @@ drawCircle('disc', 50, 0, 1)
 		}
 	}
 }
+
+// TestMeasureBoundary: a hole inside a panel is at 0 from it as regions meet; boundary
+// measures the material between their edges, and from center the hole's centre to the edge.
+func TestMeasureBoundary(t *testing.T) {
+	s, _ := newSession(t, map[string]string{"scene.code.js": `drawRect('panel', 50, 30, 100, 60); drawCircle('hole', 10, 12, 5)
+drawCircle('ring', 200, 0, 60); drawCircle('bore', 203, 4, 5)
+`})
+	tests := []struct{ in, want string }{
+		{`{"op":"distance","name":"hole","to":"panel"}`, `{"op":"distance","gap":{"distance":0,"a":[15,12],"b":[15,12]}}`},
+		{`{"op":"distance","name":"hole","to":"panel","boundary":true}`, `{"op":"distance","gap":{"distance":5,"a":[5,12],"b":[0,12]}}`},
+		{`{"op":"distance","name":"hole","to":"panel","from":"center"}`, `{"op":"distance","gap":{"distance":10,"a":[10,12],"b":[0,12]}}`},
+		{`{"op":"distance","name":"bore","to":"ring","boundary":true}`, `{"op":"distance","gap":{"distance":50,"a":[206,8],"b":[236,48]}}`},
+		{`{"op":"distance","name":"panel","point":[20,10],"boundary":true}`, `{"op":"distance","gap":{"distance":10,"a":[20,0],"b":[20,10]}}`},
+	}
+	for _, tt := range tests {
+		out, err := s.Call(t.Context(), "measure", json.RawMessage(tt.in))
+		if err != nil {
+			t.Errorf("measure %s: %v", tt.in, err)
+			continue
+		}
+		got, err := json.Marshal(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+			t.Errorf("measure %s mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+	errs := []struct{ in, want string }{
+		{`{"op":"distance","name":"hole","to":"panel","from":"middle"}`, `bad option: unknown distance from "middle"; use "edge" (the outline) or "center" (the centre)`},
+		{`{"op":"clearance","name":"hole","boundary":true}`, `bad input: boundary and from are options of distance between an entity and another or a point; leave them out of clearance`},
+	}
+	for _, tt := range errs {
+		_, err := s.Call(t.Context(), "measure", json.RawMessage(tt.in))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("measure %s: got %v, want %q", tt.in, err, tt.want)
+		}
+	}
+}

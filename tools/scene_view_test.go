@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 )
@@ -480,5 +482,56 @@ func TestSceneSVGCountsVertices(t *testing.T) {
 	want := fmt.Sprintf("the SVG of 1 entities would be at least %d bytes, over the budget of 65536: ", svgMinBytesPerShape+20_000*svgMinBytesPerVertex)
 	if out.SVG != "" || out.Omitted == nil || !strings.HasPrefix(out.Omitted.Note, want) {
 		t.Errorf("svg: %.100q, %+v; want a note starting %q", out.SVG, out.Omitted, want)
+	}
+}
+
+// layerStylesMain draws a plate, and a centre line on a layer that makes it red and dashed.
+const layerStylesMain = `createLayer('axis', {color: [1, 0, 0, 1], linetype: 'center'})
+drawLine('axis', [-60, 0, 60, 0]); setLayer('axis', 'axis')
+drawRect('plate', 0, 0, 100, 40); drawCircle('far', 300, 0, 5)
+`
+
+// TestScenePicturesKeepLayerStyles: a picture of a region or of one entity draws what the
+// whole scene draws there: the centre line red and dashed, as its layer says, not black and
+// solid. Each answer is compared whole with the drawing of the scene itself in that window.
+func TestScenePicturesKeepLayerStyles(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{"scene.code.js": layerStylesMain})
+	full := s.srv.Scene()
+	only := full.Clone() // the scene with the centre line alone, its layer table kept
+	for _, n := range []string{"plate", "far"} {
+		if err := only.Delete(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fit := render.FitView(only, render.DefaultMargin)
+	region := render.View{Min: scene.Vec{X: -70, Y: -30}, Max: scene.Vec{X: 70, Y: 30}}
+	png := func(sc *scene.Scene, win render.View) []byte {
+		pic, err := render.Draw(sc, render.PNGOptions{Width: 400, View: &win}, render.Marks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pic.PNG
+	}
+	svg, err := render.SVG(only, render.SVGOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		in   string
+		want []byte
+		got  func(SceneOut) []byte
+	}{
+		{`{"command":"png","region":[-70,-30,70,30],"width":400}`, png(full, region), func(o SceneOut) []byte { return o.PNG }},
+		{`{"command":"png","name":"axis","width":400}`, png(only, fit), func(o SceneOut) []byte { return o.PNG }},
+		{`{"command":"svg","name":"axis"}`, svg, func(o SceneOut) []byte { return []byte(o.SVG) }},
+	} {
+		out, err := s.Call(t.Context(), "scene", json.RawMessage(c.in))
+		if err != nil {
+			t.Fatalf("scene %s: %v", c.in, err)
+		}
+		if got := c.got(out.(SceneOut)); !bytes.Equal(got, c.want) {
+			t.Errorf("scene %s: the drawing differs from the scene's own there (%d bytes, want %d)", c.in, len(got), len(c.want))
+		}
 	}
 }

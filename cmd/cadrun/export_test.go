@@ -315,3 +315,62 @@ func TestWatchWarnsOfWhatOutputsLeaveOut(t *testing.T) {
 		t.Errorf("the watch printed %q, want it to start %q", got, want)
 	}
 }
+
+// TestWatchOutputByLayer: watch's -out takes -layers as run -o does: the file holds the
+// shapes on those layers, and a layer the scene lacks fails the write naming those it has.
+func TestWatchOutputByLayer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := scene.New()
+	for _, l := range []string{"cut", "dims"} {
+		if err := s.CreateLayer(scene.Layer{Name: l, Plot: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, layer := range map[string]string{"hole": "cut", "mark": "dims"} {
+		if _, err := s.Put(name, scene.Circle{Radius: 4}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetLayer(name, layer); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o, err := newOutput(filepath.Join(dir, "cut.svg"), render.Options{Layers: []string{"cut"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.write(s); err != nil {
+		t.Fatal(err)
+	}
+	cut, err := render.SelectLayers(s, []string{"cut"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete("mark"); err != nil {
+		t.Fatal(err)
+	}
+	want, err := render.SVG(s, render.SVGOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(o.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("-layers cut: the SVG differs from the cut layer's alone (-want +got):\n%s", diff)
+	}
+	if cut.Exists("mark") || !cut.Exists("hole") {
+		t.Errorf("SelectLayers(cut) holds mark %v, hole %v", cut.Exists("mark"), cut.Exists("hole"))
+	}
+	o.opt.Layers = []string{"engrave"}
+	_, err = o.write(s)
+	if want := `rendering ` + o.path + `: bad export option: layer "engrave" is not in the scene; its layers are cut, dims`; err == nil || err.Error() != want {
+		t.Errorf("-layers engrave: got %v, want %s", err, want)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"watch", "-workspace", dir, "-out", filepath.Join(dir, "p.dxf"), "-layers", "cut,,dims"}, &stdout, &stderr); code != 2 ||
+		!strings.HasPrefix(stderr.String(), `invalid value "cut,,dims" for flag -layers: bad export option: layers "cut,,dims" holds an empty name; give layer names separated by commas`) {
+		t.Errorf("watch -layers cut,,dims: exit %d, stderr %q", code, stderr.String())
+	}
+}

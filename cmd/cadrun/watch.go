@@ -295,6 +295,10 @@ func newOutput(path string, opt render.Options) (output, error) {
 
 // write writes the file, and answers what it leaves out of s (render.Format.LeftOut).
 func (o output) write(s *scene.Scene) (leftOut string, err error) {
+	s, err = render.SelectLayers(s, o.opt.Layers)
+	if err != nil {
+		return "", fmt.Errorf("rendering %s: %w", o.path, err)
+	}
 	data, err := o.format.Render(s, o.opt)
 	if err != nil {
 		return "", fmt.Errorf("rendering %s: %w", o.path, err)

@@ -19,7 +19,7 @@ import (
 )
 
 // runSynopsis is run's usage line and what it does.
-const runSynopsis = `run [-workspace DIR | FILE.js] [-timeout D] [-o OUT [-width N] [-dxf 12|2000] [-dxf-text outlines|entities]]
+const runSynopsis = `run [-workspace DIR | FILE.js] [-timeout D] [-o OUT [-width N] [-dxf 12|2000] [-dxf-text outlines|entities] [-layers a,b]]
 
 Runs main (scene.code.js of the workspace, or FILE.js with the modules/ beside it) in a
 worker process, under the same limits as the MCP server. With -o it writes the scene to OUT,
@@ -103,7 +103,11 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		if err := report(res, err, stderr); err != nil {
 			return err
 		}
-		data, err := format.Render(res.Scene, export)
+		sc, err := render.SelectLayers(res.Scene, export.Layers)
+		if err != nil {
+			return err
+		}
+		data, err := format.Render(sc, export)
 		if err != nil {
 			return err
 		}
@@ -113,7 +117,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		if err := os.WriteFile(*out, data, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", *out, err)
 		}
-		if l := format.LeftOut(res.Scene); l != "" {
+		if l := format.LeftOut(sc); l != "" {
 			fmt.Fprintln(stderr, "warning:", Visible(l)) // as the worker's export says it
 		}
 		return nil

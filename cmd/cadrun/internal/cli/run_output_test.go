@@ -297,3 +297,46 @@ func TestRunWarnsOfWhatTheFileLeavesOut(t *testing.T) {
 		}
 	}
 }
+
+// TestRunOutputByLayer: -layers writes only the shapes on those layers, byte for byte the
+// file of a scene that drew only them; a layer the scene lacks fails the run naming those it
+// has, and leaves no file.
+func TestRunOutputByLayer(t *testing.T) {
+	const layers = "createLayer('cut'); createLayer('dims', {color: [0, 0, 1, 1]})\n"
+	const cut = "drawRect('panel', 0, 0, 80, 50); setLayer('panel', 'cut')\n"
+	const dims = "dimLinear('width', [-40, 25], [40, 25], {direction: 'horizontal', offset: 8}); setLayer('width', 'dims')\n"
+	dir := t.TempDir()
+	file := filepath.Join(dir, "main.js")
+	if err := os.WriteFile(file, []byte(layers+cut+dims), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "cut.dxf")
+	var stdout, stderr bytes.Buffer
+	if err := Run([]string{file, "-o", out, "-layers", "cut"}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	res, err := runtime.Run(t.Context(), runtime.MapSource{runtime.MainModule: layers + cut}, runtime.MainModule, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := render.DXF(res.Scene, render.DXFOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("-layers cut: the DXF differs from the cut layer's alone (-want +got):\n%s", diff)
+	}
+	stderr.Reset()
+	err = Run([]string{file, "-o", filepath.Join(dir, "x.dxf"), "-layers", "cut,engrave"}, &stdout, &stderr)
+	want2 := `bad export option: layer "engrave" is not in the scene; its layers are cut, dims`
+	if err == nil || err.Error() != want2 || stderr.String() != "" {
+		t.Errorf("-layers cut,engrave: got %v and stderr %q, want %s", err, stderr.String(), want2)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.dxf")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("-layers cut,engrave left a file: %v", err)
+	}
+}
