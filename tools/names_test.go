@@ -189,8 +189,9 @@ func TestChangeAnswerNames(t *testing.T) {
 	}
 }
 
-// TestUpstreamToolNames: the upstream tool's names are answered with cadrun's equivalent, on
-// the registry and over MCP as a tool result.
+// TestUpstreamToolNames: the upstream tool's names are answered with cadrun's equivalent, by
+// the registry and by a session (over MCP as a JSON-RPC error: TestMCPUnknownTool in
+// tools/mcpserver).
 func TestUpstreamToolNames(t *testing.T) {
 	t.Parallel()
 	s, _ := newSession(t, nil)
@@ -199,11 +200,10 @@ func TestUpstreamToolNames(t *testing.T) {
 	if diff := cmp.Diff(want, errString(err)); diff != "" {
 		t.Errorf("Call: mismatch (-want +got):\n%s", diff)
 	}
-	cs := connectMCP(t, newMCP(t, nil))
-	res := callMCP(t, cs, "mama_save", map[string]any{"x": 1})
+	_, err = s.Serve(context.Background(), "mama_save", json.RawMessage(`{"x":1}`))
 	want = `unknown tool "mama_save": cadrun's tool for this is save, which records a decision, a note or a fact in the design journal`
-	if diff := cmp.Diff(want, text(t, res)); diff != "" || !res.IsError {
-		t.Errorf("MCP: error %v; mismatch (-want +got):\n%s", res.IsError, diff)
+	if diff := cmp.Diff(want, errString(err)); diff != "" {
+		t.Errorf("Serve: mismatch (-want +got):\n%s", diff)
 	}
 }
 
