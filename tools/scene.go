@@ -45,6 +45,12 @@ type SceneIn struct {
 	View      ViewIn    `json:"view,omitzero"`
 }
 
+// errorDocs names the commands when command is missing: the schema's description points at
+// the tool's, which lists them once for the tool list, but an error is read on its own.
+func (SceneIn) errorDocs() map[string]string {
+	return map[string]string{"command": "one of " + strings.Join(sceneCommands, ", ")}
+}
+
 // SceneOut holds the one field the command fills, and what was left out to fit the budget.
 type SceneOut struct {
 	Info   any             `json:"info,omitempty"`

@@ -242,6 +242,8 @@ func TestBadInput(t *testing.T) {
 		{"write", `{"file":"main",`, `bad input: write: the parameters are not valid JSON: they end before the object does`},
 		{"write", `{"file":"../etc/passwd","code":"x"}`, `bad module name: "../etc/passwd": names are 1-64 letters, digits, '_' or '-', starting with a letter or digit (no paths, no .js)` + "\nnot applied; the file is unchanged"},
 		{"frob", `{}`, `unknown tool "frob"; the tools are [delete edit export glob import lsp measure move read save scene search write]`},
+		// A missing command is answered with the list, as an unknown one is.
+		{"scene", `{}`, `bad input: scene: command is missing: one of info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection, diff, sketch, restore, lint`},
 		{"scene", `{"command":"explode"}`, `bad input: unknown scene command "explode"; use info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection, diff, sketch, restore, lint`},
 		{"read", `{"file":"nope"}`, `modules/nope.js does not exist; glob lists the files there are`},
 	}
