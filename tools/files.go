@@ -23,7 +23,7 @@ var ErrEdit = errors.New("edit does not apply")
 
 const globDescription = "List the workspace's files (main, modules yours and built-in, data, fonts, imports) with kind, source and size."
 
-const readDescription = "Read a file exactly as stored. Read a file in full before overwriting it; offset and limit (lines) read a part."
+const readDescription = "Read a file exactly as stored; read it before you change it. offset and limit (lines) read a part."
 
 const writeDescription = "Replace a file and run the program at once: if the run fails, nothing is written and the error shows file:line:col; else the answer summarises the scene. Read an existing file first. A data file (NAME.json) must match its NAME.schema.json."
 
@@ -99,8 +99,11 @@ func readTool(_ context.Context, se *Session, in ReadIn) (ReadOut, error) {
 		return readPart(se, in)
 	}
 	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: lineCount(b)}
+	// Any read counts, a few lines too: an agent reads the part it edits, and edit's old_code
+	// must match the file anyway. The hash is the whole file's, so a change on disk since is
+	// still refused as stale.
+	se.NoteRead(in.File, b)
 	if in.Offset <= 1 && in.Limit == 0 {
-		se.NoteRead(in.File, b)
 		return out, nil
 	}
 	lines := strings.SplitAfter(string(b), "\n")

@@ -187,6 +187,49 @@ func TestStaleReadIsRefused(t *testing.T) {
 	}
 }
 
+// TestPartialReadCountsAsRead: a read of some of a file's lines (offset, limit) counts as a
+// read of the file, so the next edit has no "not read" warning; the file changing on disk
+// after it is still refused as stale.
+func TestPartialReadCountsAsRead(t *testing.T) {
+	t.Parallel()
+	const main = "drawCircle('a', 0, 0, 1)\ndrawCircle('b', 5, 0, 1)\ndrawCircle('c', 10, 0, 1)\n"
+	for _, read := range []ReadIn{
+		{File: "main", Offset: 2},
+		{File: "main", Limit: 1},
+		{File: "main", Offset: 3, Limit: 1},
+	} {
+		s, _ := newSession(t, map[string]string{"scene.code.js": main})
+		if _, err := call[ReadOut](t, s, "read", read); err != nil {
+			t.Fatal(err)
+		}
+		res, err := call[*ChangeResult](t, s, "edit", EditIn{File: "main", OldCode: "10, 0, 1", NewCode: "10, 0, 2"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Millis = 0
+		got, err := AnswerJSON(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `{"file":"main","created":false,"entities":3,"bounds":{"min":[-1,-2],"max":[12,2]},"changed":["c"],"ms":0,"entry":2}`
+		if diff := cmp.Diff(want, string(got)); diff != "" {
+			t.Errorf("edit after read %+v: mismatch (-want +got):\n%s", read, diff)
+		}
+	}
+	s, dir := newSession(t, map[string]string{"scene.code.js": main})
+	if _, err := call[ReadOut](t, s, "read", ReadIn{File: "main", Limit: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte(main+"// more\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := call[*ChangeResult](t, s, "edit", EditIn{File: "main", OldCode: "10, 0, 1", NewCode: "10, 0, 2"})
+	want := "the file changed since you read it: scene.code.js changed on disk since this session read it; read it again, then retry\nnot applied; the file is unchanged"
+	if diff := cmp.Diff(want, errString(err)); diff != "" {
+		t.Errorf("edit after the file changed: mismatch (-want +got):\n%s", diff)
+	}
+}
+
 func TestConcurrentWrites(t *testing.T) {
 	t.Parallel()
 	s, dir := newSession(t, nil)
