@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -262,11 +263,47 @@ func applyEdits(text []byte, edits []Edit) ([]byte, error) {
 		case n == 0:
 			return nil, fmt.Errorf("%w: %sold_code was not found; %sread the file and copy the text exactly", ErrEdit, where, nearestText(text, []byte(oldCode)))
 		case n > 1 && !e.ReplaceAll:
-			return nil, fmt.Errorf("%w: %sold_code occurs %d times; add surrounding lines to make it unique, or set replace_all", ErrEdit, where, n)
+			return nil, fmt.Errorf("%w: %sold_code occurs %d times, at %s; add surrounding lines to make it unique, or set replace_all", ErrEdit, where, n, occurrenceLines(text, []byte(oldCode)))
 		}
 		text = bytes.ReplaceAll(text, []byte(oldCode), []byte(newCode))
 	}
 	return text, nil
+}
+
+// maxOccurrenceLines caps the lines an edit's "occurs N times" error lists.
+const maxOccurrenceLines = 10
+
+// occurrenceLines names the 1-based lines where the occurrences of old in text start (the
+// ones bytes.Count counts, which do not overlap), each once, the first maxOccurrenceLines of
+// them, so that an agent can pick the surrounding lines that make its edit unique.
+func occurrenceLines(text, old []byte) string {
+	var lines []string
+	line, from, more := 1, 0, false
+	for {
+		i := bytes.Index(text[from:], old)
+		if i < 0 {
+			break
+		}
+		line += bytes.Count(text[from:from+i], []byte("\n"))
+		if l := strconv.Itoa(line); len(lines) == 0 || lines[len(lines)-1] != l {
+			if len(lines) == maxOccurrenceLines {
+				more = true
+				break
+			}
+			lines = append(lines, l)
+		}
+		line += bytes.Count(old, []byte("\n"))
+		from += i + len(old)
+	}
+	switch {
+	case more:
+		return fmt.Sprintf("lines %s, ... (the first %d)", strings.Join(lines, ", "), len(lines))
+	case len(lines) == 1:
+		return "line " + lines[0]
+	case len(lines) == 2:
+		return "lines " + lines[0] + " and " + lines[1]
+	}
+	return "lines " + strings.Join(lines, ", ")
 }
 
 // lineNumberRE matches a line-number prefix as tools show one: spaces, digits, then a tab, an

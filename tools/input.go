@@ -142,6 +142,8 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema, docs map[str
 		u := fmt.Sprintf("%q", at+k)
 		if c := runtime.Closest(k, names); c != "" {
 			u += fmt.Sprintf(" (did you mean %q?)", at+c)
+		} else if c := upstreamParams[k]; slices.Contains(names, c) {
+			u += fmt.Sprintf(" (did you mean %q?)", at+c)
 		}
 		unknown = append(unknown, u)
 	}

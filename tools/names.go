@@ -79,6 +79,20 @@ var upstreamTools = map[string]string{
 	"mama_search": "search, which searches the design journal",
 }
 
+// upstreamParams are parameter names other agents' file tools use, too far from cadrun's to
+// be found by spelling (path is 4 edits from file), with cadrun's name: an unknown parameter
+// is matched here when the tool has that name.
+var upstreamParams = map[string]string{
+	"path":      "file",
+	"file_path": "file",
+	"filename":  "file",
+	"filepath":  "file",
+	"content":   "code",
+	"contents":  "code",
+	"source":    "code",
+	"text":      "code",
+}
+
 // upstreamTool is the error for an upstream tool's name, or nil for any other name.
 func upstreamTool(name string) error {
 	if use, ok := upstreamTools[name]; ok {

@@ -134,7 +134,7 @@ func TestEdit(t *testing.T) {
 		{"crlf kept", EditIn{File: "main", OldCode: "1)\ndrawCircle('b'", NewCode: "2)\ndrawCircle('b'"}, strings.Replace(orig, "1)\r\ndrawCircle('b'", "2)\r\ndrawCircle('b'", 1), false},
 		{"literal dollar", EditIn{File: "main", OldCode: "'c'", NewCode: "'$&c'"}, strings.Replace(orig, "'c'", "'$&c'", 1), false},
 		{"replace all", EditIn{File: "main", OldCode: ", 0, 1)", NewCode: ", 0, 2)", ReplaceAll: true}, strings.ReplaceAll(orig, ", 0, 1)", ", 0, 2)"), false},
-		{"ambiguous", EditIn{File: "main", OldCode: ", 0, 1)", NewCode: "x"}, "edit does not apply: old_code occurs 3 times; add surrounding lines to make it unique, or set replace_all", true},
+		{"ambiguous", EditIn{File: "main", OldCode: ", 0, 1)", NewCode: "x"}, "edit does not apply: old_code occurs 3 times, at lines 1, 2, 3; add surrounding lines to make it unique, or set replace_all", true},
 		{"new_code alone", EditIn{File: "main", NewCode: "x"}, "bad input: edit: old_code is missing: new_code needs old_code, the exact text to replace", true},
 		{"missing", EditIn{File: "main", OldCode: "nope", NewCode: "x"}, "edit does not apply: old_code was not found; read the file and copy the text exactly", true},
 		{"batch fails at 1", EditIn{File: "main", Edits: []Edit{{OldCode: "'a'", NewCode: "'z'"}, {OldCode: "nope", NewCode: "x"}}}, "edit does not apply: edit 1: old_code was not found; read the file and copy the text exactly", true},
@@ -184,6 +184,27 @@ func TestStaleReadIsRefused(t *testing.T) {
 	}
 	if _, err := call[*ChangeResult](t, s, "write", WriteIn{File: "main", Code: "drawCircle('a', 0, 0, 2)"}); err != nil {
 		t.Errorf("after reading again: %v", err)
+	}
+}
+
+// TestEditOccursNamesLines: old_code found more than once is refused naming the lines it
+// starts on, each once, at most maxOccurrenceLines of them.
+func TestEditOccursNamesLines(t *testing.T) {
+	t.Parallel()
+	main := "drawCircle('a', 0, 0, 1)\ndrawCircle('b', 3, 0, 1)\ndrawCircle('c', 6, 0, 1)\n" + strings.Repeat("drawRect('r', 0, 0, 1, 1)\n", 12)
+	const tail = "; add surrounding lines to make it unique, or set replace_all\nnot applied; the file is unchanged"
+	for _, tt := range []struct{ old, want string }{
+		{"0, 1)\ndrawCircle(", "edit does not apply: old_code occurs 2 times, at lines 1 and 2" + tail},
+		{"drawCircle('", "edit does not apply: old_code occurs 3 times, at lines 1, 2, 3" + tail},
+		{", 0", "edit does not apply: old_code occurs 28 times, at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ... (the first 10)" + tail},
+		{"0, 0, 1, 1)\ndrawRect('r', 0, 0, 1, 1)\ndrawRect", "edit does not apply: old_code occurs 5 times, at lines 4, 6, 8, 10, 12" + tail},
+	} {
+		s, _ := newSession(t, map[string]string{"scene.code.js": main})
+		mustCall[ReadOut](t, s, "read", ReadIn{File: "main"})
+		_, err := call[*ChangeResult](t, s, "edit", EditIn{File: "main", OldCode: tt.old, NewCode: tt.old})
+		if diff := cmp.Diff(tt.want, errString(err)); diff != "" {
+			t.Errorf("%q: mismatch (-want +got):\n%s", tt.old, diff)
+		}
 	}
 }
 
@@ -266,6 +287,10 @@ func TestBadInput(t *testing.T) {
 		tool, params, want string
 	}{
 		{"write", `{"file":"main","cod":"x"}`, `bad input: write: unknown parameter "cod" (did you mean "code"?); the parameters are file, code, content, view`},
+		// Other tools' names for a parameter are matched where spelling cannot find them.
+		{"write", `{"path":"main","code":"x"}`, `bad input: write: unknown parameter "path" (did you mean "file"?); the parameters are file, code, content, view`},
+		{"read", `{"path":"main"}`, `bad input: read: unknown parameter "path" (did you mean "file"?); the parameters are file, offset, limit, preview`},
+		{"edit", `{"file":"main","source":"x"}`, `bad input: edit: unknown parameter "source"; the parameters are file, old_code, new_code, replace_all, edits, view`},
 		// Every unknown parameter is named, each with what it most likely meant.
 		{"write", `{"fil":"main","cod":"x","zzz":1}`, `bad input: write: unknown parameters "cod" (did you mean "code"?), "fil" (did you mean "file"?), "zzz"; the parameters are file, code, content, view`},
 		// Required parameters are enforced: a missing code must not empty main.
