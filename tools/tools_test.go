@@ -313,7 +313,7 @@ func TestBadInput(t *testing.T) {
 		// A missing command is answered with the list, as an unknown one is.
 		{"scene", `{}`, `bad input: scene: command is missing: one of info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection, diff, sketch, restore, lint`},
 		{"scene", `{"command":"explode"}`, `bad input: unknown scene command "explode"; use info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection, diff, sketch, restore, lint`},
-		{"read", `{"file":"nope"}`, `modules/nope.js does not exist; glob lists the files there are`},
+		{"read", `{"file":"nope"}`, `modules/nope.js does not exist; the workspace has no files yet (write creates one)`},
 	}
 	for _, tt := range tests {
 		_, err := s.Call(context.Background(), tt.tool, json.RawMessage(tt.params))
@@ -328,8 +328,8 @@ func TestDidYouMean(t *testing.T) {
 	t.Parallel()
 	s, _ := newSession(t, map[string]string{"scene.code.js": "drawCircle('button1', 0, 0, 1)", "modules/house_lib.js": "export const x = 1"})
 	for _, tt := range []struct{ tool, params, want string }{
-		{"read", `{"file":"mian"}`, `modules/mian.js does not exist; did you mean main? (glob lists the files there are)`},
-		{"read", `{"file":"hose_lib"}`, `modules/hose_lib.js does not exist; did you mean house_lib? (glob lists the files there are)`},
+		{"read", `{"file":"mian"}`, `modules/mian.js does not exist; did you mean main? (the files are main, house_lib)`},
+		{"read", `{"file":"hose_lib"}`, `modules/hose_lib.js does not exist; did you mean house_lib? (the files are main, house_lib)`},
 		{"write", `{"file":"main","code":"drawCircle('button1', 0, 0, 1); getEntity('button0')"}`,
 			"scene.code.js:1:33: Error: getEntity: no such entity: \"button0\"\n    1 | drawCircle('button1', 0, 0, 1); getEntity('button0')\n                                        ^\n" +
 				"hint: did you mean \"button1\"? draw it before using it, and check the spelling; exists(name) tells whether it is there\nnot applied; the file is unchanged"},
