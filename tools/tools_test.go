@@ -389,6 +389,31 @@ func TestSceneRestoredFromSceneJSON(t *testing.T) {
 	}
 }
 
+// TestDeleteImportedModule: a module the workspace's files import is not deleted, and the
+// error names each import by file and line, not "module not found"; a module overriding a
+// built-in is deleted, since its imports then find the built-in.
+func TestDeleteImportedModule(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{
+		"scene.code.js":     "// parts\nimport { bolt } from 'parts'\nimport { wheel } from 'wheels'\nbolt('b'); wheel('w')\n",
+		"modules/parts.js":  "export function bolt(n) { drawCircle(n, 0, 0, 1) }\n",
+		"modules/wheels.js": "import { bolt } from './parts.js'\nexport function wheel(n) { bolt(n) ; translate(n, 5, 0) }\n",
+		"modules/shapes.js": "export const mine = 1\n",
+	})
+	_, err := call[*ChangeResult](t, s, "delete", DeleteIn{File: "parts"})
+	want := "still imported: parts: main imports it at line 2 (import { bolt } from 'parts'); wheels imports it at line 1 (import { bolt } from './parts.js'); " +
+		"remove the imports and what uses them, then delete parts\nnot applied; the file is unchanged"
+	if diff := cmp.Diff(want, errString(err)); diff != "" {
+		t.Errorf("delete parts: mismatch (-want +got):\n%s", diff)
+	}
+	if got := fileBytes(t, dir, "modules/parts.js"); got != "export function bolt(n) { drawCircle(n, 0, 0, 1) }\n" {
+		t.Errorf("parts after the refused delete: %q", got)
+	}
+	if _, err := call[*ChangeResult](t, s, "delete", DeleteIn{File: "shapes"}); err != nil {
+		t.Errorf("delete shapes, which overrides a built-in: %v", err)
+	}
+}
+
 func TestDeleteAndMove(t *testing.T) {
 	t.Parallel()
 	s, dir := newSession(t, map[string]string{
@@ -398,7 +423,7 @@ func TestDeleteAndMove(t *testing.T) {
 	})
 	// main imports gears: deleting it would break main, so nothing happens.
 	_, err := call[*ChangeResult](t, s, "delete", DeleteIn{File: "gears"})
-	if !errors.Is(err, ErrNotApplied) || !strings.HasPrefix(err.Error(), "scene.code.js:1:8: ModuleError: module 'gears' not found") {
+	if !errors.Is(err, ErrNotApplied) || !errors.Is(err, ErrImported) {
 		t.Errorf("delete of an imported module: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "modules", "gears.js")); err != nil {
