@@ -81,6 +81,9 @@ type SceneOut struct {
 	Sketch *SketchOut `json:"sketch,omitempty"`
 	// Lint answers lint: the drawing lint's findings, one line each (scene_lint.go).
 	Lint []string `json:"lint,omitempty"`
+	// Note says what an answer with nothing in it means (a clean lint), so that no answer is
+	// a bare {}.
+	Note string `json:"note,omitempty"`
 }
 
 func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
@@ -147,7 +150,7 @@ func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
 	case "sketch":
 		out.Sketch, out.Omitted, err = se.sceneSketch(ctx, v, in.Clear)
 	case "lint":
-		out.Lint, out.Omitted = v.lint(found)
+		out.Lint, out.Omitted, out.Note = v.lint(found)
 	default:
 		return out, fmt.Errorf("%w: unknown scene command %q; use %s", ErrBadInput, in.Command, strings.Join(sceneCommands, ", "))
 	}
