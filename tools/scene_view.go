@@ -692,7 +692,7 @@ func (v *view) png(ctx context.Context, last func() (*landing, string)) ([]byte,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	p := &picture{base: base, shown: sc, window: win, width: v.in.Width, grid: v.in.Grid, budget: v.budget}
+	p := &picture{base: base, shown: sc, window: win, width: v.in.Width, grid: v.in.Grid, rings: v.in.Rings, budget: v.budget}
 	if err := p.frame(v.sc, v.in.Focus, "focus"); err != nil {
 		return nil, nil, nil, err
 	}

@@ -352,6 +352,7 @@ type picture struct {
 	highlight map[string]bool
 	note      string
 	grid      bool
+	rings     bool // circle highlighted shapes under render.MarkBelowPx (scene png's rings)
 	budget    int
 }
 
@@ -526,6 +527,7 @@ func (p *picture) drawAt(ctx context.Context, width int) (*render.Picture, error
 		marks.Grid = true
 		layers++
 	}
+	marks.Rings = p.rings
 	done, err := reserve(ctx, int64(math.Min(w*h*4*layers, renderMemory))+drawingMemory(p.shown, 0))
 	if err != nil {
 		return nil, err
@@ -543,12 +545,25 @@ func (p *picture) info(pic *render.Picture) *ImageInfo {
 	info.Blank = blankNote(p.base, pic)
 	if p.highlight != nil {
 		info.Highlighted = pic.Highlighted
-		info.Highlight = p.note
+		info.Highlight = join(p.note, p.smallNote(pic.Small))
 		if pic.Highlighted == 0 && p.note == "" {
 			info.Highlight = "the entities named paint nothing here, so nothing is highlighted"
 		}
 	}
 	return &info
+}
+
+// smallNote says how many highlighted shapes are too small to see (under render.MarkBelowPx
+// on both sides), and how to find them: rings are drawn only when asked, since around a
+// quarter-arc or a short line a ring reads as a hole.
+func (p *picture) smallNote(n int) string {
+	switch {
+	case n == 0:
+		return ""
+	case p.rings:
+		return fmt.Sprintf("%d highlighted under %d px, each circled", n, render.MarkBelowPx)
+	}
+	return fmt.Sprintf("%d highlighted under %d px: frame them with focus, or circle them with scene png's rings: true", n, render.MarkBelowPx)
 }
 
 // mapPixels fills the pixel mapping of info, a picture showing the scene window vis at scale

@@ -415,3 +415,39 @@ func TestMoveDeleteView(t *testing.T) {
 		decodePNG(t, res.View.PNG, res.View.Image)
 	}
 }
+
+// TestPNGRingsOnlyWhenAsked: a highlighted shape too small to see is counted in the image's
+// note, and circled only when rings asks: around a quarter-arc a ring reads as a hole.
+func TestPNGRingsOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{"scene.code.js": plateMain + "drawArc('corner', 40, 20, 0.4, 0, Math.PI / 2)\n"})
+	for _, rings := range []bool{false, true} {
+		out := mustCall[SceneOut](t, s, "scene", SceneIn{Command: "png", Width: 1024, Highlight: Highlight{"corner", "hole"}, Rings: rings})
+		note := "1 highlighted under 6 px: frame them with focus, or circle them with scene png's rings: true"
+		if rings {
+			note = "1 highlighted under 6 px, each circled"
+		}
+		want := &ImageInfo{Width: 1024, Height: 652, Bytes: len(out.PNG), Scale: 9.3090909, Origin: []float64{-55, 35.0195}, Region: []float64{-55, -35.0195, 55, 35.0195},
+			Mapping:     "scene (x, y) is at pixel ((x + 55) * 9.3090909, (35.0195 - y) * 9.3090909); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
+			Highlighted: 2, Highlight: note}
+		if diff := cmp.Diff(want, out.Image); diff != "" {
+			t.Errorf("rings %v: image mismatch (-want +got):\n%s", rings, diff)
+		}
+		// The ring, 9 px around the arc's bounds' centre (40.2, 20.2): highlight pixels 8 to
+		// 10 px from it only when asked.
+		img := decodePNG(t, out.PNG, out.Image)
+		cx, cy := (40.2+55)*out.Image.Scale, (35.0195-20.2)*out.Image.Scale
+		ring := 0
+		for y := int(cy) - 11; y <= int(cy)+11; y++ {
+			for x := int(cx) - 11; x <= int(cx)+11; x++ {
+				if d := math.Hypot(float64(x)+0.5-cx, float64(y)+0.5-cy); d >= 8 && d <= 10 &&
+					isHighlight(color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)) {
+					ring++
+				}
+			}
+		}
+		if (ring > 0) != rings {
+			t.Errorf("rings %v: %d highlight pixels 8-10 px around the arc", rings, ring)
+		}
+	}
+}
