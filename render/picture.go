@@ -84,11 +84,18 @@ type Picture struct {
 	Highlighted, Small int
 	// GridStep is the grid's step in scene units (0: no grid).
 	GridStep float64
+	// Isometric reports a picture of solids: their isometric view (see shade.go), in which
+	// a pixel stands for no one scene point. Visible is then the window of the plan framed
+	// and Scale the pixels per scene unit of a length square to the line of sight.
+	Isometric bool
 }
 
 // Draw renders the scene as PNG with marks over it. Without marks its PNG is PNG's, byte for
 // byte.
 func Draw(s *scene.Scene, opt PNGOptions, m Marks) (*Picture, error) {
+	if hasSolids(s) {
+		return drawIso(s, s.Solids(), opt, m)
+	}
 	img, v, bg, err := raster(s, opt)
 	if err != nil {
 		return nil, err

@@ -102,7 +102,9 @@ func encodePNG(img *image.RGBA) ([]byte, error) {
 }
 
 // Raster paints the scene into a new RGBA picture (premultiplied alpha). It only reads the
-// scene, which must not change until it returns; renders may run concurrently.
+// scene, which must not change until it returns; renders may run concurrently. A scene with
+// solids is drawn as their shaded isometric view (see shade.go); opt.View is then a window of
+// the plan, framed from the solids' lowest point to their highest.
 func Raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, error) {
 	img, _, _, err := raster(s, opt)
 	return img, err
@@ -110,6 +112,10 @@ func Raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, error) {
 
 // raster is Raster; it also returns the view drawn and the background painted.
 func raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, View, color.RGBA, error) {
+	if hasSolids(s) {
+		img, f, bg, err := shadeRaster(s, s.Solids(), opt)
+		return img, f.plan, bg, err
+	}
 	bg := color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
 	v, err := resolveView(s, opt.View, opt.Margin)
 	if err != nil {

@@ -7,12 +7,17 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"maps"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/internal/golden"
 	"github.com/cadrun/cadrun/scene"
 )
@@ -113,7 +118,21 @@ func solidScenes(t *testing.T) []struct {
 		all.volume += one.volume
 		out = append(out, one)
 	}
-	return append(out, all)
+	out = append(out, all)
+	// The example parts, as their expected scenes hold them: made by the kernel from scripts.
+	ex, err := examples.SolidScenes(os.DirFS(filepath.Join("..", "examples")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(ex)) {
+		c := sceneCase{name: strings.ReplaceAll(name, " ", "-"), sc: ex[name]}
+		for _, it := range c.sc.Solids() {
+			c.volume += meshVolume(it.Entity.Shape.(*scene.Solid).Mesh, it.World)
+			c.parts++
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // stlFacet is a triangle of a binary STL.

@@ -293,6 +293,9 @@ func diffPicture(ctx context.Context, old, cur *scene.Scene, d scene.Diff, width
 	if width < 0 {
 		return nil, nil, "", fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
 	}
+	if len(old.Solids()) > 0 || len(cur.Solids()) > 0 {
+		return diffPictureOfSolids(ctx, cur, d, width, budget)
+	}
 	layers := diffLayers(old, cur, d, math.Max(win.Size().X, win.Size().Y)*diffPenFraction)
 	b, first, firstWidth, err := narrowToFit(width, budget, func(width int) ([]byte, []byte, int, int, error) {
 		b, err := drawLayers(ctx, layers, win, width)
@@ -453,3 +456,55 @@ func drawLayers(ctx context.Context, layers [3]*scene.Scene, win render.View, wi
 
 // sceneDiffDescription is the scene tool's words on diff.
 const sceneDiffDescription = "diff compares with an earlier state (against): entities added, removed, changed (how far moved), a picture."
+
+// diffPictureOfSolids is the diff picture of scenes with solids: the current scene's shaded
+// view with what was added or changed highlighted. Three layers drawn apart, as for a plan,
+// would not line up: each isometric view is framed on its own solids' heights. What was
+// removed is listed in the answer, not drawn.
+func diffPictureOfSolids(ctx context.Context, cur *scene.Scene, d scene.Diff, width, budget int) ([]byte, *ImageInfo, string, error) {
+	mark := make(map[string]bool, len(d.Added)+len(d.Changed))
+	for _, n := range d.Added {
+		mark[n] = true
+	}
+	for _, c := range d.Changed {
+		mark[c.Name] = true
+	}
+	highlight := func(e *scene.Entity) bool {
+		for x := e; x != nil; {
+			if mark[x.Name] {
+				return true
+			}
+			p := x.Parent()
+			if p == "" {
+				break
+			}
+			x, _ = cur.Lookup(p)
+		}
+		return false
+	}
+	var pic *render.Picture
+	b, first, firstWidth, err := narrowToFit(width, budget, func(width int) ([]byte, []byte, int, int, error) {
+		done, err := reserve(ctx, drawingMemory(cur, 0)+int64(math.Min(float64(max(width, render.DefaultPNGSide))*float64(max(width, render.DefaultPNGSide))*4*2, renderMemory)))
+		if err != nil {
+			return nil, nil, 0, 0, err
+		}
+		defer done()
+		p, err := render.Draw(cur, render.PNGOptions{Width: width, Context: ctx}, render.Marks{Highlight: highlight})
+		if err != nil {
+			return nil, nil, 0, 0, err
+		}
+		pic = p
+		return p.PNG, p.PNG, p.Width, p.Width, nil
+	})
+	if err != nil {
+		return nil, nil, "", err
+	}
+	info := pngInfo(b)
+	note := "a scene of solids: the picture is its shaded view now, added and changed entities highlighted; removed ones are listed, not drawn"
+	if first > 0 {
+		note += fmt.Sprintf("; %d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide (a larger max_bytes, up to %d, gives a wider one)",
+			firstWidth, first, budget, info.Width, MaxAnswerBudget)
+	}
+	mapIsometric(&info, pic.Visible, pic.Scale)
+	return b, &info, note, nil
+}

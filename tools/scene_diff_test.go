@@ -342,3 +342,45 @@ func TestSceneDiffPictureNarrowed(t *testing.T) {
 		t.Errorf("the narrower picture's mapping: scale %v (full %v), %q", out.Image.Scale, full.Image.Scale, out.Image.Mapping)
 	}
 }
+
+// A diff of scenes of solids answers as any other, and its picture is the current scene's
+// shaded view, the changed solid highlighted (orange over the faded rest), with the mapping of a
+// picture of solids and a note saying what is drawn.
+func TestSceneDiffOfSolids(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	mustCall[any](t, s, "write", map[string]any{"file": "main", "code": "drawBox('a', 0, 0, 0, 10, 10, 10); drawBox('b', 20, 0, 0, 10, 10, 10)"})
+	mustCall[any](t, s, "scene", map[string]any{"command": "snapshot", "name": "v1"})
+	mustCall[any](t, s, "write", map[string]any{"file": "main", "code": "drawBox('a', 0, 0, 0, 10, 10, 10); drawBox('b', 20, 0, 0, 10, 10, 10); translate('b', 0, 0, 5)"})
+	out, err := call[SceneOut](t, s, "scene", map[string]any{"command": "diff", "against": "v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []EntityChange{{Name: "b", Kind: scene.KindSolid, What: []string{"geometry"}}}
+	if diff := cmp.Diff(want, out.Diff.Changed); diff != "" {
+		t.Errorf("changed: mismatch (-want +got):\n%s", diff)
+	}
+	if out.Image == nil || out.Image.Origin != nil || out.Image.Mapping != isometricMapping {
+		t.Errorf("image info %+v, want the mapping of a picture of solids", out.Image)
+	}
+	if out.Omitted == nil || out.Omitted.Note != "a scene of solids: the picture is its shaded view now, added and changed entities highlighted; removed ones are listed, not drawn" {
+		t.Errorf("omitted %+v", out.Omitted)
+	}
+	img, err := png.Decode(bytes.NewReader(out.PNG))
+	if err != nil {
+		t.Fatal(err)
+	}
+	orange := 0
+	bounds := img.Bounds()
+	for y := bounds.Min.Y; y < bounds.Max.Y; y += 2 {
+		for x := bounds.Min.X; x < bounds.Max.X; x += 2 {
+			c := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+			if c.R > 180 && c.G > 60 && c.G < 170 && c.B < 90 {
+				orange++
+			}
+		}
+	}
+	if orange == 0 {
+		t.Error("the changed solid is not highlighted")
+	}
+}

@@ -86,14 +86,21 @@ const (
 const dashBytes = 1100
 
 // drawingMemory estimates the memory of drawing sc, perEntity bytes an entity, vertexBytes a
-// vertex of its shapes, textBytesPerSegment a segment of its texts' outlines and dashBytes a
-// dash, so that a scene of a few polylines of a million vertices, of few texts in a font of
-// 11,000-point letters, or of a few long dotted lines, waits for as much of the render budget
-// as it takes.
+// vertex of its shapes, textBytesPerSegment a segment of its texts' outlines, dashBytes a
+// dash and triangleBytes a triangle of its solids, so that a scene of a few polylines of a
+// million vertices, of few texts in a font of 11,000-point letters, of a few long dotted lines
+// or of a few large solids, waits for as much of the render budget as it takes.
 func drawingMemory(sc *scene.Scene, perEntity int64) int64 {
 	return int64(sc.Len())*perEntity + int64(vertices(sc))*vertexBytes +
-		int64(sc.TextSegments())*textBytesPerSegment + int64(sc.DashSegments())*dashBytes
+		int64(sc.TextSegments())*textBytesPerSegment + int64(sc.DashSegments())*dashBytes +
+		int64(sc.SceneTriangles())*triangleBytes
 }
+
+// triangleBytes is what a picture takes for each triangle of the scene's solids: their
+// shaded view allocates about 60 bytes a triangle while it is drawn (a sphere of a million
+// triangles, 63 MB at 800 px), scene.json holds 24, and a solid is one entity of up to
+// scene.MaxSolidTriangles.
+const triangleBytes = 64
 
 // vertices counts the points the shapes of sc are drawn through: a line's points, a polygon's
 // rings, a path's segments. Shapes of a fixed size (circles, rectangles, arcs) count none, as

@@ -633,7 +633,11 @@ func (p *picture) drawAt(ctx context.Context, width int) (*render.Picture, error
 // marked or missing.
 func (p *picture) info(pic *render.Picture) *ImageInfo {
 	info := pngInfo(pic.PNG) // the size as the bytes sent say it
-	mapPixels(&info, pic.Visible, pic.Scale)
+	if pic.Isometric {
+		mapIsometric(&info, pic.Visible, pic.Scale)
+	} else {
+		mapPixels(&info, pic.Visible, pic.Scale)
+	}
 	info.Grid = pic.GridStep
 	info.Blank = blankNote(p.base, pic)
 	if p.highlight != nil {
@@ -678,6 +682,20 @@ func mapPixels(info *ImageInfo, vis render.View, scale float64) {
 	}
 	info.Mapping = fmt.Sprintf("scene (x, y) is at pixel ((%s) * %s, (%s - y) * %s); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
 		x, fmtNum(info.Scale), fmtNum(oy), fmtNum(info.Scale))
+}
+
+// isometricMapping is the mapping, in words, of a picture of solids.
+const isometricMapping = "an isometric view of the solids (Z up, seen from the front-right-top, along (-1, 1, -1) towards the origin), the 2D shapes as lines in the plane z = 0: " +
+	"no pixel stands for one scene point; scale is pixels per scene unit of a length square to the line of sight, and region the window of the plan framed, from the solids' lowest point to their highest"
+
+// mapIsometric fills the mapping of info for a picture of solids (render.Picture.Isometric),
+// whose pixels map to no plan point: the scale, the plan window framed, and the view in words.
+func mapIsometric(info *ImageInfo, plan render.View, scale float64) {
+	q := engine.Quantum(scene.Box{Min: plan.Min, Max: plan.Max, NonEmpty: true})
+	num := func(v float64) float64 { return engine.RoundTo(v, q) }
+	info.Scale = roundSignificant(scale)
+	info.Region = []float64{num(plan.Min.X), num(plan.Min.Y), num(plan.Max.X), num(plan.Max.Y)}
+	info.Mapping = isometricMapping
 }
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -82,6 +82,10 @@ func (v *Server) serveSceneSVG(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "rendering the scene: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
+	if s.solids > 0 {
+		// The SVG leaves solids out: the page shows the shaded picture of scene.png instead.
+		w.Header().Set("X-Cadrun-Solids", strconv.Itoa(s.solids))
+	}
 	answer(w, s, "image/svg+xml", b)
 }
 

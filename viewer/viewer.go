@@ -149,13 +149,21 @@ type snapshot struct {
 	svgOnce  sync.Once
 	svg      []byte
 	svgErr   error
+	solids   int // solids in the scene, which its SVG leaves out (counted with the SVG)
 	jsonOnce sync.Once
 	json     []byte
 	jsonErr  error
 }
 
 func (s *snapshot) SVG() ([]byte, error) {
-	s.svgOnce.Do(func() { s.svg, s.svgErr = render.SVG(s.scene, render.SVGOptions{DataKinds: true}) })
+	s.svgOnce.Do(func() {
+		s.svg, s.svgErr = render.SVG(s.scene, render.SVGOptions{DataKinds: true})
+		for _, e := range s.scene.Walk() {
+			if e.Kind() == scene.KindSolid {
+				s.solids++
+			}
+		}
+	})
 	return s.svg, s.svgErr
 }
 

@@ -127,6 +127,7 @@
         const t0 = performance.now();
         const res = await fetch('api/scene.svg', { cache: 'no-store' });
         if (!res.ok) throw new Error(`GET api/scene.svg: ${res.status} ${await res.text()}`);
+        const solids = +(res.headers.get('X-Cadrun-Solids') || 0);
         const text = await res.text();
         const t1 = performance.now();
         // The HTML parser (inline SVG) is many times faster than DOMParser's XML parser on a
@@ -155,6 +156,7 @@
         hoverEl = null;
         tip.hidden = true;
         shown = target;
+        showShaded(solids);
         if (!cam) {
           try { cam = JSON.parse(sessionStorage.getItem(cameraKey)); } catch (_) { cam = null; }
           if (!cam || !(cam.k > 0)) fit(); else apply();
@@ -176,6 +178,37 @@
       loading = false;
     }
   }
+
+  // ---- solids ----
+  // The SVG leaves solids out, so a scene with solids is shown as the server's own shaded
+  // isometric picture (api/scene.png, as the agent sees it) over the plan; the 3D button
+  // (key 3) turns it off to see and pick in the plan, and on again.
+  const shaded = $('shaded'), solidBtn = $('solid3d');
+  const planKey = 'cadrun.plan';
+  let solidsShown = 0, planWanted = false, resized = 0;
+  try { planWanted = sessionStorage.getItem(planKey) === '1'; } catch (_) { /* private mode */ }
+  function showShaded(solids) {
+    solidsShown = solids;
+    document.body.dataset.solids = String(solids);
+    solidBtn.hidden = solids === 0;
+    const on = solids > 0 && !planWanted;
+    solidBtn.setAttribute('aria-pressed', String(on));
+    shaded.hidden = !on;
+    if (!on) return;
+    // As many pixels as the stage shows (the server's MaxPNGWidth at most); the picture is
+    // only ever scaled down to fit.
+    const w = Math.max(1, Math.min(4096, Math.round(stage.clientWidth * (window.devicePixelRatio || 1))));
+    const src = `api/scene.png?width=${w}&v=${shown}`;
+    if (shaded.getAttribute('src') !== src) shaded.src = src;
+  }
+  function togglePlan() {
+    if (solidsShown === 0) return;
+    planWanted = !planWanted;
+    try { sessionStorage.setItem(planKey, planWanted ? '1' : '0'); } catch (_) { /* private mode */ }
+    showShaded(solidsShown);
+  }
+  solidBtn.addEventListener('click', togglePlan);
+  window.addEventListener('resize', () => { clearTimeout(resized); resized = setTimeout(() => showShaded(solidsShown), 200); });
 
   // reconcile makes the children of cur (in the page) those of next (just parsed), keeping
   // every element whose entity did not change: the browser then styles, lays out and paints
@@ -477,6 +510,7 @@
     if (e.target.closest && e.target.closest('input, textarea')) return;
     if (e.key === 'f') fit();
     else if (e.key === '1' && cam) { cam.k = 1; apply(); }
+    else if (e.key === '3') togglePlan();
     else if (e.key === 'Escape') pick('', false);
   });
   window.addEventListener('resize', apply);

@@ -1,0 +1,925 @@
+package render
+
+// Pictures of solids. A scene with solids is drawn as an agent or a person expects to see a
+// part first: an isometric view, shaded, with its edges, fitted to the solids. This is a small
+// software rasterizer of its own (golang.org/x/image/vector has no depth): triangles are
+// filled into a depth buffer at ss×ss samples a pixel, then the edges that matter (the
+// silhouette, and feature edges whose faces meet at over shadeFeatureDeg) and the scene's 2D
+// shapes, as thin lines in the plane z = 0, are drawn over it where the depth buffer says they
+// are seen, and the samples are averaged into pixels.
+//
+// The picture is drawn in bands of rows so that the sample buffers stay small whatever the
+// picture's size; the triangles and lines are sorted into the bands they reach first. The
+// work is counted before any pixel is made (the samples each triangle and line covers, which
+// are known from the projection), against MaxRasterCells like the 2D painter's cells.
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"math"
+
+	"github.com/cadrun/cadrun/scene"
+)
+
+// The isometric view: the camera looks from the front-right-top, along (-1, 1, -1)/√3 towards
+// the origin (from the point (1, -1, 1), Z up), as CAD programs' isometric view does. On the
+// screen, Z points straight up, X down to the right at 30° and Y up to the right at 30°.
+var (
+	isoRight   = scene.Vec3{1 / math.Sqrt2, 1 / math.Sqrt2, 0}                      // screen x
+	isoUp      = scene.Vec3{-1 / math.Sqrt(6), 1 / math.Sqrt(6), 2 / math.Sqrt(6)}  // screen y, up
+	isoForward = scene.Vec3{-1 / math.Sqrt(3), 1 / math.Sqrt(3), -1 / math.Sqrt(3)} // depth, away from the camera
+)
+
+// shadeLight is the direction towards the light, fixed in the world: above, in front and a
+// little to the right, so that of a box's three visible faces the top is brightest, then the
+// front (-Y) and then the right (+X). Every face gets shadeAmbient of its colour, plus the rest
+// times the cosine of its angle to the light.
+var shadeLight = normalize3(scene.Vec3{0.3, -0.6, 1})
+
+const shadeAmbient = 0.35
+
+// shadeFeatureDeg is the angle between two faces' normals over which their common edge is
+// drawn: a box's edges are (90°), the facets of a cylinder of 12 or more segments are not
+// (30° or less), its rims are.
+const shadeFeatureDeg = 30
+
+// shadeEdgeColor is the colour of a solid's edges when its style has no stroke. On a part
+// whose colour is darker than shadeDarkFace (its luminance) the edges would not show, so
+// they are drawn in its colour taken shadeDarkEdgeLift of the way to white instead.
+var shadeEdgeColor = scene.Color{0.12, 0.13, 0.15, 1}
+
+const (
+	shadeDarkFace     = 0.3
+	shadeDarkEdgeLift = 0.5
+)
+
+// edgeColor is the colour of the edges of a solid in style st.
+func edgeColor(st scene.Style) scene.Color {
+	if st.Stroke != nil && st.Stroke[3] > 0 {
+		return *st.Stroke
+	}
+	if f := st.Fill; f != nil && f[3] > 0 && 0.2126*f[0]+0.7152*f[1]+0.0722*f[2] < shadeDarkFace {
+		var c scene.Color
+		for i := range 3 {
+			c[i] = f[i] + (1-f[i])*shadeDarkEdgeLift
+		}
+		c[3] = 1
+		return c
+	}
+	return shadeEdgeColor
+}
+
+// Widths, in pixels: a solid's edges, and the scene's 2D shapes drawn in the plane z = 0.
+const (
+	shadeEdgePx = 1.4
+	shadeLinePx = 1.0
+)
+
+// shadeBandPx is the height of a band of the picture, in pixels.
+const shadeBandPx = 16
+
+// shadeSamples is the samples a side of a pixel: 3×3 up to shadeFineSide pixels on the
+// longer side, 2×2 above, where a pixel is smaller against the part.
+func shadeSamples(w, h int) int {
+	if max(w, h) <= shadeFineSide {
+		return 3
+	}
+	return 2
+}
+
+const shadeFineSide = 2048
+
+// isoFrame is the window of the screen plane a picture of solids shows, in scene units along
+// isoRight and isoUp, and the plan window it stands for.
+type isoFrame struct {
+	screen View // along isoRight (x) and isoUp (y)
+	plan   View // the scene window in x and y framed (Picture.Visible)
+	// depth is the depth (along isoForward) of the solids' middle, which the depth buffer
+	// counts from, so that a part far from the origin keeps float32's digits for itself.
+	depth float64
+}
+
+// isoFrameOf frames the solids: with no view, the projection of their vertices grown by
+// margin; with a view (a window of the plan, as every other picture takes it), the box over
+// that window from the solids' lowest to their highest point.
+func isoFrameOf(solids []scene.SolidItem, v *View, margin float64) (isoFrame, error) {
+	var scr, plan scene.Box
+	zlo, zhi := math.Inf(1), math.Inf(-1)
+	dlo, dhi := math.Inf(1), math.Inf(-1)
+	for _, it := range solids {
+		sd := it.Entity.Shape.(*scene.Solid)
+		for i := range uint32(sd.Mesh.NumVertices()) {
+			p := it.World.Apply(sd.Mesh.Vertex(i))
+			scr.Extend(scene.Vec{X: dot3(p, isoRight), Y: dot3(p, isoUp)})
+			plan.Extend(scene.Vec{X: p[0], Y: p[1]})
+			zlo, zhi = math.Min(zlo, p[2]), math.Max(zhi, p[2])
+			dlo, dhi = math.Min(dlo, dot3(p, isoForward)), math.Max(dhi, dot3(p, isoForward))
+		}
+	}
+	depth := 0.0
+	if dlo <= dhi {
+		depth = (dlo + dhi) / 2
+	} else {
+		zlo, zhi = 0, 0 // meshes without vertices
+	}
+	if v != nil {
+		if err := v.Check(); err != nil {
+			return isoFrame{}, err
+		}
+		scr = scene.Box{}
+		for i := range 8 {
+			c := scene.Vec3{v.Min.X, v.Min.Y, zlo}
+			if i&1 != 0 {
+				c[0] = v.Max.X
+			}
+			if i&2 != 0 {
+				c[1] = v.Max.Y
+			}
+			if i&4 != 0 {
+				c[2] = zhi
+			}
+			scr.Extend(scene.Vec{X: dot3(c, isoRight), Y: dot3(c, isoUp)})
+		}
+		return isoFrame{screen: View{Min: scr.Min, Max: scr.Max}, plan: *v, depth: depth}, nil
+	}
+	if margin == 0 {
+		margin = DefaultMargin
+	}
+	if margin < 0 || math.IsNaN(margin) || math.IsInf(margin, 0) {
+		return isoFrame{}, fmt.Errorf("margin must be a finite fraction >= 0, got %v", margin)
+	}
+	if !scr.NonEmpty {
+		return isoFrame{screen: fitFrame(scene.Frame{}, margin), plan: fitFrame(scene.Frame{}, margin)}, nil
+	}
+	sz := scr.Size()
+	pad := math.Max(sz.X, sz.Y) * margin
+	if pad == 0 {
+		pad = 1 // a solid flattened to a point still shows
+	}
+	grow := scene.Vec{X: pad, Y: pad}
+	f := isoFrame{
+		screen: View{Min: scr.Min.Sub(grow), Max: scr.Max.Add(grow)},
+		plan:   View{Min: plan.Min.Sub(grow), Max: plan.Max.Add(grow)},
+		depth:  depth,
+	}
+	return f, f.screen.Check()
+}
+
+// shadeJob is one picture of solids being drawn: what is drawn, in samples.
+type shadeJob struct {
+	ss   int // samples a side of a pixel
+	w, h int // the picture, in samples
+	bg   [4]uint8
+
+	// pts holds x, y (samples, y down) and depth (samples, away from the camera) of every
+	// vertex of every solid; tris three indices into it per front-facing triangle, and cols
+	// each one's shaded colour.
+	pts  []float32
+	tris []uint32
+	cols []uint32
+	// segs are the lines drawn over the faces: the solids' edges and the 2D shapes.
+	segs       []shadeSeg
+	styles     []shadeStyle
+	styleIndex map[shadeStyle]uint32
+
+	cost int64 // samples the triangles and lines cover, counted against maxRasterCells
+
+	light scene.Vec3 // shadeLight in sample space
+}
+
+// shadeSeg is one straight piece of line, its ends in samples and depth as pts.
+type shadeSeg struct {
+	ax, ay, az, bx, by, bz float32
+	// eps is how far behind what the depth buffer holds near the line it may lie and still
+	// show: its own faces, sampled beside it, slope towards the camera by up to this much.
+	eps   float32
+	style uint32
+}
+
+// shadeStyle is how a line is painted: its colour (premultiplied) and half its width in
+// samples.
+type shadeStyle struct {
+	c    [4]uint8
+	half float32
+}
+
+// shadeRaster draws the isometric picture of a scene with solids (see the file's comment).
+func shadeRaster(s *scene.Scene, solids []scene.SolidItem, opt PNGOptions) (*image.RGBA, isoFrame, color.RGBA, error) {
+	bg := color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
+	if opt.Background != nil {
+		bg = pngColor8(*opt.Background)
+	}
+	f, err := isoFrameOf(solids, opt.View, opt.Margin)
+	if err != nil {
+		return nil, f, bg, err
+	}
+	w, h, err := pngSize(f.screen.Size(), opt)
+	if err != nil {
+		return nil, f, bg, err
+	}
+	// The same budgets as every writer, though the picture draws neither dashes nor hatches.
+	if _, err := budgeted(s); err != nil {
+		return nil, f, bg, err
+	}
+	j := newShadeJob(w, h, bg)
+	toPx := f.screen.ToPixels(float64(w), float64(h))
+	j.addScene(s, solids, f, toPx, nil, nil, shadeLinePx)
+	if err := j.check(); err != nil {
+		return nil, f, bg, err
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	if err := j.draw(opt.Context, img); err != nil {
+		return nil, f, bg, err
+	}
+	return img, f, bg, nil
+}
+
+func newShadeJob(w, h int, bg color.RGBA) *shadeJob {
+	ss := shadeSamples(w, h)
+	return &shadeJob{ss: ss, w: w * ss, h: h * ss, bg: [4]uint8{bg.R, bg.G, bg.B, bg.A}}
+}
+
+// screenMap is the map from world coordinates to samples (x, y down) and depth (away from the
+// camera, from the depth depth0 in scene units), for a picture whose screen-to-pixel map is
+// toPx.
+func (j *shadeJob) screenMap(toPx scene.Affine, depth0 float64) scene.Affine3 {
+	k, ss := toPx.A, float64(j.ss)
+	var m scene.Affine3
+	for i := range 3 {
+		m[i] = ss * k * isoRight[i]
+		m[4+i] = -ss * k * isoUp[i]
+		m[8+i] = ss * k * isoForward[i]
+	}
+	m[3], m[7], m[11] = ss*toPx.E, ss*toPx.F, -ss*k*depth0
+	return m
+}
+
+// addScene adds the solids and the 2D shapes of s that keep says to draw (nil: all), in their
+// own colours or all in override (nil: their own), the 2D shapes as lines linePx pixels wide,
+// and returns how many entities it added.
+func (j *shadeJob) addScene(s *scene.Scene, solids []scene.SolidItem, f isoFrame, toPx scene.Affine, keep func(*scene.Entity) bool, override *scene.Color, linePx float64) int {
+	n := 0
+	sm := j.screenMap(toPx, f.depth)
+	// The map to samples is a rotation and a scale (a turn of the world, and the flip of y
+	// undone by the turn's handedness), so the light and the faces' normals can meet there.
+	j.light = normalize3(sub3(sm.Apply(shadeLight), sm.Apply(scene.Vec3{})))
+	// Every vertex is kept, and about half the triangles face the camera: sized once, the
+	// arrays are not copied as they grow (a million triangles would copy tens of megabytes).
+	nv, nt := 0, 0
+	for _, it := range solids {
+		if keep == nil || keep(it.Entity) {
+			m := it.Entity.Shape.(*scene.Solid).Mesh
+			nv, nt = nv+m.NumVertices(), nt+m.NumTriangles()
+		}
+	}
+	j.pts = make([]float32, 0, 3*nv)
+	j.tris = make([]uint32, 0, 3*(nt/2+1))
+	j.cols = make([]uint32, 0, nt/2+1)
+	for _, it := range solids {
+		if keep != nil && !keep(it.Entity) {
+			continue
+		}
+		drawn := s.Drawn(it.Entity)
+		if !drawn.Plot {
+			continue
+		}
+		st := drawn.Style
+		face, shaded := j.bg, false // no fill: the faces hide what is behind them, in the background's colour
+		if st.Fill != nil && st.Fill[3] > 0 {
+			face, shaded = [4]uint8{opaque8(st.Fill[0]), opaque8(st.Fill[1]), opaque8(st.Fill[2]), 0xff}, true
+		}
+		if override != nil {
+			face, shaded = [4]uint8{opaque8(override[0]), opaque8(override[1]), opaque8(override[2]), 0xff}, true
+		}
+		edge := edgeColor(st)
+		j.addSolid(it.Entity.Shape.(*scene.Solid).Mesh, sm.Mul(it.World), face, shaded, edge)
+		n++
+	}
+	// The 2D shapes, as lines in the plane z = 0, in their stroke's colour (else their fill's).
+	tol := pngTolerance / toPx.A
+	half := float32(linePx * float64(j.ss) / 2)
+	for it := range s.Paint() {
+		if _, ok := it.Entity.Shape.(*scene.Solid); ok || len(it.Path) == 0 {
+			continue
+		}
+		if keep != nil && !keep(it.Entity) {
+			continue
+		}
+		drawn := s.Drawn(it.Entity)
+		if !drawn.Plot {
+			continue
+		}
+		st := drawn.Style
+		c := st.Stroke
+		if c == nil || c[3] == 0 {
+			c = st.Fill
+		}
+		if c == nil || c[3] == 0 {
+			continue
+		}
+		if override != nil {
+			c = override
+		}
+		style := j.style(*c, half)
+		n++
+		for _, l := range it.Path.Flatten(tol) {
+			pts := l.Points
+			if l.Closed && len(pts) > 1 {
+				pts = append(pts, pts[0])
+			}
+			for i := 1; i < len(pts); i++ {
+				a := sm.Apply(scene.Vec3{pts[i-1].X, pts[i-1].Y, 0})
+				b := sm.Apply(scene.Vec3{pts[i].X, pts[i].Y, 0})
+				j.addSeg(a, b, shadeLineEps, style)
+			}
+		}
+	}
+	return n
+}
+
+// shadeLineEps is how far behind the depth buffer a 2D shape's line may lie and still show,
+// in samples: the plane z = 0 it lies in is not drawn, so only a solid can hide it.
+const shadeLineEps = 1.5
+
+func opaque8(v float64) uint8 { return uint8(math.Round(pngClamp01(v) * 0xff)) }
+
+// style adds a line style, once, and returns its index.
+func (j *shadeJob) style(c scene.Color, half float32) uint32 {
+	p := pngColor8(c)
+	st := shadeStyle{c: [4]uint8{p.R, p.G, p.B, p.A}, half: half}
+	if i, ok := j.styleIndex[st]; ok {
+		return i
+	}
+	if j.styleIndex == nil {
+		j.styleIndex = map[shadeStyle]uint32{}
+	}
+	i := uint32(len(j.styles))
+	j.styles = append(j.styles, st)
+	j.styleIndex[st] = i
+	return i
+}
+
+// addSeg adds a piece of line from a to b (samples and depth), counting the samples it paints.
+func (j *shadeJob) addSeg(a, b scene.Vec3, eps float64, style uint32) {
+	half := float64(j.styles[style].half)
+	lo := scene.Vec{X: math.Min(a[0], b[0]) - half, Y: math.Min(a[1], b[1]) - half}
+	hi := scene.Vec{X: math.Max(a[0], b[0]) + half, Y: math.Max(a[1], b[1]) + half}
+	if hi.X < 0 || hi.Y < 0 || lo.X > float64(j.w) || lo.Y > float64(j.h) {
+		return // outside the picture
+	}
+	j.segs = append(j.segs, shadeSeg{
+		ax: float32(a[0]), ay: float32(a[1]), az: float32(a[2]),
+		bx: float32(b[0]), by: float32(b[1]), bz: float32(b[2]),
+		eps: float32(eps), style: style,
+	})
+	l := math.Max(math.Abs(b[0]-a[0]), math.Abs(b[1]-a[1]))
+	j.cost += int64(math.Min(l+2*half, float64(j.w+j.h))*(2*half+2)) + 1
+}
+
+// addSolid adds a mesh mapped to samples by m: its front-facing triangles in face, shaded
+// when shaded is set, and its silhouette and feature edges in edge.
+func (j *shadeJob) addSolid(mesh *scene.Mesh, m scene.Affine3, face [4]uint8, shaded bool, edge scene.Color) {
+	base := uint32(len(j.pts) / 3)
+	nv := mesh.NumVertices()
+	for i := range uint32(nv) {
+		p := m.Apply(mesh.Vertex(i))
+		j.pts = append(j.pts, float32(p[0]), float32(p[1]), float32(p[2]))
+	}
+	pts := j.pts[3*base:]
+	// The outward normal in sample space is the cross product of two sides mapped by m, which
+	// is m's cofactor matrix times the sides' cross product in the mesh's own frame: worked
+	// out there, from the mesh's float32 coordinates, a tiny facet keeps its direction. It is
+	// turned over when m (a mirror) turns the mesh inside out.
+	var r [3]scene.Vec3 // the rows of m's linear part
+	for i := range 3 {
+		r[i] = scene.Vec3{m[4*i], m[4*i+1], m[4*i+2]}
+	}
+	cof := [3]scene.Vec3{cross3(r[1], r[2]), cross3(r[2], r[0]), cross3(r[0], r[1])}
+	orient := 1.0
+	if m.Det() < 0 {
+		orient = -1
+	}
+	light := j.light
+	nt := mesh.NumTriangles()
+	// normals[t] is triangle t's unit outward normal (zero when degenerate); front marks the
+	// ones seen from the camera (their normal points towards negative depth).
+	normals := make([][3]float32, nt) // float32: a solid may have MaxSolidTriangles
+	front := make([]bool, nt)
+	for t := range nt {
+		a, b, c := mesh.Triangles[3*t], mesh.Triangles[3*t+1], mesh.Triangles[3*t+2]
+		ma, mb, mc := mesh.Vertex(a), mesh.Vertex(b), mesh.Vertex(c)
+		nm := cross3(sub3(mb, ma), sub3(mc, ma))
+		n := scene.Vec3{dot3(cof[0], nm), dot3(cof[1], nm), dot3(cof[2], nm)}
+		l := math.Sqrt(dot3(n, n))
+		if !(l > 0) {
+			continue
+		}
+		n = scale3(n, orient/l)
+		normals[t] = [3]float32{float32(n[0]), float32(n[1]), float32(n[2])}
+		if n[2] >= 0 {
+			continue // facing away: hidden by the rest of the closed mesh
+		}
+		front[t] = true
+		shade := shadeAmbient + (1-shadeAmbient)*math.Max(0, dot3(n, light))
+		col := [4]uint8{face[0], face[1], face[2], face[3]}
+		if shaded {
+			for i := range 3 {
+				col[i] = uint8(math.Round(float64(face[i]) * shade))
+			}
+		}
+		j.tris = append(j.tris, base+a, base+b, base+c)
+		j.cols = append(j.cols, packRGBA(col))
+		j.cost += triangleCost(vec3At(pts, a), vec3At(pts, b), vec3At(pts, c), j.w, j.h)
+	}
+	j.addEdges(mesh, base, normals, front, edge)
+}
+
+// addEdges adds the mesh's silhouette edges (a face seen beside one turned away) and its
+// feature edges between two faces seen (normals over shadeFeatureDeg apart). An edge with one
+// face only (a mesh that is not closed) is drawn too.
+func (j *shadeJob) addEdges(mesh *scene.Mesh, base uint32, normals [][3]float32, front []bool, edge scene.Color) {
+	nv := mesh.NumVertices()
+	nt := mesh.NumTriangles()
+	// The triangles' sides, bucketed by their lower vertex: each bucket is short (the faces
+	// around a vertex), so a side finds its twin by a short scan, without a map.
+	start := make([]uint32, nv+1)
+	for t := range nt {
+		for k := range 3 {
+			a, b := mesh.Triangles[3*t+k], mesh.Triangles[3*t+(k+1)%3]
+			start[min(a, b)+1]++
+		}
+	}
+	for i := 1; i <= nv; i++ {
+		start[i] += start[i-1]
+	}
+	type side struct{ hi, tri uint32 }
+	sides := make([]side, 3*nt)
+	fill := make([]uint32, nv)
+	copy(fill, start[:nv])
+	for t := range nt {
+		for k := range 3 {
+			a, b := mesh.Triangles[3*t+k], mesh.Triangles[3*t+(k+1)%3]
+			lo := min(a, b)
+			sides[fill[lo]] = side{hi: max(a, b), tri: uint32(t)}
+			fill[lo]++
+		}
+	}
+	cosFeature := math.Cos(shadeFeatureDeg * math.Pi / 180)
+	half := float32(shadeEdgePx * float64(j.ss) / 2)
+	style := j.style(edge, half)
+	pts := j.pts[3*base:]
+	for lo := range uint32(nv) {
+		bucket := sides[start[lo]:start[lo+1]]
+		for i := range bucket {
+			if bucket[i].tri == math.MaxUint32 {
+				continue // paired already
+			}
+			t1, t2 := bucket[i].tri, uint32(math.MaxUint32)
+			for k := i + 1; k < len(bucket); k++ {
+				if bucket[k].hi == bucket[i].hi && bucket[k].tri != math.MaxUint32 {
+					t2 = bucket[k].tri
+					bucket[k].tri = math.MaxUint32
+					break
+				}
+			}
+			var draw bool
+			var slope float64
+			switch {
+			case t2 == math.MaxUint32:
+				draw = front[t1]
+				slope = faceSlope(normals[t1])
+			case front[t1] != front[t2]:
+				draw = true // the silhouette
+				slope = faceSlope(normals[t1])
+				if front[t2] {
+					slope = faceSlope(normals[t2])
+				}
+			case front[t1]:
+				draw = dot3(widen3(normals[t1]), widen3(normals[t2])) < cosFeature
+				slope = math.Max(faceSlope(normals[t1]), faceSlope(normals[t2]))
+			}
+			if !draw {
+				continue
+			}
+			a, b := vec3At(pts, lo), vec3At(pts, bucket[i].hi)
+			// The faces beside the edge, sampled within 1.5 samples of it, may come nearer
+			// the camera than the edge by their slope; a hidden edge lies behind a face by
+			// far more.
+			eps := math.Min(1+1.5*slope, shadeMaxEps)
+			j.addSeg(a, b, eps, style)
+		}
+	}
+}
+
+// shadeMaxEps caps how far, in samples, an edge may lie behind the depth buffer and still
+// show: a face seen almost edge-on would otherwise let hidden edges through beside it.
+const shadeMaxEps = 6
+
+// faceSlope is how fast the depth of a face with unit normal n changes across the screen.
+func faceSlope(n [3]float32) float64 {
+	if n[2] == 0 {
+		return math.Inf(1)
+	}
+	return math.Hypot(float64(n[0]), float64(n[1])) / math.Abs(float64(n[2]))
+}
+
+func widen3(v [3]float32) scene.Vec3 { return scene.Vec3{float64(v[0]), float64(v[1]), float64(v[2])} }
+
+// triangleCost is the samples a triangle fills: its area, a row's rounding each, and no more
+// than its box within the picture.
+func triangleCost(a, b, c scene.Vec3, w, h int) int64 {
+	area := math.Abs((b[0]-a[0])*(c[1]-a[1])-(c[0]-a[0])*(b[1]-a[1])) / 2
+	x0 := math.Max(0, math.Min(a[0], math.Min(b[0], c[0])))
+	x1 := math.Min(float64(w), math.Max(a[0], math.Max(b[0], c[0])))
+	y0 := math.Max(0, math.Min(a[1], math.Min(b[1], c[1])))
+	y1 := math.Min(float64(h), math.Max(a[1], math.Max(b[1], c[1])))
+	if !(x1 >= x0 && y1 >= y0) {
+		return 1 // set up, then found outside
+	}
+	return int64(math.Min(area+(y1-y0), (x1-x0+1)*(y1-y0+1))) + 1
+}
+
+// check refuses a picture whose triangles and lines cover more than maxRasterCells samples.
+func (j *shadeJob) check() error {
+	if j.cost > maxRasterCells {
+		return fmt.Errorf("%w: its solids' faces and edges cover %d samples (%d a pixel), over %d (MaxRasterCells); "+
+			"use a smaller width or scale, or show fewer solids or coarser ones (fewer segments)",
+			ErrRasterCells, j.cost, j.ss*j.ss, maxRasterCells)
+	}
+	return nil
+}
+
+// draw paints the picture into img band by band, checking ctx (nil: never done) between
+// bands.
+func (j *shadeJob) draw(ctx context.Context, img *image.RGBA) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	band := shadeBandPx * j.ss
+	var maxHalf float32
+	for _, st := range j.styles {
+		maxHalf = max(maxHalf, st.half)
+	}
+	// A band's buffers reach margin rows past it on both sides, so that a line's depth test
+	// and the line itself see the faces across the band's border.
+	margin := int(math.Ceil(float64(maxHalf))) + 2
+	nb := (j.h + band - 1) / band
+	triBins := j.binTriangles(nb, band, margin)
+	segBins := j.binSegs(nb, band, margin)
+	rows := band + 2*margin
+	z := make([]float32, rows*j.w)
+	col := make([]uint32, rows*j.w)
+	bg := packRGBA(j.bg)
+	for b := range nb {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("drawing the picture: %w", err)
+		}
+		y0 := b*band - margin // the buffers' first row, in samples
+		for i := range z {
+			z[i] = float32(math.Inf(1))
+			col[i] = bg
+		}
+		buf := shadeBuf{z: z, col: col, w: j.w, y0: y0, rows: rows}
+		for _, t := range triBins.of(b) {
+			j.fillTriangle(&buf, t)
+		}
+		for _, s := range segBins.of(b) {
+			j.drawSeg(&buf, &j.segs[s])
+		}
+		j.resolve(img, &buf, b*band, min(band, j.h-b*band))
+	}
+	return nil
+}
+
+// shadeBuf is a band's samples: depth and colour, rows from y0 (samples, may be negative).
+type shadeBuf struct {
+	z     []float32
+	col   []uint32
+	w, y0 int
+	rows  int
+}
+
+// bins lists items by band: band b holds items[start[b]:start[b+1]].
+type bins struct {
+	start []uint32
+	items []uint32
+}
+
+func (b *bins) of(i int) []uint32 { return b.items[b.start[i]:b.start[i+1]] }
+
+// binBy sorts n items into nb bands: span says the bands an item reaches, first to last.
+func binBy(n, nb int, span func(i int) (int, int, bool)) bins {
+	b := bins{start: make([]uint32, nb+1)}
+	for i := range n {
+		if lo, hi, ok := span(i); ok {
+			for k := lo; k <= hi; k++ {
+				b.start[k+1]++
+			}
+		}
+	}
+	for k := 1; k <= nb; k++ {
+		b.start[k] += b.start[k-1]
+	}
+	b.items = make([]uint32, b.start[nb])
+	fill := make([]uint32, nb)
+	copy(fill, b.start[:nb])
+	for i := range n {
+		if lo, hi, ok := span(i); ok {
+			for k := lo; k <= hi; k++ {
+				b.items[fill[k]] = uint32(i)
+				fill[k]++
+			}
+		}
+	}
+	return b
+}
+
+// bandSpan is the bands a row range [lo, hi] (samples) reaches, each band's rows widened by
+// margin on both sides.
+func bandSpan(lo, hi float64, nb, band, margin int) (int, int, bool) {
+	first := int(math.Floor((lo - float64(margin)) / float64(band)))
+	last := int(math.Floor((hi + float64(margin)) / float64(band)))
+	first, last = max(first, 0), min(last, nb-1)
+	return first, last, first <= last
+}
+
+func (j *shadeJob) binTriangles(nb, band, margin int) bins {
+	return binBy(len(j.tris)/3, nb, func(t int) (int, int, bool) {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for k := range 3 {
+			y := float64(j.pts[3*j.tris[3*t+k]+1])
+			lo, hi = math.Min(lo, y), math.Max(hi, y)
+		}
+		return bandSpan(lo, hi, nb, band, margin)
+	})
+}
+
+func (j *shadeJob) binSegs(nb, band, margin int) bins {
+	return binBy(len(j.segs), nb, func(i int) (int, int, bool) {
+		s := &j.segs[i]
+		half := float64(j.styles[s.style].half) + 1
+		lo := math.Min(float64(s.ay), float64(s.by)) - half
+		hi := math.Max(float64(s.ay), float64(s.by)) + half
+		return bandSpan(lo, hi, nb, band, margin)
+	})
+}
+
+// fillTriangle fills triangle t into the band, nearest depth first. A sample is in the
+// triangle when its centre is, sides included, so that two triangles sharing a side leave no
+// sample between them.
+func (j *shadeJob) fillTriangle(buf *shadeBuf, t uint32) {
+	var v [3]scene.Vec3
+	for k := range 3 {
+		v[k] = vec3At(j.pts, j.tris[3*t+uint32(k)])
+	}
+	n := cross3(sub3(v[1], v[0]), sub3(v[2], v[0]))
+	if n[2] == 0 {
+		return // seen edge-on: no area
+	}
+	sign := 1.0
+	if n[2] < 0 {
+		sign = -1
+	}
+	// depth = z0 + dx·x + dy·y, the triangle's plane.
+	dx, dy := -n[0]/n[2], -n[1]/n[2]
+	z0 := v[0][2] - dx*v[0][0] - dy*v[0][1]
+	ylo := min(v[0][1], v[1][1], v[2][1]) // the builtins: math.Min's NaN care is slower
+	yhi := max(v[0][1], v[1][1], v[2][1])
+	r0 := max(int(math.Ceil(ylo-0.5-1e-6)), buf.y0, 0)
+	r1 := min(int(math.Floor(yhi-0.5+1e-6)), buf.y0+buf.rows-1, j.h-1)
+	c := j.cols[t]
+	for y := r0; y <= r1; y++ {
+		yc := float64(y) + 0.5
+		xl, xr := 0.0, float64(j.w)
+		for k := range 3 {
+			p, q := v[k], v[(k+1)%3]
+			// The side's function sign·((q-p)×(s-p)) is >= 0 inside: a·x + c >= 0 on this row.
+			a := -(q[1] - p[1]) * sign
+			cc := ((q[0]-p[0])*(yc-p[1]) + (q[1]-p[1])*p[0]) * sign
+			switch {
+			case a > 0:
+				xl = max(xl, -cc/a)
+			case a < 0:
+				xr = min(xr, -cc/a)
+			case cc < 0:
+				xr = -1 // the row lies outside this side
+			}
+		}
+		x0 := max(int(math.Ceil(xl-0.5-1e-6)), 0)
+		x1 := min(int(math.Floor(xr-0.5+1e-6)), j.w-1)
+		if x0 > x1 {
+			continue
+		}
+		row := (y - buf.y0) * buf.w
+		zr := z0 + dy*yc
+		for x := x0; x <= x1; x++ {
+			d := float32(zr + dx*(float64(x)+0.5))
+			if d < buf.z[row+x] {
+				buf.z[row+x] = d
+				buf.col[row+x] = c
+			}
+		}
+	}
+}
+
+// drawSeg paints a piece of line where it is seen: stepping a sample at a time along its
+// longer axis, a point of it shows when it lies no more than its eps behind the farthest
+// depth in the 3×3 samples around it (a face beside the line, or what lies past its
+// silhouette), and paints a run of samples across it its width wide.
+func (j *shadeJob) drawSeg(buf *shadeBuf, s *shadeSeg) {
+	st := &j.styles[s.style]
+	half := float64(st.half)
+	ax, ay, az := float64(s.ax), float64(s.ay), float64(s.az)
+	bx, by, bz := float64(s.bx), float64(s.by), float64(s.bz)
+	dx, dy := bx-ax, by-ay
+	steep := math.Abs(dy) > math.Abs(dx)
+	if steep { // walk along y: swap the axes, and swap them back when touching the buffer
+		ax, ay, bx, by = ay, ax, by, bx
+		dx, dy = dy, dx
+	}
+	if dx < 0 {
+		ax, bx, ay, by, az, bz = bx, ax, by, ay, bz, az
+		dx, dy = -dx, -dy
+	}
+	m := 0.0 // the slope across, per sample along
+	if dx > 0 {
+		m = dy / dx
+	}
+	mz := 0.0
+	if dx > 0 {
+		mz = (bz - az) / dx
+	}
+	across := half * math.Sqrt(1+m*m) // half the run across, for a width measured square to the line
+	// The run along covers the line and a cap of half its width at each end.
+	lo := math.Ceil(ax - half - 0.5)
+	hi := math.Floor(bx + half - 0.5)
+	// Clip the run along to the buffer: the picture's width, or the band's rows when steep.
+	minAlong, maxAlong := 0.0, float64(j.w-1)
+	if steep {
+		minAlong, maxAlong = float64(buf.y0), float64(buf.y0+buf.rows-1)
+	}
+	if !steep && m != 0 {
+		// Only the part of a shallow line that crosses the band's rows is walked.
+		r0, r1 := float64(buf.y0)-across-1, float64(buf.y0+buf.rows)+across+1
+		u0, u1 := ax+(r0-ay)/m, ax+(r1-ay)/m
+		minAlong = math.Max(minAlong, math.Floor(math.Min(u0, u1)))
+		maxAlong = math.Min(maxAlong, math.Ceil(math.Max(u0, u1)))
+	}
+	lo, hi = math.Max(lo, minAlong), math.Min(hi, maxAlong)
+	for i := lo; i <= hi; i++ {
+		u := math.Min(math.Max(i+0.5, ax), bx) // the line's point nearest, along
+		v := ay + m*(u-ax)
+		d := az + mz*(u-ax)
+		px, py := u, v
+		if steep {
+			px, py = v, u
+		}
+		if !buf.shows(int(math.Floor(px)), int(math.Floor(py)), d, float64(s.eps)) {
+			continue
+		}
+		c0 := int(math.Ceil(v - across - 0.5))
+		c1 := int(math.Floor(v + across - 0.5))
+		for c := c0; c <= c1; c++ {
+			x, y := int(i), c
+			if steep {
+				x, y = c, int(i)
+			}
+			buf.paint(x, y, st.c)
+		}
+	}
+}
+
+// shows reports whether a point at depth d over sample (x, y) is seen: no more than eps
+// behind the farthest of the depths around it.
+func (b *shadeBuf) shows(x, y int, d, eps float64) bool {
+	far := math.Inf(-1)
+	for yy := y - 1; yy <= y+1; yy++ {
+		if yy < b.y0 || yy >= b.y0+b.rows {
+			continue
+		}
+		row := (yy - b.y0) * b.w
+		for xx := x - 1; xx <= x+1; xx++ {
+			if xx < 0 || xx >= b.w {
+				far = math.Inf(1) // past the picture's edge: nothing there hides it
+				continue
+			}
+			far = math.Max(far, float64(b.z[row+xx]))
+		}
+	}
+	return d <= far+eps
+}
+
+// paint blends the premultiplied colour c over sample (x, y), when it lies in the band.
+func (b *shadeBuf) paint(x, y int, c [4]uint8) {
+	if x < 0 || x >= b.w || y < b.y0 || y >= b.y0+b.rows {
+		return
+	}
+	i := (y-b.y0)*b.w + x
+	if c[3] == 0xff {
+		b.col[i] = packRGBA(c)
+		return
+	}
+	under := unpackRGBA(b.col[i])
+	k := 255 - uint32(c[3])
+	var out [4]uint8
+	for ch := range 4 {
+		out[ch] = uint8(uint32(c[ch]) + (uint32(under[ch])*k+127)/255)
+	}
+	b.col[i] = packRGBA(out)
+}
+
+// resolve averages the band's samples of rows [y, y+n) (samples) into the picture's pixels.
+func (j *shadeJob) resolve(img *image.RGBA, buf *shadeBuf, y, n int) {
+	ss := j.ss
+	div := uint32(ss * ss)
+	w := j.w / ss
+	for py := y / ss; py < (y+n)/ss; py++ {
+		out := img.Pix[py*img.Stride : py*img.Stride+4*w]
+		for px := range w {
+			var sum [4]uint32
+			for sy := range ss {
+				row := (py*ss + sy - buf.y0) * buf.w
+				for sx := range ss {
+					c := buf.col[row+px*ss+sx]
+					sum[0] += c & 0xff
+					sum[1] += c >> 8 & 0xff
+					sum[2] += c >> 16 & 0xff
+					sum[3] += c >> 24
+				}
+			}
+			for ch := range 4 {
+				out[4*px+ch] = uint8((sum[ch] + div/2) / div)
+			}
+		}
+	}
+}
+
+func packRGBA(c [4]uint8) uint32 {
+	return uint32(c[0]) | uint32(c[1])<<8 | uint32(c[2])<<16 | uint32(c[3])<<24
+}
+
+func unpackRGBA(c uint32) [4]uint8 {
+	return [4]uint8{uint8(c), uint8(c >> 8), uint8(c >> 16), uint8(c >> 24)}
+}
+
+func vec3At(pts []float32, i uint32) scene.Vec3 {
+	return scene.Vec3{float64(pts[3*i]), float64(pts[3*i+1]), float64(pts[3*i+2])}
+}
+
+func sub3(a, b scene.Vec3) scene.Vec3 { return scene.Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+
+func dot3(a, b scene.Vec3) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+
+func scale3(a scene.Vec3, k float64) scene.Vec3 { return scene.Vec3{a[0] * k, a[1] * k, a[2] * k} }
+
+func cross3(a, b scene.Vec3) scene.Vec3 {
+	return scene.Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+
+func normalize3(a scene.Vec3) scene.Vec3 { return scale3(a, 1/math.Sqrt(dot3(a, a))) }
+
+// hasSolids reports whether the scene holds a solid, without making any outline.
+func hasSolids(s *scene.Scene) bool {
+	for _, e := range s.Walk() {
+		if e.Kind() == scene.KindSolid {
+			return true
+		}
+	}
+	return false
+}
+
+// drawIso is Draw for a scene with solids. Highlighted entities are drawn again over the
+// picture faded towards the background, all in HighlightColor, on top of the rest, as in a
+// plan picture; the grid, whose lines read plan coordinates, is not drawn.
+func drawIso(s *scene.Scene, solids []scene.SolidItem, opt PNGOptions, m Marks) (*Picture, error) {
+	img, f, bg, err := shadeRaster(s, solids, opt)
+	if err != nil {
+		return nil, err
+	}
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	toPx := f.screen.ToPixels(float64(w), float64(h))
+	pic := &Picture{Width: w, Height: h, Visible: f.plan, Scale: toPx.A, Painted: painted(img, bg), Isometric: true}
+	if m.Highlight != nil {
+		keep := func(e *scene.Entity) bool { return !e.IsGroup() && m.Highlight(e) }
+		j := newShadeJob(w, h, color.RGBA{})
+		c := HighlightColor
+		if pic.Highlighted = j.addScene(s, solids, f, toPx, keep, &c, highlightStrokePx); pic.Highlighted > 0 {
+			if err := j.check(); err != nil {
+				return nil, err
+			}
+			layer := image.NewRGBA(img.Rect)
+			if err := j.draw(opt.Context, layer); err != nil {
+				return nil, err
+			}
+			fade(img, bg, highlightFade)
+			draw.Draw(img, img.Rect, layer, image.Point{}, draw.Over)
+		}
+	}
+	if pic.PNG, err = encodePNG(img); err != nil {
+		return nil, err
+	}
+	return pic, nil
+}
