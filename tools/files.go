@@ -173,10 +173,13 @@ func writeTool(ctx context.Context, se *Session, in WriteIn) (*ChangeResult, err
 }
 
 // Edit is one replacement.
+//
+// Its fields are described once, in EditIn's own old_code, new_code and replace_all, which the
+// tool list carries: an error about an edit's field says what EditIn's says (checkObject).
 type Edit struct {
-	OldCode    string `json:"old_code" jsonschema:"the exact text to replace"`
-	NewCode    string `json:"new_code" jsonschema:"the text to put in its place (\"\" deletes old_code)"`
-	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence"`
+	OldCode    string `json:"old_code"`
+	NewCode    string `json:"new_code"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
 }
 
 // EditIn is one edit, or several in order.

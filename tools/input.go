@@ -74,7 +74,7 @@ func (t *Tool) checkParams(raw []byte) error {
 		if d, ok := reflect.Zero(t.In).Interface().(errorDocser); ok {
 			docs = d.errorDocs()
 		}
-		err = checkObject("", v, schema, docs)
+		err = checkObject("", v, schema, nil, docs)
 	}
 	if err == nil {
 		if verr := resolved.Validate(v); verr != nil {
@@ -123,8 +123,18 @@ func parseParams(raw []byte) (map[string]any, error) {
 // checkObject checks the keys of v against s, and those of the objects nested in it:
 // unknown keys (with a hint when only the case differs), missing required ones, and
 // parameters that need another. at is the path of v in the parameters ("", "edits[0]."); docs
-// words a parameter's error in place of its description, by its path (errorDocser).
-func checkObject(at string, v map[string]any, s *jsonschema.Schema, docs map[string]string) error {
+// words a parameter's error in place of its description, by its path (errorDocser). outer is
+// the object whose array v is an item of (nil for the parameters themselves): an item's
+// parameter without a description of its own is described as outer's of the same name, so
+// that the tool list says it once (edit's edits[].old_code is edit's old_code).
+func checkObject(at string, v map[string]any, s, outer *jsonschema.Schema, docs map[string]string) error {
+	doc := func(k string) string {
+		ps := s.Properties[k]
+		if o := outer; o != nil && (ps == nil || ps.Description == "") && o.Properties[k] != nil {
+			ps = o.Properties[k]
+		}
+		return paramDoc(docs, at+k, ps)
+	}
 	if s == nil || s.Properties == nil {
 		return nil
 	}
@@ -156,7 +166,7 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema, docs map[str
 	}
 	for _, k := range s.Required {
 		if _, ok := v[k]; !ok {
-			return fmt.Errorf("%s is missing: %s", at+k, paramDoc(docs, at+k, s.Properties[k]))
+			return fmt.Errorf("%s is missing: %s", at+k, doc(k))
 		}
 	}
 	for _, k := range sortedKeys(s.DependentRequired) {
@@ -165,7 +175,7 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema, docs map[str
 		}
 		for _, need := range s.DependentRequired[k] {
 			if _, ok := v[need]; !ok {
-				return fmt.Errorf("%s is missing: %s needs %s, %s", at+need, at+k, at+need, paramDoc(docs, at+need, s.Properties[need]))
+				return fmt.Errorf("%s is missing: %s needs %s, %s", at+need, at+k, at+need, doc(need))
 			}
 		}
 	}
@@ -177,7 +187,7 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema, docs map[str
 		for _, alt := range s.AnyOf {
 			alts = append(alts, at+strings.Join(alt.Required, " and "+at))
 			for _, k := range alt.Required {
-				said = append(said, at+k+": "+paramDoc(docs, at+k, s.Properties[k]))
+				said = append(said, at+k+": "+doc(k))
 			}
 		}
 		return fmt.Errorf("give %s (%s)", strings.Join(alts, ", or "), strings.Join(said, "; "))
@@ -186,7 +196,7 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema, docs map[str
 		ps := s.Properties[k]
 		switch x := v[k].(type) {
 		case map[string]any:
-			if err := checkObject(at+k+".", x, ps, docs); err != nil {
+			if err := checkObject(at+k+".", x, ps, nil, docs); err != nil {
 				return err
 			}
 		case []any:
@@ -195,7 +205,7 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema, docs map[str
 			}
 			for i, e := range x {
 				if m, ok := e.(map[string]any); ok {
-					if err := checkObject(fmt.Sprintf("%s%s[%d].", at, k, i), m, ps.Items, docs); err != nil {
+					if err := checkObject(fmt.Sprintf("%s%s[%d].", at, k, i), m, ps.Items, s, docs); err != nil {
 						return err
 					}
 				}

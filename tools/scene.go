@@ -41,7 +41,7 @@ type SceneIn struct {
 	Focus     Focus     `json:"focus,omitzero"`
 	Highlight Highlight `json:"highlight,omitempty"`
 	Grid      bool      `json:"grid,omitempty" jsonschema:"for png: labelled grid lines in scene units"`
-	Rings     bool      `json:"rings,omitempty" jsonschema:"for png: circle highlighted shapes under 6 px"`
+	Rings     bool      `json:"rings,omitempty" jsonschema:"png: ring highlights under 6 px"`
 	Geometry  bool      `json:"geometry,omitempty" jsonschema:"for entity: the vertices of a shape of more than 64"`
 	View      ViewIn    `json:"view,omitzero"`
 }
