@@ -33,10 +33,11 @@ const (
 	highlightFade      = 0.7
 )
 
-// A highlighted shape smaller than markBelowPx on both sides also gets a ring of radius
-// markRingPx around it, so that it can be found at all.
+// A highlighted shape smaller than MarkBelowPx on both sides is small (Picture.Small); asked
+// for (Marks.Rings), it gets a ring of radius markRingPx around it, so that it can be found
+// at all. Rings are not drawn unasked: around a quarter-arc a ring reads as a hole.
 const (
-	markBelowPx = 6
+	MarkBelowPx = 6
 	markRingPx  = 9
 )
 
@@ -61,6 +62,8 @@ type Marks struct {
 	Highlight func(*scene.Entity) bool
 	// Grid draws labelled grid lines at a round step in scene units.
 	Grid bool
+	// Rings circles each highlighted shape smaller than MarkBelowPx on both sides.
+	Rings bool
 }
 
 // Picture is a PNG and what a reader needs to map its pixels to the scene.
@@ -76,8 +79,9 @@ type Picture struct {
 	// Painted reports that the scene changed at least one pixel from the background (marks
 	// not counted).
 	Painted bool
-	// Highlighted counts the shapes repainted as highlighted.
-	Highlighted int
+	// Highlighted counts the shapes repainted as highlighted; Small counts those of them
+	// smaller than MarkBelowPx on both sides (ringed when Marks.Rings asks).
+	Highlighted, Small int
 	// GridStep is the grid's step in scene units (0: no grid).
 	GridStep float64
 	// Isometric reports a picture of solids: their isometric view (see shade.go), in which
@@ -101,6 +105,10 @@ func Draw(s *scene.Scene, opt PNGOptions, m Marks) (*Picture, error) {
 	pic := &Picture{Width: w, Height: h, Visible: vis, Scale: k, Painted: painted(img, bg)}
 	if m.Highlight != nil {
 		hl, rings, n := highlightScene(s, m.Highlight, k)
+		pic.Small = rings.Len()
+		if !m.Rings {
+			rings = scene.New()
+		}
 		if pic.Highlighted = n; n > 0 {
 			fade(img, bg, highlightFade)
 			if err := overlay(opt.Context, img, hl, v); err != nil {
@@ -202,7 +210,7 @@ func highlightScene(s *scene.Scene, keep func(*scene.Entity) bool, k float64) (h
 		_ = hl.SetStroke(e.Name, stroke, width)
 		n++
 		b := hl.WorldBounds(e)
-		if sz := b.Size(); b.NonEmpty && sz.X*k < markBelowPx && sz.Y*k < markBelowPx {
+		if sz := b.Size(); b.NonEmpty && sz.X*k < MarkBelowPx && sz.Y*k < MarkBelowPx {
 			ring, err := rings.Put("r"+strconv.Itoa(rings.Len()), scene.Circle{Center: b.Center(), Radius: markRingPx / k})
 			if err == nil {
 				c := HighlightColor

@@ -107,24 +107,33 @@ func TestDrawMapping(t *testing.T) {
 }
 
 // TestDrawHighlight: highlighted shapes are repainted in the highlight colour over the rest,
-// which fades; a shape too small to see gets a ring around it.
+// which fades; a shape too small to see is counted, and gets a ring around it when asked.
 func TestDrawHighlight(t *testing.T) {
 	t.Parallel()
 	s := markedScene(t)
-	pic, err := Draw(s, PNGOptions{Width: 256}, Marks{Highlight: func(e *scene.Entity) bool { return e.Name != "plate" }})
+	hl := func(e *scene.Entity) bool { return e.Name != "plate" }
+	unringed, err := Draw(s, PNGOptions{Width: 256}, Marks{Highlight: hl})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pic.Highlighted != 2 {
-		t.Errorf("highlighted %d shapes, want 2", pic.Highlighted)
+	pic, err := Draw(s, PNGOptions{Width: 256}, Marks{Highlight: hl, Rings: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pic.Highlighted != 2 || pic.Small != 1 || unringed.Highlighted != 2 || unringed.Small != 1 {
+		t.Errorf("highlighted %d and %d shapes, %d and %d small; want 2, 1 small", pic.Highlighted, unringed.Highlighted, pic.Small, unringed.Small)
 	}
 	img := decode(t, pic.PNG)
 	if c := pixel(img, pic, scene.Vec{X: 28, Y: 10}); c != orange {
 		t.Errorf("ring's edge: %v, want %v", c, orange)
 	}
-	// The pin is 0.4 units across, under 1 px: a ring of markRingPx px goes round it.
+	// The pin is 0.4 units across, under 1 px: a ring of markRingPx px goes round it, when
+	// asked.
 	if c := pixel(img, pic, scene.Vec{X: -30 + markRingPx/pic.Scale, Y: -15}); c != orange {
 		t.Errorf("ring round the pin: %v, want %v", c, orange)
+	}
+	if c := pixel(decode(t, unringed.PNG), unringed, scene.Vec{X: -30 + markRingPx/unringed.Scale, Y: -15}); c == orange {
+		t.Errorf("ring round the pin unasked: %v", c)
 	}
 	faded := func(v float64) uint8 {
 		return uint8(math.Round(math.Round(v*255)*(1-highlightFade) + 255*highlightFade))

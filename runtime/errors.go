@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/cadrun/cadrun/scene"
 )
 
 // describeBudget bounds formatting a thrown value; it is never reached unless the Proxy
@@ -172,6 +174,17 @@ func (r *run) sourceOf(path string) []byte {
 	return nil
 }
 
+// otherNames are names other CAD tools and libraries have, which cadrun does another way:
+// spelling alone would offer whatever API name is nearest (drawHole got drawBox). Each says
+// how, with the function to call; none is an API name (TestOtherNamesAreNotAPINames).
+var otherNames = map[string]struct{ how, fn string }{
+	"drawHole":     {"draw the hole with drawCircle, then cut it from the part with booleanDifference", "booleanDifference"},
+	"drawSquare":   {"drawRect draws one, with width and height equal", "drawRect"},
+	"drawSlot":     {"drawRoundedRect draws one, with radius half its height", "drawRoundedRect"},
+	"drawPolyline": {"drawLine draws an open polyline, drawPolygon a closed one", "drawLine"},
+	"drawPoint":    {"mark a point with a small drawCircle", "drawCircle"},
+}
+
 // hint suggests the next step for common mistakes.
 func (r *run) hint(d *Diagnostic) string {
 	switch {
@@ -190,6 +203,9 @@ func (r *run) hint(d *Diagnostic) string {
 			}
 		}
 		c := Closest(name, names)
+		if use, ok := otherNames[name]; ok && own[name] == "" {
+			return fmt.Sprintf("cadrun has no %s: %s (%s)", name, use.how, byName[use.fn].Signature())
+		}
 		if where, ok := own[c]; ok {
 			return fmt.Sprintf("did you mean %s? (%s)", c, where)
 		}
@@ -218,6 +234,17 @@ func (r *run) hint(d *Diagnostic) string {
 			return fmt.Sprintf("did you mean %q? %s", c, h)
 		}
 		return h
+	case strings.Contains(d.Message, ": "+scene.ErrNotGroup.Error()+": "):
+		// The entity and the group swapped, most often: say the call's order.
+		fn, _, _ := strings.Cut(d.Message, ":")
+		f, ok := byName[fn]
+		if !ok {
+			return "createGroup makes a group"
+		}
+		if len(f.Params) > 1 && f.Params[0].Name == "group" {
+			return fmt.Sprintf("the group comes first: %s; createGroup makes a group", f.Signature())
+		}
+		return f.Signature() + "; createGroup makes a group"
 	case strings.Contains(d.Message, "is not a function"):
 		return "check the name and that the module defining it is imported"
 	}

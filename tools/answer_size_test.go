@@ -164,7 +164,7 @@ func TestSceneDXFBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := SceneOut{Omitted: &Omitted{Total: 40, Note: fmt.Sprintf("the DXF of 40 entities is %d bytes, over the budget of 1000: write it to a file (cadrun run -workspace DIR -o part.dxf), or ask with a larger max_bytes (up to 1048576)", len(full.DXF))}}
+	want := SceneOut{Omitted: &Omitted{Total: 40, Note: fmt.Sprintf("the DXF of 40 entities is %d bytes, over the budget of 1000: write it to a file with export {\"path\":\"out/part.dxf\"}, or ask with a larger max_bytes (up to 1048576)", len(full.DXF))}}
 	if diff := cmp.Diff(want, cut); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

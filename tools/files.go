@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -23,7 +24,7 @@ var ErrEdit = errors.New("edit does not apply")
 
 const globDescription = "List the workspace's files (main, modules yours and built-in, data, fonts, imports) with kind, source and size."
 
-const readDescription = "Read a file exactly as stored. Read a file in full before overwriting it; offset and limit (lines) read a part."
+const readDescription = "Read a file exactly as stored; read it before you change it. offset and limit (lines) read a part."
 
 const writeDescription = "Replace a file and run the program at once: if the run fails, nothing is written and the error shows file:line:col; else the answer summarises the scene. Read an existing file first. A data file (NAME.json) must match its NAME.schema.json."
 
@@ -99,8 +100,11 @@ func readTool(_ context.Context, se *Session, in ReadIn) (ReadOut, error) {
 		return readPart(se, in)
 	}
 	out := ReadOut{File: in.File, Path: p, Content: string(b), Lines: lineCount(b)}
+	// Any read counts, a few lines too: an agent reads the part it edits, and edit's old_code
+	// must match the file anyway. The hash is the whole file's, so a change on disk since is
+	// still refused as stale.
+	se.NoteRead(in.File, b)
 	if in.Offset <= 1 && in.Limit == 0 {
-		se.NoteRead(in.File, b)
 		return out, nil
 	}
 	lines := strings.SplitAfter(string(b), "\n")
@@ -169,10 +173,13 @@ func writeTool(ctx context.Context, se *Session, in WriteIn) (*ChangeResult, err
 }
 
 // Edit is one replacement.
+//
+// Its fields are described once, in EditIn's own old_code, new_code and replace_all, which the
+// tool list carries: an error about an edit's field says what EditIn's says (checkObject).
 type Edit struct {
-	OldCode    string `json:"old_code" jsonschema:"the exact text to replace"`
-	NewCode    string `json:"new_code" jsonschema:"the text to put in its place (\"\" deletes old_code)"`
-	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence"`
+	OldCode    string `json:"old_code"`
+	NewCode    string `json:"new_code"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
 }
 
 // EditIn is one edit, or several in order.
@@ -259,11 +266,47 @@ func applyEdits(text []byte, edits []Edit) ([]byte, error) {
 		case n == 0:
 			return nil, fmt.Errorf("%w: %sold_code was not found; %sread the file and copy the text exactly", ErrEdit, where, nearestText(text, []byte(oldCode)))
 		case n > 1 && !e.ReplaceAll:
-			return nil, fmt.Errorf("%w: %sold_code occurs %d times; add surrounding lines to make it unique, or set replace_all", ErrEdit, where, n)
+			return nil, fmt.Errorf("%w: %sold_code occurs %d times, at %s; add surrounding lines to make it unique, or set replace_all", ErrEdit, where, n, occurrenceLines(text, []byte(oldCode)))
 		}
 		text = bytes.ReplaceAll(text, []byte(oldCode), []byte(newCode))
 	}
 	return text, nil
+}
+
+// maxOccurrenceLines caps the lines an edit's "occurs N times" error lists.
+const maxOccurrenceLines = 10
+
+// occurrenceLines names the 1-based lines where the occurrences of old in text start (the
+// ones bytes.Count counts, which do not overlap), each once, the first maxOccurrenceLines of
+// them, so that an agent can pick the surrounding lines that make its edit unique.
+func occurrenceLines(text, old []byte) string {
+	var lines []string
+	line, from, more := 1, 0, false
+	for {
+		i := bytes.Index(text[from:], old)
+		if i < 0 {
+			break
+		}
+		line += bytes.Count(text[from:from+i], []byte("\n"))
+		if l := strconv.Itoa(line); len(lines) == 0 || lines[len(lines)-1] != l {
+			if len(lines) == maxOccurrenceLines {
+				more = true
+				break
+			}
+			lines = append(lines, l)
+		}
+		line += bytes.Count(old, []byte("\n"))
+		from += i + len(old)
+	}
+	switch {
+	case more:
+		return fmt.Sprintf("lines %s, ... (the first %d)", strings.Join(lines, ", "), len(lines))
+	case len(lines) == 1:
+		return "line " + lines[0]
+	case len(lines) == 2:
+		return "lines " + lines[0] + " and " + lines[1]
+	}
+	return "lines " + strings.Join(lines, ", ")
 }
 
 // lineNumberRE matches a line-number prefix as tools show one: spaces, digits, then a tab, an

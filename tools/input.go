@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -33,6 +34,14 @@ const MaxParamsBytes = 4 << 20
 // (a rule between fields).
 type schemaAmender interface {
 	amendSchema(s *jsonschema.Schema)
+}
+
+// errorDocser is implemented by input types with a parameter whose error needs more than its
+// description says: what the tool list says once, in the tool's description, an error says
+// again where it is needed (scene's command names its commands). The schema stays as
+// advertised.
+type errorDocser interface {
+	errorDocs() map[string]string
 }
 
 // inputSchema infers the input schema of In and applies its amendments.
@@ -61,7 +70,11 @@ func (t *Tool) checkParams(raw []byte) error {
 	schema, resolved := t.schema()
 	v, err := parseParams(raw)
 	if err == nil {
-		err = checkObject("", v, schema)
+		var docs map[string]string
+		if d, ok := reflect.Zero(t.In).Interface().(errorDocser); ok {
+			docs = d.errorDocs()
+		}
+		err = checkObject("", v, schema, nil, docs)
 	}
 	if err == nil {
 		if verr := resolved.Validate(v); verr != nil {
@@ -109,8 +122,19 @@ func parseParams(raw []byte) (map[string]any, error) {
 
 // checkObject checks the keys of v against s, and those of the objects nested in it:
 // unknown keys (with a hint when only the case differs), missing required ones, and
-// parameters that need another. at is the path of v in the parameters ("", "edits[0].").
-func checkObject(at string, v map[string]any, s *jsonschema.Schema) error {
+// parameters that need another. at is the path of v in the parameters ("", "edits[0]."); docs
+// words a parameter's error in place of its description, by its path (errorDocser). outer is
+// the object whose array v is an item of (nil for the parameters themselves): an item's
+// parameter without a description of its own is described as outer's of the same name, so
+// that the tool list says it once (edit's edits[].old_code is edit's old_code).
+func checkObject(at string, v map[string]any, s, outer *jsonschema.Schema, docs map[string]string) error {
+	doc := func(k string) string {
+		ps := s.Properties[k]
+		if o := outer; o != nil && (ps == nil || ps.Description == "") && o.Properties[k] != nil {
+			ps = o.Properties[k]
+		}
+		return paramDoc(docs, at+k, ps)
+	}
 	if s == nil || s.Properties == nil {
 		return nil
 	}
@@ -128,6 +152,8 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema) error {
 		u := fmt.Sprintf("%q", at+k)
 		if c := runtime.Closest(k, names); c != "" {
 			u += fmt.Sprintf(" (did you mean %q?)", at+c)
+		} else if c := upstreamParams[k]; slices.Contains(names, c) {
+			u += fmt.Sprintf(" (did you mean %q?)", at+c)
 		}
 		unknown = append(unknown, u)
 	}
@@ -140,7 +166,7 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema) error {
 	}
 	for _, k := range s.Required {
 		if _, ok := v[k]; !ok {
-			return fmt.Errorf("%s is missing: %s", at+k, paramDoc(s.Properties[k]))
+			return fmt.Errorf("%s is missing: %s", at+k, doc(k))
 		}
 	}
 	for _, k := range sortedKeys(s.DependentRequired) {
@@ -149,7 +175,7 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema) error {
 		}
 		for _, need := range s.DependentRequired[k] {
 			if _, ok := v[need]; !ok {
-				return fmt.Errorf("%s is missing: %s needs %s, %s", at+need, at+k, at+need, paramDoc(s.Properties[need]))
+				return fmt.Errorf("%s is missing: %s needs %s, %s", at+need, at+k, at+need, doc(need))
 			}
 		}
 	}
@@ -157,20 +183,20 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema) error {
 	if len(s.AnyOf) > 0 && !slices.ContainsFunc(s.AnyOf, func(alt *jsonschema.Schema) bool {
 		return !slices.ContainsFunc(alt.Required, func(k string) bool { _, ok := v[k]; return !ok })
 	}) {
-		var alts, docs []string
+		var alts, said []string
 		for _, alt := range s.AnyOf {
 			alts = append(alts, at+strings.Join(alt.Required, " and "+at))
 			for _, k := range alt.Required {
-				docs = append(docs, at+k+": "+paramDoc(s.Properties[k]))
+				said = append(said, at+k+": "+doc(k))
 			}
 		}
-		return fmt.Errorf("give %s (%s)", strings.Join(alts, ", or "), strings.Join(docs, "; "))
+		return fmt.Errorf("give %s (%s)", strings.Join(alts, ", or "), strings.Join(said, "; "))
 	}
 	for _, k := range sortedKeys(v) {
 		ps := s.Properties[k]
 		switch x := v[k].(type) {
 		case map[string]any:
-			if err := checkObject(at+k+".", x, ps); err != nil {
+			if err := checkObject(at+k+".", x, ps, nil, docs); err != nil {
 				return err
 			}
 		case []any:
@@ -179,7 +205,7 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema) error {
 			}
 			for i, e := range x {
 				if m, ok := e.(map[string]any); ok {
-					if err := checkObject(fmt.Sprintf("%s%s[%d].", at, k, i), m, ps.Items); err != nil {
+					if err := checkObject(fmt.Sprintf("%s%s[%d].", at, k, i), m, ps.Items, s, docs); err != nil {
 						return err
 					}
 				}
@@ -189,8 +215,12 @@ func checkObject(at string, v map[string]any, s *jsonschema.Schema) error {
 	return nil
 }
 
-// paramDoc is a property's description for an error, or its type.
-func paramDoc(s *jsonschema.Schema) string {
+// paramDoc is what an error says of the parameter at path: its words in docs, its
+// description, or its type.
+func paramDoc(docs map[string]string, path string, s *jsonschema.Schema) string {
+	if d, ok := docs[path]; ok {
+		return d
+	}
 	if s == nil {
 		return "a value"
 	}

@@ -226,7 +226,7 @@ func TestLSP(t *testing.T) {
 			err: "modules/badscan.js:2:10: SyntaxError: expected a declaration, \"{\", \"*\" or \"default\" after \"export\"\n    2 |   export = 3\n                 ^"},
 		{name: "symbols too deep", in: LSPIn{Operation: "symbols", File: "deep"},
 			err: "modules/deep.js:1:501: LimitError: brackets nested deeper than 500 (MaxNesting)"},
-		{name: "symbols missing", in: LSPIn{Operation: "symbols", File: "nope"}, err: "modules/nope.js does not exist; glob lists the files there are"},
+		{name: "symbols missing", in: LSPIn{Operation: "symbols", File: "nope"}, err: "modules/nope.js does not exist; the files are main, badscan, broken, deep, house_lib"},
 		{name: "symbols bad name", in: LSPIn{Operation: "symbols", File: "../x"}, err: `bad module name: "../x"`},
 		{name: "symbols no file", in: LSPIn{Operation: "symbols"}, err: "bad input: symbols needs file, 'main' or a module name"},
 		{name: "unknown operation", in: LSPIn{Operation: "hover"}, err: `bad input: unknown lsp operation "hover"; use domains, describe, schema, symbols`},

@@ -76,7 +76,7 @@ func TestFileNameCase(t *testing.T) {
 		{"edit", `{"file":"gear_lib","old_code":"1","new_code":"2"}`, "modules/gear_lib.js does not exist; did you mean Gear_lib? (names are case-sensitive)\nnot applied; the file is unchanged"},
 		{"delete", `{"file":"gear_lib"}`, "modules/gear_lib.js does not exist; did you mean Gear_lib? (names are case-sensitive)\nnot applied; the file is unchanged"},
 		{"lsp", `{"operation":"symbols","file":"gear_lib"}`, "modules/gear_lib.js does not exist; did you mean Gear_lib? (names are case-sensitive)"},
-		{"read", `{"file":"gear"}`, "modules/gear.js does not exist; glob lists the files there are"},
+		{"read", `{"file":"gear"}`, "modules/gear.js does not exist; the files are main, Gear_lib"},
 	}
 	for _, tt := range tests {
 		_, err := s.Call(context.Background(), tt.tool, json.RawMessage(tt.params))
@@ -189,8 +189,9 @@ func TestChangeAnswerNames(t *testing.T) {
 	}
 }
 
-// TestUpstreamToolNames: the upstream tool's names are answered with cadrun's equivalent, on
-// the registry and over MCP as a tool result.
+// TestUpstreamToolNames: the upstream tool's names are answered with cadrun's equivalent, by
+// the registry and by a session (over MCP as a JSON-RPC error: TestMCPUnknownTool in
+// tools/mcpserver).
 func TestUpstreamToolNames(t *testing.T) {
 	t.Parallel()
 	s, _ := newSession(t, nil)
@@ -199,11 +200,37 @@ func TestUpstreamToolNames(t *testing.T) {
 	if diff := cmp.Diff(want, errString(err)); diff != "" {
 		t.Errorf("Call: mismatch (-want +got):\n%s", diff)
 	}
-	cs := connectMCP(t, newMCP(t, nil))
-	res := callMCP(t, cs, "mama_save", map[string]any{"x": 1})
+	_, err = s.Serve(context.Background(), "mama_save", json.RawMessage(`{"x":1}`))
 	want = `unknown tool "mama_save": cadrun's tool for this is save, which records a decision, a note or a fact in the design journal`
-	if diff := cmp.Diff(want, text(t, res)); diff != "" || !res.IsError {
-		t.Errorf("MCP: error %v; mismatch (-want +got):\n%s", res.IsError, diff)
+	if diff := cmp.Diff(want, errString(err)); diff != "" {
+		t.Errorf("Serve: mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestMissingFileListsFew: a file that does not exist is answered with the workspace's files
+// when there are few, and with glob past maxFilesListed.
+func TestMissingFileListsFew(t *testing.T) {
+	t.Parallel()
+	many := map[string]string{"scene.code.js": "drawCircle('c', 0, 0, 1)\n"}
+	for i := range maxFilesListed {
+		many[fmt.Sprintf("modules/part%02d.js", i)] = "export const x = 1\n"
+	}
+	for _, tt := range []struct {
+		files map[string]string
+		in    string
+		want  string
+	}{
+		{nil, `{"file":"main"}`, "scene.code.js does not exist; the workspace has no files yet (write creates one)"},
+		{map[string]string{"scene.code.js": "drawCircle('c', 0, 0, 1)\n"}, `{"file":"plate"}`, "modules/plate.js does not exist; the only file is main"},
+		{map[string]string{"scene.code.js": "drawCircle('c', 0, 0, 1)\n", "modules/gears.js": "export const g = 1\n", "data/sizes.json": "{}"},
+			`{"file":"sizes"}`, "modules/sizes.js does not exist; the files are main, gears, sizes.json"},
+		{many, `{"file":"nope.json"}`, "data/nope.json does not exist; glob lists the files there are"},
+	} {
+		s, _ := newSession(t, tt.files)
+		_, err := s.Call(context.Background(), "read", json.RawMessage(tt.in))
+		if diff := cmp.Diff(tt.want, errString(err)); diff != "" {
+			t.Errorf("read %s: mismatch (-want +got):\n%s", tt.in, diff)
+		}
 	}
 }
 

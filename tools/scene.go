@@ -41,8 +41,15 @@ type SceneIn struct {
 	Focus     Focus     `json:"focus,omitzero"`
 	Highlight Highlight `json:"highlight,omitempty"`
 	Grid      bool      `json:"grid,omitempty" jsonschema:"for png: labelled grid lines in scene units"`
+	Rings     bool      `json:"rings,omitempty" jsonschema:"png: ring highlights under 6 px"`
 	Geometry  bool      `json:"geometry,omitempty" jsonschema:"for entity: the vertices of a shape of more than 64"`
 	View      ViewIn    `json:"view,omitzero"`
+}
+
+// errorDocs names the commands when command is missing: the schema's description points at
+// the tool's, which lists them once for the tool list, but an error is read on its own.
+func (SceneIn) errorDocs() map[string]string {
+	return map[string]string{"command": "one of " + strings.Join(sceneCommands, ", ")}
 }
 
 // SceneOut holds the one field the command fills, and what was left out to fit the budget.
@@ -75,6 +82,9 @@ type SceneOut struct {
 	Sketch *SketchOut `json:"sketch,omitempty"`
 	// Lint answers lint: the drawing lint's findings, one line each (scene_lint.go).
 	Lint []string `json:"lint,omitempty"`
+	// Note says what an answer with nothing in it means (a clean lint), so that no answer is
+	// a bare {}.
+	Note string `json:"note,omitempty"`
 }
 
 func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
@@ -141,7 +151,7 @@ func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
 	case "sketch":
 		out.Sketch, out.Omitted, err = se.sceneSketch(ctx, v, in.Clear)
 	case "lint":
-		out.Lint, out.Omitted = v.lint(found)
+		out.Lint, out.Omitted, out.Note = v.lint(found)
 	default:
 		return out, fmt.Errorf("%w: unknown scene command %q; use %s", ErrBadInput, in.Command, strings.Join(sceneCommands, ", "))
 	}

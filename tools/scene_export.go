@@ -2,7 +2,8 @@ package tools
 
 // The scene as DXF, for `scene dxf` and the cadrun://scene.dxf resource. A DXF is text an
 // agent can read or hand on, but a large scene makes a large file, so the answer is capped
-// and a bigger drawing is pointed at `cadrun run -o`, which has no cap.
+// and a bigger drawing is pointed at the export tool, which writes it to out/ with no cap (over
+// MCP or `cadrun tool` alike, where `cadrun run -o` would need a shell the agent may not have).
 
 import (
 	"errors"
@@ -33,7 +34,7 @@ func sceneDXF(s *scene.Scene, version string) (string, error) {
 		return "", err
 	}
 	if len(b) > MaxDXFText {
-		return "", fmt.Errorf("%w: the scene's DXF is %d bytes, over the %d-byte limit of an answer (MaxDXFText); write it to a file instead: cadrun run -workspace DIR -o part.dxf",
+		return "", fmt.Errorf("%w: the scene's DXF is %d bytes, over the %d-byte limit of an answer (MaxDXFText); write it to a file instead: export {\"path\":\"out/part.dxf\"}",
 			ErrDXFTooLarge, len(b), MaxDXFText)
 	}
 	return string(b), nil
@@ -49,6 +50,6 @@ func (v *view) dxf() (string, *Omitted, error) {
 	if len(text) <= v.budget {
 		return text, solidsLeftOut(v.sc, ".dxf"), nil
 	}
-	return "", &Omitted{Total: v.sc.Len(), Note: fmt.Sprintf("the DXF of %d entities is %d bytes, over the budget of %d: write it to a file (cadrun run -workspace DIR -o part.dxf), or ask with a larger max_bytes (up to %d)",
+	return "", &Omitted{Total: v.sc.Len(), Note: fmt.Sprintf("the DXF of %d entities is %d bytes, over the budget of %d: write it to a file with export {\"path\":\"out/part.dxf\"}, or ask with a larger max_bytes (up to %d)",
 		v.sc.Len(), len(text), v.budget, min(MaxAnswerBudget, MaxDXFText))}, nil
 }

@@ -50,7 +50,7 @@ func TestSceneDXFCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = sceneDXF(sc, "")
-	want := fmt.Sprintf("dxf too large: the scene's DXF is %d bytes, over the 1048576-byte limit of an answer (MaxDXFText); write it to a file instead: cadrun run -workspace DIR -o part.dxf", len(b))
+	want := fmt.Sprintf("dxf too large: the scene's DXF is %d bytes, over the 1048576-byte limit of an answer (MaxDXFText); write it to a file instead: export {\"path\":\"out/part.dxf\"}", len(b))
 	if err == nil || err.Error() != want || !errors.Is(err, ErrDXFTooLarge) {
 		t.Errorf("got %v, want %q", err, want)
 	}

@@ -7,15 +7,21 @@ package tools
 // answer; there are at most scene.MaxLintFindings of them and the lint's notes.
 
 import (
+	"fmt"
+
 	"github.com/cadrun/cadrun/scene"
 )
 
 // sceneLintDescription is the lint command's part of the scene tool's description.
 const sceneLintDescription = "lint: all drawing-lint findings (writes show 10)."
 
-// lint lists the drawing lint's findings on the scene, a page at a time.
-func (v *view) lint(all []scene.Finding) ([]string, *Omitted) {
+// lint lists the drawing lint's findings on the scene, a page at a time, or says that it
+// found nothing: a bare {} reads as a failure to answer.
+func (v *view) lint(all []scene.Finding) ([]string, *Omitted, string) {
 	total := len(all)
+	if total == 0 {
+		return nil, nil, fmt.Sprintf("clean: the drawing lint found nothing in the scene's %d entities", v.sc.Len())
+	}
 	offset := min(v.in.Offset, total)
 	out := []string{}
 	used := 0
@@ -28,5 +34,5 @@ func (v *view) lint(all []scene.Finding) ([]string, *Omitted) {
 		used += n
 		out = append(out, line)
 	}
-	return out, nextPage(offset, len(out), total, "")
+	return out, nextPage(offset, len(out), total, ""), ""
 }

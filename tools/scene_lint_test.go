@@ -45,3 +45,16 @@ func TestLintInAnswers(t *testing.T) {
 		t.Errorf("scene lint's last line = %q, want the kept inputs of panel", last)
 	}
 }
+
+// TestCleanLint: scene lint on a scene the lint finds nothing in says so, over MCP as the
+// whole text an agent reads, instead of answering {}.
+func TestCleanLint(t *testing.T) {
+	t.Parallel()
+	srv := newMCP(t, map[string]string{"scene.code.js": "drawRect('plate', 0, 0, 40, 20)\ndrawCircle('hole', 0, 0, 3)\n"})
+	c := connectMCP(t, srv)
+	res := callMCP(t, c, "scene", map[string]any{"command": "lint"})
+	want := `{"note":"clean: the drawing lint found nothing in the scene's 2 entities"}`
+	if diff := cmp.Diff(want, text(t, res)); diff != "" || res.IsError {
+		t.Errorf("error %v; mismatch (-want +got):\n%s", res.IsError, diff)
+	}
+}

@@ -197,6 +197,8 @@ type ImageInfo struct {
 	Highlight   string `json:"highlight,omitempty" jsonschema:"a note on what is highlighted"`
 	// Blank says, in words, that the picture shows nothing of the scene, and why.
 	Blank string `json:"blank,omitempty" jsonschema:"set when the picture shows nothing of the scene: why"`
+	// Legible names the smallest text when it is under LegibleTextPx high, and how to read it.
+	Legible string `json:"legible,omitempty" jsonschema:"set when the smallest text is too small to read: which, and how to read it"`
 }
 
 // TreeNode is one entity of a tree answer.
@@ -699,7 +701,7 @@ func (v *view) png(ctx context.Context, last func() (*landing, string)) ([]byte,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	p := &picture{base: base, shown: sc, window: win, width: v.in.Width, grid: v.in.Grid, budget: v.budget}
+	p := &picture{base: base, shown: sc, window: win, width: v.in.Width, auto: v.in.Width == 0, grid: v.in.Grid, rings: v.in.Rings, budget: v.budget}
 	if err := p.frame(v.sc, v.in.Focus, "focus"); err != nil {
 		return nil, nil, nil, err
 	}

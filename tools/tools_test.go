@@ -134,7 +134,7 @@ func TestEdit(t *testing.T) {
 		{"crlf kept", EditIn{File: "main", OldCode: "1)\ndrawCircle('b'", NewCode: "2)\ndrawCircle('b'"}, strings.Replace(orig, "1)\r\ndrawCircle('b'", "2)\r\ndrawCircle('b'", 1), false},
 		{"literal dollar", EditIn{File: "main", OldCode: "'c'", NewCode: "'$&c'"}, strings.Replace(orig, "'c'", "'$&c'", 1), false},
 		{"replace all", EditIn{File: "main", OldCode: ", 0, 1)", NewCode: ", 0, 2)", ReplaceAll: true}, strings.ReplaceAll(orig, ", 0, 1)", ", 0, 2)"), false},
-		{"ambiguous", EditIn{File: "main", OldCode: ", 0, 1)", NewCode: "x"}, "edit does not apply: old_code occurs 3 times; add surrounding lines to make it unique, or set replace_all", true},
+		{"ambiguous", EditIn{File: "main", OldCode: ", 0, 1)", NewCode: "x"}, "edit does not apply: old_code occurs 3 times, at lines 1, 2, 3; add surrounding lines to make it unique, or set replace_all", true},
 		{"new_code alone", EditIn{File: "main", NewCode: "x"}, "bad input: edit: old_code is missing: new_code needs old_code, the exact text to replace", true},
 		{"missing", EditIn{File: "main", OldCode: "nope", NewCode: "x"}, "edit does not apply: old_code was not found; read the file and copy the text exactly", true},
 		{"batch fails at 1", EditIn{File: "main", Edits: []Edit{{OldCode: "'a'", NewCode: "'z'"}, {OldCode: "nope", NewCode: "x"}}}, "edit does not apply: edit 1: old_code was not found; read the file and copy the text exactly", true},
@@ -187,6 +187,70 @@ func TestStaleReadIsRefused(t *testing.T) {
 	}
 }
 
+// TestEditOccursNamesLines: old_code found more than once is refused naming the lines it
+// starts on, each once, at most maxOccurrenceLines of them.
+func TestEditOccursNamesLines(t *testing.T) {
+	t.Parallel()
+	main := "drawCircle('a', 0, 0, 1)\ndrawCircle('b', 3, 0, 1)\ndrawCircle('c', 6, 0, 1)\n" + strings.Repeat("drawRect('r', 0, 0, 1, 1)\n", 12)
+	const tail = "; add surrounding lines to make it unique, or set replace_all\nnot applied; the file is unchanged"
+	for _, tt := range []struct{ old, want string }{
+		{"0, 1)\ndrawCircle(", "edit does not apply: old_code occurs 2 times, at lines 1 and 2" + tail},
+		{"drawCircle('", "edit does not apply: old_code occurs 3 times, at lines 1, 2, 3" + tail},
+		{", 0", "edit does not apply: old_code occurs 28 times, at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ... (the first 10)" + tail},
+		{"0, 0, 1, 1)\ndrawRect('r', 0, 0, 1, 1)\ndrawRect", "edit does not apply: old_code occurs 5 times, at lines 4, 6, 8, 10, 12" + tail},
+	} {
+		s, _ := newSession(t, map[string]string{"scene.code.js": main})
+		mustCall[ReadOut](t, s, "read", ReadIn{File: "main"})
+		_, err := call[*ChangeResult](t, s, "edit", EditIn{File: "main", OldCode: tt.old, NewCode: tt.old})
+		if diff := cmp.Diff(tt.want, errString(err)); diff != "" {
+			t.Errorf("%q: mismatch (-want +got):\n%s", tt.old, diff)
+		}
+	}
+}
+
+// TestPartialReadCountsAsRead: a read of some of a file's lines (offset, limit) counts as a
+// read of the file, so the next edit has no "not read" warning; the file changing on disk
+// after it is still refused as stale.
+func TestPartialReadCountsAsRead(t *testing.T) {
+	t.Parallel()
+	const main = "drawCircle('a', 0, 0, 1)\ndrawCircle('b', 5, 0, 1)\ndrawCircle('c', 10, 0, 1)\n"
+	for _, read := range []ReadIn{
+		{File: "main", Offset: 2},
+		{File: "main", Limit: 1},
+		{File: "main", Offset: 3, Limit: 1},
+	} {
+		s, _ := newSession(t, map[string]string{"scene.code.js": main})
+		if _, err := call[ReadOut](t, s, "read", read); err != nil {
+			t.Fatal(err)
+		}
+		res, err := call[*ChangeResult](t, s, "edit", EditIn{File: "main", OldCode: "10, 0, 1", NewCode: "10, 0, 2"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Millis = 0
+		got, err := AnswerJSON(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `{"file":"main","created":false,"entities":3,"bounds":{"min":[-1,-2],"max":[12,2]},"changed":["c"],"ms":0,"entry":2}`
+		if diff := cmp.Diff(want, string(got)); diff != "" {
+			t.Errorf("edit after read %+v: mismatch (-want +got):\n%s", read, diff)
+		}
+	}
+	s, dir := newSession(t, map[string]string{"scene.code.js": main})
+	if _, err := call[ReadOut](t, s, "read", ReadIn{File: "main", Limit: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte(main+"// more\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := call[*ChangeResult](t, s, "edit", EditIn{File: "main", OldCode: "10, 0, 1", NewCode: "10, 0, 2"})
+	want := "the file changed since you read it: scene.code.js changed on disk since this session read it; read it again, then retry\nnot applied; the file is unchanged"
+	if diff := cmp.Diff(want, errString(err)); diff != "" {
+		t.Errorf("edit after the file changed: mismatch (-want +got):\n%s", diff)
+	}
+}
+
 func TestConcurrentWrites(t *testing.T) {
 	t.Parallel()
 	s, dir := newSession(t, nil)
@@ -223,6 +287,10 @@ func TestBadInput(t *testing.T) {
 		tool, params, want string
 	}{
 		{"write", `{"file":"main","cod":"x"}`, `bad input: write: unknown parameter "cod" (did you mean "code"?); the parameters are file, code, content, view`},
+		// Other tools' names for a parameter are matched where spelling cannot find them.
+		{"write", `{"path":"main","code":"x"}`, `bad input: write: unknown parameter "path" (did you mean "file"?); the parameters are file, code, content, view`},
+		{"read", `{"path":"main"}`, `bad input: read: unknown parameter "path" (did you mean "file"?); the parameters are file, offset, limit, preview`},
+		{"edit", `{"file":"main","source":"x"}`, `bad input: edit: unknown parameter "source"; the parameters are file, old_code, new_code, replace_all, edits, view`},
 		// Every unknown parameter is named, each with what it most likely meant.
 		{"write", `{"fil":"main","cod":"x","zzz":1}`, `bad input: write: unknown parameters "cod" (did you mean "code"?), "fil" (did you mean "file"?), "zzz"; the parameters are file, code, content, view`},
 		// Required parameters are enforced: a missing code must not empty main.
@@ -242,8 +310,10 @@ func TestBadInput(t *testing.T) {
 		{"write", `{"file":"main",`, `bad input: write: the parameters are not valid JSON: they end before the object does`},
 		{"write", `{"file":"../etc/passwd","code":"x"}`, `bad module name: "../etc/passwd": names are 1-64 letters, digits, '_' or '-', starting with a letter or digit (no paths, no .js)` + "\nnot applied; the file is unchanged"},
 		{"frob", `{}`, `unknown tool "frob"; the tools are [delete edit export glob import lsp measure move read save scene search write]`},
+		// A missing command is answered with the list, as an unknown one is.
+		{"scene", `{}`, `bad input: scene: command is missing: one of info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection, diff, sketch, restore, lint`},
 		{"scene", `{"command":"explode"}`, `bad input: unknown scene command "explode"; use info, tree, groups, draw_order, entity, svg, json, png, dxf, reset, undo, redo, snapshot, snapshots, selection, diff, sketch, restore, lint`},
-		{"read", `{"file":"nope"}`, `modules/nope.js does not exist; glob lists the files there are`},
+		{"read", `{"file":"nope"}`, `modules/nope.js does not exist; the workspace has no files yet (write creates one)`},
 	}
 	for _, tt := range tests {
 		_, err := s.Call(context.Background(), tt.tool, json.RawMessage(tt.params))
@@ -258,8 +328,8 @@ func TestDidYouMean(t *testing.T) {
 	t.Parallel()
 	s, _ := newSession(t, map[string]string{"scene.code.js": "drawCircle('button1', 0, 0, 1)", "modules/house_lib.js": "export const x = 1"})
 	for _, tt := range []struct{ tool, params, want string }{
-		{"read", `{"file":"mian"}`, `modules/mian.js does not exist; did you mean main? (glob lists the files there are)`},
-		{"read", `{"file":"hose_lib"}`, `modules/hose_lib.js does not exist; did you mean house_lib? (glob lists the files there are)`},
+		{"read", `{"file":"mian"}`, `modules/mian.js does not exist; did you mean main? (the files are main, house_lib)`},
+		{"read", `{"file":"hose_lib"}`, `modules/hose_lib.js does not exist; did you mean house_lib? (the files are main, house_lib)`},
 		{"write", `{"file":"main","code":"drawCircle('button1', 0, 0, 1); getEntity('button0')"}`,
 			"scene.code.js:1:33: Error: getEntity: no such entity: \"button0\"\n    1 | drawCircle('button1', 0, 0, 1); getEntity('button0')\n                                        ^\n" +
 				"hint: did you mean \"button1\"? draw it before using it, and check the spelling; exists(name) tells whether it is there\nnot applied; the file is unchanged"},
@@ -319,6 +389,31 @@ func TestSceneRestoredFromSceneJSON(t *testing.T) {
 	}
 }
 
+// TestDeleteImportedModule: a module the workspace's files import is not deleted, and the
+// error names each import by file and line, not "module not found"; a module overriding a
+// built-in is deleted, since its imports then find the built-in.
+func TestDeleteImportedModule(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{
+		"scene.code.js":     "// parts\nimport { bolt } from 'parts'\nimport { wheel } from 'wheels'\nbolt('b'); wheel('w')\n",
+		"modules/parts.js":  "export function bolt(n) { drawCircle(n, 0, 0, 1) }\n",
+		"modules/wheels.js": "import { bolt } from './parts.js'\nexport function wheel(n) { bolt(n) ; translate(n, 5, 0) }\n",
+		"modules/shapes.js": "export const mine = 1\n",
+	})
+	_, err := call[*ChangeResult](t, s, "delete", DeleteIn{File: "parts"})
+	want := "still imported: parts: main imports it at line 2 (import { bolt } from 'parts'); wheels imports it at line 1 (import { bolt } from './parts.js'); " +
+		"remove the imports and what uses them, then delete parts\nnot applied; the file is unchanged"
+	if diff := cmp.Diff(want, errString(err)); diff != "" {
+		t.Errorf("delete parts: mismatch (-want +got):\n%s", diff)
+	}
+	if got := fileBytes(t, dir, "modules/parts.js"); got != "export function bolt(n) { drawCircle(n, 0, 0, 1) }\n" {
+		t.Errorf("parts after the refused delete: %q", got)
+	}
+	if _, err := call[*ChangeResult](t, s, "delete", DeleteIn{File: "shapes"}); err != nil {
+		t.Errorf("delete shapes, which overrides a built-in: %v", err)
+	}
+}
+
 func TestDeleteAndMove(t *testing.T) {
 	t.Parallel()
 	s, dir := newSession(t, map[string]string{
@@ -328,7 +423,7 @@ func TestDeleteAndMove(t *testing.T) {
 	})
 	// main imports gears: deleting it would break main, so nothing happens.
 	_, err := call[*ChangeResult](t, s, "delete", DeleteIn{File: "gears"})
-	if !errors.Is(err, ErrNotApplied) || !strings.HasPrefix(err.Error(), "scene.code.js:1:8: ModuleError: module 'gears' not found") {
+	if !errors.Is(err, ErrNotApplied) || !errors.Is(err, ErrImported) {
 		t.Errorf("delete of an imported module: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "modules", "gears.js")); err != nil {

@@ -34,6 +34,16 @@ import (
 // DefaultViewWidth is a view's longer side in pixels unless width says otherwise.
 const DefaultViewWidth = 512
 
+// LegibleTextPx is the least text height, in pixels (the em), that reads in a picture: the
+// figure the examples' legibility test holds the demo's pictures to.
+const LegibleTextPx = 11
+
+// MaxLegibleWidth caps the longer side a picture without a width grows to so that its
+// smallest text reads (LegibleTextPx): past it the picture stays at this size, within the
+// answer's budget and under what a model's vision takes in without scaling it down much, and
+// its image says which text is too small and how to see it.
+const MaxLegibleWidth = 2048
+
 // MaxViewWidth caps a view's longer side: a view is a quick look that comes with every change
 // asked for; scene png draws up to render.MaxPNGSide.
 const MaxViewWidth = 2048
@@ -181,8 +191,8 @@ func (v ViewIn) check() error {
 		return nil
 	}
 	if v.Width < 0 || v.Width > MaxViewWidth {
-		return fmt.Errorf("%w: view.width %d: give 1..%d pixels (MaxViewWidth), or leave it out for %d; scene png draws larger pictures (up to %d px)",
-			ErrBadInput, v.Width, MaxViewWidth, DefaultViewWidth, render.MaxPNGSide)
+		return fmt.Errorf("%w: view.width %d: give 1..%d pixels (MaxViewWidth), or leave it out for %d (wider, up to %d, so that the smallest text reads); scene png draws larger pictures (up to %d px)",
+			ErrBadInput, v.Width, MaxViewWidth, DefaultViewWidth, MaxLegibleWidth, render.MaxPNGSide)
 	}
 	if err := v.Focus.check("view.focus"); err != nil {
 		return err
@@ -261,15 +271,15 @@ func (se *Session) changeView(ctx context.Context, v ViewIn, res *ChangeResult) 
 	if l == nil {
 		return &ViewOut{Error: fmt.Sprintf("no picture: more than %d changes landed since this one, so its scene is no longer kept; see the scene as it is now with scene png", keptLandings)}
 	}
-	width := v.Width
-	if width == 0 {
+	width, auto := v.Width, v.Width == 0
+	if auto {
 		width = DefaultViewWidth
 	}
 	highlight := v.Highlight
 	if highlight == nil {
 		highlight = Highlight{changedKeyword}
 	}
-	p := &picture{base: l.after, shown: l.after, width: width, longer: true, grid: v.Grid, budget: DefaultImageBudget}
+	p := &picture{base: l.after, shown: l.after, width: width, longer: true, auto: auto, grid: v.Grid, budget: DefaultImageBudget}
 	err := p.frame(l.after, v.Focus, "view.focus")
 	if err == nil {
 		err = p.mark(l.after, highlight, func() (*landing, string) { return l, "the change" }, "view.highlight")
@@ -348,10 +358,14 @@ type picture struct {
 	window *render.View // nil: fit shown
 	width  int          // 0: the longer side render.DefaultPNGSide
 	longer bool         // width is the longer side rather than the width
+	// auto marks a width not asked for: it grows, up to MaxLegibleWidth, until the smallest
+	// text shown is LegibleTextPx high (legibleWidth).
+	auto bool
 	// highlight names the entities to highlight (nil: no highlight), with a note on it.
 	highlight map[string]bool
 	note      string
 	grid      bool
+	rings     bool // circle highlighted shapes under render.MarkBelowPx (scene png's rings)
 	budget    int
 }
 
@@ -445,10 +459,14 @@ func subtrees(sc *scene.Scene, roots []string) map[string]bool {
 // draw draws the picture at its width; a picture over the budget is drawn narrower until it
 // fits.
 func (p *picture) draw(ctx context.Context) ([]byte, *ImageInfo, *Omitted, error) {
-	width := p.width
-	if width < 0 {
-		return nil, nil, nil, fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
+	if p.width < 0 {
+		return nil, nil, nil, fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, p.width)
 	}
+	small := p.smallestText()
+	if p.auto && small.e != nil {
+		p.legibleWidth(small)
+	}
+	width := p.width
 	pic, firstBytes, firstWidth, err := narrowToFit(width, p.budget, func(width int) (*render.Picture, []byte, int, int, error) {
 		pic, err := p.drawAt(ctx, width)
 		if err != nil {
@@ -468,7 +486,83 @@ func (p *picture) draw(ctx context.Context) ([]byte, *ImageInfo, *Omitted, error
 		o = &Omitted{Note: fmt.Sprintf("%d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide: ask for a region [minX, minY, maxX, maxY] or one entity or group (name) to see details, or a larger max_bytes (up to %d)",
 			firstWidth, firstBytes, p.budget, pic.Width, MaxAnswerBudget)}
 	}
-	return pic.PNG, p.info(pic), o, nil
+	info := p.info(pic)
+	info.Legible = small.note(pic.Scale, p.auto)
+	return pic.PNG, info, o, nil
+}
+
+// shownText is the smallest text a picture shows: its entity and its height in scene units.
+type shownText struct {
+	e      *scene.Entity
+	height float64
+}
+
+// smallestText finds the text or dimension of the least height the picture shows, in its
+// window when it has one. A text's height is its size under its placement's scale; a
+// dimension's is its size, laid out in world units whatever its group's scale.
+func (p *picture) smallestText() shownText {
+	var out shownText
+	for _, e := range p.shown.Walk() {
+		var h float64
+		switch t := e.Shape.(type) {
+		case *scene.Text:
+			h = t.Size * math.Sqrt(math.Abs(p.shown.WorldMatrix(e).Det()))
+		case *scene.Dimension:
+			h = t.Size
+		default:
+			continue
+		}
+		if !(h > 0) || out.e != nil && h >= out.height {
+			continue
+		}
+		if w := p.window; w != nil {
+			b := p.shown.WorldBounds(e)
+			if !b.NonEmpty || b.Max.X < w.Min.X || b.Min.X > w.Max.X || b.Max.Y < w.Min.Y || b.Min.Y > w.Max.Y {
+				continue
+			}
+		}
+		out = shownText{e: e, height: h}
+	}
+	return out
+}
+
+// legibleWidth grows a picture without a width until t, its smallest text, is LegibleTextPx
+// high, on its longer side and up to MaxLegibleWidth; a picture wide enough already keeps its
+// default.
+func (p *picture) legibleWidth(t shownText) {
+	win := p.window
+	if win == nil {
+		fit := render.FitView(p.shown, render.DefaultMargin)
+		win = &fit
+	}
+	sz := win.Size()
+	long := math.Max(sz.X, sz.Y)
+	base := p.width
+	if base == 0 {
+		base = render.DefaultPNGSide
+	}
+	need := int(math.Ceil(LegibleTextPx * long / t.height))
+	if !(long > 0) || need <= base {
+		return
+	}
+	p.width, p.longer = min(need, MaxLegibleWidth), true
+}
+
+// note says, when t is under LegibleTextPx at scale pixels a unit, which text it is, how
+// high, and how to read it; auto marks a picture whose width was not asked for.
+func (t shownText) note(scale float64, auto bool) string {
+	if t.e == nil || t.height*scale >= LegibleTextPx {
+		return ""
+	}
+	what := fmt.Sprintf("dimension %q", t.e.Name)
+	if txt, ok := t.e.Shape.(*scene.Text); ok {
+		what = fmt.Sprintf("text %q (%q)", t.e.Name, clip([]byte(txt.Text), 24))
+	}
+	how := "leave width out, or frame it with focus or region"
+	if auto {
+		how = fmt.Sprintf("the picture grows to %d px at most (MaxLegibleWidth): frame it with focus or region", MaxLegibleWidth)
+	}
+	return fmt.Sprintf("the smallest text, %s, is %.1f px high here, under the %d px that read; %s", what, t.height*scale, LegibleTextPx, how)
 }
 
 // narrowToFit draws at width, then narrower until the PNG fits budget or its longest side is
@@ -526,6 +620,7 @@ func (p *picture) drawAt(ctx context.Context, width int) (*render.Picture, error
 		marks.Grid = true
 		layers++
 	}
+	marks.Rings = p.rings
 	done, err := reserve(ctx, int64(math.Min(w*h*4*layers, renderMemory))+drawingMemory(p.shown, 0))
 	if err != nil {
 		return nil, err
@@ -547,12 +642,25 @@ func (p *picture) info(pic *render.Picture) *ImageInfo {
 	info.Blank = blankNote(p.base, pic)
 	if p.highlight != nil {
 		info.Highlighted = pic.Highlighted
-		info.Highlight = p.note
+		info.Highlight = join(p.note, p.smallNote(pic.Small))
 		if pic.Highlighted == 0 && p.note == "" {
 			info.Highlight = "the entities named paint nothing here, so nothing is highlighted"
 		}
 	}
 	return &info
+}
+
+// smallNote says how many highlighted shapes are too small to see (under render.MarkBelowPx
+// on both sides), and how to find them: rings are drawn only when asked, since around a
+// quarter-arc or a short line a ring reads as a hole.
+func (p *picture) smallNote(n int) string {
+	switch {
+	case n == 0:
+		return ""
+	case p.rings:
+		return fmt.Sprintf("%d highlighted under %d px, each circled", n, render.MarkBelowPx)
+	}
+	return fmt.Sprintf("%d highlighted under %d px: frame them with focus, or circle them with scene png's rings: true", n, render.MarkBelowPx)
 }
 
 // mapPixels fills the pixel mapping of info, a picture showing the scene window vis at scale

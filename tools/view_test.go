@@ -249,7 +249,7 @@ func TestViewErrors(t *testing.T) {
 		want   string
 	}{
 		{"write", `{"file":"main","code":"x","view":{"width":3000}}`,
-			"bad input: view.width 3000: give 1..2048 pixels (MaxViewWidth), or leave it out for 512; scene png draws larger pictures (up to 8192 px)\nnot applied; the file is unchanged"},
+			"bad input: view.width 3000: give 1..2048 pixels (MaxViewWidth), or leave it out for 512 (wider, up to 2048, so that the smallest text reads); scene png draws larger pictures (up to 8192 px)\nnot applied; the file is unchanged"},
 		{"edit", `{"file":"main","old_code":"a","new_code":"b","view":{"focus":[0,0,0,1]}}`,
 			"bad input: view.focus [0 0 0 1]: give an entity or group name, or a region [minX, minY, maxX, maxY] in scene units, finite, min below max\nnot applied; the file is unchanged"},
 		{"delete", `{"file":"main","view":{"highlight":["pin",""]}}`,
@@ -413,5 +413,85 @@ func TestMoveDeleteView(t *testing.T) {
 			t.Errorf("%s: image mismatch (-want +got):\n%s", res.File, diff)
 		}
 		decodePNG(t, res.View.PNG, res.View.Image)
+	}
+}
+
+// TestPNGRingsOnlyWhenAsked: a highlighted shape too small to see is counted in the image's
+// note, and circled only when rings asks: around a quarter-arc a ring reads as a hole.
+func TestPNGRingsOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, map[string]string{"scene.code.js": plateMain + "drawArc('corner', 40, 20, 0.4, 0, Math.PI / 2)\n"})
+	for _, rings := range []bool{false, true} {
+		out := mustCall[SceneOut](t, s, "scene", SceneIn{Command: "png", Width: 1024, Highlight: Highlight{"corner", "hole"}, Rings: rings})
+		note := "1 highlighted under 6 px: frame them with focus, or circle them with scene png's rings: true"
+		if rings {
+			note = "1 highlighted under 6 px, each circled"
+		}
+		want := &ImageInfo{Width: 1024, Height: 652, Bytes: len(out.PNG), Scale: 9.3090909, Origin: []float64{-55, 35.0195}, Region: []float64{-55, -35.0195, 55, 35.0195},
+			Mapping:     "scene (x, y) is at pixel ((x + 55) * 9.3090909, (35.0195 - y) * 9.3090909); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner",
+			Highlighted: 2, Highlight: note}
+		if diff := cmp.Diff(want, out.Image); diff != "" {
+			t.Errorf("rings %v: image mismatch (-want +got):\n%s", rings, diff)
+		}
+		// The ring, 9 px around the arc's bounds' centre (40.2, 20.2): highlight pixels 8 to
+		// 10 px from it only when asked.
+		img := decodePNG(t, out.PNG, out.Image)
+		cx, cy := (40.2+55)*out.Image.Scale, (35.0195-20.2)*out.Image.Scale
+		ring := 0
+		for y := int(cy) - 11; y <= int(cy)+11; y++ {
+			for x := int(cx) - 11; x <= int(cx)+11; x++ {
+				if d := math.Hypot(float64(x)+0.5-cx, float64(y)+0.5-cy); d >= 8 && d <= 10 &&
+					isHighlight(color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)) {
+					ring++
+				}
+			}
+		}
+		if (ring > 0) != rings {
+			t.Errorf("rings %v: %d highlight pixels 8-10 px around the arc", rings, ring)
+		}
+	}
+}
+
+// TestPictureWidthReadsTheSmallestText: a picture without a width grows from its default
+// (a view's 512 px, scene png's 1024) until the smallest text it shows is LegibleTextPx high,
+// up to MaxLegibleWidth; past that, or at a width asked for, its image names the text and
+// how to read it. A scene without text keeps the default.
+func TestPictureWidthReadsTheSmallestText(t *testing.T) {
+	t.Parallel()
+	mapping := func(ox, oy, k string) string {
+		return "scene (x, y) is at pixel ((x + " + ox + ") * " + k + ", (" + oy + " - y) * " + k + "); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner"
+	}
+	s, _ := newSession(t, nil)
+	dimensioned := "drawRect('plate', 0, 0, 200, 100)\ndimLinear('w', [-100, -50], [100, -50], {offset: -8})\n"
+	res := mustCall[*ChangeResult](t, s, "write", WriteIn{File: "main", Code: dimensioned, View: ViewIn{On: true}})
+	// 220 units across (with the margin): 2.5-unit dimension text needs 968 px for 11.
+	want := &ImageInfo{Width: 968, Height: 569, Bytes: len(res.View.PNG), Scale: 4.4, Origin: []float64{-110, 60.0341}, Region: []float64{-110, -69.2841, 110, 60.0341},
+		Mapping: mapping("110", "60.0341", "4.4"), Highlighted: 2}
+	if diff := cmp.Diff(want, res.View.Image); diff != "" {
+		t.Errorf("view of a dimensioned plate: mismatch (-want +got):\n%s", diff)
+	}
+	out := mustCall[SceneOut](t, s, "scene", SceneIn{Command: "png", Width: 300})
+	want = &ImageInfo{Width: 300, Height: 176, Bytes: len(out.PNG), Scale: 1.3617021, Origin: []float64{-110.1563, 60}, Region: []float64{-110.1563, -69.25, 110.1563, 60},
+		Mapping: mapping("110.1563", "60", "1.3617021"),
+		Legible: `the smallest text, dimension "w", is 3.4 px high here, under the 11 px that read; leave width out, or frame it with focus or region`}
+	if diff := cmp.Diff(want, out.Image); diff != "" {
+		t.Errorf("png 300 px wide: mismatch (-want +got):\n%s", diff)
+	}
+
+	write(t, s, "main", "drawRect('plate', 0, 0, 1000, 500)\ndrawText('t', 'HOLE', 0, 0, 2.5)\n")
+	out = mustCall[SceneOut](t, s, "scene", SceneIn{Command: "png"})
+	want = &ImageInfo{Width: 2048, Height: 1117, Bytes: len(out.PNG), Scale: 1.8616667, Origin: []float64{-550.045, 300}, Region: []float64{-550.045, -300, 550.045, 300},
+		Mapping: mapping("550.045", "300", "1.8616667"),
+		Legible: `the smallest text, text "t" ("HOLE"), is 4.7 px high here, under the 11 px that read; the picture grows to 2048 px at most (MaxLegibleWidth): frame it with focus or region`}
+	if diff := cmp.Diff(want, out.Image); diff != "" {
+		t.Errorf("png of a large plate with small text: mismatch (-want +got):\n%s", diff)
+	}
+
+	write(t, s, "main", "drawRect('plate', 0, 0, 100, 60)\n")
+	out = mustCall[SceneOut](t, s, "scene", SceneIn{Command: "png"})
+	want = &ImageInfo{Width: 1024, Height: 652, Bytes: len(out.PNG), Scale: 9.3090909, Origin: []float64{-55, 35.0195}, Region: []float64{-55, -35.0195, 55, 35.0195},
+		Mapping: mapping("55", "35.0195", "9.3090909")}
+	if diff := cmp.Diff(want, out.Image); diff != "" {
+		t.Errorf("png without text: mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -8,7 +8,8 @@
 // the registry's one input rule, syncs the scene with the files and answers the notes a
 // client should hear. A picture goes as an image, a drawing as text, any other answer as its
 // JSON text and structured content; a tool's error comes back as a tool result with IsError
-// and the full error text (the diagnostic), never as a protocol error.
+// and the full error text (the diagnostic). Only a call of a tool that does not exist is a
+// protocol error (unknownTools).
 //
 // Each client connection is one Session, so read tracking ("read before you overwrite") is
 // per client. A call's context ends with the client's cancel, with the server's own context
@@ -23,6 +24,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/tools"
@@ -82,15 +84,16 @@ func New(srv *tools.Server, version string) *mcp.Server {
 	return ms
 }
 
-// unknownTools answers a call of a tool that does not exist as a tool error saying what to
-// call instead (tools.CheckName), where the SDK would answer a protocol error.
+// unknownTools answers a call of a tool that does not exist as the JSON-RPC error the MCP
+// spec asks for (code -32602, invalid params), in the registry's words (tools.CheckName): the
+// tools there are, or the cadrun tool that does an upstream tool's job. The SDK's own error
+// would say only "unknown tool". Bad arguments to a tool that exists stay tool results, which
+// a model reads and corrects.
 func unknownTools(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
 			if err := tools.CheckName(r.Params.Name); err != nil {
-				res := &mcp.CallToolResult{}
-				res.SetError(err)
-				return res, nil
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 			}
 		}
 		return next(ctx, method, req)

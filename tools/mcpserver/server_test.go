@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/internal/testws"
@@ -177,6 +179,32 @@ func TestMCPBadArguments(t *testing.T) {
 	} {
 		if res := callMCP(t, cs, "write", args); !res.IsError {
 			t.Errorf("write %v: want an error result, got %+v", args, res)
+		}
+	}
+}
+
+// TestMCPUnknownTool: a tool that does not exist is a JSON-RPC error, code -32602 (invalid
+// params), as the MCP spec has it, worded as the registry words it: the tools there are, or
+// the cadrun tool that does an upstream tool's job. Bad arguments to a tool that exists stay
+// tool results (TestMCPBadArguments).
+func TestMCPUnknownTool(t *testing.T) {
+	t.Parallel()
+	cs := connectMCP(t, newMCP(t, nil))
+	for _, tc := range []struct {
+		tool string
+		want jsonrpc.Error
+	}{
+		{"frob", jsonrpc.Error{Code: -32602, Message: `unknown tool "frob"; the tools are [delete edit export glob import lsp measure move read save scene search write]`}},
+		{"mama_save", jsonrpc.Error{Code: -32602, Message: `unknown tool "mama_save": cadrun's tool for this is save, which records a decision, a note or a fact in the design journal`}},
+	} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: map[string]any{"x": 1}})
+		var got *jsonrpc.Error
+		if !errors.As(err, &got) {
+			t.Errorf("%s: want a JSON-RPC error, got result %+v, error %v", tc.tool, res, err)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, *got); diff != "" {
+			t.Errorf("%s: mismatch (-want +got):\n%s", tc.tool, diff)
 		}
 	}
 }
