@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/cadrun/cadrun/scene"
 )
@@ -48,4 +49,22 @@ func refuseEntity(kind string, line int, err error) error {
 		return fmt.Errorf("%w: line %d: %s: %v", ErrRefused, line, kind, ee)
 	}
 	return err
+}
+
+// atPrecision is v, a number worked out from the file's numbers of, rounded to the most
+// decimals any of them has: 3.2064 - 2.5 is 0.7064 as the file would write it, not
+// 0.7063999999999999.
+func atPrecision(v float64, of ...float64) float64 {
+	places := 0
+	for _, o := range of {
+		s := strconv.FormatFloat(o, 'f', -1, 64)
+		if i := strings.IndexByte(s, '.'); i >= 0 {
+			places = max(places, len(s)-i-1)
+		}
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'f', min(places, 17), 64), 64)
+	if err != nil || places > 17 {
+		return v
+	}
+	return r
 }
