@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
@@ -283,7 +284,10 @@ func (g *gen) module() error {
 	}
 	// The layers' names first: the block functions put their entities on them.
 	byLayer, order := g.byLayer()
-	layers := g.layerOrder(order)
+	layers, err := g.layerOrder(order)
+	if err != nil {
+		return err
+	}
 	for _, name := range g.d.BlockOrder {
 		if g.used[name] {
 			if err := g.block(g.d.Blocks[name]); err != nil {
@@ -403,7 +407,7 @@ func (g *gen) layers(byLayer map[string][]*dxf.Entity, order, all []string) erro
 
 // layerOrder is every layer the module puts an entity on: the top-level entities' in order,
 // then those of the blocks' entities on a layer other than 0.
-func (g *gen) layerOrder(top []string) []string {
+func (g *gen) layerOrder(top []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	add := func(l string) {
@@ -425,10 +429,14 @@ func (g *gen) layerOrder(top []string) []string {
 			}
 		}
 	}
+	// The scene holds MaxLayers: refused here, naming the layers, rather than when main runs.
+	if len(out) > scene.MaxLayers {
+		return nil, fmt.Errorf("%w: the drawing puts entities on %d layers, over the scene's %d (MaxLayers); import a few layers at a time (-layers)", ErrRefused, len(out), scene.MaxLayers)
+	}
 	for _, l := range out {
 		g.layerN[l] = g.layerName(l)
 	}
-	return out
+	return out, nil
 }
 
 // createLayer is the createLayer call of a DXF layer: its colour (none for black, ACI 7,
