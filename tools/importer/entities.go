@@ -71,9 +71,9 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 	}
 	if c, ok, err := entityColor(e); err != nil {
 		return false, err
-	} else if ok && e.Kind != "INSERT" && !(c == black && indent == "" && !g.layerC[e.Str(8, "0")]) {
-		// Black on a layer of no colour of its own is how a new shape is drawn already; in a
-		// block, the insert's layer may give one.
+	} else if ok && e.Kind != "INSERT" && !(indent == "" && c == g.layerOrBlack(e.Str(8, "0"))) {
+		// The colour a top-level entity takes from its layer (black on a layer of none) is
+		// not set again; in a block, the insert's layer may give another.
 		g.after = append(g.after, fmt.Sprintf("%ssetStroke(%s, %s);\n", indent, name, c))
 	}
 	if e.Kind != "INSERT" && e.Kind != "DIMENSION" {
@@ -94,6 +94,14 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 
 // black is the default stroke as rgba writes it.
 var black = rgba([3]uint8{0, 0, 0})
+
+// layerOrBlack is the colour the entities of layer l are drawn in when they set none.
+func (g *gen) layerOrBlack(l string) string {
+	if c := g.layerC[l]; c != "" {
+		return c
+	}
+	return black
+}
 
 // entityColor is an entity's own colour: true colour (420), else an ACI (62) other than
 // BYLAYER (256) and BYBLOCK (0).
@@ -328,7 +336,8 @@ func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) (
 		if p.bulge > 0 {
 			sweep = 1 // counter-clockwise, Y up
 		}
-		fmt.Fprintf(&d, " A %s %s 0 %d %d %s %s", derived(r), derived(r), large, sweep, num(q.x), num(q.y))
+		rs := bulgeRadius(r, p, q)
+		fmt.Fprintf(&d, " A %s %s 0 %d %d %s %s", rs, rs, large, sweep, num(q.x), num(q.y))
 	}
 	if closed {
 		d.WriteString(" Z")

@@ -295,6 +295,9 @@ func loop(run []call) []string {
 		}
 	}
 	call.WriteString(");")
+	if len(vars) == 1 { // only the serial varies: a table of it alone would read as noise
+		return []string{fmt.Sprintf("%sfor (let i = %d; i <= %d; i++) %s", first.indent, first.serial, run[len(run)-1].serial, call.String())}
+	}
 	out := []string{fmt.Sprintf("%sfor (const [%s] of [", first.indent, strings.Join(vars, ", "))}
 	for _, c := range run {
 		row := []string{strconv.Itoa(c.serial)}

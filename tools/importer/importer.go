@@ -160,7 +160,7 @@ type gen struct {
 	head   string            // the module's header comment
 	drawn0 []string          // the JS expressions of the names drawn at the top level
 	layerN map[string]string // DXF layer -> the scene layer's name
-	layerC map[string]bool   // DXF layer -> whether it has a colour of its own
+	layerC map[string]string // DXF layer -> its colour as rgba writes it, "" for none (black)
 }
 
 func newGen(d *dxf.Drawing, opt Options, clock *budget) *gen {
@@ -446,7 +446,7 @@ func (g *gen) createLayer(l string) string {
 	var opts []string
 	if c, ok := g.layerColor(l); ok {
 		opts = append(opts, "color: "+c)
-		g.layerC[l] = true
+		g.layerC[l] = c
 	}
 	layer := g.d.Layers[l]
 	if base, k := g.linetype("LAYER", layer.Linetype); base != "" {

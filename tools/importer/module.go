@@ -74,7 +74,7 @@ func (g *gen) naming() {
 	if g.opt.Prefix != "" {
 		g.prefix = g.opt.Prefix + "-"
 	}
-	g.layerN, g.layerC = map[string]string{}, map[string]bool{}
+	g.layerN, g.layerC = map[string]string{}, map[string]string{}
 	g.rep.Export, g.rep.Prefix = g.export, g.opt.Prefix
 	g.rep.Use = fmt.Sprintf("import {%s} from '%s';\n%s();", g.export, module, g.export)
 }

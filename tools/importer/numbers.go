@@ -9,6 +9,7 @@ package importer
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -67,4 +68,26 @@ func atPrecision(v float64, of ...float64) float64 {
 		return v
 	}
 	return r
+}
+
+// bulgeRadius writes the radius of the arc a bulge makes between two vertices to the precision
+// the file gives it: as many significant digits as the most any of its numbers has (the
+// vertices' coordinates and the bulge), at least 6 and at most derived's 12. A CAD program
+// writes a bulge to some 8 to 10 digits, so a fillet of radius 6 comes out 6, not
+// 6.00000000382: the digits past the bulge's are its rounding, not the drawing.
+func bulgeRadius(r float64, p, q vertex) string {
+	digits := 0
+	for _, v := range []float64{p.x, p.y, q.x, q.y, p.bulge} {
+		digits = max(digits, significant(v))
+	}
+	s := strconv.FormatFloat(r, 'g', min(max(digits, 6), 12), 64)
+	f, _ := strconv.ParseFloat(s, 64)
+	return num(f)
+}
+
+// significant is how many significant digits the shortest decimal of v has.
+func significant(v float64) int {
+	s := strconv.FormatFloat(math.Abs(v), 'e', -1, 64) // d.ddde±x
+	mant, _, _ := strings.Cut(s, "e")
+	return len(strings.Replace(mant, ".", "", 1))
 }
