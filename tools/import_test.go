@@ -198,3 +198,23 @@ func TestImportsRunTogether(t *testing.T) {
 		t.Errorf("main's entities mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestImportPrefixRefused: a prefix that could not start a name, or so long that the names
+// made of it would pass a name's length, is refused as bad input naming what to give.
+func TestImportPrefixRefused(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	circle := "0\nSECTION\n2\nENTITIES\n0\nCIRCLE\n40\n2\n0\nENDSEC\n0\nEOF\n"
+	long := strings.Repeat("p", MaxPrefixBytes+1)
+	for prefix, want := range map[string]string{
+		long:    `bad input: import: prefix "` + long + `" is 33 bytes, over 32 (MaxPrefixBytes); give a shorter one`,
+		"a b":   `bad input: import: prefix "a b": use letters, digits, _ and -, starting with a letter or digit`,
+		"_x":    `bad input: import: prefix "_x": use letters, digits, _ and -, starting with a letter or digit`,
+		"pièce": `bad input: import: prefix "pièce": use letters, digits, _ and -, starting with a letter or digit`,
+	} {
+		_, err := call[*ImportOut](t, s, "import", map[string]any{"content": circle, "module": "m", "prefix": prefix})
+		if err == nil || err.Error() != want {
+			t.Errorf("prefix %q: got %v\nwant %s", prefix, err, want)
+		}
+	}
+}
