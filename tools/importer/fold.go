@@ -6,9 +6,11 @@ package importer
 // call the same function on names of one prefix and consecutive numbers (as the generator
 // names a layer's entities: holes-circle1, holes-circle2, ...) and differ only in the numbers
 // outside strings. The numbers that vary become the loop's variables, named after the API's
-// parameters (x, y, radius), the ones that do not stay in the call. A createGroup that lists
-// such a run of names lists them with names(prefix, from, to), a helper the module then
-// defines. Folding changes no value: each number is written as it was.
+// parameters (cx, cy) or, in a point list, after what they are (x1, y1, x2, y2); the ones that
+// do not stay in the call, and a run where nothing but the serial varies is a counted loop. A
+// createGroup, a constant or a return that lists such a run of names lists them with
+// names(prefix, from, to), a helper the module then defines inside its exported function.
+// Folding changes no value: each number is written as it was.
 
 import (
 	"fmt"

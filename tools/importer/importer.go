@@ -5,8 +5,8 @@
 //   - the module exports one function, named after the module, that draws the drawing and
 //     returns the names it drew at the top level; everything else (helpers, block functions,
 //     layer lists) is declared inside it, so that any number of imported modules run together
-//     in one main, and every name it draws starts with the prefix (the module's name), so that
-//     two imports never draw the same name;
+//     in one main, and every name it draws starts with the prefix (the tools give the
+//     module's name), so that two imports never draw the same name;
 //   - a layer is a layer (createLayer with its colour, linetype and plot flag; setLayer on its
 //     entities), not a group: groups are for blocks, and an agent regroups freely;
 //   - a block is one JS function that draws its entities into a group, and each INSERT calls
@@ -379,7 +379,7 @@ func (g *gen) layers(byLayer map[string][]*dxf.Entity, order, all []string) erro
 	}
 	for _, l := range order {
 		part := g.unique(g.prefix+l, "layer") // the entities' names: prefix-layer-kindN
-		list := g.varName("layer", l)
+		list := g.ident("layer", l)           // layerWalls: the layer's names
 		fmt.Fprintf(g.out, "\n// layer %s\n", jsComment(l))
 		var members []string
 		counts := map[string]int{}

@@ -151,9 +151,6 @@ func (g *gen) ident(kind, s string) string {
 	return name
 }
 
-// varName is the constant that lists a layer's entities.
-func (g *gen) varName(kind, layer string) string { return g.ident(kind, layer) }
-
 // layerName is the scene layer of a DXF layer: its name made a valid name, unique among the
 // module's layers (case-insensitively).
 func (g *gen) layerName(l string) string {
