@@ -36,6 +36,7 @@ func FuzzToolCall(f *testing.F) {
 		{"import", `{"content":"0\nSECTION\n2\nENTITIES\n0\nCIRCLE\n10\n1\n20\n1\n40\n2\n0\nENDSEC\n0\nEOF\n","module":"part","layers":["0"],"units":"mm"}`},
 		{"import", `{"content":"0\nSECTION\n2\nENTITIES\n0\nCIRCLE\n10\nx\n","module":"main"}`},
 		{"import", `{"path":"../scene.code.js","format":"svg"}`},
+		{"import", `{"content":"<svg xmlns='http://www.w3.org/2000/svg'><path d='M0 0 L1 1'/></svg>","module":"logo","prefix":"l_1"}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.tool, s.params)

@@ -27,7 +27,7 @@ import (
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
-const importDescription = "Make modules/NAME.js of draw* calls from a drawing (DXF), landed as write lands code. Answers entities by kind and layer, bounds, units, what was skipped and why."
+const importDescription = "Make modules/NAME.js from a DXF or SVG drawing (landed as write lands code): a function for main to call; the answer says how."
 
 // ImportIn says what to import and how.
 type ImportIn struct {
@@ -35,17 +35,38 @@ type ImportIn struct {
 	Content string   `json:"content,omitempty" jsonschema:"or the file's text"`
 	Format  string   `json:"format,omitempty" jsonschema:"dxf or svg; default: sniffed"`
 	Module  string   `json:"module,omitempty" jsonschema:"default: the file's name"`
+	Prefix  string   `json:"prefix,omitempty" jsonschema:"default: module"`
 	Layers  []string `json:"layers,omitempty"`
 	Units   string   `json:"units,omitempty" jsonschema:"the file's units, if it names none"`
 }
 
-// ImportOut is what an import made: the importer's report, the bounds of what the module
-// draws by itself, and the write's own answer.
+// ImportOut is what an import made, the module and nothing of main's scene: the importer's
+// report (the export, how to use it, what it draws), the bounds of what the export draws, and
+// of the write whether it created the file, its history entry and its warnings.
 type ImportOut struct {
 	Module string `json:"module"` // modules/NAME.js
 	*importer.Report
-	Bounds scene.Box     `json:"bounds"`
-	Write  *ChangeResult `json:"write"`
+	Bounds   scene.Box `json:"bounds"`
+	Created  bool      `json:"created"`
+	Entry    int       `json:"entry,omitempty"`
+	Warnings []string  `json:"warnings,omitempty"`
+}
+
+// MaxPrefixBytes caps the prefix of an import's names, so that a name made of it, a layer
+// and a kind with its number stays within a name's 64 characters.
+const MaxPrefixBytes = 32
+
+// checkPrefix refuses a prefix that would not start a valid name.
+func checkPrefix(p string) error {
+	if len(p) > MaxPrefixBytes {
+		return fmt.Errorf("%w: import: prefix %q is %d bytes, over %d (MaxPrefixBytes); give a shorter one", ErrBadInput, p, len(p), MaxPrefixBytes)
+	}
+	for i, r := range p {
+		if !(r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || i > 0 && (r == '_' || r == '-'))) {
+			return fmt.Errorf("%w: import: prefix %q: use letters, digits, _ and -, starting with a letter or digit", ErrBadInput, p)
+		}
+	}
+	return nil
 }
 
 // MaxImportBytes caps a drawing read from imports/: the importer's own limit, which it
@@ -86,6 +107,13 @@ func (se *Session) Import(ctx context.Context, data []byte, file string, in Impo
 	if err != nil {
 		return nil, err
 	}
+	prefix := in.Prefix
+	if prefix == "" {
+		prefix = name
+	}
+	if err := checkPrefix(prefix); err != nil {
+		return nil, err
+	}
 	source, base := file, path.Base(file)
 	if file == "" {
 		source, base = "the content given", ""
@@ -94,7 +122,7 @@ func (se *Session) Import(ctx context.Context, data []byte, file string, in Impo
 	if err != nil {
 		return nil, fmt.Errorf("%w: import: %v", ErrBadInput, err)
 	}
-	code, rep, err := imports.Import(ctx, format, data, importer.Options{Source: base, Layers: in.Layers, Units: in.Units})
+	code, rep, err := imports.Import(ctx, format, data, importer.Options{Source: base, Layers: in.Layers, Units: in.Units, Module: name, Prefix: prefix})
 	switch {
 	case errors.Is(err, importer.ErrUnits) || errors.Is(err, importer.ErrFormat):
 		return nil, fmt.Errorf("%w: import: %v", ErrBadInput, err)
@@ -103,7 +131,8 @@ func (se *Session) Import(ctx context.Context, data []byte, file string, in Impo
 	case err != nil:
 		return nil, engine.NotApplied(fmt.Errorf("importing %s: %w", source, err))
 	}
-	res, err := se.srv.runner.Run(ctx, runtime.MapSource{name: code}, name, se.srv.opt)
+	// The export draws the drawing: run it as the answer tells main to, for its bounds.
+	res, err := se.srv.runner.Run(ctx, runtime.MapSource{name: code, runtime.MainModule: rep.Use + "\n"}, runtime.MainModule, se.srv.opt)
 	if err != nil {
 		return nil, engine.NotApplied(fmt.Errorf("importing %s: the module does not run by itself: %w", source, err))
 	}
@@ -113,7 +142,8 @@ func (se *Session) Import(ctx context.Context, data []byte, file string, in Impo
 	if err != nil {
 		return nil, err
 	}
-	return &ImportOut{Module: runtime.PathOf(name), Report: rep, Bounds: engine.RoundBox(res.Scene.Bounds()), Write: write}, nil
+	return &ImportOut{Module: runtime.PathOf(name), Report: rep, Bounds: engine.RoundBox(res.Scene.Bounds()),
+		Created: write.Created, Entry: write.Entry, Warnings: write.Warnings}, nil
 }
 
 // importModule is the module an import writes: the one named, else the file's name. It must
@@ -132,14 +162,15 @@ func importModule(file, module string) (string, error) {
 }
 
 // Text is the summary `cadrun import` prints: what was written, the units, bounds, entities
-// by kind and layer, what was skipped with why, and what came in as something else.
+// by kind and layer, what was skipped with why, what came in as something else, and how to
+// draw it from main.
 func (o *ImportOut) Text() string {
 	var b strings.Builder
 	if o.Format == "svg" {
-		fmt.Fprintf(&b, "wrote %s: %d top-level groups, %d symbol functions\n", o.Module, len(o.Layers), o.Blocks)
+		fmt.Fprintf(&b, "wrote %s: exports %s; %d top-level groups, %d symbol functions\n", o.Module, o.Export, len(o.Layers), o.Blocks)
 		fmt.Fprintf(&b, "units: %s\n", o.Units)
 	} else {
-		fmt.Fprintf(&b, "wrote %s: %d layers, %d block functions\n", o.Module, len(o.Layers), o.Blocks)
+		fmt.Fprintf(&b, "wrote %s: exports %s; %d layers, %d block functions\n", o.Module, o.Export, len(o.Layers), o.Blocks)
 		if o.Units == importer.UnitName(o.InsUnits) {
 			fmt.Fprintf(&b, "units: %s ($INSUNITS %d)\n", o.Units, o.InsUnits)
 		} else {
@@ -165,11 +196,14 @@ func (o *ImportOut) Text() string {
 			fmt.Fprintf(&b, "  %d %s\n", list.m[k], k)
 		}
 	}
-	for _, w := range o.Write.Warnings {
+	for _, w := range o.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
-	name := strings.TrimSuffix(path.Base(o.Module), ".js")
-	fmt.Fprintf(&b, "add `import '%s'` to main (scene.code.js) to draw it there\n", name)
+	fmt.Fprintf(&b, "to draw it, add to main (scene.code.js):\n  %s\n", strings.ReplaceAll(o.Use, "\n", "\n  "))
+	if o.Prefix != "" {
+		fmt.Fprintf(&b, "every name it draws starts with %s-; ", o.Prefix)
+	}
+	fmt.Fprintf(&b, "%s() returns the names it drew at the top level\n", o.Export)
 	return b.String()
 }
 

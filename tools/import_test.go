@@ -1,9 +1,12 @@
 package tools
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/tools/engine"
 )
@@ -28,5 +31,190 @@ func TestImportFailureLeavesServerServing(t *testing.T) {
 	out, err := call[*ImportOut](t, s, "import", map[string]any{"content": "0\nSECTION\n2\nENTITIES\n0\nCIRCLE\n10\n1\n20\n1\n40\n2\n0\nENDSEC\n0\nEOF\n", "module": "m"})
 	if err != nil || out.Kinds["CIRCLE"] != 1 {
 		t.Errorf("the import after the refused one: %v, %+v", err, out)
+	}
+}
+
+// layeredDXF is a drawing as CAD programs save one: a layer table (layer 0 in black, a layer
+// cut in red and DASHDOT, which cadrun lacks, not plotted), a block, and entities on layer 0
+// that every such drawing has.
+func layeredDXF(lineY string) string {
+	return "0\nSECTION\n2\nHEADER\n9\n$INSUNITS\n70\n4\n0\nENDSEC\n" +
+		"0\nSECTION\n2\nTABLES\n0\nTABLE\n2\nLAYER\n" +
+		"0\nLAYER\n2\n0\n62\n7\n6\nCONTINUOUS\n" +
+		"0\nLAYER\n2\ncut\n62\n1\n6\nDASHDOT\n290\n0\n" +
+		"0\nENDTAB\n0\nENDSEC\n" +
+		"0\nSECTION\n2\nBLOCKS\n0\nBLOCK\n2\nBolt\n10\n0\n20\n0\n0\nCIRCLE\n8\n0\n10\n0\n20\n0\n40\n1.5\n0\nENDBLK\n0\nENDSEC\n" +
+		"0\nSECTION\n2\nENTITIES\n" +
+		"0\nLINE\n8\n0\n10\n0\n20\n" + lineY + "\n11\n40\n21\n" + lineY + "\n" +
+		"0\nCIRCLE\n8\ncut\n10\n20\n20\n10\n40\n5\n" +
+		"0\nINSERT\n8\n0\n2\nBolt\n10\n5\n20\n5\n" +
+		"0\nENDSEC\n0\nEOF\n"
+}
+
+// TestImportsRunTogether: two DXF drawings and an SVG drawing imported into one workspace
+// run from one main that calls all three: each module declares nothing at its top level but
+// its export, and every name it draws starts with its prefix, so that no two clash (the
+// modules once all declared deg and the DXF ones both drew 0-line1 and a group 0). Each
+// answer describes the module made and how to draw it from main, not main's scene.
+func TestImportsRunTogether(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{
+		"imports/t-part.dxf":  layeredDXF("0"),
+		"imports/bracket.dxf": layeredDXF("30"),
+		"imports/logo.svg": `<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="20mm" viewBox="0 0 40 20">` +
+			`<g id="marks"><circle cx="10" cy="5" r="4" fill="red"/><path d="M 20 2 L 35 2 L 35 12 Z" fill="none" stroke="black"/></g></svg>`,
+	})
+	var got []string
+	for _, in := range []map[string]any{
+		{"path": "t-part.dxf"},
+		{"path": "bracket.dxf", "prefix": "br"},
+		{"path": "logo.svg"},
+	} {
+		out, err := call[*ImportOut](t, s, "import", in)
+		if err != nil {
+			t.Fatalf("import %v: %v", in, err)
+		}
+		b, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(b))
+	}
+	want := []string{
+		`{
+  "module": "modules/t-part.js",
+  "format": "dxf",
+  "export": "tPart",
+  "prefix": "t-part",
+  "use": "import {tPart} from 't-part';\ntPart();",
+  "units": "mm",
+  "insunits": 4,
+  "kinds": {
+    "CIRCLE": 2,
+    "INSERT": 1,
+    "LINE": 1
+  },
+  "layers": {
+    "0": 2,
+    "cut": 1
+  },
+  "blocks": 1,
+  "expanded": 4,
+  "notes": {
+    "LAYER: linetype DASHDOT is not one of cadrun's, drawn as its nearest, center": 1
+  },
+  "bounds": {
+    "min": [
+      0,
+      0
+    ],
+    "max": [
+      40,
+      15
+    ]
+  },
+  "created": true,
+  "entry": 2
+}`,
+		`{
+  "module": "modules/bracket.js",
+  "format": "dxf",
+  "export": "bracket",
+  "prefix": "br",
+  "use": "import {bracket} from 'bracket';\nbracket();",
+  "units": "mm",
+  "insunits": 4,
+  "kinds": {
+    "CIRCLE": 2,
+    "INSERT": 1,
+    "LINE": 1
+  },
+  "layers": {
+    "0": 2,
+    "cut": 1
+  },
+  "blocks": 1,
+  "expanded": 4,
+  "notes": {
+    "LAYER: linetype DASHDOT is not one of cadrun's, drawn as its nearest, center": 1
+  },
+  "bounds": {
+    "min": [
+      0,
+      3.5
+    ],
+    "max": [
+      40,
+      30
+    ]
+  },
+  "created": true,
+  "entry": 3
+}`,
+		`{
+  "module": "modules/logo.js",
+  "format": "svg",
+  "export": "logo",
+  "prefix": "logo",
+  "use": "import {logo} from 'logo';\nlogo();",
+  "units": "mm",
+  "insunits": 0,
+  "kinds": {
+    "circle": 1,
+    "g": 1,
+    "path": 1
+  },
+  "layers": {
+    "logo-marks": 2
+  },
+  "blocks": 0,
+  "expanded": 3,
+  "bounds": {
+    "min": [
+      6,
+      -12
+    ],
+    "max": [
+      35,
+      -1
+    ]
+  },
+  "created": true,
+  "entry": 4
+}`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers mismatch (-want +got):\n%s", diff)
+	}
+	main := "import {tPart} from 't-part';\nimport {bracket} from 'bracket';\nimport {logo} from 'logo';\n\n" +
+		"createGroup('part', tPart());\nbracket();\nlogo();\n"
+	res, err := call[*ChangeResult](t, s, "write", map[string]any{"file": "scene.code.js", "code": main})
+	if err != nil {
+		t.Fatalf("a main that calls all three: %v\n%s", err, fileBytes(t, dir, "modules/t-part.js"))
+	}
+	drawn := []string{"part", "t-part-0-line1", "t-part-0-insert1", "t-part-0-insert1-1", "t-part-cut-circle1",
+		"br-0-line1", "br-0-insert1", "br-0-insert1-1", "br-cut-circle1", "logo-marks", "logo-circle1", "logo-path1"}
+	if diff := cmp.Diff(drawn, res.Added); diff != "" {
+		t.Errorf("main's entities mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestImportPrefixRefused: a prefix that could not start a name, or so long that the names
+// made of it would pass a name's length, is refused as bad input naming what to give.
+func TestImportPrefixRefused(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	circle := "0\nSECTION\n2\nENTITIES\n0\nCIRCLE\n40\n2\n0\nENDSEC\n0\nEOF\n"
+	long := strings.Repeat("p", MaxPrefixBytes+1)
+	for prefix, want := range map[string]string{
+		long:    `bad input: import: prefix "` + long + `" is 33 bytes, over 32 (MaxPrefixBytes); give a shorter one`,
+		"a b":   `bad input: import: prefix "a b": use letters, digits, _ and -, starting with a letter or digit`,
+		"_x":    `bad input: import: prefix "_x": use letters, digits, _ and -, starting with a letter or digit`,
+		"pièce": `bad input: import: prefix "pièce": use letters, digits, _ and -, starting with a letter or digit`,
+	} {
+		_, err := call[*ImportOut](t, s, "import", map[string]any{"content": circle, "module": "m", "prefix": prefix})
+		if err == nil || err.Error() != want {
+			t.Errorf("prefix %q: got %v\nwant %s", prefix, err, want)
+		}
 	}
 }

@@ -18,16 +18,19 @@ import (
 	"github.com/cadrun/cadrun/tools"
 )
 
-const importSynopsis = `import FILE [-workspace DIR] [-module NAME] [-layers L1,L2] [-units U]
+const importSynopsis = `import FILE [-workspace DIR] [-module NAME] [-prefix P] [-layers L1,L2] [-units U]
 
-Reads an ASCII DXF or an SVG file (told apart by content) and writes modules/NAME.js: one
-function per block or symbol, a group per layer or <g>, draw* calls with the file's own numbers. The write runs main first and lands only if it
-succeeds; undo takes it back. Prints what was imported and what was skipped, with why.`
+Reads an ASCII DXF or an SVG file (told apart by content) and writes modules/NAME.js, which
+exports one function that draws the drawing: draw* calls with the file's own numbers, a
+layer per DXF layer, a function per block or symbol, a group per <g>, every name starting
+with the prefix. The write runs main first and lands only if it succeeds; undo takes it
+back. Prints what was imported and skipped, with why, and the lines that draw it from main.`
 
 func runImport(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlags("import", importSynopsis, stderr)
 	ws := fs.String("workspace", "", "workspace directory; default $CADRUN_HOME, else ~/.cadrun")
 	module := fs.String("module", "", "the module to write (modules/NAME.js); default the file's name")
+	prefix := fs.String("prefix", "", "what every name the module draws starts with; default the module's name")
 	layers := fs.String("layers", "", "import only these layers, comma-separated")
 	units := fs.String("units", "", "a DXF's units when the file names none or the wrong ones (mm, in, ...), not converted; the unit an SVG with a width and height is drawn in (mm, the default, cm, in, pt or px)")
 	positional, err := cli.ParseInterleaved(fs, args)
@@ -44,7 +47,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	in := tools.ImportIn{Module: *module, Units: *units}
+	in := tools.ImportIn{Module: *module, Prefix: *prefix, Units: *units}
 	if *layers != "" {
 		in.Layers = strings.Split(*layers, ",")
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cadrun/cadrun/modules"
@@ -37,20 +38,22 @@ func TestImportWritesAModule(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("exit %d: %s %s", status, stdout, stderr)
 	}
-	for _, want := range []string{
-		"wrote modules/Part_1.js: 2 layers, 0 block functions\n",
-		"units: mm ($INSUNITS 4)\n",
-		"bounds: [0, -5] to [10, 7]\n",
-		"entities: CIRCLE 1, LWPOLYLINE 1\n",
-		"layers: holes 1, slot 1\n",
-		"  1 POINT: a point has no size; cadrun draws no dots\n",
-	} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, stdout)
-		}
+	want := "wrote modules/Part_1.js: exports part1; 2 layers, 0 block functions\n" +
+		"units: mm ($INSUNITS 4)\n" +
+		"bounds: [0, -5] to [10, 7]\n" +
+		"entities: CIRCLE 1, LWPOLYLINE 1\n" +
+		"layers: holes 1, slot 1\n" +
+		"skipped:\n" +
+		"  1 POINT: a point has no size; cadrun draws no dots\n" +
+		"to draw it, add to main (scene.code.js):\n" +
+		"  import {part1} from 'Part_1';\n" +
+		"  part1();\n" +
+		"every name it draws starts with Part_1-; part1() returns the names it drew at the top level\n"
+	if diff := cmp.Diff(want, stdout); diff != "" {
+		t.Errorf("output mismatch (-want +got):\n%s", diff)
 	}
 	code := readString(t, filepath.Join(ws, "modules", "Part_1.js"))
-	if !strings.Contains(code, "drawBezier('slot-lwpolyline1', 'M 0 0 A 5 5 0 0 1 10 0 A 5 5 0 0 1 0 0 Z');") {
+	if !strings.Contains(code, "drawBezier('Part_1-slot-lwpolyline1', 'M 0 0 A 5 5 0 0 1 10 0 A 5 5 0 0 1 0 0 Z');") {
 		t.Errorf("module:\n%s", code)
 	}
 	if status, stdout, _ := cadrun(t, "", "tool", "scene", "--workspace", ws, "--params", `{"command":"undo"}`); status != 0 {
@@ -62,7 +65,7 @@ func TestImportWritesAModule(t *testing.T) {
 
 	// A main that the module breaks (it draws a name main draws too, then main fails):
 	// nothing lands.
-	main := "import 'part'\nif (exists('holes')) throw new Error('clash')\n"
+	main := "import {part} from 'part';\npart();\nif (exists('part-holes-circle1')) throw new Error('clash')\n"
 	if err := os.WriteFile(filepath.Join(ws, "scene.code.js"), []byte(main), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -138,6 +141,7 @@ func TestImportRefusedAlikeEverywhere(t *testing.T) {
 		{`{"path":"ok.dxf","module":"main"}`, []string{"import", outside, "-module", "main"}, `bad input: import: module "main" is the scene's main program`},
 		{`{"path":"ok.dxf","units":"furlong"}`, []string{"import", outside, "-units", "furlong"}, `bad input: import: unknown units "furlong": give one of`},
 		{`{"path":"ok.dxf","module":"a/b"}`, []string{"import", outside, "-module", "a/b"}, `bad input: import: module: bad module name: "a/b"`},
+		{`{"path":"ok.dxf","prefix":"-x"}`, []string{"import", outside, "-prefix", "-x"}, `bad input: import: prefix "-x": use letters, digits, _ and -, starting with a letter or digit`},
 	} {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "import", Arguments: json.RawMessage(c.params)})
 		if err != nil {
@@ -180,15 +184,17 @@ func TestImportSVG(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("exit %d: %s %s", status, stdout, stderr)
 	}
-	for _, want := range []string{
-		"wrote modules/logo.js: 1 top-level groups, 0 symbol functions\n",
-		"units: mm\n",
-		"bounds: [6, -12] to [35, -1]\n",
-		"layers: marks 2\n",
-	} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, stdout)
-		}
+	want := "wrote modules/logo.js: exports logo; 1 top-level groups, 0 symbol functions\n" +
+		"units: mm\n" +
+		"bounds: [6, -12] to [35, -1]\n" +
+		"entities: circle 1, g 1, rect 1\n" +
+		"layers: logo-marks 2\n" +
+		"to draw it, add to main (scene.code.js):\n" +
+		"  import {logo} from 'logo';\n" +
+		"  logo();\n" +
+		"every name it draws starts with logo-; logo() returns the names it drew at the top level\n"
+	if diff := cmp.Diff(want, stdout); diff != "" {
+		t.Errorf("output mismatch (-want +got):\n%s", diff)
 	}
 	if status, _, stderr := cadrun(t, "", "import", file, "-workspace", ws, "-module", "logo2", "-units", "furlong"); status != 2 ||
 		!strings.Contains(stderr, `unknown units "furlong": use mm, cm, in, pt or px`) {

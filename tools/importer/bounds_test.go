@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 	"github.com/google/go-cmp/cmp"
 )
@@ -292,5 +293,20 @@ func TestPercentCodes(t *testing.T) {
 	}
 	if _, err := runModule(code); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestLayersOverMaxLayers: a drawing whose entities are on more layers than a scene holds is
+// refused naming the limit, before the module is written, not when main runs it.
+func TestLayersOverMaxLayers(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := range scene.MaxLayers + 1 {
+		fmt.Fprintf(&b, "0\nCIRCLE\n8\nL%d\n40\n1\n", i)
+	}
+	_, _, err := DXF(entitiesDXF(b.String()), Options{})
+	want := "cannot import: the drawing puts entities on 1001 layers, over the scene's 1000 (MaxLayers); import a few layers at a time (-layers)"
+	if err == nil || !errors.Is(err, ErrRefused) || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
 	}
 }

@@ -62,7 +62,7 @@ func TestLibreCADCorpus(t *testing.T) {
 		for k, n := range rep.Skipped {
 			skipped[k] += n
 		}
-		if _, err := runtime.Run(context.Background(), runtime.MapSource{runtime.MainModule: code}, runtime.MainModule, runtime.Options{}); err != nil {
+		if _, err := runtime.Run(context.Background(), importedSource(code), runtime.MainModule, runtime.Options{}); err != nil {
 			t.Errorf("%s: the imported module fails: %v", f, err)
 			outcomes["module fails"]++
 			continue

@@ -71,8 +71,9 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 	}
 	if c, ok, err := entityColor(e); err != nil {
 		return false, err
-	} else if ok && e.Kind != "INSERT" {
-		// After the layer's colour, which would paint over it.
+	} else if ok && e.Kind != "INSERT" && !(indent == "" && c == g.layerOrBlack(e.Str(8, "0"))) {
+		// The colour a top-level entity takes from its layer (black on a layer of none) is
+		// not set again; in a block, the insert's layer may give another.
 		g.after = append(g.after, fmt.Sprintf("%ssetStroke(%s, %s);\n", indent, name, c))
 	}
 	if e.Kind != "INSERT" && e.Kind != "DIMENSION" {
@@ -89,6 +90,17 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// black is the default stroke as rgba writes it.
+var black = rgba([3]uint8{0, 0, 0})
+
+// layerOrBlack is the colour the entities of layer l are drawn in when they set none.
+func (g *gen) layerOrBlack(l string) string {
+	if c := g.layerC[l]; c != "" {
+		return c
+	}
+	return black
 }
 
 // entityColor is an entity's own colour: true colour (420), else an ACI (62) other than
@@ -324,7 +336,8 @@ func (g *gen) poly(e *dxf.Entity, name string, vs []vertex, closed, flip bool) (
 		if p.bulge > 0 {
 			sweep = 1 // counter-clockwise, Y up
 		}
-		fmt.Fprintf(&d, " A %s %s 0 %d %d %s %s", derived(r), derived(r), large, sweep, num(q.x), num(q.y))
+		rs := bulgeRadius(r, p, q)
+		fmt.Fprintf(&d, " A %s %s 0 %d %d %s %s", rs, rs, large, sweep, num(q.x), num(q.y))
 	}
 	if closed {
 		d.WriteString(" Z")
@@ -380,7 +393,9 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 		case 2:
 			align = "right"
 		}
-		y -= h // the insertion point is the top of the text (for attachments 1-3); x, y is a baseline
+		// The insertion point is the top of the text (for attachments 1-3); x, y is a baseline,
+		// written to the decimals the file gives y and h, not as float arithmetic leaves it.
+		y = atPrecision(y-h, y, h)
 	}
 	s, dropped := dropControls(s)
 	if dropped > 0 {
@@ -605,7 +620,8 @@ func (g *gen) callBlock(b *dxf.Block, name string, pl placement) string {
 	target := name
 	if inBlock { // inside a block: the insert's group needs a name of its own
 		target = "g" + strings.Trim(strings.TrimPrefix(name, "name + '-"), "'")
-		name = "unique('" + strings.TrimPrefix(fn, "block") + "')"
+		name = "unique('" + g.prefix + strings.TrimPrefix(fn, "block") + "')"
+		g.nested = true
 	}
 	at := fmt.Sprintf("%s, %s, %s, %s, %s, %s, %s", num(pl.x), num(pl.y), num(pl.sx), num(pl.sy), degrees(num(pl.rot)), num(b.BaseX), num(b.BaseY))
 	if pl.cols > 1 || pl.rows > 1 {
@@ -615,6 +631,7 @@ func (g *gen) callBlock(b *dxf.Block, name string, pl placement) string {
 		}
 		return call
 	}
+	g.placed = true
 	call := fmt.Sprintf("%s(%s);", fn, name)
 	if inBlock {
 		call = fmt.Sprintf("const %s = %s", target, call)

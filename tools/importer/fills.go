@@ -365,7 +365,7 @@ func (g *gen) bulgedRing(w *pathWriter, vs []vertex) {
 		chord := math.Hypot(q.x-p.x, q.y-p.y)
 		sag := math.Copysign(r*(1-math.Cos(2*math.Atan(b))), p.bulge) / chord
 		out := vec{mid.x + (q.y-p.y)*sag, mid.y - (q.x-p.x)*sag}
-		w.add(pseg{op: 'A', pts: []vec{to}, given: true, arc: derived(r) + " " + derived(r) + " 0", large: large, sweep: sweep, samples: []vec{out}})
+		w.add(pseg{op: 'A', pts: []vec{to}, given: true, arc: bulgeRadius(r, p, q) + " " + bulgeRadius(r, p, q) + " 0", large: large, sweep: sweep, samples: []vec{out}})
 	}
 }
 

@@ -6,9 +6,11 @@ package importer
 // call the same function on names of one prefix and consecutive numbers (as the generator
 // names a layer's entities: holes-circle1, holes-circle2, ...) and differ only in the numbers
 // outside strings. The numbers that vary become the loop's variables, named after the API's
-// parameters (x, y, radius), the ones that do not stay in the call. A createGroup that lists
-// such a run of names lists them with names(prefix, from, to), a helper the module then
-// defines. Folding changes no value: each number is written as it was.
+// parameters (cx, cy) or, in a point list, after what they are (x1, y1, x2, y2); the ones that
+// do not stay in the call, and a run where nothing but the serial varies is a counted loop. A
+// createGroup, a constant or a return that lists such a run of names lists them with
+// names(prefix, from, to), a helper the module then defines inside its exported function.
+// Folding changes no value: each number is written as it was.
 
 import (
 	"fmt"
@@ -181,13 +183,24 @@ func foldInto(w *codeWriter, code string) {
 			started = true
 		}
 	}
+	// The module is one exported function: the names helper goes inside it, before the brace
+	// that closes it, as its other helpers do.
+	end := len(lines)
+	for end > 0 && lines[end-1] == "" {
+		end--
+	}
+	tail := lines[end:]
+	if end > 0 && lines[end-1] == "}" {
+		end--
+		tail = lines[end:]
+	}
 	usedNames := false
-	for i := 0; i < len(lines) && w.Err() == nil; {
+	for i := 0; i < end && w.Err() == nil; {
 		first, ok := parseCall(lines[i])
 		j := i + 1
 		if ok {
 			last := first
-			for j < len(lines) {
+			for j < end {
 				c, ok := parseCall(lines[j])
 				if !ok || !c.follows(last) {
 					break
@@ -212,12 +225,20 @@ func foldInto(w *codeWriter, code string) {
 		i = j
 	}
 	if usedNames {
+		ind := ""
+		if len(tail) > 0 && tail[0] == "}" {
+			ind = "  "
+		}
 		blank = 0
-		emit("", "// names lists the names prefix + from, ..., prefix + to.",
-			"function names(prefix, from, to) {",
-			"  return Array.from({length: to - from + 1}, (_, k) => prefix + (from + k));",
-			"}", "")
+		emit("", ind+"// names lists the names prefix + from, ..., prefix + to.",
+			ind+"function names(prefix, from, to) {",
+			ind+"  return Array.from({length: to - from + 1}, (_, k) => prefix + (from + k));",
+			ind+"}")
+		if len(tail) == 0 {
+			emit("")
+		}
 	}
+	emit(tail...)
 	for ; blank > 0; blank-- {
 		if started {
 			w.WriteString("\n")
@@ -253,7 +274,7 @@ func loop(run []call) []string {
 			base = params[a]
 		}
 		if first.nested[k] {
-			base += strconv.Itoa(at) // points0, points2: the first and third numbers of points
+			base = tupleName(base, at)
 		}
 		n := base
 		for s := 1; taken[n]; s++ {
@@ -276,6 +297,9 @@ func loop(run []call) []string {
 		}
 	}
 	call.WriteString(");")
+	if len(vars) == 1 { // only the serial varies: a table of it alone would read as noise
+		return []string{fmt.Sprintf("%sfor (let i = %d; i <= %d; i++) %s", first.indent, first.serial, run[len(run)-1].serial, call.String())}
+	}
 	out := []string{fmt.Sprintf("%sfor (const [%s] of [", first.indent, strings.Join(vars, ", "))}
 	for _, c := range run {
 		row := []string{strconv.Itoa(c.serial)}
@@ -287,6 +311,18 @@ func loop(run []call) []string {
 		out = append(out, fmt.Sprintf("%s  [%s],", first.indent, strings.Join(row, ", ")))
 	}
 	return append(out, fmt.Sprintf("%s]) %s", first.indent, call.String()))
+}
+
+// tupleName names the number at index at of an array argument after what it is: a point
+// list's x1, y1, x2, y2, a colour's r, g, b, a, else the parameter's name and the index.
+func tupleName(param string, at int) string {
+	switch {
+	case param == "points" || param == "point" || param == "center":
+		return [2]string{"x", "y"}[at%2] + strconv.Itoa(at/2+1)
+	case (param == "color" || param == "rgba") && at < 4:
+		return [4]string{"r", "g", "b", "a"}[at]
+	}
+	return param + strconv.Itoa(at)
 }
 
 // paramNames are the API's names of fn's parameters after the name, made plain identifiers;
@@ -308,8 +344,8 @@ func paramNames(fn string) []string {
 	return out
 }
 
-// groupLine matches a createGroup of a literal list of names.
-var groupLine = regexp.MustCompile(`^(\s*createGroup\((?:'[^']*'|[A-Za-z_]\w*), )\[(.*)\]\);$`)
+// groupLine matches a createGroup, a constant or a return of a literal list of names.
+var groupLine = regexp.MustCompile(`^(\s*createGroup\((?:'[^']*'|[A-Za-z_]\w*), |\s*const [A-Za-z_]\w* = |\s*return )\[(.*)\](\)?;)$`)
 
 // foldNames rewrites the runs of consecutive names in a createGroup's list as names(...), and
 // reports whether it did.
@@ -344,9 +380,9 @@ func foldNames(line string) (string, bool) {
 		return line, false
 	}
 	if len(out) == 1 { // the whole list is one run
-		return m[1] + strings.TrimPrefix(out[0], "...") + ");", true
+		return m[1] + strings.TrimPrefix(out[0], "...") + m[3], true
 	}
-	return m[1] + "[" + strings.Join(out, ", ") + "]);", true
+	return m[1] + "[" + strings.Join(out, ", ") + "]" + m[3], true
 }
 
 // serialNameRE matches a quoted name that ends in a serial number.

@@ -5,10 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/cadrun/cadrun/runtime"
 )
 
-// foldModule has runs to fold (circles along a row, lines of a grid, a group listing them)
+// foldModule has runs to fold (circles along a row, lines of a grid, their colours alike, a
+// group listing them)
 // and lines that must stay as they are: a run too short, serials that skip, calls that differ
 // in a string, and a string holding numbers.
 const foldModule = `// layer holes
@@ -22,6 +25,10 @@ drawLine('grid-line1', [0, 0, 0, 5]);
 drawLine('grid-line2', [1, 0, 1, 5]);
 drawLine('grid-line3', [2, 0, 2, 5]);
 drawLine('grid-line4', [3, 0, 3, 5]);
+setStroke('grid-line1', [1, 0, 0, 1]);
+setStroke('grid-line2', [1, 0, 0, 1]);
+setStroke('grid-line3', [1, 0, 0, 1]);
+setStroke('grid-line4', [1, 0, 0, 1]);
 drawLine('short-line1', [0, 9, 1, 9]);
 drawLine('short-line2', [0, 8, 1, 8]);
 drawLine('skip-line1', [0, 7, 1, 7]);
@@ -48,8 +55,9 @@ func TestFoldRuns(t *testing.T) {
 		"for (const [i, cx, cy] of [\n  [1, 0, 0],\n  [2, 10, 0],\n  [3, 20, -1.5e-3],",
 		"]) drawCircle(`holes-circle${i}`, cx, cy, 2);",
 		"createGroup('holes', names('holes-circle', 1, 5));",
-		"for (const [i, points0, points2] of [",
-		"]) drawLine(`grid-line${i}`, [points0, 0, points2, 5]);",
+		"for (const [i, x1, x2] of [",
+		"]) drawLine(`grid-line${i}`, [x1, 0, x2, 5]);",
+		"\nfor (let i = 1; i <= 4; i++) setStroke(`grid-line${i}`, [1, 0, 0, 1]);\n",
 		"createGroup('all', [...names('grid-line', 1, 4), 'short-line1']);",
 		"drawLine('short-line1', [0, 9, 1, 9]);",
 		"drawLine('skip-line1', [0, 7, 1, 7]);\ndrawLine('skip-line3', [0, 6, 1, 6]);",
@@ -81,5 +89,75 @@ func TestFoldRuns(t *testing.T) {
 	}
 	if again := foldRuns(folded); again != folded {
 		t.Errorf("folding the folded module changed it:\n%s", again)
+	}
+}
+
+// readableDXF has what a module once wrote as no person would: a row of lines (their
+// numbers named points0..points3), a line given the default colour (a setStroke to black),
+// an MTEXT whose baseline is worked out (0.7063999999999999), a fillet whose radius is
+// worked out from a bulge of 8 digits (6.00000000382), and no block (yet the place, unique
+// and names helpers were written).
+const readableDXF = "0\nSECTION\n2\nENTITIES\n" +
+	"0\nLINE\n8\ngrid\n10\n0\n20\n0\n11\n0\n21\n5\n" +
+	"0\nLINE\n8\ngrid\n10\n1\n20\n0\n11\n1\n21\n5\n" +
+	"0\nLINE\n8\ngrid\n10\n2\n20\n0\n11\n2\n21\n5\n" +
+	"0\nLINE\n8\ngrid\n10\n3.5\n20\n0\n11\n3.5\n21\n5\n" +
+	"0\nLINE\n8\ngrid\n62\n7\n10\n0\n20\n6\n11\n3.5\n21\n6\n" +
+	"0\nMTEXT\n8\nnotes\n10\n0\n20\n3.2064\n40\n2.5\n1\nGRID\n" +
+	"0\nARC\n8\nnotes\n10\n0\n20\n0\n40\n8\n50\n0\n51\n90\n" +
+	"0\nLWPOLYLINE\n8\nnotes\n90\n2\n10\n24\n20\n-14\n42\n0.41421356\n10\n30\n20\n-8\n" +
+	"0\nENDSEC\n0\nEOF\n"
+
+// TestModuleReadsAsWritten: the whole module of a small drawing, as a person would write it:
+// one export and nothing else at the top, the helpers it calls and no others, tuples named
+// after what they are, no call that sets what is already so, numbers at the file's precision.
+func TestModuleReadsAsWritten(t *testing.T) {
+	t.Parallel()
+	code, _, err := DXF([]byte(readableDXF), Options{Source: "grid.dxf", Prefix: "grid"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `// Imported from grid.dxf by ` + "`cadrun import`" + `. Units: unitless.
+// Coordinates are the file's own numbers; angles are the file's degrees times deg.
+// From main: import {grid} from 'grid'; grid();
+// grid draws the drawing, every name starting grid-, and returns the names it drew at the top level.
+
+export function grid() {
+  const deg = Math.PI / 180;
+
+  createLayer('grid');
+  createLayer('notes');
+
+  // layer grid
+  for (const [i, x1, y1, x2, y2] of [
+    [1, 0, 0, 0, 5],
+    [2, 1, 0, 1, 5],
+    [3, 2, 0, 2, 5],
+    [4, 3.5, 0, 3.5, 5],
+    [5, 0, 6, 3.5, 6],
+  ]) drawLine(` + "`grid-grid-line${i}`" + `, [x1, y1, x2, y2]);
+  const layerGrid = names('grid-grid-line', 1, 5);
+  for (const name of layerGrid) setLayer(name, 'grid');
+
+  // layer notes
+  drawText('grid-notes-mtext1', 'GRID', 0, 0.7064, 2.5);
+  drawArc('grid-notes-arc1', 0, 0, 8, 0, 90 * deg);
+  drawBezier('grid-notes-lwpolyline1', 'M 24 -14 A 6 6 0 0 1 30 -8');
+  const layerNotes = ['grid-notes-mtext1', 'grid-notes-arc1', 'grid-notes-lwpolyline1'];
+  for (const name of layerNotes) setLayer(name, 'notes');
+
+  return [...layerGrid, ...layerNotes];
+
+  // names lists the names prefix + from, ..., prefix + to.
+  function names(prefix, from, to) {
+    return Array.from({length: to - from + 1}, (_, k) => prefix + (from + k));
+  }
+}
+`
+	if diff := cmp.Diff(want, code); diff != "" {
+		t.Errorf("module mismatch (-want +got):\n%s", diff)
+	}
+	if _, err := runModule(code); err != nil {
+		t.Errorf("the module does not run: %v", err)
 	}
 }

@@ -2,7 +2,13 @@
 // draw* calls that an agent or a person edits like any other code. A DXF file is read by
 // tools/importer/dxf; this package decides what each entity becomes:
 //
-//   - a layer is a group named after it, its colour the group's stroke;
+//   - the module exports one function, named after the module, that draws the drawing and
+//     returns the names it drew at the top level; everything else (helpers, block functions,
+//     layer lists) is declared inside it, so that any number of imported modules run together
+//     in one main, and every name it draws starts with the prefix (the tools give the
+//     module's name), so that two imports never draw the same name;
+//   - a layer is a layer (createLayer with its colour, linetype and plot flag; setLayer on its
+//     entities), not a group: groups are for blocks, and an agent regroups freely;
 //   - a block is one JS function that draws its entities into a group, and each INSERT calls
 //     it and places the group (base point, scale, rotation) with setPivot, scale, rotate and
 //     translate;
@@ -23,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
@@ -42,6 +49,12 @@ var ErrRefused = errors.New("cannot import")
 type Options struct {
 	Source string   // the file's name, for the module's header comment
 	Layers []string // import only these layers (all when empty)
+	// Module is the module's name: the function it exports is named after it (ExportName).
+	// Empty: ModuleName of Source, or "imported".
+	Module string
+	// Prefix starts every name the module draws, joined with '-' (tools default it to the
+	// module's name); empty: no prefix.
+	Prefix string
 	// Units are the drawing's units. A DXF keeps its own numbers: Units names them when the
 	// file names none or the wrong ones (UnitName's names), without converting. An SVG file
 	// with a size (width and height) is drawn in them: mm (the default), cm, in, pt or px.
@@ -53,6 +66,9 @@ type Options struct {
 // Report says what an import made and what it skipped.
 type Report struct {
 	Format   string         `json:"format"`            // "dxf" or "svg"
+	Export   string         `json:"export"`            // the function the module exports, which draws the drawing
+	Prefix   string         `json:"prefix,omitempty"`  // what every name it draws starts with
+	Use      string         `json:"use"`               // the lines that draw it from main
 	Units    string         `json:"units"`             // DXF: Options.Units, else from $INSUNITS, e.g. "mm", "unitless" when absent; SVG: the unit it is drawn in, or "user units" for a drawing without a size
 	InsUnits int            `json:"insunits"`          // the raw $INSUNITS code
 	Kinds    map[string]int `json:"kinds"`             // imported entities by DXF kind (block contents counted once)
@@ -94,7 +110,7 @@ func DXF(data []byte, opt Options) (string, *Report, error) {
 	if err := g.out.Err(); err != nil {
 		return "", nil, err
 	}
-	code, err := fold(g.out.String(), "import a few layers at a time (-layers)", clock)
+	code, err := fold(g.wrap(g.dxfHelpers()), "import a few layers at a time (-layers)", clock)
 	if err != nil {
 		return "", nil, err
 	}
@@ -135,8 +151,16 @@ type gen struct {
 	used   map[string]bool   // blocks some INSERT reaches
 	drawn  map[string]int    // block -> entities it draws, expanded
 	keep   map[string]bool   // layers to import; nil for all
-	after  []string          // colour calls that must follow the group's
+	after  []string          // style calls held back so that a run of draw calls stays a run
 	arrays bool              // some INSERT is an array (MINSERT): the module needs array
+	placed bool              // some INSERT calls place
+	nested bool              // some INSERT inside a block calls unique
+	export string            // the exported function's name
+	prefix string            // the names' prefix with its '-', or ""
+	head   string            // the module's header comment
+	drawn0 []string          // the JS expressions of the names drawn at the top level
+	layerN map[string]string // DXF layer -> the scene layer's name
+	layerC map[string]string // DXF layer -> its colour as rgba writes it, "" for none (black)
 }
 
 func newGen(d *dxf.Drawing, opt Options, clock *budget) *gen {
@@ -146,6 +170,7 @@ func newGen(d *dxf.Drawing, opt Options, clock *budget) *gen {
 	}
 	g := &gen{d: d, opt: opt, clock: clock, out: newCodeWriter(MaxUnfoldedBytes, " before folding", "MaxUnfoldedBytes", "import a few layers at a time (-layers)", clock), funcs: map[string]string{}, names: map[string]bool{}, used: map[string]bool{}, drawn: map[string]int{},
 		rep: &Report{Format: "dxf", Units: u, InsUnits: d.InsUnits, Kinds: map[string]int{}, Layers: map[string]int{}, Skipped: map[string]int{}}}
+	g.naming()
 	if len(opt.Layers) > 0 {
 		g.keep = map[string]bool{}
 		for _, l := range opt.Layers {
@@ -243,35 +268,25 @@ func (g *gen) layerKept(e *dxf.Entity) bool {
 	return g.keep == nil || g.keep[e.Str(8, "0")]
 }
 
-// module writes the whole module: header, helpers, block functions, then the layers.
+// module writes the header comment and the body of the exported function: block functions,
+// the layers, then each layer's entities. The helpers the body calls go before it (wrap).
 func (g *gen) module() error {
 	src := g.opt.Source
 	if src == "" {
 		src = "a DXF file"
 	}
-	fmt.Fprintf(g.out, "// Imported from %s by `cadrun import`. Units: %s.\n", jsComment(src), g.rep.Units)
-	g.out.WriteString("// Coordinates are the file's own numbers; angles are the file's degrees times deg.\n\n")
-	g.out.WriteString("const deg = Math.PI / 180;\nlet serial = 0;\n\n")
-	g.out.WriteString("// unique is a fresh name for one insert of a block.\nfunction unique(base) {\n  serial += 1;\n  return base + '-' + serial;\n}\n\n")
-	g.out.WriteString("// place puts a block's group where an INSERT puts it: the block's base point (bx, by) at\n" +
-		"// (x, y), scaled by (sx, sy) and turned by angle about it.\n" +
-		"function place(name, x, y, sx, sy, angle, bx, by) {\n" +
-		"  setPivot(name, bx, by);\n  if (sx !== 1 || sy !== 1) scale(name, sx, sy, {space: 'local'});\n" +
-		"  if (angle !== 0) rotate(name, angle, {space: 'local'});\n  translate(name, x - bx, y - by, {space: 'local'});\n}\n")
-	if g.arrays {
-		g.out.WriteString("\n// array draws an array insert (MINSERT): cols × rows copies of a block, each placed as\n" +
-			"// place places one and moved by the column and row spacings (dx, dy) turned with the insert.\n" +
-			"function array(name, block, cols, rows, dx, dy, x, y, sx, sy, angle, bx, by) {\n" +
-			"  const copies = [];\n  const c = Math.cos(angle), s = Math.sin(angle);\n" +
-			"  for (let r = 0; r < rows; r++) {\n    for (let k = 0; k < cols; k++) {\n" +
-			"      const copy = block(name + '-' + (r * cols + k + 1));\n" +
-			"      place(copy, x + k * dx * c - r * dy * s, y + k * dx * s + r * dy * c, sx, sy, angle, bx, by);\n" +
-			"      copies.push(copy);\n    }\n  }\n  createGroup(name, copies);\n  return name;\n}\n")
-	}
+	g.head = fmt.Sprintf("// Imported from %s by `cadrun import`. Units: %s.\n", jsComment(src), g.rep.Units) +
+		"// Coordinates are the file's own numbers; angles are the file's degrees times deg.\n"
 	for _, name := range g.d.BlockOrder {
 		if g.used[name] {
 			g.funcs[name] = g.funcName(name)
 		}
+	}
+	// The layers' names first: the block functions put their entities on them.
+	byLayer, order := g.byLayer()
+	layers, err := g.layerOrder(order)
+	if err != nil {
+		return err
 	}
 	for _, name := range g.d.BlockOrder {
 		if g.used[name] {
@@ -280,34 +295,12 @@ func (g *gen) module() error {
 			}
 		}
 	}
-	return g.layers()
+	return g.layers(byLayer, order, layers)
 }
 
-// block writes one block's function.
-func (g *gen) block(b *dxf.Block) error {
-	g.rep.Blocks++
-	fmt.Fprintf(g.out, "\n// block %s\nfunction %s(name) {\n", jsComment(b.Name), g.funcs[b.Name])
-	var members []string
-	for i, e := range b.Entities {
-		member := "name + '-" + strconv.Itoa(i+1) + "'"
-		ok, err := g.entity(e, member, "  ")
-		if err != nil {
-			return err
-		}
-		if ok && (e.Kind == "INSERT" || e.Kind == "DIMENSION") {
-			members = append(members, "g"+strconv.Itoa(i+1)) // the insert's own group (insert)
-		} else if ok {
-			members = append(members, member)
-		}
-	}
-	g.flush()
-	fmt.Fprintf(g.out, "  createGroup(name, [%s]);\n  return name;\n}\n", strings.Join(members, ", "))
-	return nil
-}
-
-// layers writes the top-level entities layer by layer (in the order layers first appear),
-// each layer a group with its colour.
-func (g *gen) layers() error {
+// byLayer is the top-level entities imported by layer, and the layers in the order they first
+// appear.
+func (g *gen) byLayer() (map[string][]*dxf.Entity, []string) {
 	byLayer := map[string][]*dxf.Entity{}
 	var order []string
 	for _, e := range g.d.Entities {
@@ -320,14 +313,79 @@ func (g *gen) layers() error {
 		}
 		byLayer[l] = append(byLayer[l], e)
 	}
+	return byLayer, order
+}
+
+// dxfHelpers are the helpers the body calls, in the order a reader meets them.
+func (g *gen) dxfHelpers() []string {
+	var hs []string
+	if g.nested {
+		hs = append(hs, "let serial = 0;\n\n// unique is a fresh name for one insert of a block.\nfunction unique(base) {\n  serial += 1;\n  return base + '-' + serial;\n}\n")
+	}
+	if g.placed || g.arrays {
+		hs = append(hs, "// place puts a block's group where an INSERT puts it: the block's base point (bx, by) at\n"+
+			"// (x, y), scaled by (sx, sy) and turned by angle about it.\n"+
+			"function place(name, x, y, sx, sy, angle, bx, by) {\n"+
+			"  setPivot(name, bx, by);\n  if (sx !== 1 || sy !== 1) scale(name, sx, sy, {space: 'local'});\n"+
+			"  if (angle !== 0) rotate(name, angle, {space: 'local'});\n  translate(name, x - bx, y - by, {space: 'local'});\n}\n")
+	}
+	if g.arrays {
+		hs = append(hs, "// array draws an array insert (MINSERT): cols × rows copies of a block, each placed as\n"+
+			"// place places one and moved by the column and row spacings (dx, dy) turned with the insert.\n"+
+			"function array(name, block, cols, rows, dx, dy, x, y, sx, sy, angle, bx, by) {\n"+
+			"  const copies = [];\n  const c = Math.cos(angle), s = Math.sin(angle);\n"+
+			"  for (let r = 0; r < rows; r++) {\n    for (let k = 0; k < cols; k++) {\n"+
+			"      const copy = block(name + '-' + (r * cols + k + 1));\n"+
+			"      place(copy, x + k * dx * c - r * dy * s, y + k * dx * s + r * dy * c, sx, sy, angle, bx, by);\n"+
+			"      copies.push(copy);\n    }\n  }\n  createGroup(name, copies);\n  return name;\n}\n")
+	}
+	return hs
+}
+
+// block writes one block's function. Its entities on a layer other than 0 are put on theirs;
+// the rest take the layer of the insert's group, as in CAD.
+func (g *gen) block(b *dxf.Block) error {
+	g.rep.Blocks++
+	fmt.Fprintf(g.out, "\n// block %s\nfunction %s(name) {\n", jsComment(b.Name), g.funcs[b.Name])
+	var members []string
+	for i, e := range b.Entities {
+		member := "name + '-" + strconv.Itoa(i+1) + "'"
+		ok, err := g.entity(e, member, "  ")
+		if err != nil {
+			return err
+		}
+		if ok && (e.Kind == "INSERT" || e.Kind == "DIMENSION") {
+			member = "g" + strconv.Itoa(i+1) // the insert's own group (insert)
+		}
+		if !ok {
+			continue
+		}
+		members = append(members, member)
+		if l := e.Str(8, "0"); l != "0" {
+			g.after = append(g.after, fmt.Sprintf("  setLayer(%s, %s);\n", member, jsString(g.layerN[l])))
+		}
+	}
+	g.flush()
+	fmt.Fprintf(g.out, "  createGroup(name, [%s]);\n  return name;\n}\n", strings.Join(members, ", "))
+	return nil
+}
+
+// layers writes the layer table (every layer in all), then the top-level entities layer by
+// layer (in order), each layer's names listed in a constant and put on the layer.
+func (g *gen) layers(byLayer map[string][]*dxf.Entity, order, all []string) error {
+	g.out.WriteString("\n")
+	for _, l := range all {
+		g.out.WriteString(g.createLayer(l))
+	}
 	for _, l := range order {
-		group := g.unique(l, "layer")
+		part := g.unique(g.prefix+l, "layer") // the entities' names: prefix-layer-kindN
+		list := g.ident("layer", l)           // layerWalls: the layer's names
 		fmt.Fprintf(g.out, "\n// layer %s\n", jsComment(l))
 		var members []string
 		counts := map[string]int{}
 		for _, e := range byLayer[l] {
 			counts[e.Kind]++
-			name := g.unique(group+"-"+strings.ToLower(e.Kind)+strconv.Itoa(counts[e.Kind]), "e")
+			name := g.unique(part+"-"+strings.ToLower(e.Kind)+strconv.Itoa(counts[e.Kind]), "e")
 			ok, err := g.entity(e, jsString(name), "")
 			if err != nil {
 				return err
@@ -337,19 +395,73 @@ func (g *gen) layers() error {
 				g.rep.Layers[l]++
 			}
 		}
+		g.flush()
 		if len(members) == 0 {
-			g.after = nil
 			continue
 		}
-		fmt.Fprintf(g.out, "createGroup(%s, [%s]);\n", jsString(group), strings.Join(members, ", "))
-		if c, ok := g.layerColor(l); ok {
-			fmt.Fprintf(g.out, "setStroke(%s, %s);\n", jsString(group), c)
-		}
-		c, _ := g.linetypeCall("LAYER", g.d.Layers[l].Linetype, jsString(group), 1) // at scale 1, always in range
-		g.out.WriteString(c)
-		g.flush()
+		fmt.Fprintf(g.out, "const %s = [%s];\nfor (const name of %s) setLayer(name, %s);\n", list, strings.Join(members, ", "), list, jsString(g.layerN[l]))
+		g.drawn0 = append(g.drawn0, "..."+list)
 	}
 	return nil
+}
+
+// layerOrder is every layer the module puts an entity on: the top-level entities' in order,
+// then those of the blocks' entities on a layer other than 0.
+func (g *gen) layerOrder(top []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	add := func(l string) {
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	for _, l := range top {
+		add(l)
+	}
+	for _, name := range g.d.BlockOrder {
+		if !g.used[name] {
+			continue
+		}
+		for _, e := range g.d.Blocks[name].Entities {
+			if l := e.Str(8, "0"); l != "0" {
+				add(l)
+			}
+		}
+	}
+	// The scene holds MaxLayers: refused here, naming the layers, rather than when main runs.
+	if len(out) > scene.MaxLayers {
+		return nil, fmt.Errorf("%w: the drawing puts entities on %d layers, over the scene's %d (MaxLayers); import a few layers at a time (-layers)", ErrRefused, len(out), scene.MaxLayers)
+	}
+	for _, l := range out {
+		g.layerN[l] = g.layerName(l)
+	}
+	return out, nil
+}
+
+// createLayer is the createLayer call of a DXF layer: its colour (none for black, ACI 7,
+// cadrun's default), its linetype (its nearest when cadrun lacks it, noted), and plot: false
+// for a layer the file does not plot.
+func (g *gen) createLayer(l string) string {
+	var opts []string
+	if c, ok := g.layerColor(l); ok {
+		opts = append(opts, "color: "+c)
+		g.layerC[l] = c
+	}
+	layer := g.d.Layers[l]
+	if base, k := g.linetype("LAYER", layer.Linetype); base != "" {
+		opts = append(opts, "linetype: '"+base+"'")
+		if k != 1 {
+			g.note("LAYER", fmt.Sprintf("linetype %s: a layer's linetype has no scale in cadrun, drawn %s at scale 1", layer.Linetype, base))
+		}
+	}
+	if !layer.Plot && g.d.Layers[l].Name != "" {
+		opts = append(opts, "plot: false")
+	}
+	if len(opts) == 0 {
+		return fmt.Sprintf("createLayer(%s);\n", jsString(g.layerN[l]))
+	}
+	return fmt.Sprintf("createLayer(%s, {%s});\n", jsString(g.layerN[l]), strings.Join(opts, ", "))
 }
 
 // layerColor is the layer's colour as a JS RGBA array; black (ACI 7, the default) is left
@@ -380,36 +492,15 @@ func rgba(c [3]uint8) string {
 }
 
 // funcName is a JS function name for a block, unique among the module's names.
-func (g *gen) funcName(block string) string {
-	var b strings.Builder
-	b.WriteString("block")
-	upper := true
-	for _, r := range block {
-		switch {
-		case r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'):
-			if upper && r >= 'a' && r <= 'z' {
-				r -= 'a' - 'A'
-			}
-			b.WriteRune(r)
-			upper = false
-		default:
-			upper = true
-		}
-		if b.Len() >= 40 {
-			break
-		}
-	}
-	name := b.String()
-	for i := 2; g.names["fn:"+strings.ToLower(name)]; i++ {
-		name = b.String() + strconv.Itoa(i)
-	}
-	g.names["fn:"+strings.ToLower(name)] = true
-	return name
-}
+func (g *gen) funcName(block string) string { return g.ident("block", block) }
 
 // unique makes s a valid scene name (^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$) not used before,
 // case-insensitively; fallback stands for a name with no usable character.
-func (g *gen) unique(s, fallback string) string {
+func (g *gen) unique(s, fallback string) string { return g.uniqueIn("", s, fallback) }
+
+// uniqueIn is unique within the namespace ns of the module's names ("" for the entities',
+// "layer:" for the layers').
+func (g *gen) uniqueIn(ns, s, fallback string) string {
 	var b strings.Builder
 	for _, r := range s {
 		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
@@ -426,10 +517,10 @@ func (g *gen) unique(s, fallback string) string {
 		name = name[:56]
 	}
 	base := name
-	for i := 2; g.names[strings.ToLower(name)]; i++ {
+	for i := 2; g.names[ns+strings.ToLower(name)]; i++ {
 		name = base + "_" + strconv.Itoa(i)
 	}
-	g.names[strings.ToLower(name)] = true
+	g.names[ns+strings.ToLower(name)] = true
 	return name
 }
 

@@ -57,7 +57,7 @@ func importRun(t *testing.T, data []byte) (*scene.Scene, *Report, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := runtime.Run(context.Background(), runtime.MapSource{runtime.MainModule: code}, runtime.MainModule, runtime.Options{})
+	res, err := runtime.Run(context.Background(), importedSource(code), runtime.MainModule, runtime.Options{})
 	if err != nil {
 		t.Fatalf("running the imported module: %v\n%s", err, code)
 	}
@@ -99,6 +99,7 @@ func TestEveryKindFromEzdxf(t *testing.T) {
 		return scene.Box{Min: scene.Vec{X: x0, Y: y0}, Max: scene.Vec{X: x1, Y: y1}, NonEmpty: true}
 	}
 	c45 := 10 * math.Sqrt2 / 2
+	layers := layerBounds(s)
 	for name, want := range map[string]scene.Box{
 		"walls": box(0, 0, 100, 0),
 		"holes": box(40, 40, 60, 60),
@@ -107,12 +108,11 @@ func TestEveryKindFromEzdxf(t *testing.T) {
 		"open":  box(200, -5, 210, 10), // bulge 1: a half circle right of (below) the first edge
 		"parts": box(298, 298, 300+c45+4, 300+c45+4),
 	} {
-		e, err := s.Get(name)
-		if err != nil {
-			t.Errorf("%s: %v\n%s", name, err, code)
+		got, ok := layers[name]
+		if !ok {
+			t.Errorf("layer %s: nothing on it\n%s", name, code)
 			continue
 		}
-		got := s.WorldBounds(e)
 		if d := math.Max(math.Max(math.Abs(got.Min.X-want.Min.X), math.Abs(got.Min.Y-want.Min.Y)), math.Max(math.Abs(got.Max.X-want.Max.X), math.Abs(got.Max.Y-want.Max.Y))); d > 1e-9 {
 			t.Errorf("%s: world bounds %v, want %v", name, got, want)
 		}

@@ -448,7 +448,7 @@ func TestKindLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runtime.Run(context.Background(), runtime.MapSource{runtime.MainModule: code}, runtime.MainModule, runtime.Options{}); err != nil {
+	if _, err := runtime.Run(context.Background(), importedSource(code), runtime.MainModule, runtime.Options{}); err != nil {
 		t.Fatalf("%v\n%s", err, code)
 	}
 }

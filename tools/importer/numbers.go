@@ -9,7 +9,9 @@ package importer
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/cadrun/cadrun/scene"
 )
@@ -48,4 +50,44 @@ func refuseEntity(kind string, line int, err error) error {
 		return fmt.Errorf("%w: line %d: %s: %v", ErrRefused, line, kind, ee)
 	}
 	return err
+}
+
+// atPrecision is v, a number worked out from the file's numbers of, rounded to the most
+// decimals any of them has: 3.2064 - 2.5 is 0.7064 as the file would write it, not
+// 0.7063999999999999.
+func atPrecision(v float64, of ...float64) float64 {
+	places := 0
+	for _, o := range of {
+		s := strconv.FormatFloat(o, 'f', -1, 64)
+		if i := strings.IndexByte(s, '.'); i >= 0 {
+			places = max(places, len(s)-i-1)
+		}
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'f', min(places, 17), 64), 64)
+	if err != nil || places > 17 {
+		return v
+	}
+	return r
+}
+
+// bulgeRadius writes the radius of the arc a bulge makes between two vertices to the precision
+// the file gives it: as many significant digits as the most any of its numbers has (the
+// vertices' coordinates and the bulge), at least 6 and at most derived's 12. A CAD program
+// writes a bulge to some 8 to 10 digits, so a fillet of radius 6 comes out 6, not
+// 6.00000000382: the digits past the bulge's are its rounding, not the drawing.
+func bulgeRadius(r float64, p, q vertex) string {
+	digits := 0
+	for _, v := range []float64{p.x, p.y, q.x, q.y, p.bulge} {
+		digits = max(digits, significant(v))
+	}
+	s := strconv.FormatFloat(r, 'g', min(max(digits, 6), 12), 64)
+	f, _ := strconv.ParseFloat(s, 64)
+	return num(f)
+}
+
+// significant is how many significant digits the shortest decimal of v has.
+func significant(v float64) int {
+	s := strconv.FormatFloat(math.Abs(v), 'e', -1, 64) // d.ddde±x
+	mant, _, _ := strings.Cut(s, "e")
+	return len(strings.Replace(mant, ".", "", 1))
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -136,13 +137,26 @@ func boxSize(b scene.Box) float64 {
 	return 1
 }
 
-// runModule runs an imported module as main.
+// runModule runs an imported module from a main that calls its export, as the import's
+// answer says to.
 func runModule(code string) (*scene.Scene, error) {
-	res, err := runtime.Run(context.Background(), runtime.MapSource{runtime.MainModule: code}, runtime.MainModule, runtime.Options{})
+	res, err := runtime.Run(context.Background(), importedSource(code), runtime.MainModule, runtime.Options{})
 	if err != nil {
 		return nil, err
 	}
 	return res.Scene, nil
+}
+
+// exportLine finds the function a module exports.
+var exportLine = regexp.MustCompile(`(?m)^export function (\w+)\(\)`)
+
+// importedSource is the module as modules/imported.js and a main that draws it.
+func importedSource(code string) runtime.MapSource {
+	fn := "missing"
+	if m := exportLine.FindStringSubmatch(code); m != nil {
+		fn = m[1]
+	}
+	return runtime.MapSource{"imported": code, runtime.MainModule: fmt.Sprintf("import {%s} from 'imported';\n%s();\n", fn, fn)}
 }
 
 // importedKinds are the DXF kinds an import drew, but the texts, which the referee leaves out.

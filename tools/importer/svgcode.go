@@ -33,7 +33,15 @@ func SVG(data []byte, opt Options) (string, *Report, error) {
 	if err := g.module(); err != nil {
 		return "", nil, err
 	}
-	code, err := fold(g.out.String(), "split the drawing into a few files", clock)
+	var helpers []string
+	if len(d.Symbols) > 0 {
+		helpers = append(helpers, "// place puts a symbol's group where a <use> puts it: scaled by (sx, sy), turned by angle\n"+
+			"// and moved to (x, y), all about the symbol's origin.\n"+
+			"function place(name, x, y, sx, sy, angle) {\n"+
+			"  setPivot(name, 0, 0);\n  if (sx !== 1 || sy !== 1) scale(name, sx, sy, {space: 'local'});\n"+
+			"  if (angle !== 0) rotate(name, angle, {space: 'local'});\n  translate(name, x, y, {space: 'local'});\n}\n")
+	}
+	code, err := fold(g.wrap(helpers), "split the drawing into a few files", clock)
 	if err != nil {
 		return "", nil, err
 	}
@@ -51,7 +59,9 @@ type svgGen struct {
 func newSVGGen(d *svg.Drawing, opt Options, clock *budget) *svgGen {
 	rep := &Report{Format: "svg", Units: d.Units, Kinds: d.Kinds, Layers: map[string]int{}, Skipped: d.Skipped, Expanded: d.Drawn}
 	out := newCodeWriter(MaxUnfoldedBytes, " before folding", "MaxUnfoldedBytes", "split the drawing into a few files", clock)
-	return &svgGen{gen: &gen{opt: opt, rep: rep, clock: clock, out: out, names: map[string]bool{}, funcs: map[string]string{}}, d: d, funcs: map[*svg.Symbol]string{}}
+	g := &svgGen{gen: &gen{opt: opt, rep: rep, clock: clock, out: out, names: map[string]bool{}, funcs: map[string]string{}}, d: d, funcs: map[*svg.Symbol]string{}}
+	g.naming()
+	return g
 }
 
 // module writes the header, the helper and symbol functions, then the items.
@@ -64,17 +74,8 @@ func (g *svgGen) module() error {
 	if g.d.Units != "user units" {
 		scale = fmt.Sprintf(" (one SVG user unit is %s %s)", svg.Num(g.d.Scale), g.d.Units)
 	}
-	fmt.Fprintf(g.out, "// Imported from %s by `cadrun import`. Units: %s%s.\n", jsComment(src), g.d.Units, scale)
-	g.out.WriteString("// Y points up: the file's y is negated, and its transforms are worked into the coordinates.\n")
-	g.out.WriteString("\nconst deg = Math.PI / 180;\n")
-	if len(g.d.Symbols) > 0 {
-		g.out.WriteString("\n")
-		g.out.WriteString("// place puts a symbol's group where a <use> puts it: scaled by (sx, sy), turned by angle\n" +
-			"// and moved to (x, y), all about the symbol's origin.\n" +
-			"function place(name, x, y, sx, sy, angle) {\n" +
-			"  setPivot(name, 0, 0);\n  if (sx !== 1 || sy !== 1) scale(name, sx, sy, {space: 'local'});\n" +
-			"  if (angle !== 0) rotate(name, angle, {space: 'local'});\n  translate(name, x, y, {space: 'local'});\n}\n")
-	}
+	g.head = fmt.Sprintf("// Imported from %s by `cadrun import`. Units: %s%s.\n", jsComment(src), g.d.Units, scale) +
+		"// Y points up: the file's y is negated, and its transforms are worked into the coordinates.\n"
 	for _, s := range g.d.Symbols {
 		g.funcs[s] = g.funcName(s.ID)
 	}
@@ -102,6 +103,7 @@ func (g *svgGen) module() error {
 		}
 		name := g.topName(it, counts)
 		g.item(it, jsString(name), "", func(child *svg.Item) string { return jsString(g.topName(child, counts)) })
+		g.drawn0 = append(g.drawn0, jsString(name))
 		if it.Kind == svg.Group {
 			g.rep.Layers[name] = len(it.Children)
 		} else {
@@ -120,10 +122,10 @@ func (g *svgGen) module() error {
 // topName is a top-level item's scene name: its label or id, else its element and a count.
 func (g *svgGen) topName(it *svg.Item, counts map[string]int) string {
 	if it.ID != "" {
-		return g.unique(it.ID, it.Element)
+		return g.unique(g.prefix+it.ID, it.Element)
 	}
 	counts[it.Element]++
-	return g.unique(it.Element+strconv.Itoa(counts[it.Element]), it.Element)
+	return g.unique(g.prefix+it.Element+strconv.Itoa(counts[it.Element]), it.Element)
 }
 
 // inner writes the items of a symbol function, named base + '-1', '-2', ...; it returns
@@ -172,13 +174,13 @@ func (g *svgGen) item(it *svg.Item, name, indent string, child func(*svg.Item) s
 		w("%s(%s%s);", strings.Replace(g.funcs[it.Symbol], "block", "symbol", 1), name, k)
 		w("place(%s, %s, %s, %s, %s, %s);", name, svg.Num(p.X), svg.Num(p.Y), svg.Num(p.SX), svg.Num(p.SY), angle(p.Angle))
 	case svg.Shape:
-		w("%s", g.call(it.Prim, name))
+		w("%s", g.call(it.Prim, name, it.Fill != nil))
 		g.style(it, name, w)
 	}
 }
 
-// call is the draw call for a shape.
-func (g *svgGen) call(p svg.Prim, name string) string {
+// call is the draw call for a shape; filled says whether the file fills it.
+func (g *svgGen) call(p svg.Prim, name string, filled bool) string {
 	n := svg.Num
 	switch p.Call {
 	case "drawCircle":
@@ -213,7 +215,40 @@ func (g *svgGen) call(p svg.Prim, name string) string {
 		}
 		return s
 	}
+	if fn, pts, ok := straight(p.Path, filled); ok {
+		return fmt.Sprintf("%s(%s, [%s]);", fn, name, strings.Join(pts, ", "))
+	}
 	return fmt.Sprintf("drawBezier(%s, %s);", name, jsString(p.Path))
+}
+
+// straight reads path data of one subpath of straight lines as the call a person would write:
+// drawPolygon when it closes, drawLine when it does not (and is not filled: SVG fills an open
+// path as if closed, which a line is not), with its points as the path writes them.
+func straight(d string, filled bool) (fn string, pts []string, ok bool) {
+	f := strings.Fields(d)
+	closed := len(f) > 0 && f[len(f)-1] == "Z"
+	if closed {
+		f = f[:len(f)-1]
+	}
+	if len(f) < 6 || len(f)%3 != 0 || f[0] != "M" {
+		return "", nil, false
+	}
+	for i := 0; i < len(f); i += 3 {
+		if i > 0 && f[i] != "L" {
+			return "", nil, false
+		}
+		pts = append(pts, f[i+1], f[i+2])
+	}
+	if closed && len(pts) > 4 && pts[0] == pts[len(pts)-2] && pts[1] == pts[len(pts)-1] {
+		pts = pts[:len(pts)-2] // the last point repeats the first, which drawPolygon closes on
+	}
+	switch {
+	case closed && len(pts) >= 6:
+		return "drawPolygon", pts, true
+	case !closed && !filled:
+		return "drawLine", pts, true
+	}
+	return "", nil, false
 }
 
 // style writes the calls that give a shape the file's fill and stroke where they differ from

@@ -35,16 +35,17 @@ func TestMCPImport(t *testing.T) {
 		t.Fatalf("import by path: %s", text(t, res))
 	}
 	got := structured[tools.ImportOut](t, res)
-	want := "wrote modules/Part_1.js: 2 layers, 0 block functions\nunits: mm ($INSUNITS 4)\nbounds: [0, -5] to [10, 7]\n" +
+	want := "wrote modules/Part_1.js: exports part1; 2 layers, 0 block functions\nunits: mm ($INSUNITS 4)\nbounds: [0, -5] to [10, 7]\n" +
 		"entities: CIRCLE 1, LWPOLYLINE 1\nlayers: holes 1, slot 1\nskipped:\n  1 POINT: a point has no size; cadrun draws no dots\n" +
-		"add `import 'Part_1'` to main (scene.code.js) to draw it there\n"
+		"to draw it, add to main (scene.code.js):\n  import {part1} from 'Part_1';\n  part1();\n" +
+		"every name it draws starts with Part_1-; part1() returns the names it drew at the top level\n"
 	if diff := cmp.Diff(want, got.Text()); diff != "" {
 		t.Errorf("summary mismatch (-want +got):\n%s", diff)
 	}
-	if !got.Write.Created || got.Write.Entry == 0 {
-		t.Errorf("the write's answer: %+v", got.Write.ChangeResult)
+	if !got.Created || got.Entry == 0 {
+		t.Errorf("the write's answer: created %v, entry %d", got.Created, got.Entry)
 	}
-	if code := fileBytes(t, dir, "modules/Part_1.js"); !strings.Contains(code, "drawCircle('holes-circle1', 5, 5, 2);") {
+	if code := fileBytes(t, dir, "modules/Part_1.js"); !strings.Contains(code, "drawCircle('Part_1-holes-circle1', 5, 5, 2);") {
 		t.Errorf("module:\n%s", code)
 	}
 	if res := callMCP(t, cs, "scene", map[string]any{"command": "undo"}); res.IsError {
@@ -66,7 +67,7 @@ func TestMCPImport(t *testing.T) {
 
 	// A main that the module breaks: nothing lands, the module stays as it was.
 	before := fileBytes(t, dir, "modules/part.js")
-	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte("import 'part'\nif (exists('slot')) throw new Error('clash')\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "scene.code.js"), []byte("import {part} from 'part';\npart();\nif (exists('part-slot-lwpolyline1')) throw new Error('clash')\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res = callMCP(t, cs, "import", map[string]any{"content": partDXF, "module": "part"})

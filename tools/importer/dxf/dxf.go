@@ -94,6 +94,7 @@ type Layer struct {
 	Color     int    // ACI; negative when the layer is off
 	TrueColor int    // 24-bit RGB from code 420, or -1
 	Linetype  string // its LTYPE's name (code 6), "" when none
+	Plot      bool   // whether the layer is plotted (code 290, 1 unless 0)
 }
 
 // Drawing is a read file.
@@ -310,7 +311,7 @@ func (r *reader) tables(d *Drawing) error {
 		case p.Code == 0:
 			flush()
 			if p.Value == "LAYER" && table == "LAYER" {
-				layer = &Layer{Color: 7, TrueColor: -1}
+				layer = &Layer{Color: 7, TrueColor: -1, Plot: true}
 			}
 			if p.Value == "TABLE" {
 				t, err := r.next()
@@ -331,6 +332,12 @@ func (r *reader) tables(d *Drawing) error {
 			}
 		case layer != nil && p.Code == 6:
 			layer.Linetype = p.Value
+		case layer != nil && p.Code == 290:
+			plot, err := Int(p)
+			if err != nil {
+				return err
+			}
+			layer.Plot = plot != 0
 		}
 	}
 }
