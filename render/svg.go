@@ -281,6 +281,9 @@ func (d *svgDoc) piece(w *svgWriter, b []byte, start, end int, stop *atomic.Bool
 			b = indent(b, open-1)
 			b = append(b, "</g>\n"...)
 		}
+		if it.e.Kind() == scene.KindSolid {
+			continue // a solid has no 2D drawing; the writer's warning names it (Format.LeftOut)
+		}
 		b = indent(b, depth)
 		if it.e.IsGroup() {
 			b = append(b, `<g data-name="`...)

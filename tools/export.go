@@ -23,11 +23,11 @@ import (
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
-const exportDescription = "Write the scene only to the workspace's out/NAME.EXT, with cadrun run -o's options: a drawing (svg, pdf, dxf), a picture (png), the scene (json) or its solids (stl, 3mf); layers keeps only the shapes on those layers (a cut-only DXF, a dimensioned PDF). Answers path, size, a DXF's entities by kind and layer, and what the file leaves out."
+const exportDescription = "Write the scene to the workspace's out/NAME.EXT with run -o's options: svg, pdf, dxf, png, json, or its solids as stl, 3mf; layers keeps only their shapes (a cut-only DXF). Answers path, size, a DXF's entities by kind and layer, and what the file leaves out."
 
 // ExportIn says what to write and where.
 type ExportIn struct {
-	Path       string   `json:"path" jsonschema:"out/NAME.EXT: svg, png, pdf, dxf, json, stl or 3mf"`
+	Path       string   `json:"path" jsonschema:"out/NAME.EXT"`
 	Format     string   `json:"format,omitempty" jsonschema:"when path has no extension"`
 	Units      string   `json:"units,omitempty" jsonschema:"one scene unit (DXF, PDF, 3MF): mm (default), cm, m, in or ft"`
 	Page       string   `json:"page,omitempty" jsonschema:"PDF: fit (default), A4, A3 or Letter"`
@@ -36,7 +36,7 @@ type ExportIn struct {
 	DXFText    string   `json:"dxf_text,omitempty" jsonschema:"DXF: outlines (default) or entities"`
 	Tolerance  float64  `json:"tolerance,omitempty" jsonschema:"DXF: curve tolerance (default 0.01)"`
 	Width      int      `json:"width,omitempty" jsonschema:"PNG: pixels (default 1024)"`
-	Layers     []string `json:"layers,omitempty" jsonschema:"only the shapes on these layers of the scene (createLayer): [\"cut\"] for a laser's DXF"`
+	Layers     []string `json:"layers,omitempty" jsonschema:"only these layers' shapes"`
 }
 
 // ExportOut is what was written.

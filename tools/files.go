@@ -26,9 +26,9 @@ const globDescription = "List the workspace's files (main, modules yours and bui
 
 const readDescription = "Read a file exactly as stored; read it before you change it. offset and limit (lines) read a part."
 
-const writeDescription = "Replace a file and run the program at once: if the run fails, nothing is written and the error shows file:line:col; else the answer summarises the scene. Read an existing file first. A data file (NAME.json) must match its NAME.schema.json."
+const writeDescription = "Replace a file and run the program at once: if the run fails, nothing is written and the error shows file:line:col; else the answer sums up the scene. Read a file before replacing it. A data file NAME.json must fit NAME.schema.json."
 
-const editDescription = "Replace old_code with new_code in a file (old_code must occur exactly once unless replace_all), or apply edits: [...] in order, all or nothing; then run as write does."
+const editDescription = "Replace old_code with new_code in a file (found once, unless replace_all), or apply edits: [...] in order, all or nothing; then run as write does."
 
 // GlobIn filters the listing.
 type GlobIn struct {

@@ -21,14 +21,14 @@ import (
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
-const saveDescription = "Save an observation to the design journal; properties it does not know are kept. The entry is linked to the current history entry. Answers {id, memory_session_id, created_at_epoch}."
+const saveDescription = "Save an observation to the design journal, linked to the current history entry; unknown properties are kept. Answers {id, memory_session_id, created_at_epoch}."
 
 // saveTool saves an entry; its parameters are decoded by journal.ParseSave (in Server.Save).
 func saveTool(ctx context.Context, se *Session, params json.RawMessage) (journal.Saved, error) {
 	return se.srv.Save(ctx, params)
 }
 
-const searchDescription = "Search the design journal: query words (ranked, with snippets; empty lists the newest) and filters; for the next page, give the last entry's created_at_epoch as until."
+const searchDescription = "Search the design journal: query words (ranked, with snippets; empty: the newest) and filters; next page: until the last entry's created_at_epoch."
 
 // SaveIn documents save's parameters (its schema); the parameters themselves are decoded by
 // journal.ParseSave, which also keeps unknown properties.

@@ -17,7 +17,7 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 )
 
-const lspDescription = "Look up the JS API and a file's symbols: domains (every domain's functions), describe (a domain's functions, or one function by name: signature, doc, example), schema (one function's parameters), symbols (a file's declarations, imports and exports, with lines)."
+const lspDescription = "The JS API and a file's symbols: domains (every domain's functions), describe (a domain's functions, or one function's signature, doc, example), schema (a function's parameters), symbols (a file's declarations, imports, exports, with lines)."
 
 // lspOperations are the operations of the lsp tool.
 var lspOperations = []string{"domains", "describe", "schema", "symbols"}
@@ -25,9 +25,9 @@ var lspOperations = []string{"domains", "describe", "schema", "symbols"}
 // LSPIn is one question.
 type LSPIn struct {
 	Operation string `json:"operation" jsonschema:"domains, describe, schema or symbols"`
-	Domain    string `json:"domain,omitempty" jsonschema:"an API domain such as primitives or boolean, for describe"`
-	Name      string `json:"name,omitempty" jsonschema:"an API function name such as drawCircle, for describe and schema"`
-	File      string `json:"file,omitempty" jsonschema:"'main' or a module name (yours or built-in), for symbols"`
+	Domain    string `json:"domain,omitempty" jsonschema:"describe: a domain such as primitives"`
+	Name      string `json:"name,omitempty" jsonschema:"describe, schema: a function such as drawCircle"`
+	File      string `json:"file,omitempty" jsonschema:"symbols: 'main' or a module"`
 }
 
 // LSPOut holds the one field the operation fills.

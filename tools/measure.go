@@ -11,10 +11,8 @@ import (
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
-const measureDescription = "Measure the scene in world units: distance (name to to or point), clearance (nearest gaps from name, to others or every shape), overlaps (shared areas), bounds, area, perimeter or centroid; for solids volume and surfaceArea, and distance, clearance and overlaps (shared volumes) between solids. " +
-	"Groups count as the union of their members, closed shapes with their insides (distance 0 when they overlap, or one lies inside the other); a is on name, b on the other. " +
-	"boundary: true measures a distance between outlines (a hole inside a panel: the hole's edge to the panel's edge); from: \"center\" measures from name's centre (a circle's or arc's centre, else its centroid) to the other's outline. " +
-	"Circles and arcs are exact."
+const measureDescription = "Measure in world units: distance (name to to, or a point), clearance (nearest gaps from name), overlaps (shared areas), bounds, area, perimeter, centroid; solids: volume, surfaceArea, and distance, clearance, overlaps (shared volumes) between them. " +
+	"A group is the union of its members, a closed shape its inside (0 when one holds the other; boundary: true measures outline to outline, from: \"center\" from name's centre); a is on name, b on the other. Arcs are exact."
 
 var measureOps = []string{"distance", "clearance", "overlaps", "bounds", "area", "perimeter", "centroid", "volume", "surfaceArea"}
 
@@ -23,15 +21,15 @@ const defaultMeasureLimit = 10
 
 // MeasureIn selects a measurement.
 type MeasureIn struct {
-	Op     string    `json:"op" jsonschema:"distance, clearance, overlaps, bounds, area, perimeter, centroid, volume or surfaceArea"`
+	Op     string    `json:"op" jsonschema:"an op the description names"`
 	Name   string    `json:"name,omitempty" jsonschema:"the entity measured"`
 	To     string    `json:"to,omitempty" jsonschema:"distance: the other entity"`
 	Point  []float64 `json:"point,omitempty" jsonschema:"distance: [x, y], or [x1, y1, x2, y2] alone"`
-	Others []string  `json:"others,omitempty" jsonschema:"clearance: the entities to measure against"`
+	Others []string  `json:"others,omitempty" jsonschema:"clearance: against these only"`
 	// Boundary and From measure a distance between outlines: a shape inside a closed other
 	// is otherwise at 0 from it.
-	Boundary bool   `json:"boundary,omitempty" jsonschema:"distance: between outlines, not regions (a hole inside a panel: edge to edge)"`
-	From     string `json:"from,omitempty" jsonschema:"distance: edge (default) or center, name's centre to the other's outline"`
+	Boundary bool   `json:"boundary,omitempty" jsonschema:"distance: outline to outline"`
+	From     string `json:"from,omitempty" jsonschema:"distance: edge (default) or center"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"how many to list (default 10, at most 100)"`
 }
 

@@ -12,8 +12,8 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-const sceneDescription = "Look at the scene and its history: info, tree, groups, draw_order, entity, svg, json, dxf, png (an image), selection (what the user picked in the viewer), " +
-	"undo, redo (files and scene together), snapshot, snapshots, restore, reset (empties main). omitted says what an answer left out. " +
+const sceneDescription = "The scene and its history: info, tree, groups, draw_order, entity, svg, json, dxf, png (an image), selection (what the user picked in the viewer), " +
+	"undo, redo (files and scene), snapshot, snapshots, restore, reset (empties main). omitted says what an answer left out. " +
 	sceneDiffDescription + " " + sceneSketchDescription + " " + sceneLintDescription + " " +
 	scenePicturesDescription // view.go
 
@@ -24,7 +24,7 @@ var sceneCommands = []string{"info", "tree", "groups", "draw_order", "entity", "
 type SceneIn struct {
 	Command string `json:"command" jsonschema:"one of the commands the description lists"`
 	Name    string `json:"name,omitempty" jsonschema:"an entity (entity; svg, json, png: only it), or a snapshot (snapshot, undo, redo)"`
-	Group   string `json:"group,omitempty" jsonschema:"for tree and draw_order (default the top level)"`
+	Group   string `json:"group,omitempty" jsonschema:"tree, draw_order: a group (default the top)"`
 	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
 	Offset  int    `json:"offset,omitempty" jsonschema:"the nextOffset of the last page"`
 	Depth   int    `json:"depth,omitempty" jsonschema:"tree levels (0: all)"`
@@ -34,15 +34,15 @@ type SceneIn struct {
 	// DXFVersion is for dxf: "12" (R12, the default) or "2000".
 	DXFVersion string `json:"dxf_version,omitempty" jsonschema:"12 (default) or 2000"`
 	// Against is for diff (scene_diff.go): a snapshot name, or a negative number of steps.
-	Against json.RawMessage `json:"against,omitempty" jsonschema:"for diff: a snapshot name, or -N steps back (default -1)"`
-	Clear   bool            `json:"clear,omitempty" jsonschema:"for sketch: remove every stroke"`
+	Against json.RawMessage `json:"against,omitempty" jsonschema:"diff: a snapshot, or -N steps back (default -1)"`
+	Clear   bool            `json:"clear,omitempty" jsonschema:"sketch: remove the strokes"`
 	Journal int64           `json:"journal,omitempty" jsonschema:"restore: a journal entry's id"`
 	// Focus, Highlight and Grid mark a png; View asks undo, redo and reset for one (view.go).
 	Focus     Focus     `json:"focus,omitzero"`
 	Highlight Highlight `json:"highlight,omitempty"`
-	Grid      bool      `json:"grid,omitempty" jsonschema:"for png: labelled grid lines in scene units"`
+	Grid      bool      `json:"grid,omitempty" jsonschema:"png: a labelled grid"`
 	Rings     bool      `json:"rings,omitempty" jsonschema:"png: ring highlights under 6 px"`
-	Geometry  bool      `json:"geometry,omitempty" jsonschema:"for entity: the vertices of a shape of more than 64"`
+	Geometry  bool      `json:"geometry,omitempty" jsonschema:"entity: every vertex, past 64"`
 	View      ViewIn    `json:"view,omitzero"`
 }
 

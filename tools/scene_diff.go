@@ -455,7 +455,7 @@ func drawLayers(ctx context.Context, layers [3]*scene.Scene, win render.View, wi
 }
 
 // sceneDiffDescription is the scene tool's words on diff.
-const sceneDiffDescription = "diff compares with an earlier state (against): entities added, removed, changed (how far moved), a picture."
+const sceneDiffDescription = "diff: what was added, removed, changed since against, and a picture."
 
 // diffPictureOfSolids is the diff picture of scenes with solids: the current scene's shaded
 // view with what was added or changed highlighted. Three layers drawn apart, as for a plan,

@@ -31,7 +31,7 @@ const sketchTolerance = 0.002
 const sketchPenFraction = 0.003
 
 // sceneSketchDescription is the scene tool's words on sketch.
-const sceneSketchDescription = "sketch: the user's freehand strokes in the viewer, in scene units."
+const sceneSketchDescription = "sketch: the user's strokes in the viewer."
 
 // SketchOut answers scene sketch.
 type SketchOut struct {

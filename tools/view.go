@@ -746,7 +746,7 @@ func (se *Session) lastLanded() (*landing, string) {
 }
 
 // scenePicturesDescription is the scene tool's description of its pictures.
-const scenePicturesDescription = "undo, redo and reset take view as write does. A picture's image says how pixels map to scene units, and blank if it shows nothing."
+const scenePicturesDescription = "undo, redo and reset take view as write does. A picture's image maps its pixels to the scene."
 
 // altered names what d's newer scene added or altered (not only restacked): the uncapped
 // added and changed of a change's answer, what a view highlights as changed.

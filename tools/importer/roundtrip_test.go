@@ -49,6 +49,9 @@ func TestDXFRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		if len(res.Scene.Solids()) > 0 {
+			continue // a part made of solids has no drawing to go round; render checks its STL and 3MF
+		}
 		for _, v := range []render.DXFVersion{render.DXF12, render.DXF2000} {
 			b, err := render.DXF(res.Scene, render.DXFOptions{Version: v})
 			if err != nil {

@@ -273,6 +273,9 @@ func TestSVGExamplesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(res.Scene.Solids()) > 0 {
+			continue // a part made of solids has no drawing to go round; render checks its STL and 3MF
+		}
 		b, err := render.SVG(res.Scene, render.SVGOptions{})
 		if err != nil {
 			t.Fatal(err)
