@@ -33,6 +33,10 @@ const (
 	MaxSegments = 10_000
 )
 
+// MemoryInUse is the memory of every live kernel in this process, in bytes. It lies outside
+// Go's heap where the system can map memory, so a watch on the process's memory adds it.
+func MemoryInUse() int64 { return manifold.MemoryInUse() }
+
 // Options configure a Session.
 type Options struct {
 	// MaxMemory caps the kernel's memory in bytes; 0 means MaxKernelMemory.
