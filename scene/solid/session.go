@@ -51,21 +51,35 @@ type Options struct {
 type Session struct {
 	opts Options
 	k    *manifold.Kernel
-	// live holds the kernel's copy of recent solids by their scene geometry, so that the
-	// result of one boolean is the next one's operand without a copy back into the kernel.
-	live []liveSolid
+	// live holds the kernel's copies of recently made or used solids by their scene
+	// geometry, least recently used first, so that a solid just made (a hole, a rib, the
+	// result of one boolean) is the next boolean's operand without a copy back into the
+	// kernel; liveTriangles is their triangles together.
+	live          []liveSolid
+	liveTriangles int
+	// maxLiveTriangles is MaxLiveTriangles (a test sets less).
+	maxLiveTriangles int
 }
 
 type liveSolid struct {
-	sd *scene.Solid
-	ms *manifold.Solid
+	sd        *scene.Solid
+	ms        *manifold.Solid
+	triangles int
 }
 
-// maxLive is how many kernel solids a session keeps for reuse; the oldest is freed first.
-const maxLive = 16
+// The kernel copies a session keeps for reuse, least recently used freed first: at most
+// MaxLiveSolids of them and MaxLiveTriangles triangles together (about 56 MB of the kernel's
+// memory at the 210 to 220 bytes a triangle it holds per solid), beside the one solid made
+// last, which is kept whatever its size. Copying a solid back costs about as much as making it
+// (W5's 200 holes, copied back, were a tenth of its time); keeping them costs the kernel's
+// memory, which booleans need too.
+const (
+	MaxLiveSolids    = 1024
+	MaxLiveTriangles = 1 << 18
+)
 
 // New returns a session; nothing starts until a solid is made.
-func New(opts Options) *Session { return &Session{opts: opts} }
+func New(opts Options) *Session { return &Session{opts: opts, maxLiveTriangles: MaxLiveTriangles} }
 
 // Close frees the kernel. The session must not be used after.
 func (ss *Session) Close(ctx context.Context) {
@@ -73,7 +87,7 @@ func (ss *Session) Close(ctx context.Context) {
 		_ = ss.k.Close(context.WithoutCancel(ctx))
 		ss.k = nil
 	}
-	ss.live = nil
+	ss.live, ss.liveTriangles = nil, 0
 }
 
 // kernel starts the kernel if it has not started.
@@ -89,13 +103,33 @@ func (ss *Session) kernel(ctx context.Context) (*manifold.Kernel, error) {
 	return k, nil
 }
 
-// keep records the kernel's copy of a solid made in world coordinates.
+// keep records the kernel's copy of a solid made in world coordinates, freeing the least
+// recently used copies past MaxLiveSolids or MaxLiveTriangles (never the one just kept).
 func (ss *Session) keep(ctx context.Context, sd *scene.Solid, ms *manifold.Solid) {
-	if len(ss.live) == maxLive {
-		ss.live[0].ms.Free(ctx)
-		ss.live = append(ss.live[:0], ss.live[1:]...)
+	n := len(sd.Mesh.Triangles) / 3
+	ss.live = append(ss.live, liveSolid{sd, ms, n})
+	ss.liveTriangles += n
+	drop := 0
+	for len(ss.live)-drop > 1 && (len(ss.live)-drop > MaxLiveSolids || ss.liveTriangles > ss.maxLiveTriangles) {
+		ss.live[drop].ms.Free(ctx)
+		ss.liveTriangles -= ss.live[drop].triangles
+		drop++
 	}
-	ss.live = append(ss.live, liveSolid{sd, ms})
+	if drop > 0 {
+		ss.live = append(ss.live[:0], ss.live[drop:]...)
+	}
+}
+
+// reuse is the kept copy of sd, marked used now, or nil.
+func (ss *Session) reuse(sd *scene.Solid) *manifold.Solid {
+	for i := len(ss.live) - 1; i >= 0; i-- {
+		if l := ss.live[i]; l.sd == sd {
+			copy(ss.live[i:], ss.live[i+1:])
+			ss.live[len(ss.live)-1] = l
+			return l.ms
+		}
+	}
+	return nil
 }
 
 // finish reads a kernel solid back as scene geometry (identity placement), with its recipe,
@@ -124,10 +158,8 @@ func (ss *Session) finish(ctx context.Context, ms *manifold.Solid, r scene.Recip
 // caller frees.
 func (ss *Session) operand(ctx context.Context, sd *scene.Solid, w scene.Affine3) (ms *manifold.Solid, owned bool, err error) {
 	if w == scene.Identity3 {
-		for _, l := range ss.live {
-			if l.sd == sd {
-				return l.ms, false, nil
-			}
+		if ms := ss.reuse(sd); ms != nil {
+			return ms, false, nil
 		}
 	}
 	k, err := ss.kernel(ctx)
