@@ -61,8 +61,10 @@ type Session struct {
 	maxLiveTriangles int
 }
 
+// liveSolid is a kept kernel copy: of a solid in the scene, by its geometry (key is a
+// *scene.Solid), or of a primitive about the origin that solids are moved from (a primitive).
 type liveSolid struct {
-	sd        *scene.Solid
+	key       any
 	ms        *manifold.Solid
 	triangles int
 }
@@ -103,11 +105,10 @@ func (ss *Session) kernel(ctx context.Context) (*manifold.Kernel, error) {
 	return k, nil
 }
 
-// keep records the kernel's copy of a solid made in world coordinates, freeing the least
-// recently used copies past MaxLiveSolids or MaxLiveTriangles (never the one just kept).
-func (ss *Session) keep(ctx context.Context, sd *scene.Solid, ms *manifold.Solid) {
-	n := len(sd.Mesh.Triangles) / 3
-	ss.live = append(ss.live, liveSolid{sd, ms, n})
+// keep records a kernel copy of n triangles under key, freeing the least recently used
+// copies past MaxLiveSolids or MaxLiveTriangles (never the one just kept).
+func (ss *Session) keep(ctx context.Context, key any, ms *manifold.Solid, n int) {
+	ss.live = append(ss.live, liveSolid{key, ms, n})
 	ss.liveTriangles += n
 	drop := 0
 	for len(ss.live)-drop > 1 && (len(ss.live)-drop > MaxLiveSolids || ss.liveTriangles > ss.maxLiveTriangles) {
@@ -120,11 +121,18 @@ func (ss *Session) keep(ctx context.Context, sd *scene.Solid, ms *manifold.Solid
 	}
 }
 
-// reuse is the kept copy of sd, marked used now, or nil.
-func (ss *Session) reuse(sd *scene.Solid) *manifold.Solid {
+// reuse is the copy kept under key, marked used now, or nil. A copy from a kernel instance
+// that has ended since (a failure restarts the kernel) is dropped, so that the caller makes
+// or copies the solid again instead of answering ErrStale.
+func (ss *Session) reuse(key any) *manifold.Solid {
 	for i := len(ss.live) - 1; i >= 0; i-- {
-		if l := ss.live[i]; l.sd == sd {
+		if l := ss.live[i]; l.key == key {
 			copy(ss.live[i:], ss.live[i+1:])
+			if l.ms.Stale() {
+				ss.live = ss.live[:len(ss.live)-1]
+				ss.liveTriangles -= l.triangles
+				return nil
+			}
 			ss.live[len(ss.live)-1] = l
 			return l.ms
 		}
@@ -149,7 +157,7 @@ func (ss *Session) finish(ctx context.Context, ms *manifold.Solid, r scene.Recip
 		return nil, fmt.Errorf("%w: the %s is empty", scene.ErrEmptyResult, r.Op)
 	}
 	sd := &scene.Solid{Mesh: &scene.Mesh{Vertices: m.Vertices, Triangles: m.Triangles}, Place: scene.Identity3, Recipe: r}
-	ss.keep(ctx, sd, ms)
+	ss.keep(ctx, sd, ms, len(m.Triangles)/3)
 	return sd, nil
 }
 
