@@ -53,6 +53,16 @@ if [ -n "${BASE:-}" ]; then
 	echo "building $BASE" >&2
 	mkdir "$out/base"
 	git archive "$BASE" | tar -x -C "$out/base"
+	# The solids kernel's wasm is fetched by make, never committed: the base gets this tree's
+	# (the same package while the lock file pins the same, which is checked).
+	wasm=scene/solid/internal/manifold/wasm/manifold.wasm
+	lock=scene/solid/internal/manifold/npm/package-lock.json
+	if [ -f "$wasm" ] && [ -d "$out/base/$(dirname "$wasm")" ]; then
+		if ! cmp -s "$lock" "$out/base/$lock"; then
+			echo "$BASE pins another manifold-3d ($lock differs): its binary gets this tree's wasm" >&2
+		fi
+		cp "$wasm" "$out/base/$wasm"
+	fi
 	(cd "$out/base" && CGO_ENABLED=0 go build -o "$out/cadrun-base" ./cmd/cadrun)
 	bins=("$out/cadrun-base" bin/cadrun)
 fi
