@@ -70,7 +70,7 @@ staticcheck: kernel
 bench: kernel
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
-## bench-peers: W1-W4 as whole processes beside JSCAD, manifold-3d and OpenSCAD and prints medians and ratios (installs the peers, so it needs the network once; not part of test or check)
+## bench-peers: W1-W5 as whole processes beside JSCAD, manifold-3d and OpenSCAD and prints medians and ratios (installs the peers, so it needs the network once; not part of test or check)
 .PHONY: bench-peers
 bench-peers:
 	bench/peers/run.sh

@@ -56,6 +56,7 @@ import (
 
 	"github.com/cadrun/cadrun/internal/workerproc"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/solid"
 )
 
 // workerMaxStack caps a worker's goroutine stacks, so that runaway Go recursion (deeply
@@ -402,12 +403,15 @@ func memoryWatch(mem int64) func(vm *goja.Runtime) func() {
 				case <-done:
 					return
 				case <-tick.C:
+					// The solids kernel's memory lies outside Go's heap (scene/solid's
+					// MemoryInUse) but is the run's as much as the script's objects are.
 					heap := heapBytes()
-					if heap > mem+mem/2 {
-						fmt.Fprintln(os.Stderr, "cadrun worker: out of memory: heap passed", heap>>20, "MB")
+					used := heap + solid.MemoryInUse()
+					if used > mem+mem/2 {
+						fmt.Fprintln(os.Stderr, "cadrun worker: out of memory: heap and solids kernel passed", used>>20, "MB")
 						os.Exit(3)
 					}
-					if heap > mem {
+					if used > mem {
 						vm.Interrupt(errMemory)
 					}
 					if !big && heap > mem/smallShare {

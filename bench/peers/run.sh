@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Side by side with peers: the reference workloads W1-W4 of BENCH.md run by cadrun, by JSCAD
+# Side by side with peers: the reference workloads W1-W5 of BENCH.md run by cadrun, by JSCAD
 # (@jscad/modeling, written out by @jscad/svg-serializer), by manifold-3d and by OpenSCAD,
-# each as a whole process that writes an SVG, all timed alike: one untimed warm-up run, then
-# the median of RUNS runs, spawn to exit. Prints a Markdown table in milliseconds with each
-# peer's time as a multiple of cadrun's.
+# each as a whole process that writes an SVG (W5, solids: a binary STL), all timed alike: one
+# untimed warm-up run, then the median of RUNS runs, spawn to exit. Prints a Markdown table in
+# milliseconds with each peer's time as a multiple of cadrun's. W5 is run by cadrun and
+# manifold-3d only (JSCAD and OpenSCAD have no script for it: BENCH.md has OpenSCAD at 426 s),
+# and by a cadrun that writes no STL yet as its scene in JSON.
 #
 #   make bench-peers                   # every workload, 5 runs each
 #   RUNS=9 bench/peers/run.sh w1 w4    # some workloads, more runs
@@ -18,11 +20,11 @@ cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-5}
 workloads=("$@")
 if [ ${#workloads[@]} -eq 0 ]; then
-	workloads=(w1 w2 w3 w4)
+	workloads=(w1 w2 w3 w4 w5)
 fi
 for w in "${workloads[@]}"; do
 	if [ ! -f "bench/$w.js" ]; then
-		echo "no workload bench/$w.js; the workloads are w1 w2 w3 w4" >&2
+		echo "no workload bench/$w.js; the workloads are w1 w2 w3 w4 w5" >&2
 		exit 2
 	fi
 done
@@ -57,19 +59,39 @@ fi
 echo "building bin/cadrun" >&2
 go build -o bin/cadrun ./cmd/cadrun
 
-# Columns: label and the command for workload $1 writing $2.
+# W5 writes a binary STL, or the scene as JSON when this cadrun writes no STL yet.
+solid_ext=stl
+probe=$(mktemp -d)
+echo "drawBox('b', 0, 0, 0, 1, 1, 1)" >"$probe/box.js"
+if ! bin/cadrun run "$probe/box.js" -o "$probe/box.stl" >/dev/null 2>&1; then
+	solid_ext=json
+	echo "bin/cadrun writes no STL: its W5 writes the scene as JSON" >&2
+fi
+rm -rf "$probe"
+
+# Columns: label and the command for workload $1 writing $2. cadrun's solids run under a
+# longer limit than the default 5 s, which W5 can pass on a busy machine (it changes no work).
 labels=(cadrun)
-cmd_cadrun() { bin/cadrun run "bench/$1.js" -o "$2"; }
+cmd_cadrun() {
+	if [ "$1" = w5 ]; then
+		bin/cadrun run "bench/$1.js" -o "$2" -timeout 60s
+	else
+		bin/cadrun run "bench/$1.js" -o "$2"
+	fi
+}
 version() { node -p "require('./bench/peers/node_modules/$1/package.json').version"; }
 labels+=("JSCAD $(version @jscad/modeling)")
 cmd_jscad() { node "bench/peers/jscad/$1.js" "$2"; }
+has_jscad() { [ -f "bench/peers/jscad/$1.js" ]; }
 labels+=("manifold-3d $(version manifold-3d)")
 cmd_manifold() { node "bench/peers/manifold/$1.mjs" "$2"; }
+has_manifold() { [ -f "bench/peers/manifold/$1.mjs" ]; }
 tools=(cadrun jscad manifold)
 if command -v openscad >/dev/null 2>&1; then
 	v=$(openscad --version 2>&1 | sed -n 's/^OpenSCAD version //p')
 	labels+=("OpenSCAD ${v:-(version unknown)}")
 	cmd_openscad() { openscad -q -o "$2" "bench/peers/openscad/$1.scad"; }
+	has_openscad() { [ -f "bench/peers/openscad/$1.scad" ]; }
 	tools+=(openscad)
 fi
 
@@ -84,21 +106,41 @@ now_us() {
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
+has_cadrun() { true; }
+
+# wrote checks that a tool wrote what the extension says: an SVG, a binary STL of 84 bytes
+# plus 50 a triangle, or a JSON object.
+wrote() {
+	local f=$1
+	[ -s "$f" ] || return 1
+	case $f in
+	*.svg) grep -q '<svg' "$f" ;;
+	*.stl) [ "$(wc -c <"$f")" -eq $((84 + 50 * $(od -An -tu4 -j80 -N4 "$f"))) ] ;;
+	*.json) [ "$(head -c1 "$f")" = "{" ] ;;
+	esac
+}
+
 # run_once runs one tool on one workload and prints its wall time in microseconds; a failed
-# run, or one that writes no SVG, stops the script with the tool's own output.
+# run, or one that writes no SVG (W5: no STL), stops the script with the tool's own output.
 run_once() {
-	local tool=$1 w=$2 t0 t1
-	local svg="$out/$tool-$w.svg"
-	rm -f "$svg"
+	local tool=$1 w=$2 t0 t1 e=svg
+	if [ "$w" = w5 ]; then
+		e=stl
+		if [ "$tool" = cadrun ]; then
+			e=$solid_ext
+		fi
+	fi
+	local f="$out/$tool-$w.$e"
+	rm -f "$f"
 	t0=$(now_us)
-	if ! "cmd_$tool" "$w" "$svg" >"$out/log" 2>&1; then
+	if ! "cmd_$tool" "$w" "$f" >"$out/log" 2>&1; then
 		echo "$tool failed on $w:" >&2
 		cat "$out/log" >&2
 		exit 1
 	fi
 	t1=$(now_us)
-	if ! grep -q '<svg' "$svg" 2>/dev/null; then
-		echo "$tool wrote no SVG for $w:" >&2
+	if ! wrote "$f"; then
+		echo "$tool wrote no ${e^^} for $w:" >&2
 		cat "$out/log" >&2
 		exit 1
 	fi
@@ -129,6 +171,10 @@ for w in "${workloads[@]}"; do
 	row="| ${w^^} |"
 	base=""
 	for tool in "${tools[@]}"; do
+		if ! "has_$tool" "$w"; then
+			row+=" – |"
+			continue
+		fi
 		echo "timing $tool on ${w^^}" >&2
 		ms=$(median_ms "$tool" "$w")
 		if [ -z "$base" ]; then
@@ -142,7 +188,7 @@ for w in "${workloads[@]}"; do
 done
 
 echo
-echo "Whole processes writing an SVG, median of $RUNS runs after one warm-up, milliseconds; (Nx) is the time as a multiple of cadrun's."
+echo "Whole processes writing an SVG (W5: a binary STL), median of $RUNS runs after one warm-up, milliseconds; (Nx) is the time as a multiple of cadrun's."
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, one-minute load average $load_start at the start and $(cut -d' ' -f1 /proc/loadavg) at the end."
 echo
 echo "$header"

@@ -158,13 +158,11 @@ func (ss *Session) Box(ctx context.Context, c scene.Vec3, w, d, h float64) (*sce
 	if err := positive("width", w, "depth", d, "height", h); err != nil {
 		return nil, err
 	}
-	k, err := ss.kernel(ctx)
+	ms, err := ss.origin(ctx, primitive{op: "box", a: w, b: d, c: h}, func(k *manifold.Kernel) (*manifold.Solid, error) {
+		return k.Cube(ctx, w, d, h, true)
+	})
 	if err != nil {
 		return nil, err
-	}
-	ms, err := k.Cube(ctx, w, d, h, true)
-	if err != nil {
-		return nil, kernelError(err)
 	}
 	r := scene.Recipe{Op: "box", Volume: w * d * h, VolumeExact: true, Surface: 2 * (w*d + w*h + d*h), SurfaceExact: true}
 	return ss.placed(ctx, ms, c, r)
@@ -184,13 +182,11 @@ func (ss *Session) Cylinder(ctx context.Context, c scene.Vec3, r, r2, h float64,
 		return nil, err
 	}
 	n := circleSegments(math.Max(r, r2), ch)
-	k, err := ss.kernel(ctx)
+	ms, err := ss.origin(ctx, primitive{op: "cylinder", a: h, b: r, c: r2, n: n}, func(k *manifold.Kernel) (*manifold.Solid, error) {
+		return k.Cylinder(ctx, h, r, r2, n, true)
+	})
 	if err != nil {
 		return nil, err
-	}
-	ms, err := k.Cylinder(ctx, h, r, r2, n, true)
-	if err != nil {
-		return nil, kernelError(err)
 	}
 	slant := math.Hypot(r-r2, h)
 	rc := scene.Recipe{Op: "cylinder", Segments: n, Tolerance: ch.Abs,
@@ -212,36 +208,61 @@ func (ss *Session) Sphere(ctx context.Context, c scene.Vec3, r float64, f Facets
 	if est := n * n; est > scene.MaxSolidTriangles {
 		return nil, fmt.Errorf("%w: a sphere of %d segments would make about %d triangles, over %d (MaxSolidTriangles); use fewer segments", scene.ErrLimit, n, est, scene.MaxSolidTriangles)
 	}
-	k, err := ss.kernel(ctx)
+	ms, err := ss.origin(ctx, primitive{op: "sphere", a: r, n: n}, func(k *manifold.Kernel) (*manifold.Solid, error) {
+		return k.Sphere(ctx, r, n)
+	})
 	if err != nil {
 		return nil, err
-	}
-	ms, err := k.Sphere(ctx, r, n)
-	if err != nil {
-		return nil, kernelError(err)
 	}
 	rc := scene.Recipe{Op: "sphere", Segments: n, Tolerance: ch.Abs,
 		Volume: 4 * math.Pi * r * r * r / 3, VolumeExact: true, Surface: 4 * math.Pi * r * r, SurfaceExact: true}
 	return ss.placed(ctx, ms, c, rc)
 }
 
-// placed moves a primitive made about the origin to c and reads it back.
+// primitive names a box, cylinder or sphere about the origin by its sizes and segments.
+type primitive struct {
+	op      string
+	a, b, c float64
+	n       int
+}
+
+// origin is the kernel's copy of a primitive about the origin, which placed moves: the copy
+// kept when the session made the same primitive lately, else one made by build and kept. W5's
+// 200 holes are one cylinder moved 200 times; making it took six times as long as moving it.
+func (ss *Session) origin(ctx context.Context, key primitive, build func(k *manifold.Kernel) (*manifold.Solid, error)) (*manifold.Solid, error) {
+	if ms := ss.reuse(key); ms != nil {
+		return ms, nil
+	}
+	k, err := ss.kernel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := build(k)
+	if err != nil {
+		return nil, kernelError(err)
+	}
+	n, err := ms.Triangles(ctx)
+	if err != nil {
+		ms.Free(ctx)
+		return nil, kernelError(err)
+	}
+	ss.keep(ctx, key, ms, n)
+	return ms, nil
+}
+
+// placed moves a primitive about the origin (kept by origin, so left as it is) to c and
+// reads the moved copy back.
 func (ss *Session) placed(ctx context.Context, ms *manifold.Solid, c scene.Vec3, r scene.Recipe) (*scene.Solid, error) {
 	for _, x := range c {
 		if !(math.Abs(x) <= scene.MaxCoord) {
-			ms.Free(ctx)
 			return nil, fmt.Errorf("%w: a centre coordinate is %v; it must be finite and within %g (MaxCoord)", scene.ErrBadGeometry, x, scene.MaxCoord)
 		}
 	}
-	if c != (scene.Vec3{}) {
-		moved, err := ms.Translate(ctx, c[0], c[1], c[2])
-		ms.Free(ctx)
-		if err != nil {
-			return nil, kernelError(err)
-		}
-		ms = moved
+	moved, err := ms.Translate(ctx, c[0], c[1], c[2])
+	if err != nil {
+		return nil, kernelError(err)
 	}
-	return ss.finish(ctx, ms, r)
+	return ss.finish(ctx, moved, r)
 }
 
 // positive refuses a size that is not a finite number > 0; pairs are name, value.

@@ -33,6 +33,10 @@ const (
 	MaxSegments = 10_000
 )
 
+// MemoryInUse is the memory of every live kernel in this process, in bytes. It lies outside
+// Go's heap where the system can map memory, so a watch on the process's memory adds it.
+func MemoryInUse() int64 { return manifold.MemoryInUse() }
+
 // Options configure a Session.
 type Options struct {
 	// MaxMemory caps the kernel's memory in bytes; 0 means MaxKernelMemory.
@@ -47,21 +51,37 @@ type Options struct {
 type Session struct {
 	opts Options
 	k    *manifold.Kernel
-	// live holds the kernel's copy of recent solids by their scene geometry, so that the
-	// result of one boolean is the next one's operand without a copy back into the kernel.
-	live []liveSolid
+	// live holds the kernel's copies of recently made or used solids by their scene
+	// geometry, least recently used first, so that a solid just made (a hole, a rib, the
+	// result of one boolean) is the next boolean's operand without a copy back into the
+	// kernel; liveTriangles is their triangles together.
+	live          []liveSolid
+	liveTriangles int
+	// maxLiveTriangles is MaxLiveTriangles (a test sets less).
+	maxLiveTriangles int
 }
 
+// liveSolid is a kept kernel copy: of a solid in the scene, by its geometry (key is a
+// *scene.Solid), or of a primitive about the origin that solids are moved from (a primitive).
 type liveSolid struct {
-	sd *scene.Solid
-	ms *manifold.Solid
+	key       any
+	ms        *manifold.Solid
+	triangles int
 }
 
-// maxLive is how many kernel solids a session keeps for reuse; the oldest is freed first.
-const maxLive = 16
+// The kernel copies a session keeps for reuse, least recently used freed first: at most
+// MaxLiveSolids of them and MaxLiveTriangles triangles together (about 56 MB of the kernel's
+// memory at the 210 to 220 bytes a triangle it holds per solid), beside the one solid made
+// last, which is kept whatever its size. Copying a solid back costs about as much as making it
+// (W5's 200 holes, copied back, were a tenth of its time); keeping them costs the kernel's
+// memory, which booleans need too.
+const (
+	MaxLiveSolids    = 1024
+	MaxLiveTriangles = 1 << 18
+)
 
 // New returns a session; nothing starts until a solid is made.
-func New(opts Options) *Session { return &Session{opts: opts} }
+func New(opts Options) *Session { return &Session{opts: opts, maxLiveTriangles: MaxLiveTriangles} }
 
 // Close frees the kernel. The session must not be used after.
 func (ss *Session) Close(ctx context.Context) {
@@ -69,7 +89,7 @@ func (ss *Session) Close(ctx context.Context) {
 		_ = ss.k.Close(context.WithoutCancel(ctx))
 		ss.k = nil
 	}
-	ss.live = nil
+	ss.live, ss.liveTriangles = nil, 0
 }
 
 // kernel starts the kernel if it has not started.
@@ -85,13 +105,39 @@ func (ss *Session) kernel(ctx context.Context) (*manifold.Kernel, error) {
 	return k, nil
 }
 
-// keep records the kernel's copy of a solid made in world coordinates.
-func (ss *Session) keep(ctx context.Context, sd *scene.Solid, ms *manifold.Solid) {
-	if len(ss.live) == maxLive {
-		ss.live[0].ms.Free(ctx)
-		ss.live = append(ss.live[:0], ss.live[1:]...)
+// keep records a kernel copy of n triangles under key, freeing the least recently used
+// copies past MaxLiveSolids or MaxLiveTriangles (never the one just kept).
+func (ss *Session) keep(ctx context.Context, key any, ms *manifold.Solid, n int) {
+	ss.live = append(ss.live, liveSolid{key, ms, n})
+	ss.liveTriangles += n
+	drop := 0
+	for len(ss.live)-drop > 1 && (len(ss.live)-drop > MaxLiveSolids || ss.liveTriangles > ss.maxLiveTriangles) {
+		ss.live[drop].ms.Free(ctx)
+		ss.liveTriangles -= ss.live[drop].triangles
+		drop++
 	}
-	ss.live = append(ss.live, liveSolid{sd, ms})
+	if drop > 0 {
+		ss.live = append(ss.live[:0], ss.live[drop:]...)
+	}
+}
+
+// reuse is the copy kept under key, marked used now, or nil. A copy from a kernel instance
+// that has ended since (a failure restarts the kernel) is dropped, so that the caller makes
+// or copies the solid again instead of answering ErrStale.
+func (ss *Session) reuse(key any) *manifold.Solid {
+	for i := len(ss.live) - 1; i >= 0; i-- {
+		if l := ss.live[i]; l.key == key {
+			copy(ss.live[i:], ss.live[i+1:])
+			if l.ms.Stale() {
+				ss.live = ss.live[:len(ss.live)-1]
+				ss.liveTriangles -= l.triangles
+				return nil
+			}
+			ss.live[len(ss.live)-1] = l
+			return l.ms
+		}
+	}
+	return nil
 }
 
 // finish reads a kernel solid back as scene geometry (identity placement), with its recipe,
@@ -111,7 +157,7 @@ func (ss *Session) finish(ctx context.Context, ms *manifold.Solid, r scene.Recip
 		return nil, fmt.Errorf("%w: the %s is empty", scene.ErrEmptyResult, r.Op)
 	}
 	sd := &scene.Solid{Mesh: &scene.Mesh{Vertices: m.Vertices, Triangles: m.Triangles}, Place: scene.Identity3, Recipe: r}
-	ss.keep(ctx, sd, ms)
+	ss.keep(ctx, sd, ms, len(m.Triangles)/3)
 	return sd, nil
 }
 
@@ -120,10 +166,8 @@ func (ss *Session) finish(ctx context.Context, ms *manifold.Solid, r scene.Recip
 // caller frees.
 func (ss *Session) operand(ctx context.Context, sd *scene.Solid, w scene.Affine3) (ms *manifold.Solid, owned bool, err error) {
 	if w == scene.Identity3 {
-		for _, l := range ss.live {
-			if l.sd == sd {
-				return l.ms, false, nil
-			}
+		if ms := ss.reuse(sd); ms != nil {
+			return ms, false, nil
 		}
 	}
 	k, err := ss.kernel(ctx)

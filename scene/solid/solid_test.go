@@ -182,3 +182,100 @@ func TestMixedRefused(t *testing.T) {
 		t.Errorf("1e9 segments: %v", err)
 	}
 }
+
+// TestKeptCopies: every solid a boolean takes that was made or used lately is the kernel's
+// kept copy (W5's 200 holes go in with no copy back), and the copies kept stay within their
+// triangle budget beside the newest, least recently used freed first.
+func TestKeptCopies(t *testing.T) {
+	ss := session(t)
+	ctx := context.Background()
+	cylinder := func(x float64) *scene.Solid {
+		t.Helper()
+		sd, err := ss.Cylinder(ctx, scene.Vec3{x, 0, 0}, 2, 2, 8, Facets{Segments: 64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sd
+	}
+	kept := func(sd *scene.Solid) bool {
+		t.Helper()
+		_, own, err := ss.operand(ctx, sd, scene.Identity3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return !own
+	}
+	var holes []*scene.Solid
+	for i := range 200 {
+		holes = append(holes, cylinder(float64(6*i)))
+	}
+	for i, sd := range holes {
+		if !kept(sd) {
+			t.Fatalf("hole %d of 200 was copied back into the kernel", i)
+		}
+	}
+
+	// Under a budget of six cylinders (252 triangles each: the one about the origin they are
+	// moved from, and five), the sixth made frees the least recently used: not a, used
+	// since, but b.
+	ss.maxLiveTriangles = 6 * 252
+	a, b := cylinder(0), cylinder(6)
+	rest := []*scene.Solid{cylinder(12), cylinder(18), cylinder(24)}
+	if len(ss.live) != 6 || ss.liveTriangles != 6*252 {
+		t.Fatalf("%d copies of %d triangles kept, want the origin's and the last 5, 1,512", len(ss.live), ss.liveTriangles)
+	}
+	kept(a)
+	cylinder(30)
+	if kept(b) {
+		t.Error("b, the least recently used, is still kept")
+	}
+	if !kept(a) || !kept(rest[0]) {
+		t.Error("a copy used or made lately was freed")
+	}
+	// A solid over the whole budget is kept alone, as the next operation's operand.
+	big, err := ss.Sphere(ctx, scene.Vec3{}, 10, Facets{Segments: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss.live) != 1 || ss.live[0].key != big {
+		t.Errorf("after a solid of %d triangles, %d copies kept, want it alone", len(big.Mesh.Triangles)/3, len(ss.live))
+	}
+}
+
+// TestKeptCopiesAfterFailure: a kernel failure (here its memory cap) ends the instance and
+// the copies kept in it; the session then makes or copies the solids again rather than
+// answering that they no longer exist.
+func TestKeptCopiesAfterFailure(t *testing.T) {
+	ctx := context.Background()
+	ss := New(Options{MaxMemory: 32 << 20})
+	if _, err := ss.kernel(ctx); errors.Is(err, ErrNoKernel) {
+		t.Skip(err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close(ctx)
+	sc := scene.New()
+	box, err := ss.Box(ctx, scene.Vec3{}, 10, 10, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, sc, "box", box)
+	if _, err := ss.Sphere(ctx, scene.Vec3{}, 10, Facets{Segments: 1000}); !errors.Is(err, scene.ErrLimit) {
+		t.Fatalf("a 1000-segment sphere under a 32 MiB kernel: %v, want the memory limit", err)
+	}
+	pin, err := ss.Cylinder(ctx, scene.Vec3{}, 1, 1, 20, Facets{Segments: 16})
+	if err != nil {
+		t.Fatalf("a cylinder after the failure: %v", err)
+	}
+	put(t, sc, "pin", pin)
+	again, err := ss.Box(ctx, scene.Vec3{1, 0, 0}, 10, 10, 10)
+	if err != nil {
+		t.Fatalf("the same box after the failure: %v", err)
+	}
+	put(t, sc, "again", again)
+	a, _, _ := Lookup(sc, []string{"box", "again"})
+	b, _, _ := Lookup(sc, []string{"pin"})
+	if _, err := ss.Boolean(ctx, Difference, a, b); err != nil {
+		t.Errorf("a boolean of a solid made before the failure: %v", err)
+	}
+}

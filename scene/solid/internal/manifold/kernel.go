@@ -10,6 +10,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 // MaxKernelMemory is the most memory one kernel's wasm may grow to: half of a run's MaxMemory
@@ -36,6 +37,7 @@ var (
 type instance struct {
 	mod      api.Module
 	mem      api.Memory
+	memory   *linearMemory // what backs mem (memory.go), freed by close
 	freeFn   api.Function
 	reg      *registry
 	vals     emvals
@@ -125,23 +127,38 @@ func compile(ctx context.Context, dir string, interruptible bool) (*engine, erro
 func (e *engine) instantiate(ctx context.Context, maxBytes uint64) (*instance, error) {
 	in := &instance{reg: newRegistry(), table: map[fnRef]api.Function{}, maxBytes: maxBytes}
 	ctx = context.WithValue(ctx, instKey{}, in)
-	mod, err := e.rt.InstantiateModule(ctx, e.code, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	mod, err := e.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, allocator(maxBytes, &in.memory)),
+		e.code, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
+		if in.memory != nil {
+			in.memory.Free()
+		}
 		return nil, fmt.Errorf("%w: starting manifold: %v", ErrKernel, err)
 	}
 	in.mod, in.mem, in.freeFn = mod, mod.ExportedMemory("I"), mod.ExportedFunction("N")
 	if uint64(in.mem.Size()) > maxBytes {
-		_ = mod.Close(ctx)
+		in.close(ctx)
 		return nil, fmt.Errorf("%w: the solids kernel starts with %d MiB of memory, more than its %d MiB cap (MaxKernelMemory)", ErrMemoryLimit, in.mem.Size()>>20, maxBytes>>20)
 	}
 	if _, err := mod.ExportedFunction("J").Call(ctx); err != nil { // __wasm_call_ctors
-		_ = mod.Close(ctx)
+		in.close(ctx)
 		if in.err != nil {
 			err = in.err
 		}
 		return nil, fmt.Errorf("%w: registering manifold's calls: %v", ErrKernel, err)
 	}
 	return in, nil
+}
+
+// close ends the instance and frees its memory, also when wazero closed the module itself
+// at its call's context's end (it then leaves the memory to the module's next Close, which
+// does nothing).
+func (in *instance) close(ctx context.Context) error {
+	err := in.mod.Close(ctx)
+	if in.memory != nil {
+		in.memory.Free()
+	}
+	return err
 }
 
 // Options configure a Kernel.
@@ -188,7 +205,7 @@ func (k *Kernel) Close(ctx context.Context) error {
 	defer k.mu.Unlock()
 	k.done = true
 	if k.in != nil {
-		err := k.in.mod.Close(ctx)
+		err := k.in.close(ctx)
 		k.in = nil
 		return err
 	}
@@ -217,7 +234,7 @@ func (k *Kernel) with(ctx context.Context, f func(in *instance) error) error {
 		return fmt.Errorf("solids kernel stopped: %w", context.Cause(ctx))
 	}
 	if k.in != nil && k.in.broken != nil {
-		_ = k.in.mod.Close(context.WithoutCancel(ctx))
+		_ = k.in.close(context.WithoutCancel(ctx))
 		k.in = nil
 	}
 	if k.in == nil {

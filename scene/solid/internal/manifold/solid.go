@@ -57,6 +57,17 @@ func (s *Solid) Free(ctx context.Context) {
 	s.ptr = 0
 }
 
+// Stale reports whether the instance that made the solid has ended (after a failure, or the
+// kernel's Close), so that its operations would answer ErrStale.
+func (s *Solid) Stale() bool {
+	if s == nil || s.ptr == 0 {
+		return true
+	}
+	s.k.mu.Lock()
+	defer s.k.mu.Unlock()
+	return s.k.done || s.in != s.k.in || s.in.broken != nil
+}
+
 // live checks that the solid belongs to the kernel's current instance.
 func (s *Solid) live(in *instance) error {
 	if s == nil || s.ptr == 0 || s.in != in {
