@@ -13,6 +13,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ImportDir is the folder of the workspace that drawings are imported from.
@@ -22,8 +23,11 @@ const ImportDir = "imports"
 var ErrBadImportPath = errors.New("bad import path")
 
 // importPart is one folder or file name of a path in imports/: no leading dot (so no "..",
-// no hidden or temp files), no slash or backslash.
-var importPart = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9 _.,+()-]{0,127}$`)
+// no hidden or temp files), no slash or backslash. Compiled at first use: its counted repetition makes it a large program, and every process
+// (`cadrun version` too) would compile it at start-up.
+var importPart = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9 _.,+()-]{0,127}$`)
+})
 
 // maxImportDepth is how many names deep a path in imports/ may go.
 const maxImportDepth = 8
@@ -35,7 +39,7 @@ func CheckImportPath(rel string) (string, error) {
 	parts := strings.Split(rel, "/")
 	ok := len(parts) <= maxImportDepth
 	for _, p := range parts {
-		ok = ok && importPart.MatchString(p)
+		ok = ok && importPart().MatchString(p)
 	}
 	if !ok {
 		return "", fmt.Errorf("%w: %q: give a file in the workspace's %s/ folder, such as %s/plan.dxf "+

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"regexp"
+	"sync"
 )
 
 // OutputDir is the folder of the workspace that exports are written to.
@@ -23,7 +24,10 @@ const MaxOutputBytes = 256 << 20
 // extension.
 var ErrBadOutputName = errors.New("bad output name")
 
-var outputName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.(svg|png|pdf|dxf|json|stl|3mf)$`)
+// Compiled at first use, as importPart.
+var outputName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.(svg|png|pdf|dxf|json|stl|3mf)$`)
+})
 
 // WriteOutput writes data to out/NAME.EXT, atomically and durably, and answers the file's
 // path relative to the workspace. name is NAME.EXT (out/NAME.EXT is taken as the same).
@@ -31,7 +35,7 @@ func (w *Workspace) WriteOutput(name string, data []byte) (string, error) {
 	if len(name) > len(OutputDir)+1 && name[:len(OutputDir)+1] == OutputDir+"/" {
 		name = name[len(OutputDir)+1:]
 	}
-	if !outputName.MatchString(name) {
+	if !outputName().MatchString(name) {
 		return "", fmt.Errorf("%w: %q: give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf, json, stl or 3mf (exports go to the workspace's out/ folder only)", ErrBadOutputName, name)
 	}
 	p := OutputDir + "/" + name

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io/fs"
 	"regexp"
+	"sync"
 )
 
 // Caps on the files of cadrun test, in bytes. A snapshot's scene, SVG or PNG is capped as
@@ -27,9 +28,14 @@ const (
 // ErrBadTestPath is returned for a path that is not a test script's or a snapshot's.
 var ErrBadTestPath = errors.New("bad test file path")
 
+// Compiled at first use, as importPart.
 var (
-	snapshotPath   = regexp.MustCompile(`^(?:tests/)?__snapshots__/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}\.(?:json|svg|png)$`)
-	testScriptPath = regexp.MustCompile(`^tests/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}\.test\.js$`)
+	snapshotPath = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:tests/)?__snapshots__/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}\.(?:json|svg|png)$`)
+	})
+	testScriptPath = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^tests/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}\.test\.js$`)
+	})
 )
 
 func checkTestPath(rel string, re *regexp.Regexp, what string) error {
@@ -43,7 +49,7 @@ func checkTestPath(rel string, re *regexp.Regexp, what string) error {
 // .svg or .png, or the same under tests/). A missing file is an fs.ErrNotExist error; one
 // over MaxSnapshotBytes is an ErrTooLarge error naming the limit.
 func (w *Workspace) ReadSnapshot(rel string) ([]byte, error) {
-	if err := checkTestPath(rel, snapshotPath, "a snapshot (__snapshots__/NAME.json, .svg or .png)"); err != nil {
+	if err := checkTestPath(rel, snapshotPath(), "a snapshot (__snapshots__/NAME.json, .svg or .png)"); err != nil {
 		return nil, err
 	}
 	return w.readCapped(rel, MaxSnapshotBytes, "MaxSnapshotBytes", "rewrite it with -update")
@@ -51,7 +57,7 @@ func (w *Workspace) ReadSnapshot(rel string) ([]byte, error) {
 
 // ReadTestScript reads a test script (tests/NAME.test.js), capped at MaxTestScriptBytes.
 func (w *Workspace) ReadTestScript(rel string) ([]byte, error) {
-	if err := checkTestPath(rel, testScriptPath, "a test script (tests/NAME.test.js)"); err != nil {
+	if err := checkTestPath(rel, testScriptPath(), "a test script (tests/NAME.test.js)"); err != nil {
 		return nil, err
 	}
 	return w.readCapped(rel, MaxTestScriptBytes, "MaxTestScriptBytes", "split it into modules")
@@ -74,7 +80,7 @@ func (w *Workspace) readCapped(rel string, max int64, limit, next string) ([]byt
 // WriteSnapshot replaces a snapshot file with data, atomically and durably, making its folder
 // when missing.
 func (w *Workspace) WriteSnapshot(rel string, data []byte) error {
-	if err := checkTestPath(rel, snapshotPath, "a snapshot (__snapshots__/NAME.json, .svg or .png)"); err != nil {
+	if err := checkTestPath(rel, snapshotPath(), "a snapshot (__snapshots__/NAME.json, .svg or .png)"); err != nil {
 		return err
 	}
 	if len(data) > MaxSnapshotBytes {
@@ -93,7 +99,7 @@ func (w *Workspace) WriteSnapshot(rel string, data []byte) error {
 // RemoveSnapshot removes a snapshot file (the entry itself, never what a link names); a
 // missing one is not an error.
 func (w *Workspace) RemoveSnapshot(rel string) error {
-	if err := checkTestPath(rel, snapshotPath, "a snapshot (__snapshots__/NAME.json, .svg or .png)"); err != nil {
+	if err := checkTestPath(rel, snapshotPath(), "a snapshot (__snapshots__/NAME.json, .svg or .png)"); err != nil {
 		return err
 	}
 	if err := w.root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {

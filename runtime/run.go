@@ -385,7 +385,7 @@ func (r *run) bind() {
 	// The describer is built before any user code runs, from built-ins the user cannot have
 	// replaced yet; it reads only data properties, so formatting an error never calls a
 	// user's getter or toString.
-	v, err := vm.RunProgram(describerProgram)
+	v, err := vm.RunProgram(describerProgram())
 	if err != nil {
 		panic(err)
 	}
@@ -394,8 +394,13 @@ func (r *run) bind() {
 	r.noExtend = vm.Get("Object").ToObject(vm).Get("preventExtensions").Export().(nativeFunc)
 }
 
-// describerProgram is compiled once; programs are safe to share between runtimes.
-var describerProgram = goja.MustCompile("<cadrun>", describerJS, true)
+// describerProgram is compiled once, at the first run (a worker compiles it as it starts,
+// before it reads a request); programs are safe to share between runtimes. Not at package
+// initialisation: a process that runs no script (`cadrun version`, the servers until their
+// first run) would pay for it.
+var describerProgram = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile("<cadrun>", describerJS, true)
+})
 
 const describerJS = `(function (gopd, gpo, isArr) {
   function data(o, k) {

@@ -134,6 +134,7 @@ func ServeWorkerWithExport(export ExportFunc) {
 		mem = DefaultLimits.MaxMemory
 	}
 	CapWorker(mem)
+	describerProgram() // every run needs it: compiled while the parent still prepares the first
 	if err := serveWorker(os.Stdin, os.Stdout, mem, export); err != nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintln(os.Stderr, "cadrun worker:", err)
 		os.Exit(1)

@@ -48,7 +48,7 @@ type errorDocser interface {
 func inputSchema[In any]() (*jsonschema.Schema, *jsonschema.Resolved, error) {
 	// The type table of the output schemas: a JSON value field (write's content) accepts any
 	// JSON value rather than an array of bytes.
-	s, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
+	s, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: typeSchemas()})
 	if err != nil {
 		return nil, nil, err
 	}

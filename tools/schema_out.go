@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -21,7 +22,9 @@ import (
 // typeSchemas maps each type with its own JSON form to a schema for that form.
 // An interface field may hold any value; it gets an explicit list of every JSON type rather
 // than the empty schema, which marshals as `true` and which some clients refuse as a property.
-var typeSchemas = func() map[reflect.Type]*jsonschema.Schema {
+// Built at the first schema asked for, not as the package initialises: a command that lists
+// no tools (`cadrun version`) would pay for it.
+var typeSchemas = sync.OnceValue(func() map[reflect.Type]*jsonschema.Schema {
 	number := func() *jsonschema.Schema { return &jsonschema.Schema{Type: "number"} }
 	tuple := func(n int) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: "array", Items: number(), MinItems: jsonschema.Ptr(n), MaxItems: jsonschema.Ptr(n)}
@@ -45,7 +48,7 @@ var typeSchemas = func() map[reflect.Type]*jsonschema.Schema {
 	}
 	maps.Copy(m, viewSchemas()) // view.go
 	return m
-}()
+})
 
 var (
 	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
@@ -63,13 +66,13 @@ func (tool Tool) OutputSchema() (*jsonschema.Schema, error) {
 	if err := checkSchemaTypes(t, map[reflect.Type]bool{}); err != nil {
 		return nil, fmt.Errorf("output schema of %v: %w", t, err)
 	}
-	return jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: typeSchemas})
+	return jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: typeSchemas()})
 }
 
 // checkSchemaTypes reports a type reachable from t that writes its own JSON but has no entry
 // in typeSchemas, or an interface other than any (which would get the empty schema).
 func checkSchemaTypes(t reflect.Type, seen map[reflect.Type]bool) error {
-	if seen[t] || typeSchemas[t] != nil {
+	if seen[t] || typeSchemas()[t] != nil {
 		return nil
 	}
 	seen[t] = true

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -138,5 +140,54 @@ func TestPrestartRunsEarly(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string(nil), got); diff != "" {
 		t.Errorf("packages initialised before internal/prestart mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestVersionInitIsLight: what cadrun's own packages make as they initialise (regular
+// expressions, the script describer, the tools' type schemas) is made at first use, so a
+// process that needs none of it (`cadrun version`, a server until its first call) does not
+// pay for it. Go reports each package's allocations at init, a figure that does not depend
+// on the machine's speed or load; the runtime keeps its API table, which is checked as it is
+// built so that a misuse panics at start-up.
+func TestVersionInitIsLight(t *testing.T) {
+	t.Parallel()
+	bin, err := cliBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("cadrun version: %v\n%s", err, stderr.Bytes())
+	}
+	budget := map[string]int{ // bytes allocated by the package's initialisation
+		"github.com/cadrun/cadrun/modules": 16 << 10,
+		"github.com/cadrun/cadrun/runtime": 96 << 10,
+		"github.com/cadrun/cadrun/tools":   16 << 10,
+	}
+	var over []string
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		// init PKG @T ms, C ms clock, B bytes, A allocs
+		f := strings.Fields(line)
+		if len(f) < 9 || f[0] != "init" || f[8] != "bytes," {
+			continue
+		}
+		max, ok := budget[f[1]]
+		if !ok {
+			continue
+		}
+		delete(budget, f[1])
+		if n, err := strconv.Atoi(f[7]); err != nil || n > max {
+			over = append(over, fmt.Sprintf("%s: %s bytes, over %d", f[1], f[7], max))
+		}
+	}
+	for pkg := range budget {
+		over = append(over, pkg+": not initialised")
+	}
+	slices.Sort(over)
+	if diff := cmp.Diff([]string(nil), over); diff != "" {
+		t.Errorf("packages whose initialisation allocates more than their budget mismatch (-want +got):\n%s", diff)
 	}
 }
