@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 )
 
@@ -354,27 +355,33 @@ func anyBulge(vs []vertex) bool {
 	return false
 }
 
-// text draws TEXT and MTEXT as plain text: the height is the font size, the rotation turns
-// it about its insertion point; MTEXT's formatting codes are stripped.
+// text draws TEXT and MTEXT as plain text: the height is the font size, the text sits on its
+// point as its alignment says (textplace.go), and the rotation turns it about that point;
+// MTEXT's formatting codes are stripped and its box width (41) wraps it.
 func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
-	v, err := nums(e, []int{10, 20, 40, 50, 11, 21}, []float64{0, 0, 0, 0, 0, 0})
+	v, err := nums(e, []int{10, 20, 40, 50, 11, 21, 41}, []float64{0, 0, 0, 0, 0, 0, 0})
 	if err != nil {
 		return "", err
 	}
 	x, y, h, rot := v[0], v[1], v[2], v[3]
-	var s, align string
+	_, has11 := e.First(11)
+	var s string
+	var al textAlign
+	span := 0.0 // ALIGNED and FIT: the length from the first point to the second
+	fit := false
 	if e.Kind == "TEXT" {
 		s = plainText(e.Str(1, ""))
-		switch h72, _ := e.IntOr(72, 0); h72 {
-		case 1, 4:
-			align = "center"
-		case 2:
-			align = "right"
-		}
-		if align != "" || func() bool { v73, _ := e.IntOr(73, 0); return v73 != 0 }() {
-			if _, ok := e.First(11); ok {
-				x, y = v[4], v[5]
-			}
+		h72, _ := e.IntOr(72, 0)
+		v73, _ := e.IntOr(73, 0)
+		al = textAlignment(e.Kind, h72, v73, 0)
+		switch {
+		case (h72 == 3 || h72 == 5) && has11 && (v[4] != x || v[5] != y):
+			// The text runs from the first point to the second along its baseline.
+			span = math.Hypot(v[4]-x, v[5]-y)
+			rot = math.Atan2(v[5]-y, v[4]-x) * 180 / math.Pi
+			al, fit = textAlign{}, h72 == 5
+		case (h72 != 0 || v73 != 0) && has11:
+			x, y = v[4], v[5]
 		}
 	} else {
 		var chunks []string
@@ -384,18 +391,14 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 			}
 		}
 		s = plainMText(strings.Join(chunks, "") + e.Str(1, ""))
-		if _, ok := e.First(11); ok && e.Str(50, "") == "" { // direction vector instead of an angle
+		if has11 && e.Str(50, "") == "" { // direction vector instead of an angle
 			rot = math.Atan2(v[5], v[4]) * 180 / math.Pi
 		}
-		switch att, _ := e.IntOr(71, 1); (att - 1) % 3 {
-		case 1:
-			align = "center"
-		case 2:
-			align = "right"
+		att, _ := e.IntOr(71, 1)
+		al = textAlignment(e.Kind, 0, 0, att)
+		if v[6] > 0 && h > 0 {
+			s = wrapLines(s, v[6], h)
 		}
-		// The insertion point is the top of the text (for attachments 1-3); x, y is a baseline,
-		// written to the decimals the file gives y and h, not as float arithmetic leaves it.
-		y = atPrecision(y-h, y, h)
 	}
 	s, dropped := dropControls(s)
 	if dropped > 0 {
@@ -415,14 +418,35 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	if err := checkNums("a text height", h); err != nil {
 		return "", err
 	}
+	size, sx := num(h), 1.0
+	if span > 0 {
+		if l, err := scene.MeasureText(s, h, scene.DefaultFont); err == nil && l.Width > 0 {
+			if fit { // FIT keeps the height and stretches the width
+				sx = span / l.Width
+			} else { // ALIGNED scales both
+				h = h * span / l.Width
+				size = placed(h, h, v[2])
+			}
+		}
+	}
 	x = mirrorX(x, flip)
 	opts := ""
-	if align != "" {
-		opts = fmt.Sprintf(", {align: '%s'}", align)
+	if a := al.option(); a != "" {
+		opts = fmt.Sprintf(", {align: '%s'}", a)
 	}
-	call := fmt.Sprintf("drawText(%s, %s, %s, %s, %s%s);", name, jsString(s), num(x), num(y), num(h), opts)
+	ty := num(y)
+	if dy := al.baselineShift(h, strings.Count(s, "\n")+1); dy != 0 {
+		ty = placed(y+dy, h, y, h)
+	}
+	call := fmt.Sprintf("drawText(%s, %s, %s, %s, %s%s);", name, jsString(s), num(x), ty, size, opts)
+	if sx != 1 || rot != 0 {
+		call += fmt.Sprintf("\nsetPivot(%s, %s, %s);", name, num(x), num(y))
+	}
+	if sx != 1 {
+		call += fmt.Sprintf("\nscale(%s, %s, 1);", name, placed(sx, 1))
+	}
 	if rot != 0 {
-		call += fmt.Sprintf("\nsetPivot(%s, %s, %s);\nrotate(%s, %s);", name, num(x), num(y), name, degrees(derived(rot)))
+		call += fmt.Sprintf("\nrotate(%s, %s);", name, degrees(derived(rot)))
 	}
 	return call, nil
 }
@@ -483,7 +507,7 @@ func dropControls(s string) (string, int) {
 }
 
 // plainMText strips MTEXT's formatting: \P is a new line, \~ a space, \\ \{ \} the
-// characters; {} groups, \f...; \H...; \C...; and the other codes go; \S a^b; stacks as a/b.
+// characters; {} groups, \f...; \H...; \C...; and the other codes go; \S stacks (stacked).
 func plainMText(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -508,7 +532,7 @@ func plainMText(s string) string {
 			if end < 0 {
 				end = len(s) - i
 			}
-			b.WriteString(strings.NewReplacer("^", "/", "#", "/").Replace(s[i+1 : i+end]))
+			b.WriteString(stacked(s[i+1 : i+end]))
 			i += end
 		case 'L', 'l', 'O', 'o', 'K', 'k':
 		case 'U':
