@@ -7,6 +7,7 @@ package importer
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -31,6 +32,7 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 		return false, err
 	}
 	var call string
+	g.band = 0
 	switch e.Kind {
 	case "LINE":
 		call, err = g.line(e, name)
@@ -72,6 +74,14 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 	}
 	if c, ok, err := entityColor(e); err != nil {
 		return false, err
+	} else if w := g.band; w > 0 {
+		// A polyline with a width is drawn as its band: a stroke that wide, in its own colour
+		// or its layer's.
+		if !ok {
+			c = g.layerOrBlack(e.Str(8, "0"))
+		}
+		g.band = 0
+		g.after = append(g.after, fmt.Sprintf("%ssetStroke(%s, %s, %s);\n", indent, name, c, num(w)))
 	} else if ok && e.Kind != "INSERT" && !(indent == "" && c == g.layerOrBlack(e.Str(8, "0"))) {
 		// The colour a top-level entity takes from its layer (black on a layer of none) is
 		// not set again; in a block, the insert's layer may give another.
@@ -130,6 +140,11 @@ func (g *gen) planar(e *dxf.Entity) (flip, ok bool, err error) {
 		if n[i], err = e.Num(code, def); err != nil {
 			return false, false, err
 		}
+	}
+	if e.Kind == "SPLINE" && n == [3]float64{} {
+		// A SPLINE's normal is only a hint (its points are in world coordinates), and some
+		// writers leave it 0,0,0: ezdxf and CAD programs draw it.
+		return false, true, nil
 	}
 	if math.Abs(n[0]) > 1e-9 || math.Abs(n[1]) > 1e-9 || n[2] == 0 {
 		g.skip(e.Kind, "not in the XY plane (its extrusion direction is tilted)")
@@ -239,7 +254,38 @@ func (g *gen) lwpolyline(e *dxf.Entity, name string, flip bool) (string, error) 
 	if err != nil {
 		return "", err
 	}
+	if err := g.widths(e, e); err != nil {
+		return "", err
+	}
 	return g.poly(e, name, vs, flags&1 != 0, flip)
+}
+
+// widths reads a polyline's widths (LWPOLYLINE: 43 for all, 40 and 41 at each vertex;
+// POLYLINE: 40 and 41 on it and on its vertices) into g.band, which the entity's stroke is
+// drawn with. A width that varies along it is drawn as its widest, and noted.
+func (g *gen) widths(e *dxf.Entity, parts ...*dxf.Entity) error {
+	g.band = 0
+	var seen []float64
+	for _, part := range parts {
+		for _, p := range part.Pairs {
+			if p.Code != 40 && p.Code != 41 && p.Code != 43 {
+				continue
+			}
+			w, err := dxf.Float(p)
+			if err != nil {
+				return err
+			}
+			if err := checkNums("a width", w); err != nil {
+				return err
+			}
+			seen = append(seen, math.Abs(w))
+			g.band = max(g.band, math.Abs(w))
+		}
+	}
+	if g.band > 0 && slices.Min(seen) != g.band {
+		g.note(e.Kind, "a width that varies along it, drawn as its widest")
+	}
+	return nil
 }
 
 func (g *gen) polyline(e *dxf.Entity, name string, flip bool) (string, error) {
@@ -247,9 +293,26 @@ func (g *gen) polyline(e *dxf.Entity, name string, flip bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if flags&(8|16|64) != 0 {
-		g.skip(e.Kind, "a 3D polyline or mesh")
+	if flags&(16|64) != 0 {
+		g.skip(e.Kind, "a mesh")
 		return "", nil
+	}
+	if flags&8 != 0 {
+		// A 3D polyline's vertices are in world coordinates: one whose every z is 0 lies in
+		// the XY plane and is drawn as the 2D polyline it is.
+		for _, v := range e.Vertices {
+			if z, err := v.Num(30, 0); err != nil {
+				return "", err
+			} else if z != 0 {
+				g.skip(e.Kind, "a 3D polyline out of the XY plane")
+				return "", nil
+			}
+		}
+		flip = false
+	}
+	parts := append([]*dxf.Entity{e}, e.Vertices...)
+	if err := g.widths(e, parts...); err != nil {
+		return "", err
 	}
 	var vs []vertex
 	for _, v := range e.Vertices {
