@@ -151,6 +151,7 @@ func Read(data []byte, lim Limits) (*Drawing, error) {
 	} else if err != nil {
 		return nil, err
 	}
+	d.nameBlocks(r.unnamed)
 	d.Lines = r.line
 	return d, nil
 }
@@ -165,6 +166,7 @@ type reader struct {
 	pairs    int
 	count    int // entities read
 	sections int // sections begun
+	unnamed  []*Block
 	peeked   *Pair
 }
 
@@ -413,23 +415,32 @@ func (r *reader) blocks(d *Drawing) error {
 		if err != nil && !errors.Is(err, errEnd) {
 			return err
 		}
-		d.addBlock(b)
+		if b.Name == "" { // named once every name in the file is known
+			r.unnamed = append(r.unnamed, b)
+		} else {
+			d.addBlock(b)
+		}
 		if err != nil {
 			return err
 		}
 	}
 }
 
-// addBlock adds a block definition; one without a name (group 2), which no INSERT can
-// name, is named UNNAMED (UNNAMED2, ...) and noted, so that its geometry is not lost.
-func (d *Drawing) addBlock(b *Block) {
-	if b.Name == "" {
+// nameBlocks adds the blocks without a name (group 2), which no INSERT can name, as UNNAMED
+// (UNNAMED2, ...: a name no other block has), noted, so that their geometry is not lost.
+func (d *Drawing) nameBlocks(unnamed []*Block) {
+	for _, b := range unnamed {
 		b.Name = "UNNAMED"
 		for i := 2; d.Blocks[b.Name] != nil; i++ {
 			b.Name = fmt.Sprintf("UNNAMED%d", i)
 		}
 		d.note(fmt.Sprintf("BLOCK: a block without a name (group 2, line %d), named %s", b.Line, b.Name))
+		d.addBlock(b)
 	}
+}
+
+// addBlock adds a block definition; a later one of the same name replaces it.
+func (d *Drawing) addBlock(b *Block) {
 	if _, dup := d.Blocks[b.Name]; !dup {
 		d.BlockOrder = append(d.BlockOrder, b.Name)
 	}

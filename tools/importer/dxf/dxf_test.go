@@ -1,6 +1,7 @@
 package dxf
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,6 +28,8 @@ func TestReadsWhatOthersRead(t *testing.T) {
 		{"unnamed blocks", blocks + blocks + "0\nEOF\n", 0, []string{"UNNAMED", "UNNAMED2"},
 			map[string]int{"BLOCK: a block without a name (group 2, line 5), named UNNAMED": 1,
 				"BLOCK: a block without a name (group 2, line 33), named UNNAMED2": 1}},
+		{"a block named as an unnamed one would be", blocks + strings.Replace(blocks, "BLOCK\n8", "BLOCK\n2\nUNNAMED\n8", 1) + "0\nEOF\n", 0, []string{"UNNAMED", "UNNAMED2"},
+			map[string]int{"BLOCK: a block without a name (group 2, line 5), named UNNAMED2": 1}},
 	} {
 		d, err := Read([]byte(c.file), Limits{})
 		if err != nil {
