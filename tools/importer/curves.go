@@ -428,6 +428,12 @@ func (g *gen) ellipse(e *dxf.Entity, name string, flip bool) (string, error) {
 		// mirrored centre and axis: mirror them here, and the writer mirrors them back.
 		c.x, m.x = -c.x, -m.x
 	}
+	if ratio > 1 && ratio <= scene.MaxCoord {
+		// The "major" axis is the minor one: turn the ellipse a quarter, so that the
+		// other axis is its major, and its parameter runs a quarter behind.
+		m, ratio = vec{-m.y * ratio, m.x * ratio}, 1/ratio
+		v[5], v[6] = v[5]-math.Pi/2, v[6]-math.Pi/2
+	}
 	a := math.Hypot(m.x, m.y)
 	if !(a > 0) || !(ratio > 0) || ratio > 1+1e-9 {
 		g.skip(e.Kind, "major axis not positive or axis ratio not in (0, 1]")

@@ -7,10 +7,12 @@ package importer
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 )
 
@@ -30,6 +32,7 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 		return false, err
 	}
 	var call string
+	g.band = 0
 	switch e.Kind {
 	case "LINE":
 		call, err = g.line(e, name)
@@ -71,6 +74,14 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 	}
 	if c, ok, err := entityColor(e); err != nil {
 		return false, err
+	} else if w := g.band; w > 0 {
+		// A polyline with a width is drawn as its band: a stroke that wide, in its own colour
+		// or its layer's.
+		if !ok {
+			c = g.layerOrBlack(e.Str(8, "0"))
+		}
+		g.band = 0
+		g.after = append(g.after, fmt.Sprintf("%ssetStroke(%s, %s, %s);\n", indent, name, c, num(w)))
 	} else if ok && e.Kind != "INSERT" && !(indent == "" && c == g.layerOrBlack(e.Str(8, "0"))) {
 		// The colour a top-level entity takes from its layer (black on a layer of none) is
 		// not set again; in a block, the insert's layer may give another.
@@ -129,6 +140,11 @@ func (g *gen) planar(e *dxf.Entity) (flip, ok bool, err error) {
 		if n[i], err = e.Num(code, def); err != nil {
 			return false, false, err
 		}
+	}
+	if e.Kind == "SPLINE" && n == [3]float64{} {
+		// A SPLINE's normal is only a hint (its points are in world coordinates), and some
+		// writers leave it 0,0,0: ezdxf and CAD programs draw it.
+		return false, true, nil
 	}
 	if math.Abs(n[0]) > 1e-9 || math.Abs(n[1]) > 1e-9 || n[2] == 0 {
 		g.skip(e.Kind, "not in the XY plane (its extrusion direction is tilted)")
@@ -238,7 +254,38 @@ func (g *gen) lwpolyline(e *dxf.Entity, name string, flip bool) (string, error) 
 	if err != nil {
 		return "", err
 	}
+	if err := g.widths(e, e); err != nil {
+		return "", err
+	}
 	return g.poly(e, name, vs, flags&1 != 0, flip)
+}
+
+// widths reads a polyline's widths (LWPOLYLINE: 43 for all, 40 and 41 at each vertex;
+// POLYLINE: 40 and 41 on it and on its vertices) into g.band, which the entity's stroke is
+// drawn with. A width that varies along it is drawn as its widest, and noted.
+func (g *gen) widths(e *dxf.Entity, parts ...*dxf.Entity) error {
+	g.band = 0
+	var seen []float64
+	for _, part := range parts {
+		for _, p := range part.Pairs {
+			if p.Code != 40 && p.Code != 41 && p.Code != 43 {
+				continue
+			}
+			w, err := dxf.Float(p)
+			if err != nil {
+				return err
+			}
+			if err := checkNums("a width", w); err != nil {
+				return err
+			}
+			seen = append(seen, math.Abs(w))
+			g.band = max(g.band, math.Abs(w))
+		}
+	}
+	if g.band > 0 && slices.Min(seen) != g.band {
+		g.note(e.Kind, "a width that varies along it, drawn as its widest")
+	}
+	return nil
 }
 
 func (g *gen) polyline(e *dxf.Entity, name string, flip bool) (string, error) {
@@ -246,9 +293,26 @@ func (g *gen) polyline(e *dxf.Entity, name string, flip bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if flags&(8|16|64) != 0 {
-		g.skip(e.Kind, "a 3D polyline or mesh")
+	if flags&(16|64) != 0 {
+		g.skip(e.Kind, "a mesh")
 		return "", nil
+	}
+	if flags&8 != 0 {
+		// A 3D polyline's vertices are in world coordinates: one whose every z is 0 lies in
+		// the XY plane and is drawn as the 2D polyline it is.
+		for _, v := range e.Vertices {
+			if z, err := v.Num(30, 0); err != nil {
+				return "", err
+			} else if z != 0 {
+				g.skip(e.Kind, "a 3D polyline out of the XY plane")
+				return "", nil
+			}
+		}
+		flip = false
+	}
+	parts := append([]*dxf.Entity{e}, e.Vertices...)
+	if err := g.widths(e, parts...); err != nil {
+		return "", err
 	}
 	var vs []vertex
 	for _, v := range e.Vertices {
@@ -354,27 +418,33 @@ func anyBulge(vs []vertex) bool {
 	return false
 }
 
-// text draws TEXT and MTEXT as plain text: the height is the font size, the rotation turns
-// it about its insertion point; MTEXT's formatting codes are stripped.
+// text draws TEXT and MTEXT as plain text: the height is the font size, the text sits on its
+// point as its alignment says (textplace.go), and the rotation turns it about that point;
+// MTEXT's formatting codes are stripped and its box width (41) wraps it.
 func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
-	v, err := nums(e, []int{10, 20, 40, 50, 11, 21}, []float64{0, 0, 0, 0, 0, 0})
+	v, err := nums(e, []int{10, 20, 40, 50, 11, 21, 41}, []float64{0, 0, 0, 0, 0, 0, 0})
 	if err != nil {
 		return "", err
 	}
 	x, y, h, rot := v[0], v[1], v[2], v[3]
-	var s, align string
+	_, has11 := e.First(11)
+	var s string
+	var al textAlign
+	span := 0.0 // ALIGNED and FIT: the length from the first point to the second
+	fit := false
 	if e.Kind == "TEXT" {
 		s = plainText(e.Str(1, ""))
-		switch h72, _ := e.IntOr(72, 0); h72 {
-		case 1, 4:
-			align = "center"
-		case 2:
-			align = "right"
-		}
-		if align != "" || func() bool { v73, _ := e.IntOr(73, 0); return v73 != 0 }() {
-			if _, ok := e.First(11); ok {
-				x, y = v[4], v[5]
-			}
+		h72, _ := e.IntOr(72, 0)
+		v73, _ := e.IntOr(73, 0)
+		al = textAlignment(e.Kind, h72, v73, 0)
+		switch {
+		case (h72 == 3 || h72 == 5) && has11 && (v[4] != x || v[5] != y):
+			// The text runs from the first point to the second along its baseline.
+			span = math.Hypot(v[4]-x, v[5]-y)
+			rot = math.Atan2(v[5]-y, v[4]-x) * 180 / math.Pi
+			al, fit = textAlign{}, h72 == 5
+		case (h72 != 0 || v73 != 0) && has11:
+			x, y = v[4], v[5]
 		}
 	} else {
 		var chunks []string
@@ -384,18 +454,14 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 			}
 		}
 		s = plainMText(strings.Join(chunks, "") + e.Str(1, ""))
-		if _, ok := e.First(11); ok && e.Str(50, "") == "" { // direction vector instead of an angle
+		if has11 && e.Str(50, "") == "" { // direction vector instead of an angle
 			rot = math.Atan2(v[5], v[4]) * 180 / math.Pi
 		}
-		switch att, _ := e.IntOr(71, 1); (att - 1) % 3 {
-		case 1:
-			align = "center"
-		case 2:
-			align = "right"
+		att, _ := e.IntOr(71, 1)
+		al = textAlignment(e.Kind, 0, 0, att)
+		if v[6] > 0 && h > 0 {
+			s = wrapLines(s, v[6], h)
 		}
-		// The insertion point is the top of the text (for attachments 1-3); x, y is a baseline,
-		// written to the decimals the file gives y and h, not as float arithmetic leaves it.
-		y = atPrecision(y-h, y, h)
 	}
 	s, dropped := dropControls(s)
 	if dropped > 0 {
@@ -415,14 +481,35 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	if err := checkNums("a text height", h); err != nil {
 		return "", err
 	}
+	size, sx := num(h), 1.0
+	if span > 0 {
+		if l, err := scene.MeasureText(s, h, scene.DefaultFont); err == nil && l.Width > 0 {
+			if fit { // FIT keeps the height and stretches the width
+				sx = span / l.Width
+			} else { // ALIGNED scales both
+				h = h * span / l.Width
+				size = placed(h, h, v[2])
+			}
+		}
+	}
 	x = mirrorX(x, flip)
 	opts := ""
-	if align != "" {
-		opts = fmt.Sprintf(", {align: '%s'}", align)
+	if a := al.option(); a != "" {
+		opts = fmt.Sprintf(", {align: '%s'}", a)
 	}
-	call := fmt.Sprintf("drawText(%s, %s, %s, %s, %s%s);", name, jsString(s), num(x), num(y), num(h), opts)
+	ty := num(y)
+	if dy := al.baselineShift(h, strings.Count(s, "\n")+1); dy != 0 {
+		ty = placed(y+dy, h, y, h)
+	}
+	call := fmt.Sprintf("drawText(%s, %s, %s, %s, %s%s);", name, jsString(s), num(x), ty, size, opts)
+	if sx != 1 || rot != 0 {
+		call += fmt.Sprintf("\nsetPivot(%s, %s, %s);", name, num(x), num(y))
+	}
+	if sx != 1 {
+		call += fmt.Sprintf("\nscale(%s, %s, 1);", name, placed(sx, 1))
+	}
 	if rot != 0 {
-		call += fmt.Sprintf("\nsetPivot(%s, %s, %s);\nrotate(%s, %s);", name, num(x), num(y), name, degrees(derived(rot)))
+		call += fmt.Sprintf("\nrotate(%s, %s);", name, degrees(derived(rot)))
 	}
 	return call, nil
 }
@@ -483,7 +570,7 @@ func dropControls(s string) (string, int) {
 }
 
 // plainMText strips MTEXT's formatting: \P is a new line, \~ a space, \\ \{ \} the
-// characters; {} groups, \f...; \H...; \C...; and the other codes go; \S a^b; stacks as a/b.
+// characters; {} groups, \f...; \H...; \C...; and the other codes go; \S stacks (stacked).
 func plainMText(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -508,7 +595,7 @@ func plainMText(s string) string {
 			if end < 0 {
 				end = len(s) - i
 			}
-			b.WriteString(strings.NewReplacer("^", "/", "#", "/").Replace(s[i+1 : i+end]))
+			b.WriteString(stacked(s[i+1 : i+end]))
 			i += end
 		case 'L', 'l', 'O', 'o', 'K', 'k':
 		case 'U':

@@ -145,6 +145,7 @@ type gen struct {
 	opt    Options
 	rep    *Report
 	out    *codeWriter       // the module as written, before folding
+	band   float64           // the width of the polyline being written (widths), 0 for none
 	clock  *budget           // the import's MaxTime
 	funcs  map[string]string // block name -> JS function name
 	names  map[string]bool   // entity and group names used, lower-cased
@@ -170,6 +171,12 @@ func newGen(d *dxf.Drawing, opt Options, clock *budget) *gen {
 	}
 	g := &gen{d: d, opt: opt, clock: clock, out: newCodeWriter(MaxUnfoldedBytes, " before folding", "MaxUnfoldedBytes", "import a few layers at a time (-layers)", clock), funcs: map[string]string{}, names: map[string]bool{}, used: map[string]bool{}, drawn: map[string]int{},
 		rep: &Report{Format: "dxf", Units: u, InsUnits: d.InsUnits, Kinds: map[string]int{}, Layers: map[string]int{}, Skipped: map[string]int{}}}
+	for what, n := range d.Notes {
+		if g.rep.Notes == nil {
+			g.rep.Notes = map[string]int{}
+		}
+		g.rep.Notes[what] += n
+	}
 	g.naming()
 	if len(opt.Layers) > 0 {
 		g.keep = map[string]bool{}

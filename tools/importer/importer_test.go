@@ -180,7 +180,7 @@ func TestRefusals(t *testing.T) {
 	for _, c := range []struct{ name, file, want string }{
 		{"binary", "AutoCAD Binary DXF\r\n\x1a\x00rest", "binary DXF is not supported: save the drawing as ASCII DXF"},
 		{"truncated", head + "0\nLINE\n10\n", "line 8: the file ends after group code 10, before its value (is it truncated?)"},
-		{"no EOF", head + "0\nENDSEC\n", "line 7: the file ends without 0 EOF (is it truncated?)"},
+		{"empty", "", "line 1: the file ends before its first section (is it a DXF file?)"},
 		{"bad code", head + "0\nLINE\nten\n1\n", `line 7: expected a group code (an integer 0-1071), got "ten"`},
 		{"bad number", head + "0\nLINE\n10\nabc\n0\nENDSEC\n0\nEOF\n", `line 8: group 10 needs a finite number, got "abc"`},
 		{"no section", "0\nLINE\n0\nEOF\n", "line 1: expected 0 SECTION or 0 EOF, got 0 LINE"},

@@ -53,10 +53,9 @@ func refuseEntity(kind string, line int, err error) error {
 }
 
 // atPrecision is v, a number worked out from the file's numbers of, rounded to the most
-// decimals any of them has: 3.2064 - 2.5 is 0.7064 as the file would write it, not
-// 0.7063999999999999.
-func atPrecision(v float64, of ...float64) float64 {
-	places := 0
+// decimals any of them has, and at least places: 3.2064 - 2.5 is 0.7064 as the file would
+// write it, not 0.7063999999999999.
+func atPrecision(v float64, places int, of ...float64) float64 {
 	for _, o := range of {
 		s := strconv.FormatFloat(o, 'f', -1, 64)
 		if i := strings.IndexByte(s, '.'); i >= 0 {

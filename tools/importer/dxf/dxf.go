@@ -105,6 +105,16 @@ type Drawing struct {
 	BlockOrder []string // block names in file order
 	Entities   []*Entity
 	Lines      int // lines in the file
+	// Notes are what the reader read other than as the file wrote it, "KIND: how" -> count
+	// (a file without its 0 EOF, a block without a name), for the importer's report.
+	Notes map[string]int
+}
+
+func (d *Drawing) note(what string) {
+	if d.Notes == nil {
+		d.Notes = map[string]int{}
+	}
+	d.Notes[what]++
 }
 
 // binarySentinel opens every binary DXF file.
@@ -132,9 +142,16 @@ func Read(data []byte, lim Limits) (*Drawing, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	r := &reader{data: data, lim: lim, deadline: time.Now().Add(lim.MaxTime)}
 	d := &Drawing{Layers: map[string]Layer{}, Blocks: map[string]*Block{}}
-	if err := r.drawing(d); err != nil {
+	if err := r.drawing(d); errors.Is(err, errEnd) && r.sections > 0 {
+		// ezdxf and CAD programs read a file that stops between two groups: what it holds
+		// is drawn, and the report says where it stopped.
+		d.note(fmt.Sprintf("FILE: ends at line %d without 0 EOF (is it truncated?): read to its end", r.line))
+	} else if errors.Is(err, errEnd) {
+		return nil, &SyntaxError{r.line + 1, "the file ends before its first section (is it a DXF file?)"}
+	} else if err != nil {
 		return nil, err
 	}
+	d.nameBlocks(r.unnamed)
 	d.Lines = r.line
 	return d, nil
 }
@@ -148,6 +165,8 @@ type reader struct {
 	deadline time.Time
 	pairs    int
 	count    int // entities read
+	sections int // sections begun
+	unnamed  []*Block
 	peeked   *Pair
 }
 
@@ -168,8 +187,11 @@ func (r *reader) nextLine() (string, bool) {
 	return string(bytes.TrimSuffix(l, []byte("\r"))), true
 }
 
-// next reads one pair. At the end of the file it returns a SyntaxError: every well-formed
-// file ends with 0 EOF, which the caller stops at.
+// errEnd is next's error at the end of the file: a well-formed file ends with 0 EOF, which
+// the caller stops at first. The readers of sections return what they read with it.
+var errEnd = errors.New("the file ends without 0 EOF")
+
+// next reads one pair; at the end of the file, errEnd.
 func (r *reader) next() (Pair, error) {
 	if r.peeked != nil {
 		p := *r.peeked
@@ -182,7 +204,7 @@ func (r *reader) next() (Pair, error) {
 	}
 	codeText, ok := r.nextLine()
 	if !ok {
-		return Pair{}, &SyntaxError{r.line + 1, "the file ends without 0 EOF (is it truncated?)"}
+		return Pair{}, errEnd
 	}
 	line := r.line
 	code, err := strconv.Atoi(strings.TrimSpace(codeText))
@@ -225,6 +247,7 @@ func (r *reader) drawing(d *Drawing) error {
 		case "EOF":
 			return nil
 		case "SECTION":
+			r.sections++
 		case "ENDSEC": // the end of a section some writer closed twice
 			continue
 		default:
@@ -302,6 +325,7 @@ func (r *reader) tables(d *Drawing) error {
 	for {
 		p, err := r.next()
 		if err != nil {
+			flush()
 			return err
 		}
 		switch {
@@ -383,21 +407,44 @@ func (r *reader) blocks(d *Drawing) error {
 				return err
 			}
 		}
-		if b.Entities, err = r.entities("ENDBLK"); err != nil {
+		b.Entities, err = r.entities("ENDBLK")
+		if err == nil {
+			// ENDBLK's own groups run to the next 0.
+			err = r.skipGroups()
+		}
+		if err != nil && !errors.Is(err, errEnd) {
 			return err
 		}
-		// ENDBLK's own groups run to the next 0.
-		if err := r.skipGroups(); err != nil {
+		if b.Name == "" { // named once every name in the file is known
+			r.unnamed = append(r.unnamed, b)
+		} else {
+			d.addBlock(b)
+		}
+		if err != nil {
 			return err
 		}
-		if b.Name == "" {
-			return &SyntaxError{b.Line, "a BLOCK without a name (group 2)"}
-		}
-		if _, dup := d.Blocks[b.Name]; !dup {
-			d.BlockOrder = append(d.BlockOrder, b.Name)
-		}
-		d.Blocks[b.Name] = b
 	}
+}
+
+// nameBlocks adds the blocks without a name (group 2), which no INSERT can name, as UNNAMED
+// (UNNAMED2, ...: a name no other block has), noted, so that their geometry is not lost.
+func (d *Drawing) nameBlocks(unnamed []*Block) {
+	for _, b := range unnamed {
+		b.Name = "UNNAMED"
+		for i := 2; d.Blocks[b.Name] != nil; i++ {
+			b.Name = fmt.Sprintf("UNNAMED%d", i)
+		}
+		d.note(fmt.Sprintf("BLOCK: a block without a name (group 2, line %d), named %s", b.Line, b.Name))
+		d.addBlock(b)
+	}
+}
+
+// addBlock adds a block definition; a later one of the same name replaces it.
+func (d *Drawing) addBlock(b *Block) {
+	if _, dup := d.Blocks[b.Name]; !dup {
+		d.BlockOrder = append(d.BlockOrder, b.Name)
+	}
+	d.Blocks[b.Name] = b
 }
 
 // skipGroups reads groups up to (not including) the next 0.
@@ -420,6 +467,9 @@ func (r *reader) entities(end string) ([]*Entity, error) {
 	var out []*Entity
 	for {
 		p, err := r.next()
+		if errors.Is(err, errEnd) {
+			return out, err
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -433,7 +483,7 @@ func (r *reader) entities(end string) ([]*Entity, error) {
 			return nil, &SyntaxError{p.Line, fmt.Sprintf("0 %s before 0 %s", p.Value, end)}
 		}
 		e, err := r.entity(p)
-		if err != nil {
+		if err != nil && !errors.Is(err, errEnd) {
 			return nil, err
 		}
 		switch e.Kind {
@@ -443,9 +493,12 @@ func (r *reader) entities(end string) ([]*Entity, error) {
 				pl := out[len(out)-1]
 				pl.Vertices = append(pl.Vertices, e)
 			}
-			continue
+		default:
+			out = append(out, e)
 		}
-		out = append(out, e)
+		if err != nil { // the file ended after this entity's groups
+			return out, err
+		}
 	}
 }
 
@@ -458,6 +511,9 @@ func (r *reader) entity(p Pair) (*Entity, error) {
 	e := &Entity{Kind: p.Value, Line: p.Line}
 	for {
 		q, err := r.next()
+		if errors.Is(err, errEnd) {
+			return e, err
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -4,9 +4,9 @@ one JSON line with the exact bounding box of the modelspace's geometry, overall 
 Input on stdin, one file a line: the path, a tab, and the entity kinds to count, comma
 separated (the kinds the importer imported; INSERT is always followed into its block). The
 kinds the importer skips are left out here too, and so are the ones it skips in part: an
-entity whose extrusion leaves the XY plane, a 3D polyline or mesh, a zero-length line, a
-radius that is not positive, and a polyline of fewer than 2 distinct vertices. TEXT and
-MTEXT are never counted: their extents depend on the font.
+entity whose extrusion leaves the XY plane, a mesh, a 3D polyline out of the XY plane, a
+zero-length line, a radius that is not positive, and a polyline of fewer than 2 distinct
+vertices. TEXT and MTEXT are never counted: their extents depend on the font.
 
 Output, one line per input line: {"path", "bbox": [x0, y0, x1, y1] or null, "layers":
 {layer: bbox}, "entities": modelspace entities by kind, "error": why ezdxf could not read it}.
@@ -33,10 +33,13 @@ TEXTS = {"TEXT", "MTEXT", "ATTRIB", "ATTDEF"}
 
 
 def planar(e):
-    """Whether the entity lies in the XY plane (extrusion 0,0,1 or 0,0,-1)."""
+    """Whether the entity lies in the XY plane (extrusion 0,0,1 or 0,0,-1; a SPLINE's normal
+    may also be 0,0,0, which says nothing, as its points are in world coordinates)."""
     if not e.dxf.hasattr("extrusion"):
         return True
     x, y, z = e.dxf.extrusion
+    if e.dxftype() == "SPLINE" and x == y == z == 0:
+        return True
     return abs(x) <= 1e-9 and abs(y) <= 1e-9 and z != 0
 
 
@@ -100,8 +103,12 @@ def points(e, kinds):
         size = max(max(p[k] for p in cps) - min(p[k] for p in cps) for k in (0, 1))
         return list(e.flattening(max(size * 1e-9, 1e-12)))
     if kind in ("LWPOLYLINE", "POLYLINE"):
-        if kind == "POLYLINE" and (e.is_3d_polyline or e.is_polygon_mesh or e.is_poly_face_mesh):
+        if kind == "POLYLINE" and (e.is_polygon_mesh or e.is_poly_face_mesh):
             return []
+        if kind == "POLYLINE" and e.is_3d_polyline:  # drawn when it lies in the XY plane
+            if any(v.dxf.location.z != 0 for v in e.vertices):
+                return []
+            return [Vec3(v.dxf.location) for v in e.vertices]
         out = []
         for v in e.virtual_entities():
             out += points_or_box(v, {"LINE", "ARC"})
