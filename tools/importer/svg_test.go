@@ -366,3 +366,44 @@ func TestSVGMatchesLibrsvg(t *testing.T) {
 		t.Errorf("report %+v", rep)
 	}
 }
+
+// TestSVGDashes: a dash array is drawn as cadrun's linetype of the same rhythm and period,
+// exactly when it is one of cadrun's patterns at some scale, else noted as the nearest; an
+// offset is noted; a symbol's dashes scale with each placement, as its widths do.
+func TestSVGDashes(t *testing.T) {
+	t.Parallel()
+	s, rep, code := svgRun(t, doc(`<line x2="100" stroke="black" stroke-dasharray="6 3"/>
+		<line x2="100" stroke="black" stroke-dasharray="3,1.5" transform="scale(2)"/>
+		<line x2="100" stroke="black" stroke-dasharray="5 2 1 2" stroke-dashoffset="1"/>
+		<line x2="100" stroke="black" stroke-dasharray="none"/>
+		<defs><line id="l" x2="10" stroke="red" stroke-dasharray="2 1"/></defs>
+		<use href="#l"/><use href="#l" transform="scale(3)"/>`), Options{})
+	for _, c := range []struct {
+		name, linetype string
+		scale          float64
+	}{
+		{"line1", "dashed", 1},
+		{"line2", "dashed", 1},
+		{"line3", "center", 10.0 / 24},
+		{"line4", "", 0},
+		{"use1-1", "dashed", 1.0 / 3},
+		{"use2-1", "dashed", 1},
+	} {
+		e, err := s.Get(c.name)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, code)
+		}
+		st := s.Drawn(e).Style
+		if st.Linetype != c.linetype || math.Abs(st.LinetypeScale-c.scale) > 1e-9 && c.linetype != "" && !(c.scale == 1 && st.LinetypeScale == 0) {
+			t.Errorf("%s: linetype %q at %g, want %q at %g\n%s", c.name, st.Linetype, st.LinetypeScale, c.linetype, c.scale, code)
+		}
+	}
+	for _, k := range []string{
+		"line: stroke-dasharray 5,2,1,2 is not one of cadrun's linetypes: drawn as its nearest, center, with the same period",
+		"line: stroke-dashoffset is not applied: cadrun's dashes start at each subpath's start",
+	} {
+		if rep.Skipped[k] != 1 {
+			t.Errorf("skipped %q: %d, want 1 (%v)", k, rep.Skipped[k], rep.Skipped)
+		}
+	}
+}

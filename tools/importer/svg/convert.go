@@ -45,17 +45,21 @@ const (
 
 // Item is a group, a shape or a placed symbol.
 type Item struct {
-	Kind     ItemKind
-	Element  string // the SVG element it came from: "rect", "path", "g", "use", ...
-	Line     int
-	ID       string // inkscape:label, else id; "" when neither
-	Prim     Prim
-	Fill     *Color  // nil: none
-	Stroke   *Color  // nil: none
-	Width    float64 // stroke width in scene units; 0 a hairline
-	Children []*Item
-	Symbol   *Symbol
-	Place    Placement
+	Kind    ItemKind
+	Element string // the SVG element it came from: "rect", "path", "g", "use", ...
+	Line    int
+	ID      string // inkscape:label, else id; "" when neither
+	Prim    Prim
+	Fill    *Color  // nil: none
+	Stroke  *Color  // nil: none
+	Width   float64 // stroke width in scene units; 0 a hairline
+	// Linetype is cadrun's linetype for the stroke's dashes, "" solid; LinetypeScale its
+	// scale, in scene units like Width.
+	Linetype      string
+	LinetypeScale float64
+	Children      []*Item
+	Symbol        *Symbol
+	Place         Placement
 }
 
 // Prim is a shape in scene coordinates: one of the calls cadrun draws with.
@@ -88,9 +92,11 @@ type Symbol struct {
 	Items []*Item
 	Drawn int     // shapes and groups it draws, nested uses expanded
 	Scale float64 // the mean scale it is drawn at, scene units per unit of its content
-	// Widths tells that it has stroke widths (its own shapes' or its uses' symbols'),
-	// which each placement multiplies by its K.
+	// Widths tells that it has stroke widths or dashes (its own shapes' or its uses'
+	// symbols'), which each placement multiplies by its K.
 	Widths bool
+	// Dashes are the dashes and dots its strokes make, each placement making as many.
+	Dashes float64
 }
 
 // Options say how to read a file.
@@ -140,6 +146,7 @@ type converter struct {
 	uses     []string           // the ids of the <use>s being expanded, outermost first
 	useLines []int              // and their lines
 	drawn    int
+	dashes   float64 // the dashes and dots the strokes make, against scene.MaxDashSegments
 	d        *Drawing
 }
 
@@ -357,6 +364,9 @@ func (c *converter) made(it *Item) ([]*Item, error) {
 	c.drawn++
 	if it.Kind == Use {
 		c.drawn += it.Symbol.Drawn
+		if c.dashes += it.Symbol.Dashes; c.dashes > scene.MaxDashSegments {
+			return nil, &LineError{it.Line, fmt.Errorf("%w: the drawing's dashed strokes make over %d dashes and dots once its <use> elements are expanded (MaxDashSegments); draw the symbol's strokes solid or place it fewer times", ErrRefused, scene.MaxDashSegments)}
+		}
 	}
 	if c.drawn > c.lim.MaxDrawn {
 		return nil, &LineError{it.Line, fmt.Errorf("%w: the drawing has over %d shapes and groups once its <use> elements are expanded (MaxDrawn)", ErrRefused, c.lim.MaxDrawn)}
@@ -537,6 +547,16 @@ func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *I
 		it.Fill = nil // an open line has no inside
 	}
 	it.Prim = c.prim(e, p, m, st)
+	c.dash(e, it, m, st)
+	if it.Linetype != "" {
+		n := p.Transform(m).DashCount(scene.Dashes(it.Linetype, it.LinetypeScale))
+		if c.dashes+n > scene.MaxDashSegments {
+			it.Linetype, it.LinetypeScale = "", 0
+			c.skip(e.name, fmt.Sprintf("a dashed stroke is drawn solid: the drawing's dashes would pass the scene's %d (MaxDashSegments)", scene.MaxDashSegments))
+		} else {
+			c.dashes += n
+		}
+	}
 	return it
 }
 
@@ -751,7 +771,7 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 	if s, ok := c.symbols[key]; ok {
 		return s, nil
 	}
-	before := c.drawn
+	before, dashesBefore := c.drawn, c.dashes
 	kinds := c.d.Kinds
 	c.d.Kinds = map[string]int{}
 	items, err := c.content(target, scene.Scaling(scale, -scale), st)
@@ -763,12 +783,12 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 	for k, n := range symKinds {
 		c.d.Kinds[k] += n
 	}
-	drawn := c.drawn - before
-	c.drawn = before
+	drawn, dashes := c.drawn-before, c.dashes-dashesBefore
+	c.drawn, c.dashes = before, dashesBefore
 	if len(items) == 0 {
 		return nil, nil
 	}
-	s := &Symbol{ID: id, Line: target.line, Items: items, Drawn: drawn, Scale: scale, Widths: widths(items)}
+	s := &Symbol{ID: id, Line: target.line, Items: items, Drawn: drawn, Scale: scale, Widths: widths(items), Dashes: dashes}
 	c.symbols[key] = s
 	c.d.Symbols = append(c.d.Symbols, s)
 	return s, nil
@@ -779,7 +799,7 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 func widths(items []*Item) bool {
 	for _, it := range items {
 		switch {
-		case it.Kind == Shape && it.Stroke != nil && it.Width != 0,
+		case it.Kind == Shape && it.Stroke != nil && (it.Width != 0 || it.Linetype != ""),
 			it.Kind == Group && widths(it.Children),
 			it.Kind == Use && it.Symbol.Widths:
 			return true

@@ -36,6 +36,12 @@ type style struct {
 	strokeCurrent  bool
 	color          Color // currentColor
 	fontFamilyBold bool
+	// dashes is stroke-dasharray in user units, nil for solid; dashOffset is
+	// stroke-dashoffset; lineCap and lineJoin are as written ("" for SVG's butt and miter).
+	dashes     []float64
+	dashOffset float64
+	lineCap    string
+	lineJoin   string
 }
 
 // initialStyle is SVG's initial style: black fill, no stroke, width 1, 16px text.
@@ -50,7 +56,8 @@ func initialStyle() style {
 func properties(e *element) map[string]string {
 	p := map[string]string{}
 	for _, k := range []string{"fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity", "opacity",
-		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight"} {
+		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight",
+		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin"} {
 		if v, ok := e.attrs[k]; ok {
 			p[k] = strings.TrimSpace(v)
 		}
@@ -109,6 +116,20 @@ func (s style) child(e *element) style {
 	}
 	if v, ok := p["font-weight"]; ok && v != "inherit" {
 		s.fontFamilyBold = v == "bold" || v == "bolder" || v >= "600" && len(v) == 3
+	}
+	if v, ok := p["stroke-dasharray"]; ok && v != "inherit" {
+		s.dashes = dashArray(v, s.fontSize)
+	}
+	if v, ok := p["stroke-dashoffset"]; ok && v != "inherit" {
+		if f, ok := length(v, s.fontSize); ok {
+			s.dashOffset = f
+		}
+	}
+	if v, ok := p["stroke-linecap"]; ok && v != "inherit" {
+		s.lineCap = v
+	}
+	if v, ok := p["stroke-linejoin"]; ok && v != "inherit" {
+		s.lineJoin = v
 	}
 	s.nonScaling = p["vector-effect"] == "non-scaling-stroke"
 	return s
