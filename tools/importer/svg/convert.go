@@ -126,6 +126,15 @@ func Read(data []byte, opt Options) (*Drawing, error) {
 	c := &converter{lim: lim, deadline: deadline, ids: map[string]*element{}, symbols: map[string]*Symbol{},
 		d: &Drawing{Kinds: map[string]int{}, Skipped: map[string]int{}}}
 	c.index(root)
+	c.vp = [2]float64{100, 100}
+	if vb, ok := viewBox(root.attr("viewBox")); ok {
+		c.vp = [2]float64{vb[2], vb[3]}
+	} else if w, ok := length(root.attr("width"), 16); ok {
+		c.vp[0] = w
+		if h, ok := length(root.attr("height"), 16); ok {
+			c.vp[1] = h
+		}
+	}
 	sx, sy := c.documentScale(root, units)
 	m := scene.Scaling(sx, -sy) // Y up
 	st := initialStyle().child(root)
@@ -146,7 +155,9 @@ type converter struct {
 	uses     []string           // the ids of the <use>s being expanded, outermost first
 	useLines []int              // and their lines
 	drawn    int
-	dashes   float64 // the dashes and dots the strokes make, against scene.MaxDashSegments
+	dashes   float64    // the dashes and dots the strokes make, against scene.MaxDashSegments
+	vp       [2]float64 // the width and height of the viewport being converted, in its user units
+	ext      *extent    // what the innermost clipping viewport being converted holds, nil outside one
 	d        *Drawing
 }
 
@@ -185,9 +196,11 @@ func (c *converter) documentScale(root *element, units string) (sx, sy float64) 
 		h = w * vb[3] / vb[2]
 	}
 	sx, sy = w/vb[2]*perPx, h/vb[3]*perPx
-	if !strings.HasPrefix(strings.TrimSpace(root.attr("preserveAspectRatio")), "none") {
-		sx = min(sx, sy)
-		sy = sx
+	if fm, slice := fit(vb, root.attr("preserveAspectRatio"), 0, 0, w, h); fm.A != fm.D || sx != sy {
+		sx, sy = fm.A*perPx, fm.D*perPx
+		if slice {
+			c.skip("svg", "preserveAspectRatio slice: the drawing is scaled to cover its page, as SVG does, but not cut to it")
+		}
 	}
 	c.d.Scale = sx
 	return sx, sy
@@ -200,15 +213,6 @@ func viewBox(v string) ([4]float64, bool) {
 		return [4]float64{}, false
 	}
 	return [4]float64{n[0], n[1], n[2], n[3]}, true
-}
-
-// viewport maps a viewBox into a box of width w and height h at (x, y), centred and fitted
-// (preserveAspectRatio's default, xMidYMid meet).
-func viewport(vb [4]float64, x, y, w, h float64) scene.Affine {
-	s := min(w/vb[2], h/vb[3])
-	tx := x + (w-vb[2]*s)/2 - vb[0]*s
-	ty := y + (h-vb[3]*s)/2 - vb[1]*s
-	return scene.Affine{A: s, D: s, E: tx, F: ty}
 }
 
 func (c *converter) skip(elem, why string) { c.d.Skipped[elem+": "+why]++ }
@@ -274,16 +278,7 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 	case "g", "a", "switch":
 		return c.group(e, m, st)
 	case "svg":
-		x, y := c.num(e, "x"), c.num(e, "y")
-		m = m.Mul(scene.Translation(scene.Vec{X: x, Y: y}))
-		if vb, ok := viewBox(e.attr("viewBox")); ok {
-			w, okw := length(e.attr("width"), st.fontSize)
-			h, okh := length(e.attr("height"), st.fontSize)
-			if okw && okh {
-				m = m.Mul(viewport(vb, 0, 0, w, h))
-			}
-		}
-		return c.group(e, m, st)
+		return c.nested(e, m, st)
 	case "use":
 		return c.use(e, m, st)
 	case "text":
@@ -375,6 +370,49 @@ func (c *converter) made(it *Item) ([]*Item, error) {
 	return []*Item{it}, nil
 }
 
+// nested converts a nested <svg>: its viewBox fitted into its box (x, y, width, height, the
+// size 100% of the viewport it is in by default), which is the viewport of what it holds;
+// what passes the box, which SVG cuts off, is noted.
+func (c *converter) nested(e *element, m scene.Affine, st style) ([]*Item, error) {
+	x, y := c.num(e, "x"), c.num(e, "y")
+	w, h := c.size(e, "width", c.vp[0], st.fontSize), c.size(e, "height", c.vp[1], st.fontSize)
+	box := rectBox(m, x, y, w, h)
+	inner, vp := scene.Translation(scene.Vec{X: x, Y: y}), [2]float64{w, h}
+	if vb, ok := viewBox(e.attr("viewBox")); ok && w > 0 && h > 0 {
+		inner, _ = fit(vb, e.attr("preserveAspectRatio"), x, y, w, h)
+		vp = [2]float64{vb[2], vb[3]}
+	}
+	return c.viewport(e, box, vp, func() ([]*Item, error) { return c.group(e, m.Mul(inner), st) })
+}
+
+// viewport converts what a viewport element holds with vp as the viewport's size, noting
+// when it draws past box (the viewport in scene coordinates) where SVG clips it.
+func (c *converter) viewport(e *element, box scene.Box, vp [2]float64, convert func() ([]*Item, error)) ([]*Item, error) {
+	outerVP, outerExt := c.vp, c.ext
+	var ext *extent
+	if clips(e) {
+		ext = &extent{}
+		c.ext = ext
+	}
+	c.vp = vp
+	items, err := convert()
+	c.vp, c.ext = outerVP, outerExt
+	if err != nil || ext == nil {
+		return items, err
+	}
+	if ext.overflows(box) {
+		c.skip(e.name, "what is drawn past its viewport is not cut off as SVG cuts it")
+	}
+	if outerExt != nil {
+		outerExt.unknown = outerExt.unknown || ext.unknown
+		if ext.box.NonEmpty {
+			outerExt.box.Extend(ext.box.Min)
+			outerExt.box.Extend(ext.box.Max)
+		}
+	}
+	return items, nil
+}
+
 func (c *converter) group(e *element, m scene.Affine, st style) ([]*Item, error) {
 	kids, err := c.children(e, m, st)
 	if err != nil || len(kids) == 0 {
@@ -399,6 +437,17 @@ func (c *converter) num(e *element, name string) float64 {
 	}
 	f, ok := length(v, 16)
 	if !ok {
+		// A percentage is of the viewport's width, height or their mean (for r).
+		of := math.Sqrt((c.vp[0]*c.vp[0] + c.vp[1]*c.vp[1]) / 2)
+		switch name {
+		case "x", "cx", "x1", "x2", "width", "rx", "dx":
+			of = c.vp[0]
+		case "y", "cy", "y1", "y2", "height", "ry", "dy":
+			of = c.vp[1]
+		}
+		if f, ok := c.percent(v, of); ok {
+			return f
+		}
 		// A list (text's x="1 2 3") takes its first number.
 		if n, err := numbers(v); err == nil && len(n) > 0 {
 			return n[0]
@@ -547,6 +596,12 @@ func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *I
 		it.Fill = nil // an open line has no inside
 	}
 	it.Prim = c.prim(e, p, m, st)
+	if c.ext != nil && (it.Fill != nil || it.Stroke != nil) {
+		b := p.Transform(m).Bounds()
+		pad := scene.Vec{X: it.Width / 2, Y: it.Width / 2}
+		c.ext.box.Extend(b.Min.Sub(pad))
+		c.ext.box.Extend(b.Max.Add(pad))
+	}
 	c.dash(e, it, m, st)
 	if it.Linetype != "" {
 		n := p.Transform(m).DashCount(scene.Dashes(it.Linetype, it.LinetypeScale))
@@ -685,6 +740,9 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 		}
 	}
 	at := m.Apply(scene.Vec{X: x, Y: y})
+	if c.ext != nil {
+		c.ext.unknown = true
+	}
 	align := map[string]string{"middle": "center", "end": "right"}[st.anchor]
 	it := &Item{Kind: Shape, Element: e.name, Line: e.line, ID: label(e), Fill: st.fillColor(), Stroke: st.strokeColor(),
 		Prim: Prim{Call: "drawText", X: at.X, Y: at.Y, Text: s, Size: st.fontSize * math.Abs(sx), Align: align, Angle: angle, Bold: st.fontFamilyBold}}
@@ -717,15 +775,17 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	defer func() { c.uses, c.useLines = c.uses[:len(c.uses)-1], c.useLines[:len(c.useLines)-1] }()
 	m = m.Mul(scene.Translation(scene.Vec{X: c.num(e, "x"), Y: c.num(e, "y")}))
 	// What the symbol's own content is drawn in: its viewBox fitted to the use's size.
+	// A symbol's size is the <use>'s, else its own, else 100% of the viewport.
 	var inner scene.Affine = scene.Identity
 	if target.name == "symbol" {
 		if vb, ok := viewBox(target.attr("viewBox")); ok {
-			w, okw := length(e.attr("width"), st.fontSize)
-			h, okh := length(e.attr("height"), st.fontSize)
-			if !okw || !okh {
-				w, h = vb[2], vb[3]
+			w := c.size(target, "width", c.vp[0], st.fontSize)
+			h := c.size(target, "height", c.vp[1], st.fontSize)
+			w, h = c.size(e, "width", w, st.fontSize), c.size(e, "height", h, st.fontSize)
+			if !(w > 0 && h > 0) {
+				return nil, nil // a viewport of no size draws nothing
 			}
-			inner = viewport(vb, 0, 0, w, h)
+			inner, _ = fit(vb, target.attr("preserveAspectRatio"), 0, 0, w, h)
 		}
 	}
 	full := m.Mul(inner)
@@ -747,6 +807,9 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	sym, err := c.symbol(target, id, st, scale)
 	if err != nil || sym == nil {
 		return nil, err
+	}
+	if c.ext != nil {
+		c.ext.unknown = true
 	}
 	place := full.Mul(flip).Mul(scene.Scaling(1/sym.Scale, 1/sym.Scale))
 	sx, sy, angle, _ := similarity(place)
@@ -774,7 +837,14 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 	before, dashesBefore := c.drawn, c.dashes
 	kinds := c.d.Kinds
 	c.d.Kinds = map[string]int{}
-	items, err := c.content(target, scene.Scaling(scale, -scale), st)
+	var items []*Item
+	var err error
+	convert := func() ([]*Item, error) { return c.content(target, scene.Scaling(scale, -scale), st) }
+	if vb, ok := viewBox(target.attr("viewBox")); ok && target.name == "symbol" {
+		items, err = c.viewport(target, rectBox(scene.Scaling(scale, -scale), vb[0], vb[1], vb[2], vb[3]), [2]float64{vb[2], vb[3]}, convert)
+	} else {
+		items, err = convert()
+	}
 	symKinds := c.d.Kinds
 	c.d.Kinds = kinds
 	if err != nil {

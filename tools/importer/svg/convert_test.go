@@ -3,6 +3,7 @@ package svg
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -86,5 +87,93 @@ func TestConversionBudgets(t *testing.T) {
 		case c.want != "" && (!errors.Is(err, ErrLimit) || !strings.Contains(fmt.Sprint(err), c.want)):
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
+	}
+}
+
+// firstShape is the first shape of a drawing, depth first, a symbol's content included.
+func firstShape(items []*Item) *Item {
+	for _, it := range items {
+		switch it.Kind {
+		case Shape:
+			return it
+		case Group:
+			if s := firstShape(it.Children); s != nil {
+				return s
+			}
+		case Use:
+			if s := firstShape(it.Symbol.Items); s != nil {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// TestViewports: a viewBox is fitted into its viewport by preserveAspectRatio (slice covers
+// it, meet fits in it, the alignment places it), a symbol's and a nested <svg>'s size is
+// 100% of the viewport they are in unless given, and what passes a viewport that SVG cuts
+// off is noted.
+func TestViewports(t *testing.T) {
+	t.Parallel()
+	const clipped = "what is drawn past its viewport is not cut off as SVG cuts it"
+	for _, c := range []struct {
+		name, file string
+		x, y, r    float64 // the circle as drawn, with its placement applied
+		note       string
+	}{
+		{"symbol at 100%", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><symbol id="s" viewBox="0 0 20 20"><circle cx="10" cy="10" r="10"/></symbol><use href="#s"/></svg>`,
+			100, -100, 100, ""},
+		{"symbol shifted", `<svg xmlns="http://www.w3.org/2000/svg"><symbol id="s" viewBox="10 10 20 20"><circle cx="20" cy="20" r="10"/></symbol><use href="#s" width="40" height="40"/></svg>`,
+			20, -20, 20, ""},
+		{"symbol xMinYMin", `<svg xmlns="http://www.w3.org/2000/svg"><symbol id="s" viewBox="0 0 10 10" preserveAspectRatio="xMinYMin"><circle cx="5" cy="5" r="5"/></symbol><use href="#s" width="40" height="20"/></svg>`,
+			10, -10, 10, ""},
+		{"nested slice", `<svg xmlns="http://www.w3.org/2000/svg"><svg width="100" height="50" viewBox="0 0 10 10" preserveAspectRatio="xMidYMid slice"><circle cx="5" cy="5" r="5"/></svg></svg>`,
+			50, -25, 50, clipped},
+		{"nested xMaxYMax meet", `<svg xmlns="http://www.w3.org/2000/svg"><svg x="10" width="100" height="50" viewBox="0 0 10 10" preserveAspectRatio="xMaxYMax"><circle cx="5" cy="5" r="5"/></svg></svg>`,
+			85, -25, 25, ""},
+		{"nested at 100%", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><svg viewBox="0 0 4 4"><circle cx="2" cy="2" r="2"/></svg></svg>`,
+			20, -20, 20, ""},
+		{"nested overflow visible", `<svg xmlns="http://www.w3.org/2000/svg"><svg width="10" height="10" overflow="visible"><circle cx="20" cy="5" r="5"/></svg></svg>`,
+			20, -5, 5, ""},
+		{"percentages", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100"><circle cx="50%" cy="50%" r="10"/></svg>`,
+			100, -50, 10, ""},
+	} {
+		d, err := Read([]byte(c.file), Options{})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		it := firstShape(d.Items)
+		if it == nil {
+			t.Errorf("%s: nothing drawn", c.name)
+			continue
+		}
+		p := it.Prim
+		k, x, y := 1.0, p.X, p.Y
+		if len(d.Items) > 0 && d.Items[0].Kind == Use {
+			pl := d.Items[0].Place
+			k, x, y = pl.SX, pl.X+pl.SX*p.X, pl.Y+pl.SY*p.Y
+		}
+		if p.Call != "drawCircle" || math.Abs(x-c.x) > 1e-9 || math.Abs(y-c.y) > 1e-9 || math.Abs(k*p.R-c.r) > 1e-9 {
+			t.Errorf("%s: %s at (%g, %g) radius %g, want a circle at (%g, %g) radius %g", c.name, p.Call, x, y, k*p.R, c.x, c.y, c.r)
+		}
+		if got := d.Skipped["svg: "+clipped]; (c.note != "") != (got > 0) {
+			t.Errorf("%s: noted %v", c.name, d.Skipped)
+		}
+	}
+}
+
+// TestRootSlice: the root's slice scales the drawing to cover its page, noted as not cut.
+func TestRootSlice(t *testing.T) {
+	t.Parallel()
+	d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50" viewBox="0 0 10 10" preserveAspectRatio="xMidYMid slice"><circle r="1"/></svg>`), Options{Units: "px"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Scale != 10 || d.Items[0].Prim.R != 10 {
+		t.Errorf("scale %g, radius %g: want 10 and 10", d.Scale, d.Items[0].Prim.R)
+	}
+	if d.Skipped["svg: preserveAspectRatio slice: the drawing is scaled to cover its page, as SVG does, but not cut to it"] != 1 {
+		t.Errorf("noted %v", d.Skipped)
 	}
 }

@@ -57,7 +57,7 @@ func properties(e *element) map[string]string {
 	p := map[string]string{}
 	for _, k := range []string{"fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity", "opacity",
 		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight",
-		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin"} {
+		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin", "overflow"} {
 		if v, ok := e.attrs[k]; ok {
 			p[k] = strings.TrimSpace(v)
 		}
