@@ -272,6 +272,9 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 		if err != nil {
 			return nil, &LineError{e.line, fmt.Errorf("%w: %v", ErrSyntax, err)}
 		}
+		if o, ok := c.origin(e); ok {
+			tm = scene.Translation(o).Mul(tm).Mul(scene.Translation(o.Mul(-1)))
+		}
 		m = m.Mul(tm)
 	}
 	switch e.name {

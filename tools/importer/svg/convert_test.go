@@ -177,3 +177,29 @@ func TestRootSlice(t *testing.T) {
 		t.Errorf("noted %v", d.Skipped)
 	}
 }
+
+// TestTransformOrigin: transform-origin is the point the transform is about, as an
+// attribute or in style, in lengths, percentages of the viewport or keywords.
+func TestTransformOrigin(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		origin string
+		x, y   float64 // the centre of a 10 by 10 square at (10, 10) turned a half turn
+	}{
+		{`transform-origin="15 15"`, 15, -15},
+		{`style="transform-origin: 10px 10px"`, 5, -5},
+		{`transform-origin="center"`, 35, -35},       // the viewport's centre, (25, 25)
+		{`transform-origin="50% 0%"`, 35, 15},        // (25, 0)
+		{`transform-origin="right bottom"`, 85, -85}, // (50, 50)
+		{`transform-origin="top"`, 35, 15},           // (25, 0)
+		{``, -15, 15},
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 50 50"><rect x="10" y="10" width="10" height="10" transform="rotate(180)" `+c.origin+`/></svg>`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := d.Items[0].Prim; math.Abs(p.X-c.x) > 1e-9 || math.Abs(p.Y-c.y) > 1e-9 {
+			t.Errorf("%s: centre (%g, %g), want (%g, %g)", c.origin, p.X, p.Y, c.x, c.y)
+		}
+	}
+}

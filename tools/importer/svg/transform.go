@@ -148,3 +148,46 @@ func similarity(m scene.Affine) (sx, sy, angle float64, ok bool) {
 	}
 	return sx, sy, math.Atan2(m.B, m.A), true
 }
+
+// origin reads transform-origin, the point the element's transform is about: one or two
+// lengths, percentages of the viewport (SVG's reference box) or keywords (left, center,
+// right, top, bottom), a missing one the centre; false when absent or unreadable (noted).
+func (c *converter) origin(e *element) (scene.Vec, bool) {
+	v, ok := properties(e)["transform-origin"]
+	if !ok || v == "" {
+		return scene.Vec{}, false
+	}
+	f := strings.Fields(v)
+	if len(f) == 1 {
+		if f[0] == "top" || f[0] == "bottom" {
+			f = []string{"center", f[0]}
+		} else {
+			f = append(f, "center")
+		}
+	}
+	if f[0] == "top" || f[0] == "bottom" || f[1] == "left" || f[1] == "right" {
+		f[0], f[1] = f[1], f[0]
+	}
+	var o [2]float64
+	for i := range 2 {
+		of := c.vp[i]
+		switch f[i] {
+		case "left", "top":
+			o[i] = 0
+		case "center":
+			o[i] = of / 2
+		case "right", "bottom":
+			o[i] = of
+		default:
+			if p, ok := c.percent(f[i], of); ok {
+				o[i] = p
+			} else if l, ok := length(f[i], 16); ok {
+				o[i] = l
+			} else {
+				c.skip(e.name, fmt.Sprintf("transform-origin %q not understood, taken as 0 0", clip(v)))
+				return scene.Vec{}, false
+			}
+		}
+	}
+	return scene.Vec{X: o[0], Y: o[1]}, true
+}
