@@ -573,11 +573,25 @@ func (c *converter) pathData(e *element, d string) (scene.Path, error) {
 	if len(p) > c.lim.MaxPathSegments {
 		return nil, &LineError{e.line, fmt.Errorf("%w: the path has %d segments, over the %d-segment limit on one path (MaxPathSegments)", ErrLimit, len(p), c.lim.MaxPathSegments)}
 	}
+	p = dropLoneMoves(p)
 	if len(p) == 0 {
 		c.skip(e.name, "empty path data")
 		return nil, nil
 	}
 	return p, c.converted(e, len(p))
+}
+
+// dropLoneMoves drops each move that no segment follows (M 30 40 M 50 60, or a move at the
+// end), which SVG draws as nothing and cadrun would draw as a dot.
+func dropLoneMoves(p scene.Path) scene.Path {
+	out := p[:0]
+	for i, s := range p {
+		if s.Kind == scene.SegMove && (i+1 == len(p) || p[i+1].Kind == scene.SegMove) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // shape makes the item for an outline p of element e mapped by m.

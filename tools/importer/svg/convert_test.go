@@ -203,3 +203,25 @@ func TestTransformOrigin(t *testing.T) {
 		}
 	}
 }
+
+// TestLoneMoves: a move no segment follows draws nothing, as in SVG, not a dot.
+func TestLoneMoves(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ d, want string }{
+		{"M 30 40 M 50 60", ""},
+		{"M 30 40 M 50 60 L 60 60", "M 50 -60 L 60 -60"},
+		{"M 0 0 L 1 0 M 5 5", "M 0 0 L 1 0"},
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><path stroke="black" d="`+c.d+`"/></svg>`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if len(d.Items) > 0 {
+			got = d.Items[0].Prim.Path
+		}
+		if got != c.want {
+			t.Errorf("%s: drawn %q, want %q", c.d, got, c.want)
+		}
+	}
+}
