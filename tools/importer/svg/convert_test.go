@@ -225,3 +225,47 @@ func TestLoneMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestColors: every colour form SVG and CSS give (hsl() among them); a value that is none
+// of them is ignored, as SVG ignores it, so the inherited paint is drawn, and noted.
+func TestColors(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		fill string
+		want Color
+	}{
+		{"#0F0", Color{0, 1, 0, 1}},
+		{"#abc", Color{0xaa / 255.0, 0xbb / 255.0, 0xcc / 255.0, 1}},
+		{"#0f08", Color{0, 1, 0, 0x88 / 255.0}},
+		{"rgb(0 255 0 / 50%)", Color{0, 1, 0, 0.5}},
+		{"hsl(120, 100%, 50%)", Color{0, 1, 0, 1}},
+		{"hsl(0deg 100% 25%)", Color{0.5, 0, 0, 1}},
+		{"hsla(240, 100%, 50%, 0.5)", Color{0, 0, 1, 0.5}},
+		{"hsl(0.5turn, 100%, 75%)", Color{0.5, 1, 1, 1}},
+		{"hsl(60, 0%, 40%)", Color{0.4, 0.4, 0.4, 1}},
+		{"#CD853F icc-color(acmecmyk, 0.11, 0.48, 0.83, 0.00)", Color{0xcd / 255.0, 0x85 / 255.0, 0x3f / 255.0, 1}},
+		{"CurrentColor", Color{1, 0, 0, 1}},
+		{"#ff", Color{0, 0, 1, 1}}, // not a colour: the group's blue
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" color="red"><g fill="blue"><rect width="1" height="1" fill="`+c.fill+`"/></g></svg>`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := d.Items[0].Children[0].Fill
+		if got == nil {
+			t.Errorf("%s: no fill, want %v", c.fill, c.want)
+			continue
+		}
+		off := 0.0
+		for i := range got {
+			off = math.Max(off, math.Abs(got[i]-c.want[i]))
+		}
+		if off > 1e-9 {
+			t.Errorf("%s: %v, want %v", c.fill, got, c.want)
+		}
+	}
+	d, _ := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1" fill="#ff"/></svg>`), Options{})
+	if k := `rect: fill "#ff" is not a paint: ignored, as SVG ignores it`; d.Skipped[k] != 1 {
+		t.Errorf("noted %v, want %q", d.Skipped, k)
+	}
+}

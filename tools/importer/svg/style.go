@@ -36,6 +36,9 @@ type style struct {
 	strokeCurrent  bool
 	color          Color // currentColor
 	fontFamilyBold bool
+	// badPaint names a fill or stroke value the element gave that could not be read
+	// (not inherited).
+	badPaint string
 	// dashes is stroke-dasharray in user units, nil for solid; dashOffset is
 	// stroke-dashoffset; lineCap and lineJoin are as written ("" for SVG's butt and miter).
 	dashes     []float64
@@ -77,17 +80,27 @@ func properties(e *element) map[string]string {
 func (s style) child(e *element) style {
 	p := properties(e)
 	s.opacity *= opacity(p["opacity"], 1)
+	s.badPaint = ""
 	s.display = p["display"] != "none"
 	if v, ok := p["color"]; ok {
 		if c, ok := parseColor(v); ok {
 			s.color = c
 		}
 	}
+	// A paint SVG cannot read is ignored, as if not given: the inherited one is drawn.
 	if v, ok := p["fill"]; ok && v != "inherit" {
-		s.fill, s.fillURL, s.fillCurrent = paint(v, s.color)
+		if c, url, cur, ok := paint(v, s.color); ok {
+			s.fill, s.fillURL, s.fillCurrent = c, url, cur
+		} else {
+			s.badPaint = "fill " + strconv.Quote(clip(v))
+		}
 	}
 	if v, ok := p["stroke"]; ok && v != "inherit" {
-		s.stroke, s.strokeURL, s.strokeCurrent = paint(v, s.color)
+		if c, url, cur, ok := paint(v, s.color); ok {
+			s.stroke, s.strokeURL, s.strokeCurrent = c, url, cur
+		} else {
+			s.badPaint = "stroke " + strconv.Quote(clip(v))
+		}
 	}
 	if v, ok := p["stroke-width"]; ok {
 		if w, ok := length(v, s.fontSize); ok && w >= 0 {
@@ -136,28 +149,28 @@ func (s style) child(e *element) style {
 }
 
 // paint reads a fill or stroke value: a colour, none, currentColor, or url(#...) (drawn as
-// none: gradients and patterns are not imported).
-func paint(v string, current Color) (c *Color, url, isCurrent bool) {
+// none: gradients and patterns are not imported); false for a value it cannot read.
+func paint(v string, current Color) (c *Color, url, isCurrent, ok bool) {
 	switch {
 	case v == "none" || v == "transparent":
-		return nil, false, false
+		return nil, false, false, true
 	case strings.HasPrefix(v, "url("):
 		// url(#g) fallback: a colour after the url is used when the reference fails.
 		if i := strings.IndexByte(v, ')'); i >= 0 {
 			if fb, ok := parseColor(strings.TrimSpace(v[i+1:])); ok {
-				return &fb, true, false
+				return &fb, true, false, true
 			}
 		}
-		return nil, true, false
-	case v == "currentColor":
+		return nil, true, false, true
+	case strings.EqualFold(v, "currentColor"):
 		c := current
-		return &c, false, true
+		return &c, false, true, true
 	}
 	col, ok := parseColor(v)
 	if !ok {
-		return nil, false, false
+		return nil, false, false, false
 	}
-	return &col, false, false
+	return &col, false, false, true
 }
 
 // parseColor reads a colour keyword, #rgb, #rrggbb, #rgba, #rrggbbaa or rgb()/rgba() with
@@ -165,6 +178,10 @@ func paint(v string, current Color) (c *Color, url, isCurrent bool) {
 func parseColor(v string) (Color, bool) {
 	v = strings.TrimSpace(v)
 	lv := strings.ToLower(v)
+	if i := strings.Index(lv, "icc-color("); i > 0 {
+		// SVG 1.1's ICC colour follows the sRGB one it falls back to, which is drawn.
+		return parseColor(lv[:i])
+	}
 	if strings.HasPrefix(lv, "#") {
 		h := lv[1:]
 		if len(h) == 3 || len(h) == 4 {
@@ -186,6 +203,9 @@ func parseColor(v string) (Color, bool) {
 			n = n<<8 | 0xff
 		}
 		return Color{float64(n>>24&0xff) / 255, float64(n>>16&0xff) / 255, float64(n>>8&0xff) / 255, float64(n&0xff) / 255}, true
+	}
+	if strings.HasPrefix(lv, "hsl(") || strings.HasPrefix(lv, "hsla(") {
+		return hsl(lv)
 	}
 	if strings.HasPrefix(lv, "rgb(") || strings.HasPrefix(lv, "rgba(") {
 		in := lv[strings.IndexByte(lv, '(')+1:]
@@ -215,6 +235,57 @@ func parseColor(v string) (Color, bool) {
 		return Color{float64(rgba.R) / 255, float64(rgba.G) / 255, float64(rgba.B) / 255, 1}, true
 	}
 	return Color{}, false
+}
+
+// hsl reads hsl() or hsla(): a hue in degrees (or deg, grad, rad, turn), saturation and
+// lightness in percentages, and an optional alpha, as CSS converts them to RGB.
+func hsl(lv string) (Color, bool) {
+	in := strings.TrimSuffix(strings.TrimSpace(lv[strings.IndexByte(lv, '(')+1:]), ")")
+	parts := strings.FieldsFunc(in, func(r rune) bool { return r == ',' || r == ' ' || r == '/' })
+	if len(parts) != 3 && len(parts) != 4 {
+		return Color{}, false
+	}
+	hue, unit := splitUnit(parts[0])
+	h, err := strconv.ParseFloat(hue, 64)
+	perTurn := map[string]float64{"": 360, "deg": 360, "grad": 400, "rad": 2 * math.Pi, "turn": 1}[unit]
+	if err != nil || perTurn == 0 || math.IsNaN(h) || math.IsInf(h, 0) {
+		return Color{}, false
+	}
+	h = math.Mod(h/perTurn, 1)
+	if h < 0 {
+		h++
+	}
+	var sl [2]float64
+	for i, p := range parts[1:3] {
+		f, err := strconv.ParseFloat(strings.TrimSuffix(p, "%"), 64)
+		if err != nil || math.IsNaN(f) {
+			return Color{}, false
+		}
+		sl[i] = math.Max(0, math.Min(1, f/100))
+	}
+	sat, light := sl[0], sl[1]
+	q := light + sat - light*sat
+	if light <= 0.5 {
+		q = light * (1 + sat)
+	}
+	p := 2*light - q
+	channel := func(t float64) float64 {
+		t = math.Mod(t+1, 1)
+		switch {
+		case t < 1.0/6:
+			return p + (q-p)*6*t
+		case t < 0.5:
+			return q
+		case t < 2.0/3:
+			return p + (q-p)*(2.0/3-t)*6
+		}
+		return p
+	}
+	c := Color{channel(h + 1.0/3), channel(h), channel(h - 1.0/3), 1}
+	if len(parts) == 4 {
+		c[3] = opacity(parts[3], 1)
+	}
+	return c, true
 }
 
 // opacity reads a number in 0..1 or a percentage; def when it does not parse.
