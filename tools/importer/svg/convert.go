@@ -138,6 +138,10 @@ func Read(data []byte, opt Options) (*Drawing, error) {
 	sx, sy := c.documentScale(root, units)
 	m := scene.Scaling(sx, -sy) // Y up
 	st := initialStyle().child(root)
+	if !st.display {
+		c.skip("svg", "display:none on the root: the file draws nothing")
+		return c.d, nil
+	}
 	items, err := c.children(root, m, st)
 	if err != nil {
 		return nil, err

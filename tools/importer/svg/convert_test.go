@@ -269,3 +269,26 @@ func TestColors(t *testing.T) {
 		t.Errorf("noted %v, want %q", d.Skipped, k)
 	}
 }
+
+// TestDrawsNothing: what SVG draws nothing of is not drawn: a stroke of width 0 (not a
+// hairline), and a root with display none.
+func TestDrawsNothing(t *testing.T) {
+	t.Parallel()
+	d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1" stroke="red" stroke-width="0"/><g stroke="red" stroke-width="0"><line x2="5" stroke-width="1"/><line x2="5"/></g></svg>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := d.Items[0].Stroke; s != nil {
+		t.Errorf("a stroke of width 0 drawn %v, want none", s)
+	}
+	if g := d.Items[1]; len(g.Children) != 2 || g.Children[0].Stroke == nil || g.Children[1].Stroke != nil {
+		t.Errorf("lines of width 1 and 0 (inherited): want the first stroked, the second not")
+	}
+	d, err = Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" display="none"><rect width="1" height="1"/></svg>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Items) != 0 || d.Skipped["svg: display:none on the root: the file draws nothing"] != 1 {
+		t.Errorf("a root with display none: %d items, noted %v", len(d.Items), d.Skipped)
+	}
+}

@@ -342,8 +342,14 @@ func splitUnit(v string) (string, string) {
 // fillColor is the fill as drawn (opacities applied), nil for none.
 func (s style) fillColor() *Color { return withAlpha(s.fill, s.fillOpacity*s.opacity) }
 
-// strokeColor is the stroke as drawn, nil for none.
-func (s style) strokeColor() *Color { return withAlpha(s.stroke, s.strokeOpacity*s.opacity) }
+// strokeColor is the stroke as drawn, nil for none: a stroke of width 0 draws nothing in SVG
+// (in cadrun it would be a hairline).
+func (s style) strokeColor() *Color {
+	if s.strokeWidth == 0 {
+		return nil
+	}
+	return withAlpha(s.stroke, s.strokeOpacity*s.opacity)
+}
 
 func withAlpha(c *Color, a float64) *Color {
 	if c == nil || c[3]*a == 0 {
