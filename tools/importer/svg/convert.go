@@ -627,6 +627,7 @@ func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *I
 		c.ext.box.Extend(b.Max.Add(pad))
 	}
 	c.dash(e, it, m, st)
+	c.capsAndJoins(e, it, p, st)
 	if it.Linetype != "" {
 		n := p.Transform(m).DashCount(scene.Dashes(it.Linetype, it.LinetypeScale))
 		if c.dashes+n > scene.MaxDashSegments {

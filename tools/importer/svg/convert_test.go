@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -290,5 +291,40 @@ func TestDrawsNothing(t *testing.T) {
 	}
 	if len(d.Items) != 0 || d.Skipped["svg: display:none on the root: the file draws nothing"] != 1 {
 		t.Errorf("a root with display none: %d items, noted %v", len(d.Items), d.Skipped)
+	}
+}
+
+// TestCapsAndJoins: cadrun draws every stroke with round caps and joins; where SVG draws
+// them otherwise and the shape has ends or corners to show it, that is noted.
+func TestCapsAndJoins(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		shape string
+		notes []string
+	}{
+		{`<line x2="10"/>`, []string{"line: stroke-linecap butt is drawn round"}},
+		{`<line x2="10" stroke-linecap="round"/>`, nil},
+		{`<polyline points="0 0 10 0 10 10" style="stroke-linecap:square"/>`, []string{"polyline: stroke-linecap square is drawn round", "polyline: stroke-linejoin miter is drawn round"}},
+		{`<rect width="10" height="10" stroke-linejoin="bevel"/>`, []string{"rect: stroke-linejoin bevel is drawn round"}},
+		{`<rect width="10" height="10" stroke-linejoin="round"/>`, nil},
+		{`<circle r="5"/>`, nil},
+		{`<rect width="10" height="10" rx="5"/>`, nil},
+		{`<path d="M0 0 C 5 5 10 5 15 0 S 25 -5 30 0"/>`, []string{"path: stroke-linecap butt is drawn round"}},
+		{`<path d="M0 0 A 5 5 0 0 1 10 0 A 5 5 0 0 1 0 0 Z"/>`, nil},
+		{`<path d="M0 0 L 10 0" stroke-width="0.0"/>`, nil},
+		{`<path d="M0 0 L 10 0" vector-effect="non-scaling-stroke"/>`, nil},
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><g stroke="black" stroke-width="2" fill="none">`+c.shape+`</g></svg>`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for k := range d.Skipped {
+			got = append(got, k)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.notes) {
+			t.Errorf("%s: noted %q, want %q", c.shape, got, c.notes)
+		}
 	}
 }

@@ -6,6 +6,7 @@ package svg
 // which is noted where SVG draws them otherwise and the shape has ends or corners to show it.
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -131,5 +132,95 @@ func (c *converter) dash(e *element, it *Item, m scene.Affine, st style) {
 	}
 	if st.dashOffset != 0 {
 		c.skip(e.name, "stroke-dashoffset is not applied: cadrun's dashes start at each subpath's start")
+	}
+}
+
+// ends tells whether path p has an open subpath (whose ends SVG caps) and a corner (a join
+// where the direction turns, a closed subpath's own included).
+func ends(p scene.Path) (open, corner bool) {
+	var start, cur scene.Vec
+	var first, last scene.Vec // the subpath's first direction and the last one drawn
+	drawn := false
+	turn := func(a, b scene.Vec) bool {
+		la, lb := a.Len(), b.Len()
+		if la == 0 || lb == 0 {
+			return false
+		}
+		cross, dot := (a.X*b.Y-a.Y*b.X)/(la*lb), (a.X*b.X+a.Y*b.Y)/(la*lb)
+		return math.Abs(cross) > 1e-9 || dot < 0
+	}
+	join := func(in, out scene.Vec) {
+		if !drawn {
+			first = in
+		} else if turn(last, in) {
+			corner = true
+		}
+		drawn, last = true, out
+	}
+	for _, s := range p {
+		switch s.Kind {
+		case scene.SegMove:
+			if drawn {
+				open = true
+			}
+			start, cur, drawn = s.P[0], s.P[0], false
+			continue
+		case scene.SegLine:
+			if d := s.P[0].Sub(cur); d.Len() > 0 {
+				join(d, d)
+			}
+		case scene.SegQuad:
+			join(firstNonZero(s.P[0].Sub(cur), s.P[1].Sub(cur)), firstNonZero(s.P[1].Sub(s.P[0]), s.P[1].Sub(cur)))
+		case scene.SegCubic:
+			join(firstNonZero(s.P[0].Sub(cur), s.P[1].Sub(cur), s.P[2].Sub(cur)),
+				firstNonZero(s.P[2].Sub(s.P[1]), s.P[2].Sub(s.P[0]), s.P[2].Sub(cur)))
+		case scene.SegArc:
+			if a := s.ArcPoint(s.T0); a.Sub(cur).Len() > 1e-9*(1+a.Len()) {
+				join(a.Sub(cur), a.Sub(cur))
+			}
+			sign := 1.0
+			if s.T1 < s.T0 {
+				sign = -1
+			}
+			tangent := func(t float64) scene.Vec {
+				return s.P[1].Mul(-math.Sin(t) * sign).Add(s.P[2].Mul(math.Cos(t) * sign))
+			}
+			join(tangent(s.T0), tangent(s.T1))
+		case scene.SegClose:
+			if d := start.Sub(cur); d.Len() > 0 {
+				join(d, d)
+			}
+			if drawn && turn(last, first) {
+				corner = true
+			}
+			cur, drawn = start, false
+			continue
+		}
+		cur = s.End()
+	}
+	return open || drawn, corner
+}
+
+func firstNonZero(vs ...scene.Vec) scene.Vec {
+	for _, v := range vs {
+		if v.Len() > 0 {
+			return v
+		}
+	}
+	return scene.Vec{}
+}
+
+// capsAndJoins notes a stroke's caps and joins that SVG draws otherwise than cadrun's round
+// ones, where the outline p has ends or corners to show them.
+func (c *converter) capsAndJoins(e *element, it *Item, p scene.Path, st style) {
+	if it.Stroke == nil || it.Width == 0 {
+		return // none, or a hairline, whose ends and corners do not show
+	}
+	open, corner := ends(p)
+	if lc := cmp.Or(st.lineCap, "butt"); open && lc != "round" {
+		c.skip(e.name, "stroke-linecap "+lc+" is drawn round")
+	}
+	if lj := cmp.Or(st.lineJoin, "miter"); corner && lj != "round" {
+		c.skip(e.name, "stroke-linejoin "+lj+" is drawn round")
 	}
 }
