@@ -274,7 +274,9 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 	if t := e.attr("transform"); t != "" {
 		tm, err := parseTransform(t)
 		if err != nil {
-			return nil, &LineError{e.line, fmt.Errorf("%w: %v", ErrSyntax, err)}
+			// An attribute SVG cannot read is ignored, as if not given.
+			c.skip(e.name, fmt.Sprintf("malformed transform (line %d: %v): ignored, as SVG ignores it", e.line, err))
+			tm = scene.Identity
 		}
 		if o, ok := c.origin(e); ok {
 			tm = scene.Translation(o).Mul(tm).Mul(scene.Translation(o.Mul(-1)))
@@ -534,9 +536,10 @@ func (c *converter) outline(e *element, st style) (scene.Path, error) {
 		if len(v) > c.lim.MaxPathBytes {
 			return nil, &LineError{e.line, fmt.Errorf("%w: the points are %d bytes, over the %d-byte limit on one path (MaxPathBytes)", ErrLimit, len(v), c.lim.MaxPathBytes)}
 		}
-		n, err := numbers(v)
+		n, err := numbersPrefix(v)
 		if err != nil {
-			return nil, &LineError{e.line, fmt.Errorf("%w: points: %v", ErrSyntax, err)}
+			// SVG draws the points up to the first error in the list.
+			c.skip(e.name, fmt.Sprintf("malformed points (line %d: %v): drawn up to the error, as SVG draws them", e.line, err))
 		}
 		if len(n)/2 > c.lim.MaxPathSegments {
 			return nil, &LineError{e.line, fmt.Errorf("%w: %d points, over the %d-segment limit on one path (MaxPathSegments)", ErrLimit, len(n)/2, c.lim.MaxPathSegments)}
@@ -570,9 +573,14 @@ func (c *converter) pathData(e *element, d string) (scene.Path, error) {
 	if cmds > c.lim.MaxPathSegments {
 		return nil, &LineError{e.line, fmt.Errorf("%w: the path has %d commands, over the %d-segment limit on one path (MaxPathSegments)", ErrLimit, cmds, c.lim.MaxPathSegments)}
 	}
-	p, err := scene.ParsePathData(d)
+	if strings.TrimSpace(d) == "" {
+		c.skip(e.name, "empty path data")
+		return nil, nil
+	}
+	p, err := scene.ParsePathDataPrefix(d)
 	if err != nil {
-		return nil, &LineError{e.line, fmt.Errorf("%w: <path d>: %v", ErrSyntax, err)}
+		// SVG draws a path up to the first error in its data.
+		c.skip(e.name, fmt.Sprintf("malformed d (line %d: %v): drawn up to the error, as SVG draws it", e.line, err))
 	}
 	if len(p) > c.lim.MaxPathSegments {
 		return nil, &LineError{e.line, fmt.Errorf("%w: the path has %d segments, over the %d-segment limit on one path (MaxPathSegments)", ErrLimit, len(p), c.lim.MaxPathSegments)}

@@ -328,3 +328,47 @@ func TestCapsAndJoins(t *testing.T) {
 		}
 	}
 }
+
+// TestMalformedAttributes: one malformed attribute no longer refuses the file: a path and a
+// point list are drawn up to their first error, as SVG draws them, a transform SVG cannot
+// read is ignored as SVG ignores it, and each is noted.
+func TestMalformedAttributes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		shape, drawn, note string
+	}{
+		{`<path d="M0 0 L10 0 L10 10 X 5"/>`, "M 0 0 L 10 0 L 10 -10", `path: malformed d (line 1: path data at offset 18: unknown command 'X'`},
+		{`<path d="M0 0 L10 0 L10"/>`, "M 0 0 L 10 0", `path: malformed d (line 1: path data at offset `},
+		{`<path d="L 10 0"/>`, "", `path: malformed d (line 1: path data at offset 0: expected "M" or "m"`},
+		{`<path d=""/>`, "", "path: empty path data"},
+		{`<polyline points="0 0 10 0 10 10 x 5"/>`, "[{0 0} {10 0} {10 -10}]", `polyline: malformed points (line 1: "x" is not a number): drawn up to the error, as SVG draws them`},
+		{`<rect width="2" height="2" transform="translate(10 10) spin(3)"/>`, "(1, -1)", `rect: malformed transform (line 1: transform "translate(10 10) spin(3)": unknown transform "spin"`},
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg">`+c.shape+`</svg>`), Options{})
+		if err != nil {
+			t.Errorf("%s: %v", c.shape, err)
+			continue
+		}
+		got := ""
+		if len(d.Items) > 0 {
+			switch p := d.Items[0].Prim; p.Call {
+			case "drawBezier":
+				got = p.Path
+			case "drawLine", "drawPolygon":
+				got = fmt.Sprint(p.Points)
+			default:
+				got = fmt.Sprintf("(%g, %g)", p.X, p.Y)
+			}
+		}
+		if got != c.drawn {
+			t.Errorf("%s: drawn %q, want %q", c.shape, got, c.drawn)
+		}
+		noted := false
+		for k := range d.Skipped {
+			noted = noted || strings.HasPrefix(k, c.note)
+		}
+		if !noted {
+			t.Errorf("%s: noted %v, want %q...", c.shape, d.Skipped, c.note)
+		}
+	}
+}

@@ -94,13 +94,22 @@ func transformOf(name string, a []float64) (scene.Affine, error) {
 
 // numbers reads a list of numbers separated by spaces and commas.
 func numbers(s string) ([]float64, error) {
+	n, err := numbersPrefix(s)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// numbersPrefix is numbers that also returns, with an error, the numbers read before it.
+func numbersPrefix(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' }) {
 		// "1-2" is two numbers in SVG's compact syntax; split on a sign that follows a digit.
 		for _, part := range splitSigns(f) {
 			v, err := strconv.ParseFloat(part, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%q is not a number", clip(part))
+				return out, fmt.Errorf("%q is not a number", clip(part))
 			}
 			out = append(out, v)
 		}
