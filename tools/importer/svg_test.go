@@ -321,11 +321,28 @@ func svgPaths(s *scene.Scene) int {
 // ink pixel of one is matched in the other within two pixels.
 func TestSVGMatchesLibrsvg(t *testing.T) {
 	t.Parallel()
+	if rep := matchesLibrsvg(t, "every-element.svg"); rep.Blocks != 1 || rep.Kinds["use"] != 3 {
+		t.Errorf("report %+v", rep)
+	}
+}
+
+// TestSVGDrawnAsSVG compares librsvg's picture of a file of what SVG draws otherwise than a
+// first reading does (issue 37: dashes, a symbol sized by its viewport, slice, hsl(), lone
+// moves, a stroke of width 0, a malformed path and transform) with cadrun's.
+func TestSVGDrawnAsSVG(t *testing.T) {
+	t.Parallel()
+	matchesLibrsvg(t, "drawn-as-svg.svg")
+}
+
+// matchesLibrsvg imports testdata/name, 200 by 160 user units, and compares cadrun's picture
+// of it with librsvg's at 4 pixels a unit.
+func matchesLibrsvg(t *testing.T, name string) *Report {
+	t.Helper()
 	bin, err := exec.LookPath("rsvg-convert")
 	if err != nil {
 		needTool(t, "rsvg-convert (Debian librsvg2-bin)")
 	}
-	file := filepath.Join("testdata", "every-element.svg")
+	file := filepath.Join("testdata", name)
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -356,13 +373,12 @@ func TestSVGMatchesLibrsvg(t *testing.T) {
 			var a, b bytes.Buffer
 			_ = png.Encode(&a, ours)
 			_ = png.Encode(&b, theirs)
-			_ = os.WriteFile(filepath.Join(dir, "svgimport-ours.png"), a.Bytes(), 0o644)
-			_ = os.WriteFile(filepath.Join(dir, "svgimport-librsvg.png"), b.Bytes(), 0o644)
+			base := strings.TrimSuffix(name, ".svg")
+			_ = os.WriteFile(filepath.Join(dir, base+"-ours.png"), a.Bytes(), 0o644)
+			_ = os.WriteFile(filepath.Join(dir, base+"-librsvg.png"), b.Bytes(), 0o644)
 		}
 	}
-	if rep.Blocks != 1 || rep.Kinds["use"] != 3 {
-		t.Errorf("report %+v", rep)
-	}
+	return rep
 }
 
 // TestSVGDashes: a dash array is drawn as cadrun's linetype of the same rhythm and period,
