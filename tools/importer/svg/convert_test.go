@@ -372,3 +372,22 @@ func TestMalformedAttributes(t *testing.T) {
 		}
 	}
 }
+
+// TestDashBudget: dashes that would pass the scene's MaxDashSegments are drawn solid and
+// noted, so that the module does not fail when it runs; a <use> that would pass it by placing
+// a dashed symbol again is refused, naming the limit.
+func TestDashBudget(t *testing.T) {
+	t.Parallel()
+	d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><line x2="6000" stroke="black" stroke-dasharray="0.01"/></svg>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it := d.Items[0]; it.Linetype != "" || d.Skipped["line: a dashed stroke is drawn solid: the drawing's dashes would pass the scene's 200000 (MaxDashSegments)"] != 1 {
+		t.Errorf("linetype %q, noted %v", it.Linetype, d.Skipped)
+	}
+	_, err = Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><defs><line id="l" x2="1000" stroke="black" stroke-dasharray="0.01"/></defs>
+<use href="#l"/><use href="#l"/><use href="#l"/><use href="#l"/><use href="#l"/></svg>`), Options{})
+	if want := "line 2: cannot import: the drawing's dashed strokes make over 200000 dashes and dots once its <use> elements are expanded (MaxDashSegments)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}
