@@ -162,6 +162,9 @@ func similarity(m scene.Affine) (sx, sy, angle float64, ok bool) {
 // lengths, percentages of the viewport (SVG's reference box) or keywords (left, center,
 // right, top, bottom), a missing one the centre; false when absent or unreadable (noted).
 func (c *converter) origin(e *element) (scene.Vec, bool) {
+	if _, ok := e.attrs["transform-origin"]; !ok && !strings.Contains(e.attr("style"), "transform-origin") {
+		return scene.Vec{}, false // most transforms have none: no need to read the style again
+	}
 	v, ok := properties(e)["transform-origin"]
 	if !ok || v == "" {
 		return scene.Vec{}, false
