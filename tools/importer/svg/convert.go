@@ -385,9 +385,12 @@ func (c *converter) made(it *Item) ([]*Item, error) {
 func (c *converter) nested(e *element, m scene.Affine, st style) ([]*Item, error) {
 	x, y := c.num(e, "x"), c.num(e, "y")
 	w, h := c.size(e, "width", c.vp[0], st.fontSize), c.size(e, "height", c.vp[1], st.fontSize)
+	if !(w > 0 && h > 0) {
+		return nil, nil // a viewport of no size draws nothing
+	}
 	box := rectBox(m, x, y, w, h)
 	inner, vp := scene.Translation(scene.Vec{X: x, Y: y}), [2]float64{w, h}
-	if vb, ok := viewBox(e.attr("viewBox")); ok && w > 0 && h > 0 {
+	if vb, ok := viewBox(e.attr("viewBox")); ok {
 		inner, _ = fit(vb, e.attr("preserveAspectRatio"), x, y, w, h)
 		vp = [2]float64{vb[2], vb[3]}
 	}

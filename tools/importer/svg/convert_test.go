@@ -272,7 +272,7 @@ func TestColors(t *testing.T) {
 }
 
 // TestDrawsNothing: what SVG draws nothing of is not drawn: a stroke of width 0 (not a
-// hairline), and a root with display none.
+// hairline), a viewport of no size, and a root with display none.
 func TestDrawsNothing(t *testing.T) {
 	t.Parallel()
 	d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1" stroke="red" stroke-width="0"/><g stroke="red" stroke-width="0"><line x2="5" stroke-width="1"/><line x2="5"/></g></svg>`), Options{})
@@ -284,6 +284,13 @@ func TestDrawsNothing(t *testing.T) {
 	}
 	if g := d.Items[1]; len(g.Children) != 2 || g.Children[0].Stroke == nil || g.Children[1].Stroke != nil {
 		t.Errorf("lines of width 1 and 0 (inherited): want the first stroked, the second not")
+	}
+	d, err = Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><svg width="0" height="10"><rect width="1" height="1"/></svg><svg width="10" height="10" viewBox="0 0 1 1"><use href="#s" height="0"/></svg><symbol id="s" viewBox="0 0 1 1"><rect width="1" height="1"/></symbol></svg>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Items) != 0 {
+		t.Errorf("viewports of no size: %d items drawn, want none", len(d.Items))
 	}
 	d, err = Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" display="none"><rect width="1" height="1"/></svg>`), Options{})
 	if err != nil {
