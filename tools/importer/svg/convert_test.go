@@ -320,6 +320,8 @@ func TestCapsAndJoins(t *testing.T) {
 		{`<path d="M0 0 A 5 5 0 0 1 10 0 A 5 5 0 0 1 0 0 Z"/>`, nil},
 		{`<path d="M0 0 L 10 0" stroke-width="0.0"/>`, nil},
 		{`<path d="M0 0 L 10 0" vector-effect="non-scaling-stroke"/>`, nil},
+		{`<circle r="5" stroke-dasharray="0 3"/>`, []string{"circle: stroke-linecap butt is drawn round"}}, // SVG draws no dots
+		{`<circle r="5" stroke-dasharray="0 3" stroke-linecap="round"/>`, nil},
 	} {
 		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><g stroke="black" stroke-width="2" fill="none">`+c.shape+`</g></svg>`), Options{})
 		if err != nil {

@@ -217,6 +217,7 @@ func (c *converter) capsAndJoins(e *element, it *Item, p scene.Path, st style) {
 		return // none, or a hairline, whose ends and corners do not show
 	}
 	open, corner := ends(p)
+	open = open || it.Linetype != "" // each dash has two ends, capped
 	if lc := cmp.Or(st.lineCap, "butt"); open && lc != "round" {
 		c.skip(e.name, "stroke-linecap "+lc+" is drawn round")
 	}
