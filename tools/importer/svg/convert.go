@@ -612,6 +612,9 @@ func dropLoneMoves(p scene.Path) scene.Path {
 // shape makes the item for an outline p of element e mapped by m.
 func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *Item {
 	it := &Item{Kind: Shape, Element: e.name, Line: e.line, ID: label(e), Fill: st.fillColor(), Stroke: st.strokeColor()}
+	if st.contextPaint != "" {
+		c.skip(e.name, st.contextPaint+" is drawn as none: context paints are not followed")
+	}
 	if st.badPaint != "" {
 		c.skip(e.name, st.badPaint+" is not a paint: ignored, as SVG ignores it")
 	}

@@ -39,6 +39,8 @@ type style struct {
 	// badPaint names a fill or stroke value the element gave that could not be read
 	// (not inherited).
 	badPaint string
+	// contextPaint names a context-fill or context-stroke the element gave (drawn as none).
+	contextPaint string
 	// dashes is stroke-dasharray in user units, nil for solid; dashOffset is
 	// stroke-dashoffset; lineCap and lineJoin are as written ("" for SVG's butt and miter).
 	dashes     []float64
@@ -80,7 +82,7 @@ func properties(e *element) map[string]string {
 func (s style) child(e *element) style {
 	p := properties(e)
 	s.opacity *= opacity(p["opacity"], 1)
-	s.badPaint = ""
+	s.badPaint, s.contextPaint = "", ""
 	s.display = p["display"] != "none"
 	if v, ok := p["color"]; ok {
 		if c, ok := parseColor(v); ok {
@@ -91,6 +93,9 @@ func (s style) child(e *element) style {
 	if v, ok := p["fill"]; ok && v != "inherit" {
 		if c, url, cur, ok := paint(v, s.color); ok {
 			s.fill, s.fillURL, s.fillCurrent = c, url, cur
+			if strings.HasPrefix(v, "context-") {
+				s.contextPaint = "fill " + v
+			}
 		} else {
 			s.badPaint = "fill " + strconv.Quote(clip(v))
 		}
@@ -98,6 +103,9 @@ func (s style) child(e *element) style {
 	if v, ok := p["stroke"]; ok && v != "inherit" {
 		if c, url, cur, ok := paint(v, s.color); ok {
 			s.stroke, s.strokeURL, s.strokeCurrent = c, url, cur
+			if strings.HasPrefix(v, "context-") {
+				s.contextPaint = "stroke " + v
+			}
 		} else {
 			s.badPaint = "stroke " + strconv.Quote(clip(v))
 		}
@@ -153,6 +161,10 @@ func (s style) child(e *element) style {
 func paint(v string, current Color) (c *Color, url, isCurrent, ok bool) {
 	switch {
 	case v == "none" || v == "transparent":
+		return nil, false, false, true
+	case v == "context-fill" || v == "context-stroke":
+		// SVG 2's paint of the element a marker or <use> draws for: not followed, drawn as
+		// none, which is what it is where there is no such element.
 		return nil, false, false, true
 	case strings.HasPrefix(v, "url("):
 		// url(#g) fallback: a colour after the url is used when the reference fails.
