@@ -97,6 +97,7 @@ type Symbol struct {
 	Widths bool
 	// Dashes are the dashes and dots its strokes make, each placement making as many.
 	Dashes float64
+	ext    *extent // what its content covers, in its own coordinates; nil when it does not clip
 }
 
 // Options say how to read a file.
@@ -816,15 +817,15 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	// What the symbol's own content is drawn in: its viewBox fitted to the use's size.
 	// A symbol's size is the <use>'s, else its own, else 100% of the viewport.
 	var inner scene.Affine = scene.Identity
+	var vpW, vpH float64
 	if target.name == "symbol" {
+		vpW = c.size(e, "width", c.size(target, "width", c.vp[0], st.fontSize), st.fontSize)
+		vpH = c.size(e, "height", c.size(target, "height", c.vp[1], st.fontSize), st.fontSize)
+		if !(vpW > 0 && vpH > 0) {
+			return nil, nil // a viewport of no size draws nothing
+		}
 		if vb, ok := viewBox(target.attr("viewBox")); ok {
-			w := c.size(target, "width", c.vp[0], st.fontSize)
-			h := c.size(target, "height", c.vp[1], st.fontSize)
-			w, h = c.size(e, "width", w, st.fontSize), c.size(e, "height", h, st.fontSize)
-			if !(w > 0 && h > 0) {
-				return nil, nil // a viewport of no size draws nothing
-			}
-			inner, _ = fit(vb, target.attr("preserveAspectRatio"), 0, 0, w, h)
+			inner, _ = fit(vb, target.attr("preserveAspectRatio"), 0, 0, vpW, vpH)
 		}
 	}
 	full := m.Mul(inner)
@@ -832,7 +833,14 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	_, _, _, ok = similarity(full)
 	if !ok {
 		// A skewed placement cannot be a group's transform: draw the content in place.
-		items, err := c.content(target, full, st)
+		var items []*Item
+		var err error
+		if target.name == "symbol" {
+			convert := func() ([]*Item, error) { return c.content(target, full, st) }
+			items, err = c.viewport(target, rectBox(m, 0, 0, vpW, vpH), c.vp, convert)
+		} else {
+			items, err = c.content(target, full, st)
+		}
 		if err != nil || len(items) == 0 {
 			return nil, err
 		}
@@ -849,6 +857,12 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	}
 	if c.ext != nil {
 		c.ext.unknown = true
+	}
+	if inv, ok := inner.Invert(); ok && sym.ext != nil {
+		// The viewport this <use> gives the symbol, in the symbol's own coordinates.
+		if sym.ext.overflows(rectBox(scene.Scaling(sym.Scale, -sym.Scale).Mul(inv), 0, 0, vpW, vpH)) {
+			c.skip(target.name, "what is drawn past its viewport is not cut off as SVG cuts it")
+		}
 	}
 	place := full.Mul(flip).Mul(scene.Scaling(1/sym.Scale, 1/sym.Scale))
 	sx, sy, angle, _ := similarity(place)
@@ -878,12 +892,21 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 	c.d.Kinds = map[string]int{}
 	var items []*Item
 	var err error
-	convert := func() ([]*Item, error) { return c.content(target, scene.Scaling(scale, -scale), st) }
-	if vb, ok := viewBox(target.attr("viewBox")); ok && target.name == "symbol" {
-		items, err = c.viewport(target, rectBox(scene.Scaling(scale, -scale), vb[0], vb[1], vb[2], vb[3]), [2]float64{vb[2], vb[3]}, convert)
-	} else {
-		items, err = convert()
+	// A symbol's content is converted once: what it covers is kept, for each <use> to
+	// compare with the viewport it gives the symbol.
+	var ext *extent
+	outerVP, outerExt := c.vp, c.ext
+	if target.name == "symbol" {
+		if clips(target) {
+			ext = &extent{}
+		}
+		c.ext = ext
+		if vb, ok := viewBox(target.attr("viewBox")); ok {
+			c.vp = [2]float64{vb[2], vb[3]}
+		}
 	}
+	items, err = c.content(target, scene.Scaling(scale, -scale), st)
+	c.vp, c.ext = outerVP, outerExt
 	symKinds := c.d.Kinds
 	c.d.Kinds = kinds
 	if err != nil {
@@ -897,7 +920,7 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 	if len(items) == 0 {
 		return nil, nil
 	}
-	s := &Symbol{ID: id, Line: target.line, Items: items, Drawn: drawn, Scale: scale, Widths: widths(items), Dashes: dashes}
+	s := &Symbol{ID: id, Line: target.line, Items: items, Drawn: drawn, Scale: scale, Widths: widths(items), Dashes: dashes, ext: ext}
 	c.symbols[key] = s
 	c.d.Symbols = append(c.d.Symbols, s)
 	return s, nil

@@ -406,3 +406,28 @@ func TestDashBudget(t *testing.T) {
 		t.Errorf("got %v, want %q", err, want)
 	}
 }
+
+// TestSymbolViewportNoted: a symbol's viewport (its <use>'s size, else 100%) cuts off what
+// its content draws past it, with or without a viewBox, placed or skewed: noted.
+func TestSymbolViewportNoted(t *testing.T) {
+	t.Parallel()
+	const note = "symbol: what is drawn past its viewport is not cut off as SVG cuts it"
+	for _, c := range []struct {
+		use  string
+		want int
+	}{
+		{`<use href="#s" width="100" height="100"/>`, 1},
+		{`<use href="#s" width="200" height="200"/>`, 0},
+		{`<use href="#s"/>`, 0}, // 100% of the 200 by 200 viewport
+		{`<use href="#s" width="100" height="100" transform="skewX(20)"/>`, 1},
+		{`<use href="#s" transform="translate(50 50)"/><use href="#s" width="100" height="100"/>`, 1},
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><symbol id="s"><rect x="20" y="20" width="160" height="160"/></symbol>`+c.use+`</svg>`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Skipped[note] != c.want {
+			t.Errorf("%s: noted %v, want %q %d times", c.use, d.Skipped, note, c.want)
+		}
+	}
+}
