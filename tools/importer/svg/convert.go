@@ -138,7 +138,9 @@ func Read(data []byte, opt Options) (*Drawing, error) {
 	}
 	sx, sy := c.documentScale(root, units)
 	m := scene.Scaling(sx, -sy) // Y up
-	st := initialStyle().child(root)
+	root0 := initialStyle()
+	root0.diag = c.diag()
+	st := root0.child(root)
 	if !st.display {
 		c.skip("svg", "display:none on the root: the file draws nothing")
 		return c.d, nil
@@ -262,6 +264,7 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 		c.skip(e.name, why)
 		return nil, nil
 	}
+	parent.diag = c.diag()
 	st := parent.child(e)
 	if !st.display {
 		c.skip(e.name, "display:none")
@@ -307,6 +310,11 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 		return nil, nil
 	}
 	return c.made(it)
+}
+
+// diag is what a percentage of a stroke's lengths is of in the viewport being converted.
+func (c *converter) diag() float64 {
+	return math.Sqrt((c.vp[0]*c.vp[0] + c.vp[1]*c.vp[1]) / 2)
 }
 
 // inTime refuses the file once converting it has taken MaxTime; it is asked at each element
@@ -451,7 +459,7 @@ func (c *converter) num(e *element, name string) float64 {
 	f, ok := length(v, 16)
 	if !ok {
 		// A percentage is of the viewport's width, height or their mean (for r).
-		of := math.Sqrt((c.vp[0]*c.vp[0] + c.vp[1]*c.vp[1]) / 2)
+		of := c.diag()
 		switch name {
 		case "x", "cx", "x1", "x2", "width", "rx", "dx":
 			of = c.vp[0]
@@ -874,6 +882,7 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 // element itself.
 func (c *converter) content(target *element, m scene.Affine, st style) ([]*Item, error) {
 	if target.name == "symbol" {
+		st.diag = c.diag()
 		return c.children(target, m, st.child(target))
 	}
 	return c.element(target, m, st)

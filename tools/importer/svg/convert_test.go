@@ -277,6 +277,19 @@ func TestColors(t *testing.T) {
 	}
 }
 
+// TestStrokePercentages: a percentage in stroke-width and stroke-dasharray is of the
+// viewport's diagonal over the square root of 2, as SVG takes it.
+func TestStrokePercentages(t *testing.T) {
+	t.Parallel()
+	d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><circle r="70" fill="none" stroke="green" stroke-width="10%" stroke-dasharray="3% 1.5%"/></svg>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it := d.Items[0]; math.Abs(it.Width-20) > 1e-9 || it.Linetype != "dashed" || math.Abs(it.LinetypeScale-1) > 1e-9 {
+		t.Errorf("width %g, %q at %g: want 20, dashed at 1", it.Width, it.Linetype, it.LinetypeScale)
+	}
+}
+
 // TestDrawsNothing: what SVG draws nothing of is not drawn: a stroke of width 0 (not a
 // hairline), a viewport of no size, and a root with display none.
 func TestDrawsNothing(t *testing.T) {
@@ -328,6 +341,8 @@ func TestCapsAndJoins(t *testing.T) {
 		{`<path d="M0 0 L 10 0" vector-effect="non-scaling-stroke"/>`, nil},
 		{`<circle r="5" stroke-dasharray="0 3"/>`, []string{"circle: stroke-linecap butt is drawn round"}}, // SVG draws no dots
 		{`<circle r="5" stroke-dasharray="0 3" stroke-linecap="round"/>`, nil},
+		{`<path d="M 10 10 L 10 10"/>`, []string{"path: stroke-linecap butt is drawn round"}}, // SVG draws nothing
+		{`<path d="M 10 10 Z" stroke-linecap="square"/>`, []string{"path: stroke-linecap square is drawn round"}},
 	} {
 		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><g stroke="black" stroke-width="2" fill="none">`+c.shape+`</g></svg>`), Options{})
 		if err != nil {

@@ -15,17 +15,17 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-// dashArray reads stroke-dasharray: lengths in user units, repeated once when their count
+// dashArray reads stroke-dasharray: lengths in user units (a percentage of diag), repeated once when their count
 // is odd (as SVG does); nil for none, and for a list SVG ignores (a negative length, all
 // zeros, one it cannot read), which draws solid.
-func dashArray(v string, em float64) []float64 {
+func dashArray(v string, em, diag float64) []float64 {
 	if v == "none" || v == "" {
 		return nil
 	}
 	var out []float64
 	sum := 0.0
 	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' }) {
-		l, ok := length(f, em)
+		l, ok := lengthOf(f, em, diag)
 		if !ok || l < 0 {
 			return nil
 		}
@@ -140,7 +140,9 @@ func (c *converter) dash(e *element, it *Item, m scene.Affine, st style) {
 func ends(p scene.Path) (open, corner bool) {
 	var start, cur scene.Vec
 	var first, last scene.Vec // the subpath's first direction and the last one drawn
-	drawn := false
+	// drawn: a direction was drawn in the subpath; segs: a segment followed its move (one
+	// of no length is a dot, capped in cadrun and in SVG alike, but drawn as nothing by butt)
+	drawn, segs := false, false
 	turn := func(a, b scene.Vec) bool {
 		la, lb := a.Len(), b.Len()
 		if la == 0 || lb == 0 {
@@ -160,10 +162,8 @@ func ends(p scene.Path) (open, corner bool) {
 	for _, s := range p {
 		switch s.Kind {
 		case scene.SegMove:
-			if drawn {
-				open = true
-			}
-			start, cur, drawn = s.P[0], s.P[0], false
+			open = open || segs
+			start, cur, drawn, segs = s.P[0], s.P[0], false, false
 			continue
 		case scene.SegLine:
 			if d := s.P[0].Sub(cur); d.Len() > 0 {
@@ -193,12 +193,14 @@ func ends(p scene.Path) (open, corner bool) {
 			if drawn && turn(last, first) {
 				corner = true
 			}
-			cur, drawn = start, false
+			open = open || !drawn // closed with no length: a dot
+			cur, drawn, segs = start, false, false
 			continue
 		}
+		segs = true
 		cur = s.End()
 	}
-	return open || drawn, corner
+	return open || segs, corner
 }
 
 func firstNonZero(vs ...scene.Vec) scene.Vec {

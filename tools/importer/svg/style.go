@@ -36,6 +36,9 @@ type style struct {
 	strokeCurrent  bool
 	color          Color // currentColor
 	fontFamilyBold bool
+	// diag is what a percentage of a stroke's lengths is of: the viewport's diagonal over
+	// the square root of 2, set by the reader for the element being styled.
+	diag float64
 	// badPaint names a fill or stroke value the element gave that could not be read
 	// (not inherited).
 	badPaint string
@@ -111,7 +114,7 @@ func (s style) child(e *element) style {
 		}
 	}
 	if v, ok := p["stroke-width"]; ok {
-		if w, ok := length(v, s.fontSize); ok && w >= 0 {
+		if w, ok := lengthOf(v, s.fontSize, s.diag); ok && w >= 0 {
 			s.strokeWidth = w
 		}
 	}
@@ -139,10 +142,10 @@ func (s style) child(e *element) style {
 		s.fontFamilyBold = v == "bold" || v == "bolder" || v >= "600" && len(v) == 3
 	}
 	if v, ok := p["stroke-dasharray"]; ok && v != "inherit" {
-		s.dashes = dashArray(v, s.fontSize)
+		s.dashes = dashArray(v, s.fontSize, s.diag)
 	}
 	if v, ok := p["stroke-dashoffset"]; ok && v != "inherit" {
-		if f, ok := length(v, s.fontSize); ok {
+		if f, ok := lengthOf(v, s.fontSize, s.diag); ok {
 			s.dashOffset = f
 		}
 	}
@@ -340,6 +343,18 @@ func length(v string, em float64) (float64, bool) {
 		return 0, false
 	}
 	return f * 96 / per, true
+}
+
+// lengthOf is length with a percentage of of.
+func lengthOf(v string, em, of float64) (float64, bool) {
+	if n, ok := strings.CutSuffix(strings.TrimSpace(v), "%"); ok {
+		f, err := strconv.ParseFloat(n, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, false
+		}
+		return f / 100 * of, true
+	}
+	return length(v, em)
 }
 
 // splitUnit splits "12.5mm" into "12.5" and "mm".
