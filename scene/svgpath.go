@@ -84,6 +84,17 @@ func ParsePathData(d string) (Path, error) {
 	return p.path, nil
 }
 
+// ParsePathDataPrefix is ParsePathData that also returns, with an error, the segments read
+// before it: SVG draws a path up to the first error in its data.
+func ParsePathDataPrefix(d string) (Path, error) {
+	if len(d) > MaxPathDataBytes {
+		return ParsePathData(d)
+	}
+	p := pathParser{d: d, path: make(Path, 0, min(len(d)/8+1, MaxPathSegments))}
+	err := p.parse()
+	return p.path, err
+}
+
 // pathParser holds the scanner position and the drawing state SVG's relative commands and
 // S/T reflection depend on.
 type pathParser struct {

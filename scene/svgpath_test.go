@@ -384,3 +384,23 @@ func BenchmarkParsePathData(b *testing.B) {
 		}
 	}
 }
+
+// TestParsePathDataPrefix: with an error, the segments before it come back, as SVG draws them.
+func TestParsePathDataPrefix(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		d    string
+		segs int
+	}{
+		{"M 0 0 L 10 0 L 10 10 X 5", 3},
+		{"M 0 0 L 10 0 L 10", 2},
+		{"M 0 0 L 10 0 10 10,", 3},
+		{"L 10 0", 0},
+		{"", 0},
+	} {
+		p, err := ParsePathDataPrefix(c.d)
+		if err == nil || len(p) != c.segs {
+			t.Errorf("%q: %d segments (%v), want %d and an error", c.d, len(p), err, c.segs)
+		}
+	}
+}

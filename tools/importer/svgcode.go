@@ -276,6 +276,13 @@ func (g *svgGen) style(it *svg.Item, name string, w func(string, ...any)) {
 	case *it.Stroke != black || it.Width != 0:
 		w("setStroke(%s, %s, %s);", name, color(*it.Stroke), g.width(it.Width))
 	}
+	if it.Stroke != nil && it.Linetype != "" {
+		if n := g.width(it.LinetypeScale); n == "1" {
+			w("setLinetype(%s, '%s');", name, it.Linetype)
+		} else {
+			w("setLinetype(%s, '%s', {scale: %s});", name, it.Linetype, n)
+		}
+	}
 }
 
 // width is a stroke width (or a placement's factor of them), times k in a symbol function
@@ -334,6 +341,9 @@ func checkItem(it *svg.Item) error {
 			return err
 		}
 		if err := checkNums("a stroke width", it.Width); err != nil {
+			return err
+		}
+		if err := checkNums("a linetype scale", it.LinetypeScale); err != nil {
 			return err
 		}
 		for _, q := range p.Points {

@@ -45,17 +45,21 @@ const (
 
 // Item is a group, a shape or a placed symbol.
 type Item struct {
-	Kind     ItemKind
-	Element  string // the SVG element it came from: "rect", "path", "g", "use", ...
-	Line     int
-	ID       string // inkscape:label, else id; "" when neither
-	Prim     Prim
-	Fill     *Color  // nil: none
-	Stroke   *Color  // nil: none
-	Width    float64 // stroke width in scene units; 0 a hairline
-	Children []*Item
-	Symbol   *Symbol
-	Place    Placement
+	Kind    ItemKind
+	Element string // the SVG element it came from: "rect", "path", "g", "use", ...
+	Line    int
+	ID      string // inkscape:label, else id; "" when neither
+	Prim    Prim
+	Fill    *Color  // nil: none
+	Stroke  *Color  // nil: none
+	Width   float64 // stroke width in scene units; 0 a hairline
+	// Linetype is cadrun's linetype for the stroke's dashes, "" solid; LinetypeScale its
+	// scale, in scene units like Width.
+	Linetype      string
+	LinetypeScale float64
+	Children      []*Item
+	Symbol        *Symbol
+	Place         Placement
 }
 
 // Prim is a shape in scene coordinates: one of the calls cadrun draws with.
@@ -88,9 +92,12 @@ type Symbol struct {
 	Items []*Item
 	Drawn int     // shapes and groups it draws, nested uses expanded
 	Scale float64 // the mean scale it is drawn at, scene units per unit of its content
-	// Widths tells that it has stroke widths (its own shapes' or its uses' symbols'),
-	// which each placement multiplies by its K.
+	// Widths tells that it has stroke widths or dashes (its own shapes' or its uses'
+	// symbols'), which each placement multiplies by its K.
 	Widths bool
+	// Dashes are the dashes and dots its strokes make, each placement making as many.
+	Dashes float64
+	ext    *extent // what its content covers, in its own coordinates; nil when it does not clip
 }
 
 // Options say how to read a file.
@@ -120,9 +127,24 @@ func Read(data []byte, opt Options) (*Drawing, error) {
 	c := &converter{lim: lim, deadline: deadline, ids: map[string]*element{}, symbols: map[string]*Symbol{},
 		d: &Drawing{Kinds: map[string]int{}, Skipped: map[string]int{}}}
 	c.index(root)
+	c.vp = [2]float64{100, 100}
+	if vb, ok := viewBox(root.attr("viewBox")); ok {
+		c.vp = [2]float64{vb[2], vb[3]}
+	} else if w, ok := length(root.attr("width"), 16); ok {
+		c.vp[0] = w
+		if h, ok := length(root.attr("height"), 16); ok {
+			c.vp[1] = h
+		}
+	}
 	sx, sy := c.documentScale(root, units)
 	m := scene.Scaling(sx, -sy) // Y up
-	st := initialStyle().child(root)
+	root0 := initialStyle()
+	root0.diag = c.diag()
+	st := root0.child(root)
+	if !st.display {
+		c.skip("svg", "display:none on the root: the file draws nothing")
+		return c.d, nil
+	}
 	items, err := c.children(root, m, st)
 	if err != nil {
 		return nil, err
@@ -140,6 +162,9 @@ type converter struct {
 	uses     []string           // the ids of the <use>s being expanded, outermost first
 	useLines []int              // and their lines
 	drawn    int
+	dashes   float64    // the dashes and dots the strokes make, against scene.MaxDashSegments
+	vp       [2]float64 // the width and height of the viewport being converted, in its user units
+	ext      *extent    // what the innermost clipping viewport being converted holds, nil outside one
 	d        *Drawing
 }
 
@@ -178,9 +203,11 @@ func (c *converter) documentScale(root *element, units string) (sx, sy float64) 
 		h = w * vb[3] / vb[2]
 	}
 	sx, sy = w/vb[2]*perPx, h/vb[3]*perPx
-	if !strings.HasPrefix(strings.TrimSpace(root.attr("preserveAspectRatio")), "none") {
-		sx = min(sx, sy)
-		sy = sx
+	if fm, slice := fit(vb, root.attr("preserveAspectRatio"), 0, 0, w, h); fm.A != fm.D || sx != sy {
+		sx, sy = fm.A*perPx, fm.D*perPx
+		if slice {
+			c.skip("svg", "preserveAspectRatio slice: the drawing is scaled to cover its page, as SVG does, but not cut to it")
+		}
 	}
 	c.d.Scale = sx
 	return sx, sy
@@ -193,15 +220,6 @@ func viewBox(v string) ([4]float64, bool) {
 		return [4]float64{}, false
 	}
 	return [4]float64{n[0], n[1], n[2], n[3]}, true
-}
-
-// viewport maps a viewBox into a box of width w and height h at (x, y), centred and fitted
-// (preserveAspectRatio's default, xMidYMid meet).
-func viewport(vb [4]float64, x, y, w, h float64) scene.Affine {
-	s := min(w/vb[2], h/vb[3])
-	tx := x + (w-vb[2]*s)/2 - vb[0]*s
-	ty := y + (h-vb[3]*s)/2 - vb[1]*s
-	return scene.Affine{A: s, D: s, E: tx, F: ty}
 }
 
 func (c *converter) skip(elem, why string) { c.d.Skipped[elem+": "+why]++ }
@@ -246,6 +264,7 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 		c.skip(e.name, why)
 		return nil, nil
 	}
+	parent.diag = c.diag()
 	st := parent.child(e)
 	if !st.display {
 		c.skip(e.name, "display:none")
@@ -259,7 +278,12 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 	if t := e.attr("transform"); t != "" {
 		tm, err := parseTransform(t)
 		if err != nil {
-			return nil, &LineError{e.line, fmt.Errorf("%w: %v", ErrSyntax, err)}
+			// An attribute SVG cannot read is ignored, as if not given.
+			c.skip(e.name, fmt.Sprintf("malformed transform (line %d: %v): ignored, as SVG ignores it", e.line, err))
+			tm = scene.Identity
+		}
+		if o, ok := c.origin(e); ok {
+			tm = scene.Translation(o).Mul(tm).Mul(scene.Translation(o.Mul(-1)))
 		}
 		m = m.Mul(tm)
 	}
@@ -267,16 +291,7 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 	case "g", "a", "switch":
 		return c.group(e, m, st)
 	case "svg":
-		x, y := c.num(e, "x"), c.num(e, "y")
-		m = m.Mul(scene.Translation(scene.Vec{X: x, Y: y}))
-		if vb, ok := viewBox(e.attr("viewBox")); ok {
-			w, okw := length(e.attr("width"), st.fontSize)
-			h, okh := length(e.attr("height"), st.fontSize)
-			if okw && okh {
-				m = m.Mul(viewport(vb, 0, 0, w, h))
-			}
-		}
-		return c.group(e, m, st)
+		return c.nested(e, m, st)
 	case "use":
 		return c.use(e, m, st)
 	case "text":
@@ -295,6 +310,11 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 		return nil, nil
 	}
 	return c.made(it)
+}
+
+// diag is what a percentage of a stroke's lengths is of in the viewport being converted.
+func (c *converter) diag() float64 {
+	return math.Sqrt((c.vp[0]*c.vp[0] + c.vp[1]*c.vp[1]) / 2)
 }
 
 // inTime refuses the file once converting it has taken MaxTime; it is asked at each element
@@ -357,12 +377,61 @@ func (c *converter) made(it *Item) ([]*Item, error) {
 	c.drawn++
 	if it.Kind == Use {
 		c.drawn += it.Symbol.Drawn
+		if c.dashes += it.Symbol.Dashes; c.dashes > scene.MaxDashSegments {
+			return nil, &LineError{it.Line, fmt.Errorf("%w: the drawing's dashed strokes make over %d dashes and dots once its <use> elements are expanded (MaxDashSegments); draw the symbol's strokes solid or place it fewer times", ErrRefused, scene.MaxDashSegments)}
+		}
 	}
 	if c.drawn > c.lim.MaxDrawn {
 		return nil, &LineError{it.Line, fmt.Errorf("%w: the drawing has over %d shapes and groups once its <use> elements are expanded (MaxDrawn)", ErrRefused, c.lim.MaxDrawn)}
 	}
 	c.d.Kinds[it.Element]++
 	return []*Item{it}, nil
+}
+
+// nested converts a nested <svg>: its viewBox fitted into its box (x, y, width, height, the
+// size 100% of the viewport it is in by default), which is the viewport of what it holds;
+// what passes the box, which SVG cuts off, is noted.
+func (c *converter) nested(e *element, m scene.Affine, st style) ([]*Item, error) {
+	x, y := c.num(e, "x"), c.num(e, "y")
+	w, h := c.size(e, "width", c.vp[0], st.fontSize), c.size(e, "height", c.vp[1], st.fontSize)
+	if !(w > 0 && h > 0) {
+		return nil, nil // a viewport of no size draws nothing
+	}
+	box := rectBox(m, x, y, w, h)
+	inner, vp := scene.Translation(scene.Vec{X: x, Y: y}), [2]float64{w, h}
+	if vb, ok := viewBox(e.attr("viewBox")); ok {
+		inner, _ = fit(vb, e.attr("preserveAspectRatio"), x, y, w, h)
+		vp = [2]float64{vb[2], vb[3]}
+	}
+	return c.viewport(e, box, vp, func() ([]*Item, error) { return c.group(e, m.Mul(inner), st) })
+}
+
+// viewport converts what a viewport element holds with vp as the viewport's size, noting
+// when it draws past box (the viewport in scene coordinates) where SVG clips it.
+func (c *converter) viewport(e *element, box scene.Box, vp [2]float64, convert func() ([]*Item, error)) ([]*Item, error) {
+	outerVP, outerExt := c.vp, c.ext
+	var ext *extent
+	if clips(e) {
+		ext = &extent{}
+		c.ext = ext
+	}
+	c.vp = vp
+	items, err := convert()
+	c.vp, c.ext = outerVP, outerExt
+	if err != nil || ext == nil {
+		return items, err
+	}
+	if ext.overflows(box) {
+		c.skip(e.name, "what is drawn past its viewport is not cut off as SVG cuts it")
+	}
+	if outerExt != nil {
+		outerExt.unknown = outerExt.unknown || ext.unknown
+		if ext.box.NonEmpty {
+			outerExt.box.Extend(ext.box.Min)
+			outerExt.box.Extend(ext.box.Max)
+		}
+	}
+	return items, nil
 }
 
 func (c *converter) group(e *element, m scene.Affine, st style) ([]*Item, error) {
@@ -389,6 +458,17 @@ func (c *converter) num(e *element, name string) float64 {
 	}
 	f, ok := length(v, 16)
 	if !ok {
+		// A percentage is of the viewport's width, height or their mean (for r).
+		of := c.diag()
+		switch name {
+		case "x", "cx", "x1", "x2", "width", "rx", "dx":
+			of = c.vp[0]
+		case "y", "cy", "y1", "y2", "height", "ry", "dy":
+			of = c.vp[1]
+		}
+		if f, ok := c.percent(v, of); ok {
+			return f
+		}
 		// A list (text's x="1 2 3") takes its first number.
 		if n, err := numbers(v); err == nil && len(n) > 0 {
 			return n[0]
@@ -468,9 +548,10 @@ func (c *converter) outline(e *element, st style) (scene.Path, error) {
 		if len(v) > c.lim.MaxPathBytes {
 			return nil, &LineError{e.line, fmt.Errorf("%w: the points are %d bytes, over the %d-byte limit on one path (MaxPathBytes)", ErrLimit, len(v), c.lim.MaxPathBytes)}
 		}
-		n, err := numbers(v)
+		n, err := numbersPrefix(v)
 		if err != nil {
-			return nil, &LineError{e.line, fmt.Errorf("%w: points: %v", ErrSyntax, err)}
+			// SVG draws the points up to the first error in the list.
+			c.skip(e.name, fmt.Sprintf("malformed points (line %d: %v): drawn up to the error, as SVG draws them", e.line, err))
 		}
 		if len(n)/2 > c.lim.MaxPathSegments {
 			return nil, &LineError{e.line, fmt.Errorf("%w: %d points, over the %d-segment limit on one path (MaxPathSegments)", ErrLimit, len(n)/2, c.lim.MaxPathSegments)}
@@ -504,13 +585,19 @@ func (c *converter) pathData(e *element, d string) (scene.Path, error) {
 	if cmds > c.lim.MaxPathSegments {
 		return nil, &LineError{e.line, fmt.Errorf("%w: the path has %d commands, over the %d-segment limit on one path (MaxPathSegments)", ErrLimit, cmds, c.lim.MaxPathSegments)}
 	}
-	p, err := scene.ParsePathData(d)
+	if strings.TrimSpace(d) == "" {
+		c.skip(e.name, "empty path data")
+		return nil, nil
+	}
+	p, err := scene.ParsePathDataPrefix(d)
 	if err != nil {
-		return nil, &LineError{e.line, fmt.Errorf("%w: <path d>: %v", ErrSyntax, err)}
+		// SVG draws a path up to the first error in its data.
+		c.skip(e.name, fmt.Sprintf("malformed d (line %d: %v): drawn up to the error, as SVG draws it", e.line, err))
 	}
 	if len(p) > c.lim.MaxPathSegments {
 		return nil, &LineError{e.line, fmt.Errorf("%w: the path has %d segments, over the %d-segment limit on one path (MaxPathSegments)", ErrLimit, len(p), c.lim.MaxPathSegments)}
 	}
+	p = dropLoneMoves(p)
 	if len(p) == 0 {
 		c.skip(e.name, "empty path data")
 		return nil, nil
@@ -518,9 +605,28 @@ func (c *converter) pathData(e *element, d string) (scene.Path, error) {
 	return p, c.converted(e, len(p))
 }
 
+// dropLoneMoves drops each move that no segment follows (M 30 40 M 50 60, or a move at the
+// end), which SVG draws as nothing and cadrun would draw as a dot.
+func dropLoneMoves(p scene.Path) scene.Path {
+	out := p[:0]
+	for i, s := range p {
+		if s.Kind == scene.SegMove && (i+1 == len(p) || p[i+1].Kind == scene.SegMove) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 // shape makes the item for an outline p of element e mapped by m.
 func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *Item {
 	it := &Item{Kind: Shape, Element: e.name, Line: e.line, ID: label(e), Fill: st.fillColor(), Stroke: st.strokeColor()}
+	if st.contextPaint != "" {
+		c.skip(e.name, st.contextPaint+" is drawn as none: context paints are not followed")
+	}
+	if st.badPaint != "" {
+		c.skip(e.name, st.badPaint+" is not a paint: ignored, as SVG ignores it")
+	}
 	if st.fillURL {
 		c.skip(e.name, "a gradient or pattern fill is drawn as none (or its fallback colour)")
 	}
@@ -537,6 +643,23 @@ func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *I
 		it.Fill = nil // an open line has no inside
 	}
 	it.Prim = c.prim(e, p, m, st)
+	if c.ext != nil && (it.Fill != nil || it.Stroke != nil) {
+		b := p.Transform(m).Bounds()
+		pad := scene.Vec{X: it.Width / 2, Y: it.Width / 2}
+		c.ext.box.Extend(b.Min.Sub(pad))
+		c.ext.box.Extend(b.Max.Add(pad))
+	}
+	c.dash(e, it, m, st)
+	c.capsAndJoins(e, it, p, st)
+	if it.Linetype != "" {
+		n := p.Transform(m).DashCount(scene.Dashes(it.Linetype, it.LinetypeScale))
+		if c.dashes+n > scene.MaxDashSegments {
+			it.Linetype, it.LinetypeScale = "", 0
+			c.skip(e.name, fmt.Sprintf("a dashed stroke is drawn solid: the drawing's dashes would pass the scene's %d (MaxDashSegments)", scene.MaxDashSegments))
+		} else {
+			c.dashes += n
+		}
+	}
 	return it
 }
 
@@ -665,6 +788,9 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 		}
 	}
 	at := m.Apply(scene.Vec{X: x, Y: y})
+	if c.ext != nil {
+		c.ext.unknown = true
+	}
 	align := map[string]string{"middle": "center", "end": "right"}[st.anchor]
 	it := &Item{Kind: Shape, Element: e.name, Line: e.line, ID: label(e), Fill: st.fillColor(), Stroke: st.strokeColor(),
 		Prim: Prim{Call: "drawText", X: at.X, Y: at.Y, Text: s, Size: st.fontSize * math.Abs(sx), Align: align, Angle: angle, Bold: st.fontFamilyBold}}
@@ -697,15 +823,17 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	defer func() { c.uses, c.useLines = c.uses[:len(c.uses)-1], c.useLines[:len(c.useLines)-1] }()
 	m = m.Mul(scene.Translation(scene.Vec{X: c.num(e, "x"), Y: c.num(e, "y")}))
 	// What the symbol's own content is drawn in: its viewBox fitted to the use's size.
+	// A symbol's size is the <use>'s, else its own, else 100% of the viewport.
 	var inner scene.Affine = scene.Identity
+	var vpW, vpH float64
 	if target.name == "symbol" {
+		vpW = c.size(e, "width", c.size(target, "width", c.vp[0], st.fontSize), st.fontSize)
+		vpH = c.size(e, "height", c.size(target, "height", c.vp[1], st.fontSize), st.fontSize)
+		if !(vpW > 0 && vpH > 0) {
+			return nil, nil // a viewport of no size draws nothing
+		}
 		if vb, ok := viewBox(target.attr("viewBox")); ok {
-			w, okw := length(e.attr("width"), st.fontSize)
-			h, okh := length(e.attr("height"), st.fontSize)
-			if !okw || !okh {
-				w, h = vb[2], vb[3]
-			}
-			inner = viewport(vb, 0, 0, w, h)
+			inner, _ = fit(vb, target.attr("preserveAspectRatio"), 0, 0, vpW, vpH)
 		}
 	}
 	full := m.Mul(inner)
@@ -713,7 +841,14 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	_, _, _, ok = similarity(full)
 	if !ok {
 		// A skewed placement cannot be a group's transform: draw the content in place.
-		items, err := c.content(target, full, st)
+		var items []*Item
+		var err error
+		if target.name == "symbol" {
+			convert := func() ([]*Item, error) { return c.content(target, full, st) }
+			items, err = c.viewport(target, rectBox(m, 0, 0, vpW, vpH), c.vp, convert)
+		} else {
+			items, err = c.content(target, full, st)
+		}
 		if err != nil || len(items) == 0 {
 			return nil, err
 		}
@@ -728,6 +863,15 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	if err != nil || sym == nil {
 		return nil, err
 	}
+	if c.ext != nil {
+		c.ext.unknown = true
+	}
+	if inv, ok := inner.Invert(); ok && sym.ext != nil {
+		// The viewport this <use> gives the symbol, in the symbol's own coordinates.
+		if sym.ext.overflows(rectBox(scene.Scaling(sym.Scale, -sym.Scale).Mul(inv), 0, 0, vpW, vpH)) {
+			c.skip(target.name, "what is drawn past its viewport is not cut off as SVG cuts it")
+		}
+	}
 	place := full.Mul(flip).Mul(scene.Scaling(1/sym.Scale, 1/sym.Scale))
 	sx, sy, angle, _ := similarity(place)
 	return c.made(&Item{Kind: Use, Element: e.name, Line: e.line, ID: label(e), Symbol: sym,
@@ -738,6 +882,7 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 // element itself.
 func (c *converter) content(target *element, m scene.Affine, st style) ([]*Item, error) {
 	if target.name == "symbol" {
+		st.diag = c.diag()
 		return c.children(target, m, st.child(target))
 	}
 	return c.element(target, m, st)
@@ -751,10 +896,26 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 	if s, ok := c.symbols[key]; ok {
 		return s, nil
 	}
-	before := c.drawn
+	before, dashesBefore := c.drawn, c.dashes
 	kinds := c.d.Kinds
 	c.d.Kinds = map[string]int{}
-	items, err := c.content(target, scene.Scaling(scale, -scale), st)
+	var items []*Item
+	var err error
+	// A symbol's content is converted once: what it covers is kept, for each <use> to
+	// compare with the viewport it gives the symbol.
+	var ext *extent
+	outerVP, outerExt := c.vp, c.ext
+	if target.name == "symbol" {
+		if clips(target) {
+			ext = &extent{}
+		}
+		c.ext = ext
+		if vb, ok := viewBox(target.attr("viewBox")); ok {
+			c.vp = [2]float64{vb[2], vb[3]}
+		}
+	}
+	items, err = c.content(target, scene.Scaling(scale, -scale), st)
+	c.vp, c.ext = outerVP, outerExt
 	symKinds := c.d.Kinds
 	c.d.Kinds = kinds
 	if err != nil {
@@ -763,12 +924,12 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 	for k, n := range symKinds {
 		c.d.Kinds[k] += n
 	}
-	drawn := c.drawn - before
-	c.drawn = before
+	drawn, dashes := c.drawn-before, c.dashes-dashesBefore
+	c.drawn, c.dashes = before, dashesBefore
 	if len(items) == 0 {
 		return nil, nil
 	}
-	s := &Symbol{ID: id, Line: target.line, Items: items, Drawn: drawn, Scale: scale, Widths: widths(items)}
+	s := &Symbol{ID: id, Line: target.line, Items: items, Drawn: drawn, Scale: scale, Widths: widths(items), Dashes: dashes, ext: ext}
 	c.symbols[key] = s
 	c.d.Symbols = append(c.d.Symbols, s)
 	return s, nil
@@ -779,7 +940,7 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 func widths(items []*Item) bool {
 	for _, it := range items {
 		switch {
-		case it.Kind == Shape && it.Stroke != nil && it.Width != 0,
+		case it.Kind == Shape && it.Stroke != nil && (it.Width != 0 || it.Linetype != ""),
 			it.Kind == Group && widths(it.Children),
 			it.Kind == Use && it.Symbol.Widths:
 			return true

@@ -3,6 +3,8 @@ package svg
 import (
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -85,6 +87,362 @@ func TestConversionBudgets(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		case c.want != "" && (!errors.Is(err, ErrLimit) || !strings.Contains(fmt.Sprint(err), c.want)):
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// firstShape is the first shape of a drawing, depth first, a symbol's content included.
+func firstShape(items []*Item) *Item {
+	for _, it := range items {
+		switch it.Kind {
+		case Shape:
+			return it
+		case Group:
+			if s := firstShape(it.Children); s != nil {
+				return s
+			}
+		case Use:
+			if s := firstShape(it.Symbol.Items); s != nil {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// TestViewports: a viewBox is fitted into its viewport by preserveAspectRatio (slice covers
+// it, meet fits in it, the alignment places it), a symbol's and a nested <svg>'s size is
+// 100% of the viewport they are in unless given, and what passes a viewport that SVG cuts
+// off is noted.
+func TestViewports(t *testing.T) {
+	t.Parallel()
+	const clipped = "what is drawn past its viewport is not cut off as SVG cuts it"
+	for _, c := range []struct {
+		name, file string
+		x, y, r    float64 // the circle as drawn, with its placement applied
+		note       string
+	}{
+		{"symbol at 100%", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><symbol id="s" viewBox="0 0 20 20"><circle cx="10" cy="10" r="10"/></symbol><use href="#s"/></svg>`,
+			100, -100, 100, ""},
+		{"symbol shifted", `<svg xmlns="http://www.w3.org/2000/svg"><symbol id="s" viewBox="10 10 20 20"><circle cx="20" cy="20" r="10"/></symbol><use href="#s" width="40" height="40"/></svg>`,
+			20, -20, 20, ""},
+		{"symbol xMinYMin", `<svg xmlns="http://www.w3.org/2000/svg"><symbol id="s" viewBox="0 0 10 10" preserveAspectRatio="xMinYMin"><circle cx="5" cy="5" r="5"/></symbol><use href="#s" width="40" height="20"/></svg>`,
+			10, -10, 10, ""},
+		{"nested slice", `<svg xmlns="http://www.w3.org/2000/svg"><svg width="100" height="50" viewBox="0 0 10 10" preserveAspectRatio="xMidYMid slice"><circle cx="5" cy="5" r="5"/></svg></svg>`,
+			50, -25, 50, clipped},
+		{"nested xMaxYMax meet", `<svg xmlns="http://www.w3.org/2000/svg"><svg x="10" width="100" height="50" viewBox="0 0 10 10" preserveAspectRatio="xMaxYMax"><circle cx="5" cy="5" r="5"/></svg></svg>`,
+			85, -25, 25, ""},
+		{"nested at 100%", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><svg viewBox="0 0 4 4"><circle cx="2" cy="2" r="2"/></svg></svg>`,
+			20, -20, 20, ""},
+		{"nested overflow visible", `<svg xmlns="http://www.w3.org/2000/svg"><svg width="10" height="10" overflow="visible"><circle cx="20" cy="5" r="5"/></svg></svg>`,
+			20, -5, 5, ""},
+		{"percentages", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100"><circle cx="50%" cy="50%" r="10"/></svg>`,
+			100, -50, 10, ""},
+	} {
+		d, err := Read([]byte(c.file), Options{})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		it := firstShape(d.Items)
+		if it == nil {
+			t.Errorf("%s: nothing drawn", c.name)
+			continue
+		}
+		p := it.Prim
+		k, x, y := 1.0, p.X, p.Y
+		if len(d.Items) > 0 && d.Items[0].Kind == Use {
+			pl := d.Items[0].Place
+			k, x, y = pl.SX, pl.X+pl.SX*p.X, pl.Y+pl.SY*p.Y
+		}
+		if p.Call != "drawCircle" || math.Abs(x-c.x) > 1e-9 || math.Abs(y-c.y) > 1e-9 || math.Abs(k*p.R-c.r) > 1e-9 {
+			t.Errorf("%s: %s at (%g, %g) radius %g, want a circle at (%g, %g) radius %g", c.name, p.Call, x, y, k*p.R, c.x, c.y, c.r)
+		}
+		if got := d.Skipped["svg: "+clipped]; (c.note != "") != (got > 0) {
+			t.Errorf("%s: noted %v", c.name, d.Skipped)
+		}
+	}
+}
+
+// TestRootSlice: the root's slice scales the drawing to cover its page, noted as not cut.
+func TestRootSlice(t *testing.T) {
+	t.Parallel()
+	d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50" viewBox="0 0 10 10" preserveAspectRatio="xMidYMid slice"><circle r="1"/></svg>`), Options{Units: "px"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Scale != 10 || d.Items[0].Prim.R != 10 {
+		t.Errorf("scale %g, radius %g: want 10 and 10", d.Scale, d.Items[0].Prim.R)
+	}
+	if d.Skipped["svg: preserveAspectRatio slice: the drawing is scaled to cover its page, as SVG does, but not cut to it"] != 1 {
+		t.Errorf("noted %v", d.Skipped)
+	}
+}
+
+// TestTransformOrigin: transform-origin is the point the transform is about, as an
+// attribute or in style, in lengths, percentages of the viewport or keywords.
+func TestTransformOrigin(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		origin string
+		x, y   float64 // the centre of a 10 by 10 square at (10, 10) turned a half turn
+	}{
+		{`transform-origin="15 15"`, 15, -15},
+		{`style="transform-origin: 10px 10px"`, 5, -5},
+		{`transform-origin="center"`, 35, -35},       // the viewport's centre, (25, 25)
+		{`transform-origin="50% 0%"`, 35, 15},        // (25, 0)
+		{`transform-origin="right bottom"`, 85, -85}, // (50, 50)
+		{`transform-origin="top"`, 35, 15},           // (25, 0)
+		{``, -15, 15},
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 50 50"><rect x="10" y="10" width="10" height="10" transform="rotate(180)" `+c.origin+`/></svg>`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := d.Items[0].Prim; math.Abs(p.X-c.x) > 1e-9 || math.Abs(p.Y-c.y) > 1e-9 {
+			t.Errorf("%s: centre (%g, %g), want (%g, %g)", c.origin, p.X, p.Y, c.x, c.y)
+		}
+	}
+}
+
+// TestLoneMoves: a move no segment follows draws nothing, as in SVG, not a dot.
+func TestLoneMoves(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ d, want string }{
+		{"M 30 40 M 50 60", ""},
+		{"M 30 40 M 50 60 L 60 60", "M 50 -60 L 60 -60"},
+		{"M 0 0 L 1 0 M 5 5", "M 0 0 L 1 0"},
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><path stroke="black" d="`+c.d+`"/></svg>`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if len(d.Items) > 0 {
+			got = d.Items[0].Prim.Path
+		}
+		if got != c.want {
+			t.Errorf("%s: drawn %q, want %q", c.d, got, c.want)
+		}
+	}
+}
+
+// TestColors: every colour form SVG and CSS give (hsl() among them); a value that is none
+// of them is ignored, as SVG ignores it, so the inherited paint is drawn, and noted.
+func TestColors(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		fill string
+		want Color
+	}{
+		{"#0F0", Color{0, 1, 0, 1}},
+		{"#abc", Color{0xaa / 255.0, 0xbb / 255.0, 0xcc / 255.0, 1}},
+		{"#0f08", Color{0, 1, 0, 0x88 / 255.0}},
+		{"rgb(0 255 0 / 50%)", Color{0, 1, 0, 0.5}},
+		{"hsl(120, 100%, 50%)", Color{0, 1, 0, 1}},
+		{"hsl(0deg 100% 25%)", Color{0.5, 0, 0, 1}},
+		{"hsla(240, 100%, 50%, 0.5)", Color{0, 0, 1, 0.5}},
+		{"hsl(0.5turn, 100%, 75%)", Color{0.5, 1, 1, 1}},
+		{"hsl(60, 0%, 40%)", Color{0.4, 0.4, 0.4, 1}},
+		{"#CD853F icc-color(acmecmyk, 0.11, 0.48, 0.83, 0.00)", Color{0xcd / 255.0, 0x85 / 255.0, 0x3f / 255.0, 1}},
+		{"CurrentColor", Color{1, 0, 0, 1}},
+		{"#ff", Color{0, 0, 1, 1}}, // not a colour: the group's blue
+		{"context-fill", Color{}},  // none (and noted, as a paint not drawn)
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" color="red"><g fill="blue"><rect width="1" height="1" fill="`+c.fill+`"/></g></svg>`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := d.Items[0].Children[0].Fill
+		if got == nil && c.want == (Color{}) {
+			continue
+		}
+		if got == nil {
+			t.Errorf("%s: no fill, want %v", c.fill, c.want)
+			continue
+		}
+		off := 0.0
+		for i := range got {
+			off = math.Max(off, math.Abs(got[i]-c.want[i]))
+		}
+		if off > 1e-9 {
+			t.Errorf("%s: %v, want %v", c.fill, got, c.want)
+		}
+	}
+	d, _ := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1" fill="#ff"/><rect width="1" height="1" stroke="context-stroke"/></svg>`), Options{})
+	for _, k := range []string{`rect: fill "#ff" is not a paint: ignored, as SVG ignores it`, "rect: stroke context-stroke is drawn as none: context paints are not followed"} {
+		if d.Skipped[k] != 1 {
+			t.Errorf("noted %v, want %q", d.Skipped, k)
+		}
+	}
+}
+
+// TestStrokePercentages: a percentage in stroke-width and stroke-dasharray is of the
+// viewport's diagonal over the square root of 2, as SVG takes it.
+func TestStrokePercentages(t *testing.T) {
+	t.Parallel()
+	d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><circle r="70" fill="none" stroke="green" stroke-width="10%" stroke-dasharray="3% 1.5%"/></svg>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it := d.Items[0]; math.Abs(it.Width-20) > 1e-9 || it.Linetype != "dashed" || math.Abs(it.LinetypeScale-1) > 1e-9 {
+		t.Errorf("width %g, %q at %g: want 20, dashed at 1", it.Width, it.Linetype, it.LinetypeScale)
+	}
+}
+
+// TestDrawsNothing: what SVG draws nothing of is not drawn: a stroke of width 0 (not a
+// hairline), a viewport of no size, and a root with display none.
+func TestDrawsNothing(t *testing.T) {
+	t.Parallel()
+	d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1" stroke="red" stroke-width="0"/><g stroke="red" stroke-width="0"><line x2="5" stroke-width="1"/><line x2="5"/></g></svg>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := d.Items[0].Stroke; s != nil {
+		t.Errorf("a stroke of width 0 drawn %v, want none", s)
+	}
+	if g := d.Items[1]; len(g.Children) != 2 || g.Children[0].Stroke == nil || g.Children[1].Stroke != nil {
+		t.Errorf("lines of width 1 and 0 (inherited): want the first stroked, the second not")
+	}
+	d, err = Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><svg width="0" height="10"><rect width="1" height="1"/></svg><svg width="10" height="10" viewBox="0 0 1 1"><use href="#s" height="0"/></svg><symbol id="s" viewBox="0 0 1 1"><rect width="1" height="1"/></symbol></svg>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Items) != 0 {
+		t.Errorf("viewports of no size: %d items drawn, want none", len(d.Items))
+	}
+	d, err = Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" display="none"><rect width="1" height="1"/></svg>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Items) != 0 || d.Skipped["svg: display:none on the root: the file draws nothing"] != 1 {
+		t.Errorf("a root with display none: %d items, noted %v", len(d.Items), d.Skipped)
+	}
+}
+
+// TestCapsAndJoins: cadrun draws every stroke with round caps and joins; where SVG draws
+// them otherwise and the shape has ends or corners to show it, that is noted.
+func TestCapsAndJoins(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		shape string
+		notes []string
+	}{
+		{`<line x2="10"/>`, []string{"line: stroke-linecap butt is drawn round"}},
+		{`<line x2="10" stroke-linecap="round"/>`, nil},
+		{`<polyline points="0 0 10 0 10 10" style="stroke-linecap:square"/>`, []string{"polyline: stroke-linecap square is drawn round", "polyline: stroke-linejoin miter is drawn round"}},
+		{`<rect width="10" height="10" stroke-linejoin="bevel"/>`, []string{"rect: stroke-linejoin bevel is drawn round"}},
+		{`<rect width="10" height="10" stroke-linejoin="round"/>`, nil},
+		{`<circle r="5"/>`, nil},
+		{`<rect width="10" height="10" rx="5"/>`, nil},
+		{`<path d="M0 0 C 5 5 10 5 15 0 S 25 -5 30 0"/>`, []string{"path: stroke-linecap butt is drawn round"}},
+		{`<path d="M0 0 A 5 5 0 0 1 10 0 A 5 5 0 0 1 0 0 Z"/>`, nil},
+		{`<path d="M0 0 L 10 0" stroke-width="0.0"/>`, nil},
+		{`<path d="M0 0 L 10 0" vector-effect="non-scaling-stroke"/>`, nil},
+		{`<circle r="5" stroke-dasharray="0 3"/>`, []string{"circle: stroke-linecap butt is drawn round"}}, // SVG draws no dots
+		{`<circle r="5" stroke-dasharray="0 3" stroke-linecap="round"/>`, nil},
+		{`<path d="M 10 10 L 10 10"/>`, []string{"path: stroke-linecap butt is drawn round"}}, // SVG draws nothing
+		{`<path d="M 10 10 Z" stroke-linecap="square"/>`, []string{"path: stroke-linecap square is drawn round"}},
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><g stroke="black" stroke-width="2" fill="none">`+c.shape+`</g></svg>`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for k := range d.Skipped {
+			got = append(got, k)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.notes) {
+			t.Errorf("%s: noted %q, want %q", c.shape, got, c.notes)
+		}
+	}
+}
+
+// TestMalformedAttributes: one malformed attribute no longer refuses the file: a path and a
+// point list are drawn up to their first error, as SVG draws them, a transform SVG cannot
+// read is ignored as SVG ignores it, and each is noted.
+func TestMalformedAttributes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		shape, drawn, note string
+	}{
+		{`<path d="M0 0 L10 0 L10 10 X 5"/>`, "M 0 0 L 10 0 L 10 -10", `path: malformed d (line 1: path data at offset 18: unknown command 'X'`},
+		{`<path d="M0 0 L10 0 L10"/>`, "M 0 0 L 10 0", `path: malformed d (line 1: path data at offset `},
+		{`<path d="L 10 0"/>`, "", `path: malformed d (line 1: path data at offset 0: expected "M" or "m"`},
+		{`<path d=""/>`, "", "path: empty path data"},
+		{`<polyline points="0 0 10 0 10 10 x 5"/>`, "[{0 0} {10 0} {10 -10}]", `polyline: malformed points (line 1: "x" is not a number): drawn up to the error, as SVG draws them`},
+		{`<rect width="2" height="2" transform="translate(10 10) spin(3)"/>`, "(1, -1)", `rect: malformed transform (line 1: transform "translate(10 10) spin(3)": unknown transform "spin"`},
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg">`+c.shape+`</svg>`), Options{})
+		if err != nil {
+			t.Errorf("%s: %v", c.shape, err)
+			continue
+		}
+		got := ""
+		if len(d.Items) > 0 {
+			switch p := d.Items[0].Prim; p.Call {
+			case "drawBezier":
+				got = p.Path
+			case "drawLine", "drawPolygon":
+				got = fmt.Sprint(p.Points)
+			default:
+				got = fmt.Sprintf("(%g, %g)", p.X, p.Y)
+			}
+		}
+		if got != c.drawn {
+			t.Errorf("%s: drawn %q, want %q", c.shape, got, c.drawn)
+		}
+		noted := false
+		for k := range d.Skipped {
+			noted = noted || strings.HasPrefix(k, c.note)
+		}
+		if !noted {
+			t.Errorf("%s: noted %v, want %q...", c.shape, d.Skipped, c.note)
+		}
+	}
+}
+
+// TestDashBudget: dashes that would pass the scene's MaxDashSegments are drawn solid and
+// noted, so that the module does not fail when it runs; a <use> that would pass it by placing
+// a dashed symbol again is refused, naming the limit.
+func TestDashBudget(t *testing.T) {
+	t.Parallel()
+	d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><line x2="6000" stroke="black" stroke-dasharray="0.01"/></svg>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it := d.Items[0]; it.Linetype != "" || d.Skipped["line: a dashed stroke is drawn solid: the drawing's dashes would pass the scene's 200000 (MaxDashSegments)"] != 1 {
+		t.Errorf("linetype %q, noted %v", it.Linetype, d.Skipped)
+	}
+	_, err = Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><defs><line id="l" x2="1000" stroke="black" stroke-dasharray="0.01"/></defs>
+<use href="#l"/><use href="#l"/><use href="#l"/><use href="#l"/><use href="#l"/></svg>`), Options{})
+	if want := "line 2: cannot import: the drawing's dashed strokes make over 200000 dashes and dots once its <use> elements are expanded (MaxDashSegments)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}
+
+// TestSymbolViewportNoted: a symbol's viewport (its <use>'s size, else 100%) cuts off what
+// its content draws past it, with or without a viewBox, placed or skewed: noted.
+func TestSymbolViewportNoted(t *testing.T) {
+	t.Parallel()
+	const note = "symbol: what is drawn past its viewport is not cut off as SVG cuts it"
+	for _, c := range []struct {
+		use  string
+		want int
+	}{
+		{`<use href="#s" width="100" height="100"/>`, 1},
+		{`<use href="#s" width="200" height="200"/>`, 0},
+		{`<use href="#s"/>`, 0}, // 100% of the 200 by 200 viewport
+		{`<use href="#s" width="100" height="100" transform="skewX(20)"/>`, 1},
+		{`<use href="#s" transform="translate(50 50)"/><use href="#s" width="100" height="100"/>`, 1},
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><symbol id="s"><rect x="20" y="20" width="160" height="160"/></symbol>`+c.use+`</svg>`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Skipped[note] != c.want {
+			t.Errorf("%s: noted %v, want %q %d times", c.use, d.Skipped, note, c.want)
 		}
 	}
 }

@@ -36,6 +36,20 @@ type style struct {
 	strokeCurrent  bool
 	color          Color // currentColor
 	fontFamilyBold bool
+	// diag is what a percentage of a stroke's lengths is of: the viewport's diagonal over
+	// the square root of 2, set by the reader for the element being styled.
+	diag float64
+	// badPaint names a fill or stroke value the element gave that could not be read
+	// (not inherited).
+	badPaint string
+	// contextPaint names a context-fill or context-stroke the element gave (drawn as none).
+	contextPaint string
+	// dashes is stroke-dasharray in user units, nil for solid; dashOffset is
+	// stroke-dashoffset; lineCap and lineJoin are as written ("" for SVG's butt and miter).
+	dashes     []float64
+	dashOffset float64
+	lineCap    string
+	lineJoin   string
 }
 
 // initialStyle is SVG's initial style: black fill, no stroke, width 1, 16px text.
@@ -50,7 +64,8 @@ func initialStyle() style {
 func properties(e *element) map[string]string {
 	p := map[string]string{}
 	for _, k := range []string{"fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity", "opacity",
-		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight"} {
+		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight",
+		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin", "overflow"} {
 		if v, ok := e.attrs[k]; ok {
 			p[k] = strings.TrimSpace(v)
 		}
@@ -70,20 +85,36 @@ func properties(e *element) map[string]string {
 func (s style) child(e *element) style {
 	p := properties(e)
 	s.opacity *= opacity(p["opacity"], 1)
+	s.badPaint, s.contextPaint = "", ""
 	s.display = p["display"] != "none"
 	if v, ok := p["color"]; ok {
 		if c, ok := parseColor(v); ok {
 			s.color = c
 		}
 	}
+	// A paint SVG cannot read is ignored, as if not given: the inherited one is drawn.
 	if v, ok := p["fill"]; ok && v != "inherit" {
-		s.fill, s.fillURL, s.fillCurrent = paint(v, s.color)
+		if c, url, cur, ok := paint(v, s.color); ok {
+			s.fill, s.fillURL, s.fillCurrent = c, url, cur
+			if strings.HasPrefix(v, "context-") {
+				s.contextPaint = "fill " + v
+			}
+		} else {
+			s.badPaint = "fill " + strconv.Quote(clip(v))
+		}
 	}
 	if v, ok := p["stroke"]; ok && v != "inherit" {
-		s.stroke, s.strokeURL, s.strokeCurrent = paint(v, s.color)
+		if c, url, cur, ok := paint(v, s.color); ok {
+			s.stroke, s.strokeURL, s.strokeCurrent = c, url, cur
+			if strings.HasPrefix(v, "context-") {
+				s.contextPaint = "stroke " + v
+			}
+		} else {
+			s.badPaint = "stroke " + strconv.Quote(clip(v))
+		}
 	}
 	if v, ok := p["stroke-width"]; ok {
-		if w, ok := length(v, s.fontSize); ok && w >= 0 {
+		if w, ok := lengthOf(v, s.fontSize, s.diag); ok && w >= 0 {
 			s.strokeWidth = w
 		}
 	}
@@ -110,33 +141,51 @@ func (s style) child(e *element) style {
 	if v, ok := p["font-weight"]; ok && v != "inherit" {
 		s.fontFamilyBold = v == "bold" || v == "bolder" || v >= "600" && len(v) == 3
 	}
+	if v, ok := p["stroke-dasharray"]; ok && v != "inherit" {
+		s.dashes = dashArray(v, s.fontSize, s.diag)
+	}
+	if v, ok := p["stroke-dashoffset"]; ok && v != "inherit" {
+		if f, ok := lengthOf(v, s.fontSize, s.diag); ok {
+			s.dashOffset = f
+		}
+	}
+	if v, ok := p["stroke-linecap"]; ok && v != "inherit" {
+		s.lineCap = v
+	}
+	if v, ok := p["stroke-linejoin"]; ok && v != "inherit" {
+		s.lineJoin = v
+	}
 	s.nonScaling = p["vector-effect"] == "non-scaling-stroke"
 	return s
 }
 
 // paint reads a fill or stroke value: a colour, none, currentColor, or url(#...) (drawn as
-// none: gradients and patterns are not imported).
-func paint(v string, current Color) (c *Color, url, isCurrent bool) {
+// none: gradients and patterns are not imported); false for a value it cannot read.
+func paint(v string, current Color) (c *Color, url, isCurrent, ok bool) {
 	switch {
 	case v == "none" || v == "transparent":
-		return nil, false, false
+		return nil, false, false, true
+	case v == "context-fill" || v == "context-stroke":
+		// SVG 2's paint of the element a marker or <use> draws for: not followed, drawn as
+		// none, which is what it is where there is no such element.
+		return nil, false, false, true
 	case strings.HasPrefix(v, "url("):
 		// url(#g) fallback: a colour after the url is used when the reference fails.
 		if i := strings.IndexByte(v, ')'); i >= 0 {
 			if fb, ok := parseColor(strings.TrimSpace(v[i+1:])); ok {
-				return &fb, true, false
+				return &fb, true, false, true
 			}
 		}
-		return nil, true, false
-	case v == "currentColor":
+		return nil, true, false, true
+	case strings.EqualFold(v, "currentColor"):
 		c := current
-		return &c, false, true
+		return &c, false, true, true
 	}
 	col, ok := parseColor(v)
 	if !ok {
-		return nil, false, false
+		return nil, false, false, false
 	}
-	return &col, false, false
+	return &col, false, false, true
 }
 
 // parseColor reads a colour keyword, #rgb, #rrggbb, #rgba, #rrggbbaa or rgb()/rgba() with
@@ -144,6 +193,10 @@ func paint(v string, current Color) (c *Color, url, isCurrent bool) {
 func parseColor(v string) (Color, bool) {
 	v = strings.TrimSpace(v)
 	lv := strings.ToLower(v)
+	if i := strings.Index(lv, "icc-color("); i > 0 {
+		// SVG 1.1's ICC colour follows the sRGB one it falls back to, which is drawn.
+		return parseColor(lv[:i])
+	}
 	if strings.HasPrefix(lv, "#") {
 		h := lv[1:]
 		if len(h) == 3 || len(h) == 4 {
@@ -165,6 +218,9 @@ func parseColor(v string) (Color, bool) {
 			n = n<<8 | 0xff
 		}
 		return Color{float64(n>>24&0xff) / 255, float64(n>>16&0xff) / 255, float64(n>>8&0xff) / 255, float64(n&0xff) / 255}, true
+	}
+	if strings.HasPrefix(lv, "hsl(") || strings.HasPrefix(lv, "hsla(") {
+		return hsl(lv)
 	}
 	if strings.HasPrefix(lv, "rgb(") || strings.HasPrefix(lv, "rgba(") {
 		in := lv[strings.IndexByte(lv, '(')+1:]
@@ -194,6 +250,57 @@ func parseColor(v string) (Color, bool) {
 		return Color{float64(rgba.R) / 255, float64(rgba.G) / 255, float64(rgba.B) / 255, 1}, true
 	}
 	return Color{}, false
+}
+
+// hsl reads hsl() or hsla(): a hue in degrees (or deg, grad, rad, turn), saturation and
+// lightness in percentages, and an optional alpha, as CSS converts them to RGB.
+func hsl(lv string) (Color, bool) {
+	in := strings.TrimSuffix(strings.TrimSpace(lv[strings.IndexByte(lv, '(')+1:]), ")")
+	parts := strings.FieldsFunc(in, func(r rune) bool { return r == ',' || r == ' ' || r == '/' })
+	if len(parts) != 3 && len(parts) != 4 {
+		return Color{}, false
+	}
+	hue, unit := splitUnit(parts[0])
+	h, err := strconv.ParseFloat(hue, 64)
+	perTurn := map[string]float64{"": 360, "deg": 360, "grad": 400, "rad": 2 * math.Pi, "turn": 1}[unit]
+	if err != nil || perTurn == 0 || math.IsNaN(h) || math.IsInf(h, 0) {
+		return Color{}, false
+	}
+	h = math.Mod(h/perTurn, 1)
+	if h < 0 {
+		h++
+	}
+	var sl [2]float64
+	for i, p := range parts[1:3] {
+		f, err := strconv.ParseFloat(strings.TrimSuffix(p, "%"), 64)
+		if err != nil || math.IsNaN(f) {
+			return Color{}, false
+		}
+		sl[i] = math.Max(0, math.Min(1, f/100))
+	}
+	sat, light := sl[0], sl[1]
+	q := light + sat - light*sat
+	if light <= 0.5 {
+		q = light * (1 + sat)
+	}
+	p := 2*light - q
+	channel := func(t float64) float64 {
+		t = math.Mod(t+1, 1)
+		switch {
+		case t < 1.0/6:
+			return p + (q-p)*6*t
+		case t < 0.5:
+			return q
+		case t < 2.0/3:
+			return p + (q-p)*(2.0/3-t)*6
+		}
+		return p
+	}
+	c := Color{channel(h + 1.0/3), channel(h), channel(h - 1.0/3), 1}
+	if len(parts) == 4 {
+		c[3] = opacity(parts[3], 1)
+	}
+	return c, true
 }
 
 // opacity reads a number in 0..1 or a percentage; def when it does not parse.
@@ -238,6 +345,18 @@ func length(v string, em float64) (float64, bool) {
 	return f * 96 / per, true
 }
 
+// lengthOf is length with a percentage of of.
+func lengthOf(v string, em, of float64) (float64, bool) {
+	if n, ok := strings.CutSuffix(strings.TrimSpace(v), "%"); ok {
+		f, err := strconv.ParseFloat(n, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, false
+		}
+		return f / 100 * of, true
+	}
+	return length(v, em)
+}
+
 // splitUnit splits "12.5mm" into "12.5" and "mm".
 func splitUnit(v string) (string, string) {
 	i := len(v)
@@ -250,8 +369,14 @@ func splitUnit(v string) (string, string) {
 // fillColor is the fill as drawn (opacities applied), nil for none.
 func (s style) fillColor() *Color { return withAlpha(s.fill, s.fillOpacity*s.opacity) }
 
-// strokeColor is the stroke as drawn, nil for none.
-func (s style) strokeColor() *Color { return withAlpha(s.stroke, s.strokeOpacity*s.opacity) }
+// strokeColor is the stroke as drawn, nil for none: a stroke of width 0 draws nothing in SVG
+// (in cadrun it would be a hairline).
+func (s style) strokeColor() *Color {
+	if s.strokeWidth == 0 {
+		return nil
+	}
+	return withAlpha(s.stroke, s.strokeOpacity*s.opacity)
+}
 
 func withAlpha(c *Color, a float64) *Color {
 	if c == nil || c[3]*a == 0 {

@@ -94,13 +94,22 @@ func transformOf(name string, a []float64) (scene.Affine, error) {
 
 // numbers reads a list of numbers separated by spaces and commas.
 func numbers(s string) ([]float64, error) {
+	n, err := numbersPrefix(s)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// numbersPrefix is numbers that also returns, with an error, the numbers read before it.
+func numbersPrefix(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' }) {
 		// "1-2" is two numbers in SVG's compact syntax; split on a sign that follows a digit.
 		for _, part := range splitSigns(f) {
 			v, err := strconv.ParseFloat(part, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%q is not a number", clip(part))
+				return out, fmt.Errorf("%q is not a number", clip(part))
 			}
 			out = append(out, v)
 		}
@@ -147,4 +156,50 @@ func similarity(m scene.Affine) (sx, sy, angle float64, ok bool) {
 		sy = -sy
 	}
 	return sx, sy, math.Atan2(m.B, m.A), true
+}
+
+// origin reads transform-origin, the point the element's transform is about: one or two
+// lengths, percentages of the viewport (SVG's reference box) or keywords (left, center,
+// right, top, bottom), a missing one the centre; false when absent or unreadable (noted).
+func (c *converter) origin(e *element) (scene.Vec, bool) {
+	if _, ok := e.attrs["transform-origin"]; !ok && !strings.Contains(e.attr("style"), "transform-origin") {
+		return scene.Vec{}, false // most transforms have none: no need to read the style again
+	}
+	v, ok := properties(e)["transform-origin"]
+	if !ok || v == "" {
+		return scene.Vec{}, false
+	}
+	f := strings.Fields(v)
+	if len(f) == 1 {
+		if f[0] == "top" || f[0] == "bottom" {
+			f = []string{"center", f[0]}
+		} else {
+			f = append(f, "center")
+		}
+	}
+	if f[0] == "top" || f[0] == "bottom" || f[1] == "left" || f[1] == "right" {
+		f[0], f[1] = f[1], f[0]
+	}
+	var o [2]float64
+	for i := range 2 {
+		of := c.vp[i]
+		switch f[i] {
+		case "left", "top":
+			o[i] = 0
+		case "center":
+			o[i] = of / 2
+		case "right", "bottom":
+			o[i] = of
+		default:
+			if p, ok := c.percent(f[i], of); ok {
+				o[i] = p
+			} else if l, ok := length(f[i], 16); ok {
+				o[i] = l
+			} else {
+				c.skip(e.name, fmt.Sprintf("transform-origin %q not understood, taken as 0 0", clip(v)))
+				return scene.Vec{}, false
+			}
+		}
+	}
+	return scene.Vec{X: o[0], Y: o[1]}, true
 }
