@@ -52,3 +52,62 @@ func TestReadsWhatOthersRead(t *testing.T) {
 		}
 	}
 }
+
+// file is a DXF file of the sections given, each a list of lines.
+func file(sections ...string) []byte {
+	s := ""
+	for _, sec := range sections {
+		s += "0\nSECTION\n" + sec + "0\nENDSEC\n"
+	}
+	return []byte(s + "0\nEOF\n")
+}
+
+// kinds are the entities' kinds in order.
+func kinds(es []*Entity) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Kind)
+	}
+	return out
+}
+
+// TestSpaces: an entity of the ENTITIES section is paper space's when its group 67 is 1 or
+// its owner is a paper-space block record, whichever a writer gives; a layout holds those and
+// its block's, and model space keeps the rest.
+func TestSpaces(t *testing.T) {
+	t.Parallel()
+	tables := "2\nTABLES\n0\nTABLE\n2\nBLOCK_RECORD\n" +
+		"0\nBLOCK_RECORD\n5\n1F\n2\n*Model_Space\n" +
+		"0\nBLOCK_RECORD\n5\n1b\n2\n*Paper_Space\n" +
+		"0\nBLOCK_RECORD\n5\n2A\n2\n*Paper_Space0\n0\nENDTAB\n"
+	blocks := "2\nBLOCKS\n0\nBLOCK\n2\n*Paper_Space\n0\nENDBLK\n0\nBLOCK\n2\n*PAPER_SPACE0\n0\nARC\n0\nENDBLK\n"
+	entities := "2\nENTITIES\n" +
+		"0\nLINE\n5\n10\n330\n1F\n100\nAcDbEntity\n8\n0\n" + // model space by owner
+		"0\nCIRCLE\n5\n11\n102\n{ACAD_REACTORS\n330\n1B\n102\n}\n330\n1B\n100\nAcDbEntity\n" + // paper space by owner, 67 left out
+		"0\nTEXT\n67\n1\n" + // paper space by group 67
+		"0\nPOINT\n102\n{ACAD_REACTORS\n330\n1B\n102\n}\n" // a reactor is no owner: model space
+	objects := "2\nOBJECTS\n" +
+		"0\nLAYOUT\n5\n30\n330\n1A\n100\nAcDbPlotSettings\n1\n\n100\nAcDbLayout\n1\nModel\n330\n1F\n" +
+		"0\nLAYOUT\n5\n31\n330\n1A\n100\nAcDbPlotSettings\n1\nSetup\n100\nAcDbLayout\n1\nSheet A\n330\n1B\n" +
+		"0\nLAYOUT\n5\n32\n330\n1A\n100\nAcDbLayout\n1\nSheet B\n330\n2a\n"
+	d, err := Read(file(tables, blocks, entities, objects), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"LINE", "POINT"}, kinds(d.Entities)); diff != "" {
+		t.Errorf("model space mismatch (-want +got):\n%s", diff)
+	}
+	want := []Layout{{Name: "Sheet A", Block: "*Paper_Space"}, {Name: "Sheet B", Block: "*PAPER_SPACE0"}}
+	if diff := cmp.Diff(want, d.Layouts); diff != "" {
+		t.Errorf("layouts mismatch (-want +got):\n%s", diff)
+	}
+	for name, want := range map[string][]string{"sheet a": {"CIRCLE", "TEXT"}, "Sheet B": {"ARC"}, "MODEL": {"LINE", "POINT"}} {
+		es, err := d.LayoutEntities(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, kinds(es)); diff != "" {
+			t.Errorf("layout %q mismatch (-want +got):\n%s", name, diff)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package importer
+
+// What of a DXF file is the drawing: model space, not the layouts' sheets drawn over it, and
+// layers that are off or frozen kept out of the plot as the CAD program keeps them out.
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// layoutsScript writes a drawing with a LINE in model space, a CIRCLE on the active layout
+// (Layout1) and an ARC on a second layout (Sheet2), in VERSION.
+const layoutsScript = `
+import ezdxf, sys
+doc = ezdxf.new('VERSION')
+doc.modelspace().add_line((0, 0), (100, 0))
+doc.layout('Layout1').add_circle((50, 50), 10)
+if 'VERSION' != 'R12':
+    doc.layouts.new('Sheet2').add_arc((0, 0), 20, 0, 90)
+doc.saveas(sys.argv[1])
+`
+
+// TestLayouts: a file's layouts (paper space) are left out of the import, with a note each,
+// and imported on request, alone; a layout the file lacks is refused naming those it has.
+func TestLayouts(t *testing.T) {
+	t.Parallel()
+	r2010 := ezdxf(t, strings.ReplaceAll(layoutsScript, "VERSION", "R2010"))
+	r12 := ezdxf(t, strings.ReplaceAll(layoutsScript, "VERSION", "R12"))
+	for _, c := range []struct {
+		name, layout string
+		file         []byte
+		kinds        map[string]int
+		notes        map[string]int
+		err          string
+	}{
+		{"model", "", r2010, map[string]int{"LINE": 1}, map[string]int{
+			"LAYOUT Layout1: paper space, left out (import it with layout Layout1)": 1,
+			"LAYOUT Sheet2: paper space, left out (import it with layout Sheet2)":   1}, ""},
+		{"model by name", "model", r2010, map[string]int{"LINE": 1}, map[string]int{
+			"LAYOUT Layout1: paper space, left out (import it with layout Layout1)": 1,
+			"LAYOUT Sheet2: paper space, left out (import it with layout Sheet2)":   1}, ""},
+		{"active layout", "Layout1", r2010, map[string]int{"CIRCLE": 1}, map[string]int{
+			"LAYOUT Model: model space, left out (the import is of layout Layout1)": 1,
+			"LAYOUT Sheet2: paper space, left out (import it with layout Sheet2)":   1}, ""},
+		{"other layout", "sheet2", r2010, map[string]int{"ARC": 1}, map[string]int{
+			"LAYOUT Model: model space, left out (the import is of layout sheet2)":  1,
+			"LAYOUT Layout1: paper space, left out (import it with layout Layout1)": 1}, ""},
+		{"R12 model", "", r12, map[string]int{"LINE": 1}, map[string]int{
+			"LAYOUT Layout1: paper space, left out (import it with layout Layout1)": 1}, ""},
+		{"R12 layout", "Layout1", r12, map[string]int{"CIRCLE": 1}, map[string]int{
+			"LAYOUT Model: model space, left out (the import is of layout Layout1)": 1}, ""},
+		{"no such layout", "Sheet9", r2010, nil, nil, `no such layout "Sheet9": the file's layouts are Model, Layout1, Sheet2`},
+	} {
+		_, rep, err := DXF(c.file, Options{Source: "test.dxf", Layout: c.layout})
+		if c.err != "" {
+			if err == nil || err.Error() != c.err || !errors.Is(err, ErrLayout) {
+				t.Errorf("%s: got %v, want %q (ErrLayout)", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if diff := cmp.Diff(c.kinds, rep.Kinds); diff != "" {
+			t.Errorf("%s: kinds mismatch (-want +got):\n%s", c.name, diff)
+		}
+		if diff := cmp.Diff(c.notes, rep.Notes); diff != "" {
+			t.Errorf("%s: notes mismatch (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
