@@ -503,13 +503,33 @@ func (g *gen) createLayer(l string) string {
 			g.note("LAYER", fmt.Sprintf("linetype %s: a layer's linetype has no scale in cadrun, drawn %s at scale 1", layer.Linetype, base))
 		}
 	}
-	if !layer.Plot && g.d.Layers[l].Name != "" {
+	if state := layerHidden(layer); state != "" && layer.Name != "" {
+		// Drawn as visible, a layer the file hides (construction lines, a second view, notes
+		// to self) made a picture that was not the file's; left out, it would be lost to the
+		// module. Not plotted, it is kept and out of every picture and print, as in CAD.
+		opts = append(opts, "plot: false")
+		g.note("LAYER "+l, state+" in the file, imported with plot: false (kept, not drawn in pictures)")
+	} else if !layer.Plot && layer.Name != "" {
 		opts = append(opts, "plot: false")
 	}
 	if len(opts) == 0 {
 		return fmt.Sprintf("createLayer(%s);\n", jsString(g.layerN[l]))
 	}
 	return fmt.Sprintf("createLayer(%s, {%s});\n", jsString(g.layerN[l]), strings.Join(opts, ", "))
+}
+
+// layerHidden says how a layer is hidden in the file: "off", "frozen", "off and frozen", or ""
+// when it is shown.
+func layerHidden(l dxf.Layer) string {
+	switch {
+	case l.Off() && l.Frozen:
+		return "off and frozen"
+	case l.Off():
+		return "off"
+	case l.Frozen:
+		return "frozen"
+	}
+	return ""
 }
 
 // layerColor is the layer's colour as a JS RGBA array; black (ACI 7, the default) is left

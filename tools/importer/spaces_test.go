@@ -72,3 +72,40 @@ func TestLayouts(t *testing.T) {
 		}
 	}
 }
+
+// TestHiddenLayers: a layer that is off or frozen comes in as a layer that does not plot,
+// with a note naming it and why; a shown layer plots, and a layer the file does not plot stays
+// so without a note.
+func TestHiddenLayers(t *testing.T) {
+	t.Parallel()
+	data := ezdxf(t, `
+import ezdxf, sys
+doc = ezdxf.new('R2010')
+msp = doc.modelspace()
+doc.layers.add('shown')
+doc.layers.add('off').off()
+doc.layers.add('frozen').freeze()
+l = doc.layers.add('both'); l.off(); l.freeze()
+doc.layers.add('noplot').dxf.plot = 0
+for i, name in enumerate(['shown', 'off', 'frozen', 'both', 'noplot']):
+    msp.add_circle((i * 10, 0), 2, dxfattribs={'layer': name})
+doc.saveas(sys.argv[1])
+`)
+	s, rep, _ := importRun(t, data)
+	plots := map[string]bool{}
+	for _, l := range s.Layers() {
+		plots[l.Name] = l.Plot
+	}
+	want := map[string]bool{"shown": true, "off": false, "frozen": false, "both": false, "noplot": false}
+	if diff := cmp.Diff(want, plots); diff != "" {
+		t.Errorf("layers' plot mismatch (-want +got):\n%s", diff)
+	}
+	notes := map[string]int{
+		"LAYER off: off in the file, imported with plot: false (kept, not drawn in pictures)":             1,
+		"LAYER frozen: frozen in the file, imported with plot: false (kept, not drawn in pictures)":       1,
+		"LAYER both: off and frozen in the file, imported with plot: false (kept, not drawn in pictures)": 1,
+	}
+	if diff := cmp.Diff(notes, rep.Notes); diff != "" {
+		t.Errorf("notes mismatch (-want +got):\n%s", diff)
+	}
+}
