@@ -109,3 +109,18 @@ doc.saveas(sys.argv[1])
 		t.Errorf("notes mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestMTextEmbeddedObject: an MTEXT with columns (an embedded object, group 101 and after)
+// stands as its own groups say; the columns' 11 and 21 (here straight up) turned it.
+func TestMTextEmbeddedObject(t *testing.T) {
+	t.Parallel()
+	data := "0\nSECTION\n2\nENTITIES\n0\nMTEXT\n8\n0\n10\n1\n20\n2\n40\n3\n71\n1\n1\nNotes\n" +
+		"101\nEmbedded Object\n70\n1\n10\n0\n20\n1\n11\n0\n21\n1\n40\n50\n41\n10\n0\nENDSEC\n0\nEOF\n"
+	_, rep, code := importRun(t, []byte(data))
+	if strings.Contains(code, "rotate(") {
+		t.Errorf("the MTEXT is turned:\n%s", code)
+	}
+	if diff := cmp.Diff(map[string]int{"MTEXT": 1}, rep.Kinds); diff != "" {
+		t.Errorf("kinds mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -77,6 +77,10 @@ type Entity struct {
 	Line     int
 	Pairs    []Pair
 	Vertices []*Entity
+	// Embedded are the groups of the object embedded in the entity, from its 101 group on
+	// (an MTEXT's columns): they reuse the entity's own codes (11 and 21, the MTEXT's
+	// direction, are the columns' there), so they are kept apart from Pairs.
+	Embedded []Pair
 }
 
 // Block is a block definition: its name, base point and entities.
@@ -686,6 +690,10 @@ func (r *reader) entity(p Pair) (*Entity, error) {
 		if q.Code == 0 {
 			r.unread(q)
 			return e, nil
+		}
+		if q.Code == 101 || e.Embedded != nil {
+			e.Embedded = append(e.Embedded, q)
+			continue
 		}
 		e.Pairs = append(e.Pairs, q)
 	}

@@ -111,3 +111,29 @@ func TestSpaces(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddedObject: the groups from an entity's 101 on are an embedded object's (an MTEXT's
+// columns) and kept apart from the entity's own, whose codes they reuse.
+func TestEmbeddedObject(t *testing.T) {
+	t.Parallel()
+	mtext := "2\nENTITIES\n0\nMTEXT\n8\n0\n10\n1\n20\n2\n40\n3\n1\nAB\n" +
+		"101\nEmbedded Object\n70\n1\n10\n0\n20\n1\n11\n0\n21\n1\n40\n9\n"
+	d, err := Read(file(mtext), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := d.Entities[0]
+	if p, ok := e.First(11); ok {
+		t.Errorf("the MTEXT's own 11 is the embedded object's: %+v", p)
+	}
+	if h, _ := e.Num(40, 0); h != 3 {
+		t.Errorf("height %g, want 3", h)
+	}
+	var codes []int
+	for _, p := range e.Embedded {
+		codes = append(codes, p.Code)
+	}
+	if diff := cmp.Diff([]int{101, 70, 10, 20, 11, 21, 40}, codes); diff != "" {
+		t.Errorf("embedded groups mismatch (-want +got):\n%s", diff)
+	}
+}
