@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -241,6 +242,13 @@ func (d *Drawing) splitSpaces() {
 	d.Entities = model
 	if len(d.Layouts) == 0 && (len(d.paper) > 0 || d.Blocks["*Paper_Space"] != nil && len(d.Blocks["*Paper_Space"].Entities) > 0) {
 		d.Layouts = []Layout{{Name: "Layout1", Block: "*Paper_Space"}}
+	}
+	// Paper space no LAYOUT names (its objects lost, or a writer that writes none): a layout
+	// named after its block, so that it is said and can be imported rather than lost.
+	for _, block := range slices.Sorted(maps.Keys(d.paper)) {
+		if !slices.ContainsFunc(d.Layouts, func(l Layout) bool { return strings.EqualFold(l.Block, block) }) {
+			d.Layouts = append(d.Layouts, Layout{Name: strings.TrimPrefix(block, "*"), Block: block})
+		}
 	}
 	// A layout's block is named in the case its BLOCK was written in, which the reader's
 	// blocks are looked up by.

@@ -137,3 +137,24 @@ func TestEmbeddedObject(t *testing.T) {
 		t.Errorf("embedded groups mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestSpacesWithoutLayouts: paper space that no LAYOUT object names (a file without its
+// OBJECTS section) is still a layout, named after its block, not lost.
+func TestSpacesWithoutLayouts(t *testing.T) {
+	t.Parallel()
+	tables := "2\nTABLES\n0\nTABLE\n2\nBLOCK_RECORD\n" +
+		"0\nBLOCK_RECORD\n5\n1B\n2\n*Paper_Space\n" +
+		"0\nBLOCK_RECORD\n5\n2A\n2\n*Paper_Space3\n0\nENDTAB\n"
+	entities := "2\nENTITIES\n0\nLINE\n0\nCIRCLE\n67\n1\n0\nARC\n330\n2A\n100\nAcDbEntity\n"
+	d, err := Read(file(tables, entities), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Layout{{Name: "Layout1", Block: "*Paper_Space"}, {Name: "PAPER_SPACE3", Block: "*PAPER_SPACE3"}}
+	if diff := cmp.Diff(want, d.Layouts); diff != "" {
+		t.Errorf("layouts mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"LINE"}, kinds(d.Entities)); diff != "" {
+		t.Errorf("model space mismatch (-want +got):\n%s", diff)
+	}
+}
