@@ -155,10 +155,16 @@ func (d *dxfDoc) style(t *scene.Text) int {
 	return len(d.styles) - 1
 }
 
+// dxfPercent are the characters DXF has %% codes for. Every CAD program reads these codes,
+// in TEXT, MTEXT and a dimension's text; LibreCAD drops them written as \U+XXXX, and a
+// plate's "Ø8" printed as "8".
+var dxfPercent = map[rune]string{'Ø': "%%c", '°': "%%d", '±': "%%p"}
+
 // dxfEscape writes a string as DXF text holds it, in ASCII: a control character in caret
-// notation (a tab is ^I) and a caret as "^ "; a character past ASCII as \U+XXXX; the first
-// of two percent signs as %%% (%%c and the like are codes). A backslash that would start a
-// \U+ is one itself. In MTEXT a line break is \P and a backslash and braces are escaped.
+// notation (a tab is ^I) and a caret as "^ "; Ø, ° and ± as %%c, %%d and %%p, another
+// character past ASCII as \U+XXXX; a percent sign that a reader would take for the start of
+// a code (before another, or before Ø, ° or ±) as %%%. A backslash that would start a \U+
+// is one itself. In MTEXT a line break is \P and a backslash and braces are escaped.
 func dxfEscape(s string, mtext bool) string {
 	var b strings.Builder
 	for i, r := range s {
@@ -176,8 +182,10 @@ func dxfEscape(s string, mtext bool) string {
 		case r < 0x20:
 			b.WriteByte('^')
 			b.WriteByte(byte(r) + 64)
-		case r == '%' && strings.HasPrefix(rest, "%"):
+		case r == '%' && (strings.HasPrefix(rest, "%") || strings.HasPrefix(dxfPercent[firstRune(rest)], "%")):
 			b.WriteString("%%%")
+		case dxfPercent[r] != "":
+			b.WriteString(dxfPercent[r])
 		case r >= 0x7f:
 			fmt.Fprintf(&b, `\U+%04X`, r)
 		default:
@@ -185,6 +193,14 @@ func dxfEscape(s string, mtext bool) string {
 		}
 	}
 	return b.String()
+}
+
+// firstRune is s's first character, or 0 for "".
+func firstRune(s string) rune {
+	for _, r := range s {
+		return r
+	}
+	return 0
 }
 
 // styleRecord writes a STYLE table entry for a font file, at no fixed height.

@@ -27,17 +27,18 @@ import (
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
-const importDescription = "Make modules/NAME.js from a DXF or SVG drawing (landed as write lands code): a function for main to call; the answer says how."
+const importDescription = "A DXF or SVG drawing as modules/NAME.js, landed as write lands code: a function main calls as the answer says."
 
 // ImportIn says what to import and how.
 type ImportIn struct {
 	Path    string   `json:"path,omitempty" jsonschema:"a file in imports/"`
 	Content string   `json:"content,omitempty" jsonschema:"or the file's text"`
 	Format  string   `json:"format,omitempty" jsonschema:"dxf or svg; default: sniffed"`
-	Module  string   `json:"module,omitempty" jsonschema:"default: the file's name"`
+	Module  string   `json:"module,omitempty" jsonschema:"default: file name"`
 	Prefix  string   `json:"prefix,omitempty" jsonschema:"default: module"`
 	Layers  []string `json:"layers,omitempty"`
-	Units   string   `json:"units,omitempty" jsonschema:"the file's units, if it names none"`
+	Layout  string   `json:"layout,omitempty"` // a DXF's paper-space layout, instead of the model
+	Units   string   `json:"units,omitempty" jsonschema:"if the file names none"`
 }
 
 // ImportOut is what an import made, the module and nothing of main's scene: the importer's
@@ -122,9 +123,12 @@ func (se *Session) Import(ctx context.Context, data []byte, file string, in Impo
 	if err != nil {
 		return nil, fmt.Errorf("%w: import: %v", ErrBadInput, err)
 	}
-	code, rep, err := imports.Import(ctx, format, data, importer.Options{Source: base, Layers: in.Layers, Units: in.Units, Module: name, Prefix: prefix})
+	if in.Layout != "" && format != "dxf" {
+		return nil, fmt.Errorf("%w: import: layout %q: only a DXF has layouts; leave layout out", ErrBadInput, in.Layout)
+	}
+	code, rep, err := imports.Import(ctx, format, data, importer.Options{Source: base, Layers: in.Layers, Layout: in.Layout, Units: in.Units, Module: name, Prefix: prefix})
 	switch {
-	case errors.Is(err, importer.ErrUnits) || errors.Is(err, importer.ErrFormat):
+	case errors.Is(err, importer.ErrUnits) || errors.Is(err, importer.ErrFormat) || errors.Is(err, importer.ErrLayout):
 		return nil, fmt.Errorf("%w: import: %v", ErrBadInput, err)
 	case err != nil && ctx.Err() != nil:
 		return nil, err

@@ -221,3 +221,21 @@ func TestImportPrefixRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestImportLayoutRefused: a layout the DXF lacks, or a layout for an SVG, is bad input naming
+// the layouts there are, or to leave it out.
+func TestImportLayoutRefused(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, nil)
+	circle := "0\nSECTION\n2\nENTITIES\n0\nCIRCLE\n40\n2\n0\nENDSEC\n0\nEOF\n"
+	svg := `<svg xmlns="http://www.w3.org/2000/svg"><circle r="2"/></svg>`
+	for _, c := range []struct{ content, want string }{
+		{circle, `bad input: import: no such layout "Sheet1": the file's layouts are Model`},
+		{svg, `bad input: import: layout "Sheet1": only a DXF has layouts; leave layout out`},
+	} {
+		_, err := call[*ImportOut](t, s, "import", map[string]any{"content": c.content, "module": "m", "layout": "Sheet1"})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("got %v\nwant %s", err, c.want)
+		}
+	}
+}

@@ -18,7 +18,7 @@ import (
 	"github.com/cadrun/cadrun/tools"
 )
 
-const importSynopsis = `import FILE [-workspace DIR] [-module NAME] [-prefix P] [-layers L1,L2] [-units U]
+const importSynopsis = `import FILE [-workspace DIR] [-module NAME] [-prefix P] [-layers L1,L2] [-layout NAME] [-units U]
 
 Reads an ASCII DXF or an SVG file (told apart by content) and writes modules/NAME.js, which
 exports one function that draws the drawing: draw* calls with the file's own numbers, a
@@ -32,6 +32,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	module := fs.String("module", "", "the module to write (modules/NAME.js); default the file's name")
 	prefix := fs.String("prefix", "", "what every name the module draws starts with; default the module's name")
 	layers := fs.String("layers", "", "import only these layers, comma-separated")
+	layout := fs.String("layout", "", "a DXF's paper-space layout to import instead of the model (the report names the file's layouts)")
 	units := fs.String("units", "", "a DXF's units when the file names none or the wrong ones (mm, in, ...), not converted; the unit an SVG with a width and height is drawn in (mm, the default, cm, in, pt or px)")
 	positional, err := cli.ParseInterleaved(fs, args)
 	if err != nil {
@@ -47,7 +48,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	in := tools.ImportIn{Module: *module, Prefix: *prefix, Units: *units}
+	in := tools.ImportIn{Module: *module, Prefix: *prefix, Layout: *layout, Units: *units}
 	if *layers != "" {
 		in.Layers = strings.Split(*layers, ",")
 	}

@@ -514,44 +514,63 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	return call, nil
 }
 
-// plainText replaces TEXT's %% codes: %%c Ø, %%d °, %%p ±, %%% %, %%nnn the character of
-// decimal code nnn (%%065 is A: a leading 0 is not octal); %%u and %%o (underline, overline)
-// are dropped.
+// plainText replaces TEXT's codes: \U+XXXX the character of hex code XXXX, and the %% codes
+// (percentCode).
 func plainText(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] != '%' || i+2 >= len(s) || s[i+1] != '%' {
+		if r, ok := unicodeCode(s[i:]); ok {
+			b.WriteRune(r)
+			i += len(`\U+XXXX`) - 1
+			continue
+		}
+		if i+2 >= len(s) || s[i] != '%' || s[i+1] != '%' {
 			b.WriteByte(s[i])
 			continue
 		}
-		c := s[i+2]
-		i += 2
-		switch c | 0x20 {
-		case 'c':
-			b.WriteString("Ø")
-		case 'd':
-			b.WriteString("°")
-		case 'p':
-			b.WriteString("±")
-		case 'u', 'o', 'k':
-		case '%':
-			b.WriteByte('%')
-		default:
-			j := i
-			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			if j > i {
-				n, _ := strconv.Atoi(s[i:j]) // at most three digits
-				b.WriteRune(rune(n))
-				i = j - 1
-			} else {
-				b.WriteString("%%")
-				b.WriteByte(c)
-			}
-		}
+		out, n := percentCode(s[i:])
+		b.WriteString(out)
+		i += n - 1
 	}
 	return b.String()
+}
+
+// unicodeCode reads a \U+XXXX code at the start of s: the character of hex code XXXX.
+func unicodeCode(s string) (rune, bool) {
+	if len(s) < len(`\U+XXXX`) || !strings.HasPrefix(s, `\U+`) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(s[3:7], 16, 32)
+	return rune(v), err == nil
+}
+
+// percentCode reads the %% code at the start of s (which starts with %% and a character):
+// %%c Ø, %%d °, %%p ±, %%% %, %%nnn the character of decimal code nnn (%%065 is A: a leading
+// 0 is not octal); %%u, %%o and %%k (underline, overline, strike-through) are dropped; any
+// other %%x stays as it is. It returns what the code stands for and its length in bytes.
+func percentCode(s string) (string, int) {
+	c := s[2]
+	switch c | 0x20 {
+	case 'c':
+		return "Ø", 3
+	case 'd':
+		return "°", 3
+	case 'p':
+		return "±", 3
+	case 'u', 'o', 'k':
+		return "", 3
+	case '%':
+		return "%", 3
+	}
+	j := 2
+	for j < len(s) && j < 5 && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if j > 2 {
+		n, _ := strconv.Atoi(s[2:j]) // at most three digits
+		return string(rune(n)), j
+	}
+	return s[:3], 3
 }
 
 // dropControls takes out the control characters a text may hold (a %%nnn or \U+nnnn code
@@ -577,6 +596,12 @@ func plainMText(s string) string {
 		c := s[i]
 		switch {
 		case c == '{' || c == '}':
+			continue
+		case c == '%' && i+2 < len(s) && s[i+1] == '%':
+			// An MTEXT holds the %% codes too (cadrun writes Ø, ° and ± so, as CAD does).
+			out, n := percentCode(s[i:])
+			b.WriteString(out)
+			i += n - 1
 			continue
 		case c != '\\' || i+1 >= len(s):
 			b.WriteByte(c)

@@ -49,6 +49,9 @@ var ErrRefused = errors.New("cannot import")
 type Options struct {
 	Source string   // the file's name, for the module's header comment
 	Layers []string // import only these layers (all when empty)
+	// Layout is the DXF layout to import: a paper-space layout's name, or "" (and "Model")
+	// for model space, the drawing.
+	Layout string
 	// Module is the module's name: the function it exports is named after it (ExportName).
 	// Empty: ModuleName of Source, or "imported".
 	Module string
@@ -100,7 +103,17 @@ func DXF(data []byte, opt Options) (string, *Report, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	left, err := chooseLayout(d, opt.Layout)
+	if err != nil {
+		return "", nil, err
+	}
 	g := newGen(d, opt, clock)
+	for what, n := range left {
+		if g.rep.Notes == nil {
+			g.rep.Notes = map[string]int{}
+		}
+		g.rep.Notes[what] += n
+	}
 	if err := g.checkBlocks(); err != nil {
 		return "", nil, err
 	}
@@ -115,6 +128,34 @@ func DXF(data []byte, opt Options) (string, *Report, error) {
 		return "", nil, err
 	}
 	return code, g.rep, nil
+}
+
+// ErrLayout is returned for Options.Layout naming no layout of the file.
+var ErrLayout = dxf.ErrLayout
+
+// chooseLayout makes the layout named (model space for "") the drawing's entities, and
+// returns the notes of the spaces left out, each with its entity count: a layout is a sheet
+// (title block, viewports onto the model) drawn over the model's coordinates, not part of it.
+func chooseLayout(d *dxf.Drawing, name string) (map[string]int, error) {
+	left := map[string]int{}
+	model := "Model"
+	if name != "" && !strings.EqualFold(name, model) {
+		es, err := d.LayoutEntities(name)
+		if err != nil {
+			return nil, err
+		}
+		if n := len(d.Entities); n > 0 {
+			left["LAYOUT Model: model space, left out (the import is of layout "+name+")"] = n
+		}
+		d.Entities = es
+		model = name
+	}
+	for _, l := range d.Layouts {
+		if n := d.PaperCount(l); n > 0 && !strings.EqualFold(l.Name, model) {
+			left["LAYOUT "+l.Name+": paper space, left out (import it with layout "+l.Name+")"] = n
+		}
+	}
+	return left, nil
 }
 
 // units names the $INSUNITS codes.
@@ -462,13 +503,33 @@ func (g *gen) createLayer(l string) string {
 			g.note("LAYER", fmt.Sprintf("linetype %s: a layer's linetype has no scale in cadrun, drawn %s at scale 1", layer.Linetype, base))
 		}
 	}
-	if !layer.Plot && g.d.Layers[l].Name != "" {
+	if state := layerHidden(layer); state != "" && layer.Name != "" {
+		// Drawn as visible, a layer the file hides (construction lines, a second view, notes
+		// to self) made a picture that was not the file's; left out, it would be lost to the
+		// module. Not plotted, it is kept and out of every picture and print, as in CAD.
+		opts = append(opts, "plot: false")
+		g.note("LAYER "+l, state+" in the file, imported with plot: false (kept, not drawn in pictures)")
+	} else if !layer.Plot && layer.Name != "" {
 		opts = append(opts, "plot: false")
 	}
 	if len(opts) == 0 {
 		return fmt.Sprintf("createLayer(%s);\n", jsString(g.layerN[l]))
 	}
 	return fmt.Sprintf("createLayer(%s, {%s});\n", jsString(g.layerN[l]), strings.Join(opts, ", "))
+}
+
+// layerHidden says how a layer is hidden in the file: "off", "frozen", "off and frozen", or ""
+// when it is shown.
+func layerHidden(l dxf.Layer) string {
+	switch {
+	case l.Off() && l.Frozen:
+		return "off and frozen"
+	case l.Off():
+		return "off"
+	case l.Frozen:
+		return "frozen"
+	}
+	return ""
 }
 
 // layerColor is the layer's colour as a JS RGBA array; black (ACI 7, the default) is left

@@ -96,7 +96,7 @@ type importResult struct {
 // are the same executable.
 var wireErrors = []error{ErrRefused, ErrUnits, ErrFormat,
 	dxf.ErrBinary, dxf.ErrLimit, dxf.ErrSyntax,
-	svg.ErrLimit, svg.ErrSyntax, svg.ErrEntities, svg.ErrRefused}
+	svg.ErrLimit, svg.ErrSyntax, svg.ErrEntities, svg.ErrRefused, dxf.ErrLayout}
 
 // remoteError is an import's error as the worker sent it.
 type remoteError struct {

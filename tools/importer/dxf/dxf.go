@@ -11,6 +11,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -76,6 +78,10 @@ type Entity struct {
 	Line     int
 	Pairs    []Pair
 	Vertices []*Entity
+	// Embedded are the groups of the object embedded in the entity, from its 101 group on
+	// (an MTEXT's columns): they reuse the entity's own codes (11 and 21, the MTEXT's
+	// direction, are the columns' there), so they are kept apart from Pairs.
+	Embedded []Pair
 }
 
 // Block is a block definition: its name, base point and entities.
@@ -95,19 +101,78 @@ type Layer struct {
 	TrueColor int    // 24-bit RGB from code 420, or -1
 	Linetype  string // its LTYPE's name (code 6), "" when none
 	Plot      bool   // whether the layer is plotted (code 290, 1 unless 0)
+	Frozen    bool   // frozen (bit 1 of code 70): drawn nowhere, like a layer that is off
 }
+
+// Off reports whether the layer is off: a CAD program neither shows nor plots it.
+func (l Layer) Off() bool { return l.Color < 0 }
 
 // Drawing is a read file.
 type Drawing struct {
 	InsUnits   int // $INSUNITS, 0 when absent (unitless)
 	Layers     map[string]Layer
 	Blocks     map[string]*Block
-	BlockOrder []string // block names in file order
-	Entities   []*Entity
-	Lines      int // lines in the file
+	BlockOrder []string  // block names in file order
+	Entities   []*Entity // model space's entities: the drawing
+	Lines      int       // lines in the file
 	// Notes are what the reader read other than as the file wrote it, "KIND: how" -> count
 	// (a file without its 0 EOF, a block without a name), for the importer's report.
 	Notes map[string]int
+
+	// Layouts are the file's paper-space layouts in file order (model space is not one).
+	Layouts []Layout
+	// paper is the ENTITIES section's entities of paper space (group 67 is 1, or their owner
+	// is a paper-space block record) by the upper-cased name of their layout's block.
+	paper map[string][]*Entity
+	// records are the BLOCK_RECORD table's names by upper-cased handle.
+	records map[string]string
+}
+
+// Layout is a paper-space layout: a sheet with its title block and viewports, drawn apart
+// from the model.
+type Layout struct {
+	Name  string // as the layout's tab shows it
+	Block string // its block (*Paper_Space for the active layout, *Paper_Space0 and on)
+}
+
+// activePaper is the block of the active layout, whose entities the ENTITIES section holds.
+const activePaper = "*PAPER_SPACE"
+
+// ErrLayout is returned by Drawing.Layout for a name that is no layout of the file.
+var ErrLayout = errors.New("no such layout")
+
+// LayoutEntities are the entities of the layout named name (case-insensitively, as CAD
+// programs match them): those of its block and, for the active layout, the ENTITIES
+// section's paper-space entities. "Model" is model space.
+func (d *Drawing) LayoutEntities(name string) ([]*Entity, error) {
+	if strings.EqualFold(name, "Model") {
+		return d.Entities, nil
+	}
+	for _, l := range d.Layouts {
+		if !strings.EqualFold(l.Name, name) {
+			continue
+		}
+		var out []*Entity
+		if b, ok := d.Blocks[l.Block]; ok {
+			out = append(out, b.Entities...)
+		}
+		return append(out, d.paper[strings.ToUpper(l.Block)]...), nil
+	}
+	names := []string{"Model"}
+	for _, l := range d.Layouts {
+		names = append(names, l.Name)
+	}
+	return nil, fmt.Errorf("%w %q: the file's layouts are %s", ErrLayout, name, strings.Join(names, ", "))
+}
+
+// PaperCount is how many entities the layout's paper space holds (not counting those its
+// blocks' inserts draw).
+func (d *Drawing) PaperCount(l Layout) int {
+	n := len(d.paper[strings.ToUpper(l.Block)])
+	if b, ok := d.Blocks[l.Block]; ok {
+		n += len(b.Entities)
+	}
+	return n
 }
 
 func (d *Drawing) note(what string) {
@@ -141,7 +206,7 @@ func Read(data []byte, lim Limits) (*Drawing, error) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	r := &reader{data: data, lim: lim, deadline: time.Now().Add(lim.MaxTime)}
-	d := &Drawing{Layers: map[string]Layer{}, Blocks: map[string]*Block{}}
+	d := &Drawing{Layers: map[string]Layer{}, Blocks: map[string]*Block{}, paper: map[string][]*Entity{}, records: map[string]string{}}
 	if err := r.drawing(d); errors.Is(err, errEnd) && r.sections > 0 {
 		// ezdxf and CAD programs read a file that stops between two groups: what it holds
 		// is drawn, and the report says where it stopped.
@@ -153,7 +218,63 @@ func Read(data []byte, lim Limits) (*Drawing, error) {
 	}
 	d.nameBlocks(r.unnamed)
 	d.Lines = r.line
+	d.splitSpaces()
 	return d, nil
+}
+
+// splitSpaces moves the ENTITIES section's paper-space entities out of the model's. A file
+// without LAYOUT objects (R12) but with paper space has one layout, named Layout1 as CAD
+// programs name it when they open such a file.
+func (d *Drawing) splitSpaces() {
+	model := d.Entities[:0:0]
+	for _, e := range d.Entities {
+		owner := strings.ToUpper(d.records[strings.ToUpper(e.owner())])
+		paper := strings.HasPrefix(owner, activePaper)
+		if !paper && e.Str(67, "0") == "1" {
+			paper, owner = true, activePaper
+		}
+		if paper {
+			d.paper[owner] = append(d.paper[owner], e)
+		} else {
+			model = append(model, e)
+		}
+	}
+	d.Entities = model
+	if len(d.Layouts) == 0 && (len(d.paper) > 0 || d.Blocks["*Paper_Space"] != nil && len(d.Blocks["*Paper_Space"].Entities) > 0) {
+		d.Layouts = []Layout{{Name: "Layout1", Block: "*Paper_Space"}}
+	}
+	// Paper space no LAYOUT names (its objects lost, or a writer that writes none): a layout
+	// named after its block, so that it is said and can be imported rather than lost.
+	for _, block := range slices.Sorted(maps.Keys(d.paper)) {
+		if !slices.ContainsFunc(d.Layouts, func(l Layout) bool { return strings.EqualFold(l.Block, block) }) {
+			d.Layouts = append(d.Layouts, Layout{Name: strings.TrimPrefix(block, "*"), Block: block})
+		}
+	}
+	// A layout's block is named in the case its BLOCK was written in, which the reader's
+	// blocks are looked up by.
+	for i, l := range d.Layouts {
+		for name := range d.Blocks {
+			if strings.EqualFold(name, l.Block) {
+				d.Layouts[i].Block = name
+			}
+		}
+	}
+}
+
+// owner is the handle of the entity's owner (the first 330 outside a 102 group), "" if none.
+func (e *Entity) owner() string {
+	in102 := false
+	for _, p := range e.Pairs {
+		switch {
+		case p.Code == 102:
+			in102 = strings.HasPrefix(p.Value, "{")
+		case p.Code == 330 && !in102:
+			return p.Value
+		case p.Code == 100:
+			return "" // the owner comes before the subclass markers
+		}
+	}
+	return ""
 }
 
 // reader walks the file pair by pair; peeked holds a pair read ahead.
@@ -269,6 +390,8 @@ func (r *reader) drawing(d *Drawing) error {
 			err = r.blocks(d)
 		case "ENTITIES":
 			d.Entities, err = r.entities("ENDSEC")
+		case "OBJECTS":
+			err = r.objects(d)
 		default:
 			err = r.skipSection()
 		}
@@ -312,14 +435,19 @@ func (r *reader) header(d *Drawing) error {
 	}
 }
 
-// tables reads the LAYER table's names and colours; other tables are skipped.
+// tables reads the LAYER table's names, colours and states, and the BLOCK_RECORD table's
+// handles (what says which entities are paper space's); other tables are skipped.
 func (r *reader) tables(d *Drawing) error {
 	var layer *Layer
+	var record *[2]string // handle, name
 	flush := func() {
 		if layer != nil && layer.Name != "" {
 			d.Layers[layer.Name] = *layer
 		}
-		layer = nil
+		if record != nil && record[0] != "" {
+			d.records[strings.ToUpper(record[0])] = record[1]
+		}
+		layer, record = nil, nil
 	}
 	table := ""
 	for {
@@ -337,6 +465,9 @@ func (r *reader) tables(d *Drawing) error {
 			if p.Value == "LAYER" && table == "LAYER" {
 				layer = &Layer{Color: 7, TrueColor: -1, Plot: true}
 			}
+			if p.Value == "BLOCK_RECORD" && table == "BLOCK_RECORD" {
+				record = &[2]string{}
+			}
 			if p.Value == "TABLE" {
 				t, err := r.next()
 				if err != nil {
@@ -344,8 +475,18 @@ func (r *reader) tables(d *Drawing) error {
 				}
 				table = t.Value
 			}
+		case record != nil && p.Code == 5:
+			record[0] = p.Value
+		case record != nil && p.Code == 2:
+			record[1] = p.Value
 		case layer != nil && p.Code == 2:
 			layer.Name = p.Value
+		case layer != nil && p.Code == 70:
+			flags, err := Int(p)
+			if err != nil {
+				return err
+			}
+			layer.Frozen = flags&1 != 0
 		case layer != nil && p.Code == 62:
 			if layer.Color, err = Int(p); err != nil {
 				return err
@@ -362,6 +503,43 @@ func (r *reader) tables(d *Drawing) error {
 				return err
 			}
 			layer.Plot = plot != 0
+		}
+	}
+}
+
+// objects reads the LAYOUT objects: a layout's name (its last group 1, after the page setup's)
+// and its block record (its last 330, after its owner's); the other objects are skipped.
+func (r *reader) objects(d *Drawing) error {
+	var layout *[2]string // name, block record handle
+	flush := func() {
+		if layout != nil && layout[0] != "" && !strings.EqualFold(layout[0], "Model") {
+			d.Layouts = append(d.Layouts, Layout{Name: layout[0], Block: layout[1]})
+		}
+		layout = nil
+	}
+	for {
+		p, err := r.next()
+		if err != nil {
+			return err
+		}
+		switch {
+		case p.Code == 0 && p.Value == "ENDSEC":
+			flush()
+			// The block records come first in the file; the names are looked up once read.
+			for i, l := range d.Layouts {
+				d.Layouts[i].Block = d.records[strings.ToUpper(l.Block)]
+			}
+			d.Layouts = slices.DeleteFunc(d.Layouts, func(l Layout) bool { return l.Block == "" })
+			return nil
+		case p.Code == 0:
+			flush()
+			if p.Value == "LAYOUT" {
+				layout = &[2]string{}
+			}
+		case layout != nil && p.Code == 1:
+			layout[0] = p.Value
+		case layout != nil && p.Code == 330:
+			layout[1] = p.Value
 		}
 	}
 }
@@ -520,6 +698,10 @@ func (r *reader) entity(p Pair) (*Entity, error) {
 		if q.Code == 0 {
 			r.unread(q)
 			return e, nil
+		}
+		if q.Code == 101 || e.Embedded != nil {
+			e.Embedded = append(e.Embedded, q)
+			continue
 		}
 		e.Pairs = append(e.Pairs, q)
 	}
