@@ -124,19 +124,22 @@ const (
 	RuleLintLimit = "lint-limit"
 )
 
-// lintRules are the rules, run in this order.
+// lintRules are the rules, run in this order. A rule runs only where it has something to
+// read (reads, from what the linter counted as it read the scene): a drawing without texts
+// runs no text rule, and builds no grid for them.
 var lintRules = []struct {
-	name string
-	run  func(*linter)
+	name  string
+	run   func(*linter)
+	reads func(*linter) bool
 }{
-	{RuleSizeLabel, (*linter).sizeLabels},
-	{RuleTextOverlap, (*linter).textOverlaps},
-	{RuleTextSmall, (*linter).smallText},
-	{RuleDuplicate, (*linter).duplicates},
-	{RuleZeroLength, (*linter).zeroLength},
-	{RuleOpenCut, (*linter).openCuts},
-	{RuleBooleanInputs, (*linter).keptInputs},
-	{RuleDimensionText, (*linter).dimensionTexts},
+	{RuleSizeLabel, (*linter).sizeLabels, func(l *linter) bool { return l.labels > 0 }},
+	{RuleTextOverlap, (*linter).textOverlaps, func(l *linter) bool { return len(l.texts) > 0 }},
+	{RuleTextSmall, (*linter).smallText, func(l *linter) bool { return len(l.texts) > 0 }},
+	{RuleDuplicate, (*linter).duplicates, func(l *linter) bool { return len(l.shapes) > 1 }},
+	{RuleZeroLength, (*linter).zeroLength, func(l *linter) bool { return l.lines > 0 }},
+	{RuleOpenCut, (*linter).openCuts, func(l *linter) bool { return l.cuts > 0 }},
+	{RuleBooleanInputs, (*linter).keptInputs, func(l *linter) bool { return len(l.opts.Booleans) > 0 }},
+	{RuleDimensionText, (*linter).dimensionTexts, func(l *linter) bool { return l.dims > 0 }},
 }
 
 // Lint checks the drawing and answers what it found, rule by rule, each rule's findings in
@@ -145,7 +148,7 @@ var lintRules = []struct {
 func (s *Scene) Lint(opts LintOptions) []Finding {
 	l := newLinter(s, opts)
 	for _, rule := range lintRules {
-		if opts.Rules == nil || slices.Contains(opts.Rules, rule.name) {
+		if (opts.Rules == nil || slices.Contains(opts.Rules, rule.name)) && rule.reads(l) {
 			l.rule = rule.name
 			rule.run(l)
 		}
@@ -164,6 +167,7 @@ type lintShape struct {
 	world  Affine
 	box    Box
 	layer  string // the top-level group it is in, "" at the top level
+	cut    bool   // layer is a cut layer (IsCutLayer)
 	draws  bool   // it has a visible fill or stroke
 	closed bool   // it encloses an area (an arc does not: it is cut as an arc)
 	outln  []Polyline
@@ -180,10 +184,14 @@ type linter struct {
 	opts   LintOptions
 	shapes []*lintShape
 	texts  []*lintShape
-	grid   lintGrid
-	tol    float64 // what counts as the same point: a millionth of the drawing's size
-	found  []Finding
-	more   int // findings past opts.MaxFindings, counted and not kept
+	all    Box       // the bounds of every shape
+	grid   *lintGrid // made by the first rule that looks near a shape (near)
+	tol    float64   // what counts as the same point: a millionth of the drawing's size
+	// What the rules read, counted as the scene is: texts that may state a size, lines, shapes
+	// on cut layers, dimensions.
+	labels, lines, cuts, dims int
+	found                     []Finding
+	more                      int // findings past opts.MaxFindings, counted and not kept
 
 	rule      string // the rule running, for the note of where the lint stopped
 	checks    int    // comparisons made (spend)
@@ -256,9 +264,13 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 		opts.MaxFindings = MaxLintFindings
 	}
 	l := &linter{s: s, opts: opts}
+	// Every shape in one allocation: a scene has at most Len shapes, so the slab never grows
+	// and the pointers into it stay put.
+	slab := make([]lintShape, 0, s.Len())
+	l.shapes = make([]*lintShape, 0, s.Len())
 	world := make([]Affine, 0, 8)
 	layers := make([]string, 0, 8)
-	var all Box
+	cut := false // layers[0] is a cut layer
 	for depth, e := range s.Walk() {
 		m := e.Transform.Matrix()
 		if depth > 0 {
@@ -272,6 +284,7 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 			world = append(world[:depth], m)
 			if depth == 0 {
 				layers = append(layers[:0], e.Name)
+				cut = IsCutLayer(e.Name)
 			} else {
 				layers = append(layers[:depth], layers[0])
 			}
@@ -280,21 +293,30 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 		if e.Kind() == KindSolid {
 			continue // the lint reads the sheet; a solid is not drawn on it
 		}
-		sh := &lintShape{e: e, world: m, box: lintBounds(e.Shape, m), layer: layer, draws: draws(e), closed: encloses(e.Shape)}
-		all.Union(sh.box)
+		slab = append(slab, lintShape{e: e, world: m, box: lintBounds(e.Shape, m), layer: layer, cut: depth > 0 && cut, draws: draws(e), closed: encloses(e.Shape)})
+		sh := &slab[len(slab)-1]
+		l.all.Union(sh.box)
 		l.shapes = append(l.shapes, sh)
+		if sh.cut {
+			l.cuts++
+		}
 		switch g := e.Shape.(type) {
+		case Line:
+			l.lines++
 		case *Text:
 			sh.text, sh.frame, sh.size = len(l.texts), DimText{Box: sh.box, Place: Identity}, g.Size*scaleOf(m)
 			l.texts = append(l.texts, sh)
+			if !g.NoLint {
+				l.labels++
+			}
 		case *Dimension:
 			sh.text, sh.frame, sh.size = len(l.texts), g.TextUnder(m), g.Size
 			l.texts = append(l.texts, sh)
+			l.dims++
 		}
 	}
-	size := max(all.Size().X, all.Size().Y)
+	size := max(l.all.Size().X, l.all.Size().Y)
 	l.tol = max(size*1e-6, 1e-9)
-	l.grid = newLintGrid(all, l.shapes)
 	return l
 }
 
@@ -869,28 +891,34 @@ func (l *linter) smallText() {
 
 // duplicates finds shapes of the same kind with the same world outline (within the
 // linter's tolerance): drawn twice, they are cut twice. Candidates share a cell of a hash of
-// their boxes' corners, so the rule costs one look-up per shape.
+// their boxes' corners, so the rule costs a few looks per shape (twinTable).
 func (l *linter) duplicates() {
-	type key struct {
-		kind           Kind
-		x0, y0, x1, y1 int64
-	}
 	q := 4 * l.tol
 	cell := func(v float64) int64 { return int64(math.Floor(v / q)) }
-	seen := map[key][]*lintShape{}
+	var kinds []Kind // a kind's place here stands for it in the keys
+	kindOf := func(k Kind) int64 {
+		for i, x := range kinds {
+			if x == k {
+				return int64(i)
+			}
+		}
+		kinds = append(kinds, k)
+		return int64(len(kinds) - 1)
+	}
+	seen := newTwinTable(len(l.shapes))
 	for _, sh := range l.shapes {
 		if !sh.box.NonEmpty || !sh.draws {
 			continue
 		}
-		k := key{sh.e.Kind(), cell(sh.box.Min.X), cell(sh.box.Min.Y), cell(sh.box.Max.X), cell(sh.box.Max.Y)}
+		k := twinKey{kindOf(sh.e.Kind()), cell(sh.box.Min.X), cell(sh.box.Min.Y), cell(sh.box.Max.X), cell(sh.box.Max.Y)}
 		var twin *lintShape
 		for dx := int64(-1); dx <= 1 && twin == nil; dx++ {
 			for dy := int64(-1); dy <= 1 && twin == nil; dy++ {
-				for _, o := range seen[key{k.kind, k.x0 + dx, k.y0 + dy, k.x1 + dx, k.y1 + dy}] {
+				for i := seen.first(k, dx, dy); i >= 0; i = seen.next[i] {
 					if !l.spend(1) {
 						return
 					}
-					if l.sameOutline(o, sh) {
+					if o := seen.shapes[i]; l.sameOutline(o, sh) {
 						twin = o
 						break
 					}
@@ -904,8 +932,98 @@ func (l *linter) duplicates() {
 			l.add(RuleDuplicate, sh.box.Center(), fmt.Sprintf("%s %q lies exactly on %s %q: drawn twice, it is cut twice", sh.e.Kind(), sh.e.Name, twin.e.Kind(), twin.e.Name), twin.e.Name, sh.e.Name)
 			continue
 		}
-		seen[k] = append(seen[k], sh)
+		seen.add(k, sh)
 	}
+}
+
+// twinKey is a shape's kind and the cells of its box's corners.
+type twinKey struct{ kind, x0, y0, x1, y1 int64 }
+
+// twinTable holds the shapes duplicates has kept, by key, those of one key chained in paint
+// order. It is an open-addressed table of chains rather than a map of slices: a shape looks
+// in nine cells and most find nothing, and a map's look-up of a 40-byte key (40 ns among
+// 10,000) and a slice per key were the rule's whole time on W1's 10,000 shapes.
+type twinTable struct {
+	// seen has a key's bit set, by its hash, once the key is kept: most looks end at a bit
+	// in these few kilobytes, without reading the slots or the keys (a cache miss each).
+	seen   []uint64
+	slots  []int32 // the first shape of each key, by the key's hash; -1 where empty
+	keys   []twinKey
+	shapes []*lintShape
+	next   []int32 // the next shape of the same key, -1 at the last
+	last   []int32 // of a chain's first shape: the chain's last
+}
+
+func newTwinTable(n int) *twinTable {
+	size := 16
+	for size < 4*n {
+		size <<= 1
+	}
+	t := &twinTable{seen: make([]uint64, size/8), slots: make([]int32, size), keys: make([]twinKey, 0, n), shapes: make([]*lintShape, 0, n), next: make([]int32, 0, n), last: make([]int32, 0, n)}
+	for i := range t.slots {
+		t.slots[i] = -1
+	}
+	return t
+}
+
+// The hash is linear in the cells before its last mix, so that the nine keys a shape looks
+// at, its own moved by (dx, dy), cost an addition each.
+const (
+	twinK0 uint64 = 0x9e3779b97f4a7c15
+	twinK1 uint64 = 0xc2b2ae3d27d4eb4f
+	twinK2 uint64 = 0x165667b19e3779f9
+	twinK3 uint64 = 0xd6e8feb86659fd93
+	twinK4 uint64 = 0xff51afd7ed558ccd
+)
+
+func (k twinKey) sum() uint64 {
+	return uint64(k.kind)*twinK0 + uint64(k.x0)*twinK1 + uint64(k.y0)*twinK2 + uint64(k.x1)*twinK3 + uint64(k.y1)*twinK4
+}
+
+// hash mixes a key's sum: murmur3's finaliser, as the sums of a grid's keys are far from
+// random.
+func twinHash(sum uint64) uint64 {
+	h := sum ^ sum>>33
+	h *= twinK4
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
+}
+
+// slot is where key k's chain starts or would start: its hash's place or the first empty
+// one after it.
+func (t *twinTable) slot(k twinKey, h uint64) int {
+	mask := len(t.slots) - 1
+	i := int(h) & mask
+	for t.slots[i] >= 0 && t.keys[t.slots[i]] != k {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// first is the first shape kept of key k moved by (dx, dy) on both corners, or -1.
+func (t *twinTable) first(k twinKey, dx, dy int64) int32 {
+	m := twinKey{k.kind, k.x0 + dx, k.y0 + dy, k.x1 + dx, k.y1 + dy}
+	h := twinHash(m.sum())
+	if b := h >> 40 & uint64(len(t.seen)*64-1); t.seen[b/64]&(1<<(b%64)) == 0 {
+		return -1
+	}
+	return t.slots[t.slot(m, h)]
+}
+
+// add keeps sh under key k, last of its chain.
+func (t *twinTable) add(k twinKey, sh *lintShape) {
+	i := int32(len(t.shapes))
+	t.keys, t.shapes, t.next, t.last = append(t.keys, k), append(t.shapes, sh), append(t.next, -1), append(t.last, i)
+	h := twinHash(k.sum())
+	b := h >> 40 & uint64(len(t.seen)*64-1)
+	t.seen[b/64] |= 1 << (b % 64)
+	s := t.slot(k, h)
+	if f := t.slots[s]; f >= 0 {
+		t.next[t.last[f]], t.last[f] = i, i
+		return
+	}
+	t.slots[s] = i
 }
 
 // sameOutline reports whether a and b have the same world outline within the tolerance:
@@ -991,7 +1109,7 @@ func (l *linter) openCuts() {
 	}
 	var ends []end
 	for _, sh := range l.shapes {
-		if sh.closed || sh.layer == "" || !sh.draws || !IsCutLayer(sh.layer) || sh.size > 0 {
+		if !sh.cut || sh.closed || !sh.draws || sh.size > 0 {
 			continue
 		}
 		for _, pl := range l.outline(sh) {
@@ -1102,8 +1220,8 @@ type lintGrid struct {
 
 const maxLintCells = 64
 
-func newLintGrid(box Box, shapes []*lintShape) lintGrid {
-	g := lintGrid{box: box, all: shapes, mark: make([]int, len(shapes))}
+func newLintGrid(box Box, shapes []*lintShape) *lintGrid {
+	g := &lintGrid{box: box, all: shapes, mark: make([]int, len(shapes))}
 	g.n = max(1, int(math.Sqrt(float64(len(shapes)))))
 	sz := box.Size()
 	g.cw = Vec{max(sz.X/float64(g.n), 1e-300), max(sz.Y/float64(g.n), 1e-300)}
@@ -1138,7 +1256,10 @@ func (g *lintGrid) span(b Box) (x0, y0, x1, y1 int) {
 // near calls f once for every shape that may meet b (callers test the boxes), until f
 // returns false or the budget runs out: each cell looked in and each shape found is a check.
 func (l *linter) near(b Box, f func(*lintShape) bool) {
-	g := &l.grid
+	if l.grid == nil {
+		l.grid = newLintGrid(l.all, l.shapes)
+	}
+	g := l.grid
 	if !b.NonEmpty || len(g.all) == 0 {
 		return
 	}
