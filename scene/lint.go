@@ -171,11 +171,8 @@ type lintShape struct {
 	draws  bool   // it has a visible fill or stroke
 	closed bool   // it encloses an area (an arc does not: it is cut as an arc)
 	outln  []Polyline
-	text   int // its place among the texts, for a text or a dimension
-	// frame is where a text's letters stand: their box in the text's own frame (turned with
-	// it) and the map from that frame to the world. A text's is its world box, unturned.
-	frame DimText
-	size  float64 // a text's or a dimension text's height in world units
+	text   int     // its place among the texts (linter.texts, linter.frames), for a text or a dimension
+	size   float64 // a text's or a dimension text's height in world units
 }
 
 // linter holds the scene read once for all rules.
@@ -184,14 +181,20 @@ type linter struct {
 	opts   LintOptions
 	shapes []*lintShape
 	texts  []*lintShape
+	// frames are where the texts' letters stand: their box in the text's own frame (turned
+	// with it) and the map from that frame to the world; a text's is its world box, unturned.
+	// They are kept beside the texts rather than in every shape, which a scene of 10,000
+	// shapes and no text would clear and fill for nothing.
+	frames []DimText
 	all    Box       // the bounds of every shape
 	grid   *lintGrid // made by the first rule that looks near a shape (near)
 	tol    float64   // what counts as the same point: a millionth of the drawing's size
 	// What the rules read, counted as the scene is: texts that may state a size, lines, shapes
 	// on cut layers, dimensions.
 	labels, lines, cuts, dims int
-	found                     []Finding
-	more                      int // findings past opts.MaxFindings, counted and not kept
+
+	found []Finding
+	more  int // findings past opts.MaxFindings, counted and not kept
 
 	rule      string // the rule running, for the note of where the lint stopped
 	checks    int    // comparisons made (spend)
@@ -304,14 +307,14 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 		case Line:
 			l.lines++
 		case *Text:
-			sh.text, sh.frame, sh.size = len(l.texts), DimText{Box: sh.box, Place: Identity}, g.Size*scaleOf(m)
-			l.texts = append(l.texts, sh)
+			sh.text, sh.size = len(l.texts), g.Size*scaleOf(m)
+			l.texts, l.frames = append(l.texts, sh), append(l.frames, DimText{Box: sh.box, Place: Identity})
 			if !g.NoLint {
 				l.labels++
 			}
 		case *Dimension:
-			sh.text, sh.frame, sh.size = len(l.texts), g.TextUnder(m), g.Size
-			l.texts = append(l.texts, sh)
+			sh.text, sh.size = len(l.texts), g.Size
+			l.texts, l.frames = append(l.texts, sh), append(l.frames, g.TextUnder(m))
 			l.dims++
 		}
 	}
@@ -709,16 +712,17 @@ func (l *linter) textOverlaps() {
 		if !t.draws {
 			continue
 		}
-		inner := grow(t.frame.Box, -t.size/20)
+		frame := &l.frames[t.text]
+		inner := grow(frame.Box, -t.size/20)
 		if inner.Min.X >= inner.Max.X || inner.Min.Y >= inner.Max.Y {
 			continue
 		}
-		toLocal, ok := t.frame.Place.Invert()
+		toLocal, ok := frame.Place.Invert()
 		if !ok {
 			continue
 		}
 		var texts, crossed named
-		reach := worldBox(inner, t.frame.Place)
+		reach := worldBox(inner, frame.Place)
 		l.near(reach, func(o *lintShape) bool {
 			if o == t || !o.draws || !boxesOverlap(reach, o.box) {
 				return true
@@ -730,7 +734,7 @@ func (l *linter) textOverlaps() {
 				if isText && o.text > t.text {
 					return true
 				}
-				if framesOverlap(inner, toLocal, o) {
+				if framesOverlap(inner, toLocal, l.frames[o.text]) {
 					if o.text < t.text {
 						texts.add(o.e.Name)
 					}
@@ -749,7 +753,7 @@ func (l *linter) textOverlaps() {
 		if l.stopped != "" {
 			return // t was not compared with everything near it
 		}
-		at := worldBox(t.frame.Box, t.frame.Place).Center()
+		at := worldBox(frame.Box, frame.Place).Center()
 		if texts.n > 0 {
 			l.add(RuleTextOverlap, at, fmt.Sprintf("text %q overlaps text %s", t.e.Name, texts), append([]string{t.e.Name}, texts.names...)...)
 		}
@@ -817,11 +821,12 @@ func boxCorners(b Box) [4]Vec {
 	return [4]Vec{b.Min, {X: b.Max.X, Y: b.Min.Y}, b.Max, {X: b.Min.X, Y: b.Max.Y}}
 }
 
-// framesOverlap reports whether text o's letters' box meets the inside of box in, in the
-// frame toLocal maps the world to: an edge of o's box crosses it, or one box holds the other.
-func framesOverlap(in Box, toLocal Affine, o *lintShape) bool {
-	m := toLocal.Mul(o.frame.Place)
-	c := boxCorners(o.frame.Box)
+// framesOverlap reports whether the letters' box of a text standing in frame o meets the
+// inside of box in, in the frame toLocal maps the world to: an edge of o's box crosses it, or
+// one box holds the other.
+func framesOverlap(in Box, toLocal Affine, o DimText) bool {
+	m := toLocal.Mul(o.Place)
+	c := boxCorners(o.Box)
 	for i := range c {
 		if segmentInBox(m.Apply(c[i]), m.Apply(c[(i+1)%4]), in) {
 			return true
@@ -831,7 +836,7 @@ func framesOverlap(in Box, toLocal Affine, o *lintShape) bool {
 	if !ok {
 		return false
 	}
-	q, b := back.Apply(in.Center()), o.frame.Box // o holds all of in
+	q, b := back.Apply(in.Center()), o.Box // o holds all of in
 	return b.Min.X < q.X && q.X < b.Max.X && b.Min.Y < q.Y && q.Y < b.Max.Y
 }
 
@@ -891,7 +896,8 @@ func (l *linter) smallText() {
 
 // duplicates finds shapes of the same kind with the same world outline (within the
 // linter's tolerance): drawn twice, they are cut twice. Candidates share a cell of a hash of
-// their boxes' corners, so the rule costs a few looks per shape (twinTable).
+// their boxes' corners, so the rule costs a few looks per shape (twinTable); a shape with no
+// other of its kind and size near it (twinPlaces), most of them, costs fewer.
 func (l *linter) duplicates() {
 	q := 4 * l.tol
 	cell := func(v float64) int64 { return int64(math.Floor(v / q)) }
@@ -905,12 +911,27 @@ func (l *linter) duplicates() {
 		kinds = append(kinds, k)
 		return int64(len(kinds) - 1)
 	}
-	seen := newTwinTable(len(l.shapes))
+	keyOf := func(sh *lintShape) twinKey {
+		return twinKey{kindOf(sh.e.Kind()), cell(sh.box.Min.X), cell(sh.box.Min.Y), cell(sh.box.Max.X), cell(sh.box.Max.Y)}
+	}
+	places := newTwinPlaces(len(l.shapes))
+	for _, sh := range l.shapes {
+		if sh.box.NonEmpty && sh.draws {
+			places.add(keyOf(sh))
+		}
+	}
+	var seen *twinTable // made for the first shape that is not alone
 	for _, sh := range l.shapes {
 		if !sh.box.NonEmpty || !sh.draws {
 			continue
 		}
-		k := twinKey{kindOf(sh.e.Kind()), cell(sh.box.Min.X), cell(sh.box.Min.Y), cell(sh.box.Max.X), cell(sh.box.Max.Y)}
+		k := keyOf(sh)
+		if places.alone(k) {
+			continue // no shape is its twin, and it is no shape's
+		}
+		if seen == nil {
+			seen = newTwinTable(len(l.shapes))
+		}
 		var twin *lintShape
 		for dx := int64(-1); dx <= 1 && twin == nil; dx++ {
 			for dy := int64(-1); dy <= 1 && twin == nil; dy++ {
@@ -936,17 +957,83 @@ func (l *linter) duplicates() {
 	}
 }
 
-// twinKey is a shape's kind and the cells of its box's corners.
+// twinKey is a shape's kind and the cells of its box's corners. A shape's twin candidates
+// are the shapes before it whose key is its own moved by at most a cell each way, both
+// corners together: of its kind and size in cells, and at most a cell from it.
 type twinKey struct{ kind, x0, y0, x1, y1 int64 }
+
+const (
+	twinK0 uint64 = 0x9e3779b97f4a7c15
+	twinK1 uint64 = 0xc2b2ae3d27d4eb4f
+	twinK2 uint64 = 0x165667b19e3779f9
+	twinK3 uint64 = 0xd6e8feb86659fd93
+	twinK4 uint64 = 0xff51afd7ed558ccd
+)
+
+// twinHash mixes a sum of a key's numbers by the constants above: murmur3's finaliser, as the
+// sums of a grid's keys are far from random.
+func twinHash(sum uint64) uint64 {
+	h := sum ^ sum>>33
+	h *= twinK4
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
+}
+
+// twinPlaces tells the shapes that have no twin candidate anywhere in the drawing, before
+// or after them, from their kind, their size in cells and their place in cells of four: the
+// keys a shape looks at are in at most four such places (two or three on average), which
+// hold only it. Most shapes are alone, and are then done after a few bits in these
+// kilobytes, without the table's slots and keys (a cache miss each), or its memory.
+type twinPlaces struct {
+	one, two []uint64 // by a place's hash: a shape is there; two are (or hashes met)
+	mask     uint64
+}
+
+func newTwinPlaces(n int) *twinPlaces {
+	bits := uint64(64)
+	for bits < 32*uint64(n) {
+		bits <<= 1
+	}
+	return &twinPlaces{one: make([]uint64, bits/64), two: make([]uint64, bits/64), mask: bits - 1}
+}
+
+// place is the bit of k's kind and size at (cx, cy), in cells of four.
+func (p *twinPlaces) place(k twinKey, cx, cy int64) uint64 {
+	return twinHash(uint64(k.kind)*twinK0+uint64(k.x1-k.x0)*twinK1+uint64(k.y1-k.y0)*twinK2+uint64(cx)*twinK3+uint64(cy)*twinK4) & p.mask
+}
+
+func (p *twinPlaces) add(k twinKey) {
+	b := p.place(k, k.x0>>2, k.y0>>2) // >> 2 is a division by 4 that floors
+	if p.one[b/64]&(1<<(b%64)) != 0 {
+		p.two[b/64] |= 1 << (b % 64)
+	}
+	p.one[b/64] |= 1 << (b % 64)
+}
+
+// alone reports whether no other shape's key is k moved by at most a cell each way: its own
+// place holds only it, and the places around it that its moves reach hold nothing.
+func (p *twinPlaces) alone(k twinKey) bool {
+	ox, oy := k.x0>>2, k.y0>>2
+	for cx := (k.x0 - 1) >> 2; cx <= (k.x0+1)>>2; cx++ {
+		for cy := (k.y0 - 1) >> 2; cy <= (k.y0+1)>>2; cy++ {
+			set := p.one
+			if cx == ox && cy == oy {
+				set = p.two
+			}
+			if b := p.place(k, cx, cy); set[b/64]&(1<<(b%64)) != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // twinTable holds the shapes duplicates has kept, by key, those of one key chained in paint
 // order. It is an open-addressed table of chains rather than a map of slices: a shape looks
-// in nine cells and most find nothing, and a map's look-up of a 40-byte key (40 ns among
+// at nine keys and most find nothing, and a map's look-up of a 40-byte key (40 ns among
 // 10,000) and a slice per key were the rule's whole time on W1's 10,000 shapes.
 type twinTable struct {
-	// seen has a key's bit set, by its hash, once the key is kept: most looks end at a bit
-	// in these few kilobytes, without reading the slots or the keys (a cache miss each).
-	seen   []uint64
 	slots  []int32 // the first shape of each key, by the key's hash; -1 where empty
 	keys   []twinKey
 	shapes []*lintShape
@@ -956,45 +1043,25 @@ type twinTable struct {
 
 func newTwinTable(n int) *twinTable {
 	size := 16
-	for size < 4*n {
+	for size < 2*n {
 		size <<= 1
 	}
-	t := &twinTable{seen: make([]uint64, size/8), slots: make([]int32, size), keys: make([]twinKey, 0, n), shapes: make([]*lintShape, 0, n), next: make([]int32, 0, n), last: make([]int32, 0, n)}
+	t := &twinTable{slots: make([]int32, size)}
 	for i := range t.slots {
 		t.slots[i] = -1
 	}
 	return t
 }
 
-// The hash is linear in the cells before its last mix, so that the nine keys a shape looks
-// at, its own moved by (dx, dy), cost an addition each.
-const (
-	twinK0 uint64 = 0x9e3779b97f4a7c15
-	twinK1 uint64 = 0xc2b2ae3d27d4eb4f
-	twinK2 uint64 = 0x165667b19e3779f9
-	twinK3 uint64 = 0xd6e8feb86659fd93
-	twinK4 uint64 = 0xff51afd7ed558ccd
-)
-
-func (k twinKey) sum() uint64 {
-	return uint64(k.kind)*twinK0 + uint64(k.x0)*twinK1 + uint64(k.y0)*twinK2 + uint64(k.x1)*twinK3 + uint64(k.y1)*twinK4
-}
-
-// hash mixes a key's sum: murmur3's finaliser, as the sums of a grid's keys are far from
-// random.
-func twinHash(sum uint64) uint64 {
-	h := sum ^ sum>>33
-	h *= twinK4
-	h ^= h >> 33
-	h *= 0xc4ceb9fe1a85ec53
-	return h ^ h>>33
+func (k twinKey) hash() uint64 {
+	return twinHash(uint64(k.kind)*twinK0 + uint64(k.x0)*twinK1 + uint64(k.y0)*twinK2 + uint64(k.x1)*twinK3 + uint64(k.y1)*twinK4)
 }
 
 // slot is where key k's chain starts or would start: its hash's place or the first empty
 // one after it.
-func (t *twinTable) slot(k twinKey, h uint64) int {
+func (t *twinTable) slot(k twinKey) int {
 	mask := len(t.slots) - 1
-	i := int(h) & mask
+	i := int(k.hash()) & mask
 	for t.slots[i] >= 0 && t.keys[t.slots[i]] != k {
 		i = (i + 1) & mask
 	}
@@ -1003,22 +1070,14 @@ func (t *twinTable) slot(k twinKey, h uint64) int {
 
 // first is the first shape kept of key k moved by (dx, dy) on both corners, or -1.
 func (t *twinTable) first(k twinKey, dx, dy int64) int32 {
-	m := twinKey{k.kind, k.x0 + dx, k.y0 + dy, k.x1 + dx, k.y1 + dy}
-	h := twinHash(m.sum())
-	if b := h >> 40 & uint64(len(t.seen)*64-1); t.seen[b/64]&(1<<(b%64)) == 0 {
-		return -1
-	}
-	return t.slots[t.slot(m, h)]
+	return t.slots[t.slot(twinKey{k.kind, k.x0 + dx, k.y0 + dy, k.x1 + dx, k.y1 + dy})]
 }
 
 // add keeps sh under key k, last of its chain.
 func (t *twinTable) add(k twinKey, sh *lintShape) {
 	i := int32(len(t.shapes))
 	t.keys, t.shapes, t.next, t.last = append(t.keys, k), append(t.shapes, sh), append(t.next, -1), append(t.last, i)
-	h := twinHash(k.sum())
-	b := h >> 40 & uint64(len(t.seen)*64-1)
-	t.seen[b/64] |= 1 << (b % 64)
-	s := t.slot(k, h)
+	s := t.slot(k)
 	if f := t.slots[s]; f >= 0 {
 		t.next[t.last[f]], t.last[f] = i, i
 		return
