@@ -192,6 +192,7 @@ type linter struct {
 	// What the rules read, counted as the scene is: texts that may state a size, lines, shapes
 	// on cut layers, dimensions.
 	labels, lines, cuts, dims int
+	says                      []string // checkClaim's, kept between claims
 
 	found []Finding
 	more  int // findings past opts.MaxFindings, counted and not kept
@@ -382,10 +383,15 @@ func (l *linter) outline(sh *lintShape) []Polyline {
 		}
 		p := AppendOutline(nil, sh.e.Shape, sh.world)
 		tol := p.BudgetTolerance(curveTolerance(sh.box), MaxFlattenPoints)
-		if !l.spend(p.FlattenPoints(tol)) {
+		n := p.FlattenPoints(tol)
+		if !l.spend(n) {
 			return nil
 		}
-		sh.outln = p.Flatten(tol)
+		if n <= MaxFlattenPoints {
+			sh.outln = p.flatten(tol) // within the budget at tol: Flatten would count again
+		} else {
+			sh.outln = p.Flatten(tol)
+		}
 	}
 	return sh.outln
 }
@@ -515,23 +521,40 @@ func (l *linter) sizeLabels() {
 // every shape). The nearest is found by the distance to its outline, not to its box: a label
 // beside a hole inside a ring lies in the ring's box, and far from the ring.
 func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape, general bool) {
-	var best *lintShape
-	var bestGap, bestCentre float64
-	var bestSays string
+	// Every candidate is measured before any gap is: a label that one of them measures (most)
+	// is then done without flattening the outlines of the others.
+	// says[i] is what cands[i] measures, "" for a shape c cannot be about (measures says
+	// something of every shape it fits); kept in the linter, as a general note's candidates
+	// are every shape.
+	says := l.says[:0]
+	fitting := false
 	for _, o := range cands {
 		if !l.spend(1) {
 			return
 		}
-		ok, fits, says := l.measures(o, c)
+		ok, fits, said := l.measures(o, c)
 		if ok {
 			return
 		}
 		if !fits {
+			said = ""
+		}
+		says, fitting = append(says, said), fitting || fits
+	}
+	l.says = says
+	if !fitting {
+		return
+	}
+	var best *lintShape
+	var bestGap, bestCentre float64
+	var bestSays string
+	for i, o := range cands {
+		if says[i] == "" {
 			continue
 		}
 		g, cd := l.labelGap(t.box, o), t.box.Center().Sub(o.box.Center()).Len()
 		if best == nil || g < bestGap || g == bestGap && cd < bestCentre {
-			best, bestGap, bestCentre, bestSays = o, g, cd, says
+			best, bestGap, bestCentre, bestSays = o, g, cd, says[i]
 		}
 	}
 	if best == nil || l.stopped != "" {
