@@ -389,7 +389,7 @@ func (l *linter) outline(sh *lintShape) []Polyline {
 			return nil
 		}
 		if n <= MaxFlattenPoints {
-			sh.outln = p.flatten(tol) // within the budget at tol: Flatten would count again
+			sh.outln = p.flatten(tol, n) // within the budget at tol: Flatten would count again
 		} else {
 			sh.outln = p.Flatten(tol)
 		}
