@@ -18,12 +18,14 @@ createGroup('part', ['plate', 'h1', 'h2'])
 rotate('part', 0.1)
 `
 
-func benchRun(b *testing.B, src string) {
+func benchRun(b *testing.B, src string) { benchRunWith(b, src, Options{}) }
+
+func benchRunWith(b *testing.B, src string, opt Options) {
 	b.Helper()
 	ms := MapSource{MainModule: src}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Run(context.Background(), ms, MainModule, Options{}); err != nil {
+		if _, err := Run(context.Background(), ms, MainModule, opt); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -43,17 +45,22 @@ func BenchmarkCallOverhead(b *testing.B) {
 	benchRun(b, "for (let i = 0; i < 100000; i++) exists('x')")
 }
 
-// BenchmarkW1 is the reference workload W1: 10,000 shapes from JS.
-func BenchmarkW1(b *testing.B) {
-	benchRun(b, `
+// w1Script is the reference workload W1: 10,000 shapes from JS.
+const w1Script = `
 for (let j = 0; j < 100; j++) for (let i = 0; i < 100; i++) {
   const k = 100 * j + i, n = 'e' + k
   if (k % 2 === 0) { drawCircle(n, 10 * i, 10 * j, 4); continue }
   drawRect(n, 0, 0, 6, 4)
   rotate(n, (k % 90) * Math.PI / 180)
   translate(n, 10 * i, 10 * j)
-}`)
-}
+}`
+
+// BenchmarkW1 is the reference workload W1: 10,000 shapes from JS.
+func BenchmarkW1(b *testing.B) { benchRun(b, w1Script) }
+
+// BenchmarkW1Lint is W1 linted after its script, as `cadrun run` and every write lint it
+// (Options.Lint): against BenchmarkW1, the lint's share of the run.
+func BenchmarkW1Lint(b *testing.B) { benchRunWith(b, w1Script, Options{Lint: true}) }
 
 // BenchmarkW2 is the reference workload W2 as bench/w2.js has it: 200 polygons built with
 // pts.push, the 2,501 rectangles, the two booleans and 2,701 deletes.

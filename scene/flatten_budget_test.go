@@ -62,13 +62,16 @@ func TestFlattenWithinBudgetUnchanged(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, tol := range []float64{1, 0.01, 1e-6} {
-			if got, want := p.Flatten(tol), p.flatten(tol); !reflect.DeepEqual(got, want) {
+			if got, want := p.Flatten(tol), p.flatten(tol, 0); !reflect.DeepEqual(got, want) {
 				t.Errorf("%q at %g: Flatten differs from the tolerance's flattening", d, tol)
+			}
+			if got, want := p.flatten(tol, p.FlattenPoints(tol)), p.flatten(tol, 0); !reflect.DeepEqual(got, want) {
+				t.Errorf("%q at %g: the flattening with room made for its points differs", d, tol)
 			}
 			if got := p.BudgetTolerance(tol, MaxFlattenPoints); got != tol {
 				t.Errorf("%q at %g: BudgetTolerance = %g, want the tolerance kept", d, tol, got)
 			}
-			if n, made := p.FlattenPoints(tol), points(p.flatten(tol)); made > n {
+			if n, made := p.FlattenPoints(tol), points(p.flatten(tol, 0)); made > n {
 				t.Errorf("%q at %g: Flatten made %d points, FlattenPoints counted %d", d, tol, made, n)
 			}
 		}
@@ -120,6 +123,26 @@ func TestMeasurePointBudget(t *testing.T) {
 			t.Errorf("budget %d: %v", c.max, err)
 		case !c.ok && (!errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "(MaxMeasurePoints)")):
 			t.Errorf("budget %d: err = %v, want ErrLimit naming MaxMeasurePoints", c.max, err)
+		}
+	}
+}
+
+// TestFlattenPolylinesApart: the polylines of one flattening share an array, and appending to
+// one never writes into the next.
+func TestFlattenPolylinesApart(t *testing.T) {
+	t.Parallel()
+	p, err := ParsePathData("M 0 0 L 10 0 L 10 10 Z M 20 0 A 5 5 0 0 1 30 0 M 40 0 L 50 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, p.FlattenPoints(0.01)} {
+		pls := p.flatten(0.01, n)
+		want := pls[1].Points[0]
+		for i := range pls {
+			pls[i].Points = append(pls[i].Points, Vec{-1, -1})
+		}
+		if got := pls[1].Points[0]; got != want || len(pls) != 3 {
+			t.Errorf("room for %d: after appending to each polyline the second starts at %v, want %v", n, got, want)
 		}
 	}
 }

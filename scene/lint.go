@@ -10,7 +10,8 @@ package scene
 //
 // Each rule visits every entity once and looks at neighbours through a grid of world boxes
 // (lintGrid), never at every pair, so a 10,000-entity scene lints in milliseconds. Rules are
-// listed in lintRules; a new one is one more entry.
+// listed in lintRules; a new one is one more entry, with what it reads, so that a scene
+// without it (no texts: no text rule) does not run it.
 //
 // A drawing can still put every shape next to every other (12,000 texts drawn over each
 // other): the rules that compare shapes count what they compare (a pair looked at, an edge
@@ -37,7 +38,7 @@ const DefaultMinTextMM = 2.5
 // MaxLintChecks bounds the work of one lint: the grid cells, the pairs of shapes, the outline
 // edges and the points the rules that compare shapes with each other (size-label,
 // text-overlap, duplicate, open-cut, boolean-inputs) look at, together. An ordinary drawing
-// makes a few dozen per entity (BenchmarkLint's 10,000 entities make about 200,000); texts
+// makes a few dozen per entity (BenchmarkLint's 10,000 entities make about 400,000); texts
 // drawn over each other make one per pair (12,000 of them, 72 million). Past it those rules
 // stop, in about half a second, and a last finding says so (RuleLintLimit).
 const MaxLintChecks = 20_000_000
@@ -124,19 +125,22 @@ const (
 	RuleLintLimit = "lint-limit"
 )
 
-// lintRules are the rules, run in this order.
+// lintRules are the rules, run in this order. A rule runs only where it has something to
+// read (reads, from what the linter counted as it read the scene): a drawing without texts
+// runs no text rule, and builds no grid for them.
 var lintRules = []struct {
-	name string
-	run  func(*linter)
+	name  string
+	run   func(*linter)
+	reads func(*linter) bool
 }{
-	{RuleSizeLabel, (*linter).sizeLabels},
-	{RuleTextOverlap, (*linter).textOverlaps},
-	{RuleTextSmall, (*linter).smallText},
-	{RuleDuplicate, (*linter).duplicates},
-	{RuleZeroLength, (*linter).zeroLength},
-	{RuleOpenCut, (*linter).openCuts},
-	{RuleBooleanInputs, (*linter).keptInputs},
-	{RuleDimensionText, (*linter).dimensionTexts},
+	{RuleSizeLabel, (*linter).sizeLabels, func(l *linter) bool { return l.labels > 0 }},
+	{RuleTextOverlap, (*linter).textOverlaps, func(l *linter) bool { return len(l.texts) > 0 }},
+	{RuleTextSmall, (*linter).smallText, func(l *linter) bool { return len(l.texts) > 0 }},
+	{RuleDuplicate, (*linter).duplicates, func(l *linter) bool { return len(l.shapes) > 1 }},
+	{RuleZeroLength, (*linter).zeroLength, func(l *linter) bool { return l.lines > 0 }},
+	{RuleOpenCut, (*linter).openCuts, func(l *linter) bool { return l.cuts > 0 }},
+	{RuleBooleanInputs, (*linter).keptInputs, func(l *linter) bool { return len(l.opts.Booleans) > 0 }},
+	{RuleDimensionText, (*linter).dimensionTexts, func(l *linter) bool { return l.dims > 0 }},
 }
 
 // Lint checks the drawing and answers what it found, rule by rule, each rule's findings in
@@ -145,7 +149,7 @@ var lintRules = []struct {
 func (s *Scene) Lint(opts LintOptions) []Finding {
 	l := newLinter(s, opts)
 	for _, rule := range lintRules {
-		if opts.Rules == nil || slices.Contains(opts.Rules, rule.name) {
+		if (opts.Rules == nil || slices.Contains(opts.Rules, rule.name)) && rule.reads(l) {
 			l.rule = rule.name
 			rule.run(l)
 		}
@@ -164,14 +168,12 @@ type lintShape struct {
 	world  Affine
 	box    Box
 	layer  string // the top-level group it is in, "" at the top level
+	cut    bool   // layer is a cut layer (IsCutLayer)
 	draws  bool   // it has a visible fill or stroke
 	closed bool   // it encloses an area (an arc does not: it is cut as an arc)
 	outln  []Polyline
-	text   int // its place among the texts, for a text or a dimension
-	// frame is where a text's letters stand: their box in the text's own frame (turned with
-	// it) and the map from that frame to the world. A text's is its world box, unturned.
-	frame DimText
-	size  float64 // a text's or a dimension text's height in world units
+	text   int     // its place among the texts (linter.texts, linter.frames), for a text or a dimension
+	size   float64 // a text's or a dimension text's height in world units
 }
 
 // linter holds the scene read once for all rules.
@@ -180,10 +182,21 @@ type linter struct {
 	opts   LintOptions
 	shapes []*lintShape
 	texts  []*lintShape
-	grid   lintGrid
-	tol    float64 // what counts as the same point: a millionth of the drawing's size
-	found  []Finding
-	more   int // findings past opts.MaxFindings, counted and not kept
+	// frames are where the texts' letters stand: their box in the text's own frame (turned
+	// with it) and the map from that frame to the world; a text's is its world box, unturned.
+	// They are kept beside the texts rather than in every shape, which a scene of 10,000
+	// shapes and no text would clear and fill for nothing.
+	frames []DimText
+	all    Box       // the bounds of every shape
+	grid   *lintGrid // made by the first rule that looks near a shape (near)
+	tol    float64   // what counts as the same point: a millionth of the drawing's size
+	// What the rules read, counted as the scene is: texts that may state a size, lines, shapes
+	// on cut layers, dimensions.
+	labels, lines, cuts, dims int
+	says                      []string // checkClaim's, kept between claims
+
+	found []Finding
+	more  int // findings past opts.MaxFindings, counted and not kept
 
 	rule      string // the rule running, for the note of where the lint stopped
 	checks    int    // comparisons made (spend)
@@ -256,9 +269,13 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 		opts.MaxFindings = MaxLintFindings
 	}
 	l := &linter{s: s, opts: opts}
+	// Every shape in one allocation: a scene has at most Len shapes, so the slab never grows
+	// and the pointers into it stay put.
+	slab := make([]lintShape, 0, s.Len())
+	l.shapes = make([]*lintShape, 0, s.Len())
 	world := make([]Affine, 0, 8)
 	layers := make([]string, 0, 8)
-	var all Box
+	cut := false // layers[0] is a cut layer
 	for depth, e := range s.Walk() {
 		m := e.Transform.Matrix()
 		if depth > 0 {
@@ -272,6 +289,7 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 			world = append(world[:depth], m)
 			if depth == 0 {
 				layers = append(layers[:0], e.Name)
+				cut = IsCutLayer(e.Name)
 			} else {
 				layers = append(layers[:depth], layers[0])
 			}
@@ -280,21 +298,30 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 		if e.Kind() == KindSolid {
 			continue // the lint reads the sheet; a solid is not drawn on it
 		}
-		sh := &lintShape{e: e, world: m, box: lintBounds(e.Shape, m), layer: layer, draws: draws(e), closed: encloses(e.Shape)}
-		all.Union(sh.box)
+		slab = append(slab, lintShape{e: e, world: m, box: lintBounds(e.Shape, m), layer: layer, cut: depth > 0 && cut, draws: draws(e), closed: encloses(e.Shape)})
+		sh := &slab[len(slab)-1]
+		l.all.Union(sh.box)
 		l.shapes = append(l.shapes, sh)
+		if sh.cut {
+			l.cuts++
+		}
 		switch g := e.Shape.(type) {
+		case Line:
+			l.lines++
 		case *Text:
-			sh.text, sh.frame, sh.size = len(l.texts), DimText{Box: sh.box, Place: Identity}, g.Size*scaleOf(m)
-			l.texts = append(l.texts, sh)
+			sh.text, sh.size = len(l.texts), g.Size*scaleOf(m)
+			l.texts, l.frames = append(l.texts, sh), append(l.frames, DimText{Box: sh.box, Place: Identity})
+			if !g.NoLint {
+				l.labels++
+			}
 		case *Dimension:
-			sh.text, sh.frame, sh.size = len(l.texts), g.TextUnder(m), g.Size
-			l.texts = append(l.texts, sh)
+			sh.text, sh.size = len(l.texts), g.Size
+			l.texts, l.frames = append(l.texts, sh), append(l.frames, g.TextUnder(m))
+			l.dims++
 		}
 	}
-	size := max(all.Size().X, all.Size().Y)
+	size := max(l.all.Size().X, l.all.Size().Y)
 	l.tol = max(size*1e-6, 1e-9)
-	l.grid = newLintGrid(all, l.shapes)
 	return l
 }
 
@@ -357,10 +384,15 @@ func (l *linter) outline(sh *lintShape) []Polyline {
 		}
 		p := AppendOutline(nil, sh.e.Shape, sh.world)
 		tol := p.BudgetTolerance(curveTolerance(sh.box), MaxFlattenPoints)
-		if !l.spend(p.FlattenPoints(tol)) {
+		n := p.FlattenPoints(tol)
+		if !l.spend(n) {
 			return nil
 		}
-		sh.outln = p.Flatten(tol)
+		if n <= MaxFlattenPoints {
+			sh.outln = p.flatten(tol, n) // within the budget at tol: Flatten would count again
+		} else {
+			sh.outln = p.Flatten(tol)
+		}
 	}
 	return sh.outln
 }
@@ -490,23 +522,40 @@ func (l *linter) sizeLabels() {
 // every shape). The nearest is found by the distance to its outline, not to its box: a label
 // beside a hole inside a ring lies in the ring's box, and far from the ring.
 func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape, general bool) {
-	var best *lintShape
-	var bestGap, bestCentre float64
-	var bestSays string
+	// Every candidate is measured before any gap is: a label that one of them measures (most)
+	// is then done without flattening the outlines of the others.
+	// says[i] is what cands[i] measures, "" for a shape c cannot be about (measures says
+	// something of every shape it fits); kept in the linter, as a general note's candidates
+	// are every shape.
+	says := l.says[:0]
+	fitting := false
 	for _, o := range cands {
 		if !l.spend(1) {
 			return
 		}
-		ok, fits, says := l.measures(o, c)
+		ok, fits, said := l.measures(o, c)
 		if ok {
 			return
 		}
 		if !fits {
+			said = ""
+		}
+		says, fitting = append(says, said), fitting || fits
+	}
+	l.says = says
+	if !fitting {
+		return
+	}
+	var best *lintShape
+	var bestGap, bestCentre float64
+	var bestSays string
+	for i, o := range cands {
+		if says[i] == "" {
 			continue
 		}
 		g, cd := l.labelGap(t.box, o), t.box.Center().Sub(o.box.Center()).Len()
 		if best == nil || g < bestGap || g == bestGap && cd < bestCentre {
-			best, bestGap, bestCentre, bestSays = o, g, cd, says
+			best, bestGap, bestCentre, bestSays = o, g, cd, says[i]
 		}
 	}
 	if best == nil || l.stopped != "" {
@@ -687,16 +736,17 @@ func (l *linter) textOverlaps() {
 		if !t.draws {
 			continue
 		}
-		inner := grow(t.frame.Box, -t.size/20)
+		frame := &l.frames[t.text]
+		inner := grow(frame.Box, -t.size/20)
 		if inner.Min.X >= inner.Max.X || inner.Min.Y >= inner.Max.Y {
 			continue
 		}
-		toLocal, ok := t.frame.Place.Invert()
+		toLocal, ok := frame.Place.Invert()
 		if !ok {
 			continue
 		}
 		var texts, crossed named
-		reach := worldBox(inner, t.frame.Place)
+		reach := worldBox(inner, frame.Place)
 		l.near(reach, func(o *lintShape) bool {
 			if o == t || !o.draws || !boxesOverlap(reach, o.box) {
 				return true
@@ -708,7 +758,7 @@ func (l *linter) textOverlaps() {
 				if isText && o.text > t.text {
 					return true
 				}
-				if framesOverlap(inner, toLocal, o) {
+				if framesOverlap(inner, toLocal, l.frames[o.text]) {
 					if o.text < t.text {
 						texts.add(o.e.Name)
 					}
@@ -727,7 +777,7 @@ func (l *linter) textOverlaps() {
 		if l.stopped != "" {
 			return // t was not compared with everything near it
 		}
-		at := worldBox(t.frame.Box, t.frame.Place).Center()
+		at := worldBox(frame.Box, frame.Place).Center()
 		if texts.n > 0 {
 			l.add(RuleTextOverlap, at, fmt.Sprintf("text %q overlaps text %s", t.e.Name, texts), append([]string{t.e.Name}, texts.names...)...)
 		}
@@ -795,11 +845,12 @@ func boxCorners(b Box) [4]Vec {
 	return [4]Vec{b.Min, {X: b.Max.X, Y: b.Min.Y}, b.Max, {X: b.Min.X, Y: b.Max.Y}}
 }
 
-// framesOverlap reports whether text o's letters' box meets the inside of box in, in the
-// frame toLocal maps the world to: an edge of o's box crosses it, or one box holds the other.
-func framesOverlap(in Box, toLocal Affine, o *lintShape) bool {
-	m := toLocal.Mul(o.frame.Place)
-	c := boxCorners(o.frame.Box)
+// framesOverlap reports whether the letters' box of a text standing in frame o meets the
+// inside of box in, in the frame toLocal maps the world to: an edge of o's box crosses it, or
+// one box holds the other.
+func framesOverlap(in Box, toLocal Affine, o DimText) bool {
+	m := toLocal.Mul(o.Place)
+	c := boxCorners(o.Box)
 	for i := range c {
 		if segmentInBox(m.Apply(c[i]), m.Apply(c[(i+1)%4]), in) {
 			return true
@@ -809,7 +860,7 @@ func framesOverlap(in Box, toLocal Affine, o *lintShape) bool {
 	if !ok {
 		return false
 	}
-	q, b := back.Apply(in.Center()), o.frame.Box // o holds all of in
+	q, b := back.Apply(in.Center()), o.Box // o holds all of in
 	return b.Min.X < q.X && q.X < b.Max.X && b.Min.Y < q.Y && q.Y < b.Max.Y
 }
 
@@ -869,28 +920,50 @@ func (l *linter) smallText() {
 
 // duplicates finds shapes of the same kind with the same world outline (within the
 // linter's tolerance): drawn twice, they are cut twice. Candidates share a cell of a hash of
-// their boxes' corners, so the rule costs one look-up per shape.
+// their boxes' corners, so the rule costs a few looks per shape (twinTable); a shape with no
+// other of its kind and size near it (twinPlaces), most of them, costs fewer.
 func (l *linter) duplicates() {
-	type key struct {
-		kind           Kind
-		x0, y0, x1, y1 int64
-	}
 	q := 4 * l.tol
 	cell := func(v float64) int64 { return int64(math.Floor(v / q)) }
-	seen := map[key][]*lintShape{}
+	var kinds []Kind // a kind's place here stands for it in the keys
+	kindOf := func(k Kind) int64 {
+		for i, x := range kinds {
+			if x == k {
+				return int64(i)
+			}
+		}
+		kinds = append(kinds, k)
+		return int64(len(kinds) - 1)
+	}
+	keyOf := func(sh *lintShape) twinKey {
+		return twinKey{kindOf(sh.e.Kind()), cell(sh.box.Min.X), cell(sh.box.Min.Y), cell(sh.box.Max.X), cell(sh.box.Max.Y)}
+	}
+	places := newTwinPlaces(len(l.shapes))
+	for _, sh := range l.shapes {
+		if sh.box.NonEmpty && sh.draws {
+			places.add(keyOf(sh))
+		}
+	}
+	var seen *twinTable // made for the first shape that is not alone
 	for _, sh := range l.shapes {
 		if !sh.box.NonEmpty || !sh.draws {
 			continue
 		}
-		k := key{sh.e.Kind(), cell(sh.box.Min.X), cell(sh.box.Min.Y), cell(sh.box.Max.X), cell(sh.box.Max.Y)}
+		k := keyOf(sh)
+		if places.alone(k) {
+			continue // no shape is its twin, and it is no shape's
+		}
+		if seen == nil {
+			seen = newTwinTable(len(l.shapes))
+		}
 		var twin *lintShape
 		for dx := int64(-1); dx <= 1 && twin == nil; dx++ {
 			for dy := int64(-1); dy <= 1 && twin == nil; dy++ {
-				for _, o := range seen[key{k.kind, k.x0 + dx, k.y0 + dy, k.x1 + dx, k.y1 + dy}] {
+				for i := seen.first(k, dx, dy); i >= 0; i = seen.next[i] {
 					if !l.spend(1) {
 						return
 					}
-					if l.sameOutline(o, sh) {
+					if o := seen.shapes[i]; l.sameOutline(o, sh) {
 						twin = o
 						break
 					}
@@ -904,8 +977,136 @@ func (l *linter) duplicates() {
 			l.add(RuleDuplicate, sh.box.Center(), fmt.Sprintf("%s %q lies exactly on %s %q: drawn twice, it is cut twice", sh.e.Kind(), sh.e.Name, twin.e.Kind(), twin.e.Name), twin.e.Name, sh.e.Name)
 			continue
 		}
-		seen[k] = append(seen[k], sh)
+		seen.add(k, sh)
 	}
+}
+
+// twinKey is a shape's kind and the cells of its box's corners. A shape's twin candidates
+// are the shapes before it whose key is its own moved by at most a cell each way, both
+// corners together: of its kind and size in cells, and at most a cell from it.
+type twinKey struct{ kind, x0, y0, x1, y1 int64 }
+
+const (
+	twinK0 uint64 = 0x9e3779b97f4a7c15
+	twinK1 uint64 = 0xc2b2ae3d27d4eb4f
+	twinK2 uint64 = 0x165667b19e3779f9
+	twinK3 uint64 = 0xd6e8feb86659fd93
+	twinK4 uint64 = 0xff51afd7ed558ccd
+)
+
+// twinHash mixes a sum of a key's numbers by the constants above: murmur3's finaliser, as the
+// sums of a grid's keys are far from random.
+func twinHash(sum uint64) uint64 {
+	h := sum ^ sum>>33
+	h *= twinK4
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
+}
+
+// twinPlaces tells the shapes that have no twin candidate anywhere in the drawing, before
+// or after them, from their kind, their size in cells and their place in cells of four: the
+// keys a shape looks at are in at most four such places (two or three on average), which
+// hold only it. Most shapes are alone, and are then done after a few bits in these
+// kilobytes, without the table's slots and keys (a cache miss each), or its memory.
+type twinPlaces struct {
+	one, two []uint64 // by a place's hash: a shape is there; two are (or hashes met)
+	mask     uint64
+}
+
+func newTwinPlaces(n int) *twinPlaces {
+	bits := uint64(64)
+	for bits < 32*uint64(n) {
+		bits <<= 1
+	}
+	return &twinPlaces{one: make([]uint64, bits/64), two: make([]uint64, bits/64), mask: bits - 1}
+}
+
+// place is the bit of k's kind and size at (cx, cy), in cells of four.
+func (p *twinPlaces) place(k twinKey, cx, cy int64) uint64 {
+	return twinHash(uint64(k.kind)*twinK0+uint64(k.x1-k.x0)*twinK1+uint64(k.y1-k.y0)*twinK2+uint64(cx)*twinK3+uint64(cy)*twinK4) & p.mask
+}
+
+func (p *twinPlaces) add(k twinKey) {
+	b := p.place(k, k.x0>>2, k.y0>>2) // >> 2 is a division by 4 that floors
+	if p.one[b/64]&(1<<(b%64)) != 0 {
+		p.two[b/64] |= 1 << (b % 64)
+	}
+	p.one[b/64] |= 1 << (b % 64)
+}
+
+// alone reports whether no other shape's key is k moved by at most a cell each way: its own
+// place holds only it, and the places around it that its moves reach hold nothing.
+func (p *twinPlaces) alone(k twinKey) bool {
+	ox, oy := k.x0>>2, k.y0>>2
+	for cx := (k.x0 - 1) >> 2; cx <= (k.x0+1)>>2; cx++ {
+		for cy := (k.y0 - 1) >> 2; cy <= (k.y0+1)>>2; cy++ {
+			set := p.one
+			if cx == ox && cy == oy {
+				set = p.two
+			}
+			if b := p.place(k, cx, cy); set[b/64]&(1<<(b%64)) != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// twinTable holds the shapes duplicates has kept, by key, those of one key chained in paint
+// order. It is an open-addressed table of chains rather than a map of slices: a shape looks
+// at nine keys and most find nothing, and a map's look-up of a 40-byte key (40 ns among
+// 10,000) and a slice per key were the rule's whole time on W1's 10,000 shapes.
+type twinTable struct {
+	slots  []int32 // the first shape of each key, by the key's hash; -1 where empty
+	keys   []twinKey
+	shapes []*lintShape
+	next   []int32 // the next shape of the same key, -1 at the last
+	last   []int32 // of a chain's first shape: the chain's last
+}
+
+func newTwinTable(n int) *twinTable {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	t := &twinTable{slots: make([]int32, size)}
+	for i := range t.slots {
+		t.slots[i] = -1
+	}
+	return t
+}
+
+func (k twinKey) hash() uint64 {
+	return twinHash(uint64(k.kind)*twinK0 + uint64(k.x0)*twinK1 + uint64(k.y0)*twinK2 + uint64(k.x1)*twinK3 + uint64(k.y1)*twinK4)
+}
+
+// slot is where key k's chain starts or would start: its hash's place or the first empty
+// one after it.
+func (t *twinTable) slot(k twinKey) int {
+	mask := len(t.slots) - 1
+	i := int(k.hash()) & mask
+	for t.slots[i] >= 0 && t.keys[t.slots[i]] != k {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// first is the first shape kept of key k moved by (dx, dy) on both corners, or -1.
+func (t *twinTable) first(k twinKey, dx, dy int64) int32 {
+	return t.slots[t.slot(twinKey{k.kind, k.x0 + dx, k.y0 + dy, k.x1 + dx, k.y1 + dy})]
+}
+
+// add keeps sh under key k, last of its chain.
+func (t *twinTable) add(k twinKey, sh *lintShape) {
+	i := int32(len(t.shapes))
+	t.keys, t.shapes, t.next, t.last = append(t.keys, k), append(t.shapes, sh), append(t.next, -1), append(t.last, i)
+	s := t.slot(k)
+	if f := t.slots[s]; f >= 0 {
+		t.next[t.last[f]], t.last[f] = i, i
+		return
+	}
+	t.slots[s] = i
 }
 
 // sameOutline reports whether a and b have the same world outline within the tolerance:
@@ -991,7 +1192,7 @@ func (l *linter) openCuts() {
 	}
 	var ends []end
 	for _, sh := range l.shapes {
-		if sh.closed || sh.layer == "" || !sh.draws || !IsCutLayer(sh.layer) || sh.size > 0 {
+		if !sh.cut || sh.closed || !sh.draws || sh.size > 0 {
 			continue
 		}
 		for _, pl := range l.outline(sh) {
@@ -1102,8 +1303,8 @@ type lintGrid struct {
 
 const maxLintCells = 64
 
-func newLintGrid(box Box, shapes []*lintShape) lintGrid {
-	g := lintGrid{box: box, all: shapes, mark: make([]int, len(shapes))}
+func newLintGrid(box Box, shapes []*lintShape) *lintGrid {
+	g := &lintGrid{box: box, all: shapes, mark: make([]int, len(shapes))}
 	g.n = max(1, int(math.Sqrt(float64(len(shapes)))))
 	sz := box.Size()
 	g.cw = Vec{max(sz.X/float64(g.n), 1e-300), max(sz.Y/float64(g.n), 1e-300)}
@@ -1138,7 +1339,10 @@ func (g *lintGrid) span(b Box) (x0, y0, x1, y1 int) {
 // near calls f once for every shape that may meet b (callers test the boxes), until f
 // returns false or the budget runs out: each cell looked in and each shape found is a check.
 func (l *linter) near(b Box, f func(*lintShape) bool) {
-	g := &l.grid
+	if l.grid == nil {
+		l.grid = newLintGrid(l.all, l.shapes)
+	}
+	g := l.grid
 	if !b.NonEmpty || len(g.all) == 0 {
 		return
 	}

@@ -373,3 +373,33 @@ func BenchmarkLint(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLintW1 lints W1's scene (bench/w1.js): 10,000 circles and turned rectangles on a
+// grid, no texts, no cut layers and no booleans, the lint a run of many shapes pays.
+func BenchmarkLintW1(b *testing.B) {
+	s := New()
+	for k := range 10_000 {
+		name, x, y := fmt.Sprintf("e%d", k), float64(10*(k%100)), float64(10*(k/100))
+		if k%2 == 0 {
+			if _, err := s.Put(name, Circle{Center: Vec{x, y}, Radius: 4}); err != nil {
+				b.Fatal(err)
+			}
+			continue
+		}
+		if _, err := s.Put(name, Rect{Width: 6, Height: 4}); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Rotate(name, float64(k%90)*math.Pi/180, SpaceWorld); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Translate(name, Vec{x, y}, SpaceWorld); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if found := s.Lint(LintOptions{}); len(found) != 0 {
+			b.Fatalf("findings %q; W1 has none", found)
+		}
+	}
+}

@@ -286,7 +286,7 @@ type Polyline struct {
 // Flatten turns the path into polylines whose chords stay within tol of the curves, or
 // within the coarser tolerance that keeps them to MaxFlattenPoints (BudgetTolerance).
 func (p Path) Flatten(tol float64) []Polyline {
-	return p.flatten(p.BudgetTolerance(tol, MaxFlattenPoints))
+	return p.flatten(p.BudgetTolerance(tol, MaxFlattenPoints), 0)
 }
 
 // FlattenPoints is how many points Flatten(tol) would make of the path, at most: one a
@@ -335,12 +335,26 @@ func (p Path) BudgetTolerance(tol float64, max int) float64 {
 	return tol
 }
 
-func (p Path) flatten(tol float64) []Polyline {
+// flatten is Flatten at tol as it is. The polylines' points are made in one array, room for
+// n of them made first (FlattenPoints, when the caller has counted them; 0: grown as they
+// come), where appending each subpath's points to a slice of its own grew it a few times a
+// curve; each polyline ends with its points, so that appending to one never writes another's.
+func (p Path) flatten(tol float64, n int) []Polyline {
 	var out []Polyline
 	var cur *Polyline
 	var here Vec
+	pts := make([]Vec, 0, n)
+	from := 0 // where cur's points start in pts
+	end := func() {
+		if cur != nil {
+			cur.Points = pts[from:len(pts):len(pts)]
+		}
+	}
 	start := func(a Vec) {
-		out = append(out, Polyline{Points: []Vec{a}})
+		end()
+		from = len(pts)
+		pts = append(pts, a)
+		out = append(out, Polyline{Points: pts[from:]})
 		cur = &out[len(out)-1]
 		here = a
 	}
@@ -348,8 +362,9 @@ func (p Path) flatten(tol float64) []Polyline {
 		if cur == nil {
 			start(here)
 		}
-		if last := cur.Points[len(cur.Points)-1]; last != a {
-			cur.Points = append(cur.Points, a)
+		if last := pts[len(pts)-1]; last != a {
+			pts = append(pts, a)
+			cur.Points = pts[from:]
 		}
 		here = a
 	}
@@ -384,13 +399,15 @@ func (p Path) flatten(tol float64) []Polyline {
 				cur.Closed = true
 				first := cur.Points[0]
 				if n := len(cur.Points); n > 1 && cur.Points[n-1] == first {
-					cur.Points = cur.Points[:n-1]
+					pts = pts[:len(pts)-1]
 				}
 				here = first
+				end()
 				cur = nil
 			}
 		}
 	}
+	end()
 	return out
 }
 
