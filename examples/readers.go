@@ -84,7 +84,7 @@ func ReaderScenes(examples fs.FS) (map[string]*scene.Scene, error) {
 		return nil, err
 	}
 	for name, s := range ex {
-		if len(s.Solids()) == 0 {
+		if !s.HasSolids() {
 			out[name] = s
 		}
 	}
@@ -101,7 +101,7 @@ func SolidScenes(examples fs.FS) (map[string]*scene.Scene, error) {
 	}
 	out := map[string]*scene.Scene{}
 	for name, s := range ex {
-		if len(s.Solids()) > 0 {
+		if s.HasSolids() {
 			out[name] = s
 		}
 	}

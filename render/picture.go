@@ -93,7 +93,7 @@ type Picture struct {
 // Draw renders the scene as PNG with marks over it. Without marks its PNG is PNG's, byte for
 // byte.
 func Draw(s *scene.Scene, opt PNGOptions, m Marks) (*Picture, error) {
-	if hasSolids(s) {
+	if s.HasSolids() {
 		return drawIso(s, s.Solids(), opt, m)
 	}
 	img, v, bg, err := raster(s, opt)

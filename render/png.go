@@ -112,7 +112,7 @@ func Raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, error) {
 
 // raster is Raster; it also returns the view drawn and the background painted.
 func raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, View, color.RGBA, error) {
-	if hasSolids(s) {
+	if s.HasSolids() {
 		img, f, bg, err := shadeRaster(s, s.Solids(), opt)
 		return img, f.plan, bg, err
 	}

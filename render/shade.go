@@ -881,16 +881,6 @@ func cross3(a, b scene.Vec3) scene.Vec3 {
 
 func normalize3(a scene.Vec3) scene.Vec3 { return scale3(a, 1/math.Sqrt(dot3(a, a))) }
 
-// hasSolids reports whether the scene holds a solid, without making any outline.
-func hasSolids(s *scene.Scene) bool {
-	for _, e := range s.Walk() {
-		if e.Kind() == scene.KindSolid {
-			return true
-		}
-	}
-	return false
-}
-
 // drawIso is Draw for a scene with solids. Highlighted entities are drawn again over the
 // picture faded towards the background, all in HighlightColor, on top of the rest, as in a
 // plan picture; the grid, whose lines read plan coordinates, is not drawn.

@@ -100,7 +100,7 @@ func (s *Scene) jsonVersion() int {
 	if s.usesDrafting() {
 		version = jsonVersionDrafting
 	}
-	if s.byName.triangles > 0 {
+	if s.HasSolids() {
 		return JSONVersion
 	}
 	for _, e := range s.Walk() {
@@ -108,8 +108,6 @@ func (s *Scene) jsonVersion() int {
 			return jsonVersionDimensions
 		}
 		switch g := e.Shape.(type) {
-		case *Solid:
-			return JSONVersion
 		case *Dimension:
 			return jsonVersionDimensions
 		case Polygon:

@@ -25,6 +25,9 @@ type nameIndex struct {
 	// triangles is the triangles of the indexed solids' meshes (MaxSceneTriangles), kept the
 	// same way.
 	triangles int
+	// solids counts the indexed solids, so that a writer asks in one read whether a scene
+	// has any (Scene.HasSolids) instead of walking it on every picture and export.
+	solids int
 }
 
 type nameSlot struct {
@@ -106,6 +109,7 @@ func (t *nameIndex) addAt(at int, h uint64, e *Entity) {
 	t.n++
 	t.textSegs += textSegments(e.Shape)
 	t.triangles += solidTriangles(e.Shape)
+	t.solids += solidCount(e.Shape)
 }
 
 // add indexes e, whose name is missing.
@@ -142,6 +146,7 @@ func (t *nameIndex) remove(name string) {
 	}
 	t.textSegs -= textSegments(t.slots[hole].e.Shape)
 	t.triangles -= solidTriangles(t.slots[hole].e.Shape)
+	t.solids -= solidCount(t.slots[hole].e.Shape)
 	// Shift back every later slot of the run that may sit in the hole: one whose home (the
 	// slot its hash points at) is not cyclically after the hole, so that it is still found.
 	mask := len(t.slots) - 1

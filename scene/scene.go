@@ -287,6 +287,7 @@ func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 	if old != nil {
 		s.byName.textSegs += textSegments(shape) - textSegments(old.Shape)
 		s.byName.triangles += solidTriangles(shape) - solidTriangles(old.Shape)
+		s.byName.solids += solidCount(shape) - solidCount(old.Shape)
 		old.Shape, old.Transform, old.Style = shape, tr, newStyle(shape.Kind(), new(Color))
 		s.last, s.lastBox = old, box
 		return old, nil

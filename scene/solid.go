@@ -269,12 +269,28 @@ type SolidItem struct {
 	World  Affine3
 }
 
-// Solids lists the scene's solids back to front, with their world maps.
+// HasSolids reports whether the scene holds a solid; it costs one read.
+func (s *Scene) HasSolids() bool { return s.byName.solids > 0 }
+
+// Solids lists the scene's solids back to front, with their world maps. A scene without
+// solids answers at once; one with them is walked without making any shape's outline.
 func (s *Scene) Solids() []SolidItem {
+	if !s.HasSolids() {
+		return nil
+	}
 	var out []SolidItem
-	for it := range s.Paint() {
-		if sd, ok := it.Entity.Shape.(*Solid); ok {
-			out = append(out, SolidItem{Entity: it.Entity, World: sd.World(it.World)})
+	world := make([]Affine, 0, 8) // world[d]: the world map of the group open at depth d
+	for depth, e := range s.Walk() {
+		m := e.Transform.Matrix()
+		if depth > 0 {
+			m = world[depth-1].Mul(m)
+		}
+		if e.IsGroup() {
+			world = append(world[:depth], m)
+			continue
+		}
+		if sd, ok := e.Shape.(*Solid); ok {
+			out = append(out, SolidItem{Entity: e, World: sd.World(m)})
 		}
 	}
 	return out
@@ -282,6 +298,14 @@ func (s *Scene) Solids() []SolidItem {
 
 // SolidColor is a new solid's colour: a light steel grey, which shading leaves readable.
 var SolidColor = Color{0.64, 0.68, 0.74, 1}
+
+// solidCount is 1 for a solid, 0 for other shapes (HasSolids).
+func solidCount(sh Shape) int {
+	if _, ok := sh.(*Solid); ok {
+		return 1
+	}
+	return 0
+}
 
 // solidTriangles is the triangles of a solid's mesh (MaxSceneTriangles); 0 for other shapes.
 func solidTriangles(sh Shape) int {

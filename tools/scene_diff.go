@@ -293,7 +293,7 @@ func diffPicture(ctx context.Context, old, cur *scene.Scene, d scene.Diff, width
 	if width < 0 {
 		return nil, nil, "", fmt.Errorf("%w: width %d: give a positive width in pixels, or leave it out", ErrBadInput, width)
 	}
-	if len(old.Solids()) > 0 || len(cur.Solids()) > 0 {
+	if old.HasSolids() || cur.HasSolids() {
 		return diffPictureOfSolids(ctx, cur, d, width, budget)
 	}
 	layers := diffLayers(old, cur, d, math.Max(win.Size().X, win.Size().Y)*diffPenFraction)

@@ -84,7 +84,7 @@ func demoFiles(name string, sc *scene.Scene, dxfOpt render.DXFOptions) ([]demoFi
 	if err != nil {
 		return nil, fmt.Errorf("rendering %s to PNG: %w", name, err)
 	}
-	if len(sc.Solids()) > 0 {
+	if sc.HasSolids() {
 		stl, err := render.STL(sc)
 		if err != nil {
 			return nil, fmt.Errorf("writing %s as STL: %w", name, err)
