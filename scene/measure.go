@@ -609,6 +609,12 @@ func (s *Scene) DistanceToPoint(name string, p Vec) (Gap, error) {
 	if m.insideRegion(p) {
 		return Gap{A: p, B: p}, nil
 	}
+	return m.nearestOnOutline(p), nil
+}
+
+// nearestOnOutline is the point of m's outline (its lines and arcs, and its lone points)
+// nearest p: A on the outline, B at p.
+func (m *measured) nearestOnOutline(p Vec) Gap {
 	best := Gap{Distance: math.Inf(1)}
 	for i := range m.bound.edges {
 		q := closestOnEdge(p, &m.bound.edges[i])
@@ -623,5 +629,5 @@ func (s *Scene) DistanceToPoint(name string, p Vec) (Gap, error) {
 			}
 		}
 	}
-	return best, nil
+	return best
 }

@@ -126,21 +126,7 @@ func pointToOutline(m *measured, p Vec) Gap {
 		}
 		return Gap{Distance: math.Abs(l - m.circle.r), A: m.circle.c.Add(u.Mul(m.circle.r)), B: p}
 	}
-	best := Gap{Distance: math.Inf(1)}
-	for i := range m.bound.edges {
-		q := closestOnEdge(p, &m.bound.edges[i])
-		if d := p.Sub(q).Len(); d < best.Distance {
-			best = Gap{Distance: d, A: q, B: p}
-		}
-	}
-	for _, l := range m.lines {
-		if len(l) == 1 {
-			if d := p.Sub(l[0]).Len(); d < best.Distance {
-				best = Gap{Distance: d, A: l[0], B: p}
-			}
-		}
-	}
-	return best
+	return m.nearestOnOutline(p)
 }
 
 // outlineGap is gapBetween without the insides: the nearest points of the two outlines, 0
