@@ -178,16 +178,7 @@ func (c *call) solidMeasures(name string) (solid.Measures, []solid.Placed) {
 	if !ok {
 		c.fail("Error", "%q is not a solid and holds none; volume and surfaceArea measure solids (getArea measures a 2D shape)", name)
 	}
-	var m solid.Measures
-	m.VolumeExact, m.SurfaceExact = true, true
-	for _, p := range ps {
-		pm := solid.Measure(p)
-		m.Volume += pm.Volume
-		m.Surface += pm.Surface
-		m.VolumeExact = m.VolumeExact && pm.VolumeExact
-		m.SurfaceExact = m.SurfaceExact && pm.SurfaceExact
-	}
-	return m, ps
+	return solid.MeasureAll(ps), ps
 }
 
 // optionalNumber reads argument i when it is a number (a solid's z amount before the options
@@ -326,15 +317,9 @@ func quoteList(names []string) string {
 // solidGap is the distance between two solids (or groups of them): the least over their
 // pairs.
 func (c *call) solidGap(a, b []solid.Placed) float64 {
-	best := math.Inf(1)
-	for _, x := range a {
-		for _, y := range b {
-			g, err := c.r.solidSession().Gap(c.r.ctx, x, y)
-			c.check(err)
-			best = math.Min(best, g)
-		}
-	}
-	return best
+	g, err := c.r.solidSession().GapBetween(c.r.ctx, a, b)
+	c.check(err)
+	return g
 }
 
 // solidDistance answers distance between solids: {distance} (the closest points are not
@@ -394,14 +379,8 @@ func (c *call) solidOverlaps(name string) (goja.Value, bool) {
 	out := []overlap{}
 	for _, o := range c.r.scene.OtherSolids(name) {
 		ps, _ := c.solidsOf(o)
-		v := 0.0
-		for _, x := range me {
-			for _, y := range ps {
-				ov, err := c.r.solidSession().Overlap(c.r.ctx, x, y)
-				c.check(err)
-				v += ov
-			}
-		}
+		v, err := c.r.solidSession().OverlapBetween(c.r.ctx, me, ps)
+		c.check(err)
 		if v > 0 {
 			out = append(out, overlap{o, v})
 		}

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/cadrun/cadrun/runtime"
@@ -40,14 +39,7 @@ func measureSolids(ctx context.Context, sc *scene.Scene, in MeasureIn, limit int
 	}
 	switch in.Op {
 	case "volume", "surfaceArea":
-		var m solid.Measures
-		m.VolumeExact, m.SurfaceExact = true, true
-		for _, p := range me {
-			pm := solid.Measure(p)
-			m.Volume += pm.Volume
-			m.Surface += pm.Surface
-			m.VolumeExact, m.SurfaceExact = m.VolumeExact && pm.VolumeExact, m.SurfaceExact && pm.SurfaceExact
-		}
+		m := solid.MeasureAll(me)
 		v, exact := m.Volume, m.VolumeExact
 		if in.Op == "surfaceArea" {
 			v, exact = m.Surface, m.SurfaceExact
@@ -98,19 +90,7 @@ func withKernel(ctx context.Context, f func(context.Context, *solid.Session) err
 }
 
 func measureSolidPairs(ctx context.Context, ss *solid.Session, sc *scene.Scene, in MeasureIn, me []solid.Placed, limit int, len1 func(float64) float64, out *MeasureOut) error {
-	gapTo := func(ps []solid.Placed) (float64, error) {
-		best := math.Inf(1)
-		for _, x := range me {
-			for _, y := range ps {
-				g, err := ss.Gap(ctx, x, y)
-				if err != nil {
-					return 0, err
-				}
-				best = math.Min(best, g)
-			}
-		}
-		return best, nil
-	}
+	gapTo := func(ps []solid.Placed) (float64, error) { return ss.GapBetween(ctx, me, ps) }
 	lookup := func(name string) ([]solid.Placed, error) {
 		ps, ok, err := solid.Lookup(sc, []string{name})
 		if err == nil && !ok {
@@ -163,15 +143,9 @@ func measureSolidPairs(ctx context.Context, ss *solid.Session, sc *scene.Scene, 
 			if err != nil {
 				return err
 			}
-			v := 0.0
-			for _, x := range me {
-				for _, y := range ps {
-					ov, err := ss.Overlap(ctx, x, y)
-					if err != nil {
-						return err
-					}
-					v += ov
-				}
+			v, err := ss.OverlapBetween(ctx, me, ps)
+			if err != nil {
+				return err
 			}
 			if v > 0 {
 				out.Overlaps = append(out.Overlaps, MeasureOverlap{Name: o, Volume: roundSignificant(v)})

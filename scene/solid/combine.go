@@ -247,4 +247,35 @@ func (ss *Session) Overlap(ctx context.Context, a, b Placed) (float64, error) {
 	return v, nil
 }
 
+// GapBetween is the smallest gap between two sets of solids (a group's solids): the least
+// over their pairs.
+func (ss *Session) GapBetween(ctx context.Context, a, b []Placed) (float64, error) {
+	best := math.Inf(1)
+	for _, x := range a {
+		for _, y := range b {
+			g, err := ss.Gap(ctx, x, y)
+			if err != nil {
+				return 0, err
+			}
+			best = math.Min(best, g)
+		}
+	}
+	return best, nil
+}
+
+// OverlapBetween is the volume two sets of solids share: the sum over their pairs.
+func (ss *Session) OverlapBetween(ctx context.Context, a, b []Placed) (float64, error) {
+	v := 0.0
+	for _, x := range a {
+		for _, y := range b {
+			ov, err := ss.Overlap(ctx, x, y)
+			if err != nil {
+				return 0, err
+			}
+			v += ov
+		}
+	}
+	return v, nil
+}
+
 func sq(x float64) float64 { return x * x }

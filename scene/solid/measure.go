@@ -38,6 +38,20 @@ func Measure(p Placed) Measures {
 	return m
 }
 
+// MeasureAll is the measures of several solids together (a group's): their sums, exact when
+// every one is. Overlapping solids count twice; unite them first.
+func MeasureAll(ps []Placed) Measures {
+	m := Measures{VolumeExact: true, SurfaceExact: true}
+	for _, p := range ps {
+		pm := Measure(p)
+		m.Volume += pm.Volume
+		m.Surface += pm.Surface
+		m.VolumeExact = m.VolumeExact && pm.VolumeExact
+		m.SurfaceExact = m.SurfaceExact && pm.SurfaceExact
+	}
+	return m
+}
+
 // meshMeasures is a closed mesh's volume (the sum of the signed tetrahedra its triangles make
 // with the origin, taken about the first vertex so that far-off solids keep their digits) and
 // its surface area, placed by w.
