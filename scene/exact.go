@@ -320,9 +320,18 @@ func insideAny(b Box, boxes []Box) bool {
 // form; false for anything else (Béziers, elliptical arcs, several subpaths), which the
 // flattened measures answer.
 func arcRing(p *PathShape) (Polygon, bool) {
-	path := p.path
-	if len(path) < 3 || path[0].Kind != SegMove || path[len(path)-1].Kind != SegClose {
+	pts, bul, ok := bulgedSubpath(p.path)
+	if !ok || !hasBulge(bul) {
 		return Polygon{}, false
+	}
+	return Polygon{Parts: []PolygonPart{{Outer: pts, OuterBulges: bul}}}, true
+}
+
+// bulgedSubpath is one closed subpath (a move, lines and circular arcs, a close) as a ring
+// of vertices and bulges, or false when it holds anything else.
+func bulgedSubpath(path Path) ([]Vec, []float64, bool) {
+	if len(path) < 3 || path[0].Kind != SegMove || path[len(path)-1].Kind != SegClose {
+		return nil, nil, false
 	}
 	pts := []Vec{path[0].P[0]}
 	var bul []float64
@@ -342,7 +351,7 @@ func arcRing(p *PathShape) (Polygon, bool) {
 			a, ok := circleOf(seg)
 			sweep := a.sweep
 			if !ok || math.Abs(sweep) > 2*math.Pi+1e-9 {
-				return Polygon{}, false
+				return nil, nil, false
 			}
 			lineTo(seg.ArcPoint(seg.T0))
 			n := max(1, int(math.Ceil(math.Abs(sweep)/math.Pi-1e-9)))
@@ -353,7 +362,7 @@ func arcRing(p *PathShape) (Polygon, bool) {
 				here = q
 			}
 		default:
-			return Polygon{}, false
+			return nil, nil, false
 		}
 	}
 	// The last point closes onto the first: its edge is the closing one.
@@ -362,8 +371,8 @@ func arcRing(p *PathShape) (Polygon, bool) {
 	} else {
 		bul = append(bul, 0)
 	}
-	if len(pts) < 2 || len(bul) != len(pts) || !hasBulge(bul) {
-		return Polygon{}, false
+	if len(pts) < 2 || len(bul) != len(pts) {
+		return nil, nil, false
 	}
-	return Polygon{Parts: []PolygonPart{{Outer: pts, OuterBulges: bul}}}, true
+	return pts, bul, true
 }

@@ -43,6 +43,9 @@ type Profile struct {
 	Exact, PerimeterExact bool
 	// Curved reports that a curve became chords.
 	Curved bool
+	// Curves is the region with its curves, when it is one shape whose edges are lines and
+	// circular arcs (not a group, a text, an ellipse or a Bézier): what a solid's Form keeps.
+	Curves *Polygon
 }
 
 // Profile returns the named entity's profile: a closed shape, a text, or a group of them.
@@ -118,6 +121,13 @@ func (s *Scene) Profile(name string, ch Chords) (*Profile, error) {
 	}
 	if !(pr.Area > 0) {
 		return nil, fmt.Errorf("%w: %q encloses no area; a solid is made of a closed shape", ErrNotClosed, name)
+	}
+	if !e.IsGroup() && e.Kind() != KindText {
+		if region, err := e.Shape.Region(); err == nil {
+			if g, ok := curvesOf(region.Transform(s.WorldMatrix(e))); ok {
+				pr.Curves = &g
+			}
+		}
 	}
 	return pr, nil
 }

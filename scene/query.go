@@ -97,6 +97,9 @@ func (s *Scene) Detail(name string) (Detail, error) {
 		d.Geometry, d.Local.Geometry = nil, nil
 		d.Solid = &SolidDetail{Bounds: sd.Bounds3(Lift(d.WorldTransform)), Triangles: sd.Mesh.NumTriangles(),
 			Vertices: sd.Mesh.NumVertices(), Recipe: sd.Recipe, Place: sd.Place}
+		if sd.Form != nil {
+			d.Solid.Exact = sd.Form.Op
+		}
 	}
 	return d, nil
 }
@@ -109,6 +112,9 @@ type SolidDetail struct {
 	Vertices  int     `json:"vertices"`
 	Recipe    Recipe  `json:"recipe"`
 	Place     Affine3 `json:"place"`
+	// Exact names the sweep whose exact form the solid keeps (extrude, revolve), which its
+	// sections and STEP file use; empty once a 3D boolean or a hull has made it.
+	Exact string `json:"exact,omitempty"`
 	// The measures are filled in by the caller that measures the solid; VolumeExact and
 	// SurfaceExact say they are closed forms of the recipe, not measures of the mesh.
 	Volume       float64 `json:"volume"`

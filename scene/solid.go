@@ -204,6 +204,9 @@ type Solid struct {
 	Mesh   *Mesh
 	Place  Affine3
 	Recipe Recipe
+	// Form is the exact shape the mesh approximates, in the mesh's frame, while the solid is
+	// what one sweep made (form.go); nil once a 3D boolean or a hull has made it.
+	Form *Form
 }
 
 // Kind implements Shape.
@@ -229,6 +232,9 @@ func (s *Solid) validate() error {
 	}
 	if s.Place.Det() == 0 {
 		return fmt.Errorf("%w: a solid's placement is singular (it flattens the solid)", ErrBadTransform)
+	}
+	if s.Form != nil {
+		return s.Form.validate()
 	}
 	return nil
 }
@@ -341,6 +347,7 @@ type jsonSolid struct {
 	} `json:"mesh"`
 	Place  Affine3 `json:"place"`
 	Recipe Recipe  `json:"recipe"`
+	Form   *Form   `json:"form,omitempty"`
 }
 
 // MarshalJSON writes the solid as jsonSolid.
@@ -356,7 +363,7 @@ func (s *Solid) MarshalJSON() ([]byte, error) {
 	}
 	j.Mesh.Vertices = base64.StdEncoding.EncodeToString(vb)
 	j.Mesh.Triangles = base64.StdEncoding.EncodeToString(tb)
-	j.Place, j.Recipe = s.Place, s.Recipe
+	j.Place, j.Recipe, j.Form = s.Place, s.Recipe, s.Form
 	return json.Marshal(&j)
 }
 
@@ -386,7 +393,7 @@ func (s *Solid) UnmarshalJSON(b []byte) error {
 	for i := range m.Triangles {
 		m.Triangles[i] = binary.LittleEndian.Uint32(tb[4*i:])
 	}
-	*s = Solid{Mesh: m, Place: j.Place, Recipe: j.Recipe}
+	*s = Solid{Mesh: m, Place: j.Place, Recipe: j.Recipe, Form: j.Form}
 	return nil
 }
 

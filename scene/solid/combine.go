@@ -132,7 +132,7 @@ func (ss *Session) Boolean(ctx context.Context, op Op, a, b []Placed) (*scene.So
 	for i, p := range all {
 		from[i] = p.Name
 	}
-	sd, err := ss.finish(ctx, res, scene.Recipe{Op: opNames[op], From: from})
+	sd, err := ss.finish(ctx, res, scene.Recipe{Op: opNames[op], From: from}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("the %s of %s: %w", opNames[op], quote(from), err)
 	}
@@ -196,7 +196,7 @@ func (ss *Session) Hull(ctx context.Context, ps []Placed) (*scene.Solid, error) 
 	for i, p := range ps {
 		from[i] = p.Name
 	}
-	return ss.finish(ctx, res, scene.Recipe{Op: "hull", From: from})
+	return ss.finish(ctx, res, scene.Recipe{Op: "hull", From: from}, nil)
 }
 
 // Gap is the smallest distance between two solids' surfaces: 0 when they touch or overlap.

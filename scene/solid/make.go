@@ -88,7 +88,11 @@ func (ss *Session) Extrude(ctx context.Context, sc *scene.Scene, name string, he
 			r.Surface, r.SurfaceExact = 2*pr.Area+pr.Perimeter*height, true
 		}
 	}
-	return ss.finish(ctx, moved, r)
+	var form *scene.Form
+	if pr.Curves != nil && o.Twist == 0 && o.Scale == [2]float64{1, 1} {
+		form = &scene.Form{Op: scene.FormExtrude, Profile: *pr.Curves, Base: z, Height: height}
+	}
+	return ss.finish(ctx, moved, r, form)
 }
 
 // RevolveOptions shape a revolution.
@@ -150,7 +154,11 @@ func (ss *Session) Revolve(ctx context.Context, sc *scene.Scene, name string, o 
 		// Pappus: the area times the path of its centroid.
 		r.Volume, r.VolumeExact = pr.Area*pr.Centroid.X*angle, true
 	}
-	return ss.finish(ctx, ms, r)
+	var form *scene.Form
+	if pr.Curves != nil {
+		form = &scene.Form{Op: scene.FormRevolve, Profile: *pr.Curves, Angle: angle}
+	}
+	return ss.finish(ctx, ms, r, form)
 }
 
 // Box makes a box of size w × d × h centred on c.
@@ -165,7 +173,8 @@ func (ss *Session) Box(ctx context.Context, c scene.Vec3, w, d, h float64) (*sce
 		return nil, err
 	}
 	r := scene.Recipe{Op: "box", Volume: w * d * h, VolumeExact: true, Surface: 2 * (w*d + w*h + d*h), SurfaceExact: true}
-	return ss.placed(ctx, ms, c, r)
+	rect := scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: -w / 2, Y: -d / 2}, {X: w / 2, Y: -d / 2}, {X: w / 2, Y: d / 2}, {X: -w / 2, Y: d / 2}}}}}
+	return ss.placed(ctx, ms, c, r, &scene.Form{Op: scene.FormExtrude, Profile: rect, Base: -h / 2, Height: h, Offset: c})
 }
 
 // Cylinder makes a cylinder along Z of radius r at the bottom and r2 at the top (a cone or a
@@ -192,7 +201,16 @@ func (ss *Session) Cylinder(ctx context.Context, c scene.Vec3, r, r2, h float64,
 	rc := scene.Recipe{Op: "cylinder", Segments: n, Tolerance: ch.Abs,
 		Volume: math.Pi * h * (r*r + r*r2 + r2*r2) / 3, VolumeExact: true,
 		Surface: math.Pi*(r*r+r2*r2) + math.Pi*(r+r2)*slant, SurfaceExact: true}
-	return ss.placed(ctx, ms, c, rc)
+	form := &scene.Form{Op: scene.FormExtrude, Profile: disc(r), Base: -h / 2, Height: h, Offset: c}
+	if r2 != r {
+		// A cone or a frustum turns its half-section about the axis.
+		half := []scene.Vec{{X: 0, Y: -h / 2}, {X: r, Y: -h / 2}, {X: r2, Y: h / 2}, {X: 0, Y: h / 2}}
+		if r2 == 0 {
+			half = append(half[:2], half[3])
+		}
+		form = &scene.Form{Op: scene.FormRevolve, Profile: scene.Polygon{Parts: []scene.PolygonPart{{Outer: half}}}, Angle: 2 * math.Pi, Offset: c}
+	}
+	return ss.placed(ctx, ms, c, rc, form)
 }
 
 // Sphere makes a sphere of radius r centred on c.
@@ -216,7 +234,10 @@ func (ss *Session) Sphere(ctx context.Context, c scene.Vec3, r float64, f Facets
 	}
 	rc := scene.Recipe{Op: "sphere", Segments: n, Tolerance: ch.Abs,
 		Volume: 4 * math.Pi * r * r * r / 3, VolumeExact: true, Surface: 4 * math.Pi * r * r, SurfaceExact: true}
-	return ss.placed(ctx, ms, c, rc)
+	// The half disc right of the axis, from the south pole round to the north and back
+	// down the axis, turned a whole turn.
+	half := scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: 0, Y: -r}, {X: 0, Y: r}}, OuterBulges: []float64{1, 0}}}}
+	return ss.placed(ctx, ms, c, rc, &scene.Form{Op: scene.FormRevolve, Profile: half, Angle: 2 * math.Pi, Offset: c})
 }
 
 // primitive names a box, cylinder or sphere about the origin by its sizes and segments.
@@ -252,7 +273,7 @@ func (ss *Session) origin(ctx context.Context, key primitive, build func(k *mani
 
 // placed moves a primitive about the origin (kept by origin, so left as it is) to c and
 // reads the moved copy back.
-func (ss *Session) placed(ctx context.Context, ms *manifold.Solid, c scene.Vec3, r scene.Recipe) (*scene.Solid, error) {
+func (ss *Session) placed(ctx context.Context, ms *manifold.Solid, c scene.Vec3, r scene.Recipe, form *scene.Form) (*scene.Solid, error) {
 	for _, x := range c {
 		if !(math.Abs(x) <= scene.MaxCoord) {
 			return nil, fmt.Errorf("%w: a centre coordinate is %v; it must be finite and within %g (MaxCoord)", scene.ErrBadGeometry, x, scene.MaxCoord)
@@ -262,7 +283,7 @@ func (ss *Session) placed(ctx context.Context, ms *manifold.Solid, c scene.Vec3,
 	if err != nil {
 		return nil, kernelError(err)
 	}
-	return ss.finish(ctx, moved, r)
+	return ss.finish(ctx, moved, r, form)
 }
 
 // positive refuses a size that is not a finite number > 0; pairs are name, value.
@@ -300,4 +321,9 @@ func centred(rings [][]scene.Vec, c scene.Vec) (manifold.Polygons, int, float64)
 		out[i] = flat
 	}
 	return out, points, reach
+}
+
+// disc is a circle of radius r about the origin as a polygon of two half-turn arcs.
+func disc(r float64) scene.Polygon {
+	return scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: r}, {X: -r}}, OuterBulges: []float64{1, 1}}}}
 }

@@ -142,7 +142,7 @@ func (ss *Session) reuse(key any) *manifold.Solid {
 
 // finish reads a kernel solid back as scene geometry (identity placement), with its recipe,
 // keeping the kernel's copy for reuse.
-func (ss *Session) finish(ctx context.Context, ms *manifold.Solid, r scene.Recipe) (*scene.Solid, error) {
+func (ss *Session) finish(ctx context.Context, ms *manifold.Solid, r scene.Recipe, form *scene.Form) (*scene.Solid, error) {
 	m, err := ms.Mesh(ctx)
 	if err != nil {
 		ms.Free(ctx)
@@ -156,7 +156,7 @@ func (ss *Session) finish(ctx context.Context, ms *manifold.Solid, r scene.Recip
 		ms.Free(ctx)
 		return nil, fmt.Errorf("%w: the %s is empty", scene.ErrEmptyResult, r.Op)
 	}
-	sd := &scene.Solid{Mesh: &scene.Mesh{Vertices: m.Vertices, Triangles: m.Triangles}, Place: scene.Identity3, Recipe: r}
+	sd := &scene.Solid{Mesh: &scene.Mesh{Vertices: m.Vertices, Triangles: m.Triangles}, Place: scene.Identity3, Recipe: r, Form: form}
 	ss.keep(ctx, sd, ms, len(m.Triangles)/3)
 	return sd, nil
 }

@@ -1,0 +1,176 @@
+package scene
+
+// A solid's exact form: while a solid is still what one sweep made of a profile of lines and
+// circular arcs (no 3D boolean, hull or twist has changed it), the profile and the sweep say
+// exactly what it is, where its mesh only approximates the curves. A section cut across the
+// sweep is the profile itself, arcs kept; a STEP file writes planes, cylinders, cones and tori
+// from it instead of facets.
+
+import (
+	"fmt"
+	"math"
+)
+
+// Form ops.
+const (
+	FormExtrude = "extrude"
+	FormRevolve = "revolve"
+)
+
+// Form is a solid's exact shape in its own frame, the frame of its mesh (Place maps both to
+// the world).
+type Form struct {
+	// Op is FormExtrude or FormRevolve.
+	Op string `json:"op"`
+	// Profile is the swept region: parts of outer rings counter-clockwise and holes
+	// clockwise, their edges lines and circular arcs (bulges).
+	//
+	// An extrusion sweeps it, as it lies in the plane, from z = Base to Base + Height.
+	//
+	// A revolution turns it about the profile's Y axis by Angle radians (2π for a whole turn),
+	// the profile's (x, y) going to (x·cos t, x·sin t, y): the Y axis becomes Z and the turn
+	// starts in the XZ plane. The profile lies at x >= 0.
+	Profile Polygon `json:"profile"`
+	Base    float64 `json:"base,omitempty"`
+	Height  float64 `json:"height,omitempty"`
+	Angle   float64 `json:"angle,omitempty"`
+	// Offset moves the swept solid (a primitive's centre).
+	Offset Vec3 `json:"offset,omitzero"`
+}
+
+// validate reports a form that could not have come from a sweep.
+func (f *Form) validate() error {
+	switch f.Op {
+	case FormExtrude:
+		if !(f.Height > 0) || math.IsInf(f.Height, 0) || math.IsNaN(f.Base) || math.IsInf(f.Base, 0) {
+			return fmt.Errorf("%w: an extrusion's form has height %v from %v; want a finite height > 0", ErrBadGeometry, f.Height, f.Base)
+		}
+	case FormRevolve:
+		if !(f.Angle > 0 && f.Angle <= 2*math.Pi+1e-12) {
+			return fmt.Errorf("%w: a revolution's form turns %v radians; want (0, 2π]", ErrBadGeometry, f.Angle)
+		}
+	default:
+		return fmt.Errorf("%w: a solid's form is %q; want %q or %q", ErrBadGeometry, f.Op, FormExtrude, FormRevolve)
+	}
+	for _, c := range f.Offset {
+		if math.IsNaN(c) || math.Abs(c) > MaxCoord {
+			return fmt.Errorf("%w: a solid's form is offset by %v", ErrBadGeometry, f.Offset)
+		}
+	}
+	if len(f.Profile.Parts) == 0 {
+		return fmt.Errorf("%w: a solid's form has no profile", ErrBadGeometry)
+	}
+	return f.Profile.validate()
+}
+
+// curvesOf is a region as a polygon of lines and circular arcs, outer rings counter-clockwise
+// and holes clockwise, each hole in the smallest outer ring around it; false when a subpath
+// is not closed or holds a curve that is no circular arc (a Bézier, an ellipse).
+func curvesOf(region Path) (Polygon, bool) {
+	type ring struct {
+		pts    []Vec
+		bul    []float64
+		chords []Vec
+		area   float64
+	}
+	var rings []ring
+	start := 0
+	for i, sg := range region {
+		if sg.Kind != SegClose {
+			continue
+		}
+		pts, bul, ok := bulgedSubpath(region[start : i+1])
+		if !ok {
+			return Polygon{}, false
+		}
+		start = i + 1
+		a := bulgedArea(pts, bul)
+		if a == 0 {
+			continue
+		}
+		rings = append(rings, ring{pts: pts, bul: bul, chords: bulgedChords(pts, bul), area: a})
+	}
+	if start != len(region) || len(rings) == 0 || len(rings) > MaxProfileRings {
+		return Polygon{}, false
+	}
+	// Nesting depth by the even-odd reading, as the profile's chords are oriented
+	// (orientByNesting): an even depth bounds area, an odd one a hole.
+	depth := make([]int, len(rings))
+	for i, r := range rings {
+		for j, o := range rings {
+			if j != i && pointInRing(r.chords[0], o.chords) {
+				depth[i]++
+			}
+		}
+	}
+	var g Polygon
+	part := make([]int, len(rings))
+	for i, r := range rings {
+		if depth[i]%2 != 0 {
+			continue
+		}
+		if r.area < 0 {
+			r.pts, r.bul = reverseBulged(r.pts, r.bul)
+		}
+		part[i] = len(g.Parts)
+		g.Parts = append(g.Parts, PolygonPart{Outer: r.pts, OuterBulges: r.bul})
+	}
+	for i, r := range rings {
+		if depth[i]%2 == 0 {
+			continue
+		}
+		// The hole's part is the outer ring one level up that holds it.
+		owner := -1
+		for j, o := range rings {
+			if depth[j] == depth[i]-1 && pointInRing(r.chords[0], o.chords) {
+				owner = j
+			}
+		}
+		if owner < 0 {
+			return Polygon{}, false
+		}
+		if r.area > 0 {
+			r.pts, r.bul = reverseBulged(r.pts, r.bul)
+		}
+		p := &g.Parts[part[owner]]
+		p.Holes = append(p.Holes, r.pts)
+		p.HoleBulges = append(p.HoleBulges, r.bul)
+	}
+	return g, true
+}
+
+// bulgedChords is a bulged ring with each arc as chords fine enough to tell inside from
+// outside for rings that do not cross (eight to a half turn).
+func bulgedChords(pts []Vec, bul []float64) []Vec {
+	out := make([]Vec, 0, len(pts))
+	for i, p := range pts {
+		out = append(out, p)
+		if bul[i] == 0 {
+			continue
+		}
+		a := edgeArc(p, pts[(i+1)%len(pts)], bul[i])
+		for k := 1; k < 8; k++ {
+			out = append(out, a.at(a.sweep*float64(k)/8))
+		}
+	}
+	return out
+}
+
+// Volume is the form's volume in closed form, in its own frame: the profile's area times
+// the height for an extrusion, and for a revolution the angle times the profile's first
+// moment about the axis (Pappus).
+func (f *Form) Volume() float64 {
+	var area, momentX float64
+	for _, part := range f.Profile.Parts {
+		a, m := bulgedMoment(part.Outer, part.OuterBulges)
+		area, momentX = area+a, momentX+m.X
+		for k, h := range part.Holes {
+			a, m := bulgedMoment(h, part.holeBulges(k))
+			area, momentX = area+a, momentX+m.X
+		}
+	}
+	if f.Op == FormRevolve {
+		return f.Angle * momentX
+	}
+	return area * f.Height
+}
