@@ -90,6 +90,9 @@ type Options struct {
 	// Journal, when set, serves the design journal's POST /api/save and GET /api/search
 	// (tools.NewJournalAPI) behind the viewer's checks.
 	Journal http.Handler
+	// MaxTriangles caps the triangles of the 3D view's data; 0 means
+	// DefaultMaxViewerTriangles.
+	MaxTriangles int
 }
 
 // State is one published state: the scene after a run, or a failed run.
@@ -153,6 +156,10 @@ type snapshot struct {
 	jsonOnce sync.Once
 	json     []byte
 	jsonErr  error
+	// The 3D view's data (solids3d.go), made at the first tab that asks.
+	solidsOnce sync.Once
+	solids3d   []byte
+	solidsErr  error
 }
 
 func (s *snapshot) SVG() ([]byte, error) {
@@ -165,6 +172,12 @@ func (s *snapshot) SVG() ([]byte, error) {
 		}
 	})
 	return s.svg, s.svgErr
+}
+
+// Solids3D is the 3D view's data for the snapshot's scene (solids3d.go).
+func (s *snapshot) Solids3D(maxTriangles int) ([]byte, error) {
+	s.solidsOnce.Do(func() { s.solids3d, s.solidsErr = solidsData(s.scene, maxTriangles) })
+	return s.solids3d, s.solidsErr
 }
 
 func (s *snapshot) JSON() ([]byte, error) {

@@ -193,6 +193,16 @@
     solidBtn.hidden = solids === 0;
     const on = solids > 0 && !planWanted;
     solidBtn.setAttribute('aria-pressed', String(on));
+    $('views3d').hidden = true;
+    // The 3D view (solids3d.js) when this browser has WebGL and the scene is within the
+    // server's triangle cap; else the server's shaded picture.
+    const gl3d = window.cadrun3d;
+    if (on && gl3d && !pictureFor[shown] && gl3d.show(shown)) {
+      shaded.hidden = true;
+      $('views3d').hidden = false;
+      return;
+    }
+    if (gl3d) gl3d.hide();
     shaded.hidden = !on;
     if (!on) return;
     // As many pixels as the stage shows (the server's MaxPNGWidth at most); the picture is
@@ -201,6 +211,8 @@
     const src = `api/scene.png?width=${w}&v=${shown}`;
     if (shaded.getAttribute('src') !== src) shaded.src = src;
   }
+  // pictureFor marks the versions the 3D view could not show (over the server's cap), with why.
+  const pictureFor = {};
   function togglePlan() {
     if (solidsShown === 0) return;
     planWanted = !planWanted;
@@ -208,6 +220,9 @@
     showShaded(solidsShown);
   }
   solidBtn.addEventListener('click', togglePlan);
+  for (const b of document.querySelectorAll('#views3d button')) {
+    b.addEventListener('click', () => window.cadrun3d && window.cadrun3d.view(b.dataset.view));
+  }
   window.addEventListener('resize', () => { clearTimeout(resized); resized = setTimeout(() => showShaded(solidsShown), 200); });
 
   // reconcile makes the children of cur (in the page) those of next (just parsed), keeping
@@ -304,6 +319,7 @@
     for (const n of sel.hidden) { const el = byName.get(n); if (el) { el.setAttribute('data-hidden', ''); marked.push(el); } }
     for (const s of $('tree').querySelectorAll('span[data-name]')) s.classList.toggle('sel', sel.selected.includes(s.dataset.name));
     const hb = $('hiddenbox'), hl = $('hiddenlist');
+    if (window.cadrun3d) window.cadrun3d.selected(sel.selected, sel.hidden);
     hb.hidden = sel.hidden.length === 0;
     hl.replaceChildren(...sel.hidden.map((n) => {
       const li = document.createElement('li');
@@ -497,7 +513,8 @@
     zoomAt(e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * (e.ctrlKey ? 0.01 : 0.0015)));
   }, { passive: false });
 
-  $('fit').addEventListener('click', fit);
+  const fitAny = () => { if (!$('views3d').hidden && window.cadrun3d) window.cadrun3d.fit(); else fit(); };
+  $('fit').addEventListener('click', fitAny);
   $('one').addEventListener('click', () => { if (cam) { cam.k = 1; apply(); } });
   $('lock').addEventListener('click', () => toggle('locked'));
   $('hide').addEventListener('click', () => toggle('hidden'));
@@ -508,7 +525,7 @@
   });
   window.addEventListener('keydown', (e) => {
     if (e.target.closest && e.target.closest('input, textarea')) return;
-    if (e.key === 'f') fit();
+    if (e.key === 'f') fitAny();
     else if (e.key === '1' && cam) { cam.k = 1; apply(); }
     else if (e.key === '3') togglePlan();
     else if (e.key === 'Escape') pick('', false);
@@ -634,5 +651,15 @@
   connect();
   // For sketch.js: the camera's mapping between the stage's pixels and the world.
   window.cadrunView = { toWorld, toScreen, onCamera: (f) => { onCamera.push(f); if (cam) f(world.getAttribute('transform')); } };
+  // What solids3d.js calls back: a pick in 3D, and a version it cannot show (its reason goes
+  // to the status line, and the picture shows instead).
+  window.cadrunPage = {
+    pick,
+    fallback(why) {
+      pictureFor[shown] = why;
+      $('st-run').textContent = `3D view: ${why}`;
+      showShaded(solidsShown);
+    },
+  };
   window.cadrunState = () => ({ shown, wanted, loading, epoch, camera: cam, selection: sel });
 })();
