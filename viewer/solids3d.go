@@ -8,7 +8,8 @@ package viewer
 //	"CDS1", a little-endian uint32 n, n bytes of a JSON header (solidsHeader), zero bytes to
 //	a multiple of 4; then for each solid, its vertices (x, y, z as float32), its triangles
 //	(three uint32 vertex indices, counter-clockwise seen from outside) and its edges (two
-//	uint32 vertex indices each).
+//	uint32 vertex indices each); then for each 2D shape, its lines in the plane z = 0 (x, y
+//	of both ends of each segment, as float32).
 //
 // It is made once per scene version and shared by every tab, as the SVG is.
 
@@ -28,6 +29,14 @@ import (
 // shaded picture (api/scene.png) instead, and says why.
 const DefaultMaxViewerTriangles = 2_000_000
 
+// MaxViewerSegments caps the segments of the 2D shapes the 3D view draws in the plane z = 0
+// (16 MB); over it the 3D view leaves them to the plan and says so (flatLeftOut).
+const MaxViewerSegments = 1_000_000
+
+// viewerChords is the chord tolerance of the 2D shapes' curves in the 3D view, as a fraction
+// of the scene's larger side: a circle that fills the window has about 70 sides.
+const viewerChords = 1.0 / 2000
+
 // solidsMagic opens the 3D view's data.
 const solidsMagic = "CDS1"
 
@@ -36,6 +45,17 @@ type solidsHeader struct {
 	Solids []solidHead `json:"solids"`
 	// Bounds is the world box of every solid, {min: [x, y, z], max: [x, y, z]}.
 	Bounds scene.Box3 `json:"bounds"`
+	// Flat are the 2D shapes drawn as lines in the plane z = 0, as the pictures draw them;
+	// FlatLeftOut says they were over MaxViewerSegments and are left to the plan.
+	Flat        []flatHead `json:"flat"`
+	FlatLeftOut bool       `json:"flatLeftOut,omitempty"`
+}
+
+// flatHead is one 2D shape in the header: its name, colour and segment count.
+type flatHead struct {
+	Name     string      `json:"name"`
+	Color    scene.Color `json:"color"`
+	Segments int         `json:"segments"`
 }
 
 // solidHead is one solid in the header: its name, its face and edge colours (RGBA, 0..1; no
@@ -98,6 +118,15 @@ func solidsData(s *scene.Scene, maxTriangles int) ([]byte, error) {
 		head.Solids = append(head.Solids, h)
 		bodies = append(bodies, b)
 	}
+	flat, segs := flatLines(s)
+	if segs > MaxViewerSegments {
+		head.FlatLeftOut = true
+		flat = nil
+	}
+	head.Flat = []flatHead{}
+	for _, f := range flat {
+		head.Flat = append(head.Flat, f.head)
+	}
 	hj, err := json.Marshal(&head)
 	if err != nil {
 		return nil, err
@@ -105,6 +134,9 @@ func solidsData(s *scene.Scene, maxTriangles int) ([]byte, error) {
 	size := 8 + len(hj) + 3
 	for _, b := range bodies {
 		size += 4 * (len(b.verts) + len(b.tris) + len(b.edges))
+	}
+	for _, f := range flat {
+		size += 4 * len(f.xy)
 	}
 	out := make([]byte, 0, size)
 	out = append(out, solidsMagic...)
@@ -124,7 +156,63 @@ func solidsData(s *scene.Scene, maxTriangles int) ([]byte, error) {
 			out = binary.LittleEndian.AppendUint32(out, i)
 		}
 	}
+	for _, f := range flat {
+		for _, x := range f.xy {
+			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(x))
+		}
+	}
 	return out, nil
+}
+
+// flatShape is one 2D shape's lines: its header, and x, y of both ends of each segment.
+type flatShape struct {
+	head flatHead
+	xy   []float32
+}
+
+// flatLines is the scene's plotted 2D shapes as segments in their stroke's colour (else their
+// fill's), as the pictures draw them beside solids, and the count of segments; it stops
+// counting past MaxViewerSegments.
+func flatLines(s *scene.Scene) ([]flatShape, int) {
+	sz := s.Bounds().Size()
+	tol := max(sz.X, sz.Y) * viewerChords
+	if !(tol > 0) {
+		tol = 1e-3
+	}
+	var out []flatShape
+	total := 0
+	for it := range s.Paint() {
+		if _, ok := it.Entity.Shape.(*scene.Solid); ok || len(it.Path) == 0 {
+			continue
+		}
+		drawn := s.Drawn(it.Entity)
+		if !drawn.Plot {
+			continue
+		}
+		c := drawn.Style.Stroke
+		if c == nil || c[3] == 0 {
+			c = drawn.Style.Fill
+		}
+		if c == nil || c[3] == 0 {
+			continue
+		}
+		if total += it.Path.FlattenPoints(tol); total > MaxViewerSegments {
+			return nil, total
+		}
+		f := flatShape{head: flatHead{Name: it.Entity.Name, Color: *c}}
+		for _, l := range it.Path.Flatten(tol) {
+			pts := l.Points
+			if l.Closed && len(pts) > 1 {
+				pts = append(pts, pts[0])
+			}
+			for i := 1; i < len(pts); i++ {
+				f.xy = append(f.xy, float32(pts[i-1].X), float32(pts[i-1].Y), float32(pts[i].X), float32(pts[i].Y))
+			}
+		}
+		f.head.Segments = len(f.xy) / 4
+		out = append(out, f)
+	}
+	return out, total
 }
 
 func (v *Server) serveSolids(w http.ResponseWriter, r *http.Request) {

@@ -44,22 +44,16 @@ func boxSolid(lo, hi scene.Vec3) *scene.Solid {
 func TestPageShowsSolids(t *testing.T) {
 	t.Parallel()
 	v, ts, _ := start(t, Options{})
-	s := circles(t, "c")
-	if _, err := s.Put("box", boxSolid(scene.Vec3{0, 0, 0}, scene.Vec3{8, 6, 4})); err != nil {
-		t.Fatal(err)
-	}
-	v.Publish(State{Scene: s})
-	wait, eval, tab := page(t, ts.URL)
-	wait("the scene", `document.body.dataset.version === '1'`)
-	wait("the 3D view", `document.body.dataset.view3d === '1' && +document.body.dataset.view3dFrame > 0 && document.getElementById('shaded').hidden`)
-	canvas := canvasShot(t, eval, tab)
-	// cadrun's picture at the canvas's size: both frame the box with the same margin. The
-	// picture also draws the 2D shapes in the plane z = 0, which the 3D view leaves to the
-	// plan: compare the box alone.
 	alone := scene.New()
 	if _, err := alone.Put("box", boxSolid(scene.Vec3{0, 0, 0}, scene.Vec3{8, 6, 4})); err != nil {
 		t.Fatal(err)
 	}
+	v.Publish(State{Scene: alone})
+	wait, eval, tab := page(t, ts.URL)
+	wait("the scene", `document.body.dataset.version === '1'`)
+	wait("the 3D view", `document.body.dataset.view3d === '1' && +document.body.dataset.view3dFrame > 0 && document.getElementById('shaded').hidden`)
+	canvas := canvasShot(t, eval, tab)
+	// cadrun's picture at the canvas's size: both frame the box with the same margin.
 	b, err := render.PNG(alone, render.PNGOptions{Width: canvas.Bounds().Dx()})
 	if err != nil {
 		t.Fatal(err)
@@ -141,6 +135,16 @@ func TestPageShowsSolids(t *testing.T) {
 		t.Errorf("a drag left the camera at yaw %s", after)
 	}
 
+	// With a 2D shape beside it, the 3D view draws it in the plane z = 0, as the picture does.
+	s := circles(t, "c")
+	if _, err := s.Put("box", boxSolid(scene.Vec3{0, 0, 0}, scene.Vec3{8, 6, 4})); err != nil {
+		t.Fatal(err)
+	}
+	v.Publish(State{Scene: s})
+	wait("the scene with a circle", `document.body.dataset.version === '2' && window.cadrun3d.state().version === 2`)
+	if got := eval(`window.cadrun3d.state().shapes.join()`); got != "c" {
+		t.Errorf("the 3D view draws the 2D shapes %q in the plane z = 0; want c", got)
+	}
 	click(t, tab, "#solid3d")
 	wait("the plan", `document.getElementById('gl').hidden && document.getElementById('shaded').hidden && document.getElementById('solid3d').getAttribute('aria-pressed') === 'false'`)
 	// The plan is seen and picked again: the point at the circle's centre is the stage's.
@@ -152,7 +156,7 @@ func TestPageShowsSolids(t *testing.T) {
 	wait("3D again", `!document.getElementById('gl').hidden`)
 
 	v.Publish(State{Scene: circles(t, "c")})
-	wait("a scene without solids", `document.body.dataset.version === '2'`)
+	wait("a scene without solids", `document.body.dataset.version === '3'`)
 	if got := eval(`[document.body.dataset.solids, document.getElementById('gl').hidden, document.getElementById('shaded').hidden, document.getElementById('solid3d').hidden].join(' ')`); got != "0 true true true" {
 		t.Errorf("without solids: solids, 3D hidden, picture hidden, button hidden = %s; want 0 true true true", got)
 	}

@@ -1,6 +1,7 @@
 // The 3D view of the scene's solids: WebGL, no library. The page (viewer.js) asks it to show
 // a scene version through window.cadrun3d.show; it fetches api/solids (viewer/solids3d.go
-// gives the format), draws the solids shaded with their feature edges in an orthographic
+// gives the format), draws the solids shaded with their feature edges, and the 2D shapes as
+// lines in the plane z = 0, as the pictures do, in an orthographic
 // camera, and takes the pointer while it is shown: drag to orbit, shift-drag or the right
 // button to pan, the wheel to zoom, a click to select (shift adds), hover for names. Without
 // WebGL, or for a scene over the server's triangle cap, show() answers false and the page
@@ -95,8 +96,14 @@
         const edges = new Uint32Array(buf, off, 2 * h.edges); off += 8 * h.edges;
         heads.push({ ...h, verts, tris, edges });
       }
+      const flat = [];
+      for (const f of head.flat) {
+        flat.push({ ...f, xy: new Float32Array(buf, off, 4 * f.segments) });
+        off += 16 * f.segments;
+      }
+      if (head.flatLeftOut && window.cadrunPage) window.cadrunPage.note('the 2D shapes are too many to draw in 3D: the plan shows them');
       if (loadingVersion !== v) return; // a newer version was asked for meanwhile
-      build(heads, head.bounds);
+      build(heads, head.bounds, flat);
       version = v;
       failed = '';
       document.body.dataset.view3d = '1';
@@ -111,7 +118,7 @@
 
   // build turns the solids into GPU buffers: faces as separate triangles (each corner with its
   // face's normal and colour: flat shading, as the pictures shade), edges as line pairs.
-  function build(heads, bounds) {
+  function build(heads, bounds, flat) {
     if (data) for (const b of data.buffers) gl.deleteBuffer(b);
     const buffers = [];
     const make = (arr) => { const b = gl.createBuffer(); gl.bindBuffer(gl.ARRAY_BUFFER, b); gl.bufferData(gl.ARRAY_BUFFER, arr, gl.STATIC_DRAW); buffers.push(b); return b; };
@@ -148,7 +155,19 @@
       }
       solids.push({ name: h.name, first, count: t - first, firstEdge, edgeCount: e - firstEdge, face, edge: h.edge });
     }
-    data = { solids, bounds, buffers, pos: make(pos), nrm: make(nrm), col: make(col), lines: make(lines), triangles: nt };
+    // The 2D shapes, as lines in the plane z = 0.
+    let nf = 0;
+    for (const f of flat) nf += f.segments;
+    const flatPos = new Float32Array(6 * nf);
+    const shapes = [];
+    let k = 0;
+    for (const f of flat) {
+      shapes.push({ name: f.name, colour: f.color, first: k, count: f.segments });
+      for (let i = 0; i < f.segments; i++, k++) {
+        flatPos.set([f.xy[4 * i], f.xy[4 * i + 1], 0, f.xy[4 * i + 2], f.xy[4 * i + 3], 0], 6 * k);
+      }
+    }
+    data = { solids, shapes, bounds, buffers, pos: make(pos), nrm: make(nrm), col: make(col), lines: make(lines), flat: make(flatPos), triangles: nt };
     dirtyPick = true;
   }
 
@@ -266,6 +285,13 @@
       gl.drawArrays(gl.LINES, 2 * s.firstEdge, 2 * s.edgeCount);
     }
     gl.disableVertexAttribArray(pl);
+    const fl = attrib(flatProg, 'pos', data.flat, 3);
+    for (const f of data.shapes) {
+      if (hidden.has(f.name)) continue;
+      gl.uniform4fv(gl.getUniformLocation(flatProg, 'colour'), f.colour);
+      gl.drawArrays(gl.LINES, 2 * f.first, 2 * f.count);
+    }
+    gl.disableVertexAttribArray(fl);
     dirtyPick = true;
     document.body.dataset.view3dFrame = String(+(document.body.dataset.view3dFrame || 0) + 1);
   }
@@ -403,7 +429,7 @@
     fit() { if (data && cam) { fit(cam); redraw(); } },
     selected(names, gone) { selected = new Set(names); hidden = new Set(gone || []); redraw(); },
     // state is for the tests and the curious.
-    state: () => ({ version, triangles: data ? data.triangles : 0, solids: data ? data.solids.map((s) => s.name) : [], cam, failed }),
+    state: () => ({ version, triangles: data ? data.triangles : 0, solids: data ? data.solids.map((s) => s.name) : [], shapes: data ? data.shapes.map((s) => s.name) : [], cam, failed }),
     solidAt,
   };
 })();

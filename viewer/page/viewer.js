@@ -655,6 +655,7 @@
   // to the status line, and the picture shows instead).
   window.cadrunPage = {
     pick,
+    note(what) { $('st-run').textContent = `3D view: ${what}`; },
     fallback(why) {
       pictureFor[shown] = why;
       $('st-run').textContent = `3D view: ${why}`;
