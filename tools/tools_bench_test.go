@@ -11,6 +11,7 @@ import (
 	"github.com/cadrun/cadrun/internal/benchtime"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/scene"
 )
 
 // BenchmarkWriteAndRun is a typical write through the tool layer: lock, run in process,
@@ -82,4 +83,46 @@ func BenchmarkSceneViews(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkEditLargeScene is a small edit of a 10,000-entity scene (W1's shapes in rows of
+// groups): the script runs again in process, the lint checks the new scene, and the rest of a
+// write follows. lint-ms is the lint of that scene alone, the share of each edit it takes
+// (issue 38: at most a tenth of the run).
+func BenchmarkEditLargeScene(b *testing.B) {
+	dir := b.TempDir()
+	ws, err := modules.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ws.Close()
+	s := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}).Session()
+	raw, _ := json.Marshal(WriteIn{File: "main", Code: bigScene(100)})
+	if _, err := s.Call(context.Background(), "write", raw); err != nil {
+		b.Fatal(err)
+	}
+	radius := []string{"drawCircle('u1', 0, -50, 7)", "drawCircle('u1', 0, -50, 8)"}
+	i := 0
+	p := benchtime.New(b)
+	defer p.Report()
+	for b.Loop() {
+		start := time.Now()
+		raw, _ := json.Marshal(EditIn{File: "main", OldCode: radius[i%2], NewCode: radius[(i+1)%2]})
+		i++
+		if _, err := s.Call(context.Background(), "edit", raw); err != nil {
+			b.Fatal(err)
+		}
+		p.Add(start)
+	}
+	b.StopTimer()
+	res, err := runtime.Run(context.Background(), runtime.MapSource{runtime.MainModule: bigScene(100)}, runtime.MainModule, runtime.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 20
+	t0 := time.Now()
+	for range n {
+		res.Scene.Lint(scene.LintOptions{Booleans: res.Booleans})
+	}
+	b.ReportMetric(float64(time.Since(t0).Microseconds())/1000/n, "lint-ms")
 }
