@@ -322,8 +322,8 @@ func (c *call) solidGap(a, b []solid.Placed) float64 {
 	return g
 }
 
-// solidDistance answers distance between solids: {distance} (the closest points are not
-// found on meshes), or false when neither is a solid.
+// solidDistance answers distance between solids: {distance, a, b} with the closest points
+// on each (only {distance} when they touch or overlap), or false when neither is a solid.
 func (c *call) solidDistance(a, b string) (goja.Value, bool) {
 	pa, okA := c.solidsOf(a)
 	pb, okB := c.solidsOf(b)
@@ -333,7 +333,13 @@ func (c *call) solidDistance(a, b string) (goja.Value, bool) {
 	if okA != okB {
 		c.fail("Error", "%v: distance measures between two solids or two 2D shapes; %q and %q are one of each", solid.ErrMixed, a, b)
 	}
-	return c.jsonValue(map[string]float64{"distance": c.solidGap(pa, pb)}), true
+	n, err := c.r.solidSession().NearestBetween(c.r.ctx, pa, pb)
+	c.check(err)
+	out := map[string]any{"distance": n.Gap}
+	if n.Points {
+		out["a"], out["b"] = n.A[:], n.B[:]
+	}
+	return c.jsonValue(out), true
 }
 
 // solidClearance answers clearance for a solid: the gaps to the other solids (or those

@@ -107,12 +107,20 @@ func measureSolidPairs(ctx context.Context, ss *solid.Session, sc *scene.Scene, 
 		if err != nil {
 			return err
 		}
-		g, err := gapTo(ps)
+		n, err := ss.NearestBetween(ctx, me, ps)
 		if err != nil {
 			return err
 		}
-		out.Gap = &MeasureGap{Distance: len1(g)}
-		out.Note = "between solids the distance alone is measured, not its closest points"
+		out.Gap = &MeasureGap{Distance: len1(n.Gap)}
+		if n.Points {
+			for i := range 3 {
+				out.Gap.A, out.Gap.B = append(out.Gap.A, len1(n.A[i])), append(out.Gap.B, len1(n.B[i]))
+			}
+		} else if n.Gap == 0 {
+			out.Note = "the solids touch or overlap: no one pair of points is the closest (overlaps gives the shared volume)"
+		} else {
+			out.Note = fmt.Sprintf("the closest points were not looked for: they would take over %d pairs of triangles (MaxClosestPairs)", solid.MaxClosestPairs)
+		}
 	case "clearance":
 		others := in.Others
 		if others == nil {

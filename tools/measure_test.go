@@ -142,7 +142,7 @@ drawCircle('disc', 50, 0, 1)
 		{`{"op":"surfaceArea","name":"a"}`, `{"op":"surfaceArea","surfaceArea":600}`},
 		{`{"op":"volume","name":"cut"}`, `{"op":"volume","volume":800,"note":"measured on the mesh (a 3D boolean's result, or a placement that is not a similarity): the facets' volume, not the curved solid's"}`},
 		{`{"op":"bounds","name":"far"}`, `{"op":"bounds","bounds":[-5,-5,5,5],"bounds3":[-5,-5,25,5,5,35]}`},
-		{`{"op":"distance","name":"a","to":"far"}`, `{"op":"distance","gap":{"distance":20,"a":null,"b":null},"note":"between solids the distance alone is measured, not its closest points"}`},
+		{`{"op":"distance","name":"a","to":"far"}`, `{"op":"distance","gap":{"distance":20,"a":[-5,-5,5],"b":[-5,-5,25]}}`},
 		{`{"op":"overlaps","name":"a"}`, `{"op":"overlaps","overlaps":[{"name":"cut","volume":800},{"name":"b","volume":200}],"count":2}`},
 		{`{"op":"clearance","name":"far","others":["a"]}`, `{"op":"clearance","gaps":[{"name":"a","distance":20,"a":null,"b":null}],"count":1}`},
 	}

@@ -263,6 +263,36 @@ func (ss *Session) GapBetween(ctx context.Context, a, b []Placed) (float64, erro
 	return best, nil
 }
 
+// Nearest is the gap between two sets of solids and, when it is over 0, its closest points.
+type Nearest struct {
+	Gap  float64
+	A, B scene.Vec3 // on the first set and on the second, when Points
+	// Points is false when the sets touch or overlap (no one pair says where), or finding
+	// the points would take over MaxClosestPairs pairs of triangles.
+	Points bool
+}
+
+// NearestBetween is GapBetween with the closest points of the nearest pair.
+func (ss *Session) NearestBetween(ctx context.Context, a, b []Placed) (Nearest, error) {
+	n := Nearest{Gap: math.Inf(1)}
+	var x, y Placed
+	for _, p := range a {
+		for _, q := range b {
+			g, err := ss.Gap(ctx, p, q)
+			if err != nil {
+				return Nearest{}, err
+			}
+			if g < n.Gap {
+				n.Gap, x, y = g, p, q
+			}
+		}
+	}
+	if n.Gap > 0 && !math.IsInf(n.Gap, 1) {
+		n.A, n.B, n.Points = ClosestPoints(x, y, n.Gap)
+	}
+	return n, nil
+}
+
 // OverlapBetween is the volume two sets of solids share: the sum over their pairs.
 func (ss *Session) OverlapBetween(ctx context.Context, a, b []Placed) (float64, error) {
 	v := 0.0
