@@ -105,6 +105,36 @@ var solidFuncs = []Func{
 			c.check(err)
 			return c.putSolid(name, sd)
 		}},
+	{Name: "section", Domain: "solids", Returns: "boolean",
+		Doc: "Cut a solid (or a group's solids) by a plane into a closed 2D shape (a polygon with holes) drawn in the plane's own coordinates, to hatch with setHatch and dimension like any drawing. {z: c} is seen from above (x right, y up), {x: c} from +x (y right, z up), {y: c} from -y as the front view (x right, z up); {point, normal} from the side the normal points to, with the world's Z laid into the plane as up (Y when the normal is along Z). A solid still as one sweep made it, cut across or along its extrusion or through its revolution's axis, gives its exact profile, arcs kept; any other cut is the mesh's.",
+		Params: []Param{{Name: "name", Type: "string", Doc: "the solid, or a group of solids"},
+			{Name: "plane", Type: "{x?: number, y?: number, z?: number, point?: [number, number, number], normal?: [number, number, number]}", Doc: "one of x, y or z, or a point and a normal"},
+			{Name: "result", Type: "string", Doc: "name of the section to create or replace"},
+			{Name: "options", Type: "{at?: [number, number]}", Optional: true, Default: "{at: [0, 0]}", Doc: "at: where the plane's origin (the point, or where the axis plane meets its axis) is drawn"}},
+		Example: "drawBox('block', 0, 0, 5, 40, 20, 10); section('block', {x: 0}, 'cut', {at: [60, 0]}); setHatch('cut', 'ansi31')",
+		impl: func(c *call) goja.Value {
+			ps, ok := c.solidsOf(c.str(0))
+			if !ok {
+				c.fail("Error", "%q is not a solid and holds none; section cuts solids (extrude a 2D shape first)", c.str(0))
+			}
+			pl := c.plane(1)
+			result := c.name(2)
+			at := c.optPair(c.opts(3, "at"), "at")
+			g, _, err := solid.Section(ps, pl)
+			c.check(err)
+			for i := range g.Parts {
+				part := &g.Parts[i]
+				for k := range part.Outer {
+					part.Outer[k] = part.Outer[k].Add(at)
+				}
+				for _, h := range part.Holes {
+					for k := range h {
+						h[k] = h[k].Add(at)
+					}
+				}
+			}
+			return c.putShape(result, g)
+		}},
 	{Name: "volume", Domain: "solids", Returns: "number", Doc: "The world-space volume of a solid, or of a group's solids together: from its recipe in closed form (an extrusion's exact area times its height, Pappus' for a revolution, a primitive's formula), and from its mesh after a 3D boolean (getEntity's solid.volumeExact says which).",
 		Params: []Param{pTarget}, Example: "drawBox('b', 0, 0, 0, 2, 3, 4); console.log(volume('b'))",
 		impl: func(c *call) goja.Value {
@@ -155,7 +185,10 @@ func (c *call) facets(o *goja.Object) solid.Facets {
 func (c *call) vec3(i int) scene.Vec3 { return scene.Vec3{c.num(i), c.num(i + 1), c.num(i + 2)} }
 
 // putSolid draws a solid under name.
-func (c *call) putSolid(name string, sd *scene.Solid) goja.Value {
+func (c *call) putSolid(name string, sd *scene.Solid) goja.Value { return c.putShape(name, sd) }
+
+// putShape draws a shape under name, noting a redraw.
+func (c *call) putShape(name string, sd scene.Shape) goja.Value {
 	if c.r.scene.Exists(name) {
 		c.noteRedraw(name)
 	}
@@ -395,4 +428,52 @@ func (c *call) solidOverlaps(name string) (goja.Value, bool) {
 // sortBy sorts s by key, stably.
 func sortBy[T any](s []T, key func(T) float64) {
 	slices.SortStableFunc(s, func(a, b T) int { return cmp.Compare(key(a), key(b)) })
+}
+
+// plane reads argument i as a cutting plane: {x: c}, {y: c}, {z: c} or {point, normal}.
+func (c *call) plane(i int) solid.Plane {
+	const want = "{x: c}, {y: c}, {z: c} or {point: [x, y, z], normal: [x, y, z]}"
+	if !c.present(i) {
+		c.fail("TypeError", "plane must be %s", want)
+	}
+	o := c.opts(i, "x", "y", "z", "point", "normal")
+	var axes []int
+	for k, key := range []string{"x", "y", "z"} {
+		if v := o.Get(key); v != nil && !goja.IsUndefined(v) {
+			axes = append(axes, k)
+		}
+	}
+	pt, np := o.Get("point"), o.Get("normal")
+	hasPt, hasN := pt != nil && !goja.IsUndefined(pt), np != nil && !goja.IsUndefined(np)
+	switch {
+	case len(axes) == 1 && !hasPt && !hasN:
+		key := []string{"x", "y", "z"}[axes[0]]
+		return solid.AxisPlane(axes[0], c.optNum(o, key, 0))
+	case len(axes) == 0 && hasPt && hasN:
+		p, n := c.floats(pt, "plane point"), c.floats(np, "plane normal")
+		if len(p) != 3 || len(n) != 3 {
+			c.fail("TypeError", "plane point and normal must be [x, y, z] each")
+		}
+		pl, err := solid.PointNormalPlane(scene.Vec3(p), scene.Vec3(n))
+		c.check(err)
+		return pl
+	}
+	c.fail("TypeError", "plane must be one of %s", want)
+	return solid.Plane{}
+}
+
+// optPair reads option key of o as [x, y]; absent, the origin.
+func (c *call) optPair(o *goja.Object, key string) scene.Vec {
+	if o == nil {
+		return scene.Vec{}
+	}
+	v := o.Get(key)
+	if v == nil || goja.IsUndefined(v) {
+		return scene.Vec{}
+	}
+	fs := c.floats(v, "option "+key)
+	if len(fs) != 2 {
+		c.fail("TypeError", "option %s must be [x, y], got %d numbers", key, len(fs))
+	}
+	return scene.Vec{X: fs[0], Y: fs[1]}
 }
