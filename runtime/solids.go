@@ -135,6 +135,31 @@ var solidFuncs = []Func{
 			}
 			return c.putShape(result, g)
 		}},
+	{Name: "project", Domain: "solids", Returns: "boolean",
+		Doc: "Draw the edges a standard view sees of a solid (or a group's solids) as a group of 2D lines and circles, to dimension like any drawing: feature edges (faces meeting at over 30°) and the silhouette, hidden parts left out. front looks along +y with z up, top down -z with y up, right along -x with z up; back, left and bottom are their opposites. A closed run of 12 or more chords on one circle is drawn as that circle (dimDiameter takes it), as is a solid's exact profile seen along its extrusion. The lines are result_line1..., the circles result_circle1...; hidden: true draws the hidden edges too, in the group result_hidden with the hidden linetype.",
+		Params: []Param{{Name: "name", Type: "string", Doc: "the solid, or a group of solids"},
+			{Name: "view", Type: "'front' | 'top' | 'right' | 'back' | 'left' | 'bottom'"},
+			{Name: "result", Type: "string", Doc: "name of the group to create or replace"},
+			{Name: "options", Type: "{hidden?: boolean, at?: [number, number]}", Optional: true, Default: "{hidden: false, at: [0, 0]}", Doc: "hidden: draw the hidden edges too; at: where the world's origin is drawn"}},
+		Example: "drawBox('block', 0, 0, 5, 40, 20, 10); project('block', 'front', 'front', {hidden: true, at: [0, -30]})",
+		impl: func(c *call) goja.Value {
+			ps, ok := c.solidsOf(c.str(0))
+			if !ok {
+				c.fail("Error", "%q is not a solid and holds none; project draws solids (extrude a 2D shape first)", c.str(0))
+			}
+			v, err := solid.ViewNamed(c.str(1))
+			c.check(err)
+			result := c.name(2)
+			o := c.opts(3, "hidden", "at")
+			at := c.optPair(o, "at")
+			pj, err := solid.Project(ps, v)
+			c.check(err)
+			c.putLines(result, pj.Visible, at, "")
+			if c.optBool(o, "hidden", false) {
+				c.putLines(result+"_hidden", pj.Hidden, at, "hidden")
+			}
+			return c.ok()
+		}},
 	{Name: "volume", Domain: "solids", Returns: "number", Doc: "The world-space volume of a solid, or of a group's solids together: from its recipe in closed form (an extrusion's exact area times its height, Pappus' for a revolution, a primitive's formula), and from its mesh after a 3D boolean (getEntity's solid.volumeExact says which).",
 		Params: []Param{pTarget}, Example: "drawBox('b', 0, 0, 0, 2, 3, 4); console.log(volume('b'))",
 		impl: func(c *call) goja.Value {
@@ -476,4 +501,35 @@ func (c *call) optPair(o *goja.Object, key string) scene.Vec {
 		c.fail("TypeError", "option %s must be [x, y], got %d numbers", key, len(fs))
 	}
 	return scene.Vec{X: fs[0], Y: fs[1]}
+}
+
+// putLines draws a projection's lines, moved by at, as the group name of name_line1...
+// and name_circle1..., with a linetype when one is given; a group of that name is replaced.
+func (c *call) putLines(name string, l solid.Lines, at scene.Vec, linetype string) {
+	if c.r.scene.Exists(name) {
+		c.noteRedraw(name)
+		c.check(c.r.scene.Delete(name))
+	}
+	var names []string
+	for i, pl := range l.Polylines {
+		pts := make([]scene.Vec, len(pl))
+		for k, q := range pl {
+			pts[k] = q.Add(at)
+		}
+		n := name + "_line" + itoa(i+1)
+		_, err := c.r.scene.Put(n, scene.Line{Points: pts})
+		c.check(err)
+		names = append(names, n)
+	}
+	for i, ci := range l.Circles {
+		n := name + "_circle" + itoa(i+1)
+		_, err := c.r.scene.Put(n, scene.Circle{Center: ci.Center.Add(at), Radius: ci.Radius})
+		c.check(err)
+		names = append(names, n)
+	}
+	_, err := c.r.scene.CreateGroup(name, names)
+	c.check(err)
+	if linetype != "" {
+		c.check(c.r.scene.SetLinetype(name, linetype, 0))
+	}
 }

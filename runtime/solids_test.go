@@ -109,3 +109,35 @@ console.log(Math.abs(getArea('again') - getArea('across')) < 1e-9);
 		}
 	}
 }
+
+// TestProjectAPI: project from a script draws a group of lines and circles moved to at, a
+// hidden group with the hidden linetype on request, and a circle dimDiameter takes.
+func TestProjectAPI(t *testing.T) {
+	src := `
+drawBox('plate', 0, 0, 3, 60, 40, 6); drawCylinder('drill', 10, 5, 3, 5, 20);
+booleanDifference('plate', 'drill', 'part'); deleteEntity('plate'); deleteEntity('drill');
+project('part', 'top', 'top', {at: [0, 100]});
+console.log(JSON.stringify(getEntity('top').children));
+dimDiameter('d', 'top_circle1');
+project('part', 'front', 'front', {hidden: true});
+console.log(getEntity('front_hidden').children.length, getEntity('front_hidden').style.linetype);
+console.log(JSON.stringify(getEntity('front').world.bounds));
+`
+	res, err := Run(context.Background(), MapSource{"main": src}, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`["top_line1","top_circle1"]`, "2 hidden", `{"min_x":-30,"min_y":0,"max_x":30,"max_y":6}`}
+	if strings.Join(res.Logs, "\n") != strings.Join(want, "\n") {
+		t.Errorf("console:\n%s\nwant:\n%s", strings.Join(res.Logs, "\n"), strings.Join(want, "\n"))
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"drawBox('b', 0, 0, 0, 2, 2, 2); project('b', 'iso', 'p')", `no view "iso"; use one of front, top, right, back, left, bottom`},
+		{"drawCircle('c', 0, 0, 1); project('c', 'top', 'p')", "project draws solids"},
+	} {
+		_, err := Run(context.Background(), MapSource{"main": tc.src}, MainModule, Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error saying %q", tc.src, err, tc.want)
+		}
+	}
+}
