@@ -27,6 +27,10 @@ const FeatureAngle = 30
 // MaxProjectWork caps the edge-against-triangle tests of one projection (docs/limits.md).
 const MaxProjectWork = 50_000_000
 
+// minPiece is the shortest piece of line drawn, in eps (a millionth of the scene): a ten
+// thousandth of the scene, below anything a drawing shows.
+const minPiece = 100
+
 // minCircleChords is the fewest chords of a closed run that is drawn as the circle they lie
 // on: fewer is a polygon a designer drew (a hexagon, an octagon), more is a faceted curve.
 const minCircleChords = 12
@@ -407,8 +411,9 @@ type line struct {
 	spans         [][2]float64
 }
 
-// mergeCollinear joins the pieces that lie on one line and overlap or touch, less what lies
-// on the lines of minus (visible lines over hidden ones).
+// mergeCollinear joins the pieces that lie on one line and overlap or touch (or leave a gap
+// shorter than the shortest piece drawn), less what lies on the lines of minus (visible lines
+// over hidden ones).
 func mergeCollinear(ps []piece, minus []line, eps float64) []line {
 	type rec struct {
 		angle, offset, s0, s1 float64
@@ -446,7 +451,7 @@ func mergeCollinear(ps []piece, minus []line, eps float64) []line {
 		ln := line{angle: group[0].angle, offset: group[0].offset}
 		ln.dir = scene.Vec{X: math.Cos(ln.angle), Y: math.Sin(ln.angle)}
 		for _, r := range group {
-			if n := len(ln.spans); n > 0 && r.s0 <= ln.spans[n-1][1]+eps {
+			if n := len(ln.spans); n > 0 && r.s0 <= ln.spans[n-1][1]+minPiece*eps {
 				ln.spans[n-1][1] = math.Max(ln.spans[n-1][1], r.s1)
 				continue
 			}
@@ -498,8 +503,8 @@ func chain(lines []line, eps float64) Lines {
 	for _, ln := range lines {
 		n := scene.Vec{X: -ln.dir.Y, Y: ln.dir.X}
 		for _, s := range ln.spans {
-			if s[1]-s[0] <= eps {
-				continue
+			if s[1]-s[0] <= minPiece*eps {
+				continue // a scrap left where a hidden line meets a visible one
 			}
 			o := n.Mul(ln.offset)
 			segs = append(segs, piece{o.Add(ln.dir.Mul(s[0])), o.Add(ln.dir.Mul(s[1]))})

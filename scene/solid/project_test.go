@@ -159,3 +159,62 @@ func TestProjectAlongAxis(t *testing.T) {
 		t.Errorf("from the front: %v to %v, want (-3, -2) to (5, 8)", b.Min, b.Max)
 	}
 }
+
+// TestProjectNoScraps: an angle's L, extruded and drilled through its long leg by a 3D
+// boolean, seen from the right, hides the hole's walls behind the leg's end, and leaves no
+// scrap of line where a hidden edge ends on a visible one.
+func TestProjectNoScraps(t *testing.T) {
+	ss := session(t)
+	ctx := context.Background()
+	sc := scene.New()
+	put(t, sc, "l", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: 0, Y: 0}, {X: 50, Y: 0}, {X: 50, Y: 6}, {X: 6, Y: 6}, {X: 6, Y: 50}, {X: 0, Y: 50}}}}})
+	body, err := ss.Extrude(ctx, sc, "l", 30, ExtrudeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, sc, "body", body)
+	// Through the long leg, along y.
+	drill, err := ss.Cylinder(ctx, scene.Vec3{22, 3, 15}, 3, 3, 18, Facets{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, sc, "drill", drill)
+	if err := sc.Place3("drill", scene.Translation3(scene.Vec3{22, 3, 15}).Mul(scene.Affine3{1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0}).Mul(scene.Translation3(scene.Vec3{-22, -3, -15}))); err != nil {
+		t.Fatal(err)
+	}
+	part, err := ss.Boolean(ctx, Difference, placedAs(t, sc, "body"), placedAs(t, sc, "drill"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, sc, "part", part)
+	pj, err := Project(placedAs(t, sc, "part"), Views[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pj.Visible.Circles) != 0 {
+		t.Errorf("from the right: circles %v, want none", pj.Visible.Circles)
+	}
+	// The outline, 50 by 30, and the short leg's face's edge at y = 6.
+	if l := drawnLength(pj.Visible); math.Abs(l-190) > 1e-3 {
+		t.Errorf("from the right: lines %v long, want 190: %v", l, pj.Visible.Polylines)
+	}
+	for _, pl := range append(pj.Visible.Polylines, pj.Hidden.Polylines...) {
+		if l := drawnLength(Lines{Polylines: [][]scene.Vec{pl}}); l < 1e-3 {
+			t.Errorf("a scrap of line: %v", pl)
+		}
+	}
+	if len(pj.Hidden.Polylines) != 2 {
+		t.Errorf("hidden %v, want the hole's two walls", pj.Hidden.Polylines)
+	}
+}
+
+// drawnLength is the length of a drawing's polylines.
+func drawnLength(l Lines) float64 {
+	total := 0.0
+	for _, pl := range l.Polylines {
+		for i := 1; i < len(pl); i++ {
+			total += pl[i].Sub(pl[i-1]).Len()
+		}
+	}
+	return total
+}
