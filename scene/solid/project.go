@@ -597,16 +597,10 @@ func circleOf(ring []scene.Vec, eps float64) (scene.Circle, bool) {
 	if len(ring) < minCircleChords {
 		return scene.Circle{}, false
 	}
-	var c scene.Vec
-	for _, p := range ring {
-		c = c.Add(p)
+	c, r, ok := fitCircle(ring)
+	if !ok {
+		return scene.Circle{}, false
 	}
-	c = c.Mul(1 / float64(len(ring)))
-	r := 0.0
-	for _, p := range ring {
-		r += p.Sub(c).Len()
-	}
-	r /= float64(len(ring))
 	tol := math.Max(eps, 1e-6*r)
 	for i, p := range ring {
 		if math.Abs(p.Sub(c).Len()-r) > tol {
@@ -617,4 +611,50 @@ func circleOf(ring []scene.Vec, eps float64) (scene.Circle, bool) {
 		}
 	}
 	return scene.Circle{Center: c, Radius: r}, true
+}
+
+// fitCircle is the circle nearest the points in the algebraic sense (x² + y² + Dx + Ey + F
+// least in squares), which is the circle itself when they lie on one, however they are
+// spread along it; ok is false when they lie on a line.
+func fitCircle(pts []scene.Vec) (scene.Vec, float64, bool) {
+	var o scene.Vec
+	for _, p := range pts {
+		o = o.Add(p)
+	}
+	o = o.Mul(1 / float64(len(pts)))
+	// The normal equations in coordinates about the points' mean, for conditioning.
+	var a [3][3]float64
+	var b [3]float64
+	for _, p := range pts {
+		x, y := p.X-o.X, p.Y-o.Y
+		row := [3]float64{x, y, 1}
+		z := -(x*x + y*y)
+		for i := range 3 {
+			for j := range 3 {
+				a[i][j] += row[i] * row[j]
+			}
+			b[i] += row[i] * z
+		}
+	}
+	det := func(m [3][3]float64) float64 {
+		return m[0][0]*(m[1][1]*m[2][2]-m[1][2]*m[2][1]) - m[0][1]*(m[1][0]*m[2][2]-m[1][2]*m[2][0]) + m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
+	}
+	d := det(a)
+	if d == 0 || math.IsNaN(d) {
+		return scene.Vec{}, 0, false
+	}
+	var sol [3]float64
+	for k := range 3 { // Cramer's rule
+		m := a
+		for i := range 3 {
+			m[i][k] = b[i]
+		}
+		sol[k] = det(m) / d
+	}
+	cx, cy := -sol[0]/2, -sol[1]/2
+	r2 := cx*cx + cy*cy - sol[2]
+	if !(r2 > 0) {
+		return scene.Vec{}, 0, false
+	}
+	return scene.Vec{X: cx + o.X, Y: cy + o.Y}, math.Sqrt(r2), true
 }

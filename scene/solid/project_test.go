@@ -218,3 +218,25 @@ func drawnLength(l Lines) float64 {
 	}
 	return total
 }
+
+// TestCircleOfUnevenChords: a closed run of chords whose corners crowd on one side of their
+// circle (a boolean splits some chords and not others) is still that circle, centred where
+// the circle is, not where the corners' mean is.
+func TestCircleOfUnevenChords(t *testing.T) {
+	var ring []scene.Vec
+	for i := range 24 {
+		a := 2 * math.Pi * float64(i) / 24
+		ring = append(ring, scene.Vec{X: 7 + 3*math.Cos(a), Y: -2 + 3*math.Sin(a)})
+		if i < 6 { // split the first quarter's chords in two
+			b := a + math.Pi/24
+			ring = append(ring, scene.Vec{X: 7 + 3*math.Cos(b), Y: -2 + 3*math.Sin(b)})
+		}
+	}
+	c, ok := circleOf(ring, 1e-9)
+	if !ok {
+		t.Fatal("not taken for a circle")
+	}
+	if c.Center.Sub(scene.Vec{X: 7, Y: -2}).Len() > 1e-12 || math.Abs(c.Radius-3) > 1e-12 {
+		t.Errorf("circle %+v, want about (7, -2) of radius 3", c)
+	}
+}
