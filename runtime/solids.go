@@ -136,7 +136,7 @@ var solidFuncs = []Func{
 			return c.putShape(result, g)
 		}},
 	{Name: "project", Domain: "solids", Returns: "boolean",
-		Doc: "Draw the edges a standard view sees of a solid (or a group's solids) as a group of 2D lines and circles, to dimension like any drawing: feature edges (faces meeting at over 30°) and the silhouette, hidden parts left out. front looks along +y with z up, top down -z with y up, right along -x with z up; back, left and bottom are their opposites. A closed run of 12 or more chords on one circle is drawn as that circle (dimDiameter takes it), as is a solid's exact profile seen along its extrusion. The lines are result_line1..., the circles result_circle1...; hidden: true draws the hidden edges too, in the group result_hidden with the hidden linetype.",
+		Doc: "Draw the edges a standard view sees of a solid (or a group's solids) as a group of 2D lines and circles, to dimension like any drawing: feature edges (faces meeting at over 30°) and the silhouette, hidden parts left out. front looks along +y with z up, top down -z with y up, right along -x with z up; back, left and bottom are their opposites. Chords on one circle are drawn as it: a closed run of 12 or more as a circle (dimDiameter takes it), 4 or more turning by at most 15° each as an arc (dimRadius); a solid seen along its extrusion draws its exact profile. The members are result_line1..., result_circle1..., result_arc1...; hidden: true draws the hidden edges too, in the group result_hidden with the hidden linetype.",
 		Params: []Param{{Name: "name", Type: "string", Doc: "the solid, or a group of solids"},
 			{Name: "view", Type: "'front' | 'top' | 'right' | 'back' | 'left' | 'bottom'"},
 			{Name: "result", Type: "string", Doc: "name of the group to create or replace"},
@@ -503,8 +503,9 @@ func (c *call) optPair(o *goja.Object, key string) scene.Vec {
 	return scene.Vec{X: fs[0], Y: fs[1]}
 }
 
-// putLines draws a projection's lines, moved by at, as the group name of name_line1...
-// and name_circle1..., with a linetype when one is given; a group of that name is replaced.
+// putLines draws a projection's lines, moved by at, as the group name of name_line1...,
+// name_circle1... and name_arc1..., with a linetype when one is given; a group of that name
+// is replaced.
 func (c *call) putLines(name string, l solid.Lines, at scene.Vec, linetype string) {
 	if c.r.scene.Exists(name) {
 		c.noteRedraw(name)
@@ -524,6 +525,12 @@ func (c *call) putLines(name string, l solid.Lines, at scene.Vec, linetype strin
 	for i, ci := range l.Circles {
 		n := name + "_circle" + itoa(i+1)
 		_, err := c.r.scene.Put(n, scene.Circle{Center: ci.Center.Add(at), Radius: ci.Radius})
+		c.check(err)
+		names = append(names, n)
+	}
+	for i, a := range l.Arcs {
+		n := name + "_arc" + itoa(i+1)
+		_, err := c.r.scene.Put(n, scene.Arc{Center: a.Center.Add(at), Radius: a.Radius, Start: a.Start, End: a.End})
 		c.check(err)
 		names = append(names, n)
 	}

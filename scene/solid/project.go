@@ -19,11 +19,6 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-// FeatureAngle is the angle in degrees between two faces' normals over which their common
-// edge is drawn: a box's edges are (90°), the facets of a cylinder of 12 or more segments are
-// not (30° or less), its rims are. The shaded pictures draw the same edges.
-const FeatureAngle = 30
-
 // MaxProjectWork caps the edge-against-triangle tests of one projection (docs/limits.md).
 const MaxProjectWork = 50_000_000
 
@@ -71,6 +66,14 @@ func ViewNamed(name string) (View, error) {
 type Lines struct {
 	Polylines [][]scene.Vec
 	Circles   []scene.Circle
+	Arcs      []scene.Arc
+}
+
+// add appends m's lines.
+func (l *Lines) add(m Lines) {
+	l.Polylines = append(l.Polylines, m.Polylines...)
+	l.Circles = append(l.Circles, m.Circles...)
+	l.Arcs = append(l.Arcs, m.Arcs...)
 }
 
 // Projection is what a view sees of solids: the visible lines, and the hidden ones apart.
@@ -170,7 +173,7 @@ func Project(ps []Placed, v View) (Projection, error) {
 				}
 			}
 		}
-		cosFeature := math.Cos(FeatureAngle * math.Pi / 180)
+		cosFeature := math.Cos(scene.FeatureAngle * math.Pi / 180)
 		keys := make([][2]int32, 0, len(sides))
 		for k := range sides {
 			keys = append(keys, k)
@@ -217,8 +220,7 @@ func Project(ps []Placed, v View) (Projection, error) {
 	hiddenLines := mergeCollinear(hidden, seenLines, pr.eps)
 	out := Projection{Visible: chain(seenLines, pr.eps), Hidden: chain(hiddenLines, pr.eps)}
 	for _, l := range exact {
-		out.Visible.Polylines = append(out.Visible.Polylines, l.Polylines...)
-		out.Visible.Circles = append(out.Visible.Circles, l.Circles...)
+		out.Visible.add(l)
 	}
 	return out, nil
 }
@@ -244,29 +246,73 @@ func alongAxis(p Placed, v View) (Lines, bool) {
 	}
 	var out Lines
 	g := mapProfile(f.Profile, a)
+	reach := 0.0
+	for _, part := range g.Parts {
+		for _, q := range part.Outer {
+			reach = math.Max(reach, q.Len())
+		}
+	}
+	tiny := 1e-12 * math.Max(1, reach)
 	ring := func(pts []scene.Vec, bul []float64) {
-		if len(pts) == 2 && len(bul) == 2 && bul[0] == bul[1] && math.Abs(bul[0]) == 1 {
+		// A profile may hold edges of no length (a boolean's seam): drop them.
+		var cp []scene.Vec
+		var cb []float64
+		for i, q := range pts {
+			if q.Sub(pts[(i+1)%len(pts)]).Len() <= tiny {
+				continue
+			}
+			cp = append(cp, q)
+			k := 0.0
+			if i < len(bul) {
+				k = bul[i]
+			}
+			cb = append(cb, k)
+		}
+		pts, bul = cp, cb
+		if len(pts) < 2 {
+			return
+		}
+		if len(pts) == 2 && math.Abs(bul[0]-bul[1]) <= 1e-9 && math.Abs(math.Abs(bul[0])-1) <= 1e-9 {
 			c := pts[0].Add(pts[1]).Mul(0.5)
 			out.Circles = append(out.Circles, scene.Circle{Center: c, Radius: pts[0].Sub(c).Len()})
 			return
 		}
+		// Straight runs are polylines, each arc an arc: start where an arc ends, so that no
+		// run is split at the ring's first point.
+		n := len(pts)
+		first := 0
+		for i := range n {
+			if i < len(bul) && bul[i] != 0 {
+				first = (i + 1) % n
+				break
+			}
+		}
 		var run []scene.Vec
-		for i, q := range pts {
+		flush := func() {
+			if len(run) >= 2 {
+				out.Polylines = append(out.Polylines, run)
+			}
+			run = nil
+		}
+		for k := range n {
+			i := (first + k) % n
+			q, nx := pts[i], pts[(i+1)%n]
+			if i < len(bul) && bul[i] != 0 {
+				flush()
+				ctr, r, a0, sweep := bulgeArc(q, nx, bul[i])
+				a := scene.Arc{Center: ctr, Radius: r, Start: a0, End: a0 + sweep}
+				if sweep < 0 {
+					a.Start, a.End = a0+sweep, a0
+				}
+				out.Arcs = append(out.Arcs, a)
+				continue
+			}
 			if len(run) == 0 {
 				run = append(run, q)
 			}
-			nx := pts[(i+1)%len(pts)]
-			if i < len(bul) && bul[i] != 0 {
-				ctr, r, a0, sweep := bulgeArc(q, nx, bul[i])
-				n := max(2, int(math.Ceil(math.Abs(sweep)/(math.Pi/32))))
-				for k := 1; k < n; k++ {
-					t := a0 + sweep*float64(k)/float64(n)
-					run = append(run, scene.Vec{X: ctr.X + r*math.Cos(t), Y: ctr.Y + r*math.Sin(t)})
-				}
-			}
 			run = append(run, nx)
 		}
-		out.Polylines = append(out.Polylines, run)
+		flush()
 	}
 	for _, part := range g.Parts {
 		ring(part.Outer, part.OuterBulges)
@@ -566,8 +612,9 @@ func chain(lines []line, eps float64) Lines {
 	return out
 }
 
-// addRun adds a chained run, its collinear corners dropped, as a circle when it closes on
-// minCircleChords or more corners of one circle.
+// addRun adds a chained run, its collinear corners dropped: as a circle when it closes on
+// minCircleChords or more corners of one circle, else as polylines and the arcs found in it
+// (arcsOf).
 func (l *Lines) addRun(pts []scene.Vec, eps float64) {
 	closed := len(pts) > 3 && pts[0].Sub(pts[len(pts)-1]).Len() <= 4*eps
 	if closed {
@@ -577,7 +624,16 @@ func (l *Lines) addRun(pts []scene.Vec, eps float64) {
 			return
 		}
 		if len(ring) >= 3 {
-			l.Polylines = append(l.Polylines, append(ring, ring[0]))
+			// Start at a corner no arc passes through, so that no arc is split in two.
+			start := 0
+			for i := range ring {
+				if !smooth(ring[(i+len(ring)-1)%len(ring)], ring[i], ring[(i+1)%len(ring)]) {
+					start = i
+					break
+				}
+			}
+			run := append(append([]scene.Vec{}, ring[start:]...), ring[:start]...)
+			l.arcsOf(append(run, run[0]), eps)
 			return
 		}
 	}
@@ -587,7 +643,84 @@ func (l *Lines) addRun(pts []scene.Vec, eps float64) {
 			out = append(out, pts[i])
 		}
 	}
-	l.Polylines = append(l.Polylines, append(out, pts[len(pts)-1]))
+	l.arcsOf(append(out, pts[len(pts)-1]), eps)
+}
+
+// Arcs found in chords: minArcChords or more chords in a row, each turning from the last by
+// at most maxArcTurn radians, with every corner on one circle within eps (and a millionth of
+// its radius). A faceted fillet is that (a fillet of radius 3 at the default tolerance has 19
+// chords a quarter turn, each turning by under 5°); a straight line's corners are dropped
+// before, and a drawing's polygon turns by more at each corner.
+const (
+	minArcChords = 4
+	maxArcTurn   = math.Pi / 12
+	maxArcRun    = 4096 // corners of a run searched for arcs (MaxCurveSegments); longer runs stay chords
+)
+
+// smooth reports whether the chords a–p and p–b meet at a turn small enough for an arc.
+func smooth(a, p, b scene.Vec) bool {
+	u, v := p.Sub(a), b.Sub(p)
+	return math.Abs(math.Atan2(u.X*v.Y-u.Y*v.X, u.X*v.X+u.Y*v.Y)) <= maxArcTurn
+}
+
+// arcsOf adds a run of corners as the arcs found in it and polylines between them.
+func (l *Lines) arcsOf(pts []scene.Vec, eps float64) {
+	if len(pts) > maxArcRun {
+		l.Polylines = append(l.Polylines, pts)
+		return
+	}
+	line := []scene.Vec{pts[0]}
+	i := 0
+	for i < len(pts)-1 {
+		j := i
+		var c scene.Vec
+		var r float64
+		// Grow the arc one corner at a time while every corner stays on one circle.
+		for k := i + 2; k < len(pts); k++ {
+			if !smooth(pts[k-2], pts[k-1], pts[k]) {
+				break
+			}
+			if k-i < minArcChords {
+				continue
+			}
+			cc, rr, ok := fitCircle(pts[i : k+1])
+			if !ok || !onCircle(pts[i:k+1], cc, rr, eps) {
+				break
+			}
+			j, c, r = k, cc, rr
+		}
+		if j == i {
+			line = append(line, pts[i+1])
+			i++
+			continue
+		}
+		if len(line) >= 2 {
+			l.Polylines = append(l.Polylines, line)
+		}
+		a0 := math.Atan2(pts[i].Y-c.Y, pts[i].X-c.X)
+		a1 := math.Atan2(pts[j].Y-c.Y, pts[j].X-c.X)
+		u, v := pts[i+1].Sub(pts[i]), pts[i+2].Sub(pts[i+1])
+		if u.X*v.Y-u.Y*v.X < 0 { // clockwise: the arc runs from its far end
+			a0, a1 = a1, a0
+		}
+		l.Arcs = append(l.Arcs, scene.Arc{Center: c, Radius: r, Start: a0, End: a1})
+		line = []scene.Vec{pts[j]}
+		i = j
+	}
+	if len(line) >= 2 {
+		l.Polylines = append(l.Polylines, line)
+	}
+}
+
+// onCircle reports whether every point lies within eps (and a millionth of r) of the circle.
+func onCircle(pts []scene.Vec, c scene.Vec, r, eps float64) bool {
+	tol := math.Max(eps, 1e-6*r)
+	for _, p := range pts {
+		if math.Abs(p.Sub(c).Len()-r) > tol {
+			return false
+		}
+	}
+	return true
 }
 
 // circleOf is the circle through a ring's corners when there are minCircleChords or more, all
@@ -601,11 +734,10 @@ func circleOf(ring []scene.Vec, eps float64) (scene.Circle, bool) {
 	if !ok {
 		return scene.Circle{}, false
 	}
-	tol := math.Max(eps, 1e-6*r)
+	if !onCircle(ring, c, r, eps) {
+		return scene.Circle{}, false
+	}
 	for i, p := range ring {
-		if math.Abs(p.Sub(c).Len()-r) > tol {
-			return scene.Circle{}, false
-		}
 		if p.Sub(ring[(i+1)%len(ring)]).Len() > r {
 			return scene.Circle{}, false
 		}

@@ -240,3 +240,58 @@ func TestCircleOfUnevenChords(t *testing.T) {
 		t.Errorf("circle %+v, want about (7, -2) of radius 3", c)
 	}
 }
+
+// TestProjectArcs: a rounded plate with a hole, extruded, seen along its axis is its profile
+// exactly: four lines, four arcs of the corners' radius and the hole's circle. Its mesh alone
+// (the form dropped, as a 3D boolean drops it) gives the same arcs from the chords, within the
+// facets' tolerance, and the same circle.
+func TestProjectArcs(t *testing.T) {
+	ss := session(t)
+	ctx := context.Background()
+	sc := scene.New()
+	put(t, sc, "outline", scene.RoundedRect{Center: scene.Vec{X: 10, Y: 5}, Width: 60, Height: 30, Radius: 6})
+	put(t, sc, "hole", scene.Circle{Center: scene.Vec{X: 10, Y: 5}, Radius: 4})
+	if _, err := sc.Boolean(scene.Difference, []string{"outline"}, []string{"hole"}, "profile"); err != nil {
+		t.Fatal(err)
+	}
+	sd, err := ss.Extrude(ctx, sc, "profile", 5, ExtrudeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, sc, "plate", sd)
+	for _, c := range []struct {
+		name  string
+		ps    []Placed
+		exact bool
+	}{
+		{"form", placedAs(t, sc, "plate"), true},
+		{"mesh", withoutForm(placedAs(t, sc, "plate")), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pj, err := Project(c.ps, Views[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := pj.Visible
+			if len(v.Arcs) != 4 || len(v.Circles) != 1 || len(v.Polylines) != 4 {
+				t.Fatalf("from above: %d arcs, %d circles, %d polylines; want 4, 1, 4: %+v", len(v.Arcs), len(v.Circles), len(v.Polylines), v)
+			}
+			tol := 1e-12
+			if !c.exact {
+				tol = 1e-5
+			}
+			for _, a := range v.Arcs {
+				sweep := math.Mod(a.End-a.Start+4*math.Pi, 2*math.Pi)
+				if math.Abs(a.Radius-6) > tol || math.Abs(sweep-math.Pi/2) > 1e-3 {
+					t.Errorf("a corner arc of radius %v sweeping %v, want 6 and a quarter turn", a.Radius, sweep)
+				}
+				if d := math.Abs(a.Center.X-10) + math.Abs(a.Center.Y-5); math.Abs(d-(24+9)) > 1e-3 {
+					t.Errorf("a corner arc about %v, want the corners' centres (10 ± 24, 5 ± 9)", a.Center)
+				}
+			}
+			if ci := v.Circles[0]; ci.Center.Sub(scene.Vec{X: 10, Y: 5}).Len() > tol || math.Abs(ci.Radius-4) > tol {
+				t.Errorf("the hole %+v", ci)
+			}
+		})
+	}
+}
