@@ -30,6 +30,10 @@ dimDiameter('d_holes', 'front_circle2', {...dim, angle: Math.PI / 4, outside: tr
 // top view: the L and its fillets, y up
 dimLinear('d_leg_y', [T[0], T[1]], [T[0], T[1] + spec.leg], {...dim, direction: 'vertical', offset: 10})
 dimLinear('d_thick', [T[0] + spec.leg, T[1]], [T[0] + spec.leg, T[1] + spec.thick], {...dim, direction: 'vertical', offset: -8})
+// the fillets are arcs of the projection (the solid's chords on one circle)
+const arcOf = r => getEntity('top').children.find(n => getEntity(n).kind === 'arc' && Math.abs(getEntity(n).geometry.radius - r) < 0.01)
+dimRadius('d_fillet', arcOf(spec.fillet), {...dim, textAt: [T[0] + 22, T[1] + 20]})
+dimRadius('d_ends', arcOf(spec.thick / 2), {...dim, outside: true, text: '2× <>'})
 
 // right view: the short leg's face, y across and z up
 spec.holes.forEach((y, i) => {
@@ -48,7 +52,6 @@ for (const n of ['sec_title', 'cut_l', 'cut_r', 'cut_a', 'cut_a2']) setLayer(n, 
 
 titleBlock('title', R[0] + spec.leg + 5, F[1] - 52, 95, 'ANGLE BRACKET', [
   ['material', 'S235 steel'],
-  ['inside fillet', `R${spec.fillet}, leg ends R${spec.thick / 2}`],
   ['scale', '1:1, mm'],
   ['projection', 'third angle'],
 ])

@@ -1,6 +1,6 @@
 // The sheet's views measured: each projection is the bracket's size in its view, the holes
-// are circles of their diameter where the spec puts them, and section A-A is the L's area
-// less the four holes' cuts.
+// are circles of their diameter where the spec puts them, the fillets arcs of their radii,
+// and section A-A is the L's area less the four holes' cuts.
 import {angleBracket} from 'angle_lib'
 import {layers, thirdAngle} from 'sheet'
 
@@ -51,4 +51,12 @@ test('section A-A is the L less the holes', () => {
   const l = spec.leg * spec.thick + spec.thick * (spec.leg - spec.thick) + corner * spec.fillet ** 2 - 2 * corner * (spec.thick / 2) ** 2
   const holes = 2 * spec.holes.length * spec.hole * spec.thick
   assertClose(getArea('section'), l - holes, 0.5, 'section area (the mesh\'s chords)')
+})
+
+test('the fillets are arcs of the top view, to dimension', () => {
+  const radii = getEntity('top').children.filter(n => getEntity(n).kind === 'arc').map(n => getEntity(n).geometry.radius).sort((a, b) => a - b)
+  assertEqual(radii.length, 3, 'the inside fillet and the two leg ends')
+  assertClose(radii[0], spec.thick / 2, 1e-4, 'a leg end')
+  assertClose(radii[1], spec.thick / 2, 1e-4, 'the other leg end')
+  assertClose(radii[2], spec.fillet, 1e-4, 'the inside fillet')
 })
