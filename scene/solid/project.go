@@ -90,6 +90,7 @@ type projector struct {
 	v      View
 	pts    []scene.Vec3 // x, y on the drawing, depth along Dir
 	tris   [][3]int32
+	occ    []occluder // tris' sides and depth, made by index
 	grid   [][]int32
 	g      int
 	min    scene.Vec
@@ -350,6 +351,46 @@ func (pr *projector) index() {
 		}
 	}
 	pr.stamp = make([]int32, len(pr.tris))
+	pr.occ = make([]occluder, len(pr.tris))
+	for t, tri := range pr.tris {
+		pr.occ[t] = pr.occluderOf(tri)
+	}
+}
+
+// occluder is a triangle turned to the viewer as the visibility test reads it: each side as
+// a line a·x + b·y + c, positive inside (grown by eps), its box on the drawing, and its depth
+// over the drawing, z0 + gx·x + gy·y; ok is false for one seen edge-on, which hides nothing.
+type occluder struct {
+	side       [3][3]float64
+	lo, hi     scene.Vec
+	z0, gx, gy float64
+	ok         bool
+}
+
+func (pr *projector) occluderOf(tri [3]int32) occluder {
+	p := [3]scene.Vec3{pr.pts[tri[0]], pr.pts[tri[1]], pr.pts[tri[2]]}
+	ux, uy, uz := p[1][0]-p[0][0], p[1][1]-p[0][1], p[1][2]-p[0][2]
+	vx, vy, vz := p[2][0]-p[0][0], p[2][1]-p[0][1], p[2][2]-p[0][2]
+	area := ux*vy - vx*uy
+	if area <= pr.eps*pr.eps {
+		return occluder{}
+	}
+	var o occluder
+	o.ok = true
+	for k := range 3 {
+		q, r := p[k], p[(k+1)%3]
+		ex, ey := r[0]-q[0], r[1]-q[1]
+		l := math.Hypot(ex, ey)
+		// Inside is to the left of each side, or within eps of it: the triangles around a
+		// point leave no crack there for a hidden line to show through.
+		o.side[k] = [3]float64{-ey, ex, ey*q[0] - ex*q[1] + pr.eps*l}
+	}
+	o.lo = scene.Vec{X: math.Min(p[0][0], math.Min(p[1][0], p[2][0])) - pr.eps, Y: math.Min(p[0][1], math.Min(p[1][1], p[2][1])) - pr.eps}
+	o.hi = scene.Vec{X: math.Max(p[0][0], math.Max(p[1][0], p[2][0])) + pr.eps, Y: math.Max(p[0][1], math.Max(p[1][1], p[2][1])) + pr.eps}
+	o.gx = (uz*vy - vz*uy) / area
+	o.gy = (ux*vz - vx*uz) / area
+	o.z0 = p[0][2] - o.gx*p[0][0] - o.gy*p[0][1]
+	return o
 }
 
 // cells is the grid cells the points' box meets.
@@ -383,7 +424,10 @@ func (pr *projector) covered(a, b scene.Vec3) ([][2]float64, error) {
 				if pr.work > MaxProjectWork {
 					return nil, fmt.Errorf("%w: the projection would test more than %d edges against triangles (MaxProjectWork); use coarser facets (tolerance, segments) or fewer solids", scene.ErrLimit, MaxProjectWork)
 				}
-				if iv, ok := pr.behind(a, b, pr.tris[t]); ok {
+				if iv, ok := pr.occ[t].behind(a, b, pr.epsZ); ok {
+					if iv[0] <= 0 && iv[1] >= 1 {
+						return [][2]float64{iv}, nil // hidden whole: no need to look further
+					}
 					cover = append(cover, iv)
 				}
 			}
@@ -404,11 +448,9 @@ func (pr *projector) covered(a, b scene.Vec3) ([][2]float64, error) {
 // behind is the interval of the segment a–b that lies inside the triangle's projection
 // (within eps) and farther than it by more than epsZ: a triangle does not hide its own
 // sides.
-func (pr *projector) behind(a, b scene.Vec3, tri [3]int32) ([2]float64, bool) {
-	p := [3]scene.Vec3{pr.pts[tri[0]], pr.pts[tri[1]], pr.pts[tri[2]]}
-	area := (p[1][0]-p[0][0])*(p[2][1]-p[0][1]) - (p[2][0]-p[0][0])*(p[1][1]-p[0][1])
-	if area <= pr.eps*pr.eps {
-		return [2]float64{}, false // edge-on or turned away: it hides nothing
+func (o *occluder) behind(a, b scene.Vec3, epsZ float64) ([2]float64, bool) {
+	if !o.ok || math.Max(a[0], b[0]) < o.lo.X || math.Min(a[0], b[0]) > o.hi.X || math.Max(a[1], b[1]) < o.lo.Y || math.Min(a[1], b[1]) > o.hi.Y {
+		return [2]float64{}, false
 	}
 	lo, hi := 0.0, 1.0
 	// clip keeps the t where f0 + t·f1 > 0.
@@ -423,27 +465,13 @@ func (pr *projector) behind(a, b scene.Vec3, tri [3]int32) ([2]float64, bool) {
 		}
 		return lo < hi
 	}
-	d := scene.Vec3{b[0] - a[0], b[1] - a[1], b[2] - a[2]}
-	for k := range 3 {
-		q, r := p[k], p[(k+1)%3]
-		ex, ey := r[0]-q[0], r[1]-q[1]
-		l := math.Hypot(ex, ey)
-		// Inside is to the left of each side, or within eps of it: the triangles around a
-		// point leave no crack there for a hidden line to show through.
-		f0 := ex*(a[1]-q[1]) - ey*(a[0]-q[0]) + pr.eps*l
-		f1 := ex*d[1] - ey*d[0]
-		if !clip(f0, f1) {
+	dx, dy, dz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+	for _, sd := range o.side {
+		if !clip(sd[0]*a[0]+sd[1]*a[1]+sd[2], sd[0]*dx+sd[1]*dy) {
 			return [2]float64{}, false
 		}
 	}
-	// The triangle's depth over the drawing: z = z0 + gx·(x − x0) + gy·(y − y0).
-	ux, uy, uz := p[1][0]-p[0][0], p[1][1]-p[0][1], p[1][2]-p[0][2]
-	vx, vy, vz := p[2][0]-p[0][0], p[2][1]-p[0][1], p[2][2]-p[0][2]
-	gx := (uz*vy - vz*uy) / (ux*vy - vx*uy)
-	gy := (ux*vz - vx*uz) / (ux*vy - vx*uy)
-	depth0 := a[2] - (p[0][2] + gx*(a[0]-p[0][0]) + gy*(a[1]-p[0][1])) - pr.epsZ
-	depth1 := d[2] - gx*d[0] - gy*d[1]
-	if !clip(depth0, depth1) {
+	if !clip(a[2]-(o.z0+o.gx*a[0]+o.gy*a[1])-epsZ, dz-o.gx*dx-o.gy*dy) {
 		return [2]float64{}, false
 	}
 	return [2]float64{lo, hi}, true
@@ -455,6 +483,32 @@ type line struct {
 	angle, offset float64
 	dir           scene.Vec
 	spans         [][2]float64
+}
+
+// angTol is how far apart in angle (radians) two pieces may be and lie on one line.
+const angTol = 1e-7
+
+// lineIndex finds lines by angle and offset, in cells as large as the tolerances: a line's
+// match lies in its cell or a neighbour.
+type lineIndex struct {
+	cells         map[[2]int64][]int
+	angle, offset float64
+}
+
+func (ix lineIndex) key(angle, offset float64) [2]int64 {
+	return [2]int64{int64(math.Floor(angle / ix.angle)), int64(math.Floor(offset / ix.offset))}
+}
+
+// lookup is the lines in the cells around (angle, offset).
+func (ix lineIndex) lookup(angle, offset float64) []int {
+	var out []int
+	k := ix.key(angle, offset)
+	for da := int64(-1); da <= 1; da++ {
+		for do := int64(-1); do <= 1; do++ {
+			out = append(out, ix.cells[[2]int64{k[0] + da, k[1] + do}]...)
+		}
+	}
+	return out
 }
 
 // mergeCollinear joins the pieces that lie on one line and overlap or touch (or leave a gap
@@ -485,7 +539,11 @@ func mergeCollinear(ps []piece, minus []line, eps float64) []line {
 		}
 		return cmpFloat(x.offset, y.offset)
 	})
-	const angTol = 1e-7
+	near := lineIndex{cells: map[[2]int64][]int{}, angle: angTol, offset: 4 * eps}
+	for i, m := range minus {
+		k := near.key(m.angle, m.offset)
+		near.cells[k] = append(near.cells[k], i)
+	}
 	var lines []line
 	for i := 0; i < len(recs); {
 		j := i + 1
@@ -503,8 +561,8 @@ func mergeCollinear(ps []piece, minus []line, eps float64) []line {
 			}
 			ln.spans = append(ln.spans, [2]float64{r.s0, r.s1})
 		}
-		for _, m := range minus {
-			if math.Abs(m.angle-ln.angle) <= angTol && math.Abs(m.offset-ln.offset) <= eps*4 {
+		for _, k := range near.lookup(ln.angle, ln.offset) {
+			if m := minus[k]; math.Abs(m.angle-ln.angle) <= angTol && math.Abs(m.offset-ln.offset) <= eps*4 {
 				ln.spans = subtractSpans(ln.spans, m.spans, eps)
 			}
 		}
