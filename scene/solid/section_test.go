@@ -225,3 +225,67 @@ func TestSectionOfBoolean(t *testing.T) {
 		})
 	}
 }
+
+// TestSectionMirroredAndHalfTurned: a mirrored extrusion's section is its mirrored profile,
+// still counter-clockwise (a positive area, holes clockwise), exact and on the mesh; half a
+// turn of a circle cut through its axis is one circle where the turn reaches and two where
+// the plane holds both of its ends.
+func TestSectionMirroredAndHalfTurned(t *testing.T) {
+	ss := session(t)
+	ctx := context.Background()
+	sc := scene.New()
+	put(t, sc, "outline", scene.RoundedRect{Center: scene.Vec{X: 30, Y: 10}, Width: 40, Height: 20, Radius: 4})
+	put(t, sc, "hole", scene.Circle{Center: scene.Vec{X: 25, Y: 10}, Radius: 5})
+	if _, err := sc.Boolean(scene.Difference, []string{"outline"}, []string{"hole"}, "profile"); err != nil {
+		t.Fatal(err)
+	}
+	sd, err := ss.Extrude(ctx, sc, "profile", 6, ExtrudeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, sc, "plate", sd)
+	if err := sc.Place3("plate", scene.Affine3{-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	area := 40*20 - (4-math.Pi)*16 - math.Pi*25
+	ps := placedAs(t, sc, "plate")
+	for _, c := range []struct {
+		name string
+		ps   []Placed
+		tol  float64
+	}{{"form", ps, 1e-12}, {"mesh", withoutForm(ps), 2e-3}} {
+		g, _, err := Section(c.ps, AxisPlane(2, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, c.name+": the mirrored section's area", areaOf(t, g), area, c.tol)
+		if len(g.Parts) != 1 || len(g.Parts[0].Holes) != 1 {
+			t.Fatalf("%s: %+v", c.name, g)
+		}
+		// The hole was left of the middle; mirrored about x = 0 it is right of it.
+		var mid scene.Vec
+		for _, q := range g.Parts[0].Holes[0] {
+			mid = mid.Add(q.Mul(1 / float64(len(g.Parts[0].Holes[0]))))
+		}
+		if mid.X > -25+1 || mid.X < -30 {
+			t.Errorf("%s: the hole's middle at %v, want near x = -25", c.name, mid)
+		}
+	}
+
+	put(t, sc, "circle", scene.Circle{Center: scene.Vec{X: 20, Y: 5}, Radius: 3})
+	half, err := ss.Revolve(ctx, sc, "circle", RevolveOptions{Angle: math.Pi})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, sc, "half", half)
+	hp := placedAs(t, sc, "half")
+	for _, c := range []struct {
+		plane Plane
+		parts int
+	}{{AxisPlane(0, 0), 1}, {AxisPlane(1, 0), 2}} {
+		g, exact, err := Section(hp, c.plane)
+		if err != nil || !exact || len(g.Parts) != c.parts {
+			t.Errorf("half a turn cut by %+v: %d parts (exact %v, %v), want %d", c.plane.N, len(g.Parts), exact, err, c.parts)
+		}
+	}
+}
