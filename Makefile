@@ -84,7 +84,7 @@ tools: deps
 docs: kernel
 	UPDATE_GOLDEN=1 $(GO) test -count=1 -run TestReferenceIsCurrent ./runtime/
 
-## demo: run the example workspaces and render each to $(OUT)/NAME.svg, NAME.png and NAME.dxf
+## demo: run the example workspaces and render each drawing to $(OUT)/NAME.svg, NAME.png, NAME.dxf and NAME.pdf (a solid part to NAME.stl, NAME.3mf and NAME.png)
 .PHONY: demo
 demo: kernel
 	$(GO) run ./cmd/cadrun demo -o $(OUT)

@@ -105,6 +105,61 @@ var solidFuncs = []Func{
 			c.check(err)
 			return c.putSolid(name, sd)
 		}},
+	{Name: "section", Domain: "solids", Returns: "boolean",
+		Doc: "Cut a solid (or a group's solids) by a plane into a closed 2D shape (a polygon with holes) drawn in the plane's own coordinates, to hatch with setHatch and dimension like any drawing. {z: c} is seen from above (x right, y up), {x: c} from +x (y right, z up), {y: c} from -y as the front view (x right, z up); {point, normal} from the side the normal points to, with the world's Z laid into the plane as up (Y when the normal is along Z). A solid still as one sweep made it, cut across or along its extrusion or through its revolution's axis, gives its exact profile, arcs kept; any other cut is the mesh's.",
+		Params: []Param{{Name: "name", Type: "string", Doc: "the solid, or a group of solids"},
+			{Name: "plane", Type: "{x?: number, y?: number, z?: number, point?: [number, number, number], normal?: [number, number, number]}", Doc: "one of x, y or z, or a point and a normal"},
+			{Name: "result", Type: "string", Doc: "name of the section to create or replace"},
+			{Name: "options", Type: "{at?: [number, number]}", Optional: true, Default: "{at: [0, 0]}", Doc: "at: where the plane's origin (the point, or where the axis plane meets its axis) is drawn"}},
+		Example: "drawBox('block', 0, 0, 5, 40, 20, 10); section('block', {x: 0}, 'cut', {at: [60, 0]}); setHatch('cut', 'ansi31')",
+		impl: func(c *call) goja.Value {
+			ps, ok := c.solidsOf(c.str(0))
+			if !ok {
+				c.fail("Error", "%q is not a solid and holds none; section cuts solids (extrude a 2D shape first)", c.str(0))
+			}
+			pl := c.plane(1)
+			result := c.name(2)
+			at := c.optPair(c.opts(3, "at"), "at")
+			g, _, err := solid.Section(ps, pl)
+			c.check(err)
+			for i := range g.Parts {
+				part := &g.Parts[i]
+				for k := range part.Outer {
+					part.Outer[k] = part.Outer[k].Add(at)
+				}
+				for _, h := range part.Holes {
+					for k := range h {
+						h[k] = h[k].Add(at)
+					}
+				}
+			}
+			return c.putShape(result, g)
+		}},
+	{Name: "project", Domain: "solids", Returns: "boolean",
+		Doc: "Draw the edges a standard view sees of a solid (or a group's solids) as a group of 2D lines and circles, to dimension like any drawing: feature edges (faces meeting at over 30°) and the silhouette, hidden parts left out. front looks along +y with z up, top down -z with y up, right along -x with z up; back, left and bottom are their opposites. Chords on one circle are drawn as it: a closed run of 12 or more as a circle (dimDiameter takes it), 4 or more turning by at most 15° each as an arc (dimRadius); a solid seen along its extrusion draws its exact profile. The members are result_line1..., result_circle1..., result_arc1...; hidden: true draws the hidden edges too, in the group result_hidden with the hidden linetype.",
+		Params: []Param{{Name: "name", Type: "string", Doc: "the solid, or a group of solids"},
+			{Name: "view", Type: "'front' | 'top' | 'right' | 'back' | 'left' | 'bottom'"},
+			{Name: "result", Type: "string", Doc: "name of the group to create or replace"},
+			{Name: "options", Type: "{hidden?: boolean, at?: [number, number]}", Optional: true, Default: "{hidden: false, at: [0, 0]}", Doc: "hidden: draw the hidden edges too; at: where the world's origin is drawn"}},
+		Example: "drawBox('block', 0, 0, 5, 40, 20, 10); project('block', 'front', 'front', {hidden: true, at: [0, -30]})",
+		impl: func(c *call) goja.Value {
+			ps, ok := c.solidsOf(c.str(0))
+			if !ok {
+				c.fail("Error", "%q is not a solid and holds none; project draws solids (extrude a 2D shape first)", c.str(0))
+			}
+			v, err := solid.ViewNamed(c.str(1))
+			c.check(err)
+			result := c.name(2)
+			o := c.opts(3, "hidden", "at")
+			at := c.optPair(o, "at")
+			pj, err := solid.Project(ps, v)
+			c.check(err)
+			c.putLines(result, pj.Visible, at, "")
+			if c.optBool(o, "hidden", false) {
+				c.putLines(result+"_hidden", pj.Hidden, at, "hidden")
+			}
+			return c.ok()
+		}},
 	{Name: "volume", Domain: "solids", Returns: "number", Doc: "The world-space volume of a solid, or of a group's solids together: from its recipe in closed form (an extrusion's exact area times its height, Pappus' for a revolution, a primitive's formula), and from its mesh after a 3D boolean (getEntity's solid.volumeExact says which).",
 		Params: []Param{pTarget}, Example: "drawBox('b', 0, 0, 0, 2, 3, 4); console.log(volume('b'))",
 		impl: func(c *call) goja.Value {
@@ -155,7 +210,10 @@ func (c *call) facets(o *goja.Object) solid.Facets {
 func (c *call) vec3(i int) scene.Vec3 { return scene.Vec3{c.num(i), c.num(i + 1), c.num(i + 2)} }
 
 // putSolid draws a solid under name.
-func (c *call) putSolid(name string, sd *scene.Solid) goja.Value {
+func (c *call) putSolid(name string, sd *scene.Solid) goja.Value { return c.putShape(name, sd) }
+
+// putShape draws a shape under name, noting a redraw.
+func (c *call) putShape(name string, sd scene.Shape) goja.Value {
 	if c.r.scene.Exists(name) {
 		c.noteRedraw(name)
 	}
@@ -401,4 +459,90 @@ func (c *call) solidOverlaps(name string) (goja.Value, bool) {
 // sortBy sorts s by key, stably.
 func sortBy[T any](s []T, key func(T) float64) {
 	slices.SortStableFunc(s, func(a, b T) int { return cmp.Compare(key(a), key(b)) })
+}
+
+// plane reads argument i as a cutting plane: {x: c}, {y: c}, {z: c} or {point, normal}.
+func (c *call) plane(i int) solid.Plane {
+	const want = "{x: c}, {y: c}, {z: c} or {point: [x, y, z], normal: [x, y, z]}"
+	if !c.present(i) {
+		c.fail("TypeError", "plane must be %s", want)
+	}
+	o := c.opts(i, "x", "y", "z", "point", "normal")
+	var axes []int
+	for k, key := range []string{"x", "y", "z"} {
+		if v := o.Get(key); v != nil && !goja.IsUndefined(v) {
+			axes = append(axes, k)
+		}
+	}
+	pt, np := o.Get("point"), o.Get("normal")
+	hasPt, hasN := pt != nil && !goja.IsUndefined(pt), np != nil && !goja.IsUndefined(np)
+	switch {
+	case len(axes) == 1 && !hasPt && !hasN:
+		key := []string{"x", "y", "z"}[axes[0]]
+		return solid.AxisPlane(axes[0], c.optNum(o, key, 0))
+	case len(axes) == 0 && hasPt && hasN:
+		p, n := c.floats(pt, "plane point"), c.floats(np, "plane normal")
+		if len(p) != 3 || len(n) != 3 {
+			c.fail("TypeError", "plane point and normal must be [x, y, z] each")
+		}
+		pl, err := solid.PointNormalPlane(scene.Vec3(p), scene.Vec3(n))
+		c.check(err)
+		return pl
+	}
+	c.fail("TypeError", "plane must be one of %s", want)
+	return solid.Plane{}
+}
+
+// optPair reads option key of o as [x, y]; absent, the origin.
+func (c *call) optPair(o *goja.Object, key string) scene.Vec {
+	if o == nil {
+		return scene.Vec{}
+	}
+	v := o.Get(key)
+	if v == nil || goja.IsUndefined(v) {
+		return scene.Vec{}
+	}
+	fs := c.floats(v, "option "+key)
+	if len(fs) != 2 {
+		c.fail("TypeError", "option %s must be [x, y], got %d numbers", key, len(fs))
+	}
+	return scene.Vec{X: fs[0], Y: fs[1]}
+}
+
+// putLines draws a projection's lines, moved by at, as the group name of name_line1...,
+// name_circle1... and name_arc1..., with a linetype when one is given; a group of that name
+// is replaced.
+func (c *call) putLines(name string, l solid.Lines, at scene.Vec, linetype string) {
+	if c.r.scene.Exists(name) {
+		c.noteRedraw(name)
+		c.check(c.r.scene.Delete(name))
+	}
+	var names []string
+	for i, pl := range l.Polylines {
+		pts := make([]scene.Vec, len(pl))
+		for k, q := range pl {
+			pts[k] = q.Add(at)
+		}
+		n := name + "_line" + itoa(i+1)
+		_, err := c.r.scene.Put(n, scene.Line{Points: pts})
+		c.check(err)
+		names = append(names, n)
+	}
+	for i, ci := range l.Circles {
+		n := name + "_circle" + itoa(i+1)
+		_, err := c.r.scene.Put(n, scene.Circle{Center: ci.Center.Add(at), Radius: ci.Radius})
+		c.check(err)
+		names = append(names, n)
+	}
+	for i, a := range l.Arcs {
+		n := name + "_arc" + itoa(i+1)
+		_, err := c.r.scene.Put(n, scene.Arc{Center: a.Center.Add(at), Radius: a.Radius, Start: a.Start, End: a.End})
+		c.check(err)
+		names = append(names, n)
+	}
+	_, err := c.r.scene.CreateGroup(name, names)
+	c.check(err)
+	if linetype != "" {
+		c.check(c.r.scene.SetLinetype(name, linetype, 0))
+	}
 }

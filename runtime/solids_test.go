@@ -75,3 +75,69 @@ func TestSolidRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestSectionAPI: section from a script draws a hatchable polygon in the plane's coordinates,
+// moved to at, and refuses planes it cannot read and planes that miss, saying why.
+func TestSectionAPI(t *testing.T) {
+	src := `
+drawRoundedRect('outline', 0, 0, 40, 20, 4); drawCircle('hole', 0, 0, 5);
+booleanDifference('outline', 'hole', 'profile'); extrude('profile', 6, 'plate');
+section('plate', {z: 3}, 'across', {at: [0, 40]}); setHatch('across', 'ansi31');
+console.log(Math.abs(getArea('across') - (800 - (4 - Math.PI) * 16 - Math.PI * 25)) < 1e-9);
+section('plate', {y: 0}, 'along', {at: [100, 0]});
+console.log(JSON.stringify(getEntity('along').world.bounds));
+section('plate', {point: [0, 0, 3], normal: [0, 0, 1]}, 'again');
+console.log(Math.abs(getArea('again') - getArea('across')) < 1e-9);
+`
+	res, err := Run(context.Background(), MapSource{"main": src}, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"true", `{"min_x":80,"min_y":0,"max_x":120,"max_y":6}`, "true"}
+	if strings.Join(res.Logs, "\n") != strings.Join(want, "\n") {
+		t.Errorf("console:\n%s\nwant:\n%s", strings.Join(res.Logs, "\n"), strings.Join(want, "\n"))
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"drawBox('b', 0, 0, 0, 2, 2, 2); section('b', {z: 5}, 's')", "the plane misses the solid: its world bounds are x -1 to 1, y -1 to 1, z -1 to 1"},
+		{"drawBox('b', 0, 0, 0, 2, 2, 2); section('b', {z: 0, x: 1}, 's')", "plane must be one of {x: c}"},
+		{"drawBox('b', 0, 0, 0, 2, 2, 2); section('b', {point: [0, 0, 0], normal: [0, 0, 0]}, 's')", "normal must be a direction"},
+		{"drawCircle('c', 0, 0, 1); section('c', {z: 0}, 's')", "section cuts solids"},
+	} {
+		_, err := Run(context.Background(), MapSource{"main": tc.src}, MainModule, Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error saying %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// TestProjectAPI: project from a script draws a group of lines and circles moved to at, a
+// hidden group with the hidden linetype on request, and a circle dimDiameter takes.
+func TestProjectAPI(t *testing.T) {
+	src := `
+drawBox('plate', 0, 0, 3, 60, 40, 6); drawCylinder('drill', 10, 5, 3, 5, 20);
+booleanDifference('plate', 'drill', 'part'); deleteEntity('plate'); deleteEntity('drill');
+project('part', 'top', 'top', {at: [0, 100]});
+console.log(JSON.stringify(getEntity('top').children));
+dimDiameter('d', 'top_circle1');
+project('part', 'front', 'front', {hidden: true});
+console.log(getEntity('front_hidden').children.length, getEntity('front_hidden').style.linetype);
+console.log(JSON.stringify(getEntity('front').world.bounds));
+`
+	res, err := Run(context.Background(), MapSource{"main": src}, MainModule, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`["top_line1","top_circle1"]`, "2 hidden", `{"min_x":-30,"min_y":0,"max_x":30,"max_y":6}`}
+	if strings.Join(res.Logs, "\n") != strings.Join(want, "\n") {
+		t.Errorf("console:\n%s\nwant:\n%s", strings.Join(res.Logs, "\n"), strings.Join(want, "\n"))
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"drawBox('b', 0, 0, 0, 2, 2, 2); project('b', 'iso', 'p')", `no view "iso"; use one of front, top, right, back, left, bottom`},
+		{"drawCircle('c', 0, 0, 1); project('c', 'top', 'p')", "project draws solids"},
+	} {
+		_, err := Run(context.Background(), MapSource{"main": tc.src}, MainModule, Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error saying %q", tc.src, err, tc.want)
+		}
+	}
+}

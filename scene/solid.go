@@ -25,6 +25,11 @@ const (
 	MaxSceneTriangles = 4_000_000
 )
 
+// FeatureAngle is the angle in degrees between two faces' normals over which their common
+// edge is a feature a picture or a drawing of the solid draws: a box's edges are (90°), the
+// facets of a cylinder of 12 or more segments are not (30° or less), its rims are.
+const FeatureAngle = 30
+
 // Mesh is a closed, oriented triangle mesh: Vertices holds x, y, z for each vertex (float32,
 // as the kernel computes them) and Triangles three vertex indices for each triangle,
 // counter-clockwise seen from outside. A mesh in a Solid is never changed: operations make a

@@ -12,14 +12,14 @@ import (
 	"testing"
 )
 
-func TestDemoWritesSVGPNGAndDXF(t *testing.T) {
+func TestDemoWritesSVGPNGDXFAndPDF(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "out")
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"demo", "-o", dir}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
 	}
-	for _, name := range []string{"street", "plate", "floorplan", "pattern", "offset", "laser", "panel"} {
+	for _, name := range []string{"street", "plate", "floorplan", "pattern", "offset", "laser", "panel", "shopdrawing"} {
 		svg, err := os.ReadFile(filepath.Join(dir, name+".svg"))
 		if err != nil || !bytes.HasPrefix(svg, []byte("<svg ")) {
 			t.Errorf("%s.svg: %v", name, err)
@@ -31,6 +31,10 @@ func TestDemoWritesSVGPNGAndDXF(t *testing.T) {
 		dxf, err := os.ReadFile(filepath.Join(dir, name+".dxf"))
 		if err != nil || !bytes.HasPrefix(bytes.TrimLeft(dxf, " "), []byte("0\nSECTION\n")) || !bytes.HasSuffix(dxf, []byte("EOF\n")) {
 			t.Errorf("%s.dxf: %v %.20q", name, err, dxf)
+		}
+		pdf, err := os.ReadFile(filepath.Join(dir, name+".pdf"))
+		if err != nil || !bytes.HasPrefix(pdf, []byte("%PDF-")) || !bytes.HasSuffix(bytes.TrimRight(pdf, "\r\n"), []byte("%%EOF")) {
+			t.Errorf("%s.pdf: %v %.20q", name, err, pdf)
 		}
 	}
 	// The parts made of solids come as STL (binary: an 80-byte header, a count, 50 bytes a

@@ -88,3 +88,47 @@ func BenchmarkW5(b *testing.B) {
 		ss.Close(ctx)
 	}
 }
+
+// w5Part is W5's part placed in the world, made once for the drawing benchmarks.
+func w5Part(b *testing.B) []Placed {
+	b.Helper()
+	ctx := context.Background()
+	ss := New(Options{NoInterrupt: true})
+	if _, err := ss.kernel(ctx); errors.Is(err, ErrNoKernel) {
+		b.Skip(err)
+	} else if err != nil {
+		b.Fatal(err)
+	}
+	defer ss.Close(ctx)
+	part, err := w5(ctx, ss)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return []Placed{{Name: "part", Solid: part, World: scene.Identity3}}
+}
+
+// BenchmarkSectionW5 cuts W5's part (a 3D boolean of 200 holes and 10 ribs, 52,532
+// triangles: the mesh's cut) across its holes.
+func BenchmarkSectionW5(b *testing.B) {
+	ps := w5Part(b)
+	for b.Loop() {
+		if _, _, err := Section(ps, AxisPlane(2, 3)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkProjectW5 projects W5's part seen from above (200 holes, each a circle) and from
+// the front (the holes hidden behind the ribs and the plate).
+func BenchmarkProjectW5(b *testing.B) {
+	ps := w5Part(b)
+	for _, v := range []View{Views[1], Views[0]} {
+		b.Run(v.Name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Project(ps, v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
