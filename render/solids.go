@@ -128,9 +128,5 @@ func facetNormal(v []float32, a, b, c uint32) [3]float32 {
 	return [3]float32{float32(n[0] / l), float32(n[1] / l), float32(n[2] / l)}
 }
 
-// ShadeFeatureDeg is the angle between two faces' normals over which the pictures draw their
-// common edge; the 3D viewer draws the same edges (scene.Mesh.FeatureEdges).
-const ShadeFeatureDeg = shadeFeatureDeg
-
 // SolidEdgeColor is the colour the pictures draw the edges of a solid of style st in.
 func SolidEdgeColor(st scene.Style) scene.Color { return edgeColor(st) }

@@ -254,11 +254,13 @@ func (s *Solid) boundsUnder(m Affine) Box {
 }
 
 // Bounds3 is the box of the solid's vertices under m·Place.
-func (s *Solid) Bounds3(m Affine3) Box3 {
-	w := m.Mul(s.Place)
+func (s *Solid) Bounds3(m Affine3) Box3 { return s.Mesh.BoundsUnder(m.Mul(s.Place)) }
+
+// BoundsUnder is the box of the mesh's vertices under w.
+func (m *Mesh) BoundsUnder(w Affine3) Box3 {
 	var b Box3
-	for i := range uint32(s.Mesh.NumVertices()) {
-		b.Extend(w.Apply(s.Mesh.Vertex(i)))
+	for i := range uint32(m.NumVertices()) {
+		b.Extend(w.Apply(m.Vertex(i)))
 	}
 	return b
 }

@@ -107,7 +107,7 @@ func solidsData(s *scene.Scene, maxTriangles int) ([]byte, error) {
 				b.tris[t], b.tris[t+1], b.tris[t+2] = sd.Mesh.Triangles[t], sd.Mesh.Triangles[t+2], sd.Mesh.Triangles[t+1]
 			}
 		}
-		b.edges = sd.Mesh.FeatureEdges(render.ShadeFeatureDeg)
+		b.edges = sd.Mesh.FeatureEdges(scene.FeatureAngle)
 		st := drawn.Style
 		h := solidHead{Name: it.Entity.Name, Edge: render.SolidEdgeColor(st),
 			Vertices: sd.Mesh.NumVertices(), Triangles: sd.Mesh.NumTriangles(), Edges: len(b.edges) / 2}

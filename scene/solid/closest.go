@@ -200,9 +200,6 @@ func ClosestPoints(a, b Placed, gap float64) (pa, pb scene.Vec3, ok bool) {
 
 func dist2(a, b scene.Vec3) float64 { d := sub(a, b); return dot(d, d) }
 
-func add(a, b scene.Vec3) scene.Vec3 { return scene.Vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
-
-func scale(a scene.Vec3, s float64) scene.Vec3 { return scene.Vec3{a[0] * s, a[1] * s, a[2] * s} }
 
 // closestTriTri is the closest pair of points of two triangles that do not cross: it lies on
 // an edge of one against the other, so it is the best of each vertex against the other

@@ -68,3 +68,25 @@ func TestClosestPoints(t *testing.T) {
 		t.Error("a solid against itself has closest points")
 	}
 }
+
+// TestOverlapOfPlacedSolids: a solid moved in z by its placement overlaps where it lies, not
+// where a placement applied twice would put it.
+func TestOverlapOfPlacedSolids(t *testing.T) {
+	ss := session(t)
+	ctx := context.Background()
+	a, err := ss.Box(ctx, scene.Vec3{0, 0, 5}, 10, 10, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ss.Box(ctx, scene.Vec3{0, 0, 5}, 10, 10, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := b.Placed(scene.Translation3(scene.Vec3{0, 0, 8})) // from z = 8 to 18
+	pa, pb := Placed{Solid: a, World: a.World(scene.Identity)}, Placed{Solid: up, World: up.World(scene.Identity)}
+	v, err := ss.Overlap(ctx, pa, pb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "the shared volume", v, 10*10*2, 1e-6)
+}

@@ -26,8 +26,11 @@ var opNames = [...]string{"union", "difference", "intersect"}
 type Placed struct {
 	Name  string
 	Solid *scene.Solid
-	World scene.Affine3
+	World scene.Affine3 // the mesh's map to the world, its placement included
 }
+
+// Bounds is the solid's box in the world.
+func (p Placed) Bounds() scene.Box3 { return p.Solid.Mesh.BoundsUnder(p.World) }
 
 // Lookup returns the solids the names stand for: a solid, or each solid of a group. A name
 // that is (or holds) a 2D shape is refused with ErrMixed naming it; so is a name that holds
@@ -207,8 +210,8 @@ func (ss *Session) Gap(ctx context.Context, a, b Placed) (float64, error) {
 		return 0, err
 	}
 	ma, mb := ops[0], ops[1]
-	box := a.Solid.Bounds3(a.World)
-	box.Union(b.Solid.Bounds3(b.World))
+	box := a.Bounds()
+	box.Union(b.Bounds())
 	search := 1 + math.Sqrt(sq(box.Max[0]-box.Min[0])+sq(box.Max[1]-box.Min[1])+sq(box.Max[2]-box.Min[2]))
 	g, err := ma.MinGap(ctx, mb, search)
 	if err != nil {
@@ -219,7 +222,7 @@ func (ss *Session) Gap(ctx context.Context, a, b Placed) (float64, error) {
 
 // Overlap is the volume two solids share (their interference).
 func (ss *Session) Overlap(ctx context.Context, a, b Placed) (float64, error) {
-	ba, bb := a.Solid.Bounds3(a.World), b.Solid.Bounds3(b.World)
+	ba, bb := a.Bounds(), b.Bounds()
 	for i := range 3 {
 		if ba.Max[i] < bb.Min[i] || bb.Max[i] < ba.Min[i] {
 			return 0, nil

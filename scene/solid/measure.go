@@ -96,7 +96,11 @@ func similarity(w scene.Affine3) (float64, bool) {
 }
 
 func sub(a, b scene.Vec3) scene.Vec3 { return scene.Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-func dot(a, b scene.Vec3) float64    { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func add(a, b scene.Vec3) scene.Vec3 { return scene.Vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
+func scale(a scene.Vec3, k float64) scene.Vec3 {
+	return scene.Vec3{a[0] * k, a[1] * k, a[2] * k}
+}
+func dot(a, b scene.Vec3) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 func cross(a, b scene.Vec3) scene.Vec3 {
 	return scene.Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }

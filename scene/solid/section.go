@@ -640,5 +640,3 @@ func inRing(p scene.Vec, r []scene.Vec) bool {
 	}
 	return in
 }
-
-func scale(a scene.Vec3, k float64) scene.Vec3 { return scene.Vec3{a[0] * k, a[1] * k, a[2] * k} }
