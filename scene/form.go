@@ -84,6 +84,10 @@ func curvesOf(region Path) (Polygon, bool) {
 			return Polygon{}, false
 		}
 		start = i + 1
+		pts, bul = dropEmptyEdges(pts, bul)
+		if len(pts) < 2 {
+			continue
+		}
 		a := bulgedArea(pts, bul)
 		if a == 0 {
 			continue
@@ -137,6 +141,26 @@ func curvesOf(region Path) (Polygon, bool) {
 		p.HoleBulges = append(p.HoleBulges, r.bul)
 	}
 	return g, true
+}
+
+// emptyEdge is how short an edge is, relative to its coordinates, to be no edge: the end of
+// an arc computed by its sine and cosine lands that near the start of the line after it.
+const emptyEdge = 1e-12
+
+// dropEmptyEdges takes out the edges of no length (a rounded corner of radius 0, a seam a
+// boolean left), which a section or a STEP face would otherwise carry: where vertex i equals
+// the next, the edge from i-1 ends at the next as well, so vertex i and its edge go.
+func dropEmptyEdges(pts []Vec, bul []float64) ([]Vec, []float64) {
+	for i := 0; i < len(pts) && len(pts) > 1; {
+		p, q := pts[i], pts[(i+1)%len(pts)]
+		if math.Abs(p.X-q.X)+math.Abs(p.Y-q.Y) > emptyEdge*(1+math.Abs(p.X)+math.Abs(p.Y)) {
+			i++
+			continue
+		}
+		pts = append(pts[:i:i], pts[i+1:]...)
+		bul = append(bul[:i:i], bul[i+1:]...)
+	}
+	return pts, bul
 }
 
 // bulgedChords is a bulged ring with each arc as chords fine enough to tell inside from

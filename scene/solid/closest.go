@@ -200,7 +200,6 @@ func ClosestPoints(a, b Placed, gap float64) (pa, pb scene.Vec3, ok bool) {
 
 func dist2(a, b scene.Vec3) float64 { d := sub(a, b); return dot(d, d) }
 
-
 // closestTriTri is the closest pair of points of two triangles that do not cross: it lies on
 // an edge of one against the other, so it is the best of each vertex against the other
 // triangle and each edge against each edge.

@@ -71,6 +71,15 @@ func TestFormsOfSweeps(t *testing.T) {
 	if len(parts[0].HoleBulges) != 1 || len(parts[0].Holes[0]) != 2 {
 		t.Errorf("the hole is a circle, two half turns: %+v", parts[0])
 	}
+	// A rounded rectangle is four lines and four arcs: no edge of no length between them.
+	put(t, sc, "rounded", scene.RoundedRect{Center: scene.Vec{X: 0.3}, Width: 10, Height: 10, Radius: 3})
+	sq, err := ss.Extrude(ctx, sc, "rounded", 2, ExtrudeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sq.Form == nil || len(sq.Form.Profile.Parts) != 1 || len(sq.Form.Profile.Parts[0].Outer) != 8 {
+		t.Errorf("a rounded rectangle's profile: %+v", sq.Form)
+	}
 }
 
 // TestNoFormAfterBoolean: a 3D boolean, a hull, a twisted extrusion and a text's extrusion
