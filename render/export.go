@@ -103,6 +103,7 @@ type Options struct {
 	PDF     PDFOptions
 	ThreeMF ThreeMFOptions
 	STEP    STEPOptions
+	GLTF    GLTFOptions
 	// Layers, when not empty, keeps only the shapes on these layers of the scene's table
 	// (SelectLayers), so that one scene gives a cut-only DXF and a dimensioned PDF. The
 	// caller selects them before it renders, and says what the file leaves out of the
@@ -135,6 +136,8 @@ var formats = []Format{
 		write: func(w io.Writer, s *scene.Scene, o Options) error { return WriteThreeMF(w, s, o.ThreeMF) }, holds: holdsSolids},
 	{Ext: ".step", Render: func(s *scene.Scene, o Options) ([]byte, error) { return STEP(s, o.STEP) },
 		write: func(w io.Writer, s *scene.Scene, o Options) error { return WriteSTEP(w, s, o.STEP) }, holds: holdsSolids, note: stepNote},
+	{Ext: ".glb", Render: func(s *scene.Scene, o Options) ([]byte, error) { return GLB(s, o.GLTF) },
+		write: func(w io.Writer, s *scene.Scene, o Options) error { return WriteGLB(w, s, o.GLTF) }, holds: holdsSolids},
 }
 
 // ByExt picks the writer for an output file by its extension (case-insensitive). A command
@@ -188,7 +191,7 @@ func (o *Options) Flags(fs *flag.FlagSet) {
 	})
 	fs.Func("units", "what one scene unit is, for DXF $INSUNITS, PDF scale and the 3MF's, STEP's and glTF's unit: mm (default), cm, m, in or ft", func(s string) error {
 		u, err := ParseUnit(s)
-		o.DXF.Unit, o.PDF.Unit, o.ThreeMF.Unit, o.STEP.Unit = u, u, u, u
+		o.DXF.Unit, o.PDF.Unit, o.ThreeMF.Unit, o.STEP.Unit, o.GLTF.Unit = u, u, u, u, u
 		return err
 	})
 	fs.Func("tolerance", "DXF: largest distance in scene units between a Bézier or ellipse and the polyline written for it (default 0.01)", func(s string) error {

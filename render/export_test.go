@@ -100,7 +100,7 @@ func TestByExt(t *testing.T) {
 		}
 	}
 	_, err := ByExt("part.dwg")
-	want := `bad export option: output "part.dwg" must end in .svg, .png, .json, .dxf, .pdf, .stl, .3mf or .step`
+	want := `bad export option: output "part.dwg" must end in .svg, .png, .json, .dxf, .pdf, .stl, .3mf, .step or .glb`
 	if err == nil || err.Error() != want || !errors.Is(err, ErrExportOption) {
 		t.Errorf("ByExt(part.dwg) = %v, want %q", err, want)
 	}
@@ -120,6 +120,7 @@ func TestExportFlags(t *testing.T) {
 		PDF:     PDFOptions{Page: "A3", Scale: PDFScale{Paper: 0.5}, Unit: UnitIn},
 		ThreeMF: ThreeMFOptions{Unit: UnitIn},
 		STEP:    STEPOptions{Unit: UnitIn},
+		GLTF:    GLTFOptions{Unit: UnitIn},
 	}
 	if diff := cmp.Diff(want, o); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

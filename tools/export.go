@@ -71,6 +71,11 @@ const defaultExportWidth = 1024
 // (render.BenchmarkSolidFiles); the estimate leaves room above both.
 const meshFileBytesPerTriangle = 100
 
+// glbBytesPerTriangle is what writing a GLB allocates a triangle of the scene's solids: 185
+// bytes (the facets round each point, the vertices with their normals, the buffer), measured
+// on render.BenchmarkSolidFiles's sphere of 522,240 triangles; the estimate leaves room above.
+const glbBytesPerTriangle = 250
+
 // stepBytesPerFacet is what writing a STEP allocates a triangle of its faceted solids: the
 // shell's faces, edges and points and the file's text, 4,300 bytes (measured on
 // render.BenchmarkSTEP's drilled block, 8,016 triangles); the estimate leaves room above it.
@@ -165,6 +170,8 @@ func exportMemory(sc *scene.Scene, ext string, width int) int64 {
 	switch ext {
 	case ".stl", ".3mf":
 		return int64(sc.SceneTriangles())*meshFileBytesPerTriangle + int64(sc.Len())*svgBytesPerEntity
+	case ".glb":
+		return int64(sc.SceneTriangles())*glbBytesPerTriangle + int64(sc.Len())*svgBytesPerEntity
 	case ".step":
 		return int64(render.STEPFacets(sc))*stepBytesPerFacet + int64(sc.SceneTriangles())*meshFileBytesPerTriangle/4 + int64(sc.Len())*svgBytesPerEntity
 	case ".png":

@@ -48,7 +48,7 @@ func newSolidSession(t *testing.T) (*Session, string) {
 	return newSession(t, map[string]string{"scene.json": string(b)})
 }
 
-// TestExportSolids: export writes the solids as STL and 3MF, and every format says what its
+// TestExportSolids: export writes the solids as STL, 3MF, GLB and STEP, and every format says what its
 // file leaves out: a drawing the solids, a mesh file the 2D shapes.
 func TestExportSolids(t *testing.T) {
 	t.Parallel()
@@ -62,6 +62,7 @@ func TestExportSolids(t *testing.T) {
 	}{
 		{"out/part.stl", "binary STL written by cadrun", strings.Replace(flat, "%s", "STL", 1)},
 		{"out/part.3mf", "PK\x03\x04", strings.Replace(flat, "%s", "3MF", 1)},
+		{"out/part.glb", "glTF", strings.Replace(flat, "%s", "GLB", 1)},
 		{"out/part.step", "ISO-10303-21;", strings.Replace(flat, "%s", "STEP", 1) +
 			"; STEP solids faceted (planar triangles): bracket (a mesh), knob (a mesh); for exact faces, make holes and pockets with 2D booleans before extruding"},
 		{"out/part.svg", "<svg", strings.Replace(solids, "%s", "SVG", 1)},

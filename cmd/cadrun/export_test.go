@@ -68,7 +68,7 @@ func TestRunExportErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-o", filepath.Join(dir, "part.dwg")}, 2,
-			`cadrun run: bad export option: output "` + filepath.Join(dir, "part.dwg") + `" must end in .svg, .png, .json, .dxf, .pdf, .stl, .3mf or .step`},
+			`cadrun run: bad export option: output "` + filepath.Join(dir, "part.dwg") + `" must end in .svg, .png, .json, .dxf, .pdf, .stl, .3mf, .step or .glb`},
 		{[]string{"-o", filepath.Join(dir, "part.dxf"), "-dxf", "2004"}, 2,
 			`invalid value "2004" for flag -dxf: bad export option: DXF version "2004": use 12 or 2000`},
 		{[]string{"-o", filepath.Join(dir, "part.dxf"), "-dxf-text", "glyphs"}, 2,
@@ -232,7 +232,7 @@ func TestRunSolidFileNeedsSolids(t *testing.T) {
 	if err := os.WriteFile(script, []byte("drawCircle('c', 0, 0, 5)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"part.stl", "part.3mf", "part.step"} {
+	for _, name := range []string{"part.stl", "part.3mf", "part.step", "part.glb"} {
 		out := filepath.Join(dir, name)
 		var stdout, stderr bytes.Buffer
 		code := run([]string{"run", script, "-o", out}, &stdout, &stderr)
@@ -264,6 +264,7 @@ func TestWatchOutputsSolids(t *testing.T) {
 	for _, c := range []struct{ file, magic, leftOut string }{
 		{"part.stl", "binary STL", "left out 1 shape that is not a solid (hole): STL holds solids only; write .svg, .pdf, .dxf or .png to see them"},
 		{"part.3mf", "PK", "left out 1 shape that is not a solid (hole): 3MF holds solids only; write .svg, .pdf, .dxf or .png to see them"},
+		{"part.glb", "glTF", "left out 1 shape that is not a solid (hole): GLB holds solids only; write .svg, .pdf, .dxf or .png to see them"},
 		{"part.step", "ISO-10303-21;", "left out 1 shape that is not a solid (hole): STEP holds solids only; write .svg, .pdf, .dxf or .png to see them; STEP solids faceted (planar triangles): tetra (a mesh); for exact faces, make holes and pockets with 2D booleans before extruding"},
 		{"part.svg", "<svg", "left out 1 solid (tetra): SVG draws 2D shapes only; write .stl, .3mf or .png to see them"},
 	} {
