@@ -63,6 +63,10 @@ func stepCases(t *testing.T) []stepCase {
 	put(profiles, "h2", scene.Circle{Center: scene.Vec{X: 25, Y: 5}, Radius: 4})
 	_, err := profiles.Boolean(scene.Difference, []string{"outline"}, []string{"h1", "h2"}, "plate")
 	must(err)
+	put(profiles, "c1", scene.Circle{Center: scene.Vec{X: 0, Y: 0}, Radius: 3})
+	put(profiles, "c2", scene.Circle{Center: scene.Vec{X: 10, Y: 0}, Radius: 3})
+	_, err = profiles.Boolean(scene.Union, []string{"c1", "c2"}, nil, "pair")
+	must(err)
 	put(profiles, "tube", scene.Circle{Center: scene.Vec{X: 20, Y: 3}, Radius: 5})
 	put(profiles, "block", scene.Rect{Center: scene.Vec{X: 5, Y: 0}, Width: 10, Height: 6})
 	put(profiles, "half", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: 0, Y: -6}, {X: 0, Y: 6}}, OuterBulges: []float64{1, 0}}}})
@@ -73,6 +77,7 @@ func stepCases(t *testing.T) []stepCase {
 		return sd
 	}
 	plate := mk(func() (*scene.Solid, error) { return ss.Extrude(ctx, profiles, "plate", 8, solid.ExtrudeOptions{}) })
+	pair := mk(func() (*scene.Solid, error) { return ss.Extrude(ctx, profiles, "pair", 4, solid.ExtrudeOptions{}) })
 	ring := mk(func() (*scene.Solid, error) { return ss.Revolve(ctx, profiles, "tube", solid.RevolveOptions{}) })
 	quarter := mk(func() (*scene.Solid, error) {
 		return ss.Revolve(ctx, profiles, "tube", solid.RevolveOptions{Angle: math.Pi / 2})
@@ -108,6 +113,11 @@ func stepCases(t *testing.T) []stepCase {
 	plateFaces := map[string]int{"Plane": 6, "Cylinder": 8} // four rounded corners, two holes of two halves
 	cases := []stepCase{
 		one("plate", plate, plateFaces, nil),
+		func() stepCase {
+			c := one("pair", pair, map[string]int{"Plane": 4, "Cylinder": 4}, nil)
+			c.solids = 2 // two pins from one profile of two parts: one product of two solids
+			return c
+		}(),
 		one("ring", ring, map[string]int{"Toroid": 4}, nil),
 		one("quarter", quarter, map[string]int{"Toroid": 2, "Plane": 2}, nil),
 		one("wedge", wedge, map[string]int{"Plane": 6, "Cylinder": 2}, nil),
@@ -133,7 +143,7 @@ func stepCases(t *testing.T) []stepCase {
 		}
 	}
 	all := stepCase{name: "several", sc: scene.New(), exact: true, faces: map[string]int{}, solids: 3}
-	for _, c := range cases[:3] {
+	for _, c := range []stepCase{cases[0], cases[2], cases[3]} {
 		put(all.sc, c.name, c.sc.Solids()[0].Entity.Shape)
 		for k, n := range c.faces {
 			all.faces[k] += n
