@@ -127,6 +127,46 @@ func TestGLBFrame(t *testing.T) {
 	if smooth != 96 {
 		t.Errorf("%d of the cylinder's vertices have radial normals, want 96 (48 round the top and the bottom)", smooth)
 	}
+	// A mirrored cube's facets face out: each vertex's normal points away from its centre, and
+	// its triangles turn counter-clockwise about it.
+	mir := scene.New()
+	if _, err := mir.Put("m", &scene.Solid{Mesh: unitCube(), Place: turnedMirrored}); err != nil {
+		t.Fatal(err)
+	}
+	b, err = GLB(mir, GLTFOptions{Unit: UnitM})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, bin = readGLB(t, b)
+	prim := doc.Meshes[0].Primitives[0]
+	pa, na = doc.Accessors[prim.Attributes.Position], doc.Accessors[prim.Attributes.Normal]
+	ia := doc.Accessors[prim.Indices]
+	vec := func(view, i int) [3]float64 {
+		return [3]float64{float64(f(view, 3*i)), float64(f(view, 3*i+1)), float64(f(view, 3*i+2))}
+	}
+	var centre [3]float64
+	for k := range 3 {
+		centre[k] = float64(pa.Min[k]+pa.Max[k]) / 2
+	}
+	for t3 := range ia.Count / 3 {
+		var p [3][3]float64
+		for k := range 3 {
+			v := doc.BufferViews[ia.BufferView]
+			p[k] = vec(pa.BufferView, int(binary.LittleEndian.Uint32(bin[v.ByteOffset+4*(3*t3+k):])))
+		}
+		e1 := [3]float64{p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]}
+		e2 := [3]float64{p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]}
+		n := [3]float64{e1[1]*e2[2] - e1[2]*e2[1], e1[2]*e2[0] - e1[0]*e2[2], e1[0]*e2[1] - e1[1]*e2[0]}
+		if out := n[0]*(p[0][0]-centre[0]) + n[1]*(p[0][1]-centre[1]) + n[2]*(p[0][2]-centre[2]); out <= 0 {
+			t.Errorf("the mirrored cube's triangle %d faces in", t3)
+		}
+	}
+	for i := range na.Count {
+		p, n := vec(pa.BufferView, i), vec(na.BufferView, i)
+		if n[0]*(p[0]-centre[0])+n[1]*(p[1]-centre[1])+n[2]*(p[2]-centre[2]) <= 0 {
+			t.Errorf("the mirrored cube's vertex %d has a normal facing in", i)
+		}
+	}
 	if _, err := GLB(scene.New(), GLTFOptions{}); err == nil || !strings.Contains(err.Error(), "GLB holds only solids") {
 		t.Errorf("a scene without solids: %v", err)
 	}

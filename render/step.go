@@ -757,11 +757,10 @@ func (o *stepOut) contexts(u Unit) stepContexts {
 	return c
 }
 
-// placed writes the geometry of b through m: points and directions mapped, lengths scaled.
+// placed writes points and directions through m, a similarity (lengths the caller scales).
 type placed struct {
-	o     *stepOut
-	m     scene.Affine3
-	scale float64
+	o *stepOut
+	m scene.Affine3
 }
 
 func (g placed) point(p scene.Vec3) int {
@@ -786,7 +785,7 @@ func (g placed) axis2(loc, axis, refDir scene.Vec3) int {
 // representation, the product that names it, and its colour.
 func (o *stepOut) solid(name string, b *brep, m scene.Affine3, c stepContexts, color scene.Color) {
 	scale, _ := similarity(m)
-	g := placed{o: o, m: m, scale: scale}
+	g := placed{o: o, m: m}
 	vp := make([]int, len(b.verts))  // CARTESIAN_POINT
 	vid := make([]int, len(b.verts)) // VERTEX_POINT
 	for i, p := range b.verts {
