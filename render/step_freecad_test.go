@@ -20,9 +20,16 @@ import (
 )
 
 // freecadScript reads each file named in STEP_FILES (separated by newlines) and prints one
-// line, RESULT and a JSON object of what it found in each.
+// line, RESULT and a JSON object of what it found in each. The files named in NAMED_FILES are
+// also imported into a document, whose objects FreeCAD labels with the products' names
+// (one object a product, not grouped: the import modes that a headless FreeCAD runs).
 const freecadScript = `import os, json
 import FreeCAD, Part
+p = FreeCAD.ParamGet("User parameter:BaseApp/Preferences/Mod/Import")
+p.SetBool("UseLinkGroup", False)
+p.SetInt("ImportMode", 0)
+p.SetBool("UseBaseName", True)
+import Import
 res = {}
 for f in os.environ["STEP_FILES"].split("\n"):
     try:
@@ -36,6 +43,10 @@ for f in os.environ["STEP_FILES"].split("\n"):
                       closed=all(sh.isClosed() for sh in s.Shells), volume=s.Volume, faces=faces)
     except Exception as e:
         res[f] = dict(error=str(e))
+for f in filter(None, os.environ["NAMED_FILES"].split("\n")):
+    doc = FreeCAD.newDocument()
+    Import.insert(f, doc.Name)
+    res[f]["names"] = [o.Label for o in doc.Objects if o.TypeId == "Part::Feature"]
 print("RESULT " + json.dumps(res))
 `
 
@@ -47,11 +58,13 @@ type freecadShape struct {
 	Closed bool           `json:"closed"`
 	Volume float64        `json:"volume"`
 	Faces  map[string]int `json:"faces"`
+	Names  []string       `json:"names"`
 	Error  string         `json:"error"`
 }
 
-// freecadRead reads the STEP files with FreeCAD in one process.
-func freecadRead(t *testing.T, files []string) map[string]freecadShape {
+// freecadRead reads the STEP files with FreeCAD in one process, and the names of the solids
+// of those named.
+func freecadRead(t *testing.T, files, named []string) map[string]freecadShape {
 	t.Helper()
 	bin, err := exec.LookPath("freecadcmd")
 	if err != nil {
@@ -64,7 +77,7 @@ func freecadRead(t *testing.T, files []string) map[string]freecadShape {
 	}
 	cmd := exec.Command(bin, script)
 	// FreeCAD keeps its settings under HOME: a fresh one leaves the user's alone.
-	cmd.Env = append(os.Environ(), "STEP_FILES="+strings.Join(files, "\n"), "HOME="+dir)
+	cmd.Env = append(os.Environ(), "STEP_FILES="+strings.Join(files, "\n"), "NAMED_FILES="+strings.Join(named, "\n"), "HOME="+dir)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("freecadcmd: %v\n%s", err, out)
@@ -83,7 +96,8 @@ func freecadRead(t *testing.T, files []string) map[string]freecadShape {
 
 // TestSTEPThroughFreeCAD: FreeCAD reads every STEP as valid closed solids of the right
 // volume (1e-9 relative) and surface types: a cylinder for a hole, a torus for a revolved
-// circle, a cone, a sphere, planes for a faceted solid's triangles.
+// circle, a cone, a sphere, planes for a faceted solid's triangles; and names the solids of
+// a file of several as their entities are named (Ø and a quote included).
 func TestSTEPThroughFreeCAD(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("freecadcmd"); err != nil {
@@ -92,6 +106,7 @@ func TestSTEPThroughFreeCAD(t *testing.T) {
 	cases := stepCases(t)
 	dir := t.TempDir()
 	files := make([]string, len(cases))
+	var named []string
 	for i, c := range cases {
 		b, err := STEP(c.sc, STEPOptions{})
 		if err != nil {
@@ -101,8 +116,11 @@ func TestSTEPThroughFreeCAD(t *testing.T) {
 		if err := os.WriteFile(files[i], b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if c.names != nil {
+			named = append(named, files[i])
+		}
 	}
-	got := freecadRead(t, files)
+	got := freecadRead(t, files, named)
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			g, ok := got[files[i]]
@@ -114,6 +132,9 @@ func TestSTEPThroughFreeCAD(t *testing.T) {
 			}
 			if math.Abs(g.Volume-c.volume) > 1e-9*math.Abs(c.volume) {
 				t.Errorf("FreeCAD's volume %.15g, want %.15g (off by %.3g relative)", g.Volume, c.volume, math.Abs(g.Volume-c.volume)/c.volume)
+			}
+			if diff := cmp.Diff(c.names, g.Names); diff != "" {
+				t.Errorf("the solids' names mismatch (-want +got):\n%s", diff)
 			}
 			if c.faces != nil {
 				if diff := cmp.Diff(c.faces, g.Faces); diff != "" {

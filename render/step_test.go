@@ -23,6 +23,7 @@ type stepCase struct {
 	volume float64
 	faces  map[string]int // FreeCAD's surface class names: Plane, Cylinder, Cone, Toroid, Sphere
 	solids int
+	names  []string // the solids' names as FreeCAD labels them, when checked
 }
 
 // kernelSession is a solid session for a test, skipped where the kernel cannot run.
@@ -142,9 +143,10 @@ func stepCases(t *testing.T) []stepCase {
 			cases[i].faces = map[string]int{"Plane": cases[i].sc.SceneTriangles()}
 		}
 	}
-	all := stepCase{name: "several", sc: scene.New(), exact: true, faces: map[string]int{}, solids: 3}
-	for _, c := range []stepCase{cases[0], cases[2], cases[3]} {
-		put(all.sc, c.name, c.sc.Solids()[0].Entity.Shape)
+	all := stepCase{name: "several", sc: scene.New(), exact: true, faces: map[string]int{}, solids: 3,
+		names: []string{"plate", "ring", "quarter Ø 'A'"}}
+	for i, c := range []stepCase{cases[0], cases[2], cases[3]} {
+		put(all.sc, all.names[i], c.sc.Solids()[0].Entity.Shape)
 		for k, n := range c.faces {
 			all.faces[k] += n
 		}
