@@ -26,7 +26,7 @@ var ErrBadOutputName = errors.New("bad output name")
 
 // Compiled at first use, as importPart.
 var outputName = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.(svg|png|pdf|dxf|json|stl|3mf)$`)
+	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.(svg|png|pdf|dxf|json|stl|3mf|step|glb)$`)
 })
 
 // WriteOutput writes data to out/NAME.EXT, atomically and durably, and answers the file's
@@ -36,7 +36,7 @@ func (w *Workspace) WriteOutput(name string, data []byte) (string, error) {
 		name = name[len(OutputDir)+1:]
 	}
 	if !outputName().MatchString(name) {
-		return "", fmt.Errorf("%w: %q: give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf, json, stl or 3mf (exports go to the workspace's out/ folder only)", ErrBadOutputName, name)
+		return "", fmt.Errorf("%w: %q: give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf, json, stl, 3mf, step or glb (exports go to the workspace's out/ folder only)", ErrBadOutputName, name)
 	}
 	p := OutputDir + "/" + name
 	if len(data) > MaxOutputBytes {

@@ -102,6 +102,8 @@ type Options struct {
 	DXF     DXFOptions
 	PDF     PDFOptions
 	ThreeMF ThreeMFOptions
+	STEP    STEPOptions
+	GLTF    GLTFOptions
 	// Layers, when not empty, keeps only the shapes on these layers of the scene's table
 	// (SelectLayers), so that one scene gives a cut-only DXF and a dimensioned PDF. The
 	// caller selects them before it renders, and says what the file leaves out of the
@@ -111,11 +113,14 @@ type Options struct {
 
 // Format is an output format chosen by a file's extension.
 type Format struct {
-	Ext    string // ".svg", ".png", ".json", ".dxf", ".pdf", ".stl" or ".3mf"
+	Ext    string // ".svg", ".png", ".json", ".dxf", ".pdf", ".stl", ".3mf", ".step" or ".glb"
 	Render func(*scene.Scene, Options) ([]byte, error)
 	// write, when set, writes what Render makes in pieces as they are made (Export).
 	write func(io.Writer, *scene.Scene, Options) error
 	holds holds // what the format holds of a scene (LeftOut)
+	// note, when set, says how the file holds what it holds (a STEP's exact and faceted
+	// solids); LeftOut adds it.
+	note func(*scene.Scene) string
 }
 
 var formats = []Format{
@@ -129,6 +134,10 @@ var formats = []Format{
 		write: func(w io.Writer, s *scene.Scene, _ Options) error { return WriteSTL(w, s) }, holds: holdsSolids},
 	{Ext: ".3mf", Render: func(s *scene.Scene, o Options) ([]byte, error) { return ThreeMF(s, o.ThreeMF) },
 		write: func(w io.Writer, s *scene.Scene, o Options) error { return WriteThreeMF(w, s, o.ThreeMF) }, holds: holdsSolids},
+	{Ext: ".step", Render: func(s *scene.Scene, o Options) ([]byte, error) { return STEP(s, o.STEP) },
+		write: func(w io.Writer, s *scene.Scene, o Options) error { return WriteSTEP(w, s, o.STEP) }, holds: holdsSolids, note: stepNote},
+	{Ext: ".glb", Render: func(s *scene.Scene, o Options) ([]byte, error) { return GLB(s, o.GLTF) },
+		write: func(w io.Writer, s *scene.Scene, o Options) error { return WriteGLB(w, s, o.GLTF) }, holds: holdsSolids},
 }
 
 // ByExt picks the writer for an output file by its extension (case-insensitive). A command
@@ -147,7 +156,7 @@ func ByExt(path string) (Format, error) {
 }
 
 // Extensions lists the output extensions ByExt knows, for messages: ".svg, .png, .json,
-// .dxf, .pdf, .stl or .3mf".
+// .dxf, .pdf, .stl, .3mf, .step or .glb".
 func Extensions() string {
 	var b strings.Builder
 	for i, f := range formats {
@@ -180,9 +189,9 @@ func (o *Options) Flags(fs *flag.FlagSet) {
 		o.DXF.Text = t
 		return err
 	})
-	fs.Func("units", "what one scene unit is, for DXF $INSUNITS, PDF scale and the 3MF's unit: mm (default), cm, m, in or ft", func(s string) error {
+	fs.Func("units", "what one scene unit is, for DXF $INSUNITS, PDF scale and the 3MF's, STEP's and glTF's unit: mm (default), cm, m, in or ft", func(s string) error {
 		u, err := ParseUnit(s)
-		o.DXF.Unit, o.PDF.Unit, o.ThreeMF.Unit = u, u, u
+		o.DXF.Unit, o.PDF.Unit, o.ThreeMF.Unit, o.STEP.Unit, o.GLTF.Unit = u, u, u, u, u
 		return err
 	})
 	fs.Func("tolerance", "DXF: largest distance in scene units between a Bézier or ellipse and the polyline written for it (default 0.01)", func(s string) error {

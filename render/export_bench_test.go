@@ -56,6 +56,7 @@ func BenchmarkSolidFiles(b *testing.B) {
 	}{
 		{"STL", func() ([]byte, error) { return STL(s) }},
 		{"3MF", func() ([]byte, error) { return ThreeMF(s, ThreeMFOptions{}) }},
+		{"GLB", func() ([]byte, error) { return GLB(s, GLTFOptions{}) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var size int

@@ -100,7 +100,7 @@ func TestByExt(t *testing.T) {
 		}
 	}
 	_, err := ByExt("part.dwg")
-	want := `bad export option: output "part.dwg" must end in .svg, .png, .json, .dxf, .pdf, .stl or .3mf`
+	want := `bad export option: output "part.dwg" must end in .svg, .png, .json, .dxf, .pdf, .stl, .3mf, .step or .glb`
 	if err == nil || err.Error() != want || !errors.Is(err, ErrExportOption) {
 		t.Errorf("ByExt(part.dwg) = %v, want %q", err, want)
 	}
@@ -119,6 +119,8 @@ func TestExportFlags(t *testing.T) {
 		DXF:     DXFOptions{Version: DXF2000, Unit: UnitIn, Tolerance: 0.5},
 		PDF:     PDFOptions{Page: "A3", Scale: PDFScale{Paper: 0.5}, Unit: UnitIn},
 		ThreeMF: ThreeMFOptions{Unit: UnitIn},
+		STEP:    STEPOptions{Unit: UnitIn},
+		GLTF:    GLTFOptions{Unit: UnitIn},
 	}
 	if diff := cmp.Diff(want, o); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

@@ -64,7 +64,7 @@ func TestExportMatchesRender(t *testing.T) {
 func TestExportErrors(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ request, want string }{
-		{`{"Ext": ".dwg"}`, `bad export option: output ".dwg" must end in .svg, .png, .json, .dxf, .pdf, .stl or .3mf`},
+		{`{"Ext": ".dwg"}`, `bad export option: output ".dwg" must end in .svg, .png, .json, .dxf, .pdf, .stl, .3mf, .step or .glb`},
 		{`{"Ext": ".svg", "Options": 1}`, "reading the export request: json: cannot unmarshal number into Go struct field Request.Options of type render.Options"},
 	} {
 		_, err := Export(io.Discard, scene.New(), []byte(c.request))

@@ -30,9 +30,23 @@ const (
 const maxLeftOutNames = 10
 
 // LeftOut is the warning for what a file in format f leaves out of s: the solids of a drawing
-// (SVG, PDF, DXF), the 2D shapes of a mesh file (STL, 3MF); "" when it leaves nothing out.
+// (SVG, PDF, DXF), the 2D shapes of a mesh file (STL, 3MF, STEP, glTF); "" when it leaves
+// nothing out. A STEP's also says which solids it writes exact and which faceted.
 // `cadrun run -o`, `cadrun watch -out`, the export tool and `scene svg`/`scene dxf` show it.
 func (f Format) LeftOut(s *scene.Scene) string {
+	l := f.leftOut(s)
+	if f.note == nil {
+		return l
+	}
+	if n := f.note(s); n != "" && l != "" {
+		return l + "; " + n
+	} else if n != "" {
+		return n
+	}
+	return l
+}
+
+func (f Format) leftOut(s *scene.Scene) string {
 	var names []string
 	switch f.holds {
 	case holdsFlat:

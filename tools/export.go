@@ -23,13 +23,13 @@ import (
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
-const exportDescription = "Write the scene to the workspace's out/NAME.EXT with run -o's options: svg, pdf, dxf, png, json, or its solids as stl, 3mf; layers keeps only their shapes (a cut-only DXF). Answers path, size, a DXF's entities by kind and layer, and what the file leaves out."
+const exportDescription = "Write the scene to the workspace's out/NAME.EXT with run -o's options: svg, pdf, dxf, png, json, or its solids as stl, 3mf, step, glb; layers keeps only their shapes. Answers path, size, a DXF's entities by kind and layer, and what the file leaves out."
 
 // ExportIn says what to write and where.
 type ExportIn struct {
 	Path       string   `json:"path" jsonschema:"out/NAME.EXT"`
 	Format     string   `json:"format,omitempty" jsonschema:"when path has no extension"`
-	Units      string   `json:"units,omitempty" jsonschema:"one scene unit (DXF, PDF, 3MF): mm (default), cm, m, in or ft"`
+	Units      string   `json:"units,omitempty" jsonschema:"one scene unit: mm (default), cm, m, in or ft"`
 	Page       string   `json:"page,omitempty" jsonschema:"PDF: fit (default), A4, A3 or Letter"`
 	Scale      string   `json:"scale,omitempty" jsonschema:"PDF: 1:1 (default), 1:N, N:1 or fit"`
 	DXFVersion string   `json:"dxf_version,omitempty" jsonschema:"DXF: 12 (default) or 2000"`
@@ -49,8 +49,9 @@ type ExportOut struct {
 	// Lint lists the texts under the lint's minimum height on this output's paper (a PDF at
 	// its scale, a DXF at full size), which a write's lint, at 1:1 in millimetres, cannot see.
 	Lint []string `json:"lint,omitempty"`
-	// Warnings say what the file leaves out: the solids of a drawing, the 2D shapes of an STL
-	// or a 3MF (render.Format.LeftOut).
+	// Warnings say what the file leaves out: the solids of a drawing, the 2D shapes of an STL,
+	// a 3MF, a STEP or a glTF; and a STEP's which solids it wrote exact and which faceted
+	// (render.Format.LeftOut).
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -69,6 +70,18 @@ const defaultExportWidth = 1024
 // map that shares them, the compressed text), measured on a sphere of 522,240 triangles
 // (render.BenchmarkSolidFiles); the estimate leaves room above both.
 const meshFileBytesPerTriangle = 100
+
+// glbBytesPerTriangle is what writing a GLB allocates a triangle of the scene's solids: 185
+// bytes (the facets round each point, the vertices with their normals, the buffer), measured
+// on render.BenchmarkSolidFiles's sphere of 522,240 triangles; the estimate leaves room above.
+const glbBytesPerTriangle = 250
+
+// stepBytesPerFacet is what writing a STEP allocates a triangle of its faceted solids: the
+// shell's faces, edges and points and the file's text, 4,300 bytes (measured on
+// render.BenchmarkSTEP's drilled block, 8,016 triangles); the estimate leaves room above it.
+// An exact solid's few faces cost little beside the quarter of meshFileBytesPerTriangle each
+// of its triangles is given.
+const stepBytesPerFacet = 5000
 
 func exportTool(ctx context.Context, se *Session, in ExportIn) (*ExportOut, error) {
 	name := in.Path
@@ -157,6 +170,10 @@ func exportMemory(sc *scene.Scene, ext string, width int) int64 {
 	switch ext {
 	case ".stl", ".3mf":
 		return int64(sc.SceneTriangles())*meshFileBytesPerTriangle + int64(sc.Len())*svgBytesPerEntity
+	case ".glb":
+		return int64(sc.SceneTriangles())*glbBytesPerTriangle + int64(sc.Len())*svgBytesPerEntity
+	case ".step":
+		return int64(render.STEPFacets(sc))*stepBytesPerFacet + int64(sc.SceneTriangles())*meshFileBytesPerTriangle/4 + int64(sc.Len())*svgBytesPerEntity
 	case ".png":
 	default:
 		return drawingMemory(sc, svgBytesPerEntity)

@@ -48,7 +48,7 @@ func newSolidSession(t *testing.T) (*Session, string) {
 	return newSession(t, map[string]string{"scene.json": string(b)})
 }
 
-// TestExportSolids: export writes the solids as STL and 3MF, and every format says what its
+// TestExportSolids: export writes the solids as STL, 3MF, GLB and STEP, and every format says what its
 // file leaves out: a drawing the solids, a mesh file the 2D shapes.
 func TestExportSolids(t *testing.T) {
 	t.Parallel()
@@ -62,6 +62,9 @@ func TestExportSolids(t *testing.T) {
 	}{
 		{"out/part.stl", "binary STL written by cadrun", strings.Replace(flat, "%s", "STL", 1)},
 		{"out/part.3mf", "PK\x03\x04", strings.Replace(flat, "%s", "3MF", 1)},
+		{"out/part.glb", "glTF", strings.Replace(flat, "%s", "GLB", 1)},
+		{"out/part.step", "ISO-10303-21;", strings.Replace(flat, "%s", "STEP", 1) +
+			"; STEP solids faceted (planar triangles): bracket (a mesh), knob (a mesh); for exact faces, make holes and pockets with 2D booleans before extruding"},
 		{"out/part.svg", "<svg", strings.Replace(solids, "%s", "SVG", 1)},
 		{"out/part.pdf", "%PDF-", strings.Replace(solids, "%s", "PDF", 1)},
 		{"out/part.dxf", "  0\nSECTION", strings.Replace(solids, "%s", "DXF", 1)},
@@ -88,6 +91,35 @@ func TestExportSolids(t *testing.T) {
 	}
 	if _, err := call[*ExportOut](t, s, "export", ExportIn{Path: "out/x", Format: "3mf", Units: "in"}); err != nil {
 		t.Fatalf("format 3mf, units in: %v", err)
+	}
+}
+
+// stepMain makes a plate with holes made in 2D (exact in a STEP) and a block drilled by a 3D
+// boolean (faceted).
+const stepMain = `drawRoundedRect('outline', 0, 0, 60, 30, 5); drawCircle('h', 15, 0, 4)
+booleanDifference('outline', 'h', 'profile'); extrude('profile', 8, 'plate')
+drawBox('box', 0, 40, 5, 20, 20, 10); drawCylinder('pin', 0, 40, 5, 4, 30); booleanDifference('box', 'pin', 'block')
+for (const n of ['outline', 'h', 'profile', 'box', 'pin']) deleteEntity(n)`
+
+// TestExportSTEP: the export tool writes a STEP, and its answer says which solids are exact
+// and which faceted, and why.
+func TestExportSTEP(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{"scene.code.js": stepMain})
+	out, err := call[*ExportOut](t, s, "export", ExportIn{Path: "out/part", Format: "step", Units: "in"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "out", "part.step"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Format != "step" || out.Bytes != len(b) || !strings.Contains(string(b), "CONVERSION_BASED_UNIT('INCH'") {
+		t.Errorf("answer %+v, a file of %d bytes", out, len(b))
+	}
+	want := []string{"STEP solids exact (planes, cylinders, cones, tori, spheres): plate; faceted (planar triangles): block (a 3D difference); for exact faces, make holes and pockets with 2D booleans before extruding"}
+	if diff := cmp.Diff(want, out.Warnings); diff != "" {
+		t.Errorf("warnings mismatch (-want +got):\n%s", diff)
 	}
 }
 

@@ -100,10 +100,10 @@ func TestExportRefusals(t *testing.T) {
 		in   ExportIn
 		want string
 	}{
-		{ExportIn{Path: "data/d.json"}, `bad output name: "data/d.json": give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf, json, stl or 3mf (exports go to the workspace's out/ folder only)`},
-		{ExportIn{Path: "out/../scene.code.js"}, `bad input: export: bad export option: output "out/../scene.code.js" must end in .svg, .png, .json, .dxf, .pdf, .stl or .3mf`},
-		{ExportIn{Path: "out/../main.svg"}, `bad output name: "../main.svg": give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf, json, stl or 3mf (exports go to the workspace's out/ folder only)`},
-		{ExportIn{Path: "/etc/x.svg"}, `bad output name: "/etc/x.svg": give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf, json, stl or 3mf (exports go to the workspace's out/ folder only)`},
+		{ExportIn{Path: "data/d.json"}, `bad output name: "data/d.json": give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf, json, stl, 3mf, step or glb (exports go to the workspace's out/ folder only)`},
+		{ExportIn{Path: "out/../scene.code.js"}, `bad input: export: bad export option: output "out/../scene.code.js" must end in .svg, .png, .json, .dxf, .pdf, .stl, .3mf, .step or .glb`},
+		{ExportIn{Path: "out/../main.svg"}, `bad output name: "../main.svg": give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf, json, stl, 3mf, step or glb (exports go to the workspace's out/ folder only)`},
+		{ExportIn{Path: "/etc/x.svg"}, `bad output name: "/etc/x.svg": give out/NAME.EXT, NAME 1-64 letters, digits, '_' or '-' starting with a letter or digit, EXT svg, png, pdf, dxf, json, stl, 3mf, step or glb (exports go to the workspace's out/ folder only)`},
 		{ExportIn{Path: "out/p.svg", Format: "pdf"}, `bad input: export: format "pdf" and path "out/p.svg" disagree; give one, or make them the same`},
 		{ExportIn{Path: "out/p.pdf", Units: "furlong"}, `bad input: export: units: bad export option: unit "furlong": use mm, cm, m, in or ft`},
 		{ExportIn{Path: "out/p.dxf", DXFText: "glyphs"}, `bad input: export: dxf_text: bad export option: DXF text "glyphs": use outlines or entities`},
@@ -187,7 +187,8 @@ func TestExportWaitsForRenderMemory(t *testing.T) {
 }
 
 // TestExportMemory estimates a PNG export by its pixels at the height the scene's frame gives
-// it, an STL or a 3MF by its triangles, and any export by its drawing.
+// it, an STL or a 3MF by its triangles, a GLB by its triangles, a STEP by its faceted solids' triangles, and any
+// export by its drawing.
 func TestExportMemory(t *testing.T) {
 	t.Parallel()
 	sc := solidScene(t) // 24 triangles
@@ -208,6 +209,8 @@ func TestExportMemory(t *testing.T) {
 		{".png", 8192, draw + 4*8192*int64(math.Round(8192*fit.Y/fit.X))},
 		{".stl", 1024, mesh},
 		{".3mf", 1024, mesh},
+		{".glb", 1024, 24*glbBytesPerTriangle + int64(sc.Len())*svgBytesPerEntity},
+		{".step", 1024, 24*stepBytesPerFacet + 24*meshFileBytesPerTriangle/4 + int64(sc.Len())*svgBytesPerEntity}, // the cubes are faceted
 	} {
 		if got := exportMemory(sc, tt.ext, tt.width); got != tt.want {
 			t.Errorf("%s %d px: %d bytes, want %d", tt.ext, tt.width, got, tt.want)

@@ -68,7 +68,7 @@ func TestRunExportErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-o", filepath.Join(dir, "part.dwg")}, 2,
-			`cadrun run: bad export option: output "` + filepath.Join(dir, "part.dwg") + `" must end in .svg, .png, .json, .dxf, .pdf, .stl or .3mf`},
+			`cadrun run: bad export option: output "` + filepath.Join(dir, "part.dwg") + `" must end in .svg, .png, .json, .dxf, .pdf, .stl, .3mf, .step or .glb`},
 		{[]string{"-o", filepath.Join(dir, "part.dxf"), "-dxf", "2004"}, 2,
 			`invalid value "2004" for flag -dxf: bad export option: DXF version "2004": use 12 or 2000`},
 		{[]string{"-o", filepath.Join(dir, "part.dxf"), "-dxf-text", "glyphs"}, 2,
@@ -198,6 +198,31 @@ func TestRunLintsTextOnItsPaper(t *testing.T) {
 	}
 }
 
+// TestRunWritesSTEP: run -o part.step writes the STEP through the worker, and its message
+// says which solids are exact and which faceted.
+func TestRunWritesSTEP(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "part.js")
+	src := "drawCircle('c', 20, 0, 5)\nrevolve('c', 'ring')\ndrawBox('box', 0, 0, 0, 10, 10, 10)\ndrawSphere('ball', 0, 0, 0, 6)\n" +
+		"booleanDifference('box', 'ball', 'cup')\nfor (const n of ['c', 'box', 'ball']) deleteEntity(n)\n"
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "part.step")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"run", script, "-o", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("run -o part.step: exit %d\n%s", code, stderr.String())
+	}
+	want := "warning: STEP solids exact (planes, cylinders, cones, tori, spheres): ring; faceted (planar triangles): cup (a 3D difference); for exact faces, make holes and pockets with 2D booleans before extruding\n"
+	if !strings.Contains(stderr.String(), want) {
+		t.Errorf("run -o part.step says %q, want it to hold %q", stderr.String(), want)
+	}
+	if b, err := os.ReadFile(out); err != nil || !strings.HasPrefix(string(b), "ISO-10303-21;") || !strings.Contains(string(b), "TOROIDAL_SURFACE") {
+		t.Errorf("part.step: %v, %d bytes", err, len(b))
+	}
+}
+
 // TestRunSolidFileNeedsSolids: run -o part.stl of a drawing without solids fails, saying what
 // STL holds and how to make a solid, and writes nothing.
 func TestRunSolidFileNeedsSolids(t *testing.T) {
@@ -207,7 +232,7 @@ func TestRunSolidFileNeedsSolids(t *testing.T) {
 	if err := os.WriteFile(script, []byte("drawCircle('c', 0, 0, 5)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"part.stl", "part.3mf"} {
+	for _, name := range []string{"part.stl", "part.3mf", "part.step", "part.glb"} {
 		out := filepath.Join(dir, name)
 		var stdout, stderr bytes.Buffer
 		code := run([]string{"run", script, "-o", out}, &stdout, &stderr)
@@ -239,6 +264,8 @@ func TestWatchOutputsSolids(t *testing.T) {
 	for _, c := range []struct{ file, magic, leftOut string }{
 		{"part.stl", "binary STL", "left out 1 shape that is not a solid (hole): STL holds solids only; write .svg, .pdf, .dxf or .png to see them"},
 		{"part.3mf", "PK", "left out 1 shape that is not a solid (hole): 3MF holds solids only; write .svg, .pdf, .dxf or .png to see them"},
+		{"part.glb", "glTF", "left out 1 shape that is not a solid (hole): GLB holds solids only; write .svg, .pdf, .dxf or .png to see them"},
+		{"part.step", "ISO-10303-21;", "left out 1 shape that is not a solid (hole): STEP holds solids only; write .svg, .pdf, .dxf or .png to see them; STEP solids faceted (planar triangles): tetra (a mesh); for exact faces, make holes and pockets with 2D booleans before extruding"},
 		{"part.svg", "<svg", "left out 1 solid (tetra): SVG draws 2D shapes only; write .stl, .3mf or .png to see them"},
 	} {
 		o, err := newOutput(filepath.Join(dir, c.file), render.Options{})

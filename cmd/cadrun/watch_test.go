@@ -186,7 +186,7 @@ func TestWatchUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"watch", "-workspace", dir, "-out", "scene.gif"}, `cadrun watch: -out "scene.gif": the extension picks the format; use .svg, .png, .json, .dxf, .pdf, .stl or .3mf`},
+		{[]string{"watch", "-workspace", dir, "-out", "scene.gif"}, `cadrun watch: -out "scene.gif": the extension picks the format; use .svg, .png, .json, .dxf, .pdf, .stl, .3mf, .step or .glb`},
 		{[]string{"watch", "-workspace", dir, "-out", dir + "/none/scene.svg"}, `cadrun watch: -out "` + dir + `/none/scene.svg": the directory ` + dir + `/none does not exist; create it first`},
 		{[]string{"watch", "-workspace", dir, "-poll", "5ms"}, "cadrun watch: -poll: bad poll interval: 5ms; give between 20ms (MinPoll) and 1m0s (MaxPoll)"},
 		{[]string{"watch", "-workspace", dir, "-timeout", "0s"}, "cadrun watch: -timeout 0s: give a positive duration"},
