@@ -60,6 +60,10 @@ type Item struct {
 	Children      []*Item
 	Symbol        *Symbol
 	Place         Placement
+	// Clips are the regions a shape's fill is cut to, in turn (SVG's clip-path and masks of
+	// one white shape), which the module cuts with cadrun's booleans; its stroke, cut by the
+	// reader, is a shape of its own.
+	Clips []Clip
 }
 
 // Prim is a shape in scene coordinates: one of the calls cadrun draws with.
@@ -165,6 +169,7 @@ type converter struct {
 	dashes   float64    // the dashes and dots the strokes make, against scene.MaxDashSegments
 	vp       [2]float64 // the width and height of the viewport being converted, in its user units
 	ext      *extent    // what the innermost clipping viewport being converted holds, nil outside one
+	clips    []region   // the clip regions of the elements being converted, outermost first
 	d        *Drawing
 }
 
@@ -270,10 +275,8 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 		c.skip(e.name, "display:none")
 		return nil, nil
 	}
-	for _, a := range []string{"clip-path", "mask", "filter"} {
-		if v := e.attr(a); v != "" && v != "none" {
-			c.skip(e.name, a+" is not applied")
-		}
+	if v := e.attr("filter"); v != "" && v != "none" {
+		c.skip(e.name, "filter is not applied")
 	}
 	if t := e.attr("transform"); t != "" {
 		tm, err := parseTransform(t)
@@ -286,6 +289,15 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 			tm = scene.Translation(o).Mul(tm).Mul(scene.Translation(o.Mul(-1)))
 		}
 		m = m.Mul(tm)
+	}
+	regs, draws := c.clipsOf(e, m, st)
+	if !draws {
+		return nil, nil
+	}
+	if len(regs) > 0 {
+		outer := c.clips
+		c.clips = append(outer[:len(outer):len(outer)], regs...)
+		defer func() { c.clips = outer }()
 	}
 	switch e.name {
 	case "g", "a", "switch":
@@ -308,6 +320,9 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 	it := c.shape(e, p, m, st)
 	if it == nil {
 		return nil, nil
+	}
+	if len(c.clips) > 0 {
+		return c.clipped(e, it, p.Transform(m))
 	}
 	return c.made(it)
 }
@@ -344,15 +359,26 @@ func (c *converter) converted(e *element, n int) error {
 // the module may (200,000 segments under a turn held 15 MB of path data, 30 times the
 // module's limit, for a module then refused).
 func (c *converter) written(it *Item) error {
-	n := len(it.Prim.Path) + len(it.Prim.Text)
-	for _, q := range it.Prim.Points {
-		n += len(Num(q.X)) + len(Num(q.Y)) + 4 // ", " after each
+	n := primBytes(it.Prim)
+	for _, r := range it.Clips {
+		for _, p := range r.Shapes {
+			n += primBytes(p)
+		}
 	}
 	c.d.ShapeBytes += n
 	if c.d.ShapeBytes > c.lim.MaxShapeBytes {
 		return c.over(it.Element, it.Line, fmt.Errorf("%w: the shapes' path data, points and text come to over %d bytes, more than a module may hold (MaxShapeBytes)", ErrLimit, c.lim.MaxShapeBytes))
 	}
 	return c.inTime(it.Line)
+}
+
+// primBytes is the text a call is written with: its path data, points and characters.
+func primBytes(p Prim) int {
+	n := len(p.Path) + len(p.Text)
+	for _, q := range p.Points {
+		n += len(Num(q.X)) + len(Num(q.Y)) + 4 // ", " after each
+	}
+	return n
 }
 
 // over is a budget's refusal at the <use> being expanded, where there is one, naming the
@@ -775,6 +801,9 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 		c.skip(e.name, "visibility:hidden")
 		return nil, nil
 	}
+	if len(c.clips) > 0 {
+		c.skip(e.name, "a clip-path or mask is not applied to text: drawn whole")
+	}
 	x, y := c.num(e, "x"), c.num(e, "y")
 	if len(e.children) > 0 && e.attr("x") == "" {
 		// Inkscape puts the position on the first tspan.
@@ -839,8 +868,9 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	full := m.Mul(inner)
 	flip := scene.Scaling(1, -1)
 	_, _, _, ok = similarity(full)
-	if !ok {
-		// A skewed placement cannot be a group's transform: draw the content in place.
+	if !ok || len(c.clips) > 0 {
+		// A skewed placement cannot be a group's transform, and a clip cuts shapes where
+		// they are drawn: draw the content in place.
 		var items []*Item
 		var err error
 		if target.name == "symbol" {
@@ -904,7 +934,8 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 	// A symbol's content is converted once: what it covers is kept, for each <use> to
 	// compare with the viewport it gives the symbol.
 	var ext *extent
-	outerVP, outerExt := c.vp, c.ext
+	outerVP, outerExt, outerClips := c.vp, c.ext, c.clips
+	c.clips = nil // a symbol is placed only outside clips; its own content's clips are its own
 	if target.name == "symbol" {
 		if clips(target) {
 			ext = &extent{}
@@ -915,7 +946,7 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 		}
 	}
 	items, err = c.content(target, scene.Scaling(scale, -scale), st)
-	c.vp, c.ext = outerVP, outerExt
+	c.vp, c.ext, c.clips = outerVP, outerExt, outerClips
 	symKinds := c.d.Kinds
 	c.d.Kinds = kinds
 	if err != nil {

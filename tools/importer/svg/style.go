@@ -30,6 +30,7 @@ type style struct {
 	display        bool
 	visible        bool
 	evenOdd        bool
+	clipEvenOdd    bool // clip-rule: evenodd
 	fillURL        bool // the fill was a url(#...) paint
 	strokeURL      bool
 	fillCurrent    bool
@@ -65,7 +66,8 @@ func properties(e *element) map[string]string {
 	p := map[string]string{}
 	for _, k := range []string{"fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity", "opacity",
 		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight",
-		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin", "overflow"} {
+		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin", "overflow",
+		"clip-path", "clip-rule", "mask"} {
 		if v, ok := e.attrs[k]; ok {
 			p[k] = strings.TrimSpace(v)
 		}
@@ -137,6 +139,9 @@ func (s style) child(e *element) style {
 	}
 	if v, ok := p["fill-rule"]; ok && v != "inherit" {
 		s.evenOdd = v == "evenodd"
+	}
+	if v, ok := p["clip-rule"]; ok && v != "inherit" {
+		s.clipEvenOdd = v == "evenodd"
 	}
 	if v, ok := p["font-weight"]; ok && v != "inherit" {
 		s.fontFamilyBold = v == "bold" || v == "bolder" || v >= "600" && len(v) == 3

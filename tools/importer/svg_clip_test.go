@@ -1,0 +1,145 @@
+package importer
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/cadrun/cadrun/scene"
+)
+
+// TestSVGClipPaths imports small files in the manner of resvg's clip-path tests and checks
+// what is left of each clipped shape: its world bounds and area (Y up: the file's y negated).
+func TestSVGClipPaths(t *testing.T) {
+	t.Parallel()
+	quarter := math.Pi * 50 * 50 / 2 // half a circle of radius 50
+	for _, c := range []struct {
+		name, body string
+		entity     string
+		want       scene.Box
+		area       float64 // 0: not checked
+		call       string  // in the module, "" not checked
+	}{
+		{"circle cuts a rect", `<clipPath id="c"><circle cx="100" cy="100" r="50"/></clipPath>
+			<rect width="100" height="200" fill="green" clip-path="url(#c)"/>`,
+			"rect1", box(50, -150, 100, -50), quarter, "clip('rect1', ['rect1~clip1-1']);"},
+		{"on a group", `<clipPath id="c"><rect x="10" y="10" width="30" height="30"/></clipPath>
+			<g clip-path="url(#c)"><circle cx="10" cy="10" r="20"/></g>`,
+			"circle1", box(10, -30, 30, -10), math.Pi * 400 / 4, ""},
+		{"userSpaceOnUse with the element's transform", `<clipPath id="c"><rect width="10" height="10"/></clipPath>
+			<rect width="20" height="20" transform="translate(100 0)" clip-path="url(#c)"/>`,
+			"rect1", box(100, -10, 110, 0), 100, ""},
+		{"objectBoundingBox", `<clipPath id="c" clipPathUnits="objectBoundingBox"><rect x="0.25" y="0" width="0.5" height="0.5"/></clipPath>
+			<rect x="100" y="0" width="40" height="20" clip-path="url(#c)"/>`,
+			"rect1", box(110, -10, 130, 0), 200, ""},
+		{"clipPath transform", `<clipPath id="c" transform="translate(10 0)"><rect width="10" height="10"/></clipPath>
+			<rect width="15" height="15" clip-path="url(#c)"/>`,
+			"rect1", box(10, -10, 15, 0), 50, ""},
+		{"clipPath's own clip-path", `<clipPath id="a"><rect x="5" width="100" height="100"/></clipPath>
+			<clipPath id="c" clip-path="url(#a)"><rect width="10" height="10"/></clipPath>
+			<rect width="20" height="20" clip-path="url(#c)"/>`,
+			"rect1", box(5, -10, 10, 0), 50, ""},
+		{"union of the clipPath's shapes", `<clipPath id="c"><rect width="10" height="10"/><rect x="20" width="10" height="10"/></clipPath>
+			<rect width="30" height="5" clip-path="url(#c)"/>`,
+			"rect1", box(0, -5, 30, 0), 100, ""},
+		{"use in a clipPath", `<defs><rect id="r" width="10" height="10"/></defs><clipPath id="c"><use href="#r" x="5"/></clipPath>
+			<rect width="12" height="12" clip-path="url(#c)"/>`,
+			"rect1", box(5, -10, 12, 0), 70, ""},
+		{"a clip holding the shape cuts nothing", `<clipPath id="c"><rect width="100" height="100"/></clipPath>
+			<circle cx="50" cy="50" r="10" clip-path="url(#c)"/>`,
+			"circle1", box(40, -60, 60, -40), math.Pi * 100, "drawCircle('circle1', 50, -50, 10);\n"},
+		{"mask of one white shape", `<mask id="m"><rect x="0" y="0" width="10" height="100" fill="white"/></mask>
+			<rect width="40" height="40" mask="url(#m)"/>`,
+			"rect1", box(0, -40, 10, 0), 400, ""},
+		{"mask's own rectangle", `<mask id="m" maskUnits="userSpaceOnUse" x="0" y="0" width="5" height="100"><circle r="100" fill="#fff"/></mask>
+			<rect width="40" height="40" mask="url(#m)"/>`,
+			"rect1", box(0, -40, 5, 0), 200, ""},
+		{"stroke cut", `<clipPath id="c"><rect width="50" height="50"/></clipPath>
+			<line x1="-20" y1="10" x2="80" y2="10" stroke="black" clip-path="url(#c)"/>`,
+			"line1", box(0, -10, 50, -10), 0, "drawLine('line1', [0, -10, 50, -10]);"},
+	} {
+		s, rep, code := svgRun(t, doc(c.body), Options{})
+		e, err := s.Get(c.entity)
+		if err != nil {
+			t.Errorf("%s: %v\n%s", c.name, err, code)
+			continue
+		}
+		if got := s.WorldBounds(e); boxOff(got, c.want) > 1e-6 {
+			t.Errorf("%s: bounds %v, want %v (skipped %v)\n%s", c.name, got, c.want, rep.Skipped, code)
+		}
+		if c.area > 0 {
+			if got, err := s.Area(c.entity); err != nil || math.Abs(got-c.area) > 1e-3*c.area {
+				t.Errorf("%s: area %v (%v), want %v\n%s", c.name, got, err, c.area, code)
+			}
+		}
+		if c.call != "" && !strings.Contains(strings.ReplaceAll(code, "\n  ", "\n"), c.call) {
+			t.Errorf("%s: the module lacks %q:\n%s", c.name, c.call, code)
+		}
+		for _, e := range s.Walk() {
+			if strings.Contains(e.Name, "~clip") {
+				t.Errorf("%s: the clip shape %q stays in the scene", c.name, e.Name)
+			}
+		}
+		for k := range rep.Skipped {
+			if (strings.Contains(k, "clip") || strings.Contains(k, "mask")) && k != cutStroke {
+				t.Errorf("%s: noted %q", c.name, k)
+			}
+		}
+	}
+}
+
+const cutStroke = "line: a stroke cut by a clip-path runs on past the cut by half its width (cadrun cuts the path, then strokes it)"
+
+// TestSVGClipNotes: a clip that leaves nothing drops the shape; what is not applied is named.
+func TestSVGClipNotes(t *testing.T) {
+	t.Parallel()
+	s, rep, code := svgRun(t, doc(`<clipPath id="c"><rect width="10" height="10"/></clipPath>
+		<clipPath id="t"><text x="0" y="10">A</text></clipPath>
+		<clipPath id="e" clip-rule="evenodd"><path d="M0 0 H20 V20 H0 Z M5 5 H15 V15 H5 Z"/></clipPath>
+		<clipPath id="empty"/>
+		<mask id="m"><rect width="5" height="5" fill="red"/></mask>
+		<circle cx="100" cy="100" r="5" clip-path="url(#c)"/>
+		<rect width="20" height="20" clip-path="url(#empty)"/>
+		<rect id="t1" width="20" height="20" clip-path="url(#t)"/>
+		<rect id="e1" width="20" height="20" clip-path="url(#e)"/>
+		<rect id="m1" width="20" height="20" mask="url(#m)"/>
+		<rect id="n1" width="20" height="20" clip-path="url(#nothing)"/>
+		<line x1="-20" y1="5" x2="80" y2="5" stroke="black" stroke-width="2" clip-path="url(#c)"/>`), Options{})
+	for _, name := range []string{"circle1", "rect1"} {
+		if _, err := s.Get(name); err == nil {
+			t.Errorf("%s drawn, which its clip leaves nothing of\n%s", name, code)
+		}
+	}
+	for _, name := range []string{"t1", "e1", "m1", "n1"} {
+		e, err := s.Get(name)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, code)
+		}
+		if got := s.WorldBounds(e); boxOff(got, box(0, -20, 20, 0)) > 1e-9 {
+			t.Errorf("%s: bounds %v, want it drawn whole", name, got)
+		}
+	}
+	for _, k := range []string{
+		"rect: clip-path #t holds text, whose outline the reader does not make: not applied",
+		"rect: clip-path #e has clip-rule evenodd on a shape of several subpaths (cadrun fills by nonzero): not applied",
+		"rect: mask is not applied: only a mask of one opaque white shape is (it acts as a clip)",
+		`rect: clip-path url(#nothing) names no clipPath of this file: not applied, as SVG does`,
+		cutStroke,
+	} {
+		if rep.Skipped[k] != 1 {
+			t.Errorf("skipped %q: %d, want 1 (%v)", k, rep.Skipped[k], rep.Skipped)
+		}
+	}
+}
+
+// TestSVGClipsAsSVG compares librsvg's picture of a file of clip paths and a mask with
+// cadrun's picture of the imported module.
+func TestSVGClipsAsSVG(t *testing.T) {
+	t.Parallel()
+	rep := matchesLibrsvg(t, "clip-paths.svg")
+	for k := range rep.Skipped {
+		if !strings.HasSuffix(k, ": a stroke cut by a clip-path runs on past the cut by half its width (cadrun cuts the path, then strokes it)") {
+			t.Errorf("noted %q", k)
+		}
+	}
+}
