@@ -231,7 +231,12 @@ func (g *svgGen) call(p svg.Prim, name string, filled bool) string {
 		if p.Align != "" {
 			opts = append(opts, "align: '"+p.Align+"'")
 		}
-		if p.Bold {
+		switch {
+		case p.Mono && p.Bold:
+			opts = append(opts, "font: 'mono-bold'")
+		case p.Mono:
+			opts = append(opts, "font: 'mono'")
+		case p.Bold:
 			opts = append(opts, "font: 'sans-bold'")
 		}
 		o := ""

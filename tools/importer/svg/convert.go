@@ -79,6 +79,7 @@ type Prim struct {
 	Align  string      // "", "center", "right"
 	Angle  float64     // the text's rotation in radians, counter-clockwise
 	Bold   bool
+	Mono   bool // a monospace font-family: cadrun's mono
 }
 
 // Placement puts a symbol's group: scaled by (SX, SY), turned by Angle (radians,
@@ -772,63 +773,6 @@ func axisScale(m scene.Affine) (kx, ky float64, ok bool) {
 	return 0, 0, false
 }
 
-// text makes a drawText item: the text's characters (its tspans' too) with white space
-// collapsed, at x, y, the font size scaled by the transform and turned with it.
-func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) {
-	var b strings.Builder
-	var gather func(*element)
-	gather = func(t *element) {
-		b.WriteString(t.text.String())
-		b.WriteByte(' ')
-		for _, ch := range t.children {
-			if ch.name == "tspan" && ch.attr("x") != "" {
-				b.WriteByte('\n')
-			}
-			gather(ch)
-		}
-	}
-	gather(e)
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		lines[i] = strings.Join(strings.Fields(l), " ")
-	}
-	s := strings.TrimSpace(strings.Join(lines, "\n"))
-	if s == "" {
-		c.skip(e.name, "no text")
-		return nil, nil
-	}
-	if !st.visible {
-		c.skip(e.name, "visibility:hidden")
-		return nil, nil
-	}
-	if len(c.clips) > 0 {
-		c.skip(e.name, "a clip-path or mask is not applied to text: drawn whole")
-	}
-	x, y := c.num(e, "x"), c.num(e, "y")
-	if len(e.children) > 0 && e.attr("x") == "" {
-		// Inkscape puts the position on the first tspan.
-		x, y = c.num(e.children[0], "x"), c.num(e.children[0], "y")
-	}
-	sx, sy, angle, ok := similarity(m)
-	if !ok || math.Abs(math.Abs(sx)-math.Abs(sy)) > 1e-9*math.Abs(sx) || sy > 0 {
-		c.skip(e.name, "a skewed, stretched or mirrored text is drawn upright at its size")
-		if sx == 0 {
-			sx = math.Sqrt(math.Abs(m.Det()))
-		}
-	}
-	at := m.Apply(scene.Vec{X: x, Y: y})
-	if c.ext != nil {
-		c.ext.unknown = true
-	}
-	align := map[string]string{"middle": "center", "end": "right"}[st.anchor]
-	it := &Item{Kind: Shape, Element: e.name, Line: e.line, ID: label(e), Fill: st.fillColor(), Stroke: st.strokeColor(),
-		Prim: Prim{Call: "drawText", X: at.X, Y: at.Y, Text: s, Size: st.fontSize * math.Abs(sx), Align: align, Angle: angle, Bold: st.fontFamilyBold}}
-	if it.Stroke != nil && !st.nonScaling {
-		it.Width = st.strokeWidth * math.Abs(sx)
-	}
-	return c.made(it)
-}
-
 // use places what a <use> references: a Symbol placed by its group when the placement has
 // no skew, else the referenced content drawn in place with the whole transform.
 func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
@@ -921,8 +865,8 @@ func (c *converter) content(target *element, m scene.Affine, st style) ([]*Item,
 // symbol is the Symbol drawing target with the style a <use> passes down: built once for
 // each, at the scale of the first <use> that places it.
 func (c *converter) symbol(target *element, id string, st style, scale float64) (*Symbol, error) {
-	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
-		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize)
+	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s|%s|%v", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
+		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, st.anchor, st.baseline, st.mono)
 	if s, ok := c.symbols[key]; ok {
 		return s, nil
 	}
