@@ -460,9 +460,10 @@ func isBox(p scene.Path) bool {
 }
 
 // clipStroke cuts the path w where it leaves the regions: clipNone, clipAll, or clipCut with
-// the pieces left (open polylines, curves flattened within a ten-thousandth of w's size), or
-// clipFailed when the cut would pass MaxClipPairs.
-func clipStroke(w scene.Path, regs []region) (int, [][]scene.Vec) {
+// the pieces left (open subpaths of w's own segments, each cut at the parameter where its
+// chords, within a ten-thousandth of w's size, cross a region's edge), or clipFailed when the
+// cut would pass MaxClipPairs.
+func clipStroke(w scene.Path, regs []region) (int, scene.Path) {
 	for _, r := range regs {
 		if len(r.paths) == 0 {
 			return clipAll, nil
@@ -470,7 +471,7 @@ func clipStroke(w scene.Path, regs []region) (int, [][]scene.Vec) {
 	}
 	wb := w.Bounds()
 	size := math.Max(wb.Max.X-wb.Min.X, wb.Max.Y-wb.Min.Y)
-	tol := math.Max(size*1e-4, 1e-9)
+	tol := w.BudgetTolerance(math.Max(size*1e-4, 1e-9), scene.MaxFlattenPoints)
 	var edges [][2]scene.Vec
 	rings := make([][][][]scene.Vec, len(regs)) // by region, by shape: the shape's rings flattened
 	for i, r := range regs {
@@ -479,18 +480,13 @@ func clipStroke(w scene.Path, regs []region) (int, [][]scene.Vec) {
 		for k, p := range r.paths {
 			for _, pl := range p.Flatten(math.Max(rsize*1e-4, 1e-9)) {
 				rings[i][k] = append(rings[i][k], pl.Points)
-				for k := range pl.Points {
-					edges = append(edges, [2]scene.Vec{pl.Points[k], pl.Points[(k+1)%len(pl.Points)]})
+				for n := range pl.Points {
+					edges = append(edges, [2]scene.Vec{pl.Points[n], pl.Points[(n+1)%len(pl.Points)]})
 				}
 			}
 		}
 	}
-	lines := w.Flatten(tol)
-	n := 0
-	for _, l := range lines {
-		n += len(l.Points)
-	}
-	if n*len(edges) > MaxClipPairs {
+	if w.FlattenPoints(tol)*len(edges) > MaxClipPairs {
 		return clipFailed, nil
 	}
 	in := func(q scene.Vec) bool {
@@ -506,55 +502,144 @@ func clipStroke(w scene.Path, regs []region) (int, [][]scene.Vec) {
 		}
 		return true
 	}
-	var pieces [][]scene.Vec
-	cut := false
-	var cur []scene.Vec
-	flush := func() {
-		if len(cur) >= 2 {
-			pieces = append(pieces, cur)
+	var out scene.Path
+	cut, joined := false, false // joined: the last piece ends where the next segment starts
+	var start, cur scene.Vec
+	// first is where the subpath's first piece starts in out, -1 before one; whole tells
+	// that it starts at the subpath's start, so that a closed subpath's last piece, ending
+	// there, runs on into it.
+	first, whole, closed := -1, false, false
+	endSubpath := func() {
+		if closed && joined && whole && first >= 0 {
+			if k := slices.IndexFunc(out[first+1:], func(s scene.Seg) bool { return s.Kind == scene.SegMove }); k >= 0 {
+				head := slices.Clone(out[first+1 : first+1+k])
+				out = append(slices.Delete(out, first, first+1+k), head...)
+			}
 		}
-		cur = nil
+		first, whole, closed, joined = -1, false, false, false
 	}
-	for _, l := range lines {
-		pts := l.Points
-		if l.Closed && len(pts) > 0 {
-			pts = append(slices.Clip(pts), pts[0])
+	each := func(s scene.Seg, from scene.Vec) {
+		n := max(1, scene.Path{{Kind: scene.SegMove, P: [3]scene.Vec{from}}, s}.FlattenPoints(tol)-1)
+		if s.Kind == scene.SegLine {
+			n = 1
 		}
-		for k := 0; k+1 < len(pts); k++ {
-			a, b := pts[k], pts[k+1]
-			ts := []float64{0, 1}
+		ts := []float64{0, 1}
+		prev := from
+		for k := 1; k <= n; k++ {
+			t1 := float64(k) / float64(n)
+			next := segPoint(s, from, t1)
 			for _, e := range edges {
-				if t, ok := crossing(a, b, e[0], e[1]); ok {
-					ts = append(ts, t)
+				if f, ok := crossing(prev, next, e[0], e[1]); ok {
+					ts = append(ts, refine(s, from, e, float64(k-1)/float64(n), t1, (float64(k-1)+f)/float64(n)))
 				}
 			}
-			slices.Sort(ts)
-			for j := 0; j+1 < len(ts); j++ {
-				t0, t1 := ts[j], ts[j+1]
-				if t1-t0 <= 1e-12 {
-					continue
+			prev = next
+		}
+		slices.Sort(ts)
+		for j := 0; j+1 < len(ts); j++ {
+			t0, t1 := ts[j], ts[j+1]
+			if t1-t0 <= 1e-12 {
+				continue
+			}
+			if !in(segPoint(s, from, (t0+t1)/2)) {
+				cut, joined = true, false
+				continue
+			}
+			if !joined || t0 > 1e-12 {
+				if first < 0 {
+					first, whole = len(out), from == start && t0 <= 1e-12
 				}
-				p0, p1 := lerp(a, b, t0), lerp(a, b, t1)
-				if in(lerp(a, b, (t0+t1)/2)) {
-					if len(cur) == 0 {
-						cur = append(cur, p0)
-					}
-					cur = append(cur, p1)
-				} else {
-					cut = true
-					flush()
-				}
+				out.MoveTo(segPoint(s, from, t0))
+			}
+			out = append(out, subSeg(s, from, t0, t1))
+			joined = t1 >= 1-1e-12
+		}
+	}
+	for _, s := range w {
+		switch s.Kind {
+		case scene.SegMove:
+			endSubpath()
+			start, cur = s.P[0], s.P[0]
+			continue
+		case scene.SegClose:
+			if start.Sub(cur).Len() > 1e-9*(1+start.Len()) {
+				each(scene.Seg{Kind: scene.SegLine, P: [3]scene.Vec{start}}, cur)
+			}
+			cur, closed = start, true
+			continue
+		case scene.SegArc:
+			if a := s.ArcPoint(s.T0); a.Sub(cur).Len() > 1e-9*(1+a.Len()) {
+				each(scene.Seg{Kind: scene.SegLine, P: [3]scene.Vec{a}}, cur)
 			}
 		}
-		flush()
+		each(s, cur)
+		cur = s.End()
 	}
+	endSubpath()
 	switch {
 	case !cut:
 		return clipNone, nil
-	case len(pieces) == 0:
+	case len(out) == 0:
 		return clipAll, nil
 	}
-	return clipCut, pieces
+	return clipCut, out
+}
+
+// refine is where segment s (starting at from) crosses the line of edge e between
+// parameters t0 and t1, found by halving from the chord's estimate guess: exact where the
+// chord is not.
+func refine(s scene.Seg, from scene.Vec, e [2]scene.Vec, t0, t1, guess float64) float64 {
+	side := func(t float64) float64 { return cross(e[0], e[1], segPoint(s, from, t)) }
+	a, b := side(t0), side(t1)
+	if s.Kind == scene.SegLine || a == 0 || b == 0 || (a > 0) == (b > 0) {
+		return guess
+	}
+	for range 50 {
+		m := (t0 + t1) / 2
+		if v := side(m); (v > 0) == (a > 0) {
+			t0 = m
+		} else {
+			t1 = m
+		}
+	}
+	return (t0 + t1) / 2
+}
+
+// segPoint is the point of segment s, starting at from, at parameter t in 0..1.
+func segPoint(s scene.Seg, from scene.Vec, t float64) scene.Vec {
+	switch s.Kind {
+	case scene.SegQuad:
+		return lerp(lerp(from, s.P[0], t), lerp(s.P[0], s.P[1], t), t)
+	case scene.SegCubic:
+		a, b, c := lerp(from, s.P[0], t), lerp(s.P[0], s.P[1], t), lerp(s.P[1], s.P[2], t)
+		return lerp(lerp(a, b, t), lerp(b, c, t), t)
+	case scene.SegArc:
+		return s.ArcPoint(s.T0 + (s.T1-s.T0)*t)
+	}
+	return lerp(from, s.P[0], t)
+}
+
+// subSeg is the part of segment s (starting at from) between parameters t0 and t1, exact:
+// a line's, a Bézier's by de Casteljau, an arc's by its angles.
+func subSeg(s scene.Seg, from scene.Vec, t0, t1 float64) scene.Seg {
+	switch s.Kind {
+	case scene.SegQuad:
+		// The first part up to t1 (t1 > t0 >= 0), then its part from t0/t1.
+		q1, q2 := lerp(from, s.P[0], t1), segPoint(s, from, t1)
+		return scene.Seg{Kind: scene.SegQuad, P: [3]scene.Vec{lerp(q1, q2, t0/t1), q2}}
+	case scene.SegCubic:
+		a, b, c := lerp(from, s.P[0], t1), lerp(s.P[0], s.P[1], t1), lerp(s.P[1], s.P[2], t1)
+		d := lerp(a, b, t1)
+		p1, p2, p3 := a, d, lerp(d, lerp(b, c, t1), t1)
+		u := t0 / t1
+		b, c = lerp(p1, p2, u), lerp(p2, p3, u)
+		return scene.Seg{Kind: scene.SegCubic, P: [3]scene.Vec{lerp(b, c, u), c, p3}}
+	case scene.SegArc:
+		d := s.T1 - s.T0
+		s.T0, s.T1 = s.T0+d*t0, s.T0+d*t1
+		return s
+	}
+	return scene.Seg{Kind: scene.SegLine, P: [3]scene.Vec{segPoint(s, from, t1)}}
 }
 
 // winding is the winding number about q of closed rings.
@@ -616,7 +701,7 @@ func (c *converter) clipped(e *element, it *Item, w scene.Path) ([]*Item, error)
 			c.skip(e.name, fmt.Sprintf("clip-path not applied to the fill: %v", err))
 		}
 	}
-	var pieces [][]scene.Vec
+	var pieces scene.Path
 	if it.Stroke != nil {
 		if stroke, pieces = clipStroke(w, regs); stroke == clipFailed {
 			c.skip(e.name, fmt.Sprintf("clip-path not applied to the stroke: cutting it would pass %d segment pairs (MaxClipPairs)", MaxClipPairs))
@@ -646,14 +731,7 @@ func (c *converter) clipped(e *element, it *Item, w scene.Path) ([]*Item, error)
 		s := *it
 		s.Fill = nil
 		if stroke == clipCut {
-			var p scene.Path
-			for _, pc := range pieces {
-				p.Polyline(pc, false)
-			}
-			s.Prim = Prim{Call: "drawBezier", Path: pathString(p)}
-			if len(pieces) == 1 {
-				s.Prim = Prim{Call: "drawLine", Points: pieces[0]}
-			}
+			s.Prim = Prim{Call: "drawBezier", Path: pathString(pieces)}
 			if it.Width > 0 {
 				c.skip(e.name, "a stroke cut by a clip-path runs on past the cut by half its width (cadrun cuts the path, then strokes it)")
 			}
