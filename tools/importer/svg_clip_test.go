@@ -93,6 +93,33 @@ func TestSVGClipPaths(t *testing.T) {
 
 const cutStroke = "line: a stroke cut by a clip-path runs on past the cut by half its width (cadrun cuts the path, then strokes it)"
 
+// TestSVGClipText: a text is cut as a shape's fill is, its outline the font's glyphs; one
+// its clip leaves nothing of is not drawn, one wholly inside is left a text.
+func TestSVGClipText(t *testing.T) {
+	t.Parallel()
+	s, rep, code := svgRun(t, doc(`<clipPath id="c"><rect width="100" height="10"/></clipPath>
+		<text id="cut" x="0" y="20" font-size="20" clip-path="url(#c)">H</text>
+		<text id="away" x="0" y="40" font-size="20" clip-path="url(#c)">H</text>
+		<g clip-path="url(#c)"><text id="inside" x="5" y="5" font-size="4" transform="rotate(10)">HH</text></g>`), Options{})
+	e, err := s.Get("cut")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, code)
+	}
+	// The H's top from its cap height (0.729 em) down to the clip's edge at y = 10.
+	if got, want := s.WorldBounds(e), box(1.962890625, -10, 13.076171875, -20+0.7290039*20); boxOff(got, want) > 1e-3 {
+		t.Errorf("cut: bounds %v, want %v\n%s", got, want, code)
+	}
+	if _, err := s.Get("away"); err == nil {
+		t.Errorf("away drawn, which its clip leaves nothing of\n%s", code)
+	}
+	if !strings.Contains(code, "drawText('inside', 'HH',") || strings.Contains(code, "inside~clip") {
+		t.Errorf("inside, wholly inside its clip, is not left a text:\n%s", code)
+	}
+	if len(rep.Skipped) > 0 {
+		t.Errorf("noted %v", rep.Skipped)
+	}
+}
+
 // TestSVGClipNotes: a clip that leaves nothing drops the shape; what is not applied is named.
 func TestSVGClipNotes(t *testing.T) {
 	t.Parallel()

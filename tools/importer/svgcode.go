@@ -289,7 +289,7 @@ func straight(d string, filled bool) (fn string, pts []string, ok bool) {
 // a new shape's (a black hairline and no fill; text filled black with no stroke).
 func (g *svgGen) style(it *svg.Item, name string, w func(string, ...any)) {
 	black := svg.Color{0, 0, 0, 1}
-	if it.Prim.Call == "drawText" {
+	if it.Prim.Call == "drawText" && len(it.Clips) == 0 { // cut, a text is a polygon of its outlines
 		switch {
 		case it.Fill == nil:
 			w("setFill(%s, null);", name)

@@ -9,6 +9,7 @@ package svg
 // tspan that follows another sits where it would in SVG drawn with that font.
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -107,9 +108,6 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 	if strings.TrimSpace(runesOf(chars)) == "" {
 		c.skip(e.name, "no text")
 		return nil, nil
-	}
-	if len(c.clips) > 0 {
-		c.skip(e.name, "a clip-path or mask is not applied to text: drawn whole")
 	}
 	// Each character's position: the lists of the innermost element that gives it one.
 	n := len(chars)
@@ -210,6 +208,7 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 	// Each chunk is shifted by its anchor as a whole: a chunk of one run is drawn aligned
 	// on its anchor point, as a person would write it.
 	var items []*Item
+	cutAway := false // a run left out because its clip leaves nothing of it
 	for i := 0; i < len(runs); {
 		j := i
 		for j < len(runs) && runs[j].chunk == runs[i].chunk {
@@ -248,13 +247,19 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 			if it.Stroke != nil && !sst.nonScaling {
 				it.Width = sst.strokeWidth * math.Abs(sx)
 			}
+			if len(c.clips) > 0 && !c.clipText(spans[r.span].e, it) {
+				cutAway = true
+				continue
+			}
 			items = append(items, it)
 		}
 		i = j
 	}
 	switch len(items) {
 	case 0:
-		c.skip(e.name, "visibility:hidden")
+		if !cutAway {
+			c.skip(e.name, "visibility:hidden")
+		}
 		return nil, nil
 	case 1:
 		items[0].ID = label(e)
@@ -267,6 +272,43 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 		c.drawn++
 	}
 	return c.made(&Item{Kind: Group, Element: e.name, Line: e.line, ID: label(e), Children: items})
+}
+
+// clipText cuts a drawText item to the clip regions being converted, as clipped does a
+// shape's fill: its outline is the font's glyphs; false when nothing of it is left.
+func (c *converter) clipText(e *element, it *Item) bool {
+	p := it.Prim
+	font := "sans"
+	switch {
+	case p.Mono && p.Bold:
+		font = "mono-bold"
+	case p.Mono:
+		font = "mono"
+	case p.Bold:
+		font = "sans-bold"
+	}
+	l, err := scene.LayoutText(p.Text, p.Size, scene.TextAlign(cmp.Or(p.Align, "left")), font)
+	if err != nil {
+		c.skip(e.name, fmt.Sprintf("a clip is not applied to text the font cannot lay out: %v", err))
+		return true
+	}
+	w := l.Path.Transform(scene.Translation(scene.Vec{X: p.X, Y: p.Y}).Mul(scene.Rotation(p.Angle)))
+	res, err := c.clipFill(w, c.clips)
+	switch res {
+	case clipAll:
+		return false
+	case clipFailed:
+		c.skip(e.name, fmt.Sprintf("clip-path not applied to the text: %v", err))
+	case clipCut:
+		for _, r := range c.clips {
+			it.Clips = append(it.Clips, Clip{Shapes: r.prims})
+		}
+		if it.Stroke != nil {
+			it.Stroke, it.Width = nil, 0
+			c.skip(e.name, "the stroke of a text cut by a clip is not drawn (its fill is)")
+		}
+	}
+	return true
 }
 
 // textChars gathers the characters of text element e (a <text>, a <tspan>) styled st into
