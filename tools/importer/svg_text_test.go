@@ -157,11 +157,12 @@ func TestSVGTextPositions(t *testing.T) {
 }
 
 // TestSVGTextNotes: what of a text's layout is not applied is named; a monospace family is
-// drawn in cadrun's mono.
+// drawn in cadrun's mono, an italic in its italic.
 func TestSVGTextNotes(t *testing.T) {
 	t.Parallel()
 	_, rep, code := svgRun(t, doc(`<text x="0" y="10" rotate="30" textLength="50" letter-spacing="2">A<tspan baseline-shift="super">2</tspan></text>
-		<text y="30" dominant-baseline="sideways" writing-mode="tb">B</text><text y="50" font-family="Courier New, monospace">C</text>`), Options{})
+		<text y="30" dominant-baseline="sideways" writing-mode="tb">B</text><text y="50" font-family="Courier New, monospace">C</text>
+		<text y="70" font-style="italic" font-weight="bold" text-decoration="underline">D</text>`), Options{})
 	for _, k := range []string{
 		"text: rotate is not applied: the characters are drawn upright at their font's advance",
 		"text: textLength is not applied: the characters are drawn upright at their font's advance",
@@ -169,12 +170,15 @@ func TestSVGTextNotes(t *testing.T) {
 		"tspan: baseline-shift is not applied",
 		"text: baseline sideways is drawn on the alphabetic baseline",
 		"text: writing-mode tb is drawn left to right",
+		"text: text-decoration underline is not drawn",
 	} {
 		if rep.Skipped[k] != 1 {
 			t.Errorf("skipped %q: %d, want 1 (%v)", k, rep.Skipped[k], rep.Skipped)
 		}
 	}
-	if want := "drawText('text3', 'C', 0, -50, 16, {font: 'mono'});"; !strings.Contains(code, want) {
-		t.Errorf("the module lacks %q:\n%s", want, code)
+	for _, want := range []string{"drawText('text3', 'C', 0, -50, 16, {font: 'mono'});", "drawText('text4', 'D', 0, -70, 16, {font: 'sans-bold-italic'});"} {
+		if !strings.Contains(code, want) {
+			t.Errorf("the module lacks %q:\n%s", want, code)
+		}
 	}
 }

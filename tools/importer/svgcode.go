@@ -231,13 +231,8 @@ func (g *svgGen) call(p svg.Prim, name string, filled bool) string {
 		if p.Align != "" {
 			opts = append(opts, "align: '"+p.Align+"'")
 		}
-		switch {
-		case p.Mono && p.Bold:
-			opts = append(opts, "font: 'mono-bold'")
-		case p.Mono:
-			opts = append(opts, "font: 'mono'")
-		case p.Bold:
-			opts = append(opts, "font: 'sans-bold'")
+		if p.Font != "" {
+			opts = append(opts, "font: '"+p.Font+"'")
 		}
 		o := ""
 		if len(opts) > 0 {

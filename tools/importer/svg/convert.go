@@ -78,8 +78,7 @@ type Prim struct {
 	Size   float64     // font size
 	Align  string      // "", "center", "right"
 	Angle  float64     // the text's rotation in radians, counter-clockwise
-	Bold   bool
-	Mono   bool // a monospace font-family: cadrun's mono
+	Font   string      // drawText's font: "" for sans, sans-bold, sans-italic, mono, ...
 }
 
 // Placement puts a symbol's group: scaled by (SX, SY), turned by Angle (radians,
@@ -865,8 +864,8 @@ func (c *converter) content(target *element, m scene.Affine, st style) ([]*Item,
 // symbol is the Symbol drawing target with the style a <use> passes down: built once for
 // each, at the scale of the first <use> that places it.
 func (c *converter) symbol(target *element, id string, st style, scale float64) (*Symbol, error) {
-	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s|%s|%v", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
-		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, st.anchor, st.baseline, st.mono)
+	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s|%s|%s", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
+		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, st.anchor, st.baseline, fontOf(st))
 	if s, ok := c.symbols[key]; ok {
 		return s, nil
 	}

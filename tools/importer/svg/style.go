@@ -55,6 +55,7 @@ type style struct {
 	// ("" for auto): inherited, as SVG 2 and browsers take it.
 	baseline string
 	mono     bool // a monospace font-family
+	italic   bool // font-style italic or oblique
 }
 
 // initialStyle is SVG's initial style: black fill, no stroke, width 1, 16px text.
@@ -72,7 +73,7 @@ func properties(e *element) map[string]string {
 		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight",
 		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin", "overflow",
 		"clip-path", "clip-rule", "mask", "dominant-baseline", "alignment-baseline", "baseline-shift",
-		"letter-spacing", "word-spacing", "writing-mode", "font-family"} {
+		"letter-spacing", "word-spacing", "writing-mode", "font-family", "font-style", "text-decoration"} {
 		if v, ok := e.attrs[k]; ok {
 			p[k] = strings.TrimSpace(v)
 		}
@@ -143,6 +144,9 @@ func (s style) child(e *element) style {
 		if v, ok := p[k]; ok && v != "inherit" {
 			s.baseline = v
 		}
+	}
+	if v, ok := p["font-style"]; ok && v != "inherit" {
+		s.italic = v == "italic" || strings.HasPrefix(v, "oblique")
 	}
 	if v, ok := p["font-family"]; ok && v != "inherit" {
 		lv := strings.ToLower(v)

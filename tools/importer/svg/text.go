@@ -76,19 +76,30 @@ func baselineShift(v string) (float64, bool) {
 	return 0, false
 }
 
+// fontOf is cadrun's font for a text's style: sans or mono, bold and italic as the style
+// says (mono has no italic), "sans" for the plain sans.
+func fontOf(st style) string {
+	if st.mono {
+		if st.fontFamilyBold {
+			return "mono-bold"
+		}
+		return "mono"
+	}
+	switch {
+	case st.fontFamilyBold && st.italic:
+		return "sans-bold-italic"
+	case st.fontFamilyBold:
+		return "sans-bold"
+	case st.italic:
+		return "sans-italic"
+	}
+	return "sans"
+}
+
 // advance is the width cadrun's font advances by over s at size; an estimate of 0.6 em a
 // character where the font cannot lay it out.
 func advance(s string, size float64, st style) float64 {
-	font := "sans"
-	switch {
-	case st.mono && st.fontFamilyBold:
-		font = "mono-bold"
-	case st.mono:
-		font = "mono"
-	case st.fontFamilyBold:
-		font = "sans-bold"
-	}
-	if l, err := scene.MeasureText(s, size, font); err == nil {
+	if l, err := scene.MeasureText(s, size, fontOf(st)); err == nil {
 		return l.Width
 	}
 	return 0.6 * size * float64(utf8.RuneCountInString(s))
@@ -150,6 +161,9 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 			if v, ok := p[a]; ok && v != "normal" && v != "0" && v != "inherit" {
 				c.skip(sp.e.name, a+" is not applied")
 			}
+		}
+		if v, ok := p["text-decoration"]; ok && v != "none" && v != "inherit" {
+			c.skip(sp.e.name, "text-decoration "+clip(v)+" is not drawn")
 		}
 		if v, ok := p["baseline-shift"]; ok && v != "baseline" && v != "0" && v != "inherit" {
 			c.skip(sp.e.name, "baseline-shift is not applied")
@@ -243,7 +257,10 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 			at := m.Apply(scene.Vec{X: x, Y: r.y + shift*sst.fontSize})
 			it := &Item{Kind: Shape, Element: e.name, Line: spans[r.span].e.line, Fill: sst.fillColor(), Stroke: sst.strokeColor(),
 				Prim: Prim{Call: "drawText", X: at.X, Y: at.Y, Text: text, Size: sst.fontSize * math.Abs(sx), Align: align, Angle: angle,
-					Bold: sst.fontFamilyBold, Mono: sst.mono}}
+					Font: fontOf(sst)}}
+			if it.Prim.Font == "sans" {
+				it.Prim.Font = "" // drawText's default
+			}
 			if it.Stroke != nil && !sst.nonScaling {
 				it.Width = sst.strokeWidth * math.Abs(sx)
 			}
@@ -278,15 +295,7 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 // shape's fill: its outline is the font's glyphs; false when nothing of it is left.
 func (c *converter) clipText(e *element, it *Item) bool {
 	p := it.Prim
-	font := "sans"
-	switch {
-	case p.Mono && p.Bold:
-		font = "mono-bold"
-	case p.Mono:
-		font = "mono"
-	case p.Bold:
-		font = "sans-bold"
-	}
+	font := cmp.Or(p.Font, "sans")
 	l, err := scene.LayoutText(p.Text, p.Size, scene.TextAlign(cmp.Or(p.Align, "left")), font)
 	if err != nil {
 		c.skip(e.name, fmt.Sprintf("a clip is not applied to text the font cannot lay out: %v", err))
@@ -373,8 +382,8 @@ func runesOf(chars []textChar) string {
 
 // styleKey is what of a style tells two runs of text apart.
 func styleKey(st style) string {
-	return fmt.Sprintf("%v|%v|%g|%g|%v|%v|%s|%v|%s", colorKey(st.fillColor()), colorKey(st.strokeColor()), st.strokeWidth,
-		st.fontSize, st.fontFamilyBold, st.mono, st.baseline, st.visible, st.anchor)
+	return fmt.Sprintf("%v|%v|%g|%g|%s|%s|%v|%s", colorKey(st.fillColor()), colorKey(st.strokeColor()), st.strokeWidth,
+		st.fontSize, fontOf(st), st.baseline, st.visible, st.anchor)
 }
 
 // lengths reads a list of lengths (x, y, dx, dy) in user units: em of the element's font
