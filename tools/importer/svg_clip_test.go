@@ -120,6 +120,26 @@ func TestSVGClipText(t *testing.T) {
 	}
 }
 
+// TestSVGClipShared: a clip that many shapes name is read once for each map of their user
+// space, and cuts each where it lies.
+func TestSVGClipShared(t *testing.T) {
+	t.Parallel()
+	s, _, code := svgRun(t, doc(`<clipPath id="c"><rect width="10" height="10"/></clipPath>
+		<rect id="a" width="20" height="20" clip-path="url(#c)"/>
+		<rect id="b" x="5" width="20" height="20" clip-path="url(#c)"/>
+		<rect id="c1" width="20" height="20" transform="translate(100 0)" clip-path="url(#c)"/>
+		<g transform="scale(2)"><rect id="d" width="20" height="20" clip-path="url(#c)"/></g>`), Options{})
+	for name, want := range map[string]scene.Box{"a": box(0, -10, 10, 0), "b": box(5, -10, 10, 0), "c1": box(100, -10, 110, 0), "d": box(0, -20, 20, 0)} {
+		e, err := s.Get(name)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, code)
+		}
+		if got := s.WorldBounds(e); boxOff(got, want) > 1e-9 {
+			t.Errorf("%s: bounds %v, want %v\n%s", name, got, want, code)
+		}
+	}
+}
+
 // TestSVGClipNotes: a clip that leaves nothing drops the shape; what is not applied is named.
 func TestSVGClipNotes(t *testing.T) {
 	t.Parallel()
@@ -131,6 +151,7 @@ func TestSVGClipNotes(t *testing.T) {
 		<circle cx="100" cy="100" r="5" clip-path="url(#c)"/>
 		<rect width="20" height="20" clip-path="url(#empty)"/>
 		<rect id="t1" width="20" height="20" clip-path="url(#t)"/>
+		<rect id="t2" width="20" height="20" clip-path="url(#t)"/>
 		<rect id="e1" width="20" height="20" clip-path="url(#e)"/>
 		<rect id="m1" width="20" height="20" mask="url(#m)"/>
 		<rect id="n1" width="20" height="20" clip-path="url(#nothing)"/>
@@ -149,8 +170,10 @@ func TestSVGClipNotes(t *testing.T) {
 			t.Errorf("%s: bounds %v, want it drawn whole", name, got)
 		}
 	}
+	if k := "rect: clip-path #t holds text, whose outline the reader does not make: not applied"; rep.Skipped[k] != 2 {
+		t.Errorf("skipped %q: %d, want 2, once for each rect (%v)", k, rep.Skipped[k], rep.Skipped)
+	}
 	for _, k := range []string{
-		"rect: clip-path #t holds text, whose outline the reader does not make: not applied",
 		"rect: clip-path #e has clip-rule evenodd on a shape of several subpaths (cadrun fills by nonzero): not applied",
 		"rect: mask is not applied: only a mask of one opaque white shape is (it acts as a clip)",
 		`rect: clip-path url(#nothing) names no clipPath of this file: not applied, as SVG does`,

@@ -17,6 +17,7 @@ package svg
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -62,7 +63,67 @@ func urlID(v string) (string, bool) {
 // included): the regions to cut what e draws to, and false when e draws nothing at all (a
 // clip that leaves nothing). What is not applied is noted.
 func (c *converter) clipsOf(e *element, m scene.Affine, st style) ([]region, bool) {
+	_, clipAttr := e.attrs["clip-path"]
+	_, maskAttr := e.attrs["mask"]
+	if css := e.attrs["style"]; !clipAttr && !maskAttr && !strings.Contains(css, "clip-path") && !strings.Contains(css, "mask") {
+		return nil, true // most elements: no style map made for them again
+	}
 	p := properties(e)
+	// A plot's every line names the axes' frame: a clip in the user space is read once for
+	// each map, its notes counted again each time.
+	if c.objectUnits(p) {
+		return c.readClips(e, p, m, st)
+	}
+	key := fmt.Sprintf("%s|%s|%s|%v", e.name, p["clip-path"], p["mask"], m)
+	if r, ok := c.clipCache[key]; ok {
+		for _, n := range r.notes {
+			c.d.Skipped[n]++
+		}
+		return r.regs, r.draws
+	}
+	before := maps.Clone(c.d.Skipped)
+	regs, draws := c.readClips(e, p, m, st)
+	var notes []string
+	for n, k := range c.d.Skipped {
+		for range k - before[n] {
+			notes = append(notes, n)
+		}
+	}
+	if c.clipCache == nil {
+		c.clipCache = map[string]clipRead{}
+	}
+	c.clipCache[key] = clipRead{regs, draws, notes}
+	return regs, draws
+}
+
+// clipRead is what clipsOf read of a clip in the user space: kept for the next element that
+// names it under the same map.
+type clipRead struct {
+	regs  []region
+	draws bool
+	notes []string
+}
+
+// objectUnits tells whether the clip-path or mask of properties p is in the units of the
+// element's box (which differs from element to element), or names what is not known.
+func (c *converter) objectUnits(p map[string]string) bool {
+	for _, v := range []string{p["clip-path"], p["mask"]} {
+		if id, ok := urlID(v); ok {
+			t := c.ids[id]
+			if t == nil {
+				continue
+			}
+			if strings.TrimSpace(t.attr("clipPathUnits")) == "objectBoundingBox" || t.name == "mask" ||
+				t.attr("clip-path") != "" || strings.Contains(t.attr("style"), "clip-path") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readClips is clipsOf's reading of a clip-path and a mask.
+func (c *converter) readClips(e *element, p map[string]string, m scene.Affine, st style) ([]region, bool) {
 	var regs []region
 	if v := p["clip-path"]; v != "" && v != "none" {
 		r, draws := c.clipPathRegions(e, v, m, st, nil)
@@ -395,16 +456,12 @@ func (c *converter) clipFill(w scene.Path, regs []region) (int, error) {
 		}
 	}
 	wb := w.Bounds()
-	inside := true
 	for _, r := range regs {
-		// The common case, a plot's frame around lines wholly in it: a box that holds the
-		// shape, whose one shape is the box itself, cuts nothing.
-		inside = inside && len(r.paths) == 1 && isBox(r.paths[0]) && contains(r.box, wb)
 		if !overlaps(r.box, wb) {
 			return clipAll, nil
 		}
 	}
-	if inside {
+	if insideBoxes(regs, wb) {
 		return clipNone, nil
 	}
 	s := scene.New()
@@ -440,6 +497,17 @@ func (c *converter) clipFill(w scene.Path, regs []region) (int, error) {
 	return clipCut, nil
 }
 
+// insideBoxes tells whether every region is one axis-aligned box that holds the box b: the
+// common case, a plot's frame around lines wholly inside it, decided without a boolean.
+func insideBoxes(regs []region, b scene.Box) bool {
+	for _, r := range regs {
+		if len(r.paths) != 1 || !isBox(r.paths[0]) || !contains(r.box, b) {
+			return false
+		}
+	}
+	return true
+}
+
 // isBox tells whether p is one axis-aligned rectangle.
 func isBox(p scene.Path) bool {
 	if len(p) != 5 || p[0].Kind != scene.SegMove || p[4].Kind != scene.SegClose {
@@ -470,6 +538,9 @@ func clipStroke(w scene.Path, regs []region) (int, scene.Path) {
 		}
 	}
 	wb := w.Bounds()
+	if insideBoxes(regs, wb) {
+		return clipNone, nil
+	}
 	size := math.Max(wb.Max.X-wb.Min.X, wb.Max.Y-wb.Min.Y)
 	tol := w.BudgetTolerance(math.Max(size*1e-4, 1e-9), scene.MaxFlattenPoints)
 	var edges [][2]scene.Vec

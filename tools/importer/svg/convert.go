@@ -170,7 +170,9 @@ type converter struct {
 	vp       [2]float64 // the width and height of the viewport being converted, in its user units
 	ext      *extent    // what the innermost clipping viewport being converted holds, nil outside one
 	clips    []region   // the clip regions of the elements being converted, outermost first
-	d        *Drawing
+	// clipCache holds the clips read in the user space, by element kind, clip and map.
+	clipCache map[string]clipRead
+	d         *Drawing
 }
 
 // index finds every element with an id (the first of a repeated id wins, as in browsers).
