@@ -240,13 +240,21 @@ func (c *converter) regionShape(r *region, ch *element, base scene.Affine, paren
 	if p == nil {
 		return true, ""
 	}
-	if st.clipEvenOdd && subpaths(p) > 1 {
-		return false, "has clip-rule evenodd on a shape of several subpaths (cadrun fills by nonzero)"
-	}
 	w := closeAll(p.Transform(m))
 	prim := Prim{Call: "drawBezier", Path: pathString(w)}
-	switch target.name {
-	case "rect", "circle", "ellipse", "polygon":
+	switch {
+	case st.clipEvenOdd && subpaths(p) > 1:
+		// cadrun's booleans fill by nonzero: the even-odd area is worked out here, the
+		// subpaths' exclusive or, and written as its outline, whose nonzero fill it is.
+		eo, err := evenOdd(w)
+		if err != nil {
+			return false, fmt.Sprintf("has clip-rule evenodd on a shape whose area cannot be worked out (%v)", err)
+		}
+		if eo == nil {
+			return true, "" // its subpaths cancel out: it adds nothing to the region
+		}
+		w, prim = eo, Prim{Call: "drawBezier", Path: pathString(eo)}
+	case target.name == "rect" || target.name == "circle" || target.name == "ellipse" || target.name == "polygon":
 		prim = c.prim(target, p, m, st)
 	}
 	r.paths = append(r.paths, w)
@@ -257,6 +265,43 @@ func (c *converter) regionShape(r *region, ch *element, base scene.Affine, paren
 		r.box.Extend(b.Max)
 	}
 	return true, ""
+}
+
+// evenOdd is the outline of the even-odd fill of closed path w (the exclusive or of its
+// subpaths), outer rings counter-clockwise and holes clockwise; nil when it encloses nothing.
+func evenOdd(w scene.Path) (scene.Path, error) {
+	s := scene.New()
+	acc := ""
+	for i := 0; i < len(w); {
+		j := i + 1
+		for j < len(w) && w[j].Kind != scene.SegMove {
+			j++
+		}
+		name := fmt.Sprintf("s%d", i)
+		if _, err := s.Put(name, &scene.PathShape{Data: pathString(w[i:j])}); err != nil {
+			return nil, err
+		}
+		i = j
+		if acc == "" {
+			acc = name
+			continue
+		}
+		if _, err := s.Boolean(scene.Xor, []string{acc}, []string{name}, "x"+name); errors.Is(err, scene.ErrEmptyResult) {
+			acc = ""
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		acc = "x" + name
+	}
+	if acc == "" {
+		return nil, nil
+	}
+	e, err := s.Get(acc)
+	if err != nil {
+		return nil, err
+	}
+	return e.Shape.Outline(), nil
 }
 
 // maskRegions is what a mask of one opaque white shape cuts to: the shape, and the mask's
