@@ -51,6 +51,13 @@ func TestSVGClipPaths(t *testing.T) {
 		{"clip-rule evenodd of curves", `<clipPath id="c"><path clip-rule="evenodd" d="M0 10 A10 10 0 0 1 20 10 A10 10 0 0 1 0 10 Z M5 10 A5 5 0 0 1 15 10 A5 5 0 0 1 5 10 Z"/></clipPath>
 			<rect width="30" height="30" clip-path="url(#c)"/>`,
 			"rect1", box(0, -20, 20, 0), math.Pi * (100 - 25), ""},
+		{"text in a clipPath", `<clipPath id="c"><text x="0" y="10" font-size="16">A</text></clipPath>
+			<rect width="30" height="30" clip-path="url(#c)"/>`,
+			"rect1", box(0.125, -10, 10.8125, 0), 0, "drawText('rect1~clip1-1', 'A', 0, -10, 16);"},
+		{"a clip shape's own clip-path", `<clipPath id="half"><rect width="5" height="100"/></clipPath>
+			<clipPath id="c"><rect width="10" height="10" clip-path="url(#half)"/><rect x="20" width="10" height="10"/></clipPath>
+			<rect width="30" height="30" clip-path="url(#c)"/>`,
+			"rect1", box(0, -10, 30, 0), 150, ""},
 		{"a clip holding the shape cuts nothing", `<clipPath id="c"><rect width="100" height="100"/></clipPath>
 			<circle cx="50" cy="50" r="10" clip-path="url(#c)"/>`,
 			"circle1", box(40, -60, 60, -40), math.Pi * 100, "drawCircle('circle1', 50, -50, 10);\n"},
@@ -150,7 +157,7 @@ func TestSVGClipShared(t *testing.T) {
 func TestSVGClipNotes(t *testing.T) {
 	t.Parallel()
 	s, rep, code := svgRun(t, doc(`<clipPath id="c"><rect width="10" height="10"/></clipPath>
-		<clipPath id="t"><text x="0" y="10">A</text></clipPath>
+		<clipPath id="t"><text x="0" y="10" clip-path="url(#c)">A</text></clipPath>
 		<clipPath id="empty"/>
 		<mask id="m"><rect width="5" height="5" fill="red"/></mask>
 		<circle cx="100" cy="100" r="5" clip-path="url(#c)"/>
@@ -174,7 +181,7 @@ func TestSVGClipNotes(t *testing.T) {
 			t.Errorf("%s: bounds %v, want it drawn whole", name, got)
 		}
 	}
-	if k := "rect: clip-path #t holds text, whose outline the reader does not make: not applied"; rep.Skipped[k] != 2 {
+	if k := "rect: clip-path #t has a text with a clip-path of its own: not applied"; rep.Skipped[k] != 2 {
 		t.Errorf("skipped %q: %d, want 2, once for each rect (%v)", k, rep.Skipped[k], rep.Skipped)
 	}
 	for _, k := range []string{

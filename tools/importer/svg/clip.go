@@ -178,7 +178,7 @@ func (c *converter) clipPathRegions(e *element, v string, m scene.Affine, st sty
 		if ch.space != "" && ch.space != "http://www.w3.org/2000/svg" {
 			continue
 		}
-		ok, why := c.regionShape(&r, ch, base, cst)
+		ok, why := c.regionShape(&r, ch, base, cst, seen)
 		if !ok {
 			c.skip(e.name, "clip-path #"+id+" "+why+": not applied")
 			return nil, true
@@ -198,7 +198,7 @@ func (c *converter) clipPathRegions(e *element, v string, m scene.Affine, st sty
 
 // regionShape adds child ch of a clipPath (or mask) to r, mapped by base; false and why for a
 // child that cannot be a region (text).
-func (c *converter) regionShape(r *region, ch *element, base scene.Affine, parent style) (bool, string) {
+func (c *converter) regionShape(r *region, ch *element, base scene.Affine, parent style, seen []string) (bool, string) {
 	st := parent.child(ch)
 	if !st.display || !st.visible {
 		return true, ""
@@ -225,15 +225,19 @@ func (c *converter) regionShape(r *region, ch *element, base scene.Affine, paren
 		}
 		st = st.child(target)
 	}
+	own := properties(ch)["clip-path"]
+	if own == "none" {
+		own = ""
+	}
 	switch target.name {
 	case "text":
-		return false, "holds text, whose outline the reader does not make"
+		if own != "" {
+			return false, "has a text with a clip-path of its own"
+		}
+		return c.regionText(r, target, m, st)
 	case "rect", "circle", "ellipse", "polygon", "polyline", "path", "line":
 	default:
 		return true, "" // SVG draws only shapes, text and uses of them into a clip
-	}
-	if v := properties(ch)["clip-path"]; v != "" && v != "none" {
-		return false, "has a shape with a clip-path of its own"
 	}
 	var p scene.Path
 	c.quietly(func() { p, _ = c.outline(target, st) })
@@ -257,6 +261,24 @@ func (c *converter) regionShape(r *region, ch *element, base scene.Affine, paren
 	case target.name == "rect" || target.name == "circle" || target.name == "ellipse" || target.name == "polygon":
 		prim = c.prim(target, p, m, st)
 	}
+	if own != "" {
+		// A clip shape's own clip-path cuts it, in its user space: the part left is worked
+		// out here and written as its outline.
+		regs, draws := c.clipPathRegions(ch, own, m, st, seen)
+		if !draws {
+			return true, ""
+		}
+		if len(regs) > 0 {
+			cut, err := intersectOutline(w, regs)
+			if err != nil {
+				return false, fmt.Sprintf("has a shape whose own clip-path cannot be worked out (%v)", err)
+			}
+			if cut == nil {
+				return true, ""
+			}
+			w, prim = cut, Prim{Call: "drawBezier", Path: pathString(cut)}
+		}
+	}
 	r.paths = append(r.paths, w)
 	r.prims = append(r.prims, prim)
 	b := w.Bounds()
@@ -265,6 +287,74 @@ func (c *converter) regionShape(r *region, ch *element, base scene.Affine, paren
 		r.box.Extend(b.Max)
 	}
 	return true, ""
+}
+
+// regionText adds the glyphs of text element e, mapped by m, to r: each run's drawText,
+// whose outline the font gives.
+func (c *converter) regionText(r *region, e *element, m scene.Affine, st style) (bool, string) {
+	var items []*Item
+	outer := c.clips
+	c.clips = nil
+	c.quietly(func() { items, _ = c.text(e, m, st) })
+	c.clips = outer
+	var add func(items []*Item) string
+	add = func(items []*Item) string {
+		for _, it := range items {
+			if it.Kind == Group {
+				if why := add(it.Children); why != "" {
+					return why
+				}
+				continue
+			}
+			w, err := textOutline(it.Prim)
+			if err != nil {
+				return fmt.Sprintf("holds text the font cannot lay out (%v)", err)
+			}
+			r.paths = append(r.paths, w)
+			r.prims = append(r.prims, it.Prim)
+			if b := w.Bounds(); b.NonEmpty {
+				r.box.Extend(b.Min)
+				r.box.Extend(b.Max)
+			}
+		}
+		return ""
+	}
+	if why := add(items); why != "" {
+		return false, why
+	}
+	return true, ""
+}
+
+// intersectOutline is the outline of what the regions leave of the fill of closed path w,
+// worked out by the scene's booleans; nil when nothing is left.
+func intersectOutline(w scene.Path, regs []region) (scene.Path, error) {
+	s := scene.New()
+	if _, err := s.Put("f", &scene.PathShape{Data: pathString(w)}); err != nil {
+		return nil, err
+	}
+	for i, r := range regs {
+		if len(r.paths) == 0 {
+			return nil, nil
+		}
+		var names []string
+		for j, p := range r.paths {
+			n := fmt.Sprintf("r%d-%d", i, j)
+			if _, err := s.Put(n, &scene.PathShape{Data: pathString(p)}); err != nil {
+				return nil, err
+			}
+			names = append(names, n)
+		}
+		if _, err := s.Boolean(scene.Intersect, []string{"f"}, names, "f"); errors.Is(err, scene.ErrEmptyResult) {
+			return nil, nil
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	e, err := s.Get("f")
+	if err != nil {
+		return nil, err
+	}
+	return e.Shape.Outline(), nil
 }
 
 // evenOdd is the outline of the even-odd fill of closed path w (the exclusive or of its
@@ -341,7 +431,7 @@ func (c *converter) maskRegions(e *element, v string, m scene.Affine, st style) 
 		base = base.Mul(scene.Affine{A: b.Max.X - b.Min.X, D: b.Max.Y - b.Min.Y, E: b.Min.X, F: b.Min.Y})
 	}
 	var shape region
-	if ok, why := c.regionShape(&shape, kids[0], base, mst); !ok || len(shape.paths) == 0 {
+	if ok, why := c.regionShape(&shape, kids[0], base, mst, nil); !ok || len(shape.paths) == 0 {
 		if why == "" {
 			why = "draws nothing"
 		}
@@ -412,10 +502,10 @@ func axisAligned(m scene.Affine) bool {
 // quietly runs f with the notes and the segment count it makes thrown away: for reading a
 // shape again (a clip's box, a clip's outline) that is converted, and counted, elsewhere.
 func (c *converter) quietly(f func()) {
-	skipped, segs := c.d.Skipped, c.d.Segments
-	c.d.Skipped = map[string]int{}
+	skipped, segs, kinds, drawn, bytes := c.d.Skipped, c.d.Segments, c.d.Kinds, c.drawn, c.d.ShapeBytes
+	c.d.Skipped, c.d.Kinds = map[string]int{}, map[string]int{}
 	f()
-	c.d.Skipped, c.d.Segments = skipped, segs
+	c.d.Skipped, c.d.Segments, c.d.Kinds, c.drawn, c.d.ShapeBytes = skipped, segs, kinds, drawn, bytes
 }
 
 // localBox is e's bounding box in its own user space (its fill's geometry, as

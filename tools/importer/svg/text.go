@@ -294,14 +294,11 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 // clipText cuts a drawText item to the clip regions being converted, as clipped does a
 // shape's fill: its outline is the font's glyphs; false when nothing of it is left.
 func (c *converter) clipText(e *element, it *Item) bool {
-	p := it.Prim
-	font := cmp.Or(p.Font, "sans")
-	l, err := scene.LayoutText(p.Text, p.Size, scene.TextAlign(cmp.Or(p.Align, "left")), font)
+	w, err := textOutline(it.Prim)
 	if err != nil {
 		c.skip(e.name, fmt.Sprintf("a clip is not applied to text the font cannot lay out: %v", err))
 		return true
 	}
-	w := l.Path.Transform(scene.Translation(scene.Vec{X: p.X, Y: p.Y}).Mul(scene.Rotation(p.Angle)))
 	res, err := c.clipFill(w, c.clips)
 	switch res {
 	case clipAll:
@@ -318,6 +315,15 @@ func (c *converter) clipText(e *element, it *Item) bool {
 		}
 	}
 	return true
+}
+
+// textOutline is the outline of a drawText's glyphs where it draws them.
+func textOutline(p Prim) (scene.Path, error) {
+	l, err := scene.LayoutText(p.Text, p.Size, scene.TextAlign(cmp.Or(p.Align, "left")), cmp.Or(p.Font, "sans"))
+	if err != nil {
+		return nil, err
+	}
+	return l.Path.Transform(scene.Translation(scene.Vec{X: p.X, Y: p.Y}).Mul(scene.Rotation(p.Angle))), nil
 }
 
 // textChars gathers the characters of text element e (a <text>, a <tspan>) styled st into
