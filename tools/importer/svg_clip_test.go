@@ -64,6 +64,9 @@ func TestSVGClipPaths(t *testing.T) {
 		{"mask of one white shape", `<mask id="m"><rect x="0" y="0" width="10" height="100" fill="white"/></mask>
 			<rect width="40" height="40" mask="url(#m)"/>`,
 			"rect1", box(0, -40, 10, 0), 400, ""},
+		{"mask of two shapes", `<mask id="m"><rect width="10" height="100" fill="white"/><rect x="20" width="10" height="100" fill="white"/></mask>
+			<rect width="40" height="40" mask="url(#m)"/>`,
+			"rect1", box(0, -40, 30, 0), 800, ""},
 		{"mask's own rectangle", `<mask id="m" maskUnits="userSpaceOnUse" x="0" y="0" width="5" height="100"><circle r="100" fill="#fff"/></mask>
 			<rect width="40" height="40" mask="url(#m)"/>`,
 			"rect1", box(0, -40, 5, 0), 200, ""},
@@ -185,7 +188,7 @@ func TestSVGClipNotes(t *testing.T) {
 		t.Errorf("skipped %q: %d, want 2, once for each rect (%v)", k, rep.Skipped[k], rep.Skipped)
 	}
 	for _, k := range []string{
-		"rect: mask is not applied: only a mask of one opaque white shape is (it acts as a clip)",
+		"rect: mask is not applied: only a mask of opaque white shapes is (it acts as a clip)",
 		`rect: clip-path url(#nothing) names no clipPath of this file: not applied, as SVG does`,
 		cutStroke,
 	} {

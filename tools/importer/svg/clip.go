@@ -1,6 +1,6 @@
 package svg
 
-// Clip paths and masks of one white shape: SVG paints only what lies inside every clip
+// Clip paths and masks of opaque white shapes: SVG paints only what lies inside every clip
 // region on the way up to a shape (its own clip-path, its groups', a clipPath's own
 // clip-path), a region being the union of the clipPath's shapes. A fill so cut is an
 // intersection of areas, which the module computes with cadrun's exact booleans (arcs stay
@@ -394,8 +394,8 @@ func evenOdd(w scene.Path) (scene.Path, error) {
 	return e.Shape.Outline(), nil
 }
 
-// maskRegions is what a mask of one opaque white shape cuts to: the shape, and the mask's
-// own rectangle. Any other mask is noted and not applied.
+// maskRegions is what a mask of opaque white shapes cuts to: their union, and the mask's own
+// rectangle. Any other mask is noted and not applied.
 func (c *converter) maskRegions(e *element, v string, m scene.Affine, st style) ([]region, bool) {
 	id, ok := urlID(v)
 	mk := c.ids[id]
@@ -413,14 +413,27 @@ func (c *converter) maskRegions(e *element, v string, m scene.Affine, st style) 
 	}
 	mst := initialStyle().child(mk)
 	white := Color{1, 1, 1, 1}
-	if len(kids) != 1 {
-		c.skip(e.name, "mask is not applied: only a mask of one opaque white shape is (it acts as a clip)")
+	// Opaque white, a mask lets all through: shapes of it are a clip, their union.
+	const notApplied = "mask is not applied: only a mask of opaque white shapes is (it acts as a clip)"
+	if len(kids) == 0 || properties(mk)["mask"] != "" {
+		c.skip(e.name, notApplied)
 		return nil, true
 	}
-	kst := mst.child(kids[0])
-	if f := kst.fillColor(); f == nil || *f != white || kst.strokeColor() != nil || properties(mk)["mask"] != "" {
-		c.skip(e.name, "mask is not applied: only a mask of one opaque white shape is (it acts as a clip)")
-		return nil, true
+	for _, k := range kids {
+		kst := mst.child(k)
+		if !kst.display {
+			continue
+		}
+		switch k.name {
+		case "rect", "circle", "ellipse", "polygon", "polyline", "path":
+		default:
+			c.skip(e.name, notApplied)
+			return nil, true
+		}
+		if f := kst.fillColor(); f == nil || *f != white || kst.strokeColor() != nil || properties(k)["clip-path"] != "" || properties(k)["mask"] != "" {
+			c.skip(e.name, notApplied)
+			return nil, true
+		}
 	}
 	b, okBox := c.localBox(e, st)
 	base := m
@@ -431,12 +444,14 @@ func (c *converter) maskRegions(e *element, v string, m scene.Affine, st style) 
 		base = base.Mul(scene.Affine{A: b.Max.X - b.Min.X, D: b.Max.Y - b.Min.Y, E: b.Min.X, F: b.Min.Y})
 	}
 	var shape region
-	if ok, why := c.regionShape(&shape, kids[0], base, mst, nil); !ok || len(shape.paths) == 0 {
-		if why == "" {
-			why = "draws nothing"
+	for _, k := range kids {
+		if ok, why := c.regionShape(&shape, k, base, mst, nil); !ok {
+			c.skip(e.name, "mask #"+id+" "+why+": not applied")
+			return nil, true
 		}
-		c.skip(e.name, "mask #"+id+" "+why+": not applied")
-		return nil, true
+	}
+	if len(shape.paths) == 0 {
+		return nil, false // a mask of nothing lets nothing through
 	}
 	// The mask's rectangle: -10% -10% 120% 120% of the box by default (maskUnits
 	// objectBoundingBox), or lengths in the user space.

@@ -61,7 +61,7 @@ type Item struct {
 	Symbol        *Symbol
 	Place         Placement
 	// Clips are the regions a shape's fill is cut to, in turn (SVG's clip-path and masks of
-	// one white shape), which the module cuts with cadrun's booleans; its stroke, cut by the
+	// opaque white shapes), which the module cuts with cadrun's booleans; its stroke, cut by the
 	// reader, is a shape of its own.
 	Clips []Clip
 }
