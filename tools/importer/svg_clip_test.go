@@ -58,6 +58,9 @@ func TestSVGClipPaths(t *testing.T) {
 			<clipPath id="c"><rect width="10" height="10" clip-path="url(#half)"/><rect x="20" width="10" height="10"/></clipPath>
 			<rect width="30" height="30" clip-path="url(#c)"/>`,
 			"rect1", box(0, -10, 30, 0), 150, ""},
+		{"on the root", `<svg xmlns="http://www.w3.org/2000/svg" clip-path="url(#c)"><clipPath id="c"><rect width="10" height="10"/></clipPath>
+			<rect width="30" height="30"/></svg>`,
+			"rect1", box(0, -10, 10, 0), 100, ""},
 		{"a clip holding the shape cuts nothing", `<clipPath id="c"><rect width="100" height="100"/></clipPath>
 			<circle cx="50" cy="50" r="10" clip-path="url(#c)"/>`,
 			"circle1", box(40, -60, 60, -40), math.Pi * 100, "drawCircle('circle1', 50, -50, 10);\n"},
@@ -77,7 +80,11 @@ func TestSVGClipPaths(t *testing.T) {
 			<circle r="10" fill="none" stroke="black" clip-path="url(#c)"/>`,
 			"circle1", box(0, -10, 10, 10), 0, "drawBezier('circle1', 'M 0 10 A 10 10 0 0 0 10 0 A 10 10 0 0 0 0 -10');"},
 	} {
-		s, rep, code := svgRun(t, doc(c.body), Options{})
+		file := doc(c.body)
+		if strings.HasPrefix(c.body, "<svg") {
+			file = c.body
+		}
+		s, rep, code := svgRun(t, file, Options{})
 		e, err := s.Get(c.entity)
 		if err != nil {
 			t.Errorf("%s: %v\n%s", c.name, err, code)

@@ -149,6 +149,11 @@ func Read(data []byte, opt Options) (*Drawing, error) {
 		c.skip("svg", "display:none on the root: the file draws nothing")
 		return c.d, nil
 	}
+	regs, draws := c.clipsOf(root, m, st)
+	if !draws {
+		return c.d, nil
+	}
+	c.clips = regs
 	items, err := c.children(root, m, st)
 	if err != nil {
 		return nil, err
