@@ -138,6 +138,8 @@ func TestSVGTextPositions(t *testing.T) {
 			"drawText('text2', 'H', 20, -50, 20);\ndrawText('text3', 'E', 45.0390625, -50, 20);\ndrawText('text4', 'H', 77.67578125, -50, 20);"},
 		{"inner list wins", `<text x="20 30 40" y="50" font-size="20">H<tspan x="100">EH</tspan></text>`,
 			"drawText('text2', 'H', 20, -50, 20);\ndrawText('text3', 'E', 100, -50, 20);\ndrawText('text4', 'H', 40, -50, 20);"},
+		{"glyph by glyph in another font", `<text><tspan x="10 25.5 38" y="50 50 50" font-size="20">HEH</tspan> <tspan x="100 150" y="50">HE</tspan></text>`,
+			"drawText('text2', 'HEH', 10, -50, 20);\ndrawText('text3', 'H', 100, -50, 16);\ndrawText('text4', 'E', 150, -50, 16);"},
 		{"middle", `<text x="20" y="50" font-size="20" dominant-baseline="middle">H</text>`, "drawText('text1', 'H', 20, -55.46875, 20);"},
 		{"central", `<text x="20" y="50" font-size="20" dominant-baseline="central">H</text>`, "drawText('text1', 'H', 20, -56.923828125, 20);"},
 		{"hanging", `<text x="20" y="50" font-size="20" dominant-baseline="hanging">H</text>`, "drawText('text1', 'H', 20, -64.8515625, 20);"},

@@ -172,13 +172,38 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 			c.skip(sp.e.name, "writing-mode "+clip(v)+" is drawn left to right")
 		}
 	}
-	// Runs: a character with a position of its own, or of another style, starts one.
+	// Runs: a character with a position of its own, or of another style, starts one. A
+	// position where the run's own advance puts the character anyway (within a tenth of an
+	// em: a file laid out glyph by glyph in another font, as a PDF's text comes) continues
+	// the run, so that such a text is a drawText a line, not one a character.
 	var runs []textRun
 	var b strings.Builder
 	chunk := 0
+	var cx, cy float64 // where the next character goes, by each character's advance
+	adv := map[string]float64{}
 	for i, ch := range chars {
+		sst := spans[ch.span].st
+		nx, ny := cx, cy
+		if xs[i] != nil {
+			nx = *xs[i]
+		}
+		if ys[i] != nil {
+			ny = *ys[i]
+		}
+		nx, ny = nx+dxs[i], ny+dys[i]
 		own := xs[i] != nil || ys[i] != nil || dxs[i] != 0 || dys[i] != 0
-		if i == 0 || own || styleKey(spans[ch.span].st) != styleKey(spans[chars[i-1].span].st) {
+		restyled := i > 0 && styleKey(sst) != styleKey(spans[chars[i-1].span].st)
+		if own && i > 0 && !restyled && (sst.anchor == "" || sst.anchor == "start") && ny == cy && math.Abs(nx-cx) <= 0.1*sst.fontSize {
+			own, nx = false, cx
+		}
+		key := fmt.Sprintf("%c|%g|%s", ch.r, sst.fontSize, fontOf(sst))
+		a, ok := adv[key]
+		if !ok {
+			a = advance(string(ch.r), sst.fontSize, sst)
+			adv[key] = a
+		}
+		cx, cy = nx+a, ny
+		if i == 0 || own || restyled {
 			if len(runs) > 0 {
 				runs[len(runs)-1].text = b.String()
 			}
@@ -192,7 +217,7 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 	}
 	runs[len(runs)-1].text = b.String()
 	// Place the runs one after another, each at its first character's position.
-	var cx, cy float64
+	cx, cy = 0, 0
 	k := 0
 	for i := range runs {
 		r := &runs[i]
