@@ -177,6 +177,7 @@ type converter struct {
 	clips    []region   // the clip regions of the elements being converted, outermost first
 	// clipCache holds the clips read in the user space, by element kind, clip and map.
 	clipCache map[string]clipRead
+	advances  map[glyph]float64 // the characters' advances, measured once a file
 	d         *Drawing
 }
 

@@ -51,3 +51,22 @@ func BenchmarkReadClipped(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadText reads 2,000 labels as a drawing has them: a line of text anchored at its
+// middle, and a second in a tspan of its own size and position, the per-character work the
+// layout adds (each character's advance, each run's).
+func BenchmarkReadText(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1000"><g font-family="sans-serif" font-size="3">`)
+	for i := range 2000 {
+		fmt.Fprintf(&sb, "\n"+`<text x="%d" y="%d" text-anchor="middle">Room %d, level 2<tspan x="%d" dy="4" font-size="2">%d.5 m² floor</tspan></text>`, i%40*25, i/40*20, i, i%40*25, i)
+	}
+	sb.WriteString("</g></svg>")
+	data := []byte(sb.String())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(data, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

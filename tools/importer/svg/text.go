@@ -180,7 +180,15 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 	var b strings.Builder
 	chunk := 0
 	var cx, cy float64 // where the next character goes, by each character's advance
-	adv := map[string]float64{}
+	// The characters' advances are needed only to tell whether a later x continues a run.
+	predict := false
+	for i := 1; i < n && !predict; i++ {
+		predict = xs[i] != nil
+	}
+	keys := make([]runStyle, len(spans)) // each span's style, told apart from the others'
+	for i, sp := range spans {
+		keys[i] = styleOf(sp.st)
+	}
 	for i, ch := range chars {
 		sst := spans[ch.span].st
 		nx, ny := cx, cy
@@ -192,17 +200,14 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 		}
 		nx, ny = nx+dxs[i], ny+dys[i]
 		own := xs[i] != nil || ys[i] != nil || dxs[i] != 0 || dys[i] != 0
-		restyled := i > 0 && styleKey(sst) != styleKey(spans[chars[i-1].span].st)
+		restyled := i > 0 && ch.span != chars[i-1].span && keys[ch.span] != keys[chars[i-1].span]
 		if own && i > 0 && !restyled && (sst.anchor == "" || sst.anchor == "start") && ny == cy && math.Abs(nx-cx) <= 0.1*sst.fontSize {
 			own, nx = false, cx
 		}
-		key := fmt.Sprintf("%c|%g|%s", ch.r, sst.fontSize, fontOf(sst))
-		a, ok := adv[key]
-		if !ok {
-			a = advance(string(ch.r), sst.fontSize, sst)
-			adv[key] = a
+		cx, cy = nx, ny
+		if predict {
+			cx += c.glyphAdvance(ch.r, sst, keys[ch.span].font)
 		}
-		cx, cy = nx+a, ny
 		if i == 0 || own || restyled {
 			if len(runs) > 0 {
 				runs[len(runs)-1].text = b.String()
@@ -216,11 +221,15 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 		b.WriteRune(ch.r)
 	}
 	runs[len(runs)-1].text = b.String()
-	// Place the runs one after another, each at its first character's position.
+	// Place the runs one after another, each at its first character's position. A run's
+	// advance is measured where it places the next run or anchors its chunk.
 	cx, cy = 0, 0
-	k := 0
+	k, first := 0, 0 // first: the first run of the chunk
 	for i := range runs {
 		r := &runs[i]
+		if i > 0 && r.chunk != runs[i-1].chunk {
+			first = i
+		}
 		if xs[k] != nil {
 			cx = *xs[k]
 		}
@@ -229,10 +238,14 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 		}
 		cx, cy = cx+dxs[k], cy+dys[k]
 		r.x, r.y = cx, cy
-		sst := spans[r.span].st
-		r.adv = advance(r.text, sst.fontSize, sst)
-		cx += r.adv
 		k += utf8.RuneCountInString(r.text)
+		last := i+1 == len(runs) || runs[i+1].chunk != r.chunk
+		anchored := spans[runs[first].span].st.anchor == "middle" || spans[runs[first].span].st.anchor == "end"
+		if i+1 < len(runs) && xs[k] == nil || last && first < i && anchored {
+			sst := spans[r.span].st
+			r.adv = advance(r.text, sst.fontSize, sst)
+		}
+		cx += r.adv
 	}
 	sx, sy, angle, ok := similarity(m)
 	if !ok || math.Abs(math.Abs(sx)-math.Abs(sy)) > 1e-9*math.Abs(sx) || sy > 0 {
@@ -351,6 +364,27 @@ func textOutline(p Prim) (scene.Path, error) {
 	return l.Path.Transform(scene.Translation(scene.Vec{X: p.X, Y: p.Y}).Mul(scene.Rotation(p.Angle))), nil
 }
 
+// glyph is a character at a size in a font, whose advance converter.glyphAdvance keeps.
+type glyph struct {
+	r    rune
+	size float64
+	font string
+}
+
+// glyphAdvance is the advance of r in st's font at its size, measured once a file.
+func (c *converter) glyphAdvance(r rune, st style, font string) float64 {
+	key := glyph{r, st.fontSize, font}
+	a, ok := c.advances[key]
+	if !ok {
+		a = advance(string(r), st.fontSize, st)
+		if c.advances == nil {
+			c.advances = map[glyph]float64{}
+		}
+		c.advances[key] = a
+	}
+	return a
+}
+
 // textChars gathers the characters of text element e (a <text>, a <tspan>) styled st into
 // chars, white space handled as SVG does: unless xml:space is preserve, newlines are
 // dropped, tabs are spaces, and a space after a space or at the start is dropped (the
@@ -411,10 +445,24 @@ func runesOf(chars []textChar) string {
 	return b.String()
 }
 
-// styleKey is what of a style tells two runs of text apart.
-func styleKey(st style) string {
-	return fmt.Sprintf("%v|%v|%g|%g|%s|%s|%v|%s", colorKey(st.fillColor()), colorKey(st.strokeColor()), st.strokeWidth,
-		st.fontSize, fontOf(st), st.baseline, st.visible, st.anchor)
+// runStyle is what of a style tells two runs of text apart.
+type runStyle struct {
+	fill, stroke   Color // as drawn; the zero Color for none
+	width, size    float64
+	font, baseline string
+	anchor         string
+	visible        bool
+}
+
+func styleOf(st style) runStyle {
+	r := runStyle{width: st.strokeWidth, size: st.fontSize, font: fontOf(st), baseline: st.baseline, anchor: st.anchor, visible: st.visible}
+	if f := st.fillColor(); f != nil {
+		r.fill = *f
+	}
+	if s := st.strokeColor(); s != nil {
+		r.stroke = *s
+	}
+	return r
 }
 
 // lengths reads a list of lengths (x, y, dx, dy) in user units: em of the element's font
