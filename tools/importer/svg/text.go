@@ -32,6 +32,12 @@ type textSpan struct {
 	start, end int
 }
 
+// charPos is a character's position as the x, y, dx and dy lists give it.
+type charPos struct {
+	x, y, dx, dy float64
+	hasX, hasY   bool
+}
+
 // textRun is characters drawn by one drawText, at (x, y) before its chunk's anchor shift.
 type textRun struct {
 	text  string
@@ -107,7 +113,7 @@ func advance(s string, size float64, st style) float64 {
 
 // text makes the drawText items of a <text>: one when it is one run, else a group of them.
 func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) {
-	var chars []textChar
+	chars := make([]textChar, 0, textBytes(e)) // a character a byte, at most
 	var spans []textSpan
 	c.textChars(e, st, false, &chars, &spans)
 	for len(chars) > 0 && chars[len(chars)-1].r == ' ' && !preserved(spans[chars[len(chars)-1].span].e, e) {
@@ -122,8 +128,7 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 	}
 	// Each character's position: the lists of the innermost element that gives it one.
 	n := len(chars)
-	xs, ys := make([]*float64, n), make([]*float64, n)
-	dxs, dys := make([]float64, n), make([]float64, n)
+	pos := make([]charPos, n)
 	for _, sp := range spans {
 		for _, a := range []struct {
 			name string
@@ -141,13 +146,13 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 				}
 				switch a.name {
 				case "x":
-					xs[k] = &f
+					pos[k].x, pos[k].hasX = f, true
 				case "y":
-					ys[k] = &f
+					pos[k].y, pos[k].hasY = f, true
 				case "dx":
-					dxs[k] = f
+					pos[k].dx = f
 				case "dy":
-					dys[k] = f
+					pos[k].dy = f
 				}
 			}
 		}
@@ -183,7 +188,7 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 	// The characters' advances are needed only to tell whether a later x continues a run.
 	predict := false
 	for i := 1; i < n && !predict; i++ {
-		predict = xs[i] != nil
+		predict = pos[i].hasX
 	}
 	keys := make([]runStyle, len(spans)) // each span's style, told apart from the others'
 	for i, sp := range spans {
@@ -192,14 +197,14 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 	for i, ch := range chars {
 		sst := spans[ch.span].st
 		nx, ny := cx, cy
-		if xs[i] != nil {
-			nx = *xs[i]
+		if pos[i].hasX {
+			nx = pos[i].x
 		}
-		if ys[i] != nil {
-			ny = *ys[i]
+		if pos[i].hasY {
+			ny = pos[i].y
 		}
-		nx, ny = nx+dxs[i], ny+dys[i]
-		own := xs[i] != nil || ys[i] != nil || dxs[i] != 0 || dys[i] != 0
+		nx, ny = nx+pos[i].dx, ny+pos[i].dy
+		own := pos[i].hasX || pos[i].hasY || pos[i].dx != 0 || pos[i].dy != 0
 		restyled := i > 0 && ch.span != chars[i-1].span && keys[ch.span] != keys[chars[i-1].span]
 		if own && i > 0 && !restyled && (sst.anchor == "" || sst.anchor == "start") && ny == cy && math.Abs(nx-cx) <= 0.1*sst.fontSize {
 			own, nx = false, cx
@@ -213,7 +218,7 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 				runs[len(runs)-1].text = b.String()
 			}
 			b.Reset()
-			if i > 0 && (xs[i] != nil || ys[i] != nil) {
+			if i > 0 && (pos[i].hasX || pos[i].hasY) {
 				chunk++
 			}
 			runs = append(runs, textRun{span: ch.span, chunk: chunk})
@@ -230,18 +235,18 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 		if i > 0 && r.chunk != runs[i-1].chunk {
 			first = i
 		}
-		if xs[k] != nil {
-			cx = *xs[k]
+		if pos[k].hasX {
+			cx = pos[k].x
 		}
-		if ys[k] != nil {
-			cy = *ys[k]
+		if pos[k].hasY {
+			cy = pos[k].y
 		}
-		cx, cy = cx+dxs[k], cy+dys[k]
+		cx, cy = cx+pos[k].dx, cy+pos[k].dy
 		r.x, r.y = cx, cy
 		k += utf8.RuneCountInString(r.text)
 		last := i+1 == len(runs) || runs[i+1].chunk != r.chunk
 		anchored := spans[runs[first].span].st.anchor == "middle" || spans[runs[first].span].st.anchor == "end"
-		if i+1 < len(runs) && xs[k] == nil || last && first < i && anchored {
+		if i+1 < len(runs) && !pos[k].hasX || last && first < i && anchored {
 			sst := spans[r.span].st
 			r.adv = advance(r.text, sst.fontSize, sst)
 		}
@@ -429,6 +434,19 @@ func (c *converter) textChars(e *element, st style, preserve bool, chars *[]text
 		}
 	}
 	(*spans)[k].end = len(*chars)
+}
+
+// textBytes is the bytes of the characters in e.
+func textBytes(e *element) int {
+	n := 0
+	for _, ch := range e.children {
+		if ch.name == textNode {
+			n += ch.text.Len()
+		} else {
+			n += textBytes(ch)
+		}
+	}
+	return n
 }
 
 // preserved tells whether white space in e (inside text element top) is kept as written.
