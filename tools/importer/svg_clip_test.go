@@ -216,3 +216,21 @@ func TestSVGClipsAsSVG(t *testing.T) {
 		}
 	}
 }
+
+// TestSVGClipBooleansFail: a clip whose shapes the scene's booleans cannot take (two
+// triangles, one's corners on the other's side, found by FuzzSVG) is noted and the shape
+// drawn uncut, where the reader panicked with the booleans.
+func TestSVGClipBooleansFail(t *testing.T) {
+	t.Parallel()
+	s, rep, code := svgRun(t, `<svg xmlns="http://www.w3.org/2000/svg"><clipPath id="c" clipPathUnits="objectBoundingBox"><path d="M0 0h1v1M.20.2h.5v.5"/></clipPath>
+		<g clip-path="url(#c)"><path d="M0 0 5 9" stroke="black"/></g></svg>`, Options{})
+	if _, err := s.Get("path1"); err != nil {
+		t.Errorf("%v\n%s", err, code)
+	}
+	for k := range rep.Skipped {
+		if strings.HasPrefix(k, "path: clip-path not applied to the fill: the booleans failed on these shapes") {
+			return
+		}
+	}
+	t.Errorf("no note of the clip not applied: %v", rep.Skipped)
+}

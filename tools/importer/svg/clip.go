@@ -327,7 +327,8 @@ func (c *converter) regionText(r *region, e *element, m scene.Affine, st style) 
 
 // intersectOutline is the outline of what the regions leave of the fill of closed path w,
 // worked out by the scene's booleans; nil when nothing is left.
-func intersectOutline(w scene.Path, regs []region) (scene.Path, error) {
+func intersectOutline(w scene.Path, regs []region) (_ scene.Path, err error) {
+	defer geometryPanic(&err)
 	s := scene.New()
 	if _, err := s.Put("f", &scene.PathShape{Data: pathString(w)}); err != nil {
 		return nil, err
@@ -357,9 +358,18 @@ func intersectOutline(w scene.Path, regs []region) (scene.Path, error) {
 	return e.Shape.Outline(), nil
 }
 
+// geometryPanic turns a panic of the scene's booleans on a scratch scene into *err, so that a
+// file whose shapes they cannot take is drawn uncut and noted, never a reader that fails.
+func geometryPanic(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("the booleans failed on these shapes (%v)", r)
+	}
+}
+
 // evenOdd is the outline of the even-odd fill of closed path w (the exclusive or of its
 // subpaths), outer rings counter-clockwise and holes clockwise; nil when it encloses nothing.
-func evenOdd(w scene.Path) (scene.Path, error) {
+func evenOdd(w scene.Path) (_ scene.Path, err error) {
+	defer geometryPanic(&err)
 	s := scene.New()
 	acc := ""
 	for i := 0; i < len(w); {
@@ -599,7 +609,13 @@ const (
 
 // clipFill is what the regions leave of the fill of w (closed as SVG fills it), worked out
 // as the module will: cadrun's booleans on a scratch scene.
-func (c *converter) clipFill(w scene.Path, regs []region) (int, error) {
+func (c *converter) clipFill(w scene.Path, regs []region) (res int, err error) {
+	defer func() {
+		if err != nil {
+			res = clipFailed
+		}
+	}()
+	defer geometryPanic(&err) // runs first
 	for _, r := range regs {
 		if len(r.paths) == 0 {
 			return clipAll, nil
