@@ -329,33 +329,48 @@ func (c *converter) regionText(r *region, e *element, m scene.Affine, st style) 
 // worked out by the scene's booleans; nil when nothing is left.
 func intersectOutline(w scene.Path, regs []region) (_ scene.Path, err error) {
 	defer geometryPanic(&err)
-	s := scene.New()
-	if _, err := s.Put("f", &scene.PathShape{Data: pathString(w)}); err != nil {
+	s, _, err := intersect(w, regs)
+	if s == nil || err != nil {
 		return nil, err
-	}
-	for i, r := range regs {
-		if len(r.paths) == 0 {
-			return nil, nil
-		}
-		var names []string
-		for j, p := range r.paths {
-			n := fmt.Sprintf("r%d-%d", i, j)
-			if _, err := s.Put(n, &scene.PathShape{Data: pathString(p)}); err != nil {
-				return nil, err
-			}
-			names = append(names, n)
-		}
-		if _, err := s.Boolean(scene.Intersect, []string{"f"}, names, "f"); errors.Is(err, scene.ErrEmptyResult) {
-			return nil, nil
-		} else if err != nil {
-			return nil, err
-		}
 	}
 	e, err := s.Get("f")
 	if err != nil {
 		return nil, err
 	}
 	return e.Shape.Outline(), nil
+}
+
+// intersect is a scratch scene whose shape "f" is what the regions leave of the fill of
+// closed path w, cut by the scene's booleans as the module cuts it, and the area of w before;
+// a nil scene when nothing is left. The caller recovers a panic of the booleans.
+func intersect(w scene.Path, regs []region) (*scene.Scene, float64, error) {
+	s := scene.New()
+	if _, err := s.Put("f", &scene.PathShape{Data: pathString(w)}); err != nil {
+		return nil, 0, err
+	}
+	before, err := s.Area("f")
+	if err != nil {
+		return nil, 0, err
+	}
+	for i, r := range regs {
+		if len(r.paths) == 0 {
+			return nil, before, nil
+		}
+		var names []string
+		for j, p := range r.paths {
+			n := fmt.Sprintf("r%d-%d", i, j)
+			if _, err := s.Put(n, &scene.PathShape{Data: pathString(p)}); err != nil {
+				return nil, 0, err
+			}
+			names = append(names, n)
+		}
+		if _, err := s.Boolean(scene.Intersect, []string{"f"}, names, "f"); errors.Is(err, scene.ErrEmptyResult) {
+			return nil, before, nil
+		} else if err != nil {
+			return nil, 0, err
+		}
+	}
+	return s, before, nil
 }
 
 // geometryPanic turns a panic of the scene's booleans on a scratch scene into *err, so that a
@@ -630,28 +645,12 @@ func (c *converter) clipFill(w scene.Path, regs []region) (res int, err error) {
 	if insideBoxes(regs, wb) {
 		return clipNone, nil
 	}
-	s := scene.New()
-	if _, err := s.Put("f", &scene.PathShape{Data: pathString(closeAll(w))}); err != nil {
+	s, before, err := intersect(closeAll(w), regs)
+	switch {
+	case err != nil:
 		return clipFailed, err
-	}
-	before, err := s.Area("f")
-	if err != nil {
-		return clipFailed, err
-	}
-	for i, r := range regs {
-		var names []string
-		for j, p := range r.paths {
-			n := fmt.Sprintf("r%d-%d", i, j)
-			if _, err := s.Put(n, &scene.PathShape{Data: pathString(p)}); err != nil {
-				return clipFailed, err
-			}
-			names = append(names, n)
-		}
-		if _, err := s.Boolean(scene.Intersect, []string{"f"}, names, "f"); errors.Is(err, scene.ErrEmptyResult) {
-			return clipAll, nil
-		} else if err != nil {
-			return clipFailed, err
-		}
+	case s == nil:
+		return clipAll, nil
 	}
 	after, err := s.Area("f")
 	if err != nil {
