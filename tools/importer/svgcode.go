@@ -41,6 +41,12 @@ func SVG(data []byte, opt Options) (string, *Report, error) {
 			"  setPivot(name, 0, 0);\n  if (sx !== 1 || sy !== 1) scale(name, sx, sy, {space: 'local'});\n"+
 			"  if (angle !== 0) rotate(name, angle, {space: 'local'});\n  translate(name, x, y, {space: 'local'});\n}\n")
 	}
+	if g.clipped {
+		helpers = append(helpers, "// clip keeps of a shape what lies inside each region in turn (SVG's clip-path), a region\n"+
+			"// being the union of the shapes it lists, which are then deleted.\n"+
+			"function clip(name, ...regions) {\n"+
+			"  for (const r of regions) {\n    booleanIntersect(name, r, name);\n    r.forEach((n) => deleteEntity(n));\n  }\n}\n")
+	}
 	code, err := fold(g.wrap(helpers), "split the drawing into a few files", clock)
 	if err != nil {
 		return "", nil, err
@@ -54,6 +60,8 @@ type svgGen struct {
 	funcs map[*svg.Symbol]string
 	k     string // "k" in a symbol function whose stroke widths its placement multiplies
 	bad   error  // the first number out of range (checkItem), which refuses the file
+	// clipped tells that a shape is cut by a clip, which the module's clip function does.
+	clipped bool
 }
 
 func newSVGGen(d *svg.Drawing, opt Options, clock *budget) *svgGen {
@@ -175,8 +183,29 @@ func (g *svgGen) item(it *svg.Item, name, indent string, child func(*svg.Item) s
 		w("place(%s, %s, %s, %s, %s, %s);", name, svg.Num(p.X), svg.Num(p.Y), svg.Num(p.SX), svg.Num(p.SY), angle(p.Angle))
 	case svg.Shape:
 		w("%s", g.call(it.Prim, name, it.Fill != nil))
+		g.clip(it, name, w)
 		g.style(it, name, w)
 	}
+}
+
+// clip writes the shapes of a shape's clip regions, named after it, and the call that cuts
+// it to them.
+func (g *svgGen) clip(it *svg.Item, name string, w func(string, ...any)) {
+	if len(it.Clips) == 0 {
+		return
+	}
+	g.clipped = true
+	var regions []string
+	for i, r := range it.Clips {
+		var names []string
+		for j, p := range r.Shapes {
+			n := strings.TrimSuffix(name, "'") + "~clip" + strconv.Itoa(i+1) + "-" + strconv.Itoa(j+1) + "'"
+			w("%s", g.call(p, n, true))
+			names = append(names, n)
+		}
+		regions = append(regions, "["+strings.Join(names, ", ")+"]")
+	}
+	w("clip(%s, %s);", name, strings.Join(regions, ", "))
 }
 
 // call is the draw call for a shape; filled says whether the file fills it.
@@ -202,8 +231,8 @@ func (g *svgGen) call(p svg.Prim, name string, filled bool) string {
 		if p.Align != "" {
 			opts = append(opts, "align: '"+p.Align+"'")
 		}
-		if p.Bold {
-			opts = append(opts, "font: 'sans-bold'")
+		if p.Font != "" {
+			opts = append(opts, "font: '"+p.Font+"'")
 		}
 		o := ""
 		if len(opts) > 0 {
@@ -255,7 +284,7 @@ func straight(d string, filled bool) (fn string, pts []string, ok bool) {
 // a new shape's (a black hairline and no fill; text filled black with no stroke).
 func (g *svgGen) style(it *svg.Item, name string, w func(string, ...any)) {
 	black := svg.Color{0, 0, 0, 1}
-	if it.Prim.Call == "drawText" {
+	if it.Prim.Call == "drawText" && len(it.Clips) == 0 { // cut, a text is a polygon of its outlines
 		switch {
 		case it.Fill == nil:
 			w("setFill(%s, null);", name)
@@ -346,14 +375,31 @@ func checkItem(it *svg.Item) error {
 		if err := checkNums("a linetype scale", it.LinetypeScale); err != nil {
 			return err
 		}
-		for _, q := range p.Points {
-			if err := checkNums("a coordinate", q.X, q.Y); err != nil {
-				return err
+		if err := checkPrim(p); err != nil {
+			return err
+		}
+		for _, r := range it.Clips {
+			for _, q := range r.Shapes {
+				if err := checkNums("a clip's coordinate", q.X, q.Y, q.W, q.H, q.R); err != nil {
+					return err
+				}
+				if err := checkPrim(q); err != nil {
+					return err
+				}
 			}
 		}
-		return checkPathData(p.Path)
 	}
 	return nil
+}
+
+// checkPrim refuses a call's points or path data out of range.
+func checkPrim(p svg.Prim) error {
+	for _, q := range p.Points {
+		if err := checkNums("a coordinate", q.X, q.Y); err != nil {
+			return err
+		}
+	}
+	return checkPathData(p.Path)
 }
 
 // checkPathData refuses path data that holds a number out of range (+Inf and NaN included).

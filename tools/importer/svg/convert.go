@@ -60,6 +60,10 @@ type Item struct {
 	Children      []*Item
 	Symbol        *Symbol
 	Place         Placement
+	// Clips are the regions a shape's fill is cut to, in turn (SVG's clip-path and masks of
+	// opaque white shapes), which the module cuts with cadrun's booleans; its stroke, cut by the
+	// reader, is a shape of its own.
+	Clips []Clip
 }
 
 // Prim is a shape in scene coordinates: one of the calls cadrun draws with.
@@ -74,7 +78,7 @@ type Prim struct {
 	Size   float64     // font size
 	Align  string      // "", "center", "right"
 	Angle  float64     // the text's rotation in radians, counter-clockwise
-	Bold   bool
+	Font   string      // drawText's font: "" for sans, sans-bold, sans-italic, mono, ...
 }
 
 // Placement puts a symbol's group: scaled by (SX, SY), turned by Angle (radians,
@@ -145,6 +149,11 @@ func Read(data []byte, opt Options) (*Drawing, error) {
 		c.skip("svg", "display:none on the root: the file draws nothing")
 		return c.d, nil
 	}
+	regs, draws := c.clipsOf(root, m, st)
+	if !draws {
+		return c.d, nil
+	}
+	c.clips = regs
 	items, err := c.children(root, m, st)
 	if err != nil {
 		return nil, err
@@ -165,7 +174,11 @@ type converter struct {
 	dashes   float64    // the dashes and dots the strokes make, against scene.MaxDashSegments
 	vp       [2]float64 // the width and height of the viewport being converted, in its user units
 	ext      *extent    // what the innermost clipping viewport being converted holds, nil outside one
-	d        *Drawing
+	clips    []region   // the clip regions of the elements being converted, outermost first
+	// clipCache holds the clips read in the user space, by element kind, clip and map.
+	clipCache map[string]clipRead
+	advances  map[glyph]float64 // the characters' advances, measured once a file
+	d         *Drawing
 }
 
 // index finds every element with an id (the first of a repeated id wins, as in browsers).
@@ -270,10 +283,8 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 		c.skip(e.name, "display:none")
 		return nil, nil
 	}
-	for _, a := range []string{"clip-path", "mask", "filter"} {
-		if v := e.attr(a); v != "" && v != "none" {
-			c.skip(e.name, a+" is not applied")
-		}
+	if v := e.attr("filter"); v != "" && v != "none" {
+		c.skip(e.name, "filter is not applied")
 	}
 	if t := e.attr("transform"); t != "" {
 		tm, err := parseTransform(t)
@@ -286,6 +297,15 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 			tm = scene.Translation(o).Mul(tm).Mul(scene.Translation(o.Mul(-1)))
 		}
 		m = m.Mul(tm)
+	}
+	regs, draws := c.clipsOf(e, m, st)
+	if !draws {
+		return nil, nil
+	}
+	if len(regs) > 0 {
+		outer := c.clips
+		c.clips = append(outer[:len(outer):len(outer)], regs...)
+		defer func() { c.clips = outer }()
 	}
 	switch e.name {
 	case "g", "a", "switch":
@@ -308,6 +328,9 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 	it := c.shape(e, p, m, st)
 	if it == nil {
 		return nil, nil
+	}
+	if len(c.clips) > 0 {
+		return c.clipped(e, it, p.Transform(m))
 	}
 	return c.made(it)
 }
@@ -344,15 +367,26 @@ func (c *converter) converted(e *element, n int) error {
 // the module may (200,000 segments under a turn held 15 MB of path data, 30 times the
 // module's limit, for a module then refused).
 func (c *converter) written(it *Item) error {
-	n := len(it.Prim.Path) + len(it.Prim.Text)
-	for _, q := range it.Prim.Points {
-		n += len(Num(q.X)) + len(Num(q.Y)) + 4 // ", " after each
+	n := primBytes(it.Prim)
+	for _, r := range it.Clips {
+		for _, p := range r.Shapes {
+			n += primBytes(p)
+		}
 	}
 	c.d.ShapeBytes += n
 	if c.d.ShapeBytes > c.lim.MaxShapeBytes {
 		return c.over(it.Element, it.Line, fmt.Errorf("%w: the shapes' path data, points and text come to over %d bytes, more than a module may hold (MaxShapeBytes)", ErrLimit, c.lim.MaxShapeBytes))
 	}
 	return c.inTime(it.Line)
+}
+
+// primBytes is the text a call is written with: its path data, points and characters.
+func primBytes(p Prim) int {
+	n := len(p.Path) + len(p.Text)
+	for _, q := range p.Points {
+		n += len(Num(q.X)) + len(Num(q.Y)) + 4 // ", " after each
+	}
+	return n
 }
 
 // over is a budget's refusal at the <use> being expanded, where there is one, naming the
@@ -746,60 +780,6 @@ func axisScale(m scene.Affine) (kx, ky float64, ok bool) {
 	return 0, 0, false
 }
 
-// text makes a drawText item: the text's characters (its tspans' too) with white space
-// collapsed, at x, y, the font size scaled by the transform and turned with it.
-func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) {
-	var b strings.Builder
-	var gather func(*element)
-	gather = func(t *element) {
-		b.WriteString(t.text.String())
-		b.WriteByte(' ')
-		for _, ch := range t.children {
-			if ch.name == "tspan" && ch.attr("x") != "" {
-				b.WriteByte('\n')
-			}
-			gather(ch)
-		}
-	}
-	gather(e)
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		lines[i] = strings.Join(strings.Fields(l), " ")
-	}
-	s := strings.TrimSpace(strings.Join(lines, "\n"))
-	if s == "" {
-		c.skip(e.name, "no text")
-		return nil, nil
-	}
-	if !st.visible {
-		c.skip(e.name, "visibility:hidden")
-		return nil, nil
-	}
-	x, y := c.num(e, "x"), c.num(e, "y")
-	if len(e.children) > 0 && e.attr("x") == "" {
-		// Inkscape puts the position on the first tspan.
-		x, y = c.num(e.children[0], "x"), c.num(e.children[0], "y")
-	}
-	sx, sy, angle, ok := similarity(m)
-	if !ok || math.Abs(math.Abs(sx)-math.Abs(sy)) > 1e-9*math.Abs(sx) || sy > 0 {
-		c.skip(e.name, "a skewed, stretched or mirrored text is drawn upright at its size")
-		if sx == 0 {
-			sx = math.Sqrt(math.Abs(m.Det()))
-		}
-	}
-	at := m.Apply(scene.Vec{X: x, Y: y})
-	if c.ext != nil {
-		c.ext.unknown = true
-	}
-	align := map[string]string{"middle": "center", "end": "right"}[st.anchor]
-	it := &Item{Kind: Shape, Element: e.name, Line: e.line, ID: label(e), Fill: st.fillColor(), Stroke: st.strokeColor(),
-		Prim: Prim{Call: "drawText", X: at.X, Y: at.Y, Text: s, Size: st.fontSize * math.Abs(sx), Align: align, Angle: angle, Bold: st.fontFamilyBold}}
-	if it.Stroke != nil && !st.nonScaling {
-		it.Width = st.strokeWidth * math.Abs(sx)
-	}
-	return c.made(it)
-}
-
 // use places what a <use> references: a Symbol placed by its group when the placement has
 // no skew, else the referenced content drawn in place with the whole transform.
 func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
@@ -839,8 +819,9 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	full := m.Mul(inner)
 	flip := scene.Scaling(1, -1)
 	_, _, _, ok = similarity(full)
-	if !ok {
-		// A skewed placement cannot be a group's transform: draw the content in place.
+	if !ok || len(c.clips) > 0 {
+		// A skewed placement cannot be a group's transform, and a clip cuts shapes where
+		// they are drawn: draw the content in place.
 		var items []*Item
 		var err error
 		if target.name == "symbol" {
@@ -891,8 +872,8 @@ func (c *converter) content(target *element, m scene.Affine, st style) ([]*Item,
 // symbol is the Symbol drawing target with the style a <use> passes down: built once for
 // each, at the scale of the first <use> that places it.
 func (c *converter) symbol(target *element, id string, st style, scale float64) (*Symbol, error) {
-	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
-		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize)
+	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s|%s|%s", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
+		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, st.anchor, st.baseline, fontOf(st))
 	if s, ok := c.symbols[key]; ok {
 		return s, nil
 	}
@@ -904,7 +885,8 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 	// A symbol's content is converted once: what it covers is kept, for each <use> to
 	// compare with the viewport it gives the symbol.
 	var ext *extent
-	outerVP, outerExt := c.vp, c.ext
+	outerVP, outerExt, outerClips := c.vp, c.ext, c.clips
+	c.clips = nil // a symbol is placed only outside clips; its own content's clips are its own
 	if target.name == "symbol" {
 		if clips(target) {
 			ext = &extent{}
@@ -915,7 +897,7 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 		}
 	}
 	items, err = c.content(target, scene.Scaling(scale, -scale), st)
-	c.vp, c.ext = outerVP, outerExt
+	c.vp, c.ext, c.clips = outerVP, outerExt, outerClips
 	symKinds := c.d.Kinds
 	c.d.Kinds = kinds
 	if err != nil {

@@ -24,3 +24,49 @@ func BenchmarkRead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadClipped reads a plot as matplotlib writes one: 200 lines of 60 points and 200
+// round markers, each with the axes' frame as its clip-path, a tenth of them crossing it, the
+// per-shape work that deciding and cutting each clip adds.
+func BenchmarkReadClipped(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1000"><defs><clipPath id="frame"><rect x="50" y="50" width="900" height="900"/></clipPath></defs>`)
+	for i := range 200 {
+		sb.WriteString("\n" + `<path clip-path="url(#frame)" style="fill:none;stroke:#1f77b4;stroke-width:1.5" d="M`)
+		y0 := 60 + float64(i)*4
+		if i%10 == 0 {
+			y0 = 20 // crosses the frame's top
+		}
+		for k := range 60 {
+			fmt.Fprintf(&sb, " %g %g", 60+14.5*float64(k), y0+20*float64(k%7)/7)
+		}
+		fmt.Fprintf(&sb, `"/>`+"\n"+`<circle clip-path="url(#frame)" cx="%d" cy="%d" r="4" fill="#ff7f0e"/>`, 50+(i%10)*90+i%10/9, 100+i*4)
+	}
+	sb.WriteString("</svg>")
+	data := []byte(sb.String())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(data, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadText reads 2,000 labels as a drawing has them: a line of text anchored at its
+// middle, and a second in a tspan of its own size and position, the per-character work the
+// layout adds (each character's advance, each run's).
+func BenchmarkReadText(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1000"><g font-family="sans-serif" font-size="3">`)
+	for i := range 2000 {
+		fmt.Fprintf(&sb, "\n"+`<text x="%d" y="%d" text-anchor="middle">Room %d, level 2<tspan x="%d" dy="4" font-size="2">%d.5 m² floor</tspan></text>`, i%40*25, i/40*20, i, i%40*25, i)
+	}
+	sb.WriteString("</g></svg>")
+	data := []byte(sb.String())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(data, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -30,6 +30,7 @@ type style struct {
 	display        bool
 	visible        bool
 	evenOdd        bool
+	clipEvenOdd    bool // clip-rule: evenodd
 	fillURL        bool // the fill was a url(#...) paint
 	strokeURL      bool
 	fillCurrent    bool
@@ -50,6 +51,11 @@ type style struct {
 	dashOffset float64
 	lineCap    string
 	lineJoin   string
+	// baseline is the text's dominant-baseline, or a tspan's alignment-baseline, as written
+	// ("" for auto): inherited, as SVG 2 and browsers take it.
+	baseline string
+	mono     bool // a monospace font-family
+	italic   bool // font-style italic or oblique
 }
 
 // initialStyle is SVG's initial style: black fill, no stroke, width 1, 16px text.
@@ -65,7 +71,9 @@ func properties(e *element) map[string]string {
 	p := map[string]string{}
 	for _, k := range []string{"fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity", "opacity",
 		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight",
-		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin", "overflow"} {
+		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin", "overflow",
+		"clip-path", "clip-rule", "mask", "dominant-baseline", "alignment-baseline", "baseline-shift",
+		"letter-spacing", "word-spacing", "writing-mode", "font-family", "font-style", "text-decoration"} {
 		if v, ok := e.attrs[k]; ok {
 			p[k] = strings.TrimSpace(v)
 		}
@@ -128,15 +136,30 @@ func (s style) child(e *element) style {
 		s.visible = v == "visible"
 	}
 	if v, ok := p["font-size"]; ok {
-		if f, ok := length(v, s.fontSize); ok && f > 0 {
+		if f, ok := fontSize(v, s.fontSize); ok && f > 0 {
 			s.fontSize = f
 		}
+	}
+	for _, k := range []string{"dominant-baseline", "alignment-baseline"} {
+		if v, ok := p[k]; ok && v != "inherit" {
+			s.baseline = v
+		}
+	}
+	if v, ok := p["font-style"]; ok && v != "inherit" {
+		s.italic = v == "italic" || strings.HasPrefix(v, "oblique")
+	}
+	if v, ok := p["font-family"]; ok && v != "inherit" {
+		lv := strings.ToLower(v)
+		s.mono = strings.Contains(lv, "mono") || strings.Contains(lv, "courier")
 	}
 	if v, ok := p["text-anchor"]; ok && v != "inherit" {
 		s.anchor = v
 	}
 	if v, ok := p["fill-rule"]; ok && v != "inherit" {
 		s.evenOdd = v == "evenodd"
+	}
+	if v, ok := p["clip-rule"]; ok && v != "inherit" {
+		s.clipEvenOdd = v == "evenodd"
 	}
 	if v, ok := p["font-weight"]; ok && v != "inherit" {
 		s.fontFamilyBold = v == "bold" || v == "bolder" || v >= "600" && len(v) == 3
@@ -317,6 +340,26 @@ func opacity(v string, def float64) float64 {
 		return def
 	}
 	return math.Max(0, math.Min(1, f/scale))
+}
+
+// fontSizes are CSS's absolute font-size keywords, in px.
+var fontSizes = map[string]float64{"xx-small": 9, "x-small": 10, "small": 13, "medium": 16, "large": 18,
+	"x-large": 24, "xx-large": 32, "xxx-large": 48}
+
+// fontSize reads a font-size: a length (em and ex of the parent's size), a percentage of the
+// parent's, a keyword, or larger and smaller (by 1.2, as browsers take them).
+func fontSize(v string, parent float64) (float64, bool) {
+	lv := strings.ToLower(strings.TrimSpace(v))
+	if f, ok := fontSizes[lv]; ok {
+		return f, true
+	}
+	switch lv {
+	case "larger":
+		return parent * 1.2, true
+	case "smaller":
+		return parent / 1.2, true
+	}
+	return lengthOf(lv, parent, parent)
 }
 
 // unitsPerInch is how many of each unit make an inch (CSS: 96 px to the inch).

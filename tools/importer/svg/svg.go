@@ -102,11 +102,24 @@ type element struct {
 	space    string
 	attrs    map[string]string
 	children []*element
-	text     strings.Builder // character data directly inside (for <text>)
+	text     strings.Builder // a textNode's characters
 	line     int
 }
 
 func (e *element) attr(name string) string { return e.attrs[name] }
+
+// textNode is the name of the children that hold a text's characters.
+const textNode = "#text"
+
+// inText tells whether the innermost of stack is inside a <text>.
+func inText(stack []*element) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if stack[i].name == "text" {
+			return true
+		}
+	}
+	return false
+}
 
 // CheckSize refuses a file of n bytes over lim's MaxBytes: the first thing Read does, and what
 // a caller that hands the bytes on (to the importer's worker) checks before it does.
@@ -180,8 +193,16 @@ func parse(data []byte, lim Limits, deadline time.Time) (*element, error) {
 		case xml.EndElement:
 			stack = stack[:len(stack)-1]
 		case xml.CharData:
-			if n := len(stack); n > 0 && (stack[n-1].name == "text" || stack[n-1].name == "tspan") {
-				stack[n-1].text.Write(t)
+			// A text's characters are kept in order among its tspans, as "#text" children.
+			if n := len(stack); n > 0 && (stack[n-1].name == "text" || stack[n-1].name == "tspan" || stack[n-1].name == "a" && n > 1 && inText(stack[:n-1])) {
+				p := stack[n-1]
+				if k := len(p.children); k > 0 && p.children[k-1].name == textNode {
+					p.children[k-1].text.Write(t)
+				} else {
+					node := &element{name: textNode, line: line}
+					node.text.Write(t)
+					p.children = append(p.children, node)
+				}
 			}
 		}
 	}
