@@ -63,9 +63,34 @@ func CrossPoint(p1, p2, q1, q2 Point) Point {
 	d1, d2 := p2.Sub(p1), q2.Sub(q1)
 	t := ((q1.X-p1.X)*d2.Y - (q1.Y-p1.Y)*d2.X) / (d1.X*d2.Y - d1.Y*d2.X)
 	x := p1.Add(d1.Mul(t))
+	if math.IsNaN(x.X) || math.IsNaN(x.Y) || math.IsInf(x.X, 0) || math.IsInf(x.Y, 0) {
+		// Segments so nearly parallel that the float cross product of their directions
+		// is 0, though the exact orientation tests found them crossing: the crossing in
+		// exact arithmetic, rounded once.
+		x = exactCrossPoint(p1, p2, q1, q2)
+	}
 	x.X = min(max(x.X, min(p1.X, p2.X), min(q1.X, q2.X)), max(p1.X, p2.X), max(q1.X, q2.X))
 	x.Y = min(max(x.Y, min(p1.Y, p2.Y), min(q1.Y, q2.Y)), max(p1.Y, p2.Y), max(q1.Y, q2.Y))
 	return x
+}
+
+// exactCrossPoint is CrossPoint's crossing computed in rational arithmetic: the segments'
+// ends are floats, so their differences and products are exact there.
+func exactCrossPoint(p1, p2, q1, q2 Point) Point {
+	rat := func(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
+	sub := func(u, v float64) *big.Rat { return new(big.Rat).Sub(rat(u), rat(v)) }
+	mul := func(a, b *big.Rat) *big.Rat { return new(big.Rat).Mul(a, b) }
+	d1x, d1y := sub(p2.X, p1.X), sub(p2.Y, p1.Y)
+	d2x, d2y := sub(q2.X, q1.X), sub(q2.Y, q1.Y)
+	den := new(big.Rat).Sub(mul(d1x, d2y), mul(d1y, d2x))
+	if den.Sign() == 0 {
+		return p1 // parallel after all: the callers' boxes clamp it
+	}
+	num := new(big.Rat).Sub(mul(sub(q1.X, p1.X), d2y), mul(sub(q1.Y, p1.Y), d2x))
+	t := new(big.Rat).Quo(num, den)
+	x, _ := new(big.Rat).Add(rat(p1.X), mul(d1x, t)).Float64()
+	y, _ := new(big.Rat).Add(rat(p1.Y), mul(d1y, t)).Float64()
+	return Point{x, y}
 }
 
 // orientErrBound is Shewchuk's bound on the rounding error of the float orientation test,

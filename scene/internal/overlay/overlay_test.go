@@ -401,3 +401,31 @@ func TestHoleOwnersGrid(t *testing.T) {
 		t.Errorf("owners mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestCrossPointNearlyParallel: two segments so nearly parallel that the float cross product
+// of their directions is 0, which the exact tests find crossing (a ring whose corners lie on
+// another's edge, up to rounding), cross at a finite point within both, where the division
+// made a NaN that later panicked the exact orientation test.
+func TestCrossPointNearlyParallel(t *testing.T) {
+	p1, p2 := Point{0, 0}, Point{5, -9}
+	q1, q2 := Point{3.5, -6.3}, Point{1, -1.8}
+	x := CrossPoint(p1, p2, q1, q2)
+	if math.IsNaN(x.X) || math.IsNaN(x.Y) || x.X < 1 || x.X > 3.5 || x.Y > -1.8 || x.Y < -6.3 {
+		t.Errorf("CrossPoint = %v, want a point on both segments", x)
+	}
+	// The whole case: the two rings through the engine.
+	out, err := Nonzero([][]Point{
+		{{0, 0}, {5, 0}, {5, -9}},
+		{{1, -1.8}, {3.5, -1.8}, {3.5, -6.3}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	area := 0.0
+	for _, p := range out {
+		area += p.Area()
+	}
+	if math.Abs(area-22.5) > 1e-9 {
+		t.Errorf("the union's area is %v, want the outer triangle's 22.5", area)
+	}
+}
