@@ -120,6 +120,7 @@ func DXF(data []byte, opt Options) (string, *Report, error) {
 	if err := g.module(); err != nil {
 		return "", nil, err
 	}
+	g.noteMissing()
 	if err := g.out.Err(); err != nil {
 		return "", nil, err
 	}
@@ -203,6 +204,8 @@ type gen struct {
 	drawn0 []string          // the JS expressions of the names drawn at the top level
 	layerN map[string]string // DXF layer -> the scene layer's name
 	layerC map[string]string // DXF layer -> its colour as rgba writes it, "" for none (black)
+	// missing are the characters no font draws, drawn as boxes, by kind (glyphs.go).
+	missing map[string]*missingChars
 }
 
 func newGen(d *dxf.Drawing, opt Options, clock *budget) *gen {

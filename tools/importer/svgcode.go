@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
@@ -33,6 +34,7 @@ func SVG(data []byte, opt Options) (string, *Report, error) {
 	if err := g.module(); err != nil {
 		return "", nil, err
 	}
+	g.noteMissing()
 	var helpers []string
 	if len(d.Symbols) > 0 {
 		helpers = append(helpers, "// place puts a symbol's group where a <use> puts it: scaled by (sx, sy), turned by angle\n"+
@@ -174,7 +176,17 @@ func (g *svgGen) item(it *svg.Item, name, indent string, child func(*svg.Item) s
 		w("%s(%s%s);", strings.Replace(g.funcs[it.Symbol], "block", "symbol", 1), name, k)
 		w("place(%s, %s, %s, %s, %s, %s);", name, svg.Num(p.X), svg.Num(p.Y), svg.Num(p.SX), svg.Num(p.SY), angle(p.Angle))
 	case svg.Shape:
-		w("%s", g.call(it.Prim, name, it.Fill != nil))
+		p := it.Prim
+		if p.Call == "drawText" {
+			font, kept := scene.DefaultFont, ""
+			if p.Bold {
+				font = "sans-bold"
+			}
+			if p.Text, kept = g.drawable("text", it.Line, p.Text, font); kept != "" {
+				w("%s", strings.TrimSuffix(kept, "\n"))
+			}
+		}
+		w("%s", g.call(p, name, it.Fill != nil))
 		g.style(it, name, w)
 	}
 }
