@@ -43,7 +43,7 @@ func SVG(data []byte, opt Options) (string, *Report, error) {
 			"  setPivot(name, 0, 0);\n  if (sx !== 1 || sy !== 1) scale(name, sx, sy, {space: 'local'});\n"+
 			"  if (angle !== 0) rotate(name, angle, {space: 'local'});\n  translate(name, x, y, {space: 'local'});\n}\n")
 	}
-	code, err := fold(g.wrap(helpers), "split the drawing into a few files", clock)
+	code, err := g.foldData(g.wrap(helpers), "split the drawing into a few files")
 	if err != nil {
 		return "", nil, err
 	}
