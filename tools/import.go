@@ -143,12 +143,18 @@ func (se *Session) Import(ctx context.Context, data []byte, file string, in Impo
 		return nil, engine.NotApplied(fmt.Errorf("importing %s: the module does not run by itself: %w", source, err))
 	}
 	// The data files the module reads (a drawing whose coordinates pass a module's size) land
-	// first, each a write of its own: nothing reads them yet, so none changes the scene.
+	// first, each a write of its own: nothing reads them yet, so none changes the scene. One
+	// that was there and not read is said, as the module is.
+	var warnings []string
 	for _, f := range rep.DataFiles {
-		if _, err := changed(se.Commit(ctx, f, func([]byte, bool) (modules.Change, error) {
+		res, err := changed(se.Commit(ctx, f, func([]byte, bool) (modules.Change, error) {
 			return modules.Change{Name: f, Next: []byte(rep.Data[f])}, nil
-		}, "")); err != nil {
+		}, OverwriteWarning))
+		if err != nil {
 			return nil, fmt.Errorf("importing %s: writing %s: %w", source, runtime.PathOf(f), err)
+		}
+		if slices.Contains(res.Warnings, OverwriteWarning) {
+			warnings = append(warnings, runtime.PathOf(f)+": "+OverwriteWarning)
 		}
 	}
 	write, err := changed(se.Commit(ctx, name, func([]byte, bool) (modules.Change, error) {
@@ -158,7 +164,7 @@ func (se *Session) Import(ctx context.Context, data []byte, file string, in Impo
 		return nil, err
 	}
 	return &ImportOut{Module: runtime.PathOf(name), Report: rep, Bounds: engine.RoundBox(res.Scene.Bounds()),
-		Created: write.Created, Entry: write.Entry, Warnings: write.Warnings}, nil
+		Created: write.Created, Entry: write.Entry, Warnings: append(warnings, write.Warnings...)}, nil
 }
 
 // importModule is the module an import writes: the one named, else the file's name. It must

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -268,7 +269,7 @@ func contourDXF(n int) string {
 // refused.
 func TestImportLargeDrawing(t *testing.T) {
 	t.Parallel()
-	s, dir := newSession(t, map[string]string{"imports/survey.dxf": contourDXF(120)})
+	s, dir := newSession(t, map[string]string{"imports/survey.dxf": contourDXF(120), "data/survey/1.json": "[]\n"})
 	out, err := call[*ImportOut](t, s, "import", map[string]any{"path": "survey.dxf"})
 	if err != nil {
 		t.Fatalf("import: %v", err)
@@ -290,5 +291,10 @@ func TestImportLargeDrawing(t *testing.T) {
 	}
 	if res.Entities != 120 || res.Bounds != out.Bounds {
 		t.Errorf("main draws %d entities in %v, want 120 in %v", res.Entities, res.Bounds, out.Bounds)
+	}
+	// A data file of that name that the session has not read is overwritten and said, as the
+	// module would be.
+	if !slices.Contains(out.Warnings, "data/survey/1.json: "+engine.OverwriteWarning) {
+		t.Errorf("warnings %q do not name the data file overwritten", out.Warnings)
 	}
 }
