@@ -102,7 +102,7 @@ func (g *gen) toData(lines []string, moved []literal, hint string) (string, map[
 		if file.Len() == 0 {
 			return
 		}
-		name := fmt.Sprintf("%s/%d.json", g.modName, len(names)+1)
+		name := fmt.Sprintf("%s/%d.json", g.mod, len(names)+1)
 		files[name] = "[\n" + file.String() + "\n]\n"
 		names = append(names, name)
 		file.Reset()

@@ -188,28 +188,28 @@ func UnitName(code int) string {
 
 // gen writes the module.
 type gen struct {
-	d       *dxf.Drawing
-	opt     Options
-	rep     *Report
-	out     *codeWriter       // the module as written, before folding
-	band    float64           // the width of the polyline being written (widths), 0 for none
-	clock   *budget           // the import's MaxTime
-	funcs   map[string]string // block name -> JS function name
-	names   map[string]bool   // entity and group names used, lower-cased
-	used    map[string]bool   // blocks some INSERT reaches
-	drawn   map[string]int    // block -> entities it draws, expanded
-	keep    map[string]bool   // layers to import; nil for all
-	after   []string          // style calls held back so that a run of draw calls stays a run
-	arrays  bool              // some INSERT is an array (MINSERT): the module needs array
-	placed  bool              // some INSERT calls place
-	nested  bool              // some INSERT inside a block calls unique
-	export  string            // the exported function's name
-	modName string            // the module's name, which its data files are named after
-	prefix  string            // the names' prefix with its '-', or ""
-	head    string            // the module's header comment
-	drawn0  []string          // the JS expressions of the names drawn at the top level
-	layerN  map[string]string // DXF layer -> the scene layer's name
-	layerC  map[string]string // DXF layer -> its colour as rgba writes it, "" for none (black)
+	d      *dxf.Drawing
+	opt    Options
+	rep    *Report
+	out    *codeWriter       // the module as written, before folding
+	band   float64           // the width of the polyline being written (widths), 0 for none
+	clock  *budget           // the import's MaxTime
+	funcs  map[string]string // block name -> JS function name
+	names  map[string]bool   // entity and group names used, lower-cased
+	used   map[string]bool   // blocks some INSERT reaches
+	drawn  map[string]int    // block -> entities it draws, expanded
+	keep   map[string]bool   // layers to import; nil for all
+	after  []string          // style calls held back so that a run of draw calls stays a run
+	arrays bool              // some INSERT is an array (MINSERT): the module needs array
+	placed bool              // some INSERT calls place
+	nested bool              // some INSERT inside a block calls unique
+	export string            // the exported function's name
+	mod    string            // the module's name, which its data files are named after
+	prefix string            // the names' prefix with its '-', or ""
+	head   string            // the module's header comment
+	drawn0 []string          // the JS expressions of the names drawn at the top level
+	layerN map[string]string // DXF layer -> the scene layer's name
+	layerC map[string]string // DXF layer -> its colour as rgba writes it, "" for none (black)
 	// missing are the characters no font draws, drawn as boxes, by kind (glyphs.go).
 	missing map[string]*missingChars
 }
