@@ -17,8 +17,8 @@ import (
 	"github.com/cadrun/cadrun/scene"
 )
 
-// missingGlyph stands for a character no font draws: a white square, which every embedded
-// font has.
+// missingGlyph stands for a character no font draws: a white square, which the fonts the
+// import draws in (DejaVu Sans and its bold) have.
 const missingGlyph = '□'
 
 // maxMissingListed caps the characters a note lists; the rest are counted.

@@ -16,6 +16,11 @@ import (
 // fallback. The module runs.
 func TestMissingGlyphs(t *testing.T) {
 	t.Parallel()
+	for _, name := range []string{scene.DefaultFont, "sans-bold"} { // the fonts the import draws in
+		if f, err := scene.EmbeddedFont(name); err != nil || !f.Has(missingGlyph) {
+			t.Fatalf("font %s has no %c (%v)", name, missingGlyph, err)
+		}
+	}
 	entities := func(body string) []byte {
 		return []byte("0\nSECTION\n2\nENTITIES\n" + body + "0\nLINE\n10\n0\n20\n0\n11\n10\n21\n10\n0\nENDSEC\n0\nEOF\n")
 	}
