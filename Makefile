@@ -94,6 +94,11 @@ demo: kernel
 golden: kernel
 	UPDATE_GOLDEN=1 $(GO) test -count=1 $(PKGS)
 
+## corpus: import public drawings (librsvg's tests, inkscape's examples, the DXF files of LibreCAD, FreeCAD and OpenSCAD, fetched as Debian packages) and compare each picture with librsvg's or ezdxf's; counts in out/corpus/summary.txt (minutes; not part of test)
+.PHONY: corpus
+corpus: kernel deps
+	.ci/corpus
+
 ## geometry-long: the differential geometry test on 20,000 seeded cases, then 2 minutes of fuzzing
 .PHONY: geometry-long
 geometry-long: kernel

@@ -136,9 +136,26 @@ func (se *Session) Import(ctx context.Context, data []byte, file string, in Impo
 		return nil, engine.NotApplied(fmt.Errorf("importing %s: %w", source, err))
 	}
 	// The export draws the drawing: run it as the answer tells main to, for its bounds.
-	res, err := se.srv.runner.Run(ctx, runtime.MapSource{name: code, runtime.MainModule: rep.Use + "\n"}, runtime.MainModule, se.srv.opt)
+	src := runtime.MapSource{name: code, runtime.MainModule: rep.Use + "\n"}
+	maps.Copy(src, rep.Data)
+	res, err := se.srv.runner.Run(ctx, src, runtime.MainModule, se.srv.opt)
 	if err != nil {
 		return nil, engine.NotApplied(fmt.Errorf("importing %s: the module does not run by itself: %w", source, err))
+	}
+	// The data files the module reads (a drawing whose coordinates pass a module's size) land
+	// first, each a write of its own: nothing reads them yet, so none changes the scene. One
+	// that was there and not read is said, as the module is.
+	var warnings []string
+	for _, f := range rep.DataFiles {
+		res, err := changed(se.Commit(ctx, f, func([]byte, bool) (modules.Change, error) {
+			return modules.Change{Name: f, Next: []byte(rep.Data[f])}, nil
+		}, OverwriteWarning))
+		if err != nil {
+			return nil, fmt.Errorf("importing %s: writing %s: %w", source, runtime.PathOf(f), err)
+		}
+		if slices.Contains(res.Warnings, OverwriteWarning) {
+			warnings = append(warnings, runtime.PathOf(f)+": "+OverwriteWarning)
+		}
 	}
 	write, err := changed(se.Commit(ctx, name, func([]byte, bool) (modules.Change, error) {
 		return modules.Change{Name: name, Next: []byte(code)}, nil
@@ -147,7 +164,7 @@ func (se *Session) Import(ctx context.Context, data []byte, file string, in Impo
 		return nil, err
 	}
 	return &ImportOut{Module: runtime.PathOf(name), Report: rep, Bounds: engine.RoundBox(res.Scene.Bounds()),
-		Created: write.Created, Entry: write.Entry, Warnings: write.Warnings}, nil
+		Created: write.Created, Entry: write.Entry, Warnings: append(warnings, write.Warnings...)}, nil
 }
 
 // importModule is the module an import writes: the one named, else the file's name. It must
@@ -186,6 +203,13 @@ func (o *ImportOut) Text() string {
 		bounds = fmt.Sprintf("[%g, %g] to [%g, %g]", o.Bounds.Min.X, o.Bounds.Min.Y, o.Bounds.Max.X, o.Bounds.Max.Y)
 	}
 	fmt.Fprintf(&b, "bounds: %s\n", bounds)
+	if len(o.DataFiles) > 0 {
+		paths := make([]string, len(o.DataFiles))
+		for i, f := range o.DataFiles {
+			paths[i] = runtime.PathOf(f)
+		}
+		fmt.Fprintf(&b, "data: %s (the longest point lists and paths, which the module reads)\n", strings.Join(paths, ", "))
+	}
 	fmt.Fprintf(&b, "entities: %s\n", counts(o.Kinds))
 	fmt.Fprintf(&b, "layers: %s\n", counts(o.Layers))
 	for _, list := range []struct {

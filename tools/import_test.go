@@ -3,11 +3,17 @@ package tools
 import (
 	"encoding/json"
 	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
@@ -237,5 +243,58 @@ func TestImportLayoutRefused(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("got %v\nwant %s", err, c.want)
 		}
+	}
+}
+
+// contourDXF is a DXF of n polylines of 200 vertices each, every coordinate to a float64's
+// full precision, as contours exported from a survey are: about 8,700 bytes a polyline.
+func contourDXF(n int) string {
+	var b strings.Builder
+	b.WriteString("0\nSECTION\n2\nENTITIES\n")
+	x, y := 100.0, 100.0
+	for i := range n {
+		b.WriteString("0\nLWPOLYLINE\n8\ncontour\n90\n200\n70\n0\n")
+		for j := range 200 {
+			x += math.Sin(float64(i*200+j)) / 3
+			y += math.Cos(float64(i*200+j)*1.7) / 3
+			b.WriteString("10\n" + strconv.FormatFloat(x, 'g', -1, 64) + "\n20\n" + strconv.FormatFloat(y, 'g', -1, 64) + "\n")
+		}
+	}
+	b.WriteString("0\nENDSEC\n0\nEOF\n")
+	return b.String()
+}
+
+// TestImportLargeDrawing: a 1 MB drawing whose module would pass MaxSourceBytes lands as the
+// module and the data files it reads, and main that calls it runs from the workspace; it was
+// refused.
+func TestImportLargeDrawing(t *testing.T) {
+	t.Parallel()
+	s, dir := newSession(t, map[string]string{"imports/survey.dxf": contourDXF(120), "data/survey/1.json": "[]\n"})
+	out, err := call[*ImportOut](t, s, "import", map[string]any{"path": "survey.dxf"})
+	if err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	if len(out.DataFiles) == 0 || out.Kinds["LWPOLYLINE"] != 120 {
+		t.Fatalf("data files %v, kinds %v", out.DataFiles, out.Kinds)
+	}
+	for _, f := range append([]string{"survey"}, out.DataFiles...) {
+		if _, err := os.Stat(filepath.Join(dir, runtime.PathOf(f))); err != nil {
+			t.Errorf("%s was not written: %v", runtime.PathOf(f), err)
+		}
+	}
+	if !strings.Contains(out.Text(), "data: data/survey/1.json") {
+		t.Errorf("the answer does not name the data:\n%s", out.Text())
+	}
+	res, err := call[*ChangeResult](t, s, "write", map[string]any{"file": "main", "code": out.Use})
+	if err != nil {
+		t.Fatalf("main calling the import: %v", err)
+	}
+	if res.Entities != 120 || res.Bounds != out.Bounds {
+		t.Errorf("main draws %d entities in %v, want 120 in %v", res.Entities, res.Bounds, out.Bounds)
+	}
+	// A data file of that name that the session has not read is overwritten and said, as the
+	// module would be.
+	if !slices.Contains(out.Warnings, "data/survey/1.json: "+engine.OverwriteWarning) {
+		t.Errorf("warnings %q do not name the data file overwritten", out.Warnings)
 	}
 }

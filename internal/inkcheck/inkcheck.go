@@ -24,6 +24,22 @@ func Agrees(a, b *image.RGBA, radius int, anyCoverage bool) error {
 	if a.Rect != b.Rect {
 		return fmt.Errorf("the pictures are %v and %v", a.Rect, b.Rect)
 	}
+	far, first := Unmatched(a, b, radius, anyCoverage)
+	// Two rasterisers may shade a hairline's pixel differently where it turns sharply (an
+	// ellipse's tip, a glyph's serif), and a shape smaller than a pixel (the pattern's dots,
+	// a hairline round a fill) gets another colour from each: one pixel in 4,000 may stay
+	// unmatched (librsvg leaves at most 7 in 240,000, Chromium 51). An arc bent the wrong way
+	// leaves hundreds in every scene that has one (181 to 5,981 here).
+	if allowed := a.Rect.Dx() * a.Rect.Dy() / StrayShare; far > allowed {
+		return fmt.Errorf("%d pixels are not matched within %d px (at most %d may be; the first at %v)", far, radius, allowed, first)
+	}
+	return nil
+}
+
+// Unmatched counts the pixels of a and of b that Agrees finds nothing near to explain, and
+// gives the first; the pictures are of one size. Agrees allows a few; a survey of many files
+// (the import corpus) states its own share.
+func Unmatched(a, b *image.RGBA, radius int, anyCoverage bool) (int, image.Point) {
 	far, first := 0, image.Point{-1, -1}
 	for _, pair := range [2][2]*image.RGBA{{a, b}, {b, a}} {
 		p, q := pair[0], pair[1]
@@ -39,15 +55,7 @@ func Agrees(a, b *image.RGBA, radius int, anyCoverage bool) error {
 			}
 		}
 	}
-	// Two rasterisers may shade a hairline's pixel differently where it turns sharply (an
-	// ellipse's tip, a glyph's serif), and a shape smaller than a pixel (the pattern's dots,
-	// a hairline round a fill) gets another colour from each: one pixel in 4,000 may stay
-	// unmatched (librsvg leaves at most 7 in 240,000, Chromium 51). An arc bent the wrong way
-	// leaves hundreds in every scene that has one (181 to 5,981 here).
-	if allowed := a.Rect.Dx() * a.Rect.Dy() / StrayShare; far > allowed {
-		return fmt.Errorf("%d pixels are not matched within %d px (at most %d may be; the first at %v)", far, radius, allowed, first)
-	}
-	return nil
+	return far, first
 }
 
 // StrayShare: at most one pixel in this many may be unmatched.

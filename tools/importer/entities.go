@@ -428,12 +428,12 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	}
 	x, y, h, rot := v[0], v[1], v[2], v[3]
 	_, has11 := e.First(11)
-	var s string
+	var s, kept string // kept: the file's text in a comment, when a character is drawn as a box
 	var al textAlign
 	span := 0.0 // ALIGNED and FIT: the length from the first point to the second
 	fit := false
 	if e.Kind == "TEXT" {
-		s = plainText(e.Str(1, ""))
+		s, kept = g.drawable(e.Kind, e.Line, plainText(e.Str(1, "")), scene.DefaultFont)
 		h72, _ := e.IntOr(72, 0)
 		v73, _ := e.IntOr(73, 0)
 		al = textAlignment(e.Kind, h72, v73, 0)
@@ -453,7 +453,7 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 				chunks = append(chunks, p.Value)
 			}
 		}
-		s = plainMText(strings.Join(chunks, "") + e.Str(1, ""))
+		s, kept = g.drawable(e.Kind, e.Line, plainMText(strings.Join(chunks, "")+e.Str(1, "")), scene.DefaultFont)
 		if has11 && e.Str(50, "") == "" { // direction vector instead of an angle
 			rot = math.Atan2(v[5], v[4]) * 180 / math.Pi
 		}
@@ -501,7 +501,7 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	if dy := al.baselineShift(h, strings.Count(s, "\n")+1); dy != 0 {
 		ty = placed(y+dy, h, y, h)
 	}
-	call := fmt.Sprintf("drawText(%s, %s, %s, %s, %s%s);", name, jsString(s), num(x), ty, size, opts)
+	call := kept + fmt.Sprintf("drawText(%s, %s, %s, %s, %s%s);", name, jsString(s), num(x), ty, size, opts)
 	if sx != 1 || rot != 0 {
 		call += fmt.Sprintf("\nsetPivot(%s, %s, %s);", name, num(x), num(y))
 	}

@@ -82,6 +82,11 @@ type Report struct {
 	// Notes are entities imported as something other than themselves: "KIND: how" -> count
 	// (a DIMENSION as its block's geometry, a rational SPLINE flattened to lines).
 	Notes map[string]int `json:"notes,omitempty"`
+	// DataFiles name the data files the module reads its longest point lists and paths from
+	// (NAME/1.json, ...), when with them it would pass MaxSourceBytes (data.go); Data holds
+	// them, by name, for the caller to write beside the module.
+	DataFiles []string          `json:"data_files,omitempty"`
+	Data      map[string]string `json:"-"`
 }
 
 // ErrUnits is returned for Options.Units that name no unit (the SVG reader's error, so that
@@ -120,10 +125,11 @@ func DXF(data []byte, opt Options) (string, *Report, error) {
 	if err := g.module(); err != nil {
 		return "", nil, err
 	}
+	g.noteMissing()
 	if err := g.out.Err(); err != nil {
 		return "", nil, err
 	}
-	code, err := fold(g.wrap(g.dxfHelpers()), "import a few layers at a time (-layers)", clock)
+	code, err := g.foldData(g.wrap(g.dxfHelpers()), "import a few layers at a time (-layers)")
 	if err != nil {
 		return "", nil, err
 	}
@@ -198,11 +204,14 @@ type gen struct {
 	placed bool              // some INSERT calls place
 	nested bool              // some INSERT inside a block calls unique
 	export string            // the exported function's name
+	mod    string            // the module's name, which its data files are named after
 	prefix string            // the names' prefix with its '-', or ""
 	head   string            // the module's header comment
 	drawn0 []string          // the JS expressions of the names drawn at the top level
 	layerN map[string]string // DXF layer -> the scene layer's name
 	layerC map[string]string // DXF layer -> its colour as rgba writes it, "" for none (black)
+	// missing are the characters no font draws, drawn as boxes, by kind (glyphs.go).
+	missing map[string]*missingChars
 }
 
 func newGen(d *dxf.Drawing, opt Options, clock *budget) *gen {

@@ -69,7 +69,7 @@ func (g *gen) naming() {
 	if module == "" {
 		module = "imported"
 	}
-	g.export = ExportName(module)
+	g.export, g.mod = ExportName(module), module
 	g.names["fn:"+strings.ToLower(g.export)] = true
 	if g.opt.Prefix != "" {
 		g.prefix = g.opt.Prefix + "-"

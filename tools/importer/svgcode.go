@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
@@ -33,6 +34,7 @@ func SVG(data []byte, opt Options) (string, *Report, error) {
 	if err := g.module(); err != nil {
 		return "", nil, err
 	}
+	g.noteMissing()
 	var helpers []string
 	if len(d.Symbols) > 0 {
 		helpers = append(helpers, "// place puts a symbol's group where a <use> puts it: scaled by (sx, sy), turned by angle\n"+
@@ -47,7 +49,7 @@ func SVG(data []byte, opt Options) (string, *Report, error) {
 			"function clip(name, ...regions) {\n"+
 			"  for (const r of regions) {\n    booleanIntersect(name, r, name);\n    r.forEach((n) => deleteEntity(n));\n  }\n}\n")
 	}
-	code, err := fold(g.wrap(helpers), "split the drawing into a few files", clock)
+	code, err := g.foldData(g.wrap(helpers), "split the drawing into a few files")
 	if err != nil {
 		return "", nil, err
 	}
@@ -182,7 +184,17 @@ func (g *svgGen) item(it *svg.Item, name, indent string, child func(*svg.Item) s
 		w("%s(%s%s);", strings.Replace(g.funcs[it.Symbol], "block", "symbol", 1), name, k)
 		w("place(%s, %s, %s, %s, %s, %s);", name, svg.Num(p.X), svg.Num(p.Y), svg.Num(p.SX), svg.Num(p.SY), angle(p.Angle))
 	case svg.Shape:
-		w("%s", g.call(it.Prim, name, it.Fill != nil))
+		p := it.Prim
+		if p.Call == "drawText" {
+			font, kept := p.Font, ""
+			if font == "" {
+				font = scene.DefaultFont
+			}
+			if p.Text, kept = g.drawable("text", it.Line, p.Text, font); kept != "" {
+				w("%s", strings.TrimSuffix(kept, "\n"))
+			}
+		}
+		w("%s", g.call(p, name, it.Fill != nil))
 		g.clip(it, name, w)
 		g.style(it, name, w)
 	}

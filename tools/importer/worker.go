@@ -86,10 +86,11 @@ type importRequest struct {
 
 // importResult is what the worker answers.
 type importResult struct {
-	Code   string  `json:"code,omitempty"`
-	Report *Report `json:"report,omitempty"`
-	Err    string  `json:"err,omitempty"` // the error's text
-	Is     []int   `json:"is,omitempty"`  // the wireErrors it wraps, by index
+	Code   string            `json:"code,omitempty"`
+	Report *Report           `json:"report,omitempty"`
+	Data   map[string]string `json:"data,omitempty"` // Report.Data, which the report's JSON leaves out
+	Err    string            `json:"err,omitempty"`  // the error's text
+	Is     []int             `json:"is,omitempty"`   // the wireErrors it wraps, by index
 }
 
 // wireErrors are the sentinels an import's error keeps across the pipe. By index: both ends
@@ -149,6 +150,9 @@ func (p *Pool) Import(ctx context.Context, format string, data []byte, opt Optio
 		}
 		return "", nil, e
 	}
+	if res.Report != nil {
+		res.Report.Data = res.Data
+	}
 	return res.Code, res.Report, nil
 }
 
@@ -165,6 +169,9 @@ func serveImport(c *job.Conn) error {
 	}
 	code, rep, err := convert(req.Format, req.Data, req.Opt)
 	res := importResult{Code: code, Report: rep}
+	if rep != nil {
+		res.Data = rep.Data
+	}
 	if err != nil {
 		res = importResult{Err: err.Error()}
 		for i, s := range wireErrors {
