@@ -482,10 +482,8 @@ func (d *dxfDoc) vertices(p scene.Path) (pts []dxfVertex, closed bool) {
 				continue
 			}
 			// Pieces of at most half a turn keep every bulge within ±1.
-			n := int(math.Max(1, math.Ceil(math.Abs(sweep)/math.Pi-1e-9)))
-			bulge := math.Tan(sweep / float64(4*n))
-			for i := 1; i <= n; i++ {
-				add(seg.ArcPoint(seg.T0+(seg.T1-seg.T0)*float64(i)/float64(n)), bulge)
+			for q, bulge := range seg.HalfTurnPoints(sweep) {
+				add(q, bulge)
 			}
 		case scene.SegClose:
 			closed = true

@@ -345,10 +345,8 @@ func arcRing(p *PathShape) (Polygon, bool) {
 				return Polygon{}, false
 			}
 			lineTo(seg.ArcPoint(seg.T0))
-			n := max(1, int(math.Ceil(math.Abs(sweep)/math.Pi-1e-9)))
-			for i := 1; i <= n; i++ {
-				bul = append(bul, math.Tan(sweep/float64(4*n)))
-				q := seg.ArcPoint(seg.T0 + (seg.T1-seg.T0)*float64(i)/float64(n))
+			for q, k := range seg.HalfTurnPoints(sweep) {
+				bul = append(bul, k)
 				pts = append(pts, q)
 				here = q
 			}
