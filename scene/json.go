@@ -169,29 +169,14 @@ type jsonWriter struct {
 	drafting bool
 }
 
-// layers writes the layer table as encoding/json writes []Layer.
+// layers writes the layer table as encoding/json writes []Layer, by layerFields.
 func (w *jsonWriter) layers(b []byte, ls []Layer) []byte {
 	b = append(b, `,"layers":[`...)
 	for i := range ls {
-		l := &ls[i]
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"name":`...)
-		b = appendJSONString(b, l.Name)
-		b = append(b, `,"color":`...)
-		b = w.color(b, l.Color)
-		if l.Linetype != "" {
-			b = append(b, `,"linetype":`...)
-			b = appendJSONString(b, l.Linetype)
-		}
-		if l.Lineweight != 0 {
-			b = append(b, `,"lineweight":`...)
-			b = w.num(b, l.Lineweight)
-		}
-		b = append(b, `,"plot":`...)
-		b = strconv.AppendBool(b, l.Plot)
-		b = append(b, '}')
+		b = writeFields(w, b, ls[i], layerFields)
 	}
 	return append(b, ']')
 }
@@ -346,136 +331,27 @@ func (w *jsonWriter) hatchFields(b []byte, st *Style) []byte {
 	return b
 }
 
-// shape writes a geometry as encoding/json wrote the shape struct: fields in declaration
-// order, omitempty honoured, nil slices and pointers as null.
+// shape writes a geometry as encoding/json wrote the shape struct, by its kind's fields in
+// shapeKinds (the table the fast reader reads by): fields in declaration order, omitempty
+// honoured, nil slices and pointers as null.
 func (w *jsonWriter) shape(b []byte, sh Shape) []byte {
-	switch g := sh.(type) {
-	case Circle:
-		b = append(b, `{"center":`...)
-		b = w.vec(b, g.Center)
-		b = append(b, `,"radius":`...)
-		b = w.num(b, g.Radius)
-	case Rect:
-		b = append(b, `{"center":`...)
-		b = w.vec(b, g.Center)
-		b = append(b, `,"width":`...)
-		b = w.num(b, g.Width)
-		b = append(b, `,"height":`...)
-		b = w.num(b, g.Height)
-	case Line:
-		b = append(b, `{"points":`...)
-		b = w.vecs(b, g.Points)
-	case Polygon:
-		b = append(b, `{"parts":`...)
-		if g.Parts == nil {
-			b = append(b, "null"...)
-			break
+	k := sh.Kind()
+	for i := range shapeKinds {
+		if shapeKinds[i].kind == k {
+			return shapeKinds[i].write(w, b, sh)
 		}
-		b = append(b, '[')
-		for i, part := range g.Parts {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"outer":`...)
-			b = w.vecs(b, part.Outer)
-			if len(part.Holes) > 0 {
-				b = append(b, `,"holes":[`...)
-				for k, h := range part.Holes {
-					if k > 0 {
-						b = append(b, ',')
-					}
-					b = w.vecs(b, h)
-				}
-				b = append(b, ']')
-			}
-			if part.OuterBulges != nil {
-				b = append(b, `,"outerBulges":`...)
-				b = w.nums(b, part.OuterBulges)
-			}
-			if len(part.HoleBulges) > 0 {
-				b = append(b, `,"holeBulges":[`...)
-				for k, h := range part.HoleBulges {
-					if k > 0 {
-						b = append(b, ',')
-					}
-					b = w.nums(b, h)
-				}
-				b = append(b, ']')
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	case Ellipse:
-		b = append(b, `{"center":`...)
-		b = w.vec(b, g.Center)
-		b = append(b, `,"rx":`...)
-		b = w.num(b, g.RX)
-		b = append(b, `,"ry":`...)
-		b = w.num(b, g.RY)
-	case RoundedRect:
-		b = append(b, `{"center":`...)
-		b = w.vec(b, g.Center)
-		b = append(b, `,"width":`...)
-		b = w.num(b, g.Width)
-		b = append(b, `,"height":`...)
-		b = w.num(b, g.Height)
-		b = append(b, `,"radius":`...)
-		b = w.num(b, g.Radius)
-	case Arc:
-		b = append(b, `{"center":`...)
-		b = w.vec(b, g.Center)
-		b = append(b, `,"radius":`...)
-		b = w.num(b, g.Radius)
-		b = append(b, `,"start":`...)
-		b = w.num(b, g.Start)
-		b = append(b, `,"end":`...)
-		b = w.num(b, g.End)
-	case *PathShape:
-		if g == nil {
-			return append(b, "null"...)
-		}
-		b = append(b, `{"d":`...)
-		b = appendJSONString(b, g.Data)
-	case *Text:
-		if g == nil {
-			return append(b, "null"...)
-		}
-		b = append(b, `{"text":`...)
-		b = appendJSONString(b, g.Text)
-		b = append(b, `,"pos":`...)
-		b = w.vec(b, g.Pos)
-		b = append(b, `,"size":`...)
-		b = w.num(b, g.Size)
-		if g.Align != "" {
-			b = append(b, `,"align":`...)
-			b = appendJSONString(b, string(g.Align))
-		}
-		if g.Font != "" {
-			b = append(b, `,"font":`...)
-			b = appendJSONString(b, g.Font)
-		}
-		if len(g.Fallback) > 0 {
-			b = append(b, `,"fallback":[`...)
-			for i, name := range g.Fallback {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendJSONString(b, name)
-			}
-			b = append(b, ']')
-		}
-		if g.NoLint {
-			b = append(b, `,"noLint":true`...)
-		}
-	default:
-		// Only pointers to the value shapes get here; the scene never stores them.
-		js, err := marshalCompact(sh)
-		if err != nil && w.err == nil {
-			w.err = err
-		}
-		return append(b, js...)
 	}
-	return append(b, '}')
+	return w.reflected(b, sh)
+}
+
+// reflected writes a shape by encoding/json: a solid (its mesh in base64), and the pointers
+// to value shapes, which the scene never stores.
+func (w *jsonWriter) reflected(b []byte, sh Shape) []byte {
+	js, err := marshalCompact(sh)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return append(b, js...)
 }
 
 func marshalCompact(v any) ([]byte, error) {
@@ -1093,11 +969,13 @@ func (r *jsonReader) document() *jsonScene {
 	return &doc
 }
 
+// documentFields are read only: MarshalJSON writes the document's few members itself, one
+// entity to a line.
 var documentFields = []field[jsonScene]{
-	{"format", func(r *jsonReader, doc jsonScene) jsonScene { doc.Format = string(r.str()); return doc }},
-	{"version", func(r *jsonReader, doc jsonScene) jsonScene { doc.Version = r.int(); return doc }},
-	{"layers", func(r *jsonReader, doc jsonScene) jsonScene { doc.Layers = r.layers(); return doc }},
-	{"entities", func(r *jsonReader, doc jsonScene) jsonScene { doc.Entities = r.entities(); return doc }},
+	{key: "format", read: func(r *jsonReader, doc jsonScene) jsonScene { doc.Format = string(r.str()); return doc }},
+	{key: "version", read: func(r *jsonReader, doc jsonScene) jsonScene { doc.Version = r.int(); return doc }},
+	{key: "layers", read: func(r *jsonReader, doc jsonScene) jsonScene { doc.Layers = r.layers(); return doc }},
+	{key: "entities", read: func(r *jsonReader, doc jsonScene) jsonScene { doc.Entities = r.entities(); return doc }},
 }
 
 // layers reads the layer table; null is nil, as encoding/json reads it.
@@ -1113,11 +991,18 @@ func (r *jsonReader) layers() []Layer {
 }
 
 var layerFields = []field[Layer]{
-	{"name", func(r *jsonReader, l Layer) Layer { l.Name = string(r.str()); return l }},
-	{"color", func(r *jsonReader, l Layer) Layer { l.Color = r.color(); return l }},
-	{"linetype", func(r *jsonReader, l Layer) Layer { l.Linetype = string(r.str()); return l }},
-	{"lineweight", func(r *jsonReader, l Layer) Layer { l.Lineweight = r.num(); return l }},
-	{"plot", func(r *jsonReader, l Layer) Layer { l.Plot = r.bool(); return l }},
+	{key: "name", read: func(r *jsonReader, l Layer) Layer { l.Name = string(r.str()); return l },
+		write: func(w *jsonWriter, b []byte, l Layer) []byte { return appendJSONString(b, l.Name) }},
+	{key: "color", read: func(r *jsonReader, l Layer) Layer { l.Color = r.color(); return l },
+		write: func(w *jsonWriter, b []byte, l Layer) []byte { return w.color(b, l.Color) }},
+	{key: "linetype", read: func(r *jsonReader, l Layer) Layer { l.Linetype = string(r.str()); return l },
+		write: func(w *jsonWriter, b []byte, l Layer) []byte { return appendJSONString(b, l.Linetype) },
+		omit:  func(l Layer) bool { return l.Linetype == "" }},
+	{key: "lineweight", read: func(r *jsonReader, l Layer) Layer { l.Lineweight = r.num(); return l },
+		write: func(w *jsonWriter, b []byte, l Layer) []byte { return w.num(b, l.Lineweight) },
+		omit:  func(l Layer) bool { return l.Lineweight == 0 }},
+	{key: "plot", read: func(r *jsonReader, l Layer) Layer { l.Plot = r.bool(); return l },
+		write: func(w *jsonWriter, b []byte, l Layer) []byte { return strconv.AppendBool(b, l.Plot) }},
 }
 
 // bool reads true or false.
@@ -1265,59 +1150,118 @@ func (r *jsonReader) style(st *Style) {
 	}
 }
 
-// shapeKinds is how the geometry of each shape kind is read: its fields for the fast reader,
-// and the value encoding/json decodes into. Fields left out stay zero, as in encoding/json.
+// shapeKinds is how the geometry of each shape kind is read and written: its fields for the
+// fast reader and the writer, and the value encoding/json decodes into. Fields left out stay
+// zero, as in encoding/json; the fields are in the struct's order, which the writer keeps.
 var shapeKinds = []shapeKind{
 	valueShape(KindLine,
-		field[Line]{"points", func(r *jsonReader, g Line) Line { g.Points = r.vecs(); return g }}),
+		field[Line]{key: "points", read: func(r *jsonReader, g Line) Line { g.Points = r.vecs(); return g },
+			write: func(w *jsonWriter, b []byte, g Line) []byte { return w.vecs(b, g.Points) }}),
 	valueShape(KindCircle,
-		field[Circle]{"center", func(r *jsonReader, g Circle) Circle { g.Center = r.vec(); return g }},
-		field[Circle]{"radius", func(r *jsonReader, g Circle) Circle { g.Radius = r.num(); return g }}),
+		field[Circle]{key: "center", read: func(r *jsonReader, g Circle) Circle { g.Center = r.vec(); return g },
+			write: func(w *jsonWriter, b []byte, g Circle) []byte { return w.vec(b, g.Center) }},
+		field[Circle]{key: "radius", read: func(r *jsonReader, g Circle) Circle { g.Radius = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Circle) []byte { return w.num(b, g.Radius) }}),
 	valueShape(KindRect,
-		field[Rect]{"center", func(r *jsonReader, g Rect) Rect { g.Center = r.vec(); return g }},
-		field[Rect]{"width", func(r *jsonReader, g Rect) Rect { g.Width = r.num(); return g }},
-		field[Rect]{"height", func(r *jsonReader, g Rect) Rect { g.Height = r.num(); return g }}),
+		field[Rect]{key: "center", read: func(r *jsonReader, g Rect) Rect { g.Center = r.vec(); return g },
+			write: func(w *jsonWriter, b []byte, g Rect) []byte { return w.vec(b, g.Center) }},
+		field[Rect]{key: "width", read: func(r *jsonReader, g Rect) Rect { g.Width = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Rect) []byte { return w.num(b, g.Width) }},
+		field[Rect]{key: "height", read: func(r *jsonReader, g Rect) Rect { g.Height = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Rect) []byte { return w.num(b, g.Height) }}),
 	valueShape(KindEllipse,
-		field[Ellipse]{"center", func(r *jsonReader, g Ellipse) Ellipse { g.Center = r.vec(); return g }},
-		field[Ellipse]{"rx", func(r *jsonReader, g Ellipse) Ellipse { g.RX = r.num(); return g }},
-		field[Ellipse]{"ry", func(r *jsonReader, g Ellipse) Ellipse { g.RY = r.num(); return g }}),
+		field[Ellipse]{key: "center", read: func(r *jsonReader, g Ellipse) Ellipse { g.Center = r.vec(); return g },
+			write: func(w *jsonWriter, b []byte, g Ellipse) []byte { return w.vec(b, g.Center) }},
+		field[Ellipse]{key: "rx", read: func(r *jsonReader, g Ellipse) Ellipse { g.RX = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Ellipse) []byte { return w.num(b, g.RX) }},
+		field[Ellipse]{key: "ry", read: func(r *jsonReader, g Ellipse) Ellipse { g.RY = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Ellipse) []byte { return w.num(b, g.RY) }}),
 	valueShape(KindRoundedRect,
-		field[RoundedRect]{"center", func(r *jsonReader, g RoundedRect) RoundedRect { g.Center = r.vec(); return g }},
-		field[RoundedRect]{"width", func(r *jsonReader, g RoundedRect) RoundedRect { g.Width = r.num(); return g }},
-		field[RoundedRect]{"height", func(r *jsonReader, g RoundedRect) RoundedRect { g.Height = r.num(); return g }},
-		field[RoundedRect]{"radius", func(r *jsonReader, g RoundedRect) RoundedRect { g.Radius = r.num(); return g }}),
+		field[RoundedRect]{key: "center", read: func(r *jsonReader, g RoundedRect) RoundedRect { g.Center = r.vec(); return g },
+			write: func(w *jsonWriter, b []byte, g RoundedRect) []byte { return w.vec(b, g.Center) }},
+		field[RoundedRect]{key: "width", read: func(r *jsonReader, g RoundedRect) RoundedRect { g.Width = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g RoundedRect) []byte { return w.num(b, g.Width) }},
+		field[RoundedRect]{key: "height", read: func(r *jsonReader, g RoundedRect) RoundedRect { g.Height = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g RoundedRect) []byte { return w.num(b, g.Height) }},
+		field[RoundedRect]{key: "radius", read: func(r *jsonReader, g RoundedRect) RoundedRect { g.Radius = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g RoundedRect) []byte { return w.num(b, g.Radius) }}),
 	valueShape(KindArc,
-		field[Arc]{"center", func(r *jsonReader, g Arc) Arc { g.Center = r.vec(); return g }},
-		field[Arc]{"radius", func(r *jsonReader, g Arc) Arc { g.Radius = r.num(); return g }},
-		field[Arc]{"start", func(r *jsonReader, g Arc) Arc { g.Start = r.num(); return g }},
-		field[Arc]{"end", func(r *jsonReader, g Arc) Arc { g.End = r.num(); return g }}),
+		field[Arc]{key: "center", read: func(r *jsonReader, g Arc) Arc { g.Center = r.vec(); return g },
+			write: func(w *jsonWriter, b []byte, g Arc) []byte { return w.vec(b, g.Center) }},
+		field[Arc]{key: "radius", read: func(r *jsonReader, g Arc) Arc { g.Radius = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Arc) []byte { return w.num(b, g.Radius) }},
+		field[Arc]{key: "start", read: func(r *jsonReader, g Arc) Arc { g.Start = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Arc) []byte { return w.num(b, g.Start) }},
+		field[Arc]{key: "end", read: func(r *jsonReader, g Arc) Arc { g.End = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Arc) []byte { return w.num(b, g.End) }}),
 	valueShape(KindPolygon,
-		field[Polygon]{"parts", func(r *jsonReader, g Polygon) Polygon { g.Parts = r.parts(); return g }}),
+		field[Polygon]{key: "parts", read: func(r *jsonReader, g Polygon) Polygon { g.Parts = r.parts(); return g },
+			write: func(w *jsonWriter, b []byte, g Polygon) []byte { return w.parts(b, g.Parts) }}),
 	pointerShape(KindPath,
-		field[PathShape]{"d", func(r *jsonReader, g PathShape) PathShape { g.Data = string(r.str()); return g }}),
+		field[PathShape]{key: "d", read: func(r *jsonReader, g PathShape) PathShape { g.Data = string(r.str()); return g },
+			write: func(w *jsonWriter, b []byte, g PathShape) []byte { return appendJSONString(b, g.Data) }}),
 	pointerShape(KindText,
-		field[Text]{"text", func(r *jsonReader, g Text) Text { g.Text = string(r.str()); return g }},
-		field[Text]{"pos", func(r *jsonReader, g Text) Text { g.Pos = r.vec(); return g }},
-		field[Text]{"size", func(r *jsonReader, g Text) Text { g.Size = r.num(); return g }},
-		field[Text]{"align", func(r *jsonReader, g Text) Text { g.Align = TextAlign(r.str()); return g }},
-		field[Text]{"font", func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g }},
-		field[Text]{"fallback", func(r *jsonReader, g Text) Text { g.Fallback = r.strs(); return g }},
-		field[Text]{"noLint", func(r *jsonReader, g Text) Text { g.NoLint = r.bool(); return g }}),
+		field[Text]{key: "text", read: func(r *jsonReader, g Text) Text { g.Text = string(r.str()); return g },
+			write: func(w *jsonWriter, b []byte, g Text) []byte { return appendJSONString(b, g.Text) }},
+		field[Text]{key: "pos", read: func(r *jsonReader, g Text) Text { g.Pos = r.vec(); return g },
+			write: func(w *jsonWriter, b []byte, g Text) []byte { return w.vec(b, g.Pos) }},
+		field[Text]{key: "size", read: func(r *jsonReader, g Text) Text { g.Size = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Text) []byte { return w.num(b, g.Size) }},
+		field[Text]{key: "align", read: func(r *jsonReader, g Text) Text { g.Align = TextAlign(r.str()); return g },
+			write: func(w *jsonWriter, b []byte, g Text) []byte { return appendJSONString(b, string(g.Align)) },
+			omit:  func(g Text) bool { return g.Align == "" }},
+		field[Text]{key: "font", read: func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g },
+			write: func(w *jsonWriter, b []byte, g Text) []byte { return appendJSONString(b, g.Font) },
+			omit:  func(g Text) bool { return g.Font == "" }},
+		field[Text]{key: "fallback", read: func(r *jsonReader, g Text) Text { g.Fallback = r.strs(); return g },
+			write: func(w *jsonWriter, b []byte, g Text) []byte { return w.strs(b, g.Fallback) },
+			omit:  func(g Text) bool { return len(g.Fallback) == 0 }},
+		field[Text]{key: "noLint", read: func(r *jsonReader, g Text) Text { g.NoLint = r.bool(); return g },
+			write: func(w *jsonWriter, b []byte, g Text) []byte { return strconv.AppendBool(b, g.NoLint) },
+			omit:  func(g Text) bool { return !g.NoLint }}),
 	pointerShape(KindDimension,
-		field[Dimension]{"type", func(r *jsonReader, g Dimension) Dimension { g.Type = DimType(r.str()); return g }},
-		field[Dimension]{"points", func(r *jsonReader, g Dimension) Dimension { g.Points = r.vecs(); return g }},
-		field[Dimension]{"offset", func(r *jsonReader, g Dimension) Dimension { g.Offset = r.num(); return g }},
-		field[Dimension]{"radius", func(r *jsonReader, g Dimension) Dimension { g.Radius = r.num(); return g }},
-		field[Dimension]{"angle", func(r *jsonReader, g Dimension) Dimension { g.Angle = r.num(); return g }},
-		field[Dimension]{"outside", func(r *jsonReader, g Dimension) Dimension { g.Outside = r.bool(); return g }},
-		field[Dimension]{"text", func(r *jsonReader, g Dimension) Dimension { g.Text = string(r.str()); return g }},
-		field[Dimension]{"precision", func(r *jsonReader, g Dimension) Dimension { g.Precision = r.int(); return g }},
-		field[Dimension]{"units", func(r *jsonReader, g Dimension) Dimension { g.Units = string(r.str()); return g }},
-		field[Dimension]{"size", func(r *jsonReader, g Dimension) Dimension { g.Size = r.num(); return g }},
-		field[Dimension]{"textAt", func(r *jsonReader, g Dimension) Dimension { v := r.vec(); g.TextAt = &v; return g }}),
+		field[Dimension]{key: "type", read: func(r *jsonReader, g Dimension) Dimension { g.Type = DimType(r.str()); return g },
+			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return appendJSONString(b, string(g.Type)) }},
+		field[Dimension]{key: "points", read: func(r *jsonReader, g Dimension) Dimension { g.Points = r.vecs(); return g },
+			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return w.vecs(b, g.Points) }},
+		field[Dimension]{key: "offset", read: func(r *jsonReader, g Dimension) Dimension { g.Offset = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return w.num(b, g.Offset) },
+			omit:  func(g Dimension) bool { return g.Offset == 0 }},
+		field[Dimension]{key: "radius", read: func(r *jsonReader, g Dimension) Dimension { g.Radius = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return w.num(b, g.Radius) },
+			omit:  func(g Dimension) bool { return g.Radius == 0 }},
+		field[Dimension]{key: "angle", read: func(r *jsonReader, g Dimension) Dimension { g.Angle = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return w.num(b, g.Angle) },
+			omit:  func(g Dimension) bool { return g.Angle == 0 }},
+		field[Dimension]{key: "outside", read: func(r *jsonReader, g Dimension) Dimension { g.Outside = r.bool(); return g },
+			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return strconv.AppendBool(b, g.Outside) },
+			omit:  func(g Dimension) bool { return !g.Outside }},
+		field[Dimension]{key: "text", read: func(r *jsonReader, g Dimension) Dimension { g.Text = string(r.str()); return g },
+			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return appendJSONString(b, g.Text) },
+			omit:  func(g Dimension) bool { return g.Text == "" }},
+		field[Dimension]{key: "precision", read: func(r *jsonReader, g Dimension) Dimension { g.Precision = r.int(); return g },
+			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return strconv.AppendInt(b, int64(g.Precision), 10) }},
+		field[Dimension]{key: "units", read: func(r *jsonReader, g Dimension) Dimension { g.Units = string(r.str()); return g },
+			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return appendJSONString(b, g.Units) },
+			omit:  func(g Dimension) bool { return g.Units == "" }},
+		field[Dimension]{key: "size", read: func(r *jsonReader, g Dimension) Dimension { g.Size = r.num(); return g },
+			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return w.num(b, g.Size) }},
+		field[Dimension]{key: "textAt", read: func(r *jsonReader, g Dimension) Dimension { v := r.vec(); g.TextAt = &v; return g },
+			write: func(w *jsonWriter, b []byte, g Dimension) []byte {
+				if !finiteVec(*g.TextAt) {
+					w.refuse(g.TextAt) // encoding/json's error names the pointer
+					return b
+				}
+				return w.vec(b, *g.TextAt)
+			},
+			omit:  func(g Dimension) bool { return g.TextAt == nil }}),
 	{kind: KindSolid,
-		// A solid's mesh is base64 in an object of its own: the reader of record reads it.
+		// A solid's mesh is base64 in an object of its own: the reader of record reads it, and
+		// encoding/json writes it.
 		read: func(r *jsonReader) Shape { r.fail(); return nil },
+		write: func(w *jsonWriter, b []byte, sh Shape) []byte {
+			return w.reflected(b, sh)
+		},
 		decode: func(dec *json.Decoder) (Shape, error) {
 			g := new(Solid)
 			err := dec.Decode(g)
@@ -1325,11 +1269,13 @@ var shapeKinds = []shapeKind{
 		}},
 }
 
-// shapeKind reads the geometry of one kind of shape: read with the fast reader, decode with
-// encoding/json (into the same type, so that its errors name it).
+// shapeKind reads and writes the geometry of one kind of shape: read with the fast reader,
+// decode with encoding/json (into the same type, so that its errors name it), write as
+// encoding/json would.
 type shapeKind struct {
 	kind   Kind
 	read   func(r *jsonReader) Shape
+	write  func(w *jsonWriter, b []byte, sh Shape) []byte
 	decode func(dec *json.Decoder) (Shape, error)
 }
 
@@ -1351,6 +1297,13 @@ func valueShape[T Shape](k Kind, fields ...field[T]) shapeKind {
 			var zero T
 			return readFields(r, zero, fields)
 		},
+		write: func(w *jsonWriter, b []byte, sh Shape) []byte {
+			g, ok := sh.(T)
+			if !ok {
+				return w.reflected(b, sh) // a pointer to the value: never in a scene
+			}
+			return writeFields(w, b, g, fields)
+		},
 		decode: func(dec *json.Decoder) (Shape, error) {
 			var g T
 			err := dec.Decode(&g)
@@ -1371,6 +1324,16 @@ func pointerShape[T any, P interface {
 			g := readFields(r, zero, fields)
 			return P(&g)
 		},
+		write: func(w *jsonWriter, b []byte, sh Shape) []byte {
+			g, ok := sh.(P)
+			if !ok {
+				return w.reflected(b, sh)
+			}
+			if g == nil {
+				return append(b, "null"...)
+			}
+			return writeFields(w, b, *g, fields)
+		},
 		decode: func(dec *json.Decoder) (Shape, error) {
 			g := P(new(T))
 			err := dec.Decode(g)
@@ -1379,13 +1342,16 @@ func pointerShape[T any, P interface {
 	}
 }
 
-// field is one member of an object the fast reader knows: its key, and how to read its value
-// into the value being built. The value goes in and out by copy, not by pointer: through a
-// call to a function value a pointer would make it escape to the heap, one more allocation
-// for every shape read.
+// field is one member of an object the fast reader and the writer know: its key, how to read
+// its value into the value being built, how to write it, and when to leave it out (omitempty;
+// nil: always written). The value goes in and out by copy, not by pointer: through a call to
+// a function value a pointer would make it escape to the heap, one more allocation for every
+// shape read or written.
 type field[T any] struct {
-	key  string
-	read func(r *jsonReader, v T) T
+	key   string
+	read  func(r *jsonReader, v T) T
+	write func(w *jsonWriter, b []byte, v T) []byte
+	omit  func(v T) bool
 }
 
 // readFields reads an object whose members are among fields (at most 64), in any order, each
@@ -1412,6 +1378,58 @@ func readFields[T any](r *jsonReader, v T, fields []field[T]) T {
 	return v
 }
 
+// writeFields writes v as an object of fields, in their order, each left out when its omit
+// says so: as encoding/json writes the struct.
+func writeFields[T any](w *jsonWriter, b []byte, v T, fields []field[T]) []byte {
+	b = append(b, '{')
+	first := true
+	for i := range fields {
+		f := &fields[i]
+		if f.omit != nil && f.omit(v) {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, '"')
+		b = append(b, f.key...)
+		b = append(b, '"', ':')
+		b = f.write(w, b, v)
+	}
+	return append(b, '}')
+}
+
+// parts writes a polygon's parts; nil is null.
+func (w *jsonWriter) parts(b []byte, parts []PolygonPart) []byte {
+	if parts == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i := range parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeFields(w, b, parts[i], partFields)
+	}
+	return append(b, ']')
+}
+
+// strs writes a list of strings; nil is null.
+func (w *jsonWriter) strs(b []byte, ss []string) []byte {
+	if ss == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']')
+}
+
 // parts reads a polygon's parts; as with points, [] is empty and non-nil, null is nil.
 func (r *jsonReader) parts() []PolygonPart {
 	if r.null() {
@@ -1425,8 +1443,9 @@ func (r *jsonReader) parts() []PolygonPart {
 }
 
 var partFields = []field[PolygonPart]{
-	{"outer", func(r *jsonReader, p PolygonPart) PolygonPart { p.Outer = r.vecs(); return p }},
-	{"holes", func(r *jsonReader, p PolygonPart) PolygonPart {
+	{key: "outer", read: func(r *jsonReader, p PolygonPart) PolygonPart { p.Outer = r.vecs(); return p },
+		write: func(w *jsonWriter, b []byte, p PolygonPart) []byte { return w.vecs(b, p.Outer) }},
+	{key: "holes", read: func(r *jsonReader, p PolygonPart) PolygonPart {
 		if r.null() {
 			p.Holes = nil
 			return p
@@ -1436,9 +1455,22 @@ var partFields = []field[PolygonPart]{
 			p.Holes = append(p.Holes, r.vecs())
 		}
 		return p
-	}},
-	{"outerBulges", func(r *jsonReader, p PolygonPart) PolygonPart { p.OuterBulges = r.nums(); return p }},
-	{"holeBulges", func(r *jsonReader, p PolygonPart) PolygonPart {
+	},
+		write: func(w *jsonWriter, b []byte, p PolygonPart) []byte {
+			b = append(b, '[')
+			for k, h := range p.Holes {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = w.vecs(b, h)
+			}
+			return append(b, ']')
+		},
+		omit: func(p PolygonPart) bool { return len(p.Holes) == 0 }},
+	{key: "outerBulges", read: func(r *jsonReader, p PolygonPart) PolygonPart { p.OuterBulges = r.nums(); return p },
+		write: func(w *jsonWriter, b []byte, p PolygonPart) []byte { return w.nums(b, p.OuterBulges) },
+		omit:  func(p PolygonPart) bool { return len(p.OuterBulges) == 0 }},
+	{key: "holeBulges", read: func(r *jsonReader, p PolygonPart) PolygonPart {
 		if r.null() {
 			p.HoleBulges = nil
 			return p
@@ -1448,5 +1480,16 @@ var partFields = []field[PolygonPart]{
 			p.HoleBulges = append(p.HoleBulges, r.nums())
 		}
 		return p
-	}},
+	},
+		write: func(w *jsonWriter, b []byte, p PolygonPart) []byte {
+			b = append(b, '[')
+			for k, h := range p.HoleBulges {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = w.nums(b, h)
+			}
+			return append(b, ']')
+		},
+		omit: func(p PolygonPart) bool { return len(p.HoleBulges) == 0 }},
 }
