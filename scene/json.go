@@ -176,7 +176,11 @@ func (w *jsonWriter) layers(b []byte, ls []Layer) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = writeFields(w, b, ls[i], layerFields)
+		var ok bool
+		if b, ok = writeFields(b, ls[i], layerFields); !ok {
+			w.refuse(ls[i])
+			return b
+		}
 	}
 	return append(b, ']')
 }
@@ -193,67 +197,100 @@ func (w *jsonWriter) refuse(v any) {
 }
 
 func (w *jsonWriter) num(b []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
+	out, ok := appendNum(b, f)
+	if !ok {
 		w.refuse(f)
-		return b
 	}
-	return appendFloat(b, f)
+	return out
 }
 
 func (w *jsonWriter) vec(b []byte, v Vec) []byte {
-	if !finiteVec(v) {
+	out, ok := appendVec(b, v)
+	if !ok {
 		w.refuse(v)
-		return b
+	}
+	return out
+}
+
+func (w *jsonWriter) color(b []byte, c *Color) []byte {
+	out, ok := appendColor(b, c)
+	if !ok {
+		w.refuse(c)
+	}
+	return out
+}
+
+// appendNum writes f; false, with nothing written, for a number JSON cannot hold (a NaN or an
+// infinity). The append functions below answer the same way for any such number in their value.
+func appendNum(b []byte, f float64) ([]byte, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return b, false
+	}
+	return appendFloat(b, f), true
+}
+
+func appendVec(b []byte, v Vec) ([]byte, bool) {
+	if !finiteVec(v) {
+		return b, false
 	}
 	b = append(b, '[')
 	b = appendFloat(b, v.X)
 	b = append(b, ',')
 	b = appendFloat(b, v.Y)
-	return append(b, ']')
+	return append(b, ']'), true
 }
 
-// vecs writes a point list; nil is null, as encoding/json writes a nil slice.
-// nums writes null or an array of numbers.
-func (w *jsonWriter) nums(b []byte, fs []float64) []byte {
+// appendNums writes null or an array of numbers.
+func appendNums(b []byte, fs []float64) ([]byte, bool) {
 	if fs == nil {
-		return append(b, "null"...)
+		return append(b, "null"...), true
 	}
 	b = append(b, '[')
 	for i, f := range fs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = w.num(b, f)
+		var ok bool
+		if b, ok = appendNum(b, f); !ok {
+			return b, false
+		}
 	}
-	return append(b, ']')
+	return append(b, ']'), true
 }
 
-func (w *jsonWriter) vecs(b []byte, pts []Vec) []byte {
+// appendVecs writes a point list; nil is null, as encoding/json writes a nil slice.
+func appendVecs(b []byte, pts []Vec) ([]byte, bool) {
 	if pts == nil {
-		return append(b, "null"...)
+		return append(b, "null"...), true
 	}
 	b = append(b, '[')
 	for i, p := range pts {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = w.vec(b, p)
+		var ok bool
+		if b, ok = appendVec(b, p); !ok {
+			return b, false
+		}
 	}
-	return append(b, ']')
+	return append(b, ']'), true
 }
 
-func (w *jsonWriter) color(b []byte, c *Color) []byte {
+func appendColor(b []byte, c *Color) ([]byte, bool) {
 	if c == nil {
-		return append(b, "null"...)
+		return append(b, "null"...), true
 	}
 	b = append(b, '[')
 	for i, v := range c {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = w.num(b, v)
+		var ok bool
+		if b, ok = appendNum(b, v); !ok {
+			return b, false
+		}
 	}
-	return append(b, ']')
+	return append(b, ']'), true
 }
 
 func (w *jsonWriter) entity(b []byte, e *Entity) []byte {
@@ -338,14 +375,18 @@ func (w *jsonWriter) shape(b []byte, sh Shape) []byte {
 	k := sh.Kind()
 	for i := range shapeKinds {
 		if shapeKinds[i].kind == k {
-			return shapeKinds[i].write(w, b, sh)
+			if out, ok := shapeKinds[i].write(b, sh); ok {
+				return out
+			}
+			break
 		}
 	}
 	return w.reflected(b, sh)
 }
 
-// reflected writes a shape by encoding/json: a solid (its mesh in base64), and the pointers
-// to value shapes, which the scene never stores.
+// reflected writes a shape by encoding/json: a solid (its mesh in base64), the pointers to
+// value shapes, which the scene never stores, and a shape with a value JSON cannot hold, for
+// encoding/json's error.
 func (w *jsonWriter) reflected(b []byte, sh Shape) []byte {
 	js, err := marshalCompact(sh)
 	if err != nil && w.err == nil {
@@ -992,17 +1033,17 @@ func (r *jsonReader) layers() []Layer {
 
 var layerFields = []field[Layer]{
 	{key: "name", read: func(r *jsonReader, l Layer) Layer { l.Name = string(r.str()); return l },
-		write: func(w *jsonWriter, b []byte, l Layer) []byte { return appendJSONString(b, l.Name) }},
+		write: func(b []byte, l Layer) ([]byte, bool) { return appendJSONString(b, l.Name), true }},
 	{key: "color", read: func(r *jsonReader, l Layer) Layer { l.Color = r.color(); return l },
-		write: func(w *jsonWriter, b []byte, l Layer) []byte { return w.color(b, l.Color) }},
+		write: func(b []byte, l Layer) ([]byte, bool) { return appendColor(b, l.Color) }},
 	{key: "linetype", read: func(r *jsonReader, l Layer) Layer { l.Linetype = string(r.str()); return l },
-		write: func(w *jsonWriter, b []byte, l Layer) []byte { return appendJSONString(b, l.Linetype) },
+		write: func(b []byte, l Layer) ([]byte, bool) { return appendJSONString(b, l.Linetype), true },
 		omit:  func(l Layer) bool { return l.Linetype == "" }},
 	{key: "lineweight", read: func(r *jsonReader, l Layer) Layer { l.Lineweight = r.num(); return l },
-		write: func(w *jsonWriter, b []byte, l Layer) []byte { return w.num(b, l.Lineweight) },
+		write: func(b []byte, l Layer) ([]byte, bool) { return appendNum(b, l.Lineweight) },
 		omit:  func(l Layer) bool { return l.Lineweight == 0 }},
 	{key: "plot", read: func(r *jsonReader, l Layer) Layer { l.Plot = r.bool(); return l },
-		write: func(w *jsonWriter, b []byte, l Layer) []byte { return strconv.AppendBool(b, l.Plot) }},
+		write: func(b []byte, l Layer) ([]byte, bool) { return strconv.AppendBool(b, l.Plot), true }},
 }
 
 // bool reads true or false.
@@ -1156,112 +1197,104 @@ func (r *jsonReader) style(st *Style) {
 var shapeKinds = []shapeKind{
 	valueShape(KindLine,
 		field[Line]{key: "points", read: func(r *jsonReader, g Line) Line { g.Points = r.vecs(); return g },
-			write: func(w *jsonWriter, b []byte, g Line) []byte { return w.vecs(b, g.Points) }}),
+			write: func(b []byte, g Line) ([]byte, bool) { return appendVecs(b, g.Points) }}),
 	valueShape(KindCircle,
 		field[Circle]{key: "center", read: func(r *jsonReader, g Circle) Circle { g.Center = r.vec(); return g },
-			write: func(w *jsonWriter, b []byte, g Circle) []byte { return w.vec(b, g.Center) }},
+			write: func(b []byte, g Circle) ([]byte, bool) { return appendVec(b, g.Center) }},
 		field[Circle]{key: "radius", read: func(r *jsonReader, g Circle) Circle { g.Radius = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Circle) []byte { return w.num(b, g.Radius) }}),
+			write: func(b []byte, g Circle) ([]byte, bool) { return appendNum(b, g.Radius) }}),
 	valueShape(KindRect,
 		field[Rect]{key: "center", read: func(r *jsonReader, g Rect) Rect { g.Center = r.vec(); return g },
-			write: func(w *jsonWriter, b []byte, g Rect) []byte { return w.vec(b, g.Center) }},
+			write: func(b []byte, g Rect) ([]byte, bool) { return appendVec(b, g.Center) }},
 		field[Rect]{key: "width", read: func(r *jsonReader, g Rect) Rect { g.Width = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Rect) []byte { return w.num(b, g.Width) }},
+			write: func(b []byte, g Rect) ([]byte, bool) { return appendNum(b, g.Width) }},
 		field[Rect]{key: "height", read: func(r *jsonReader, g Rect) Rect { g.Height = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Rect) []byte { return w.num(b, g.Height) }}),
+			write: func(b []byte, g Rect) ([]byte, bool) { return appendNum(b, g.Height) }}),
 	valueShape(KindEllipse,
 		field[Ellipse]{key: "center", read: func(r *jsonReader, g Ellipse) Ellipse { g.Center = r.vec(); return g },
-			write: func(w *jsonWriter, b []byte, g Ellipse) []byte { return w.vec(b, g.Center) }},
+			write: func(b []byte, g Ellipse) ([]byte, bool) { return appendVec(b, g.Center) }},
 		field[Ellipse]{key: "rx", read: func(r *jsonReader, g Ellipse) Ellipse { g.RX = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Ellipse) []byte { return w.num(b, g.RX) }},
+			write: func(b []byte, g Ellipse) ([]byte, bool) { return appendNum(b, g.RX) }},
 		field[Ellipse]{key: "ry", read: func(r *jsonReader, g Ellipse) Ellipse { g.RY = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Ellipse) []byte { return w.num(b, g.RY) }}),
+			write: func(b []byte, g Ellipse) ([]byte, bool) { return appendNum(b, g.RY) }}),
 	valueShape(KindRoundedRect,
 		field[RoundedRect]{key: "center", read: func(r *jsonReader, g RoundedRect) RoundedRect { g.Center = r.vec(); return g },
-			write: func(w *jsonWriter, b []byte, g RoundedRect) []byte { return w.vec(b, g.Center) }},
+			write: func(b []byte, g RoundedRect) ([]byte, bool) { return appendVec(b, g.Center) }},
 		field[RoundedRect]{key: "width", read: func(r *jsonReader, g RoundedRect) RoundedRect { g.Width = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g RoundedRect) []byte { return w.num(b, g.Width) }},
+			write: func(b []byte, g RoundedRect) ([]byte, bool) { return appendNum(b, g.Width) }},
 		field[RoundedRect]{key: "height", read: func(r *jsonReader, g RoundedRect) RoundedRect { g.Height = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g RoundedRect) []byte { return w.num(b, g.Height) }},
+			write: func(b []byte, g RoundedRect) ([]byte, bool) { return appendNum(b, g.Height) }},
 		field[RoundedRect]{key: "radius", read: func(r *jsonReader, g RoundedRect) RoundedRect { g.Radius = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g RoundedRect) []byte { return w.num(b, g.Radius) }}),
+			write: func(b []byte, g RoundedRect) ([]byte, bool) { return appendNum(b, g.Radius) }}),
 	valueShape(KindArc,
 		field[Arc]{key: "center", read: func(r *jsonReader, g Arc) Arc { g.Center = r.vec(); return g },
-			write: func(w *jsonWriter, b []byte, g Arc) []byte { return w.vec(b, g.Center) }},
+			write: func(b []byte, g Arc) ([]byte, bool) { return appendVec(b, g.Center) }},
 		field[Arc]{key: "radius", read: func(r *jsonReader, g Arc) Arc { g.Radius = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Arc) []byte { return w.num(b, g.Radius) }},
+			write: func(b []byte, g Arc) ([]byte, bool) { return appendNum(b, g.Radius) }},
 		field[Arc]{key: "start", read: func(r *jsonReader, g Arc) Arc { g.Start = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Arc) []byte { return w.num(b, g.Start) }},
+			write: func(b []byte, g Arc) ([]byte, bool) { return appendNum(b, g.Start) }},
 		field[Arc]{key: "end", read: func(r *jsonReader, g Arc) Arc { g.End = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Arc) []byte { return w.num(b, g.End) }}),
+			write: func(b []byte, g Arc) ([]byte, bool) { return appendNum(b, g.End) }}),
 	valueShape(KindPolygon,
 		field[Polygon]{key: "parts", read: func(r *jsonReader, g Polygon) Polygon { g.Parts = r.parts(); return g },
-			write: func(w *jsonWriter, b []byte, g Polygon) []byte { return w.parts(b, g.Parts) }}),
+			write: func(b []byte, g Polygon) ([]byte, bool) { return appendParts(b, g.Parts) }}),
 	pointerShape(KindPath,
 		field[PathShape]{key: "d", read: func(r *jsonReader, g PathShape) PathShape { g.Data = string(r.str()); return g },
-			write: func(w *jsonWriter, b []byte, g PathShape) []byte { return appendJSONString(b, g.Data) }}),
+			write: func(b []byte, g PathShape) ([]byte, bool) { return appendJSONString(b, g.Data), true }}),
 	pointerShape(KindText,
 		field[Text]{key: "text", read: func(r *jsonReader, g Text) Text { g.Text = string(r.str()); return g },
-			write: func(w *jsonWriter, b []byte, g Text) []byte { return appendJSONString(b, g.Text) }},
+			write: func(b []byte, g Text) ([]byte, bool) { return appendJSONString(b, g.Text), true }},
 		field[Text]{key: "pos", read: func(r *jsonReader, g Text) Text { g.Pos = r.vec(); return g },
-			write: func(w *jsonWriter, b []byte, g Text) []byte { return w.vec(b, g.Pos) }},
+			write: func(b []byte, g Text) ([]byte, bool) { return appendVec(b, g.Pos) }},
 		field[Text]{key: "size", read: func(r *jsonReader, g Text) Text { g.Size = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Text) []byte { return w.num(b, g.Size) }},
+			write: func(b []byte, g Text) ([]byte, bool) { return appendNum(b, g.Size) }},
 		field[Text]{key: "align", read: func(r *jsonReader, g Text) Text { g.Align = TextAlign(r.str()); return g },
-			write: func(w *jsonWriter, b []byte, g Text) []byte { return appendJSONString(b, string(g.Align)) },
+			write: func(b []byte, g Text) ([]byte, bool) { return appendJSONString(b, string(g.Align)), true },
 			omit:  func(g Text) bool { return g.Align == "" }},
 		field[Text]{key: "font", read: func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g },
-			write: func(w *jsonWriter, b []byte, g Text) []byte { return appendJSONString(b, g.Font) },
+			write: func(b []byte, g Text) ([]byte, bool) { return appendJSONString(b, g.Font), true },
 			omit:  func(g Text) bool { return g.Font == "" }},
 		field[Text]{key: "fallback", read: func(r *jsonReader, g Text) Text { g.Fallback = r.strs(); return g },
-			write: func(w *jsonWriter, b []byte, g Text) []byte { return w.strs(b, g.Fallback) },
+			write: func(b []byte, g Text) ([]byte, bool) { return appendStrs(b, g.Fallback), true },
 			omit:  func(g Text) bool { return len(g.Fallback) == 0 }},
 		field[Text]{key: "noLint", read: func(r *jsonReader, g Text) Text { g.NoLint = r.bool(); return g },
-			write: func(w *jsonWriter, b []byte, g Text) []byte { return strconv.AppendBool(b, g.NoLint) },
+			write: func(b []byte, g Text) ([]byte, bool) { return strconv.AppendBool(b, g.NoLint), true },
 			omit:  func(g Text) bool { return !g.NoLint }}),
 	pointerShape(KindDimension,
 		field[Dimension]{key: "type", read: func(r *jsonReader, g Dimension) Dimension { g.Type = DimType(r.str()); return g },
-			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return appendJSONString(b, string(g.Type)) }},
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendJSONString(b, string(g.Type)), true }},
 		field[Dimension]{key: "points", read: func(r *jsonReader, g Dimension) Dimension { g.Points = r.vecs(); return g },
-			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return w.vecs(b, g.Points) }},
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendVecs(b, g.Points) }},
 		field[Dimension]{key: "offset", read: func(r *jsonReader, g Dimension) Dimension { g.Offset = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return w.num(b, g.Offset) },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendNum(b, g.Offset) },
 			omit:  func(g Dimension) bool { return g.Offset == 0 }},
 		field[Dimension]{key: "radius", read: func(r *jsonReader, g Dimension) Dimension { g.Radius = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return w.num(b, g.Radius) },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendNum(b, g.Radius) },
 			omit:  func(g Dimension) bool { return g.Radius == 0 }},
 		field[Dimension]{key: "angle", read: func(r *jsonReader, g Dimension) Dimension { g.Angle = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return w.num(b, g.Angle) },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendNum(b, g.Angle) },
 			omit:  func(g Dimension) bool { return g.Angle == 0 }},
 		field[Dimension]{key: "outside", read: func(r *jsonReader, g Dimension) Dimension { g.Outside = r.bool(); return g },
-			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return strconv.AppendBool(b, g.Outside) },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return strconv.AppendBool(b, g.Outside), true },
 			omit:  func(g Dimension) bool { return !g.Outside }},
 		field[Dimension]{key: "text", read: func(r *jsonReader, g Dimension) Dimension { g.Text = string(r.str()); return g },
-			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return appendJSONString(b, g.Text) },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendJSONString(b, g.Text), true },
 			omit:  func(g Dimension) bool { return g.Text == "" }},
 		field[Dimension]{key: "precision", read: func(r *jsonReader, g Dimension) Dimension { g.Precision = r.int(); return g },
-			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return strconv.AppendInt(b, int64(g.Precision), 10) }},
+			write: func(b []byte, g Dimension) ([]byte, bool) { return strconv.AppendInt(b, int64(g.Precision), 10), true }},
 		field[Dimension]{key: "units", read: func(r *jsonReader, g Dimension) Dimension { g.Units = string(r.str()); return g },
-			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return appendJSONString(b, g.Units) },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendJSONString(b, g.Units), true },
 			omit:  func(g Dimension) bool { return g.Units == "" }},
 		field[Dimension]{key: "size", read: func(r *jsonReader, g Dimension) Dimension { g.Size = r.num(); return g },
-			write: func(w *jsonWriter, b []byte, g Dimension) []byte { return w.num(b, g.Size) }},
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendNum(b, g.Size) }},
 		field[Dimension]{key: "textAt", read: func(r *jsonReader, g Dimension) Dimension { v := r.vec(); g.TextAt = &v; return g },
-			write: func(w *jsonWriter, b []byte, g Dimension) []byte {
-				if !finiteVec(*g.TextAt) {
-					w.refuse(g.TextAt) // encoding/json's error names the pointer
-					return b
-				}
-				return w.vec(b, *g.TextAt)
-			},
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendVec(b, *g.TextAt) },
 			omit:  func(g Dimension) bool { return g.TextAt == nil }}),
 	{kind: KindSolid,
 		// A solid's mesh is base64 in an object of its own: the reader of record reads it, and
 		// encoding/json writes it.
-		read: func(r *jsonReader) Shape { r.fail(); return nil },
-		write: func(w *jsonWriter, b []byte, sh Shape) []byte {
-			return w.reflected(b, sh)
-		},
+		read:  func(r *jsonReader) Shape { r.fail(); return nil },
+		write: func(b []byte, sh Shape) ([]byte, bool) { return b, false },
 		decode: func(dec *json.Decoder) (Shape, error) {
 			g := new(Solid)
 			err := dec.Decode(g)
@@ -1275,7 +1308,7 @@ var shapeKinds = []shapeKind{
 type shapeKind struct {
 	kind   Kind
 	read   func(r *jsonReader) Shape
-	write  func(w *jsonWriter, b []byte, sh Shape) []byte
+	write  func(b []byte, sh Shape) ([]byte, bool) // false: encoding/json writes it (see jsonWriter.shape)
 	decode func(dec *json.Decoder) (Shape, error)
 }
 
@@ -1297,12 +1330,12 @@ func valueShape[T Shape](k Kind, fields ...field[T]) shapeKind {
 			var zero T
 			return readFields(r, zero, fields)
 		},
-		write: func(w *jsonWriter, b []byte, sh Shape) []byte {
+		write: func(b []byte, sh Shape) ([]byte, bool) {
 			g, ok := sh.(T)
 			if !ok {
-				return w.reflected(b, sh) // a pointer to the value: never in a scene
+				return b, false // a pointer to the value, never in a scene: encoding/json writes it
 			}
-			return writeFields(w, b, g, fields)
+			return writeFields(b, g, fields)
 		},
 		decode: func(dec *json.Decoder) (Shape, error) {
 			var g T
@@ -1324,15 +1357,15 @@ func pointerShape[T any, P interface {
 			g := readFields(r, zero, fields)
 			return P(&g)
 		},
-		write: func(w *jsonWriter, b []byte, sh Shape) []byte {
+		write: func(b []byte, sh Shape) ([]byte, bool) {
 			g, ok := sh.(P)
 			if !ok {
-				return w.reflected(b, sh)
+				return b, false
 			}
 			if g == nil {
-				return append(b, "null"...)
+				return append(b, "null"...), true
 			}
-			return writeFields(w, b, *g, fields)
+			return writeFields(b, *g, fields)
 		},
 		decode: func(dec *json.Decoder) (Shape, error) {
 			g := P(new(T))
@@ -1346,11 +1379,13 @@ func pointerShape[T any, P interface {
 // its value into the value being built, how to write it, and when to leave it out (omitempty;
 // nil: always written). The value goes in and out by copy, not by pointer: through a call to
 // a function value a pointer would make it escape to the heap, one more allocation for every
-// shape read or written.
+// shape read or written. For the same reason a write gets no writer state: it reports a value
+// JSON cannot hold (a NaN or an infinity) as false, and the caller asks encoding/json for the
+// error.
 type field[T any] struct {
 	key   string
 	read  func(r *jsonReader, v T) T
-	write func(w *jsonWriter, b []byte, v T) []byte
+	write func(b []byte, v T) ([]byte, bool)
 	omit  func(v T) bool
 }
 
@@ -1379,8 +1414,8 @@ func readFields[T any](r *jsonReader, v T, fields []field[T]) T {
 }
 
 // writeFields writes v as an object of fields, in their order, each left out when its omit
-// says so: as encoding/json writes the struct.
-func writeFields[T any](w *jsonWriter, b []byte, v T, fields []field[T]) []byte {
+// says so: as encoding/json writes the struct. false: a value JSON cannot hold.
+func writeFields[T any](b []byte, v T, fields []field[T]) ([]byte, bool) {
 	b = append(b, '{')
 	first := true
 	for i := range fields {
@@ -1395,28 +1430,34 @@ func writeFields[T any](w *jsonWriter, b []byte, v T, fields []field[T]) []byte 
 		b = append(b, '"')
 		b = append(b, f.key...)
 		b = append(b, '"', ':')
-		b = f.write(w, b, v)
+		var ok bool
+		if b, ok = f.write(b, v); !ok {
+			return b, false
+		}
 	}
-	return append(b, '}')
+	return append(b, '}'), true
 }
 
-// parts writes a polygon's parts; nil is null.
-func (w *jsonWriter) parts(b []byte, parts []PolygonPart) []byte {
+// appendParts writes a polygon's parts; nil is null.
+func appendParts(b []byte, parts []PolygonPart) ([]byte, bool) {
 	if parts == nil {
-		return append(b, "null"...)
+		return append(b, "null"...), true
 	}
 	b = append(b, '[')
 	for i := range parts {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = writeFields(w, b, parts[i], partFields)
+		var ok bool
+		if b, ok = writeFields(b, parts[i], partFields); !ok {
+			return b, false
+		}
 	}
-	return append(b, ']')
+	return append(b, ']'), true
 }
 
-// strs writes a list of strings; nil is null.
-func (w *jsonWriter) strs(b []byte, ss []string) []byte {
+// appendStrs writes a list of strings; nil is null.
+func appendStrs(b []byte, ss []string) []byte {
 	if ss == nil {
 		return append(b, "null"...)
 	}
@@ -1444,7 +1485,7 @@ func (r *jsonReader) parts() []PolygonPart {
 
 var partFields = []field[PolygonPart]{
 	{key: "outer", read: func(r *jsonReader, p PolygonPart) PolygonPart { p.Outer = r.vecs(); return p },
-		write: func(w *jsonWriter, b []byte, p PolygonPart) []byte { return w.vecs(b, p.Outer) }},
+		write: func(b []byte, p PolygonPart) ([]byte, bool) { return appendVecs(b, p.Outer) }},
 	{key: "holes", read: func(r *jsonReader, p PolygonPart) PolygonPart {
 		if r.null() {
 			p.Holes = nil
@@ -1456,19 +1497,22 @@ var partFields = []field[PolygonPart]{
 		}
 		return p
 	},
-		write: func(w *jsonWriter, b []byte, p PolygonPart) []byte {
+		write: func(b []byte, p PolygonPart) ([]byte, bool) {
 			b = append(b, '[')
 			for k, h := range p.Holes {
 				if k > 0 {
 					b = append(b, ',')
 				}
-				b = w.vecs(b, h)
+				var ok bool
+				if b, ok = appendVecs(b, h); !ok {
+					return b, false
+				}
 			}
-			return append(b, ']')
+			return append(b, ']'), true
 		},
 		omit: func(p PolygonPart) bool { return len(p.Holes) == 0 }},
 	{key: "outerBulges", read: func(r *jsonReader, p PolygonPart) PolygonPart { p.OuterBulges = r.nums(); return p },
-		write: func(w *jsonWriter, b []byte, p PolygonPart) []byte { return w.nums(b, p.OuterBulges) },
+		write: func(b []byte, p PolygonPart) ([]byte, bool) { return appendNums(b, p.OuterBulges) },
 		omit:  func(p PolygonPart) bool { return len(p.OuterBulges) == 0 }},
 	{key: "holeBulges", read: func(r *jsonReader, p PolygonPart) PolygonPart {
 		if r.null() {
@@ -1481,15 +1525,18 @@ var partFields = []field[PolygonPart]{
 		}
 		return p
 	},
-		write: func(w *jsonWriter, b []byte, p PolygonPart) []byte {
+		write: func(b []byte, p PolygonPart) ([]byte, bool) {
 			b = append(b, '[')
 			for k, h := range p.HoleBulges {
 				if k > 0 {
 					b = append(b, ',')
 				}
-				b = w.nums(b, h)
+				var ok bool
+				if b, ok = appendNums(b, h); !ok {
+					return b, false
+				}
 			}
-			return append(b, ']')
+			return append(b, ']'), true
 		},
 		omit: func(p PolygonPart) bool { return len(p.HoleBulges) == 0 }},
 }
