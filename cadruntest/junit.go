@@ -7,11 +7,12 @@ package cadruntest
 import (
 	"encoding/xml"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cadrun/cadrun/modules"
 )
 
 type junitSuites struct {
@@ -100,28 +101,16 @@ func WriteJUnit(w io.Writer, results []Result) error {
 // secs is a duration in seconds with millisecond precision, as JUnit's time attribute has it.
 func secs(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) }
 
-// ReplaceFile writes data to path through a temp file in the same folder renamed over it, so
-// that a link planted at path by the repository under test (report.xml -> ~/.bashrc) is
-// replaced by the file, never written through, and a reader never sees half a report. cadrun
-// test writes its JUnit report and its difference pictures this way.
+// ReplaceFile writes data to path through the one writer of output files (modules.Place): a
+// temp file in the folder, held, renamed over the file, so that a link planted at path by the
+// repository under test (report.xml -> ~/.bashrc) is replaced by the file, never written
+// through, a folder swapped for a link meanwhile does not lead it elsewhere, and a reader never
+// sees half a report. cadrun test writes its JUnit report and its difference pictures this way.
 func ReplaceFile(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".cadrun-tmp-*")
+	p, err := modules.HoldFolder(filepath.Dir(path))
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	defer p.Close()
+	return p.Replace(filepath.Base(path), data, 0o644, false)
 }

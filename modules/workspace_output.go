@@ -3,8 +3,9 @@ package modules
 // Exports an agent asks for are written into the workspace's out/ folder and nowhere else: a
 // tool that could name any path would let a client overwrite main, a data file or the
 // history, or reach outside the workspace. The name is checked before any filesystem call; the
-// file is written as every workspace file is (a temp file beside it, synced, renamed over it,
-// through the workspace's root, so that a link cannot lead outside).
+// file is written by the one writer of output files (output_file.go): a temp file made in out/,
+// which is held open from the workspace's root, synced and renamed over the file, so that
+// neither a link nor an out/ swapped for one can lead the export elsewhere.
 
 import (
 	"errors"
@@ -49,7 +50,12 @@ func (w *Workspace) WriteOutput(name string, data []byte) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", p, err)
 	}
-	if err := w.replaceFile(p, data, mode, true); err != nil {
+	place, err := w.holdOutputDir()
+	if err != nil {
+		return "", writeError(p, err)
+	}
+	defer place.Close()
+	if err := place.Replace(name, data, mode, true); err != nil {
 		return "", writeError(p, err)
 	}
 	return p, nil

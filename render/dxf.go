@@ -86,8 +86,10 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 		return nil, fmt.Errorf("%w: DXF text %q: use outlines or entities", ErrExportOption, opt.Text)
 	}
 
-	bounds := s.Bounds()
+	// One layout of each dimension for the whole file: its bounds here, its drawing and its
+	// text's place in collect.
 	d := &dxfDoc{version: opt.Version, tol: opt.Tolerance, mm: mm, textEntities: opt.Text == DXFTextEntities}
+	bounds := s.FrameWith(false, &d.layouts).Bounds
 	d.quantum, d.decimals = dxfQuantum(bounds)
 	if d.hatches, err = budgeted(s); err != nil {
 		return nil, err
@@ -193,6 +195,7 @@ type dxfVertex struct {
 }
 
 type dxfDoc struct {
+	layouts   scene.Layouts // the dimensions', each laid out once for the file
 	version   DXFVersion
 	tol       float64
 	mm        float64 // millimetres in a scene unit
@@ -256,7 +259,7 @@ func (d *dxfDoc) collect(s *scene.Scene) {
 		d.layers = append(d.layers, dxfLayer{name: n, color: -1, lineweight: -3})
 	}
 	d.layers[0].lineweight = -3
-	for it := range s.Paint() {
+	for it := range s.PaintWith(&d.layouts) {
 		drawn := s.Drawn(it.Entity)
 		st := drawn.Style
 		layer := 0
@@ -292,7 +295,7 @@ func (d *dxfDoc) collect(s *scene.Scene) {
 		switch t, isText := it.Entity.Shape.(*scene.Text); {
 		case isText && d.textEntities && d.addText(t, it.World, layer, color):
 		case isDim && d.version == DXF2000:
-			d.addDimension(dim, it.World, it.Path, layer, color, linetype)
+			d.addDimension(dim, it, layer, color, linetype)
 		default:
 			first := len(d.shapes)
 			d.addPath(it.Path, layer, color)
@@ -482,10 +485,8 @@ func (d *dxfDoc) vertices(p scene.Path) (pts []dxfVertex, closed bool) {
 				continue
 			}
 			// Pieces of at most half a turn keep every bulge within ±1.
-			n := int(math.Max(1, math.Ceil(math.Abs(sweep)/math.Pi-1e-9)))
-			bulge := math.Tan(sweep / float64(4*n))
-			for i := 1; i <= n; i++ {
-				add(seg.ArcPoint(seg.T0+(seg.T1-seg.T0)*float64(i)/float64(n)), bulge)
+			for q, bulge := range seg.HalfTurnPoints(sweep) {
+				add(q, bulge)
 			}
 		case scene.SegClose:
 			closed = true

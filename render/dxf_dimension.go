@@ -61,14 +61,16 @@ type dxfDimStyle struct {
 	precision int
 }
 
-// addDimension adds a dimension, drawn as the world path p under the world map m, as a
-// DIMENSION whose block holds p (its text as TEXT when text entities are asked for), and a
-// placeholder in the shapes so that it is written in its place in the drawing order.
-func (d *dxfDoc) addDimension(dim *scene.Dimension, m scene.Affine, p scene.Path, layer, color int, linetype string) {
+// addDimension adds a dimension, drawn as the world path it.Path under the world map
+// it.World, as a DIMENSION whose block holds the path (its text as TEXT, at it.Label, when text
+// entities are asked for), and a placeholder in the shapes so that it is written in its place
+// in the drawing order.
+func (d *dxfDoc) addDimension(dim *scene.Dimension, it scene.Item, layer, color int, linetype string) {
+	m, p := it.World, it.Path
 	label := p[:0:0]
 	display := dim.DisplayText(m)
-	if l, err := scene.LayoutText(display, dim.Size, scene.AlignCenter, ""); err == nil && len(l.Path) <= len(p) {
-		label = p[len(p)-len(l.Path):]
+	if n := it.Label.Segs; n > 0 && n <= len(p) {
+		label = p[len(p)-n:]
 	}
 	dm := dxfDim{
 		typ:      dxfDimType(dim),
@@ -97,7 +99,7 @@ func (d *dxfDoc) addDimension(dim *scene.Dimension, m scene.Affine, p scene.Path
 		d.shapes[i].linetype = linetype
 	}
 	text := &scene.Text{Text: display, Size: dim.Size, Align: scene.AlignCenter}
-	if len(label) > 0 && !(d.textEntities && d.addText(text, dim.LabelPlace(m), layer, color)) {
+	if len(label) > 0 && !(d.textEntities && d.addText(text, it.Label.Place, layer, color)) {
 		d.addPath(label, layer, color)
 	}
 	dm.shapes = append([]dxfShape(nil), d.shapes[start:]...)

@@ -387,8 +387,7 @@ func turnAbout(c, p, q Vec) float64 {
 // appendArc adds the arc of a's circle from start sweeping sweep, as edges of at most half a
 // turn; the point it ends at is the next one added.
 func appendArc(out []Vec, bul []float64, a *flatArc, start Vec, sweep float64) ([]Vec, []float64) {
-	pieces := max(1, int(math.Ceil(math.Abs(sweep)/math.Pi-1e-9)))
-	k := math.Tan(sweep / float64(4*pieces))
+	pieces, k := HalfTurns(sweep)
 	a0 := math.Atan2(start.Y-a.c.Y, start.X-a.c.X)
 	out = append(out, start)
 	bul = append(bul, k)

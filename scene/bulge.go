@@ -11,6 +11,7 @@ package scene
 
 import (
 	"fmt"
+	"iter"
 	"math"
 )
 
@@ -58,6 +59,27 @@ func circleOf(s Seg) (circArc, bool) {
 func (s Seg) CircularSweep() (float64, bool) {
 	a, ok := circleOf(s)
 	return a.sweep, ok
+}
+
+// HalfTurns is the one split of a circular arc of sweep radians into polyline edges (a DXF
+// polyline's, an arc ring's, a fitted boolean's): the fewest equal pieces of at most half a
+// turn, which keeps every bulge within ±1, and the bulge of each, tan(sweep/4n).
+func HalfTurns(sweep float64) (pieces int, bulge float64) {
+	pieces = max(1, int(math.Ceil(math.Abs(sweep)/math.Pi-1e-9)))
+	return pieces, math.Tan(sweep / float64(4*pieces))
+}
+
+// HalfTurnPoints yields the end of each piece of the circular arc segment s split as
+// HalfTurns splits its sweep (CircularSweep's), with the piece's bulge.
+func (s Seg) HalfTurnPoints(sweep float64) iter.Seq2[Vec, float64] {
+	return func(yield func(Vec, float64) bool) {
+		n, k := HalfTurns(sweep)
+		for i := 1; i <= n; i++ {
+			if !yield(s.ArcPoint(s.T0+(s.T1-s.T0)*float64(i)/float64(n)), k) {
+				return
+			}
+		}
+	}
 }
 
 // edgeArc is the arc of the edge from p to q with bulge k (k != 0, p != q).

@@ -18,6 +18,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // KindDimension is the kind of a dimension entity.
@@ -324,6 +325,38 @@ func (d *Dimension) worldOutline(m Affine) Path {
 type DimText struct {
 	Box   Box
 	Place Affine
+	// Segs is how many segments the glyphs are: the last of the dimension's path (0 when the
+	// text could not be set).
+	Segs int
+}
+
+// Layouts lays each dimension out once for one write (a lint, a DXF file), which reads its
+// bounds, its drawing and where its text stands: each of them laid the dimension out again,
+// setting its text, the bulk of the work. A nil *Layouts lays out at every call. Keep one per
+// write and to one goroutine: writers read a scene side by side.
+type Layouts struct{ laid map[*Dimension]dimLaid }
+
+type dimLaid struct {
+	m Affine
+	p Path
+	t DimText
+}
+
+// of is d laid out under m: as an earlier call with the same d and m laid it out, or now. The
+// path is shared between calls: read it, do not change it.
+func (l *Layouts) of(d *Dimension, m Affine) (Path, DimText) {
+	if l == nil {
+		return d.layout(m)
+	}
+	if got, ok := l.laid[d]; ok && got.m == m {
+		return got.p, got.t
+	}
+	p, t := d.layout(m)
+	if l.laid == nil {
+		l.laid = make(map[*Dimension]dimLaid)
+	}
+	l.laid[d] = dimLaid{m: m, p: p, t: t}
+	return p, t
 }
 
 // TextUnder is where the dimension's text stands under the world map m.
@@ -332,8 +365,16 @@ func (d *Dimension) TextUnder(m Affine) DimText {
 	return t
 }
 
+// dimLayouts counts the dimensions laid out in this process (DimLayoutCount).
+var dimLayouts atomic.Int64
+
+// DimLayoutCount is how many times a dimension has been laid out in this process, for tests
+// that check that a write (a lint, a DXF file) lays each dimension out once.
+func DimLayoutCount() int64 { return dimLayouts.Load() }
+
 // layout draws the dimension in world space under m and says where its text stands.
 func (d *Dimension) layout(m Affine) (Path, DimText) {
+	dimLayouts.Add(1)
 	var p Path
 	var t DimText
 	switch d.Type {
@@ -417,7 +458,7 @@ func (d *Dimension) label(p Path, t *DimText, at, dir, side Vec, h float64, m Af
 	if d.TextAt != nil {
 		place = labelAt(l, m.Apply(*d.TextAt), dir)
 	}
-	*t = DimText{Box: l.Path.Bounds(), Place: place}
+	*t = DimText{Box: l.Path.Bounds(), Place: place, Segs: len(l.Path)}
 	return append(p, l.Path.Transform(place)...)
 }
 

@@ -354,10 +354,8 @@ func bulgedSubpath(path Path) ([]Vec, []float64, bool) {
 				return nil, nil, false
 			}
 			lineTo(seg.ArcPoint(seg.T0))
-			n := max(1, int(math.Ceil(math.Abs(sweep)/math.Pi-1e-9)))
-			for i := 1; i <= n; i++ {
-				bul = append(bul, math.Tan(sweep/float64(4*n)))
-				q := seg.ArcPoint(seg.T0 + (seg.T1-seg.T0)*float64(i)/float64(n))
+			for q, k := range seg.HalfTurnPoints(sweep) {
+				bul = append(bul, k)
 				pts = append(pts, q)
 				here = q
 			}

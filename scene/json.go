@@ -169,29 +169,18 @@ type jsonWriter struct {
 	drafting bool
 }
 
-// layers writes the layer table as encoding/json writes []Layer.
+// layers writes the layer table as encoding/json writes []Layer, by layerFields.
 func (w *jsonWriter) layers(b []byte, ls []Layer) []byte {
 	b = append(b, `,"layers":[`...)
 	for i := range ls {
-		l := &ls[i]
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"name":`...)
-		b = appendJSONString(b, l.Name)
-		b = append(b, `,"color":`...)
-		b = w.color(b, l.Color)
-		if l.Linetype != "" {
-			b = append(b, `,"linetype":`...)
-			b = appendJSONString(b, l.Linetype)
+		var ok bool
+		if b, ok = writeFields(b, ls[i], layerFields); !ok {
+			w.refuse(ls[i])
+			return b
 		}
-		if l.Lineweight != 0 {
-			b = append(b, `,"lineweight":`...)
-			b = w.num(b, l.Lineweight)
-		}
-		b = append(b, `,"plot":`...)
-		b = strconv.AppendBool(b, l.Plot)
-		b = append(b, '}')
 	}
 	return append(b, ']')
 }
@@ -208,67 +197,100 @@ func (w *jsonWriter) refuse(v any) {
 }
 
 func (w *jsonWriter) num(b []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
+	out, ok := appendNum(b, f)
+	if !ok {
 		w.refuse(f)
-		return b
 	}
-	return appendFloat(b, f)
+	return out
 }
 
 func (w *jsonWriter) vec(b []byte, v Vec) []byte {
-	if !finiteVec(v) {
+	out, ok := appendVec(b, v)
+	if !ok {
 		w.refuse(v)
-		return b
+	}
+	return out
+}
+
+func (w *jsonWriter) color(b []byte, c *Color) []byte {
+	out, ok := appendColor(b, c)
+	if !ok {
+		w.refuse(c)
+	}
+	return out
+}
+
+// appendNum writes f; false, with nothing written, for a number JSON cannot hold (a NaN or an
+// infinity). The append functions below answer the same way for any such number in their value.
+func appendNum(b []byte, f float64) ([]byte, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return b, false
+	}
+	return appendFloat(b, f), true
+}
+
+func appendVec(b []byte, v Vec) ([]byte, bool) {
+	if !finiteVec(v) {
+		return b, false
 	}
 	b = append(b, '[')
 	b = appendFloat(b, v.X)
 	b = append(b, ',')
 	b = appendFloat(b, v.Y)
-	return append(b, ']')
+	return append(b, ']'), true
 }
 
-// vecs writes a point list; nil is null, as encoding/json writes a nil slice.
-// nums writes null or an array of numbers.
-func (w *jsonWriter) nums(b []byte, fs []float64) []byte {
+// appendNums writes null or an array of numbers.
+func appendNums(b []byte, fs []float64) ([]byte, bool) {
 	if fs == nil {
-		return append(b, "null"...)
+		return append(b, "null"...), true
 	}
 	b = append(b, '[')
 	for i, f := range fs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = w.num(b, f)
+		var ok bool
+		if b, ok = appendNum(b, f); !ok {
+			return b, false
+		}
 	}
-	return append(b, ']')
+	return append(b, ']'), true
 }
 
-func (w *jsonWriter) vecs(b []byte, pts []Vec) []byte {
+// appendVecs writes a point list; nil is null, as encoding/json writes a nil slice.
+func appendVecs(b []byte, pts []Vec) ([]byte, bool) {
 	if pts == nil {
-		return append(b, "null"...)
+		return append(b, "null"...), true
 	}
 	b = append(b, '[')
 	for i, p := range pts {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = w.vec(b, p)
+		var ok bool
+		if b, ok = appendVec(b, p); !ok {
+			return b, false
+		}
 	}
-	return append(b, ']')
+	return append(b, ']'), true
 }
 
-func (w *jsonWriter) color(b []byte, c *Color) []byte {
+func appendColor(b []byte, c *Color) ([]byte, bool) {
 	if c == nil {
-		return append(b, "null"...)
+		return append(b, "null"...), true
 	}
 	b = append(b, '[')
 	for i, v := range c {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = w.num(b, v)
+		var ok bool
+		if b, ok = appendNum(b, v); !ok {
+			return b, false
+		}
 	}
-	return append(b, ']')
+	return append(b, ']'), true
 }
 
 func (w *jsonWriter) entity(b []byte, e *Entity) []byte {
@@ -346,136 +368,31 @@ func (w *jsonWriter) hatchFields(b []byte, st *Style) []byte {
 	return b
 }
 
-// shape writes a geometry as encoding/json wrote the shape struct: fields in declaration
-// order, omitempty honoured, nil slices and pointers as null.
+// shape writes a geometry as encoding/json wrote the shape struct, by its kind's fields in
+// shapeKinds (the table the fast reader reads by): fields in declaration order, omitempty
+// honoured, nil slices and pointers as null.
 func (w *jsonWriter) shape(b []byte, sh Shape) []byte {
-	switch g := sh.(type) {
-	case Circle:
-		b = append(b, `{"center":`...)
-		b = w.vec(b, g.Center)
-		b = append(b, `,"radius":`...)
-		b = w.num(b, g.Radius)
-	case Rect:
-		b = append(b, `{"center":`...)
-		b = w.vec(b, g.Center)
-		b = append(b, `,"width":`...)
-		b = w.num(b, g.Width)
-		b = append(b, `,"height":`...)
-		b = w.num(b, g.Height)
-	case Line:
-		b = append(b, `{"points":`...)
-		b = w.vecs(b, g.Points)
-	case Polygon:
-		b = append(b, `{"parts":`...)
-		if g.Parts == nil {
-			b = append(b, "null"...)
+	k := sh.Kind()
+	for i := range shapeKinds {
+		if shapeKinds[i].kind == k {
+			if out, ok := shapeKinds[i].write(b, sh); ok {
+				return out
+			}
 			break
 		}
-		b = append(b, '[')
-		for i, part := range g.Parts {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"outer":`...)
-			b = w.vecs(b, part.Outer)
-			if len(part.Holes) > 0 {
-				b = append(b, `,"holes":[`...)
-				for k, h := range part.Holes {
-					if k > 0 {
-						b = append(b, ',')
-					}
-					b = w.vecs(b, h)
-				}
-				b = append(b, ']')
-			}
-			if part.OuterBulges != nil {
-				b = append(b, `,"outerBulges":`...)
-				b = w.nums(b, part.OuterBulges)
-			}
-			if len(part.HoleBulges) > 0 {
-				b = append(b, `,"holeBulges":[`...)
-				for k, h := range part.HoleBulges {
-					if k > 0 {
-						b = append(b, ',')
-					}
-					b = w.nums(b, h)
-				}
-				b = append(b, ']')
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	case Ellipse:
-		b = append(b, `{"center":`...)
-		b = w.vec(b, g.Center)
-		b = append(b, `,"rx":`...)
-		b = w.num(b, g.RX)
-		b = append(b, `,"ry":`...)
-		b = w.num(b, g.RY)
-	case RoundedRect:
-		b = append(b, `{"center":`...)
-		b = w.vec(b, g.Center)
-		b = append(b, `,"width":`...)
-		b = w.num(b, g.Width)
-		b = append(b, `,"height":`...)
-		b = w.num(b, g.Height)
-		b = append(b, `,"radius":`...)
-		b = w.num(b, g.Radius)
-	case Arc:
-		b = append(b, `{"center":`...)
-		b = w.vec(b, g.Center)
-		b = append(b, `,"radius":`...)
-		b = w.num(b, g.Radius)
-		b = append(b, `,"start":`...)
-		b = w.num(b, g.Start)
-		b = append(b, `,"end":`...)
-		b = w.num(b, g.End)
-	case *PathShape:
-		if g == nil {
-			return append(b, "null"...)
-		}
-		b = append(b, `{"d":`...)
-		b = appendJSONString(b, g.Data)
-	case *Text:
-		if g == nil {
-			return append(b, "null"...)
-		}
-		b = append(b, `{"text":`...)
-		b = appendJSONString(b, g.Text)
-		b = append(b, `,"pos":`...)
-		b = w.vec(b, g.Pos)
-		b = append(b, `,"size":`...)
-		b = w.num(b, g.Size)
-		if g.Align != "" {
-			b = append(b, `,"align":`...)
-			b = appendJSONString(b, string(g.Align))
-		}
-		if g.Font != "" {
-			b = append(b, `,"font":`...)
-			b = appendJSONString(b, g.Font)
-		}
-		if len(g.Fallback) > 0 {
-			b = append(b, `,"fallback":[`...)
-			for i, name := range g.Fallback {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendJSONString(b, name)
-			}
-			b = append(b, ']')
-		}
-		if g.NoLint {
-			b = append(b, `,"noLint":true`...)
-		}
-	default:
-		// Only pointers to the value shapes get here; the scene never stores them.
-		js, err := marshalCompact(sh)
-		if err != nil && w.err == nil {
-			w.err = err
-		}
-		return append(b, js...)
 	}
-	return append(b, '}')
+	return w.reflected(b, sh)
+}
+
+// reflected writes a shape by encoding/json: a solid (its mesh in base64), the pointers to
+// value shapes, which the scene never stores, and a shape with a value JSON cannot hold, for
+// encoding/json's error.
+func (w *jsonWriter) reflected(b []byte, sh Shape) []byte {
+	js, err := marshalCompact(sh)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return append(b, js...)
 }
 
 func marshalCompact(v any) ([]byte, error) {
@@ -1093,11 +1010,13 @@ func (r *jsonReader) document() *jsonScene {
 	return &doc
 }
 
+// documentFields are read only: MarshalJSON writes the document's few members itself, one
+// entity to a line.
 var documentFields = []field[jsonScene]{
-	{"format", func(r *jsonReader, doc jsonScene) jsonScene { doc.Format = string(r.str()); return doc }},
-	{"version", func(r *jsonReader, doc jsonScene) jsonScene { doc.Version = r.int(); return doc }},
-	{"layers", func(r *jsonReader, doc jsonScene) jsonScene { doc.Layers = r.layers(); return doc }},
-	{"entities", func(r *jsonReader, doc jsonScene) jsonScene { doc.Entities = r.entities(); return doc }},
+	{key: "format", read: func(r *jsonReader, doc jsonScene) jsonScene { doc.Format = string(r.str()); return doc }},
+	{key: "version", read: func(r *jsonReader, doc jsonScene) jsonScene { doc.Version = r.int(); return doc }},
+	{key: "layers", read: func(r *jsonReader, doc jsonScene) jsonScene { doc.Layers = r.layers(); return doc }},
+	{key: "entities", read: func(r *jsonReader, doc jsonScene) jsonScene { doc.Entities = r.entities(); return doc }},
 }
 
 // layers reads the layer table; null is nil, as encoding/json reads it.
@@ -1113,11 +1032,18 @@ func (r *jsonReader) layers() []Layer {
 }
 
 var layerFields = []field[Layer]{
-	{"name", func(r *jsonReader, l Layer) Layer { l.Name = string(r.str()); return l }},
-	{"color", func(r *jsonReader, l Layer) Layer { l.Color = r.color(); return l }},
-	{"linetype", func(r *jsonReader, l Layer) Layer { l.Linetype = string(r.str()); return l }},
-	{"lineweight", func(r *jsonReader, l Layer) Layer { l.Lineweight = r.num(); return l }},
-	{"plot", func(r *jsonReader, l Layer) Layer { l.Plot = r.bool(); return l }},
+	{key: "name", read: func(r *jsonReader, l Layer) Layer { l.Name = string(r.str()); return l },
+		write: func(b []byte, l Layer) ([]byte, bool) { return appendJSONString(b, l.Name), true }},
+	{key: "color", read: func(r *jsonReader, l Layer) Layer { l.Color = r.color(); return l },
+		write: func(b []byte, l Layer) ([]byte, bool) { return appendColor(b, l.Color) }},
+	{key: "linetype", read: func(r *jsonReader, l Layer) Layer { l.Linetype = string(r.str()); return l },
+		write: func(b []byte, l Layer) ([]byte, bool) { return appendJSONString(b, l.Linetype), true },
+		omit:  func(l Layer) bool { return l.Linetype == "" }},
+	{key: "lineweight", read: func(r *jsonReader, l Layer) Layer { l.Lineweight = r.num(); return l },
+		write: func(b []byte, l Layer) ([]byte, bool) { return appendNum(b, l.Lineweight) },
+		omit:  func(l Layer) bool { return l.Lineweight == 0 }},
+	{key: "plot", read: func(r *jsonReader, l Layer) Layer { l.Plot = r.bool(); return l },
+		write: func(b []byte, l Layer) ([]byte, bool) { return strconv.AppendBool(b, l.Plot), true }},
 }
 
 // bool reads true or false.
@@ -1265,59 +1191,110 @@ func (r *jsonReader) style(st *Style) {
 	}
 }
 
-// shapeKinds is how the geometry of each shape kind is read: its fields for the fast reader,
-// and the value encoding/json decodes into. Fields left out stay zero, as in encoding/json.
+// shapeKinds is how the geometry of each shape kind is read and written: its fields for the
+// fast reader and the writer, and the value encoding/json decodes into. Fields left out stay
+// zero, as in encoding/json; the fields are in the struct's order, which the writer keeps.
 var shapeKinds = []shapeKind{
 	valueShape(KindLine,
-		field[Line]{"points", func(r *jsonReader, g Line) Line { g.Points = r.vecs(); return g }}),
+		field[Line]{key: "points", read: func(r *jsonReader, g Line) Line { g.Points = r.vecs(); return g },
+			write: func(b []byte, g Line) ([]byte, bool) { return appendVecs(b, g.Points) }}),
 	valueShape(KindCircle,
-		field[Circle]{"center", func(r *jsonReader, g Circle) Circle { g.Center = r.vec(); return g }},
-		field[Circle]{"radius", func(r *jsonReader, g Circle) Circle { g.Radius = r.num(); return g }}),
+		field[Circle]{key: "center", read: func(r *jsonReader, g Circle) Circle { g.Center = r.vec(); return g },
+			write: func(b []byte, g Circle) ([]byte, bool) { return appendVec(b, g.Center) }},
+		field[Circle]{key: "radius", read: func(r *jsonReader, g Circle) Circle { g.Radius = r.num(); return g },
+			write: func(b []byte, g Circle) ([]byte, bool) { return appendNum(b, g.Radius) }}),
 	valueShape(KindRect,
-		field[Rect]{"center", func(r *jsonReader, g Rect) Rect { g.Center = r.vec(); return g }},
-		field[Rect]{"width", func(r *jsonReader, g Rect) Rect { g.Width = r.num(); return g }},
-		field[Rect]{"height", func(r *jsonReader, g Rect) Rect { g.Height = r.num(); return g }}),
+		field[Rect]{key: "center", read: func(r *jsonReader, g Rect) Rect { g.Center = r.vec(); return g },
+			write: func(b []byte, g Rect) ([]byte, bool) { return appendVec(b, g.Center) }},
+		field[Rect]{key: "width", read: func(r *jsonReader, g Rect) Rect { g.Width = r.num(); return g },
+			write: func(b []byte, g Rect) ([]byte, bool) { return appendNum(b, g.Width) }},
+		field[Rect]{key: "height", read: func(r *jsonReader, g Rect) Rect { g.Height = r.num(); return g },
+			write: func(b []byte, g Rect) ([]byte, bool) { return appendNum(b, g.Height) }}),
 	valueShape(KindEllipse,
-		field[Ellipse]{"center", func(r *jsonReader, g Ellipse) Ellipse { g.Center = r.vec(); return g }},
-		field[Ellipse]{"rx", func(r *jsonReader, g Ellipse) Ellipse { g.RX = r.num(); return g }},
-		field[Ellipse]{"ry", func(r *jsonReader, g Ellipse) Ellipse { g.RY = r.num(); return g }}),
+		field[Ellipse]{key: "center", read: func(r *jsonReader, g Ellipse) Ellipse { g.Center = r.vec(); return g },
+			write: func(b []byte, g Ellipse) ([]byte, bool) { return appendVec(b, g.Center) }},
+		field[Ellipse]{key: "rx", read: func(r *jsonReader, g Ellipse) Ellipse { g.RX = r.num(); return g },
+			write: func(b []byte, g Ellipse) ([]byte, bool) { return appendNum(b, g.RX) }},
+		field[Ellipse]{key: "ry", read: func(r *jsonReader, g Ellipse) Ellipse { g.RY = r.num(); return g },
+			write: func(b []byte, g Ellipse) ([]byte, bool) { return appendNum(b, g.RY) }}),
 	valueShape(KindRoundedRect,
-		field[RoundedRect]{"center", func(r *jsonReader, g RoundedRect) RoundedRect { g.Center = r.vec(); return g }},
-		field[RoundedRect]{"width", func(r *jsonReader, g RoundedRect) RoundedRect { g.Width = r.num(); return g }},
-		field[RoundedRect]{"height", func(r *jsonReader, g RoundedRect) RoundedRect { g.Height = r.num(); return g }},
-		field[RoundedRect]{"radius", func(r *jsonReader, g RoundedRect) RoundedRect { g.Radius = r.num(); return g }}),
+		field[RoundedRect]{key: "center", read: func(r *jsonReader, g RoundedRect) RoundedRect { g.Center = r.vec(); return g },
+			write: func(b []byte, g RoundedRect) ([]byte, bool) { return appendVec(b, g.Center) }},
+		field[RoundedRect]{key: "width", read: func(r *jsonReader, g RoundedRect) RoundedRect { g.Width = r.num(); return g },
+			write: func(b []byte, g RoundedRect) ([]byte, bool) { return appendNum(b, g.Width) }},
+		field[RoundedRect]{key: "height", read: func(r *jsonReader, g RoundedRect) RoundedRect { g.Height = r.num(); return g },
+			write: func(b []byte, g RoundedRect) ([]byte, bool) { return appendNum(b, g.Height) }},
+		field[RoundedRect]{key: "radius", read: func(r *jsonReader, g RoundedRect) RoundedRect { g.Radius = r.num(); return g },
+			write: func(b []byte, g RoundedRect) ([]byte, bool) { return appendNum(b, g.Radius) }}),
 	valueShape(KindArc,
-		field[Arc]{"center", func(r *jsonReader, g Arc) Arc { g.Center = r.vec(); return g }},
-		field[Arc]{"radius", func(r *jsonReader, g Arc) Arc { g.Radius = r.num(); return g }},
-		field[Arc]{"start", func(r *jsonReader, g Arc) Arc { g.Start = r.num(); return g }},
-		field[Arc]{"end", func(r *jsonReader, g Arc) Arc { g.End = r.num(); return g }}),
+		field[Arc]{key: "center", read: func(r *jsonReader, g Arc) Arc { g.Center = r.vec(); return g },
+			write: func(b []byte, g Arc) ([]byte, bool) { return appendVec(b, g.Center) }},
+		field[Arc]{key: "radius", read: func(r *jsonReader, g Arc) Arc { g.Radius = r.num(); return g },
+			write: func(b []byte, g Arc) ([]byte, bool) { return appendNum(b, g.Radius) }},
+		field[Arc]{key: "start", read: func(r *jsonReader, g Arc) Arc { g.Start = r.num(); return g },
+			write: func(b []byte, g Arc) ([]byte, bool) { return appendNum(b, g.Start) }},
+		field[Arc]{key: "end", read: func(r *jsonReader, g Arc) Arc { g.End = r.num(); return g },
+			write: func(b []byte, g Arc) ([]byte, bool) { return appendNum(b, g.End) }}),
 	valueShape(KindPolygon,
-		field[Polygon]{"parts", func(r *jsonReader, g Polygon) Polygon { g.Parts = r.parts(); return g }}),
+		field[Polygon]{key: "parts", read: func(r *jsonReader, g Polygon) Polygon { g.Parts = r.parts(); return g },
+			write: func(b []byte, g Polygon) ([]byte, bool) { return appendParts(b, g.Parts) }}),
 	pointerShape(KindPath,
-		field[PathShape]{"d", func(r *jsonReader, g PathShape) PathShape { g.Data = string(r.str()); return g }}),
+		field[PathShape]{key: "d", read: func(r *jsonReader, g PathShape) PathShape { g.Data = string(r.str()); return g },
+			write: func(b []byte, g PathShape) ([]byte, bool) { return appendJSONString(b, g.Data), true }}),
 	pointerShape(KindText,
-		field[Text]{"text", func(r *jsonReader, g Text) Text { g.Text = string(r.str()); return g }},
-		field[Text]{"pos", func(r *jsonReader, g Text) Text { g.Pos = r.vec(); return g }},
-		field[Text]{"size", func(r *jsonReader, g Text) Text { g.Size = r.num(); return g }},
-		field[Text]{"align", func(r *jsonReader, g Text) Text { g.Align = TextAlign(r.str()); return g }},
-		field[Text]{"font", func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g }},
-		field[Text]{"fallback", func(r *jsonReader, g Text) Text { g.Fallback = r.strs(); return g }},
-		field[Text]{"noLint", func(r *jsonReader, g Text) Text { g.NoLint = r.bool(); return g }}),
+		field[Text]{key: "text", read: func(r *jsonReader, g Text) Text { g.Text = string(r.str()); return g },
+			write: func(b []byte, g Text) ([]byte, bool) { return appendJSONString(b, g.Text), true }},
+		field[Text]{key: "pos", read: func(r *jsonReader, g Text) Text { g.Pos = r.vec(); return g },
+			write: func(b []byte, g Text) ([]byte, bool) { return appendVec(b, g.Pos) }},
+		field[Text]{key: "size", read: func(r *jsonReader, g Text) Text { g.Size = r.num(); return g },
+			write: func(b []byte, g Text) ([]byte, bool) { return appendNum(b, g.Size) }},
+		field[Text]{key: "align", read: func(r *jsonReader, g Text) Text { g.Align = TextAlign(r.str()); return g },
+			write: func(b []byte, g Text) ([]byte, bool) { return appendJSONString(b, string(g.Align)), true },
+			omit:  func(g Text) bool { return g.Align == "" }},
+		field[Text]{key: "font", read: func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g },
+			write: func(b []byte, g Text) ([]byte, bool) { return appendJSONString(b, g.Font), true },
+			omit:  func(g Text) bool { return g.Font == "" }},
+		field[Text]{key: "fallback", read: func(r *jsonReader, g Text) Text { g.Fallback = r.strs(); return g },
+			write: func(b []byte, g Text) ([]byte, bool) { return appendStrs(b, g.Fallback), true },
+			omit:  func(g Text) bool { return len(g.Fallback) == 0 }},
+		field[Text]{key: "noLint", read: func(r *jsonReader, g Text) Text { g.NoLint = r.bool(); return g },
+			write: func(b []byte, g Text) ([]byte, bool) { return strconv.AppendBool(b, g.NoLint), true },
+			omit:  func(g Text) bool { return !g.NoLint }}),
 	pointerShape(KindDimension,
-		field[Dimension]{"type", func(r *jsonReader, g Dimension) Dimension { g.Type = DimType(r.str()); return g }},
-		field[Dimension]{"points", func(r *jsonReader, g Dimension) Dimension { g.Points = r.vecs(); return g }},
-		field[Dimension]{"offset", func(r *jsonReader, g Dimension) Dimension { g.Offset = r.num(); return g }},
-		field[Dimension]{"radius", func(r *jsonReader, g Dimension) Dimension { g.Radius = r.num(); return g }},
-		field[Dimension]{"angle", func(r *jsonReader, g Dimension) Dimension { g.Angle = r.num(); return g }},
-		field[Dimension]{"outside", func(r *jsonReader, g Dimension) Dimension { g.Outside = r.bool(); return g }},
-		field[Dimension]{"text", func(r *jsonReader, g Dimension) Dimension { g.Text = string(r.str()); return g }},
-		field[Dimension]{"precision", func(r *jsonReader, g Dimension) Dimension { g.Precision = r.int(); return g }},
-		field[Dimension]{"units", func(r *jsonReader, g Dimension) Dimension { g.Units = string(r.str()); return g }},
-		field[Dimension]{"size", func(r *jsonReader, g Dimension) Dimension { g.Size = r.num(); return g }},
-		field[Dimension]{"textAt", func(r *jsonReader, g Dimension) Dimension { v := r.vec(); g.TextAt = &v; return g }}),
+		field[Dimension]{key: "type", read: func(r *jsonReader, g Dimension) Dimension { g.Type = DimType(r.str()); return g },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendJSONString(b, string(g.Type)), true }},
+		field[Dimension]{key: "points", read: func(r *jsonReader, g Dimension) Dimension { g.Points = r.vecs(); return g },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendVecs(b, g.Points) }},
+		field[Dimension]{key: "offset", read: func(r *jsonReader, g Dimension) Dimension { g.Offset = r.num(); return g },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendNum(b, g.Offset) },
+			omit:  func(g Dimension) bool { return g.Offset == 0 }},
+		field[Dimension]{key: "radius", read: func(r *jsonReader, g Dimension) Dimension { g.Radius = r.num(); return g },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendNum(b, g.Radius) },
+			omit:  func(g Dimension) bool { return g.Radius == 0 }},
+		field[Dimension]{key: "angle", read: func(r *jsonReader, g Dimension) Dimension { g.Angle = r.num(); return g },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendNum(b, g.Angle) },
+			omit:  func(g Dimension) bool { return g.Angle == 0 }},
+		field[Dimension]{key: "outside", read: func(r *jsonReader, g Dimension) Dimension { g.Outside = r.bool(); return g },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return strconv.AppendBool(b, g.Outside), true },
+			omit:  func(g Dimension) bool { return !g.Outside }},
+		field[Dimension]{key: "text", read: func(r *jsonReader, g Dimension) Dimension { g.Text = string(r.str()); return g },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendJSONString(b, g.Text), true },
+			omit:  func(g Dimension) bool { return g.Text == "" }},
+		field[Dimension]{key: "precision", read: func(r *jsonReader, g Dimension) Dimension { g.Precision = r.int(); return g },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return strconv.AppendInt(b, int64(g.Precision), 10), true }},
+		field[Dimension]{key: "units", read: func(r *jsonReader, g Dimension) Dimension { g.Units = string(r.str()); return g },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendJSONString(b, g.Units), true },
+			omit:  func(g Dimension) bool { return g.Units == "" }},
+		field[Dimension]{key: "size", read: func(r *jsonReader, g Dimension) Dimension { g.Size = r.num(); return g },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendNum(b, g.Size) }},
+		field[Dimension]{key: "textAt", read: func(r *jsonReader, g Dimension) Dimension { v := r.vec(); g.TextAt = &v; return g },
+			write: func(b []byte, g Dimension) ([]byte, bool) { return appendVec(b, *g.TextAt) },
+			omit:  func(g Dimension) bool { return g.TextAt == nil }}),
 	{kind: KindSolid,
-		// A solid's mesh is base64 in an object of its own: the reader of record reads it.
-		read: func(r *jsonReader) Shape { r.fail(); return nil },
+		// A solid's mesh is base64 in an object of its own: the reader of record reads it, and
+		// encoding/json writes it.
+		read:  func(r *jsonReader) Shape { r.fail(); return nil },
+		write: func(b []byte, sh Shape) ([]byte, bool) { return b, false },
 		decode: func(dec *json.Decoder) (Shape, error) {
 			g := new(Solid)
 			err := dec.Decode(g)
@@ -1325,11 +1302,13 @@ var shapeKinds = []shapeKind{
 		}},
 }
 
-// shapeKind reads the geometry of one kind of shape: read with the fast reader, decode with
-// encoding/json (into the same type, so that its errors name it).
+// shapeKind reads and writes the geometry of one kind of shape: read with the fast reader,
+// decode with encoding/json (into the same type, so that its errors name it), write as
+// encoding/json would.
 type shapeKind struct {
 	kind   Kind
 	read   func(r *jsonReader) Shape
+	write  func(b []byte, sh Shape) ([]byte, bool) // false: encoding/json writes it (see jsonWriter.shape)
 	decode func(dec *json.Decoder) (Shape, error)
 }
 
@@ -1351,6 +1330,13 @@ func valueShape[T Shape](k Kind, fields ...field[T]) shapeKind {
 			var zero T
 			return readFields(r, zero, fields)
 		},
+		write: func(b []byte, sh Shape) ([]byte, bool) {
+			g, ok := sh.(T)
+			if !ok {
+				return b, false // a pointer to the value, never in a scene: encoding/json writes it
+			}
+			return writeFields(b, g, fields)
+		},
 		decode: func(dec *json.Decoder) (Shape, error) {
 			var g T
 			err := dec.Decode(&g)
@@ -1371,6 +1357,16 @@ func pointerShape[T any, P interface {
 			g := readFields(r, zero, fields)
 			return P(&g)
 		},
+		write: func(b []byte, sh Shape) ([]byte, bool) {
+			g, ok := sh.(P)
+			if !ok {
+				return b, false
+			}
+			if g == nil {
+				return append(b, "null"...), true
+			}
+			return writeFields(b, *g, fields)
+		},
 		decode: func(dec *json.Decoder) (Shape, error) {
 			g := P(new(T))
 			err := dec.Decode(g)
@@ -1379,13 +1375,18 @@ func pointerShape[T any, P interface {
 	}
 }
 
-// field is one member of an object the fast reader knows: its key, and how to read its value
-// into the value being built. The value goes in and out by copy, not by pointer: through a
-// call to a function value a pointer would make it escape to the heap, one more allocation
-// for every shape read.
+// field is one member of an object the fast reader and the writer know: its key, how to read
+// its value into the value being built, how to write it, and when to leave it out (omitempty;
+// nil: always written). The value goes in and out by copy, not by pointer: through a call to
+// a function value a pointer would make it escape to the heap, one more allocation for every
+// shape read or written. For the same reason a write gets no writer state: it reports a value
+// JSON cannot hold (a NaN or an infinity) as false, and the caller asks encoding/json for the
+// error.
 type field[T any] struct {
-	key  string
-	read func(r *jsonReader, v T) T
+	key   string
+	read  func(r *jsonReader, v T) T
+	write func(b []byte, v T) ([]byte, bool)
+	omit  func(v T) bool
 }
 
 // readFields reads an object whose members are among fields (at most 64), in any order, each
@@ -1412,6 +1413,64 @@ func readFields[T any](r *jsonReader, v T, fields []field[T]) T {
 	return v
 }
 
+// writeFields writes v as an object of fields, in their order, each left out when its omit
+// says so: as encoding/json writes the struct. false: a value JSON cannot hold.
+func writeFields[T any](b []byte, v T, fields []field[T]) ([]byte, bool) {
+	b = append(b, '{')
+	first := true
+	for i := range fields {
+		f := &fields[i]
+		if f.omit != nil && f.omit(v) {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, '"')
+		b = append(b, f.key...)
+		b = append(b, '"', ':')
+		var ok bool
+		if b, ok = f.write(b, v); !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
+}
+
+// appendParts writes a polygon's parts; nil is null.
+func appendParts(b []byte, parts []PolygonPart) ([]byte, bool) {
+	if parts == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	for i := range parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var ok bool
+		if b, ok = writeFields(b, parts[i], partFields); !ok {
+			return b, false
+		}
+	}
+	return append(b, ']'), true
+}
+
+// appendStrs writes a list of strings; nil is null.
+func appendStrs(b []byte, ss []string) []byte {
+	if ss == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']')
+}
+
 // parts reads a polygon's parts; as with points, [] is empty and non-nil, null is nil.
 func (r *jsonReader) parts() []PolygonPart {
 	if r.null() {
@@ -1425,8 +1484,9 @@ func (r *jsonReader) parts() []PolygonPart {
 }
 
 var partFields = []field[PolygonPart]{
-	{"outer", func(r *jsonReader, p PolygonPart) PolygonPart { p.Outer = r.vecs(); return p }},
-	{"holes", func(r *jsonReader, p PolygonPart) PolygonPart {
+	{key: "outer", read: func(r *jsonReader, p PolygonPart) PolygonPart { p.Outer = r.vecs(); return p },
+		write: func(b []byte, p PolygonPart) ([]byte, bool) { return appendVecs(b, p.Outer) }},
+	{key: "holes", read: func(r *jsonReader, p PolygonPart) PolygonPart {
 		if r.null() {
 			p.Holes = nil
 			return p
@@ -1436,9 +1496,25 @@ var partFields = []field[PolygonPart]{
 			p.Holes = append(p.Holes, r.vecs())
 		}
 		return p
-	}},
-	{"outerBulges", func(r *jsonReader, p PolygonPart) PolygonPart { p.OuterBulges = r.nums(); return p }},
-	{"holeBulges", func(r *jsonReader, p PolygonPart) PolygonPart {
+	},
+		write: func(b []byte, p PolygonPart) ([]byte, bool) {
+			b = append(b, '[')
+			for k, h := range p.Holes {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				var ok bool
+				if b, ok = appendVecs(b, h); !ok {
+					return b, false
+				}
+			}
+			return append(b, ']'), true
+		},
+		omit: func(p PolygonPart) bool { return len(p.Holes) == 0 }},
+	{key: "outerBulges", read: func(r *jsonReader, p PolygonPart) PolygonPart { p.OuterBulges = r.nums(); return p },
+		write: func(b []byte, p PolygonPart) ([]byte, bool) { return appendNums(b, p.OuterBulges) },
+		omit:  func(p PolygonPart) bool { return len(p.OuterBulges) == 0 }},
+	{key: "holeBulges", read: func(r *jsonReader, p PolygonPart) PolygonPart {
 		if r.null() {
 			p.HoleBulges = nil
 			return p
@@ -1448,5 +1524,19 @@ var partFields = []field[PolygonPart]{
 			p.HoleBulges = append(p.HoleBulges, r.nums())
 		}
 		return p
-	}},
+	},
+		write: func(b []byte, p PolygonPart) ([]byte, bool) {
+			b = append(b, '[')
+			for k, h := range p.HoleBulges {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				var ok bool
+				if b, ok = appendNums(b, h); !ok {
+					return b, false
+				}
+			}
+			return append(b, ']'), true
+		},
+		omit: func(p PolygonPart) bool { return len(p.HoleBulges) == 0 }},
 }

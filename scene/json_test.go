@@ -302,7 +302,7 @@ func (g *sceneGen) color() *Color {
 }
 
 func (g *sceneGen) shape() Shape {
-	switch g.rng.IntN(12) {
+	switch g.rng.IntN(13) {
 	case 0:
 		return Line{Points: g.vecs()}
 	case 1:
@@ -330,6 +330,20 @@ func (g *sceneGen) shape() Shape {
 					p.Parts[i].Holes = append(p.Parts[i].Holes, g.vecs())
 				}
 			}
+			if g.rng.IntN(2) == 0 {
+				p.Parts[i].OuterBulges = []float64{}
+				for range g.rng.IntN(4) {
+					p.Parts[i].OuterBulges = append(p.Parts[i].OuterBulges, g.num())
+				}
+			}
+			switch g.rng.IntN(3) {
+			case 0:
+				p.Parts[i].HoleBulges = [][]float64{}
+			case 1:
+				for range g.rng.IntN(3) + 1 {
+					p.Parts[i].HoleBulges = append(p.Parts[i].HoleBulges, []float64{g.num()})
+				}
+			}
 		}
 		return p
 	case 7:
@@ -341,7 +355,22 @@ func (g *sceneGen) shape() Shape {
 		if !g.plain && g.rng.IntN(4) == 0 {
 			return (*Text)(nil)
 		}
-		return &Text{Text: g.str(), Pos: g.vec(), Size: g.num(), Align: TextAlign(g.str()), Font: g.str()}
+		t := &Text{Text: g.str(), Pos: g.vec(), Size: g.num(), Align: TextAlign(g.str()), Font: g.str(), NoLint: g.rng.IntN(2) == 0}
+		for range g.rng.IntN(3) {
+			t.Fallback = append(t.Fallback, g.str())
+		}
+		return t
+	case 10:
+		if !g.plain && g.rng.IntN(4) == 0 {
+			return (*Dimension)(nil)
+		}
+		d := &Dimension{Type: DimType(g.str()), Points: g.vecs(), Offset: g.num(), Radius: g.num(), Angle: g.num(),
+			Outside: g.rng.IntN(2) == 0, Text: g.str(), Precision: g.rng.IntN(20) - 5, Units: g.str(), Size: g.num()}
+		if g.rng.IntN(2) == 0 {
+			v := g.vec()
+			d.TextAt = &v
+		}
+		return d
 	case 9:
 		if !g.plain {
 			// Never stored by the scene, but a Shape all the same: the writer's fallback.

@@ -187,9 +187,11 @@ type linter struct {
 	// They are kept beside the texts rather than in every shape, which a scene of 10,000
 	// shapes and no text would clear and fill for nothing.
 	frames []DimText
-	all    Box       // the bounds of every shape
-	grid   *lintGrid // made by the first rule that looks near a shape (near)
-	tol    float64   // what counts as the same point: a millionth of the drawing's size
+	// layouts lays each dimension out once: its bounds, its text's frame, its outline.
+	layouts Layouts
+	all     Box       // the bounds of every shape
+	grid    *lintGrid // made by the first rule that looks near a shape (near)
+	tol     float64   // what counts as the same point: a millionth of the drawing's size
 	// What the rules read, counted as the scene is: texts that may state a size, lines, shapes
 	// on cut layers, dimensions.
 	labels, lines, cuts, dims int
@@ -298,7 +300,7 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 		if e.Kind() == KindSolid {
 			continue // the lint reads the sheet; a solid is not drawn on it
 		}
-		slab = append(slab, lintShape{e: e, world: m, box: lintBounds(e.Shape, m), layer: layer, cut: depth > 0 && cut, draws: draws(e), closed: encloses(e.Shape)})
+		slab = append(slab, lintShape{e: e, world: m, box: l.bounds(e.Shape, m), layer: layer, cut: depth > 0 && cut, draws: draws(e), closed: encloses(e.Shape)})
 		sh := &slab[len(slab)-1]
 		l.all.Union(sh.box)
 		l.shapes = append(l.shapes, sh)
@@ -316,7 +318,8 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 			}
 		case *Dimension:
 			sh.text, sh.size = len(l.texts), g.Size
-			l.texts, l.frames = append(l.texts, sh), append(l.frames, g.TextUnder(m))
+			_, t := l.layouts.of(g, m)
+			l.texts, l.frames = append(l.texts, sh), append(l.frames, t)
 			l.dims++
 		}
 	}
@@ -325,9 +328,14 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 	return l
 }
 
-// lintBounds is shapeBounds, found for a text that is not turned from its glyphs' own box
-// instead of from every glyph moved (the bulk of the lint's time on a scene of labels).
-func lintBounds(sh Shape, m Affine) Box {
+// bounds is shapeBounds, found for a text that is not turned from its glyphs' own box
+// instead of from every glyph moved (the bulk of the lint's time on a scene of labels), and
+// for a dimension from the layout the lint keeps.
+func (l *linter) bounds(sh Shape, m Affine) Box {
+	if d, ok := sh.(*Dimension); ok {
+		p, _ := l.layouts.of(d, m)
+		return p.Bounds()
+	}
 	t, ok := sh.(*Text)
 	if !ok || m.B != 0 || m.C != 0 {
 		return shapeBounds(sh, m)
@@ -382,7 +390,12 @@ func (l *linter) outline(sh *lintShape) []Polyline {
 		if l.stopped != "" {
 			return nil
 		}
-		p := AppendOutline(nil, sh.e.Shape, sh.world)
+		var p Path
+		if d, ok := sh.e.Shape.(*Dimension); ok {
+			p, _ = l.layouts.of(d, sh.world)
+		} else {
+			p = AppendOutline(nil, sh.e.Shape, sh.world)
+		}
 		tol := p.BudgetTolerance(curveTolerance(sh.box), MaxFlattenPoints)
 		n := p.FlattenPoints(tol)
 		if !l.spend(n) {

@@ -459,7 +459,11 @@ type Frame struct {
 // as boundsUnder does (a top-level entity's world map is its own map), so that the bounds are
 // the union of the same shape boxes as the recursive walk under WorldBounds finds; it keeps
 // the local maps when keepLocals is set.
-func (s *Scene) Frame(keepLocals bool) Frame {
+func (s *Scene) Frame(keepLocals bool) Frame { return s.FrameWith(keepLocals, nil) }
+
+// FrameWith is Frame with the dimensions laid out through l, for a write that draws them next
+// (PaintWith).
+func (s *Scene) FrameWith(keepLocals bool, l *Layouts) Frame {
 	var f Frame
 	if keepLocals {
 		f.Locals = make([]Affine, 0, s.Len())
@@ -477,7 +481,12 @@ func (s *Scene) Frame(keepLocals bool) Frame {
 			world = append(world[:depth], m)
 			continue
 		}
-		f.Bounds.Union(shapeBounds(e.Shape, m))
+		if d, ok := e.Shape.(*Dimension); ok && l != nil {
+			p, _ := l.of(d, m)
+			f.Bounds.Union(p.Bounds()) // boundsUnder's, from the layout kept
+		} else {
+			f.Bounds.Union(shapeBounds(e.Shape, m))
+		}
 		if e.Style.Stroke != nil {
 			f.StrokeWidth = math.Max(f.StrokeWidth, e.Style.StrokeWidth)
 		}
@@ -490,10 +499,16 @@ type Item struct {
 	Entity *Entity
 	World  Affine
 	Path   Path // world coordinates
+	// Label is where a dimension's text stands, from the layout that drew Path.
+	Label DimText
 }
 
 // Paint yields the shapes back to front, groups flattened in their z order.
-func (s *Scene) Paint() iter.Seq[Item] {
+func (s *Scene) Paint() iter.Seq[Item] { return s.PaintWith(nil) }
+
+// PaintWith is Paint with the dimensions laid out through l (a dimension's Path is then the
+// one l keeps: read it, do not change it).
+func (s *Scene) PaintWith(l *Layouts) iter.Seq[Item] {
 	return func(yield func(Item) bool) {
 		var walk func(list *zlist, m Affine) bool
 		walk = func(list *zlist, m Affine) bool {
@@ -509,7 +524,13 @@ func (s *Scene) Paint() iter.Seq[Item] {
 					}
 					continue
 				}
-				if !yield(Item{Entity: e, World: w, Path: AppendOutline(nil, e.Shape, w)}) {
+				it := Item{Entity: e, World: w}
+				if d, ok := e.Shape.(*Dimension); ok {
+					it.Path, it.Label = l.of(d, w)
+				} else {
+					it.Path = AppendOutline(nil, e.Shape, w)
+				}
+				if !yield(it) {
 					return false
 				}
 			}

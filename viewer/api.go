@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cadrun/cadrun/internal/front"
 	"github.com/cadrun/cadrun/internal/strictjson"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
@@ -81,7 +82,7 @@ func (v *Server) serveSceneSVG(w http.ResponseWriter, r *http.Request) {
 	s := v.current()
 	b, err := s.SVG()
 	if err != nil {
-		http.Error(w, "rendering the scene: "+err.Error(), http.StatusInternalServerError)
+		front.APIError(w, http.StatusInternalServerError, "rendering the scene: "+err.Error())
 		return
 	}
 	if s.solids > 0 {
@@ -95,7 +96,7 @@ func (v *Server) serveSceneJSON(w http.ResponseWriter, r *http.Request) {
 	s := v.current()
 	b, err := s.JSON()
 	if err != nil {
-		http.Error(w, "encoding the scene: "+err.Error(), http.StatusInternalServerError)
+		front.APIError(w, http.StatusInternalServerError, "encoding the scene: "+err.Error())
 		return
 	}
 	answer(w, s, "application/json", b)
@@ -106,7 +107,7 @@ func (v *Server) serveScenePNG(w http.ResponseWriter, r *http.Request) {
 	if q := r.URL.Query().Get("width"); q != "" {
 		n, err := strconv.Atoi(q)
 		if err != nil || n < 1 || n > MaxPNGWidth {
-			http.Error(w, fmt.Sprintf("bad width %.40q: give a whole number of pixels from 1 to %d (MaxPNGWidth)", q, MaxPNGWidth), http.StatusBadRequest)
+			front.APIError(w, http.StatusBadRequest, fmt.Sprintf("bad width %.40q: give a whole number of pixels from 1 to %d (MaxPNGWidth)", q, MaxPNGWidth))
 			return
 		}
 		width = n
@@ -120,7 +121,7 @@ func (v *Server) serveScenePNG(w http.ResponseWriter, r *http.Request) {
 		b, err := render.PNG(s.scene, render.PNGOptions{Width: width, Context: r.Context()})
 		if err != nil {
 			v.pngMu.Unlock()
-			http.Error(w, "rendering the scene: "+err.Error(), http.StatusBadRequest)
+			front.APIError(w, http.StatusBadRequest, "rendering the scene: "+err.Error())
 			return
 		}
 		v.png.version, v.png.width, v.png.data = s.sceneVersion, width, b
@@ -146,16 +147,16 @@ func (v *Server) serveEntity(w http.ResponseWriter, r *http.Request) {
 	s := v.current()
 	d, err := s.scene.Detail(name)
 	if errors.Is(err, scene.ErrNotFound) {
-		http.Error(w, fmt.Sprintf("no entity %.300q in scene version %d", name, s.sceneVersion), http.StatusNotFound)
+		front.APIError(w, http.StatusNotFound, fmt.Sprintf("no entity %.300q in scene version %d", name, s.sceneVersion))
 		return
 	}
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		front.APIError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	b, err := json.Marshal(EntityInfo{Name: d.Name, Kind: d.Kind, Parent: d.Parent, Children: len(d.Children), ZRank: d.ZRank, WorldBounds: d.WorldBounds, Style: d.Style})
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		front.APIError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	answer(w, s, "application/json", b)
@@ -166,7 +167,7 @@ func (v *Server) serveSelection(w http.ResponseWriter, r *http.Request) {
 	if v.opt.Selection != nil {
 		s, err := v.opt.Selection.LoadSelection()
 		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
+			front.APIError(w, http.StatusInternalServerError, err.Error())
 			return
 		}
 		v.noteSelection(s)
@@ -192,19 +193,19 @@ func (v *Server) postSelection(w http.ResponseWriter, r *http.Request) {
 	if err := decodeBody(r.Body, &sel); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			http.Error(w, fmt.Sprintf("the body is over %d bytes (MaxBodyBytes)", MaxBodyBytes), http.StatusRequestEntityTooLarge)
+			front.APIError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over %d bytes (MaxBodyBytes)", MaxBodyBytes))
 			return
 		}
-		http.Error(w, `bad selection: want {"selected":[...],"locked":[...],"hidden":[...]} (entity names): `+err.Error(), http.StatusBadRequest)
+		front.APIError(w, http.StatusBadRequest, `bad selection: want {"selected":[...],"locked":[...],"hidden":[...]} (entity names): `+err.Error())
 		return
 	}
 	saved, err := v.SetSelection(sel)
 	switch {
 	case errors.Is(err, modules.ErrBadSelection):
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		front.APIError(w, http.StatusBadRequest, err.Error())
 		return
 	case err != nil:
-		http.Error(w, "saving the selection: "+err.Error(), http.StatusInternalServerError)
+		front.APIError(w, http.StatusInternalServerError, "saving the selection: "+err.Error())
 		return
 	}
 	answer(w, nil, "application/json", selectionJSON(saved))

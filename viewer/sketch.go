@@ -21,6 +21,7 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/cadrun/cadrun/internal/front"
 	"github.com/cadrun/cadrun/modules"
 )
 
@@ -66,13 +67,13 @@ func (v *Server) sketchRoutes(mux *http.ServeMux, page http.Handler) {
 func (v *Server) serveSketch(w http.ResponseWriter, r *http.Request) {
 	sk, err := v.sketches.LoadSketch()
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		front.APIError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	v.noteSketch(sk)
 	b, err := json.Marshal(sk)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		front.APIError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	answer(w, nil, "application/json", b)
@@ -86,16 +87,16 @@ func (v *Server) postStroke(w http.ResponseWriter, r *http.Request) {
 	if err := decodeBody(r.Body, &in); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			http.Error(w, fmt.Sprintf("the body is over %d bytes (MaxBodyBytes); send a stroke of fewer points", MaxBodyBytes), http.StatusRequestEntityTooLarge)
+			front.APIError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over %d bytes (MaxBodyBytes); send a stroke of fewer points", MaxBodyBytes))
 			return
 		}
-		http.Error(w, `bad stroke: want {"points":[[x,y],...]} in scene units: `+err.Error(), http.StatusBadRequest)
+		front.APIError(w, http.StatusBadRequest, `bad stroke: want {"points":[[x,y],...]} in scene units: `+err.Error())
 		return
 	}
 	st := modules.Stroke{Points: make([][2]float64, len(in.Points))}
 	for i, p := range in.Points {
 		if len(p) != 2 {
-			http.Error(w, fmt.Sprintf(`bad stroke: point %d has %d numbers; give [x, y] in scene units`, i, len(p)), http.StatusBadRequest)
+			front.APIError(w, http.StatusBadRequest, fmt.Sprintf(`bad stroke: point %d has %d numbers; give [x, y] in scene units`, i, len(p)))
 			return
 		}
 		st.Points[i] = [2]float64{p[0], p[1]}
@@ -103,10 +104,10 @@ func (v *Server) postStroke(w http.ResponseWriter, r *http.Request) {
 	sk, err := v.sketches.AddStroke(r.Context(), st)
 	switch {
 	case errors.Is(err, modules.ErrBadSketch):
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		front.APIError(w, http.StatusBadRequest, err.Error())
 		return
 	case err != nil:
-		http.Error(w, "saving the stroke: "+err.Error(), http.StatusInternalServerError)
+		front.APIError(w, http.StatusInternalServerError, "saving the stroke: "+err.Error())
 		return
 	}
 	v.noteSketch(sk)
@@ -117,7 +118,7 @@ func (v *Server) postStroke(w http.ResponseWriter, r *http.Request) {
 func (v *Server) postClearSketch(w http.ResponseWriter, r *http.Request) {
 	n, err := v.sketches.ClearSketch(r.Context())
 	if err != nil {
-		http.Error(w, "clearing the sketch: "+err.Error(), http.StatusInternalServerError)
+		front.APIError(w, http.StatusInternalServerError, "clearing the sketch: "+err.Error())
 		return
 	}
 	v.noteSketch(modules.Sketch{Strokes: []modules.Stroke{}})

@@ -51,19 +51,19 @@ func TestSketchAPI(t *testing.T) {
 	}
 
 	for _, c := range []struct{ body, want string }{
-		{`{"points":[[0,0]]}`, "bad sketch: a stroke has 1 points; give 2 to 10000 (MaxStrokePoints)\n"},
-		{`{"points":[[0,0],[1e16,0]]}`, "bad sketch: point 1 is [1e+16 0]; give finite scene coordinates within ±1e+15 (MaxCoord)\n"},
-		{`{"points":[[0,0],[1,1]]} {}`, `bad stroke: want {"points":[[x,y],...]} in scene units: there is more after the JSON value (at offset 24: "{}"); send exactly one value` + "\n"},
-		{`{"pts":[]}`, `bad stroke: want {"points":[[x,y],...]} in scene units: unknown key "pts"; the keys are points` + "\n"},
-		{`{"points":[[0,0,0],[1,1]]}`, "bad stroke: point 0 has 3 numbers; give [x, y] in scene units\n"},
-		{`{"points":"here"}`, "bad stroke: want {\"points\":[[x,y],...]} in scene units: json: cannot unmarshal string into Go struct field .points of type [][]float64\n"},
+		{`{"points":[[0,0]]}`, "bad sketch: a stroke has 1 points; give 2 to 10000 (MaxStrokePoints)"},
+		{`{"points":[[0,0],[1e16,0]]}`, "bad sketch: point 1 is [1e+16 0]; give finite scene coordinates within ±1e+15 (MaxCoord)"},
+		{`{"points":[[0,0],[1,1]]} {}`, `bad stroke: want {"points":[[x,y],...]} in scene units: there is more after the JSON value (at offset 24: "{}"); send exactly one value`},
+		{`{"pts":[]}`, `bad stroke: want {"points":[[x,y],...]} in scene units: unknown key "pts"; the keys are points`},
+		{`{"points":[[0,0,0],[1,1]]}`, "bad stroke: point 0 has 3 numbers; give [x, y] in scene units"},
+		{`{"points":"here"}`, "bad stroke: want {\"points\":[[x,y],...]} in scene units: json: cannot unmarshal string into Go struct field .points of type [][]float64"},
 	} {
-		if got := post(t, ts.URL+"/api/sketch", c.body, 400); got != c.want {
+		if got := post(t, ts.URL+"/api/sketch", c.body, 400); got != apiError(c.want) {
 			t.Errorf("POST %s: %q; want %q", c.body, got, c.want)
 		}
 	}
 	big := `{"points":[` + strings.Repeat("[0,0],", MaxBodyBytes/6) + `[0,0]]}`
-	if got := post(t, ts.URL+"/api/sketch", big, 413); got != "the body is over 1048576 bytes (MaxBodyBytes); send a stroke of fewer points\n" {
+	if got := post(t, ts.URL+"/api/sketch", big, 413); got != apiError("the body is over 1048576 bytes (MaxBodyBytes); send a stroke of fewer points") {
 		t.Errorf("big body: %q", got)
 	}
 	if sk, err := ws.LoadSketch(); err != nil || len(sk.Strokes) != 0 {

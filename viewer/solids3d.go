@@ -20,6 +20,7 @@ import (
 	"math"
 	"net/http"
 
+	"github.com/cadrun/cadrun/internal/front"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
 )
@@ -219,7 +220,7 @@ func (v *Server) serveSolids(w http.ResponseWriter, r *http.Request) {
 	s := v.current()
 	b, err := s.Solids3D(v.maxTriangles())
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+		front.APIError(w, http.StatusRequestEntityTooLarge, err.Error())
 		return
 	}
 	answer(w, s, "application/octet-stream", b)

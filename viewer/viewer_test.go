@@ -226,6 +226,15 @@ func get(t *testing.T, url string, status int) string {
 	return string(b)
 }
 
+// apiError is the body of a refusal under /api/, in the front door's one form.
+func apiError(msg string) string {
+	b, err := json.Marshal(map[string]string{"error": msg})
+	if err != nil {
+		panic(err)
+	}
+	return string(b) + "\n"
+}
+
 func post(t *testing.T, url, body string, status int) string {
 	t.Helper()
 	res, err := http.Post(url, "application/json", strings.NewReader(body))
@@ -263,7 +272,7 @@ func TestAPI(t *testing.T) {
 		t.Errorf("scene.png?width=64: %v, %v", err, img)
 	}
 	for _, w := range []string{"0", "4097", "x"} {
-		want := fmt.Sprintf("bad width %q: give a whole number of pixels from 1 to 4096 (MaxPNGWidth)\n", w)
+		want := apiError(fmt.Sprintf("bad width %q: give a whole number of pixels from 1 to 4096 (MaxPNGWidth)", w))
 		if got := get(t, ts.URL+"/api/scene.png?width="+w, 400); got != want {
 			t.Errorf("width %s: %q; want %q", w, got, want)
 		}
@@ -273,7 +282,7 @@ func TestAPI(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("entity: mismatch (-want +got):\n%s", diff)
 	}
-	if got := get(t, ts.URL+"/api/entity?name=nope", 404); got != "no entity \"nope\" in scene version 1\n" {
+	if got := get(t, ts.URL+"/api/entity?name=nope", 404); got != apiError("no entity \"nope\" in scene version 1") {
 		t.Errorf("missing entity: %q", got)
 	}
 	for _, path := range []string{"/", "/viewer.js", "/viewer.css"} {
@@ -317,16 +326,16 @@ func TestSelectionAPI(t *testing.T) {
 	}
 
 	for _, c := range []struct{ body, want string }{
-		{`{"selected":[""]}`, "bad selection: selected[0] is empty; give entity names\n"},
-		{`{"selected":["a"]} {}`, `bad selection: want {"selected":[...],"locked":[...],"hidden":[...]} (entity names): there is more after the JSON value (at offset 18: "{}"); send exactly one value` + "\n"},
-		{`{"picked":[]}`, `bad selection: want {"selected":[...],"locked":[...],"hidden":[...]} (entity names): unknown key "picked"; the keys are hidden, locked, selected` + "\n"},
+		{`{"selected":[""]}`, "bad selection: selected[0] is empty; give entity names"},
+		{`{"selected":["a"]} {}`, `bad selection: want {"selected":[...],"locked":[...],"hidden":[...]} (entity names): there is more after the JSON value (at offset 18: "{}"); send exactly one value`},
+		{`{"picked":[]}`, `bad selection: want {"selected":[...],"locked":[...],"hidden":[...]} (entity names): unknown key "picked"; the keys are hidden, locked, selected`},
 	} {
-		if got := post(t, ts.URL+"/api/selection", c.body, 400); got != c.want {
+		if got := post(t, ts.URL+"/api/selection", c.body, 400); got != apiError(c.want) {
 			t.Errorf("POST %s: %q; want %q", c.body, got, c.want)
 		}
 	}
 	big := `{"selected":["` + strings.Repeat("x", MaxBodyBytes) + `"]}`
-	if got := post(t, ts.URL+"/api/selection", big, 413); got != "the body is over 1048576 bytes (MaxBodyBytes)\n" {
+	if got := post(t, ts.URL+"/api/selection", big, 413); got != apiError("the body is over 1048576 bytes (MaxBodyBytes)") {
 		t.Errorf("big body: %q", got)
 	}
 }
@@ -359,7 +368,7 @@ func TestBodiesOneInputRule(t *testing.T) {
 		}
 		b, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode != http.StatusBadRequest || string(b) != tc.want+"\n" {
+		if res.StatusCode != http.StatusBadRequest || string(b) != apiError(tc.want) {
 			t.Errorf("POST %s %q: %d %q; want 400 %q", tc.path, tc.body, res.StatusCode, b, tc.want)
 		}
 	}

@@ -26,8 +26,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/cadrun/cadrun/cmd/cadrun/internal/cli"
 	"github.com/cadrun/cadrun/internal/front"
 	"github.com/cadrun/cadrun/modules"
@@ -155,7 +153,7 @@ func runMCP(args []string, _, stderr io.Writer) error {
 
 // serveMCPStdio serves ms on stdin and stdout until stdin ends or a signal comes; either way
 // the calls already read are answered first.
-func serveMCPStdio(ctx context.Context, ms *mcp.Server, dir string, logger *slog.Logger) error {
+func serveMCPStdio(ctx context.Context, ms *mcpserver.Server, dir string, logger *slog.Logger) error {
 	logger.Info("serving MCP on stdio", "workspace", dir, "version", version, "max_message_bytes", mcpserver.MaxMessageBytes)
 	st := mcpserver.NewStdioTransport(os.Stdin, os.Stdout, 0, logger)
 	st.PeerGone = stdoutGone
@@ -207,7 +205,7 @@ func httpAddr(addr, token string) (string, error) {
 
 // serveMCPHTTP serves ms on addr until ctx ends (a signal), then stops: the calls in flight,
 // cancelled by the signal, get shutdownGrace to answer before their connections are closed.
-func serveMCPHTTP(ctx context.Context, ms *mcp.Server, addr string, opt mcpserver.HTTPOptions, maxConns int, dir string, logger *slog.Logger) error {
+func serveMCPHTTP(ctx context.Context, ms *mcpserver.Server, addr string, opt mcpserver.HTTPOptions, maxConns int, dir string, logger *slog.Logger) error {
 	ln, err := listen(addr, "MCP over HTTP")
 	if err != nil {
 		return err

@@ -310,50 +310,33 @@ func (o output) write(s *scene.Scene) (leftOut string, err error) {
 			return "", fmt.Errorf("not writing %s: %w", o.path, err)
 		}
 	}
-	if err := writeFileAtomic(o.path, data); err != nil {
+	if err := writeFileAtomic(o.ws, o.path, data); err != nil {
 		return "", fmt.Errorf("writing %s: %w", o.path, err)
 	}
 	return o.format.LeftOut(s), nil
 }
 
-// writeFileAtomic replaces path with data through a temp file in the same directory and a
-// rename, so that a viewer or a build reading the file never sees half of it. The temp name
-// starts with a dot, which the watch ignores when the file is inside the workspace. An
-// existing file keeps its mode. A symbolic link is written through: the file it names is
-// replaced, and the link stays (renaming over the link would leave its target stale).
-func writeFileAtomic(path string, data []byte) (err error) {
-	if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
-		if path, err = filepath.EvalSymlinks(path); err != nil {
-			return err
-		}
+// writeFileAtomic replaces path with data through the one writer of output files
+// (modules.Place): a temp file in the folder, held, renamed over the file, so that a viewer or a
+// build reading the file never sees half of it. The temp name starts with a dot, which the
+// watch ignores when the file is inside the workspace. An existing file keeps its mode. A
+// symbolic link is written through: the file it names is replaced, and the link stays
+// (renaming over the link would leave its target stale). With ws given, the place is judged
+// again on the folder held (modules.HoldOutput).
+func writeFileAtomic(ws, path string, data []byte) error {
+	p, name, err := modules.HoldOutput(ws, "-out", path)
+	if err != nil {
+		return err
 	}
+	defer p.Close()
 	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
+	if st, err := os.Lstat(filepath.Join(p.Real(), name)); err == nil {
 		if !st.Mode().IsRegular() {
 			return errors.New("not a regular file")
 		}
 		mode = st.Mode().Perm()
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".cadrun-tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := f.Chmod(mode); err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return p.Replace(name, data, mode, false)
 }
 
 // viewerState is a run as the viewer shows it: a good run's scene, or why the run failed over

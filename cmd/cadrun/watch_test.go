@@ -214,7 +214,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	if err := os.WriteFile(p, []byte("old"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeFileAtomic(p, []byte("new")); err != nil {
+	if err := writeFileAtomic("", p, []byte("new")); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(p)
@@ -225,7 +225,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "d.svg"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "d.svg"), []byte("x")); err == nil || err.Error() != "not a regular file" {
+	if err := writeFileAtomic("", filepath.Join(dir, "d.svg"), []byte("x")); err == nil || err.Error() != "not a regular file" {
 		t.Errorf("writing over a directory: %v, want \"not a regular file\"", err)
 	}
 	entries, _ := os.ReadDir(dir)
@@ -320,7 +320,7 @@ func TestWriteFileAtomicThroughLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, content := range []string{"new", "newer"} {
-		if err := writeFileAtomic(link, []byte(content)); err != nil {
+		if err := writeFileAtomic("", link, []byte(content)); err != nil {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(target)

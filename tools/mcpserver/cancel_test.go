@@ -35,7 +35,7 @@ var longRun = runtime.Options{Limits: runtime.Limits{Timeout: time.Minute}}
 const stuck = "for(;;){}\n"
 
 // newMCPRunner is newMCP with a chosen runner and options; it returns the workspace too.
-func newMCPRunner(t *testing.T, runner runtime.Runner, opt runtime.Options, files map[string]string) (*mcp.Server, string) {
+func newMCPRunner(t *testing.T, runner runtime.Runner, opt runtime.Options, files map[string]string) (*Server, string) {
 	t.Helper()
 	ws, dir := newWorkspace(t, files)
 	return New(tools.NewServer(context.Background(), ws, runner, opt), "test"), dir

@@ -10,7 +10,7 @@ package mcpserver
 //   - Sessions: at most HTTPOptions.MaxSessions at once; a request for one more is answered
 //     503. Idle sessions close after HTTPOptions.SessionIdle.
 //   - Dropped connections: each tool call learns of the HTTP request that brought it (a
-//     header the handler sets, keyed in httpCalls), so a client that closes its connection
+//     header the handler sets, keyed in the server's calls), so a client that closes its connection
 //     cancels its call, as a cancel would. cadrun keeps no event store, so a dropped stream
 //     can never be resumed and there is nobody left to answer.
 //
@@ -57,15 +57,16 @@ type HTTPOptions struct {
 	API http.Handler
 }
 
-// callHeader carries, from the HTTP handler to the tool handler, the key under which httpCalls
-// holds the context of the HTTP request that brought the call. A client's own value is
+// callHeader carries, from the HTTP handler to the tool handler, the key under which the
+// server's calls hold the context of the HTTP request that brought the call. A client's own value is
 // replaced.
 const callHeader = "Cadrun-Call"
 
-// NewHTTPHandler serves ms over streamable HTTP (one endpoint for POST, GET and DELETE)
+// NewHTTPHandler serves s over streamable HTTP (one endpoint for POST, GET and DELETE)
 // with the checks described at the top of this file. It is safe for concurrent use, as
 // every http.Handler is.
-func NewHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
+func NewHTTPHandler(s *Server, opt HTTPOptions) http.Handler {
+	ms := s.Server
 	if opt.MaxSessions <= 0 {
 		opt.MaxSessions = DefaultMaxSessions
 	}
@@ -99,7 +100,7 @@ func NewHTTPHandler(ms *mcp.Server, opt HTTPOptions) http.Handler {
 			return
 		}
 		if r.Method == http.MethodPost {
-			key, done := httpCalls.add(r.Context())
+			key, done := s.calls.add(r.Context())
 			defer done()
 			r.Header.Set(callHeader, key)
 			if r.Header.Get("Mcp-Session-Id") == "" {
@@ -153,8 +154,6 @@ type callRegistry struct {
 	mu sync.Mutex
 	m  map[string]context.Context
 }
-
-var httpCalls = &callRegistry{m: map[string]context.Context{}}
 
 func (c *callRegistry) add(ctx context.Context) (key string, done func()) {
 	key = rand.Text()

@@ -44,10 +44,21 @@ To see a change, add view: true to write, edit, move, delete (or scene undo, red
 	`Ask for it when placement or shape matters (a new part, a move, a layout fix, an undo you want to confirm), not for text-only edits; view: {focus: NAME} frames one part. ` +
 	`scene png takes focus, highlight and grid: true (labelled grid lines, to read coordinates off the picture); every picture says how pixels map to scene units and when it is blank.`
 
+// Server is cadrun's MCP server: the SDK's server with every tool, and what its transports
+// share with its tool calls (over HTTP, the request that brought each call). Serve it over
+// stdio as the SDK's (Run, Connect), over HTTP with NewHTTPHandler.
+type Server struct {
+	*mcp.Server
+	// calls holds the HTTP requests in flight (NewHTTPHandler), for the tool calls they bring
+	// to end with them (callContext).
+	calls *callRegistry
+}
+
 // New returns an MCP server offering every tool over srv. Each client connection gets its
 // own Session, created on its first tool call. Logs go to slog.Default. It panics if a tool's
 // output has no faithful schema, which every test that starts a server catches.
-func New(srv *tools.Server, version string) *mcp.Server {
+func New(srv *tools.Server, version string) *Server {
+	s := &Server{calls: &callRegistry{m: map[string]context.Context{}}}
 	watch := &resourceWatch{srv: srv}
 	ms := mcp.NewServer(&mcp.Implementation{Name: "cadrun", Title: "cadrun", Version: version}, &mcp.ServerOptions{
 		Instructions: mcpInstructions,
@@ -69,7 +80,7 @@ func New(srv *tools.Server, version string) *mcp.Server {
 		}
 		ms.AddTool(&mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.Input(), OutputSchema: out},
 			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				ctx, cancel := callContext(ctx, req.Extra)
+				ctx, cancel := s.callContext(ctx, req.Extra)
 				defer cancel()
 				a, err := sessions.get(req.Session).Serve(ctx, t.Name, req.Params.Arguments)
 				if err != nil {
@@ -81,7 +92,8 @@ func New(srv *tools.Server, version string) *mcp.Server {
 			})
 	}
 	addResources(ms, srv)
-	return ms
+	s.Server = ms
+	return s
 }
 
 // unknownTools answers a call of a tool that does not exist as the JSON-RPC error the MCP
@@ -153,11 +165,11 @@ func (m *sessions) get(ss *mcp.ServerSession) *tools.Session {
 
 // callContext is the context of one tool call: the SDK's, ended also, over HTTP, when the
 // client's connection for this call drops.
-func callContext(ctx context.Context, extra *mcp.RequestExtra) (context.Context, context.CancelFunc) {
+func (s *Server) callContext(ctx context.Context, extra *mcp.RequestExtra) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	stopDrop := func() bool { return false }
 	if extra != nil {
-		if dropped, ok := httpCalls.lookup(extra.Header); ok {
+		if dropped, ok := s.calls.lookup(extra.Header); ok {
 			stopDrop = context.AfterFunc(dropped, func() { cancel(errors.New("the client's connection closed")) })
 		}
 	}

@@ -24,13 +24,13 @@ import (
 
 // newMCP starts an MCP server over a fresh workspace holding files; connect clients to it
 // with connectMCP.
-func newMCP(t *testing.T, files map[string]string) *mcp.Server {
+func newMCP(t *testing.T, files map[string]string) *Server {
 	t.Helper()
 	return New(newServer(t, files), "test")
 }
 
 // connectMCP connects one client over in-memory transports (server side first).
-func connectMCP(t *testing.T, ms *mcp.Server) *mcp.ClientSession {
+func connectMCP(t *testing.T, ms *Server) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()

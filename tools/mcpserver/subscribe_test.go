@@ -37,7 +37,7 @@ func TestResourceSubscriptions(t *testing.T) {
 		}
 	}
 	// The client's Subscribe does not wait for the server's answer, so ask the handler.
-	w := &resourceWatch{srv: srv, ms: ms}
+	w := &resourceWatch{srv: srv, ms: ms.Server}
 	err = w.subscribe(ctx, &mcp.SubscribeRequest{Params: &mcp.SubscribeParams{URI: tools.ResourceAPI}})
 	if want := `bad input: resource "cadrun://api.md" does not announce changes; subscribe to [cadrun://scene.svg cadrun://scene.json cadrun://selection]`; err == nil || err.Error() != want {
 		t.Errorf("subscribing to api.md: %v; want %q", err, want)

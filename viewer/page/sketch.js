@@ -45,7 +45,7 @@
   }
   async function load() {
     const res = await fetch('api/sketch', { cache: 'no-store' });
-    if (!res.ok) throw new Error(`GET api/sketch: ${res.status} ${await res.text()}`);
+    if (!res.ok) throw new Error(`GET api/sketch: ${res.status} ${await window.cadrunRefusal(res)}`);
     strokes = (await res.json()).strokes || [];
     draw();
   }
@@ -103,7 +103,7 @@
     try {
       const res = await request;
       if (res.ok) return '';
-      msg = (await res.text()).trim();
+      msg = await window.cadrunRefusal(res);
     } catch (err) {
       msg = `the viewer's server did not answer (${err.message || err}); is cadrun still running?`;
     }

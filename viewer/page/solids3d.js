@@ -81,7 +81,13 @@
     loadingVersion = v;
     try {
       const res = await fetch(`api/solids?v=${v}`, { cache: 'no-store' });
-      if (!res.ok) throw new Error(await res.text());
+      if (!res.ok) {
+        // The viewer's refusals are {"error": "..."} (the front door's form).
+        const text = (await res.text()).trim();
+        let msg = text;
+        try { msg = JSON.parse(text).error || text; } catch (_) { /* the text says it */ }
+        throw new Error(msg);
+      }
       const buf = await res.arrayBuffer();
       const dv = new DataView(buf);
       const magic = String.fromCharCode(...new Uint8Array(buf, 0, 4));

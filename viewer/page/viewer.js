@@ -23,6 +23,18 @@
   let sharpen = 0;         // the timer that turns anti-aliasing back on
   const fastAbove = 2000;  // entities above which changes paint without anti-aliasing first
 
+  // refusal is why the server refused a request: the error of the one JSON form every
+  // refusal under api/ takes ({"error": "..."}), or the text of any other answer.
+  async function refusal(res) {
+    const text = (await res.text()).trim();
+    try {
+      const e = JSON.parse(text).error;
+      if (typeof e === 'string') return e;
+    } catch (_) { /* not JSON: the text says it */ }
+    return text;
+  }
+  window.cadrunRefusal = refusal; // sketch.js's too
+
   // moving marks a change of the picture: a large drawing paints fast now and sharp later.
   function moving() {
     if (entities <= fastAbove) return;
@@ -126,7 +138,7 @@
         const target = wanted;
         const t0 = performance.now();
         const res = await fetch('api/scene.svg', { cache: 'no-store' });
-        if (!res.ok) throw new Error(`GET api/scene.svg: ${res.status} ${await res.text()}`);
+        if (!res.ok) throw new Error(`GET api/scene.svg: ${res.status} ${await refusal(res)}`);
         const solids = +(res.headers.get('X-Cadrun-Solids') || 0);
         const text = await res.text();
         const t1 = performance.now();
@@ -380,7 +392,7 @@
         method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(next),
       });
       if (!res.ok) {
-        const msg = (await res.text()).trim();
+        const msg = await refusal(res);
         console.error(msg);
         said.textContent = ` · selection not kept: ${msg}`;
         const cur = await fetch('api/selection', { cache: 'no-store' });

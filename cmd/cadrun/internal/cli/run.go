@@ -114,7 +114,9 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		if err := modules.CheckOutputPlace(wsDir, "-o", *out); err != nil {
 			return fmt.Errorf("not writing %s: %w", *out, err)
 		}
-		if err := os.WriteFile(*out, data, 0o644); err != nil {
+		o := newOutput(*out)
+		o.mem.Write(data)
+		if err := o.commit(wsDir); err != nil {
 			return fmt.Errorf("writing %s: %w", *out, err)
 		}
 		if l := format.LeftOut(sc); l != "" {
@@ -138,7 +140,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		o.abort()
 		return fmt.Errorf("not writing %s: %w", *out, err)
 	}
-	if err := o.commit(); err != nil {
+	if err := o.commit(wsDir); err != nil {
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
 	return nil

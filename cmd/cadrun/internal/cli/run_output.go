@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 )
 
@@ -100,14 +101,22 @@ func (o *output) abort() {
 	os.Remove(o.tmp)
 }
 
-// commit puts the export in place of the output. The temp file is renamed over it when the
-// output is missing or a plain file of this user's with no other links (keeping its
-// permission bits); into anything else (a symlink, a file with other hard links or of
-// another owner, a FIFO) the bytes are copied, as writing the file in place always did, so
-// that the link, the owner and the inode stay.
-func (o *output) commit() error {
+// commit puts the export in place of the output, through the one writer of output files
+// (modules.HoldOutput: the folder held, judged against workspace ws's place rule as a whole,
+// and the rename inside it). The temp file is renamed over the output when the output is
+// missing or a plain file of this user's with no other links (keeping its permission bits);
+// into anything else (a symlink, a file with other hard links or of another owner, a FIFO)
+// the bytes are copied, as writing the file in place always did, so that the link, the owner
+// and the inode stay.
+func (o *output) commit(ws string) error {
+	place, name, err := modules.HoldOutput(ws, "-o", o.path)
+	if err != nil {
+		o.abort()
+		return err
+	}
+	defer place.Close()
 	if !o.made && o.f == nil {
-		return os.WriteFile(o.path, o.mem.Bytes(), 0o644)
+		return writeIn(place, name, bytes.NewReader(o.mem.Bytes()))
 	}
 	defer o.abort() // after a rename there is nothing left to remove
 	if o.f != nil {
@@ -124,9 +133,10 @@ func (o *output) commit() error {
 			return err
 		}
 	default:
-		return o.copyInto()
+		return o.copyInto(place, name)
 	}
-	return os.Rename(o.tmp, o.path)
+	// The output is no link here, so the held folder is its own, and the temp file's.
+	return place.RenameIn(filepath.Base(o.tmp), name)
 }
 
 // replaceable reports whether a rename over the file loses nothing a write into it keeps.
@@ -135,18 +145,24 @@ func replaceable(st fs.FileInfo) bool {
 	return ok && st.Mode().IsRegular() && sys.Nlink == 1 && int(sys.Uid) == os.Geteuid()
 }
 
-// copyInto writes the temp file's bytes into the output in place.
-func (o *output) copyInto() error {
+// copyInto writes the temp file's bytes into the output in place: the file name of the
+// held folder.
+func (o *output) copyInto(place *modules.Place, name string) error {
 	src, err := os.Open(o.tmp)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	return writeIn(place, name, src)
+}
+
+// writeIn writes r into the file name of the held folder in place (made if missing).
+func writeIn(place *modules.Place, name string, r io.Reader) error {
+	f, err := place.OpenIn(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, src); err != nil {
+	if _, err := io.Copy(f, r); err != nil {
 		f.Close()
 		return err
 	}
