@@ -633,8 +633,8 @@ func (p *picture) drawAt(ctx context.Context, width int) (*render.Picture, error
 // marked or missing.
 func (p *picture) info(pic *render.Picture) *ImageInfo {
 	info := pngInfo(pic.PNG) // the size as the bytes sent say it
-	if pic.Isometric {
-		mapIsometric(&info, pic.Visible, pic.Scale)
+	if pic.Solids {
+		mapSolids(&info, pic)
 	} else {
 		mapPixels(&info, pic.Visible, pic.Scale)
 	}
@@ -684,18 +684,20 @@ func mapPixels(info *ImageInfo, vis render.View, scale float64) {
 		x, fmtNum(info.Scale), fmtNum(oy), fmtNum(info.Scale))
 }
 
-// isometricMapping is the mapping, in words, of a picture of solids.
-const isometricMapping = "an isometric view of the solids (Z up, seen from the front-right-top, along (-1, 1, -1) towards the origin), the 2D shapes as lines in the plane z = 0: " +
+// solidsMapping is the mapping, in words, of a picture of solids, after the words on how
+// its camera sees them (render.Camera.Describe).
+const solidsMapping = ", the 2D shapes as lines in the plane z = 0: " +
 	"no pixel stands for one scene point; scale is pixels per scene unit of a length square to the line of sight, and region the window of the plan framed, from the solids' lowest point to their highest"
 
-// mapIsometric fills the mapping of info for a picture of solids (render.Picture.Isometric),
-// whose pixels map to no plan point: the scale, the plan window framed, and the view in words.
-func mapIsometric(info *ImageInfo, plan render.View, scale float64) {
+// mapSolids fills the mapping of info for a picture of solids (render.Picture.Solids), whose
+// pixels map to no plan point: the scale, the plan window framed, and the view in words.
+func mapSolids(info *ImageInfo, pic *render.Picture) {
+	plan := pic.Visible
 	q := engine.Quantum(scene.Box{Min: plan.Min, Max: plan.Max, NonEmpty: true})
 	num := func(v float64) float64 { return engine.RoundTo(v, q) }
-	info.Scale = roundSignificant(scale)
+	info.Scale = roundSignificant(pic.Scale)
 	info.Region = []float64{num(plan.Min.X), num(plan.Min.Y), num(plan.Max.X), num(plan.Max.Y)}
-	info.Mapping = isometricMapping
+	info.Mapping = pic.Camera.Describe() + solidsMapping
 }
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
