@@ -9,7 +9,8 @@ package render
 // are seen, and the samples are averaged into pixels.
 //
 // The picture is drawn in bands of rows so that the sample buffers stay small whatever the
-// picture's size; the triangles and lines are sorted into the bands they reach first. The
+// picture's size, and so that the processors can draw bands side by side; the triangles and
+// lines are sorted into the bands they reach first. The
 // work is counted before any pixel is made (the samples each triangle and line covers, which
 // are known from the projection), against MaxRasterCells like the 2D painter's cells.
 
@@ -19,6 +20,9 @@ import (
 	"image"
 	"image/color"
 	"math"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/cadrun/cadrun/scene"
 )
@@ -616,29 +620,56 @@ func (j *shadeJob) draw(ctx context.Context, img *image.RGBA) error {
 	triBins := j.binTriangles(nb, band, margin)
 	segBins := j.binSegs(nb, band, margin)
 	rows := band + 2*margin
-	z := make([]float32, rows*j.w)
-	col := make([]uint32, rows*j.w)
 	bg := packRGBA(j.bg)
-	for b := range nb {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("drawing the picture: %w", err)
-		}
-		y0 := b*band - margin // the buffers' first row, in samples
-		for i := range z {
-			z[i] = float32(math.Inf(1))
-			col[i] = bg
-		}
-		buf := shadeBuf{z: z, col: col, w: j.w, y0: y0, rows: rows}
-		for _, t := range triBins.of(b) {
-			j.fillTriangle(&buf, t)
-		}
-		for _, s := range segBins.of(b) {
-			j.drawSeg(&buf, &j.segs[s])
-		}
-		j.resolve(img, &buf, b*band, min(band, j.h-b*band))
+	// The bands are drawn by up to shadeWorkers goroutines, each with its own buffers: a
+	// band reads only the job and writes only its own rows of img, so the picture is the
+	// same whatever the order.
+	var next atomic.Int64
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	for range min(shadeWorkers(), nb) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			z := make([]float32, rows*j.w)
+			col := make([]uint32, rows*j.w)
+			for {
+				b := int(next.Add(1) - 1)
+				if b >= nb || failed.Load() != nil {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					failed.CompareAndSwap(nil, fmt.Errorf("drawing the picture: %w", err))
+					return
+				}
+				y0 := b*band - margin // the buffers' first row, in samples
+				for i := range z {
+					z[i] = float32(math.Inf(1))
+					col[i] = bg
+				}
+				buf := shadeBuf{z: z, col: col, w: j.w, y0: y0, rows: rows}
+				for _, t := range triBins.of(b) {
+					j.fillTriangle(&buf, t)
+				}
+				for _, s := range segBins.of(b) {
+					j.drawSeg(&buf, &j.segs[s])
+				}
+				j.resolve(img, &buf, b*band, min(band, j.h-b*band))
+			}
+		}()
+	}
+	wg.Wait()
+	if err, _ := failed.Load().(error); err != nil {
+		return err
 	}
 	return nil
 }
+
+// shadeWorkers is how many goroutines draw a picture's bands: the processors Go runs on, up
+// to maxShadeWorkers (past a few, the bands' buffers cost more than they save).
+func shadeWorkers() int { return min(goruntime.GOMAXPROCS(0), maxShadeWorkers) }
+
+const maxShadeWorkers = 4
 
 // shadeBuf is a band's samples: depth and colour, rows from y0 (samples, may be negative).
 type shadeBuf struct {
@@ -755,21 +786,42 @@ func (j *shadeJob) fillTriangle(buf *shadeBuf, t uint32) {
 		}
 	}
 	alpha := c0 &^ 0xffffff
+	// The side from p to q bounds the triangle where sign·((q-p)×(s-p)) >= 0: on a row at yc,
+	// x >= (or <=) p.x + m·(yc-p.y), m its run over its rise, worked out once; a level side
+	// bounds the rows on one side of it.
+	type side struct {
+		px, py, m float64
+		kind      int8 // 1: a left bound, -1: a right one, 0: level
+	}
+	var sides [3]side
+	for k := range 3 {
+		p, q := v[k], v[(k+1)%3]
+		a := -(q[1] - p[1]) * sign
+		sd := side{px: p[0], py: p[1]}
+		switch {
+		case a > 0:
+			sd.kind, sd.m = 1, (q[0]-p[0])/(q[1]-p[1])
+		case a < 0:
+			sd.kind, sd.m = -1, (q[0]-p[0])/(q[1]-p[1])
+		default:
+			sd.m = (q[0] - p[0]) * sign // level: (q-p)×(s-p) is m·(s.y-p.y)
+		}
+		sides[k] = sd
+	}
 	for y := r0; y <= r1; y++ {
 		yc := float64(y) + 0.5
 		xl, xr := 0.0, float64(j.w)
-		for k := range 3 {
-			p, q := v[k], v[(k+1)%3]
-			// The side's function sign·((q-p)×(s-p)) is >= 0 inside: a·x + c >= 0 on this row.
-			a := -(q[1] - p[1]) * sign
-			cc := ((q[0]-p[0])*(yc-p[1]) + (q[1]-p[1])*p[0]) * sign
-			switch {
-			case a > 0:
-				xl = max(xl, -cc/a)
-			case a < 0:
-				xr = min(xr, -cc/a)
-			case cc < 0:
-				xr = -1 // the row lies outside this side
+		for k := range sides {
+			sd := &sides[k]
+			switch sd.kind {
+			case 1:
+				xl = max(xl, sd.px+sd.m*(yc-sd.py))
+			case -1:
+				xr = min(xr, sd.px+sd.m*(yc-sd.py))
+			default:
+				if sd.m*(yc-sd.py) < 0 {
+					xr = -1 // the row lies outside this side
+				}
 			}
 		}
 		x0 := max(int(math.Ceil(xl-0.5-1e-6)), 0)
