@@ -627,10 +627,17 @@ func (j *shadeJob) draw(ctx context.Context, img *image.RGBA) error {
 	var next atomic.Int64
 	var failed atomic.Value
 	var wg sync.WaitGroup
+	var panicked atomic.Pointer[any] // re-raised below, on the caller's goroutine
 	for range min(shadeWorkers(), nb) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					panicked.CompareAndSwap(nil, &p)
+					next.Store(int64(nb)) // the others stop at their next band
+				}
+			}()
 			z := make([]float32, rows*j.w)
 			col := make([]uint32, rows*j.w)
 			for {
@@ -659,6 +666,9 @@ func (j *shadeJob) draw(ctx context.Context, img *image.RGBA) error {
 		}()
 	}
 	wg.Wait()
+	if p := panicked.Load(); p != nil {
+		panic(*p)
+	}
 	if err, _ := failed.Load().(error); err != nil {
 		return err
 	}
