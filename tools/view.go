@@ -105,7 +105,7 @@ func (v *ViewIn) UnmarshalJSON(b []byte) error {
 // MarshalJSON implements json.Marshaler: the inverse of UnmarshalJSON.
 func (v ViewIn) MarshalJSON() ([]byte, error) {
 	type plain ViewIn
-	if v.On && !v.From.IsZero() {
+	if v.On && v.hasSide() {
 		return json.Marshal(v.From) // the side alone: the object has no key for it
 	}
 	if !v.On || v.marksOnly() {
@@ -116,6 +116,9 @@ func (v ViewIn) MarshalJSON() ([]byte, error) {
 
 // sides are the sides a view may name, for messages.
 var sides = fmt.Sprintf("%s, %s, or [x, y, z], the direction the camera looks from", strings.Join(render.StandardViews(), ", "), render.SheetView)
+
+// hasSide reports a view given as a side, "iso" too.
+func (v ViewIn) hasSide() bool { return v.From != (render.Camera{}) }
 
 // marksOnly reports a view that asks for no width, focus, highlight or grid: at most a side.
 func (v ViewIn) marksOnly() bool {
@@ -268,7 +271,7 @@ func withView[In, Out any](fn func(ctx context.Context, s *Session, in In) (Out,
 	return func(ctx context.Context, s *Session, in In) (Out, error) {
 		var zero Out
 		v := reflect.ValueOf(in).Field(field).Interface().(ViewIn)
-		if sc, ok := any(in).(SceneIn); ok && v.On && !slices.Contains(viewCommands, sc.Command) && !(sc.Command == "png" && v.marksOnly() && !v.From.IsZero()) {
+		if sc, ok := any(in).(SceneIn); ok && v.On && !slices.Contains(viewCommands, sc.Command) && !(sc.Command == "png" && v.marksOnly() && v.hasSide()) {
 			if sc.Command == "png" {
 				return zero, fmt.Errorf("%w: png's view is the side solids are seen from: %s; give png's width, focus, highlight and grid beside view, not in it",
 					ErrBadInput, sides)

@@ -49,6 +49,10 @@ func TestViewSides(t *testing.T) {
 	if out.Image.Width != 300 || out.Image.Height != 200 || !strings.HasPrefix(out.Image.Mapping, "the top view of the solids") {
 		t.Errorf("scene png top 300 x 200: %+v", out.Image)
 	}
+	isoPNG, err := call[SceneOut](t, s, "scene", json.RawMessage(`{"command":"png","view":"iso","width":200}`))
+	if err != nil || !strings.HasPrefix(isoPNG.Image.Mapping, "an isometric view of the solids") {
+		t.Errorf("scene png view iso: %v, %+v", err, isoPNG.Image)
+	}
 	front, err := call[SceneOut](t, s, "scene", json.RawMessage(`{"command":"png","view":[0,-1,0],"height":150}`))
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +115,7 @@ func TestViewSidesRefused(t *testing.T) {
 // TestViewInJSON: a view reads and writes back as given: a side alone as the side.
 func TestViewInJSON(t *testing.T) {
 	t.Parallel()
-	for _, in := range []string{`true`, `false`, `"front"`, `[1,-1,0.5]`, `{"width":300,"grid":true}`} {
+	for _, in := range []string{`true`, `false`, `"front"`, `"iso"`, `[1,-1,0.5]`, `{"width":300,"grid":true}`} {
 		var v ViewIn
 		if err := json.Unmarshal([]byte(in), &v); err != nil {
 			t.Fatalf("%s: %v", in, err)
