@@ -172,8 +172,10 @@ func Extensions() string {
 }
 
 // Flags registers the export flags on fs, writing into o: -dxf, -dxf-text, -units,
-// -tolerance, -page, -scale and -layers. The PNG width stays with each command.
+// -tolerance, -page, -scale, -layers and -view. The PNG width stays with each command.
 func (o *Options) Flags(fs *flag.FlagSet) {
+	fs.Var(&o.PNG.Camera, "view", "PNG of solids: the side they are seen from: "+strings.Join(StandardViews(), ", ")+
+		" (the views of drafting, Z up), sheet (front, top, right and iso in one picture), or x,y,z, the direction the camera looks from; a drawing without solids is drawn as its plan")
 	fs.Func("layers", "write only the shapes on these layers of the scene (createLayer), names separated by commas: -layers cut for a laser's DXF", func(s string) error {
 		l, err := ParseLayers(s)
 		o.Layers = l

@@ -84,17 +84,36 @@ type Picture struct {
 	Highlighted, Small int
 	// GridStep is the grid's step in scene units (0: no grid).
 	GridStep float64
-	// Isometric reports a picture of solids: their isometric view (see shade.go), in which
-	// a pixel stands for no one scene point. Visible is then the window of the plan framed
-	// and Scale the pixels per scene unit of a length square to the line of sight.
-	Isometric bool
+	// Solids reports a picture of solids: their view from Camera (see shade.go), in which a
+	// pixel stands for no one scene point. Visible is then the window of the plan framed and
+	// Scale the pixels per scene unit of a length square to the line of sight (on a sheet,
+	// in its three flat views).
+	Solids bool
+	Camera Camera
+}
+
+// drawSolids is Draw for a scene with solids. Highlighted entities are drawn again over the
+// picture faded towards the background, all in HighlightColor, on top of the rest, as in a
+// plan picture; the grid, whose lines read plan coordinates, is not drawn.
+func drawSolids(s *scene.Scene, solids []scene.SolidItem, opt PNGOptions, m Marks) (*Picture, error) {
+	out, err := shadeDraw(s, solids, opt, m.Highlight)
+	if err != nil {
+		return nil, err
+	}
+	img := out.img
+	pic := &Picture{Width: img.Rect.Dx(), Height: img.Rect.Dy(), Visible: out.plan, Scale: out.scale,
+		Painted: out.painted, Solids: true, Camera: opt.Camera, Highlighted: out.highlighted}
+	if pic.PNG, err = encodePNG(img); err != nil {
+		return nil, err
+	}
+	return pic, nil
 }
 
 // Draw renders the scene as PNG with marks over it. Without marks its PNG is PNG's, byte for
 // byte.
 func Draw(s *scene.Scene, opt PNGOptions, m Marks) (*Picture, error) {
 	if s.HasSolids() {
-		return drawIso(s, s.Solids(), opt, m)
+		return drawSolids(s, s.Solids(), opt, m)
 	}
 	img, v, bg, err := raster(s, opt)
 	if err != nil {

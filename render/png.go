@@ -72,6 +72,9 @@ type PNGOptions struct {
 	View *View
 	// Margin is used when View is nil; 0 means DefaultMargin.
 	Margin float64
+	// Camera is the side solids are seen from (zero: iso); a scene without solids is drawn
+	// as its plan whatever it says.
+	Camera Camera `json:",omitzero"`
 	// Context, when not nil, is checked between shapes: once it is done, drawing stops and
 	// its error is returned. A picture may take seconds, and its caller may have gone.
 	Context context.Context
@@ -103,8 +106,8 @@ func encodePNG(img *image.RGBA) ([]byte, error) {
 
 // Raster paints the scene into a new RGBA picture (premultiplied alpha). It only reads the
 // scene, which must not change until it returns; renders may run concurrently. A scene with
-// solids is drawn as their shaded isometric view (see shade.go); opt.View is then a window of
-// the plan, framed from the solids' lowest point to their highest.
+// solids is drawn as their shaded view from opt.Camera (see shade.go); opt.View is then a
+// window of the plan, framed from the solids' lowest point to their highest.
 func Raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, error) {
 	img, _, _, err := raster(s, opt)
 	return img, err
@@ -113,10 +116,15 @@ func Raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, error) {
 // raster is Raster; it also returns the view drawn and the background painted.
 func raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, View, color.RGBA, error) {
 	if s.HasSolids() {
-		img, f, bg, err := shadeRaster(s, s.Solids(), opt)
-		return img, f.plan, bg, err
+		out, err := shadeDraw(s, s.Solids(), opt, nil)
+		return out.img, out.plan, out.bg, err
 	}
 	bg := color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
+	// A plan is drawn whatever the camera, as the solids' pictures draw 2D shapes in the
+	// plane z = 0; a camera no picture could take is refused all the same.
+	if err := opt.Camera.Check(); err != nil {
+		return nil, View{}, bg, err
+	}
 	v, err := resolveView(s, opt.View, opt.Margin)
 	if err != nil {
 		return nil, v, bg, err

@@ -9,7 +9,8 @@ package render
 // are seen, and the samples are averaged into pixels.
 //
 // The picture is drawn in bands of rows so that the sample buffers stay small whatever the
-// picture's size; the triangles and lines are sorted into the bands they reach first. The
+// picture's size, and so that the processors can draw bands side by side; the triangles and
+// lines are sorted into the bands they reach first. The
 // work is counted before any pixel is made (the samples each triangle and line covers, which
 // are known from the projection), against MaxRasterCells like the 2D painter's cells.
 
@@ -18,26 +19,25 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/draw"
 	"math"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/cadrun/cadrun/scene"
 )
 
-// The isometric view: the camera looks from the front-right-top, along (-1, 1, -1)/√3 towards
-// the origin (from the point (1, -1, 1), Z up), as CAD programs' isometric view does. On the
-// screen, Z points straight up, X down to the right at 30° and Y up to the right at 30°.
-var (
-	isoRight   = scene.Vec3{1 / math.Sqrt2, 1 / math.Sqrt2, 0}                      // screen x
-	isoUp      = scene.Vec3{-1 / math.Sqrt(6), 1 / math.Sqrt(6), 2 / math.Sqrt(6)}  // screen y, up
-	isoForward = scene.Vec3{-1 / math.Sqrt(3), 1 / math.Sqrt(3), -1 / math.Sqrt(3)} // depth, away from the camera
-)
+// shadeLight is the direction towards the light in the camera's frame (right, up, towards
+// the camera): from the viewer's side, above and a little to the left, so that whatever the
+// view, the faces turned to the viewer are lit and of a box's three faces the iso view shows
+// the top is brightest, then the front (-Y) and then the right (+X). Every face gets
+// shadeAmbient of its colour, plus the rest times the cosine of its angle to the light.
+var shadeLight = normalize3(scene.Vec3{-0.21, 0.45, 1.1})
 
-// shadeLight is the direction towards the light, fixed in the world: above, in front and a
-// little to the right, so that of a box's three visible faces the top is brightest, then the
-// front (-Y) and then the right (+X). Every face gets shadeAmbient of its colour, plus the rest
-// times the cosine of its angle to the light.
-var shadeLight = normalize3(scene.Vec3{0.3, -0.6, 1})
+// worldLight is shadeLight in the world, for a camera's frame b.
+func worldLight(b camBasis) scene.Vec3 {
+	return add3(add3(scale3(b.right, shadeLight[0]), scale3(b.up, shadeLight[1])), scale3(b.fwd, -shadeLight[2]))
+}
 
 const shadeAmbient = 0.35
 
@@ -92,20 +92,23 @@ func shadeSamples(w, h int) int {
 
 const shadeFineSide = 2048
 
-// isoFrame is the window of the screen plane a picture of solids shows, in scene units along
-// isoRight and isoUp, and the plan window it stands for.
-type isoFrame struct {
-	screen View // along isoRight (x) and isoUp (y)
+// shadeFrame is the window of the screen plane a picture of solids shows, in scene units
+// along the camera's right and up, and the plan window it stands for.
+type shadeFrame struct {
+	cam    camBasis
+	screen View // along cam.right (x) and cam.up (y)
 	plan   View // the scene window in x and y framed (Picture.Visible)
-	// depth is the depth (along isoForward) of the solids' middle, which the depth buffer
+	// depth is the depth (along cam.fwd) of the solids' middle, which the depth buffer
 	// counts from, so that a part far from the origin keeps float32's digits for itself.
 	depth float64
 }
 
-// isoFrameOf frames the solids: with no view, the projection of their vertices grown by
-// margin; with a view (a window of the plan, as every other picture takes it), the box over
-// that window from the solids' lowest to their highest point.
-func isoFrameOf(solids []scene.SolidItem, v *View, margin float64) (isoFrame, error) {
+// frameOf frames the solids as camera c sees them: with no view, the projection of their
+// vertices grown by margin; with a view (a window of the plan, as every other picture takes
+// it), the projection of the box over that window from the solids' lowest to their highest
+// point.
+func frameOf(solids []scene.SolidItem, c Camera, v *View, margin float64) (shadeFrame, error) {
+	cam := c.basis()
 	var scr, plan scene.Box
 	zlo, zhi := math.Inf(1), math.Inf(-1)
 	dlo, dhi := math.Inf(1), math.Inf(-1)
@@ -113,10 +116,10 @@ func isoFrameOf(solids []scene.SolidItem, v *View, margin float64) (isoFrame, er
 		sd := it.Entity.Shape.(*scene.Solid)
 		for i := range uint32(sd.Mesh.NumVertices()) {
 			p := it.World.Apply(sd.Mesh.Vertex(i))
-			scr.Extend(scene.Vec{X: dot3(p, isoRight), Y: dot3(p, isoUp)})
+			scr.Extend(cam.screen(p))
 			plan.Extend(scene.Vec{X: p[0], Y: p[1]})
 			zlo, zhi = math.Min(zlo, p[2]), math.Max(zhi, p[2])
-			dlo, dhi = math.Min(dlo, dot3(p, isoForward)), math.Max(dhi, dot3(p, isoForward))
+			dlo, dhi = math.Min(dlo, dot3(p, cam.fwd)), math.Max(dhi, dot3(p, cam.fwd))
 		}
 	}
 	depth := 0.0
@@ -127,7 +130,7 @@ func isoFrameOf(solids []scene.SolidItem, v *View, margin float64) (isoFrame, er
 	}
 	if v != nil {
 		if err := v.Check(); err != nil {
-			return isoFrame{}, err
+			return shadeFrame{}, err
 		}
 		scr = scene.Box{}
 		for i := range 8 {
@@ -141,18 +144,24 @@ func isoFrameOf(solids []scene.SolidItem, v *View, margin float64) (isoFrame, er
 			if i&4 != 0 {
 				c[2] = zhi
 			}
-			scr.Extend(scene.Vec{X: dot3(c, isoRight), Y: dot3(c, isoUp)})
+			scr.Extend(cam.screen(c))
 		}
-		return isoFrame{screen: View{Min: scr.Min, Max: scr.Max}, plan: *v, depth: depth}, nil
+		f := shadeFrame{cam: cam, screen: View{Min: scr.Min, Max: scr.Max}, plan: *v, depth: depth}
+		if zlo == zhi {
+			// Seen edge-on (a flat part, or none, from the side) the window has no height:
+			// it gets the plan window's larger side, as a fitted frame gets a margin.
+			f.screen = padFlat(f.screen, math.Max(v.Size().X, v.Size().Y)*DefaultMargin)
+		}
+		return f, f.screen.Check()
 	}
 	if margin == 0 {
 		margin = DefaultMargin
 	}
 	if margin < 0 || math.IsNaN(margin) || math.IsInf(margin, 0) {
-		return isoFrame{}, fmt.Errorf("margin must be a finite fraction >= 0, got %v", margin)
+		return shadeFrame{}, fmt.Errorf("margin must be a finite fraction >= 0, got %v", margin)
 	}
 	if !scr.NonEmpty {
-		return isoFrame{screen: fitFrame(scene.Frame{}, margin), plan: fitFrame(scene.Frame{}, margin)}, nil
+		return shadeFrame{cam: cam, screen: fitFrame(scene.Frame{}, margin), plan: fitFrame(scene.Frame{}, margin)}, nil
 	}
 	sz := scr.Size()
 	pad := math.Max(sz.X, sz.Y) * margin
@@ -160,12 +169,25 @@ func isoFrameOf(solids []scene.SolidItem, v *View, margin float64) (isoFrame, er
 		pad = 1 // a solid flattened to a point still shows
 	}
 	grow := scene.Vec{X: pad, Y: pad}
-	f := isoFrame{
+	f := shadeFrame{
+		cam:    cam,
 		screen: View{Min: scr.Min.Sub(grow), Max: scr.Max.Add(grow)},
 		plan:   View{Min: plan.Min.Sub(grow), Max: plan.Max.Add(grow)},
 		depth:  depth,
 	}
 	return f, f.screen.Check()
+}
+
+// padFlat grows a window with no width or no height by pad on that side.
+func padFlat(v View, pad float64) View {
+	sz := v.Size()
+	if !(sz.X > 0) {
+		v.Min.X, v.Max.X = v.Min.X-pad, v.Max.X+pad
+	}
+	if !(sz.Y > 0) {
+		v.Min.Y, v.Max.Y = v.Min.Y-pad, v.Max.Y+pad
+	}
+	return v
 }
 
 // shadeJob is one picture of solids being drawn: what is drawn, in samples.
@@ -176,7 +198,7 @@ type shadeJob struct {
 
 	// pts holds x, y (samples, y down) and depth (samples, away from the camera) of every
 	// vertex of every solid; tris three indices into it per front-facing triangle, and cols
-	// each one's shaded colour.
+	// the shaded colour at each of its corners.
 	pts  []float32
 	tris []uint32
 	cols []uint32
@@ -206,37 +228,6 @@ type shadeStyle struct {
 	half float32
 }
 
-// shadeRaster draws the isometric picture of a scene with solids (see the file's comment).
-func shadeRaster(s *scene.Scene, solids []scene.SolidItem, opt PNGOptions) (*image.RGBA, isoFrame, color.RGBA, error) {
-	bg := color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
-	if opt.Background != nil {
-		bg = pngColor8(*opt.Background)
-	}
-	f, err := isoFrameOf(solids, opt.View, opt.Margin)
-	if err != nil {
-		return nil, f, bg, err
-	}
-	w, h, err := pngSize(f.screen.Size(), opt)
-	if err != nil {
-		return nil, f, bg, err
-	}
-	// The same budgets as every writer, though the picture draws neither dashes nor hatches.
-	if _, err := budgeted(s); err != nil {
-		return nil, f, bg, err
-	}
-	j := newShadeJob(w, h, bg)
-	toPx := f.screen.ToPixels(float64(w), float64(h))
-	j.addScene(s, solids, f, toPx, nil, nil, shadeLinePx)
-	if err := j.check(); err != nil {
-		return nil, f, bg, err
-	}
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	if err := j.draw(opt.Context, img); err != nil {
-		return nil, f, bg, err
-	}
-	return img, f, bg, nil
-}
-
 func newShadeJob(w, h int, bg color.RGBA) *shadeJob {
 	ss := shadeSamples(w, h)
 	return &shadeJob{ss: ss, w: w * ss, h: h * ss, bg: [4]uint8{bg.R, bg.G, bg.B, bg.A}}
@@ -245,13 +236,13 @@ func newShadeJob(w, h int, bg color.RGBA) *shadeJob {
 // screenMap is the map from world coordinates to samples (x, y down) and depth (away from the
 // camera, from the depth depth0 in scene units), for a picture whose screen-to-pixel map is
 // toPx.
-func (j *shadeJob) screenMap(toPx scene.Affine, depth0 float64) scene.Affine3 {
+func (j *shadeJob) screenMap(toPx scene.Affine, cam camBasis, depth0 float64) scene.Affine3 {
 	k, ss := toPx.A, float64(j.ss)
 	var m scene.Affine3
 	for i := range 3 {
-		m[i] = ss * k * isoRight[i]
-		m[4+i] = -ss * k * isoUp[i]
-		m[8+i] = ss * k * isoForward[i]
+		m[i] = ss * k * cam.right[i]
+		m[4+i] = -ss * k * cam.up[i]
+		m[8+i] = ss * k * cam.fwd[i]
 	}
 	m[3], m[7], m[11] = ss*toPx.E, ss*toPx.F, -ss*k*depth0
 	return m
@@ -260,12 +251,12 @@ func (j *shadeJob) screenMap(toPx scene.Affine, depth0 float64) scene.Affine3 {
 // addScene adds the solids and the 2D shapes of s that keep says to draw (nil: all), in their
 // own colours or all in override (nil: their own), the 2D shapes as lines linePx pixels wide,
 // and returns how many entities it added.
-func (j *shadeJob) addScene(s *scene.Scene, solids []scene.SolidItem, f isoFrame, toPx scene.Affine, keep func(*scene.Entity) bool, override *scene.Color, linePx float64) int {
+func (j *shadeJob) addScene(s *scene.Scene, solids []scene.SolidItem, f shadeFrame, toPx scene.Affine, keep func(*scene.Entity) bool, override *scene.Color, linePx float64) int {
 	n := 0
-	sm := j.screenMap(toPx, f.depth)
+	sm := j.screenMap(toPx, f.cam, f.depth)
 	// The map to samples is a rotation and a scale (a turn of the world, and the flip of y
 	// undone by the turn's handedness), so the light and the faces' normals can meet there.
-	j.light = normalize3(sub3(sm.Apply(shadeLight), sm.Apply(scene.Vec3{})))
+	j.light = normalize3(sub3(sm.Apply(worldLight(f.cam)), sm.Apply(scene.Vec3{})))
 	// Every vertex is kept, and about half the triangles face the camera: sized once, the
 	// arrays are not copied as they grow (a million triangles would copy tens of megabytes).
 	nv, nt := 0, 0
@@ -277,7 +268,7 @@ func (j *shadeJob) addScene(s *scene.Scene, solids []scene.SolidItem, f isoFrame
 	}
 	j.pts = make([]float32, 0, 3*nv)
 	j.tris = make([]uint32, 0, 3*(nt/2+1))
-	j.cols = make([]uint32, 0, nt/2+1)
+	j.cols = make([]uint32, 0, 3*(nt/2+1))
 	for _, it := range solids {
 		if keep != nil && !keep(it.Entity) {
 			continue
@@ -402,12 +393,12 @@ func (j *shadeJob) addSolid(mesh *scene.Mesh, m scene.Affine3, face [4]uint8, sh
 	if m.Det() < 0 {
 		orient = -1
 	}
-	light := j.light
 	nt := mesh.NumTriangles()
 	// normals[t] is triangle t's unit outward normal (zero when degenerate); front marks the
 	// ones seen from the camera (their normal points towards negative depth).
 	normals := make([][3]float32, nt) // float32: a solid may have MaxSolidTriangles
 	front := make([]bool, nt)
+	seen := 0
 	for t := range nt {
 		a, b, c := mesh.Triangles[3*t], mesh.Triangles[3*t+1], mesh.Triangles[3*t+2]
 		ma, mb, mc := mesh.Vertex(a), mesh.Vertex(b), mesh.Vertex(c)
@@ -419,28 +410,91 @@ func (j *shadeJob) addSolid(mesh *scene.Mesh, m scene.Affine3, face [4]uint8, sh
 		}
 		n = scale3(n, orient/l)
 		normals[t] = [3]float32{float32(n[0]), float32(n[1]), float32(n[2])}
-		if n[2] >= 0 {
-			continue // facing away: hidden by the rest of the closed mesh
+		if n[2] < 0 { // else facing away: hidden by the rest of the closed mesh
+			front[t] = true
+			seen++
 		}
-		front[t] = true
-		shade := shadeAmbient + (1-shadeAmbient)*math.Max(0, dot3(n, light))
-		col := [4]uint8{face[0], face[1], face[2], face[3]}
-		if shaded {
-			for i := range 3 {
-				col[i] = uint8(math.Round(float64(face[i]) * shade))
+	}
+	sharp := j.addEdges(mesh, base, normals, front, edge)
+	if seen == 0 {
+		return
+	}
+	// A curved face is shaded smooth: the normal at a corner of a triangle is the mean of
+	// the normals of the triangles around its vertex, and the colour runs linearly between
+	// the corners. At a vertex on a feature edge (sharp) the normals are split: a corner
+	// takes only the triangles within shadeFeatureDeg of its own (its face), so that a flat
+	// face is one colour and its edges stay sharp. A vertex off every feature edge has one
+	// colour for all its corners, worked out once.
+	around := trianglesAround(mesh)
+	cosFeature := float32(math.Cos(shadeFeatureDeg * math.Pi / 180))
+	colour := func(sum scene.Vec3) uint32 {
+		k := shadeAmbient
+		if l := math.Sqrt(dot3(sum, sum)); l > 0 {
+			k += (1 - shadeAmbient) * math.Max(0, dot3(sum, j.light)/l)
+		}
+		col := face
+		for i := range 3 {
+			col[i] = uint8(math.Round(float64(face[i]) * k))
+		}
+		return packRGBA(col)
+	}
+	smooth := make([]uint32, nv) // a smooth vertex's colour, 0 until worked out (alpha is 0xff)
+	shadeOf := func(t uint32, v uint32) uint32 {
+		if !shaded {
+			return packRGBA(face)
+		}
+		if !sharp[v] && smooth[v] != 0 {
+			return smooth[v]
+		}
+		n0 := normals[t]
+		var sum scene.Vec3
+		for _, u := range around.of(int(v)) {
+			n := normals[u]
+			if !sharp[v] || n[0]*n0[0]+n[1]*n0[1]+n[2]*n0[2] >= cosFeature {
+				sum = add3(sum, widen3(n))
 			}
 		}
+		c := colour(sum)
+		if !sharp[v] {
+			smooth[v] = c
+		}
+		return c
+	}
+	for t := range uint32(nt) {
+		if !front[t] {
+			continue
+		}
+		a, b, c := mesh.Triangles[3*t], mesh.Triangles[3*t+1], mesh.Triangles[3*t+2]
 		j.tris = append(j.tris, base+a, base+b, base+c)
-		j.cols = append(j.cols, packRGBA(col))
+		j.cols = append(j.cols, shadeOf(t, a), shadeOf(t, b), shadeOf(t, c))
 		j.cost += triangleCost(vec3At(pts, a), vec3At(pts, b), vec3At(pts, c), j.w, j.h)
 	}
-	j.addEdges(mesh, base, normals, front, edge)
+}
+
+// trianglesAround lists the triangles around each vertex of mesh.
+func trianglesAround(mesh *scene.Mesh) bins {
+	nv := mesh.NumVertices()
+	b := bins{start: make([]uint32, nv+1), items: make([]uint32, len(mesh.Triangles))}
+	for _, v := range mesh.Triangles {
+		b.start[v+1]++
+	}
+	for i := 1; i <= nv; i++ {
+		b.start[i] += b.start[i-1]
+	}
+	fill := make([]uint32, nv)
+	copy(fill, b.start[:nv])
+	for i, v := range mesh.Triangles {
+		b.items[fill[v]] = uint32(i / 3)
+		fill[v]++
+	}
+	return b
 }
 
 // addEdges adds the mesh's silhouette edges (a face seen beside one turned away) and its
 // feature edges between two faces seen (normals over shadeFeatureDeg apart). An edge with one
-// face only (a mesh that is not closed) is drawn too.
-func (j *shadeJob) addEdges(mesh *scene.Mesh, base uint32, normals [][3]float32, front []bool, edge scene.Color) {
+// face only (a mesh that is not closed) is drawn too. It answers which vertices lie on a
+// feature edge or on such an open one, seen or not (sharp).
+func (j *shadeJob) addEdges(mesh *scene.Mesh, base uint32, normals [][3]float32, front []bool, edge scene.Color) (sharp []bool) {
 	nv := mesh.NumVertices()
 	nt := mesh.NumTriangles()
 	// The triangles' sides, bucketed by their lower vertex: each bucket is short (the faces
@@ -467,6 +521,7 @@ func (j *shadeJob) addEdges(mesh *scene.Mesh, base uint32, normals [][3]float32,
 			fill[lo]++
 		}
 	}
+	sharp = make([]bool, nv)
 	cosFeature := math.Cos(shadeFeatureDeg * math.Pi / 180)
 	half := float32(shadeEdgePx * float64(j.ss) / 2)
 	style := j.style(edge, half)
@@ -485,6 +540,10 @@ func (j *shadeJob) addEdges(mesh *scene.Mesh, base uint32, normals [][3]float32,
 					break
 				}
 			}
+			feature := t2 == math.MaxUint32 || dot3(widen3(normals[t1]), widen3(normals[t2])) < cosFeature
+			if feature {
+				sharp[lo], sharp[bucket[i].hi] = true, true
+			}
 			var draw bool
 			var slope float64
 			switch {
@@ -498,7 +557,7 @@ func (j *shadeJob) addEdges(mesh *scene.Mesh, base uint32, normals [][3]float32,
 					slope = faceSlope(normals[t2])
 				}
 			case front[t1]:
-				draw = dot3(widen3(normals[t1]), widen3(normals[t2])) < cosFeature
+				draw = feature
 				slope = math.Max(faceSlope(normals[t1]), faceSlope(normals[t2]))
 			}
 			if !draw {
@@ -512,6 +571,7 @@ func (j *shadeJob) addEdges(mesh *scene.Mesh, base uint32, normals [][3]float32,
 			j.addSeg(a, b, eps, style)
 		}
 	}
+	return sharp
 }
 
 // shadeMaxEps caps how far, in samples, an edge may lie behind the depth buffer and still
@@ -542,16 +602,6 @@ func triangleCost(a, b, c scene.Vec3, w, h int) int64 {
 	return int64(math.Min(area+(y1-y0), (x1-x0+1)*(y1-y0+1))) + 1
 }
 
-// check refuses a picture whose triangles and lines cover more than maxRasterCells samples.
-func (j *shadeJob) check() error {
-	if j.cost > maxRasterCells {
-		return fmt.Errorf("%w: its solids' faces and edges cover %d samples (%d a pixel), over %d (MaxRasterCells); "+
-			"use a smaller width or scale, or show fewer solids or coarser ones (fewer segments)",
-			ErrRasterCells, j.cost, j.ss*j.ss, maxRasterCells)
-	}
-	return nil
-}
-
 // draw paints the picture into img band by band, checking ctx (nil: never done) between
 // bands.
 func (j *shadeJob) draw(ctx context.Context, img *image.RGBA) error {
@@ -570,29 +620,66 @@ func (j *shadeJob) draw(ctx context.Context, img *image.RGBA) error {
 	triBins := j.binTriangles(nb, band, margin)
 	segBins := j.binSegs(nb, band, margin)
 	rows := band + 2*margin
-	z := make([]float32, rows*j.w)
-	col := make([]uint32, rows*j.w)
 	bg := packRGBA(j.bg)
-	for b := range nb {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("drawing the picture: %w", err)
-		}
-		y0 := b*band - margin // the buffers' first row, in samples
-		for i := range z {
-			z[i] = float32(math.Inf(1))
-			col[i] = bg
-		}
-		buf := shadeBuf{z: z, col: col, w: j.w, y0: y0, rows: rows}
-		for _, t := range triBins.of(b) {
-			j.fillTriangle(&buf, t)
-		}
-		for _, s := range segBins.of(b) {
-			j.drawSeg(&buf, &j.segs[s])
-		}
-		j.resolve(img, &buf, b*band, min(band, j.h-b*band))
+	// The bands are drawn by up to shadeWorkers goroutines, each with its own buffers: a
+	// band reads only the job and writes only its own rows of img, so the picture is the
+	// same whatever the order.
+	var next atomic.Int64
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	var panicked atomic.Pointer[any] // re-raised below, on the caller's goroutine
+	for range min(shadeWorkers(), nb) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					panicked.CompareAndSwap(nil, &p)
+					next.Store(int64(nb)) // the others stop at their next band
+				}
+			}()
+			z := make([]float32, rows*j.w)
+			col := make([]uint32, rows*j.w)
+			for {
+				b := int(next.Add(1) - 1)
+				if b >= nb || failed.Load() != nil {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					failed.CompareAndSwap(nil, fmt.Errorf("drawing the picture: %w", err))
+					return
+				}
+				y0 := b*band - margin // the buffers' first row, in samples
+				for i := range z {
+					z[i] = float32(math.Inf(1))
+					col[i] = bg
+				}
+				buf := shadeBuf{z: z, col: col, w: j.w, y0: y0, rows: rows}
+				for _, t := range triBins.of(b) {
+					j.fillTriangle(&buf, t)
+				}
+				for _, s := range segBins.of(b) {
+					j.drawSeg(&buf, &j.segs[s])
+				}
+				j.resolve(img, &buf, b*band, min(band, j.h-b*band))
+			}
+		}()
+	}
+	wg.Wait()
+	if p := panicked.Load(); p != nil {
+		panic(*p)
+	}
+	if err, _ := failed.Load().(error); err != nil {
+		return err
 	}
 	return nil
 }
+
+// shadeWorkers is how many goroutines draw a picture's bands: the processors Go runs on, up
+// to maxShadeWorkers (past a few, the bands' buffers cost more than they save).
+func shadeWorkers() int { return min(goruntime.GOMAXPROCS(0), maxShadeWorkers) }
+
+const maxShadeWorkers = 4
 
 // shadeBuf is a band's samples: depth and colour, rows from y0 (samples, may be negative).
 type shadeBuf struct {
@@ -690,22 +777,61 @@ func (j *shadeJob) fillTriangle(buf *shadeBuf, t uint32) {
 	yhi := max(v[0][1], v[1][1], v[2][1])
 	r0 := max(int(math.Ceil(ylo-0.5-1e-6)), buf.y0, 0)
 	r1 := min(int(math.Floor(yhi-0.5+1e-6)), buf.y0+buf.rows-1, j.h-1)
-	c := j.cols[t]
+	c0, c1, c2 := j.cols[3*t], j.cols[3*t+1], j.cols[3*t+2]
+	// A smooth triangle's colour channels, each ch0 + chx·x + chy·y; flat ones (most) skip it.
+	smooth := c0 != c1 || c0 != c2
+	var ch0, chx, chy [3]float64
+	if smooth {
+		det := (v[1][0]-v[0][0])*(v[2][1]-v[0][1]) - (v[2][0]-v[0][0])*(v[1][1]-v[0][1])
+		if det == 0 {
+			smooth = false
+		} else {
+			k0, k1, k2 := unpackRGBA(c0), unpackRGBA(c1), unpackRGBA(c2)
+			for i := range 3 {
+				d1, d2 := float64(k1[i])-float64(k0[i]), float64(k2[i])-float64(k0[i])
+				chx[i] = (d1*(v[2][1]-v[0][1]) - d2*(v[1][1]-v[0][1])) / det
+				chy[i] = (d2*(v[1][0]-v[0][0]) - d1*(v[2][0]-v[0][0])) / det
+				ch0[i] = float64(k0[i]) - chx[i]*v[0][0] - chy[i]*v[0][1] + 0.5 // + 0.5: rounded below
+			}
+		}
+	}
+	alpha := c0 &^ 0xffffff
+	// The side from p to q bounds the triangle where sign·((q-p)×(s-p)) >= 0: on a row at yc,
+	// x >= (or <=) p.x + m·(yc-p.y), m its run over its rise, worked out once; a level side
+	// bounds the rows on one side of it.
+	type side struct {
+		px, py, m float64
+		kind      int8 // 1: a left bound, -1: a right one, 0: level
+	}
+	var sides [3]side
+	for k := range 3 {
+		p, q := v[k], v[(k+1)%3]
+		a := -(q[1] - p[1]) * sign
+		sd := side{px: p[0], py: p[1]}
+		switch {
+		case a > 0:
+			sd.kind, sd.m = 1, (q[0]-p[0])/(q[1]-p[1])
+		case a < 0:
+			sd.kind, sd.m = -1, (q[0]-p[0])/(q[1]-p[1])
+		default:
+			sd.m = (q[0] - p[0]) * sign // level: (q-p)×(s-p) is m·(s.y-p.y)
+		}
+		sides[k] = sd
+	}
 	for y := r0; y <= r1; y++ {
 		yc := float64(y) + 0.5
 		xl, xr := 0.0, float64(j.w)
-		for k := range 3 {
-			p, q := v[k], v[(k+1)%3]
-			// The side's function sign·((q-p)×(s-p)) is >= 0 inside: a·x + c >= 0 on this row.
-			a := -(q[1] - p[1]) * sign
-			cc := ((q[0]-p[0])*(yc-p[1]) + (q[1]-p[1])*p[0]) * sign
-			switch {
-			case a > 0:
-				xl = max(xl, -cc/a)
-			case a < 0:
-				xr = min(xr, -cc/a)
-			case cc < 0:
-				xr = -1 // the row lies outside this side
+		for k := range sides {
+			sd := &sides[k]
+			switch sd.kind {
+			case 1:
+				xl = max(xl, sd.px+sd.m*(yc-sd.py))
+			case -1:
+				xr = min(xr, sd.px+sd.m*(yc-sd.py))
+			default:
+				if sd.m*(yc-sd.py) < 0 {
+					xr = -1 // the row lies outside this side
+				}
 			}
 		}
 		x0 := max(int(math.Ceil(xl-0.5-1e-6)), 0)
@@ -715,12 +841,29 @@ func (j *shadeJob) fillTriangle(buf *shadeBuf, t uint32) {
 		}
 		row := (y - buf.y0) * buf.w
 		zr := z0 + dy*yc
+		if !smooth {
+			for x := x0; x <= x1; x++ {
+				d := float32(zr + dx*(float64(x)+0.5))
+				if d < buf.z[row+x] {
+					buf.z[row+x] = d
+					buf.col[row+x] = c0
+				}
+			}
+			continue
+		}
+		// The channels in 16.16 fixed point, stepped along the row.
+		var ch, step [3]int32
+		for i := range 3 {
+			ch[i] = int32((ch0[i] + chx[i]*(float64(x0)+0.5) + chy[i]*yc) * 65536)
+			step[i] = int32(chx[i] * 65536)
+		}
 		for x := x0; x <= x1; x++ {
 			d := float32(zr + dx*(float64(x)+0.5))
 			if d < buf.z[row+x] {
 				buf.z[row+x] = d
-				buf.col[row+x] = c
+				buf.col[row+x] = alpha | clamp255(ch[0]>>16) | clamp255(ch[1]>>16)<<8 | clamp255(ch[2]>>16)<<16
 			}
+			ch[0], ch[1], ch[2] = ch[0]+step[0], ch[1]+step[1], ch[2]+step[2]
 		}
 	}
 }
@@ -857,6 +1000,18 @@ func (j *shadeJob) resolve(img *image.RGBA, buf *shadeBuf, y, n int) {
 	}
 }
 
+// clamp255 keeps an interpolated channel, which may overshoot a little at a sample centre
+// just outside its triangle, within a byte.
+func clamp255(v int32) uint32 {
+	switch {
+	case v < 0:
+		return 0
+	case v > 255:
+		return 255
+	}
+	return uint32(v)
+}
+
 func packRGBA(c [4]uint8) uint32 {
 	return uint32(c[0]) | uint32(c[1])<<8 | uint32(c[2])<<16 | uint32(c[3])<<24
 }
@@ -869,6 +1024,8 @@ func vec3At(pts []float32, i uint32) scene.Vec3 {
 	return scene.Vec3{float64(pts[3*i]), float64(pts[3*i+1]), float64(pts[3*i+2])}
 }
 
+func add3(a, b scene.Vec3) scene.Vec3 { return scene.Vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
+
 func sub3(a, b scene.Vec3) scene.Vec3 { return scene.Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
 
 func dot3(a, b scene.Vec3) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
@@ -880,36 +1037,3 @@ func cross3(a, b scene.Vec3) scene.Vec3 {
 }
 
 func normalize3(a scene.Vec3) scene.Vec3 { return scale3(a, 1/math.Sqrt(dot3(a, a))) }
-
-// drawIso is Draw for a scene with solids. Highlighted entities are drawn again over the
-// picture faded towards the background, all in HighlightColor, on top of the rest, as in a
-// plan picture; the grid, whose lines read plan coordinates, is not drawn.
-func drawIso(s *scene.Scene, solids []scene.SolidItem, opt PNGOptions, m Marks) (*Picture, error) {
-	img, f, bg, err := shadeRaster(s, solids, opt)
-	if err != nil {
-		return nil, err
-	}
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	toPx := f.screen.ToPixels(float64(w), float64(h))
-	pic := &Picture{Width: w, Height: h, Visible: f.plan, Scale: toPx.A, Painted: painted(img, bg), Isometric: true}
-	if m.Highlight != nil {
-		keep := func(e *scene.Entity) bool { return !e.IsGroup() && m.Highlight(e) }
-		j := newShadeJob(w, h, color.RGBA{})
-		c := HighlightColor
-		if pic.Highlighted = j.addScene(s, solids, f, toPx, keep, &c, highlightStrokePx); pic.Highlighted > 0 {
-			if err := j.check(); err != nil {
-				return nil, err
-			}
-			layer := image.NewRGBA(img.Rect)
-			if err := j.draw(opt.Context, layer); err != nil {
-				return nil, err
-			}
-			fade(img, bg, highlightFade)
-			draw.Draw(img, img.Rect, layer, image.Point{}, draw.Over)
-		}
-	}
-	if pic.PNG, err = encodePNG(img); err != nil {
-		return nil, err
-	}
-	return pic, nil
-}

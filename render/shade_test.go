@@ -118,8 +118,8 @@ func shadePNG(t testing.TB, s *scene.Scene, opt PNGOptions, name string) *image.
 }
 
 // isoPixel is where the world point p lands in a picture of solids framed by f, w×h pixels.
-func isoPixel(f isoFrame, w, h int, p scene.Vec3) scene.Vec {
-	return f.screen.ToPixels(float64(w), float64(h)).Apply(scene.Vec{X: dot3(p, isoRight), Y: dot3(p, isoUp)})
+func isoPixel(f shadeFrame, w, h int, p scene.Vec3) scene.Vec {
+	return f.screen.ToPixels(float64(w), float64(h)).Apply(f.cam.screen(p))
 }
 
 func TestShadeCubeHexagonArea(t *testing.T) {
@@ -150,7 +150,7 @@ func TestShadeCubeHexagonArea(t *testing.T) {
 func TestShadeBoxFaces(t *testing.T) {
 	s := scene.New()
 	putSolid(t, s, "box", boxMesh(scene.Vec3{}, scene.Vec3{4, 3, 2}), scene.Identity3)
-	f, err := isoFrameOf(s.Solids(), nil, 0)
+	f, err := frameOf(s.Solids(), Camera{}, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestShadeBoxFaces(t *testing.T) {
 		got  color.RGBA
 		n    scene.Vec3
 	}{{"top", top, scene.Vec3{0, 0, 1}}, {"front", front, scene.Vec3{0, -1, 0}}, {"right", right, scene.Vec3{1, 0, 0}}} {
-		k := shadeAmbient + (1-shadeAmbient)*math.Max(0, dot3(c.n, shadeLight))
+		k := shadeAmbient + (1-shadeAmbient)*math.Max(0, dot3(c.n, worldLight(Camera{}.basis())))
 		want := math.Round(math.Round(scene.SolidColor[0]*255) * k)
 		if math.Abs(float64(c.got.R)-want) > 1 {
 			t.Errorf("%s face red %d, want %v (shade %.3f)", c.name, c.got.R, want, k)
@@ -198,7 +198,7 @@ func darkNear(img *image.RGBA, q scene.Vec) bool {
 func TestShadeEdges(t *testing.T) {
 	s := scene.New()
 	putSolid(t, s, "cube", boxMesh(scene.Vec3{}, scene.Vec3{1, 1, 1}), scene.Identity3)
-	f, err := isoFrameOf(s.Solids(), nil, 0)
+	f, err := frameOf(s.Solids(), Camera{}, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestShadeHiddenBehind(t *testing.T) {
 		putSolid(t, sc, "anchor", boxMesh(scene.Vec3{1000, 1000, -5}, scene.Vec3{1001, 1001, 5}), scene.Identity3)
 	}
 	// Straight behind the front box along the line of sight, smaller: wholly hidden.
-	putSolid(t, s, "back", boxMesh(scene.Vec3{0.5, 0.5, 0.5}, scene.Vec3{1.5, 1.5, 1.5}), scene.Translation3(scale3(isoForward, 2)))
+	putSolid(t, s, "back", boxMesh(scene.Vec3{0.5, 0.5, 0.5}, scene.Vec3{1.5, 1.5, 1.5}), scene.Translation3(scale3(Camera{}.basis().fwd, 2)))
 	opt := PNGOptions{Width: 300, Height: 300, View: &View{Min: scene.Vec{X: -1, Y: -1}, Max: scene.Vec{X: 3, Y: 3}}}
 	both := shadePNG(t, s, opt, "behind")
 	one := shadePNG(t, alone, opt, "alone")
@@ -256,7 +256,7 @@ func pngDiffPixels(a, b *image.RGBA) int {
 func TestShadeCylinderNoFacetLines(t *testing.T) {
 	s := scene.New()
 	putSolid(t, s, "cyl", cylinderMesh(1, 2, 48), scene.Identity3)
-	f, err := isoFrameOf(s.Solids(), nil, 0)
+	f, err := frameOf(s.Solids(), Camera{}, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func TestShadeShapesInPlane(t *testing.T) {
 	s := scene.New()
 	putSolid(t, s, "cube", boxMesh(scene.Vec3{}, scene.Vec3{1, 1, 1}), scene.Identity3)
 	pngPut(t, s, "line", scene.Line{Points: []scene.Vec{{X: 0.5, Y: -2}, {X: 0.5, Y: 3}}}, nil, pngColor(scene.Color{1, 0, 0, 1}), 0.01)
-	f, err := isoFrameOf(s.Solids(), nil, 0)
+	f, err := frameOf(s.Solids(), Camera{}, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,8 +386,8 @@ func TestShadeDrawMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(plain.PNG, b) || !plain.Isometric || !plain.Painted {
-		t.Fatalf("Draw without marks: same bytes as PNG %v, isometric %v, painted %v", bytes.Equal(plain.PNG, b), plain.Isometric, plain.Painted)
+	if !bytes.Equal(plain.PNG, b) || !plain.Solids || !plain.Painted {
+		t.Fatalf("Draw without marks: same bytes as PNG %v, isometric %v, painted %v", bytes.Equal(plain.PNG, b), plain.Solids, plain.Painted)
 	}
 	pic, err := Draw(s, opt, Marks{Grid: true, Highlight: func(e *scene.Entity) bool { return e.Name == "b" }})
 	if err != nil {
@@ -400,7 +400,7 @@ func TestShadeDrawMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := isoFrameOf(s.Solids(), nil, 0)
+	f, err := frameOf(s.Solids(), Camera{}, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +426,7 @@ func TestShadeFarFromOrigin(t *testing.T) {
 	for _, at := range []scene.Vec3{{}, {1e6, -1e6, 1e6}} {
 		s := scene.New()
 		putSolid(t, s, "front", boxMesh(scene.Vec3{}, scene.Vec3{2, 2, 2}), scene.Translation3(at))
-		putSolid(t, s, "back", boxMesh(scene.Vec3{0.5, 0.5, 0.5}, scene.Vec3{2.2, 2.2, 2.2}), scene.Translation3(add3(at, scale3(isoForward, 0.1))))
+		putSolid(t, s, "back", boxMesh(scene.Vec3{0.5, 0.5, 0.5}, scene.Vec3{2.2, 2.2, 2.2}), scene.Translation3(add3(at, scale3(Camera{}.basis().fwd, 0.1))))
 		pics = append(pics, shadePNG(t, s, PNGOptions{Width: 300}, fmt.Sprint("far", at[0])))
 	}
 	a, b := pics[0], pics[1]
@@ -438,8 +438,6 @@ func TestShadeFarFromOrigin(t *testing.T) {
 	}
 }
 
-func add3(a, b scene.Vec3) scene.Vec3 { return scene.Vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
-
 // A solid whose mesh is empty draws nothing and fails nothing.
 func TestShadeEmptyMesh(t *testing.T) {
 	s := scene.New()
@@ -449,8 +447,8 @@ func TestShadeEmptyMesh(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pic.Painted || !pic.Isometric {
-			t.Fatalf("an empty solid: painted %v, isometric %v", pic.Painted, pic.Isometric)
+		if pic.Painted || !pic.Solids {
+			t.Fatalf("an empty solid: painted %v, isometric %v", pic.Painted, pic.Solids)
 		}
 	}
 }
@@ -474,7 +472,7 @@ func TestShadeWhiteSolid(t *testing.T) {
 	if err := s.SetFill("box", &scene.Color{1, 1, 1, 1}); err != nil {
 		t.Fatal(err)
 	}
-	f, err := isoFrameOf(s.Solids(), nil, 0)
+	f, err := frameOf(s.Solids(), Camera{}, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,7 +491,7 @@ func TestShadeDarkPartEdges(t *testing.T) {
 	if err := s.SetFill("box", &scene.Color{0.1, 0.1, 0.12, 1}); err != nil {
 		t.Fatal(err)
 	}
-	f, err := isoFrameOf(s.Solids(), nil, 0)
+	f, err := frameOf(s.Solids(), Camera{}, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,16 +27,17 @@ const exportDescription = "Write the scene to the workspace's out/NAME.EXT with 
 
 // ExportIn says what to write and where.
 type ExportIn struct {
-	Path       string   `json:"path" jsonschema:"out/NAME.EXT"`
-	Format     string   `json:"format,omitempty" jsonschema:"when path has no extension"`
-	Units      string   `json:"units,omitempty" jsonschema:"one scene unit: mm (default), cm, m, in or ft"`
-	Page       string   `json:"page,omitempty" jsonschema:"PDF: fit (default), A4, A3 or Letter"`
-	Scale      string   `json:"scale,omitempty" jsonschema:"PDF: 1:1 (default), 1:N, N:1 or fit"`
-	DXFVersion string   `json:"dxf_version,omitempty" jsonschema:"DXF: 12 (default) or 2000"`
-	DXFText    string   `json:"dxf_text,omitempty" jsonschema:"DXF: outlines (default) or entities"`
-	Tolerance  float64  `json:"tolerance,omitempty" jsonschema:"DXF: curve tolerance (default 0.01)"`
-	Width      int      `json:"width,omitempty" jsonschema:"PNG: pixels (default 1024)"`
-	Layers     []string `json:"layers,omitempty" jsonschema:"only these layers' shapes"`
+	Path       string        `json:"path" jsonschema:"out/NAME.EXT"`
+	Format     string        `json:"format,omitempty" jsonschema:"when path has no extension"`
+	Units      string        `json:"units,omitempty" jsonschema:"one scene unit: mm (default), cm, m, in or ft"`
+	Page       string        `json:"page,omitempty" jsonschema:"PDF: fit (default), A4, A3 or Letter"`
+	Scale      string        `json:"scale,omitempty" jsonschema:"PDF: 1:1 (default), 1:N, N:1 or fit"`
+	DXFVersion string        `json:"dxf_version,omitempty" jsonschema:"DXF: 12 (default) or 2000"`
+	DXFText    string        `json:"dxf_text,omitempty" jsonschema:"DXF: outlines (default) or entities"`
+	Tolerance  float64       `json:"tolerance,omitempty" jsonschema:"DXF: curve tolerance (default 0.01)"`
+	Width      int           `json:"width,omitempty" jsonschema:"PNG: pixels (default 1024)"`
+	View       render.Camera `json:"view,omitzero"`
+	Layers     []string      `json:"layers,omitempty" jsonschema:"only these layers' shapes"`
 }
 
 // ExportOut is what was written.
@@ -119,6 +120,7 @@ func exportTool(ctx context.Context, se *Session, in ExportIn) (*ExportOut, erro
 	if in.Width < 0 || in.Width > render.MaxPNGSide {
 		return nil, fmt.Errorf("%w: export: width %d is out of range; give 1 to %d (MaxPNGSide)", ErrBadInput, in.Width, render.MaxPNGSide)
 	}
+	opts.PNG.Camera = in.View // checked as it was read
 	opts.PNG.Width = defaultExportWidth
 	if in.Width > 0 {
 		opts.PNG.Width = in.Width

@@ -17,7 +17,7 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 )
 
-const lspDescription = "The JS API and a file's symbols: domains (every domain's functions), describe (a domain's functions, or one function's signature, doc, example), schema (a function's parameters), symbols (a file's declarations, imports, exports, with lines)."
+const lspDescription = "The JS API and a file's symbols: domains (their functions), describe (a domain's functions, or one function's signature, doc, example), schema (a function's parameters), symbols (a file's declarations, imports, exports, with lines)."
 
 // lspOperations are the operations of the lsp tool.
 var lspOperations = []string{"domains", "describe", "schema", "symbols"}

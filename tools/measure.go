@@ -12,7 +12,7 @@ import (
 )
 
 const measureDescription = "Measure in world units: distance (name to to, or a point), clearance (nearest gaps from name), overlaps (shared areas), bounds, area, perimeter, centroid; solids: volume, surfaceArea, and distance, clearance, overlaps (shared volumes) between them. " +
-	"A group is the union of its members, a closed shape its inside (0 when one holds the other; boundary: true measures outline to outline, from: \"center\" from name's centre); a is on name, b on the other. Arcs are exact."
+	"A group is the union of its members, a closed shape its inside (0 when one holds the other); a is on name, b on the other. Arcs are exact."
 
 var measureOps = []string{"distance", "clearance", "overlaps", "bounds", "area", "perimeter", "centroid", "volume", "surfaceArea"}
 

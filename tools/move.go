@@ -16,7 +16,7 @@ var ErrImported = errors.New("still imported")
 
 const deleteDescription = "Delete a file. The program runs without it first: if main still imports it, nothing is deleted and the error shows where."
 
-const moveDescription = "Rename a file. The program runs with the new name first, so a module still imported by its old name cannot be moved: copy it, point the imports at the copy, then delete the old one."
+const moveDescription = "Rename a file. The program runs with the new name first, so a module still imported by its old name cannot be moved: copy it, repoint the imports, delete the old."
 
 // DeleteIn names the file to delete.
 type DeleteIn struct {

@@ -25,7 +25,8 @@ type SceneIn struct {
 	Command string `json:"command" jsonschema:"one of the commands the description lists"`
 	Name    string `json:"name,omitempty" jsonschema:"an entity (entity; svg, json, png: only it), or a snapshot (snapshot, undo, redo)"`
 	Group   string `json:"group,omitempty" jsonschema:"tree, draw_order: a group (default the top)"`
-	Width   int    `json:"width,omitempty" jsonschema:"png width in pixels"`
+	Width   int    `json:"width,omitempty" jsonschema:"png: px"`
+	Height  int    `json:"height,omitempty"`
 	Offset  int    `json:"offset,omitempty" jsonschema:"the nextOffset of the last page"`
 	Depth   int    `json:"depth,omitempty" jsonschema:"tree levels (0: all)"`
 	// Region is a world window [minX, minY, maxX, maxY].
@@ -37,7 +38,8 @@ type SceneIn struct {
 	Against json.RawMessage `json:"against,omitempty" jsonschema:"diff: a snapshot, or -N steps back (default -1)"`
 	Clear   bool            `json:"clear,omitempty" jsonschema:"sketch: remove the strokes"`
 	Journal int64           `json:"journal,omitempty" jsonschema:"restore: a journal entry's id"`
-	// Focus, Highlight and Grid mark a png; View asks undo, redo and reset for one (view.go).
+	// Focus, Highlight and Grid mark a png; View asks undo, redo and reset for one, and is
+	// png's side (view.go).
 	Focus     Focus     `json:"focus,omitzero"`
 	Highlight Highlight `json:"highlight,omitempty"`
 	Grid      bool      `json:"grid,omitempty" jsonschema:"png: a labelled grid"`

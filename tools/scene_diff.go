@@ -505,6 +505,6 @@ func diffPictureOfSolids(ctx context.Context, cur *scene.Scene, d scene.Diff, wi
 		note += fmt.Sprintf("; %d px wide the picture was %d bytes, over the budget of %d; this one is %d px wide (a larger max_bytes, up to %d, gives a wider one)",
 			firstWidth, first, budget, info.Width, MaxAnswerBudget)
 	}
-	mapIsometric(&info, pic.Visible, pic.Scale)
+	mapSolids(&info, pic)
 	return b, &info, note, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/engine"
@@ -360,7 +361,7 @@ func TestSceneDiffOfSolids(t *testing.T) {
 	if diff := cmp.Diff(want, out.Diff.Changed); diff != "" {
 		t.Errorf("changed: mismatch (-want +got):\n%s", diff)
 	}
-	if out.Image == nil || out.Image.Origin != nil || out.Image.Mapping != isometricMapping {
+	if out.Image == nil || out.Image.Origin != nil || out.Image.Mapping != (render.Camera{}).Describe()+solidsMapping {
 		t.Errorf("image info %+v, want the mapping of a picture of solids", out.Image)
 	}
 	if out.Omitted == nil || out.Omitted.Note != "a scene of solids: the picture is its shaded view now, added and changed entities highlighted; removed ones are listed, not drawn" {

@@ -244,6 +244,9 @@ func newView(sc *scene.Scene, in SceneIn) (*view, error) {
 	case in.MaxBytes > 0:
 		budget = in.MaxBytes
 	}
+	if in.Height < 0 || in.Height > render.MaxPNGSide || in.Height > 0 && in.Command != "png" {
+		return nil, fmt.Errorf("%w: height %d: give 1..%d pixels (MaxPNGSide) for png, or leave it out for the width's proportion", ErrBadInput, in.Height, render.MaxPNGSide)
+	}
 	if in.Command != "png" && (!in.Focus.IsZero() || in.Highlight != nil || in.Grid) {
 		return nil, fmt.Errorf("%w: focus, highlight and grid are for png (and for view with a change); %s draws no picture", ErrBadInput, in.Command)
 	}
@@ -701,7 +704,8 @@ func (v *view) png(ctx context.Context, last func() (*landing, string)) ([]byte,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	p := &picture{base: base, shown: sc, window: win, width: v.in.Width, auto: v.in.Width == 0, grid: v.in.Grid, rings: v.in.Rings, budget: v.budget}
+	p := &picture{base: base, shown: sc, window: win, width: v.in.Width, height: v.in.Height, auto: v.in.Width == 0 && v.in.Height == 0,
+		grid: v.in.Grid, rings: v.in.Rings, budget: v.budget, camera: v.in.View.From}
 	if err := p.frame(v.sc, v.in.Focus, "focus"); err != nil {
 		return nil, nil, nil, err
 	}

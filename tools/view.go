@@ -14,6 +14,7 @@ package tools
 // since the change has landed by then.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -62,27 +63,39 @@ const changedKeyword = "changed"
 // viewCommands are the scene commands that take view: the ones that change the scene.
 var viewCommands = []string{"undo", "redo", "reset"}
 
-// ViewIn asks for a picture with a change's answer: true, or {width, focus, highlight, grid}.
+// ViewIn asks for a picture with a change's answer: true, the side solids are seen from (a
+// view's name or [x, y, z], render.Camera), or {width, focus, highlight, grid} (seen from the
+// default side, iso). A side and marks together are scene png's: the object has no key for
+// the side, since five tools' schemas would each carry it (MaxModelToolList).
 type ViewIn struct {
-	On        bool      `json:"-"`
-	Width     int       `json:"width,omitempty"`
-	Focus     Focus     `json:"focus,omitzero"`
-	Highlight Highlight `json:"highlight,omitempty"`
-	Grid      bool      `json:"grid,omitempty"`
+	On        bool          `json:"-"`
+	Width     int           `json:"width,omitempty"`
+	Focus     Focus         `json:"focus,omitzero"`
+	Highlight Highlight     `json:"highlight,omitempty"`
+	Grid      bool          `json:"grid,omitempty"`
+	From      render.Camera `json:"-"`
 }
 
-// UnmarshalJSON implements json.Unmarshaler: true or false, or an object (which turns the
-// view on).
+// UnmarshalJSON implements json.Unmarshaler: true or false, a side (a name or [x, y, z]), or
+// an object; a side or an object turns the view on.
 func (v *ViewIn) UnmarshalJSON(b []byte) error {
 	var on bool
 	if err := json.Unmarshal(b, &on); err == nil {
 		*v = ViewIn{On: on}
 		return nil
 	}
+	if t := bytes.TrimSpace(b); len(t) > 0 && (t[0] == '"' || t[0] == '[') {
+		var c render.Camera
+		if err := json.Unmarshal(t, &c); err != nil {
+			return fmt.Errorf("view: %w", err)
+		}
+		*v = ViewIn{On: true, From: c}
+		return nil
+	}
 	type plain ViewIn
 	var p plain
 	if err := json.Unmarshal(b, &p); err != nil {
-		return fmt.Errorf("view: give true, or {width, focus, highlight, grid}: %v", err)
+		return fmt.Errorf("view: give true, a side such as \"front\", or {width, focus, highlight, grid}: %v", err)
 	}
 	*v = ViewIn(p)
 	v.On = true
@@ -92,10 +105,24 @@ func (v *ViewIn) UnmarshalJSON(b []byte) error {
 // MarshalJSON implements json.Marshaler: the inverse of UnmarshalJSON.
 func (v ViewIn) MarshalJSON() ([]byte, error) {
 	type plain ViewIn
-	if !v.On || v.Width == 0 && v.Focus.IsZero() && len(v.Highlight) == 0 && !v.Grid {
+	if v.On && v.hasSide() {
+		return json.Marshal(v.From) // the side alone: the object has no key for it
+	}
+	if !v.On || v.marksOnly() {
 		return json.Marshal(v.On)
 	}
 	return json.Marshal(plain(v))
+}
+
+// sides are the sides a view may name, for messages.
+var sides = fmt.Sprintf("%s, %s, or [x, y, z], the direction the camera looks from", strings.Join(render.StandardViews(), ", "), render.SheetView)
+
+// hasSide reports a view given as a side, "iso" too.
+func (v ViewIn) hasSide() bool { return v.From != (render.Camera{}) }
+
+// marksOnly reports a view that asks for no width, focus, highlight or grid: at most a side.
+func (v ViewIn) marksOnly() bool {
+	return v.Width == 0 && v.Focus.IsZero() && len(v.Highlight) == 0 && !v.Grid
 }
 
 // IsZero reports a view not asked for.
@@ -164,24 +191,27 @@ func viewSchemas() map[reflect.Type]*jsonschema.Schema {
 		Items:       &jsonschema.Schema{Type: "string"},
 		Description: fmt.Sprintf("png: names in orange (%q: the last change's)", changedKeyword),
 	}
+	side := []string{"string", "array"}
 	view := &jsonschema.Schema{
-		Types:       []string{"boolean", "object"},
-		Description: "a picture after the change (as scene png)",
-		// The parts are described once, in the scene tool's focus, highlight and grid: five
-		// tools take view, and a model reads every copy.
+		Types:       []string{"boolean", "string", "array", "object"},
+		Description: "the picture after (as scene png)",
+		// The parts are described once, in the scene tool's focus, highlight and grid and its
+		// description's words on a side: five tools take view, and a model reads every copy.
+		// An unknown key is refused by checkObject, naming the ones there are, and an unknown
+		// side by render.Camera, naming the sides.
 		Properties: map[string]*jsonschema.Schema{
 			"width":     {Type: "integer"},
 			"focus":     {Types: focus.Types},
 			"highlight": {Types: highlight.Types},
 			"grid":      {Type: "boolean"},
 		},
-		PropertyOrder:        []string{"width", "focus", "highlight", "grid"},
-		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+		PropertyOrder: []string{"width", "focus", "highlight", "grid"},
 	}
 	return map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[Focus]():     focus,
-		reflect.TypeFor[Highlight](): highlight,
-		reflect.TypeFor[ViewIn]():    view,
+		reflect.TypeFor[Focus]():         focus,
+		reflect.TypeFor[Highlight]():     highlight,
+		reflect.TypeFor[ViewIn]():        view,
+		reflect.TypeFor[render.Camera](): {Types: side, Description: "PNG: as scene png's view"},
 	}
 }
 
@@ -241,8 +271,12 @@ func withView[In, Out any](fn func(ctx context.Context, s *Session, in In) (Out,
 	return func(ctx context.Context, s *Session, in In) (Out, error) {
 		var zero Out
 		v := reflect.ValueOf(in).Field(field).Interface().(ViewIn)
-		if sc, ok := any(in).(SceneIn); ok && v.On && !slices.Contains(viewCommands, sc.Command) {
-			return zero, fmt.Errorf("%w: view is for the scene commands that change the scene (%s); for a picture of the scene as it is, use png (with focus, highlight and grid)",
+		if sc, ok := any(in).(SceneIn); ok && v.On && !slices.Contains(viewCommands, sc.Command) && !(sc.Command == "png" && v.marksOnly() && v.hasSide()) {
+			if sc.Command == "png" {
+				return zero, fmt.Errorf("%w: png's view is the side solids are seen from: %s; give png's width, focus, highlight and grid beside view, not in it",
+					ErrBadInput, sides)
+			}
+			return zero, fmt.Errorf("%w: view is for the scene commands that change the scene (%s), and png's side; for a picture of the scene as it is, use png (with focus, highlight and grid)",
 				ErrBadInput, strings.Join(viewCommands, ", "))
 		}
 		if err := v.check(); err != nil {
@@ -251,6 +285,9 @@ func withView[In, Out any](fn func(ctx context.Context, s *Session, in In) (Out,
 		out, err := fn(ctx, s, in)
 		if err != nil || !v.On {
 			return out, err
+		}
+		if sc, ok := any(in).(SceneIn); ok && sc.Command == "png" {
+			return out, nil // the side of png's own picture
 		}
 		switch o := any(out).(type) {
 		case *ChangeResult:
@@ -279,7 +316,7 @@ func (se *Session) changeView(ctx context.Context, v ViewIn, res *ChangeResult) 
 	if highlight == nil {
 		highlight = Highlight{changedKeyword}
 	}
-	p := &picture{base: l.after, shown: l.after, width: width, longer: true, auto: auto, grid: v.Grid, budget: DefaultImageBudget}
+	p := &picture{base: l.after, shown: l.after, width: width, longer: true, auto: auto, grid: v.Grid, budget: DefaultImageBudget, camera: v.From}
 	err := p.frame(l.after, v.Focus, "view.focus")
 	if err == nil {
 		err = p.mark(l.after, highlight, func() (*landing, string) { return l, "the change" }, "view.highlight")
@@ -358,6 +395,10 @@ type picture struct {
 	window *render.View // nil: fit shown
 	width  int          // 0: the longer side render.DefaultPNGSide
 	longer bool         // width is the longer side rather than the width
+	// height, when not 0, is the picture's height (scene png's height); narrowed to fit the
+	// budget, it keeps its proportion to the width first drawn (fullWidth).
+	height, fullWidth int
+	camera            render.Camera // the side solids are seen from
 	// auto marks a width not asked for: it grows, up to MaxLegibleWidth, until the smallest
 	// text shown is LegibleTextPx high (legibleWidth).
 	auto bool
@@ -596,7 +637,7 @@ func (p *picture) drawAt(ctx context.Context, width int) (*render.Picture, error
 		fit := render.FitView(p.shown, render.DefaultMargin)
 		win = &fit
 	}
-	opt := render.PNGOptions{Width: width, View: win, Context: ctx}
+	opt := render.PNGOptions{Width: width, View: win, Context: ctx, Camera: p.camera}
 	w, h := float64(width), float64(width)
 	if sz := win.Size(); sz.X > 0 && sz.Y > 0 {
 		switch {
@@ -608,6 +649,16 @@ func (p *picture) drawAt(ctx context.Context, width int) (*render.Picture, error
 			w = math.Round(h * sz.X / sz.Y)
 		default:
 			h = math.Round(w * sz.Y / sz.X)
+		}
+	}
+	if p.height > 0 {
+		opt.Height = p.height
+		if p.fullWidth > 0 && width < p.fullWidth {
+			opt.Height = max(1, int(math.Round(float64(p.height)*float64(width)/float64(p.fullWidth))))
+		}
+		h = float64(opt.Height)
+		if width == 0 {
+			w = float64(render.MaxPNGSide) // the estimate's bound: the width follows the height
 		}
 	}
 	var marks render.Marks
@@ -626,15 +677,19 @@ func (p *picture) drawAt(ctx context.Context, width int) (*render.Picture, error
 		return nil, err
 	}
 	defer done()
-	return render.Draw(p.shown, opt, marks)
+	pic, err := render.Draw(p.shown, opt, marks)
+	if err == nil && p.fullWidth == 0 {
+		p.fullWidth = pic.Width
+	}
+	return pic, err
 }
 
 // info describes a picture: its size, how its pixels map to scene units, and what is
 // marked or missing.
 func (p *picture) info(pic *render.Picture) *ImageInfo {
 	info := pngInfo(pic.PNG) // the size as the bytes sent say it
-	if pic.Isometric {
-		mapIsometric(&info, pic.Visible, pic.Scale)
+	if pic.Solids {
+		mapSolids(&info, pic)
 	} else {
 		mapPixels(&info, pic.Visible, pic.Scale)
 	}
@@ -684,18 +739,20 @@ func mapPixels(info *ImageInfo, vis render.View, scale float64) {
 		x, fmtNum(info.Scale), fmtNum(oy), fmtNum(info.Scale))
 }
 
-// isometricMapping is the mapping, in words, of a picture of solids.
-const isometricMapping = "an isometric view of the solids (Z up, seen from the front-right-top, along (-1, 1, -1) towards the origin), the 2D shapes as lines in the plane z = 0: " +
+// solidsMapping is the mapping, in words, of a picture of solids, after the words on how
+// its camera sees them (render.Camera.Describe).
+const solidsMapping = ", the 2D shapes as lines in the plane z = 0: " +
 	"no pixel stands for one scene point; scale is pixels per scene unit of a length square to the line of sight, and region the window of the plan framed, from the solids' lowest point to their highest"
 
-// mapIsometric fills the mapping of info for a picture of solids (render.Picture.Isometric),
-// whose pixels map to no plan point: the scale, the plan window framed, and the view in words.
-func mapIsometric(info *ImageInfo, plan render.View, scale float64) {
+// mapSolids fills the mapping of info for a picture of solids (render.Picture.Solids), whose
+// pixels map to no plan point: the scale, the plan window framed, and the view in words.
+func mapSolids(info *ImageInfo, pic *render.Picture) {
+	plan := pic.Visible
 	q := engine.Quantum(scene.Box{Min: plan.Min, Max: plan.Max, NonEmpty: true})
 	num := func(v float64) float64 { return engine.RoundTo(v, q) }
-	info.Scale = roundSignificant(scale)
+	info.Scale = roundSignificant(pic.Scale)
 	info.Region = []float64{num(plan.Min.X), num(plan.Min.Y), num(plan.Max.X), num(plan.Max.Y)}
-	info.Mapping = isometricMapping
+	info.Mapping = pic.Camera.Describe() + solidsMapping
 }
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
@@ -746,7 +803,8 @@ func (se *Session) lastLanded() (*landing, string) {
 }
 
 // scenePicturesDescription is the scene tool's description of its pictures.
-const scenePicturesDescription = "undo, redo and reset take view as write does. A picture's image maps its pixels to the scene."
+const scenePicturesDescription = "undo, redo and reset take view as write does. view (png's too) may be the side solids are seen from: " +
+	"iso, front, top, right, back, left, bottom, sheet (4 views) or [x,y,z]. A picture's image maps its pixels to the scene."
 
 // altered names what d's newer scene added or altered (not only restacked): the uncapped
 // added and changed of a change's answer, what a view highlights as changed.

@@ -257,7 +257,7 @@ func TestViewErrors(t *testing.T) {
 		{"write", `{"file":"main","code":"x","view":{"widht":3}}`,
 			`bad input: write: unknown parameter "view.widht" (did you mean "view.width"?); the parameters are width, focus, highlight, grid`},
 		{"write", `{"file":"main","code":"x","view":"yes"}`,
-			`bad input: write: the parameters do not match the tool's input schema: validating root: validating /properties/view: type: yes has type "string", want one of "boolean, object"`},
+			`bad input: write: view: bad view "yes": give iso, front, top, right, back, left, bottom, sheet, or a direction [x, y, z] the camera looks from`},
 		{"scene", `{"command":"png","focus":"gaer"}`, `no such entity: "gaer"; did you mean "gear"? (scene tree lists the names)`},
 		{"scene", `{"command":"png","highlight":["pln"]}`, `no such entity: "pln"; did you mean "pin"? (scene tree lists the names)`},
 		{"scene", `{"command":"png","focus":[5,5,1,1]}`,
@@ -268,7 +268,7 @@ func TestViewErrors(t *testing.T) {
 			"bad png size: 9000 x 5727 px requested; each side must be at most 8192 px (MaxPNGSide): use a smaller scale or width"},
 		{"scene", `{"command":"svg","grid":true}`, "bad input: focus, highlight and grid are for png (and for view with a change); svg draws no picture"},
 		{"scene", `{"command":"info","view":true}`,
-			"bad input: view is for the scene commands that change the scene (undo, redo, reset); for a picture of the scene as it is, use png (with focus, highlight and grid)"},
+			"bad input: view is for the scene commands that change the scene (undo, redo, reset), and png's side; for a picture of the scene as it is, use png (with focus, highlight and grid)"},
 	} {
 		_, err := s.Call(t.Context(), c.tool, json.RawMessage(c.params))
 		if err == nil {

@@ -19,7 +19,7 @@ import (
 )
 
 // runSynopsis is run's usage line and what it does.
-const runSynopsis = `run [-workspace DIR | FILE.js] [-timeout D] [-o OUT [-width N] [-dxf 12|2000] [-dxf-text outlines|entities] [-layers a,b]]
+const runSynopsis = `run [-workspace DIR | FILE.js] [-timeout D] [-o OUT [-width N] [-view SIDE] [-dxf 12|2000] [-dxf-text outlines|entities] [-layers a,b]]
 
 Runs main (scene.code.js of the workspace, or FILE.js with the modules/ beside it) in a
 worker process, under the same limits as the MCP server. With -o it writes the scene to OUT,
