@@ -43,8 +43,9 @@ const shadeAmbient = 0.35
 
 // shadeFeatureDeg is the angle between two faces' normals over which their common edge is
 // drawn: a box's edges are (90°), the facets of a cylinder of 12 or more segments are not
-// (30° or less), its rims are.
-const shadeFeatureDeg = 30
+// (30° or less), its rims are. It is the one feature angle (scene.FeatureAngle) that
+// projections and the 3D viewer use too.
+const shadeFeatureDeg = scene.FeatureAngle
 
 // shadeEdgeColor is the colour of a solid's edges when its style has no stroke. On a part
 // whose colour is darker than shadeDarkFace (its luminance) the edges would not show, so
