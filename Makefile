@@ -26,6 +26,7 @@ build: kernel
 test: kernel deps test-examples
 	CADRUN_REQUIRE_TOOLS=1 CADRUN_BROWSER_TESTS=1 $(GO) test -race -count=1 $(PKGS)
 	CADRUN_REQUIRE_TOOLS=1 $(GO) test -count=1 -run 'TestPool' ./runtime/
+	$(GO) test -count=1 -run 'TestLargeDrawingAsData|TestImportLargeDrawing' ./tools/importer/ ./tools/
 	$(GO) test -run '^$$' -fuzz '^FuzzDXF$$' -fuzztime 4s ./tools/importer/
 	$(GO) test -run '^$$' -fuzz '^FuzzSVG$$' -fuzztime 4s ./tools/importer/
 

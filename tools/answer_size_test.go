@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
@@ -93,10 +95,20 @@ var answerSizes = []struct {
 	{"edit", `{"file": "main", "old_code": "grid(10000, 0.3)", "new_code": "grid(10000, 0.3)\nfor (let i = 0; i < 10000; i++) console.log('cell', i, 'is drawn at', i % 100, Math.floor(i / 100))"}`, logsBudget, ""},
 }
 
+// slowSession is a session with the design journal whose runs may take a minute: the answers'
+// sizes are what is tested, and a run of 10,000 circles under the race detector on a busy
+// machine passes the default 5 s.
+func slowSession(t *testing.T) *Session {
+	ws, _ := newWorkspace(t, nil)
+	s := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{Limits: runtime.Limits{Timeout: time.Minute}}).Session()
+	t.Cleanup(s.srv.CloseJournal)
+	return s
+}
+
 // TestAnswerSizes: on a 10,000-entity scene every answer fits its budget.
 func TestAnswerSizes(t *testing.T) {
 	t.Parallel()
-	s, _ := journalSession(t, nil)
+	s := slowSession(t)
 	addStrokes(t, s.srv.ws, fullSketch()...)
 	for i, row := range answerSizes {
 		out, err := s.Call(context.Background(), row.tool, json.RawMessage(row.params))
@@ -175,7 +187,7 @@ func TestSceneDXFBudget(t *testing.T) {
 // result is about twice that, the structured content repeating the text, as the protocol asks.
 func TestAnswerSizesOverMCP(t *testing.T) {
 	t.Parallel()
-	s, _ := journalSession(t, nil)
+	s := slowSession(t)
 	addStrokes(t, s.srv.ws, fullSketch()...)
 	cs := connectMCP(t, s.srv)
 	for i, row := range answerSizes {
