@@ -121,9 +121,9 @@ const cutStroke = "line: a stroke cut by a clip-path runs on past the cut by hal
 func TestSVGClipText(t *testing.T) {
 	t.Parallel()
 	s, rep, code := svgRun(t, doc(`<clipPath id="c"><rect width="100" height="10"/></clipPath>
-		<text id="cut" x="0" y="20" font-size="20" clip-path="url(#c)">H</text>
+		<g font-family="sans-serif"><text id="cut" x="0" y="20" font-size="20" clip-path="url(#c)">H</text>
 		<text id="away" x="0" y="40" font-size="20" clip-path="url(#c)">H</text>
-		<g clip-path="url(#c)"><text id="inside" x="5" y="5" font-size="4" transform="rotate(10)">HH</text></g>`), Options{})
+		<g clip-path="url(#c)"><text id="inside" x="5" y="5" font-size="4" transform="rotate(10)">HH</text></g></g>`), Options{})
 	e, err := s.Get("cut")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, code)

@@ -40,7 +40,7 @@ func TestSVGViewportClips(t *testing.T) {
 			"rect1", box(5, -10, 15, 0), 100},
 		{"overflow hidden given", `<svg width="10" height="10" overflow="hidden"><rect x="5" width="10" height="10"/></svg>`,
 			"rect1", box(5, -10, 10, 0), 50},
-		{"text in a nested svg", `<svg width="30" height="10"><text id="t" x="0" y="20" font-size="20">H</text></svg>`,
+		{"text in a nested svg", `<svg width="30" height="10"><text id="t" x="0" y="20" font-family="sans-serif" font-size="20">H</text></svg>`,
 			"t", box(1.962890625, -10, 13.076171875, hTop), 0},
 		{"stroke in a nested svg", `<svg width="10" height="10"><line x1="-5" y1="5" x2="20" y2="5" stroke="black" stroke-linecap="round"/></svg>`,
 			"line1", box(0, -5, 10, -5), 0},
