@@ -34,6 +34,8 @@ func TestSVGViewportClips(t *testing.T) {
 			"rect1", box(0, -5, 10, 0), 50},
 		{"nested turned", `<g transform="rotate(90)"><svg width="10" height="10"><rect width="20" height="5"/></svg></g>`,
 			"rect1", box(-5, -10, 0, 0), 50},
+		{"a viewport far larger than the shape", `<svg width="1e12" height="1"><rect x="-1" width="3" height="5"/></svg>`,
+			"rect1", box(0, -1, 2, 0), 2},
 		{"overflow visible", `<svg width="10" height="10" overflow="visible"><rect x="5" width="10" height="10"/></svg>`,
 			"rect1", box(5, -10, 15, 0), 100},
 		{"overflow auto in style", `<svg width="10" height="10" style="overflow:auto"><rect x="5" width="10" height="10"/></svg>`,

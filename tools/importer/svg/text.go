@@ -384,14 +384,15 @@ func (c *converter) clipText(e *element, it *Item) bool {
 		c.skip(e.name, fmt.Sprintf("a clip is not applied to text the font cannot lay out: %v", err))
 		return true
 	}
-	res, err := c.clipFill(w, c.clips)
+	regs := near(c.clips, w.Bounds())
+	res, err := c.clipFill(w, regs)
 	switch res {
 	case clipAll:
 		return false
 	case clipFailed:
 		c.skip(e.name, fmt.Sprintf("clip-path not applied to the text: %v", err))
 	case clipCut:
-		for _, r := range c.clips {
+		for _, r := range regs {
 			it.Clips = append(it.Clips, Clip{Shapes: r.prims})
 		}
 		if it.Stroke != nil {

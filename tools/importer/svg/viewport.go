@@ -93,7 +93,7 @@ type extent struct {
 }
 
 // overflows tells whether what was drawn in a viewport passes the box r (the viewport's
-// corners in scene coordinates), by more than a millionth of its size.
+// corners in scene coordinates), by more than a millionth of its size or of the drawing's.
 func (x *extent) overflows(r scene.Box) bool {
 	if x.unknown {
 		return true
@@ -101,8 +101,8 @@ func (x *extent) overflows(r scene.Box) bool {
 	if !x.box.NonEmpty {
 		return false
 	}
-	size := r.Size()
-	tol := 1e-6 * max(size.X, size.Y)
+	size, drawn := r.Size(), x.box.Size()
+	tol := 1e-6 * min(max(size.X, size.Y), max(drawn.X, drawn.Y))
 	return x.box.Min.X < r.Min.X-tol || x.box.Min.Y < r.Min.Y-tol || x.box.Max.X > r.Max.X+tol || x.box.Max.Y > r.Max.Y+tol
 }
 
