@@ -107,3 +107,24 @@ func TestSVGViewportsAsSVG(t *testing.T) {
 		}
 	}
 }
+
+// TestSVGStrokeAtViewportEdge: a stroke whose path lies inside its viewport but whose band
+// passes the edge (an icon's frame drawn on its viewport's edge: SVG shows half its width)
+// is drawn whole and noted, where nothing was said.
+func TestSVGStrokeAtViewportEdge(t *testing.T) {
+	t.Parallel()
+	const note = "rect: a stroke within half its width of a clip's edge is drawn whole, where SVG cuts its band at the edge"
+	for _, c := range []struct {
+		body string
+		want int
+	}{
+		{`<svg width="24" height="24"><rect width="24" height="24" fill="none" stroke="black" stroke-width="2"/></svg>`, 1},
+		{`<svg width="24" height="24"><rect x="2" y="2" width="20" height="20" fill="none" stroke="black" stroke-width="2"/></svg>`, 0},
+		{`<clipPath id="c"><rect width="24" height="24"/></clipPath><rect width="24" height="24" fill="none" stroke="black" clip-path="url(#c)"/>`, 1},
+	} {
+		_, rep, _ := svgRun(t, doc(c.body), Options{})
+		if rep.Skipped[note] != c.want {
+			t.Errorf("%s: noted %v, want %q %d times", c.body, rep.Skipped, note, c.want)
+		}
+	}
+}

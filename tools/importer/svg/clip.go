@@ -942,6 +942,9 @@ func (c *converter) clipped(e *element, it *Item, w scene.Path) ([]*Item, error)
 		if stroke, pieces = clipStroke(w, regs); stroke == clipFailed {
 			c.skip(e.name, fmt.Sprintf("clip-path not applied to the stroke: cutting it would pass %d segment pairs (MaxClipPairs)", MaxClipPairs))
 		}
+		if stroke == clipNone && it.Width > 0 && bandPasses(w, it.Width, regs) {
+			c.skip(e.name, "a stroke within half its width of a clip's edge is drawn whole, where SVG cuts its band at the edge")
+		}
 	}
 	if err := c.inTime(e.line); err != nil {
 		return nil, err
@@ -1030,4 +1033,22 @@ func near(regs []region, b scene.Box) []region {
 		return regs
 	}
 	return out
+}
+
+// bandPasses tells whether the band a stroke of width paints along path w, which lies inside
+// the regions, passes the edge of one that is a box (a viewport, a plot's frame): the path is
+// not cut, but SVG cuts the band. Other regions are not looked at.
+func bandPasses(w scene.Path, width float64, regs []region) bool {
+	b := w.Bounds()
+	if !b.NonEmpty {
+		return false
+	}
+	h := scene.Vec{X: width / 2, Y: width / 2}
+	band := scene.Box{NonEmpty: true, Min: b.Min.Sub(h), Max: b.Max.Add(h)}
+	for _, r := range regs {
+		if len(r.paths) == 1 && isBox(r.paths[0]) && !contains(r.box, band) {
+			return true
+		}
+	}
+	return false
 }
