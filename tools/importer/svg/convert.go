@@ -470,11 +470,11 @@ func (c *converter) nested(e *element, m scene.Affine, st style) ([]*Item, error
 // viewport converts what a viewport element holds with vp as the viewport's size, cut to
 // the viewport's frame (in scene coordinates) when e clips. Outside any clip, what it holds
 // is first converted uncut and measured: only when it passes the frame (or holds what the
-// reader does not measure: text, a placed symbol) is it converted again inside the frame, so
-// that a viewport whose content fits keeps its <use>s placed as symbols, which a clip would
-// draw in place. Under a clip they are drawn in place already, and the frame is added at once;
-// so it is inside a viewport being measured, so that nested viewports convert their content
-// at most twice, not once more for each level.
+// reader does not measure: text, or a symbol holding text) is it converted again inside the
+// frame, so that a viewport whose content fits keeps its <use>s placed as symbols, which a
+// clip would draw in place. Under a clip they are drawn in place already, and the frame is
+// added at once; so it is inside a viewport being measured, so that nested viewports convert
+// their content at most twice, not once more for each level.
 func (c *converter) viewport(e *element, fr region, vp [2]float64, convert func() ([]*Item, error)) ([]*Item, error) {
 	outerVP, outerExt, outerClips := c.vp, c.ext, c.clips
 	defer func() { c.vp, c.ext, c.clips = outerVP, outerExt, outerClips }()
