@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestSVGTextPlacement places texts as SVG does (x, y, dx, dy, their lists, text-anchor,
@@ -148,7 +150,8 @@ func TestSVGTextPositions(t *testing.T) {
 		{"alignment-baseline on a tspan", `<text x="20" y="50" font-size="20">H<tspan alignment-baseline="middle">E</tspan></text>`,
 			"drawText('text2', 'H', 20, -50, 20);\ndrawText('text3', 'E', 35.0390625, -55.46875, 20);"},
 	} {
-		_, rep, code := svgRun(t, doc(c.body), Options{})
+		// In a sans, so that the face is not noted.
+		_, rep, code := svgRun(t, doc(`<g font-family="sans-serif">`+c.body+`</g>`), Options{})
 		if !strings.Contains(strings.ReplaceAll(code, "\n  ", "\n"), c.want) {
 			t.Errorf("%s: the module lacks\n%s\nin\n%s", c.name, c.want, code)
 		}
@@ -181,6 +184,38 @@ func TestSVGTextNotes(t *testing.T) {
 	for _, want := range []string{"drawText('text3', 'C', 0, -50, 16, {font: 'mono'});", "drawText('text4', 'D', 0, -70, 16, {font: 'sans-bold-italic'});"} {
 		if !strings.Contains(code, want) {
 			t.Errorf("the module lacks %q:\n%s", want, code)
+		}
+	}
+}
+
+// TestSVGTextFaceNoted: a text drawn in cadrun's sans where SVG renderers draw another face
+// (a serif family, cursive or fantasy, or no family at all, for which librsvg and browsers
+// draw a serif) is named in the report, once a text; a sans or monospace family is not.
+func TestSVGTextFaceNoted(t *testing.T) {
+	t.Parallel()
+	const none = "text: no font-family is given: drawn in cadrun's sans, where SVG renderers draw their default face, a serif (librsvg's and browsers')"
+	for _, c := range []struct{ body, want string }{
+		{`<text y="20">H</text>`, none},
+		{`<text y="20">H<tspan x="40">E</tspan></text>`, none},
+		{`<text y="20" font-family="serif">H</text>`, "text: font-family serif is a serif: drawn in cadrun's sans, wider than the file's face"},
+		{`<text y="20" font-family="'Times New Roman', serif">H</text>`, "text: font-family Times New Roman is a serif: drawn in cadrun's sans, wider than the file's face"},
+		{`<text y="20" style="font-family:Georgia">H</text>`, "text: font-family Georgia is a serif: drawn in cadrun's sans, wider than the file's face"},
+		{`<g font-family="Liberation Serif"><text y="20">H</text></g>`, "text: font-family Liberation Serif is a serif: drawn in cadrun's sans, wider than the file's face"},
+		{`<text y="20" font-family="sans-serif">H<tspan font-family="serif">E</tspan></text>`, "text: font-family serif is a serif: drawn in cadrun's sans, wider than the file's face"},
+		{`<text y="20" font-family="cursive">H</text>`, "text: font-family cursive is drawn in cadrun's sans"},
+		{`<text y="20" font-family="sans-serif">H</text>`, ""},
+		{`<text y="20" font-family="DejaVu Sans, serif">H</text>`, ""},
+		{`<text y="20" font-family="Arial">H</text>`, ""},
+		{`<text y="20" font-family="monospace">H</text>`, ""},
+		{`<text y="20" font-family="serif"> <tspan font-family="sans-serif">E</tspan></text>`, ""}, // no character of the text's own
+	} {
+		_, rep, _ := svgRun(t, doc(c.body), Options{})
+		want := map[string]int{}
+		if c.want != "" {
+			want[c.want] = 1
+		}
+		if diff := cmp.Diff(want, rep.Skipped, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: notes mismatch (-want +got):\n%s", c.body, diff)
 		}
 	}
 }

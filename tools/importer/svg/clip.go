@@ -926,7 +926,7 @@ func crossing(a, b, c, d scene.Vec) (float64, bool) {
 // clip regions being converted: as it is, nothing, or its fill cut by the module's booleans
 // and its stroke cut here, a group of the two when it has both.
 func (c *converter) clipped(e *element, it *Item, w scene.Path) ([]*Item, error) {
-	regs := c.clips
+	regs := near(c.clips, w.Bounds())
 	if it.Fill == nil && it.Stroke == nil {
 		return c.made(it)
 	}
@@ -941,6 +941,9 @@ func (c *converter) clipped(e *element, it *Item, w scene.Path) ([]*Item, error)
 	if it.Stroke != nil {
 		if stroke, pieces = clipStroke(w, regs); stroke == clipFailed {
 			c.skip(e.name, fmt.Sprintf("clip-path not applied to the stroke: cutting it would pass %d segment pairs (MaxClipPairs)", MaxClipPairs))
+		}
+		if stroke == clipNone && it.Width > 0 && bandPasses(w, it.Width, regs) {
+			c.skip(e.name, "a stroke within half its width of a clip's edge is drawn whole, where SVG cuts its band at the edge")
 		}
 	}
 	if err := c.inTime(e.line); err != nil {
@@ -998,4 +1001,54 @@ func contains(a, b scene.Box) bool {
 // overlaps tells whether boxes a and b meet.
 func overlaps(a, b scene.Box) bool {
 	return a.NonEmpty && b.NonEmpty && a.Min.X <= b.Max.X && b.Min.X <= a.Max.X && a.Min.Y <= b.Max.Y && b.Min.Y <= a.Max.Y
+}
+
+// near is regs with each region that is one axis-aligned box cut down to the part of it near
+// the box b (b grown by its size on each side): the same cut of what lies in b, where a box
+// far larger than the shape (a viewport of 1e12, a plot's clip) would leave the booleans,
+// whose precision is of the largest coordinate, nothing of a small shape.
+func near(regs []region, b scene.Box) []region {
+	if !b.NonEmpty {
+		return regs
+	}
+	size := b.Size()
+	pad := max(size.X, size.Y, 1e-9*max(math.Abs(b.Min.X), math.Abs(b.Min.Y), math.Abs(b.Max.X), math.Abs(b.Max.Y), 1))
+	grown := scene.Box{NonEmpty: true, Min: b.Min.Sub(scene.Vec{X: pad, Y: pad}), Max: b.Max.Add(scene.Vec{X: pad, Y: pad})}
+	var out []region
+	for i, r := range regs {
+		if len(r.paths) != 1 || !isBox(r.paths[0]) || contains(grown, r.box) {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(regs)
+		}
+		k := meet(r.box, grown)
+		if !k.NonEmpty {
+			out[i] = region{box: r.box} // misses b: an empty region, which leaves nothing
+			continue
+		}
+		out[i] = frame(scene.Identity, k.Min.X, k.Min.Y, k.Max.X-k.Min.X, k.Max.Y-k.Min.Y)
+	}
+	if out == nil {
+		return regs
+	}
+	return out
+}
+
+// bandPasses tells whether the band a stroke of width paints along path w, which lies inside
+// the regions, passes the edge of one that is a box (a viewport, a plot's frame): the path is
+// not cut, but SVG cuts the band. Other regions are not looked at.
+func bandPasses(w scene.Path, width float64, regs []region) bool {
+	b := w.Bounds()
+	if !b.NonEmpty {
+		return false
+	}
+	h := scene.Vec{X: width / 2, Y: width / 2}
+	band := scene.Box{NonEmpty: true, Min: b.Min.Sub(h), Max: b.Max.Add(h)}
+	for _, r := range regs {
+		if len(r.paths) == 1 && isBox(r.paths[0]) && !contains(r.box, band) {
+			return true
+		}
+	}
+	return false
 }

@@ -9,7 +9,9 @@ package svg
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -101,7 +103,7 @@ type Symbol struct {
 	Widths bool
 	// Dashes are the dashes and dots its strokes make, each placement making as many.
 	Dashes float64
-	ext    *extent // what its content covers, in its own coordinates; nil when it does not clip
+	ext    *extent // what its content covers, in its own coordinates
 }
 
 // Options say how to read a file.
@@ -160,7 +162,31 @@ func Read(data []byte, opt Options) (*Drawing, error) {
 	}
 	c.d.Items = items
 	c.d.Drawn = c.drawn
+	c.d.Symbols = placed(items, c.d.Symbols)
 	return c.d, nil
+}
+
+// placed is those of syms that items place, in their order: a viewport's content converted
+// again inside its frame, or a symbol cut to its viewport, leaves the symbols of the first
+// conversion unplaced.
+func placed(items []*Item, syms []*Symbol) []*Symbol {
+	seen := map[*Symbol]bool{}
+	var walk func([]*Item)
+	walk = func(items []*Item) {
+		for _, it := range items {
+			switch it.Kind {
+			case Group:
+				walk(it.Children)
+			case Use:
+				if !seen[it.Symbol] {
+					seen[it.Symbol] = true
+					walk(it.Symbol.Items)
+				}
+			}
+		}
+	}
+	walk(items)
+	return slices.DeleteFunc(syms, func(s *Symbol) bool { return !seen[s] })
 }
 
 type converter struct {
@@ -174,7 +200,9 @@ type converter struct {
 	dashes   float64    // the dashes and dots the strokes make, against scene.MaxDashSegments
 	vp       [2]float64 // the width and height of the viewport being converted, in its user units
 	ext      *extent    // what the innermost clipping viewport being converted holds, nil outside one
-	clips    []region   // the clip regions of the elements being converted, outermost first
+	// measuring tells that a viewport's content is being converted uncut, to be measured.
+	measuring bool
+	clips     []region // the clip regions of the elements being converted, outermost first
 	// clipCache holds the clips read in the user space, by element kind, clip and map.
 	clipCache map[string]clipRead
 	advances  map[glyph]float64 // the characters' advances, measured once a file
@@ -423,49 +451,92 @@ func (c *converter) made(it *Item) ([]*Item, error) {
 }
 
 // nested converts a nested <svg>: its viewBox fitted into its box (x, y, width, height, the
-// size 100% of the viewport it is in by default), which is the viewport of what it holds;
-// what passes the box, which SVG cuts off, is noted.
+// size 100% of the viewport it is in by default), which is the viewport of what it holds and
+// cuts off what passes it, as SVG does, unless overflow is visible.
 func (c *converter) nested(e *element, m scene.Affine, st style) ([]*Item, error) {
 	x, y := c.num(e, "x"), c.num(e, "y")
 	w, h := c.size(e, "width", c.vp[0], st.fontSize), c.size(e, "height", c.vp[1], st.fontSize)
 	if !(w > 0 && h > 0) {
 		return nil, nil // a viewport of no size draws nothing
 	}
-	box := rectBox(m, x, y, w, h)
 	inner, vp := scene.Translation(scene.Vec{X: x, Y: y}), [2]float64{w, h}
 	if vb, ok := viewBox(e.attr("viewBox")); ok {
 		inner, _ = fit(vb, e.attr("preserveAspectRatio"), x, y, w, h)
 		vp = [2]float64{vb[2], vb[3]}
 	}
-	return c.viewport(e, box, vp, func() ([]*Item, error) { return c.group(e, m.Mul(inner), st) })
+	return c.viewport(e, frame(m, x, y, w, h), vp, func() ([]*Item, error) { return c.group(e, m.Mul(inner), st) })
 }
 
-// viewport converts what a viewport element holds with vp as the viewport's size, noting
-// when it draws past box (the viewport in scene coordinates) where SVG clips it.
-func (c *converter) viewport(e *element, box scene.Box, vp [2]float64, convert func() ([]*Item, error)) ([]*Item, error) {
-	outerVP, outerExt := c.vp, c.ext
-	var ext *extent
-	if clips(e) {
-		ext = &extent{}
-		c.ext = ext
-	}
+// viewport converts what a viewport element holds with vp as the viewport's size, cut to
+// the viewport's frame (in scene coordinates) when e clips. Outside any clip, what it holds
+// is first converted uncut and measured: only when it passes the frame (or holds what the
+// reader does not measure: text, or a symbol holding text) is it converted again inside the
+// frame, so that a viewport whose content fits keeps its <use>s placed as symbols, which a
+// clip would draw in place. Under a clip they are drawn in place already, and the frame is
+// added at once; so it is inside a viewport being measured, so that nested viewports convert
+// their content at most twice, not once more for each level.
+func (c *converter) viewport(e *element, fr region, vp [2]float64, convert func() ([]*Item, error)) ([]*Item, error) {
+	outerVP, outerExt, outerClips := c.vp, c.ext, c.clips
+	defer func() { c.vp, c.ext, c.clips = outerVP, outerExt, outerClips }()
 	c.vp = vp
-	items, err := convert()
-	c.vp, c.ext = outerVP, outerExt
-	if err != nil || ext == nil {
+	if !clips(e) {
+		return convert()
+	}
+	cut := func() ([]*Item, error) {
+		ext := &extent{}
+		c.ext = ext
+		c.clips = append(outerClips[:len(outerClips):len(outerClips)], fr)
+		items, err := convert()
+		if outerExt != nil && err == nil {
+			// What is drawn lies inside the frame now.
+			b := fr.box
+			if !ext.unknown {
+				b = meet(b, ext.box)
+			}
+			if b.NonEmpty {
+				outerExt.box.Extend(b.Min)
+				outerExt.box.Extend(b.Max)
+			}
+		}
 		return items, err
 	}
-	if ext.overflows(box) {
-		c.skip(e.name, "what is drawn past its viewport is not cut off as SVG cuts it")
+	if len(outerClips) > 0 || c.measuring {
+		return cut()
 	}
-	if outerExt != nil {
-		outerExt.unknown = outerExt.unknown || ext.unknown
-		if ext.box.NonEmpty {
-			outerExt.box.Extend(ext.box.Min)
-			outerExt.box.Extend(ext.box.Max)
-		}
+	ext := &extent{}
+	c.ext = ext
+	before := c.counts()
+	c.measuring = true
+	items, err := convert()
+	c.measuring = false
+	if err != nil {
+		return nil, err
+	}
+	if ext.overflows(fr.box) {
+		c.restore(before)
+		return cut()
+	}
+	if outerExt != nil && ext.box.NonEmpty {
+		outerExt.box.Extend(ext.box.Min)
+		outerExt.box.Extend(ext.box.Max)
 	}
 	return items, nil
+}
+
+// counts is what converting an element adds to: kept before a viewport's content is
+// converted, to be put back when it is converted again inside its frame.
+type counts struct {
+	skipped, kinds              map[string]int
+	drawn, segments, shapeBytes int
+	dashes                      float64
+}
+
+func (c *converter) counts() counts {
+	return counts{maps.Clone(c.d.Skipped), maps.Clone(c.d.Kinds), c.drawn, c.d.Segments, c.d.ShapeBytes, c.dashes}
+}
+
+func (c *converter) restore(k counts) {
+	c.d.Skipped, c.d.Kinds, c.drawn, c.d.Segments, c.d.ShapeBytes, c.dashes = k.skipped, k.kinds, k.drawn, k.segments, k.shapeBytes, k.dashes
 }
 
 func (c *converter) group(e *element, m scene.Affine, st style) ([]*Item, error) {
@@ -826,7 +897,7 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 		var err error
 		if target.name == "symbol" {
 			convert := func() ([]*Item, error) { return c.content(target, full, st) }
-			items, err = c.viewport(target, rectBox(m, 0, 0, vpW, vpH), c.vp, convert)
+			items, err = c.viewport(target, frame(m, 0, 0, vpW, vpH), c.vp, convert)
 		} else {
 			items, err = c.content(target, full, st)
 		}
@@ -840,20 +911,42 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	// a placement at another scale multiplies the widths by K: the symbol's content is
 	// converted and written once, whatever the scales it is placed at.
 	scale := math.Sqrt(math.Abs(full.Det()))
-	sym, err := c.symbol(target, id, st, scale)
+	sym, err := c.symbol(target, id, st, scale, nil)
 	if err != nil || sym == nil {
 		return nil, err
 	}
-	if c.ext != nil {
-		c.ext.unknown = true
-	}
-	if inv, ok := inner.Invert(); ok && sym.ext != nil {
-		// The viewport this <use> gives the symbol, in the symbol's own coordinates.
-		if sym.ext.overflows(rectBox(scene.Scaling(sym.Scale, -sym.Scale).Mul(inv), 0, 0, vpW, vpH)) {
-			c.skip(target.name, "what is drawn past its viewport is not cut off as SVG cuts it")
+	cut := false
+	if inv, ok := inner.Invert(); ok && target.name == "symbol" && clips(target) {
+		// The viewport this <use> gives the symbol, in the symbol's own coordinates: what the
+		// symbol draws past it is cut off by a symbol of its own, drawn inside it.
+		if vr := rectBox(inv, 0, 0, vpW, vpH); sym.ext.overflows(rectBox(scene.Scaling(sym.Scale, -sym.Scale), vr.Min.X, vr.Min.Y, vr.Max.X-vr.Min.X, vr.Max.Y-vr.Min.Y)) {
+			if sym, err = c.symbol(target, id, st, scale, &vr); err != nil || sym == nil {
+				return nil, err
+			}
+			cut = true
 		}
 	}
 	place := full.Mul(flip).Mul(scene.Scaling(1/sym.Scale, 1/sym.Scale))
+	if c.ext != nil {
+		// What the placed symbol covers, for the viewport the <use> is in.
+		view := rectBox(m, 0, 0, vpW, vpH)
+		var b scene.Box
+		switch x := sym.ext; {
+		case x.unknown && cut:
+			b = view
+		case x.unknown:
+			c.ext.unknown = true
+		case x.box.NonEmpty:
+			b = rectBox(place, x.box.Min.X, x.box.Min.Y, x.box.Max.X-x.box.Min.X, x.box.Max.Y-x.box.Min.Y)
+			if cut {
+				b = meet(b, view)
+			}
+		}
+		if b.NonEmpty {
+			c.ext.box.Extend(b.Min)
+			c.ext.box.Extend(b.Max)
+		}
+	}
 	sx, sy, angle, _ := similarity(place)
 	return c.made(&Item{Kind: Use, Element: e.name, Line: e.line, ID: label(e), Symbol: sym,
 		Place: Placement{X: place.E, Y: place.F, SX: sx, SY: sy, Angle: angle, K: scale / sym.Scale}})
@@ -869,11 +962,15 @@ func (c *converter) content(target *element, m scene.Affine, st style) ([]*Item,
 	return c.element(target, m, st)
 }
 
-// symbol is the Symbol drawing target with the style a <use> passes down: built once for
-// each, at the scale of the first <use> that places it.
-func (c *converter) symbol(target *element, id string, st style, scale float64) (*Symbol, error) {
+// symbol is the Symbol drawing target with the style a <use> passes down, cut to viewport
+// vp (in the symbol's own coordinates) when not nil: built once for each, at the scale of the
+// first <use> that places it.
+func (c *converter) symbol(target *element, id string, st style, scale float64, vp *scene.Box) (*Symbol, error) {
 	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s|%s|%s", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
 		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, st.anchor, st.baseline, fontOf(st))
+	if vp != nil {
+		key += fmt.Sprintf("|cut %g %g %g %g", vp.Min.X, vp.Min.Y, vp.Max.X, vp.Max.Y)
+	}
 	if s, ok := c.symbols[key]; ok {
 		return s, nil
 	}
@@ -883,15 +980,15 @@ func (c *converter) symbol(target *element, id string, st style, scale float64) 
 	var items []*Item
 	var err error
 	// A symbol's content is converted once: what it covers is kept, for each <use> to
-	// compare with the viewport it gives the symbol.
-	var ext *extent
+	// compare with the viewport it gives the symbol and to tell a viewport it is in.
+	ext := &extent{}
 	outerVP, outerExt, outerClips := c.vp, c.ext, c.clips
+	c.ext = ext
 	c.clips = nil // a symbol is placed only outside clips; its own content's clips are its own
+	if vp != nil {
+		c.clips = []region{frame(scene.Scaling(scale, -scale), vp.Min.X, vp.Min.Y, vp.Max.X-vp.Min.X, vp.Max.Y-vp.Min.Y)}
+	}
 	if target.name == "symbol" {
-		if clips(target) {
-			ext = &extent{}
-		}
-		c.ext = ext
 		if vb, ok := viewBox(target.attr("viewBox")); ok {
 			c.vp = [2]float64{vb[2], vb[3]}
 		}

@@ -113,31 +113,30 @@ func firstShape(items []*Item) *Item {
 // TestViewports: a viewBox is fitted into its viewport by preserveAspectRatio (slice covers
 // it, meet fits in it, the alignment places it), a symbol's and a nested <svg>'s size is
 // 100% of the viewport they are in unless given, and what passes a viewport that SVG cuts
-// off is noted.
+// off is cut (TestSVGViewportClips measures what is left).
 func TestViewports(t *testing.T) {
 	t.Parallel()
-	const clipped = "what is drawn past its viewport is not cut off as SVG cuts it"
 	for _, c := range []struct {
 		name, file string
 		x, y, r    float64 // the circle as drawn, with its placement applied
-		note       string
+		cut        bool
 	}{
 		{"symbol at 100%", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><symbol id="s" viewBox="0 0 20 20"><circle cx="10" cy="10" r="10"/></symbol><use href="#s"/></svg>`,
-			100, -100, 100, ""},
+			100, -100, 100, false},
 		{"symbol shifted", `<svg xmlns="http://www.w3.org/2000/svg"><symbol id="s" viewBox="10 10 20 20"><circle cx="20" cy="20" r="10"/></symbol><use href="#s" width="40" height="40"/></svg>`,
-			20, -20, 20, ""},
+			20, -20, 20, false},
 		{"symbol xMinYMin", `<svg xmlns="http://www.w3.org/2000/svg"><symbol id="s" viewBox="0 0 10 10" preserveAspectRatio="xMinYMin"><circle cx="5" cy="5" r="5"/></symbol><use href="#s" width="40" height="20"/></svg>`,
-			10, -10, 10, ""},
+			10, -10, 10, false},
 		{"nested slice", `<svg xmlns="http://www.w3.org/2000/svg"><svg width="100" height="50" viewBox="0 0 10 10" preserveAspectRatio="xMidYMid slice"><circle cx="5" cy="5" r="5"/></svg></svg>`,
-			50, -25, 50, clipped},
+			50, -25, 50, true},
 		{"nested xMaxYMax meet", `<svg xmlns="http://www.w3.org/2000/svg"><svg x="10" width="100" height="50" viewBox="0 0 10 10" preserveAspectRatio="xMaxYMax"><circle cx="5" cy="5" r="5"/></svg></svg>`,
-			85, -25, 25, ""},
+			85, -25, 25, false},
 		{"nested at 100%", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><svg viewBox="0 0 4 4"><circle cx="2" cy="2" r="2"/></svg></svg>`,
-			20, -20, 20, ""},
+			20, -20, 20, false},
 		{"nested overflow visible", `<svg xmlns="http://www.w3.org/2000/svg"><svg width="10" height="10" overflow="visible"><circle cx="20" cy="5" r="5"/></svg></svg>`,
-			20, -5, 5, ""},
+			20, -5, 5, false},
 		{"percentages", `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100"><circle cx="50%" cy="50%" r="10"/></svg>`,
-			100, -50, 10, ""},
+			100, -50, 10, false},
 	} {
 		d, err := Read([]byte(c.file), Options{})
 		if err != nil {
@@ -158,7 +157,10 @@ func TestViewports(t *testing.T) {
 		if p.Call != "drawCircle" || math.Abs(x-c.x) > 1e-9 || math.Abs(y-c.y) > 1e-9 || math.Abs(k*p.R-c.r) > 1e-9 {
 			t.Errorf("%s: %s at (%g, %g) radius %g, want a circle at (%g, %g) radius %g", c.name, p.Call, x, y, k*p.R, c.x, c.y, c.r)
 		}
-		if got := d.Skipped["svg: "+clipped]; (c.note != "") != (got > 0) {
+		if got := len(it.Clips) > 0; got != c.cut {
+			t.Errorf("%s: cut %v, want %v", c.name, got, c.cut)
+		}
+		if len(d.Skipped) > 0 {
 			t.Errorf("%s: noted %v", c.name, d.Skipped)
 		}
 	}
@@ -422,27 +424,49 @@ func TestDashBudget(t *testing.T) {
 	}
 }
 
-// TestSymbolViewportNoted: a symbol's viewport (its <use>'s size, else 100%) cuts off what
-// its content draws past it, with or without a viewBox, placed or skewed: noted.
-func TestSymbolViewportNoted(t *testing.T) {
+// TestSymbolViewportCut: a symbol's viewport (its <use>'s size, else 100%) cuts off what
+// its content draws past it, with or without a viewBox, placed or skewed; a placement whose
+// viewport holds the symbol's content places it uncut.
+func TestSymbolViewportCut(t *testing.T) {
 	t.Parallel()
-	const note = "symbol: what is drawn past its viewport is not cut off as SVG cuts it"
 	for _, c := range []struct {
-		use  string
-		want int
+		use string
+		cut []bool // by <use>
 	}{
-		{`<use href="#s" width="100" height="100"/>`, 1},
-		{`<use href="#s" width="200" height="200"/>`, 0},
-		{`<use href="#s"/>`, 0}, // 100% of the 200 by 200 viewport
-		{`<use href="#s" width="100" height="100" transform="skewX(20)"/>`, 1},
-		{`<use href="#s" transform="translate(50 50)"/><use href="#s" width="100" height="100"/>`, 1},
+		{`<use href="#s" width="100" height="100"/>`, []bool{true}},
+		{`<use href="#s" width="200" height="200"/>`, []bool{false}},
+		{`<use href="#s"/>`, []bool{false}}, // 100% of the 200 by 200 viewport
+		{`<use href="#s" width="100" height="100" transform="skewX(20)"/>`, []bool{true}},
+		{`<use href="#s" transform="translate(50 50)"/><use href="#s" width="100" height="100"/>`, []bool{false, true}},
+		{`<use href="#s" style="overflow:visible" width="100" height="100"/>`, []bool{true}}, // the symbol's overflow counts, not the use's
 	} {
 		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><symbol id="s"><rect x="20" y="20" width="160" height="160"/></symbol>`+c.use+`</svg>`), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Skipped[note] != c.want {
-			t.Errorf("%s: noted %v, want %q %d times", c.use, d.Skipped, note, c.want)
+		var got []bool
+		for _, it := range d.Items {
+			got = append(got, hasClips([]*Item{it}))
+		}
+		if !slices.Equal(got, c.cut) || len(d.Skipped) > 0 {
+			t.Errorf("%s: cut %v, want %v (noted %v)", c.use, got, c.cut, d.Skipped)
 		}
 	}
+	d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><symbol id="s" overflow="visible"><rect x="20" y="20" width="160" height="160"/></symbol><use href="#s" width="100" height="100"/></svg>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasClips(d.Items) || len(d.Symbols) != 1 {
+		t.Errorf("overflow visible: cut, or %d symbols", len(d.Symbols))
+	}
+}
+
+// hasClips tells whether any shape of items, or of the symbols they place, is cut.
+func hasClips(items []*Item) bool {
+	for _, it := range items {
+		if len(it.Clips) > 0 || hasClips(it.Children) || it.Symbol != nil && hasClips(it.Symbol.Items) {
+			return true
+		}
+	}
+	return false
 }

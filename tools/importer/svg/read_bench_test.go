@@ -70,3 +70,33 @@ func BenchmarkReadText(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadViewports reads a sheet of 400 icons as an icon sprite places them: each a
+// nested <svg> with a viewBox holding three shapes and a placed symbol, a quarter of them
+// drawing past their viewport, and 400 <use>s of a symbol, a quarter of a symbol that draws
+// past its viewBox: the work that measuring each viewport's content, and converting it again
+// cut where it passes, adds.
+func BenchmarkReadViewports(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1000"><defs>`)
+	for id, r := range map[string]int{"s": 10, "t": 14} {
+		fmt.Fprintf(&sb, `<symbol id="%s" viewBox="0 0 24 24"><circle cx="12" cy="12" r="%d" fill="teal"/><path d="M6 12 l4 4 l8 -8" stroke="white" stroke-width="2" fill="none"/></symbol>`, id, r)
+	}
+	sb.WriteString(`</defs>`)
+	for i := range 400 {
+		r, id := 8, "s"
+		if i%4 == 0 {
+			r, id = 14, "t" // passes its 24-unit viewport
+		}
+		fmt.Fprintf(&sb, "\n"+`<svg x="%d" y="%d" width="20" height="20" viewBox="0 0 24 24"><rect x="2" y="2" width="20" height="20" rx="3" fill="#eee"/><circle cx="12" cy="12" r="%d" fill="navy"/><path d="M4 20 L12 4 L20 20 Z" fill="orange"/><use href="#s" x="6" y="6" width="12" height="12"/></svg>`, i%20*50, i/20*50, r)
+		fmt.Fprintf(&sb, "\n"+`<use href="#%s" x="%d" y="%d" width="24" height="24"/>`, id, i%20*50+25, i/20*50+25)
+	}
+	sb.WriteString("</svg>")
+	data := []byte(sb.String())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(data, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -55,7 +55,9 @@ type style struct {
 	// ("" for auto): inherited, as SVG 2 and browsers take it.
 	baseline string
 	mono     bool // a monospace font-family
-	italic   bool // font-style italic or oblique
+	// family is font-family as written, "" when no element gives one.
+	family string
+	italic bool // font-style italic or oblique
 }
 
 // initialStyle is SVG's initial style: black fill, no stroke, width 1, 16px text.
@@ -151,6 +153,7 @@ func (s style) child(e *element) style {
 	if v, ok := p["font-family"]; ok && v != "inherit" {
 		lv := strings.ToLower(v)
 		s.mono = strings.Contains(lv, "mono") || strings.Contains(lv, "courier")
+		s.family = v
 	}
 	if v, ok := p["text-anchor"]; ok && v != "inherit" {
 		s.anchor = v

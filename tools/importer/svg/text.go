@@ -102,6 +102,37 @@ func fontOf(st style) string {
 	return "sans"
 }
 
+// serifs are words in the names of common serif faces, which a family naming a serif face
+// (not a sans) is told by.
+var serifs = []string{"serif", "times", "georgia", "garamond", "palatino", "cambria", "baskerville", "bookman",
+	"schoolbook", "caslon", "didot", "bodoni", "minion", "constantia", "charter", "tinos"}
+
+// familyNote is the note a text drawn in cadrun's sans with style st takes where a renderer
+// draws another face: "" for a sans or monospace family. Only the first family of the list
+// is looked at: the one a renderer that has it draws.
+func familyNote(st style) string {
+	if st.mono {
+		return ""
+	}
+	first, _, _ := strings.Cut(st.family, ",")
+	first = strings.Trim(strings.TrimSpace(first), `"'`)
+	lf := strings.ToLower(first)
+	switch {
+	case first == "":
+		return "no font-family is given: drawn in cadrun's sans, where SVG renderers draw their default face, a serif (librsvg's and browsers')"
+	case lf == "cursive" || lf == "fantasy":
+		return "font-family " + clip(first) + " is drawn in cadrun's sans"
+	case strings.Contains(lf, "sans"):
+		return ""
+	}
+	for _, w := range serifs {
+		if strings.Contains(lf, w) {
+			return "font-family " + clip(first) + " is a serif: drawn in cadrun's sans, wider than the file's face"
+		}
+	}
+	return ""
+}
+
 // advance is the width cadrun's font advances by over s at size; an estimate of 0.6 em a
 // character where the font cannot lay it out.
 func advance(s string, size float64, st style) float64 {
@@ -265,7 +296,18 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 	// Each chunk is shifted by its anchor as a whole: a chunk of one run is drawn aligned
 	// on its anchor point, as a person would write it.
 	var items []*Item
-	cutAway := false // a run left out because its clip leaves nothing of it
+	cutAway := false           // a run left out because its clip leaves nothing of it
+	noted := map[string]bool{} // the faces noted, once a text
+	for k, ch := range chars {
+		// Each character's face (runs part by the face cadrun draws, which a serif and a sans
+		// share), once a span.
+		if sp := spans[ch.span]; ch.r != ' ' && sp.st.visible && (k == 0 || chars[k-1].span != ch.span || chars[k-1].r == ' ') {
+			if n := familyNote(sp.st); n != "" && !noted[n] {
+				noted[n] = true
+				c.skip(e.name, n)
+			}
+		}
+	}
 	for i := 0; i < len(runs); {
 		j := i
 		for j < len(runs) && runs[j].chunk == runs[i].chunk {
@@ -342,14 +384,15 @@ func (c *converter) clipText(e *element, it *Item) bool {
 		c.skip(e.name, fmt.Sprintf("a clip is not applied to text the font cannot lay out: %v", err))
 		return true
 	}
-	res, err := c.clipFill(w, c.clips)
+	regs := near(c.clips, w.Bounds())
+	res, err := c.clipFill(w, regs)
 	switch res {
 	case clipAll:
 		return false
 	case clipFailed:
 		c.skip(e.name, fmt.Sprintf("clip-path not applied to the text: %v", err))
 	case clipCut:
-		for _, r := range c.clips {
+		for _, r := range regs {
 			it.Clips = append(it.Clips, Clip{Shapes: r.prims})
 		}
 		if it.Stroke != nil {

@@ -3,8 +3,10 @@ package svg
 // Viewports: the root, a nested <svg> and a <symbol> each fit a viewBox into a box by
 // preserveAspectRatio (meet fits it inside, slice covers the box with it, none stretches it),
 // and their width and height default to 100% of the viewport they are in, as a <use>'s do
-// for a symbol. Percentages of lengths are of the viewport they are in. A viewport clips what
-// it holds, which cadrun does not: where what is drawn passes the viewport, it is noted.
+// for a symbol. Percentages of lengths are of the viewport they are in. A nested <svg> or a
+// placed <symbol> cuts what it holds to its viewport (overflow hidden, SVG's default for
+// them) with the clip paths' machinery, the viewport's rectangle a clip region; the root is
+// not cut to its page.
 
 import (
 	"strings"
@@ -81,16 +83,17 @@ func (c *converter) percent(v string, of float64) (float64, bool) {
 	return n[0] / 100 * of, true
 }
 
-// extent is the box what is drawn inside a viewport covers, in scene coordinates, while
-// the viewport is converted; unknown when it holds text or a placed symbol, whose extent
-// the reader does not work out.
+// extent is the box what is drawn inside a viewport covers, in scene coordinates (a
+// symbol's: in its own), while the viewport is converted, so that a viewport whose content
+// fits it is not cut; unknown when it holds text, or a symbol holding text, whose extent the
+// reader does not work out.
 type extent struct {
 	box     scene.Box
 	unknown bool
 }
 
 // overflows tells whether what was drawn in a viewport passes the box r (the viewport's
-// corners in scene coordinates), by more than a millionth of its size.
+// corners in scene coordinates), by more than a millionth of its size or of the drawing's.
 func (x *extent) overflows(r scene.Box) bool {
 	if x.unknown {
 		return true
@@ -98,8 +101,8 @@ func (x *extent) overflows(r scene.Box) bool {
 	if !x.box.NonEmpty {
 		return false
 	}
-	size := r.Size()
-	tol := 1e-6 * max(size.X, size.Y)
+	size, drawn := r.Size(), x.box.Size()
+	tol := 1e-6 * min(max(size.X, size.Y), max(drawn.X, drawn.Y))
 	return x.box.Min.X < r.Min.X-tol || x.box.Min.Y < r.Min.Y-tol || x.box.Max.X > r.Max.X+tol || x.box.Max.Y > r.Max.Y+tol
 }
 
@@ -115,4 +118,26 @@ func rectBox(m scene.Affine, x, y, w, h float64) scene.Box {
 func clips(e *element) bool {
 	v := strings.TrimSpace(properties(e)["overflow"])
 	return v != "visible" && v != "auto"
+}
+
+// frame is the clip region of a viewport: the rectangle (x, y, w, h) mapped by m.
+func frame(m scene.Affine, x, y, w, h float64) region {
+	var p scene.Path
+	p.Polyline([]scene.Vec{{X: x, Y: y}, {X: x + w, Y: y}, {X: x + w, Y: y + h}, {X: x, Y: y + h}}, true)
+	p = p.Transform(m)
+	prim := Prim{Call: "drawPolygon"}
+	for _, s := range p[:4] {
+		prim.Points = append(prim.Points, s.P[0])
+	}
+	return region{paths: []scene.Path{p}, prims: []Prim{prim}, box: p.Bounds()}
+}
+
+// meet is the box where a and b overlap; empty when they do not.
+func meet(a, b scene.Box) scene.Box {
+	if !overlaps(a, b) {
+		return scene.Box{}
+	}
+	return scene.Box{NonEmpty: true,
+		Min: scene.Vec{X: max(a.Min.X, b.Min.X), Y: max(a.Min.Y, b.Min.Y)},
+		Max: scene.Vec{X: min(a.Max.X, b.Max.X), Y: min(a.Max.Y, b.Max.Y)}}
 }
