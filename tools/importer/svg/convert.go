@@ -329,6 +329,12 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 	if it == nil {
 		return nil, nil
 	}
+	// A path of one point is a dot its caps draw, which the note on caps speaks of; one its
+	// transforms shrink to a point is nothing.
+	if tooSmall(it.Prim) || tooSmallBox(p.Transform(m).Bounds()) && !tooSmallBox(p.Bounds()) {
+		c.skip(e.name, tooSmallNote)
+		return nil, nil
+	}
 	if len(c.clips) > 0 {
 		return c.clipped(e, it, p.Transform(m))
 	}
@@ -739,12 +745,40 @@ func (c *converter) prim(e *element, p scene.Path, m scene.Affine, st style) Pri
 				pts = append(pts, s.P[0])
 			}
 		}
-		if e.name == "polygon" {
+		switch {
+		case e.name != "polygon":
+			return Prim{Call: "drawLine", Points: pts}
+		case len(pts) >= 3:
 			return Prim{Call: "drawPolygon", Points: pts}
 		}
-		return Prim{Call: "drawLine", Points: pts}
+		// A polygon of two points, which drawPolygon refuses, is drawn as the closed path
+		// SVG draws: no inside, its stroke there and back.
 	}
 	return Prim{Call: "drawBezier", Path: pathString(w)}
+}
+
+// tooSmallNote is the note on a shape tooSmall skips.
+var tooSmallNote = fmt.Sprintf("drawn under %g scene units wide or high after its transforms: nothing to draw", minWritten)
+
+// tooSmall tells that a call's size is written as 0 (Num), which its draw call refuses: a
+// shape its transforms shrink to nothing, as a viewBox of 6e20 units in 30 px does, draws
+// nothing in SVG either.
+func tooSmall(p Prim) bool {
+	switch p.Call {
+	case "drawCircle":
+		return Num(p.R) == "0"
+	case "drawRect", "drawRoundedRect", "drawEllipse":
+		return Num(p.W) == "0" || Num(p.H) == "0"
+	case "drawText":
+		return Num(p.Size) == "0"
+	}
+	return false
+}
+
+// tooSmallBox tells that a line's or a path's points are all written as one point.
+func tooSmallBox(b scene.Box) bool {
+	d := b.Size()
+	return Num(d.X) == "0" && Num(d.Y) == "0"
 }
 
 // cornerRadii are a rect's rx and ry after SVG's defaults and clamping.

@@ -266,6 +266,7 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 	// on its anchor point, as a person would write it.
 	var items []*Item
 	cutAway := false // a run left out because its clip leaves nothing of it
+	tiny := false    // a run left out because its transforms leave it too small to write
 	for i := 0; i < len(runs); {
 		j := i
 		for j < len(runs) && runs[j].chunk == runs[i].chunk {
@@ -307,6 +308,11 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 			if it.Stroke != nil && !sst.nonScaling {
 				it.Width = sst.strokeWidth * math.Abs(sx)
 			}
+			if tooSmall(it.Prim) {
+				c.skip(e.name, tooSmallNote)
+				tiny = true
+				continue
+			}
 			if len(c.clips) > 0 && !c.clipText(spans[r.span].e, it) {
 				cutAway = true
 				continue
@@ -317,7 +323,7 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 	}
 	switch len(items) {
 	case 0:
-		if !cutAway {
+		if !cutAway && !tiny {
 			c.skip(e.name, "visibility:hidden")
 		}
 		return nil, nil
