@@ -131,6 +131,9 @@ func Read(data []byte, opt Options) (*Drawing, error) {
 	c := &converter{lim: lim, deadline: deadline, ids: map[string]*element{}, symbols: map[string]*Symbol{},
 		d: &Drawing{Kinds: map[string]int{}, Skipped: map[string]int{}}}
 	c.index(root)
+	if err := c.applyStylesheets(root); err != nil {
+		return nil, err
+	}
 	c.vp = [2]float64{100, 100}
 	if vb, ok := viewBox(root.attr("viewBox")); ok {
 		c.vp = [2]float64{vb[2], vb[3]}
@@ -240,13 +243,13 @@ func (c *converter) skip(elem, why string) { c.d.Skipped[elem+": "+why]++ }
 // ignored are elements that draw nothing and are passed over without a note.
 var ignored = map[string]bool{"title": true, "desc": true, "metadata": true, "namedview": true, "defs": true,
 	"symbol": true, "linearGradient": true, "radialGradient": true, "stop": true, "clipPath": true,
-	"mask": true, "filter": true, "marker": true, "pattern": true, "perspective": true}
+	"mask": true, "filter": true, "marker": true, "pattern": true, "perspective": true,
+	"style": true} // read before the drawing is (applyStylesheets)
 
 // unsupported are elements skipped with a note saying why.
 var unsupported = map[string]string{
 	"image":         "raster images are not imported",
 	"foreignObject": "foreign content is not imported",
-	"style":         "CSS stylesheets are not applied; only style attributes and presentation attributes are",
 	"script":        "scripts are not run",
 	"textPath":      "text on a path is not imported",
 }

@@ -1,6 +1,7 @@
 package svg
 
-// Styles: the presentation attributes and the style attribute (which wins), inherited down the
+// Styles: the presentation attributes, the stylesheets' rules over them (css.go writes those
+// into the attributes) and the style attribute (which wins), inherited down the
 // tree as SVG inherits them. Only what cadrun can draw is kept: fill, stroke, stroke width,
 // opacity, display, font size and text anchor. Colours are named, #rgb, #rrggbb or rgb(); a
 // paint cadrun cannot draw (a gradient or pattern, url(#...)) is none, counted as skipped.
