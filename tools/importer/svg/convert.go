@@ -311,8 +311,10 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 		defer func() { c.clips = outer }()
 	}
 	switch e.name {
-	case "g", "a", "switch":
+	case "g", "a":
 		return c.group(e, m, st)
+	case "switch":
+		return c.switchGroup(e, m, st)
 	case "svg":
 		return c.nested(e, m, st)
 	case "use":
