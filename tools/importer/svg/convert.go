@@ -286,8 +286,11 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 		c.skip(e.name, "display:none")
 		return nil, nil
 	}
-	if v := e.attr("filter"); v != "" && v != "none" {
+	if st.filter != "" {
 		c.skip(e.name, "filter is not applied")
+	}
+	if st.blend != "" {
+		c.skip(e.name, "mix-blend-mode "+clip(st.blend)+" is not applied")
 	}
 	if t := e.attr("transform"); t != "" {
 		tm, err := parseTransform(t)
@@ -686,6 +689,9 @@ func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *I
 	}
 	if e.name == "line" || e.name == "polyline" {
 		it.Fill = nil // an open line has no inside
+	}
+	if st.markers != [3]bool{} && (e.name == "path" || e.name == "line" || e.name == "polyline" || e.name == "polygon") {
+		c.skip(e.name, "markers are not drawn")
 	}
 	it.Prim = c.prim(e, p, m, st)
 	if c.ext != nil && (it.Fill != nil || it.Stroke != nil) {

@@ -72,3 +72,34 @@ func TestStylesheets(t *testing.T) {
 		}
 	}
 }
+
+// TestNotAppliedNamed: what the import does not draw is named whether the file gives it as
+// an attribute, in the style attribute or by a stylesheet: a filter (a blur under a mirror,
+// as in librsvg's 634324-blur-negative-transform.svg, gave it in style), a blend mode and
+// markers, which were drawn without a word.
+func TestNotAppliedNamed(t *testing.T) {
+	t.Parallel()
+	d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><style>.m { marker-end: url(#a) }</style>
+		<path d="M0 0 L 1 1" style="filter:url(#f)" transform="matrix(-1 0 0 1 0 0)"/>
+		<g style="mix-blend-mode:multiply"><rect width="1" height="1"/></g>
+		<rect width="1" height="1" mix-blend-mode="normal"/>
+		<g marker-start="url(#a)"><line x2="1" marker-start="none"/><polyline points="0 0 1 1"/><rect width="1" height="1"/></g>
+		<path class="m" d="M0 0 L 1 1"/><path d="M0 0 L 1 1" style="marker: url(#a)"/></svg>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, n := range map[string]int{
+		"path: filter is not applied":                1,
+		"g: mix-blend-mode multiply is not applied":  1,
+		"polyline: markers are not drawn":            1,
+		"path: markers are not drawn":                2,
+		"path: stroke-linecap butt is drawn round":   0,
+		"rect: mix-blend-mode normal is not applied": 0,
+		"line: markers are not drawn":                0,
+		"rect: markers are not drawn":                0,
+	} {
+		if d.Skipped[k] != n {
+			t.Errorf("noted %q %d times, want %d (%v)", k, d.Skipped[k], n, d.Skipped)
+		}
+	}
+}

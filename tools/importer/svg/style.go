@@ -57,6 +57,10 @@ type style struct {
 	baseline string
 	mono     bool // a monospace font-family
 	italic   bool // font-style italic or oblique
+	// filter and blend are the element's filter and mix-blend-mode ("" for none and normal),
+	// not drawn and not inherited; markers are marker-start, -mid and -end given (inherited).
+	filter, blend string
+	markers       [3]bool
 }
 
 // initialStyle is SVG's initial style: black fill, no stroke, width 1, 16px text.
@@ -74,7 +78,8 @@ func properties(e *element) map[string]string {
 		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight",
 		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin", "overflow",
 		"clip-path", "clip-rule", "mask", "dominant-baseline", "alignment-baseline", "baseline-shift",
-		"letter-spacing", "word-spacing", "writing-mode", "font-family", "font-style", "text-decoration"} {
+		"letter-spacing", "word-spacing", "writing-mode", "font-family", "font-style", "text-decoration",
+		"filter", "mix-blend-mode", "marker", "marker-start", "marker-mid", "marker-end"} {
 		if v, ok := e.attrs[k]; ok {
 			p[k] = strings.TrimSpace(v)
 		}
@@ -180,6 +185,21 @@ func (s style) child(e *element) style {
 		s.lineJoin = v
 	}
 	s.nonScaling = p["vector-effect"] == "non-scaling-stroke"
+	s.filter, s.blend = "", ""
+	if v := p["filter"]; v != "" && v != "none" {
+		s.filter = v
+	}
+	if v := p["mix-blend-mode"]; v != "" && v != "normal" {
+		s.blend = v
+	}
+	if v, ok := p["marker"]; ok && v != "inherit" {
+		s.markers = [3]bool{v != "none", v != "none", v != "none"}
+	}
+	for i, k := range []string{"marker-start", "marker-mid", "marker-end"} {
+		if v, ok := p[k]; ok && v != "inherit" {
+			s.markers[i] = v != "none"
+		}
+	}
 	return s
 }
 
