@@ -47,6 +47,7 @@ func FuzzSVG(f *testing.F) {
 	f.Add([]byte(`<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10"><g id="a" transform="rotate(30 5 5)"><rect width="4" height="2" rx="1"/><path d="m0 0 c1 2 3 4 5 6 a2 1 30 1 0 4 4z"/></g><use href="#a" x="3"/></svg>`))
 	f.Add([]byte(`<svg><defs><symbol id="s"><circle r="1" style="fill:#abc;stroke:rgb(1,2,3)"/><use href="#s"/></symbol></defs><use href="#s"/><text x="1 2" font-size="2em">x</text><polygon points="1,2 3"/></svg>`))
 	f.Add([]byte(`<svg><clipPath id="c" clip-rule="evenodd" clipPathUnits="objectBoundingBox" clip-path="url(#d)"><path d="M0 0h1v1z M.2 .2h.5v.5z"/><text y="1">A</text></clipPath><clipPath id="d"><circle r="9"/></clipPath><mask id="m"><rect width="5" height="5" fill="#fff"/></mask><g clip-path="url(#c)" mask="url(#m)"><path d="M0 0 C5 5 9 0 3 3" stroke="red"/><text x="1 2" dx="1" y="3" text-anchor="middle" dominant-baseline="central" xml:space="preserve"> a <tspan x="4" dy="1em" font-size="150%">b</tspan></text></g></svg>`))
+	f.Add([]byte(`<svg width="30" height="27" viewBox="0 0 6e20 540"><style>/* x */ g.a > rect, #b .c { fill: red !important } @media print { * { fill: blue } } <!-- y --> rect:hover{}</style><g class="a"><rect width="6420" height="540"/><polygon points="1,2 3,4" class="c"/></g><switch><rect systemLanguage="de"/><path d="M0 0 L1 1" style="marker:url(#m);filter:url(#f);mix-blend-mode:screen"/></switch></svg>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _, _ = SVG(data, Options{SVGLimits: svg.Limits{MaxTime: time.Second}})
 	})
