@@ -64,7 +64,7 @@ func (c *converter) applyStylesheets(root *element) error {
 	}
 	// Rules are found by their subject's id, first class, name, or else are tried on all.
 	byID, byClass, byName := map[string][]int{}, map[string][]int{}, map[string][]int{}
-	var any []int
+	var all []int
 	for i, r := range rules {
 		s := r.sel[len(r.sel)-1]
 		switch {
@@ -75,7 +75,7 @@ func (c *converter) applyStylesheets(root *element) error {
 		case s.name != "":
 			byName[s.name] = append(byName[s.name], i)
 		default:
-			any = append(any, i)
+			all = append(all, i)
 		}
 	}
 	var walk func(e *element, anc []*element) error
@@ -99,7 +99,7 @@ func (c *converter) applyStylesheets(root *element) error {
 			try(byClass[cl])
 		}
 		try(byName[e.name])
-		try(any)
+		try(all)
 		slices.SortFunc(matched, func(a, b int) int {
 			if rules[a].spec != rules[b].spec {
 				return rules[a].spec - rules[b].spec
