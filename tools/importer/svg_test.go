@@ -183,11 +183,11 @@ func TestSVGUnits(t *testing.T) {
 // TestSVGSkipped: what cadrun cannot draw is counted with the reason.
 func TestSVGSkipped(t *testing.T) {
 	t.Parallel()
-	_, rep, _ := svgRun(t, doc(`<style>rect{fill:red}</style><image href="a.png" width="5" height="5"/>
+	_, rep, _ := svgRun(t, doc(`<style>rect:hover{fill:red}</style><image href="a.png" width="5" height="5"/>
 		<rect width="1" height="1" fill="url(#g)" filter="url(#f)"/><circle r="2" style="display:none"/>
 		<path d="M0 0 L1 1 L0 1 Z" fill-rule="evenodd"/>`), Options{})
 	for _, k := range []string{
-		"style: CSS stylesheets are not applied; only style attributes and presentation attributes are",
+		`style: a rule of selector "rect:hover" is not applied: only element names, classes, ids, * and the descendant and child combinators are`,
 		"image: raster images are not imported",
 		"rect: a gradient or pattern fill is drawn as none (or its fallback colour)",
 		"rect: filter is not applied",

@@ -133,6 +133,9 @@ func Read(data []byte, opt Options) (*Drawing, error) {
 	c := &converter{lim: lim, deadline: deadline, ids: map[string]*element{}, symbols: map[string]*Symbol{},
 		d: &Drawing{Kinds: map[string]int{}, Skipped: map[string]int{}}}
 	c.index(root)
+	if err := c.applyStylesheets(root); err != nil {
+		return nil, err
+	}
 	c.vp = [2]float64{100, 100}
 	if vb, ok := viewBox(root.attr("viewBox")); ok {
 		c.vp = [2]float64{vb[2], vb[3]}
@@ -268,13 +271,13 @@ func (c *converter) skip(elem, why string) { c.d.Skipped[elem+": "+why]++ }
 // ignored are elements that draw nothing and are passed over without a note.
 var ignored = map[string]bool{"title": true, "desc": true, "metadata": true, "namedview": true, "defs": true,
 	"symbol": true, "linearGradient": true, "radialGradient": true, "stop": true, "clipPath": true,
-	"mask": true, "filter": true, "marker": true, "pattern": true, "perspective": true}
+	"mask": true, "filter": true, "marker": true, "pattern": true, "perspective": true,
+	"style": true} // read before the drawing is (applyStylesheets)
 
 // unsupported are elements skipped with a note saying why.
 var unsupported = map[string]string{
 	"image":         "raster images are not imported",
 	"foreignObject": "foreign content is not imported",
-	"style":         "CSS stylesheets are not applied; only style attributes and presentation attributes are",
 	"script":        "scripts are not run",
 	"textPath":      "text on a path is not imported",
 }
@@ -311,8 +314,11 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 		c.skip(e.name, "display:none")
 		return nil, nil
 	}
-	if v := e.attr("filter"); v != "" && v != "none" {
+	if st.filter != "" {
 		c.skip(e.name, "filter is not applied")
+	}
+	if st.blend != "" {
+		c.skip(e.name, "mix-blend-mode "+clip(st.blend)+" is not applied")
 	}
 	if t := e.attr("transform"); t != "" {
 		tm, err := parseTransform(t)
@@ -336,8 +342,10 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 		defer func() { c.clips = outer }()
 	}
 	switch e.name {
-	case "g", "a", "switch":
+	case "g", "a":
 		return c.group(e, m, st)
+	case "switch":
+		return c.switchGroup(e, m, st)
 	case "svg":
 		return c.nested(e, m, st)
 	case "use":
@@ -355,6 +363,12 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 	}
 	it := c.shape(e, p, m, st)
 	if it == nil {
+		return nil, nil
+	}
+	// A path of one point is a dot its caps draw, which the note on caps speaks of; one its
+	// transforms shrink to a point is nothing.
+	if tooSmall(it.Prim) || tooSmallBox(p.Transform(m).Bounds()) && !tooSmallBox(p.Bounds()) {
+		c.skip(e.name, tooSmallNote)
 		return nil, nil
 	}
 	if len(c.clips) > 0 {
@@ -747,6 +761,9 @@ func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *I
 	if e.name == "line" || e.name == "polyline" {
 		it.Fill = nil // an open line has no inside
 	}
+	if st.markers != [3]bool{} && (e.name == "path" || e.name == "line" || e.name == "polyline" || e.name == "polygon") {
+		c.skip(e.name, "markers are not drawn")
+	}
 	it.Prim = c.prim(e, p, m, st)
 	if c.ext != nil && (it.Fill != nil || it.Stroke != nil) {
 		b := p.Transform(m).Bounds()
@@ -810,12 +827,40 @@ func (c *converter) prim(e *element, p scene.Path, m scene.Affine, st style) Pri
 				pts = append(pts, s.P[0])
 			}
 		}
-		if e.name == "polygon" {
+		switch {
+		case e.name != "polygon":
+			return Prim{Call: "drawLine", Points: pts}
+		case len(pts) >= 3:
 			return Prim{Call: "drawPolygon", Points: pts}
 		}
-		return Prim{Call: "drawLine", Points: pts}
+		// A polygon of two points, which drawPolygon refuses, is drawn as the closed path
+		// SVG draws: no inside, its stroke there and back.
 	}
 	return Prim{Call: "drawBezier", Path: pathString(w)}
+}
+
+// tooSmallNote is the note on a shape tooSmall skips.
+var tooSmallNote = fmt.Sprintf("drawn under %g scene units wide or high after its transforms: nothing to draw", minWritten)
+
+// tooSmall tells that a call's size is written as 0 (Num), which its draw call refuses: a
+// shape its transforms shrink to nothing, as a viewBox of 6e20 units in 30 px does, draws
+// nothing in SVG either.
+func tooSmall(p Prim) bool {
+	switch p.Call {
+	case "drawCircle":
+		return Num(p.R) == "0"
+	case "drawRect", "drawRoundedRect", "drawEllipse":
+		return Num(p.W) == "0" || Num(p.H) == "0"
+	case "drawText":
+		return Num(p.Size) == "0"
+	}
+	return false
+}
+
+// tooSmallBox tells that a line's or a path's points are all written as one point.
+func tooSmallBox(b scene.Box) bool {
+	d := b.Size()
+	return Num(d.X) == "0" && Num(d.Y) == "0"
 }
 
 // cornerRadii are a rect's rx and ry after SVG's defaults and clamping.

@@ -82,12 +82,15 @@ func arc(b *strings.Builder, s scene.Seg, cmd func(byte, ...scene.Vec)) {
 	}
 }
 
+// minWritten is the least size Num writes as other than 0.
+const minWritten = 1e-9
+
 // Num writes a number cadrun worked out: 12 significant digits, below any drawing's precision
 // and free of float noise, and 0 for anything under 1e-9 (the noise a turn by a quarter leaves
 // where a coordinate is 0); a number the file wrote (and the identity map kept) comes back as
 // the file wrote it.
 func Num(v float64) string {
-	if math.Abs(v) < 1e-9 {
+	if math.Abs(v) < minWritten {
 		return "0"
 	}
 	s := strconv.FormatFloat(v, 'g', 12, 64)

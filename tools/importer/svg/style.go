@@ -1,6 +1,7 @@
 package svg
 
-// Styles: the presentation attributes and the style attribute (which wins), inherited down the
+// Styles: the presentation attributes, the stylesheets' rules over them (css.go writes those
+// into the attributes) and the style attribute (which wins), inherited down the
 // tree as SVG inherits them. Only what cadrun can draw is kept: fill, stroke, stroke width,
 // opacity, display, font size and text anchor. Colours are named, #rgb, #rrggbb or rgb(); a
 // paint cadrun cannot draw (a gradient or pattern, url(#...)) is none, counted as skipped.
@@ -58,6 +59,10 @@ type style struct {
 	// family is font-family as written, "" when no element gives one.
 	family string
 	italic bool // font-style italic or oblique
+	// filter and blend are the element's filter and mix-blend-mode ("" for none and normal),
+	// not drawn and not inherited; markers are marker-start, -mid and -end given (inherited).
+	filter, blend string
+	markers       [3]bool
 }
 
 // initialStyle is SVG's initial style: black fill, no stroke, width 1, 16px text.
@@ -75,7 +80,8 @@ func properties(e *element) map[string]string {
 		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight",
 		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin", "overflow",
 		"clip-path", "clip-rule", "mask", "dominant-baseline", "alignment-baseline", "baseline-shift",
-		"letter-spacing", "word-spacing", "writing-mode", "font-family", "font-style", "text-decoration"} {
+		"letter-spacing", "word-spacing", "writing-mode", "font-family", "font-style", "text-decoration",
+		"filter", "mix-blend-mode", "marker", "marker-start", "marker-mid", "marker-end"} {
 		if v, ok := e.attrs[k]; ok {
 			p[k] = strings.TrimSpace(v)
 		}
@@ -182,6 +188,21 @@ func (s style) child(e *element) style {
 		s.lineJoin = v
 	}
 	s.nonScaling = p["vector-effect"] == "non-scaling-stroke"
+	s.filter, s.blend = "", ""
+	if v := p["filter"]; v != "" && v != "none" {
+		s.filter = v
+	}
+	if v := p["mix-blend-mode"]; v != "" && v != "normal" {
+		s.blend = v
+	}
+	if v, ok := p["marker"]; ok && v != "inherit" {
+		s.markers = [3]bool{v != "none", v != "none", v != "none"}
+	}
+	for i, k := range []string{"marker-start", "marker-mid", "marker-end"} {
+		if v, ok := p[k]; ok && v != "inherit" {
+			s.markers[i] = v != "none"
+		}
+	}
 	return s
 }
 

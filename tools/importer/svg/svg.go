@@ -102,7 +102,7 @@ type element struct {
 	space    string
 	attrs    map[string]string
 	children []*element
-	text     strings.Builder // a textNode's characters
+	text     strings.Builder // a textNode's characters, a <style>'s stylesheet
 	line     int
 }
 
@@ -193,6 +193,11 @@ func parse(data []byte, lim Limits, deadline time.Time) (*element, error) {
 		case xml.EndElement:
 			stack = stack[:len(stack)-1]
 		case xml.CharData:
+			// A stylesheet's text, CDATA included and XML comments left out, as SVG reads it.
+			if n := len(stack); n > 0 && stack[n-1].name == "style" {
+				stack[n-1].text.Write(t)
+				continue
+			}
 			// A text's characters are kept in order among its tspans, as "#text" children.
 			if n := len(stack); n > 0 && (stack[n-1].name == "text" || stack[n-1].name == "tspan" || stack[n-1].name == "a" && n > 1 && inText(stack[:n-1])) {
 				p := stack[n-1]

@@ -297,6 +297,7 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 	// on its anchor point, as a person would write it.
 	var items []*Item
 	cutAway := false           // a run left out because its clip leaves nothing of it
+	tiny := false              // a run left out because its transforms leave it too small to write
 	noted := map[string]bool{} // the faces noted, once a text
 	for k, ch := range chars {
 		// Each character's face (runs part by the face cadrun draws, which a serif and a sans
@@ -349,6 +350,11 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 			if it.Stroke != nil && !sst.nonScaling {
 				it.Width = sst.strokeWidth * math.Abs(sx)
 			}
+			if tooSmall(it.Prim) {
+				c.skip(e.name, tooSmallNote)
+				tiny = true
+				continue
+			}
 			if len(c.clips) > 0 && !c.clipText(spans[r.span].e, it) {
 				cutAway = true
 				continue
@@ -359,7 +365,7 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 	}
 	switch len(items) {
 	case 0:
-		if !cutAway {
+		if !cutAway && !tiny {
 			c.skip(e.name, "visibility:hidden")
 		}
 		return nil, nil
