@@ -10,6 +10,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/picture"
 )
 
 const sceneDescription = "The scene and its history: info, tree, groups, draw_order, entity, svg, json, dxf, png (an image), selection (what the user picked in the viewer), " +
@@ -104,10 +105,10 @@ func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
 		return out, err
 	}
 	if in.Name != "" && slices.Contains(entityCommands, in.Command) && !sc.Exists(in.Name) {
-		return out, noEntity(sc, in.Name)
+		return out, picture.NoEntity(sc, in.Name)
 	}
 	if in.Group != "" && (in.Command == "tree" || in.Command == "draw_order") && !sc.Exists(in.Group) {
-		return out, noEntity(sc, in.Group)
+		return out, picture.NoEntity(sc, in.Group)
 	}
 	switch in.Command {
 	case "info":

@@ -24,7 +24,7 @@ var coordinateKeys = map[string]bool{
 }
 
 // significantDigits is the precision of numbers that are not coordinates.
-const significantDigits = 8
+const significantDigits = engine.SignificantDigits
 
 // sceneQuantum is the rounding step for coordinates of s: a millionth of its larger side,
 // as a power of ten (a millionth for an empty scene). Scenes do not change once served, so

@@ -5,7 +5,7 @@ package tools
 // to a page that fits and says where the next page starts, an entity too large to show whole
 // leaves out its geometry or members and says how to see them, a drawing that does not fit
 // says which smaller view to ask for, and a picture too large is drawn smaller. Drawings and
-// pictures are built under one memory budget shared by all clients (renderMemory), so that
+// pictures are built under one memory budget shared by all clients (picture.Reserve), so that
 // concurrent requests queue rather than add up, and the memory of a large picture is given
 // back to the system as soon as it is encoded.
 
@@ -14,136 +14,32 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"runtime/debug"
-
-	"golang.org/x/sync/semaphore"
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/solid"
+	"github.com/cadrun/cadrun/tools/picture"
 )
 
-// Answer budgets, in bytes.
+// Answer budgets, in bytes (package picture's, which draws within them).
 const (
-	// DefaultTextBudget is the default budget of a text view (everything but png).
-	DefaultTextBudget = 64 << 10
-	// DefaultImageBudget is the default budget of a png.
-	DefaultImageBudget = 1 << 20
-	// MaxAnswerBudget is the largest budget a call may ask for (max_bytes).
-	MaxAnswerBudget = 4 << 20
+	DefaultTextBudget  = picture.DefaultTextBudget
+	DefaultImageBudget = picture.DefaultImageBudget
+	MaxAnswerBudget    = picture.MaxAnswerBudget
+)
+
+// svgMinBytesPerShape is the least a shape adds to an SVG (a <path> with its style),
+// svgMinBytesPerSegment the least a segment of a text's outline adds to its path data (" Z"),
+// and svgMinBytesPerVertex the least a vertex adds to it ("L0 0").
+const (
+	svgMinBytesPerShape   = 48
+	svgMinBytesPerSegment = 2
+	svgMinBytesPerVertex  = 4
 )
 
 // maxListedMembers caps the member names listed for one group in groups and entity.
 const maxListedMembers = 100
 
-// minPNGSide is the narrowest picture a png over its budget is redrawn at.
-const minPNGSide = 64
-
-// renderMemory is the memory the server lets drawings and pictures take at once: one
-// picture of the largest size (MaxPNGSide² pixels, 4 bytes each). Each render holds its
-// estimated size until it is done.
-const renderMemory = render.MaxPNGSide * render.MaxPNGSide * 4
-
-// freeAfter is the size of a render after which its memory is given back to the system at
-// once, rather than kept by the Go runtime for later allocations.
-const freeAfter = 32 << 20
-
-// renders is the memory budget of the renders in progress, shared by every server in the
-// process.
-var renders = semaphore.NewWeighted(renderMemory)
-
-// svgBytesPerEntity and jsonBytesPerEntity estimate a render's memory before it is made;
-// svgMinBytesPerShape is the least a shape adds to an SVG (a <path> with its style), and
-// svgMinBytesPerSegment the least a segment of a text's outline adds to its path data (" Z").
-const (
-	svgMinBytesPerShape   = 48
-	svgMinBytesPerSegment = 2
-	svgBytesPerEntity     = 400
-	jsonBytesPerEntity    = 600
-)
-
-// textBytesPerSegment is what a picture takes for each outline segment of its texts, over
-// the bytes of its entity: a text is one entity of any number of segments (up to
-// scene.MaxTextSegments), each drawn from a world outline of its own (72 bytes), flattened,
-// and written out or rasterised: SVG allocates about 260 bytes a segment, PNG 280, and the
-// estimate leaves room above both.
-const textBytesPerSegment = 350
-
-// vertexBytes is what a picture takes for each vertex of its lines, polygons and paths (a
-// path's segment counts as one), over the bytes of its entity: a polyline of a million
-// vertices is one entity drawn from a world outline of 72 bytes a segment, written out or
-// rasterised: SVG and PDF allocate about 180 bytes a vertex, PNG 260 to 280, DXF 380, and the
-// estimate leaves room above them all. svgMinBytesPerVertex is the least a vertex adds to an
-// SVG's path data ("L0 0").
-const (
-	vertexBytes          = 400
-	svgMinBytesPerVertex = 4
-)
-
-// dashBytes is what a picture takes for each dash or dot of its linetypes
-// (scene.MaxDashSegments), which the SVG writer cuts as geometry for hairlines and the PNG
-// writer for every dashed stroke: about 1,000 bytes allocated a dash in SVG, 1,100 in PNG.
-const dashBytes = 1100
-
-// drawingMemory estimates the memory of drawing sc, perEntity bytes an entity, vertexBytes a
-// vertex of its shapes, textBytesPerSegment a segment of its texts' outlines, dashBytes a
-// dash and triangleBytes a triangle of its solids, so that a scene of a few polylines of a
-// million vertices, of few texts in a font of 11,000-point letters, of a few long dotted lines
-// or of a few large solids, waits for as much of the render budget as it takes.
-func drawingMemory(sc *scene.Scene, perEntity int64) int64 {
-	return int64(sc.Len())*perEntity + int64(vertices(sc))*vertexBytes +
-		int64(sc.TextSegments())*textBytesPerSegment + int64(sc.DashSegments())*dashBytes +
-		int64(sc.SceneTriangles())*triangleBytes
-}
-
-// triangleBytes is what a picture takes for each triangle of the scene's solids: their
-// shaded view allocates about 60 bytes a triangle while it is drawn (a sphere of a million
-// triangles, 63 MB at 800 px), scene.json holds 24, and a solid is one entity of up to
-// scene.MaxSolidTriangles.
-const triangleBytes = 64
-
-// vertices counts the points the shapes of sc are drawn through: a line's points, a polygon's
-// rings, a path's segments. Shapes of a fixed size (circles, rectangles, arcs) count none, as
-// their entity's bytes cover them; texts and dimensions are counted by their outline segments
-// (scene.Scene.TextSegments).
-func vertices(sc *scene.Scene) int {
-	n := 0
-	for _, e := range sc.Walk() {
-		points, segs := shapeVertices(e.Shape)
-		n += points + segs
-	}
-	return n
-}
-
-// shapeVertices counts the points of a line or a polygon, and the segments of a path.
-func shapeVertices(sh scene.Shape) (points, segs int) {
-	polygon := func(g scene.Polygon) int {
-		n := 0
-		for _, p := range g.Parts {
-			n += len(p.Outer)
-			for _, h := range p.Holes {
-				n += len(h)
-			}
-		}
-		return n
-	}
-	switch sh := sh.(type) {
-	case scene.Line:
-		return len(sh.Points), 0
-	case *scene.Line:
-		return len(sh.Points), 0
-	case scene.Polygon:
-		return polygon(sh), 0
-	case *scene.Polygon:
-		return polygon(*sh), 0
-	case *scene.PathShape:
-		return 0, len(sh.Outline()) // the path held, not a copy
-	}
-	return 0, 0
-}
-
-// svgLeastBytes is the least the SVG of sc can be: svgMinBytesPerShape a shape drawn,
-// svgMinBytesPerVertex a point of its lines and polygons, svgMinBytesPerSegment a segment of
 // its paths and its texts' outlines. A shape on a layer not plotted is not written, and a
 // dashed hairline writes only its dashes (counted apart, scene.MaxDashSegments), so neither
 // counts its points.
@@ -162,46 +58,12 @@ func svgLeastBytes(sc *scene.Scene) int {
 		if scene.Dashes(st.Linetype, st.LinetypeScale) != nil && st.Hairline() && st.Stroke != nil && st.Fill == nil {
 			continue
 		}
-		points, segs := shapeVertices(e.Shape)
+		points, segs := picture.ShapeVertices(e.Shape)
 		least += points*svgMinBytesPerVertex + segs*svgMinBytesPerSegment
 	}
 	return least
 }
 
-// Omitted says what an answer left out, and how to get it.
-type Omitted struct {
-	Shown int `json:"shown" jsonschema:"items in this answer (entities, groups or names)"`
-	Total int `json:"total" jsonschema:"items there are"`
-	// NextOffset is where the next page starts (0: no next page).
-	NextOffset int    `json:"nextOffset,omitempty" jsonschema:"the offset of the next page"`
-	Note       string `json:"note" jsonschema:"what was left out and how to get it"`
-}
-
-// ImageInfo describes a picture sent as an image.
-type ImageInfo struct {
-	Width  int `json:"width"`
-	Height int `json:"height"`
-	Bytes  int `json:"bytes"`
-	// Scale is pixels per scene unit, along both axes.
-	Scale float64 `json:"scale,omitempty" jsonschema:"pixels per scene unit, along both axes"`
-	// Origin is the scene point at pixel (0, 0), the picture's top-left corner.
-	Origin []float64 `json:"origin,omitempty" jsonschema:"the scene point [x, y] at pixel (0, 0), the top-left corner"`
-	// Region is the scene window the whole picture shows.
-	Region []float64 `json:"region,omitempty" jsonschema:"the visible region [minX, minY, maxX, maxY] in scene units"`
-	// Mapping is the pixel of a scene point, in words.
-	Mapping string `json:"mapping,omitempty" jsonschema:"how a scene point maps to a pixel"`
-	// Grid is the grid's step in scene units, when a grid is drawn.
-	Grid float64 `json:"grid,omitempty" jsonschema:"the grid step in scene units"`
-	// Highlighted counts the shapes highlighted; Highlight says why none are, when so.
-	Highlighted int    `json:"highlighted,omitempty" jsonschema:"how many shapes are highlighted"`
-	Highlight   string `json:"highlight,omitempty" jsonschema:"a note on what is highlighted"`
-	// Blank says, in words, that the picture shows nothing of the scene, and why.
-	Blank string `json:"blank,omitempty" jsonschema:"set when the picture shows nothing of the scene: why"`
-	// Legible names the smallest text when it is under LegibleTextPx high, and how to read it.
-	Legible string `json:"legible,omitempty" jsonschema:"set when the smallest text is too small to read: which, and how to read it"`
-}
-
-// TreeNode is one entity of a tree answer.
 type TreeNode struct {
 	Name string     `json:"name"`
 	Kind scene.Kind `json:"kind"`
@@ -411,7 +273,7 @@ func (v *view) groups() ([]GroupView, *Omitted) {
 		if o == nil {
 			o = &Omitted{Shown: len(out), Total: total}
 		}
-		o.Note = join(o.Note, fmt.Sprintf("groups with more than %d members list the first %d (count has them all); draw_order with group pages through all of a group's members", maxListedMembers, maxListedMembers))
+		o.Note = picture.Join(o.Note, fmt.Sprintf("groups with more than %d members list the first %d (count has them all); draw_order with group pages through all of a group's members", maxListedMembers, maxListedMembers))
 	}
 	return out, o
 }
@@ -476,7 +338,7 @@ func omittedNote(notes []string) *Omitted {
 	if len(notes) == 0 {
 		return nil
 	}
-	return &Omitted{Note: join(notes...)}
+	return &Omitted{Note: picture.Join(notes...)}
 }
 
 // maxEntityVertices is the most vertices scene entity answers without geometry: true.
@@ -565,23 +427,6 @@ func under(sc *scene.Scene, e *scene.Entity, name string) bool {
 	return true
 }
 
-// reserve waits for n bytes of the render budget (at most all of it).
-func reserve(ctx context.Context, n int64) (func(), error) {
-	n = max(1, min(n, renderMemory))
-	if err := renders.Acquire(ctx, n); err != nil {
-		return nil, err
-	}
-	return func() {
-		// Give the memory back before the next render may take it, so that it is reused
-		// rather than added to.
-		if n >= freeAfter {
-			debug.FreeOSMemory()
-		}
-		renders.Release(n)
-	}, nil
-}
-
-// svg draws the selection; a drawing over the budget is left out with the ways to a smaller
 // one.
 func (v *view) svg(ctx context.Context) (string, *Omitted, error) {
 	sc, win, err := v.selection()
@@ -594,7 +439,7 @@ func (v *view) svg(ctx context.Context) (string, *Omitted, error) {
 		return "", &Omitted{Total: sc.Len(), Note: fmt.Sprintf("the SVG of %d entities would be at least %d bytes, over the budget of %d: %s",
 			sc.Len(), least, v.budget, ways)}, nil
 	}
-	done, err := reserve(ctx, drawingMemory(sc, svgBytesPerEntity))
+	done, err := picture.Reserve(ctx, picture.DrawingMemory(sc, picture.SVGBytesPerEntity))
 	if err != nil {
 		return "", nil, err
 	}
@@ -647,7 +492,7 @@ func (v *view) sceneJSON(ctx context.Context) (json.RawMessage, *Omitted, error)
 		if n < total {
 			sub = sc.Subset(func(e *scene.Entity) bool { return keep[e] })
 		}
-		done, err := reserve(ctx, int64(n)*jsonBytesPerEntity)
+		done, err := picture.Reserve(ctx, int64(n)*picture.JSONBytesPerEntity)
 		if err != nil {
 			return nil, err
 		}
@@ -661,7 +506,7 @@ func (v *view) sceneJSON(ctx context.Context) (json.RawMessage, *Omitted, error)
 	}
 	// Grow the page while it fits, or halve it until it does: a few marshals of at most
 	// twice the budget.
-	n := min(rest, max(1, v.budget/jsonBytesPerEntity))
+	n := min(rest, max(1, v.budget/picture.JSONBytesPerEntity))
 	var best []byte
 	shown := 0
 	for {
@@ -695,7 +540,7 @@ func (v *view) sceneJSON(ctx context.Context) (json.RawMessage, *Omitted, error)
 // png draws the selection as a picture of the asked width (default: the longer side
 // DefaultPNGSide), framed on focus and marked with highlight and grid; a picture over the
 // budget is drawn narrower until it fits.
-func (v *view) png(ctx context.Context, last func() (*landing, string)) ([]byte, *ImageInfo, *Omitted, error) {
+func (v *view) png(ctx context.Context, last func() picture.Change) ([]byte, *ImageInfo, *Omitted, error) {
 	base := v.sc
 	if v.in.Name != "" {
 		base = v.sc.Subset(func(e *scene.Entity) bool { return under(v.sc, e, v.in.Name) })
@@ -704,38 +549,13 @@ func (v *view) png(ctx context.Context, last func() (*landing, string)) ([]byte,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	p := &picture{base: base, shown: sc, window: win, width: v.in.Width, height: v.in.Height, auto: v.in.Width == 0 && v.in.Height == 0,
-		grid: v.in.Grid, rings: v.in.Rings, budget: v.budget, camera: v.in.View.From}
-	if err := p.frame(v.sc, v.in.Focus, "focus"); err != nil {
+	p := &picture.Picture{Base: base, Shown: sc, Window: win, Width: v.in.Width, Height: v.in.Height, Auto: v.in.Width == 0 && v.in.Height == 0,
+		Grid: v.in.Grid, Rings: v.in.Rings, Budget: v.budget, Camera: v.in.View.From}
+	if err := p.Frame(v.sc, v.in.Focus, "focus"); err != nil {
 		return nil, nil, nil, err
 	}
-	if err := p.mark(v.sc, v.in.Highlight, last, "highlight"); err != nil {
+	if err := p.Mark(v.sc, v.in.Highlight, last, "highlight"); err != nil {
 		return nil, nil, nil, err
 	}
-	return p.draw(ctx)
-}
-
-// pngInfo reads a PNG's size from its header.
-func pngInfo(b []byte) ImageInfo {
-	info := ImageInfo{Bytes: len(b)}
-	if len(b) >= 24 {
-		be := func(p []byte) int { return int(p[0])<<24 | int(p[1])<<16 | int(p[2])<<8 | int(p[3]) }
-		info.Width, info.Height = be(b[16:20]), be(b[20:24])
-	}
-	return info
-}
-
-// join joins notes with "; ", skipping empty ones.
-func join(notes ...string) string {
-	out := ""
-	for _, n := range notes {
-		if n == "" {
-			continue
-		}
-		if out != "" {
-			out += "; "
-		}
-		out += n
-	}
-	return out
+	return p.Draw(ctx)
 }
