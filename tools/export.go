@@ -165,7 +165,7 @@ func exportTool(ctx context.Context, se *Session, in ExportIn) (*ExportOut, erro
 }
 
 // exportMemory estimates the memory of writing sc in the format of extension ext: its drawing
-// (drawingMemory, picture.SVGBytesPerEntity an entity), an STL's or a 3MF's triangles
+// (picture.DrawingMemory, picture.SVGBytesPerEntity an entity), an STL's or a 3MF's triangles
 // (meshFileBytesPerTriangle each) and, for a PNG width pixels wide, its pixels at the height
 // the scene's frame gives it, so that an export waits for the render budget every picture of
 // the server shares (picture.RenderMemory) as scene png does.

@@ -112,23 +112,23 @@ func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
 	}
 	switch in.Command {
 	case "info":
-		out.Info, err = v.rounded(infoOf(sc))
+		out.Info, err = v.Rounded(infoOf(sc))
 	case "tree":
-		out.Tree, out.Omitted, err = v.tree()
+		out.Tree, out.Omitted, err = v.Tree()
 	case "groups":
-		out.Groups, out.Omitted = v.groups()
+		out.Groups, out.Omitted = v.Groups()
 	case "draw_order":
-		out.Order, out.Omitted, err = v.drawOrder()
+		out.Order, out.Omitted, err = v.DrawOrder()
 	case "entity":
 		if in.Name == "" {
 			return out, fmt.Errorf("%w: entity needs name", ErrBadInput)
 		}
-		out.Entity, out.Omitted, err = v.entity()
+		out.Entity, out.Omitted, err = v.Entity()
 	case "svg":
-		out.SVG, out.Omitted, err = v.svg(ctx)
+		out.SVG, out.Omitted, err = v.SVG(ctx)
 		out.Bytes = len(out.SVG)
 	case "json":
-		out.JSON, out.Omitted, err = v.sceneJSON(ctx)
+		out.JSON, out.Omitted, err = v.JSON(ctx)
 		out.Bytes = len(out.JSON)
 	case "dxf":
 		out.DXF, out.Omitted, err = v.dxf() // scene_export.go

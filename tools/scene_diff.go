@@ -24,6 +24,7 @@ import (
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/engine"
 	"github.com/cadrun/cadrun/tools/picture"
+	"github.com/cadrun/cadrun/tools/sceneview"
 )
 
 // DiffOut answers scene diff.
@@ -70,7 +71,7 @@ type EntityChange struct {
 func (se *Session) sceneDiff(ctx context.Context, v *view, against json.RawMessage) (*DiffOut, []byte, *ImageInfo, *Omitted, error) {
 	srv := se.srv
 	if v.in.MaxBytes == 0 {
-		v.budget = DefaultImageBudget // a picture, as png's
+		v.Budget = DefaultImageBudget // a picture, as png's
 	}
 	h, warnings := srv.LoadHistory()
 	disk, err := srv.ws.UserFiles()
@@ -84,14 +85,14 @@ func (se *Session) sceneDiff(ctx context.Context, v *view, against json.RawMessa
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	old, err := entryScene(h, h.Entries[ref.index], v.sc.Fonts())
+	old, err := entryScene(h, h.Entries[ref.index], v.Scene.Fonts())
 	if errors.Is(err, scene.ErrUnknownFont) { // a font the scene no longer uses
-		old, err = entryScene(h, h.Entries[ref.index], workspaceFonts(srv.ws, v.sc.Fonts()))
+		old, err = entryScene(h, h.Entries[ref.index], workspaceFonts(srv.ws, v.Scene.Fonts()))
 	}
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	cur := v.sc
+	cur := v.Scene
 	d := scene.Compare(old, cur, 0)
 	out := &DiffOut{
 		Against: ref.DiffAgainst,
@@ -106,7 +107,7 @@ func (se *Session) sceneDiff(ctx context.Context, v *view, against json.RawMessa
 		cut = append(cut, fmt.Sprintf("changed lists %d of %d", engine.MaxListed, len(changed)))
 		changed = changed[:engine.MaxListed]
 	}
-	q := sceneQuantum(cur)
+	q := sceneview.Quantum(cur)
 	out.Changed = make([]EntityChange, len(changed))
 	for i, c := range changed {
 		out.Changed[i] = EntityChange{Name: c.Name, Kind: c.Kind, What: c.What, Moved: moved(old, cur, c.Name, q)}
@@ -115,7 +116,7 @@ func (se *Session) sceneDiff(ctx context.Context, v *view, against json.RawMessa
 	if len(cut) > 0 {
 		omitted = &Omitted{Note: strings.Join(cut, "; ") + " (counts has them all; the picture shows every one; scene entity with name shows one as it is now)"}
 	}
-	png, info, note, err := picture.Diff(ctx, old, cur, d, v.in.Width, v.budget)
+	png, info, note, err := picture.Diff(ctx, old, cur, d, v.in.Width, v.Budget)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}

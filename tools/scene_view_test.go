@@ -18,6 +18,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/sceneview"
 )
 
 // bigScene is rows rows of W1 (with 100 rows, an ordinary 10,000-entity scene: a 100 × 100
@@ -384,14 +385,14 @@ func TestSceneSVGCountsTextOutlines(t *testing.T) {
 	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": "drawText('label', 'Ø20 H7 '.repeat(400), 0, 0, 5)\n"})
 	srv := NewServer(context.Background(), ws, runtime.InProcess{}, slowRuns)
 	segs := srv.Scene().TextSegments()
-	if svgMinBytesPerShape+2*segs <= DefaultTextBudget {
+	if sceneview.SVGMinBytesPerShape+2*segs <= DefaultTextBudget {
 		t.Fatalf("main did not run, or the label has only %d segments", segs)
 	}
 	out, err := call[SceneOut](t, srv.Session(), "scene", SceneIn{Command: "svg"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("the SVG of 1 entities would be at least %d bytes, over the budget of 65536: ", svgMinBytesPerShape+2*segs)
+	want := fmt.Sprintf("the SVG of 1 entities would be at least %d bytes, over the budget of 65536: ", sceneview.SVGMinBytesPerShape+2*segs)
 	if out.SVG != "" || out.Omitted == nil || !strings.HasPrefix(out.Omitted.Note, want) {
 		t.Errorf("svg: %.100q, %+v; want a note starting %q", out.SVG, out.Omitted, want)
 	}
@@ -411,7 +412,7 @@ func TestSceneSVGCountsVertices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("the SVG of 1 entities would be at least %d bytes, over the budget of 65536: ", svgMinBytesPerShape+20_000*svgMinBytesPerVertex)
+	want := fmt.Sprintf("the SVG of 1 entities would be at least %d bytes, over the budget of 65536: ", sceneview.SVGMinBytesPerShape+20_000*sceneview.SVGMinBytesPerVertex)
 	if out.SVG != "" || out.Omitted == nil || !strings.HasPrefix(out.Omitted.Note, want) {
 		t.Errorf("svg: %.100q, %+v; want a note starting %q", out.SVG, out.Omitted, want)
 	}
