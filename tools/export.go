@@ -21,6 +21,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/engine"
+	"github.com/cadrun/cadrun/tools/picture"
 )
 
 const exportDescription = "Write the scene to the workspace's out/NAME.EXT with run -o's options: svg, pdf, dxf, png, json, or its solids as stl, 3mf, step, glb; layers keeps only their shapes. Answers path, size, a DXF's entities by kind and layer, and what the file leaves out."
@@ -137,7 +138,7 @@ func exportTool(ctx context.Context, se *Session, in ExportIn) (*ExportOut, erro
 		return nil, fmt.Errorf("%w: export: %v", ErrBadInput, err)
 	}
 	opts.PNG.Context = ctx // a cancelled call stops drawing between shapes
-	done, err := reserve(ctx, exportMemory(sc, format.Ext, opts.PNG.Width))
+	done, err := picture.Reserve(ctx, exportMemory(sc, format.Ext, opts.PNG.Width))
 	if err != nil {
 		return nil, err
 	}
@@ -164,28 +165,28 @@ func exportTool(ctx context.Context, se *Session, in ExportIn) (*ExportOut, erro
 }
 
 // exportMemory estimates the memory of writing sc in the format of extension ext: its drawing
-// (drawingMemory, svgBytesPerEntity an entity), an STL's or a 3MF's triangles
+// (picture.DrawingMemory, picture.SVGBytesPerEntity an entity), an STL's or a 3MF's triangles
 // (meshFileBytesPerTriangle each) and, for a PNG width pixels wide, its pixels at the height
 // the scene's frame gives it, so that an export waits for the render budget every picture of
-// the server shares (renderMemory) as scene png does.
+// the server shares (picture.RenderMemory) as scene png does.
 func exportMemory(sc *scene.Scene, ext string, width int) int64 {
 	switch ext {
 	case ".stl", ".3mf":
-		return int64(sc.SceneTriangles())*meshFileBytesPerTriangle + int64(sc.Len())*svgBytesPerEntity
+		return int64(sc.SceneTriangles())*meshFileBytesPerTriangle + int64(sc.Len())*picture.SVGBytesPerEntity
 	case ".glb":
-		return int64(sc.SceneTriangles())*glbBytesPerTriangle + int64(sc.Len())*svgBytesPerEntity
+		return int64(sc.SceneTriangles())*glbBytesPerTriangle + int64(sc.Len())*picture.SVGBytesPerEntity
 	case ".step":
-		return int64(render.STEPFacets(sc))*stepBytesPerFacet + int64(sc.SceneTriangles())*meshFileBytesPerTriangle/4 + int64(sc.Len())*svgBytesPerEntity
+		return int64(render.STEPFacets(sc))*stepBytesPerFacet + int64(sc.SceneTriangles())*meshFileBytesPerTriangle/4 + int64(sc.Len())*picture.SVGBytesPerEntity
 	case ".png":
 	default:
-		return drawingMemory(sc, svgBytesPerEntity)
+		return picture.DrawingMemory(sc, picture.SVGBytesPerEntity)
 	}
-	n := drawingMemory(sc, svgBytesPerEntity)
+	n := picture.DrawingMemory(sc, picture.SVGBytesPerEntity)
 	w, h := float64(width), float64(width)
 	if sz := render.FitView(sc, render.DefaultMargin).Size(); sz.X > 0 && sz.Y > 0 {
 		h = math.Min(render.MaxPNGSide, math.Max(1, math.Round(w*sz.Y/sz.X)))
 	}
-	return n + int64(math.Min(w*h*4, renderMemory))
+	return n + int64(math.Min(w*h*4, picture.RenderMemory))
 }
 
 // smallTexts are the lint's text-small findings on paper at mm millimetres a scene unit,

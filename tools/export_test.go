@@ -17,6 +17,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/picture"
 )
 
 const exportMain = `drawRect('plate', 0, 0, 80, 50); drawCircle('h', 10, 0, 4)
@@ -164,10 +165,11 @@ func TestExportLintsTextOnItsPaper(t *testing.T) {
 // draw an 8,192-px PNG's 256 MiB of pixels beside every other picture.
 func TestExportWaitsForRenderMemory(t *testing.T) {
 	s, dir := newSession(t, map[string]string{"scene.code.js": exportMain})
-	if err := renders.Acquire(context.Background(), renderMemory); err != nil {
+	done, err := picture.Reserve(context.Background(), picture.RenderMemory)
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer renders.Release(renderMemory)
+	defer done()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, in := range []ExportIn{
@@ -195,8 +197,8 @@ func TestExportMemory(t *testing.T) {
 	if _, err := sc.Put("wide", scene.Rect{Width: 200, Height: 100}); err != nil {
 		t.Fatal(err)
 	}
-	mesh := 24*meshFileBytesPerTriangle + int64(sc.Len())*svgBytesPerEntity
-	draw := drawingMemory(sc, svgBytesPerEntity)
+	mesh := 24*meshFileBytesPerTriangle + int64(sc.Len())*picture.SVGBytesPerEntity
+	draw := picture.DrawingMemory(sc, picture.SVGBytesPerEntity)
 	fit := render.FitView(sc, render.DefaultMargin).Size()
 	for _, tt := range []struct {
 		ext   string
@@ -209,8 +211,8 @@ func TestExportMemory(t *testing.T) {
 		{".png", 8192, draw + 4*8192*int64(math.Round(8192*fit.Y/fit.X))},
 		{".stl", 1024, mesh},
 		{".3mf", 1024, mesh},
-		{".glb", 1024, 24*glbBytesPerTriangle + int64(sc.Len())*svgBytesPerEntity},
-		{".step", 1024, 24*stepBytesPerFacet + 24*meshFileBytesPerTriangle/4 + int64(sc.Len())*svgBytesPerEntity}, // the cubes are faceted
+		{".glb", 1024, 24*glbBytesPerTriangle + int64(sc.Len())*picture.SVGBytesPerEntity},
+		{".step", 1024, 24*stepBytesPerFacet + 24*meshFileBytesPerTriangle/4 + int64(sc.Len())*picture.SVGBytesPerEntity}, // the cubes are faceted
 	} {
 		if got := exportMemory(sc, tt.ext, tt.width); got != tt.want {
 			t.Errorf("%s %d px: %d bytes, want %d", tt.ext, tt.width, got, tt.want)

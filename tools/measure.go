@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
@@ -212,7 +211,4 @@ func measureQuantum(sc *scene.Scene, in MeasureIn) float64 {
 }
 
 // roundSignificant keeps significantDigits of v.
-func roundSignificant(v float64) float64 {
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', significantDigits, 64), 64)
-	return r
-}
+func roundSignificant(v float64) float64 { return engine.RoundSignificant(v) }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/scene"
 )
 
 // fileParams are the input fields (by JSON name) that name a workspace file.
@@ -82,18 +81,6 @@ func fewFiles(ws *modules.Workspace) string {
 // entityCommands are the scene commands whose name is an entity's (undo, redo and snapshot
 // take a snapshot's).
 var entityCommands = []string{"entity", "svg", "json", "png"}
-
-// noEntity is the error for an entity the scene does not have, with the nearest name it has.
-func noEntity(sc *scene.Scene, name string) error {
-	var names []string
-	for _, e := range sc.Walk() {
-		names = append(names, e.Name)
-	}
-	if c := runtime.Closest(name, names); c != "" {
-		return fmt.Errorf("%w: %q; did you mean %q? (scene tree lists the names)", scene.ErrNotFound, name, c)
-	}
-	return fmt.Errorf("%w: %q; scene tree lists the names", scene.ErrNotFound, name)
-}
 
 // upstreamTools are the upstream tool's names that cadrun answers under another name, with
 // what to call instead.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/picture"
 )
 
 // The resources' URIs.
@@ -37,13 +38,13 @@ type Resource struct {
 // Resources lists the resources, in a fixed order.
 func Resources() []Resource {
 	return []Resource{
-		{URI: ResourceSceneSVG, Name: "scene.svg", MIMEType: "image/svg+xml", Announced: true, perEntity: svgBytesPerEntity,
+		{URI: ResourceSceneSVG, Name: "scene.svg", MIMEType: "image/svg+xml", Announced: true, perEntity: picture.SVGBytesPerEntity,
 			Description: "The current scene drawn as SVG (Y up), the last one that ran.",
 			read: func(srv *Server) (string, error) {
 				b, err := render.SVG(srv.Scene(), render.SVGOptions{})
 				return string(b), err
 			}},
-		{URI: ResourceSceneJSON, Name: "scene.json", MIMEType: "application/json", Announced: true, perEntity: jsonBytesPerEntity,
+		{URI: ResourceSceneJSON, Name: "scene.json", MIMEType: "application/json", Announced: true, perEntity: picture.JSONBytesPerEntity,
 			Description: "The current scene as scene.json: every entity with its geometry, transform, style and group (lossless, versioned).",
 			read: func(srv *Server) (string, error) {
 				b, err := srv.Scene().MarshalJSON()
@@ -80,7 +81,7 @@ func (srv *Server) ReadResource(ctx context.Context, uri string) (string, error)
 			return "", err
 		}
 		if r.perEntity > 0 {
-			done, err := reserve(ctx, drawingMemory(srv.Scene(), r.perEntity))
+			done, err := picture.Reserve(ctx, picture.DrawingMemory(srv.Scene(), r.perEntity))
 			if err != nil {
 				return "", err
 			}

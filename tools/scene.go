@@ -10,6 +10,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/picture"
 )
 
 const sceneDescription = "The scene and its history: info, tree, groups, draw_order, entity, svg, json, dxf, png (an image), selection (what the user picked in the viewer), " +
@@ -104,30 +105,30 @@ func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
 		return out, err
 	}
 	if in.Name != "" && slices.Contains(entityCommands, in.Command) && !sc.Exists(in.Name) {
-		return out, noEntity(sc, in.Name)
+		return out, picture.NoEntity(sc, in.Name)
 	}
 	if in.Group != "" && (in.Command == "tree" || in.Command == "draw_order") && !sc.Exists(in.Group) {
-		return out, noEntity(sc, in.Group)
+		return out, picture.NoEntity(sc, in.Group)
 	}
 	switch in.Command {
 	case "info":
-		out.Info, err = v.rounded(infoOf(sc))
+		out.Info, err = v.Rounded(infoOf(sc))
 	case "tree":
-		out.Tree, out.Omitted, err = v.tree()
+		out.Tree, out.Omitted, err = v.Tree()
 	case "groups":
-		out.Groups, out.Omitted = v.groups()
+		out.Groups, out.Omitted = v.Groups()
 	case "draw_order":
-		out.Order, out.Omitted, err = v.drawOrder()
+		out.Order, out.Omitted, err = v.DrawOrder()
 	case "entity":
 		if in.Name == "" {
 			return out, fmt.Errorf("%w: entity needs name", ErrBadInput)
 		}
-		out.Entity, out.Omitted, err = v.entity()
+		out.Entity, out.Omitted, err = v.Entity()
 	case "svg":
-		out.SVG, out.Omitted, err = v.svg(ctx)
+		out.SVG, out.Omitted, err = v.SVG(ctx)
 		out.Bytes = len(out.SVG)
 	case "json":
-		out.JSON, out.Omitted, err = v.sceneJSON(ctx)
+		out.JSON, out.Omitted, err = v.JSON(ctx)
 		out.Bytes = len(out.JSON)
 	case "dxf":
 		out.DXF, out.Omitted, err = v.dxf() // scene_export.go

@@ -22,6 +22,7 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/engine"
+	"github.com/cadrun/cadrun/tools/picture"
 )
 
 const diffBeforeJS = `drawRect('keep', 0, 0, 20, 20); setFill('keep', [0, 0, 0, 1])
@@ -61,7 +62,7 @@ func TestSceneDiffAnswer(t *testing.T) {
 			{Name: "mover", Kind: scene.KindRect, What: []string{"transform"}, Moved: []float64{30, 0}},
 			{Name: "paint", Kind: scene.KindCircle, What: []string{"style"}},
 		},
-		Legend: diffLegend,
+		Legend: picture.DiffLegend,
 	}
 	wantImage := &ImageInfo{Width: 1024, Height: 647, Scale: 8.3865684, Origin: []float64{-60.55, 61.5736}, Region: []float64{-60.55, -15.5736, 61.55, 61.5736},
 		Mapping: "scene (x, y) is at pixel ((x + 60.55) * 8.3865684, (61.5736 - y) * 8.3865684); scene y points up, image y points down; origin is the scene point at pixel (0, 0), the top-left corner"}
@@ -361,7 +362,7 @@ func TestSceneDiffOfSolids(t *testing.T) {
 	if diff := cmp.Diff(want, out.Diff.Changed); diff != "" {
 		t.Errorf("changed: mismatch (-want +got):\n%s", diff)
 	}
-	if out.Image == nil || out.Image.Origin != nil || out.Image.Mapping != (render.Camera{}).Describe()+solidsMapping {
+	if out.Image == nil || out.Image.Origin != nil || out.Image.Mapping != (render.Camera{}).Describe()+picture.SolidsMapping {
 		t.Errorf("image info %+v, want the mapping of a picture of solids", out.Image)
 	}
 	if out.Omitted == nil || out.Omitted.Note != "a scene of solids: the picture is its shaded view now, added and changed entities highlighted; removed ones are listed, not drawn" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/sceneview"
 )
 
 // ErrDXFTooLarge is returned when the scene's DXF is over MaxDXFText.
@@ -43,13 +44,13 @@ func sceneDXF(s *scene.Scene, version string) (string, error) {
 // dxf answers scene dxf: the DXF when it fits the answer's budget (max_bytes, 64 KiB by
 // default, as svg); a bigger one is left out, named with the ways to get it.
 func (v *view) dxf() (string, *Omitted, error) {
-	text, err := sceneDXF(v.sc, v.in.DXFVersion)
+	text, err := sceneDXF(v.Scene, v.in.DXFVersion)
 	if err != nil {
 		return "", nil, err
 	}
-	if len(text) <= v.budget {
-		return text, solidsLeftOut(v.sc, ".dxf"), nil
+	if len(text) <= v.Budget {
+		return text, sceneview.SolidsLeftOut(v.Scene, ".dxf"), nil
 	}
-	return "", &Omitted{Total: v.sc.Len(), Note: fmt.Sprintf("the DXF of %d entities is %d bytes, over the budget of %d: write it to a file with export {\"path\":\"out/part.dxf\"}, or ask with a larger max_bytes (up to %d)",
-		v.sc.Len(), len(text), v.budget, min(MaxAnswerBudget, MaxDXFText))}, nil
+	return "", &Omitted{Total: v.Scene.Len(), Note: fmt.Sprintf("the DXF of %d entities is %d bytes, over the budget of %d: write it to a file with export {\"path\":\"out/part.dxf\"}, or ask with a larger max_bytes (up to %d)",
+		v.Scene.Len(), len(text), v.Budget, min(MaxAnswerBudget, MaxDXFText))}, nil
 }

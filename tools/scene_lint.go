@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/sceneview"
 )
 
 // sceneLintDescription is the lint command's part of the scene tool's description.
@@ -20,19 +21,19 @@ const sceneLintDescription = "lint: all drawing-lint findings (writes show 10)."
 func (v *view) lint(all []scene.Finding) ([]string, *Omitted, string) {
 	total := len(all)
 	if total == 0 {
-		return nil, nil, fmt.Sprintf("clean: the drawing lint found nothing in the scene's %d entities", v.sc.Len())
+		return nil, nil, fmt.Sprintf("clean: the drawing lint found nothing in the scene's %d entities", v.Scene.Len())
 	}
 	offset := min(v.in.Offset, total)
 	out := []string{}
 	used := 0
 	for _, f := range all[offset:] {
 		line := f.String()
-		n := size(line) + 1
-		if len(out) > 0 && !v.fits(used, n) {
+		n := sceneview.Size(line) + 1
+		if len(out) > 0 && !v.Fits(used, n) {
 			break
 		}
 		used += n
 		out = append(out, line)
 	}
-	return out, nextPage(offset, len(out), total, ""), ""
+	return out, sceneview.NextPage(offset, len(out), total, ""), ""
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/sceneview"
 )
 
 // bigScene is rows rows of W1 (with 100 rows, an ordinary 10,000-entity scene: a 100 × 100
@@ -376,33 +377,6 @@ drawCircle('c', 0, 40, 2); createGroup('g', ['c'])`})
 	}
 }
 
-// TestDrawingMemoryCountsTextOutlines holds the render budget's estimate to a text's outline
-// segments, not its one entity: a label of 2,000 letters is about 36,000 segments, which a
-// picture draws at about 350 bytes each, where 400 bytes an entity counted 400.
-func TestDrawingMemoryCountsTextOutlines(t *testing.T) {
-	t.Parallel()
-	sc := scene.New()
-	if _, err := sc.Put("box", scene.Rect{Width: 10, Height: 10}); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := drawingMemory(sc, svgBytesPerEntity), int64(svgBytesPerEntity); got != want {
-		t.Errorf("a rectangle: %d bytes, want %d", got, want)
-	}
-	if _, err := sc.Put("label", &scene.Text{Text: strings.Repeat("Ø20 H7 ", 286), Size: 5}); err != nil {
-		t.Fatal(err)
-	}
-	segs := sc.TextSegments()
-	if segs < 20_000 {
-		t.Fatalf("2,000 letters of DejaVu Sans have %d segments; want over 20,000", segs)
-	}
-	if got, want := drawingMemory(sc, svgBytesPerEntity), 2*int64(svgBytesPerEntity)+int64(segs)*textBytesPerSegment; got != want {
-		t.Errorf("with the label: %d bytes, want %d", got, want)
-	}
-	if got, want := drawingMemory(sc, 0), int64(segs)*textBytesPerSegment; got != want {
-		t.Errorf("a picture's geometry: %d bytes, want %d", got, want)
-	}
-}
-
 // TestSceneSVGCountsTextOutlines leaves out, without drawing it, the SVG of one label whose
 // outline alone is over the budget: its 40,000 segments write at least 2 bytes each, where 48
 // bytes an entity put it at 48.
@@ -411,57 +385,16 @@ func TestSceneSVGCountsTextOutlines(t *testing.T) {
 	ws, _ := newWorkspace(t, map[string]string{"scene.code.js": "drawText('label', 'Ø20 H7 '.repeat(400), 0, 0, 5)\n"})
 	srv := NewServer(context.Background(), ws, runtime.InProcess{}, slowRuns)
 	segs := srv.Scene().TextSegments()
-	if svgMinBytesPerShape+2*segs <= DefaultTextBudget {
+	if sceneview.SVGMinBytesPerShape+2*segs <= DefaultTextBudget {
 		t.Fatalf("main did not run, or the label has only %d segments", segs)
 	}
 	out, err := call[SceneOut](t, srv.Session(), "scene", SceneIn{Command: "svg"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("the SVG of 1 entities would be at least %d bytes, over the budget of 65536: ", svgMinBytesPerShape+2*segs)
+	want := fmt.Sprintf("the SVG of 1 entities would be at least %d bytes, over the budget of 65536: ", sceneview.SVGMinBytesPerShape+2*segs)
 	if out.SVG != "" || out.Omitted == nil || !strings.HasPrefix(out.Omitted.Note, want) {
 		t.Errorf("svg: %.100q, %+v; want a note starting %q", out.SVG, out.Omitted, want)
-	}
-}
-
-// TestDrawingMemoryCountsDashes holds the render budget's estimate to the dashes a picture
-// cuts: a dotted line 300,000 long is one entity of 100,001 dots, about 110 MB to draw.
-func TestDrawingMemoryCountsDashes(t *testing.T) {
-	t.Parallel()
-	sc := scene.New()
-	if _, err := sc.Put("l", scene.Line{Points: []scene.Vec{{}, {X: 3e5}}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := sc.SetLinetype("l", "dot", 0); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := drawingMemory(sc, svgBytesPerEntity), int64(svgBytesPerEntity)+2*vertexBytes+100_001*dashBytes; got != want {
-		t.Errorf("a dotted line: %d bytes, want %d", got, want)
-	}
-}
-
-// TestDrawingMemoryCountsVertices holds the render budget's estimate to the points a picture
-// is drawn through, not its entities: a polyline of 100,000 vertices, a polygon of as many and
-// a path of 3 segments, where 400 bytes an entity counted 1,200 bytes for all three.
-func TestDrawingMemoryCountsVertices(t *testing.T) {
-	t.Parallel()
-	pts := make([]scene.Vec, 100_000)
-	for i := range pts {
-		pts[i] = scene.Vec{X: float64(i % 1000), Y: float64(i / 1000)}
-	}
-	sc := scene.New()
-	for name, sh := range map[string]scene.Shape{
-		"line":    scene.Line{Points: pts},
-		"polygon": scene.Polygon{Parts: []scene.PolygonPart{{Outer: pts}}},
-		"path":    &scene.PathShape{Data: "M0 0 L10 0 L10 10"},
-		"circle":  scene.Circle{Radius: 5},
-	} {
-		if _, err := sc.Put(name, sh); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if got, want := drawingMemory(sc, svgBytesPerEntity), 4*int64(svgBytesPerEntity)+(2*100_000+3)*vertexBytes; got != want {
-		t.Errorf("%d bytes, want %d", got, want)
 	}
 }
 
@@ -479,7 +412,7 @@ func TestSceneSVGCountsVertices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("the SVG of 1 entities would be at least %d bytes, over the budget of 65536: ", svgMinBytesPerShape+20_000*svgMinBytesPerVertex)
+	want := fmt.Sprintf("the SVG of 1 entities would be at least %d bytes, over the budget of 65536: ", sceneview.SVGMinBytesPerShape+20_000*sceneview.SVGMinBytesPerVertex)
 	if out.SVG != "" || out.Omitted == nil || !strings.HasPrefix(out.Omitted.Note, want) {
 		t.Errorf("svg: %.100q, %+v; want a note starting %q", out.SVG, out.Omitted, want)
 	}

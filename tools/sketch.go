@@ -17,6 +17,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/tools/engine"
+	"github.com/cadrun/cadrun/tools/sceneview"
 )
 
 // sketchColour is the colour of the sketch in pictures: magenta, which drawings seldom use.
@@ -73,7 +74,7 @@ func (se *Session) sceneSketch(ctx context.Context, v *view, clear bool) (*Sketc
 	se.sawSketch(sk)
 	box := sketchBounds(sk)
 	all := box
-	all.Union(v.sc.Bounds())
+	all.Union(v.Scene.Bounds())
 	side := 1.0
 	if all.NonEmpty {
 		side = math.Max(math.Max(all.Size().X, all.Size().Y), 1e-9)
@@ -94,13 +95,13 @@ func (se *Session) sceneSketch(ctx context.Context, v *view, clear bool) (*Sketc
 			out.Strokes = append(out.Strokes, SketchStroke{Points: pts})
 			out.Shown += len(pts)
 		}
-		n := size(out)
-		if n <= v.budget-512 {
+		n := sceneview.Size(out)
+		if n <= v.Budget-512 {
 			if tol == base {
 				return out, nil, nil
 			}
 			return out, &Omitted{Note: fmt.Sprintf("simplified at %g scene units, %g times the usual %g, to fit the budget of %d bytes; ask with a larger max_bytes (up to %d) for more detail",
-				out.Tolerance, math.Round(tol/base), base, v.budget, MaxAnswerBudget)}, nil
+				out.Tolerance, math.Round(tol/base), base, v.Budget, MaxAnswerBudget)}, nil
 		}
 		if tol > side {
 			break // every stroke is down to its two ends
@@ -109,8 +110,8 @@ func (se *Session) sceneSketch(ctx context.Context, v *view, clear bool) (*Sketc
 	// Still over: as many whole strokes as fit.
 	used, kept := 0, 0
 	for _, st := range out.Strokes {
-		c := size(st) + 1
-		if !v.fits(used, c) {
+		c := sceneview.Size(st) + 1
+		if !v.Fits(used, c) {
 			break
 		}
 		used += c
@@ -122,7 +123,7 @@ func (se *Session) sceneSketch(ctx context.Context, v *view, clear bool) (*Sketc
 	}
 	out.Strokes, out.Shown = out.Strokes[:kept], shown
 	return out, &Omitted{Shown: kept, Total: len(sk.Strokes), Note: fmt.Sprintf("the first %d of %d strokes fit the budget of %d bytes, each down to its two ends; ask with a larger max_bytes (up to %d), or clear the sketch and draw less",
-		kept, len(sk.Strokes), v.budget, MaxAnswerBudget)}, nil
+		kept, len(sk.Strokes), v.Budget, MaxAnswerBudget)}, nil
 }
 
 // sketchBounds is the box around every point of the sketch.

@@ -16,6 +16,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/sceneview"
 )
 
 // wobbly is a stroke from (x0, y0) to (x1, y1) through n points, each off the straight line
@@ -121,7 +122,7 @@ func TestSceneSketchBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := size(out); n > 2000 {
+	if n := sceneview.Size(out); n > 2000 {
 		t.Errorf("the answer is %d bytes, over the budget of 2000", n)
 	}
 	want := "simplified at 24.96 scene units, 64 times the usual 0.39, to fit the budget of 2000 bytes; ask with a larger max_bytes (up to 4194304) for more detail"

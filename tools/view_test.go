@@ -22,6 +22,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/picture"
 )
 
 // plateMain draws a light blue plate with a hole; the tests add a part to it.
@@ -385,7 +386,7 @@ func TestAlteredAgreesWithTheAnswer(t *testing.T) {
 			t.Fatalf("%q: no landing kept for its answer", code)
 		}
 		d := scene.Compare(l.before, l.after, 0)
-		if diff := cmp.Diff(slices.Concat(res.Added, res.Changed), altered(d), cmpopts.EquateEmpty(), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" || len(d.Removed) != len(res.Removed) {
+		if diff := cmp.Diff(slices.Concat(res.Added, res.Changed), picture.Altered(d), cmpopts.EquateEmpty(), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" || len(d.Removed) != len(res.Removed) {
 			t.Errorf("%q: removed %v (answer %v), altered mismatch (-answer +altered):\n%s", code, d.Removed, res.Removed, diff)
 		}
 	}

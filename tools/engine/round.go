@@ -46,3 +46,13 @@ func RoundTo(v, q float64) float64 {
 	}
 	return r
 }
+
+// SignificantDigits is the precision of answers' numbers that are not coordinates (angles,
+// scale factors, colours, matrices).
+const SignificantDigits = 8
+
+// RoundSignificant keeps SignificantDigits of v.
+func RoundSignificant(v float64) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', SignificantDigits, 64), 64)
+	return r
+}

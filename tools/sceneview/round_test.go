@@ -1,4 +1,4 @@
-package tools
+package sceneview
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ func TestRoundJSON(t *testing.T) {
 	want := `{"name":"p 0.123456789","geometry":{"parts":[{"outer":[[0.3,0],[12.3457,3]]}]},` +
 		`"transform":{"translate":[1.2346,0],"rotate":0.78539816,"scale":[1,2],"pivot":[0,5]},` +
 		`"style":{"fill":[0.2,0.4,0.6,1],"strokeWidth":0.1},"zRank":3,"worldTransform":[1,0,0,1,1e+300,-2.5e-9]}`
-	if diff := cmp.Diff(want, string(roundJSON([]byte(in), 1e-4))); diff != "" {
+	if diff := cmp.Diff(want, string(RoundJSON([]byte(in), 1e-4))); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -33,7 +33,7 @@ func FuzzRoundJSON(f *testing.F) {
 			return
 		}
 		q = math.Pow(10, math.Floor(math.Log10(q)))
-		once := roundJSON([]byte(in), q)
+		once := RoundJSON([]byte(in), q)
 		if !json.Valid(once) {
 			t.Fatalf("%q rounded to invalid JSON %q", in, once)
 		}
@@ -47,7 +47,7 @@ func FuzzRoundJSON(f *testing.F) {
 		if diff := cmp.Diff(shape(a), shape(b)); diff != "" {
 			t.Fatalf("structure changed: mismatch (-want +got):\n%s", diff)
 		}
-		if twice := roundJSON(once, q); string(twice) != string(once) {
+		if twice := RoundJSON(once, q); string(twice) != string(once) {
 			t.Fatalf("rounding again changed %q to %q", once, twice)
 		}
 	})

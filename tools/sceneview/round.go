@@ -1,4 +1,4 @@
-package tools
+package sceneview
 
 // Numbers in the scene views are rounded to what they can mean: a boolean result's vertices
 // come out of float arithmetic with 17 significant digits, most of them noise, and an agent
@@ -24,12 +24,12 @@ var coordinateKeys = map[string]bool{
 }
 
 // significantDigits is the precision of numbers that are not coordinates.
-const significantDigits = 8
+const significantDigits = engine.SignificantDigits
 
-// sceneQuantum is the rounding step for coordinates of s: a millionth of its larger side,
+// Quantum is the rounding step for coordinates of s: a millionth of its larger side,
 // as a power of ten (a millionth for an empty scene). Scenes do not change once served, so
 // the last one's quantum is kept: the bounds of a large scene are not free.
-func sceneQuantum(s *scene.Scene) float64 {
+func Quantum(s *scene.Scene) float64 {
 	lastQuantum.mu.Lock()
 	defer lastQuantum.mu.Unlock()
 	if lastQuantum.scene != s {
@@ -44,9 +44,9 @@ var lastQuantum struct {
 	q     float64
 }
 
-// roundJSON returns b (valid JSON) with its numbers rounded: those under a coordinate key to
+// RoundJSON returns b (valid JSON) with its numbers rounded: those under a coordinate key to
 // the quantum q, the others to significantDigits. Integers are kept as they are.
-func roundJSON(b []byte, q float64) []byte {
+func RoundJSON(b []byte, q float64) []byte {
 	out := make([]byte, 0, len(b))
 	decimals := max(0, int(-math.Floor(math.Log10(q))))
 	// One frame per open object or array: an object's key is the last one read in it, an
