@@ -60,7 +60,7 @@ func (f Format) leftOut(s *scene.Scene) string {
 		if len(names) == 1 {
 			what = "solid"
 		}
-		return fmt.Sprintf("left out %d %s (%s): %s draws 2D shapes only; write .stl, .3mf or .png to see them",
+		return fmt.Sprintf("left out %d %s (%s): %s draws 2D shapes only; write .stl, .3mf, .step, .glb or .png to see them",
 			len(names), what, nameList(names), f.name())
 	case holdsSolids:
 		for _, e := range s.Walk() {

@@ -276,9 +276,9 @@ func TestLeftOut(t *testing.T) {
 		sc   *scene.Scene
 		want string
 	}{
-		{".svg", mixed, "left out 2 solids (bracket, knob): SVG draws 2D shapes only; write .stl, .3mf or .png to see them"},
-		{".pdf", mixed, "left out 2 solids (bracket, knob): PDF draws 2D shapes only; write .stl, .3mf or .png to see them"},
-		{".dxf", many, "left out 12 solids (a, b, c, d, e, f, g, h, i, j and 2 more): DXF draws 2D shapes only; write .stl, .3mf or .png to see them"},
+		{".svg", mixed, "left out 2 solids (bracket, knob): SVG draws 2D shapes only; write .stl, .3mf, .step, .glb or .png to see them"},
+		{".pdf", mixed, "left out 2 solids (bracket, knob): PDF draws 2D shapes only; write .stl, .3mf, .step, .glb or .png to see them"},
+		{".dxf", many, "left out 12 solids (a, b, c, d, e, f, g, h, i, j and 2 more): DXF draws 2D shapes only; write .stl, .3mf, .step, .glb or .png to see them"},
 		{".stl", mixed, "left out 1 shape that is not a solid (label): STL holds solids only; write .svg, .pdf, .dxf or .png to see them"},
 		{".3mf", mixed, "left out 1 shape that is not a solid (label): 3MF holds solids only; write .svg, .pdf, .dxf or .png to see them"},
 		{".stl", many, ""},

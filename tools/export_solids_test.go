@@ -54,7 +54,7 @@ func TestExportSolids(t *testing.T) {
 	t.Parallel()
 	s, dir := newSolidSession(t)
 	const (
-		solids = "left out 2 solids (bracket, knob): %s draws 2D shapes only; write .stl, .3mf or .png to see them"
+		solids = "left out 2 solids (bracket, knob): %s draws 2D shapes only; write .stl, .3mf, .step, .glb or .png to see them"
 		flat   = "left out 1 shape that is not a solid (label): %s holds solids only; write .svg, .pdf, .dxf or .png to see them"
 	)
 	for _, c := range []struct {
@@ -146,7 +146,7 @@ func TestSceneDrawingsNameSolids(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := &Omitted{Shown: 2, Total: 4, Note: "left out 2 solids (bracket, knob): " + strings.ToUpper(command) + " draws 2D shapes only; write .stl, .3mf or .png to see them"}
+		want := &Omitted{Shown: 2, Total: 4, Note: "left out 2 solids (bracket, knob): " + strings.ToUpper(command) + " draws 2D shapes only; write .stl, .3mf, .step, .glb or .png to see them"}
 		if diff := cmp.Diff(want, out.Omitted); diff != "" {
 			t.Errorf("%s: omitted mismatch (-want +got):\n%s", command, diff)
 		}

@@ -16,11 +16,11 @@ import (
 )
 
 // runDemo runs every example workspace (embedded in the binary) through the sandbox and
-// writes NAME.svg, NAME.png, NAME.dxf and NAME.pdf for each drawing, NAME.stl, NAME.3mf and NAME.png for
+// writes NAME.svg, NAME.png, NAME.dxf and NAME.pdf for each drawing, NAME.stl, NAME.3mf, NAME.step, NAME.glb and NAME.png for
 // each part made of solids.
 func runDemo(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlags("demo", "demo [-o DIR] [-dxf-text outlines|entities]", stderr)
-	out := fs.String("o", "out", "directory to write NAME.svg, NAME.png, NAME.dxf and NAME.pdf (a part made of solids: NAME.stl, NAME.3mf and NAME.png) into (created if missing)")
+	out := fs.String("o", "out", "directory to write NAME.svg, NAME.png, NAME.dxf and NAME.pdf (a part made of solids: NAME.stl, NAME.3mf, NAME.step, NAME.glb and NAME.png) into (created if missing)")
 	var dxfOpt render.DXFOptions
 	fs.Func("dxf-text", "DXF text: outlines (the default, for cutting) or entities (TEXT and MTEXT with a STYLE, for editing)", func(s string) error {
 		t, err := render.ParseDXFText(s)
@@ -78,8 +78,8 @@ type demoFile struct {
 
 // demoFiles renders an example: a drawing to SVG, PNG, DXF (R12, as `cadrun run -o
 // NAME.dxf` writes it, for a cutter or a CAD program) and PDF (1:1 on a page fitted to it, to
-// print); a part made of solids to STL and 3MF,
-// to print, and PNG, its shaded view.
+// print); a part made of solids to STL and 3MF, to print, STEP, for CAD and CAM programs,
+// glTF binary, for viewers, and PNG, its shaded view.
 func demoFiles(name string, sc *scene.Scene, dxfOpt render.DXFOptions) ([]demoFile, error) {
 	png, err := render.PNG(sc, render.PNGOptions{Width: examples.DemoWidth})
 	if err != nil {
@@ -94,7 +94,15 @@ func demoFiles(name string, sc *scene.Scene, dxfOpt render.DXFOptions) ([]demoFi
 		if err != nil {
 			return nil, fmt.Errorf("writing %s as 3MF: %w", name, err)
 		}
-		return []demoFile{{".stl", stl}, {".3mf", tmf}, {".png", png}}, nil
+		step, err := render.STEP(sc, render.STEPOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("writing %s as STEP: %w", name, err)
+		}
+		glb, err := render.GLB(sc, render.GLTFOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("writing %s as glTF: %w", name, err)
+		}
+		return []demoFile{{".stl", stl}, {".3mf", tmf}, {".step", step}, {".glb", glb}, {".png", png}}, nil
 	}
 	svg, err := render.SVG(sc, render.SVGOptions{})
 	if err != nil {

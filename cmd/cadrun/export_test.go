@@ -266,7 +266,7 @@ func TestWatchOutputsSolids(t *testing.T) {
 		{"part.3mf", "PK", "left out 1 shape that is not a solid (hole): 3MF holds solids only; write .svg, .pdf, .dxf or .png to see them"},
 		{"part.glb", "glTF", "left out 1 shape that is not a solid (hole): GLB holds solids only; write .svg, .pdf, .dxf or .png to see them"},
 		{"part.step", "ISO-10303-21;", "left out 1 shape that is not a solid (hole): STEP holds solids only; write .svg, .pdf, .dxf or .png to see them; STEP solids faceted (planar triangles): tetra (a mesh); for exact faces, make holes and pockets with 2D booleans before extruding"},
-		{"part.svg", "<svg", "left out 1 solid (tetra): SVG draws 2D shapes only; write .stl, .3mf or .png to see them"},
+		{"part.svg", "<svg", "left out 1 solid (tetra): SVG draws 2D shapes only; write .stl, .3mf, .step, .glb or .png to see them"},
 	} {
 		o, err := newOutput(filepath.Join(dir, c.file), render.Options{})
 		if err != nil {
@@ -335,7 +335,7 @@ func TestWatchWarnsOfWhatOutputsLeaveOut(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	want := "warning: " + filepath.Join(dir, "part.svg") + ": left out 1 solid (tetra): SVG draws 2D shapes only; write .stl, .3mf or .png to see them\n" +
+	want := "warning: " + filepath.Join(dir, "part.svg") + ": left out 1 solid (tetra): SVG draws 2D shapes only; write .stl, .3mf, .step, .glb or .png to see them\n" +
 		"warning: " + filepath.Join(dir, "part.stl") + ": left out 1 shape that is not a solid (hole): STL holds solids only; write .svg, .pdf, .dxf or .png to see them\n" +
 		"ok  2 entities"
 	if got := stdout.String(); !strings.HasPrefix(got, want) {

@@ -38,7 +38,8 @@ func TestDemoWritesSVGPNGDXFAndPDF(t *testing.T) {
 		}
 	}
 	// The parts made of solids come as STL (binary: an 80-byte header, a count, 50 bytes a
-	// triangle), 3MF (a zip) and PNG; the readers that check them are in render.
+	// triangle), 3MF (a zip), STEP, glTF binary and PNG; the readers that check them (ADMesh,
+	// Assimp, FreeCAD, the Khronos validator) are in render.
 	for _, name := range []string{"anglebracket", "knob"} {
 		stl, err := os.ReadFile(filepath.Join(dir, name+".stl"))
 		if err != nil || len(stl) < 84 || len(stl) != 84+50*int(binary.LittleEndian.Uint32(stl[80:])) {
@@ -51,6 +52,14 @@ func TestDemoWritesSVGPNGDXFAndPDF(t *testing.T) {
 		png, err := os.ReadFile(filepath.Join(dir, name+".png"))
 		if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
 			t.Errorf("%s.png: %v", name, err)
+		}
+		step, err := os.ReadFile(filepath.Join(dir, name+".step"))
+		if err != nil || !bytes.HasPrefix(step, []byte("ISO-10303-21;")) {
+			t.Errorf("%s.step: %v %.20q", name, err, step)
+		}
+		glb, err := os.ReadFile(filepath.Join(dir, name+".glb"))
+		if err != nil || !bytes.HasPrefix(glb, []byte("glTF")) {
+			t.Errorf("%s.glb: %v %.20q", name, err, glb)
 		}
 	}
 }

@@ -281,7 +281,7 @@ func TestRunOutputInAFolderClosedToNewFiles(t *testing.T) {
 func TestRunWarnsOfWhatTheFileLeavesOut(t *testing.T) {
 	t.Setenv(testExportEnv, "solid")
 	for _, c := range []struct{ file, magic, warning string }{
-		{"part.svg", "<svg", "warning: left out 1 solid (tetra): SVG draws 2D shapes only; write .stl, .3mf or .png to see them\n"},
+		{"part.svg", "<svg", "warning: left out 1 solid (tetra): SVG draws 2D shapes only; write .stl, .3mf, .step, .glb or .png to see them\n"},
 		{"part.stl", "binary STL", "warning: left out 1 shape that is not a solid (c): STL holds solids only; write .svg, .pdf, .dxf or .png to see them\n"},
 	} {
 		out := filepath.Join(t.TempDir(), c.file)
