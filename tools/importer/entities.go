@@ -511,7 +511,11 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	}
 	var call string
 	if cols := flow.columnsOf(strings.Split(s, "\n"), h); len(cols) > 1 || flow.spacing != 1 && len(cols[0]) > 1 {
-		call = kept + flowedText(name, cols, flow, al, x, y, h, size, opts)
+		flowed, err := flowedText(name, cols, flow, al, x, y, h, size, opts)
+		if err != nil {
+			return "", err
+		}
+		call = kept + flowed
 	} else {
 		ty := num(y)
 		if dy := al.baselineShift(h, strings.Count(s, "\n")+1, 1); dy != 0 {

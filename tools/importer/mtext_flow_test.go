@@ -6,6 +6,7 @@ package importer
 // drawText's spacing below, and a column the width and gutter right of the one before.
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -177,4 +178,16 @@ func ours0(b scene.Box, att int) float64 {
 		return b.Min.Y
 	}
 	return b.Min.Y + 2*scene.LineSpacing*2
+}
+
+// TestMTextColumnsFar: a gutter that puts a column past the coordinates cadrun draws is
+// refused as a coordinate there is, naming the place, not written into a module that fails.
+func TestMTextColumnsFar(t *testing.T) {
+	t.Parallel()
+	data := "0\nSECTION\n2\nENTITIES\n0\nMTEXT\n8\n0\n10\n0\n20\n0\n40\n1\n1\nA\\PB\\PC\n" +
+		"101\nEmbedded Object\n71\n1\n72\n3\n44\n5\n45\n1e300\n41\n1\n0\nENDSEC\n0\nEOF\n"
+	_, _, err := DXF([]byte(data), Options{Source: "test.dxf"})
+	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "a column's place of") {
+		t.Errorf("got %v, want the column's place refused", err)
+	}
 }

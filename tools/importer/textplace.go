@@ -284,15 +284,19 @@ func columnGroup(e *dxf.Entity, code int) bool {
 // flowedText writes an MTEXT whose lines drawText cannot space as one text (a spacing factor
 // other than 1, or columns): each line is a text of its own, name + '-1' and on, in a group
 // of the name, so that the calls after it (the pivot, the rotation, the colour) take the
-// whole. A column goes the column width and the gutter right of the one before, each placed
-// on the point as the attachment says.
-func flowedText(name string, cols [][]string, f mtextFlow, al textAlign, x, y, h float64, size, opts string) string {
+// whole. A column goes the column width and the gutter right of the one before, its first
+// line level with the first column's, placed on the point as the attachment says.
+func flowedText(name string, cols [][]string, f mtextFlow, al textAlign, x, y, h float64, size, opts string) (string, error) {
 	var b strings.Builder
 	var parts []string
 	step := f.spacing * scene.LineSpacing * h
+	// The columns hang from one top, the first column's, which is the tallest.
+	top := y + al.baselineShift(h, len(cols[0]), f.spacing)
 	for k, lines := range cols {
 		cx := x + float64(k)*(f.width+f.gutter)
-		top := y + al.baselineShift(h, len(lines), f.spacing)
+		if err := checkNums("a column's place", cx, top-float64(len(lines)-1)*step); err != nil {
+			return "", err
+		}
 		for i, l := range lines {
 			part := fmt.Sprintf("%s + '-%d'", name, len(parts)+1)
 			parts = append(parts, part)
@@ -300,5 +304,5 @@ func flowedText(name string, cols [][]string, f mtextFlow, al textAlign, x, y, h
 		}
 	}
 	fmt.Fprintf(&b, "createGroup(%s, [%s]);", name, strings.Join(parts, ", "))
-	return b.String()
+	return b.String(), nil
 }
