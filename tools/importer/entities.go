@@ -92,6 +92,9 @@ func (g *gen) entity(e *dxf.Entity, name, indent string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
+		if columnGroup(e, 48) { // the columns' width
+			scale = 1
+		}
 		c, err := g.linetypeCall(e.Kind, e.Str(6, ""), name, scale)
 		if err != nil {
 			return false, refuseEntity(e.Kind, e.Line, err)
@@ -432,6 +435,7 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	var al textAlign
 	span := 0.0 // ALIGNED and FIT: the length from the first point to the second
 	fit := false
+	flow := mtextFlow{spacing: 1} // MTEXT's line spacing and columns
 	if e.Kind == "TEXT" {
 		s, kept = g.drawable(e.Kind, e.Line, plainText(e.Str(1, "")), scene.DefaultFont)
 		h72, _ := e.IntOr(72, 0)
@@ -454,13 +458,21 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 			}
 		}
 		s, kept = g.drawable(e.Kind, e.Line, plainMText(strings.Join(chunks, "")+e.Str(1, "")), scene.DefaultFont)
-		if has11 && e.Str(50, "") == "" { // direction vector instead of an angle
+		if columnGroup(e, 50) { // the 50s are the columns' heights, not an angle
+			rot = 0
+		}
+		if has11 && (e.Str(50, "") == "" || columnGroup(e, 50)) { // direction vector instead of an angle
 			rot = math.Atan2(v[5], v[4]) * 180 / math.Pi
 		}
 		att, _ := e.IntOr(71, 1)
 		al = textAlignment(e.Kind, 0, 0, att)
-		if v[6] > 0 && h > 0 {
-			s = wrapLines(s, v[6], h)
+		flow = readMTextFlow(e)
+		width := v[6]
+		if flow.columns {
+			width = flow.width
+		}
+		if width > 0 && h > 0 {
+			s = wrapLines(s, width, h)
 		}
 	}
 	s, dropped := dropControls(s)
@@ -497,11 +509,20 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	if a := al.option(); a != "" {
 		opts = fmt.Sprintf(", {align: '%s'}", a)
 	}
-	ty := num(y)
-	if dy := al.baselineShift(h, strings.Count(s, "\n")+1); dy != 0 {
-		ty = placed(y+dy, h, y, h)
+	var call string
+	if cols := flow.columnsOf(strings.Split(s, "\n"), h); len(cols) > 1 || flow.spacing != 1 && len(cols[0]) > 1 {
+		flowed, err := flowedText(name, cols, flow, al, x, y, h, size, opts)
+		if err != nil {
+			return "", err
+		}
+		call = kept + flowed
+	} else {
+		ty := num(y)
+		if dy := al.baselineShift(h, strings.Count(s, "\n")+1, 1); dy != 0 {
+			ty = placed(y+dy, h, y, h)
+		}
+		call = kept + fmt.Sprintf("drawText(%s, %s, %s, %s, %s%s);", name, jsString(s), num(x), ty, size, opts)
 	}
-	call := kept + fmt.Sprintf("drawText(%s, %s, %s, %s, %s%s);", name, jsString(s), num(x), ty, size, opts)
 	if sx != 1 || rot != 0 {
 		call += fmt.Sprintf("\nsetPivot(%s, %s, %s);", name, num(x), num(y))
 	}

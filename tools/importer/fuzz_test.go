@@ -22,6 +22,9 @@ func FuzzDXF(f *testing.F) {
 	f.Add(ents("0\nSOLID\n10\n0\n20\n0\n11\n1\n21\n0\n12\n0\n22\n1\n13\n1\n23\n1\n0\n3DFACE\n11\n1\n22\n1\n"))
 	f.Add(ents("0\nHATCH\n2\nANSI31\n70\n0\n91\n2\n92\n3\n72\n1\n73\n1\n93\n3\n10\n0\n20\n0\n42\n1\n10\n4\n20\n0\n10\n4\n20\n4\n97\n0\n" +
 		"92\n0\n93\n2\n72\n3\n10\n2\n20\n2\n11\n1\n21\n0\n40\n0.5\n50\n0\n51\n360\n73\n0\n72\n4\n94\n1\n73\n0\n74\n0\n95\n4\n96\n2\n40\n0\n40\n0\n40\n1\n40\n1\n10\n3\n20\n2\n10\n2\n20\n2\n97\n0\n52\n30\n41\n2\n"))
+	// MTEXTs spaced and in columns, in the MTEXT's own groups and in an embedded object.
+	f.Add(ents("0\nMTEXT\n10\n0\n20\n0\n40\n2\n71\n5\n1\nA B C\\PD\\PE\n44\n0.3\n46\n4\n75\n2\n76\n2\n48\n3\n49\n1\n50\n0\n50\n-4\n" +
+		"0\nMTEXT\n40\n1\n1\nA\\PB\\PC\n101\nEmbedded Object\n71\n1\n72\n9\n44\n5\n45\n1e300\n41\n1\n"))
 	f.Add(ents("0\nDIMENSION\n2\n*D1\n0\nINSERT\n2\n*D1\n70\n3\n71\n2\n44\n5\n45\n5\n50\n30\n"))
 	// Hostile files: a negative vertex count; a spline of degree 4 flattened; a HATCH of many
 	// rings; a linetype scale of inf and a coordinate past MaxCoord; %%nnn codes.
