@@ -324,6 +324,9 @@ func (w *jsonWriter) entity(b []byte, e *Entity) []byte {
 	if st := &e.Style; st.Linetype != "" || st.LinetypeScale != 0 || st.Layer != "" || st.Hatch != "" || st.ColorSet && w.drafting {
 		b = w.draftingFields(b, st)
 	}
+	if st := &e.Style; st.Cap != "" || st.Join != "" || st.MiterLimit != 0 {
+		b = w.strokeFields(b, st)
+	}
 	return append(b, "}}"...)
 }
 
@@ -345,6 +348,24 @@ func (w *jsonWriter) draftingFields(b []byte, st *Style) []byte {
 		b = append(b, `,"colorSet":true`...)
 	}
 	return w.hatchFields(b, st)
+}
+
+// strokeFields writes a style's cap, join and miter limit, each left out when empty as
+// omitempty does, so that a scene of round strokes keeps its bytes.
+func (w *jsonWriter) strokeFields(b []byte, st *Style) []byte {
+	if st.Cap != "" {
+		b = append(b, `,"cap":`...)
+		b = appendJSONString(b, st.Cap)
+	}
+	if st.Join != "" {
+		b = append(b, `,"join":`...)
+		b = appendJSONString(b, st.Join)
+	}
+	if st.MiterLimit != 0 {
+		b = append(b, `,"miterLimit":`...)
+		b = w.num(b, st.MiterLimit)
+	}
+	return b
 }
 
 // hatchFields writes a style's hatch fields, each left out when empty as omitempty does.
@@ -628,6 +649,9 @@ func readEntity(je *jsonEntity, fonts map[string]*Font) (*Entity, error) {
 		return nil, err
 	}
 	if err := checkColor(je.Style.Stroke); err != nil {
+		return nil, err
+	}
+	if err := je.Style.CheckStroke(); err != nil {
 		return nil, err
 	}
 	if je.Kind == KindGroup {
@@ -1185,6 +1209,15 @@ func (r *jsonReader) style(st *Style) {
 		case "hatchColor":
 			r.once(&seen, 1024)
 			st.HatchColor = r.color()
+		case "cap":
+			r.once(&seen, 2048)
+			st.Cap = string(r.str())
+		case "join":
+			r.once(&seen, 4096)
+			st.Join = string(r.str())
+		case "miterLimit":
+			r.once(&seen, 8192)
+			st.MiterLimit = r.num()
 		default:
 			r.fail()
 		}
