@@ -59,9 +59,13 @@ type Item struct {
 	// scale, in scene units like Width.
 	Linetype      string
 	LinetypeScale float64
-	Children      []*Item
-	Symbol        *Symbol
-	Place         Placement
+	// Cap, Join and MiterLimit are the stroke's ends and corners as scene.Style has them
+	// ("" round, 0 a limit of 4), set where the shape has ends or corners to show them.
+	Cap, Join  string
+	MiterLimit float64
+	Children   []*Item
+	Symbol     *Symbol
+	Place      Placement
 	// Clips are the regions a shape's fill is cut to, in turn (SVG's clip-path and masks of
 	// opaque white shapes), which the module cuts with cadrun's booleans; its stroke, cut by the
 	// reader, is a shape of its own.

@@ -52,6 +52,8 @@ type style struct {
 	dashOffset float64
 	lineCap    string
 	lineJoin   string
+	// miterLimit is stroke-miterlimit, 0 for SVG's 4.
+	miterLimit float64
 	// baseline is the text's dominant-baseline, or a tspan's alignment-baseline, as written
 	// ("" for auto): inherited, as SVG 2 and browsers take it.
 	baseline string
@@ -78,7 +80,7 @@ func properties(e *element) map[string]string {
 	p := map[string]string{}
 	for _, k := range []string{"fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity", "opacity",
 		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight",
-		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin", "overflow",
+		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit", "transform-origin", "overflow",
 		"clip-path", "clip-rule", "mask", "dominant-baseline", "alignment-baseline", "baseline-shift",
 		"letter-spacing", "word-spacing", "writing-mode", "font-family", "font-style", "text-decoration",
 		"filter", "mix-blend-mode", "marker", "marker-start", "marker-mid", "marker-end"} {
@@ -186,6 +188,12 @@ func (s style) child(e *element) style {
 	}
 	if v, ok := p["stroke-linejoin"]; ok && v != "inherit" {
 		s.lineJoin = v
+	}
+	if v, ok := p["stroke-miterlimit"]; ok && v != "inherit" {
+		// A limit below 1, or one that is not a number, is an error SVG ignores.
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 1 && !math.IsInf(f, 0) {
+			s.miterLimit = f
+		}
 	}
 	s.nonScaling = p["vector-effect"] == "non-scaling-stroke"
 	s.filter, s.blend = "", ""
