@@ -27,10 +27,13 @@ import (
 // is written as the lowest version that holds it: 1, or 2 when a polygon has arc edges
 // (bulges), or 3 when it has layers or linetypes (the layer table and the style's drafting
 // fields), or 4 when it has dimensions or hatches, so that scenes without them read the same
-// in a cadrun that knows only the older versions, or 5 when it has solids.
+// in a cadrun that knows only the older versions, or 5 when it has solids, or 6 when a
+// stroke has a cap, join or miter limit other than round.
 const (
 	JSONFormat  = "cadrun-scene"
-	JSONVersion = 5
+	JSONVersion = 6
+	// jsonVersionSolids is the version of a document with solids but no stroke corners.
+	jsonVersionSolids = 5
 	// jsonVersionDimensions is the version of a document with dimensions or hatches but no
 	// solids.
 	jsonVersionDimensions = 4
@@ -100,8 +103,13 @@ func (s *Scene) jsonVersion() int {
 	if s.usesDrafting() {
 		version = jsonVersionDrafting
 	}
+	for _, e := range s.Walk() {
+		if st := &e.Style; st.Cap != "" || st.Join != "" || st.MiterLimit != 0 {
+			return JSONVersion
+		}
+	}
 	if s.HasSolids() {
-		return JSONVersion
+		return jsonVersionSolids
 	}
 	for _, e := range s.Walk() {
 		if e.Style.Hatch != "" {

@@ -19,8 +19,8 @@ func TestStrokeCornersJSONRoundTrip(t *testing.T) {
 	must(t, s.SetStrokeCorners("round", "round", "round", 0))
 	first, err := s.MarshalJSON()
 	must(t, err)
-	if !strings.Contains(string(first), `"strokeWidth":0,"cap":"butt","join":"miter","miterLimit":2.5}`) {
-		t.Fatalf("cap, join and miter limit expected after the stroke width, got\n%s", first)
+	if !strings.Contains(string(first), `"version":6,`) || !strings.Contains(string(first), `"strokeWidth":0,"cap":"butt","join":"miter","miterLimit":2.5}`) {
+		t.Fatalf("a version 6 document with cap, join and miter limit after the stroke width expected, got\n%s", first)
 	}
 	if strings.Count(string(first), `"cap"`) != 1 {
 		t.Fatalf("a round stroke must not name its cap, got\n%s", first)
