@@ -312,7 +312,7 @@ type pngPainter struct {
 	tri  [3]scene.Vec
 	// capStyle, joinStyle and miterLimit are the current stroke's (pngItem's cap, join and
 	// miter).
-	capStyle, joinStyle string
+	capStyle, joinStyle pngCorner
 	miterLimit          float64
 	// step is the angle between the chords of round joins and caps, cosStep its cosine.
 	step, cosStep float64
@@ -325,10 +325,38 @@ type pngItem struct {
 	box          scene.Box        // pixel bounds of the outline
 	fill, stroke *scene.Color     // nil when not painted
 	half         float64          // half the stroke width, in pixels
-	// cap, join and miter are the stroke's ends and corners, as scene.Style has them; miter
-	// is the limit, read (0: 4).
-	cap, join string
-	miter     float64
+	// cap, join and miter are the stroke's ends and corners (miter the limit), small so that
+	// a picture's thousands of items stay as small as they were.
+	cap, join pngCorner
+	miter     float32
+}
+
+// pngCorner is a stroke's cap or join, as scene.Style names it.
+type pngCorner uint8
+
+const (
+	pngRound pngCorner = iota
+	pngButt
+	pngSquare
+	pngMiter
+	pngBevel
+)
+
+// pngCorners are the codes of the style's cap and join.
+func pngCorners(st scene.Style) (cp, jn pngCorner) {
+	switch st.Cap {
+	case scene.CapButt:
+		cp = pngButt
+	case scene.CapSquare:
+		cp = pngSquare
+	}
+	switch st.Join {
+	case scene.StrokeMiter:
+		jn = pngMiter
+	case scene.StrokeBevel:
+		jn = pngBevel
+	}
+	return cp, jn
 }
 
 // pngNarrow narrows the strips of a large box to what they cover (pngPainter.layer); a test
@@ -378,7 +406,8 @@ func preparePNG(s *scene.Scene, tr scene.Affine, scale float64, size image.Point
 // nothing in the picture.
 func preparePNGShape(it scene.Item, drawn scene.Drawn, tr scene.Affine, scale float64, size image.Point) (pngItem, bool) {
 	st := drawn.Style
-	item := pngItem{half: st.StrokeWidth * scale / 2, cap: st.Cap, join: st.Join, miter: st.Miter()}
+	item := pngItem{half: st.StrokeWidth * scale / 2, miter: float32(st.Miter())}
+	item.cap, item.join = pngCorners(st)
 	if st.Hairline() {
 		item.half = 0.5 // one pixel, whatever the drawing's units
 	}
@@ -445,10 +474,10 @@ func (it *pngItem) pad() float64 {
 		return 1
 	}
 	reach := 1.0
-	if it.join == scene.StrokeMiter {
-		reach = it.miter
+	if it.join == pngMiter {
+		reach = float64(it.miter)
 	}
-	if it.cap == scene.CapSquare {
+	if it.cap == pngSquare {
 		reach = max(reach, math.Sqrt2)
 	}
 	return 1 + it.half*reach
@@ -490,7 +519,7 @@ func (p *pngPainter) layer(it *pngItem, pad float64, c scene.Color, stroke bool)
 	if stroke && it.dashes != nil {
 		lines = it.dashes
 	}
-	p.capStyle, p.joinStyle, p.miterLimit = it.cap, it.join, it.miter
+	p.capStyle, p.joinStyle, p.miterLimit = it.cap, it.join, float64(it.miter)
 	rows := max(1, pngMaxCells/r.Dx())
 	for y := r.Min.Y; y < r.Max.Y; y += rows {
 		strip := image.Rect(r.Min.X, y, r.Max.X, min(y+rows, r.Max.Y))
@@ -693,8 +722,8 @@ func (p *pngPainter) strokeLine(l scene.Polyline, half float64) {
 		// A zero-length subpath with round caps is a dot, as in SVG; with square ones a
 		// square along the x axis, and with butt ones nothing.
 		switch p.capStyle {
-		case scene.CapButt:
-		case scene.CapSquare:
+		case pngButt:
+		case pngSquare:
 			p.piece(q[0].Sub(scene.Vec{X: half}), q[0].Add(scene.Vec{X: half}), scene.Vec{Y: half})
 		default:
 			p.round(q[0], scene.Vec{X: half}, -2*math.Pi, false)
@@ -721,8 +750,8 @@ func (p *pngPainter) strokeLine(l scene.Polyline, half float64) {
 	}
 	d0, d1 := pngDirection(q[0], q[1]), pngDirection(q[n-2], q[n-1])
 	switch p.capStyle {
-	case scene.CapButt: // the stroke ends at its end points
-	case scene.CapSquare:
+	case pngButt: // the stroke ends at its end points
+	case pngSquare:
 		// Half a width beyond each end, the segment's own rectangle carried on.
 		p.piece(q[0].Sub(d0.Mul(half)), q[0], scene.Vec{X: -d0.Y, Y: d0.X}.Mul(half))
 		p.piece(q[n-1], q[n-1].Add(d1.Mul(half)), scene.Vec{X: -d1.Y, Y: d1.X}.Mul(half))
@@ -754,7 +783,7 @@ func (p *pngPainter) join(a, v, b scene.Vec, half float64) {
 	if cross == 0 && dot > 0 {
 		return // straight on
 	}
-	if p.joinStyle == scene.StrokeMiter || p.joinStyle == scene.StrokeBevel {
+	if p.joinStyle != pngRound {
 		p.sharpJoin(v, d1, d2, cross, dot, half)
 		return
 	}
@@ -786,7 +815,7 @@ func (p *pngPainter) sharpJoin(v, d1, d2 scene.Vec, cross, dot, half float64) {
 	if cross <= 0 {
 		n1, n2 = n1.Mul(-1), n2.Mul(-1)
 	}
-	miter := p.joinStyle == scene.StrokeMiter && (1+dot)/2*p.miterLimit*p.miterLimit >= 1
+	miter := p.joinStyle == pngMiter && (1+dot)/2*p.miterLimit*p.miterLimit >= 1
 	var pts []scene.Vec
 	switch {
 	case miter && cross > 0:
