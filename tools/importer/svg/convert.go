@@ -777,6 +777,9 @@ func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *I
 	}
 	c.dash(e, it, m, st)
 	c.capsAndJoins(e, it, p, st)
+	if st.strokeFirst && it.Fill != nil && it.Stroke != nil && it.Width > 0 {
+		c.skip(e.name, "paint-order stroke before fill is drawn fill, then stroke")
+	}
 	if it.Linetype != "" {
 		n := p.Transform(m).DashCount(scene.Dashes(it.Linetype, it.LinetypeScale))
 		if c.dashes+n > scene.MaxDashSegments {

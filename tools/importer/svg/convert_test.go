@@ -386,6 +386,37 @@ func TestCapsAndJoins(t *testing.T) {
 	}
 }
 
+// TestPaintOrderNoted: a stroke painted under its fill (SVG 2's paint-order), which cadrun
+// paints over it, is named, where it was drawn wrong with nothing said once caps and joins
+// were drawn and no longer noted (librsvg's reftests/svg2/paint-order.svg).
+func TestPaintOrderNoted(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		shape string
+		n     int
+	}{
+		{`<rect width="10" height="10" fill="white" paint-order="stroke fill"/>`, 1},
+		{`<g paint-order="stroke"><circle r="5" fill="white"/></g>`, 1},
+		{`<rect width="10" height="10" fill="white" paint-order="markers fill"/>`, 0},
+		{`<rect width="10" height="10" fill="white" paint-order="normal"/>`, 0},
+		{`<rect width="10" height="10" fill="none" paint-order="stroke"/>`, 0},
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><g stroke="black" stroke-width="2">`+c.shape+`</g></svg>`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for k, v := range d.Skipped {
+			if strings.Contains(k, "paint-order stroke before fill is drawn fill, then stroke") {
+				n += v
+			}
+		}
+		if n != c.n {
+			t.Errorf("%s: noted %d times, want %d (%v)", c.shape, n, c.n, d.Skipped)
+		}
+	}
+}
+
 // TestMalformedAttributes: one malformed attribute no longer refuses the file: a path and a
 // point list are drawn up to their first error, as SVG draws them, a transform SVG cannot
 // read is ignored as SVG ignores it, and each is noted.

@@ -65,6 +65,8 @@ type style struct {
 	// not drawn and not inherited; markers are marker-start, -mid and -end given (inherited).
 	filter, blend string
 	markers       [3]bool
+	// strokeFirst is paint-order putting the stroke under the fill (inherited).
+	strokeFirst bool
 }
 
 // initialStyle is SVG's initial style: black fill, no stroke, width 1, 16px text.
@@ -83,7 +85,7 @@ func properties(e *element) map[string]string {
 		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit", "transform-origin", "overflow",
 		"clip-path", "clip-rule", "mask", "dominant-baseline", "alignment-baseline", "baseline-shift",
 		"letter-spacing", "word-spacing", "writing-mode", "font-family", "font-style", "text-decoration",
-		"filter", "mix-blend-mode", "marker", "marker-start", "marker-mid", "marker-end"} {
+		"filter", "mix-blend-mode", "marker", "marker-start", "marker-mid", "marker-end", "paint-order"} {
 		if v, ok := e.attrs[k]; ok {
 			p[k] = strings.TrimSpace(v)
 		}
@@ -202,6 +204,17 @@ func (s style) child(e *element) style {
 	}
 	if v := p["mix-blend-mode"]; v != "" && v != "normal" {
 		s.blend = v
+	}
+	if v, ok := p["paint-order"]; ok && v != "inherit" {
+		// The first of fill and stroke named paints first; a list naming neither is SVG's
+		// fill, then stroke.
+		s.strokeFirst = false
+		for _, f := range strings.Fields(v) {
+			if f == "fill" || f == "stroke" {
+				s.strokeFirst = f == "stroke"
+				break
+			}
+		}
 	}
 	if v, ok := p["marker"]; ok && v != "inherit" {
 		s.markers = [3]bool{v != "none", v != "none", v != "none"}
