@@ -41,6 +41,8 @@ setStroke('b', [0, 0, 0, 1], 1, {join: 'round'})`
 			`scene.code.js:1:30: RangeError: setStroke: option join must be 'round', 'miter' or 'bevel', got "mitre"`},
 		{"drawLine('l', [0, 0, 1, 0]); setStroke('l', [0, 0, 0, 1], 1, {miterLimit: 0.5})",
 			"scene.code.js:1:30: RangeError: setStroke: option miterLimit must be >= 1 (a miter is at least as long as the stroke is wide), got 0.5"},
+		{"drawLine('l', [0, 0, 1, 0]); setStroke('l', [0, 0, 0, 1], 1, {miterLimit: 1e9})",
+			"scene.code.js:1:30: RangeError: setStroke: option miterLimit 1e+09 is over 100 (MaxMiterLimit); a miter that long is a spike: use join 'bevel'"},
 		{"drawLine('l', [0, 0, 1, 0]); setStroke('l', [0, 0, 0, 1], 1, {linecap: 'butt'})",
 			`scene.code.js:1:30: TypeError: setStroke: unknown option "linecap"; use cap, join, miterLimit`},
 	} {

@@ -310,7 +310,7 @@ var table = withCallFlags(append([]Func{
 	{Name: "setStroke", Domain: "style", Returns: "boolean", Doc: "Set the stroke colour (null removes the stroke) and width, and how its ends and corners are drawn; on a group, every member.",
 		Params: []Param{pTarget, {Name: "color", Type: "number[] | null"}, {Name: "width", Type: "number", Unit: "scene units", Optional: true, Default: "unchanged", Doc: "a pen in scene units; 0 is a hairline, one pixel on screen whatever the units (new shapes start as hairlines)"},
 			{Name: "options", Type: "{cap?: 'round' | 'butt' | 'square', join?: 'round' | 'miter' | 'bevel', miterLimit?: number}", Optional: true, Default: "unchanged; given, a left-out option is round (miterLimit 4)",
-				Doc: "cap: the open ends (butt ends at the end point, square half a width beyond it); join: the corners; miterLimit: the longest miter in widths, >= 1, past which it is bevelled, as SVG's"}},
+				Doc: "cap: the open ends (butt ends at the end point, square half a width beyond it); join: the corners; miterLimit: the longest miter in widths, 1 to 100 (MaxMiterLimit), past which it is bevelled, as SVG's"}},
 		Example: "drawLine('v', [0, 0, 5, 10, 10, 0]); setStroke('v', [0, 0, 0, 1], 1, {cap: 'butt', join: 'miter'})",
 		impl: func(c *call) goja.Value {
 			w := -1.0
@@ -727,6 +727,9 @@ func strokeCorners(c *call, o *goja.Object) (cp, jn string, limit float64) {
 	limit = c.optNum(o, "miterLimit", scene.StrokeMiterLimit)
 	if limit < 1 {
 		c.fail("RangeError", "option miterLimit must be >= 1 (a miter is at least as long as the stroke is wide), got %v", limit)
+	}
+	if limit > scene.MaxMiterLimit {
+		c.fail("RangeError", "option miterLimit %v is over %d (MaxMiterLimit); a miter that long is a spike: use join 'bevel'", limit, scene.MaxMiterLimit)
 	}
 	if limit == scene.StrokeMiterLimit {
 		limit = 0

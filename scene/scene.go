@@ -105,6 +105,11 @@ const (
 // StrokeMiterLimit is SVG's stroke-miterlimit, which a MiterLimit of 0 stands for.
 const StrokeMiterLimit = 4
 
+// MaxMiterLimit caps a miter limit: a picture and a PDF page leave room around a mitred
+// stroke for a miter as long as the limit allows, which a limit of millions would make
+// millions of widths wide.
+const MaxMiterLimit = 100
+
 // Miter returns the style's miter limit, 0 read as StrokeMiterLimit.
 func (st Style) Miter() float64 {
 	if st.MiterLimit == 0 {
@@ -127,6 +132,9 @@ func (st Style) CheckStroke() error {
 	}
 	if math.IsNaN(st.MiterLimit) || math.IsInf(st.MiterLimit, 0) || st.MiterLimit != 0 && st.MiterLimit < 1 {
 		return fmt.Errorf("%w: miter limit must be a number >= 1, got %v", ErrBadGeometry, st.MiterLimit)
+	}
+	if st.MiterLimit > MaxMiterLimit {
+		return fmt.Errorf("%w: miter limit %v is over %d (MaxMiterLimit); a miter that long is a spike: use a bevel join", ErrLimit, st.MiterLimit, MaxMiterLimit)
 	}
 	return nil
 }

@@ -34,6 +34,10 @@ func TestStrokeCornersJSONRoundTrip(t *testing.T) {
 	}
 	checkWriterMatchesReflect(t, s)
 	checkReadersAgree(t, first)
+	big := strings.Replace(string(first), `"miterLimit":2.5`, `"miterLimit":1000`, 1)
+	if _, err := ReadJSON([]byte(big)); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "miter limit 1000 is over 100 (MaxMiterLimit)") {
+		t.Errorf("a miter limit of 1000: got %v, want ErrLimit naming MaxMiterLimit", err)
+	}
 	for _, tc := range []struct{ from, to, want string }{
 		{`"cap":"butt"`, `"cap":"flat"`, `stroke cap "flat" is not butt, round or square`},
 		{`"join":"miter"`, `"join":"arcs"`, `stroke join "arcs" is not miter, round or bevel`},

@@ -342,6 +342,7 @@ func TestCapsAndJoins(t *testing.T) {
 		{`<polyline points="0 0 10 0 10 10" stroke-miterlimit="2" stroke-linecap="round"/>`, corners{"", "miter", 2}, nil},
 		{`<polyline points="0 0 10 0 10 10" stroke-miterlimit="4" stroke-linejoin="bevel"/>`, corners{"butt", "bevel", 0}, nil},
 		{`<polyline points="0 0 10 0 10 10" stroke-miterlimit="0.5"/>`, corners{"butt", "miter", 0}, nil}, // SVG ignores a limit below 1
+		{`<polyline points="0 0 10 0 10 10" stroke-miterlimit="1e6"/>`, corners{"butt", "miter", 100}, []string{"polyline: stroke-miterlimit over 100 is drawn 100 (MaxMiterLimit)"}},
 		{`<rect width="10" height="10" stroke-linejoin="bevel"/>`, corners{Join: "bevel"}, nil},
 		{`<rect width="10" height="10" stroke-linejoin="round"/>`, corners{}, nil},
 		{`<rect width="10" height="10" stroke-linejoin="arcs"/>`, corners{Join: "miter"}, []string{"rect: stroke-linejoin arcs is drawn miter"}},

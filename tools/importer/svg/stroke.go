@@ -244,6 +244,10 @@ func (c *converter) capsAndJoins(e *element, it *Item, p scene.Path, st style) {
 		}
 		if it.Join == scene.StrokeMiter && st.miterLimit != scene.StrokeMiterLimit {
 			it.MiterLimit = st.miterLimit
+			if it.MiterLimit > scene.MaxMiterLimit {
+				it.MiterLimit = scene.MaxMiterLimit
+				c.skip(e.name, fmt.Sprintf("stroke-miterlimit over %d is drawn %d (MaxMiterLimit)", scene.MaxMiterLimit, scene.MaxMiterLimit))
+			}
 		}
 	}
 }

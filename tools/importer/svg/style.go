@@ -194,7 +194,7 @@ func (s style) child(e *element) style {
 	if v, ok := p["stroke-miterlimit"]; ok && v != "inherit" {
 		// A limit below 1, or one that is not a number, is an error SVG ignores.
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 1 && !math.IsInf(f, 0) {
-			s.miterLimit = f
+			s.miterLimit = f // capped where it is used (capsAndJoins)
 		}
 	}
 	s.nonScaling = p["vector-effect"] == "non-scaling-stroke"
