@@ -170,7 +170,14 @@ func maxHalfStroke(s *scene.Scene) float64 {
 			continue
 		}
 		if _, w := strokeOf(e.Style); w > 0 {
-			half = math.Max(half, w/2)
+			reach := 1.0 // a miter or a square cap's corner reaches further
+			if e.Style.Join == scene.StrokeMiter {
+				reach = e.Style.Miter()
+			}
+			if e.Style.Cap == scene.CapSquare {
+				reach = math.Max(reach, math.Sqrt2)
+			}
+			half = math.Max(half, reach*w/2)
 		}
 	}
 	return half
@@ -196,7 +203,8 @@ func PDF(s *scene.Scene, opt PDFOptions) ([]byte, error) {
 	}
 	c := &pdfContent{l: l, gs: map[[2]int]int{}}
 	c.buf = make([]byte, 0, chunk+4096)
-	c.buf = append(c.buf, "1 J 1 j\n"...)
+	c.buf = append(c.buf, pdfRound+"\n"...)
+	c.corners = pdfRound
 	for it := range s.Paint() {
 		drawn := s.Drawn(it.Entity)
 		if !drawn.Plot {
@@ -263,6 +271,32 @@ type pdfContent struct {
 	width        float64
 	widthSet     bool
 	dash         string // the current dash operator's operands; "" is the initial solid line
+	corners      string // the current cap, join and miter limit operators (pdfCorners)
+}
+
+// pdfRound is the cap and join every page starts with, cadrun's round.
+const pdfRound = "1 J 1 j"
+
+// pdfCorners is the operators that set a stroke's cap (J: 0 butt, 1 round, 2 square), join
+// (j: 0 miter, 1 round, 2 bevel) and, for a miter, its limit (M, the same ratio as SVG's).
+func pdfCorners(st scene.Style) string {
+	if st.Cap == "" && st.Join == "" {
+		return pdfRound
+	}
+	cp, jn := 1, 1
+	switch st.Cap {
+	case scene.CapButt:
+		cp = 0
+	case scene.CapSquare:
+		cp = 2
+	}
+	switch st.Join {
+	case scene.StrokeMiter:
+		return fmt.Sprintf("%d J 0 j %s M", cp, pdfNum(st.Miter()))
+	case scene.StrokeBevel:
+		jn = 2
+	}
+	return fmt.Sprintf("%d J %d j", cp, jn)
 }
 
 // item paints one shape with its drawn style (scene.Scene.Drawn).
@@ -310,6 +344,11 @@ func (c *pdfContent) item(it scene.Item, st scene.Style) {
 			c.width, c.widthSet = w, true
 			c.buf = append(c.buf, pdfNum(w)...)
 			c.buf = append(c.buf, " w\n"...)
+		}
+		if corners := pdfCorners(st); corners != c.corners {
+			c.corners = corners
+			c.buf = append(c.buf, corners...)
+			c.buf = append(c.buf, '\n')
 		}
 		if dash := c.dashOperands(scene.Dashes(st.Linetype, st.LinetypeScale)); dash != c.dash {
 			c.dash = dash

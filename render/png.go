@@ -310,6 +310,10 @@ type pngPainter struct {
 	tmp  []scene.Vec // clipping scratch
 	quad [4]scene.Vec
 	tri  [3]scene.Vec
+	// capStyle, joinStyle and miterLimit are the current stroke's (pngItem's cap, join and
+	// miter).
+	capStyle, joinStyle pngCorner
+	miterLimit          float64
 	// step is the angle between the chords of round joins and caps, cosStep its cosine.
 	step, cosStep float64
 }
@@ -321,6 +325,38 @@ type pngItem struct {
 	box          scene.Box        // pixel bounds of the outline
 	fill, stroke *scene.Color     // nil when not painted
 	half         float64          // half the stroke width, in pixels
+	// cap, join and miter are the stroke's ends and corners (miter the limit), small so that
+	// a picture's thousands of items stay as small as they were.
+	cap, join pngCorner
+	miter     float32
+}
+
+// pngCorner is a stroke's cap or join, as scene.Style names it.
+type pngCorner uint8
+
+const (
+	pngRound pngCorner = iota
+	pngButt
+	pngSquare
+	pngMiter
+	pngBevel
+)
+
+// pngCorners are the codes of the style's cap and join.
+func pngCorners(st scene.Style) (cp, jn pngCorner) {
+	switch st.Cap {
+	case scene.CapButt:
+		cp = pngButt
+	case scene.CapSquare:
+		cp = pngSquare
+	}
+	switch st.Join {
+	case scene.StrokeMiter:
+		jn = pngMiter
+	case scene.StrokeBevel:
+		jn = pngBevel
+	}
+	return cp, jn
 }
 
 // pngNarrow narrows the strips of a large box to what they cover (pngPainter.layer); a test
@@ -370,7 +406,8 @@ func preparePNG(s *scene.Scene, tr scene.Affine, scale float64, size image.Point
 // nothing in the picture.
 func preparePNGShape(it scene.Item, drawn scene.Drawn, tr scene.Affine, scale float64, size image.Point) (pngItem, bool) {
 	st := drawn.Style
-	item := pngItem{half: st.StrokeWidth * scale / 2}
+	item := pngItem{half: st.StrokeWidth * scale / 2, miter: float32(st.Miter())}
+	item.cap, item.join = pngCorners(st)
 	if st.Hairline() {
 		item.half = 0.5 // one pixel, whatever the drawing's units
 	}
@@ -430,12 +467,20 @@ func dashPolylines(lines []scene.Polyline, pattern []float64) []scene.Polyline {
 }
 
 // pad is how far the item's paint reaches beyond its outline, in pixels: anti-aliasing
-// reaches into the next pixel, and a stroke half its width further.
+// reaches into the next pixel, and a stroke half its width further, or as far as a miter
+// join or a square cap's corner reaches.
 func (it *pngItem) pad() float64 {
-	if it.stroke != nil {
-		return 1 + it.half
+	if it.stroke == nil {
+		return 1
 	}
-	return 1
+	reach := 1.0
+	if it.join == pngMiter {
+		reach = float64(it.miter)
+	}
+	if it.cap == pngSquare {
+		reach = max(reach, math.Sqrt2)
+	}
+	return 1 + it.half*reach
 }
 
 // paint fills and then strokes one item.
@@ -474,6 +519,7 @@ func (p *pngPainter) layer(it *pngItem, pad float64, c scene.Color, stroke bool)
 	if stroke && it.dashes != nil {
 		lines = it.dashes
 	}
+	p.capStyle, p.joinStyle, p.miterLimit = it.cap, it.join, float64(it.miter)
 	rows := max(1, pngMaxCells/r.Dx())
 	for y := r.Min.Y; y < r.Max.Y; y += rows {
 		strip := image.Rect(r.Min.X, y, r.Max.X, min(y+rows, r.Max.Y))
@@ -650,9 +696,9 @@ func pngClipHalf(dst, src []scene.Vec, axis int, bound float64, below bool) []sc
 	return dst
 }
 
-// strokeLine adds the outline of a round-joined, round-capped stroke of half-width half
-// along l (image pixels). Every piece is wound clockwise in the maths sense (negative
-// shoelace area), so overlaps add up and nonzero paints the union.
+// strokeLine adds the outline of a stroke of half-width half along l (image pixels), capped
+// and joined as p.capStyle and p.joinStyle say. Every piece is wound clockwise in the maths sense
+// (negative shoelace area), so overlaps add up and nonzero paints the union.
 func (p *pngPainter) strokeLine(l scene.Polyline, half float64) {
 	q := p.pts[:0]
 	for _, v := range l.Points {
@@ -673,8 +719,15 @@ func (p *pngPainter) strokeLine(l scene.Polyline, half float64) {
 	p.step = pngArcStep(half)
 	p.cosStep = math.Cos(p.step)
 	if n == 1 {
-		// A zero-length subpath with round caps is a dot, as in SVG.
-		p.round(q[0], scene.Vec{X: half}, -2*math.Pi, false)
+		// A zero-length subpath with round caps is a dot, as in SVG; with square ones a
+		// square along the x axis, and with butt ones nothing.
+		switch p.capStyle {
+		case pngButt:
+		case pngSquare:
+			p.piece(q[0].Sub(scene.Vec{X: half}), q[0].Add(scene.Vec{X: half}), scene.Vec{Y: half})
+		default:
+			p.round(q[0], scene.Vec{X: half}, -2*math.Pi, false)
+		}
 		return
 	}
 	segs := n - 1
@@ -684,9 +737,7 @@ func (p *pngPainter) strokeLine(l scene.Polyline, half float64) {
 	for i := range segs {
 		a, b := q[i], q[(i+1)%n]
 		d := pngDirection(a, b).Mul(half)
-		nl := scene.Vec{X: -d.Y, Y: d.X}
-		p.quad = [4]scene.Vec{a.Add(nl), b.Add(nl), b.Sub(nl), a.Sub(nl)}
-		p.contour(p.quad[:])
+		p.piece(a, b, scene.Vec{X: -d.Y, Y: d.X})
 	}
 	if l.Closed {
 		for i := range n {
@@ -697,22 +748,44 @@ func (p *pngPainter) strokeLine(l scene.Polyline, half float64) {
 	for i := 1; i < n-1; i++ {
 		p.join(q[i-1], q[i], q[i+1], half)
 	}
-	// Caps: half discs turning counter-clockwise from the left normal at the start (through
-	// the backward direction) and from the right normal at the end (through the forward one).
-	d := pngDirection(q[0], q[1])
-	p.round(q[0], scene.Vec{X: -d.Y, Y: d.X}.Mul(half), math.Pi, true)
-	d = pngDirection(q[n-2], q[n-1])
-	p.round(q[n-1], scene.Vec{X: d.Y, Y: -d.X}.Mul(half), math.Pi, true)
+	d0, d1 := pngDirection(q[0], q[1]), pngDirection(q[n-2], q[n-1])
+	switch p.capStyle {
+	case pngButt: // the stroke ends at its end points
+	case pngSquare:
+		// Half a width beyond each end, the segment's own rectangle carried on.
+		p.piece(q[0].Sub(d0.Mul(half)), q[0], scene.Vec{X: -d0.Y, Y: d0.X}.Mul(half))
+		p.piece(q[n-1], q[n-1].Add(d1.Mul(half)), scene.Vec{X: -d1.Y, Y: d1.X}.Mul(half))
+	default:
+		// Half discs turning counter-clockwise from the left normal at the start (through
+		// the backward direction) and from the right normal at the end (through the forward
+		// one).
+		p.round(q[0], scene.Vec{X: -d0.Y, Y: d0.X}.Mul(half), math.Pi, true)
+		p.round(q[n-1], scene.Vec{X: d1.Y, Y: -d1.X}.Mul(half), math.Pi, true)
+	}
 }
 
-// join adds the round join at v between segments a→v and v→b: the wedge on the outer side of
-// the turn, from the first segment's normal to the second's. The inner side is already
-// covered by the two quads, and any point nearest to v lies in this wedge.
+// piece adds the rectangle along a→b reaching nl (the left normal, of length half) to either
+// side, wound clockwise.
+func (p *pngPainter) piece(a, b, nl scene.Vec) {
+	p.quad = [4]scene.Vec{a.Add(nl), b.Add(nl), b.Sub(nl), a.Sub(nl)}
+	p.contour(p.quad[:])
+}
+
+// join adds the join at v between segments a→v and v→b on the outer side of the turn, from
+// the first segment's normal to the second's; the inner side is already covered by the two
+// quads. A round join is the wedge of the circle, which any point nearest to v lies in; a
+// bevel the triangle between the normals' ends; a miter that triangle carried on to where the
+// segments' edges meet, or the bevel where that lies further from v than the limit allows, as
+// in SVG.
 func (p *pngPainter) join(a, v, b scene.Vec, half float64) {
 	d1, d2 := pngDirection(a, v), pngDirection(v, b)
 	cross, dot := d1.X*d2.Y-d1.Y*d2.X, d1.X*d2.X+d1.Y*d2.Y
 	if cross == 0 && dot > 0 {
 		return // straight on
+	}
+	if p.joinStyle != pngRound {
+		p.sharpJoin(v, d1, d2, cross, dot, half)
+		return
 	}
 	if dot >= p.cosStep {
 		// One chord is close enough (the usual case along a flattened curve): the wedge is a
@@ -731,6 +804,36 @@ func (p *pngPainter) join(a, v, b scene.Vec, half float64) {
 		start = scene.Vec{X: d1.Y, Y: -d1.X}
 	}
 	p.round(v, start.Mul(half), turn, true)
+}
+
+// sharpJoin adds a miter or bevel join (see join); the miter's length over the stroke's width
+// is 1/cos(turn/2), bevelled past p.miterLimit.
+func (p *pngPainter) sharpJoin(v, d1, d2 scene.Vec, cross, dot, half float64) {
+	// The outer normals, of length half: right of the path on a left turn, left of it on a
+	// right one.
+	n1, n2 := scene.Vec{X: d1.Y, Y: -d1.X}.Mul(half), scene.Vec{X: d2.Y, Y: -d2.X}.Mul(half)
+	if cross <= 0 {
+		n1, n2 = n1.Mul(-1), n2.Mul(-1)
+	}
+	miter := p.joinStyle == pngMiter && (1+dot)/2*p.miterLimit*p.miterLimit >= 1
+	var pts []scene.Vec
+	switch {
+	case miter && cross > 0:
+		tip := v.Add(n1.Add(n2).Mul(1 / (1 + dot)))
+		p.quad = [4]scene.Vec{v.Add(n2), tip, v.Add(n1), v}
+		pts = p.quad[:]
+	case miter:
+		tip := v.Add(n1.Add(n2).Mul(1 / (1 + dot)))
+		p.quad = [4]scene.Vec{v, v.Add(n1), tip, v.Add(n2)}
+		pts = p.quad[:]
+	case cross > 0:
+		p.tri = [3]scene.Vec{v.Add(n2), v.Add(n1), v}
+		pts = p.tri[:]
+	default:
+		p.tri = [3]scene.Vec{v, v.Add(n1), v.Add(n2)}
+		pts = p.tri[:]
+	}
+	p.contour(pts)
 }
 
 // round adds the sector of the circle around c that starts at c+start and turns by sweep

@@ -14,11 +14,13 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
 	"math"
 	goruntime "runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -533,7 +535,8 @@ func (w *svgWriter) style(b []byte, st scene.Style) []byte {
 func sameStyle(a, b scene.Style) bool {
 	return sameColor(a.Fill, b.Fill) && sameColor(a.Stroke, b.Stroke) && a.StrokeWidth == b.StrokeWidth &&
 		a.Linetype == b.Linetype && a.LinetypeScale == b.LinetypeScale && a.Layer == b.Layer && a.ColorSet == b.ColorSet &&
-		a.Hatch == b.Hatch && a.HatchAngle == b.HatchAngle && a.HatchScale == b.HatchScale && sameColor(a.HatchColor, b.HatchColor)
+		a.Hatch == b.Hatch && a.HatchAngle == b.HatchAngle && a.HatchScale == b.HatchScale && sameColor(a.HatchColor, b.HatchColor) &&
+		a.Cap == b.Cap && a.Join == b.Join && a.MiterLimit == b.MiterLimit
 }
 
 func sameColor(a, b *scene.Color) bool {
@@ -568,7 +571,21 @@ func (w *svgWriter) writeStyle(b []byte, st scene.Style) []byte {
 		}
 		b = append(b, '"')
 	}
-	return append(b, ` stroke-linejoin="round" stroke-linecap="round"`...)
+	if st.Cap == "" && st.Join == "" {
+		// The viewer's page strips this exact string from round strokes, cadrun's default.
+		return append(b, ` stroke-linejoin="round" stroke-linecap="round"`...)
+	}
+	b = append(b, ` stroke-linejoin="`...)
+	b = append(b, cmp.Or(st.Join, "round")...)
+	b = append(b, `" stroke-linecap="`...)
+	b = append(b, cmp.Or(st.Cap, "round")...)
+	b = append(b, '"')
+	if st.Join == scene.StrokeMiter && st.MiterLimit != 0 {
+		b = append(b, ` stroke-miterlimit="`...)
+		b = strconv.AppendFloat(b, st.MiterLimit, 'g', -1, 64)
+		b = append(b, '"')
+	}
+	return b
 }
 
 // paint writes a colour attribute (and its opacity when not opaque).

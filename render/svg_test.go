@@ -246,7 +246,7 @@ func TestSameStyleSeesEveryField(t *testing.T) {
 	for f := range reflect.TypeFor[scene.Style]().Fields() {
 		fields = append(fields, f.Name)
 	}
-	if diff := cmp.Diff([]string{"Fill", "Stroke", "StrokeWidth", "Linetype", "LinetypeScale", "Layer", "ColorSet", "Hatch", "HatchAngle", "HatchScale", "HatchColor"}, fields); diff != "" {
+	if diff := cmp.Diff([]string{"Fill", "Stroke", "StrokeWidth", "Linetype", "LinetypeScale", "Layer", "ColorSet", "Hatch", "HatchAngle", "HatchScale", "HatchColor", "Cap", "Join", "MiterLimit"}, fields); diff != "" {
 		t.Errorf("scene.Style's fields changed; make sameStyle compare them all, then update this list: mismatch (-want +got):\n%s", diff)
 	}
 }

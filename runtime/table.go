@@ -307,9 +307,11 @@ var table = withCallFlags(append([]Func{
 			c.check(c.r.scene.SetFill(c.str(0), c.color(1)))
 			return c.ok()
 		}},
-	{Name: "setStroke", Domain: "style", Returns: "boolean", Doc: "Set the stroke colour (null removes the stroke) and width; on a group, every member.",
-		Params:  []Param{pTarget, {Name: "color", Type: "number[] | null"}, {Name: "width", Type: "number", Unit: "scene units", Optional: true, Default: "unchanged", Doc: "a pen in scene units; 0 is a hairline, one pixel on screen whatever the units (new shapes start as hairlines)"}},
-		Example: "drawCircle('c', 0, 0, 5); setStroke('c', [1, 0, 0, 1], 0.5)",
+	{Name: "setStroke", Domain: "style", Returns: "boolean", Doc: "Set the stroke colour (null removes the stroke) and width, and how its ends and corners are drawn; on a group, every member.",
+		Params: []Param{pTarget, {Name: "color", Type: "number[] | null"}, {Name: "width", Type: "number", Unit: "scene units", Optional: true, Default: "unchanged", Doc: "a pen in scene units; 0 is a hairline, one pixel on screen whatever the units (new shapes start as hairlines)"},
+			{Name: "options", Type: "{cap?: 'round' | 'butt' | 'square', join?: 'round' | 'miter' | 'bevel', miterLimit?: number}", Optional: true, Default: "unchanged; given, a left-out option is round (miterLimit 4)",
+				Doc: "cap: the open ends (butt ends at the end point, square half a width beyond it); join: the corners; miterLimit: the longest miter in widths, 1 to 100 (MaxMiterLimit), past which it is bevelled, as SVG's"}},
+		Example: "drawLine('v', [0, 0, 5, 10, 10, 0]); setStroke('v', [0, 0, 0, 1], 1, {cap: 'butt', join: 'miter'})",
 		impl: func(c *call) goja.Value {
 			w := -1.0
 			if c.present(2) {
@@ -318,7 +320,13 @@ var table = withCallFlags(append([]Func{
 					c.fail("RangeError", "width must be >= 0, got %v", w)
 				}
 			}
-			c.check(c.r.scene.SetStroke(c.str(0), c.color(1), w))
+			o := c.opts(3, "cap", "join", "miterLimit")
+			name := c.str(0)
+			c.check(c.r.scene.SetStroke(name, c.color(1), w))
+			if o != nil {
+				cp, jn, ml := strokeCorners(c, o)
+				c.check(c.r.scene.SetStrokeCorners(name, cp, jn, ml))
+			}
 			return c.ok()
 		}},
 	{Name: "setLinetype", Domain: "style", Returns: "boolean", Doc: "Draw an entity's stroke with a dash pattern (see the table of linetypes in docs/scripting.md); on a group, every member without a linetype of its own. The lengths are in scene units, like the stroke width, and not scaled by transforms; a scene's dashes and dots are capped at 200,000 (MaxDashSegments).",
@@ -703,4 +711,28 @@ func upstreamStyle(vm *goja.Runtime, entity *goja.Object, st scene.Style) {
 		_ = stroke.DefineDataProperty("color", stroke, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 		_ = stroke.DefineDataProperty("width", vm.ToValue(st.StrokeWidth), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	}
+}
+
+// strokeCorners reads setStroke's options, each checked here so that the message names the
+// option and the values it takes.
+func strokeCorners(c *call, o *goja.Object) (cp, jn string, limit float64) {
+	cp = c.optStr(o, "cap", "round")
+	if cp != "round" && cp != scene.CapButt && cp != scene.CapSquare {
+		c.fail("RangeError", "option cap must be 'round', 'butt' or 'square', got %q", cp)
+	}
+	jn = c.optStr(o, "join", "round")
+	if jn != "round" && jn != scene.StrokeMiter && jn != scene.StrokeBevel {
+		c.fail("RangeError", "option join must be 'round', 'miter' or 'bevel', got %q", jn)
+	}
+	limit = c.optNum(o, "miterLimit", scene.StrokeMiterLimit)
+	if limit < 1 {
+		c.fail("RangeError", "option miterLimit must be >= 1 (a miter is at least as long as the stroke is wide), got %v", limit)
+	}
+	if limit > scene.MaxMiterLimit {
+		c.fail("RangeError", "option miterLimit %v is over %d (MaxMiterLimit); a miter that long is a spike: use join 'bevel'", limit, scene.MaxMiterLimit)
+	}
+	if limit == scene.StrokeMiterLimit {
+		limit = 0
+	}
+	return cp, jn, limit
 }

@@ -27,10 +27,13 @@ import (
 // is written as the lowest version that holds it: 1, or 2 when a polygon has arc edges
 // (bulges), or 3 when it has layers or linetypes (the layer table and the style's drafting
 // fields), or 4 when it has dimensions or hatches, so that scenes without them read the same
-// in a cadrun that knows only the older versions, or 5 when it has solids.
+// in a cadrun that knows only the older versions, or 5 when it has solids, or 6 when a
+// stroke has a cap, join or miter limit other than round.
 const (
 	JSONFormat  = "cadrun-scene"
-	JSONVersion = 5
+	JSONVersion = 6
+	// jsonVersionSolids is the version of a document with solids but no stroke corners.
+	jsonVersionSolids = 5
 	// jsonVersionDimensions is the version of a document with dimensions or hatches but no
 	// solids.
 	jsonVersionDimensions = 4
@@ -100,8 +103,13 @@ func (s *Scene) jsonVersion() int {
 	if s.usesDrafting() {
 		version = jsonVersionDrafting
 	}
+	for _, e := range s.Walk() {
+		if st := &e.Style; st.Cap != "" || st.Join != "" || st.MiterLimit != 0 {
+			return JSONVersion
+		}
+	}
 	if s.HasSolids() {
-		return JSONVersion
+		return jsonVersionSolids
 	}
 	for _, e := range s.Walk() {
 		if e.Style.Hatch != "" {
@@ -324,6 +332,9 @@ func (w *jsonWriter) entity(b []byte, e *Entity) []byte {
 	if st := &e.Style; st.Linetype != "" || st.LinetypeScale != 0 || st.Layer != "" || st.Hatch != "" || st.ColorSet && w.drafting {
 		b = w.draftingFields(b, st)
 	}
+	if st := &e.Style; st.Cap != "" || st.Join != "" || st.MiterLimit != 0 {
+		b = w.strokeFields(b, st)
+	}
 	return append(b, "}}"...)
 }
 
@@ -345,6 +356,24 @@ func (w *jsonWriter) draftingFields(b []byte, st *Style) []byte {
 		b = append(b, `,"colorSet":true`...)
 	}
 	return w.hatchFields(b, st)
+}
+
+// strokeFields writes a style's cap, join and miter limit, each left out when empty as
+// omitempty does, so that a scene of round strokes keeps its bytes.
+func (w *jsonWriter) strokeFields(b []byte, st *Style) []byte {
+	if st.Cap != "" {
+		b = append(b, `,"cap":`...)
+		b = appendJSONString(b, st.Cap)
+	}
+	if st.Join != "" {
+		b = append(b, `,"join":`...)
+		b = appendJSONString(b, st.Join)
+	}
+	if st.MiterLimit != 0 {
+		b = append(b, `,"miterLimit":`...)
+		b = w.num(b, st.MiterLimit)
+	}
+	return b
 }
 
 // hatchFields writes a style's hatch fields, each left out when empty as omitempty does.
@@ -628,6 +657,9 @@ func readEntity(je *jsonEntity, fonts map[string]*Font) (*Entity, error) {
 		return nil, err
 	}
 	if err := checkColor(je.Style.Stroke); err != nil {
+		return nil, err
+	}
+	if err := je.Style.CheckStroke(); err != nil {
 		return nil, err
 	}
 	if je.Kind == KindGroup {
@@ -1185,6 +1217,15 @@ func (r *jsonReader) style(st *Style) {
 		case "hatchColor":
 			r.once(&seen, 1024)
 			st.HatchColor = r.color()
+		case "cap":
+			r.once(&seen, 2048)
+			st.Cap = string(r.str())
+		case "join":
+			r.once(&seen, 4096)
+			st.Join = string(r.str())
+		case "miterLimit":
+			r.once(&seen, 8192)
+			st.MiterLimit = r.num()
 		default:
 			r.fail()
 		}

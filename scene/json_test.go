@@ -107,7 +107,7 @@ func TestReadJSONErrors(t *testing.T) {
 	}{
 		{"not json", `{`, "bad scene JSON: unexpected EOF"},
 		{"format", `{"format":"x","version":1,"entities":[]}`, `bad scene JSON: format is "x", want "cadrun-scene"`},
-		{"version", `{"format":"cadrun-scene","version":9,"entities":[]}`, "bad scene JSON: version 9 is not supported; this cadrun reads versions 1 to 5"},
+		{"version", `{"format":"cadrun-scene","version":9,"entities":[]}`, "bad scene JSON: version 9 is not supported; this cadrun reads versions 1 to 6"},
 		{"kind", `{"format":"cadrun-scene","version":1,"entities":[{"name":"a","kind":"blob","transform":{"translate":[0,0],"rotate":0,"scale":[1,1],"pivot":[0,0]},"style":{"fill":null,"stroke":null,"strokeWidth":1}}]}`,
 			`bad scene JSON: entity 0 ("a"): unknown kind "blob"`},
 		{"geometry", `{"format":"cadrun-scene","version":1,"entities":[{"name":"a","kind":"circle","geometry":{"center":[0,0],"radius":-1},"transform":{"translate":[0,0],"rotate":0,"scale":[1,1],"pivot":[0,0]},"style":{"fill":null,"stroke":null,"strokeWidth":1}}]}`,

@@ -157,6 +157,30 @@ func (s *Scene) SetStroke(name string, c *Color, width float64) error {
 	return nil
 }
 
+// SetStrokeCorners sets how the strokes of a shape, or of every shape under a group, end and
+// turn: cap "" or "round", "butt" or "square"; join "" or "round", "miter" or "bevel"; the
+// miter limit in stroke widths (0: SVG's 4). Round is stored as "", so that a scene set back
+// to round reads as one never changed.
+func (s *Scene) SetStrokeCorners(name, cap, join string, miterLimit float64) error {
+	e, err := s.Get(name)
+	if err != nil {
+		return err
+	}
+	if err := (Style{Cap: cap, Join: join, MiterLimit: miterLimit}).CheckStroke(); err != nil {
+		return err
+	}
+	if cap == "round" {
+		cap = ""
+	}
+	if join == "round" {
+		join = ""
+	}
+	s.paintSubtree(e, func(st *Style) {
+		st.Cap, st.Join, st.MiterLimit = cap, join, miterLimit
+	})
+	return nil
+}
+
 // paintSubtree applies a style change to a shape, or to every shape under a group.
 func (s *Scene) paintSubtree(e *Entity, f func(*Style)) {
 	f(&e.Style)

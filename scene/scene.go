@@ -83,6 +83,60 @@ type Style struct {
 	HatchScale float64 `json:"hatchScale,omitempty"`
 	// HatchColor is the hatch's colour; nil draws it in the stroke's.
 	HatchColor *Color `json:"hatchColor,omitempty"`
+	// Cap is how a stroke's open ends are drawn: "" round (cadrun's default), CapButt or
+	// CapSquare.
+	Cap string `json:"cap,omitempty"`
+	// Join is how a stroke turns at a corner: "" round (cadrun's default), StrokeMiter or
+	// StrokeBevel.
+	Join string `json:"join,omitempty"`
+	// MiterLimit is the longest a miter join reaches, in stroke widths, past which it is
+	// bevelled, as SVG's stroke-miterlimit; 0 means 4, SVG's default.
+	MiterLimit float64 `json:"miterLimit,omitempty"`
+}
+
+// The caps and joins a stroke may have besides round, by their SVG names.
+const (
+	CapButt     = "butt"
+	CapSquare   = "square"
+	StrokeMiter = "miter"
+	StrokeBevel = "bevel"
+)
+
+// StrokeMiterLimit is SVG's stroke-miterlimit, which a MiterLimit of 0 stands for.
+const StrokeMiterLimit = 4
+
+// MaxMiterLimit caps a miter limit: a picture and a PDF page leave room around a mitred
+// stroke for a miter as long as the limit allows, which a limit of millions would make
+// millions of widths wide.
+const MaxMiterLimit = 100
+
+// Miter returns the style's miter limit, 0 read as StrokeMiterLimit.
+func (st Style) Miter() float64 {
+	if st.MiterLimit == 0 {
+		return StrokeMiterLimit
+	}
+	return st.MiterLimit
+}
+
+// CheckStroke reports whether the cap, join and miter limit are ones cadrun draws.
+func (st Style) CheckStroke() error {
+	switch st.Cap {
+	case "", "round", CapButt, CapSquare:
+	default:
+		return fmt.Errorf("%w: stroke cap %q is not butt, round or square", ErrBadGeometry, st.Cap)
+	}
+	switch st.Join {
+	case "", "round", StrokeMiter, StrokeBevel:
+	default:
+		return fmt.Errorf("%w: stroke join %q is not miter, round or bevel", ErrBadGeometry, st.Join)
+	}
+	if math.IsNaN(st.MiterLimit) || math.IsInf(st.MiterLimit, 0) || st.MiterLimit != 0 && st.MiterLimit < 1 {
+		return fmt.Errorf("%w: miter limit must be a number >= 1, got %v", ErrBadGeometry, st.MiterLimit)
+	}
+	if st.MiterLimit > MaxMiterLimit {
+		return fmt.Errorf("%w: miter limit %v is over %d (MaxMiterLimit); a miter that long is a spike: use a bevel join", ErrLimit, st.MiterLimit, MaxMiterLimit)
+	}
+	return nil
 }
 
 // Hairline reports whether the stroke has no width of its own. Every renderer reads this one

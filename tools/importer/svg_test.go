@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/internal/inkcheck"
 	"github.com/cadrun/cadrun/render"
@@ -93,7 +95,7 @@ func TestSVGElements(t *testing.T) {
 		{"group transform", `<g transform="translate(10)"><g transform="rotate(45)"><circle r="2" cx="2" cy="2"/></g></g>`, "drawCircle('circle1', 10, -2.82842712475, 2);", box(8, -s8-2, 12, -s8+2)},
 		{"text", `<text x="5" y="10" font-size="4" text-anchor="middle" fill="red">Hi <tspan>there</tspan></text>`, "drawText('text1', 'Hi there', 5, -10, 4, {align: 'center'});\nsetFill('text1', [1, 0, 0, 1]);", scene.Box{}},
 		{"text rotated", `<text x="0" y="0" font-size="2" transform="rotate(-90)">A</text>`, "setPivot('text1', 0, 0);\nrotate('text1', 90 * deg);", scene.Box{}},
-		{"fill named", `<rect width="1" height="1" fill="navy" stroke="#f80" stroke-width="2"/>`, "setFill('rect1', [0, 0, 0.502, 1]);\nsetStroke('rect1', [1, 0.533, 0, 1], 2);", box(0, -1, 1, 0)},
+		{"fill named", `<rect width="1" height="1" fill="navy" stroke="#f80" stroke-width="2"/>`, "setFill('rect1', [0, 0, 0.502, 1]);\nsetStroke('rect1', [1, 0.533, 0, 1], 2, {join: 'miter'});", box(0, -1, 1, 0)},
 		{"style attribute", `<rect width="1" height="1" fill="red" style="fill:rgb(0,255,0);stroke:none;opacity:0.5"/>`, "setFill('rect1', [0, 1, 0, 0.5]);\nsetStroke('rect1', null);", box(0, -1, 1, 0)},
 		{"inherited style", `<g style="stroke:blue;stroke-width:3" fill="none"><circle r="1"/></g>`, "setStroke('circle1', [0, 0, 1, 1], 3);\ncreateGroup('g1', ['circle1']);", box(-1, -1, 1, 1)},
 		{"group label", `<g id="layer1" inkscape:label="Walls &amp; doors"><circle r="1"/></g>`, "createGroup('Walls___doors', ['circle1']);", box(-1, -1, 1, 1)},
@@ -419,5 +421,35 @@ func TestSVGDashes(t *testing.T) {
 		if rep.Skipped[k] != 1 {
 			t.Errorf("skipped %q: %d, want 1 (%v)", k, rep.Skipped[k], rep.Skipped)
 		}
+	}
+}
+
+// TestSVGCapsAndJoins: a file of butt and square caps and miter and bevel joins (SVG's
+// initial ones among them) imports with nothing noted, its strokes set to them, and draws as
+// librsvg draws it.
+func TestSVGCapsAndJoins(t *testing.T) {
+	t.Parallel()
+	rep := matchesLibrsvg(t, "caps-and-joins.svg")
+	if len(rep.Skipped) != 0 || len(rep.Notes) != 0 {
+		t.Errorf("noted %v %v, want nothing", rep.Skipped, rep.Notes)
+	}
+	data, err := os.ReadFile(filepath.Join("testdata", "caps-and-joins.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, code := svgRun(t, string(data), Options{})
+	type corners struct {
+		Cap, Join string
+		Limit     float64
+	}
+	var got []corners
+	for _, e := range s.Walk() {
+		if !e.IsGroup() {
+			got = append(got, corners{e.Style.Cap, e.Style.Join, e.Style.MiterLimit})
+		}
+	}
+	want := []corners{{"butt", "miter", 0}, {"butt", "bevel", 0}, {"butt", "miter", 2}, {"butt", "", 0}, {"square", "", 0}, {"", "miter", 0}, {"", "", 0}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("strokes mismatch (-want +got):\n%s\n%s", diff, code)
 	}
 }

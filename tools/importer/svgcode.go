@@ -304,7 +304,7 @@ func (g *svgGen) style(it *svg.Item, name string, w func(string, ...any)) {
 			w("setFill(%s, %s);", name, color(*it.Fill))
 		}
 		if it.Stroke != nil {
-			w("setStroke(%s, %s, %s);", name, color(*it.Stroke), g.width(it.Width))
+			w("setStroke(%s, %s, %s%s);", name, color(*it.Stroke), g.width(it.Width), strokeOptions(it))
 		}
 		return
 	}
@@ -315,7 +315,7 @@ func (g *svgGen) style(it *svg.Item, name string, w func(string, ...any)) {
 	case it.Stroke == nil:
 		w("setStroke(%s, null);", name)
 	case *it.Stroke != black || it.Width != 0:
-		w("setStroke(%s, %s, %s);", name, color(*it.Stroke), g.width(it.Width))
+		w("setStroke(%s, %s, %s%s);", name, color(*it.Stroke), g.width(it.Width), strokeOptions(it))
 	}
 	if it.Stroke != nil && it.Linetype != "" {
 		if n := g.width(it.LinetypeScale); n == "1" {
@@ -324,6 +324,25 @@ func (g *svgGen) style(it *svg.Item, name string, w func(string, ...any)) {
 			w("setLinetype(%s, '%s', {scale: %s});", name, it.Linetype, n)
 		}
 	}
+}
+
+// strokeOptions is setStroke's options for the item's cap, join and miter limit, with the comma
+// before them; "" when round.
+func strokeOptions(it *svg.Item) string {
+	var opts []string
+	if it.Cap != "" {
+		opts = append(opts, "cap: '"+it.Cap+"'")
+	}
+	if it.Join != "" {
+		opts = append(opts, "join: '"+it.Join+"'")
+	}
+	if it.MiterLimit != 0 {
+		opts = append(opts, "miterLimit: "+strconv.FormatFloat(it.MiterLimit, 'g', -1, 64))
+	}
+	if len(opts) == 0 {
+		return ""
+	}
+	return ", {" + strings.Join(opts, ", ") + "}"
 }
 
 // width is a stroke width (or a placement's factor of them), times k in a symbol function

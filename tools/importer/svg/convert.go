@@ -59,9 +59,13 @@ type Item struct {
 	// scale, in scene units like Width.
 	Linetype      string
 	LinetypeScale float64
-	Children      []*Item
-	Symbol        *Symbol
-	Place         Placement
+	// Cap, Join and MiterLimit are the stroke's ends and corners as scene.Style has them
+	// ("" round, 0 a limit of 4), set where the shape has ends or corners to show them.
+	Cap, Join  string
+	MiterLimit float64
+	Children   []*Item
+	Symbol     *Symbol
+	Place      Placement
 	// Clips are the regions a shape's fill is cut to, in turn (SVG's clip-path and masks of
 	// opaque white shapes), which the module cuts with cadrun's booleans; its stroke, cut by the
 	// reader, is a shape of its own.
@@ -773,6 +777,9 @@ func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *I
 	}
 	c.dash(e, it, m, st)
 	c.capsAndJoins(e, it, p, st)
+	if st.strokeFirst && it.Fill != nil && it.Stroke != nil && it.Width > 0 {
+		c.skip(e.name, "paint-order stroke before fill is drawn fill, then stroke")
+	}
 	if it.Linetype != "" {
 		n := p.Transform(m).DashCount(scene.Dashes(it.Linetype, it.LinetypeScale))
 		if c.dashes+n > scene.MaxDashSegments {

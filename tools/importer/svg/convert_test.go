@@ -322,29 +322,41 @@ func TestDrawsNothing(t *testing.T) {
 	}
 }
 
-// TestCapsAndJoins: cadrun draws every stroke with round caps and joins; where SVG draws
-// them otherwise and the shape has ends or corners to show it, that is noted.
+// TestCapsAndJoins: a stroke keeps the file's caps and joins (SVG's butt and miter unless
+// given) where the shape has ends or corners to show them, with nothing noted; only SVG 2's
+// miter-clip and arcs, drawn as miters, are.
 func TestCapsAndJoins(t *testing.T) {
 	t.Parallel()
+	type corners struct {
+		Cap, Join string
+		Limit     float64
+	}
 	for _, c := range []struct {
 		shape string
+		want  corners
 		notes []string
 	}{
-		{`<line x2="10"/>`, []string{"line: stroke-linecap butt is drawn round"}},
-		{`<line x2="10" stroke-linecap="round"/>`, nil},
-		{`<polyline points="0 0 10 0 10 10" style="stroke-linecap:square"/>`, []string{"polyline: stroke-linecap square is drawn round", "polyline: stroke-linejoin miter is drawn round"}},
-		{`<rect width="10" height="10" stroke-linejoin="bevel"/>`, []string{"rect: stroke-linejoin bevel is drawn round"}},
-		{`<rect width="10" height="10" stroke-linejoin="round"/>`, nil},
-		{`<circle r="5"/>`, nil},
-		{`<rect width="10" height="10" rx="5"/>`, nil},
-		{`<path d="M0 0 C 5 5 10 5 15 0 S 25 -5 30 0"/>`, []string{"path: stroke-linecap butt is drawn round"}},
-		{`<path d="M0 0 A 5 5 0 0 1 10 0 A 5 5 0 0 1 0 0 Z"/>`, nil},
-		{`<path d="M0 0 L 10 0" stroke-width="0.0"/>`, nil},
-		{`<path d="M0 0 L 10 0" vector-effect="non-scaling-stroke"/>`, nil},
-		{`<circle r="5" stroke-dasharray="0 3"/>`, []string{"circle: stroke-linecap butt is drawn round"}}, // SVG draws no dots
-		{`<circle r="5" stroke-dasharray="0 3" stroke-linecap="round"/>`, nil},
-		{`<path d="M 10 10 L 10 10"/>`, []string{"path: stroke-linecap butt is drawn round"}}, // SVG draws nothing
-		{`<path d="M 10 10 Z" stroke-linecap="square"/>`, []string{"path: stroke-linecap square is drawn round"}},
+		{`<line x2="10"/>`, corners{Cap: "butt"}, nil},
+		{`<line x2="10" stroke-linecap="round"/>`, corners{}, nil},
+		{`<polyline points="0 0 10 0 10 10" style="stroke-linecap:square"/>`, corners{"square", "miter", 0}, nil},
+		{`<polyline points="0 0 10 0 10 10" stroke-miterlimit="2" stroke-linecap="round"/>`, corners{"", "miter", 2}, nil},
+		{`<polyline points="0 0 10 0 10 10" stroke-miterlimit="4" stroke-linejoin="bevel"/>`, corners{"butt", "bevel", 0}, nil},
+		{`<polyline points="0 0 10 0 10 10" stroke-miterlimit="0.5"/>`, corners{"butt", "miter", 0}, nil}, // SVG ignores a limit below 1
+		{`<polyline points="0 0 10 0 10 10" stroke-miterlimit="1e6"/>`, corners{"butt", "miter", 100}, []string{"polyline: stroke-miterlimit over 100 is drawn 100 (MaxMiterLimit)"}},
+		{`<rect width="10" height="10" stroke-linejoin="bevel"/>`, corners{Join: "bevel"}, nil},
+		{`<rect width="10" height="10" stroke-linejoin="round"/>`, corners{}, nil},
+		{`<rect width="10" height="10" stroke-linejoin="arcs"/>`, corners{Join: "miter"}, []string{"rect: stroke-linejoin arcs is drawn miter"}},
+		{`<rect width="10" height="10" stroke-linecap="square"/>`, corners{Join: "miter"}, nil},
+		{`<circle r="5"/>`, corners{}, nil},
+		{`<rect width="10" height="10" rx="5"/>`, corners{}, nil},
+		{`<path d="M0 0 C 5 5 10 5 15 0 S 25 -5 30 0"/>`, corners{Cap: "butt"}, nil},
+		{`<path d="M0 0 A 5 5 0 0 1 10 0 A 5 5 0 0 1 0 0 Z"/>`, corners{}, nil},
+		{`<path d="M0 0 L 10 0" stroke-width="0.0"/>`, corners{}, nil},
+		{`<path d="M0 0 L 10 0" vector-effect="non-scaling-stroke"/>`, corners{}, nil},
+		{`<circle r="5" stroke-dasharray="0 3"/>`, corners{Cap: "butt"}, nil}, // SVG draws no dots, nor does cadrun
+		{`<circle r="5" stroke-dasharray="0 3" stroke-linecap="round"/>`, corners{}, nil},
+		{`<path d="M 10 10 L 10 10"/>`, corners{Cap: "butt"}, nil}, // SVG draws nothing, nor does cadrun
+		{`<path d="M 10 10 Z" stroke-linecap="square"/>`, corners{Cap: "square"}, nil},
 	} {
 		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><g stroke="black" stroke-width="2" fill="none">`+c.shape+`</g></svg>`), Options{})
 		if err != nil {
@@ -357,6 +369,51 @@ func TestCapsAndJoins(t *testing.T) {
 		slices.Sort(got)
 		if !slices.Equal(got, c.notes) {
 			t.Errorf("%s: noted %q, want %q", c.shape, got, c.notes)
+		}
+		var it *Item
+		for _, g := range d.Items {
+			for it = g; len(it.Children) > 0; it = it.Children[0] {
+			}
+		}
+		if it == nil {
+			if c.want != (corners{}) {
+				t.Errorf("%s: nothing drawn", c.shape)
+			}
+			continue
+		}
+		if got := (corners{it.Cap, it.Join, it.MiterLimit}); got != c.want {
+			t.Errorf("%s: got %+v, want %+v", c.shape, got, c.want)
+		}
+	}
+}
+
+// TestPaintOrderNoted: a stroke painted under its fill (SVG 2's paint-order), which cadrun
+// paints over it, is named, where it was drawn wrong with nothing said once caps and joins
+// were drawn and no longer noted (librsvg's reftests/svg2/paint-order.svg).
+func TestPaintOrderNoted(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		shape string
+		n     int
+	}{
+		{`<rect width="10" height="10" fill="white" paint-order="stroke fill"/>`, 1},
+		{`<g paint-order="stroke"><circle r="5" fill="white"/></g>`, 1},
+		{`<rect width="10" height="10" fill="white" paint-order="markers fill"/>`, 0},
+		{`<rect width="10" height="10" fill="white" paint-order="normal"/>`, 0},
+		{`<rect width="10" height="10" fill="none" paint-order="stroke"/>`, 0},
+	} {
+		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><g stroke="black" stroke-width="2">`+c.shape+`</g></svg>`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for k, v := range d.Skipped {
+			if strings.Contains(k, "paint-order stroke before fill is drawn fill, then stroke") {
+				n += v
+			}
+		}
+		if n != c.n {
+			t.Errorf("%s: noted %d times, want %d (%v)", c.shape, n, c.n, d.Skipped)
 		}
 	}
 }

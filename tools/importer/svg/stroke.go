@@ -2,8 +2,9 @@ package svg
 
 // Strokes as cadrun draws them: a dash array becomes the linetype of cadrun's with the same
 // rhythm, at the scale that gives it the same period (exactly the file's pattern when it is
-// one of cadrun's at some scale, else noted as the nearest); caps and joins are drawn round,
-// which is noted where SVG draws them otherwise and the shape has ends or corners to show it.
+// one of cadrun's at some scale, else noted as the nearest); caps and joins are cadrun's own
+// (butt, square and round; miter within its limit, bevel and round), set where the shape has
+// ends or corners to show them, and SVG 2's miter-clip and arcs are drawn as miters and noted.
 
 import (
 	"cmp"
@@ -212,18 +213,41 @@ func firstNonZero(vs ...scene.Vec) scene.Vec {
 	return scene.Vec{}
 }
 
-// capsAndJoins notes a stroke's caps and joins that SVG draws otherwise than cadrun's round
-// ones, where the outline p has ends or corners to show them.
+// capsAndJoins gives the item the stroke's caps and joins where the outline p has ends or
+// corners to show them, and notes the joins cadrun draws otherwise than SVG.
 func (c *converter) capsAndJoins(e *element, it *Item, p scene.Path, st style) {
 	if it.Stroke == nil || it.Width == 0 {
 		return // none, or a hairline, whose ends and corners do not show
 	}
 	open, corner := ends(p)
 	open = open || it.Linetype != "" // each dash has two ends, capped
-	if lc := cmp.Or(st.lineCap, "butt"); open && lc != "round" {
-		c.skip(e.name, "stroke-linecap "+lc+" is drawn round")
+	if open {
+		switch lc := cmp.Or(st.lineCap, "butt"); lc {
+		case "round":
+		case scene.CapButt, scene.CapSquare:
+			it.Cap = lc
+		default: // a value SVG does not know, which it ignores for the initial butt
+			it.Cap = scene.CapButt
+		}
 	}
-	if lj := cmp.Or(st.lineJoin, "miter"); corner && lj != "round" {
-		c.skip(e.name, "stroke-linejoin "+lj+" is drawn round")
+	if corner {
+		switch lj := cmp.Or(st.lineJoin, "miter"); lj {
+		case "round":
+		case scene.StrokeMiter, scene.StrokeBevel:
+			it.Join = lj
+		case "miter-clip", "arcs":
+			// SVG 2's: cut at the limit, and curved; renderers that lack them draw a miter.
+			it.Join = scene.StrokeMiter
+			c.skip(e.name, "stroke-linejoin "+lj+" is drawn miter")
+		default:
+			it.Join = scene.StrokeMiter
+		}
+		if it.Join == scene.StrokeMiter && st.miterLimit != scene.StrokeMiterLimit {
+			it.MiterLimit = st.miterLimit
+			if it.MiterLimit > scene.MaxMiterLimit {
+				it.MiterLimit = scene.MaxMiterLimit
+				c.skip(e.name, fmt.Sprintf("stroke-miterlimit over %d is drawn %d (MaxMiterLimit)", scene.MaxMiterLimit, scene.MaxMiterLimit))
+			}
+		}
 	}
 }

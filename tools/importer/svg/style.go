@@ -52,6 +52,8 @@ type style struct {
 	dashOffset float64
 	lineCap    string
 	lineJoin   string
+	// miterLimit is stroke-miterlimit, 0 for SVG's 4.
+	miterLimit float64
 	// baseline is the text's dominant-baseline, or a tspan's alignment-baseline, as written
 	// ("" for auto): inherited, as SVG 2 and browsers take it.
 	baseline string
@@ -63,6 +65,8 @@ type style struct {
 	// not drawn and not inherited; markers are marker-start, -mid and -end given (inherited).
 	filter, blend string
 	markers       [3]bool
+	// strokeFirst is paint-order putting the stroke under the fill (inherited).
+	strokeFirst bool
 }
 
 // initialStyle is SVG's initial style: black fill, no stroke, width 1, 16px text.
@@ -78,10 +82,10 @@ func properties(e *element) map[string]string {
 	p := map[string]string{}
 	for _, k := range []string{"fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity", "opacity",
 		"display", "visibility", "font-size", "text-anchor", "fill-rule", "vector-effect", "color", "font-weight",
-		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "transform-origin", "overflow",
+		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit", "transform-origin", "overflow",
 		"clip-path", "clip-rule", "mask", "dominant-baseline", "alignment-baseline", "baseline-shift",
 		"letter-spacing", "word-spacing", "writing-mode", "font-family", "font-style", "text-decoration",
-		"filter", "mix-blend-mode", "marker", "marker-start", "marker-mid", "marker-end"} {
+		"filter", "mix-blend-mode", "marker", "marker-start", "marker-mid", "marker-end", "paint-order"} {
 		if v, ok := e.attrs[k]; ok {
 			p[k] = strings.TrimSpace(v)
 		}
@@ -187,6 +191,12 @@ func (s style) child(e *element) style {
 	if v, ok := p["stroke-linejoin"]; ok && v != "inherit" {
 		s.lineJoin = v
 	}
+	if v, ok := p["stroke-miterlimit"]; ok && v != "inherit" {
+		// A limit below 1, or one that is not a number, is an error SVG ignores.
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 1 && !math.IsInf(f, 0) {
+			s.miterLimit = f // capped where it is used (capsAndJoins)
+		}
+	}
 	s.nonScaling = p["vector-effect"] == "non-scaling-stroke"
 	s.filter, s.blend = "", ""
 	if v := p["filter"]; v != "" && v != "none" {
@@ -194,6 +204,17 @@ func (s style) child(e *element) style {
 	}
 	if v := p["mix-blend-mode"]; v != "" && v != "normal" {
 		s.blend = v
+	}
+	if v, ok := p["paint-order"]; ok && v != "inherit" {
+		// The first of fill and stroke named paints first; a list naming neither is SVG's
+		// fill, then stroke.
+		s.strokeFirst = false
+		for _, f := range strings.Fields(v) {
+			if f == "fill" || f == "stroke" {
+				s.strokeFirst = f == "stroke"
+				break
+			}
+		}
 	}
 	if v, ok := p["marker"]; ok && v != "inherit" {
 		s.markers = [3]bool{v != "none", v != "none", v != "none"}
