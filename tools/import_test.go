@@ -176,9 +176,6 @@ func TestImportsRunTogether(t *testing.T) {
   },
   "blocks": 0,
   "expanded": 3,
-  "skipped": {
-    "path: stroke-linejoin miter is drawn round": 1
-  },
   "bounds": {
     "min": [
       6,
