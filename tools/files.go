@@ -330,7 +330,7 @@ func hasLineNumbers(s string) bool {
 
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
-	return clip([]byte(l), 40)
+	return engine.Clip([]byte(l), 40)
 }
 
 func toCRLF(s string) string {
@@ -362,5 +362,5 @@ func nearestText(text, oldCode []byte) string {
 		from++
 	}
 	return fmt.Sprintf("its first %d bytes match the file at line %d (ending %q), where the file goes on with %q and old_code with %q; ",
-		lo, line, oldCode[from:lo], clip(text[at+lo:], 20), clip(oldCode[lo:], 20))
+		lo, line, oldCode[from:lo], engine.Clip(text[at+lo:], 20), engine.Clip(oldCode[lo:], 20))
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -137,7 +138,7 @@ func measureSolidPairs(ctx context.Context, ss *solid.Session, sc *scene.Scene, 
 			}
 			out.Gaps = append(out.Gaps, MeasureGap{Name: o, Distance: len1(g)})
 		}
-		slices.SortStableFunc(out.Gaps, func(a, b MeasureGap) int { return cmpFloat(a.Distance, b.Distance) })
+		slices.SortStableFunc(out.Gaps, func(a, b MeasureGap) int { return cmp.Compare(a.Distance, b.Distance) })
 		n := len(out.Gaps)
 		out.Count = &n
 		out.Gaps = out.Gaps[:min(limit, n)]
@@ -159,20 +160,10 @@ func measureSolidPairs(ctx context.Context, ss *solid.Session, sc *scene.Scene, 
 				out.Overlaps = append(out.Overlaps, MeasureOverlap{Name: o, Volume: roundSignificant(v)})
 			}
 		}
-		slices.SortStableFunc(out.Overlaps, func(a, b MeasureOverlap) int { return cmpFloat(b.Volume, a.Volume) })
+		slices.SortStableFunc(out.Overlaps, func(a, b MeasureOverlap) int { return cmp.Compare(b.Volume, a.Volume) })
 		n := len(out.Overlaps)
 		out.Count = &n
 		out.Overlaps = out.Overlaps[:min(limit, n)]
 	}
 	return nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

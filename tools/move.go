@@ -77,7 +77,7 @@ func stillImported(ws *modules.Workspace, name string) error {
 			if count++; len(sites) < maxImportersListed {
 				src := ""
 				if imp.Line-1 < len(lines) {
-					src = clip([]byte(strings.TrimSpace(lines[imp.Line-1])), 60)
+					src = engine.Clip([]byte(strings.TrimSpace(lines[imp.Line-1])), 60)
 				}
 				sites = append(sites, fmt.Sprintf("%s imports it at line %d (%s)", f.Name, imp.Line, src))
 			}

@@ -7,10 +7,10 @@ package tools
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/tools/engine"
 	"github.com/cadrun/cadrun/tools/picture"
 	"github.com/cadrun/cadrun/tools/sceneview"
 )
@@ -62,21 +62,12 @@ func newView(sc *scene.Scene, in SceneIn) (*view, error) {
 	}
 	if in.Region != nil {
 		r := in.Region
-		if len(r) != 4 || !finiteAll(r...) || !(r[0] < r[2] && r[1] < r[3]) {
+		if len(r) != 4 || !engine.Finite(r...) || !(r[0] < r[2] && r[1] < r[3]) {
 			return nil, fmt.Errorf("%w: region %v: give [minX, minY, maxX, maxY] in world units, finite, min below max", ErrBadInput, r)
 		}
 	}
 	return &view{Page: sceneview.Page{Scene: sc, Name: in.Name, Group: in.Group, Offset: in.Offset, Depth: in.Depth,
 		Region: in.Region, Geometry: in.Geometry, Budget: budget}, in: in}, nil
-}
-
-func finiteAll(fs ...float64) bool {
-	for _, f := range fs {
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return false
-		}
-	}
-	return true
 }
 
 // png draws the selection as a picture of the asked width (default: the longer side

@@ -11,6 +11,7 @@ package solid
 // extrusion's axis draws its exact profile, arcs and all.
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -433,7 +434,7 @@ func (pr *projector) covered(a, b scene.Vec3) ([][2]float64, error) {
 			}
 		}
 	}
-	slices.SortFunc(cover, func(p, q [2]float64) int { return cmpFloat(p[0], q[0]) })
+	slices.SortFunc(cover, func(p, q [2]float64) int { return cmp.Compare(p[0], q[0]) })
 	var out [][2]float64
 	for _, iv := range cover {
 		if n := len(out); n > 0 && iv[0] <= out[n-1][1] {
@@ -534,10 +535,10 @@ func mergeCollinear(ps []piece, minus []line, eps float64) []line {
 		recs = append(recs, rec{ang, off, math.Min(s0, s1), math.Max(s0, s1)})
 	}
 	slices.SortFunc(recs, func(x, y rec) int {
-		if c := cmpFloat(x.angle, y.angle); c != 0 {
+		if c := cmp.Compare(x.angle, y.angle); c != 0 {
 			return c
 		}
-		return cmpFloat(x.offset, y.offset)
+		return cmp.Compare(x.offset, y.offset)
 	})
 	near := lineIndex{cells: map[[2]int64][]int{}, angle: angTol, offset: 4 * eps}
 	for i, m := range minus {
@@ -551,7 +552,7 @@ func mergeCollinear(ps []piece, minus []line, eps float64) []line {
 			j++
 		}
 		group := slices.Clone(recs[i:j])
-		slices.SortFunc(group, func(x, y rec) int { return cmpFloat(x.s0, y.s0) })
+		slices.SortFunc(group, func(x, y rec) int { return cmp.Compare(x.s0, y.s0) })
 		ln := line{angle: group[0].angle, offset: group[0].offset}
 		ln.dir = scene.Vec{X: math.Cos(ln.angle), Y: math.Sin(ln.angle)}
 		for _, r := range group {

@@ -8,6 +8,7 @@ package solid
 // triangles at most, which MaxSolidTriangles bounds.
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -543,7 +544,7 @@ func polygonOfRings(rings [][]scene.Vec, eps float64) scene.Polygon {
 			holes = append(holes, ring{r, a})
 		}
 	}
-	slices.SortStableFunc(outers, func(a, b ring) int { return -cmpFloat(a.area, b.area) })
+	slices.SortStableFunc(outers, func(a, b ring) int { return -cmp.Compare(a.area, b.area) })
 	var g scene.Polygon
 	for _, o := range outers {
 		g.Parts = append(g.Parts, scene.PolygonPart{Outer: o.pts})
@@ -560,16 +561,6 @@ func polygonOfRings(rings [][]scene.Vec, eps float64) scene.Polygon {
 		}
 	}
 	return g
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // simplify drops the repeated points of a closed ring and those that lie within eps of the

@@ -17,7 +17,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
@@ -104,7 +103,7 @@ func (h *Highlight) UnmarshalJSON(b []byte) error {
 
 // Check refuses a focus no scene could hold (at is the parameter's path, for the message).
 func (f Focus) Check(at string) error {
-	if r := f.Region; r != nil && (len(r) != 4 || !finiteAll(r...) || !(r[0] < r[2] && r[1] < r[3])) {
+	if r := f.Region; r != nil && (len(r) != 4 || !engine.Finite(r...) || !(r[0] < r[2] && r[1] < r[3])) {
 		return fmt.Errorf("%w: %s %v: give an entity or group name, or a region [minX, minY, maxX, maxY] in scene units, finite, min below max", engine.ErrBadInput, at, r)
 	}
 	return nil
@@ -340,7 +339,7 @@ func (t shownText) note(scale float64, auto bool) string {
 	}
 	what := fmt.Sprintf("dimension %q", t.e.Name)
 	if txt, ok := t.e.Shape.(*scene.Text); ok {
-		what = fmt.Sprintf("text %q (%q)", t.e.Name, clip([]byte(txt.Text), 24))
+		what = fmt.Sprintf("text %q (%q)", t.e.Name, engine.Clip([]byte(txt.Text), 24))
 	}
 	how := "leave width out, or frame it with focus or region"
 	if auto {
@@ -557,24 +556,4 @@ func NoEntity(sc *scene.Scene, name string) error {
 		return fmt.Errorf("%w: %q; did you mean %q? (scene tree lists the names)", scene.ErrNotFound, name, c)
 	}
 	return fmt.Errorf("%w: %q; scene tree lists the names", scene.ErrNotFound, name)
-}
-
-func finiteAll(fs ...float64) bool {
-	for _, f := range fs {
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return false
-		}
-	}
-	return true
-}
-
-// clip is b cut to at most n bytes, on a character's boundary, with "..." when cut.
-func clip(b []byte, n int) string {
-	if len(b) <= n {
-		return string(b)
-	}
-	for n > 0 && !utf8.RuneStart(b[n]) {
-		n--
-	}
-	return string(b[:n]) + "..."
 }
