@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // DefaultTolerance is how far apart two numbers of a scene may be and still count as equal:
@@ -67,7 +68,7 @@ func diffScenes(oldJSON, newJSON []byte, tol float64, fonts map[string]*scene.Fo
 	for _, c := range d.Changed {
 		changed[c.Name] = c
 	}
-	moves := map[string]scene.Vec{} // how far each entity's centre moved
+	moves := map[string]geom.Vec{} // how far each entity's centre moved
 	for _, o := range oldEnts {
 		if _, ok := newBy[o.Name]; ok {
 			moves[o.Name] = centre(newScene, o.Name).Sub(centre(oldScene, o.Name))
@@ -220,20 +221,20 @@ func group(name string) string {
 	return strconv.Quote(name)
 }
 
-func bounds(s *scene.Scene, name string) scene.Box {
+func bounds(s *scene.Scene, name string) geom.Box {
 	e, err := s.Get(name)
 	if err != nil {
-		return scene.Box{}
+		return geom.Box{}
 	}
 	return s.WorldBounds(e)
 }
 
-func centre(s *scene.Scene, name string) scene.Vec {
+func centre(s *scene.Scene, name string) geom.Vec {
 	b := bounds(s, name)
 	return b.Min.Add(b.Max).Mul(0.5)
 }
 
-func at(p scene.Vec) string { return "(" + num(p.X) + ", " + num(p.Y) + ")" }
+func at(p geom.Vec) string { return "(" + num(p.X) + ", " + num(p.Y) + ")" }
 
 // num prints a distance or coordinate for people: at most 4 decimals, no trailing zeros.
 func num(f float64) string {

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // DXFText says how the DXF writer writes text.
@@ -54,8 +55,8 @@ type dxfStyle struct {
 
 // dxfTextShape is what a TEXT or MTEXT entity holds, in world coordinates.
 type dxfTextShape struct {
-	text     string    // escaped for the entity
-	at       scene.Vec // TEXT: the baseline point; MTEXT: the top of the first line
+	text     string   // escaped for the entity
+	at       geom.Vec // TEXT: the baseline point; MTEXT: the top of the first line
 	height   float64
 	rotation float64 // degrees counter-clockwise
 	align    int     // 0 left, 1 centre, 2 right
@@ -64,7 +65,7 @@ type dxfTextShape struct {
 
 // addText adds a text as TEXT or MTEXT entities and answers true, or answers false when the
 // text must be written as its outlines (see the file's comment).
-func (d *dxfDoc) addText(t *scene.Text, m scene.Affine, layer, color int) bool {
+func (d *dxfDoc) addText(t *scene.Text, m geom.Affine, layer, color int) bool {
 	scale, ok := dxfSimilarity(m)
 	if !ok || strings.ContainsFunc(t.Text, func(r rune) bool { return r > 0xFFFF }) {
 		return false
@@ -84,7 +85,7 @@ func (d *dxfDoc) addText(t *scene.Text, m scene.Affine, layer, color int) bool {
 	}
 	if d.version == DXF2000 && (len(lines) > 1 || long) {
 		// MTEXT hangs from the top of its first line: one text height above the baseline.
-		text.at = m.Apply(t.Pos.Add(scene.Vec{Y: t.Size}))
+		text.at = m.Apply(t.Pos.Add(geom.Vec{Y: t.Size}))
 		text.text = dxfEscape(strings.ReplaceAll(t.Text, "\r", ""), true)
 		d.shapes = append(d.shapes, dxfShape{kind: dxfMText, layer: layer, color: color, text: &text})
 		return true
@@ -98,7 +99,7 @@ func (d *dxfDoc) addText(t *scene.Text, m scene.Affine, layer, color int) bool {
 		}
 		line := text
 		line.text = l
-		line.at = m.Apply(t.Pos.Add(scene.Vec{Y: -float64(i) * scene.LineSpacing * t.Size}))
+		line.at = m.Apply(t.Pos.Add(geom.Vec{Y: -float64(i) * scene.LineSpacing * t.Size}))
 		d.shapes = append(d.shapes, dxfShape{kind: dxfTextLine, layer: layer, color: color, text: &line})
 	}
 	return true
@@ -106,7 +107,7 @@ func (d *dxfDoc) addText(t *scene.Text, m scene.Affine, layer, color int) bool {
 
 // dxfSimilarity is the scale of a map that only moves, turns and scales evenly; ok is false
 // for a map that mirrors, scales unevenly or shears, which a TEXT cannot follow.
-func dxfSimilarity(m scene.Affine) (scale float64, ok bool) {
+func dxfSimilarity(m geom.Affine) (scale float64, ok bool) {
 	scale = math.Hypot(m.A, m.B)
 	tol := 1e-9 * scale
 	if !(scale > 0) || math.IsInf(scale, 0) || math.Abs(m.A-m.D) > tol || math.Abs(m.B+m.C) > tol {

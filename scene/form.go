@@ -8,6 +8,7 @@ package scene
 
 import (
 	"fmt"
+	"github.com/cadrun/cadrun/scene/geom"
 	"math"
 )
 
@@ -66,17 +67,17 @@ func (f *Form) validate() error {
 // curvesOf is a region as a polygon of lines and circular arcs, outer rings counter-clockwise
 // and holes clockwise, each hole in the smallest outer ring around it; false when a subpath
 // is not closed or holds a curve that is no circular arc (a Bézier, an ellipse).
-func curvesOf(region Path) (Polygon, bool) {
+func curvesOf(region geom.Path) (Polygon, bool) {
 	type ring struct {
-		pts    []Vec
+		pts    []geom.Vec
 		bul    []float64
-		chords []Vec
+		chords []geom.Vec
 		area   float64
 	}
 	var rings []ring
 	start := 0
 	for i, sg := range region {
-		if sg.Kind != SegClose {
+		if sg.Kind != geom.SegClose {
 			continue
 		}
 		pts, bul, ok := bulgedSubpath(region[start : i+1])
@@ -88,7 +89,7 @@ func curvesOf(region Path) (Polygon, bool) {
 		if len(pts) < 2 {
 			continue
 		}
-		a := bulgedArea(pts, bul)
+		a := geom.BulgedArea(pts, bul)
 		if a == 0 {
 			continue
 		}
@@ -114,7 +115,7 @@ func curvesOf(region Path) (Polygon, bool) {
 			continue
 		}
 		if r.area < 0 {
-			r.pts, r.bul = reverseBulged(r.pts, r.bul)
+			r.pts, r.bul = geom.ReverseBulged(r.pts, r.bul)
 		}
 		part[i] = len(g.Parts)
 		g.Parts = append(g.Parts, PolygonPart{Outer: r.pts, OuterBulges: r.bul})
@@ -134,7 +135,7 @@ func curvesOf(region Path) (Polygon, bool) {
 			return Polygon{}, false
 		}
 		if r.area > 0 {
-			r.pts, r.bul = reverseBulged(r.pts, r.bul)
+			r.pts, r.bul = geom.ReverseBulged(r.pts, r.bul)
 		}
 		p := &g.Parts[part[owner]]
 		p.Holes = append(p.Holes, r.pts)
@@ -150,7 +151,7 @@ const emptyEdge = 1e-12
 // dropEmptyEdges takes out the edges of no length (a rounded corner of radius 0, a seam a
 // boolean left), which a section or a STEP face would otherwise carry: where vertex i equals
 // the next, the edge from i-1 ends at the next as well, so vertex i and its edge go.
-func dropEmptyEdges(pts []Vec, bul []float64) ([]Vec, []float64) {
+func dropEmptyEdges(pts []geom.Vec, bul []float64) ([]geom.Vec, []float64) {
 	for i := 0; i < len(pts) && len(pts) > 1; {
 		p, q := pts[i], pts[(i+1)%len(pts)]
 		if math.Abs(p.X-q.X)+math.Abs(p.Y-q.Y) > emptyEdge*(1+math.Abs(p.X)+math.Abs(p.Y)) {
@@ -165,16 +166,16 @@ func dropEmptyEdges(pts []Vec, bul []float64) ([]Vec, []float64) {
 
 // bulgedChords is a bulged ring with each arc as chords fine enough to tell inside from
 // outside for rings that do not cross (eight to a half turn).
-func bulgedChords(pts []Vec, bul []float64) []Vec {
-	out := make([]Vec, 0, len(pts))
+func bulgedChords(pts []geom.Vec, bul []float64) []geom.Vec {
+	out := make([]geom.Vec, 0, len(pts))
 	for i, p := range pts {
 		out = append(out, p)
 		if bul[i] == 0 {
 			continue
 		}
-		a := edgeArc(p, pts[(i+1)%len(pts)], bul[i])
+		a := geom.EdgeArc(p, pts[(i+1)%len(pts)], bul[i])
 		for k := 1; k < 8; k++ {
-			out = append(out, a.at(a.sweep*float64(k)/8))
+			out = append(out, a.At(a.Sweep*float64(k)/8))
 		}
 	}
 	return out
@@ -186,10 +187,10 @@ func bulgedChords(pts []Vec, bul []float64) []Vec {
 func (f *Form) Volume() float64 {
 	var area, momentX float64
 	for _, part := range f.Profile.Parts {
-		a, m := bulgedMoment(part.Outer, part.OuterBulges)
+		a, m := geom.BulgedMoment(part.Outer, part.OuterBulges)
 		area, momentX = area+a, momentX+m.X
 		for k, h := range part.Holes {
-			a, m := bulgedMoment(h, part.holeBulges(k))
+			a, m := geom.BulgedMoment(h, part.holeBulges(k))
 			area, momentX = area+a, momentX+m.X
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
@@ -32,10 +33,10 @@ type HatchLine struct {
 	// Angle is the lines' direction, in degrees counter-clockwise.
 	Angle float64
 	// Base is a point the first line passes through, where its dash pattern starts.
-	Base Vec
+	Base geom.Vec
 	// Offset is the step from one line to the next, in the lines' own frame: X along the
 	// line (which shifts the dash pattern), Y across it (the spacing).
-	Offset Vec
+	Offset geom.Vec
 	// Dashes are dash (> 0), gap (< 0) and dot (0) lengths, as in a linetype; empty: solid
 	// lines.
 	Dashes []float64
@@ -57,14 +58,14 @@ type HatchPattern struct {
 var HatchPatterns = []HatchPattern{
 	{Name: "solid", Solid: true, Doc: "Solid fill"},
 	{Name: "ansi31", Lines: []HatchLine{
-		{Angle: 45, Offset: Vec{0, 3.175}},
+		{Angle: 45, Offset: geom.Vec{X: 0, Y: 3.175}},
 	}, Doc: "ANSI iron, brick, stone masonry: lines at 45°, 3.175 apart"},
 	{Name: "ansi37", Lines: []HatchLine{
-		{Angle: 45, Offset: Vec{0, 3.175}},
-		{Angle: 135, Offset: Vec{0, 3.175}},
+		{Angle: 45, Offset: geom.Vec{X: 0, Y: 3.175}},
+		{Angle: 135, Offset: geom.Vec{X: 0, Y: 3.175}},
 	}, Doc: "ANSI lead, zinc, insulation: lines at 45° and 135°, 3.175 apart"},
 	{Name: "dots", Lines: []HatchLine{
-		{Angle: 0, Offset: Vec{0.79375, 1.5875}, Dashes: []float64{0, -1.5875}},
+		{Angle: 0, Offset: geom.Vec{X: 0.79375, Y: 1.5875}, Dashes: []float64{0, -1.5875}},
 	}, Doc: "A grid of dots 1.5875 apart, each row shifted half a step"},
 }
 
@@ -94,7 +95,7 @@ func (h HatchPattern) Placed(angle, scale float64) []HatchLine {
 	if scale <= 0 {
 		scale = 1
 	}
-	rot := Rotation(angle)
+	rot := geom.Rotation(angle)
 	out := make([]HatchLine, len(h.Lines))
 	for i, l := range h.Lines {
 		d := make([]float64, len(l.Dashes))
@@ -204,7 +205,7 @@ type Hatching struct {
 	Solid bool
 	// Segments are the pattern's lines, dashes and dots (both ends equal) clipped to the
 	// shape's area, holes left out.
-	Segments [][2]Vec
+	Segments [][2]geom.Vec
 	// Color is the hatch colour: its own, else the drawn stroke's, else the fill's.
 	Color Color
 	// Pattern is the pattern's name; Angle (radians) and Scale (never 0) place it.
@@ -301,16 +302,16 @@ func hatchColor(st Style) Color {
 type hatchClip struct {
 	rings  [][]overlay.Point
 	budget int
-	out    [][2]Vec
+	out    [][2]geom.Vec
 	xs     []float64 // a line's crossings, reused
 }
 
 // family adds the segments of one family of lines; false when they pass the budget.
 func (c *hatchClip) family(l HatchLine) bool {
 	a := l.Angle * math.Pi / 180
-	u := Vec{math.Cos(a), math.Sin(a)}  // along the lines
-	n := Vec{-math.Sin(a), math.Cos(a)} // across them
-	dot := func(p, q Vec) float64 { return p.X*q.X + p.Y*q.Y }
+	u := geom.Vec{X: math.Cos(a), Y: math.Sin(a)}  // along the lines
+	n := geom.Vec{X: -math.Sin(a), Y: math.Cos(a)} // across them
+	dot := func(p, q geom.Vec) float64 { return p.X*q.X + p.Y*q.Y }
 	step := l.Offset.Y
 	if step == 0 {
 		return true
@@ -318,7 +319,7 @@ func (c *hatchClip) family(l HatchLine) bool {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, r := range c.rings {
 		for _, p := range r {
-			t := dot(Vec(p), n)
+			t := dot(geom.Vec(p), n)
 			lo, hi = min(lo, t), max(hi, t)
 		}
 	}
@@ -351,11 +352,11 @@ func (c *hatchClip) family(l HatchLine) bool {
 // crossings sets c.xs to where the line across = t meets the rings, along u, sorted. An edge
 // counts when its ends lie on either side of the line, the end on it counting as below, so
 // that a vertex on the line is counted once or not at all, never half.
-func (c *hatchClip) crossings(t float64, u, n Vec) {
+func (c *hatchClip) crossings(t float64, u, n geom.Vec) {
 	c.xs = c.xs[:0]
 	for _, r := range c.rings {
 		for i := range r {
-			p, q := Vec(r[i]), Vec(r[(i+1)%len(r)])
+			p, q := geom.Vec(r[i]), geom.Vec(r[(i+1)%len(r)])
 			tp, tq := p.X*n.X+p.Y*n.Y, q.X*n.X+q.Y*n.Y
 			if (tp <= t) == (tq <= t) {
 				continue
@@ -369,13 +370,13 @@ func (c *hatchClip) crossings(t float64, u, n Vec) {
 
 // span adds the part of the line across = t between along = s0 and s1 that the dash pattern
 // draws, the pattern starting at along = phase; false when past the budget.
-func (c *hatchClip) span(s0, s1, t, phase, period float64, dashes []float64, u, n Vec) bool {
-	at := func(s float64) Vec { return u.Mul(s).Add(n.Mul(t)) }
+func (c *hatchClip) span(s0, s1, t, phase, period float64, dashes []float64, u, n geom.Vec) bool {
+	at := func(s float64) geom.Vec { return u.Mul(s).Add(n.Mul(t)) }
 	add := func(a, b float64) bool {
 		if len(c.out) >= c.budget {
 			return false
 		}
-		c.out = append(c.out, [2]Vec{at(a), at(b)})
+		c.out = append(c.out, [2]geom.Vec{at(a), at(b)})
 		return true
 	}
 	if len(dashes) == 0 || period <= 0 {

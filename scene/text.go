@@ -25,6 +25,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/gobolditalic"
@@ -100,7 +101,7 @@ type TextLayout struct {
 	// Path holds the glyph outlines. The anchor (0,0) is on the first line's baseline; later
 	// lines go down (negative Y). Outer contours run counter-clockwise and holes clockwise,
 	// like the other shapes in scene, so a nonzero fill draws the holes of 'o' and 'A'.
-	Path Path `json:"-"`
+	Path geom.Path `json:"-"`
 	// Width is the largest line advance width (not the ink width: side bearings and
 	// trailing spaces count, so that alignment does not depend on the letters' shapes).
 	Width float64 `json:"width"`
@@ -249,7 +250,7 @@ const maxCachedGlyphSegments = 100_000
 type glyph struct {
 	index   sfnt.GlyphIndex
 	advance float64
-	outline Path // nil for blank glyphs such as space
+	outline geom.Path // nil for blank glyphs such as space
 }
 
 // load parses the font once; every later call returns the first result.
@@ -363,12 +364,12 @@ func (f *face) loadGlyph(b *sfnt.Buffer, idx sfnt.GlyphIndex) (*glyph, error) {
 // contour closed and reversed. TrueType winds outer contours clockwise in its Y-up space;
 // reversing makes them counter-clockwise like Rect and the other scene shapes, and keeps holes
 // opposite, which is what a nonzero fill needs.
-func (f *face) outline(segs sfnt.Segments) Path {
-	pt := func(p fixed.Point26_6) Vec {
-		return Vec{float64(p.X) / f.upem, -float64(p.Y) / f.upem}
+func (f *face) outline(segs sfnt.Segments) geom.Path {
+	pt := func(p fixed.Point26_6) geom.Vec {
+		return geom.Vec{X: float64(p.X) / f.upem, Y: -float64(p.Y) / f.upem}
 	}
-	var p Path
-	var contour Path
+	var p geom.Path
+	var contour geom.Path
 	flush := func() {
 		if len(contour) > 1 {
 			p = appendReversed(p, contour)
@@ -395,24 +396,24 @@ func (f *face) outline(segs sfnt.Segments) Path {
 // appendReversed appends the closed contour c (a MoveTo then lines and curves, no Close) to p,
 // traversed backwards, and closes it. The closing edge back to the start is implied by Close,
 // so a final segment that only returns to the start is dropped.
-func appendReversed(p Path, c Path) Path {
+func appendReversed(p geom.Path, c geom.Path) geom.Path {
 	start := c[0].P[0]
 	if end := c[len(c)-1].End(); end != start {
-		c = append(c, Seg{Kind: SegLine, P: [3]Vec{start}})
+		c = append(c, geom.Seg{Kind: geom.SegLine, P: [3]geom.Vec{start}})
 	}
-	p = append(p, Seg{Kind: SegMove, P: [3]Vec{start}})
+	p = append(p, geom.Seg{Kind: geom.SegMove, P: [3]geom.Vec{start}})
 	for i := len(c) - 1; i >= 1; i-- {
 		s := c[i]
 		from := c[i-1].End() // where s starts, and where its reverse ends
-		if i == 1 && s.Kind == SegLine {
+		if i == 1 && s.Kind == geom.SegLine {
 			break // the line back to start is the Close
 		}
 		switch s.Kind {
-		case SegLine:
+		case geom.SegLine:
 			p.LineTo(from)
-		case SegQuad:
+		case geom.SegQuad:
 			p.QuadTo(s.P[0], from)
-		case SegCubic:
+		case geom.SegCubic:
 			p.CubicTo(s.P[1], s.P[0], from)
 		}
 	}
@@ -597,7 +598,7 @@ func (f *face) layout(text string, size, shift float64, withPath bool, fallback 
 	}
 	// Positions stay in em units until the one multiplication by size: with a power-of-two
 	// units-per-em the em sums are exact, so the layout scales exactly with size.
-	l.Path = make(Path, 0, nsegs)
+	l.Path = make(geom.Path, 0, nsegs)
 	start := 0
 	for line, end := range lineEnds {
 		dx := -shift * widths[line]
@@ -606,7 +607,7 @@ func (f *face) layout(text string, size, shift float64, withPath bool, fallback 
 			x := pl.x + dx
 			for _, s := range pl.g.outline {
 				for j := range segPointCount(s.Kind) {
-					s.P[j] = Vec{(s.P[j].X + x) * size, s.P[j].Y*size + baseline}
+					s.P[j] = geom.Vec{X: (s.P[j].X + x) * size, Y: s.P[j].Y*size + baseline}
 				}
 				l.Path = append(l.Path, s)
 			}
@@ -617,13 +618,13 @@ func (f *face) layout(text string, size, shift float64, withPath bool, fallback 
 }
 
 // segPointCount is how many of Seg.P a glyph segment uses.
-func segPointCount(k SegKind) int {
+func segPointCount(k geom.SegKind) int {
 	switch k {
-	case SegMove, SegLine:
+	case geom.SegMove, geom.SegLine:
 		return 1
-	case SegQuad:
+	case geom.SegQuad:
 		return 2
-	case SegCubic:
+	case geom.SegCubic:
 		return 3
 	}
 	return 0

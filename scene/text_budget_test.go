@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // spikyFontScript writes, with fontTools, a font whose letters a to z are each one contour of
@@ -156,7 +158,7 @@ func TestDimensionTextsCountAgainstTextSegments(t *testing.T) {
 	var err error
 	var i int
 	for i = 0; i < 10 && err == nil; i++ {
-		_, err = s.Put(fmt.Sprintf("d%d", i), &Dimension{Type: DimHorizontal, Points: []Vec{{}, {X: 10}}, Offset: 5, Size: 2.5, Text: text})
+		_, err = s.Put(fmt.Sprintf("d%d", i), &Dimension{Type: DimHorizontal, Points: []geom.Vec{{}, {X: 10}}, Offset: 5, Size: 2.5, Text: text})
 	}
 	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), fmt.Sprintf("the text of dimension %q has", fmt.Sprintf("d%d", i-1))) || !strings.Contains(err.Error(), "(MaxTextSegments)") {
 		t.Fatalf("after %d dimensions: %v; want the MaxTextSegments limit naming the last", i, err)

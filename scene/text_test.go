@@ -16,6 +16,7 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/cadrun/cadrun/internal/golden"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // textApprox compares layouts computed along different float paths (scaling, shifting).
@@ -23,9 +24,9 @@ var textApprox = cmpopts.EquateApprox(0, 1e-9)
 
 // textUsedPoints compares segments by the points their kind uses: Path.Transform also moves the
 // unused zero points of a line or a move.
-var textUsedPoints = cmp.Transformer("textUsedPoints", func(s Seg) Seg {
+var textUsedPoints = cmp.Transformer("textUsedPoints", func(s geom.Seg) geom.Seg {
 	for j := segPointCount(s.Kind); j < len(s.P); j++ {
-		s.P[j] = Vec{}
+		s.P[j] = geom.Vec{}
 	}
 	return s
 })
@@ -48,7 +49,7 @@ func TestLayoutTextScalesLinearly(t *testing.T) {
 				t.Parallel()
 				got := mustLayout(t, "Ø12 ±0.05\nM6×1", size, AlignCenter, font)
 				want := TextLayout{
-					Path:    unit.Path.Transform(Scaling(size, size)),
+					Path:    unit.Path.Transform(geom.Scaling(size, size)),
 					Width:   unit.Width * size,
 					Height:  unit.Height * size,
 					Ascent:  unit.Ascent * size,
@@ -104,8 +105,8 @@ func TestLayoutTextAlign(t *testing.T) {
 		t.Run(string(tc.align), func(t *testing.T) {
 			t.Parallel()
 			l := mustLayout(t, text, size, tc.align, "")
-			d := Vec{-tc.shift * left.Width, 0}
-			want := Box{Min: lb.Min.Add(d), Max: lb.Max.Add(d), NonEmpty: true}
+			d := geom.Vec{X: -tc.shift * left.Width, Y: 0}
+			want := geom.Box{Min: lb.Min.Add(d), Max: lb.Max.Add(d), NonEmpty: true}
 			if diff := cmp.Diff(want, l.Path.Bounds(), textApprox); diff != "" {
 				t.Errorf("bounds mismatch (-want +got):\n%s", diff)
 			}
@@ -120,7 +121,7 @@ func TestLayoutTextAlignPerLine(t *testing.T) {
 	t.Parallel()
 	// Each line is aligned by its own width: right-aligned lines all end at x=0.
 	l := mustLayout(t, "HHHH\nH", 1, AlignRight, "mono")
-	polys := l.Path.Flatten(DefaultTolerance)
+	polys := l.Path.Flatten(geom.DefaultTolerance)
 	var maxX [2]float64
 	for i := range maxX {
 		maxX[i] = math.Inf(-1)
@@ -142,7 +143,7 @@ func TestLayoutTextAlignPerLine(t *testing.T) {
 	}
 }
 
-func textSignedArea(pts []Vec) float64 {
+func textSignedArea(pts []geom.Vec) float64 {
 	var a float64
 	for i, p := range pts {
 		q := pts[(i+1)%len(pts)]
@@ -160,7 +161,7 @@ func TestLayoutTextContourOrientation(t *testing.T) {
 			t.Run(font+"/"+text, func(t *testing.T) {
 				t.Parallel()
 				l := mustLayout(t, text, 100, AlignLeft, font)
-				polys := l.Path.Flatten(DefaultTolerance)
+				polys := l.Path.Flatten(geom.DefaultTolerance)
 				if len(polys) != 2 {
 					t.Fatalf("got %d contours, want 2", len(polys))
 				}
@@ -282,7 +283,7 @@ func TestLayoutTextLines(t *testing.T) {
 	}
 	// The second line is the first moved down by LineSpacing*size.
 	two := mustLayout(t, "x\nx", size, "", "")
-	wantPath := slices.Concat(one.Path, one.Path.Transform(Translation(Vec{0, -LineSpacing * size})))
+	wantPath := slices.Concat(one.Path, one.Path.Transform(geom.Translation(geom.Vec{X: 0, Y: -LineSpacing * size})))
 	if diff := cmp.Diff(wantPath, two.Path, textApprox, textUsedPoints); diff != "" {
 		t.Errorf("second line mismatch (-want +got):\n%s", diff)
 	}
@@ -380,20 +381,20 @@ func TestLayoutTextDeterministic(t *testing.T) {
 }
 
 // dumpTextPath renders a path as SVG-like commands with fixed formatting, for golden files.
-func dumpTextPath(p Path) string {
+func dumpTextPath(p geom.Path) string {
 	var sb strings.Builder
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 	for _, s := range p {
 		switch s.Kind {
-		case SegMove:
+		case geom.SegMove:
 			fmt.Fprintf(&sb, "M %s %s\n", f(s.P[0].X), f(s.P[0].Y))
-		case SegLine:
+		case geom.SegLine:
 			fmt.Fprintf(&sb, "L %s %s\n", f(s.P[0].X), f(s.P[0].Y))
-		case SegQuad:
+		case geom.SegQuad:
 			fmt.Fprintf(&sb, "Q %s %s %s %s\n", f(s.P[0].X), f(s.P[0].Y), f(s.P[1].X), f(s.P[1].Y))
-		case SegCubic:
+		case geom.SegCubic:
 			fmt.Fprintf(&sb, "C %s %s %s %s %s %s\n", f(s.P[0].X), f(s.P[0].Y), f(s.P[1].X), f(s.P[1].Y), f(s.P[2].X), f(s.P[2].Y))
-		case SegClose:
+		case geom.SegClose:
 			sb.WriteString("Z\n")
 		default:
 			fmt.Fprintf(&sb, "? %v\n", s)
@@ -516,7 +517,7 @@ func TestDefaultFontHasPlainZero(t *testing.T) {
 	contours := func(font string) int {
 		n := 0
 		for _, s := range mustLayout(t, "0", 10, "", font).Path {
-			if s.Kind == SegMove {
+			if s.Kind == geom.SegMove {
 				n++
 			}
 		}
@@ -534,15 +535,15 @@ func TestDefaultFontHasPlainZero(t *testing.T) {
 // layout, to what copying it twice gave, bit for bit, under the maps a scene puts on it.
 func TestTextOutlineCopiedOnce(t *testing.T) {
 	t.Parallel()
-	tx := &Text{Text: "Ø20 H7\nR5", Size: 3.5, Pos: Vec{X: 12.25, Y: -7}, Align: AlignCenter}
+	tx := &Text{Text: "Ø20 H7\nR5", Size: 3.5, Pos: geom.Vec{X: 12.25, Y: -7}, Align: AlignCenter}
 	if err := tx.validate(); err != nil {
 		t.Fatal(err)
 	}
-	twice := tx.layout.Path.Transform(Translation(tx.Pos))
+	twice := tx.layout.Path.Transform(geom.Translation(tx.Pos))
 	if got := tx.Outline(); !slices.Equal(got, twice) {
 		t.Errorf("the outline differs from the layout moved to its place")
 	}
-	for _, m := range []Affine{Identity, Rotation(0.3), Scaling(-2, 0.5).Mul(Translation(Vec{X: 1e6, Y: 3}))} {
+	for _, m := range []geom.Affine{geom.Identity, geom.Rotation(0.3), geom.Scaling(-2, 0.5).Mul(geom.Translation(geom.Vec{X: 1e6, Y: 3}))} {
 		if got, want := shapeBounds(tx, m), twice.Transform(m).Bounds(); got != want {
 			t.Errorf("bounds under %v: %+v, want %+v", m, got, want)
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 func TestMTextFlow(t *testing.T) {
@@ -173,7 +174,7 @@ print(json.dumps(out))
 // ours0 is where a three-line text's first baseline lies (top-left, att 1) or its last
 // (bottom-left, att 7), from its box: its foot is the last (H, E and L stand on their
 // baselines), and the first is two of drawText's lines above it at the height 2.
-func ours0(b scene.Box, att int) float64 {
+func ours0(b geom.Box, att int) float64 {
 	if att == 7 {
 		return b.Min.Y
 	}

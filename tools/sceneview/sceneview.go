@@ -16,6 +16,7 @@ import (
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/solid"
 	"github.com/cadrun/cadrun/tools/engine"
 	"github.com/cadrun/cadrun/tools/picture"
@@ -363,7 +364,7 @@ func (v *Page) Selection() (*scene.Scene, *render.View, error) {
 		return sc, nil, nil
 	}
 	r := v.Region
-	win := render.View{Min: scene.Vec{X: r[0], Y: r[1]}, Max: scene.Vec{X: r[2], Y: r[3]}}
+	win := render.View{Min: geom.Vec{X: r[0], Y: r[1]}, Max: geom.Vec{X: r[2], Y: r[3]}}
 	sub := sc.Subset(func(e *scene.Entity) bool {
 		if e.IsGroup() {
 			return false

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // textChar is one character of a text after white space is handled, and the span that holds it.
@@ -143,7 +144,7 @@ func advance(s string, size float64, st style) float64 {
 }
 
 // text makes the drawText items of a <text>: one when it is one run, else a group of them.
-func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) {
+func (c *converter) text(e *element, m geom.Affine, st style) ([]*Item, error) {
 	chars := make([]textChar, 0, textBytes(e)) // a character a byte, at most
 	var spans []textSpan
 	c.textChars(e, st, false, &chars, &spans)
@@ -340,7 +341,7 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 			if !known {
 				c.skip(spans[r.span].e.name, "baseline "+clip(sst.baseline)+" is drawn on the alphabetic baseline")
 			}
-			at := m.Apply(scene.Vec{X: x, Y: r.y + shift*sst.fontSize})
+			at := m.Apply(geom.Vec{X: x, Y: r.y + shift*sst.fontSize})
 			it := &Item{Kind: Shape, Element: e.name, Line: spans[r.span].e.line, Fill: sst.fillColor(), Stroke: sst.strokeColor(),
 				Prim: Prim{Call: "drawText", X: at.X, Y: at.Y, Text: text, Size: sst.fontSize * math.Abs(sx), Align: align, Angle: angle,
 					Font: fontOf(sst)}}
@@ -410,12 +411,12 @@ func (c *converter) clipText(e *element, it *Item) bool {
 }
 
 // textOutline is the outline of a drawText's glyphs where it draws them.
-func textOutline(p Prim) (scene.Path, error) {
+func textOutline(p Prim) (geom.Path, error) {
 	l, err := scene.LayoutText(p.Text, p.Size, scene.TextAlign(cmp.Or(p.Align, "left")), cmp.Or(p.Font, "sans"))
 	if err != nil {
 		return nil, err
 	}
-	return l.Path.Transform(scene.Translation(scene.Vec{X: p.X, Y: p.Y}).Mul(scene.Rotation(p.Angle))), nil
+	return l.Path.Transform(geom.Translation(geom.Vec{X: p.X, Y: p.Y}).Mul(geom.Rotation(p.Angle))), nil
 }
 
 // glyph is a character at a size in a font, whose advance converter.glyphAdvance keeps.
