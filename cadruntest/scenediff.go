@@ -17,6 +17,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // DefaultTolerance is how far apart two numbers of a scene may be and still count as equal:
@@ -43,7 +44,7 @@ func DiffScenes(oldJSON, newJSON []byte, tol float64) ([]string, error) {
 }
 
 // diffScenes is DiffScenes for scenes whose texts may use the workspace fonts fonts.
-func diffScenes(oldJSON, newJSON []byte, tol float64, fonts map[string]*scene.Font) ([]string, error) {
+func diffScenes(oldJSON, newJSON []byte, tol float64, fonts map[string]*text.Font) ([]string, error) {
 	if tol <= 0 {
 		tol = DefaultTolerance
 	}
@@ -120,7 +121,7 @@ func byName(ents []entityJSON) map[string]entityJSON {
 	return by
 }
 
-func readScene(b []byte, fonts map[string]*scene.Font) (*scene.Scene, []entityJSON, error) {
+func readScene(b []byte, fonts map[string]*text.Font) (*scene.Scene, []entityJSON, error) {
 	s, err := scene.ReadJSONWithFonts(b, fonts)
 	if err != nil {
 		return nil, nil, err

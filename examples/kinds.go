@@ -9,6 +9,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // KindsScene builds a scene with every entity kind, a rotated group, z order changes and
@@ -28,7 +29,7 @@ func KindsScene() (*scene.Scene, error) {
 		Holes: [][]geom.Vec{{{X: -40, Y: 30}, {X: -40, Y: 35}, {X: -35, Y: 35}, {X: -35, Y: 30}}},
 	}}})
 	put("wave", &scene.PathShape{Data: "M -10 30 C -5 40 5 40 10 30 S 25 20 30 30 Q 35 35 40 30"})
-	put("label", &scene.Text{Text: "cadrun 2D", Pos: geom.Vec{X: 0, Y: -45}, Size: 6, Align: scene.AlignCenter})
+	put("label", &scene.Text{Text: "cadrun 2D", Pos: geom.Vec{X: 0, Y: -45}, Size: 6, Align: text.AlignCenter})
 	do(s.SetFill("circle", &scene.Color{0.2, 0.5, 0.9, 1}))
 	do(s.SetFill("rect", &scene.Color{0.9, 0.4, 0.1, 0.8}))
 	do(s.SetFill("plate", &scene.Color{0.6, 0.6, 0.6, 1}))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // CurvesScene is a scene of the curves a writer can get wrong: arcs both ways and across the
@@ -122,7 +123,7 @@ func exampleScenes(examples fs.FS) (map[string]*scene.Scene, error) {
 		if err != nil {
 			return nil, err
 		}
-		fonts := map[string]*scene.Font{}
+		fonts := map[string]*text.Font{}
 		ttfs, _ := fs.Glob(examples, dir+"/fonts/*.ttf")
 		for _, f := range ttfs {
 			data, err := fs.ReadFile(examples, f)
@@ -130,7 +131,7 @@ func exampleScenes(examples fs.FS) (map[string]*scene.Scene, error) {
 				return nil, err
 			}
 			name := strings.TrimSuffix(path.Base(f), ".ttf")
-			if fonts[name], err = scene.LoadFont(name, data); err != nil {
+			if fonts[name], err = text.LoadFont(name, data); err != nil {
 				return nil, fmt.Errorf("%s: %w", f, err)
 			}
 		}

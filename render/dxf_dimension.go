@@ -24,6 +24,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // DXF dimension types (group 70), before the flag 32 that says the block is this
@@ -99,7 +100,7 @@ func (d *dxfDoc) addDimension(dim *scene.Dimension, it scene.Item, layer, color 
 	for i := start; i < len(d.shapes); i++ {
 		d.shapes[i].linetype = linetype
 	}
-	text := &scene.Text{Text: display, Size: dim.Size, Align: scene.AlignCenter}
+	text := &scene.Text{Text: display, Size: dim.Size, Align: text.AlignCenter}
 	if len(label) > 0 && !(d.textEntities && d.addText(text, it.Label.Place, layer, color)) {
 		d.addPath(label, layer, color)
 	}

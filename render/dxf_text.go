@@ -19,6 +19,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // DXFText says how the DXF writer writes text.
@@ -43,9 +44,9 @@ const (
 	// dxfMaxText is the longest string, escaped, written into one TEXT or one MTEXT chunk:
 	// R12 readers stop at 255 characters, and 250 is the chunk size AutoCAD writes.
 	dxfMaxText = 250
-	// dxfMTextSpacing is the MTEXT line spacing factor that puts baselines scene.LineSpacing
+	// dxfMTextSpacing is the MTEXT line spacing factor that puts baselines text.LineSpacing
 	// text heights apart: a factor of 1 is 5/3 of the height.
-	dxfMTextSpacing = scene.LineSpacing * 3 / 5
+	dxfMTextSpacing = text.LineSpacing * 3 / 5
 )
 
 // dxfStyle is a STYLE table entry: a font by cadrun's name, and its file.
@@ -77,7 +78,7 @@ func (d *dxfDoc) addText(t *scene.Text, m geom.Affine, layer, color int) bool {
 		escaped[i] = dxfEscape(l, false)
 		long = long || len(escaped[i]) > dxfMaxText
 	}
-	text := dxfTextShape{
+	shape := dxfTextShape{
 		height:   t.Size * scale,
 		rotation: normDegrees(math.Atan2(m.B, m.A) * 180 / math.Pi),
 		align:    dxfAlign(t.Align),
@@ -85,9 +86,9 @@ func (d *dxfDoc) addText(t *scene.Text, m geom.Affine, layer, color int) bool {
 	}
 	if d.version == DXF2000 && (len(lines) > 1 || long) {
 		// MTEXT hangs from the top of its first line: one text height above the baseline.
-		text.at = m.Apply(t.Pos.Add(geom.Vec{Y: t.Size}))
-		text.text = dxfEscape(strings.ReplaceAll(t.Text, "\r", ""), true)
-		d.shapes = append(d.shapes, dxfShape{kind: dxfMText, layer: layer, color: color, text: &text})
+		shape.at = m.Apply(t.Pos.Add(geom.Vec{Y: t.Size}))
+		shape.text = dxfEscape(strings.ReplaceAll(t.Text, "\r", ""), true)
+		d.shapes = append(d.shapes, dxfShape{kind: dxfMText, layer: layer, color: color, text: &shape})
 		return true
 	}
 	if long {
@@ -97,9 +98,9 @@ func (d *dxfDoc) addText(t *scene.Text, m geom.Affine, layer, color int) bool {
 		if l == "" {
 			continue
 		}
-		line := text
+		line := shape
 		line.text = l
-		line.at = m.Apply(t.Pos.Add(geom.Vec{Y: -float64(i) * scene.LineSpacing * t.Size}))
+		line.at = m.Apply(t.Pos.Add(geom.Vec{Y: -float64(i) * text.LineSpacing * t.Size}))
 		d.shapes = append(d.shapes, dxfShape{kind: dxfTextLine, layer: layer, color: color, text: &line})
 	}
 	return true
@@ -118,11 +119,11 @@ func dxfSimilarity(m geom.Affine) (scale float64, ok bool) {
 
 // dxfAlign is a TEXT's horizontal justification (group 72) for a text's alignment; the
 // MTEXT attachment point (group 71) is one more.
-func dxfAlign(a scene.TextAlign) int {
+func dxfAlign(a text.Align) int {
 	switch a {
-	case scene.AlignCenter:
+	case text.AlignCenter:
 		return 1
-	case scene.AlignRight:
+	case text.AlignRight:
 		return 2
 	}
 	return 0
@@ -134,7 +135,7 @@ func dxfAlign(a scene.TextAlign) int {
 func (d *dxfDoc) style(t *scene.Text) int {
 	font := t.Font
 	if font == "" {
-		font = scene.DefaultFont
+		font = text.DefaultFont
 	}
 	for i, s := range d.styles {
 		if s.font == font {

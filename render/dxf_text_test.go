@@ -12,6 +12,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // dxfTextRead is what testdata/dxftext.py reports of a file.
@@ -46,8 +47,8 @@ func dxfTextCheck(t *testing.T, files ...string) []dxfTextRead {
 // mirrored and one scaled unevenly.
 func dxfTextScene(t *testing.T) *scene.Scene {
 	s := scene.New()
-	put(t, s, "one", &scene.Text{Text: "Ø8 ^ 50% {a}\\b\tend", Pos: geom.Vec{X: 10, Y: 20}, Size: 2.5, Align: scene.AlignCenter})
-	put(t, s, "two", &scene.Text{Text: "first line\nsecond {x} \\P", Pos: geom.Vec{X: -30, Y: 5}, Size: 4, Align: scene.AlignRight, Font: "mono"})
+	put(t, s, "one", &scene.Text{Text: "Ø8 ^ 50% {a}\\b\tend", Pos: geom.Vec{X: 10, Y: 20}, Size: 2.5, Align: text.AlignCenter})
+	put(t, s, "two", &scene.Text{Text: "first line\nsecond {x} \\P", Pos: geom.Vec{X: -30, Y: 5}, Size: 4, Align: text.AlignRight, Font: "mono"})
 	put(t, s, "mirrored", &scene.Text{Text: "M", Pos: geom.Vec{X: 0, Y: -20}, Size: 3})
 	put(t, s, "stretched", &scene.Text{Text: "S", Pos: geom.Vec{X: 20, Y: -20}, Size: 3})
 	do(t, s.Scale("mirrored", -1, 1, scene.SpaceLocal, nil))
@@ -100,8 +101,8 @@ func TestDXFTextEntities(t *testing.T) {
 		height, rotation       float64
 	}
 	one := want{"TEXT", "labels", "DejaVuSans.ttf", "Ø8 ^ 50% {a}\\b\tend", 1, 1, world("one", geom.Vec{X: 10, Y: 20}), 5, 30}
-	line := func(text string, i int) want {
-		return want{"TEXT", "0", "Go-Mono.ttf", text, dxfBlack, 2, world("two", geom.Vec{X: -30, Y: 5 - float64(i)*4*scene.LineSpacing}), 4, 0}
+	line := func(str string, i int) want {
+		return want{"TEXT", "0", "Go-Mono.ttf", str, dxfBlack, 2, world("two", geom.Vec{X: -30, Y: 5 - float64(i)*4*text.LineSpacing}), 4, 0}
 	}
 	wants := [][]want{
 		{line("first line", 0), line("second {x} \\P", 1), one},

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // HighlightColor is the colour highlighted shapes are repainted in: orange, the selection
@@ -254,7 +255,7 @@ func gridScene(vis View, k float64) (*scene.Scene, float64, error) {
 	for range 8 { // widen the step until the longest label fits between two lines
 		widest := 0.0
 		for _, x := range []float64{vis.Min.X, vis.Max.X, vis.Min.Y, vis.Max.Y} {
-			l, err := scene.MeasureText(gridLabel(math.Round(x/step)*step, step), size, "")
+			l, err := text.MeasureString(gridLabel(math.Round(x/step)*step, step), size, "")
 			if err != nil {
 				return nil, 0, fmt.Errorf("laying out grid labels: %w", err)
 			}
@@ -285,8 +286,8 @@ func gridScene(vis View, k float64) (*scene.Scene, float64, error) {
 		return put(scene.Line{Points: []geom.Vec{a, b}}, nil, &c)
 	}
 	label := func(v float64, at geom.Vec) error {
-		text := gridLabel(v, step)
-		l, err := scene.MeasureText(text, size, "")
+		str := gridLabel(v, step)
+		l, err := text.MeasureString(str, size, "")
 		if err != nil {
 			return fmt.Errorf("laying out grid labels: %w", err)
 		}
@@ -296,7 +297,7 @@ func gridScene(vis View, k float64) (*scene.Scene, float64, error) {
 		if err := put(r, &plate, nil); err != nil {
 			return err
 		}
-		return put(&scene.Text{Text: text, Pos: at, Size: size}, &ink, nil)
+		return put(&scene.Text{Text: str, Pos: at, Size: size}, &ink, nil)
 	}
 	first := func(lo float64) float64 { return math.Ceil(lo/step) * step }
 	for x := first(vis.Min.X); x <= vis.Max.X; x += step {

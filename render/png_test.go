@@ -17,6 +17,7 @@ import (
 	"github.com/cadrun/cadrun/internal/golden"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Most tests show the world square -10..10 in a 100×100 picture: 5 px per unit, world (x, y)
@@ -583,9 +584,9 @@ func TestPNGDefaultsReadInMetres(t *testing.T) {
 	put(t, room, "room", scene.Rect{Width: 4, Height: 3})
 	put(t, room, "door", scene.Arc{Center: geom.Vec{X: 1, Y: -1.5}, Radius: 0.8, Start: 0, End: math.Pi / 2})
 	put(t, room, "bed", scene.Rect{Center: geom.Vec{X: -1, Y: 0.5}, Width: 1.4, Height: 2})
-	put(t, room, "label", &scene.Text{Text: "Kitchen 12.0 m²", Pos: geom.Vec{X: 0.5, Y: -0.2}, Size: 0.25, Align: scene.AlignCenter})
+	put(t, room, "label", &scene.Text{Text: "Kitchen 12.0 m²", Pos: geom.Vec{X: 0.5, Y: -0.2}, Size: 0.25, Align: text.AlignCenter})
 	alone := scene.New()
-	put(t, alone, "label", &scene.Text{Text: "Kitchen 12.0 m²", Pos: geom.Vec{X: 0.5, Y: -0.2}, Size: 0.25, Align: scene.AlignCenter})
+	put(t, alone, "label", &scene.Text{Text: "Kitchen 12.0 m²", Pos: geom.Vec{X: 0.5, Y: -0.2}, Size: 0.25, Align: text.AlignCenter})
 	v := View{Min: geom.Vec{X: -2.5, Y: -2}, Max: geom.Vec{X: 2.5, Y: 2}}
 	opt := PNGOptions{View: &v, Width: 500, Height: 400}
 	withRoom, labelOnly := pngRaster(t, room, opt), pngRaster(t, alone, opt)

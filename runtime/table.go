@@ -11,6 +11,7 @@ import (
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/solid"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 var (
@@ -96,7 +97,7 @@ var table = withCallFlags(append([]Func{
 		impl: func(c *call) goja.Value {
 			o := c.opts(5, "align", "color", "font", "lint")
 			t := &scene.Text{Text: c.str(1), Pos: geom.Vec{X: c.num(2), Y: c.num(3)}, Size: c.num(4),
-				Align: scene.TextAlign(c.optStr(o, "align", "")), Font: c.optStr(o, "font", ""), NoLint: !c.optBool(o, "lint", true)}
+				Align: text.Align(c.optStr(o, "align", "")), Font: c.optStr(o, "font", ""), NoLint: !c.optBool(o, "lint", true)}
 			f, err := c.r.font(t.Font)
 			c.check(err)
 			if f != nil {
@@ -124,21 +125,21 @@ var table = withCallFlags(append([]Func{
 					font = c.str(2)
 				}
 			}
-			text, size := c.str(0), c.num(1)
+			str, size := c.str(0), c.num(1)
 			f, err := c.r.font(font)
 			c.check(err)
-			var m scene.TextLayout
-			fb := c.fallback(f, font, text)
+			var m text.Layout
+			fb := c.fallback(f, font, str)
 			switch {
 			case f != nil:
-				m, err = f.Measure(text, size, fb...)
+				m, err = f.Measure(str, size, fb...)
 			case fb != nil:
-				var main *scene.Font
-				if main, err = scene.EmbeddedFont(font); err == nil {
-					m, err = main.Measure(text, size, fb...)
+				var main *text.Font
+				if main, err = text.EmbeddedFont(font); err == nil {
+					m, err = main.Measure(str, size, fb...)
 				}
 			default:
-				m, err = scene.MeasureText(text, size, font)
+				m, err = text.MeasureString(str, size, font)
 			}
 			c.check(err)
 			return c.finiteValue(map[string]any{"width": m.Width, "height": m.Height, "ascent": m.Ascent, "descent": m.Descent, "lines": m.Lines})

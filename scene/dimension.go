@@ -16,6 +16,7 @@ package scene
 import (
 	"fmt"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 	"math"
 	"strconv"
 	"strings"
@@ -166,7 +167,7 @@ func (d *Dimension) validate() error {
 		}
 	}
 	// A glyph the font lacks fails here, not when the dimension is drawn.
-	l, err := LayoutText(d.textFor("0"), d.Size, AlignCenter, "")
+	l, err := text.LayoutString(d.textFor("0"), d.Size, text.AlignCenter, "")
 	if err != nil {
 		return fmt.Errorf("dimension text: %w", err)
 	}
@@ -451,7 +452,7 @@ func arrow(p geom.Path, tip, dir geom.Vec, h float64) geom.Path {
 // the line the unit normal side points to, turned so that it reads left to right or bottom
 // to top, and tells t where it stands.
 func (d *Dimension) label(p geom.Path, t *DimText, at, dir, side geom.Vec, h float64, m geom.Affine) geom.Path {
-	l, err := LayoutText(d.DisplayText(m), h, AlignCenter, "")
+	l, err := text.LayoutString(d.DisplayText(m), h, text.AlignCenter, "")
 	if err != nil {
 		return p // validate laid the same glyphs out
 	}
@@ -464,7 +465,7 @@ func (d *Dimension) label(p geom.Path, t *DimText, at, dir, side geom.Vec, h flo
 }
 
 // labelPlace is the map from the text's layout to where label sets it.
-func labelPlace(l TextLayout, at, dir, side geom.Vec, h float64) geom.Affine {
+func labelPlace(l text.Layout, at, dir, side geom.Vec, h float64) geom.Affine {
 	if dir.X < -1e-9 || (math.Abs(dir.X) <= 1e-9 && dir.Y < 0) {
 		dir = dir.Mul(-1)
 	}
@@ -478,7 +479,7 @@ func labelPlace(l TextLayout, at, dir, side geom.Vec, h float64) geom.Affine {
 
 // labelAt is the map from the text's layout to a text whose middle stands at at, turned
 // along dir as labelPlace turns it (TextAt).
-func labelAt(l TextLayout, at, dir geom.Vec) geom.Affine {
+func labelAt(l text.Layout, at, dir geom.Vec) geom.Affine {
 	if dir.X < -1e-9 || (math.Abs(dir.X) <= 1e-9 && dir.Y < 0) {
 		dir = dir.Mul(-1)
 	}
@@ -503,7 +504,7 @@ func (d *Dimension) drawRadial(p geom.Path, m geom.Affine, t *DimText) geom.Path
 	if d.Type == DimDiameter {
 		start = c.Sub(v)
 	}
-	l, _ := MeasureText(d.DisplayText(m), h, "")
+	l, _ := text.MeasureString(d.DisplayText(m), h, "")
 	need := l.Width + 2.5*dimArrowLen*h
 	// The text stands between the centre and the curve when it fits there, off the centre
 	// where the centre lines cross and another diameter of the same centre would put its own.
@@ -569,7 +570,7 @@ func (d *Dimension) drawAngle(p geom.Path, m geom.Affine, t *DimText) geom.Path 
 	out := ray(mid)
 	// The text is straight and the arc curves away under its ends: stand it off by the
 	// arc's rise over the text's half width, so that its corners clear the arc too.
-	l, _ := MeasureText(d.DisplayText(m), h, "")
+	l, _ := text.MeasureString(d.DisplayText(m), h, "")
 	half := min(l.Width/2, r)
 	rise := r - math.Sqrt(r*r-half*half)
 	return d.label(p, t, c.Add(out.Mul(r+rise)), geom.Vec{X: -out.Y, Y: out.X}, out, h, m)

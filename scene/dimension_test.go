@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -249,7 +250,7 @@ func TestDimensionTextAt(t *testing.T) {
 		// The lines are the outline before the text's glyphs, and stay where they were.
 		plain := *d
 		plain.TextAt = nil
-		l, err := LayoutText(d.DisplayText(m), d.Size, AlignCenter, "")
+		l, err := text.LayoutString(d.DisplayText(m), d.Size, text.AlignCenter, "")
 		must(t, err)
 		withText, without := d.worldOutline(m), plain.worldOutline(m)
 		lines := len(without) - len(l.Path)

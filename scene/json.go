@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -478,7 +479,7 @@ func ReadJSON(b []byte) (*Scene, error) { return ReadJSONWithFonts(b, nil) }
 
 // ReadJSONWithFonts is ReadJSON for a scene whose text may use workspace fonts: a text in a
 // font that is not embedded is laid out in fonts[name] (the JSON names the font only).
-func ReadJSONWithFonts(b []byte, fonts map[string]*Font) (*Scene, error) {
+func ReadJSONWithFonts(b []byte, fonts map[string]*text.Font) (*Scene, error) {
 	doc, ok := readJSONFast(b)
 	if !ok {
 		var err error
@@ -502,7 +503,7 @@ func decodeJSONReflect(b []byte) (*jsonScene, error) {
 }
 
 // build validates a document and makes its scene.
-func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
+func (doc *jsonScene) build(fonts map[string]*text.Font) (*Scene, error) {
 	if doc.Format != JSONFormat {
 		return nil, fmt.Errorf("%w: format is %q, want %q", ErrBadJSON, doc.Format, JSONFormat)
 	}
@@ -599,7 +600,7 @@ func (s *Scene) siblingsOf(parent *Entity) *zlist {
 	return &parent.children
 }
 
-func readEntity(je *jsonEntity, fonts map[string]*Font) (*Entity, error) {
+func readEntity(je *jsonEntity, fonts map[string]*text.Font) (*Entity, error) {
 	if err := checkName(je.Name); err != nil {
 		return nil, err
 	}
@@ -1243,7 +1244,7 @@ var shapeKinds = []shapeKind{
 			write: func(b []byte, g Text) ([]byte, bool) { return appendVec(b, g.Pos) }},
 		field[Text]{key: "size", read: func(r *jsonReader, g Text) Text { g.Size = r.num(); return g },
 			write: func(b []byte, g Text) ([]byte, bool) { return appendNum(b, g.Size) }},
-		field[Text]{key: "align", read: func(r *jsonReader, g Text) Text { g.Align = TextAlign(r.str()); return g },
+		field[Text]{key: "align", read: func(r *jsonReader, g Text) Text { g.Align = text.Align(r.str()); return g },
 			write: func(b []byte, g Text) ([]byte, bool) { return appendJSONString(b, string(g.Align)), true },
 			omit:  func(g Text) bool { return g.Align == "" }},
 		field[Text]{key: "font", read: func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g },

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cadrun/cadrun/internal/golden"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // sampleScene holds every entity kind, holes, a custom pivot, nested groups, a changed z
@@ -37,7 +38,7 @@ func sampleScene(t testing.TB) *Scene {
 			Holes: [][]geom.Vec{{{X: -8, Y: -28}, {X: -8, Y: -22}, {X: -2, Y: -22}, {X: -2, Y: -28}}},
 		}}}},
 		{"curve", &PathShape{Data: "M 0 40 C 5 50 15 50 20 40 S 35 30 40 40 Q 45 45 50 40 A 5 5 0 0 1 60 40 Z"}},
-		{"label", &Text{Text: "Hi, Ø20", Pos: geom.Vec{X: 0, Y: -40}, Size: 4, Align: AlignCenter, Font: "mono"}},
+		{"label", &Text{Text: "Hi, Ø20", Pos: geom.Vec{X: 0, Y: -40}, Size: 4, Align: text.AlignCenter, Font: "mono"}},
 	}
 	for _, p := range puts {
 		if _, err := s.Put(p.name, p.shape); err != nil {
@@ -356,7 +357,7 @@ func (g *sceneGen) shape() Shape {
 		if !g.plain && g.rng.IntN(4) == 0 {
 			return (*Text)(nil)
 		}
-		t := &Text{Text: g.str(), Pos: g.vec(), Size: g.num(), Align: TextAlign(g.str()), Font: g.str(), NoLint: g.rng.IntN(2) == 0}
+		t := &Text{Text: g.str(), Pos: g.vec(), Size: g.num(), Align: text.Align(g.str()), Font: g.str(), NoLint: g.rng.IntN(2) == 0}
 		for range g.rng.IntN(3) {
 			t.Fallback = append(t.Fallback, g.str())
 		}

@@ -7,6 +7,7 @@ package scene
 import (
 	"fmt"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 	"math"
 	"slices"
 	"strconv"
@@ -419,8 +420,8 @@ func (s *Scene) Duplicate(src, newName string) (*Entity, error) {
 	if s.Len()+len(copies) > MaxEntities {
 		return nil, fmt.Errorf("%w: copying would make %d entities (MaxEntities is %d)", ErrLimit, s.Len()+len(copies), MaxEntities)
 	}
-	if total := s.byName.textSegs + segs; total > MaxTextSegments {
-		return nil, fmt.Errorf("%w: copying %q would make the scene's texts %d outline segments, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, src, total, MaxTextSegments)
+	if total := s.byName.textSegs + segs; total > text.MaxTextSegments {
+		return nil, fmt.Errorf("%w: copying %q would make the scene's texts %d outline segments, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, src, total, text.MaxTextSegments)
 	}
 	if total := s.byName.triangles + tris; total > MaxSceneTriangles {
 		return nil, fmt.Errorf("%w: copying %q would make the scene's solids %d triangles, over %d (MaxSceneTriangles); copy fewer solids, or make them with fewer segments", ErrLimit, src, total, MaxSceneTriangles)

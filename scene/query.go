@@ -5,22 +5,23 @@ package scene
 
 import (
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Detail is everything known about one entity.
 type Detail struct {
-	Name           string      `json:"name"`
-	Kind           Kind        `json:"kind"`
-	Parent         string      `json:"parent"`
-	Children       []string    `json:"children,omitempty"`
-	ZRank          int         `json:"zRank"`
-	Geometry       Shape       `json:"geometry,omitempty"`
-	Transform      Transform   `json:"transform"`
-	Style          Style       `json:"style"`
-	LocalBounds    geom.Box    `json:"localBounds"`
-	WorldBounds    geom.Box    `json:"worldBounds"`
-	WorldTransform geom.Affine `json:"worldTransform"`
-	Text           *TextLayout `json:"textMetrics,omitempty"`
+	Name           string       `json:"name"`
+	Kind           Kind         `json:"kind"`
+	Parent         string       `json:"parent"`
+	Children       []string     `json:"children,omitempty"`
+	ZRank          int          `json:"zRank"`
+	Geometry       Shape        `json:"geometry,omitempty"`
+	Transform      Transform    `json:"transform"`
+	Style          Style        `json:"style"`
+	LocalBounds    geom.Box     `json:"localBounds"`
+	WorldBounds    geom.Box     `json:"worldBounds"`
+	WorldTransform geom.Affine  `json:"worldTransform"`
+	Text           *text.Layout `json:"textMetrics,omitempty"`
 	// Measured and DisplayText are a dimension's value under its world transform (a length
 	// in world units, an angle in degrees) and the text it shows.
 	Measured    *float64 `json:"measured,omitempty"`

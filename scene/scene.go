@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 	"iter"
 	"math"
 )
@@ -371,14 +372,14 @@ func (s *Scene) checkTextSegments(name string, sh Shape, n int, old *Entity) err
 	if old != nil {
 		total -= textSegments(old.Shape)
 	}
-	if total <= MaxTextSegments {
+	if total <= text.MaxTextSegments {
 		return nil
 	}
 	what := fmt.Sprintf("the text %q has", name)
 	if sh.Kind() == KindDimension {
 		what = fmt.Sprintf("the text of dimension %q has", name)
 	}
-	return fmt.Errorf("%w: %s %d outline segments, which would make the scene's texts %d, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, what, n, total, MaxTextSegments)
+	return fmt.Errorf("%w: %s %d outline segments, which would make the scene's texts %d, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, what, n, total, text.MaxTextSegments)
 }
 
 func checkName(name string) error {

@@ -4,6 +4,7 @@ package scene
 // lossless and getEntity answers in the caller's own terms) and derives its outline on demand.
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Kind names an entity type; it is also the "kind" field of the JSON form.
@@ -114,11 +116,11 @@ type PathShape struct {
 // Text is a label turned into outlines from an embedded font; Pos is the anchor on the first
 // line's baseline, Align places the text relative to it.
 type Text struct {
-	Text  string    `json:"text"`
-	Pos   geom.Vec  `json:"pos"`
-	Size  float64   `json:"size"`
-	Align TextAlign `json:"align,omitempty"`
-	Font  string    `json:"font,omitempty"`
+	Text  string     `json:"text"`
+	Pos   geom.Vec   `json:"pos"`
+	Size  float64    `json:"size"`
+	Align text.Align `json:"align,omitempty"`
+	Font  string     `json:"font,omitempty"`
 	// Fallback names the fonts that draw the characters Font lacks (UseFallback), each
 	// character in the first that has it: workspace fonts by NAME, system fonts as
 	// SystemFontPrefix+NAME.
@@ -127,17 +129,17 @@ type Text struct {
 	// note whose numbers are not sizes of the shapes near it.
 	NoLint bool `json:"noLint,omitempty"`
 	// layout is computed by validate.
-	layout TextLayout
-	// face, when set (UseFont), is the workspace font Font names.
-	face *face
+	layout text.Layout
+	// font, when set (UseFont), is the workspace font Font names.
+	font *text.Font
 	// fallback holds the fonts Fallback names.
-	fallback []*face
+	fallback []*text.Font
 }
 
 // UseFallback lays out the characters the text's font lacks in the first of fonts that has
 // each, which Fallback then names; call it before drawing the text.
-func (t *Text) UseFallback(fonts []*Font) {
-	t.fallback = faces(fonts)
+func (t *Text) UseFallback(fonts []*text.Font) {
+	t.fallback = append(make([]*text.Font, 0, len(fonts)), fonts...)
 	t.Fallback = make([]string, len(fonts))
 	for i, f := range fonts {
 		t.Fallback[i] = f.Name()
@@ -146,8 +148,8 @@ func (t *Text) UseFallback(fonts []*Font) {
 
 // UseFont lays the text out in a workspace font (which Font then names) instead of an
 // embedded one; call it before drawing the text.
-func (t *Text) UseFont(f *Font) {
-	t.face = f.f
+func (t *Text) UseFont(f *text.Font) {
+	t.font = f
 	t.Font = f.Name()
 }
 
@@ -363,33 +365,12 @@ func (t *Text) boundsUnder(m geom.Affine) geom.Box {
 }
 
 // Metrics is the text's layout (width, height, ascent, descent, lines).
-func (t *Text) Metrics() TextLayout { l := t.layout; l.Path = nil; return l }
+func (t *Text) Metrics() text.Layout { l := t.layout; l.Path = nil; return l }
 
 // FontFile is the file name of the text's font, for a writer that names the font instead of
 // drawing its outlines (a DXF STYLE): DejaVuSans.ttf for the default font, NAME.ttf, .otf or
 // .ttc (by the data's signature) for a workspace font, and "" when the font is not at hand.
-func (t *Text) FontFile() string {
-	f := t.face
-	if f == nil {
-		name := t.Font
-		if name == "" {
-			name = DefaultFont
-		}
-		if f = fonts[name]; f == nil {
-			return ""
-		}
-	}
-	if f.file != "" {
-		return f.file
-	}
-	switch sig := string(f.data[:min(4, len(f.data))]); sig {
-	case "OTTO":
-		return f.name + ".otf"
-	case "ttcf":
-		return f.name + ".ttc"
-	}
-	return f.name + ".ttf"
-}
+func (t *Text) FontFile() string { return text.FontFile(t.font, t.Font) }
 
 func (l Line) validate() error {
 	if len(l.Points) < 2 {
@@ -525,16 +506,15 @@ func (t *Text) validate() error {
 	if err := inRange("position", t.Pos.X, t.Pos.Y); err != nil {
 		return err
 	}
-	var l TextLayout
+	var l text.Layout
 	var err error
 	if len(t.Fallback) != len(t.fallback) {
-		return fmt.Errorf("%w: the fallback fonts %s are not loaded", ErrUnknownFont, strings.Join(t.Fallback, ", "))
+		return fmt.Errorf("%w: the fallback fonts %s are not loaded", text.ErrUnknownFont, strings.Join(t.Fallback, ", "))
 	}
-	font := func() (*face, error) { return lookupFont(t.Font) }
-	if t.face != nil {
-		font = func() (*face, error) { return t.face, nil }
+	l, err = text.LayoutIn(t.font, t.Font, t.Text, t.Size, t.Align, t.fallback)
+	if errors.Is(err, text.ErrLimit) {
+		return limitError{err}
 	}
-	l, err = layoutWith(t.Text, t.Size, t.Align, font, t.fallback, true)
 	if err != nil {
 		return err
 	}

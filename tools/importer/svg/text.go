@@ -16,8 +16,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // textChar is one character of a text after white space is handled, and the span that holds it.
@@ -51,7 +51,7 @@ type textRun struct {
 // fontMetrics are cadrun's sans-serif's, per em: what the baselines SVG names sit at.
 var fontMetrics = sync.OnceValue(func() (m struct{ ascent, descent, xHeight float64 }) {
 	m.ascent, m.descent, m.xHeight = 0.928, 0.236, 0.547 // DejaVu Sans, should the font not load
-	if l, err := scene.LayoutText("x", 1, scene.AlignLeft, ""); err == nil {
+	if l, err := text.LayoutString("x", 1, text.AlignLeft, ""); err == nil {
 		m.ascent, m.descent = l.Ascent, l.Descent
 		if b := l.Path.Bounds(); b.NonEmpty {
 			m.xHeight = b.Max.Y
@@ -137,7 +137,7 @@ func familyNote(st style) string {
 // advance is the width cadrun's font advances by over s at size; an estimate of 0.6 em a
 // character where the font cannot lay it out.
 func advance(s string, size float64, st style) float64 {
-	if l, err := scene.MeasureText(s, size, fontOf(st)); err == nil {
+	if l, err := text.MeasureString(s, size, fontOf(st)); err == nil {
 		return l.Width
 	}
 	return 0.6 * size * float64(utf8.RuneCountInString(s))
@@ -412,7 +412,7 @@ func (c *converter) clipText(e *element, it *Item) bool {
 
 // textOutline is the outline of a drawText's glyphs where it draws them.
 func textOutline(p Prim) (geom.Path, error) {
-	l, err := scene.LayoutText(p.Text, p.Size, scene.TextAlign(cmp.Or(p.Align, "left")), cmp.Or(p.Font, "sans"))
+	l, err := text.LayoutString(p.Text, p.Size, text.Align(cmp.Or(p.Align, "left")), cmp.Or(p.Font, "sans"))
 	if err != nil {
 		return nil, err
 	}
