@@ -27,6 +27,7 @@ import (
 
 	"github.com/cadrun/cadrun/internal/aci"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
@@ -320,7 +321,7 @@ func (d *dxfDoc) linetype(name string, scale float64) string {
 	if scale == 0 {
 		scale = 1
 	}
-	lt, err := scene.LookupLinetype(name)
+	lt, err := drafting.LookupLinetype(name)
 	if err != nil || len(lt.Pattern) == 0 {
 		return "CONTINUOUS"
 	}

@@ -1,7 +1,7 @@
 package render
 
 // Hatches in the DXF. R2000 writes a shape's hatch as a HATCH entity right after the shape:
-// the pattern by name with its definition lines (scene.HatchPattern.Placed, the lines a CAD
+// the pattern by name with its definition lines (drafting.HatchPattern.Placed, the lines a CAD
 // program draws and edits) and the shape's world outline as polyline boundary paths, circular
 // arcs as bulges, so that the hatched area is the shape's exactly. R12 has no HATCH: it gets
 // the pattern's segments as the pictures draw them (scene.Scene.Hatches), lines as LINEs and
@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
@@ -25,7 +26,7 @@ type dxfHatchShape struct {
 	pattern string  // the DXF pattern name: SOLID, ANSI31, ANSI37, DOTS
 	angle   float64 // the pattern's angle in degrees
 	scale   float64 // never 0
-	lines   []scene.HatchLine
+	lines   []drafting.HatchLine
 	loops   []dxfLoop
 	// segments are R12's lines and dots (both ends equal).
 	segments [][2]geom.Vec
@@ -63,7 +64,7 @@ func (d *dxfDoc) addHatch(it scene.Item, st scene.Style, layer, color int) {
 			return
 		}
 		if !h.Solid {
-			pat, err := scene.LookupHatch(h.Pattern)
+			pat, err := drafting.LookupHatch(h.Pattern)
 			if err != nil {
 				return // Hatches has looked it up already
 			}
@@ -211,7 +212,7 @@ func (w *dxfWriter) hatchLoop(l dxfLoop) {
 // hatchLines writes the pattern definition lines. The offset from one line to the next is
 // given in the pattern's own frame (along, across); DXF holds it in the drawing's, turned by
 // the line's angle.
-func (w *dxfWriter) hatchLines(lines []scene.HatchLine) {
+func (w *dxfWriter) hatchLines(lines []drafting.HatchLine) {
 	w.int(78, len(lines))
 	for _, l := range lines {
 		off := geom.Rotation(l.Angle * math.Pi / 180).Apply(l.Offset)

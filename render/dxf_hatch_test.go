@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
@@ -30,7 +31,7 @@ func hatchScene(t *testing.T) (*scene.Scene, []hatchCase) {
 	t.Helper()
 	s := scene.New()
 	var cases []hatchCase
-	for i, pattern := range scene.HatchNames() {
+	for i, pattern := range drafting.HatchNames() {
 		ox := float64(150 * i)
 		plate, fillet := "plate_"+pattern, "fillet_"+pattern
 		put(t, s, "r", scene.Rect{Center: geom.Vec{X: ox}, Width: 100, Height: 60})
@@ -129,7 +130,7 @@ func TestDXFHatchesThroughEzdxf(t *testing.T) {
 	}
 	for i, c := range cases {
 		h := got.Hatches[i]
-		pat, err := scene.LookupHatch(c.pattern)
+		pat, err := drafting.LookupHatch(c.pattern)
 		do(t, err)
 		wantColor := 7
 		if c.name == "parts" {

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
@@ -351,7 +352,7 @@ func (c *pdfContent) item(it scene.Item, st scene.Style) {
 			c.buf = append(c.buf, corners...)
 			c.buf = append(c.buf, '\n')
 		}
-		if dash := c.dashOperands(scene.Dashes(st.Linetype, st.LinetypeScale)); dash != c.dash {
+		if dash := c.dashOperands(drafting.Dashes(st.Linetype, st.LinetypeScale)); dash != c.dash {
 			c.dash = dash
 			if dash == "" {
 				dash = "[] 0"

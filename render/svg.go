@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
@@ -400,7 +401,7 @@ type svgWriter struct {
 // shape writes a shape's <path> element, mapped to the world by m.
 func (w *svgWriter) shape(b []byte, e *scene.Entity, m geom.Affine, st scene.Style) []byte {
 	w.path = scene.AppendOutline(w.path[:0], e.Shape, m)
-	if dashes := scene.Dashes(st.Linetype, st.LinetypeScale); dashes != nil && st.Hairline() && st.Stroke != nil {
+	if dashes := drafting.Dashes(st.Linetype, st.LinetypeScale); dashes != nil && st.Hairline() && st.Stroke != nil {
 		return w.dashedHairline(b, e, st, dashes)
 	}
 	return w.namedPath(b, e, w.path, st)
@@ -561,7 +562,7 @@ func (w *svgWriter) writeStyle(b []byte, st scene.Style) []byte {
 		b = w.coords.append(b, st.StrokeWidth)
 		b = append(b, '"')
 	}
-	if dashes := scene.Dashes(st.Linetype, st.LinetypeScale); dashes != nil && !st.Hairline() {
+	if dashes := drafting.Dashes(st.Linetype, st.LinetypeScale); dashes != nil && !st.Hairline() {
 		// In scene units, as the width. A hairline's dashes are geometry (dashedHairline).
 		b = append(b, ` stroke-dasharray="`...)
 		for i, v := range dashes {

@@ -6,8 +6,9 @@ package scene
 
 import (
 	"fmt"
-	"github.com/cadrun/cadrun/scene/geom"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // MaxDashSegments caps the dashes and dots the linetypes of one scene make, as

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
@@ -32,7 +33,7 @@ func TestDashCount(t *testing.T) {
 	} {
 		for _, lt := range []string{"dashed", "center", "dot"} {
 			for _, scale := range []float64{0.1, 1, 7} {
-				pattern := Dashes(lt, scale)
+				pattern := drafting.Dashes(lt, scale)
 				got := 0
 				for _, s := range tc.p.Dash(pattern, 1e-3) {
 					if s.Kind == geom.SegMove {

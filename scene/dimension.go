@@ -15,12 +15,13 @@ package scene
 
 import (
 	"fmt"
-	"github.com/cadrun/cadrun/scene/geom"
-	"github.com/cadrun/cadrun/scene/text"
 	"math"
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // KindDimension is the kind of a dimension entity.

@@ -10,8 +10,9 @@ package scene
 
 import (
 	"fmt"
-	"github.com/cadrun/cadrun/scene/geom"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // CornerOptions selects the corners Fillet and Chamfer cut and where the result is drawn.

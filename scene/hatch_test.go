@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 )
@@ -166,7 +167,7 @@ func TestHatchErrors(t *testing.T) {
 		}
 	}
 	err := s.SetHatch("big", "crosshatch", 0, 1, nil)
-	if !errors.Is(err, ErrBadHatch) || err.Error() != `unknown hatch pattern "crosshatch": use one of solid, ansi31, ansi37, dots, or 'none' to remove it` {
+	if !errors.Is(err, drafting.ErrBadHatch) || err.Error() != `unknown hatch pattern "crosshatch": use one of solid, ansi31, ansi37, dots, or 'none' to remove it` {
 		t.Errorf("unknown pattern: got %v", err)
 	}
 	err = s.SetHatch("big", "ansi31", 0, 0.001, nil)
@@ -210,7 +211,7 @@ func TestHatchJSONRoundTrip(t *testing.T) {
 	checkWriterMatchesReflect(t, s)
 	checkReadersAgree(t, first)
 	bad := strings.Replace(string(first), `"hatch":"ansi37"`, `"hatch":"brick"`, 1)
-	if _, err := ReadJSON([]byte(bad)); !errors.Is(err, ErrBadHatch) {
+	if _, err := ReadJSON([]byte(bad)); !errors.Is(err, drafting.ErrBadHatch) {
 		t.Errorf("unknown pattern in a document: got %v", err)
 	}
 }

@@ -18,11 +18,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/cadrun/cadrun/scene/geom"
-	"github.com/cadrun/cadrun/scene/text"
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Format identifies the document; Version is bumped on any incompatible change. A document
@@ -579,7 +581,7 @@ func (s *Scene) readLayers(ls []Layer) error {
 // checkDrafting validates a style's drafting fields read from a document.
 func (s *Scene) checkDrafting(st Style) error {
 	if st.Linetype != "" {
-		if _, err := LookupLinetype(st.Linetype); err != nil {
+		if _, err := drafting.LookupLinetype(st.Linetype); err != nil {
 			return err
 		}
 	}

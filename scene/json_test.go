@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/internal/golden"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/text"
 )
@@ -385,12 +386,12 @@ func (g *sceneGen) shape() Shape {
 // drafting gives a style random drafting fields, and the scene the layer they name.
 func (g *sceneGen) drafting(s *Scene, st *Style) {
 	if g.rng.IntN(2) == 0 {
-		st.Linetype = Linetypes[g.rng.IntN(len(Linetypes))].Name
+		st.Linetype = drafting.Linetypes[g.rng.IntN(len(drafting.Linetypes))].Name
 		st.LinetypeScale = math.Abs(g.num())
 	}
 	st.ColorSet = g.rng.IntN(2) == 0
 	if g.rng.IntN(3) == 0 {
-		st.Hatch = HatchPatterns[g.rng.IntN(len(HatchPatterns))].Name
+		st.Hatch = drafting.HatchPatterns[g.rng.IntN(len(drafting.HatchPatterns))].Name
 		st.HatchAngle, st.HatchScale = g.num(), math.Abs(g.num())
 		if g.rng.IntN(2) == 0 {
 			st.HatchColor = g.color()
@@ -399,7 +400,7 @@ func (g *sceneGen) drafting(s *Scene, st *Style) {
 	if g.rng.IntN(2) == 0 {
 		name := g.str()
 		if s.layer(name) == nil {
-			s.layers = append(s.layers, Layer{Name: name, Color: g.color(), Linetype: Linetypes[g.rng.IntN(len(Linetypes))].Name,
+			s.layers = append(s.layers, Layer{Name: name, Color: g.color(), Linetype: drafting.Linetypes[g.rng.IntN(len(drafting.Linetypes))].Name,
 				Lineweight: math.Abs(g.num()), Plot: g.rng.IntN(2) == 0})
 		}
 		st.Layer = name

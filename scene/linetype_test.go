@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 )
@@ -116,7 +117,7 @@ func TestDraftingErrors(t *testing.T) {
 	s := New()
 	must(t, putShape(s, "c", Circle{Radius: 1}))
 	err := s.SetLinetype("c", "dashdot", 1)
-	if !errors.Is(err, ErrBadLinetype) || err.Error() != `unknown linetype "dashdot": use one of continuous, dashed, hidden, center, phantom, dot` {
+	if !errors.Is(err, drafting.ErrBadLinetype) || err.Error() != `unknown linetype "dashdot": use one of continuous, dashed, hidden, center, phantom, dot` {
 		t.Errorf("unknown linetype: got %v", err)
 	}
 	err = s.SetLayer("c", "cut")

@@ -22,13 +22,14 @@ package scene
 
 import (
 	"fmt"
-	"github.com/cadrun/cadrun/scene/geom"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // DefaultMinTextMM is the smallest text height on paper, in millimetres, that the lint lets

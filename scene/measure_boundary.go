@@ -8,8 +8,9 @@ package scene
 
 import (
 	"fmt"
-	"github.com/cadrun/cadrun/scene/geom"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // DistanceFrom names where a boundary distance starts on the first shape.

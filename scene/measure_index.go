@@ -14,6 +14,7 @@ package scene
 
 import (
 	"fmt"
+
 	"github.com/cadrun/cadrun/scene/geom"
 )
 

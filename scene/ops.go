@@ -6,12 +6,13 @@ package scene
 
 import (
 	"fmt"
-	"github.com/cadrun/cadrun/scene/geom"
-	"github.com/cadrun/cadrun/scene/text"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Space says in which frame a transform operation's quantities are given.

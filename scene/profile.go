@@ -7,8 +7,9 @@ package scene
 
 import (
 	"fmt"
-	"github.com/cadrun/cadrun/scene/geom"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // Chords is how a profile's curves become chords.

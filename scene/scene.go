@@ -10,10 +10,11 @@ package scene
 import (
 	"errors"
 	"fmt"
-	"github.com/cadrun/cadrun/scene/geom"
-	"github.com/cadrun/cadrun/scene/text"
 	"iter"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Errors returned by scene operations; each is wrapped with the details.

@@ -11,8 +11,9 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"github.com/cadrun/cadrun/scene/geom"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // KindSolid is the kind of a solid entity.

@@ -6,8 +6,9 @@ package scene
 // what it expects, and none gets undefined where upstream gives a value.
 
 import (
-	"github.com/cadrun/cadrun/scene/geom"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // UpstreamType is the entity's type as upstream names it ("Circle", "Rect", "Line", "Arc",

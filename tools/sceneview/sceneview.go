@@ -16,6 +16,7 @@ import (
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/solid"
 	"github.com/cadrun/cadrun/tools/engine"
@@ -49,7 +50,7 @@ func svgLeastBytes(sc *scene.Scene) int {
 		}
 		least += SVGMinBytesPerShape
 		st := drawn.Style
-		if scene.Dashes(st.Linetype, st.LinetypeScale) != nil && st.Hairline() && st.Stroke != nil && st.Fill == nil {
+		if drafting.Dashes(st.Linetype, st.LinetypeScale) != nil && st.Hairline() && st.Stroke != nil && st.Fill == nil {
 			continue
 		}
 		points, segs := picture.ShapeVertices(e.Shape)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
@@ -782,7 +783,7 @@ func (c *converter) shape(e *element, p geom.Path, m geom.Affine, st style) *Ite
 		c.skip(e.name, "paint-order stroke before fill is drawn fill, then stroke")
 	}
 	if it.Linetype != "" {
-		n := p.Transform(m).DashCount(scene.Dashes(it.Linetype, it.LinetypeScale))
+		n := p.Transform(m).DashCount(drafting.Dashes(it.Linetype, it.LinetypeScale))
 		if c.dashes+n > scene.MaxDashSegments {
 			it.Linetype, it.LinetypeScale = "", 0
 			c.skip(e.name, fmt.Sprintf("a dashed stroke is drawn solid: the drawing's dashes would pass the scene's %d (MaxDashSegments)", scene.MaxDashSegments))

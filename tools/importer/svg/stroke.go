@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
@@ -71,7 +72,7 @@ func linetypeOf(a []float64) (name string, scale float64, exact bool) {
 	for _, v := range a {
 		sum += v
 	}
-	for _, lt := range scene.Linetypes {
+	for _, lt := range drafting.Linetypes {
 		if len(lt.Pattern) != len(a) {
 			continue
 		}
@@ -97,7 +98,7 @@ func linetypeOf(a []float64) (name string, scale float64, exact bool) {
 	default:
 		name = "phantom"
 	}
-	lt, _ := scene.LookupLinetype(name)
+	lt, _ := drafting.LookupLinetype(name)
 	total := 0.0
 	for _, v := range lt.Pattern {
 		total += math.Abs(v)
