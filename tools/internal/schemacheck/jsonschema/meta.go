@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // SchemaError is a schema that breaks its draft's rules.
@@ -141,21 +142,22 @@ func kindOf(v any) string {
 	return "a number"
 }
 
-var (
-	anchor2019 = lazyRegexp(`^[A-Za-z][-A-Za-z0-9.:_]*$`)
-	anchor2020 = lazyRegexp(`^[A-Za-z_][-A-Za-z0-9._]*$`)
-)
+// The anchor names' patterns, compiled at their first use: nothing is made at start-up.
+var anchor2019, anchor2020 lazyRegexp
 
-// lazyRegexp compiles a pattern at its first use, not at start-up.
-func lazyRegexp(p string) func() *regexp.Regexp {
-	var re *regexp.Regexp
-	return func() *regexp.Regexp {
-		if re == nil {
-			re = regexp.MustCompile(p)
-		}
-		return re
-	}
+type lazyRegexp struct {
+	once sync.Once
+	re   *regexp.Regexp
 }
+
+func (l *lazyRegexp) get(p string) *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(p) })
+	return l.re
+}
+
+func anchor2019re() *regexp.Regexp { return anchor2019.get(`^[A-Za-z][-A-Za-z0-9.:_]*$`) }
+
+func anchor2020re() *regexp.Regexp { return anchor2020.get(`^[A-Za-z_][-A-Za-z0-9._]*$`) }
 
 // rules is the rule for a keyword in a draft, nil for a keyword it does not constrain.
 func rules(k string, draft int) rule {
@@ -196,11 +198,11 @@ func rules(k string, draft int) rule {
 		return since(Draft7, isString)
 	case "$anchor":
 		if draft == Draft2019 {
-			return anchorRule(anchor2019)
+			return anchorRule(anchor2019re)
 		}
-		return since(Draft2020, anchorRule(anchor2020))
+		return since(Draft2020, anchorRule(anchor2020re))
 	case "$dynamicAnchor":
-		return since(Draft2020, anchorRule(anchor2020))
+		return since(Draft2020, anchorRule(anchor2020re))
 	case "$dynamicRef":
 		return since(Draft2020, isURIRef)
 	case "$recursiveRef":
@@ -209,7 +211,7 @@ func rules(k string, draft int) rule {
 		if draft == Draft2019 {
 			return isBool
 		}
-		return since(Draft2020, anchorRule(anchor2020))
+		return since(Draft2020, anchorRule(anchor2020re))
 	case "$vocabulary":
 		return since(Draft2019, isVocabulary)
 	case "$defs":

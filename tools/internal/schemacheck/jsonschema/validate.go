@@ -129,8 +129,8 @@ type validator struct {
 	boolResult bool
 }
 
-// failed marks a failure where only the outcome matters.
-var failed = []Error{{}}
+// failed marks a failure where only the outcome matters (failed[:], made at no start-up).
+var failed [1]Error
 
 func (vd *validator) validate() (*uneval, []Error) {
 	s := vd.sch
@@ -191,7 +191,7 @@ func (vd *validator) validate() (*uneval, []Error) {
 // message is wanted.
 func (vd *validator) leaf(kw []string, msg func() string) []Error {
 	if vd.boolResult {
-		return failed
+		return failed[:]
 	}
 	return []Error{{Instance: slices.Clone(vd.vloc), Schema: vd.sch.loc, Keyword: kw, Message: msg()}}
 }
