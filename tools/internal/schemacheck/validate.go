@@ -185,8 +185,11 @@ func schemaProblems(err error) error {
 	if !errors.As(err, &se) {
 		return err
 	}
-	name := strings.TrimPrefix(se.URL, schemaBase)
-	return fmt.Errorf("%s %v", runtime.PathOf(name), se)
+	msg := strings.ReplaceAll(se.Error(), schemaBase, "data/")
+	if se.URL == "" {
+		return errors.New(msg)
+	}
+	return fmt.Errorf("%s %s", runtime.PathOf(strings.TrimPrefix(se.URL, schemaBase)), msg)
 }
 
 // pointerOffsets sets each JSON pointer in want to the byte offset in b (valid JSON) of the

@@ -94,9 +94,10 @@ type resource struct {
 	dynamic []string          // the anchors that are $dynamicAnchor
 }
 
-// compileError is a compile error in this package's words.
+// compileError is a compile error in this package's words: a SchemaError with one problem,
+// which names its document.
 func compileError(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrSchema, fmt.Sprintf(format, args...))
+	return &SchemaError{Problems: []string{fmt.Sprintf(format, args...)}}
 }
 
 // LoadError is a document the Loader could not give.

@@ -17,7 +17,7 @@ import (
 
 // SchemaError is a schema that breaks its draft's rules.
 type SchemaError struct {
-	URL      string   // the document
+	URL      string   // the document, when the problems are places in it
 	Problems []string // each "at POINTER: what is wrong", sorted
 }
 
