@@ -84,3 +84,38 @@ func TestUnusableSchemaSaysWhere(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatsByDraft: a data file whose schema names draft-07 (or -06, -04) is checked
+// against its formats, as before the validator was cadrun's own; in 2020-12 (the default)
+// and 2019-09 format is an annotation.
+func TestFormatsByDraft(t *testing.T) {
+	t.Parallel()
+	data := "{\n  \"contact\": \"not an email\",\n  \"since\": \"2024-02-30\"\n}"
+	props := `"properties":{"contact":{"type":"string","format":"email"},"since":{"format":"date"}}`
+	for _, tc := range []struct {
+		name, schema, want string
+	}{
+		{"draft-07", `{"$schema":"http://json-schema.org/draft-07/schema#",` + props + `}`,
+			"invalid data: data/d.json does not match data/d.schema.json:\n" +
+				"data/d.json:2:14: /contact: 'not an email' is not valid email: missing @\n" +
+				"data/d.json:3:12: /since: '2024-02-30' is not valid date: parsing time \"2024-02-30\": day out of range"},
+		{"draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#",` + props + `}`,
+			"invalid data: data/d.json does not match data/d.schema.json:\n" +
+				"data/d.json:2:14: /contact: 'not an email' is not valid email: missing @\n" +
+				"data/d.json:3:12: /since: '2024-02-30' is not valid date: parsing time \"2024-02-30\": day out of range"},
+		{"2019-09", `{"$schema":"https://json-schema.org/draft/2019-09/schema",` + props + `}`, ""},
+		{"2020-12", `{` + props + `}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := Validate(runtime.MapSource{"d.json": data, "d.schema.json": tc.schema}, "d.json", "d.schema.json")
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

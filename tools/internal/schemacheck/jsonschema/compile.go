@@ -57,6 +57,8 @@ type Schema struct {
 
 	minLength, maxLength int // -1: none
 	pattern              *regexp.Regexp
+	format               func(string) string // draft-07 and older: why a string is not of formatName
+	formatName           string
 
 	minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf *big.Rat
 
@@ -415,6 +417,9 @@ func (o objc) draft4() error {
 		if s.pattern, err = compileRegexp(p); err != nil {
 			return compileError("pattern at %s: %q is not a regular expression (Go's RE2 syntax): %v", location(d.url, s.ptr), p, err)
 		}
+	}
+	if name, ok := obj["format"].(string); ok && s.draft < Draft2019 {
+		s.format, s.formatName = formatCheck(name), name
 	}
 	s.minItems, s.maxItems = o.integer("minItems"), o.integer("maxItems")
 	s.uniqueItems = o.flag("uniqueItems")

@@ -101,9 +101,25 @@ var differential = []struct {
 	{"draft-06", `{"$schema":"http://json-schema.org/draft-06/schema#","contains":{"const":1},"propertyNames":{"maxLength":1},"exclusiveMaximum":5}`, nil, []string{`[1]`, `[2]`, `{"ab":1}`, `5`, `4`}},
 	{"draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#","maximum":5,"exclusiveMaximum":true,"minimum":1,"exclusiveMinimum":false,"properties":{"a":{"id":"#x","type":"string"}},"items":{"$ref":"#x"}}`, nil, []string{`5`, `1`, `3`, `{"a":1}`, `["s",2]`}},
 	{"draft-04 id base", `{"$schema":"http://json-schema.org/draft-04/schema#","id":"cadrun:///data/d4/","properties":{"a":{"$ref":"t.json"}}}`, map[string]string{"d4/t.json": `{"type":"integer"}`}, []string{`{"a":1}`, `{"a":1.5}`}},
-	// A format that holds: the former validator asserted formats in draft-07 and older, where
-	// this one takes format as an annotation in every draft (docs/decisions.md).
+	// Formats: asserted in draft-07 and older, annotations in 2019-09 and 2020-12 (above), as
+	// the former validator took them; FormatsAgreeWithOracle holds each format's edge cases.
 	{"draft-07 format that holds", `{"$schema":"http://json-schema.org/draft-07/schema#","format":"ipv4"}`, nil, []string{`"1.2.3.4"`}},
+	{"draft-07 formats", `{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"e":{"format":"email"},"d":{"format":"date-time"},"h":{"format":"hostname"},"u":{"format":"uri"},"x":{"format":"idn-email"},"z":{"format":"no-such-format"}}}`, nil,
+		[]string{`{"e":"a@b.c","d":"2024-01-01T00:00:00Z","h":"a.b","u":"http://x/"}`, `{"e":"not an email","d":"yesterday","h":"-a","u":"/rel","x":"no","z":"no"}`, `{"e":1,"d":null,"h":[],"u":{}}`}},
+	{"draft-06 format", `{"$schema":"http://json-schema.org/draft-06/schema#","format":"json-pointer"}`, nil, []string{`"/a~0"`, `"a"`}},
+	{"draft-04 format", `{"$schema":"http://json-schema.org/draft-04/schema#","format":"date-time","type":"string"}`, nil, []string{`"2024-01-01T00:00:00Z"`, `"2024-01-01"`, `5`}},
+	{"2019-09 format annotation", `{"$schema":"https://json-schema.org/draft/2019-09/schema","format":"email"}`, nil, []string{`"not an email"`}},
+	{"draft-07 format stops the schema", `{"$schema":"http://json-schema.org/draft-07/schema#","format":"ipv4","maxLength":3,"pattern":"^a"}`, nil, []string{`"1.2.3.999"`, `"abcd"`, `"1.2.3.4"`}},
+	{"draft-07 format after enum", `{"$schema":"http://json-schema.org/draft-07/schema#","format":"uuid","enum":["x","y"]}`, nil, []string{`"x"`, `"z"`}},
+	{"draft-07 format beside ref ignored", `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/definitions/s","format":"email"}}}`, nil, []string{`{"a":"x"}`}},
+	{"draft-07 format in combinations", `{"$schema":"http://json-schema.org/draft-07/schema#","anyOf":[{"format":"ipv4"},{"format":"ipv6"}],"propertyNames":{"format":"hostname"},"items":{"not":{"format":"date"}}}`, nil,
+		[]string{`"1.2.3.4"`, `"::1"`, `"x"`, `{"a-b":1,"-x":2}`, `["2024-01-01","x"]`}},
+	{"draft-07 format in a file it refs", `{"$schema":"http://json-schema.org/draft-07/schema#","items":{"$ref":"f.json"}}`,
+		map[string]string{"f.json": `{"$schema":"http://json-schema.org/draft-07/schema#","format":"semver"}`}, []string{`["1.2.3","1.2"]`}},
+	{"2020-12 refs a draft-07 format", `{"items":{"$ref":"f.json"}}`,
+		map[string]string{"f.json": `{"$schema":"http://json-schema.org/draft-07/schema#","format":"time"}`}, []string{`["23:59:60Z","12:00:60Z"]`}},
+	{"draft-07 refs a 2020-12 format", `{"$schema":"http://json-schema.org/draft-07/schema#","items":{"$ref":"f.json"}}`,
+		map[string]string{"f.json": `{"format":"time"}`}, []string{`["12:00:60Z"]`}},
 
 	// Schemas that do not compile: both refuse them.
 	{"bad type", `{"type":"nothing"}`, nil, []string{`1`}},

@@ -7,8 +7,6 @@ package jsonschema
 
 import (
 	"fmt"
-	"net"
-	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -524,23 +522,6 @@ func anchorRule(re func() *regexp.Regexp) rule {
 	}
 }
 
-// parseURL parses a URL, checking an IPv6 host as net/url does not.
-func parseURL(s string) (*url.URL, error) {
-	u, err := url.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	if h := u.Hostname(); strings.Contains(h, ":") {
-		if !strings.Contains(u.Host, "[") || !strings.Contains(u.Host, "]") {
-			return nil, fmt.Errorf("ipv6 address not enclosed in brackets")
-		}
-		if net.ParseIP(h) == nil {
-			return nil, fmt.Errorf("invalid ipv6 address")
-		}
-	}
-	return u, nil
-}
-
 func isURIRef(v any, d int) string {
 	s, ok := v.(string)
 	if !ok {
@@ -549,8 +530,8 @@ func isURIRef(v any, d int) string {
 	if strings.Contains(s, `\`) {
 		return fmt.Sprintf("%q is not a URI reference: it holds a backslash", s)
 	}
-	if _, err := parseURL(s); err != nil {
-		return fmt.Sprintf("%q is not a URI reference: %v", s, err)
+	if _, why := parseURL(s); why != "" {
+		return fmt.Sprintf("%q is not a URI reference: %s", s, why)
 	}
 	return ""
 }
@@ -560,9 +541,9 @@ func isURI(v any, d int) string {
 	if !ok {
 		return isString(v, d)
 	}
-	u, err := parseURL(s)
-	if err != nil {
-		return fmt.Sprintf("%q is not a URI: %v", s, err)
+	u, why := parseURL(s)
+	if why != "" {
+		return fmt.Sprintf("%q is not a URI: %s", s, why)
 	}
 	if !u.IsAbs() {
 		return fmt.Sprintf("%q is not an absolute URI", s)

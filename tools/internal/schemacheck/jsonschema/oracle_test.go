@@ -132,9 +132,3 @@ func askMine(t testing.TB, docs map[string]string, root, inst string) (outcome, 
 func strictJSON(s string) bool {
 	return runtime.JSONSyntaxError([]byte(s)) == "" && bytes.TrimSpace([]byte(s)) != nil
 }
-
-// containsKeyword: a leaf line's keyword is kw.
-func containsKeyword(line, kw string) bool {
-	parts := strings.SplitN(line, " | ", 4)
-	return len(parts) == 4 && parts[2] == kw
-}

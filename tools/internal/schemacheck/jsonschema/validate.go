@@ -155,6 +155,11 @@ func (vd *validator) validate() (*uneval, []Error) {
 	if s.hasEnum && !slices.ContainsFunc(s.enum, func(e any) bool { return equal(vd.v, e) }) {
 		return nil, vd.leaf([]string{"enum"}, func() string { return msgEnum(s.enum) })
 	}
+	if str, ok := vd.v.(string); ok && s.format != nil {
+		if why := s.format(str); why != "" {
+			return nil, vd.leaf([]string{"format"}, func() string { return msgFormat(str, s.formatName, why) })
+		}
+	}
 	if s.ref != nil {
 		errs := vd.validateRef(s.ref, "$ref")
 		if s.draft < Draft2019 {
