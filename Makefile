@@ -21,7 +21,7 @@ help:
 build: kernel
 	CGO_ENABLED=0 $(GO) build -o bin/cadrun ./cmd/cadrun
 
-## test: install what the tests need (.ci/deps), run `cadrun test` on the examples, every test with the race detector, then the worker isolation tests without it and 4 s of fuzzing of each importer (FuzzDXF, FuzzSVG)
+## test: install what the tests need (.ci/deps), run `cadrun test` on the examples, every test with the race detector, then the worker isolation tests without it and 4 s of fuzzing of each importer (FuzzDXF, FuzzSVG) and of the JSON Schema validator against the former one (FuzzAgreesWithOracle)
 .PHONY: test
 test: kernel deps test-examples
 	CADRUN_REQUIRE_TOOLS=1 CADRUN_BROWSER_TESTS=1 $(GO) test -race -count=1 $(PKGS)
@@ -29,6 +29,7 @@ test: kernel deps test-examples
 	$(GO) test -count=1 -run 'TestLargeDrawingAsData|TestImportLargeDrawing' ./tools/importer/ ./tools/
 	$(GO) test -run '^$$' -fuzz '^FuzzDXF$$' -fuzztime 4s ./tools/importer/
 	$(GO) test -run '^$$' -fuzz '^FuzzSVG$$' -fuzztime 4s ./tools/importer/
+	$(GO) test -run '^$$' -fuzz '^FuzzAgreesWithOracle$$' -fuzztime 4s ./tools/internal/schemacheck/jsonschema/
 
 ## test-examples: `cadrun test` on the example workspaces against their committed __snapshots__/ (CI=true: a missing snapshot fails)
 .PHONY: test-examples

@@ -51,8 +51,9 @@ func unneeded(inited []string, pkgs ...string) []string {
 
 // TestWorkerSkipsUnneededInit: each kind of worker process serves from its package's init (a
 // script worker from internal/worker's, a schema checker from schemacheck's, an importer from
-// tools/importer's), so the packages only the parent needs (the tools, MCP, SQLite, HTTP, and
-// the JSON Schema validator where the worker does not validate) are never initialised in it.
+// tools/importer's), so the packages only the parent needs (the tools, MCP, SQLite, HTTP) are
+// never initialised in it. The JSON Schema validator has nothing to initialise: it compiles a
+// schema when a check asks for it.
 func TestWorkerSkipsUnneededInit(t *testing.T) {
 	t.Parallel()
 	parentOnly := []string{
@@ -70,10 +71,9 @@ func TestWorkerSkipsUnneededInit(t *testing.T) {
 		also   []string
 	}{
 		{"1", "github.com/cadrun/cadrun/internal/worker", "github.com/cadrun/cadrun/runtime",
-			[]string{"github.com/cadrun/cadrun/modules", "github.com/santhosh-tekuri/jsonschema/v6"}},
-		{"schema", "github.com/cadrun/cadrun/tools/internal/schemacheck", "github.com/santhosh-tekuri/jsonschema/v6", nil},
-		{"import", "github.com/cadrun/cadrun/tools/importer", "github.com/cadrun/cadrun/tools/importer/svg",
-			[]string{"github.com/santhosh-tekuri/jsonschema/v6"}},
+			[]string{"github.com/cadrun/cadrun/modules"}},
+		{"schema", "github.com/cadrun/cadrun/tools/internal/schemacheck", "github.com/cadrun/cadrun/modules", nil},
+		{"import", "github.com/cadrun/cadrun/tools/importer", "github.com/cadrun/cadrun/tools/importer/svg", nil},
 	} {
 		t.Run(tc.role, func(t *testing.T) {
 			t.Parallel()
@@ -90,8 +90,8 @@ func TestWorkerSkipsUnneededInit(t *testing.T) {
 }
 
 // TestRunSkipsUnneededInit: `cadrun run` runs from internal/cli's init, so the parent never
-// initialises the packages only the other commands need (the tools, MCP, the JSON Schema
-// validator, SQLite, HTTP), and still writes its file.
+// initialises the packages only the other commands need (the tools, MCP, SQLite, HTTP), and
+// still writes its file.
 func TestRunSkipsUnneededInit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -106,7 +106,7 @@ func TestRunSkipsUnneededInit(t *testing.T) {
 	got := unneeded(inited,
 		"github.com/cadrun/cadrun/tools",
 		"github.com/modelcontextprotocol/go-sdk/mcp",
-		"github.com/santhosh-tekuri/jsonschema/v6",
+		"github.com/cadrun/cadrun/tools/internal/schemacheck",
 		"modernc.org/sqlite",
 		"net/http",
 		"main",

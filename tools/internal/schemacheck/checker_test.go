@@ -95,6 +95,7 @@ func TestCheckAnswersAsValidate(t *testing.T) {
 		{"ref to another data file", runtime.MapSource{"d.json": `{"width": 1}`, "d.schema.json": `{"properties":{"width":{"$ref":"w.json"}}}`, "w.json": `{"minimum": 5}`}},
 		{"ref to a missing data file", runtime.MapSource{"d.json": "{}", "d.schema.json": `{"$ref":"gone.json"}`}},
 		{"ref outside the data files", runtime.MapSource{"d.json": "{}", "d.schema.json": `{"$ref":"file:///etc/passwd"}`}},
+		{"a draft-07 format", runtime.MapSource{"d.json": `{"at": "noon"}`, "d.schema.json": `{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"at":{"format":"time"}}}`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -28,12 +28,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
-
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
+	"github.com/cadrun/cadrun/tools/internal/schemacheck/jsonschema"
 )
 
 // ErrInvalidData is returned for a data file that is not JSON or does not match its schema,
@@ -65,12 +62,9 @@ func Validate(src Files, data, schema string) error {
 	if msg := runtime.JSONSyntaxError(sb); msg != "" {
 		return fmt.Errorf("%w: %s:%s", ErrInvalidData, spath, msg)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(schemaLoader{src})
-	sch, err := c.Compile(schemaBase + schema)
+	sch, err := jsonschema.NewCompiler(schemaLoader{src}.Load, jsonschema.Draft2020).Compile(schemaBase + schema)
 	if err != nil {
-		return fmt.Errorf("%w: %s is not a usable JSON Schema (2020-12): %v", ErrInvalidData, spath, err)
+		return fmt.Errorf("%w: %s is not a usable JSON Schema (2020-12): %v", ErrInvalidData, spath, schemaProblems(err))
 	}
 	db, dpath, err := src.Read(data)
 	if errors.Is(err, runtime.ErrModuleNotFound) {
@@ -82,33 +76,23 @@ func Validate(src Files, data, schema string) error {
 	if msg := runtime.JSONSyntaxError(db); msg != "" { // a data file the change does not touch
 		return fmt.Errorf("%w: %s:%s", ErrInvalidData, dpath, msg)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(db))
+	inst, err := jsonschema.Decode(db)
 	if err != nil {
 		return fmt.Errorf("%w: %s:%s", ErrInvalidData, dpath, runtime.JSONSyntaxError(db))
 	}
-	err = sch.Validate(inst)
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return err
+	failures := sch.Validate(inst)
+	if len(failures) == 0 {
+		return nil
 	}
 	type leaf struct{ ptr, msg string }
-	var found []leaf
-	printer := message.NewPrinter(language.English)
-	var leaves func(e *jsonschema.ValidationError)
-	leaves = func(e *jsonschema.ValidationError) {
-		for _, c := range e.Causes {
-			leaves(c)
-		}
-		if len(e.Causes) > 0 {
-			return
-		}
+	found := make([]leaf, 0, len(failures))
+	for _, f := range failures {
 		ptr := ""
-		for _, seg := range e.InstanceLocation {
+		for _, seg := range f.Instance {
 			ptr += "/" + strings.ReplaceAll(strings.ReplaceAll(seg, "~", "~0"), "/", "~1")
 		}
-		found = append(found, leaf{ptr, e.ErrorKind.LocalizedString(printer)})
+		found = append(found, leaf{ptr, f.Message})
 	}
-	leaves(ve)
 	want := make(map[string]int, len(found))
 	for _, l := range found {
 		want[l.ptr] = 0
@@ -191,7 +175,21 @@ func (l schemaLoader) Load(url string) (any, error) {
 	if msg := runtime.JSONSyntaxError(b); msg != "" {
 		return nil, fmt.Errorf("%s:%s", path, msg)
 	}
-	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	return jsonschema.Decode(b)
+}
+
+// schemaProblems names the file each of a schema's problems is in, as a path of the
+// workspace: the schema itself or one it $refs.
+func schemaProblems(err error) error {
+	var se *jsonschema.SchemaError
+	if !errors.As(err, &se) {
+		return err
+	}
+	msg := strings.ReplaceAll(se.Error(), schemaBase, "data/")
+	if se.URL == "" {
+		return errors.New(msg)
+	}
+	return fmt.Errorf("%s %s", runtime.PathOf(strings.TrimPrefix(se.URL, schemaBase)), msg)
 }
 
 // pointerOffsets sets each JSON pointer in want to the byte offset in b (valid JSON) of the
