@@ -420,7 +420,7 @@ func (w *svgWriter) namedPath(b []byte, e *scene.Entity, p geom.Path, st scene.S
 
 // dashedHairline writes a shape whose hairline stroke has a linetype: its dashes as geometry,
 // since under vector-effect="non-scaling-stroke" Chromium lays a dash array out in screen
-// pixels where librsvg keeps it in user units (scene/dash.go). A fill is a second path of the
+// pixels where librsvg keeps it in user units (scene/geom/dash.go). A fill is a second path of the
 // whole outline under it, the two in one <g> of the shape's name, on one line as the viewer
 // reads every entity.
 func (w *svgWriter) dashedHairline(b []byte, e *scene.Entity, st scene.Style, dashes []float64) []byte {

@@ -490,7 +490,7 @@ func labelAt(l text.Layout, at, dir geom.Vec) geom.Affine {
 
 // LabelPlace is where the dimension sets its text under the world map m: the map, a turn
 // and a move, from the text laid out centred on the origin's baseline
-// (LayoutText(DisplayText(m), Size, AlignCenter, "")) to world space. Its outline is the
+// (text.LayoutString(DisplayText(m), Size, text.AlignCenter, "")) to world space. Its outline is the
 // end of the dimension's world outline; a writer that sets the text as text of its own (a
 // DXF TEXT) places it with this map.
 func (d *Dimension) LabelPlace(m geom.Affine) geom.Affine { return d.TextUnder(m).Place }

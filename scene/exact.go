@@ -76,7 +76,7 @@ func exactOf(shape Shape, w geom.Affine) (exactShape, bool) {
 }
 
 // exactPolygon is the closed-form measures of a polygon with arc edges whose parts lie apart
-// (at most maxExactMembers of them), from its rings' segments (bulge.go); a polygon without
+// (at most maxExactMembers of them), from its rings' segments (geom/bulge.go); a polygon without
 // arcs, or whose parts may overlap, has none here.
 func exactPolygon(g Polygon, w geom.Affine) (exactShape, bool) {
 	if !g.HasArcs() || len(g.Parts) > maxExactMembers {

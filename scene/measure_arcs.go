@@ -101,7 +101,7 @@ func (bd *boundary) addPath(p geom.Path, tol float64) {
 	finish(false)
 }
 
-// isCircular reports whether an arc segment traces a circle (circleOf).
+// isCircular reports whether an arc segment traces a circle (geom.CircleOf).
 func isCircular(s geom.Seg) bool {
 	_, ok := geom.CircleOf(s)
 	return ok

@@ -99,7 +99,7 @@ type PolygonPart struct {
 	Holes [][]geom.Vec `json:"holes,omitempty"`
 	// OuterBulges, when set, makes edges of Outer circular arcs: one bulge per edge, edge i
 	// running from Outer[i] to the next point (the last edge closes the ring), tan(sweep/4),
-	// positive counter-clockwise, 0 straight (bulge.go). Booleans, offsets and fillets keep
+	// positive counter-clockwise, 0 straight (geom/bulge.go). Booleans, offsets and fillets keep
 	// circles, arcs and rounded corners this way.
 	OuterBulges []float64 `json:"outerBulges,omitempty"`
 	// HoleBulges holds the bulges of each hole as OuterBulges does for Outer; a hole past its

@@ -122,7 +122,7 @@ func (d *dasher) line(a, b Vec) {
 	d.walk(n, at, func(_, s1 float64) { d.out.LineTo(at(s1)) })
 }
 
-// arc dashes an arc segment: exactly when it is circular (circleOf), else along its chords.
+// arc dashes an arc segment: exactly when it is circular (CircleOf), else along its chords.
 func (d *dasher) arc(s Seg) {
 	a, circular := CircleOf(s)
 	if !circular {

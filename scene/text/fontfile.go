@@ -34,7 +34,7 @@ type Font struct{ f *face }
 func (f *Font) Name() string { return f.f.name }
 
 // Measure returns the metrics of text in this font, and each character it lacks in the first
-// of fallback that has it, as MeasureText does for the embedded fonts alone.
+// of fallback that has it, as MeasureString does for the embedded fonts alone.
 func (f *Font) Measure(text string, size float64, fallback ...*Font) (Layout, error) {
 	return layoutWith(text, size, AlignLeft, func() (*face, error) { return f.f, nil }, faces(fallback), false)
 }

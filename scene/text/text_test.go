@@ -35,7 +35,7 @@ func mustLayout(t testing.TB, text string, size float64, align Align, font strin
 	t.Helper()
 	l, err := LayoutString(text, size, align, font)
 	if err != nil {
-		t.Fatalf("LayoutText(%q, %v, %q, %q): %v", text, size, align, font, err)
+		t.Fatalf("LayoutString(%q, %v, %q, %q): %v", text, size, align, font, err)
 	}
 	return l
 }
@@ -215,7 +215,7 @@ func TestLayoutTextErrors(t *testing.T) {
 			t.Parallel()
 			_, err := LayoutString(tc.text, tc.size, tc.align, tc.font)
 			if err == nil {
-				t.Fatalf("LayoutText succeeded, want error %q", tc.want)
+				t.Fatalf("LayoutString succeeded, want error %q", tc.want)
 			}
 			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
 				t.Errorf("message mismatch (-want +got):\n%s", diff)
@@ -225,7 +225,7 @@ func TestLayoutTextErrors(t *testing.T) {
 			}
 			if tc.align == "" {
 				if _, merr := MeasureString(tc.text, tc.size, tc.font); merr == nil || merr.Error() != err.Error() {
-					t.Errorf("MeasureText error %v, want %v", merr, err)
+					t.Errorf("MeasureString error %v, want %v", merr, err)
 				}
 			}
 		})
@@ -337,7 +337,7 @@ func TestLayoutTextKerning(t *testing.T) {
 	t.Parallel()
 	// The Go fonts carry no kerning (no pair of their glyphs has a kern value, checked with
 	// sfnt.Font.Kern over all pairs), so "AV" is exactly "A" then "V"; DejaVu Sans has a kern
-	// table, and LayoutText uses it: "AV" is narrower than "A" and "V" apart.
+	// table, and LayoutString uses it: "AV" is narrower than "A" and "V" apart.
 	for _, font := range FontNames() {
 		av, _ := MeasureString("AV", 10, font)
 		a, _ := MeasureString("A", 10, font)
@@ -493,12 +493,12 @@ func FuzzLayoutText(f *testing.F) {
 		m, merr := MeasureString(text, size, font)
 		if err != nil {
 			if align == "" && (merr == nil || merr.Error() != err.Error()) {
-				t.Fatalf("LayoutText error %v, MeasureText error %v", err, merr)
+				t.Fatalf("LayoutString error %v, MeasureString error %v", err, merr)
 			}
 			return
 		}
 		if merr != nil {
-			t.Fatalf("MeasureText: %v", merr)
+			t.Fatalf("MeasureString: %v", merr)
 		}
 		if want := strings.Count(text, "\n") + 1; l.Lines != want || m.Lines != want {
 			t.Errorf("lines %d and %d, want %d", l.Lines, m.Lines, want)
