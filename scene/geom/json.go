@@ -91,7 +91,8 @@ func (m Affine) MarshalJSON() ([]byte, error) {
 	return json.Marshal([6]float64{m.A, m.B, m.C, m.D, m.E, m.F})
 }
 
-// FlatBox is a box as upstream's documentation writes it, {min_x, min_y, max_x, max_y}.
+// FlatBox is a box written flat, {min_x, min_y, max_x, max_y}, as the documentation of the
+// engine scene.UpstreamGeometry answers for writes it.
 type FlatBox struct {
 	MinX float64 `json:"min_x"`
 	MinY float64 `json:"min_y"`
