@@ -405,10 +405,10 @@ func (w *svgWriter) shape(b []byte, e *scene.Entity, m scene.Affine, st scene.St
 	return w.namedPath(b, e, w.path, st)
 }
 
-// strokeDashes is st's dash pattern, nil for a continuous line. A style without a linetype
-// ("", continuous) is answered here: scene.Dashes looks "" up as a name and builds its
-// refusal, every linetype named, to answer nil, which on W1's 10,000 shapes was an eighth of
-// the whole `cadrun run -o` process's time.
+// strokeDashes is st's dash pattern, nil for a continuous line, for the SVG, PDF and PNG
+// writers. A style without a linetype ("", continuous) is answered here: scene.Dashes looks
+// "" up as a name and builds its refusal, every linetype named, to answer nil, which on W1's
+// 10,000 shapes was an eighth of the whole `cadrun run -o` process's time.
 func strokeDashes(st scene.Style) []float64 {
 	if st.Linetype == "" {
 		return nil
