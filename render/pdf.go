@@ -350,7 +350,7 @@ func (c *pdfContent) item(it scene.Item, st scene.Style) {
 			c.buf = append(c.buf, corners...)
 			c.buf = append(c.buf, '\n')
 		}
-		if dash := c.dashOperands(scene.Dashes(st.Linetype, st.LinetypeScale)); dash != c.dash {
+		if dash := c.dashOperands(strokeDashes(st)); dash != c.dash {
 			c.dash = dash
 			if dash == "" {
 				dash = "[] 0"
