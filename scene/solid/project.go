@@ -220,29 +220,11 @@ func alongAxis(p Placed, v View) (Lines, bool) {
 	}
 	var out Lines
 	g := mapProfile(f.Profile, a)
-	reach := 0.0
-	for _, part := range g.Parts {
-		for _, q := range part.Outer {
-			reach = math.Max(reach, q.Len())
-		}
-	}
-	tiny := 1e-12 * math.Max(1, reach)
+	// The profile holds no edge of no length (scene.EmptyEdge), and a similarity keeps it so.
 	ring := func(pts []scene.Vec, bul []float64) {
-		// A profile may hold edges of no length (a boolean's seam): drop them.
-		var cp []scene.Vec
-		var cb []float64
-		for i, q := range pts {
-			if q.Sub(pts[(i+1)%len(pts)]).Len() <= tiny {
-				continue
-			}
-			cp = append(cp, q)
-			k := 0.0
-			if i < len(bul) {
-				k = bul[i]
-			}
-			cb = append(cb, k)
+		if len(bul) < len(pts) {
+			bul = make([]float64, len(pts)) // straight
 		}
-		pts, bul = cp, cb
 		if len(pts) < 2 {
 			return
 		}
