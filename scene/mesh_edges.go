@@ -5,8 +5,8 @@ package scene
 // the triangles' sides are paired, because a mesh may repeat a vertex where its faces meet (a
 // seam of the kernel's output, a mesh read from a file): paired by index, the two sides of
 // such a seam would each be an edge of one face, drawn as a rim across a smooth face. The
-// pairing buckets each side under its lower vertex and finds its twin by a short scan of the
-// bucket, without a map, so that a picture of MaxSolidTriangles pays little for it.
+// pairing buckets each side under its lower vertex and sorts each bucket (a handful of sides),
+// without a map, so that a picture of MaxSolidTriangles pays little for it.
 
 import (
 	"cmp"
@@ -128,21 +128,18 @@ func (m *Mesh) Weld() []uint32 {
 	}
 	mask := uint64(1)<<bits - 1
 	table := make([]uint32, 1<<bits) // vertex + 1; 0 is empty
-	bitsOf := func(x float32) uint32 {
-		b := math.Float32bits(x)
-		if b == 1<<31 {
-			return 0 // −0 is +0: the same point, and equal as floats
+	// Equal positions are equal float32s (−0 is +0, and no coordinate is NaN); the hash
+	// takes −0 as +0 too.
+	bitsOf := func(x float32) uint64 {
+		if x == 0 {
+			return 0
 		}
-		return b
-	}
-	key := func(i uint32) (uint32, uint32, uint32) {
-		v := m.Vertices[3*i : 3*i+3 : 3*i+3]
-		return bitsOf(v[0]), bitsOf(v[1]), bitsOf(v[2])
+		return uint64(math.Float32bits(x))
 	}
 	for i := range uint32(nv) {
-		x, y, z := key(i)
-		h := (uint64(x)<<32 | uint64(y)) * 0x9e3779b97f4a7c15
-		h ^= uint64(z) * 0xc2b2ae3d27d4eb4f
+		v := m.Vertices[3*i : 3*i+3 : 3*i+3]
+		h := (bitsOf(v[0])<<32 | bitsOf(v[1])) * 0x9e3779b97f4a7c15
+		h ^= bitsOf(v[2]) * 0xc2b2ae3d27d4eb4f
 		h ^= h >> 29
 		h *= 0xbf58476d1ce4e5b9
 		h = (h >> 32) & mask
@@ -153,7 +150,7 @@ func (m *Mesh) Weld() []uint32 {
 				weld[i] = i
 				break
 			}
-			if x2, y2, z2 := key(s - 1); x2 == x && y2 == y && z2 == z {
+			if w := m.Vertices[3*(s-1) : 3*s : 3*s]; w[0] == v[0] && w[1] == v[1] && w[2] == v[2] {
 				weld[i] = s - 1
 				break
 			}
