@@ -82,9 +82,15 @@ func (m *Mesh) WeldedEdges(weld []uint32) *MeshEdges {
 			put(c, a, t)
 		}
 	}
-	// Each bucket holds the sides around one vertex, a handful: sorted in place.
+	// Each bucket holds the sides around one vertex, a handful, sorted in place by insertion;
+	// a vertex many triangles share (the middle of a fan) is sorted as a slice, so that it
+	// costs n log n, not n².
 	for lo := range nv {
 		bucket := sides[start[lo]:start[lo+1]]
+		if len(bucket) > 16 {
+			slices.Sort(bucket)
+			continue
+		}
 		for i := 1; i < len(bucket); i++ {
 			for j := i; j > 0 && bucket[j-1] > bucket[j]; j-- {
 				bucket[j-1], bucket[j] = bucket[j], bucket[j-1]

@@ -148,3 +148,30 @@ func BenchmarkMeshEdges(b *testing.B) {
 		m.Edges()
 	}
 }
+
+// TestMeshEdgesFan: a disc of 100,000 triangles fanned round its centre has its spokes
+// between two triangles each and its rim of one, the spokes all under one vertex (a bucket
+// sorted as a slice).
+func TestMeshEdgesFan(t *testing.T) {
+	const n = 100_000
+	m := &Mesh{Vertices: []float32{0, 0, 0}}
+	for k := range n {
+		a := 2 * math.Pi * float64(k) / n
+		m.Vertices = append(m.Vertices, float32(math.Cos(a)), float32(math.Sin(a)), 0)
+		m.Triangles = append(m.Triangles, 0, uint32(1+k), uint32(1+(k+1)%n))
+	}
+	spokes, rim := 0, 0
+	for e := range m.Edges().All() {
+		switch {
+		case e.A == 0 && e.T2 != NoFace:
+			spokes++
+		case e.A != 0 && e.T2 == NoFace:
+			rim++
+		default:
+			t.Fatalf("edge %+v", e)
+		}
+	}
+	if spokes != n || rim != n {
+		t.Errorf("%d spokes and %d rim edges, want %d of each", spokes, rim, n)
+	}
+}
