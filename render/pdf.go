@@ -16,7 +16,6 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
-	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
@@ -352,7 +351,7 @@ func (c *pdfContent) item(it scene.Item, st scene.Style) {
 			c.buf = append(c.buf, corners...)
 			c.buf = append(c.buf, '\n')
 		}
-		if dash := c.dashOperands(drafting.Dashes(st.Linetype, st.LinetypeScale)); dash != c.dash {
+		if dash := c.dashOperands(strokeDashes(st)); dash != c.dash {
 			c.dash = dash
 			if dash == "" {
 				dash = "[] 0"

@@ -437,7 +437,7 @@ func preparePNGShape(it scene.Item, drawn scene.Drawn, tr geom.Affine, scale flo
 			l.Points[i] = tr.Apply(q)
 		}
 	}
-	if d := drawn.Dashes(); d != nil && item.stroke != nil {
+	if d := strokeDashes(drawn.Style); d != nil && item.stroke != nil {
 		for i := range d {
 			d[i] *= scale
 		}

@@ -417,7 +417,8 @@ func (j *shadeJob) addSolid(mesh *scene.Mesh, m scene.Affine3, face [4]uint8, sh
 			seen++
 		}
 	}
-	sharp := j.addEdges(mesh, base, normals, front, edge)
+	adj := mesh.Edges()
+	sharp := j.addEdges(adj, base, normals, front, edge)
 	if seen == 0 {
 		return
 	}
@@ -426,8 +427,10 @@ func (j *shadeJob) addSolid(mesh *scene.Mesh, m scene.Affine3, face [4]uint8, sh
 	// the corners. At a vertex on a feature edge (sharp) the normals are split: a corner
 	// takes only the triangles within shadeFeatureDeg of its own (its face), so that a flat
 	// face is one colour and its edges stay sharp. A vertex off every feature edge has one
-	// colour for all its corners, worked out once.
-	around := trianglesAround(mesh)
+	// colour for all its corners, worked out once. The vertices are taken welded, so that a
+	// smooth face through a repeated vertex (a seam) is shaded across it as one.
+	weld := adj.Weld
+	around := trianglesAround(mesh, weld)
 	cosFeature := float32(math.Cos(shadeFeatureDeg * math.Pi / 180))
 	colour := func(sum scene.Vec3) uint32 {
 		k := shadeAmbient
@@ -445,6 +448,7 @@ func (j *shadeJob) addSolid(mesh *scene.Mesh, m scene.Affine3, face [4]uint8, sh
 		if !shaded {
 			return packRGBA(face)
 		}
+		v = weld[v]
 		if !sharp[v] && smooth[v] != 0 {
 			return smooth[v]
 		}
@@ -473,12 +477,13 @@ func (j *shadeJob) addSolid(mesh *scene.Mesh, m scene.Affine3, face [4]uint8, sh
 	}
 }
 
-// trianglesAround lists the triangles around each vertex of mesh.
-func trianglesAround(mesh *scene.Mesh) bins {
+// trianglesAround lists the triangles around each vertex of mesh, welded: a vertex's
+// triangles are listed under weld of it.
+func trianglesAround(mesh *scene.Mesh, weld []uint32) bins {
 	nv := mesh.NumVertices()
 	b := bins{start: make([]uint32, nv+1), items: make([]uint32, len(mesh.Triangles))}
 	for _, v := range mesh.Triangles {
-		b.start[v+1]++
+		b.start[weld[v]+1]++
 	}
 	for i := 1; i <= nv; i++ {
 		b.start[i] += b.start[i-1]
@@ -486,8 +491,9 @@ func trianglesAround(mesh *scene.Mesh) bins {
 	fill := make([]uint32, nv)
 	copy(fill, b.start[:nv])
 	for i, v := range mesh.Triangles {
-		b.items[fill[v]] = uint32(i / 3)
-		fill[v]++
+		w := weld[v]
+		b.items[fill[w]] = uint32(i / 3)
+		fill[w]++
 	}
 	return b
 }
@@ -495,83 +501,44 @@ func trianglesAround(mesh *scene.Mesh) bins {
 // addEdges adds the mesh's silhouette edges (a face seen beside one turned away) and its
 // feature edges between two faces seen (normals over shadeFeatureDeg apart). An edge with one
 // face only (a mesh that is not closed) is drawn too. It answers which vertices lie on a
-// feature edge or on such an open one, seen or not (sharp).
-func (j *shadeJob) addEdges(mesh *scene.Mesh, base uint32, normals [][3]float32, front []bool, edge scene.Color) (sharp []bool) {
-	nv := mesh.NumVertices()
-	nt := mesh.NumTriangles()
-	// The triangles' sides, bucketed by their lower vertex: each bucket is short (the faces
-	// around a vertex), so a side finds its twin by a short scan, without a map.
-	start := make([]uint32, nv+1)
-	for t := range nt {
-		for k := range 3 {
-			a, b := mesh.Triangles[3*t+k], mesh.Triangles[3*t+(k+1)%3]
-			start[min(a, b)+1]++
-		}
-	}
-	for i := 1; i <= nv; i++ {
-		start[i] += start[i-1]
-	}
-	type side struct{ hi, tri uint32 }
-	sides := make([]side, 3*nt)
-	fill := make([]uint32, nv)
-	copy(fill, start[:nv])
-	for t := range nt {
-		for k := range 3 {
-			a, b := mesh.Triangles[3*t+k], mesh.Triangles[3*t+(k+1)%3]
-			lo := min(a, b)
-			sides[fill[lo]] = side{hi: max(a, b), tri: uint32(t)}
-			fill[lo]++
-		}
-	}
-	sharp = make([]bool, nv)
+// feature edge or on such an open one, seen or not (sharp), by the first vertex at each
+// position (adj.Weld).
+func (j *shadeJob) addEdges(adj *scene.MeshEdges, base uint32, normals [][3]float32, front []bool, edge scene.Color) (sharp []bool) {
+	sharp = make([]bool, len(adj.Weld))
 	cosFeature := math.Cos(shadeFeatureDeg * math.Pi / 180)
 	half := float32(shadeEdgePx * float64(j.ss) / 2)
 	style := j.style(edge, half)
 	pts := j.pts[3*base:]
-	for lo := range uint32(nv) {
-		bucket := sides[start[lo]:start[lo+1]]
-		for i := range bucket {
-			if bucket[i].tri == math.MaxUint32 {
-				continue // paired already
-			}
-			t1, t2 := bucket[i].tri, uint32(math.MaxUint32)
-			for k := i + 1; k < len(bucket); k++ {
-				if bucket[k].hi == bucket[i].hi && bucket[k].tri != math.MaxUint32 {
-					t2 = bucket[k].tri
-					bucket[k].tri = math.MaxUint32
-					break
-				}
-			}
-			feature := t2 == math.MaxUint32 || dot3(widen3(normals[t1]), widen3(normals[t2])) < cosFeature
-			if feature {
-				sharp[lo], sharp[bucket[i].hi] = true, true
-			}
-			var draw bool
-			var slope float64
-			switch {
-			case t2 == math.MaxUint32:
-				draw = front[t1]
-				slope = faceSlope(normals[t1])
-			case front[t1] != front[t2]:
-				draw = true // the silhouette
-				slope = faceSlope(normals[t1])
-				if front[t2] {
-					slope = faceSlope(normals[t2])
-				}
-			case front[t1]:
-				draw = feature
-				slope = math.Max(faceSlope(normals[t1]), faceSlope(normals[t2]))
-			}
-			if !draw {
-				continue
-			}
-			a, b := vec3At(pts, lo), vec3At(pts, bucket[i].hi)
-			// The faces beside the edge, sampled within 1.5 samples of it, may come nearer
-			// the camera than the edge by their slope; a hidden edge lies behind a face by
-			// far more.
-			eps := math.Min(1+1.5*slope, shadeMaxEps)
-			j.addSeg(a, b, eps, style)
+	for e := range adj.All() {
+		t1, t2 := e.T1, e.T2
+		feature := t2 == scene.NoFace || dot3(widen3(normals[t1]), widen3(normals[t2])) < cosFeature
+		if feature {
+			sharp[e.A], sharp[e.B] = true, true
 		}
+		var draw bool
+		var slope float64
+		switch {
+		case t2 == scene.NoFace:
+			draw = front[t1]
+			slope = faceSlope(normals[t1])
+		case front[t1] != front[t2]:
+			draw = true // the silhouette
+			slope = faceSlope(normals[t1])
+			if front[t2] {
+				slope = faceSlope(normals[t2])
+			}
+		case front[t1]:
+			draw = feature
+			slope = math.Max(faceSlope(normals[t1]), faceSlope(normals[t2]))
+		}
+		if !draw {
+			continue
+		}
+		a, b := vec3At(pts, e.A), vec3At(pts, e.B)
+		// The faces beside the edge, sampled within 1.5 samples of it, may come nearer the
+		// camera than the edge by their slope; a hidden edge lies behind a face by far more.
+		eps := math.Min(1+1.5*slope, shadeMaxEps)
+		j.addSeg(a, b, eps, style)
 	}
 	return sharp
 }

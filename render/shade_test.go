@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
@@ -508,5 +509,54 @@ func TestShadeDarkPartEdges(t *testing.T) {
 	face := isoPixel(f, w, h, scene.Vec3{0.5, 0.5, 1})
 	if top := lum(img.RGBAAt(int(face.X), int(face.Y))); edge < top+100 {
 		t.Fatalf("a dark box's edge is %d bright, its top %d: the edge does not stand out", edge, top)
+	}
+}
+
+// withCopies is m with each vertex of vs repeated, the copy used in place of the vertex by
+// the triangles tris (their numbers): a seam, as a kernel may leave one.
+func withCopies(m *scene.Mesh, tris []int, vs ...uint32) *scene.Mesh {
+	out := &scene.Mesh{Vertices: slices.Clone(m.Vertices), Triangles: slices.Clone(m.Triangles)}
+	for _, v := range vs {
+		c := uint32(out.NumVertices())
+		out.Vertices = append(out.Vertices, m.Vertices[3*v:3*v+3]...)
+		for _, t := range tris {
+			for k := range 3 {
+				if out.Triangles[3*t+k] == v {
+					out.Triangles[3*t+k] = c
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestShadeSeams: a mesh that repeats vertices along a seam draws as the mesh without the
+// copies, pixel for pixel. Paired by vertex number, as the edge pass once did, each side of
+// the seam was an edge of one face: a line across the box's top along its diagonal, and one
+// down the cylinder's side, which was also shaded as two faces either side of it.
+func TestShadeSeams(t *testing.T) {
+	box := boxMesh(scene.Vec3{0, 0, 0}, scene.Vec3{2, 1.5, 1})
+	// The cylinder's seam is the edge between facets 41 and 42 (at −45°, turned to the
+	// camera); facet i is triangles 4i and 4i+1 of its side.
+	cyl := cylinderMesh(1, 2, 48)
+	tests := []struct {
+		name         string
+		plain, seamy *scene.Mesh
+	}{
+		{"box", box, withCopies(box, []int{3}, 5, 6)},
+		{"cylinder", cyl, withCopies(cyl, []int{4 * 41, 4*41 + 1}, 2*42, 2*42+1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			render := func(m *scene.Mesh, name string) *image.RGBA {
+				s := scene.New()
+				putSolid(t, s, tt.name, m, scene.Identity3)
+				return shadePNG(t, s, PNGOptions{Width: 400}, name)
+			}
+			want, got := render(tt.plain, "seams-"+tt.name), render(tt.seamy, "seams-"+tt.name+"-copies")
+			if n := pngDiffPixels(want, got); n != 0 {
+				t.Errorf("the seam changed %d pixels", n)
+			}
+		})
 	}
 }

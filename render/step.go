@@ -297,41 +297,16 @@ func (r profileRing) bulge(i int) float64 {
 	return r.bul[i]
 }
 
-// partRings are a profile part's rings, the outer one first, each without its edges of no
-// length (shortEdge).
+// partRings are a profile part's rings, the outer one first. A form's profile holds no edge
+// of no length (scene.EmptyEdge), which would be a face of no width that readers refuse.
 func partRings(p scene.PolygonPart) []profileRing {
-	size := 0.0
-	for _, q := range p.Outer {
-		size = math.Max(size, math.Max(math.Abs(q.X), math.Abs(q.Y)))
-	}
-	out := []profileRing{withoutShortEdges(profileRing{p.Outer, p.OuterBulges}, size)}
+	out := []profileRing{{p.Outer, p.OuterBulges}}
 	for k, h := range p.Holes {
 		var bul []float64
 		if k < len(p.HoleBulges) {
 			bul = p.HoleBulges[k]
 		}
-		out = append(out, withoutShortEdges(profileRing{h, bul}, size))
-	}
-	return out
-}
-
-// shortEdge is the length, relative to the profile's size, under which a profile edge is
-// taken for none: a boolean's result can hold an edge of 1e-16 where two arcs met, which
-// would be a face of no width, and readers refuse such faces.
-const shortEdge = 1e-9
-
-// withoutShortEdges is r with each edge shorter than shortEdge·size dropped, its end merged
-// into its start.
-func withoutShortEdges(r profileRing, size float64) profileRing {
-	var out profileRing
-	n := len(r.pts)
-	for i, p := range r.pts {
-		q := r.pts[(i+1)%n]
-		if q.Sub(p).Len() <= shortEdge*size && n > 2 {
-			continue // p's edge has no length: the next edge starts from p's place instead
-		}
-		out.pts = append(out.pts, p)
-		out.bul = append(out.bul, r.bulge(i))
+		out = append(out, profileRing{h, bul})
 	}
 	return out
 }

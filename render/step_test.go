@@ -72,6 +72,13 @@ func stepCases(t *testing.T) []stepCase {
 	put(profiles, "tube", scene.Circle{Center: geom.Vec{X: 20, Y: 3}, Radius: 5})
 	put(profiles, "block", scene.Rect{Center: geom.Vec{X: 5, Y: 0}, Width: 10, Height: 6})
 	put(profiles, "half", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []geom.Vec{{X: 0, Y: -6}, {X: 0, Y: 6}}, OuterBulges: []float64{1, 0}}}})
+	// A quarter arc, then an edge of 5e-9 (under scene.EmptyEdge of the profile's size, 10),
+	// as a boolean leaves where an arc meets a line: the form drops it, and no face of no
+	// width is written for it.
+	put(profiles, "seam", scene.Polygon{Parts: []scene.PolygonPart{{
+		Outer:       []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 5}, {X: 5, Y: 10}, {X: 5 - 5e-9, Y: 10}, {X: 0, Y: 10}},
+		OuterBulges: []float64{0, 0, math.Tan(math.Pi / 8), 0, 0, 0},
+	}}})
 	mk := func(f func() (*scene.Solid, error)) *scene.Solid {
 		t.Helper()
 		sd, err := f()
@@ -90,6 +97,10 @@ func stepCases(t *testing.T) []stepCase {
 	segment := mk(func() (*scene.Solid, error) {
 		return ss.Revolve(ctx, profiles, "half", solid.RevolveOptions{Angle: 2 * math.Pi / 3})
 	})
+	seam := mk(func() (*scene.Solid, error) { return ss.Extrude(ctx, profiles, "seam", 3, solid.ExtrudeOptions{}) })
+	if n := len(seam.Form.Profile.Parts[0].Outer); n != 5 {
+		t.Fatalf("the seam's profile keeps %d points, want 5: the edge of 5e-9 dropped", n)
+	}
 	cone := mk(func() (*scene.Solid, error) { return ss.Cylinder(ctx, scene.Vec3{3, 4, 5}, 10, 0, 20, solid.Facets{}) })
 	frustum := mk(func() (*scene.Solid, error) { return ss.Cylinder(ctx, scene.Vec3{0, 0, 0}, 6, 9, 12, solid.Facets{}) })
 	ball := mk(func() (*scene.Solid, error) { return ss.Sphere(ctx, scene.Vec3{1, 2, 3}, 7, solid.Facets{}) })
@@ -124,6 +135,7 @@ func stepCases(t *testing.T) []stepCase {
 		one("quarter", quarter, map[string]int{"Toroid": 2, "Plane": 2}, nil),
 		one("wedge", wedge, map[string]int{"Plane": 6, "Cylinder": 2}, nil),
 		one("segment", segment, map[string]int{"Sphere": 1, "Plane": 2}, nil),
+		one("seam", seam, map[string]int{"Plane": 6, "Cylinder": 1}, nil),
 		one("cone", cone, map[string]int{"Cone": 2, "Plane": 2}, nil),
 		one("frustum", frustum, map[string]int{"Cone": 2, "Plane": 4}, nil),
 		one("ball", ball, map[string]int{"Sphere": 2}, nil),

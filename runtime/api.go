@@ -1,7 +1,7 @@
 package runtime
 
 // The JS API is one table (table.go). This file holds its types, the checks that run at
-// start-up, and the argument readers every binding uses, so that each function's errors
+// its first use, and the argument readers every binding uses, so that each function's errors
 // name the function, the argument and the value in the same words.
 
 import (
@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 
@@ -57,9 +58,9 @@ var DomainAliases = map[string][]string{"utility": {"duplicate", "mirror"}}
 // Console lists the methods of the console object, the "console" domain. They are not
 // globals, so they are documented here rather than in the table; the runtime binds exactly
 // these (a test holds the two together).
-func Console() []Func { return slices.Clone(consoleMethods) }
+func Console() []Func { return slices.Clone(consoleMethods()) }
 
-var consoleMethods = func() []Func {
+var consoleMethods = sync.OnceValue(func() []Func {
 	var out []Func
 	for _, m := range []struct{ name, doc string }{
 		{"debug", "Write a debug line to the run's logs."},
@@ -73,22 +74,31 @@ var consoleMethods = func() []Func {
 			Example: "drawRect('plate', 0, 0, 20, 10); console." + m.name + "('area', getArea('plate'))"})
 	}
 	return out
-}()
+})
 
 // API returns the table, sorted by domain order then name. The slice is shared: do not modify.
-func API() []Func { return sortedTable }
+func API() []Func {
+	_, sorted := apiIndex()
+	return sorted
+}
 
 // Lookup finds an API function by name.
 func Lookup(name string) (Func, bool) {
-	f, ok := byName[name]
+	f, ok := byName()[name]
 	return f, ok
 }
 
-// byName indexes the table by name, and sortedTable is the table sorted by domain order then
-// name. A malformed table (a name twice, an unknown domain, no doc line or example, no
-// implementation, a bad domain alias) panics as the package initialises, so that every test
-// catches it.
-var byName, sortedTable = indexTable()
+// apiIndex indexes the table by name, and sorts it by domain order then name, at first use:
+// a worker binds the table without them. A malformed table (a name twice, an unknown domain,
+// no doc line or example, no implementation, a bad domain alias) panics there, which
+// TestAPITableIsWellFormed makes happen in every test run.
+var apiIndex = sync.OnceValues(indexTable)
+
+// byName is the table by name.
+func byName() map[string]Func {
+	m, _ := apiIndex()
+	return m
+}
 
 func indexTable() (map[string]Func, []Func) {
 	byName := map[string]Func{}
@@ -96,7 +106,7 @@ func indexTable() (map[string]Func, []Func) {
 	for i, d := range Domains {
 		domainRank[d] = i
 	}
-	for _, f := range table {
+	for _, f := range table() {
 		if _, dup := byName[f.Name]; dup {
 			panic("runtime: duplicate API name " + f.Name)
 		}
@@ -118,7 +128,7 @@ func indexTable() (map[string]Func, []Func) {
 			}
 		}
 	}
-	sorted := append([]Func(nil), table...)
+	sorted := append([]Func(nil), table()...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i], sorted[j]
 		if a.Domain != b.Domain {

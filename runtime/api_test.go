@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,4 +81,33 @@ func outcome(res *Result, err error) string {
 		return err.Error()
 	}
 	return "ok: " + strings.Join(res.Logs, "|")
+}
+
+// TestAPITableIsWellFormed: the table is checked as it is indexed (indexTable: no name twice,
+// known domains, a doc line and an example, an implementation, domain aliases that name API
+// functions), at its first use rather than as the package initialises; this test is that
+// use in every test run, so a misuse still fails here. The index and the bound table hold
+// the same functions.
+func TestAPITableIsWellFormed(t *testing.T) {
+	t.Parallel()
+	byName, sorted := indexTable()
+	var bound []string
+	for _, f := range table() {
+		bound = append(bound, f.Name)
+		if f.transformOnly != transformCall(f.Name) {
+			t.Errorf("%s: transformOnly %v, want %v", f.Name, f.transformOnly, !f.transformOnly)
+		}
+	}
+	var indexed []string
+	for _, f := range sorted {
+		indexed = append(indexed, f.Name)
+		if _, ok := byName[f.Name]; !ok {
+			t.Errorf("%s is in the sorted table but not in the index", f.Name)
+		}
+	}
+	slices.Sort(bound)
+	slices.Sort(indexed)
+	if diff := cmp.Diff(bound, indexed); diff != "" {
+		t.Errorf("indexed functions mismatch (-bound +indexed):\n%s", diff)
+	}
 }

@@ -75,10 +75,10 @@ func TestHintsForMisuse(t *testing.T) {
 func TestOtherNamesAreNotAPINames(t *testing.T) {
 	t.Parallel()
 	for name, use := range otherNames {
-		if _, ok := byName[name]; ok {
+		if _, ok := byName()[name]; ok {
 			t.Errorf("%s is an API name; drop it from otherNames", name)
 		}
-		if _, ok := byName[use.fn]; !ok {
+		if _, ok := byName()[use.fn]; !ok {
 			t.Errorf("%s points at %s, which is not an API name", name, use.fn)
 		}
 	}

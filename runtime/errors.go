@@ -191,26 +191,26 @@ func (r *run) hint(d *Diagnostic) string {
 	case d.Kind == "ReferenceError" && strings.HasSuffix(d.Message, " is not defined"):
 		name := strings.TrimSuffix(d.Message, " is not defined")
 		var names []string
-		for _, f := range table {
+		for _, f := range table() {
 			if f.Replacement == "" {
 				names = append(names, f.Name)
 			}
 		}
 		own := declarations(r.sourceOf(d.File))
 		for n := range own {
-			if _, api := byName[n]; !api {
+			if _, api := byName()[n]; !api {
 				names = append(names, n)
 			}
 		}
 		c := Closest(name, names)
 		if use, ok := otherNames[name]; ok && own[name] == "" {
-			return fmt.Sprintf("cadrun has no %s: %s (%s)", name, use.how, byName[use.fn].Signature())
+			return fmt.Sprintf("cadrun has no %s: %s (%s)", name, use.how, byName()[use.fn].Signature())
 		}
 		if where, ok := own[c]; ok {
 			return fmt.Sprintf("did you mean %s? (%s)", c, where)
 		}
 		if c != "" {
-			return fmt.Sprintf("did you mean %s? (%s)", c, byName[c].Signature())
+			return fmt.Sprintf("did you mean %s? (%s)", c, byName()[c].Signature())
 		}
 		return "declare it, or import the module that defines it (import 'name')"
 	case d.Kind == "TypeError" && strings.HasPrefix(d.Message, "Cannot read property '"):
@@ -237,7 +237,7 @@ func (r *run) hint(d *Diagnostic) string {
 	case strings.Contains(d.Message, ": "+scene.ErrNotGroup.Error()+": "):
 		// The entity and the group swapped, most often: say the call's order.
 		fn, _, _ := strings.Cut(d.Message, ":")
-		f, ok := byName[fn]
+		f, ok := byName()[fn]
 		if !ok {
 			return "createGroup makes a group"
 		}

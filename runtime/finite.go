@@ -26,17 +26,22 @@ var errNonFinite = errors.New("non-finite number")
 // nonFiniteHint is the hint of every overflow diagnostic.
 const nonFiniteHint = "numbers beyond about 1.8e308 overflow to Infinity; keep coordinates, sizes and scale factors small enough that their products and sums stay finite"
 
-// transformCalls change only the transform of the entity they name, never its geometry or
-// its members: its local bounds stay what they were.
-var transformCalls = map[string]bool{"translate": true, "rotate": true, "scale": true, "setPivot": true}
+// transformCall reports the calls that change only the transform of the entity they name,
+// never its geometry or its members: its local bounds stay what they were.
+func transformCall(name string) bool {
+	switch name {
+	case "translate", "rotate", "scale", "setPivot":
+		return true
+	}
+	return false
+}
 
 // withCallFlags returns t with each entry told once whether it only transforms and whether
-// it places what it names, so that a call does not look its name up in transformCalls or
-// compare domains.
+// it places what it names, so that a call does not ask transformCall or compare domains.
 func withCallFlags(t []Func) []Func {
 	for i := range t {
 		f := &t[i]
-		f.transformOnly = transformCalls[f.Name]
+		f.transformOnly = transformCall(f.Name)
 		f.placesNames = f.Domain != "query" && f.Domain != "console"
 	}
 	return t

@@ -352,8 +352,9 @@ func (r *run) start(seed uint64) {
 func (r *run) bind() {
 	vm := r.vm
 	r.valueTrue = vm.ToValue(true)
-	for i := range table {
-		f := &table[i]
+	t := table()
+	for i := range t {
+		f := &t[i]
 		fn := func(fc goja.FunctionCall) goja.Value {
 			c := r.newCall(f, fc.Arguments)
 			if missing := c.missing(f.Params); missing != "" && (f.AltParams == nil || c.missing(f.AltParams) != "") {

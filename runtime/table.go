@@ -5,6 +5,8 @@ package runtime
 
 import (
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/dop251/goja"
 
@@ -24,7 +26,14 @@ var (
 		Doc: "world: amounts as seen on screen; local: in the parent group's frame"}
 )
 
-var table = withCallFlags(append([]Func{
+// table is the API, each entry told whether it only transforms (withCallFlags), put together
+// at first use: a process that runs no script (cadrun version, a server until its first call)
+// does not copy it.
+var table = sync.OnceValue(func() []Func {
+	return withCallFlags(slices.Concat(tableFuncs, dimFuncs, solidFuncs))
+})
+
+var tableFuncs = []Func{
 	// primitives
 	{Name: "drawCircle", Domain: "primitives", Returns: "boolean", Doc: "Draw a circle by centre and radius.",
 		Params:  []Param{pName, {Name: "cx", Type: "number", Unit: "scene units"}, {Name: "cy", Type: "number", Unit: "scene units"}, {Name: "radius", Type: "number", Unit: "scene units"}},
@@ -622,7 +631,7 @@ var table = withCallFlags(append([]Func{
 	// removed or never-bound upstream names: they fail with their replacement
 	{Name: "get_entity", Domain: "query", Returns: "object", Doc: "Removed alias.", Replacement: "getEntity"},
 	{Name: "sortByIsoDepth", Domain: "style", Returns: "boolean", Doc: "Never available upstream.", Replacement: "drawOrder"},
-}, append(dimFuncs, solidFuncs...)...))
+}
 
 func booleanFunc(name string, op scene.BoolOp, doc, example string) Func {
 	f := Func{Name: name, Domain: "boolean", Returns: "boolean", Doc: doc, Example: example,

@@ -45,7 +45,6 @@ import (
 	"os/exec"
 	goruntime "runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -427,11 +426,16 @@ func memoryWatch(mem int64) func(vm *goja.Runtime) func() {
 	}
 }
 
-// heapBytes is the live and not yet collected heap.
+// heapBytes is the live and not yet collected heap: MemStats.HeapAlloc, the figure
+// runtime/metrics names /memory/classes/heap/objects:bytes. ReadMemStats stops the world for
+// some microseconds (about 14 with a heap of 18 MB, a read every 10 ms of a run), where the
+// metrics package would cost every process of the binary its init, a table of every
+// GODEBUG's metric that Go builds before the worker is started and again in the worker
+// (docs/decisions.md, "Start-up: the initialisers left").
 func heapBytes() int64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	return int64(sample[0].Value.Uint64())
+	var m goruntime.MemStats
+	goruntime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
 }
 
 // remoteSource asks the parent for files over the worker's pipes.

@@ -9,6 +9,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cadrun/cadrun/scene/geom"
 )
@@ -86,7 +87,6 @@ func curvesOf(region geom.Path) (Polygon, bool) {
 			return Polygon{}, false
 		}
 		start = i + 1
-		pts, bul = dropEmptyEdges(pts, bul)
 		if len(pts) < 2 {
 			continue
 		}
@@ -145,24 +145,90 @@ func curvesOf(region geom.Path) (Polygon, bool) {
 	return g, true
 }
 
-// emptyEdge is how short an edge is, relative to its coordinates, to be no edge: the end of
-// an arc computed by its sine and cosine lands that near the start of the line after it.
-const emptyEdge = 1e-12
+// EmptyEdge is how long an edge of a form's profile is, relative to the profile's size, at
+// most, to be no edge: a boolean's seam (two arcs meeting, an edge of 1e-16), the end of an
+// arc computed by its sine and cosine landing beside the start of the line after it, a
+// rounded corner of radius 0. A form holds none (NewForm drops them), so that a section, a
+// projection along the axis and a STEP face take its edges as they are: readers refuse a face
+// of no width. The size is the larger side of the profile's box, and no less than a
+// millionth of its reach from the origin, under which its coordinates' rounding lies.
+const EmptyEdge = 1e-9
 
-// dropEmptyEdges takes out the edges of no length (a rounded corner of radius 0, a seam a
-// boolean left), which a section or a STEP face would otherwise carry: where vertex i equals
-// the next, the edge from i-1 ends at the next as well, so vertex i and its edge go.
-func dropEmptyEdges(pts []geom.Vec, bul []float64) ([]geom.Vec, []float64) {
-	for i := 0; i < len(pts) && len(pts) > 1; {
-		p, q := pts[i], pts[(i+1)%len(pts)]
-		if math.Abs(p.X-q.X)+math.Abs(p.Y-q.Y) > emptyEdge*(1+math.Abs(p.X)+math.Abs(p.Y)) {
-			i++
+// NewForm is f as a solid keeps it: its profile without the edges no longer than EmptyEdge
+// of its size, each one's end merged into its start, and without the rings that leaves too
+// few points to bound an area (a part goes with its outer ring); nil when nothing is left.
+// f's profile is valid (Polygon.validate).
+func NewForm(f Form) *Form {
+	var box geom.Box
+	reach := 0.0
+	for _, part := range f.Profile.Parts {
+		for _, p := range part.Outer {
+			box.Extend(p)
+			reach = math.Max(reach, math.Max(math.Abs(p.X), math.Abs(p.Y)))
+		}
+	}
+	sz := box.Size()
+	tiny := EmptyEdge * math.Max(math.Max(sz.X, sz.Y), 1e-6*reach)
+	var out Polygon
+	changed := false
+	for _, part := range f.Profile.Parts {
+		pts, bul := dropEmptyEdges(part.Outer, part.OuterBulges, tiny)
+		changed = changed || len(pts) != len(part.Outer)
+		if len(pts) < minRingPoints(bul) {
 			continue
 		}
-		pts = append(pts[:i:i], pts[i+1:]...)
-		bul = append(bul[:i:i], bul[i+1:]...)
+		np := PolygonPart{Outer: pts, OuterBulges: bul}
+		for k, h := range part.Holes {
+			pts, bul := dropEmptyEdges(h, part.holeBulges(k), tiny)
+			changed = changed || len(pts) != len(h)
+			if len(pts) < minRingPoints(bul) {
+				continue
+			}
+			// Bulges for each hole before this one, nil where straight, as a part keeps them.
+			if bul != nil {
+				np.HoleBulges = append(np.HoleBulges, make([][]float64, len(np.Holes)-len(np.HoleBulges))...)
+				np.HoleBulges = append(np.HoleBulges, bul)
+			}
+			np.Holes = append(np.Holes, pts)
+		}
+		out.Parts = append(out.Parts, np)
 	}
-	return pts, bul
+	if len(out.Parts) == 0 {
+		return nil
+	}
+	if changed {
+		f.Profile = out
+	}
+	return &f
+}
+
+// dropEmptyEdges is a ring without its edges no longer than tiny: where vertex i lies that
+// near the next, the edge before it ends at the next instead, so vertex i and its edge go.
+// bul is nil for a straight ring, and stays nil.
+func dropEmptyEdges(pts []geom.Vec, bul []float64, tiny float64) ([]geom.Vec, []float64) {
+	empty := func(i int) bool { return pts[i].Sub(pts[(i+1)%len(pts)]).Len() <= tiny }
+	i := 0
+	for i < len(pts) && !empty(i) {
+		i++
+	}
+	if i == len(pts) {
+		return pts, bul // the ring as it came: most have no such edge
+	}
+	op := slices.Clone(pts[:i])
+	var ob []float64
+	if bul != nil {
+		ob = slices.Clone(bul[:i])
+	}
+	for ; i < len(pts); i++ {
+		if empty(i) {
+			continue
+		}
+		op = append(op, pts[i])
+		if bul != nil {
+			ob = append(ob, bul[i])
+		}
+	}
+	return op, ob
 }
 
 // bulgedChords is a bulged ring with each arc as chords fine enough to tell inside from

@@ -27,6 +27,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cadrun/cadrun/scene/geom"
@@ -440,14 +441,20 @@ type claim struct {
 	phrase string
 }
 
+// The lint's patterns are compiled at first use, as the package's other values: a process
+// that never lints (cadrun version, a server before its first call) does not pay for them.
 var (
-	reDiameter = regexp.MustCompile(`[Ø⌀∅]\s?(\d+(?:\.\d+)?)`)
-	reRadius   = regexp.MustCompile(`(?:^|[^\pL\d])R\s?(\d+(?:\.\d+)?)`)
-	reBounds   = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?[x×X]\s?(\d+(?:\.\d+)?)(\s?mm\b)?`)
-	reLength   = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?mm\b`)
+	reDiameter = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[Ø⌀∅]\s?(\d+(?:\.\d+)?)`) })
+	reRadius   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[^\pL\d])R\s?(\d+(?:\.\d+)?)`) })
+	reBounds   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\d+(?:\.\d+)?)\s?[x×X]\s?(\d+(?:\.\d+)?)(\s?mm\b)?`)
+	})
+	reLength = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+(?:\.\d+)?)\s?mm\b`) })
 	// reGeneralNote finds a note about several shapes, or the whole sheet, rather than a
 	// label beside one: "6 HOLES Ø10 EQ SP", "4x Ø6", "R2 TYP", "ALL FILLETS R1".
-	reGeneralNote = regexp.MustCompile(`(?i)\b\d+\s?[x×]\s?[Ø⌀∅R]|\b\d+\s?(?:holes?|slots?|places|pl|off)\b|\beq\.?\s?sp|\btyp(?:ical)?\b|\ball\b`)
+	reGeneralNote = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b\d+\s?[x×]\s?[Ø⌀∅R]|\b\d+\s?(?:holes?|slots?|places|pl|off)\b|\beq\.?\s?sp|\btyp(?:ical)?\b|\ball\b`)
+	})
 )
 
 // halfDigit is half a unit of the number's last digit: the tolerance of a stated value.
@@ -462,14 +469,14 @@ func halfDigit(num string) float64 {
 func claims(text string, mm float64) []claim {
 	var out []claim
 	num := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
-	for _, m := range reDiameter.FindAllStringSubmatch(text, -1) {
+	for _, m := range reDiameter().FindAllStringSubmatch(text, -1) {
 		out = append(out, claim{kind: 'D', a: num(m[1]), tolA: halfDigit(m[1]), phrase: m[0]})
 	}
-	for _, m := range reRadius.FindAllStringSubmatch(text, -1) {
+	for _, m := range reRadius().FindAllStringSubmatch(text, -1) {
 		out = append(out, claim{kind: 'R', a: num(m[1]), tolA: halfDigit(m[1]), phrase: strings.TrimSpace(strings.TrimLeft(m[0], " ([,;:"))})
 	}
 	rest := text
-	for _, m := range reBounds.FindAllStringSubmatch(text, -1) {
+	for _, m := range reBounds().FindAllStringSubmatch(text, -1) {
 		k := 1.0
 		if m[3] != "" {
 			k = mm
@@ -477,7 +484,7 @@ func claims(text string, mm float64) []claim {
 		out = append(out, claim{kind: 'B', a: num(m[1]) * k, b: num(m[2]) * k, tolA: halfDigit(m[1]) * k, tolB: halfDigit(m[2]) * k, phrase: m[0]})
 		rest = strings.Replace(rest, m[0], " ", 1)
 	}
-	for _, m := range reLength.FindAllStringSubmatch(rest, -1) {
+	for _, m := range reLength().FindAllStringSubmatch(rest, -1) {
 		out = append(out, claim{kind: 'L', a: num(m[1]) * mm, tolA: halfDigit(m[1]) * mm, phrase: m[0]})
 	}
 	return out
@@ -502,7 +509,7 @@ func (l *linter) sizeLabels() {
 		if len(cs) == 0 {
 			continue
 		}
-		general := reGeneralNote.MatchString(tx.Text)
+		general := reGeneralNote().MatchString(tx.Text)
 		var cands []*lintShape
 		if general {
 			if sheet == nil {
@@ -1192,10 +1199,10 @@ func (l *linter) zeroLength() {
 
 // cutLayer matches the layer names meant for cutting: a top-level group whose name has a word
 // starting with "cut" (cut, cuts, cutting, laser_cut, Cut-Outer).
-var cutLayer = regexp.MustCompile(`(?i)(^|[^a-z])cut`)
+var cutLayer = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(^|[^a-z])cut`) })
 
 // IsCutLayer reports whether a layer (a top-level group's name) is meant for cutting.
-func IsCutLayer(name string) bool { return cutLayer.MatchString(name) }
+func IsCutLayer(name string) bool { return cutLayer().MatchString(name) }
 
 // openCuts finds open outlines on a cut layer that end in mid-air: a line or arc (or open
 // path) with an end that meets no end of another open outline on that layer. Outlines that
@@ -1391,7 +1398,7 @@ func (l *linter) near(b geom.Box, f func(*lintShape) bool) {
 
 // dimNumber finds the numbers a dimension's text states: digits with an optional decimal part
 // (a point or a comma).
-var dimNumber = regexp.MustCompile(`\d+(?:[.,]\d+)?`)
+var dimNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+(?:[.,]\d+)?`) })
 
 // dimensionTexts finds dimensions whose text override states a number and none of its numbers
 // is the measured value at the dimension's precision. A text with "<>" shows the measured
@@ -1402,7 +1409,7 @@ func (l *linter) dimensionTexts() {
 		if !ok || d.Text == "" || strings.Contains(d.Text, "<>") {
 			continue
 		}
-		nums := dimNumber.FindAllString(d.Text, -1)
+		nums := dimNumber().FindAllString(d.Text, -1)
 		if len(nums) == 0 {
 			continue
 		}

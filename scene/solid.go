@@ -402,6 +402,11 @@ func (s *Solid) UnmarshalJSON(b []byte) error {
 	for i := range m.Triangles {
 		m.Triangles[i] = binary.LittleEndian.Uint32(tb[4*i:])
 	}
+	if j.Form != nil && j.Form.validate() == nil {
+		// A form as every form is made (an older cadrun's may hold edges of no length); an
+		// invalid one is left for the solid's validation to name.
+		j.Form = NewForm(*j.Form)
+	}
 	*s = Solid{Mesh: m, Place: j.Place, Recipe: j.Recipe, Form: j.Form}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -310,8 +311,9 @@ func occurrenceLines(text, old []byte) string {
 }
 
 // lineNumberRE matches a line-number prefix as tools show one: spaces, digits, then a tab, an
-// arrow or a colon or bar and a space ("     2\t", "  2→", "2: ", "2 | ").
-var lineNumberRE = regexp.MustCompile(`^\s*\d+(\t|→|: | \| )`)
+// arrow or a colon or bar and a space ("     2\t", "  2→", "2: ", "2 | "). Compiled at first
+// use, as the package's other values.
+var lineNumberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\d+(\t|→|: | \| )`) })
 
 // hasLineNumbers reports whether every non-empty line of s starts with a line-number prefix.
 func hasLineNumbers(s string) bool {
@@ -320,7 +322,7 @@ func hasLineNumbers(s string) bool {
 		if l == "" {
 			continue
 		}
-		if !lineNumberRE.MatchString(l) {
+		if !lineNumberRE().MatchString(l) {
 			return false
 		}
 		found = true

@@ -32,7 +32,7 @@ func TestScriptlessToolsRunNoScript(t *testing.T) {
 		"lsp":    `{"operation": "symbols", "file": "main"}`,
 		"search": `{"query": "door"}`,
 	}
-	for name := range prestart.ScriptlessTools {
+	for _, name := range prestart.ScriptlessTools {
 		if name == "" {
 			continue // no tool: --list or a usage error, which open no workspace
 		}

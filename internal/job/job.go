@@ -32,7 +32,6 @@ import (
 	"io"
 	"os"
 	goruntime "runtime"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -123,10 +122,10 @@ func Serve(k Kind, defaultMemory int64, job func(c *Conn) error) {
 // process is the unit that stops. The parent reads "out of memory" on stderr and names the
 // limit.
 func watchHeap(k Kind, mem int64) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var m goruntime.MemStats
 	for range time.Tick(10 * time.Millisecond) {
-		metrics.Read(sample)
-		if heap := int64(sample[0].Value.Uint64()); heap > mem {
+		goruntime.ReadMemStats(&m) // not runtime/metrics: see runtime's heapBytes
+		if heap := int64(m.HeapAlloc); heap > mem {
 			fmt.Fprintf(os.Stderr, "cadrun %s: out of memory: heap passed %d MB\n", k.Name, heap>>20)
 			os.Exit(3)
 		}

@@ -21,10 +21,18 @@ import (
 	"github.com/cadrun/cadrun/internal/workerproc"
 )
 
-// prestartFor are the commands that run a script in a worker as their first act, once: their
-// start-up is what a user waits for. The servers (mcp, watch) warm their workers themselves.
-// `cadrun import` runs the module and main after the conversion.
-var prestartFor = map[string]bool{"run": true, "tool": true, "import": true}
+// prestartFor reports the commands that run a script in a worker as their first act, once:
+// their start-up is what a user waits for. The servers (mcp, watch) warm their workers
+// themselves. `cadrun import` runs the module and main after the conversion. (This package's
+// lists are switches and arrays, data the program starts with: a map would be filled as the
+// package initialises, in every process.)
+func prestartFor(command string) bool {
+	switch command {
+	case "run", "tool", "import":
+		return true
+	}
+	return false
+}
 
 // importRole is the role of the worker that converts a drawing (tools/importer), which `cadrun
 // import` and `cadrun tool import` start here too, with the heap cap that
@@ -36,10 +44,26 @@ const importRole = "import"
 // machine its start-up takes the parent's time. cmd/cadrun's TestScriptlessToolsRunNoScript
 // keeps the list true. A command line that names no tool (--list, a usage error) runs none
 // either.
-var ScriptlessTools = map[string]bool{"": true, "glob": true, "read": true, "lsp": true, "search": true}
+var ScriptlessTools = [...]string{"", "glob", "read", "lsp", "search"}
 
-// toolFlags are the flags of `cadrun tool` that take a value (the others are booleans).
-var toolFlags = map[string]bool{"params": true, "params-file": true, "workspace": true}
+// scriptless reports a tool in ScriptlessTools.
+func scriptless(tool string) bool {
+	for _, t := range ScriptlessTools {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// toolFlag reports the flags of `cadrun tool` that take a value (the others are booleans).
+func toolFlag(name string) bool {
+	switch name {
+	case "params", "params-file", "workspace":
+		return true
+	}
+	return false
+}
 
 func init() {
 	if workerproc.IsWorker() {
@@ -53,7 +77,7 @@ func init() {
 // roles are the workers a command line starts ahead, by role: the importer's first, whose
 // start-up the conversion waits on before any script runs.
 func roles(args []string) []string {
-	if len(args) == 0 || !prestartFor[args[0]] {
+	if len(args) == 0 || !prestartFor(args[0]) {
 		return nil
 	}
 	tool := ""
@@ -64,7 +88,7 @@ func roles(args []string) []string {
 	if args[0] == "import" || tool == "import" {
 		r = append(r, importRole)
 	}
-	if !(args[0] == "tool" && ScriptlessTools[tool]) {
+	if !(args[0] == "tool" && scriptless(tool)) {
 		r = append(r, "1")
 	}
 	return r
@@ -95,7 +119,7 @@ func toolName(args []string) string {
 				break
 			}
 		}
-		if !hasValue && toolFlags[name] {
+		if !hasValue && toolFlag(name) {
 			i++ // the flag's value
 		}
 	}

@@ -91,7 +91,7 @@ func (ss *Session) Extrude(ctx context.Context, sc *scene.Scene, name string, he
 	}
 	var form *scene.Form
 	if pr.Curves != nil && o.Twist == 0 && o.Scale == [2]float64{1, 1} {
-		form = &scene.Form{Op: scene.FormExtrude, Profile: *pr.Curves, Base: z, Height: height}
+		form = scene.NewForm(scene.Form{Op: scene.FormExtrude, Profile: *pr.Curves, Base: z, Height: height})
 	}
 	return ss.finish(ctx, moved, r, form)
 }
@@ -157,7 +157,7 @@ func (ss *Session) Revolve(ctx context.Context, sc *scene.Scene, name string, o 
 	}
 	var form *scene.Form
 	if pr.Curves != nil {
-		form = &scene.Form{Op: scene.FormRevolve, Profile: *pr.Curves, Angle: angle}
+		form = scene.NewForm(scene.Form{Op: scene.FormRevolve, Profile: *pr.Curves, Angle: angle})
 	}
 	return ss.finish(ctx, ms, r, form)
 }
@@ -175,7 +175,7 @@ func (ss *Session) Box(ctx context.Context, c scene.Vec3, w, d, h float64) (*sce
 	}
 	r := scene.Recipe{Op: "box", Volume: w * d * h, VolumeExact: true, Surface: 2 * (w*d + w*h + d*h), SurfaceExact: true}
 	rect := scene.Polygon{Parts: []scene.PolygonPart{{Outer: []geom.Vec{{X: -w / 2, Y: -d / 2}, {X: w / 2, Y: -d / 2}, {X: w / 2, Y: d / 2}, {X: -w / 2, Y: d / 2}}}}}
-	return ss.placed(ctx, ms, c, r, &scene.Form{Op: scene.FormExtrude, Profile: rect, Base: -h / 2, Height: h, Offset: c})
+	return ss.placed(ctx, ms, c, r, scene.NewForm(scene.Form{Op: scene.FormExtrude, Profile: rect, Base: -h / 2, Height: h, Offset: c}))
 }
 
 // Cylinder makes a cylinder along Z of radius r at the bottom and r2 at the top (a cone or a
@@ -202,14 +202,14 @@ func (ss *Session) Cylinder(ctx context.Context, c scene.Vec3, r, r2, h float64,
 	rc := scene.Recipe{Op: "cylinder", Segments: n, Tolerance: ch.Abs,
 		Volume: math.Pi * h * (r*r + r*r2 + r2*r2) / 3, VolumeExact: true,
 		Surface: math.Pi*(r*r+r2*r2) + math.Pi*(r+r2)*slant, SurfaceExact: true}
-	form := &scene.Form{Op: scene.FormExtrude, Profile: disc(r), Base: -h / 2, Height: h, Offset: c}
+	form := scene.NewForm(scene.Form{Op: scene.FormExtrude, Profile: disc(r), Base: -h / 2, Height: h, Offset: c})
 	if r2 != r {
 		// A cone or a frustum turns its half-section about the axis.
 		half := []geom.Vec{{X: 0, Y: -h / 2}, {X: r, Y: -h / 2}, {X: r2, Y: h / 2}, {X: 0, Y: h / 2}}
 		if r2 == 0 {
 			half = append(half[:2], half[3])
 		}
-		form = &scene.Form{Op: scene.FormRevolve, Profile: scene.Polygon{Parts: []scene.PolygonPart{{Outer: half}}}, Angle: 2 * math.Pi, Offset: c}
+		form = scene.NewForm(scene.Form{Op: scene.FormRevolve, Profile: scene.Polygon{Parts: []scene.PolygonPart{{Outer: half}}}, Angle: 2 * math.Pi, Offset: c})
 	}
 	return ss.placed(ctx, ms, c, rc, form)
 }
@@ -238,7 +238,7 @@ func (ss *Session) Sphere(ctx context.Context, c scene.Vec3, r float64, f Facets
 	// The half disc right of the axis, from the south pole round to the north and back
 	// down the axis, turned a whole turn.
 	half := scene.Polygon{Parts: []scene.PolygonPart{{Outer: []geom.Vec{{X: 0, Y: -r}, {X: 0, Y: r}}, OuterBulges: []float64{1, 0}}}}
-	return ss.placed(ctx, ms, c, rc, &scene.Form{Op: scene.FormRevolve, Profile: half, Angle: 2 * math.Pi, Offset: c})
+	return ss.placed(ctx, ms, c, rc, scene.NewForm(scene.Form{Op: scene.FormRevolve, Profile: half, Angle: 2 * math.Pi, Offset: c}))
 }
 
 // primitive names a box, cylinder or sphere about the origin by its sizes and segments.

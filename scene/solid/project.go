@@ -119,20 +119,20 @@ func Project(ps []Placed, v View) (Projection, error) {
 		m := p.Solid.Mesh
 		base := int32(len(pr.pts))
 		nv := m.NumVertices()
+		// The vertices welded by position (a mesh may repeat one at a seam), numbered in the
+		// order they first come.
+		weld := m.Weld()
 		id := make([]int32, nv)
-		seen := make(map[[3]float32]int32, nv)
 		world := make([]scene.Vec3, 0, nv)
 		for i := range uint32(nv) {
-			key := [3]float32(m.Vertices[3*i : 3*i+3])
-			j, ok := seen[key]
-			if !ok {
-				j = int32(len(world))
-				seen[key] = j
-				q := p.World.Apply(m.Vertex(i))
-				world = append(world, q)
-				pr.pts = append(pr.pts, scene.Vec3{dot(q, v.Right), dot(q, v.Up), dot(q, v.Dir)})
+			if w := weld[i]; w != i {
+				id[i] = id[w]
+				continue
 			}
-			id[i] = j
+			id[i] = int32(len(world))
+			q := p.World.Apply(m.Vertex(i))
+			world = append(world, q)
+			pr.pts = append(pr.pts, scene.Vec3{dot(q, v.Right), dot(q, v.Up), dot(q, v.Dir)})
 		}
 		flip := p.World.Det() < 0
 		nt := m.NumTriangles()
@@ -157,41 +157,13 @@ func Project(ps []Placed, v View) (Projection, error) {
 			exact = append(exact, lines)
 			continue
 		}
-		// Each side of the mesh, with the triangles on either side of it.
-		type side struct{ t1, t2 int32 }
-		sides := make(map[[2]int32]side, 3*nt/2)
-		for t := range nt {
-			for k := range 3 {
-				a, b := id[m.Triangles[3*t+k]], id[m.Triangles[3*t+(k+1)%3]]
-				if a == b {
-					continue
-				}
-				key := [2]int32{min(a, b), max(a, b)}
-				s, ok := sides[key]
-				if !ok {
-					sides[key] = side{int32(t), -1}
-				} else if s.t2 < 0 {
-					s.t2 = int32(t)
-					sides[key] = s
-				}
-			}
-		}
+		// The edges come ordered by their ends, as id numbers them, so that the same solids
+		// make the same drawing.
 		cosFeature := math.Cos(scene.FeatureAngle * math.Pi / 180)
-		keys := make([][2]int32, 0, len(sides))
-		for k := range sides {
-			keys = append(keys, k)
-		}
-		slices.SortFunc(keys, func(x, y [2]int32) int {
-			if x[0] != y[0] {
-				return int(x[0] - y[0])
-			}
-			return int(x[1] - y[1])
-		})
-		for _, k := range keys {
-			s := sides[k]
-			draw := s.t2 < 0 || front[s.t1] != front[s.t2] || dot(normals[s.t1], normals[s.t2]) < cosFeature
+		for e := range m.WeldedEdges(weld).All() {
+			draw := e.T2 == scene.NoFace || front[e.T1] != front[e.T2] || dot(normals[e.T1], normals[e.T2]) < cosFeature
 			if draw {
-				edges = append(edges, edge{pr.pts[base+k[0]], pr.pts[base+k[1]]})
+				edges = append(edges, edge{pr.pts[base+id[e.A]], pr.pts[base+id[e.B]]})
 			}
 		}
 	}
@@ -249,29 +221,11 @@ func alongAxis(p Placed, v View) (Lines, bool) {
 	}
 	var out Lines
 	g := mapProfile(f.Profile, a)
-	reach := 0.0
-	for _, part := range g.Parts {
-		for _, q := range part.Outer {
-			reach = math.Max(reach, q.Len())
-		}
-	}
-	tiny := 1e-12 * math.Max(1, reach)
+	// The profile holds no edge of no length (scene.EmptyEdge), and a similarity keeps it so.
 	ring := func(pts []geom.Vec, bul []float64) {
-		// A profile may hold edges of no length (a boolean's seam): drop them.
-		var cp []geom.Vec
-		var cb []float64
-		for i, q := range pts {
-			if q.Sub(pts[(i+1)%len(pts)]).Len() <= tiny {
-				continue
-			}
-			cp = append(cp, q)
-			k := 0.0
-			if i < len(bul) {
-				k = bul[i]
-			}
-			cb = append(cb, k)
+		if len(bul) < len(pts) {
+			bul = make([]float64, len(pts)) // straight
 		}
-		pts, bul = cp, cb
 		if len(pts) < 2 {
 			return
 		}

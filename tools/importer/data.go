@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
@@ -29,7 +30,9 @@ const minDataBytes = 64
 
 // dataLine matches a call whose argument after the name is a list of plain numbers or a
 // string without escapes: a point list or a path, which data can hold.
-var dataLine = regexp.MustCompile(`^(\s*[A-Za-z]\w*\((?:'[^'\\]*'|name(?: \+ '[^'\\]*')?), )(\[[-+0-9.eE, ]*\]|'[^'\\"]*')(.*)$`)
+var dataLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\s*[A-Za-z]\w*\((?:'[^'\\]*'|name(?: \+ '[^'\\]*')?), )(\[[-+0-9.eE, ]*\]|'[^'\\"]*')(.*)$`)
+})
 
 // foldData folds code (fold) into a module within MaxSourceBytes. When the folded module would
 // pass it, the longest literals go to data files (Report.Data, named after the module: NAME/1.json,
@@ -43,7 +46,7 @@ func (g *gen) foldData(code, hint string) (string, error) {
 	lines := strings.Split(code, "\n")
 	var lits []literal
 	for i, l := range lines {
-		if m := dataLine.FindStringSubmatch(l); m != nil && len(m[2]) >= minDataBytes {
+		if m := dataLine().FindStringSubmatch(l); m != nil && len(m[2]) >= minDataBytes {
 			lits = append(lits, literal{i, len(m[2])})
 		}
 	}
@@ -108,7 +111,7 @@ func (g *gen) toData(lines []string, moved []literal, hint string) (string, map[
 		file.Reset()
 	}
 	for k, lit := range moved {
-		m := dataLine.FindStringSubmatch(lines[lit.line])
+		m := dataLine().FindStringSubmatch(lines[lit.line])
 		v := m[2]
 		if v[0] == '\'' {
 			v = `"` + v[1:len(v)-1] + `"`

@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cadrun/cadrun/runtime"
 )
@@ -36,17 +37,21 @@ type call struct {
 	nested             []bool   // for each number, whether it is inside brackets
 }
 
-// callLine matches a generated call on a name that ends in a serial number.
-var callLine = regexp.MustCompile(`^(\s*)([A-Za-z]\w*)\('([A-Za-z0-9_-]*?)([0-9]+)'(.*)\);$`)
+// callLine matches a generated call on a name that ends in a serial number. It and the
+// package's other patterns are compiled at first use: every process of the binary initialises
+// this package, and only an import folds.
+var callLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\s*)([A-Za-z]\w*)\('([A-Za-z0-9_-]*?)([0-9]+)'(.*)\);$`)
+})
 
 // dataRef is a reference to a literal in data (data.go): each call reads its own, and a table
 // of the indexes would say nothing the calls do not.
-var dataRef = regexp.MustCompile(`\bdata\[[0-9]+\]`)
+var dataRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bdata\[[0-9]+\]`) })
 
 // parseCall takes a line apart, or reports that it is not a call a run is made of.
 func parseCall(line string) (call, bool) {
-	m := callLine.FindStringSubmatch(line)
-	if m == nil || strings.HasPrefix(m[4], "0") && m[4] != "0" || dataRef.MatchString(m[5]) {
+	m := callLine().FindStringSubmatch(line)
+	if m == nil || strings.HasPrefix(m[4], "0") && m[4] != "0" || dataRef().MatchString(m[5]) {
 		return call{}, false
 	}
 	n, err := strconv.Atoi(m[4])
@@ -349,12 +354,14 @@ func paramNames(fn string) []string {
 }
 
 // groupLine matches a createGroup, a constant or a return of a literal list of names.
-var groupLine = regexp.MustCompile(`^(\s*createGroup\((?:'[^']*'|[A-Za-z_]\w*), |\s*const [A-Za-z_]\w* = |\s*return )\[(.*)\](\)?;)$`)
+var groupLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\s*createGroup\((?:'[^']*'|[A-Za-z_]\w*), |\s*const [A-Za-z_]\w* = |\s*return )\[(.*)\](\)?;)$`)
+})
 
 // foldNames rewrites the runs of consecutive names in a createGroup's list as names(...), and
 // reports whether it did.
 func foldNames(line string) (string, bool) {
-	m := groupLine.FindStringSubmatch(line)
+	m := groupLine().FindStringSubmatch(line)
 	if m == nil {
 		return line, false
 	}
@@ -390,11 +397,11 @@ func foldNames(line string) (string, bool) {
 }
 
 // serialNameRE matches a quoted name that ends in a serial number.
-var serialNameRE = regexp.MustCompile(`^'([A-Za-z0-9_-]*?)([1-9][0-9]*)'$`)
+var serialNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^'([A-Za-z0-9_-]*?)([1-9][0-9]*)'$`) })
 
 // serialName splits a quoted name into its prefix and serial number.
 func serialName(item string) (string, int, bool) {
-	m := serialNameRE.FindStringSubmatch(item)
+	m := serialNameRE().FindStringSubmatch(item)
 	if m == nil {
 		return "", 0, false
 	}

@@ -11,8 +11,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"golang.org/x/image/colornames"
 )
 
 // Color is an RGBA colour with channels in 0..1, as cadrun takes them.
@@ -314,8 +312,8 @@ func parseColor(v string) (Color, bool) {
 		}
 		return c, true
 	}
-	if rgba, ok := colornames.Map[lv]; ok {
-		return Color{float64(rgba.R) / 255, float64(rgba.G) / 255, float64(rgba.B) / 255, 1}, true
+	if c, ok := colorKeyword(lv); ok {
+		return Color{float64(c.r) / 255, float64(c.g) / 255, float64(c.b) / 255, 1}, true
 	}
 	return Color{}, false
 }
