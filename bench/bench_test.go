@@ -32,7 +32,7 @@ var workloads = []struct {
 	{
 		name: "W1", script: "w1.js",
 		// Rectangles have exact areas; a circle's area is that of its outline flattened at
-		// scene.DefaultTolerance (45 chords for radius 4), so the circles' total lies between
+		// geom.DefaultTolerance (45 chords for radius 4), so the circles' total lies between
 		// BENCH.md's 32-segment figure and the true circles'.
 		check: `let circles = 0, rects = 0
 for (let k = 0; k < 10000; k++) { if (k % 2 === 0) circles += getArea('e' + k); else rects += getArea('e' + k) }

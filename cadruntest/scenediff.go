@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // DefaultTolerance is how far apart two numbers of a scene may be and still count as equal:
@@ -42,7 +44,7 @@ func DiffScenes(oldJSON, newJSON []byte, tol float64) ([]string, error) {
 }
 
 // diffScenes is DiffScenes for scenes whose texts may use the workspace fonts fonts.
-func diffScenes(oldJSON, newJSON []byte, tol float64, fonts map[string]*scene.Font) ([]string, error) {
+func diffScenes(oldJSON, newJSON []byte, tol float64, fonts map[string]*text.Font) ([]string, error) {
 	if tol <= 0 {
 		tol = DefaultTolerance
 	}
@@ -67,7 +69,7 @@ func diffScenes(oldJSON, newJSON []byte, tol float64, fonts map[string]*scene.Fo
 	for _, c := range d.Changed {
 		changed[c.Name] = c
 	}
-	moves := map[string]scene.Vec{} // how far each entity's centre moved
+	moves := map[string]geom.Vec{} // how far each entity's centre moved
 	for _, o := range oldEnts {
 		if _, ok := newBy[o.Name]; ok {
 			moves[o.Name] = centre(newScene, o.Name).Sub(centre(oldScene, o.Name))
@@ -119,7 +121,7 @@ func byName(ents []entityJSON) map[string]entityJSON {
 	return by
 }
 
-func readScene(b []byte, fonts map[string]*scene.Font) (*scene.Scene, []entityJSON, error) {
+func readScene(b []byte, fonts map[string]*text.Font) (*scene.Scene, []entityJSON, error) {
 	s, err := scene.ReadJSONWithFonts(b, fonts)
 	if err != nil {
 		return nil, nil, err
@@ -220,20 +222,20 @@ func group(name string) string {
 	return strconv.Quote(name)
 }
 
-func bounds(s *scene.Scene, name string) scene.Box {
+func bounds(s *scene.Scene, name string) geom.Box {
 	e, err := s.Get(name)
 	if err != nil {
-		return scene.Box{}
+		return geom.Box{}
 	}
 	return s.WorldBounds(e)
 }
 
-func centre(s *scene.Scene, name string) scene.Vec {
+func centre(s *scene.Scene, name string) geom.Vec {
 	b := bounds(s, name)
 	return b.Min.Add(b.Max).Mul(0.5)
 }
 
-func at(p scene.Vec) string { return "(" + num(p.X) + ", " + num(p.Y) + ")" }
+func at(p geom.Vec) string { return "(" + num(p.X) + ", " + num(p.Y) + ")" }
 
 // num prints a distance or coordinate for people: at most 4 decimals, no trailing zeros.
 func num(f float64) string {

@@ -19,7 +19,7 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Status is a test's outcome, as `cadrun test` prints it.
@@ -77,7 +77,7 @@ func Compare(ws *modules.Workspace, snapDir, base string, out *Output, opt Optio
 		return Report{Status: StatusNew, Written: n}, err
 	}
 	var rep Report
-	var fonts map[string]*scene.Font // the workspace fonts its texts use, to read the snapshot
+	var fonts map[string]*text.Font // the workspace fonts its texts use, to read the snapshot
 	if out.Scene != nil {
 		fonts = out.Scene.Fonts()
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/text"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -41,17 +42,17 @@ func TestSceneJSONRoundTrip(t *testing.T) {
 }
 
 // workspaceFonts loads the fonts in dir's fonts/ folder, by name.
-func workspaceFonts(t *testing.T, dir string) map[string]*scene.Font {
+func workspaceFonts(t *testing.T, dir string) map[string]*text.Font {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "fonts", "*.ttf"))
-	fonts := map[string]*scene.Font{}
+	fonts := map[string]*text.Font{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".ttf")
-		if fonts[name], err = scene.LoadFont(name, data); err != nil {
+		if fonts[name], err = text.LoadFont(name, data); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // W1Scene builds the reference workload W1, many shapes:
@@ -15,7 +16,7 @@ func W1Scene() (*scene.Scene, error) {
 	for j := range 100 {
 		for i := range 100 {
 			k := 100*j + i
-			at := scene.Vec{X: float64(10 * i), Y: float64(10 * j)}
+			at := geom.Vec{X: float64(10 * i), Y: float64(10 * j)}
 			name := fmt.Sprintf("e%d", k)
 			if k%2 == 0 {
 				if _, err := s.Put(name, scene.Circle{Center: at, Radius: 4}); err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Fonts are read through the workspace like every file: by name, from fonts/NAME.ttf, .otf
@@ -54,7 +54,7 @@ func TestWorkspaceFonts(t *testing.T) {
 	if err := os.WriteFile(big, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(big, scene.MaxFontBytes+1); err != nil { // sparse: no disk used
+	if err := os.Truncate(big, text.MaxFontBytes+1); err != nil { // sparse: no disk used
 		t.Fatal(err)
 	}
 	if _, _, err := ws.ReadFont("big"); err == nil || err.Error() != "file too large: fonts/big.otf is over 33554432 bytes (MaxFontBytes)" {

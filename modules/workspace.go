@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // MaxReadBytes caps one file read.
@@ -396,7 +396,7 @@ func (w *Workspace) userModuleFiles(temps *[]string) []moduleFile {
 
 // ReadFont implements runtime.FontSource: fonts/NAME.ttf, .otf or .ttc, through the same
 // containment as every workspace file (no link leads outside, FIFOs and devices are refused),
-// capped at scene.MaxFontBytes.
+// capped at text.MaxFontBytes.
 func (w *Workspace) ReadFont(name string) ([]byte, string, error) {
 	if err := CheckName(name); err != nil {
 		return nil, "fonts/" + name, err
@@ -418,12 +418,12 @@ func (w *Workspace) ReadFont(name string) ([]byte, string, error) {
 		if !st.Mode().IsRegular() {
 			return nil, path, fmt.Errorf("%w: %s is a %s", ErrNotRegular, path, st.Mode().Type())
 		}
-		b, err := io.ReadAll(io.LimitReader(f, scene.MaxFontBytes+1))
+		b, err := io.ReadAll(io.LimitReader(f, text.MaxFontBytes+1))
 		if err != nil {
 			return nil, path, err
 		}
-		if len(b) > scene.MaxFontBytes {
-			return nil, path, fmt.Errorf("%w: %s is over %d bytes (MaxFontBytes)", ErrTooLarge, path, scene.MaxFontBytes)
+		if len(b) > text.MaxFontBytes {
+			return nil, path, fmt.Errorf("%w: %s is over %d bytes (MaxFontBytes)", ErrTooLarge, path, text.MaxFontBytes)
 		}
 		return b, path, nil
 	}

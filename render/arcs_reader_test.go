@@ -25,11 +25,12 @@ import (
 
 	"github.com/cadrun/cadrun/internal/browsertest"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // arcCircle is a circle in the result's own coordinates.
 type arcCircle struct {
-	c scene.Vec
+	c geom.Vec
 	r float64
 }
 
@@ -38,43 +39,43 @@ type arcCircle struct {
 type arcCase struct {
 	name   string
 	s      *scene.Scene
-	inside func(p scene.Vec) bool // the exact region, in the result's own coordinates
+	inside func(p geom.Vec) bool // the exact region, in the result's own coordinates
 	// circles and lines carry every edge of the outline; holes are the whole-circle holes,
 	// which the DXF writes as CIRCLEs. All in the result's own coordinates.
 	circles   []arcCircle
-	lines     [][2]scene.Vec
+	lines     [][2]geom.Vec
 	holes     []arcCircle
 	polylines int                               // how many polylines the DXF must hold
 	dxf       func(t *testing.T, g dxfGeometry) // what else the DXF must hold, nil for nothing
 }
 
 // world is the result's world matrix.
-func (c *arcCase) world(t *testing.T) scene.Affine {
+func (c *arcCase) world(t *testing.T) geom.Affine {
 	e, err := c.s.Get("part")
 	do(t, err)
 	return c.s.WorldMatrix(e)
 }
 
 // insideWorld is the exact region in world coordinates.
-func (c *arcCase) insideWorld(t *testing.T) func(scene.Vec) bool {
+func (c *arcCase) insideWorld(t *testing.T) func(geom.Vec) bool {
 	inv, ok := c.world(t).Invert()
 	if !ok {
 		t.Fatalf("%s: the result's world matrix is singular", c.name)
 	}
-	return func(p scene.Vec) bool { return c.inside(inv.Apply(p)) }
+	return func(p geom.Vec) bool { return c.inside(inv.Apply(p)) }
 }
 
-func within(p, c scene.Vec, r float64) bool { return p.Sub(c).Len() <= r }
+func within(p, c geom.Vec, r float64) bool { return p.Sub(c).Len() <= r }
 
 // inRoundedRect is the region of a w×h rectangle centred at the origin with corners of
 // radius r.
-func inRoundedRect(p scene.Vec, w, h, r float64) bool {
+func inRoundedRect(p geom.Vec, w, h, r float64) bool {
 	x, y := math.Abs(p.X), math.Abs(p.Y)
 	if x > w/2 || y > h/2 {
 		return false
 	}
 	if x > w/2-r && y > h/2-r {
-		return within(scene.Vec{X: x, Y: y}, scene.Vec{X: w/2 - r, Y: h/2 - r}, r)
+		return within(geom.Vec{X: x, Y: y}, geom.Vec{X: w/2 - r, Y: h/2 - r}, r)
 	}
 	return true
 }
@@ -93,10 +94,10 @@ func booleanPart(t *testing.T, s *scene.Scene, op scene.BoolOp, a, b []string) {
 }
 
 // plateCorners are the centres of the rounded corners of the 180×110 plate with radius 12.
-var plateCorners = []scene.Vec{{X: -78, Y: -43}, {X: 78, Y: -43}, {X: 78, Y: 43}, {X: -78, Y: 43}}
+var plateCorners = []geom.Vec{{X: -78, Y: -43}, {X: 78, Y: -43}, {X: 78, Y: 43}, {X: -78, Y: 43}}
 
 // plateLines are the plate's straight sides.
-var plateLines = [][2]scene.Vec{
+var plateLines = [][2]geom.Vec{
 	{{X: -90, Y: 0}, {X: -90, Y: 1}}, {{X: 90, Y: 0}, {X: 90, Y: 1}},
 	{{X: 0, Y: -55}, {X: 1, Y: -55}}, {{X: 0, Y: 55}, {X: 1, Y: 55}},
 }
@@ -110,7 +111,7 @@ func arcCases(t *testing.T) []*arcCase {
 	// four quarter turns, and four whole circles.
 	plate := scene.New()
 	put(t, plate, "plate", scene.RoundedRect{Width: 180, Height: 110, Radius: 12})
-	holeAt := []scene.Vec{{X: -75, Y: -40}, {X: 75, Y: -40}, {X: 75, Y: 40}, {X: -75, Y: 40}}
+	holeAt := []geom.Vec{{X: -75, Y: -40}, {X: 75, Y: -40}, {X: 75, Y: 40}, {X: -75, Y: 40}}
 	var holes []string
 	var holeCircles []arcCircle
 	for i, c := range holeAt {
@@ -126,7 +127,7 @@ func arcCases(t *testing.T) []*arcCase {
 	}
 	cases = append(cases, &arcCase{
 		name: "plate minus holes", s: plate,
-		inside: func(p scene.Vec) bool {
+		inside: func(p geom.Vec) bool {
 			for _, h := range holeAt {
 				if within(p, h, 5) {
 					return false
@@ -157,15 +158,15 @@ func arcCases(t *testing.T) []*arcCase {
 	// Two overlapping circles: one outline of two arcs, each more than half a turn.
 	const r, d = 10.0, 12.0
 	union := scene.New()
-	put(t, union, "a", scene.Circle{Center: scene.Vec{X: -d / 2}, Radius: r})
-	put(t, union, "b", scene.Circle{Center: scene.Vec{X: d / 2}, Radius: r})
+	put(t, union, "a", scene.Circle{Center: geom.Vec{X: -d / 2}, Radius: r})
+	put(t, union, "b", scene.Circle{Center: geom.Vec{X: d / 2}, Radius: r})
 	booleanPart(t, union, scene.Union, []string{"a"}, []string{"b"})
 	cases = append(cases, &arcCase{
 		name: "union of two circles", s: union,
-		inside: func(p scene.Vec) bool {
-			return within(p, scene.Vec{X: -d / 2}, r) || within(p, scene.Vec{X: d / 2}, r)
+		inside: func(p geom.Vec) bool {
+			return within(p, geom.Vec{X: -d / 2}, r) || within(p, geom.Vec{X: d / 2}, r)
 		},
-		circles: []arcCircle{{scene.Vec{X: -d / 2}, r}, {scene.Vec{X: d / 2}, r}}, polylines: 1,
+		circles: []arcCircle{{geom.Vec{X: -d / 2}, r}, {geom.Vec{X: d / 2}, r}}, polylines: 1,
 		dxf: func(t *testing.T, g dxfGeometry) {
 			// Each circle keeps 2π − 2·acos(d/2r) of its turn; a DXF bulge holds at most half
 			// a turn, so each arc is two equal bulged edges.
@@ -200,7 +201,7 @@ func arcCases(t *testing.T) []*arcCase {
 		put(t, s, "disc", scene.Circle{Radius: 10})
 		put(t, s, "square", scene.Rect{Width: 2 * half, Height: 2 * half})
 		booleanPart(t, s, scene.Intersect, []string{"disc"}, []string{"square"})
-		lines := [][2]scene.Vec{
+		lines := [][2]geom.Vec{
 			{{X: -half, Y: 0}, {X: -half, Y: 1}}, {{X: half, Y: 0}, {X: half, Y: 1}},
 			{{X: 0, Y: -half}, {X: 1, Y: -half}}, {{X: 0, Y: half}, {X: 1, Y: half}},
 		}
@@ -210,10 +211,10 @@ func arcCases(t *testing.T) []*arcCase {
 		}
 		cases = append(cases, &arcCase{
 			name: fmt.Sprintf("circle and square of half-side %g", half), s: s,
-			inside: func(p scene.Vec) bool {
-				return within(p, scene.Vec{}, 10) && math.Abs(p.X) <= half && math.Abs(p.Y) <= half
+			inside: func(p geom.Vec) bool {
+				return within(p, geom.Vec{}, 10) && math.Abs(p.X) <= half && math.Abs(p.Y) <= half
 			},
-			circles: []arcCircle{{scene.Vec{}, 10}}, lines: lines, polylines: 1,
+			circles: []arcCircle{{geom.Vec{}, 10}}, lines: lines, polylines: 1,
 			dxf: func(t *testing.T, g dxfGeometry) {
 				pl := g.polylines()[0]
 				if len(pl.Vertices) != 8 {
@@ -222,7 +223,7 @@ func arcCases(t *testing.T) []*arcCase {
 				y := math.Sqrt(100 - half*half)
 				wantBulge := math.Tan((math.Atan2(half, y) - math.Atan2(y, half)) / 4)
 				for _, v := range pl.Vertices {
-					p := scene.Vec{X: v[0], Y: v[1]}
+					p := geom.Vec{X: v[0], Y: v[1]}
 					if e := math.Abs(p.Len() - 10); e > tol {
 						t.Errorf("vertex %v is %g off the circle (at most %g)", p, e, tol)
 					}
@@ -242,22 +243,22 @@ func arcCases(t *testing.T) []*arcCase {
 	// must still bulge the right way and sit in the right place.
 	mirrored := scene.New()
 	put(t, mirrored, "plate", scene.RoundedRect{Width: 180, Height: 110, Radius: 12})
-	put(t, mirrored, "hole", scene.Circle{Center: scene.Vec{X: -75, Y: -40}, Radius: 5})
-	put(t, mirrored, "bite", scene.Circle{Center: scene.Vec{X: 90, Y: 55}, Radius: 20})
+	put(t, mirrored, "hole", scene.Circle{Center: geom.Vec{X: -75, Y: -40}, Radius: 5})
+	put(t, mirrored, "bite", scene.Circle{Center: geom.Vec{X: 90, Y: 55}, Radius: 20})
 	booleanPart(t, mirrored, scene.Difference, []string{"plate"}, []string{"hole", "bite"})
 	_, err := mirrored.CreateGroup("g", []string{"part"})
 	do(t, err)
-	do(t, mirrored.Scale("g", -1, 1, scene.SpaceWorld, &scene.Vec{}))
+	do(t, mirrored.Scale("g", -1, 1, scene.SpaceWorld, &geom.Vec{}))
 	do(t, mirrored.Rotate("g", 0.4, scene.SpaceWorld))
-	do(t, mirrored.Translate("g", scene.Vec{X: 30, Y: -10}, scene.SpaceWorld))
+	do(t, mirrored.Translate("g", geom.Vec{X: 30, Y: -10}, scene.SpaceWorld))
 	cases = append(cases, &arcCase{
 		name: "mirrored turned plate", s: mirrored,
-		inside: func(p scene.Vec) bool {
-			return inRoundedRect(p, 180, 110, 12) && !within(p, scene.Vec{X: -75, Y: -40}, 5) && !within(p, scene.Vec{X: 90, Y: 55}, 20)
+		inside: func(p geom.Vec) bool {
+			return inRoundedRect(p, 180, 110, 12) && !within(p, geom.Vec{X: -75, Y: -40}, 5) && !within(p, geom.Vec{X: 90, Y: 55}, 20)
 		},
-		circles:   append(append([]arcCircle{}, corners...), arcCircle{scene.Vec{X: 90, Y: 55}, 20}),
+		circles:   append(append([]arcCircle{}, corners...), arcCircle{geom.Vec{X: 90, Y: 55}, 20}),
 		lines:     plateLines,
-		holes:     []arcCircle{{scene.Vec{X: -75, Y: -40}, 5}},
+		holes:     []arcCircle{{geom.Vec{X: -75, Y: -40}, 5}},
 		polylines: 1,
 	})
 	return cases
@@ -306,7 +307,7 @@ func dxfGeometryOf(t *testing.T, files ...string) []dxfGeometry {
 	return got
 }
 
-func vec(p [2]float64) scene.Vec { return scene.Vec{X: p[0], Y: p[1]} }
+func vec(p [2]float64) geom.Vec { return geom.Vec{X: p[0], Y: p[1]} }
 
 // TestBooleanArcsDXFThroughEzdxf writes each boolean result with arcs in R12 and R2000 and
 // has ezdxf read it: the audit finds nothing; whole-circle holes are CIRCLEs at the right
@@ -359,7 +360,7 @@ func checkArcDXF(t *testing.T, c *arcCase, g dxfGeometry) {
 	// Coordinates are rounded to the quantum; a centre ezdxf derives from two rounded ends
 	// and a bulge moves by a few quanta at most.
 	tol := 4 * dxfQuantumOf(c.s)
-	onCircle := func(p scene.Vec, circles []arcCircle) bool {
+	onCircle := func(p geom.Vec, circles []arcCircle) bool {
 		for _, k := range circles {
 			if math.Abs(p.Sub(m.Apply(k.c)).Len()-k.r*scale) <= tol {
 				return true
@@ -367,7 +368,7 @@ func checkArcDXF(t *testing.T, c *arcCase, g dxfGeometry) {
 		}
 		return false
 	}
-	isCircle := func(centre scene.Vec, r float64) bool {
+	isCircle := func(centre geom.Vec, r float64) bool {
 		for _, k := range c.circles {
 			if centre.Sub(m.Apply(k.c)).Len() <= tol && math.Abs(r-k.r*scale) <= tol {
 				return true
@@ -375,7 +376,7 @@ func checkArcDXF(t *testing.T, c *arcCase, g dxfGeometry) {
 		}
 		return false
 	}
-	onLine := func(p scene.Vec) bool {
+	onLine := func(p geom.Vec) bool {
 		for _, l := range c.lines {
 			a, b := m.Apply(l[0]), m.Apply(l[1])
 			d := b.Sub(a)
@@ -387,12 +388,12 @@ func checkArcDXF(t *testing.T, c *arcCase, g dxfGeometry) {
 	}
 	// onEdge says whether p is on the region's edge: a point just one side of it along n is
 	// in the region, just the other side out.
-	onEdge := func(p, n scene.Vec) bool {
+	onEdge := func(p, n geom.Vec) bool {
 		e := 1e-3
 		return inside(p.Sub(n.Mul(e))) != inside(p.Add(n.Mul(e)))
 	}
 
-	var circles []scene.Vec
+	var circles []geom.Vec
 	for _, e := range g.Entities {
 		switch e.Kind {
 		case "CIRCLE":
@@ -411,7 +412,7 @@ func checkArcDXF(t *testing.T, c *arcCase, g dxfGeometry) {
 				t.Errorf("%s is open", e.Kind)
 			}
 			for _, v := range e.Vertices {
-				p := scene.Vec{X: v[0], Y: v[1]}
+				p := geom.Vec{X: v[0], Y: v[1]}
 				if !onCircle(p, c.circles) && !onLine(p) {
 					t.Errorf("vertex %v is on none of the shape's circles and lines", p)
 				}
@@ -437,8 +438,8 @@ func checkArcDXF(t *testing.T, c *arcCase, g dxfGeometry) {
 // checkArcPiece checks one piece ezdxf made of a polyline: an ARC whose centre and radius
 // are one of the shape's circles and whose middle is on the region's edge, or a LINE on one
 // of the shape's lines, likewise.
-func checkArcPiece(t *testing.T, p dxfEntity, isCircle func(c scene.Vec, r float64) bool,
-	onLine func(scene.Vec) bool, onEdge func(p, n scene.Vec) bool) {
+func checkArcPiece(t *testing.T, p dxfEntity, isCircle func(c geom.Vec, r float64) bool,
+	onLine func(geom.Vec) bool, onEdge func(p, n geom.Vec) bool) {
 	t.Helper()
 	switch p.Kind {
 	case "ARC":
@@ -450,7 +451,7 @@ func checkArcPiece(t *testing.T, p dxfEntity, isCircle func(c scene.Vec, r float
 		// ezdxf's arcs run counter-clockwise from the start angle to the end angle.
 		sweep := math.Mod(p.EndAngle-p.StartAngle+720, 360)
 		mid := (p.StartAngle + sweep/2) * math.Pi / 180
-		n := scene.Vec{X: math.Cos(mid), Y: math.Sin(mid)}
+		n := geom.Vec{X: math.Cos(mid), Y: math.Sin(mid)}
 		if m := centre.Add(n.Mul(p.Radius)); !onEdge(m, n) {
 			t.Errorf("ezdxf's ARC centre %v radius %v from %v° to %v°: its middle %v is not on the region's edge (a bulge turning the wrong way?)",
 				p.Center, p.Radius, p.StartAngle, p.EndAngle, m)
@@ -459,7 +460,7 @@ func checkArcPiece(t *testing.T, p dxfEntity, isCircle func(c scene.Vec, r float
 		a, b := vec(p.Start), vec(p.End)
 		mid := a.Add(b).Mul(0.5)
 		d := b.Sub(a)
-		n := scene.Vec{X: d.Y, Y: -d.X}.Mul(1 / d.Len())
+		n := geom.Vec{X: d.Y, Y: -d.X}.Mul(1 / d.Len())
 		if !onLine(mid) || !onEdge(mid, n) {
 			t.Errorf("ezdxf's LINE %v to %v is not on the region's edge", a, b)
 		}
@@ -473,24 +474,24 @@ const arcPictureWidth = 480
 
 // arcPictureSize is the picture size for a case, its view and the world point at the centre
 // of pixel (x, y) in a picture that keeps the view's aspect (cadrun's PNG, an SVG reader).
-func arcPictureSize(s *scene.Scene) (w, h int, view View, toWorld func(x, y int) scene.Vec) {
+func arcPictureSize(s *scene.Scene) (w, h int, view View, toWorld func(x, y int) geom.Vec) {
 	view = FitView(s, DefaultMargin)
 	sz := view.Size()
 	w = arcPictureWidth
 	h = int(math.Round(float64(w) * sz.Y / sz.X))
 	inv, _ := view.ToPixels(float64(w), float64(h)).Invert()
-	return w, h, view, func(x, y int) scene.Vec { return inv.Apply(scene.Vec{X: float64(x) + 0.5, Y: float64(y) + 0.5}) }
+	return w, h, view, func(x, y int) geom.Vec { return inv.Apply(geom.Vec{X: float64(x) + 0.5, Y: float64(y) + 0.5}) }
 }
 
 // exactDisagreement compares a picture of black on white with the exact region: a pixel is
 // ink when darker than mid-grey, and must be ink exactly when its centre is inside, unless
 // the region's edge passes within one pixel of the centre. It returns how many pixels
 // disagree, the first, and how many pixels were left out as edge pixels.
-func exactDisagreement(pic *image.RGBA, toWorld func(x, y int) scene.Vec, inside func(scene.Vec) bool) (bad int, first image.Point, edge int) {
-	var ring [8]scene.Vec // eight points one pixel away from a centre, in pixels
+func exactDisagreement(pic *image.RGBA, toWorld func(x, y int) geom.Vec, inside func(geom.Vec) bool) (bad int, first image.Point, edge int) {
+	var ring [8]geom.Vec // eight points one pixel away from a centre, in pixels
 	for i := range ring {
 		sn, cs := math.Sincos(float64(i) * math.Pi / 4)
-		ring[i] = scene.Vec{X: cs, Y: sn}
+		ring[i] = geom.Vec{X: cs, Y: sn}
 	}
 	o := toWorld(0, 0)
 	dx, dy := toWorld(1, 0).Sub(o), toWorld(0, 1).Sub(o)
@@ -523,7 +524,7 @@ func exactDisagreement(pic *image.RGBA, toWorld func(x, y int) scene.Vec, inside
 }
 
 // checkExact fails the test when a reader's picture disagrees with the exact region.
-func checkExact(t *testing.T, c *arcCase, reader string, pic *image.RGBA, toWorld func(x, y int) scene.Vec) {
+func checkExact(t *testing.T, c *arcCase, reader string, pic *image.RGBA, toWorld func(x, y int) geom.Vec) {
 	t.Helper()
 	bad, first, edge := exactDisagreement(pic, toWorld, c.insideWorld(t))
 	if bad > 0 {
@@ -628,8 +629,8 @@ func TestBooleanArcsPDFThroughPoppler(t *testing.T) {
 		}
 		// The page is the view; pdftoppm stretches it to w×h, each axis on its own.
 		sz := view.Size()
-		toWorld := func(x, y int) scene.Vec {
-			return scene.Vec{X: view.Min.X + (float64(x)+0.5)*sz.X/float64(w), Y: view.Max.Y - (float64(y)+0.5)*sz.Y/float64(h)}
+		toWorld := func(x, y int) geom.Vec {
+			return geom.Vec{X: view.Min.X + (float64(x)+0.5)*sz.X/float64(w), Y: view.Max.Y - (float64(y)+0.5)*sz.Y/float64(h)}
 		}
 		checkExact(t, c, "poppler", decodeRGBA(t, c.name, f), toWorld)
 	}
@@ -711,30 +712,30 @@ func TestBooleanArcsSVGPathText(t *testing.T) {
 // rounding to a thousandth of a point.
 func TestPDFArcCubicsOnTheCircle(t *testing.T) {
 	t.Parallel()
-	var arcs []scene.Seg
+	var arcs []geom.Seg
 	for _, c := range arcCases(t) {
 		for it := range c.s.Paint() {
 			for _, s := range it.Path {
-				if s.Kind == scene.SegArc {
+				if s.Kind == geom.SegArc {
 					arcs = append(arcs, s)
 				}
 			}
 		}
 	}
 	for _, sweep := range []float64{1e-3, 0.3, math.Pi / 6, math.Pi / 2, 2, math.Pi, 4.5, 2 * math.Pi, -2 * math.Pi, -1} {
-		for _, uv := range [][2]scene.Vec{
+		for _, uv := range [][2]geom.Vec{
 			{{X: 7}, {Y: 7}},               // a circle
 			{{X: 0, Y: 3}, {X: 3}},         // mirrored
 			{{X: 20, Y: 5}, {X: -1, Y: 4}}, // an ellipse, skewed
 		} {
-			arcs = append(arcs, scene.Seg{Kind: scene.SegArc, P: [3]scene.Vec{{X: 5, Y: -2}, uv[0], uv[1]}, T0: 0.7, T1: 0.7 + sweep})
+			arcs = append(arcs, geom.Seg{Kind: geom.SegArc, P: [3]geom.Vec{{X: 5, Y: -2}, uv[0], uv[1]}, T0: 0.7, T1: 0.7 + sweep})
 		}
 	}
 	worst := 0.0
 	for _, s := range arcs {
 		// A point q is on the ellipse c + u cos t + v sin t when [u v]⁻¹(q − c) has length 1;
 		// the distance off it is at most that length's error times the larger semi-axis.
-		axes := scene.Affine{A: s.P[1].X, B: s.P[1].Y, C: s.P[2].X, D: s.P[2].Y}
+		axes := geom.Affine{A: s.P[1].X, B: s.P[1].Y, C: s.P[2].X, D: s.P[2].Y}
 		inv, ok := axes.Invert()
 		if !ok {
 			t.Fatalf("degenerate arc %+v", s)
@@ -742,7 +743,7 @@ func TestPDFArcCubicsOnTheCircle(t *testing.T) {
 		r := axes.MaxScale()
 		start := s.ArcPoint(s.T0)
 		pieces := 0
-		arcCubics(s, func(c1, c2, end scene.Vec) {
+		arcCubics(s, func(c1, c2, end geom.Vec) {
 			pieces++
 			for i := 0; i <= 32; i++ {
 				u := float64(i) / 32

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestWritersRefuseDashesOverBudget draws a dotted line the sandbox allowed and then scaled up
@@ -15,7 +16,7 @@ import (
 func TestWritersRefuseDashesOverBudget(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
-	put(t, s, "l", scene.Line{Points: []scene.Vec{{}, {X: 1e5}}})
+	put(t, s, "l", scene.Line{Points: []geom.Vec{{}, {X: 1e5}}})
 	do(t, s.SetLinetype("l", "dot", 0))
 	writers := []struct {
 		name  string

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // ErrCamera is returned for a view that is neither a standard view's name, "sheet", nor a
@@ -236,6 +237,6 @@ func (c Camera) basis() camBasis {
 }
 
 // screen is where p lands on the screen plane, in scene units along right and up.
-func (b camBasis) screen(p scene.Vec3) scene.Vec {
-	return scene.Vec{X: dot3(p, b.right), Y: dot3(p, b.up)}
+func (b camBasis) screen(p scene.Vec3) geom.Vec {
+	return geom.Vec{X: dot3(p, b.right), Y: dot3(p, b.up)}
 }

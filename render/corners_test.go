@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // cornersScene has four thick V polylines, 4 wide, apex at (x+10, 20) and feet at (x, 0) and
@@ -31,7 +32,7 @@ func cornersScene(t *testing.T) *scene.Scene {
 		name, join string
 		x, limit   float64
 	}{{"miter", scene.StrokeMiter, 0, 0}, {"bevel", scene.StrokeBevel, 30, 0}, {"limit", scene.StrokeMiter, 60, 1}, {"round", "", 90, 0}} {
-		put(t, s, v.name, scene.Line{Points: []scene.Vec{{X: v.x}, {X: v.x + 10, Y: 20}, {X: v.x + 20}}})
+		put(t, s, v.name, scene.Line{Points: []geom.Vec{{X: v.x}, {X: v.x + 10, Y: 20}, {X: v.x + 20}}})
 		must(s.SetStroke(v.name, black, 4))
 		must(s.SetStrokeCorners(v.name, "", v.join, v.limit))
 	}
@@ -39,11 +40,11 @@ func cornersScene(t *testing.T) *scene.Scene {
 		name string
 		x    float64
 	}{{"butt", 0}, {"square", 30}} {
-		put(t, s, l.name, scene.Line{Points: []scene.Vec{{X: l.x, Y: -20}, {X: l.x + 20, Y: -20}}})
+		put(t, s, l.name, scene.Line{Points: []geom.Vec{{X: l.x, Y: -20}, {X: l.x + 20, Y: -20}}})
 		must(s.SetStroke(l.name, black, 4))
 		must(s.SetStrokeCorners(l.name, l.name, "", 0))
 	}
-	for i, c := range []scene.Vec{{X: -9, Y: -29}, {X: 119, Y: 29}} {
+	for i, c := range []geom.Vec{{X: -9, Y: -29}, {X: 119, Y: 29}} {
 		name := []string{"low", "high"}[i]
 		put(t, s, name, scene.Rect{Center: c, Width: 2, Height: 2})
 		must(s.SetFill(name, black))
@@ -70,7 +71,7 @@ func checkCorners(t *testing.T, reader string, img *image.RGBA) {
 	if x1 < x0 {
 		t.Fatalf("%s: no ink", reader)
 	}
-	at := func(p scene.Vec) bool { // world to pixels, y up
+	at := func(p geom.Vec) bool { // world to pixels, y up
 		x := float64(x0) + (p.X+10)/130*float64(x1-x0+1)
 		y := float64(y0) + (30-p.Y)/60*float64(y1-y0+1)
 		return dark(int(x), int(y))
@@ -78,23 +79,23 @@ func checkCorners(t *testing.T, reader string, img *image.RGBA) {
 	var wrong []string
 	for _, c := range []struct {
 		what string
-		p    scene.Vec
+		p    geom.Vec
 		ink  bool
 	}{
-		{"a miter reaches its tip", scene.Vec{X: 10, Y: 22.8}, true},
-		{"a miter is pointed", scene.Vec{X: 11.5, Y: 22.3}, false},
-		{"a bevel stops short of the tip", scene.Vec{X: 40, Y: 21.3}, false},
-		{"a bevel covers the apex", scene.Vec{X: 40, Y: 20.5}, true},
-		{"a miter past its limit is bevelled", scene.Vec{X: 70, Y: 21.3}, false},
-		{"a miter past its limit still covers the apex", scene.Vec{X: 70, Y: 20.5}, true},
-		{"a round join reaches half a width past the apex", scene.Vec{X: 100, Y: 21.6}, true},
-		{"a round join stops there", scene.Vec{X: 100, Y: 22.4}, false},
-		{"a butt cap covers the line to its start", scene.Vec{X: 0.3, Y: -18.3}, true},
-		{"a butt cap ends at the start", scene.Vec{X: -0.4, Y: -20}, false},
-		{"a butt cap ends at the end", scene.Vec{X: 20.4, Y: -20}, false},
-		{"a square cap reaches half a width before the start", scene.Vec{X: 28.3, Y: -18.3}, true},
-		{"a square cap reaches half a width past the end", scene.Vec{X: 51.7, Y: -21.7}, true},
-		{"a square cap ends there", scene.Vec{X: 52.4, Y: -20}, false},
+		{"a miter reaches its tip", geom.Vec{X: 10, Y: 22.8}, true},
+		{"a miter is pointed", geom.Vec{X: 11.5, Y: 22.3}, false},
+		{"a bevel stops short of the tip", geom.Vec{X: 40, Y: 21.3}, false},
+		{"a bevel covers the apex", geom.Vec{X: 40, Y: 20.5}, true},
+		{"a miter past its limit is bevelled", geom.Vec{X: 70, Y: 21.3}, false},
+		{"a miter past its limit still covers the apex", geom.Vec{X: 70, Y: 20.5}, true},
+		{"a round join reaches half a width past the apex", geom.Vec{X: 100, Y: 21.6}, true},
+		{"a round join stops there", geom.Vec{X: 100, Y: 22.4}, false},
+		{"a butt cap covers the line to its start", geom.Vec{X: 0.3, Y: -18.3}, true},
+		{"a butt cap ends at the start", geom.Vec{X: -0.4, Y: -20}, false},
+		{"a butt cap ends at the end", geom.Vec{X: 20.4, Y: -20}, false},
+		{"a square cap reaches half a width before the start", geom.Vec{X: 28.3, Y: -18.3}, true},
+		{"a square cap reaches half a width past the end", geom.Vec{X: 51.7, Y: -21.7}, true},
+		{"a square cap ends there", geom.Vec{X: 52.4, Y: -20}, false},
 	} {
 		if at(c.p) != c.ink {
 			wrong = append(wrong, c.what)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cadrun/cadrun/internal/browsertest"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // hairlineDashScene is dashedScene with the dashed line drawn as a hairline: its dashes are
@@ -30,7 +31,7 @@ func hairlineDashScene(t *testing.T) *scene.Scene {
 func TestDashedHairlineThroughChromium(t *testing.T) {
 	t.Parallel()
 	// The line falls on a pixel's middle row, so that a hairline is one dark row, not two grey.
-	v := View{Min: scene.Vec{X: -5, Y: -8.05}, Max: scene.Vec{X: 95, Y: 7.95}}
+	v := View{Min: geom.Vec{X: -5, Y: -8.05}, Max: geom.Vec{X: 95, Y: 7.95}}
 	svg, err := SVG(hairlineDashScene(t), SVGOptions{View: &v, Width: 1000, Height: 160})
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +66,7 @@ func TestDashedHairlineFilled(t *testing.T) {
 	if err := s.SetLinetype("plate", "hidden", 1); err != nil {
 		t.Fatal(err)
 	}
-	put(t, s, "wide", scene.Line{Points: []scene.Vec{{X: -20, Y: 15}, {X: 20, Y: 15}}})
+	put(t, s, "wide", scene.Line{Points: []geom.Vec{{X: -20, Y: 15}, {X: 20, Y: 15}}})
 	if err := s.SetStroke("wide", &scene.Color{0, 0, 0, 1}, 0.5); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestDashesThroughLibreCAD has LibreCAD print the DXF of a dashed hairline 87 units long (6
@@ -17,7 +18,7 @@ import (
 func TestDashesThroughLibreCAD(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
-	put(t, s, "dashed", scene.Line{Points: []scene.Vec{{X: 0}, {X: 87}}})
+	put(t, s, "dashed", scene.Line{Points: []geom.Vec{{X: 0}, {X: 87}}})
 	if err := s.SetLinetype("dashed", "dashed", 1); err != nil {
 		t.Fatal(err)
 	}

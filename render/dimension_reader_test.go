@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestDimensionPNGInk draws a horizontal dimension through the PNG writer, decodes the file
@@ -16,13 +17,13 @@ import (
 func TestDimensionPNGInk(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
-	d := &scene.Dimension{Type: scene.DimHorizontal, Points: []scene.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}}, Offset: 10,
+	d := &scene.Dimension{Type: scene.DimHorizontal, Points: []geom.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}}, Offset: 10,
 		Precision: 2, Size: 2.5}
 	if _, err := s.Put("w", d); err != nil {
 		t.Fatal(err)
 	}
 	// 10 pixels a unit, world (-5, -5) at the bottom-left corner.
-	b, err := PNG(s, PNGOptions{Width: 500, Height: 250, View: &View{Min: scene.Vec{X: -5, Y: -5}, Max: scene.Vec{X: 45, Y: 20}}})
+	b, err := PNG(s, PNGOptions{Width: 500, Height: 250, View: &View{Min: geom.Vec{X: -5, Y: -5}, Max: geom.Vec{X: 45, Y: 20}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,8 @@ import (
 
 	"github.com/cadrun/cadrun/internal/aci"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // DXFVersion is the DXF release a file is written for.
@@ -40,7 +42,7 @@ const (
 
 // DefaultDXFTolerance is the default largest distance, in scene units, between a curve the
 // DXF cannot hold exactly (a Bézier, an ellipse) and the polyline written for it.
-const DefaultDXFTolerance = scene.DefaultTolerance
+const DefaultDXFTolerance = geom.DefaultTolerance
 
 // ParseDXFVersion reads "12" (or "R12") and "2000" (or "R2000").
 func ParseDXFVersion(s string) (DXFVersion, error) {
@@ -128,7 +130,7 @@ func DXF(s *scene.Scene, opt DXFOptions) ([]byte, error) {
 
 // dxfQuantum is the rounding step of coordinates: a millionth of the drawing's larger side,
 // as a power of ten (as in the SVG), and the digits after the point it needs.
-func dxfQuantum(b scene.Box) (float64, int) {
+func dxfQuantum(b geom.Box) (float64, int) {
 	side := 1.0
 	if b.NonEmpty {
 		if sz := b.Size(); math.Max(sz.X, sz.Y) > 0 {
@@ -177,7 +179,7 @@ type dxfShape struct {
 	layer    int    // index into the layers
 	color    int    // ACI, or dxfByLayer
 	linetype string // LTYPE name; "" is BYLAYER
-	center   scene.Vec
+	center   geom.Vec
 	radius   float64
 	a0, a1   float64 // ARC: start and end angle in degrees, counter-clockwise
 	pts      []dxfVertex
@@ -190,7 +192,7 @@ type dxfShape struct {
 // dxfVertex is a polyline vertex; bulge is tan(θ/4) of the arc to the next vertex (θ > 0
 // counter-clockwise), 0 for a straight segment.
 type dxfVertex struct {
-	p     scene.Vec
+	p     geom.Vec
 	bulge float64
 }
 
@@ -216,7 +218,7 @@ type dxfDoc struct {
 }
 
 // MaxDXFPoints caps the polyline vertices of one DXF, counted as the curves are flattened
-// (about 50 bytes of DXF each): each curve segment is bounded by scene.MaxCurveSegments, but
+// (about 50 bytes of DXF each): each curve segment is bounded by geom.MaxCurveSegments, but
 // not the whole, and a fine tolerance, a long Bézier path or a huge text would otherwise
 // build gigabytes before the file's size could be checked.
 const MaxDXFPoints = 2_000_000
@@ -319,7 +321,7 @@ func (d *dxfDoc) linetype(name string, scale float64) string {
 	if scale == 0 {
 		scale = 1
 	}
-	lt, err := scene.LookupLinetype(name)
+	lt, err := drafting.LookupLinetype(name)
 	if err != nil || len(lt.Pattern) == 0 {
 		return "CONTINUOUS"
 	}
@@ -395,10 +397,10 @@ func dxfLayerName(group string, maxLen int, taken map[string]bool) string {
 }
 
 // addPath splits a world path into subpaths and adds one entity for each.
-func (d *dxfDoc) addPath(p scene.Path, layer, color int) {
+func (d *dxfDoc) addPath(p geom.Path, layer, color int) {
 	start := 0
 	for i := 1; i <= len(p); i++ {
-		if i == len(p) || p[i].Kind == scene.SegMove {
+		if i == len(p) || p[i].Kind == geom.SegMove {
 			if i > start {
 				d.addSubpath(p[start:i], layer, color)
 			}
@@ -407,14 +409,14 @@ func (d *dxfDoc) addPath(p scene.Path, layer, color int) {
 	}
 }
 
-func (d *dxfDoc) near(a, b scene.Vec) bool {
+func (d *dxfDoc) near(a, b geom.Vec) bool {
 	return math.Abs(a.X-b.X) <= d.quantum/2 && math.Abs(a.Y-b.Y) <= d.quantum/2
 }
 
-func (d *dxfDoc) addSubpath(p scene.Path, layer, color int) {
+func (d *dxfDoc) addSubpath(p geom.Path, layer, color int) {
 	// A lone circular arc is a CIRCLE (a full turn) or an ARC (open).
-	if len(p) >= 2 && p[0].Kind == scene.SegMove && p[1].Kind == scene.SegArc &&
-		(len(p) == 2 || len(p) == 3 && p[2].Kind == scene.SegClose) {
+	if len(p) >= 2 && p[0].Kind == geom.SegMove && p[1].Kind == geom.SegArc &&
+		(len(p) == 2 || len(p) == 3 && p[2].Kind == geom.SegClose) {
 		a := p[1]
 		if sweep, ok := a.CircularSweep(); ok && d.near(p[0].P[0], a.ArcPoint(a.T0)) {
 			r := a.P[1].Len()
@@ -446,9 +448,9 @@ func (d *dxfDoc) addSubpath(p scene.Path, layer, color int) {
 // vertices is a world subpath as polyline vertices, circular arcs as bulges of at most half
 // a turn, other curves flattened at the tolerance, and whether it is closed (its closing
 // segment is then the last vertex's to the first).
-func (d *dxfDoc) vertices(p scene.Path) (pts []dxfVertex, closed bool) {
-	var here scene.Vec
-	add := func(q scene.Vec, bulge float64) {
+func (d *dxfDoc) vertices(p geom.Path) (pts []dxfVertex, closed bool) {
+	var here geom.Vec
+	add := func(q geom.Vec, bulge float64) {
 		if d.points++; d.points > MaxDXFPoints {
 			return // refused by DXF; the rest is not worth making
 		}
@@ -461,11 +463,11 @@ func (d *dxfDoc) vertices(p scene.Path) (pts []dxfVertex, closed bool) {
 		}
 		pts = append(pts, dxfVertex{p: q})
 	}
-	flat := func(seg scene.Seg) {
+	flat := func(seg geom.Seg) {
 		if d.points > MaxDXFPoints {
 			return
 		}
-		for _, pl := range (scene.Path{{Kind: scene.SegMove, P: [3]scene.Vec{here}}, seg}).Flatten(d.tol) {
+		for _, pl := range (geom.Path{{Kind: geom.SegMove, P: [3]geom.Vec{here}}, seg}).Flatten(d.tol) {
 			for _, q := range pl.Points[1:] {
 				add(q, 0)
 			}
@@ -473,11 +475,11 @@ func (d *dxfDoc) vertices(p scene.Path) (pts []dxfVertex, closed bool) {
 	}
 	for _, seg := range p {
 		switch seg.Kind {
-		case scene.SegMove, scene.SegLine:
+		case geom.SegMove, geom.SegLine:
 			add(seg.P[0], 0)
-		case scene.SegQuad, scene.SegCubic:
+		case geom.SegQuad, geom.SegCubic:
 			flat(seg)
-		case scene.SegArc:
+		case geom.SegArc:
 			add(seg.ArcPoint(seg.T0), 0)
 			sweep, ok := seg.CircularSweep()
 			if !ok {
@@ -488,7 +490,7 @@ func (d *dxfDoc) vertices(p scene.Path) (pts []dxfVertex, closed bool) {
 			for q, bulge := range seg.HalfTurnPoints(sweep) {
 				add(q, bulge)
 			}
-		case scene.SegClose:
+		case geom.SegClose:
 			closed = true
 		}
 	}
@@ -607,7 +609,7 @@ func (w *dxfWriter) section(name string) {
 
 func (w *dxfWriter) endsec() { w.tag(0, "ENDSEC") }
 
-func (w *dxfWriter) header(b scene.Box, insUnits int) {
+func (w *dxfWriter) header(b geom.Box, insUnits int) {
 	w.section("HEADER")
 	w.tag(9, "$ACADVER")
 	if w.r2000 {
@@ -627,7 +629,7 @@ func (w *dxfWriter) header(b scene.Box, insUnits int) {
 		w.tag(1, "AC1009")
 	}
 	w.tag(9, "$INSBASE")
-	w.point(scene.Vec{})
+	w.point(geom.Vec{})
 	if b.NonEmpty {
 		w.tag(9, "$EXTMIN")
 		w.point(b.Min)
@@ -642,10 +644,10 @@ func (w *dxfWriter) header(b scene.Box, insUnits int) {
 }
 
 // point writes a 3D point with z = 0 (codes 10, 20, 30).
-func (w *dxfWriter) point(p scene.Vec) { w.pointAt(10, p) }
+func (w *dxfWriter) point(p geom.Vec) { w.pointAt(10, p) }
 
 // pointAt writes a 3D point with z = 0 under codes code, code+10 and code+20.
-func (w *dxfWriter) pointAt(code int, p scene.Vec) {
+func (w *dxfWriter) pointAt(code int, p geom.Vec) {
 	w.coord(code, p.X)
 	w.coord(code+10, p.Y)
 	w.tag(code+20, "0.0")
@@ -793,7 +795,7 @@ func (w *dxfWriter) blocks(layers []dxfLayer, styles []dxfStyle) {
 			w.blockEntity("BLOCK", owner, paper, "AcDbBlockBegin")
 			w.tag(2, name)
 			w.int(70, 0)
-			w.point(scene.Vec{})
+			w.point(geom.Vec{})
 			w.tag(3, name)
 			w.tag(1, "")
 			w.blockEntity("ENDBLK", owner, paper, "AcDbBlockEnd")
@@ -907,7 +909,7 @@ func (w *dxfWriter) shape(sh *dxfShape, layers []dxfLayer, styles []dxfStyle) {
 		}
 		w.entity("POLYLINE", layer, sh.color, sh.linetype, "")
 		w.int(66, 1)
-		w.point(scene.Vec{})
+		w.point(geom.Vec{})
 		w.int(70, flags)
 		for _, v := range sh.pts {
 			w.tag(0, "VERTEX")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestDXFPointBudget writes scenes whose curves would make more polyline vertices than
@@ -16,7 +17,7 @@ func TestDXFPointBudget(t *testing.T) {
 	t.Parallel()
 	ellipses := scene.New()
 	for i := range 600 { // 600 × 4,097 vertices at 1e-9
-		if _, err := ellipses.Put(fmt.Sprintf("e%d", i), scene.Ellipse{Center: scene.Vec{X: float64(i % 60 * 30), Y: float64(i / 60 * 30)}, RX: 12, RY: 8}); err != nil {
+		if _, err := ellipses.Put(fmt.Sprintf("e%d", i), scene.Ellipse{Center: geom.Vec{X: float64(i % 60 * 30), Y: float64(i / 60 * 30)}, RX: 12, RY: 8}); err != nil {
 			t.Fatal(err)
 		}
 	}

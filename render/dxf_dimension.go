@@ -23,6 +23,8 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // DXF dimension types (group 70), before the flag 32 that says the block is this
@@ -46,10 +48,10 @@ type dxfDims struct {
 type dxfDim struct {
 	typ      int // group 70 without flags
 	pts      scene.DimPoints
-	mid      scene.Vec // the middle of the text
-	measured float64   // as group 42 holds it: a length, or an angle in radians
-	text     string    // the text override, escaped; "" for none
-	style    int       // index into the styles
+	mid      geom.Vec // the middle of the text
+	measured float64  // as group 42 holds it: a length, or an angle in radians
+	text     string   // the text override, escaped; "" for none
+	style    int      // index into the styles
 	shapes   []dxfShape
 	record   int // the handle of the block's BLOCK_RECORD, given out with the tables
 }
@@ -98,7 +100,7 @@ func (d *dxfDoc) addDimension(dim *scene.Dimension, it scene.Item, layer, color 
 	for i := start; i < len(d.shapes); i++ {
 		d.shapes[i].linetype = linetype
 	}
-	text := &scene.Text{Text: display, Size: dim.Size, Align: scene.AlignCenter}
+	text := &scene.Text{Text: display, Size: dim.Size, Align: text.AlignCenter}
 	if len(label) > 0 && !(d.textEntities && d.addText(text, it.Label.Place, layer, color)) {
 		d.addPath(label, layer, color)
 	}
@@ -220,7 +222,7 @@ func (w *dxfWriter) dimBlocks(layers []dxfLayer, styles []dxfStyle) {
 		w.blockEntity("BLOCK", owner, false, "AcDbBlockBegin")
 		w.tag(2, dxfDimBlock(i))
 		w.int(70, 1)
-		w.point(scene.Vec{})
+		w.point(geom.Vec{})
 		w.tag(3, dxfDimBlock(i))
 		w.tag(1, "")
 		w.block = dm.record
@@ -312,7 +314,7 @@ func (w *dxfWriter) exact(code int, v float64) {
 }
 
 // exactPoint writes a point with z = 0 at full precision under code, code+10 and code+20.
-func (w *dxfWriter) exactPoint(code int, p scene.Vec) {
+func (w *dxfWriter) exactPoint(code int, p geom.Vec) {
 	w.exact(code, p.X)
 	w.exact(code+10, p.Y)
 	w.tag(code+20, "0.0")

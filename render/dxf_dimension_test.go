@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // dimensionScene has a plate and a hole with one dimension of every kind about them at the
@@ -26,19 +27,19 @@ func dimensionScene(t *testing.T) *scene.Scene {
 			t.Fatalf("Put(%q): %v", name, err)
 		}
 	}
-	put("plate", scene.Rect{Center: scene.Vec{X: 20, Y: 10}, Width: 40, Height: 20})
-	put("hole", scene.Circle{Center: scene.Vec{X: 10, Y: 5}, Radius: 5})
+	put("plate", scene.Rect{Center: geom.Vec{X: 20, Y: 10}, Width: 40, Height: 20})
+	put("hole", scene.Circle{Center: geom.Vec{X: 10, Y: 5}, Radius: 5})
 	set := func(prefix string, size float64, precision int) []string {
 		dims := []struct {
 			name string
 			d    scene.Dimension
 		}{
-			{"aligned", scene.Dimension{Type: scene.DimAligned, Points: []scene.Vec{{X: 0, Y: 0}, {X: 30, Y: 40}}, Offset: 5}},
-			{"h", scene.Dimension{Type: scene.DimHorizontal, Points: []scene.Vec{{X: 0, Y: 0}, {X: 40, Y: 20}}, Offset: 8}},
-			{"v", scene.Dimension{Type: scene.DimVertical, Points: []scene.Vec{{X: 40, Y: 0}, {X: 40, Y: 20}}, Offset: -8}},
-			{"r", scene.Dimension{Type: scene.DimRadius, Points: []scene.Vec{{X: 10, Y: 5}}, Radius: 5, Angle: math.Pi / 4, Units: " mm"}},
-			{"dia", scene.Dimension{Type: scene.DimDiameter, Points: []scene.Vec{{X: 10, Y: 5}}, Radius: 5, Angle: 0.3, Text: "<> H7"}},
-			{"ang", scene.Dimension{Type: scene.DimAngle, Points: []scene.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 10}}, Radius: 8}},
+			{"aligned", scene.Dimension{Type: scene.DimAligned, Points: []geom.Vec{{X: 0, Y: 0}, {X: 30, Y: 40}}, Offset: 5}},
+			{"h", scene.Dimension{Type: scene.DimHorizontal, Points: []geom.Vec{{X: 0, Y: 0}, {X: 40, Y: 20}}, Offset: 8}},
+			{"v", scene.Dimension{Type: scene.DimVertical, Points: []geom.Vec{{X: 40, Y: 0}, {X: 40, Y: 20}}, Offset: -8}},
+			{"r", scene.Dimension{Type: scene.DimRadius, Points: []geom.Vec{{X: 10, Y: 5}}, Radius: 5, Angle: math.Pi / 4, Units: " mm"}},
+			{"dia", scene.Dimension{Type: scene.DimDiameter, Points: []geom.Vec{{X: 10, Y: 5}}, Radius: 5, Angle: 0.3, Text: "<> H7"}},
+			{"ang", scene.Dimension{Type: scene.DimAngle, Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 10}}, Radius: 8}},
 		}
 		var names []string
 		for _, d := range dims {
@@ -54,19 +55,19 @@ func dimensionScene(t *testing.T) *scene.Scene {
 		t.Fatal(err)
 	}
 	for _, err := range []error{s.Rotate("g", 0.7, scene.SpaceWorld), s.Scale("g", 2, 1.5, scene.SpaceWorld, nil),
-		s.Translate("g", scene.Vec{X: 100}, scene.SpaceWorld)} {
+		s.Translate("g", geom.Vec{X: 100}, scene.SpaceWorld)} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	put("m_ang", &scene.Dimension{Type: scene.DimAngle, Points: []scene.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 0, Y: 10}}, Radius: 6,
+	put("m_ang", &scene.Dimension{Type: scene.DimAngle, Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 0, Y: 10}}, Radius: 6,
 		Size: scene.DefaultDimSize, Precision: 1})
-	put("m_h", &scene.Dimension{Type: scene.DimHorizontal, Points: []scene.Vec{{X: 0, Y: 0}, {X: 25, Y: 5}}, Offset: 6,
+	put("m_h", &scene.Dimension{Type: scene.DimHorizontal, Points: []geom.Vec{{X: 0, Y: 0}, {X: 25, Y: 5}}, Offset: 6,
 		Size: scene.DefaultDimSize, Precision: 1})
 	if _, err := s.CreateGroup("m", []string{"m_ang", "m_h"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range []error{s.Scale("m", -1, 1, scene.SpaceWorld, nil), s.Translate("m", scene.Vec{Y: -60}, scene.SpaceWorld)} {
+	for _, err := range []error{s.Scale("m", -1, 1, scene.SpaceWorld, nil), s.Translate("m", geom.Vec{Y: -60}, scene.SpaceWorld)} {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +243,7 @@ func checkDimension(t *testing.T, name string, g ezdxfDim, w dimWant, index int,
 func TestDimensionDXFThroughLibreCAD(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
-	if _, err := s.Put("w", &scene.Dimension{Type: scene.DimHorizontal, Points: []scene.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}},
+	if _, err := s.Put("w", &scene.Dimension{Type: scene.DimHorizontal, Points: []geom.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}},
 		Offset: 10, Size: scene.DefaultDimSize, Precision: scene.DefaultDimPrecision}); err != nil {
 		t.Fatal(err)
 	}

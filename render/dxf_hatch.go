@@ -1,7 +1,7 @@
 package render
 
 // Hatches in the DXF. R2000 writes a shape's hatch as a HATCH entity right after the shape:
-// the pattern by name with its definition lines (scene.HatchPattern.Placed, the lines a CAD
+// the pattern by name with its definition lines (drafting.HatchPattern.Placed, the lines a CAD
 // program draws and edits) and the shape's world outline as polyline boundary paths, circular
 // arcs as bulges, so that the hatched area is the shape's exactly. R12 has no HATCH: it gets
 // the pattern's segments as the pictures draw them (scene.Scene.Hatches), lines as LINEs and
@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // dxfHatchShape is a hatch to write: R2000's HATCH or R12's segments.
@@ -24,10 +26,10 @@ type dxfHatchShape struct {
 	pattern string  // the DXF pattern name: SOLID, ANSI31, ANSI37, DOTS
 	angle   float64 // the pattern's angle in degrees
 	scale   float64 // never 0
-	lines   []scene.HatchLine
+	lines   []drafting.HatchLine
 	loops   []dxfLoop
 	// segments are R12's lines and dots (both ends equal).
-	segments [][2]scene.Vec
+	segments [][2]geom.Vec
 }
 
 // dxfLoop is a boundary path of a HATCH: a closed polyline with bulges.
@@ -62,7 +64,7 @@ func (d *dxfDoc) addHatch(it scene.Item, st scene.Style, layer, color int) {
 			return
 		}
 		if !h.Solid {
-			pat, err := scene.LookupHatch(h.Pattern)
+			pat, err := drafting.LookupHatch(h.Pattern)
 			if err != nil {
 				return // Hatches has looked it up already
 			}
@@ -82,11 +84,11 @@ func (d *dxfDoc) addHatch(it scene.Item, st scene.Style, layer, color int) {
 
 // hatchLoops are the closed subpaths of a world outline as boundary paths, each marked
 // external or not by how many of the others hold its first vertex.
-func (d *dxfDoc) hatchLoops(p scene.Path) []dxfLoop {
+func (d *dxfDoc) hatchLoops(p geom.Path) []dxfLoop {
 	var loops []dxfLoop
 	start := 0
 	for i := 1; i <= len(p); i++ {
-		if i < len(p) && p[i].Kind != scene.SegMove {
+		if i < len(p) && p[i].Kind != geom.SegMove {
 			continue
 		}
 		pts, _ := d.vertices(p[start:i])
@@ -98,7 +100,7 @@ func (d *dxfDoc) hatchLoops(p scene.Path) []dxfLoop {
 			loops = append(loops, dxfLoop{pts: pts})
 		}
 	}
-	rings := make([][]scene.Vec, len(loops))
+	rings := make([][]geom.Vec, len(loops))
 	for i, l := range loops {
 		rings[i] = chordRing(l.pts)
 	}
@@ -116,8 +118,8 @@ func (d *dxfDoc) hatchLoops(p scene.Path) []dxfLoop {
 
 // chordRing is a loop's vertices with the midpoint of each arc added: close enough to the
 // loop to tell which loops lie inside which, as loops of one area do not cross.
-func chordRing(pts []dxfVertex) []scene.Vec {
-	ring := make([]scene.Vec, 0, 2*len(pts))
+func chordRing(pts []dxfVertex) []geom.Vec {
+	ring := make([]geom.Vec, 0, 2*len(pts))
 	for i, v := range pts {
 		ring = append(ring, v.p)
 		if v.bulge != 0 {
@@ -125,14 +127,14 @@ func chordRing(pts []dxfVertex) []scene.Vec {
 			c := q.Sub(v.p)
 			// The arc's middle is the sagitta, bulge times half the chord, to the chord's
 			// right for a counter-clockwise arc.
-			ring = append(ring, v.p.Add(q).Mul(0.5).Add(scene.Vec{X: c.Y, Y: -c.X}.Mul(v.bulge/2)))
+			ring = append(ring, v.p.Add(q).Mul(0.5).Add(geom.Vec{X: c.Y, Y: -c.X}.Mul(v.bulge/2)))
 		}
 	}
 	return ring
 }
 
 // insideRing reports whether p is inside the ring, by the even-odd rule.
-func insideRing(p scene.Vec, ring []scene.Vec) bool {
+func insideRing(p geom.Vec, ring []geom.Vec) bool {
 	in := false
 	for i, a := range ring {
 		b := ring[(i+1)%len(ring)]
@@ -160,7 +162,7 @@ func (w *dxfWriter) hatch(sh *dxfShape, layer string) {
 		return
 	}
 	w.entity("HATCH", layer, sh.color, sh.linetype, "AcDbHatch")
-	w.point(scene.Vec{}) // the elevation point
+	w.point(geom.Vec{}) // the elevation point
 	w.tag(210, "0.0")
 	w.tag(220, "0.0")
 	w.tag(230, "1.0")
@@ -210,10 +212,10 @@ func (w *dxfWriter) hatchLoop(l dxfLoop) {
 // hatchLines writes the pattern definition lines. The offset from one line to the next is
 // given in the pattern's own frame (along, across); DXF holds it in the drawing's, turned by
 // the line's angle.
-func (w *dxfWriter) hatchLines(lines []scene.HatchLine) {
+func (w *dxfWriter) hatchLines(lines []drafting.HatchLine) {
 	w.int(78, len(lines))
 	for _, l := range lines {
-		off := scene.Rotation(l.Angle * math.Pi / 180).Apply(l.Offset)
+		off := geom.Rotation(l.Angle * math.Pi / 180).Apply(l.Offset)
 		w.angle(53, normDegrees(l.Angle))
 		w.real(43, l.Base.X, 1e-9, 9)
 		w.real(44, l.Base.Y, 1e-9, 9)

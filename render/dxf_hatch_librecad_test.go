@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestDXFHatchThroughLibreCAD has LibreCAD print a plate hatched with ansi31, 100 by 60 with
@@ -54,8 +55,8 @@ func checkLibreCADHatch(t *testing.T, pic *image.RGBA) {
 	if ky := float64(ink.Dy()-1) / 60; math.Abs(k-ky) > 0.02*k {
 		t.Fatalf("the ink spans %v, not a 100 by 60 plate", ink)
 	}
-	toDrawing := func(x, y int) scene.Vec {
-		return scene.Vec{X: (float64(x-ink.Min.X)+0.5)/k - 50, Y: 30 - (float64(y-ink.Min.Y)+0.5)/k}
+	toDrawing := func(x, y int) geom.Vec {
+		return geom.Vec{X: (float64(x-ink.Min.X)+0.5)/k - 50, Y: 30 - (float64(y-ink.Min.Y)+0.5)/k}
 	}
 	margin := 2 / k // two pixels, in drawing units
 	holeInk, cells := 0, map[[2]int]int{}

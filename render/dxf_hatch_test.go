@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // hatchCase is a hatched shape of hatchScene: its name (also its layer), pattern, angle in
@@ -29,16 +31,16 @@ func hatchScene(t *testing.T) (*scene.Scene, []hatchCase) {
 	t.Helper()
 	s := scene.New()
 	var cases []hatchCase
-	for i, pattern := range scene.HatchNames() {
+	for i, pattern := range drafting.HatchNames() {
 		ox := float64(150 * i)
 		plate, fillet := "plate_"+pattern, "fillet_"+pattern
-		put(t, s, "r", scene.Rect{Center: scene.Vec{X: ox}, Width: 100, Height: 60})
-		put(t, s, "h", scene.Circle{Center: scene.Vec{X: ox + 20, Y: 5}, Radius: 15})
+		put(t, s, "r", scene.Rect{Center: geom.Vec{X: ox}, Width: 100, Height: 60})
+		put(t, s, "h", scene.Circle{Center: geom.Vec{X: ox + 20, Y: 5}, Radius: 15})
 		_, err := s.Boolean(scene.Difference, []string{"r"}, []string{"h"}, plate)
 		do(t, err)
 		do(t, s.Delete("r"))
 		do(t, s.Delete("h"))
-		put(t, s, fillet, scene.Rect{Center: scene.Vec{X: ox, Y: 100}, Width: 40, Height: 30})
+		put(t, s, fillet, scene.Rect{Center: geom.Vec{X: ox, Y: 100}, Width: 40, Height: 30})
 		_, err = s.Fillet(fillet, 5, scene.CornerOptions{})
 		do(t, err)
 		for _, c := range []hatchCase{
@@ -51,7 +53,7 @@ func hatchScene(t *testing.T) (*scene.Scene, []hatchCase) {
 			cases = append(cases, c)
 		}
 	}
-	put(t, s, "disc", scene.Circle{Center: scene.Vec{Y: -100}, Radius: 10})
+	put(t, s, "disc", scene.Circle{Center: geom.Vec{Y: -100}, Radius: 10})
 	_, err := s.CreateGroup("parts", []string{"disc"})
 	do(t, err)
 	do(t, s.SetHatch("parts", "ansi31", 0, 1, &scene.Color{1, 0, 0, 1}))
@@ -128,7 +130,7 @@ func TestDXFHatchesThroughEzdxf(t *testing.T) {
 	}
 	for i, c := range cases {
 		h := got.Hatches[i]
-		pat, err := scene.LookupHatch(c.pattern)
+		pat, err := drafting.LookupHatch(c.pattern)
 		do(t, err)
 		wantColor := 7
 		if c.name == "parts" {
@@ -261,8 +263,8 @@ func TestDXFHatchCurvesThroughEzdxf(t *testing.T) {
 	s := scene.New()
 	put(t, s, "ellipse", scene.Ellipse{RX: 20, RY: 10})
 	put(t, s, "bezier", &scene.PathShape{Data: "M 30 0 C 35 10 45 10 50 0 Q 55 -5 60 0 A 5 5 0 0 1 70 0 L 70 -10 Z"})
-	put(t, s, "txt", &scene.Text{Text: "A8", Pos: scene.Vec{Y: 20}, Size: 10})
-	put(t, s, "r", scene.Rect{Center: scene.Vec{X: -40}, Width: 20, Height: 10})
+	put(t, s, "txt", &scene.Text{Text: "A8", Pos: geom.Vec{Y: 20}, Size: 10})
+	put(t, s, "r", scene.Rect{Center: geom.Vec{X: -40}, Width: 20, Height: 10})
 	_, err := s.Fillet("r", 2, scene.CornerOptions{})
 	do(t, err)
 	_, err = s.Mirror("r", "mirrored", "x")

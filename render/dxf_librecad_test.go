@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // librecadTolerance is how far, in pixels, a stroke pixel of LibreCAD's picture may be from
@@ -137,13 +138,13 @@ func librecadPrint(t *testing.T, bin, dir string, dxfs []string) {
 func checkStrokes(t *testing.T, c *arcCase, pic *image.RGBA) {
 	t.Helper()
 	boundary := exactBoundary(c.insideWorld(t), c.s.Bounds(), 700)
-	var lo, hi scene.Vec = boundary[0], boundary[0]
+	var lo, hi geom.Vec = boundary[0], boundary[0]
 	for _, p := range boundary {
-		lo = scene.Vec{X: math.Min(lo.X, p.X), Y: math.Min(lo.Y, p.Y)}
-		hi = scene.Vec{X: math.Max(hi.X, p.X), Y: math.Max(hi.Y, p.Y)}
+		lo = geom.Vec{X: math.Min(lo.X, p.X), Y: math.Min(lo.Y, p.Y)}
+		hi = geom.Vec{X: math.Max(hi.X, p.X), Y: math.Max(hi.Y, p.Y)}
 	}
 
-	var dark []scene.Vec // pixel centres
+	var dark []geom.Vec // pixel centres
 	ink := image.Rectangle{}
 	for y := pic.Rect.Min.Y; y < pic.Rect.Max.Y; y++ {
 		for x := pic.Rect.Min.X; x < pic.Rect.Max.X; x++ {
@@ -151,7 +152,7 @@ func checkStrokes(t *testing.T, c *arcCase, pic *image.RGBA) {
 			if int(px.R)+int(px.G)+int(px.B) >= 3*128 {
 				continue
 			}
-			dark = append(dark, scene.Vec{X: float64(x) + 0.5, Y: float64(y) + 0.5})
+			dark = append(dark, geom.Vec{X: float64(x) + 0.5, Y: float64(y) + 0.5})
 			ink = ink.Union(image.Rect(x, y, x+1, y+1))
 		}
 	}
@@ -164,10 +165,10 @@ func checkStrokes(t *testing.T, c *arcCase, pic *image.RGBA) {
 		t.Errorf("the strokes span %v pixels for a boundary of %v by %v: %.4g pixels per unit across, %.4g up; a stretched or misplaced outline",
 			ink, hi.X-lo.X, hi.Y-lo.Y, sx, sy)
 	}
-	toPixels := func(p scene.Vec) scene.Vec {
-		return scene.Vec{X: float64(ink.Min.X) + 0.5 + (p.X-lo.X)*sx, Y: float64(ink.Min.Y) + 0.5 + (hi.Y-p.Y)*sy}
+	toPixels := func(p geom.Vec) geom.Vec {
+		return geom.Vec{X: float64(ink.Min.X) + 0.5 + (p.X-lo.X)*sx, Y: float64(ink.Min.Y) + 0.5 + (hi.Y-p.Y)*sy}
 	}
-	var edge []scene.Vec
+	var edge []geom.Vec
 	for _, p := range boundary {
 		edge = append(edge, toPixels(p))
 	}
@@ -189,12 +190,12 @@ func checkStrokes(t *testing.T, c *arcCase, pic *image.RGBA) {
 // lines across and n lines up, each walked in 2n steps, found to 1e-9 of the box's size by
 // bisection. Where the boundary is steep the lines across find it, where it is flat the lines
 // up, so the samples are never further apart than about the lines' spacing.
-func exactBoundary(inside func(scene.Vec) bool, box scene.Box, n int) []scene.Vec {
+func exactBoundary(inside func(geom.Vec) bool, box geom.Box, n int) []geom.Vec {
 	size := box.Max.Sub(box.Min)
 	pad := size.Mul(0.01)
 	lo, hi := box.Min.Sub(pad), box.Max.Add(pad)
-	var out []scene.Vec
-	walk := func(a, b scene.Vec) {
+	var out []geom.Vec
+	walk := func(a, b geom.Vec) {
 		step := b.Sub(a).Mul(1 / float64(2*n))
 		prev := a
 		was := inside(a)
@@ -219,9 +220,9 @@ func exactBoundary(inside func(scene.Vec) bool, box scene.Box, n int) []scene.Ve
 	for i := 0; i <= n; i++ {
 		f := float64(i) / float64(n)
 		y := lo.Y + f*(hi.Y-lo.Y)
-		walk(scene.Vec{X: lo.X, Y: y}, scene.Vec{X: hi.X, Y: y})
+		walk(geom.Vec{X: lo.X, Y: y}, geom.Vec{X: hi.X, Y: y})
 		x := lo.X + f*(hi.X-lo.X)
-		walk(scene.Vec{X: x, Y: lo.Y}, scene.Vec{X: x, Y: hi.Y})
+		walk(geom.Vec{X: x, Y: lo.Y}, geom.Vec{X: x, Y: hi.Y})
 	}
 	return out
 }
@@ -230,9 +231,9 @@ func exactBoundary(inside func(scene.Vec) bool, box scene.Box, n int) []scene.Ve
 // largest distance from a point of ps to its nearest of qs and the first point that is far.
 // Only a few pixels around each point are searched; a point with nothing there is
 // infinitely far.
-func farFrom(ps, qs []scene.Vec, r float64) (far int, worst float64, first scene.Vec) {
-	cell := func(p scene.Vec) image.Point { return image.Pt(int(math.Floor(p.X)), int(math.Floor(p.Y))) }
-	grid := map[image.Point][]scene.Vec{}
+func farFrom(ps, qs []geom.Vec, r float64) (far int, worst float64, first geom.Vec) {
+	cell := func(p geom.Vec) image.Point { return image.Pt(int(math.Floor(p.X)), int(math.Floor(p.Y))) }
+	grid := map[image.Point][]geom.Vec{}
 	for _, q := range qs {
 		grid[cell(q)] = append(grid[cell(q)], q)
 	}

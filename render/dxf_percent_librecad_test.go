@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // TestDXFSymbolsThroughLibreCAD writes Ø, ° and ± as TEXT entities, each alone in a square,
@@ -22,8 +24,8 @@ func TestDXFSymbolsThroughLibreCAD(t *testing.T) {
 	s := scene.New()
 	for i, sym := range symbols {
 		x := float64(20*i + 10)
-		put(t, s, fmt.Sprintf("cell%d", i), scene.Rect{Center: scene.Vec{X: x, Y: 10}, Width: 18, Height: 18})
-		put(t, s, fmt.Sprintf("sym%d", i), &scene.Text{Text: sym, Pos: scene.Vec{X: x, Y: 6}, Size: 10, Align: scene.AlignCenter})
+		put(t, s, fmt.Sprintf("cell%d", i), scene.Rect{Center: geom.Vec{X: x, Y: 10}, Width: 18, Height: 18})
+		put(t, s, fmt.Sprintf("sym%d", i), &scene.Text{Text: sym, Pos: geom.Vec{X: x, Y: 6}, Size: 10, Align: text.AlignCenter})
 	}
 	dir := t.TempDir()
 	versions := []DXFVersion{DXF12, DXF2000}

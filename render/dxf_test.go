@@ -14,6 +14,7 @@ import (
 	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/internal/golden"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // dxfCase is a scene with one kind of entity and the DXF entities it must become.
@@ -28,17 +29,17 @@ var dxfCases = []dxfCase{
 		// A group named defpoints must not land on AutoCAD's non-plotting layer, and a name
 		// in letters a layer cannot hold loses one character to '_' for each, not each byte.
 		put(t, s, "a", scene.Circle{Radius: 2})
-		put(t, s, "b", scene.Circle{Center: scene.Vec{X: 10}, Radius: 2})
+		put(t, s, "b", scene.Circle{Center: geom.Vec{X: 10}, Radius: 2})
 		_, err := s.CreateGroup("defpoints", []string{"a"})
 		do(t, err)
 		_, err = s.CreateGroup("ÄÖÜ-engrave", []string{"b"})
 		do(t, err)
 	}, [][2]string{{"CIRCLE", "defpoints_2"}, {"CIRCLE", "___-engrave"}}},
 	{"line", func(t *testing.T, s *scene.Scene) {
-		put(t, s, "l", scene.Line{Points: []scene.Vec{{X: 0, Y: 0}, {X: 10, Y: 5}, {X: 20, Y: 0}}})
+		put(t, s, "l", scene.Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 5}, {X: 20, Y: 0}}})
 	}, [][2]string{{"POLYLINE", "0"}}},
 	{"circle", func(t *testing.T, s *scene.Scene) {
-		put(t, s, "c", scene.Circle{Center: scene.Vec{X: 3, Y: 4}, Radius: 5})
+		put(t, s, "c", scene.Circle{Center: geom.Vec{X: 3, Y: 4}, Radius: 5})
 		do(t, s.Scale("c", 2, 2, scene.SpaceLocal, nil))
 		do(t, s.SetStroke("c", &scene.Color{1, 0, 0, 1}, 0.5))
 	}, [][2]string{{"CIRCLE", "0"}}},
@@ -48,7 +49,7 @@ var dxfCases = []dxfCase{
 		do(t, s.Scale("c", 2, 1, scene.SpaceLocal, nil))
 	}, [][2]string{{"POLYLINE", "0"}}},
 	{"rect", func(t *testing.T, s *scene.Scene) {
-		put(t, s, "r", scene.Rect{Center: scene.Vec{X: 10, Y: 5}, Width: 20, Height: 10})
+		put(t, s, "r", scene.Rect{Center: geom.Vec{X: 10, Y: 5}, Width: 20, Height: 10})
 		do(t, s.Rotate("r", math.Pi/6, scene.SpaceWorld))
 	}, [][2]string{{"POLYLINE", "0"}}},
 	{"ellipse", func(t *testing.T, s *scene.Scene) {
@@ -59,36 +60,36 @@ var dxfCases = []dxfCase{
 	}, [][2]string{{"POLYLINE", "0"}}},
 	{"filleted_rect", func(t *testing.T, s *scene.Scene) {
 		// Fillets are bulges: one closed polyline, its corners exact quarter circles.
-		put(t, s, "r", scene.Rect{Center: scene.Vec{X: 5, Y: 2}, Width: 30, Height: 20})
+		put(t, s, "r", scene.Rect{Center: geom.Vec{X: 5, Y: 2}, Width: 30, Height: 20})
 		_, err := s.Fillet("r", 4, scene.CornerOptions{})
 		do(t, err)
 	}, [][2]string{{"POLYLINE", "0"}}},
 	{"arc", func(t *testing.T, s *scene.Scene) {
-		put(t, s, "a", scene.Arc{Center: scene.Vec{X: 1, Y: 1}, Radius: 10, Start: 0, End: 3 * math.Pi / 2})
+		put(t, s, "a", scene.Arc{Center: geom.Vec{X: 1, Y: 1}, Radius: 10, Start: 0, End: 3 * math.Pi / 2})
 	}, [][2]string{{"ARC", "0"}}},
 	{"arc_mirrored", func(t *testing.T, s *scene.Scene) {
 		// Mirrored, the arc turns clockwise; DXF arcs run counter-clockwise, so the ends swap.
 		put(t, s, "a", scene.Arc{Radius: 10, Start: 0, End: math.Pi / 2})
-		do(t, s.Scale("a", -1, 1, scene.SpaceWorld, &scene.Vec{}))
+		do(t, s.Scale("a", -1, 1, scene.SpaceWorld, &geom.Vec{}))
 	}, [][2]string{{"ARC", "0"}}},
 	{"polygon", func(t *testing.T, s *scene.Scene) {
 		put(t, s, "p", scene.Polygon{Parts: []scene.PolygonPart{{
-			Outer: []scene.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}, {X: 40, Y: 30}, {X: 0, Y: 30}},
-			Holes: [][]scene.Vec{{{X: 10, Y: 10}, {X: 10, Y: 20}, {X: 20, Y: 20}, {X: 20, Y: 10}}},
+			Outer: []geom.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}, {X: 40, Y: 30}, {X: 0, Y: 30}},
+			Holes: [][]geom.Vec{{{X: 10, Y: 10}, {X: 10, Y: 20}, {X: 20, Y: 20}, {X: 20, Y: 10}}},
 		}}})
 	}, [][2]string{{"POLYLINE", "0"}, {"POLYLINE", "0"}}},
 	{"path", func(t *testing.T, s *scene.Scene) {
 		put(t, s, "b", &scene.PathShape{Data: "M 0 0 C 5 10 15 10 20 0 Q 25 -5 30 0 A 5 5 0 0 1 40 0 L 40 -10 Z"})
 	}, [][2]string{{"POLYLINE", "0"}}},
 	{"text", func(t *testing.T, s *scene.Scene) {
-		put(t, s, "t", &scene.Text{Text: "LT", Pos: scene.Vec{X: 0, Y: 0}, Size: 10})
+		put(t, s, "t", &scene.Text{Text: "LT", Pos: geom.Vec{X: 0, Y: 0}, Size: 10})
 	}, [][2]string{{"POLYLINE", "0"}, {"POLYLINE", "0"}}},
 	{"layers", func(t *testing.T, s *scene.Scene) {
 		// Layers are top-level groups, nested groups included; top-level shapes are on 0.
 		put(t, s, "outline", scene.Rect{Width: 100, Height: 60})
-		put(t, s, "hole", scene.Circle{Center: scene.Vec{X: -30}, Radius: 5})
-		put(t, s, "slot", scene.RoundedRect{Center: scene.Vec{X: 20}, Width: 30, Height: 8, Radius: 4})
-		put(t, s, "mark", scene.Line{Points: []scene.Vec{{X: -5, Y: 20}, {X: 5, Y: 20}}})
+		put(t, s, "hole", scene.Circle{Center: geom.Vec{X: -30}, Radius: 5})
+		put(t, s, "slot", scene.RoundedRect{Center: geom.Vec{X: 20}, Width: 30, Height: 8, Radius: 4})
+		put(t, s, "mark", scene.Line{Points: []geom.Vec{{X: -5, Y: 20}, {X: 5, Y: 20}}})
 		do(t, s.SetStroke("hole", &scene.Color{1, 0, 0, 1}, 0.1))
 		do(t, s.SetStroke("slot", &scene.Color{1, 0, 0, 1}, 0.1))
 		do(t, s.SetStroke("mark", &scene.Color{0, 0, 1, 1}, 0.1))
@@ -215,22 +216,22 @@ func TestDXFGolden(t *testing.T) {
 func dxfTransformedScene(t *testing.T) *scene.Scene {
 	s := scene.New()
 	rng := rand.New(rand.NewPCG(1, 2))
-	shapes := []func(c scene.Vec) scene.Shape{
-		func(c scene.Vec) scene.Shape { return scene.Arc{Center: c, Radius: 4, Start: 0.4, End: 2.9} },
-		func(c scene.Vec) scene.Shape { return scene.Arc{Center: c, Radius: 3, Start: 5, End: 1} },
-		func(c scene.Vec) scene.Shape {
+	shapes := []func(c geom.Vec) scene.Shape{
+		func(c geom.Vec) scene.Shape { return scene.Arc{Center: c, Radius: 4, Start: 0.4, End: 2.9} },
+		func(c geom.Vec) scene.Shape { return scene.Arc{Center: c, Radius: 3, Start: 5, End: 1} },
+		func(c geom.Vec) scene.Shape {
 			return scene.RoundedRect{Center: c, Width: 9, Height: 5, Radius: 1.5}
 		},
-		func(c scene.Vec) scene.Shape { return scene.Circle{Center: c, Radius: 2.5} },
-		func(c scene.Vec) scene.Shape { return scene.Ellipse{Center: c, RX: 4, RY: 2} },
-		func(c scene.Vec) scene.Shape {
+		func(c geom.Vec) scene.Shape { return scene.Circle{Center: c, Radius: 2.5} },
+		func(c geom.Vec) scene.Shape { return scene.Ellipse{Center: c, RX: 4, RY: 2} },
+		func(c geom.Vec) scene.Shape {
 			return &scene.PathShape{Data: fmt.Sprintf("M %g %g a 3 3 0 1 0 6 0 q 2 4 -3 5 Z", c.X, c.Y)}
 		},
 	}
 	var names []string
 	for i := range 36 {
 		name := fmt.Sprint("s", i)
-		put(t, s, name, shapes[i%len(shapes)](scene.Vec{X: float64(i%6) * 15, Y: float64(i/6) * 15}))
+		put(t, s, name, shapes[i%len(shapes)](geom.Vec{X: float64(i%6) * 15, Y: float64(i/6) * 15}))
 		do(t, s.Rotate(name, rng.Float64()*2*math.Pi, scene.SpaceLocal))
 		sx, sy := 0.5+rng.Float64(), 0.5+rng.Float64()
 		if i%3 == 0 {

@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // DXFText says how the DXF writer writes text.
@@ -42,9 +44,9 @@ const (
 	// dxfMaxText is the longest string, escaped, written into one TEXT or one MTEXT chunk:
 	// R12 readers stop at 255 characters, and 250 is the chunk size AutoCAD writes.
 	dxfMaxText = 250
-	// dxfMTextSpacing is the MTEXT line spacing factor that puts baselines scene.LineSpacing
+	// dxfMTextSpacing is the MTEXT line spacing factor that puts baselines text.LineSpacing
 	// text heights apart: a factor of 1 is 5/3 of the height.
-	dxfMTextSpacing = scene.LineSpacing * 3 / 5
+	dxfMTextSpacing = text.LineSpacing * 3 / 5
 )
 
 // dxfStyle is a STYLE table entry: a font by cadrun's name, and its file.
@@ -54,8 +56,8 @@ type dxfStyle struct {
 
 // dxfTextShape is what a TEXT or MTEXT entity holds, in world coordinates.
 type dxfTextShape struct {
-	text     string    // escaped for the entity
-	at       scene.Vec // TEXT: the baseline point; MTEXT: the top of the first line
+	text     string   // escaped for the entity
+	at       geom.Vec // TEXT: the baseline point; MTEXT: the top of the first line
 	height   float64
 	rotation float64 // degrees counter-clockwise
 	align    int     // 0 left, 1 centre, 2 right
@@ -64,7 +66,7 @@ type dxfTextShape struct {
 
 // addText adds a text as TEXT or MTEXT entities and answers true, or answers false when the
 // text must be written as its outlines (see the file's comment).
-func (d *dxfDoc) addText(t *scene.Text, m scene.Affine, layer, color int) bool {
+func (d *dxfDoc) addText(t *scene.Text, m geom.Affine, layer, color int) bool {
 	scale, ok := dxfSimilarity(m)
 	if !ok || strings.ContainsFunc(t.Text, func(r rune) bool { return r > 0xFFFF }) {
 		return false
@@ -76,7 +78,7 @@ func (d *dxfDoc) addText(t *scene.Text, m scene.Affine, layer, color int) bool {
 		escaped[i] = dxfEscape(l, false)
 		long = long || len(escaped[i]) > dxfMaxText
 	}
-	text := dxfTextShape{
+	shape := dxfTextShape{
 		height:   t.Size * scale,
 		rotation: normDegrees(math.Atan2(m.B, m.A) * 180 / math.Pi),
 		align:    dxfAlign(t.Align),
@@ -84,9 +86,9 @@ func (d *dxfDoc) addText(t *scene.Text, m scene.Affine, layer, color int) bool {
 	}
 	if d.version == DXF2000 && (len(lines) > 1 || long) {
 		// MTEXT hangs from the top of its first line: one text height above the baseline.
-		text.at = m.Apply(t.Pos.Add(scene.Vec{Y: t.Size}))
-		text.text = dxfEscape(strings.ReplaceAll(t.Text, "\r", ""), true)
-		d.shapes = append(d.shapes, dxfShape{kind: dxfMText, layer: layer, color: color, text: &text})
+		shape.at = m.Apply(t.Pos.Add(geom.Vec{Y: t.Size}))
+		shape.text = dxfEscape(strings.ReplaceAll(t.Text, "\r", ""), true)
+		d.shapes = append(d.shapes, dxfShape{kind: dxfMText, layer: layer, color: color, text: &shape})
 		return true
 	}
 	if long {
@@ -96,9 +98,9 @@ func (d *dxfDoc) addText(t *scene.Text, m scene.Affine, layer, color int) bool {
 		if l == "" {
 			continue
 		}
-		line := text
+		line := shape
 		line.text = l
-		line.at = m.Apply(t.Pos.Add(scene.Vec{Y: -float64(i) * scene.LineSpacing * t.Size}))
+		line.at = m.Apply(t.Pos.Add(geom.Vec{Y: -float64(i) * text.LineSpacing * t.Size}))
 		d.shapes = append(d.shapes, dxfShape{kind: dxfTextLine, layer: layer, color: color, text: &line})
 	}
 	return true
@@ -106,7 +108,7 @@ func (d *dxfDoc) addText(t *scene.Text, m scene.Affine, layer, color int) bool {
 
 // dxfSimilarity is the scale of a map that only moves, turns and scales evenly; ok is false
 // for a map that mirrors, scales unevenly or shears, which a TEXT cannot follow.
-func dxfSimilarity(m scene.Affine) (scale float64, ok bool) {
+func dxfSimilarity(m geom.Affine) (scale float64, ok bool) {
 	scale = math.Hypot(m.A, m.B)
 	tol := 1e-9 * scale
 	if !(scale > 0) || math.IsInf(scale, 0) || math.Abs(m.A-m.D) > tol || math.Abs(m.B+m.C) > tol {
@@ -117,11 +119,11 @@ func dxfSimilarity(m scene.Affine) (scale float64, ok bool) {
 
 // dxfAlign is a TEXT's horizontal justification (group 72) for a text's alignment; the
 // MTEXT attachment point (group 71) is one more.
-func dxfAlign(a scene.TextAlign) int {
+func dxfAlign(a text.Align) int {
 	switch a {
-	case scene.AlignCenter:
+	case text.AlignCenter:
 		return 1
-	case scene.AlignRight:
+	case text.AlignRight:
 		return 2
 	}
 	return 0
@@ -133,7 +135,7 @@ func dxfAlign(a scene.TextAlign) int {
 func (d *dxfDoc) style(t *scene.Text) int {
 	font := t.Font
 	if font == "" {
-		font = scene.DefaultFont
+		font = text.DefaultFont
 	}
 	for i, s := range d.styles {
 		if s.font == font {

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // dxfTextRead is what testdata/dxftext.py reports of a file.
@@ -45,10 +47,10 @@ func dxfTextCheck(t *testing.T, files ...string) []dxfTextRead {
 // mirrored and one scaled unevenly.
 func dxfTextScene(t *testing.T) *scene.Scene {
 	s := scene.New()
-	put(t, s, "one", &scene.Text{Text: "Ø8 ^ 50% {a}\\b\tend", Pos: scene.Vec{X: 10, Y: 20}, Size: 2.5, Align: scene.AlignCenter})
-	put(t, s, "two", &scene.Text{Text: "first line\nsecond {x} \\P", Pos: scene.Vec{X: -30, Y: 5}, Size: 4, Align: scene.AlignRight, Font: "mono"})
-	put(t, s, "mirrored", &scene.Text{Text: "M", Pos: scene.Vec{X: 0, Y: -20}, Size: 3})
-	put(t, s, "stretched", &scene.Text{Text: "S", Pos: scene.Vec{X: 20, Y: -20}, Size: 3})
+	put(t, s, "one", &scene.Text{Text: "Ø8 ^ 50% {a}\\b\tend", Pos: geom.Vec{X: 10, Y: 20}, Size: 2.5, Align: text.AlignCenter})
+	put(t, s, "two", &scene.Text{Text: "first line\nsecond {x} \\P", Pos: geom.Vec{X: -30, Y: 5}, Size: 4, Align: text.AlignRight, Font: "mono"})
+	put(t, s, "mirrored", &scene.Text{Text: "M", Pos: geom.Vec{X: 0, Y: -20}, Size: 3})
+	put(t, s, "stretched", &scene.Text{Text: "S", Pos: geom.Vec{X: 20, Y: -20}, Size: 3})
 	do(t, s.Scale("mirrored", -1, 1, scene.SpaceLocal, nil))
 	do(t, s.Scale("stretched", 2, 1, scene.SpaceLocal, nil))
 	_, err := s.CreateGroup("labels", []string{"one"})
@@ -84,27 +86,27 @@ func TestDXFTextEntities(t *testing.T) {
 	}
 	got := dxfTextCheck(t, paths...)
 
-	world := func(name string, local scene.Vec) scene.Vec {
+	world := func(name string, local geom.Vec) geom.Vec {
 		e, err := s.Get(name)
 		do(t, err)
 		return s.WorldMatrix(e).Apply(local)
 	}
 	quantum, _ := dxfQuantum(s.Bounds())
 	q := quantum/2 + 1e-12 // coordinates are rounded to the quantum
-	near := func(a, b scene.Vec) bool { return math.Abs(a.X-b.X) <= q && math.Abs(a.Y-b.Y) <= q }
+	near := func(a, b geom.Vec) bool { return math.Abs(a.X-b.X) <= q && math.Abs(a.Y-b.Y) <= q }
 	type want struct {
 		typ, layer, font, text string
 		color, align           int
-		insert                 scene.Vec
+		insert                 geom.Vec
 		height, rotation       float64
 	}
-	one := want{"TEXT", "labels", "DejaVuSans.ttf", "Ø8 ^ 50% {a}\\b\tend", 1, 1, world("one", scene.Vec{X: 10, Y: 20}), 5, 30}
-	line := func(text string, i int) want {
-		return want{"TEXT", "0", "Go-Mono.ttf", text, dxfBlack, 2, world("two", scene.Vec{X: -30, Y: 5 - float64(i)*4*scene.LineSpacing}), 4, 0}
+	one := want{"TEXT", "labels", "DejaVuSans.ttf", "Ø8 ^ 50% {a}\\b\tend", 1, 1, world("one", geom.Vec{X: 10, Y: 20}), 5, 30}
+	line := func(str string, i int) want {
+		return want{"TEXT", "0", "Go-Mono.ttf", str, dxfBlack, 2, world("two", geom.Vec{X: -30, Y: 5 - float64(i)*4*text.LineSpacing}), 4, 0}
 	}
 	wants := [][]want{
 		{line("first line", 0), line("second {x} \\P", 1), one},
-		{{"MTEXT", "0", "Go-Mono.ttf", "first line\nsecond {x} \\P", dxfBlack, 3, world("two", scene.Vec{X: -30, Y: 9}), 4, 0}, one},
+		{{"MTEXT", "0", "Go-Mono.ttf", "first line\nsecond {x} \\P", dxfBlack, 3, world("two", geom.Vec{X: -30, Y: 9}), 4, 0}, one},
 		nil, nil,
 	}
 	for i, g := range got {
@@ -123,13 +125,13 @@ func TestDXFTextEntities(t *testing.T) {
 		}
 		for j, w := range wants[i] {
 			e := g.Texts[j]
-			at := scene.Vec{X: e.Insert[0], Y: e.Insert[1]}
+			at := geom.Vec{X: e.Insert[0], Y: e.Insert[1]}
 			if e.Type == "TEXT" && w.align != 0 {
 				if len(e.AlignPoint) != 2 {
 					t.Errorf("%s: %s has no alignment point", name, w.text)
 					continue
 				}
-				at = scene.Vec{X: e.AlignPoint[0], Y: e.AlignPoint[1]}
+				at = geom.Vec{X: e.AlignPoint[0], Y: e.AlignPoint[1]}
 			}
 			if e.Type != w.typ || e.Layer != w.layer || e.Font != w.font || e.Text != w.text || e.Color != w.color || e.Align != w.align {
 				t.Errorf("%s: entity %d is %s %q on %s, colour %d, font %s, align %d; want %s %q on %s, colour %d, font %s, align %d",

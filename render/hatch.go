@@ -9,6 +9,7 @@ import (
 	"image"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // pngHatchDot is the diameter, in pixels, of a hatch dot in a PNG: a one-pixel dot fades into
@@ -20,7 +21,7 @@ const pngHatchDot = 2
 const pdfHatchDot = 1
 
 // hatchPaths splits a hatch's segments into lines and dots (both ends equal), as paths.
-func hatchPaths(h scene.Hatching) (lines, dots scene.Path) {
+func hatchPaths(h scene.Hatching) (lines, dots geom.Path) {
 	for _, s := range h.Segments {
 		if s[0] == s[1] {
 			dots.MoveTo(s[0])
@@ -51,7 +52,7 @@ func (c *pdfContent) hatch(it scene.Item, h scene.Hatching) {
 // appendPNGHatch adds the items of a shape's hatch: the outline filled for a solid hatch,
 // else the segments stroked as one-pixel lines and the dots as dashes of pngDot pixels
 // pngHatchDot wide.
-func appendPNGHatch(batch []pngItem, it scene.Item, h scene.Hatching, tr scene.Affine, scale float64, size image.Point) []pngItem {
+func appendPNGHatch(batch []pngItem, it scene.Item, h scene.Hatching, tr geom.Affine, scale float64, size image.Point) []pngItem {
 	drawn := scene.Drawn{Style: scene.Style{Fill: &h.Color}}
 	if h.Solid {
 		if item, ok := preparePNGShape(it, drawn, tr, scale, size); ok {
@@ -70,7 +71,7 @@ func appendPNGHatch(batch []pngItem, it scene.Item, h scene.Hatching, tr scene.A
 		}
 		item.box.Extend(a)
 		item.box.Extend(b)
-		item.dashes = append(item.dashes, scene.Polyline{Points: []scene.Vec{a, b}})
+		item.dashes = append(item.dashes, geom.Polyline{Points: []geom.Vec{a, b}})
 	}
 	for _, item := range [2]pngItem{lines, dots} {
 		if _, ok := pixelBox(item.box, item.pad(), size); ok && h.Color[3] > 0 {

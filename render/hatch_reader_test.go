@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // hatchedPlates are three 20 x 20 plates with a hole of radius 5 in the middle, centred at
@@ -34,8 +35,8 @@ func hatchedScene(t *testing.T) *scene.Scene {
 	s := scene.New()
 	for _, p := range hatchedPlates {
 		sq, hole, plate := p.pattern+"-sq", p.pattern+"-hole", p.pattern
-		put(t, s, sq, scene.Rect{Center: scene.Vec{X: p.x * hatchK, Y: 10 * hatchK}, Width: 20 * hatchK, Height: 20 * hatchK})
-		put(t, s, hole, scene.Circle{Center: scene.Vec{X: p.x * hatchK, Y: 10 * hatchK}, Radius: 5 * hatchK})
+		put(t, s, sq, scene.Rect{Center: geom.Vec{X: p.x * hatchK, Y: 10 * hatchK}, Width: 20 * hatchK, Height: 20 * hatchK})
+		put(t, s, hole, scene.Circle{Center: geom.Vec{X: p.x * hatchK, Y: 10 * hatchK}, Radius: 5 * hatchK})
 		if _, err := s.Boolean(scene.Difference, []string{sq}, []string{hole}, plate); err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +55,7 @@ func hatchedScene(t *testing.T) *scene.Scene {
 
 const hatchK = 10
 
-var hatchedView = View{Min: scene.Vec{X: -2 * hatchK, Y: -2 * hatchK}, Max: scene.Vec{X: 82 * hatchK, Y: 22 * hatchK}}
+var hatchedView = View{Min: geom.Vec{X: -2 * hatchK, Y: -2 * hatchK}, Max: geom.Vec{X: 82 * hatchK, Y: 22 * hatchK}}
 
 // checkHatchInk reads a picture of hatchedScene: the black outlines' extent maps pixels to
 // the scene (so that the check needs no knowledge of the reader's placement); each plate's
@@ -85,8 +86,8 @@ func checkHatchInk(t *testing.T, reader string, img interface {
 	}
 	// Pixels a unit of the unscaled plates, and the pixel's place in them.
 	kx, ky := float64(ink.Dx())/80, float64(ink.Dy())/20
-	world := func(x, y int) scene.Vec {
-		return scene.Vec{X: (float64(x-ink.Min.X) + 0.5) / kx, Y: 20 - (float64(y-ink.Min.Y)+0.5)/ky}
+	world := func(x, y int) geom.Vec {
+		return geom.Vec{X: (float64(x-ink.Min.X) + 0.5) / kx, Y: 20 - (float64(y-ink.Min.Y)+0.5)/ky}
 	}
 	// anti-aliasing, a hairline's width (a unit, hatchK times less here, in librsvg) and the
 	// hole's chords
@@ -108,7 +109,7 @@ func checkHatchInk(t *testing.T, reader string, img interface {
 		for y := b.Min.Y; y < b.Max.Y; y++ {
 			for x := b.Min.X; x < b.Max.X; x++ {
 				w := world(x, y)
-				d := w.Sub(scene.Vec{X: p.x, Y: 10})
+				d := w.Sub(geom.Vec{X: p.x, Y: 10})
 				toSquare := 10 - max(math.Abs(d.X), math.Abs(d.Y))
 				toHole := d.Len() - 5
 				hit := is(rgb(x, y))

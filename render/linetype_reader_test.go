@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // dashedScene is a dashed line 87 units long and 0.5 wide (10 dashes of 6 on, 3 off), a
@@ -24,7 +25,7 @@ import (
 func dashedScene(t *testing.T) *scene.Scene {
 	t.Helper()
 	s := scene.New()
-	put(t, s, "dashed", scene.Line{Points: []scene.Vec{{X: 0}, {X: 87}}})
+	put(t, s, "dashed", scene.Line{Points: []geom.Vec{{X: 0}, {X: 87}}})
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -35,9 +36,9 @@ func dashedScene(t *testing.T) *scene.Scene {
 	must(s.SetLinetype("dashed", "dashed", 1))
 	must(s.CreateLayer(scene.Layer{Name: "axes", Color: &scene.Color{0, 0, 1, 1}, Linetype: "center", Plot: true}))
 	must(s.CreateLayer(scene.Layer{Name: "notes", Plot: false}))
-	put(t, s, "axis", scene.Line{Points: []scene.Vec{{X: 0, Y: 5}, {X: 90, Y: 5}}})
+	put(t, s, "axis", scene.Line{Points: []geom.Vec{{X: 0, Y: 5}, {X: 90, Y: 5}}})
 	must(s.SetLayer("axis", "axes"))
-	put(t, s, "note", scene.Line{Points: []scene.Vec{{X: 0, Y: -5}, {X: 90, Y: -5}}})
+	put(t, s, "note", scene.Line{Points: []geom.Vec{{X: 0, Y: -5}, {X: 90, Y: -5}}})
 	must(s.SetStroke("note", &scene.Color{0, 0, 0, 1}, 0.5))
 	must(s.SetLayer("note", "notes"))
 	return s
@@ -119,7 +120,7 @@ func darkPixel(img interface{ At(x, y int) color.Color }) func(x, y int) bool {
 	}
 }
 
-var dashedView = View{Min: scene.Vec{X: -5, Y: -8}, Max: scene.Vec{X: 95, Y: 8}}
+var dashedView = View{Min: geom.Vec{X: -5, Y: -8}, Max: geom.Vec{X: 95, Y: 8}}
 
 func TestDashesThroughLibrsvg(t *testing.T) {
 	t.Parallel()

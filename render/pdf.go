@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // Page sizes and limits, in PDF points (1/72 inch).
@@ -399,7 +400,7 @@ func pdfColor(c scene.Color) string {
 	return pdfNum(float64(channel(c[0]))/255) + " " + pdfNum(float64(channel(c[1]))/255) + " " + pdfNum(float64(channel(c[2]))/255)
 }
 
-func (c *pdfContent) pt(p scene.Vec) {
+func (c *pdfContent) pt(p geom.Vec) {
 	c.buf = appendPDFNum(c.buf, p.X*c.l.k+c.l.ox)
 	c.buf = append(c.buf, ' ')
 	c.buf = appendPDFNum(c.buf, p.Y*c.l.k+c.l.oy)
@@ -412,41 +413,41 @@ func (c *pdfContent) op(o string) {
 }
 
 // path writes the world path; quadratics become cubics and arcs cubic pieces (arcCubics).
-func (c *pdfContent) path(p scene.Path) {
-	var cur scene.Vec
+func (c *pdfContent) path(p geom.Path) {
+	var cur geom.Vec
 	for _, s := range p {
 		switch s.Kind {
-		case scene.SegMove:
+		case geom.SegMove:
 			c.pt(s.P[0])
 			c.op("m")
-		case scene.SegLine:
+		case geom.SegLine:
 			c.pt(s.P[0])
 			c.op("l")
-		case scene.SegQuad:
+		case geom.SegQuad:
 			c.pt(cur.Add(s.P[0].Sub(cur).Mul(2.0 / 3)))
 			c.pt(s.P[1].Add(s.P[0].Sub(s.P[1]).Mul(2.0 / 3)))
 			c.pt(s.P[1])
 			c.op("c")
-		case scene.SegCubic:
+		case geom.SegCubic:
 			c.pt(s.P[0])
 			c.pt(s.P[1])
 			c.pt(s.P[2])
 			c.op("c")
-		case scene.SegArc:
+		case geom.SegArc:
 			if start := s.ArcPoint(s.T0); start != cur {
 				c.pt(start)
 				c.op("l")
 			}
-			arcCubics(s, func(c1, c2, end scene.Vec) {
+			arcCubics(s, func(c1, c2, end geom.Vec) {
 				c.pt(c1)
 				c.pt(c2)
 				c.pt(end)
 				c.op("c")
 			})
-		case scene.SegClose:
+		case geom.SegClose:
 			c.op("h")
 		}
-		if s.Kind != scene.SegClose {
+		if s.Kind != geom.SegClose {
 			cur = s.End()
 		}
 	}
@@ -463,11 +464,11 @@ const maxArcCubicSweep = math.Pi / 6
 // control points and its end (the start is where the previous piece, or the arc, begins).
 // An elliptical arc is the same construction mapped by its axes, so it keeps the same error
 // relative to its larger radius.
-func arcCubics(s scene.Seg, emit func(c1, c2, end scene.Vec)) {
+func arcCubics(s geom.Seg, emit func(c1, c2, end geom.Vec)) {
 	n := int(math.Max(1, math.Ceil(math.Abs(s.T1-s.T0)/maxArcCubicSweep-1e-9)))
 	step := (s.T1 - s.T0) / float64(n)
 	h := 4.0 / 3 * math.Tan(step/4)
-	tangent := func(t float64) scene.Vec {
+	tangent := func(t float64) geom.Vec {
 		sn, cs := math.Sincos(t)
 		return s.P[2].Mul(cs).Sub(s.P[1].Mul(sn))
 	}

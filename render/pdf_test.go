@@ -19,6 +19,7 @@ import (
 	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/internal/inkcheck"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // pdfScenes are the scenes the PDF is checked on against cadrun's own PNG.
@@ -32,18 +33,18 @@ func pdfScenes(t *testing.T) map[string]*scene.Scene {
 	over := scene.New()
 	put(t, over, "back", scene.Rect{Width: 40, Height: 30})
 	do(t, over.SetFill("back", &scene.Color{0.1, 0.3, 0.9, 1}))
-	put(t, over, "a", scene.Circle{Center: scene.Vec{X: -8}, Radius: 12})
+	put(t, over, "a", scene.Circle{Center: geom.Vec{X: -8}, Radius: 12})
 	do(t, over.SetFill("a", &scene.Color{1, 0, 0, 0.5}))
 	do(t, over.SetStroke("a", nil, 0))
-	put(t, over, "b", scene.Ellipse{Center: scene.Vec{X: 8, Y: 4}, RX: 14, RY: 7})
+	put(t, over, "b", scene.Ellipse{Center: geom.Vec{X: 8, Y: 4}, RX: 14, RY: 7})
 	do(t, over.SetFill("b", &scene.Color{0, 0.8, 0.2, 0.6}))
 	do(t, over.SetStroke("b", &scene.Color{0, 0, 0, 0.5}, 3))
-	put(t, over, "arc", scene.Arc{Center: scene.Vec{Y: -10}, Radius: 8, Start: 0.3, End: 2.5})
+	put(t, over, "arc", scene.Arc{Center: geom.Vec{Y: -10}, Radius: 8, Start: 0.3, End: 2.5})
 	do(t, over.SetStroke("arc", &scene.Color{0.9, 0.6, 0, 1}, 2))
-	put(t, over, "t", &scene.Text{Text: "Ab", Pos: scene.Vec{X: 12, Y: -12}, Size: 8})
+	put(t, over, "t", &scene.Text{Text: "Ab", Pos: geom.Vec{X: 12, Y: -12}, Size: 8})
 	_, err = over.CreateGroup("g", []string{"arc", "t"})
 	do(t, err)
-	do(t, over.Scale("g", -1, 1, scene.SpaceWorld, &scene.Vec{}))
+	do(t, over.Scale("g", -1, 1, scene.SpaceWorld, &geom.Vec{}))
 	do(t, over.Rotate("g", 0.2, scene.SpaceWorld))
 	return map[string]*scene.Scene{"kinds": kinds, "overlaps": over}
 }

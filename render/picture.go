@@ -17,6 +17,8 @@ import (
 	"strconv"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // HighlightColor is the colour highlighted shapes are repainted in: orange, the selection
@@ -253,7 +255,7 @@ func gridScene(vis View, k float64) (*scene.Scene, float64, error) {
 	for range 8 { // widen the step until the longest label fits between two lines
 		widest := 0.0
 		for _, x := range []float64{vis.Min.X, vis.Max.X, vis.Min.Y, vis.Max.Y} {
-			l, err := scene.MeasureText(gridLabel(math.Round(x/step)*step, step), size, "")
+			l, err := text.MeasureString(gridLabel(math.Round(x/step)*step, step), size, "")
 			if err != nil {
 				return nil, 0, fmt.Errorf("laying out grid labels: %w", err)
 			}
@@ -276,35 +278,35 @@ func gridScene(vis View, k float64) (*scene.Scene, float64, error) {
 		_ = g.SetStroke(e.Name, stroke, 0)
 		return nil
 	}
-	line := func(a, b scene.Vec, at float64) error {
+	line := func(a, b geom.Vec, at float64) error {
 		c := gridLineColor
 		if math.Abs(at) < step/2 {
 			c = gridAxisColor
 		}
-		return put(scene.Line{Points: []scene.Vec{a, b}}, nil, &c)
+		return put(scene.Line{Points: []geom.Vec{a, b}}, nil, &c)
 	}
-	label := func(v float64, at scene.Vec) error {
-		text := gridLabel(v, step)
-		l, err := scene.MeasureText(text, size, "")
+	label := func(v float64, at geom.Vec) error {
+		str := gridLabel(v, step)
+		l, err := text.MeasureString(str, size, "")
 		if err != nil {
 			return fmt.Errorf("laying out grid labels: %w", err)
 		}
 		pad := 2 / k
 		plate, ink := gridPlateColor, gridLabelColor
-		r := scene.Rect{Center: scene.Vec{X: at.X + l.Width/2, Y: at.Y + (l.Ascent-l.Descent)/2}, Width: l.Width + 2*pad, Height: l.Ascent + l.Descent + 2*pad}
+		r := scene.Rect{Center: geom.Vec{X: at.X + l.Width/2, Y: at.Y + (l.Ascent-l.Descent)/2}, Width: l.Width + 2*pad, Height: l.Ascent + l.Descent + 2*pad}
 		if err := put(r, &plate, nil); err != nil {
 			return err
 		}
-		return put(&scene.Text{Text: text, Pos: at, Size: size}, &ink, nil)
+		return put(&scene.Text{Text: str, Pos: at, Size: size}, &ink, nil)
 	}
 	first := func(lo float64) float64 { return math.Ceil(lo/step) * step }
 	for x := first(vis.Min.X); x <= vis.Max.X; x += step {
-		if err := line(scene.Vec{X: x, Y: vis.Min.Y}, scene.Vec{X: x, Y: vis.Max.Y}, x); err != nil {
+		if err := line(geom.Vec{X: x, Y: vis.Min.Y}, geom.Vec{X: x, Y: vis.Max.Y}, x); err != nil {
 			return nil, 0, err
 		}
 	}
 	for y := first(vis.Min.Y); y <= vis.Max.Y; y += step {
-		if err := line(scene.Vec{X: vis.Min.X, Y: y}, scene.Vec{X: vis.Max.X, Y: y}, y); err != nil {
+		if err := line(geom.Vec{X: vis.Min.X, Y: y}, geom.Vec{X: vis.Max.X, Y: y}, y); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -313,12 +315,12 @@ func gridScene(vis View, k float64) (*scene.Scene, float64, error) {
 	// bottom row.
 	edge := 4 / k
 	for x := first(vis.Min.X); x <= vis.Max.X-step/2; x += step {
-		if err := label(math.Round(x/step)*step, scene.Vec{X: x + 3/k, Y: vis.Min.Y + edge}); err != nil {
+		if err := label(math.Round(x/step)*step, geom.Vec{X: x + 3/k, Y: vis.Min.Y + edge}); err != nil {
 			return nil, 0, err
 		}
 	}
 	for y := first(vis.Min.Y + 2*size + edge); y <= vis.Max.Y-size-edge; y += step {
-		if err := label(math.Round(y/step)*step, scene.Vec{X: vis.Min.X + 2/k, Y: y + 3/k}); err != nil { // the plate from the edge
+		if err := label(math.Round(y/step)*step, geom.Vec{X: vis.Min.X + 2/k, Y: y + 3/k}); err != nil { // the plate from the edge
 			return nil, 0, err
 		}
 	}

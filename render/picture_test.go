@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // markedScene is a blue plate, a circle on it and a pin too small to see at 256 px.
@@ -23,8 +24,8 @@ func markedScene(t *testing.T) *scene.Scene {
 		}
 	}
 	put("plate", scene.Rect{Width: 100, Height: 60})
-	put("ring", scene.Circle{Center: scene.Vec{X: 20, Y: 10}, Radius: 8})
-	put("pin", scene.Circle{Center: scene.Vec{X: -30, Y: -15}, Radius: 0.2})
+	put("ring", scene.Circle{Center: geom.Vec{X: 20, Y: 10}, Radius: 8})
+	put("pin", scene.Circle{Center: geom.Vec{X: -30, Y: -15}, Radius: 0.2})
 	blue := scene.Color{0.6, 0.7, 0.9, 1}
 	if err := s.SetFill("plate", &blue); err != nil {
 		t.Fatal(err)
@@ -48,7 +49,7 @@ func decode(t *testing.T, b []byte) *image.RGBA {
 }
 
 // pixel is the colour of the pixel holding scene point p, by the picture's own mapping.
-func pixel(img *image.RGBA, pic *Picture, p scene.Vec) color.RGBA {
+func pixel(img *image.RGBA, pic *Picture, p geom.Vec) color.RGBA {
 	x := int(math.Floor((p.X - pic.Visible.Min.X) * pic.Scale))
 	y := int(math.Floor((pic.Visible.Max.Y - p.Y) * pic.Scale))
 	return img.RGBAAt(x, y)
@@ -60,7 +61,7 @@ var orange = pngColor8(HighlightColor)
 func TestDrawWithoutMarksIsPNG(t *testing.T) {
 	t.Parallel()
 	s := markedScene(t)
-	for _, opt := range []PNGOptions{{}, {Width: 300}, {Width: 64, View: &View{Min: scene.Vec{X: -10, Y: -10}, Max: scene.Vec{X: 30, Y: 5}}}} {
+	for _, opt := range []PNGOptions{{}, {Width: 300}, {Width: 64, View: &View{Min: geom.Vec{X: -10, Y: -10}, Max: geom.Vec{X: 30, Y: 5}}}} {
 		want, err := PNG(s, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -80,28 +81,28 @@ func TestDrawWithoutMarksIsPNG(t *testing.T) {
 func TestDrawMapping(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
-	if _, err := s.Put("sq", scene.Rect{Center: scene.Vec{X: 7, Y: -3}, Width: 2, Height: 2}); err != nil {
+	if _, err := s.Put("sq", scene.Rect{Center: geom.Vec{X: 7, Y: -3}, Width: 2, Height: 2}); err != nil {
 		t.Fatal(err)
 	}
 	red := scene.Color{1, 0, 0, 1}
 	_ = s.SetFill("sq", &red)
 	_ = s.SetStroke("sq", nil, 0)
-	view := View{Min: scene.Vec{X: 0, Y: -10}, Max: scene.Vec{X: 20, Y: 0}}
+	view := View{Min: geom.Vec{X: 0, Y: -10}, Max: geom.Vec{X: 20, Y: 0}}
 	pic, err := Draw(s, PNGOptions{Width: 200, Height: 150, View: &view}, Marks{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// 20 × 10 units into 200 × 150 px: 10 px a unit, the view centred vertically with 2.5
 	// units above and below.
-	want := View{Min: scene.Vec{X: 0, Y: -12.5}, Max: scene.Vec{X: 20, Y: 2.5}}
+	want := View{Min: geom.Vec{X: 0, Y: -12.5}, Max: geom.Vec{X: 20, Y: 2.5}}
 	if diff := cmp.Diff(want, pic.Visible); diff != "" || pic.Scale != 10 || pic.Width != 200 || pic.Height != 150 {
 		t.Errorf("scale %v, %d × %d, visible mismatch (-want +got):\n%s", pic.Scale, pic.Width, pic.Height, diff)
 	}
 	img := decode(t, pic.PNG)
-	if c := pixel(img, pic, scene.Vec{X: 7, Y: -3}); c != pngColor8(red) {
+	if c := pixel(img, pic, geom.Vec{X: 7, Y: -3}); c != pngColor8(red) {
 		t.Errorf("centre of the square: %v", c)
 	}
-	if c := pixel(img, pic, scene.Vec{X: 9.5, Y: -3}); c != (color.RGBA{255, 255, 255, 255}) {
+	if c := pixel(img, pic, geom.Vec{X: 9.5, Y: -3}); c != (color.RGBA{255, 255, 255, 255}) {
 		t.Errorf("beside the square: %v", c)
 	}
 }
@@ -124,21 +125,21 @@ func TestDrawHighlight(t *testing.T) {
 		t.Errorf("highlighted %d and %d shapes, %d and %d small; want 2, 1 small", pic.Highlighted, unringed.Highlighted, pic.Small, unringed.Small)
 	}
 	img := decode(t, pic.PNG)
-	if c := pixel(img, pic, scene.Vec{X: 28, Y: 10}); c != orange {
+	if c := pixel(img, pic, geom.Vec{X: 28, Y: 10}); c != orange {
 		t.Errorf("ring's edge: %v, want %v", c, orange)
 	}
 	// The pin is 0.4 units across, under 1 px: a ring of markRingPx px goes round it, when
 	// asked.
-	if c := pixel(img, pic, scene.Vec{X: -30 + markRingPx/pic.Scale, Y: -15}); c != orange {
+	if c := pixel(img, pic, geom.Vec{X: -30 + markRingPx/pic.Scale, Y: -15}); c != orange {
 		t.Errorf("ring round the pin: %v, want %v", c, orange)
 	}
-	if c := pixel(decode(t, unringed.PNG), unringed, scene.Vec{X: -30 + markRingPx/unringed.Scale, Y: -15}); c == orange {
+	if c := pixel(decode(t, unringed.PNG), unringed, geom.Vec{X: -30 + markRingPx/unringed.Scale, Y: -15}); c == orange {
 		t.Errorf("ring round the pin unasked: %v", c)
 	}
 	faded := func(v float64) uint8 {
 		return uint8(math.Round(math.Round(v*255)*(1-highlightFade) + 255*highlightFade))
 	}
-	if c, want := pixel(img, pic, scene.Vec{X: 0, Y: -20}), (color.RGBA{faded(0.6), faded(0.7), faded(0.9), 255}); c != want {
+	if c, want := pixel(img, pic, geom.Vec{X: 0, Y: -20}), (color.RGBA{faded(0.6), faded(0.7), faded(0.9), 255}); c != want {
 		t.Errorf("plate: %v, want %v", c, want)
 	}
 
@@ -169,11 +170,11 @@ func TestDrawGrid(t *testing.T) {
 		t.Errorf("grid step %v, want 20", pic.GridStep)
 	}
 	img := decode(t, pic.PNG)
-	axis, line := pixel(img, pic, scene.Vec{X: 0, Y: 25}), pixel(img, pic, scene.Vec{X: 20, Y: 25})
+	axis, line := pixel(img, pic, geom.Vec{X: 0, Y: 25}), pixel(img, pic, geom.Vec{X: 20, Y: 25})
 	if !(axis.B > axis.R && line.B > line.R && axis.R < line.R) {
 		t.Errorf("the y axis %v should be a stronger blue than the line x = 20 %v", axis, line)
 	}
-	if c := pixel(img, pic, scene.Vec{X: 10, Y: 25}); c != pngColor8(scene.Color{0.6, 0.7, 0.9, 1}) {
+	if c := pixel(img, pic, geom.Vec{X: 10, Y: 25}); c != pngColor8(scene.Color{0.6, 0.7, 0.9, 1}) {
 		t.Errorf("between lines: %v, want the plate's colour", c)
 	}
 }
@@ -204,7 +205,7 @@ func TestNiceStepAndLabels(t *testing.T) {
 // TestDrawPainted: a picture of nothing, or of shapes outside the view, paints no pixel.
 func TestDrawPainted(t *testing.T) {
 	t.Parallel()
-	away := View{Min: scene.Vec{X: 500, Y: 500}, Max: scene.Vec{X: 510, Y: 510}}
+	away := View{Min: geom.Vec{X: 500, Y: 500}, Max: geom.Vec{X: 510, Y: 510}}
 	for _, c := range []struct {
 		s    *scene.Scene
 		opt  PNGOptions

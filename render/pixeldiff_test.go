@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // diffEdge is a 10×10 picture, black left of x = 5, white right of it, with an edge column at
@@ -130,7 +131,7 @@ func BenchmarkPixelDiff(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := s.Translate("e5050", scene.Vec{X: 3, Y: 0}, scene.SpaceWorld); err != nil {
+	if err := s.Translate("e5050", geom.Vec{X: 3, Y: 0}, scene.SpaceWorld); err != nil {
 		b.Fatal(err)
 	}
 	moved, err := Raster(s, opt)

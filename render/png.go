@@ -27,6 +27,7 @@ import (
 	"golang.org/x/image/vector"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // MaxPNGSide caps each side of a PNG, in pixels; a 8192×8192 RGBA picture is 256 MiB.
@@ -152,7 +153,7 @@ func raster(s *scene.Scene, opt PNGOptions) (*image.RGBA, View, color.RGBA, erro
 // paintOver paints the scene over img, mapped to pixels by tr, with the hatches of
 // scene.Scene.Hatches. It stops at the first shape that would take the cells rasterized past
 // maxRasterCells, or once ctx (nil: never) is done, and returns why.
-func paintOver(ctx context.Context, img *image.RGBA, s *scene.Scene, tr scene.Affine, hatches map[*scene.Entity]scene.Hatching) error {
+func paintOver(ctx context.Context, img *image.RGBA, s *scene.Scene, tr geom.Affine, hatches map[*scene.Entity]scene.Hatching) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -205,7 +206,7 @@ func paintOver(ctx context.Context, img *image.RGBA, s *scene.Scene, tr scene.Af
 }
 
 // pngSize resolves the picture size from the options and the view's size in world units.
-func pngSize(view scene.Vec, opt PNGOptions) (int, int, error) {
+func pngSize(view geom.Vec, opt PNGOptions) (int, int, error) {
 	if opt.Width < 0 || opt.Height < 0 || !(opt.Scale >= 0) || math.IsInf(opt.Scale, 0) {
 		return 0, 0, fmt.Errorf("%w: width %d, height %d, scale %v: give positive values, or 0 to derive them from the view",
 			ErrPNGSize, opt.Width, opt.Height, opt.Scale)
@@ -297,19 +298,19 @@ type pngPainter struct {
 	cells int64
 	// measuring makes contour widen ext, in rasterizer space, instead of adding to z.
 	measuring bool
-	ext       scene.Box
+	ext       geom.Box
 
 	z   vector.Rasterizer
 	src image.Uniform
-	off scene.Vec // image position of the rasterizer's (0, 0)
-	lim scene.Vec // contours are clipped to [-1, lim.X] × [-1, lim.Y] in rasterizer space
+	off geom.Vec // image position of the rasterizer's (0, 0)
+	lim geom.Vec // contours are clipped to [-1, lim.X] × [-1, lim.Y] in rasterizer space
 
-	pts  []scene.Vec // one stroked polyline without repeated points
-	arc  []scene.Vec // one round piece
-	loc  []scene.Vec // one contour in rasterizer space
-	tmp  []scene.Vec // clipping scratch
-	quad [4]scene.Vec
-	tri  [3]scene.Vec
+	pts  []geom.Vec // one stroked polyline without repeated points
+	arc  []geom.Vec // one round piece
+	loc  []geom.Vec // one contour in rasterizer space
+	tmp  []geom.Vec // clipping scratch
+	quad [4]geom.Vec
+	tri  [3]geom.Vec
 	// capStyle, joinStyle and miterLimit are the current stroke's (pngItem's cap, join and
 	// miter).
 	capStyle, joinStyle pngCorner
@@ -320,11 +321,11 @@ type pngPainter struct {
 
 // pngItem is one shape ready to rasterize.
 type pngItem struct {
-	lines        []scene.Polyline // the outline flattened, in pixels
-	dashes       []scene.Polyline // the dashes of a stroke with a linetype, in pixels; nil: lines
-	box          scene.Box        // pixel bounds of the outline
-	fill, stroke *scene.Color     // nil when not painted
-	half         float64          // half the stroke width, in pixels
+	lines        []geom.Polyline // the outline flattened, in pixels
+	dashes       []geom.Polyline // the dashes of a stroke with a linetype, in pixels; nil: lines
+	box          geom.Box        // pixel bounds of the outline
+	fill, stroke *scene.Color    // nil when not painted
+	half         float64         // half the stroke width, in pixels
 	// cap, join and miter are the stroke's ends and corners (miter the limit), small so that
 	// a picture's thousands of items stay as small as they were.
 	cap, join pngCorner
@@ -372,7 +373,7 @@ const pngBatch = 128
 
 // preparePNG sends the scene's visible items in z order, flattened and mapped by tr, each
 // shape followed by its hatch, until done or stop is closed.
-func preparePNG(s *scene.Scene, tr scene.Affine, scale float64, size image.Point, hatches map[*scene.Entity]scene.Hatching, out chan<- []pngItem, stop <-chan struct{}) {
+func preparePNG(s *scene.Scene, tr geom.Affine, scale float64, size image.Point, hatches map[*scene.Entity]scene.Hatching, out chan<- []pngItem, stop <-chan struct{}) {
 	batch := make([]pngItem, 0, pngBatch+1)
 	for it := range s.Paint() {
 		drawn := s.Drawn(it.Entity)
@@ -404,7 +405,7 @@ func preparePNG(s *scene.Scene, tr scene.Affine, scale float64, size image.Point
 
 // preparePNGShape is one shape's item, flattened and mapped by tr; false when it paints
 // nothing in the picture.
-func preparePNGShape(it scene.Item, drawn scene.Drawn, tr scene.Affine, scale float64, size image.Point) (pngItem, bool) {
+func preparePNGShape(it scene.Item, drawn scene.Drawn, tr geom.Affine, scale float64, size image.Point) (pngItem, bool) {
 	st := drawn.Style
 	item := pngItem{half: st.StrokeWidth * scale / 2, miter: float32(st.Miter())}
 	item.cap, item.join = pngCorners(st)
@@ -423,7 +424,7 @@ func preparePNGShape(it scene.Item, drawn scene.Drawn, tr scene.Affine, scale fl
 	// Bounds and flattening work on the world path, and only the flattened points are
 	// mapped to pixels, in place: mapping the path first would copy it for nothing.
 	if wb := it.Path.Bounds(); wb.NonEmpty {
-		for _, c := range [4]scene.Vec{wb.Min, wb.Max, {X: wb.Min.X, Y: wb.Max.Y}, {X: wb.Max.X, Y: wb.Min.Y}} {
+		for _, c := range [4]geom.Vec{wb.Min, wb.Max, {X: wb.Min.X, Y: wb.Max.Y}, {X: wb.Max.X, Y: wb.Min.Y}} {
 			item.box.Extend(tr.Apply(c))
 		}
 	}
@@ -449,18 +450,18 @@ func preparePNGShape(it scene.Item, drawn scene.Drawn, tr scene.Affine, scale fl
 // round caps make it a dot of the stroke's width.
 const pngDot = 1e-3
 
-// dashPolylines cuts polylines into their dashes (scene.Path.Dash): pattern is dash, gap,
+// dashPolylines cuts polylines into their dashes (geom.Path.Dash): pattern is dash, gap,
 // dash, ... lengths in the polylines' units, starting afresh at each polyline as SVG and PDF
 // start it at each subpath. A dot becomes a dash pngDot long.
-func dashPolylines(lines []scene.Polyline, pattern []float64) []scene.Polyline {
-	var p scene.Path
+func dashPolylines(lines []geom.Polyline, pattern []float64) []geom.Polyline {
+	var p geom.Path
 	for _, l := range lines {
 		p.Polyline(l.Points, l.Closed)
 	}
 	out := p.Dash(pattern, 1).Flatten(1)
 	for i, l := range out {
 		if len(l.Points) == 1 {
-			out[i].Points = append(l.Points, l.Points[0].Add(scene.Vec{X: pngDot}))
+			out[i].Points = append(l.Points, l.Points[0].Add(geom.Vec{X: pngDot}))
 		}
 	}
 	return out
@@ -547,11 +548,11 @@ func (p *pngPainter) layer(it *pngItem, pad float64, c scene.Color, stroke bool)
 
 // outline adds the fill or the stroke of lines to the rasterizer, readied for the pixels in r
 // (or, while measuring, only widens p.ext).
-func (p *pngPainter) outline(lines []scene.Polyline, stroke bool, half float64, r image.Rectangle) {
+func (p *pngPainter) outline(lines []geom.Polyline, stroke bool, half float64, r image.Rectangle) {
 	if p.measuring {
-		p.off = scene.Vec{X: float64(r.Min.X), Y: float64(r.Min.Y)}
-		p.lim = scene.Vec{X: float64(r.Dx() + 1), Y: float64(r.Dy() + 1)}
-		p.ext = scene.Box{}
+		p.off = geom.Vec{X: float64(r.Min.X), Y: float64(r.Min.Y)}
+		p.lim = geom.Vec{X: float64(r.Dx() + 1), Y: float64(r.Dy() + 1)}
+		p.ext = geom.Box{}
 	}
 	for _, l := range lines {
 		if stroke {
@@ -585,7 +586,7 @@ const pngFloatSide = 513
 
 // pixelBox is b grown by pad and clipped to a picture of the given size, in whole pixels;
 // false when empty.
-func pixelBox(b scene.Box, pad float64, size image.Point) (image.Rectangle, bool) {
+func pixelBox(b geom.Box, pad float64, size image.Point) (image.Rectangle, bool) {
 	if !b.NonEmpty {
 		return image.Rectangle{}, false
 	}
@@ -602,8 +603,8 @@ func pixelBox(b scene.Box, pad float64, size image.Point) (image.Rectangle, bool
 // begin readies the rasterizer for the pixels in r.
 func (p *pngPainter) begin(r image.Rectangle) {
 	p.z.Reset(r.Dx(), r.Dy())
-	p.off = scene.Vec{X: float64(r.Min.X), Y: float64(r.Min.Y)}
-	p.lim = scene.Vec{X: float64(r.Dx() + 1), Y: float64(r.Dy() + 1)}
+	p.off = geom.Vec{X: float64(r.Min.X), Y: float64(r.Min.Y)}
+	p.lim = geom.Vec{X: float64(r.Dx() + 1), Y: float64(r.Dy() + 1)}
 }
 
 // draw blends the accumulated coverage in colour c over the picture in r.
@@ -614,7 +615,7 @@ func (p *pngPainter) draw(r image.Rectangle, c scene.Color) {
 }
 
 // contour adds the closed polygon pts (image pixels) to the rasterizer.
-func (p *pngPainter) contour(pts []scene.Vec) {
+func (p *pngPainter) contour(pts []geom.Vec) {
 	if len(pts) < 3 {
 		return // no area
 	}
@@ -658,17 +659,17 @@ func (p *pngPainter) contour(pts []scene.Vec) {
 
 // pngClipHalf appends to dst the closed polygon src clipped to the half-plane coordinate
 // axis <= bound (below) or >= bound.
-func pngClipHalf(dst, src []scene.Vec, axis int, bound float64, below bool) []scene.Vec {
+func pngClipHalf(dst, src []geom.Vec, axis int, bound float64, below bool) []geom.Vec {
 	if len(src) == 0 {
 		return dst
 	}
-	c := func(v scene.Vec) float64 {
+	c := func(v geom.Vec) float64 {
 		if axis == 0 {
 			return v.X
 		}
 		return v.Y
 	}
-	in := func(v scene.Vec) bool {
+	in := func(v geom.Vec) bool {
 		if below {
 			return c(v) <= bound
 		}
@@ -699,7 +700,7 @@ func pngClipHalf(dst, src []scene.Vec, axis int, bound float64, below bool) []sc
 // strokeLine adds the outline of a stroke of half-width half along l (image pixels), capped
 // and joined as p.capStyle and p.joinStyle say. Every piece is wound clockwise in the maths sense
 // (negative shoelace area), so overlaps add up and nonzero paints the union.
-func (p *pngPainter) strokeLine(l scene.Polyline, half float64) {
+func (p *pngPainter) strokeLine(l geom.Polyline, half float64) {
 	q := p.pts[:0]
 	for _, v := range l.Points {
 		if len(q) == 0 || !pngSame(v, q[len(q)-1]) {
@@ -724,9 +725,9 @@ func (p *pngPainter) strokeLine(l scene.Polyline, half float64) {
 		switch p.capStyle {
 		case pngButt:
 		case pngSquare:
-			p.piece(q[0].Sub(scene.Vec{X: half}), q[0].Add(scene.Vec{X: half}), scene.Vec{Y: half})
+			p.piece(q[0].Sub(geom.Vec{X: half}), q[0].Add(geom.Vec{X: half}), geom.Vec{Y: half})
 		default:
-			p.round(q[0], scene.Vec{X: half}, -2*math.Pi, false)
+			p.round(q[0], geom.Vec{X: half}, -2*math.Pi, false)
 		}
 		return
 	}
@@ -737,7 +738,7 @@ func (p *pngPainter) strokeLine(l scene.Polyline, half float64) {
 	for i := range segs {
 		a, b := q[i], q[(i+1)%n]
 		d := pngDirection(a, b).Mul(half)
-		p.piece(a, b, scene.Vec{X: -d.Y, Y: d.X})
+		p.piece(a, b, geom.Vec{X: -d.Y, Y: d.X})
 	}
 	if l.Closed {
 		for i := range n {
@@ -753,21 +754,21 @@ func (p *pngPainter) strokeLine(l scene.Polyline, half float64) {
 	case pngButt: // the stroke ends at its end points
 	case pngSquare:
 		// Half a width beyond each end, the segment's own rectangle carried on.
-		p.piece(q[0].Sub(d0.Mul(half)), q[0], scene.Vec{X: -d0.Y, Y: d0.X}.Mul(half))
-		p.piece(q[n-1], q[n-1].Add(d1.Mul(half)), scene.Vec{X: -d1.Y, Y: d1.X}.Mul(half))
+		p.piece(q[0].Sub(d0.Mul(half)), q[0], geom.Vec{X: -d0.Y, Y: d0.X}.Mul(half))
+		p.piece(q[n-1], q[n-1].Add(d1.Mul(half)), geom.Vec{X: -d1.Y, Y: d1.X}.Mul(half))
 	default:
 		// Half discs turning counter-clockwise from the left normal at the start (through
 		// the backward direction) and from the right normal at the end (through the forward
 		// one).
-		p.round(q[0], scene.Vec{X: -d0.Y, Y: d0.X}.Mul(half), math.Pi, true)
-		p.round(q[n-1], scene.Vec{X: d1.Y, Y: -d1.X}.Mul(half), math.Pi, true)
+		p.round(q[0], geom.Vec{X: -d0.Y, Y: d0.X}.Mul(half), math.Pi, true)
+		p.round(q[n-1], geom.Vec{X: d1.Y, Y: -d1.X}.Mul(half), math.Pi, true)
 	}
 }
 
 // piece adds the rectangle along a→b reaching nl (the left normal, of length half) to either
 // side, wound clockwise.
-func (p *pngPainter) piece(a, b, nl scene.Vec) {
-	p.quad = [4]scene.Vec{a.Add(nl), b.Add(nl), b.Sub(nl), a.Sub(nl)}
+func (p *pngPainter) piece(a, b, nl geom.Vec) {
+	p.quad = [4]geom.Vec{a.Add(nl), b.Add(nl), b.Sub(nl), a.Sub(nl)}
 	p.contour(p.quad[:])
 }
 
@@ -777,7 +778,7 @@ func (p *pngPainter) piece(a, b, nl scene.Vec) {
 // bevel the triangle between the normals' ends; a miter that triangle carried on to where the
 // segments' edges meet, or the bevel where that lies further from v than the limit allows, as
 // in SVG.
-func (p *pngPainter) join(a, v, b scene.Vec, half float64) {
+func (p *pngPainter) join(a, v, b geom.Vec, half float64) {
 	d1, d2 := pngDirection(a, v), pngDirection(v, b)
 	cross, dot := d1.X*d2.Y-d1.Y*d2.X, d1.X*d2.X+d1.Y*d2.Y
 	if cross == 0 && dot > 0 {
@@ -791,46 +792,46 @@ func (p *pngPainter) join(a, v, b scene.Vec, half float64) {
 		// One chord is close enough (the usual case along a flattened curve): the wedge is a
 		// triangle between the two normals, and needs no trigonometry.
 		if cross > 0 {
-			p.tri = [3]scene.Vec{v.Add(scene.Vec{X: d2.Y, Y: -d2.X}.Mul(half)), v.Add(scene.Vec{X: d1.Y, Y: -d1.X}.Mul(half)), v}
+			p.tri = [3]geom.Vec{v.Add(geom.Vec{X: d2.Y, Y: -d2.X}.Mul(half)), v.Add(geom.Vec{X: d1.Y, Y: -d1.X}.Mul(half)), v}
 		} else {
-			p.tri = [3]scene.Vec{v, v.Add(scene.Vec{X: -d1.Y, Y: d1.X}.Mul(half)), v.Add(scene.Vec{X: -d2.Y, Y: d2.X}.Mul(half))}
+			p.tri = [3]geom.Vec{v, v.Add(geom.Vec{X: -d1.Y, Y: d1.X}.Mul(half)), v.Add(geom.Vec{X: -d2.Y, Y: d2.X}.Mul(half))}
 		}
 		p.contour(p.tri[:])
 		return
 	}
 	turn := math.Atan2(cross, dot)
-	start := scene.Vec{X: -d1.Y, Y: d1.X} // left normal: a right turn sweeps it clockwise
+	start := geom.Vec{X: -d1.Y, Y: d1.X} // left normal: a right turn sweeps it clockwise
 	if turn > 0 {
-		start = scene.Vec{X: d1.Y, Y: -d1.X}
+		start = geom.Vec{X: d1.Y, Y: -d1.X}
 	}
 	p.round(v, start.Mul(half), turn, true)
 }
 
 // sharpJoin adds a miter or bevel join (see join); the miter's length over the stroke's width
 // is 1/cos(turn/2), bevelled past p.miterLimit.
-func (p *pngPainter) sharpJoin(v, d1, d2 scene.Vec, cross, dot, half float64) {
+func (p *pngPainter) sharpJoin(v, d1, d2 geom.Vec, cross, dot, half float64) {
 	// The outer normals, of length half: right of the path on a left turn, left of it on a
 	// right one.
-	n1, n2 := scene.Vec{X: d1.Y, Y: -d1.X}.Mul(half), scene.Vec{X: d2.Y, Y: -d2.X}.Mul(half)
+	n1, n2 := geom.Vec{X: d1.Y, Y: -d1.X}.Mul(half), geom.Vec{X: d2.Y, Y: -d2.X}.Mul(half)
 	if cross <= 0 {
 		n1, n2 = n1.Mul(-1), n2.Mul(-1)
 	}
 	miter := p.joinStyle == pngMiter && (1+dot)/2*p.miterLimit*p.miterLimit >= 1
-	var pts []scene.Vec
+	var pts []geom.Vec
 	switch {
 	case miter && cross > 0:
 		tip := v.Add(n1.Add(n2).Mul(1 / (1 + dot)))
-		p.quad = [4]scene.Vec{v.Add(n2), tip, v.Add(n1), v}
+		p.quad = [4]geom.Vec{v.Add(n2), tip, v.Add(n1), v}
 		pts = p.quad[:]
 	case miter:
 		tip := v.Add(n1.Add(n2).Mul(1 / (1 + dot)))
-		p.quad = [4]scene.Vec{v, v.Add(n1), tip, v.Add(n2)}
+		p.quad = [4]geom.Vec{v, v.Add(n1), tip, v.Add(n2)}
 		pts = p.quad[:]
 	case cross > 0:
-		p.tri = [3]scene.Vec{v.Add(n2), v.Add(n1), v}
+		p.tri = [3]geom.Vec{v.Add(n2), v.Add(n1), v}
 		pts = p.tri[:]
 	default:
-		p.tri = [3]scene.Vec{v, v.Add(n1), v.Add(n2)}
+		p.tri = [3]geom.Vec{v, v.Add(n1), v.Add(n2)}
 		pts = p.tri[:]
 	}
 	p.contour(pts)
@@ -839,7 +840,7 @@ func (p *pngPainter) sharpJoin(v, d1, d2 scene.Vec, cross, dot, half float64) {
 // round adds the sector of the circle around c that starts at c+start and turns by sweep
 // radians (counter-clockwise in the maths sense when positive), in steps of p.step; with fan
 // false the contour is the arc alone (for a full circle).
-func (p *pngPainter) round(c, start scene.Vec, sweep float64, fan bool) {
+func (p *pngPainter) round(c, start geom.Vec, sweep float64, fan bool) {
 	n := int(math.Max(1, math.Ceil(math.Abs(sweep)/p.step-1e-9)))
 	sn, cs := math.Sincos(sweep / float64(n))
 	pts := p.arc[:0]
@@ -849,7 +850,7 @@ func (p *pngPainter) round(c, start scene.Vec, sweep float64, fan bool) {
 	v := start
 	for range n {
 		pts = append(pts, c.Add(v))
-		v = scene.Vec{X: v.X*cs - v.Y*sn, Y: v.X*sn + v.Y*cs}
+		v = geom.Vec{X: v.X*cs - v.Y*sn, Y: v.X*sn + v.Y*cs}
 	}
 	if fan {
 		pts = append(pts, c.Add(v))
@@ -864,24 +865,24 @@ func (p *pngPainter) round(c, start scene.Vec, sweep float64, fan bool) {
 }
 
 // pngArcStep is the angle whose chord on a circle of radius r stays within pngTolerance of the
-// arc, as scene.ArcSegments computes it; it is worked out once per stroke because a stroke
+// arc, as geom.ArcSegments computes it; it is worked out once per stroke because a stroke
 // has a round piece at every vertex.
 func pngArcStep(r float64) float64 {
 	step := math.Pi / 2
 	if pngTolerance < r {
 		step = 2 * math.Acos(1-pngTolerance/r)
 	}
-	return math.Max(step, 2*math.Pi/scene.MaxCurveSegments)
+	return math.Max(step, 2*math.Pi/geom.MaxCurveSegments)
 }
 
 // pngDirection is the unit vector from a to b (the callers never pass pngSame points).
-func pngDirection(a, b scene.Vec) scene.Vec {
+func pngDirection(a, b geom.Vec) geom.Vec {
 	d := b.Sub(a)
 	return d.Mul(1 / math.Sqrt(d.X*d.X+d.Y*d.Y)) // no overflow to guard against: Hypot is slower
 }
 
 // pngSame reports whether a and b are too close (in pixels) to give a stroke a direction.
-func pngSame(a, b scene.Vec) bool {
+func pngSame(a, b geom.Vec) bool {
 	d := b.Sub(a)
 	return d.X*d.X+d.Y*d.Y <= 1e-18
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // pngW1Scene is BENCH.md's W1: a 100×100 grid at pitch 10; for k = 100j + i, a circle of
@@ -19,7 +20,7 @@ func pngW1Scene(b *testing.B, filled bool) *scene.Scene {
 		for i := range 100 {
 			k := 100*j + i
 			name := fmt.Sprint("e", k)
-			at := scene.Vec{X: float64(10 * i), Y: float64(10 * j)}
+			at := geom.Vec{X: float64(10 * i), Y: float64(10 * j)}
 			if k%2 == 0 {
 				put(b, s, name, scene.Circle{Center: at, Radius: 4})
 			} else {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // pngDiagonals is n stroked lines, each from corner to corner of the view -10..10, so that
@@ -16,7 +17,7 @@ func pngDiagonals(t testing.TB, n int) *scene.Scene {
 	s := scene.New()
 	for i := range n {
 		y := -10 + float64(i)*1e-3
-		pngPut(t, s, "l"+strings.Repeat("x", i), scene.Line{Points: []scene.Vec{{X: -10, Y: y}, {X: 10, Y: 10}}}, nil, pngColor(scene.Black), 0.01)
+		pngPut(t, s, "l"+strings.Repeat("x", i), scene.Line{Points: []geom.Vec{{X: -10, Y: y}, {X: 10, Y: 10}}}, nil, pngColor(scene.Black), 0.01)
 	}
 	return s
 }
@@ -45,8 +46,8 @@ func TestRasterNarrowStripsSamePixels(t *testing.T) {
 	s := pngDiagonals(t, 3)
 	grey := scene.Color{0.2, 0.3, 0.4, 0.5}
 	pngPut(t, s, "ring", scene.Circle{Radius: 9}, nil, pngColor(grey), 0.3)
-	pngPut(t, s, "disc", scene.Circle{Center: scene.Vec{X: 2, Y: -3}, Radius: 6}, pngColor(grey), pngColor(scene.Black), 0.1)
-	pngPut(t, s, "zig", scene.Line{Points: []scene.Vec{{X: -9, Y: -9}, {X: 9, Y: -5}, {X: -9, Y: 0}, {X: 9, Y: 4}}}, nil, pngColor(grey), 0.5)
+	pngPut(t, s, "disc", scene.Circle{Center: geom.Vec{X: 2, Y: -3}, Radius: 6}, pngColor(grey), pngColor(scene.Black), 0.1)
+	pngPut(t, s, "zig", scene.Line{Points: []geom.Vec{{X: -9, Y: -9}, {X: 9, Y: -5}, {X: -9, Y: 0}, {X: 9, Y: 4}}}, nil, pngColor(grey), 0.5)
 	opt := PNGOptions{Width: 1500, Height: 1500, View: pngSquareView()}
 	narrow := pngRaster(t, s, opt)
 	pngNarrow = false

@@ -16,12 +16,14 @@ import (
 
 	"github.com/cadrun/cadrun/internal/golden"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Most tests show the world square -10..10 in a 100×100 picture: 5 px per unit, world (x, y)
 // at pixel ((x+10)·5, (10-y)·5).
 func pngSquareView() *View {
-	return &View{Min: scene.Vec{X: -10, Y: -10}, Max: scene.Vec{X: 10, Y: 10}}
+	return &View{Min: geom.Vec{X: -10, Y: -10}, Max: geom.Vec{X: 10, Y: 10}}
 }
 
 var (
@@ -109,7 +111,7 @@ func TestPNGFilledSquare(t *testing.T) {
 func TestPNGYUp(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
-	pngPut(t, s, "c", scene.Circle{Center: scene.Vec{Y: 5}, Radius: 2}, pngColor(scene.Black), nil, 0)
+	pngPut(t, s, "c", scene.Circle{Center: geom.Vec{Y: 5}, Radius: 2}, pngColor(scene.Black), nil, 0)
 	img := pngRaster(t, s, PNGOptions{})
 	pngCheckPixels(t, img, map[image.Point]color.RGBA{{50, 25}: pngBlack, {50, 75}: pngWhite})
 }
@@ -132,7 +134,7 @@ func TestPNGCircleAntialiasedWithTrueArea(t *testing.T) {
 	}
 	// The coverage is exact for the polygon the circle is flattened to, whose vertices lie on
 	// the circle (pngTolerance below it between them).
-	n := float64(scene.ArcSegments(25, 2*math.Pi, pngTolerance))
+	n := float64(geom.ArcSegments(25, 2*math.Pi, pngTolerance))
 	want := n / 2 * 25 * 25 * math.Sin(2*math.Pi/n)
 	if got := pngTotalInk(img); math.Abs(got-want) > 0.5 {
 		t.Errorf("circle covers %.2f px², want %.2f (a %v-gon of radius 25)", got, want, n)
@@ -141,12 +143,12 @@ func TestPNGCircleAntialiasedWithTrueArea(t *testing.T) {
 
 func TestPNGPolygonHoles(t *testing.T) {
 	t.Parallel()
-	outer := []scene.Vec{{X: -8, Y: -8}, {X: 8, Y: -8}, {X: 8, Y: 8}, {X: -8, Y: 8}} // counter-clockwise
-	cw := []scene.Vec{{X: -3, Y: -3}, {X: -3, Y: 3}, {X: 3, Y: 3}, {X: 3, Y: -3}}
-	ccw := []scene.Vec{{X: -3, Y: -3}, {X: 3, Y: -3}, {X: 3, Y: 3}, {X: -3, Y: 3}}
+	outer := []geom.Vec{{X: -8, Y: -8}, {X: 8, Y: -8}, {X: 8, Y: 8}, {X: -8, Y: 8}} // counter-clockwise
+	cw := []geom.Vec{{X: -3, Y: -3}, {X: -3, Y: 3}, {X: 3, Y: 3}, {X: 3, Y: -3}}
+	ccw := []geom.Vec{{X: -3, Y: -3}, {X: 3, Y: -3}, {X: 3, Y: 3}, {X: -3, Y: 3}}
 	tests := []struct {
 		name   string
-		hole   []scene.Vec
+		hole   []geom.Vec
 		centre color.RGBA
 	}{
 		{"hole wound opposite stays empty", cw, pngWhite},
@@ -157,7 +159,7 @@ func TestPNGPolygonHoles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			s := scene.New()
-			poly := scene.Polygon{Parts: []scene.PolygonPart{{Outer: outer, Holes: [][]scene.Vec{tt.hole}}}}
+			poly := scene.Polygon{Parts: []scene.PolygonPart{{Outer: outer, Holes: [][]geom.Vec{tt.hole}}}}
 			pngPut(t, s, "p", poly, pngColor(scene.Black), nil, 0)
 			img := pngRaster(t, s, PNGOptions{})
 			pngCheckPixels(t, img, map[image.Point]color.RGBA{
@@ -176,7 +178,7 @@ func TestPNGStrokeWidth(t *testing.T) {
 		t.Run(fmt.Sprint("width ", tt.width), func(t *testing.T) {
 			t.Parallel()
 			s := scene.New()
-			line := scene.Line{Points: []scene.Vec{{X: -6, Y: 0.13}, {X: 6, Y: 0.13}}}
+			line := scene.Line{Points: []geom.Vec{{X: -6, Y: 0.13}, {X: 6, Y: 0.13}}}
 			pngPut(t, s, "l", line, nil, pngColor(scene.Black), tt.width)
 			img := pngRaster(t, s, PNGOptions{})
 			across := 0.0
@@ -202,7 +204,7 @@ func TestPNGStrokeWidth(t *testing.T) {
 func TestPNGDiagonalStrokeArea(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
-	line := scene.Line{Points: []scene.Vec{{X: -5, Y: -3}, {X: 4, Y: 6}}}
+	line := scene.Line{Points: []geom.Vec{{X: -5, Y: -3}, {X: 4, Y: 6}}}
 	pngPut(t, s, "l", line, nil, pngColor(scene.Black), 1.2)
 	img := pngRaster(t, s, PNGOptions{})
 	r := 1.2 * 5 / 2
@@ -218,8 +220,8 @@ func TestPNGTranslucentStrokeBlendsOnce(t *testing.T) {
 	t.Parallel()
 	grey := scene.Color{0, 0, 0, 0.5}
 	s := scene.New()
-	pngPut(t, s, "open", scene.Line{Points: []scene.Vec{{X: -8, Y: 6}, {X: 0, Y: 6}, {X: 0, Y: -2}, {X: 2, Y: 4}}}, nil, &grey, 2)
-	pngPut(t, s, "ring", scene.Rect{Center: scene.Vec{X: -5, Y: -5}, Width: 6, Height: 6}, nil, &grey, 2)
+	pngPut(t, s, "open", scene.Line{Points: []geom.Vec{{X: -8, Y: 6}, {X: 0, Y: 6}, {X: 0, Y: -2}, {X: 2, Y: 4}}}, nil, &grey, 2)
+	pngPut(t, s, "ring", scene.Rect{Center: geom.Vec{X: -5, Y: -5}, Width: 6, Height: 6}, nil, &grey, 2)
 	img := pngRaster(t, s, PNGOptions{})
 	half := color.RGBA{128, 128, 128, 255}
 	for _, p := range []image.Point{
@@ -239,8 +241,8 @@ func TestPNGTranslucentStrokeBlendsOnce(t *testing.T) {
 func TestPNGAlphaBlending(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
-	pngPut(t, s, "red", scene.Rect{Center: scene.Vec{X: -2}, Width: 8, Height: 8}, pngColor(scene.Color{1, 0, 0, 0.5}), nil, 0)
-	pngPut(t, s, "blue", scene.Rect{Center: scene.Vec{X: 2}, Width: 8, Height: 8}, pngColor(scene.Color{0, 0, 1, 0.5}), nil, 0)
+	pngPut(t, s, "red", scene.Rect{Center: geom.Vec{X: -2}, Width: 8, Height: 8}, pngColor(scene.Color{1, 0, 0, 0.5}), nil, 0)
+	pngPut(t, s, "blue", scene.Rect{Center: geom.Vec{X: 2}, Width: 8, Height: 8}, pngColor(scene.Color{0, 0, 1, 0.5}), nil, 0)
 	img := pngRaster(t, s, PNGOptions{})
 	want := map[image.Point]color.RGBA{
 		{35, 50}: {255, 128, 128, 255}, // red over white
@@ -309,9 +311,9 @@ func TestPNGHugeAndOffscreenShapes(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
 	green := scene.Color{0, 1, 0, 1}
-	pngPut(t, s, "huge", scene.Rect{Center: scene.Vec{X: 3e7, Y: -2e7}, Width: 1e8, Height: 1e8}, &green, pngColor(scene.Black), 1)
-	pngPut(t, s, "rim", scene.Circle{Center: scene.Vec{X: 1e6}, Radius: 1e6 - 5}, nil, pngColor(scene.Black), 2)
-	pngPut(t, s, "away", scene.Circle{Center: scene.Vec{X: 500, Y: 500}, Radius: 3}, pngColor(scene.Black), pngColor(scene.Black), 1)
+	pngPut(t, s, "huge", scene.Rect{Center: geom.Vec{X: 3e7, Y: -2e7}, Width: 1e8, Height: 1e8}, &green, pngColor(scene.Black), 1)
+	pngPut(t, s, "rim", scene.Circle{Center: geom.Vec{X: 1e6}, Radius: 1e6 - 5}, nil, pngColor(scene.Black), 2)
+	pngPut(t, s, "away", scene.Circle{Center: geom.Vec{X: 500, Y: 500}, Radius: 3}, pngColor(scene.Black), pngColor(scene.Black), 1)
 	img := pngRaster(t, s, PNGOptions{})
 	g := color.RGBA{0, 255, 0, 255}
 	// The rim of the giant circle passes through world x = 5: a vertical band 10 px wide.
@@ -323,8 +325,8 @@ func TestPNGHugeAndOffscreenShapes(t *testing.T) {
 
 func TestPNGSize(t *testing.T) {
 	t.Parallel()
-	wide := &View{Max: scene.Vec{X: 200, Y: 100}}
-	tall := &View{Max: scene.Vec{X: 100, Y: 200}}
+	wide := &View{Max: geom.Vec{X: 200, Y: 100}}
+	tall := &View{Max: geom.Vec{X: 100, Y: 200}}
 	tests := []struct {
 		name string
 		opt  PNGOptions
@@ -370,7 +372,7 @@ func TestPNGSize(t *testing.T) {
 
 func TestPNGSizeErrors(t *testing.T) {
 	t.Parallel()
-	wide := &View{Max: scene.Vec{X: 200, Y: 100}}
+	wide := &View{Max: geom.Vec{X: 200, Y: 100}}
 	tests := []struct {
 		name string
 		opt  PNGOptions
@@ -378,7 +380,7 @@ func TestPNGSizeErrors(t *testing.T) {
 	}{
 		{"scale too large", PNGOptions{View: wide, Scale: 100},
 			"bad png size: 20000 x 10000 px requested; each side must be at most 8192 px (MaxPNGSide): use a smaller scale or width"},
-		{"derived height too large", PNGOptions{View: &View{Max: scene.Vec{X: 100, Y: 200}}, Width: 5000},
+		{"derived height too large", PNGOptions{View: &View{Max: geom.Vec{X: 100, Y: 200}}, Width: 5000},
 			"bad png size: 5000 x 10000 px requested; each side must be at most 8192 px (MaxPNGSide): use a smaller scale or width"},
 		{"width too large", PNGOptions{View: wide, Width: 9000, Height: 10},
 			"bad png size: 9000 x 10 px requested; each side must be at most 8192 px (MaxPNGSide): use a smaller scale or width"},
@@ -409,7 +411,7 @@ func TestPNGSizeErrors(t *testing.T) {
 
 	t.Run("bad view", func(t *testing.T) {
 		t.Parallel()
-		_, err := PNG(scene.New(), PNGOptions{View: &View{Max: scene.Vec{X: 1}}})
+		_, err := PNG(scene.New(), PNGOptions{View: &View{Max: geom.Vec{X: 1}}})
 		if want := "view must have a positive width and height, got 1 x 0"; err == nil || err.Error() != want {
 			t.Errorf("got %v, want %q", err, want)
 		}
@@ -423,19 +425,19 @@ func pngMixedScene(t testing.TB) *scene.Scene {
 	steel := scene.Color{0.75, 0.82, 0.9, 1}
 	navy := scene.Color{0.1, 0.15, 0.35, 1}
 	pngPut(t, s, "plate", scene.RoundedRect{Width: 80, Height: 50, Radius: 6}, &steel, &navy, 1)
-	pngPut(t, s, "bore", scene.Circle{Center: scene.Vec{X: -20}, Radius: 10}, pngColor(scene.Color{1, 1, 1, 1}), &navy, 0.5)
+	pngPut(t, s, "bore", scene.Circle{Center: geom.Vec{X: -20}, Radius: 10}, pngColor(scene.Color{1, 1, 1, 1}), &navy, 0.5)
 	frame := scene.Polygon{Parts: []scene.PolygonPart{{
-		Outer: []scene.Vec{{X: 5, Y: -15}, {X: 35, Y: -15}, {X: 35, Y: 15}, {X: 5, Y: 15}},
-		Holes: [][]scene.Vec{{{X: 12, Y: -8}, {X: 12, Y: 8}, {X: 28, Y: 8}, {X: 28, Y: -8}}},
+		Outer: []geom.Vec{{X: 5, Y: -15}, {X: 35, Y: -15}, {X: 35, Y: 15}, {X: 5, Y: 15}},
+		Holes: [][]geom.Vec{{{X: 12, Y: -8}, {X: 12, Y: 8}, {X: 28, Y: 8}, {X: 28, Y: -8}}},
 	}}}
 	pngPut(t, s, "frame", frame, pngColor(scene.Color{0.2, 0.6, 0.3, 1}), nil, 0)
-	pngPut(t, s, "tab", scene.Rect{Center: scene.Vec{X: 20, Y: 30}, Width: 20, Height: 8}, pngColor(scene.Color{0.9, 0.4, 0.1, 0.6}), &navy, 0.5)
+	pngPut(t, s, "tab", scene.Rect{Center: geom.Vec{X: 20, Y: 30}, Width: 20, Height: 8}, pngColor(scene.Color{0.9, 0.4, 0.1, 0.6}), &navy, 0.5)
 	if err := s.Rotate("tab", math.Pi/6, scene.SpaceWorld); err != nil {
 		t.Fatal(err)
 	}
-	pngPut(t, s, "zigzag", scene.Line{Points: []scene.Vec{{X: -40, Y: -32}, {X: -25, Y: -22}, {X: -10, Y: -32}, {X: 5, Y: -22}}}, nil, pngColor(scene.Color{0.8, 0.1, 0.1, 0.7}), 3)
-	pngPut(t, s, "sweep", scene.Arc{Center: scene.Vec{X: -20}, Radius: 15, Start: 0, End: 3 * math.Pi / 2}, nil, &navy, 1.5)
-	pngPut(t, s, "dot", scene.Ellipse{Center: scene.Vec{X: 30, Y: -30}, RX: 6, RY: 3}, pngColor(scene.Color{0.3, 0.3, 0.9, 0.5}), &navy, 0.3)
+	pngPut(t, s, "zigzag", scene.Line{Points: []geom.Vec{{X: -40, Y: -32}, {X: -25, Y: -22}, {X: -10, Y: -32}, {X: 5, Y: -22}}}, nil, pngColor(scene.Color{0.8, 0.1, 0.1, 0.7}), 3)
+	pngPut(t, s, "sweep", scene.Arc{Center: geom.Vec{X: -20}, Radius: 15, Start: 0, End: 3 * math.Pi / 2}, nil, &navy, 1.5)
+	pngPut(t, s, "dot", scene.Ellipse{Center: geom.Vec{X: 30, Y: -30}, RX: 6, RY: 3}, pngColor(scene.Color{0.3, 0.3, 0.9, 0.5}), &navy, 0.3)
 	if _, err := s.CreateGroup("marks", []string{"dot", "zigzag"}); err != nil {
 		t.Fatal(err)
 	}
@@ -518,7 +520,7 @@ func TestPNGLargePictureStrips(t *testing.T) {
 	s := scene.New()
 	pngPut(t, s, "disc", scene.Circle{Radius: 9}, pngColor(scene.Black), nil, 0)
 	// The bar's turn above the picture makes its box as wide as the picture.
-	bar := scene.Line{Points: []scene.Vec{{X: 9.5, Y: -12}, {X: 9.5, Y: 12}, {X: -12, Y: 12}}}
+	bar := scene.Line{Points: []geom.Vec{{X: 9.5, Y: -12}, {X: 9.5, Y: 12}, {X: -12, Y: 12}}}
 	pngPut(t, s, "bar", bar, nil, pngColor(scene.Black), 0.04)
 	const side = 2000 // 100 px per world unit; 524 rows per strip
 	img := pngRaster(t, s, PNGOptions{Width: side, Height: side})
@@ -540,7 +542,7 @@ func TestPNGLargePictureStrips(t *testing.T) {
 			total += pngInk(img, x, y)
 		}
 	}
-	n := float64(scene.ArcSegments(900, 2*math.Pi, pngTolerance))
+	n := float64(geom.ArcSegments(900, 2*math.Pi, pngTolerance))
 	want := n / 2 * 900 * 900 * math.Sin(2*math.Pi/n)
 	if math.Abs(total-want) > 2 {
 		t.Errorf("the disc covers %.1f px², want %.1f", total, want)
@@ -555,7 +557,7 @@ func TestPNGHairlineIgnoresUnits(t *testing.T) {
 	for _, unit := range []float64{1, 1000} {
 		s := scene.New()
 		put(t, s, "room", scene.Rect{Width: 4 * unit, Height: 3 * unit})
-		v := View{Min: scene.Vec{X: -3 * unit, Y: -3 * unit}, Max: scene.Vec{X: 3 * unit, Y: 3 * unit}}
+		v := View{Min: geom.Vec{X: -3 * unit, Y: -3 * unit}, Max: geom.Vec{X: 3 * unit, Y: 3 * unit}}
 		img := pngRaster(t, s, PNGOptions{View: &v})
 		across := 0.0
 		for x := range img.Bounds().Dx() {
@@ -580,12 +582,12 @@ func TestPNGDefaultsReadInMetres(t *testing.T) {
 	t.Parallel()
 	room := scene.New()
 	put(t, room, "room", scene.Rect{Width: 4, Height: 3})
-	put(t, room, "door", scene.Arc{Center: scene.Vec{X: 1, Y: -1.5}, Radius: 0.8, Start: 0, End: math.Pi / 2})
-	put(t, room, "bed", scene.Rect{Center: scene.Vec{X: -1, Y: 0.5}, Width: 1.4, Height: 2})
-	put(t, room, "label", &scene.Text{Text: "Kitchen 12.0 m²", Pos: scene.Vec{X: 0.5, Y: -0.2}, Size: 0.25, Align: scene.AlignCenter})
+	put(t, room, "door", scene.Arc{Center: geom.Vec{X: 1, Y: -1.5}, Radius: 0.8, Start: 0, End: math.Pi / 2})
+	put(t, room, "bed", scene.Rect{Center: geom.Vec{X: -1, Y: 0.5}, Width: 1.4, Height: 2})
+	put(t, room, "label", &scene.Text{Text: "Kitchen 12.0 m²", Pos: geom.Vec{X: 0.5, Y: -0.2}, Size: 0.25, Align: text.AlignCenter})
 	alone := scene.New()
-	put(t, alone, "label", &scene.Text{Text: "Kitchen 12.0 m²", Pos: scene.Vec{X: 0.5, Y: -0.2}, Size: 0.25, Align: scene.AlignCenter})
-	v := View{Min: scene.Vec{X: -2.5, Y: -2}, Max: scene.Vec{X: 2.5, Y: 2}}
+	put(t, alone, "label", &scene.Text{Text: "Kitchen 12.0 m²", Pos: geom.Vec{X: 0.5, Y: -0.2}, Size: 0.25, Align: text.AlignCenter})
+	v := View{Min: geom.Vec{X: -2.5, Y: -2}, Max: geom.Vec{X: 2.5, Y: 2}}
 	opt := PNGOptions{View: &v, Width: 500, Height: 400}
 	withRoom, labelOnly := pngRaster(t, room, opt), pngRaster(t, alone, opt)
 	// The label's box: 0.25 m text is 25 px high at 100 px per metre.
@@ -612,12 +614,12 @@ func TestPNGDefaultsReadInMetres(t *testing.T) {
 // ring cuts it.
 func TestPNGHoleRule(t *testing.T) {
 	t.Parallel()
-	rect := func(x0, y0, x1, y1 float64) []scene.Vec {
-		return []scene.Vec{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	rect := func(x0, y0, x1, y1 float64) []geom.Vec {
+		return []geom.Vec{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	}
 	holeA := rect(-6, -3, -2, 3)
 	slices.Reverse(holeA) // clockwise
-	poly := scene.Polygon{Parts: []scene.PolygonPart{{Outer: rect(-8, -8, 8, 8), Holes: [][]scene.Vec{holeA, rect(-4, -3, 0, 3), rect(6, -2, 10, 2)}}}}
+	poly := scene.Polygon{Parts: []scene.PolygonPart{{Outer: rect(-8, -8, 8, 8), Holes: [][]geom.Vec{holeA, rect(-4, -3, 0, 3), rect(6, -2, 10, 2)}}}}
 	s := scene.New()
 	pngPut(t, s, "p", poly, pngColor(scene.Black), nil, 0)
 	img := pngRaster(t, s, PNGOptions{})

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestExportMatchesRender: a Request that crossed as JSON writes the same bytes as the format's
@@ -16,10 +17,10 @@ import (
 func TestExportMatchesRender(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
-	if _, err := s.Put("plate", scene.RoundedRect{Center: scene.Vec{X: 0, Y: 0}, Width: 80, Height: 40, Radius: 5}); err != nil {
+	if _, err := s.Put("plate", scene.RoundedRect{Center: geom.Vec{X: 0, Y: 0}, Width: 80, Height: 40, Radius: 5}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Put("hole", scene.Circle{Center: scene.Vec{X: 20, Y: 0}, Radius: 4}); err != nil {
+	if _, err := s.Put("hole", scene.Circle{Center: geom.Vec{X: 20, Y: 0}, Radius: 4}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Put("cube", &scene.Solid{Mesh: unitCube(), Place: scene.Translation3(scene.Vec3{1, 2, 3})}); err != nil {
@@ -27,7 +28,7 @@ func TestExportMatchesRender(t *testing.T) {
 	}
 	bg := scene.Color{0.1, 0.2, 0.3, 0.5}
 	opts := Options{
-		PNG:     PNGOptions{Width: 300, Height: 200, Background: &bg, View: &View{Min: scene.Vec{X: -50, Y: -30}, Max: scene.Vec{X: 50, Y: 30}}, Margin: 3},
+		PNG:     PNGOptions{Width: 300, Height: 200, Background: &bg, View: &View{Min: geom.Vec{X: -50, Y: -30}, Max: geom.Vec{X: 50, Y: 30}}, Margin: 3},
 		DXF:     DXFOptions{Version: DXF2000, Unit: "in", Tolerance: 0.05},
 		PDF:     PDFOptions{Page: "A4", Scale: PDFScale{Paper: 0.5}, Unit: "mm"},
 		ThreeMF: ThreeMFOptions{Unit: "in"},

@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // shadeLight is the direction towards the light in the camera's frame (right, up, towards
@@ -110,7 +111,7 @@ type shadeFrame struct {
 // point.
 func frameOf(solids []scene.SolidItem, c Camera, v *View, margin float64) (shadeFrame, error) {
 	cam := c.basis()
-	var scr, plan scene.Box
+	var scr, plan geom.Box
 	zlo, zhi := math.Inf(1), math.Inf(-1)
 	dlo, dhi := math.Inf(1), math.Inf(-1)
 	for _, it := range solids {
@@ -118,7 +119,7 @@ func frameOf(solids []scene.SolidItem, c Camera, v *View, margin float64) (shade
 		for i := range uint32(sd.Mesh.NumVertices()) {
 			p := it.World.Apply(sd.Mesh.Vertex(i))
 			scr.Extend(cam.screen(p))
-			plan.Extend(scene.Vec{X: p[0], Y: p[1]})
+			plan.Extend(geom.Vec{X: p[0], Y: p[1]})
 			zlo, zhi = math.Min(zlo, p[2]), math.Max(zhi, p[2])
 			dlo, dhi = math.Min(dlo, dot3(p, cam.fwd)), math.Max(dhi, dot3(p, cam.fwd))
 		}
@@ -133,7 +134,7 @@ func frameOf(solids []scene.SolidItem, c Camera, v *View, margin float64) (shade
 		if err := v.Check(); err != nil {
 			return shadeFrame{}, err
 		}
-		scr = scene.Box{}
+		scr = geom.Box{}
 		for i := range 8 {
 			c := scene.Vec3{v.Min.X, v.Min.Y, zlo}
 			if i&1 != 0 {
@@ -169,7 +170,7 @@ func frameOf(solids []scene.SolidItem, c Camera, v *View, margin float64) (shade
 	if pad == 0 {
 		pad = 1 // a solid flattened to a point still shows
 	}
-	grow := scene.Vec{X: pad, Y: pad}
+	grow := geom.Vec{X: pad, Y: pad}
 	f := shadeFrame{
 		cam:    cam,
 		screen: View{Min: scr.Min.Sub(grow), Max: scr.Max.Add(grow)},
@@ -237,7 +238,7 @@ func newShadeJob(w, h int, bg color.RGBA) *shadeJob {
 // screenMap is the map from world coordinates to samples (x, y down) and depth (away from the
 // camera, from the depth depth0 in scene units), for a picture whose screen-to-pixel map is
 // toPx.
-func (j *shadeJob) screenMap(toPx scene.Affine, cam camBasis, depth0 float64) scene.Affine3 {
+func (j *shadeJob) screenMap(toPx geom.Affine, cam camBasis, depth0 float64) scene.Affine3 {
 	k, ss := toPx.A, float64(j.ss)
 	var m scene.Affine3
 	for i := range 3 {
@@ -252,7 +253,7 @@ func (j *shadeJob) screenMap(toPx scene.Affine, cam camBasis, depth0 float64) sc
 // addScene adds the solids and the 2D shapes of s that keep says to draw (nil: all), in their
 // own colours or all in override (nil: their own), the 2D shapes as lines linePx pixels wide,
 // and returns how many entities it added.
-func (j *shadeJob) addScene(s *scene.Scene, solids []scene.SolidItem, f shadeFrame, toPx scene.Affine, keep func(*scene.Entity) bool, override *scene.Color, linePx float64) int {
+func (j *shadeJob) addScene(s *scene.Scene, solids []scene.SolidItem, f shadeFrame, toPx geom.Affine, keep func(*scene.Entity) bool, override *scene.Color, linePx float64) int {
 	n := 0
 	sm := j.screenMap(toPx, f.cam, f.depth)
 	// The map to samples is a rotation and a scale (a turn of the world, and the flip of y
@@ -357,8 +358,8 @@ func (j *shadeJob) style(c scene.Color, half float32) uint32 {
 // addSeg adds a piece of line from a to b (samples and depth), counting the samples it paints.
 func (j *shadeJob) addSeg(a, b scene.Vec3, eps float64, style uint32) {
 	half := float64(j.styles[style].half)
-	lo := scene.Vec{X: math.Min(a[0], b[0]) - half, Y: math.Min(a[1], b[1]) - half}
-	hi := scene.Vec{X: math.Max(a[0], b[0]) + half, Y: math.Max(a[1], b[1]) + half}
+	lo := geom.Vec{X: math.Min(a[0], b[0]) - half, Y: math.Min(a[1], b[1]) - half}
+	hi := geom.Vec{X: math.Max(a[0], b[0]) + half, Y: math.Max(a[1], b[1]) + half}
 	if hi.X < 0 || hi.Y < 0 || lo.X > float64(j.w) || lo.Y > float64(j.h) {
 		return // outside the picture
 	}

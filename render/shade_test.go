@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // boxMesh is a closed box from lo to hi, oriented outwards.
@@ -119,7 +120,7 @@ func shadePNG(t testing.TB, s *scene.Scene, opt PNGOptions, name string) *image.
 }
 
 // isoPixel is where the world point p lands in a picture of solids framed by f, w×h pixels.
-func isoPixel(f shadeFrame, w, h int, p scene.Vec3) scene.Vec {
+func isoPixel(f shadeFrame, w, h int, p scene.Vec3) geom.Vec {
 	return f.screen.ToPixels(float64(w), float64(h)).Apply(f.cam.screen(p))
 }
 
@@ -185,7 +186,7 @@ func TestShadeBoxFaces(t *testing.T) {
 func dark(c color.RGBA) bool { return int(c.R)+int(c.G)+int(c.B) < 3*75 }
 
 // darkNear reports an edge within a pixel of q.
-func darkNear(img *image.RGBA, q scene.Vec) bool {
+func darkNear(img *image.RGBA, q geom.Vec) bool {
 	for dy := -1; dy <= 1; dy++ {
 		for dx := -1; dx <= 1; dx++ {
 			if dark(img.RGBAAt(int(q.X)+dx, int(q.Y)+dy)) {
@@ -236,7 +237,7 @@ func TestShadeHiddenBehind(t *testing.T) {
 	}
 	// Straight behind the front box along the line of sight, smaller: wholly hidden.
 	putSolid(t, s, "back", boxMesh(scene.Vec3{0.5, 0.5, 0.5}, scene.Vec3{1.5, 1.5, 1.5}), scene.Translation3(scale3(Camera{}.basis().fwd, 2)))
-	opt := PNGOptions{Width: 300, Height: 300, View: &View{Min: scene.Vec{X: -1, Y: -1}, Max: scene.Vec{X: 3, Y: 3}}}
+	opt := PNGOptions{Width: 300, Height: 300, View: &View{Min: geom.Vec{X: -1, Y: -1}, Max: geom.Vec{X: 3, Y: 3}}}
 	both := shadePNG(t, s, opt, "behind")
 	one := shadePNG(t, alone, opt, "alone")
 	if n := pngDiffPixels(both, one); n != 0 {
@@ -312,7 +313,7 @@ func TestShadeRefusedAndCancelled(t *testing.T) {
 func TestShadeShapesInPlane(t *testing.T) {
 	s := scene.New()
 	putSolid(t, s, "cube", boxMesh(scene.Vec3{}, scene.Vec3{1, 1, 1}), scene.Identity3)
-	pngPut(t, s, "line", scene.Line{Points: []scene.Vec{{X: 0.5, Y: -2}, {X: 0.5, Y: 3}}}, nil, pngColor(scene.Color{1, 0, 0, 1}), 0.01)
+	pngPut(t, s, "line", scene.Line{Points: []geom.Vec{{X: 0.5, Y: -2}, {X: 0.5, Y: 3}}}, nil, pngColor(scene.Color{1, 0, 0, 1}), 0.01)
 	f, err := frameOf(s.Solids(), Camera{}, nil, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -443,7 +444,7 @@ func TestShadeFarFromOrigin(t *testing.T) {
 func TestShadeEmptyMesh(t *testing.T) {
 	s := scene.New()
 	putSolid(t, s, "none", &scene.Mesh{}, scene.Identity3)
-	for _, v := range []*View{nil, {Min: scene.Vec{X: -1, Y: -1}, Max: scene.Vec{X: 1, Y: 1}}} {
+	for _, v := range []*View{nil, {Min: geom.Vec{X: -1, Y: -1}, Max: geom.Vec{X: 1, Y: 1}}} {
 		pic, err := Draw(s, PNGOptions{Width: 50, View: v}, Marks{})
 		if err != nil {
 			t.Fatal(err)

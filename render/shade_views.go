@@ -16,6 +16,7 @@ import (
 	"math"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // shaded is a picture of solids: the pixels, the plan window framed, the pixels per scene
@@ -169,7 +170,7 @@ var (
 // shadeSheet draws the four-view sheet (SheetView).
 func shadeSheet(s *scene.Scene, solids []scene.SolidItem, opt PNGOptions, highlight func(*scene.Entity) bool, out shaded) (shaded, error) {
 	frames := make([]shadeFrame, len(sheetPanels))
-	var cell scene.Vec // the largest flat view, in scene units
+	var cell geom.Vec // the largest flat view, in scene units
 	for i, sp := range sheetPanels {
 		f, err := frameOf(solids, sp.cam, opt.View, opt.Margin)
 		if err != nil {
@@ -178,10 +179,10 @@ func shadeSheet(s *scene.Scene, solids []scene.SolidItem, opt PNGOptions, highli
 		frames[i] = f
 		if sp.cam.Name != "iso" {
 			sz := f.screen.Size()
-			cell = scene.Vec{X: math.Max(cell.X, sz.X), Y: math.Max(cell.Y, sz.Y)}
+			cell = geom.Vec{X: math.Max(cell.X, sz.X), Y: math.Max(cell.Y, sz.Y)}
 		}
 	}
-	w, h, err := pngSize(scene.Vec{X: 2 * cell.X, Y: 2 * cell.Y}, opt)
+	w, h, err := pngSize(geom.Vec{X: 2 * cell.X, Y: 2 * cell.Y}, opt)
 	if err != nil {
 		return out, err
 	}
@@ -207,7 +208,7 @@ func shadeSheet(s *scene.Scene, solids []scene.SolidItem, opt PNGOptions, highli
 		f := frames[i]
 		if sp.cam.Name != "iso" {
 			c := f.screen.Min.Add(f.screen.Max).Mul(0.5)
-			half := scene.Vec{X: float64(pw) / k / 2, Y: float64(ph) / k / 2}
+			half := geom.Vec{X: float64(pw) / k / 2, Y: float64(ph) / k / 2}
 			f.screen = View{Min: c.Sub(half), Max: c.Add(half)}
 		}
 		panels[i] = newPanel(s, solids, f, pw, ph, out.bg, highlight)
@@ -231,7 +232,7 @@ func shadeSheet(s *scene.Scene, solids []scene.SolidItem, opt PNGOptions, highli
 	if err != nil {
 		return out, err
 	}
-	if err := overlay(opt.Context, out.img, labels, View{Max: scene.Vec{X: float64(w), Y: float64(h)}}); err != nil {
+	if err := overlay(opt.Context, out.img, labels, View{Max: geom.Vec{X: float64(w), Y: float64(h)}}); err != nil {
 		return out, err
 	}
 	out.plan, out.scale = frames[0].plan, k
@@ -255,7 +256,7 @@ func sheetLabels(w, h, pw, ph int) (*scene.Scene, error) {
 	}
 	rule, ink := sheetRuleColor, sheetLabelColor
 	mid := float64(h - (ph + sheetStripPx)) // the rule between the rows, y up
-	for _, l := range [][2]scene.Vec{
+	for _, l := range [][2]geom.Vec{
 		{{X: float64(pw), Y: 0}, {X: float64(pw), Y: float64(h)}},
 		{{X: 0, Y: mid}, {X: float64(w), Y: mid}},
 	} {
@@ -265,7 +266,7 @@ func sheetLabels(w, h, pw, ph int) (*scene.Scene, error) {
 	}
 	for _, sp := range sheetPanels {
 		top := float64(h - sp.row*(ph+sheetStripPx)) // the panel's top, y up
-		at := scene.Vec{X: float64(sp.col*pw + sheetLabelIndent), Y: top - (sheetStripPx+sheetLabelPx*0.7)/2}
+		at := geom.Vec{X: float64(sp.col*pw + sheetLabelIndent), Y: top - (sheetStripPx+sheetLabelPx*0.7)/2}
 		if err := put(&scene.Text{Text: sp.cam.Name, Pos: at, Size: sheetLabelPx}, &ink, nil); err != nil {
 			return nil, err
 		}

@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // MaxSTEPFacets caps the triangles of the faceted solids of one STEP file: each is about 850
@@ -273,19 +274,19 @@ func (b *brep) edge(e bEdge) int {
 
 // bArc is the circle of a profile edge from p to q of bulge k (k != 0): centre, radius and
 // sweep (counter-clockwise positive), as scene's bulged rings define it.
-func bArc(p, q scene.Vec, k float64) (c scene.Vec, r, sweep float64) {
+func bArc(p, q geom.Vec, k float64) (c geom.Vec, r, sweep float64) {
 	sweep = 4 * math.Atan(k)
 	d := q.Sub(p)
 	chord := d.Len()
 	h := chord / (2 * math.Tan(sweep/2))
-	n := scene.Vec{X: -d.Y / chord, Y: d.X / chord}
+	n := geom.Vec{X: -d.Y / chord, Y: d.X / chord}
 	c = p.Add(q).Mul(0.5).Add(n.Mul(h))
 	return c, chord / (2 * math.Abs(math.Sin(sweep/2))), sweep
 }
 
 // profileRing is one ring of a form's profile: its points and bulges (nil when straight).
 type profileRing struct {
-	pts []scene.Vec
+	pts []geom.Vec
 	bul []float64
 }
 
@@ -398,8 +399,8 @@ func revolutionBrep(f *scene.Form) *brep {
 			size = math.Max(size, math.Max(math.Abs(p.X), math.Abs(p.Y)))
 		}
 	}
-	onAxis := func(p scene.Vec) bool { return math.Abs(p.X) <= 1e-12*size }
-	at := func(p scene.Vec, t float64) scene.Vec3 {
+	onAxis := func(p geom.Vec) bool { return math.Abs(p.X) <= 1e-12*size }
+	at := func(p geom.Vec, t float64) scene.Vec3 {
 		sn, cs := math.Sincos(t)
 		return scene.Vec3{p.X * cs, p.X * sn, p.Y}
 	}
@@ -511,7 +512,7 @@ func revolutionBrep(f *scene.Form) *brep {
 // turnedSurface is the surface a profile edge from p to q of bulge k sweeps turning about the
 // axis, and whether its normal points out of the solid (the material lies left of p→q in the
 // profile); false for an arc whose circle reaches round the axis.
-func turnedSurface(p, q scene.Vec, k float64, onAxis func(scene.Vec) bool) (bSurface, bool, bool) {
+func turnedSurface(p, q geom.Vec, k float64, onAxis func(geom.Vec) bool) (bSurface, bool, bool) {
 	if k != 0 {
 		c, r, sweep := bArc(p, q, k)
 		// Torus and sphere normals point away from the circle's centre: out of the solid where

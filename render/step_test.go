@@ -11,6 +11,7 @@ import (
 
 	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/solid"
 )
 
@@ -59,23 +60,23 @@ func stepCases(t *testing.T) []stepCase {
 		_, err := sc.Put(name, sh)
 		must(err)
 	}
-	put(profiles, "outline", scene.RoundedRect{Center: scene.Vec{X: 10, Y: 5}, Width: 60, Height: 30, Radius: 5})
-	put(profiles, "h1", scene.Circle{Center: scene.Vec{X: -5, Y: 5}, Radius: 4})
-	put(profiles, "h2", scene.Circle{Center: scene.Vec{X: 25, Y: 5}, Radius: 4})
+	put(profiles, "outline", scene.RoundedRect{Center: geom.Vec{X: 10, Y: 5}, Width: 60, Height: 30, Radius: 5})
+	put(profiles, "h1", scene.Circle{Center: geom.Vec{X: -5, Y: 5}, Radius: 4})
+	put(profiles, "h2", scene.Circle{Center: geom.Vec{X: 25, Y: 5}, Radius: 4})
 	_, err := profiles.Boolean(scene.Difference, []string{"outline"}, []string{"h1", "h2"}, "plate")
 	must(err)
-	put(profiles, "c1", scene.Circle{Center: scene.Vec{X: 0, Y: 0}, Radius: 3})
-	put(profiles, "c2", scene.Circle{Center: scene.Vec{X: 10, Y: 0}, Radius: 3})
+	put(profiles, "c1", scene.Circle{Center: geom.Vec{X: 0, Y: 0}, Radius: 3})
+	put(profiles, "c2", scene.Circle{Center: geom.Vec{X: 10, Y: 0}, Radius: 3})
 	_, err = profiles.Boolean(scene.Union, []string{"c1", "c2"}, nil, "pair")
 	must(err)
-	put(profiles, "tube", scene.Circle{Center: scene.Vec{X: 20, Y: 3}, Radius: 5})
-	put(profiles, "block", scene.Rect{Center: scene.Vec{X: 5, Y: 0}, Width: 10, Height: 6})
-	put(profiles, "half", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: 0, Y: -6}, {X: 0, Y: 6}}, OuterBulges: []float64{1, 0}}}})
+	put(profiles, "tube", scene.Circle{Center: geom.Vec{X: 20, Y: 3}, Radius: 5})
+	put(profiles, "block", scene.Rect{Center: geom.Vec{X: 5, Y: 0}, Width: 10, Height: 6})
+	put(profiles, "half", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []geom.Vec{{X: 0, Y: -6}, {X: 0, Y: 6}}, OuterBulges: []float64{1, 0}}}})
 	// A quarter arc, then an edge of 5e-9 (under scene.EmptyEdge of the profile's size, 10),
 	// as a boolean leaves where an arc meets a line: the form drops it, and no face of no
 	// width is written for it.
 	put(profiles, "seam", scene.Polygon{Parts: []scene.PolygonPart{{
-		Outer:       []scene.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 5}, {X: 5, Y: 10}, {X: 5 - 5e-9, Y: 10}, {X: 0, Y: 10}},
+		Outer:       []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 5}, {X: 5, Y: 10}, {X: 5 - 5e-9, Y: 10}, {X: 0, Y: 10}},
 		OuterBulges: []float64{0, 0, math.Tan(math.Pi / 8), 0, 0, 0},
 	}}})
 	mk := func(f func() (*scene.Solid, error)) *scene.Solid {

@@ -25,6 +25,8 @@ import (
 	"sync/atomic"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // SVGOptions frame an SVG. The zero value fits the scene with DefaultMargin.
@@ -94,8 +96,8 @@ type svgDoc struct {
 	v      View
 	coords coordFormat
 	items  []svgItem
-	locals []scene.Affine // every entity's local map in Walk order (scene.Frame), or nil
-	groups []scene.Affine // the world map of each group, by svgItem.parent
+	locals []geom.Affine // every entity's local map in Walk order (scene.Frame), or nil
+	groups []geom.Affine // the world map of each group, by svgItem.parent
 	// hatches are the hatched shapes' hatches (scene.Scene.Hatches), read by every piece.
 	hatches map[*scene.Entity]scene.Hatching
 }
@@ -118,8 +120,8 @@ func newSVGDoc(s *scene.Scene, opt SVGOptions) (*svgDoc, error) {
 	}
 	// A group's world map is the map of the group it is in, or the identity, times its own:
 	// the same products, in the same order, as a walk that writes as it goes.
-	world := []scene.Affine{scene.Identity} // world[d]: the map of the group open at depth d-1
-	parents := []int32{-1}                  // parents[d]: its index in d.groups
+	world := []geom.Affine{geom.Identity} // world[d]: the map of the group open at depth d-1
+	parents := []int32{-1}                // parents[d]: its index in d.groups
 	for depth, e := range s.Walk() {
 		d.items = append(d.items, svgItem{e: e, depth: int32(depth), parent: parents[depth]})
 		if e.IsGroup() {
@@ -145,7 +147,7 @@ func newSVGDoc(s *scene.Scene, opt SVGOptions) (*svgDoc, error) {
 }
 
 // local is the local map of the entity at index i.
-func (d *svgDoc) local(i int) scene.Affine {
+func (d *svgDoc) local(i int) geom.Affine {
 	if d.locals != nil {
 		return d.locals[i]
 	}
@@ -298,7 +300,7 @@ func (d *svgDoc) piece(w *svgWriter, b []byte, start, end int, stop *atomic.Bool
 		if !drawn.Plot {
 			continue // on a layer that is not plotted
 		}
-		parent := scene.Identity
+		parent := geom.Identity
 		if it.parent >= 0 {
 			parent = d.groups[it.parent]
 		}
@@ -389,7 +391,7 @@ func quantum(v View) float64 {
 type svgWriter struct {
 	coords coordFormat
 	kinds  bool
-	path   scene.Path // the current shape's world outline, reused from shape to shape
+	path   geom.Path // the current shape's world outline, reused from shape to shape
 
 	styled      bool        // a style has been written: lastStyle holds it
 	lastStyle   scene.Style // the style written last
@@ -397,7 +399,7 @@ type svgWriter struct {
 }
 
 // shape writes a shape's <path> element, mapped to the world by m.
-func (w *svgWriter) shape(b []byte, e *scene.Entity, m scene.Affine, st scene.Style) []byte {
+func (w *svgWriter) shape(b []byte, e *scene.Entity, m geom.Affine, st scene.Style) []byte {
 	w.path = scene.AppendOutline(w.path[:0], e.Shape, m)
 	if dashes := strokeDashes(st); dashes != nil && st.Hairline() && st.Stroke != nil {
 		return w.dashedHairline(b, e, st, dashes)
@@ -406,18 +408,18 @@ func (w *svgWriter) shape(b []byte, e *scene.Entity, m scene.Affine, st scene.St
 }
 
 // strokeDashes is st's dash pattern, nil for a continuous line, for the SVG, PDF and PNG
-// writers. A style without a linetype ("", continuous) is answered here: scene.Dashes looks
+// writers. A style without a linetype ("", continuous) is answered here: drafting.Dashes looks
 // "" up as a name and builds its refusal, every linetype named, to answer nil, which on W1's
 // 10,000 shapes was an eighth of the whole `cadrun run -o` process's time.
 func strokeDashes(st scene.Style) []float64 {
 	if st.Linetype == "" {
 		return nil
 	}
-	return scene.Dashes(st.Linetype, st.LinetypeScale)
+	return drafting.Dashes(st.Linetype, st.LinetypeScale)
 }
 
 // namedPath writes the <path> element of entity e: the path p in style st.
-func (w *svgWriter) namedPath(b []byte, e *scene.Entity, p scene.Path, st scene.Style) []byte {
+func (w *svgWriter) namedPath(b []byte, e *scene.Entity, p geom.Path, st scene.Style) []byte {
 	b = append(b, `<path data-name="`...)
 	b = w.nameAndKind(b, e)
 	b = append(b, `" d="`...)
@@ -429,7 +431,7 @@ func (w *svgWriter) namedPath(b []byte, e *scene.Entity, p scene.Path, st scene.
 
 // dashedHairline writes a shape whose hairline stroke has a linetype: its dashes as geometry,
 // since under vector-effect="non-scaling-stroke" Chromium lays a dash array out in screen
-// pixels where librsvg keeps it in user units (scene/dash.go). A fill is a second path of the
+// pixels where librsvg keeps it in user units (scene/geom/dash.go). A fill is a second path of the
 // whole outline under it, the two in one <g> of the shape's name, on one line as the viewer
 // reads every entity.
 func (w *svgWriter) dashedHairline(b []byte, e *scene.Entity, st scene.Style, dashes []float64) []byte {
@@ -470,7 +472,7 @@ func (w *svgWriter) hatch(b []byte, e *scene.Entity, h scene.Hatching) []byte {
 	}
 	lines, dots := hatchPaths(h)
 	for _, part := range []struct {
-		p     scene.Path
+		p     geom.Path
 		width string
 	}{{lines, "1"}, {dots, svgHatchDot}} {
 		if len(part.p) == 0 {
@@ -627,7 +629,7 @@ func channel(v float64) uint8 { return uint8(math.Round(math.Max(0, math.Min(1, 
 
 // pathData writes the path data with Y negated. Commands are separated by spaces; arcs bring
 // their own (see arc).
-func (w *svgWriter) pathData(b []byte, p scene.Path) []byte {
+func (w *svgWriter) pathData(b []byte, p geom.Path) []byte {
 	last := -1       // the last segment other than a close; an arc starts from its end
 	started := false // a command has been written
 	command := func(b []byte, c byte) []byte {
@@ -640,23 +642,23 @@ func (w *svgWriter) pathData(b []byte, p scene.Path) []byte {
 	for i := range p {
 		s := &p[i] // a segment is 72 bytes: not copied
 		switch s.Kind {
-		case scene.SegMove:
+		case geom.SegMove:
 			b = command(b, 'M')
 			b = w.point(b, s.P[0])
-		case scene.SegLine:
+		case geom.SegLine:
 			b = command(b, 'L')
 			b = w.point(b, s.P[0])
-		case scene.SegQuad:
+		case geom.SegQuad:
 			b = command(b, 'Q')
 			b = w.point(b, s.P[0])
 			b = w.point(b, s.P[1])
-		case scene.SegCubic:
+		case geom.SegCubic:
 			b = command(b, 'C')
 			b = w.point(b, s.P[0])
 			b = w.point(b, s.P[1])
 			b = w.point(b, s.P[2])
-		case scene.SegArc:
-			var cur scene.Vec
+		case geom.SegArc:
+			var cur geom.Vec
 			if last >= 0 {
 				cur = p[last].End()
 			}
@@ -665,10 +667,10 @@ func (w *svgWriter) pathData(b []byte, p scene.Path) []byte {
 				b = w.point(b, start)
 			}
 			b = w.arc(b, s)
-		case scene.SegClose:
+		case geom.SegClose:
 			b = command(b, 'Z')
 		}
-		if s.Kind != scene.SegClose {
+		if s.Kind != geom.SegClose {
 			last = i
 		}
 	}
@@ -676,14 +678,14 @@ func (w *svgWriter) pathData(b []byte, p scene.Path) []byte {
 }
 
 // point writes " x y" with y negated.
-func (w *svgWriter) point(b []byte, q scene.Vec) []byte {
+func (w *svgWriter) point(b []byte, q geom.Vec) []byte {
 	b = append(b, ' ')
 	return w.nums(b, q.X, -q.Y)
 }
 
 // arc writes an elliptical arc segment as SVG A commands, each after a space, split into
 // pieces of at most half a turn so that the large-arc flag is never ambiguous.
-func (w *svgWriter) arc(b []byte, s *scene.Seg) []byte {
+func (w *svgWriter) arc(b []byte, s *geom.Seg) []byte {
 	u, v := s.P[1], s.P[2]
 	// Semi-axes and orientation of the ellipse c + u cos t + v sin t: the singular values and
 	// left singular vector of the matrix [u v].

@@ -6,18 +6,20 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
-// TestStrokeDashes: the writers' dash patterns are scene.Dashes' for every linetype and for
+// TestStrokeDashes: the writers' dash patterns are drafting.Dashes' for every linetype and for
 // none, and a style without a linetype costs no allocation: the SVG writer asked
-// scene.Dashes for "" at every shape, which built an unknown-linetype error naming every
+// drafting.Dashes for "" at every shape, which built an unknown-linetype error naming every
 // linetype to answer nil (53,612 allocations for W1's 10,000 shapes, 27 after). Not
 // parallel: AllocsPerRun counts the whole process's allocations.
 func TestStrokeDashes(t *testing.T) {
-	for _, name := range append([]string{"", "nosuch"}, scene.LinetypeNames()...) {
+	for _, name := range append([]string{"", "nosuch"}, drafting.LinetypeNames()...) {
 		for _, scale := range []float64{0, 1, 2.5} {
 			st := scene.Style{Linetype: name, LinetypeScale: scale}
-			if got, want := strokeDashes(st), scene.Dashes(name, scale); !slices.Equal(got, want) {
+			if got, want := strokeDashes(st), drafting.Dashes(name, scale); !slices.Equal(got, want) {
 				t.Errorf("strokeDashes(%q, %v) = %v; want %v", name, scale, got, want)
 			}
 		}
@@ -30,7 +32,7 @@ func TestStrokeDashes(t *testing.T) {
 	allocs := func(n int) float64 {
 		s := scene.New()
 		for i := range n {
-			if _, err := s.Put(fmt.Sprintf("c%d", i), scene.Circle{Center: scene.Vec{X: float64(10 * i)}, Radius: 4}); err != nil {
+			if _, err := s.Put(fmt.Sprintf("c%d", i), scene.Circle{Center: geom.Vec{X: float64(10 * i)}, Radius: 4}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // strconvCoord is the SVG writer's number formatting as it was before coordFormat: round to
@@ -30,7 +30,7 @@ func strconvCoord(v, quantum float64) string {
 
 // quantumFor is the quantum of a view whose larger side is 10^e, as quantum() computes it.
 func quantumFor(e int) float64 {
-	return quantum(View{Max: scene.Vec{X: math.Pow(10, float64(e)), Y: 1}})
+	return quantum(View{Max: geom.Vec{X: math.Pow(10, float64(e)), Y: 1}})
 }
 
 func checkCoord(t *testing.T, v, q float64) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // randomScene draws n shapes of every kind with a few shared styles (so that the writer's
@@ -21,7 +22,7 @@ import (
 func randomScene(t testing.TB, r *rand.Rand, n int) *scene.Scene {
 	t.Helper()
 	s := scene.New()
-	v := func() scene.Vec { return scene.Vec{X: r.Float64()*200 - 100, Y: r.Float64()*200 - 100} }
+	v := func() geom.Vec { return geom.Vec{X: r.Float64()*200 - 100, Y: r.Float64()*200 - 100} }
 	colors := []*scene.Color{nil, {1, 0, 0, 1}, {0, 0.5, 1, 0.25}}
 	var names []string
 	for i := range n {
@@ -39,10 +40,10 @@ func randomScene(t testing.TB, r *rand.Rand, n int) *scene.Scene {
 		case 4:
 			sh = scene.Arc{Center: v(), Radius: 3, Start: r.Float64(), End: 1 + 5*r.Float64()}
 		case 5:
-			sh = scene.Line{Points: []scene.Vec{v(), v(), v()}}
+			sh = scene.Line{Points: []geom.Vec{v(), v(), v()}}
 		case 6:
 			a, b := v(), v()
-			sh = scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{a, {X: a.X + 5, Y: a.Y}, {X: a.X, Y: a.Y + 5}}}, {Outer: []scene.Vec{b, {X: b.X + 3, Y: b.Y}, {X: b.X + 3, Y: b.Y + 3}, {X: b.X, Y: b.Y + 3}}}}}
+			sh = scene.Polygon{Parts: []scene.PolygonPart{{Outer: []geom.Vec{a, {X: a.X + 5, Y: a.Y}, {X: a.X, Y: a.Y + 5}}}, {Outer: []geom.Vec{b, {X: b.X + 3, Y: b.Y}, {X: b.X + 3, Y: b.Y + 3}, {X: b.X, Y: b.Y + 3}}}}}
 		default:
 			sh = &scene.PathShape{Data: fmt.Sprintf("M 0 0 C 1 3 4 -2 5 0 Q 6 2 %d 0 A 2 1 30 0 1 9 1 Z", r.IntN(9)+7)}
 		}
@@ -92,7 +93,7 @@ func TestSVGPiecesMatchOneWriter(t *testing.T) {
 		s := randomScene(t, r, 1+r.IntN(60))
 		opt := SVGOptions{DataKinds: r.IntN(2) == 0, Background: &scene.Color{1, 1, 1, 1}}
 		if r.IntN(3) == 0 {
-			v := View{Min: scene.Vec{X: -50, Y: -60}, Max: scene.Vec{X: 70, Y: 40}}
+			v := View{Min: geom.Vec{X: -50, Y: -60}, Max: geom.Vec{X: 70, Y: 40}}
 			opt.View = &v
 		}
 		d, err := newSVGDoc(s, opt)

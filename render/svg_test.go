@@ -13,6 +13,7 @@ import (
 	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/internal/golden"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 func mustSVG(t *testing.T, s *scene.Scene, opt SVGOptions) string {
@@ -27,12 +28,12 @@ func mustSVG(t *testing.T, s *scene.Scene, opt SVGOptions) string {
 func TestSVGSmall(t *testing.T) {
 	t.Parallel()
 	s := scene.New()
-	put(t, s, "r", scene.Rect{Center: scene.Vec{X: 0, Y: 5}, Width: 10, Height: 10})
+	put(t, s, "r", scene.Rect{Center: geom.Vec{X: 0, Y: 5}, Width: 10, Height: 10})
 	red := scene.Color{1, 0, 0, 0.5}
 	if err := s.SetFill("r", &red); err != nil {
 		t.Fatal(err)
 	}
-	v := View{Min: scene.Vec{X: -10, Y: -10}, Max: scene.Vec{X: 10, Y: 10}}
+	v := View{Min: geom.Vec{X: -10, Y: -10}, Max: geom.Vec{X: 10, Y: 10}}
 	got := mustSVG(t, s, SVGOptions{View: &v, Width: 200})
 	// Y is flipped: the rectangle spans y 0..10 in the world, -10..0 in SVG.
 	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-10 -10 20 20" width="200">
@@ -87,7 +88,7 @@ func TestSVGArcsMatchGeometry(t *testing.T) {
 		for _, a := range arcs {
 			rx, _ := strconv.ParseFloat(a[1], 64)
 			ry, _ := strconv.ParseFloat(a[2], 64)
-			wantRX := m.Mul(scene.Scaling(3, 1)).MaxScale()
+			wantRX := m.Mul(geom.Scaling(3, 1)).MaxScale()
 			if math.Abs(rx-wantRX) > 1e-3 || ry <= 0 || ry > rx {
 				t.Errorf("%s: radii %v %v, want rx %v", c.name, rx, ry, wantRX)
 			}
@@ -95,7 +96,7 @@ func TestSVGArcsMatchGeometry(t *testing.T) {
 			x, _ := strconv.ParseFloat(a[6], 64)
 			y, _ := strconv.ParseFloat(a[7], 64)
 			inv, _ := m.Invert()
-			p := inv.Apply(scene.Vec{X: x, Y: -y})
+			p := inv.Apply(geom.Vec{X: x, Y: -y})
 			if d := math.Abs(p.X*p.X/9 + p.Y*p.Y - 1); d > 1e-3 {
 				t.Errorf("%s: end point (%v,%v) is off the ellipse by %v", c.name, x, y, d)
 			}
@@ -127,7 +128,7 @@ func TestSVGEmptyScene(t *testing.T) {
 
 func TestSVGBadOptions(t *testing.T) {
 	t.Parallel()
-	flat := View{Min: scene.Vec{X: 0, Y: 0}, Max: scene.Vec{X: 10, Y: 0}}
+	flat := View{Min: geom.Vec{X: 0, Y: 0}, Max: geom.Vec{X: 10, Y: 0}}
 	if _, err := SVG(scene.New(), SVGOptions{View: &flat}); err == nil || err.Error() != "view must have a positive width and height, got 10 x 0" {
 		t.Errorf("flat view: got %v", err)
 	}
@@ -157,12 +158,12 @@ func demoScene(t testing.TB) *scene.Scene {
 // take.
 func TestSVGHoleRule(t *testing.T) {
 	t.Parallel()
-	rect := func(x0, y0, x1, y1 float64) []scene.Vec {
-		return []scene.Vec{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	rect := func(x0, y0, x1, y1 float64) []geom.Vec {
+		return []geom.Vec{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	}
 	s := scene.New()
-	put(t, s, "p", scene.Polygon{Parts: []scene.PolygonPart{{Outer: rect(0, 0, 10, 10), Holes: [][]scene.Vec{rect(2, 2, 5, 5), rect(4, 4, 6, 6), rect(8, 4, 12, 6)}}}})
-	v := View{Min: scene.Vec{X: 0, Y: 0}, Max: scene.Vec{X: 10, Y: 10}}
+	put(t, s, "p", scene.Polygon{Parts: []scene.PolygonPart{{Outer: rect(0, 0, 10, 10), Holes: [][]geom.Vec{rect(2, 2, 5, 5), rect(4, 4, 6, 6), rect(8, 4, 12, 6)}}}})
+	v := View{Min: geom.Vec{X: 0, Y: 0}, Max: geom.Vec{X: 10, Y: 10}}
 	got := mustSVG(t, s, SVGOptions{View: &v, Width: 100})
 	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 -10 10 10" width="100">
 <path data-name="p" d="M 0 0 L 10 0 L 10 -4 L 8 -4 L 8 -6 L 10 -6 L 10 -10 L 0 -10 Z M 2 -2 L 2 -5 L 4 -5 L 4 -6 L 6 -6 L 6 -4 L 5 -4 L 5 -2 Z" fill="none" stroke="#000000" stroke-width="1" vector-effect="non-scaling-stroke" stroke-linejoin="round" stroke-linecap="round"/>
@@ -180,7 +181,7 @@ func TestSVGDataKinds(t *testing.T) {
 	if _, err := s.CreateGroup("part", []string{"hole"}); err != nil {
 		t.Fatal(err)
 	}
-	v := View{Min: scene.Vec{X: -2, Y: -2}, Max: scene.Vec{X: 2, Y: 2}}
+	v := View{Min: geom.Vec{X: -2, Y: -2}, Max: geom.Vec{X: 2, Y: 2}}
 	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-2 -2 4 4">
 <g data-name="part" data-kind="group">
  <path data-name="hole" data-kind="circle" d="M 1 0 A 1 1 0 0 0 -1 0 A 1 1 0 0 0 1 0 Z" fill="none" stroke="#000000" stroke-width="1" vector-effect="non-scaling-stroke" stroke-linejoin="round" stroke-linecap="round"/>
@@ -214,12 +215,12 @@ func TestSVGRepeatedStyles(t *testing.T) {
 		func(string) error { return nil },
 	} {
 		name := strconv.Itoa(i)
-		put(t, s, name, scene.Rect{Center: scene.Vec{X: float64(2 * i)}, Width: 1, Height: 1})
+		put(t, s, name, scene.Rect{Center: geom.Vec{X: float64(2 * i)}, Width: 1, Height: 1})
 		if err := set(name); err != nil {
 			t.Fatal(err)
 		}
 	}
-	v := View{Min: scene.Vec{X: -1, Y: -1}, Max: scene.Vec{X: 15, Y: 1}}
+	v := View{Min: geom.Vec{X: -1, Y: -1}, Max: geom.Vec{X: 15, Y: 1}}
 	got := mustSVG(t, s, SVGOptions{View: &v})
 	const hair = ` stroke-width="1" vector-effect="non-scaling-stroke" stroke-linejoin="round" stroke-linecap="round"`
 	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-1 -1 16 2">
@@ -258,7 +259,7 @@ func TestSVGNestedGroups(t *testing.T) {
 	s := scene.New()
 	put(t, s, "c", scene.Circle{Radius: 1})
 	put(t, s, "r", scene.Rect{Width: 2, Height: 2})
-	put(t, s, "last", scene.Rect{Center: scene.Vec{X: 5}, Width: 2, Height: 2})
+	put(t, s, "last", scene.Rect{Center: geom.Vec{X: 5}, Width: 2, Height: 2})
 	for _, g := range []struct {
 		name     string
 		children []string
@@ -267,13 +268,13 @@ func TestSVGNestedGroups(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Translate("outer", scene.Vec{X: -3}, scene.SpaceWorld); err != nil {
+	if err := s.Translate("outer", geom.Vec{X: -3}, scene.SpaceWorld); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.DrawOrder("last", "front"); err != nil {
 		t.Fatal(err)
 	}
-	v := View{Min: scene.Vec{X: -5, Y: -2}, Max: scene.Vec{X: 7, Y: 2}}
+	v := View{Min: geom.Vec{X: -5, Y: -2}, Max: geom.Vec{X: 7, Y: 2}}
 	got := mustSVG(t, s, SVGOptions{View: &v, DataKinds: true})
 	const style = ` fill="none" stroke="#000000" stroke-width="1" vector-effect="non-scaling-stroke" stroke-linejoin="round" stroke-linecap="round"/>`
 	want := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-5 -2 12 4">
@@ -300,17 +301,17 @@ func TestSVGNestedGroups(t *testing.T) {
 func TestSVGFitDrawsAsAGivenView(t *testing.T) {
 	t.Parallel()
 	nested := scene.New()
-	put(t, nested, "c", scene.Ellipse{Center: scene.Vec{X: 1, Y: -2}, RX: 3, RY: 1})
+	put(t, nested, "c", scene.Ellipse{Center: geom.Vec{X: 1, Y: -2}, RX: 3, RY: 1})
 	put(t, nested, "r", scene.Rect{Width: 2, Height: 4})
 	put(t, nested, "p", &scene.PathShape{Data: "M 0 0 C 1 3 4 -2 5 0 Q 6 2 7 0 A 2 1 30 0 1 9 1 Z"})
-	put(t, nested, "last", scene.Circle{Center: scene.Vec{X: 5}, Radius: 2})
+	put(t, nested, "last", scene.Circle{Center: geom.Vec{X: 5}, Radius: 2})
 	for _, step := range []func() error{
 		func() error { _, err := nested.CreateGroup("inner", []string{"c", "p"}); return err },
 		func() error { return nested.Rotate("inner", math.Pi/2, scene.SpaceWorld) },
 		func() error { _, err := nested.CreateGroup("outer", []string{"inner", "r"}); return err },
 		func() error { return nested.Scale("outer", -1, 2, scene.SpaceLocal, nil) },
 		func() error { return nested.Rotate("r", 0.3, scene.SpaceLocal) },
-		func() error { return nested.Translate("outer", scene.Vec{X: -3, Y: 7}, scene.SpaceWorld) },
+		func() error { return nested.Translate("outer", geom.Vec{X: -3, Y: 7}, scene.SpaceWorld) },
 		func() error { _, err := nested.CreateGroup("empty", nil); return err },
 	} {
 		if err := step(); err != nil {

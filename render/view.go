@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // DefaultMargin is the fraction of the larger side of the scene's bounds added around it.
@@ -18,7 +19,7 @@ const DefaultMargin = 0.05
 // View is the window of the world a picture shows. World Y points up; pictures have Y down,
 // so a view flips Y.
 type View struct {
-	Min, Max scene.Vec // world coordinates of the lower-left and upper-right corners
+	Min, Max geom.Vec // world coordinates of the lower-left and upper-right corners
 }
 
 // FitView frames the scene's world bounds, grown by margin (a fraction of the larger side,
@@ -30,16 +31,16 @@ func FitView(s *scene.Scene, margin float64) View { return fitFrame(s.Frame(fals
 func fitFrame(f scene.Frame, margin float64) View {
 	b := f.Bounds
 	if !b.NonEmpty {
-		return View{Min: scene.Vec{X: -50, Y: -50}, Max: scene.Vec{X: 50, Y: 50}}
+		return View{Min: geom.Vec{X: -50, Y: -50}, Max: geom.Vec{X: 50, Y: 50}}
 	}
 	stroke := f.StrokeWidth / 2
 	size := b.Size()
 	pad := math.Max(math.Max(size.X, size.Y)*margin, 1) + stroke
-	return View{Min: b.Min.Sub(scene.Vec{X: pad, Y: pad}), Max: b.Max.Add(scene.Vec{X: pad, Y: pad})}
+	return View{Min: b.Min.Sub(geom.Vec{X: pad, Y: pad}), Max: b.Max.Add(geom.Vec{X: pad, Y: pad})}
 }
 
 // Size is the view's width and height in world units.
-func (v View) Size() scene.Vec { return v.Max.Sub(v.Min) }
+func (v View) Size() geom.Vec { return v.Max.Sub(v.Min) }
 
 // Check refuses a view with no area or non-finite corners.
 func (v View) Check() error {
@@ -57,13 +58,13 @@ func (v View) Check() error {
 
 // ToPixels maps world coordinates to a w×h picture showing the view, Y down, preserving the
 // aspect ratio (the view is centred when the picture's shape differs).
-func (v View) ToPixels(w, h float64) scene.Affine {
+func (v View) ToPixels(w, h float64) geom.Affine {
 	sz := v.Size()
 	k := math.Min(w/sz.X, h/sz.Y)
 	ox := (w - sz.X*k) / 2
 	oy := (h - sz.Y*k) / 2
 	// x' = (x - minX)·k + ox ; y' = (maxY - y)·k + oy
-	return scene.Affine{A: k, D: -k, E: ox - v.Min.X*k, F: oy + v.Max.Y*k}
+	return geom.Affine{A: k, D: -k, E: ox - v.Min.X*k, F: oy + v.Max.Y*k}
 }
 
 // Shown is the scene window a w×h picture of v shows whole (v widened along one axis when the
@@ -73,7 +74,7 @@ func (v View) Shown(w, h int) (shown View, scale float64) {
 	tr := v.ToPixels(float64(w), float64(h))
 	k := tr.A
 	return View{
-		Min: scene.Vec{X: -tr.E / k, Y: (tr.F - float64(h)) / k},
-		Max: scene.Vec{X: (float64(w) - tr.E) / k, Y: tr.F / k},
+		Min: geom.Vec{X: -tr.E / k, Y: (tr.F - float64(h)) / k},
+		Max: geom.Vec{X: (float64(w) - tr.E) / k, Y: tr.F / k},
 	}, k
 }

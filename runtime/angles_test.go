@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestAnglePastAWholeTurn: an angle in radians past a whole turn, most often degrees given
@@ -80,7 +81,7 @@ dimLinear('width', [0, 20], [40, 20], {direction: 'horizontal', offset: 8, textA
 		t.Fatal(err)
 	}
 	e, _ := res.Scene.Get("width")
-	if got := e.Shape.(*scene.Dimension).TextAt; got == nil || *got != (scene.Vec{X: 50, Y: 28}) {
+	if got := e.Shape.(*scene.Dimension).TextAt; got == nil || *got != (geom.Vec{X: 50, Y: 28}) {
 		t.Errorf("textAt = %v, want [50, 28]", got)
 	}
 	_, err = Run(context.Background(), MapSource{MainModule: `dimLinear('w', [0, 0], [40, 0], {textAt: [1, 2, 3, 4]})`}, MainModule, Options{})

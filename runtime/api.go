@@ -16,6 +16,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // Param describes one parameter of an API function.
@@ -340,17 +341,17 @@ func exportFloat(v goja.Value) (float64, bool) {
 }
 
 // points reads a flat [x1,y1,x2,y2,...] array (the upstream form) or an array of [x,y] pairs.
-func (c *call) points(v goja.Value, what string) []scene.Vec {
+func (c *call) points(v goja.Value, what string) []geom.Vec {
 	if o, ok := v.(*goja.Object); ok && className(o) == "Array" {
 		if first, ok := o.Get("0").(*goja.Object); ok && className(first) == "Array" {
 			n := int(o.Get("length").ToInteger())
-			out := make([]scene.Vec, n)
+			out := make([]geom.Vec, n)
 			for i := range n {
 				xy := c.floats(o.Get(itoa(i)), what+"["+itoa(i)+"]")
 				if len(xy) != 2 {
 					c.fail("TypeError", "%s[%d] must be a pair [x, y], got %d numbers", what, i, len(xy))
 				}
-				out[i] = scene.Vec{X: xy[0], Y: xy[1]}
+				out[i] = geom.Vec{X: xy[0], Y: xy[1]}
 			}
 			return out
 		}
@@ -359,9 +360,9 @@ func (c *call) points(v goja.Value, what string) []scene.Vec {
 	if len(fs)%2 != 0 {
 		c.fail("TypeError", "%s must hold x,y pairs: got %d numbers (an odd count)", what, len(fs))
 	}
-	out := make([]scene.Vec, len(fs)/2)
+	out := make([]geom.Vec, len(fs)/2)
 	for i := range out {
-		out[i] = scene.Vec{X: fs[2*i], Y: fs[2*i+1]}
+		out[i] = geom.Vec{X: fs[2*i], Y: fs[2*i+1]}
 	}
 	return out
 }

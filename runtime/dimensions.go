@@ -12,6 +12,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // dimOptionKeys are the options every dimension function takes.
@@ -38,7 +39,7 @@ var dimFuncs = []Func{
 			o := c.opts(3, append([]string{"offset", "direction"}, dimOptionKeys...)...)
 			frame := c.dimFrame()
 			d := &scene.Dimension{Type: scene.DimType(c.optStr(o, "direction", "aligned")),
-				Points: []scene.Vec{c.dimPoint(1, frame), c.dimPoint(2, frame)}}
+				Points: []geom.Vec{c.dimPoint(1, frame), c.dimPoint(2, frame)}}
 			switch d.Type {
 			case scene.DimAligned, scene.DimHorizontal, scene.DimVertical:
 			default:
@@ -63,7 +64,7 @@ var dimFuncs = []Func{
 			o := c.opts(4, append([]string{"radius"}, dimOptionKeys...)...)
 			frame := c.dimFrame()
 			cen, a, b := c.dimPoint(1, frame), c.dimPoint(2, frame), c.dimPoint(3, frame)
-			d := &scene.Dimension{Type: scene.DimAngle, Points: []scene.Vec{cen, a, b}}
+			d := &scene.Dimension{Type: scene.DimAngle, Points: []geom.Vec{cen, a, b}}
 			c.dimOptions(o, d)
 			d.Radius = c.optNum(o, "radius", math.Min(a.Sub(cen).Len(), b.Sub(cen).Len()))
 			if d.Radius <= 0 {
@@ -88,7 +89,7 @@ func dimRadial(name string, typ scene.DimType, doc, example string) Func {
 			if !ok {
 				c.fail("Error", "no entity named %q; draw the circle or arc first, or check the name", target)
 			}
-			var centre scene.Vec
+			var centre geom.Vec
 			var r, angle float64
 			switch g := e.Shape.(type) {
 			case scene.Circle:
@@ -111,8 +112,8 @@ func dimRadial(name string, typ scene.DimType, doc, example string) Func {
 			inv, _ := c.dimFrame().Invert()
 			m := inv.Mul(w)
 			k := math.Sqrt(math.Abs(m.Det()))
-			dir := m.ApplyVec(scene.Vec{X: math.Cos(angle), Y: math.Sin(angle)})
-			d := &scene.Dimension{Type: typ, Points: []scene.Vec{m.Apply(centre)}, Radius: r * k, Angle: math.Atan2(dir.Y, dir.X)}
+			dir := m.ApplyVec(geom.Vec{X: math.Cos(angle), Y: math.Sin(angle)})
+			d := &scene.Dimension{Type: typ, Points: []geom.Vec{m.Apply(centre)}, Radius: r * k, Angle: math.Atan2(dir.Y, dir.X)}
 			c.dimOptions(o, d)
 			d.Angle = c.optAngle(o, "angle", d.Angle)
 			d.Outside = c.optBool(o, "outside", false)
@@ -121,7 +122,7 @@ func dimRadial(name string, typ scene.DimType, doc, example string) Func {
 }
 
 // singular is the larger and smaller factor by which m stretches a direction.
-func singular(m scene.Affine) (float64, float64) {
+func singular(m geom.Affine) (float64, float64) {
 	e, f := (m.A+m.D)/2, (m.A-m.D)/2
 	g, h := (m.B+m.C)/2, (m.B-m.C)/2
 	q, r := math.Hypot(e, h), math.Hypot(f, g)
@@ -131,10 +132,10 @@ func singular(m scene.Affine) (float64, float64) {
 // dimFrame is the map from the frame the dimension named by argument 0 is drawn in to world
 // space: its group's, when it is being redrawn inside one (a redrawn entity keeps its parent),
 // else the identity.
-func (c *call) dimFrame() scene.Affine {
+func (c *call) dimFrame() geom.Affine {
 	e, ok := c.r.scene.Lookup(c.str(0))
 	if !ok || e.Parent() == "" {
-		return scene.Identity
+		return geom.Identity
 	}
 	p, err := c.r.scene.Get(e.Parent())
 	c.check(err)
@@ -143,7 +144,7 @@ func (c *call) dimFrame() scene.Affine {
 
 // dimPoint reads argument i, a point [x, y] in the dimension's frame or an entity's name,
 // resolved to its centre in world space and mapped into the frame.
-func (c *call) dimPoint(i int, frame scene.Affine) scene.Vec {
+func (c *call) dimPoint(i int, frame geom.Affine) geom.Vec {
 	v := c.arg(i)
 	name, isName := asString(v)
 	if !isName {
@@ -157,7 +158,7 @@ func (c *call) dimPoint(i int, frame scene.Affine) scene.Vec {
 	if !ok {
 		c.fail("Error", "%s: no entity named %q; give a point [x, y] or the name of an entity drawn before this call", c.param(i).Name, name)
 	}
-	var p scene.Vec
+	var p geom.Vec
 	switch g := e.Shape.(type) {
 	case scene.Circle:
 		p = c.r.scene.WorldMatrix(e).Apply(g.Center)

@@ -16,6 +16,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // errNonFinite interrupts a run whose scene holds a number that overflowed; run.fatal holds
@@ -50,7 +51,7 @@ func withCallFlags(t []Func) []Func {
 // moving a large group or polygon in a loop costs its bounds once, not at every step.
 type localCache struct {
 	e   *scene.Entity
-	box scene.Box
+	box geom.Box
 }
 
 // checkCall checks what a call left behind: every entity named by a string argument or
@@ -103,7 +104,7 @@ func (c *call) checkEntity(name string) {
 	}
 	// A top-level entity placed by small numbers needs no matrix: see placeBound.
 	small := e.Parent() == "" && smallTransform(e.Transform)
-	var m scene.Affine
+	var m geom.Affine
 	if !small {
 		m = s.WorldMatrix(e)
 		if what := nonFinitePlaced(s, e, m, false); what != "" {
@@ -123,7 +124,7 @@ func (c *call) checkEntity(name string) {
 		}
 		m = s.WorldMatrix(e)
 	}
-	if finiteSpan(m.Apply(lb.Min), m.Apply(lb.Max), m.Apply(scene.Vec{X: lb.Min.X, Y: lb.Max.Y}), m.Apply(scene.Vec{X: lb.Max.X, Y: lb.Min.Y})) {
+	if finiteSpan(m.Apply(lb.Min), m.Apply(lb.Max), m.Apply(geom.Vec{X: lb.Min.X, Y: lb.Max.Y}), m.Apply(geom.Vec{X: lb.Max.X, Y: lb.Min.Y})) {
 		return
 	}
 	// Not finite: the exact bounds say how.
@@ -160,7 +161,7 @@ func plainShape(e *scene.Entity) bool {
 }
 
 // smallBox reports whether b is empty or within ±placeBound.
-func smallBox(b scene.Box) bool {
+func smallBox(b geom.Box) bool {
 	return !b.NonEmpty || placedBox(b)
 }
 
@@ -169,13 +170,13 @@ func smallBox(b scene.Box) bool {
 func placed(f float64) bool { return f >= -placeBound && f <= placeBound }
 
 // placedBox reports whether b's corners are within ±placeBound.
-func placedBox(b scene.Box) bool {
+func placedBox(b geom.Box) bool {
 	return placed(b.Min.X) && placed(b.Min.Y) && placed(b.Max.X) && placed(b.Max.Y)
 }
 
 // finiteSpan reports whether the box around the points has finite corners and a finite size:
 // finiteBox of the box the points extend, without building it.
-func finiteSpan(ps ...scene.Vec) bool {
+func finiteSpan(ps ...geom.Vec) bool {
 	lo, hi := ps[0], ps[0]
 	for _, p := range ps {
 		if !finite(p.X, p.Y) {
@@ -206,7 +207,7 @@ func nonFiniteEntity(s *scene.Scene, e *scene.Entity, bounds bool) string {
 }
 
 // nonFinitePlaced is nonFiniteEntity with e's world matrix m already computed.
-func nonFinitePlaced(s *scene.Scene, e *scene.Entity, m scene.Affine, bounds bool) string {
+func nonFinitePlaced(s *scene.Scene, e *scene.Entity, m geom.Affine, bounds bool) string {
 	t := e.Transform
 	if !finite(t.Translate.X, t.Translate.Y, t.Scale.X, t.Scale.Y, t.Pivot.X, t.Pivot.Y, t.Rotate) {
 		return fmt.Sprintf("the transform of %q is translate [%v, %v], rotate %v, scale [%v, %v], pivot [%v, %v]",
@@ -225,7 +226,7 @@ func nonFinitePlaced(s *scene.Scene, e *scene.Entity, m scene.Affine, bounds boo
 }
 
 // boxText shows a box whose corners or size overflowed.
-func boxText(b scene.Box) string {
+func boxText(b geom.Box) string {
 	s := fmt.Sprintf("[%v, %v]..[%v, %v]", b.Min.X, b.Min.Y, b.Max.X, b.Max.Y)
 	if finite(b.Min.X, b.Min.Y, b.Max.X, b.Max.Y) {
 		s += ", wider or taller than a number can hold"
@@ -234,7 +235,7 @@ func boxText(b scene.Box) string {
 }
 
 // finiteBox reports whether a box's corners and its size are finite.
-func finiteBox(b scene.Box) bool {
+func finiteBox(b geom.Box) bool {
 	sz := b.Size()
 	return finite(b.Min.X, b.Min.Y, b.Max.X, b.Max.Y, sz.X, sz.Y)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // Finite arguments that overflow together fail the run, naming the call, even inside a
@@ -123,21 +124,21 @@ func TestCheckFiniteAtPlaceBound(t *testing.T) {
 		name  string
 		shape scene.Shape
 	}{
-		{"circle", scene.Circle{Center: scene.Vec{X: c, Y: -c}, Radius: c}},
-		{"ellipse", scene.Ellipse{Center: scene.Vec{X: -c, Y: c}, RX: c, RY: c / 2}},
-		{"rect", scene.Rect{Center: scene.Vec{X: c, Y: c}, Width: c, Height: c}},
-		{"line", scene.Line{Points: []scene.Vec{{X: -c, Y: -c}, {X: c, Y: c}}}},
-		{"polygon", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: -c, Y: -c}, {X: c, Y: -c}, {X: c, Y: c}}}}}},
+		{"circle", scene.Circle{Center: geom.Vec{X: c, Y: -c}, Radius: c}},
+		{"ellipse", scene.Ellipse{Center: geom.Vec{X: -c, Y: c}, RX: c, RY: c / 2}},
+		{"rect", scene.Rect{Center: geom.Vec{X: c, Y: c}, Width: c, Height: c}},
+		{"line", scene.Line{Points: []geom.Vec{{X: -c, Y: -c}, {X: c, Y: c}}}},
+		{"polygon", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []geom.Vec{{X: -c, Y: -c}, {X: c, Y: -c}, {X: c, Y: c}}}}}},
 	}
 	s := scene.New()
 	for i, sh := range shapes {
 		sign := float64(1 - 2*(i%2))
 		steps := []error{
 			func() error { _, err := s.Put(sh.name, sh.shape); return err }(),
-			s.SetPivot(sh.name, scene.Vec{X: sign * p, Y: -sign * p}),
+			s.SetPivot(sh.name, geom.Vec{X: sign * p, Y: -sign * p}),
 			s.Scale(sh.name, sign*p, -sign*p, scene.SpaceLocal, nil),
 			s.Rotate(sh.name, sign*p, scene.SpaceLocal),
-			s.Translate(sh.name, scene.Vec{X: -sign * p, Y: sign * p}, scene.SpaceLocal),
+			s.Translate(sh.name, geom.Vec{X: -sign * p, Y: sign * p}, scene.SpaceLocal),
 		}
 		for _, err := range steps {
 			if err != nil {

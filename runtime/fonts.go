@@ -3,7 +3,7 @@ package runtime
 // Workspace fonts. A script names a font with {font: 'NAME'} in drawText or the third
 // argument of getTextMetrics; a name that is not an embedded font is the workspace's
 // fonts/NAME.ttf, .otf or .ttc, read through the Source (so a worker asks its parent, and the
-// workspace type does the reading), parsed once per run by scene.LoadFont.
+// workspace type does the reading), parsed once per run by text.LoadFont.
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // ErrFontNotFound is returned by a FontSource for a font it does not hold.
@@ -34,8 +34,8 @@ type FontSource interface {
 
 // font returns the named font for a text: "" or an embedded name is nil (the scene lays
 // those out itself); any other name is a workspace font, loaded once per run.
-func (r *run) font(name string) (*scene.Font, error) {
-	if name == "" || slices.Contains(scene.FontNames(), name) {
+func (r *run) font(name string) (*text.Font, error) {
+	if name == "" || slices.Contains(text.FontNames(), name) {
 		return nil, nil
 	}
 	if f, ok := r.fonts[name]; ok {
@@ -55,17 +55,17 @@ func (r *run) font(name string) (*scene.Font, error) {
 			have = "the workspace has " + strings.Join(fsrc.FontNames(), ", ")
 		}
 		return nil, fmt.Errorf("%w %q: not an embedded font (%s) and no fonts/%s.ttf, .otf or .ttc (%s)",
-			scene.ErrUnknownFont, name, strings.Join(scene.FontNames(), ", "), name, have)
+			text.ErrUnknownFont, name, strings.Join(text.FontNames(), ", "), name, have)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading font %q: %w", name, err)
 	}
-	f, err := scene.LoadFont(name, data)
+	f, err := text.LoadFont(name, data)
 	if err != nil {
 		return nil, err
 	}
 	if r.fonts == nil {
-		r.fonts = map[string]*scene.Font{}
+		r.fonts = map[string]*text.Font{}
 	}
 	r.fonts[name] = f
 	return f, nil
@@ -163,7 +163,7 @@ func (s *remoteSource) FontNames() []string { return s.ask(message{Type: "fonts"
 
 // serveFont answers a worker's "font" request from src and remembers the parsed font, so
 // that the scene the worker sends back can be read with it.
-func serveFont(src Source, name string, served map[string]*scene.Font) message {
+func serveFont(src Source, name string, served map[string]*text.Font) message {
 	reply := message{Type: "file", Name: name}
 	fsrc, ok := src.(FontSource)
 	if !ok {
@@ -178,7 +178,7 @@ func serveFont(src Source, name string, served map[string]*scene.Font) message {
 	case err != nil:
 		reply.Err = err.Error()
 	default:
-		if f, err := scene.LoadFont(name, data); err == nil {
+		if f, err := text.LoadFont(name, data); err == nil {
 			served[name] = f
 		}
 	}
@@ -196,26 +196,26 @@ func fontNames(src Source) []string {
 // maxFallbackNotes caps the warnings that say which fonts drew what a text's font lacks.
 const maxFallbackNotes = 5
 
-// fallback returns the fonts that draw the characters of text that main (nil: the embedded
+// fallback returns the fonts that draw the characters of str that main (nil: the embedded
 // font named mainName) lacks: the workspace's fonts first, by name, then the machine's
-// (scene.SystemFallback). A character none has is left to the layout's missing-glyph error.
+// (text.SystemFallback). A character none has is left to the layout's missing-glyph error.
 // Each new set of fonts used is said in a warning, so that a drawing that depends on the
 // machine's fonts says so.
-func (c *call) fallback(main *scene.Font, mainName, text string) []*scene.Font {
+func (c *call) fallback(main *text.Font, mainName, str string) []*text.Font {
 	r := c.r
 	if main == nil {
 		var err error
-		if main, err = scene.EmbeddedFont(mainName); err != nil {
+		if main, err = text.EmbeddedFont(mainName); err != nil {
 			return nil // the layout reports the unknown font
 		}
 	}
-	lacks := main.Lacks(text)
+	lacks := main.Lacks(str)
 	if len(lacks) == 0 {
 		return nil
 	}
-	var chain []*scene.Font
+	var chain []*text.Font
 	var drawn [][]rune // what each font of chain draws
-	take := func(f *scene.Font) {
+	take := func(f *text.Font) {
 		var has, left []rune
 		for _, ch := range lacks {
 			if f.Has(ch) {
@@ -240,7 +240,7 @@ func (c *call) fallback(main *scene.Font, mainName, text string) []*scene.Font {
 		}
 	}
 	if len(lacks) > 0 {
-		for _, f := range scene.SystemFallback(lacks) {
+		for _, f := range text.SystemFallback(lacks) {
 			take(f)
 		}
 	}
@@ -250,7 +250,7 @@ func (c *call) fallback(main *scene.Font, mainName, text string) []*scene.Font {
 
 // noteFallback warns, once per font and set of fallback fonts, which fonts drew what main
 // lacks, and where.
-func (c *call) noteFallback(main string, chain []*scene.Font, drawn [][]rune) {
+func (c *call) noteFallback(main string, chain []*text.Font, drawn [][]rune) {
 	r := c.r
 	if len(chain) == 0 {
 		return
@@ -262,7 +262,7 @@ func (c *call) noteFallback(main string, chain []*scene.Font, drawn [][]rune) {
 		if len(drawn[i]) > 8 {
 			what += fmt.Sprintf(" and %d more characters", len(drawn[i])-8)
 		}
-		if path := scene.SystemFontPath(f.Name()); strings.HasPrefix(f.Name(), scene.SystemFontPrefix) {
+		if path := text.SystemFontPath(f.Name()); strings.HasPrefix(f.Name(), text.SystemFontPrefix) {
 			system = true
 			parts = append(parts, fmt.Sprintf("%s in the system font %s (%s)", what, f.Name(), path))
 		} else {

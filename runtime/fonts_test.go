@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // koreanFont reads a Korean font from Debian's fonts-nanum (.ci/debian-packages); without it
@@ -134,7 +135,7 @@ console.log(m.width > 20, getEntity('title').geometry.fallback[0].startsWith('sy
 			t.Fatalf("%s: no title", name)
 		}
 		txt := e.Shape.(*scene.Text)
-		path := scene.SystemFontPath(txt.Fallback[0])
+		path := text.SystemFontPath(txt.Fallback[0])
 		want := fmt.Sprintf(`drawText (scene.code.js:1:1): font "sans" lacks characters, drawn "안녕" in the system font %s (%s); another machine may have another font or none: put the font in fonts/ and pass {font: 'NAME'} to draw the same everywhere`, txt.Fallback[0], path)
 		if diff := cmp.Diff([]string{want}, res.Warnings); diff != "" {
 			t.Errorf("%s: warnings mismatch (-want +got):\n%s", name, diff)

@@ -23,6 +23,7 @@ import (
 	"github.com/cadrun/cadrun/internal/workerproc"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/solid"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Limits bound one run. The zero value of a field means its default (DefaultLimits).
@@ -166,7 +167,7 @@ type run struct {
 	modules   map[string]*loaded
 	declared  map[string]Note // top-level let/const/class name -> where it is first declared
 	order     []string
-	fonts     map[string]*scene.Font // workspace fonts loaded by this run (fonts.go)
+	fonts     map[string]*text.Font // workspace fonts loaded by this run (fonts.go)
 	// fallbackNotes are the fallback warnings made (fonts.go), to say each once.
 	fallbackNotes []string
 	// angleNotes are the places an angle past a whole turn was noted (notes.go), to say each

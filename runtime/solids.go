@@ -15,6 +15,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/solid"
 )
 
@@ -494,32 +495,32 @@ func (c *call) plane(i int) solid.Plane {
 }
 
 // optPair reads option key of o as [x, y]; absent, the origin.
-func (c *call) optPair(o *goja.Object, key string) scene.Vec {
+func (c *call) optPair(o *goja.Object, key string) geom.Vec {
 	if o == nil {
-		return scene.Vec{}
+		return geom.Vec{}
 	}
 	v := o.Get(key)
 	if v == nil || goja.IsUndefined(v) {
-		return scene.Vec{}
+		return geom.Vec{}
 	}
 	fs := c.floats(v, "option "+key)
 	if len(fs) != 2 {
 		c.fail("TypeError", "option %s must be [x, y], got %d numbers", key, len(fs))
 	}
-	return scene.Vec{X: fs[0], Y: fs[1]}
+	return geom.Vec{X: fs[0], Y: fs[1]}
 }
 
 // putLines draws a projection's lines, moved by at, as the group name of name_line1...,
 // name_circle1... and name_arc1..., with a linetype when one is given; a group of that name
 // is replaced.
-func (c *call) putLines(name string, l solid.Lines, at scene.Vec, linetype string) {
+func (c *call) putLines(name string, l solid.Lines, at geom.Vec, linetype string) {
 	if c.r.scene.Exists(name) {
 		c.noteRedraw(name)
 		c.check(c.r.scene.Delete(name))
 	}
 	var names []string
 	for i, pl := range l.Polylines {
-		pts := make([]scene.Vec, len(pl))
+		pts := make([]geom.Vec, len(pl))
 		for k, q := range pl {
 			pts[k] = q.Add(at)
 		}

@@ -11,7 +11,9 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/solid"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 var (
@@ -37,25 +39,25 @@ var tableFuncs = []Func{
 		Params:  []Param{pName, {Name: "cx", Type: "number", Unit: "scene units"}, {Name: "cy", Type: "number", Unit: "scene units"}, {Name: "radius", Type: "number", Unit: "scene units"}},
 		Example: "drawCircle('wheel', 0, 0, 10)",
 		impl: func(c *call) goja.Value {
-			return c.put(scene.Circle{Center: scene.Vec{X: c.num(1), Y: c.num(2)}, Radius: c.num(3)})
+			return c.put(scene.Circle{Center: geom.Vec{X: c.num(1), Y: c.num(2)}, Radius: c.num(3)})
 		}},
 	{Name: "drawRect", Domain: "primitives", Returns: "boolean", Doc: "Draw an axis-aligned rectangle by its centre, width and height.",
 		Params:  []Param{pName, {Name: "cx", Type: "number", Unit: "scene units", Doc: "centre x"}, {Name: "cy", Type: "number", Unit: "scene units", Doc: "centre y"}, {Name: "width", Type: "number", Unit: "scene units"}, {Name: "height", Type: "number", Unit: "scene units"}},
 		Example: "drawRect('door', 0, 10, 8, 20)",
 		impl: func(c *call) goja.Value {
-			return c.put(scene.Rect{Center: scene.Vec{X: c.num(1), Y: c.num(2)}, Width: c.num(3), Height: c.num(4)})
+			return c.put(scene.Rect{Center: geom.Vec{X: c.num(1), Y: c.num(2)}, Width: c.num(3), Height: c.num(4)})
 		}},
 	{Name: "drawEllipse", Domain: "primitives", Returns: "boolean", Doc: "Draw an axis-aligned ellipse by its centre and radii.",
 		Params:  []Param{pName, {Name: "cx", Type: "number", Unit: "scene units"}, {Name: "cy", Type: "number", Unit: "scene units"}, {Name: "rx", Type: "number", Unit: "scene units"}, {Name: "ry", Type: "number", Unit: "scene units"}},
 		Example: "drawEllipse('pond', 0, 0, 30, 12)",
 		impl: func(c *call) goja.Value {
-			return c.put(scene.Ellipse{Center: scene.Vec{X: c.num(1), Y: c.num(2)}, RX: c.num(3), RY: c.num(4)})
+			return c.put(scene.Ellipse{Center: geom.Vec{X: c.num(1), Y: c.num(2)}, RX: c.num(3), RY: c.num(4)})
 		}},
 	{Name: "drawRoundedRect", Domain: "primitives", Returns: "boolean", Doc: "Draw a centre-based rectangle with rounded corners.",
 		Params:  []Param{pName, {Name: "cx", Type: "number", Unit: "scene units"}, {Name: "cy", Type: "number", Unit: "scene units"}, {Name: "width", Type: "number", Unit: "scene units"}, {Name: "height", Type: "number", Unit: "scene units"}, {Name: "radius", Type: "number", Unit: "scene units", Doc: "corner radius, clamped to half the shorter side"}},
 		Example: "drawRoundedRect('plate', 0, 0, 80, 40, 5)",
 		impl: func(c *call) goja.Value {
-			return c.put(scene.RoundedRect{Center: scene.Vec{X: c.num(1), Y: c.num(2)}, Width: c.num(3), Height: c.num(4), Radius: c.num(5)})
+			return c.put(scene.RoundedRect{Center: geom.Vec{X: c.num(1), Y: c.num(2)}, Width: c.num(3), Height: c.num(4), Radius: c.num(5)})
 		}},
 	{Name: "drawLine", Domain: "primitives", Returns: "boolean", Doc: "Draw an open polyline through the points.",
 		Params:  []Param{pName, {Name: "points", Type: "number[] | [number, number][]", Unit: "scene units", Doc: "flat [x1,y1,x2,y2,...] or [[x,y],...]"}},
@@ -86,7 +88,7 @@ var tableFuncs = []Func{
 			{Name: "startAngle", Type: "number", Unit: "radians"}, {Name: "endAngle", Type: "number", Unit: "radians"}},
 		Example: "drawArc('swing', 0, 0, 20, 0, Math.PI / 2)",
 		impl: func(c *call) goja.Value {
-			return c.put(scene.Arc{Center: scene.Vec{X: c.num(1), Y: c.num(2)}, Radius: c.num(3), Start: c.num(4), End: c.num(5)})
+			return c.put(scene.Arc{Center: geom.Vec{X: c.num(1), Y: c.num(2)}, Radius: c.num(3), Start: c.num(4), End: c.num(5)})
 		}},
 	{Name: "drawBezier", Domain: "primitives", Returns: "boolean", Doc: "Draw a path from SVG path data (M L H V C S Q T A Z, absolute and relative), Y up.",
 		Params:  []Param{pName, {Name: "path", Type: "string", Unit: "scene units", Doc: "SVG path data; end subpaths with Z to make them closed shapes"}},
@@ -103,8 +105,8 @@ var tableFuncs = []Func{
 		Example: "drawText('title', 'Ø20 bore', 0, -30, 6, {align: 'center'})",
 		impl: func(c *call) goja.Value {
 			o := c.opts(5, "align", "color", "font", "lint")
-			t := &scene.Text{Text: c.str(1), Pos: scene.Vec{X: c.num(2), Y: c.num(3)}, Size: c.num(4),
-				Align: scene.TextAlign(c.optStr(o, "align", "")), Font: c.optStr(o, "font", ""), NoLint: !c.optBool(o, "lint", true)}
+			t := &scene.Text{Text: c.str(1), Pos: geom.Vec{X: c.num(2), Y: c.num(3)}, Size: c.num(4),
+				Align: text.Align(c.optStr(o, "align", "")), Font: c.optStr(o, "font", ""), NoLint: !c.optBool(o, "lint", true)}
 			f, err := c.r.font(t.Font)
 			c.check(err)
 			if f != nil {
@@ -132,21 +134,21 @@ var tableFuncs = []Func{
 					font = c.str(2)
 				}
 			}
-			text, size := c.str(0), c.num(1)
+			str, size := c.str(0), c.num(1)
 			f, err := c.r.font(font)
 			c.check(err)
-			var m scene.TextLayout
-			fb := c.fallback(f, font, text)
+			var m text.Layout
+			fb := c.fallback(f, font, str)
 			switch {
 			case f != nil:
-				m, err = f.Measure(text, size, fb...)
+				m, err = f.Measure(str, size, fb...)
 			case fb != nil:
-				var main *scene.Font
-				if main, err = scene.EmbeddedFont(font); err == nil {
-					m, err = main.Measure(text, size, fb...)
+				var main *text.Font
+				if main, err = text.EmbeddedFont(font); err == nil {
+					m, err = main.Measure(str, size, fb...)
 				}
 			default:
-				m, err = scene.MeasureText(text, size, font)
+				m, err = text.MeasureString(str, size, font)
 			}
 			c.check(err)
 			return c.finiteValue(map[string]any{"width": m.Width, "height": m.Height, "ascent": m.Ascent, "descent": m.Descent, "lines": m.Lines})
@@ -160,7 +162,7 @@ var tableFuncs = []Func{
 		Example:   "drawCircle('c', 0, 0, 5); translate('c', 10, 0)",
 		impl: func(c *call) goja.Value {
 			name := c.str(0)
-			d := scene.Vec{X: c.num(1), Y: c.num(2)}
+			d := geom.Vec{X: c.num(1), Y: c.num(2)}
 			dz, at := c.optionalNumber(3)
 			o := c.opts(at, "space")
 			sp := c.space(o)
@@ -218,7 +220,7 @@ var tableFuncs = []Func{
 				c.check(c.r.scene.Place3(name, m))
 			}
 			sp := c.space(o)
-			var around *scene.Vec
+			var around *geom.Vec
 			if o != nil {
 				if v := o.Get("around"); v != nil && !goja.IsUndefined(v) {
 					if s, ok := asString(v); ok {
@@ -248,7 +250,7 @@ var tableFuncs = []Func{
 		Params:  []Param{pTarget, {Name: "px", Type: "number", Unit: "scene units"}, {Name: "py", Type: "number", Unit: "scene units"}},
 		Example: "drawRect('arm', 10, 0, 20, 2); setPivot('arm', 0, 0); rotate('arm', 0.5)",
 		impl: func(c *call) goja.Value {
-			c.check(c.r.scene.SetPivot(c.str(0), scene.Vec{X: c.num(1), Y: c.num(2)}))
+			c.check(c.r.scene.SetPivot(c.str(0), geom.Vec{X: c.num(1), Y: c.num(2)}))
 			return c.ok()
 		}},
 	{Name: "deleteEntity", Domain: "transforms", Returns: "boolean", Doc: "Delete an entity; deleting a group deletes its members too.",
@@ -578,9 +580,9 @@ var tableFuncs = []Func{
 				return goja.Null()
 			}
 			return c.jsonValue(struct {
-				Min scene.Vec `json:"min"`
-				Max scene.Vec `json:"max"`
-				scene.FlatBox
+				Min geom.Vec `json:"min"`
+				Max geom.Vec `json:"max"`
+				geom.FlatBox
 			}{b.Min, b.Max, b.Flat()})
 		}},
 	{Name: "getWorldTransform", Domain: "query", Returns: "number[][]", Doc: "The entity's local-to-world matrix, row-major [[a, b, tx], [c, d, ty], [0, 0, 1]].",
@@ -597,7 +599,7 @@ var tableFuncs = []Func{
 		impl: func(c *call) goja.Value {
 			e, err := c.r.scene.Get(c.str(0))
 			c.check(err)
-			p := c.r.scene.WorldMatrix(e).Apply(scene.Vec{X: c.num(1), Y: c.num(2)})
+			p := c.r.scene.WorldMatrix(e).Apply(geom.Vec{X: c.num(1), Y: c.num(2)})
 			return c.finiteValue(map[string]any{"x": p.X, "y": p.Y})
 		}},
 	{Name: "fitToViewport", Domain: "query", Returns: "{scale: number, offsetX: number, offsetY: number, viewportWidth: number, viewportHeight: number, code: string}",

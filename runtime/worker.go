@@ -56,6 +56,7 @@ import (
 	"github.com/cadrun/cadrun/internal/workerproc"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/solid"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // workerMaxStack caps a worker's goroutine stacks, so that runaway Go recursion (deeply
@@ -843,8 +844,8 @@ func firstLine(out string, cause error) string {
 // ran hears when the script is done and the worker lints its scene (Options.Lint).
 func (w *worker) run(src Source, entry string, opt Options, export *exportRequest, ran chan<- struct{}) (*Result, error) {
 	enc := json.NewEncoder(w.proc.Stdin)
-	served := map[string]*scene.Font{} // workspace fonts the worker used, to read its scene
-	pending := map[string][]byte{}     // the files answered by hash, for "content"
+	served := map[string]*text.Font{} // workspace fonts the worker used, to read its scene
+	pending := map[string][]byte{}    // the files answered by hash, for "content"
 	first := sendable(readReply(src, entry), pending)
 	if err := enc.Encode(message{Type: "run", Entry: entry, Options: &opt, Export: export, First: &first}); err != nil {
 		return nil, err

@@ -18,17 +18,18 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
 // flatArc is a circular arc as it was flattened: n chords of equal sweep from a0.
 type flatArc struct {
-	circArc
+	geom.CircArc
 	n int
 	// step is the sweep of one chord, sag its sagitta (the furthest a point of a chord lies
 	// from the circle) and inner the distance from the centre to a chord's middle.
 	step, sag, inner float64
-	box              Box
+	box              geom.Box
 }
 
 // arcSources is the set of circular arcs the operands of an area operation were flattened
@@ -51,30 +52,30 @@ type arcSources struct {
 }
 
 // addPath records the circular arcs of a world path that Flatten(tol) turns into chords.
-func (src *arcSources) addPath(p Path, tol float64) {
+func (src *arcSources) addPath(p geom.Path, tol float64) {
 	if src == nil {
 		return
 	}
 	for i := range p {
 		s := &p[i]
-		if s.Kind != SegArc {
+		if s.Kind != geom.SegArc {
 			continue
 		}
-		a, ok := circleOf(*s)
+		a, ok := geom.CircleOf(*s)
 		if !ok {
 			continue // elliptical: left flattened
 		}
 		// As many chords as Flatten cuts it into.
-		src.addArc(a, ArcSegments(max(s.P[1].Len(), s.P[2].Len()), math.Abs(s.T1-s.T0), tol))
+		src.addArc(a, geom.ArcSegments(max(s.P[1].Len(), s.P[2].Len()), math.Abs(s.T1-s.T0), tol))
 	}
 }
 
 // addArc records an arc flattened into n chords of equal sweep.
-func (src *arcSources) addArc(a circArc, n int) {
-	arc := flatArc{circArc: a, n: n, step: a.sweep / float64(n)}
-	arc.inner = a.r * math.Cos(arc.step/2)
-	arc.sag = a.r - arc.inner
-	arc.box = Box{Min: Vec{a.c.X - a.r, a.c.Y - a.r}, Max: Vec{a.c.X + a.r, a.c.Y + a.r}, NonEmpty: true}
+func (src *arcSources) addArc(a geom.CircArc, n int) {
+	arc := flatArc{CircArc: a, n: n, step: a.Sweep / float64(n)}
+	arc.inner = a.R * math.Cos(arc.step/2)
+	arc.sag = a.R - arc.inner
+	arc.box = geom.Box{Min: geom.Vec{X: a.C.X - a.R, Y: a.C.Y - a.R}, Max: geom.Vec{X: a.C.X + a.R, Y: a.C.Y + a.R}, NonEmpty: true}
 	src.arcs = append(src.arcs, arc)
 }
 
@@ -88,7 +89,7 @@ func (src *arcSources) index(extent float64) {
 	// larger meets many, up to a cap past which the cell grows.
 	sizes := make([]float64, len(src.arcs))
 	for i := range src.arcs {
-		sizes[i] = 2 * src.arcs[i].r
+		sizes[i] = 2 * src.arcs[i].R
 	}
 	src.cell = max(median(sizes), extent/4096, 1e-300)
 	for {
@@ -147,13 +148,13 @@ func (src *arcSources) eachCell(f func(k [2]int64, arc int32)) {
 }
 
 // near is the arcs whose boxes meet p's cell.
-func (src *arcSources) near(p Vec) []int32 {
+func (src *arcSources) near(p geom.Vec) []int32 {
 	x, y := src.key(p)
 	r := src.grid[[2]int64{x, y}]
 	return src.cellArcs[r.start : r.start+r.n]
 }
 
-func (src *arcSources) key(p Vec) (int64, int64) {
+func (src *arcSources) key(p geom.Vec) (int64, int64) {
 	return int64(math.Floor(p.X / src.cell)), int64(math.Floor(p.Y / src.cell))
 }
 
@@ -166,7 +167,7 @@ func median(v []float64) float64 {
 // label finds the source arc of each edge of a ring (pts[i] to pts[i+1]), -1 for none, and
 // whether any edge lies on an arc. Most edges continue the arc of the edge before, which is
 // tried first; the arcs near both ends are looked up only when it does not hold.
-func (src *arcSources) label(pts []Vec) ([]int, bool) {
+func (src *arcSources) label(pts []geom.Vec) ([]int, bool) {
 	n := len(pts)
 	lab := make([]int, n)
 	hits := make([]vertexHits, n)
@@ -213,7 +214,7 @@ type vertexHits struct {
 const maxHits = 4
 
 // hitsAt finds the arcs and chords p lies on.
-func (src *arcSources) hitsAt(p Vec) vertexHits {
+func (src *arcSources) hitsAt(p geom.Vec) vertexHits {
 	var h vertexHits
 	for _, i := range src.near(p) {
 		j0, j1 := src.chordsAt(&src.arcs[i], p)
@@ -246,15 +247,15 @@ func common(a, b *vertexHits) int {
 }
 
 // chordsAt is the chords of a that p lies on (two at a chord's end), -1 for none.
-func (src *arcSources) chordsAt(a *flatArc, p Vec) (int, int) {
-	dx, dy := p.X-a.c.X, p.Y-a.c.Y
-	d2, hi, lo := dx*dx+dy*dy, a.r+src.eps, max(0, a.r-a.sag-src.eps)
+func (src *arcSources) chordsAt(a *flatArc, p geom.Vec) (int, int) {
+	dx, dy := p.X-a.C.X, p.Y-a.C.Y
+	d2, hi, lo := dx*dx+dy*dy, a.R+src.eps, max(0, a.R-a.sag-src.eps)
 	if d2 > hi*hi || d2 < lo*lo {
 		return -1, -1
 	}
 	// The angle from the arc's start, in the arc's direction, in chords.
-	t := math.Remainder(math.Atan2(dy, dx)-a.a0, 2*math.Pi)
-	if a.sweep < 0 {
+	t := math.Remainder(math.Atan2(dy, dx)-a.A0, 2*math.Pi)
+	if a.Sweep < 0 {
 		t = -t
 	}
 	step := math.Abs(a.step)
@@ -267,7 +268,7 @@ func (src *arcSources) chordsAt(a *flatArc, p Vec) (int, int) {
 	slack := src.eps / max(d, src.eps) / step // the precision, in chords at this radius
 	found := [2]int{-1, -1}
 	k := 0
-	full := math.Abs(a.sweep) >= 2*math.Pi-1e-9
+	full := math.Abs(a.Sweep) >= 2*math.Pi-1e-9
 	for c := j - 1; c <= j+1 && k < 2; c++ {
 		// p must lie within chord c's sector, and on its line: at angle off from the
 		// chord's middle, the line is r·cos(step/2)/cos(off) from the centre.
@@ -293,10 +294,10 @@ func (src *arcSources) chordsAt(a *flatArc, p Vec) (int, int) {
 // fit turns a result ring (in world coordinates) into points and bulges: runs of edges on a
 // source arc become arcs, their ends moved onto the true crossings. bulges is nil when no edge
 // is an arc.
-func (src *arcSources) fit(r []overlay.Point) ([]Vec, []float64) {
-	pts := make([]Vec, len(r))
+func (src *arcSources) fit(r []overlay.Point) ([]geom.Vec, []float64) {
+	pts := make([]geom.Vec, len(r))
 	for i, p := range r {
-		pts[i] = Vec(p)
+		pts[i] = geom.Vec(p)
 	}
 	n := len(pts)
 	if src == nil || src.grid == nil || n < 3 {
@@ -322,14 +323,14 @@ func (src *arcSources) fit(r []overlay.Point) ([]Vec, []float64) {
 		a := &src.arcs[lab[0]]
 		turn := 0.0
 		for i := range n {
-			turn += turnAbout(a.c, pts[i], pts[(i+1)%n])
+			turn += turnAbout(a.C, pts[i], pts[(i+1)%n])
 		}
 		if math.Abs(math.Abs(turn)-2*math.Pi) > 1e-6 {
 			return pts, nil
 		}
 		return src.wholeCircle(a, bulgedSignOf(r))
 	}
-	out := make([]Vec, 0, n)
+	out := make([]geom.Vec, 0, n)
 	bul := make([]float64, 0, n)
 	for k := 0; k < n; {
 		i := (first + k) % n
@@ -350,9 +351,9 @@ func (src *arcSources) fit(r []overlay.Point) ([]Vec, []float64) {
 		a := &src.arcs[lab[i]]
 		sweep := 0.0
 		for j := range m {
-			sweep += turnAbout(a.c, pts[(i+j)%n], pts[(i+j+1)%n])
+			sweep += turnAbout(a.C, pts[(i+j)%n], pts[(i+j+1)%n])
 		}
-		sweep += turnAbout(a.c, pts[e], end) - turnAbout(a.c, pts[i], start)
+		sweep += turnAbout(a.C, pts[e], end) - turnAbout(a.C, pts[i], start)
 		out, bul = appendArc(out, bul, a, start, sweep)
 		k += m
 	}
@@ -373,27 +374,27 @@ func bulgedSignOf(r []overlay.Point) float64 {
 
 // wholeCircle is a ring that is all of arc a's circle: two half turns from its leftmost point,
 // counter-clockwise when sign is positive.
-func (src *arcSources) wholeCircle(a *flatArc, sign float64) ([]Vec, []float64) {
-	l, r := Vec{a.c.X - a.r, a.c.Y}, Vec{a.c.X + a.r, a.c.Y}
-	return []Vec{l, r}, []float64{sign, sign}
+func (src *arcSources) wholeCircle(a *flatArc, sign float64) ([]geom.Vec, []float64) {
+	l, r := geom.Vec{X: a.C.X - a.R, Y: a.C.Y}, geom.Vec{X: a.C.X + a.R, Y: a.C.Y}
+	return []geom.Vec{l, r}, []float64{sign, sign}
 }
 
 // turnAbout is the signed angle from p to q seen from c, in (-π, π].
-func turnAbout(c, p, q Vec) float64 {
+func turnAbout(c, p, q geom.Vec) float64 {
 	u, v := p.Sub(c), q.Sub(c)
 	return math.Atan2(u.X*v.Y-u.Y*v.X, u.X*v.X+u.Y*v.Y)
 }
 
 // appendArc adds the arc of a's circle from start sweeping sweep, as edges of at most half a
 // turn; the point it ends at is the next one added.
-func appendArc(out []Vec, bul []float64, a *flatArc, start Vec, sweep float64) ([]Vec, []float64) {
-	pieces, k := HalfTurns(sweep)
-	a0 := math.Atan2(start.Y-a.c.Y, start.X-a.c.X)
+func appendArc(out []geom.Vec, bul []float64, a *flatArc, start geom.Vec, sweep float64) ([]geom.Vec, []float64) {
+	pieces, k := geom.HalfTurns(sweep)
+	a0 := math.Atan2(start.Y-a.C.Y, start.X-a.C.X)
 	out = append(out, start)
 	bul = append(bul, k)
 	for i := 1; i < pieces; i++ {
 		sn, cs := math.Sincos(a0 + sweep*float64(i)/float64(pieces))
-		out = append(out, Vec{a.c.X + a.r*cs, a.c.Y + a.r*sn})
+		out = append(out, geom.Vec{X: a.C.X + a.R*cs, Y: a.C.Y + a.R*sn})
 		bul = append(bul, k)
 	}
 	return out, bul
@@ -401,7 +402,7 @@ func appendArc(out []Vec, bul []float64, a *flatArc, start Vec, sweep float64) (
 
 // junction is where vertex v of the ring truly lies: where the arcs or lines of the edges
 // before and after it cross. A vertex between two lines, or inside a run of one arc, stays.
-func (src *arcSources) junction(pts []Vec, lab []int, v int) Vec {
+func (src *arcSources) junction(pts []geom.Vec, lab []int, v int) geom.Vec {
 	n := len(pts)
 	before, after := lab[(v+n-1)%n], lab[v]
 	p := pts[v]
@@ -418,9 +419,9 @@ func (src *arcSources) junction(pts []Vec, lab []int, v int) Vec {
 	}
 	// No true crossing near: the vertex goes onto the circle of the arc.
 	a := &src.arcs[max(before, after)]
-	d := p.Sub(a.c)
+	d := p.Sub(a.C)
 	if l := d.Len(); l > 0 {
-		return a.c.Add(d.Mul(a.r / l))
+		return a.C.Add(d.Mul(a.R / l))
 	}
 	return p
 }
@@ -429,7 +430,7 @@ func (src *arcSources) junction(pts []Vec, lab []int, v int) Vec {
 // that arc, on a convex hull running counter-clockwise: the line is tangent to its arc and
 // to the arc or the vertex at its other end, with both on its left. false where the line
 // has no arc, or the tangent cannot be drawn (one circle inside the other).
-func (src *arcSources) tangentPoint(pts []Vec, lab []int, v int) (Vec, bool) {
+func (src *arcSources) tangentPoint(pts []geom.Vec, lab []int, v int) (geom.Vec, bool) {
 	n := len(pts)
 	before, after := lab[(v+n-1)%n], lab[v]
 	switch {
@@ -439,58 +440,58 @@ func (src *arcSources) tangentPoint(pts []Vec, lab []int, v int) (Vec, bool) {
 		w := (v + 1) % n
 		if b := lab[w]; b >= 0 && b != before {
 			nrm, ok := outerTangent(a, &src.arcs[b])
-			return a.c.Add(nrm.Mul(a.r)), ok
+			return a.C.Add(nrm.Mul(a.R)), ok
 		}
 		nrm, ok := tangentFrom(a, pts[w], -1)
-		return a.c.Add(nrm.Mul(a.r)), ok
+		return a.C.Add(nrm.Mul(a.R)), ok
 	case before < 0 && after >= 0:
 		// A line from vertex u, before which arc A or a plain vertex, then arc B.
 		b := &src.arcs[after]
 		u := (v + n - 1) % n
 		if a := lab[(u+n-1)%n]; a >= 0 && a != after {
 			nrm, ok := outerTangent(&src.arcs[a], b)
-			return b.c.Add(nrm.Mul(b.r)), ok
+			return b.C.Add(nrm.Mul(b.R)), ok
 		}
 		nrm, ok := tangentFrom(b, pts[u], 1)
-		return b.c.Add(nrm.Mul(b.r)), ok
+		return b.C.Add(nrm.Mul(b.R)), ok
 	}
-	return Vec{}, false
+	return geom.Vec{}, false
 }
 
 // outerTangent is the outward normal (to the right of the way from a to b) of the line that
 // touches the circles of a and b with both on its left.
-func outerTangent(a, b *flatArc) (Vec, bool) {
-	d := b.c.Sub(a.c)
+func outerTangent(a, b *flatArc) (geom.Vec, bool) {
+	d := b.C.Sub(a.C)
 	l := d.Len()
-	if l == 0 || math.Abs(a.r-b.r) > l {
-		return Vec{}, false
+	if l == 0 || math.Abs(a.R-b.R) > l {
+		return geom.Vec{}, false
 	}
-	th := math.Atan2(d.Y, d.X) - math.Acos((a.r-b.r)/l)
-	return Vec{math.Cos(th), math.Sin(th)}, true
+	th := math.Atan2(d.Y, d.X) - math.Acos((a.R-b.R)/l)
+	return geom.Vec{X: math.Cos(th), Y: math.Sin(th)}, true
 }
 
 // tangentFrom is the outward normal at the point where a line through p touches a's circle
 // with the circle on its left: the line runs from the circle to p when side is -1, from p to
 // the circle when side is 1.
-func tangentFrom(a *flatArc, p Vec, side float64) (Vec, bool) {
-	d := p.Sub(a.c)
+func tangentFrom(a *flatArc, p geom.Vec, side float64) (geom.Vec, bool) {
+	d := p.Sub(a.C)
 	l := d.Len()
-	if l <= a.r {
-		return Vec{}, false
+	if l <= a.R {
+		return geom.Vec{}, false
 	}
-	th := math.Atan2(d.Y, d.X) + side*math.Acos(a.r/l)
-	return Vec{math.Cos(th), math.Sin(th)}, true
+	th := math.Atan2(d.Y, d.X) + side*math.Acos(a.R/l)
+	return geom.Vec{X: math.Cos(th), Y: math.Sin(th)}, true
 }
 
 // crossing is the true crossing of the arcs or lines before and after vertex v (at least one
 // an arc), and whether it lies near the vertex: as near as the chords' stray from the arc
 // allows (and the precision). A crossing further away is the other root, or there is none:
 // the two do not cross here.
-func (src *arcSources) crossing(pts []Vec, lab []int, v int) (Vec, bool) {
+func (src *arcSources) crossing(pts []geom.Vec, lab []int, v int) (geom.Vec, bool) {
 	n := len(pts)
 	before, after := lab[(v+n-1)%n], lab[v]
 	p := pts[v]
-	var got Vec
+	var got geom.Vec
 	var ok bool
 	switch {
 	case before >= 0 && after >= 0:
@@ -507,7 +508,7 @@ func (src *arcSources) crossing(pts []Vec, lab []int, v int) (Vec, bool) {
 	for _, l := range [2]int{before, after} {
 		if l >= 0 {
 			a := &src.arcs[l]
-			limit = max(limit, 4*a.sag+2*math.Sqrt(2*a.r*a.sag))
+			limit = max(limit, 4*a.sag+2*math.Sqrt(2*a.R*a.sag))
 		}
 	}
 	return got, ok && got.Sub(p).Len() <= limit+src.eps
@@ -517,7 +518,7 @@ func (src *arcSources) crossing(pts []Vec, lab []int, v int) (Vec, bool) {
 // neighbours where no true crossing is: two arcs closer than their chords' sagittas (the
 // joins of corners a hair apart) make the flattened boundary switch between them at chord
 // crossings, where the true boundary stays on one.
-func (src *arcSources) settle(pts []Vec, lab []int) {
+func (src *arcSources) settle(pts []geom.Vec, lab []int) {
 	n := len(lab)
 	for changed := true; changed; {
 		changed = false
@@ -549,17 +550,17 @@ func (src *arcSources) settle(pts []Vec, lab []int) {
 }
 
 // circlesCross is the crossing of the circles of a and b nearest p.
-func circlesCross(a, b *flatArc, p Vec) (Vec, bool) {
-	d := b.c.Sub(a.c)
+func circlesCross(a, b *flatArc, p geom.Vec) (geom.Vec, bool) {
+	d := b.C.Sub(a.C)
 	l := d.Len()
 	if l == 0 {
-		return Vec{}, false
+		return geom.Vec{}, false
 	}
-	x := (l*l + a.r*a.r - b.r*b.r) / (2 * l)
-	h := tangentHalf(a.r, x)
+	x := (l*l + a.R*a.R - b.R*b.R) / (2 * l)
+	h := tangentHalf(a.R, x)
 	u := d.Mul(1 / l)
-	base := a.c.Add(u.Mul(x))
-	n := Vec{-u.Y, u.X}
+	base := a.C.Add(u.Mul(x))
+	n := geom.Vec{X: -u.Y, Y: u.X}
 	c1, c2 := base.Add(n.Mul(h)), base.Sub(n.Mul(h))
 	if c2.Sub(p).Len() < c1.Sub(p).Len() {
 		return c2, true
@@ -568,16 +569,16 @@ func circlesCross(a, b *flatArc, p Vec) (Vec, bool) {
 }
 
 // lineCrossesCircle is the crossing of the line through q0 and q1 with a's circle nearest p.
-func lineCrossesCircle(a *flatArc, q0, q1, p Vec) (Vec, bool) {
+func lineCrossesCircle(a *flatArc, q0, q1, p geom.Vec) (geom.Vec, bool) {
 	d := q1.Sub(q0)
 	l := d.Len()
 	if l == 0 {
-		return Vec{}, false
+		return geom.Vec{}, false
 	}
 	u := d.Mul(1 / l)
 	// The foot of the centre on the line, and half the chord the line cuts.
-	f := q0.Add(u.Mul(a.c.Sub(q0).X*u.X + a.c.Sub(q0).Y*u.Y))
-	h := tangentHalf(a.r, f.Sub(a.c).Len())
+	f := q0.Add(u.Mul(a.C.Sub(q0).X*u.X + a.C.Sub(q0).Y*u.Y))
+	h := tangentHalf(a.R, f.Sub(a.C).Len())
 	c1, c2 := f.Add(u.Mul(h)), f.Sub(u.Mul(h))
 	if c2.Sub(p).Len() < c1.Sub(p).Len() {
 		return c2, true
@@ -600,7 +601,7 @@ func tangentHalf(r, d float64) float64 {
 
 // dropShortEdges merges vertices closer than eps to the next: a straight edge between two
 // that moved onto one crossing is dropped, and an arc keeps its bulge.
-func dropShortEdges(pts []Vec, bul []float64, eps float64) ([]Vec, []float64) {
+func dropShortEdges(pts []geom.Vec, bul []float64, eps float64) ([]geom.Vec, []float64) {
 	for i := 0; len(pts) > 2 && i < len(pts); {
 		j := (i + 1) % len(pts)
 		if pts[i].Sub(pts[j]).Len() > eps {
@@ -619,7 +620,7 @@ func dropShortEdges(pts []Vec, bul []float64, eps float64) ([]Vec, []float64) {
 			}
 		}
 	}
-	if !hasBulge(bul) {
+	if !geom.HasBulge(bul) {
 		bul = nil
 	}
 	return pts, bul
@@ -627,12 +628,12 @@ func dropShortEdges(pts []Vec, bul []float64, eps float64) ([]Vec, []float64) {
 
 // agrees reports whether the fitted ring encloses what the flattened one did, within what
 // flattening may take: each chord cuts off at most its sagitta times its length.
-func (src *arcSources) agrees(r []overlay.Point, pts []Vec, bul []float64) bool {
+func (src *arcSources) agrees(r []overlay.Point, pts []geom.Vec, bul []float64) bool {
 	flat := overlay.Area(r)
-	fitted := bulgedArea(pts, bul)
+	fitted := geom.BulgedArea(pts, bul)
 	var slack float64
 	for i := range r {
-		p, q := Vec(r[i]), Vec(r[(i+1)%len(r)])
+		p, q := geom.Vec(r[i]), geom.Vec(r[(i+1)%len(r)])
 		slack += q.Sub(p).Len()
 	}
 	return math.Abs(fitted-flat) <= 2*(src.maxSag+src.eps)*slack && (fitted > 0) == (flat > 0)

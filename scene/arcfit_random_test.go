@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
@@ -55,7 +56,7 @@ func TestArcFitRandom(t *testing.T) {
 
 // randomCurvedShape is a circle, rounded rectangle, rectangle or pie slice in a 20 x 20 box.
 func randomCurvedShape(rng *rand.Rand) Shape {
-	c := Vec{rng.Float64() * 20, rng.Float64() * 20}
+	c := geom.Vec{X: rng.Float64() * 20, Y: rng.Float64() * 20}
 	switch rng.IntN(4) {
 	case 0:
 		return Circle{Center: c, Radius: 1 + rng.Float64()*6}

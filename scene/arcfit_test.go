@@ -3,6 +3,8 @@ package scene
 import (
 	"math"
 	"testing"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // A plate with rounded corners minus round holes and a rounded slot, all apart, is its blank
@@ -10,30 +12,30 @@ import (
 func TestPlateMinusHolesExact(t *testing.T) {
 	t.Parallel()
 	s := New()
-	blank := RoundedRect{Center: Vec{0, 0}, Width: 180, Height: 110, Radius: 12}
+	blank := RoundedRect{Center: geom.Vec{X: 0, Y: 0}, Width: 180, Height: 110, Radius: 12}
 	boolPut(t, s, "blank", blank)
 	type hole struct {
 		name string
 		sh   Shape
 	}
 	holes := []hole{
-		{"bore", Circle{Center: Vec{-30, 0}, Radius: 15}},
-		{"slot", RoundedRect{Center: Vec{52, 0}, Width: 12, Height: 36, Radius: 6}},
+		{"bore", Circle{Center: geom.Vec{X: -30, Y: 0}, Radius: 15}},
+		{"slot", RoundedRect{Center: geom.Vec{X: 52, Y: 0}, Width: 12, Height: 36, Radius: 6}},
 	}
 	for i := range 6 {
 		a := math.Pi/2 + float64(i)*math.Pi/3
-		holes = append(holes, hole{"bolt" + string(rune('0'+i)), Circle{Center: Vec{-30 + 32*math.Cos(a), 32 * math.Sin(a)}, Radius: 4}})
+		holes = append(holes, hole{"bolt" + string(rune('0'+i)), Circle{Center: geom.Vec{X: -30 + 32*math.Cos(a), Y: 32 * math.Sin(a)}, Radius: 4}})
 	}
-	for i, c := range []Vec{{-77, -42}, {77, -42}, {77, 42}, {-77, 42}} {
+	for i, c := range []geom.Vec{{X: -77, Y: -42}, {X: 77, Y: -42}, {X: 77, Y: 42}, {X: -77, Y: 42}} {
 		holes = append(holes, hole{"corner" + string(rune('0'+i)), Circle{Center: c, Radius: 5}})
 	}
 	var names []string
-	ex, _ := exactOf(blank, Identity)
+	ex, _ := exactOf(blank, geom.Identity)
 	wantArea, wantPer, moment := ex.area, ex.perimeter, ex.centroid.Mul(ex.area)
 	for _, h := range holes {
 		boolPut(t, s, h.name, h.sh)
 		names = append(names, h.name)
-		x, _ := exactOf(h.sh, Identity)
+		x, _ := exactOf(h.sh, geom.Identity)
 		wantArea -= x.area
 		wantPer += x.perimeter
 		moment = moment.Sub(x.centroid.Mul(x.area))
@@ -60,7 +62,7 @@ func TestArcJunctionsExact(t *testing.T) {
 	s := New()
 	boolPut(t, s, "c", Circle{Radius: 10})
 	boolPut(t, s, "sq", boolRect(-7.5, -7.5, 7.5, 7.5))
-	boolPut(t, s, "d", Circle{Center: Vec{12, 0}, Radius: 10})
+	boolPut(t, s, "d", Circle{Center: geom.Vec{X: 12, Y: 0}, Radius: 10})
 	e, err := s.Boolean(Intersect, []string{"c"}, []string{"sq"}, "cap")
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +87,7 @@ func TestArcJunctionsExact(t *testing.T) {
 	}
 	part = boolPolygon(t, e).Parts[0]
 	for i, v := range part.Outer {
-		if r0, r1 := v.Len(), v.Sub(Vec{12, 0}).Len(); math.Abs(r0-10) > 1e-12*10 && math.Abs(r1-10) > 1e-12*10 {
+		if r0, r1 := v.Len(), v.Sub(geom.Vec{X: 12, Y: 0}).Len(); math.Abs(r0-10) > 1e-12*10 && math.Abs(r1-10) > 1e-12*10 {
 			t.Errorf("vertex %d %v lies on neither circle", i, v)
 		}
 	}
@@ -103,8 +105,8 @@ func TestOverlapAreaExact(t *testing.T) {
 	s := New()
 	boolPut(t, s, "sq", boolRect(-5, -5, 5, 5))
 	boolPut(t, s, "c", Circle{Radius: 2})
-	boolPut(t, s, "d", Circle{Center: Vec{12, 20}, Radius: 10})
-	boolPut(t, s, "e", Circle{Center: Vec{24, 20}, Radius: 10})
+	boolPut(t, s, "d", Circle{Center: geom.Vec{X: 12, Y: 20}, Radius: 10})
+	boolPut(t, s, "e", Circle{Center: geom.Vec{X: 24, Y: 20}, Radius: 10})
 	got, _, err := s.Overlaps("sq")
 	if err != nil || len(got) != 1 || !near(got[0].Area, 4*math.Pi, 1e-14) {
 		t.Errorf("circle in a square: %v %v, want area 4π", got, err)
@@ -121,7 +123,7 @@ func TestHullOfCirclesExact(t *testing.T) {
 	t.Parallel()
 	s := New()
 	boolPut(t, s, "a", Circle{Radius: 10})
-	boolPut(t, s, "b", Circle{Center: Vec{30, 0}, Radius: 5})
+	boolPut(t, s, "b", Circle{Center: geom.Vec{X: 30, Y: 0}, Radius: 5})
 	g, err := s.CreateGroup("pair", []string{"a", "b"})
 	if err != nil || g == nil {
 		t.Fatal(err)

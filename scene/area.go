@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
@@ -48,7 +49,7 @@ func (s *Scene) collectAreas(names []string, src *arcSources) ([]overlay.Polygon
 	return out, nil
 }
 
-func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon, src *arcSources) ([]overlay.Polygon, error) {
+func (s *Scene) collect(e *Entity, m geom.Affine, out []overlay.Polygon, src *arcSources) ([]overlay.Polygon, error) {
 	if e.IsGroup() {
 		for c := range e.children.all() {
 			var err error
@@ -102,7 +103,7 @@ func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon, src *arcSour
 	var rings [][]overlay.Point
 	world := path.Transform(m)
 	// The arcs are recorded at the tolerance Flatten will use (MaxFlattenPoints).
-	tol := world.BudgetTolerance(curveTolerance(world.Bounds()), MaxFlattenPoints)
+	tol := world.BudgetTolerance(curveTolerance(world.Bounds()), geom.MaxFlattenPoints)
 	src.addPath(world, tol)
 	for _, pl := range world.Flatten(tol) {
 		if err := worldInRange(e, pl.Points); err != nil {
@@ -135,10 +136,10 @@ func (s *Scene) collect(e *Entity, m Affine, out []overlay.Polygon, src *arcSour
 // two round joins) their chords may cross: the rings are filled as the engine fills raw
 // offset curves, by the positive winding of rings that may cross themselves, which is the
 // polygon's area (outer rings run counter-clockwise, holes clockwise).
-func (s *Scene) collectArcPolygon(e *Entity, path Path, m Affine, out []overlay.Polygon, src *arcSources) ([]overlay.Polygon, error) {
+func (s *Scene) collectArcPolygon(e *Entity, path geom.Path, m geom.Affine, out []overlay.Polygon, src *arcSources) ([]overlay.Polygon, error) {
 	world := path.Transform(m)
 	// The arcs are recorded at the tolerance Flatten will use (MaxFlattenPoints).
-	tol := world.BudgetTolerance(curveTolerance(world.Bounds()), MaxFlattenPoints)
+	tol := world.BudgetTolerance(curveTolerance(world.Bounds()), geom.MaxFlattenPoints)
 	src.addPath(world, tol)
 	var rings []overlay.Ring
 	for _, pl := range world.Flatten(tol) {
@@ -162,17 +163,17 @@ func (s *Scene) collectArcPolygon(e *Entity, path Path, m Affine, out []overlay.
 // in millimetres.
 const CurveRelative = 1e-3
 
-func curveTolerance(b Box) float64 {
+func curveTolerance(b geom.Box) float64 {
 	size := max(b.Max.X-b.Min.X, b.Max.Y-b.Min.Y)
 	if !(size > 0) {
-		return DefaultTolerance
+		return geom.DefaultTolerance
 	}
-	return min(DefaultTolerance, size*CurveRelative)
+	return min(geom.DefaultTolerance, size*CurveRelative)
 }
 
 // worldRing maps a polygon ring to world coordinates and checks it. It is worldInRange,
 // cleanRing and checkedRing in one pass over the points, without the intermediate copy.
-func worldRing(e *Entity, r []Vec, m Affine) ([]overlay.Point, error) {
+func worldRing(e *Entity, r []geom.Vec, m geom.Affine) ([]overlay.Point, error) {
 	out := make([]overlay.Point, 0, len(r))
 	for _, v := range r {
 		p := overlay.Point(m.Apply(v))
@@ -191,7 +192,7 @@ func worldRing(e *Entity, r []Vec, m Affine) ([]overlay.Point, error) {
 }
 
 // worldInRange refuses world coordinates that transforms carried outside ±MaxCoord.
-func worldInRange(e *Entity, pts []Vec) error {
+func worldInRange(e *Entity, pts []geom.Vec) error {
 	for _, p := range pts {
 		if !(math.Abs(p.X) <= MaxCoord && math.Abs(p.Y) <= MaxCoord) {
 			return fmt.Errorf("%s %q: %w", e.Kind(), e.Name, inRange("its world coordinate", p.X, p.Y))
@@ -202,7 +203,7 @@ func worldInRange(e *Entity, pts []Vec) error {
 
 // cleanRing drops repeated points (and points within a rounding error of their neighbour,
 // such as the end of a full arc) and the closing point, returning the engine's points.
-func cleanRing(r []Vec) []overlay.Point {
+func cleanRing(r []geom.Vec) []overlay.Point {
 	out := make([]overlay.Point, 0, len(r))
 	for _, p := range r {
 		if len(out) > 0 && nearlyEqual(out[len(out)-1], overlay.Point(p)) {
@@ -401,10 +402,10 @@ func onSegment(p, a, b overlay.Point) bool {
 	return min(a.Y, b.Y) <= p.Y && p.Y <= max(a.Y, b.Y)
 }
 
-func ringBox(r []overlay.Point) Box {
-	var b Box
+func ringBox(r []overlay.Point) geom.Box {
+	var b geom.Box
 	for _, p := range r {
-		b.Extend(Vec(p))
+		b.Extend(geom.Vec(p))
 	}
 	return b
 }

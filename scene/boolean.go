@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
@@ -287,7 +288,7 @@ func (s *Scene) putArea(name string, polys []overlay.Polygon, src *arcSources) (
 		var part PolygonPart
 		part.Outer, part.OuterBulges = mapBulgedRing(src, p.Outer, m, mirror)
 		if len(p.Holes) > 0 {
-			part.Holes = make([][]Vec, len(p.Holes))
+			part.Holes = make([][]geom.Vec, len(p.Holes))
 			for k, h := range p.Holes {
 				var bul []float64
 				part.Holes[k], bul = mapBulgedRing(src, h, m, mirror)
@@ -307,14 +308,14 @@ func (s *Scene) putArea(name string, polys []overlay.Polygon, src *arcSources) (
 // resultPlace maps world coordinates into the frame a result named name is drawn in: the
 // group that holds an entity of that name already (it is replaced in place), else the top
 // level.
-func (s *Scene) resultPlace(name string) (Affine, error) {
+func (s *Scene) resultPlace(name string) (geom.Affine, error) {
 	old, ok := s.Lookup(name)
 	if !ok || old.parent == nil {
-		return Identity, nil
+		return geom.Identity, nil
 	}
 	inv, ok := parentMatrix(old).Invert()
 	if !ok {
-		return Identity, fmt.Errorf("%w: the group holding %q is singular", ErrBadTransform, name)
+		return geom.Identity, fmt.Errorf("%w: the group holding %q is singular", ErrBadTransform, name)
 	}
 	return inv, nil
 }
@@ -344,7 +345,7 @@ func applyHoleRule(g Polygon) (Polygon, error) {
 		}
 		sortPolys(area)
 		for _, p := range area {
-			parts = append(parts, PolygonPart{Outer: mapRing(p.Outer, Identity, false), Holes: mapRings(p.Holes)})
+			parts = append(parts, PolygonPart{Outer: mapRing(p.Outer, geom.Identity, false), Holes: mapRings(p.Holes)})
 		}
 	}
 	if parts == nil {
@@ -356,10 +357,10 @@ func applyHoleRule(g Polygon) (Polygon, error) {
 	return Polygon{Parts: parts}, nil
 }
 
-func mapRings(rs [][]overlay.Point) [][]Vec {
-	var out [][]Vec
+func mapRings(rs [][]overlay.Point) [][]geom.Vec {
+	var out [][]geom.Vec
 	for _, r := range rs {
-		out = append(out, mapRing(r, Identity, false))
+		out = append(out, mapRing(r, geom.Identity, false))
 	}
 	return out
 }
@@ -399,7 +400,7 @@ func holeRuleArea(part PolygonPart) (area []overlay.Polygon, ok bool) {
 
 // mapBulgedRing is mapRing for a result ring whose chords on an arc of src become arcs: the
 // bulges turn with a mirror and move with the ring's start.
-func mapBulgedRing(src *arcSources, r []overlay.Point, m Affine, mirror bool) ([]Vec, []float64) {
+func mapBulgedRing(src *arcSources, r []overlay.Point, m geom.Affine, mirror bool) ([]geom.Vec, []float64) {
 	pts, bul := src.fit(r)
 	if bul == nil {
 		return mapRing(r, m, mirror), nil
@@ -411,14 +412,14 @@ func mapBulgedRing(src *arcSources, r []overlay.Point, m Affine, mirror bool) ([
 		for i := range bul {
 			bul[i] = -bul[i]
 		}
-		pts, bul = reverseBulged(pts, bul)
+		pts, bul = geom.ReverseBulged(pts, bul)
 	}
 	first := lowestLeftmost(pts)
 	return rotateLeft(pts, first), rotateLeft(bul, first)
 }
 
 // lowestLeftmost is the index of the point with the lowest x, then the lowest y.
-func lowestLeftmost(pts []Vec) int {
+func lowestLeftmost(pts []geom.Vec) int {
 	first := 0
 	for i, p := range pts {
 		if q := pts[first]; p.X < q.X || (p.X == q.X && p.Y < q.Y) {
@@ -438,10 +439,10 @@ func rotateLeft[T any](s []T, k int) []T {
 
 // mapRing maps a ring into the frame it is stored in and starts it at its lowest-leftmost
 // vertex, so that results read the same whatever order the engine traced them in.
-func mapRing(r []overlay.Point, m Affine, mirror bool) []Vec {
-	out := make([]Vec, len(r))
+func mapRing(r []overlay.Point, m geom.Affine, mirror bool) []geom.Vec {
+	out := make([]geom.Vec, len(r))
 	for i, p := range r {
-		out[i] = m.Apply(Vec(p))
+		out[i] = m.Apply(geom.Vec(p))
 	}
 	if mirror {
 		slices.Reverse(out)

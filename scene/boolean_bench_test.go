@@ -9,15 +9,16 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
 // regularPolygon is the n-gon inscribed in the circle (c, r), first vertex at angle 0.
-func regularPolygon(c Vec, r float64, n int) []Vec {
-	pts := make([]Vec, n)
+func regularPolygon(c geom.Vec, r float64, n int) []geom.Vec {
+	pts := make([]geom.Vec, n)
 	for i := range pts {
 		s, co := math.Sincos(2 * math.Pi * float64(i) / float64(n))
-		pts[i] = Vec{c.X + r*co, c.Y + r*s}
+		pts[i] = geom.Vec{X: c.X + r*co, Y: c.Y + r*s}
 	}
 	return pts
 }
@@ -32,7 +33,7 @@ func w2aScene(tb testing.TB) (*Scene, []string) {
 		rk := 3 * math.Sqrt(float64(k))
 		sn, cs := math.Sincos(float64(k) * golden)
 		names[k] = "c" + strconv.Itoa(k)
-		if _, err := s.Put(names[k], Polygon{Parts: []PolygonPart{{Outer: regularPolygon(Vec{rk * cs, rk * sn}, 4, 64)}}}); err != nil {
+		if _, err := s.Put(names[k], Polygon{Parts: []PolygonPart{{Outer: regularPolygon(geom.Vec{X: rk * cs, Y: rk * sn}, 4, 64)}}}); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -43,7 +44,7 @@ func w2aScene(tb testing.TB) (*Scene, []string) {
 // left corners (2i+0.5, 2j+0.5), named h0..h2499.
 func w2bScene(tb testing.TB) (*Scene, []string) {
 	s := New()
-	if _, err := s.Put("plate", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {100, 0}, {100, 100}, {0, 100}}}}}); err != nil {
+	if _, err := s.Put("plate", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 100, Y: 0}, {X: 100, Y: 100}, {X: 0, Y: 100}}}}}); err != nil {
 		tb.Fatal(err)
 	}
 	names := make([]string, 0, 2500)
@@ -51,7 +52,7 @@ func w2bScene(tb testing.TB) (*Scene, []string) {
 		for j := range 50 {
 			x, y := 2*float64(i)+0.5, 2*float64(j)+0.5
 			n := "h" + strconv.Itoa(len(names))
-			if _, err := s.Put(n, Polygon{Parts: []PolygonPart{{Outer: []Vec{{x, y}, {x + 1, y}, {x + 1, y + 1}, {x, y + 1}}}}}); err != nil {
+			if _, err := s.Put(n, Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: x, Y: y}, {X: x + 1, Y: y}, {X: x + 1, Y: y + 1}, {X: x, Y: y + 1}}}}}); err != nil {
 				tb.Fatal(err)
 			}
 			names = append(names, n)
@@ -63,14 +64,14 @@ func w2bScene(tb testing.TB) (*Scene, []string) {
 // w3Scene holds W3: the 1,000-vertex star named "star".
 func w3Scene(tb testing.TB) *Scene {
 	s := New()
-	pts := make([]Vec, 1000)
+	pts := make([]geom.Vec, 1000)
 	for k := range pts {
 		r := 1000.0
 		if k%2 == 1 {
 			r = 900
 		}
 		sn, cs := math.Sincos(float64(k) * 0.36 * math.Pi / 180)
-		pts[k] = Vec{r * cs, r * sn}
+		pts[k] = geom.Vec{X: r * cs, Y: r * sn}
 	}
 	if _, err := s.Put("star", Polygon{Parts: []PolygonPart{{Outer: pts}}}); err != nil {
 		tb.Fatal(err)
@@ -114,7 +115,7 @@ func BenchmarkOffsetW3(b *testing.B) {
 // BenchmarkBooleanPair is the fixed cost of one small operation: two overlapping 64-gons.
 func BenchmarkBooleanPair(b *testing.B) {
 	s := New()
-	for i, c := range []Vec{{0, 0}, {3, 0}} {
+	for i, c := range []geom.Vec{{X: 0, Y: 0}, {X: 3, Y: 0}} {
 		if _, err := s.Put("c"+strconv.Itoa(i), Polygon{Parts: []PolygonPart{{Outer: regularPolygon(c, 4, 64)}}}); err != nil {
 			b.Fatal(err)
 		}
@@ -184,10 +185,10 @@ func nearCopiesScene(tb testing.TB) (*Scene, []string) {
 	s := New()
 	names := make([]string, 60)
 	for k := range names {
-		pts := make([]Vec, 48)
+		pts := make([]geom.Vec, 48)
 		for i := range pts {
 			a := 2 * math.Pi * float64(i) / 48
-			pts[i] = Vec{30*math.Cos(a) + 1e-9*math.Sin(float64(1000*k+7*i)), 30*math.Sin(a) + 1e-9*math.Cos(float64(1300*k+3*i))}
+			pts[i] = geom.Vec{X: 30*math.Cos(a) + 1e-9*math.Sin(float64(1000*k+7*i)), Y: 30*math.Sin(a) + 1e-9*math.Cos(float64(1300*k+3*i))}
 		}
 		names[k] = "c" + strconv.Itoa(k)
 		if _, err := s.Put(names[k], Polygon{Parts: []PolygonPart{{Outer: pts}}}); err != nil {
@@ -217,8 +218,8 @@ func washersScene(tb testing.TB) (*Scene, []string) {
 		for j := range 50 {
 			x, y := 3*float64(i), 3*float64(j)
 			part := PolygonPart{
-				Outer: []Vec{{x, y}, {x + 2.5, y}, {x + 2.5, y + 2.5}, {x, y + 2.5}},
-				Holes: [][]Vec{{{x + 0.5, y + 0.5}, {x + 0.5, y + 2}, {x + 2, y + 2}, {x + 2, y + 0.5}}},
+				Outer: []geom.Vec{{X: x, Y: y}, {X: x + 2.5, Y: y}, {X: x + 2.5, Y: y + 2.5}, {X: x, Y: y + 2.5}},
+				Holes: [][]geom.Vec{{{X: x + 0.5, Y: y + 0.5}, {X: x + 0.5, Y: y + 2}, {X: x + 2, Y: y + 2}, {X: x + 2, Y: y + 0.5}}},
 			}
 			n := "w" + strconv.Itoa(len(names))
 			if _, err := s.Put(n, Polygon{Parts: []PolygonPart{part}}); err != nil {

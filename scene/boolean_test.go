@@ -11,12 +11,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
 // boolRect is an axis-aligned rectangle as a Polygon, corners (x0, y0) and (x1, y1).
 func boolRect(x0, y0, x1, y1 float64) Polygon {
-	return Polygon{Parts: []PolygonPart{{Outer: []Vec{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}}}}
+	return Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}}}}
 }
 
 func boolPut(t testing.TB, s *Scene, name string, sh Shape) {
@@ -51,10 +52,10 @@ func flatPart(part PolygonPart) PolygonPart {
 	}
 	out := Polygon{Parts: []PolygonPart{part}}.Outline()
 	pls := out.Flatten(curveTolerance(out.Bounds()))
-	ring := func(pts []Vec) []Vec {
-		var out []Vec
+	ring := func(pts []geom.Vec) []geom.Vec {
+		var out []geom.Vec
 		for _, p := range cleanRing(pts) {
-			out = append(out, Vec(p))
+			out = append(out, geom.Vec(p))
 		}
 		return out
 	}
@@ -74,7 +75,7 @@ func enginePolygon(part PolygonPart) overlay.Polygon {
 	return p
 }
 
-func enginePoints(r []Vec) []overlay.Point {
+func enginePoints(r []geom.Vec) []overlay.Point {
 	out := make([]overlay.Point, len(r))
 	for i, p := range r {
 		out[i] = overlay.Point(p)
@@ -104,15 +105,15 @@ func checkValid(t *testing.T, p Polygon) {
 	t.Helper()
 	polys := make([]overlay.Polygon, len(p.Parts))
 	for i, part := range p.Parts {
-		if bulgedArea(part.Outer, part.OuterBulges) <= 0 {
+		if geom.BulgedArea(part.Outer, part.OuterBulges) <= 0 {
 			t.Errorf("part %d: outer ring is not counter-clockwise", i)
 		}
 		for j, h := range part.Holes {
-			if bulgedArea(h, part.holeBulges(j)) >= 0 {
+			if geom.BulgedArea(h, part.holeBulges(j)) >= 0 {
 				t.Errorf("part %d: hole %d is not clockwise", i, j)
 			}
 		}
-		for _, r := range append([][]Vec{part.Outer}, part.Holes...) {
+		for _, r := range append([][]geom.Vec{part.Outer}, part.Holes...) {
 			if r[0] == r[len(r)-1] {
 				t.Errorf("part %d repeats its closing point", i)
 			}
@@ -134,8 +135,8 @@ func TestBooleanOverlappingSquares(t *testing.T) {
 		{Intersect, boolRect(0.5, 0, 1, 1)},
 		{Difference, boolRect(0, 0, 0.5, 1)},
 		{Xor, Polygon{Parts: []PolygonPart{
-			{Outer: []Vec{{0, 0}, {0.5, 0}, {0.5, 1}, {0, 1}}},
-			{Outer: []Vec{{1, 0}, {1.5, 0}, {1.5, 1}, {1, 1}}},
+			{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 0.5, Y: 0}, {X: 0.5, Y: 1}, {X: 0, Y: 1}}},
+			{Outer: []geom.Vec{{X: 1, Y: 0}, {X: 1.5, Y: 0}, {X: 1.5, Y: 1}, {X: 1, Y: 1}}},
 		}}},
 	}
 	wantArea := map[BoolOp]float64{Union: 1.5, Intersect: 0.5, Difference: 0.5, Xor: 1}
@@ -144,7 +145,7 @@ func TestBooleanOverlappingSquares(t *testing.T) {
 			t.Parallel()
 			s := New()
 			boolPut(t, s, "a", boolRect(0, 0, 1, 1))
-			boolPut(t, s, "b", Rect{Center: Vec{1, 0.5}, Width: 1, Height: 1})
+			boolPut(t, s, "b", Rect{Center: geom.Vec{X: 1, Y: 0.5}, Width: 1, Height: 1})
 			e, err := s.Boolean(tt.op, []string{"a"}, []string{"b"}, "r")
 			if err != nil {
 				t.Fatal(err)
@@ -169,7 +170,7 @@ func TestBooleanCircleMinusCircle(t *testing.T) {
 	t.Parallel()
 	s := New()
 	boolPut(t, s, "disc", Circle{Radius: 10})
-	boolPut(t, s, "bore", Circle{Center: Vec{1, 0}, Radius: 3})
+	boolPut(t, s, "bore", Circle{Center: geom.Vec{X: 1, Y: 0}, Radius: 3})
 	e, err := s.Boolean(Difference, []string{"disc"}, []string{"bore"}, "washer")
 	if err != nil {
 		t.Fatal(err)
@@ -243,18 +244,18 @@ func TestAreaOfShapes(t *testing.T) {
 		relTol float64
 	}{
 		{"quarter arc is a pie slice", Arc{Radius: 10, Start: 0, End: math.Pi / 2}, 25 * math.Pi, 1e-15},
-		{"circle", Circle{Center: Vec{3, 4}, Radius: 2}, 4 * math.Pi, 1e-15},
-		{"ellipse", Ellipse{Center: Vec{3, 4}, RX: 3, RY: 1}, 3 * math.Pi, 1e-15},
+		{"circle", Circle{Center: geom.Vec{X: 3, Y: 4}, Radius: 2}, 4 * math.Pi, 1e-15},
+		{"ellipse", Ellipse{Center: geom.Vec{X: 3, Y: 4}, RX: 3, RY: 1}, 3 * math.Pi, 1e-15},
 		{"rect", Rect{Width: 3, Height: 2}, 6, 0},
 		{"rounded rect", RoundedRect{Width: 10, Height: 4, Radius: 1}, 40 - (4 - math.Pi), 1e-15},
-		{"polygon with hole", Polygon{Parts: []PolygonPart{{Outer: boolRect(0, 0, 4, 4).Parts[0].Outer, Holes: [][]Vec{{{1, 1}, {1, 2}, {2, 2}, {2, 1}}}}}}, 15, 0},
+		{"polygon with hole", Polygon{Parts: []PolygonPart{{Outer: boolRect(0, 0, 4, 4).Parts[0].Outer, Holes: [][]geom.Vec{{{X: 1, Y: 1}, {X: 1, Y: 2}, {X: 2, Y: 2}, {X: 2, Y: 1}}}}}}, 15, 0},
 		{"overlapping parts are unioned", Polygon{Parts: []PolygonPart{boolRect(0, 0, 2, 1).Parts[0], boolRect(1, 0, 3, 1).Parts[0]}}, 3, 0},
 		// Nonzero fill: a square, a hole wound the other way, an island in the hole wound
 		// like the square, as the ® and © glyphs are built.
 		{"path island in a hole", &PathShape{Data: "M0 0 L10 0 L10 10 L0 10 Z M2 2 L2 8 L8 8 L8 2 Z M4 4 L6 4 L6 6 L4 6 Z"}, 100 - 36 + 4, 0},
 		{"path inner ring wound the same way fills", &PathShape{Data: "M0 0 L10 0 L10 10 L0 10 Z M2 2 L8 2 L8 8 L2 8 Z"}, 100, 0},
 		{"path overlapping rings union", &PathShape{Data: "M0 0 L2 0 L2 1 L0 1 Z M1 0 L3 0 L3 1 L1 1 Z"}, 3, 0},
-		{"clockwise polygon", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {0, 2}, {2, 2}, {2, 0}}}}}, 4, 0},
+		{"clockwise polygon", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 0, Y: 2}, {X: 2, Y: 2}, {X: 2, Y: 0}}}}}, 4, 0},
 		{"degenerate subpath adds nothing", &PathShape{Data: "M0 0 L2 0 L2 2 L0 2 Z M5 5 L6 6 L7 7 Z"}, 4, 0},
 	}
 	for _, tt := range tests {
@@ -272,7 +273,7 @@ func TestAreaOfShapes(t *testing.T) {
 func TestBooleanBakesTransforms(t *testing.T) {
 	t.Parallel()
 	s := New()
-	boolPut(t, s, "r", Rect{Center: Vec{5, 5}, Width: 2, Height: 1})
+	boolPut(t, s, "r", Rect{Center: geom.Vec{X: 5, Y: 5}, Width: 2, Height: 1})
 	if err := s.Scale("r", 2, 2, SpaceWorld, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -296,10 +297,10 @@ func TestBooleanBakesTransforms(t *testing.T) {
 	if _, err := s.CreateGroup("g", []string{"c"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Translate("g", Vec{10, 0}, SpaceWorld); err != nil {
+	if err := s.Translate("g", geom.Vec{X: 10, Y: 0}, SpaceWorld); err != nil {
 		t.Fatal(err)
 	}
-	boolPut(t, s, "probe", Rect{Center: Vec{10, 0}, Width: 1, Height: 1})
+	boolPut(t, s, "probe", Rect{Center: geom.Vec{X: 10, Y: 0}, Width: 1, Height: 1})
 	if _, err := s.Boolean(Intersect, []string{"g"}, []string{"probe"}, "hit"); err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +314,7 @@ func TestBooleanResultReplacesInput(t *testing.T) {
 	s := New()
 	boolPut(t, s, "a", boolRect(0, 0, 2, 2))
 	boolPut(t, s, "b", boolRect(1, 1, 3, 3))
-	boolPut(t, s, "top", Circle{Center: Vec{10, 10}, Radius: 1})
+	boolPut(t, s, "top", Circle{Center: geom.Vec{X: 10, Y: 10}, Radius: 1})
 	if _, err := s.Boolean(Union, []string{"a"}, []string{"b"}, "a"); err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +335,7 @@ func TestBooleanReplacesShapeInGroup(t *testing.T) {
 	if _, err := s.CreateGroup("g", []string{"r"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Translate("g", Vec{100, 50}, SpaceWorld); err != nil {
+	if err := s.Translate("g", geom.Vec{X: 100, Y: 50}, SpaceWorld); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Scale("g", -2, 2, SpaceWorld, nil); err != nil {
@@ -409,21 +410,21 @@ func TestTextRegion(t *testing.T) {
 // every vertex and go round once skip the sweep.
 func TestStrictlyConvex(t *testing.T) {
 	t.Parallel()
-	square := []Vec{{0, 0}, {1, 0}, {1, 1}, {0, 1}}
+	square := []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}, {X: 0, Y: 1}}
 	tests := []struct {
 		name string
-		ring []Vec
+		ring []geom.Vec
 		want bool
 	}{
 		{"square", square, true},
 		{"square clockwise", overlay.OrientRing(square, false), true},
-		{"64-gon", regularPolygon(Vec{3, -2}, 4, 64), true},
-		{"triangle", []Vec{{0, 0}, {2, 0}, {1, 5}}, true},
-		{"straight vertex", []Vec{{0, 0}, {1, 0}, {2, 0}, {2, 1}}, false},
-		{"concave", []Vec{{0, 0}, {2, 0}, {1, 1}, {2, 2}, {0, 2}}, false},
-		{"pentagram", []Vec{{4, 0}, {-3, 2}, {1, -4}, {1, 4}, {-3, -2}}, false},
-		{"folds back", []Vec{{0, 0}, {2, 0}, {1, 0}, {1, 1}}, false},
-		{"two points", []Vec{{0, 0}, {1, 1}}, false},
+		{"64-gon", regularPolygon(geom.Vec{X: 3, Y: -2}, 4, 64), true},
+		{"triangle", []geom.Vec{{X: 0, Y: 0}, {X: 2, Y: 0}, {X: 1, Y: 5}}, true},
+		{"straight vertex", []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 2, Y: 0}, {X: 2, Y: 1}}, false},
+		{"concave", []geom.Vec{{X: 0, Y: 0}, {X: 2, Y: 0}, {X: 1, Y: 1}, {X: 2, Y: 2}, {X: 0, Y: 2}}, false},
+		{"pentagram", []geom.Vec{{X: 4, Y: 0}, {X: -3, Y: 2}, {X: 1, Y: -4}, {X: 1, Y: 4}, {X: -3, Y: -2}}, false},
+		{"folds back", []geom.Vec{{X: 0, Y: 0}, {X: 2, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}}, false},
+		{"two points", []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 1}}, false},
 	}
 	for _, tt := range tests {
 		r := make([]overlay.Point, len(tt.ring))
@@ -442,16 +443,16 @@ func TestBooleanErrors(t *testing.T) {
 		s := New()
 		boolPut(t, s, "a", boolRect(0, 0, 1, 1))
 		boolPut(t, s, "far", boolRect(5, 5, 6, 6))
-		boolPut(t, s, "bow", Polygon{Parts: []PolygonPart{{Outer: []Vec{{-1, -1}, {1, 1}, {1, -1}, {-1, 1}}}}})
-		boolPut(t, s, "l", Line{Points: []Vec{{0, 0}, {1, 1}}})
-		boolPut(t, s, "l2", Line{Points: []Vec{{0, 0}, {1, 1}}})
+		boolPut(t, s, "bow", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: -1, Y: -1}, {X: 1, Y: 1}, {X: 1, Y: -1}, {X: -1, Y: 1}}}}})
+		boolPut(t, s, "l", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 1}}})
+		boolPut(t, s, "l2", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 1}}})
 		boolPut(t, s, "inner", boolRect(0, 0, 1, 1))
 		if _, err := s.CreateGroup("g", []string{"inner", "l2"}); err != nil {
 			t.Fatal(err)
 		}
 		boolPut(t, s, "loop", &PathShape{Data: "M0 0 L4 0 L4 4 L2 -1 L0 4 Z"})
 		// Turns left at every vertex, as a convex ring does, but goes round twice.
-		boolPut(t, s, "star", Polygon{Parts: []PolygonPart{{Outer: []Vec{{4, 0}, {-3, 2}, {1, -4}, {1, 4}, {-3, -2}}}}})
+		boolPut(t, s, "star", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 4, Y: 0}, {X: -3, Y: 2}, {X: 1, Y: -4}, {X: 1, Y: 4}, {X: -3, Y: -2}}}}})
 		return s
 	}
 	tests := []struct {
@@ -559,7 +560,7 @@ func TestOffset(t *testing.T) {
 func TestOffsetHoles(t *testing.T) {
 	t.Parallel()
 	s := New()
-	frame := Polygon{Parts: []PolygonPart{{Outer: boolRect(0, 0, 10, 10).Parts[0].Outer, Holes: [][]Vec{boolRect(4, 4, 6, 6).Parts[0].Outer}}}}
+	frame := Polygon{Parts: []PolygonPart{{Outer: boolRect(0, 0, 10, 10).Parts[0].Outer, Holes: [][]geom.Vec{boolRect(4, 4, 6, 6).Parts[0].Outer}}}}
 	boolPut(t, s, "frame", frame)
 	e, err := s.Offset("frame", 0.5, "thick", OffsetOptions{Join: JoinMiter})
 	if err != nil {
@@ -622,12 +623,12 @@ func TestOffsetErrors(t *testing.T) {
 func TestConvexHullOfL(t *testing.T) {
 	t.Parallel()
 	s := New()
-	boolPut(t, s, "L", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}}}}})
+	boolPut(t, s, "L", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 2, Y: 0}, {X: 2, Y: 1}, {X: 1, Y: 1}, {X: 1, Y: 2}, {X: 0, Y: 2}}}}})
 	e, err := s.ConvexHull("L", "hull")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {2, 0}, {2, 1}, {1, 2}, {0, 2}}}}}
+	want := Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 2, Y: 0}, {X: 2, Y: 1}, {X: 1, Y: 2}, {X: 0, Y: 2}}}}}
 	if diff := cmp.Diff(want, boolPolygon(t, e)); diff != "" {
 		t.Errorf("hull mismatch (-want +got):\n%s", diff)
 	}
@@ -642,7 +643,7 @@ func TestBooleanDeterministic(t *testing.T) {
 		s := New()
 		boolPut(t, s, "disc", Circle{Radius: 5})
 		boolPut(t, s, "bar", Rect{Width: 14, Height: 2})
-		boolPut(t, s, "dot", Circle{Center: Vec{20, 0}, Radius: 1})
+		boolPut(t, s, "dot", Circle{Center: geom.Vec{X: 20, Y: 0}, Radius: 1})
 		e, err := s.Boolean(Xor, []string{"disc", "dot"}, []string{"bar"}, "r")
 		if err != nil {
 			t.Fatal(err)
@@ -670,12 +671,12 @@ func TestBooleanPartOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []Vec
+	var got []geom.Vec
 	for _, part := range boolPolygon(t, e).Parts {
 		got = append(got, part.Outer[0])
 	}
 	// Largest first, then by lowest x, then lowest y.
-	if diff := cmp.Diff([]Vec{{10, 10}, {0, 0}, {0, 5}, {5, 0}}, got); diff != "" {
+	if diff := cmp.Diff([]geom.Vec{{X: 10, Y: 10}, {X: 0, Y: 0}, {X: 0, Y: 5}, {X: 5, Y: 0}}, got); diff != "" {
 		t.Errorf("part order mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -749,7 +750,7 @@ func TestOffsetW3(t *testing.T) {
 func TestPutAreaLimit(t *testing.T) {
 	t.Parallel()
 	s := New()
-	huge := regularPolygon(Vec{}, 1000, MaxVertices+1)
+	huge := regularPolygon(geom.Vec{}, 1000, MaxVertices+1)
 	_, err := s.putArea("r", []overlay.Polygon{enginePolygon(PolygonPart{Outer: huge})}, nil)
 	want := fmt.Sprintf("limit exceeded: the result has %d vertices; the limit is %d (MaxVertices)", MaxVertices+1, MaxVertices)
 	if err == nil || err.Error() != want {
@@ -777,12 +778,12 @@ func TestParseBoolOp(t *testing.T) {
 // halves of the fold must cancel, not leave the copy's area uncounted.
 func TestBooleanFoldedRing(t *testing.T) {
 	t.Parallel()
-	a := []Vec{{-1.796827537198261, -3.2260818384342125}, {-2.588286568381504, -1.8290026203192515}, {-2.9887088393460757, -2.687825502282673},
-		{-4.514111806464131, -3.467654158963083}, {-3.2479280024122748, -4.539081617094187}, {-2.816951510820416, -5.30777704263358}, {-1.6540763101853586, -3.733749825091146}}
+	a := []geom.Vec{{X: -1.796827537198261, Y: -3.2260818384342125}, {X: -2.588286568381504, Y: -1.8290026203192515}, {X: -2.9887088393460757, Y: -2.687825502282673},
+		{X: -4.514111806464131, Y: -3.467654158963083}, {X: -3.2479280024122748, Y: -4.539081617094187}, {X: -2.816951510820416, Y: -5.30777704263358}, {X: -1.6540763101853586, Y: -3.733749825091146}}
 	b := slices.Clone(a)
-	b[3] = Vec{-4.514111807368002, -3.4676541589009666}
+	b[3] = geom.Vec{X: -4.514111807368002, Y: -3.4676541589009666}
 	s := New()
-	for n, r := range map[string][]Vec{"a": a, "b": b} {
+	for n, r := range map[string][]geom.Vec{"a": a, "b": b} {
 		if _, err := s.Put(n, Polygon{Parts: []PolygonPart{{Outer: r}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -825,7 +826,7 @@ func TestBooleanThinRingIsEmpty(t *testing.T) {
 // distance at every corner that turns away from the offset (its turn θ adds or takes θ·δ²/2),
 // and the overlap of the strips at every corner that turns towards it (δ²·tan(θ/2), counted
 // twice by the strips).
-func roundOffsetArea(pts []Vec, delta float64) float64 {
+func roundOffsetArea(pts []geom.Vec, delta float64) float64 {
 	n := len(pts)
 	area, per, corners := overlay.Area(pts), 0.0, 0.0
 	for i := range n {

@@ -7,13 +7,15 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // treeBounds is the scene's bounds as the recursive walk under WorldBounds finds them: each
 // root's boundsUnder with its own map, unioned. Bounds walks the tree flat instead (Frame, so
 // that writers get the local maps from the same walk) and must give the same box, bit for bit.
-func treeBounds(s *Scene) Box {
-	var b Box
+func treeBounds(s *Scene) geom.Box {
+	var b geom.Box
 	for e := range s.roots.all() {
 		b.Union(s.boundsUnder(e, e.Transform.Matrix()))
 	}
@@ -26,12 +28,12 @@ func sameBits(a, b float64) bool {
 	return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
 }
 
-func sameBox(a, b Box) bool {
+func sameBox(a, b geom.Box) bool {
 	return a.NonEmpty == b.NonEmpty && sameBits(a.Min.X, b.Min.X) && sameBits(a.Min.Y, b.Min.Y) &&
 		sameBits(a.Max.X, b.Max.X) && sameBits(a.Max.Y, b.Max.Y)
 }
 
-func sameAffine(a, b Affine) bool {
+func sameAffine(a, b geom.Affine) bool {
 	return sameBits(a.A, b.A) && sameBits(a.B, b.B) && sameBits(a.C, b.C) && sameBits(a.D, b.D) &&
 		sameBits(a.E, b.E) && sameBits(a.F, b.F)
 }
@@ -135,15 +137,15 @@ func drawnScene(t *testing.T, rng *rand.Rand) *Scene {
 		}
 		return rng.NormFloat64() * 4
 	}
-	vec := func() Vec { return Vec{num(), num()} }
-	ring := func(c Vec, r float64, n int, cw bool) []Vec {
-		pts := make([]Vec, n)
+	vec := func() geom.Vec { return geom.Vec{X: num(), Y: num()} }
+	ring := func(c geom.Vec, r float64, n int, cw bool) []geom.Vec {
+		pts := make([]geom.Vec, n)
 		for i := range pts {
 			a := 2 * math.Pi * float64(i) / float64(n)
 			if cw {
 				a = -a
 			}
-			pts[i] = c.Add(Vec{r * math.Cos(a), r * math.Sin(a)})
+			pts[i] = c.Add(geom.Vec{X: r * math.Cos(a), Y: r * math.Sin(a)})
 		}
 		return pts
 	}
@@ -168,7 +170,7 @@ func drawnScene(t *testing.T, rng *rand.Rand) *Scene {
 			r := size()
 			part := PolygonPart{Outer: ring(c, r, 3+rng.IntN(6), false)}
 			for range rng.IntN(3) {
-				part.Holes = append(part.Holes, ring(c.Add(Vec{r * (rng.Float64() - 0.5), 0}), r/4, 3+rng.IntN(4), true))
+				part.Holes = append(part.Holes, ring(c.Add(geom.Vec{X: r * (rng.Float64() - 0.5), Y: 0}), r/4, 3+rng.IntN(4), true))
 			}
 			return Polygon{Parts: []PolygonPart{part}}
 		case 7:
@@ -197,7 +199,7 @@ func drawnScene(t *testing.T, rng *rand.Rand) *Scene {
 			err = s.Rotate(name, angle(), space())
 		case 1:
 			sx, sy := []float64{-1, 0.5, 2, 3}[rng.IntN(4)], []float64{-1, 0.25, 1, 2}[rng.IntN(4)]
-			var around *Vec
+			var around *geom.Vec
 			if rng.IntN(2) == 0 {
 				v := vec()
 				around = &v
@@ -226,23 +228,6 @@ func drawnScene(t *testing.T, rng *rand.Rand) *Scene {
 		}
 	}
 	return s
-}
-
-// TestBoxExtendLikeMathMinMax pins what Box.Extend answers: what math.Min and math.Max do, for
-// signed zeros, infinities and NaN too (where the built-in min and max differ).
-func TestBoxExtendLikeMathMinMax(t *testing.T) {
-	t.Parallel()
-	vals := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, -math.MaxFloat64}
-	for _, a := range vals {
-		for _, p := range vals {
-			b := Box{Min: Vec{a, a}, Max: Vec{a, a}, NonEmpty: true}
-			b.Extend(Vec{p, p})
-			want := Box{Min: Vec{math.Min(a, p), math.Min(a, p)}, Max: Vec{math.Max(a, p), math.Max(a, p)}, NonEmpty: true}
-			if !sameBox(b, want) {
-				t.Errorf("extending %v by %v: got %#v, want %#v", a, p, b, want)
-			}
-		}
-	}
 }
 
 // TestHugeArcAngles: an arc whose angles are so large that adding a half turn leaves them as

@@ -3,124 +3,40 @@ package scene
 import (
 	"errors"
 	"fmt"
-	"math"
 	"testing"
+
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
 )
-
-// dashLengths is the length of each subpath of a dashed path (lines and arcs measured exactly).
-func dashLengths(t *testing.T, p Path) []float64 {
-	t.Helper()
-	var out []float64
-	var here Vec
-	for _, s := range p {
-		switch s.Kind {
-		case SegMove:
-			out = append(out, 0)
-			here = s.P[0]
-		case SegLine:
-			out[len(out)-1] += s.P[0].Sub(here).Len()
-			here = s.P[0]
-		case SegArc:
-			if d := arcPoint(s, s.T0).Sub(here).Len(); d > 1e-9 {
-				t.Fatalf("an arc dash starts %g from the pen", d)
-			}
-			out[len(out)-1] += s.P[1].Len() * math.Abs(s.T1-s.T0)
-			here = s.End()
-		default:
-			t.Fatalf("a dash holds a segment of kind %d", s.Kind)
-		}
-	}
-	return out
-}
-
-func TestDashLine(t *testing.T) {
-	var p Path
-	p.Polyline([]Vec{{}, {X: 20}}, false)
-	got := dashLengths(t, p.Dash([]float64{6, 3}, 0.01))
-	want := []float64{6, 6, 2} // 0-6, 9-15, 18-20
-	if len(got) != len(want) {
-		t.Fatalf("dashes %v, want %v", got, want)
-	}
-	for i := range want {
-		if math.Abs(got[i]-want[i]) > 1e-12 {
-			t.Fatalf("dashes %v, want %v", got, want)
-		}
-	}
-}
-
-// TestDashCircleExact dashes a circle of radius 10 (length 20π) with 6 on, 3 off: every dash is
-// an exact arc on the circle, the pattern runs on across the closing, and the dashes add up to
-// what the pattern covers of 20π.
-func TestDashCircleExact(t *testing.T) {
-	p := Circle{Radius: 10}.Outline()
-	dashed := p.Dash([]float64{6, 3}, 0.01)
-	for _, s := range dashed {
-		if s.Kind == SegLine {
-			t.Fatalf("a circle's dash was flattened: %v", s)
-		}
-	}
-	got := dashLengths(t, dashed)
-	sum := 0.0
-	for _, v := range got {
-		sum += v
-	}
-	n := 20 * math.Pi
-	full := math.Floor(n / 9)
-	want := full*6 + math.Min(6, n-full*9)
-	if math.Abs(sum-want) > 1e-9 {
-		t.Fatalf("dashes sum to %v, want %v (%d dashes)", sum, want, len(got))
-	}
-}
-
-func TestDashDotsAndRestart(t *testing.T) {
-	var p Path
-	p.Polyline([]Vec{{}, {X: 10}}, false)
-	p.Polyline([]Vec{{Y: 5}, {X: 10, Y: 5}}, false)
-	dashed := p.Dash([]float64{0, 4}, 0.01)
-	got := dashLengths(t, dashed)
-	if len(got) != 6 { // dots at 0, 4, 8 on each line
-		t.Fatalf("%d dots %v, want 6", len(got), got)
-	}
-	if dashed[6].Kind != SegMove || dashed[6].P[0] != (Vec{Y: 5}) {
-		t.Fatalf("the pattern does not start afresh at the second subpath: %v", dashed[6])
-	}
-}
-
-func TestDashNoPattern(t *testing.T) {
-	p := Circle{Radius: 1}.Outline()
-	if got := p.Dash([]float64{0, 0}, 0.01); len(got) != len(p) {
-		t.Fatalf("an empty pattern changed the path")
-	}
-}
 
 // TestDashCount holds DashCount to what Dash makes: never fewer (the budget is checked on the
 // count, so a picture can never cut more than it allowed), and for lines and circular arcs,
 // which are cut exactly, the same.
 func TestDashCount(t *testing.T) {
 	t.Parallel()
-	var lines, quad Path
-	lines.Polyline([]Vec{{}, {X: 20}, {X: 20, Y: 7.5}}, false)
-	lines.Polyline([]Vec{{X: 50}, {X: 53}, {X: 53, Y: 3}}, true)
-	quad.MoveTo(Vec{})
-	quad.QuadTo(Vec{X: 10, Y: 20}, Vec{X: 20})
-	quad.CubicTo(Vec{X: 30, Y: -5}, Vec{X: 35, Y: 5}, Vec{X: 40})
+	var lines, quad geom.Path
+	lines.Polyline([]geom.Vec{{}, {X: 20}, {X: 20, Y: 7.5}}, false)
+	lines.Polyline([]geom.Vec{{X: 50}, {X: 53}, {X: 53, Y: 3}}, true)
+	quad.MoveTo(geom.Vec{})
+	quad.QuadTo(geom.Vec{X: 10, Y: 20}, geom.Vec{X: 20})
+	quad.CubicTo(geom.Vec{X: 30, Y: -5}, geom.Vec{X: 35, Y: 5}, geom.Vec{X: 40})
 	for _, tc := range []struct {
 		name  string
-		p     Path
+		p     geom.Path
 		exact bool
 	}{
 		{"lines", lines, true},
 		{"circle", Circle{Radius: 10}.Outline(), true},
-		{"arc", Arc{Center: Vec{X: 1}, Radius: 4, Start: 0.3, End: 2.5}.Outline(), true},
+		{"arc", Arc{Center: geom.Vec{X: 1}, Radius: 4, Start: 0.3, End: 2.5}.Outline(), true},
 		{"ellipse", Ellipse{RX: 10, RY: 3}.Outline(), false},
 		{"curves", quad, false},
 	} {
 		for _, lt := range []string{"dashed", "center", "dot"} {
 			for _, scale := range []float64{0.1, 1, 7} {
-				pattern := Dashes(lt, scale)
+				pattern := drafting.Dashes(lt, scale)
 				got := 0
 				for _, s := range tc.p.Dash(pattern, 1e-3) {
-					if s.Kind == SegMove {
+					if s.Kind == geom.SegMove {
 						got++
 					}
 				}
@@ -149,9 +65,9 @@ func TestDashLimit(t *testing.T) {
 		}
 	}
 	s := New()
-	_, err := s.Put("long", Line{Points: []Vec{{}, {X: 1e9}}})
+	_, err := s.Put("long", Line{Points: []geom.Vec{{}, {X: 1e9}}})
 	must(t, err)
-	_, err = s.Put("short", Line{Points: []Vec{{}, {X: 1}}})
+	_, err = s.Put("short", Line{Points: []geom.Vec{{}, {X: 1}}})
 	must(t, err)
 	limited(t, s.SetLinetype("long", "dot", 0), "long", "dot", 1)
 	limited(t, s.SetLinetype("short", "dot", 1e-12), "short", "dot", 1e-12)
@@ -170,14 +86,14 @@ func TestDashLimit(t *testing.T) {
 	// A line at 3/4 of the budget is allowed; scaled up after, or with a second such line,
 	// the scene passes it when drawn.
 	length := 3 * MaxDashSegments * 3 / 4.0
-	_, err = s.Put("a", Line{Points: []Vec{{}, {X: length}}})
+	_, err = s.Put("a", Line{Points: []geom.Vec{{}, {X: length}}})
 	must(t, err)
 	must(t, s.SetLinetype("a", "dot", 0))
 	must(t, s.CheckDashes())
 	if n, want := s.DashSegments(), float64(3*MaxDashSegments/4+1+1); n != want {
 		t.Errorf("the scene counts %v dashes, want %v (a's and short's dots)", n, want)
 	}
-	_, err = s.Put("b", Line{Points: []Vec{{}, {X: length}}})
+	_, err = s.Put("b", Line{Points: []geom.Vec{{}, {X: length}}})
 	must(t, err)
 	must(t, s.SetLinetype("b", "dot", 0))
 	limited(t, s.CheckDashes(), "b", "dot", 1)

@@ -3,6 +3,7 @@ package scene
 import (
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -11,7 +12,7 @@ func diffBase(t *testing.T) *Scene {
 	t.Helper()
 	s := New()
 	mustPut(t, s, "plate", Rect{Width: 40, Height: 20})
-	mustPut(t, s, "hole", Circle{Center: Vec{10, 0}, Radius: 3})
+	mustPut(t, s, "hole", Circle{Center: geom.Vec{X: 10, Y: 0}, Radius: 3})
 	mustPut(t, s, "edge", Circle{Radius: 1})
 	_, err := s.CreateGroup("part", []string{"hole"})
 	must(t, err)
@@ -37,9 +38,9 @@ func TestCompare(t *testing.T) {
 			}
 			return s.Delete("plate")
 		}, Diff{Added: []string{"pin"}, Removed: []string{"plate"}, Same: 3}},
-		{"moved", 0, func(s *Scene) error { return s.Translate("plate", Vec{3, 4}, SpaceWorld) },
+		{"moved", 0, func(s *Scene) error { return s.Translate("plate", geom.Vec{X: 3, Y: 4}, SpaceWorld) },
 			Diff{Changed: []EntityDiff{{Name: "plate", Kind: KindRect, What: []string{"transform"}}}, Same: 3}},
-		{"group moved, member not", 0, func(s *Scene) error { return s.Translate("part", Vec{0, 1}, SpaceWorld) },
+		{"group moved, member not", 0, func(s *Scene) error { return s.Translate("part", geom.Vec{X: 0, Y: 1}, SpaceWorld) },
 			Diff{Changed: []EntityDiff{{Name: "part", Kind: KindGroup, What: []string{"transform"}}}, Same: 3}},
 		{"reshaped and restyled", 0, func(s *Scene) error {
 			if _, err := s.Put("edge", Rect{Width: 1, Height: 1}); err != nil {
@@ -60,11 +61,11 @@ func TestCompare(t *testing.T) {
 			Diff{Removed: []string{"plate"}, Same: 3}},
 		{"regrouped", 0, func(s *Scene) error { return s.AddToGroup("part", "edge") },
 			Diff{Changed: []EntityDiff{{Name: "edge", Kind: KindCircle, What: []string{"group"}}}, Same: 3}},
-		{"noise within the tolerance", 1e-6, func(s *Scene) error { return s.Translate("plate", Vec{1e-9, 0}, SpaceWorld) },
+		{"noise within the tolerance", 1e-6, func(s *Scene) error { return s.Translate("plate", geom.Vec{X: 1e-9, Y: 0}, SpaceWorld) },
 			Diff{Same: 4}},
-		{"noise compared exactly", 0, func(s *Scene) error { return s.Translate("plate", Vec{1e-9, 0}, SpaceWorld) },
+		{"noise compared exactly", 0, func(s *Scene) error { return s.Translate("plate", geom.Vec{X: 1e-9, Y: 0}, SpaceWorld) },
 			Diff{Changed: []EntityDiff{{Name: "plate", Kind: KindRect, What: []string{"transform"}}}, Same: 3}},
-		{"over the tolerance", 1e-6, func(s *Scene) error { return s.Translate("plate", Vec{1e-3, 0}, SpaceWorld) },
+		{"over the tolerance", 1e-6, func(s *Scene) error { return s.Translate("plate", geom.Vec{X: 1e-3, Y: 0}, SpaceWorld) },
 			Diff{Changed: []EntityDiff{{Name: "plate", Kind: KindRect, What: []string{"transform"}}}, Same: 3}},
 	}
 	for _, tt := range tests {
@@ -91,9 +92,9 @@ func TestEqualWithin(t *testing.T) {
 	}{
 		{"near colours", Style{Fill: &red}, Style{Fill: &red2}, true},
 		{"nil fill", Style{Fill: &red}, Style{}, false},
-		{"nil and empty points", Line{}, Line{Points: []Vec{}}, false},
-		{"near points", Line{Points: []Vec{{1, 2}}}, Line{Points: []Vec{{1, 2 + 1e-9}}}, true},
-		{"far points", Line{Points: []Vec{{1, 2}}}, Line{Points: []Vec{{1, 2.1}}}, false},
+		{"nil and empty points", Line{}, Line{Points: []geom.Vec{}}, false},
+		{"near points", Line{Points: []geom.Vec{{X: 1, Y: 2}}}, Line{Points: []geom.Vec{{X: 1, Y: 2 + 1e-9}}}, true},
+		{"far points", Line{Points: []geom.Vec{{X: 1, Y: 2}}}, Line{Points: []geom.Vec{{X: 1, Y: 2.1}}}, false},
 		{"other kinds", Line{}, Circle{}, false},
 		{"large numbers, relative", Circle{Radius: 1e9}, Circle{Radius: 1e9 + 1}, true},
 	}

@@ -22,6 +22,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
@@ -34,21 +35,21 @@ type diffCase struct {
 }
 
 // starRing is a star-shaped (so simple) ring around c: n vertices at sorted random angles.
-func starRing(rng *rand.Rand, c Vec, r float64, n int) []Vec {
+func starRing(rng *rand.Rand, c geom.Vec, r float64, n int) []geom.Vec {
 	angles := make([]float64, n)
 	for i := range angles {
 		angles[i] = (float64(i) + 0.8*rng.Float64()) * 2 * math.Pi / float64(n)
 	}
-	pts := make([]Vec, n)
+	pts := make([]geom.Vec, n)
 	for i, a := range angles {
 		rr := r * (0.35 + 0.65*rng.Float64())
 		s, co := math.Sincos(a)
-		pts[i] = Vec{c.X + rr*co, c.Y + rr*s}
+		pts[i] = geom.Vec{X: c.X + rr*co, Y: c.Y + rr*s}
 	}
 	return pts
 }
 
-func mapPolys(ps []Polygon, f func(Vec) Vec) []Polygon {
+func mapPolys(ps []Polygon, f func(geom.Vec) geom.Vec) []Polygon {
 	out := make([]Polygon, len(ps))
 	for i, p := range ps {
 		for _, part := range p.Parts {
@@ -62,15 +63,15 @@ func mapPolys(ps []Polygon, f func(Vec) Vec) []Polygon {
 	return out
 }
 
-func mapPts(r []Vec, f func(Vec) Vec) []Vec {
-	out := make([]Vec, len(r))
+func mapPts(r []geom.Vec, f func(geom.Vec) geom.Vec) []geom.Vec {
+	out := make([]geom.Vec, len(r))
 	for i, p := range r {
 		out[i] = f(p)
 	}
 	return out
 }
 
-func onePoly(r []Vec) Polygon { return Polygon{Parts: []PolygonPart{{Outer: r}}} }
+func onePoly(r []geom.Vec) Polygon { return Polygon{Parts: []PolygonPart{{Outer: r}}} }
 
 // ulps moves v by k units in the last place.
 func ulps(v float64, k int) float64 {
@@ -85,8 +86,8 @@ func ulps(v float64, k int) float64 {
 }
 
 func genCase(rng *rand.Rand) diffCase {
-	c := func() Vec { return Vec{rng.Float64()*8 - 4, rng.Float64()*8 - 4} }
-	star := func() []Vec { return starRing(rng, c(), 2+rng.Float64()*4, 3+rng.IntN(10)) }
+	c := func() geom.Vec { return geom.Vec{X: rng.Float64()*8 - 4, Y: rng.Float64()*8 - 4} }
+	star := func() []geom.Vec { return starRing(rng, c(), 2+rng.Float64()*4, 3+rng.IntN(10)) }
 	var dc diffCase
 	switch k := rng.IntN(8); k {
 	case 0:
@@ -96,7 +97,7 @@ func genCase(rng *rand.Rand) diffCase {
 		dc.kind = "ulp copies"
 		a := star()
 		dc.a = []Polygon{onePoly(a)}
-		dc.b = mapPolys(dc.a, func(p Vec) Vec { return Vec{ulps(p.X, rng.IntN(9)-4), ulps(p.Y, rng.IntN(9)-4)} })
+		dc.b = mapPolys(dc.a, func(p geom.Vec) geom.Vec { return geom.Vec{X: ulps(p.X, rng.IntN(9)-4), Y: ulps(p.Y, rng.IntN(9)-4)} })
 		if rng.IntN(2) == 0 {
 			dc.b = append(dc.b, onePoly(star()))
 		}
@@ -105,8 +106,8 @@ func genCase(rng *rand.Rand) diffCase {
 		a := star()
 		dc.a = []Polygon{onePoly(a)}
 		for range 1 + rng.IntN(5) {
-			dc.b = append(dc.b, mapPolys(dc.a, func(p Vec) Vec {
-				return Vec{p.X + 1e-9*(rng.Float64()*2-1), p.Y + 1e-9*(rng.Float64()*2-1)}
+			dc.b = append(dc.b, mapPolys(dc.a, func(p geom.Vec) geom.Vec {
+				return geom.Vec{X: p.X + 1e-9*(rng.Float64()*2-1), Y: p.Y + 1e-9*(rng.Float64()*2-1)}
 			})...)
 		}
 	case 3:
@@ -121,21 +122,21 @@ func genCase(rng *rand.Rand) diffCase {
 		case 1:
 			dc.b = []Polygon{boolRect(x+w, y+1, x+w+2, y+h+1)}
 		default:
-			dc.b = mapPolys(dc.a, func(p Vec) Vec { return Vec{x - (p.Y - y), y + (p.X - x)} })
+			dc.b = mapPolys(dc.a, func(p geom.Vec) geom.Vec { return geom.Vec{X: x - (p.Y - y), Y: y + (p.X - x)} })
 		}
 	case 4:
 		dc.kind = "touching vertex"
 		a := star()
 		v := a[rng.IntN(len(a))]
 		dc.a = []Polygon{onePoly(a)}
-		dc.b = mapPolys(dc.a, func(p Vec) Vec { return Vec{2*v.X - p.X, 2*v.Y - p.Y} })
+		dc.b = mapPolys(dc.a, func(p geom.Vec) geom.Vec { return geom.Vec{X: 2*v.X - p.X, Y: 2*v.Y - p.Y} })
 	case 5:
 		dc.kind = "integer grid"
-		grid := func() []Vec {
+		grid := func() []geom.Vec {
 			for {
-				r := make([]Vec, 3+rng.IntN(3))
+				r := make([]geom.Vec, 3+rng.IntN(3))
 				for i := range r {
-					r[i] = Vec{float64(rng.IntN(6)), float64(rng.IntN(6))}
+					r[i] = geom.Vec{X: float64(rng.IntN(6)), Y: float64(rng.IntN(6))}
 				}
 				if q := cleanRing(r); len(q) >= 3 && !collinearRing(q) {
 					if _, bad := selfCrossing(q); !bad {
@@ -172,18 +173,18 @@ func genCase(rng *rand.Rand) diffCase {
 	case 0:
 		f := []float64{1e-6, 1e6, 1e-12, 1e9}[rng.IntN(4)]
 		dc.kind += fmt.Sprintf(" scaled by %g", f)
-		dc.a, dc.b = mapPolys(dc.a, func(p Vec) Vec { return p.Mul(f) }), mapPolys(dc.b, func(p Vec) Vec { return p.Mul(f) })
+		dc.a, dc.b = mapPolys(dc.a, func(p geom.Vec) geom.Vec { return p.Mul(f) }), mapPolys(dc.b, func(p geom.Vec) geom.Vec { return p.Mul(f) })
 	case 1:
-		o := Vec{1e6, -3e5}
+		o := geom.Vec{X: 1e6, Y: -3e5}
 		dc.kind += " far from the origin"
-		dc.a, dc.b = mapPolys(dc.a, func(p Vec) Vec { return p.Add(o) }), mapPolys(dc.b, func(p Vec) Vec { return p.Add(o) })
+		dc.a, dc.b = mapPolys(dc.a, func(p geom.Vec) geom.Vec { return p.Add(o) }), mapPolys(dc.b, func(p geom.Vec) geom.Vec { return p.Add(o) })
 	}
 	return dc
 }
 
 // insideDrawn is exact membership in a polygon as drawn, under the hole rule: inside an outer
 // ring and inside none of its holes.
-func insideDrawn(ps []Polygon, p Vec) bool {
+func insideDrawn(ps []Polygon, p geom.Vec) bool {
 	for _, pg := range ps {
 		for _, part := range pg.Parts {
 			if windingAt(part.Outer, p) == 0 {
@@ -201,7 +202,7 @@ func insideDrawn(ps []Polygon, p Vec) bool {
 	return false
 }
 
-func segDist(p, a, b Vec) float64 {
+func segDist(p, a, b geom.Vec) float64 {
 	d := b.Sub(a)
 	t := 0.0
 	if l2 := d.X*d.X + d.Y*d.Y; l2 > 0 {
@@ -211,11 +212,11 @@ func segDist(p, a, b Vec) float64 {
 }
 
 // boundaryDist is the distance from p to the nearest ring edge of ps.
-func boundaryDist(ps []Polygon, p Vec) float64 {
+func boundaryDist(ps []Polygon, p geom.Vec) float64 {
 	d := math.Inf(1)
 	for _, pg := range ps {
 		for _, part := range pg.Parts {
-			for _, r := range append([][]Vec{part.Outer}, part.Holes...) {
+			for _, r := range append([][]geom.Vec{part.Outer}, part.Holes...) {
 				for i := range r {
 					d = min(d, segDist(p, r[i], r[(i+1)%len(r)]))
 				}
@@ -225,8 +226,8 @@ func boundaryDist(ps []Polygon, p Vec) float64 {
 	return d
 }
 
-func extentOf(ps ...[]Polygon) (Box, float64) {
-	var b Box
+func extentOf(ps ...[]Polygon) (geom.Box, float64) {
+	var b geom.Box
 	for _, l := range ps {
 		for _, pg := range l {
 			for _, part := range pg.Parts {
@@ -275,7 +276,7 @@ func resultOf(s *Scene, op BoolOp, a, b []string) ([]PolygonPart, float64, error
 
 func checkParts(parts []PolygonPart, eps float64) error {
 	for i, part := range parts {
-		rings := append([][]Vec{part.Outer}, part.Holes...)
+		rings := append([][]geom.Vec{part.Outer}, part.Holes...)
 		net, per := 0.0, 0.0
 		for _, r := range rings {
 			net, per = net+overlay.Area(r), per+ringPerimeter(r)
@@ -299,10 +300,10 @@ func checkParts(parts []PolygonPart, eps float64) error {
 	return nil
 }
 
-func vecs(r []overlay.Point) []Vec {
-	out := make([]Vec, len(r))
+func vecs(r []overlay.Point) []geom.Vec {
+	out := make([]geom.Vec, len(r))
 	for i, p := range r {
-		out[i] = Vec(p)
+		out[i] = geom.Vec(p)
 	}
 	return out
 }
@@ -322,7 +323,7 @@ func keeps(op BoolOp, a, b bool) bool {
 }
 
 // windingAt is the winding number of ring r around p (p not on r).
-func windingAt(r []Vec, p Vec) int {
+func windingAt(r []geom.Vec, p geom.Vec) int {
 	w := 0
 	n := len(r)
 	for i := range n {
@@ -338,7 +339,7 @@ func windingAt(r []Vec, p Vec) int {
 	return w
 }
 
-func ringPerimeter(r []Vec) float64 {
+func ringPerimeter(r []geom.Vec) float64 {
 	l := 0.0
 	for i, p := range r {
 		l += r[(i+1)%len(r)].Sub(p).Len()
@@ -357,9 +358,9 @@ func areaOf(area []overlay.Polygon) float64 {
 func partsArea(parts []PolygonPart) float64 {
 	sum := 0.0
 	for _, p := range parts {
-		sum += bulgedArea(p.Outer, p.OuterBulges)
+		sum += geom.BulgedArea(p.Outer, p.OuterBulges)
 		for k, h := range p.Holes {
-			sum += bulgedArea(h, p.holeBulges(k))
+			sum += geom.BulgedArea(h, p.holeBulges(k))
 		}
 	}
 	return sum
@@ -375,7 +376,7 @@ func areaParts(t *testing.T, s *Scene, name string) []PolygonPart {
 	}
 	out := make([]PolygonPart, len(polys))
 	for i, p := range polys {
-		out[i] = PolygonPart{Outer: mapRing(p.Outer, Identity, false), Holes: mapRings(p.Holes)}
+		out[i] = PolygonPart{Outer: mapRing(p.Outer, geom.Identity, false), Holes: mapRings(p.Holes)}
 	}
 	return out
 }
@@ -459,9 +460,9 @@ func checkOffset(t *testing.T, name string, dc diffCase, rng *rand.Rand) {
 		t.Errorf("%s: %v", name, err)
 	}
 	ad := math.Abs(delta)
-	grown := Box{Min: box.Min.Sub(Vec{2 * ad, 2 * ad}), Max: box.Max.Add(Vec{2 * ad, 2 * ad}), NonEmpty: true}
+	grown := geom.Box{Min: box.Min.Sub(geom.Vec{X: 2 * ad, Y: 2 * ad}), Max: box.Max.Add(geom.Vec{X: 2 * ad, Y: 2 * ad}), NonEmpty: true}
 	for range 60 {
-		p := Vec{grown.Min.X + rng.Float64()*(grown.Max.X-grown.Min.X), grown.Min.Y + rng.Float64()*(grown.Max.Y-grown.Min.Y)}
+		p := geom.Vec{X: grown.Min.X + rng.Float64()*(grown.Max.X-grown.Min.X), Y: grown.Min.Y + rng.Float64()*(grown.Max.Y-grown.Min.Y)}
 		d := boundaryDist(union, p)
 		in := insideDrawn(union, p)
 		got := insideDrawn([]Polygon{{Parts: read}}, p)
@@ -510,7 +511,7 @@ func checkOffset(t *testing.T, name string, dc diffCase, rng *rand.Rand) {
 		if extent*f > MaxCoord/100 || extent*f < 1e-30 {
 			continue
 		}
-		ss, san, _ := diffScene(t, diffCase{kind: dc.kind, a: mapPolys(dc.a, func(p Vec) Vec { return p.Mul(f) })})
+		ss, san, _ := diffScene(t, diffCase{kind: dc.kind, a: mapPolys(dc.a, func(p geom.Vec) geom.Vec { return p.Mul(f) })})
 		if _, err := ss.Boolean(Union, san, nil, "A"); err != nil {
 			t.Errorf("%s scaled by %g: %v", name, f, err)
 			continue
@@ -548,7 +549,7 @@ func checkBoolean(t *testing.T, name string, dc diffCase, op BoolOp, rng *rand.R
 	// Exact membership at points away from every input boundary.
 	margin := 1e-6 * extent
 	for range 60 {
-		p := Vec{box.Min.X + rng.Float64()*(box.Max.X-box.Min.X), box.Min.Y + rng.Float64()*(box.Max.Y-box.Min.Y)}
+		p := geom.Vec{X: box.Min.X + rng.Float64()*(box.Max.X-box.Min.X), Y: box.Min.Y + rng.Float64()*(box.Max.Y-box.Min.Y)}
 		if boundaryDist(dc.a, p) < margin || boundaryDist(dc.b, p) < margin {
 			continue
 		}
@@ -586,7 +587,7 @@ func checkBoolean(t *testing.T, name string, dc diffCase, op BoolOp, rng *rand.R
 		if extent*f > MaxCoord/100 || extent*f < 1e-30 {
 			continue
 		}
-		sc := diffCase{kind: dc.kind, a: mapPolys(dc.a, func(p Vec) Vec { return p.Mul(f) }), b: mapPolys(dc.b, func(p Vec) Vec { return p.Mul(f) })}
+		sc := diffCase{kind: dc.kind, a: mapPolys(dc.a, func(p geom.Vec) geom.Vec { return p.Mul(f) }), b: mapPolys(dc.b, func(p geom.Vec) geom.Vec { return p.Mul(f) })}
 		ss, san, sbn := diffScene(t, sc)
 		sparts, sarea, err := resultOf(ss, op, san, sbn)
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/internal/golden"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // digestOf is a result's digest: its parts' coordinates as bits, or the error's text.
@@ -33,7 +34,7 @@ func digestOf(e *Entity, err error) string {
 	}
 	parts := e.Shape.(Polygon).Parts
 	for _, p := range parts {
-		for _, r := range append([][]Vec{p.Outer}, p.Holes...) {
+		for _, r := range append([][]geom.Vec{p.Outer}, p.Holes...) {
 			put(uint64(len(r)))
 			for _, v := range r {
 				put(math.Float64bits(v.X))
@@ -53,11 +54,11 @@ func bigCase(rng *rand.Rand) diffCase {
 	case 0:
 		dc.kind = "many circles"
 		for range 10 + rng.IntN(60) {
-			c := Vec{rng.Float64() * 40, rng.Float64() * 40}
+			c := geom.Vec{X: rng.Float64() * 40, Y: rng.Float64() * 40}
 			dc.a = append(dc.a, onePoly(regularPolygon(c, 1+rng.Float64()*5, 8+rng.IntN(60))))
 		}
 		for range rng.IntN(20) {
-			c := Vec{rng.Float64() * 40, rng.Float64() * 40}
+			c := geom.Vec{X: rng.Float64() * 40, Y: rng.Float64() * 40}
 			dc.b = append(dc.b, onePoly(starRing(rng, c, 1+rng.Float64()*5, 3+rng.IntN(20))))
 		}
 	case 1:
@@ -79,10 +80,10 @@ func bigCase(rng *rand.Rand) diffCase {
 		r := 0.5 + rng.Float64()
 		for i := range n {
 			for j := range n {
-				dc.a = append(dc.a, onePoly(regularPolygon(Vec{float64(i), float64(j)}, r, 4*(1+rng.IntN(16)))))
+				dc.a = append(dc.a, onePoly(regularPolygon(geom.Vec{X: float64(i), Y: float64(j)}, r, 4*(1+rng.IntN(16)))))
 			}
 		}
-		dc.b = []Polygon{onePoly(starRing(rng, Vec{float64(n) / 2, float64(n) / 2}, float64(n)/2, 5+rng.IntN(30)))}
+		dc.b = []Polygon{onePoly(starRing(rng, geom.Vec{X: float64(n) / 2, Y: float64(n) / 2}, float64(n)/2, 5+rng.IntN(30)))}
 	case 3:
 		dc.kind = "washers"
 		n := 2 + rng.IntN(25)
@@ -91,30 +92,30 @@ func bigCase(rng *rand.Rand) diffCase {
 				x, y := float64(i)*3+rng.Float64()*0.5, float64(j)*3+rng.Float64()*0.5
 				p := boolRect(x, y, x+2.5, y+2.5)
 				if rng.IntN(3) > 0 {
-					p.Parts[0].Holes = [][]Vec{{{x + 0.5, y + 0.5}, {x + 0.5, y + 2}, {x + 2, y + 2}, {x + 2, y + 0.5}}}
+					p.Parts[0].Holes = [][]geom.Vec{{{X: x + 0.5, Y: y + 0.5}, {X: x + 0.5, Y: y + 2}, {X: x + 2, Y: y + 2}, {X: x + 2, Y: y + 0.5}}}
 				}
 				dc.a = append(dc.a, p)
 			}
 		}
 		for range rng.IntN(4) {
-			c := Vec{rng.Float64() * float64(n) * 3, rng.Float64() * float64(n) * 3}
+			c := geom.Vec{X: rng.Float64() * float64(n) * 3, Y: rng.Float64() * float64(n) * 3}
 			dc.b = append(dc.b, onePoly(regularPolygon(c, 1+rng.Float64()*float64(n), 3+rng.IntN(30))))
 		}
 	default:
 		dc.kind = "stars"
 		for range 2 + rng.IntN(30) {
-			c := Vec{rng.Float64() * 20, rng.Float64() * 20}
+			c := geom.Vec{X: rng.Float64() * 20, Y: rng.Float64() * 20}
 			dc.a = append(dc.a, onePoly(starRing(rng, c, 1+rng.Float64()*8, 3+rng.IntN(40))))
 		}
 		for range 1 + rng.IntN(30) {
-			c := Vec{rng.Float64() * 20, rng.Float64() * 20}
+			c := geom.Vec{X: rng.Float64() * 20, Y: rng.Float64() * 20}
 			dc.b = append(dc.b, onePoly(starRing(rng, c, 1+rng.Float64()*8, 3+rng.IntN(40))))
 		}
 	}
 	if rng.IntN(3) == 0 {
 		s, c := math.Sincos(rng.Float64() * 2 * math.Pi)
 		dc.kind += " turned"
-		turn := func(p Vec) Vec { return Vec{c*p.X - s*p.Y + 7, s*p.X + c*p.Y - 3} }
+		turn := func(p geom.Vec) geom.Vec { return geom.Vec{X: c*p.X - s*p.Y + 7, Y: s*p.X + c*p.Y - 3} }
 		dc.a, dc.b = mapPolys(dc.a, turn), mapPolys(dc.b, turn)
 	}
 	return dc

@@ -19,6 +19,9 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // KindDimension is the kind of a dimension entity.
@@ -67,8 +70,8 @@ const (
 // points; for a radius or diameter the centre; for an angle the centre and the two points
 // whose rays bound it (counter-clockwise from the first).
 type Dimension struct {
-	Type   DimType `json:"type"`
-	Points []Vec   `json:"points"`
+	Type   DimType    `json:"type"`
+	Points []geom.Vec `json:"points"`
 	// Offset is how far a linear dimension's line stands from the measured points, measured
 	// from the one further that way: positive to the left of the direction of measurement
 	// (above a horizontal dimension from left to right), negative to the right.
@@ -92,7 +95,7 @@ type Dimension struct {
 	// TextAt, when set, is where the text's middle stands, in the frame of Points, in place
 	// of the middle of the dimension line (or of the arc, or the radial line's run); the text
 	// keeps its turn along the line, and the lines stay where they are.
-	TextAt *Vec `json:"textAt,omitempty"`
+	TextAt *geom.Vec `json:"textAt,omitempty"`
 
 	// textSegs is the outline segments of the text as laid out with the number 0 (validate),
 	// what the dimension counts against MaxTextSegments: its text is laid out again each time
@@ -105,14 +108,14 @@ type Dimension struct {
 func (*Dimension) Kind() Kind { return KindDimension }
 
 // Outline implements Shape: the dimension laid out where the identity map puts it.
-func (d *Dimension) Outline() Path { return d.worldOutline(Identity) }
+func (d *Dimension) Outline() geom.Path { return d.worldOutline(geom.Identity) }
 
 // Region implements Shape: a dimension is an annotation, not an area.
-func (d *Dimension) Region() (Path, error) {
+func (d *Dimension) Region() (geom.Path, error) {
 	return nil, fmt.Errorf("%w: a dimension is an annotation and encloses nothing; use the shape it measures", ErrNotClosed)
 }
 
-func (d *Dimension) boundsUnder(m Affine) Box { return d.worldOutline(m).Bounds() }
+func (d *Dimension) boundsUnder(m geom.Affine) geom.Box { return d.worldOutline(m).Bounds() }
 
 // isNote reports whether e is a dimension: an annotation of its group's shapes, not one of
 // them, which a group's measures (area, perimeter, centroid, distances) leave out.
@@ -147,7 +150,7 @@ func (d *Dimension) validate() error {
 		return err
 	}
 	if d.TextAt != nil {
-		if err := finitePoints("textAt", []Vec{*d.TextAt}); err != nil {
+		if err := finitePoints("textAt", []geom.Vec{*d.TextAt}); err != nil {
 			return err
 		}
 	}
@@ -165,7 +168,7 @@ func (d *Dimension) validate() error {
 		}
 	}
 	// A glyph the font lacks fails here, not when the dimension is drawn.
-	l, err := LayoutText(d.textFor("0"), d.Size, AlignCenter, "")
+	l, err := text.LayoutString(d.textFor("0"), d.Size, text.AlignCenter, "")
 	if err != nil {
 		return fmt.Errorf("dimension text: %w", err)
 	}
@@ -175,7 +178,7 @@ func (d *Dimension) validate() error {
 
 // Measured is the value the dimension states under the world map m: a length in world units,
 // or an angle in degrees.
-func (d *Dimension) Measured(m Affine) float64 {
+func (d *Dimension) Measured(m geom.Affine) float64 {
 	switch d.Type {
 	case DimRadius, DimDiameter:
 		c, p := d.radial(m)
@@ -198,18 +201,18 @@ type DimPoints struct {
 	// A and B: a linear dimension's measured points; an angle's points on its first and
 	// second ray (counter-clockwise in world space); a radius's centre and a diameter's far
 	// side of the circle, then the point on the circle the line ends at.
-	A, B Vec
+	A, B geom.Vec
 	// Centre is an angle's vertex and a radius's or diameter's centre.
-	Centre Vec
+	Centre geom.Vec
 	// Line is a point on the dimension line: a linear dimension's foot of B, an angle's
 	// point in the middle of its arc.
-	Line Vec
+	Line geom.Vec
 	// Dir is the unit direction a linear dimension measures along.
-	Dir Vec
+	Dir geom.Vec
 }
 
 // Defining is the dimension's defining points under the world map m (see DimPoints).
-func (d *Dimension) Defining(m Affine) DimPoints {
+func (d *Dimension) Defining(m geom.Affine) DimPoints {
 	switch d.Type {
 	case DimRadius, DimDiameter:
 		c, e := d.radial(m)
@@ -225,14 +228,14 @@ func (d *Dimension) Defining(m Affine) DimPoints {
 			a, b = b, a
 		}
 		mid := start + sweep/2
-		return DimPoints{A: a, B: b, Centre: c, Line: c.Add(Vec{math.Cos(mid), math.Sin(mid)}.Mul(r))}
+		return DimPoints{A: a, B: b, Centre: c, Line: c.Add(geom.Vec{X: math.Cos(mid), Y: math.Sin(mid)}.Mul(r))}
 	}
 	p1, p2, u, q := d.linear(m)
 	return DimPoints{A: p1, B: p2, Line: q.Add(u.Mul(dot(p2.Sub(q), u))), Dir: u}
 }
 
 // DisplayText is the text the dimension shows under the world map m.
-func (d *Dimension) DisplayText(m Affine) string {
+func (d *Dimension) DisplayText(m geom.Affine) string {
 	return d.textFor(FormatDimValue(d.Measured(m), d.Precision))
 }
 
@@ -268,17 +271,17 @@ func FormatDimValue(v float64, prec int) string {
 
 // linear maps a linear dimension's points by m and returns them, the unit direction u it
 // measures along, and a point q on the dimension line.
-func (d *Dimension) linear(m Affine) (p1, p2, u, q Vec) {
+func (d *Dimension) linear(m geom.Affine) (p1, p2, u, q geom.Vec) {
 	a, b := d.Points[0], d.Points[1]
 	lu := b.Sub(a)
 	switch d.Type {
 	case DimHorizontal:
-		lu = Vec{1, 0}
+		lu = geom.Vec{X: 1, Y: 0}
 	case DimVertical:
-		lu = Vec{0, 1}
+		lu = geom.Vec{X: 0, Y: 1}
 	}
 	lu = lu.Mul(1 / lu.Len())
-	ln := Vec{-lu.Y, lu.X}
+	ln := geom.Vec{X: -lu.Y, Y: lu.X}
 	// The line stands Offset beyond the point further in the offset's direction.
 	base := a
 	if (dot(b.Sub(a), ln) > 0) == (d.Offset >= 0) {
@@ -291,16 +294,16 @@ func (d *Dimension) linear(m Affine) (p1, p2, u, q Vec) {
 
 // radial maps a radius or diameter dimension by m: the centre and the point on the circle
 // in the dimension's direction.
-func (d *Dimension) radial(m Affine) (c, p Vec) {
+func (d *Dimension) radial(m geom.Affine) (c, p geom.Vec) {
 	c0 := d.Points[0]
-	dir := Vec{math.Cos(d.Angle), math.Sin(d.Angle)}
+	dir := geom.Vec{X: math.Cos(d.Angle), Y: math.Sin(d.Angle)}
 	return m.Apply(c0), m.Apply(c0.Add(dir.Mul(d.Radius)))
 }
 
 // angular maps an angle dimension by m: the centre, the arc's radius, the direction of the
 // first ray and the sweep counter-clockwise (in world space) to the second, in (0, 2π). A
 // mirroring map turns the local counter-clockwise sweep clockwise, so the rays swap.
-func (d *Dimension) angular(m Affine) (c Vec, r, start, sweep float64) {
+func (d *Dimension) angular(m geom.Affine) (c geom.Vec, r, start, sweep float64) {
 	c = m.Apply(d.Points[0])
 	a, b := m.Apply(d.Points[1]).Sub(c), m.Apply(d.Points[2]).Sub(c)
 	if m.Det() < 0 {
@@ -315,7 +318,7 @@ func (d *Dimension) angular(m Affine) (c Vec, r, start, sweep float64) {
 }
 
 // worldOutline is the whole dimension drawn in world space under m.
-func (d *Dimension) worldOutline(m Affine) Path {
+func (d *Dimension) worldOutline(m geom.Affine) geom.Path {
 	p, _ := d.layout(m)
 	return p
 }
@@ -323,8 +326,8 @@ func (d *Dimension) worldOutline(m Affine) Path {
 // DimText is where a dimension's text stands: its glyphs' box in the text's own frame, and
 // the map from that frame to the world (a turn and a move), for the lint's overlap rule.
 type DimText struct {
-	Box   Box
-	Place Affine
+	Box   geom.Box
+	Place geom.Affine
 	// Segs is how many segments the glyphs are: the last of the dimension's path (0 when the
 	// text could not be set).
 	Segs int
@@ -337,14 +340,14 @@ type DimText struct {
 type Layouts struct{ laid map[*Dimension]dimLaid }
 
 type dimLaid struct {
-	m Affine
-	p Path
+	m geom.Affine
+	p geom.Path
 	t DimText
 }
 
 // of is d laid out under m: as an earlier call with the same d and m laid it out, or now. The
 // path is shared between calls: read it, do not change it.
-func (l *Layouts) of(d *Dimension, m Affine) (Path, DimText) {
+func (l *Layouts) of(d *Dimension, m geom.Affine) (geom.Path, DimText) {
 	if l == nil {
 		return d.layout(m)
 	}
@@ -360,7 +363,7 @@ func (l *Layouts) of(d *Dimension, m Affine) (Path, DimText) {
 }
 
 // TextUnder is where the dimension's text stands under the world map m.
-func (d *Dimension) TextUnder(m Affine) DimText {
+func (d *Dimension) TextUnder(m geom.Affine) DimText {
 	_, t := d.layout(m)
 	return t
 }
@@ -373,9 +376,9 @@ var dimLayouts atomic.Int64
 func DimLayoutCount() int64 { return dimLayouts.Load() }
 
 // layout draws the dimension in world space under m and says where its text stands.
-func (d *Dimension) layout(m Affine) (Path, DimText) {
+func (d *Dimension) layout(m geom.Affine) (geom.Path, DimText) {
 	dimLayouts.Add(1)
-	var p Path
+	var p geom.Path
 	var t DimText
 	switch d.Type {
 	case DimRadius, DimDiameter:
@@ -388,10 +391,10 @@ func (d *Dimension) layout(m Affine) (Path, DimText) {
 	return p, t
 }
 
-func (d *Dimension) drawLinear(p Path, m Affine, t *DimText) Path {
+func (d *Dimension) drawLinear(p geom.Path, m geom.Affine, t *DimText) geom.Path {
 	h := d.Size
 	p1, p2, u, q := d.linear(m)
-	n := Vec{-u.Y, u.X}
+	n := geom.Vec{X: -u.Y, Y: u.X}
 	f1 := q.Add(u.Mul(dot(p1.Sub(q), u)))
 	f2 := q.Add(u.Mul(dot(p2.Sub(q), u)))
 	p = extension(p, p1, f1, h)
@@ -406,7 +409,7 @@ func (d *Dimension) drawLinear(p Path, m Affine, t *DimText) Path {
 
 // extension draws the extension line from the measured point p to its foot f on the
 // dimension line: a gap off p, and a little past f. A point on the line needs none.
-func extension(p Path, from, foot Vec, h float64) Path {
+func extension(p geom.Path, from, foot geom.Vec, h float64) geom.Path {
 	v := foot.Sub(from)
 	l := v.Len()
 	if l <= dimExtGap*h {
@@ -421,7 +424,7 @@ func extension(p Path, from, foot Vec, h float64) Path {
 // dimLine draws the dimension line from a to b (direction dir, length l) with arrows at both
 // ends pointing at the extension lines: inside when they fit, else outside pointing in, with
 // the line run out past them.
-func dimLine(p Path, a, b, dir Vec, h, l float64) Path {
+func dimLine(p geom.Path, a, b, dir geom.Vec, h, l float64) geom.Path {
 	al := dimArrowLen * h
 	if l >= 2.5*al {
 		p.MoveTo(a)
@@ -436,9 +439,9 @@ func dimLine(p Path, a, b, dir Vec, h, l float64) Path {
 }
 
 // arrow draws a closed arrowhead with its tip at tip, pointing along the unit vector dir.
-func arrow(p Path, tip, dir Vec, h float64) Path {
+func arrow(p geom.Path, tip, dir geom.Vec, h float64) geom.Path {
 	base := tip.Sub(dir.Mul(dimArrowLen * h))
-	side := Vec{-dir.Y, dir.X}.Mul(dimArrowWidth * h / 2)
+	side := geom.Vec{X: -dir.Y, Y: dir.X}.Mul(dimArrowWidth * h / 2)
 	p.MoveTo(tip)
 	p.LineTo(base.Add(side))
 	p.LineTo(base.Sub(side))
@@ -449,8 +452,8 @@ func arrow(p Path, tip, dir Vec, h float64) Path {
 // label sets the displayed text centred on at, along the line direction dir, on the side of
 // the line the unit normal side points to, turned so that it reads left to right or bottom
 // to top, and tells t where it stands.
-func (d *Dimension) label(p Path, t *DimText, at, dir, side Vec, h float64, m Affine) Path {
-	l, err := LayoutText(d.DisplayText(m), h, AlignCenter, "")
+func (d *Dimension) label(p geom.Path, t *DimText, at, dir, side geom.Vec, h float64, m geom.Affine) geom.Path {
+	l, err := text.LayoutString(d.DisplayText(m), h, text.AlignCenter, "")
 	if err != nil {
 		return p // validate laid the same glyphs out
 	}
@@ -463,46 +466,46 @@ func (d *Dimension) label(p Path, t *DimText, at, dir, side Vec, h float64, m Af
 }
 
 // labelPlace is the map from the text's layout to where label sets it.
-func labelPlace(l TextLayout, at, dir, side Vec, h float64) Affine {
+func labelPlace(l text.Layout, at, dir, side geom.Vec, h float64) geom.Affine {
 	if dir.X < -1e-9 || (math.Abs(dir.X) <= 1e-9 && dir.Y < 0) {
 		dir = dir.Mul(-1)
 	}
-	up := Vec{-dir.Y, dir.X}
+	up := geom.Vec{X: -dir.Y, Y: dir.X}
 	base := at.Add(side.Mul(dimTextGap * h))
 	if dot(up, side) < 0 { // the letters' tops face the line: move the baseline out past them
 		base = at.Add(side.Mul(dimTextGap*h + l.Ascent))
 	}
-	return Translation(base).Mul(Affine{A: dir.X, B: dir.Y, C: -dir.Y, D: dir.X})
+	return geom.Translation(base).Mul(geom.Affine{A: dir.X, B: dir.Y, C: -dir.Y, D: dir.X})
 }
 
 // labelAt is the map from the text's layout to a text whose middle stands at at, turned
 // along dir as labelPlace turns it (TextAt).
-func labelAt(l TextLayout, at, dir Vec) Affine {
+func labelAt(l text.Layout, at, dir geom.Vec) geom.Affine {
 	if dir.X < -1e-9 || (math.Abs(dir.X) <= 1e-9 && dir.Y < 0) {
 		dir = dir.Mul(-1)
 	}
 	mid := l.Path.Bounds().Center()
-	return Translation(at).Mul(Affine{A: dir.X, B: dir.Y, C: -dir.Y, D: dir.X}).Mul(Translation(mid.Mul(-1)))
+	return geom.Translation(at).Mul(geom.Affine{A: dir.X, B: dir.Y, C: -dir.Y, D: dir.X}).Mul(geom.Translation(mid.Mul(-1)))
 }
 
 // LabelPlace is where the dimension sets its text under the world map m: the map, a turn
 // and a move, from the text laid out centred on the origin's baseline
-// (LayoutText(DisplayText(m), Size, AlignCenter, "")) to world space. Its outline is the
+// (text.LayoutString(DisplayText(m), Size, text.AlignCenter, "")) to world space. Its outline is the
 // end of the dimension's world outline; a writer that sets the text as text of its own (a
 // DXF TEXT) places it with this map.
-func (d *Dimension) LabelPlace(m Affine) Affine { return d.TextUnder(m).Place }
+func (d *Dimension) LabelPlace(m geom.Affine) geom.Affine { return d.TextUnder(m).Place }
 
-func (d *Dimension) drawRadial(p Path, m Affine, t *DimText) Path {
+func (d *Dimension) drawRadial(p geom.Path, m geom.Affine, t *DimText) geom.Path {
 	h := d.Size
 	c, e := d.radial(m)
 	v := e.Sub(c)
 	u := unit(v)
-	n := Vec{-u.Y, u.X}
+	n := geom.Vec{X: -u.Y, Y: u.X}
 	start := c
 	if d.Type == DimDiameter {
 		start = c.Sub(v)
 	}
-	l, _ := MeasureText(d.DisplayText(m), h, "")
+	l, _ := text.MeasureString(d.DisplayText(m), h, "")
 	need := l.Width + 2.5*dimArrowLen*h
 	// The text stands between the centre and the curve when it fits there, off the centre
 	// where the centre lines cross and another diameter of the same centre would put its own.
@@ -539,10 +542,10 @@ func (d *Dimension) drawRadial(p Path, m Affine, t *DimText) Path {
 	return d.label(p, t, e.Add(u.Mul(dimArrowLen*h*1.5+l.Width/2)), u, n, h, m)
 }
 
-func (d *Dimension) drawAngle(p Path, m Affine, t *DimText) Path {
+func (d *Dimension) drawAngle(p geom.Path, m geom.Affine, t *DimText) geom.Path {
 	h := d.Size
 	c, r, start, sweep := d.angular(m)
-	ray := func(t float64) Vec { return Vec{math.Cos(t), math.Sin(t)} }
+	ray := func(t float64) geom.Vec { return geom.Vec{X: math.Cos(t), Y: math.Sin(t)} }
 	pa, pb := m.Apply(d.Points[1]), m.Apply(d.Points[2])
 	if m.Det() < 0 {
 		pa, pb = pb, pa
@@ -550,13 +553,13 @@ func (d *Dimension) drawAngle(p Path, m Affine, t *DimText) Path {
 	p = radialExtension(p, c, pa, ray(start), r, h)
 	p = radialExtension(p, c, pb, ray(start+sweep), r, h)
 	// The arc out and back again: a stroke with no area, so the fill paints nothing there.
-	u, v := Vec{r, 0}, Vec{0, r}
+	u, v := geom.Vec{X: r, Y: 0}, geom.Vec{X: 0, Y: r}
 	p.MoveTo(c.Add(ray(start).Mul(r)))
 	p.ArcTo(c, u, v, start, start+sweep)
 	p.ArcTo(c, u, v, start+sweep, start)
-	t0 := Vec{math.Sin(start), -math.Cos(start)} // the tangent leaving the arc backwards
+	t0 := geom.Vec{X: math.Sin(start), Y: -math.Cos(start)} // the tangent leaving the arc backwards
 	e := start + sweep
-	t1 := Vec{-math.Sin(e), math.Cos(e)}
+	t1 := geom.Vec{X: -math.Sin(e), Y: math.Cos(e)}
 	if r*sweep >= 2.5*dimArrowLen*h {
 		p = arrow(p, c.Add(ray(start).Mul(r)), t0, h)
 		p = arrow(p, c.Add(ray(e).Mul(r)), t1, h)
@@ -568,15 +571,15 @@ func (d *Dimension) drawAngle(p Path, m Affine, t *DimText) Path {
 	out := ray(mid)
 	// The text is straight and the arc curves away under its ends: stand it off by the
 	// arc's rise over the text's half width, so that its corners clear the arc too.
-	l, _ := MeasureText(d.DisplayText(m), h, "")
+	l, _ := text.MeasureString(d.DisplayText(m), h, "")
 	half := min(l.Width/2, r)
 	rise := r - math.Sqrt(r*r-half*half)
-	return d.label(p, t, c.Add(out.Mul(r+rise)), Vec{-out.Y, out.X}, out, h, m)
+	return d.label(p, t, c.Add(out.Mul(r+rise)), geom.Vec{X: -out.Y, Y: out.X}, out, h, m)
 }
 
 // radialExtension draws the extension line of an angle dimension along the unit ray dir from
 // the centre c: from a gap off the point pt to a little past the arc of radius r.
-func radialExtension(p Path, c, pt, dir Vec, r, h float64) Path {
+func radialExtension(p geom.Path, c, pt, dir geom.Vec, r, h float64) geom.Path {
 	dist := pt.Sub(c).Len()
 	switch {
 	case math.Abs(dist-r) <= dimExtGap*h:
@@ -592,7 +595,7 @@ func radialExtension(p Path, c, pt, dir Vec, r, h float64) Path {
 }
 
 // unit is v scaled to length 1 (v itself when it has none).
-func unit(v Vec) Vec {
+func unit(v geom.Vec) geom.Vec {
 	l := v.Len()
 	if l == 0 {
 		return v

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -14,12 +16,12 @@ func dimSample(t *testing.T) *Scene {
 	t.Helper()
 	s := New()
 	dims := map[string]*Dimension{
-		"d_aligned": {Type: DimAligned, Points: []Vec{{0, 0}, {30, 40}}, Offset: 5},
-		"d_h":       {Type: DimHorizontal, Points: []Vec{{0, 0}, {40, 20}}, Offset: 8},
-		"d_v":       {Type: DimVertical, Points: []Vec{{40, 0}, {40, 20}}, Offset: -8},
-		"d_r":       {Type: DimRadius, Points: []Vec{{10, 5}}, Radius: 5, Angle: math.Pi / 4, Outside: true},
-		"d_dia":     {Type: DimDiameter, Points: []Vec{{10, 5}}, Radius: 5, Angle: 0.3, Text: "<> H7"},
-		"d_ang":     {Type: DimAngle, Points: []Vec{{0, 0}, {10, 0}, {10, 10}}, Radius: 8},
+		"d_aligned": {Type: DimAligned, Points: []geom.Vec{{X: 0, Y: 0}, {X: 30, Y: 40}}, Offset: 5},
+		"d_h":       {Type: DimHorizontal, Points: []geom.Vec{{X: 0, Y: 0}, {X: 40, Y: 20}}, Offset: 8},
+		"d_v":       {Type: DimVertical, Points: []geom.Vec{{X: 40, Y: 0}, {X: 40, Y: 20}}, Offset: -8},
+		"d_r":       {Type: DimRadius, Points: []geom.Vec{{X: 10, Y: 5}}, Radius: 5, Angle: math.Pi / 4, Outside: true},
+		"d_dia":     {Type: DimDiameter, Points: []geom.Vec{{X: 10, Y: 5}}, Radius: 5, Angle: 0.3, Text: "<> H7"},
+		"d_ang":     {Type: DimAngle, Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 10}}, Radius: 8},
 	}
 	names := []string{"d_aligned", "d_h", "d_v", "d_r", "d_dia", "d_ang"}
 	for _, n := range names {
@@ -68,12 +70,12 @@ func TestDimensionMeasuresUnderItsGroup(t *testing.T) {
 
 func TestDimensionMirroredAngleKeepsItsSweep(t *testing.T) {
 	t.Parallel()
-	d := &Dimension{Type: DimAngle, Points: []Vec{{0, 0}, {10, 0}, {0, 10}}, Radius: 5, Precision: 2, Size: 1}
+	d := &Dimension{Type: DimAngle, Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 0, Y: 10}}, Radius: 5, Precision: 2, Size: 1}
 	must(t, d.validate())
-	if got := d.Measured(Scaling(-1, 1)); math.Abs(got-90) > 1e-9 {
+	if got := d.Measured(geom.Scaling(-1, 1)); math.Abs(got-90) > 1e-9 {
 		t.Errorf("mirrored: %v°, want 90°", got)
 	}
-	if got := d.Measured(Scaling(1, 3)); math.Abs(got-90) > 1e-9 {
+	if got := d.Measured(geom.Scaling(1, 3)); math.Abs(got-90) > 1e-9 {
 		t.Errorf("stretched: %v°, want 90°", got)
 	}
 }
@@ -116,7 +118,7 @@ func TestDimensionJSONRoundTrip(t *testing.T) {
 func TestDimensionStyleAndRegion(t *testing.T) {
 	t.Parallel()
 	s := New()
-	e, err := s.Put("d", &Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {10, 0}}, Offset: 3, Precision: 2, Size: 2.5})
+	e, err := s.Put("d", &Dimension{Type: DimAligned, Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}}, Offset: 3, Precision: 2, Size: 2.5})
 	must(t, err)
 	if e.Style.Fill == nil || e.Style.Stroke == nil || *e.Style.Fill != Black || *e.Style.Stroke != Black {
 		t.Errorf("default style %+v, want black stroke and fill", e.Style)
@@ -132,12 +134,12 @@ func TestDimensionValidate(t *testing.T) {
 		d    Dimension
 		want string
 	}{
-		{Dimension{Type: "slant", Points: []Vec{{0, 0}, {1, 0}}, Size: 1}, `dimension type "slant" is not`},
-		{Dimension{Type: DimAligned, Points: []Vec{{1, 1}, {1, 1}}, Size: 1}, "coincide"},
-		{Dimension{Type: DimAngle, Points: []Vec{{0, 0}, {0, 0}, {1, 0}}, Radius: 1, Size: 1}, "coincides with its centre"},
-		{Dimension{Type: DimRadius, Points: []Vec{{0, 0}}, Size: 1}, "radius must be"},
-		{Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {1, 0}}, Size: 0}, "size must be"},
-		{Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {1, 0}}, Size: 1, Precision: 9}, "precision must be 0 to 8"},
+		{Dimension{Type: "slant", Points: []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 0}}, Size: 1}, `dimension type "slant" is not`},
+		{Dimension{Type: DimAligned, Points: []geom.Vec{{X: 1, Y: 1}, {X: 1, Y: 1}}, Size: 1}, "coincide"},
+		{Dimension{Type: DimAngle, Points: []geom.Vec{{X: 0, Y: 0}, {X: 0, Y: 0}, {X: 1, Y: 0}}, Radius: 1, Size: 1}, "coincides with its centre"},
+		{Dimension{Type: DimRadius, Points: []geom.Vec{{X: 0, Y: 0}}, Size: 1}, "radius must be"},
+		{Dimension{Type: DimAligned, Points: []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 0}}, Size: 0}, "size must be"},
+		{Dimension{Type: DimAligned, Points: []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 0}}, Size: 1, Precision: 9}, "precision must be 0 to 8"},
 	} {
 		err := c.d.validate()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -151,7 +153,7 @@ func TestDimensionValidate(t *testing.T) {
 // lines off the measured points by a gap and past the line by an overshoot.
 func TestDimensionLinearLayout(t *testing.T) {
 	t.Parallel()
-	d := &Dimension{Type: DimHorizontal, Points: []Vec{{0, 0}, {40, 0}}, Offset: 10, Precision: 2, Size: 2.5}
+	d := &Dimension{Type: DimHorizontal, Points: []geom.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}}, Offset: 10, Precision: 2, Size: 2.5}
 	must(t, d.validate())
 	p := d.Outline()
 	subs := subpaths(p)
@@ -159,19 +161,19 @@ func TestDimensionLinearLayout(t *testing.T) {
 	if len(subs) < 7 {
 		t.Fatalf("%d subpaths, want at least 7", len(subs))
 	}
-	wantOpen := [][2]Vec{{{0, 0.625}, {0, 11.25}}, {{40, 0.625}, {40, 11.25}}, {{0, 10}, {40, 10}}}
+	wantOpen := [][2]geom.Vec{{{X: 0, Y: 0.625}, {X: 0, Y: 11.25}}, {{X: 40, Y: 0.625}, {X: 40, Y: 11.25}}, {{X: 0, Y: 10}, {X: 40, Y: 10}}}
 	for i, w := range wantOpen {
-		if got := [2]Vec{subs[i][0].P[0], subs[i][1].P[0]}; got != w {
+		if got := [2]geom.Vec{subs[i][0].P[0], subs[i][1].P[0]}; got != w {
 			t.Errorf("subpath %d runs %v, want %v", i, got, w)
 		}
 	}
-	if tip := subs[3][0].P[0]; tip != (Vec{0, 10}) {
+	if tip := subs[3][0].P[0]; tip != (geom.Vec{X: 0, Y: 10}) {
 		t.Errorf("first arrow tip at %v, want (0, 10)", tip)
 	}
 	if base := subs[3][1].P[0]; base.X != 2.5 {
 		t.Errorf("first arrow points the wrong way: base at %v", base)
 	}
-	var text Path
+	var text geom.Path
 	for _, sp := range subs[5:] {
 		text = append(text, sp...)
 	}
@@ -185,10 +187,10 @@ func TestDimensionLinearLayout(t *testing.T) {
 }
 
 // subpaths splits p at its moves.
-func subpaths(p Path) []Path {
-	var out []Path
+func subpaths(p geom.Path) []geom.Path {
+	var out []geom.Path
 	for _, s := range p {
-		if s.Kind == SegMove {
+		if s.Kind == geom.SegMove {
 			out = append(out, nil)
 		}
 		out[len(out)-1] = append(out[len(out)-1], s)
@@ -201,12 +203,12 @@ func subpaths(p Path) []Path {
 func TestGroupMeasuresLeaveDimensionsOut(t *testing.T) {
 	t.Parallel()
 	s := New()
-	mustPut(t, s, "hole", Circle{Center: Vec{10, 0}, Radius: 5})
-	mustPut(t, s, "d", &Dimension{Type: DimDiameter, Points: []Vec{{10, 0}}, Radius: 5, Angle: 0.3, Precision: 2, Size: 2.5, Outside: true})
+	mustPut(t, s, "hole", Circle{Center: geom.Vec{X: 10, Y: 0}, Radius: 5})
+	mustPut(t, s, "d", &Dimension{Type: DimDiameter, Points: []geom.Vec{{X: 10, Y: 0}}, Radius: 5, Angle: 0.3, Precision: 2, Size: 2.5, Outside: true})
 	if _, err := s.CreateGroup("g", []string{"hole", "d"}); err != nil {
 		t.Fatal(err)
 	}
-	mustPut(t, s, "wall", Line{Points: []Vec{{30, -20}, {30, 20}}})
+	mustPut(t, s, "wall", Line{Points: []geom.Vec{{X: 30, Y: -20}, {X: 30, Y: 20}}})
 	area, err := s.Area("g")
 	must(t, err)
 	per, err := s.Perimeter("g")
@@ -215,7 +217,7 @@ func TestGroupMeasuresLeaveDimensionsOut(t *testing.T) {
 	must(t, err)
 	gap, err := s.Distance("g", "wall")
 	must(t, err)
-	if math.Abs(area-25*math.Pi) > 1e-9 || math.Abs(per-10*math.Pi) > 1e-9 || c.Sub(Vec{10, 0}).Len() > 1e-9 || math.Abs(gap.Distance-15) > 1e-9 {
+	if math.Abs(area-25*math.Pi) > 1e-9 || math.Abs(per-10*math.Pi) > 1e-9 || c.Sub(geom.Vec{X: 10, Y: 0}).Len() > 1e-9 || math.Abs(gap.Distance-15) > 1e-9 {
 		t.Errorf("area %v, perimeter %v, centroid %v, distance to the wall %v; want the circle's: %v, %v, [10 0], 15",
 			area, per, c, gap.Distance, 25*math.Pi, 10*math.Pi)
 	}
@@ -225,18 +227,18 @@ func TestGroupMeasuresLeaveDimensionsOut(t *testing.T) {
 // turned along its line, for every kind of dimension; the lines stay, and scene.json keeps it.
 func TestDimensionTextAt(t *testing.T) {
 	t.Parallel()
-	at := Vec{30, 12}
+	at := geom.Vec{X: 30, Y: 12}
 	dims := map[string]*Dimension{
-		"horizontal": {Type: DimHorizontal, Points: []Vec{{0, 0}, {40, 0}}, Offset: 8, Size: 2.5, Precision: 2, TextAt: &at},
-		"diameter":   {Type: DimDiameter, Points: []Vec{{0, 0}}, Radius: 10, Angle: math.Pi / 4, Size: 2.5, Precision: 2, TextAt: &at},
-		"angle":      {Type: DimAngle, Points: []Vec{{0, 0}, {30, 0}, {20, 20}}, Radius: 15, Size: 2.5, Precision: 2, TextAt: &at},
+		"horizontal": {Type: DimHorizontal, Points: []geom.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}}, Offset: 8, Size: 2.5, Precision: 2, TextAt: &at},
+		"diameter":   {Type: DimDiameter, Points: []geom.Vec{{X: 0, Y: 0}}, Radius: 10, Angle: math.Pi / 4, Size: 2.5, Precision: 2, TextAt: &at},
+		"angle":      {Type: DimAngle, Points: []geom.Vec{{X: 0, Y: 0}, {X: 30, Y: 0}, {X: 20, Y: 20}}, Radius: 15, Size: 2.5, Precision: 2, TextAt: &at},
 	}
 	s := New()
 	for name, d := range dims {
 		if _, err := s.Put(name, d); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Translate(name, Vec{X: 100}, SpaceWorld); err != nil {
+		if err := s.Translate(name, geom.Vec{X: 100}, SpaceWorld); err != nil {
 			t.Fatal(err)
 		}
 		e, _ := s.Get(name)
@@ -248,7 +250,7 @@ func TestDimensionTextAt(t *testing.T) {
 		// The lines are the outline before the text's glyphs, and stay where they were.
 		plain := *d
 		plain.TextAt = nil
-		l, err := LayoutText(d.DisplayText(m), d.Size, AlignCenter, "")
+		l, err := text.LayoutString(d.DisplayText(m), d.Size, text.AlignCenter, "")
 		must(t, err)
 		withText, without := d.worldOutline(m), plain.worldOutline(m)
 		lines := len(without) - len(l.Path)

@@ -13,6 +13,7 @@ package scene
 import (
 	"math"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
@@ -20,7 +21,7 @@ import (
 type exactShape struct {
 	area      float64 // 0 for an open shape
 	perimeter float64 // for an open shape: its length
-	centroid  Vec
+	centroid  geom.Vec
 	// closed tells a shape with an area from an open one (an arc).
 	closed bool
 	// perimeterKnown is false where only the area and centroid have a closed form.
@@ -29,7 +30,7 @@ type exactShape struct {
 
 // exactOf returns the closed-form measures of a shape drawn under the world map w, or false
 // for a shape that has none here (polygons and paths measure exactly from their edges).
-func exactOf(shape Shape, w Affine) (exactShape, bool) {
+func exactOf(shape Shape, w geom.Affine) (exactShape, bool) {
 	det := math.Abs(w.A*w.D - w.B*w.C)
 	switch g := shape.(type) {
 	case Circle:
@@ -54,7 +55,7 @@ func exactOf(shape Shape, w Affine) (exactShape, bool) {
 		sweep := g.sweepEnd() - g.Start
 		mid := g.Start + sweep/2
 		d := 4 * g.Radius * math.Sin(sweep/2) / (3 * sweep)
-		out := exactShape{area: g.Radius * g.Radius * sweep / 2 * det, centroid: w.Apply(g.Center.Add(Vec{d * math.Cos(mid), d * math.Sin(mid)})), closed: true}
+		out := exactShape{area: g.Radius * g.Radius * sweep / 2 * det, centroid: w.Apply(g.Center.Add(geom.Vec{X: d * math.Cos(mid), Y: d * math.Sin(mid)})), closed: true}
 		if sc, ok := similarityScale(w); ok {
 			out.perimeter, out.perimeterKnown = (2*g.Radius+g.Radius*sweep)*sc, true
 			if sweep >= 2*math.Pi*(1-1e-12) { // a whole disc: the two radii are one line inside it
@@ -75,16 +76,16 @@ func exactOf(shape Shape, w Affine) (exactShape, bool) {
 }
 
 // exactPolygon is the closed-form measures of a polygon with arc edges whose parts lie apart
-// (at most maxExactMembers of them), from its rings' segments (bulge.go); a polygon without
+// (at most maxExactMembers of them), from its rings' segments (geom/bulge.go); a polygon without
 // arcs, or whose parts may overlap, has none here.
-func exactPolygon(g Polygon, w Affine) (exactShape, bool) {
+func exactPolygon(g Polygon, w geom.Affine) (exactShape, bool) {
 	if !g.HasArcs() || len(g.Parts) > maxExactMembers {
 		return exactShape{}, false
 	}
 	// Parts lie apart when their bounds do not meet, or when one lies within the bounds of a
 	// hole of the other (a result's island in a hole).
-	boxes := make([]Box, len(g.Parts))
-	holes := make([][]Box, len(g.Parts))
+	boxes := make([]geom.Box, len(g.Parts))
+	holes := make([][]geom.Box, len(g.Parts))
 	for i, part := range g.Parts {
 		boxes[i] = Polygon{Parts: []PolygonPart{{Outer: part.Outer, OuterBulges: part.OuterBulges}}}.Outline().Bounds()
 		for k, h := range part.Holes {
@@ -100,15 +101,15 @@ func exactPolygon(g Polygon, w Affine) (exactShape, bool) {
 		}
 	}
 	var area, length float64
-	var moment Vec
-	ring := func(pts []Vec, bul []float64, sign float64) {
-		a, m := bulgedMoment(pts, bul)
+	var moment geom.Vec
+	ring := func(pts []geom.Vec, bul []float64, sign float64) {
+		a, m := geom.BulgedMoment(pts, bul)
 		if a < 0 {
 			a, m = -a, m.Mul(-1)
 		}
 		area += sign * a
 		moment = moment.Add(m.Mul(sign))
-		length += bulgedLength(pts, bul)
+		length += geom.BulgedLength(pts, bul)
 	}
 	for _, part := range g.Parts {
 		ring(part.Outer, part.OuterBulges, 1)
@@ -129,8 +130,8 @@ func exactPolygon(g Polygon, w Affine) (exactShape, bool) {
 
 // similarityScale is the scale of w when w is a similarity (a uniform scale, a turn, maybe a
 // mirror), within rounding: a turn's matrix comes out of sine and cosine.
-func similarityScale(w Affine) (float64, bool) {
-	sx, sy := w.ApplyVec(Vec{X: 1}), w.ApplyVec(Vec{Y: 1})
+func similarityScale(w geom.Affine) (float64, bool) {
+	sx, sy := w.ApplyVec(geom.Vec{X: 1}), w.ApplyVec(geom.Vec{Y: 1})
 	lx, ly := sx.Len(), sy.Len()
 	const eps = 1e-12
 	if math.Abs(lx-ly) <= eps*lx && math.Abs(sx.X*sy.X+sx.Y*sy.Y) <= eps*lx*ly {
@@ -141,7 +142,7 @@ func similarityScale(w Affine) (float64, bool) {
 
 // ellipseAxes are the semi-axes of the image under w of the ellipse with radii rx, ry along
 // x and y: the singular values of w's linear part times diag(rx, ry).
-func ellipseAxes(w Affine, rx, ry float64) (a, b float64) {
+func ellipseAxes(w geom.Affine, rx, ry float64) (a, b float64) {
 	// The columns of M = L·diag(rx, ry).
 	m11, m21 := w.A*rx, w.B*rx
 	m12, m22 := w.C*ry, w.D*ry
@@ -206,11 +207,11 @@ const maxExactMembers = 64
 func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *circleShape) {
 	type leaf struct {
 		x   exactShape
-		box Box // in world coordinates
+		box geom.Box // in world coordinates
 	}
 	var leaves []leaf
-	var walk func(e *Entity, w Affine) bool
-	walk = func(e *Entity, w Affine) bool {
+	var walk func(e *Entity, w geom.Affine) bool
+	walk = func(e *Entity, w geom.Affine) bool {
 		if e.IsGroup() {
 			for c := range e.children.all() {
 				if isNote(c) {
@@ -247,7 +248,7 @@ func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *circleShape) {
 		return &leaves[0].x, circle
 	}
 	sum := exactShape{closed: true, perimeterKnown: true}
-	var moment Vec
+	var moment geom.Vec
 	for i, l := range leaves {
 		if !l.x.closed {
 			return nil, nil
@@ -279,14 +280,14 @@ func partsApart(a, b PolygonPart) bool {
 	slack := 0.0
 	flat := func(p PolygonPart) []overlay.Polygon {
 		out := Polygon{Parts: []PolygonPart{p}}.Outline()
-		tol := out.BudgetTolerance(curveTolerance(out.Bounds()), MaxFlattenPoints) // the slack is Flatten's
+		tol := out.BudgetTolerance(curveTolerance(out.Bounds()), geom.MaxFlattenPoints) // the slack is Flatten's
 		pls := out.Flatten(tol)
 		poly := overlay.Polygon{Outer: overlay.OrientRing(cleanRing(pls[0].Points), true)}
-		slack += tol * bulgedLength(p.Outer, p.OuterBulges)
+		slack += tol * geom.BulgedLength(p.Outer, p.OuterBulges)
 		for k, pl := range pls[1:] {
 			poly.Holes = append(poly.Holes, overlay.OrientRing(cleanRing(pl.Points), false))
 			if k < len(p.Holes) {
-				slack += tol * bulgedLength(p.Holes[k], p.holeBulges(k))
+				slack += tol * geom.BulgedLength(p.Holes[k], p.holeBulges(k))
 			}
 		}
 		return []overlay.Polygon{poly}
@@ -306,7 +307,7 @@ func partsApart(a, b PolygonPart) bool {
 }
 
 // insideAny reports whether b lies within one of boxes.
-func insideAny(b Box, boxes []Box) bool {
+func insideAny(b geom.Box, boxes []geom.Box) bool {
 	for _, o := range boxes {
 		if o.Min.X <= b.Min.X && o.Min.Y <= b.Min.Y && b.Max.X <= o.Max.X && b.Max.Y <= o.Max.Y {
 			return true
@@ -321,7 +322,7 @@ func insideAny(b Box, boxes []Box) bool {
 // flattened measures answer.
 func arcRing(p *PathShape) (Polygon, bool) {
 	pts, bul, ok := bulgedSubpath(p.path)
-	if !ok || !hasBulge(bul) {
+	if !ok || !geom.HasBulge(bul) {
 		return Polygon{}, false
 	}
 	return Polygon{Parts: []PolygonPart{{Outer: pts, OuterBulges: bul}}}, true
@@ -329,14 +330,14 @@ func arcRing(p *PathShape) (Polygon, bool) {
 
 // bulgedSubpath is one closed subpath (a move, lines and circular arcs, a close) as a ring
 // of vertices and bulges, or false when it holds anything else.
-func bulgedSubpath(path Path) ([]Vec, []float64, bool) {
-	if len(path) < 3 || path[0].Kind != SegMove || path[len(path)-1].Kind != SegClose {
+func bulgedSubpath(path geom.Path) ([]geom.Vec, []float64, bool) {
+	if len(path) < 3 || path[0].Kind != geom.SegMove || path[len(path)-1].Kind != geom.SegClose {
 		return nil, nil, false
 	}
-	pts := []Vec{path[0].P[0]}
+	pts := []geom.Vec{path[0].P[0]}
 	var bul []float64
 	here := path[0].P[0]
-	lineTo := func(q Vec) {
+	lineTo := func(q geom.Vec) {
 		if q != here {
 			bul = append(bul, 0)
 			pts = append(pts, q)
@@ -345,11 +346,11 @@ func bulgedSubpath(path Path) ([]Vec, []float64, bool) {
 	}
 	for _, seg := range path[1 : len(path)-1] {
 		switch seg.Kind {
-		case SegLine:
+		case geom.SegLine:
 			lineTo(seg.P[0])
-		case SegArc:
-			a, ok := circleOf(seg)
-			sweep := a.sweep
+		case geom.SegArc:
+			a, ok := geom.CircleOf(seg)
+			sweep := a.Sweep
 			if !ok || math.Abs(sweep) > 2*math.Pi+1e-9 {
 				return nil, nil, false
 			}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
@@ -23,7 +24,7 @@ func TestExactMeasures(t *testing.T) {
 		if err := s.Scale(name, scale, scale, SpaceLocal, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Translate(name, Vec{100, -50}, SpaceWorld); err != nil {
+		if err := s.Translate(name, geom.Vec{X: 100, Y: -50}, SpaceWorld); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -31,24 +32,24 @@ func TestExactMeasures(t *testing.T) {
 		name            string
 		shape           Shape
 		turn, scale     float64
-		stretch         Vec // applied after, when not zero
+		stretch         geom.Vec // applied after, when not zero
 		area, perimeter float64
-		centroid        Vec
+		centroid        geom.Vec
 	}{
-		{name: "circle", shape: Circle{Center: Vec{1, 2}, Radius: 2}, area: 4 * math.Pi, perimeter: 4 * math.Pi, centroid: Vec{1, 2}},
-		{name: "circle turned and scaled", shape: Circle{Center: Vec{0, 0}, Radius: 2}, turn: 0.3, scale: 3,
-			area: 36 * math.Pi, perimeter: 12 * math.Pi, centroid: Vec{100, -50}},
-		{name: "circle stretched into an ellipse", shape: Circle{Radius: 1}, stretch: Vec{3, 1},
+		{name: "circle", shape: Circle{Center: geom.Vec{X: 1, Y: 2}, Radius: 2}, area: 4 * math.Pi, perimeter: 4 * math.Pi, centroid: geom.Vec{X: 1, Y: 2}},
+		{name: "circle turned and scaled", shape: Circle{Center: geom.Vec{X: 0, Y: 0}, Radius: 2}, turn: 0.3, scale: 3,
+			area: 36 * math.Pi, perimeter: 12 * math.Pi, centroid: geom.Vec{X: 100, Y: -50}},
+		{name: "circle stretched into an ellipse", shape: Circle{Radius: 1}, stretch: geom.Vec{X: 3, Y: 1},
 			area: 3 * math.Pi, perimeter: ellipse31},
 		{name: "ellipse", shape: Ellipse{RX: 3, RY: 1}, area: 3 * math.Pi, perimeter: ellipse31},
 		{name: "ellipse turned", shape: Ellipse{RX: 3, RY: 1}, turn: 1.1, scale: 2,
-			area: 12 * math.Pi, perimeter: 2 * ellipse31, centroid: Vec{100, -50}},
+			area: 12 * math.Pi, perimeter: 2 * ellipse31, centroid: geom.Vec{X: 100, Y: -50}},
 		{name: "rounded rect", shape: RoundedRect{Width: 10, Height: 6, Radius: 2},
 			area: 60 - (4-math.Pi)*4, perimeter: 32 - 16 + 4*math.Pi},
 		{name: "rounded rect, radius past the half side", shape: RoundedRect{Width: 10, Height: 4, Radius: 9},
 			area: 40 - (4-math.Pi)*4, perimeter: 28 - 16 + 4*math.Pi},
 		{name: "quarter arc's pie slice", shape: Arc{Radius: 3, Start: 0, End: math.Pi / 2},
-			area: 9 * math.Pi / 4, perimeter: 6 + 1.5*math.Pi, centroid: Vec{4 / math.Pi, 4 / math.Pi}},
+			area: 9 * math.Pi / 4, perimeter: 6 + 1.5*math.Pi, centroid: geom.Vec{X: 4 / math.Pi, Y: 4 / math.Pi}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -59,7 +60,7 @@ func TestExactMeasures(t *testing.T) {
 			if tc.turn != 0 || tc.scale != 0 {
 				turnScale(s, "x", tc.turn, tc.scale)
 			}
-			if tc.stretch != (Vec{}) {
+			if tc.stretch != (geom.Vec{}) {
 				if err := s.Scale("x", tc.stretch.X, tc.stretch.Y, SpaceLocal, nil); err != nil {
 					t.Fatal(err)
 				}
@@ -107,11 +108,11 @@ func TestExactGroups(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	put("a", Circle{Center: Vec{0, 0}, Radius: 1})
-	put("b", Ellipse{Center: Vec{10, 0}, RX: 3, RY: 1})
-	put("c", Circle{Center: Vec{0, 0}, Radius: 2})
-	put("d", Circle{Center: Vec{1, 0}, Radius: 1})
-	put("p", Circle{Center: Vec{-10, 0}, Radius: 1})
+	put("a", Circle{Center: geom.Vec{X: 0, Y: 0}, Radius: 1})
+	put("b", Ellipse{Center: geom.Vec{X: 10, Y: 0}, RX: 3, RY: 1})
+	put("c", Circle{Center: geom.Vec{X: 0, Y: 0}, Radius: 2})
+	put("d", Circle{Center: geom.Vec{X: 1, Y: 0}, Radius: 1})
+	put("p", Circle{Center: geom.Vec{X: -10, Y: 0}, Radius: 1})
 	for _, g := range []struct {
 		name    string
 		members []string
@@ -129,7 +130,7 @@ func TestExactGroups(t *testing.T) {
 	if want := 2*math.Pi + 13.364893220555258; !near(per, want, 1e-14) {
 		t.Errorf("perimeter of two apart: %v, want %v", per, want)
 	}
-	if want := (Vec{7.5, 0}); cen.Sub(want).Len() > 1e-12 {
+	if want := (geom.Vec{X: 7.5, Y: 0}); cen.Sub(want).Len() > 1e-12 {
 		t.Errorf("centroid of two apart: %v, want %v", cen, want)
 	}
 	gap, err := s.Distance("one", "p")
@@ -139,7 +140,7 @@ func TestExactGroups(t *testing.T) {
 	if _, err := s.CreateGroup("meet", []string{"d"}); err != nil {
 		t.Fatal(err)
 	}
-	put("e", Circle{Center: Vec{2, 0}, Radius: 1})
+	put("e", Circle{Center: geom.Vec{X: 2, Y: 0}, Radius: 1})
 	if err := s.AddToGroup("meet", "e"); err != nil {
 		t.Fatal(err)
 	}
@@ -160,9 +161,9 @@ func TestExactOffsets(t *testing.T) {
 		opt   OffsetOptions
 		want  Shape // nil: a polygon
 	}{
-		{"circle grows", Circle{Center: Vec{1, 2}, Radius: 2}, 0.4, 0.5, OffsetOptions{}, Circle{Center: Vec{1, 2}, Radius: 2.5}},
-		{"circle shrinks", Circle{Center: Vec{1, 2}, Radius: 2}, 0, -0.5, OffsetOptions{}, Circle{Center: Vec{1, 2}, Radius: 1.5}},
-		{"rect grows round", Rect{Center: Vec{0, 0}, Width: 10, Height: 4}, 0, 1, OffsetOptions{}, RoundedRect{Width: 12, Height: 6, Radius: 1}},
+		{"circle grows", Circle{Center: geom.Vec{X: 1, Y: 2}, Radius: 2}, 0.4, 0.5, OffsetOptions{}, Circle{Center: geom.Vec{X: 1, Y: 2}, Radius: 2.5}},
+		{"circle shrinks", Circle{Center: geom.Vec{X: 1, Y: 2}, Radius: 2}, 0, -0.5, OffsetOptions{}, Circle{Center: geom.Vec{X: 1, Y: 2}, Radius: 1.5}},
+		{"rect grows round", Rect{Center: geom.Vec{X: 0, Y: 0}, Width: 10, Height: 4}, 0, 1, OffsetOptions{}, RoundedRect{Width: 12, Height: 6, Radius: 1}},
 		{"rect grows mitered", Rect{Width: 10, Height: 4}, 0, 1, OffsetOptions{Join: JoinMiter}, Rect{Width: 12, Height: 6}},
 		{"rect grows square", Rect{Width: 10, Height: 4}, 0, 1, OffsetOptions{Join: JoinSquare}, nil},
 		{"rect shrinks", Rect{Width: 10, Height: 4}, 0, -1, OffsetOptions{}, Rect{Width: 8, Height: 2}},

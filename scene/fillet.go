@@ -11,6 +11,8 @@ package scene
 import (
 	"fmt"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // CornerOptions selects the corners Fillet and Chamfer cut and where the result is drawn.
@@ -103,7 +105,7 @@ var cornerWhy = [...]string{
 // cutRing is one ring of the polygon being cut: its points and bulges, the index of its first
 // vertex in the numbering across rings, and what each corner is and whether it is cut.
 type cutRing struct {
-	pts  []Vec
+	pts  []geom.Vec
 	bul  []float64
 	base int
 	kind []cornerKind
@@ -159,9 +161,9 @@ func cornerPolygon(e *Entity) (Polygon, error) {
 
 // rectPolygon is the rectangle about c of half sizes hw, hh, counter-clockwise from its
 // bottom-left corner as its outline runs.
-func rectPolygon(c Vec, hw, hh float64) Polygon {
-	return Polygon{Parts: []PolygonPart{{Outer: []Vec{
-		{c.X - hw, c.Y - hh}, {c.X + hw, c.Y - hh}, {c.X + hw, c.Y + hh}, {c.X - hw, c.Y + hh},
+func rectPolygon(c geom.Vec, hw, hh float64) Polygon {
+	return Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{
+		{X: c.X - hw, Y: c.Y - hh}, {X: c.X + hw, Y: c.Y - hh}, {X: c.X + hw, Y: c.Y + hh}, {X: c.X - hw, Y: c.Y + hh},
 	}}}}
 }
 
@@ -176,7 +178,7 @@ func roundedRectPolygon(r RoundedRect) Polygon {
 	}
 	c, k := r.Center, math.Tan(math.Pi/8)
 	x0, x1, y0, y1 := c.X-hw, c.X+hw, c.Y-hh, c.Y+hh
-	pts := []Vec{{x0 + rad, y0}, {x1 - rad, y0}, {x1, y0 + rad}, {x1, y1 - rad}, {x1 - rad, y1}, {x0 + rad, y1}, {x0, y1 - rad}, {x0, y0 + rad}}
+	pts := []geom.Vec{{X: x0 + rad, Y: y0}, {X: x1 - rad, Y: y0}, {X: x1, Y: y0 + rad}, {X: x1, Y: y1 - rad}, {X: x1 - rad, Y: y1}, {X: x0 + rad, Y: y1}, {X: x0, Y: y1 - rad}, {X: x0, Y: y0 + rad}}
 	bul := []float64{0, k, 0, k, 0, k, 0, k}
 	var part PolygonPart
 	for i, p := range pts {
@@ -194,7 +196,7 @@ func roundedRectPolygon(r RoundedRect) Polygon {
 func cutRings(g Polygon) []cutRing {
 	var rings []cutRing
 	base := 0
-	add := func(pts []Vec, bul []float64) {
+	add := func(pts []geom.Vec, bul []float64) {
 		r := cutRing{pts: pts, bul: bul, base: base, kind: make([]cornerKind, len(pts)), turn: make([]float64, len(pts)), cut: make([]bool, len(pts))}
 		for i := range pts {
 			r.kind[i], r.turn[i] = classifyCorner(pts, bul, i)
@@ -213,10 +215,10 @@ func cutRings(g Polygon) []cutRing {
 
 // classifyCorner says what corner i of the ring is and, for a sharp one, by how much the
 // outline turns there (left positive).
-func classifyCorner(pts []Vec, bul []float64, i int) (cornerKind, float64) {
+func classifyCorner(pts []geom.Vec, bul []float64, i int) (cornerKind, float64) {
 	n := len(pts)
 	prev := (i + n - 1) % n
-	if bulgeOf(bul, prev) != 0 || bulgeOf(bul, i) != 0 {
+	if geom.BulgeOf(bul, prev) != 0 || geom.BulgeOf(bul, i) != 0 {
 		return cornerArc, 0
 	}
 	d1, d2 := pts[i].Sub(pts[prev]), pts[(i+1)%n].Sub(pts[i])
@@ -282,7 +284,7 @@ func ringOf(rings []cutRing, c int) *cutRing {
 func cutPolygon(g Polygon, rings []cutRing, size float64, cut cornerCut, name string) (Polygon, error) {
 	out := Polygon{Parts: make([]PolygonPart, len(g.Parts))}
 	next := 0
-	ring := func() ([]Vec, []float64, error) {
+	ring := func() ([]geom.Vec, []float64, error) {
 		r := rings[next]
 		next++
 		return cutRingCorners(r, size, cut, name)
@@ -314,7 +316,7 @@ func cutPolygon(g Polygon, rings []cutRing, size float64, cut cornerCut, name st
 // cutRingCorners cuts the marked corners of one ring, after checking that each cut fits.
 // An edge that two cuts (or one cut reaching its far end) use up entirely is left out, so
 // that the arcs or cuts on either side of it meet.
-func cutRingCorners(r cutRing, size float64, cut cornerCut, name string) ([]Vec, []float64, error) {
+func cutRingCorners(r cutRing, size float64, cut cornerCut, name string) ([]geom.Vec, []float64, error) {
 	n := len(r.pts)
 	reach := make([]float64, n)
 	for i := range n {
@@ -325,7 +327,7 @@ func cutRingCorners(r cutRing, size float64, cut cornerCut, name string) ([]Vec,
 	if err := r.checkRoom(reach, size, cut, name); err != nil {
 		return nil, nil, err
 	}
-	var pts []Vec
+	var pts []geom.Vec
 	var bul []float64
 	for i, v := range r.pts {
 		next := (i + 1) % n
@@ -333,7 +335,7 @@ func cutRingCorners(r cutRing, size float64, cut cornerCut, name string) ([]Vec,
 		spent := used > 0 && used >= r.pts[next].Sub(v).Len()*(1-cornerSlack)
 		if !r.cut[i] {
 			if !spent {
-				pts, bul = append(pts, v), append(bul, bulgeOf(r.bul, i))
+				pts, bul = append(pts, v), append(bul, geom.BulgeOf(r.bul, i))
 			}
 			continue
 		}
@@ -343,14 +345,14 @@ func cutRingCorners(r cutRing, size float64, cut cornerCut, name string) ([]Vec,
 			pts, bul = append(pts, toward(v, r.pts[next], reach[i])), append(bul, 0)
 		}
 	}
-	if !hasBulge(bul) {
+	if !geom.HasBulge(bul) {
 		bul = nil
 	}
 	return pts, bul, nil
 }
 
 // toward is the point at distance d from p on the way to q.
-func toward(p, q Vec, d float64) Vec {
+func toward(p, q geom.Vec, d float64) geom.Vec {
 	u := q.Sub(p)
 	return p.Add(u.Mul(d / u.Len()))
 }
@@ -403,7 +405,7 @@ func (s *Scene) putCut(e *Entity, g Polygon, result string) (*Entity, error) {
 	if _, ok := similarityScale(m); ok {
 		return s.Put(result, mapPolygon(g, m))
 	}
-	tr, err := decompose(m, Transform{Scale: Vec{1, 1}, Pivot: localBounds(g).Center()})
+	tr, err := decompose(m, Transform{Scale: geom.Vec{X: 1, Y: 1}, Pivot: localBounds(g).Center()})
 	if err != nil {
 		return nil, fmt.Errorf("placing the result %q: %w", result, err)
 	}
@@ -417,10 +419,10 @@ func (s *Scene) putCut(e *Entity, g Polygon, result string) (*Entity, error) {
 
 // mapPolygon maps a polygon by a similarity m: its arcs stay arcs, turning the other way
 // under a mirror.
-func mapPolygon(g Polygon, m Affine) Polygon {
+func mapPolygon(g Polygon, m geom.Affine) Polygon {
 	mirror := m.Det() < 0
-	ring := func(pts []Vec, bul []float64) ([]Vec, []float64) {
-		out := make([]Vec, len(pts))
+	ring := func(pts []geom.Vec, bul []float64) ([]geom.Vec, []float64) {
+		out := make([]geom.Vec, len(pts))
 		for i, p := range pts {
 			out[i] = m.Apply(p)
 		}

@@ -6,11 +6,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // lShape is an L of arms 20 long and 5 wide; its one concave corner is vertex 3, (5, 5).
 func lShape() Polygon {
-	return Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {20, 0}, {20, 5}, {5, 5}, {5, 20}, {0, 20}}}}}
+	return Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 20, Y: 0}, {X: 20, Y: 5}, {X: 5, Y: 5}, {X: 5, Y: 20}, {X: 0, Y: 20}}}}}
 }
 
 // areaPerimeter is the area and perimeter of the named entity.
@@ -42,7 +44,7 @@ func TestFilletClosedForms(t *testing.T) {
 	}{
 		{"square fillet", Rect{Width: 10, Height: 10}, func(s *Scene) (*Entity, error) { return s.Fillet("p", 2, CornerOptions{}) },
 			100 - (4-math.Pi)*4, 40 - 16 + 4*math.Pi, 8, 4},
-		{"square chamfer", Rect{Center: Vec{3, -2}, Width: 10, Height: 10}, func(s *Scene) (*Entity, error) { return s.Chamfer("p", 1, CornerOptions{}) },
+		{"square chamfer", Rect{Center: geom.Vec{X: 3, Y: -2}, Width: 10, Height: 10}, func(s *Scene) (*Entity, error) { return s.Chamfer("p", 1, CornerOptions{}) },
 			100 - 4*0.5, 40 - 8 + 4*math.Sqrt2, 8, 0},
 		{"concave corner", lShape(), func(s *Scene) (*Entity, error) { return s.Fillet("p", 2, CornerOptions{Corners: []int{3}}) },
 			175 + (1-math.Pi/4)*4, 80 - 4 + math.Pi, 7, 1},
@@ -50,7 +52,7 @@ func TestFilletClosedForms(t *testing.T) {
 			25 * math.Pi, 10 * math.Pi, 4, 4},
 		{"two corners", boolRect(0, 0, 10, 10), func(s *Scene) (*Entity, error) { return s.Fillet("p", 2, CornerOptions{Corners: []int{0, 2}}) },
 			100 - (4-math.Pi)*2, 40 - 8 + 2*math.Pi, 6, 2},
-		{"hole", Polygon{Parts: []PolygonPart{{Outer: boolRect(0, 0, 10, 10).Parts[0].Outer, Holes: [][]Vec{{{3, 3}, {3, 7}, {7, 7}, {7, 3}}}}}},
+		{"hole", Polygon{Parts: []PolygonPart{{Outer: boolRect(0, 0, 10, 10).Parts[0].Outer, Holes: [][]geom.Vec{{{X: 3, Y: 3}, {X: 3, Y: 7}, {X: 7, Y: 7}, {X: 7, Y: 3}}}}}},
 			func(s *Scene) (*Entity, error) { return s.Fillet("p", 1, CornerOptions{Corners: []int{4, 5, 6, 7}}) },
 			100 - 16 + (4 - math.Pi), 40 + 16 - 8 + 2*math.Pi, 12, 4},
 	}
@@ -134,7 +136,7 @@ func TestFilletBulges(t *testing.T) {
 	if got := g.Parts[0].OuterBulges[3]; got != -k {
 		t.Errorf("concave bulge %v, want %v", got, -k)
 	}
-	if got, want := g.Parts[0].Outer[3:5], []Vec{{7, 5}, {5, 7}}; !slices.Equal(got, want) {
+	if got, want := g.Parts[0].Outer[3:5], []geom.Vec{{X: 7, Y: 5}, {X: 5, Y: 7}}; !slices.Equal(got, want) {
 		t.Errorf("tangent points %v, want %v", got, want)
 	}
 }
@@ -142,8 +144,8 @@ func TestFilletBulges(t *testing.T) {
 // TestFilletRefusals pins the messages of what cannot be cut.
 func TestFilletRefusals(t *testing.T) {
 	t.Parallel()
-	triangle := Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {10, 0}, {0, 10}}}}}
-	withMidpoint := Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {5, 0}, {10, 0}, {10, 10}, {0, 10}}}}}
+	triangle := Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 0, Y: 10}}}}}
+	withMidpoint := Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 5, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 10}, {X: 0, Y: 10}}}}}
 	cases := []struct {
 		name  string
 		shape Shape
@@ -197,7 +199,7 @@ func TestFilletRefusals(t *testing.T) {
 func TestFilletSkipsStraightCorners(t *testing.T) {
 	t.Parallel()
 	s := New()
-	boolPut(t, s, "p", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {5, 0}, {10, 0}, {10, 10}, {0, 10}}}}})
+	boolPut(t, s, "p", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 5, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 10}, {X: 0, Y: 10}}}}})
 	if _, err := s.Fillet("p", 5, CornerOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +220,7 @@ func TestFilletPlacement(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	do(s.Translate("r", Vec{100, 0}, SpaceWorld))
+	do(s.Translate("r", geom.Vec{X: 100, Y: 0}, SpaceWorld))
 	do(s.Rotate("r", math.Pi/2, SpaceWorld))
 	do(s.SetFill("r", &Color{1, 0, 0, 1}))
 	e, _ := s.Get("r")
@@ -256,17 +258,17 @@ func TestFilletUnevenGroup(t *testing.T) {
 	if _, err := s.CreateGroup("g", []string{"r"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Scale("g", 2, 1, SpaceWorld, &Vec{}); err != nil {
+	if err := s.Scale("g", 2, 1, SpaceWorld, &geom.Vec{}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := s.Fillet("r", 2, CornerOptions{Result: "f"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := boolPolygon(t, f).Parts[0].Outer[0]; got != (Vec{-5, -3}) {
+	if got := boolPolygon(t, f).Parts[0].Outer[0]; got != (geom.Vec{X: -5, Y: -3}) {
 		t.Errorf("first tangent point %v, want (-5, -3) in the square's own frame", got)
 	}
-	if f.Transform.Scale != (Vec{2, 1}) {
+	if f.Transform.Scale != (geom.Vec{X: 2, Y: 1}) {
 		t.Errorf("result scale %v, want the group's (2, 1)", f.Transform.Scale)
 	}
 	r, _ := s.Get("r")
@@ -295,7 +297,7 @@ func TestFilletBooleanResult(t *testing.T) {
 	t.Parallel()
 	s := New()
 	boolPut(t, s, "plate", Rect{Width: 40, Height: 20})
-	boolPut(t, s, "bore", Circle{Center: Vec{5, 0}, Radius: 3})
+	boolPut(t, s, "bore", Circle{Center: geom.Vec{X: 5, Y: 0}, Radius: 3})
 	cut, err := s.Boolean(Difference, []string{"plate"}, []string{"bore"}, "cut")
 	if err != nil {
 		t.Fatal(err)
@@ -306,7 +308,7 @@ func TestFilletBooleanResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := boolPolygon(t, e).Parts[0]
-	if !slices.Equal(after.Holes[0], before.Holes[0]) || !slices.Equal(after.holeBulges(0), before.holeBulges(0)) || !hasBulge(after.holeBulges(0)) {
+	if !slices.Equal(after.Holes[0], before.Holes[0]) || !slices.Equal(after.holeBulges(0), before.holeBulges(0)) || !geom.HasBulge(after.holeBulges(0)) {
 		t.Errorf("the bore changed: %v %v, was %v %v", after.Holes[0], after.holeBulges(0), before.Holes[0], before.holeBulges(0))
 	}
 	if got, want := boolArea(t, s, "cut"), 800-9*math.Pi-4*(4-math.Pi); !near(got, want, 1e-12) {
@@ -322,7 +324,7 @@ func TestRoundedRectPolygon(t *testing.T) {
 		g := roundedRectPolygon(r)
 		rad := math.Min(r.Radius, math.Min(r.Width, r.Height)/2)
 		want := r.Width*r.Height - (4-math.Pi)*rad*rad
-		if a := bulgedArea(g.Parts[0].Outer, g.Parts[0].OuterBulges); !near(a, want, 1e-12) {
+		if a := geom.BulgedArea(g.Parts[0].Outer, g.Parts[0].OuterBulges); !near(a, want, 1e-12) {
 			t.Errorf("%+v: area %v, want %v", r, a, want)
 		}
 		if err := g.validate(); err != nil {
@@ -331,7 +333,7 @@ func TestRoundedRectPolygon(t *testing.T) {
 	}
 }
 
-func boxNear(a, b Box, tol float64) bool {
+func boxNear(a, b geom.Box, tol float64) bool {
 	scale := max(1, b.Max.Sub(b.Min).Len())
 	return a.Min.Sub(b.Min).Len() <= tol*scale && a.Max.Sub(b.Max).Len() <= tol*scale
 }
@@ -341,7 +343,7 @@ func boxNear(a, b Box, tol float64) bool {
 func TestFilletJSON(t *testing.T) {
 	t.Parallel()
 	s := New()
-	framed := Polygon{Parts: []PolygonPart{{Outer: boolRect(0, 0, 10, 10).Parts[0].Outer, Holes: [][]Vec{{{3, 3}, {3, 7}, {7, 7}, {7, 3}}}}}}
+	framed := Polygon{Parts: []PolygonPart{{Outer: boolRect(0, 0, 10, 10).Parts[0].Outer, Holes: [][]geom.Vec{{{X: 3, Y: 3}, {X: 3, Y: 7}, {X: 7, Y: 7}, {X: 7, Y: 3}}}}}}
 	boolPut(t, s, "outer", framed)
 	boolPut(t, s, "hole", framed)
 	boolPut(t, s, "both", framed)

@@ -1,58 +1,23 @@
 package scene
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/internal/testfonts"
+	"github.com/cadrun/cadrun/scene/text"
 	"github.com/google/go-cmp/cmp"
 )
-
-// System fonts are found in the folders and fontconfig's list, once each by name, regular
-// faces before styled ones, then by path; other files and links to folders are not taken.
-func TestFindSystemFonts(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	for _, p := range []string{"b/Zeta.ttf", "a/Alpha-Bold.ttf", "a/Beta.OTF", "a/readme.txt", "c/Gamma.ttc", "c/Beta.ttf", "d/NanumSquareRoundB.ttf", "d/NanumGothic.ttf"} {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Symlink(filepath.Join(dir, "b"), filepath.Join(dir, "a", "link")); err != nil {
-		t.Fatal(err)
-	}
-	got := findSystemFonts([]string{filepath.Join(dir, "a"), filepath.Join(dir, "c"), filepath.Join(dir, "d"), filepath.Join(dir, "none")},
-		[]string{filepath.Join(dir, "b/Zeta.ttf")})
-	for i := range got {
-		got[i].Path = strings.TrimPrefix(got[i].Path, dir+"/")
-	}
-	want := []SystemFont{
-		{"system:Beta", "a/Beta.OTF"},
-		{"system:Zeta", "b/Zeta.ttf"},
-		{"system:Gamma", "c/Gamma.ttc"},
-		{"system:NanumGothic", "d/NanumGothic.ttf"},
-		{"system:Alpha-Bold", "a/Alpha-Bold.ttf"},
-		{"system:NanumSquareRoundB", "d/NanumSquareRoundB.ttf"},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("fonts mismatch (-want +got):\n%s", diff)
-	}
-}
 
 // A text whose font lacks characters draws them in its fallback fonts, keeps their names in
 // its JSON, and reads back with them; without them the reader names the missing font.
 func TestTextFallback(t *testing.T) {
 	t.Parallel()
-	f, err := LoadFont("nanum", koreanFont(t))
+	f, err := text.LoadFont("nanum", testfonts.Korean(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sans, err := EmbeddedFont("")
+	sans, err := text.EmbeddedFont("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,12 +26,12 @@ func TestTextFallback(t *testing.T) {
 	}
 	s := New()
 	txt := &Text{Text: "Room 거실", Size: 2}
-	txt.UseFallback([]*Font{f})
+	txt.UseFallback([]*text.Font{f})
 	e, err := s.Put("label", txt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	alone, err := MeasureText("Room ", 2, "")
+	alone, err := text.MeasureString("Room ", 2, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +48,7 @@ func TestTextFallback(t *testing.T) {
 	if _, err := ReadJSON(js); err == nil || err.Error() != `bad scene JSON: entity 0 ("label"): unknown font "nanum" (a fallback font): the workspace has no fonts/nanum.ttf, .otf or .ttc` {
 		t.Errorf("reading without the font: %v", err)
 	}
-	back, err := ReadJSONWithFonts(js, map[string]*Font{"nanum": f})
+	back, err := ReadJSONWithFonts(js, map[string]*text.Font{"nanum": f})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,16 +65,16 @@ func TestTextFallback(t *testing.T) {
 // same font for each character every time, and a scene names it so that it reads back.
 func TestSystemFallback(t *testing.T) {
 	t.Parallel()
-	koreanFont(t)
-	got := SystemFallback([]rune{'안', '녕', 0x10FFFD})
-	if len(got) != 1 || !strings.HasPrefix(got[0].Name(), SystemFontPrefix) {
+	testfonts.Korean(t)
+	got := text.SystemFallback([]rune{'안', '녕', 0x10FFFD})
+	if len(got) != 1 || !strings.HasPrefix(got[0].Name(), text.SystemFontPrefix) {
 		t.Fatalf("SystemFallback = %v; want one system font", got)
 	}
-	again := SystemFallback([]rune{'녕'})
+	again := text.SystemFallback([]rune{'녕'})
 	if len(again) != 1 || again[0] != got[0] {
 		t.Errorf("asked again: %v; want %v", again, got)
 	}
-	if SystemFontPath(got[0].Name()) == "" {
+	if text.SystemFontPath(got[0].Name()) == "" {
 		t.Errorf("no path for %s", got[0].Name())
 	}
 	s := New()
@@ -122,7 +87,7 @@ func TestSystemFallback(t *testing.T) {
 	if _, err := ReadJSON(js); err != nil {
 		t.Errorf("reading back a text in a system font: %v", err)
 	}
-	if _, err := SystemFontNamed("system:NoSuchFont"); err == nil || err.Error() != `unknown font "system:NoSuchFont": this machine has no such font; bring the font in the workspace's fonts/ so that the drawing is the same everywhere` {
+	if _, err := text.SystemFontNamed("system:NoSuchFont"); err == nil || err.Error() != `unknown font "system:NoSuchFont": this machine has no such font; bring the font in the workspace's fonts/ so that the drawing is the same everywhere` {
 		t.Errorf("an unknown system font: %v", err)
 	}
 }

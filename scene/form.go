@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // Form ops.
@@ -67,17 +69,17 @@ func (f *Form) validate() error {
 // curvesOf is a region as a polygon of lines and circular arcs, outer rings counter-clockwise
 // and holes clockwise, each hole in the smallest outer ring around it; false when a subpath
 // is not closed or holds a curve that is no circular arc (a Bézier, an ellipse).
-func curvesOf(region Path) (Polygon, bool) {
+func curvesOf(region geom.Path) (Polygon, bool) {
 	type ring struct {
-		pts    []Vec
+		pts    []geom.Vec
 		bul    []float64
-		chords []Vec
+		chords []geom.Vec
 		area   float64
 	}
 	var rings []ring
 	start := 0
 	for i, sg := range region {
-		if sg.Kind != SegClose {
+		if sg.Kind != geom.SegClose {
 			continue
 		}
 		pts, bul, ok := bulgedSubpath(region[start : i+1])
@@ -88,7 +90,7 @@ func curvesOf(region Path) (Polygon, bool) {
 		if len(pts) < 2 {
 			continue
 		}
-		a := bulgedArea(pts, bul)
+		a := geom.BulgedArea(pts, bul)
 		if a == 0 {
 			continue
 		}
@@ -114,7 +116,7 @@ func curvesOf(region Path) (Polygon, bool) {
 			continue
 		}
 		if r.area < 0 {
-			r.pts, r.bul = reverseBulged(r.pts, r.bul)
+			r.pts, r.bul = geom.ReverseBulged(r.pts, r.bul)
 		}
 		part[i] = len(g.Parts)
 		g.Parts = append(g.Parts, PolygonPart{Outer: r.pts, OuterBulges: r.bul})
@@ -134,7 +136,7 @@ func curvesOf(region Path) (Polygon, bool) {
 			return Polygon{}, false
 		}
 		if r.area > 0 {
-			r.pts, r.bul = reverseBulged(r.pts, r.bul)
+			r.pts, r.bul = geom.ReverseBulged(r.pts, r.bul)
 		}
 		p := &g.Parts[part[owner]]
 		p.Holes = append(p.Holes, r.pts)
@@ -157,7 +159,7 @@ const EmptyEdge = 1e-9
 // few points to bound an area (a part goes with its outer ring); nil when nothing is left.
 // f's profile is valid (Polygon.validate).
 func NewForm(f Form) *Form {
-	var box Box
+	var box geom.Box
 	reach := 0.0
 	for _, part := range f.Profile.Parts {
 		for _, p := range part.Outer {
@@ -203,7 +205,7 @@ func NewForm(f Form) *Form {
 // dropEmptyEdges is a ring without its edges no longer than tiny: where vertex i lies that
 // near the next, the edge before it ends at the next instead, so vertex i and its edge go.
 // bul is nil for a straight ring, and stays nil.
-func dropEmptyEdges(pts []Vec, bul []float64, tiny float64) ([]Vec, []float64) {
+func dropEmptyEdges(pts []geom.Vec, bul []float64, tiny float64) ([]geom.Vec, []float64) {
 	empty := func(i int) bool { return pts[i].Sub(pts[(i+1)%len(pts)]).Len() <= tiny }
 	i := 0
 	for i < len(pts) && !empty(i) {
@@ -231,16 +233,16 @@ func dropEmptyEdges(pts []Vec, bul []float64, tiny float64) ([]Vec, []float64) {
 
 // bulgedChords is a bulged ring with each arc as chords fine enough to tell inside from
 // outside for rings that do not cross (eight to a half turn).
-func bulgedChords(pts []Vec, bul []float64) []Vec {
-	out := make([]Vec, 0, len(pts))
+func bulgedChords(pts []geom.Vec, bul []float64) []geom.Vec {
+	out := make([]geom.Vec, 0, len(pts))
 	for i, p := range pts {
 		out = append(out, p)
 		if bul[i] == 0 {
 			continue
 		}
-		a := edgeArc(p, pts[(i+1)%len(pts)], bul[i])
+		a := geom.EdgeArc(p, pts[(i+1)%len(pts)], bul[i])
 		for k := 1; k < 8; k++ {
-			out = append(out, a.at(a.sweep*float64(k)/8))
+			out = append(out, a.At(a.Sweep*float64(k)/8))
 		}
 	}
 	return out
@@ -252,10 +254,10 @@ func bulgedChords(pts []Vec, bul []float64) []Vec {
 func (f *Form) Volume() float64 {
 	var area, momentX float64
 	for _, part := range f.Profile.Parts {
-		a, m := bulgedMoment(part.Outer, part.OuterBulges)
+		a, m := geom.BulgedMoment(part.Outer, part.OuterBulges)
 		area, momentX = area+a, momentX+m.X
 		for k, h := range part.Holes {
-			a, m := bulgedMoment(h, part.holeBulges(k))
+			a, m := geom.BulgedMoment(h, part.holeBulges(k))
 			area, momentX = area+a, momentX+m.X
 		}
 	}

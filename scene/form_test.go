@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -11,7 +12,7 @@ import (
 // less, merging its end into its start, and no ring left too small to bound an area; an edge
 // a little longer stays, and a profile with none is kept as it came.
 func TestNewFormDropsEmptyEdges(t *testing.T) {
-	ring := func(pts ...Vec) []Vec { return pts }
+	ring := func(pts ...geom.Vec) []geom.Vec { return pts }
 	tests := []struct {
 		name string
 		in   Polygon
@@ -22,38 +23,38 @@ func TestNewFormDropsEmptyEdges(t *testing.T) {
 			// leaves where an arc meets a line.
 			name: "after an arc",
 			in: Polygon{Parts: []PolygonPart{{
-				Outer:       ring(Vec{0, 0}, Vec{10, 0}, Vec{10, 5}, Vec{5, 10}, Vec{5 - 5e-9, 10}, Vec{0, 10}),
+				Outer:       ring(geom.Vec{X: 0, Y: 0}, geom.Vec{X: 10, Y: 0}, geom.Vec{X: 10, Y: 5}, geom.Vec{X: 5, Y: 10}, geom.Vec{X: 5 - 5e-9, Y: 10}, geom.Vec{X: 0, Y: 10}),
 				OuterBulges: []float64{0, 0, 0.4142135623730951, 0, 0, 0},
 			}}},
 			want: &Polygon{Parts: []PolygonPart{{
-				Outer:       ring(Vec{0, 0}, Vec{10, 0}, Vec{10, 5}, Vec{5 - 5e-9, 10}, Vec{0, 10}),
+				Outer:       ring(geom.Vec{X: 0, Y: 0}, geom.Vec{X: 10, Y: 0}, geom.Vec{X: 10, Y: 5}, geom.Vec{X: 5 - 5e-9, Y: 10}, geom.Vec{X: 0, Y: 10}),
 				OuterBulges: []float64{0, 0, 0.4142135623730951, 0, 0},
 			}}},
 		},
 		{
 			name: "longer kept",
-			in:   Polygon{Parts: []PolygonPart{{Outer: ring(Vec{0, 0}, Vec{10, 0}, Vec{10, 1e-7}, Vec{10, 10}, Vec{0, 10})}}},
-			want: &Polygon{Parts: []PolygonPart{{Outer: ring(Vec{0, 0}, Vec{10, 0}, Vec{10, 1e-7}, Vec{10, 10}, Vec{0, 10})}}},
+			in:   Polygon{Parts: []PolygonPart{{Outer: ring(geom.Vec{X: 0, Y: 0}, geom.Vec{X: 10, Y: 0}, geom.Vec{X: 10, Y: 1e-7}, geom.Vec{X: 10, Y: 10}, geom.Vec{X: 0, Y: 10})}}},
+			want: &Polygon{Parts: []PolygonPart{{Outer: ring(geom.Vec{X: 0, Y: 0}, geom.Vec{X: 10, Y: 0}, geom.Vec{X: 10, Y: 1e-7}, geom.Vec{X: 10, Y: 10}, geom.Vec{X: 0, Y: 10})}}},
 		},
 		{
 			// A square of side 1 a hundred million from the origin: its coordinates round at
 			// 1.5e-8, so the size is a millionth of its reach (100), and an edge of 5e-8 is none.
 			name: "far out",
-			in:   Polygon{Parts: []PolygonPart{{Outer: ring(Vec{1e8, 0}, Vec{1e8 + 1, 0}, Vec{1e8 + 1, 5e-8}, Vec{1e8 + 1, 1}, Vec{1e8, 1})}}},
-			want: &Polygon{Parts: []PolygonPart{{Outer: ring(Vec{1e8, 0}, Vec{1e8 + 1, 5e-8}, Vec{1e8 + 1, 1}, Vec{1e8, 1})}}},
+			in:   Polygon{Parts: []PolygonPart{{Outer: ring(geom.Vec{X: 1e8, Y: 0}, geom.Vec{X: 1e8 + 1, Y: 0}, geom.Vec{X: 1e8 + 1, Y: 5e-8}, geom.Vec{X: 1e8 + 1, Y: 1}, geom.Vec{X: 1e8, Y: 1})}}},
+			want: &Polygon{Parts: []PolygonPart{{Outer: ring(geom.Vec{X: 1e8, Y: 0}, geom.Vec{X: 1e8 + 1, Y: 5e-8}, geom.Vec{X: 1e8 + 1, Y: 1}, geom.Vec{X: 1e8, Y: 1})}}},
 		},
 		{
 			// A hole of 1e-9 across in a square of 10 is no hole; the second hole, an arc's
 			// circle, keeps its bulges in their place.
 			name: "hole gone",
 			in: Polygon{Parts: []PolygonPart{{
-				Outer:      ring(Vec{0, 0}, Vec{10, 0}, Vec{10, 10}, Vec{0, 10}),
-				Holes:      [][]Vec{ring(Vec{5, 5}, Vec{5, 5 + 1e-9}, Vec{5 + 1e-9, 5}), ring(Vec{2, 2}, Vec{3, 2})},
+				Outer:      ring(geom.Vec{X: 0, Y: 0}, geom.Vec{X: 10, Y: 0}, geom.Vec{X: 10, Y: 10}, geom.Vec{X: 0, Y: 10}),
+				Holes:      [][]geom.Vec{ring(geom.Vec{X: 5, Y: 5}, geom.Vec{X: 5, Y: 5 + 1e-9}, geom.Vec{X: 5 + 1e-9, Y: 5}), ring(geom.Vec{X: 2, Y: 2}, geom.Vec{X: 3, Y: 2})},
 				HoleBulges: [][]float64{nil, {-1, -1}},
 			}}},
 			want: &Polygon{Parts: []PolygonPart{{
-				Outer:      ring(Vec{0, 0}, Vec{10, 0}, Vec{10, 10}, Vec{0, 10}),
-				Holes:      [][]Vec{ring(Vec{2, 2}, Vec{3, 2})},
+				Outer:      ring(geom.Vec{X: 0, Y: 0}, geom.Vec{X: 10, Y: 0}, geom.Vec{X: 10, Y: 10}, geom.Vec{X: 0, Y: 10}),
+				Holes:      [][]geom.Vec{ring(geom.Vec{X: 2, Y: 2}, geom.Vec{X: 3, Y: 2})},
 				HoleBulges: [][]float64{{-1, -1}},
 			}}},
 		},
@@ -81,7 +82,7 @@ func TestNewFormDropsEmptyEdges(t *testing.T) {
 // TestFormFromJSONDropsEmptyEdges: a form read from scene.json (an older cadrun's) is made as
 // every form is, without its edges of no length.
 func TestFormFromJSONDropsEmptyEdges(t *testing.T) {
-	sq := Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {10, 0}, {10, 2e-9}, {10, 10}, {0, 10}}}}}
+	sq := Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 2e-9}, {X: 10, Y: 10}, {X: 0, Y: 10}}}}}
 	sd := &Solid{Mesh: &Mesh{}, Place: Identity3, Form: &Form{Op: FormExtrude, Profile: sq, Height: 1}}
 	b, err := json.Marshal(sd)
 	if err != nil {
@@ -91,7 +92,7 @@ func TestFormFromJSONDropsEmptyEdges(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
-	want := []Vec{{0, 0}, {10, 2e-9}, {10, 10}, {0, 10}}
+	want := []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 2e-9}, {X: 10, Y: 10}, {X: 0, Y: 10}}
 	if back.Form == nil {
 		t.Fatal("the form is lost")
 	}

@@ -7,16 +7,17 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/internal/golden"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // halfTurnArcs are circular arcs of sweeps around the half turns a split falls on, both ways
 // round, from starts off the axes: each a closed path from the arc's start through the arc
 // and back by a line.
-func halfTurnArcs() []Seg {
-	var segs []Seg
+func halfTurnArcs() []geom.Seg {
+	var segs []geom.Seg
 	for _, sweep := range []float64{0.5, math.Pi / 2, math.Pi - 1e-12, math.Pi, math.Pi + 1e-12, math.Pi + 0.2, 1.5 * math.Pi, 2*math.Pi - 0.1, 2 * math.Pi} {
 		for _, turn := range []float64{1, -1} {
-			segs = append(segs, Seg{Kind: SegArc, P: [3]Vec{{3, -2}, {2.5, 0}, {0, 2.5 * turn}}, T0: 0.3, T1: 0.3 + sweep})
+			segs = append(segs, geom.Seg{Kind: geom.SegArc, P: [3]geom.Vec{{X: 3, Y: -2}, {X: 2.5, Y: 0}, {X: 0, Y: 2.5 * turn}}, T0: 0.3, T1: 0.3 + sweep})
 		}
 	}
 	return segs
@@ -29,10 +30,10 @@ func TestHalfTurnSplitPinned(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
 	for _, seg := range halfTurnArcs() {
-		a, _ := circleOf(seg)
+		a, _ := geom.CircleOf(seg)
 		fmt.Fprintf(&b, "arc T0 %v T1 %v v.Y %v\n", seg.T0, seg.T1, seg.P[2].Y)
 		start := seg.ArcPoint(seg.T0)
-		var p Path
+		var p geom.Path
 		p.MoveTo(start)
 		p = append(p, seg)
 		p.Close()
@@ -41,14 +42,14 @@ func TestHalfTurnSplitPinned(t *testing.T) {
 		if ok {
 			writeRing(&b, ring.Parts[0].Outer, ring.Parts[0].OuterBulges)
 		}
-		pts, bul := appendArc(nil, nil, &flatArc{circArc: a}, start, a.sweep)
+		pts, bul := appendArc(nil, nil, &flatArc{CircArc: a}, start, a.Sweep)
 		fmt.Fprintf(&b, "  appendArc\n")
 		writeRing(&b, pts, bul)
 	}
 	golden.Check(t, "testdata/half_turns.golden", []byte(b.String()))
 }
 
-func writeRing(b *strings.Builder, pts []Vec, bul []float64) {
+func writeRing(b *strings.Builder, pts []geom.Vec, bul []float64) {
 	for i, q := range pts {
 		fmt.Fprintf(b, "    %v %v bulge %v\n", q.X, q.Y, bul[i])
 	}

@@ -3,113 +3,24 @@ package scene
 // Hatches are drafting properties like linetypes (linetype.go): they mark the inside of a
 // closed shape for the reader of a drawing (a section, a material) and never change its
 // outline, so every measure and boolean ignores them. A hatch is one of a fixed set of
-// patterns defined as AutoCAD's acad.pat defines them, in families of parallel lines, so that
-// the DXF writer hands a CAD program the same definition the pictures are drawn from. The
-// pictures get the hatch as line segments clipped to the shape's area (Scene.Hatches),
-// computed once per picture.
+// patterns (drafting.HatchPatterns). The pictures get the hatch as line segments clipped to
+// the shape's area (Scene.Hatches), computed once per picture.
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
-
-// ErrBadHatch is returned for a hatch pattern name that is not in HatchPatterns.
-var ErrBadHatch = errors.New("unknown hatch pattern")
 
 // MaxHatchSegments caps the hatch segments (lines, dashes and dots) of one scene, so that a
 // pattern spacing tiny beside its shape cannot make a picture of millions of lines; it is
 // documented in docs/limits.md.
 const MaxHatchSegments = 200_000
-
-// HatchLine is one family of parallel lines of a pattern, as a line of acad.pat gives it.
-type HatchLine struct {
-	// Angle is the lines' direction, in degrees counter-clockwise.
-	Angle float64
-	// Base is a point the first line passes through, where its dash pattern starts.
-	Base Vec
-	// Offset is the step from one line to the next, in the lines' own frame: X along the
-	// line (which shifts the dash pattern), Y across it (the spacing).
-	Offset Vec
-	// Dashes are dash (> 0), gap (< 0) and dot (0) lengths, as in a linetype; empty: solid
-	// lines.
-	Dashes []float64
-}
-
-// HatchPattern is a named hatch.
-type HatchPattern struct {
-	Name string
-	// Solid patterns fill the shape; the others draw their Lines.
-	Solid bool
-	Lines []HatchLine
-	Doc   string
-}
-
-// HatchPatterns are the hatches a closed shape may have: acad.pat's definitions (given there
-// in inches) times 25.4, which makes ANSI31's lines 3.175 apart, as AutoCAD draws them in a
-// drawing in millimetres. A hatch's scale multiplies every length, its angle turns the
-// pattern about the origin.
-var HatchPatterns = []HatchPattern{
-	{Name: "solid", Solid: true, Doc: "Solid fill"},
-	{Name: "ansi31", Lines: []HatchLine{
-		{Angle: 45, Offset: Vec{0, 3.175}},
-	}, Doc: "ANSI iron, brick, stone masonry: lines at 45°, 3.175 apart"},
-	{Name: "ansi37", Lines: []HatchLine{
-		{Angle: 45, Offset: Vec{0, 3.175}},
-		{Angle: 135, Offset: Vec{0, 3.175}},
-	}, Doc: "ANSI lead, zinc, insulation: lines at 45° and 135°, 3.175 apart"},
-	{Name: "dots", Lines: []HatchLine{
-		{Angle: 0, Offset: Vec{0.79375, 1.5875}, Dashes: []float64{0, -1.5875}},
-	}, Doc: "A grid of dots 1.5875 apart, each row shifted half a step"},
-}
-
-// HatchNames lists the pattern names, for messages and docs.
-func HatchNames() []string {
-	out := make([]string, len(HatchPatterns))
-	for i, h := range HatchPatterns {
-		out[i] = h.Name
-	}
-	return out
-}
-
-// LookupHatch returns the named pattern.
-func LookupHatch(name string) (HatchPattern, error) {
-	for _, h := range HatchPatterns {
-		if h.Name == name {
-			return h, nil
-		}
-	}
-	return HatchPattern{}, fmt.Errorf("%w %q: use one of %s, or 'none' to remove it", ErrBadHatch, name, strings.Join(HatchNames(), ", "))
-}
-
-// Placed is the pattern's lines with a hatch's angle (radians) and scale (0 means 1)
-// applied: each line turned by the angle and every length multiplied by the scale, as
-// AutoCAD places a pattern (and as DXF stores it).
-func (h HatchPattern) Placed(angle, scale float64) []HatchLine {
-	if scale <= 0 {
-		scale = 1
-	}
-	rot := Rotation(angle)
-	out := make([]HatchLine, len(h.Lines))
-	for i, l := range h.Lines {
-		d := make([]float64, len(l.Dashes))
-		for k, v := range l.Dashes {
-			d[k] = v * scale
-		}
-		out[i] = HatchLine{
-			Angle:  l.Angle + angle*180/math.Pi,
-			Base:   rot.Apply(l.Base).Mul(scale),
-			Offset: l.Offset.Mul(scale),
-			Dashes: d,
-		}
-	}
-	return out
-}
 
 // Hatchable reports whether an entity's shape can carry a hatch: a shape that encloses an
 // area. Lines, arcs and open paths cannot (an arc's area, the pie slice booleans take, is not
@@ -165,7 +76,7 @@ func checkHatch(st Style) error {
 		}
 		return nil
 	}
-	if _, err := LookupHatch(st.Hatch); err != nil {
+	if _, err := drafting.LookupHatch(st.Hatch); err != nil {
 		return err
 	}
 	if math.IsNaN(st.HatchScale) || math.IsInf(st.HatchScale, 0) || st.HatchScale < 0 || st.HatchScale > MaxCoord {
@@ -204,7 +115,7 @@ type Hatching struct {
 	Solid bool
 	// Segments are the pattern's lines, dashes and dots (both ends equal) clipped to the
 	// shape's area, holes left out.
-	Segments [][2]Vec
+	Segments [][2]geom.Vec
 	// Color is the hatch colour: its own, else the drawn stroke's, else the fill's.
 	Color Color
 	// Pattern is the pattern's name; Angle (radians) and Scale (never 0) place it.
@@ -248,7 +159,7 @@ func (s *Scene) hatching(e *Entity, st Style, budget int) (Hatching, error) {
 	if st.Hatch == "" || !Hatchable(e) {
 		return Hatching{}, nil
 	}
-	pat, err := LookupHatch(st.Hatch)
+	pat, err := drafting.LookupHatch(st.Hatch)
 	if err != nil {
 		return Hatching{}, err
 	}
@@ -301,16 +212,16 @@ func hatchColor(st Style) Color {
 type hatchClip struct {
 	rings  [][]overlay.Point
 	budget int
-	out    [][2]Vec
+	out    [][2]geom.Vec
 	xs     []float64 // a line's crossings, reused
 }
 
 // family adds the segments of one family of lines; false when they pass the budget.
-func (c *hatchClip) family(l HatchLine) bool {
+func (c *hatchClip) family(l drafting.HatchLine) bool {
 	a := l.Angle * math.Pi / 180
-	u := Vec{math.Cos(a), math.Sin(a)}  // along the lines
-	n := Vec{-math.Sin(a), math.Cos(a)} // across them
-	dot := func(p, q Vec) float64 { return p.X*q.X + p.Y*q.Y }
+	u := geom.Vec{X: math.Cos(a), Y: math.Sin(a)}  // along the lines
+	n := geom.Vec{X: -math.Sin(a), Y: math.Cos(a)} // across them
+	dot := func(p, q geom.Vec) float64 { return p.X*q.X + p.Y*q.Y }
 	step := l.Offset.Y
 	if step == 0 {
 		return true
@@ -318,7 +229,7 @@ func (c *hatchClip) family(l HatchLine) bool {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, r := range c.rings {
 		for _, p := range r {
-			t := dot(Vec(p), n)
+			t := dot(geom.Vec(p), n)
 			lo, hi = min(lo, t), max(hi, t)
 		}
 	}
@@ -351,11 +262,11 @@ func (c *hatchClip) family(l HatchLine) bool {
 // crossings sets c.xs to where the line across = t meets the rings, along u, sorted. An edge
 // counts when its ends lie on either side of the line, the end on it counting as below, so
 // that a vertex on the line is counted once or not at all, never half.
-func (c *hatchClip) crossings(t float64, u, n Vec) {
+func (c *hatchClip) crossings(t float64, u, n geom.Vec) {
 	c.xs = c.xs[:0]
 	for _, r := range c.rings {
 		for i := range r {
-			p, q := Vec(r[i]), Vec(r[(i+1)%len(r)])
+			p, q := geom.Vec(r[i]), geom.Vec(r[(i+1)%len(r)])
 			tp, tq := p.X*n.X+p.Y*n.Y, q.X*n.X+q.Y*n.Y
 			if (tp <= t) == (tq <= t) {
 				continue
@@ -369,13 +280,13 @@ func (c *hatchClip) crossings(t float64, u, n Vec) {
 
 // span adds the part of the line across = t between along = s0 and s1 that the dash pattern
 // draws, the pattern starting at along = phase; false when past the budget.
-func (c *hatchClip) span(s0, s1, t, phase, period float64, dashes []float64, u, n Vec) bool {
-	at := func(s float64) Vec { return u.Mul(s).Add(n.Mul(t)) }
+func (c *hatchClip) span(s0, s1, t, phase, period float64, dashes []float64, u, n geom.Vec) bool {
+	at := func(s float64) geom.Vec { return u.Mul(s).Add(n.Mul(t)) }
 	add := func(a, b float64) bool {
 		if len(c.out) >= c.budget {
 			return false
 		}
-		c.out = append(c.out, [2]Vec{at(a), at(b)})
+		c.out = append(c.out, [2]geom.Vec{at(a), at(b)})
 		return true
 	}
 	if len(dashes) == 0 || period <= 0 {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -14,8 +16,8 @@ import (
 func hatchPlate(t *testing.T) *Scene {
 	t.Helper()
 	s := New()
-	must(t, putShape(s, "sq", Rect{Center: Vec{30, 10}, Width: 20, Height: 20}))
-	must(t, putShape(s, "hole", Circle{Center: Vec{30, 10}, Radius: 5}))
+	must(t, putShape(s, "sq", Rect{Center: geom.Vec{X: 30, Y: 10}, Width: 20, Height: 20}))
+	must(t, putShape(s, "hole", Circle{Center: geom.Vec{X: 30, Y: 10}, Radius: 5}))
 	_, err := s.Boolean(Difference, []string{"sq"}, []string{"hole"}, "plate")
 	must(t, err)
 	return s
@@ -23,8 +25,8 @@ func hatchPlate(t *testing.T) *Scene {
 
 // plateInside reports whether p is in the plate's area, up to the hole's flattening (at most
 // CurveRelative of the plate's size, inside the circle), and how far it is from its edges.
-func plateInside(p Vec) (inside bool, edge float64) {
-	d := p.Sub(Vec{30, 10})
+func plateInside(p geom.Vec) (inside bool, edge float64) {
+	d := p.Sub(geom.Vec{X: 30, Y: 10})
 	toSquare := 10 - max(math.Abs(d.X), math.Abs(d.Y))
 	toHole := d.Len() - 5
 	return toSquare >= -1e-9 && toHole >= -20*CurveRelative, min(math.Abs(toSquare), math.Abs(toHole))
@@ -118,8 +120,8 @@ func TestHatchOnGroupsAndColours(t *testing.T) {
 	t.Parallel()
 	s := New()
 	must(t, putShape(s, "a", Rect{Width: 10, Height: 10}))
-	must(t, putShape(s, "b", Circle{Center: Vec{20, 0}, Radius: 5}))
-	must(t, putShape(s, "edge", Line{Points: []Vec{{0, -10}, {20, -10}}}))
+	must(t, putShape(s, "b", Circle{Center: geom.Vec{X: 20, Y: 0}, Radius: 5}))
+	must(t, putShape(s, "edge", Line{Points: []geom.Vec{{X: 0, Y: -10}, {X: 20, Y: -10}}}))
 	_, err := s.CreateGroup("g", []string{"a", "b", "edge"})
 	must(t, err)
 	must(t, s.SetStroke("b", &Color{1, 0, 0, 1}, 0))
@@ -154,7 +156,7 @@ func TestHatchOnGroupsAndColours(t *testing.T) {
 func TestHatchErrors(t *testing.T) {
 	t.Parallel()
 	s := New()
-	must(t, putShape(s, "l", Line{Points: []Vec{{0, 0}, {10, 0}}}))
+	must(t, putShape(s, "l", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}}}))
 	must(t, putShape(s, "arc", Arc{Radius: 5, End: 1}))
 	must(t, putShape(s, "open", &PathShape{Data: "M0 0 L10 0 L10 10"}))
 	must(t, putShape(s, "big", Rect{Width: 1000, Height: 1000}))
@@ -165,7 +167,7 @@ func TestHatchErrors(t *testing.T) {
 		}
 	}
 	err := s.SetHatch("big", "crosshatch", 0, 1, nil)
-	if !errors.Is(err, ErrBadHatch) || err.Error() != `unknown hatch pattern "crosshatch": use one of solid, ansi31, ansi37, dots, or 'none' to remove it` {
+	if !errors.Is(err, drafting.ErrBadHatch) || err.Error() != `unknown hatch pattern "crosshatch": use one of solid, ansi31, ansi37, dots, or 'none' to remove it` {
 		t.Errorf("unknown pattern: got %v", err)
 	}
 	err = s.SetHatch("big", "ansi31", 0, 0.001, nil)
@@ -209,7 +211,7 @@ func TestHatchJSONRoundTrip(t *testing.T) {
 	checkWriterMatchesReflect(t, s)
 	checkReadersAgree(t, first)
 	bad := strings.Replace(string(first), `"hatch":"ansi37"`, `"hatch":"brick"`, 1)
-	if _, err := ReadJSON([]byte(bad)); !errors.Is(err, ErrBadHatch) {
+	if _, err := ReadJSON([]byte(bad)); !errors.Is(err, drafting.ErrBadHatch) {
 		t.Errorf("unknown pattern in a document: got %v", err)
 	}
 }

@@ -21,6 +21,10 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Format identifies the document; Version is bumped on any incompatible change. A document
@@ -48,53 +52,6 @@ const (
 
 // ErrBadJSON is returned when a scene document cannot be read; the message says where.
 var ErrBadJSON = errors.New("bad scene JSON")
-
-// MarshalJSON writes a point as [x, y].
-func (v Vec) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 32)
-	b = append(b, '[')
-	b = appendFloat(b, v.X)
-	b = append(b, ',')
-	b = appendFloat(b, v.Y)
-	return append(b, ']'), nil
-}
-
-// appendFloat formats f exactly as encoding/json does (shortest round-trip form, exponent
-// only for very small or large magnitudes), so hand-written and reflected numbers agree.
-func appendFloat(b []byte, f float64) []byte {
-	// Integers below 2^53 are most coordinates; their shortest form is their decimal digits
-	// (a float's neighbours there are at most 1 apart), so strconv's digit search is skipped.
-	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-		if f == 0 && math.Signbit(f) {
-			return append(b, '-', '0')
-		}
-		return strconv.AppendInt(b, int64(f), 10)
-	}
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// Clean up e-09 to e-9, as encoding/json does.
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
-}
-
-// UnmarshalJSON reads a point written as [x, y].
-func (v *Vec) UnmarshalJSON(b []byte) error {
-	var a [2]float64
-	if err := json.Unmarshal(b, &a); err != nil {
-		return fmt.Errorf("a point is [x, y]: %w", err)
-	}
-	*v = Vec{a[0], a[1]}
-	return nil
-}
 
 // jsonVersion is the version a document of the scene is written as: the oldest that holds
 // everything in it.
@@ -212,7 +169,7 @@ func (w *jsonWriter) num(b []byte, f float64) []byte {
 	return out
 }
 
-func (w *jsonWriter) vec(b []byte, v Vec) []byte {
+func (w *jsonWriter) vec(b []byte, v geom.Vec) []byte {
 	out, ok := appendVec(b, v)
 	if !ok {
 		w.refuse(v)
@@ -234,17 +191,17 @@ func appendNum(b []byte, f float64) ([]byte, bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return b, false
 	}
-	return appendFloat(b, f), true
+	return geom.AppendFloat(b, f), true
 }
 
-func appendVec(b []byte, v Vec) ([]byte, bool) {
+func appendVec(b []byte, v geom.Vec) ([]byte, bool) {
 	if !finiteVec(v) {
 		return b, false
 	}
 	b = append(b, '[')
-	b = appendFloat(b, v.X)
+	b = geom.AppendFloat(b, v.X)
 	b = append(b, ',')
-	b = appendFloat(b, v.Y)
+	b = geom.AppendFloat(b, v.Y)
 	return append(b, ']'), true
 }
 
@@ -267,7 +224,7 @@ func appendNums(b []byte, fs []float64) ([]byte, bool) {
 }
 
 // appendVecs writes a point list; nil is null, as encoding/json writes a nil slice.
-func appendVecs(b []byte, pts []Vec) ([]byte, bool) {
+func appendVecs(b []byte, pts []geom.Vec) ([]byte, bool) {
 	if pts == nil {
 		return append(b, "null"...), true
 	}
@@ -524,7 +481,7 @@ func ReadJSON(b []byte) (*Scene, error) { return ReadJSONWithFonts(b, nil) }
 
 // ReadJSONWithFonts is ReadJSON for a scene whose text may use workspace fonts: a text in a
 // font that is not embedded is laid out in fonts[name] (the JSON names the font only).
-func ReadJSONWithFonts(b []byte, fonts map[string]*Font) (*Scene, error) {
+func ReadJSONWithFonts(b []byte, fonts map[string]*text.Font) (*Scene, error) {
 	doc, ok := readJSONFast(b)
 	if !ok {
 		var err error
@@ -548,7 +505,7 @@ func decodeJSONReflect(b []byte) (*jsonScene, error) {
 }
 
 // build validates a document and makes its scene.
-func (doc *jsonScene) build(fonts map[string]*Font) (*Scene, error) {
+func (doc *jsonScene) build(fonts map[string]*text.Font) (*Scene, error) {
 	if doc.Format != JSONFormat {
 		return nil, fmt.Errorf("%w: format is %q, want %q", ErrBadJSON, doc.Format, JSONFormat)
 	}
@@ -624,7 +581,7 @@ func (s *Scene) readLayers(ls []Layer) error {
 // checkDrafting validates a style's drafting fields read from a document.
 func (s *Scene) checkDrafting(st Style) error {
 	if st.Linetype != "" {
-		if _, err := LookupLinetype(st.Linetype); err != nil {
+		if _, err := drafting.LookupLinetype(st.Linetype); err != nil {
 			return err
 		}
 	}
@@ -645,7 +602,7 @@ func (s *Scene) siblingsOf(parent *Entity) *zlist {
 	return &parent.children
 }
 
-func readEntity(je *jsonEntity, fonts map[string]*Font) (*Entity, error) {
+func readEntity(je *jsonEntity, fonts map[string]*text.Font) (*Entity, error) {
 	if err := checkName(je.Name); err != nil {
 		return nil, err
 	}
@@ -701,7 +658,7 @@ func readEntity(je *jsonEntity, fonts map[string]*Font) (*Entity, error) {
 }
 
 func checkTransform(t Transform) error {
-	for _, v := range []Vec{t.Translate, t.Scale, t.Pivot} {
+	for _, v := range []geom.Vec{t.Translate, t.Scale, t.Pivot} {
 		if !finiteVec(v) {
 			return fmt.Errorf("%w: transform values must be finite", ErrBadTransform)
 		}
@@ -961,13 +918,13 @@ func (r *jsonReader) int() int {
 }
 
 // vec reads [x, y]; any other length fails (encoding/json would drop or zero-fill).
-func (r *jsonReader) vec() Vec {
+func (r *jsonReader) vec() geom.Vec {
 	r.expect('[')
 	x := r.num()
 	r.expect(',')
 	y := r.num()
 	r.expect(']')
-	return Vec{x, y}
+	return geom.Vec{X: x, Y: y}
 }
 
 // null consumes a null if one comes next, as encoding/json reads it into a list: nil.
@@ -997,11 +954,11 @@ func (r *jsonReader) nums() []float64 {
 	return fs
 }
 
-func (r *jsonReader) vecs() []Vec {
+func (r *jsonReader) vecs() []geom.Vec {
 	if r.null() {
 		return nil
 	}
-	pts := []Vec{}
+	pts := []geom.Vec{}
 	for more := r.arrayStart(); more; more = r.arrayNext() {
 		pts = append(pts, r.vec())
 	}
@@ -1289,7 +1246,7 @@ var shapeKinds = []shapeKind{
 			write: func(b []byte, g Text) ([]byte, bool) { return appendVec(b, g.Pos) }},
 		field[Text]{key: "size", read: func(r *jsonReader, g Text) Text { g.Size = r.num(); return g },
 			write: func(b []byte, g Text) ([]byte, bool) { return appendNum(b, g.Size) }},
-		field[Text]{key: "align", read: func(r *jsonReader, g Text) Text { g.Align = TextAlign(r.str()); return g },
+		field[Text]{key: "align", read: func(r *jsonReader, g Text) Text { g.Align = text.Align(r.str()); return g },
 			write: func(b []byte, g Text) ([]byte, bool) { return appendJSONString(b, string(g.Align)), true },
 			omit:  func(g Text) bool { return g.Align == "" }},
 		field[Text]{key: "font", read: func(r *jsonReader, g Text) Text { g.Font = string(r.str()); return g },
@@ -1532,7 +1489,7 @@ var partFields = []field[PolygonPart]{
 			p.Holes = nil
 			return p
 		}
-		p.Holes = [][]Vec{}
+		p.Holes = [][]geom.Vec{}
 		for more := r.arrayStart(); more; more = r.arrayNext() {
 			p.Holes = append(p.Holes, r.vecs())
 		}

@@ -14,6 +14,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cadrun/cadrun/internal/golden"
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // sampleScene holds every entity kind, holes, a custom pivot, nested groups, a changed z
@@ -25,18 +28,18 @@ func sampleScene(t testing.TB) *Scene {
 		name  string
 		shape Shape
 	}{
-		{"line", Line{Points: []Vec{{0, 0}, {10, 5}, {20, 0}}}},
-		{"circle", Circle{Center: Vec{1.5, -2.25}, Radius: 3}},
-		{"rect", Rect{Center: Vec{30, 0}, Width: 8, Height: 4}},
-		{"ellipse", Ellipse{Center: Vec{0, 20}, RX: 6, RY: 2}},
-		{"rounded", RoundedRect{Center: Vec{20, 20}, Width: 10, Height: 6, Radius: 1.5}},
-		{"arc", Arc{Center: Vec{-20, 0}, Radius: 5, Start: 0.1, End: 2.9}},
+		{"line", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 5}, {X: 20, Y: 0}}}},
+		{"circle", Circle{Center: geom.Vec{X: 1.5, Y: -2.25}, Radius: 3}},
+		{"rect", Rect{Center: geom.Vec{X: 30, Y: 0}, Width: 8, Height: 4}},
+		{"ellipse", Ellipse{Center: geom.Vec{X: 0, Y: 20}, RX: 6, RY: 2}},
+		{"rounded", RoundedRect{Center: geom.Vec{X: 20, Y: 20}, Width: 10, Height: 6, Radius: 1.5}},
+		{"arc", Arc{Center: geom.Vec{X: -20, Y: 0}, Radius: 5, Start: 0.1, End: 2.9}},
 		{"plate", Polygon{Parts: []PolygonPart{{
-			Outer: []Vec{{-10, -30}, {10, -30}, {10, -20}, {-10, -20}},
-			Holes: [][]Vec{{{-8, -28}, {-8, -22}, {-2, -22}, {-2, -28}}},
+			Outer: []geom.Vec{{X: -10, Y: -30}, {X: 10, Y: -30}, {X: 10, Y: -20}, {X: -10, Y: -20}},
+			Holes: [][]geom.Vec{{{X: -8, Y: -28}, {X: -8, Y: -22}, {X: -2, Y: -22}, {X: -2, Y: -28}}},
 		}}}},
 		{"curve", &PathShape{Data: "M 0 40 C 5 50 15 50 20 40 S 35 30 40 40 Q 45 45 50 40 A 5 5 0 0 1 60 40 Z"}},
-		{"label", &Text{Text: "Hi, Ø20", Pos: Vec{0, -40}, Size: 4, Align: AlignCenter, Font: "mono"}},
+		{"label", &Text{Text: "Hi, Ø20", Pos: geom.Vec{X: 0, Y: -40}, Size: 4, Align: text.AlignCenter, Font: "mono"}},
 	}
 	for _, p := range puts {
 		if _, err := s.Put(p.name, p.shape); err != nil {
@@ -44,10 +47,10 @@ func sampleScene(t testing.TB) *Scene {
 		}
 	}
 	steps := []error{
-		s.SetPivot("rect", Vec{26, -2}),
+		s.SetPivot("rect", geom.Vec{X: 26, Y: -2}),
 		s.Rotate("rect", math.Pi/7, SpaceWorld),
 		s.Scale("ellipse", -1, 2, SpaceWorld, nil),
-		s.Translate("arc", Vec{0.1, 1e-7}, SpaceWorld),
+		s.Translate("arc", geom.Vec{X: 0.1, Y: 1e-7}, SpaceWorld),
 		s.SetFill("plate", &Color{0.2, 0.4, 0.6, 0.5}),
 		s.SetStroke("circle", &Color{1, 0, 0, 1}, 0.25),
 		s.SetStroke("line", nil, -1),
@@ -270,16 +273,16 @@ func (g *sceneGen) num() float64 {
 	}
 }
 
-func (g *sceneGen) vec() Vec { return Vec{g.num(), g.num()} }
+func (g *sceneGen) vec() geom.Vec { return geom.Vec{X: g.num(), Y: g.num()} }
 
-func (g *sceneGen) vecs() []Vec {
+func (g *sceneGen) vecs() []geom.Vec {
 	switch g.rng.IntN(8) {
 	case 0:
 		return nil
 	case 1:
-		return []Vec{}
+		return []geom.Vec{}
 	}
-	pts := make([]Vec, g.rng.IntN(6))
+	pts := make([]geom.Vec, g.rng.IntN(6))
 	for i := range pts {
 		pts[i] = g.vec()
 	}
@@ -324,7 +327,7 @@ func (g *sceneGen) shape() Shape {
 			p.Parts[i].Outer = g.vecs()
 			switch g.rng.IntN(3) {
 			case 0:
-				p.Parts[i].Holes = [][]Vec{}
+				p.Parts[i].Holes = [][]geom.Vec{}
 			case 1:
 				for range g.rng.IntN(3) + 1 {
 					p.Parts[i].Holes = append(p.Parts[i].Holes, g.vecs())
@@ -355,7 +358,7 @@ func (g *sceneGen) shape() Shape {
 		if !g.plain && g.rng.IntN(4) == 0 {
 			return (*Text)(nil)
 		}
-		t := &Text{Text: g.str(), Pos: g.vec(), Size: g.num(), Align: TextAlign(g.str()), Font: g.str(), NoLint: g.rng.IntN(2) == 0}
+		t := &Text{Text: g.str(), Pos: g.vec(), Size: g.num(), Align: text.Align(g.str()), Font: g.str(), NoLint: g.rng.IntN(2) == 0}
 		for range g.rng.IntN(3) {
 			t.Fallback = append(t.Fallback, g.str())
 		}
@@ -383,12 +386,12 @@ func (g *sceneGen) shape() Shape {
 // drafting gives a style random drafting fields, and the scene the layer they name.
 func (g *sceneGen) drafting(s *Scene, st *Style) {
 	if g.rng.IntN(2) == 0 {
-		st.Linetype = Linetypes[g.rng.IntN(len(Linetypes))].Name
+		st.Linetype = drafting.Linetypes[g.rng.IntN(len(drafting.Linetypes))].Name
 		st.LinetypeScale = math.Abs(g.num())
 	}
 	st.ColorSet = g.rng.IntN(2) == 0
 	if g.rng.IntN(3) == 0 {
-		st.Hatch = HatchPatterns[g.rng.IntN(len(HatchPatterns))].Name
+		st.Hatch = drafting.HatchPatterns[g.rng.IntN(len(drafting.HatchPatterns))].Name
 		st.HatchAngle, st.HatchScale = g.num(), math.Abs(g.num())
 		if g.rng.IntN(2) == 0 {
 			st.HatchColor = g.color()
@@ -397,7 +400,7 @@ func (g *sceneGen) drafting(s *Scene, st *Style) {
 	if g.rng.IntN(2) == 0 {
 		name := g.str()
 		if s.layer(name) == nil {
-			s.layers = append(s.layers, Layer{Name: name, Color: g.color(), Linetype: Linetypes[g.rng.IntN(len(Linetypes))].Name,
+			s.layers = append(s.layers, Layer{Name: name, Color: g.color(), Linetype: drafting.Linetypes[g.rng.IntN(len(drafting.Linetypes))].Name,
 				Lineweight: math.Abs(g.num()), Plot: g.rng.IntN(2) == 0})
 		}
 		st.Layer = name
@@ -500,7 +503,7 @@ func FuzzAppendFloat(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := appendFloat(nil, v); !bytes.Equal(got, want) {
+		if got := geom.AppendFloat(nil, v); !bytes.Equal(got, want) {
 			t.Fatalf("%v (%#x): got %s, want %s", v, bits, got, want)
 		}
 	})

@@ -2,87 +2,25 @@ package scene
 
 // Linetypes and layers are drafting properties, not geometry: they change how a stroke is
 // drawn, never the outline, so every measure and boolean ignores them. A linetype is one of a
-// fixed set of dash patterns (the ones every CAD program ships, as in AutoCAD's acad.lin);
-// a layer is a named row of a table in the scene that entities point to by name, so that one
-// change to the row changes every entity on it. Both are resolved when the scene is drawn
-// (Scene.Drawn), never copied into the entities.
+// fixed set of dash patterns (drafting.Linetypes); a layer is a named row of a table in the
+// scene that entities point to by name, so that one change to the row changes every entity
+// on it. Both are resolved when the scene is drawn (Scene.Drawn), never copied into the
+// entities.
 
 import (
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strings"
+
+	"github.com/cadrun/cadrun/scene/drafting"
 )
 
-// Errors of the drafting properties.
-var (
-	// ErrBadLinetype is returned for a linetype name that is not in Linetypes.
-	ErrBadLinetype = errors.New("unknown linetype")
-	// ErrNoLayer is returned when an entity is put on a layer that was not created.
-	ErrNoLayer = errors.New("no such layer")
-)
+// ErrNoLayer is returned when an entity is put on a layer that was not created.
+var ErrNoLayer = errors.New("no such layer")
 
 // MaxLayers caps the layers of one scene; it is documented in docs/limits.md.
 const MaxLayers = 1000
-
-// Linetype is a named dash pattern.
-type Linetype struct {
-	Name string
-	// Pattern is the dash pattern at scale 1, in scene units: dashes (> 0) and gaps (< 0)
-	// alternating from a dash, as DXF writes them; a dash of 0 is a dot. Empty: continuous.
-	Pattern []float64
-	Doc     string
-}
-
-// Linetypes are the linetypes a stroke may have: acad.lin's patterns (given there in inches)
-// times 12, which makes a dashed line 6 on, 3 off, the size that reads on a drawing in
-// millimetres at 1:1. A scale multiplies every length.
-var Linetypes = []Linetype{
-	{Name: "continuous", Doc: "Solid line"},
-	{Name: "dashed", Pattern: []float64{6, -3}, Doc: "Dashed __ __ __"},
-	{Name: "hidden", Pattern: []float64{3, -1.5}, Doc: "Hidden _ _ _ _"},
-	{Name: "center", Pattern: []float64{15, -3, 3, -3}, Doc: "Center ____ _ ____ _"},
-	{Name: "phantom", Pattern: []float64{15, -3, 3, -3, 3, -3}, Doc: "Phantom ____ _ _ ____"},
-	{Name: "dot", Pattern: []float64{0, -3}, Doc: "Dot . . . ."},
-}
-
-// LinetypeNames lists the linetype names, for messages and docs.
-func LinetypeNames() []string {
-	out := make([]string, len(Linetypes))
-	for i, lt := range Linetypes {
-		out[i] = lt.Name
-	}
-	return out
-}
-
-// LookupLinetype returns the named linetype.
-func LookupLinetype(name string) (Linetype, error) {
-	for _, lt := range Linetypes {
-		if lt.Name == name {
-			return lt, nil
-		}
-	}
-	return Linetype{}, fmt.Errorf("%w %q: use one of %s", ErrBadLinetype, name, strings.Join(LinetypeNames(), ", "))
-}
-
-// Dashes is the dash pattern of a linetype at a scale as lengths without signs (dash, gap,
-// dash, gap, ...), as SVG, PDF and the rasteriser take it; nil for a continuous line or an
-// unknown name.
-func Dashes(name string, scale float64) []float64 {
-	lt, err := LookupLinetype(name)
-	if err != nil || len(lt.Pattern) == 0 {
-		return nil
-	}
-	if scale <= 0 {
-		scale = 1
-	}
-	out := make([]float64, len(lt.Pattern))
-	for i, v := range lt.Pattern {
-		out[i] = math.Abs(v) * scale
-	}
-	return out
-}
 
 // Layer is a row of the scene's layer table. An entity on it takes its colour, linetype and
 // lineweight where the entity sets none; Plot false keeps it out of pictures and prints.
@@ -109,7 +47,7 @@ func (l *Layer) validate() error {
 		return fmt.Errorf("layer %q: %w", l.Name, err)
 	}
 	if l.Linetype != "" {
-		if _, err := LookupLinetype(l.Linetype); err != nil {
+		if _, err := drafting.LookupLinetype(l.Linetype); err != nil {
 			return fmt.Errorf("layer %q: %w", l.Name, err)
 		}
 	}
@@ -199,7 +137,7 @@ func (s *Scene) SetLinetype(name, linetype string, scale float64) error {
 		return err
 	}
 	if linetype != "" {
-		if _, err := LookupLinetype(linetype); err != nil {
+		if _, err := drafting.LookupLinetype(linetype); err != nil {
 			return err
 		}
 	}
@@ -232,7 +170,7 @@ type Drawn struct {
 }
 
 // Dashes is the drawn dash pattern (see the function Dashes); nil for a continuous line.
-func (d Drawn) Dashes() []float64 { return Dashes(d.Style.Linetype, d.Style.LinetypeScale) }
+func (d Drawn) Dashes() []float64 { return drafting.Dashes(d.Style.Linetype, d.Style.LinetypeScale) }
 
 // Drawn resolves e's drafting properties. A scene that has never had a linetype or a layer
 // answers e's own style at once.

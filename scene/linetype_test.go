@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -15,10 +17,10 @@ import (
 func draftingScene(t *testing.T) *Scene {
 	t.Helper()
 	s := New()
-	must(t, putShape(s, "door", Line{Points: []Vec{{0, 0}, {10, 0}}}))
-	must(t, putShape(s, "window", Line{Points: []Vec{{0, 5}, {10, 5}}}))
-	must(t, putShape(s, "axis", Line{Points: []Vec{{0, 9}, {10, 9}}}))
-	must(t, putShape(s, "red", Line{Points: []Vec{{0, 12}, {10, 12}}}))
+	must(t, putShape(s, "door", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}}}))
+	must(t, putShape(s, "window", Line{Points: []geom.Vec{{X: 0, Y: 5}, {X: 10, Y: 5}}}))
+	must(t, putShape(s, "axis", Line{Points: []geom.Vec{{X: 0, Y: 9}, {X: 10, Y: 9}}}))
+	must(t, putShape(s, "red", Line{Points: []geom.Vec{{X: 0, Y: 12}, {X: 10, Y: 12}}}))
 	_, err := s.CreateGroup("walls", []string{"door", "window"})
 	must(t, err)
 	must(t, s.SetLinetype("walls", "dashed", 0.5))
@@ -115,7 +117,7 @@ func TestDraftingErrors(t *testing.T) {
 	s := New()
 	must(t, putShape(s, "c", Circle{Radius: 1}))
 	err := s.SetLinetype("c", "dashdot", 1)
-	if !errors.Is(err, ErrBadLinetype) || err.Error() != `unknown linetype "dashdot": use one of continuous, dashed, hidden, center, phantom, dot` {
+	if !errors.Is(err, drafting.ErrBadLinetype) || err.Error() != `unknown linetype "dashdot": use one of continuous, dashed, hidden, center, phantom, dot` {
 		t.Errorf("unknown linetype: got %v", err)
 	}
 	err = s.SetLayer("c", "cut")

@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // DefaultMinTextMM is the smallest text height on paper, in millimetres, that the lint lets
@@ -88,7 +90,7 @@ type BooleanOp struct {
 type Finding struct {
 	Rule     string   `json:"rule"`
 	Entities []string `json:"entities"`
-	At       Vec      `json:"at"` // a world point on or near the entities, to look at
+	At       geom.Vec `json:"at"` // a world point on or near the entities, to look at
 	Message  string   `json:"message"`
 }
 
@@ -166,13 +168,13 @@ func IsLintNote(f Finding) bool { return f.Rule == RuleLintLimit }
 // lintShape is a shape entity as the rules see it, in world coordinates.
 type lintShape struct {
 	e      *Entity
-	world  Affine
-	box    Box
+	world  geom.Affine
+	box    geom.Box
 	layer  string // the top-level group it is in, "" at the top level
 	cut    bool   // layer is a cut layer (IsCutLayer)
 	draws  bool   // it has a visible fill or stroke
 	closed bool   // it encloses an area (an arc does not: it is cut as an arc)
-	outln  []Polyline
+	outln  []geom.Polyline
 	text   int     // its place among the texts (linter.texts, linter.frames), for a text or a dimension
 	size   float64 // a text's or a dimension text's height in world units
 }
@@ -190,7 +192,7 @@ type linter struct {
 	frames []DimText
 	// layouts lays each dimension out once: its bounds, its text's frame, its outline.
 	layouts Layouts
-	all     Box       // the bounds of every shape
+	all     geom.Box  // the bounds of every shape
 	grid    *lintGrid // made by the first rule that looks near a shape (near)
 	tol     float64   // what counts as the same point: a millionth of the drawing's size
 	// What the rules read, counted as the scene is: texts that may state a size, lines, shapes
@@ -276,7 +278,7 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 	// and the pointers into it stay put.
 	slab := make([]lintShape, 0, s.Len())
 	l.shapes = make([]*lintShape, 0, s.Len())
-	world := make([]Affine, 0, 8)
+	world := make([]geom.Affine, 0, 8)
 	layers := make([]string, 0, 8)
 	cut := false // layers[0] is a cut layer
 	for depth, e := range s.Walk() {
@@ -313,7 +315,7 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 			l.lines++
 		case *Text:
 			sh.text, sh.size = len(l.texts), g.Size*scaleOf(m)
-			l.texts, l.frames = append(l.texts, sh), append(l.frames, DimText{Box: sh.box, Place: Identity})
+			l.texts, l.frames = append(l.texts, sh), append(l.frames, DimText{Box: sh.box, Place: geom.Identity})
 			if !g.NoLint {
 				l.labels++
 			}
@@ -332,7 +334,7 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 // bounds is shapeBounds, found for a text that is not turned from its glyphs' own box
 // instead of from every glyph moved (the bulk of the lint's time on a scene of labels), and
 // for a dimension from the layout the lint keeps.
-func (l *linter) bounds(sh Shape, m Affine) Box {
+func (l *linter) bounds(sh Shape, m geom.Affine) geom.Box {
 	if d, ok := sh.(*Dimension); ok {
 		p, _ := l.layouts.of(d, m)
 		return p.Bounds()
@@ -345,7 +347,7 @@ func (l *linter) bounds(sh Shape, m Affine) Box {
 	if !b.NonEmpty {
 		return b
 	}
-	var out Box
+	var out geom.Box
 	out.Extend(m.Apply(b.Min.Add(t.Pos)))
 	out.Extend(m.Apply(b.Max.Add(t.Pos)))
 	return out
@@ -375,7 +377,7 @@ func draws(e *Entity) bool {
 }
 
 // add keeps a finding, or counts it past the cap.
-func (l *linter) add(rule string, at Vec, msg string, entities ...string) {
+func (l *linter) add(rule string, at geom.Vec, msg string, entities ...string) {
 	if len(l.found) >= l.opts.MaxFindings {
 		l.more++
 		return
@@ -386,24 +388,24 @@ func (l *linter) add(rule string, at Vec, msg string, entities ...string) {
 // outline is sh's world outline as polylines, flattened once. The points it makes are
 // checks too, counted before they are made: a long Bézier path is a million points
 // (MaxFlattenPoints) that no comparison counted; none once the budget is spent.
-func (l *linter) outline(sh *lintShape) []Polyline {
+func (l *linter) outline(sh *lintShape) []geom.Polyline {
 	if sh.outln == nil {
 		if l.stopped != "" {
 			return nil
 		}
-		var p Path
+		var p geom.Path
 		if d, ok := sh.e.Shape.(*Dimension); ok {
 			p, _ = l.layouts.of(d, sh.world)
 		} else {
 			p = AppendOutline(nil, sh.e.Shape, sh.world)
 		}
-		tol := p.BudgetTolerance(curveTolerance(sh.box), MaxFlattenPoints)
+		tol := p.BudgetTolerance(curveTolerance(sh.box), geom.MaxFlattenPoints)
 		n := p.FlattenPoints(tol)
 		if !l.spend(n) {
 			return nil
 		}
-		if n <= MaxFlattenPoints {
-			sh.outln = p.flatten(tol, n) // within the budget at tol: Flatten would count again
+		if n <= geom.MaxFlattenPoints {
+			sh.outln = p.FlattenAt(tol, n) // within the budget at tol: Flatten would count again
 		} else {
 			sh.outln = p.Flatten(tol)
 		}
@@ -412,16 +414,16 @@ func (l *linter) outline(sh *lintShape) []Polyline {
 }
 
 // scaleOf is how much m enlarges lengths, on average over directions of area: sqrt|det|.
-func scaleOf(m Affine) float64 { return math.Sqrt(math.Abs(m.Det())) }
+func scaleOf(m geom.Affine) float64 { return math.Sqrt(math.Abs(m.Det())) }
 
 // boxesOverlap reports whether two non-empty boxes share a point.
-func boxesOverlap(a, b Box) bool {
+func boxesOverlap(a, b geom.Box) bool {
 	return a.NonEmpty && b.NonEmpty && a.Min.X <= b.Max.X && b.Min.X <= a.Max.X && a.Min.Y <= b.Max.Y && b.Min.Y <= a.Max.Y
 }
 
 // grow is b with margin d on every side.
-func grow(b Box, d float64) Box {
-	return Box{Min: Vec{b.Min.X - d, b.Min.Y - d}, Max: Vec{b.Max.X + d, b.Max.Y + d}, NonEmpty: b.NonEmpty}
+func grow(b geom.Box, d float64) geom.Box {
+	return geom.Box{Min: geom.Vec{X: b.Min.X - d, Y: b.Min.Y - d}, Max: geom.Vec{X: b.Max.X + d, Y: b.Max.Y + d}, NonEmpty: b.NonEmpty}
 }
 
 // --- rule: size labels ---------------------------------------------------------------
@@ -591,11 +593,11 @@ func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape, general b
 // labelGap is how far the box b of a label lies from o's outline: 0 where the outline passes
 // through it. A circle is measured in closed form; other shapes on their flattened outline
 // (outline, counted against the budget), or on their box once the budget is spent.
-func (l *linter) labelGap(b Box, o *lintShape) float64 {
+func (l *linter) labelGap(b geom.Box, o *lintShape) float64 {
 	if c, ok := o.e.Shape.(Circle); ok {
 		if k, ok := similarityScale(o.world); ok {
 			cen, r := o.world.Apply(c.Center), c.Radius*k
-			near, far := boxGap(b, Box{Min: cen, Max: cen, NonEmpty: true}), 0.0
+			near, far := boxGap(b, geom.Box{Min: cen, Max: cen, NonEmpty: true}), 0.0
 			for _, p := range boxCorners(b) {
 				far = max(far, p.Sub(cen).Len())
 			}
@@ -613,14 +615,14 @@ func (l *linter) labelGap(b Box, o *lintShape) float64 {
 			break
 		}
 		if n == 1 {
-			best = min(best, boxGap(b, Box{Min: pts[0], Max: pts[0], NonEmpty: true}))
+			best = min(best, boxGap(b, geom.Box{Min: pts[0], Max: pts[0], NonEmpty: true}))
 		}
 		for i := 0; i+1 < n || pl.Closed && i < n && n > 1; i++ {
 			p, q := pts[i], pts[(i+1)%n]
 			if segmentInBox(p, q, b) {
 				return 0
 			}
-			best = min(best, boxGap(b, Box{Min: p, Max: p, NonEmpty: true}), boxGap(b, Box{Min: q, Max: q, NonEmpty: true}))
+			best = min(best, boxGap(b, geom.Box{Min: p, Max: p, NonEmpty: true}), boxGap(b, geom.Box{Min: q, Max: q, NonEmpty: true}))
 			for _, corner := range boxCorners(b) {
 				best = min(best, closestOnSegment(corner, p, q).Sub(corner).Len())
 			}
@@ -715,10 +717,10 @@ func (l *linter) radii(o *lintShape) []float64 {
 			return nil
 		}
 		var out []float64
-		addRing := func(ring []Vec, bulges []float64) {
+		addRing := func(ring []geom.Vec, bulges []float64) {
 			for i := range ring {
-				if b := bulgeOf(bulges, i); b != 0 && len(out) < 64 {
-					r := edgeArc(ring[i], ring[(i+1)%len(ring)], b).r * k
+				if b := geom.BulgeOf(bulges, i); b != 0 && len(out) < 64 {
+					r := geom.EdgeArc(ring[i], ring[(i+1)%len(ring)], b).R * k
 					if !slices.ContainsFunc(out, func(x float64) bool { return math.Abs(x-r) <= 1e-9*r }) {
 						out = append(out, r)
 					}
@@ -736,8 +738,8 @@ func (l *linter) radii(o *lintShape) []float64 {
 	return nil
 }
 
-func worldPoints(pts []Vec, m Affine) []Vec {
-	out := make([]Vec, len(pts))
+func worldPoints(pts []geom.Vec, m geom.Affine) []geom.Vec {
+	out := make([]geom.Vec, len(pts))
 	for i, p := range pts {
 		out[i] = m.Apply(p)
 	}
@@ -852,8 +854,8 @@ func (nm named) String() string {
 }
 
 // worldBox is the world bounds of box b in a frame placed by m.
-func worldBox(b Box, m Affine) Box {
-	var out Box
+func worldBox(b geom.Box, m geom.Affine) geom.Box {
+	var out geom.Box
 	for _, q := range boxCorners(b) {
 		out.Extend(m.Apply(q))
 	}
@@ -861,14 +863,14 @@ func worldBox(b Box, m Affine) Box {
 }
 
 // boxCorners are b's corners in order round it.
-func boxCorners(b Box) [4]Vec {
-	return [4]Vec{b.Min, {X: b.Max.X, Y: b.Min.Y}, b.Max, {X: b.Min.X, Y: b.Max.Y}}
+func boxCorners(b geom.Box) [4]geom.Vec {
+	return [4]geom.Vec{b.Min, {X: b.Max.X, Y: b.Min.Y}, b.Max, {X: b.Min.X, Y: b.Max.Y}}
 }
 
 // framesOverlap reports whether the letters' box of a text standing in frame o meets the
 // inside of box in, in the frame toLocal maps the world to: an edge of o's box crosses it, or
 // one box holds the other.
-func framesOverlap(in Box, toLocal Affine, o DimText) bool {
+func framesOverlap(in geom.Box, toLocal geom.Affine, o DimText) bool {
 	m := toLocal.Mul(o.Place)
 	c := boxCorners(o.Box)
 	for i := range c {
@@ -886,7 +888,7 @@ func framesOverlap(in Box, toLocal Affine, o DimText) bool {
 
 // crosses reports whether o's outline passes through the inside of box b, in the frame
 // toLocal maps the world to.
-func (l *linter) crosses(o *lintShape, b Box, toLocal Affine) bool {
+func (l *linter) crosses(o *lintShape, b geom.Box, toLocal geom.Affine) bool {
 	for _, pl := range l.outline(o) {
 		pts := pl.Points
 		n := len(pts)
@@ -903,7 +905,7 @@ func (l *linter) crosses(o *lintShape, b Box, toLocal Affine) bool {
 }
 
 // segmentInBox reports whether the segment pq meets the inside of b (Liang–Barsky clipping).
-func segmentInBox(p, q Vec, b Box) bool {
+func segmentInBox(p, q geom.Vec, b geom.Box) bool {
 	t0, t1 := 0.0, 1.0
 	d := q.Sub(p)
 	clip := func(den, num float64) bool { // the segment's part with den·t <= num
@@ -1149,13 +1151,13 @@ func (l *linter) sameOutline(a, b *lintShape) bool {
 	return true
 }
 
-func (l *linter) samePolyline(a, b Polyline) bool {
+func (l *linter) samePolyline(a, b geom.Polyline) bool {
 	x, y := a.Points, b.Points
 	if a.Closed != b.Closed || len(x) != len(y) || len(x) == 0 {
 		return false
 	}
 	n := len(x)
-	same := func(i Vec, j Vec) bool { return i.Sub(j).Len() <= l.tol }
+	same := func(i geom.Vec, j geom.Vec) bool { return i.Sub(j).Len() <= l.tol }
 	try := func(shift int, dir int) bool {
 		if !l.spend(n) {
 			return false
@@ -1208,7 +1210,7 @@ func IsCutLayer(name string) bool { return cutLayer().MatchString(name) }
 func (l *linter) openCuts() {
 	type end struct {
 		sh *lintShape
-		p  Vec
+		p  geom.Vec
 	}
 	var ends []end
 	for _, sh := range l.shapes {
@@ -1222,7 +1224,7 @@ func (l *linter) openCuts() {
 		}
 	}
 	q := 4 * l.tol
-	cell := func(p Vec) [2]int64 { return [2]int64{int64(math.Floor(p.X / q)), int64(math.Floor(p.Y / q))} }
+	cell := func(p geom.Vec) [2]int64 { return [2]int64{int64(math.Floor(p.X / q)), int64(math.Floor(p.Y / q))} }
 	at := map[[2]int64][]int{}
 	for i, e := range ends {
 		c := cell(e.p)
@@ -1230,7 +1232,7 @@ func (l *linter) openCuts() {
 	}
 	reported := map[*lintShape]bool{}
 	for i, e := range ends {
-		if reported[e.sh] || l.endMeets(i, e.p, func(j int) Vec { return ends[j].p }, at, cell(e.p)) {
+		if reported[e.sh] || l.endMeets(i, e.p, func(j int) geom.Vec { return ends[j].p }, at, cell(e.p)) {
 			continue
 		}
 		if l.stopped != "" {
@@ -1244,7 +1246,7 @@ func (l *linter) openCuts() {
 // endMeets reports whether end i at p meets another end (the other end of its own outline
 // too: then the outline closes on itself) within the tolerance, looking in p's cell and its
 // neighbours.
-func (l *linter) endMeets(i int, p Vec, pos func(int) Vec, at map[[2]int64][]int, c [2]int64) bool {
+func (l *linter) endMeets(i int, p geom.Vec, pos func(int) geom.Vec, at map[[2]int64][]int, c [2]int64) bool {
 	for dx := int64(-1); dx <= 1; dx++ {
 		for dy := int64(-1); dy <= 1; dy++ {
 			for _, j := range at[[2]int64{c[0] + dx, c[1] + dy}] {
@@ -1311,9 +1313,9 @@ func (l *linter) keptInputs() {
 // about one shape per cell. A shape spanning more than maxLintCells cells is kept in a list
 // of large ones that every query also visits, so that one huge plate does not fill the grid.
 type lintGrid struct {
-	box   Box
-	n     int // cells per side
-	cw    Vec // a cell's size
+	box   geom.Box
+	n     int      // cells per side
+	cw    geom.Vec // a cell's size
 	cells [][]int
 	large []int
 	all   []*lintShape
@@ -1323,11 +1325,11 @@ type lintGrid struct {
 
 const maxLintCells = 64
 
-func newLintGrid(box Box, shapes []*lintShape) *lintGrid {
+func newLintGrid(box geom.Box, shapes []*lintShape) *lintGrid {
 	g := &lintGrid{box: box, all: shapes, mark: make([]int, len(shapes))}
 	g.n = max(1, int(math.Sqrt(float64(len(shapes)))))
 	sz := box.Size()
-	g.cw = Vec{max(sz.X/float64(g.n), 1e-300), max(sz.Y/float64(g.n), 1e-300)}
+	g.cw = geom.Vec{X: max(sz.X/float64(g.n), 1e-300), Y: max(sz.Y/float64(g.n), 1e-300)}
 	g.cells = make([][]int, g.n*g.n)
 	for i, sh := range shapes {
 		if !sh.box.NonEmpty {
@@ -1348,7 +1350,7 @@ func newLintGrid(box Box, shapes []*lintShape) *lintGrid {
 }
 
 // span is the range of cells b covers, clamped to the grid.
-func (g *lintGrid) span(b Box) (x0, y0, x1, y1 int) {
+func (g *lintGrid) span(b geom.Box) (x0, y0, x1, y1 int) {
 	c := func(v, lo, w float64) int {
 		i := math.Floor((v - lo) / w)
 		return int(min(max(i, 0), float64(g.n-1)))
@@ -1358,7 +1360,7 @@ func (g *lintGrid) span(b Box) (x0, y0, x1, y1 int) {
 
 // near calls f once for every shape that may meet b (callers test the boxes), until f
 // returns false or the budget runs out: each cell looked in and each shape found is a check.
-func (l *linter) near(b Box, f func(*lintShape) bool) {
+func (l *linter) near(b geom.Box, f func(*lintShape) bool) {
 	if l.grid == nil {
 		l.grid = newLintGrid(l.all, l.shapes)
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/internal/golden"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // randomDrawing draws n entities of every kind the lint reads, at random on a sheet of about
@@ -33,7 +34,9 @@ func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, [
 		names = append(names, name)
 		return name
 	}
-	at := func() Vec { return Vec{math.Round(rng.Float64()*size*10) / 10, math.Round(rng.Float64()*size*10) / 10} }
+	at := func() geom.Vec {
+		return geom.Vec{X: math.Round(rng.Float64()*size*10) / 10, Y: math.Round(rng.Float64()*size*10) / 10}
+	}
 	labels := []string{"Ø%d", "⌀%d", "R%d", "%d x %d", "%d×%d mm", "%d mm", "6 HOLES Ø%d EQ SP", "R%d TYP", "PART %d", "4x Ø%d", "NOTE"}
 	var booleans []BooleanOp
 	must := func(err error) {
@@ -57,9 +60,9 @@ func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, [
 		case 5:
 			name = put(Arc{Center: c, Radius: r, Start: float64(rng.IntN(4)) * math.Pi / 2, End: float64(4+rng.IntN(4)) * math.Pi / 2})
 		case 6:
-			pts := []Vec{c}
+			pts := []geom.Vec{c}
 			for range 1 + rng.IntN(3) {
-				pts = append(pts, pts[len(pts)-1].Add(Vec{float64(rng.IntN(21) - 10), float64(rng.IntN(21) - 10)}))
+				pts = append(pts, pts[len(pts)-1].Add(geom.Vec{X: float64(rng.IntN(21) - 10), Y: float64(rng.IntN(21) - 10)}))
 			}
 			if rng.IntN(5) == 0 {
 				pts = append(pts, c) // closes on itself
@@ -67,7 +70,7 @@ func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, [
 			name = put(Line{Points: pts})
 		case 7:
 			w, h := 2*r, r
-			outer := []Vec{c, c.Add(Vec{w, 0}), c.Add(Vec{w, h}), c.Add(Vec{0, h})}
+			outer := []geom.Vec{c, c.Add(geom.Vec{X: w, Y: 0}), c.Add(geom.Vec{X: w, Y: h}), c.Add(geom.Vec{X: 0, Y: h})}
 			var bulges []float64
 			if rng.IntN(2) == 0 {
 				bulges = []float64{0, 1, 0, 1} // a slot
@@ -88,10 +91,10 @@ func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, [
 			}
 			name = put(&Text{Text: text, Pos: c, Size: float64(1+rng.IntN(4)) * 1.25, NoLint: rng.IntN(10) == 0})
 		case 11:
-			d := &Dimension{Type: DimAligned, Points: []Vec{c, c.Add(Vec{float64(5 + rng.IntN(30)), float64(rng.IntN(10))})}, Offset: float64(rng.IntN(11) - 5), Precision: rng.IntN(3), Size: 2.5}
+			d := &Dimension{Type: DimAligned, Points: []geom.Vec{c, c.Add(geom.Vec{X: float64(5 + rng.IntN(30)), Y: float64(rng.IntN(10))})}, Offset: float64(rng.IntN(11) - 5), Precision: rng.IntN(3), Size: 2.5}
 			switch rng.IntN(3) {
 			case 0:
-				d.Type, d.Points, d.Radius, d.Angle = DimDiameter, []Vec{c}, r, rng.Float64()*math.Pi
+				d.Type, d.Points, d.Radius, d.Angle = DimDiameter, []geom.Vec{c}, r, rng.Float64()*math.Pi
 			case 1:
 				d.Text = fmt.Sprintf("%d", rng.IntN(40))
 			}
@@ -108,9 +111,9 @@ func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, [
 			m := e.Transform
 			switch rng.IntN(3) {
 			case 0:
-				m.Translate = m.Translate.Add(Vec{size * 1e-7, 0})
+				m.Translate = m.Translate.Add(geom.Vec{X: size * 1e-7, Y: 0})
 			case 1:
-				m.Translate = m.Translate.Add(Vec{size * 1e-5, 0})
+				m.Translate = m.Translate.Add(geom.Vec{X: size * 1e-5, Y: 0})
 			}
 			ne, _ := s.Lookup(name)
 			ne.Transform = m

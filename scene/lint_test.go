@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -21,7 +22,7 @@ type lintCase struct {
 
 func TestLintRules(t *testing.T) {
 	t.Parallel()
-	text := func(s string, x, y, size float64) *Text { return &Text{Text: s, Pos: Vec{x, y}, Size: size} }
+	text := func(s string, x, y, size float64) *Text { return &Text{Text: s, Pos: geom.Vec{X: x, Y: y}, Size: size} }
 	group := func(t *testing.T, s *Scene, name string, members ...string) {
 		t.Helper()
 		if _, err := s.CreateGroup(name, members); err != nil {
@@ -30,10 +31,10 @@ func TestLintRules(t *testing.T) {
 	}
 	square := func(t *testing.T, s *Scene, prefix string, x0, y0, side float64) []string {
 		var names []string
-		pts := []Vec{{x0, y0}, {x0 + side, y0}, {x0 + side, y0 + side}, {x0, y0 + side}}
+		pts := []geom.Vec{{X: x0, Y: y0}, {X: x0 + side, Y: y0}, {X: x0 + side, Y: y0 + side}, {X: x0, Y: y0 + side}}
 		for i := range pts {
 			n := fmt.Sprintf("%s%d", prefix, i)
-			mustPut(t, s, n, Line{Points: []Vec{pts[i], pts[(i+1)%4]}})
+			mustPut(t, s, n, Line{Points: []geom.Vec{pts[i], pts[(i+1)%4]}})
 			names = append(names, n)
 		}
 		return names
@@ -50,7 +51,7 @@ func TestLintRules(t *testing.T) {
 		}},
 		{name: "diameter label beside a plate and its hole", rule: RuleSizeLabel, draw: func(t *testing.T, s *Scene) {
 			mustPut(t, s, "plate", Rect{Width: 100, Height: 60})
-			mustPut(t, s, "hole", Circle{Center: Vec{20, 0}, Radius: 3})
+			mustPut(t, s, "hole", Circle{Center: geom.Vec{X: 20, Y: 0}, Radius: 3})
 			mustPut(t, s, "label", text("Ø6", 25, 0, 3))
 		}},
 		{name: "radius label on a rounded corner", rule: RuleSizeLabel, draw: func(t *testing.T, s *Scene) {
@@ -92,26 +93,26 @@ func TestLintRules(t *testing.T) {
 		}},
 		{name: "an outline through a text", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
 			mustPut(t, s, "a", text("PART A", 0, 0, 5))
-			mustPut(t, s, "edge", Line{Points: []Vec{{-5, 1.5}, {50, 1.5}}})
+			mustPut(t, s, "edge", Line{Points: []geom.Vec{{X: -5, Y: 1.5}, {X: 50, Y: 1.5}}})
 		}, want: [][]string{{"a", "edge"}}},
 		{name: "a line through a dimension's text", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {40, 0}}, Offset: 5, Precision: 2, Size: 2.5})
-			mustPut(t, s, "edge", Line{Points: []Vec{{20, -10}, {20, 20}}})
+			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []geom.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}}, Offset: 5, Precision: 2, Size: 2.5})
+			mustPut(t, s, "edge", Line{Points: []geom.Vec{{X: 20, Y: -10}, {X: 20, Y: 20}}})
 		}, want: [][]string{{"w", "edge"}}},
 		{name: "a dimension's text on a text", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
 			mustPut(t, s, "a", text("NOTE", 17, 5.5, 2.5))
-			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {40, 0}}, Offset: 5, Precision: 2, Size: 2.5})
+			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []geom.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}}, Offset: 5, Precision: 2, Size: 2.5})
 		}, want: [][]string{{"w", "a"}}},
 		{name: "dimensions clear of each other and of the lines", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "plate", Rect{Center: Vec{20, 10}, Width: 40, Height: 20})
-			mustPut(t, s, "w", &Dimension{Type: DimHorizontal, Points: []Vec{{0, 20}, {40, 20}}, Offset: 8, Precision: 2, Size: 2.5})
-			mustPut(t, s, "h", &Dimension{Type: DimVertical, Points: []Vec{{40, 0}, {40, 20}}, Offset: -8, Precision: 2, Size: 2.5})
-			mustPut(t, s, "d", &Dimension{Type: DimDiameter, Points: []Vec{{10, 10}}, Radius: 4, Angle: math.Pi / 4, Precision: 2, Size: 2.5})
+			mustPut(t, s, "plate", Rect{Center: geom.Vec{X: 20, Y: 10}, Width: 40, Height: 20})
+			mustPut(t, s, "w", &Dimension{Type: DimHorizontal, Points: []geom.Vec{{X: 0, Y: 20}, {X: 40, Y: 20}}, Offset: 8, Precision: 2, Size: 2.5})
+			mustPut(t, s, "h", &Dimension{Type: DimVertical, Points: []geom.Vec{{X: 40, Y: 0}, {X: 40, Y: 20}}, Offset: -8, Precision: 2, Size: 2.5})
+			mustPut(t, s, "d", &Dimension{Type: DimDiameter, Points: []geom.Vec{{X: 10, Y: 10}}, Radius: 4, Angle: math.Pi / 4, Precision: 2, Size: 2.5})
 			// a line that passes the box of the turned diameter's text, but not its letters
-			mustPut(t, s, "near", Line{Points: []Vec{{15.3, 14.4}, {15.7, 14.4}}})
+			mustPut(t, s, "near", Line{Points: []geom.Vec{{X: 15.3, Y: 14.4}, {X: 15.7, Y: 14.4}}})
 		}},
 		{name: "a label on a filled part", rule: RuleTextOverlap, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "part", Rect{Center: Vec{10, 2}, Width: 60, Height: 30})
+			mustPut(t, s, "part", Rect{Center: geom.Vec{X: 10, Y: 2}, Width: 60, Height: 30})
 			must(t, s.SetFill("part", &Color{0.8, 0.8, 0.8, 1}))
 			mustPut(t, s, "a", text("PART A", 0, 0, 5))
 		}},
@@ -138,67 +139,67 @@ func TestLintRules(t *testing.T) {
 		}, want: [][]string{{"note"}}},
 
 		{name: "a hole drawn twice", rule: RuleDuplicate, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "h1", Circle{Center: Vec{10, 10}, Radius: 3})
-			mustPut(t, s, "h2", Circle{Center: Vec{0, 0}, Radius: 3})
-			must(t, s.Translate("h2", Vec{10, 10}, SpaceWorld))
+			mustPut(t, s, "h1", Circle{Center: geom.Vec{X: 10, Y: 10}, Radius: 3})
+			mustPut(t, s, "h2", Circle{Center: geom.Vec{X: 0, Y: 0}, Radius: 3})
+			must(t, s.Translate("h2", geom.Vec{X: 10, Y: 10}, SpaceWorld))
 		}, want: [][]string{{"h1", "h2"}}},
 		{name: "a rectangle drawn again as a polygon from another corner", rule: RuleDuplicate, draw: func(t *testing.T, s *Scene) {
 			mustPut(t, s, "r", Rect{Width: 4, Height: 2})
-			mustPut(t, s, "p", Polygon{Parts: []PolygonPart{{Outer: []Vec{{2, 1}, {-2, 1}, {-2, -1}, {2, -1}}}}})
-			mustPut(t, s, "q", Polygon{Parts: []PolygonPart{{Outer: []Vec{{-2, 1}, {-2, -1}, {2, -1}, {2, 1}}}}})
+			mustPut(t, s, "p", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 2, Y: 1}, {X: -2, Y: 1}, {X: -2, Y: -1}, {X: 2, Y: -1}}}}})
+			mustPut(t, s, "q", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: -2, Y: 1}, {X: -2, Y: -1}, {X: 2, Y: -1}, {X: 2, Y: 1}}}}})
 		}, want: [][]string{{"p", "q"}}},
 		{name: "holes apart", rule: RuleDuplicate, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "h1", Circle{Center: Vec{10, 10}, Radius: 3})
-			mustPut(t, s, "h2", Circle{Center: Vec{10, 10}, Radius: 3.1})
-			mustPut(t, s, "h3", Circle{Center: Vec{10, 20}, Radius: 3})
+			mustPut(t, s, "h1", Circle{Center: geom.Vec{X: 10, Y: 10}, Radius: 3})
+			mustPut(t, s, "h2", Circle{Center: geom.Vec{X: 10, Y: 10}, Radius: 3.1})
+			mustPut(t, s, "h3", Circle{Center: geom.Vec{X: 10, Y: 20}, Radius: 3})
 		}},
 
 		{name: "a line of no length", rule: RuleZeroLength, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "dot", Line{Points: []Vec{{1, 1}, {1, 1}}})
+			mustPut(t, s, "dot", Line{Points: []geom.Vec{{X: 1, Y: 1}, {X: 1, Y: 1}}})
 		}, want: [][]string{{"dot"}}},
 		{name: "a short line", rule: RuleZeroLength, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "tick", Line{Points: []Vec{{1, 1}, {1, 1.1}}})
+			mustPut(t, s, "tick", Line{Points: []geom.Vec{{X: 1, Y: 1}, {X: 1, Y: 1.1}}})
 		}},
 
 		{name: "an open line on a cut layer", rule: RuleOpenCut, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "slot", Line{Points: []Vec{{0, 0}, {10, 0}, {10, 5}}})
+			mustPut(t, s, "slot", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 5}}})
 			group(t, s, "laser_cut", "slot")
 		}, want: [][]string{{"slot"}}},
 		{name: "lines that close a square on a cut layer", rule: RuleOpenCut, draw: func(t *testing.T, s *Scene) {
 			group(t, s, "cut", square(t, s, "e", 0, 0, 10)...)
 		}},
 		{name: "an open line on an engraving layer", rule: RuleOpenCut, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "slot", Line{Points: []Vec{{0, 0}, {10, 0}}})
+			mustPut(t, s, "slot", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}}})
 			group(t, s, "engrave", "slot")
 		}},
 		{name: "a polyline that closes on itself", rule: RuleOpenCut, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "tri", Line{Points: []Vec{{0, 0}, {10, 0}, {5, 5}, {0, 0}}})
+			mustPut(t, s, "tri", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 5, Y: 5}, {X: 0, Y: 0}}})
 			group(t, s, "Cut", "tri")
 		}},
 
 		{name: "a boolean's inputs under its result", rule: RuleBooleanInputs, opts: LintOptions{Booleans: unionOf}, draw: func(t *testing.T, s *Scene) {
 			mustPut(t, s, "a", Circle{Radius: 5})
-			mustPut(t, s, "b", Circle{Center: Vec{5, 0}, Radius: 5})
-			mustPut(t, s, "r", Rect{Center: Vec{2.5, 0}, Width: 20, Height: 10})
+			mustPut(t, s, "b", Circle{Center: geom.Vec{X: 5, Y: 0}, Radius: 5})
+			mustPut(t, s, "r", Rect{Center: geom.Vec{X: 2.5, Y: 0}, Width: 20, Height: 10})
 		}, want: [][]string{{"r", "a", "b"}}},
 		{name: "a boolean's inputs deleted or hidden", rule: RuleBooleanInputs, opts: LintOptions{Booleans: unionOf}, draw: func(t *testing.T, s *Scene) {
 			mustPut(t, s, "a", Circle{Radius: 5})
 			must(t, s.SetStroke("a", nil, 0))
-			mustPut(t, s, "r", Rect{Center: Vec{2.5, 0}, Width: 20, Height: 10})
+			mustPut(t, s, "r", Rect{Center: geom.Vec{X: 2.5, Y: 0}, Width: 20, Height: 10})
 		}},
 		{name: "a dimension whose text states another length", rule: RuleDimensionText, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {40, 0}}, Offset: 5, Text: "45", Precision: 2, Size: 2.5})
+			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []geom.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}}, Offset: 5, Text: "45", Precision: 2, Size: 2.5})
 		}, want: [][]string{{"w"}}},
 		{name: "a dimension scaled away from its text", rule: RuleDimensionText, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {40, 0}}, Offset: 5, Text: "40", Precision: 2, Size: 2.5})
+			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []geom.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}}, Offset: 5, Text: "40", Precision: 2, Size: 2.5})
 			group(t, s, "g", "w")
 			must(t, s.Scale("g", 2, 2, SpaceWorld, nil))
 		}, want: [][]string{{"w"}}},
 		{name: "dimensions whose texts state what they measure", rule: RuleDimensionText, draw: func(t *testing.T, s *Scene) {
-			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []Vec{{0, 0}, {40, 0}}, Offset: 5, Text: "40.0 mm", Precision: 2, Size: 2.5})
-			mustPut(t, s, "d", &Dimension{Type: DimDiameter, Points: []Vec{{0, 0}}, Radius: 4, Text: "4x Ø8 H7", Precision: 2, Size: 2.5})
-			mustPut(t, s, "kept", &Dimension{Type: DimRadius, Points: []Vec{{0, 0}}, Radius: 4, Text: "<> typ.", Precision: 2, Size: 2.5})
-			mustPut(t, s, "note", &Dimension{Type: DimRadius, Points: []Vec{{0, 0}}, Radius: 4, Text: "see note", Precision: 2, Size: 2.5})
+			mustPut(t, s, "w", &Dimension{Type: DimAligned, Points: []geom.Vec{{X: 0, Y: 0}, {X: 40, Y: 0}}, Offset: 5, Text: "40.0 mm", Precision: 2, Size: 2.5})
+			mustPut(t, s, "d", &Dimension{Type: DimDiameter, Points: []geom.Vec{{X: 0, Y: 0}}, Radius: 4, Text: "4x Ø8 H7", Precision: 2, Size: 2.5})
+			mustPut(t, s, "kept", &Dimension{Type: DimRadius, Points: []geom.Vec{{X: 0, Y: 0}}, Radius: 4, Text: "<> typ.", Precision: 2, Size: 2.5})
+			mustPut(t, s, "note", &Dimension{Type: DimRadius, Points: []geom.Vec{{X: 0, Y: 0}}, Radius: 4, Text: "see note", Precision: 2, Size: 2.5})
 		}},
 	}
 	for _, c := range cases {
@@ -227,7 +228,7 @@ func TestLintFindingText(t *testing.T) {
 	t.Parallel()
 	s := New()
 	mustPut(t, s, "hole", Circle{Radius: 5})
-	mustPut(t, s, "label", &Text{Text: "Ø8", Pos: Vec{7, 0}, Size: 3})
+	mustPut(t, s, "label", &Text{Text: "Ø8", Pos: geom.Vec{X: 7, Y: 0}, Size: 3})
 	got := s.Lint(LintOptions{})
 	if len(got) != 1 {
 		t.Fatalf("Lint = %q, want one finding", got)
@@ -243,7 +244,7 @@ func TestLintFindingText(t *testing.T) {
 func overlappingTexts(t *testing.T, n int) *Scene {
 	s := New()
 	for i := range n {
-		mustPut(t, s, fmt.Sprintf("t%d", i), &Text{Text: "WWWWWWWWWW", Pos: Vec{float64(i%100) * 0.1, float64(i/100) * 0.1}, Size: 5})
+		mustPut(t, s, fmt.Sprintf("t%d", i), &Text{Text: "WWWWWWWWWW", Pos: geom.Vec{X: float64(i%100) * 0.1, Y: float64(i/100) * 0.1}, Size: 5})
 	}
 	return s
 }
@@ -321,7 +322,7 @@ func TestLintBounds(t *testing.T) {
 func TestLintQuotesLittle(t *testing.T) {
 	t.Parallel()
 	s := New()
-	mustPut(t, s, "d", &Dimension{Type: DimRadius, Points: []Vec{{0, 0}}, Radius: 4, Text: "R5 " + strings.Repeat("é", 5000), Precision: 2, Size: 2.5})
+	mustPut(t, s, "d", &Dimension{Type: DimRadius, Points: []geom.Vec{{X: 0, Y: 0}}, Radius: 4, Text: "R5 " + strings.Repeat("é", 5000), Precision: 2, Size: 2.5})
 	found := s.Lint(LintOptions{Rules: []string{RuleDimensionText}})
 	want := `dimension "d" says "R5 ` + strings.Repeat("é", 97) + `…", but it measures`
 	if len(found) != 1 || !strings.HasPrefix(found[0].Message, want) {
@@ -336,7 +337,7 @@ func TestLintQuotesLittle(t *testing.T) {
 func TestLintRulesOnly(t *testing.T) {
 	t.Parallel()
 	s := overlappingTexts(t, 3)
-	mustPut(t, s, "small", &Text{Text: "x", Pos: Vec{100, 100}, Size: 1})
+	mustPut(t, s, "small", &Text{Text: "x", Pos: geom.Vec{X: 100, Y: 100}, Size: 1})
 	var got []string
 	for _, f := range s.Lint(LintOptions{Rules: []string{RuleTextSmall}}) {
 		got = append(got, f.Rule)
@@ -359,11 +360,11 @@ func BenchmarkLint(b *testing.B) {
 	}
 	for i := 0; n < 10_000; i++ {
 		x, y := float64(i%50)*40, float64(i/50)*40
-		put(fmt.Sprintf("plate%d", i), RoundedRect{Center: Vec{x, y}, Width: 30, Height: 30, Radius: 2})
-		put(fmt.Sprintf("hole%d", i), Circle{Center: Vec{x, y}, Radius: 4})
-		put(fmt.Sprintf("label%d", i), &Text{Text: fmt.Sprintf("Ø%d", 8+i%2), Pos: Vec{x + 5, y + 5}, Size: 3})
+		put(fmt.Sprintf("plate%d", i), RoundedRect{Center: geom.Vec{X: x, Y: y}, Width: 30, Height: 30, Radius: 2})
+		put(fmt.Sprintf("hole%d", i), Circle{Center: geom.Vec{X: x, Y: y}, Radius: 4})
+		put(fmt.Sprintf("label%d", i), &Text{Text: fmt.Sprintf("Ø%d", 8+i%2), Pos: geom.Vec{X: x + 5, Y: y + 5}, Size: 3})
 		if i%10 == 0 {
-			put(fmt.Sprintf("again%d", i), Circle{Center: Vec{x, y}, Radius: 4})
+			put(fmt.Sprintf("again%d", i), Circle{Center: geom.Vec{X: x, Y: y}, Radius: 4})
 		}
 	}
 	b.ResetTimer()
@@ -381,7 +382,7 @@ func BenchmarkLintW1(b *testing.B) {
 	for k := range 10_000 {
 		name, x, y := fmt.Sprintf("e%d", k), float64(10*(k%100)), float64(10*(k/100))
 		if k%2 == 0 {
-			if _, err := s.Put(name, Circle{Center: Vec{x, y}, Radius: 4}); err != nil {
+			if _, err := s.Put(name, Circle{Center: geom.Vec{X: x, Y: y}, Radius: 4}); err != nil {
 				b.Fatal(err)
 			}
 			continue
@@ -392,7 +393,7 @@ func BenchmarkLintW1(b *testing.B) {
 		if err := s.Rotate(name, float64(k%90)*math.Pi/180, SpaceWorld); err != nil {
 			b.Fatal(err)
 		}
-		if err := s.Translate(name, Vec{x, y}, SpaceWorld); err != nil {
+		if err := s.Translate(name, geom.Vec{X: x, Y: y}, SpaceWorld); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
@@ -37,10 +38,10 @@ const MaxMeasurePoints = 4_000_000
 // second. Distance is 0 when the shapes touch or overlap (or one lies inside the other); A and
 // B are then one point they share.
 type Gap struct {
-	Name     string  `json:"name,omitempty"`
-	Distance float64 `json:"distance"`
-	A        Vec     `json:"a"`
-	B        Vec     `json:"b"`
+	Name     string   `json:"name,omitempty"`
+	Distance float64  `json:"distance"`
+	A        geom.Vec `json:"a"`
+	B        geom.Vec `json:"b"`
 }
 
 // Overlap is another entity that shares area with the measured one.
@@ -51,7 +52,7 @@ type Overlap struct {
 
 // measured is an entity's shape in world coordinates.
 type measured struct {
-	lines  [][]Vec           // outlines as polylines; a closed one repeats its first point at the end
+	lines  [][]geom.Vec      // outlines as polylines; a closed one repeats its first point at the end
 	area   []overlay.Polygon // the closed shapes' area (members may overlap); nil when open
 	length float64           // length of the open outlines
 	bound  boundary          // the outlines as lines and arcs, for distances
@@ -61,7 +62,7 @@ type measured struct {
 	// arcs are the circular arcs area was flattened from, so that a shared area is exact.
 	arcs   arcSources
 	circle *circleShape
-	box    Box
+	box    geom.Box
 	tree   *edgeTree // built on first use
 	// points counts the outline points flattened so far, against maxPoints (0 means
 	// MaxMeasurePoints).
@@ -69,7 +70,7 @@ type measured struct {
 }
 
 type circleShape struct {
-	c Vec
+	c geom.Vec
 	r float64
 }
 
@@ -87,7 +88,7 @@ func (s *Scene) measure(name string) (*measured, error) {
 	return m, nil
 }
 
-func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
+func (s *Scene) measureInto(e *Entity, m geom.Affine, out *measured) error {
 	if e.IsGroup() {
 		for c := range e.children.all() {
 			if isNote(c) {
@@ -103,7 +104,7 @@ func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
 	b := world.Bounds()
 	// addPath flattens a segment at a time: the path's point budget is taken here, for
 	// the whole outline (MaxFlattenPoints).
-	tol := world.BudgetTolerance(curveTolerance(b), MaxFlattenPoints)
+	tol := world.BudgetTolerance(curveTolerance(b), geom.MaxFlattenPoints)
 	limit := cmp.Or(out.maxPoints, MaxMeasurePoints)
 	if out.points += world.FlattenPoints(tol); out.points > limit {
 		return fmt.Errorf("%w: measuring %s %q flattens more than %d points of outline (MaxMeasurePoints); measure its parts one at a time, or simplify its curves",
@@ -153,7 +154,7 @@ func (s *Scene) measureInto(e *Entity, m Affine, out *measured) error {
 	return nil
 }
 
-func polylineLength(pts []Vec) float64 {
+func polylineLength(pts []geom.Vec) float64 {
 	l := 0.0
 	for i := 1; i < len(pts); i++ {
 		l += pts[i].Sub(pts[i-1]).Len()
@@ -236,7 +237,7 @@ func gapBetween(an string, a *measured, bn string, b *measured, maxPairs int) (G
 // plain way: there are few of them.
 func pointGap(a, b *measured) Gap {
 	best := Gap{Distance: math.Inf(1)}
-	each := func(l []Vec, f func(p, q Vec)) {
+	each := func(l []geom.Vec, f func(p, q geom.Vec)) {
 		if len(l) == 1 {
 			f(l[0], l[0])
 		}
@@ -246,8 +247,8 @@ func pointGap(a, b *measured) Gap {
 	}
 	for _, la := range a.lines {
 		for _, lb := range b.lines {
-			each(la, func(p1, p2 Vec) {
-				each(lb, func(q1, q2 Vec) {
+			each(la, func(p1, p2 geom.Vec) {
+				each(lb, func(q1, q2 geom.Vec) {
 					if d, pa, pb := segmentGap(p1, p2, q1, q2); d < best.Distance {
 						best = Gap{Distance: d, A: pa, B: pb}
 					}
@@ -260,7 +261,7 @@ func pointGap(a, b *measured) Gap {
 
 // inEachOther finds a point two shapes whose outlines do not meet share: the start of an
 // outline of one inside the other's area.
-func inEachOther(a, b *measured) (Vec, bool) {
+func inEachOther(a, b *measured) (geom.Vec, bool) {
 	for _, pair := range [2][2]*measured{{a, b}, {b, a}} {
 		for _, p := range pair[0].bound.starts {
 			if pair[1].insideRegion(p) {
@@ -268,10 +269,10 @@ func inEachOther(a, b *measured) (Vec, bool) {
 			}
 		}
 	}
-	return Vec{}, false
+	return geom.Vec{}, false
 }
 
-func closestOnSegment(p, a, b Vec) Vec {
+func closestOnSegment(p, a, b geom.Vec) geom.Vec {
 	d := b.Sub(a)
 	l2 := d.X*d.X + d.Y*d.Y
 	if l2 == 0 {
@@ -282,9 +283,9 @@ func closestOnSegment(p, a, b Vec) Vec {
 }
 
 // segmentGap is the distance between segments that do not meet, and their closest points.
-func segmentGap(a1, a2, b1, b2 Vec) (float64, Vec, Vec) {
-	best, pa, pb := math.Inf(1), Vec{}, Vec{}
-	try := func(x, y Vec) {
+func segmentGap(a1, a2, b1, b2 geom.Vec) (float64, geom.Vec, geom.Vec) {
+	best, pa, pb := math.Inf(1), geom.Vec{}, geom.Vec{}
+	try := func(x, y geom.Vec) {
 		if d := y.Sub(x).Len(); d < best {
 			best, pa, pb = d, x, y
 		}
@@ -297,7 +298,7 @@ func segmentGap(a1, a2, b1, b2 Vec) (float64, Vec, Vec) {
 }
 
 // boxGap is a lower bound of the distance between shapes in the two boxes.
-func boxGap(a, b Box) float64 {
+func boxGap(a, b geom.Box) float64 {
 	dx := max(a.Min.X-b.Max.X, b.Min.X-a.Max.X, 0)
 	dy := max(a.Min.Y-b.Max.Y, b.Min.Y-a.Max.Y, 0)
 	return math.Hypot(dx, dy)
@@ -471,10 +472,10 @@ func sharedArea(res []overlay.Polygon, a, b *measured) float64 {
 	total := 0.0
 	for _, p := range res {
 		pts, bul := src.fit(p.Outer)
-		total += math.Abs(bulgedArea(pts, bul))
+		total += math.Abs(geom.BulgedArea(pts, bul))
 		for _, h := range p.Holes {
 			pts, bul := src.fit(h)
-			total -= math.Abs(bulgedArea(pts, bul))
+			total -= math.Abs(geom.BulgedArea(pts, bul))
 		}
 	}
 	return total
@@ -521,20 +522,20 @@ func ringLength(r []overlay.Point) float64 {
 // Centroid is the entity's centre of mass in world coordinates: area-weighted over its closed
 // shapes (a group: the union of its members' areas); for shapes that enclose no area,
 // length-weighted over their outlines.
-func (s *Scene) Centroid(name string) (Vec, error) {
+func (s *Scene) Centroid(name string) (geom.Vec, error) {
 	if ex := s.exactNamed(name); ex != nil {
 		return ex.centroid, nil
 	}
 	m, err := s.measure(name)
 	if err != nil {
-		return Vec{}, err
+		return geom.Vec{}, err
 	}
 	if len(m.area) > 0 {
 		area, err := booleanPolys(Union, m.area, nil)
 		if err != nil {
-			return Vec{}, fmt.Errorf("centroid of %q: %w", name, err)
+			return geom.Vec{}, fmt.Errorf("centroid of %q: %w", name, err)
 		}
-		var sum Vec
+		var sum geom.Vec
 		total := 0.0
 		for _, p := range area {
 			for k, r := range append([][]overlay.Point{p.Outer}, p.Holes...) {
@@ -552,7 +553,7 @@ func (s *Scene) Centroid(name string) (Vec, error) {
 			return sum.Mul(1 / total), nil
 		}
 	}
-	var sum Vec
+	var sum geom.Vec
 	total := 0.0
 	for _, l := range m.lines {
 		for i := 1; i < len(l); i++ {
@@ -562,14 +563,14 @@ func (s *Scene) Centroid(name string) (Vec, error) {
 		}
 	}
 	if total == 0 {
-		return Vec{}, fmt.Errorf("centroid of %q: %w: it has no area and no length", name, ErrEmptyResult)
+		return geom.Vec{}, fmt.Errorf("centroid of %q: %w: it has no area and no length", name, ErrEmptyResult)
 	}
 	return sum.Mul(1 / total), nil
 }
 
 // ringMoment is a ring's unsigned area and its centroid, relative to its first point for
 // precision far from the origin.
-func ringMoment(r []overlay.Point) (float64, Vec) {
+func ringMoment(r []overlay.Point) (float64, geom.Vec) {
 	o := r[0]
 	a, cx, cy := 0.0, 0.0, 0.0
 	for i := 1; i+1 < len(r); i++ {
@@ -580,14 +581,14 @@ func ringMoment(r []overlay.Point) (float64, Vec) {
 		cy += (p.Y + q.Y) * cr
 	}
 	if a == 0 {
-		return 0, Vec(o)
+		return 0, geom.Vec(o)
 	}
-	return math.Abs(a / 2), Vec{o.X + cx/(3*a), o.Y + cy/(3*a)}
+	return math.Abs(a / 2), geom.Vec{X: o.X + cx/(3*a), Y: o.Y + cy/(3*a)}
 }
 
 // DistanceToPoint is the smallest distance from the named entity's shape to the world point
 // p: A is the closest point of the shape, B is p. It is 0 when p lies inside a closed shape.
-func (s *Scene) DistanceToPoint(name string, p Vec) (Gap, error) {
+func (s *Scene) DistanceToPoint(name string, p geom.Vec) (Gap, error) {
 	if err := inRange("the point", p.X, p.Y); err != nil {
 		return Gap{}, err
 	}
@@ -614,7 +615,7 @@ func (s *Scene) DistanceToPoint(name string, p Vec) (Gap, error) {
 
 // nearestOnOutline is the point of m's outline (its lines and arcs, and its lone points)
 // nearest p: A on the outline, B at p.
-func (m *measured) nearestOnOutline(p Vec) Gap {
+func (m *measured) nearestOnOutline(p geom.Vec) Gap {
 	best := Gap{Distance: math.Inf(1)}
 	for i := range m.bound.edges {
 		q := closestOnEdge(p, &m.bound.edges[i])

@@ -17,25 +17,26 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
 // boundary collects a shape's outline as edges (lines and arc pieces) in world coordinates.
 type boundary struct {
 	edges  []edge
-	rings  [][]edge // the closed subpaths, for inside tests
-	starts []Vec    // the first point of each subpath
-	sub    int      // the key of the next subpath
+	rings  [][]edge   // the closed subpaths, for inside tests
+	starts []geom.Vec // the first point of each subpath
+	sub    int        // the key of the next subpath
 }
 
 // addPath adds the subpaths of a world path: circular arcs as arc pieces, other curves as
 // the chords Flatten makes of them at tol.
-func (bd *boundary) addPath(p Path, tol float64) {
-	var here, first Vec
+func (bd *boundary) addPath(p geom.Path, tol float64) {
+	var here, first geom.Vec
 	from := len(bd.edges) // the current subpath's first edge
 	open := false
 	n := 0 // edges in the current subpath, for keys
-	add := func(a, b Vec, arc *circArc) {
+	add := func(a, b geom.Vec, arc *geom.CircArc) {
 		if a == b {
 			return
 		}
@@ -60,11 +61,11 @@ func (bd *boundary) addPath(p Path, tol float64) {
 	}
 	for _, s := range p {
 		switch s.Kind {
-		case SegMove:
+		case geom.SegMove:
 			finish(false)
 			here, first, open, from = s.P[0], s.P[0], true, len(bd.edges)
 			continue
-		case SegClose:
+		case geom.SegClose:
 			finish(true)
 			here = first
 			continue
@@ -73,23 +74,23 @@ func (bd *boundary) addPath(p Path, tol float64) {
 			first, open, from = here, true, len(bd.edges)
 		}
 		switch {
-		case s.Kind == SegLine:
+		case s.Kind == geom.SegLine:
 			add(here, s.P[0], nil)
 			here = s.P[0]
-		case s.Kind == SegArc && isCircular(s):
-			start := arcPoint(s, s.T0)
+		case s.Kind == geom.SegArc && isCircular(s):
+			start := s.ArcPoint(s.T0)
 			add(here, start, nil)
 			here = start
 			pieces := int(math.Ceil(math.Abs(s.T1-s.T0) / (math.Pi / 2)))
 			for i := 1; i <= pieces; i++ {
 				t0 := s.T0 + (s.T1-s.T0)*float64(i-1)/float64(pieces)
 				t1 := s.T0 + (s.T1-s.T0)*float64(i)/float64(pieces)
-				q := arcPoint(s, t1)
+				q := s.ArcPoint(t1)
 				add(here, q, circularPiece(s, t0, t1))
 				here = q
 			}
 		default:
-			for _, pl := range (Path{{Kind: SegMove, P: [3]Vec{here}}, s}).Flatten(tol) {
+			for _, pl := range (geom.Path{{Kind: geom.SegMove, P: [3]geom.Vec{here}}, s}).Flatten(tol) {
 				for _, q := range pl.Points[1:] {
 					add(here, q, nil)
 					here = q
@@ -100,52 +101,40 @@ func (bd *boundary) addPath(p Path, tol float64) {
 	finish(false)
 }
 
-// isCircular reports whether an arc segment traces a circle (circleOf).
-func isCircular(s Seg) bool {
-	_, ok := circleOf(s)
+// isCircular reports whether an arc segment traces a circle (geom.CircleOf).
+func isCircular(s geom.Seg) bool {
+	_, ok := geom.CircleOf(s)
 	return ok
 }
 
 // circularPiece is the part of a circular arc segment from parameter t0 to t1, as an arc of
 // positive sweep (its direction is read from its edge's ends where it matters).
-func circularPiece(s Seg, t0, t1 float64) *circArc {
+func circularPiece(s geom.Seg, t0, t1 float64) *geom.CircArc {
 	u, v := s.P[1], s.P[2]
 	phi := math.Atan2(u.Y, u.X)
 	o := 1.0 // the world angle is phi + o·t
 	if cross(u, v) < 0 {
 		o = -1
 	}
-	return &circArc{c: s.P[0], r: (u.Len() + v.Len()) / 2, a0: phi + min(o*t0, o*t1), sweep: math.Abs(t1 - t0)}
+	return &geom.CircArc{C: s.P[0], R: (u.Len() + v.Len()) / 2, A0: phi + min(o*t0, o*t1), Sweep: math.Abs(t1 - t0)}
 }
 
-func dot(a, b Vec) float64   { return a.X*b.X + a.Y*b.Y }
-func cross(a, b Vec) float64 { return a.X*b.Y - a.Y*b.X }
-
-// spans reports whether the direction at angle th lies on the arc (positive sweep).
-func (a *circArc) spans(th float64) bool {
-	t := math.Mod(th-a.a0, 2*math.Pi)
-	if t < 0 {
-		t += 2 * math.Pi
-	}
-	return t <= a.sweep
-}
-
-// spansDir reports whether the direction d from the centre lies on the arc.
-func (a *circArc) spansDir(d Vec) bool { return a.spans(math.Atan2(d.Y, d.X)) }
+func dot(a, b geom.Vec) float64   { return a.X*b.X + a.Y*b.Y }
+func cross(a, b geom.Vec) float64 { return a.X*b.Y - a.Y*b.X }
 
 // extendArcBox extends b by the arc's extreme points (its ends are added by the caller).
-func extendArcBox(b *Box, a *circArc) {
+func extendArcBox(b *geom.Box, a *geom.CircArc) {
 	for k := range 4 {
 		th := float64(k) * math.Pi / 2
-		if a.spans(th) {
+		if a.Spans(th) {
 			sn, cs := math.Sincos(th)
-			b.Extend(Vec{a.c.X + a.r*cs, a.c.Y + a.r*sn})
+			b.Extend(geom.Vec{X: a.C.X + a.R*cs, Y: a.C.Y + a.R*sn})
 		}
 	}
 }
 
 // closestOnEdge is the point of edge e nearest p.
-func closestOnEdge(p Vec, e *edge) Vec {
+func closestOnEdge(p geom.Vec, e *edge) geom.Vec {
 	if e.arc == nil {
 		return closestOnSegment(p, e.a, e.b)
 	}
@@ -154,11 +143,11 @@ func closestOnEdge(p Vec, e *edge) Vec {
 
 // closestOnArc is the point of the arc edge e nearest p: along the ray from the centre
 // through p when the arc spans it, else the nearer end.
-func closestOnArc(p Vec, e *edge) Vec {
+func closestOnArc(p geom.Vec, e *edge) geom.Vec {
 	a := e.arc
-	d := p.Sub(a.c)
-	if l := d.Len(); l > 0 && a.spansDir(d) {
-		return a.c.Add(d.Mul(a.r / l))
+	d := p.Sub(a.C)
+	if l := d.Len(); l > 0 && a.SpansDir(d) {
+		return a.C.Add(d.Mul(a.R / l))
 	}
 	if p.Sub(e.a).Len() <= p.Sub(e.b).Len() {
 		return e.a
@@ -168,7 +157,7 @@ func closestOnArc(p Vec, e *edge) Vec {
 
 // edgeGap is the distance between two edges and their closest points; 0, at a point they
 // share, when they meet (lines that cross are left to the walk's meet: segmentGap).
-func edgeGap(x, y *edge) (float64, Vec, Vec) {
+func edgeGap(x, y *edge) (float64, geom.Vec, geom.Vec) {
 	switch {
 	case x.arc == nil && y.arc == nil:
 		return segmentGap(x.a, x.b, y.a, y.b)
@@ -184,10 +173,10 @@ func edgeGap(x, y *edge) (float64, Vec, Vec) {
 // gapPicker keeps the nearest of candidate pairs of points.
 type gapPicker struct {
 	d      float64
-	pa, pb Vec
+	pa, pb geom.Vec
 }
 
-func (g *gapPicker) try(pa, pb Vec) {
+func (g *gapPicker) try(pa, pb geom.Vec) {
 	if d := pb.Sub(pa).Len(); d < g.d {
 		g.d, g.pa, g.pb = d, pa, pb
 	}
@@ -196,7 +185,7 @@ func (g *gapPicker) try(pa, pb Vec) {
 // arcLineGap is the distance between an arc edge and a line edge. The closest pair is a
 // crossing, or has an end of one of them, or joins the line's foot of the perpendicular from
 // the centre to the arc along that perpendicular.
-func arcLineGap(arc, line *edge) (float64, Vec, Vec) {
+func arcLineGap(arc, line *edge) (float64, geom.Vec, geom.Vec) {
 	if ps := lineArcCrossings(line, arc); len(ps) > 0 {
 		return 0, ps[0], ps[0]
 	}
@@ -204,9 +193,9 @@ func arcLineGap(arc, line *edge) (float64, Vec, Vec) {
 	// and its point on the arc is computed from the centre, not from an arc's end.
 	g := gapPicker{d: math.Inf(1)}
 	a := arc.arc
-	f := closestOnSegment(a.c, line.a, line.b)
-	if d := f.Sub(a.c); d.Len() > 0 && a.spansDir(d) {
-		g.try(a.c.Add(d.Mul(a.r/d.Len())), f)
+	f := closestOnSegment(a.C, line.a, line.b)
+	if d := f.Sub(a.C); d.Len() > 0 && a.SpansDir(d) {
+		g.try(a.C.Add(d.Mul(a.R/d.Len())), f)
 	}
 	g.try(closestOnArc(line.a, arc), line.a)
 	g.try(closestOnArc(line.b, arc), line.b)
@@ -218,21 +207,21 @@ func arcLineGap(arc, line *edge) (float64, Vec, Vec) {
 // arcArcGap is the distance between two arc edges. The closest pair is a crossing, or lies
 // on the line through both centres, or has an end of one of them (tried in that order, as in
 // arcLineGap).
-func arcArcGap(x, y *edge) (float64, Vec, Vec) {
+func arcArcGap(x, y *edge) (float64, geom.Vec, geom.Vec) {
 	if ps := arcArcCrossings(x, y); len(ps) > 0 {
 		return 0, ps[0], ps[0]
 	}
 	g := gapPicker{d: math.Inf(1)}
 	a, b := x.arc, y.arc
-	if d := b.c.Sub(a.c); d.Len() > 0 {
+	if d := b.C.Sub(a.C); d.Len() > 0 {
 		u := d.Mul(1 / d.Len())
 		for _, sa := range [2]float64{1, -1} {
-			if !a.spansDir(u.Mul(sa)) {
+			if !a.SpansDir(u.Mul(sa)) {
 				continue
 			}
 			for _, sb := range [2]float64{1, -1} {
-				if b.spansDir(u.Mul(sb)) {
-					g.try(a.c.Add(u.Mul(sa*a.r)), b.c.Add(u.Mul(sb*b.r)))
+				if b.SpansDir(u.Mul(sb)) {
+					g.try(a.C.Add(u.Mul(sa*a.R)), b.C.Add(u.Mul(sb*b.R)))
 				}
 			}
 		}
@@ -245,23 +234,23 @@ func arcArcGap(x, y *edge) (float64, Vec, Vec) {
 }
 
 // lineArcCrossings is where a line edge meets an arc edge.
-func lineArcCrossings(line, arc *edge) []Vec {
+func lineArcCrossings(line, arc *edge) []geom.Vec {
 	a := arc.arc
 	d := line.b.Sub(line.a)
-	f := line.a.Sub(a.c)
-	qa, qb, qc := dot(d, d), 2*dot(f, d), dot(f, f)-a.r*a.r
+	f := line.a.Sub(a.C)
+	qa, qb, qc := dot(d, d), 2*dot(f, d), dot(f, f)-a.R*a.R
 	disc := qb*qb - 4*qa*qc
 	if qa == 0 || disc < 0 {
 		return nil
 	}
 	sq := math.Sqrt(disc)
-	var out []Vec
+	var out []geom.Vec
 	for _, t := range [2]float64{(-qb - sq) / (2 * qa), (-qb + sq) / (2 * qa)} {
 		if t < 0 || t > 1 {
 			continue
 		}
 		p := line.a.Add(d.Mul(t))
-		if a.spansDir(p.Sub(a.c)) {
+		if a.SpansDir(p.Sub(a.C)) {
 			out = append(out, p)
 		}
 	}
@@ -269,22 +258,22 @@ func lineArcCrossings(line, arc *edge) []Vec {
 }
 
 // arcArcCrossings is where two arc edges meet.
-func arcArcCrossings(x, y *edge) []Vec {
+func arcArcCrossings(x, y *edge) []geom.Vec {
 	a, b := x.arc, y.arc
-	d := b.c.Sub(a.c)
+	d := b.C.Sub(a.C)
 	l := d.Len()
-	if l == 0 || l > a.r+b.r || l < math.Abs(a.r-b.r) {
+	if l == 0 || l > a.R+b.R || l < math.Abs(a.R-b.R) {
 		return nil
 	}
 	// The crossings lie on the line across the centres at m from a's, h either side.
-	m := (l*l + a.r*a.r - b.r*b.r) / (2 * l)
-	h := math.Sqrt(max(a.r*a.r-m*m, 0))
+	m := (l*l + a.R*a.R - b.R*b.R) / (2 * l)
+	h := math.Sqrt(max(a.R*a.R-m*m, 0))
 	u := d.Mul(1 / l)
-	base := a.c.Add(u.Mul(m))
-	var out []Vec
+	base := a.C.Add(u.Mul(m))
+	var out []geom.Vec
 	for _, s := range [2]float64{1, -1} {
-		p := base.Add(Vec{-u.Y, u.X}.Mul(s * h))
-		if a.spansDir(p.Sub(a.c)) && b.spansDir(p.Sub(b.c)) {
+		p := base.Add(geom.Vec{X: -u.Y, Y: u.X}.Mul(s * h))
+		if a.SpansDir(p.Sub(a.C)) && b.SpansDir(p.Sub(b.C)) {
 			out = append(out, p)
 		}
 		if h == 0 {
@@ -295,23 +284,23 @@ func arcArcCrossings(x, y *edge) []Vec {
 }
 
 // edgesMeet is a point where two edges meet, if they do.
-func edgesMeet(x, y *edge) (Vec, bool) {
+func edgesMeet(x, y *edge) (geom.Vec, bool) {
 	if x.arc == nil && y.arc == nil {
 		p, ok := segmentsMeet(overlay.Point(x.a), overlay.Point(x.b), overlay.Point(y.a), overlay.Point(y.b))
-		return Vec(p), ok
+		return geom.Vec(p), ok
 	}
 	if ps := edgeCrossings(x, y); len(ps) > 0 {
 		return ps[0], true
 	}
-	return Vec{}, false
+	return geom.Vec{}, false
 }
 
 // edgeCrossings is where two edges meet.
-func edgeCrossings(x, y *edge) []Vec {
+func edgeCrossings(x, y *edge) []geom.Vec {
 	switch {
 	case x.arc == nil && y.arc == nil:
 		if p, ok := segmentsMeet(overlay.Point(x.a), overlay.Point(x.b), overlay.Point(y.a), overlay.Point(y.b)); ok {
-			return []Vec{Vec(p)}
+			return []geom.Vec{geom.Vec(p)}
 		}
 		return nil
 	case x.arc == nil:
@@ -325,7 +314,7 @@ func edgeCrossings(x, y *edge) []Vec {
 // winding is the winding number of a closed ring of edges about p: that of its chords, plus,
 // for each arc piece whose region between arc and chord holds p, one turn in the arc's
 // direction.
-func winding(p Vec, ring []edge) int {
+func winding(p geom.Vec, ring []edge) int {
 	w := 0
 	for i := range ring {
 		e := &ring[i]
@@ -343,8 +332,8 @@ func winding(p Vec, ring []edge) int {
 		}
 		// The centre lies left of a→b for a counter-clockwise piece; p is in the piece's
 		// region when it is in the disc on the other side of the chord.
-		cs := cross(b.Sub(a), e.arc.c.Sub(a))
-		if side*cs < 0 && p.Sub(e.arc.c).Len() < e.arc.r {
+		cs := cross(b.Sub(a), e.arc.C.Sub(a))
+		if side*cs < 0 && p.Sub(e.arc.C).Len() < e.arc.R {
 			if cs > 0 {
 				w++
 			} else {
@@ -357,7 +346,7 @@ func winding(p Vec, ring []edge) int {
 
 // insideRegion reports whether p lies inside the closed shapes of m, each filled by the
 // nonzero rule (a polygon's holes run against its outer ring).
-func (m *measured) insideRegion(p Vec) bool {
+func (m *measured) insideRegion(p geom.Vec) bool {
 	for _, rings := range m.regions {
 		w := 0
 		for _, r := range rings {
@@ -372,12 +361,12 @@ func (m *measured) insideRegion(p Vec) bool {
 
 // edgeParam orders points along an edge: the fraction of the chord for a line, the angle
 // from the arc's start for an arc.
-func edgeParam(e *edge, p Vec) float64 {
+func edgeParam(e *edge, p geom.Vec) float64 {
 	if e.arc == nil {
 		d := e.b.Sub(e.a)
 		return dot(p.Sub(e.a), d) / dot(d, d)
 	}
-	t := math.Mod(math.Atan2(p.Y-e.arc.c.Y, p.X-e.arc.c.X)-e.arc.a0, 2*math.Pi)
+	t := math.Mod(math.Atan2(p.Y-e.arc.C.Y, p.X-e.arc.C.X)-e.arc.A0, 2*math.Pi)
 	if t < 0 {
 		t += 2 * math.Pi
 	}
@@ -385,13 +374,13 @@ func edgeParam(e *edge, p Vec) float64 {
 }
 
 // midway is the point of the edge halfway between two of its points.
-func midway(e *edge, p, q Vec) Vec {
+func midway(e *edge, p, q geom.Vec) geom.Vec {
 	m := p.Add(q).Mul(0.5)
 	if e.arc == nil {
 		return m
 	}
 	t := (edgeParam(e, p) + edgeParam(e, q)) / 2
-	return e.arc.at(t)
+	return e.arc.At(t)
 }
 
 // shareArea reports whether two closed shapes share area on their exact boundaries: a part
@@ -405,7 +394,7 @@ func shareArea(a, b *measured, maxPairs int) bool {
 	}
 	// Rounding decides nothing: a point counts as inside only deeper than eps.
 	eps := 1e-9 * math.Sqrt(max(boxDiag(a.box), boxDiag(b.box)))
-	deepIn := func(p Vec, o *measured) bool { return o.insideRegion(p) && edgeDist(p, o) > eps }
+	deepIn := func(p geom.Vec, o *measured) bool { return o.insideRegion(p) && edgeDist(p, o) > eps }
 	for _, p := range a.bound.starts {
 		if deepIn(p, b) {
 			return true
@@ -416,7 +405,7 @@ func shareArea(a, b *measured, maxPairs int) bool {
 			return true
 		}
 	}
-	hits := map[int][]Vec{} // crossings on each edge of a
+	hits := map[int][]geom.Vec{} // crossings on each edge of a
 	pairs := 0
 	var walk func(i, j int) bool
 	walk = func(i, j int) bool {
@@ -447,9 +436,9 @@ func shareArea(a, b *measured, maxPairs int) bool {
 	}
 	for _, k := range slices.Sorted(maps.Keys(hits)) {
 		e := &ta.edges[k]
-		ps := append([]Vec{e.a}, hits[k]...)
+		ps := append([]geom.Vec{e.a}, hits[k]...)
 		ps = append(ps, e.b)
-		slices.SortFunc(ps, func(p, q Vec) int { return cmp.Compare(edgeParam(e, p), edgeParam(e, q)) })
+		slices.SortFunc(ps, func(p, q geom.Vec) int { return cmp.Compare(edgeParam(e, p), edgeParam(e, q)) })
 		for i := 1; i < len(ps); i++ {
 			if deepIn(midway(e, ps[i-1], ps[i]), b) {
 				return true
@@ -460,7 +449,7 @@ func shareArea(a, b *measured, maxPairs int) bool {
 }
 
 // edgeDist is the distance from p to the nearest edge of m (every edge: few points ask).
-func edgeDist(p Vec, m *measured) float64 {
+func edgeDist(p geom.Vec, m *measured) float64 {
 	best := math.Inf(1)
 	for i := range m.edgeTree().edges {
 		e := &m.tree.edges[i]

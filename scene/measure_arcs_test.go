@@ -5,17 +5,18 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 )
 
 // arcEdge is the edge along the arc of centre c and radius r from angle a0 sweeping sweep
 // (positive) radians.
-func arcEdge(c Vec, r, a0, sweep float64) edge {
-	a := &circArc{c: c, r: r, a0: a0, sweep: sweep}
-	return edge{a: a.at(0), b: a.at(sweep), arc: a}
+func arcEdge(c geom.Vec, r, a0, sweep float64) edge {
+	a := &geom.CircArc{C: c, R: r, A0: a0, Sweep: sweep}
+	return edge{a: a.At(0), b: a.At(sweep), arc: a}
 }
 
-func lineEdge(a, b Vec) edge { return edge{a: a, b: b} }
+func lineEdge(a, b geom.Vec) edge { return edge{a: a, b: b} }
 
 func TestEdgeGapByHand(t *testing.T) {
 	t.Parallel()
@@ -25,20 +26,20 @@ func TestEdgeGapByHand(t *testing.T) {
 		x, y edge
 		want Gap
 	}{
-		{"segment over the middle of an arc", arcEdge(Vec{}, 2, 45*deg, 90*deg), lineEdge(Vec{-1, 3}, Vec{1, 3}),
-			Gap{Distance: 1, A: Vec{0, 2}, B: Vec{0, 3}}},
-		{"segment beside an arc: from its end", arcEdge(Vec{}, 1, 90*deg, 90*deg), lineEdge(Vec{3, 0}, Vec{3, 1}),
-			Gap{Distance: 3, A: Vec{0, 1}, B: Vec{3, 1}}},
-		{"segment crossing an arc", arcEdge(Vec{}, 1, 0, 90*deg), lineEdge(Vec{}, Vec{1, 1}),
-			Gap{A: Vec{math.Sqrt2 / 2, math.Sqrt2 / 2}, B: Vec{math.Sqrt2 / 2, math.Sqrt2 / 2}}},
-		{"arcs facing across their centres", arcEdge(Vec{}, 1, 0, 90*deg), arcEdge(Vec{5, 0}, 2, 90*deg, 90*deg),
-			Gap{Distance: 2, A: Vec{1, 0}, B: Vec{3, 0}}},
-		{"arcs turned away: end to end", arcEdge(Vec{}, 1, 90*deg, 90*deg), arcEdge(Vec{5, 0}, 2, 0, 90*deg),
-			Gap{Distance: math.Sqrt(26), A: Vec{0, 1}, B: Vec{5, 2}}},
-		{"concentric arcs", arcEdge(Vec{}, 1, 0, 90*deg), arcEdge(Vec{}, 3, 60*deg, 90*deg),
-			Gap{Distance: 2, A: Vec{0, 1}, B: Vec{0, 3}}},
-		{"crossing arcs", arcEdge(Vec{}, 1, 0, 90*deg), arcEdge(Vec{1, 1}, 1, 180*deg, 90*deg),
-			Gap{A: Vec{0, 1}, B: Vec{0, 1}}}, // the first of their two crossings
+		{"segment over the middle of an arc", arcEdge(geom.Vec{}, 2, 45*deg, 90*deg), lineEdge(geom.Vec{X: -1, Y: 3}, geom.Vec{X: 1, Y: 3}),
+			Gap{Distance: 1, A: geom.Vec{X: 0, Y: 2}, B: geom.Vec{X: 0, Y: 3}}},
+		{"segment beside an arc: from its end", arcEdge(geom.Vec{}, 1, 90*deg, 90*deg), lineEdge(geom.Vec{X: 3, Y: 0}, geom.Vec{X: 3, Y: 1}),
+			Gap{Distance: 3, A: geom.Vec{X: 0, Y: 1}, B: geom.Vec{X: 3, Y: 1}}},
+		{"segment crossing an arc", arcEdge(geom.Vec{}, 1, 0, 90*deg), lineEdge(geom.Vec{}, geom.Vec{X: 1, Y: 1}),
+			Gap{A: geom.Vec{X: math.Sqrt2 / 2, Y: math.Sqrt2 / 2}, B: geom.Vec{X: math.Sqrt2 / 2, Y: math.Sqrt2 / 2}}},
+		{"arcs facing across their centres", arcEdge(geom.Vec{}, 1, 0, 90*deg), arcEdge(geom.Vec{X: 5, Y: 0}, 2, 90*deg, 90*deg),
+			Gap{Distance: 2, A: geom.Vec{X: 1, Y: 0}, B: geom.Vec{X: 3, Y: 0}}},
+		{"arcs turned away: end to end", arcEdge(geom.Vec{}, 1, 90*deg, 90*deg), arcEdge(geom.Vec{X: 5, Y: 0}, 2, 0, 90*deg),
+			Gap{Distance: math.Sqrt(26), A: geom.Vec{X: 0, Y: 1}, B: geom.Vec{X: 5, Y: 2}}},
+		{"concentric arcs", arcEdge(geom.Vec{}, 1, 0, 90*deg), arcEdge(geom.Vec{}, 3, 60*deg, 90*deg),
+			Gap{Distance: 2, A: geom.Vec{X: 0, Y: 1}, B: geom.Vec{X: 0, Y: 3}}},
+		{"crossing arcs", arcEdge(geom.Vec{}, 1, 0, 90*deg), arcEdge(geom.Vec{X: 1, Y: 1}, 1, 180*deg, 90*deg),
+			Gap{A: geom.Vec{X: 0, Y: 1}, B: geom.Vec{X: 0, Y: 1}}}, // the first of their two crossings
 	}
 	for _, tt := range tests {
 		d, a, b := edgeGap(&tt.x, &tt.y)
@@ -54,20 +55,20 @@ func TestEdgeGapAgainstSampling(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(26, 3))
 	randEdge := func() edge {
-		c := Vec{r.Float64() * 10, r.Float64() * 10}
+		c := geom.Vec{X: r.Float64() * 10, Y: r.Float64() * 10}
 		if r.IntN(3) == 0 {
-			return lineEdge(c, Vec{r.Float64() * 10, r.Float64() * 10})
+			return lineEdge(c, geom.Vec{X: r.Float64() * 10, Y: r.Float64() * 10})
 		}
 		return arcEdge(c, 0.5+r.Float64()*4, r.Float64()*2*math.Pi, 0.1+r.Float64()*(math.Pi/2-0.1))
 	}
-	sample := func(e edge, n int) []Vec {
-		out := make([]Vec, n+1)
+	sample := func(e edge, n int) []geom.Vec {
+		out := make([]geom.Vec, n+1)
 		for i := range out {
 			t := float64(i) / float64(n)
 			if e.arc == nil {
 				out[i] = e.a.Add(e.b.Sub(e.a).Mul(t))
 			} else {
-				out[i] = e.arc.at(t * e.arc.sweep)
+				out[i] = e.arc.At(t * e.arc.Sweep)
 			}
 		}
 		return out
@@ -84,7 +85,7 @@ func TestEdgeGapAgainstSampling(t *testing.T) {
 		}
 		for _, c := range [2]struct {
 			e edge
-			p Vec
+			p geom.Vec
 		}{{x, pa}, {y, pb}} {
 			if q := closestOnEdge(c.p, &c.e); q.Sub(c.p).Len() > 1e-9 {
 				t.Fatalf("case %d: point %v is %v off its edge", k, c.p, q.Sub(c.p).Len())
@@ -110,21 +111,21 @@ func TestWindingWithArcs(t *testing.T) {
 	// A counter-clockwise unit circle of four quarter pieces, and the same clockwise.
 	var ccw, cw []edge
 	for k := range 4 {
-		e := arcEdge(Vec{}, 1, float64(k)*math.Pi/2, math.Pi/2)
+		e := arcEdge(geom.Vec{}, 1, float64(k)*math.Pi/2, math.Pi/2)
 		ccw = append(ccw, e)
 		cw = append([]edge{{a: e.b, b: e.a, arc: e.arc}}, cw...)
 	}
 	for _, tt := range []struct {
-		p        Vec
+		p        geom.Vec
 		ccw, out int
 	}{
-		{Vec{0, 0}, 1, -1},
-		{Vec{0.99, 0.05}, 1, -1},  // between a chord and its arc
-		{Vec{0.7, 0.7}, 1, -1},    // just inside the arc at 45°
-		{Vec{0.71, 0.71}, 0, 0},   // just outside it
-		{Vec{1.001, 0}, 0, 0},     // outside, beyond a piece's end
-		{Vec{-0.3, -0.95}, 1, -1}, // inside, between chord and arc
-		{Vec{-0.3, -0.96}, 0, 0},  // outside, beyond the arc
+		{geom.Vec{X: 0, Y: 0}, 1, -1},
+		{geom.Vec{X: 0.99, Y: 0.05}, 1, -1},  // between a chord and its arc
+		{geom.Vec{X: 0.7, Y: 0.7}, 1, -1},    // just inside the arc at 45°
+		{geom.Vec{X: 0.71, Y: 0.71}, 0, 0},   // just outside it
+		{geom.Vec{X: 1.001, Y: 0}, 0, 0},     // outside, beyond a piece's end
+		{geom.Vec{X: -0.3, Y: -0.95}, 1, -1}, // inside, between chord and arc
+		{geom.Vec{X: -0.3, Y: -0.96}, 0, 0},  // outside, beyond the arc
 	} {
 		if got := winding(tt.p, ccw); got != tt.ccw {
 			t.Errorf("winding(%v, counter-clockwise circle) = %d, want %d", tt.p, got, tt.ccw)
@@ -140,8 +141,8 @@ func TestWindingWithArcs(t *testing.T) {
 func TestDistanceRoundedCorner(t *testing.T) {
 	t.Parallel()
 	th := 41.25 * math.Pi / 180
-	u := Vec{math.Cos(th), math.Sin(th)}
-	corner := Vec{1, 1} // the corner arc's centre; its radius is 4
+	u := geom.Vec{X: math.Cos(th), Y: math.Sin(th)}
+	corner := geom.Vec{X: 1, Y: 1} // the corner arc's centre; its radius is 4
 	for _, tt := range []struct {
 		d    float64 // from the corner's centre to the circle's
 		want float64
@@ -186,11 +187,11 @@ func TestDistanceCircleRectAgree(t *testing.T) {
 		want Gap
 	}{
 		{1.996, Gap{}},
-		{2, Gap{Distance: math.Hypot(2, 0.09) - 2, A: Vec{2, 0.09}.Mul(2 / math.Hypot(2, 0.09)), B: Vec{2, 0.09}}},
+		{2, Gap{Distance: math.Hypot(2, 0.09) - 2, A: geom.Vec{X: 2, Y: 0.09}.Mul(2 / math.Hypot(2, 0.09)), B: geom.Vec{X: 2, Y: 0.09}}},
 	} {
 		s := New()
 		measurePut(t, s, "c", Circle{Radius: 2})
-		measurePut(t, s, "r", Rect{Center: Vec{tt.x + 0.502, 0.125}, Width: 1.004, Height: 0.07})
+		measurePut(t, s, "r", Rect{Center: geom.Vec{X: tt.x + 0.502, Y: 0.125}, Width: 1.004, Height: 0.07})
 		g, err := s.Distance("c", "r")
 		if err != nil {
 			t.Fatal(err)
@@ -218,21 +219,21 @@ func TestDistanceCircleRectAgree(t *testing.T) {
 func TestDistancePlateWithHole(t *testing.T) {
 	t.Parallel()
 	s := New()
-	measurePut(t, s, "plate", Rect{Center: Vec{20, 10}, Width: 40, Height: 20})
-	measurePut(t, s, "hole", Circle{Center: Vec{6, 10}, Radius: 2})
+	measurePut(t, s, "plate", Rect{Center: geom.Vec{X: 20, Y: 10}, Width: 40, Height: 20})
+	measurePut(t, s, "hole", Circle{Center: geom.Vec{X: 6, Y: 10}, Radius: 2})
 	if _, err := s.Boolean(Difference, []string{"plate"}, []string{"hole"}, "p"); err != nil {
 		t.Fatal(err)
 	}
-	measurePut(t, s, "peg", Circle{Center: Vec{6.5, 10}, Radius: 1})
-	measurePut(t, s, "pin", Line{Points: []Vec{{6, 10}, {6.5, 10}}})
-	measurePut(t, s, "edge", Line{Points: []Vec{{-4, 10}, {-6, 10}}})
+	measurePut(t, s, "peg", Circle{Center: geom.Vec{X: 6.5, Y: 10}, Radius: 1})
+	measurePut(t, s, "pin", Line{Points: []geom.Vec{{X: 6, Y: 10}, {X: 6.5, Y: 10}}})
+	measurePut(t, s, "edge", Line{Points: []geom.Vec{{X: -4, Y: 10}, {X: -6, Y: 10}}})
 	for _, tt := range []struct {
 		other string
 		want  Gap
 	}{
-		{"peg", Gap{Distance: 0.5, A: Vec{8, 10}, B: Vec{7.5, 10}}},
-		{"pin", Gap{Distance: 1.5, A: Vec{8, 10}, B: Vec{6.5, 10}}},
-		{"edge", Gap{Distance: 4, A: Vec{0, 10}, B: Vec{-4, 10}}},
+		{"peg", Gap{Distance: 0.5, A: geom.Vec{X: 8, Y: 10}, B: geom.Vec{X: 7.5, Y: 10}}},
+		{"pin", Gap{Distance: 1.5, A: geom.Vec{X: 8, Y: 10}, B: geom.Vec{X: 6.5, Y: 10}}},
+		{"edge", Gap{Distance: 4, A: geom.Vec{X: 0, Y: 10}, B: geom.Vec{X: -4, Y: 10}}},
 	} {
 		g, err := s.Distance("p", tt.other)
 		if err != nil {
@@ -250,19 +251,19 @@ func TestDistancePlateWithHole(t *testing.T) {
 		t.Errorf("Clearance(peg) = %v, want p at 0.5", gaps)
 	}
 	for _, tt := range []struct {
-		p    Vec
+		p    geom.Vec
 		want Gap
 	}{
-		{Vec{6, 10}, Gap{Distance: 2, B: Vec{6, 10}}},                  // the hole's centre: any point of its edge
-		{Vec{5, 10}, Gap{Distance: 1, A: Vec{4, 10}, B: Vec{5, 10}}},   // in the hole
-		{Vec{6, 13}, Gap{A: Vec{6, 13}, B: Vec{6, 13}}},                // in the plate
-		{Vec{-1, 10}, Gap{Distance: 1, A: Vec{0, 10}, B: Vec{-1, 10}}}, // outside
+		{geom.Vec{X: 6, Y: 10}, Gap{Distance: 2, B: geom.Vec{X: 6, Y: 10}}},                             // the hole's centre: any point of its edge
+		{geom.Vec{X: 5, Y: 10}, Gap{Distance: 1, A: geom.Vec{X: 4, Y: 10}, B: geom.Vec{X: 5, Y: 10}}},   // in the hole
+		{geom.Vec{X: 6, Y: 13}, Gap{A: geom.Vec{X: 6, Y: 13}, B: geom.Vec{X: 6, Y: 13}}},                // in the plate
+		{geom.Vec{X: -1, Y: 10}, Gap{Distance: 1, A: geom.Vec{X: 0, Y: 10}, B: geom.Vec{X: -1, Y: 10}}}, // outside
 	} {
 		g, err := s.DistanceToPoint("p", tt.p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tt.want.A == (Vec{}) && tt.want.Distance > 0 {
+		if tt.want.A == (geom.Vec{}) && tt.want.Distance > 0 {
 			tt.want.A = g.A // the centre is as near every point of the hole's edge
 		}
 		if diff := cmp.Diff(tt.want, g, approx); diff != "" {
@@ -284,8 +285,8 @@ func TestDistanceTurnedRoundedRect(t *testing.T) {
 	}
 	// The upper right corner's centre was (1, 1): now (2, 2) turned by 0.3, radius 8.
 	sn, cs := math.Sincos(0.3)
-	corner := Vec{2*cs - 2*sn, 2*sn + 2*cs}
-	u := Vec{math.Cos(0.3 + 0.5), math.Sin(0.3 + 0.5)} // within the corner's quarter turn
+	corner := geom.Vec{X: 2*cs - 2*sn, Y: 2*sn + 2*cs}
+	u := geom.Vec{X: math.Cos(0.3 + 0.5), Y: math.Sin(0.3 + 0.5)} // within the corner's quarter turn
 	measurePut(t, s, "c", Circle{Center: corner.Add(u.Mul(8 + 1 + 0.001)), Radius: 1})
 	g, err := s.Distance("r", "c")
 	if err != nil {

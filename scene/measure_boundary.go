@@ -9,6 +9,8 @@ package scene
 import (
 	"fmt"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // DistanceFrom names where a boundary distance starts on the first shape.
@@ -73,7 +75,7 @@ func (s *Scene) DistanceWith(a, b string, opt DistanceOptions) (Gap, error) {
 
 // DistanceToPointWith is DistanceToPoint measured as opt says: with Boundary, from the
 // shape's outline even when p lies inside it; with FromCenter, from its centre.
-func (s *Scene) DistanceToPointWith(name string, p Vec, opt DistanceOptions) (Gap, error) {
+func (s *Scene) DistanceToPointWith(name string, p geom.Vec, opt DistanceOptions) (Gap, error) {
 	if err := opt.check(); err != nil {
 		return Gap{}, err
 	}
@@ -103,7 +105,7 @@ func (s *Scene) DistanceToPointWith(name string, p Vec, opt DistanceOptions) (Ga
 
 // centerOf is the centre a FromCenter distance starts at: a circle's or an arc's own centre
 // (an arc's centroid lies on its bulge), else the entity's centroid.
-func (s *Scene) centerOf(name string, m *measured) (Vec, error) {
+func (s *Scene) centerOf(name string, m *measured) (geom.Vec, error) {
 	if m.circle != nil {
 		return m.circle.c, nil
 	}
@@ -116,11 +118,11 @@ func (s *Scene) centerOf(name string, m *measured) (Vec, error) {
 }
 
 // pointToOutline is the point of m's outline nearest p (A) and its distance, inside or out.
-func pointToOutline(m *measured, p Vec) Gap {
+func pointToOutline(m *measured, p geom.Vec) Gap {
 	if m.circle != nil {
 		d := p.Sub(m.circle.c)
 		l := d.Len()
-		u := Vec{X: 1}
+		u := geom.Vec{X: 1}
 		if l > 0 {
 			u = d.Mul(1 / l)
 		}
@@ -160,7 +162,7 @@ func outlineGap(an string, a *measured, bn string, b *measured, maxPairs int) (G
 func circlesOutlineGap(a, b circleShape) Gap {
 	d := b.c.Sub(a.c)
 	l := d.Len()
-	u := Vec{X: 1} // concentric circles: every direction is nearest; take +x
+	u := geom.Vec{X: 1} // concentric circles: every direction is nearest; take +x
 	if l > 0 {
 		u = d.Mul(1 / l)
 	}
@@ -177,6 +179,6 @@ func circlesOutlineGap(a, b circleShape) Gap {
 	}
 	x := (l*l + a.r*a.r - b.r*b.r) / (2 * l)
 	h := math.Sqrt(max(a.r*a.r-x*x, 0))
-	p := a.c.Add(u.Mul(x)).Add(Vec{X: -u.Y, Y: u.X}.Mul(h))
+	p := a.c.Add(u.Mul(x)).Add(geom.Vec{X: -u.Y, Y: u.X}.Mul(h))
 	return Gap{A: p, B: p}
 }

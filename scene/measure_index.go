@@ -12,19 +12,23 @@ package scene
 // distance (or of those that meet), the first in the shapes' own edge order wins, so that the
 // closest points reported do not depend on how the tree was cut.
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/cadrun/cadrun/scene/geom"
+)
 
 // edgeLeaf is how many edges a leaf of the tree holds.
 const edgeLeaf = 8
 
 type edge struct {
-	a, b Vec
-	key  [2]int   // the edge's place in the shape's own order: its outline, its index there
-	arc  *circArc // the arc from a to b, or nil for a line (measure_arcs.go)
+	a, b geom.Vec
+	key  [2]int        // the edge's place in the shape's own order: its outline, its index there
+	arc  *geom.CircArc // the arc from a to b, or nil for a line (measure_arcs.go)
 }
 
 type edgeNode struct {
-	box         Box
+	box         geom.Box
 	lo, hi      int    // edges[lo:hi] when a leaf
 	left, right int    // child nodes; 0 for a leaf (the root is node 0, never a child)
 	minKey      [2]int // the smallest key below
@@ -57,7 +61,7 @@ func (t *edgeTree) build(lo, hi int) int {
 	i := len(t.nodes)
 	t.nodes = append(t.nodes, edgeNode{lo: lo, hi: hi, minKey: t.edges[lo].key})
 	if hi-lo <= edgeLeaf {
-		var box Box
+		var box geom.Box
 		for _, e := range t.edges[lo:hi] {
 			box.Extend(e.a)
 			box.Extend(e.b)
@@ -187,11 +191,11 @@ func (w *edgeWalk) meet(i, j int) bool {
 }
 
 // boxesMeet reports whether two boxes share a point (edges touching count).
-func boxesMeet(a, b Box) bool {
+func boxesMeet(a, b geom.Box) bool {
 	return a.Min.X <= b.Max.X && b.Min.X <= a.Max.X && a.Min.Y <= b.Max.Y && b.Min.Y <= a.Max.Y
 }
 
-func boxDiag(b Box) float64 {
+func boxDiag(b geom.Box) float64 {
 	sz := b.Size()
 	return sz.X*sz.X + sz.Y*sz.Y
 }

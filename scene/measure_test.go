@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
@@ -25,13 +26,13 @@ func measureScene(t *testing.T) *Scene {
 			t.Fatal(err)
 		}
 	}
-	put("c1", Circle{Center: Vec{0, 0}, Radius: 2})
-	put("c2", Circle{Center: Vec{10, 0}, Radius: 3})
-	put("outer", Rect{Center: Vec{100, 0}, Width: 40, Height: 20})
-	put("inner", Rect{Center: Vec{105, 0}, Width: 10, Height: 4})
-	put("sq1", Rect{Center: Vec{0, 100}, Width: 10, Height: 10})
-	put("sq2", Rect{Center: Vec{6, 103}, Width: 10, Height: 10})
-	put("wire", Line{Points: []Vec{{-5, 50}, {5, 50}}})
+	put("c1", Circle{Center: geom.Vec{X: 0, Y: 0}, Radius: 2})
+	put("c2", Circle{Center: geom.Vec{X: 10, Y: 0}, Radius: 3})
+	put("outer", Rect{Center: geom.Vec{X: 100, Y: 0}, Width: 40, Height: 20})
+	put("inner", Rect{Center: geom.Vec{X: 105, Y: 0}, Width: 10, Height: 4})
+	put("sq1", Rect{Center: geom.Vec{X: 0, Y: 100}, Width: 10, Height: 10})
+	put("sq2", Rect{Center: geom.Vec{X: 6, Y: 103}, Width: 10, Height: 10})
+	put("wire", Line{Points: []geom.Vec{{X: -5, Y: 50}, {X: 5, Y: 50}}})
 	return s
 }
 
@@ -42,15 +43,15 @@ func TestDistance(t *testing.T) {
 		want Gap
 	}{
 		// Two circles: 10 between centres, less radii 2 and 3.
-		{"c1", "c2", Gap{Distance: 5, A: Vec{2, 0}, B: Vec{7, 0}}},
-		{"c2", "c1", Gap{Distance: 5, A: Vec{7, 0}, B: Vec{2, 0}}},
+		{"c1", "c2", Gap{Distance: 5, A: geom.Vec{X: 2, Y: 0}, B: geom.Vec{X: 7, Y: 0}}},
+		{"c2", "c1", Gap{Distance: 5, A: geom.Vec{X: 7, Y: 0}, B: geom.Vec{X: 2, Y: 0}}},
 		// A rectangle inside another is at distance 0, at a point of the inner one.
-		{"inner", "outer", Gap{Distance: 0, A: Vec{100, -2}, B: Vec{100, -2}}},
+		{"inner", "outer", Gap{Distance: 0, A: geom.Vec{X: 100, Y: -2}, B: geom.Vec{X: 100, Y: -2}}},
 		// Overlapping squares meet where their outlines cross.
-		{"sq1", "sq2", Gap{Distance: 0, A: Vec{5, 98}, B: Vec{5, 98}}},
+		{"sq1", "sq2", Gap{Distance: 0, A: geom.Vec{X: 5, Y: 98}, B: geom.Vec{X: 5, Y: 98}}},
 		// A circle to a line: from the centre to the line, less the radius.
-		{"c1", "wire", Gap{Distance: 48, A: Vec{0, 2}, B: Vec{0, 50}}},
-		{"wire", "sq1", Gap{Distance: 45, A: Vec{-5, 50}, B: Vec{-5, 95}}},
+		{"c1", "wire", Gap{Distance: 48, A: geom.Vec{X: 0, Y: 2}, B: geom.Vec{X: 0, Y: 50}}},
+		{"wire", "sq1", Gap{Distance: 45, A: geom.Vec{X: -5, Y: 50}, B: geom.Vec{X: -5, Y: 95}}},
 	}
 	for _, tt := range tests {
 		got, err := s.Distance(tt.a, tt.b)
@@ -70,9 +71,9 @@ func TestDistance(t *testing.T) {
 func TestMeasureRotatedGroup(t *testing.T) {
 	s := New()
 	for name, sh := range map[string]Shape{
-		"a":    Rect{Center: Vec{5, 0}, Width: 2, Height: 2},
-		"b":    Circle{Center: Vec{10, 0}, Radius: 1},
-		"post": Rect{Center: Vec{0, 20}, Width: 2, Height: 2},
+		"a":    Rect{Center: geom.Vec{X: 5, Y: 0}, Width: 2, Height: 2},
+		"b":    Circle{Center: geom.Vec{X: 10, Y: 0}, Radius: 1},
+		"post": Rect{Center: geom.Vec{X: 0, Y: 20}, Width: 2, Height: 2},
 	} {
 		if _, err := s.Put(name, sh); err != nil {
 			t.Fatal(err)
@@ -90,7 +91,7 @@ func TestMeasureRotatedGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	// b is still an exact circle: from post's bottom edge (y 19) down to b's top (y 11).
-	want := Gap{Distance: 8, A: Vec{0, 19}, B: Vec{0, 11}}
+	want := Gap{Distance: 8, A: geom.Vec{X: 0, Y: 19}, B: geom.Vec{X: 0, Y: 11}}
 	if diff := cmp.Diff(want, g, approx); diff != "" {
 		t.Errorf("Distance(post, g) mismatch (-want +got):\n%s", diff)
 	}
@@ -98,14 +99,14 @@ func TestMeasureRotatedGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(Gap{Distance: 8, A: Vec{0, 19}, B: Vec{0, 11}}, gb, approx); diff != "" {
+	if diff := cmp.Diff(Gap{Distance: 8, A: geom.Vec{X: 0, Y: 19}, B: geom.Vec{X: 0, Y: 11}}, gb, approx); diff != "" {
 		t.Errorf("Distance(post, b) mismatch (-want +got):\n%s", diff)
 	}
 	c, err := s.Centroid("a")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(Vec{0, 5}, c, approx); diff != "" {
+	if diff := cmp.Diff(geom.Vec{X: 0, Y: 5}, c, approx); diff != "" {
 		t.Errorf("Centroid(a) mismatch (-want +got):\n%s", diff)
 	}
 	p, err := s.Perimeter("b")
@@ -124,8 +125,8 @@ func TestClearance(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Gap{
-		{Name: "c2", Distance: 5, A: Vec{2, 0}, B: Vec{7, 0}},
-		{Name: "wire", Distance: 48, A: Vec{0, 2}, B: Vec{0, 50}},
+		{Name: "c2", Distance: 5, A: geom.Vec{X: 2, Y: 0}, B: geom.Vec{X: 7, Y: 0}},
+		{Name: "wire", Distance: 48, A: geom.Vec{X: 0, Y: 2}, B: geom.Vec{X: 0, Y: 50}},
 	}
 	if diff := cmp.Diff(want, gaps, approx); diff != "" {
 		t.Errorf("Clearance(c1) mismatch (-want +got):\n%s", diff)
@@ -138,8 +139,8 @@ func TestClearance(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = []Gap{
-		{Name: "sq2", Distance: 0, A: Vec{5, 98}, B: Vec{5, 98}},
-		{Name: "wire", Distance: 45, A: Vec{-5, 95}, B: Vec{-5, 50}},
+		{Name: "sq2", Distance: 0, A: geom.Vec{X: 5, Y: 98}, B: geom.Vec{X: 5, Y: 98}},
+		{Name: "wire", Distance: 45, A: geom.Vec{X: -5, Y: 95}, B: geom.Vec{X: -5, Y: 50}},
 	}
 	if diff := cmp.Diff(want, gaps, approx); diff != "" || n != 2 {
 		t.Errorf("Clearance(sq1, [wire sq2]) (n %d) mismatch (-want +got):\n%s", n, diff)
@@ -189,23 +190,23 @@ func TestPerimeterAndCentroid(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := s.Put("frame", Polygon{Parts: []PolygonPart{{
-		Outer: []Vec{{200, 0}, {210, 0}, {210, 10}, {200, 10}},
-		Holes: [][]Vec{{{202, 2}, {202, 4}, {204, 4}, {204, 2}}},
+		Outer: []geom.Vec{{X: 200, Y: 0}, {X: 210, Y: 0}, {X: 210, Y: 10}, {X: 200, Y: 10}},
+		Holes: [][]geom.Vec{{{X: 202, Y: 2}, {X: 202, Y: 4}, {X: 204, Y: 4}, {X: 204, Y: 2}}},
 	}}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
 		name      string
 		perimeter float64
-		centroid  Vec
+		centroid  geom.Vec
 	}{
-		{"c2", 6 * math.Pi, Vec{10, 0}},
-		{"outer", 120, Vec{100, 0}},
-		{"wire", 10, Vec{0, 50}},
+		{"c2", 6 * math.Pi, geom.Vec{X: 10, Y: 0}},
+		{"outer", 120, geom.Vec{X: 100, Y: 0}},
+		{"wire", 10, geom.Vec{X: 0, Y: 50}},
 		// The union of the squares: 10x10 + 10x10 - 4x7 = 172, outline 2*(16+13) = 58.
-		{"squares", 58, Vec{(100*0 + 100*6 - 28*3) / 172.0, (100*100 + 100*103 - 28*101.5) / 172.0}},
+		{"squares", 58, geom.Vec{X: (100*0 + 100*6 - 28*3) / 172.0, Y: (100*100 + 100*103 - 28*101.5) / 172.0}},
 		// A 10x10 square less a 2x2 hole: 96 of area, edges 40 + 8.
-		{"frame", 48, Vec{(100*205 - 4*203) / 96.0, (100*5 - 4*3) / 96.0}},
+		{"frame", 48, geom.Vec{X: (100*205 - 4*203) / 96.0, Y: (100*5 - 4*3) / 96.0}},
 	} {
 		p, err := s.Perimeter(tt.name)
 		if err != nil {
@@ -228,13 +229,13 @@ func TestDistanceToPoint(t *testing.T) {
 	s := measureScene(t)
 	for _, tt := range []struct {
 		name string
-		p    Vec
+		p    geom.Vec
 		want Gap
 	}{
-		{"c1", Vec{0, 5}, Gap{Distance: 3, A: Vec{0, 2}, B: Vec{0, 5}}},
-		{"outer", Vec{100, 0}, Gap{A: Vec{100, 0}, B: Vec{100, 0}}},
-		{"outer", Vec{130, 0}, Gap{Distance: 10, A: Vec{120, 0}, B: Vec{130, 0}}},
-		{"wire", Vec{0, 53}, Gap{Distance: 3, A: Vec{0, 50}, B: Vec{0, 53}}},
+		{"c1", geom.Vec{X: 0, Y: 5}, Gap{Distance: 3, A: geom.Vec{X: 0, Y: 2}, B: geom.Vec{X: 0, Y: 5}}},
+		{"outer", geom.Vec{X: 100, Y: 0}, Gap{A: geom.Vec{X: 100, Y: 0}, B: geom.Vec{X: 100, Y: 0}}},
+		{"outer", geom.Vec{X: 130, Y: 0}, Gap{Distance: 10, A: geom.Vec{X: 120, Y: 0}, B: geom.Vec{X: 130, Y: 0}}},
+		{"wire", geom.Vec{X: 0, Y: 53}, Gap{Distance: 3, A: geom.Vec{X: 0, Y: 50}, B: geom.Vec{X: 0, Y: 53}}},
 	} {
 		got, err := s.DistanceToPoint(tt.name, tt.p)
 		if err != nil {
@@ -244,7 +245,7 @@ func TestDistanceToPoint(t *testing.T) {
 			t.Errorf("DistanceToPoint(%q, %v) mismatch (-want +got):\n%s", tt.name, tt.p, diff)
 		}
 	}
-	_, err := s.DistanceToPoint("c1", Vec{math.NaN(), 0})
+	_, err := s.DistanceToPoint("c1", geom.Vec{X: math.NaN(), Y: 0})
 	if want := "bad geometry: the point must be finite, got NaN"; err == nil || err.Error() != want {
 		t.Errorf("a NaN point: got %v, want %q", err, want)
 	}
@@ -254,9 +255,9 @@ func BenchmarkClearance10k(b *testing.B) {
 	s := New()
 	for i := range 10000 {
 		name := "s" + strconv.Itoa(i)
-		var sh Shape = Rect{Center: Vec{float64(i%100) * 3, float64(i/100) * 3}, Width: 1, Height: 1}
+		var sh Shape = Rect{Center: geom.Vec{X: float64(i%100) * 3, Y: float64(i/100) * 3}, Width: 1, Height: 1}
 		if i%2 == 1 {
-			sh = Circle{Center: Vec{float64(i%100) * 3, float64(i/100) * 3}, Radius: 0.5}
+			sh = Circle{Center: geom.Vec{X: float64(i%100) * 3, Y: float64(i/100) * 3}, Radius: 0.5}
 		}
 		if _, err := s.Put(name, sh); err != nil {
 			b.Fatal(err)
@@ -272,7 +273,7 @@ func BenchmarkClearance10k(b *testing.B) {
 func BenchmarkOverlaps10k(b *testing.B) {
 	s := New()
 	for i := range 10000 {
-		if _, err := s.Put("s"+strconv.Itoa(i), Rect{Center: Vec{float64(i%100) * 2, float64(i/100) * 2}, Width: 3, Height: 3}); err != nil {
+		if _, err := s.Put("s"+strconv.Itoa(i), Rect{Center: geom.Vec{X: float64(i%100) * 2, Y: float64(i/100) * 2}, Width: 3, Height: 3}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -288,9 +289,9 @@ func BenchmarkOverlaps10k(b *testing.B) {
 func TestCircleExactUnderSimilarity(t *testing.T) {
 	s := New()
 	for name, sh := range map[string]Shape{
-		"c":  Circle{Center: Vec{0, 0}, Radius: 1},
-		"e":  Circle{Center: Vec{0, 0}, Radius: 1},
-		"pt": Rect{Center: Vec{20, 0}, Width: 2, Height: 2},
+		"c":  Circle{Center: geom.Vec{X: 0, Y: 0}, Radius: 1},
+		"e":  Circle{Center: geom.Vec{X: 0, Y: 0}, Radius: 1},
+		"pt": Rect{Center: geom.Vec{X: 20, Y: 0}, Width: 2, Height: 2},
 	} {
 		if _, err := s.Put(name, sh); err != nil {
 			t.Fatal(err)
@@ -309,7 +310,7 @@ func TestCircleExactUnderSimilarity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(Gap{Distance: 16, A: Vec{3, 0}, B: Vec{19, 0}}, g, approx); diff != "" {
+	if diff := cmp.Diff(Gap{Distance: 16, A: geom.Vec{X: 3, Y: 0}, B: geom.Vec{X: 19, Y: 0}}, g, approx); diff != "" {
 		t.Errorf("Distance(c, pt) mismatch (-want +got):\n%s", diff)
 	}
 	p, err := s.Perimeter("e")
@@ -329,11 +330,11 @@ func TestCircleExactUnderSimilarity(t *testing.T) {
 // other's.
 func TestDistancePairLimit(t *testing.T) {
 	s := New()
-	ring := func(cx float64, n int) []Vec {
-		pts := make([]Vec, n)
+	ring := func(cx float64, n int) []geom.Vec {
+		pts := make([]geom.Vec, n)
 		for i := range pts {
 			a := 2 * math.Pi * float64(i) / float64(n)
-			pts[i] = Vec{cx + 10*math.Cos(a), 10 * math.Sin(a)}
+			pts[i] = geom.Vec{X: cx + 10*math.Cos(a), Y: 10 * math.Sin(a)}
 		}
 		return pts
 	}
@@ -348,7 +349,7 @@ func TestDistancePairLimit(t *testing.T) {
 	if !w.nearest(0, 0) {
 		t.Fatal("the walk went past the cap")
 	}
-	if diff := cmp.Diff(Gap{Distance: 80, A: Vec{X: 10}, B: Vec{X: 90}}, w.best, approx); diff != "" {
+	if diff := cmp.Diff(Gap{Distance: 80, A: geom.Vec{X: 10}, B: geom.Vec{X: 90}}, w.best, approx); diff != "" {
 		t.Errorf("gap mismatch (-want +got):\n%s", diff)
 	}
 	if w.pairs > 10_000 {
@@ -364,7 +365,7 @@ func TestDistancePairLimit(t *testing.T) {
 		for i := range n {
 			names[i] = fmt.Sprintf("%s%d", g.name, i)
 			y := float64(i) + g.off
-			if _, err := s.Put(names[i], Line{Points: []Vec{{X: 0, Y: y}, {X: 1e4, Y: y + 1e4}}}); err != nil {
+			if _, err := s.Put(names[i], Line{Points: []geom.Vec{{X: 0, Y: y}, {X: 1e4, Y: y + 1e4}}}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -388,7 +389,7 @@ func everyPair(a, b *measured) Gap {
 				for i := 1; i < len(la); i++ {
 					for j := 1; j < len(lb); j++ {
 						if p, ok := segmentsMeet(overlay.Point(la[i-1]), overlay.Point(la[i]), overlay.Point(lb[j-1]), overlay.Point(lb[j])); ok {
-							return Gap{A: Vec(p), B: Vec(p)}
+							return Gap{A: geom.Vec(p), B: geom.Vec(p)}
 						}
 					}
 				}
@@ -421,10 +422,10 @@ func TestDistanceAgreesWithEveryPair(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 26))
 	shape := func(s *Scene, name string) {
 		n := 3 + r.IntN(60)
-		pts := make([]Vec, n)
+		pts := make([]geom.Vec, n)
 		cx, cy := float64(r.IntN(40)), float64(r.IntN(40))
 		for i := range pts {
-			pts[i] = Vec{cx + float64(r.IntN(20)), cy + float64(r.IntN(20))}
+			pts[i] = geom.Vec{X: cx + float64(r.IntN(20)), Y: cy + float64(r.IntN(20))}
 		}
 		if r.IntN(2) == 0 {
 			if _, err := s.Put(name, Line{Points: pts}); err != nil {
@@ -436,7 +437,7 @@ func TestDistanceAgreesWithEveryPair(t *testing.T) {
 		for i := range pts {
 			a := 2 * math.Pi * float64(i) / float64(n)
 			rad := 1 + float64(r.IntN(12))
-			pts[i] = Vec{cx + math.Round(rad*math.Cos(a)*4)/4, cy + math.Round(rad*math.Sin(a)*4)/4}
+			pts[i] = geom.Vec{X: cx + math.Round(rad*math.Cos(a)*4)/4, Y: cy + math.Round(rad*math.Sin(a)*4)/4}
 		}
 		if _, err := s.Put(name, Polygon{Parts: []PolygonPart{{Outer: pts}}}); err != nil {
 			t.Fatal(err)
@@ -482,10 +483,10 @@ func BenchmarkDistance3200x3200(b *testing.B) { benchmarkDistance(b, 3200) }
 func benchmarkDistance(b *testing.B, n int) {
 	s := New()
 	for name, cx := range map[string]float64{"p": 0, "q": 100} {
-		pts := make([]Vec, n)
+		pts := make([]geom.Vec, n)
 		for i := range pts {
 			a := 2 * math.Pi * float64(i) / float64(n)
-			pts[i] = Vec{cx + 10*math.Cos(a), 10 * math.Sin(a)}
+			pts[i] = geom.Vec{X: cx + 10*math.Cos(a), Y: 10 * math.Sin(a)}
 		}
 		if _, err := s.Put(name, Polygon{Parts: []PolygonPart{{Outer: pts}}}); err != nil {
 			b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
@@ -87,15 +88,15 @@ const OffsetArcRelative = 1e-3
 // on a shape of extent size: 8, as OpenSCAD's $fn=32, JSCAD and JTS, unless the radius needs
 // more to keep the chords within OffsetArcRelative of the result's size.
 func offsetQuadSegments(r, size float64) int {
-	return min(max(8, ArcSegments(r, math.Pi/2, (size+2*r)*OffsetArcRelative)), MaxCurveSegments/4)
+	return min(max(8, geom.ArcSegments(r, math.Pi/2, (size+2*r)*OffsetArcRelative)), geom.MaxCurveSegments/4)
 }
 
 // areaExtent is the larger side of the bounding box of an area.
 func areaExtent(area []overlay.Polygon) float64 {
-	var b Box
+	var b geom.Box
 	for _, p := range area {
 		for _, q := range p.Outer {
-			b.Extend(Vec(q))
+			b.Extend(geom.Vec(q))
 		}
 	}
 	return max(b.Max.X-b.Min.X, b.Max.Y-b.Min.Y)
@@ -151,7 +152,7 @@ func (s *Scene) exactOffset(name string, delta float64, join overlay.Join, resul
 
 // uprightOffset offsets a rectangle of corner radius rad (0: sharp) drawn under m by d, when
 // m keeps it upright (a uniform scale, maybe a half turn or a mirror, and a move).
-func uprightOffset(m Affine, c Vec, w, h, rad, d float64, join overlay.Join) (Shape, bool) {
+func uprightOffset(m geom.Affine, c geom.Vec, w, h, rad, d float64, join overlay.Join) (Shape, bool) {
 	if m.B != 0 || m.C != 0 || math.Abs(m.A) != math.Abs(m.D) || m.A == 0 {
 		return nil, false
 	}

@@ -13,6 +13,7 @@ package scene
 import (
 	"math"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
@@ -52,13 +53,13 @@ func offsetArcs(area []overlay.Polygon, src *arcSources, delta float64, join ove
 
 // offsetEdge is one edge of a ring of lines and arcs, with its outward normals at both ends.
 type offsetEdge struct {
-	p, q       Vec
-	arc        *circArc // nil for a line
-	nStart, nE Vec      // outward unit normals at p and q
+	p, q       geom.Vec
+	arc        *geom.CircArc // nil for a line
+	nStart, nE geom.Vec      // outward unit normals at p and q
 }
 
 // ringEdges are the edges of a ring whose interior lies on its left.
-func ringEdges(pts []Vec, bul []float64) []offsetEdge {
+func ringEdges(pts []geom.Vec, bul []float64) []offsetEdge {
 	n := len(pts)
 	edges := make([]offsetEdge, 0, n)
 	for i := range n {
@@ -67,17 +68,17 @@ func ringEdges(pts []Vec, bul []float64) []offsetEdge {
 			continue
 		}
 		e := offsetEdge{p: p, q: q}
-		if k := bulgeOf(bul, i); k != 0 {
-			a := edgeArc(p, q, k)
+		if k := geom.BulgeOf(bul, i); k != 0 {
+			a := geom.EdgeArc(p, q, k)
 			e.arc = &a
 			// Counter-clockwise, the centre is on the left: outward is away from it.
-			sign := math.Copysign(1, a.sweep)
-			e.nStart = p.Sub(a.c).Mul(sign / a.r)
-			e.nE = q.Sub(a.c).Mul(sign / a.r)
+			sign := math.Copysign(1, a.Sweep)
+			e.nStart = p.Sub(a.C).Mul(sign / a.R)
+			e.nE = q.Sub(a.C).Mul(sign / a.R)
 		} else {
 			d := q.Sub(p)
 			l := d.Len()
-			e.nStart = Vec{d.Y / l, -d.X / l}
+			e.nStart = geom.Vec{X: d.Y / l, Y: -d.X / l}
 			e.nE = e.nStart
 		}
 		edges = append(edges, e)
@@ -87,11 +88,11 @@ func ringEdges(pts []Vec, bul []float64) []offsetEdge {
 
 // rawOffset is the raw offset curve of a ring of lines and arcs, flattened at tol, with each
 // arc it holds recorded in src.
-func (src *arcSources) rawOffset(pts []Vec, bul []float64, delta float64, join overlay.Join, tol float64) []overlay.Point {
+func (src *arcSources) rawOffset(pts []geom.Vec, bul []float64, delta float64, join overlay.Join, tol float64) []overlay.Point {
 	edges := ringEdges(pts, bul)
 	n := len(edges)
 	out := make([]overlay.Point, 0, 4*n)
-	put := func(v Vec) {
+	put := func(v geom.Vec) {
 		if p := overlay.Point(v); len(out) == 0 || out[len(out)-1] != p {
 			out = append(out, p)
 		}
@@ -106,20 +107,20 @@ func (src *arcSources) rawOffset(pts []Vec, bul []float64, delta float64, join o
 		}
 		a := *e.arc
 		switch r := offsetRadius(a, delta); {
-		case r < -1e-9*a.r:
+		case r < -1e-9*a.R:
 			// An arc the offset passes the centre of is a corner at its centre, offset by
 			// the rest of the distance: the ends' offsets looped through the centre, as the
 			// engine loops an inner corner through its vertex (a rounded corner inset by
 			// more than its radius is a sharp one inset by the rest).
 			put(e.p.Add(e.nStart.Mul(delta)))
-			put(a.c)
+			put(a.C)
 			put(e.q.Add(e.nE.Mul(delta)))
-		case r <= 1e-9*a.r:
+		case r <= 1e-9*a.R:
 			// An arc the offset reaches the centre of (a closing by a round join's own
 			// radius): the centre, a sharp corner again.
-			put(a.c)
+			put(a.C)
 		default:
-			src.flattenArc(put, circArc{c: a.c, r: r, a0: a.a0, sweep: a.sweep}, tol)
+			src.flattenArc(put, geom.CircArc{C: a.C, R: r, A0: a.A0, Sweep: a.Sweep}, tol)
 		}
 	}
 	for len(out) > 1 && out[len(out)-1] == out[0] {
@@ -130,7 +131,7 @@ func (src *arcSources) rawOffset(pts []Vec, bul []float64, delta float64, join o
 
 // join adds the join at corner p between an edge ending with outward normal nk and one
 // starting with nj.
-func (src *arcSources) join(put func(Vec), p, nk, nj Vec, delta float64, join overlay.Join, tol float64) {
+func (src *arcSources) join(put func(geom.Vec), p, nk, nj geom.Vec, delta float64, join overlay.Join, tol float64) {
 	sinA := nk.X*nj.Y - nk.Y*nj.X
 	cosA := nk.X*nj.X + nk.Y*nj.Y
 	switch {
@@ -141,26 +142,28 @@ func (src *arcSources) join(put func(Vec), p, nk, nj Vec, delta float64, join ov
 		put(p)
 	case join.Round:
 		start := nk.Mul(math.Copysign(1, delta))
-		src.flattenArc(put, circArc{c: p, r: math.Abs(delta), a0: math.Atan2(start.Y, start.X), sweep: math.Atan2(sinA, cosA)}, tol)
+		src.flattenArc(put, geom.CircArc{C: p, R: math.Abs(delta), A0: math.Atan2(start.Y, start.X), Sweep: math.Atan2(sinA, cosA)}, tol)
 	default:
 		for _, q := range overlay.MiterJoin(nil, overlay.Point(p), overlay.Point(nk), overlay.Point(nj), cosA, delta, join.MiterLimit) {
-			put(Vec(q))
+			put(geom.Vec(q))
 		}
 	}
 }
 
 // flattenArc adds an arc's chords' ends and records the arc.
-func (src *arcSources) flattenArc(put func(Vec), a circArc, tol float64) {
+func (src *arcSources) flattenArc(put func(geom.Vec), a geom.CircArc, tol float64) {
 	n := rawSegments(a, tol)
 	src.addArc(a, n)
 	for k := 0; k <= n; k++ {
-		put(a.at(a.sweep * float64(k) / float64(n)))
+		put(a.At(a.Sweep * float64(k) / float64(n)))
 	}
 }
 
 // offsetRadius is the radius of an arc's offset by delta: larger for an arc that bulges
 // outward (counter-clockwise on a ring with its inside on the left) when the area grows.
-func offsetRadius(a circArc, delta float64) float64 { return a.r + delta*math.Copysign(1, a.sweep) }
+func offsetRadius(a geom.CircArc, delta float64) float64 {
+	return a.R + delta*math.Copysign(1, a.Sweep)
+}
 
 // rawSegments is how many chords an arc of the raw offset curve becomes: within tol, and at
 // least 4 to a quarter turn. The chords only carry the topology to the engine (the fit puts
@@ -168,6 +171,6 @@ func offsetRadius(a circArc, delta float64) float64 { return a.r + delta*math.Co
 // most 2% of its radius, and only features closer than that could come out joined or apart
 // differently than the true arcs would have them. Half the chords of 8 to a quarter turn
 // halve the engine's work on an offset made of joins.
-func rawSegments(a circArc, tol float64) int {
-	return max(ArcSegments(a.r, math.Abs(a.sweep), tol), int(math.Ceil(math.Abs(a.sweep)/(math.Pi/8)-1e-9)))
+func rawSegments(a geom.CircArc, tol float64) int {
+	return max(geom.ArcSegments(a.R, math.Abs(a.Sweep), tol), int(math.Ceil(math.Abs(a.Sweep)/(math.Pi/8)-1e-9)))
 }

@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Space says in which frame a transform operation's quantities are given.
@@ -36,7 +39,7 @@ func ParseSpace(s string) (Space, error) {
 }
 
 // Translate moves the entity by d (in space).
-func (s *Scene) Translate(name string, d Vec, space Space) error {
+func (s *Scene) Translate(name string, d geom.Vec, space Space) error {
 	e, err := s.Get(name)
 	if err != nil {
 		return err
@@ -76,7 +79,7 @@ func (s *Scene) Rotate(name string, angle float64, space Space) error {
 
 // Scale multiplies the entity's scale along its own axes by (sx, sy). A negative factor
 // mirrors; zero is refused. The fixed point is the pivot, or around when given (in space).
-func (s *Scene) Scale(name string, sx, sy float64, space Space, around *Vec) error {
+func (s *Scene) Scale(name string, sx, sy float64, space Space, around *geom.Vec) error {
 	e, err := s.Get(name)
 	if err != nil {
 		return err
@@ -88,7 +91,7 @@ func (s *Scene) Scale(name string, sx, sy float64, space Space, around *Vec) err
 	}
 	t := &e.Transform
 	before := t.linear()
-	t.Scale = Vec{t.Scale.X * sx, t.Scale.Y * sy}
+	t.Scale = geom.Vec{X: t.Scale.X * sx, Y: t.Scale.Y * sy}
 	if around == nil {
 		return nil
 	}
@@ -101,14 +104,14 @@ func (s *Scene) Scale(name string, sx, sy float64, space Space, around *Vec) err
 		q = inv.Apply(q)
 	}
 	// xq is the local point that sits at q; keep it there.
-	localInv, _ := Transform{Translate: t.Translate, Rotate: t.Rotate, Scale: Vec{t.Scale.X / sx, t.Scale.Y / sy}, Pivot: t.Pivot}.Matrix().Invert()
+	localInv, _ := Transform{Translate: t.Translate, Rotate: t.Rotate, Scale: geom.Vec{X: t.Scale.X / sx, Y: t.Scale.Y / sy}, Pivot: t.Pivot}.Matrix().Invert()
 	rel := localInv.Apply(q).Sub(t.Pivot)
 	t.Translate = t.Translate.Add(before.ApplyVec(rel)).Sub(t.linear().ApplyVec(rel))
 	return nil
 }
 
 // SetPivot moves the pivot (in the entity's local coordinates) without moving the entity.
-func (s *Scene) SetPivot(name string, p Vec) error {
+func (s *Scene) SetPivot(name string, p geom.Vec) error {
 	e, err := s.Get(name)
 	if err != nil {
 		return err
@@ -238,7 +241,7 @@ func (s *Scene) CreateGroup(name string, children []string) (*Entity, error) {
 		return nil, fmt.Errorf("%w: the scene already has %d entities (MaxEntities)", ErrLimit, MaxEntities)
 	}
 	s.sortByPaintOrder(members)
-	g := &Entity{Name: name, Transform: Transform{Scale: Vec{1, 1}}}
+	g := &Entity{Name: name, Transform: Transform{Scale: geom.Vec{X: 1, Y: 1}}}
 	s.byName.add(g)
 	s.roots.insert(g, s.roots.len())
 	for _, e := range members {
@@ -335,7 +338,7 @@ func (s *Scene) group(name string) (*Entity, error) {
 // placement does not change.
 func (s *Scene) reparent(e, parent *Entity, i int) error {
 	world := s.WorldMatrix(e)
-	newParent := Identity
+	newParent := geom.Identity
 	if parent != nil {
 		newParent = s.WorldMatrix(parent)
 	}
@@ -355,7 +358,7 @@ func (s *Scene) reparent(e, parent *Entity, i int) error {
 
 // decompose writes the affine map m as a Transform with the pivot of like, preferring like's
 // signs for the scale so that a mirrored entity stays described as mirrored.
-func decompose(m Affine, like Transform) (Transform, error) {
+func decompose(m geom.Affine, like Transform) (Transform, error) {
 	sx := math.Hypot(m.A, m.B)
 	if like.Scale.X < 0 {
 		sx = -sx
@@ -373,7 +376,7 @@ func decompose(m Affine, like Transform) (Transform, error) {
 	if shear := m.A*m.C + m.B*m.D; math.Abs(shear) > 1e-9*(m.A*m.A+m.B*m.B+m.C*m.C+m.D*m.D) {
 		return Transform{}, fmt.Errorf("%w: the placement would need a shear (a parent scaled unevenly and rotated); use uniform scales on groups", ErrBadTransform)
 	}
-	t := Transform{Rotate: rot, Scale: Vec{sx, sy}, Pivot: like.Pivot}
+	t := Transform{Rotate: rot, Scale: geom.Vec{X: sx, Y: sy}, Pivot: like.Pivot}
 	t.Translate = m.Apply(t.Pivot).Sub(t.Pivot)
 	return t, nil
 }
@@ -418,8 +421,8 @@ func (s *Scene) Duplicate(src, newName string) (*Entity, error) {
 	if s.Len()+len(copies) > MaxEntities {
 		return nil, fmt.Errorf("%w: copying would make %d entities (MaxEntities is %d)", ErrLimit, s.Len()+len(copies), MaxEntities)
 	}
-	if total := s.byName.textSegs + segs; total > MaxTextSegments {
-		return nil, fmt.Errorf("%w: copying %q would make the scene's texts %d outline segments, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, src, total, MaxTextSegments)
+	if total := s.byName.textSegs + segs; total > text.MaxTextSegments {
+		return nil, fmt.Errorf("%w: copying %q would make the scene's texts %d outline segments, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, src, total, text.MaxTextSegments)
 	}
 	if total := s.byName.triangles + tris; total > MaxSceneTriangles {
 		return nil, fmt.Errorf("%w: copying %q would make the scene's solids %d triangles, over %d (MaxSceneTriangles); copy fewer solids, or make them with fewer segments", ErrLimit, src, total, MaxSceneTriangles)
@@ -444,12 +447,12 @@ func (s *Scene) Duplicate(src, newName string) (*Entity, error) {
 // bounds: axis "x" flips left and right (across the vertical line through the centre), "y"
 // flips up and down.
 func (s *Scene) Mirror(src, newName, axis string) (*Entity, error) {
-	var refl Affine
+	var refl geom.Affine
 	switch axis {
 	case "x":
-		refl = Scaling(-1, 1)
+		refl = geom.Scaling(-1, 1)
 	case "y":
-		refl = Scaling(1, -1)
+		refl = geom.Scaling(1, -1)
 	default:
 		return nil, fmt.Errorf("%w: mirror axis %q; use 'x' (flip left-right) or 'y' (flip up-down)", ErrBadTransform, axis)
 	}
@@ -462,7 +465,7 @@ func (s *Scene) Mirror(src, newName, axis string) (*Entity, error) {
 	if err != nil {
 		return nil, err
 	}
-	world := Translation(c).Mul(refl).Mul(Translation(c.Mul(-1))).Mul(s.WorldMatrix(n))
+	world := geom.Translation(c).Mul(refl).Mul(geom.Translation(c.Mul(-1))).Mul(s.WorldMatrix(n))
 	inv, _ := parentMatrix(n).Invert()
 	t, err := decompose(inv.Mul(world), n.Transform)
 	if err != nil {

@@ -8,6 +8,8 @@ package scene
 import (
 	"fmt"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // Chords is how a profile's curves become chords.
@@ -34,12 +36,12 @@ type Profile struct {
 	// Rings are the entity's contours in world coordinates, counter-clockwise around area and
 	// clockwise around holes, so that where the members of a group overlap, their areas unite
 	// (the positive fill rule).
-	Rings [][]Vec
+	Rings [][]geom.Vec
 	// Area and Centroid are the region's, and Perimeter the length of its boundary; each is
 	// in closed form (the curves as curves) when Exact (PerimeterExact) is set, else measured
 	// on the chords.
 	Area, Perimeter       float64
-	Centroid              Vec
+	Centroid              geom.Vec
 	Exact, PerimeterExact bool
 	// Curved reports that a curve became chords.
 	Curved bool
@@ -56,8 +58,8 @@ func (s *Scene) Profile(name string, ch Chords) (*Profile, error) {
 	}
 	pr := &Profile{}
 	points := 0
-	var walk func(e *Entity, m Affine) error
-	walk = func(e *Entity, m Affine) error {
+	var walk func(e *Entity, m geom.Affine) error
+	walk = func(e *Entity, m geom.Affine) error {
 		if e.IsGroup() {
 			for c := range e.children.all() {
 				if isNote(c) {
@@ -98,7 +100,7 @@ func (s *Scene) Profile(name string, ch Chords) (*Profile, error) {
 	if len(pr.Rings) == 0 {
 		return nil, fmt.Errorf("%w: %q encloses no area; a solid is made of a closed shape", ErrNotClosed, name)
 	}
-	var moment Vec
+	var moment geom.Vec
 	for _, r := range pr.Rings {
 		a, m := vecRingMoment(r)
 		pr.Area += a
@@ -134,10 +136,10 @@ func (s *Scene) Profile(name string, ch Chords) (*Profile, error) {
 
 // chordsOf flattens a closed region into rings, adding their points to *points; curved
 // reports that some curve became chords.
-func chordsOf(p Path, ch Chords, points *int) (rings [][]Vec, curved bool) {
-	var cur []Vec
-	var here Vec
-	add := func(v Vec) {
+func chordsOf(p geom.Path, ch Chords, points *int) (rings [][]geom.Vec, curved bool) {
+	var cur []geom.Vec
+	var here geom.Vec
+	add := func(v geom.Vec) {
 		if n := len(cur); n == 0 || cur[n-1] != v {
 			cur = append(cur, v)
 			*points++
@@ -158,27 +160,27 @@ func chordsOf(p Path, ch Chords, points *int) (rings [][]Vec, curved bool) {
 			return rings, curved
 		}
 		switch sg.Kind {
-		case SegMove:
+		case geom.SegMove:
 			end()
 			add(sg.P[0])
-		case SegLine:
+		case geom.SegLine:
 			add(sg.P[0])
-		case SegQuad:
+		case geom.SegQuad:
 			curved = true
 			p0 := here
-			n := curveSegments(p0.Sub(sg.P[0].Mul(2)).Add(sg.P[1]).Len()*2, ch.Abs)
+			n := geom.CurveSegments(p0.Sub(sg.P[0].Mul(2)).Add(sg.P[1]).Len()*2, ch.Abs)
 			for i := 1; i <= n; i++ {
-				add(quadAt(p0, sg.P[0], sg.P[1], float64(i)/float64(n)))
+				add(geom.QuadAt(p0, sg.P[0], sg.P[1], float64(i)/float64(n)))
 			}
-		case SegCubic:
+		case geom.SegCubic:
 			curved = true
 			p0 := here
 			dd := math.Max(p0.Sub(sg.P[0].Mul(2)).Add(sg.P[1]).Len(), sg.P[0].Sub(sg.P[1].Mul(2)).Add(sg.P[2]).Len())
-			n := curveSegments(6*dd, ch.Abs)
+			n := geom.CurveSegments(6*dd, ch.Abs)
 			for i := 1; i <= n; i++ {
-				add(cubicAt(p0, sg.P[0], sg.P[1], sg.P[2], float64(i)/float64(n)))
+				add(geom.CubicAt(p0, sg.P[0], sg.P[1], sg.P[2], float64(i)/float64(n)))
 			}
-		case SegArc:
+		case geom.SegArc:
 			curved = true
 			sweep := math.Abs(sg.T1 - sg.T0)
 			var n int
@@ -186,13 +188,13 @@ func chordsOf(p Path, ch Chords, points *int) (rings [][]Vec, curved bool) {
 				n = max(1, int(math.Ceil(float64(ch.Segments)*sweep/(2*math.Pi)-1e-9)))
 			} else {
 				r := math.Max(sg.P[1].Len(), sg.P[2].Len())
-				n = ArcSegments(r, sweep, math.Max(ch.Rel*r, ch.Abs))
+				n = geom.ArcSegments(r, sweep, math.Max(ch.Rel*r, ch.Abs))
 			}
-			add(arcPoint(sg, sg.T0))
+			add(sg.ArcPoint(sg.T0))
 			for i := 1; i <= n; i++ {
-				add(arcPoint(sg, sg.T0+(sg.T1-sg.T0)*float64(i)/float64(n)))
+				add(sg.ArcPoint(sg.T0 + (sg.T1-sg.T0)*float64(i)/float64(n)))
 			}
-		case SegClose:
+		case geom.SegClose:
 			end()
 		}
 	}
@@ -201,9 +203,9 @@ func chordsOf(p Path, ch Chords, points *int) (rings [][]Vec, curved bool) {
 }
 
 // vecRingMoment is a ring's signed area and first moment (area times centroid).
-func vecRingMoment(r []Vec) (float64, Vec) {
+func vecRingMoment(r []geom.Vec) (float64, geom.Vec) {
 	var a float64
-	var m Vec
+	var m geom.Vec
 	for i := range r {
 		p, q := r[i], r[(i+1)%len(r)]
 		c := p.X*q.Y - q.X*p.Y
@@ -217,7 +219,7 @@ func vecRingMoment(r []Vec) (float64, Vec) {
 // orientBySign turns a text's glyph contours so that the letters' area is positive: a font
 // draws its outlines one way round and its counters the other, which the glyphs keep, but
 // fonts differ in which way is which.
-func orientBySign(rings [][]Vec) {
+func orientBySign(rings [][]geom.Vec) {
 	total := 0.0
 	for _, r := range rings {
 		a, _ := vecRingMoment(r)
@@ -233,8 +235,8 @@ func orientBySign(rings [][]Vec) {
 // orientByNesting turns a shape's rings counter-clockwise where they bound area and clockwise
 // where they bound a hole, by how many of the others enclose each (the even-odd reading of a
 // polygon's outer rings and holes).
-func orientByNesting(rings [][]Vec) {
-	boxes := make([]Box, len(rings))
+func orientByNesting(rings [][]geom.Vec) {
+	boxes := make([]geom.Box, len(rings))
 	for i, r := range rings {
 		for _, p := range r {
 			boxes[i].Extend(p)
@@ -255,14 +257,14 @@ func orientByNesting(rings [][]Vec) {
 	}
 }
 
-func reverseRing(r []Vec) {
+func reverseRing(r []geom.Vec) {
 	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 		r[i], r[j] = r[j], r[i]
 	}
 }
 
 // pointInRing reports whether p lies inside the ring (crossing number).
-func pointInRing(p Vec, r []Vec) bool {
+func pointInRing(p geom.Vec, r []geom.Vec) bool {
 	in := false
 	for i, j := 0, len(r)-1; i < len(r); j, i = i, i+1 {
 		a, b := r[i], r[j]

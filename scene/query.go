@@ -3,49 +3,25 @@ package scene
 // Read-only views of the scene for the tools and the JS query functions. Each is a plain
 // struct with JSON tags, so the MCP tools, the CLI runner and getEntity all answer alike.
 
-import "encoding/json"
-
-// MarshalJSON writes a box as {"min":[x,y],"max":[x,y]}, or null when it is empty.
-func (b Box) MarshalJSON() ([]byte, error) {
-	if !b.NonEmpty {
-		return []byte("null"), nil
-	}
-	return json.Marshal(struct {
-		Min Vec `json:"min"`
-		Max Vec `json:"max"`
-	}{b.Min, b.Max})
-}
-
-// UnmarshalJSON reads what MarshalJSON writes: null is the empty box.
-func (b *Box) UnmarshalJSON(data []byte) error {
-	var v *struct {
-		Min Vec `json:"min"`
-		Max Vec `json:"max"`
-	}
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err
-	}
-	*b = Box{}
-	if v != nil {
-		*b = Box{Min: v.Min, Max: v.Max, NonEmpty: true}
-	}
-	return nil
-}
+import (
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
+)
 
 // Detail is everything known about one entity.
 type Detail struct {
-	Name           string      `json:"name"`
-	Kind           Kind        `json:"kind"`
-	Parent         string      `json:"parent"`
-	Children       []string    `json:"children,omitempty"`
-	ZRank          int         `json:"zRank"`
-	Geometry       Shape       `json:"geometry,omitempty"`
-	Transform      Transform   `json:"transform"`
-	Style          Style       `json:"style"`
-	LocalBounds    Box         `json:"localBounds"`
-	WorldBounds    Box         `json:"worldBounds"`
-	WorldTransform Affine      `json:"worldTransform"`
-	Text           *TextLayout `json:"textMetrics,omitempty"`
+	Name           string       `json:"name"`
+	Kind           Kind         `json:"kind"`
+	Parent         string       `json:"parent"`
+	Children       []string     `json:"children,omitempty"`
+	ZRank          int          `json:"zRank"`
+	Geometry       Shape        `json:"geometry,omitempty"`
+	Transform      Transform    `json:"transform"`
+	Style          Style        `json:"style"`
+	LocalBounds    geom.Box     `json:"localBounds"`
+	WorldBounds    geom.Box     `json:"worldBounds"`
+	WorldTransform geom.Affine  `json:"worldTransform"`
+	Text           *text.Layout `json:"textMetrics,omitempty"`
 	// Measured and DisplayText are a dimension's value under its world transform (a length
 	// in world units, an angle in degrees) and the text it shows.
 	Measured    *float64 `json:"measured,omitempty"`
@@ -125,10 +101,10 @@ type SolidDetail struct {
 
 // Info summarises the scene.
 type Info struct {
-	Entities int `json:"entities"`
-	Shapes   int `json:"shapes"`
-	Groups   int `json:"groups"`
-	Bounds   Box `json:"bounds"`
+	Entities int      `json:"entities"`
+	Shapes   int      `json:"shapes"`
+	Groups   int      `json:"groups"`
+	Bounds   geom.Box `json:"bounds"`
 	// Solids counts the solids (among the shapes), Triangles their meshes' triangles and
 	// Bounds3 their world box in 3D; all are left out of a scene without solids.
 	Solids    int   `json:"solids,omitempty"`
@@ -199,9 +175,4 @@ func (s *Scene) Groups() []GroupInfo {
 		}
 	}
 	return out
-}
-
-// MarshalJSON writes the map as [a, b, c, d, e, f] (SVG's matrix order).
-func (m Affine) MarshalJSON() ([]byte, error) {
-	return json.Marshal([6]float64{m.A, m.B, m.C, m.D, m.E, m.F})
 }

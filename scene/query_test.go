@@ -6,17 +6,18 @@ import (
 	"math"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestQueries(t *testing.T) {
 	t.Parallel()
 	s := New()
-	mustPut(t, s, "a", Circle{Center: Vec{1, 1}, Radius: 1})
+	mustPut(t, s, "a", Circle{Center: geom.Vec{X: 1, Y: 1}, Radius: 1})
 	mustPut(t, s, "b", Rect{Width: 2, Height: 4})
 	_, err := s.CreateGroup("g", []string{"a", "b"})
 	must(t, err)
-	must(t, s.Translate("g", Vec{10, 0}, SpaceWorld))
+	must(t, s.Translate("g", geom.Vec{X: 10, Y: 0}, SpaceWorld))
 
 	d, err := s.Detail("a")
 	must(t, err)
@@ -60,10 +61,10 @@ func TestQueries(t *testing.T) {
 func TestUpstreamGeometry(t *testing.T) {
 	t.Parallel()
 	s := New()
-	mustPut(t, s, "l", Line{Points: []Vec{{0, 0}, {1, 2}}})
-	mustPut(t, s, "r", Rect{Center: Vec{1, 2}, Width: 3, Height: 4})
-	mustPut(t, s, "a", Arc{Center: Vec{0, 0}, Radius: 2, Start: 0, End: math.Pi})
-	mustPut(t, s, "p", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {4, 0}, {0, 4}}, Holes: [][]Vec{{{1, 1}, {2, 1}, {1, 2}}}}}})
+	mustPut(t, s, "l", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 2}}})
+	mustPut(t, s, "r", Rect{Center: geom.Vec{X: 1, Y: 2}, Width: 3, Height: 4})
+	mustPut(t, s, "a", Arc{Center: geom.Vec{X: 0, Y: 0}, Radius: 2, Start: 0, End: math.Pi})
+	mustPut(t, s, "p", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 4, Y: 0}, {X: 0, Y: 4}}, Holes: [][]geom.Vec{{{X: 1, Y: 1}, {X: 2, Y: 1}, {X: 1, Y: 2}}}}}})
 	mustPut(t, s, "b", &PathShape{Data: "M 0 0 L 2 0 Q 2 3 0 3 Z"})
 	_, err := s.CreateGroup("g", []string{"l"})
 	must(t, err)
@@ -86,7 +87,7 @@ func TestUpstreamGeometry(t *testing.T) {
 	}
 	d, err := s.Detail("g")
 	must(t, err)
-	if d.Type != "Group" || d.World == nil || d.World.Center != (Vec{0.5, 1}) {
+	if d.Type != "Group" || d.World == nil || d.World.Center != (geom.Vec{X: 0.5, Y: 1}) {
 		t.Errorf("group: type %q, world %+v; want Group centred at [0.5, 1]", d.Type, d.World)
 	}
 	_, err = s.CreateGroup("empty", nil)
@@ -116,7 +117,7 @@ func TestSubset(t *testing.T) {
 	if _, err := s.CreateGroup("outer", []string{"g"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Translate("outer", Vec{X: 5}, SpaceWorld); err != nil {
+	if err := s.Translate("outer", geom.Vec{X: 5}, SpaceWorld); err != nil {
 		t.Fatal(err)
 	}
 	names := func(s *Scene) []string {
@@ -152,7 +153,7 @@ func TestSubsetKeepsLayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range []string{"axis", "edge"} {
-		if _, err := s.Put(n, Line{Points: []Vec{{0, 0}, {10, 0}}}); err != nil {
+		if _, err := s.Put(n, Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

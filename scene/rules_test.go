@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -17,11 +18,11 @@ func TestCoordinateRange(t *testing.T) {
 		shape Shape
 		want  string
 	}{
-		{"polygon", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {1, 0}, {0, -2e15}}}}},
+		{"polygon", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 0, Y: -2e15}}}}},
 			"bad geometry: points[2].y is -2e+15, outside the supported coordinate range -1e+15..1e+15 (MaxCoord); draw in larger units or nearer the origin"},
-		{"hole", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {1, 0}, {0, 1}}, Holes: [][]Vec{{{0, 0}, {1e300, 0}, {0, 1}}}}}},
+		{"hole", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 0, Y: 1}}, Holes: [][]geom.Vec{{{X: 0, Y: 0}, {X: 1e300, Y: 0}, {X: 0, Y: 1}}}}}},
 			"bad geometry: hole[1].x is 1e+300, outside the supported coordinate range -1e+15..1e+15 (MaxCoord); draw in larger units or nearer the origin"},
-		{"circle centre", Circle{Center: Vec{3e15, 0}, Radius: 1},
+		{"circle centre", Circle{Center: geom.Vec{X: 3e15, Y: 0}, Radius: 1},
 			"bad geometry: center is 3e+15, outside the supported coordinate range -1e+15..1e+15 (MaxCoord); draw in larger units or nearer the origin"},
 		{"circle radius", Circle{Radius: 1e16},
 			"bad geometry: radius is 1e+16, outside the supported coordinate range -1e+15..1e+15 (MaxCoord); draw in larger units or nearer the origin"},
@@ -42,7 +43,7 @@ func TestCoordinateRange(t *testing.T) {
 	if _, err := s.Put("big", boolRect(0, 0, 1e15, 1e15)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Scale("big", 1e10, 1e10, SpaceWorld, &Vec{}); err != nil {
+	if err := s.Scale("big", 1e10, 1e10, SpaceWorld, &geom.Vec{}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := s.Area("big")
@@ -57,7 +58,9 @@ func TestCoordinateRange(t *testing.T) {
 // area, and keeps a part whose holes lie inside and apart as drawn.
 func TestHoleRule(t *testing.T) {
 	t.Parallel()
-	sq := func(x0, y0, x1, y1 float64) []Vec { return []Vec{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} }
+	sq := func(x0, y0, x1, y1 float64) []geom.Vec {
+		return []geom.Vec{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	}
 	tests := []struct {
 		name   string
 		part   PolygonPart
@@ -65,19 +68,19 @@ func TestHoleRule(t *testing.T) {
 		stored []PolygonPart
 	}{
 		{"holes inside and apart are kept as drawn",
-			PolygonPart{Outer: sq(0, 0, 10, 10), Holes: [][]Vec{sq(1, 1, 2, 2), sq(5, 5, 6, 6)}}, 98,
-			[]PolygonPart{{Outer: sq(0, 0, 10, 10), Holes: [][]Vec{sq(1, 1, 2, 2), sq(5, 5, 6, 6)}}}},
+			PolygonPart{Outer: sq(0, 0, 10, 10), Holes: [][]geom.Vec{sq(1, 1, 2, 2), sq(5, 5, 6, 6)}}, 98,
+			[]PolygonPart{{Outer: sq(0, 0, 10, 10), Holes: [][]geom.Vec{sq(1, 1, 2, 2), sq(5, 5, 6, 6)}}}},
 		{"overlapping holes are one hole",
-			PolygonPart{Outer: sq(0, 0, 10, 10), Holes: [][]Vec{sq(1, 1, 4, 4), sq(3, 3, 5, 5)}}, 100 - 9 - 4 + 1,
-			[]PolygonPart{{Outer: sq(0, 0, 10, 10), Holes: [][]Vec{{{1, 1}, {1, 4}, {3, 4}, {3, 5}, {5, 5}, {5, 3}, {4, 3}, {4, 1}}}}}},
+			PolygonPart{Outer: sq(0, 0, 10, 10), Holes: [][]geom.Vec{sq(1, 1, 4, 4), sq(3, 3, 5, 5)}}, 100 - 9 - 4 + 1,
+			[]PolygonPart{{Outer: sq(0, 0, 10, 10), Holes: [][]geom.Vec{{{X: 1, Y: 1}, {X: 1, Y: 4}, {X: 3, Y: 4}, {X: 3, Y: 5}, {X: 5, Y: 5}, {X: 5, Y: 3}, {X: 4, Y: 3}, {X: 4, Y: 1}}}}}},
 		{"a hole outside is ignored",
-			PolygonPart{Outer: sq(0, 0, 10, 10), Holes: [][]Vec{sq(20, 20, 21, 21)}}, 100,
+			PolygonPart{Outer: sq(0, 0, 10, 10), Holes: [][]geom.Vec{sq(20, 20, 21, 21)}}, 100,
 			[]PolygonPart{{Outer: sq(0, 0, 10, 10)}}},
 		{"a hole across the outer ring cuts it",
-			PolygonPart{Outer: sq(0, 0, 10, 10), Holes: [][]Vec{sq(8, 4, 12, 6)}}, 96,
-			[]PolygonPart{{Outer: []Vec{{0, 0}, {10, 0}, {10, 4}, {8, 4}, {8, 6}, {10, 6}, {10, 10}, {0, 10}}}}},
+			PolygonPart{Outer: sq(0, 0, 10, 10), Holes: [][]geom.Vec{sq(8, 4, 12, 6)}}, 96,
+			[]PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 4}, {X: 8, Y: 4}, {X: 8, Y: 6}, {X: 10, Y: 6}, {X: 10, Y: 10}, {X: 0, Y: 10}}}}},
 		{"a hole across the middle splits it",
-			PolygonPart{Outer: sq(0, 0, 10, 10), Holes: [][]Vec{sq(-1, 4, 11, 6)}}, 80,
+			PolygonPart{Outer: sq(0, 0, 10, 10), Holes: [][]geom.Vec{sq(-1, 4, 11, 6)}}, 80,
 			[]PolygonPart{{Outer: sq(0, 0, 10, 4)}, {Outer: sq(0, 6, 10, 10)}}},
 	}
 	for _, tt := range tests {
@@ -120,7 +123,7 @@ func TestHoleRule(t *testing.T) {
 			}
 		})
 	}
-	_, err := New().Put("p", Polygon{Parts: []PolygonPart{{Outer: sq(0, 0, 1, 1), Holes: [][]Vec{sq(-1, -1, 2, 2)}}}})
+	_, err := New().Put("p", Polygon{Parts: []PolygonPart{{Outer: sq(0, 0, 1, 1), Holes: [][]geom.Vec{sq(-1, -1, 2, 2)}}}})
 	want := "bad geometry: the holes cover all of the polygon; draw smaller holes or none"
 	if diff := cmp.Diff(want, fmt.Sprint(err)); diff != "" {
 		t.Errorf("holes covering everything: error mismatch (-want +got):\n%s", diff)
@@ -134,7 +137,7 @@ func TestCurvesFlattenRelative(t *testing.T) {
 	area := func(unit float64) float64 {
 		s := New()
 		for n, x := range map[string]float64{"a": 0, "b": 4} {
-			if _, err := s.Put(n, Circle{Center: Vec{x * unit, 0}, Radius: 5 * unit}); err != nil {
+			if _, err := s.Put(n, Circle{Center: geom.Vec{X: x * unit, Y: 0}, Radius: 5 * unit}); err != nil {
 				t.Fatal(err)
 			}
 		}

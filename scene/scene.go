@@ -12,6 +12,9 @@ import (
 	"fmt"
 	"iter"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Errors returned by scene operations; each is wrapped with the details.
@@ -169,21 +172,21 @@ func newStyle(k Kind, c *Color) Style {
 // Transform places an entity in its parent's frame: the local map is
 // translate(T) · translate(Pivot) · rotate(Rotate) · scale(Scale) · translate(-Pivot).
 type Transform struct {
-	Translate Vec     `json:"translate"`
-	Rotate    float64 `json:"rotate"`
-	Scale     Vec     `json:"scale"`
-	Pivot     Vec     `json:"pivot"`
+	Translate geom.Vec `json:"translate"`
+	Rotate    float64  `json:"rotate"`
+	Scale     geom.Vec `json:"scale"`
+	Pivot     geom.Vec `json:"pivot"`
 }
 
 // Matrix is the local affine map of t.
-func (t Transform) Matrix() Affine {
-	m := Translation(t.Translate.Add(t.Pivot)).Mul(Rotation(t.Rotate)).Mul(Scaling(t.Scale.X, t.Scale.Y))
-	return m.Mul(Translation(t.Pivot.Mul(-1)))
+func (t Transform) Matrix() geom.Affine {
+	m := geom.Translation(t.Translate.Add(t.Pivot)).Mul(geom.Rotation(t.Rotate)).Mul(geom.Scaling(t.Scale.X, t.Scale.Y))
+	return m.Mul(geom.Translation(t.Pivot.Mul(-1)))
 }
 
 // linear is the rotation·scale part of the local map.
-func (t Transform) linear() Affine {
-	return Rotation(t.Rotate).Mul(Scaling(t.Scale.X, t.Scale.Y))
+func (t Transform) linear() geom.Affine {
+	return geom.Rotation(t.Rotate).Mul(geom.Scaling(t.Scale.X, t.Scale.Y))
 }
 
 // Entity is a named shape or group. Its fields are read-only outside this package: change an
@@ -234,7 +237,7 @@ type Scene struct {
 	// keeps its name, and nothing but Put changes the shape of an entity in a scene), so a
 	// scene that is only read stays safe to share.
 	last    *Entity
-	lastBox Box
+	lastBox geom.Box
 
 	// layers is the layer table in creation order (at most MaxLayers, found by a scan).
 	layers []Layer
@@ -314,7 +317,7 @@ type drawn struct {
 // putChecked is put once the name is checked.
 func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 	box := localBounds(shape)
-	tr := Transform{Scale: Vec{1, 1}, Pivot: box.Center()}
+	tr := Transform{Scale: geom.Vec{X: 1, Y: 1}, Pivot: box.Center()}
 	var (
 		old *Entity
 		at  int
@@ -370,14 +373,14 @@ func (s *Scene) checkTextSegments(name string, sh Shape, n int, old *Entity) err
 	if old != nil {
 		total -= textSegments(old.Shape)
 	}
-	if total <= MaxTextSegments {
+	if total <= text.MaxTextSegments {
 		return nil
 	}
 	what := fmt.Sprintf("the text %q has", name)
 	if sh.Kind() == KindDimension {
 		what = fmt.Sprintf("the text of dimension %q has", name)
 	}
-	return fmt.Errorf("%w: %s %d outline segments, which would make the scene's texts %d, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, what, n, total, MaxTextSegments)
+	return fmt.Errorf("%w: %s %d outline segments, which would make the scene's texts %d, over %d (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, what, n, total, text.MaxTextSegments)
 }
 
 func checkName(name string) error {
@@ -446,7 +449,7 @@ func (s *Scene) Roots() []string { return names(&s.roots) }
 func (s *Scene) ZRank(e *Entity) int { return s.siblings(e).rank(e) }
 
 // WorldMatrix maps e's local coordinates to world coordinates.
-func (s *Scene) WorldMatrix(e *Entity) Affine {
+func (s *Scene) WorldMatrix(e *Entity) geom.Affine {
 	m := e.Transform.Matrix()
 	for p := e.parent; p != nil; p = p.parent {
 		m = p.Transform.Matrix().Mul(m)
@@ -455,8 +458,8 @@ func (s *Scene) WorldMatrix(e *Entity) Affine {
 }
 
 // parentMatrix maps e's parent frame to world coordinates.
-func parentMatrix(e *Entity) Affine {
-	m := Identity
+func parentMatrix(e *Entity) geom.Affine {
+	m := geom.Identity
 	for p := e.parent; p != nil; p = p.parent {
 		m = p.Transform.Matrix().Mul(m)
 	}
@@ -465,14 +468,14 @@ func parentMatrix(e *Entity) Affine {
 
 // LocalBounds is the exact bounds of e's geometry in its own coordinates (before its own
 // transform); a group's are the bounds of its children placed in it.
-func (s *Scene) LocalBounds(e *Entity) Box {
+func (s *Scene) LocalBounds(e *Entity) geom.Box {
 	if !e.IsGroup() {
 		if e == s.last {
 			return s.lastBox
 		}
 		return localBounds(e.Shape)
 	}
-	var b Box
+	var b geom.Box
 	for c := range e.children.all() {
 		b.Union(s.boundsUnder(c, c.Transform.Matrix()))
 	}
@@ -480,13 +483,13 @@ func (s *Scene) LocalBounds(e *Entity) Box {
 }
 
 // WorldBounds is the exact world-space bounds of e (a group: of its subtree).
-func (s *Scene) WorldBounds(e *Entity) Box { return s.boundsUnder(e, s.WorldMatrix(e)) }
+func (s *Scene) WorldBounds(e *Entity) geom.Box { return s.boundsUnder(e, s.WorldMatrix(e)) }
 
-func (s *Scene) boundsUnder(e *Entity, m Affine) Box {
+func (s *Scene) boundsUnder(e *Entity, m geom.Affine) geom.Box {
 	if !e.IsGroup() {
 		return shapeBounds(e.Shape, m)
 	}
-	var b Box
+	var b geom.Box
 	for c := range e.children.all() {
 		b.Union(s.boundsUnder(c, m.Mul(c.Transform.Matrix())))
 	}
@@ -494,19 +497,19 @@ func (s *Scene) boundsUnder(e *Entity, m Affine) Box {
 }
 
 // Bounds is the world bounds of the whole scene.
-func (s *Scene) Bounds() Box { return s.Frame(false).Bounds }
+func (s *Scene) Bounds() geom.Box { return s.Frame(false).Bounds }
 
 // Frame is what a writer needs to know of a scene before it draws it, found in one walk of
 // the tree (a walk costs more in memory reads than in arithmetic).
 type Frame struct {
-	Bounds Box // the scene's world bounds, as Bounds gives them
+	Bounds geom.Box // the scene's world bounds, as Bounds gives them
 	// StrokeWidth is the widest StrokeWidth of a shape that has a stroke colour, 0 when none
 	// is wider.
 	StrokeWidth float64
 	// Locals holds every entity's local map (its Transform.Matrix) in Walk order, when asked
 	// for. Composing them down the tree as the writer walks again gives each entity's world
 	// map without computing any matrix twice.
-	Locals []Affine
+	Locals []geom.Affine
 }
 
 // Frame walks the tree once in Walk order. It composes each entity's map with its parent's
@@ -520,9 +523,9 @@ func (s *Scene) Frame(keepLocals bool) Frame { return s.FrameWith(keepLocals, ni
 func (s *Scene) FrameWith(keepLocals bool, l *Layouts) Frame {
 	var f Frame
 	if keepLocals {
-		f.Locals = make([]Affine, 0, s.Len())
+		f.Locals = make([]geom.Affine, 0, s.Len())
 	}
-	world := make([]Affine, 0, 8) // world[d]: the world map of the group open at depth d
+	world := make([]geom.Affine, 0, 8) // world[d]: the world map of the group open at depth d
 	for depth, e := range s.Walk() {
 		m := e.Transform.Matrix()
 		if keepLocals {
@@ -551,8 +554,8 @@ func (s *Scene) FrameWith(keepLocals bool, l *Layouts) Frame {
 // Item is one shape ready to paint: its world-space outline and style.
 type Item struct {
 	Entity *Entity
-	World  Affine
-	Path   Path // world coordinates
+	World  geom.Affine
+	Path   geom.Path // world coordinates
 	// Label is where a dimension's text stands, from the layout that drew Path.
 	Label DimText
 }
@@ -564,8 +567,8 @@ func (s *Scene) Paint() iter.Seq[Item] { return s.PaintWith(nil) }
 // one l keeps: read it, do not change it).
 func (s *Scene) PaintWith(l *Layouts) iter.Seq[Item] {
 	return func(yield func(Item) bool) {
-		var walk func(list *zlist, m Affine) bool
-		walk = func(list *zlist, m Affine) bool {
+		var walk func(list *zlist, m geom.Affine) bool
+		walk = func(list *zlist, m geom.Affine) bool {
 			// A plain loop: an iterator inside this recursive closure would allocate per group.
 			for _, e := range list.items {
 				if e == nil {
@@ -590,7 +593,7 @@ func (s *Scene) PaintWith(l *Layouts) iter.Seq[Item] {
 			}
 			return true
 		}
-		walk(&s.roots, Identity)
+		walk(&s.roots, geom.Identity)
 	}
 }
 
@@ -650,6 +653,6 @@ func (st Style) clone() Style {
 	return st
 }
 
-func finiteVec(v Vec) bool {
+func finiteVec(v geom.Vec) bool {
 	return !math.IsNaN(v.X) && !math.IsNaN(v.Y) && !math.IsInf(v.X, 0) && !math.IsInf(v.Y, 0)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -28,15 +29,15 @@ func must(t *testing.T, err error) {
 	}
 }
 
-func worldBounds(t *testing.T, s *Scene, name string) Box {
+func worldBounds(t *testing.T, s *Scene, name string) geom.Box {
 	t.Helper()
 	e, err := s.Get(name)
 	must(t, err)
 	return s.WorldBounds(e)
 }
 
-func box(x0, y0, x1, y1 float64) Box {
-	return Box{Min: Vec{x0, y0}, Max: Vec{x1, y1}, NonEmpty: true}
+func box(x0, y0, x1, y1 float64) geom.Box {
+	return geom.Box{Min: geom.Vec{X: x0, Y: y0}, Max: geom.Vec{X: x1, Y: y1}, NonEmpty: true}
 }
 
 func TestExactBounds(t *testing.T) {
@@ -46,10 +47,10 @@ func TestExactBounds(t *testing.T) {
 		name  string
 		shape Shape
 		xf    func(s *Scene)
-		want  Box
+		want  geom.Box
 	}{
-		{"circle", Circle{Center: Vec{1, 2}, Radius: 3}, nil, box(-2, -1, 4, 5)},
-		{"rect", Rect{Center: Vec{0, 0}, Width: 4, Height: 2}, nil, box(-2, -1, 2, 1)},
+		{"circle", Circle{Center: geom.Vec{X: 1, Y: 2}, Radius: 3}, nil, box(-2, -1, 4, 5)},
+		{"rect", Rect{Center: geom.Vec{X: 0, Y: 0}, Width: 4, Height: 2}, nil, box(-2, -1, 2, 1)},
 		{"rect rotated 45°", Rect{Width: 2, Height: 2}, func(s *Scene) { must(t, s.Rotate("x", math.Pi/4, SpaceWorld)) }, box(-r2, -r2, r2, r2)},
 		// A rotated circle keeps its exact box (upstream samples 4 points and gets it wrong).
 		{"circle rotated", Circle{Radius: 1}, func(s *Scene) { must(t, s.Rotate("x", 0.3, SpaceWorld)) }, box(-1, -1, 1, 1)},
@@ -58,8 +59,8 @@ func TestExactBounds(t *testing.T) {
 		{"arc quarter", Arc{Radius: 2, Start: 0, End: math.Pi / 2}, nil, box(0, 0, 2, 2)},
 		// Arc from -π/4 to π/4 bulges to x=r.
 		{"arc through 0", Arc{Radius: 1, Start: -math.Pi / 4, End: math.Pi / 4}, nil, box(math.Sqrt2/2, -math.Sqrt2/2, 1, math.Sqrt2/2)},
-		{"line", Line{Points: []Vec{{0, 0}, {3, -1}, {1, 5}}}, nil, box(0, -1, 3, 5)},
-		{"polygon scaled", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {2, 0}, {1, 1}}}}}, func(s *Scene) { must(t, s.Scale("x", 2, 3, SpaceWorld, nil)) }, box(-1, -1, 3, 2)},
+		{"line", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 3, Y: -1}, {X: 1, Y: 5}}}, nil, box(0, -1, 3, 5)},
+		{"polygon scaled", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 2, Y: 0}, {X: 1, Y: 1}}}}}, func(s *Scene) { must(t, s.Scale("x", 2, 3, SpaceWorld, nil)) }, box(-1, -1, 3, 2)},
 		// The curve's extremum at t=0.5 is y=0.5, not the control point's y=1.
 		{"quadratic path", &PathShape{Data: "M 0 0 Q 1 1 2 0"}, nil, box(0, 0, 2, 0.5)},
 		{"cubic path", &PathShape{Data: "M 0 0 C 0 1 1 1 1 0"}, nil, box(0, 0, 1, 0.75)},
@@ -88,13 +89,13 @@ func TestPutReplacesInPlace(t *testing.T) {
 	mustPut(t, s, "c", Circle{Radius: 1})
 	_, err := s.CreateGroup("g", []string{"b", "c"})
 	must(t, err)
-	must(t, s.Translate("b", Vec{5, 0}, SpaceWorld))
+	must(t, s.Translate("b", geom.Vec{X: 5, Y: 0}, SpaceWorld))
 	mustPut(t, s, "b", Rect{Width: 2, Height: 2})
 	b, _ := s.Get("b")
 	if b.Parent() != "g" || s.ZRank(b) != 0 || b.Kind() != KindRect {
 		t.Errorf("redrawn b: parent %q rank %d kind %s; want g 0 rect", b.Parent(), s.ZRank(b), b.Kind())
 	}
-	if b.Transform.Translate != (Vec{}) {
+	if b.Transform.Translate != (geom.Vec{}) {
 		t.Errorf("redrawn b keeps translate %v; a redraw starts from a fresh transform", b.Transform.Translate)
 	}
 	if _, err := s.Put("g", Circle{Radius: 1}); !errors.Is(err, ErrBadName) {
@@ -118,7 +119,7 @@ func TestLookupOfTheLastDrawn(t *testing.T) {
 			t.Errorf("Get(%q) mismatch (-want +got):\n%s", name, diff)
 		}
 	}
-	found := func(name string, want *Entity, bounds Box) {
+	found := func(name string, want *Entity, bounds geom.Box) {
 		t.Helper()
 		e, ok := s.Lookup(name)
 		if !ok || e != want {
@@ -138,7 +139,7 @@ func TestLookupOfTheLastDrawn(t *testing.T) {
 		t.Fatal("a shape drawn after a delete reuses the deleted entity")
 	}
 	found("a", a2, box(-2, -1, 2, 1))
-	b := mustPut(t, s, "b", Circle{Center: Vec{5, 0}, Radius: 1})
+	b := mustPut(t, s, "b", Circle{Center: geom.Vec{X: 5, Y: 0}, Radius: 1})
 	found("a", a2, box(-2, -1, 2, 1))
 	found("b", b, box(4, -1, 6, 1))
 	// Redrawn in place: the same entity, the new shape's bounds.
@@ -196,10 +197,10 @@ func TestErrors(t *testing.T) {
 		want string
 	}{
 		{"zero radius", put(s, "z", Circle{Radius: 0}), "bad geometry: radius must be a finite number > 0, got 0"},
-		{"nan center", put(s, "z", Circle{Center: Vec{math.NaN(), 0}, Radius: 1}), "bad geometry: center must be finite, got NaN"},
-		{"short line", put(s, "z", Line{Points: []Vec{{0, 0}}}), "bad geometry: a line needs at least 2 points, got 1"},
+		{"nan center", put(s, "z", Circle{Center: geom.Vec{X: math.NaN(), Y: 0}, Radius: 1}), "bad geometry: center must be finite, got NaN"},
+		{"short line", put(s, "z", Line{Points: []geom.Vec{{X: 0, Y: 0}}}), "bad geometry: a line needs at least 2 points, got 1"},
 		{"empty name", put(s, "", Circle{Radius: 1}), "bad entity name: a name must not be empty"},
-		{"missing", s.Translate("nope", Vec{1, 1}, SpaceWorld), `no such entity: "nope"`},
+		{"missing", s.Translate("nope", geom.Vec{X: 1, Y: 1}, SpaceWorld), `no such entity: "nope"`},
 		{"zero scale", s.Scale("c", 0, 1, SpaceWorld, nil), "bad transform: scale by (0, 1): factors must be finite and non-zero (a negative factor mirrors)"},
 		{"bad colour", s.SetFill("c", &Color{1, 2, 0, 1}), "bad geometry: colour channel 1 is 2; channels are RGBA in 0..1"},
 		{"not a group", s.AddToGroup("c", "d"), `not a group: "c" is a circle`},
@@ -226,10 +227,10 @@ func mirrorErr(s *Scene) error { _, err := s.Mirror("c", "m", "z"); return err }
 func TestWorldSpaceInsideRotatedGroup(t *testing.T) {
 	t.Parallel()
 	s := New()
-	mustPut(t, s, "r", Rect{Center: Vec{10, 0}, Width: 2, Height: 2})
+	mustPut(t, s, "r", Rect{Center: geom.Vec{X: 10, Y: 0}, Width: 2, Height: 2})
 	_, err := s.CreateGroup("g", []string{"r"})
 	must(t, err)
-	must(t, s.SetPivot("g", Vec{0, 0}))
+	must(t, s.SetPivot("g", geom.Vec{X: 0, Y: 0}))
 	must(t, s.Rotate("g", math.Pi/2, SpaceWorld))
 	must(t, s.Scale("g", 2, 2, SpaceLocal, nil))
 	// r now sits at (0, 20) in the world, 4 wide.
@@ -237,12 +238,12 @@ func TestWorldSpaceInsideRotatedGroup(t *testing.T) {
 		t.Fatalf("placement mismatch (-want +got):\n%s", diff)
 	}
 	// A world move goes where the caller sees it, whatever the group's rotation and scale.
-	must(t, s.Translate("r", Vec{5, 0}, SpaceWorld))
+	must(t, s.Translate("r", geom.Vec{X: 5, Y: 0}, SpaceWorld))
 	if diff := cmp.Diff(box(3, 18, 7, 22), worldBounds(t, s, "r"), eqApprox); diff != "" {
 		t.Errorf("world translate mismatch (-want +got):\n%s", diff)
 	}
 	// A local move is in the group's frame: +x local is +y world here, scaled by 2.
-	must(t, s.Translate("r", Vec{1, 0}, SpaceLocal))
+	must(t, s.Translate("r", geom.Vec{X: 1, Y: 0}, SpaceLocal))
 	if diff := cmp.Diff(box(3, 20, 7, 24), worldBounds(t, s, "r"), eqApprox); diff != "" {
 		t.Errorf("local translate mismatch (-want +got):\n%s", diff)
 	}
@@ -251,14 +252,14 @@ func TestWorldSpaceInsideRotatedGroup(t *testing.T) {
 func TestGroupingKeepsWorldPlacement(t *testing.T) {
 	t.Parallel()
 	s := New()
-	mustPut(t, s, "a", Rect{Center: Vec{1, 1}, Width: 2, Height: 1})
+	mustPut(t, s, "a", Rect{Center: geom.Vec{X: 1, Y: 1}, Width: 2, Height: 1})
 	must(t, s.Rotate("a", 0.4, SpaceWorld))
-	mustPut(t, s, "anchor", Circle{Center: Vec{-5, 3}, Radius: 1})
+	mustPut(t, s, "anchor", Circle{Center: geom.Vec{X: -5, Y: 3}, Radius: 1})
 	_, err := s.CreateGroup("g", []string{"anchor"})
 	must(t, err)
 	must(t, s.Rotate("g", 1.1, SpaceWorld))
 	must(t, s.Scale("g", -1.5, 1.5, SpaceWorld, nil))
-	must(t, s.Translate("g", Vec{7, -2}, SpaceWorld))
+	must(t, s.Translate("g", geom.Vec{X: 7, Y: -2}, SpaceWorld))
 
 	before := worldBounds(t, s, "a")
 	must(t, s.AddToGroup("g", "a"))
@@ -328,11 +329,11 @@ func TestDrawOrder(t *testing.T) {
 func TestDuplicateAndMirror(t *testing.T) {
 	t.Parallel()
 	s := New()
-	mustPut(t, s, "a", Polygon{Parts: []PolygonPart{{Outer: []Vec{{0, 0}, {4, 0}, {0, 2}}}}})
-	mustPut(t, s, "b", Circle{Center: Vec{10, 0}, Radius: 1})
+	mustPut(t, s, "a", Polygon{Parts: []PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 4, Y: 0}, {X: 0, Y: 2}}}}})
+	mustPut(t, s, "b", Circle{Center: geom.Vec{X: 10, Y: 0}, Radius: 1})
 	_, err := s.CreateGroup("g", []string{"a", "b"})
 	must(t, err)
-	must(t, s.Translate("g", Vec{0, 5}, SpaceWorld))
+	must(t, s.Translate("g", geom.Vec{X: 0, Y: 5}, SpaceWorld))
 	_, err = s.Duplicate("g", "h")
 	must(t, err)
 	h, _ := s.Get("h")
@@ -354,8 +355,8 @@ func TestDuplicateAndMirror(t *testing.T) {
 		t.Errorf("mirror changed the box (-want +got):\n%s", diff)
 	}
 	ma, _ := s.Get("ma")
-	corner := s.WorldMatrix(ma).Apply(Vec{0, 0})
-	if diff := cmp.Diff(Vec{4, 5}, corner, eqApprox); diff != "" {
+	corner := s.WorldMatrix(ma).Apply(geom.Vec{X: 0, Y: 0})
+	if diff := cmp.Diff(geom.Vec{X: 4, Y: 5}, corner, eqApprox); diff != "" {
 		t.Errorf("mirrored corner mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -363,9 +364,9 @@ func TestDuplicateAndMirror(t *testing.T) {
 func TestScaleAroundPoint(t *testing.T) {
 	t.Parallel()
 	s := New()
-	mustPut(t, s, "r", Rect{Center: Vec{5, 5}, Width: 2, Height: 2})
+	mustPut(t, s, "r", Rect{Center: geom.Vec{X: 5, Y: 5}, Width: 2, Height: 2})
 	must(t, s.Rotate("r", 0.7, SpaceWorld))
-	p := Vec{0, 0}
+	p := geom.Vec{X: 0, Y: 0}
 	e, _ := s.Get("r")
 	inv, _ := s.WorldMatrix(e).Invert()
 	local := inv.Apply(p)
@@ -378,19 +379,19 @@ func TestScaleAroundPoint(t *testing.T) {
 func TestSetPivotKeepsPlacement(t *testing.T) {
 	t.Parallel()
 	s := New()
-	mustPut(t, s, "r", Rect{Center: Vec{5, 5}, Width: 2, Height: 4})
+	mustPut(t, s, "r", Rect{Center: geom.Vec{X: 5, Y: 5}, Width: 2, Height: 4})
 	must(t, s.Rotate("r", 0.7, SpaceWorld))
 	must(t, s.Scale("r", 2, 1, SpaceWorld, nil))
 	before := worldBounds(t, s, "r")
-	must(t, s.SetPivot("r", Vec{0, 0}))
+	must(t, s.SetPivot("r", geom.Vec{X: 0, Y: 0}))
 	if diff := cmp.Diff(before, worldBounds(t, s, "r"), eqApprox); diff != "" {
 		t.Errorf("setPivot moved the entity (-before +after):\n%s", diff)
 	}
 	// Rotating now turns about the new pivot, which stays put in the world.
 	e, _ := s.Get("r")
-	at := s.WorldMatrix(e).Apply(Vec{0, 0})
+	at := s.WorldMatrix(e).Apply(geom.Vec{X: 0, Y: 0})
 	must(t, s.Rotate("r", 1, SpaceWorld))
-	if diff := cmp.Diff(at, s.WorldMatrix(e).Apply(Vec{0, 0}), eqApprox); diff != "" {
+	if diff := cmp.Diff(at, s.WorldMatrix(e).Apply(geom.Vec{X: 0, Y: 0}), eqApprox); diff != "" {
 		t.Errorf("pivot moved under rotation (-want +got):\n%s", diff)
 	}
 }
@@ -416,19 +417,19 @@ func TestStyleOnGroupPaintsMembers(t *testing.T) {
 func TestDefaultPivots(t *testing.T) {
 	t.Parallel()
 	s := New()
-	e := mustPut(t, s, "l", Line{Points: []Vec{{0, 0}, {4, 2}}})
-	if diff := cmp.Diff(Vec{2, 1}, e.Transform.Pivot); diff != "" {
+	e := mustPut(t, s, "l", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 4, Y: 2}}})
+	if diff := cmp.Diff(geom.Vec{X: 2, Y: 1}, e.Transform.Pivot); diff != "" {
 		t.Errorf("pivot mismatch (-want +got):\n%s", diff)
 	}
-	mustPut(t, s, "c", Circle{Center: Vec{10, 10}, Radius: 1})
+	mustPut(t, s, "c", Circle{Center: geom.Vec{X: 10, Y: 10}, Radius: 1})
 	g, err := s.CreateGroup("g", []string{"l", "c"})
 	must(t, err)
-	if diff := cmp.Diff(Vec{0, 0}, g.Transform.Pivot); diff != "" {
+	if diff := cmp.Diff(geom.Vec{X: 0, Y: 0}, g.Transform.Pivot); diff != "" {
 		t.Errorf("group pivot mismatch (-want +got):\n%s", diff)
 	}
 	must(t, s.Scale("g", 2, 2, SpaceWorld, nil))
 	c, _ := s.Get("c")
-	if diff := cmp.Diff(Box{Min: Vec{18, 18}, Max: Vec{22, 22}, NonEmpty: true}, s.WorldBounds(c)); diff != "" {
+	if diff := cmp.Diff(geom.Box{Min: geom.Vec{X: 18, Y: 18}, Max: geom.Vec{X: 22, Y: 22}, NonEmpty: true}, s.WorldBounds(c)); diff != "" {
 		t.Errorf("scaled member bounds mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -473,11 +474,11 @@ func TestCloneIsDeep(t *testing.T) {
 	s := New()
 	mustPut(t, s, "a", Circle{Radius: 1})
 	c := s.Clone()
-	must(t, c.Translate("a", Vec{1, 0}, SpaceWorld))
+	must(t, c.Translate("a", geom.Vec{X: 1, Y: 0}, SpaceWorld))
 	red := Color{1, 0, 0, 1}
 	must(t, c.SetFill("a", &red))
 	a, _ := s.Get("a")
-	if a.Transform.Translate != (Vec{}) || a.Style.Fill != nil {
+	if a.Transform.Translate != (geom.Vec{}) || a.Style.Fill != nil {
 		t.Errorf("changing the clone changed the original: %+v", a)
 	}
 }

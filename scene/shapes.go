@@ -4,13 +4,16 @@ package scene
 // lossless and getEntity answers in the caller's own terms) and derives its outline on demand.
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // Kind names an entity type; it is also the "kind" field of the JSON form.
@@ -35,53 +38,53 @@ const (
 type Shape interface {
 	Kind() Kind
 	// Outline is the path drawn for the shape (stroked, and filled when a fill is set).
-	Outline() Path
+	Outline() geom.Path
 	// Region is the closed area the shape encloses, used by booleans, offsets and areas; it
 	// fails for shapes that enclose nothing (an open polyline).
-	Region() (Path, error)
+	Region() (geom.Path, error)
 	validate() error
 }
 
 // Line is an open polyline.
 type Line struct {
-	Points []Vec `json:"points"`
+	Points []geom.Vec `json:"points"`
 }
 
 // Circle is a full circle.
 type Circle struct {
-	Center Vec     `json:"center"`
-	Radius float64 `json:"radius"`
+	Center geom.Vec `json:"center"`
+	Radius float64  `json:"radius"`
 }
 
 // Rect is an axis-aligned rectangle given by its centre, width and height.
 type Rect struct {
-	Center Vec     `json:"center"`
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
+	Center geom.Vec `json:"center"`
+	Width  float64  `json:"width"`
+	Height float64  `json:"height"`
 }
 
 // Ellipse is an axis-aligned ellipse given by its centre and radii.
 type Ellipse struct {
-	Center Vec     `json:"center"`
-	RX     float64 `json:"rx"`
-	RY     float64 `json:"ry"`
+	Center geom.Vec `json:"center"`
+	RX     float64  `json:"rx"`
+	RY     float64  `json:"ry"`
 }
 
 // RoundedRect is a centre-based rectangle with circular corners of radius Radius.
 type RoundedRect struct {
-	Center Vec     `json:"center"`
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-	Radius float64 `json:"radius"`
+	Center geom.Vec `json:"center"`
+	Width  float64  `json:"width"`
+	Height float64  `json:"height"`
+	Radius float64  `json:"radius"`
 }
 
 // Arc is an open circular arc from Start to End (radians, counter-clockwise); as a region
 // it is the pie slice.
 type Arc struct {
-	Center Vec     `json:"center"`
-	Radius float64 `json:"radius"`
-	Start  float64 `json:"start"`
-	End    float64 `json:"end"`
+	Center geom.Vec `json:"center"`
+	Radius float64  `json:"radius"`
+	Start  float64  `json:"start"`
+	End    float64  `json:"end"`
 }
 
 // Polygon is one or more parts, each an outer ring with optional holes. Rings are implicitly
@@ -92,11 +95,11 @@ type Polygon struct {
 
 // PolygonPart is an outer ring and the holes inside it.
 type PolygonPart struct {
-	Outer []Vec   `json:"outer"`
-	Holes [][]Vec `json:"holes,omitempty"`
+	Outer []geom.Vec   `json:"outer"`
+	Holes [][]geom.Vec `json:"holes,omitempty"`
 	// OuterBulges, when set, makes edges of Outer circular arcs: one bulge per edge, edge i
 	// running from Outer[i] to the next point (the last edge closes the ring), tan(sweep/4),
-	// positive counter-clockwise, 0 straight (bulge.go). Booleans, offsets and fillets keep
+	// positive counter-clockwise, 0 straight (geom/bulge.go). Booleans, offsets and fillets keep
 	// circles, arcs and rounded corners this way.
 	OuterBulges []float64 `json:"outerBulges,omitempty"`
 	// HoleBulges holds the bulges of each hole as OuterBulges does for Outer; a hole past its
@@ -107,17 +110,17 @@ type PolygonPart struct {
 // PathShape is a shape given by SVG path data (M L H V C S Q T A Z), Y up.
 type PathShape struct {
 	Data string `json:"d"`
-	path Path
+	path geom.Path
 }
 
 // Text is a label turned into outlines from an embedded font; Pos is the anchor on the first
 // line's baseline, Align places the text relative to it.
 type Text struct {
-	Text  string    `json:"text"`
-	Pos   Vec       `json:"pos"`
-	Size  float64   `json:"size"`
-	Align TextAlign `json:"align,omitempty"`
-	Font  string    `json:"font,omitempty"`
+	Text  string     `json:"text"`
+	Pos   geom.Vec   `json:"pos"`
+	Size  float64    `json:"size"`
+	Align text.Align `json:"align,omitempty"`
+	Font  string     `json:"font,omitempty"`
 	// Fallback names the fonts that draw the characters Font lacks (UseFallback), each
 	// character in the first that has it: workspace fonts by NAME, system fonts as
 	// SystemFontPrefix+NAME.
@@ -126,17 +129,17 @@ type Text struct {
 	// note whose numbers are not sizes of the shapes near it.
 	NoLint bool `json:"noLint,omitempty"`
 	// layout is computed by validate.
-	layout TextLayout
-	// face, when set (UseFont), is the workspace font Font names.
-	face *face
+	layout text.Layout
+	// font, when set (UseFont), is the workspace font Font names.
+	font *text.Font
 	// fallback holds the fonts Fallback names.
-	fallback []*face
+	fallback []*text.Font
 }
 
 // UseFallback lays out the characters the text's font lacks in the first of fonts that has
 // each, which Fallback then names; call it before drawing the text.
-func (t *Text) UseFallback(fonts []*Font) {
-	t.fallback = faces(fonts)
+func (t *Text) UseFallback(fonts []*text.Font) {
+	t.fallback = append(make([]*text.Font, 0, len(fonts)), fonts...)
 	t.Fallback = make([]string, len(fonts))
 	for i, f := range fonts {
 		t.Fallback[i] = f.Name()
@@ -145,8 +148,8 @@ func (t *Text) UseFallback(fonts []*Font) {
 
 // UseFont lays the text out in a workspace font (which Font then names) instead of an
 // embedded one; call it before drawing the text.
-func (t *Text) UseFont(f *Font) {
-	t.face = f.f
+func (t *Text) UseFont(f *text.Font) {
+	t.font = f
 	t.Font = f.Name()
 }
 
@@ -178,61 +181,63 @@ func (*PathShape) Kind() Kind { return KindPath }
 func (*Text) Kind() Kind { return KindText }
 
 // Outline implements Shape.
-func (l Line) Outline() Path { return l.appendOutline(nil) }
+func (l Line) Outline() geom.Path { return l.appendOutline(nil) }
 
-func (l Line) appendOutline(p Path) Path {
+func (l Line) appendOutline(p geom.Path) geom.Path {
 	p.Polyline(l.Points, false)
 	return p
 }
 
 // Region implements Shape: an open polyline encloses nothing.
-func (l Line) Region() (Path, error) {
+func (l Line) Region() (geom.Path, error) {
 	return nil, fmt.Errorf("%w: a line is an open polyline; draw a polygon instead", ErrNotClosed)
 }
 
 // Outline implements Shape.
-func (c Circle) Outline() Path { return c.appendOutline(nil) }
+func (c Circle) Outline() geom.Path { return c.appendOutline(nil) }
 
-func (c Circle) appendOutline(p Path) Path { return appendEllipse(p, c.Center, c.Radius, c.Radius) }
+func (c Circle) appendOutline(p geom.Path) geom.Path {
+	return appendEllipse(p, c.Center, c.Radius, c.Radius)
+}
 
 // Region implements Shape.
-func (c Circle) Region() (Path, error) { return c.Outline(), nil }
+func (c Circle) Region() (geom.Path, error) { return c.Outline(), nil }
 
 // Outline implements Shape.
-func (e Ellipse) Outline() Path { return e.appendOutline(nil) }
+func (e Ellipse) Outline() geom.Path { return e.appendOutline(nil) }
 
-func (e Ellipse) appendOutline(p Path) Path { return appendEllipse(p, e.Center, e.RX, e.RY) }
+func (e Ellipse) appendOutline(p geom.Path) geom.Path { return appendEllipse(p, e.Center, e.RX, e.RY) }
 
 // Region implements Shape.
-func (e Ellipse) Region() (Path, error) { return e.Outline(), nil }
+func (e Ellipse) Region() (geom.Path, error) { return e.Outline(), nil }
 
-func appendEllipse(p Path, c Vec, rx, ry float64) Path {
-	p.MoveTo(Vec{c.X + rx, c.Y})
-	p.ArcTo(c, Vec{rx, 0}, Vec{0, ry}, 0, 2*math.Pi)
+func appendEllipse(p geom.Path, c geom.Vec, rx, ry float64) geom.Path {
+	p.MoveTo(geom.Vec{X: c.X + rx, Y: c.Y})
+	p.ArcTo(c, geom.Vec{X: rx, Y: 0}, geom.Vec{X: 0, Y: ry}, 0, 2*math.Pi)
 	p.Close()
 	return p
 }
 
 // Outline implements Shape.
-func (r Rect) Outline() Path { return r.appendOutline(nil) }
+func (r Rect) Outline() geom.Path { return r.appendOutline(nil) }
 
-func (r Rect) appendOutline(p Path) Path {
+func (r Rect) appendOutline(p geom.Path) geom.Path {
 	hw, hh := r.Width/2, r.Height/2
-	corners := [4]Vec{
-		{r.Center.X - hw, r.Center.Y - hh}, {r.Center.X + hw, r.Center.Y - hh},
-		{r.Center.X + hw, r.Center.Y + hh}, {r.Center.X - hw, r.Center.Y + hh},
+	corners := [4]geom.Vec{
+		{X: r.Center.X - hw, Y: r.Center.Y - hh}, {X: r.Center.X + hw, Y: r.Center.Y - hh},
+		{X: r.Center.X + hw, Y: r.Center.Y + hh}, {X: r.Center.X - hw, Y: r.Center.Y + hh},
 	}
 	p.Polyline(corners[:], true)
 	return p
 }
 
 // Region implements Shape.
-func (r Rect) Region() (Path, error) { return r.Outline(), nil }
+func (r Rect) Region() (geom.Path, error) { return r.Outline(), nil }
 
 // Outline implements Shape.
-func (r RoundedRect) Outline() Path { return r.appendOutline(nil) }
+func (r RoundedRect) Outline() geom.Path { return r.appendOutline(nil) }
 
-func (r RoundedRect) appendOutline(p Path) Path {
+func (r RoundedRect) appendOutline(p geom.Path) geom.Path {
 	hw, hh := r.Width/2, r.Height/2
 	rad := math.Min(r.Radius, math.Min(hw, hh))
 	if rad <= 0 {
@@ -240,31 +245,31 @@ func (r RoundedRect) appendOutline(p Path) Path {
 	}
 	c := r.Center
 	corners := [4]struct {
-		at    Vec
+		at    geom.Vec
 		start float64
 	}{
-		{Vec{c.X + hw - rad, c.Y - hh + rad}, -math.Pi / 2},
-		{Vec{c.X + hw - rad, c.Y + hh - rad}, 0},
-		{Vec{c.X - hw + rad, c.Y + hh - rad}, math.Pi / 2},
-		{Vec{c.X - hw + rad, c.Y - hh + rad}, math.Pi},
+		{geom.Vec{X: c.X + hw - rad, Y: c.Y - hh + rad}, -math.Pi / 2},
+		{geom.Vec{X: c.X + hw - rad, Y: c.Y + hh - rad}, 0},
+		{geom.Vec{X: c.X - hw + rad, Y: c.Y + hh - rad}, math.Pi / 2},
+		{geom.Vec{X: c.X - hw + rad, Y: c.Y - hh + rad}, math.Pi},
 	}
-	p.MoveTo(Vec{c.X - hw + rad, c.Y - hh})
+	p.MoveTo(geom.Vec{X: c.X - hw + rad, Y: c.Y - hh})
 	for _, k := range corners {
-		p.ArcTo(k.at, Vec{rad, 0}, Vec{0, rad}, k.start, k.start+math.Pi/2)
+		p.ArcTo(k.at, geom.Vec{X: rad, Y: 0}, geom.Vec{X: 0, Y: rad}, k.start, k.start+math.Pi/2)
 	}
 	p.Close()
 	return p
 }
 
 // Region implements Shape.
-func (r RoundedRect) Region() (Path, error) { return r.Outline(), nil }
+func (r RoundedRect) Region() (geom.Path, error) { return r.Outline(), nil }
 
 // Outline implements Shape.
-func (a Arc) Outline() Path { return a.appendOutline(nil) }
+func (a Arc) Outline() geom.Path { return a.appendOutline(nil) }
 
-func (a Arc) appendOutline(p Path) Path {
-	p.MoveTo(a.Center.Add(Vec{a.Radius * math.Cos(a.Start), a.Radius * math.Sin(a.Start)}))
-	p.ArcTo(a.Center, Vec{a.Radius, 0}, Vec{0, a.Radius}, a.Start, a.sweepEnd())
+func (a Arc) appendOutline(p geom.Path) geom.Path {
+	p.MoveTo(a.Center.Add(geom.Vec{X: a.Radius * math.Cos(a.Start), Y: a.Radius * math.Sin(a.Start)}))
+	p.ArcTo(a.Center, geom.Vec{X: a.Radius, Y: 0}, geom.Vec{X: 0, Y: a.Radius}, a.Start, a.sweepEnd())
 	return p
 }
 
@@ -278,10 +283,10 @@ func (a Arc) sweepEnd() float64 {
 }
 
 // Region implements Shape: the pie slice.
-func (a Arc) Region() (Path, error) {
-	var p Path
+func (a Arc) Region() (geom.Path, error) {
+	var p geom.Path
 	p.MoveTo(a.Center)
-	p.ArcTo(a.Center, Vec{a.Radius, 0}, Vec{0, a.Radius}, a.Start, a.sweepEnd())
+	p.ArcTo(a.Center, geom.Vec{X: a.Radius, Y: 0}, geom.Vec{X: 0, Y: a.Radius}, a.Start, a.sweepEnd())
 	p.Close()
 	return p, nil
 }
@@ -289,9 +294,9 @@ func (a Arc) Region() (Path, error) {
 // Outline implements Shape. Outer rings run counter-clockwise and holes clockwise whatever
 // order they were drawn in, so that the nonzero fill the renderers use paints what the area
 // operations take (a scene's holes lie inside their outer ring and apart; see Put).
-func (g Polygon) Outline() Path { return g.appendOutline(nil) }
+func (g Polygon) Outline() geom.Path { return g.appendOutline(nil) }
 
-func (g Polygon) appendOutline(p Path) Path {
+func (g Polygon) appendOutline(p geom.Path) geom.Path {
 	for _, part := range g.Parts {
 		if !part.hasArcs() {
 			p.Polyline(overlay.OrientRing(part.Outer, true), true)
@@ -300,29 +305,29 @@ func (g Polygon) appendOutline(p Path) Path {
 			}
 			continue
 		}
-		p = appendBulgedRing(p, part.Outer, part.OuterBulges, true)
+		p = geom.AppendBulgedRing(p, part.Outer, part.OuterBulges, true)
 		for k, h := range part.Holes {
-			p = appendBulgedRing(p, h, part.holeBulges(k), false)
+			p = geom.AppendBulgedRing(p, h, part.holeBulges(k), false)
 		}
 	}
 	return p
 }
 
 // Region implements Shape.
-func (g Polygon) Region() (Path, error) { return g.Outline(), nil }
+func (g Polygon) Region() (geom.Path, error) { return g.Outline(), nil }
 
 // Outline implements Shape.
-func (s *PathShape) Outline() Path { return s.path }
+func (s *PathShape) Outline() geom.Path { return s.path }
 
 // Region implements Shape: every subpath must be closed.
-func (s *PathShape) Region() (Path, error) {
+func (s *PathShape) Region() (geom.Path, error) {
 	open := false
 	for i, seg := range s.path {
-		if seg.Kind == SegMove && i > 0 && s.path[i-1].Kind != SegClose {
+		if seg.Kind == geom.SegMove && i > 0 && s.path[i-1].Kind != geom.SegClose {
 			open = true
 		}
 	}
-	if n := len(s.path); n == 0 || s.path[n-1].Kind != SegClose {
+	if n := len(s.path); n == 0 || s.path[n-1].Kind != geom.SegClose {
 		open = true
 	}
 	if open {
@@ -332,61 +337,40 @@ func (s *PathShape) Region() (Path, error) {
 }
 
 // Outline implements Shape.
-func (t *Text) Outline() Path { return t.appendOutline(nil) }
+func (t *Text) Outline() geom.Path { return t.appendOutline(nil) }
 
 // appendOutline builds the outline in p, so that a writer drawing a text of a million
 // segments copies its layout once, not twice (the moved copy, then the copy appended).
-func (t *Text) appendOutline(p Path) Path {
-	m := Translation(t.Pos)
+func (t *Text) appendOutline(p geom.Path) geom.Path {
+	m := geom.Translation(t.Pos)
 	p = slices.Grow(p, len(t.layout.Path))
 	for _, s := range t.layout.Path {
-		s.transform(m)
+		s.Transform(m)
 		p = append(p, s)
 	}
 	return p
 }
 
 // Region implements Shape.
-func (t *Text) Region() (Path, error) { return t.Outline(), nil }
+func (t *Text) Region() (geom.Path, error) { return t.Outline(), nil }
 
 // boundsUnder implements boxer: the outline is built once and mapped in place, where
 // Outline().Transform(m) copied a text of a million segments twice to measure it.
-func (t *Text) boundsUnder(m Affine) Box {
+func (t *Text) boundsUnder(m geom.Affine) geom.Box {
 	p := t.appendOutline(nil)
 	for i := range p {
-		p[i].transform(m)
+		p[i].Transform(m)
 	}
 	return p.Bounds()
 }
 
 // Metrics is the text's layout (width, height, ascent, descent, lines).
-func (t *Text) Metrics() TextLayout { l := t.layout; l.Path = nil; return l }
+func (t *Text) Metrics() text.Layout { l := t.layout; l.Path = nil; return l }
 
 // FontFile is the file name of the text's font, for a writer that names the font instead of
 // drawing its outlines (a DXF STYLE): DejaVuSans.ttf for the default font, NAME.ttf, .otf or
 // .ttc (by the data's signature) for a workspace font, and "" when the font is not at hand.
-func (t *Text) FontFile() string {
-	f := t.face
-	if f == nil {
-		name := t.Font
-		if name == "" {
-			name = DefaultFont
-		}
-		if f = fonts[name]; f == nil {
-			return ""
-		}
-	}
-	if f.file != "" {
-		return f.file
-	}
-	switch sig := string(f.data[:min(4, len(f.data))]); sig {
-	case "OTTO":
-		return f.name + ".otf"
-	case "ttcf":
-		return f.name + ".ttc"
-	}
-	return f.name + ".ttf"
-}
+func (t *Text) FontFile() string { return text.FontFile(t.font, t.Font) }
 
 func (l Line) validate() error {
 	if len(l.Points) < 2 {
@@ -495,14 +479,14 @@ func (g Polygon) validate() error {
 // minRingPoints is the fewest points a ring with these bulges needs: 2 when an edge is an arc
 // (a lens, a circle), 3 otherwise.
 func minRingPoints(bulges []float64) int {
-	if hasBulge(bulges) {
+	if geom.HasBulge(bulges) {
 		return 2
 	}
 	return 3
 }
 
 func (s *PathShape) validate() error {
-	p, err := ParsePathData(s.Data)
+	p, err := geom.ParsePathData(s.Data)
 	if err != nil {
 		return err
 	}
@@ -522,16 +506,15 @@ func (t *Text) validate() error {
 	if err := inRange("position", t.Pos.X, t.Pos.Y); err != nil {
 		return err
 	}
-	var l TextLayout
+	var l text.Layout
 	var err error
 	if len(t.Fallback) != len(t.fallback) {
-		return fmt.Errorf("%w: the fallback fonts %s are not loaded", ErrUnknownFont, strings.Join(t.Fallback, ", "))
+		return fmt.Errorf("%w: the fallback fonts %s are not loaded", text.ErrUnknownFont, strings.Join(t.Fallback, ", "))
 	}
-	font := func() (*face, error) { return lookupFont(t.Font) }
-	if t.face != nil {
-		font = func() (*face, error) { return t.face, nil }
+	l, err = text.LayoutIn(t.font, t.Font, t.Text, t.Size, t.Align, t.fallback)
+	if errors.Is(err, text.ErrLimit) {
+		return limitError{err}
 	}
-	l, err = layoutWith(t.Text, t.Size, t.Align, font, t.fallback, true)
 	if err != nil {
 		return err
 	}
@@ -572,7 +555,7 @@ func errRange(what string, v float64) error {
 		ErrBadGeometry, what, v, MaxCoord, MaxCoord)
 }
 
-func finitePoints(what string, pts []Vec) error {
+func finitePoints(what string, pts []geom.Vec) error {
 	if len(pts) > MaxVertices {
 		return fmt.Errorf("%w: %s has %d vertices; the limit is %d (MaxVertices)", ErrLimit, what, len(pts), MaxVertices)
 	}
@@ -600,12 +583,12 @@ func positive(what string, v float64) error {
 // boxer is implemented by shapes whose transformed bounds have a closed form, sparing the
 // path construction on the hot paths (scene bounds, view fitting, pivots).
 type boxer interface {
-	boundsUnder(m Affine) Box
+	boundsUnder(m geom.Affine) geom.Box
 }
 
 // shapeBounds is the exact bounds of sh mapped by m. The commonest kinds are switched on by
 // their type, which calls their boundsUnder directly, the others through boxer.
-func shapeBounds(sh Shape, m Affine) Box {
+func shapeBounds(sh Shape, m geom.Affine) geom.Box {
 	switch sh := sh.(type) {
 	case Circle:
 		return sh.boundsUnder(m)
@@ -622,59 +605,61 @@ func shapeBounds(sh Shape, m Affine) Box {
 // every new shape needs for its pivot. For a circle or rectangle of finite numbers it skips the
 // matrix: mapping x by Identity gives x + 0 (the same x, but a -0 becomes 0), and a circle's
 // half sizes under it are hypot(r, 0) = |r|. The results are the same numbers, bit for bit.
-func localBounds(sh Shape) Box {
+func localBounds(sh Shape) geom.Box {
 	switch sh := sh.(type) {
 	case Circle:
 		c, r := sh.Center, math.Abs(sh.Radius)
 		if finiteVec(c) && !math.IsInf(r, 0) && !math.IsNaN(r) {
 			x, y := c.X+0, c.Y+0
-			return Box{Min: Vec{x - r, y - r}, Max: Vec{x + r, y + r}, NonEmpty: true}
+			return geom.Box{Min: geom.Vec{X: x - r, Y: y - r}, Max: geom.Vec{X: x + r, Y: y + r}, NonEmpty: true}
 		}
 	case Rect:
 		hw, hh := sh.Width/2, sh.Height/2
 		x0, x1 := sh.Center.X-hw+0, sh.Center.X+hw+0
 		y0, y1 := sh.Center.Y-hh+0, sh.Center.Y+hh+0
-		if finiteVec(Vec{x0, y0}) && finiteVec(Vec{x1, y1}) {
-			return Box{Min: Vec{min(x0, x1), min(y0, y1)}, Max: Vec{max(x0, x1), max(y0, y1)}, NonEmpty: true}
+		if finiteVec(geom.Vec{X: x0, Y: y0}) && finiteVec(geom.Vec{X: x1, Y: y1}) {
+			return geom.Box{Min: geom.Vec{X: min(x0, x1), Y: min(y0, y1)}, Max: geom.Vec{X: max(x0, x1), Y: max(y0, y1)}, NonEmpty: true}
 		}
 	}
-	return shapeBounds(sh, Identity)
+	return shapeBounds(sh, geom.Identity)
 }
 
 // ellipseBox is the exact box of the ellipse c + (rx cos t, ry sin t) mapped by m.
-func ellipseBox(c Vec, rx, ry float64, m Affine) Box {
+func ellipseBox(c geom.Vec, rx, ry float64, m geom.Affine) geom.Box {
 	p := m.Apply(c)
 	hx := math.Hypot(m.A*rx, m.C*ry)
 	hy := math.Hypot(m.B*rx, m.D*ry)
-	return Box{Min: Vec{p.X - hx, p.Y - hy}, Max: Vec{p.X + hx, p.Y + hy}, NonEmpty: true}
+	return geom.Box{Min: geom.Vec{X: p.X - hx, Y: p.Y - hy}, Max: geom.Vec{X: p.X + hx, Y: p.Y + hy}, NonEmpty: true}
 }
 
-func (c Circle) boundsUnder(m Affine) Box { return ellipseBox(c.Center, c.Radius, c.Radius, m) }
+func (c Circle) boundsUnder(m geom.Affine) geom.Box {
+	return ellipseBox(c.Center, c.Radius, c.Radius, m)
+}
 
-func (e Ellipse) boundsUnder(m Affine) Box { return ellipseBox(e.Center, e.RX, e.RY, m) }
+func (e Ellipse) boundsUnder(m geom.Affine) geom.Box { return ellipseBox(e.Center, e.RX, e.RY, m) }
 
-func (r Rect) boundsUnder(m Affine) Box {
+func (r Rect) boundsUnder(m geom.Affine) geom.Box {
 	hw, hh := r.Width/2, r.Height/2
-	var b Box
-	for _, d := range [4]Vec{{-hw, -hh}, {hw, -hh}, {hw, hh}, {-hw, hh}} {
+	var b geom.Box
+	for _, d := range [4]geom.Vec{{X: -hw, Y: -hh}, {X: hw, Y: -hh}, {X: hw, Y: hh}, {X: -hw, Y: hh}} {
 		b.Extend(m.Apply(r.Center.Add(d)))
 	}
 	return b
 }
 
-func (l Line) boundsUnder(m Affine) Box {
-	var b Box
+func (l Line) boundsUnder(m geom.Affine) geom.Box {
+	var b geom.Box
 	for _, p := range l.Points {
 		b.Extend(m.Apply(p))
 	}
 	return b
 }
 
-func (g Polygon) boundsUnder(m Affine) Box {
+func (g Polygon) boundsUnder(m geom.Affine) geom.Box {
 	if g.HasArcs() {
 		return g.arcBounds(m)
 	}
-	var b Box
+	var b geom.Box
 	for _, part := range g.Parts {
 		for _, p := range part.Outer {
 			b.Extend(m.Apply(p))

@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // KindSolid is the kind of a solid entity.
@@ -89,7 +91,7 @@ var Identity3 = Affine3{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
 
 // Lift is the 2D map m acting on x and y, z unchanged: how the tree's 2D transforms place a
 // solid.
-func Lift(m Affine) Affine3 {
+func Lift(m geom.Affine) Affine3 {
 	return Affine3{m.A, m.C, 0, m.E, m.B, m.D, 0, m.F, 0, 0, 1, 0}
 }
 
@@ -219,10 +221,10 @@ func (*Solid) Kind() Kind { return KindSolid }
 
 // Outline implements Shape: a solid draws nothing in the 2D writers, which name it in a
 // warning instead; its pictures come from its mesh.
-func (*Solid) Outline() Path { return nil }
+func (*Solid) Outline() geom.Path { return nil }
 
 // Region implements Shape: a solid has no 2D area.
-func (s *Solid) Region() (Path, error) {
+func (s *Solid) Region() (geom.Path, error) {
 	return nil, fmt.Errorf("%w: a solid is not a 2D shape; use the 3D operations (booleans, volume, surfaceArea) on solids", ErrNotClosed)
 }
 
@@ -245,12 +247,12 @@ func (s *Solid) validate() error {
 }
 
 // boundsUnder is the box of the solid's vertices seen from above (x and y) under m.
-func (s *Solid) boundsUnder(m Affine) Box {
+func (s *Solid) boundsUnder(m geom.Affine) geom.Box {
 	b3 := s.Bounds3(Lift(m))
 	if !b3.NonEmpty {
-		return Box{}
+		return geom.Box{}
 	}
-	return Box{Min: Vec{b3.Min[0], b3.Min[1]}, Max: Vec{b3.Max[0], b3.Max[1]}, NonEmpty: true}
+	return geom.Box{Min: geom.Vec{X: b3.Min[0], Y: b3.Min[1]}, Max: geom.Vec{X: b3.Max[0], Y: b3.Max[1]}, NonEmpty: true}
 }
 
 // Bounds3 is the box of the solid's vertices under m·Place.
@@ -267,7 +269,7 @@ func (m *Mesh) BoundsUnder(w Affine3) Box3 {
 
 // World is the map from the solid's mesh to world coordinates for an entity whose world 2D
 // map is m (Scene.WorldMatrix).
-func (s *Solid) World(m Affine) Affine3 { return Lift(m).Mul(s.Place) }
+func (s *Solid) World(m geom.Affine) Affine3 { return Lift(m).Mul(s.Place) }
 
 // Placed returns a copy of s placed further by p (p after its Place).
 func (s *Solid) Placed(p Affine3) *Solid {
@@ -292,7 +294,7 @@ func (s *Scene) Solids() []SolidItem {
 		return nil
 	}
 	var out []SolidItem
-	world := make([]Affine, 0, 8) // world[d]: the world map of the group open at depth d
+	world := make([]geom.Affine, 0, 8) // world[d]: the world map of the group open at depth d
 	for depth, e := range s.Walk() {
 		m := e.Transform.Matrix()
 		if depth > 0 {
@@ -424,8 +426,8 @@ func (b Box3) MarshalJSON() ([]byte, error) {
 // when it holds none.
 func (s *Scene) WorldBounds3(e *Entity) Box3 {
 	var b Box3
-	var walk func(e *Entity, m Affine)
-	walk = func(e *Entity, m Affine) {
+	var walk func(e *Entity, m geom.Affine)
+	walk = func(e *Entity, m geom.Affine) {
 		if sd, ok := e.Shape.(*Solid); ok {
 			b.Union(sd.Bounds3(Lift(m)))
 		}

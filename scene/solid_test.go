@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // unitCube is a closed cube of side 1 from the origin, oriented outwards.
@@ -30,7 +32,7 @@ func TestSolidJSONRoundTrip(t *testing.T) {
 	if _, err := s.Put("cube", sd); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Translate("cube", Vec{2, 3}, SpaceWorld); err != nil {
+	if err := s.Translate("cube", geom.Vec{X: 2, Y: 3}, SpaceWorld); err != nil {
 		t.Fatal(err)
 	}
 	b, err := s.MarshalJSON()
@@ -60,7 +62,7 @@ func TestSolidJSONRoundTrip(t *testing.T) {
 	if want := (Box3{Min: Vec3{2, 3, 0.1}, Max: Vec3{3, 4, 1.1}, NonEmpty: true}); box != want {
 		t.Fatalf("bounds %v, want %v", box, want)
 	}
-	if wb := back.WorldBounds(e); wb.Min != (Vec{2, 3}) || wb.Max != (Vec{3, 4}) {
+	if wb := back.WorldBounds(e); wb.Min != (geom.Vec{X: 2, Y: 3}) || wb.Max != (geom.Vec{X: 3, Y: 4}) {
 		t.Fatalf("2D bounds %v", wb)
 	}
 	if back.SceneTriangles() != 12 {
@@ -92,7 +94,7 @@ func TestSolidRefusals(t *testing.T) {
 }
 
 func TestAffine3(t *testing.T) {
-	m := Lift(Rotation(0.3).Mul(Scaling(2, 3))).Mul(Translation3(Vec3{1, 2, 3}))
+	m := Lift(geom.Rotation(0.3).Mul(geom.Scaling(2, 3))).Mul(Translation3(Vec3{1, 2, 3}))
 	inv, ok := m.Invert()
 	if !ok {
 		t.Fatal("not invertible")

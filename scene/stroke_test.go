@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -13,8 +14,8 @@ import (
 func TestStrokeCornersJSONRoundTrip(t *testing.T) {
 	t.Parallel()
 	s := New()
-	must(t, putShape(s, "v", Line{Points: []Vec{{0, 0}, {5, 10}, {10, 0}}}))
-	must(t, putShape(s, "round", Line{Points: []Vec{{0, 0}, {5, 10}}}))
+	must(t, putShape(s, "v", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 5, Y: 10}, {X: 10, Y: 0}}}))
+	must(t, putShape(s, "round", Line{Points: []geom.Vec{{X: 0, Y: 0}, {X: 5, Y: 10}}}))
 	must(t, s.SetStrokeCorners("v", "butt", "miter", 2.5))
 	must(t, s.SetStrokeCorners("round", "round", "round", 0))
 	first, err := s.MarshalJSON()

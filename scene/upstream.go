@@ -5,7 +5,11 @@ package scene
 // so Detail carries that shape beside cadrun's own fields: a script written for either reads
 // what it expects, and none gets undefined where upstream gives a value.
 
-import "math"
+import (
+	"math"
+
+	"github.com/cadrun/cadrun/scene/geom"
+)
 
 // UpstreamType is the entity's type as upstream names it ("Circle", "Rect", "Line", "Arc",
 // "Polygon", "Bezier", "Group"; cadrun's own kinds as "Ellipse", "RoundedRect", "Text",
@@ -41,29 +45,18 @@ func (e *Entity) UpstreamType() string {
 type LocalView struct {
 	Geometry  any       `json:"geometry"`
 	Transform Transform `json:"transform"`
-	Bounds    Box       `json:"bounds"`
-	Pivot     Vec       `json:"pivot"`
+	Bounds    geom.Box  `json:"bounds"`
+	Pivot     geom.Vec  `json:"pivot"`
 }
 
 // WorldView is upstream's "world" block: the world bounds as min_x..max_y and their centre.
 type WorldView struct {
-	Bounds FlatBox `json:"bounds"`
-	Center Vec     `json:"center"`
+	Bounds geom.FlatBox `json:"bounds"`
+	Center geom.Vec     `json:"center"`
 }
-
-// FlatBox is a box as upstream's documentation writes it, {min_x, min_y, max_x, max_y}.
-type FlatBox struct {
-	MinX float64 `json:"min_x"`
-	MinY float64 `json:"min_y"`
-	MaxX float64 `json:"max_x"`
-	MaxY float64 `json:"max_y"`
-}
-
-// Flat is b as min_x..max_y.
-func (b Box) Flat() FlatBox { return FlatBox{b.Min.X, b.Min.Y, b.Max.X, b.Max.Y} }
 
 // worldView is upstream's world block for a box, nil for an empty one (upstream answers null).
-func worldView(b Box) *WorldView {
+func worldView(b geom.Box) *WorldView {
 	if !b.NonEmpty {
 		return nil
 	}
@@ -90,7 +83,7 @@ func UpstreamGeometry(s Shape) any {
 	case Arc:
 		return obj{"Arc": obj{"center": g.Center, "radius": g.Radius, "start_angle": g.Start, "end_angle": g.End}}
 	case Polygon:
-		p := obj{"points": []Vec{}}
+		p := obj{"points": []geom.Vec{}}
 		if len(g.Parts) > 0 {
 			p["points"] = g.Parts[0].Outer
 			if len(g.Parts[0].Holes) > 0 {
@@ -122,43 +115,43 @@ func UpstreamGeometry(s Shape) any {
 // cubicSegments writes the first subpath of p as upstream's Bézier form: a start point and
 // cubic segments [control1, control2, end]; lines and quadratics are exact cubics, arcs are
 // split into quarter turns at most.
-func cubicSegments(p Path) (start Vec, segs [][3]Vec, closed bool) {
-	segs = [][3]Vec{}
-	cur := Vec{}
+func cubicSegments(p geom.Path) (start geom.Vec, segs [][3]geom.Vec, closed bool) {
+	segs = [][3]geom.Vec{}
+	cur := geom.Vec{}
 	for i, s := range p {
 		switch s.Kind {
-		case SegMove:
+		case geom.SegMove:
 			if i > 0 {
 				return start, segs, closed
 			}
 			start, cur = s.P[0], s.P[0]
-		case SegLine:
-			segs = append(segs, [3]Vec{cur, s.P[0], s.P[0]})
+		case geom.SegLine:
+			segs = append(segs, [3]geom.Vec{cur, s.P[0], s.P[0]})
 			cur = s.P[0]
-		case SegQuad:
+		case geom.SegQuad:
 			c1 := cur.Add(s.P[0].Sub(cur).Mul(2.0 / 3))
 			c2 := s.P[1].Add(s.P[0].Sub(s.P[1]).Mul(2.0 / 3))
-			segs = append(segs, [3]Vec{c1, c2, s.P[1]})
+			segs = append(segs, [3]geom.Vec{c1, c2, s.P[1]})
 			cur = s.P[1]
-		case SegCubic:
+		case geom.SegCubic:
 			segs = append(segs, s.P)
 			cur = s.P[2]
-		case SegArc:
-			if first := arcPoint(s, s.T0); first != cur {
-				segs = append(segs, [3]Vec{cur, first, first})
+		case geom.SegArc:
+			if first := s.ArcPoint(s.T0); first != cur {
+				segs = append(segs, [3]geom.Vec{cur, first, first})
 			}
 			n := max(1, int(math.Ceil(math.Abs(s.T1-s.T0)/(math.Pi/2))))
 			dt := (s.T1 - s.T0) / float64(n)
 			k := 4.0 / 3 * math.Tan(dt/4)
 			for j := range n {
 				t0, t1 := s.T0+float64(j)*dt, s.T0+float64(j+1)*dt
-				a, b := arcPoint(s, t0), arcPoint(s, t1)
+				a, b := s.ArcPoint(t0), s.ArcPoint(t1)
 				da := s.P[2].Mul(math.Cos(t0)).Sub(s.P[1].Mul(math.Sin(t0)))
 				db := s.P[2].Mul(math.Cos(t1)).Sub(s.P[1].Mul(math.Sin(t1)))
-				segs = append(segs, [3]Vec{a.Add(da.Mul(k)), b.Sub(db.Mul(k)), b})
+				segs = append(segs, [3]geom.Vec{a.Add(da.Mul(k)), b.Sub(db.Mul(k)), b})
 			}
-			cur = arcPoint(s, s.T1)
-		case SegClose:
+			cur = s.ArcPoint(s.T1)
+		case geom.SegClose:
 			closed = true
 		}
 	}

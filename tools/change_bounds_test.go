@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
@@ -16,7 +16,7 @@ func TestChangeBoundsRounded(t *testing.T) {
 	s, _ := newSession(t, nil)
 	got := write(t, s, "main", "drawCircle('gear1', 0, 0, 8.1)\ntranslate('gear1', 0.1, 0.2)\n")
 	want := &ChangeResult{ChangeResult: &engine.ChangeResult{File: "main", Files: []string{"main"}, Created: true, Entities: 1, Added: []string{"gear1"}, Entry: got.Entry, Millis: got.Millis,
-		Bounds: scene.Box{Min: scene.Vec{X: -8, Y: -7.9}, Max: scene.Vec{X: 8.2, Y: 8.3}, NonEmpty: true}}}
+		Bounds: geom.Box{Min: geom.Vec{X: -8, Y: -7.9}, Max: geom.Vec{X: 8.2, Y: 8.3}, NonEmpty: true}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

@@ -20,7 +20,7 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/engine"
 	"github.com/cadrun/cadrun/tools/importer"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
@@ -47,10 +47,10 @@ type ImportIn struct {
 type ImportOut struct {
 	Module string `json:"module"` // modules/NAME.js
 	*importer.Report
-	Bounds   scene.Box `json:"bounds"`
-	Created  bool      `json:"created"`
-	Entry    int       `json:"entry,omitempty"`
-	Warnings []string  `json:"warnings,omitempty"`
+	Bounds   geom.Box `json:"bounds"`
+	Created  bool     `json:"created"`
+	Entry    int      `json:"entry,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // MaxPrefixBytes caps the prefix of an import's names, so that a name made of it, a layer

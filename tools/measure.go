@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
@@ -97,7 +98,7 @@ func measureTool(ctx context.Context, se *Session, in MeasureIn) (MeasureOut, er
 	// the larger side of the measured shapes' (and points') bounds, as a power of ten.
 	q := measureQuantum(sc, in)
 	len1 := func(v float64) float64 { return engine.RoundTo(v, q) }
-	pt := func(p scene.Vec) []float64 { return []float64{len1(p.X), len1(p.Y)} }
+	pt := func(p geom.Vec) []float64 { return []float64{len1(p.X), len1(p.Y)} }
 	gap := func(g scene.Gap) MeasureGap {
 		return MeasureGap{Name: g.Name, Distance: len1(g.Distance), A: pt(g.A), B: pt(g.B)}
 	}
@@ -114,12 +115,12 @@ func measureTool(ctx context.Context, se *Session, in MeasureIn) (MeasureOut, er
 		opt := scene.DistanceOptions{Boundary: in.Boundary, From: scene.DistanceFrom(in.From)}
 		switch {
 		case twoPoints:
-			a, b := scene.Vec{X: in.Point[0], Y: in.Point[1]}, scene.Vec{X: in.Point[2], Y: in.Point[3]}
+			a, b := geom.Vec{X: in.Point[0], Y: in.Point[1]}, geom.Vec{X: in.Point[2], Y: in.Point[3]}
 			g = scene.Gap{Distance: b.Sub(a).Len(), A: a, B: b}
 		case in.To != "" && len(in.Point) == 0:
 			g, err = sc.DistanceWith(in.Name, in.To, opt)
 		case in.To == "" && len(in.Point) == 2:
-			g, err = sc.DistanceToPointWith(in.Name, scene.Vec{X: in.Point[0], Y: in.Point[1]}, opt)
+			g, err = sc.DistanceToPointWith(in.Name, geom.Vec{X: in.Point[0], Y: in.Point[1]}, opt)
 		default:
 			return out, fmt.Errorf("%w: measure distance takes name and to (two entities), name and point [x, y], or point [x1, y1, x2, y2] alone", ErrBadInput)
 		}
@@ -195,7 +196,7 @@ func measureTool(ctx context.Context, se *Session, in MeasureIn) (MeasureOut, er
 // measureQuantum is the rounding step of a measure's figures: quantumOf the world bounds of
 // the entities it names and the points it gives.
 func measureQuantum(sc *scene.Scene, in MeasureIn) float64 {
-	var b scene.Box
+	var b geom.Box
 	for _, name := range append([]string{in.Name, in.To}, in.Others...) {
 		if e, err := sc.Get(name); err == nil {
 			if eb := sc.WorldBounds(e); eb.NonEmpty {
@@ -205,7 +206,7 @@ func measureQuantum(sc *scene.Scene, in MeasureIn) float64 {
 		}
 	}
 	for i := 0; i+1 < len(in.Point); i += 2 {
-		b.Extend(scene.Vec{X: in.Point[i], Y: in.Point[i+1]})
+		b.Extend(geom.Vec{X: in.Point[i], Y: in.Point[i+1]})
 	}
 	return engine.Quantum(b)
 }

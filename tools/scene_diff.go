@@ -22,6 +22,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	scenetext "github.com/cadrun/cadrun/scene/text" // tools' tests have a helper named text
 	"github.com/cadrun/cadrun/tools/engine"
 	"github.com/cadrun/cadrun/tools/picture"
 	"github.com/cadrun/cadrun/tools/sceneview"
@@ -86,7 +87,7 @@ func (se *Session) sceneDiff(ctx context.Context, v *view, against json.RawMessa
 		return nil, nil, nil, nil, err
 	}
 	old, err := entryScene(h, h.Entries[ref.index], v.Scene.Fonts())
-	if errors.Is(err, scene.ErrUnknownFont) { // a font the scene no longer uses
+	if errors.Is(err, scenetext.ErrUnknownFont) { // a font the scene no longer uses
 		old, err = entryScene(h, h.Entries[ref.index], workspaceFonts(srv.ws, v.Scene.Fonts()))
 	}
 	if err != nil {
@@ -220,17 +221,17 @@ func resolveAgainst(h *modules.History, against json.RawMessage, disk map[string
 }
 
 // workspaceFonts is have with every other font of the workspace that loads.
-func workspaceFonts(ws *modules.Workspace, have map[string]*scene.Font) map[string]*scene.Font {
+func workspaceFonts(ws *modules.Workspace, have map[string]*scenetext.Font) map[string]*scenetext.Font {
 	out := maps.Clone(have)
 	if out == nil {
-		out = map[string]*scene.Font{}
+		out = map[string]*scenetext.Font{}
 	}
 	for _, name := range ws.FontNames() {
 		if out[name] != nil {
 			continue
 		}
 		if b, _, err := ws.ReadFont(name); err == nil {
-			if f, err := scene.LoadFont(name, b); err == nil {
+			if f, err := scenetext.LoadFont(name, b); err == nil {
 				out[name] = f
 			}
 		}
@@ -241,7 +242,7 @@ func workspaceFonts(ws *modules.Workspace, have map[string]*scene.Font) map[stri
 // entryScene reads the scene an entry recorded, its texts in fonts (the workspace fonts the
 // current scene uses; the JSON names a text's font only) so that an unchanged text compares
 // equal.
-func entryScene(h *modules.History, e modules.HistoryEntry, fonts map[string]*scene.Font) (*scene.Scene, error) {
+func entryScene(h *modules.History, e modules.HistoryEntry, fonts map[string]*scenetext.Font) (*scene.Scene, error) {
 	b, err := h.Scene(e)
 	if err != nil {
 		return nil, err

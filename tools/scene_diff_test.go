@@ -286,7 +286,7 @@ func TestRemovingIsNotRestacking(t *testing.T) {
 // the workspace's fonts.
 func TestSceneDiffWorkspaceFont(t *testing.T) {
 	t.Parallel()
-	font, err := os.ReadFile(filepath.Join("..", "scene", "fonts", "DejaVuSans-Oblique.ttf"))
+	font, err := os.ReadFile(filepath.Join("..", "scene", "text", "fonts", "DejaVuSans-Oblique.ttf"))
 	if err != nil {
 		t.Fatal(err)
 	}

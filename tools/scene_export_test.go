@@ -8,6 +8,7 @@ import (
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 func TestSceneDXF(t *testing.T) {
@@ -41,7 +42,7 @@ func TestSceneDXFCap(t *testing.T) {
 	t.Parallel()
 	sc := scene.New()
 	for i := range 20000 {
-		if _, err := sc.Put(fmt.Sprint("c", i), scene.Circle{Center: scene.Vec{X: float64(i)}, Radius: 1}); err != nil {
+		if _, err := sc.Put(fmt.Sprint("c", i), scene.Circle{Center: geom.Vec{X: float64(i)}, Radius: 1}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/sceneview"
 )
 
@@ -438,7 +439,7 @@ func TestScenePicturesKeepLayerStyles(t *testing.T) {
 		}
 	}
 	fit := render.FitView(only, render.DefaultMargin)
-	region := render.View{Min: scene.Vec{X: -70, Y: -30}, Max: scene.Vec{X: 70, Y: 30}}
+	region := render.View{Min: geom.Vec{X: -70, Y: -30}, Max: geom.Vec{X: 70, Y: 30}}
 	png := func(sc *scene.Scene, win render.View) []byte {
 		pic, err := render.Draw(sc, render.PNGOptions{Width: 400, View: &win}, render.Marks{})
 		if err != nil {

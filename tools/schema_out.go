@@ -1,7 +1,7 @@
 package tools
 
 // Output schemas of the tools. A schema inferred from Go fields alone would be wrong for
-// the types that write their own JSON (a scene.Box is null or {"min":[x,y],"max":[x,y]}, not
+// the types that write their own JSON (a geom.Box is null or {"min":[x,y],"max":[x,y]}, not
 // {"Min":{"X":..}}), so inference runs with a type -> schema table giving the JSON form of
 // each such type. outputSchema refuses a type that marshals itself and is not in the table,
 // so a new one cannot slip through with a schema that rejects the tool's own answers.
@@ -14,9 +14,8 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/jsonschema-go/jsonschema"
-
-	"github.com/cadrun/cadrun/scene"
 )
 
 // typeSchemas maps each type with its own JSON form to a schema for that form.
@@ -35,10 +34,10 @@ var typeSchemas = sync.OnceValue(func() map[reflect.Type]*jsonschema.Schema {
 	m := map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[any]():             anyValue(),
 		reflect.TypeFor[json.RawMessage](): anyValue(),
-		reflect.TypeFor[scene.Vec]():       tuple(2), // [x, y]
-		reflect.TypeFor[scene.Affine]():    tuple(6), // [a, b, c, d, e, f]
+		reflect.TypeFor[geom.Vec]():        tuple(2), // [x, y]
+		reflect.TypeFor[geom.Affine]():     tuple(6), // [a, b, c, d, e, f]
 		// null when empty.
-		reflect.TypeFor[scene.Box](): {
+		reflect.TypeFor[geom.Box](): {
 			Types:                []string{"null", "object"},
 			Properties:           map[string]*jsonschema.Schema{"min": tuple(2), "max": tuple(2)},
 			Required:             []string{"min", "max"},

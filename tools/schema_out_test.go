@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
@@ -44,7 +44,7 @@ func TestOutputSchemaOwnJSON(t *testing.T) {
 		}
 		return rs.Validate(m)
 	}
-	for _, b := range []scene.Box{{}, {Min: scene.Vec{X: -1, Y: -2}, Max: scene.Vec{X: 3, Y: 4}, NonEmpty: true}} {
+	for _, b := range []geom.Box{{}, {Min: geom.Vec{X: -1, Y: -2}, Max: geom.Vec{X: 3, Y: 4}, NonEmpty: true}} {
 		if err := validate(change, ChangeResult{ChangeResult: &engine.ChangeResult{File: "main", Bounds: b}}); err != nil {
 			t.Errorf("bounds %+v: %v", b, err)
 		}

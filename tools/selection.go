@@ -16,6 +16,7 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
@@ -189,7 +190,7 @@ func (srv *Server) lockedWarnings(old, cur *scene.Scene) []string {
 		style     scene.Style
 		parent    string
 		rank      int
-		bounds    scene.Box
+		bounds    geom.Box
 	}
 	get := func(s *scene.Scene, name string) (state, bool) {
 		e, err := s.Get(name)

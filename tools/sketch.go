@@ -16,6 +16,7 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/engine"
 	"github.com/cadrun/cadrun/tools/sceneview"
 )
@@ -44,8 +45,8 @@ type SketchOut struct {
 	Shown  int `json:"shown" jsonschema:"points in this answer"`
 	// Tolerance is the largest distance, in scene units, between a stroke as drawn and as
 	// answered.
-	Tolerance float64   `json:"tolerance" jsonschema:"the largest distance (scene units) between a stroke as drawn and as answered"`
-	Bounds    scene.Box `json:"bounds" jsonschema:"the sketch's bounds"`
+	Tolerance float64  `json:"tolerance" jsonschema:"the largest distance (scene units) between a stroke as drawn and as answered"`
+	Bounds    geom.Box `json:"bounds" jsonschema:"the sketch's bounds"`
 	// Cleared is the number of strokes clear removed.
 	Cleared int `json:"cleared,omitempty" jsonschema:"strokes removed by clear"`
 }
@@ -82,7 +83,7 @@ func (se *Session) sceneSketch(ctx context.Context, v *view, clear bool) (*Sketc
 	q := engine.Quantum(all)
 	base, _ := strconv.ParseFloat(strconv.FormatFloat(side*sketchTolerance, 'g', 2, 64), 64) // two digits: a round number
 	if box.NonEmpty {
-		box = scene.Box{Min: scene.Vec{X: engine.RoundTo(box.Min.X, q), Y: engine.RoundTo(box.Min.Y, q)}, Max: scene.Vec{X: engine.RoundTo(box.Max.X, q), Y: engine.RoundTo(box.Max.Y, q)}, NonEmpty: true}
+		box = geom.Box{Min: geom.Vec{X: engine.RoundTo(box.Min.X, q), Y: engine.RoundTo(box.Min.Y, q)}, Max: geom.Vec{X: engine.RoundTo(box.Max.X, q), Y: engine.RoundTo(box.Max.Y, q)}, NonEmpty: true}
 	}
 	out := &SketchOut{Count: len(sk.Strokes), Points: sk.Points(), Bounds: box}
 	for tol := base; ; tol *= 2 {
@@ -127,11 +128,11 @@ func (se *Session) sceneSketch(ctx context.Context, v *view, clear bool) (*Sketc
 }
 
 // sketchBounds is the box around every point of the sketch.
-func sketchBounds(sk modules.Sketch) scene.Box {
-	var b scene.Box
+func sketchBounds(sk modules.Sketch) geom.Box {
+	var b geom.Box
 	for _, st := range sk.Strokes {
 		for _, p := range st.Points {
-			b.Extend(scene.Vec{X: p[0], Y: p[1]})
+			b.Extend(geom.Vec{X: p[0], Y: p[1]})
 		}
 	}
 	return b
@@ -200,9 +201,9 @@ func (srv *Server) sketched(sc *scene.Scene) *scene.Scene {
 		for out.Exists(name) {
 			name = "_" + name
 		}
-		pts := make([]scene.Vec, len(st.Points))
+		pts := make([]geom.Vec, len(st.Points))
 		for j, p := range st.Points {
-			pts[j] = scene.Vec{X: p[0], Y: p[1]}
+			pts[j] = geom.Vec{X: p[0], Y: p[1]}
 		}
 		e, err := out.Put(name, scene.Line{Points: pts})
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/sceneview"
 )
 
@@ -77,7 +77,7 @@ func TestSceneSketch(t *testing.T) {
 			{Points: [][2]float64{{-30, -30}, {-30, 30}, {30, 30}}},
 		},
 		Count: 2, Points: 399, Shown: 5, Tolerance: 0.2,
-		Bounds: scene.Box{Min: scene.Vec{X: -40, Y: -30}, Max: scene.Vec{X: 40, Y: 30.1}, NonEmpty: true},
+		Bounds: geom.Box{Min: geom.Vec{X: -40, Y: -30}, Max: geom.Vec{X: 40, Y: 30.1}, NonEmpty: true},
 	}
 	if diff := cmp.Diff(want, out.Sketch); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)

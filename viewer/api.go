@@ -20,6 +20,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 //go:embed page
@@ -138,7 +139,7 @@ type EntityInfo struct {
 	Parent      string      `json:"parent"`
 	Children    int         `json:"children,omitempty"`
 	ZRank       int         `json:"zRank"`
-	WorldBounds scene.Box   `json:"worldBounds"`
+	WorldBounds geom.Box    `json:"worldBounds"`
 	Style       scene.Style `json:"style"`
 }
 

@@ -31,6 +31,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 func TestMain(m *testing.M) {
@@ -148,7 +149,7 @@ func BenchmarkBrowserUpdate10k(b *testing.B) {
 // 10,000 changes (a circle's radius), so the page keeps every other element as it was.
 func BenchmarkBrowserEdit10k(b *testing.B) {
 	edited := bigScene(b, 0)
-	if _, err := edited.Put("e0_50_50", scene.Circle{Center: scene.Vec{X: 500, Y: 500}, Radius: 4}); err != nil {
+	if _, err := edited.Put("e0_50_50", scene.Circle{Center: geom.Vec{X: 500, Y: 500}, Radius: 4}); err != nil {
 		b.Fatal(err)
 	}
 	benchmarkBrowserUpdate(b, [2]*scene.Scene{bigScene(b, 0), edited})
@@ -273,7 +274,7 @@ func TestPageKeepsUnchangedElements(t *testing.T) {
 	if _, err := edited.CreateGroup("part", []string{"b", "c"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := edited.Put("c", scene.Circle{Center: scene.Vec{X: 20}, Radius: 5}); err != nil {
+	if _, err := edited.Put("c", scene.Circle{Center: geom.Vec{X: 20}, Radius: 5}); err != nil {
 		t.Fatal(err)
 	}
 	v.Publish(State{Scene: edited})
@@ -409,7 +410,7 @@ func TestPageMatchesPNG(t *testing.T) {
 		k := geo.Cam.K
 		left := geo.Cam.CX - (geo.W/2-(float64(x0)-geo.X))/k
 		top := geo.Cam.CY + (geo.H/2-(float64(y0)-geo.Y))/k
-		view := render.View{Min: scene.Vec{X: left, Y: top - float64(h)/k}, Max: scene.Vec{X: left + float64(w)/k, Y: top}}
+		view := render.View{Min: geom.Vec{X: left, Y: top - float64(h)/k}, Max: geom.Vec{X: left + float64(w)/k, Y: top}}
 		ours, err := render.Raster(s, render.PNGOptions{Width: w, Height: h, View: &view})
 		if err != nil {
 			t.Fatal(err)
@@ -615,11 +616,11 @@ func TestPageGridTakesNoPointer(t *testing.T) {
 		name  string
 		shape scene.Shape
 	}{
-		{"ring", scene.Circle{Radius: 5}},                                               // at 1:1, under the origin's ring (5 px)
-		{"ray", scene.Line{Points: []scene.Vec{{}, {X: 40, Y: 40}}}},                    // under the "0,0" label
-		{"rail", scene.Line{Points: []scene.Vec{{X: -60}, {X: -20}}}},                   // on the X axis
-		{"post", scene.Line{Points: []scene.Vec{{Y: -60}, {Y: -20}}}},                   // on the Y axis
-		{"plate", scene.Rect{Center: scene.Vec{X: -60, Y: -60}, Width: 80, Height: 80}}, // edges on grid lines
+		{"ring", scene.Circle{Radius: 5}},                                              // at 1:1, under the origin's ring (5 px)
+		{"ray", scene.Line{Points: []geom.Vec{{}, {X: 40, Y: 40}}}},                    // under the "0,0" label
+		{"rail", scene.Line{Points: []geom.Vec{{X: -60}, {X: -20}}}},                   // on the X axis
+		{"post", scene.Line{Points: []geom.Vec{{Y: -60}, {Y: -20}}}},                   // on the Y axis
+		{"plate", scene.Rect{Center: geom.Vec{X: -60, Y: -60}, Width: 80, Height: 80}}, // edges on grid lines
 	} {
 		if _, err := s.Put(e.name, e.shape); err != nil {
 			t.Fatal(err)

@@ -30,7 +30,7 @@ import (
 	"time"
 
 	"github.com/cadrun/cadrun/modules"
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // client is one event stream. Its fields but wake and drop are guarded by the server's mu.
@@ -54,7 +54,7 @@ type SceneEvent struct {
 	Version  uint64    `json:"version"`
 	Epoch    string    `json:"epoch"`
 	Entities int       `json:"entities"`
-	Bounds   scene.Box `json:"bounds"`
+	Bounds   geom.Box  `json:"bounds"`
 	RunMs    float64   `json:"run_ms"`
 	At       time.Time `json:"at"`
 }

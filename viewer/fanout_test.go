@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // tabs connects n event streams and returns a channel per stream that gets the version of
@@ -115,9 +116,9 @@ func bigScene(tb testing.TB, salt int) *scene.Scene {
 		var names []string
 		for i := range 100 {
 			n := fmt.Sprintf("e%d_%d_%d", salt, g, i)
-			var sh scene.Shape = scene.Circle{Center: scene.Vec{X: float64(i * 10), Y: float64(g * 10)}, Radius: 3}
+			var sh scene.Shape = scene.Circle{Center: geom.Vec{X: float64(i * 10), Y: float64(g * 10)}, Radius: 3}
 			if i%2 == 1 {
-				sh = scene.Rect{Center: scene.Vec{X: float64(i * 10), Y: float64(g * 10)}, Width: 6, Height: 4}
+				sh = scene.Rect{Center: geom.Vec{X: float64(i * 10), Y: float64(g * 10)}, Width: 6, Height: 4}
 			}
 			if _, err := s.Put(n, sh); err != nil {
 				tb.Fatal(err)

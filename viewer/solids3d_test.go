@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestSolidsData: the 3D view's data holds each solid in world coordinates with its feature
@@ -21,7 +22,7 @@ func TestSolidsData(t *testing.T) {
 	if _, err := s.Put("unit", boxSolid(scene.Vec3{0, 0, 0}, scene.Vec3{1, 1, 1})); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Translate("unit", scene.Vec{X: 100}, scene.SpaceWorld); err != nil {
+	if err := s.Translate("unit", geom.Vec{X: 100}, scene.SpaceWorld); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Mirror("unit", "flipped", "x"); err != nil {

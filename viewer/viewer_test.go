@@ -22,6 +22,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // start serves a viewer over a fresh workspace on a loopback test server.
@@ -45,7 +46,7 @@ func circles(t testing.TB, names ...string) *scene.Scene {
 	t.Helper()
 	s := scene.New()
 	for i, n := range names {
-		if _, err := s.Put(n, scene.Circle{Center: scene.Vec{X: float64(10 * i)}, Radius: 2}); err != nil {
+		if _, err := s.Put(n, scene.Circle{Center: geom.Vec{X: float64(10 * i)}, Radius: 2}); err != nil {
 			t.Fatal(err)
 		}
 	}

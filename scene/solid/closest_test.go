@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestClosestPoints: the closest points of two boxes lie on their facing sides, the gap apart;
@@ -83,7 +84,7 @@ func TestOverlapOfPlacedSolids(t *testing.T) {
 		t.Fatal(err)
 	}
 	up := b.Placed(scene.Translation3(scene.Vec3{0, 0, 8})) // from z = 8 to 18
-	pa, pb := Placed{Solid: a, World: a.World(scene.Identity)}, Placed{Solid: up, World: up.World(scene.Identity)}
+	pa, pb := Placed{Solid: a, World: a.World(geom.Identity)}, Placed{Solid: up, World: up.World(geom.Identity)}
 	v, err := ss.Overlap(ctx, pa, pb)
 	if err != nil {
 		t.Fatal(err)

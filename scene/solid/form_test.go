@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestFormsOfSweeps: a sweep of lines and circular arcs, and a primitive, keeps its exact
@@ -16,12 +17,12 @@ func TestFormsOfSweeps(t *testing.T) {
 	ss := session(t)
 	ctx := context.Background()
 	sc := scene.New()
-	put(t, sc, "outline", scene.RoundedRect{Center: scene.Vec{X: 30, Y: 10}, Width: 40, Height: 20, Radius: 4})
-	put(t, sc, "hole", scene.Circle{Center: scene.Vec{X: 30, Y: 10}, Radius: 5})
+	put(t, sc, "outline", scene.RoundedRect{Center: geom.Vec{X: 30, Y: 10}, Width: 40, Height: 20, Radius: 4})
+	put(t, sc, "hole", scene.Circle{Center: geom.Vec{X: 30, Y: 10}, Radius: 5})
 	if _, err := sc.Boolean(scene.Difference, []string{"outline"}, []string{"hole"}, "plate"); err != nil {
 		t.Fatal(err)
 	}
-	put(t, sc, "ring", scene.Circle{Center: scene.Vec{X: 20, Y: 5}, Radius: 3})
+	put(t, sc, "ring", scene.Circle{Center: geom.Vec{X: 20, Y: 5}, Radius: 3})
 	make := map[string]func() (*scene.Solid, error){
 		"extrude": func() (*scene.Solid, error) { return ss.Extrude(ctx, sc, "plate", 6, ExtrudeOptions{}) },
 		"centred": func() (*scene.Solid, error) {
@@ -72,7 +73,7 @@ func TestFormsOfSweeps(t *testing.T) {
 		t.Errorf("the hole is a circle, two half turns: %+v", parts[0])
 	}
 	// A rounded rectangle is four lines and four arcs: no edge of no length between them.
-	put(t, sc, "rounded", scene.RoundedRect{Center: scene.Vec{X: 0.3}, Width: 10, Height: 10, Radius: 3})
+	put(t, sc, "rounded", scene.RoundedRect{Center: geom.Vec{X: 0.3}, Width: 10, Height: 10, Radius: 3})
 	sq, err := ss.Extrude(ctx, sc, "rounded", 2, ExtrudeOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +89,7 @@ func TestNoFormAfterBoolean(t *testing.T) {
 	ss := session(t)
 	ctx := context.Background()
 	sc := scene.New()
-	put(t, sc, "sq", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 10}, {X: 0, Y: 10}}}}})
+	put(t, sc, "sq", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 10}, {X: 0, Y: 10}}}}})
 	twisted, err := ss.Extrude(ctx, sc, "sq", 5, ExtrudeOptions{Twist: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/solid/internal/manifold"
 )
 
@@ -173,7 +174,7 @@ func (ss *Session) Box(ctx context.Context, c scene.Vec3, w, d, h float64) (*sce
 		return nil, err
 	}
 	r := scene.Recipe{Op: "box", Volume: w * d * h, VolumeExact: true, Surface: 2 * (w*d + w*h + d*h), SurfaceExact: true}
-	rect := scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: -w / 2, Y: -d / 2}, {X: w / 2, Y: -d / 2}, {X: w / 2, Y: d / 2}, {X: -w / 2, Y: d / 2}}}}}
+	rect := scene.Polygon{Parts: []scene.PolygonPart{{Outer: []geom.Vec{{X: -w / 2, Y: -d / 2}, {X: w / 2, Y: -d / 2}, {X: w / 2, Y: d / 2}, {X: -w / 2, Y: d / 2}}}}}
 	return ss.placed(ctx, ms, c, r, scene.NewForm(scene.Form{Op: scene.FormExtrude, Profile: rect, Base: -h / 2, Height: h, Offset: c}))
 }
 
@@ -204,7 +205,7 @@ func (ss *Session) Cylinder(ctx context.Context, c scene.Vec3, r, r2, h float64,
 	form := scene.NewForm(scene.Form{Op: scene.FormExtrude, Profile: disc(r), Base: -h / 2, Height: h, Offset: c})
 	if r2 != r {
 		// A cone or a frustum turns its half-section about the axis.
-		half := []scene.Vec{{X: 0, Y: -h / 2}, {X: r, Y: -h / 2}, {X: r2, Y: h / 2}, {X: 0, Y: h / 2}}
+		half := []geom.Vec{{X: 0, Y: -h / 2}, {X: r, Y: -h / 2}, {X: r2, Y: h / 2}, {X: 0, Y: h / 2}}
 		if r2 == 0 {
 			half = append(half[:2], half[3])
 		}
@@ -236,7 +237,7 @@ func (ss *Session) Sphere(ctx context.Context, c scene.Vec3, r float64, f Facets
 		Volume: 4 * math.Pi * r * r * r / 3, VolumeExact: true, Surface: 4 * math.Pi * r * r, SurfaceExact: true}
 	// The half disc right of the axis, from the south pole round to the north and back
 	// down the axis, turned a whole turn.
-	half := scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: 0, Y: -r}, {X: 0, Y: r}}, OuterBulges: []float64{1, 0}}}}
+	half := scene.Polygon{Parts: []scene.PolygonPart{{Outer: []geom.Vec{{X: 0, Y: -r}, {X: 0, Y: r}}, OuterBulges: []float64{1, 0}}}}
 	return ss.placed(ctx, ms, c, rc, scene.NewForm(scene.Form{Op: scene.FormRevolve, Profile: half, Angle: 2 * math.Pi, Offset: c}))
 }
 
@@ -302,12 +303,12 @@ func circleSegmentsOf(r, angle float64, ch scene.Chords) int {
 	if ch.Segments > 0 {
 		return max(1, int(math.Ceil(float64(ch.Segments)*angle/(2*math.Pi)-1e-9)))
 	}
-	return max(1, scene.ArcSegments(r, angle, math.Max(ch.Rel*r, ch.Abs)))
+	return max(1, geom.ArcSegments(r, angle, math.Max(ch.Rel*r, ch.Abs)))
 }
 
 // centred is the rings moved so that c is at the origin, as the kernel takes them, with their
 // point count and the farthest a point lies from c.
-func centred(rings [][]scene.Vec, c scene.Vec) (manifold.Polygons, int, float64) {
+func centred(rings [][]geom.Vec, c geom.Vec) (manifold.Polygons, int, float64) {
 	out := make(manifold.Polygons, len(rings))
 	points, reach := 0, 0.0
 	for i, ring := range rings {
@@ -325,5 +326,5 @@ func centred(rings [][]scene.Vec, c scene.Vec) (manifold.Polygons, int, float64)
 
 // disc is a circle of radius r about the origin as a polygon of two half-turn arcs.
 func disc(r float64) scene.Polygon {
-	return scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: r}, {X: -r}}, OuterBulges: []float64{1, 1}}}}
+	return scene.Polygon{Parts: []scene.PolygonPart{{Outer: []geom.Vec{{X: r}, {X: -r}}, OuterBulges: []float64{1, 1}}}}
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // MaxProjectWork caps the edge-against-triangle tests of one projection (docs/limits.md).
@@ -65,7 +66,7 @@ func ViewNamed(name string) (View, error) {
 // Lines is a drawing's lines: open polylines (a closed one repeats its first point), circles
 // and arcs.
 type Lines struct {
-	Polylines [][]scene.Vec
+	Polylines [][]geom.Vec
 	Circles   []scene.Circle
 	Arcs      []scene.Arc
 }
@@ -83,7 +84,7 @@ type Projection struct {
 }
 
 // piece is a projected segment.
-type piece struct{ a, b scene.Vec }
+type piece struct{ a, b geom.Vec }
 
 // projector holds the solids' triangles turned to the viewer, projected, with a grid to find
 // those near a segment.
@@ -94,7 +95,7 @@ type projector struct {
 	occ    []occluder // tris' sides and depth, made by index
 	grid   [][]int32
 	g      int
-	min    scene.Vec
+	min    geom.Vec
 	cell   float64
 	stamp  []int32
 	work   int
@@ -169,7 +170,7 @@ func Project(ps []Placed, v View) (Projection, error) {
 	pr.index()
 	var seen, hidden []piece
 	for _, e := range edges {
-		a, b := scene.Vec{X: e.a[0], Y: e.a[1]}, scene.Vec{X: e.b[0], Y: e.b[1]}
+		a, b := geom.Vec{X: e.a[0], Y: e.a[1]}, geom.Vec{X: e.b[0], Y: e.b[1]}
 		if b.Sub(a).Len() <= pr.eps {
 			continue // seen end on: a point
 		}
@@ -177,7 +178,7 @@ func Project(ps []Placed, v View) (Projection, error) {
 		if err != nil {
 			return Projection{}, err
 		}
-		at := func(t float64) scene.Vec { return a.Add(b.Sub(a).Mul(t)) }
+		at := func(t float64) geom.Vec { return a.Add(b.Sub(a).Mul(t)) }
 		last := 0.0
 		for _, iv := range cover {
 			if iv[0] > last {
@@ -214,14 +215,14 @@ func alongAxis(p Placed, v View) (Lines, bool) {
 		return Lines{}, false
 	}
 	pl := Plane{U: v.Right, V: v.Up, N: scale(v.Dir, -1)}
-	a, ok := planeMap(func(q scene.Vec) scene.Vec3 { return w.Apply(scene.Vec3{q.X, q.Y, f.Base}) }, pl)
+	a, ok := planeMap(func(q geom.Vec) scene.Vec3 { return w.Apply(scene.Vec3{q.X, q.Y, f.Base}) }, pl)
 	if !ok {
 		return Lines{}, false
 	}
 	var out Lines
 	g := mapProfile(f.Profile, a)
 	// The profile holds no edge of no length (scene.EmptyEdge), and a similarity keeps it so.
-	ring := func(pts []scene.Vec, bul []float64) {
+	ring := func(pts []geom.Vec, bul []float64) {
 		if len(bul) < len(pts) {
 			bul = make([]float64, len(pts)) // straight
 		}
@@ -243,7 +244,7 @@ func alongAxis(p Placed, v View) (Lines, bool) {
 				break
 			}
 		}
-		var run []scene.Vec
+		var run []geom.Vec
 		flush := func() {
 			if len(run) >= 2 {
 				out.Polylines = append(out.Polylines, run)
@@ -288,10 +289,10 @@ func (pr *projector) index() {
 	if len(pr.tris) == 0 {
 		return
 	}
-	lo, hi := scene.Vec{X: math.Inf(1), Y: math.Inf(1)}, scene.Vec{X: math.Inf(-1), Y: math.Inf(-1)}
+	lo, hi := geom.Vec{X: math.Inf(1), Y: math.Inf(1)}, geom.Vec{X: math.Inf(-1), Y: math.Inf(-1)}
 	for _, q := range pr.pts {
-		lo = scene.Vec{X: math.Min(lo.X, q[0]), Y: math.Min(lo.Y, q[1])}
-		hi = scene.Vec{X: math.Max(hi.X, q[0]), Y: math.Max(hi.Y, q[1])}
+		lo = geom.Vec{X: math.Min(lo.X, q[0]), Y: math.Min(lo.Y, q[1])}
+		hi = geom.Vec{X: math.Max(hi.X, q[0]), Y: math.Max(hi.Y, q[1])}
 	}
 	pr.g = max(1, min(512, int(math.Sqrt(float64(len(pr.tris)))/2)))
 	pr.min = lo
@@ -317,7 +318,7 @@ func (pr *projector) index() {
 // over the drawing, z0 + gx·x + gy·y; ok is false for one seen edge-on, which hides nothing.
 type occluder struct {
 	side       [3][3]float64
-	lo, hi     scene.Vec
+	lo, hi     geom.Vec
 	z0, gx, gy float64
 	ok         bool
 }
@@ -340,8 +341,8 @@ func (pr *projector) occluderOf(tri [3]int32) occluder {
 		// point leave no crack there for a hidden line to show through.
 		o.side[k] = [3]float64{-ey, ex, ey*q[0] - ex*q[1] + pr.eps*l}
 	}
-	o.lo = scene.Vec{X: math.Min(p[0][0], math.Min(p[1][0], p[2][0])) - pr.eps, Y: math.Min(p[0][1], math.Min(p[1][1], p[2][1])) - pr.eps}
-	o.hi = scene.Vec{X: math.Max(p[0][0], math.Max(p[1][0], p[2][0])) + pr.eps, Y: math.Max(p[0][1], math.Max(p[1][1], p[2][1])) + pr.eps}
+	o.lo = geom.Vec{X: math.Min(p[0][0], math.Min(p[1][0], p[2][0])) - pr.eps, Y: math.Min(p[0][1], math.Min(p[1][1], p[2][1])) - pr.eps}
+	o.hi = geom.Vec{X: math.Max(p[0][0], math.Max(p[1][0], p[2][0])) + pr.eps, Y: math.Max(p[0][1], math.Max(p[1][1], p[2][1])) + pr.eps}
 	o.gx = (uz*vy - vz*uy) / area
 	o.gy = (ux*vz - vx*uz) / area
 	o.z0 = p[0][2] - o.gx*p[0][0] - o.gy*p[0][1]
@@ -436,7 +437,7 @@ func (o *occluder) behind(a, b scene.Vec3, epsZ float64) ([2]float64, bool) {
 // its distance from the origin, and the intervals along it.
 type line struct {
 	angle, offset float64
-	dir           scene.Vec
+	dir           geom.Vec
 	spans         [][2]float64
 }
 
@@ -483,7 +484,7 @@ func mergeCollinear(ps []piece, minus []line, eps float64) []line {
 		if ang >= math.Pi-1e-9 {
 			ang -= math.Pi
 		}
-		u := scene.Vec{X: math.Cos(ang), Y: math.Sin(ang)}
+		u := geom.Vec{X: math.Cos(ang), Y: math.Sin(ang)}
 		off := u.X*p.a.Y - u.Y*p.a.X
 		s0, s1 := u.X*p.a.X+u.Y*p.a.Y, u.X*p.b.X+u.Y*p.b.Y
 		recs = append(recs, rec{ang, off, math.Min(s0, s1), math.Max(s0, s1)})
@@ -508,7 +509,7 @@ func mergeCollinear(ps []piece, minus []line, eps float64) []line {
 		group := slices.Clone(recs[i:j])
 		slices.SortFunc(group, func(x, y rec) int { return cmp.Compare(x.s0, y.s0) })
 		ln := line{angle: group[0].angle, offset: group[0].offset}
-		ln.dir = scene.Vec{X: math.Cos(ln.angle), Y: math.Sin(ln.angle)}
+		ln.dir = geom.Vec{X: math.Cos(ln.angle), Y: math.Sin(ln.angle)}
 		for _, r := range group {
 			if n := len(ln.spans); n > 0 && r.s0 <= ln.spans[n-1][1]+minPiece*eps {
 				ln.spans[n-1][1] = math.Max(ln.spans[n-1][1], r.s1)
@@ -560,7 +561,7 @@ func subtractSpans(a, b [][2]float64, eps float64) [][2]float64 {
 func chain(lines []line, eps float64) Lines {
 	var segs []piece
 	for _, ln := range lines {
-		n := scene.Vec{X: -ln.dir.Y, Y: ln.dir.X}
+		n := geom.Vec{X: -ln.dir.Y, Y: ln.dir.X}
 		for _, s := range ln.spans {
 			if s[1]-s[0] <= minPiece*eps {
 				continue // a scrap left where a hidden line meets a visible one
@@ -571,21 +572,21 @@ func chain(lines []line, eps float64) Lines {
 	}
 	// Ends are one when they round to the same point at 4·eps.
 	q := 4 * eps
-	key := func(p scene.Vec) [2]int64 { return [2]int64{int64(math.Round(p.X / q)), int64(math.Round(p.Y / q))} }
+	key := func(p geom.Vec) [2]int64 { return [2]int64{int64(math.Round(p.X / q)), int64(math.Round(p.Y / q))} }
 	at := map[[2]int64][]int{} // the pieces' ends there, as 2·piece + end
 	for i, s := range segs {
 		at[key(s.a)] = append(at[key(s.a)], 2*i)
 		at[key(s.b)] = append(at[key(s.b)], 2*i+1)
 	}
 	used := make([]bool, len(segs))
-	end := func(e int) scene.Vec {
+	end := func(e int) geom.Vec {
 		if e%2 == 0 {
 			return segs[e/2].a
 		}
 		return segs[e/2].b
 	}
 	// follow walks from the far end of piece e onwards while the path does not branch.
-	follow := func(e int, pts []scene.Vec) []scene.Vec {
+	follow := func(e int, pts []geom.Vec) []geom.Vec {
 		for {
 			far := e ^ 1
 			p := end(far)
@@ -617,7 +618,7 @@ func chain(lines []line, eps float64) Lines {
 					continue
 				}
 				used[i] = true
-				pts := follow(e, []scene.Vec{end(e)})
+				pts := follow(e, []geom.Vec{end(e)})
 				out.addRun(pts, eps)
 			}
 		}
@@ -628,7 +629,7 @@ func chain(lines []line, eps float64) Lines {
 // addRun adds a chained run, its collinear corners dropped: as a circle when it closes on
 // minCircleChords or more corners of one circle, else as polylines and the arcs found in it
 // (arcsOf).
-func (l *Lines) addRun(pts []scene.Vec, eps float64) {
+func (l *Lines) addRun(pts []geom.Vec, eps float64) {
 	closed := len(pts) > 3 && pts[0].Sub(pts[len(pts)-1]).Len() <= 4*eps
 	if closed {
 		ring := simplify(pts[:len(pts)-1], eps)
@@ -645,12 +646,12 @@ func (l *Lines) addRun(pts []scene.Vec, eps float64) {
 					break
 				}
 			}
-			run := append(append([]scene.Vec{}, ring[start:]...), ring[:start]...)
+			run := append(append([]geom.Vec{}, ring[start:]...), ring[:start]...)
 			l.arcsOf(append(run, run[0]), eps)
 			return
 		}
 	}
-	out := []scene.Vec{pts[0]}
+	out := []geom.Vec{pts[0]}
 	for i := 1; i < len(pts)-1; i++ {
 		if offLine(out[len(out)-1], pts[i], pts[i+1]) > eps {
 			out = append(out, pts[i])
@@ -671,22 +672,22 @@ const (
 )
 
 // smooth reports whether the chords a–p and p–b meet at a turn small enough for an arc.
-func smooth(a, p, b scene.Vec) bool {
+func smooth(a, p, b geom.Vec) bool {
 	u, v := p.Sub(a), b.Sub(p)
 	return math.Abs(math.Atan2(u.X*v.Y-u.Y*v.X, u.X*v.X+u.Y*v.Y)) <= maxArcTurn
 }
 
 // arcsOf adds a run of corners as the arcs found in it and polylines between them.
-func (l *Lines) arcsOf(pts []scene.Vec, eps float64) {
+func (l *Lines) arcsOf(pts []geom.Vec, eps float64) {
 	if len(pts) > maxArcRun {
 		l.Polylines = append(l.Polylines, pts)
 		return
 	}
-	line := []scene.Vec{pts[0]}
+	line := []geom.Vec{pts[0]}
 	i := 0
 	for i < len(pts)-1 {
 		j := i
-		var c scene.Vec
+		var c geom.Vec
 		var r float64
 		// Grow the arc one corner at a time while every corner stays on one circle.
 		for k := i + 2; k < len(pts); k++ {
@@ -717,7 +718,7 @@ func (l *Lines) arcsOf(pts []scene.Vec, eps float64) {
 			a0, a1 = a1, a0
 		}
 		l.Arcs = append(l.Arcs, scene.Arc{Center: c, Radius: r, Start: a0, End: a1})
-		line = []scene.Vec{pts[j]}
+		line = []geom.Vec{pts[j]}
 		i = j
 	}
 	if len(line) >= 2 {
@@ -726,7 +727,7 @@ func (l *Lines) arcsOf(pts []scene.Vec, eps float64) {
 }
 
 // onCircle reports whether every point lies within eps (and a millionth of r) of the circle.
-func onCircle(pts []scene.Vec, c scene.Vec, r, eps float64) bool {
+func onCircle(pts []geom.Vec, c geom.Vec, r, eps float64) bool {
 	tol := math.Max(eps, 1e-6*r)
 	for _, p := range pts {
 		if math.Abs(p.Sub(c).Len()-r) > tol {
@@ -739,7 +740,7 @@ func onCircle(pts []scene.Vec, c scene.Vec, r, eps float64) bool {
 // circleOf is the circle through a ring's corners when there are minCircleChords or more, all
 // within eps (and a millionth of the radius) of it, and no chord spans more than a sixth of a
 // turn.
-func circleOf(ring []scene.Vec, eps float64) (scene.Circle, bool) {
+func circleOf(ring []geom.Vec, eps float64) (scene.Circle, bool) {
 	if len(ring) < minCircleChords {
 		return scene.Circle{}, false
 	}
@@ -761,8 +762,8 @@ func circleOf(ring []scene.Vec, eps float64) (scene.Circle, bool) {
 // fitCircle is the circle nearest the points in the algebraic sense (x² + y² + Dx + Ey + F
 // least in squares), which is the circle itself when they lie on one, however they are
 // spread along it; ok is false when they lie on a line.
-func fitCircle(pts []scene.Vec) (scene.Vec, float64, bool) {
-	var o scene.Vec
+func fitCircle(pts []geom.Vec) (geom.Vec, float64, bool) {
+	var o geom.Vec
 	for _, p := range pts {
 		o = o.Add(p)
 	}
@@ -786,7 +787,7 @@ func fitCircle(pts []scene.Vec) (scene.Vec, float64, bool) {
 	}
 	d := det(a)
 	if d == 0 || math.IsNaN(d) {
-		return scene.Vec{}, 0, false
+		return geom.Vec{}, 0, false
 	}
 	var sol [3]float64
 	for k := range 3 { // Cramer's rule
@@ -799,7 +800,7 @@ func fitCircle(pts []scene.Vec) (scene.Vec, float64, bool) {
 	cx, cy := -sol[0]/2, -sol[1]/2
 	r2 := cx*cx + cy*cy - sol[2]
 	if !(r2 > 0) {
-		return scene.Vec{}, 0, false
+		return geom.Vec{}, 0, false
 	}
-	return scene.Vec{X: cx + o.X, Y: cy + o.Y}, math.Sqrt(r2), true
+	return geom.Vec{X: cx + o.X, Y: cy + o.Y}, math.Sqrt(r2), true
 }

@@ -6,19 +6,20 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // bounds2 is the box of a drawing's lines.
-func bounds2(l Lines) scene.Box {
-	var b scene.Box
+func bounds2(l Lines) geom.Box {
+	var b geom.Box
 	for _, pl := range l.Polylines {
 		for _, q := range pl {
 			b.Extend(q)
 		}
 	}
 	for _, c := range l.Circles {
-		b.Extend(c.Center.Sub(scene.Vec{X: c.Radius, Y: c.Radius}))
-		b.Extend(c.Center.Add(scene.Vec{X: c.Radius, Y: c.Radius}))
+		b.Extend(c.Center.Sub(geom.Vec{X: c.Radius, Y: c.Radius}))
+		b.Extend(c.Center.Add(geom.Vec{X: c.Radius, Y: c.Radius}))
 	}
 	return b
 }
@@ -39,14 +40,14 @@ func TestProjectBox(t *testing.T) {
 	ps := withoutForm(placedAs(t, sc, "box"))
 	for _, c := range []struct {
 		view     string
-		min, max scene.Vec
+		min, max geom.Vec
 	}{
-		{"front", scene.Vec{X: -15, Y: 15}, scene.Vec{X: 25, Y: 25}},
-		{"top", scene.Vec{X: -15, Y: -5}, scene.Vec{X: 25, Y: 25}},
-		{"right", scene.Vec{X: -5, Y: 15}, scene.Vec{X: 25, Y: 25}},
-		{"back", scene.Vec{X: -25, Y: 15}, scene.Vec{X: 15, Y: 25}},
-		{"left", scene.Vec{X: -25, Y: 15}, scene.Vec{X: 5, Y: 25}},
-		{"bottom", scene.Vec{X: -15, Y: -25}, scene.Vec{X: 25, Y: 5}},
+		{"front", geom.Vec{X: -15, Y: 15}, geom.Vec{X: 25, Y: 25}},
+		{"top", geom.Vec{X: -15, Y: -5}, geom.Vec{X: 25, Y: 25}},
+		{"right", geom.Vec{X: -5, Y: 15}, geom.Vec{X: 25, Y: 25}},
+		{"back", geom.Vec{X: -25, Y: 15}, geom.Vec{X: 15, Y: 25}},
+		{"left", geom.Vec{X: -25, Y: 15}, geom.Vec{X: 5, Y: 25}},
+		{"bottom", geom.Vec{X: -15, Y: -25}, geom.Vec{X: 25, Y: 5}},
 	} {
 		t.Run(c.view, func(t *testing.T) {
 			v, err := ViewNamed(c.view)
@@ -103,7 +104,7 @@ func TestProjectHole(t *testing.T) {
 	if len(top.Visible.Circles) != 1 {
 		t.Fatalf("from above: circles %v, want the hole's", top.Visible.Circles)
 	}
-	if c := top.Visible.Circles[0]; c.Center.Sub(scene.Vec{X: 10, Y: 5}).Len() > 1e-5 || math.Abs(c.Radius-r) > 1e-5 {
+	if c := top.Visible.Circles[0]; c.Center.Sub(geom.Vec{X: 10, Y: 5}).Len() > 1e-5 || math.Abs(c.Radius-r) > 1e-5 {
 		t.Errorf("the hole's circle %+v, want about (10, 5) of radius %v", c, r)
 	}
 	if len(top.Visible.Polylines) != 1 || len(top.Hidden.Polylines) != 0 || len(top.Hidden.Circles) != 0 {
@@ -148,14 +149,14 @@ func TestProjectAlongAxis(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(top.Visible.Circles) != 1 || top.Visible.Circles[0] != (scene.Circle{Center: scene.Vec{X: 1, Y: 2}, Radius: 4}) {
+	if len(top.Visible.Circles) != 1 || top.Visible.Circles[0] != (scene.Circle{Center: geom.Vec{X: 1, Y: 2}, Radius: 4}) {
 		t.Errorf("from above: %v, want the circle about (1, 2) of radius 4, exactly", top.Visible)
 	}
 	front, err := Project(ps, Views[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := bounds2(front.Visible); b.Min.Sub(scene.Vec{X: -3, Y: -2}).Len() > 1e-5 || b.Max.Sub(scene.Vec{X: 5, Y: 8}).Len() > 1e-5 {
+	if b := bounds2(front.Visible); b.Min.Sub(geom.Vec{X: -3, Y: -2}).Len() > 1e-5 || b.Max.Sub(geom.Vec{X: 5, Y: 8}).Len() > 1e-5 {
 		t.Errorf("from the front: %v to %v, want (-3, -2) to (5, 8)", b.Min, b.Max)
 	}
 }
@@ -167,7 +168,7 @@ func TestProjectNoScraps(t *testing.T) {
 	ss := session(t)
 	ctx := context.Background()
 	sc := scene.New()
-	put(t, sc, "l", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []scene.Vec{{X: 0, Y: 0}, {X: 50, Y: 0}, {X: 50, Y: 6}, {X: 6, Y: 6}, {X: 6, Y: 50}, {X: 0, Y: 50}}}}})
+	put(t, sc, "l", scene.Polygon{Parts: []scene.PolygonPart{{Outer: []geom.Vec{{X: 0, Y: 0}, {X: 50, Y: 0}, {X: 50, Y: 6}, {X: 6, Y: 6}, {X: 6, Y: 50}, {X: 0, Y: 50}}}}})
 	body, err := ss.Extrude(ctx, sc, "l", 30, ExtrudeOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +200,7 @@ func TestProjectNoScraps(t *testing.T) {
 		t.Errorf("from the right: lines %v long, want 190: %v", l, pj.Visible.Polylines)
 	}
 	for _, pl := range append(pj.Visible.Polylines, pj.Hidden.Polylines...) {
-		if l := drawnLength(Lines{Polylines: [][]scene.Vec{pl}}); l < 1e-3 {
+		if l := drawnLength(Lines{Polylines: [][]geom.Vec{pl}}); l < 1e-3 {
 			t.Errorf("a scrap of line: %v", pl)
 		}
 	}
@@ -223,20 +224,20 @@ func drawnLength(l Lines) float64 {
 // circle (a boolean splits some chords and not others) is still that circle, centred where
 // the circle is, not where the corners' mean is.
 func TestCircleOfUnevenChords(t *testing.T) {
-	var ring []scene.Vec
+	var ring []geom.Vec
 	for i := range 24 {
 		a := 2 * math.Pi * float64(i) / 24
-		ring = append(ring, scene.Vec{X: 7 + 3*math.Cos(a), Y: -2 + 3*math.Sin(a)})
+		ring = append(ring, geom.Vec{X: 7 + 3*math.Cos(a), Y: -2 + 3*math.Sin(a)})
 		if i < 6 { // split the first quarter's chords in two
 			b := a + math.Pi/24
-			ring = append(ring, scene.Vec{X: 7 + 3*math.Cos(b), Y: -2 + 3*math.Sin(b)})
+			ring = append(ring, geom.Vec{X: 7 + 3*math.Cos(b), Y: -2 + 3*math.Sin(b)})
 		}
 	}
 	c, ok := circleOf(ring, 1e-9)
 	if !ok {
 		t.Fatal("not taken for a circle")
 	}
-	if c.Center.Sub(scene.Vec{X: 7, Y: -2}).Len() > 1e-12 || math.Abs(c.Radius-3) > 1e-12 {
+	if c.Center.Sub(geom.Vec{X: 7, Y: -2}).Len() > 1e-12 || math.Abs(c.Radius-3) > 1e-12 {
 		t.Errorf("circle %+v, want about (7, -2) of radius 3", c)
 	}
 }
@@ -249,8 +250,8 @@ func TestProjectArcs(t *testing.T) {
 	ss := session(t)
 	ctx := context.Background()
 	sc := scene.New()
-	put(t, sc, "outline", scene.RoundedRect{Center: scene.Vec{X: 10, Y: 5}, Width: 60, Height: 30, Radius: 6})
-	put(t, sc, "hole", scene.Circle{Center: scene.Vec{X: 10, Y: 5}, Radius: 4})
+	put(t, sc, "outline", scene.RoundedRect{Center: geom.Vec{X: 10, Y: 5}, Width: 60, Height: 30, Radius: 6})
+	put(t, sc, "hole", scene.Circle{Center: geom.Vec{X: 10, Y: 5}, Radius: 4})
 	if _, err := sc.Boolean(scene.Difference, []string{"outline"}, []string{"hole"}, "profile"); err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +290,7 @@ func TestProjectArcs(t *testing.T) {
 					t.Errorf("a corner arc about %v, want the corners' centres (10 ± 24, 5 ± 9)", a.Center)
 				}
 			}
-			if ci := v.Circles[0]; ci.Center.Sub(scene.Vec{X: 10, Y: 5}).Len() > tol || math.Abs(ci.Radius-4) > tol {
+			if ci := v.Circles[0]; ci.Center.Sub(geom.Vec{X: 10, Y: 5}).Len() > tol || math.Abs(ci.Radius-4) > tol {
 				t.Errorf("the hole %+v", ci)
 			}
 		})

@@ -15,6 +15,7 @@ import (
 	"slices"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // ErrPlaneMisses is returned when a section's plane does not cut the solid.
@@ -65,9 +66,9 @@ func PointNormalPlane(p, n scene.Vec3) (Plane, error) {
 }
 
 // at is the point p drawn in the plane's coordinates.
-func (pl Plane) at(p scene.Vec3) scene.Vec {
+func (pl Plane) at(p scene.Vec3) geom.Vec {
 	d := sub(p, pl.Origin)
-	return scene.Vec{X: dot(d, pl.U), Y: dot(d, pl.V)}
+	return geom.Vec{X: dot(d, pl.U), Y: dot(d, pl.V)}
 }
 
 // Section is the solids cut by the plane, as a region in its coordinates; exact reports
@@ -160,13 +161,13 @@ func formSection(p Placed, pl Plane) (scene.Polygon, bool) {
 		if z < f.Base-eps || z > f.Base+f.Height+eps {
 			return scene.Polygon{}, true
 		}
-		a, ok := planeMap(func(q scene.Vec) scene.Vec3 { return w.Apply(scene.Vec3{q.X, q.Y, z}) }, pl)
+		a, ok := planeMap(func(q geom.Vec) scene.Vec3 { return w.Apply(scene.Vec3{q.X, q.Y, z}) }, pl)
 		if !ok {
 			return scene.Polygon{}, false
 		}
 		return mapProfile(f.Profile, a), true
 	case f.Op == scene.FormExtrude && math.Abs(m[2]) <= para:
-		return alongExtrusion(f, w, pl, scene.Vec{X: m[0] / flat, Y: m[1] / flat}, c/flat), true
+		return alongExtrusion(f, w, pl, geom.Vec{X: m[0] / flat, Y: m[1] / flat}, c/flat), true
 	case f.Op == scene.FormRevolve && math.Abs(m[2]) <= para && math.Abs(c) <= 1e-9*math.Max(1, reach):
 		return throughAxis(f, w, pl, math.Atan2(m[0], -m[1]))
 	}
@@ -186,11 +187,11 @@ func formReach(f *scene.Form) float64 {
 
 // planeMap is the 2D map q → pl.at(lift(q)) when lift is affine and the map keeps circles
 // circles (a similarity, mirrored or not); ok is false otherwise.
-func planeMap(lift func(scene.Vec) scene.Vec3, pl Plane) (scene.Affine, bool) {
-	o := pl.at(lift(scene.Vec{}))
-	x := pl.at(lift(scene.Vec{X: 1})).Sub(o)
-	y := pl.at(lift(scene.Vec{Y: 1})).Sub(o)
-	a := scene.Affine{A: x.X, B: x.Y, C: y.X, D: y.Y, E: o.X, F: o.Y}
+func planeMap(lift func(geom.Vec) scene.Vec3, pl Plane) (geom.Affine, bool) {
+	o := pl.at(lift(geom.Vec{}))
+	x := pl.at(lift(geom.Vec{X: 1})).Sub(o)
+	y := pl.at(lift(geom.Vec{Y: 1})).Sub(o)
+	a := geom.Affine{A: x.X, B: x.Y, C: y.X, D: y.Y, E: o.X, F: o.Y}
 	lx, ly := x.Len(), y.Len()
 	if !(lx > 0) || math.Abs(lx-ly) > 1e-9*lx || math.Abs(x.X*y.X+x.Y*y.Y) > 1e-9*lx*ly {
 		return a, false
@@ -199,10 +200,10 @@ func planeMap(lift func(scene.Vec) scene.Vec3, pl Plane) (scene.Affine, bool) {
 }
 
 // mapProfile is the profile under the similarity a, outer rings counter-clockwise.
-func mapProfile(g scene.Polygon, a scene.Affine) scene.Polygon {
+func mapProfile(g scene.Polygon, a geom.Affine) scene.Polygon {
 	mirror := a.Det() < 0
-	ring := func(pts []scene.Vec, bul []float64) ([]scene.Vec, []float64) {
-		out := make([]scene.Vec, len(pts))
+	ring := func(pts []geom.Vec, bul []float64) ([]geom.Vec, []float64) {
+		out := make([]geom.Vec, len(pts))
 		for i, q := range pts {
 			out[i] = a.Apply(q)
 		}
@@ -252,8 +253,8 @@ func mapProfile(g scene.Polygon, a scene.Affine) scene.Polygon {
 // alongExtrusion is an extrusion cut by a plane along its axis, which meets the profile's
 // plane in the line n·q = c: where the line runs inside the profile, a rectangle of the
 // extrusion's height.
-func alongExtrusion(f *scene.Form, w scene.Affine3, pl Plane, n scene.Vec, c float64) scene.Polygon {
-	dir := scene.Vec{X: -n.Y, Y: n.X}
+func alongExtrusion(f *scene.Form, w scene.Affine3, pl Plane, n geom.Vec, c float64) scene.Polygon {
+	dir := geom.Vec{X: -n.Y, Y: n.X}
 	o := n.Mul(c)
 	var ss []float64
 	for _, part := range f.Profile.Parts {
@@ -272,7 +273,7 @@ func alongExtrusion(f *scene.Form, w scene.Affine3, pl Plane, n scene.Vec, c flo
 		if ss[i+1]-ss[i] <= 1e-12*math.Max(1, math.Abs(ss[i])) {
 			continue
 		}
-		var ring []scene.Vec
+		var ring []geom.Vec
 		for _, k := range [4][2]float64{{ss[i], f.Base}, {ss[i+1], f.Base}, {ss[i+1], f.Base + f.Height}, {ss[i], f.Base + f.Height}} {
 			q := o.Add(dir.Mul(k[0]))
 			ring = append(ring, pl.at(w.Apply(scene.Vec3{q.X, q.Y, k[1]})))
@@ -289,9 +290,9 @@ func alongExtrusion(f *scene.Form, w scene.Affine3, pl Plane, n scene.Vec, c flo
 // o. Each edge counts its ends half-open (an end on the line is on the side n points to), and
 // each arc is split where it turns back from the line, so that a vertex on the line counts
 // once and a tangent arc not at all.
-func lineCrossings(ss []float64, pts []scene.Vec, bul []float64, n scene.Vec, c float64, o, dir scene.Vec) []float64 {
-	side := func(q scene.Vec) float64 { return q.X*n.X + q.Y*n.Y - c }
-	cross := func(a, b scene.Vec) {
+func lineCrossings(ss []float64, pts []geom.Vec, bul []float64, n geom.Vec, c float64, o, dir geom.Vec) []float64 {
+	side := func(q geom.Vec) float64 { return q.X*n.X + q.Y*n.Y - c }
+	cross := func(a, b geom.Vec) {
 		da, db := side(a), side(b)
 		if (da >= 0) != (db >= 0) {
 			q := a.Add(b.Sub(a).Mul(da / (da - db)))
@@ -326,7 +327,7 @@ func lineCrossings(ss []float64, pts []scene.Vec, bul []float64, n scene.Vec, c 
 			}
 		}
 		slices.Sort(cuts)
-		at := func(f float64) scene.Vec {
+		at := func(f float64) geom.Vec {
 			switch f {
 			case 0:
 				return a
@@ -334,7 +335,7 @@ func lineCrossings(ss []float64, pts []scene.Vec, bul []float64, n scene.Vec, c 
 				return b
 			}
 			t := a0 + sweep*f
-			return scene.Vec{X: ctr.X + r*math.Cos(t), Y: ctr.Y + r*math.Sin(t)}
+			return geom.Vec{X: ctr.X + r*math.Cos(t), Y: ctr.Y + r*math.Sin(t)}
 		}
 		for j := 0; j+1 < len(cuts); j++ {
 			p, q := at(cuts[j]), at(cuts[j+1])
@@ -360,12 +361,12 @@ func lineCrossings(ss []float64, pts []scene.Vec, bul []float64, n scene.Vec, c 
 }
 
 // bulgeArc is the circle, start angle and sweep of the edge from a to b with bulge k.
-func bulgeArc(a, b scene.Vec, k float64) (ctr scene.Vec, r, a0, sweep float64) {
+func bulgeArc(a, b geom.Vec, k float64) (ctr geom.Vec, r, a0, sweep float64) {
 	sweep = 4 * math.Atan(k)
 	d := b.Sub(a)
 	chord := d.Len()
 	h := chord / (2 * math.Tan(sweep/2))
-	nrm := scene.Vec{X: -d.Y / chord, Y: d.X / chord}
+	nrm := geom.Vec{X: -d.Y / chord, Y: d.X / chord}
 	ctr = a.Add(b).Mul(0.5).Add(nrm.Mul(h))
 	r = chord / (2 * math.Abs(math.Sin(sweep/2)))
 	return ctr, r, math.Atan2(a.Y-ctr.Y, a.X-ctr.X), sweep
@@ -386,7 +387,7 @@ func throughAxis(f *scene.Form, w scene.Affine3, pl Plane, t float64) (scene.Pol
 			continue // the turn does not reach this half of the plane
 		}
 		s, k := math.Sincos(th)
-		a, ok := planeMap(func(q scene.Vec) scene.Vec3 { return w.Apply(scene.Vec3{q.X * k, q.X * s, q.Y}) }, pl)
+		a, ok := planeMap(func(q geom.Vec) scene.Vec3 { return w.Apply(scene.Vec3{q.X * k, q.X * s, q.Y}) }, pl)
 		if !ok {
 			return scene.Polygon{}, false
 		}
@@ -490,12 +491,12 @@ func meshSection(p Placed, pl Plane) scene.Polygon {
 		}
 		return int(a[1]) - int(b[1])
 	})
-	var rings [][]scene.Vec
+	var rings [][]geom.Vec
 	for _, s := range starts {
 		if _, ok := next[s]; !ok {
 			continue
 		}
-		var ring []scene.Vec
+		var ring []geom.Vec
 		e := s
 		for {
 			n, ok := next[e]
@@ -523,9 +524,9 @@ func meshSection(p Placed, pl Plane) scene.Polygon {
 // clockwise around holes) as a polygon: points that lie on the line through their
 // neighbours within eps dropped, rings of no area left out, each hole in the smallest outer
 // ring around it.
-func polygonOfRings(rings [][]scene.Vec, eps float64) scene.Polygon {
+func polygonOfRings(rings [][]geom.Vec, eps float64) scene.Polygon {
 	type ring struct {
-		pts  []scene.Vec
+		pts  []geom.Vec
 		area float64
 	}
 	var outers, holes []ring
@@ -565,8 +566,8 @@ func polygonOfRings(rings [][]scene.Vec, eps float64) scene.Polygon {
 
 // simplify drops the repeated points of a closed ring and those that lie within eps of the
 // line through their neighbours.
-func simplify(r []scene.Vec, eps float64) []scene.Vec {
-	out := make([]scene.Vec, 0, len(r))
+func simplify(r []geom.Vec, eps float64) []geom.Vec {
+	out := make([]geom.Vec, 0, len(r))
 	for _, p := range r {
 		if len(out) == 0 || p.Sub(out[len(out)-1]).Len() > eps {
 			out = append(out, p)
@@ -577,7 +578,7 @@ func simplify(r []scene.Vec, eps float64) []scene.Vec {
 	}
 	for changed := true; changed && len(out) >= 3; {
 		changed = false
-		keep := make([]scene.Vec, 0, len(out))
+		keep := make([]geom.Vec, 0, len(out))
 		n := len(out)
 		for i, p := range out {
 			prev := out[(i+n-1)%n]
@@ -596,7 +597,7 @@ func simplify(r []scene.Vec, eps float64) []scene.Vec {
 }
 
 // offLine is how far p lies from the segment a–b (from a when they coincide).
-func offLine(a, p, b scene.Vec) float64 {
+func offLine(a, p, b geom.Vec) float64 {
 	d := b.Sub(a)
 	l := d.Len()
 	if l == 0 {
@@ -610,7 +611,7 @@ func offLine(a, p, b scene.Vec) float64 {
 }
 
 // ringArea is a ring's signed area, counter-clockwise positive.
-func ringArea(r []scene.Vec) float64 {
+func ringArea(r []geom.Vec) float64 {
 	a := 0.0
 	o := r[0]
 	for i := range r {
@@ -621,7 +622,7 @@ func ringArea(r []scene.Vec) float64 {
 }
 
 // inRing reports whether p lies inside the ring (even-odd).
-func inRing(p scene.Vec, r []scene.Vec) bool {
+func inRing(p geom.Vec, r []geom.Vec) bool {
 	in := false
 	for i, a := range r {
 		b := r[(i+1)%len(r)]

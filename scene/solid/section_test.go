@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // areaOf is the area of a section, measured as the scene measures any polygon.
@@ -52,8 +53,8 @@ func TestSectionOfPlate(t *testing.T) {
 	ctx := context.Background()
 	sc := scene.New()
 	const w, h, r, hole, thick = 40.0, 20.0, 4.0, 5.0, 6.0
-	put(t, sc, "outline", scene.RoundedRect{Center: scene.Vec{X: 30, Y: 10}, Width: w, Height: h, Radius: r})
-	put(t, sc, "hole", scene.Circle{Center: scene.Vec{X: 30, Y: 10}, Radius: hole})
+	put(t, sc, "outline", scene.RoundedRect{Center: geom.Vec{X: 30, Y: 10}, Width: w, Height: h, Radius: r})
+	put(t, sc, "hole", scene.Circle{Center: geom.Vec{X: 30, Y: 10}, Radius: hole})
 	if _, err := sc.Boolean(scene.Difference, []string{"outline"}, []string{"hole"}, "profile"); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestSectionOfPlate(t *testing.T) {
 		t.Fatal(err)
 	}
 	put(t, sc, "plate", sd)
-	if err := sc.Translate("plate", scene.Vec{X: -30, Y: -10}, scene.SpaceWorld); err != nil {
+	if err := sc.Translate("plate", geom.Vec{X: -30, Y: -10}, scene.SpaceWorld); err != nil {
 		t.Fatal(err)
 	}
 	ps := placedAs(t, sc, "plate")
@@ -117,7 +118,7 @@ func TestSectionOfPlate(t *testing.T) {
 	}
 }
 
-func minX(pts []scene.Vec) float64 {
+func minX(pts []geom.Vec) float64 {
 	m := math.Inf(1)
 	for _, q := range pts {
 		m = math.Min(m, q.X)
@@ -132,7 +133,7 @@ func TestSectionOfRing(t *testing.T) {
 	ctx := context.Background()
 	sc := scene.New()
 	const R, r = 20.0, 3.0
-	put(t, sc, "circle", scene.Circle{Center: scene.Vec{X: R, Y: 5}, Radius: r})
+	put(t, sc, "circle", scene.Circle{Center: geom.Vec{X: R, Y: 5}, Radius: r})
 	sd, err := ss.Revolve(ctx, sc, "circle", RevolveOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -234,8 +235,8 @@ func TestSectionMirroredAndHalfTurned(t *testing.T) {
 	ss := session(t)
 	ctx := context.Background()
 	sc := scene.New()
-	put(t, sc, "outline", scene.RoundedRect{Center: scene.Vec{X: 30, Y: 10}, Width: 40, Height: 20, Radius: 4})
-	put(t, sc, "hole", scene.Circle{Center: scene.Vec{X: 25, Y: 10}, Radius: 5})
+	put(t, sc, "outline", scene.RoundedRect{Center: geom.Vec{X: 30, Y: 10}, Width: 40, Height: 20, Radius: 4})
+	put(t, sc, "hole", scene.Circle{Center: geom.Vec{X: 25, Y: 10}, Radius: 5})
 	if _, err := sc.Boolean(scene.Difference, []string{"outline"}, []string{"hole"}, "profile"); err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func TestSectionMirroredAndHalfTurned(t *testing.T) {
 			t.Fatalf("%s: %+v", c.name, g)
 		}
 		// The hole was left of the middle; mirrored about x = 0 it is right of it.
-		var mid scene.Vec
+		var mid geom.Vec
 		for _, q := range g.Parts[0].Holes[0] {
 			mid = mid.Add(q.Mul(1 / float64(len(g.Parts[0].Holes[0]))))
 		}
@@ -272,7 +273,7 @@ func TestSectionMirroredAndHalfTurned(t *testing.T) {
 		}
 	}
 
-	put(t, sc, "circle", scene.Circle{Center: scene.Vec{X: 20, Y: 5}, Radius: 3})
+	put(t, sc, "circle", scene.Circle{Center: geom.Vec{X: 20, Y: 5}, Radius: 3})
 	half, err := ss.Revolve(ctx, sc, "circle", RevolveOptions{Angle: math.Pi})
 	if err != nil {
 		t.Fatal(err)

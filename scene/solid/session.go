@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/solid/internal/manifold"
 )
 
@@ -229,5 +230,5 @@ func circleSegments(r float64, ch scene.Chords) int {
 	if ch.Segments > 0 {
 		return ch.Segments
 	}
-	return max(3, scene.ArcSegments(r, 2*math.Pi, math.Max(ch.Rel*r, ch.Abs)))
+	return max(3, geom.ArcSegments(r, 2*math.Pi, math.Max(ch.Rel*r, ch.Abs)))
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // session starts a session for a test, skipping when the binary has no kernel.
@@ -43,9 +44,9 @@ func TestExtrudedPlate(t *testing.T) {
 	ctx := context.Background()
 	sc := scene.New()
 	const w, h, r, hole, thick = 80.0, 40.0, 6.0, 4.0, 5.0
-	put(t, sc, "outline", scene.RoundedRect{Center: scene.Vec{}, Width: w, Height: h, Radius: r})
-	put(t, sc, "h1", scene.Circle{Center: scene.Vec{X: -25}, Radius: hole})
-	put(t, sc, "h2", scene.Circle{Center: scene.Vec{X: 25}, Radius: hole})
+	put(t, sc, "outline", scene.RoundedRect{Center: geom.Vec{}, Width: w, Height: h, Radius: r})
+	put(t, sc, "h1", scene.Circle{Center: geom.Vec{X: -25}, Radius: hole})
+	put(t, sc, "h2", scene.Circle{Center: geom.Vec{X: 25}, Radius: hole})
 	if _, err := sc.Boolean(scene.Difference, []string{"outline"}, []string{"h1", "h2"}, "plate"); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestRevolvedRing(t *testing.T) {
 	ctx := context.Background()
 	sc := scene.New()
 	const R, r = 20.0, 3.0
-	put(t, sc, "section", scene.Circle{Center: scene.Vec{X: R, Y: 5}, Radius: r})
+	put(t, sc, "section", scene.Circle{Center: geom.Vec{X: R, Y: 5}, Radius: r})
 	for _, turn := range []float64{0, math.Pi} {
 		sd, err := ss.Revolve(ctx, sc, "section", RevolveOptions{Angle: turn})
 		if err != nil {
@@ -98,7 +99,7 @@ func TestRevolvedRing(t *testing.T) {
 			t.Errorf("the profile's Y becomes Z: bounds %v", b)
 		}
 	}
-	put(t, sc, "across", scene.Circle{Center: scene.Vec{X: 1}, Radius: 3})
+	put(t, sc, "across", scene.Circle{Center: geom.Vec{X: 1}, Radius: 3})
 	if _, err := ss.Revolve(ctx, sc, "across", RevolveOptions{}); !errors.Is(err, scene.ErrBadGeometry) {
 		t.Errorf("a profile across the axis: %v", err)
 	}
@@ -158,7 +159,7 @@ func TestBoxMinusPrism(t *testing.T) {
 // reaches the boolean.
 func translateZ(t *testing.T, sc *scene.Scene, name string) {
 	t.Helper()
-	if err := sc.Translate(name, scene.Vec{X: 0, Y: 0}, scene.SpaceWorld); err != nil {
+	if err := sc.Translate(name, geom.Vec{X: 0, Y: 0}, scene.SpaceWorld); err != nil {
 		t.Fatal(err)
 	}
 }

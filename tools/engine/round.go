@@ -7,12 +7,12 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // Quantum is the rounding step for coordinates in b: a millionth of its larger side, as a
 // power of ten (a millionth for an empty box).
-func Quantum(b scene.Box) float64 {
+func Quantum(b geom.Box) float64 {
 	side := 1.0
 	if b.NonEmpty {
 		sz := b.Size()
@@ -27,12 +27,12 @@ func Quantum(b scene.Box) float64 {
 
 // RoundBox is b with its corners rounded to its own quantum, as scene info rounds them, for a
 // change's answer: 8.3, not 8.299999999999999.
-func RoundBox(b scene.Box) scene.Box {
+func RoundBox(b geom.Box) geom.Box {
 	if !b.NonEmpty {
 		return b
 	}
 	q := Quantum(b)
-	r := func(v scene.Vec) scene.Vec { return scene.Vec{X: RoundTo(v.X, q), Y: RoundTo(v.Y, q)} }
+	r := func(v geom.Vec) geom.Vec { return geom.Vec{X: RoundTo(v.X, q), Y: RoundTo(v.Y, q)} }
 	b.Min, b.Max = r(b.Min), r(b.Max)
 	return b
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // Server holds one workspace's state: the last good scene. It is safe for concurrent use:
@@ -244,15 +245,15 @@ const OverwriteWarning = "Warning: Overwriting existing file. Consider using rea
 
 // ChangeResult is the answer to a committed change.
 type ChangeResult struct {
-	File     string    `json:"file,omitempty"`     // the file changed (none for undo and redo: see Restored)
-	MovedTo  string    `json:"moved_to,omitempty"` // a move's new name for File
-	Files    []string  `json:"-"`                  // every file the change touched, for notifications
-	Created  bool      `json:"created"`
-	Entities int       `json:"entities"`
-	Bounds   scene.Box `json:"bounds"`
-	Added    []string  `json:"added,omitempty"`
-	Removed  []string  `json:"removed,omitempty"`
-	Changed  []string  `json:"changed,omitempty"`
+	File     string   `json:"file,omitempty"`     // the file changed (none for undo and redo: see Restored)
+	MovedTo  string   `json:"moved_to,omitempty"` // a move's new name for File
+	Files    []string `json:"-"`                  // every file the change touched, for notifications
+	Created  bool     `json:"created"`
+	Entities int      `json:"entities"`
+	Bounds   geom.Box `json:"bounds"`
+	Added    []string `json:"added,omitempty"`
+	Removed  []string `json:"removed,omitempty"`
+	Changed  []string `json:"changed,omitempty"`
 	// Restacked names the entities whose only change is their place in the stacking.
 	Restacked []string   `json:"restacked,omitempty"`
 	More      *MoreCount `json:"more,omitempty"`
@@ -495,7 +496,7 @@ func (srv *Server) land(res *runtime.Result, out *ChangeResult, save *sceneSave,
 type summary struct {
 	old                                *scene.Scene // the server's scene, which the run's replaces
 	entities                           int
-	bounds                             scene.Box
+	bounds                             geom.Box
 	added, removed, changed, restacked []string
 	more                               *MoreCount
 	checked                            []string // the watchers' warnings (checkScene)

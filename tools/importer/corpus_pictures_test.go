@@ -37,6 +37,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // How pictures are compared. A pixel is matched when the other picture has one of about its
@@ -201,7 +202,7 @@ func (c *corpusCheck) dxfPictures(path string, s *scene.Scene) (ours, theirs *im
 	if theirs, err = readPNG(out); err != nil {
 		return nil, nil, "ezdxf's picture: " + err.Error()
 	}
-	view := &render.View{Min: scene.Vec{X: box[0], Y: box[1]}, Max: scene.Vec{X: box[2], Y: box[3]}}
+	view := &render.View{Min: geom.Vec{X: box[0], Y: box[1]}, Max: geom.Vec{X: box[2], Y: box[3]}}
 	if ours, err = render.Raster(s, render.PNGOptions{Width: dxfW, Height: dxfH, View: view}); err != nil {
 		return nil, nil, "cadrun's picture: " + err.Error()
 	}
@@ -241,7 +242,7 @@ func (c *corpusCheck) svgPictures(path string, data []byte, s *scene.Scene) (our
 		}
 		theirs = onWhite(img)
 	}
-	view := &render.View{Min: scene.Vec{X: vp.x * vp.sx, Y: -(vp.y + vp.vh) * vp.sy}, Max: scene.Vec{X: (vp.x + vp.vw) * vp.sx, Y: -vp.y * vp.sy}}
+	view := &render.View{Min: geom.Vec{X: vp.x * vp.sx, Y: -(vp.y + vp.vh) * vp.sy}, Max: geom.Vec{X: (vp.x + vp.vw) * vp.sx, Y: -vp.y * vp.sy}}
 	ours, err = render.Raster(s, render.PNGOptions{Width: theirs.Rect.Dx(), Height: theirs.Rect.Dy(), View: view})
 	if err != nil {
 		return nil, nil, "cadrun's picture: " + err.Error()

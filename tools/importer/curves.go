@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 )
 
@@ -55,7 +56,7 @@ type pathWriter struct {
 	cur     vec
 	eps     float64 // how close two points must be to count as one
 	// segs counts the segments (moves and closes included, as the scene counts them);
-	// clock is the import's MaxTime. Past scene.MaxPathSegments, past the clock or at a point
+	// clock is the import's MaxTime. Past geom.MaxPathSegments, past the clock or at a point
 	// outside MaxCoord, err holds why and the caller refuses the entity.
 	segs  int
 	clock *budget
@@ -96,8 +97,8 @@ func (w *pathWriter) add(s pseg) {
 			return
 		}
 	}
-	if w.segs > scene.MaxPathSegments {
-		w.err = entityError(fmt.Sprintf("its path would be over %d segments (MaxPathSegments); simplify it, or split it in the program that drew it", scene.MaxPathSegments))
+	if w.segs > geom.MaxPathSegments {
+		w.err = entityError(fmt.Sprintf("its path would be over %d segments (MaxPathSegments); simplify it, or split it in the program that drew it", geom.MaxPathSegments))
 		return
 	}
 	w.err = w.clock.step()
@@ -161,14 +162,14 @@ func (w *pathWriter) close() {
 func (w *pathWriter) empty() bool { return len(w.subs) == 0 }
 
 // data is the path data, or why it cannot be drawn: a refusal add noted, or data over
-// scene.MaxPathDataBytes, which the scene would refuse.
+// geom.MaxPathDataBytes, which the scene would refuse.
 func (w *pathWriter) data() (string, error) {
 	if w.err != nil {
 		return "", w.err
 	}
 	d := w.String()
-	if len(d) > scene.MaxPathDataBytes {
-		return "", entityError(fmt.Sprintf("its path data would be %d bytes, over %d (MaxPathDataBytes); simplify it, or split it in the program that drew it", len(d), scene.MaxPathDataBytes))
+	if len(d) > geom.MaxPathDataBytes {
+		return "", entityError(fmt.Sprintf("its path data would be %d bytes, over %d (MaxPathDataBytes); simplify it, or split it in the program that drew it", len(d), geom.MaxPathDataBytes))
 	}
 	return d, nil
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/text"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 )
 
@@ -437,7 +437,7 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	fit := false
 	flow := mtextFlow{spacing: 1} // MTEXT's line spacing and columns
 	if e.Kind == "TEXT" {
-		s, kept = g.drawable(e.Kind, e.Line, plainText(e.Str(1, "")), scene.DefaultFont)
+		s, kept = g.drawable(e.Kind, e.Line, plainText(e.Str(1, "")), text.DefaultFont)
 		h72, _ := e.IntOr(72, 0)
 		v73, _ := e.IntOr(73, 0)
 		al = textAlignment(e.Kind, h72, v73, 0)
@@ -457,7 +457,7 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 				chunks = append(chunks, p.Value)
 			}
 		}
-		s, kept = g.drawable(e.Kind, e.Line, plainMText(strings.Join(chunks, "")+e.Str(1, "")), scene.DefaultFont)
+		s, kept = g.drawable(e.Kind, e.Line, plainMText(strings.Join(chunks, "")+e.Str(1, "")), text.DefaultFont)
 		if columnGroup(e, 50) { // the 50s are the columns' heights, not an angle
 			rot = 0
 		}
@@ -495,7 +495,7 @@ func (g *gen) text(e *dxf.Entity, name string, flip bool) (string, error) {
 	}
 	size, sx := num(h), 1.0
 	if span > 0 {
-		if l, err := scene.MeasureText(s, h, scene.DefaultFont); err == nil && l.Width > 0 {
+		if l, err := text.MeasureString(s, h, text.DefaultFont); err == nil && l.Width > 0 {
 			if fit { // FIT keeps the height and stretches the width
 				sx = span / l.Width
 			} else { // ALIGNED scales both

@@ -4,7 +4,7 @@ package importer
 // (boundary paths of polylines or of line, arc, ellipse and spline edges). A fill becomes
 // setHatch(name, 'solid'), which paints in the entity's stroke colour as a CAD program paints
 // a SOLID in the entity's colour, and exports back to DXF as a solid HATCH. A HATCH's pattern
-// is kept when cadrun has one of that name (scene.HatchPatterns), with its angle and scale.
+// is kept when cadrun has one of that name (drafting.HatchPatterns), with its angle and scale.
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 )
 
@@ -244,8 +245,8 @@ func (g *gen) hatch(e *dxf.Entity, name string, flip bool) (string, error) {
 	if solid == 1 || pattern == "solid" {
 		return call + fmt.Sprintf("\nsetHatch(%s, 'solid');", name), nil
 	}
-	if _, err := scene.LookupHatch(pattern); err != nil {
-		g.skip(e.Kind, "a pattern cadrun has not (it has "+strings.Join(scene.HatchNames(), ", ")+"): the boundary is kept, unhatched")
+	if _, err := drafting.LookupHatch(pattern); err != nil {
+		g.skip(e.Kind, "a pattern cadrun has not (it has "+strings.Join(drafting.HatchNames(), ", ")+"): the boundary is kept, unhatched")
 		return call, nil
 	}
 	v, err := nums(e, []int{52, 41}, []float64{0, 1})

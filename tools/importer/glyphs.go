@@ -14,7 +14,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // missingGlyph stands for a character no font draws: a white square, which the fonts the
@@ -37,7 +37,7 @@ type missingChars struct {
 // break, indented by nothing) that keeps the file's text, or "" when nothing was replaced.
 // The entity is of kind, at line of the file.
 func (g *gen) drawable(kind string, line int, s, font string) (string, string) {
-	f, err := scene.EmbeddedFont(font)
+	f, err := text.EmbeddedFont(font)
 	if err != nil {
 		return s, ""
 	}
@@ -45,7 +45,7 @@ func (g *gen) drawable(kind string, line int, s, font string) (string, string) {
 	if len(lacks) == 0 {
 		return s, ""
 	}
-	for _, sf := range scene.SystemFallback(lacks) {
+	for _, sf := range text.SystemFallback(lacks) {
 		lacks = slices.DeleteFunc(lacks, sf.Has)
 	}
 	if len(lacks) == 0 {

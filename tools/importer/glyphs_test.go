@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // TestMissingGlyphs: a character no font draws (Devanagari in a DXF TEXT and MTEXT, an emoji
@@ -16,8 +16,8 @@ import (
 // fallback. The module runs.
 func TestMissingGlyphs(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{scene.DefaultFont, "sans-bold"} { // the fonts the import draws in
-		if f, err := scene.EmbeddedFont(name); err != nil || !f.Has(missingGlyph) {
+	for _, name := range []string{text.DefaultFont, "sans-bold"} { // the fonts the import draws in
+		if f, err := text.EmbeddedFont(name); err != nil || !f.Has(missingGlyph) {
 			t.Fatalf("font %s has no %c (%v)", name, missingGlyph, err)
 		}
 	}
@@ -54,7 +54,7 @@ func TestMissingGlyphs(t *testing.T) {
 			// What this machine's fonts lack is boxed; what one of them has is drawn by it.
 			var lacks []rune
 			want := strings.Map(func(r rune) rune {
-				if r > 0x7f && len(scene.SystemFallback([]rune{r})) == 0 {
+				if r > 0x7f && len(text.SystemFallback([]rune{r})) == 0 {
 					lacks = append(lacks, r)
 					return missingGlyph
 				}

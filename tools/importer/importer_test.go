@@ -14,6 +14,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 )
 
@@ -95,12 +96,12 @@ doc.saveas(sys.argv[1])
 func TestEveryKindFromEzdxf(t *testing.T) {
 	t.Parallel()
 	s, rep, code := importRun(t, ezdxf(t, everyKind))
-	box := func(x0, y0, x1, y1 float64) scene.Box {
-		return scene.Box{Min: scene.Vec{X: x0, Y: y0}, Max: scene.Vec{X: x1, Y: y1}, NonEmpty: true}
+	box := func(x0, y0, x1, y1 float64) geom.Box {
+		return geom.Box{Min: geom.Vec{X: x0, Y: y0}, Max: geom.Vec{X: x1, Y: y1}, NonEmpty: true}
 	}
 	c45 := 10 * math.Sqrt2 / 2
 	layers := layerBounds(s)
-	for name, want := range map[string]scene.Box{
+	for name, want := range map[string]geom.Box{
 		"walls": box(0, 0, 100, 0),
 		"holes": box(40, 40, 60, 60),
 		"arcs":  box(0, 0, 20, 20),

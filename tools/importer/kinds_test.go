@@ -19,6 +19,7 @@ import (
 
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // ezdxfSamples runs an ezdxf script that writes a DXF file to argv[1] and prints a JSON
@@ -71,7 +72,7 @@ print(json.dumps(out))
 `
 
 // outline is the world outline of a named entity.
-func outline(t *testing.T, s *scene.Scene, name string) scene.Path {
+func outline(t *testing.T, s *scene.Scene, name string) geom.Path {
 	t.Helper()
 	e, err := s.Get(name)
 	if err != nil {
@@ -81,10 +82,10 @@ func outline(t *testing.T, s *scene.Scene, name string) scene.Path {
 }
 
 // distance is how far p is from the path, to within a small fraction of the curves' size.
-func distance(path scene.Path, p scene.Vec) float64 {
+func distance(path geom.Path, p geom.Vec) float64 {
 	best := math.Inf(1)
-	var cur, start scene.Vec
-	dline := func(a, b scene.Vec) float64 {
+	var cur, start geom.Vec
+	dline := func(a, b geom.Vec) float64 {
 		d := b.Sub(a)
 		l := d.X*d.X + d.Y*d.Y
 		u := 0.0
@@ -96,7 +97,7 @@ func distance(path scene.Path, p scene.Vec) float64 {
 	}
 	// curve measures a curve point(u), u in [0, 1]: dense samples, then a golden-section
 	// search about the nearest.
-	curve := func(at func(u float64) scene.Vec) float64 {
+	curve := func(at func(u float64) geom.Vec) float64 {
 		d := func(u float64) float64 { q := at(u); return math.Hypot(p.X-q.X, p.Y-q.Y) }
 		const n = 512
 		bi, bd := 0, math.Inf(1)
@@ -119,34 +120,34 @@ func distance(path scene.Path, p scene.Vec) float64 {
 	}
 	for _, sg := range path {
 		switch sg.Kind {
-		case scene.SegMove:
+		case geom.SegMove:
 			cur, start = sg.P[0], sg.P[0]
-		case scene.SegLine:
+		case geom.SegLine:
 			best = math.Min(best, dline(cur, sg.P[0]))
-		case scene.SegClose:
+		case geom.SegClose:
 			best = math.Min(best, dline(cur, start))
-		case scene.SegQuad:
+		case geom.SegQuad:
 			p0, c, e := cur, sg.P[0], sg.P[1]
-			best = math.Min(best, curve(func(u float64) scene.Vec {
+			best = math.Min(best, curve(func(u float64) geom.Vec {
 				v := 1 - u
 				return p0.Mul(v * v).Add(c.Mul(2 * u * v)).Add(e.Mul(u * u))
 			}))
-		case scene.SegCubic:
+		case geom.SegCubic:
 			p0, c1, c2, e := cur, sg.P[0], sg.P[1], sg.P[2]
-			best = math.Min(best, curve(func(u float64) scene.Vec {
+			best = math.Min(best, curve(func(u float64) geom.Vec {
 				v := 1 - u
 				return p0.Mul(v * v * v).Add(c1.Mul(3 * u * v * v)).Add(c2.Mul(3 * u * u * v)).Add(e.Mul(u * u * u))
 			}))
-		case scene.SegArc:
+		case geom.SegArc:
 			best = math.Min(best, dline(cur, sg.ArcPoint(sg.T0)))
-			best = math.Min(best, curve(func(u float64) scene.Vec { return sg.ArcPoint(sg.T0 + u*(sg.T1-sg.T0)) }))
+			best = math.Min(best, curve(func(u float64) geom.Vec { return sg.ArcPoint(sg.T0 + u*(sg.T1-sg.T0)) }))
 		}
-		if sg.Kind != scene.SegMove {
+		if sg.Kind != geom.SegMove {
 			cur = sg.End()
-			if sg.Kind == scene.SegArc {
+			if sg.Kind == geom.SegArc {
 				cur = sg.ArcPoint(sg.T1)
 			}
-			if sg.Kind == scene.SegClose {
+			if sg.Kind == geom.SegClose {
 				cur = start
 			}
 		}
@@ -165,7 +166,7 @@ func onPath(t *testing.T, s *scene.Scene, name string, pts [][2]float64, tol flo
 	size := math.Max(b.Max.X-b.Min.X, b.Max.Y-b.Min.Y)
 	worst := 0.0
 	for _, p := range pts {
-		worst = math.Max(worst, distance(path, scene.Vec{X: p[0], Y: p[1]}))
+		worst = math.Max(worst, distance(path, geom.Vec{X: p[0], Y: p[1]}))
 	}
 	if worst > tol*size {
 		t.Errorf("%s: a point of ezdxf's curve is %g off cadrun's path (size %g, allowed %g)", name, worst, size, tol*size)
@@ -179,10 +180,10 @@ func ends(t *testing.T, s *scene.Scene, name string, want [][2]float64) {
 	first := path[0].P[0]
 	last := path[len(path)-1]
 	end := last.End()
-	if last.Kind == scene.SegArc {
+	if last.Kind == geom.SegArc {
 		end = last.ArcPoint(last.T1)
 	}
-	for i, got := range []scene.Vec{first, end} {
+	for i, got := range []geom.Vec{first, end} {
 		if math.Hypot(got.X-want[i][0], got.Y-want[i][1]) > 1e-9*math.Max(1, math.Hypot(want[i][0], want[i][1])) {
 			t.Errorf("%s: end %d at %v, want %v", name, i, got, want[i])
 		}
@@ -364,7 +365,7 @@ out['lines'] = [[p.x, p.y] for l in lines for p in (l.dxf.start, l.dxf.end)]
 		t.Fatalf("report %+v\n%s", rep, code)
 	}
 	// Every line of the dimension's block is drawn where ezdxf put it.
-	var lines []scene.Vec
+	var lines []geom.Vec
 	for _, e := range s.Walk() {
 		if e.Kind() == scene.KindLine {
 			m := s.WorldMatrix(e)

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 )
 
 // linetypeCall is the setLinetype call for target (a JS expression) drawn in the DXF
@@ -44,7 +45,7 @@ func (g *gen) linetype(kind, name string) (string, float64) {
 	base, k, ok, unscaled := linetypeOf(name)
 	if !ok {
 		if name != "" {
-			g.note(kind, fmt.Sprintf("linetype %s is not one of cadrun's (%s), drawn continuous", name, strings.Join(scene.LinetypeNames(), ", ")))
+			g.note(kind, fmt.Sprintf("linetype %s is not one of cadrun's (%s), drawn continuous", name, strings.Join(drafting.LinetypeNames(), ", ")))
 		}
 		return "", 1
 	}
@@ -120,7 +121,7 @@ func linetypeOf(name string) (base string, scale float64, ok, unscaled bool) {
 	if lt, ok := nearest[n]; ok {
 		n = lt
 	}
-	if _, err := scene.LookupLinetype(n); err != nil || n == "continuous" {
+	if _, err := drafting.LookupLinetype(n); err != nil || n == "continuous" {
 		return "", 0, false, false
 	}
 	return n, scale, true, unscaled

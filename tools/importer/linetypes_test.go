@@ -1,11 +1,13 @@
 package importer
 
 import (
-	"github.com/google/go-cmp/cmp"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 )
 
 func TestLinetypeOf(t *testing.T) {
@@ -71,8 +73,8 @@ func TestLinetypesImported(t *testing.T) {
 		}
 	}
 	wantNotes := map[string]int{
-		"LINE: linetype ZIGZAG is not one of cadrun's (" + strings.Join(scene.LinetypeNames(), ", ") + "), drawn continuous": 1,
-		"LINE: linetype DASHDOT is not one of cadrun's, drawn as its nearest, center":                                        1,
+		"LINE: linetype ZIGZAG is not one of cadrun's (" + strings.Join(drafting.LinetypeNames(), ", ") + "), drawn continuous": 1,
+		"LINE: linetype DASHDOT is not one of cadrun's, drawn as its nearest, center":                                           1,
 	}
 	if diff := cmp.Diff(wantNotes, rep.Notes); diff != "" {
 		t.Errorf("notes mismatch (-want +got):\n%s", diff)

@@ -13,7 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 func TestMTextFlow(t *testing.T) {
@@ -26,7 +27,7 @@ func TestMTextFlow(t *testing.T) {
 		return "0\nMTEXT\n8\n" + layer + "\n10\n10\n20\n50\n40\n2\n71\n1\n1\n" + text + "\n" + groups
 	}
 	const six = `L1\PL2\PL3\PL4\PL5\PL6`
-	step := scene.LineSpacing * 2
+	step := text.LineSpacing * 2
 	type line struct{ x, base float64 }
 	column := func(x float64, n int, step float64) []line { // a column's n lines
 		var out []line
@@ -126,7 +127,7 @@ print(json.dumps(out))
 	}
 	// At spacing 1 (and 0.72) the text is one drawText of three lines: its foot is the last
 	// baseline (H, E and L stand on theirs), and its lines are drawText's spacing apart.
-	ourStep, theirStep := scene.LineSpacing*2, base("f0-1")[0]-base("f0-1")[1]
+	ourStep, theirStep := text.LineSpacing*2, base("f0-1")[0]-base("f0-1")[1]
 	ourLast := outline(t, s, "f0-7-mtext1").Bounds().Min.Y
 	for i, f := range factors[1:] {
 		for _, att := range []int{1, 7} {
@@ -173,11 +174,11 @@ print(json.dumps(out))
 // ours0 is where a three-line text's first baseline lies (top-left, att 1) or its last
 // (bottom-left, att 7), from its box: its foot is the last (H, E and L stand on their
 // baselines), and the first is two of drawText's lines above it at the height 2.
-func ours0(b scene.Box, att int) float64 {
+func ours0(b geom.Box, att int) float64 {
 	if att == 7 {
 		return b.Min.Y
 	}
-	return b.Min.Y + 2*scene.LineSpacing*2
+	return b.Min.Y + 2*text.LineSpacing*2
 }
 
 // TestMTextColumnsFar: a gutter that puts a column past the coordinates cadrun draws is

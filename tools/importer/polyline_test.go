@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestClosedTwoVertexPolyline: a closed straight LWPOLYLINE or POLYLINE of two vertices (as
@@ -20,9 +20,9 @@ func TestClosedTwoVertexPolyline(t *testing.T) {
 		t.Errorf("skipped %v\n%s", rep.Skipped, code)
 	}
 	layers := layerBounds(s)
-	for name, want := range map[string]scene.Box{
-		"A": {Min: scene.Vec{X: 0, Y: 0}, Max: scene.Vec{X: 0, Y: 5}, NonEmpty: true},
-		"B": {Min: scene.Vec{X: 1, Y: 0}, Max: scene.Vec{X: 1, Y: 7}, NonEmpty: true},
+	for name, want := range map[string]geom.Box{
+		"A": {Min: geom.Vec{X: 0, Y: 0}, Max: geom.Vec{X: 0, Y: 5}, NonEmpty: true},
+		"B": {Min: geom.Vec{X: 1, Y: 0}, Max: geom.Vec{X: 1, Y: 7}, NonEmpty: true},
 	} {
 		if got := layers[name]; boxOff(got, want) > 1e-12 {
 			t.Errorf("%s: bounds %v, want %v", name, got, want)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // refereeResult is what testdata/dxfbounds.py, ezdxf's reading of a DXF file, says of it.
@@ -109,17 +110,17 @@ func (r *referee) results(t *testing.T) map[string]refereeResult {
 	return out
 }
 
-// asBox is the referee's box as a scene.Box.
-func asBox(b *[4]float64) scene.Box {
+// asBox is the referee's box as a geom.Box.
+func asBox(b *[4]float64) geom.Box {
 	if b == nil {
-		return scene.Box{}
+		return geom.Box{}
 	}
-	return scene.Box{Min: scene.Vec{X: b[0], Y: b[1]}, Max: scene.Vec{X: b[2], Y: b[3]}, NonEmpty: true}
+	return geom.Box{Min: geom.Vec{X: b[0], Y: b[1]}, Max: geom.Vec{X: b[2], Y: b[3]}, NonEmpty: true}
 }
 
 // boxOffEmpty is how far apart two boxes are: the largest difference of their sides, infinite
 // when one is empty and the other not.
-func boxOffEmpty(a, b scene.Box) float64 {
+func boxOffEmpty(a, b geom.Box) float64 {
 	if a.NonEmpty != b.NonEmpty {
 		return math.Inf(1)
 	}
@@ -130,7 +131,7 @@ func boxOffEmpty(a, b scene.Box) float64 {
 }
 
 // boxSize is the larger side of a box, 1 for an empty or flat-as-a-point one.
-func boxSize(b scene.Box) float64 {
+func boxSize(b geom.Box) float64 {
 	if s := math.Max(b.Max.X-b.Min.X, b.Max.Y-b.Min.Y); b.NonEmpty && s > 0 {
 		return s
 	}
@@ -172,8 +173,8 @@ func importedKinds(rep *Report) []string {
 
 // geometryBounds is the world bounds of a scene's shapes but its texts (their extents depend
 // on the font).
-func geometryBounds(s *scene.Scene) scene.Box {
-	var all scene.Box
+func geometryBounds(s *scene.Scene) geom.Box {
+	var all geom.Box
 	for _, e := range s.Walk() {
 		if !e.IsGroup() && e.Kind() != scene.KindText {
 			all.Union(s.WorldBounds(e))

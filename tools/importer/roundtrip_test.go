@@ -14,6 +14,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestDXFRoundTrip exports every example workspace to DXF (R12 and R2000) with cadrun's
@@ -163,14 +164,14 @@ func subpaths(s *scene.Scene) int {
 }
 
 // pathSubpaths is the number of a path's subpaths that draw something.
-func pathSubpaths(p scene.Path) int {
+func pathSubpaths(p geom.Path) int {
 	n := 0
 	drawn := false
 	for _, seg := range p {
 		switch seg.Kind {
-		case scene.SegMove:
+		case geom.SegMove:
 			drawn = false
-		case scene.SegClose:
+		case geom.SegClose:
 		default:
 			if !drawn {
 				n++
@@ -218,8 +219,8 @@ func hatchEntities(t *testing.T, s *scene.Scene, v render.DXFVersion) int {
 
 // layerBounds is the world bounds of a scene's shapes by the DXF layer the writer puts them
 // on: the shape's scene layer, else its top-level group, else "0".
-func layerBounds(s *scene.Scene) map[string]scene.Box {
-	out := map[string]scene.Box{}
+func layerBounds(s *scene.Scene) map[string]geom.Box {
+	out := map[string]geom.Box{}
 	for it := range s.Paint() {
 		layer := s.Drawn(it.Entity).Style.Layer
 		if layer == "" {

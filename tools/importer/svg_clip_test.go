@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestSVGClipPaths imports small files in the manner of resvg's clip-path tests and checks
@@ -16,7 +16,7 @@ func TestSVGClipPaths(t *testing.T) {
 	for _, c := range []struct {
 		name, body string
 		entity     string
-		want       scene.Box
+		want       geom.Box
 		area       float64 // 0: not checked
 		call       string  // in the module, "" not checked
 	}{
@@ -155,7 +155,7 @@ func TestSVGClipShared(t *testing.T) {
 		<rect id="b" x="5" width="20" height="20" clip-path="url(#c)"/>
 		<rect id="c1" width="20" height="20" transform="translate(100 0)" clip-path="url(#c)"/>
 		<g transform="scale(2)"><rect id="d" width="20" height="20" clip-path="url(#c)"/></g>`), Options{})
-	for name, want := range map[string]scene.Box{"a": box(0, -10, 10, 0), "b": box(5, -10, 10, 0), "c1": box(100, -10, 110, 0), "d": box(0, -20, 20, 0)} {
+	for name, want := range map[string]geom.Box{"a": box(0, -10, 10, 0), "b": box(5, -10, 10, 0), "c1": box(100, -10, 110, 0), "d": box(0, -20, 20, 0)} {
 		e, err := s.Get(name)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, code)

@@ -21,6 +21,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
@@ -55,11 +56,11 @@ func doc(body string) string {
 	return `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape">` + body + `</svg>`
 }
 
-func box(x0, y0, x1, y1 float64) scene.Box {
-	return scene.Box{Min: scene.Vec{X: x0, Y: y0}, Max: scene.Vec{X: x1, Y: y1}, NonEmpty: true}
+func box(x0, y0, x1, y1 float64) geom.Box {
+	return geom.Box{Min: geom.Vec{X: x0, Y: y0}, Max: geom.Vec{X: x1, Y: y1}, NonEmpty: true}
 }
 
-func boxOff(a, b scene.Box) float64 {
+func boxOff(a, b geom.Box) float64 {
 	return math.Max(math.Max(math.Abs(a.Min.X-b.Min.X), math.Abs(a.Min.Y-b.Min.Y)), math.Max(math.Abs(a.Max.X-b.Max.X), math.Abs(a.Max.Y-b.Max.Y)))
 }
 
@@ -70,7 +71,7 @@ func TestSVGElements(t *testing.T) {
 	s8 := math.Sqrt(8)
 	for _, c := range []struct {
 		name, body, call string
-		want             scene.Box
+		want             geom.Box
 	}{
 		{"rect", `<rect x="10" y="20" width="30" height="10"/>`, "drawRect('rect1', 25, -25, 30, 10);", box(10, -30, 40, -20)},
 		{"rounded rect", `<rect x="0" y="0" width="30" height="10" rx="2"/>`, "drawRoundedRect('rect1', 15, -5, 30, 10, 2);", box(0, -10, 30, 0)},
@@ -93,8 +94,8 @@ func TestSVGElements(t *testing.T) {
 		{"skewY", `<line x2="2" stroke="red" transform="skewY(45)"/>`, "drawLine('line1', [0, 0, 2, -2]);", box(0, -2, 2, 0)},
 		{"matrix", `<circle r="1" transform="matrix(2 0 0 2 5 5)"/>`, "drawCircle('circle1', 5, -5, 2);", box(3, -7, 7, -3)},
 		{"group transform", `<g transform="translate(10)"><g transform="rotate(45)"><circle r="2" cx="2" cy="2"/></g></g>`, "drawCircle('circle1', 10, -2.82842712475, 2);", box(8, -s8-2, 12, -s8+2)},
-		{"text", `<text x="5" y="10" font-size="4" text-anchor="middle" fill="red">Hi <tspan>there</tspan></text>`, "drawText('text1', 'Hi there', 5, -10, 4, {align: 'center'});\nsetFill('text1', [1, 0, 0, 1]);", scene.Box{}},
-		{"text rotated", `<text x="0" y="0" font-size="2" transform="rotate(-90)">A</text>`, "setPivot('text1', 0, 0);\nrotate('text1', 90 * deg);", scene.Box{}},
+		{"text", `<text x="5" y="10" font-size="4" text-anchor="middle" fill="red">Hi <tspan>there</tspan></text>`, "drawText('text1', 'Hi there', 5, -10, 4, {align: 'center'});\nsetFill('text1', [1, 0, 0, 1]);", geom.Box{}},
+		{"text rotated", `<text x="0" y="0" font-size="2" transform="rotate(-90)">A</text>`, "setPivot('text1', 0, 0);\nrotate('text1', 90 * deg);", geom.Box{}},
 		{"fill named", `<rect width="1" height="1" fill="navy" stroke="#f80" stroke-width="2"/>`, "setFill('rect1', [0, 0, 0.502, 1]);\nsetStroke('rect1', [1, 0.533, 0, 1], 2, {join: 'miter'});", box(0, -1, 1, 0)},
 		{"style attribute", `<rect width="1" height="1" fill="red" style="fill:rgb(0,255,0);stroke:none;opacity:0.5"/>`, "setFill('rect1', [0, 1, 0, 0.5]);\nsetStroke('rect1', null);", box(0, -1, 1, 0)},
 		{"inherited style", `<g style="stroke:blue;stroke-width:3" fill="none"><circle r="1"/></g>`, "setStroke('circle1', [0, 0, 1, 1], 3);\ncreateGroup('g1', ['circle1']);", box(-1, -1, 1, 1)},
@@ -132,7 +133,7 @@ func TestSVGUseScales(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name  string
-		want  scene.Box
+		want  geom.Box
 		width float64
 	}{
 		{"use1-1-1", box(-1, -1, 1, 1), 0.5},
@@ -365,7 +366,7 @@ func matchesLibrsvg(t *testing.T, name string) *Report {
 			theirs.Set(x, y, img.At(x, y))
 		}
 	}
-	ours, err := render.Raster(s, render.PNGOptions{Width: w, Height: h, View: &render.View{Min: scene.Vec{X: 0, Y: -160}, Max: scene.Vec{X: 200, Y: 0}}})
+	ours, err := render.Raster(s, render.PNGOptions{Width: w, Height: h, View: &render.View{Min: geom.Vec{X: 0, Y: -160}, Max: geom.Vec{X: 200, Y: 0}}})
 	if err != nil {
 		t.Fatal(err)
 	}

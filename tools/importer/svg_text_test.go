@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -105,22 +105,22 @@ func TestSVGTextPlacement(t *testing.T) {
 }
 
 // inkBox is the box of an image's dark pixels in user units at k pixels a unit.
-func inkBox(img image.Image, r image.Rectangle, k float64) (scene.Box, bool) {
-	var b scene.Box
+func inkBox(img image.Image, r image.Rectangle, k float64) (geom.Box, bool) {
+	var b geom.Box
 	rgba := image.NewRGBA(r)
 	draw.Draw(rgba, r, img, r.Min, draw.Src)
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			if rgba.Pix[rgba.PixOffset(x, y)] < 0x80 {
-				b.Extend(scene.Vec{X: float64(x) / k, Y: float64(y) / k})
-				b.Extend(scene.Vec{X: float64(x+1) / k, Y: float64(y+1) / k})
+				b.Extend(geom.Vec{X: float64(x) / k, Y: float64(y) / k})
+				b.Extend(geom.Vec{X: float64(x+1) / k, Y: float64(y+1) / k})
 			}
 		}
 	}
 	return b, b.NonEmpty
 }
 
-func boxText(b scene.Box) string {
+func boxText(b geom.Box) string {
 	return fmt.Sprintf("(%.2f, %.2f)-(%.2f, %.2f)", b.Min.X, b.Min.Y, b.Max.X, b.Max.Y)
 }
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // TestSVGViewportClips imports nested <svg>s and <symbol>s placed by <use> whose content
@@ -18,8 +18,8 @@ func TestSVGViewportClips(t *testing.T) {
 	for _, c := range []struct {
 		name, body string
 		entity     string
-		want       scene.Box // not checked when empty
-		area       float64   // 0: not checked
+		want       geom.Box // not checked when empty
+		area       float64  // 0: not checked
 	}{
 		{"nested svg", `<svg x="10" y="10" width="20" height="20"><circle cx="20" cy="10" r="10"/></svg>`,
 			"circle1", box(20, -30, 30, -10), half},
@@ -54,7 +54,7 @@ func TestSVGViewportClips(t *testing.T) {
 		{"symbol without a viewBox", `<symbol id="s"><rect x="-5" y="-5" width="20" height="20"/></symbol><use href="#s" x="50" y="50" width="10" height="10"/>`,
 			"use1-1", box(50, -60, 60, -50), 100},
 		{"symbol skewed", `<symbol id="s" viewBox="0 0 10 10"><circle cx="10" cy="5" r="5"/></symbol><use href="#s" width="20" height="20" transform="skewX(30)"/>`,
-			"circle1", scene.Box{}, half},
+			"circle1", geom.Box{}, half},
 		{"symbol overflow visible", `<symbol id="s" viewBox="0 0 10 10" overflow="visible"><circle cx="10" cy="5" r="5"/></symbol><use href="#s" x="100" width="20" height="20"/>`,
 			"use1-1", box(110, -20, 130, 0), 2 * half},
 	} {

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/text"
 	"github.com/cadrun/cadrun/tools/importer/svg"
 )
 
@@ -188,7 +188,7 @@ func (g *svgGen) item(it *svg.Item, name, indent string, child func(*svg.Item) s
 		if p.Call == "drawText" {
 			font, kept := p.Font, ""
 			if font == "" {
-				font = scene.DefaultFont
+				font = text.DefaultFont
 			}
 			if p.Text, kept = g.drawable("text", it.Line, p.Text, font); kept != "" {
 				w("%s", strings.TrimSuffix(kept, "\n"))

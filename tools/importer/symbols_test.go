@@ -11,6 +11,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -48,7 +49,7 @@ func TestSymbolsRoundTrip(t *testing.T) {
 	s := scene.New()
 	want := []string{"Ø8 ±0.1 30° 5%Ø", "Ø30 H7\n2× 45° ±0.05"}
 	for i, text := range want {
-		if _, err := s.Put("t"+string(rune('a'+i)), &scene.Text{Text: text, Pos: scene.Vec{Y: float64(10 * i)}, Size: 3}); err != nil {
+		if _, err := s.Put("t"+string(rune('a'+i)), &scene.Text{Text: text, Pos: geom.Vec{Y: float64(10 * i)}, Size: 3}); err != nil {
 			t.Fatal(err)
 		}
 	}

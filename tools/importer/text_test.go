@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 func TestTextPlacementFromEzdxf(t *testing.T) {
@@ -47,7 +47,7 @@ add('rotated', msp.add_mtext('HELLO', dxfattribs={'char_height': 3, 'insert': (3
 	if w := outline(t, s, "wrapped-mtext1").Bounds().Size().X; w > 25 {
 		t.Errorf("an MTEXT 25 wide is drawn %g wide", w)
 	}
-	h1, err := scene.LayoutText("H", 1, "", scene.DefaultFont)
+	h1, err := text.LayoutString("H", 1, "", text.DefaultFont)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestMTextStacks(t *testing.T) {
 		if got != c.want {
 			t.Errorf("plainMText(%q) = %q, want %q", c.in, got, c.want)
 		}
-		if _, err := scene.LayoutText(got, 1, "", scene.DefaultFont); err != nil {
+		if _, err := text.LayoutString(got, 1, "", text.DefaultFont); err != nil {
 			t.Errorf("%q: %v", got, err)
 		}
 	}

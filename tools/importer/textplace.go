@@ -13,7 +13,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/text"
 	"github.com/cadrun/cadrun/tools/importer/dxf"
 )
 
@@ -40,7 +40,7 @@ func (a textAlign) baselineShift(h float64, lines int, spacing float64) float64 
 	capHeight, descent := dxfCapHeight, dxfDescent
 	// The block runs from the first line's capitals down to the last line's descent; its
 	// lines are drawText's distance apart times the spacing.
-	block := capHeight*h + float64(lines-1)*spacing*scene.LineSpacing*h + descent*h
+	block := capHeight*h + float64(lines-1)*spacing*text.LineSpacing*h + descent*h
 	switch a.v {
 	case 1: // bottom
 		return block - capHeight*h
@@ -82,7 +82,7 @@ func textAlignment(kind string, h72, v73, att int) textAlign {
 // font cannot measure is left as it is.
 func wrapLines(s string, width, h float64) string {
 	measure := func(w string) (float64, bool) {
-		l, err := scene.MeasureText(w, h, scene.DefaultFont)
+		l, err := text.MeasureString(w, h, text.DefaultFont)
 		return l.Width, err == nil
 	}
 	space, ok := measure(" ")
@@ -173,7 +173,7 @@ const dxfLineSpacing = 5.0 / 3
 // the factor 1 on drawText's times the factor (2 doubles it, as in a CAD program), and in
 // between, where CAD's distance passes drawText's, at drawText's.
 func lineSpacing(f float64) float64 {
-	return max(f, min(f*dxfLineSpacing/scene.LineSpacing, 1))
+	return max(f, min(f*dxfLineSpacing/text.LineSpacing, 1))
 }
 
 // mtextFlow is how an MTEXT's lines are laid out beyond wrapping: the line spacing factor
@@ -254,7 +254,7 @@ func (f mtextFlow) columnsOf(lines []string, h float64) [][]string {
 		hk := f.heights[min(k, len(f.heights)-1)]
 		n := len(lines)
 		if hk > 0 {
-			room := (hk - (dxfCapHeight+dxfDescent)*h) / (f.spacing * scene.LineSpacing * h)
+			room := (hk - (dxfCapHeight+dxfDescent)*h) / (f.spacing * text.LineSpacing * h)
 			n = min(max(int(math.Floor(room+1e-9))+1, 1), len(lines))
 		}
 		cols = append(cols, lines[:n])
@@ -289,7 +289,7 @@ func columnGroup(e *dxf.Entity, code int) bool {
 func flowedText(name string, cols [][]string, f mtextFlow, al textAlign, x, y, h float64, size, opts string) (string, error) {
 	var b strings.Builder
 	var parts []string
-	step := f.spacing * scene.LineSpacing * h
+	step := f.spacing * text.LineSpacing * h
 	// The columns hang from one top, the first column's, which is the tallest.
 	top := y + al.baselineShift(h, len(cols[0]), f.spacing)
 	for k, lines := range cols {

@@ -50,7 +50,7 @@ const (
 
 // textBytesPerSegment is what a picture takes for each outline segment of its texts, over
 // the bytes of its entity: a text is one entity of any number of segments (up to
-// scene.MaxTextSegments), each drawn from a world outline of its own (72 bytes), flattened,
+// text.MaxTextSegments), each drawn from a world outline of its own (72 bytes), flattened,
 // and written out or rasterised: SVG allocates about 260 bytes a segment, PNG 280, and the
 // estimate leaves room above both.
 const textBytesPerSegment = 350

@@ -17,6 +17,7 @@ import (
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
@@ -158,8 +159,8 @@ func unionView(old, cur *scene.Scene) render.View {
 		return va
 	}
 	return render.View{
-		Min: scene.Vec{X: math.Min(va.Min.X, vb.Min.X), Y: math.Min(va.Min.Y, vb.Min.Y)},
-		Max: scene.Vec{X: math.Max(va.Max.X, vb.Max.X), Y: math.Max(va.Max.Y, vb.Max.Y)},
+		Min: geom.Vec{X: math.Min(va.Min.X, vb.Min.X), Y: math.Min(va.Min.Y, vb.Min.Y)},
+		Max: geom.Vec{X: math.Max(va.Max.X, vb.Max.X), Y: math.Max(va.Max.Y, vb.Max.Y)},
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/tools/engine"
 )
 
@@ -157,7 +158,7 @@ func (p *Picture) Frame(sc *scene.Scene, f Focus, at string) error {
 	if err := f.Check(at); err != nil || f.IsZero() {
 		return err
 	}
-	var b scene.Box
+	var b geom.Box
 	if f.Name != "" {
 		e, err := sc.Get(f.Name)
 		if err != nil {
@@ -168,7 +169,7 @@ func (p *Picture) Frame(sc *scene.Scene, f Focus, at string) error {
 		}
 	} else {
 		r := f.Region
-		b = scene.Box{Min: scene.Vec{X: r[0], Y: r[1]}, Max: scene.Vec{X: r[2], Y: r[3]}, NonEmpty: true}
+		b = geom.Box{Min: geom.Vec{X: r[0], Y: r[1]}, Max: geom.Vec{X: r[2], Y: r[3]}, NonEmpty: true}
 	}
 	sz := b.Size()
 	long := math.Max(sz.X, sz.Y)
@@ -177,7 +178,7 @@ func (p *Picture) Frame(sc *scene.Scene, f Focus, at string) error {
 		pad = 1 // a point: a unit around it
 	}
 	short := long * focusMinAspect
-	grow := scene.Vec{X: pad + math.Max(0, short-sz.X)/2, Y: pad + math.Max(0, short-sz.Y)/2}
+	grow := geom.Vec{X: pad + math.Max(0, short-sz.X)/2, Y: pad + math.Max(0, short-sz.Y)/2}
 	p.Window = &render.View{Min: b.Min.Sub(grow), Max: b.Max.Add(grow)}
 	return nil
 }
@@ -464,7 +465,7 @@ func (p *Picture) smallNote(n int) string {
 // pixels per scene unit: the scale, the scene point at the top-left pixel, the visible region,
 // and the mapping in words. Every picture answer (scene png, view, scene diff) says it so.
 func mapPixels(info *ImageInfo, vis render.View, scale float64) {
-	q := engine.Quantum(scene.Box{Min: vis.Min, Max: vis.Max, NonEmpty: true})
+	q := engine.Quantum(geom.Box{Min: vis.Min, Max: vis.Max, NonEmpty: true})
 	num := func(v float64) float64 { return engine.RoundTo(v, q) }
 	ox, oy := num(vis.Min.X), num(vis.Max.Y)
 	info.Scale = engine.RoundSignificant(scale)
@@ -490,7 +491,7 @@ const SolidsMapping = ", the 2D shapes as lines in the plane z = 0: " +
 // pixels map to no plan point: the scale, the plan window framed, and the view in words.
 func mapSolids(info *ImageInfo, pic *render.Picture) {
 	plan := pic.Visible
-	q := engine.Quantum(scene.Box{Min: plan.Min, Max: plan.Max, NonEmpty: true})
+	q := engine.Quantum(geom.Box{Min: plan.Min, Max: plan.Max, NonEmpty: true})
 	num := func(v float64) float64 { return engine.RoundTo(v, q) }
 	info.Scale = engine.RoundSignificant(pic.Scale)
 	info.Region = []float64{num(plan.Min.X), num(plan.Min.Y), num(plan.Max.X), num(plan.Max.Y)}
@@ -505,7 +506,7 @@ func blankNote(base *scene.Scene, pic *render.Picture) string {
 		return ""
 	}
 	shapes, inside := 0, 0
-	var all scene.Box
+	var all geom.Box
 	vis := pic.Visible
 	for _, e := range base.Walk() {
 		if e.IsGroup() {
@@ -528,8 +529,8 @@ func blankNote(base *scene.Scene, pic *render.Picture) string {
 	return fmt.Sprintf("blank: every pixel is the background: the %d shapes in the visible region paint nothing that shows (no fill or stroke, fully transparent, or the background's colour)", inside)
 }
 
-func fmtRegion(lo, hi scene.Vec) string {
-	q := engine.Quantum(scene.Box{Min: lo, Max: hi, NonEmpty: true})
+func fmtRegion(lo, hi geom.Vec) string {
+	q := engine.Quantum(geom.Box{Min: lo, Max: hi, NonEmpty: true})
 	r := func(v float64) string { return fmtNum(engine.RoundTo(v, q)) }
 	return "[" + r(lo.X) + ", " + r(lo.Y) + ", " + r(hi.X) + ", " + r(hi.Y) + "]"
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // A picture of a scene with solids is their isometric view: its answer gives the scale and
@@ -84,7 +85,7 @@ func TestDrawingMemoryCountsTextOutlines(t *testing.T) {
 func TestDrawingMemoryCountsDashes(t *testing.T) {
 	t.Parallel()
 	sc := scene.New()
-	if _, err := sc.Put("l", scene.Line{Points: []scene.Vec{{}, {X: 3e5}}}); err != nil {
+	if _, err := sc.Put("l", scene.Line{Points: []geom.Vec{{}, {X: 3e5}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := sc.SetLinetype("l", "dot", 0); err != nil {
@@ -100,9 +101,9 @@ func TestDrawingMemoryCountsDashes(t *testing.T) {
 // a path of 3 segments, where 400 bytes an entity counted 1,200 bytes for all three.
 func TestDrawingMemoryCountsVertices(t *testing.T) {
 	t.Parallel()
-	pts := make([]scene.Vec, 100_000)
+	pts := make([]geom.Vec, 100_000)
 	for i := range pts {
-		pts[i] = scene.Vec{X: float64(i % 1000), Y: float64(i / 1000)}
+		pts[i] = geom.Vec{X: float64(i % 1000), Y: float64(i / 1000)}
 	}
 	sc := scene.New()
 	for name, sh := range map[string]scene.Shape{

@@ -16,6 +16,8 @@ import (
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/solid"
 	"github.com/cadrun/cadrun/tools/engine"
 	"github.com/cadrun/cadrun/tools/picture"
@@ -48,7 +50,7 @@ func svgLeastBytes(sc *scene.Scene) int {
 		}
 		least += SVGMinBytesPerShape
 		st := drawn.Style
-		if scene.Dashes(st.Linetype, st.LinetypeScale) != nil && st.Hairline() && st.Stroke != nil && st.Fill == nil {
+		if drafting.Dashes(st.Linetype, st.LinetypeScale) != nil && st.Hairline() && st.Stroke != nil && st.Fill == nil {
 			continue
 		}
 		points, segs := picture.ShapeVertices(e.Shape)
@@ -363,7 +365,7 @@ func (v *Page) Selection() (*scene.Scene, *render.View, error) {
 		return sc, nil, nil
 	}
 	r := v.Region
-	win := render.View{Min: scene.Vec{X: r[0], Y: r[1]}, Max: scene.Vec{X: r[2], Y: r[3]}}
+	win := render.View{Min: geom.Vec{X: r[0], Y: r[1]}, Max: geom.Vec{X: r[2], Y: r[3]}}
 	sub := sc.Subset(func(e *scene.Entity) bool {
 		if e.IsGroup() {
 			return false

@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // Clip is a region a shape is cut to: the union of its Shapes, in the coordinates of the
@@ -38,9 +39,9 @@ const MaxClipPairs = 4_000_000
 // region is a clip region while a shape inside it is converted: its shapes' closed outlines
 // in the coordinates the shapes are drawn in, and the calls that draw them.
 type region struct {
-	paths []scene.Path
+	paths []geom.Path
 	prims []Prim
-	box   scene.Box // of the paths
+	box   geom.Box // of the paths
 }
 
 // urlID reads url(#id) (quoted or not); false for none and for anything else.
@@ -62,7 +63,7 @@ func urlID(v string) (string, bool) {
 // clipsOf reads e's clip-path and mask, with m the map of e's user space (its own transform
 // included): the regions to cut what e draws to, and false when e draws nothing at all (a
 // clip that leaves nothing). What is not applied is noted.
-func (c *converter) clipsOf(e *element, m scene.Affine, st style) ([]region, bool) {
+func (c *converter) clipsOf(e *element, m geom.Affine, st style) ([]region, bool) {
 	_, clipAttr := e.attrs["clip-path"]
 	_, maskAttr := e.attrs["mask"]
 	if css := e.attrs["style"]; !clipAttr && !maskAttr && !strings.Contains(css, "clip-path") && !strings.Contains(css, "mask") {
@@ -123,7 +124,7 @@ func (c *converter) objectUnits(p map[string]string) bool {
 }
 
 // readClips is clipsOf's reading of a clip-path and a mask.
-func (c *converter) readClips(e *element, p map[string]string, m scene.Affine, st style) ([]region, bool) {
+func (c *converter) readClips(e *element, p map[string]string, m geom.Affine, st style) ([]region, bool) {
 	var regs []region
 	if v := p["clip-path"]; v != "" && v != "none" {
 		r, draws := c.clipPathRegions(e, v, m, st, nil)
@@ -144,7 +145,7 @@ func (c *converter) readClips(e *element, p map[string]string, m scene.Affine, s
 
 // clipPathRegions is what clip-path value v of element e cuts to: the clipPath's shapes, and
 // its own clip-path's. seen holds the clipPaths being read, to refuse one that clips itself.
-func (c *converter) clipPathRegions(e *element, v string, m scene.Affine, st style, seen []string) ([]region, bool) {
+func (c *converter) clipPathRegions(e *element, v string, m geom.Affine, st style, seen []string) ([]region, bool) {
 	id, ok := urlID(v)
 	cp := c.ids[id]
 	if !ok || cp == nil || cp.name != "clipPath" {
@@ -170,7 +171,7 @@ func (c *converter) clipPathRegions(e *element, v string, m scene.Affine, st sty
 			c.skip(e.name, "clip-path in objectBoundingBox units on an element with no area: not drawn, as SVG does")
 			return nil, false
 		}
-		base = base.Mul(scene.Affine{A: b.Max.X - b.Min.X, D: b.Max.Y - b.Min.Y, E: b.Min.X, F: b.Min.Y})
+		base = base.Mul(geom.Affine{A: b.Max.X - b.Min.X, D: b.Max.Y - b.Min.Y, E: b.Min.X, F: b.Min.Y})
 	}
 	var r region
 	cst := initialStyle().child(cp)
@@ -198,7 +199,7 @@ func (c *converter) clipPathRegions(e *element, v string, m scene.Affine, st sty
 
 // regionShape adds child ch of a clipPath (or mask) to r, mapped by base; false and why for a
 // child that cannot be a region (text).
-func (c *converter) regionShape(r *region, ch *element, base scene.Affine, parent style, seen []string) (bool, string) {
+func (c *converter) regionShape(r *region, ch *element, base geom.Affine, parent style, seen []string) (bool, string) {
 	st := parent.child(ch)
 	if !st.display || !st.visible {
 		return true, ""
@@ -207,7 +208,7 @@ func (c *converter) regionShape(r *region, ch *element, base scene.Affine, paren
 	if t := ch.attr("transform"); t != "" {
 		tm, err := parseTransform(t)
 		if err != nil {
-			tm = scene.Identity
+			tm = geom.Identity
 		}
 		m = m.Mul(tm)
 	}
@@ -217,7 +218,7 @@ func (c *converter) regionShape(r *region, ch *element, base scene.Affine, paren
 		if target = c.ids[id]; target == nil {
 			return true, ""
 		}
-		m = m.Mul(scene.Translation(scene.Vec{X: c.num(ch, "x"), Y: c.num(ch, "y")}))
+		m = m.Mul(geom.Translation(geom.Vec{X: c.num(ch, "x"), Y: c.num(ch, "y")}))
 		if t := target.attr("transform"); t != "" {
 			if tm, err := parseTransform(t); err == nil {
 				m = m.Mul(tm)
@@ -239,7 +240,7 @@ func (c *converter) regionShape(r *region, ch *element, base scene.Affine, paren
 	default:
 		return true, "" // SVG draws only shapes, text and uses of them into a clip
 	}
-	var p scene.Path
+	var p geom.Path
 	c.quietly(func() { p, _ = c.outline(target, st) })
 	if p == nil {
 		return true, ""
@@ -291,7 +292,7 @@ func (c *converter) regionShape(r *region, ch *element, base scene.Affine, paren
 
 // regionText adds the glyphs of text element e, mapped by m, to r: each run's drawText,
 // whose outline the font gives.
-func (c *converter) regionText(r *region, e *element, m scene.Affine, st style) (bool, string) {
+func (c *converter) regionText(r *region, e *element, m geom.Affine, st style) (bool, string) {
 	var items []*Item
 	outer := c.clips
 	c.clips = nil
@@ -327,7 +328,7 @@ func (c *converter) regionText(r *region, e *element, m scene.Affine, st style) 
 
 // intersectOutline is the outline of what the regions leave of the fill of closed path w,
 // worked out by the scene's booleans; nil when nothing is left.
-func intersectOutline(w scene.Path, regs []region) (_ scene.Path, err error) {
+func intersectOutline(w geom.Path, regs []region) (_ geom.Path, err error) {
 	defer geometryPanic(&err)
 	s, _, err := intersect(w, regs)
 	if s == nil || err != nil {
@@ -343,7 +344,7 @@ func intersectOutline(w scene.Path, regs []region) (_ scene.Path, err error) {
 // intersect is a scratch scene whose shape "f" is what the regions leave of the fill of
 // closed path w, cut by the scene's booleans as the module cuts it, and the area of w before;
 // a nil scene when nothing is left. The caller recovers a panic of the booleans.
-func intersect(w scene.Path, regs []region) (*scene.Scene, float64, error) {
+func intersect(w geom.Path, regs []region) (*scene.Scene, float64, error) {
 	s := scene.New()
 	if _, err := s.Put("f", &scene.PathShape{Data: pathString(w)}); err != nil {
 		return nil, 0, err
@@ -383,13 +384,13 @@ func geometryPanic(err *error) {
 
 // evenOdd is the outline of the even-odd fill of closed path w (the exclusive or of its
 // subpaths), outer rings counter-clockwise and holes clockwise; nil when it encloses nothing.
-func evenOdd(w scene.Path) (_ scene.Path, err error) {
+func evenOdd(w geom.Path) (_ geom.Path, err error) {
 	defer geometryPanic(&err)
 	s := scene.New()
 	acc := ""
 	for i := 0; i < len(w); {
 		j := i + 1
-		for j < len(w) && w[j].Kind != scene.SegMove {
+		for j < len(w) && w[j].Kind != geom.SegMove {
 			j++
 		}
 		name := fmt.Sprintf("s%d", i)
@@ -421,7 +422,7 @@ func evenOdd(w scene.Path) (_ scene.Path, err error) {
 
 // maskRegions is what a mask of opaque white shapes cuts to: their union, and the mask's own
 // rectangle. Any other mask is noted and not applied.
-func (c *converter) maskRegions(e *element, v string, m scene.Affine, st style) ([]region, bool) {
+func (c *converter) maskRegions(e *element, v string, m geom.Affine, st style) ([]region, bool) {
 	id, ok := urlID(v)
 	mk := c.ids[id]
 	if !ok || mk == nil || mk.name != "mask" {
@@ -466,7 +467,7 @@ func (c *converter) maskRegions(e *element, v string, m scene.Affine, st style) 
 		if !okBox {
 			return nil, false
 		}
-		base = base.Mul(scene.Affine{A: b.Max.X - b.Min.X, D: b.Max.Y - b.Min.Y, E: b.Min.X, F: b.Min.Y})
+		base = base.Mul(geom.Affine{A: b.Max.X - b.Min.X, D: b.Max.Y - b.Min.Y, E: b.Min.X, F: b.Min.Y})
 	}
 	var shape region
 	for _, k := range kids {
@@ -511,8 +512,8 @@ func (c *converter) maskRegions(e *element, v string, m scene.Affine, st style) 
 	if !(rect[2] > 0 && rect[3] > 0) {
 		return nil, false
 	}
-	var frame scene.Path
-	frame.Polyline([]scene.Vec{{X: rect[0], Y: rect[1]}, {X: rect[0] + rect[2], Y: rect[1]}, {X: rect[0] + rect[2], Y: rect[1] + rect[3]}, {X: rect[0], Y: rect[1] + rect[3]}}, true)
+	var frame geom.Path
+	frame.Polyline([]geom.Vec{{X: rect[0], Y: rect[1]}, {X: rect[0] + rect[2], Y: rect[1]}, {X: rect[0] + rect[2], Y: rect[1] + rect[3]}, {X: rect[0], Y: rect[1] + rect[3]}}, true)
 	fw := frame.Transform(m)
 	regs := []region{shape}
 	if fb := fw.Bounds(); !(axisAligned(m) && contains(fb, shape.box)) {
@@ -520,7 +521,7 @@ func (c *converter) maskRegions(e *element, v string, m scene.Affine, st style) 
 		for _, s := range fw[:4] {
 			prim.Points = append(prim.Points, s.P[0])
 		}
-		regs = append(regs, region{paths: []scene.Path{fw}, prims: []Prim{prim}, box: fb})
+		regs = append(regs, region{paths: []geom.Path{fw}, prims: []Prim{prim}, box: fb})
 	}
 	return regs, true
 }
@@ -534,7 +535,7 @@ func (c *converter) numOr(e *element, name string, def float64) float64 {
 }
 
 // axisAligned tells whether m keeps axes axis-aligned.
-func axisAligned(m scene.Affine) bool {
+func axisAligned(m geom.Affine) bool {
 	_, _, ok := axisScale(m)
 	return ok
 }
@@ -550,10 +551,10 @@ func (c *converter) quietly(f func()) {
 
 // localBox is e's bounding box in its own user space (its fill's geometry, as
 // objectBoundingBox takes it); false when it has no width or no height.
-func (c *converter) localBox(e *element, st style) (scene.Box, bool) {
-	var b scene.Box
-	var walk func(e *element, m scene.Affine, st style, top bool)
-	walk = func(e *element, m scene.Affine, st style, top bool) {
+func (c *converter) localBox(e *element, st style) (geom.Box, bool) {
+	var b geom.Box
+	var walk func(e *element, m geom.Affine, st style, top bool)
+	walk = func(e *element, m geom.Affine, st style, top bool) {
 		if !top {
 			if t := e.attr("transform"); t != "" {
 				if tm, err := parseTransform(t); err == nil {
@@ -575,22 +576,22 @@ func (c *converter) localBox(e *element, st style) (scene.Box, bool) {
 			}
 			return
 		}
-		var p scene.Path
+		var p geom.Path
 		c.quietly(func() { p, _ = c.outline(e, st) })
 		if pb := p.Transform(m).Bounds(); pb.NonEmpty {
 			b.Extend(pb.Min)
 			b.Extend(pb.Max)
 		}
 	}
-	walk(e, scene.Identity, st, true)
+	walk(e, geom.Identity, st, true)
 	return b, b.NonEmpty && b.Max.X > b.Min.X && b.Max.Y > b.Min.Y
 }
 
 // subpaths counts p's moves.
-func subpaths(p scene.Path) int {
+func subpaths(p geom.Path) int {
 	n := 0
 	for _, s := range p {
-		if s.Kind == scene.SegMove {
+		if s.Kind == geom.SegMove {
 			n++
 		}
 	}
@@ -598,18 +599,18 @@ func subpaths(p scene.Path) int {
 }
 
 // closeAll closes each open subpath of p, as SVG's fill does.
-func closeAll(p scene.Path) scene.Path {
-	out := make(scene.Path, 0, len(p)+1)
+func closeAll(p geom.Path) geom.Path {
+	out := make(geom.Path, 0, len(p)+1)
 	open := false
 	for _, s := range p {
-		if s.Kind == scene.SegMove && open {
-			out = append(out, scene.Seg{Kind: scene.SegClose})
+		if s.Kind == geom.SegMove && open {
+			out = append(out, geom.Seg{Kind: geom.SegClose})
 		}
 		out = append(out, s)
-		open = s.Kind != scene.SegClose
+		open = s.Kind != geom.SegClose
 	}
 	if open {
-		out = append(out, scene.Seg{Kind: scene.SegClose})
+		out = append(out, geom.Seg{Kind: geom.SegClose})
 	}
 	return out
 }
@@ -624,7 +625,7 @@ const (
 
 // clipFill is what the regions leave of the fill of w (closed as SVG fills it), worked out
 // as the module will: cadrun's booleans on a scratch scene.
-func (c *converter) clipFill(w scene.Path, regs []region) (res int, err error) {
+func (c *converter) clipFill(w geom.Path, regs []region) (res int, err error) {
 	defer func() {
 		if err != nil {
 			res = clipFailed
@@ -664,7 +665,7 @@ func (c *converter) clipFill(w scene.Path, regs []region) (res int, err error) {
 
 // insideBoxes tells whether every region is one axis-aligned box that holds the box b: the
 // common case, a plot's frame around lines wholly inside it, decided without a boolean.
-func insideBoxes(regs []region, b scene.Box) bool {
+func insideBoxes(regs []region, b geom.Box) bool {
 	for _, r := range regs {
 		if len(r.paths) != 1 || !isBox(r.paths[0]) || !contains(r.box, b) {
 			return false
@@ -674,12 +675,12 @@ func insideBoxes(regs []region, b scene.Box) bool {
 }
 
 // isBox tells whether p is one axis-aligned rectangle.
-func isBox(p scene.Path) bool {
-	if len(p) != 5 || p[0].Kind != scene.SegMove || p[4].Kind != scene.SegClose {
+func isBox(p geom.Path) bool {
+	if len(p) != 5 || p[0].Kind != geom.SegMove || p[4].Kind != geom.SegClose {
 		return false
 	}
 	for i := 1; i < 4; i++ {
-		if p[i].Kind != scene.SegLine {
+		if p[i].Kind != geom.SegLine {
 			return false
 		}
 	}
@@ -696,7 +697,7 @@ func isBox(p scene.Path) bool {
 // the pieces left (open subpaths of w's own segments, each cut at the parameter where its
 // chords, within a ten-thousandth of w's size, cross a region's edge), or clipFailed when the
 // cut would pass MaxClipPairs.
-func clipStroke(w scene.Path, regs []region) (int, scene.Path) {
+func clipStroke(w geom.Path, regs []region) (int, geom.Path) {
 	for _, r := range regs {
 		if len(r.paths) == 0 {
 			return clipAll, nil
@@ -707,17 +708,17 @@ func clipStroke(w scene.Path, regs []region) (int, scene.Path) {
 		return clipNone, nil
 	}
 	size := math.Max(wb.Max.X-wb.Min.X, wb.Max.Y-wb.Min.Y)
-	tol := w.BudgetTolerance(math.Max(size*1e-4, 1e-9), scene.MaxFlattenPoints)
-	var edges [][2]scene.Vec
-	rings := make([][][][]scene.Vec, len(regs)) // by region, by shape: the shape's rings flattened
+	tol := w.BudgetTolerance(math.Max(size*1e-4, 1e-9), geom.MaxFlattenPoints)
+	var edges [][2]geom.Vec
+	rings := make([][][][]geom.Vec, len(regs)) // by region, by shape: the shape's rings flattened
 	for i, r := range regs {
 		rsize := math.Max(r.box.Max.X-r.box.Min.X, r.box.Max.Y-r.box.Min.Y)
-		rings[i] = make([][][]scene.Vec, len(r.paths))
+		rings[i] = make([][][]geom.Vec, len(r.paths))
 		for k, p := range r.paths {
 			for _, pl := range p.Flatten(math.Max(rsize*1e-4, 1e-9)) {
 				rings[i][k] = append(rings[i][k], pl.Points)
 				for n := range pl.Points {
-					edges = append(edges, [2]scene.Vec{pl.Points[n], pl.Points[(n+1)%len(pl.Points)]})
+					edges = append(edges, [2]geom.Vec{pl.Points[n], pl.Points[(n+1)%len(pl.Points)]})
 				}
 			}
 		}
@@ -725,7 +726,7 @@ func clipStroke(w scene.Path, regs []region) (int, scene.Path) {
 	if w.FlattenPoints(tol)*len(edges) > MaxClipPairs {
 		return clipFailed, nil
 	}
-	in := func(q scene.Vec) bool {
+	in := func(q geom.Vec) bool {
 		for i := range regs {
 			hit := false
 			// A region is the union of its shapes, each filled by nonzero.
@@ -738,25 +739,25 @@ func clipStroke(w scene.Path, regs []region) (int, scene.Path) {
 		}
 		return true
 	}
-	var out scene.Path
+	var out geom.Path
 	cut, joined := false, false // joined: the last piece ends where the next segment starts
-	var start, cur scene.Vec
+	var start, cur geom.Vec
 	// first is where the subpath's first piece starts in out, -1 before one; whole tells
 	// that it starts at the subpath's start, so that a closed subpath's last piece, ending
 	// there, runs on into it.
 	first, whole, closed := -1, false, false
 	endSubpath := func() {
 		if closed && joined && whole && first >= 0 {
-			if k := slices.IndexFunc(out[first+1:], func(s scene.Seg) bool { return s.Kind == scene.SegMove }); k >= 0 {
+			if k := slices.IndexFunc(out[first+1:], func(s geom.Seg) bool { return s.Kind == geom.SegMove }); k >= 0 {
 				head := slices.Clone(out[first+1 : first+1+k])
 				out = append(slices.Delete(out, first, first+1+k), head...)
 			}
 		}
 		first, whole, closed, joined = -1, false, false, false
 	}
-	each := func(s scene.Seg, from scene.Vec) {
-		n := max(1, scene.Path{{Kind: scene.SegMove, P: [3]scene.Vec{from}}, s}.FlattenPoints(tol)-1)
-		if s.Kind == scene.SegLine {
+	each := func(s geom.Seg, from geom.Vec) {
+		n := max(1, geom.Path{{Kind: geom.SegMove, P: [3]geom.Vec{from}}, s}.FlattenPoints(tol)-1)
+		if s.Kind == geom.SegLine {
 			n = 1
 		}
 		ts := []float64{0, 1}
@@ -793,19 +794,19 @@ func clipStroke(w scene.Path, regs []region) (int, scene.Path) {
 	}
 	for _, s := range w {
 		switch s.Kind {
-		case scene.SegMove:
+		case geom.SegMove:
 			endSubpath()
 			start, cur = s.P[0], s.P[0]
 			continue
-		case scene.SegClose:
+		case geom.SegClose:
 			if start.Sub(cur).Len() > 1e-9*(1+start.Len()) {
-				each(scene.Seg{Kind: scene.SegLine, P: [3]scene.Vec{start}}, cur)
+				each(geom.Seg{Kind: geom.SegLine, P: [3]geom.Vec{start}}, cur)
 			}
 			cur, closed = start, true
 			continue
-		case scene.SegArc:
+		case geom.SegArc:
 			if a := s.ArcPoint(s.T0); a.Sub(cur).Len() > 1e-9*(1+a.Len()) {
-				each(scene.Seg{Kind: scene.SegLine, P: [3]scene.Vec{a}}, cur)
+				each(geom.Seg{Kind: geom.SegLine, P: [3]geom.Vec{a}}, cur)
 			}
 		}
 		each(s, cur)
@@ -824,10 +825,10 @@ func clipStroke(w scene.Path, regs []region) (int, scene.Path) {
 // refine is where segment s (starting at from) crosses the line of edge e between
 // parameters t0 and t1, found by halving from the chord's estimate guess: exact where the
 // chord is not.
-func refine(s scene.Seg, from scene.Vec, e [2]scene.Vec, t0, t1, guess float64) float64 {
+func refine(s geom.Seg, from geom.Vec, e [2]geom.Vec, t0, t1, guess float64) float64 {
 	side := func(t float64) float64 { return cross(e[0], e[1], segPoint(s, from, t)) }
 	a, b := side(t0), side(t1)
-	if s.Kind == scene.SegLine || a == 0 || b == 0 || (a > 0) == (b > 0) {
+	if s.Kind == geom.SegLine || a == 0 || b == 0 || (a > 0) == (b > 0) {
 		return guess
 	}
 	for range 50 {
@@ -842,14 +843,14 @@ func refine(s scene.Seg, from scene.Vec, e [2]scene.Vec, t0, t1, guess float64) 
 }
 
 // segPoint is the point of segment s, starting at from, at parameter t in 0..1.
-func segPoint(s scene.Seg, from scene.Vec, t float64) scene.Vec {
+func segPoint(s geom.Seg, from geom.Vec, t float64) geom.Vec {
 	switch s.Kind {
-	case scene.SegQuad:
+	case geom.SegQuad:
 		return lerp(lerp(from, s.P[0], t), lerp(s.P[0], s.P[1], t), t)
-	case scene.SegCubic:
+	case geom.SegCubic:
 		a, b, c := lerp(from, s.P[0], t), lerp(s.P[0], s.P[1], t), lerp(s.P[1], s.P[2], t)
 		return lerp(lerp(a, b, t), lerp(b, c, t), t)
-	case scene.SegArc:
+	case geom.SegArc:
 		return s.ArcPoint(s.T0 + (s.T1-s.T0)*t)
 	}
 	return lerp(from, s.P[0], t)
@@ -857,29 +858,29 @@ func segPoint(s scene.Seg, from scene.Vec, t float64) scene.Vec {
 
 // subSeg is the part of segment s (starting at from) between parameters t0 and t1, exact:
 // a line's, a Bézier's by de Casteljau, an arc's by its angles.
-func subSeg(s scene.Seg, from scene.Vec, t0, t1 float64) scene.Seg {
+func subSeg(s geom.Seg, from geom.Vec, t0, t1 float64) geom.Seg {
 	switch s.Kind {
-	case scene.SegQuad:
+	case geom.SegQuad:
 		// The first part up to t1 (t1 > t0 >= 0), then its part from t0/t1.
 		q1, q2 := lerp(from, s.P[0], t1), segPoint(s, from, t1)
-		return scene.Seg{Kind: scene.SegQuad, P: [3]scene.Vec{lerp(q1, q2, t0/t1), q2}}
-	case scene.SegCubic:
+		return geom.Seg{Kind: geom.SegQuad, P: [3]geom.Vec{lerp(q1, q2, t0/t1), q2}}
+	case geom.SegCubic:
 		a, b, c := lerp(from, s.P[0], t1), lerp(s.P[0], s.P[1], t1), lerp(s.P[1], s.P[2], t1)
 		d := lerp(a, b, t1)
 		p1, p2, p3 := a, d, lerp(d, lerp(b, c, t1), t1)
 		u := t0 / t1
 		b, c = lerp(p1, p2, u), lerp(p2, p3, u)
-		return scene.Seg{Kind: scene.SegCubic, P: [3]scene.Vec{lerp(b, c, u), c, p3}}
-	case scene.SegArc:
+		return geom.Seg{Kind: geom.SegCubic, P: [3]geom.Vec{lerp(b, c, u), c, p3}}
+	case geom.SegArc:
 		d := s.T1 - s.T0
 		s.T0, s.T1 = s.T0+d*t0, s.T0+d*t1
 		return s
 	}
-	return scene.Seg{Kind: scene.SegLine, P: [3]scene.Vec{segPoint(s, from, t1)}}
+	return geom.Seg{Kind: geom.SegLine, P: [3]geom.Vec{segPoint(s, from, t1)}}
 }
 
 // winding is the winding number about q of closed rings.
-func winding(q scene.Vec, rings [][]scene.Vec) int {
+func winding(q geom.Vec, rings [][]geom.Vec) int {
 	w := 0
 	for _, r := range rings {
 		for i := range r {
@@ -895,15 +896,15 @@ func winding(q scene.Vec, rings [][]scene.Vec) int {
 	return w
 }
 
-func cross(a, b, q scene.Vec) float64 { return (b.X-a.X)*(q.Y-a.Y) - (q.X-a.X)*(b.Y-a.Y) }
+func cross(a, b, q geom.Vec) float64 { return (b.X-a.X)*(q.Y-a.Y) - (q.X-a.X)*(b.Y-a.Y) }
 
-func lerp(a, b scene.Vec, t float64) scene.Vec {
-	return scene.Vec{X: a.X + (b.X-a.X)*t, Y: a.Y + (b.Y-a.Y)*t}
+func lerp(a, b geom.Vec, t float64) geom.Vec {
+	return geom.Vec{X: a.X + (b.X-a.X)*t, Y: a.Y + (b.Y-a.Y)*t}
 }
 
 // crossing is where segment a-b crosses segment c-d, as a fraction of a-b; false when they
 // do not cross or are parallel.
-func crossing(a, b, c, d scene.Vec) (float64, bool) {
+func crossing(a, b, c, d geom.Vec) (float64, bool) {
 	if math.Max(a.X, b.X) < math.Min(c.X, d.X) || math.Min(a.X, b.X) > math.Max(c.X, d.X) ||
 		math.Max(a.Y, b.Y) < math.Min(c.Y, d.Y) || math.Min(a.Y, b.Y) > math.Max(c.Y, d.Y) {
 		return 0, false
@@ -925,7 +926,7 @@ func crossing(a, b, c, d scene.Vec) (float64, bool) {
 // clipped is shape item it (its outline w in the coordinates it is drawn in) cut to the
 // clip regions being converted: as it is, nothing, or its fill cut by the module's booleans
 // and its stroke cut here, a group of the two when it has both.
-func (c *converter) clipped(e *element, it *Item, w scene.Path) ([]*Item, error) {
+func (c *converter) clipped(e *element, it *Item, w geom.Path) ([]*Item, error) {
 	regs := near(c.clips, w.Bounds())
 	if it.Fill == nil && it.Stroke == nil {
 		return c.made(it)
@@ -937,7 +938,7 @@ func (c *converter) clipped(e *element, it *Item, w scene.Path) ([]*Item, error)
 			c.skip(e.name, fmt.Sprintf("clip-path not applied to the fill: %v", err))
 		}
 	}
-	var pieces scene.Path
+	var pieces geom.Path
 	if it.Stroke != nil {
 		if stroke, pieces = clipStroke(w, regs); stroke == clipFailed {
 			c.skip(e.name, fmt.Sprintf("clip-path not applied to the stroke: cutting it would pass %d segment pairs (MaxClipPairs)", MaxClipPairs))
@@ -994,12 +995,12 @@ func (c *converter) clipped(e *element, it *Item, w scene.Path) ([]*Item, error)
 }
 
 // contains tells whether box a holds box b.
-func contains(a, b scene.Box) bool {
+func contains(a, b geom.Box) bool {
 	return a.NonEmpty && b.NonEmpty && a.Min.X <= b.Min.X && a.Min.Y <= b.Min.Y && a.Max.X >= b.Max.X && a.Max.Y >= b.Max.Y
 }
 
 // overlaps tells whether boxes a and b meet.
-func overlaps(a, b scene.Box) bool {
+func overlaps(a, b geom.Box) bool {
 	return a.NonEmpty && b.NonEmpty && a.Min.X <= b.Max.X && b.Min.X <= a.Max.X && a.Min.Y <= b.Max.Y && b.Min.Y <= a.Max.Y
 }
 
@@ -1007,13 +1008,13 @@ func overlaps(a, b scene.Box) bool {
 // the box b (b grown by its size on each side): the same cut of what lies in b, where a box
 // far larger than the shape (a viewport of 1e12, a plot's clip) would leave the booleans,
 // whose precision is of the largest coordinate, nothing of a small shape.
-func near(regs []region, b scene.Box) []region {
+func near(regs []region, b geom.Box) []region {
 	if !b.NonEmpty {
 		return regs
 	}
 	size := b.Size()
 	pad := max(size.X, size.Y, 1e-9*max(math.Abs(b.Min.X), math.Abs(b.Min.Y), math.Abs(b.Max.X), math.Abs(b.Max.Y), 1))
-	grown := scene.Box{NonEmpty: true, Min: b.Min.Sub(scene.Vec{X: pad, Y: pad}), Max: b.Max.Add(scene.Vec{X: pad, Y: pad})}
+	grown := geom.Box{NonEmpty: true, Min: b.Min.Sub(geom.Vec{X: pad, Y: pad}), Max: b.Max.Add(geom.Vec{X: pad, Y: pad})}
 	var out []region
 	for i, r := range regs {
 		if len(r.paths) != 1 || !isBox(r.paths[0]) || contains(grown, r.box) {
@@ -1027,7 +1028,7 @@ func near(regs []region, b scene.Box) []region {
 			out[i] = region{box: r.box} // misses b: an empty region, which leaves nothing
 			continue
 		}
-		out[i] = frame(scene.Identity, k.Min.X, k.Min.Y, k.Max.X-k.Min.X, k.Max.Y-k.Min.Y)
+		out[i] = frame(geom.Identity, k.Min.X, k.Min.Y, k.Max.X-k.Min.X, k.Max.Y-k.Min.Y)
 	}
 	if out == nil {
 		return regs
@@ -1038,13 +1039,13 @@ func near(regs []region, b scene.Box) []region {
 // bandPasses tells whether the band a stroke of width paints along path w, which lies inside
 // the regions, passes the edge of one that is a box (a viewport, a plot's frame): the path is
 // not cut, but SVG cuts the band. Other regions are not looked at.
-func bandPasses(w scene.Path, width float64, regs []region) bool {
+func bandPasses(w geom.Path, width float64, regs []region) bool {
 	b := w.Bounds()
 	if !b.NonEmpty {
 		return false
 	}
-	h := scene.Vec{X: width / 2, Y: width / 2}
-	band := scene.Box{NonEmpty: true, Min: b.Min.Sub(h), Max: b.Max.Add(h)}
+	h := geom.Vec{X: width / 2, Y: width / 2}
+	band := geom.Box{NonEmpty: true, Min: b.Min.Sub(h), Max: b.Max.Add(h)}
 	for _, r := range regs {
 		if len(r.paths) == 1 && isBox(r.paths[0]) && !contains(r.box, band) {
 			return true

@@ -1,6 +1,6 @@
 package svg
 
-// From elements to the drawing: each shape's outline is built as a scene.Path in the
+// From elements to the drawing: each shape's outline is built as a geom.Path in the
 // element's own coordinates and mapped by the whole transform down to it (the document's
 // scale and Y flip included), so curves stay exact; then the simplest call that draws it
 // exactly is chosen (a circle stays a circle under a similarity, a rect stays a rect while
@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // Drawing is a read SVG file.
@@ -74,17 +76,17 @@ type Item struct {
 
 // Prim is a shape in scene coordinates: one of the calls cadrun draws with.
 type Prim struct {
-	Call   string      // drawCircle, drawEllipse, drawRect, drawRoundedRect, drawLine, drawPolygon, drawBezier, drawText
-	X, Y   float64     // centre (circle, ellipse, rects) or the text's start
-	W, H   float64     // width and height (rects), radii (ellipse)
-	R      float64     // radius (circle, rounded rect)
-	Points []scene.Vec // drawLine, drawPolygon
-	Path   string      // drawBezier: path data, Y up
-	Text   string      // drawText
-	Size   float64     // font size
-	Align  string      // "", "center", "right"
-	Angle  float64     // the text's rotation in radians, counter-clockwise
-	Font   string      // drawText's font: "" for sans, sans-bold, sans-italic, mono, ...
+	Call   string     // drawCircle, drawEllipse, drawRect, drawRoundedRect, drawLine, drawPolygon, drawBezier, drawText
+	X, Y   float64    // centre (circle, ellipse, rects) or the text's start
+	W, H   float64    // width and height (rects), radii (ellipse)
+	R      float64    // radius (circle, rounded rect)
+	Points []geom.Vec // drawLine, drawPolygon
+	Path   string     // drawBezier: path data, Y up
+	Text   string     // drawText
+	Size   float64    // font size
+	Align  string     // "", "center", "right"
+	Angle  float64    // the text's rotation in radians, counter-clockwise
+	Font   string     // drawText's font: "" for sans, sans-bold, sans-italic, mono, ...
 }
 
 // Placement puts a symbol's group: scaled by (SX, SY), turned by Angle (radians,
@@ -150,7 +152,7 @@ func Read(data []byte, opt Options) (*Drawing, error) {
 		}
 	}
 	sx, sy := c.documentScale(root, units)
-	m := scene.Scaling(sx, -sy) // Y up
+	m := geom.Scaling(sx, -sy) // Y up
 	root0 := initialStyle()
 	root0.diag = c.diag()
 	st := root0.child(root)
@@ -287,7 +289,7 @@ var unsupported = map[string]string{
 }
 
 // children converts e's children, mapped by m, inheriting st.
-func (c *converter) children(e *element, m scene.Affine, st style) ([]*Item, error) {
+func (c *converter) children(e *element, m geom.Affine, st style) ([]*Item, error) {
 	var out []*Item
 	for _, ch := range e.children {
 		it, err := c.element(ch, m, st)
@@ -300,7 +302,7 @@ func (c *converter) children(e *element, m scene.Affine, st style) ([]*Item, err
 }
 
 // element converts one element (and what it holds) to items.
-func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, error) {
+func (c *converter) element(e *element, m geom.Affine, parent style) ([]*Item, error) {
 	// Each element is checked, not every so many: one can stand for a whole symbol's content.
 	if err := c.inTime(e.line); err != nil {
 		return nil, err
@@ -329,10 +331,10 @@ func (c *converter) element(e *element, m scene.Affine, parent style) ([]*Item, 
 		if err != nil {
 			// An attribute SVG cannot read is ignored, as if not given.
 			c.skip(e.name, fmt.Sprintf("malformed transform (line %d: %v): ignored, as SVG ignores it", e.line, err))
-			tm = scene.Identity
+			tm = geom.Identity
 		}
 		if o, ok := c.origin(e); ok {
-			tm = scene.Translation(o).Mul(tm).Mul(scene.Translation(o.Mul(-1)))
+			tm = geom.Translation(o).Mul(tm).Mul(geom.Translation(o.Mul(-1)))
 		}
 		m = m.Mul(tm)
 	}
@@ -471,13 +473,13 @@ func (c *converter) made(it *Item) ([]*Item, error) {
 // nested converts a nested <svg>: its viewBox fitted into its box (x, y, width, height, the
 // size 100% of the viewport it is in by default), which is the viewport of what it holds and
 // cuts off what passes it, as SVG does, unless overflow is visible.
-func (c *converter) nested(e *element, m scene.Affine, st style) ([]*Item, error) {
+func (c *converter) nested(e *element, m geom.Affine, st style) ([]*Item, error) {
 	x, y := c.num(e, "x"), c.num(e, "y")
 	w, h := c.size(e, "width", c.vp[0], st.fontSize), c.size(e, "height", c.vp[1], st.fontSize)
 	if !(w > 0 && h > 0) {
 		return nil, nil // a viewport of no size draws nothing
 	}
-	inner, vp := scene.Translation(scene.Vec{X: x, Y: y}), [2]float64{w, h}
+	inner, vp := geom.Translation(geom.Vec{X: x, Y: y}), [2]float64{w, h}
 	if vb, ok := viewBox(e.attr("viewBox")); ok {
 		inner, _ = fit(vb, e.attr("preserveAspectRatio"), x, y, w, h)
 		vp = [2]float64{vb[2], vb[3]}
@@ -557,7 +559,7 @@ func (c *converter) restore(k counts) {
 	c.d.Skipped, c.d.Kinds, c.drawn, c.d.Segments, c.d.ShapeBytes, c.dashes = k.skipped, k.kinds, k.drawn, k.segments, k.shapeBytes, k.dashes
 }
 
-func (c *converter) group(e *element, m scene.Affine, st style) ([]*Item, error) {
+func (c *converter) group(e *element, m geom.Affine, st style) ([]*Item, error) {
 	kids, err := c.children(e, m, st)
 	if err != nil || len(kids) == 0 {
 		return nil, err
@@ -604,8 +606,8 @@ func (c *converter) num(e *element, name string) float64 {
 
 // outline is a basic shape's or a path's outline in its own coordinates; nil (with a note)
 // when it draws nothing.
-func (c *converter) outline(e *element, st style) (scene.Path, error) {
-	var p scene.Path
+func (c *converter) outline(e *element, st style) (geom.Path, error) {
+	var p geom.Path
 	switch e.name {
 	case "path":
 		return c.pathData(e, e.attr("d"))
@@ -625,21 +627,21 @@ func (c *converter) outline(e *element, st style) (scene.Path, error) {
 		}
 		rx, ry = math.Max(0, math.Min(rx, w/2)), math.Max(0, math.Min(ry, h/2))
 		if rx == 0 || ry == 0 {
-			p.Polyline([]scene.Vec{{X: x, Y: y}, {X: x + w, Y: y}, {X: x + w, Y: y + h}, {X: x, Y: y + h}}, true)
+			p.Polyline([]geom.Vec{{X: x, Y: y}, {X: x + w, Y: y}, {X: x + w, Y: y + h}, {X: x, Y: y + h}}, true)
 			return p, nil
 		}
 		// Clockwise as seen (Y down), corners as quarter ellipses.
 		corner := func(cx, cy, t0 float64) {
-			p.ArcTo(scene.Vec{X: cx, Y: cy}, scene.Vec{X: rx}, scene.Vec{Y: ry}, t0, t0+math.Pi/2)
+			p.ArcTo(geom.Vec{X: cx, Y: cy}, geom.Vec{X: rx}, geom.Vec{Y: ry}, t0, t0+math.Pi/2)
 		}
-		p.MoveTo(scene.Vec{X: x + rx, Y: y})
-		p.LineTo(scene.Vec{X: x + w - rx, Y: y})
+		p.MoveTo(geom.Vec{X: x + rx, Y: y})
+		p.LineTo(geom.Vec{X: x + w - rx, Y: y})
 		corner(x+w-rx, y+ry, -math.Pi/2)
-		p.LineTo(scene.Vec{X: x + w, Y: y + h - ry})
+		p.LineTo(geom.Vec{X: x + w, Y: y + h - ry})
 		corner(x+w-rx, y+h-ry, 0)
-		p.LineTo(scene.Vec{X: x + rx, Y: y + h})
+		p.LineTo(geom.Vec{X: x + rx, Y: y + h})
 		corner(x+rx, y+h-ry, math.Pi/2)
-		p.LineTo(scene.Vec{X: x, Y: y + ry})
+		p.LineTo(geom.Vec{X: x, Y: y + ry})
 		corner(x+rx, y+ry, math.Pi)
 		p.Close()
 		return p, nil
@@ -653,18 +655,18 @@ func (c *converter) outline(e *element, st style) (scene.Path, error) {
 			c.skip(e.name, "radius not positive")
 			return nil, nil
 		}
-		p.MoveTo(scene.Vec{X: cx + rx, Y: cy})
-		p.ArcTo(scene.Vec{X: cx, Y: cy}, scene.Vec{X: rx}, scene.Vec{Y: ry}, 0, 2*math.Pi)
+		p.MoveTo(geom.Vec{X: cx + rx, Y: cy})
+		p.ArcTo(geom.Vec{X: cx, Y: cy}, geom.Vec{X: rx}, geom.Vec{Y: ry}, 0, 2*math.Pi)
 		p.Close()
 		return p, nil
 	case "line":
-		a := scene.Vec{X: c.num(e, "x1"), Y: c.num(e, "y1")}
-		b := scene.Vec{X: c.num(e, "x2"), Y: c.num(e, "y2")}
+		a := geom.Vec{X: c.num(e, "x1"), Y: c.num(e, "y1")}
+		b := geom.Vec{X: c.num(e, "x2"), Y: c.num(e, "y2")}
 		if a == b {
 			c.skip(e.name, "zero length")
 			return nil, nil
 		}
-		p.Polyline([]scene.Vec{a, b}, false)
+		p.Polyline([]geom.Vec{a, b}, false)
 		return p, nil
 	case "polyline", "polygon":
 		v := e.attr("points")
@@ -679,9 +681,9 @@ func (c *converter) outline(e *element, st style) (scene.Path, error) {
 		if len(n)/2 > c.lim.MaxPathSegments {
 			return nil, &LineError{e.line, fmt.Errorf("%w: %d points, over the %d-segment limit on one path (MaxPathSegments)", ErrLimit, len(n)/2, c.lim.MaxPathSegments)}
 		}
-		pts := make([]scene.Vec, 0, len(n)/2)
+		pts := make([]geom.Vec, 0, len(n)/2)
 		for i := 0; i+1 < len(n); i += 2 {
-			pts = append(pts, scene.Vec{X: n[i], Y: n[i+1]})
+			pts = append(pts, geom.Vec{X: n[i], Y: n[i+1]})
 		}
 		if len(pts) < 2 {
 			c.skip(e.name, "fewer than 2 points")
@@ -695,7 +697,7 @@ func (c *converter) outline(e *element, st style) (scene.Path, error) {
 }
 
 // pathData parses a d attribute within the limits; malformed data is refused with its line.
-func (c *converter) pathData(e *element, d string) (scene.Path, error) {
+func (c *converter) pathData(e *element, d string) (geom.Path, error) {
 	if len(d) > c.lim.MaxPathBytes {
 		return nil, &LineError{e.line, fmt.Errorf("%w: the path data is %d bytes, over the %d-byte limit on one path (MaxPathBytes)", ErrLimit, len(d), c.lim.MaxPathBytes)}
 	}
@@ -712,7 +714,7 @@ func (c *converter) pathData(e *element, d string) (scene.Path, error) {
 		c.skip(e.name, "empty path data")
 		return nil, nil
 	}
-	p, err := scene.ParsePathDataPrefix(d)
+	p, err := geom.ParsePathDataPrefix(d)
 	if err != nil {
 		// SVG draws a path up to the first error in its data.
 		c.skip(e.name, fmt.Sprintf("malformed d (line %d: %v): drawn up to the error, as SVG draws it", e.line, err))
@@ -730,10 +732,10 @@ func (c *converter) pathData(e *element, d string) (scene.Path, error) {
 
 // dropLoneMoves drops each move that no segment follows (M 30 40 M 50 60, or a move at the
 // end), which SVG draws as nothing and cadrun would draw as a dot.
-func dropLoneMoves(p scene.Path) scene.Path {
+func dropLoneMoves(p geom.Path) geom.Path {
 	out := p[:0]
 	for i, s := range p {
-		if s.Kind == scene.SegMove && (i+1 == len(p) || p[i+1].Kind == scene.SegMove) {
+		if s.Kind == geom.SegMove && (i+1 == len(p) || p[i+1].Kind == geom.SegMove) {
 			continue
 		}
 		out = append(out, s)
@@ -742,7 +744,7 @@ func dropLoneMoves(p scene.Path) scene.Path {
 }
 
 // shape makes the item for an outline p of element e mapped by m.
-func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *Item {
+func (c *converter) shape(e *element, p geom.Path, m geom.Affine, st style) *Item {
 	it := &Item{Kind: Shape, Element: e.name, Line: e.line, ID: label(e), Fill: st.fillColor(), Stroke: st.strokeColor()}
 	if st.contextPaint != "" {
 		c.skip(e.name, st.contextPaint+" is drawn as none: context paints are not followed")
@@ -771,7 +773,7 @@ func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *I
 	it.Prim = c.prim(e, p, m, st)
 	if c.ext != nil && (it.Fill != nil || it.Stroke != nil) {
 		b := p.Transform(m).Bounds()
-		pad := scene.Vec{X: it.Width / 2, Y: it.Width / 2}
+		pad := geom.Vec{X: it.Width / 2, Y: it.Width / 2}
 		c.ext.box.Extend(b.Min.Sub(pad))
 		c.ext.box.Extend(b.Max.Add(pad))
 	}
@@ -781,7 +783,7 @@ func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *I
 		c.skip(e.name, "paint-order stroke before fill is drawn fill, then stroke")
 	}
 	if it.Linetype != "" {
-		n := p.Transform(m).DashCount(scene.Dashes(it.Linetype, it.LinetypeScale))
+		n := p.Transform(m).DashCount(drafting.Dashes(it.Linetype, it.LinetypeScale))
 		if c.dashes+n > scene.MaxDashSegments {
 			it.Linetype, it.LinetypeScale = "", 0
 			c.skip(e.name, fmt.Sprintf("a dashed stroke is drawn solid: the drawing's dashes would pass the scene's %d (MaxDashSegments)", scene.MaxDashSegments))
@@ -793,7 +795,7 @@ func (c *converter) shape(e *element, p scene.Path, m scene.Affine, st style) *I
 }
 
 // prim chooses the call that draws p mapped by m exactly.
-func (c *converter) prim(e *element, p scene.Path, m scene.Affine, st style) Prim {
+func (c *converter) prim(e *element, p geom.Path, m geom.Affine, st style) Prim {
 	w := p.Transform(m)
 	kx, ky, aligned := axisScale(m)
 	switch e.name {
@@ -821,16 +823,16 @@ func (c *converter) prim(e *element, p scene.Path, m scene.Affine, st style) Pri
 			}
 		}
 		if rx, ry := c.cornerRadii(e, st); rx == 0 || ry == 0 { // turned or skewed: its corners
-			var pts []scene.Vec
+			var pts []geom.Vec
 			for _, s := range w[:4] {
 				pts = append(pts, s.P[0])
 			}
 			return Prim{Call: "drawPolygon", Points: pts}
 		}
 	case "line", "polyline", "polygon":
-		var pts []scene.Vec
+		var pts []geom.Vec
 		for _, s := range w {
-			if s.Kind == scene.SegMove || s.Kind == scene.SegLine {
+			if s.Kind == geom.SegMove || s.Kind == geom.SegLine {
 				pts = append(pts, s.P[0])
 			}
 		}
@@ -865,7 +867,7 @@ func tooSmall(p Prim) bool {
 }
 
 // tooSmallBox tells that a line's or a path's points are all written as one point.
-func tooSmallBox(b scene.Box) bool {
+func tooSmallBox(b geom.Box) bool {
 	d := b.Size()
 	return Num(d.X) == "0" && Num(d.Y) == "0"
 }
@@ -886,7 +888,7 @@ func (c *converter) cornerRadii(e *element, st style) (float64, float64) {
 
 // axisScale tells whether m keeps axes axis-aligned (no rotation but by quarter turns, no
 // skew), and by how much it scales the x and y of the element's own coordinates.
-func axisScale(m scene.Affine) (kx, ky float64, ok bool) {
+func axisScale(m geom.Affine) (kx, ky float64, ok bool) {
 	// A turn by a quarter leaves 6e-17 where its cosine is 0.
 	tiny := 1e-12 * m.MaxScale()
 	for _, v := range []*float64{&m.A, &m.B, &m.C, &m.D} {
@@ -905,7 +907,7 @@ func axisScale(m scene.Affine) (kx, ky float64, ok bool) {
 
 // use places what a <use> references: a Symbol placed by its group when the placement has
 // no skew, else the referenced content drawn in place with the whole transform.
-func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
+func (c *converter) use(e *element, m geom.Affine, st style) ([]*Item, error) {
 	ref := strings.TrimSpace(e.attr("href"))
 	id, ok := strings.CutPrefix(ref, "#")
 	target := c.ids[id]
@@ -924,10 +926,10 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	}
 	c.uses, c.useLines = append(c.uses, id), append(c.useLines, e.line)
 	defer func() { c.uses, c.useLines = c.uses[:len(c.uses)-1], c.useLines[:len(c.useLines)-1] }()
-	m = m.Mul(scene.Translation(scene.Vec{X: c.num(e, "x"), Y: c.num(e, "y")}))
+	m = m.Mul(geom.Translation(geom.Vec{X: c.num(e, "x"), Y: c.num(e, "y")}))
 	// What the symbol's own content is drawn in: its viewBox fitted to the use's size.
 	// A symbol's size is the <use>'s, else its own, else 100% of the viewport.
-	var inner scene.Affine = scene.Identity
+	var inner geom.Affine = geom.Identity
 	var vpW, vpH float64
 	if target.name == "symbol" {
 		vpW = c.size(e, "width", c.size(target, "width", c.vp[0], st.fontSize), st.fontSize)
@@ -940,7 +942,7 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 		}
 	}
 	full := m.Mul(inner)
-	flip := scene.Scaling(1, -1)
+	flip := geom.Scaling(1, -1)
 	_, _, _, ok = similarity(full)
 	if !ok || len(c.clips) > 0 {
 		// A skewed placement cannot be a group's transform, and a clip cuts shapes where
@@ -971,18 +973,18 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 	if inv, ok := inner.Invert(); ok && target.name == "symbol" && clips(target) {
 		// The viewport this <use> gives the symbol, in the symbol's own coordinates: what the
 		// symbol draws past it is cut off by a symbol of its own, drawn inside it.
-		if vr := rectBox(inv, 0, 0, vpW, vpH); sym.ext.overflows(rectBox(scene.Scaling(sym.Scale, -sym.Scale), vr.Min.X, vr.Min.Y, vr.Max.X-vr.Min.X, vr.Max.Y-vr.Min.Y)) {
+		if vr := rectBox(inv, 0, 0, vpW, vpH); sym.ext.overflows(rectBox(geom.Scaling(sym.Scale, -sym.Scale), vr.Min.X, vr.Min.Y, vr.Max.X-vr.Min.X, vr.Max.Y-vr.Min.Y)) {
 			if sym, err = c.symbol(target, id, st, scale, &vr); err != nil || sym == nil {
 				return nil, err
 			}
 			cut = true
 		}
 	}
-	place := full.Mul(flip).Mul(scene.Scaling(1/sym.Scale, 1/sym.Scale))
+	place := full.Mul(flip).Mul(geom.Scaling(1/sym.Scale, 1/sym.Scale))
 	if c.ext != nil {
 		// What the placed symbol covers, for the viewport the <use> is in.
 		view := rectBox(m, 0, 0, vpW, vpH)
-		var b scene.Box
+		var b geom.Box
 		switch x := sym.ext; {
 		case x.unknown && cut:
 			b = view
@@ -1006,7 +1008,7 @@ func (c *converter) use(e *element, m scene.Affine, st style) ([]*Item, error) {
 
 // content converts what a <use> shows of target: a symbol's or svg's children, else the
 // element itself.
-func (c *converter) content(target *element, m scene.Affine, st style) ([]*Item, error) {
+func (c *converter) content(target *element, m geom.Affine, st style) ([]*Item, error) {
 	if target.name == "symbol" {
 		st.diag = c.diag()
 		return c.children(target, m, st.child(target))
@@ -1017,7 +1019,7 @@ func (c *converter) content(target *element, m scene.Affine, st style) ([]*Item,
 // symbol is the Symbol drawing target with the style a <use> passes down, cut to viewport
 // vp (in the symbol's own coordinates) when not nil: built once for each, at the scale of the
 // first <use> that places it.
-func (c *converter) symbol(target *element, id string, st style, scale float64, vp *scene.Box) (*Symbol, error) {
+func (c *converter) symbol(target *element, id string, st style, scale float64, vp *geom.Box) (*Symbol, error) {
 	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s|%s|%s", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
 		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, st.anchor, st.baseline, fontOf(st))
 	if vp != nil {
@@ -1038,14 +1040,14 @@ func (c *converter) symbol(target *element, id string, st style, scale float64, 
 	c.ext = ext
 	c.clips = nil // a symbol is placed only outside clips; its own content's clips are its own
 	if vp != nil {
-		c.clips = []region{frame(scene.Scaling(scale, -scale), vp.Min.X, vp.Min.Y, vp.Max.X-vp.Min.X, vp.Max.Y-vp.Min.Y)}
+		c.clips = []region{frame(geom.Scaling(scale, -scale), vp.Min.X, vp.Min.Y, vp.Max.X-vp.Min.X, vp.Max.Y-vp.Min.Y)}
 	}
 	if target.name == "symbol" {
 		if vb, ok := viewBox(target.attr("viewBox")); ok {
 			c.vp = [2]float64{vb[2], vb[3]}
 		}
 	}
-	items, err = c.content(target, scene.Scaling(scale, -scale), st)
+	items, err = c.content(target, geom.Scaling(scale, -scale), st)
 	c.vp, c.ext, c.clips = outerVP, outerExt, outerClips
 	symKinds := c.d.Kinds
 	c.d.Kinds = kinds

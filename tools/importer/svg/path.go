@@ -1,6 +1,6 @@
 package svg
 
-// Path data for drawBezier, written from a scene.Path already in scene coordinates (Y up):
+// Path data for drawBezier, written from a geom.Path already in scene coordinates (Y up):
 // absolute commands only, arcs as A commands of at most half a turn each (so the large-arc
 // flag is always 0), numbers to 12 significant digits.
 
@@ -9,15 +9,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // pathString writes p as SVG path data in its own frame, Y up: sweep flag 1 is
 // counter-clockwise, as drawBezier reads it.
-func pathString(p scene.Path) string {
+func pathString(p geom.Path) string {
 	var b strings.Builder
-	var cur scene.Vec
-	cmd := func(c byte, pts ...scene.Vec) {
+	var cur geom.Vec
+	cmd := func(c byte, pts ...geom.Vec) {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
@@ -29,24 +29,24 @@ func pathString(p scene.Path) string {
 			b.WriteString(Num(q.Y))
 		}
 	}
-	var first scene.Vec
+	var first geom.Vec
 	for _, s := range p {
 		switch s.Kind {
-		case scene.SegMove:
+		case geom.SegMove:
 			cmd('M', s.P[0])
 			first = s.P[0]
-		case scene.SegLine:
+		case geom.SegLine:
 			cmd('L', s.P[0])
-		case scene.SegQuad:
+		case geom.SegQuad:
 			cmd('Q', s.P[0], s.P[1])
-		case scene.SegCubic:
+		case geom.SegCubic:
 			cmd('C', s.P[0], s.P[1], s.P[2])
-		case scene.SegArc:
+		case geom.SegArc:
 			if start := s.ArcPoint(s.T0); start.Sub(cur).Len() > 1e-9*(1+start.Len()) {
 				cmd('L', start)
 			}
 			arc(&b, s, cmd)
-		case scene.SegClose:
+		case geom.SegClose:
 			cmd('Z')
 			cur = first
 			continue
@@ -57,7 +57,7 @@ func pathString(p scene.Path) string {
 }
 
 // arc writes an elliptical arc segment as A commands of at most half a turn.
-func arc(b *strings.Builder, s scene.Seg, cmd func(byte, ...scene.Vec)) {
+func arc(b *strings.Builder, s geom.Seg, cmd func(byte, ...geom.Vec)) {
 	u, v := s.P[1], s.P[2]
 	// The semi-axes and orientation of c + u cos t + v sin t: the singular values and left
 	// singular vector of the matrix [u v].

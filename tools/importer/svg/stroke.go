@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // dashArray reads stroke-dasharray: lengths in user units (a percentage of diag), repeated once when their count
@@ -70,7 +72,7 @@ func linetypeOf(a []float64) (name string, scale float64, exact bool) {
 	for _, v := range a {
 		sum += v
 	}
-	for _, lt := range scene.Linetypes {
+	for _, lt := range drafting.Linetypes {
 		if len(lt.Pattern) != len(a) {
 			continue
 		}
@@ -96,7 +98,7 @@ func linetypeOf(a []float64) (name string, scale float64, exact bool) {
 	default:
 		name = "phantom"
 	}
-	lt, _ := scene.LookupLinetype(name)
+	lt, _ := drafting.LookupLinetype(name)
 	total := 0.0
 	for _, v := range lt.Pattern {
 		total += math.Abs(v)
@@ -115,7 +117,7 @@ func dashList(a []float64) string {
 
 // dash gives it the linetype of the style's dash array, its lengths mapped by m (at its
 // mean scale), noting a pattern drawn as its nearest and an offset not applied.
-func (c *converter) dash(e *element, it *Item, m scene.Affine, st style) {
+func (c *converter) dash(e *element, it *Item, m geom.Affine, st style) {
 	if st.dashes == nil || it.Stroke == nil {
 		return
 	}
@@ -138,13 +140,13 @@ func (c *converter) dash(e *element, it *Item, m scene.Affine, st style) {
 
 // ends tells whether path p has an open subpath (whose ends SVG caps) and a corner (a join
 // where the direction turns, a closed subpath's own included).
-func ends(p scene.Path) (open, corner bool) {
-	var start, cur scene.Vec
-	var first, last scene.Vec // the subpath's first direction and the last one drawn
+func ends(p geom.Path) (open, corner bool) {
+	var start, cur geom.Vec
+	var first, last geom.Vec // the subpath's first direction and the last one drawn
 	// drawn: a direction was drawn in the subpath; segs: a segment followed its move (one
 	// of no length is a dot, capped in cadrun and in SVG alike, but drawn as nothing by butt)
 	drawn, segs := false, false
-	turn := func(a, b scene.Vec) bool {
+	turn := func(a, b geom.Vec) bool {
 		la, lb := a.Len(), b.Len()
 		if la == 0 || lb == 0 {
 			return false
@@ -152,7 +154,7 @@ func ends(p scene.Path) (open, corner bool) {
 		cross, dot := (a.X*b.Y-a.Y*b.X)/(la*lb), (a.X*b.X+a.Y*b.Y)/(la*lb)
 		return math.Abs(cross) > 1e-9 || dot < 0
 	}
-	join := func(in, out scene.Vec) {
+	join := func(in, out geom.Vec) {
 		if !drawn {
 			first = in
 		} else if turn(last, in) {
@@ -162,20 +164,20 @@ func ends(p scene.Path) (open, corner bool) {
 	}
 	for _, s := range p {
 		switch s.Kind {
-		case scene.SegMove:
+		case geom.SegMove:
 			open = open || segs
 			start, cur, drawn, segs = s.P[0], s.P[0], false, false
 			continue
-		case scene.SegLine:
+		case geom.SegLine:
 			if d := s.P[0].Sub(cur); d.Len() > 0 {
 				join(d, d)
 			}
-		case scene.SegQuad:
+		case geom.SegQuad:
 			join(firstNonZero(s.P[0].Sub(cur), s.P[1].Sub(cur)), firstNonZero(s.P[1].Sub(s.P[0]), s.P[1].Sub(cur)))
-		case scene.SegCubic:
+		case geom.SegCubic:
 			join(firstNonZero(s.P[0].Sub(cur), s.P[1].Sub(cur), s.P[2].Sub(cur)),
 				firstNonZero(s.P[2].Sub(s.P[1]), s.P[2].Sub(s.P[0]), s.P[2].Sub(cur)))
-		case scene.SegArc:
+		case geom.SegArc:
 			if a := s.ArcPoint(s.T0); a.Sub(cur).Len() > 1e-9*(1+a.Len()) {
 				join(a.Sub(cur), a.Sub(cur))
 			}
@@ -183,11 +185,11 @@ func ends(p scene.Path) (open, corner bool) {
 			if s.T1 < s.T0 {
 				sign = -1
 			}
-			tangent := func(t float64) scene.Vec {
+			tangent := func(t float64) geom.Vec {
 				return s.P[1].Mul(-math.Sin(t) * sign).Add(s.P[2].Mul(math.Cos(t) * sign))
 			}
 			join(tangent(s.T0), tangent(s.T1))
-		case scene.SegClose:
+		case geom.SegClose:
 			if d := start.Sub(cur); d.Len() > 0 {
 				join(d, d)
 			}
@@ -204,18 +206,18 @@ func ends(p scene.Path) (open, corner bool) {
 	return open || segs, corner
 }
 
-func firstNonZero(vs ...scene.Vec) scene.Vec {
+func firstNonZero(vs ...geom.Vec) geom.Vec {
 	for _, v := range vs {
 		if v.Len() > 0 {
 			return v
 		}
 	}
-	return scene.Vec{}
+	return geom.Vec{}
 }
 
 // capsAndJoins gives the item the stroke's caps and joins where the outline p has ends or
 // corners to show them, and notes the joins cadrun draws otherwise than SVG.
-func (c *converter) capsAndJoins(e *element, it *Item, p scene.Path, st style) {
+func (c *converter) capsAndJoins(e *element, it *Item, p geom.Path, st style) {
 	if it.Stroke == nil || it.Width == 0 {
 		return // none, or a hairline, whose ends and corners do not show
 	}

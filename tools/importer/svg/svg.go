@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // Limits bound what a file may ask of the reader. The zero value of a field means its
@@ -44,7 +44,7 @@ type Limits struct {
 // bytes of it (" L 0 0", or " M 0 0 Z" for two), so such a module holds fewer than 130,000
 // and a conversion of over 200,000 could only end in a module refused.
 var DefaultLimits = Limits{MaxBytes: 20 << 20, MaxElements: 200_000, MaxDepth: 64,
-	MaxPathBytes: scene.MaxPathDataBytes, MaxPathSegments: scene.MaxPathSegments,
+	MaxPathBytes: geom.MaxPathDataBytes, MaxPathSegments: geom.MaxPathSegments,
 	MaxUseDepth: 16, MaxDrawn: 100_000, MaxSegments: 200_000,
 	MaxShapeBytes: runtime.DefaultLimits.MaxSourceBytes, MaxTime: 5 * time.Second}
 

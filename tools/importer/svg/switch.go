@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // svg11Features are the SVG 1.1 feature strings a requiredFeatures test finds drawn: what the
@@ -29,7 +29,7 @@ func init() {
 }
 
 // switchGroup draws the first child of a <switch> whose conditions hold, as a group.
-func (c *converter) switchGroup(e *element, m scene.Affine, st style) ([]*Item, error) {
+func (c *converter) switchGroup(e *element, m geom.Affine, st style) ([]*Item, error) {
 	for _, ch := range e.children {
 		if ch.name == textNode || ch.space != "" && ch.space != "http://www.w3.org/2000/svg" || ignored[ch.name] {
 			continue // not a child a switch chooses among: text, metadata, definitions

@@ -16,7 +16,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 )
 
 // textChar is one character of a text after white space is handled, and the span that holds it.
@@ -50,7 +51,7 @@ type textRun struct {
 // fontMetrics are cadrun's sans-serif's, per em: what the baselines SVG names sit at.
 var fontMetrics = sync.OnceValue(func() (m struct{ ascent, descent, xHeight float64 }) {
 	m.ascent, m.descent, m.xHeight = 0.928, 0.236, 0.547 // DejaVu Sans, should the font not load
-	if l, err := scene.LayoutText("x", 1, scene.AlignLeft, ""); err == nil {
+	if l, err := text.LayoutString("x", 1, text.AlignLeft, ""); err == nil {
 		m.ascent, m.descent = l.Ascent, l.Descent
 		if b := l.Path.Bounds(); b.NonEmpty {
 			m.xHeight = b.Max.Y
@@ -136,14 +137,14 @@ func familyNote(st style) string {
 // advance is the width cadrun's font advances by over s at size; an estimate of 0.6 em a
 // character where the font cannot lay it out.
 func advance(s string, size float64, st style) float64 {
-	if l, err := scene.MeasureText(s, size, fontOf(st)); err == nil {
+	if l, err := text.MeasureString(s, size, fontOf(st)); err == nil {
 		return l.Width
 	}
 	return 0.6 * size * float64(utf8.RuneCountInString(s))
 }
 
 // text makes the drawText items of a <text>: one when it is one run, else a group of them.
-func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) {
+func (c *converter) text(e *element, m geom.Affine, st style) ([]*Item, error) {
 	chars := make([]textChar, 0, textBytes(e)) // a character a byte, at most
 	var spans []textSpan
 	c.textChars(e, st, false, &chars, &spans)
@@ -340,7 +341,7 @@ func (c *converter) text(e *element, m scene.Affine, st style) ([]*Item, error) 
 			if !known {
 				c.skip(spans[r.span].e.name, "baseline "+clip(sst.baseline)+" is drawn on the alphabetic baseline")
 			}
-			at := m.Apply(scene.Vec{X: x, Y: r.y + shift*sst.fontSize})
+			at := m.Apply(geom.Vec{X: x, Y: r.y + shift*sst.fontSize})
 			it := &Item{Kind: Shape, Element: e.name, Line: spans[r.span].e.line, Fill: sst.fillColor(), Stroke: sst.strokeColor(),
 				Prim: Prim{Call: "drawText", X: at.X, Y: at.Y, Text: text, Size: sst.fontSize * math.Abs(sx), Align: align, Angle: angle,
 					Font: fontOf(sst)}}
@@ -410,12 +411,12 @@ func (c *converter) clipText(e *element, it *Item) bool {
 }
 
 // textOutline is the outline of a drawText's glyphs where it draws them.
-func textOutline(p Prim) (scene.Path, error) {
-	l, err := scene.LayoutText(p.Text, p.Size, scene.TextAlign(cmp.Or(p.Align, "left")), cmp.Or(p.Font, "sans"))
+func textOutline(p Prim) (geom.Path, error) {
+	l, err := text.LayoutString(p.Text, p.Size, text.Align(cmp.Or(p.Align, "left")), cmp.Or(p.Font, "sans"))
 	if err != nil {
 		return nil, err
 	}
-	return l.Path.Transform(scene.Translation(scene.Vec{X: p.X, Y: p.Y}).Mul(scene.Rotation(p.Angle))), nil
+	return l.Path.Transform(geom.Translation(geom.Vec{X: p.X, Y: p.Y}).Mul(geom.Rotation(p.Angle))), nil
 }
 
 // glyph is a character at a size in a font, whose advance converter.glyphAdvance keeps.

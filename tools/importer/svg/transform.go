@@ -9,12 +9,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // parseTransform reads a transform list into one affine map (in SVG's own coordinates).
-func parseTransform(v string) (scene.Affine, error) {
-	m := scene.Identity
+func parseTransform(v string) (geom.Affine, error) {
+	m := geom.Identity
 	s := strings.TrimSpace(v)
 	for s != "" {
 		open := strings.IndexByte(s, '(')
@@ -38,7 +38,7 @@ func parseTransform(v string) (scene.Affine, error) {
 }
 
 // transformOf is one transform function's map.
-func transformOf(name string, a []float64) (scene.Affine, error) {
+func transformOf(name string, a []float64) (geom.Affine, error) {
 	want := func(counts ...int) error {
 		for _, c := range counts {
 			if len(a) == c {
@@ -51,45 +51,45 @@ func transformOf(name string, a []float64) (scene.Affine, error) {
 	switch name {
 	case "matrix":
 		if err := want(6); err != nil {
-			return scene.Affine{}, err
+			return geom.Affine{}, err
 		}
-		return scene.Affine{A: a[0], B: a[1], C: a[2], D: a[3], E: a[4], F: a[5]}, nil
+		return geom.Affine{A: a[0], B: a[1], C: a[2], D: a[3], E: a[4], F: a[5]}, nil
 	case "translate":
 		if err := want(1, 2); err != nil {
-			return scene.Affine{}, err
+			return geom.Affine{}, err
 		}
 		a = append(a, 0)
-		return scene.Translation(scene.Vec{X: a[0], Y: a[1]}), nil
+		return geom.Translation(geom.Vec{X: a[0], Y: a[1]}), nil
 	case "scale":
 		if err := want(1, 2); err != nil {
-			return scene.Affine{}, err
+			return geom.Affine{}, err
 		}
 		if len(a) == 1 {
 			a = append(a, a[0])
 		}
-		return scene.Scaling(a[0], a[1]), nil
+		return geom.Scaling(a[0], a[1]), nil
 	case "rotate":
 		if err := want(1, 3); err != nil {
-			return scene.Affine{}, err
+			return geom.Affine{}, err
 		}
-		r := scene.Rotation(rad(a[0])) // Y down: positive angles turn clockwise as seen
+		r := geom.Rotation(rad(a[0])) // Y down: positive angles turn clockwise as seen
 		if len(a) == 3 {
-			c := scene.Vec{X: a[1], Y: a[2]}
-			r = scene.Translation(c).Mul(r).Mul(scene.Translation(c.Mul(-1)))
+			c := geom.Vec{X: a[1], Y: a[2]}
+			r = geom.Translation(c).Mul(r).Mul(geom.Translation(c.Mul(-1)))
 		}
 		return r, nil
 	case "skewX":
 		if err := want(1); err != nil {
-			return scene.Affine{}, err
+			return geom.Affine{}, err
 		}
-		return scene.Affine{A: 1, C: math.Tan(rad(a[0])), D: 1}, nil
+		return geom.Affine{A: 1, C: math.Tan(rad(a[0])), D: 1}, nil
 	case "skewY":
 		if err := want(1); err != nil {
-			return scene.Affine{}, err
+			return geom.Affine{}, err
 		}
-		return scene.Affine{A: 1, B: math.Tan(rad(a[0])), D: 1}, nil
+		return geom.Affine{A: 1, B: math.Tan(rad(a[0])), D: 1}, nil
 	}
-	return scene.Affine{}, fmt.Errorf("unknown transform %q (matrix, translate, scale, rotate, skewX, skewY)", name)
+	return geom.Affine{}, fmt.Errorf("unknown transform %q (matrix, translate, scale, rotate, skewX, skewY)", name)
 }
 
 // numbers reads a list of numbers separated by spaces and commas.
@@ -147,7 +147,7 @@ func clip(s string) string {
 // similarity splits m's linear part into a rotation, then scales (sx, sy), when its columns
 // are orthogonal (no skew): m = R(angle)·S(sx, sy) plus the translation. sy is negative for a
 // mirror.
-func similarity(m scene.Affine) (sx, sy, angle float64, ok bool) {
+func similarity(m geom.Affine) (sx, sy, angle float64, ok bool) {
 	sx, sy = math.Hypot(m.A, m.B), math.Hypot(m.C, m.D)
 	if sx == 0 || sy == 0 || math.Abs(m.A*m.C+m.B*m.D) > 1e-12*sx*sy {
 		return 0, 0, 0, false
@@ -161,13 +161,13 @@ func similarity(m scene.Affine) (sx, sy, angle float64, ok bool) {
 // origin reads transform-origin, the point the element's transform is about: one or two
 // lengths, percentages of the viewport (SVG's reference box) or keywords (left, center,
 // right, top, bottom), a missing one the centre; false when absent or unreadable (noted).
-func (c *converter) origin(e *element) (scene.Vec, bool) {
+func (c *converter) origin(e *element) (geom.Vec, bool) {
 	if _, ok := e.attrs["transform-origin"]; !ok && !strings.Contains(e.attr("style"), "transform-origin") {
-		return scene.Vec{}, false // most transforms have none: no need to read the style again
+		return geom.Vec{}, false // most transforms have none: no need to read the style again
 	}
 	v, ok := properties(e)["transform-origin"]
 	if !ok || v == "" {
-		return scene.Vec{}, false
+		return geom.Vec{}, false
 	}
 	f := strings.Fields(v)
 	if len(f) == 1 {
@@ -197,9 +197,9 @@ func (c *converter) origin(e *element) (scene.Vec, bool) {
 				o[i] = l
 			} else {
 				c.skip(e.name, fmt.Sprintf("transform-origin %q not understood, taken as 0 0", clip(v)))
-				return scene.Vec{}, false
+				return geom.Vec{}, false
 			}
 		}
 	}
-	return scene.Vec{X: o[0], Y: o[1]}, true
+	return geom.Vec{X: o[0], Y: o[1]}, true
 }

@@ -11,12 +11,12 @@ package svg
 import (
 	"strings"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // fit maps a viewBox into a box of width w and height h at (x, y) by preserveAspectRatio
 // par ("" is xMidYMid meet); slice tells that the viewBox overflows the box (slice, or none).
-func fit(vb [4]float64, par string, x, y, w, h float64) (m scene.Affine, slice bool) {
+func fit(vb [4]float64, par string, x, y, w, h float64) (m geom.Affine, slice bool) {
 	f := strings.Fields(par)
 	if len(f) > 0 && f[0] == "defer" {
 		f = f[1:]
@@ -30,7 +30,7 @@ func fit(vb [4]float64, par string, x, y, w, h float64) (m scene.Affine, slice b
 	}
 	sx, sy := w/vb[2], h/vb[3]
 	if align == "none" {
-		return scene.Affine{A: sx, D: sy, E: x - vb[0]*sx, F: y - vb[1]*sy}, false
+		return geom.Affine{A: sx, D: sy, E: x - vb[0]*sx, F: y - vb[1]*sy}, false
 	}
 	s := min(sx, sy)
 	if mode == "slice" {
@@ -51,7 +51,7 @@ func fit(vb [4]float64, par string, x, y, w, h float64) (m scene.Affine, slice b
 	}
 	tx := x + pos(ax, w-vb[2]*s) - vb[0]*s
 	ty := y + pos(ay, h-vb[3]*s) - vb[1]*s
-	return scene.Affine{A: s, D: s, E: tx, F: ty}, mode == "slice" && sx != sy
+	return geom.Affine{A: s, D: s, E: tx, F: ty}, mode == "slice" && sx != sy
 }
 
 // size reads a viewport's width or height attribute: a length, or a percentage of the
@@ -88,13 +88,13 @@ func (c *converter) percent(v string, of float64) (float64, bool) {
 // fits it is not cut; unknown when it holds text, or a symbol holding text, whose extent the
 // reader does not work out.
 type extent struct {
-	box     scene.Box
+	box     geom.Box
 	unknown bool
 }
 
 // overflows tells whether what was drawn in a viewport passes the box r (the viewport's
 // corners in scene coordinates), by more than a millionth of its size or of the drawing's.
-func (x *extent) overflows(r scene.Box) bool {
+func (x *extent) overflows(r geom.Box) bool {
 	if x.unknown {
 		return true
 	}
@@ -107,9 +107,9 @@ func (x *extent) overflows(r scene.Box) bool {
 }
 
 // rectBox is the box of the rectangle (x, y, w, h) mapped by m.
-func rectBox(m scene.Affine, x, y, w, h float64) scene.Box {
-	var p scene.Path
-	p.Polyline([]scene.Vec{{X: x, Y: y}, {X: x + w, Y: y}, {X: x + w, Y: y + h}, {X: x, Y: y + h}}, true)
+func rectBox(m geom.Affine, x, y, w, h float64) geom.Box {
+	var p geom.Path
+	p.Polyline([]geom.Vec{{X: x, Y: y}, {X: x + w, Y: y}, {X: x + w, Y: y + h}, {X: x, Y: y + h}}, true)
 	return p.Transform(m).Bounds()
 }
 
@@ -121,23 +121,23 @@ func clips(e *element) bool {
 }
 
 // frame is the clip region of a viewport: the rectangle (x, y, w, h) mapped by m.
-func frame(m scene.Affine, x, y, w, h float64) region {
-	var p scene.Path
-	p.Polyline([]scene.Vec{{X: x, Y: y}, {X: x + w, Y: y}, {X: x + w, Y: y + h}, {X: x, Y: y + h}}, true)
+func frame(m geom.Affine, x, y, w, h float64) region {
+	var p geom.Path
+	p.Polyline([]geom.Vec{{X: x, Y: y}, {X: x + w, Y: y}, {X: x + w, Y: y + h}, {X: x, Y: y + h}}, true)
 	p = p.Transform(m)
 	prim := Prim{Call: "drawPolygon"}
 	for _, s := range p[:4] {
 		prim.Points = append(prim.Points, s.P[0])
 	}
-	return region{paths: []scene.Path{p}, prims: []Prim{prim}, box: p.Bounds()}
+	return region{paths: []geom.Path{p}, prims: []Prim{prim}, box: p.Bounds()}
 }
 
 // meet is the box where a and b overlap; empty when they do not.
-func meet(a, b scene.Box) scene.Box {
+func meet(a, b geom.Box) geom.Box {
 	if !overlaps(a, b) {
-		return scene.Box{}
+		return geom.Box{}
 	}
-	return scene.Box{NonEmpty: true,
-		Min: scene.Vec{X: max(a.Min.X, b.Min.X), Y: max(a.Min.Y, b.Min.Y)},
-		Max: scene.Vec{X: min(a.Max.X, b.Max.X), Y: min(a.Max.Y, b.Max.Y)}}
+	return geom.Box{NonEmpty: true,
+		Min: geom.Vec{X: max(a.Min.X, b.Min.X), Y: max(a.Min.Y, b.Min.Y)},
+		Max: geom.Vec{X: min(a.Max.X, b.Max.X), Y: min(a.Max.Y, b.Max.Y)}}
 }

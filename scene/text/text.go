@@ -1,4 +1,4 @@
-package scene
+package text
 
 // Text becomes outlines here, not a font reference, so that every renderer, boolean and bounds
 // computation treats a label like any other shape and the output never depends on the fonts
@@ -25,6 +25,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cadrun/cadrun/scene/geom"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/gobolditalic"
@@ -70,20 +71,23 @@ var (
 	// ErrMissingGlyph is returned (inside a *GlyphError) when the font cannot draw a rune.
 	// Drawing nothing instead would silently drop characters from a dimension or a label.
 	ErrMissingGlyph = errors.New("missing glyph")
+	// ErrLimit is returned, wrapped, when a text's outlines pass MaxTextSegments. Its words
+	// are the scene's ErrLimit's, as which the scene reports it for a text shape.
+	ErrLimit = errors.New("limit exceeded")
 )
 
-// TextAlign places each line of a text horizontally relative to the anchor.
-type TextAlign string
+// Align places each line of a text horizontally relative to the anchor.
+type Align string
 
-// Text alignments. The empty TextAlign means AlignLeft.
+// Text alignments. The empty Align means AlignLeft.
 const (
-	AlignLeft   TextAlign = "left"   // the line starts at the anchor
-	AlignCenter TextAlign = "center" // the line's advance width is centred on the anchor
-	AlignRight  TextAlign = "right"  // the line ends at the anchor
+	AlignLeft   Align = "left"   // the line starts at the anchor
+	AlignCenter Align = "center" // the line's advance width is centred on the anchor
+	AlignRight  Align = "right"  // the line ends at the anchor
 )
 
 // alignFactor is the fraction of a line's width it is shifted left by.
-func alignFactor(a TextAlign) (float64, error) {
+func alignFactor(a Align) (float64, error) {
 	switch a {
 	case "", AlignLeft:
 		return 0, nil
@@ -95,12 +99,12 @@ func alignFactor(a TextAlign) (float64, error) {
 	return 0, fmt.Errorf("%w %q; use one of: %s, %s, %s", ErrUnknownAlign, string(a), AlignLeft, AlignCenter, AlignRight)
 }
 
-// TextLayout is a text turned into outlines, with its metrics in scene units.
-type TextLayout struct {
+// Layout is a text turned into outlines, with its metrics in scene units.
+type Layout struct {
 	// Path holds the glyph outlines. The anchor (0,0) is on the first line's baseline; later
 	// lines go down (negative Y). Outer contours run counter-clockwise and holes clockwise,
 	// like the other shapes in scene, so a nonzero fill draws the holes of 'o' and 'A'.
-	Path Path `json:"-"`
+	Path geom.Path `json:"-"`
 	// Width is the largest line advance width (not the ink width: side bearings and
 	// trailing spaces count, so that alignment does not depend on the letters' shapes).
 	Width float64 `json:"width"`
@@ -188,7 +192,7 @@ var fontNames = func() []string {
 	return names
 }()
 
-// FontNames returns the names LayoutText accepts, sorted.
+// FontNames returns the names LayoutString accepts, sorted.
 func FontNames() []string { return slices.Clone(fontNames) }
 
 func lookupFont(name string) (*face, error) {
@@ -249,7 +253,7 @@ const maxCachedGlyphSegments = 100_000
 type glyph struct {
 	index   sfnt.GlyphIndex
 	advance float64
-	outline Path // nil for blank glyphs such as space
+	outline geom.Path // nil for blank glyphs such as space
 }
 
 // load parses the font once; every later call returns the first result.
@@ -363,12 +367,12 @@ func (f *face) loadGlyph(b *sfnt.Buffer, idx sfnt.GlyphIndex) (*glyph, error) {
 // contour closed and reversed. TrueType winds outer contours clockwise in its Y-up space;
 // reversing makes them counter-clockwise like Rect and the other scene shapes, and keeps holes
 // opposite, which is what a nonzero fill needs.
-func (f *face) outline(segs sfnt.Segments) Path {
-	pt := func(p fixed.Point26_6) Vec {
-		return Vec{float64(p.X) / f.upem, -float64(p.Y) / f.upem}
+func (f *face) outline(segs sfnt.Segments) geom.Path {
+	pt := func(p fixed.Point26_6) geom.Vec {
+		return geom.Vec{X: float64(p.X) / f.upem, Y: -float64(p.Y) / f.upem}
 	}
-	var p Path
-	var contour Path
+	var p geom.Path
+	var contour geom.Path
 	flush := func() {
 		if len(contour) > 1 {
 			p = appendReversed(p, contour)
@@ -395,24 +399,24 @@ func (f *face) outline(segs sfnt.Segments) Path {
 // appendReversed appends the closed contour c (a MoveTo then lines and curves, no Close) to p,
 // traversed backwards, and closes it. The closing edge back to the start is implied by Close,
 // so a final segment that only returns to the start is dropped.
-func appendReversed(p Path, c Path) Path {
+func appendReversed(p geom.Path, c geom.Path) geom.Path {
 	start := c[0].P[0]
 	if end := c[len(c)-1].End(); end != start {
-		c = append(c, Seg{Kind: SegLine, P: [3]Vec{start}})
+		c = append(c, geom.Seg{Kind: geom.SegLine, P: [3]geom.Vec{start}})
 	}
-	p = append(p, Seg{Kind: SegMove, P: [3]Vec{start}})
+	p = append(p, geom.Seg{Kind: geom.SegMove, P: [3]geom.Vec{start}})
 	for i := len(c) - 1; i >= 1; i-- {
 		s := c[i]
 		from := c[i-1].End() // where s starts, and where its reverse ends
-		if i == 1 && s.Kind == SegLine {
+		if i == 1 && s.Kind == geom.SegLine {
 			break // the line back to start is the Close
 		}
 		switch s.Kind {
-		case SegLine:
+		case geom.SegLine:
 			p.LineTo(from)
-		case SegQuad:
+		case geom.SegQuad:
 			p.QuadTo(s.P[0], from)
-		case SegCubic:
+		case geom.SegCubic:
 			p.CubicTo(s.P[1], s.P[0], from)
 		}
 	}
@@ -439,7 +443,7 @@ type placement struct {
 	x float64
 }
 
-// LayoutText turns text into outlines at the given size (the em size, in scene units) with
+// LayoutString turns text into outlines at the given size (the em size, in scene units) with
 // the named font ("" is DefaultFont; see FontNames).
 //
 // The anchor (0,0) is on the first line's baseline; align shifts each line by its own advance
@@ -449,45 +453,84 @@ type placement struct {
 // Any other rune the font lacks, and any other control character, is a *GlyphError rather
 // than a blank, so that a label never silently loses a character; invalid UTF-8 decodes to
 // U+FFFD, which the Go fonts draw.
-func LayoutText(text string, size float64, align TextAlign, fontName string) (TextLayout, error) {
+func LayoutString(text string, size float64, align Align, fontName string) (Layout, error) {
 	return layoutText(text, size, align, fontName, true)
 }
 
-// MeasureText returns the metrics LayoutText would, without building the outlines.
-func MeasureText(text string, size float64, fontName string) (TextLayout, error) {
+// MeasureString returns the metrics LayoutString would, without building the outlines.
+func MeasureString(text string, size float64, fontName string) (Layout, error) {
 	return layoutText(text, size, AlignLeft, fontName, false)
 }
 
-func layoutText(text string, size float64, align TextAlign, fontName string, withPath bool) (TextLayout, error) {
+// LayoutIn is LayoutString in font, or when font is nil in the embedded font named fontName,
+// with each character the font lacks in the first of fallback that has it: a text shape's
+// layout. A bad size or align is reported before the font is looked up.
+func LayoutIn(font *Font, fontName, text string, size float64, align Align, fallback []*Font) (Layout, error) {
+	f := func() (*face, error) { return lookupFont(fontName) }
+	if font != nil {
+		f = func() (*face, error) { return font.f, nil }
+	}
+	return layoutWith(text, size, align, f, faces(fallback), true)
+}
+
+// FontFile is the file name of font, or when font is nil of the embedded font named
+// fontName, for a writer that names the font instead of drawing its outlines (a DXF STYLE):
+// DejaVuSans.ttf for the default font, NAME.ttf, .otf or .ttc (by the data's signature) for
+// a workspace font, and "" for a name that is no embedded font.
+func FontFile(font *Font, fontName string) string {
+	var f *face
+	if font != nil {
+		f = font.f
+	} else {
+		if fontName == "" {
+			fontName = DefaultFont
+		}
+		if f = fonts[fontName]; f == nil {
+			return ""
+		}
+	}
+	if f.file != "" {
+		return f.file
+	}
+	switch sig := string(f.data[:min(4, len(f.data))]); sig {
+	case "OTTO":
+		return f.name + ".otf"
+	case "ttcf":
+		return f.name + ".ttc"
+	}
+	return f.name + ".ttf"
+}
+
+func layoutText(text string, size float64, align Align, fontName string, withPath bool) (Layout, error) {
 	return layoutWith(text, size, align, func() (*face, error) { return lookupFont(fontName) }, nil, withPath)
 }
 
 // layoutWith lays text out in the face font gives, and each character it lacks in the first
 // of fallback that has it (font is called after the cheap checks, so that a bad size is
 // reported before a font is looked up).
-func layoutWith(text string, size float64, align TextAlign, font func() (*face, error), fallback []*face, withPath bool) (TextLayout, error) {
+func layoutWith(text string, size float64, align Align, font func() (*face, error), fallback []*face, withPath bool) (Layout, error) {
 	if !(size > 0) || math.IsInf(size, 0) {
-		return TextLayout{}, fmt.Errorf("%w %v: must be a finite number > 0", ErrInvalidTextSize, size)
+		return Layout{}, fmt.Errorf("%w %v: must be a finite number > 0", ErrInvalidTextSize, size)
 	}
 	shift, err := alignFactor(align)
 	if err != nil {
-		return TextLayout{}, err
+		return Layout{}, err
 	}
 	f, err := font()
 	if err != nil {
-		return TextLayout{}, err
+		return Layout{}, err
 	}
 	if n := utf8.RuneCountInString(text); n > MaxTextRunes {
-		return TextLayout{}, fmt.Errorf("%w: %d runes; the limit is %d", ErrTextTooLong, n, MaxTextRunes)
+		return Layout{}, fmt.Errorf("%w: %d runes; the limit is %d", ErrTextTooLong, n, MaxTextRunes)
 	}
 	l, err := f.layout(text, size, shift, withPath, fallback...)
 	if err != nil {
-		return TextLayout{}, err
+		return Layout{}, err
 	}
 	// A finite but huge size can still overflow once multiplied by a line count or a width;
 	// infinite coordinates would poison every bounds and boolean downstream.
 	if math.IsInf(l.Width, 0) || math.IsInf(l.Height, 0) {
-		return TextLayout{}, fmt.Errorf("%w %v: the text would be too large to represent", ErrInvalidTextSize, size)
+		return Layout{}, fmt.Errorf("%w %v: the text would be too large to represent", ErrInvalidTextSize, size)
 	}
 	return l, nil
 }
@@ -495,7 +538,7 @@ func layoutWith(text string, size float64, align TextAlign, font func() (*face, 
 // layout lays text out in f, and each character f lacks in the first of fallback that has
 // it. Kerning applies between two glyphs of one face; the ascent and descent are the largest
 // of the faces that drew.
-func (f *face) layout(text string, size, shift float64, withPath bool, fallback ...*face) (TextLayout, error) {
+func (f *face) layout(text string, size, shift float64, withPath bool, fallback ...*face) (Layout, error) {
 	b := sfntBufferPool.Get().(*sfnt.Buffer)
 	defer sfntBufferPool.Put(b)
 
@@ -557,15 +600,15 @@ func (f *face) layout(text string, size, shift float64, withPath bool, fallback 
 			}
 		}
 		if err != nil {
-			return TextLayout{}, err
+			return Layout{}, err
 		}
 		if g == nil {
-			return TextLayout{}, f.missing(b, r)
+			return Layout{}, f.missing(b, r)
 		}
 		if prev != nil && prevFace == gf {
 			k, err := gf.kern(b, prev, g)
 			if err != nil {
-				return TextLayout{}, err
+				return Layout{}, err
 			}
 			pen += k
 		}
@@ -575,7 +618,7 @@ func (f *face) layout(text string, size, shift float64, withPath bool, fallback 
 			if nsegs > MaxTextSegments {
 				// Counted as the glyphs are placed, so that a text over the budget is
 				// refused before its outlines are built.
-				return TextLayout{}, fmt.Errorf("%w: the text's outlines have more than %d segments (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, MaxTextSegments)
+				return Layout{}, fmt.Errorf("%w: the text's outlines have more than %d segments (MaxTextSegments); draw less text, or in a font of simpler letters", ErrLimit, MaxTextSegments)
 			}
 		}
 		pen += g.advance
@@ -585,7 +628,7 @@ func (f *face) layout(text string, size, shift float64, withPath bool, fallback 
 
 	lines := len(widths)
 	advance := LineSpacing * size
-	l := TextLayout{
+	l := Layout{
 		Width:   maxWidth * size,
 		Ascent:  ascent * size,
 		Descent: descent * size,
@@ -597,7 +640,7 @@ func (f *face) layout(text string, size, shift float64, withPath bool, fallback 
 	}
 	// Positions stay in em units until the one multiplication by size: with a power-of-two
 	// units-per-em the em sums are exact, so the layout scales exactly with size.
-	l.Path = make(Path, 0, nsegs)
+	l.Path = make(geom.Path, 0, nsegs)
 	start := 0
 	for line, end := range lineEnds {
 		dx := -shift * widths[line]
@@ -606,7 +649,7 @@ func (f *face) layout(text string, size, shift float64, withPath bool, fallback 
 			x := pl.x + dx
 			for _, s := range pl.g.outline {
 				for j := range segPointCount(s.Kind) {
-					s.P[j] = Vec{(s.P[j].X + x) * size, s.P[j].Y*size + baseline}
+					s.P[j] = geom.Vec{X: (s.P[j].X + x) * size, Y: s.P[j].Y*size + baseline}
 				}
 				l.Path = append(l.Path, s)
 			}
@@ -617,13 +660,13 @@ func (f *face) layout(text string, size, shift float64, withPath bool, fallback 
 }
 
 // segPointCount is how many of Seg.P a glyph segment uses.
-func segPointCount(k SegKind) int {
+func segPointCount(k geom.SegKind) int {
 	switch k {
-	case SegMove, SegLine:
+	case geom.SegMove, geom.SegLine:
 		return 1
-	case SegQuad:
+	case geom.SegQuad:
 		return 2
-	case SegCubic:
+	case geom.SegCubic:
 		return 3
 	}
 	return 0

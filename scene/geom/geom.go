@@ -1,6 +1,6 @@
-package scene
+package geom
 
-// Low-level 2D geometry: vectors, affine maps, boxes. Everything above this file speaks in
+// Low-level 2D geometry: vectors, affine maps, boxes. Everything above this package speaks in
 // these types, so that bounds, rendering and booleans agree on one representation.
 
 import "math"

@@ -1,4 +1,4 @@
-package scene
+package geom
 
 // SVG path data ("M 0 0 L 10 0 A 5 5 0 0 1 ...") is the most compact way for a script or an
 // imported file to hand over an outline, so it is parsed here straight into a Path, keeping

@@ -1,4 +1,4 @@
-package scene
+package text
 
 // System fonts, the last resort for a glyph: when neither a text's font nor the workspace's
 // fonts have a character (Hangul, CJK, ...), the machine's own fonts may. They are found in

@@ -1,6 +1,6 @@
 //go:build unix
 
-package scene
+package text
 
 import (
 	"fmt"

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package scene
+package text
 
 // mapFile reads the file where mapping is not available.
 func mapFile(path string) (data []byte, unmap func(), err error) {

@@ -1,4 +1,4 @@
-package scene
+package text
 
 // Fonts a workspace brings (fonts/NAME.ttf, .otf or .ttc), for the scripts the embedded fonts
 // do not cover: Hangul, CJK, and anything else. The bytes come from the caller (the runtime
@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"unicode"
 
@@ -35,8 +34,8 @@ type Font struct{ f *face }
 func (f *Font) Name() string { return f.f.name }
 
 // Measure returns the metrics of text in this font, and each character it lacks in the first
-// of fallback that has it, as MeasureText does for the embedded fonts alone.
-func (f *Font) Measure(text string, size float64, fallback ...*Font) (TextLayout, error) {
+// of fallback that has it, as MeasureString does for the embedded fonts alone.
+func (f *Font) Measure(text string, size float64, fallback ...*Font) (Layout, error) {
 	return layoutWith(text, size, AlignLeft, func() (*face, error) { return f.f, nil }, faces(fallback), false)
 }
 
@@ -157,52 +156,4 @@ func parseFont(name string, data []byte) (font *Font, err error) {
 		return nil, fmt.Errorf("%w: font %q: %v", ErrBadFont, name, err)
 	}
 	return &Font{f: fc}, nil
-}
-
-// Fonts returns the workspace and system fonts the scene's texts are laid out in, by name:
-// what ReadJSONWithFonts needs to read the scene's JSON back.
-func (s *Scene) Fonts() map[string]*Font {
-	out := map[string]*Font{}
-	for _, e := range s.Walk() {
-		t, ok := e.Shape.(*Text)
-		if !ok {
-			continue
-		}
-		if t.face != nil {
-			out[t.Font] = &Font{f: t.face}
-		}
-		for i, fb := range t.fallback {
-			out[t.Fallback[i]] = &Font{f: fb}
-		}
-	}
-	return out
-}
-
-// useFontsNamed gives a text read from JSON the fonts it names: its font when fonts holds it
-// (an embedded one is looked up at layout), and each fallback font from fonts, or for a
-// system font from the machine.
-func (t *Text) useFontsNamed(fonts map[string]*Font) error {
-	if f := fonts[t.Font]; f != nil {
-		t.UseFont(f)
-	}
-	if len(t.Fallback) == 0 {
-		return nil
-	}
-	fb := make([]*Font, len(t.Fallback))
-	for i, name := range t.Fallback {
-		fb[i] = fonts[name]
-		if fb[i] != nil {
-			continue
-		}
-		if !strings.HasPrefix(name, SystemFontPrefix) {
-			return fmt.Errorf("%w %q (a fallback font): the workspace has no fonts/%s.ttf, .otf or .ttc", ErrUnknownFont, name, name)
-		}
-		f, err := SystemFontNamed(name)
-		if err != nil {
-			return err
-		}
-		fb[i] = f
-	}
-	t.UseFallback(fb)
-	return nil
 }

@@ -1,4 +1,4 @@
-package scene
+package geom
 
 // Path is the one outline representation every shape reduces to. Lines, quadratic and cubic
 // Béziers and elliptical arcs stay exact under affine maps (an arc keeps its centre and two
@@ -99,14 +99,14 @@ func (p Path) Transform(m Affine) Path {
 	out := make(Path, len(p))
 	copy(out, p)
 	for i := range out {
-		out[i].transform(m)
+		out[i].Transform(m)
 	}
 	return out
 }
 
-// transform maps the segment by m: points move, an arc's axis vectors only turn and scale.
+// Transform maps the segment by m in place: points move, an arc's axis vectors only turn and scale.
 // The points a kind does not use (see SegKind) stay as they are.
-func (s *Seg) transform(m Affine) {
+func (s *Seg) Transform(m Affine) {
 	switch s.Kind {
 	case SegMove, SegLine:
 		s.P[0] = m.Apply(s.P[0])
@@ -119,36 +119,6 @@ func (s *Seg) transform(m Affine) {
 		s.P[1] = m.ApplyVec(s.P[1])
 		s.P[2] = m.ApplyVec(s.P[2])
 	}
-}
-
-// AppendOutline appends sh's outline mapped by m to p and returns the extended path: the
-// segments of sh.Outline().Transform(m), bit for bit, built in p's spare capacity; a
-// dimension's is its layout under m, which keeps its text upright and its arrows their size. A writer
-// that reuses one path for every entity draws a scene without an allocation per shape.
-func AppendOutline(p Path, sh Shape, m Affine) Path {
-	start := len(p)
-	switch sh := sh.(type) {
-	case *Dimension: // laid out in world space (dimension.go)
-		return append(p, sh.worldOutline(m)...)
-	case Circle: // the commonest kinds by their type (see shapeBounds)
-		p = sh.appendOutline(p)
-	case Rect:
-		p = sh.appendOutline(p)
-	case outlineAppender:
-		p = sh.appendOutline(p)
-	default:
-		p = append(p, sh.Outline()...)
-	}
-	for i := start; i < len(p); i++ {
-		p[i].transform(m)
-	}
-	return p
-}
-
-// outlineAppender is implemented by shapes that can build their outline in a given path;
-// their Outline is appendOutline(nil).
-type outlineAppender interface {
-	appendOutline(p Path) Path
 }
 
 // Bounds returns the exact bounding box of the path: curve extrema are found analytically.
@@ -166,7 +136,7 @@ func (p Path) Bounds() Box {
 			b.Extend(s.P[2])
 			cubicExtrema(&b, cur, s.P[0], s.P[1], s.P[2])
 		case SegArc:
-			arcExtrema(&b, s)
+			b.ExtendArc(s)
 		}
 		if s.Kind != SegClose {
 			cur = s.End()
@@ -183,7 +153,7 @@ func quadExtrema(b *Box, p0, p1, p2 Vec) {
 			continue
 		}
 		if t := (a0 - a1) / den; t > 0 && t < 1 {
-			b.Extend(quadAt(p0, p1, p2, t))
+			b.Extend(QuadAt(p0, p1, p2, t))
 		}
 	}
 }
@@ -197,17 +167,19 @@ func cubicExtrema(b *Box, p0, p1, p2, p3 Vec) {
 		qc := a1 - a0
 		for _, t := range quadraticRoots(qa, qb, qc) {
 			if t > 0 && t < 1 {
-				b.Extend(cubicAt(p0, p1, p2, p3, t))
+				b.Extend(CubicAt(p0, p1, p2, p3, t))
 			}
 		}
 	}
 }
 
-// maxArcExtrema bounds the extrema arcExtrema visits on each axis: an arc of a scene sweeps
+// maxArcExtrema bounds the extrema ExtendArc visits on each axis: an arc of a scene sweeps
 // at most a full turn, which holds at most three.
 const maxArcExtrema = 4
 
-func arcExtrema(b *Box, s Seg) {
+// ExtendArc grows b to contain the arc segment s: its ends and the extremes between them,
+// found exactly.
+func (b *Box) ExtendArc(s Seg) {
 	b.Extend(arcPoint(s, s.T0))
 	b.Extend(arcPoint(s, s.T1))
 	lo, hi := math.Min(s.T0, s.T1), math.Max(s.T0, s.T1)
@@ -250,12 +222,14 @@ func coord(p Vec, axis int) float64 {
 	return p.Y
 }
 
-func quadAt(p0, p1, p2 Vec, t float64) Vec {
+// QuadAt is the point at t (0 to 1) of the quadratic Bézier from p0 by p1 to p2.
+func QuadAt(p0, p1, p2 Vec, t float64) Vec {
 	u := 1 - t
 	return p0.Mul(u * u).Add(p1.Mul(2 * u * t)).Add(p2.Mul(t * t))
 }
 
-func cubicAt(p0, p1, p2, p3 Vec, t float64) Vec {
+// CubicAt is the point at t (0 to 1) of the cubic Bézier from p0 by p1 and p2 to p3.
+func CubicAt(p0, p1, p2, p3 Vec, t float64) Vec {
 	u := 1 - t
 	return p0.Mul(u * u * u).Add(p1.Mul(3 * u * u * t)).Add(p2.Mul(3 * u * t * t)).Add(p3.Mul(t * t * t))
 }
@@ -286,7 +260,7 @@ type Polyline struct {
 // Flatten turns the path into polylines whose chords stay within tol of the curves, or
 // within the coarser tolerance that keeps them to MaxFlattenPoints (BudgetTolerance).
 func (p Path) Flatten(tol float64) []Polyline {
-	return p.flatten(p.BudgetTolerance(tol, MaxFlattenPoints), 0)
+	return p.FlattenAt(p.BudgetTolerance(tol, MaxFlattenPoints), 0)
 }
 
 // FlattenPoints is how many points Flatten(tol) would make of the path, at most: one a
@@ -305,10 +279,10 @@ func (p Path) FlattenPoints(tol float64) int {
 			here = first
 			continue
 		case SegQuad:
-			n += curveSegments(here.Sub(s.P[0].Mul(2)).Add(s.P[1]).Len()*2, tol)
+			n += CurveSegments(here.Sub(s.P[0].Mul(2)).Add(s.P[1]).Len()*2, tol)
 		case SegCubic:
 			dd := math.Max(here.Sub(s.P[0].Mul(2)).Add(s.P[1]).Len(), s.P[0].Sub(s.P[1].Mul(2)).Add(s.P[2]).Len())
-			n += curveSegments(6*dd, tol)
+			n += CurveSegments(6*dd, tol)
 		case SegArc:
 			n += 1 + ArcSegments(math.Max(s.P[1].Len(), s.P[2].Len()), math.Abs(s.T1-s.T0), tol)
 		default:
@@ -335,11 +309,12 @@ func (p Path) BudgetTolerance(tol float64, max int) float64 {
 	return tol
 }
 
-// flatten is Flatten at tol as it is. The polylines' points are made in one array, room for
-// n of them made first (FlattenPoints, when the caller has counted them; 0: grown as they
-// come), where appending each subpath's points to a slice of its own grew it a few times a
-// curve; each polyline ends with its points, so that appending to one never writes another's.
-func (p Path) flatten(tol float64, n int) []Polyline {
+// FlattenAt is Flatten at tol as it is, with no point budget (the caller has spent it). The
+// polylines' points are made in one array, room for n of them made first (FlattenPoints,
+// when the caller has counted them; 0: grown as they come), where appending each subpath's
+// points to a slice of its own grew it a few times a curve; each polyline ends with its
+// points, so that appending to one never writes another's.
+func (p Path) FlattenAt(tol float64, n int) []Polyline {
 	var out []Polyline
 	var cur *Polyline
 	var here Vec
@@ -376,17 +351,17 @@ func (p Path) flatten(tol float64, n int) []Polyline {
 			add(s.P[0])
 		case SegQuad:
 			p0 := here
-			n := curveSegments(p0.Sub(s.P[0].Mul(2)).Add(s.P[1]).Len()*2, tol)
+			n := CurveSegments(p0.Sub(s.P[0].Mul(2)).Add(s.P[1]).Len()*2, tol)
 			for i := 1; i <= n; i++ {
-				add(quadAt(p0, s.P[0], s.P[1], float64(i)/float64(n)))
+				add(QuadAt(p0, s.P[0], s.P[1], float64(i)/float64(n)))
 			}
 		case SegCubic:
 			p0 := here
 			// Bound on the second derivative: 6·max(|p0-2p1+p2|, |p1-2p2+p3|).
 			dd := math.Max(p0.Sub(s.P[0].Mul(2)).Add(s.P[1]).Len(), s.P[0].Sub(s.P[1].Mul(2)).Add(s.P[2]).Len())
-			n := curveSegments(6*dd, tol)
+			n := CurveSegments(6*dd, tol)
 			for i := 1; i <= n; i++ {
-				add(cubicAt(p0, s.P[0], s.P[1], s.P[2], float64(i)/float64(n)))
+				add(CubicAt(p0, s.P[0], s.P[1], s.P[2], float64(i)/float64(n)))
 			}
 		case SegArc:
 			n := ArcSegments(math.Max(s.P[1].Len(), s.P[2].Len()), math.Abs(s.T1-s.T0), tol)
@@ -411,9 +386,9 @@ func (p Path) flatten(tol float64, n int) []Polyline {
 	return out
 }
 
-// curveSegments returns the chord count for a curve whose second derivative is bounded by
+// CurveSegments returns the chord count for a curve whose second derivative is bounded by
 // dd: the chord error of n uniform steps is at most dd/(8n²).
-func curveSegments(dd, tol float64) int {
+func CurveSegments(dd, tol float64) int {
 	if tol <= 0 || dd <= 0 || math.IsNaN(dd) {
 		return minCurveSegments
 	}

@@ -1,4 +1,4 @@
-package scene
+package geom
 
 import (
 	"errors"
@@ -317,7 +317,7 @@ func TestParsePathDataArcEndpoints(t *testing.T) {
 			t.Fatalf("arcFromEndpoints(%v, %v, %v, %v, %v, %v, %v) = %+v, %v; want an arc", from, to, rx, ry, phi, large, sweep, s, ok)
 		}
 		tol := 1e-9 * math.Max(math.Max(from.Len(), to.Len()), math.Max(s.P[1].Len(), s.P[2].Len()))
-		if d := arcPoint(s, s.T0).Sub(from).Len(); d > tol {
+		if d := s.ArcPoint(s.T0).Sub(from).Len(); d > tol {
 			t.Errorf("arc %+v starts %g from %v (tolerance %g)", s, d, from, tol)
 		}
 		if d := s.End().Sub(to).Len(); d > tol {
