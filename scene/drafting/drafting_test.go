@@ -32,6 +32,17 @@ func TestDashes(t *testing.T) {
 	}
 }
 
+// TestDashesOfNoPatternAllocateNothing: every writer, the dash budget and the scene tool's
+// size estimate ask Dashes once per shape, mostly for a style with no linetype; answering nil
+// must not build the unknown-name refusal (it was an eighth of W1's whole process).
+func TestDashesOfNoPatternAllocateNothing(t *testing.T) {
+	for _, name := range []string{"", "continuous", "wavy"} {
+		if n := testing.AllocsPerRun(100, func() { Dashes(name, 1) }); n != 0 {
+			t.Errorf("Dashes(%q) makes %v allocations, want 0", name, n)
+		}
+	}
+}
+
 // TestLookupNamesTheChoices: an unknown linetype or hatch is its sentinel, with the names
 // there are.
 func TestLookupNamesTheChoices(t *testing.T) {

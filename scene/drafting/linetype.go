@@ -46,20 +46,29 @@ func LinetypeNames() []string {
 
 // LookupLinetype returns the named linetype.
 func LookupLinetype(name string) (Linetype, error) {
-	for _, lt := range Linetypes {
-		if lt.Name == name {
-			return lt, nil
-		}
+	if lt, ok := linetype(name); ok {
+		return lt, nil
 	}
 	return Linetype{}, fmt.Errorf("%w %q: use one of %s", ErrBadLinetype, name, strings.Join(LinetypeNames(), ", "))
 }
 
+// linetype is the named linetype, without the error an unknown name gets from LookupLinetype.
+func linetype(name string) (Linetype, bool) {
+	for _, lt := range Linetypes {
+		if lt.Name == name {
+			return lt, true
+		}
+	}
+	return Linetype{}, false
+}
+
 // Dashes is the dash pattern of a linetype at a scale as lengths without signs (dash, gap,
 // dash, gap, ...), as SVG, PDF and the rasteriser take it; nil for a continuous line or an
-// unknown name.
+// unknown name. It is asked once per drawn shape (writers, the dash budget, the scene
+// tool's size estimate), mostly for "", so it builds no error and allocates nothing then.
 func Dashes(name string, scale float64) []float64 {
-	lt, err := LookupLinetype(name)
-	if err != nil || len(lt.Pattern) == 0 {
+	lt, ok := linetype(name)
+	if !ok || len(lt.Pattern) == 0 {
 		return nil
 	}
 	if scale <= 0 {
