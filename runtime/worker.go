@@ -431,7 +431,7 @@ func memoryWatch(mem int64) func(vm *goja.Runtime) func() {
 // some microseconds (about 14 with a heap of 18 MB, a read every 10 ms of a run), where the
 // metrics package would cost every process of the binary its init, a table of every
 // GODEBUG's metric that Go builds before the worker is started and again in the worker
-// (docs/decisions.md, "Start-up: the initialisers left").
+// (docs/decisions.md, "Start-up: the initialisers cadrun still runs, and who links the rest").
 func heapBytes() int64 {
 	var m goruntime.MemStats
 	goruntime.ReadMemStats(&m)

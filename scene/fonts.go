@@ -57,13 +57,3 @@ func (t *Text) useFontsNamed(fonts map[string]*text.Font) error {
 	t.UseFallback(fb)
 	return nil
 }
-
-// limitError is a text's own limit (text.ErrLimit) reported as the scene's ErrLimit, whose
-// words it shares, so that every limit a scene passes answers errors.Is(err, ErrLimit).
-type limitError struct{ error }
-
-// Is makes errors.Is(err, ErrLimit) hold.
-func (e limitError) Is(target error) bool { return target == ErrLimit }
-
-// Unwrap keeps the text's error reachable.
-func (e limitError) Unwrap() error { return e.error }

@@ -34,7 +34,9 @@ var (
 	// ErrCycle is returned when grouping would make an entity its own ancestor.
 	ErrCycle = errors.New("group cycle")
 	// ErrLimit is returned when a count or size cap is exceeded; the message names the cap.
-	ErrLimit = errors.New("limit exceeded")
+	// It is the text package's sentinel, the lowest package that passes a cap (a text's
+	// outlines), so that every limit a scene passes answers errors.Is(err, ErrLimit).
+	ErrLimit = text.ErrLimit
 	// ErrBadOrder is returned for a draw-order mode that cannot be applied.
 	ErrBadOrder = errors.New("bad draw order")
 )

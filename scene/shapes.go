@@ -4,7 +4,6 @@ package scene
 // lossless and getEntity answers in the caller's own terms) and derives its outline on demand.
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -506,15 +505,10 @@ func (t *Text) validate() error {
 	if err := inRange("position", t.Pos.X, t.Pos.Y); err != nil {
 		return err
 	}
-	var l text.Layout
-	var err error
 	if len(t.Fallback) != len(t.fallback) {
 		return fmt.Errorf("%w: the fallback fonts %s are not loaded", text.ErrUnknownFont, strings.Join(t.Fallback, ", "))
 	}
-	l, err = text.LayoutIn(t.font, t.Font, t.Text, t.Size, t.Align, t.fallback)
-	if errors.Is(err, text.ErrLimit) {
-		return limitError{err}
-	}
+	l, err := text.LayoutIn(t.font, t.Font, t.Text, t.Size, t.Align, t.fallback)
 	if err != nil {
 		return err
 	}

@@ -71,8 +71,8 @@ var (
 	// ErrMissingGlyph is returned (inside a *GlyphError) when the font cannot draw a rune.
 	// Drawing nothing instead would silently drop characters from a dimension or a label.
 	ErrMissingGlyph = errors.New("missing glyph")
-	// ErrLimit is returned, wrapped, when a text's outlines pass MaxTextSegments. Its words
-	// are the scene's ErrLimit's, as which the scene reports it for a text shape.
+	// ErrLimit is returned, wrapped, when a text's outlines pass MaxTextSegments. It is also
+	// the scene's ErrLimit, for every cap a scene passes.
 	ErrLimit = errors.New("limit exceeded")
 )
 

@@ -157,7 +157,7 @@ type ImageInfo struct {
 	Legible string `json:"legible,omitempty" jsonschema:"set when the smallest text is too small to read: which, and how to read it"`
 }
 
-// reserve waits for n bytes of the render budget (at most all of it).
+// Reserve waits for n bytes of the render budget (at most all of it).
 func Reserve(ctx context.Context, n int64) (func(), error) {
 	n = max(1, min(n, RenderMemory))
 	if err := renders.Acquire(ctx, n); err != nil {
