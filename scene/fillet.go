@@ -13,6 +13,7 @@ import (
 	"math"
 
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // CornerOptions selects the corners Fillet and Chamfer cut and where the result is drawn.
@@ -402,7 +403,7 @@ func (s *Scene) putCut(e *Entity, g Polygon, result string) (*Entity, error) {
 		return nil, err
 	}
 	m := place.Mul(s.WorldMatrix(e))
-	if _, ok := similarityScale(m); ok {
+	if _, ok := kernel.SimilarityScale(m); ok {
 		return s.Put(result, mapPolygon(g, m))
 	}
 	tr, err := decompose(m, Transform{Scale: geom.Vec{X: 1, Y: 1}, Pivot: localBounds(g).Center()})

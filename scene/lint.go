@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // DefaultMinTextMM is the smallest text height on paper, in millimetres, that the lint lets
@@ -595,7 +596,7 @@ func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape, general b
 // (outline, counted against the budget), or on their box once the budget is spent.
 func (l *linter) labelGap(b geom.Box, o *lintShape) float64 {
 	if c, ok := o.e.Shape.(Circle); ok {
-		if k, ok := similarityScale(o.world); ok {
+		if k, ok := kernel.SimilarityScale(o.world); ok {
 			cen, r := o.world.Apply(c.Center), c.Radius*k
 			near, far := boxGap(b, geom.Box{Min: cen, Max: cen, NonEmpty: true}), 0.0
 			for _, p := range boxCorners(b) {
@@ -688,7 +689,7 @@ func (l *linter) measures(o *lintShape, c claim) (ok, fits bool, says string) {
 // radii lists the world radii of o's circular parts: a circle's, an arc's, a rounded
 // rectangle's corners, a polygon's arc edges. A shape stretched unevenly has none.
 func (l *linter) radii(o *lintShape) []float64 {
-	k, ok := similarityScale(o.world)
+	k, ok := kernel.SimilarityScale(o.world)
 	if !ok {
 		return nil
 	}

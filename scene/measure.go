@@ -17,6 +17,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // MaxMeasureResults caps the lists Clearance and Overlaps answer; the count of everything
@@ -60,7 +61,7 @@ type measured struct {
 	// tests; each fills by the nonzero rule.
 	regions [][][]edge
 	// arcs are the circular arcs area was flattened from, so that a shared area is exact.
-	arcs   arcSources
+	arcs   kernel.Arcs
 	circle *circleShape
 	box    geom.Box
 	tree   *edgeTree // built on first use
@@ -438,7 +439,7 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 		if len(mo.area) == 0 {
 			continue
 		}
-		res, err := booleanPolys(Intersect, me.area, mo.area)
+		res, err := kernel.Boolean(overlay.OpIntersect, me.area, mo.area)
 		if err != nil {
 			return nil, 0, fmt.Errorf("intersecting %q with %q: %w", name, o, err)
 		}
@@ -458,27 +459,9 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 }
 
 // sharedArea is the area of the intersection res of two measured shapes, its chords on their
-// circles' arcs made arcs again (arcfit.go), so that the overlap of circles is exact.
+// circles' arcs made arcs again (kernel.FittedArea), so that the overlap of circles is exact.
 func sharedArea(res []overlay.Polygon, a, b *measured) float64 {
-	if len(res) == 0 || len(a.arcs.arcs)+len(b.arcs.arcs) == 0 {
-		total := 0.0
-		for _, p := range res {
-			total += p.Area()
-		}
-		return total
-	}
-	src := &arcSources{arcs: append(slices.Clip(a.arcs.arcs), b.arcs.arcs...)}
-	src.index(max(areaExtent(a.area), areaExtent(b.area)))
-	total := 0.0
-	for _, p := range res {
-		pts, bul := src.fit(p.Outer)
-		total += math.Abs(geom.BulgedArea(pts, bul))
-		for _, h := range p.Holes {
-			pts, bul := src.fit(h)
-			total -= math.Abs(geom.BulgedArea(pts, bul))
-		}
-	}
-	return total
+	return kernel.FittedArea(res, &a.arcs, &b.arcs, max(kernel.AreaExtent(a.area), kernel.AreaExtent(b.area)))
 }
 
 // Perimeter is the length of the entity's boundary in world units: for a closed shape, its
@@ -494,7 +477,7 @@ func (s *Scene) Perimeter(name string) (float64, error) {
 	}
 	total := m.length
 	if len(m.area) > 0 {
-		area, err := booleanPolys(Union, m.area, nil)
+		area, err := kernel.Boolean(overlay.OpUnion, m.area, nil)
 		if err != nil {
 			return 0, fmt.Errorf("perimeter of %q: %w", name, err)
 		}
@@ -531,7 +514,7 @@ func (s *Scene) Centroid(name string) (geom.Vec, error) {
 		return geom.Vec{}, err
 	}
 	if len(m.area) > 0 {
-		area, err := booleanPolys(Union, m.area, nil)
+		area, err := kernel.Boolean(overlay.OpUnion, m.area, nil)
 		if err != nil {
 			return geom.Vec{}, fmt.Errorf("centroid of %q: %w", name, err)
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // boundary collects a shape's outline as edges (lines and arc pieces) in world coordinates.
@@ -286,7 +287,7 @@ func arcArcCrossings(x, y *edge) []geom.Vec {
 // edgesMeet is a point where two edges meet, if they do.
 func edgesMeet(x, y *edge) (geom.Vec, bool) {
 	if x.arc == nil && y.arc == nil {
-		p, ok := segmentsMeet(overlay.Point(x.a), overlay.Point(x.b), overlay.Point(y.a), overlay.Point(y.b))
+		p, ok := kernel.SegmentsMeet(overlay.Point(x.a), overlay.Point(x.b), overlay.Point(y.a), overlay.Point(y.b))
 		return geom.Vec(p), ok
 	}
 	if ps := edgeCrossings(x, y); len(ps) > 0 {
@@ -299,7 +300,7 @@ func edgesMeet(x, y *edge) (geom.Vec, bool) {
 func edgeCrossings(x, y *edge) []geom.Vec {
 	switch {
 	case x.arc == nil && y.arc == nil:
-		if p, ok := segmentsMeet(overlay.Point(x.a), overlay.Point(x.b), overlay.Point(y.a), overlay.Point(y.b)); ok {
+		if p, ok := kernel.SegmentsMeet(overlay.Point(x.a), overlay.Point(x.b), overlay.Point(y.a), overlay.Point(y.b)); ok {
 			return []geom.Vec{geom.Vec(p)}
 		}
 		return nil

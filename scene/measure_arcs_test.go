@@ -76,7 +76,7 @@ func TestEdgeGapAgainstSampling(t *testing.T) {
 	for k := range 300 {
 		x, y := randEdge(), randEdge()
 		if x.arc == nil && y.arc == nil {
-			continue // crossing lines are the walk's to find (segmentsMeet)
+			continue // crossing lines are the walk's to find (kernel.SegmentsMeet)
 		}
 		d, pa, pb := edgeGap(&x, &y)
 		// The points are on their edges and as far apart as said.

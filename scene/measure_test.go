@@ -13,6 +13,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 var approx = cmpopts.EquateApprox(0, 1e-9)
@@ -388,7 +389,7 @@ func everyPair(a, b *measured) Gap {
 			for _, lb := range b.lines {
 				for i := 1; i < len(la); i++ {
 					for j := 1; j < len(lb); j++ {
-						if p, ok := segmentsMeet(overlay.Point(la[i-1]), overlay.Point(la[i]), overlay.Point(lb[j-1]), overlay.Point(lb[j])); ok {
+						if p, ok := kernel.SegmentsMeet(overlay.Point(la[i-1]), overlay.Point(la[i]), overlay.Point(lb[j-1]), overlay.Point(lb[j])); ok {
 							return Gap{A: geom.Vec(p), B: geom.Vec(p)}
 						}
 					}

@@ -1,4 +1,4 @@
-package scene
+package kernel
 
 // Offsets that keep arcs. The area is read with its circular arcs (arcfit.go), so that every
 // ring is lines and arcs; the raw offset curve of such a ring (the Clipper construction, as
@@ -17,18 +17,19 @@ import (
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
-// offsetArcs offsets an area read with its arcs in src by delta; false means the engine gave
-// up and the caller should offset the flattened area as before.
-func offsetArcs(area []overlay.Polygon, src *arcSources, delta float64, join overlay.Join) ([]overlay.Polygon, *arcSources, bool) {
-	src.index(areaExtent(area))
-	out := &arcSources{}
+// OffsetArcs offsets an area read with its arcs in src (not yet indexed) by delta, and
+// returns the arcs the result's chords lie on for its fit; false means the engine gave up and
+// the caller should offset the flattened area (OffsetPolys).
+func OffsetArcs(area []overlay.Polygon, src *Arcs, delta float64, join overlay.Join) ([]overlay.Polygon, *Arcs, bool) {
+	src.Index(AreaExtent(area))
+	out := &Arcs{}
 	// The raw curve's chords only carry the topology to the engine (its arcs come back
 	// exact), so they are as fine relative to the result's size whatever the units, as the
 	// engine's own offset flattens its joins.
-	tol := (areaExtent(area) + 2*math.Abs(delta)) * OffsetArcRelative
+	tol := (AreaExtent(area) + 2*math.Abs(delta)) * OffsetArcRelative
 	var rings []overlay.Ring
 	add := func(r []overlay.Point) {
-		pts, bul := src.fit(r)
+		pts, bul := src.Fit(r)
 		if raw := out.rawOffset(pts, bul, delta, join, tol); len(raw) >= 3 {
 			rings = append(rings, overlay.Ring{Points: raw, SelfCrossing: true})
 		}
@@ -47,7 +48,7 @@ func offsetArcs(area []overlay.Polygon, src *arcSources, delta float64, join ove
 	for _, r := range rings {
 		all = append(all, r.Points...)
 	}
-	out.index(areaExtent([]overlay.Polygon{{Outer: all}}))
+	out.Index(AreaExtent([]overlay.Polygon{{Outer: all}}))
 	return res, out, true
 }
 
@@ -88,7 +89,7 @@ func ringEdges(pts []geom.Vec, bul []float64) []offsetEdge {
 
 // rawOffset is the raw offset curve of a ring of lines and arcs, flattened at tol, with each
 // arc it holds recorded in src.
-func (src *arcSources) rawOffset(pts []geom.Vec, bul []float64, delta float64, join overlay.Join, tol float64) []overlay.Point {
+func (src *Arcs) rawOffset(pts []geom.Vec, bul []float64, delta float64, join overlay.Join, tol float64) []overlay.Point {
 	edges := ringEdges(pts, bul)
 	n := len(edges)
 	out := make([]overlay.Point, 0, 4*n)
@@ -131,7 +132,7 @@ func (src *arcSources) rawOffset(pts []geom.Vec, bul []float64, delta float64, j
 
 // join adds the join at corner p between an edge ending with outward normal nk and one
 // starting with nj.
-func (src *arcSources) join(put func(geom.Vec), p, nk, nj geom.Vec, delta float64, join overlay.Join, tol float64) {
+func (src *Arcs) join(put func(geom.Vec), p, nk, nj geom.Vec, delta float64, join overlay.Join, tol float64) {
 	sinA := nk.X*nj.Y - nk.Y*nj.X
 	cosA := nk.X*nj.X + nk.Y*nj.Y
 	switch {
@@ -151,9 +152,9 @@ func (src *arcSources) join(put func(geom.Vec), p, nk, nj geom.Vec, delta float6
 }
 
 // flattenArc adds an arc's chords' ends and records the arc.
-func (src *arcSources) flattenArc(put func(geom.Vec), a geom.CircArc, tol float64) {
+func (src *Arcs) flattenArc(put func(geom.Vec), a geom.CircArc, tol float64) {
 	n := rawSegments(a, tol)
-	src.addArc(a, n)
+	src.AddArc(a, n)
 	for k := 0; k <= n; k++ {
 		put(a.At(a.Sweep * float64(k) / float64(n)))
 	}
