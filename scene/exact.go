@@ -95,7 +95,7 @@ func exactPolygon(g Polygon, w geom.Affine) (exactShape, bool) {
 	}
 	for i := range boxes {
 		for j, o := range boxes[:i] {
-			if boxesMeet(o, boxes[i]) && !insideAny(boxes[i], holes[j]) && !insideAny(o, holes[i]) &&
+			if kernel.BoxesMeet(o, boxes[i]) && !insideAny(boxes[i], holes[j]) && !insideAny(o, holes[i]) &&
 				!partsApart(g.Parts[i], g.Parts[j]) {
 				return exactShape{}, false
 			}
@@ -149,7 +149,7 @@ const maxExactMembers = 64
 // world bounds do not meet), so that the union of their areas is their sum. A group of one
 // member is that member. circle is the entity's one circle when it is a circle (or a group
 // of one) drawn under a similarity, for distances.
-func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *circleShape) {
+func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *kernel.Circle) {
 	type leaf struct {
 		x   exactShape
 		box geom.Box // in world coordinates
@@ -180,7 +180,7 @@ func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *circleShape) {
 		}
 		if c, isCircle := e.Shape.(Circle); isCircle {
 			if scale, ok := kernel.SimilarityScale(w); ok {
-				circle = &circleShape{w.Apply(c.Center), c.Radius * scale}
+				circle = &kernel.Circle{C: w.Apply(c.Center), R: c.Radius * scale}
 			}
 		}
 		leaves = append(leaves, leaf{x, b})
@@ -199,7 +199,7 @@ func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *circleShape) {
 			return nil, nil
 		}
 		for _, o := range leaves[:i] {
-			if boxesMeet(o.box, l.box) {
+			if kernel.BoxesMeet(o.box, l.box) {
 				return nil, nil
 			}
 		}

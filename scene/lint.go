@@ -598,7 +598,7 @@ func (l *linter) labelGap(b geom.Box, o *lintShape) float64 {
 	if c, ok := o.e.Shape.(Circle); ok {
 		if k, ok := kernel.SimilarityScale(o.world); ok {
 			cen, r := o.world.Apply(c.Center), c.Radius*k
-			near, far := boxGap(b, geom.Box{Min: cen, Max: cen, NonEmpty: true}), 0.0
+			near, far := kernel.BoxGap(b, geom.Box{Min: cen, Max: cen, NonEmpty: true}), 0.0
 			for _, p := range boxCorners(b) {
 				far = max(far, p.Sub(cen).Len())
 			}
@@ -616,21 +616,21 @@ func (l *linter) labelGap(b geom.Box, o *lintShape) float64 {
 			break
 		}
 		if n == 1 {
-			best = min(best, boxGap(b, geom.Box{Min: pts[0], Max: pts[0], NonEmpty: true}))
+			best = min(best, kernel.BoxGap(b, geom.Box{Min: pts[0], Max: pts[0], NonEmpty: true}))
 		}
 		for i := 0; i+1 < n || pl.Closed && i < n && n > 1; i++ {
 			p, q := pts[i], pts[(i+1)%n]
 			if segmentInBox(p, q, b) {
 				return 0
 			}
-			best = min(best, boxGap(b, geom.Box{Min: p, Max: p, NonEmpty: true}), boxGap(b, geom.Box{Min: q, Max: q, NonEmpty: true}))
+			best = min(best, kernel.BoxGap(b, geom.Box{Min: p, Max: p, NonEmpty: true}), kernel.BoxGap(b, geom.Box{Min: q, Max: q, NonEmpty: true}))
 			for _, corner := range boxCorners(b) {
-				best = min(best, closestOnSegment(corner, p, q).Sub(corner).Len())
+				best = min(best, kernel.ClosestOnSegment(corner, p, q).Sub(corner).Len())
 			}
 		}
 	}
 	if math.IsInf(best, 1) {
-		return boxGap(b, o.box)
+		return kernel.BoxGap(b, o.box)
 	}
 	return best
 }
@@ -668,7 +668,7 @@ func (l *linter) measures(o *lintShape, c claim) (ok, fits bool, says string) {
 	default: // 'L'
 		lengths := []float64{sz.X, sz.Y}
 		if ln, isLine := o.e.Shape.(Line); isLine && l.spend(len(ln.Points)) {
-			lengths = append(lengths, polylineLength(worldPoints(ln.Points, o.world)))
+			lengths = append(lengths, kernel.PolylineLength(worldPoints(ln.Points, o.world)))
 		}
 		for _, v := range lengths {
 			if nearValue(v, c.a, c.tolA) {
@@ -1192,7 +1192,7 @@ func (l *linter) zeroLength() {
 		if !ok {
 			continue
 		}
-		if polylineLength(worldPoints(ln.Points, sh.world)) <= l.tol {
+		if kernel.PolylineLength(worldPoints(ln.Points, sh.world)) <= l.tol {
 			l.add(RuleZeroLength, sh.box.Center(), fmt.Sprintf("line %q has zero length", sh.e.Name), sh.e.Name)
 		}
 	}
