@@ -33,10 +33,10 @@ type flatArc struct {
 }
 
 // Arcs is the set of circular arcs the operands of an area operation were flattened from,
-// with a grid to find those near a point. The caller records the arcs as it flattens (AddPath,
-// AddArc), indexes them once the operands' extent is known (Index), and fits each result ring
-// (Fit). A nil *Arcs records nothing and fits nothing: a result keeps its chords. The zero
-// value is ready to use.
+// with a grid to find those near a point. The caller records the arcs as it flattens
+// (AddPath) and indexes them once the operands' extent is known (Index); the result's rings
+// are then fitted to them (MapBulgedRing, FittedArea). A nil *Arcs records nothing and fits
+// nothing: a result keeps its chords. The zero value is ready to use.
 type Arcs struct {
 	arcs []flatArc
 	// grid maps a cell to the arcs whose boxes meet it, as a range of cellArcs; cell is the
@@ -69,12 +69,12 @@ func (src *Arcs) AddPath(p geom.Path, tol float64) {
 			continue // elliptical: left flattened
 		}
 		// As many chords as Flatten cuts it into.
-		src.AddArc(a, geom.ArcSegments(max(s.P[1].Len(), s.P[2].Len()), math.Abs(s.T1-s.T0), tol))
+		src.addArc(a, geom.ArcSegments(max(s.P[1].Len(), s.P[2].Len()), math.Abs(s.T1-s.T0), tol))
 	}
 }
 
-// AddArc records an arc flattened into n chords of equal sweep.
-func (src *Arcs) AddArc(a geom.CircArc, n int) {
+// addArc records an arc flattened into n chords of equal sweep.
+func (src *Arcs) addArc(a geom.CircArc, n int) {
 	arc := flatArc{CircArc: a, n: n, step: a.Sweep / float64(n)}
 	arc.inner = a.R * math.Cos(arc.step/2)
 	arc.sag = a.R - arc.inner
@@ -82,7 +82,7 @@ func (src *Arcs) AddArc(a geom.CircArc, n int) {
 	src.arcs = append(src.arcs, arc)
 }
 
-// Index builds the grid and sets the tolerance from the operands' extent (AreaExtent); Fit
+// Index builds the grid and sets the tolerance from the operands' extent (AreaExtent); the fit
 // needs it. It is called once, after the last arc is added.
 func (src *Arcs) Index(extent float64) {
 	src.eps = 256 * overlay.SnapRelative * extent
@@ -295,10 +295,10 @@ func (src *Arcs) chordsAt(a *flatArc, p geom.Vec) (int, int) {
 	return found[0], found[1]
 }
 
-// Fit turns a result ring (in world coordinates) into points and bulges: runs of edges on a
+// fit turns a result ring (in world coordinates) into points and bulges: runs of edges on a
 // source arc become arcs, their ends moved onto the true crossings. bulges is nil when no edge
 // is an arc, and when src is nil or not indexed.
-func (src *Arcs) Fit(r []overlay.Point) ([]geom.Vec, []float64) {
+func (src *Arcs) fit(r []overlay.Point) ([]geom.Vec, []float64) {
 	pts := make([]geom.Vec, len(r))
 	for i, p := range r {
 		pts[i] = geom.Vec(p)
@@ -664,10 +664,10 @@ func FittedArea(res []overlay.Polygon, a, b *Arcs, extent float64) float64 {
 	src.Index(extent)
 	total := 0.0
 	for _, p := range res {
-		pts, bul := src.Fit(p.Outer)
+		pts, bul := src.fit(p.Outer)
 		total += math.Abs(geom.BulgedArea(pts, bul))
 		for _, h := range p.Holes {
-			pts, bul := src.Fit(h)
+			pts, bul := src.fit(h)
 			total -= math.Abs(geom.BulgedArea(pts, bul))
 		}
 	}

@@ -35,7 +35,7 @@ func Boolean(op overlay.Op, a, b []overlay.Polygon) ([]overlay.Polygon, error) {
 }
 
 // Hull is the convex hull of an area, with src (which may be nil) indexed for it: a hull's
-// lines touch its arcs, so Fit moves a vertex between an arc and a line to the line's point
+// lines touch its arcs, so fit moves a vertex between an arc and a line to the line's point
 // of tangency rather than to a crossing. Empty when the area encloses nothing.
 func Hull(area []overlay.Polygon, src *Arcs) []overlay.Polygon {
 	hull := overlay.ConvexHull(area)
@@ -85,7 +85,7 @@ func HoleRuleArea(outerRing []geom.Vec, holes [][]geom.Vec) (area []overlay.Poly
 // MapBulgedRing is MapRing for a result ring whose chords on an arc of src become arcs: the
 // bulges turn with a mirror and move with the ring's start.
 func MapBulgedRing(src *Arcs, r []overlay.Point, m geom.Affine, mirror bool) ([]geom.Vec, []float64) {
-	pts, bul := src.Fit(r)
+	pts, bul := src.fit(r)
 	if bul == nil {
 		return MapRing(r, m, mirror), nil
 	}

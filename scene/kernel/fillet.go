@@ -13,10 +13,10 @@ import (
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
-// CornerSlack is how far past an edge's room, relative to the edge's length, a cut may reach
+// cornerSlack is how far past an edge's room, relative to the edge's length, a cut may reach
 // and still be taken as reaching it exactly: a right angle's tangent length r/tan(π/4) comes
 // out a rounding above r, and a square of side 2r filleted by r must still become a circle.
-const CornerSlack = 1e-9
+const cornerSlack = 1e-9
 
 // Corner is what a fillet or chamfer does at one corner.
 type Corner struct {
@@ -24,9 +24,9 @@ type Corner struct {
 	Chamfer bool
 }
 
-// Reach is how far along each edge the cut of the given size runs from a corner where the
+// reach is how far along each edge the cut of the given size runs from a corner where the
 // outline turns by turn radians.
-func (c Corner) Reach(size, turn float64) float64 {
+func (c Corner) reach(size, turn float64) float64 {
 	if c.Chamfer {
 		return size
 	}
@@ -73,7 +73,7 @@ func CutRings(pts [][]geom.Vec, bul [][]float64) []CutRing {
 	for k, p := range pts {
 		r := CutRing{Pts: p, Bul: bul[k], Base: base, Kind: make([]CornerKind, len(p)), Turn: make([]float64, len(p)), Cut: make([]bool, len(p))}
 		for i := range p {
-			r.Kind[i], r.Turn[i] = ClassifyCorner(p, bul[k], i)
+			r.Kind[i], r.Turn[i] = classifyCorner(p, bul[k], i)
 		}
 		rings = append(rings, r)
 		base += len(p)
@@ -81,9 +81,9 @@ func CutRings(pts [][]geom.Vec, bul [][]float64) []CutRing {
 	return rings
 }
 
-// ClassifyCorner says what corner i of the ring is and, for a sharp one, by how much the
+// classifyCorner says what corner i of the ring is and, for a sharp one, by how much the
 // outline turns there (left positive).
-func ClassifyCorner(pts []geom.Vec, bul []float64, i int) (CornerKind, float64) {
+func classifyCorner(pts []geom.Vec, bul []float64, i int) (CornerKind, float64) {
 	n := len(pts)
 	prev := (i + n - 1) % n
 	if geom.BulgeOf(bul, prev) != 0 || geom.BulgeOf(bul, i) != 0 {
@@ -113,7 +113,7 @@ func (r CutRing) CutCorners(size float64, cut Corner) (pts []geom.Vec, bul []flo
 	reach := make([]float64, n)
 	for i := range n {
 		if r.Cut[i] {
-			reach[i] = cut.Reach(size, r.Turn[i])
+			reach[i] = cut.reach(size, r.Turn[i])
 		}
 	}
 	if err := r.checkRoom(reach, size); err != nil {
@@ -122,7 +122,7 @@ func (r CutRing) CutCorners(size float64, cut Corner) (pts []geom.Vec, bul []flo
 	for i, v := range r.Pts {
 		next := (i + 1) % n
 		used := reach[i] + reach[next]
-		spent := used > 0 && used >= r.Pts[next].Sub(v).Len()*(1-CornerSlack)
+		spent := used > 0 && used >= r.Pts[next].Sub(v).Len()*(1-cornerSlack)
 		if !r.Cut[i] {
 			if !spent {
 				pts, bul = append(pts, v), append(bul, geom.BulgeOf(r.Bul, i))
@@ -170,7 +170,7 @@ func (r CutRing) checkRoom(reach []float64, size float64) error {
 		}
 		prev, next := (i+n-1)%n, (i+1)%n
 		room := math.Min(r.edgeRoom(prev, i), r.edgeRoom(i, next))
-		if reach[i] > room*(1+CornerSlack) {
+		if reach[i] > room*(1+cornerSlack) {
 			return &RoomError{Corner: r.Base + i, Fits: size * room / reach[i]}
 		}
 	}

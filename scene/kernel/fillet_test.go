@@ -29,7 +29,7 @@ func TestClassifyCorner(t *testing.T) {
 	for _, tt := range tests {
 		var got []CornerKind
 		for i := range tt.pts {
-			k, _ := ClassifyCorner(tt.pts, tt.bul, i)
+			k, _ := classifyCorner(tt.pts, tt.bul, i)
 			got = append(got, k)
 		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {

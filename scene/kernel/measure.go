@@ -149,7 +149,7 @@ func (o *Outline) ToOutline(p geom.Vec) Gap {
 		}
 		return Gap{Distance: math.Abs(l - c.R), A: c.C.Add(u.Mul(c.R)), B: p}
 	}
-	return o.Nearest(p)
+	return o.nearest(p)
 }
 
 // ToPoint is the distance from o's shape to p, counted with its inside (0 when p lies in a
@@ -163,15 +163,15 @@ func (o *Outline) ToPoint(p geom.Vec) Gap {
 		}
 		return Gap{Distance: l - c.R, A: c.C.Add(d.Mul(c.R / l)), B: p}
 	}
-	if o.Inside(p) {
+	if o.inside(p) {
 		return Gap{A: p, B: p}
 	}
-	return o.Nearest(p)
+	return o.nearest(p)
 }
 
-// Nearest is the point of o's outline (its lines and arcs, and its lone points) nearest p:
+// nearest is the point of o's outline (its lines and arcs, and its lone points) nearest p:
 // A on the outline, B at p. Circle is not consulted.
-func (o *Outline) Nearest(p geom.Vec) Gap {
+func (o *Outline) nearest(p geom.Vec) Gap {
 	best := Gap{Distance: math.Inf(1)}
 	for i := range o.Bound.edges {
 		q := closestOnEdge(p, &o.Bound.edges[i])
@@ -205,7 +205,7 @@ func pointGap(a, b *Outline) Gap {
 		for _, lb := range b.Lines {
 			each(la, func(p1, p2 geom.Vec) {
 				each(lb, func(q1, q2 geom.Vec) {
-					if d, pa, pb := SegmentGap(p1, p2, q1, q2); d < best.Distance {
+					if d, pa, pb := segmentGap(p1, p2, q1, q2); d < best.Distance {
 						best = Gap{Distance: d, A: pa, B: pb}
 					}
 				})
@@ -220,7 +220,7 @@ func pointGap(a, b *Outline) Gap {
 func inEachOther(a, b *Outline) (geom.Vec, bool) {
 	for _, pair := range [2][2]*Outline{{a, b}, {b, a}} {
 		for _, p := range pair[0].Bound.starts {
-			if pair[1].Inside(p) {
+			if pair[1].inside(p) {
 				return p, true
 			}
 		}
@@ -239,8 +239,8 @@ func ClosestOnSegment(p, a, b geom.Vec) geom.Vec {
 	return a.Add(d.Mul(min(max(t, 0), 1)))
 }
 
-// SegmentGap is the distance between segments that do not meet, and their closest points.
-func SegmentGap(a1, a2, b1, b2 geom.Vec) (float64, geom.Vec, geom.Vec) {
+// segmentGap is the distance between segments that do not meet, and their closest points.
+func segmentGap(a1, a2, b1, b2 geom.Vec) (float64, geom.Vec, geom.Vec) {
 	best, pa, pb := math.Inf(1), geom.Vec{}, geom.Vec{}
 	try := func(x, y geom.Vec) {
 		if d := y.Sub(x).Len(); d < best {

@@ -163,7 +163,7 @@ func closestOnArc(p geom.Vec, e *Edge) geom.Vec {
 func edgeGap(x, y *Edge) (float64, geom.Vec, geom.Vec) {
 	switch {
 	case x.arc == nil && y.arc == nil:
-		return SegmentGap(x.a, x.b, y.a, y.b)
+		return segmentGap(x.a, x.b, y.a, y.b)
 	case x.arc == nil:
 		d, py, px := arcLineGap(y, x)
 		return d, px, py
@@ -289,7 +289,7 @@ func arcArcCrossings(x, y *Edge) []geom.Vec {
 // edgesMeet is a point where two edges meet, if they do.
 func edgesMeet(x, y *Edge) (geom.Vec, bool) {
 	if x.arc == nil && y.arc == nil {
-		p, ok := SegmentsMeet(overlay.Point(x.a), overlay.Point(x.b), overlay.Point(y.a), overlay.Point(y.b))
+		p, ok := segmentsMeet(overlay.Point(x.a), overlay.Point(x.b), overlay.Point(y.a), overlay.Point(y.b))
 		return geom.Vec(p), ok
 	}
 	if ps := edgeCrossings(x, y); len(ps) > 0 {
@@ -302,7 +302,7 @@ func edgesMeet(x, y *Edge) (geom.Vec, bool) {
 func edgeCrossings(x, y *Edge) []geom.Vec {
 	switch {
 	case x.arc == nil && y.arc == nil:
-		if p, ok := SegmentsMeet(overlay.Point(x.a), overlay.Point(x.b), overlay.Point(y.a), overlay.Point(y.b)); ok {
+		if p, ok := segmentsMeet(overlay.Point(x.a), overlay.Point(x.b), overlay.Point(y.a), overlay.Point(y.b)); ok {
 			return []geom.Vec{geom.Vec(p)}
 		}
 		return nil
@@ -347,9 +347,9 @@ func winding(p geom.Vec, ring []Edge) int {
 	return w
 }
 
-// Inside reports whether p lies inside the closed shapes of o (Regions), each filled by the
+// inside reports whether p lies inside the closed shapes of o (Regions), each filled by the
 // nonzero rule (a polygon's holes run against its outer ring).
-func (o *Outline) Inside(p geom.Vec) bool {
+func (o *Outline) inside(p geom.Vec) bool {
 	for _, rings := range o.Regions {
 		w := 0
 		for _, r := range rings {
@@ -397,7 +397,7 @@ func ShareArea(a, b *Outline, maxPairs int) bool {
 	}
 	// Rounding decides nothing: a point counts as inside only deeper than eps.
 	eps := 1e-9 * math.Sqrt(max(boxDiag(a.Box), boxDiag(b.Box)))
-	deepIn := func(p geom.Vec, o *Outline) bool { return o.Inside(p) && o.edgeDist(p) > eps }
+	deepIn := func(p geom.Vec, o *Outline) bool { return o.inside(p) && o.edgeDist(p) > eps }
 	for _, p := range a.Bound.starts {
 		if deepIn(p, b) {
 			return true

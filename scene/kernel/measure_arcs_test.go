@@ -79,7 +79,7 @@ func TestEdgeGapAgainstSampling(t *testing.T) {
 	for k := range 300 {
 		x, y := randEdge(), randEdge()
 		if x.arc == nil && y.arc == nil {
-			continue // crossing lines are the walk's to find (SegmentsMeet)
+			continue // crossing lines are the walk's to find (segmentsMeet)
 		}
 		d, pa, pb := edgeGap(&x, &y)
 		// The points are on their edges and as far apart as said.

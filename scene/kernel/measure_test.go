@@ -69,7 +69,7 @@ func everyPair(a, b *Outline) Gap {
 			for _, lb := range b.Lines {
 				for i := 1; i < len(la); i++ {
 					for j := 1; j < len(lb); j++ {
-						if p, ok := SegmentsMeet(overlay.Point(la[i-1]), overlay.Point(la[i]), overlay.Point(lb[j-1]), overlay.Point(lb[j])); ok {
+						if p, ok := segmentsMeet(overlay.Point(la[i-1]), overlay.Point(la[i]), overlay.Point(lb[j-1]), overlay.Point(lb[j])); ok {
 							return Gap{A: geom.Vec(p), B: geom.Vec(p)}
 						}
 					}
@@ -85,7 +85,7 @@ func everyPair(a, b *Outline) Gap {
 		for _, lb := range b.Lines {
 			for i := 1; i < len(la); i++ {
 				for j := 1; j < len(lb); j++ {
-					if d, pa, pb := SegmentGap(la[i-1], la[i], lb[j-1], lb[j]); d < best.Distance {
+					if d, pa, pb := segmentGap(la[i-1], la[i], lb[j-1], lb[j]); d < best.Distance {
 						best = Gap{Distance: d, A: pa, B: pb}
 					}
 				}

@@ -29,7 +29,7 @@ func OffsetArcs(area []overlay.Polygon, src *Arcs, delta float64, join overlay.J
 	tol := (AreaExtent(area) + 2*math.Abs(delta)) * OffsetArcRelative
 	var rings []overlay.Ring
 	add := func(r []overlay.Point) {
-		pts, bul := src.Fit(r)
+		pts, bul := src.fit(r)
 		if raw := out.rawOffset(pts, bul, delta, join, tol); len(raw) >= 3 {
 			rings = append(rings, overlay.Ring{Points: raw, SelfCrossing: true})
 		}
@@ -154,7 +154,7 @@ func (src *Arcs) join(put func(geom.Vec), p, nk, nj geom.Vec, delta float64, joi
 // flattenArc adds an arc's chords' ends and records the arc.
 func (src *Arcs) flattenArc(put func(geom.Vec), a geom.CircArc, tol float64) {
 	n := rawSegments(a, tol)
-	src.AddArc(a, n)
+	src.addArc(a, n)
 	for k := 0; k <= n; k++ {
 		put(a.At(a.Sweep * float64(k) / float64(n)))
 	}

@@ -75,7 +75,7 @@ func SelfCrossing(r []overlay.Point) (overlay.Point, bool) {
 		}
 		a1, a2 := edge(i)
 		b1, b2 := edge(j)
-		return SegmentsMeet(a1, a2, b1, b2)
+		return segmentsMeet(a1, a2, b1, b2)
 	}
 	order := make([]int, n)
 	for i := range order {
@@ -152,8 +152,8 @@ func strictlyConvex(r []overlay.Point) bool {
 	return changes == 2
 }
 
-// SegmentsMeet reports whether two segments share any point, and one such point.
-func SegmentsMeet(p1, p2, q1, q2 overlay.Point) (overlay.Point, bool) {
+// segmentsMeet reports whether two segments share any point, and one such point.
+func segmentsMeet(p1, p2, q1, q2 overlay.Point) (overlay.Point, bool) {
 	o1, o2 := overlay.Orient(p1, p2, q1), overlay.Orient(p1, p2, q2)
 	if (o1 > 0 && o2 > 0) || (o1 < 0 && o2 < 0) {
 		return overlay.Point{}, false
