@@ -90,7 +90,7 @@ func libraryOffset(area []overlay.Polygon, delta float64, join overlay.Join) ([]
 	return overlay.LibraryOffset(area, delta, join)
 }
 
-// libraryBoolean is booleanPolys done by simplefeatures alone.
+// libraryBoolean is kernel.Boolean done by simplefeatures alone.
 func libraryBoolean(op BoolOp, pa, pb []overlay.Polygon) ([]overlay.Polygon, error) {
 	return overlay.LibraryBoolean([...]overlay.Op{Union: overlay.OpUnion, Difference: overlay.OpDifference,
 		Intersect: overlay.OpIntersect, Xor: overlay.OpXor}[op], pa, pb)

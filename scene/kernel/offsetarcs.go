@@ -1,14 +1,14 @@
 package kernel
 
-// Offsets that keep arcs. The area is read with its circular arcs (arcfit.go), so that every
-// ring is lines and arcs; the raw offset curve of such a ring (the Clipper construction, as
-// internal/overlay/offset.go builds it from points) moves each line by the distance along its
-// outward normal, turns each arc into the concentric arc of its radius plus or minus the
-// distance, and joins outer corners with an exact arc about the corner (a round join) or a
-// miter, inner corners with a loop through the corner. The curve is flattened for the engine
-// with every arc recorded, the engine takes its positive fill, and the result's chords on
-// those arcs become arcs again. So the offset of a polygon has exact round corners, that of a
-// rounded shape keeps its arcs' centres, and a hole's offset is a circle.
+// Offsets that keep arcs. The scene reads the area with its circular arcs (Arcs, arcfit.go), so
+// that every ring is lines and arcs; the raw offset curve of such a ring (the Clipper
+// construction, as scene/internal/overlay/offset.go builds it from points) moves each line by
+// the distance along its outward normal, turns each arc into the concentric arc of its radius
+// plus or minus the distance, and joins outer corners with an exact arc about the corner (a
+// round join) or a miter, inner corners with a loop through the corner. The curve is flattened
+// for the engine with every arc recorded, the engine takes its positive fill, and the result's
+// chords on those arcs become arcs again. So the offset of a polygon has exact round corners,
+// that of a rounded shape keeps its arcs' centres, and a hole's offset is a circle.
 
 import (
 	"math"
