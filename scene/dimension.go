@@ -345,9 +345,9 @@ type dimLaid struct {
 	t DimText
 }
 
-// of is d laid out under m: as an earlier call with the same d and m laid it out, or now. The
+// Of is d laid out under m: as an earlier call with the same d and m laid it out, or now. The
 // path is shared between calls: read it, do not change it.
-func (l *Layouts) of(d *Dimension, m geom.Affine) (geom.Path, DimText) {
+func (l *Layouts) Of(d *Dimension, m geom.Affine) (geom.Path, DimText) {
 	if l == nil {
 		return d.layout(m)
 	}

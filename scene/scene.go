@@ -541,7 +541,7 @@ func (s *Scene) FrameWith(keepLocals bool, l *Layouts) Frame {
 			continue
 		}
 		if d, ok := e.Shape.(*Dimension); ok && l != nil {
-			p, _ := l.of(d, m)
+			p, _ := l.Of(d, m)
 			f.Bounds.Union(p.Bounds()) // boundsUnder's, from the layout kept
 		} else {
 			f.Bounds.Union(shapeBounds(e.Shape, m))
@@ -585,7 +585,7 @@ func (s *Scene) PaintWith(l *Layouts) iter.Seq[Item] {
 				}
 				it := Item{Entity: e, World: w}
 				if d, ok := e.Shape.(*Dimension); ok {
-					it.Path, it.Label = l.of(d, w)
+					it.Path, it.Label = l.Of(d, w)
 				} else {
 					it.Path = AppendOutline(nil, e.Shape, w)
 				}
