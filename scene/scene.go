@@ -13,6 +13,7 @@ import (
 	"iter"
 	"math"
 
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/text"
 )
@@ -559,7 +560,7 @@ type Item struct {
 	World  geom.Affine
 	Path   geom.Path // world coordinates
 	// Label is where a dimension's text stands, from the layout that drew Path.
-	Label DimText
+	Label drafting.DimText
 }
 
 // Paint yields the shapes back to front, groups flattened in their z order.

@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
@@ -198,7 +199,7 @@ type linter struct {
 	// with it) and the map from that frame to the world; a text's is its world box, unturned.
 	// They are kept beside the texts rather than in every shape, which a scene of 10,000
 	// shapes and no text would clear and fill for nothing.
-	frames []scene.DimText
+	frames []drafting.DimText
 	// layouts lays each dimension out once: its bounds, its text's frame, its outline.
 	layouts scene.Layouts
 	all     geom.Box  // the bounds of every shape
@@ -324,7 +325,7 @@ func newLinter(s *scene.Scene, opts Options) *linter {
 			l.lines++
 		case *scene.Text:
 			sh.text, sh.size = len(l.texts), g.Size*scaleOf(m)
-			l.texts, l.frames = append(l.texts, sh), append(l.frames, scene.DimText{Box: sh.box, Place: geom.Identity})
+			l.texts, l.frames = append(l.texts, sh), append(l.frames, drafting.DimText{Box: sh.box, Place: geom.Identity})
 			if !g.NoLint {
 				l.labels++
 			}
@@ -883,7 +884,7 @@ func boxCorners(b geom.Box) [4]geom.Vec {
 // framesOverlap reports whether the letters' box of a text standing in frame o meets the
 // inside of box in, in the frame toLocal maps the world to: an edge of o's box crosses it, or
 // one box holds the other.
-func framesOverlap(in geom.Box, toLocal geom.Affine, o scene.DimText) bool {
+func framesOverlap(in geom.Box, toLocal geom.Affine, o drafting.DimText) bool {
 	m := toLocal.Mul(o.Place)
 	c := boxCorners(o.Box)
 	for i := range c {
@@ -1426,11 +1427,11 @@ func (l *linter) dimensionTexts() {
 		if len(nums) == 0 {
 			continue
 		}
-		says := scene.FormatDimValue(d.Measured(sh.world), d.Precision)
+		says := drafting.FormatDimValue(d.Measured(sh.world), d.Precision)
 		matches := false
 		for _, n := range nums {
 			v, err := strconv.ParseFloat(strings.ReplaceAll(n, ",", "."), 64)
-			matches = matches || err == nil && scene.FormatDimValue(v, d.Precision) == says
+			matches = matches || err == nil && drafting.FormatDimValue(v, d.Precision) == says
 		}
 		if !matches {
 			l.add(RuleDimensionText, sh.box.Center(), fmt.Sprintf("dimension %q says %q, but it measures %s; use '<>' in its text to show the measured value", sh.e.Name, clipRunes(d.Text, maxQuotedRunes), says), sh.e.Name)
