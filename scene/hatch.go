@@ -14,6 +14,7 @@ import (
 	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // MaxHatchSegments caps the hatch segments (lines, dashes and dots) of one scene, so that a
@@ -174,7 +175,7 @@ func (s *Scene) hatching(e *Entity, st Style, budget int) (Hatching, error) {
 		return Hatching{}, fmt.Errorf("hatching %q: %w", e.Name, err)
 	}
 	if len(polys) > 1 {
-		if polys, err = booleanPolys(Union, polys, nil); err != nil {
+		if polys, err = kernel.Boolean(overlay.OpUnion, polys, nil); err != nil {
 			return Hatching{}, fmt.Errorf("hatching %q: %w", e.Name, err)
 		}
 	}

@@ -3,10 +3,12 @@ package scene
 // The lint's view of the model. The drawing lint (package scene/lint) reads a finished scene
 // from above, as any writer does, and needs a few of the model's own measures to do it at the
 // speed a run can afford: a shape's bounds under a map in closed form, a text's glyph box
-// without moving every glyph, the tolerance the area operations flatten at, and the small
-// measures of points and boxes the size labels are checked with. They are exported here, in
-// one place, so that what the lint may lean on is seen at a glance; a dimension laid out
-// once per write is Layouts.Of (dimension.go). Nothing in scene calls the lint.
+// without moving every glyph, and the tolerance the area operations flatten at. They are
+// exported here, in one place, so that what the lint may lean on is seen at a glance; a
+// dimension laid out once per write is Layouts.Of (dimension.go), and the small measures of
+// points and boxes the size labels are checked with are the kernel's (kernel.BoxGap,
+// kernel.ClosestOnSegment, kernel.PolylineLength, kernel.SimilarityScale). Nothing in scene
+// calls the lint.
 
 import "github.com/cadrun/cadrun/scene/geom"
 
@@ -23,17 +25,3 @@ func (t *Text) GlyphBox() geom.Box { return t.layout.Path.Bounds() }
 // CurveTolerance is the flattening tolerance of curves in a shape whose world bounds are b,
 // as the area operations flatten them (CurveRelative).
 func CurveTolerance(b geom.Box) float64 { return curveTolerance(b) }
-
-// SimilarityScale is the scale of m when m is a similarity (a uniform scale, a turn, maybe a
-// mirror), within rounding; false otherwise, where a circle's image is no circle.
-func SimilarityScale(m geom.Affine) (float64, bool) { return similarityScale(m) }
-
-// PolylineLength is the length of the open polyline through pts.
-func PolylineLength(pts []geom.Vec) float64 { return polylineLength(pts) }
-
-// ClosestOnSegment is the point of the segment ab closest to p.
-func ClosestOnSegment(p, a, b geom.Vec) geom.Vec { return closestOnSegment(p, a, b) }
-
-// BoxGap is a lower bound of the distance between shapes in the boxes a and b: 0 where they
-// meet.
-func BoxGap(a, b geom.Box) float64 { return boxGap(a, b) }

@@ -41,6 +41,7 @@ import (
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // DefaultMinTextMM is the smallest text height on paper, in millimetres, that the lint lets
@@ -605,9 +606,9 @@ func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape, general b
 // (outline, counted against the budget), or on their box once the budget is spent.
 func (l *linter) labelGap(b geom.Box, o *lintShape) float64 {
 	if c, ok := o.e.Shape.(scene.Circle); ok {
-		if k, ok := scene.SimilarityScale(o.world); ok {
+		if k, ok := kernel.SimilarityScale(o.world); ok {
 			cen, r := o.world.Apply(c.Center), c.Radius*k
-			near, far := scene.BoxGap(b, geom.Box{Min: cen, Max: cen, NonEmpty: true}), 0.0
+			near, far := kernel.BoxGap(b, geom.Box{Min: cen, Max: cen, NonEmpty: true}), 0.0
 			for _, p := range boxCorners(b) {
 				far = max(far, p.Sub(cen).Len())
 			}
@@ -625,21 +626,21 @@ func (l *linter) labelGap(b geom.Box, o *lintShape) float64 {
 			break
 		}
 		if n == 1 {
-			best = min(best, scene.BoxGap(b, geom.Box{Min: pts[0], Max: pts[0], NonEmpty: true}))
+			best = min(best, kernel.BoxGap(b, geom.Box{Min: pts[0], Max: pts[0], NonEmpty: true}))
 		}
 		for i := 0; i+1 < n || pl.Closed && i < n && n > 1; i++ {
 			p, q := pts[i], pts[(i+1)%n]
 			if segmentInBox(p, q, b) {
 				return 0
 			}
-			best = min(best, scene.BoxGap(b, geom.Box{Min: p, Max: p, NonEmpty: true}), scene.BoxGap(b, geom.Box{Min: q, Max: q, NonEmpty: true}))
+			best = min(best, kernel.BoxGap(b, geom.Box{Min: p, Max: p, NonEmpty: true}), kernel.BoxGap(b, geom.Box{Min: q, Max: q, NonEmpty: true}))
 			for _, corner := range boxCorners(b) {
-				best = min(best, scene.ClosestOnSegment(corner, p, q).Sub(corner).Len())
+				best = min(best, kernel.ClosestOnSegment(corner, p, q).Sub(corner).Len())
 			}
 		}
 	}
 	if math.IsInf(best, 1) {
-		return scene.BoxGap(b, o.box)
+		return kernel.BoxGap(b, o.box)
 	}
 	return best
 }
@@ -677,7 +678,7 @@ func (l *linter) measures(o *lintShape, c claim) (ok, fits bool, says string) {
 	default: // 'L'
 		lengths := []float64{sz.X, sz.Y}
 		if ln, isLine := o.e.Shape.(scene.Line); isLine && l.spend(len(ln.Points)) {
-			lengths = append(lengths, scene.PolylineLength(worldPoints(ln.Points, o.world)))
+			lengths = append(lengths, kernel.PolylineLength(worldPoints(ln.Points, o.world)))
 		}
 		for _, v := range lengths {
 			if nearValue(v, c.a, c.tolA) {
@@ -698,7 +699,7 @@ func (l *linter) measures(o *lintShape, c claim) (ok, fits bool, says string) {
 // radii lists the world radii of o's circular parts: a circle's, an arc's, a rounded
 // rectangle's corners, a polygon's arc edges. A shape stretched unevenly has none.
 func (l *linter) radii(o *lintShape) []float64 {
-	k, ok := scene.SimilarityScale(o.world)
+	k, ok := kernel.SimilarityScale(o.world)
 	if !ok {
 		return nil
 	}
@@ -1205,7 +1206,7 @@ func (l *linter) zeroLength() {
 		if !ok {
 			continue
 		}
-		if scene.PolylineLength(worldPoints(ln.Points, sh.world)) <= l.tol {
+		if kernel.PolylineLength(worldPoints(ln.Points, sh.world)) <= l.tol {
 			l.add(RuleZeroLength, sh.box.Center(), fmt.Sprintf("line %q has zero length", sh.e.Name), sh.e.Name)
 		}
 	}
