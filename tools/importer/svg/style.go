@@ -60,9 +60,10 @@ type style struct {
 	family string
 	italic bool // font-style italic or oblique
 	// filter and blend are the element's filter and mix-blend-mode ("" for none and normal),
-	// not drawn and not inherited; markers are marker-start, -mid and -end given (inherited).
+	// not drawn and not inherited; markers are marker-start, -mid and -end as written, ""
+	// for none (inherited).
 	filter, blend string
-	markers       [3]bool
+	markers       [3]string
 	// strokeFirst is paint-order putting the stroke under the fill (inherited).
 	strokeFirst bool
 }
@@ -83,10 +84,14 @@ func properties(e *element) map[string]string {
 		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit", "transform-origin", "overflow",
 		"clip-path", "clip-rule", "mask", "dominant-baseline", "alignment-baseline", "baseline-shift",
 		"letter-spacing", "word-spacing", "writing-mode", "font-family", "font-style", "text-decoration",
-		"filter", "mix-blend-mode", "marker", "marker-start", "marker-mid", "marker-end", "paint-order"} {
+		"filter", "mix-blend-mode", cssMarker, "marker-start", "marker-mid", "marker-end", "paint-order"} {
 		if v, ok := e.attrs[k]; ok {
 			p[k] = strings.TrimSpace(v)
 		}
+	}
+	if v, ok := p[cssMarker]; ok {
+		delete(p, cssMarker)
+		p["marker"] = v
 	}
 	for _, decl := range strings.Split(e.attr("style"), ";") {
 		k, v, ok := strings.Cut(decl, ":")
@@ -215,14 +220,22 @@ func (s style) child(e *element) style {
 		}
 	}
 	if v, ok := p["marker"]; ok && v != "inherit" {
-		s.markers = [3]bool{v != "none", v != "none", v != "none"}
+		s.markers = [3]string{markerValue(v), markerValue(v), markerValue(v)}
 	}
 	for i, k := range []string{"marker-start", "marker-mid", "marker-end"} {
 		if v, ok := p[k]; ok && v != "inherit" {
-			s.markers[i] = v != "none"
+			s.markers[i] = markerValue(v)
 		}
 	}
 	return s
+}
+
+// markerValue is a marker property's value as kept: "" for none.
+func markerValue(v string) string {
+	if v == "none" {
+		return ""
+	}
+	return v
 }
 
 // paint reads a fill or stroke value: a colour, none, currentColor, or url(#...) (drawn as
