@@ -1048,8 +1048,8 @@ func (c *converter) content(target *element, m geom.Affine, st style) ([]*Item, 
 // vp (in the symbol's own coordinates) when not nil: built once for each, at the scale of the
 // first <use> that places it.
 func (c *converter) symbol(target *element, id string, st style, scale float64, vp *geom.Box) (*Symbol, error) {
-	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s|%s|%s", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
-		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, st.anchor, st.baseline, fontOf(st))
+	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s|%s|%s|%d", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
+		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, st.anchor, st.baseline, fontOf(st), st.decoration)
 	if vp != nil {
 		key += fmt.Sprintf("|cut %g %g %g %g", vp.Min.X, vp.Min.Y, vp.Max.X, vp.Max.Y)
 	}

@@ -66,7 +66,27 @@ type style struct {
 	markers       [3]string
 	// strokeFirst is paint-order putting the stroke under the fill (inherited).
 	strokeFirst bool
+	// decoration is the text-decoration lines given on the element and its ancestors from
+	// its <text> on (CSS propagates them to the text inside, and none does not take an
+	// ancestor's away; SVG applies them to text content elements only, not a <g> around);
+	// decorationOther is what else the element's own value says (a style, a colour), which
+	// is not drawn (not inherited).
+	decoration      decoration
+	decorationOther string
 }
+
+// textContent are the elements text-decoration applies to (SVG 1.1's text content elements).
+var textContent = map[string]bool{"text": true, "tspan": true, "a": true, "textPath": true}
+
+// decoration is a set of text-decoration lines.
+type decoration uint8
+
+// The lines text-decoration draws.
+const (
+	underline decoration = 1 << iota
+	overline
+	lineThrough
+)
 
 // initialStyle is SVG's initial style: black fill, no stroke, width 1, 16px text.
 func initialStyle() style {
@@ -216,6 +236,25 @@ func (s style) child(e *element) style {
 			if f == "fill" || f == "stroke" {
 				s.strokeFirst = f == "stroke"
 				break
+			}
+		}
+	}
+	s.decorationOther = ""
+	if e.name == "text" {
+		s.decoration = 0 // what is above a text is not text: its decoration is not the text's
+	}
+	if v, ok := p["text-decoration"]; ok && v != "inherit" && textContent[e.name] {
+		for _, f := range strings.Fields(strings.ToLower(v)) {
+			switch f {
+			case "underline":
+				s.decoration |= underline
+			case "overline":
+				s.decoration |= overline
+			case "line-through":
+				s.decoration |= lineThrough
+			case "none", "solid":
+			default:
+				s.decorationOther = v
 			}
 		}
 	}
