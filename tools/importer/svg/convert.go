@@ -390,7 +390,7 @@ func (c *converter) element(e *element, m geom.Affine, parent style) ([]*Item, e
 	} else {
 		items, err = c.made(it)
 	}
-	if _, ok := e.attrs["marker"]; ok && marked[e.name] {
+	if v, ok := e.attrs["marker"]; ok && strings.TrimSpace(v) != "none" && marked[e.name] {
 		c.skip(e.name, "the marker attribute is ignored, as SVG ignores it: the marker shorthand is a style property, not an attribute")
 	}
 	if err != nil || st.markers == [3]string{} || !marked[e.name] {

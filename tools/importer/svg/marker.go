@@ -37,8 +37,7 @@ var markerKinds = [3]string{"start", "mid", "end"}
 // markers places the markers element e's style names at the vertices of its outline p (in
 // its own coordinates), mapped by m.
 func (c *converter) markers(e *element, p geom.Path, m geom.Affine, st style) ([]*Item, error) {
-	var targets [3]*element
-	var ids [3]string
+	var defs [3]*markerDef
 	for i, v := range st.markers {
 		if v == "" {
 			continue
@@ -53,16 +52,16 @@ func (c *converter) markers(e *element, p geom.Path, m geom.Affine, st style) ([
 			c.skip(e.name, fmt.Sprintf("marker #%s draws itself (%s -> %s): not drawn again inside itself", id, strings.Join(c.markerStack, " -> "), id))
 			continue
 		}
-		targets[i], ids[i] = t, id
+		defs[i] = c.markerDef(t, id, st)
 	}
-	if targets == [3]*element{} {
+	if defs == [3]*markerDef{} {
 		return nil, nil
 	}
 	var out []*Item
 	left := 0
 	for _, v := range vertices(p) {
-		t := targets[v.kind]
-		if t == nil {
+		d := defs[v.kind]
+		if d == nil || d.none {
 			continue
 		}
 		if c.markerDrawn >= c.lim.MaxMarkerDrawn {
@@ -70,7 +69,7 @@ func (c *converter) markers(e *element, p geom.Path, m geom.Affine, st style) ([
 			continue
 		}
 		before := c.drawn
-		items, err := c.marker(e, t, ids[v.kind], v, m, st)
+		items, err := c.marker(e, d, v, m)
 		if err != nil {
 			return nil, err
 		}
@@ -83,53 +82,62 @@ func (c *converter) markers(e *element, p geom.Path, m geom.Affine, st style) ([
 	return out, nil
 }
 
-// marker places marker t (with id) at vertex v of element e's path, mapped by m.
-func (c *converter) marker(e *element, t *element, id string, v vertex, m geom.Affine, st style) ([]*Item, error) {
+// markerDef is a marker as a path places it, read once for all its vertices.
+type markerDef struct {
+	t      *element
+	id     string
+	st     style       // what its content inherits
+	w, h   float64     // its viewport's size (markerWidth, markerHeight)
+	inner  geom.Affine // its content's coordinates (the viewBox's) into the viewport's
+	ref    geom.Vec    // the point put on the vertex, in the viewport's coordinates
+	scale  float64     // the stroke's width, or 1 in user units
+	none   bool        // it draws nothing: a viewport or a scale of no size
+	orient string
+}
+
+// markerDef reads marker t (with id) for a path styled st.
+func (c *converter) markerDef(t *element, id string, st style) *markerDef {
+	d := &markerDef{t: t, id: id, st: c.markerStyle(t), inner: geom.Identity, scale: 1, orient: t.attr("orient")}
+	// Lengths are in the marker's user space, percentages of the viewport the path is in, as
+	// SVG takes them.
+	d.w, d.h = 3, 3
+	if _, ok := t.attrs["markerWidth"]; ok {
+		d.w = c.size(t, "markerWidth", c.vp[0], d.st.fontSize)
+	}
+	if _, ok := t.attrs["markerHeight"]; ok {
+		d.h = c.size(t, "markerHeight", c.vp[1], d.st.fontSize)
+	}
+	if strings.TrimSpace(t.attr("markerUnits")) != "userSpaceOnUse" {
+		d.scale = st.strokeWidth
+	}
+	// A viewport of no size draws nothing, and so do markers scaled by a stroke of width 0.
+	if d.none = !(d.w > 0 && d.h > 0) || d.scale == 0; d.none {
+		return d
+	}
+	refBox := [4]float64{0, 0, d.w, d.h}
+	if vb, ok := viewBox(t.attr("viewBox")); ok {
+		d.inner, _ = fit(vb, t.attr("preserveAspectRatio"), 0, 0, d.w, d.h)
+		refBox = vb
+	}
+	// refX and refY are in the content's coordinates (the viewBox's).
+	d.ref = d.inner.Apply(geom.Vec{X: refOf(t.attr("refX"), refBox[0], refBox[2], "left", "right"),
+		Y: refOf(t.attr("refY"), refBox[1], refBox[3], "top", "bottom")})
+	return d
+}
+
+// marker places marker d at vertex v of element e's path, mapped by m.
+func (c *converter) marker(e *element, d *markerDef, v vertex, m geom.Affine) ([]*Item, error) {
 	if err := c.inTime(e.line); err != nil {
 		return nil, err
 	}
-	// The marker's own attributes: lengths in its user space, percentages of the viewport the
-	// path is in, as SVG takes them.
-	mst := c.markerStyle(t)
-	w, h := c.size(t, "markerWidth", c.vp[0], mst.fontSize), c.size(t, "markerHeight", c.vp[1], mst.fontSize)
-	if _, ok := t.attrs["markerWidth"]; !ok {
-		w = 3
-	}
-	if _, ok := t.attrs["markerHeight"]; !ok {
-		h = 3
-	}
-	if !(w > 0 && h > 0) {
-		return nil, nil // a viewport of no size draws nothing
-	}
-	var inner geom.Affine = geom.Identity
-	vb, hasVB := viewBox(t.attr("viewBox"))
-	if hasVB {
-		inner, _ = fit(vb, t.attr("preserveAspectRatio"), 0, 0, w, h)
-	}
-	// refX and refY are in the content's coordinates (the viewBox's); that point goes on the
-	// vertex.
-	refBox := [4]float64{0, 0, w, h}
-	if hasVB {
-		refBox = vb
-	}
-	ref := inner.Apply(geom.Vec{X: refOf(t.attr("refX"), refBox[0], refBox[2], "left", "right"),
-		Y: refOf(t.attr("refY"), refBox[1], refBox[3], "top", "bottom")})
-	angle := orient(t.attr("orient"), v)
-	scale := 1.0
-	if strings.TrimSpace(t.attr("markerUnits")) != "userSpaceOnUse" {
-		scale = st.strokeWidth
-	}
-	if scale == 0 {
-		return nil, nil // markers scaled by a stroke of width 0 draw nothing
-	}
-	at := m.Mul(geom.Translation(v.at)).Mul(geom.Rotation(angle)).Mul(geom.Scaling(scale, scale)).Mul(geom.Translation(ref.Mul(-1)))
+	at := m.Mul(geom.Translation(v.at)).Mul(geom.Rotation(orient(d.orient, v))).Mul(geom.Scaling(d.scale, d.scale)).Mul(geom.Translation(d.ref.Mul(-1)))
 	it := &Item{Element: "marker", Line: e.line}
 	if l := label(e); l != "" {
 		it.ID = l + "-" + markerKinds[v.kind]
 	}
-	c.markerStack = append(c.markerStack, id)
+	c.markerStack = append(c.markerStack, d.id)
 	defer func() { c.markerStack = c.markerStack[:len(c.markerStack)-1] }()
-	return c.place(it, t, id, at, inner, w, h, mst)
+	return c.place(it, d.t, d.id, at, d.inner, d.w, d.h, d.st)
 }
 
 // markerStyle is the style a marker's content inherits: its ancestors', not the path's.
