@@ -242,3 +242,25 @@ func TestMarkersBounded(t *testing.T) {
 		t.Errorf("a million vertices: %v, want %q", err, want)
 	}
 }
+
+// TestStrokeOnViewportEdge: a square outline along its viewport's edge, in a symbol or a
+// marker whose frame is worked out through the viewBox's inverse (and comes out a rounding
+// short of the outline), is drawn whole and noted, as in a nested <svg>; it was cut to the
+// one side the rounding left inside.
+func TestStrokeOnViewportEdge(t *testing.T) {
+	t.Parallel()
+	const note = "rect: a stroke within half its width of a clip's edge is drawn whole, where SVG cuts its band at the edge"
+	for _, body := range []string{
+		`<symbol id="s" viewBox="0 0 20 20"><rect width="20" height="20" fill="none" stroke="black" stroke-width="4"/></symbol><use href="#s" x="262" y="52" width="16" height="16"/>`,
+		`<g fill="none" stroke="black" stroke-width="4"><marker id="m" viewBox="0 0 20 20" markerWidth="4" markerHeight="4" refX="10" refY="10"><rect width="20" height="20"/></marker>
+			<path marker-start="url(#m)" d="M 270 60 L 320 60"/></g>`,
+	} {
+		d, err := Read(markerDoc(body), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Symbols) != 1 || d.Symbols[0].Items[0].Prim.Call != "drawRect" || d.Skipped[note] != 1 {
+			t.Errorf("%s: drawn as %+v, noted %v; want the whole square and %q", body, d.Symbols[0].Items[0].Prim, d.Skipped, note)
+		}
+	}
+}
