@@ -664,10 +664,19 @@ func (c *converter) clipFill(w geom.Path, regs []region) (res int, err error) {
 }
 
 // insideBoxes tells whether every region is one axis-aligned box that holds the box b: the
-// common case, a plot's frame around lines wholly inside it, decided without a boolean.
+// common case, a plot's frame around lines wholly inside it, decided without a boolean. A box
+// holds what passes it by a billionth of their sizes: a symbol's frame, worked out through
+// its viewBox's inverse, comes out 15.999999999999998 wide around a stroke of 16 along its
+// edge, which was cut to the one side that rounding left inside (a marker's square outline
+// drawn as one line).
 func insideBoxes(regs []region, b geom.Box) bool {
 	for _, r := range regs {
-		if len(r.paths) != 1 || !isBox(r.paths[0]) || !contains(r.box, b) {
+		if len(r.paths) != 1 || !isBox(r.paths[0]) || !r.box.NonEmpty || !b.NonEmpty {
+			return false
+		}
+		rs, bs := r.box.Size(), b.Size()
+		tol := 1e-9 * max(rs.X, rs.Y, bs.X, bs.Y)
+		if r.box.Min.X > b.Min.X+tol || r.box.Min.Y > b.Min.Y+tol || r.box.Max.X < b.Max.X-tol || r.box.Max.Y < b.Max.Y-tol {
 			return false
 		}
 	}

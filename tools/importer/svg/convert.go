@@ -136,7 +136,7 @@ func Read(data []byte, opt Options) (*Drawing, error) {
 	if _, ok := unitsPerInch[units]; !ok || units == "" {
 		return nil, fmt.Errorf("%w %q: use mm, cm, in, pt or px", ErrUnits, units)
 	}
-	c := &converter{lim: lim, deadline: deadline, ids: map[string]*element{}, symbols: map[string]*Symbol{},
+	c := &converter{lim: lim, deadline: deadline, ids: map[string]*element{}, parents: map[*element]*element{}, symbols: map[string]*Symbol{},
 		d: &Drawing{Kinds: map[string]int{}, Skipped: map[string]int{}}}
 	c.index(root)
 	if err := c.applyStylesheets(root); err != nil {
@@ -216,6 +216,12 @@ type converter struct {
 	clipCache map[string]clipRead
 	advances  map[glyph]float64 // the characters' advances, measured once a file
 	d         *Drawing
+	// parents are every element's but the root's: a marker's style is its ancestors'.
+	parents map[*element]*element
+	// markerStack holds the ids of the markers being converted, to leave out one that draws
+	// itself; markerDrawn counts the shapes and groups markers drew (MaxMarkerDrawn).
+	markerStack []string
+	markerDrawn int
 }
 
 // index finds every element with an id (the first of a repeated id wins, as in browsers).
@@ -226,6 +232,7 @@ func (c *converter) index(e *element) {
 		}
 	}
 	for _, ch := range e.children {
+		c.parents[ch] = e
 		c.index(ch)
 	}
 }
@@ -377,10 +384,20 @@ func (c *converter) element(e *element, m geom.Affine, parent style) ([]*Item, e
 		c.skip(e.name, tooSmallNote)
 		return nil, nil
 	}
+	var items []*Item
 	if len(c.clips) > 0 {
-		return c.clipped(e, it, p.Transform(m))
+		items, err = c.clipped(e, it, p.Transform(m))
+	} else {
+		items, err = c.made(it)
 	}
-	return c.made(it)
+	if v, ok := e.attrs["marker"]; ok && strings.TrimSpace(v) != "none" && marked[e.name] {
+		c.skip(e.name, "the marker attribute is ignored, as SVG ignores it: the marker shorthand is a style property, not an attribute")
+	}
+	if err != nil || st.markers == [3]string{} || !marked[e.name] {
+		return items, err
+	}
+	more, err := c.markers(e, p, m, st)
+	return append(items, more...), err
 }
 
 // diag is what a percentage of a stroke's lengths is of in the viewport being converted.
@@ -546,17 +563,17 @@ func (c *converter) viewport(e *element, fr region, vp [2]float64, convert func(
 // counts is what converting an element adds to: kept before a viewport's content is
 // converted, to be put back when it is converted again inside its frame.
 type counts struct {
-	skipped, kinds              map[string]int
-	drawn, segments, shapeBytes int
-	dashes                      float64
+	skipped, kinds                           map[string]int
+	drawn, segments, shapeBytes, markerDrawn int
+	dashes                                   float64
 }
 
 func (c *converter) counts() counts {
-	return counts{maps.Clone(c.d.Skipped), maps.Clone(c.d.Kinds), c.drawn, c.d.Segments, c.d.ShapeBytes, c.dashes}
+	return counts{maps.Clone(c.d.Skipped), maps.Clone(c.d.Kinds), c.drawn, c.d.Segments, c.d.ShapeBytes, c.markerDrawn, c.dashes}
 }
 
 func (c *converter) restore(k counts) {
-	c.d.Skipped, c.d.Kinds, c.drawn, c.d.Segments, c.d.ShapeBytes, c.dashes = k.skipped, k.kinds, k.drawn, k.segments, k.shapeBytes, k.dashes
+	c.d.Skipped, c.d.Kinds, c.drawn, c.d.Segments, c.d.ShapeBytes, c.markerDrawn, c.dashes = k.skipped, k.kinds, k.drawn, k.segments, k.shapeBytes, k.markerDrawn, k.dashes
 }
 
 func (c *converter) group(e *element, m geom.Affine, st style) ([]*Item, error) {
@@ -767,9 +784,6 @@ func (c *converter) shape(e *element, p geom.Path, m geom.Affine, st style) *Ite
 	if e.name == "line" || e.name == "polyline" {
 		it.Fill = nil // an open line has no inside
 	}
-	if st.markers != [3]bool{} && (e.name == "path" || e.name == "line" || e.name == "polyline" || e.name == "polygon") {
-		c.skip(e.name, "markers are not drawn")
-	}
 	it.Prim = c.prim(e, p, m, st)
 	if c.ext != nil && (it.Fill != nil || it.Stroke != nil) {
 		b := p.Transform(m).Bounds()
@@ -926,6 +940,9 @@ func (c *converter) use(e *element, m geom.Affine, st style) ([]*Item, error) {
 	}
 	c.uses, c.useLines = append(c.uses, id), append(c.useLines, e.line)
 	defer func() { c.uses, c.useLines = c.uses[:len(c.uses)-1], c.useLines[:len(c.useLines)-1] }()
+	if target.name == "marker" {
+		return nil, nil // a marker is drawn only where a path names it (marker.go)
+	}
 	m = m.Mul(geom.Translation(geom.Vec{X: c.num(e, "x"), Y: c.num(e, "y")}))
 	// What the symbol's own content is drawn in: its viewBox fitted to the use's size.
 	// A symbol's size is the <use>'s, else its own, else 100% of the viewport.
@@ -941,15 +958,25 @@ func (c *converter) use(e *element, m geom.Affine, st style) ([]*Item, error) {
 			inner, _ = fit(vb, target.attr("preserveAspectRatio"), 0, 0, vpW, vpH)
 		}
 	}
+	return c.place(&Item{Element: e.name, Line: e.line, ID: label(e)}, target, id, m, inner, vpW, vpH, st)
+}
+
+// place draws target (with id) for it, an item naming the element that asks for it: m maps
+// the viewport's user space, inner the target's content into it (its viewBox fitted), and
+// vpW by vpH is its viewport's size where target makes one (a symbol, a marker), which cuts
+// what passes it. Placed as a Symbol where the placement has no skew and no clip is around,
+// else its content is drawn in place.
+func (c *converter) place(it *Item, target *element, id string, m, inner geom.Affine, vpW, vpH float64, st style) ([]*Item, error) {
+	makesViewport := target.name == "symbol" || target.name == "marker"
 	full := m.Mul(inner)
 	flip := geom.Scaling(1, -1)
-	_, _, _, ok = similarity(full)
+	_, _, _, ok := similarity(full)
 	if !ok || len(c.clips) > 0 {
 		// A skewed placement cannot be a group's transform, and a clip cuts shapes where
 		// they are drawn: draw the content in place.
 		var items []*Item
 		var err error
-		if target.name == "symbol" {
+		if makesViewport {
 			convert := func() ([]*Item, error) { return c.content(target, full, st) }
 			items, err = c.viewport(target, frame(m, 0, 0, vpW, vpH), c.vp, convert)
 		} else {
@@ -958,7 +985,7 @@ func (c *converter) use(e *element, m geom.Affine, st style) ([]*Item, error) {
 		if err != nil || len(items) == 0 {
 			return nil, err
 		}
-		return c.made(&Item{Kind: Group, Element: e.name, Line: e.line, ID: label(e), Children: items})
+		return c.made(&Item{Kind: Group, Element: it.Element, Line: it.Line, ID: it.ID, Children: items})
 	}
 	// The symbol is drawn Y up at its first placement's mean scale (so that its stroke widths
 	// are right in scene units there); the group's transform undoes that and places it, and
@@ -970,7 +997,7 @@ func (c *converter) use(e *element, m geom.Affine, st style) ([]*Item, error) {
 		return nil, err
 	}
 	cut := false
-	if inv, ok := inner.Invert(); ok && target.name == "symbol" && clips(target) {
+	if inv, ok := inner.Invert(); ok && makesViewport && clips(target) {
 		// The viewport this <use> gives the symbol, in the symbol's own coordinates: what the
 		// symbol draws past it is cut off by a symbol of its own, drawn inside it.
 		if vr := rectBox(inv, 0, 0, vpW, vpH); sym.ext.overflows(rectBox(geom.Scaling(sym.Scale, -sym.Scale), vr.Min.X, vr.Min.Y, vr.Max.X-vr.Min.X, vr.Max.Y-vr.Min.Y)) {
@@ -1002,14 +1029,15 @@ func (c *converter) use(e *element, m geom.Affine, st style) ([]*Item, error) {
 		}
 	}
 	sx, sy, angle, _ := similarity(place)
-	return c.made(&Item{Kind: Use, Element: e.name, Line: e.line, ID: label(e), Symbol: sym,
-		Place: Placement{X: place.E, Y: place.F, SX: sx, SY: sy, Angle: angle, K: scale / sym.Scale}})
+	it.Kind, it.Symbol = Use, sym
+	it.Place = Placement{X: place.E, Y: place.F, SX: sx, SY: sy, Angle: angle, K: scale / sym.Scale}
+	return c.made(it)
 }
 
-// content converts what a <use> shows of target: a symbol's or svg's children, else the
-// element itself.
+// content converts what a <use> shows of target, or a marker draws: a symbol's or a
+// marker's children, else the element itself.
 func (c *converter) content(target *element, m geom.Affine, st style) ([]*Item, error) {
-	if target.name == "symbol" {
+	if target.name == "symbol" || target.name == "marker" {
 		st.diag = c.diag()
 		return c.children(target, m, st.child(target))
 	}
@@ -1020,8 +1048,8 @@ func (c *converter) content(target *element, m geom.Affine, st style) ([]*Item, 
 // vp (in the symbol's own coordinates) when not nil: built once for each, at the scale of the
 // first <use> that places it.
 func (c *converter) symbol(target *element, id string, st style, scale float64, vp *geom.Box) (*Symbol, error) {
-	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s|%s|%s", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
-		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, st.anchor, st.baseline, fontOf(st))
+	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s|%s|%s|%d", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
+		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, st.anchor, st.baseline, fontOf(st), st.decoration)
 	if vp != nil {
 		key += fmt.Sprintf("|cut %g %g %g %g", vp.Min.X, vp.Min.Y, vp.Max.X, vp.Max.Y)
 	}
@@ -1042,7 +1070,7 @@ func (c *converter) symbol(target *element, id string, st style, scale float64, 
 	if vp != nil {
 		c.clips = []region{frame(geom.Scaling(scale, -scale), vp.Min.X, vp.Min.Y, vp.Max.X-vp.Min.X, vp.Max.Y-vp.Min.Y)}
 	}
-	if target.name == "symbol" {
+	if target.name == "symbol" || target.name == "marker" {
 		if vb, ok := viewBox(target.attr("viewBox")); ok {
 			c.vp = [2]float64{vb[2], vb[3]}
 		}

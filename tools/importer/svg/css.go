@@ -108,6 +108,9 @@ func (c *converter) applyStylesheets(root *element) error {
 		})
 		for _, i := range slices.Compact(matched) {
 			for _, d := range rules[i].decls {
+				if d[0] == "marker" {
+					d[0] = cssMarker // a property, not a presentation attribute
+				}
 				e.attrs[d[0]] = d[1]
 			}
 		}
@@ -121,6 +124,10 @@ func (c *converter) applyStylesheets(root *element) error {
 	}
 	return walk(root, nil)
 }
+
+// cssMarker is where a rule's marker shorthand is kept among the attributes: apart from a
+// marker attribute, which SVG does not read (the shorthand has no presentation attribute).
+const cssMarker = "\x00marker"
 
 // classes are the names of e's class attribute.
 func classes(e *element) []string { return strings.Fields(e.attr("class")) }

@@ -76,7 +76,7 @@ func TestStylesheets(t *testing.T) {
 // TestNotAppliedNamed: what the import does not draw is named whether the file gives it as
 // an attribute, in the style attribute or by a stylesheet: a filter (a blur under a mirror,
 // as in librsvg's 634324-blur-negative-transform.svg, gave it in style), a blend mode and
-// markers, which were drawn without a word.
+// markers (now drawn: a marker that is not there is named), which were drawn without a word.
 func TestNotAppliedNamed(t *testing.T) {
 	t.Parallel()
 	d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><style>.m { marker-end: url(#a) }</style>
@@ -89,14 +89,14 @@ func TestNotAppliedNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k, n := range map[string]int{
-		"path: filter is not applied":                1,
-		"g: mix-blend-mode multiply is not applied":  1,
-		"polyline: markers are not drawn":            1,
-		"path: markers are not drawn":                2,
-		"path: stroke-linecap butt is drawn round":   0,
-		"rect: mix-blend-mode normal is not applied": 0,
-		"line: markers are not drawn":                0,
-		"rect: markers are not drawn":                0,
+		"path: filter is not applied":                                            1,
+		"g: mix-blend-mode multiply is not applied":                              1,
+		"polyline: marker-start url(#a) names no marker of this file: not drawn": 1,
+		"path: marker-end url(#a) names no marker of this file: not drawn":       2,
+		"path: stroke-linecap butt is drawn round":                               0,
+		"rect: mix-blend-mode normal is not applied":                             0,
+		"line: marker-start url(#a) names no marker of this file: not drawn":     0,
+		"rect: marker-start url(#a) names no marker of this file: not drawn":     0,
 	} {
 		if d.Skipped[k] != n {
 			t.Errorf("noted %q %d times, want %d (%v)", k, d.Skipped[k], n, d.Skipped)

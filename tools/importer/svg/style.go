@@ -60,12 +60,33 @@ type style struct {
 	family string
 	italic bool // font-style italic or oblique
 	// filter and blend are the element's filter and mix-blend-mode ("" for none and normal),
-	// not drawn and not inherited; markers are marker-start, -mid and -end given (inherited).
+	// not drawn and not inherited; markers are marker-start, -mid and -end as written, ""
+	// for none (inherited).
 	filter, blend string
-	markers       [3]bool
+	markers       [3]string
 	// strokeFirst is paint-order putting the stroke under the fill (inherited).
 	strokeFirst bool
+	// decoration is the text-decoration lines given on the element and its ancestors from
+	// its <text> on (CSS propagates them to the text inside, and none does not take an
+	// ancestor's away; SVG applies them to text content elements only, not a <g> around);
+	// decorationOther is what else the element's own value says (a style, a colour), which
+	// is not drawn (not inherited).
+	decoration      decoration
+	decorationOther string
 }
+
+// textContent are the elements text-decoration applies to (SVG 1.1's text content elements).
+var textContent = map[string]bool{"text": true, "tspan": true, "a": true, "textPath": true}
+
+// decoration is a set of text-decoration lines.
+type decoration uint8
+
+// The lines text-decoration draws.
+const (
+	underline decoration = 1 << iota
+	overline
+	lineThrough
+)
 
 // initialStyle is SVG's initial style: black fill, no stroke, width 1, 16px text.
 func initialStyle() style {
@@ -83,10 +104,14 @@ func properties(e *element) map[string]string {
 		"stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit", "transform-origin", "overflow",
 		"clip-path", "clip-rule", "mask", "dominant-baseline", "alignment-baseline", "baseline-shift",
 		"letter-spacing", "word-spacing", "writing-mode", "font-family", "font-style", "text-decoration",
-		"filter", "mix-blend-mode", "marker", "marker-start", "marker-mid", "marker-end", "paint-order"} {
+		"filter", "mix-blend-mode", cssMarker, "marker-start", "marker-mid", "marker-end", "paint-order"} {
 		if v, ok := e.attrs[k]; ok {
 			p[k] = strings.TrimSpace(v)
 		}
+	}
+	if v, ok := p[cssMarker]; ok {
+		delete(p, cssMarker)
+		p["marker"] = v
 	}
 	for _, decl := range strings.Split(e.attr("style"), ";") {
 		k, v, ok := strings.Cut(decl, ":")
@@ -214,15 +239,42 @@ func (s style) child(e *element) style {
 			}
 		}
 	}
+	s.decorationOther = ""
+	if e.name == "text" {
+		s.decoration = 0 // what is above a text is not text: its decoration is not the text's
+	}
+	if v, ok := p["text-decoration"]; ok && v != "inherit" && textContent[e.name] {
+		for _, f := range strings.Fields(strings.ToLower(v)) {
+			switch f {
+			case "underline":
+				s.decoration |= underline
+			case "overline":
+				s.decoration |= overline
+			case "line-through":
+				s.decoration |= lineThrough
+			case "none", "solid":
+			default:
+				s.decorationOther = v
+			}
+		}
+	}
 	if v, ok := p["marker"]; ok && v != "inherit" {
-		s.markers = [3]bool{v != "none", v != "none", v != "none"}
+		s.markers = [3]string{markerValue(v), markerValue(v), markerValue(v)}
 	}
 	for i, k := range []string{"marker-start", "marker-mid", "marker-end"} {
 		if v, ok := p[k]; ok && v != "inherit" {
-			s.markers[i] = v != "none"
+			s.markers[i] = markerValue(v)
 		}
 	}
 	return s
+}
+
+// markerValue is a marker property's value as kept: "" for none.
+func markerValue(v string) string {
+	if v == "none" {
+		return ""
+	}
+	return v
 }
 
 // paint reads a fill or stroke value: a colour, none, currentColor, or url(#...) (drawn as

@@ -35,6 +35,7 @@ type Limits struct {
 	MaxDrawn        int           // shapes and groups once every <use> is expanded
 	MaxSegments     int           // path segments converted in all, each conversion counted
 	MaxShapeBytes   int           // the shapes' path data, points and text, in all
+	MaxMarkerDrawn  int           // shapes and groups the markers draw, in all
 	MaxTime         time.Duration // wall-clock time to read and convert the file
 }
 
@@ -45,7 +46,7 @@ type Limits struct {
 // and a conversion of over 200,000 could only end in a module refused.
 var DefaultLimits = Limits{MaxBytes: 20 << 20, MaxElements: 200_000, MaxDepth: 64,
 	MaxPathBytes: geom.MaxPathDataBytes, MaxPathSegments: geom.MaxPathSegments,
-	MaxUseDepth: 16, MaxDrawn: 100_000, MaxSegments: 200_000,
+	MaxUseDepth: 16, MaxDrawn: 100_000, MaxSegments: 200_000, MaxMarkerDrawn: 20_000,
 	MaxShapeBytes: runtime.DefaultLimits.MaxSourceBytes, MaxTime: 5 * time.Second}
 
 func (l Limits) orDefault() Limits {
@@ -64,6 +65,7 @@ func (l Limits) orDefault() Limits {
 	pick(&l.MaxDrawn, d.MaxDrawn)
 	pick(&l.MaxSegments, d.MaxSegments)
 	pick(&l.MaxShapeBytes, d.MaxShapeBytes)
+	pick(&l.MaxMarkerDrawn, d.MaxMarkerDrawn)
 	if l.MaxTime <= 0 {
 		l.MaxTime = d.MaxTime
 	}

@@ -199,8 +199,8 @@ func (c *converter) text(e *element, m geom.Affine, st style) ([]*Item, error) {
 				c.skip(sp.e.name, a+" is not applied")
 			}
 		}
-		if v, ok := p["text-decoration"]; ok && v != "none" && v != "inherit" {
-			c.skip(sp.e.name, "text-decoration "+clip(v)+" is not drawn")
+		if sp.st.decorationOther != "" {
+			c.skip(sp.e.name, "text-decoration "+clip(sp.st.decorationOther)+": its style and colour are not applied: drawn as solid lines of the text's paint")
 		}
 		if v, ok := p["baseline-shift"]; ok && v != "baseline" && v != "0" && v != "inherit" {
 			c.skip(sp.e.name, "baseline-shift is not applied")
@@ -360,7 +360,18 @@ func (c *converter) text(e *element, m geom.Affine, st style) ([]*Item, error) {
 				cutAway = true
 				continue
 			}
-			items = append(items, it)
+			if sst.decoration == 0 {
+				items = append(items, it)
+				continue
+			}
+			if len(c.clips) > 0 {
+				c.skip(spans[r.span].e.name, "text-decoration under a clip is not drawn")
+				items = append(items, it)
+				continue
+			}
+			// CSS paints underlines and overlines under the text, line-through over it.
+			under, over := decorations(it, advance(text, sst.fontSize, sst)*math.Abs(sx), sst.decoration)
+			items = append(append(append(items, under...), it), over...)
 		}
 		i = j
 	}
@@ -520,10 +531,11 @@ type runStyle struct {
 	font, baseline string
 	anchor         string
 	visible        bool
+	decoration     decoration
 }
 
 func styleOf(st style) runStyle {
-	r := runStyle{width: st.strokeWidth, size: st.fontSize, font: fontOf(st), baseline: st.baseline, anchor: st.anchor, visible: st.visible}
+	r := runStyle{width: st.strokeWidth, size: st.fontSize, font: fontOf(st), baseline: st.baseline, anchor: st.anchor, visible: st.visible, decoration: st.decoration}
 	if f := st.fillColor(); f != nil {
 		r.fill = *f
 	}

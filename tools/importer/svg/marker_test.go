@@ -1,0 +1,266 @@
+package svg
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/cadrun/cadrun/scene/geom"
+)
+
+func markerDoc(body string) []byte {
+	return []byte(`<svg xmlns="http://www.w3.org/2000/svg">` + body + `</svg>`)
+}
+
+// markerItems are the items markers drew, in order, inside groups too.
+func markerItems(items []*Item) []*Item {
+	var out []*Item
+	for _, it := range items {
+		if it.Element == "marker" {
+			out = append(out, it)
+		} else if it.Kind == Group {
+			out = append(out, markerItems(it.Children)...)
+		}
+	}
+	return out
+}
+
+// TestMarkerVertices: the vertices markers go on and the path's direction at each, as SVG 2
+// counts and turns them (angles in degrees, Y down).
+func TestMarkerVertices(t *testing.T) {
+	t.Parallel()
+	type v struct {
+		X, Y, Angle float64
+		Kind        int
+	}
+	for _, c := range []struct {
+		name, d string
+		want    []v
+	}{
+		{"a line", "M0 0 L10 10", []v{{0, 0, 45, 0}, {10, 10, 45, 2}}},
+		{"a corner: the bisector", "M0 0 L10 0 L10 10", []v{{0, 0, 0, 0}, {10, 0, 45, 1}, {10, 10, 90, 2}}},
+		{"a closed triangle: its start twice, bisected with the closing side", "M0 0 L10 0 L10 10 Z",
+			[]v{{0, 0, -67.5, 0}, {10, 0, 45, 1}, {10, 10, 157.5, 1}, {0, 0, -67.5, 2}}},
+		{"two subpaths: each start a mid vertex", "M0 0 L10 0 M20 0 L20 10",
+			[]v{{0, 0, 0, 0}, {10, 0, 0, 1}, {20, 0, 90, 1}, {20, 10, 90, 2}}},
+		{"a curve: its tangents", "M0 0 C0 10 10 10 10 0", []v{{0, 0, 90, 0}, {10, 0, -90, 2}}},
+		{"a segment of no length takes its neighbour's direction", "M0 0 L0 0 L10 0", []v{{0, 0, 0, 0}, {0, 0, 0, 1}, {10, 0, 0, 2}}},
+		{"turning back: the in direction turned a quarter", "M0 0 L10 0 L0 0", []v{{0, 0, 0, 0}, {10, 0, 90, 1}, {0, 0, 180, 2}}},
+	} {
+		p, err := geom.ParsePathData(c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []v
+		for _, x := range vertices(p) {
+			got = append(got, v{x.at.X, x.at.Y, x.angle * 180 / math.Pi, x.kind})
+		}
+		if diff := cmp.Diff(c.want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+			t.Errorf("%s: mismatch (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
+// TestMarkerPlacement: where each marker's content is placed (its origin, Y up), turned (its
+// angle, counter-clockwise) and at what scale, for each orient, markerUnits, viewBox and refX.
+func TestMarkerPlacement(t *testing.T) {
+	t.Parallel()
+	type place struct{ X, Y, Angle, Scale float64 }
+	const tri = `<path d="M0 0 L10 5 L0 10 z"/>`
+	for _, c := range []struct {
+		name, body string
+		want       []place
+	}{
+		{"orient auto at a line's end", `<marker id="m" orient="auto">` + tri + `</marker><line x2="10" y2="10" stroke="black" marker-end="url(#m)"/>`,
+			[]place{{10, -10, -45, 1}}},
+		{"no orient: upright", `<marker id="m">` + tri + `</marker><line x2="10" y2="10" stroke="black" marker-end="url(#m)"/>`,
+			[]place{{10, -10, 0, 1}}},
+		{"auto-start-reverse", `<marker id="m" orient="auto-start-reverse">` + tri + `</marker><line x2="10" stroke="black" marker-start="url(#m)" marker-end="url(#m)"/>`,
+			[]place{{0, 0, -180, 1}, {10, 0, 0, 1}}},
+		{"an angle", `<marker id="m" orient="90">` + tri + `</marker><line x2="10" stroke="black" marker-end="url(#m)"/>`,
+			[]place{{10, 0, -90, 1}}},
+		{"an angle in turns", `<marker id="m" orient="0.25turn">` + tri + `</marker><line x2="10" stroke="black" marker-end="url(#m)"/>`,
+			[]place{{10, 0, -90, 1}}},
+		{"scaled by the stroke's width", `<marker id="m">` + tri + `</marker><line x2="10" stroke="black" stroke-width="3" marker-end="url(#m)"/>`,
+			[]place{{10, 0, 0, 3}}},
+		{"userSpaceOnUse", `<marker id="m" markerUnits="userSpaceOnUse">` + tri + `</marker><line x2="10" stroke="black" stroke-width="3" marker-end="url(#m)"/>`,
+			[]place{{10, 0, 0, 1}}},
+		{"refX and refY in the viewBox", `<marker id="m" viewBox="0 0 10 10" markerWidth="5" markerHeight="5" refX="10" refY="5" orient="auto">` + tri + `</marker>
+			<line x1="0" y1="20" x2="10" y2="20" stroke="black" stroke-width="2" marker-end="url(#m)"/>`,
+			[]place{{0, -15, 0, 1}}},
+		{"refX as a keyword", `<marker id="m" markerUnits="userSpaceOnUse" markerWidth="10" markerHeight="4" refX="center" refY="bottom">` + tri + `</marker>
+			<line x2="20" stroke="black" marker-end="url(#m)"/>`,
+			[]place{{15, 4, 0, 1}}},
+		{"a polyline's mid vertices, bisected", `<marker id="m" orient="auto">` + tri + `</marker><polyline points="0,0 10,0 10,10 20,10" stroke="black" fill="none" marker-mid="url(#m)"/>`,
+			[]place{{10, 0, -45, 1}, {10, -10, -45, 1}}},
+		{"a transformed path", `<marker id="m" orient="auto">` + tri + `</marker><g transform="translate(5 5) scale(2)"><line x2="10" stroke="black" marker-end="url(#m)"/></g>`,
+			[]place{{25, -5, 0, 2}}},
+		{"the shorthand in style", `<marker id="m">` + tri + `</marker><line x2="10" stroke="black" style="marker:url(#m)"/>`,
+			[]place{{0, 0, 0, 1}, {10, 0, 0, 1}}},
+		{"inherited from a group", `<marker id="m">` + tri + `</marker><g marker-end="url(#m)"><line x2="10" stroke="black"/></g>`,
+			[]place{{10, 0, 0, 1}}},
+		{"none over the inherited", `<marker id="m">` + tri + `</marker><g marker-end="url(#m)"><line x2="10" stroke="black" marker-end="none"/></g>`,
+			nil},
+	} {
+		d, err := Read(markerDoc(c.body), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var got []place
+		for _, it := range markerItems(d.Items) {
+			if it.Kind != Use {
+				t.Fatalf("%s: a marker drawn as %v, want placed", c.name, it.Kind)
+			}
+			p := it.Place
+			got = append(got, place{p.X, p.Y, p.Angle * 180 / math.Pi, it.Symbol.Scale * p.SX})
+		}
+		if diff := cmp.Diff(c.want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+			t.Errorf("%s: mismatch (-want +got):\n%s", c.name, diff)
+		}
+		if len(d.Skipped) > 0 {
+			t.Errorf("%s: noted %v", c.name, d.Skipped)
+		}
+	}
+}
+
+// TestMarkerContent: a marker's content is cut to its viewport unless its overflow is
+// visible, takes its style from the marker's ancestors, not the path's, is converted once
+// however many vertices it marks, and is drawn in place under a skew.
+func TestMarkerContent(t *testing.T) {
+	t.Parallel()
+	const big = `<circle cx="5" cy="5" r="8"/>`
+	read := func(body string) *Drawing {
+		t.Helper()
+		d, err := Read(markerDoc(body), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	// Cut: its viewport is 10 by 10, the circle 16 across.
+	d := read(`<marker id="m" markerWidth="10" markerHeight="10" markerUnits="userSpaceOnUse">` + big + `</marker><line x2="10" stroke="black" marker-end="url(#m)"/>`)
+	if ms := markerItems(d.Items); len(ms) != 1 || len(ms[0].Symbol.Items[0].Clips) != 1 {
+		t.Errorf("a marker passing its viewport is not cut to it: %+v", ms)
+	}
+	for _, ov := range []string{"visible", "auto"} {
+		d = read(`<marker id="m" overflow="` + ov + `" markerWidth="10" markerHeight="10" markerUnits="userSpaceOnUse">` + big + `</marker><line x2="10" stroke="black" marker-end="url(#m)"/>`)
+		if ms := markerItems(d.Items); len(ms) != 1 || len(ms[0].Symbol.Items[0].Clips) != 0 {
+			t.Errorf("overflow %s: a marker is cut: %+v", ov, ms)
+		}
+	}
+	// Style: the path is red and wide; the marker's group green.
+	d = read(`<g fill="green" stroke-width="7"><marker id="m" markerUnits="userSpaceOnUse"><rect width="2" height="2" stroke="blue"/></marker></g>
+		<line x2="10" stroke="red" fill="red" stroke-width="4" marker-end="url(#m)"/>`)
+	ms := markerItems(d.Items)
+	if len(ms) != 1 {
+		t.Fatalf("%d markers, want 1", len(ms))
+	}
+	if r := ms[0].Symbol.Items[0]; *r.Fill != (Color{0, 128.0 / 255, 0, 1}) || r.Width != 7 {
+		t.Errorf("the marker's content is filled %v and stroked %g wide, want its own group's green and 7", *r.Fill, r.Width)
+	}
+	// Once converted, placed at each vertex.
+	d = read(`<marker id="m" markerUnits="userSpaceOnUse"><circle r="1"/></marker><polyline points="0,0 1,1 2,0 3,1 4,0" stroke="black" marker="none" style="marker:url(#m)"/>`)
+	if len(d.Symbols) != 1 || len(markerItems(d.Items)) != 5 || d.Segments != 5 {
+		t.Errorf("%d symbols, %d markers, %d segments converted; want 1, 5 and the polyline's 5", len(d.Symbols), len(markerItems(d.Items)), d.Segments)
+	}
+	// Under a skew the content is drawn in place.
+	d = read(`<marker id="m" markerUnits="userSpaceOnUse"><circle r="1"/></marker><g transform="skewX(30)"><line x2="10" stroke="black" marker-end="url(#m)"/></g>`)
+	if ms := markerItems(d.Items); len(ms) != 1 || ms[0].Kind != Group || ms[0].Children[0].Prim.Call != "drawBezier" && ms[0].Children[0].Prim.Call != "drawEllipse" {
+		t.Errorf("a skewed marker is not drawn in place: %+v", ms)
+	}
+}
+
+// TestMarkerNotThere: a marker missing, not a marker, or drawing itself is left out and
+// noted; the marker attribute, which SVG does not read, is noted as ignored.
+func TestMarkerNotThere(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, body string
+		markers    int
+		note       string
+	}{
+		{"missing", `<line x2="10" stroke="black" marker-end="url(#nope)"/>`, 0,
+			"line: marker-end url(#nope) names no marker of this file: not drawn"},
+		{"not a marker", `<rect id="r" width="1" height="1"/><line x2="10" stroke="black" marker-end="url(#r)"/>`, 0,
+			"line: marker-end url(#r) names no marker of this file: not drawn"},
+		{"not a url", `<line x2="10" stroke="black" marker-end="red"/>`, 0,
+			"line: marker-end red names no marker of this file: not drawn"},
+		{"drawing itself", `<marker id="m" markerUnits="userSpaceOnUse" overflow="visible"><line x2="3" stroke="black" marker-end="url(#m)"/></marker><line x2="10" stroke="black" marker-end="url(#m)"/>`, 1,
+			"line: marker #m draws itself (m -> m): not drawn again inside itself"},
+		{"the attribute shorthand", `<marker id="m"><circle r="1"/></marker><line x2="10" stroke="black" marker="url(#m)"/>`, 0,
+			"line: the marker attribute is ignored, as SVG ignores it: the marker shorthand is a style property, not an attribute"},
+	} {
+		d, err := Read(markerDoc(c.body), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if n := len(markerItems(d.Items)); n != c.markers || d.Skipped[c.note] != 1 {
+			t.Errorf("%s: %d markers (want %d), noted %v, want %q", c.name, n, c.markers, d.Skipped, c.note)
+		}
+	}
+}
+
+// TestMarkersBounded: a path of 60,000 vertices (a plot's, within what a module holds) with
+// a mid marker draws markers up to MaxMarkerDrawn and notes the rest, not a hang or a
+// refusal of the drawing; one of a million vertices is refused with the path's own limits
+// before a marker is placed.
+func TestMarkersBounded(t *testing.T) {
+	t.Parallel()
+	path := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`<marker id="m" markerUnits="userSpaceOnUse"><circle r="1"/></marker><path fill="none" stroke="black" marker-mid="url(#m)" d="M0 0`)
+		for i := range n {
+			fmt.Fprintf(&b, " L%d %d", i%10, i/10%2)
+		}
+		b.WriteString(`"/>`)
+		return b.String()
+	}
+	const n = 60_000
+	for _, c := range []struct {
+		lim     Limits
+		markers int
+	}{
+		{Limits{}, DefaultLimits.MaxMarkerDrawn / 2}, // each a placement and its circle
+		{Limits{MaxMarkerDrawn: 10}, 5},
+	} {
+		d, err := Read(markerDoc(path(n)), Options{Limits: c.lim})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lim := c.lim.orDefault().MaxMarkerDrawn
+		note := fmt.Sprintf("path: %d markers are not drawn: the drawing's markers come to over %d shapes and groups (MaxMarkerDrawn)", n-1-c.markers, lim)
+		if got := len(markerItems(d.Items)); got != c.markers || d.Skipped[note] != 1 {
+			t.Errorf("MaxMarkerDrawn %d: %d markers drawn, want %d; noted %v, want %q", lim, got, c.markers, d.Skipped, note)
+		}
+	}
+	_, err := Read(markerDoc(path(1_000_000)), Options{})
+	if want := "line 1: over a limit: the path data is 5000004 bytes, over the 1048576-byte limit on one path (MaxPathBytes)"; err == nil || err.Error() != want {
+		t.Errorf("a million vertices: %v, want %q", err, want)
+	}
+}
+
+// TestStrokeOnViewportEdge: a square outline along its viewport's edge, in a symbol or a
+// marker whose frame is worked out through the viewBox's inverse (and comes out a rounding
+// short of the outline), is drawn whole and noted, as in a nested <svg>; it was cut to the
+// one side the rounding left inside.
+func TestStrokeOnViewportEdge(t *testing.T) {
+	t.Parallel()
+	const note = "rect: a stroke within half its width of a clip's edge is drawn whole, where SVG cuts its band at the edge"
+	for _, body := range []string{
+		`<symbol id="s" viewBox="0 0 20 20"><rect width="20" height="20" fill="none" stroke="black" stroke-width="4"/></symbol><use href="#s" x="262" y="52" width="16" height="16"/>`,
+		`<g fill="none" stroke="black" stroke-width="4"><marker id="m" viewBox="0 0 20 20" markerWidth="4" markerHeight="4" refX="10" refY="10"><rect width="20" height="20"/></marker>
+			<path marker-start="url(#m)" d="M 270 60 L 320 60"/></g>`,
+	} {
+		d, err := Read(markerDoc(body), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Symbols) != 1 || d.Symbols[0].Items[0].Prim.Call != "drawRect" || d.Skipped[note] != 1 {
+			t.Errorf("%s: drawn as %+v, noted %v; want the whole square and %q", body, d.Symbols[0].Items[0].Prim, d.Skipped, note)
+		}
+	}
+}
