@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -297,22 +298,36 @@ const dashHint = "a dash pattern's lengths are in scene units and a transform do
 // write: by Run once it has answered, and by a worker when it waits for its next run (not while
 // it writes the last one's scene out). A realm serves one run and is dropped: no runtime ever
 // sees two scripts.
+//
+// A run that starts while the spare is still being made waits for it rather than making a
+// second: a fresh worker whose request is already waiting (`cadrun run`) starts making the spare
+// as it starts serving and reads the request at once, and two realms made side by side would
+// cost it one realm's work on the path of its first run, and the other core besides.
 var spare struct {
 	sync.Mutex
 	r      *run
-	making bool
+	making chan struct{} // closed when the realm being made is in r; nil when none is
 }
+
+// realmsMade counts the realms newRealm made, for tests: a run must not pay for two.
+var realmsMade atomic.Int64
 
 // newRealm makes a realm.
 func newRealm() *run {
+	realmsMade.Add(1)
 	r := &run{vm: goja.New(), modules: map[string]*loaded{}, declared: map[string]Note{}}
 	r.bind()
 	return r
 }
 
-// takeRealm is the spare realm, or a new one when there is none yet.
+// takeRealm is the spare realm, the one being made once it is done, or a new one when none is.
 func takeRealm() *run {
 	spare.Lock()
+	if made := spare.making; made != nil {
+		spare.Unlock()
+		<-made
+		spare.Lock()
+	}
 	r := spare.r
 	spare.r = nil
 	spare.Unlock()
@@ -326,15 +341,17 @@ func takeRealm() *run {
 func spareRealm() {
 	spare.Lock()
 	defer spare.Unlock()
-	if spare.r != nil || spare.making {
+	if spare.r != nil || spare.making != nil {
 		return
 	}
-	spare.making = true
+	made := make(chan struct{})
+	spare.making = made
 	go func() {
 		r := newRealm()
 		spare.Lock()
-		spare.r, spare.making = r, false
+		spare.r, spare.making = r, nil
 		spare.Unlock()
+		close(made)
 	}()
 }
 
