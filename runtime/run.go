@@ -231,8 +231,12 @@ func Run(ctx context.Context, src Source, entry string, opt Options) (*Result, e
 // execute runs a script on the calling goroutine. watch, when set, is started with the realm
 // and may interrupt it (the worker's memory watchdog); it returns a function that stops it.
 func execute(ctx context.Context, src Source, entry string, opt Options, watch func(vm *goja.Runtime) func()) (*Result, error) {
+	return executeIn(ctx, takeRealm(), src, entry, opt, watch)
+}
+
+// executeIn is execute in the realm r, which it uses up.
+func executeIn(ctx context.Context, r *run, src Source, entry string, opt Options, watch func(vm *goja.Runtime) func()) (*Result, error) {
 	start := time.Now()
-	r := takeRealm()
 	r.scene, r.src, r.limits, r.tests = scene.New(), src, opt.Limits.withDefaults(), opt.Tests
 	r.res = &Result{Scene: r.scene}
 	r.start(opt.Seed)

@@ -135,6 +135,9 @@ func ServeWorkerWithExport(export ExportFunc) {
 	}
 	CapWorker(mem)
 	describerProgram() // every run needs it: compiled while the parent still prepares the first
+	if startedAhead() {
+		prewarm() // before its first request, which it is not waiting for yet (prewarm.go)
+	}
 	if err := serveWorker(os.Stdin, os.Stdout, mem, export); err != nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintln(os.Stderr, "cadrun worker:", err)
 		os.Exit(1)
@@ -572,7 +575,7 @@ func (p *Pool) refill() {
 		if !need {
 			return
 		}
-		w, err := p.start()
+		w, err := p.start(true)
 		if err != nil {
 			return
 		}
@@ -589,7 +592,7 @@ func (p *Pool) get() (*worker, error) {
 		return w, nil
 	}
 	p.mu.Unlock()
-	return p.start()
+	return p.start(false)
 }
 
 func (p *Pool) put(w *worker) {
@@ -612,8 +615,10 @@ type worker struct {
 }
 
 // start starts a worker, or takes the prestarted one when this pool runs the default command
-// with the same memory cap.
-func (p *Pool) start() (*worker, error) {
+// with the same memory cap. A worker started ahead of need (an idle one, for a run not yet
+// asked) is told so, and gets ready for its first run while it waits (prewarm.go); one
+// started for a run waiting now is not, nor is the prestarted one, whose run is known.
+func (p *Pool) start(ahead bool) (*worker, error) {
 	var proc *workerproc.Process
 	if p.plain {
 		proc = workerproc.Take(p.opt.MaxMemory)
@@ -623,8 +628,12 @@ func (p *Pool) start() (*worker, error) {
 		if cmd.Err != nil {
 			return nil, fmt.Errorf("starting a worker: %w", cmd.Err)
 		}
+		c := workerproc.Command{Path: cmd.Path, Args: cmd.Args, Dir: cmd.Dir, Sys: cmd.SysProcAttr}
+		if ahead && prewarmAhead {
+			c.Env = []string{workerproc.AheadEnv + "=1"}
+		}
 		var err error
-		proc, err = workerproc.Start(workerproc.Command{Path: cmd.Path, Args: cmd.Args, Dir: cmd.Dir, Sys: cmd.SysProcAttr}, p.opt.MaxMemory)
+		proc, err = workerproc.Start(c, p.opt.MaxMemory)
 		if err != nil {
 			return nil, err
 		}
