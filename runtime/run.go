@@ -568,13 +568,16 @@ func (r *run) endCall(c *call) {
 	r.calls = append(r.calls, c)
 }
 
-// put draws shape under the name in argument 0.
+// put draws shape under the name in argument 0, noting a name drawn again. The scene says
+// whether the name was taken as it draws (PutOver), so that a new shape's name is looked up
+// once; a draw it refuses before looking is asked about apart, so that the note is the same
+// whether or not the draw failed.
 func (c *call) put(sh scene.Shape) goja.Value {
 	name := c.name(0)
-	if c.r.scene.Exists(name) {
+	_, over, err := c.r.scene.PutOver(name, sh)
+	if over || (err != nil && c.r.scene.Exists(name)) {
 		c.noteRedraw(name)
 	}
-	_, err := c.r.scene.Put(name, sh)
 	c.check(err)
 	return c.ok()
 }
