@@ -212,6 +212,42 @@ type shadeJob struct {
 	cost int64 // samples the triangles and lines cover, counted against maxRasterCells
 
 	light scene.Vec3 // shadeLight in sample space
+
+	topo topologies // shared by the jobs of one picture
+}
+
+// meshTopology is what a picture works out once for each mesh however many views and passes
+// draw it (a sheet's four panels, each with its highlight): the adjacency, welded by position,
+// and the triangles around each welded vertex, made when a view first shades a face.
+type meshTopology struct {
+	adj    *scene.MeshEdges
+	around bins
+	made   bool // around is made
+}
+
+// topologies holds a picture's meshTopology of each mesh. The jobs fill it one at a time, as
+// they are laid out, before any draws.
+type topologies map[*scene.Mesh]*meshTopology
+
+// topologyBuilds counts the adjacencies the pictures have made, for the tests.
+var topologyBuilds atomic.Int64
+
+func (t topologies) of(mesh *scene.Mesh) *meshTopology {
+	if m, ok := t[mesh]; ok {
+		return m
+	}
+	topologyBuilds.Add(1)
+	m := &meshTopology{adj: mesh.Edges()}
+	t[mesh] = m
+	return m
+}
+
+// trianglesAround is the triangles around each welded vertex of the mesh m is the topology of.
+func (m *meshTopology) trianglesAround(mesh *scene.Mesh) bins {
+	if !m.made {
+		m.around, m.made = trianglesAround(mesh, m.adj.Weld), true
+	}
+	return m.around
 }
 
 // shadeSeg is one straight piece of line, its ends in samples and depth as pts.
@@ -230,9 +266,9 @@ type shadeStyle struct {
 	half float32
 }
 
-func newShadeJob(w, h int, bg color.RGBA) *shadeJob {
+func newShadeJob(w, h int, bg color.RGBA, topo topologies) *shadeJob {
 	ss := shadeSamples(w, h)
-	return &shadeJob{ss: ss, w: w * ss, h: h * ss, bg: [4]uint8{bg.R, bg.G, bg.B, bg.A}}
+	return &shadeJob{ss: ss, w: w * ss, h: h * ss, bg: [4]uint8{bg.R, bg.G, bg.B, bg.A}, topo: topo}
 }
 
 // screenMap is the map from world coordinates to samples (x, y down) and depth (away from the
@@ -417,7 +453,8 @@ func (j *shadeJob) addSolid(mesh *scene.Mesh, m scene.Affine3, face [4]uint8, sh
 			seen++
 		}
 	}
-	adj := mesh.Edges()
+	topo := j.topo.of(mesh)
+	adj := topo.adj
 	sharp := j.addEdges(adj, base, normals, front, edge)
 	if seen == 0 {
 		return
@@ -430,7 +467,7 @@ func (j *shadeJob) addSolid(mesh *scene.Mesh, m scene.Affine3, face [4]uint8, sh
 	// colour for all its corners, worked out once. The vertices are taken welded, so that a
 	// smooth face through a repeated vertex (a seam) is shaded across it as one.
 	weld := adj.Weld
-	around := trianglesAround(mesh, weld)
+	around := topo.trianglesAround(mesh)
 	cosFeature := float32(math.Cos(shadeFeatureDeg * math.Pi / 180))
 	colour := func(sum scene.Vec3) uint32 {
 		k := shadeAmbient

@@ -41,15 +41,16 @@ type shadePanel struct {
 }
 
 // newPanel lays out a view of s framed by f, w×h pixels, with the entities highlight says
-// (nil: none) drawn again in HighlightColor.
-func newPanel(s *scene.Scene, solids []scene.SolidItem, f shadeFrame, w, h int, bg color.RGBA, highlight func(*scene.Entity) bool) *shadePanel {
-	p := &shadePanel{f: f, w: w, h: h, base: newShadeJob(w, h, bg)}
+// (nil: none) drawn again in HighlightColor. The meshes' topology is taken from topo, and
+// put there the first time.
+func newPanel(s *scene.Scene, solids []scene.SolidItem, f shadeFrame, w, h int, bg color.RGBA, highlight func(*scene.Entity) bool, topo topologies) *shadePanel {
+	p := &shadePanel{f: f, w: w, h: h, base: newShadeJob(w, h, bg, topo)}
 	toPx := f.screen.ToPixels(float64(w), float64(h))
 	p.base.addScene(s, solids, f, toPx, nil, nil, shadeLinePx)
 	if highlight != nil {
 		keep := func(e *scene.Entity) bool { return !e.IsGroup() && highlight(e) }
 		c := HighlightColor
-		p.hl = newShadeJob(w, h, color.RGBA{})
+		p.hl = newShadeJob(w, h, color.RGBA{}, topo)
 		if p.count = p.hl.addScene(s, solids, f, toPx, keep, &c, highlightStrokePx); p.count == 0 {
 			p.hl = nil
 		}
@@ -128,7 +129,7 @@ func shadeDraw(s *scene.Scene, solids []scene.SolidItem, opt PNGOptions, highlig
 	if _, err := budgeted(s); err != nil {
 		return out, err
 	}
-	p := newPanel(s, solids, f, w, h, out.bg, highlight)
+	p := newPanel(s, solids, f, w, h, out.bg, highlight, topologies{})
 	if err := checkCost(p); err != nil {
 		return out, err
 	}
@@ -204,6 +205,7 @@ func shadeSheet(s *scene.Scene, solids []scene.SolidItem, opt PNGOptions, highli
 		}
 	}
 	panels := make([]*shadePanel, len(sheetPanels))
+	topo := topologies{} // each mesh's adjacency made once for the four panels
 	for i, sp := range sheetPanels {
 		f := frames[i]
 		if sp.cam.Name != "iso" {
@@ -211,7 +213,7 @@ func shadeSheet(s *scene.Scene, solids []scene.SolidItem, opt PNGOptions, highli
 			half := geom.Vec{X: float64(pw) / k / 2, Y: float64(ph) / k / 2}
 			f.screen = View{Min: c.Sub(half), Max: c.Add(half)}
 		}
-		panels[i] = newPanel(s, solids, f, pw, ph, out.bg, highlight)
+		panels[i] = newPanel(s, solids, f, pw, ph, out.bg, highlight, topo)
 		out.highlighted = max(out.highlighted, panels[i].count)
 	}
 	if err := checkCost(panels...); err != nil {

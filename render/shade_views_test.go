@@ -309,6 +309,25 @@ func TestShadeSheetDraw(t *testing.T) {
 	}
 }
 
+// A picture works out each mesh's adjacency once, however many views and passes draw it: a
+// sheet's four panels and their highlight, a single view and its highlight. Not parallel: it
+// counts every picture the package draws meanwhile.
+func TestPictureMakesTopologyOnce(t *testing.T) {
+	s := scene.New()
+	putSolid(t, s, "a", bracketMesh(), scene.Identity3)
+	putSolid(t, s, "b", bracketMesh(), scene.Translation3(scene.Vec3{60, 0, 0}))
+	hl := Marks{Highlight: func(e *scene.Entity) bool { return e.Name == "a" }}
+	for _, cam := range []Camera{{Name: SheetView}, {Name: "iso"}} {
+		before := topologyBuilds.Load()
+		if _, err := Draw(s, PNGOptions{Width: 400, Camera: cam}, hl); err != nil {
+			t.Fatal(err)
+		}
+		if got := topologyBuilds.Load() - before; got != 2 {
+			t.Errorf("%s: %d adjacencies made for 2 meshes, want 2", cam.Name, got)
+		}
+	}
+}
+
 // lineNear reports a pixel of an edge within a pixel of (x, y): well darker than a face
 // (the lightest, lit straight on, is about 495 of 765), as an edge falling between two rows
 // leaves both.

@@ -5,7 +5,8 @@ package render
 // exact boundary: planes, cylinders, cones, tori and spheres bounded by lines and circles, so
 // that a machinist's program finds a true hole, not a prism of facets. Any other solid (a 3D
 // boolean's, or one whose map stretches circles into ellipses) is written as a closed shell of
-// planar triangles: the same mesh an STL holds, in a form every STEP reader takes.
+// planar faces: the mesh an STL holds, its triangles that lie in one plane side by side merged
+// into one face (step_facets.go), in a form every STEP reader takes.
 //
 // Each solid is its own product, named after its entity and styled in its colour, so that a
 // CAD program lists the parts by name. The B-rep is built in the form's own frame, where the
@@ -30,9 +31,10 @@ import (
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
-// MaxSTEPFacets caps the triangles of the faceted solids of one STEP file: each is about 850
-// bytes of text (a face, its plane, its loop and its share of edges and points: about 20
-// entities, BenchmarkSTEP), so a file at the cap is about 85 MB, within MaxOutputBytes.
+// MaxSTEPFacets caps the triangles of the faceted solids of one STEP file: each is at most
+// about 850 bytes of text (a face, its plane, its loop and its share of edges and points:
+// about 20 entities), less where coplanar ones are merged into one face (BenchmarkSTEP: 350),
+// so a file at the cap is at most about 85 MB, within MaxOutputBytes.
 // Exact solids are a few entities a profile edge and are not counted.
 const MaxSTEPFacets = 100_000
 
@@ -545,54 +547,6 @@ func turnedSurface(p, q geom.Vec, k float64, onAxis func(geom.Vec) bool) (bSurfa
 	return bSurface{kind: surfCone, loc: scene.Vec3{0, 0, far.Y}, axis: axis, ref: xAxis, r1: far.X, r2: math.Atan(math.Abs(d.X / d.Y))}, d.Y > 0, true
 }
 
-// facetedBrep is a solid's mesh as a closed shell of triangles, in world coordinates: points
-// that round to the same float32 world point are one vertex, and each edge is shared by the
-// two triangles beside it. A triangle that rounding collapses is left out.
-func facetedBrep(it scene.SolidItem) *brep {
-	v, mirrored := worldVertices(it)
-	b := &brep{}
-	at := make([]int, len(v)/3)
-	seen := make(map[[3]float32]int, len(v)/3)
-	for k := range at {
-		p := [3]float32{v[3*k], v[3*k+1], v[3*k+2]}
-		j, ok := seen[p]
-		if !ok {
-			j = b.vertex(scene.Vec3{float64(p[0]), float64(p[1]), float64(p[2])})
-			seen[p] = j
-		}
-		at[k] = j
-	}
-	edges := map[[2]int]int{}
-	use := func(a, c int) bUse {
-		if a > c {
-			u := use2(edges, b, c, a)
-			u.forward = false
-			return u
-		}
-		return use2(edges, b, a, c)
-	}
-	tris := it.Entity.Shape.(*scene.Solid).Mesh.Triangles
-	var shell []int
-	for t := range len(tris) / 3 {
-		i, j, k := triangle(tris, t, mirrored)
-		a, c, d := at[i], at[j], at[k]
-		n := facetNormal(v, i, j, k)
-		if a == c || c == d || a == d || n == ([3]float32{}) {
-			continue
-		}
-		pa, pc := b.verts[a], b.verts[c]
-		ref := scene.Vec3{pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]}
-		b.faces = append(b.faces, bFace{
-			surf:  bSurface{kind: surfPlane, loc: pa, axis: scene.Vec3{float64(n[0]), float64(n[1]), float64(n[2])}, ref: ref},
-			same:  true,
-			loops: [][]bUse{{use(a, c), use(c, d), use(d, a)}},
-		})
-		shell = append(shell, len(b.faces)-1)
-	}
-	b.shells = [][]int{shell}
-	return b
-}
-
 // use2 is the edge from a to c (a < c), made the first time it is asked for.
 func use2(edges map[[2]int]int, b *brep, a, c int) bUse {
 	e, ok := edges[[2]int{a, c}]
@@ -708,6 +662,10 @@ type stepContexts struct {
 // millimetres.
 var stepPrefixes = map[Unit]string{UnitMM: ".MILLI.", UnitCM: ".CENTI.", UnitM: "$"}
 
+// stepUncertainty is the distance, in the file's unit, under which the file says two points
+// are one (its confusion accuracy): what a reader may take as on a curve or a surface.
+const stepUncertainty = 1e-7
+
 func (o *stepOut) contexts(u Unit) stepContexts {
 	app := o.add("APPLICATION_CONTEXT('automotive design')")
 	o.add("APPLICATION_PROTOCOL_DEFINITION('international standard','automotive_design',2000,", ref(app), ")")
@@ -727,7 +685,7 @@ func (o *stepOut) contexts(u Unit) stepContexts {
 	}
 	angle := o.add("(NAMED_UNIT(*)PLANE_ANGLE_UNIT()SI_UNIT($,.RADIAN.))")
 	solid := o.add("(NAMED_UNIT(*)SI_UNIT($,.STERADIAN.)SOLID_ANGLE_UNIT())")
-	unc := o.add("UNCERTAINTY_MEASURE_WITH_UNIT(LENGTH_MEASURE(1.E-07),", ref(length), ",'distance_accuracy_value','confusion accuracy')")
+	unc := o.add("UNCERTAINTY_MEASURE_WITH_UNIT(LENGTH_MEASURE(", stepReal(stepUncertainty), "),", ref(length), ",'distance_accuracy_value','confusion accuracy')")
 	c.geometry = o.add("(GEOMETRIC_REPRESENTATION_CONTEXT(3)GLOBAL_UNCERTAINTY_ASSIGNED_CONTEXT((", ref(unc), "))GLOBAL_UNIT_ASSIGNED_CONTEXT((",
 		ref(length), ",", ref(angle), ",", ref(solid), "))REPRESENTATION_CONTEXT('',''))")
 	return c

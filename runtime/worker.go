@@ -257,7 +257,7 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		debug.SetGCPercent(bigGCPercent)
 		// After a big run, give the next one its memory back now rather than inside its
 		// own budget; small runs skip the cost.
-		if heapBytes() > mem/4 {
+		if HeapBytes() > mem/4 {
 			goruntime.GC()
 		}
 	}
@@ -446,7 +446,7 @@ func memoryWatch(mem int64) func(vm *goja.Runtime) func() {
 				case <-tick.C:
 					// The solids kernel's memory lies outside Go's heap (scene/solid's
 					// MemoryInUse) but is the run's as much as the script's objects are.
-					heap := heapBytes()
+					heap := HeapBytes()
 					used := heap + solid.MemoryInUse()
 					if used > mem+mem/2 {
 						fmt.Fprintln(os.Stderr, "cadrun worker: out of memory: heap and solids kernel passed", used>>20, "MB")
@@ -466,13 +466,14 @@ func memoryWatch(mem int64) func(vm *goja.Runtime) func() {
 	}
 }
 
-// heapBytes is the live and not yet collected heap: MemStats.HeapAlloc, the figure
+// HeapBytes is the live and not yet collected heap: MemStats.HeapAlloc, the figure
 // runtime/metrics names /memory/classes/heap/objects:bytes. ReadMemStats stops the world for
 // some microseconds (about 14 with a heap of 18 MB, a read every 10 ms of a run), where the
 // metrics package would cost every process of the binary its init, a table of every
 // GODEBUG's metric that Go builds before the worker is started and again in the worker
 // (docs/decisions.md, "Start-up: the initialisers cadrun still runs, and who links the rest").
-func heapBytes() int64 {
+// A script's worker and the other jobs' workers (internal/job) read it.
+func HeapBytes() int64 {
 	var m goruntime.MemStats
 	goruntime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)

@@ -51,6 +51,9 @@ type ImportOut struct {
 	Created  bool     `json:"created"`
 	Entry    int      `json:"entry,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Removed are the data files an earlier import of the module wrote (NAME/1.json, ...) that
+	// this one does not, deleted once the module that no longer reads them has landed.
+	Removed []string `json:"removed,omitempty"`
 }
 
 // MaxPrefixBytes caps the prefix of an import's names, so that a name made of it, a layer
@@ -163,8 +166,38 @@ func (se *Session) Import(ctx context.Context, data []byte, file string, in Impo
 	if err != nil {
 		return nil, err
 	}
+	warnings = append(warnings, write.Warnings...)
+	removed, kept := se.removeStaleData(ctx, name, rep.DataFiles)
 	return &ImportOut{Module: runtime.PathOf(name), Report: rep, Bounds: engine.RoundBox(res.Scene.Bounds()),
-		Created: write.Created, Entry: write.Entry, Warnings: append(warnings, write.Warnings...)}, nil
+		Created: write.Created, Entry: write.Entry, Warnings: append(warnings, kept...), Removed: removed}, nil
+}
+
+// removeStaleData deletes the numbered data files of module (NAME/1.json, NAME/2.json, ...:
+// the names an import gives them) that its new import does not write, so that a re-import
+// needing fewer data files, or none, leaves no stale copy of the drawing's coordinates
+// behind. Each is a delete of its own after the module has landed, run as every delete is:
+// one that another file still reads is refused by that run and kept, and said (kept). A
+// data file of another name in the folder is the user's, and is left alone.
+func (se *Session) removeStaleData(ctx context.Context, module string, written []string) (removed, kept []string) {
+	for _, f := range se.srv.ws.ListUser() {
+		rest, ok := strings.CutPrefix(f.Name, module+"/")
+		num, json := strings.CutSuffix(rest, ".json")
+		if f.Kind != modules.KindData || !ok || !json || num == "" || strings.Trim(num, "0123456789") != "" || slices.Contains(written, f.Name) {
+			continue
+		}
+		_, err := changed(se.Commit(ctx, f.Name, func(_ []byte, exists bool) (modules.Change, error) {
+			if !exists {
+				return modules.Change{}, noFile(se.srv.ws, f.Name, globNext)
+			}
+			return modules.Change{Name: f.Name, Delete: true}, nil
+		}, ""))
+		if err != nil {
+			kept = append(kept, fmt.Sprintf("%s: kept, though this import does not write it: deleting it: %v", runtime.PathOf(f.Name), err))
+			continue
+		}
+		removed = append(removed, runtime.PathOf(f.Name))
+	}
+	return removed, kept
 }
 
 // importModule is the module an import writes: the one named, else the file's name. It must
@@ -209,6 +242,9 @@ func (o *ImportOut) Text() string {
 			paths[i] = runtime.PathOf(f)
 		}
 		fmt.Fprintf(&b, "data: %s (the longest point lists and paths, which the module reads)\n", strings.Join(paths, ", "))
+	}
+	if len(o.Removed) > 0 {
+		fmt.Fprintf(&b, "removed: %s (an earlier import's data, which the module no longer reads)\n", strings.Join(o.Removed, ", "))
 	}
 	fmt.Fprintf(&b, "entities: %s\n", counts(o.Kinds))
 	fmt.Fprintf(&b, "layers: %s\n", counts(o.Layers))

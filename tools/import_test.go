@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -297,5 +298,44 @@ func TestImportLargeDrawing(t *testing.T) {
 	// module would be.
 	if !slices.Contains(out.Warnings, "data/survey/1.json: "+engine.OverwriteWarning) {
 		t.Errorf("warnings %q do not name the data file overwritten", out.Warnings)
+	}
+	// Imported again, smaller, the drawing fits its module: the data files of the first
+	// import are deleted after it (main, calling the module, runs without them), a data file
+	// of another name in the folder is kept, and one that main still reads is kept and said.
+	for name, content := range map[string]string{"data/survey/notes.json": "{}\n", "data/survey/9.json": "[1]\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := call[*ChangeResult](t, s, "write", map[string]any{"file": "main", "code": out.Use + "\nreadJSON('survey/9')\n"}); err != nil {
+		t.Fatalf("main reading a data file: %v", err)
+	}
+	again, err := call[*ImportOut](t, s, "import", map[string]any{"content": contourDXF(3), "format": "dxf", "module": "survey"})
+	if err != nil {
+		t.Fatalf("import again: %v", err)
+	}
+	var want []string
+	for _, f := range out.DataFiles {
+		want = append(want, runtime.PathOf(f))
+	}
+	if len(again.DataFiles) != 0 || !slices.Equal(again.Removed, want) {
+		t.Errorf("the smaller import writes %v and removes %v; want none written and the first import's %v removed", again.DataFiles, again.Removed, out.DataFiles)
+	}
+	for _, f := range out.DataFiles {
+		if _, err := os.Stat(filepath.Join(dir, runtime.PathOf(f))); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s is still there: %v", runtime.PathOf(f), err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data/survey/notes.json")); err != nil {
+		t.Errorf("the user's own data file: %v", err)
+	}
+	if len(again.Warnings) != 1 || !strings.HasPrefix(again.Warnings[0], "data/survey/9.json: kept, though this import does not write it: ") {
+		t.Errorf("warnings %q; want data/survey/9.json kept and said", again.Warnings)
+	}
+	if !strings.Contains(again.Text(), "removed: data/survey/1.json") {
+		t.Errorf("the answer does not name what it removed:\n%s", again.Text())
 	}
 }

@@ -113,19 +113,30 @@ func (v *Server) serveScenePNG(w http.ResponseWriter, r *http.Request) {
 		}
 		width = n
 	}
+	// The side the solids are seen from, as `scene png` takes it: a standard view's name,
+	// "sheet", or a direction x,y,z; iso when not given.
+	var cam render.Camera
+	if q := r.URL.Query().Get("view"); q != "" {
+		c, err := render.ParseCamera(q)
+		if err != nil {
+			front.APIError(w, http.StatusBadRequest, err.Error()) // names the view and what is accepted
+			return
+		}
+		cam = c
+	}
 	s := v.current()
 	// One PNG is drawn at a time: each can take tens of megabytes while it is drawn. It is
 	// sent after the lock is let go, so that a tab that reads slowly, or not at all, holds up
 	// no other tab's picture for WriteTimeout.
 	v.pngMu.Lock()
-	if v.png.data == nil || v.png.version != s.sceneVersion || v.png.width != width {
-		b, err := render.PNG(s.scene, render.PNGOptions{Width: width, Context: r.Context()})
+	if v.png.data == nil || v.png.version != s.sceneVersion || v.png.width != width || v.png.camera != cam {
+		b, err := render.PNG(s.scene, render.PNGOptions{Width: width, Camera: cam, Context: r.Context()})
 		if err != nil {
 			v.pngMu.Unlock()
 			front.APIError(w, http.StatusBadRequest, "rendering the scene: "+err.Error())
 			return
 		}
-		v.png.version, v.png.width, v.png.data = s.sceneVersion, width, b
+		v.png.version, v.png.width, v.png.camera, v.png.data = s.sceneVersion, width, cam, b
 	}
 	data := v.png.data
 	v.pngMu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -177,6 +178,28 @@ func TestPageSolidsOverTheCap(t *testing.T) {
 	if got := eval(`document.getElementById('st-run').textContent`); !strings.Contains(got, "MaxTriangles") {
 		t.Errorf("the status says %q; want the cap named", got)
 	}
+	// The view buttons turn the picture: from the front the box is 8:4, wider than the iso
+	// picture it replaces, and the button says it is the one shown.
+	wait("the view buttons", `!document.getElementById('views3d').hidden && document.getElementById('shaded').complete && document.getElementById('shaded').naturalWidth > 0`)
+	iso := eval(`String(document.getElementById('shaded').naturalWidth / document.getElementById('shaded').naturalHeight)`)
+	eval(`document.querySelector('#views3d button[data-view=front]').click(), ''`)
+	wait("the front picture", `(() => { const p = document.getElementById('shaded'); return p.src.includes('view=front') && p.complete && p.naturalWidth > 0 })()`)
+	front := eval(`String(document.getElementById('shaded').naturalWidth / document.getElementById('shaded').naturalHeight)`)
+	if f, i := atof(t, front), atof(t, iso); !(f > 1.6 && f > i) {
+		t.Errorf("width:height of the front picture %.2f, of the iso one %.2f: want the box's 8:4 (with its margin), wider than iso", f, i)
+	}
+	if got := eval(`document.querySelector('#views3d button[data-view=front]').getAttribute('aria-pressed')`); got != "true" {
+		t.Errorf("the Front button's aria-pressed is %q; want true", got)
+	}
+}
+
+func atof(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // canvasShot is the page's screenshot cut to the 3D view's canvas.

@@ -210,6 +210,7 @@ type Server struct {
 	png      struct {
 		version uint64
 		width   int
+		camera  render.Camera
 		data    []byte
 	}
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/cadrun/cadrun/internal/front"
 	"github.com/cadrun/cadrun/modules"
+	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
@@ -277,6 +278,9 @@ func TestAPI(t *testing.T) {
 		if got := get(t, ts.URL+"/api/scene.png?width="+w, 400); got != want {
 			t.Errorf("width %s: %q; want %q", w, got, want)
 		}
+	}
+	if got, want := get(t, ts.URL+"/api/scene.png?view=nope", 400), apiError(`bad view "nope": give iso, front, top, right, back, left, bottom, sheet, or a direction [x, y, z] the camera looks from`); got != want {
+		t.Errorf("view nope: %q; want %q", got, want)
 	}
 	got := get(t, ts.URL+"/api/entity?name=gear", 200)
 	want := `{"name":"gear","kind":"circle","parent":"part","zRank":0,"worldBounds":{"min":[-2,-2],"max":[2,2]},"style":{"fill":null,"stroke":[0,0,0,1],"strokeWidth":0}}`
@@ -663,5 +667,42 @@ func TestGuardSlowsWrongTokens(t *testing.T) {
 	want := `{"error":"too many requests: 6 wrong tokens in a row from this address; try again in 1s"}` + "\n"
 	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "1" || rec.Body.String() != want {
 		t.Errorf("the right token during the refusal: %d, Retry-After %q, %q; want 429, 1, %q", rec.Code, rec.Header().Get("Retry-After"), rec.Body, want)
+	}
+}
+
+// TestScenePNGViews: scene.png draws the solids from the side ?view= names, as `scene png`
+// does (the same bytes as render.PNG with that camera); each side is kept apart, so that two
+// tabs asking for two sides get each its own. The 8 x 6 x 4 box is wider from the front
+// (8:4) than from the top (8:6).
+func TestScenePNGViews(t *testing.T) {
+	t.Parallel()
+	v, ts, _ := start(t, Options{})
+	s := scene.New()
+	if _, err := s.Put("box", boxSolid(scene.Vec3{0, 0, 0}, scene.Vec3{8, 6, 4})); err != nil {
+		t.Fatal(err)
+	}
+	v.Publish(State{Scene: s})
+	ratio := map[string]float64{}
+	for _, view := range []string{"front", "top", "0,-1,0", "front", "sheet"} {
+		got := get(t, ts.URL+"/api/scene.png?width=400&view="+view, 200)
+		cam, err := render.ParseCamera(view)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := render.PNG(s, render.PNGOptions{Width: 400, Camera: cam})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("%s: the picture is not render.PNG's from that side", view)
+		}
+		img, err := png.Decode(strings.NewReader(got))
+		if err != nil {
+			t.Fatalf("%s: %v", view, err)
+		}
+		ratio[view] = float64(img.Bounds().Dx()) / float64(img.Bounds().Dy())
+	}
+	if !(ratio["front"] > ratio["top"]+0.2) || ratio["front"] != ratio["0,-1,0"] {
+		t.Errorf("width:height from the front %.2f, from the top %.2f, from 0,-1,0 %.2f: want the front wider than the top, and as 0,-1,0", ratio["front"], ratio["top"], ratio["0,-1,0"])
 	}
 }

@@ -122,10 +122,8 @@ func Serve(k Kind, defaultMemory int64, job func(c *Conn) error) {
 // process is the unit that stops. The parent reads "out of memory" on stderr and names the
 // limit.
 func watchHeap(k Kind, mem int64) {
-	var m goruntime.MemStats
 	for range time.Tick(10 * time.Millisecond) {
-		goruntime.ReadMemStats(&m) // not runtime/metrics: see runtime's heapBytes
-		if heap := int64(m.HeapAlloc); heap > mem {
+		if heap := runtime.HeapBytes(); heap > mem {
 			fmt.Fprintf(os.Stderr, "cadrun %s: out of memory: heap passed %d MB\n", k.Name, heap>>20)
 			os.Exit(3)
 		}

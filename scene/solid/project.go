@@ -107,15 +107,18 @@ type projector struct {
 // Project is the solids seen from the view.
 func Project(ps []Placed, v View) (Projection, error) {
 	var box scene.Box3
-	for _, p := range ps {
-		box.Union(worldBounds(p))
+	boxes := make(viewBoxes, len(ps))
+	for i, p := range ps {
+		wb := worldBounds(p)
+		box.Union(wb)
+		boxes[i] = boxInView(wb, v)
 	}
 	size := math.Max(1e-9, math.Sqrt(dot(sub(box.Max, box.Min), sub(box.Max, box.Min))))
 	pr := &projector{v: v, eps: 1e-6 * size, epsZ: 1e-5 * size}
 	type edge struct{ a, b scene.Vec3 }
 	var edges []edge
 	var exact []Lines
-	for _, p := range ps {
+	for i, p := range ps {
 		m := p.Solid.Mesh
 		base := int32(len(pr.pts))
 		nv := m.NumVertices()
@@ -153,7 +156,9 @@ func Project(ps []Placed, v View) (Projection, error) {
 				pr.tris = append(pr.tris, [3]int32{base + a, base + b, base + c})
 			}
 		}
-		if lines, ok := alongAxis(p, v); ok {
+		// Exact lines are drawn as they are, hidden by nothing: only for a solid that no other
+		// can stand in front of. Else its edges go through the hidden-line pass as any mesh's.
+		if lines, ok := alongAxis(p, v); ok && !boxes.inFront(i, pr.eps, pr.epsZ) {
 			exact = append(exact, lines)
 			continue
 		}
@@ -203,6 +208,50 @@ func Project(ps []Placed, v View) (Projection, error) {
 // alongAxis is a solid seen along its extrusion's axis: its profile, every edge of it seen
 // (the near end covers the far one). ok is false without such a form, or under a map that
 // would make its arcs ellipses.
+// viewBox is a solid's box as a view sees it: its extent on the drawing and its depth.
+type viewBox struct {
+	draw geom.Box
+	near float64 // the least depth along the view's direction
+}
+
+// boxInView is the view's box of a world box: its eight corners seen from v.
+func boxInView(b scene.Box3, v View) viewBox {
+	out := viewBox{near: math.Inf(1)}
+	for k := range 8 {
+		q := b.Min
+		for a := range 3 {
+			if k&(1<<a) != 0 {
+				q[a] = b.Max[a]
+			}
+		}
+		out.draw.Extend(geom.Vec{X: dot(q, v.Right), Y: dot(q, v.Up)})
+		out.near = math.Min(out.near, dot(q, v.Dir))
+	}
+	return out
+}
+
+// viewBoxes are the placed solids' viewBox, in order.
+type viewBoxes []viewBox
+
+// inFront reports whether a solid other than the i-th may hide part of it: one whose box
+// overlaps its box on the drawing (by more than eps) and comes nearer than its nearest point
+// (by more than epsZ). Boxes make it a cautious answer: a solid beside it in depth but not
+// over it on the drawing never counts.
+func (bs viewBoxes) inFront(i int, eps, epsZ float64) bool {
+	a := bs[i]
+	for j, b := range bs {
+		if j == i {
+			continue
+		}
+		over := b.draw.Min.X < a.draw.Max.X-eps && a.draw.Min.X < b.draw.Max.X-eps &&
+			b.draw.Min.Y < a.draw.Max.Y-eps && a.draw.Min.Y < b.draw.Max.Y-eps
+		if over && b.near < a.near-epsZ {
+			return true
+		}
+	}
+	return false
+}
+
 func alongAxis(p Placed, v View) (Lines, bool) {
 	f := p.Solid.Form
 	if f == nil || f.Op != scene.FormExtrude {

@@ -21,6 +21,11 @@ func bounds2(l Lines) geom.Box {
 		b.Extend(c.Center.Sub(geom.Vec{X: c.Radius, Y: c.Radius}))
 		b.Extend(c.Center.Add(geom.Vec{X: c.Radius, Y: c.Radius}))
 	}
+	for _, a := range l.Arcs {
+		ab := a.Outline().Bounds()
+		b.Extend(ab.Min)
+		b.Extend(ab.Max)
+	}
 	return b
 }
 
@@ -158,6 +163,56 @@ func TestProjectAlongAxis(t *testing.T) {
 	}
 	if b := bounds2(front.Visible); b.Min.Sub(geom.Vec{X: -3, Y: -2}).Len() > 1e-5 || b.Max.Sub(geom.Vec{X: 5, Y: 8}).Len() > 1e-5 {
 		t.Errorf("from the front: %v to %v, want (-3, -2) to (5, 8)", b.Min, b.Max)
+	}
+}
+
+// TestProjectAlongAxisHidden: a cylinder's exact circle seen from above is drawn only when
+// nothing stands over it: a plate above half of it hides that half, which the hidden-line pass
+// then draws dashed, and the plate, which nothing stands over, keeps its exact outline. A
+// plate beside the cylinder, or under it, leaves the circle exact.
+func TestProjectAlongAxisHidden(t *testing.T) {
+	ss := session(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		name  string
+		plate scene.Vec3 // the plate's centre; it is 4 wide, 20 deep, 2 high
+		exact bool
+	}{{"over half", scene.Vec3{4, 0, 12}, false}, {"beside", scene.Vec3{8, 0, 12}, true}, {"under", scene.Vec3{4, 0, -2}, true}} {
+		sc := scene.New()
+		cyl, err := ss.Cylinder(ctx, scene.Vec3{0, 0, 5}, 4, 4, 10, Facets{Segments: 32})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plate, err := ss.Box(ctx, c.plate, 4, 20, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		put(t, sc, "cyl", cyl)
+		put(t, sc, "plate", plate)
+		ps, ok, err := Lookup(sc, []string{"cyl", "plate"})
+		if !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+		top, err := Project(ps, Views[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		circle := len(top.Visible.Circles) == 1 && top.Visible.Circles[0] == (scene.Circle{Radius: 4})
+		if circle != c.exact {
+			t.Errorf("%s: the exact circle drawn %v, want %v (visible %v)", c.name, circle, c.exact, top.Visible)
+		}
+		if c.exact {
+			continue
+		}
+		// The hidden half lies under the plate, x from 2 to 4.
+		hb := bounds2(top.Hidden)
+		if hb.Min.X < 2-1e-3 || hb.Max.X > 4+1e-3 || hb.Max.Y-hb.Min.Y < 4 {
+			t.Errorf("%s: hidden lines in %v to %v, want the circle's part under the plate (x 2 to 4)", c.name, hb.Min, hb.Max)
+		}
+		vb := bounds2(top.Visible)
+		if vb.Min.X > -4+1e-2 || vb.Max.Y < 10-1e-6 {
+			t.Errorf("%s: visible lines in %v to %v, want the circle's left and the plate", c.name, vb.Min, vb.Max)
+		}
 	}
 }
 

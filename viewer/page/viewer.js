@@ -192,12 +192,14 @@
   }
 
   // ---- solids ----
-  // The SVG leaves solids out, so a scene with solids is shown as the server's own shaded
-  // isometric picture (api/scene.png, as the agent sees it) over the plan; the 3D button
-  // (key 3) turns it off to see and pick in the plan, and on again.
+  // The SVG leaves solids out, so a scene with solids is shown in the 3D view, or, where it
+  // cannot be (no WebGL, or over the server's triangle cap), as the server's own shaded
+  // picture (api/scene.png, as the agent sees it) over the plan, from the side the view
+  // buttons name (pictureView); the 3D button (key 3) turns either off to see and pick in the
+  // plan, and on again.
   const shaded = $('shaded'), solidBtn = $('solid3d');
   const planKey = 'cadrun.plan';
-  let solidsShown = 0, planWanted = false, resized = 0;
+  let solidsShown = 0, planWanted = false, resized = 0, pictureView = 'iso';
   try { planWanted = sessionStorage.getItem(planKey) === '1'; } catch (_) { /* private mode */ }
   function showShaded(solids) {
     solidsShown = solids;
@@ -212,15 +214,19 @@
     if (on && gl3d && !pictureFor[shown] && gl3d.show(shown)) {
       shaded.hidden = true;
       $('views3d').hidden = false;
+      // The 3D view orbits freely: no button stays pressed.
+      for (const b of document.querySelectorAll('#views3d button')) b.removeAttribute('aria-pressed');
       return;
     }
     if (gl3d) gl3d.hide();
     shaded.hidden = !on;
     if (!on) return;
+    $('views3d').hidden = false;
+    for (const b of document.querySelectorAll('#views3d button')) b.setAttribute('aria-pressed', String(b.dataset.view === pictureView));
     // As many pixels as the stage shows (the server's MaxPNGWidth at most); the picture is
     // only ever scaled down to fit.
     const w = Math.max(1, Math.min(4096, Math.round(stage.clientWidth * (window.devicePixelRatio || 1))));
-    const src = `api/scene.png?width=${w}&v=${shown}`;
+    const src = `api/scene.png?width=${w}&view=${pictureView}&v=${shown}`;
     if (shaded.getAttribute('src') !== src) shaded.src = src;
   }
   // pictureFor marks the versions the 3D view could not show (over the server's cap), with why.
@@ -233,7 +239,10 @@
   }
   solidBtn.addEventListener('click', togglePlan);
   for (const b of document.querySelectorAll('#views3d button')) {
-    b.addEventListener('click', () => window.cadrun3d && window.cadrun3d.view(b.dataset.view));
+    b.addEventListener('click', () => {
+      if (!shaded.hidden) { pictureView = b.dataset.view; showShaded(solidsShown); return; }
+      if (window.cadrun3d) window.cadrun3d.view(b.dataset.view);
+    });
   }
   window.addEventListener('resize', () => { clearTimeout(resized); resized = setTimeout(() => showShaded(solidsShown), 200); });
 

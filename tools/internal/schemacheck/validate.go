@@ -62,7 +62,10 @@ func Validate(src Files, data, schema string) error {
 	if msg := runtime.JSONSyntaxError(sb); msg != "" {
 		return fmt.Errorf("%w: %s:%s", ErrInvalidData, spath, msg)
 	}
-	sch, err := jsonschema.NewCompiler(schemaLoader{src}.Load, jsonschema.Draft2020).Compile(schemaBase + schema)
+	// The compiler asks for the schema again through the loader: it gets the bytes just read
+	// and checked, so a check reads and syntax-checks each schema file once.
+	load := schemaLoader{src: src, name: schema, read: sb}
+	sch, err := jsonschema.NewCompiler(load.Load, jsonschema.Draft2020).Compile(schemaBase + schema)
 	if err != nil {
 		return fmt.Errorf("%w: %s is not a usable JSON Schema (2020-12): %v", ErrInvalidData, spath, schemaProblems(err))
 	}
@@ -159,12 +162,21 @@ func sortedUnique(l []string) []string {
 }
 
 // schemaLoader lets the schema compiler read the workspace's data files and nothing else.
-type schemaLoader struct{ src Files }
+// The schema Validate starts from (name) comes with its bytes (read), already read and
+// found to be JSON.
+type schemaLoader struct {
+	src  Files
+	name string
+	read []byte
+}
 
 func (l schemaLoader) Load(url string) (any, error) {
 	name, ok := strings.CutPrefix(url, schemaBase)
 	if !ok || modules.CheckDataName(name) != nil {
 		return nil, fmt.Errorf("%q is outside the workspace's data files; a $ref may name only data/NAME.json files", url)
+	}
+	if name == l.name && l.read != nil {
+		return jsonschema.Decode(l.read)
 	}
 	b, path, err := l.src.Read(name)
 	if err != nil {

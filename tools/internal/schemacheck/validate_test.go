@@ -119,3 +119,31 @@ func TestFormatsByDraft(t *testing.T) {
 		})
 	}
 }
+
+// countedFiles counts the reads of each file.
+type countedFiles struct {
+	runtime.MapSource
+	reads map[string]int
+}
+
+func (c countedFiles) Read(name string) ([]byte, string, error) {
+	c.reads[name]++
+	return c.MapSource.Read(name)
+}
+
+// TestSchemaReadOnce: a check reads each file once: the schema it starts from is not read
+// (and syntax-checked) again when the compiler loads it, nor when another schema $refs it.
+func TestSchemaReadOnce(t *testing.T) {
+	t.Parallel()
+	src := countedFiles{runtime.MapSource{
+		"d.json":        `{"a":1,"b":"x"}`,
+		"d.schema.json": `{"properties":{"a":{"$ref":"num.json"},"b":{"type":"string"},"c":{"$ref":"d.schema.json"}}}`,
+		"num.json":      `{"type":"number"}`,
+	}, map[string]int{}}
+	if err := Validate(src, "d.json", "d.schema.json"); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]int{"d.json": 1, "d.schema.json": 1, "num.json": 1}, src.reads); diff != "" {
+		t.Errorf("reads per file (-want +got):\n%s", diff)
+	}
+}
