@@ -390,6 +390,7 @@ func (r *run) bind() {
 			if r.scene.Len() > r.limits.MaxEntities {
 				c.fail("RangeError", "the scene has more than %d entities (Limits.MaxEntities); draw fewer, or merge shapes with booleanUnion", r.limits.MaxEntities)
 			}
+			r.noteHeapGrowth()
 			r.endCall(c)
 			return v
 		}

@@ -30,8 +30,8 @@ func TestMain(m *testing.M) {
 // pieces of testChunk bytes. The request "fail" fails before writing, "fail midway" and "die
 // midway" after the first piece (the second by killing the worker), "collections" makes
 // 6 MB of garbage and answers how many collections ran meanwhile, and "warmed" answers
-// whether the worker had warmed up before the run (prewarm); "whole" writes the scene's JSON
-// in one piece. The request "warn" writes
+// whether the worker had warmed up before the run (prewarm), "huge" whether its heap was grown
+// for huge pages (noteHeapGrowth); "whole" writes the scene's JSON in one piece. The request "warn" writes
 // as any other and answers testWarning.
 func testExport(w io.Writer, s *scene.Scene, request []byte) ([]string, error) {
 	if err := testExportBytes(w, s, request); err != nil {
@@ -55,6 +55,9 @@ func testExportBytes(w io.Writer, s *scene.Scene, request []byte) error {
 		if err == nil {
 			_, err = w.Write(b)
 		}
+		return err
+	case "huge":
+		_, err := fmt.Fprintf(w, "huge %v", hugeHeapGrown.Load())
 		return err
 	case "warmed":
 		_, err := fmt.Fprintf(w, "warmed %v", warmed.Load())
