@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/text"
 )
@@ -146,10 +147,10 @@ func (w *dxfWriter) dimStyles() {
 	w.record("DIMSTYLE", t, "AcDbDimStyleTableRecord", "Standard")
 	for _, s := range w.dims.styles {
 		w.record("DIMSTYLE", t, "AcDbDimStyleTableRecord", s.name)
-		w.exact(40, 1)                           // DIMSCALE
-		w.exact(41, s.size*scene.DimArrowLength) // DIMASZ
-		w.exact(42, s.size*scene.DimExtensionGap)
-		w.exact(44, s.size*scene.DimExtensionOver)
+		w.exact(40, 1)                              // DIMSCALE
+		w.exact(41, s.size*drafting.DimArrowLength) // DIMASZ
+		w.exact(42, s.size*drafting.DimExtensionGap)
+		w.exact(44, s.size*drafting.DimExtensionOver)
 		w.int(73, 0) // DIMTIH, DIMTOH: the text along the line
 		w.int(74, 0)
 		w.int(77, 1) // DIMTAD: above the line
@@ -157,7 +158,7 @@ func (w *dxfWriter) dimStyles() {
 		w.int(79, 2) // DIMAZIN: the same for angles
 		w.exact(140, s.size)
 		w.exact(144, 1) // DIMLFAC
-		w.exact(147, s.size*scene.DimTextGap)
+		w.exact(147, s.size*drafting.DimTextGap)
 		w.int(179, s.precision) // DIMADEC
 		w.int(271, s.precision) // DIMDEC
 		w.int(275, 0)           // DIMAUNIT: decimal degrees
@@ -182,9 +183,9 @@ func (w *dxfWriter) dimHeader() {
 		code  int
 		value float64
 	}{
-		{"$DIMSCALE", 40, 1}, {"$DIMASZ", 40, s.size * scene.DimArrowLength},
-		{"$DIMEXO", 40, s.size * scene.DimExtensionGap}, {"$DIMEXE", 40, s.size * scene.DimExtensionOver},
-		{"$DIMTXT", 40, s.size}, {"$DIMGAP", 40, s.size * scene.DimTextGap},
+		{"$DIMSCALE", 40, 1}, {"$DIMASZ", 40, s.size * drafting.DimArrowLength},
+		{"$DIMEXO", 40, s.size * drafting.DimExtensionGap}, {"$DIMEXE", 40, s.size * drafting.DimExtensionOver},
+		{"$DIMTXT", 40, s.size}, {"$DIMGAP", 40, s.size * drafting.DimTextGap},
 	} {
 		w.tag(9, v.name)
 		w.exact(v.code, v.value)

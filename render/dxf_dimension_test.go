@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
@@ -220,9 +221,9 @@ func checkDimension(t *testing.T, name string, g ezdxfDim, w dimWant, index int,
 	case g.Text != nil && *g.Text != *w.text:
 		t.Errorf("%s: text override %q, want %q", name, *g.Text, *w.text)
 	}
-	if g.Dimtxt != w.size || g.Dimasz != w.size*scene.DimArrowLength || g.Dimdec != w.precision {
+	if g.Dimtxt != w.size || g.Dimasz != w.size*drafting.DimArrowLength || g.Dimdec != w.precision {
 		t.Errorf("%s: DIMSTYLE %s has DIMTXT %v DIMASZ %v DIMDEC %d, want %v %v %d", name, g.Style, g.Dimtxt, g.Dimasz, g.Dimdec,
-			w.size, w.size*scene.DimArrowLength, w.precision)
+			w.size, w.size*drafting.DimArrowLength, w.precision)
 	}
 	if g.Block != dxfDimBlock(index) || !g.Anonymous || len(g.BlockEntities) < 3 {
 		t.Errorf("%s: block %q (anonymous %v) holds %v, want the anonymous %s with the drawing", name, g.Block, g.Anonymous,

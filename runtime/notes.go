@@ -2,7 +2,7 @@ package runtime
 
 // What a run says about the drawing beside what it drew: warnings for what is legal, kept as
 // upstream does it, and most often a mistake. What the finished drawing itself shows (boolean
-// inputs left under their results, among others) is the drawing lint's, scene.Lint.
+// inputs left under their results, among others) is the drawing lint's, lint.Check.
 //
 // Drawing a name that exists replaces that entity in place, as upstream does, and scripts
 // rely on it. But a loop that draws one name (`for (...) drawCircle('h', x, 0, 1)`) leaves one
@@ -19,7 +19,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/lint"
 )
 
 // Caps on what the redraw warnings list: names, and places per name.
@@ -146,14 +146,14 @@ func (c *call) optAngle(o *goja.Object, key string, def float64) float64 {
 }
 
 // noteBoolean records a boolean operation that succeeded, for the result's Booleans: the
-// scene keeps no record of how a shape was made, and the drawing lint (scene.Lint) names the
+// scene keeps no record of how a shape was made, and the drawing lint (lint.Check) names the
 // results whose inputs still draw under them.
 func (c *call) noteBoolean(inputs []string, result string) {
-	c.r.res.Booleans = append(c.r.res.Booleans, scene.BooleanOp{Fn: c.fn.Name, Inputs: slices.Clone(inputs), Result: result})
+	c.r.res.Booleans = append(c.r.res.Booleans, lint.BooleanOp{Fn: c.fn.Name, Inputs: slices.Clone(inputs), Result: result})
 }
 
 // MaxLintTime is how long a run's lint (Options.Lint) may take after its script: the lint
-// stops there, saying so in its last finding, if scene.MaxLintChecks has not stopped it
+// stops there, saying so in its last finding, if lint.MaxLintChecks has not stopped it
 // before (about half a second of checks on an idle machine). The caller's wait for the run
 // (Limits.Timeout and a second) grows by as much once the script is done, so that the lint
 // never takes time the script's scene needs to come back, and never makes a good run fail.
@@ -169,7 +169,7 @@ func lintRun(res *Result, opt Options) {
 	if lintHold != nil {
 		lintHold()
 	}
-	res.Lint = res.Scene.Lint(scene.LintOptions{Booleans: res.Booleans, UnitMM: opt.PaperMM, Deadline: time.Now().Add(MaxLintTime)})
+	res.Lint = lint.Check(res.Scene, lint.Options{Booleans: res.Booleans, UnitMM: opt.PaperMM, Deadline: time.Now().Add(MaxLintTime)})
 }
 
 // AllWarnings are the run's warnings and then its lint findings (Options.Lint), one line

@@ -8,7 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/lint"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -98,8 +98,8 @@ booleanUnion('a', 'b', 'u'); translate('u', 100, 0)`, nil},
 			t.Errorf("%s: warnings %q without Options.Lint; want none", tt.name, res.Warnings)
 		}
 		var got []string
-		for _, f := range res.Scene.Lint(scene.LintOptions{Booleans: res.Booleans}) {
-			if f.Rule == scene.RuleBooleanInputs {
+		for _, f := range lint.Check(res.Scene, lint.Options{Booleans: res.Booleans}) {
+			if f.Rule == lint.RuleBooleanInputs {
 				got = append(got, f.String())
 			}
 		}
@@ -119,7 +119,7 @@ booleanUnion('a', 'b', 'u'); translate('u', 100, 0)`, nil},
 	}
 }
 
-func lintLines(found []scene.Finding) []string {
+func lintLines(found []lint.Finding) []string {
 	var out []string
 	for _, f := range found {
 		out = append(out, f.String())
@@ -140,11 +140,11 @@ func TestPoolLintsInTheWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(res.Lint); n < 1 || n > scene.MaxLintFindings+2 {
+	if n := len(res.Lint); n < 1 || n > lint.MaxLintFindings+2 {
 		t.Fatalf("%d findings; want the first texts' and a note", n)
 	}
 	last := res.Lint[len(res.Lint)-1]
-	if !scene.IsLintNote(last) || !strings.Contains(last.Message, "in rule text-overlap") {
+	if !lint.IsNote(last) || !strings.Contains(last.Message, "in rule text-overlap") {
 		t.Fatalf("last finding %q; want the note that the lint stopped", last)
 	}
 	if strings.Contains(last.Message, "(MaxLintTime)") {
@@ -154,7 +154,7 @@ func TestPoolLintsInTheWorker(t *testing.T) {
 		if got := res.Lint[0].String(); !strings.HasPrefix(got, first) || !strings.Contains(last.Message, "(MaxLintChecks)") {
 			t.Errorf("first finding %q, last %q; want the first to start %q and the last to name MaxLintChecks", got, last, first)
 		}
-		if want := res.Scene.Lint(scene.LintOptions{Booleans: res.Booleans}); !cmp.Equal(want, res.Lint) {
+		if want := lint.Check(res.Scene, lint.Options{Booleans: res.Booleans}); !cmp.Equal(want, res.Lint) {
 			t.Errorf("the worker's findings are not those of its scene linted here: %d against %d", len(res.Lint), len(want))
 		}
 	}
@@ -178,7 +178,7 @@ func TestLintTimeIsItsOwn(t *testing.T) {
 		if err != nil {
 			t.Fatalf("a good run whose lint took %v: %v", nativeGrace+time.Second/2, err)
 		}
-		if len(res.Lint) != 1 || res.Lint[0].Rule != scene.RuleTextSmall {
+		if len(res.Lint) != 1 || res.Lint[0].Rule != lint.RuleTextSmall {
 			t.Errorf("findings %q; want the small text's", res.Lint)
 		}
 	})

@@ -23,6 +23,7 @@ import (
 
 	"github.com/cadrun/cadrun/internal/workerproc"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/lint"
 	"github.com/cadrun/cadrun/scene/solid"
 	"github.com/cadrun/cadrun/scene/text"
 )
@@ -92,12 +93,12 @@ type Options struct {
 	// Tests binds test, assert, assertClose and assertEqual (the "testing" domain), for
 	// test scripts run by `cadrun test`; elsewhere they throw an Error saying so.
 	Tests bool `json:",omitempty"`
-	// Lint has a good run lint its scene where it ran (scene.Lint, in the worker) and answer
+	// Lint has a good run lint its scene where it ran (lint.Check, in the worker) and answer
 	// the findings in Result.Lint: for callers that never see the scene (`cadrun run`, which
 	// leaves it in the worker) and for the write path, which must not compute in the server
 	// what a script made it. The lint has its own time after the script, MaxLintTime, which
 	// the caller's wait for the run grows by when the script is done; it stops there (or at
-	// scene.MaxLintChecks), saying so in its last finding, so that it never makes a good run
+	// lint.MaxLintChecks), saying so in its last finding, so that it never makes a good run
 	// fail.
 	Lint bool `json:",omitempty"`
 	// PaperMM is how many millimetres of paper a scene unit takes in the output the run is
@@ -116,10 +117,10 @@ type Result struct {
 	Duration   time.Duration
 	Tests      []TestResult // the test('name', fn) blocks run, in order (Options.Tests)
 	// Booleans are the boolean operations the run made, in order, for the drawing lint
-	// (scene.LintOptions.Booleans): the scene does not keep them.
-	Booleans []scene.BooleanOp
+	// (lint.Options.Booleans): the scene does not keep them.
+	Booleans []lint.BooleanOp
 	// Lint is what the drawing lint found in the scene, when Options.Lint asked for it.
-	Lint []scene.Finding
+	Lint []lint.Finding
 	// SceneJSON is Scene's JSON as a worker sent it (nil from a run in this process): the
 	// bytes Scene.MarshalJSON gives, so that a caller storing the scene need not encode it.
 	SceneJSON []byte

@@ -57,6 +57,7 @@ import (
 
 	"github.com/cadrun/cadrun/internal/workerproc"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/lint"
 	"github.com/cadrun/cadrun/scene/solid"
 	"github.com/cadrun/cadrun/scene/text"
 )
@@ -92,21 +93,21 @@ type message struct {
 	Missing bool     `json:"missing,omitempty"`
 	Names   []string `json:"names,omitempty"`
 
-	SceneBytes   int               `json:"scene_bytes,omitempty"`   // the raw scene JSON after the line
-	Entities     int               `json:"entities,omitempty"`      // the scene's entities, when it stays in the worker
-	ContentBytes int               `json:"content_bytes,omitempty"` // the raw file content after the line
-	ExportBytes  int               `json:"export_bytes,omitempty"`  // chunk: the raw piece of the export after the line; export: the bytes in the file made
-	Made         bool              `json:"made,omitempty"`          // export: the worker made the export's file and wrote it
-	FileErr      bool              `json:"file_err,omitempty"`      // export: Err is the error of writing the file made (a full disk)
-	Logs         []string          `json:"logs,omitempty"`
-	Warnings     []string          `json:"warnings,omitempty"`
-	Modules      []string          `json:"modules,omitempty"`
-	Diagnostic   *Diagnostic       `json:"diagnostic,omitempty"`
-	Duration     time.Duration     `json:"duration,omitempty"`
-	Tests        []TestResult      `json:"tests,omitempty"`
-	Booleans     []scene.BooleanOp `json:"booleans,omitempty"`
-	Lint         []scene.Finding   `json:"lint,omitempty"` // result: the lint's findings (Options.Lint)
-	Err          string            `json:"err,omitempty"`
+	SceneBytes   int              `json:"scene_bytes,omitempty"`   // the raw scene JSON after the line
+	Entities     int              `json:"entities,omitempty"`      // the scene's entities, when it stays in the worker
+	ContentBytes int              `json:"content_bytes,omitempty"` // the raw file content after the line
+	ExportBytes  int              `json:"export_bytes,omitempty"`  // chunk: the raw piece of the export after the line; export: the bytes in the file made
+	Made         bool             `json:"made,omitempty"`          // export: the worker made the export's file and wrote it
+	FileErr      bool             `json:"file_err,omitempty"`      // export: Err is the error of writing the file made (a full disk)
+	Logs         []string         `json:"logs,omitempty"`
+	Warnings     []string         `json:"warnings,omitempty"`
+	Modules      []string         `json:"modules,omitempty"`
+	Diagnostic   *Diagnostic      `json:"diagnostic,omitempty"`
+	Duration     time.Duration    `json:"duration,omitempty"`
+	Tests        []TestResult     `json:"tests,omitempty"`
+	Booleans     []lint.BooleanOp `json:"booleans,omitempty"`
+	Lint         []lint.Finding   `json:"lint,omitempty"` // result: the lint's findings (Options.Lint)
+	Err          string           `json:"err,omitempty"`
 }
 
 // ServeWorkerIfAsked turns this process into a worker when it was started as one, and then

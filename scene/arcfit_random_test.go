@@ -8,6 +8,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // TestArcFitRandom runs booleans and offsets of random circles, rounded rectangles,
@@ -37,7 +38,9 @@ func TestArcFitRandom(t *testing.T) {
 		if err != nil {
 			continue // empty results and the like are the booleans' own tests
 		}
-		checkFineArea(t, s, name, e, func(pa, pb []overlay.Polygon) ([]overlay.Polygon, error) { return booleanPolys(op, pa, pb) }, a, b)
+		checkFineArea(t, s, name, e, func(pa, pb []overlay.Polygon) ([]overlay.Polygon, error) {
+			return kernel.Boolean(engineOps[op], pa, pb)
+		}, a, b)
 		delta := (rng.Float64() - 0.4) * 3
 		if _, err := s.Offset("r", delta, "o", OffsetOptions{}); err == nil {
 			got, _ := s.Area("o")
@@ -87,7 +90,7 @@ func fineAreas(t *testing.T, s *Scene, names []string) []overlay.Polygon {
 		world := region.Transform(s.WorldMatrix(e))
 		var rings [][]overlay.Point
 		for _, pl := range world.Flatten(fineTol) {
-			if r := cleanRing(pl.Points); len(r) >= 3 {
+			if r := kernel.CleanRing(pl.Points); len(r) >= 3 {
 				rings = append(rings, r)
 			}
 		}

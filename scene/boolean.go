@@ -1,30 +1,21 @@
 package scene
 
-// Booleans, offsets, convex hulls and areas of closed shapes, all in world coordinates.
-//
-// Why an overlay engine of our own: simplefeatures (a port of JTS OverlayNG) is robust, but it
-// pays too much per call and per segment: the reference workloads W2 and W3 (BENCH.md) were
-// over their budgets even as a cascaded union. Every operation here is instead one pass of a
-// small planar-graph engine, the package internal/overlay: a union of hundreds of shapes, a
-// plate minus thousands of holes and the nonzero fill of a glyph outline are each one pass,
-// and an offset is the positive fill of the raw offset curves. The engine snaps to a precision
-// relative to the operands' extent (SnapRelative), checks its own topology and falls back to
-// simplefeatures when that fails (Fallbacks); its package doc says what it guarantees.
-//
-// What stays here is what is about the scene: which entities an operation reads and how they
+// Booleans, offsets, convex hulls and areas of closed shapes, all in world coordinates. The
+// geometry is the kernel's (scene/kernel: the overlay engine, the arc refit, the ring checks);
+// what stays here is what is about the scene: which entities an operation reads and how they
 // become areas (area.go), the hole rule of Polygon parts, the names and errors scripts see,
 // the order of result parts, and placing a result in the frame of the shape it replaces.
 
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // Errors returned by the area operations, in addition to the scene errors.
@@ -84,12 +75,12 @@ func ParseBoolOp(s string) (BoolOp, error) {
 	return 0, fmt.Errorf("%w: unknown boolean operation %q; use %s", ErrBadOption, s, strings.Join(boolOpNames[:], ", "))
 }
 
-// boolFuncs are the engine's operations, by BoolOp.
-var boolFuncs = [...]func(a, b []overlay.Polygon) ([]overlay.Polygon, error){
-	Union:      overlay.Union,
-	Difference: overlay.Difference,
-	Intersect:  overlay.Intersect,
-	Xor:        overlay.Xor,
+// engineOps are the kernel's operations, by BoolOp.
+var engineOps = [...]overlay.Op{
+	Union:      overlay.OpUnion,
+	Difference: overlay.OpDifference,
+	Intersect:  overlay.OpIntersect,
+	Xor:        overlay.OpXor,
 }
 
 // JoinType is how an offset turns an outer corner.
@@ -146,7 +137,7 @@ func (s *Scene) Boolean(op BoolOp, a, b []string, result string) (*Entity, error
 	if len(b) == 0 && op != Union {
 		return nil, fmt.Errorf("%w: %s needs at least one shape in its second list", ErrBadOption, op)
 	}
-	src := &arcSources{}
+	src := &kernel.Arcs{}
 	pa, err := s.collectAreas(a, src)
 	if err != nil {
 		return nil, err
@@ -155,14 +146,14 @@ func (s *Scene) Boolean(op BoolOp, a, b []string, result string) (*Entity, error
 	if err != nil {
 		return nil, err
 	}
-	res, err := booleanPolys(op, pa, pb)
+	res, err := kernel.Boolean(engineOps[op], pa, pb)
 	if err != nil {
 		return nil, fmt.Errorf("computing the %s of %s and %s: %w", op, quoteNames(a), quoteNames(b), err)
 	}
 	if len(res) == 0 {
 		return nil, fmt.Errorf("%s of %s and %s: %w: %s", op, quoteNames(a), quoteNames(b), ErrEmptyResult, emptyHint[op])
 	}
-	src.index(max(areaExtent(pa), areaExtent(pb)))
+	src.Index(max(kernel.AreaExtent(pa), kernel.AreaExtent(pb)))
 	return s.putArea(result, res, src)
 }
 
@@ -173,17 +164,12 @@ var emptyHint = [...]string{
 	Xor:        "the shapes cover exactly the same area",
 }
 
-// booleanPolys runs op on two lists of (possibly overlapping) polygons.
-func booleanPolys(op BoolOp, pa, pb []overlay.Polygon) ([]overlay.Polygon, error) {
-	return boolFuncs[op](pa, pb)
-}
-
 // ConvexHull draws the convex hull of the named entity's area as the Polygon entity result.
 func (s *Scene) ConvexHull(name, result string) (*Entity, error) {
 	if err := s.checkResultName(result); err != nil {
 		return nil, err
 	}
-	src := &arcSources{}
+	src := &kernel.Arcs{}
 	area, err := s.areaWithArcs(name, src)
 	if err != nil {
 		return nil, err
@@ -191,12 +177,10 @@ func (s *Scene) ConvexHull(name, result string) (*Entity, error) {
 	if len(area) == 0 {
 		return nil, fmt.Errorf("taking the hull of %q: %w: the shape encloses no area", name, ErrEmptyResult)
 	}
-	hull := overlay.ConvexHull(area)
+	hull := kernel.Hull(area, src)
 	if len(hull) == 0 {
 		return nil, fmt.Errorf("taking the hull of %q: %w: the shape encloses no area", name, ErrEmptyResult)
 	}
-	src.index(areaExtent(area))
-	src.hull = true // its lines touch its arcs
 	return s.putArea(result, hull, src)
 }
 
@@ -223,7 +207,7 @@ func (s *Scene) Area(name string) (float64, error) {
 // existing shape of one of those names is replaced in place; a group of such a name is refused
 // before anything is drawn.
 func (s *Scene) Decompose(name, prefix string) ([]string, error) {
-	src := &arcSources{}
+	src := &kernel.Arcs{}
 	area, err := s.areaWithArcs(name, src)
 	if err != nil {
 		return nil, err
@@ -231,8 +215,8 @@ func (s *Scene) Decompose(name, prefix string) ([]string, error) {
 	if len(area) == 0 {
 		return nil, fmt.Errorf("decomposing %q: %w: the shape encloses no area", name, ErrEmptyResult)
 	}
-	src.index(areaExtent(area))
-	sortPolys(area)
+	src.Index(kernel.AreaExtent(area))
+	kernel.SortPolys(area)
 	names := make([]string, len(area))
 	for i := range area {
 		names[i] = prefix + "_" + strconv.Itoa(i)
@@ -263,8 +247,8 @@ func (s *Scene) checkResultName(name string) error {
 // nil) made arcs again. A shape being replaced inside a group keeps its place in the group, so
 // the world coordinates are mapped into the group's frame; a group that stretches unevenly
 // would make the arcs elliptical, so there the result keeps its chords.
-func (s *Scene) putArea(name string, polys []overlay.Polygon, src *arcSources) (*Entity, error) {
-	sortPolys(polys)
+func (s *Scene) putArea(name string, polys []overlay.Polygon, src *kernel.Arcs) (*Entity, error) {
+	kernel.SortPolys(polys)
 	vertices := 0
 	for _, p := range polys {
 		vertices += len(p.Outer)
@@ -280,18 +264,18 @@ func (s *Scene) putArea(name string, polys []overlay.Polygon, src *arcSources) (
 		return nil, err
 	}
 	mirror := m.Det() < 0
-	if _, ok := similarityScale(m); !ok {
+	if _, ok := kernel.SimilarityScale(m); !ok {
 		src = nil
 	}
 	shape := Polygon{Parts: make([]PolygonPart, len(polys))}
 	for i, p := range polys {
 		var part PolygonPart
-		part.Outer, part.OuterBulges = mapBulgedRing(src, p.Outer, m, mirror)
+		part.Outer, part.OuterBulges = kernel.MapBulgedRing(src, p.Outer, m, mirror)
 		if len(p.Holes) > 0 {
 			part.Holes = make([][]geom.Vec, len(p.Holes))
 			for k, h := range p.Holes {
 				var bul []float64
-				part.Holes[k], bul = mapBulgedRing(src, h, m, mirror)
+				part.Holes[k], bul = kernel.MapBulgedRing(src, h, m, mirror)
 				if bul != nil {
 					if part.HoleBulges == nil {
 						part.HoleBulges = make([][]float64, len(p.Holes))
@@ -333,7 +317,7 @@ func applyHoleRule(g Polygon) (Polygon, error) {
 			}
 			continue
 		}
-		area, ok := holeRuleArea(part)
+		area, ok := kernel.HoleRuleArea(part.Outer, part.Holes)
 		if ok {
 			if parts != nil {
 				parts = append(parts, part)
@@ -343,9 +327,9 @@ func applyHoleRule(g Polygon) (Polygon, error) {
 		if parts == nil {
 			parts = slices.Clone(g.Parts[:i])
 		}
-		sortPolys(area)
+		kernel.SortPolys(area)
 		for _, p := range area {
-			parts = append(parts, PolygonPart{Outer: mapRing(p.Outer, geom.Identity, false), Holes: mapRings(p.Holes)})
+			parts = append(parts, PolygonPart{Outer: kernel.MapRing(p.Outer, geom.Identity, false), Holes: kernel.MapRings(p.Holes)})
 		}
 	}
 	if parts == nil {
@@ -355,99 +339,6 @@ func applyHoleRule(g Polygon) (Polygon, error) {
 		return Polygon{}, fmt.Errorf("%w: the holes cover all of the polygon; draw smaller holes or none", ErrBadGeometry)
 	}
 	return Polygon{Parts: parts}, nil
-}
-
-func mapRings(rs [][]overlay.Point) [][]geom.Vec {
-	var out [][]geom.Vec
-	for _, r := range rs {
-		out = append(out, mapRing(r, geom.Identity, false))
-	}
-	return out
-}
-
-// holeRuleArea computes the area of a polygon part under the hole rule; ok reports that the
-// part already is that area as drawn (every hole inside its outer ring, the holes apart).
-func holeRuleArea(part PolygonPart) (area []overlay.Polygon, ok bool) {
-	outer := cleanRing(part.Outer)
-	if len(outer) < 3 || collinearRing(outer) {
-		return nil, true
-	}
-	if _, bad := selfCrossing(outer); bad {
-		return nil, true
-	}
-	in := []overlay.Ring{{Points: overlay.OrientRing(outer, true)}}
-	want := math.Abs(overlay.Area(outer))
-	for _, drawn := range part.Holes {
-		h := cleanRing(drawn)
-		if len(h) < 3 || collinearRing(h) {
-			continue
-		}
-		if _, bad := selfCrossing(h); bad {
-			return nil, true
-		}
-		in = append(in, overlay.Ring{Points: overlay.OrientRing(h, true), Operand: 1})
-		want -= math.Abs(overlay.Area(h))
-	}
-	res, err := overlay.Overlay(in, func(wo, wh int32) bool { return wo > 0 && wh == 0 })
-	if err != nil {
-		return nil, true // left to the area operations, which fall back or report
-	}
-	if len(res) == 1 && len(res[0].Holes) == len(in)-1 && math.Abs(res[0].Area()-want) <= 1e-9*math.Abs(overlay.Area(outer)) {
-		return res, true
-	}
-	return res, false
-}
-
-// mapBulgedRing is mapRing for a result ring whose chords on an arc of src become arcs: the
-// bulges turn with a mirror and move with the ring's start.
-func mapBulgedRing(src *arcSources, r []overlay.Point, m geom.Affine, mirror bool) ([]geom.Vec, []float64) {
-	pts, bul := src.fit(r)
-	if bul == nil {
-		return mapRing(r, m, mirror), nil
-	}
-	for i, p := range pts {
-		pts[i] = m.Apply(p)
-	}
-	if mirror {
-		for i := range bul {
-			bul[i] = -bul[i]
-		}
-		pts, bul = geom.ReverseBulged(pts, bul)
-	}
-	first := lowestLeftmost(pts)
-	return rotateLeft(pts, first), rotateLeft(bul, first)
-}
-
-// lowestLeftmost is the index of the point with the lowest x, then the lowest y.
-func lowestLeftmost(pts []geom.Vec) int {
-	first := 0
-	for i, p := range pts {
-		if q := pts[first]; p.X < q.X || (p.X == q.X && p.Y < q.Y) {
-			first = i
-		}
-	}
-	return first
-}
-
-// rotateLeft rotates s left by k in place and returns it.
-func rotateLeft[T any](s []T, k int) []T {
-	slices.Reverse(s[:k])
-	slices.Reverse(s[k:])
-	slices.Reverse(s)
-	return s
-}
-
-// mapRing maps a ring into the frame it is stored in and starts it at its lowest-leftmost
-// vertex, so that results read the same whatever order the engine traced them in.
-func mapRing(r []overlay.Point, m geom.Affine, mirror bool) []geom.Vec {
-	out := make([]geom.Vec, len(r))
-	for i, p := range r {
-		out[i] = m.Apply(geom.Vec(p))
-	}
-	if mirror {
-		slices.Reverse(out)
-	}
-	return rotateLeft(out, lowestLeftmost(out))
 }
 
 func quoteNames(names []string) string {

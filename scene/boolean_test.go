@@ -13,6 +13,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // boolRect is an axis-aligned rectangle as a Polygon, corners (x0, y0) and (x1, y1).
@@ -54,7 +55,7 @@ func flatPart(part PolygonPart) PolygonPart {
 	pls := out.Flatten(curveTolerance(out.Bounds()))
 	ring := func(pts []geom.Vec) []geom.Vec {
 		var out []geom.Vec
-		for _, p := range cleanRing(pts) {
+		for _, p := range kernel.CleanRing(pts) {
 			out = append(out, geom.Vec(p))
 		}
 		return out
@@ -83,13 +84,13 @@ func enginePoints(r []geom.Vec) []overlay.Point {
 	return out
 }
 
-// libraryOffset is offsetPolys done by simplefeatures alone, as the engine's fallback does.
+// libraryOffset is kernel.OffsetPolys done by simplefeatures alone, as the engine's fallback does.
 func libraryOffset(area []overlay.Polygon, delta float64, join overlay.Join) ([]overlay.Polygon, error) {
-	join.QuadSegments = offsetQuadSegments(math.Abs(delta), areaExtent(area))
+	join.QuadSegments = kernel.OffsetQuadSegments(math.Abs(delta), kernel.AreaExtent(area))
 	return overlay.LibraryOffset(area, delta, join)
 }
 
-// libraryBoolean is booleanPolys done by simplefeatures alone.
+// libraryBoolean is kernel.Boolean done by simplefeatures alone.
 func libraryBoolean(op BoolOp, pa, pb []overlay.Polygon) ([]overlay.Polygon, error) {
 	return overlay.LibraryBoolean([...]overlay.Op{Union: overlay.OpUnion, Difference: overlay.OpDifference,
 		Intersect: overlay.OpIntersect, Xor: overlay.OpXor}[op], pa, pb)
@@ -404,37 +405,6 @@ func TestTextRegion(t *testing.T) {
 		t.Errorf("'Bag' gives %d parts and %d holes, want 3 and 4 (B has 2, a and g 1 each)", len(p.Parts), holes)
 	}
 	checkValid(t, p)
-}
-
-// TestStrictlyConvex pins the shortcut of selfCrossing: only rings that turn the same way at
-// every vertex and go round once skip the sweep.
-func TestStrictlyConvex(t *testing.T) {
-	t.Parallel()
-	square := []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}, {X: 0, Y: 1}}
-	tests := []struct {
-		name string
-		ring []geom.Vec
-		want bool
-	}{
-		{"square", square, true},
-		{"square clockwise", overlay.OrientRing(square, false), true},
-		{"64-gon", regularPolygon(geom.Vec{X: 3, Y: -2}, 4, 64), true},
-		{"triangle", []geom.Vec{{X: 0, Y: 0}, {X: 2, Y: 0}, {X: 1, Y: 5}}, true},
-		{"straight vertex", []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 2, Y: 0}, {X: 2, Y: 1}}, false},
-		{"concave", []geom.Vec{{X: 0, Y: 0}, {X: 2, Y: 0}, {X: 1, Y: 1}, {X: 2, Y: 2}, {X: 0, Y: 2}}, false},
-		{"pentagram", []geom.Vec{{X: 4, Y: 0}, {X: -3, Y: 2}, {X: 1, Y: -4}, {X: 1, Y: 4}, {X: -3, Y: -2}}, false},
-		{"folds back", []geom.Vec{{X: 0, Y: 0}, {X: 2, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}}, false},
-		{"two points", []geom.Vec{{X: 0, Y: 0}, {X: 1, Y: 1}}, false},
-	}
-	for _, tt := range tests {
-		r := make([]overlay.Point, len(tt.ring))
-		for i, v := range tt.ring {
-			r[i] = overlay.Point(v)
-		}
-		if got := strictlyConvex(r); got != tt.want {
-			t.Errorf("%s: strictlyConvex = %v, want %v", tt.name, got, tt.want)
-		}
-	}
 }
 
 func TestBooleanErrors(t *testing.T) {

@@ -24,6 +24,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 var geometryCases = flag.Int("geometry.cases", 300, "cases of the differential geometry test")
@@ -138,8 +139,8 @@ func genCase(rng *rand.Rand) diffCase {
 				for i := range r {
 					r[i] = geom.Vec{X: float64(rng.IntN(6)), Y: float64(rng.IntN(6))}
 				}
-				if q := cleanRing(r); len(q) >= 3 && !collinearRing(q) {
-					if _, bad := selfCrossing(q); !bad {
+				if q := kernel.CleanRing(r); len(q) >= 3 && !kernel.CollinearRing(q) {
+					if _, bad := kernel.SelfCrossing(q); !bad {
 						return vecs(q)
 					}
 				}
@@ -289,7 +290,7 @@ func checkParts(parts []PolygonPart, eps float64) error {
 			if (j == 0) != (a > 0) {
 				return fmt.Errorf("part %d ring %d has signed area %v: outer rings run counter-clockwise, holes clockwise", i, j, a)
 			}
-			if at, bad := selfCrossing(enginePoints(r)); bad {
+			if at, bad := kernel.SelfCrossing(enginePoints(r)); bad {
 				return fmt.Errorf("part %d ring %d touches itself at %v", i, j, at)
 			}
 			if math.Abs(a) <= eps*ringPerimeter(r) {
@@ -376,7 +377,7 @@ func areaParts(t *testing.T, s *Scene, name string) []PolygonPart {
 	}
 	out := make([]PolygonPart, len(polys))
 	for i, p := range polys {
-		out[i] = PolygonPart{Outer: mapRing(p.Outer, geom.Identity, false), Holes: mapRings(p.Holes)}
+		out[i] = PolygonPart{Outer: kernel.MapRing(p.Outer, geom.Identity, false), Holes: kernel.MapRings(p.Holes)}
 	}
 	return out
 }

@@ -5,7 +5,7 @@ package scene
 // absolute value of its determinant and takes a centre to a centre, so areas and centroids
 // of circles, ellipses and rounded rectangles stay exact under any transform. A circle or an
 // ellipse maps to an ellipse whose semi-axes are the singular values of the map times its
-// radii, whose perimeter is computed (ellipsePerimeter) rather than sampled; a rounded
+// radii, whose perimeter is computed (kernel.EllipsePerimeter) rather than sampled; a rounded
 // rectangle keeps an exact perimeter under a similarity, where its corners stay circular.
 // A polygon with arc edges (a boolean, offset or fillet result that kept its arcs) is measured
 // from its lines and arcs.
@@ -15,6 +15,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // exactShape is a shape's closed-form measures in world units.
@@ -34,17 +35,17 @@ func exactOf(shape Shape, w geom.Affine) (exactShape, bool) {
 	det := math.Abs(w.A*w.D - w.B*w.C)
 	switch g := shape.(type) {
 	case Circle:
-		a, b := ellipseAxes(w, g.Radius, g.Radius)
-		return exactShape{area: math.Pi * g.Radius * g.Radius * det, perimeter: ellipsePerimeter(a, b),
+		a, b := kernel.EllipseAxes(w, g.Radius, g.Radius)
+		return exactShape{area: math.Pi * g.Radius * g.Radius * det, perimeter: kernel.EllipsePerimeter(a, b),
 			centroid: w.Apply(g.Center), closed: true, perimeterKnown: true}, true
 	case Ellipse:
-		a, b := ellipseAxes(w, g.RX, g.RY)
-		return exactShape{area: math.Pi * g.RX * g.RY * det, perimeter: ellipsePerimeter(a, b),
+		a, b := kernel.EllipseAxes(w, g.RX, g.RY)
+		return exactShape{area: math.Pi * g.RX * g.RY * det, perimeter: kernel.EllipsePerimeter(a, b),
 			centroid: w.Apply(g.Center), closed: true, perimeterKnown: true}, true
 	case RoundedRect:
 		rad := math.Max(0, math.Min(g.Radius, math.Min(g.Width, g.Height)/2))
 		out := exactShape{area: (g.Width*g.Height - (4-math.Pi)*rad*rad) * det, centroid: w.Apply(g.Center), closed: true}
-		if s, ok := similarityScale(w); ok {
+		if s, ok := kernel.SimilarityScale(w); ok {
 			out.perimeter = (2*(g.Width+g.Height) - 8*rad + 2*math.Pi*rad) * s
 			out.perimeterKnown = true
 		}
@@ -56,7 +57,7 @@ func exactOf(shape Shape, w geom.Affine) (exactShape, bool) {
 		mid := g.Start + sweep/2
 		d := 4 * g.Radius * math.Sin(sweep/2) / (3 * sweep)
 		out := exactShape{area: g.Radius * g.Radius * sweep / 2 * det, centroid: w.Apply(g.Center.Add(geom.Vec{X: d * math.Cos(mid), Y: d * math.Sin(mid)})), closed: true}
-		if sc, ok := similarityScale(w); ok {
+		if sc, ok := kernel.SimilarityScale(w); ok {
 			out.perimeter, out.perimeterKnown = (2*g.Radius+g.Radius*sweep)*sc, true
 			if sweep >= 2*math.Pi*(1-1e-12) { // a whole disc: the two radii are one line inside it
 				out.perimeter = 2 * math.Pi * g.Radius * sc
@@ -94,7 +95,7 @@ func exactPolygon(g Polygon, w geom.Affine) (exactShape, bool) {
 	}
 	for i := range boxes {
 		for j, o := range boxes[:i] {
-			if boxesMeet(o, boxes[i]) && !insideAny(boxes[i], holes[j]) && !insideAny(o, holes[i]) &&
+			if kernel.BoxesMeet(o, boxes[i]) && !insideAny(boxes[i], holes[j]) && !insideAny(o, holes[i]) &&
 				!partsApart(g.Parts[i], g.Parts[j]) {
 				return exactShape{}, false
 			}
@@ -122,66 +123,10 @@ func exactPolygon(g Polygon, w geom.Affine) (exactShape, bool) {
 	}
 	det := math.Abs(w.A*w.D - w.B*w.C)
 	out := exactShape{area: area * det, centroid: w.Apply(moment.Mul(1 / area)), closed: true}
-	if sc, ok := similarityScale(w); ok {
+	if sc, ok := kernel.SimilarityScale(w); ok {
 		out.perimeter, out.perimeterKnown = length*sc, true
 	}
 	return out, true
-}
-
-// similarityScale is the scale of w when w is a similarity (a uniform scale, a turn, maybe a
-// mirror), within rounding: a turn's matrix comes out of sine and cosine.
-func similarityScale(w geom.Affine) (float64, bool) {
-	sx, sy := w.ApplyVec(geom.Vec{X: 1}), w.ApplyVec(geom.Vec{Y: 1})
-	lx, ly := sx.Len(), sy.Len()
-	const eps = 1e-12
-	if math.Abs(lx-ly) <= eps*lx && math.Abs(sx.X*sy.X+sx.Y*sy.Y) <= eps*lx*ly {
-		return (lx + ly) / 2, true
-	}
-	return 0, false
-}
-
-// ellipseAxes are the semi-axes of the image under w of the ellipse with radii rx, ry along
-// x and y: the singular values of w's linear part times diag(rx, ry).
-func ellipseAxes(w geom.Affine, rx, ry float64) (a, b float64) {
-	// The columns of M = L·diag(rx, ry).
-	m11, m21 := w.A*rx, w.B*rx
-	m12, m22 := w.C*ry, w.D*ry
-	// The singular values of a 2×2 matrix are Q+R and |Q−R|, with Q and R the lengths of
-	// its similarity and anti-similarity parts: no cancellation, unlike the route through the
-	// determinant.
-	e, f := (m11+m22)/2, (m11-m22)/2
-	g, h := (m21+m12)/2, (m21-m12)/2
-	q, r := math.Hypot(e, h), math.Hypot(f, g)
-	return q + r, math.Abs(q - r)
-}
-
-// ellipsePerimeter is the perimeter of an ellipse with semi-axes a and b, to the precision of
-// a float64: 4a·E(k) with k² = 1 − (b/a)², the complete elliptic integral of the second kind
-// computed by the arithmetic-geometric mean, which converges quadratically.
-func ellipsePerimeter(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if b == a {
-		return 2 * math.Pi * a
-	}
-	if b == 0 {
-		return 4 * a
-	}
-	// E(k) = K(k)·(1 − Σ 2^(n−1)·c_n²), K(k) = π / (2·AGM(1, k')), c_0 = k.
-	x, y := 1.0, b/a
-	c := math.Sqrt(math.Max(0, 1-y*y))
-	sum, pow := c*c/2, 0.5
-	for range 64 {
-		if math.Abs(x-y) <= 1e-17*x {
-			break
-		}
-		c = (x - y) / 2
-		x, y = (x+y)/2, math.Sqrt(x*y)
-		pow *= 2
-		sum += pow * c * c
-	}
-	return 4 * a * (math.Pi / (2 * x)) * (1 - sum)
 }
 
 // exactNamed is the named entity's closed-form measures (exactEntity), or nil when it has
@@ -204,7 +149,7 @@ const maxExactMembers = 64
 // world bounds do not meet), so that the union of their areas is their sum. A group of one
 // member is that member. circle is the entity's one circle when it is a circle (or a group
 // of one) drawn under a similarity, for distances.
-func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *circleShape) {
+func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *kernel.Circle) {
 	type leaf struct {
 		x   exactShape
 		box geom.Box // in world coordinates
@@ -234,8 +179,8 @@ func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *circleShape) {
 			return false
 		}
 		if c, isCircle := e.Shape.(Circle); isCircle {
-			if scale, ok := similarityScale(w); ok {
-				circle = &circleShape{w.Apply(c.Center), c.Radius * scale}
+			if scale, ok := kernel.SimilarityScale(w); ok {
+				circle = &kernel.Circle{C: w.Apply(c.Center), R: c.Radius * scale}
 			}
 		}
 		leaves = append(leaves, leaf{x, b})
@@ -254,7 +199,7 @@ func (s *Scene) exactEntity(e *Entity) (ex *exactShape, circle *circleShape) {
 			return nil, nil
 		}
 		for _, o := range leaves[:i] {
-			if boxesMeet(o.box, l.box) {
+			if kernel.BoxesMeet(o.box, l.box) {
 				return nil, nil
 			}
 		}
@@ -282,10 +227,10 @@ func partsApart(a, b PolygonPart) bool {
 		out := Polygon{Parts: []PolygonPart{p}}.Outline()
 		tol := out.BudgetTolerance(curveTolerance(out.Bounds()), geom.MaxFlattenPoints) // the slack is Flatten's
 		pls := out.Flatten(tol)
-		poly := overlay.Polygon{Outer: overlay.OrientRing(cleanRing(pls[0].Points), true)}
+		poly := overlay.Polygon{Outer: overlay.OrientRing(kernel.CleanRing(pls[0].Points), true)}
 		slack += tol * geom.BulgedLength(p.Outer, p.OuterBulges)
 		for k, pl := range pls[1:] {
-			poly.Holes = append(poly.Holes, overlay.OrientRing(cleanRing(pl.Points), false))
+			poly.Holes = append(poly.Holes, overlay.OrientRing(kernel.CleanRing(pl.Points), false))
 			if k < len(p.Holes) {
 				slack += tol * geom.BulgedLength(p.Holes[k], p.holeBulges(k))
 			}
@@ -293,7 +238,7 @@ func partsApart(a, b PolygonPart) bool {
 		return []overlay.Polygon{poly}
 	}
 	pa, pb := flat(a), flat(b)
-	u, err := booleanPolys(Union, pa, pb)
+	u, err := kernel.Boolean(overlay.OpUnion, pa, pb)
 	if err != nil {
 		// Parts that touch along a shared edge or arc are what the engine finds hardest
 		// and what a result's parts do; parts that overlap by an area it handles.
@@ -321,57 +266,9 @@ func insideAny(b geom.Box, boxes []geom.Box) bool {
 // form; false for anything else (Béziers, elliptical arcs, several subpaths), which the
 // flattened measures answer.
 func arcRing(p *PathShape) (Polygon, bool) {
-	pts, bul, ok := bulgedSubpath(p.path)
+	pts, bul, ok := kernel.BulgedSubpath(p.path)
 	if !ok || !geom.HasBulge(bul) {
 		return Polygon{}, false
 	}
 	return Polygon{Parts: []PolygonPart{{Outer: pts, OuterBulges: bul}}}, true
-}
-
-// bulgedSubpath is one closed subpath (a move, lines and circular arcs, a close) as a ring
-// of vertices and bulges, or false when it holds anything else.
-func bulgedSubpath(path geom.Path) ([]geom.Vec, []float64, bool) {
-	if len(path) < 3 || path[0].Kind != geom.SegMove || path[len(path)-1].Kind != geom.SegClose {
-		return nil, nil, false
-	}
-	pts := []geom.Vec{path[0].P[0]}
-	var bul []float64
-	here := path[0].P[0]
-	lineTo := func(q geom.Vec) {
-		if q != here {
-			bul = append(bul, 0)
-			pts = append(pts, q)
-			here = q
-		}
-	}
-	for _, seg := range path[1 : len(path)-1] {
-		switch seg.Kind {
-		case geom.SegLine:
-			lineTo(seg.P[0])
-		case geom.SegArc:
-			a, ok := geom.CircleOf(seg)
-			sweep := a.Sweep
-			if !ok || math.Abs(sweep) > 2*math.Pi+1e-9 {
-				return nil, nil, false
-			}
-			lineTo(seg.ArcPoint(seg.T0))
-			for q, k := range seg.HalfTurnPoints(sweep) {
-				bul = append(bul, k)
-				pts = append(pts, q)
-				here = q
-			}
-		default:
-			return nil, nil, false
-		}
-	}
-	// The last point closes onto the first: its edge is the closing one.
-	if n := len(pts); n > 1 && nearlyEqual(overlay.Point(pts[n-1]), overlay.Point(pts[0])) {
-		pts = pts[:n-1]
-	} else {
-		bul = append(bul, 0)
-	}
-	if len(pts) < 2 || len(bul) != len(pts) {
-		return nil, nil, false
-	}
-	return pts, bul, true
 }

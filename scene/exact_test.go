@@ -6,6 +6,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // A circle, an ellipse, a rounded rectangle and an arc's pie slice are measured in closed
@@ -78,21 +79,6 @@ func TestExactMeasures(t *testing.T) {
 				t.Errorf("centroid %v (%v), want %v", c, err, tc.centroid)
 			}
 		})
-	}
-}
-
-func TestEllipsePerimeter(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct{ a, b, want float64 }{
-		{1, 1, 2 * math.Pi},
-		{3, 1, 13.364893220555258},
-		{1, 3, 13.364893220555258},
-		{1, 0, 4},
-		{1e6, 1, 4e6 * (1 + 1e-12*(math.Log(4e6)-0.5)/2)}, // nearly flat: 4a(1 + (b/a)²(ln(4a/b) − ½)/2)
-	} {
-		if got := ellipsePerimeter(tc.a, tc.b); !near(got, tc.want, 1e-14) {
-			t.Errorf("ellipsePerimeter(%v, %v) = %.17g, want %.17g", tc.a, tc.b, got, tc.want)
-		}
 	}
 }
 
@@ -196,7 +182,7 @@ func TestExactOffsets(t *testing.T) {
 				t.Errorf("result %T %+v; want %+v", e.Shape, e.Shape, tc.want)
 			}
 			// The exact result agrees with the engine's flattened one.
-			flat, err := offsetPolys(mustArea(t, s, "x"), tc.delta, mustJoin(t, tc.opt))
+			flat, err := kernel.OffsetPolys(mustArea(t, s, "x"), tc.delta, mustJoin(t, tc.opt))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,12 +7,18 @@ package scene
 // They are computed in the shape's own coordinates, the frame getEntity shows its points in:
 // a fillet is a feature of the part, not of where it is placed, so a shape stretched by its
 // transform or its group shows its fillets stretched with it, as it shows its other edges.
+//
+// The cutting of a ring is the kernel's (kernel.CutRing); what stays here reads the shape as
+// a polygon, chooses the corners, words the refusals with the shape's name and draws the
+// result.
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // CornerOptions selects the corners Fillet and Chamfer cut and where the result is drawn.
@@ -26,11 +32,6 @@ type CornerOptions struct {
 	// input in place.
 	Result string
 }
-
-// cornerSlack is how far past an edge's room, relative to the edge's length, a cut may reach
-// and still be taken as reaching it exactly: a right angle's tangent length r/tan(π/4) comes
-// out a rounding above r, and a square of side 2r filleted by r must still become a circle.
-const cornerSlack = 1e-9
 
 // Fillet rounds corners of the named polygon, rectangle or rounded rectangle: each corner
 // between two straight edges (opt.Corners, or all of them, convex and concave alike) is
@@ -67,50 +68,14 @@ type cornerCut struct {
 	chamfer    bool
 }
 
-// reach is how far along each edge the cut of the given size runs from a corner where the
-// outline turns by turn radians.
-func (c cornerCut) reach(size, turn float64) float64 {
-	if c.chamfer {
-		return size
-	}
-	return size * math.Tan(math.Abs(turn)/2)
-}
-
-// bulge is the bulge of the edge that replaces a corner turning by turn: the fillet's arc
-// turns as the outline does, which makes a convex corner's arc bulge out and a concave one's in.
-func (c cornerCut) bulge(turn float64) float64 {
-	if c.chamfer {
-		return 0
-	}
-	return math.Tan(turn / 4)
-}
-
-// cornerKind is what a corner is, which decides whether it can be cut.
-type cornerKind int
-
-const (
-	cornerSharp    cornerKind = iota // between two straight edges: cut
-	cornerArc                        // an edge is an arc
-	cornerStraight                   // the edges run on in one line (180°)
-	cornerFolded                     // the edges fold back on each other, or one has no length
-)
+// kernel is the cut as the kernel makes it.
+func (c cornerCut) kernel() kernel.Corner { return kernel.Corner{Chamfer: c.chamfer} }
 
 // cornerWhy says why a corner of each kind other than sharp cannot be cut.
 var cornerWhy = [...]string{
-	cornerArc:      "is next to an arc edge; fillets and chamfers join two straight edges",
-	cornerStraight: "is straight (its edges run on in one line)",
-	cornerFolded:   "folds back on itself or has an edge of no length",
-}
-
-// cutRing is one ring of the polygon being cut: its points and bulges, the index of its first
-// vertex in the numbering across rings, and what each corner is and whether it is cut.
-type cutRing struct {
-	pts  []geom.Vec
-	bul  []float64
-	base int
-	kind []cornerKind
-	turn []float64 // the signed turn at each sharp corner, radians, left positive
-	cut  []bool
+	kernel.CornerArc:      "is next to an arc edge; fillets and chamfers join two straight edges",
+	kernel.CornerStraight: "is straight (its edges run on in one line)",
+	kernel.CornerFolded:   "folds back on itself or has an edge of no length",
 }
 
 // cutCorners cuts corners of the named entity as Fillet describes.
@@ -191,64 +156,33 @@ func roundedRectPolygon(r RoundedRect) Polygon {
 	return Polygon{Parts: []PolygonPart{part}}
 }
 
-// cutRings lists the polygon's rings in the order their vertices are numbered, each corner
-// classified.
-func cutRings(g Polygon) []cutRing {
-	var rings []cutRing
-	base := 0
-	add := func(pts []geom.Vec, bul []float64) {
-		r := cutRing{pts: pts, bul: bul, base: base, kind: make([]cornerKind, len(pts)), turn: make([]float64, len(pts)), cut: make([]bool, len(pts))}
-		for i := range pts {
-			r.kind[i], r.turn[i] = classifyCorner(pts, bul, i)
-		}
-		rings = append(rings, r)
-		base += len(pts)
-	}
+// cutRings lists the polygon's rings in the order their vertices are numbered (part 0's
+// outer ring, its holes, part 1's outer ring...), each corner classified.
+func cutRings(g Polygon) []kernel.CutRing {
+	var pts [][]geom.Vec
+	var bul [][]float64
 	for _, part := range g.Parts {
-		add(part.Outer, part.OuterBulges)
+		pts, bul = append(pts, part.Outer), append(bul, part.OuterBulges)
 		for k, h := range part.Holes {
-			add(h, part.holeBulges(k))
+			pts, bul = append(pts, h), append(bul, part.holeBulges(k))
 		}
 	}
-	return rings
-}
-
-// classifyCorner says what corner i of the ring is and, for a sharp one, by how much the
-// outline turns there (left positive).
-func classifyCorner(pts []geom.Vec, bul []float64, i int) (cornerKind, float64) {
-	n := len(pts)
-	prev := (i + n - 1) % n
-	if geom.BulgeOf(bul, prev) != 0 || geom.BulgeOf(bul, i) != 0 {
-		return cornerArc, 0
-	}
-	d1, d2 := pts[i].Sub(pts[prev]), pts[(i+1)%n].Sub(pts[i])
-	l1, l2 := d1.Len(), d2.Len()
-	if l1 == 0 || l2 == 0 {
-		return cornerFolded, 0
-	}
-	cross, dot := d1.X*d2.Y-d1.Y*d2.X, d1.X*d2.X+d1.Y*d2.Y
-	if math.Abs(cross) <= 1e-12*l1*l2 {
-		if dot > 0 {
-			return cornerStraight, 0
-		}
-		return cornerFolded, 0
-	}
-	return cornerSharp, math.Atan2(cross, dot)
+	return kernel.CutRings(pts, bul)
 }
 
 // selectCorners marks the corners to cut: those listed, each of which must exist and be
 // sharp, or else every sharp corner, of which there must be one.
-func selectCorners(rings []cutRing, corners []int, name string, cut cornerCut) error {
+func selectCorners(rings []kernel.CutRing, corners []int, name string, cut cornerCut) error {
 	total := 0
 	if n := len(rings); n > 0 {
-		total = rings[n-1].base + len(rings[n-1].pts)
+		total = rings[n-1].Base + len(rings[n-1].Pts)
 	}
 	if len(corners) == 0 {
 		found := false
 		for _, r := range rings {
-			for i, k := range r.kind {
-				r.cut[i] = k == cornerSharp
-				found = found || r.cut[i]
+			for i, k := range r.Kind {
+				r.Cut[i] = k == kernel.CornerSharp
+				found = found || r.Cut[i]
 			}
 		}
 		if !found {
@@ -261,19 +195,19 @@ func selectCorners(rings []cutRing, corners []int, name string, cut cornerCut) e
 			return fmt.Errorf("%w: %q has no corner %d; its corners are 0..%d, numbered across its rings (outer ring, its holes, then the next part)", ErrBadOption, name, c, total-1)
 		}
 		r := ringOf(rings, c)
-		i := c - r.base
-		if k := r.kind[i]; k != cornerSharp {
+		i := c - r.Base
+		if k := r.Kind[i]; k != kernel.CornerSharp {
 			return fmt.Errorf("%w: corner %d of %q %s; leave it out of corners", ErrBadOption, c, name, cornerWhy[k])
 		}
-		r.cut[i] = true
+		r.Cut[i] = true
 	}
 	return nil
 }
 
 // ringOf is the ring that holds vertex c of the numbering across rings.
-func ringOf(rings []cutRing, c int) *cutRing {
+func ringOf(rings []kernel.CutRing, c int) *kernel.CutRing {
 	for k := range rings {
-		if c < rings[k].base+len(rings[k].pts) {
+		if c < rings[k].Base+len(rings[k].Pts) {
 			return &rings[k]
 		}
 	}
@@ -281,13 +215,19 @@ func ringOf(rings []cutRing, c int) *cutRing {
 }
 
 // cutPolygon is g with the marked corners of its rings cut.
-func cutPolygon(g Polygon, rings []cutRing, size float64, cut cornerCut, name string) (Polygon, error) {
+func cutPolygon(g Polygon, rings []kernel.CutRing, size float64, cut cornerCut, name string) (Polygon, error) {
 	out := Polygon{Parts: make([]PolygonPart, len(g.Parts))}
 	next := 0
 	ring := func() ([]geom.Vec, []float64, error) {
 		r := rings[next]
 		next++
-		return cutRingCorners(r, size, cut, name)
+		pts, bul, err := r.CutCorners(size, cut.kernel())
+		var room *kernel.RoomError
+		if errors.As(err, &room) {
+			return nil, nil, fmt.Errorf("%w: %s %s %v is too large for corner %d of %q: the largest that fits there is %.6g (a cut may use half of an edge it shares with another, all of one it has to itself); use a smaller %s or fewer corners",
+				ErrBadGeometry, cut.verb, cut.size, size, room.Corner, name, room.Fits, cut.size)
+		}
+		return pts, bul, err
 	}
 	for i, part := range g.Parts {
 		var p PolygonPart
@@ -313,78 +253,6 @@ func cutPolygon(g Polygon, rings []cutRing, size float64, cut cornerCut, name st
 	return out, nil
 }
 
-// cutRingCorners cuts the marked corners of one ring, after checking that each cut fits.
-// An edge that two cuts (or one cut reaching its far end) use up entirely is left out, so
-// that the arcs or cuts on either side of it meet.
-func cutRingCorners(r cutRing, size float64, cut cornerCut, name string) ([]geom.Vec, []float64, error) {
-	n := len(r.pts)
-	reach := make([]float64, n)
-	for i := range n {
-		if r.cut[i] {
-			reach[i] = cut.reach(size, r.turn[i])
-		}
-	}
-	if err := r.checkRoom(reach, size, cut, name); err != nil {
-		return nil, nil, err
-	}
-	var pts []geom.Vec
-	var bul []float64
-	for i, v := range r.pts {
-		next := (i + 1) % n
-		used := reach[i] + reach[next]
-		spent := used > 0 && used >= r.pts[next].Sub(v).Len()*(1-cornerSlack)
-		if !r.cut[i] {
-			if !spent {
-				pts, bul = append(pts, v), append(bul, geom.BulgeOf(r.bul, i))
-			}
-			continue
-		}
-		prev := r.pts[(i+n-1)%n]
-		pts, bul = append(pts, toward(v, prev, reach[i])), append(bul, cut.bulge(r.turn[i]))
-		if !spent {
-			pts, bul = append(pts, toward(v, r.pts[next], reach[i])), append(bul, 0)
-		}
-	}
-	if !geom.HasBulge(bul) {
-		bul = nil
-	}
-	return pts, bul, nil
-}
-
-// toward is the point at distance d from p on the way to q.
-func toward(p, q geom.Vec, d float64) geom.Vec {
-	u := q.Sub(p)
-	return p.Add(u.Mul(d / u.Len()))
-}
-
-// checkRoom refuses a cut that runs past the middle of an edge it shares with another cut, or
-// past the end of an edge it has to itself, naming the corner and the largest size that fits.
-func (r cutRing) checkRoom(reach []float64, size float64, cut cornerCut, name string) error {
-	n := len(r.pts)
-	for i := range n {
-		if !r.cut[i] {
-			continue
-		}
-		prev, next := (i+n-1)%n, (i+1)%n
-		room := math.Min(r.edgeRoom(prev, i), r.edgeRoom(i, next))
-		if reach[i] > room*(1+cornerSlack) {
-			return fmt.Errorf("%w: %s %s %v is too large for corner %d of %q: the largest that fits there is %.6g (a cut may use half of an edge it shares with another, all of one it has to itself); use a smaller %s or fewer corners",
-				ErrBadGeometry, cut.verb, cut.size, size, r.base+i, name, size*room/reach[i], cut.size)
-		}
-	}
-	return nil
-}
-
-// edgeRoom is how much of the edge between corners a and b (one of them cut) a cut at its
-// end may use: half when both ends are cut, else all of it.
-func (r cutRing) edgeRoom(a, b int) float64 {
-	l := r.pts[b].Sub(r.pts[a]).Len()
-	if r.cut[a] && r.cut[b] {
-		return l / 2
-	}
-	return l
-}
-
 // putCut draws the cut polygon: in place keeping the entity's transform and style, else as
 // the result (see Fillet).
 func (s *Scene) putCut(e *Entity, g Polygon, result string) (*Entity, error) {
@@ -402,7 +270,7 @@ func (s *Scene) putCut(e *Entity, g Polygon, result string) (*Entity, error) {
 		return nil, err
 	}
 	m := place.Mul(s.WorldMatrix(e))
-	if _, ok := similarityScale(m); ok {
+	if _, ok := kernel.SimilarityScale(m); ok {
 		return s.Put(result, mapPolygon(g, m))
 	}
 	tr, err := decompose(m, Transform{Scale: geom.Vec{X: 1, Y: 1}, Pivot: localBounds(g).Center()})

@@ -7,22 +7,6 @@ import (
 	"testing"
 )
 
-// TestLintCountsOutlinePoints lints an open Bézier path of 1,000 cusps on a cut layer, a
-// quarter of a million points of outline that the open-cut rule flattens and no comparison
-// counts: the points are checks, so a budget of 10,000 stops the lint there, naming it.
-func TestLintCountsOutlinePoints(t *testing.T) {
-	t.Parallel()
-	s := New()
-	mustPut(t, s, "w0", &PathShape{Data: "M 0 0" + strings.Repeat(" c 0 350 0 -350 0 0", 1000)})
-	if _, err := s.CreateGroup("cut", []string{"w0"}); err != nil {
-		t.Fatal(err)
-	}
-	found := s.Lint(LintOptions{MaxChecks: 10_000})
-	if len(found) == 0 || !strings.Contains(found[len(found)-1].String(), "stopped after 10000 checks (MaxLintChecks) in rule open-cut") {
-		t.Errorf("lint = %v, want it stopped by MaxLintChecks in open-cut", found)
-	}
-}
-
 // TestMeasurePointBudget measures a group whose members' outlines together pass the
 // measure's point budget: refused naming MaxMeasurePoints, counted before the points are
 // made; within the budget the group is measured.

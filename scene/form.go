@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // Form ops.
@@ -82,7 +83,7 @@ func curvesOf(region geom.Path) (Polygon, bool) {
 		if sg.Kind != geom.SegClose {
 			continue
 		}
-		pts, bul, ok := bulgedSubpath(region[start : i+1])
+		pts, bul, ok := kernel.BulgedSubpath(region[start : i+1])
 		if !ok {
 			return Polygon{}, false
 		}

@@ -2,8 +2,10 @@ package scene
 
 // Measuring: distances, clearances, overlaps, perimeters and centroids, answered from the
 // scene in world coordinates. Distances are measured on the shapes' lines and circular arcs
-// exactly (measure_arcs.go); other curves, and the areas overlaps and perimeters add up, are
-// flattened as the boolean operations flatten them.
+// exactly (kernel/measure_arcs.go); other curves, and the areas overlaps and perimeters add
+// up, are flattened as the boolean operations flatten them. The geometry is the kernel's
+// (kernel.Outline and its walks); what stays here reads the entities into outlines and areas,
+// chooses what each measure compares and words its answers and refusals.
 //
 // A group is measured as the union of its members: their closed shapes make its area, and
 // the outlines of its open members (lines, arcs) are part of its shape too.
@@ -17,6 +19,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // MaxMeasureResults caps the lists Clearance and Overlaps answer; the count of everything
@@ -24,7 +27,7 @@ import (
 const MaxMeasureResults = 100
 
 // MaxMeasurePairs caps the pairs of edges one distance compares. The walk of the two shapes'
-// edge trees compares only edges about as near as the answer (measure_index.go), so the cap
+// edge trees compares only edges about as near as the answer (kernel/measure_index.go), so the cap
 // is reached only by shapes whose edges are everywhere that near; it keeps such a measure
 // under a second.
 const MaxMeasurePairs = 10_000_000
@@ -50,28 +53,17 @@ type Overlap struct {
 	Area float64 `json:"area"`
 }
 
-// measured is an entity's shape in world coordinates.
+// measured is an entity's shape in world coordinates: its outline as the kernel measures it,
+// and its area.
 type measured struct {
-	lines  [][]geom.Vec      // outlines as polylines; a closed one repeats its first point at the end
+	kernel.Outline
 	area   []overlay.Polygon // the closed shapes' area (members may overlap); nil when open
 	length float64           // length of the open outlines
-	bound  boundary          // the outlines as lines and arcs, for distances
-	// regions holds each closed shape's region as rings of lines and arcs, for inside
-	// tests; each fills by the nonzero rule.
-	regions [][][]edge
 	// arcs are the circular arcs area was flattened from, so that a shared area is exact.
-	arcs   arcSources
-	circle *circleShape
-	box    geom.Box
-	tree   *edgeTree // built on first use
+	arcs kernel.Arcs
 	// points counts the outline points flattened so far, against maxPoints (0 means
 	// MaxMeasurePoints).
 	points, maxPoints int
-}
-
-type circleShape struct {
-	c geom.Vec
-	r float64
 }
 
 // measure reads the named entity's shape for measuring.
@@ -84,7 +76,7 @@ func (s *Scene) measure(name string) (*measured, error) {
 	if err := s.measureInto(e, s.WorldMatrix(e), m); err != nil {
 		return nil, err
 	}
-	_, m.circle = s.exactEntity(e)
+	_, m.Circle = s.exactEntity(e)
 	return m, nil
 }
 
@@ -118,15 +110,15 @@ func (s *Scene) measureInto(e *Entity, m geom.Affine, out *measured) error {
 		}
 		closed = false
 	}
-	ringsFrom := len(out.bound.rings)
-	out.bound.addPath(world, tol)
+	ringsFrom := len(out.Bound.Rings)
+	out.Bound.AddPath(world, tol)
 	if closed {
 		if _, pie := e.Shape.(Arc); pie { // its region is the pie slice, its outline the arc
-			var bd boundary
-			bd.addPath(region.Transform(m), tol)
-			out.regions = append(out.regions, bd.rings)
+			var bd kernel.Boundary
+			bd.AddPath(region.Transform(m), tol)
+			out.Regions = append(out.Regions, bd.Rings)
 		} else {
-			out.regions = append(out.regions, out.bound.rings[ringsFrom:])
+			out.Regions = append(out.Regions, out.Bound.Rings[ringsFrom:])
 		}
 	}
 	for _, pl := range world.Flatten(tol) {
@@ -138,11 +130,11 @@ func (s *Scene) measureInto(e *Entity, m geom.Affine, out *measured) error {
 			pts = append(slices.Clone(pts), pts[0])
 		}
 		for _, p := range pts {
-			out.box.Extend(p)
+			out.Box.Extend(p)
 		}
-		out.lines = append(out.lines, pts)
+		out.Lines = append(out.Lines, pts)
 		if !closed {
-			out.length += polylineLength(pts)
+			out.length += kernel.PolylineLength(pts)
 		}
 	}
 	if closed {
@@ -152,14 +144,6 @@ func (s *Scene) measureInto(e *Entity, m geom.Affine, out *measured) error {
 		}
 	}
 	return nil
-}
-
-func polylineLength(pts []geom.Vec) float64 {
-	l := 0.0
-	for i := 1; i < len(pts); i++ {
-		l += pts[i].Sub(pts[i-1]).Len()
-	}
-	return l
 }
 
 // Distance is the smallest distance between the shapes of entities a and b in world units,
@@ -174,7 +158,7 @@ func (s *Scene) Distance(a, b string) (Gap, error) {
 	if err != nil {
 		return Gap{}, err
 	}
-	if len(ma.lines) == 0 || len(mb.lines) == 0 {
+	if len(ma.Lines) == 0 || len(mb.Lines) == 0 {
 		return Gap{}, fmt.Errorf("measuring %q to %q: %w: %s draws nothing to measure from", a, b, ErrEmptyResult, quoteNames(emptyOf(a, ma, b, mb)))
 	}
 	return gapBetween(a, ma, b, mb, MaxMeasurePairs)
@@ -182,126 +166,37 @@ func (s *Scene) Distance(a, b string) (Gap, error) {
 
 func emptyOf(a string, ma *measured, b string, mb *measured) []string {
 	var out []string
-	if len(ma.lines) == 0 {
+	if len(ma.Lines) == 0 {
 		out = append(out, a)
 	}
-	if len(mb.lines) == 0 && b != a {
+	if len(mb.Lines) == 0 && b != a {
 		out = append(out, b)
 	}
 	return out
 }
 
 // gapBetween is the distance between the shapes of entities an and bn, comparing at most
-// maxPairs pairs of edges (an exact circle is measured in linear time, without the cap).
+// maxPairs pairs of edges (kernel.Distance).
 func gapBetween(an string, a *measured, bn string, b *measured, maxPairs int) (Gap, error) {
-	switch {
-	case a.circle != nil && b.circle != nil:
-		d := b.circle.c.Sub(a.circle.c)
-		l := d.Len()
-		if l <= a.circle.r+b.circle.r || l == 0 {
-			p := a.circle.c.Add(d.Mul(a.circle.r / max(l, a.circle.r+b.circle.r)))
-			if l < math.Abs(a.circle.r-b.circle.r) || l == 0 {
-				p = a.circle.c // one inside the other: its centre is in both
-				if b.circle.r < a.circle.r {
-					p = b.circle.c
-				}
-			}
-			return Gap{A: p, B: p}, nil
-		}
-		u := d.Mul(1 / l)
-		return Gap{Distance: l - a.circle.r - b.circle.r, A: a.circle.c.Add(u.Mul(a.circle.r)), B: b.circle.c.Sub(u.Mul(b.circle.r))}, nil
+	g, err := kernel.Distance(&a.Outline, &b.Outline, maxPairs)
+	if err != nil {
+		return Gap{}, errPairs(an, bn, err)
 	}
-	w := &edgeWalk{a: a.edgeTree(), b: b.edgeTree(), maxPairs: maxPairs}
-	if len(w.a.edges) == 0 || len(w.b.edges) == 0 {
-		return pointGap(a, b), nil
-	}
-	if boxGap(a.box, b.box) == 0 {
-		if !w.meet(0, 0) {
-			return Gap{}, w.errPairs(an, bn)
-		}
-		if w.found {
-			return w.best, nil
-		}
-		if p, ok := inEachOther(a, b); ok {
-			return Gap{A: p, B: p}, nil
-		}
-		w.pairs = 0
-	}
-	if !w.nearest(0, 0) {
-		return Gap{}, w.errPairs(an, bn)
-	}
-	return w.best, nil
+	return gapOf(g), nil
 }
 
-// pointGap measures shapes of which one has no edges (an outline of a single point), the
-// plain way: there are few of them.
-func pointGap(a, b *measured) Gap {
-	best := Gap{Distance: math.Inf(1)}
-	each := func(l []geom.Vec, f func(p, q geom.Vec)) {
-		if len(l) == 1 {
-			f(l[0], l[0])
-		}
-		for i := 1; i < len(l); i++ {
-			f(l[i-1], l[i])
-		}
-	}
-	for _, la := range a.lines {
-		for _, lb := range b.lines {
-			each(la, func(p1, p2 geom.Vec) {
-				each(lb, func(q1, q2 geom.Vec) {
-					if d, pa, pb := segmentGap(p1, p2, q1, q2); d < best.Distance {
-						best = Gap{Distance: d, A: pa, B: pb}
-					}
-				})
-			})
-		}
-	}
-	return best
-}
+// gapOf is the kernel's gap as the scene answers it, without a name.
+func gapOf(g kernel.Gap) Gap { return Gap{Distance: g.Distance, A: g.A, B: g.B} }
 
-// inEachOther finds a point two shapes whose outlines do not meet share: the start of an
-// outline of one inside the other's area.
-func inEachOther(a, b *measured) (geom.Vec, bool) {
-	for _, pair := range [2][2]*measured{{a, b}, {b, a}} {
-		for _, p := range pair[0].bound.starts {
-			if pair[1].insideRegion(p) {
-				return p, true
-			}
-		}
+// errPairs words the kernel's refusal of a distance that would compare more than its cap of
+// pairs of edges (kernel.PairsError) with the shapes' names.
+func errPairs(a, b string, err error) error {
+	var pe *kernel.PairsError
+	if !errors.As(err, &pe) {
+		return err
 	}
-	return geom.Vec{}, false
-}
-
-func closestOnSegment(p, a, b geom.Vec) geom.Vec {
-	d := b.Sub(a)
-	l2 := d.X*d.X + d.Y*d.Y
-	if l2 == 0 {
-		return a
-	}
-	t := ((p.X-a.X)*d.X + (p.Y-a.Y)*d.Y) / l2
-	return a.Add(d.Mul(min(max(t, 0), 1)))
-}
-
-// segmentGap is the distance between segments that do not meet, and their closest points.
-func segmentGap(a1, a2, b1, b2 geom.Vec) (float64, geom.Vec, geom.Vec) {
-	best, pa, pb := math.Inf(1), geom.Vec{}, geom.Vec{}
-	try := func(x, y geom.Vec) {
-		if d := y.Sub(x).Len(); d < best {
-			best, pa, pb = d, x, y
-		}
-	}
-	try(a1, closestOnSegment(a1, b1, b2))
-	try(a2, closestOnSegment(a2, b1, b2))
-	try(closestOnSegment(b1, a1, a2), b1)
-	try(closestOnSegment(b2, a1, a2), b2)
-	return best, pa, pb
-}
-
-// boxGap is a lower bound of the distance between shapes in the two boxes.
-func boxGap(a, b geom.Box) float64 {
-	dx := max(a.Min.X-b.Max.X, b.Min.X-a.Max.X, 0)
-	dy := max(a.Min.Y-b.Max.Y, b.Min.Y-a.Max.Y, 0)
-	return math.Hypot(dx, dy)
+	return fmt.Errorf("%w: measuring %q (%d edges) to %q (%d edges) compares more than %d pairs of edges (MaxMeasurePairs): their edges lie about as near to each other as the answer everywhere; measure simpler parts of them, or decompose them first",
+		ErrLimit, a, pe.EdgesA, b, pe.EdgesB, pe.MaxPairs)
 }
 
 // othersOf lists the shapes (not groups) outside the named entity's own subtree, in z order.
@@ -368,10 +263,10 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 		// The exact world bounds hold every point of the flattened shape: their gap to the
 		// entity's is a lower bound of the distance, found without flattening anything.
 		if b := s.WorldBounds(e); b.NonEmpty {
-			cands = append(cands, cand{o, boxGap(me.box, b)})
+			cands = append(cands, cand{o, kernel.BoxGap(me.Box, b)})
 		}
 	}
-	if len(me.lines) == 0 {
+	if len(me.Lines) == 0 {
 		return nil, len(cands), fmt.Errorf("clearance of %q: %w: it draws nothing to measure from", name, ErrEmptyResult)
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.lb, b.lb) })
@@ -386,7 +281,7 @@ func (s *Scene) Clearance(name string, others []string, limit int) ([]Gap, int, 
 		if err != nil {
 			return nil, 0, err
 		}
-		if len(mo.lines) == 0 {
+		if len(mo.Lines) == 0 {
 			continue
 		}
 		g, err := gapBetween(name, me, c.name, mo, MaxMeasurePairs)
@@ -428,7 +323,7 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		if b := s.WorldBounds(e); !b.NonEmpty || boxGap(me.box, b) > 0 {
+		if b := s.WorldBounds(e); !b.NonEmpty || kernel.BoxGap(me.Box, b) > 0 {
 			continue
 		}
 		mo, err := s.measure(o)
@@ -438,14 +333,14 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 		if len(mo.area) == 0 {
 			continue
 		}
-		res, err := booleanPolys(Intersect, me.area, mo.area)
+		res, err := kernel.Boolean(overlay.OpIntersect, me.area, mo.area)
 		if err != nil {
 			return nil, 0, fmt.Errorf("intersecting %q with %q: %w", name, o, err)
 		}
 		a := sharedArea(res, me, mo)
 		// The flattened overlay misses an overlap thinner than its chords' sag; the exact
 		// boundaries find it, and it is listed with the area 0 the overlay resolves.
-		if a > 0 || shareArea(me, mo, MaxMeasurePairs) {
+		if a > 0 || kernel.ShareArea(&me.Outline, &mo.Outline, MaxMeasurePairs) {
 			out = append(out, Overlap{o, a})
 		}
 	}
@@ -458,27 +353,9 @@ func (s *Scene) Overlaps(name string) ([]Overlap, int, error) {
 }
 
 // sharedArea is the area of the intersection res of two measured shapes, its chords on their
-// circles' arcs made arcs again (arcfit.go), so that the overlap of circles is exact.
+// circles' arcs made arcs again (kernel.FittedArea), so that the overlap of circles is exact.
 func sharedArea(res []overlay.Polygon, a, b *measured) float64 {
-	if len(res) == 0 || len(a.arcs.arcs)+len(b.arcs.arcs) == 0 {
-		total := 0.0
-		for _, p := range res {
-			total += p.Area()
-		}
-		return total
-	}
-	src := &arcSources{arcs: append(slices.Clip(a.arcs.arcs), b.arcs.arcs...)}
-	src.index(max(areaExtent(a.area), areaExtent(b.area)))
-	total := 0.0
-	for _, p := range res {
-		pts, bul := src.fit(p.Outer)
-		total += math.Abs(geom.BulgedArea(pts, bul))
-		for _, h := range p.Holes {
-			pts, bul := src.fit(h)
-			total -= math.Abs(geom.BulgedArea(pts, bul))
-		}
-	}
-	return total
+	return kernel.FittedArea(res, &a.arcs, &b.arcs, max(kernel.AreaExtent(a.area), kernel.AreaExtent(b.area)))
 }
 
 // Perimeter is the length of the entity's boundary in world units: for a closed shape, its
@@ -494,29 +371,18 @@ func (s *Scene) Perimeter(name string) (float64, error) {
 	}
 	total := m.length
 	if len(m.area) > 0 {
-		area, err := booleanPolys(Union, m.area, nil)
+		area, err := kernel.Boolean(overlay.OpUnion, m.area, nil)
 		if err != nil {
 			return 0, fmt.Errorf("perimeter of %q: %w", name, err)
 		}
 		for _, p := range area {
-			total += ringLength(p.Outer)
+			total += kernel.RingLength(p.Outer)
 			for _, h := range p.Holes {
-				total += ringLength(h)
+				total += kernel.RingLength(h)
 			}
 		}
 	}
 	return total, nil
-}
-
-func ringLength(r []overlay.Point) float64 {
-	if len(r) < 2 {
-		return 0
-	}
-	l := 0.0
-	for i := 1; i < len(r); i++ {
-		l += r[i].Sub(r[i-1]).Len()
-	}
-	return l + r[0].Sub(r[len(r)-1]).Len()
 }
 
 // Centroid is the entity's centre of mass in world coordinates: area-weighted over its closed
@@ -531,7 +397,7 @@ func (s *Scene) Centroid(name string) (geom.Vec, error) {
 		return geom.Vec{}, err
 	}
 	if len(m.area) > 0 {
-		area, err := booleanPolys(Union, m.area, nil)
+		area, err := kernel.Boolean(overlay.OpUnion, m.area, nil)
 		if err != nil {
 			return geom.Vec{}, fmt.Errorf("centroid of %q: %w", name, err)
 		}
@@ -539,7 +405,7 @@ func (s *Scene) Centroid(name string) (geom.Vec, error) {
 		total := 0.0
 		for _, p := range area {
 			for k, r := range append([][]overlay.Point{p.Outer}, p.Holes...) {
-				a, c := ringMoment(r)
+				a, c := kernel.RingMoment(r)
 				if k > 0 {
 					a = -math.Abs(a)
 				} else {
@@ -555,7 +421,7 @@ func (s *Scene) Centroid(name string) (geom.Vec, error) {
 	}
 	var sum geom.Vec
 	total := 0.0
-	for _, l := range m.lines {
+	for _, l := range m.Lines {
 		for i := 1; i < len(l); i++ {
 			d := l[i].Sub(l[i-1]).Len()
 			sum = sum.Add(l[i].Add(l[i-1]).Mul(d / 2))
@@ -568,24 +434,6 @@ func (s *Scene) Centroid(name string) (geom.Vec, error) {
 	return sum.Mul(1 / total), nil
 }
 
-// ringMoment is a ring's unsigned area and its centroid, relative to its first point for
-// precision far from the origin.
-func ringMoment(r []overlay.Point) (float64, geom.Vec) {
-	o := r[0]
-	a, cx, cy := 0.0, 0.0, 0.0
-	for i := 1; i+1 < len(r); i++ {
-		p, q := r[i].Sub(o), r[i+1].Sub(o)
-		cr := p.X*q.Y - q.X*p.Y
-		a += cr
-		cx += (p.X + q.X) * cr
-		cy += (p.Y + q.Y) * cr
-	}
-	if a == 0 {
-		return 0, geom.Vec(o)
-	}
-	return math.Abs(a / 2), geom.Vec{X: o.X + cx/(3*a), Y: o.Y + cy/(3*a)}
-}
-
 // DistanceToPoint is the smallest distance from the named entity's shape to the world point
 // p: A is the closest point of the shape, B is p. It is 0 when p lies inside a closed shape.
 func (s *Scene) DistanceToPoint(name string, p geom.Vec) (Gap, error) {
@@ -596,39 +444,11 @@ func (s *Scene) DistanceToPoint(name string, p geom.Vec) (Gap, error) {
 	if err != nil {
 		return Gap{}, err
 	}
-	if m.circle != nil {
-		d := p.Sub(m.circle.c)
-		l := d.Len()
-		if l <= m.circle.r {
-			return Gap{A: p, B: p}, nil
-		}
-		return Gap{Distance: l - m.circle.r, A: m.circle.c.Add(d.Mul(m.circle.r / l)), B: p}, nil
-	}
-	if len(m.lines) == 0 {
+	if m.Circle == nil && len(m.Lines) == 0 {
 		return Gap{}, fmt.Errorf("measuring %q to a point: %w: it draws nothing to measure from", name, ErrEmptyResult)
 	}
-	if m.insideRegion(p) {
-		return Gap{A: p, B: p}, nil
-	}
-	return m.nearestOnOutline(p), nil
+	return gapOf(m.ToPoint(p)), nil
 }
 
-// nearestOnOutline is the point of m's outline (its lines and arcs, and its lone points)
-// nearest p: A on the outline, B at p.
-func (m *measured) nearestOnOutline(p geom.Vec) Gap {
-	best := Gap{Distance: math.Inf(1)}
-	for i := range m.bound.edges {
-		q := closestOnEdge(p, &m.bound.edges[i])
-		if d := p.Sub(q).Len(); d < best.Distance {
-			best = Gap{Distance: d, A: q, B: p}
-		}
-	}
-	for _, l := range m.lines {
-		if len(l) == 1 {
-			if d := p.Sub(l[0]).Len(); d < best.Distance {
-				best = Gap{Distance: d, A: l[0], B: p}
-			}
-		}
-	}
-	return best
-}
+// dot is the dot product of a and b: the dimensions' layout projects onto their lines with it.
+func dot(a, b geom.Vec) float64 { return a.X*b.X + a.Y*b.Y }

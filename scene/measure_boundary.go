@@ -8,9 +8,9 @@ package scene
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // DistanceFrom names where a boundary distance starts on the first shape.
@@ -59,7 +59,7 @@ func (s *Scene) DistanceWith(a, b string, opt DistanceOptions) (Gap, error) {
 	if err != nil {
 		return Gap{}, err
 	}
-	if len(ma.lines) == 0 || len(mb.lines) == 0 {
+	if len(ma.Lines) == 0 || len(mb.Lines) == 0 {
 		return Gap{}, fmt.Errorf("measuring %q to %q: %w: %s draws nothing to measure from", a, b, ErrEmptyResult, quoteNames(emptyOf(a, ma, b, mb)))
 	}
 	if opt.From == FromCenter {
@@ -67,10 +67,14 @@ func (s *Scene) DistanceWith(a, b string, opt DistanceOptions) (Gap, error) {
 		if err != nil {
 			return Gap{}, err
 		}
-		g := pointToOutline(mb, c)
+		g := mb.ToOutline(c)
 		return Gap{Distance: g.Distance, A: c, B: g.A}, nil
 	}
-	return outlineGap(a, ma, b, mb, MaxMeasurePairs)
+	g, err := kernel.OutlineDistance(&ma.Outline, &mb.Outline, MaxMeasurePairs)
+	if err != nil {
+		return Gap{}, errPairs(a, b, err)
+	}
+	return gapOf(g), nil
 }
 
 // DistanceToPointWith is DistanceToPoint measured as opt says: with Boundary, from the
@@ -89,7 +93,7 @@ func (s *Scene) DistanceToPointWith(name string, p geom.Vec, opt DistanceOptions
 	if err != nil {
 		return Gap{}, err
 	}
-	if len(m.lines) == 0 {
+	if len(m.Lines) == 0 {
 		return Gap{}, fmt.Errorf("measuring %q to a point: %w: it draws nothing to measure from", name, ErrEmptyResult)
 	}
 	if opt.From == FromCenter {
@@ -99,15 +103,15 @@ func (s *Scene) DistanceToPointWith(name string, p geom.Vec, opt DistanceOptions
 		}
 		return Gap{Distance: p.Sub(c).Len(), A: c, B: p}, nil
 	}
-	g := pointToOutline(m, p)
+	g := m.ToOutline(p)
 	return Gap{Distance: g.Distance, A: g.A, B: p}, nil
 }
 
 // centerOf is the centre a FromCenter distance starts at: a circle's or an arc's own centre
 // (an arc's centroid lies on its bulge), else the entity's centroid.
 func (s *Scene) centerOf(name string, m *measured) (geom.Vec, error) {
-	if m.circle != nil {
-		return m.circle.c, nil
+	if m.Circle != nil {
+		return m.Circle.C, nil
 	}
 	if e, err := s.Get(name); err == nil && !e.IsGroup() {
 		if a, ok := e.Shape.(Arc); ok {
@@ -115,70 +119,4 @@ func (s *Scene) centerOf(name string, m *measured) (geom.Vec, error) {
 		}
 	}
 	return s.Centroid(name)
-}
-
-// pointToOutline is the point of m's outline nearest p (A) and its distance, inside or out.
-func pointToOutline(m *measured, p geom.Vec) Gap {
-	if m.circle != nil {
-		d := p.Sub(m.circle.c)
-		l := d.Len()
-		u := geom.Vec{X: 1}
-		if l > 0 {
-			u = d.Mul(1 / l)
-		}
-		return Gap{Distance: math.Abs(l - m.circle.r), A: m.circle.c.Add(u.Mul(m.circle.r)), B: p}
-	}
-	return m.nearestOnOutline(p)
-}
-
-// outlineGap is gapBetween without the insides: the nearest points of the two outlines, 0
-// where they cross or touch.
-func outlineGap(an string, a *measured, bn string, b *measured, maxPairs int) (Gap, error) {
-	if a.circle != nil && b.circle != nil {
-		return circlesOutlineGap(*a.circle, *b.circle), nil
-	}
-	w := &edgeWalk{a: a.edgeTree(), b: b.edgeTree(), maxPairs: maxPairs}
-	if len(w.a.edges) == 0 || len(w.b.edges) == 0 {
-		return pointGap(a, b), nil
-	}
-	if boxGap(a.box, b.box) == 0 {
-		if !w.meet(0, 0) {
-			return Gap{}, w.errPairs(an, bn)
-		}
-		if w.found {
-			return w.best, nil
-		}
-		w.pairs = 0
-	}
-	if !w.nearest(0, 0) {
-		return Gap{}, w.errPairs(an, bn)
-	}
-	return w.best, nil
-}
-
-// circlesOutlineGap is the distance between two circles' outlines in closed form: apart, the
-// gap between them; one inside the other, the thinnest of the ring between them; crossing,
-// 0 at a crossing.
-func circlesOutlineGap(a, b circleShape) Gap {
-	d := b.c.Sub(a.c)
-	l := d.Len()
-	u := geom.Vec{X: 1} // concentric circles: every direction is nearest; take +x
-	if l > 0 {
-		u = d.Mul(1 / l)
-	}
-	switch {
-	case l >= a.r+b.r:
-		return Gap{Distance: l - a.r - b.r, A: a.c.Add(u.Mul(a.r)), B: b.c.Sub(u.Mul(b.r))}
-	case l <= math.Abs(a.r-b.r):
-		// One inside the other: both nearest points lie on the ray from the outer centre
-		// through the inner one.
-		if a.r <= b.r {
-			return Gap{Distance: b.r - a.r - l, A: a.c.Add(u.Mul(-a.r)), B: b.c.Add(u.Mul(-b.r))}
-		}
-		return Gap{Distance: a.r - b.r - l, A: a.c.Add(u.Mul(a.r)), B: b.c.Add(u.Mul(b.r))}
-	}
-	x := (l*l + a.r*a.r - b.r*b.r) / (2 * l)
-	h := math.Sqrt(max(a.r*a.r-x*x, 0))
-	p := a.c.Add(u.Mul(x)).Add(geom.Vec{X: -u.Y, Y: u.X}.Mul(h))
-	return Gap{A: p, B: p}
 }

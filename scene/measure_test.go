@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"testing"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cadrun/cadrun/scene/geom"
-	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
 var approx = cmpopts.EquateApprox(0, 1e-9)
@@ -323,39 +321,12 @@ func TestCircleExactUnderSimilarity(t *testing.T) {
 	}
 }
 
-// TestDistancePairLimit: two polygons of 8,000 edges each, which compared every pair
-// (64,000,000) and were refused, are measured by their edge trees comparing a few thousand;
-// the cap is left for shapes whose edges all lie as near each other as the answer: two
-// bundles of 3,500 long parallel strokes, interleaved, every stroke's box overlapping every
-// other's.
+// TestDistancePairLimit: the cap on pairs of edges is left for shapes whose edges all lie as
+// near each other as the answer (two polygons of 8,000 edges each compare a few thousand:
+// the kernel's TestWalkPairs): two bundles of 3,500 long parallel strokes, interleaved, every
+// stroke's box overlapping every other's, are refused with their names and edges.
 func TestDistancePairLimit(t *testing.T) {
 	s := New()
-	ring := func(cx float64, n int) []geom.Vec {
-		pts := make([]geom.Vec, n)
-		for i := range pts {
-			a := 2 * math.Pi * float64(i) / float64(n)
-			pts[i] = geom.Vec{X: cx + 10*math.Cos(a), Y: 10 * math.Sin(a)}
-		}
-		return pts
-	}
-	for name, cx := range map[string]float64{"p": 0, "q": 100} {
-		if _, err := s.Put(name, Polygon{Parts: []PolygonPart{{Outer: ring(cx, 8000)}}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ma, _ := s.measure("p")
-	mb, _ := s.measure("q")
-	w := &edgeWalk{a: ma.edgeTree(), b: mb.edgeTree(), maxPairs: MaxMeasurePairs}
-	if !w.nearest(0, 0) {
-		t.Fatal("the walk went past the cap")
-	}
-	if diff := cmp.Diff(Gap{Distance: 80, A: geom.Vec{X: 10}, B: geom.Vec{X: 90}}, w.best, approx); diff != "" {
-		t.Errorf("gap mismatch (-want +got):\n%s", diff)
-	}
-	if w.pairs > 10_000 {
-		t.Errorf("the walk compared %d pairs of edges; a few thousand at most expected", w.pairs)
-	}
-
 	const n = 3500
 	for _, g := range []struct {
 		name string
@@ -377,100 +348,6 @@ func TestDistancePairLimit(t *testing.T) {
 	want := `limit exceeded: measuring "ga" (3500 edges) to "gb" (3500 edges) compares more than 10000000 pairs of edges (MaxMeasurePairs): their edges lie about as near to each other as the answer everywhere; measure simpler parts of them, or decompose them first`
 	if err == nil || err.Error() != want || !errors.Is(err, ErrLimit) {
 		t.Errorf("got %v, want %q", err, want)
-	}
-}
-
-// everyPair is the distance as the plain double loop over both shapes' edges finds it: the
-// reference the edge trees must agree with, closest points and ties included.
-func everyPair(a, b *measured) Gap {
-	if boxGap(a.box, b.box) == 0 {
-		for _, la := range a.lines {
-			for _, lb := range b.lines {
-				for i := 1; i < len(la); i++ {
-					for j := 1; j < len(lb); j++ {
-						if p, ok := segmentsMeet(overlay.Point(la[i-1]), overlay.Point(la[i]), overlay.Point(lb[j-1]), overlay.Point(lb[j])); ok {
-							return Gap{A: geom.Vec(p), B: geom.Vec(p)}
-						}
-					}
-				}
-			}
-		}
-		if p, ok := inEachOther(a, b); ok {
-			return Gap{A: p, B: p}
-		}
-	}
-	best := Gap{Distance: math.Inf(1)}
-	for _, la := range a.lines {
-		for _, lb := range b.lines {
-			for i := 1; i < len(la); i++ {
-				for j := 1; j < len(lb); j++ {
-					if d, pa, pb := segmentGap(la[i-1], la[i], lb[j-1], lb[j]); d < best.Distance {
-						best = Gap{Distance: d, A: pa, B: pb}
-					}
-				}
-			}
-		}
-	}
-	return best
-}
-
-// TestDistanceAgreesWithEveryPair measures seeded random polylines and polygons (crossing,
-// nested, apart, on a grid so that ties are common) through the edge trees and by comparing
-// every pair of edges, and wants the same answers, bit for bit.
-func TestDistanceAgreesWithEveryPair(t *testing.T) {
-	t.Parallel()
-	r := rand.New(rand.NewPCG(7, 26))
-	shape := func(s *Scene, name string) {
-		n := 3 + r.IntN(60)
-		pts := make([]geom.Vec, n)
-		cx, cy := float64(r.IntN(40)), float64(r.IntN(40))
-		for i := range pts {
-			pts[i] = geom.Vec{X: cx + float64(r.IntN(20)), Y: cy + float64(r.IntN(20))}
-		}
-		if r.IntN(2) == 0 {
-			if _, err := s.Put(name, Line{Points: pts}); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		// A star-shaped ring around its centre never crosses itself.
-		for i := range pts {
-			a := 2 * math.Pi * float64(i) / float64(n)
-			rad := 1 + float64(r.IntN(12))
-			pts[i] = geom.Vec{X: cx + math.Round(rad*math.Cos(a)*4)/4, Y: cy + math.Round(rad*math.Sin(a)*4)/4}
-		}
-		if _, err := s.Put(name, Polygon{Parts: []PolygonPart{{Outer: pts}}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	compared, touching := 0, 0
-	for k := range 400 {
-		s := New()
-		shape(s, "a")
-		shape(s, "b")
-		ma, err := s.measure("a")
-		if err != nil {
-			continue // a ring that touches itself after rounding
-		}
-		mb, err := s.measure("b")
-		if err != nil {
-			continue
-		}
-		want := everyPair(ma, mb)
-		got, err := gapBetween("a", ma, "b", mb, MaxMeasurePairs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("case %d: mismatch (-every pair +edge trees):\n%s", k, diff)
-		}
-		compared++
-		if got.Distance == 0 {
-			touching++
-		}
-	}
-	if compared < 300 || touching < 50 || compared-touching < 50 {
-		t.Errorf("%d cases compared, %d of them touching: the generator no longer makes both kinds", compared, touching)
 	}
 }
 

@@ -1,7 +1,8 @@
 package scene
 
-// Offsets of areas: the options scripts give, the number of chords of a round join, and the
-// result drawn as a Polygon; the offset itself is the engine's (internal/overlay/offset.go).
+// Offsets of areas: the options scripts give, a circle's or a rectangle's offset in closed
+// form, and the result drawn as a Polygon; the offset itself is the kernel's
+// (kernel.OffsetArcs, and kernel.OffsetPolys when the engine gives up on the arcs).
 
 import (
 	"fmt"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/internal/overlay"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // Offset grows (delta > 0) or shrinks (delta < 0) the area of the named entity (taken as
@@ -17,8 +19,8 @@ import (
 // Corners are joined as
 // opt.Join says; round joins use 8 segments per quarter circle (32 per full circle, as
 // OpenSCAD, JSCAD and JTS default to and as workload W3 specifies), or more where a distance
-// large for the shape needs them to stay within OffsetArcRelative of the result's size from
-// the true arc. Nothing depends on the drawing's units: the same shape and distance scaled
+// large for the shape needs them to stay within kernel.OffsetArcRelative of the result's size
+// from the true arc. Nothing depends on the drawing's units: the same shape and distance scaled
 // by any factor give the same result scaled.
 func (s *Scene) Offset(name string, delta float64, result string, opt OffsetOptions) (*Entity, error) {
 	join, err := opt.resolve()
@@ -34,20 +36,20 @@ func (s *Scene) Offset(name string, delta float64, result string, opt OffsetOpti
 	if shape, ok := s.exactOffset(name, delta, join, result); ok {
 		return s.put(result, shape)
 	}
-	src := &arcSources{}
+	src := &kernel.Arcs{}
 	area, err := s.areaWithArcs(name, src)
 	if err != nil {
 		return nil, err
 	}
 	if delta == 0 || len(area) == 0 {
-		src.index(areaExtent(area))
+		src.Index(kernel.AreaExtent(area))
 		return s.putArea(result, area, src)
 	}
-	res, rsrc, ok := offsetArcs(area, src, delta, join)
+	res, rsrc, ok := kernel.OffsetArcs(area, src, delta, join)
 	if !ok {
 		// The engine gave up on the curve with arcs: the flattened area's offset, which
 		// falls back to the library when it must.
-		if res, err = offsetPolys(area, delta, join); err != nil {
+		if res, err = kernel.OffsetPolys(area, delta, join); err != nil {
 			return nil, fmt.Errorf("offsetting %q by %v: %w", name, delta, err)
 		}
 		rsrc = nil
@@ -59,7 +61,7 @@ func (s *Scene) Offset(name string, delta float64, result string, opt OffsetOpti
 }
 
 // resolve gives the engine's join for the options; the number of chords of a round join
-// depends on the shape and distance and is set by offsetPolys.
+// depends on the shape and distance and is set by kernel.OffsetPolys.
 func (o OffsetOptions) resolve() (overlay.Join, error) {
 	switch o.Join {
 	case "", JoinRound:
@@ -80,38 +82,6 @@ func (o OffsetOptions) resolve() (overlay.Join, error) {
 	return overlay.Join{}, fmt.Errorf("%w: unknown join %q; use %q, %q or %q", ErrBadOption, o.Join, JoinRound, JoinSquare, JoinMiter)
 }
 
-// OffsetArcRelative is how far the chords of a round offset join may stray from the true
-// arc, relative to the size of the result (the shape's extent plus twice the distance).
-const OffsetArcRelative = 1e-3
-
-// offsetQuadSegments is the number of chords per quarter circle of a round join of radius r
-// on a shape of extent size: 8, as OpenSCAD's $fn=32, JSCAD and JTS, unless the radius needs
-// more to keep the chords within OffsetArcRelative of the result's size.
-func offsetQuadSegments(r, size float64) int {
-	return min(max(8, geom.ArcSegments(r, math.Pi/2, (size+2*r)*OffsetArcRelative)), geom.MaxCurveSegments/4)
-}
-
-// areaExtent is the larger side of the bounding box of an area.
-func areaExtent(area []overlay.Polygon) float64 {
-	var b geom.Box
-	for _, p := range area {
-		for _, q := range p.Outer {
-			b.Extend(geom.Vec(q))
-		}
-	}
-	return max(b.Max.X-b.Min.X, b.Max.Y-b.Min.Y)
-}
-
-// offsetPolys offsets an area by delta with the engine, with round joins flattened as
-// offsetQuadSegments says for this shape and distance.
-func offsetPolys(area []overlay.Polygon, delta float64, join overlay.Join) ([]overlay.Polygon, error) {
-	if delta == 0 || len(area) == 0 {
-		return area, nil
-	}
-	join.QuadSegments = offsetQuadSegments(math.Abs(delta), areaExtent(area))
-	return overlay.Offset(area, delta, join)
-}
-
 // exactOffset is the offset of a circle, a rectangle or a rounded rectangle when it is that
 // shape again, drawn where putArea would place the result: a circle grows or shrinks into a
 // circle; a rectangle grows into a rounded rectangle with round joins (into a rectangle with
@@ -129,7 +99,7 @@ func (s *Scene) exactOffset(name string, delta float64, join overlay.Join, resul
 	if err != nil {
 		return nil, false
 	}
-	ps, ok := similarityScale(place)
+	ps, ok := kernel.SimilarityScale(place)
 	if !ok {
 		return nil, false
 	}
@@ -137,7 +107,7 @@ func (s *Scene) exactOffset(name string, delta float64, join overlay.Join, resul
 	d := delta * ps // the distance in the result's units
 	switch g := e.Shape.(type) {
 	case Circle:
-		sc, ok := similarityScale(m)
+		sc, ok := kernel.SimilarityScale(m)
 		if r := g.Radius*sc + d; ok && r > 0 {
 			return Circle{Center: m.Apply(g.Center), Radius: r}, true
 		}

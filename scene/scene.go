@@ -13,6 +13,7 @@ import (
 	"iter"
 	"math"
 
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
 	"github.com/cadrun/cadrun/scene/text"
 )
@@ -551,7 +552,7 @@ func (s *Scene) FrameWith(keepLocals bool, l *Layouts) Frame {
 			continue
 		}
 		if d, ok := e.Shape.(*Dimension); ok && l != nil {
-			p, _ := l.of(d, m)
+			p, _ := l.Of(d, m)
 			f.Bounds.Union(p.Bounds()) // boundsUnder's, from the layout kept
 		} else {
 			f.Bounds.Union(shapeBounds(e.Shape, m))
@@ -569,7 +570,7 @@ type Item struct {
 	World  geom.Affine
 	Path   geom.Path // world coordinates
 	// Label is where a dimension's text stands, from the layout that drew Path.
-	Label DimText
+	Label drafting.DimText
 }
 
 // Paint yields the shapes back to front, groups flattened in their z order.
@@ -595,7 +596,7 @@ func (s *Scene) PaintWith(l *Layouts) iter.Seq[Item] {
 				}
 				it := Item{Entity: e, World: w}
 				if d, ok := e.Shape.(*Dimension); ok {
-					it.Path, it.Label = l.of(d, w)
+					it.Path, it.Label = l.Of(d, w)
 				} else {
 					it.Path = AppendOutline(nil, e.Shape, w)
 				}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/cadrun/cadrun/render"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/lint"
 	"github.com/cadrun/cadrun/tools/engine"
 	"github.com/cadrun/cadrun/tools/picture"
 )
@@ -193,7 +194,7 @@ func exportMemory(sc *scene.Scene, ext string, width int) int64 {
 // at most MaxLintListed of them and a line saying how many more. Only that rule runs: it looks
 // at each text once, so the export's lint costs no comparisons of shapes in the server.
 func smallTexts(sc *scene.Scene, mm float64) []string {
-	return engine.LintLines(sc.Lint(scene.LintOptions{UnitMM: mm, Rules: []string{scene.RuleTextSmall}}), MaxLintListed)
+	return engine.LintLines(lint.Check(sc, lint.Options{UnitMM: mm, Rules: []string{lint.RuleTextSmall}}), MaxLintListed)
 }
 
 // countDXF counts the entities of a DXF's ENTITIES section (group code 0 starts one, 8 is its

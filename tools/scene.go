@@ -10,6 +10,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/lint"
 	"github.com/cadrun/cadrun/tools/picture"
 )
 
@@ -92,7 +93,7 @@ type SceneOut struct {
 
 func sceneTool(ctx context.Context, se *Session, in SceneIn) (SceneOut, error) {
 	sc := se.srv.Scene()
-	var found []scene.Finding
+	var found []lint.Finding
 	if in.Command == "lint" {
 		sc, found = se.srv.Lint() // the findings kept with the scene (scene_lint.go)
 	}

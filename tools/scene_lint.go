@@ -1,15 +1,15 @@
 package tools
 
-// The scene tool's lint command: every finding of the drawing lint (scene.Lint) on the
+// The scene tool's lint command: every finding of the drawing lint (lint.Check) on the
 // current scene, one line each, a page at a time; a change's answer lists only the first few.
 // The findings are those the run that made the scene found in its worker, kept with the
 // scene (engine.Server.Lint), so that asking computes nothing and agrees with the change's
-// answer; there are at most scene.MaxLintFindings of them and the lint's notes.
+// answer; there are at most lint.MaxLintFindings of them and the lint's notes.
 
 import (
 	"fmt"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/lint"
 	"github.com/cadrun/cadrun/tools/sceneview"
 )
 
@@ -18,7 +18,7 @@ const sceneLintDescription = "lint: all drawing-lint findings (writes show 10)."
 
 // lint lists the drawing lint's findings on the scene, a page at a time, or says that it
 // found nothing: a bare {} reads as a failure to answer.
-func (v *view) lint(all []scene.Finding) ([]string, *Omitted, string) {
+func (v *view) lint(all []lint.Finding) ([]string, *Omitted, string) {
 	total := len(all)
 	if total == 0 {
 		return nil, nil, fmt.Sprintf("clean: the drawing lint found nothing in the scene's %d entities", v.Scene.Len())

@@ -11,7 +11,7 @@ import (
 	"github.com/cadrun/cadrun/internal/benchtime"
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/lint"
 )
 
 // BenchmarkWriteAndRun is a typical write through the tool layer: lock, run in process,
@@ -122,7 +122,7 @@ func BenchmarkEditLargeScene(b *testing.B) {
 	const n = 20
 	t0 := time.Now()
 	for range n {
-		res.Scene.Lint(scene.LintOptions{Booleans: res.Booleans})
+		lint.Check(res.Scene, lint.Options{Booleans: res.Booleans})
 	}
 	b.ReportMetric(float64(time.Since(t0).Microseconds())/1000/n, "lint-ms")
 }

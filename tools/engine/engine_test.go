@@ -14,6 +14,7 @@ import (
 	"github.com/cadrun/cadrun/modules"
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/lint"
 )
 
 // watcher records what the engine tells a feature.
@@ -104,7 +105,7 @@ type markingRunner struct {
 	asked []bool
 }
 
-var marker = scene.Finding{Rule: "marker", Message: "linted where the script ran"}
+var marker = lint.Finding{Rule: "marker", Message: "linted where the script ran"}
 
 func (r *markingRunner) Run(ctx context.Context, src runtime.Source, entry string, opt runtime.Options) (*runtime.Result, error) {
 	r.mu.Lock()
@@ -112,7 +113,7 @@ func (r *markingRunner) Run(ctx context.Context, src runtime.Source, entry strin
 	r.mu.Unlock()
 	res, err := runtime.InProcess{}.Run(ctx, src, entry, opt)
 	if err == nil {
-		res.Lint = []scene.Finding{marker}
+		res.Lint = []lint.Finding{marker}
 	}
 	return res, err
 }
@@ -160,7 +161,7 @@ func TestLintKeptWithTheScene(t *testing.T) {
 	}
 	t.Cleanup(func() { ws.Close() })
 	srv := NewServer(context.Background(), ws, &markingRunner{}, runtime.Options{}, Options{})
-	want := []scene.Finding{marker}
+	want := []lint.Finding{marker}
 	if _, got := srv.Lint(); !cmp.Equal(want, got) {
 		t.Errorf("at the start: %q; want the run's %q", got, want)
 	}
@@ -186,7 +187,7 @@ func TestLintKeptWithTheScene(t *testing.T) {
 	}
 	again := NewServer(context.Background(), ws, &markingRunner{}, runtime.Options{}, Options{})
 	sc, got := again.Lint()
-	if sc.Len() != 3 || len(got) != 1 || got[0].Rule != scene.RuleTextOverlap {
+	if sc.Len() != 3 || len(got) != 1 || got[0].Rule != lint.RuleTextOverlap {
 		t.Errorf("a scene from scene.json (%d entities): %q; want its text-overlap", sc.Len(), got)
 	}
 }

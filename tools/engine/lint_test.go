@@ -6,26 +6,26 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/lint"
 )
 
 // TestLintLines: an answer lists the first findings and counts the rest, and always lists the
 // lint's notes about itself (where it stopped), last.
 func TestLintLines(t *testing.T) {
 	t.Parallel()
-	found := func(n int, notes ...string) []scene.Finding {
-		var out []scene.Finding
+	found := func(n int, notes ...string) []lint.Finding {
+		var out []lint.Finding
 		for i := range n {
-			out = append(out, scene.Finding{Rule: scene.RuleTextSmall, Entities: []string{fmt.Sprint(i)}, Message: fmt.Sprint(i)})
+			out = append(out, lint.Finding{Rule: lint.RuleTextSmall, Entities: []string{fmt.Sprint(i)}, Message: fmt.Sprint(i)})
 		}
 		for _, m := range notes {
-			out = append(out, scene.Finding{Rule: scene.RuleLintLimit, Message: m})
+			out = append(out, lint.Finding{Rule: lint.RuleLintLimit, Message: m})
 		}
 		return out
 	}
 	tests := []struct {
 		name  string
-		found []scene.Finding
+		found []lint.Finding
 		limit int
 		want  []string
 	}{

@@ -29,6 +29,7 @@ import (
 	"github.com/cadrun/cadrun/runtime"
 	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/lint"
 )
 
 // Server holds one workspace's state: the last good scene. It is safe for concurrent use:
@@ -44,7 +45,7 @@ type Server struct {
 	// lint is what the drawing lint found in scene: made with it by its run, in the worker
 	// (runtime.Options.Lint), so that the server computes no lint on a write or a sync; nil
 	// for a scene no run made (from scene.json), which Lint lints once when asked.
-	lint  []scene.Finding
+	lint  []lint.Finding
 	built diskState // the user files the scene was built from (or last failed to build from)
 	// mainErr is the diagnostic of main as built holds it, when it did not run.
 	mainErr string
@@ -126,7 +127,7 @@ func (srv *Server) tellWatchers(old, cur *scene.Scene, out *ChangeResult) {
 // build builds the scene from files, as diskFiles read them: by running main, else from
 // scene.json (else empty), with the run's lint (nil when no run made it). mainErr is main's
 // diagnostic when it did not run.
-func (srv *Server) build(ctx context.Context, files map[string][]byte, readable bool) (sc *scene.Scene, lint []scene.Finding, mainErr string) {
+func (srv *Server) build(ctx context.Context, files map[string][]byte, readable bool) (sc *scene.Scene, found []lint.Finding, mainErr string) {
 	var src runtime.Source = srv.ws
 	if readable {
 		src = srv.ws.FilesSource(files)

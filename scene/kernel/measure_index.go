@@ -1,12 +1,12 @@
-package scene
+package kernel
 
 // The distance between two shapes, and whether they touch, are found through a tree of boxes
 // over each shape's edges, walked in pairs: a pair of boxes farther apart than the best
 // distance found (or, for touching, apart at all) is never opened. Comparing every edge with
 // every other was quadratic, and large polygons met the cap on work; with the trees a distance
-// costs little more than building them. The cap on work (MaxMeasurePairs) counts the pairs of
-// edges actually compared, so it bounds real work: only shapes whose edges are all about as
-// near to each other as the answer reach it.
+// costs little more than building them. The cap on work (maxPairs, the scene's
+// MaxMeasurePairs) counts the pairs of edges actually compared, so it bounds real work: only
+// shapes whose edges are all about as near to each other as the answer reach it.
 //
 // Ties keep the answer of the plain double loop: of the pairs of edges at the smallest
 // distance (or of those that meet), the first in the shapes' own edge order wins, so that the
@@ -21,7 +21,9 @@ import (
 // edgeLeaf is how many edges a leaf of the tree holds.
 const edgeLeaf = 8
 
-type edge struct {
+// Edge is one edge of a shape's outline: a line or a piece of a circular arc of at most a
+// quarter turn (Boundary).
+type Edge struct {
 	a, b geom.Vec
 	key  [2]int        // the edge's place in the shape's own order: its outline, its index there
 	arc  *geom.CircArc // the arc from a to b, or nil for a line (measure_arcs.go)
@@ -36,23 +38,23 @@ type edgeNode struct {
 
 // edgeTree is a bounding-box tree over a shape's edges.
 type edgeTree struct {
-	edges []edge
+	edges []Edge
 	nodes []edgeNode
 }
 
-// edgeTree builds the tree of m's outlines, once. An outline's consecutive edges lie next to
+// edgeTree builds the tree of o's outlines, once. An outline's consecutive edges lie next to
 // each other, so the tree halves the edges in their own order, without sorting: building it
 // is linear, and a node's smallest key is its first edge's.
-func (m *measured) edgeTree() *edgeTree {
-	if m.tree != nil {
-		return m.tree
+func (o *Outline) edgeTree() *edgeTree {
+	if o.tree != nil {
+		return o.tree
 	}
-	t := &edgeTree{edges: m.bound.edges}
+	t := &edgeTree{edges: o.Bound.edges}
 	if len(t.edges) > 0 {
 		t.nodes = make([]edgeNode, 0, 2*len(t.edges)/edgeLeaf+2)
 		t.build(0, len(t.edges))
 	}
-	m.tree = t
+	o.tree = t
 	return t
 }
 
@@ -94,10 +96,21 @@ type edgeWalk struct {
 	bestKey [4]int
 }
 
-// errPairs is the refusal when a walk would compare more than maxPairs pairs of edges.
-func (w *edgeWalk) errPairs(a, b string) error {
-	return fmt.Errorf("%w: measuring %q (%d edges) to %q (%d edges) compares more than %d pairs of edges (MaxMeasurePairs): their edges lie about as near to each other as the answer everywhere; measure simpler parts of them, or decompose them first",
-		ErrLimit, a, len(w.a.edges), b, len(w.b.edges), w.maxPairs)
+// PairsError is a distance the walk refused: it would compare more than MaxPairs pairs of
+// edges, since the edges of both outlines lie about as near to each other as the answer
+// everywhere. The scene words it with the shapes' names.
+type PairsError struct {
+	EdgesA, EdgesB int // the edges of each outline
+	MaxPairs       int
+}
+
+func (e *PairsError) Error() string {
+	return fmt.Sprintf("measuring %d edges to %d compares more than %d pairs of edges", e.EdgesA, e.EdgesB, e.MaxPairs)
+}
+
+// errPairs is the refusal when the walk compared more than maxPairs pairs of edges.
+func (w *edgeWalk) errPairs() error {
+	return &PairsError{EdgesA: len(w.a.edges), EdgesB: len(w.b.edges), MaxPairs: w.maxPairs}
 }
 
 // pairKey orders pairs of edges as the plain loops over both shapes meet them: outline of a,
@@ -119,7 +132,7 @@ func pairLess(x, y [4]int) bool {
 func (w *edgeWalk) nearest(i, j int) bool {
 	na, nb := &w.a.nodes[i], &w.b.nodes[j]
 	if w.found {
-		lb := boxGap(na.box, nb.box)
+		lb := BoxGap(na.box, nb.box)
 		if lb > w.best.Distance || lb == w.best.Distance && !pairLess(pairKey(na.minKey, nb.minKey), w.bestKey) {
 			return true
 		}
@@ -149,8 +162,8 @@ func (w *edgeWalk) nearest(i, j int) bool {
 	} else {
 		c1, c2 = [2]int{i, nb.left}, [2]int{i, nb.right}
 	}
-	g1 := boxGap(w.a.nodes[c1[0]].box, w.b.nodes[c1[1]].box)
-	g2 := boxGap(w.a.nodes[c2[0]].box, w.b.nodes[c2[1]].box)
+	g1 := BoxGap(w.a.nodes[c1[0]].box, w.b.nodes[c1[1]].box)
+	g2 := BoxGap(w.a.nodes[c2[0]].box, w.b.nodes[c2[1]].box)
 	if g2 < g1 {
 		c1, c2 = c2, c1
 	}
@@ -161,7 +174,7 @@ func (w *edgeWalk) nearest(i, j int) bool {
 // shapes' edge order; false when the walk went past maxPairs.
 func (w *edgeWalk) meet(i, j int) bool {
 	na, nb := &w.a.nodes[i], &w.b.nodes[j]
-	if !boxesMeet(na.box, nb.box) || w.found && !pairLess(pairKey(na.minKey, nb.minKey), w.bestKey) {
+	if !BoxesMeet(na.box, nb.box) || w.found && !pairLess(pairKey(na.minKey, nb.minKey), w.bestKey) {
 		return true
 	}
 	if na.leaf() && nb.leaf() {
@@ -190,8 +203,8 @@ func (w *edgeWalk) meet(i, j int) bool {
 	return w.meet(i, nb.left) && w.meet(i, nb.right)
 }
 
-// boxesMeet reports whether two boxes share a point (edges touching count).
-func boxesMeet(a, b geom.Box) bool {
+// BoxesMeet reports whether two boxes share a point (edges touching count).
+func BoxesMeet(a, b geom.Box) bool {
 	return a.Min.X <= b.Max.X && b.Min.X <= a.Max.X && a.Min.Y <= b.Max.Y && b.Min.Y <= a.Max.Y
 }
 

@@ -1,4 +1,4 @@
-package scene
+package lint
 
 // TestLintFindingsPinned pins what the lint finds in seeded random drawings that give every
 // rule something to find: labels beside holes, plates and slots, texts and dimensions over
@@ -16,17 +16,18 @@ import (
 	"testing"
 
 	"github.com/cadrun/cadrun/internal/golden"
+	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // randomDrawing draws n entities of every kind the lint reads, at random on a sheet of about
 // size units, some of them in groups (cut layers among them), and the boolean operations a
 // run could have reported.
-func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, []BooleanOp) {
+func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*scene.Scene, []BooleanOp) {
 	t.Helper()
-	s := New()
+	s := scene.New()
 	var names []string
-	put := func(sh Shape) string {
+	put := func(sh scene.Shape) string {
 		name := fmt.Sprintf("e%d", len(names))
 		if _, err := s.Put(name, sh); err != nil {
 			t.Fatalf("drawing %s %#v: %v", name, sh, err)
@@ -50,15 +51,15 @@ func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, [
 		var name string
 		switch k := rng.IntN(14); k {
 		case 0, 1:
-			name = put(Circle{Center: c, Radius: r})
+			name = put(scene.Circle{Center: c, Radius: r})
 		case 2:
-			name = put(Rect{Center: c, Width: 2 * r, Height: r + float64(rng.IntN(5))})
+			name = put(scene.Rect{Center: c, Width: 2 * r, Height: r + float64(rng.IntN(5))})
 		case 3:
-			name = put(RoundedRect{Center: c, Width: 3 * r, Height: 2 * r, Radius: float64(1 + rng.IntN(int(r)))})
+			name = put(scene.RoundedRect{Center: c, Width: 3 * r, Height: 2 * r, Radius: float64(1 + rng.IntN(int(r)))})
 		case 4:
-			name = put(Ellipse{Center: c, RX: r, RY: r * float64(1+rng.IntN(2))})
+			name = put(scene.Ellipse{Center: c, RX: r, RY: r * float64(1+rng.IntN(2))})
 		case 5:
-			name = put(Arc{Center: c, Radius: r, Start: float64(rng.IntN(4)) * math.Pi / 2, End: float64(4+rng.IntN(4)) * math.Pi / 2})
+			name = put(scene.Arc{Center: c, Radius: r, Start: float64(rng.IntN(4)) * math.Pi / 2, End: float64(4+rng.IntN(4)) * math.Pi / 2})
 		case 6:
 			pts := []geom.Vec{c}
 			for range 1 + rng.IntN(3) {
@@ -67,7 +68,7 @@ func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, [
 			if rng.IntN(5) == 0 {
 				pts = append(pts, c) // closes on itself
 			}
-			name = put(Line{Points: pts})
+			name = put(scene.Line{Points: pts})
 		case 7:
 			w, h := 2*r, r
 			outer := []geom.Vec{c, c.Add(geom.Vec{X: w, Y: 0}), c.Add(geom.Vec{X: w, Y: h}), c.Add(geom.Vec{X: 0, Y: h})}
@@ -75,9 +76,9 @@ func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, [
 			if rng.IntN(2) == 0 {
 				bulges = []float64{0, 1, 0, 1} // a slot
 			}
-			name = put(Polygon{Parts: []PolygonPart{{Outer: outer, OuterBulges: bulges}}})
+			name = put(scene.Polygon{Parts: []scene.PolygonPart{{Outer: outer, OuterBulges: bulges}}})
 		case 8:
-			name = put(&PathShape{Data: fmt.Sprintf("M %g %g c %g 0 %g %g 0 %g", c.X, c.Y, r, r, r, r)})
+			name = put(&scene.PathShape{Data: fmt.Sprintf("M %g %g c %g 0 %g %g 0 %g", c.X, c.Y, r, r, r, r)})
 		case 9, 10:
 			l := labels[rng.IntN(len(labels))]
 			var text string
@@ -89,12 +90,12 @@ func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, [
 			default:
 				text = fmt.Sprintf(l, 2*int(r), int(r)+rng.IntN(5))
 			}
-			name = put(&Text{Text: text, Pos: c, Size: float64(1+rng.IntN(4)) * 1.25, NoLint: rng.IntN(10) == 0})
+			name = put(&scene.Text{Text: text, Pos: c, Size: float64(1+rng.IntN(4)) * 1.25, NoLint: rng.IntN(10) == 0})
 		case 11:
-			d := &Dimension{Type: DimAligned, Points: []geom.Vec{c, c.Add(geom.Vec{X: float64(5 + rng.IntN(30)), Y: float64(rng.IntN(10))})}, Offset: float64(rng.IntN(11) - 5), Precision: rng.IntN(3), Size: 2.5}
+			d := &scene.Dimension{Type: scene.DimAligned, Points: []geom.Vec{c, c.Add(geom.Vec{X: float64(5 + rng.IntN(30)), Y: float64(rng.IntN(10))})}, Offset: float64(rng.IntN(11) - 5), Precision: rng.IntN(3), Size: 2.5}
 			switch rng.IntN(3) {
 			case 0:
-				d.Type, d.Points, d.Radius, d.Angle = DimDiameter, []geom.Vec{c}, r, rng.Float64()*math.Pi
+				d.Type, d.Points, d.Radius, d.Angle = scene.DimDiameter, []geom.Vec{c}, r, rng.Float64()*math.Pi
 			case 1:
 				d.Text = fmt.Sprintf("%d", rng.IntN(40))
 			}
@@ -104,7 +105,7 @@ func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, [
 				continue
 			}
 			e, _ := s.Lookup(names[rng.IntN(len(names))])
-			if e.IsGroup() || e.Kind() == KindText || e.Kind() == KindDimension {
+			if e.IsGroup() || e.Kind() == scene.KindText || e.Kind() == scene.KindDimension {
 				continue
 			}
 			name = put(e.Shape)
@@ -122,14 +123,14 @@ func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, [
 				continue
 			}
 			a, b := names[rng.IntN(len(names))], names[rng.IntN(len(names))]
-			name = put(Rect{Center: c, Width: 4 * r, Height: 4 * r})
+			name = put(scene.Rect{Center: c, Width: 4 * r, Height: 4 * r})
 			booleans = append(booleans, BooleanOp{Fn: "booleanUnion", Inputs: []string{a, b}, Result: name})
 		}
 		switch rng.IntN(6) {
 		case 0:
-			must(s.Rotate(name, float64(rng.IntN(8))*math.Pi/4+float64(rng.IntN(3))*0.1, SpaceWorld))
+			must(s.Rotate(name, float64(rng.IntN(8))*math.Pi/4+float64(rng.IntN(3))*0.1, scene.SpaceWorld))
 		case 1:
-			must(s.SetFill(name, &Color{0.5, 0.5, 0.5, 1}))
+			must(s.SetFill(name, &scene.Color{0.5, 0.5, 0.5, 1}))
 		case 2:
 			if rng.IntN(4) == 0 {
 				must(s.SetStroke(name, nil, 0))
@@ -153,9 +154,9 @@ func randomDrawing(t testing.TB, rng *rand.Rand, n int, size float64) (*Scene, [
 		}
 		switch rng.IntN(4) {
 		case 0:
-			must(s.Rotate(g, math.Pi/6, SpaceWorld))
+			must(s.Rotate(g, math.Pi/6, scene.SpaceWorld))
 		case 1:
-			must(s.Scale(g, 2, 2, SpaceWorld, nil))
+			must(s.Scale(g, 2, 2, scene.SpaceWorld, nil))
 		}
 	}
 	return s, booleans
@@ -171,11 +172,11 @@ func TestLintFindingsPinned(t *testing.T) {
 			n, size = 3000, 1500
 		}
 		s, booleans := randomDrawing(t, rng, n, size)
-		opts := LintOptions{Booleans: booleans}
+		opts := Options{Booleans: booleans}
 		if i%4 == 3 {
 			opts.UnitMM, opts.Scale = 10, 0.5
 		}
-		found := s.Lint(opts)
+		found := Check(s, opts)
 		rules := map[string]int{}
 		h := sha256.New()
 		for _, f := range found {

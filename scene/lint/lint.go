@@ -1,24 +1,32 @@
-package scene
-
-// The drawing lint reads a finished scene as a checker in a drawing office reads a sheet: size
-// labels against the shapes they label, texts over each other or over outlines, text too
-// small to read on paper, outlines a laser would cut twice or that end in mid-air, and boolean
-// inputs left under their results. It is a pure function of a scene (and of the boolean
-// operations the run that made it reported, which the scene does not keep), so that every
-// entry point (the write answers, `scene lint`, `cadrun run`) says the same thing. A finding
-// never blocks anything. The rules and their thresholds are in docs/lint.md.
+// Package lint is the drawing lint: it reads a finished scene as a checker in a drawing
+// office reads a sheet, and says what it noticed (Finding), never blocking anything. Start
+// with Check; the rules and their thresholds are in docs/lint.md.
 //
-// Each rule visits every entity once and looks at neighbours through a grid of world boxes
-// (lintGrid), never at every pair, so a 10,000-entity scene lints in milliseconds. Rules are
-// listed in lintRules; a new one is one more entry, with what it reads, so that a scene
-// without it (no texts: no text rule) does not run it.
+// What it checks: size labels against the shapes they label, texts over each other or over
+// outlines, text too small to read on paper, outlines a laser would cut twice or that end in
+// mid-air, zero-length lines, boolean inputs left under their results, and dimension texts
+// that state another value than the one measured. It is a pure function of a scene (and of
+// the boolean operations the run that made it reported, which the scene does not keep), so
+// that every entry point (the write answers, `scene lint`, `cadrun run`) says the same thing.
 //
-// A drawing can still put every shape next to every other (12,000 texts drawn over each
-// other): the rules that compare shapes count what they compare (a pair looked at, an edge
-// or a point compared) against one budget, MaxLintChecks, and stop where it runs out, and the
-// lint keeps at most MaxLintFindings findings, each naming at most maxLintNamed others. So the
-// lint is bounded in time and memory wherever it runs, and it says where it stopped, as a last
-// finding of rule lint-limit, rather than block or fail anything.
+// It sits above the model, as a writer does: it reads a scene through scene's exported API
+// and the few measures scene exports for it (scene/lintview.go), and nothing in scene calls
+// it, so a newcomer finds the model without reading the lint.
+//
+// How rules are added: each rule visits every entity once and looks at neighbours through a
+// grid of world boxes (lintGrid), never at every pair, so a 10,000-entity scene lints in
+// milliseconds. Rules are listed in lintRules; a new one is one more entry, with what it
+// reads, so that a scene without it (no texts: no text rule) does not run it, and a Rule
+// constant naming it.
+//
+// Its budgets: a drawing can still put every shape next to every other (12,000 texts drawn
+// over each other). The rules that compare shapes count what they compare (a pair looked at,
+// an edge or a point compared) against one budget, MaxLintChecks, and stop where it runs out,
+// and the lint keeps at most MaxLintFindings findings, each naming at most maxLintNamed
+// others; a caller may give it a deadline too (Options.Deadline; a run's is runtime's
+// MaxLintTime). So the lint is bounded in time and memory wherever it runs, and it says where
+// it stopped, as a last finding of rule lint-limit, rather than block or fail anything.
+package lint
 
 import (
 	"fmt"
@@ -30,11 +38,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/drafting"
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/kernel"
 )
 
 // DefaultMinTextMM is the smallest text height on paper, in millimetres, that the lint lets
-// pass when LintOptions.MinTextMM is not set: 2.5 mm, the smallest lettering ISO 3098 uses
+// pass when Options.MinTextMM is not set: 2.5 mm, the smallest lettering ISO 3098 uses
 // on drawings.
 const DefaultMinTextMM = 2.5
 
@@ -54,8 +65,8 @@ const MaxLintFindings = 10_000
 // outlines that cross it); the rest are counted in its message.
 const maxLintNamed = 10
 
-// LintOptions tune the lint.
-type LintOptions struct {
+// Options tune the lint.
+type Options struct {
 	// MinTextMM is the smallest text height on paper, in mm; 0 means DefaultMinTextMM.
 	MinTextMM float64
 	// UnitMM is the length of one scene unit in millimetres (10 for a drawing in cm); 0
@@ -146,10 +157,10 @@ var lintRules = []struct {
 	{RuleDimensionText, (*linter).dimensionTexts, func(l *linter) bool { return l.dims > 0 }},
 }
 
-// Lint checks the drawing and answers what it found, rule by rule, each rule's findings in
-// paint order, at most LintOptions.MaxFindings of them, and then a finding of rule
+// Check lints the drawing and answers what it found, rule by rule, each rule's findings in
+// paint order, at most Options.MaxFindings of them, and then a finding of rule
 // RuleLintLimit for each bound the lint met.
-func (s *Scene) Lint(opts LintOptions) []Finding {
+func Check(s *scene.Scene, opts Options) []Finding {
 	l := newLinter(s, opts)
 	for _, rule := range lintRules {
 		if (opts.Rules == nil || slices.Contains(opts.Rules, rule.name)) && rule.reads(l) {
@@ -161,13 +172,13 @@ func (s *Scene) Lint(opts LintOptions) []Finding {
 	return l.found
 }
 
-// IsLintNote reports whether f is the lint's note about itself (RuleLintLimit), which a list
+// IsNote reports whether f is the lint's note about itself (RuleLintLimit), which a list
 // cut short still shows.
-func IsLintNote(f Finding) bool { return f.Rule == RuleLintLimit }
+func IsNote(f Finding) bool { return f.Rule == RuleLintLimit }
 
 // lintShape is a shape entity as the rules see it, in world coordinates.
 type lintShape struct {
-	e      *Entity
+	e      *scene.Entity
 	world  geom.Affine
 	box    geom.Box
 	layer  string // the top-level group it is in, "" at the top level
@@ -181,17 +192,17 @@ type lintShape struct {
 
 // linter holds the scene read once for all rules.
 type linter struct {
-	s      *Scene
-	opts   LintOptions
+	s      *scene.Scene
+	opts   Options
 	shapes []*lintShape
 	texts  []*lintShape
 	// frames are where the texts' letters stand: their box in the text's own frame (turned
 	// with it) and the map from that frame to the world; a text's is its world box, unturned.
 	// They are kept beside the texts rather than in every shape, which a scene of 10,000
 	// shapes and no text would clear and fill for nothing.
-	frames []DimText
+	frames []drafting.DimText
 	// layouts lays each dimension out once: its bounds, its text's frame, its outline.
-	layouts Layouts
+	layouts scene.Layouts
 	all     geom.Box  // the bounds of every shape
 	grid    *lintGrid // made by the first rule that looks near a shape (near)
 	tol     float64   // what counts as the same point: a millionth of the drawing's size
@@ -257,7 +268,7 @@ func (l *linter) notes() {
 	}
 }
 
-func newLinter(s *Scene, opts LintOptions) *linter {
+func newLinter(s *scene.Scene, opts Options) *linter {
 	if opts.MinTextMM <= 0 {
 		opts.MinTextMM = DefaultMinTextMM
 	}
@@ -300,7 +311,7 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 			}
 			continue
 		}
-		if e.Kind() == KindSolid {
+		if e.Kind() == scene.KindSolid {
 			continue // the lint reads the sheet; a solid is not drawn on it
 		}
 		slab = append(slab, lintShape{e: e, world: m, box: l.bounds(e.Shape, m), layer: layer, cut: depth > 0 && cut, draws: draws(e), closed: encloses(e.Shape)})
@@ -311,17 +322,17 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 			l.cuts++
 		}
 		switch g := e.Shape.(type) {
-		case Line:
+		case scene.Line:
 			l.lines++
-		case *Text:
+		case *scene.Text:
 			sh.text, sh.size = len(l.texts), g.Size*scaleOf(m)
-			l.texts, l.frames = append(l.texts, sh), append(l.frames, DimText{Box: sh.box, Place: geom.Identity})
+			l.texts, l.frames = append(l.texts, sh), append(l.frames, drafting.DimText{Box: sh.box, Place: geom.Identity})
 			if !g.NoLint {
 				l.labels++
 			}
-		case *Dimension:
+		case *scene.Dimension:
 			sh.text, sh.size = len(l.texts), g.Size
-			_, t := l.layouts.of(g, m)
+			_, t := l.layouts.Of(g, m)
 			l.texts, l.frames = append(l.texts, sh), append(l.frames, t)
 			l.dims++
 		}
@@ -331,19 +342,19 @@ func newLinter(s *Scene, opts LintOptions) *linter {
 	return l
 }
 
-// bounds is shapeBounds, found for a text that is not turned from its glyphs' own box
+// bounds is scene.ShapeBounds, found for a text that is not turned from its glyphs' own box
 // instead of from every glyph moved (the bulk of the lint's time on a scene of labels), and
 // for a dimension from the layout the lint keeps.
-func (l *linter) bounds(sh Shape, m geom.Affine) geom.Box {
-	if d, ok := sh.(*Dimension); ok {
-		p, _ := l.layouts.of(d, m)
+func (l *linter) bounds(sh scene.Shape, m geom.Affine) geom.Box {
+	if d, ok := sh.(*scene.Dimension); ok {
+		p, _ := l.layouts.Of(d, m)
 		return p.Bounds()
 	}
-	t, ok := sh.(*Text)
+	t, ok := sh.(*scene.Text)
 	if !ok || m.B != 0 || m.C != 0 {
-		return shapeBounds(sh, m)
+		return scene.ShapeBounds(sh, m)
 	}
-	b := t.layout.Path.Bounds()
+	b := t.GlyphBox()
 	if !b.NonEmpty {
 		return b
 	}
@@ -355,11 +366,11 @@ func (l *linter) bounds(sh Shape, m geom.Affine) geom.Box {
 
 // encloses reports whether a shape's outline is closed: a line's or an arc's is not (an arc
 // is cut as an arc, though its region is the pie slice), nor a path's with an open subpath.
-func encloses(sh Shape) bool {
+func encloses(sh scene.Shape) bool {
 	switch sh.(type) {
-	case Line, Arc, *Dimension:
+	case scene.Line, scene.Arc, *scene.Dimension:
 		return false
-	case *PathShape:
+	case *scene.PathShape:
 		_, err := sh.Region()
 		return err == nil
 	}
@@ -368,7 +379,7 @@ func encloses(sh Shape) bool {
 
 // draws reports whether an entity shows: a group, or a shape with a visible fill or stroke
 // (a shape styled with neither is kept on purpose, for its area, and is never seen).
-func draws(e *Entity) bool {
+func draws(e *scene.Entity) bool {
 	if e.IsGroup() {
 		return true
 	}
@@ -387,19 +398,19 @@ func (l *linter) add(rule string, at geom.Vec, msg string, entities ...string) {
 
 // outline is sh's world outline as polylines, flattened once. The points it makes are
 // checks too, counted before they are made: a long Bézier path is a million points
-// (MaxFlattenPoints) that no comparison counted; none once the budget is spent.
+// (geom.MaxFlattenPoints) that no comparison counted; none once the budget is spent.
 func (l *linter) outline(sh *lintShape) []geom.Polyline {
 	if sh.outln == nil {
 		if l.stopped != "" {
 			return nil
 		}
 		var p geom.Path
-		if d, ok := sh.e.Shape.(*Dimension); ok {
-			p, _ = l.layouts.of(d, sh.world)
+		if d, ok := sh.e.Shape.(*scene.Dimension); ok {
+			p, _ = l.layouts.Of(d, sh.world)
 		} else {
-			p = AppendOutline(nil, sh.e.Shape, sh.world)
+			p = scene.AppendOutline(nil, sh.e.Shape, sh.world)
 		}
-		tol := p.BudgetTolerance(curveTolerance(sh.box), geom.MaxFlattenPoints)
+		tol := p.BudgetTolerance(scene.CurveTolerance(sh.box), geom.MaxFlattenPoints)
 		n := p.FlattenPoints(tol)
 		if !l.spend(n) {
 			return nil
@@ -496,12 +507,12 @@ func nearValue(v, want, tol float64) bool { return math.Abs(v-want) <= tol*(1+1e
 // sizeLabels checks each text that states a size against the shapes near it: it passes when
 // one of them measures what it says, and otherwise names the nearest that could. A general
 // note ("6 HOLES Ø10 EQ SP") speaks of shapes anywhere on the sheet, and is checked against
-// them all; a text drawn with lint: false (Text.NoLint) is not read.
+// them all; a text drawn with lint: false (scene.Text.NoLint) is not read.
 func (l *linter) sizeLabels() {
 	mm := 1 / l.opts.UnitMM // a millimetre in scene units
 	var sheet []*lintShape  // every shape a general note may speak of, gathered once
 	for _, t := range l.texts {
-		tx, ok := t.e.Shape.(*Text)
+		tx, ok := t.e.Shape.(*scene.Text)
 		if !ok || tx.NoLint {
 			continue // a dimension's text is its own rule's (dimensionTexts)
 		}
@@ -594,10 +605,10 @@ func (l *linter) checkClaim(t *lintShape, c claim, cands []*lintShape, general b
 // through it. A circle is measured in closed form; other shapes on their flattened outline
 // (outline, counted against the budget), or on their box once the budget is spent.
 func (l *linter) labelGap(b geom.Box, o *lintShape) float64 {
-	if c, ok := o.e.Shape.(Circle); ok {
-		if k, ok := similarityScale(o.world); ok {
+	if c, ok := o.e.Shape.(scene.Circle); ok {
+		if k, ok := kernel.SimilarityScale(o.world); ok {
 			cen, r := o.world.Apply(c.Center), c.Radius*k
-			near, far := boxGap(b, geom.Box{Min: cen, Max: cen, NonEmpty: true}), 0.0
+			near, far := kernel.BoxGap(b, geom.Box{Min: cen, Max: cen, NonEmpty: true}), 0.0
 			for _, p := range boxCorners(b) {
 				far = max(far, p.Sub(cen).Len())
 			}
@@ -615,21 +626,21 @@ func (l *linter) labelGap(b geom.Box, o *lintShape) float64 {
 			break
 		}
 		if n == 1 {
-			best = min(best, boxGap(b, geom.Box{Min: pts[0], Max: pts[0], NonEmpty: true}))
+			best = min(best, kernel.BoxGap(b, geom.Box{Min: pts[0], Max: pts[0], NonEmpty: true}))
 		}
 		for i := 0; i+1 < n || pl.Closed && i < n && n > 1; i++ {
 			p, q := pts[i], pts[(i+1)%n]
 			if segmentInBox(p, q, b) {
 				return 0
 			}
-			best = min(best, boxGap(b, geom.Box{Min: p, Max: p, NonEmpty: true}), boxGap(b, geom.Box{Min: q, Max: q, NonEmpty: true}))
+			best = min(best, kernel.BoxGap(b, geom.Box{Min: p, Max: p, NonEmpty: true}), kernel.BoxGap(b, geom.Box{Min: q, Max: q, NonEmpty: true}))
 			for _, corner := range boxCorners(b) {
-				best = min(best, closestOnSegment(corner, p, q).Sub(corner).Len())
+				best = min(best, kernel.ClosestOnSegment(corner, p, q).Sub(corner).Len())
 			}
 		}
 	}
 	if math.IsInf(best, 1) {
-		return boxGap(b, o.box)
+		return kernel.BoxGap(b, o.box)
 	}
 	return best
 }
@@ -666,8 +677,8 @@ func (l *linter) measures(o *lintShape, c claim) (ok, fits bool, says string) {
 		return ok, true, lintNum(sz.X) + " x " + lintNum(sz.Y)
 	default: // 'L'
 		lengths := []float64{sz.X, sz.Y}
-		if ln, isLine := o.e.Shape.(Line); isLine && l.spend(len(ln.Points)) {
-			lengths = append(lengths, polylineLength(worldPoints(ln.Points, o.world)))
+		if ln, isLine := o.e.Shape.(scene.Line); isLine && l.spend(len(ln.Points)) {
+			lengths = append(lengths, kernel.PolylineLength(worldPoints(ln.Points, o.world)))
 		}
 		for _, v := range lengths {
 			if nearValue(v, c.a, c.tolA) {
@@ -688,24 +699,24 @@ func (l *linter) measures(o *lintShape, c claim) (ok, fits bool, says string) {
 // radii lists the world radii of o's circular parts: a circle's, an arc's, a rounded
 // rectangle's corners, a polygon's arc edges. A shape stretched unevenly has none.
 func (l *linter) radii(o *lintShape) []float64 {
-	k, ok := similarityScale(o.world)
+	k, ok := kernel.SimilarityScale(o.world)
 	if !ok {
 		return nil
 	}
 	switch sh := o.e.Shape.(type) {
-	case Circle:
+	case scene.Circle:
 		return []float64{sh.Radius * k}
-	case Arc:
+	case scene.Arc:
 		return []float64{sh.Radius * k}
-	case Ellipse:
+	case scene.Ellipse:
 		if sh.RX == sh.RY {
 			return []float64{sh.RX * k}
 		}
-	case RoundedRect:
+	case scene.RoundedRect:
 		if sh.Radius > 0 {
 			return []float64{sh.Radius * k}
 		}
-	case Polygon:
+	case scene.Polygon:
 		n := 0
 		for _, p := range sh.Parts {
 			n += len(p.Outer)
@@ -730,7 +741,11 @@ func (l *linter) radii(o *lintShape) []float64 {
 		for _, p := range sh.Parts {
 			addRing(p.Outer, p.OuterBulges)
 			for j, h := range p.Holes {
-				addRing(h, p.holeBulges(j))
+				var bulges []float64 // a hole's, nil when straight
+				if j < len(p.HoleBulges) {
+					bulges = p.HoleBulges[j]
+				}
+				addRing(h, bulges)
 			}
 		}
 		return out
@@ -776,7 +791,7 @@ func (l *linter) textOverlaps() {
 			if o.size > 0 {
 				// Each pair of texts once: the later text in paint order reports it, so a
 				// later text is not looked at (a dimension is, for its lines).
-				isText := o.e.Kind() == KindText
+				isText := o.e.Kind() == scene.KindText
 				if isText && o.text > t.text {
 					return true
 				}
@@ -810,7 +825,7 @@ func (l *linter) textOverlaps() {
 }
 
 // maxQuotedRunes caps what a finding quotes of a text (a dimension's, a label's size), so
-// that a finding stays a line: a text may be 10,000 runes (MaxTextRunes).
+// that a finding stays a line: a text may be 10,000 runes (text.MaxTextRunes).
 const maxQuotedRunes = 100
 
 // clipRunes is s cut to n runes, an ellipsis marking the cut.
@@ -870,7 +885,7 @@ func boxCorners(b geom.Box) [4]geom.Vec {
 // framesOverlap reports whether the letters' box of a text standing in frame o meets the
 // inside of box in, in the frame toLocal maps the world to: an edge of o's box crosses it, or
 // one box holds the other.
-func framesOverlap(in geom.Box, toLocal geom.Affine, o DimText) bool {
+func framesOverlap(in geom.Box, toLocal geom.Affine, o drafting.DimText) bool {
 	m := toLocal.Mul(o.Place)
 	c := boxCorners(o.Box)
 	for i := range c {
@@ -947,8 +962,8 @@ func (l *linter) smallText() {
 func (l *linter) duplicates() {
 	q := 4 * l.tol
 	cell := func(v float64) int64 { return int64(math.Floor(v / q)) }
-	var kinds []Kind // a kind's place here stands for it in the keys
-	kindOf := func(k Kind) int64 {
+	var kinds []scene.Kind // a kind's place here stands for it in the keys
+	kindOf := func(k scene.Kind) int64 {
 		for i, x := range kinds {
 			if x == k {
 				return int64(i)
@@ -1187,11 +1202,11 @@ func (l *linter) samePolyline(a, b geom.Polyline) bool {
 // plunges there.
 func (l *linter) zeroLength() {
 	for _, sh := range l.shapes {
-		ln, ok := sh.e.Shape.(Line)
+		ln, ok := sh.e.Shape.(scene.Line)
 		if !ok {
 			continue
 		}
-		if polylineLength(worldPoints(ln.Points, sh.world)) <= l.tol {
+		if kernel.PolylineLength(worldPoints(ln.Points, sh.world)) <= l.tol {
 			l.add(RuleZeroLength, sh.box.Center(), fmt.Sprintf("line %q has zero length", sh.e.Name), sh.e.Name)
 		}
 	}
@@ -1405,7 +1420,7 @@ var dimNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // value and passes; so does one with no number ("see note").
 func (l *linter) dimensionTexts() {
 	for _, sh := range l.shapes {
-		d, ok := sh.e.Shape.(*Dimension)
+		d, ok := sh.e.Shape.(*scene.Dimension)
 		if !ok || d.Text == "" || strings.Contains(d.Text, "<>") {
 			continue
 		}
@@ -1413,11 +1428,11 @@ func (l *linter) dimensionTexts() {
 		if len(nums) == 0 {
 			continue
 		}
-		says := FormatDimValue(d.Measured(sh.world), d.Precision)
+		says := drafting.FormatDimValue(d.Measured(sh.world), d.Precision)
 		matches := false
 		for _, n := range nums {
 			v, err := strconv.ParseFloat(strings.ReplaceAll(n, ",", "."), 64)
-			matches = matches || err == nil && FormatDimValue(v, d.Precision) == says
+			matches = matches || err == nil && drafting.FormatDimValue(v, d.Precision) == says
 		}
 		if !matches {
 			l.add(RuleDimensionText, sh.box.Center(), fmt.Sprintf("dimension %q says %q, but it measures %s; use '<>' in its text to show the measured value", sh.e.Name, clipRunes(d.Text, maxQuotedRunes), says), sh.e.Name)

@@ -1,14 +1,14 @@
-package scene
+package kernel
 
-// Offsets that keep arcs. The area is read with its circular arcs (arcfit.go), so that every
-// ring is lines and arcs; the raw offset curve of such a ring (the Clipper construction, as
-// internal/overlay/offset.go builds it from points) moves each line by the distance along its
-// outward normal, turns each arc into the concentric arc of its radius plus or minus the
-// distance, and joins outer corners with an exact arc about the corner (a round join) or a
-// miter, inner corners with a loop through the corner. The curve is flattened for the engine
-// with every arc recorded, the engine takes its positive fill, and the result's chords on
-// those arcs become arcs again. So the offset of a polygon has exact round corners, that of a
-// rounded shape keeps its arcs' centres, and a hole's offset is a circle.
+// Offsets that keep arcs. The scene reads the area with its circular arcs (Arcs, arcfit.go), so
+// that every ring is lines and arcs; the raw offset curve of such a ring (the Clipper
+// construction, as scene/internal/overlay/offset.go builds it from points) moves each line by
+// the distance along its outward normal, turns each arc into the concentric arc of its radius
+// plus or minus the distance, and joins outer corners with an exact arc about the corner (a
+// round join) or a miter, inner corners with a loop through the corner. The curve is flattened
+// for the engine with every arc recorded, the engine takes its positive fill, and the result's
+// chords on those arcs become arcs again. So the offset of a polygon has exact round corners,
+// that of a rounded shape keeps its arcs' centres, and a hole's offset is a circle.
 
 import (
 	"math"
@@ -17,15 +17,16 @@ import (
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
-// offsetArcs offsets an area read with its arcs in src by delta; false means the engine gave
-// up and the caller should offset the flattened area as before.
-func offsetArcs(area []overlay.Polygon, src *arcSources, delta float64, join overlay.Join) ([]overlay.Polygon, *arcSources, bool) {
-	src.index(areaExtent(area))
-	out := &arcSources{}
+// OffsetArcs offsets an area read with its arcs in src (not yet indexed) by delta, and
+// returns the arcs the result's chords lie on for its fit; false means the engine gave up and
+// the caller should offset the flattened area (OffsetPolys).
+func OffsetArcs(area []overlay.Polygon, src *Arcs, delta float64, join overlay.Join) ([]overlay.Polygon, *Arcs, bool) {
+	src.Index(AreaExtent(area))
+	out := &Arcs{}
 	// The raw curve's chords only carry the topology to the engine (its arcs come back
 	// exact), so they are as fine relative to the result's size whatever the units, as the
 	// engine's own offset flattens its joins.
-	tol := (areaExtent(area) + 2*math.Abs(delta)) * OffsetArcRelative
+	tol := (AreaExtent(area) + 2*math.Abs(delta)) * OffsetArcRelative
 	var rings []overlay.Ring
 	add := func(r []overlay.Point) {
 		pts, bul := src.fit(r)
@@ -47,7 +48,7 @@ func offsetArcs(area []overlay.Polygon, src *arcSources, delta float64, join ove
 	for _, r := range rings {
 		all = append(all, r.Points...)
 	}
-	out.index(areaExtent([]overlay.Polygon{{Outer: all}}))
+	out.Index(AreaExtent([]overlay.Polygon{{Outer: all}}))
 	return res, out, true
 }
 
@@ -88,7 +89,7 @@ func ringEdges(pts []geom.Vec, bul []float64) []offsetEdge {
 
 // rawOffset is the raw offset curve of a ring of lines and arcs, flattened at tol, with each
 // arc it holds recorded in src.
-func (src *arcSources) rawOffset(pts []geom.Vec, bul []float64, delta float64, join overlay.Join, tol float64) []overlay.Point {
+func (src *Arcs) rawOffset(pts []geom.Vec, bul []float64, delta float64, join overlay.Join, tol float64) []overlay.Point {
 	edges := ringEdges(pts, bul)
 	n := len(edges)
 	out := make([]overlay.Point, 0, 4*n)
@@ -131,7 +132,7 @@ func (src *arcSources) rawOffset(pts []geom.Vec, bul []float64, delta float64, j
 
 // join adds the join at corner p between an edge ending with outward normal nk and one
 // starting with nj.
-func (src *arcSources) join(put func(geom.Vec), p, nk, nj geom.Vec, delta float64, join overlay.Join, tol float64) {
+func (src *Arcs) join(put func(geom.Vec), p, nk, nj geom.Vec, delta float64, join overlay.Join, tol float64) {
 	sinA := nk.X*nj.Y - nk.Y*nj.X
 	cosA := nk.X*nj.X + nk.Y*nj.Y
 	switch {
@@ -151,7 +152,7 @@ func (src *arcSources) join(put func(geom.Vec), p, nk, nj geom.Vec, delta float6
 }
 
 // flattenArc adds an arc's chords' ends and records the arc.
-func (src *arcSources) flattenArc(put func(geom.Vec), a geom.CircArc, tol float64) {
+func (src *Arcs) flattenArc(put func(geom.Vec), a geom.CircArc, tol float64) {
 	n := rawSegments(a, tol)
 	src.addArc(a, n)
 	for k := 0; k <= n; k++ {

@@ -1,4 +1,4 @@
-package scene
+package kernel
 
 // Arcs through the overlay engine. The engine works on polylines, so every circular arc of an
 // operand (a circle, an arc, a rounded corner, an arc edge of a polygon) is flattened into
@@ -32,9 +32,12 @@ type flatArc struct {
 	box              geom.Box
 }
 
-// arcSources is the set of circular arcs the operands of an area operation were flattened
-// from, with a grid to find those near a point.
-type arcSources struct {
+// Arcs is the set of circular arcs the operands of an area operation were flattened from,
+// with a grid to find those near a point. The caller records the arcs as it flattens
+// (AddPath) and indexes them once the operands' extent is known (Index); the result's rings
+// are then fitted to them (MapBulgedRing, FittedArea). A nil *Arcs records nothing and fits
+// nothing: a result keeps its chords. The zero value is ready to use.
+type Arcs struct {
 	arcs []flatArc
 	// grid maps a cell to the arcs whose boxes meet it, as a range of cellArcs; cell is the
 	// cell size (0: none yet).
@@ -51,8 +54,8 @@ type arcSources struct {
 	eps float64
 }
 
-// addPath records the circular arcs of a world path that Flatten(tol) turns into chords.
-func (src *arcSources) addPath(p geom.Path, tol float64) {
+// AddPath records the circular arcs of a world path that Flatten(tol) turns into chords.
+func (src *Arcs) AddPath(p geom.Path, tol float64) {
 	if src == nil {
 		return
 	}
@@ -71,7 +74,7 @@ func (src *arcSources) addPath(p geom.Path, tol float64) {
 }
 
 // addArc records an arc flattened into n chords of equal sweep.
-func (src *arcSources) addArc(a geom.CircArc, n int) {
+func (src *Arcs) addArc(a geom.CircArc, n int) {
 	arc := flatArc{CircArc: a, n: n, step: a.Sweep / float64(n)}
 	arc.inner = a.R * math.Cos(arc.step/2)
 	arc.sag = a.R - arc.inner
@@ -79,9 +82,10 @@ func (src *arcSources) addArc(a geom.CircArc, n int) {
 	src.arcs = append(src.arcs, arc)
 }
 
-// index builds the grid and sets the tolerance from the operands' extent.
-func (src *arcSources) index(extent float64) {
-	src.eps = 256 * SnapRelative * extent
+// Index builds the grid and sets the tolerance from the operands' extent (AreaExtent); the fit
+// needs it. It is called once, after the last arc is added.
+func (src *Arcs) Index(extent float64) {
+	src.eps = 256 * overlay.SnapRelative * extent
 	if len(src.arcs) == 0 {
 		return
 	}
@@ -134,7 +138,7 @@ func (src *arcSources) index(extent float64) {
 type cellRange struct{ start, n int32 }
 
 // eachCell calls f for every cell an arc's box meets, arcs in order.
-func (src *arcSources) eachCell(f func(k [2]int64, arc int32)) {
+func (src *Arcs) eachCell(f func(k [2]int64, arc int32)) {
 	for i := range src.arcs {
 		b := src.arcs[i].box
 		x0, y0 := src.key(b.Min)
@@ -148,13 +152,13 @@ func (src *arcSources) eachCell(f func(k [2]int64, arc int32)) {
 }
 
 // near is the arcs whose boxes meet p's cell.
-func (src *arcSources) near(p geom.Vec) []int32 {
+func (src *Arcs) near(p geom.Vec) []int32 {
 	x, y := src.key(p)
 	r := src.grid[[2]int64{x, y}]
 	return src.cellArcs[r.start : r.start+r.n]
 }
 
-func (src *arcSources) key(p geom.Vec) (int64, int64) {
+func (src *Arcs) key(p geom.Vec) (int64, int64) {
 	return int64(math.Floor(p.X / src.cell)), int64(math.Floor(p.Y / src.cell))
 }
 
@@ -167,7 +171,7 @@ func median(v []float64) float64 {
 // label finds the source arc of each edge of a ring (pts[i] to pts[i+1]), -1 for none, and
 // whether any edge lies on an arc. Most edges continue the arc of the edge before, which is
 // tried first; the arcs near both ends are looked up only when it does not hold.
-func (src *arcSources) label(pts []geom.Vec) ([]int, bool) {
+func (src *Arcs) label(pts []geom.Vec) ([]int, bool) {
 	n := len(pts)
 	lab := make([]int, n)
 	hits := make([]vertexHits, n)
@@ -214,7 +218,7 @@ type vertexHits struct {
 const maxHits = 4
 
 // hitsAt finds the arcs and chords p lies on.
-func (src *arcSources) hitsAt(p geom.Vec) vertexHits {
+func (src *Arcs) hitsAt(p geom.Vec) vertexHits {
 	var h vertexHits
 	for _, i := range src.near(p) {
 		j0, j1 := src.chordsAt(&src.arcs[i], p)
@@ -247,7 +251,7 @@ func common(a, b *vertexHits) int {
 }
 
 // chordsAt is the chords of a that p lies on (two at a chord's end), -1 for none.
-func (src *arcSources) chordsAt(a *flatArc, p geom.Vec) (int, int) {
+func (src *Arcs) chordsAt(a *flatArc, p geom.Vec) (int, int) {
 	dx, dy := p.X-a.C.X, p.Y-a.C.Y
 	d2, hi, lo := dx*dx+dy*dy, a.R+src.eps, max(0, a.R-a.sag-src.eps)
 	if d2 > hi*hi || d2 < lo*lo {
@@ -293,8 +297,8 @@ func (src *arcSources) chordsAt(a *flatArc, p geom.Vec) (int, int) {
 
 // fit turns a result ring (in world coordinates) into points and bulges: runs of edges on a
 // source arc become arcs, their ends moved onto the true crossings. bulges is nil when no edge
-// is an arc.
-func (src *arcSources) fit(r []overlay.Point) ([]geom.Vec, []float64) {
+// is an arc, and when src is nil or not indexed.
+func (src *Arcs) fit(r []overlay.Point) ([]geom.Vec, []float64) {
 	pts := make([]geom.Vec, len(r))
 	for i, p := range r {
 		pts[i] = geom.Vec(p)
@@ -358,7 +362,13 @@ func (src *arcSources) fit(r []overlay.Point) ([]geom.Vec, []float64) {
 		k += m
 	}
 	out, bul = dropShortEdges(out, bul, src.eps)
-	if len(out) < minRingPoints(bul) || !src.agrees(r, out, bul) {
+	// A ring needs three points, or two when an edge is an arc (a lens, a circle); bul is
+	// nil when none is.
+	fewest := 3
+	if bul != nil {
+		fewest = 2
+	}
+	if len(out) < fewest || !src.agrees(r, out, bul) {
 		return pts, nil
 	}
 	return out, bul
@@ -374,7 +384,7 @@ func bulgedSignOf(r []overlay.Point) float64 {
 
 // wholeCircle is a ring that is all of arc a's circle: two half turns from its leftmost point,
 // counter-clockwise when sign is positive.
-func (src *arcSources) wholeCircle(a *flatArc, sign float64) ([]geom.Vec, []float64) {
+func (src *Arcs) wholeCircle(a *flatArc, sign float64) ([]geom.Vec, []float64) {
 	l, r := geom.Vec{X: a.C.X - a.R, Y: a.C.Y}, geom.Vec{X: a.C.X + a.R, Y: a.C.Y}
 	return []geom.Vec{l, r}, []float64{sign, sign}
 }
@@ -402,7 +412,7 @@ func appendArc(out []geom.Vec, bul []float64, a *flatArc, start geom.Vec, sweep 
 
 // junction is where vertex v of the ring truly lies: where the arcs or lines of the edges
 // before and after it cross. A vertex between two lines, or inside a run of one arc, stays.
-func (src *arcSources) junction(pts []geom.Vec, lab []int, v int) geom.Vec {
+func (src *Arcs) junction(pts []geom.Vec, lab []int, v int) geom.Vec {
 	n := len(pts)
 	before, after := lab[(v+n-1)%n], lab[v]
 	p := pts[v]
@@ -430,7 +440,7 @@ func (src *arcSources) junction(pts []geom.Vec, lab []int, v int) geom.Vec {
 // that arc, on a convex hull running counter-clockwise: the line is tangent to its arc and
 // to the arc or the vertex at its other end, with both on its left. false where the line
 // has no arc, or the tangent cannot be drawn (one circle inside the other).
-func (src *arcSources) tangentPoint(pts []geom.Vec, lab []int, v int) (geom.Vec, bool) {
+func (src *Arcs) tangentPoint(pts []geom.Vec, lab []int, v int) (geom.Vec, bool) {
 	n := len(pts)
 	before, after := lab[(v+n-1)%n], lab[v]
 	switch {
@@ -487,7 +497,7 @@ func tangentFrom(a *flatArc, p geom.Vec, side float64) (geom.Vec, bool) {
 // an arc), and whether it lies near the vertex: as near as the chords' stray from the arc
 // allows (and the precision). A crossing further away is the other root, or there is none:
 // the two do not cross here.
-func (src *arcSources) crossing(pts []geom.Vec, lab []int, v int) (geom.Vec, bool) {
+func (src *Arcs) crossing(pts []geom.Vec, lab []int, v int) (geom.Vec, bool) {
 	n := len(pts)
 	before, after := lab[(v+n-1)%n], lab[v]
 	p := pts[v]
@@ -518,7 +528,7 @@ func (src *arcSources) crossing(pts []geom.Vec, lab []int, v int) (geom.Vec, boo
 // neighbours where no true crossing is: two arcs closer than their chords' sagittas (the
 // joins of corners a hair apart) make the flattened boundary switch between them at chord
 // crossings, where the true boundary stays on one.
-func (src *arcSources) settle(pts []geom.Vec, lab []int) {
+func (src *Arcs) settle(pts []geom.Vec, lab []int) {
 	n := len(lab)
 	for changed := true; changed; {
 		changed = false
@@ -628,7 +638,7 @@ func dropShortEdges(pts []geom.Vec, bul []float64, eps float64) ([]geom.Vec, []f
 
 // agrees reports whether the fitted ring encloses what the flattened one did, within what
 // flattening may take: each chord cuts off at most its sagitta times its length.
-func (src *arcSources) agrees(r []overlay.Point, pts []geom.Vec, bul []float64) bool {
+func (src *Arcs) agrees(r []overlay.Point, pts []geom.Vec, bul []float64) bool {
 	flat := overlay.Area(r)
 	fitted := geom.BulgedArea(pts, bul)
 	var slack float64
@@ -637,4 +647,29 @@ func (src *arcSources) agrees(r []overlay.Point, pts []geom.Vec, bul []float64) 
 		slack += q.Sub(p).Len()
 	}
 	return math.Abs(fitted-flat) <= 2*(src.maxSag+src.eps)*slack && (fitted > 0) == (flat > 0)
+}
+
+// FittedArea is the area of res (an engine result, such as the intersection of two areas
+// read with their arcs in a and b), its chords on their arcs made arcs again, so that the
+// overlap of circles is exact. extent is the operands' (AreaExtent); a and b are not changed.
+func FittedArea(res []overlay.Polygon, a, b *Arcs, extent float64) float64 {
+	if len(res) == 0 || len(a.arcs)+len(b.arcs) == 0 {
+		total := 0.0
+		for _, p := range res {
+			total += p.Area()
+		}
+		return total
+	}
+	src := &Arcs{arcs: append(slices.Clip(a.arcs), b.arcs...)}
+	src.Index(extent)
+	total := 0.0
+	for _, p := range res {
+		pts, bul := src.fit(p.Outer)
+		total += math.Abs(geom.BulgedArea(pts, bul))
+		for _, h := range p.Holes {
+			pts, bul := src.fit(h)
+			total -= math.Abs(geom.BulgedArea(pts, bul))
+		}
+	}
+	return total
 }

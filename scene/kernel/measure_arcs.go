@@ -1,4 +1,4 @@
-package scene
+package kernel
 
 // Distances are measured on the shapes' true boundaries where those are lines and circular
 // arcs: a circle, an arc, a rounded rectangle's corners, a path's circular arcs and a
@@ -21,17 +21,20 @@ import (
 	"github.com/cadrun/cadrun/scene/internal/overlay"
 )
 
-// boundary collects a shape's outline as edges (lines and arc pieces) in world coordinates.
-type boundary struct {
-	edges  []edge
-	rings  [][]edge   // the closed subpaths, for inside tests
+// Boundary collects a shape's outline as edges (lines and arc pieces) in world coordinates.
+// The zero value is empty and ready to use.
+type Boundary struct {
+	edges []Edge
+	// Rings are the closed subpaths, for inside tests (Outline.Regions). A ring shares the
+	// edges' array: its edges do not change once it is closed.
+	Rings  [][]Edge
 	starts []geom.Vec // the first point of each subpath
 	sub    int        // the key of the next subpath
 }
 
-// addPath adds the subpaths of a world path: circular arcs as arc pieces, other curves as
+// AddPath adds the subpaths of a world path: circular arcs as arc pieces, other curves as
 // the chords Flatten makes of them at tol.
-func (bd *boundary) addPath(p geom.Path, tol float64) {
+func (bd *Boundary) AddPath(p geom.Path, tol float64) {
 	var here, first geom.Vec
 	from := len(bd.edges) // the current subpath's first edge
 	open := false
@@ -41,7 +44,7 @@ func (bd *boundary) addPath(p geom.Path, tol float64) {
 			return
 		}
 		n++
-		bd.edges = append(bd.edges, edge{a: a, b: b, key: [2]int{bd.sub, n}, arc: arc})
+		bd.edges = append(bd.edges, Edge{a: a, b: b, key: [2]int{bd.sub, n}, arc: arc})
 	}
 	finish := func(closed bool) {
 		if !open {
@@ -53,7 +56,7 @@ func (bd *boundary) addPath(p geom.Path, tol float64) {
 		// A ring shares the edges' array; a later subpath that moves the array leaves the
 		// ring on the old one, whose edges no longer change.
 		if closed && len(bd.edges) > from {
-			bd.rings = append(bd.rings, bd.edges[from:len(bd.edges):len(bd.edges)])
+			bd.Rings = append(bd.Rings, bd.edges[from:len(bd.edges):len(bd.edges)])
 		}
 		bd.starts = append(bd.starts, first)
 		bd.sub++
@@ -134,16 +137,16 @@ func extendArcBox(b *geom.Box, a *geom.CircArc) {
 }
 
 // closestOnEdge is the point of edge e nearest p.
-func closestOnEdge(p geom.Vec, e *edge) geom.Vec {
+func closestOnEdge(p geom.Vec, e *Edge) geom.Vec {
 	if e.arc == nil {
-		return closestOnSegment(p, e.a, e.b)
+		return ClosestOnSegment(p, e.a, e.b)
 	}
 	return closestOnArc(p, e)
 }
 
 // closestOnArc is the point of the arc edge e nearest p: along the ray from the centre
 // through p when the arc spans it, else the nearer end.
-func closestOnArc(p geom.Vec, e *edge) geom.Vec {
+func closestOnArc(p geom.Vec, e *Edge) geom.Vec {
 	a := e.arc
 	d := p.Sub(a.C)
 	if l := d.Len(); l > 0 && a.SpansDir(d) {
@@ -157,7 +160,7 @@ func closestOnArc(p geom.Vec, e *edge) geom.Vec {
 
 // edgeGap is the distance between two edges and their closest points; 0, at a point they
 // share, when they meet (lines that cross are left to the walk's meet: segmentGap).
-func edgeGap(x, y *edge) (float64, geom.Vec, geom.Vec) {
+func edgeGap(x, y *Edge) (float64, geom.Vec, geom.Vec) {
 	switch {
 	case x.arc == nil && y.arc == nil:
 		return segmentGap(x.a, x.b, y.a, y.b)
@@ -185,7 +188,7 @@ func (g *gapPicker) try(pa, pb geom.Vec) {
 // arcLineGap is the distance between an arc edge and a line edge. The closest pair is a
 // crossing, or has an end of one of them, or joins the line's foot of the perpendicular from
 // the centre to the arc along that perpendicular.
-func arcLineGap(arc, line *edge) (float64, geom.Vec, geom.Vec) {
+func arcLineGap(arc, line *Edge) (float64, geom.Vec, geom.Vec) {
 	if ps := lineArcCrossings(line, arc); len(ps) > 0 {
 		return 0, ps[0], ps[0]
 	}
@@ -193,21 +196,21 @@ func arcLineGap(arc, line *edge) (float64, geom.Vec, geom.Vec) {
 	// and its point on the arc is computed from the centre, not from an arc's end.
 	g := gapPicker{d: math.Inf(1)}
 	a := arc.arc
-	f := closestOnSegment(a.C, line.a, line.b)
+	f := ClosestOnSegment(a.C, line.a, line.b)
 	if d := f.Sub(a.C); d.Len() > 0 && a.SpansDir(d) {
 		g.try(a.C.Add(d.Mul(a.R/d.Len())), f)
 	}
 	g.try(closestOnArc(line.a, arc), line.a)
 	g.try(closestOnArc(line.b, arc), line.b)
-	g.try(arc.a, closestOnSegment(arc.a, line.a, line.b))
-	g.try(arc.b, closestOnSegment(arc.b, line.a, line.b))
+	g.try(arc.a, ClosestOnSegment(arc.a, line.a, line.b))
+	g.try(arc.b, ClosestOnSegment(arc.b, line.a, line.b))
 	return g.d, g.pa, g.pb
 }
 
 // arcArcGap is the distance between two arc edges. The closest pair is a crossing, or lies
 // on the line through both centres, or has an end of one of them (tried in that order, as in
 // arcLineGap).
-func arcArcGap(x, y *edge) (float64, geom.Vec, geom.Vec) {
+func arcArcGap(x, y *Edge) (float64, geom.Vec, geom.Vec) {
 	if ps := arcArcCrossings(x, y); len(ps) > 0 {
 		return 0, ps[0], ps[0]
 	}
@@ -234,7 +237,7 @@ func arcArcGap(x, y *edge) (float64, geom.Vec, geom.Vec) {
 }
 
 // lineArcCrossings is where a line edge meets an arc edge.
-func lineArcCrossings(line, arc *edge) []geom.Vec {
+func lineArcCrossings(line, arc *Edge) []geom.Vec {
 	a := arc.arc
 	d := line.b.Sub(line.a)
 	f := line.a.Sub(a.C)
@@ -258,7 +261,7 @@ func lineArcCrossings(line, arc *edge) []geom.Vec {
 }
 
 // arcArcCrossings is where two arc edges meet.
-func arcArcCrossings(x, y *edge) []geom.Vec {
+func arcArcCrossings(x, y *Edge) []geom.Vec {
 	a, b := x.arc, y.arc
 	d := b.C.Sub(a.C)
 	l := d.Len()
@@ -284,7 +287,7 @@ func arcArcCrossings(x, y *edge) []geom.Vec {
 }
 
 // edgesMeet is a point where two edges meet, if they do.
-func edgesMeet(x, y *edge) (geom.Vec, bool) {
+func edgesMeet(x, y *Edge) (geom.Vec, bool) {
 	if x.arc == nil && y.arc == nil {
 		p, ok := segmentsMeet(overlay.Point(x.a), overlay.Point(x.b), overlay.Point(y.a), overlay.Point(y.b))
 		return geom.Vec(p), ok
@@ -296,7 +299,7 @@ func edgesMeet(x, y *edge) (geom.Vec, bool) {
 }
 
 // edgeCrossings is where two edges meet.
-func edgeCrossings(x, y *edge) []geom.Vec {
+func edgeCrossings(x, y *Edge) []geom.Vec {
 	switch {
 	case x.arc == nil && y.arc == nil:
 		if p, ok := segmentsMeet(overlay.Point(x.a), overlay.Point(x.b), overlay.Point(y.a), overlay.Point(y.b)); ok {
@@ -314,7 +317,7 @@ func edgeCrossings(x, y *edge) []geom.Vec {
 // winding is the winding number of a closed ring of edges about p: that of its chords, plus,
 // for each arc piece whose region between arc and chord holds p, one turn in the arc's
 // direction.
-func winding(p geom.Vec, ring []edge) int {
+func winding(p geom.Vec, ring []Edge) int {
 	w := 0
 	for i := range ring {
 		e := &ring[i]
@@ -344,10 +347,10 @@ func winding(p geom.Vec, ring []edge) int {
 	return w
 }
 
-// insideRegion reports whether p lies inside the closed shapes of m, each filled by the
+// inside reports whether p lies inside the closed shapes of o (Regions), each filled by the
 // nonzero rule (a polygon's holes run against its outer ring).
-func (m *measured) insideRegion(p geom.Vec) bool {
-	for _, rings := range m.regions {
+func (o *Outline) inside(p geom.Vec) bool {
+	for _, rings := range o.Regions {
 		w := 0
 		for _, r := range rings {
 			w += winding(p, r)
@@ -361,7 +364,7 @@ func (m *measured) insideRegion(p geom.Vec) bool {
 
 // edgeParam orders points along an edge: the fraction of the chord for a line, the angle
 // from the arc's start for an arc.
-func edgeParam(e *edge, p geom.Vec) float64 {
+func edgeParam(e *Edge, p geom.Vec) float64 {
 	if e.arc == nil {
 		d := e.b.Sub(e.a)
 		return dot(p.Sub(e.a), d) / dot(d, d)
@@ -374,7 +377,7 @@ func edgeParam(e *edge, p geom.Vec) float64 {
 }
 
 // midway is the point of the edge halfway between two of its points.
-func midway(e *edge, p, q geom.Vec) geom.Vec {
+func midway(e *Edge, p, q geom.Vec) geom.Vec {
 	m := p.Add(q).Mul(0.5)
 	if e.arc == nil {
 		return m
@@ -383,25 +386,25 @@ func midway(e *edge, p, q geom.Vec) geom.Vec {
 	return e.arc.At(t)
 }
 
-// shareArea reports whether two closed shapes share area on their exact boundaries: a part
-// of one's boundary between its crossings with the other's lies inside the other, deeper
+// ShareArea reports whether two closed shapes share area on their exact boundaries: a part
+// of one's Boundary between its crossings with the other's lies inside the other, deeper
 // than rounding, or one lies inside the other without crossing it. False when the walk over
 // their edges went past maxPairs (the caller then keeps its flattened answer).
-func shareArea(a, b *measured, maxPairs int) bool {
+func ShareArea(a, b *Outline, maxPairs int) bool {
 	ta, tb := a.edgeTree(), b.edgeTree()
-	if len(ta.edges) == 0 || len(tb.edges) == 0 || len(b.regions) == 0 || !boxesMeet(a.box, b.box) {
+	if len(ta.edges) == 0 || len(tb.edges) == 0 || len(b.Regions) == 0 || !BoxesMeet(a.Box, b.Box) {
 		return false
 	}
 	// Rounding decides nothing: a point counts as inside only deeper than eps.
-	eps := 1e-9 * math.Sqrt(max(boxDiag(a.box), boxDiag(b.box)))
-	deepIn := func(p geom.Vec, o *measured) bool { return o.insideRegion(p) && edgeDist(p, o) > eps }
-	for _, p := range a.bound.starts {
+	eps := 1e-9 * math.Sqrt(max(boxDiag(a.Box), boxDiag(b.Box)))
+	deepIn := func(p geom.Vec, o *Outline) bool { return o.inside(p) && o.edgeDist(p) > eps }
+	for _, p := range a.Bound.starts {
 		if deepIn(p, b) {
 			return true
 		}
 	}
-	for _, p := range b.bound.starts {
-		if len(a.regions) > 0 && deepIn(p, a) {
+	for _, p := range b.Bound.starts {
+		if len(a.Regions) > 0 && deepIn(p, a) {
 			return true
 		}
 	}
@@ -410,7 +413,7 @@ func shareArea(a, b *measured, maxPairs int) bool {
 	var walk func(i, j int) bool
 	walk = func(i, j int) bool {
 		na, nb := &ta.nodes[i], &tb.nodes[j]
-		if !boxesMeet(na.box, nb.box) {
+		if !BoxesMeet(na.box, nb.box) {
 			return true
 		}
 		if na.leaf() && nb.leaf() {
@@ -448,11 +451,11 @@ func shareArea(a, b *measured, maxPairs int) bool {
 	return false
 }
 
-// edgeDist is the distance from p to the nearest edge of m (every edge: few points ask).
-func edgeDist(p geom.Vec, m *measured) float64 {
+// edgeDist is the distance from p to the nearest edge of o (every edge: few points ask).
+func (o *Outline) edgeDist(p geom.Vec) float64 {
 	best := math.Inf(1)
-	for i := range m.edgeTree().edges {
-		e := &m.tree.edges[i]
+	for i := range o.edgeTree().edges {
+		e := &o.tree.edges[i]
 		best = min(best, closestOnEdge(p, e).Sub(p).Len())
 	}
 	return best
