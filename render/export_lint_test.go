@@ -6,6 +6,7 @@ import (
 
 	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/lint"
 )
 
 // TestExportBesideLint pins that writing a scene out only reads it, as the lint does, so that
@@ -32,8 +33,8 @@ func TestExportBesideLint(t *testing.T) {
 			if _, err := Export(&alone, s, req); err != nil {
 				t.Fatalf("%s%s: %v", sc.name, ext, err)
 			}
-			linted := make(chan []scene.Finding, 1)
-			go func() { linted <- s.Lint(scene.LintOptions{}) }()
+			linted := make(chan []lint.Finding, 1)
+			go func() { linted <- lint.Check(s, lint.Options{}) }()
 			_, err := Export(&beside, s, req)
 			<-linted
 			if err != nil {
