@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -231,8 +232,12 @@ func Run(ctx context.Context, src Source, entry string, opt Options) (*Result, e
 // execute runs a script on the calling goroutine. watch, when set, is started with the realm
 // and may interrupt it (the worker's memory watchdog); it returns a function that stops it.
 func execute(ctx context.Context, src Source, entry string, opt Options, watch func(vm *goja.Runtime) func()) (*Result, error) {
+	return executeIn(ctx, takeRealm(), src, entry, opt, watch)
+}
+
+// executeIn is execute in the realm r, which it uses up.
+func executeIn(ctx context.Context, r *run, src Source, entry string, opt Options, watch func(vm *goja.Runtime) func()) (*Result, error) {
 	start := time.Now()
-	r := takeRealm()
 	r.scene, r.src, r.limits, r.tests = scene.New(), src, opt.Limits.withDefaults(), opt.Tests
 	r.res = &Result{Scene: r.scene}
 	r.start(opt.Seed)
@@ -298,22 +303,36 @@ const dashHint = "a dash pattern's lengths are in scene units and a transform do
 // write: by Run once it has answered, and by a worker when it waits for its next run (not while
 // it writes the last one's scene out). A realm serves one run and is dropped: no runtime ever
 // sees two scripts.
+//
+// A run that starts while the spare is still being made waits for it rather than making a
+// second: a fresh worker whose request is already waiting (`cadrun run`) starts making the spare
+// as it starts serving and reads the request at once, and two realms made side by side would
+// cost it one realm's work on the path of its first run, and the other core besides.
 var spare struct {
 	sync.Mutex
 	r      *run
-	making bool
+	making chan struct{} // closed when the realm being made is in r; nil when none is
 }
+
+// realmsMade counts the realms newRealm made, for tests: a run must not pay for two.
+var realmsMade atomic.Int64
 
 // newRealm makes a realm.
 func newRealm() *run {
+	realmsMade.Add(1)
 	r := &run{vm: goja.New(), modules: map[string]*loaded{}, declared: map[string]Note{}}
 	r.bind()
 	return r
 }
 
-// takeRealm is the spare realm, or a new one when there is none yet.
+// takeRealm is the spare realm, the one being made once it is done, or a new one when none is.
 func takeRealm() *run {
 	spare.Lock()
+	if made := spare.making; made != nil {
+		spare.Unlock()
+		<-made
+		spare.Lock()
+	}
 	r := spare.r
 	spare.r = nil
 	spare.Unlock()
@@ -327,15 +346,17 @@ func takeRealm() *run {
 func spareRealm() {
 	spare.Lock()
 	defer spare.Unlock()
-	if spare.r != nil || spare.making {
+	if spare.r != nil || spare.making != nil {
 		return
 	}
-	spare.making = true
+	made := make(chan struct{})
+	spare.making = made
 	go func() {
 		r := newRealm()
 		spare.Lock()
-		spare.r, spare.making = r, false
+		spare.r, spare.making = r, nil
 		spare.Unlock()
+		close(made)
 	}()
 }
 
@@ -370,6 +391,7 @@ func (r *run) bind() {
 			if r.scene.Len() > r.limits.MaxEntities {
 				c.fail("RangeError", "the scene has more than %d entities (Limits.MaxEntities); draw fewer, or merge shapes with booleanUnion", r.limits.MaxEntities)
 			}
+			r.noteHeapGrowth()
 			r.endCall(c)
 			return v
 		}
@@ -548,13 +570,16 @@ func (r *run) endCall(c *call) {
 	r.calls = append(r.calls, c)
 }
 
-// put draws shape under the name in argument 0.
+// put draws shape under the name in argument 0, noting a name drawn again. The scene says
+// whether the name was taken as it draws (PutOver), so that a new shape's name is looked up
+// once; a draw it refuses before looking is asked about apart, so that the note is the same
+// whether or not the draw failed.
 func (c *call) put(sh scene.Shape) goja.Value {
 	name := c.name(0)
-	if c.r.scene.Exists(name) {
+	_, over, err := c.r.scene.PutOver(name, sh)
+	if over || (err != nil && c.r.scene.Exists(name)) {
 		c.noteRedraw(name)
 	}
-	_, err := c.r.scene.Put(name, sh)
 	c.check(err)
 	return c.ok()
 }

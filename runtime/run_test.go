@@ -370,3 +370,23 @@ func TestRunsShareNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTakesTheRealmBeingMade pins that a run starting while the spare realm is still being
+// made waits for it instead of making a second (a fresh worker whose request is already
+// waiting starts both at once): one realm made for the run, and none left in the making. Not
+// parallel: it counts the package's realms.
+func TestRunTakesTheRealmBeingMade(t *testing.T) {
+	takeRealm() // whatever an earlier test left made or in the making
+	before := realmsMade.Load()
+	spareRealm()
+	r := takeRealm()
+	if got := realmsMade.Load() - before; got != 1 {
+		t.Errorf("realms made for one run = %d, want 1", got)
+	}
+	spare.Lock()
+	left, making := spare.r, spare.making
+	spare.Unlock()
+	if left != nil || making != nil || r == nil {
+		t.Errorf("after taking it: spare %v, in the making %v, taken %v; want the one made taken and none left", left != nil, making != nil, r != nil)
+	}
+}

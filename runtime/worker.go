@@ -31,8 +31,10 @@ package runtime
 // and write itself (ExportTo.File): the bytes then skip the pipe and the parent altogether, and
 // the "export" line says the file was made (Made), how many bytes it holds, and whether the
 // export's error was the file's (FileErr: a full disk; ErrExportFile); after a good export it
-// carries the export's warnings. The timeout covers the script, as it does when the parent
-// renders; the export is the program's own code.
+// carries the export's warnings. A run that lints writes that file beside its lint, on the
+// other core, once it has said "ran" (both only read the scene; a scene of solids waits for the
+// lint): the lines are sent in the same order. The timeout covers the script, as it does when
+// the parent renders; the export is the program's own code.
 
 import (
 	"bufio"
@@ -136,6 +138,9 @@ func ServeWorkerWithExport(export ExportFunc) {
 	}
 	CapWorker(mem)
 	describerProgram() // every run needs it: compiled while the parent still prepares the first
+	if startedAhead() {
+		prewarm() // before its first request, which it is not waiting for yet (prewarm.go)
+	}
 	if err := serveWorker(os.Stdin, os.Stdout, mem, export); err != nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintln(os.Stderr, "cadrun worker:", err)
 		os.Exit(1)
@@ -199,15 +204,20 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		if src.err != nil {
 			return src.err
 		}
+		// Export only after a good run; a failed one answers as it does without a request.
+		exporting := req.Export != nil && err == nil && res != nil && res.Diagnostic == nil
+		var beside chan fileExport // the export into its file, written beside the lint
 		if err == nil && req.Options.Lint {
 			// The script is done: the parent's wait grows by the lint's own time.
 			if err := send(message{Type: "ran"}); err != nil {
 				return err
 			}
+			if exporting && !req.Export.Count && req.Export.File != "" && !res.Scene.HasSolids() {
+				beside = make(chan fileExport, 1)
+				go func() { beside <- exportToFile(export, res.Scene, req.Export) }()
+			}
 			lintRun(res, *req.Options)
 		}
-		// Export only after a good run; a failed one answers as it does without a request.
-		exporting := req.Export != nil && err == nil && res != nil && res.Diagnostic == nil
 		var sceneJSON []byte
 		if res != nil {
 			reply.Logs, reply.Warnings, reply.Modules, reply.Diagnostic, reply.Duration = res.Logs, res.Warnings, res.Modules, res.Diagnostic, res.Duration
@@ -236,7 +246,12 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 			return err
 		}
 		if exporting && !req.Export.Count {
-			if err := sendExport(enc, bw, export, res.Scene, req.Export); err != nil {
+			var filed *fileExport
+			if beside != nil {
+				f := <-beside
+				filed = &f
+			}
+			if err := sendExport(enc, bw, export, res.Scene, req.Export, filed); err != nil {
 				return err
 			}
 		}
@@ -252,44 +267,69 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 // sendExport writes the scene out with export, into the file req names when the worker can
 // make it, else sending each piece written as a "chunk" line and its raw bytes; then an
 // "export" line says whether the file was made and what it holds, or the export's error.
-// Only a broken pipe is returned.
-func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene.Scene, req *exportRequest) error {
-	reply := message{Type: "export"}
-	cw := &chunkWriter{enc: enc, bw: bw, max: req.MaxBytes}
-	var warnings []string
-	var err error
-	switch {
-	case export == nil:
-		err = errNoExport
-	case req.File != "":
-		if f, ferr := os.OpenFile(req.File, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); ferr == nil {
-			fw := &fileWriter{f: f, max: req.MaxBytes}
-			warnings, err = export(fw, s, req.Request)
-			if cerr := f.Close(); err == nil && cerr != nil {
-				err, fw.err = cerr, cerr
-			}
-			reply.Made, reply.ExportBytes = true, int(fw.size)
-			reply.FileErr = err != nil && fw.err != nil
-			break
-		}
+// filed, when not nil, is the export into the file already tried (beside the lint). Only a
+// broken pipe is returned.
+func sendExport(enc *json.Encoder, bw *bufio.Writer, export ExportFunc, s *scene.Scene, req *exportRequest, filed *fileExport) error {
+	if filed == nil {
+		f := exportToFile(export, s, req)
+		filed = &f
+	}
+	reply := filed.reply
+	if !filed.made {
 		// A file the worker cannot make (a folder it may not write to) is the parent's to
 		// write: the export streams.
-		fallthrough
-	default:
-		warnings, err = export(cw, s, req.Request)
-	}
-	if cw.err != nil {
-		return cw.err
-	}
-	if err != nil {
-		reply.Err = err.Error()
-	} else {
-		reply.Warnings = warnings
+		reply = message{Type: "export"}
+		cw := &chunkWriter{enc: enc, bw: bw, max: req.MaxBytes}
+		var warnings []string
+		err := errNoExport
+		if export != nil {
+			warnings, err = export(cw, s, req.Request)
+		}
+		if cw.err != nil {
+			return cw.err
+		}
+		if err != nil {
+			reply.Err = err.Error()
+		} else {
+			reply.Warnings = warnings
+		}
 	}
 	if err := enc.Encode(reply); err != nil {
 		return err
 	}
 	return bw.Flush()
+}
+
+// fileExport is an export into the file the parent named: the "export" line that says so,
+// when the worker made the file (made).
+type fileExport struct {
+	reply message
+	made  bool
+}
+
+// exportToFile writes the scene out with export into the new file req names, when there is
+// one, the worker can make it and it has an ExportFunc. It only reads s, so that it may run
+// beside the lint, which only reads it too ("Reading never changes" the scene's lists).
+func exportToFile(export ExportFunc, s *scene.Scene, req *exportRequest) fileExport {
+	if export == nil || req.File == "" {
+		return fileExport{}
+	}
+	f, err := os.OpenFile(req.File, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fileExport{}
+	}
+	fw := &fileWriter{f: f, max: req.MaxBytes}
+	warnings, err := export(fw, s, req.Request)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err, fw.err = cerr, cerr
+	}
+	reply := message{Type: "export", Made: true, ExportBytes: int(fw.size), FileErr: err != nil && fw.err != nil}
+	if err != nil {
+		reply.Err = err.Error()
+	} else {
+		reply.Warnings = warnings
+	}
+	return fileExport{reply: reply, made: true}
 }
 
 // chunkWriter sends each Write as a "chunk" line and its bytes, up to max bytes in all.
@@ -574,7 +614,7 @@ func (p *Pool) refill() {
 		if !need {
 			return
 		}
-		w, err := p.start()
+		w, err := p.start(true)
 		if err != nil {
 			return
 		}
@@ -591,7 +631,7 @@ func (p *Pool) get() (*worker, error) {
 		return w, nil
 	}
 	p.mu.Unlock()
-	return p.start()
+	return p.start(false)
 }
 
 func (p *Pool) put(w *worker) {
@@ -614,8 +654,10 @@ type worker struct {
 }
 
 // start starts a worker, or takes the prestarted one when this pool runs the default command
-// with the same memory cap.
-func (p *Pool) start() (*worker, error) {
+// with the same memory cap. A worker started ahead of need (an idle one, for a run not yet
+// asked) is told so, and gets ready for its first run while it waits (prewarm.go); one
+// started for a run waiting now is not, nor is the prestarted one, whose run is known.
+func (p *Pool) start(ahead bool) (*worker, error) {
 	var proc *workerproc.Process
 	if p.plain {
 		proc = workerproc.Take(p.opt.MaxMemory)
@@ -625,8 +667,12 @@ func (p *Pool) start() (*worker, error) {
 		if cmd.Err != nil {
 			return nil, fmt.Errorf("starting a worker: %w", cmd.Err)
 		}
+		c := workerproc.Command{Path: cmd.Path, Args: cmd.Args, Dir: cmd.Dir, Sys: cmd.SysProcAttr}
+		if ahead && prewarmAhead {
+			c.Env = []string{workerproc.AheadEnv + "=1"}
+		}
 		var err error
-		proc, err = workerproc.Start(workerproc.Command{Path: cmd.Path, Args: cmd.Args, Dir: cmd.Dir, Sys: cmd.SysProcAttr}, p.opt.MaxMemory)
+		proc, err = workerproc.Start(c, p.opt.MaxMemory)
 		if err != nil {
 			return nil, err
 		}

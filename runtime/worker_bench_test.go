@@ -2,7 +2,10 @@ package runtime
 
 import (
 	"context"
+	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -39,5 +42,25 @@ func BenchmarkW5Pool(b *testing.B) {
 		if _, err := p.Run(context.Background(), ms, MainModule, opts); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkW1ExportPool is W1 as `cadrun run -o` runs it in a warm worker: linted, then
+// written by the worker into a new file (the tests' export, the scene's JSON, stands in for
+// the SVG), which a worker writes beside the lint.
+func BenchmarkW1ExportPool(b *testing.B) {
+	p := NewPool(PoolOptions{})
+	defer p.Close()
+	ms := MapSource{MainModule: w1Script}
+	dir := b.TempDir()
+	n := 0
+	for b.Loop() {
+		n++
+		file := filepath.Join(dir, "w1-"+strconv.Itoa(n)+".json")
+		_, made, err := p.Export(context.Background(), ms, MainModule, Options{Lint: true}, []byte("whole"), ExportTo{File: file, W: io.Discard})
+		if err != nil || !made {
+			b.Fatalf("made %v, %v", made, err)
+		}
+		os.Remove(file)
 	}
 }

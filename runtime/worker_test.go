@@ -28,8 +28,10 @@ func TestMain(m *testing.M) {
 
 // testExport is the tests' ExportFunc: the request, a line break and the scene's JSON, in
 // pieces of testChunk bytes. The request "fail" fails before writing, "fail midway" and "die
-// midway" after the first piece (the second by killing the worker), and "collections" makes
-// 6 MB of garbage and answers how many collections ran meanwhile. The request "warn" writes
+// midway" after the first piece (the second by killing the worker), "collections" makes
+// 6 MB of garbage and answers how many collections ran meanwhile, and "warmed" answers
+// whether the worker had warmed up before the run (prewarm), "huge" whether its heap was grown
+// for huge pages (noteHeapGrowth); "whole" writes the scene's JSON in one piece. The request "warn" writes
 // as any other and answers testWarning.
 func testExport(w io.Writer, s *scene.Scene, request []byte) ([]string, error) {
 	if err := testExportBytes(w, s, request); err != nil {
@@ -48,6 +50,18 @@ func testExportBytes(w io.Writer, s *scene.Scene, request []byte) error {
 	switch string(request) {
 	case "fail":
 		return errors.New("cannot write fail")
+	case "whole":
+		b, err := s.MarshalJSON()
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		return err
+	case "huge":
+		_, err := fmt.Fprintf(w, "huge %v", hugeHeapGrown.Load())
+		return err
+	case "warmed":
+		_, err := fmt.Fprintf(w, "warmed %v", warmed.Load())
+		return err
 	case "collections":
 		before := gcCycles()
 		var keep [][]byte

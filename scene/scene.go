@@ -286,16 +286,25 @@ func (s *Scene) Lookup(name string) (*Entity, bool) {
 // holes do any of that is stored as the area it stands for (the parts and holes a boolean
 // would give), so that every later operation and both renderers see the same area.
 func (s *Scene) Put(name string, shape Shape) (*Entity, error) {
+	e, _, err := s.PutOver(name, shape)
+	return e, err
+}
+
+// PutOver is Put, also saying whether the name was taken (over): the shape replaced the
+// entity of that name, or the error is that it is a group's. A caller that notes names drawn
+// again (the runtime does, for a script that reuses a name by mistake) then looks the name
+// up once, where asking Exists first looked it up twice for every new shape.
+func (s *Scene) PutOver(name string, shape Shape) (e *Entity, over bool, err error) {
 	if err := checkName(name); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := shape.validate(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if pg, ok := shape.(Polygon); ok {
 		var err error
 		if shape, err = applyHoleRule(pg); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	return s.putChecked(name, shape)
@@ -306,7 +315,8 @@ func (s *Scene) put(name string, shape Shape) (*Entity, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	return s.putChecked(name, shape)
+	e, _, err := s.putChecked(name, shape)
+	return e, err
 }
 
 // drawn is a new shape entity with room for its default colour, so that drawing a shape
@@ -317,8 +327,8 @@ type drawn struct {
 	color Color
 }
 
-// putChecked is put once the name is checked.
-func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
+// putChecked is put once the name is checked; over says whether the name was taken.
+func (s *Scene) putChecked(name string, shape Shape) (e *Entity, over bool, err error) {
 	box := localBounds(shape)
 	tr := Transform{Scale: geom.Vec{X: 1, Y: 1}, Pivot: box.Center()}
 	var (
@@ -332,16 +342,16 @@ func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 		old, at, h = s.byName.find(name)
 	}
 	if old != nil && old.IsGroup() {
-		return nil, fmt.Errorf("%w: %q is a group; delete it first or draw under another name", ErrBadName, name)
+		return nil, true, fmt.Errorf("%w: %q is a group; delete it first or draw under another name", ErrBadName, name)
 	}
 	if n := textSegments(shape); n > 0 {
 		if err := s.checkTextSegments(name, shape, n, old); err != nil {
-			return nil, err
+			return nil, old != nil, err
 		}
 	}
 	if n := solidTriangles(shape); n > 0 {
 		if err := s.checkTriangles(name, n, old); err != nil {
-			return nil, err
+			return nil, old != nil, err
 		}
 	}
 	if old != nil {
@@ -350,18 +360,18 @@ func (s *Scene) putChecked(name string, shape Shape) (*Entity, error) {
 		s.byName.solids += solidCount(shape) - solidCount(old.Shape)
 		old.Shape, old.Transform, old.Style = shape, tr, newStyle(shape.Kind(), new(Color))
 		s.last, s.lastBox = old, box
-		return old, nil
+		return old, true, nil
 	}
 	if s.byName.len() >= MaxEntities {
-		return nil, fmt.Errorf("%w: the scene already has %d entities (MaxEntities)", ErrLimit, MaxEntities)
+		return nil, false, fmt.Errorf("%w: the scene already has %d entities (MaxEntities)", ErrLimit, MaxEntities)
 	}
 	d := &drawn{e: Entity{Name: name, Shape: shape, Transform: tr}}
-	e := &d.e
+	e = &d.e
 	e.Style = newStyle(shape.Kind(), &d.color)
 	s.byName.addAt(at, h, e)
 	s.roots.insert(e, s.roots.len())
 	s.last, s.lastBox = e, box
-	return e, nil
+	return e, false, nil
 }
 
 // TextSegments is the outline segments of the scene's texts together (MaxTextSegments): what

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cadrun/cadrun/examples"
 	"github.com/cadrun/cadrun/scene"
+	"github.com/cadrun/cadrun/scene/geom"
 )
 
 // BenchmarkBuildW1 builds the 10,000-entity W1 scene; it also reports the live heap the scene
@@ -95,5 +96,41 @@ func BenchmarkCreateGroupBoxes(b *testing.B) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkPutNoted draws 10,000 circles under new names, asking as the runtime does whether
+// each name was taken: with Exists before Put (two look-ups of a new name) and with PutOver
+// (one).
+func BenchmarkPutNoted(b *testing.B) {
+	names := make([]string, 10_000)
+	for i := range names {
+		names[i] = "e" + strconv.Itoa(i)
+	}
+	for _, bc := range []struct {
+		name string
+		put  func(s *scene.Scene, name string, sh scene.Shape) bool
+	}{
+		{"ExistsThenPut", func(s *scene.Scene, name string, sh scene.Shape) bool {
+			over := s.Exists(name)
+			_, _ = s.Put(name, sh)
+			return over
+		}},
+		{"PutOver", func(s *scene.Scene, name string, sh scene.Shape) bool {
+			_, over, _ := s.PutOver(name, sh)
+			return over
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s := scene.New()
+				for i, n := range names {
+					if bc.put(s, n, scene.Circle{Center: geom.Vec{X: float64(i), Y: 0}, Radius: 4}) {
+						b.Fatal("a new name was taken")
+					}
+				}
+			}
+		})
 	}
 }

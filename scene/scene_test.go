@@ -103,6 +103,38 @@ func TestPutReplacesInPlace(t *testing.T) {
 	}
 }
 
+// TestPutOver pins that PutOver says whether the name was taken, as Exists asked before the
+// draw would: for a new name, the same name again (just drawn, and after another), a group's
+// name, and a draw refused before the name is looked at.
+func TestPutOver(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "m", Circle{Radius: 1})
+	_, err := s.CreateGroup("g", []string{"m"})
+	must(t, err)
+	for _, tc := range []struct {
+		name    string
+		shape   Shape
+		over    bool
+		wantErr error
+	}{
+		{"a", Circle{Radius: 1}, false, nil},
+		{"a", Rect{Width: 1, Height: 1}, true, nil}, // the one just drawn
+		{"b", Circle{Radius: 1}, false, nil},
+		{"a", Circle{Radius: 2}, true, nil}, // found in the index
+		{"m", Circle{Radius: 2}, true, nil}, // a group's member
+		{"g", Circle{Radius: 1}, true, ErrBadName},
+		{"", Circle{Radius: 1}, false, ErrBadName},
+		{"c", Circle{Radius: math.Inf(1)}, false, ErrBadGeometry},
+	} {
+		exists := s.Exists(tc.name)
+		_, over, err := s.PutOver(tc.name, tc.shape)
+		if over != tc.over || over != (exists && tc.name != "") || !errors.Is(err, tc.wantErr) {
+			t.Errorf("PutOver(%q, %v) = over %v, %v; want over %v (Exists said %v), %v", tc.name, tc.shape, over, err, tc.over, exists, tc.wantErr)
+		}
+	}
+}
+
 // The scene answers a look-up of the shape it drew last without its map (Scene.last); every
 // way that entity leaves the scene or changes must be seen by the next look-up and by its
 // local bounds.

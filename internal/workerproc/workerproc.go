@@ -25,6 +25,9 @@ import (
 const (
 	Env       = "CADRUN_WORKER"        // "1" in a worker
 	MemoryEnv = "CADRUN_WORKER_MEMORY" // the worker's heap cap in bytes
+	// AheadEnv is "1" in a worker started ahead of need (a pool's idle worker), which may
+	// use its wait for the first request to get ready for it.
+	AheadEnv = "CADRUN_WORKER_AHEAD"
 )
 
 // DefaultMaxMemory caps a worker's heap unless the Pool says otherwise: runtime's
