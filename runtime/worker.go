@@ -33,7 +33,8 @@ package runtime
 // export's error was the file's (FileErr: a full disk; ErrExportFile); after a good export it
 // carries the export's warnings. A run that lints writes that file beside its lint, on the
 // other core, once it has said "ran" (both only read the scene; a scene of solids waits for the
-// lint): the lines are sent in the same order. The timeout covers the script, as it does when
+// lint): the lines are sent in the same order, and its "ran" says so (Beside), so that the
+// parent puts a death from then on to writing the scene out, not to the script. The timeout covers the script, as it does when
 // the parent renders; the export is the program's own code.
 
 import (
@@ -99,6 +100,7 @@ type message struct {
 	ExportBytes  int              `json:"export_bytes,omitempty"`  // chunk: the raw piece of the export after the line; export: the bytes in the file made
 	Made         bool             `json:"made,omitempty"`          // export: the worker made the export's file and wrote it
 	FileErr      bool             `json:"file_err,omitempty"`      // export: Err is the error of writing the file made (a full disk)
+	Beside       bool             `json:"beside,omitempty"`        // ran: the export is being written beside the lint
 	Logs         []string         `json:"logs,omitempty"`
 	Warnings     []string         `json:"warnings,omitempty"`
 	Modules      []string         `json:"modules,omitempty"`
@@ -208,11 +210,14 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		exporting := req.Export != nil && err == nil && res != nil && res.Diagnostic == nil
 		var beside chan fileExport // the export into its file, written beside the lint
 		if err == nil && req.Options.Lint {
-			// The script is done: the parent's wait grows by the lint's own time.
-			if err := send(message{Type: "ran"}); err != nil {
+			// The script is done: the parent's wait grows by the lint's own time. It is told
+			// when the export is written beside the lint, so that it blames a death from here
+			// on the export, not the script.
+			besides := exporting && !req.Export.Count && req.Export.File != "" && !res.Scene.HasSolids()
+			if err := send(message{Type: "ran", Beside: besides}); err != nil {
 				return err
 			}
-			if exporting && !req.Export.Count && req.Export.File != "" && !res.Scene.HasSolids() {
+			if besides {
 				beside = make(chan fileExport, 1)
 				go func() { beside <- exportToFile(export, res.Scene, req.Export) }()
 			}
@@ -651,6 +656,9 @@ type worker struct {
 
 	framedBytes int // file content sent as raw frames, over the worker's life (for tests)
 	asked       int // the worker's requests (read, content, font ...), over its life (for tests)
+	// exporting is set while the worker writes a good run's export beside its lint, from
+	// its "ran" on: a death then is the export's (or the lint's), not the script's.
+	exporting bool
 }
 
 // start starts a worker, or takes the prestarted one when this pool runs the default command
@@ -840,6 +848,10 @@ func (p *Pool) run(ctx context.Context, src Source, entry string, opt Options, e
 		case o := <-done:
 			if o.err != nil {
 				p.discard(w)
+				if w.exporting {
+					// The script ran: what stopped the worker was writing its scene out.
+					return nil, nil, fmt.Errorf("writing the scene out in the worker: the worker stopped: %s", firstLine(w.proc.Stderr.String(), o.err))
+				}
 				res, err := p.crashed(w, opt, o.err)
 				return res, nil, err
 			}
@@ -891,6 +903,7 @@ func firstLine(out string, cause error) string {
 // run speaks the protocol for one script, up to its result (an export, if asked, follows).
 // ran hears when the script is done and the worker lints its scene (Options.Lint).
 func (w *worker) run(src Source, entry string, opt Options, export *exportRequest, ran chan<- struct{}) (*Result, error) {
+	w.exporting = false
 	enc := json.NewEncoder(w.proc.Stdin)
 	served := map[string]*text.Font{} // workspace fonts the worker used, to read its scene
 	pending := map[string][]byte{}    // the files answered by hash, for "content"
@@ -909,6 +922,7 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 		}
 		switch m.Type {
 		case "ran":
+			w.exporting = m.Beside
 			select {
 			case ran <- struct{}{}:
 			default:
