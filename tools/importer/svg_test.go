@@ -79,7 +79,9 @@ func TestSVGElements(t *testing.T) {
 		{"circle", `<circle cx="5" cy="5" r="2"/>`, "drawCircle('circle1', 5, -5, 2);", box(3, -7, 7, -3)},
 		{"ellipse", `<ellipse cx="5" cy="5" rx="4" ry="2"/>`, "drawEllipse('ellipse1', 5, -5, 4, 2);", box(1, -7, 9, -3)},
 		{"line", `<line x1="0" y1="0" x2="10" y2="5" stroke="black"/>`, "drawLine('line1', [0, 0, 10, -5]);", box(0, -5, 10, 0)},
-		{"polyline", `<polyline points="0,0 10,5 20,0" stroke="black"/>`, "drawLine('polyline1', [0, 0, 10, -5, 20, 0]);", box(0, -5, 20, 0)},
+		{"polyline", `<polyline points="0,0 10,5 20,0" fill="none" stroke="black"/>`, "drawLine('polyline1', [0, 0, 10, -5, 20, 0]);", box(0, -5, 20, 0)},
+		// SVG's initial fill, black, fills a polyline as if closed.
+		{"polyline filled", `<polyline points="0,0 10,5 20,0"/>`, "drawBezier('polyline1', 'M 0 0 L 10 -5 L 20 0');\nsetFill('polyline1', [0, 0, 0, 1]);", box(0, -5, 20, 0)},
 		{"polygon", `<polygon points="0 0 10 0 5 8"/>`, "drawPolygon('polygon1', [0, 0, 10, 0, 5, -8]);", box(0, -8, 10, 0)},
 		{"path relative", `<path d="m0 0 h10 v10 h-10 z"/>`, "drawPolygon('path1', [0, 0, 10, 0, 10, -10, 0, -10]);", box(0, -10, 10, 0)},
 		{"path straight open", `<path d="M0 0 L10 0 L10 10" fill="none" stroke="black"/>`, "drawLine('path1', [0, 0, 10, 0, 10, -10]);", box(0, -10, 10, 0)},
@@ -452,5 +454,16 @@ func TestSVGCapsAndJoins(t *testing.T) {
 	want := []corners{{"butt", "miter", 0}, {"butt", "bevel", 0}, {"butt", "miter", 2}, {"butt", "", 0}, {"square", "", 0}, {"", "miter", 0}, {"", "", 0}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("strokes mismatch (-want +got):\n%s\n%s", diff, code)
+	}
+}
+
+// TestSVGPolylineFillAsSVG: a polyline's fill is drawn as SVG draws it, the polyline closed
+// for its inside and open for its stroke; a line's fill and fill rule draw nothing, and are
+// not noted.
+func TestSVGPolylineFillAsSVG(t *testing.T) {
+	t.Parallel()
+	rep := matchesLibrsvg(t, "polyline_fill.svg")
+	for k := range rep.Skipped {
+		t.Errorf("noted %q", k)
 	}
 }

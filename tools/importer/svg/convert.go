@@ -775,16 +775,21 @@ func (c *converter) shape(e *element, p geom.Path, m geom.Affine, st style) *Ite
 	if st.strokeURL {
 		c.skip(e.name, "a gradient or pattern stroke is drawn as none (or its fallback colour)")
 	}
+	if e.name == "line" {
+		it.Fill = nil // a segment has no inside
+	}
 	if st.evenOdd && it.Fill != nil {
 		c.skip(e.name, "fill-rule:evenodd is drawn with cadrun's nonzero rule")
 	}
 	if it.Stroke != nil && !st.nonScaling {
 		it.Width = st.strokeWidth * math.Sqrt(math.Abs(m.Det()))
 	}
-	if e.name == "line" || e.name == "polyline" {
-		it.Fill = nil // an open line has no inside
-	}
 	it.Prim = c.prim(e, p, m, st)
+	if e.name == "polyline" && it.Fill != nil && it.Prim.Call == "drawLine" {
+		// SVG fills a polyline as if closed, and strokes it open: so does a path left open,
+		// which is how an open path with a fill is written.
+		it.Prim = Prim{Call: "drawBezier", Path: pathString(p.Transform(m))}
+	}
 	if c.ext != nil && (it.Fill != nil || it.Stroke != nil) {
 		b := p.Transform(m).Bounds()
 		pad := geom.Vec{X: it.Width / 2, Y: it.Width / 2}

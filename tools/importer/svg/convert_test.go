@@ -430,7 +430,7 @@ func TestMalformedAttributes(t *testing.T) {
 		{`<path d="M0 0 L10 0 L10"/>`, "M 0 0 L 10 0", `path: malformed d (line 1: path data at offset `},
 		{`<path d="L 10 0"/>`, "", `path: malformed d (line 1: path data at offset 0: expected "M" or "m"`},
 		{`<path d=""/>`, "", "path: empty path data"},
-		{`<polyline points="0 0 10 0 10 10 x 5"/>`, "[{0 0} {10 0} {10 -10}]", `polyline: malformed points (line 1: "x" is not a number): drawn up to the error, as SVG draws them`},
+		{`<polyline points="0 0 10 0 10 10 x 5" fill="none" stroke="black"/>`, "[{0 0} {10 0} {10 -10}]", `polyline: malformed points (line 1: "x" is not a number): drawn up to the error, as SVG draws them`},
 		{`<rect width="2" height="2" transform="translate(10 10) spin(3)"/>`, "(1, -1)", `rect: malformed transform (line 1: transform "translate(10 10) spin(3)": unknown transform "spin"`},
 	} {
 		d, err := Read([]byte(`<svg xmlns="http://www.w3.org/2000/svg">`+c.shape+`</svg>`), Options{})
