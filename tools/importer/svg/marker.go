@@ -101,7 +101,10 @@ type markerDef struct {
 func (c *converter) markerDef(t *element, id string, st style) *markerDef {
 	d := &markerDef{t: t, id: id, st: c.markerStyle(t), inner: geom.Identity, scale: 1, orient: t.attr("orient")}
 	if c.takesContext(t, id) {
-		d.st.ctx = &contextPaints{fill: st.fill, stroke: st.stroke, fillURL: st.fillURL, strokeURL: st.strokeURL}
+		// The paints carry the path's fill-opacity and stroke-opacity, as librsvg and
+		// Firefox draw them; its opacity is the whole element's, markers not yet included.
+		d.st.ctx = &contextPaints{fill: withAlpha(st.fill, st.fillOpacity), stroke: withAlpha(st.stroke, st.strokeOpacity),
+			fillURL: st.fillURL, strokeURL: st.strokeURL}
 	}
 	// Lengths are in the marker's user space, percentages of the viewport the path is in, as
 	// SVG takes them.

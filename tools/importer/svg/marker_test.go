@@ -266,7 +266,7 @@ func TestStrokeOnViewportEdge(t *testing.T) {
 }
 
 // TestMarkerContextPaints: context-fill and context-stroke in a marker's content take the
-// paints of the path it is drawn for: one function for each pair of paints, shared by the
+// paints of the path it is drawn for, with their opacities: one function for each pair of paints, shared by the
 // paths with the same; none where the path's paint is none, with a gradient noted as the
 // path's own is; a marker without them stays one function whatever the paths.
 func TestMarkerContextPaints(t *testing.T) {
@@ -289,6 +289,9 @@ func TestMarkerContextPaints(t *testing.T) {
 		{"context-fill of a path filled blue, inherited by the marker's group", `<marker id="m" markerUnits="userSpaceOnUse"><g fill="context-fill"><rect width="2" height="2"/></g></marker>` +
 			`<path d="M0 0 L10 0 L10 10 z" fill="blue" stroke="red" marker-start="url(#m)"/>`,
 			[][2]*Color{{&blue, nil}}, 1, ""},
+		{"the path's stroke-opacity and fill-opacity go with its paints", arrow +
+			`<line x2="10" stroke="red" stroke-opacity="0.5" fill="blue" fill-opacity="0.25" marker-end="url(#m)"/>`,
+			[][2]*Color{{{1, 0, 0, 0.5}, {0, 0, 1, 0.25}}}, 1, ""},
 		{"a path of no paints: the marker's none", arrow +
 			`<path d="M0 0 L10 0" fill="none" stroke="none" marker-end="url(#m)"/>`,
 			[][2]*Color{{nil, nil}}, 1, ""},

@@ -80,8 +80,8 @@ type style struct {
 }
 
 // contextPaints are the fill and stroke paints of the element a marker is drawn for, as its
-// properties give them (a url paint's fallback colour, or none, with the url noted where the
-// paint is taken).
+// properties give them, with its fill-opacity and stroke-opacity (a url paint's fallback
+// colour, or none, with the url noted where the paint is taken).
 type contextPaints struct {
 	fill, stroke       *Color
 	fillURL, strokeURL bool
