@@ -15,3 +15,15 @@ func TestSVGMarkersAsSVG(t *testing.T) {
 		t.Errorf("noted %q", k)
 	}
 }
+
+// TestSVGMarkerContextAsSVG compares librsvg's picture of markers taking the paints of the
+// paths they are drawn for (an arrowhead filled with context-stroke on lines of two colours,
+// dots filled and stroked with context-fill and context-stroke) with cadrun's picture of the
+// imported module: the arrowhead is a function for each colour, nothing is noted.
+func TestSVGMarkerContextAsSVG(t *testing.T) {
+	t.Parallel()
+	rep := matchesLibrsvg(t, "marker_context.svg")
+	for k := range rep.Skipped {
+		t.Errorf("noted %q", k)
+	}
+}

@@ -221,7 +221,9 @@ type converter struct {
 	// markerStack holds the ids of the markers being converted, to leave out one that draws
 	// itself; markerDrawn counts the shapes and groups markers drew (MaxMarkerDrawn).
 	markerStack []string
-	markerDrawn int
+	// markerContext tells, by marker id, whether its content takes context paints.
+	markerContext map[string]bool
+	markerDrawn   int
 }
 
 // index finds every element with an id (the first of a repeated id wins, as in browsers).
@@ -1055,6 +1057,11 @@ func (c *converter) content(target *element, m geom.Affine, st style) ([]*Item, 
 func (c *converter) symbol(target *element, id string, st style, scale float64, vp *geom.Box) (*Symbol, error) {
 	key := fmt.Sprintf("%s|%v|%v|%g|%g|%g|%g|%v|%g|%s|%s|%s|%d", id, colorKey(st.fill), colorKey(st.stroke), st.strokeWidth,
 		st.opacity, st.fillOpacity, st.strokeOpacity, st.nonScaling, st.fontSize, st.anchor, st.baseline, fontOf(st), st.decoration)
+	if st.ctx != nil {
+		// A marker whose content takes the paints of the path it is drawn for is a function
+		// for each pair of paints, shared by the paths that have them.
+		key += fmt.Sprintf("|context %s %v %s %v", colorKey(st.ctx.fill), st.ctx.fillURL, colorKey(st.ctx.stroke), st.ctx.strokeURL)
+	}
 	if vp != nil {
 		key += fmt.Sprintf("|cut %g %g %g %g", vp.Min.X, vp.Min.Y, vp.Max.X, vp.Max.Y)
 	}

@@ -6,7 +6,9 @@ package svg
 // the path's direction there (orient auto), scaled by the stroke's width (markerUnits
 // strokeWidth) and cut to the marker's viewport (markerWidth by markerHeight) unless its
 // overflow is visible. The content takes its style from the marker's own ancestors, never from
-// the path (SVG: markers do not inherit from the element that references them). What markers
+// the path (SVG: markers do not inherit from the element that references them), except SVG 2's
+// context-fill and context-stroke, which take the path's fill and stroke paints: a marker
+// whose content uses them is a function for each pair of paints it is drawn with. What markers
 // draw is bounded by MaxMarkerDrawn, past which the rest are left out and noted, so that a
 // plot's hundred thousand points with a dot at each make a drawing that imports, not a refusal.
 
@@ -98,6 +100,12 @@ type markerDef struct {
 // markerDef reads marker t (with id) for a path styled st.
 func (c *converter) markerDef(t *element, id string, st style) *markerDef {
 	d := &markerDef{t: t, id: id, st: c.markerStyle(t), inner: geom.Identity, scale: 1, orient: t.attr("orient")}
+	if c.takesContext(t, id) {
+		// The paints carry the path's fill-opacity and stroke-opacity, as librsvg and
+		// Firefox draw them; its opacity is the whole element's, markers not yet included.
+		d.st.ctx = &contextPaints{fill: withAlpha(st.fill, st.fillOpacity), stroke: withAlpha(st.stroke, st.strokeOpacity),
+			fillURL: st.fillURL, strokeURL: st.strokeURL}
+	}
 	// Lengths are in the marker's user space, percentages of the viewport the path is in, as
 	// SVG takes them.
 	d.w, d.h = 3, 3
@@ -138,6 +146,29 @@ func (c *converter) marker(e *element, d *markerDef, v vertex, m geom.Affine) ([
 	c.markerStack = append(c.markerStack, d.id)
 	defer func() { c.markerStack = c.markerStack[:len(c.markerStack)-1] }()
 	return c.place(it, d.t, d.id, at, d.inner, d.w, d.h, d.st)
+}
+
+// takesContext tells whether marker t's content (t included) gives a fill or stroke of
+// context-fill or context-stroke anywhere; read once a marker. Only such a marker is a function
+// for each path's paints: the others stay one function whatever the paths.
+func (c *converter) takesContext(t *element, id string) bool {
+	if v, ok := c.markerContext[id]; ok {
+		return v
+	}
+	var walk func(e *element) bool
+	walk = func(e *element) bool {
+		p := properties(e)
+		if strings.HasPrefix(p["fill"], "context-") || strings.HasPrefix(p["stroke"], "context-") {
+			return true
+		}
+		return slices.ContainsFunc(e.children, walk)
+	}
+	v := walk(t)
+	if c.markerContext == nil {
+		c.markerContext = map[string]bool{}
+	}
+	c.markerContext[id] = v
+	return v
 }
 
 // markerStyle is the style a marker's content inherits: its ancestors', not the path's.

@@ -264,3 +264,77 @@ func TestStrokeOnViewportEdge(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkerContextPaints: context-fill and context-stroke in a marker's content take the
+// paints of the path it is drawn for, with their opacities: one function for each pair of paints, shared by the
+// paths with the same; none where the path's paint is none, with a gradient noted as the
+// path's own is; a marker without them stays one function whatever the paths.
+func TestMarkerContextPaints(t *testing.T) {
+	t.Parallel()
+	red, blue, green := Color{1, 0, 0, 1}, Color{0, 0, 1, 1}, Color{0, 128.0 / 255, 0, 1}
+	const arrow = `<marker id="m" markerUnits="userSpaceOnUse" orient="auto" overflow="visible"><path d="M0 0 L4 2 L0 4 z" fill="context-stroke" stroke="context-fill"/></marker>`
+	for _, c := range []struct {
+		name, body string
+		// want are the fill and stroke of each function's path, in the order written.
+		want  [][2]*Color
+		marks int
+		note  string
+	}{
+		{"a red and a blue line: two functions, each of its colour", arrow +
+			`<line x2="10" stroke="red" fill="green" marker-end="url(#m)"/><line y1="5" x2="10" y2="5" stroke="blue" fill="none" marker-end="url(#m)"/>`,
+			[][2]*Color{{&red, &green}, {&blue, nil}}, 2, ""},
+		{"the same paints share a function", arrow +
+			`<line x2="10" stroke="red" marker-end="url(#m)"/><polyline points="0,5 10,5" stroke="red" marker-start="url(#m)"/>`,
+			[][2]*Color{{&red, {0, 0, 0, 1}}}, 2, ""},
+		{"context-fill of a path filled blue, inherited by the marker's group", `<marker id="m" markerUnits="userSpaceOnUse"><g fill="context-fill"><rect width="2" height="2"/></g></marker>` +
+			`<path d="M0 0 L10 0 L10 10 z" fill="blue" stroke="red" marker-start="url(#m)"/>`,
+			[][2]*Color{{&blue, nil}}, 1, ""},
+		{"the path's stroke-opacity and fill-opacity go with its paints", arrow +
+			`<line x2="10" stroke="red" stroke-opacity="0.5" fill="blue" fill-opacity="0.25" marker-end="url(#m)"/>`,
+			[][2]*Color{{{1, 0, 0, 0.5}, {0, 0, 1, 0.25}}}, 1, ""},
+		{"a path of no paints: the marker's none", arrow +
+			`<path d="M0 0 L10 0" fill="none" stroke="none" marker-end="url(#m)"/>`,
+			[][2]*Color{{nil, nil}}, 1, ""},
+		{"a gradient stroke: none, noted", arrow + `<linearGradient id="g"/>` +
+			`<line x2="10" stroke="url(#g)" fill="red" stroke-width="2" marker-end="url(#m)"/>`,
+			[][2]*Color{{nil, &red}}, 1, "path: a gradient or pattern fill is drawn as none (or its fallback colour)"},
+		{"no context paints: one function for every path", `<marker id="m" markerUnits="userSpaceOnUse"><circle r="1"/></marker>` +
+			`<line x2="10" stroke="red" marker-end="url(#m)"/><line x2="10" stroke="blue" marker-end="url(#m)"/>`,
+			[][2]*Color{{{0, 0, 0, 1}, nil}}, 2, ""},
+	} {
+		d, err := Read(markerDoc(c.body), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][2]*Color
+		for _, s := range d.Symbols {
+			it := s.Items[0]
+			for it.Kind == Group {
+				it = it.Children[0]
+			}
+			got = append(got, [2]*Color{it.Fill, it.Stroke})
+		}
+		if diff := cmp.Diff(c.want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+			t.Errorf("%s: the functions' paints (-want +got):\n%s", c.name, diff)
+		}
+		if n := len(markerItems(d.Items)); n != c.marks {
+			t.Errorf("%s: %d markers drawn, want %d", c.name, n, c.marks)
+		}
+		for k := range d.Skipped {
+			if strings.Contains(k, "context") {
+				t.Errorf("%s: noted %q", c.name, k)
+			}
+		}
+		if c.note != "" && d.Skipped[c.note] == 0 {
+			t.Errorf("%s: noted %v, want %q", c.name, d.Skipped, c.note)
+		}
+	}
+	// Outside a marker, and in a <use>'s content, they stay none and noted.
+	d, err := Read(markerDoc(`<defs><rect id="r" width="2" height="2" fill="context-fill"/></defs><use href="#r" fill="red"/>`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Skipped["rect: fill context-fill is drawn as none: context paints are not followed"] != 1 {
+		t.Errorf("a <use>'s context-fill: noted %v", d.Skipped)
+	}
+}

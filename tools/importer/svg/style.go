@@ -42,8 +42,12 @@ type style struct {
 	// badPaint names a fill or stroke value the element gave that could not be read
 	// (not inherited).
 	badPaint string
-	// contextPaint names a context-fill or context-stroke the element gave (drawn as none).
+	// contextPaint names a context-fill or context-stroke the element gave outside a
+	// marker's content (drawn as none).
 	contextPaint string
+	// ctx is the paints of the element a marker is drawn for, which context-fill and
+	// context-stroke take in the marker's content; nil elsewhere (inherited).
+	ctx *contextPaints
 	// dashes is stroke-dasharray in user units, nil for solid; dashOffset is
 	// stroke-dashoffset; lineCap and lineJoin are as written ("" for SVG's butt and miter).
 	dashes     []float64
@@ -73,6 +77,22 @@ type style struct {
 	// is not drawn (not inherited).
 	decoration      decoration
 	decorationOther string
+}
+
+// contextPaints are the fill and stroke paints of the element a marker is drawn for, as its
+// properties give them, with its fill-opacity and stroke-opacity (a url paint's fallback
+// colour, or none, with the url noted where the paint is taken).
+type contextPaints struct {
+	fill, stroke       *Color
+	fillURL, strokeURL bool
+}
+
+// of is the paint context-fill or context-stroke (v) takes, and whether it was a url paint.
+func (p *contextPaints) of(v string) (*Color, bool) {
+	if v == "context-stroke" {
+		return p.stroke, p.strokeURL
+	}
+	return p.fill, p.fillURL
 }
 
 // textContent are the elements text-decoration applies to (SVG 1.1's text content elements).
@@ -140,7 +160,11 @@ func (s style) child(e *element) style {
 		if c, url, cur, ok := paint(v, s.color); ok {
 			s.fill, s.fillURL, s.fillCurrent = c, url, cur
 			if strings.HasPrefix(v, "context-") {
-				s.contextPaint = "fill " + v
+				if s.ctx != nil {
+					s.fill, s.fillURL = s.ctx.of(v)
+				} else {
+					s.contextPaint = "fill " + v
+				}
 			}
 		} else {
 			s.badPaint = "fill " + strconv.Quote(clip(v))
@@ -150,7 +174,11 @@ func (s style) child(e *element) style {
 		if c, url, cur, ok := paint(v, s.color); ok {
 			s.stroke, s.strokeURL, s.strokeCurrent = c, url, cur
 			if strings.HasPrefix(v, "context-") {
-				s.contextPaint = "stroke " + v
+				if s.ctx != nil {
+					s.stroke, s.strokeURL = s.ctx.of(v)
+				} else {
+					s.contextPaint = "stroke " + v
+				}
 			}
 		} else {
 			s.badPaint = "stroke " + strconv.Quote(clip(v))
@@ -284,8 +312,9 @@ func paint(v string, current Color) (c *Color, url, isCurrent, ok bool) {
 	case v == "none" || v == "transparent":
 		return nil, false, false, true
 	case v == "context-fill" || v == "context-stroke":
-		// SVG 2's paint of the element a marker or <use> draws for: not followed, drawn as
-		// none, which is what it is where there is no such element.
+		// SVG 2's paint of the element a marker draws for: style.child takes it in a
+		// marker's content; elsewhere (a <use>'s content included) it is drawn as none, which
+		// is what it is where there is no such element.
 		return nil, false, false, true
 	case strings.HasPrefix(v, "url("):
 		// url(#g) fallback: a colour after the url is used when the reference fails.
