@@ -116,6 +116,26 @@ func worldVertices(it scene.SolidItem) (v []float32, mirrored bool) {
 	return v, it.World.Det() < 0
 }
 
+// weldWorld numbers the points of v (x, y, z float32 triples, as worldVertices gives them)
+// that are the same float32 point as one: at[k] is point k's number, and pts the points in the
+// order they first come. A mesh's copies of a point, and points the world map rounds
+// together, become one vertex of what is written (a 3MF object, a faceted STEP shell).
+func weldWorld(v []float32) (at []uint32, pts [][3]float32) {
+	at = make([]uint32, len(v)/3)
+	seen := make(map[[3]float32]uint32, len(v)/3)
+	for k := range at {
+		p := [3]float32{v[3*k], v[3*k+1], v[3*k+2]}
+		j, ok := seen[p]
+		if !ok {
+			j = uint32(len(pts))
+			seen[p] = j
+			pts = append(pts, p)
+		}
+		at[k] = j
+	}
+	return at, pts
+}
+
 // triangle is triangle t of a mesh as written: its three vertex indices, in the order that
 // faces outwards under a map that mirrors or not.
 func triangle(tris []uint32, t int, mirrored bool) (a, b, c uint32) {

@@ -28,16 +28,9 @@ const facetPlaneTol = stepUncertainty / 2
 func facetedBrep(it scene.SolidItem) *brep {
 	v, mirrored := worldVertices(it)
 	b := &brep{}
-	at := make([]int, len(v)/3)
-	seen := make(map[[3]float32]int, len(v)/3)
-	for k := range at {
-		p := [3]float32{v[3*k], v[3*k+1], v[3*k+2]}
-		j, ok := seen[p]
-		if !ok {
-			j = b.vertex(scene.Vec3{float64(p[0]), float64(p[1]), float64(p[2])})
-			seen[p] = j
-		}
-		at[k] = j
+	at, pts := weldWorld(v) // b's vertex j is pts[j]
+	for _, p := range pts {
+		b.vertex(scene.Vec3{float64(p[0]), float64(p[1]), float64(p[2])})
 	}
 	// The triangles that have an area, each counter-clockwise seen from outside, and which of
 	// them has each directed side.
@@ -47,7 +40,7 @@ func facetedBrep(it scene.SolidItem) *brep {
 	side := map[[2]int]int{}
 	for t := range len(tris) / 3 {
 		i, j, k := triangle(tris, t, mirrored)
-		f := [3]int{at[i], at[j], at[k]}
+		f := [3]int{int(at[i]), int(at[j]), int(at[k])}
 		n := facetNormal(v, i, j, k)
 		if f[0] == f[1] || f[1] == f[2] || f[0] == f[2] || n == ([3]float32{}) {
 			continue

@@ -145,26 +145,17 @@ func writeModel(bw *bufio.Writer, s *scene.Scene, items []scene.SolidItem, unit 
 		xml.EscapeText(bw, []byte(it.Entity.Name))
 		fmt.Fprintf(bw, "\" pid=\"1\" pindex=\"%d\">\n   <mesh>\n    <vertices>\n", index[colors[i]])
 		v, mirrored := worldVertices(it)
-		// Vertices at the same float32 point are one vertex of the object: a mesh's copies
-		// of a point, and points the world map rounds together.
-		at := make([]uint32, len(v)/3)
-		seen := make(map[[3]float32]uint32, len(v)/3)
-		for k := range at {
-			p := [3]float32{v[3*k], v[3*k+1], v[3*k+2]}
-			j, ok := seen[p]
-			if !ok {
-				j = uint32(len(seen))
-				seen[p] = j
-				buf = append(buf[:0], "     <vertex x=\""...)
-				buf = appendFloat32(buf, p[0])
-				buf = append(buf, "\" y=\""...)
-				buf = appendFloat32(buf, p[1])
-				buf = append(buf, "\" z=\""...)
-				buf = appendFloat32(buf, p[2])
-				buf = append(buf, "\"/>\n"...)
-				bw.Write(buf)
-			}
-			at[k] = j
+		// Vertices at the same float32 point are one vertex of the object.
+		at, pts := weldWorld(v)
+		for _, p := range pts {
+			buf = append(buf[:0], "     <vertex x=\""...)
+			buf = appendFloat32(buf, p[0])
+			buf = append(buf, "\" y=\""...)
+			buf = appendFloat32(buf, p[1])
+			buf = append(buf, "\" z=\""...)
+			buf = appendFloat32(buf, p[2])
+			buf = append(buf, "\"/>\n"...)
+			bw.Write(buf)
 		}
 		bw.WriteString("    </vertices>\n    <triangles>\n")
 		tris := it.Entity.Shape.(*scene.Solid).Mesh.Triangles
