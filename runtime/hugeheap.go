@@ -25,7 +25,9 @@ var hugeHeapGrown atomic.Bool
 // noteHeapGrowth grows the heap for huge pages once per worker process, when r's scene has
 // reached hugeHeapEntities.
 func (r *run) noteHeapGrowth() {
-	if r.inWorker && r.scene.Len() >= hugeHeapEntities && !hugeHeapGrown.Swap(true) {
+	// Load before Swap: every call after the thousandth shape asks, and a load does not
+	// write the flag's cache line as a swap does.
+	if r.inWorker && r.scene.Len() >= hugeHeapEntities && !hugeHeapGrown.Load() && !hugeHeapGrown.Swap(true) {
 		go growHugeHeap(hugeHeapBytes)
 	}
 }
