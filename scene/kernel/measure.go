@@ -64,26 +64,7 @@ func Distance(a, b *Outline, maxPairs int) (Gap, error) {
 		u := d.Mul(1 / l)
 		return Gap{Distance: l - a.Circle.R - b.Circle.R, A: a.Circle.C.Add(u.Mul(a.Circle.R)), B: b.Circle.C.Sub(u.Mul(b.Circle.R))}, nil
 	}
-	w := &edgeWalk{a: a.edgeTree(), b: b.edgeTree(), maxPairs: maxPairs}
-	if len(w.a.edges) == 0 || len(w.b.edges) == 0 {
-		return pointGap(a, b), nil
-	}
-	if BoxGap(a.Box, b.Box) == 0 {
-		if !w.meet(0, 0) {
-			return Gap{}, w.errPairs()
-		}
-		if w.found {
-			return w.best, nil
-		}
-		if p, ok := inEachOther(a, b); ok {
-			return Gap{A: p, B: p}, nil
-		}
-		w.pairs = 0
-	}
-	if !w.nearest(0, 0) {
-		return Gap{}, w.errPairs()
-	}
-	return w.best, nil
+	return edgeDistance(a, b, maxPairs, true)
 }
 
 // OutlineDistance is Distance without the insides: the nearest points of the two outlines, 0
@@ -92,6 +73,13 @@ func OutlineDistance(a, b *Outline, maxPairs int) (Gap, error) {
 	if a.Circle != nil && b.Circle != nil {
 		return circlesOutlineGap(*a.Circle, *b.Circle), nil
 	}
+	return edgeDistance(a, b, maxPairs, false)
+}
+
+// edgeDistance walks the two outlines' edge trees: where their boxes touch, for the first
+// pair of edges that meet (a gap of 0), and, counting insides, for a point of one inside the
+// other; then for the nearest pair. Past maxPairs pairs, a *PairsError.
+func edgeDistance(a, b *Outline, maxPairs int, insides bool) (Gap, error) {
 	w := &edgeWalk{a: a.edgeTree(), b: b.edgeTree(), maxPairs: maxPairs}
 	if len(w.a.edges) == 0 || len(w.b.edges) == 0 {
 		return pointGap(a, b), nil
@@ -102,6 +90,11 @@ func OutlineDistance(a, b *Outline, maxPairs int) (Gap, error) {
 		}
 		if w.found {
 			return w.best, nil
+		}
+		if insides {
+			if p, ok := inEachOther(a, b); ok {
+				return Gap{A: p, B: p}, nil
+			}
 		}
 		w.pairs = 0
 	}
