@@ -158,7 +158,14 @@ func Project(ps []Placed, v View) (Projection, error) {
 		}
 		// Exact lines are drawn as they are, hidden by nothing: only for a solid that no other
 		// can stand in front of. Else its edges go through the hidden-line pass as any mesh's.
-		if lines, ok := alongAxis(p, v); ok && !boxes.inFront(i, pr.eps, pr.epsZ) {
+		lines, ok := alongAxis(p, v)
+		if ok {
+			// Every other solid's box is tried: the projection's work, as its edge tests are.
+			if err := pr.spend(len(boxes)); err != nil {
+				return Projection{}, err
+			}
+		}
+		if ok && !boxes.inFront(i, pr.eps, pr.epsZ) {
 			exact = append(exact, lines)
 			continue
 		}
@@ -208,6 +215,15 @@ func Project(ps []Placed, v View) (Projection, error) {
 // alongAxis is a solid seen along its extrusion's axis: its profile, every edge of it seen
 // (the near end covers the far one). ok is false without such a form, or under a map that
 // would make its arcs ellipses.
+// spend counts n tests against MaxProjectWork.
+func (pr *projector) spend(n int) error {
+	pr.work += n
+	if pr.work > MaxProjectWork {
+		return fmt.Errorf("%w: the projection would test more than %d edges against triangles (MaxProjectWork); use coarser facets (tolerance, segments) or fewer solids", scene.ErrLimit, MaxProjectWork)
+	}
+	return nil
+}
+
 // viewBox is a solid's box as a view sees it: its extent on the drawing and its depth.
 type viewBox struct {
 	draw geom.Box
@@ -425,9 +441,8 @@ func (pr *projector) covered(a, b scene.Vec3) ([][2]float64, error) {
 					continue
 				}
 				pr.stamp[t] = pr.tested
-				pr.work++
-				if pr.work > MaxProjectWork {
-					return nil, fmt.Errorf("%w: the projection would test more than %d edges against triangles (MaxProjectWork); use coarser facets (tolerance, segments) or fewer solids", scene.ErrLimit, MaxProjectWork)
+				if err := pr.spend(1); err != nil {
+					return nil, err
 				}
 				if iv, ok := pr.occ[t].behind(a, b, pr.epsZ); ok {
 					if iv[0] <= 0 && iv[1] >= 1 {
