@@ -8,6 +8,7 @@ package scene
 import (
 	"math"
 	"reflect"
+	"sync"
 )
 
 // Diff is what differs between two scenes, entity by entity (by name).
@@ -43,26 +44,59 @@ func (d EntityDiff) Has(what string) bool {
 
 // Compare compares old with cur entity by entity. Numbers of a shape, a transform or a style
 // count as equal within tol (see NearlyEqual); 0 compares them exactly.
+//
+// Each entity is looked up in the other scene once: an edit of a large scene compares it
+// with the last after every run, and the answer waits for it.
 func Compare(old, cur *Scene, tol float64) Diff {
 	var d Diff
-	zOld, zCur := commonRanks(old, cur), commonRanks(cur, old)
+	// matches are cur's entities found in old, in cur's walk order, each with its rank among
+	// its siblings that old has under the same parent (-1 when its parent changed): an entity
+	// is restacked when that place changes, not when a sibling below it is added or removed.
+	type match struct {
+		cur, old *Entity
+		rank     int
+	}
+	matches := make([]match, 0, cur.Len())
+	next := map[*Entity]int{} // a parent (nil: the top level) -> its next child's rank
 	for _, e := range cur.Walk() {
-		o, err := old.Get(e.Name)
-		if err != nil {
+		o, ok := old.Lookup(e.Name)
+		if !ok {
 			d.Added = append(d.Added, e.Name)
 			continue
 		}
+		m := match{cur: e, old: o, rank: -1}
+		if o.Parent() == e.Parent() {
+			m.rank = next[e.parent]
+			next[e.parent]++
+		}
+		matches = append(matches, m)
+	}
+	oldRank := make(map[*Entity]int, len(matches))
+	clear(next)
+	for _, o := range old.Walk() {
+		e, ok := cur.Lookup(o.Name)
+		if !ok {
+			d.Removed = append(d.Removed, o.Name)
+			continue
+		}
+		if o.Parent() == e.Parent() {
+			oldRank[o] = next[o.parent]
+			next[o.parent]++
+		}
+	}
+	for _, m := range matches {
+		o, e := m.old, m.cur
 		var what []string
-		if o.Kind() != e.Kind() || !equalWithin(o.Shape, e.Shape, tol) {
+		if o.Kind() != e.Kind() || !sameShape(o.Shape, e.Shape, tol) {
 			what = append(what, "geometry")
 		}
-		if !equalWithin(o.Transform, e.Transform, tol) {
+		if !sameTransform(o.Transform, e.Transform, tol) {
 			what = append(what, "transform")
 		}
 		if !sameStyle(o.Style, e.Style, tol) {
 			what = append(what, "style")
 		}
-		if zOld[e.Name] != zCur[e.Name] {
+		if m.rank >= 0 && oldRank[o] != m.rank {
 			what = append(what, "z")
 		}
 		if o.Parent() != e.Parent() {
@@ -74,27 +108,7 @@ func Compare(old, cur *Scene, tol float64) Diff {
 		}
 		d.Changed = append(d.Changed, EntityDiff{Name: e.Name, Kind: e.Kind(), What: what})
 	}
-	for _, e := range old.Walk() {
-		if !cur.Exists(e.Name) {
-			d.Removed = append(d.Removed, e.Name)
-		}
-	}
 	return d
-}
-
-// commonRanks is the place of each entity of s among those of its siblings that other has
-// under the same parent: an entity is restacked when that place changes, not when a sibling
-// below it is added or removed.
-func commonRanks(s, other *Scene) map[string]int {
-	ranks := make(map[string]int, s.Len())
-	next := map[string]int{}     // parent -> the next rank
-	for _, e := range s.Walk() { // siblings come in z order
-		if o, err := other.Get(e.Name); err == nil && o.Parent() == e.Parent() {
-			ranks[e.Name] = next[e.Parent()]
-			next[e.Parent()]++
-		}
-	}
-	return ranks
 }
 
 // NearlyEqual reports whether a and b are equal within tol: relative to the larger of the
@@ -103,15 +117,93 @@ func NearlyEqual(a, b, tol float64) bool {
 	return math.Abs(a-b) <= tol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
 }
 
-// equalWithin is reflect.DeepEqual with floating-point numbers equal within tol.
 // sameStyle compares two styles as a reader sees them: ColorSet is bookkeeping for layer
 // colours, which a document without layers does not keep, so a scene read back from one
-// still compares equal to the scene that wrote it.
+// still compares equal to the scene that wrote it. Exactly (tol 0), the colours are
+// compared where they point and the rest with ==, as reflect.DeepEqual would compare them
+// (TestSameStyleSeesEveryField keeps the list of pointers whole).
 func sameStyle(a, b Style, tol float64) bool {
 	a.ColorSet, b.ColorSet = false, false
-	return equalWithin(a, b, tol)
+	if tol != 0 {
+		return equalWithin(a, b, tol)
+	}
+	if !sameColor(a.Fill, b.Fill) || !sameColor(a.Stroke, b.Stroke) || !sameColor(a.HatchColor, b.HatchColor) {
+		return false
+	}
+	a.Fill, a.Stroke, a.HatchColor = nil, nil, nil
+	b.Fill, b.Stroke, b.HatchColor = nil, nil, nil
+	return a == b
 }
 
+// sameColor compares two colours where they point, nil equal to nil only.
+func sameColor(a, b *Color) bool {
+	if a == b || a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// sameTransform compares two transforms; a Transform is numbers only, so that exactly ==
+// is reflect.DeepEqual.
+func sameTransform(a, b Transform, tol float64) bool {
+	if tol != 0 {
+		return equalWithin(a, b, tol)
+	}
+	return a == b
+}
+
+// sameShape compares two shapes; exactly, a shape of a plain type (numbers, strings and
+// booleans, in structs and arrays) is compared with ==, which for such a type is
+// reflect.DeepEqual without the reflection.
+func sameShape(a, b Shape, tol float64) bool {
+	if tol != 0 {
+		return equalWithin(a, b, tol)
+	}
+	t := reflect.TypeOf(a)
+	if t != reflect.TypeOf(b) {
+		return false
+	}
+	if t != nil && plainType(t) {
+		return a == b
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// plainTypes caches plainType's answers by type.
+var plainTypes sync.Map // reflect.Type -> bool
+
+// plainType reports whether t holds only booleans, numbers and strings, in structs and
+// arrays: no pointer, slice, map, interface, function or channel, whose == would compare
+// where they point rather than what.
+func plainType(t reflect.Type) bool {
+	if v, ok := plainTypes.Load(t); ok {
+		return v.(bool)
+	}
+	plain := isPlain(t)
+	plainTypes.Store(t, plain)
+	return plain
+}
+
+func isPlain(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		return true
+	case reflect.Array:
+		return isPlain(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !isPlain(t.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// equalWithin is reflect.DeepEqual with floating-point numbers equal within tol.
 func equalWithin(a, b any, tol float64) bool {
 	if tol == 0 {
 		return reflect.DeepEqual(a, b)

@@ -1,9 +1,13 @@
 package scene
 
 import (
+	"math"
+	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/cadrun/cadrun/scene/geom"
+	"github.com/cadrun/cadrun/scene/text"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -101,6 +105,112 @@ func TestEqualWithin(t *testing.T) {
 	for _, tt := range tests {
 		if got := equalWithin(tt.a, tt.b, 1e-6); got != tt.want {
 			t.Errorf("%s: equalWithin = %t, want %t", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestSameStyleSeesEveryField: the exact style comparison compares the colours where they
+// point and every other field with ==, so a pointer field it does not name would be compared
+// by address, and any field of a kind == cannot compare would not build. Every field of
+// Style is one of the three colours or plain.
+func TestSameStyleSeesEveryField(t *testing.T) {
+	t.Parallel()
+	colours := map[string]bool{"Fill": true, "Stroke": true, "HatchColor": true}
+	st := reflect.TypeOf(Style{})
+	for i := range st.NumField() {
+		f := st.Field(i)
+		if colours[f.Name] {
+			if f.Type != reflect.TypeOf((*Color)(nil)) {
+				t.Errorf("Style.%s is %v, want *Color as sameStyle reads it", f.Name, f.Type)
+			}
+			continue
+		}
+		if !isPlain(f.Type) {
+			t.Errorf("Style.%s is %v: sameStyle compares it with ==, which would not compare what it points to", f.Name, f.Type)
+		}
+	}
+	if !isPlain(reflect.TypeOf(Transform{})) {
+		t.Error("Transform is no longer plain: sameTransform compares it with ==")
+	}
+}
+
+// TestExactComparisonIsDeepEqual: compared exactly, shapes, transforms and styles are equal
+// where reflect.DeepEqual says so, for every kind of shape (plain types compared with ==, the
+// others by reflection), a field changed, NaN, a signed zero, and a colour both share.
+func TestExactComparisonIsDeepEqual(t *testing.T) {
+	t.Parallel()
+	s := sampleScene(t)
+	nan, negZero := math.NaN(), math.Copysign(0, -1)
+	var shapes []Shape
+	for _, e := range s.Walk() {
+		shapes = append(shapes, e.Shape) // nil for a group
+	}
+	shapes = append(shapes,
+		Circle{Radius: nan}, Circle{Radius: negZero}, Circle{}, Rect{Width: 8, Height: 4},
+		Rect{Center: geom.Vec{X: 30}, Width: 8, Height: 4}, Line{Points: []geom.Vec{{X: nan}}},
+		&Text{Text: "Hi, Ø20", Pos: geom.Vec{X: 0, Y: -40}, Size: 4, Align: text.AlignCenter, Font: "mono"})
+	for _, a := range shapes {
+		for _, b := range shapes {
+			if got, want := sameShape(a, b, 0), reflect.DeepEqual(a, b); got != want {
+				t.Errorf("sameShape(%#v, %#v) = %v, reflect.DeepEqual %v", a, b, got, want)
+			}
+		}
+	}
+	shared := &Color{nan, 0, 0, 1}
+	styles := []Style{{}, {StrokeWidth: 1}, {StrokeWidth: negZero}, {Fill: &Color{1, 0, 0, 1}},
+		{Fill: &Color{1, 0, 0, 1}}, {Fill: shared}, {Stroke: shared}, {HatchColor: &Color{0, 0, 0, 1}},
+		{Linetype: "DASHED"}, {ColorSet: true}, {Cap: CapButt, Join: StrokeMiter, MiterLimit: 2}}
+	for _, e := range s.Walk() {
+		styles = append(styles, e.Style)
+	}
+	for _, a := range styles {
+		for _, b := range styles {
+			a0, b0 := a, b
+			a0.ColorSet, b0.ColorSet = false, false
+			if got, want := sameStyle(a, b, 0), reflect.DeepEqual(a0, b0); got != want {
+				t.Errorf("sameStyle(%+v, %+v) = %v, reflect.DeepEqual %v", a, b, got, want)
+			}
+		}
+	}
+	transforms := []Transform{{}, {Rotate: nan}, {Rotate: negZero}, {Scale: geom.Vec{X: 1, Y: 1}}}
+	for _, e := range s.Walk() {
+		transforms = append(transforms, e.Transform)
+	}
+	for _, a := range transforms {
+		for _, b := range transforms {
+			if got, want := sameTransform(a, b, 0), reflect.DeepEqual(a, b); got != want {
+				t.Errorf("sameTransform(%+v, %+v) = %v, reflect.DeepEqual %v", a, b, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkCompare10k compares W1's 10,000 shapes, in rows of groups, with a copy of them
+// that differs in one: what a small edit of a large scene pays before its answer.
+func BenchmarkCompare10k(b *testing.B) {
+	s := New()
+	for j := range 100 {
+		row := make([]string, 0, 100)
+		for i := range 100 {
+			k := 100*j + i
+			name := "e" + strconv.Itoa(k)
+			if k%2 == 0 {
+				mustPut(b, s, name, Circle{Center: geom.Vec{X: float64(10 * i), Y: float64(10 * j)}, Radius: 4})
+			} else {
+				mustPut(b, s, name, Rect{Width: 6, Height: 4})
+				must(b, s.Rotate(name, float64(k%90)*math.Pi/180, SpaceWorld))
+				must(b, s.Translate(name, geom.Vec{X: float64(10 * i), Y: float64(10 * j)}, SpaceWorld))
+			}
+			row = append(row, name)
+		}
+		_, err := s.CreateGroup("row"+strconv.Itoa(j), row)
+		must(b, err)
+	}
+	cur := s.Clone()
+	mustPut(b, cur, "e0", Circle{Radius: 5})
+	for b.Loop() {
+		if d := Compare(s, cur, 0); len(d.Changed) != 1 || d.Same != s.Len()-1 {
+			b.Fatalf("changed %v, same %d", d.Changed, d.Same)
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 var eqApprox = cmpopts.EquateApprox(0, 1e-9)
 
-func mustPut(t *testing.T, s *Scene, name string, sh Shape) *Entity {
+func mustPut(t testing.TB, s *Scene, name string, sh Shape) *Entity {
 	t.Helper()
 	e, err := s.Put(name, sh)
 	if err != nil {
@@ -22,7 +22,7 @@ func mustPut(t *testing.T, s *Scene, name string, sh Shape) *Entity {
 	return e
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

@@ -89,14 +89,25 @@ func BenchmarkSceneViews(b *testing.B) {
 // groups): the script runs again in process, the lint checks the new scene, and the rest of a
 // write follows. lint-ms is the lint of that scene alone, the share of each edit it takes
 // (issue 38: at most a tenth of the run).
-func BenchmarkEditLargeScene(b *testing.B) {
+func BenchmarkEditLargeScene(b *testing.B) { benchEditLarge(b, runtime.InProcess{}) }
+
+// BenchmarkEditLargeScenePool is BenchmarkEditLargeScene as cadrun mcp and cadrun watch make
+// the edit: the script runs in a warm worker process, and its scene comes back through the
+// pipe as JSON to be compared with the last.
+func BenchmarkEditLargeScenePool(b *testing.B) {
+	p := runtime.NewPool(runtime.PoolOptions{})
+	defer p.Close()
+	benchEditLarge(b, p)
+}
+
+func benchEditLarge(b *testing.B, runner runtime.Runner) {
 	dir := b.TempDir()
 	ws, err := modules.Open(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer ws.Close()
-	s := NewServer(context.Background(), ws, runtime.InProcess{}, runtime.Options{}).Session()
+	s := NewServer(context.Background(), ws, runner, runtime.Options{}).Session()
 	raw, _ := json.Marshal(WriteIn{File: "main", Code: bigScene(100)})
 	if _, err := s.Call(context.Background(), "write", raw); err != nil {
 		b.Fatal(err)
