@@ -1,13 +1,17 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/cadrun/cadrun/scene"
 	"github.com/cadrun/cadrun/scene/lint"
 	"github.com/google/go-cmp/cmp"
 )
@@ -182,4 +186,37 @@ func TestLintTimeIsItsOwn(t *testing.T) {
 			t.Errorf("findings %q; want the small text's", res.Lint)
 		}
 	})
+}
+
+// TestSceneComesBeforeTheLint: a worker sends a good run's scene as soon as the script is done
+// and before it lints, so that the parent reads the scene while the worker lints; the
+// findings come after it, in the result. (Not parallel: it sets lintHold.)
+func TestSceneComesBeforeTheLint(t *testing.T) {
+	src := MapSource{MainModule: "drawText('a', 'x', 0, 0, 1)\n"}
+	first := sendable(readReply(src, MainModule), map[string][]byte{})
+	req, err := json.Marshal(message{Type: "run", Entry: MainModule, Options: &Options{Lint: true}, First: &first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	atLint := ""
+	lintHold = func() { atLint = out.String() } // the lint runs on serveWorker's goroutine
+	defer func() { lintHold = nil }()
+	if err := serveWorker(bytes.NewReader(append(req, '\n')), &out, DefaultLimits.MaxMemory, nil); err != io.EOF {
+		t.Fatalf("serveWorker: %v; want io.EOF at the end of its input", err)
+	}
+	ran, rest, _ := strings.Cut(atLint, "\n")
+	sceneLine, sceneJSON, _ := strings.Cut(rest, "\n")
+	var m message
+	if ran != `{"type":"ran"}` || json.Unmarshal([]byte(sceneLine), &m) != nil || m.Type != "scene" || len(sceneJSON) != m.SceneBytes {
+		t.Fatalf("sent before the lint: %q; want the ran line, then the scene line and its %d bytes", atLint, m.SceneBytes)
+	}
+	if _, err := scene.ReadJSON([]byte(sceneJSON)); err != nil {
+		t.Errorf("the scene sent before the lint: %v", err)
+	}
+	after := strings.TrimPrefix(out.String(), atLint)
+	var r message
+	if err := json.Unmarshal([]byte(after), &r); err != nil || r.Type != "result" || len(r.Lint) != 1 || r.Lint[0].Rule != lint.RuleTextSmall || r.SceneBytes != 0 {
+		t.Errorf("after the lint: %q; want the result with the small text's finding", after)
+	}
 }

@@ -14,9 +14,10 @@ package runtime
 // its overlays, stays the one source of files) and ends with "result". A run asked to lint
 // (Options.Lint) says "ran" when its script is done and before it lints: the parent's wait
 // then grows by the lint's own time (MaxLintTime), so that the lint never eats the time the
-// scene needs to come back. The result's scene
-// JSON follows the result line as SceneBytes raw bytes rather than inside it: a big scene is
-// megabytes, which a JSON field would make both sides scan again and copy. A file of 4 KiB or more is answered with its content's hash, and its bytes
+// scene needs to come back. The scene comes back before the lint and the result, in a "scene"
+// line whose SceneBytes raw bytes of JSON follow it rather than sit inside it (a big scene is
+// megabytes, which a JSON field would make both sides scan again and copy): the parent reads
+// it while the worker lints. A file of 4 KiB or more is answered with its content's hash, and its bytes
 // follow as a raw frame only when the worker has not kept them from an earlier run
 // (worker_files.go).
 //
@@ -94,7 +95,7 @@ type message struct {
 	Missing bool     `json:"missing,omitempty"`
 	Names   []string `json:"names,omitempty"`
 
-	SceneBytes   int              `json:"scene_bytes,omitempty"`   // the raw scene JSON after the line
+	SceneBytes   int              `json:"scene_bytes,omitempty"`   // scene: the raw scene JSON after the line
 	Entities     int              `json:"entities,omitempty"`      // the scene's entities, when it stays in the worker
 	ContentBytes int              `json:"content_bytes,omitempty"` // the raw file content after the line
 	ExportBytes  int              `json:"export_bytes,omitempty"`  // chunk: the raw piece of the export after the line; export: the bytes in the file made
@@ -209,7 +210,8 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 		// Export only after a good run; a failed one answers as it does without a request.
 		exporting := req.Export != nil && err == nil && res != nil && res.Diagnostic == nil
 		var beside chan fileExport // the export into its file, written beside the lint
-		if err == nil && req.Options.Lint {
+		lints := err == nil && req.Options.Lint
+		if lints {
 			// The script is done: the parent's wait grows by the lint's own time. It is told
 			// when the export is written beside the lint, so that it blames a death from here
 			// on the export, not the script.
@@ -221,33 +223,37 @@ func serveWorker(in io.Reader, out io.Writer, mem int64, export ExportFunc) erro
 				beside = make(chan fileExport, 1)
 				go func() { beside <- exportToFile(export, res.Scene, req.Export) }()
 			}
+		}
+		if res != nil && res.Diagnostic == nil && !exporting {
+			// The scene goes back before the lint, which runs while the parent reads it.
+			b, merr := res.Scene.MarshalJSON()
+			if merr != nil {
+				return merr
+			}
+			if err := enc.Encode(message{Type: "scene", SceneBytes: len(b)}); err != nil {
+				return err
+			}
+			if _, err := bw.Write(b); err != nil {
+				return err
+			}
+			if err := bw.Flush(); err != nil {
+				return err
+			}
+		}
+		if lints {
 			lintRun(res, *req.Options)
 		}
-		var sceneJSON []byte
 		if res != nil {
 			reply.Logs, reply.Warnings, reply.Modules, reply.Diagnostic, reply.Duration = res.Logs, res.Warnings, res.Modules, res.Diagnostic, res.Duration
 			reply.Tests, reply.Booleans, reply.Lint = res.Tests, res.Booleans, res.Lint
 			if exporting && req.Export.Count {
 				reply.Entities = res.Scene.Len()
 			}
-			if res.Diagnostic == nil && !exporting {
-				b, merr := res.Scene.MarshalJSON()
-				if merr != nil {
-					return merr
-				}
-				sceneJSON, reply.SceneBytes = b, len(b)
-			}
 		}
 		if err != nil && reply.Diagnostic == nil {
 			reply.Err = err.Error()
 		}
-		if err := enc.Encode(reply); err != nil {
-			return err
-		}
-		if _, err := bw.Write(sceneJSON); err != nil {
-			return err
-		}
-		if err := bw.Flush(); err != nil {
+		if err := send(reply); err != nil {
 			return err
 		}
 		if exporting && !req.Export.Count {
@@ -907,6 +913,8 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 	enc := json.NewEncoder(w.proc.Stdin)
 	served := map[string]*text.Font{} // workspace fonts the worker used, to read its scene
 	pending := map[string][]byte{}    // the files answered by hash, for "content"
+	var sc *scene.Scene               // the scene the worker sent, and its JSON
+	var sceneJSON []byte
 	first := sendable(readReply(src, entry), pending)
 	if err := enc.Encode(message{Type: "run", Entry: entry, Options: &opt, Export: export, First: &first}); err != nil {
 		return nil, err
@@ -917,10 +925,21 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 		if err != nil {
 			return nil, err
 		}
-		if m.Type != "result" && m.Type != "ran" {
+		if m.Type != "result" && m.Type != "ran" && m.Type != "scene" {
 			w.asked++
 		}
 		switch m.Type {
+		case "scene":
+			// Read while the worker lints; the result that follows says how the run went.
+			b, err := w.from.frame(m.SceneBytes)
+			if err != nil {
+				return nil, fmt.Errorf("reading the worker's scene: %w", err)
+			}
+			s, err := scene.ReadJSONWithFonts(b, served)
+			if err != nil {
+				return nil, fmt.Errorf("reading the worker's scene: %w", err)
+			}
+			sc, sceneJSON = s, b
 		case "ran":
 			w.exporting = m.Beside
 			select {
@@ -952,16 +971,8 @@ func (w *worker) run(src Source, entry string, opt Options, export *exportReques
 			if m.Err != "" {
 				return nil, errors.New(m.Err)
 			}
-			if m.SceneBytes > 0 {
-				b, err := w.from.frame(m.SceneBytes)
-				if err != nil {
-					return nil, fmt.Errorf("reading the worker's scene: %w", err)
-				}
-				s, err := scene.ReadJSONWithFonts(b, served)
-				if err != nil {
-					return nil, fmt.Errorf("reading the worker's scene: %w", err)
-				}
-				res.Scene, res.SceneJSON = s, b
+			if sc != nil {
+				res.Scene, res.SceneJSON = sc, sceneJSON
 			}
 			return res, nil
 		default:

@@ -432,8 +432,8 @@ func TestWorkerStreamCutShort(t *testing.T) {
 	}{
 		{"run, between messages", "", false, "reading from the worker: EOF", ""},
 		{"run, inside a line", `{"type":"res`, false, "reading from the worker: unexpected EOF", ""},
-		{"run, inside the scene", "{\"type\":\"result\",\"scene_bytes\":20}\n{\"version\"", false, "reading the worker's scene: unexpected EOF", ""},
-		{"run, before the scene", "{\"type\":\"result\",\"scene_bytes\":20}", false, "reading the worker's scene: unexpected EOF", ""},
+		{"run, inside the scene", "{\"type\":\"scene\",\"scene_bytes\":20}\n{\"version\"", false, "reading the worker's scene: unexpected EOF", ""},
+		{"run, before the scene", "{\"type\":\"scene\",\"scene_bytes\":20}", false, "reading the worker's scene: unexpected EOF", ""},
 		{"export, before a chunk", "{\"type\":\"chunk\",\"export_bytes\":5}", true, "unexpected EOF", ""},
 		{"export, between messages", "{\"type\":\"chunk\",\"export_bytes\":2}\nab", true, "reading from the worker: EOF", "ab"},
 		{"export, inside a line", "{\"type\":\"chunk\",\"export_bytes\":2}\nab{\"type\":\"chu", true, "reading from the worker: unexpected EOF", "ab"},
