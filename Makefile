@@ -50,9 +50,16 @@ $(WASM): $(KERNEL)/npm/package-lock.json
 deps:
 	.ci/deps
 
-## check: format check, vet, staticcheck, then the tests (run before every commit)
+## check: format check, vet, staticcheck, the builds for other systems, then the tests (run before every commit)
 .PHONY: check
-check: fmt-check vet staticcheck test
+check: fmt-check vet staticcheck cross test
+
+## cross: build cadrun for the other systems it builds on (README, "Platforms"), so that a
+## change that only Linux compiles is caught here
+.PHONY: cross
+cross: kernel
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/cadrun
+	GOOS=freebsd GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/cadrun
 
 .PHONY: fmt-check
 fmt-check:

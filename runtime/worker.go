@@ -52,7 +52,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/dop251/goja"
@@ -161,8 +160,7 @@ func CapWorker(mem int64) {
 	debug.SetMemoryLimit(2 * mem)
 	debug.SetMaxStack(workerMaxStack)
 	if vm := vmSize(); vm > 0 && !raceBuild {
-		limit := uint64(vm + 2*mem + 256<<20)
-		_ = syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: limit, Max: limit})
+		capAddressSpace(uint64(vm + 2*mem + 256<<20))
 	}
 }
 
