@@ -181,8 +181,42 @@ type Transform struct {
 	Pivot     geom.Vec `json:"pivot"`
 }
 
-// Matrix is the local affine map of t.
+// Matrix is the local affine map of t: translate by Translate+Pivot, rotate, scale, and
+// translate by -Pivot, composed as geom.Affine.Mul composes them (matrixByMul).
+//
+// It is written out in numbers because every placement asks for it (world matrices, bounds,
+// each call's finiteness check, every writer), and Go keeps a struct of six numbers in memory
+// rather than in registers: the four products of Mul cost several times the arithmetic. Every
+// product and sum is the one Mul computes, in the same order, so that the matrix is the same
+// to the bit (TestMatrixIsMulToTheBit); only products by a constant 1, which are exact, are
+// left out.
 func (t Transform) Matrix() geom.Affine {
+	tx, ty := t.Translate.X+t.Pivot.X, t.Translate.Y+t.Pivot.Y
+	s, c := math.Sincos(t.Rotate)
+	// Translation(tx, ty) · Rotation: {1, 0, 0, 1, tx, ty} · {c, s, -s, c, 0, 0}.
+	a1, b1 := c+0*s, 0*c+s
+	c1, d1 := -s+0*c, 0*-s+c
+	e1, f1 := (0+0)+tx, (0+0)+ty
+	// · Scaling: {sx, 0, 0, sy, 0, 0}.
+	sx, sy := t.Scale.X, t.Scale.Y
+	a2, b2 := a1*sx+c1*0, b1*sx+d1*0
+	c2, d2 := a1*0+c1*sy, b1*0+d1*sy
+	e2, f2 := a1*0+c1*0+e1, b1*0+d1*0+f1
+	// · Translation(-pivot): {1, 0, 0, 1, -px, -py}.
+	px, py := t.Pivot.X*-1, t.Pivot.Y*-1
+	return geom.Affine{
+		A: a2 + c2*0,
+		B: b2 + d2*0,
+		C: a2*0 + c2,
+		D: b2*0 + d2,
+		E: a2*px + c2*py + e2,
+		F: b2*px + d2*py + f2,
+	}
+}
+
+// matrixByMul is Matrix as the composition it stands for, which TestMatrixIsMulToTheBit holds
+// it to.
+func matrixByMul(t Transform) geom.Affine {
 	m := geom.Translation(t.Translate.Add(t.Pivot)).Mul(geom.Rotation(t.Rotate)).Mul(geom.Scaling(t.Scale.X, t.Scale.Y))
 	return m.Mul(geom.Translation(t.Pivot.Mul(-1)))
 }
