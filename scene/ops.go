@@ -335,13 +335,21 @@ func (s *Scene) group(name string) (*Entity, error) {
 }
 
 // reparent moves e under parent at index i, rewriting its transform so that its world
-// placement does not change.
+// placement does not change. Between two frames that place alike (a top-level shape into a
+// new group, which is placed as the top level is), the transform stays as it was: worked
+// out again through the world matrix, its numbers would come back a rounding away from the
+// script's (a rotation of 0.3 as 0.29999999999999993).
 func (s *Scene) reparent(e, parent *Entity, i int) error {
-	world := s.WorldMatrix(e)
 	newParent := geom.Identity
 	if parent != nil {
 		newParent = s.WorldMatrix(parent)
 	}
+	if parentMatrix(e) == newParent {
+		s.detach(e)
+		s.attach(e, parent, i)
+		return nil
+	}
+	world := s.WorldMatrix(e)
 	inv, ok := newParent.Invert()
 	if !ok {
 		return fmt.Errorf("%w: group %q is singular", ErrBadTransform, parent.Name)

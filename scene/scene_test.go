@@ -533,3 +533,49 @@ func TestDefaultStrokeIsHairline(t *testing.T) {
 		t.Errorf("after setStroke(0): %+v; want a hairline", e.Style)
 	}
 }
+
+// TestGroupingKeepsTransforms: moving an entity between frames that place alike (into a new
+// group, out of an untransformed one, an ungrouped member) keeps its transform's very numbers,
+// where working them out again through the world matrix gave a rotation of 0.3 back as
+// 0.29999999999999993 and a scale of 1.7 a rounding off; into a transformed group, it is
+// worked out again, and its world placement kept.
+func TestGroupingKeepsTransforms(t *testing.T) {
+	t.Parallel()
+	s := New()
+	mustPut(t, s, "r", Rect{Width: 6, Height: 4})
+	must(t, s.Rotate("r", 0.3, SpaceWorld))
+	must(t, s.Translate("r", geom.Vec{X: 10.1, Y: 20.7}, SpaceWorld))
+	must(t, s.Scale("r", 1.7, 1.7, SpaceWorld, nil))
+	mustPut(t, s, "c", Circle{Radius: 1})
+	must(t, s.Rotate("c", 6.0214, SpaceWorld)) // past a half turn: it stays so
+	want := map[string]Transform{"r": mustGet(t, s, "r").Transform, "c": mustGet(t, s, "c").Transform}
+	check := func(step string) {
+		t.Helper()
+		for name, tr := range want {
+			if got := mustGet(t, s, name).Transform; got != tr {
+				t.Errorf("%s: %s's transform is %+v; want %+v", step, name, got, tr)
+			}
+		}
+	}
+	_, err := s.CreateGroup("g", []string{"r", "c"})
+	must(t, err)
+	check("createGroup")
+	must(t, s.RemoveFromGroup("g", "c"))
+	check("removeFromGroup")
+	must(t, s.AddToGroup("g", "c"))
+	check("addToGroup")
+	must(t, s.Ungroup("g"))
+	check("ungroup")
+
+	_, err = s.CreateGroup("turned", []string{"c"})
+	must(t, err)
+	must(t, s.Rotate("turned", 1, SpaceWorld))
+	before := worldBounds(t, s, "r")
+	must(t, s.AddToGroup("turned", "r"))
+	if got := mustGet(t, s, "r").Transform; got == want["r"] {
+		t.Error("r kept its transform in a turned group: it must be worked out again")
+	}
+	if diff := cmp.Diff(before, worldBounds(t, s, "r"), eqApprox); diff != "" {
+		t.Errorf("r moved into a turned group (-before +after):\n%s", diff)
+	}
+}
