@@ -329,12 +329,67 @@ func TestMarkerContextPaints(t *testing.T) {
 			t.Errorf("%s: noted %v, want %q", c.name, d.Skipped, c.note)
 		}
 	}
-	// Outside a marker, and in a <use>'s content, they stay none and noted.
-	d, err := Read(markerDoc(`<defs><rect id="r" width="2" height="2" fill="context-fill"/></defs><use href="#r" fill="red"/>`), Options{})
+	// Outside a marker and a <use>'s content, they stay none and noted.
+	d, err := Read(markerDoc(`<g fill="red"><rect width="2" height="2" fill="context-fill"/></g>`), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.Skipped["rect: fill context-fill is drawn as none: context paints are not followed"] != 1 {
-		t.Errorf("a <use>'s context-fill: noted %v", d.Skipped)
+		t.Errorf("a context-fill outside a marker and a <use>: noted %v", d.Skipped)
+	}
+}
+
+// TestUseContextPaints: context-fill and context-stroke in what a <use> shows take the
+// <use>'s own fill and stroke, as SVG 2 makes it their context element: colours only, the
+// content's fill-opacity and stroke-opacity (the use's, inherited, unless it gives its own)
+// applying once; through a symbol, a group and a nested <use>, which is the context of its
+// own content; none where the use's paint is none, nothing noted.
+func TestUseContextPaints(t *testing.T) {
+	t.Parallel()
+	red, blue, green, black := Color{1, 0, 0, 1}, Color{0, 0, 1, 1}, Color{0, 128.0 / 255, 0, 1}, Color{0, 0, 0, 1}
+	const dot = `<defs><circle id="c" r="2" fill="context-fill" stroke="context-stroke"/></defs>`
+	for _, c := range []struct {
+		name, body string
+		want       [][2]*Color // each shape's fill and stroke, in the order drawn
+	}{
+		{"the use's paints", dot + `<use href="#c" fill="red" stroke="blue"/>`, [][2]*Color{{&red, &blue}}},
+		{"inherited by the use", dot + `<g fill="blue" stroke="red"><use href="#c"/></g>`, [][2]*Color{{&blue, &red}}},
+		{"a use of no stroke: the stroke none; of no fill, black", dot + `<use href="#c"/>`, [][2]*Color{{&black, nil}}},
+		{"two uses of two colours", dot + `<use href="#c" fill="red"/><use href="#c" fill="green"/>`, [][2]*Color{{&red, nil}, {&green, nil}}},
+		{"the use's opacities once", dot + `<use href="#c" fill="red" fill-opacity="0.5" stroke="blue" stroke-opacity="0.25"/>`,
+			[][2]*Color{{{1, 0, 0, 0.5}, {0, 0, 1, 0.25}}}},
+		{"the content's own opacity over the use's", `<defs><rect id="r" width="2" height="2" fill="context-fill" fill-opacity="1"/></defs><use href="#r" fill="red" fill-opacity="0.5"/>`,
+			[][2]*Color{{&red, nil}}},
+		{"through a symbol and its group", `<symbol id="s"><g fill="context-stroke" stroke="none"><rect width="2" height="2"/></g></symbol><use href="#s" stroke="blue"/>`,
+			[][2]*Color{{&blue, nil}}},
+		{"a nested use is its content's context", dot + `<defs><g id="n"><use href="#c" fill="context-stroke" stroke="green"/></g></defs><use href="#n" stroke="red" fill="blue"/>`,
+			[][2]*Color{{&red, &green}}},
+		{"currentColor on the use", dot + `<use href="#c" color="blue" fill="currentColor"/>`, [][2]*Color{{&blue, nil}}},
+	} {
+		d, err := Read(markerDoc(c.body), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][2]*Color
+		var walk func(items []*Item)
+		walk = func(items []*Item) {
+			for _, it := range items {
+				switch it.Kind {
+				case Shape:
+					got = append(got, [2]*Color{it.Fill, it.Stroke})
+				case Group:
+					walk(it.Children)
+				case Use:
+					walk(it.Symbol.Items)
+				}
+			}
+		}
+		walk(d.Items)
+		if diff := cmp.Diff(c.want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+			t.Errorf("%s: the shapes' paints (-want +got):\n%s", c.name, diff)
+		}
+		for k := range d.Skipped {
+			t.Errorf("%s: noted %q", c.name, k)
+		}
 	}
 }
