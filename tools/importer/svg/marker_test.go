@@ -174,6 +174,42 @@ func TestMarkerContent(t *testing.T) {
 	}
 }
 
+// TestMarkerOpacity: a path's opacity, its own and its groups', is its markers' too, as SVG 2
+// draws markers as part of the path; the marker's own opacity and its content's multiply in,
+// its ancestors' do not; a marker drawn at two opacities is two functions.
+func TestMarkerOpacity(t *testing.T) {
+	t.Parallel()
+	const sq = `<marker id="m" markerUnits="userSpaceOnUse"><rect width="2" height="2" fill="blue"/></marker>`
+	for _, c := range []struct {
+		name, body string
+		want       []float64 // the alpha of each function's fill, in the order written
+	}{
+		{"none", sq + `<line x2="10" stroke="red" marker-end="url(#m)"/>`, []float64{1}},
+		{"the path's", sq + `<line x2="10" stroke="red" opacity="0.5" marker-end="url(#m)"/>`, []float64{0.5}},
+		{"in a style", sq + `<line x2="10" stroke="red" style="opacity:50%" marker-end="url(#m)"/>`, []float64{0.5}},
+		{"its group's and its own", sq + `<g opacity="0.5"><line x2="10" stroke="red" opacity="0.5" marker-end="url(#m)"/></g>`, []float64{0.25}},
+		{"the marker's own and its content's multiply in", `<marker id="m" markerUnits="userSpaceOnUse" opacity="0.5"><rect width="2" height="2" fill="blue" opacity="0.5"/></marker>` +
+			`<line x2="10" stroke="red" opacity="0.5" marker-end="url(#m)"/>`, []float64{0.125}},
+		{"the marker's ancestors' does not", `<g opacity="0.5">` + sq + `</g><line x2="10" stroke="red" marker-end="url(#m)"/>`, []float64{1}},
+		{"two opacities, two functions", sq + `<line x2="10" stroke="red" opacity="0.5" marker-end="url(#m)"/><line x2="10" stroke="red" opacity="0.5" marker-start="url(#m)"/><line x2="10" stroke="red" marker-end="url(#m)"/>`,
+			[]float64{0.5, 1}},
+		{"with context paints", `<marker id="m" markerUnits="userSpaceOnUse"><rect width="2" height="2" fill="context-stroke"/></marker>` +
+			`<line x2="10" stroke="red" stroke-opacity="0.5" opacity="0.5" marker-end="url(#m)"/>`, []float64{0.25}},
+	} {
+		d, err := Read(markerDoc(c.body), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []float64
+		for _, s := range d.Symbols {
+			got = append(got, s.Items[0].Fill[3])
+		}
+		if diff := cmp.Diff(c.want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+			t.Errorf("%s: the functions' fill alphas (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
 // TestMarkerNotThere: a marker missing, not a marker, or drawing itself is left out and
 // noted; the marker attribute, which SVG does not read, is noted as ignored.
 func TestMarkerNotThere(t *testing.T) {
