@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -48,5 +49,20 @@ func TestSVGMarkerOpacityAsSVG(t *testing.T) {
 	rep := matchesLibrsvg(t, "marker_opacity.svg")
 	for k := range rep.Skipped {
 		t.Errorf("noted %q", k)
+	}
+}
+
+// TestSVGMarkerHiddenAsSVG compares librsvg's picture of markers on paths hidden or not
+// displayed (none drawn, even where the marker says visible), on a visible path in a hidden
+// group, and of markers kept in a hidden group, in one not displayed and not displayed
+// themselves, with cadrun's picture of the imported module; what is hidden is noted as
+// hidden, and nothing else.
+func TestSVGMarkerHiddenAsSVG(t *testing.T) {
+	t.Parallel()
+	rep := matchesLibrsvg(t, "marker_hidden.svg")
+	for k := range rep.Skipped {
+		if !strings.HasSuffix(k, ": visibility:hidden") && !strings.HasSuffix(k, ": display:none") {
+			t.Errorf("noted %q", k)
+		}
 	}
 }

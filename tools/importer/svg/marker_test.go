@@ -210,6 +210,42 @@ func TestMarkerOpacity(t *testing.T) {
 	}
 }
 
+// TestMarkerVisibility: a path hidden (its own visibility or its group's, hidden or collapse)
+// or not displayed draws no markers, even where the marker's content says visible, as librsvg
+// and Chromium draw it; a marker's content is hidden or shown by the marker's own ancestors
+// and itself, and a marker not displayed, or kept in a group not displayed, is drawn.
+func TestMarkerVisibility(t *testing.T) {
+	t.Parallel()
+	const sq = `<marker id="m" markerUnits="userSpaceOnUse" visibility="visible"><rect width="2" height="2" visibility="visible"/></marker>`
+	for _, c := range []struct {
+		name, body string
+		shapes     int // drawn by the markers
+	}{
+		{"a path hidden", sq + `<line x2="10" stroke="red" visibility="hidden" marker-start="url(#m)" marker-end="url(#m)"/>`, 0},
+		{"collapse, in a style", sq + `<line x2="10" stroke="red" style="visibility:collapse" marker-end="url(#m)"/>`, 0},
+		{"a path in a hidden group", sq + `<g visibility="hidden"><line x2="10" stroke="red" marker-end="url(#m)"/></g>`, 0},
+		{"a path not displayed", sq + `<line x2="10" stroke="red" display="none" marker-end="url(#m)"/>`, 0},
+		{"a path in a group not displayed", sq + `<g display="none"><line x2="10" stroke="red" marker-end="url(#m)"/></g>`, 0},
+		{"a visible path in a hidden group", sq + `<g visibility="hidden"><line x2="10" stroke="red" visibility="visible" marker-start="url(#m)" marker-end="url(#m)"/></g>`, 2},
+		{"a marker in a hidden group: what says visible", `<g visibility="hidden"><marker id="m" markerUnits="userSpaceOnUse"><rect width="2" height="2"/><circle r="1" visibility="visible"/></marker></g>` +
+			`<line x2="10" stroke="red" marker-end="url(#m)"/>`, 1},
+		{"a marker not displayed", `<marker id="m" markerUnits="userSpaceOnUse" display="none"><rect width="2" height="2"/></marker><line x2="10" stroke="red" marker-end="url(#m)"/>`, 1},
+		{"a marker in a group not displayed", `<g display="none"><marker id="m" markerUnits="userSpaceOnUse"><rect width="2" height="2"/></marker></g><line x2="10" stroke="red" marker-end="url(#m)"/>`, 1},
+	} {
+		d, err := Read(markerDoc(c.body), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, it := range markerItems(d.Items) {
+			n += len(it.Symbol.Items)
+		}
+		if n != c.shapes {
+			t.Errorf("%s: the markers drew %d shapes, want %d", c.name, n, c.shapes)
+		}
+	}
+}
+
 // TestMarkerNotThere: a marker missing, not a marker, or drawing itself is left out and
 // noted; the marker attribute, which SVG does not read, is noted as ignored.
 func TestMarkerNotThere(t *testing.T) {
