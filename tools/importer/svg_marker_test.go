@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -25,5 +26,43 @@ func TestSVGMarkerContextAsSVG(t *testing.T) {
 	rep := matchesLibrsvg(t, "marker_context.svg")
 	for k := range rep.Skipped {
 		t.Errorf("noted %q", k)
+	}
+}
+
+// TestSVGUseContextAsSVG compares librsvg's picture of context paints in what a <use> shows
+// (a pin filled and stroked from each <use> of it, a symbol filled with context-stroke, a
+// <use> in a <use>'s content, the context of its own) with cadrun's picture of the imported
+// module: nothing is noted.
+func TestSVGUseContextAsSVG(t *testing.T) {
+	t.Parallel()
+	rep := matchesLibrsvg(t, "use_context.svg")
+	for k := range rep.Skipped {
+		t.Errorf("noted %q", k)
+	}
+}
+
+// TestSVGMarkerOpacityAsSVG compares librsvg's picture of markers on paths with an opacity
+// (their own, a group's, none at all, with context paints) and of markers with one of their
+// own or their ancestors' with cadrun's picture of the imported module.
+func TestSVGMarkerOpacityAsSVG(t *testing.T) {
+	t.Parallel()
+	rep := matchesLibrsvg(t, "marker_opacity.svg")
+	for k := range rep.Skipped {
+		t.Errorf("noted %q", k)
+	}
+}
+
+// TestSVGMarkerHiddenAsSVG compares librsvg's picture of markers on paths hidden or not
+// displayed (none drawn, even where the marker says visible), on a visible path in a hidden
+// group, and of markers kept in a hidden group, in one not displayed and not displayed
+// themselves, with cadrun's picture of the imported module; what is hidden is noted as
+// hidden, and nothing else.
+func TestSVGMarkerHiddenAsSVG(t *testing.T) {
+	t.Parallel()
+	rep := matchesLibrsvg(t, "marker_hidden.svg")
+	for k := range rep.Skipped {
+		if !strings.HasSuffix(k, ": visibility:hidden") && !strings.HasSuffix(k, ": display:none") {
+			t.Errorf("noted %q", k)
+		}
 	}
 }

@@ -947,9 +947,17 @@ func (c *converter) clipped(e *element, it *Item, w geom.Path) ([]*Item, error) 
 			c.skip(e.name, fmt.Sprintf("clip-path not applied to the fill: %v", err))
 		}
 	}
-	var pieces geom.Path
+	var pieces, along geom.Path
+	// A stroke's caps at the cuts are SVG's where it is solid: dashes, each capped, keep the
+	// path's caps, as before.
+	caps := it.Width > 0 && (it.Linetype == "" || it.Cap == scene.CapButt)
+	squared := caps && it.Cap == scene.CapSquare
 	if it.Stroke != nil {
-		if stroke, pieces = clipStroke(w, regs); stroke == clipFailed {
+		along = w
+		if squared {
+			along = extendEnds(w, it.Width/2)
+		}
+		if stroke, pieces = clipStroke(along, regs); stroke == clipFailed {
 			c.skip(e.name, fmt.Sprintf("clip-path not applied to the stroke: cutting it would pass %d segment pairs (MaxClipPairs)", MaxClipPairs))
 		}
 		if stroke == clipNone && it.Width > 0 && bandPasses(w, it.Width, regs) {
@@ -979,13 +987,28 @@ func (c *converter) clipped(e *element, it *Item, w geom.Path) ([]*Item, error) 
 	if it.Stroke != nil && stroke != clipAll {
 		s := *it
 		s.Fill = nil
-		if stroke == clipCut {
+		switch {
+		case stroke == clipCut && caps:
+			var ends []geom.Vec
+			for _, sub := range splitSubpaths(along) {
+				if open, a, b := openSub(sub); open {
+					ends = append(ends, a, b)
+				}
+			}
+			strokes, oblique := cutCaps(s, pieces, ends, regs, squared)
+			if oblique {
+				c.skip(e.name, "a stroke cut aslant by a clip-path's edge ends square across itself, where SVG ends it along the edge")
+			}
+			parts = append(parts, strokes...)
+		case stroke == clipCut:
 			s.Prim = Prim{Call: "drawBezier", Path: pathString(pieces)}
 			if it.Width > 0 {
-				c.skip(e.name, "a stroke cut by a clip-path runs on past the cut by half its width (cadrun cuts the path, then strokes it)")
+				c.skip(e.name, "a dashed stroke cut by a clip-path keeps its caps at the cut, where SVG cuts it along the clip's edge")
 			}
+			parts = append(parts, &s)
+		default:
+			parts = append(parts, &s)
 		}
-		parts = append(parts, &s)
 	}
 	switch len(parts) {
 	case 0:

@@ -951,6 +951,12 @@ func (c *converter) use(e *element, m geom.Affine, st style) ([]*Item, error) {
 		return nil, nil // a marker is drawn only where a path names it (marker.go)
 	}
 	m = m.Mul(geom.Translation(geom.Vec{X: c.num(e, "x"), Y: c.num(e, "y")}))
+	// SVG 2 makes the <use> the context element of the content it shows: context-fill and
+	// context-stroke there are its fill and stroke paints. Their colours only: the content
+	// inherits the use's fill-opacity and stroke-opacity already, and one it gives itself
+	// replaces them, as the paint is all the spec carries and Chromium draws it (librsvg
+	// takes the use's opacities over the content's own).
+	st.ctx = &contextPaints{fill: st.fill, stroke: st.stroke, fillURL: st.fillURL, strokeURL: st.strokeURL}
 	// What the symbol's own content is drawn in: its viewBox fitted to the use's size.
 	// A symbol's size is the <use>'s, else its own, else 100% of the viewport.
 	var inner geom.Affine = geom.Identity

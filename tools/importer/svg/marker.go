@@ -7,8 +7,10 @@ package svg
 // strokeWidth) and cut to the marker's viewport (markerWidth by markerHeight) unless its
 // overflow is visible. The content takes its style from the marker's own ancestors, never from
 // the path (SVG: markers do not inherit from the element that references them), except SVG 2's
-// context-fill and context-stroke, which take the path's fill and stroke paints: a marker
-// whose content uses them is a function for each pair of paints it is drawn with. What markers
+// context-fill and context-stroke, which take the path's fill and stroke paints (a marker
+// whose content uses them is a function for each pair of paints it is drawn with), and the
+// path's opacity, which is of the whole element, its markers included (a function for each
+// opacity). What markers
 // draw is bounded by MaxMarkerDrawn, past which the rest are left out and noted, so that a
 // plot's hundred thousand points with a dot at each make a drawing that imports, not a refusal.
 
@@ -100,9 +102,13 @@ type markerDef struct {
 // markerDef reads marker t (with id) for a path styled st.
 func (c *converter) markerDef(t *element, id string, st style) *markerDef {
 	d := &markerDef{t: t, id: id, st: c.markerStyle(t), inner: geom.Identity, scale: 1, orient: t.attr("orient")}
+	// A path's markers are part of its rendering, as SVG 2 paints them: its opacity (its
+	// ancestors' with its own) is the whole element's, markers included, where the marker's
+	// ancestors' is not, as they do not draw it.
+	d.st.opacity = st.opacity
 	if c.takesContext(t, id) {
 		// The paints carry the path's fill-opacity and stroke-opacity, as librsvg and
-		// Firefox draw them; its opacity is the whole element's, markers not yet included.
+		// Firefox draw them; its opacity comes with the marker's above.
 		d.st.ctx = &contextPaints{fill: withAlpha(st.fill, st.fillOpacity), stroke: withAlpha(st.stroke, st.strokeOpacity),
 			fillURL: st.fillURL, strokeURL: st.strokeURL}
 	}
@@ -171,7 +177,8 @@ func (c *converter) takesContext(t *element, id string) bool {
 	return v
 }
 
-// markerStyle is the style a marker's content inherits: its ancestors', not the path's.
+// markerStyle is the style a marker's content inherits: its ancestors', not the path's, but
+// for their opacity (not inherited: a group's is of what it draws, which the marker is not).
 func (c *converter) markerStyle(t *element) style {
 	var chain []*element
 	for p := c.parents[t]; p != nil; p = c.parents[p] {
@@ -183,6 +190,7 @@ func (c *converter) markerStyle(t *element) style {
 		st = st.child(chain[i])
 	}
 	st.diag = c.diag()
+	st.opacity = 1
 	return st
 }
 

@@ -174,6 +174,78 @@ func TestMarkerContent(t *testing.T) {
 	}
 }
 
+// TestMarkerOpacity: a path's opacity, its own and its groups', is its markers' too, as SVG 2
+// draws markers as part of the path; the marker's own opacity and its content's multiply in,
+// its ancestors' do not; a marker drawn at two opacities is two functions.
+func TestMarkerOpacity(t *testing.T) {
+	t.Parallel()
+	const sq = `<marker id="m" markerUnits="userSpaceOnUse"><rect width="2" height="2" fill="blue"/></marker>`
+	for _, c := range []struct {
+		name, body string
+		want       []float64 // the alpha of each function's fill, in the order written
+	}{
+		{"none", sq + `<line x2="10" stroke="red" marker-end="url(#m)"/>`, []float64{1}},
+		{"the path's", sq + `<line x2="10" stroke="red" opacity="0.5" marker-end="url(#m)"/>`, []float64{0.5}},
+		{"in a style", sq + `<line x2="10" stroke="red" style="opacity:50%" marker-end="url(#m)"/>`, []float64{0.5}},
+		{"its group's and its own", sq + `<g opacity="0.5"><line x2="10" stroke="red" opacity="0.5" marker-end="url(#m)"/></g>`, []float64{0.25}},
+		{"the marker's own and its content's multiply in", `<marker id="m" markerUnits="userSpaceOnUse" opacity="0.5"><rect width="2" height="2" fill="blue" opacity="0.5"/></marker>` +
+			`<line x2="10" stroke="red" opacity="0.5" marker-end="url(#m)"/>`, []float64{0.125}},
+		{"the marker's ancestors' does not", `<g opacity="0.5">` + sq + `</g><line x2="10" stroke="red" marker-end="url(#m)"/>`, []float64{1}},
+		{"two opacities, two functions", sq + `<line x2="10" stroke="red" opacity="0.5" marker-end="url(#m)"/><line x2="10" stroke="red" opacity="0.5" marker-start="url(#m)"/><line x2="10" stroke="red" marker-end="url(#m)"/>`,
+			[]float64{0.5, 1}},
+		{"with context paints", `<marker id="m" markerUnits="userSpaceOnUse"><rect width="2" height="2" fill="context-stroke"/></marker>` +
+			`<line x2="10" stroke="red" stroke-opacity="0.5" opacity="0.5" marker-end="url(#m)"/>`, []float64{0.25}},
+	} {
+		d, err := Read(markerDoc(c.body), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []float64
+		for _, s := range d.Symbols {
+			got = append(got, s.Items[0].Fill[3])
+		}
+		if diff := cmp.Diff(c.want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+			t.Errorf("%s: the functions' fill alphas (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
+// TestMarkerVisibility: a path hidden (its own visibility or its group's, hidden or collapse)
+// or not displayed draws no markers, even where the marker's content says visible, as librsvg
+// and Chromium draw it; a marker's content is hidden or shown by the marker's own ancestors
+// and itself, and a marker not displayed, or kept in a group not displayed, is drawn.
+func TestMarkerVisibility(t *testing.T) {
+	t.Parallel()
+	const sq = `<marker id="m" markerUnits="userSpaceOnUse" visibility="visible"><rect width="2" height="2" visibility="visible"/></marker>`
+	for _, c := range []struct {
+		name, body string
+		shapes     int // drawn by the markers
+	}{
+		{"a path hidden", sq + `<line x2="10" stroke="red" visibility="hidden" marker-start="url(#m)" marker-end="url(#m)"/>`, 0},
+		{"collapse, in a style", sq + `<line x2="10" stroke="red" style="visibility:collapse" marker-end="url(#m)"/>`, 0},
+		{"a path in a hidden group", sq + `<g visibility="hidden"><line x2="10" stroke="red" marker-end="url(#m)"/></g>`, 0},
+		{"a path not displayed", sq + `<line x2="10" stroke="red" display="none" marker-end="url(#m)"/>`, 0},
+		{"a path in a group not displayed", sq + `<g display="none"><line x2="10" stroke="red" marker-end="url(#m)"/></g>`, 0},
+		{"a visible path in a hidden group", sq + `<g visibility="hidden"><line x2="10" stroke="red" visibility="visible" marker-start="url(#m)" marker-end="url(#m)"/></g>`, 2},
+		{"a marker in a hidden group: what says visible", `<g visibility="hidden"><marker id="m" markerUnits="userSpaceOnUse"><rect width="2" height="2"/><circle r="1" visibility="visible"/></marker></g>` +
+			`<line x2="10" stroke="red" marker-end="url(#m)"/>`, 1},
+		{"a marker not displayed", `<marker id="m" markerUnits="userSpaceOnUse" display="none"><rect width="2" height="2"/></marker><line x2="10" stroke="red" marker-end="url(#m)"/>`, 1},
+		{"a marker in a group not displayed", `<g display="none"><marker id="m" markerUnits="userSpaceOnUse"><rect width="2" height="2"/></marker></g><line x2="10" stroke="red" marker-end="url(#m)"/>`, 1},
+	} {
+		d, err := Read(markerDoc(c.body), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, it := range markerItems(d.Items) {
+			n += len(it.Symbol.Items)
+		}
+		if n != c.shapes {
+			t.Errorf("%s: the markers drew %d shapes, want %d", c.name, n, c.shapes)
+		}
+	}
+}
+
 // TestMarkerNotThere: a marker missing, not a marker, or drawing itself is left out and
 // noted; the marker attribute, which SVG does not read, is noted as ignored.
 func TestMarkerNotThere(t *testing.T) {
@@ -329,12 +401,67 @@ func TestMarkerContextPaints(t *testing.T) {
 			t.Errorf("%s: noted %v, want %q", c.name, d.Skipped, c.note)
 		}
 	}
-	// Outside a marker, and in a <use>'s content, they stay none and noted.
-	d, err := Read(markerDoc(`<defs><rect id="r" width="2" height="2" fill="context-fill"/></defs><use href="#r" fill="red"/>`), Options{})
+	// Outside a marker and a <use>'s content, they stay none and noted.
+	d, err := Read(markerDoc(`<g fill="red"><rect width="2" height="2" fill="context-fill"/></g>`), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.Skipped["rect: fill context-fill is drawn as none: context paints are not followed"] != 1 {
-		t.Errorf("a <use>'s context-fill: noted %v", d.Skipped)
+		t.Errorf("a context-fill outside a marker and a <use>: noted %v", d.Skipped)
+	}
+}
+
+// TestUseContextPaints: context-fill and context-stroke in what a <use> shows take the
+// <use>'s own fill and stroke, as SVG 2 makes it their context element: colours only, the
+// content's fill-opacity and stroke-opacity (the use's, inherited, unless it gives its own)
+// applying once; through a symbol, a group and a nested <use>, which is the context of its
+// own content; none where the use's paint is none, nothing noted.
+func TestUseContextPaints(t *testing.T) {
+	t.Parallel()
+	red, blue, green, black := Color{1, 0, 0, 1}, Color{0, 0, 1, 1}, Color{0, 128.0 / 255, 0, 1}, Color{0, 0, 0, 1}
+	const dot = `<defs><circle id="c" r="2" fill="context-fill" stroke="context-stroke"/></defs>`
+	for _, c := range []struct {
+		name, body string
+		want       [][2]*Color // each shape's fill and stroke, in the order drawn
+	}{
+		{"the use's paints", dot + `<use href="#c" fill="red" stroke="blue"/>`, [][2]*Color{{&red, &blue}}},
+		{"inherited by the use", dot + `<g fill="blue" stroke="red"><use href="#c"/></g>`, [][2]*Color{{&blue, &red}}},
+		{"a use of no stroke: the stroke none; of no fill, black", dot + `<use href="#c"/>`, [][2]*Color{{&black, nil}}},
+		{"two uses of two colours", dot + `<use href="#c" fill="red"/><use href="#c" fill="green"/>`, [][2]*Color{{&red, nil}, {&green, nil}}},
+		{"the use's opacities once", dot + `<use href="#c" fill="red" fill-opacity="0.5" stroke="blue" stroke-opacity="0.25"/>`,
+			[][2]*Color{{{1, 0, 0, 0.5}, {0, 0, 1, 0.25}}}},
+		{"the content's own opacity over the use's", `<defs><rect id="r" width="2" height="2" fill="context-fill" fill-opacity="1"/></defs><use href="#r" fill="red" fill-opacity="0.5"/>`,
+			[][2]*Color{{&red, nil}}},
+		{"through a symbol and its group", `<symbol id="s"><g fill="context-stroke" stroke="none"><rect width="2" height="2"/></g></symbol><use href="#s" stroke="blue"/>`,
+			[][2]*Color{{&blue, nil}}},
+		{"a nested use is its content's context", dot + `<defs><g id="n"><use href="#c" fill="context-stroke" stroke="green"/></g></defs><use href="#n" stroke="red" fill="blue"/>`,
+			[][2]*Color{{&red, &green}}},
+		{"currentColor on the use", dot + `<use href="#c" color="blue" fill="currentColor"/>`, [][2]*Color{{&blue, nil}}},
+	} {
+		d, err := Read(markerDoc(c.body), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][2]*Color
+		var walk func(items []*Item)
+		walk = func(items []*Item) {
+			for _, it := range items {
+				switch it.Kind {
+				case Shape:
+					got = append(got, [2]*Color{it.Fill, it.Stroke})
+				case Group:
+					walk(it.Children)
+				case Use:
+					walk(it.Symbol.Items)
+				}
+			}
+		}
+		walk(d.Items)
+		if diff := cmp.Diff(c.want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+			t.Errorf("%s: the shapes' paints (-want +got):\n%s", c.name, diff)
+		}
+		for k := range d.Skipped {
+			t.Errorf("%s: noted %q", c.name, k)
+		}
 	}
 }

@@ -43,10 +43,11 @@ type style struct {
 	// (not inherited).
 	badPaint string
 	// contextPaint names a context-fill or context-stroke the element gave outside a
-	// marker's content (drawn as none).
+	// marker's or a <use>'s content (drawn as none).
 	contextPaint string
-	// ctx is the paints of the element a marker is drawn for, which context-fill and
-	// context-stroke take in the marker's content; nil elsewhere (inherited).
+	// ctx is the paints of the context element, the path a marker is drawn for or the
+	// <use> showing the content, which context-fill and context-stroke take there; nil
+	// elsewhere (inherited).
 	ctx *contextPaints
 	// dashes is stroke-dasharray in user units, nil for solid; dashOffset is
 	// stroke-dashoffset; lineCap and lineJoin are as written ("" for SVG's butt and miter).
@@ -79,9 +80,9 @@ type style struct {
 	decorationOther string
 }
 
-// contextPaints are the fill and stroke paints of the element a marker is drawn for, as its
-// properties give them, with its fill-opacity and stroke-opacity (a url paint's fallback
-// colour, or none, with the url noted where the paint is taken).
+// contextPaints are the fill and stroke paints of a context element, as its properties give
+// them (a url paint's fallback colour, or none, with the url noted where the paint is taken):
+// a path's with its fill-opacity and stroke-opacity, a <use>'s without.
 type contextPaints struct {
 	fill, stroke       *Color
 	fillURL, strokeURL bool
@@ -312,9 +313,9 @@ func paint(v string, current Color) (c *Color, url, isCurrent, ok bool) {
 	case v == "none" || v == "transparent":
 		return nil, false, false, true
 	case v == "context-fill" || v == "context-stroke":
-		// SVG 2's paint of the element a marker draws for: style.child takes it in a
-		// marker's content; elsewhere (a <use>'s content included) it is drawn as none, which
-		// is what it is where there is no such element.
+		// SVG 2's paint of the context element, the path a marker is drawn for or the
+		// <use> showing the content: style.child takes it there; elsewhere it is drawn as
+		// none, which is what it is where there is no such element.
 		return nil, false, false, true
 	case strings.HasPrefix(v, "url("):
 		// url(#g) fallback: a colour after the url is used when the reference fails.
