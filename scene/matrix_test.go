@@ -50,6 +50,13 @@ func TestMatrixIsMulToTheBit(t *testing.T) {
 	}
 }
 
+// matrixByMul is Matrix as the composition it stands for, which TestMatrixIsMulToTheBit holds
+// it to.
+func matrixByMul(t Transform) geom.Affine {
+	m := geom.Translation(t.Translate.Add(t.Pivot)).Mul(geom.Rotation(t.Rotate)).Mul(geom.Scaling(t.Scale.X, t.Scale.Y))
+	return m.Mul(geom.Translation(t.Pivot.Mul(-1)))
+}
+
 // BenchmarkMatrix is one transform's matrix, which every placement asks for.
 func BenchmarkMatrix(b *testing.B) {
 	ts := []Transform{

@@ -182,7 +182,7 @@ type Transform struct {
 }
 
 // Matrix is the local affine map of t: translate by Translate+Pivot, rotate, scale, and
-// translate by -Pivot, composed as geom.Affine.Mul composes them (matrixByMul).
+// translate by -Pivot, composed as geom.Affine.Mul composes them (matrixByMul, in the tests).
 //
 // It is written out in numbers because every placement asks for it (world matrices, bounds,
 // each call's finiteness check, every writer), and Go keeps a struct of six numbers in memory
@@ -212,13 +212,6 @@ func (t Transform) Matrix() geom.Affine {
 		E: a2*px + c2*py + e2,
 		F: b2*px + d2*py + f2,
 	}
-}
-
-// matrixByMul is Matrix as the composition it stands for, which TestMatrixIsMulToTheBit holds
-// it to.
-func matrixByMul(t Transform) geom.Affine {
-	m := geom.Translation(t.Translate.Add(t.Pivot)).Mul(geom.Rotation(t.Rotate)).Mul(geom.Scaling(t.Scale.X, t.Scale.Y))
-	return m.Mul(geom.Translation(t.Pivot.Mul(-1)))
 }
 
 // linear is the rotation·scale part of the local map.
